@@ -1,0 +1,133 @@
+# Makefile - builds rewind's kernel, ISO and tests; runs QEMU.
+#
+#   make            kernel.elf and the bootable hybrid ISO (build/rewind.iso)
+#   make qemu       boot it under QEMU, serial console on this terminal
+#   make test       host unit tests + boot tests (BIOS and UEFI), last line "N passed, N failed"
+#   make help       every target and variable
+#
+# Objects go to build/, mirroring the source tree. Missing packages are
+# installed by tools/deps (apt-get) or named with the exact command.
+
+BUILD    ?= build
+CC       ?= gcc
+HOSTCC   ?= gcc
+NASM     ?= nasm
+LD       ?= ld
+# Kernel command line baked into grub.cfg; CMDLINE= is appended at run time.
+BOOT_CMDLINE ?=
+GRUB_TIMEOUT ?= 0
+V ?= 0
+Q := $(if $(filter 1,$(V)),,@)
+
+KERNEL_DIRS := kernel mm locking fs drivers tests/kernel
+KERNEL_C    := $(sort $(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c)))
+KERNEL_ASM  := $(sort $(wildcard boot/*.asm) $(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.asm)))
+KERNEL_OBJS := $(KERNEL_C:%.c=$(BUILD)/%.o) $(KERNEL_ASM:%.asm=$(BUILD)/%.o)
+
+WARN     := -Wall -Wextra -Werror -Wno-unused-parameter -Wstrict-prototypes -Wmissing-prototypes
+KCFLAGS  := -std=gnu11 -O2 -g $(WARN) -I. -I$(BUILD)/generated \
+	-ffreestanding -fno-pic -fno-pie -fno-stack-protector -fno-builtin \
+	-fno-asynchronous-unwind-tables -fno-omit-frame-pointer -fno-optimize-sibling-calls \
+	-mno-red-zone -mcmodel=kernel -mgeneral-regs-only -mno-mmx -mno-sse -mno-sse2 \
+	-fcf-protection=none -MMD -MP
+KLDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T linker.ld
+
+KERNEL := $(BUILD)/kernel.elf
+ISO    := $(BUILD)/rewind.iso
+
+.PHONY: all iso qemu qemu-gdb gdb print-qemu test unit-test boot-test deps clean help
+all: iso
+
+# --- the kernel, linked twice: the second link carries the symbol table -----
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(KCFLAGS) -c -o $@ $<
+
+$(BUILD)/%.o: %.asm
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  NASM    $<")
+	$(Q)$(NASM) -f elf64 -g -F dwarf -I. -MD $(@:.o=.d) -MP -o $@ $<
+
+$(BUILD)/generated/version.h: FORCE
+	$(Q)tools/genversion $@
+$(BUILD)/kernel/main.o: $(BUILD)/generated/version.h
+.PHONY: FORCE
+
+$(BUILD)/ksyms_empty.o: tools/gensyms
+	@mkdir -p $(dir $@)
+	$(Q)tools/gensyms --empty > $(BUILD)/ksyms_empty.S
+	$(Q)$(CC) -c -o $@ $(BUILD)/ksyms_empty.S
+
+$(BUILD)/kernel.pass1.elf: $(KERNEL_OBJS) $(BUILD)/ksyms_empty.o linker.ld
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(LD) $(KLDFLAGS) -o $@ $(KERNEL_OBJS) $(BUILD)/ksyms_empty.o
+
+$(KERNEL): $(BUILD)/kernel.pass1.elf tools/gensyms
+	@$(if $(Q),echo "  KSYMS   $@")
+	$(Q)nm -n --defined-only $< | tools/gensyms > $(BUILD)/ksyms.S
+	$(Q)$(CC) -c -o $(BUILD)/ksyms.o $(BUILD)/ksyms.S
+	$(Q)$(LD) $(KLDFLAGS) -o $@ $(KERNEL_OBJS) $(BUILD)/ksyms.o
+	$(Q)tools/gensyms --check $< $@
+	$(Q)grub-file --is-x86-multiboot2 $@ || { echo "error: $@ has no valid multiboot2 header"; exit 1; }
+
+# --- the bootable ISO (BIOS + UEFI hybrid, dd-able to a USB stick) ----------
+$(ISO): $(KERNEL) boot/grub.cfg.in | deps
+	@$(if $(Q),echo "  ISO     $@")
+	$(Q)rm -rf $(BUILD)/iso && mkdir -p $(BUILD)/iso/boot/grub
+	$(Q)cp $(KERNEL) $(BUILD)/iso/boot/kernel.elf
+	$(Q)sed -e 's|@CMDLINE@|$(BOOT_CMDLINE)|' -e 's|@TIMEOUT@|$(GRUB_TIMEOUT)|' \
+		boot/grub.cfg.in > $(BUILD)/iso/boot/grub/grub.cfg
+	$(Q)grub-mkrescue -o $@ $(BUILD)/iso \
+		--install-modules="normal multiboot2 iso9660 part_msdos part_gpt configfile all_video serial terminal" \
+		--locales= --fonts= --themes= > $(BUILD)/grub-mkrescue.log 2>&1 \
+		|| { cat $(BUILD)/grub-mkrescue.log; exit 1; }
+
+iso: $(ISO)
+
+deps:
+	$(Q)tools/deps
+
+# --- running ---------------------------------------------------------------
+qemu: $(ISO)
+	$(Q)tools/qemu-run --iso $(ISO)
+
+qemu-gdb: $(ISO)
+	$(Q)tools/qemu-run --iso $(ISO) --gdb
+
+gdb: $(KERNEL)
+	gdb -q -ex "target remote localhost:$${GDBPORT:-1234}" $(KERNEL)
+
+print-qemu: $(ISO)
+	$(Q)tools/qemu-run --iso $(ISO) --print
+
+# --- tests -------------------------------------------------------------------
+UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/unit/%)
+HOSTCFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter -I. -DHOSTED \
+	-fsanitize=address,undefined -fno-omit-frame-pointer -MMD -MP
+
+$(BUILD)/unit/%: tests/unit/%.c tests/unit/unit.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  HOSTCC  $<")
+	$(Q)$(HOSTCC) $(HOSTCFLAGS) -o $@ $<
+
+unit-test: $(UNIT_BINS)
+	$(Q)tools/run-unit-tests $(UNIT_BINS)
+
+boot-test: $(ISO)
+	$(Q)tools/boot-test --iso $(ISO)
+
+test: $(ISO) $(UNIT_BINS)
+	$(Q)tools/test-all --iso $(ISO) $(UNIT_BINS)
+
+clean:
+	rm -rf $(BUILD)
+
+help:
+	@sed -n '2,12p' Makefile | sed 's/^# \{0,1\}//'
+	@echo "Variables: CPUS= MEM= ACCEL=kvm|tcg CMDLINE=\"...\" UEFI=1 QEMUEXTRA=\"...\" V=1"
+	@echo "           BOOT_CMDLINE=\"...\" (baked into the ISO) GRUB_TIMEOUT=N (menu delay on real machines)"
+	@echo "Targets:   all iso qemu qemu-gdb gdb print-qemu test unit-test boot-test deps clean"
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

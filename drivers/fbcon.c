@@ -1,0 +1,149 @@
+/*
+ * fbcon.c - the screen console; see fbcon.h. Only the glue lives here:
+ * choosing the screen, mapping it, and registering the console. The text
+ * logic is in textgrid.c, the pixel drawing in fbdraw.c, the font in
+ * font8x16.c, all hardware-free and unit-tested on the host.
+ *
+ * Redrawing from a shadow of the character cells, not from an in-RAM
+ * pixel back buffer: the shadow is two bytes per cell (the text, and the
+ * text as drawn) where a back buffer would be the size of the screen
+ * (almost 8 MiB at 1920x1080x32), which would have to exist before any
+ * allocator does; and comparing the two copies after a scroll redraws
+ * only the cells that changed, never reading video memory back. The same
+ * scheme drives VGA text mode, one 16-bit store per changed cell.
+ *
+ * No cursor is shown: nothing reads from this console yet.
+ */
+#include "drivers/fbcon.h"
+#include "drivers/fbdraw.h"
+#include "drivers/font8x16.h"
+#include "drivers/textgrid.h"
+#include "kernel/printk.h"
+#include "kernel/x86.h"
+#include "mm/vmap.h"
+
+/* Light grey on black, as VGA text mode shows by default. */
+#define FG_RGB		0xc0c0c0
+#define BG_RGB		0x000000
+
+/* Room for 3840x2160 in 8x16 cells; a larger screen uses its top left. */
+#define MAX_COLS	480
+#define MAX_ROWS	135
+
+#define VGA_TEXT_PHYS	0xb8000
+#define VGA_COLS	80
+#define VGA_ROWS	25
+#define VGA_ATTR	0x07	/* light grey on black */
+#define VGA_REPLACEMENT	0xfe	/* a small square in code page 437 */
+#define VGA_CRTC_INDEX	0x3d4
+#define VGA_CRTC_DATA	0x3d5
+#define CRTC_CURSOR_START 0x0a
+#define CURSOR_DISABLE	0x20
+
+struct vgatext {
+	volatile u16 *base;
+	unsigned stride;	/* cells from one row to the next */
+};
+
+static u8 cells[MAX_COLS * MAX_ROWS];
+static u8 shown[MAX_COLS * MAX_ROWS];
+static struct textgrid grid;
+static struct fbdraw pixels;
+static struct vgatext vga;
+static textgrid_draw_fn draw_cell;
+static void *draw_ctx;
+
+static void
+draw_glyph(void *ctx, unsigned col, unsigned row, u8 ch)
+{
+	fbdraw_glyph(ctx, col * FONT_WIDTH, row * FONT_HEIGHT, font8x16_glyph(ch));
+}
+
+static void
+draw_vga_cell(void *ctx, unsigned col, unsigned row, u8 ch)
+{
+	struct vgatext *v = ctx;
+	u8 c = ch >= 0x20 && ch <= 0x7e ? ch : VGA_REPLACEMENT;
+
+	v->base[(size_t)row * v->stride + col] = VGA_ATTR << 8 | c;
+}
+
+static void
+fbcon_write(const char *s, size_t n)
+{
+	textgrid_write(&grid, s, n);
+	textgrid_flush(&grid, draw_cell, draw_ctx);
+	/* Drain the write-combining buffers: the last line printed before
+	 * a hang or a reset must reach the screen. */
+	__asm__ __volatile__("sfence" ::: "memory");
+}
+
+static struct console fbcon_console = { .name = "fbcon", .write = fbcon_write };
+
+static void
+start(unsigned cols, unsigned rows, textgrid_draw_fn draw, void *ctx)
+{
+	textgrid_init(&grid, cells, shown, MIN(cols, MAX_COLS), MIN(rows, MAX_ROWS));
+	draw_cell = draw;
+	draw_ctx = ctx;
+	register_console(&fbcon_console);
+}
+
+static void
+init_pixels(const struct boot_framebuffer *fb)
+{
+	if (fb->width < FONT_WIDTH || fb->height < FONT_HEIGHT)
+		return;
+	void *base = ioremap(fb->addr, (size_t)fb->pitch * fb->height, IOMAP_WRITE_COMBINING);
+	if (!base) {
+		pr_err("fbcon: cannot map the framebuffer at 0x%lx\n", (unsigned long)fb->addr);
+		return;
+	}
+	fbdraw_init(&pixels, base, fb, FG_RGB, BG_RGB);
+	fbdraw_clear(&pixels);
+	start(fb->width / FONT_WIDTH, fb->height / FONT_HEIGHT, draw_glyph, &pixels);
+	pr_info("fbcon: %ux%ux%u framebuffer at 0x%lx, %ux%u text\n", fb->width, fb->height,
+		fb->bpp, (unsigned long)fb->addr, grid.cols, grid.rows);
+}
+
+/* tag: the loader's EGA text framebuffer tag (sizes in characters), or NULL. */
+static void
+init_vga(const struct boot_framebuffer *tag)
+{
+	phys_addr_t phys = tag ? tag->addr : VGA_TEXT_PHYS;
+	unsigned cols = tag ? tag->width : VGA_COLS;
+	unsigned rows = tag ? tag->height : VGA_ROWS;
+	unsigned pitch = tag ? tag->pitch : VGA_COLS * 2;
+
+	cols = MIN(cols, pitch / 2);
+	if (cols == 0)
+		return;
+	vga.base = ioremap(phys, (size_t)pitch * rows, IOMAP_UNCACHED);
+	if (!vga.base) {
+		pr_err("fbcon: cannot map VGA text memory at 0x%lx\n", (unsigned long)phys);
+		return;
+	}
+	vga.stride = pitch / 2;
+	for (unsigned row = 0; row < rows; row++)
+		for (unsigned col = 0; col < cols; col++)
+			draw_vga_cell(&vga, col, row, ' ');
+	outb(VGA_CRTC_INDEX, CRTC_CURSOR_START);
+	outb(VGA_CRTC_DATA, CURSOR_DISABLE);
+	start(cols, rows, draw_vga_cell, &vga);
+	pr_info("fbcon: VGA text %ux%u\n", grid.cols, grid.rows);
+}
+
+void
+fbcon_init(const struct boot_info *bi)
+{
+	const struct boot_framebuffer *fb = &bi->fb;
+
+	if (bi->has_framebuffer && fb->type == FB_TYPE_RGB)
+		init_pixels(fb);
+	else if (bi->has_framebuffer && fb->type == FB_TYPE_EGA_TEXT && !bi->efi)
+		init_vga(fb);
+	else if (!bi->has_framebuffer && !bi->efi)
+		init_vga(NULL);
+	else if (bi->has_framebuffer)
+		pr_info("fbcon: framebuffer type %u not supported\n", fb->type);
+}

@@ -1,0 +1,204 @@
+/*
+ * lapic.c - the local APIC; see lapic.h.
+ *
+ * Register access: xAPIC registers are 32-bit MMIO at 16-byte strides from
+ * the APIC base; in x2APIC mode register r is MSR 0x800 + (r >> 4) and the
+ * interrupt command register is one 64-bit MSR. Everything else is shared.
+ *
+ * Timer: divide by 16, count down from 0xffffffff for 10 ms of TSC time to
+ * learn its rate, then reload periodically at rate / hz.
+ */
+#include "drivers/lapic.h"
+#include "kernel/irq.h"
+#include "kernel/knobs.h"
+#include "kernel/panic.h"
+#include "kernel/percpu.h"
+#include "kernel/printk.h"
+#include "kernel/traps.h"
+#include "kernel/paravirt.h"
+#include "kernel/tsc.h"
+#include "kernel/x86.h"
+#include "mm/vmap.h"
+
+#define REG_ID		0x020
+#define REG_VERSION	0x030
+#define REG_TPR		0x080
+#define REG_EOI		0x0b0
+#define REG_SVR		0x0f0
+#define REG_ESR		0x280
+#define REG_ICR_LOW	0x300
+#define REG_ICR_HIGH	0x310
+#define REG_LVT_TIMER	0x320
+#define REG_LVT_LINT0	0x350
+#define REG_LVT_LINT1	0x360
+#define REG_LVT_ERROR	0x370
+#define REG_TIMER_INIT	0x380
+#define REG_TIMER_COUNT	0x390
+#define REG_TIMER_DIV	0x3e0
+
+#define SVR_ENABLE	(1u << 8)
+#define LVT_MASKED	(1u << 16)
+#define LVT_PERIODIC	(1u << 17)
+#define DELIVERY_NMI	(4u << 8)
+#define ICR_PENDING	(1u << 12)
+#define ICR_ASSERT	(1u << 14)
+#define ICR_ALL_BUT_SELF (3u << 18)
+#define TIMER_DIV_16	0x3
+
+#define APIC_BASE_X2APIC (1ul << 10)
+#define APIC_BASE_ENABLE (1ul << 11)
+
+KNOB_INT(hz, "hz", 1000, 100, 10000, false, "timer interrupts per second on every CPU");
+KNOB_BOOL(nox2apic, "nox2apic", 0, false, "use the xAPIC (MMIO) even where the CPU has x2APIC");
+
+u64 jiffies;
+static volatile u32 *mmio;
+static bool x2apic;
+static u64 timer_hz;
+
+static u32
+lapic_read(u32 reg)
+{
+	if (x2apic)
+		return (u32)rdmsr(0x800 + (reg >> 4));
+	return mmio[reg / 4];
+}
+
+static void
+lapic_write(u32 reg, u32 v)
+{
+	if (x2apic)
+		wrmsr(0x800 + (reg >> 4), v);
+	else
+		mmio[reg / 4] = v;
+}
+
+bool
+lapic_is_x2apic(void)
+{
+	return x2apic;
+}
+
+u64
+lapic_timer_hz(void)
+{
+	return timer_hz;
+}
+
+u32
+lapic_id(void)
+{
+	return x2apic ? lapic_read(REG_ID) : lapic_read(REG_ID) >> 24;
+}
+
+void
+lapic_eoi(void)
+{
+	lapic_write(REG_EOI, 0);
+}
+
+static void
+send_icr(u32 dest, u32 low)
+{
+	if (x2apic) {
+		wrmsr(0x830, ((u64)dest << 32) | low);
+		return;
+	}
+	while (lapic_read(REG_ICR_LOW) & ICR_PENDING)
+		cpu_relax();
+	lapic_write(REG_ICR_HIGH, dest << 24);
+	lapic_write(REG_ICR_LOW, low);
+}
+
+void
+lapic_send_ipi(u32 apic_id, u8 vector)
+{
+	send_icr(apic_id, ICR_ASSERT | vector);
+}
+
+void
+lapic_stop_other_cpus(void)
+{
+	if (!x2apic && !mmio)
+		return;
+	send_icr(0, ICR_ALL_BUT_SELF | ICR_ASSERT | DELIVERY_NMI);
+}
+
+static void
+lapic_error(struct trap_frame *f)
+{
+	lapic_write(REG_ESR, 0);	/* latch the error bits, then read them */
+	pr_warn("lapic: error interrupt on CPU %u, ESR %#x\n", this_cpu()->id, lapic_read(REG_ESR));
+}
+
+static void
+lapic_tick(struct trap_frame *f)
+{
+	struct cpu *c = this_cpu();
+
+	c->ticks++;
+	if (c->id == 0)
+		WRITE_ONCE(jiffies, jiffies + 1);
+}
+
+static void
+enable_mode(void)
+{
+	u64 base = rdmsr(MSR_APIC_BASE);
+
+	x2apic = (cpuid(1, 0).ecx & (1u << 21)) && !READ_ONCE(nox2apic);
+	if (x2apic) {
+		wrmsr(MSR_APIC_BASE, base | APIC_BASE_ENABLE | APIC_BASE_X2APIC);
+		return;
+	}
+	if (!mmio)
+		mmio = ioremap(base & 0xfffff000ul, 0x1000, IOMAP_UNCACHED);
+	wrmsr(MSR_APIC_BASE, base | APIC_BASE_ENABLE);
+}
+
+void
+lapic_init(void)
+{
+	if (!(cpuid(1, 0).edx & (1u << 9)))
+		panic("lapic: this CPU has no local APIC, which rewind needs");
+	enable_mode();
+	lapic_write(REG_TPR, 0);
+	lapic_write(REG_LVT_TIMER, LVT_MASKED);
+	lapic_write(REG_LVT_LINT0, LVT_MASKED);
+	lapic_write(REG_LVT_LINT1, DELIVERY_NMI);	/* LINT1 is the legacy NMI line */
+	lapic_write(REG_LVT_ERROR, VEC_LAPIC_ERROR);
+	lapic_write(REG_ESR, 0);
+	lapic_write(REG_SVR, SVR_ENABLE | VEC_SPURIOUS);
+	irq_register(VEC_LAPIC_ERROR, lapic_error, "lapic-error");
+	irq_register(VEC_LAPIC_TIMER, lapic_tick, "timer");
+	this_cpu()->apic_id = lapic_id();
+	pr_info("lapic: CPU %u has APIC id %u, %s mode, version %#x\n", this_cpu()->id,
+		this_cpu()->apic_id, x2apic ? "x2APIC" : "xAPIC", lapic_read(REG_VERSION) & 0xff);
+}
+
+static void
+calibrate_timer(void)
+{
+	lapic_write(REG_TIMER_DIV, TIMER_DIV_16);
+	lapic_write(REG_LVT_TIMER, LVT_MASKED);
+	lapic_write(REG_TIMER_INIT, 0xffffffff);
+	u64 t0 = rdtsc();
+	tsc_delay_us(10000);
+	u32 left = lapic_read(REG_TIMER_COUNT);
+	u64 cycles = rdtsc() - t0;
+	lapic_write(REG_TIMER_INIT, 0);
+	timer_hz = (u64)(0xffffffffu - left) * tsc_hz / cycles;
+}
+
+void
+lapic_timer_start(void)
+{
+	if (!timer_hz) {
+		calibrate_timer();
+		pr_info("lapic: timer runs at %lu.%03lu MHz (after divide-by-16); tick at %d Hz\n",
+			timer_hz / 1000000, timer_hz / 1000 % 1000, hz);
+	}
+	lapic_write(REG_TIMER_DIV, TIMER_DIV_16);
+	lapic_write(REG_LVT_TIMER, LVT_PERIODIC | VEC_LAPIC_TIMER);
+	lapic_write(REG_TIMER_INIT, (u32)(timer_hz / (u64)hz));
+}

@@ -1,0 +1,26 @@
+/*
+ * lapic.h - the local APIC: this CPU's interrupt controller and timer.
+ *
+ * x2APIC (MSR access) is used when the CPU has it, unless `nox2apic`;
+ * otherwise xAPIC (MMIO). The timer is calibrated against the TSC and
+ * ticks periodically at `hz`.
+ */
+#ifndef REWIND_LAPIC_H
+#define REWIND_LAPIC_H
+
+#include "kernel/types.h"
+
+extern int hz;			/* the timer-tick knob */
+extern u64 jiffies;		/* ticks since the timer started (boot CPU) */
+
+void lapic_init(void);		/* this CPU: enable, mask LVTs, error/spurious vectors */
+void lapic_timer_start(void);	/* calibrate (once) and start the periodic tick on this CPU */
+void lapic_eoi(void);
+u32 lapic_id(void);
+bool lapic_is_x2apic(void);
+u64 lapic_timer_hz(void);	/* the calibrated timer input frequency (after divide) */
+void lapic_send_ipi(u32 apic_id, u8 vector);
+/* NMI to every other CPU (panic); does nothing before lapic_init. */
+void lapic_stop_other_cpus(void);
+
+#endif

@@ -1,0 +1,20 @@
+/*
+ * pit.h - the 8254 programmable interval timer, used only to time short
+ * calibration windows (channel 2, gated through port 0x61, so no interrupt
+ * is involved).
+ */
+#ifndef REWIND_PIT_H
+#define REWIND_PIT_H
+
+#include "kernel/types.h"
+
+#define PIT_HZ 1193182
+
+/* Starts a one-shot count of `us` microseconds (at most 54 ms). */
+void pit_oneshot_start(u32 us);
+/* Spins until it has run out. */
+void pit_oneshot_wait(void);
+/* Puts channel 0 into a harmless state (one-shot, never fires again). */
+void pit_disable_channel0(void);
+
+#endif

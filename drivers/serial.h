@@ -1,0 +1,13 @@
+/*
+ * serial.h - the 16550 UART on COM1 (115200 8N1), the kernel's first console.
+ */
+#ifndef REWIND_SERIAL_H
+#define REWIND_SERIAL_H
+
+#include "kernel/types.h"
+
+/* Returns false when no UART answers at COM1 (then nothing is registered). */
+bool serial_init(void);
+void serial_write(const char *s, size_t n);
+
+#endif

@@ -1,0 +1,26 @@
+/*
+ * backtrace.h - walking the kernel stack by frame pointers (the kernel is
+ * built with -fno-omit-frame-pointer): each frame holds the caller's rbp
+ * at [rbp] and the return address at [rbp + 8].
+ */
+#ifndef REWIND_BACKTRACE_H
+#define REWIND_BACKTRACE_H
+
+#include "kernel/types.h"
+
+#define BACKTRACE_MAX 32
+
+/* Collects up to max return addresses, starting with rip; returns how many. */
+int backtrace_collect(u64 rip, u64 rbp, u64 *pcs, int max);
+/* Prints the symbolized backtrace at LOG_EMERG. */
+void backtrace_print(u64 rip, u64 rbp);
+
+static inline u64
+current_rbp(void)
+{
+	u64 rbp;
+	__asm__ __volatile__("movq %%rbp, %0" : "=r"(rbp));
+	return rbp;
+}
+
+#endif

@@ -1,0 +1,101 @@
+/*
+ * cpu.c - bringing one CPU's descriptor state up: GDT, TSS with its
+ * interrupt stacks, the GS base for per-CPU data, and the shared IDT.
+ *
+ * The boot CPU's IST stacks are static (they must work before any
+ * allocator does); each has an unmapped guard page below it, left out of
+ * the kernel mapping by mm/paging.c, like the boot stack.
+ */
+#include "kernel/percpu.h"
+#include "kernel/traps.h"
+#include "kernel/x86.h"
+#include "mm/kstack_static.h"
+
+struct cpu *cpus[MAX_CPUS];
+unsigned ncpus = 1;
+
+static struct cpu boot_cpu;
+
+struct static_stack boot_ist_stacks[IST_COUNT] __section(".bss.stacks");
+
+static u64
+segment(bool code, unsigned dpl)
+{
+	/* present, S=1, long mode (L) for code, writable data; base/limit ignored in 64-bit mode */
+	u64 d = (1ull << 47) | (1ull << 44) | ((u64)dpl << 45);
+	return code ? d | (1ull << 43) | (1ull << 53) | (1ull << 41) : d | (1ull << 41);
+}
+
+static void
+gdt_set_tss(struct cpu *c)
+{
+	u64 base = (u64)&c->tss;
+	u64 limit = sizeof(c->tss) - 1;
+
+	c->gdt[GDT_TSS] = (limit & 0xffff) | ((base & 0xffffff) << 16) |
+			  (0x89ull << 40) |	/* present, 64-bit TSS (available) */
+			  (((limit >> 16) & 0xf) << 48) | (((base >> 24) & 0xff) << 56);
+	c->gdt[GDT_TSS_HIGH] = base >> 32;
+}
+
+static void
+load_gdt(struct cpu *c)
+{
+	struct {
+		u16 limit;
+		u64 base;
+	} __packed ptr = { sizeof(c->gdt) - 1, (u64)c->gdt };
+
+	__asm__ __volatile__(
+		"lgdt %0\n\t"
+		"pushq %1\n\t"
+		"leaq 1f(%%rip), %%rax\n\t"
+		"pushq %%rax\n\t"
+		"lretq\n"
+		"1:\n\t"
+		"movl %2, %%eax\n\t"
+		"movl %%eax, %%ds\n\t"
+		"movl %%eax, %%es\n\t"
+		"movl %%eax, %%ss\n\t"
+		"xorl %%eax, %%eax\n\t"
+		"movl %%eax, %%fs\n\t"
+		"movl %%eax, %%gs\n\t"
+		:: "m"(ptr), "i"(KERNEL_CS), "i"(KERNEL_DS) : "rax", "memory");
+	__asm__ __volatile__("ltr %w0" :: "r"(TSS_SEL));
+}
+
+static void
+cpu_load(struct cpu *c, const u64 ist_tops[IST_COUNT])
+{
+	c->self = c;
+	c->gdt[GDT_NULL] = 0;
+	c->gdt[GDT_KERNEL_CODE] = segment(true, 0);
+	c->gdt[GDT_KERNEL_DATA] = segment(false, 0);
+	c->gdt[GDT_USER_CODE32] = 0;
+	c->gdt[GDT_USER_DATA] = segment(false, 3);
+	c->gdt[GDT_USER_CODE] = segment(true, 3);
+	gdt_set_tss(c);
+	for (int i = 0; i < IST_COUNT; i++)
+		c->tss.ist[i] = ist_tops[i];
+	c->tss.iomap_base = sizeof(c->tss);	/* no I/O permission bitmap */
+
+	load_gdt(c);
+	/* Loading %gs cleared the base; set it after. */
+	wrmsr(MSR_GS_BASE, (u64)c);
+	wrmsr(MSR_KERNEL_GS_BASE, 0);
+	idt_load();
+	c->online = true;
+	cpus[c->id] = c;
+}
+
+void
+cpu_init_boot(void)
+{
+	u64 tops[IST_COUNT];
+
+	for (int i = 0; i < IST_COUNT; i++)
+		tops[i] = static_stack_top(&boot_ist_stacks[i]);
+	boot_cpu.id = 0;
+	idt_init();
+	cpu_load(&boot_cpu, tops);
+}

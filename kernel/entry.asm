@@ -1,0 +1,132 @@
+; entry.asm - the first and last instructions of every exception and
+; interrupt: one stub per vector, a common path that saves all registers
+; into a struct trap_frame (kernel/traps.h) and calls trap_dispatch(), and
+; the iretq return.
+;
+; GS: the kernel runs with its per-CPU pointer in the GS base; user mode has
+; its own. An entry from user mode (CS RPL 3) does swapgs on the way in and
+; out. NMI, #DF and #MC can arrive anywhere, even between a user-mode entry
+; and its swapgs, so they use the "paranoid" path: it reads the GS base MSR
+; and swaps only if it does not already hold a kernel address.
+
+bits 64
+section .text
+
+MSR_GS_BASE equ 0xc0000101
+
+; vectors for which the CPU pushes an error code
+%define HAS_ERROR(v) ((v) == 8 || ((v) >= 10 && (v) <= 14) || (v) == 17 || (v) == 21 || (v) == 29 || (v) == 30)
+%define PARANOID(v) ((v) == 2 || (v) == 8 || (v) == 18)
+
+%macro SAVE_REGS 0
+	push rax
+	push rbx
+	push rcx
+	push rdx
+	push rsi
+	push rdi
+	push rbp
+	push r8
+	push r9
+	push r10
+	push r11
+	push r12
+	push r13
+	push r14
+	push r15
+%endmacro
+
+%macro RESTORE_REGS 0
+	pop r15
+	pop r14
+	pop r13
+	pop r12
+	pop r11
+	pop r10
+	pop r9
+	pop r8
+	pop rbp
+	pop rdi
+	pop rsi
+	pop rdx
+	pop rcx
+	pop rbx
+	pop rax
+%endmacro
+
+; offset of the saved CS once the vector and error code are pushed
+FRAME_CS_AFTER_VECTOR equ 24
+
+%macro VECTOR_STUB 1
+align 16
+vector_%1:
+%if !HAS_ERROR(%1)
+	push 0
+%endif
+	push %1
+%if PARANOID(%1)
+	jmp paranoid_entry
+%else
+	jmp trap_entry
+%endif
+%endmacro
+
+%assign v 0
+%rep 256
+VECTOR_STUB v
+%assign v v + 1
+%endrep
+
+extern trap_dispatch
+
+trap_entry:
+	test qword [rsp + FRAME_CS_AFTER_VECTOR], 3
+	jz .from_kernel
+	swapgs
+.from_kernel:
+	SAVE_REGS
+	cld
+	mov rdi, rsp
+	call trap_dispatch
+global trap_return
+trap_return:
+	RESTORE_REGS
+	test qword [rsp + FRAME_CS_AFTER_VECTOR], 3
+	jz .to_kernel
+	swapgs
+.to_kernel:
+	add rsp, 16			; vector and error code
+	iretq
+
+paranoid_entry:
+	SAVE_REGS
+	cld
+	mov ecx, MSR_GS_BASE
+	rdmsr
+	xor ebx, ebx			; rbx (callee-saved): 1 = we swapped
+	test edx, edx
+	js .kernel_gs			; a kernel address: already the kernel's GS
+	swapgs
+	mov ebx, 1
+.kernel_gs:
+	mov rdi, rsp
+	call trap_dispatch
+	test ebx, ebx
+	jz .no_swap
+	swapgs
+.no_swap:
+	RESTORE_REGS
+	add rsp, 16
+	iretq
+
+section .rodata
+global trap_stubs
+align 8
+trap_stubs:
+%assign v 0
+%rep 256
+	dq vector_%+v
+%assign v v + 1
+%endrep
+
+section .note.GNU-stack noalloc noexec nowrite progbits

@@ -1,0 +1,232 @@
+/*
+ * knobs.c - looking up, parsing, setting and listing knobs; see knobs.h.
+ *
+ * Bad input never stops the boot: an unknown name or an invalid value gets
+ * a warning that names what is valid, and the knob keeps its value.
+ */
+#include "kernel/knobs.h"
+#include "kernel/cmdline.h"
+#include "kernel/errno.h"
+#include "kernel/printk.h"
+#include "kernel/string.h"
+#include "kernel/vsprintf.h"
+
+extern const struct knob __start_knobs[], __stop_knobs[];
+
+KNOB_BOOL(knob_help, "help", 0, false, "print every knob with its values and default, then boot on");
+
+#define for_each_knob(k) for (const struct knob *k = __start_knobs; k < __stop_knobs; k++)
+
+const struct knob *
+knob_find(const char *name)
+{
+	for_each_knob(k)
+		if (strcmp(k->name, name) == 0)
+			return k;
+	return NULL;
+}
+
+static bool
+parse_bool(const char *s, int *out)
+{
+	static const char *const truths[] = { "1", "on", "yes", "true", "y" };
+	static const char *const lies[] = { "0", "off", "no", "false", "n" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(truths); i++) {
+		if (strcmp(s, truths[i]) == 0) {
+			*out = 1;
+			return true;
+		}
+		if (strcmp(s, lies[i]) == 0) {
+			*out = 0;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Decimal or 0x-hex, optionally negative; rejects empty strings, junk and overflow. */
+static bool
+parse_int(const char *s, long min, long max, int *out)
+{
+	bool negative = *s == '-';
+	unsigned base = 10;
+	long v = 0;
+
+	if (negative)
+		s++;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	}
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		int d;
+		if (*s >= '0' && *s <= '9')
+			d = *s - '0';
+		else if (base == 16 && *s >= 'a' && *s <= 'f')
+			d = *s - 'a' + 10;
+		else if (base == 16 && *s >= 'A' && *s <= 'F')
+			d = *s - 'A' + 10;
+		else
+			return false;
+		v = v * base + d;
+		if (v > (long)1 << 40)
+			return false;
+	}
+	if (negative)
+		v = -v;
+	if (v < min || v > max)
+		return false;
+	*out = (int)v;
+	return true;
+}
+
+static bool
+parse_value(const struct knob *k, const char *s, int *out)
+{
+	switch (k->type) {
+	case KNOB_BOOL:
+		return parse_bool(s, out);
+	case KNOB_INT:
+		return parse_int(s, k->min, k->max, out);
+	case KNOB_ENUM:
+		for (int i = 0; i < k->nnames; i++) {
+			if (strcmp(s, k->names[i]) == 0) {
+				*out = i;
+				return true;
+			}
+		}
+		return false;
+	}
+	return false;
+}
+
+int
+knob_format_value(const struct knob *k, int value, char *buf, size_t size)
+{
+	if (k->type == KNOB_ENUM && value >= 0 && value < k->nnames)
+		return ksnprintf(buf, size, "%s", k->names[value]);
+	return ksnprintf(buf, size, "%d", value);
+}
+
+int
+knob_format_valid(const struct knob *k, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	switch (k->type) {
+	case KNOB_BOOL:
+		return ksnprintf(buf, size, "0|1");
+	case KNOB_INT:
+		return ksnprintf(buf, size, "%d..%d", k->min, k->max);
+	case KNOB_ENUM:
+		if (size)
+			buf[0] = '\0';
+		for (int i = 0; i < k->nnames; i++)
+			n += ksnprintf(buf + MIN(n, size), size - MIN(n, size), "%s%s",
+				       i ? "|" : "", k->names[i]);
+		return (int)n;
+	}
+	return 0;
+}
+
+int
+knob_set(const struct knob *k, const char *value)
+{
+	int v;
+
+	if (!parse_value(k, value, &v)) {
+		char valid[256], cur[64];
+		knob_format_valid(k, valid, sizeof(valid));
+		knob_format_value(k, READ_ONCE(*k->value), cur, sizeof(cur));
+		pr_warn("knobs: invalid value '%s' for %s (valid: %s); keeping %s\n",
+			value, k->name, valid, cur);
+		return -EINVAL;
+	}
+	WRITE_ONCE(*k->value, v);
+	return 0;
+}
+
+static void
+warn_unknown(const char *name)
+{
+	char list[1024];
+	size_t n = 0;
+
+	list[0] = '\0';
+	for_each_knob(k)
+		n += ksnprintf(list + MIN(n, sizeof(list)), sizeof(list) - MIN(n, sizeof(list)),
+			       "%s%s", n ? ", " : "", k->name);
+	pr_warn("knobs: unknown knob '%s' ignored (valid knobs: %s; 'help' describes them)\n",
+		name, list);
+}
+
+void
+knobs_apply_cmdline(const char *cmdline)
+{
+	const char *cursor = cmdline;
+	char word[256];
+	int len;
+
+	while ((len = cmdline_next_word(&cursor, word, sizeof(word))) >= 0) {
+		if ((size_t)len >= sizeof(word)) {
+			pr_warn("knobs: command-line word longer than %zu characters ignored: %.40s...\n",
+				sizeof(word) - 1, word);
+			continue;
+		}
+		char *value = cmdline_split_value(word);
+		const struct knob *k = knob_find(word);
+		if (!k) {
+			warn_unknown(word);
+			continue;
+		}
+		if (!value) {
+			if (k->type != KNOB_BOOL) {
+				char valid[256];
+				knob_format_valid(k, valid, sizeof(valid));
+				pr_warn("knobs: %s needs a value (%s=<%s>); ignored\n",
+					k->name, k->name, valid);
+				continue;
+			}
+			value = "1";
+		}
+		knob_set(k, value);
+	}
+	if (READ_ONCE(knob_help))
+		knobs_print_help();
+}
+
+void
+knobs_print_help(void)
+{
+	pr_notice("knobs (name=value on the kernel command line; * = settable at run time):\n");
+	for_each_knob(k) {
+		char valid[256], def[64], cur[64];
+		knob_format_valid(k, valid, sizeof(valid));
+		knob_format_value(k, k->def, def, sizeof(def));
+		knob_format_value(k, READ_ONCE(*k->value), cur, sizeof(cur));
+		pr_notice("  %-14s%c %-28s default %-8s now %-8s %s\n", k->name,
+			  k->runtime ? '*' : ' ', valid, def, cur, k->help);
+	}
+}
+
+void
+knobs_print_state(int level)
+{
+	char line[160];
+	size_t n = 0;
+
+	for_each_knob(k) {
+		char v[64];
+		knob_format_value(k, READ_ONCE(*k->value), v, sizeof(v));
+		if (n && n + strlen(k->name) + strlen(v) + 2 >= sizeof(line) - 1) {
+			printk(level, "  knobs:%s\n", line);
+			n = 0;
+		}
+		n += ksnprintf(line + n, sizeof(line) - n, " %s=%s", k->name, v);
+	}
+	if (n)
+		printk(level, "  knobs:%s\n", line);
+}

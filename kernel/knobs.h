@@ -1,0 +1,71 @@
+/*
+ * knobs.h - the registry of run-time policies (DESIGN.md §1.4).
+ *
+ * A knob is a named int with a default, a help line and its valid values:
+ * a boolean flag, an integer range, or an enumeration of names. Each file
+ * declares its own knobs with the macros below; they land in the `knobs`
+ * linker section, so one registry serves the kernel command line, `help`,
+ * and (later) /proc/sys/rewind/<name>.
+ *
+ * The live value is a plain int read with READ_ONCE and written with one
+ * store, so a change is atomic with respect to the code that reads it.
+ * Readers that need several reads of a knob to agree take one snapshot.
+ */
+#ifndef REWIND_KNOBS_H
+#define REWIND_KNOBS_H
+
+#include "kernel/types.h"
+
+enum knob_type { KNOB_BOOL, KNOB_INT, KNOB_ENUM };
+
+struct knob {
+	const char *name;
+	const char *help;
+	enum knob_type type;
+	int *value;
+	int def;
+	int min, max;			/* KNOB_INT: inclusive range */
+	const char *const *names;	/* KNOB_ENUM: value i is called names[i] */
+	int nnames;
+	bool runtime;			/* may change after boot */
+};
+
+#define KNOB_REGISTER(var, ...)						\
+	static const struct knob knob_##var __section("knobs") __used	\
+	__aligned(8) = { __VA_ARGS__ }
+
+#define KNOB_BOOL(var, name_, def_, runtime_, help_)			\
+	int var = (def_);						\
+	KNOB_REGISTER(var, .name = name_, .help = help_, .type = KNOB_BOOL, \
+		      .value = &var, .def = (def_), .min = 0, .max = 1,	\
+		      .runtime = runtime_)
+
+#define KNOB_INT(var, name_, def_, min_, max_, runtime_, help_)		\
+	int var = (def_);						\
+	KNOB_REGISTER(var, .name = name_, .help = help_, .type = KNOB_INT, \
+		      .value = &var, .def = (def_), .min = (min_), .max = (max_), \
+		      .runtime = runtime_)
+
+/* The values are the names, in order: KNOB_ENUM(v, "mode", 0, true, "...", "a", "b"). */
+#define KNOB_ENUM(var, name_, def_, runtime_, help_, ...)		\
+	static const char *const var##_names[] = { __VA_ARGS__ };	\
+	int var = (def_);						\
+	KNOB_REGISTER(var, .name = name_, .help = help_, .type = KNOB_ENUM, \
+		      .value = &var, .def = (def_), .min = 0,		\
+		      .max = (int)ARRAY_SIZE(var##_names) - 1,		\
+		      .names = var##_names, .nnames = (int)ARRAY_SIZE(var##_names), \
+		      .runtime = runtime_)
+
+const struct knob *knob_find(const char *name);
+/* Parses and stores a value; on a bad one warns (naming the valid values) and keeps the old. */
+int knob_set(const struct knob *k, const char *value);
+/* "name=value" text of the current value. */
+int knob_format_value(const struct knob *k, int value, char *buf, size_t size);
+/* The valid values, e.g. "0..7", "0|1", "legacy|trap|none". */
+int knob_format_valid(const struct knob *k, char *buf, size_t size);
+void knobs_apply_cmdline(const char *cmdline);
+void knobs_print_help(void);
+/* Every knob's current value on as few lines as fit, at the given log level. */
+void knobs_print_state(int level);
+
+#endif

@@ -1,0 +1,138 @@
+/*
+ * main.c - the kernel's entry from boot/entry.asm and its start-up order.
+ *
+ * Order matters: serial and the TSC rate first (so every line has a
+ * timestamp), then the CPU tables (so any fault from here on is reported,
+ * not a triple fault), then the loader's information and the knobs it
+ * carries, memory, the screen, interrupts, and whatever the command line
+ * asks for.
+ */
+#include "kernel/boot.h"
+#include "kernel/knobs.h"
+#include "kernel/ktest.h"
+#include "kernel/panic.h"
+#include "kernel/paravirt.h"
+#include "kernel/percpu.h"
+#include "kernel/printk.h"
+#include "kernel/string.h"
+#include "kernel/tsc.h"
+#include "kernel/x86.h"
+#include "drivers/fbcon.h"
+#include "drivers/fw_cfg.h"
+#include "drivers/ioapic.h"
+#include "drivers/lapic.h"
+#include "drivers/pic.h"
+#include "drivers/serial.h"
+#include "mm/kstack_static.h"
+#include "mm/mm.h"
+#include "version.h"	/* generated: build/generated/version.h */
+
+struct boot_info boot_info;
+struct static_stack boot_stack __section(".bss.stacks");
+
+static char cmdline[BOOT_CMDLINE_MAX * 2];
+
+KNOB_BOOL(ktest, "ktest", 0, false,
+	  "run the in-kernel self-tests, print 'ktest: N passed, N failed' and end QEMU with the verdict");
+
+const char *
+boot_cmdline(void)
+{
+	return cmdline;
+}
+
+bool
+boot_ktest_mode(void)
+{
+	return READ_ONCE(ktest);
+}
+
+/* The loader's command line, then anything QEMU passed through fw_cfg. */
+static void
+assemble_cmdline(void)
+{
+	size_t n = strlen(boot_info.cmdline);
+	memcpy(cmdline, boot_info.cmdline, n + 1);
+	if (n + 1 < sizeof(cmdline)) {
+		cmdline[n] = ' ';
+		if (fw_cfg_read_file("opt/rewind/cmdline", cmdline + n + 1, sizeof(cmdline) - n - 1) < 0)
+			cmdline[n] = '\0';
+	}
+}
+
+static void
+print_cpu(void)
+{
+	u32 brand[12];
+
+	if (cpuid(0x80000000, 0).eax < 0x80000004) {
+		pr_info("cpu: (no brand string)\n");
+		return;
+	}
+	for (u32 i = 0; i < 3; i++) {
+		struct cpuid_regs r = cpuid(0x80000002 + i, 0);
+		brand[i * 4] = r.eax;
+		brand[i * 4 + 1] = r.ebx;
+		brand[i * 4 + 2] = r.ecx;
+		brand[i * 4 + 3] = r.edx;
+	}
+	const char *s = (const char *)brand;
+	while (*s == ' ')
+		s++;
+	pr_info("cpu: %.48s, TSC %lu.%03lu MHz (%s)\n", s, tsc_hz / 1000000,
+		tsc_hz / 1000 % 1000, tsc_source);
+}
+
+static void
+parse_boot_info(u32 magic, u64 info_phys)
+{
+	if (magic != MB2_BOOT_MAGIC)
+		panic("boot: not started by a multiboot2 loader (magic %#x)", magic);
+	const char *err = mb2_parse(phys_to_virt(info_phys), info_phys, &boot_info);
+	if (err)
+		panic("boot: malformed multiboot2 information at %#lx: %s", info_phys, err);
+	if (boot_info.efi_boot_services)
+		pr_warn("boot: the loader left UEFI boot services running; rewind ignores them\n");
+}
+
+static void
+idle_forever(void)
+{
+	pr_notice("rewind: nothing to run yet (user space arrives with the next milestone); idling\n");
+	for (;;)
+		safe_halt();
+}
+
+__noreturn void kernel_main(u32 magic, u64 info_phys, u64 entry_tsc);
+
+__noreturn void
+kernel_main(u32 magic, u64 info_phys, u64 entry_tsc)
+{
+	tsc_at_boot = entry_tsc;
+	serial_init();
+	tsc_calibrate();
+	cpu_init_boot();
+	pr_notice("rewind %s booting (first line %lu us after the loader's hand-off)\n",
+		  REWIND_VERSION, ns_since_boot() / 1000);
+
+	parse_boot_info(magic, info_phys);
+	assemble_cmdline();
+	pr_info("boot: loader '%s', %s, command line '%s'\n", boot_info.loader_name,
+		boot_info.efi ? "UEFI" : "BIOS", cmdline);
+	knobs_apply_cmdline(cmdline);
+	print_cpu();
+
+	mm_init();
+	fbcon_init(&boot_info);
+
+	pic_disable();
+	lapic_init();
+	ioapic_init();
+	lapic_timer_start();
+	local_irq_enable();
+
+	if (boot_ktest_mode())
+		ktest_run_all();
+	idle_forever();
+	panic("idle returned");
+}

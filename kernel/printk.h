@@ -1,0 +1,38 @@
+/*
+ * printk.h - the kernel log.
+ *
+ * Every line is stamped with the time since boot (from the TSC) and stored
+ * in a ring buffer; lines at or below the `loglevel` knob also go to every
+ * registered console. A console registered late (the framebuffer, after
+ * paging is up) is first replayed what the ring still holds.
+ */
+#ifndef REWIND_PRINTK_H
+#define REWIND_PRINTK_H
+
+#include "kernel/types.h"
+
+enum log_level {
+	LOG_EMERG, LOG_ALERT, LOG_CRIT, LOG_ERR,
+	LOG_WARNING, LOG_NOTICE, LOG_INFO, LOG_DEBUG,
+};
+
+struct console {
+	const char *name;
+	void (*write)(const char *s, size_t n);
+	struct console *next;
+};
+
+void printk(int level, const char *fmt, ...) __printf(2, 3);
+void vprintk(int level, const char *fmt, va_list ap);
+void register_console(struct console *c);
+/* From now on printk must not wait for a lock another (stopped) CPU holds. */
+void printk_enter_panic(void);
+
+#define pr_emerg(...) printk(LOG_EMERG, __VA_ARGS__)
+#define pr_err(...) printk(LOG_ERR, __VA_ARGS__)
+#define pr_warn(...) printk(LOG_WARNING, __VA_ARGS__)
+#define pr_notice(...) printk(LOG_NOTICE, __VA_ARGS__)
+#define pr_info(...) printk(LOG_INFO, __VA_ARGS__)
+#define pr_debug(...) printk(LOG_DEBUG, __VA_ARGS__)
+
+#endif

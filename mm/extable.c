@@ -1,0 +1,62 @@
+/*
+ * extable.c - exception-table lookup and the fault-tolerant probes; see
+ * extable.h. The table is small and searched linearly; it is only consulted
+ * when a kernel instruction has already faulted.
+ */
+#include "mm/extable.h"
+#include "kernel/errno.h"
+#include "kernel/traps.h"
+
+extern const struct extable_entry __start_ex_table[], __stop_ex_table[];
+
+bool
+extable_fixup(struct trap_frame *f)
+{
+	for (const struct extable_entry *e = __start_ex_table; e < __stop_ex_table; e++) {
+		if (e->insn == f->rip) {
+			f->rip = e->fixup;
+			return true;
+		}
+	}
+	return false;
+}
+
+int
+probe_read_u64(const void *addr, u64 *out)
+{
+	int err = 0;
+	u64 v = 0;
+
+	__asm__ __volatile__(
+		"1:	movq (%[addr]), %[v]\n"
+		"2:\n\t"
+		".pushsection .text.fixup, \"ax\"\n"
+		"3:	movl %[efault], %[err]\n\t"
+		"	jmp 2b\n\t"
+		".popsection\n\t"
+		EXTABLE_ENTRY(1b, 3b)
+		: [v] "+r"(v), [err] "+r"(err)
+		: [addr] "r"(addr), [efault] "i"(-EFAULT)
+		: "memory");
+	*out = v;
+	return err;
+}
+
+int
+probe_write_u64(void *addr, u64 value)
+{
+	int err = 0;
+
+	__asm__ __volatile__(
+		"1:	movq %[v], (%[addr])\n"
+		"2:\n\t"
+		".pushsection .text.fixup, \"ax\"\n"
+		"3:	movl %[efault], %[err]\n\t"
+		"	jmp 2b\n\t"
+		".popsection\n\t"
+		EXTABLE_ENTRY(1b, 3b)
+		: [err] "+r"(err)
+		: [addr] "r"(addr), [v] "r"(value), [efault] "i"(-EFAULT)
+		: "memory");
+	return err;
+}

@@ -1,0 +1,34 @@
+/*
+ * extable.h - the exception table: kernel instructions that are allowed to
+ * fault, each paired with the address to continue at when it does.
+ *
+ * Every instruction that touches memory the kernel cannot vouch for (user
+ * pointers, probes of possibly unmapped kernel addresses) is listed with
+ * EXTABLE_ENTRY; the page-fault and general-protection handlers look the
+ * faulting rip up and resume at the fixup instead of dying. The user-copy
+ * routines build on this, as Linux's do.
+ */
+#ifndef REWIND_EXTABLE_H
+#define REWIND_EXTABLE_H
+
+#include "kernel/types.h"
+
+struct trap_frame;
+
+struct extable_entry {
+	u64 insn;
+	u64 fixup;
+};
+
+/* For inline asm: "1: mov ... \n" EXTABLE_ENTRY(1b, 3f) */
+#define EXTABLE_ENTRY(insn, fixup)					\
+	".pushsection __ex_table, \"a\"\n\t.balign 8\n\t.quad " #insn ", " #fixup "\n\t.popsection\n\t"
+
+/* Moves f->rip to the fixup of the faulting instruction; false when it has none. */
+bool extable_fixup(struct trap_frame *f);
+
+/* Reads or writes 8 bytes at a kernel address that may fault: 0 or -EFAULT. */
+int probe_read_u64(const void *addr, u64 *out);
+int probe_write_u64(void *addr, u64 value);
+
+#endif

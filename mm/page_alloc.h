@@ -1,0 +1,66 @@
+/*
+ * page_alloc.h - the physical page allocator (a binary buddy allocator).
+ *
+ * Every page frame of RAM has a struct page in one array (mem_map), indexed
+ * by page frame number minus the first PFN. Blocks are 2^order contiguous,
+ * naturally aligned frames; allocation and freeing take O(MAX_ORDER) steps.
+ * The bookkeeping lives entirely in struct page, never in the free memory
+ * itself, so the host unit tests run it over a mem_map with no memory behind.
+ */
+#ifndef REWIND_PAGE_ALLOC_H
+#define REWIND_PAGE_ALLOC_H
+
+#include "kernel/types.h"
+#include "kernel/list.h"
+#include "mm/layout.h"
+
+#define MAX_ORDER 11		/* blocks of 1 .. 1024 pages (4 MiB) */
+
+enum {
+	PG_RESERVED = 1 << 0,	/* never handed out (firmware, kernel image, holes) */
+	PG_BUDDY = 1 << 1,	/* head of a free block, on a free list; order is valid */
+	PG_SLAB = 1 << 2,	/* owned by kmalloc; slab is valid */
+	PG_ALLOCATED = 1 << 3,	/* head of a block alloc_pages handed out; order is valid */
+	PG_LARGE = 1 << 4,	/* head of a kmalloc allocation too big for a slab */
+};
+
+struct kmem_cache;
+
+struct page {
+	struct list_head list;		/* free list, or the owner's list */
+	u32 flags;
+	u8 order;			/* of the block this page heads */
+	u16 inuse;			/* slab: objects handed out */
+	void *freelist;			/* slab: first free object */
+	struct kmem_cache *slab;	/* slab: the cache it belongs to */
+};
+
+struct page_alloc_stats {
+	u64 total_pages;		/* managed: ever freed into the allocator */
+	u64 free_pages;
+	u64 free_blocks[MAX_ORDER];
+	u64 allocs, frees;		/* successful calls, since boot */
+};
+
+/* mem_map covers PFNs [first_pfn, first_pfn + npages), all reserved at first. */
+void page_alloc_init(struct page *mem_map, u64 first_pfn, u64 npages);
+/* Hands the frames [start_pfn, end_pfn) to the allocator. */
+void page_alloc_release_range(u64 start_pfn, u64 end_pfn);
+
+/* NULL when no block of that order is free. */
+struct page *alloc_pages(unsigned order);
+void free_pages(struct page *page, unsigned order);
+
+u64 page_to_pfn(const struct page *page);
+struct page *pfn_to_page(u64 pfn);	/* NULL outside mem_map */
+static inline phys_addr_t page_to_phys(const struct page *p) { return page_to_pfn(p) << PAGE_SHIFT; }
+static inline void *page_address(const struct page *p) { return phys_to_virt(page_to_phys(p)); }
+static inline struct page *virt_to_page(const void *va) { return pfn_to_page(virt_to_phys(va) >> PAGE_SHIFT); }
+
+/* Convenience: one zeroed page, as a direct-map pointer; NULL when out of memory. */
+void *alloc_zeroed_page(void);
+void free_page_virt(void *va);
+
+void page_alloc_get_stats(struct page_alloc_stats *out);
+
+#endif

@@ -1,0 +1,292 @@
+/*
+ * paging.c - the kernel's page tables; see paging.h.
+ *
+ * paging_init() replaces the boot tables (boot/entry.asm) with:
+ *   - a direct map of every RAM range in the loader's map (1 GiB, 2 MiB or
+ *     4 KiB pages, whichever fits; never past the range, so no large page
+ *     ever covers MMIO), read-write and no-execute;
+ *   - the kernel image in 4 KiB pages with W^X: text RX, rodata and the
+ *     symbol table R, data and bss RW, each static stack's guard page absent;
+ *   - the top-level entries of the vmap region, so that the kernel half of
+ *     the PML4 is complete from boot on (see paging.h).
+ * Until those tables are live the boot identity map is in use, so page-table
+ * pages come from memblock below 4 GiB, where phys_to_virt() is the identity.
+ */
+#include "mm/paging.h"
+#include "mm/memblock.h"
+#include "mm/mm.h"
+#include "mm/page_alloc.h"
+#include "mm/kstack_static.h"
+#include "kernel/boot.h"
+#include "kernel/errno.h"
+#include "kernel/panic.h"
+#include "kernel/printk.h"
+#include "kernel/string.h"
+#include "kernel/x86.h"
+
+#define MSR_PAT 0x277
+/* PA0 WB, PA1 WC, PA2 UC-, PA3 UC, PA4 WB, PA5 WP, PA6 UC-, PA7 WT (as Linux). */
+#define PAT_VALUE 0x0407050600070106ul
+
+#define PGD_INDEX(va) (((va) >> 39) & 511)
+#define PUD_INDEX(va) (((va) >> 30) & 511)
+#define PMD_INDEX(va) (((va) >> 21) & 511)
+#define PTE_INDEX(va) (((va) >> 12) & 511)
+#define SIZE_1G (1ul << 30)
+#define SIZE_2M (1ul << 21)
+#define FOUR_GIB (4ul << 30)
+#define TABLE_FLAGS (PTE_PRESENT | PTE_WRITE)
+
+u64 direct_map_base;
+pgd_t *kernel_pgd;
+static bool kernel_half_frozen;		/* no new top-level kernel entries after boot */
+static bool gb_pages;
+
+extern const char _text[], _etext[], _rodata[], _erodata[], _data[], _edata[];
+extern const char _kernel_end[];
+extern struct static_stack __start_static_stacks[], __stop_static_stacks[];
+
+static void *
+table_of(u64 entry)
+{
+	return phys_to_virt(entry & PTE_ADDR_MASK);
+}
+
+/* A zeroed page-table page, as the bits of an entry pointing to it; 0 when out of memory. */
+static u64
+new_table_entry(void)
+{
+	void *t;
+
+	if (direct_map_base && page_alloc_ready()) {
+		t = alloc_zeroed_page();
+	} else {
+		u64 limit = direct_map_base ? ~0ul : FOUR_GIB;
+		u64 pa = memblock_alloc(&memblock, PAGE_SIZE, PAGE_SIZE, limit);
+		t = pa ? phys_to_virt(pa) : NULL;
+		if (t)
+			memset(t, 0, PAGE_SIZE);
+	}
+	return t ? virt_to_phys(t) | TABLE_FLAGS : 0;
+}
+
+static pud_t *
+pud_offset(pgd_t *pgd, u64 va, bool alloc)
+{
+	pgd_t *e = &pgd[PGD_INDEX(va)];
+
+	if (!(pgd_val(*e) & PTE_PRESENT)) {
+		if (!alloc)
+			return NULL;
+		BUG_ON(kernel_half_frozen && va >= DIRECT_MAP_BASE);
+		u64 t = new_table_entry();
+		if (!t)
+			return NULL;
+		set_pgd(e, make_pgd(t));
+	}
+	return (pud_t *)table_of(pgd_val(*e)) + PUD_INDEX(va);
+}
+
+static pmd_t *
+pmd_offset(pud_t *pud, u64 va, bool alloc)
+{
+	if (!(pud_val(*pud) & PTE_PRESENT)) {
+		u64 t = alloc ? new_table_entry() : 0;
+		if (!t)
+			return NULL;
+		set_pud(pud, make_pud(t));
+	}
+	BUG_ON(pud_val(*pud) & PTE_HUGE);
+	return (pmd_t *)table_of(pud_val(*pud)) + PMD_INDEX(va);
+}
+
+static pte_t *
+pte_offset(pmd_t *pmd, u64 va, bool alloc)
+{
+	if (!(pmd_val(*pmd) & PTE_PRESENT)) {
+		u64 t = alloc ? new_table_entry() : 0;
+		if (!t)
+			return NULL;
+		set_pmd(pmd, make_pmd(t));
+	}
+	BUG_ON(pmd_val(*pmd) & PTE_HUGE);
+	return (pte_t *)table_of(pmd_val(*pmd)) + PTE_INDEX(va);
+}
+
+/* Maps one page of 4 KiB, 2 MiB or 1 GiB at va. */
+static int
+map_one(pgd_t *pgd, u64 va, phys_addr_t pa, u64 size, u64 flags)
+{
+	pud_t *pud = pud_offset(pgd, va, true);
+	if (!pud)
+		return -ENOMEM;
+	if (size == SIZE_1G) {
+		set_pud(pud, make_pud(pa | flags | PTE_HUGE));
+		return 0;
+	}
+	pmd_t *pmd = pmd_offset(pud, va, true);
+	if (!pmd)
+		return -ENOMEM;
+	if (size == SIZE_2M) {
+		set_pmd(pmd, make_pmd(pa | flags | PTE_HUGE));
+		return 0;
+	}
+	pte_t *pte = pte_offset(pmd, va, true);
+	if (!pte)
+		return -ENOMEM;
+	set_pte(pte, make_pte(pa | flags));
+	return 0;
+}
+
+/* The largest page size that is aligned at both addresses and fits in [pa, end). */
+static u64
+best_page_size(u64 va, phys_addr_t pa, phys_addr_t end)
+{
+	if (gb_pages && IS_ALIGNED(va | pa, SIZE_1G) && end - pa >= SIZE_1G)
+		return SIZE_1G;
+	if (IS_ALIGNED(va | pa, SIZE_2M) && end - pa >= SIZE_2M)
+		return SIZE_2M;
+	return PAGE_SIZE;
+}
+
+static void
+map_range(pgd_t *pgd, u64 va, phys_addr_t pa, phys_addr_t end, u64 flags, bool large)
+{
+	while (pa < end) {
+		u64 size = large ? best_page_size(va, pa, end) : PAGE_SIZE;
+		if (map_one(pgd, va, pa, size, flags))
+			panic("paging: out of memory for page tables while mapping %#lx", va);
+		va += size;
+		pa += size;
+	}
+}
+
+static bool
+is_ram_type(u32 type)
+{
+	return type == MMAP_AVAILABLE || type == MMAP_ACPI_RECLAIMABLE || type == MMAP_ACPI_NVS;
+}
+
+static void
+map_direct(pgd_t *pgd)
+{
+	for (int i = 0; i < boot_info.nmmap; i++) {
+		const struct boot_mmap_entry *e = &boot_info.mmap[i];
+		u64 start = ALIGN_DOWN(e->base, PAGE_SIZE);
+		u64 end = ALIGN_UP(e->base + e->len, PAGE_SIZE);
+		if (!is_ram_type(e->type) || end > DIRECT_MAP_SIZE)
+			continue;
+		map_range(pgd, DIRECT_MAP_BASE + start, start, end, PAGE_KERNEL_RW, true);
+	}
+}
+
+static bool
+is_static_stack_guard(u64 va)
+{
+	for (struct static_stack *s = __start_static_stacks; s < __stop_static_stacks; s++)
+		if (va == (u64)s->guard)
+			return true;
+	return false;
+}
+
+static void
+map_image_section(pgd_t *pgd, const char *start, const char *end, u64 flags)
+{
+	for (u64 va = (u64)start; va < (u64)end; va += PAGE_SIZE)
+		if (!is_static_stack_guard(va))
+			map_range(pgd, va, kernel_image_to_phys((void *)va),
+				  kernel_image_to_phys((void *)va) + PAGE_SIZE, flags, false);
+}
+
+static void
+map_kernel_image(pgd_t *pgd)
+{
+	map_image_section(pgd, _text, _etext, PAGE_KERNEL_RX);
+	map_image_section(pgd, _rodata, _erodata, PAGE_KERNEL_RO);
+	map_image_section(pgd, _data, _edata, PAGE_KERNEL_RW);
+	map_image_section(pgd, _edata, _kernel_end, PAGE_KERNEL_RO);	/* .ksyms */
+}
+
+static void
+enable_cpu_features(void)
+{
+	if (cpuid(1, 0).edx & (1u << 16))
+		wrmsr(MSR_PAT, PAT_VALUE);
+	else
+		pr_warn("paging: no PAT; write-combining mappings fall back to write-through\n");
+	write_cr4(read_cr4() | CR4_PGE);
+	gb_pages = cpuid(0x80000001, 0).edx & (1u << 26);
+}
+
+void
+paging_init(void)
+{
+	enable_cpu_features();
+	u64 t = new_table_entry();
+	if (!t)
+		panic("paging: no memory below 4 GiB for the kernel page tables");
+	pgd_t *pgd = table_of(t);
+
+	map_direct(pgd);
+	map_kernel_image(pgd);
+	for (u64 va = VMAP_BASE; va < VMAP_BASE + VMAP_SIZE; va += 1ul << 39)
+		if (!pud_offset(pgd, va, true))
+			panic("paging: out of memory for the vmap tables");
+
+	write_cr3(virt_to_phys(pgd));
+	WRITE_ONCE(direct_map_base, DIRECT_MAP_BASE);
+	kernel_pgd = phys_to_virt(t & PTE_ADDR_MASK);
+	kernel_half_frozen = true;
+	pr_info("paging: direct map at %#lx (%s pages), kernel image W^X, PCID off\n",
+		DIRECT_MAP_BASE, gb_pages ? "1 GiB" : "2 MiB");
+}
+
+int
+map_kernel_page(u64 va, phys_addr_t pa, u64 flags)
+{
+	return map_one(kernel_pgd, va, pa, PAGE_SIZE, flags);
+}
+
+pte_t
+unmap_kernel_page(u64 va)
+{
+	pud_t *pud = pud_offset(kernel_pgd, va, false);
+	pte_t old = make_pte(0);
+
+	if (!pud || !(pud_val(*pud) & PTE_PRESENT) || (pud_val(*pud) & PTE_HUGE))
+		return old;
+	pmd_t *pmd = pmd_offset(pud, va, false);
+	if (!pmd || !(pmd_val(*pmd) & PTE_PRESENT) || (pmd_val(*pmd) & PTE_HUGE))
+		return old;
+	pte_t *pte = pte_offset(pmd, va, false);
+	old = *pte;
+	set_pte(pte, make_pte(0));
+	/* Other CPUs: a TLB shootdown joins here with SMP. */
+	flush_tlb_one(va);
+	return old;
+}
+
+u64
+lookup_kernel_mapping(u64 va, int *level)
+{
+	*level = 0;
+	pud_t *pud = pud_offset(kernel_pgd, va, false);
+	if (!pud || !(pud_val(*pud) & PTE_PRESENT))
+		return 0;
+	if (pud_val(*pud) & PTE_HUGE) {
+		*level = 3;
+		return pud_val(*pud);
+	}
+	pmd_t *pmd = pmd_offset(pud, va, false);
+	if (!(pmd_val(*pmd) & PTE_PRESENT))
+		return 0;
+	if (pmd_val(*pmd) & PTE_HUGE) {
+		*level = 2;
+		return pmd_val(*pmd);
+	}
+	pte_t *pte = pte_offset(pmd, va, false);
+	if (!(pte_val(*pte) & PTE_PRESENT))
+		return 0;
+	*level = 1;
+	return pte_val(*pte);
+}

@@ -1,0 +1,51 @@
+/*
+ * paging.h - x86-64 4-level page tables: entry bits, the kernel's own
+ * tables, and mapping single kernel pages.
+ *
+ * All entry reads and writes go through kernel/paravirt.h (pgd_val,
+ * set_pte, ...). Kernel-half top-level entries are all created at boot and
+ * never change afterwards, so every address space made later can share
+ * them by copying the upper 256 PML4 slots.
+ */
+#ifndef REWIND_PAGING_H
+#define REWIND_PAGING_H
+
+#include "kernel/types.h"
+#include "kernel/paravirt.h"
+#include "mm/layout.h"
+
+#define PTE_PRESENT	(1ul << 0)
+#define PTE_WRITE	(1ul << 1)
+#define PTE_USER	(1ul << 2)
+#define PTE_PWT		(1ul << 3)
+#define PTE_PCD		(1ul << 4)
+#define PTE_ACCESSED	(1ul << 5)
+#define PTE_DIRTY	(1ul << 6)
+#define PTE_HUGE	(1ul << 7)	/* in a PMD or PUD: maps 2 MiB / 1 GiB */
+#define PTE_GLOBAL	(1ul << 8)
+#define PTE_NX		(1ul << 63)
+#define PTE_ADDR_MASK	0x000ffffffffff000ul
+
+/* Caching through the PAT (set up by paging_init): PWT alone selects write-combining. */
+#define PTE_CACHE_WC	PTE_PWT
+#define PTE_CACHE_UC	(PTE_PCD | PTE_PWT)
+
+#define PAGE_KERNEL_RW	(PTE_PRESENT | PTE_WRITE | PTE_GLOBAL | PTE_NX)
+#define PAGE_KERNEL_RO	(PTE_PRESENT | PTE_GLOBAL | PTE_NX)
+#define PAGE_KERNEL_RX	(PTE_PRESENT | PTE_GLOBAL)
+
+extern pgd_t *kernel_pgd;	/* the kernel's PML4 (direct-map pointer) */
+
+/* Builds the direct map and the W^X kernel image mapping, then loads them. */
+void paging_init(void);
+/* Allocates the page tables needed and maps one 4 KiB kernel page; -ENOMEM. */
+int map_kernel_page(u64 va, phys_addr_t pa, u64 flags);
+/* Unmaps one 4 KiB kernel page and flushes it from this CPU's TLB; returns the old entry. */
+pte_t unmap_kernel_page(u64 va);
+/*
+ * The entry that maps va in the kernel tables, and at which level it was
+ * found (1 = 4 KiB pte, 2 = 2 MiB pmd, 3 = 1 GiB pud); 0 when unmapped.
+ */
+u64 lookup_kernel_mapping(u64 va, int *level);
+
+#endif

@@ -1,0 +1,131 @@
+/*
+ * vmap.c - kernel stacks with guard pages, and MMIO mappings; see vmap.h.
+ *
+ * The vmap region is split in two halves:
+ *   - stack slots: slot i spans KSTACK_SLOT bytes at VMAP_BASE + i * KSTACK_SLOT,
+ *     its first page never mapped (the guard) and the stack above it;
+ *   - MMIO: handed out upwards by a bump pointer and never taken back
+ *     (devices live as long as the machine).
+ */
+#include "mm/vmap.h"
+#include "mm/kstack_static.h"
+#include "mm/page_alloc.h"
+#include "mm/paging.h"
+#include "kernel/printk.h"
+#include "kernel/string.h"
+#include "locking/spinlock.h"
+
+#define KSTACK_PAGES	((int)(KSTACK_SIZE / PAGE_SIZE))
+#define KSTACK_SLOT	(KSTACK_SIZE + PAGE_SIZE)
+#define KSTACK_SLOTS	4096
+#define MMIO_BASE	(VMAP_BASE + VMAP_SIZE / 2)
+
+static u64 slot_used[KSTACK_SLOTS / 64];
+static struct spinlock kstack_lock = SPINLOCK_INIT("kstack");
+static u64 mmio_next = MMIO_BASE;
+static struct spinlock mmio_lock = SPINLOCK_INIT("mmio");
+
+extern struct static_stack __start_static_stacks[], __stop_static_stacks[];
+
+static int
+slot_claim(void)
+{
+	u64 flags = spin_lock_irqsave(&kstack_lock);
+	for (int w = 0; w < KSTACK_SLOTS / 64; w++) {
+		if (slot_used[w] == ~0ul)
+			continue;
+		int bit = __builtin_ctzl(~slot_used[w]);
+		slot_used[w] |= 1ul << bit;
+		spin_unlock_irqrestore(&kstack_lock, flags);
+		return w * 64 + bit;
+	}
+	spin_unlock_irqrestore(&kstack_lock, flags);
+	return -1;
+}
+
+static void
+slot_release(int slot)
+{
+	u64 flags = spin_lock_irqsave(&kstack_lock);
+	slot_used[slot / 64] &= ~(1ul << (slot % 64));
+	spin_unlock_irqrestore(&kstack_lock, flags);
+}
+
+static u64
+slot_stack_bottom(int slot)
+{
+	return VMAP_BASE + (u64)slot * KSTACK_SLOT + PAGE_SIZE;
+}
+
+/* Unmaps and frees the first n pages of a slot's stack. */
+static void
+unmap_stack_pages(u64 bottom, int n)
+{
+	for (int i = 0; i < n; i++) {
+		pte_t old = unmap_kernel_page(bottom + i * PAGE_SIZE);
+		free_page_virt(phys_to_virt(pte_val(old) & PTE_ADDR_MASK));
+	}
+}
+
+u64
+kstack_alloc(void)
+{
+	int slot = slot_claim();
+	if (slot < 0)
+		return 0;
+	u64 bottom = slot_stack_bottom(slot);
+	for (int i = 0; i < KSTACK_PAGES; i++) {
+		void *page = alloc_zeroed_page();
+		if (!page || map_kernel_page(bottom + i * PAGE_SIZE, virt_to_phys(page), PAGE_KERNEL_RW)) {
+			if (page)
+				free_page_virt(page);
+			unmap_stack_pages(bottom, i);
+			slot_release(slot);
+			return 0;
+		}
+	}
+	return bottom + KSTACK_SIZE;
+}
+
+void
+kstack_free(u64 top)
+{
+	u64 bottom = top - KSTACK_SIZE;
+	int slot = (int)((bottom - PAGE_SIZE - VMAP_BASE) / KSTACK_SLOT);
+
+	unmap_stack_pages(bottom, KSTACK_PAGES);
+	slot_release(slot);
+}
+
+bool
+kstack_is_guard(u64 addr)
+{
+	if (addr >= VMAP_BASE && addr < VMAP_BASE + (u64)KSTACK_SLOTS * KSTACK_SLOT)
+		return (addr - VMAP_BASE) % KSTACK_SLOT < PAGE_SIZE;
+	for (struct static_stack *s = __start_static_stacks; s < __stop_static_stacks; s++)
+		if (addr >= (u64)s->guard && addr < (u64)s->guard + PAGE_SIZE)
+			return true;
+	return false;
+}
+
+void *
+ioremap(phys_addr_t phys, size_t size, enum iomap_cache cache)
+{
+	u64 offset = phys & (PAGE_SIZE - 1);
+	u64 len = ALIGN_UP(offset + size, PAGE_SIZE);
+	u64 flags = PAGE_KERNEL_RW | (cache == IOMAP_WRITE_COMBINING ? PTE_CACHE_WC : PTE_CACHE_UC);
+
+	u64 irq = spin_lock_irqsave(&mmio_lock);
+	u64 va = mmio_next;
+	if (va + len > VMAP_BASE + VMAP_SIZE) {
+		spin_unlock_irqrestore(&mmio_lock, irq);
+		return NULL;
+	}
+	mmio_next += len + PAGE_SIZE;	/* an unmapped page between mappings */
+	spin_unlock_irqrestore(&mmio_lock, irq);
+
+	for (u64 off = 0; off < len; off += PAGE_SIZE)
+		if (map_kernel_page(va + off, (phys & PAGE_MASK) + off, flags))
+			return NULL;
+	return (void *)(va + offset);
+}

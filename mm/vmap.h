@@ -1,0 +1,30 @@
+/*
+ * vmap.h - kernel virtual mappings outside the direct map: kernel stacks
+ * with an unmapped guard page below them, and device memory (MMIO).
+ *
+ * Both live in the vmap region (mm/layout.h). A stack overflow runs into
+ * the guard page and faults (on the #DF IST stack if need be) instead of
+ * silently corrupting whatever lies below.
+ */
+#ifndef REWIND_VMAP_H
+#define REWIND_VMAP_H
+
+#include "kernel/types.h"
+
+#define KSTACK_SIZE (16 * 1024)
+
+/* Returns the top (initial stack pointer) of a fresh, zeroed kernel stack, or 0. */
+u64 kstack_alloc(void);
+void kstack_free(u64 top);
+/* Whether addr falls in a stack's guard page (for the fault report). */
+bool kstack_is_guard(u64 addr);
+
+enum iomap_cache {
+	IOMAP_UNCACHED,		/* registers: every access reaches the device */
+	IOMAP_WRITE_COMBINING,	/* framebuffers: writes may be merged */
+};
+
+/* Maps [phys, phys + size) into the vmap region; NULL on failure. */
+void *ioremap(phys_addr_t phys, size_t size, enum iomap_cache cache);
+
+#endif

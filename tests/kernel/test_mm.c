@@ -1,0 +1,186 @@
+/*
+ * test_mm.c - self-tests of memory management on the real machine: the
+ * allocators under stress (with every byte they hand out checked), page
+ * mappings made and removed, NX and W^X enforced by the MMU, and kernel
+ * stack guard pages.
+ */
+#include "kernel/ktest.h"
+#include "kernel/string.h"
+#include "kernel/traps.h"
+#include "mm/extable.h"
+#include "mm/kmalloc.h"
+#include "mm/page_alloc.h"
+#include "mm/paging.h"
+#include "mm/vmap.h"
+
+#define EFAULT_RET (-14)
+/* A spare spot near the top of the vmap region, far from ioremap's bump pointer. */
+#define TEST_VA (VMAP_BASE + VMAP_SIZE - 64 * PAGE_SIZE)
+
+static u64 rng_state = 0x9e3779b97f4a7c15ul;
+
+static u64
+rng(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+KTEST(page_allocator_stress)
+{
+	enum { BLOCKS = 256 };
+	static struct page *blocks[BLOCKS];
+	static unsigned orders[BLOCKS];
+	struct page_alloc_stats before, after;
+
+	page_alloc_get_stats(&before);
+	for (int round = 0; round < 4; round++) {
+		for (int i = 0; i < BLOCKS; i++) {
+			orders[i] = rng() % 5;
+			blocks[i] = alloc_pages(orders[i]);
+			KT_CHECK(blocks[i] != NULL);
+			if (!blocks[i])
+				return;
+			/* Tag every page with its own pfn: an overlap shows as a wrong tag. */
+			for (u64 p = 0; p < (1ul << orders[i]); p++)
+				*(u64 *)phys_to_virt(page_to_phys(blocks[i]) + p * PAGE_SIZE) =
+					page_to_pfn(blocks[i]) + p;
+		}
+		u64 bad = 0;
+		for (int i = 0; i < BLOCKS; i++)
+			for (u64 p = 0; p < (1ul << orders[i]); p++)
+				if (*(u64 *)phys_to_virt(page_to_phys(blocks[i]) + p * PAGE_SIZE) !=
+				    page_to_pfn(blocks[i]) + p)
+					bad++;
+		KT_CHECK_EQ(bad, 0);
+		for (int i = BLOCKS - 1; i >= 0; i -= 2)	/* free in a scattered order */
+			free_pages(blocks[i], orders[i]);
+		for (int i = BLOCKS - 2; i >= 0; i -= 2)
+			free_pages(blocks[i], orders[i]);
+	}
+	page_alloc_get_stats(&after);
+	KT_CHECK_EQ(after.free_pages, before.free_pages);
+}
+
+KTEST(kmalloc_stress)
+{
+	enum { OBJECTS = 1024 };
+	static u8 *objs[OBJECTS];
+	static size_t sizes[OBJECTS];
+	struct kmalloc_class_stats before[KMALLOC_NCLASSES], after[KMALLOC_NCLASSES];
+
+	kmalloc_get_stats(before);
+	for (int i = 0; i < OBJECTS; i++) {
+		sizes[i] = i % 17 == 0 ? 4096 + rng() % 20000 : 1 + rng() % 2048;
+		objs[i] = kmalloc(sizes[i]);
+		KT_CHECK(objs[i] != NULL);
+		if (!objs[i])
+			return;
+		KT_CHECK(ksize(objs[i]) >= sizes[i]);
+		memset(objs[i], (u8)i, sizes[i]);
+	}
+	u64 bad = 0;
+	for (int i = 0; i < OBJECTS; i++)
+		for (size_t b = 0; b < sizes[i]; b++)
+			if (objs[i][b] != (u8)i)
+				bad++;
+	KT_CHECK_EQ(bad, 0);
+	for (int i = 0; i < OBJECTS; i++) {
+		int j = (int)(rng() % OBJECTS);	/* free in random order */
+		kfree(objs[j]);
+		objs[j] = NULL;
+		kfree(objs[i]);
+		objs[i] = NULL;
+	}
+	kmalloc_get_stats(after);
+	for (int c = 0; c < KMALLOC_NCLASSES; c++)
+		KT_CHECK_EQ(after[c].objects_in_use, before[c].objects_in_use);
+}
+
+KTEST(map_and_unmap_a_page)
+{
+	u64 *page = alloc_zeroed_page();
+	int level;
+
+	KT_CHECK(page != NULL);
+	if (!page)
+		return;
+	KT_CHECK_EQ(map_kernel_page(TEST_VA, virt_to_phys(page), PAGE_KERNEL_RW), 0);
+	u64 pte = lookup_kernel_mapping(TEST_VA, &level);
+	KT_CHECK_EQ(level, 1);
+	KT_CHECK_EQ(pte & PTE_ADDR_MASK, virt_to_phys(page));
+	KT_CHECK((pte & (PTE_PRESENT | PTE_WRITE | PTE_NX)) == (PTE_PRESENT | PTE_WRITE | PTE_NX));
+
+	*(volatile u64 *)(TEST_VA + 8) = 0x1234abcd;	/* through the new mapping */
+	KT_CHECK_EQ(page[1], 0x1234abcd);		/* seen through the direct map */
+
+	unmap_kernel_page(TEST_VA);
+	KT_CHECK_EQ(lookup_kernel_mapping(TEST_VA, &level), 0);
+	u64 v;
+	KT_CHECK_EQ(probe_read_u64((void *)TEST_VA, &v), EFAULT_RET);
+	free_page_virt(page);
+}
+
+KTEST(nx_pages_do_not_execute)
+{
+	u8 *page = alloc_zeroed_page();
+	struct expected_trap e;
+
+	KT_CHECK(page != NULL);
+	if (!page)
+		return;
+	page[0] = 0xc3;		/* ret */
+	void (*fn)(void) = (void (*)(void))TEST_VA;
+
+	map_kernel_page(TEST_VA, virt_to_phys(page), PAGE_KERNEL_RO);	/* NX */
+	KT_CHECK(ktest_call_expecting_trap(VEC_PAGE_FAULT, fn, &e));
+	KT_CHECK_EQ(e.error, PF_INSTR | PF_PRESENT);
+	KT_CHECK_EQ(e.cr2, TEST_VA);
+	unmap_kernel_page(TEST_VA);
+
+	map_kernel_page(TEST_VA, virt_to_phys(page), PAGE_KERNEL_RX);
+	KT_CHECK(!ktest_call_expecting_trap(VEC_PAGE_FAULT, fn, &e));	/* runs and returns */
+	unmap_kernel_page(TEST_VA);
+	free_page_virt(page);
+}
+
+static int writable_data = 1;
+static const int read_only_data = 2;
+
+KTEST(kernel_image_is_w_xor_x)
+{
+	int level;
+	u64 text = lookup_kernel_mapping((u64)&kernel_image_is_w_xor_x, &level);
+	KT_CHECK_EQ(level, 1);
+	KT_CHECK(!(text & PTE_WRITE) && !(text & PTE_NX));
+
+	u64 ro = lookup_kernel_mapping((u64)&read_only_data, &level);
+	KT_CHECK(!(ro & PTE_WRITE) && (ro & PTE_NX));
+
+	u64 rw = lookup_kernel_mapping((u64)&writable_data, &level);
+	KT_CHECK((rw & PTE_WRITE) && (rw & PTE_NX));
+
+	/* CR0.WP: even the kernel cannot write read-only pages. */
+	KT_CHECK_EQ(probe_write_u64((void *)&read_only_data, 0), EFAULT_RET);
+	KT_CHECK_EQ(read_only_data, 2);
+	KT_CHECK_EQ(writable_data, 1);
+}
+
+KTEST(kernel_stacks_have_guard_pages)
+{
+	u64 top = kstack_alloc(), v;
+
+	KT_CHECK(top != 0);
+	if (!top)
+		return;
+	u64 bottom = top - KSTACK_SIZE;
+	KT_CHECK_EQ(probe_read_u64((void *)bottom, &v), 0);
+	KT_CHECK_EQ(probe_read_u64((void *)(top - 8), &v), 0);
+	KT_CHECK_EQ(probe_read_u64((void *)(bottom - 8), &v), EFAULT_RET);
+	KT_CHECK(kstack_is_guard(bottom - 8));
+	KT_CHECK(!kstack_is_guard(bottom));
+	kstack_free(top);
+	KT_CHECK_EQ(probe_read_u64((void *)bottom, &v), EFAULT_RET);
+}

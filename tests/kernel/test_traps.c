@@ -1,0 +1,119 @@
+/*
+ * test_traps.c - self-tests of the exception and interrupt paths: the IDT
+ * stubs (with and without CPU error codes), the exception table, the
+ * symbol table and backtraces, and interrupt delivery through the LAPIC.
+ */
+#include "kernel/backtrace.h"
+#include "kernel/irq.h"
+#include "kernel/ksyms.h"
+#include "kernel/ktest.h"
+#include "kernel/paravirt.h"
+#include "kernel/percpu.h"
+#include "kernel/string.h"
+#include "kernel/traps.h"
+#include "kernel/tsc.h"
+#include "drivers/lapic.h"
+#include "mm/extable.h"
+
+static void
+do_ud2(void)
+{
+	__asm__ __volatile__("ud2");
+}
+
+static void
+do_divide_by_zero(void)
+{
+	__asm__ __volatile__("xorl %%ecx, %%ecx; divl %%ecx" ::: "eax", "ecx", "edx");
+}
+
+static void
+do_bad_segment_load(void)
+{
+	/* Selector 0x3ff8 is far past the GDT's limit: #GP with that selector as error code. */
+	__asm__ __volatile__("movl $0x3ff8, %%eax; movl %%eax, %%fs" ::: "eax");
+}
+
+KTEST(exceptions_without_error_code_resume)
+{
+	struct expected_trap e;
+
+	KT_CHECK(ktest_call_expecting_trap(VEC_INVALID_OPCODE, do_ud2, &e));
+	KT_CHECK_EQ(e.error, 0);
+	KT_CHECK(ksym_lookup(e.rip, NULL, NULL) && strcmp(ksym_lookup(e.rip, NULL, NULL), "do_ud2") == 0);
+	KT_CHECK(ktest_call_expecting_trap(VEC_DIVIDE, do_divide_by_zero, &e));
+}
+
+KTEST(exception_error_code_reaches_the_handler)
+{
+	struct expected_trap e;
+
+	KT_CHECK(ktest_call_expecting_trap(VEC_GENERAL_PROTECTION, do_bad_segment_load, &e));
+	KT_CHECK_EQ(e.error, 0x3ff8);
+}
+
+KTEST(exception_table_turns_faults_into_efault)
+{
+	u64 v = 1;
+
+	KT_CHECK_EQ(probe_read_u64(NULL, &v), -14);			/* #PF, unmapped */
+	KT_CHECK_EQ(v, 0);
+	KT_CHECK_EQ(probe_read_u64((void *)0x0000800000000000ul, &v), -14);	/* #GP, non-canonical */
+	KT_CHECK_EQ(probe_write_u64((void *)0xfffffffffffff000ul, 1), -14);
+	KT_CHECK_EQ(probe_read_u64(&v, &v), 0);
+}
+
+static __attribute__((noinline)) u64
+leaf_collecting_backtrace(u64 *pcs, int *n)
+{
+	*n = backtrace_collect((u64)__builtin_return_address(0), current_rbp(), pcs, BACKTRACE_MAX);
+	return pcs[0];
+}
+
+KTEST(symbols_and_backtraces)
+{
+	u64 pcs[BACKTRACE_MAX], off, size;
+	int n;
+
+	u64 main_addr = ksym_address("kernel_main");
+	KT_CHECK(main_addr != 0);
+	const char *name = ksym_lookup(main_addr + 5, &off, &size);
+	KT_CHECK(name && strcmp(name, "kernel_main") == 0);
+	KT_CHECK_EQ(off, 5);
+	KT_CHECK(size > 5);
+	KT_CHECK(ksym_lookup(0x1000, NULL, NULL) == NULL);
+
+	leaf_collecting_backtrace(pcs, &n);
+	KT_CHECK(n >= 3);	/* this test, the runner, kernel_main at least */
+	bool saw_runner = false;
+	for (int i = 0; i < n; i++) {
+		const char *s = ksym_lookup(pcs[i] - 1, NULL, NULL);
+		if (s && strcmp(s, "ktest_run_all") == 0)
+			saw_runner = true;
+	}
+	KT_CHECK(saw_runner);
+}
+
+#define VEC_SELFTEST 0xf8
+static volatile int selftest_irqs;
+
+static void
+count_selftest_irq(struct trap_frame *f)
+{
+	selftest_irqs++;
+}
+
+KTEST(self_ipi_is_delivered_and_acknowledged)
+{
+	irq_register(VEC_SELFTEST, count_selftest_irq, "selftest");
+	for (int round = 1; round <= 3; round++) {
+		lapic_send_ipi(this_cpu()->apic_id, VEC_SELFTEST);
+		u64 deadline = rdtsc() + tsc_hz / 10;
+		while (selftest_irqs < round && rdtsc() < deadline)
+			safe_halt();
+		/* A missing EOI would block every later round. */
+		KT_CHECK_EQ(selftest_irqs, round);
+	}
+	KT_CHECK_EQ(irq_count(VEC_SELFTEST), 3);
+	irq_register(VEC_SELFTEST, NULL, NULL);
+}

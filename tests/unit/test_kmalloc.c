@@ -1,0 +1,491 @@
+/*
+ * test_kmalloc.c - host tests for kmalloc (mm/kmalloc.c) over the real
+ * buddy allocator (mm/page_alloc.c).
+ *
+ * Slabs keep their free lists inside the objects, so the frames need memory
+ * behind them: a page-aligned host buffer whose address, shifted down, is
+ * the first PFN, with direct_map_base left at 0 so that phys_to_virt of a
+ * frame is its place in the buffer. panic() longjmps back to the test, so
+ * bad frees can be asserted on.
+ */
+#include "kernel/types.h"
+#include "tests/unit/unit.h"
+#include "mm/page_alloc.c"
+#include "mm/kmalloc.c"
+
+u64 direct_map_base;
+
+static u8 *ram;
+static struct page *map;
+
+static void
+setup(u64 npages)
+{
+	u64 first;
+
+	free(ram);
+	free(map);
+	ram = aligned_alloc(PAGE_SIZE, npages * PAGE_SIZE);
+	map = calloc(npages, sizeof(*map));
+	first = (uintptr_t)ram >> PAGE_SHIFT;
+	page_alloc_init(map, first, npages);
+	page_alloc_release_range(first, first + npages);
+	kmalloc_init();
+}
+
+static u64
+buddy_free_pages(void)
+{
+	struct page_alloc_stats st;
+
+	page_alloc_get_stats(&st);
+	return st.free_pages;
+}
+
+static struct kmalloc_class_stats
+class_stats(int class)
+{
+	struct kmalloc_class_stats st[KMALLOC_NCLASSES];
+
+	kmalloc_get_stats(st);
+	return st[class];
+}
+
+static u64 rng_state;
+
+static u64
+rng(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+static void
+fill(void *p, size_t n, u8 tag)
+{
+	memset(p, tag, n);
+}
+
+static bool
+filled_with(const void *p, size_t n, u8 tag)
+{
+	const u8 *b = p;
+
+	for (size_t i = 0; i < n; i++)
+		if (b[i] != tag)
+			return false;
+	return true;
+}
+
+UNIT_TEST(size_classes_have_exact_boundaries)
+{
+	static const struct {
+		size_t size;
+		int class;
+	} cases[] = {
+		{ 0, 0 }, { 1, 0 }, { 8, 0 }, { 9, 1 }, { 16, 1 }, { 17, 2 },
+		{ 64, 3 }, { 65, 4 }, { 1024, 7 }, { 1025, 8 }, { 2048, 8 },
+		{ 2049, -1 }, { PAGE_SIZE, -1 }, { SIZE_MAX, -1 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
+		CHECK_EQ(kmalloc_size_class(cases[i].size), cases[i].class);
+}
+
+UNIT_TEST(zero_sizes_and_null_pointers)
+{
+	setup(16);
+	CHECK(kmalloc(0) == NULL);
+	CHECK(kzalloc(0) == NULL);
+	kfree(NULL);
+	CHECK_EQ(ksize(NULL), 0);
+	CHECK_EQ(buddy_free_pages(), 16);
+}
+
+UNIT_TEST(every_class_boundary_gets_an_aligned_object)
+{
+	setup(64);
+	for (int class = 0; class < KMALLOC_NCLASSES; class++) {
+		size_t size = (size_t)KMALLOC_MIN_SIZE << class;
+		size_t asks[] = { size - 1, size, size + 1 };
+
+		for (size_t i = 0; i < ARRAY_SIZE(asks); i++) {
+			size_t n = asks[i];
+			if (n == 0 || n > KMALLOC_MAX_SMALL)
+				continue;
+			int want = kmalloc_size_class(n);
+			size_t want_size = (size_t)KMALLOC_MIN_SIZE << want;
+			u8 *p = kmalloc(n);
+			CHECK(p != NULL);
+			CHECK(want_size >= n);
+			CHECK_EQ(ksize(p), want_size);
+			CHECK(IS_ALIGNED((uintptr_t)p, want_size));
+			CHECK(virt_to_page(p)->flags & PG_SLAB);
+			CHECK(virt_to_page(p)->slab == &caches[want]);
+			fill(p, ksize(p), 0x5a);
+			kfree(p);
+		}
+	}
+	for (int class = 0; class < KMALLOC_NCLASSES; class++) {
+		struct kmalloc_class_stats st = class_stats(class);
+		CHECK_EQ(st.object_size, (size_t)KMALLOC_MIN_SIZE << class);
+		CHECK_EQ(st.objects_in_use, 0);
+		CHECK_EQ(st.allocs, st.frees);
+		CHECK_EQ(st.slabs, 1);
+	}
+}
+
+UNIT_TEST(a_slab_holds_a_page_of_objects)
+{
+	static void *objs[PAGE_SIZE / KMALLOC_MIN_SIZE];
+
+	setup(64);
+	for (int class = 0; class < KMALLOC_NCLASSES; class++) {
+		size_t size = (size_t)KMALLOC_MIN_SIZE << class;
+		size_t per_slab = PAGE_SIZE / size;
+
+		for (size_t i = 0; i < per_slab; i++) {
+			objs[i] = kmalloc(size);
+			CHECK(virt_to_page(objs[i]) == virt_to_page(objs[0]));
+		}
+		void *next = kmalloc(size);
+		CHECK(virt_to_page(next) != virt_to_page(objs[0]));
+		kfree(next);
+		for (size_t i = 0; i < per_slab; i++)
+			kfree(objs[i]);
+		CHECK_EQ(class_stats(class).objects_in_use, 0);
+	}
+}
+
+UNIT_TEST(large_requests_take_page_blocks)
+{
+	static const struct {
+		size_t size, usable;
+	} cases[] = {
+		{ KMALLOC_MAX_SMALL + 1, PAGE_SIZE },
+		{ PAGE_SIZE, PAGE_SIZE },
+		{ PAGE_SIZE + 1, 2 * PAGE_SIZE },
+		{ 5 * PAGE_SIZE, 8 * PAGE_SIZE },
+		{ PAGE_SIZE << (MAX_ORDER - 1), PAGE_SIZE << (MAX_ORDER - 1) },
+	};
+
+	setup(4096);
+	u64 before = buddy_free_pages();
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		u8 *p = kmalloc(cases[i].size);
+		CHECK(p != NULL);
+		CHECK(IS_ALIGNED((uintptr_t)p, PAGE_SIZE));
+		CHECK_EQ(ksize(p), cases[i].usable);
+		CHECK(virt_to_page(p)->flags & PG_LARGE);
+		CHECK_EQ(buddy_free_pages(), before - cases[i].usable / PAGE_SIZE);
+		fill(p, ksize(p), 0x77);
+		kfree(p);
+		CHECK_EQ(buddy_free_pages(), before);
+	}
+	CHECK(kmalloc((PAGE_SIZE << (MAX_ORDER - 1)) + 1) == NULL);
+	CHECK(kmalloc(SIZE_MAX) == NULL);
+	CHECK_EQ(buddy_free_pages(), before);
+}
+
+UNIT_TEST(kzalloc_zeroes_reused_memory)
+{
+	setup(16);
+	u8 *p = kmalloc(100);
+	fill(p, 100, 0xff);
+	kfree(p);
+	u8 *q = kzalloc(100);
+	CHECK(q == p);
+	CHECK(filled_with(q, 100, 0));
+
+	u8 *big = kmalloc(3 * PAGE_SIZE);
+	fill(big, 3 * PAGE_SIZE, 0xff);
+	kfree(big);
+	u8 *zbig = kzalloc(3 * PAGE_SIZE);
+	CHECK(zbig == big);
+	CHECK(filled_with(zbig, 3 * PAGE_SIZE, 0));
+}
+
+UNIT_TEST(a_freed_object_is_handed_out_next)
+{
+	setup(16);
+	void *a = kmalloc(64), *b = kmalloc(64);
+	CHECK(a != b);
+	kfree(a);
+	CHECK(kmalloc(64) == a);
+	kfree(b);
+	CHECK(kmalloc(50) == b);
+}
+
+UNIT_TEST(objects_of_many_slabs_do_not_overlap)
+{
+	enum { PER_SLAB = PAGE_SIZE / 32, N = 3 * PER_SLAB + 5 };
+	static u8 *objs[N];
+
+	setup(64);
+	for (int i = 0; i < N; i++) {
+		objs[i] = kmalloc(32);
+		CHECK(objs[i] != NULL);
+		fill(objs[i], 32, (u8)i);
+	}
+	for (int i = 0; i < N; i++)
+		CHECK(filled_with(objs[i], 32, (u8)i));
+	struct kmalloc_class_stats st = class_stats(kmalloc_size_class(32));
+	CHECK_EQ(st.slabs, 4);
+	CHECK_EQ(st.objects_in_use, N);
+	CHECK_EQ(st.allocs, N);
+	CHECK_EQ(buddy_free_pages(), 64 - 4);
+	for (int i = 0; i < N; i++)
+		kfree(objs[i]);
+	CHECK_EQ(class_stats(kmalloc_size_class(32)).frees, N);
+}
+
+UNIT_TEST(full_slab_rejoins_the_partial_list)
+{
+	enum { PER_SLAB = PAGE_SIZE / 512 };
+	void *objs[PER_SLAB];
+
+	setup(16);
+	for (int i = 0; i < PER_SLAB; i++)
+		objs[i] = kmalloc(512);
+	void *next = kmalloc(512);	/* the first slab is full: a second one */
+	CHECK(virt_to_page(next) != virt_to_page(objs[0]));
+	CHECK_EQ(class_stats(kmalloc_size_class(512)).slabs, 2);
+	kfree(objs[3]);
+	CHECK(kmalloc(512) == objs[3]);
+}
+
+UNIT_TEST(empty_slabs_go_back_to_the_buddy_allocator)
+{
+	enum { PER_SLAB = PAGE_SIZE / 256, N = 4 * PER_SLAB };
+	void *objs[N];
+	int class = kmalloc_size_class(256);
+
+	setup(32);
+	for (int i = 0; i < N; i++)
+		objs[i] = kmalloc(256);
+	CHECK_EQ(class_stats(class).slabs, 4);
+	CHECK_EQ(buddy_free_pages(), 32 - 4);
+	for (int i = 0; i < N; i++)
+		kfree(objs[i]);
+	/* One empty slab stays, so the next kmalloc needs no page. */
+	CHECK_EQ(class_stats(class).slabs, 1);
+	CHECK_EQ(buddy_free_pages(), 32 - 1);
+	void *p = kmalloc(256);
+	CHECK_EQ(buddy_free_pages(), 32 - 1);
+	kfree(p);
+	CHECK_EQ(class_stats(class).slabs, 1);
+}
+
+UNIT_TEST(exhaustion_returns_null_and_recovers)
+{
+	enum { PAGES = 8, N = PAGES * (PAGE_SIZE / 2048) };
+	void *objs[N];
+
+	setup(PAGES);
+	for (int i = 0; i < N; i++) {
+		objs[i] = kmalloc(2048);
+		CHECK(objs[i] != NULL);
+	}
+	CHECK(kmalloc(2048) == NULL);
+	CHECK(kmalloc(8) == NULL);
+	CHECK(kmalloc(PAGE_SIZE) == NULL);
+	CHECK_EQ(class_stats(kmalloc_size_class(2048)).allocs, N);
+	for (int i = 0; i < N; i++)
+		kfree(objs[i]);
+	CHECK_EQ(buddy_free_pages(), PAGES - 1);
+	CHECK(kmalloc(8) != NULL);
+}
+
+UNIT_TEST(random_kmalloc_kfree_keeps_every_object_intact)
+{
+	enum { SLOTS = 2000 };
+	static struct {
+		u8 *p;
+		size_t size;
+	} slot[SLOTS];
+
+	setup(4096);
+	u64 before = buddy_free_pages();
+	rng_state = 0x2545f4914f6cdd1dul;
+	for (int step = 0; step < 100000; step++) {
+		int i = (int)(rng() % SLOTS);
+		if (slot[i].p) {
+			if (!filled_with(slot[i].p, slot[i].size, (u8)i)) {
+				CHECK(!"an object was overwritten by another");
+				break;
+			}
+			kfree(slot[i].p);
+			slot[i].p = NULL;
+			continue;
+		}
+		/* Mostly small objects, now and then a multi-page one. */
+		size_t size = rng() % 16 == 0 ? 1 + rng() % (6 * PAGE_SIZE) : 1 + rng() % 300;
+		slot[i].p = kmalloc(size);
+		slot[i].size = size;
+		CHECK(slot[i].p != NULL);
+		CHECK(ksize(slot[i].p) >= size);
+		fill(slot[i].p, size, (u8)i);
+	}
+	for (int i = 0; i < SLOTS; i++) {
+		if (slot[i].p) {
+			CHECK(filled_with(slot[i].p, slot[i].size, (u8)i));
+			kfree(slot[i].p);
+		}
+	}
+	u64 kept = 0;
+	for (int class = 0; class < KMALLOC_NCLASSES; class++) {
+		struct kmalloc_class_stats st = class_stats(class);
+		CHECK_EQ(st.objects_in_use, 0);
+		CHECK(st.slabs <= 1);
+		kept += st.slabs;
+	}
+	CHECK_EQ(buddy_free_pages(), before - kept);
+}
+
+UNIT_TEST(live_object_that_looks_free_is_not_a_double_free)
+{
+	setup(16);
+	uintptr_t *a = kmalloc(32), *b = kmalloc(32), *c = kmalloc(32);
+	*a = (uintptr_t)b ^ FREELIST_POISON;	/* a link to a live object */
+	*c = FREELIST_POISON;			/* a link that ends the list */
+	kfree(a);
+	kfree(c);
+	CHECK_EQ(class_stats(kmalloc_size_class(32)).objects_in_use, 1);
+	kfree(b);
+}
+
+/* ---- bad pointers: each case builds its own heap and must panic -------- */
+
+static void
+kfree_inside_object(void)
+{
+	setup(16);
+	kfree((u8 *)kmalloc(16) + 8);
+}
+
+static void
+kfree_odd_pointer(void)
+{
+	setup(16);
+	kfree((u8 *)kmalloc(8) + 1);
+}
+
+static void
+double_kfree(void)
+{
+	setup(16);
+	void *p = kmalloc(64);
+	kmalloc(64);	/* keeps the slab in use */
+	kfree(p);
+	kfree(p);
+}
+
+static void
+double_kfree_of_last_object(void)
+{
+	setup(16);
+	void *p = kmalloc(128);
+	kfree(p);	/* the slab stays, empty, as the cache's only one */
+	kfree(p);
+}
+
+static void
+kfree_into_returned_slab(void)
+{
+	enum { PER_SLAB = PAGE_SIZE / 1024 };
+	void *objs[2 * PER_SLAB];
+
+	setup(16);
+	for (int i = 0; i < 2 * PER_SLAB; i++)
+		objs[i] = kmalloc(1024);
+	kfree(objs[PER_SLAB]);	/* the second slab becomes partial */
+	for (int i = 0; i < PER_SLAB; i++)
+		kfree(objs[i]);	/* so the first one, emptied, goes back */
+	kfree(objs[0]);
+}
+
+static void
+double_kfree_large(void)
+{
+	setup(16);
+	void *p = kmalloc(3 * PAGE_SIZE);
+	kfree(p);
+	kfree(p);
+}
+
+static void
+kfree_inside_large_head_page(void)
+{
+	setup(16);
+	kfree((u8 *)kmalloc(2 * PAGE_SIZE) + 64);
+}
+
+static void
+kfree_inside_large_tail_page(void)
+{
+	setup(16);
+	kfree((u8 *)kmalloc(2 * PAGE_SIZE) + PAGE_SIZE);
+}
+
+static void
+kfree_of_a_buddy_page(void)
+{
+	setup(16);
+	kfree(page_address(alloc_pages(0)));
+}
+
+static void
+kfree_of_static_memory(void)
+{
+	static u64 not_heap;
+
+	setup(16);
+	kfree(&not_heap);
+}
+
+static void
+ksize_inside_object(void)
+{
+	setup(16);
+	ksize((u8 *)kmalloc(256) + 128);
+}
+
+static void
+write_after_free(void)
+{
+	setup(16);
+	u8 *p = kmalloc(64);
+	kfree(p);
+	memset(p, 0x41, 8);
+	kmalloc(64);
+}
+
+UNIT_TEST(bad_pointers_panic)
+{
+	static const struct {
+		void (*fn)(void);
+		const char *says;
+	} cases[] = {
+		{ kfree_inside_object, "points into an allocation" },
+		{ kfree_odd_pointer, "points into an allocation" },
+		{ double_kfree, "double free" },
+		{ double_kfree_of_last_object, "double free" },
+		{ kfree_into_returned_slab, "not memory from kmalloc" },
+		{ double_kfree_large, "not memory from kmalloc" },
+		{ kfree_inside_large_head_page, "points into an allocation" },
+		{ kfree_inside_large_tail_page, "not memory from kmalloc" },
+		{ kfree_of_a_buddy_page, "not memory from kmalloc" },
+		{ kfree_of_static_memory, "not memory from kmalloc" },
+		{ ksize_inside_object, "ksize" },
+		{ write_after_free, "use after free" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		bool panicked = unit_panics(cases[i].fn);
+		CHECK(panicked);
+		if (panicked && !strstr(unit_panic_msg, cases[i].says))
+			CHECK_STR(unit_panic_msg, cases[i].says);
+	}
+}

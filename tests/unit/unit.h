@@ -1,0 +1,157 @@
+/*
+ * unit.h - the host unit-test harness.
+ *
+ * A test program is one file, tests/unit/test_<thing>.c, that #includes the
+ * kernel .c files it exercises (they compile unchanged with -DHOSTED) and
+ * defines tests with UNIT_TEST(name) { ... CHECK(...); ... }. The harness
+ * runs them all, prints one line per test and then "N passed, N failed",
+ * and exits non-zero on any failure. tools/run-unit-tests adds the counts
+ * of all the programs up.
+ *
+ * printk is replaced by a version that keeps the last line in unit_last_log
+ * (so tests can assert on warnings) and prints only with UNIT_VERBOSE=1.
+ * panic() longjmps back into unit_panics(), so tests can assert that bad
+ * input is caught; a panic outside unit_panics() aborts the program.
+ */
+#ifndef REWIND_UNIT_H
+#define REWIND_UNIT_H
+
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdarg.h>
+#include "kernel/types.h"
+
+struct unit_test {
+	const char *name;
+	void (*fn)(void);
+};
+
+#define UNIT_TEST(fn_)							\
+	static void fn_(void);						\
+	static const struct unit_test unit_##fn_ __section("unit_tests") __used \
+	__aligned(8) = { #fn_, fn_ };					\
+	static void fn_(void)
+
+extern const struct unit_test __start_unit_tests[], __stop_unit_tests[];
+
+static int unit_failures_in_test;
+
+#define CHECK(cond)							\
+	do {								\
+		if (!(cond)) {						\
+			printf("    %s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond); \
+			unit_failures_in_test++;			\
+		}							\
+	} while (0)
+
+#define CHECK_EQ(a, b)							\
+	do {								\
+		long long a_ = (long long)(a), b_ = (long long)(b);	\
+		if (a_ != b_) {						\
+			printf("    %s:%d: CHECK_EQ(%s, %s) failed: %lld != %lld\n", \
+			       __FILE__, __LINE__, #a, #b, a_, b_);	\
+			unit_failures_in_test++;			\
+		}							\
+	} while (0)
+
+#define CHECK_STR(a, b)							\
+	do {								\
+		const char *a_ = (a), *b_ = (b);			\
+		if (!a_ || !b_ || strcmp(a_, b_) != 0) {		\
+			printf("    %s:%d: CHECK_STR(%s, %s) failed: \"%s\" != \"%s\"\n", \
+			       __FILE__, __LINE__, #a, #b, a_ ? a_ : "(null)", b_ ? b_ : "(null)"); \
+			unit_failures_in_test++;			\
+		}							\
+	} while (0)
+
+/* ---- the kernel's printk, hosted ---------------------------------------- */
+
+static char unit_last_log[1024];
+static int unit_log_count;
+
+#ifndef UNIT_NO_PRINTK
+#include "kernel/printk.h"
+#include "kernel/vsprintf.c"
+
+void
+vprintk(int level, const char *fmt, va_list ap)
+{
+	kvsnprintf(unit_last_log, sizeof(unit_last_log), fmt, ap);
+	unit_log_count++;
+	if (getenv("UNIT_VERBOSE"))
+		printf("    printk(%d): %s", level, unit_last_log);
+}
+
+void
+printk(int level, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vprintk(level, fmt, ap);
+	va_end(ap);
+}
+#endif
+
+/* ---- the kernel's panic, hosted ------------------------------------------ */
+
+static jmp_buf *unit_panic_jmp;
+static char unit_panic_msg[256];
+
+void panic(const char *fmt, ...) __attribute__((noreturn));
+void
+panic(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(unit_panic_msg, sizeof(unit_panic_msg), fmt, ap);
+	va_end(ap);
+	if (!unit_panic_jmp) {
+		printf("    unexpected panic: %s\n", unit_panic_msg);
+		fflush(stdout);
+		abort();
+	}
+	longjmp(*unit_panic_jmp, 1);
+}
+
+/* Whether fn panics (the message is then in unit_panic_msg). */
+static inline bool
+unit_panics(void (*fn)(void))
+{
+	jmp_buf env;
+
+	unit_panic_msg[0] = '\0';
+	unit_panic_jmp = &env;
+	if (setjmp(env)) {
+		unit_panic_jmp = NULL;
+		return true;
+	}
+	fn();
+	unit_panic_jmp = NULL;
+	return false;
+}
+
+int
+main(int argc, char **argv)
+{
+	int passed = 0, failed = 0;
+	const char *prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+
+	for (const struct unit_test *t = __start_unit_tests; t < __stop_unit_tests; t++) {
+		unit_failures_in_test = 0;
+		t->fn();
+		if (unit_failures_in_test) {
+			printf("FAIL %s.%s\n", prog, t->name);
+			failed++;
+		} else {
+			printf("ok   %s.%s\n", prog, t->name);
+			passed++;
+		}
+	}
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
+
+#endif
