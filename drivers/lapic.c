@@ -42,7 +42,6 @@
 #define DELIVERY_NMI	(4u << 8)
 #define ICR_PENDING	(1u << 12)
 #define ICR_ASSERT	(1u << 14)
-#define ICR_ALL_BUT_SELF (3u << 18)
 #define TIMER_DIV_16	0x3
 
 #define APIC_BASE_X2APIC (1ul << 10)
@@ -116,12 +115,22 @@ lapic_send_ipi(u32 apic_id, u8 vector)
 	send_icr(apic_id, ICR_ASSERT | vector);
 }
 
+/*
+ * One NMI per CPU this kernel runs on, never the all-but-self shorthand: a
+ * CPU still parked by the firmware (SeaBIOS keeps APs halted in its own
+ * protected-mode code) would take the NMI through the firmware's IDT and
+ * reset the machine.
+ */
 void
 lapic_stop_other_cpus(void)
 {
 	if (!x2apic && !mmio)
 		return;
-	send_icr(0, ICR_ALL_BUT_SELF | ICR_ASSERT | DELIVERY_NMI);
+	for (unsigned i = 0; i < MAX_CPUS; i++) {
+		struct cpu *c = READ_ONCE(cpus[i]);
+		if (c && c != this_cpu() && READ_ONCE(c->online))
+			send_icr(c->apic_id, ICR_ASSERT | DELIVERY_NMI);
+	}
 }
 
 static void

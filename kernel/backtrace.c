@@ -20,13 +20,36 @@ is_kernel_text(u64 addr)
 	return addr >= (u64)_text && addr < (u64)_etext;
 }
 
+/*
+ * A trap at a function's first instruction, or just after its "push %rbp",
+ * comes before the function has a frame of its own: rbp still belongs to
+ * the caller, and the return address into it is on top of the stack. So is
+ * it after a call through a bad pointer (rip outside kernel text).
+ */
+static u64
+return_address_before_frame(u64 rip, u64 rsp)
+{
+	u64 off = 0, ret = 0;
+
+	if (!rsp)
+		return 0;
+	if (!ksym_lookup(rip, &off, NULL) || off == 0)
+		probe_read_u64((void *)rsp, &ret);
+	else if (off == 1 && *(const u8 *)(rip - 1) == 0x55)	/* push %rbp */
+		probe_read_u64((void *)(rsp + 8), &ret);
+	return is_kernel_text(ret) ? ret : 0;
+}
+
 int
-backtrace_collect(u64 rip, u64 rbp, u64 *pcs, int max)
+backtrace_collect(u64 rip, u64 rsp, u64 rbp, u64 *pcs, int max)
 {
 	int n = 0;
 
 	if (n < max)
 		pcs[n++] = rip;
+	u64 caller = return_address_before_frame(rip, rsp);
+	if (caller && n < max)
+		pcs[n++] = caller;
 	while (n < max && rbp && IS_ALIGNED(rbp, 8) && rbp >= DIRECT_MAP_BASE) {
 		u64 next, ret;
 		if (probe_read_u64((void *)rbp, &next) || probe_read_u64((void *)(rbp + 8), &ret))
@@ -42,10 +65,10 @@ backtrace_collect(u64 rip, u64 rbp, u64 *pcs, int max)
 }
 
 void
-backtrace_print(u64 rip, u64 rbp)
+backtrace_print(u64 rip, u64 rsp, u64 rbp)
 {
 	u64 pcs[BACKTRACE_MAX];
-	int n = backtrace_collect(rip, rbp, pcs, BACKTRACE_MAX);
+	int n = backtrace_collect(rip, rsp, rbp, pcs, BACKTRACE_MAX);
 
 	pr_emerg("  backtrace:\n");
 	for (int i = 0; i < n; i++) {

@@ -10,10 +10,14 @@
 
 #define BACKTRACE_MAX 32
 
-/* Collects up to max return addresses, starting with rip; returns how many. */
-int backtrace_collect(u64 rip, u64 rbp, u64 *pcs, int max);
+/*
+ * Collects up to max return addresses, starting with rip; returns how many.
+ * rsp (0 if unknown) lets the walk find the caller of a function that
+ * trapped before it had set up its frame.
+ */
+int backtrace_collect(u64 rip, u64 rsp, u64 rbp, u64 *pcs, int max);
 /* Prints the symbolized backtrace at LOG_EMERG. */
-void backtrace_print(u64 rip, u64 rbp);
+void backtrace_print(u64 rip, u64 rsp, u64 rbp);
 
 static inline u64
 current_rbp(void)

@@ -8,6 +8,7 @@
  * asks for.
  */
 #include "kernel/boot.h"
+#include "kernel/crashtest.h"
 #include "kernel/knobs.h"
 #include "kernel/ktest.h"
 #include "kernel/panic.h"
@@ -131,6 +132,7 @@ kernel_main(u32 magic, u64 info_phys, u64 entry_tsc)
 	lapic_timer_start();
 	local_irq_enable();
 
+	crashtest_run();
 	if (boot_ktest_mode())
 		ktest_run_all();
 	idle_forever();

@@ -74,6 +74,6 @@ panic(const char *fmt, ...)
 	va_end(ap);
 	panic_begin();
 	pr_emerg("PANIC on CPU %u: %s\n", this_cpu()->id, msg);
-	backtrace_print((u64)__builtin_return_address(0), *(u64 *)__builtin_frame_address(0));
+	backtrace_print((u64)__builtin_return_address(0), 0, *(u64 *)__builtin_frame_address(0));
 	panic_stop();
 }

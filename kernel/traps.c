@@ -136,6 +136,13 @@ take_expected_trap(struct trap_frame *f)
 }
 
 static void
+print_fault_address(u64 cr2)
+{
+	pr_emerg("  CR2 (fault address) 0x%016lx%s\n", cr2,
+		 kstack_is_guard(cr2) ? "  <- a kernel stack's guard page: stack overflow" : "");
+}
+
+static void
 print_page_fault_error(u64 err, u64 cr2)
 {
 	pr_emerg("  error 0x%lx: %s %s in %s mode%s%s%s\n", err,
@@ -145,8 +152,7 @@ print_page_fault_error(u64 err, u64 cr2)
 		 err & PF_RESERVED ? ", reserved bit set in a page-table entry" : "",
 		 err & PF_PKEY ? ", protection key" : "",
 		 err & PF_SHADOW_STACK ? ", shadow stack" : "");
-	pr_emerg("  CR2 (fault address) 0x%016lx%s\n", cr2,
-		 kstack_is_guard(cr2) ? "  <- a kernel stack's guard page: stack overflow" : "");
+	print_fault_address(cr2);
 }
 
 static void
@@ -196,10 +202,12 @@ die(struct trap_frame *f, const char *why)
 		 this_cpu()->id, why, f->vector, trap_from_user(f) ? "user" : "kernel");
 	if (f->vector == VEC_PAGE_FAULT)
 		print_page_fault_error(f->error, cr2);
+	else if (f->vector == VEC_DOUBLE_FAULT)
+		print_fault_address(cr2);	/* usually the #PF that could not be delivered */
 	else if (has_selector_error((unsigned)f->vector))
 		print_selector_error(f->error);
 	print_registers(f);
-	backtrace_print(f->rip, f->rbp);
+	backtrace_print(f->rip, f->rsp, f->rbp);
 	panic_stop();
 }
 

@@ -70,19 +70,23 @@ put_number(struct out *o, u64 v, bool negative, unsigned base, bool upper,
 
 	if (sp->alt && base == 16 && v)
 		prefix = upper ? "0X" : "0x";
-	else if (sp->alt && base == 8 && v)
+	/* As in C, a zero with precision 0 ("%.0d") has no digits at all. */
+	if (v || sp->precision != 0) {
+		do {
+			tmp[n++] = digits[v % base];
+			v /= base;
+		} while (v);
+	}
+	/* Counted, not stored in tmp: a precision may ask for any number of them. */
+	int zeros = sp->precision > n ? sp->precision - n : 0;
+	/* '#' octal only needs the first digit to be 0; precision zeros may give it. */
+	if (sp->alt && base == 8 && !zeros && (n == 0 || tmp[n - 1] != '0'))
 		prefix = "0";
-	do {
-		tmp[n++] = digits[v % base];
-		v /= base;
-	} while (v);
-	while (n < sp->precision)
-		tmp[n++] = '0';
 
 	int plen = 0;
 	while (prefix[plen])
 		plen++;
-	int total = n + plen;
+	int total = n + zeros + plen;
 	if (!sp->left && sp->zero && sp->precision < 0) {
 		put_string_raw(o, prefix);
 		pad(o, '0', sp->width - total);
@@ -91,6 +95,7 @@ put_number(struct out *o, u64 v, bool negative, unsigned base, bool upper,
 			pad(o, ' ', sp->width - total);
 		put_string_raw(o, prefix);
 	}
+	pad(o, '0', zeros);
 	while (n)
 		put(o, tmp[--n]);
 	if (sp->left)
@@ -223,7 +228,12 @@ kvsnprintf(char *buf, size_t size, const char *fmt, va_list ap_in)
 			put_number(&o, (u64)(uintptr_t)va_arg(ap, void *), false, 16, false, &sp);
 			break;
 		case 'c':
+			/* A width pads %c as it pads every other conversion. */
+			if (!sp.left)
+				pad(&o, ' ', sp.width - 1);
 			put(&o, (char)va_arg(ap, int));
+			if (sp.left)
+				pad(&o, ' ', sp.width - 1);
 			break;
 		case 's':
 			put_string(&o, va_arg(ap, const char *), &sp);

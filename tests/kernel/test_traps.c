@@ -66,7 +66,7 @@ KTEST(exception_table_turns_faults_into_efault)
 static __attribute__((noinline)) u64
 leaf_collecting_backtrace(u64 *pcs, int *n)
 {
-	*n = backtrace_collect((u64)__builtin_return_address(0), current_rbp(), pcs, BACKTRACE_MAX);
+	*n = backtrace_collect((u64)__builtin_return_address(0), 0, current_rbp(), pcs, BACKTRACE_MAX);
 	return pcs[0];
 }
 
