@@ -39,12 +39,12 @@ ISO    := $(BUILD)/rewind.iso
 all: iso
 
 # --- the kernel, linked twice: the second link carries the symbol table -----
-$(BUILD)/%.o: %.c
+$(BUILD)/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(KCFLAGS) -c -o $@ $<
 
-$(BUILD)/%.o: %.asm
+$(BUILD)/%.o: %.asm | deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  NASM    $<")
 	$(Q)$(NASM) -f elf64 -g -F dwarf -I. -MD $(@:.o=.d) -MP -o $@ $<
@@ -107,7 +107,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/unit/%)
 HOSTCFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter -I. -DHOSTED \
 	-fsanitize=address,undefined -fno-omit-frame-pointer -MMD -MP
 
-$(BUILD)/unit/%: tests/unit/%.c tests/unit/unit.h
+$(BUILD)/unit/%: tests/unit/%.c tests/unit/unit.h | deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $<")
 	$(Q)$(HOSTCC) $(HOSTCFLAGS) -o $@ $<
