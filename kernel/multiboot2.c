@@ -68,7 +68,8 @@ parse_mmap(const u8 *t, u32 size, struct boot_info *bi)
 	u32 entry_size = rd32(t + 8);
 	if (entry_size < 24 || entry_size % 8)
 		return "memory-map entry size is invalid";
-	for (u32 off = 16; off + entry_size <= size; off += entry_size) {
+	/* Not off + entry_size <= size: a huge entry_size would wrap the sum. */
+	for (u32 off = 16; entry_size <= size - off; off += entry_size) {
 		if (bi->nmmap == BOOT_MAX_MMAP)
 			return "memory map has too many entries";
 		struct boot_mmap_entry *e = &bi->mmap[bi->nmmap++];
@@ -111,14 +112,19 @@ parse_framebuffer(const u8 *t, u32 size, struct boot_info *bi)
 	fb->bpp = t[28];
 	fb->type = t[29];
 	if (fb->type == FB_TYPE_RGB) {
+		/*
+		 * The colour info starts at offset 32: the spec's text shows a u8
+		 * reserved field, but its multiboot2.h (and GRUB, which fills the
+		 * tag from it) has a u16.
+		 */
 		if (size < 38)
 			return "RGB framebuffer tag too short";
-		fb->red_pos = t[31];
-		fb->red_size = t[32];
-		fb->green_pos = t[33];
-		fb->green_size = t[34];
-		fb->blue_pos = t[35];
-		fb->blue_size = t[36];
+		fb->red_pos = t[32];
+		fb->red_size = t[33];
+		fb->green_pos = t[34];
+		fb->green_size = t[35];
+		fb->blue_pos = t[36];
+		fb->blue_size = t[37];
 	}
 	/* Unusable geometry is not fatal: the console falls back to VGA text. */
 	bi->has_framebuffer = fb->width && fb->height && fb->pitch &&

@@ -49,7 +49,12 @@ merge_around(struct memblock *mb, int i)
 	if (i + 1 < mb->nfree && mb->free[i].end >= mb->free[i + 1].start) {
 		mb->free[i].end = MAX(mb->free[i].end, mb->free[i + 1].end);
 		remove_at(mb, i + 1);
+		/*
+		 * The call also merges with i - 1, which may leave i past the
+		 * end; checking i - 1 again here would remove a stale slot.
+		 */
 		merge_around(mb, i);
+		return;
 	}
 	if (i > 0 && mb->free[i - 1].end >= mb->free[i].start) {
 		mb->free[i - 1].end = MAX(mb->free[i - 1].end, mb->free[i].end);
