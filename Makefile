@@ -72,10 +72,11 @@ $(KERNEL): $(BUILD)/kernel.pass1.elf tools/gensyms
 	$(Q)grub-file --is-x86-multiboot2 $@ || { echo "error: $@ has no valid multiboot2 header"; exit 1; }
 
 # --- the bootable ISO (BIOS + UEFI hybrid, dd-able to a USB stick) ----------
-$(ISO): $(KERNEL) boot/grub.cfg.in | deps
+$(ISO): $(KERNEL) $(BUILD)/initrd.cpio boot/grub.cfg.in | deps
 	@$(if $(Q),echo "  ISO     $@")
 	$(Q)rm -rf $(BUILD)/iso && mkdir -p $(BUILD)/iso/boot/grub
 	$(Q)cp $(KERNEL) $(BUILD)/iso/boot/kernel.elf
+	$(Q)cp $(BUILD)/initrd.cpio $(BUILD)/iso/boot/initrd.cpio
 	$(Q)sed -e 's|@CMDLINE@|$(BOOT_CMDLINE)|' -e 's|@TIMEOUT@|$(GRUB_TIMEOUT)|' \
 		boot/grub.cfg.in > $(BUILD)/iso/boot/grub/grub.cfg
 	$(Q)grub-mkrescue -o $@ $(BUILD)/iso \
@@ -87,6 +88,8 @@ iso: $(ISO)
 
 deps:
 	$(Q)tools/deps
+
+include user/user.mk
 
 # --- running ---------------------------------------------------------------
 qemu: $(ISO)

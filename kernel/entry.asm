@@ -90,6 +90,7 @@ trap_entry:
 	call trap_dispatch
 global trap_return
 trap_return:
+	cli				; from here to iretq: no interrupt may see a user GS
 	RESTORE_REGS
 	test qword [rsp + FRAME_CS_AFTER_VECTOR], 3
 	jz .to_kernel
@@ -118,6 +119,41 @@ paranoid_entry:
 	RESTORE_REGS
 	add rsp, 16
 	iretq
+
+; The syscall instruction: rip in rcx, rflags in r11, interrupts off (FMASK),
+; still on the user stack. Switch to the task's kernel stack and build the
+; same struct trap_frame as an interrupt would (vector SYSCALL_VECTOR), so
+; that every later path - fork, execve, signals - sees one frame layout.
+SYSCALL_VECTOR equ 0x100
+USER_DS equ 0x23
+USER_CS equ 0x2b
+extern syscall_from_user
+
+global syscall_entry
+syscall_entry:
+	swapgs
+	mov [gs:8], rsp			; struct cpu.user_rsp
+	mov rsp, [gs:16]		; struct cpu.kernel_rsp
+	push USER_DS			; ss
+	push qword [gs:8]		; rsp
+	push r11			; rflags
+	push USER_CS			; cs
+	push rcx			; rip
+	push 0				; error code
+	push SYSCALL_VECTOR
+	SAVE_REGS
+	cld
+	mov rdi, rsp
+	call syscall_from_user		; returns 1 when the sysret fast path is allowed
+	test eax, eax
+	jz trap_return			; iretq: the general path
+	; sysret: rip from rcx, rflags from r11 (syscall_from_user checked that
+	; the frame's rcx/r11 equal its rip/rflags and that rip is canonical).
+	cli
+	RESTORE_REGS
+	mov rsp, [rsp + 16 + 24]	; skip vector, error, rip, cs, rflags: the user rsp
+	swapgs
+	o64 sysret
 
 section .rodata
 global trap_stubs

@@ -41,6 +41,7 @@
 #define ENOSYS		38
 #define ENOTEMPTY	39
 #define ELOOP		40
+#define EOPNOTSUPP	95
 #define ETIMEDOUT	110
 
 #endif

@@ -91,6 +91,8 @@ parse_value(const struct knob *k, const char *s, int *out)
 		return parse_bool(s, out);
 	case KNOB_INT:
 		return parse_int(s, k->min, k->max, out);
+	case KNOB_STRING:
+		return false;
 	case KNOB_ENUM:
 		for (int i = 0; i < k->nnames; i++) {
 			if (strcmp(s, k->names[i]) == 0) {
@@ -112,11 +114,29 @@ knob_format_value(const struct knob *k, int value, char *buf, size_t size)
 }
 
 int
+knob_format_current(const struct knob *k, char *buf, size_t size)
+{
+	if (k->type == KNOB_STRING)
+		return ksnprintf(buf, size, "\"%s\"", k->str);
+	return knob_format_value(k, READ_ONCE(*k->value), buf, size);
+}
+
+int
+knob_format_default(const struct knob *k, char *buf, size_t size)
+{
+	if (k->type == KNOB_STRING)
+		return ksnprintf(buf, size, "\"%s\"", k->str_def);
+	return knob_format_value(k, k->def, buf, size);
+}
+
+int
 knob_format_valid(const struct knob *k, char *buf, size_t size)
 {
 	size_t n = 0;
 
 	switch (k->type) {
+	case KNOB_STRING:
+		return ksnprintf(buf, size, "text of at most %zu characters", k->str_size - 1);
 	case KNOB_BOOL:
 		return ksnprintf(buf, size, "0|1");
 	case KNOB_INT:
@@ -135,17 +155,21 @@ knob_format_valid(const struct knob *k, char *buf, size_t size)
 int
 knob_set(const struct knob *k, const char *value)
 {
-	int v;
+	int v = 0;
+	bool ok = k->type == KNOB_STRING ? strlen(value) < k->str_size : parse_value(k, value, &v);
 
-	if (!parse_value(k, value, &v)) {
-		char valid[256], cur[64];
+	if (!ok) {
+		char valid[256], cur[160];
 		knob_format_valid(k, valid, sizeof(valid));
-		knob_format_value(k, READ_ONCE(*k->value), cur, sizeof(cur));
+		knob_format_current(k, cur, sizeof(cur));
 		pr_warn("knobs: invalid value '%s' for %s (valid: %s); keeping %s\n",
 			value, k->name, valid, cur);
 		return -EINVAL;
 	}
-	WRITE_ONCE(*k->value, v);
+	if (k->type == KNOB_STRING)
+		memcpy(k->str, value, strlen(value) + 1);
+	else
+		WRITE_ONCE(*k->value, v);
 	return 0;
 }
 
@@ -167,7 +191,7 @@ void
 knobs_apply_cmdline(const char *cmdline)
 {
 	const char *cursor = cmdline;
-	char word[256];
+	char word[1024];
 	int len;
 
 	while ((len = cmdline_next_word(&cursor, word, sizeof(word))) >= 0) {
@@ -203,10 +227,10 @@ knobs_print_help(void)
 {
 	pr_notice("knobs (name=value on the kernel command line; * = settable at run time):\n");
 	for_each_knob(k) {
-		char valid[256], def[64], cur[64];
+		char valid[256], def[160], cur[160];
 		knob_format_valid(k, valid, sizeof(valid));
-		knob_format_value(k, k->def, def, sizeof(def));
-		knob_format_value(k, READ_ONCE(*k->value), cur, sizeof(cur));
+		knob_format_default(k, def, sizeof(def));
+		knob_format_current(k, cur, sizeof(cur));
 		pr_notice("  %-14s%c %-28s default %-8s now %-8s %s\n", k->name,
 			  k->runtime ? '*' : ' ', valid, def, cur, k->help);
 	}
@@ -219,8 +243,8 @@ knobs_print_state(int level)
 	size_t n = 0;
 
 	for_each_knob(k) {
-		char v[64];
-		knob_format_value(k, READ_ONCE(*k->value), v, sizeof(v));
+		char v[160];
+		knob_format_current(k, v, sizeof(v));
 		if (n && n + strlen(k->name) + strlen(v) + 2 >= sizeof(line) - 1) {
 			printk(level, "  knobs:%s\n", line);
 			n = 0;

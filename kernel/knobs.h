@@ -16,7 +16,7 @@
 
 #include "kernel/types.h"
 
-enum knob_type { KNOB_BOOL, KNOB_INT, KNOB_ENUM };
+enum knob_type { KNOB_BOOL, KNOB_INT, KNOB_ENUM, KNOB_STRING };
 
 struct knob {
 	const char *name;
@@ -27,6 +27,9 @@ struct knob {
 	int min, max;			/* KNOB_INT: inclusive range */
 	const char *const *names;	/* KNOB_ENUM: value i is called names[i] */
 	int nnames;
+	char *str;			/* KNOB_STRING: the text, str_size bytes with its NUL */
+	size_t str_size;
+	const char *str_def;
 	bool runtime;			/* may change after boot */
 };
 
@@ -56,11 +59,21 @@ struct knob {
 		      .names = var##_names, .nnames = (int)ARRAY_SIZE(var##_names), \
 		      .runtime = runtime_)
 
+/* Text, boot-time only (a reader could see it half-written): KNOB_STRING(v, "init", 64, "/sbin/init", "..."). */
+#define KNOB_STRING(var, name_, size_, def_, help_)			\
+	_Static_assert(sizeof(def_) <= (size_), "default of " name_ " too long"); \
+	char var[size_] = def_;						\
+	KNOB_REGISTER(var, .name = name_, .help = help_, .type = KNOB_STRING, \
+		      .str = var, .str_size = (size_), .str_def = (def_), .runtime = false)
+
 const struct knob *knob_find(const char *name);
 /* Parses and stores a value; on a bad one warns (naming the valid values) and keeps the old. */
 int knob_set(const struct knob *k, const char *value);
-/* "name=value" text of the current value. */
+/* The text of a value of a numeric knob (a name for enums). */
 int knob_format_value(const struct knob *k, int value, char *buf, size_t size);
+/* The text of the knob's current or default value, any type. */
+int knob_format_current(const struct knob *k, char *buf, size_t size);
+int knob_format_default(const struct knob *k, char *buf, size_t size);
 /* The valid values, e.g. "0..7", "0|1", "legacy|trap|none". */
 int knob_format_valid(const struct knob *k, char *buf, size_t size);
 void knobs_apply_cmdline(const char *cmdline);

@@ -9,23 +9,33 @@
  */
 #include "kernel/boot.h"
 #include "kernel/crashtest.h"
+#include "kernel/fpu.h"
 #include "kernel/knobs.h"
 #include "kernel/ktest.h"
 #include "kernel/panic.h"
 #include "kernel/paravirt.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
+#include "kernel/process.h"
+#include "kernel/random.h"
+#include "kernel/sched.h"
 #include "kernel/string.h"
+#include "kernel/syscall.h"
 #include "kernel/tsc.h"
 #include "kernel/x86.h"
 #include "drivers/fbcon.h"
+#include "drivers/qemu_exit.h"
 #include "drivers/fw_cfg.h"
 #include "drivers/ioapic.h"
 #include "drivers/lapic.h"
 #include "drivers/pic.h"
 #include "drivers/serial.h"
+#include "drivers/tty.h"
 #include "mm/kstack_static.h"
 #include "mm/mm.h"
+#include "mm/uaccess.h"
+#include "fs/fs.h"
+#include "fs/procfs.h"
 #include "version.h"	/* generated: build/generated/version.h */
 
 struct boot_info boot_info;
@@ -34,7 +44,8 @@ struct static_stack boot_stack __section(".bss.stacks");
 static char cmdline[BOOT_CMDLINE_MAX * 2];
 
 KNOB_BOOL(ktest, "ktest", 0, false,
-	  "run the in-kernel self-tests, print 'ktest: N passed, N failed' and end QEMU with the verdict");
+	  "run the in-kernel self-tests and print 'ktest: N passed, N failed'; then end QEMU with the "
+	  "verdict, unless they passed and run= asks for a program too");
 
 const char *
 boot_cmdline(void)
@@ -96,14 +107,6 @@ parse_boot_info(u32 magic, u64 info_phys)
 		pr_warn("boot: the loader left UEFI boot services running; rewind ignores them\n");
 }
 
-static void
-idle_forever(void)
-{
-	pr_notice("rewind: nothing to run yet (user space arrives with the next milestone); idling\n");
-	for (;;)
-		safe_halt();
-}
-
 __noreturn void kernel_main(u32 magic, u64 info_phys, u64 entry_tsc);
 
 __noreturn void
@@ -125,16 +128,28 @@ kernel_main(u32 magic, u64 info_phys, u64 entry_tsc)
 
 	mm_init();
 	fbcon_init(&boot_info);
+	uaccess_init();
+	fpu_init_cpu();
+	random_init();
+	sched_init_cpu(static_stack_top(&boot_stack));
+	syscall_init();
+	vfs_init();
+	procfs_init();
+	initrd_load(&boot_info);
 
 	pic_disable();
 	lapic_init();
 	ioapic_init();
+	tty_init();
 	lapic_timer_start();
 	local_irq_enable();
 
 	crashtest_run();
-	if (boot_ktest_mode())
-		ktest_run_all();
-	idle_forever();
-	panic("idle returned");
+	if (boot_ktest_mode()) {
+		int failed = ktest_run_all();
+		if (failed || !init_has_run_command())
+			machine_exit(failed == 0);
+	}
+	start_init_process();
+	sched_idle_loop();
 }

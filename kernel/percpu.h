@@ -46,8 +46,19 @@ struct tss {
 	u16 iomap_base;
 } __packed;
 
+struct task;
+
+/* Offsets of the fields the syscall entry reads through %gs. */
+#define CPU_OFF_USER_RSP	8
+#define CPU_OFF_KERNEL_RSP	16
+
 struct cpu {
 	struct cpu *self;		/* %gs:0 */
+	u64 user_rsp;			/* %gs:8  syscall entry: the user stack pointer */
+	u64 kernel_rsp;			/* %gs:16 top of the running task's kernel stack */
+	struct task *current;		/* the task running here */
+	struct task *idle;		/* runs when nothing else can */
+	bool need_resched;		/* switch tasks before returning to user mode */
 	u32 id;				/* 0 .. ncpus-1, 0 = boot CPU */
 	u32 apic_id;
 	u64 gdt[GDT_ENTRIES] __aligned(16);

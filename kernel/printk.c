@@ -100,6 +100,15 @@ printk(int level, const char *fmt, ...)
 }
 
 void
+console_write_all(const char *s, size_t n)
+{
+	u64 flags;
+	bool held = log_lock_acquire(&flags);
+	consoles_write(s, n);
+	log_lock_release(held, flags);
+}
+
+void
 register_console(struct console *c)
 {
 	u64 flags;

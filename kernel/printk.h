@@ -25,6 +25,12 @@ struct console {
 void printk(int level, const char *fmt, ...) __printf(2, 3);
 void vprintk(int level, const char *fmt, va_list ap);
 void register_console(struct console *c);
+/*
+ * Raw bytes to every console, as one piece among the log lines: no
+ * timestamp, not kept in the log, shown whatever the loglevel. The
+ * terminal's output and echo (drivers/tty.c) go this way.
+ */
+void console_write_all(const char *s, size_t n);
 /* From now on printk must not wait for a lock another (stopped) CPU holds. */
 void printk_enter_panic(void);
 

@@ -1,9 +1,12 @@
 /*
  * string.c - memcpy and friends for the freestanding kernel.
  *
- * memcpy and memset use the string instructions (rep movsb/stosb): on CPUs
- * with ERMS they are the fastest simple copy, under TCG they are one helper
- * call. GCC may also emit calls to these four for struct copies.
+ * memcpy and memset move 8 bytes per step (rep movsq/stosq) and finish the
+ * tail bytewise. QEMU 7.2's TCG executes "rep movsb" one byte per
+ * iteration, which made byte-wise page clearing the dominant cost of a page
+ * fault there (see ../shared/docs/linux-6.1-under-tcg.md); on real CPUs the
+ * quadword form is as fast as ERMS "rep movsb" for aligned pages. GCC may
+ * also emit calls to these four for struct copies.
  */
 #include "kernel/string.h"
 
@@ -11,7 +14,10 @@ void *
 memcpy(void *dst, const void *src, size_t n)
 {
 	void *ret = dst;
-	__asm__ __volatile__("rep movsb" : "+D"(dst), "+S"(src), "+c"(n) :: "memory");
+	size_t quads = n / 8, tail = n % 8;
+
+	__asm__ __volatile__("rep movsq" : "+D"(dst), "+S"(src), "+c"(quads) :: "memory");
+	__asm__ __volatile__("rep movsb" : "+D"(dst), "+S"(src), "+c"(tail) :: "memory");
 	return ret;
 }
 
@@ -32,7 +38,11 @@ void *
 memset(void *dst, int c, size_t n)
 {
 	void *ret = dst;
-	__asm__ __volatile__("rep stosb" : "+D"(dst), "+c"(n) : "a"(c) : "memory");
+	size_t quads = n / 8, tail = n % 8;
+	u64 pattern = 0x0101010101010101ul * (u8)c;
+
+	__asm__ __volatile__("rep stosq" : "+D"(dst), "+c"(quads) : "a"(pattern) : "memory");
+	__asm__ __volatile__("rep stosb" : "+D"(dst), "+c"(tail) : "a"(pattern) : "memory");
 	return ret;
 }
 

@@ -10,14 +10,19 @@
  */
 #include "kernel/traps.h"
 #include "kernel/backtrace.h"
+#include "kernel/cputime.h"
 #include "kernel/irq.h"
 #include "kernel/ksyms.h"
 #include "kernel/panic.h"
 #include "kernel/paravirt.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
+#include "kernel/process.h"
+#include "kernel/sched.h"
+#include "kernel/syscall.h"
 #include "kernel/x86.h"
 #include "mm/extable.h"
+#include "mm/vm.h"
 #include "mm/vmap.h"
 
 struct idt_gate {
@@ -83,6 +88,13 @@ ist_for(unsigned vector)
 	}
 }
 
+/* int3, into and int $0x80: as in Linux, user mode may execute these (else #GP). */
+static bool
+user_may_raise(unsigned vector)
+{
+	return vector == VEC_BREAKPOINT || vector == VEC_OVERFLOW || vector == VEC_SYSCALL_INT80;
+}
+
 void
 idt_init(void)
 {
@@ -92,7 +104,8 @@ idt_init(void)
 			.offset_low = handler & 0xffff,
 			.selector = KERNEL_CS,
 			.ist = ist_for(v),
-			.type_attr = 0x8e,	/* present, DPL 0, 64-bit interrupt gate */
+			/* present, 64-bit interrupt gate; DPL 3 where user mode may raise it */
+			.type_attr = user_may_raise(v) ? 0xee : 0x8e,
 			.offset_mid = (handler >> 16) & 0xffff,
 			.offset_high = handler >> 32,
 		};
@@ -224,20 +237,104 @@ nmi(struct trap_frame *f)
 	pr_warn("NMI on CPU %u at rip %#lx (port 0x61 = %#x)\n", this_cpu()->id, f->rip, inb(0x61));
 }
 
+static int
+signal_for(unsigned vector)
+{
+	switch (vector) {
+	case VEC_DIVIDE: case VEC_X87: case VEC_SIMD:
+		return SIGFPE;
+	case VEC_INVALID_OPCODE:
+		return SIGILL;
+	case VEC_DEBUG: case VEC_BREAKPOINT:
+		return SIGTRAP;
+	case VEC_ALIGNMENT_CHECK:
+		return SIGBUS;
+	default:
+		return SIGSEGV;
+	}
+}
+
+static const char *
+fault_reason(enum fault_result r, u64 error)
+{
+	if (r == FAULT_SEGV_MAPERR)
+		return "page fault on an unmapped address";
+	if (r == FAULT_BUS)
+		return "page fault beyond the end of a mapped file";
+	if (r == FAULT_OOM)
+		return "page fault: out of memory";
+	return error & PF_WRITE ? "write to a read-only mapping" :
+	       error & PF_INSTR ? "instruction fetch from a non-executable mapping" :
+				  "read from a mapping that allows no access";
+}
+
+/* An exception in user mode: a page to fault in, or the end of the process. */
+static void
+user_exception(struct trap_frame *f)
+{
+	if (f->vector == VEC_PAGE_FAULT) {
+		u64 addr = read_cr2();
+		local_irq_enable();
+		enum fault_result r = handle_mm_fault(addr, f->error);
+		if (r == FAULT_OK)
+			return;
+		kill_current(r == FAULT_BUS ? SIGBUS : SIGSEGV, fault_reason(r, f->error), addr, f->rip);
+	}
+	local_irq_enable();
+	kill_current(signal_for((unsigned)f->vector), exception_name((unsigned)f->vector), 0, f->rip);
+}
+
+/*
+ * A kernel page fault on a user address from an instruction allowed to
+ * touch user memory (mm/uaccess.c): the page may just not be there yet.
+ * Resolve it like a user fault; the instruction then runs again.
+ */
+static bool
+fault_in_for_uaccess(struct trap_frame *f)
+{
+	u64 addr = read_cr2();
+
+	if (f->vector != VEC_PAGE_FAULT || addr >= USER_TOP || !current()->mm || !extable_has(f->rip))
+		return false;
+	if (f->rflags & RFLAGS_IF)
+		local_irq_enable();
+	bool ok = handle_mm_fault(addr, f->error) == FAULT_OK;
+	local_irq_disable();
+	return ok;
+}
+
+static void
+kernel_exception(struct trap_frame *f)
+{
+	if (take_expected_trap(f) || fault_in_for_uaccess(f) || extable_fixup(f))
+		return;
+	die(f, exception_name((unsigned)f->vector));
+}
+
 void
 trap_dispatch(struct trap_frame *f)
 {
-	if (f->vector >= NUM_EXCEPTIONS) {
-		irq_dispatch(f);
-		return;
-	}
+	bool user = trap_from_user(f);
+
 	if (f->vector == VEC_NMI) {
 		nmi(f);
 		return;
 	}
-	if (take_expected_trap(f))
-		return;
-	if (!trap_from_user(f) && extable_fixup(f))
-		return;
-	die(f, exception_name((unsigned)f->vector));
+	if (user)
+		cputime_enter_kernel(current());
+	if (f->vector == VEC_SYSCALL_INT80 && user) {
+		local_irq_enable();
+		syscall_dispatch(f);
+	} else if (f->vector >= NUM_EXCEPTIONS) {
+		irq_dispatch(f);
+	} else if (user) {
+		user_exception(f);
+	} else {
+		kernel_exception(f);
+	}
+	if (user) {
+		prepare_return_to_user();
+		local_irq_disable();
+		cputime_exit_kernel(current());
+	}
 }

@@ -27,6 +27,8 @@ enum {
 	VEC_HYPERVISOR_INJECTION = 28, VEC_VMM_COMMUNICATION = 29,
 	VEC_SECURITY = 30,
 	NUM_EXCEPTIONS = 32,
+	VEC_SYSCALL_INT80 = 0x80,	/* int $0x80: the trap entry to system calls */
+	VEC_SYSCALL_INSN = 0x100,	/* marks frames built by the syscall instruction */
 };
 
 /* Page-fault error-code bits. */

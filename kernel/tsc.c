@@ -10,6 +10,7 @@ u64 tsc_hz;
 u64 tsc_at_boot;
 const char *tsc_source = "uncalibrated";
 static u64 ns_mult;		/* ns = cycles * ns_mult >> 32 */
+static u64 cycles_mult;		/* cycles = ns * cycles_mult >> 24 */
 
 static u64
 tsc_hz_from_cpuid(void)
@@ -66,6 +67,7 @@ tsc_calibrate(void)
 	if (!hz)
 		hz = tsc_hz_from_pit();
 	ns_mult = (u64)(((unsigned __int128)1000000000 << 32) / hz);
+	cycles_mult = (hz << 24) / 1000000000;
 	WRITE_ONCE(tsc_hz, hz);
 }
 
@@ -73,6 +75,12 @@ u64
 tsc_cycles_to_ns(u64 cycles)
 {
 	return (u64)(((unsigned __int128)cycles * ns_mult) >> 32);
+}
+
+u64
+tsc_ns_to_cycles(u64 ns)
+{
+	return (u64)(((unsigned __int128)ns * cycles_mult) >> 24);
 }
 
 u64

@@ -17,6 +17,7 @@ extern const char *tsc_source;	/* how tsc_hz was found */
 
 void tsc_calibrate(void);
 u64 tsc_cycles_to_ns(u64 cycles);
+u64 tsc_ns_to_cycles(u64 ns);
 u64 ns_since_boot(void);
 /* Busy-waits; usable before interrupts work. */
 void tsc_delay_us(u64 us);

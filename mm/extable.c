@@ -9,16 +9,29 @@
 
 extern const struct extable_entry __start_ex_table[], __stop_ex_table[];
 
+static const struct extable_entry *
+extable_find(u64 rip)
+{
+	for (const struct extable_entry *e = __start_ex_table; e < __stop_ex_table; e++)
+		if (e->insn == rip)
+			return e;
+	return NULL;
+}
+
+bool
+extable_has(u64 rip)
+{
+	return extable_find(rip) != NULL;
+}
+
 bool
 extable_fixup(struct trap_frame *f)
 {
-	for (const struct extable_entry *e = __start_ex_table; e < __stop_ex_table; e++) {
-		if (e->insn == f->rip) {
-			f->rip = e->fixup;
-			return true;
-		}
-	}
-	return false;
+	const struct extable_entry *e = extable_find(f->rip);
+
+	if (e)
+		f->rip = e->fixup;
+	return e != NULL;
 }
 
 int

@@ -26,6 +26,8 @@ struct extable_entry {
 
 /* Moves f->rip to the fixup of the faulting instruction; false when it has none. */
 bool extable_fixup(struct trap_frame *f);
+/* Whether the instruction at rip is allowed to fault (a user-memory access). */
+bool extable_has(u64 rip);
 
 /* Reads or writes 8 bytes at a kernel address that may fault: 0 or -EFAULT. */
 int probe_read_u64(const void *addr, u64 *out);

@@ -220,3 +220,28 @@ page_alloc_get_stats(struct page_alloc_stats *out)
 	*out = stats;
 	spin_unlock_irqrestore(&zone_lock, flags);
 }
+
+struct page *
+alloc_shared_page(void)
+{
+	void *va = alloc_zeroed_page();
+
+	if (!va)
+		return NULL;
+	struct page *p = virt_to_page(va);
+	p->refcount = 1;
+	p->mapping = NULL;
+	p->index = 0;
+	return p;
+}
+
+void
+put_page(struct page *p)
+{
+	u32 left = __atomic_sub_fetch(&p->refcount, 1, __ATOMIC_ACQ_REL);
+
+	if (left == 0)
+		free_pages(p, 0);
+	else if (left == (u32)-1)
+		panic("put_page: page %#lx has no references left to drop", page_to_phys(p));
+}

@@ -52,9 +52,13 @@ table_of(u64 entry)
 	return phys_to_virt(entry & PTE_ADDR_MASK);
 }
 
-/* A zeroed page-table page, as the bits of an entry pointing to it; 0 when out of memory. */
+/*
+ * A zeroed page-table page, as the bits of an entry pointing to it; 0 when
+ * out of memory. Tables on the way to user addresses carry the user bit
+ * (the CPU ANDs the permissions of every level).
+ */
 static u64
-new_table_entry(void)
+new_table_entry(u64 va)
 {
 	void *t;
 
@@ -67,7 +71,9 @@ new_table_entry(void)
 		if (t)
 			memset(t, 0, PAGE_SIZE);
 	}
-	return t ? virt_to_phys(t) | TABLE_FLAGS : 0;
+	if (!t)
+		return 0;
+	return virt_to_phys(t) | TABLE_FLAGS | (va < USER_TOP ? PTE_USER : 0);
 }
 
 static pud_t *
@@ -79,7 +85,7 @@ pud_offset(pgd_t *pgd, u64 va, bool alloc)
 		if (!alloc)
 			return NULL;
 		BUG_ON(kernel_half_frozen && va >= DIRECT_MAP_BASE);
-		u64 t = new_table_entry();
+		u64 t = new_table_entry(va);
 		if (!t)
 			return NULL;
 		set_pgd(e, make_pgd(t));
@@ -91,7 +97,7 @@ static pmd_t *
 pmd_offset(pud_t *pud, u64 va, bool alloc)
 {
 	if (!(pud_val(*pud) & PTE_PRESENT)) {
-		u64 t = alloc ? new_table_entry() : 0;
+		u64 t = alloc ? new_table_entry(va) : 0;
 		if (!t)
 			return NULL;
 		set_pud(pud, make_pud(t));
@@ -104,7 +110,7 @@ static pte_t *
 pte_offset(pmd_t *pmd, u64 va, bool alloc)
 {
 	if (!(pmd_val(*pmd) & PTE_PRESENT)) {
-		u64 t = alloc ? new_table_entry() : 0;
+		u64 t = alloc ? new_table_entry(va) : 0;
 		if (!t)
 			return NULL;
 		set_pmd(pmd, make_pmd(t));
@@ -222,7 +228,7 @@ void
 paging_init(void)
 {
 	enable_cpu_features();
-	u64 t = new_table_entry();
+	u64 t = new_table_entry(KERNEL_VMA);
 	if (!t)
 		panic("paging: no memory below 4 GiB for the kernel page tables");
 	pgd_t *pgd = table_of(t);
@@ -289,4 +295,71 @@ lookup_kernel_mapping(u64 va, int *level)
 		return 0;
 	*level = 1;
 	return pte_val(*pte);
+}
+
+pte_t *
+pte_walk(pgd_t *pgd, u64 va, bool alloc)
+{
+	pud_t *pud = pud_offset(pgd, va, alloc);
+	if (!pud)
+		return NULL;
+	pmd_t *pmd = pmd_offset(pud, va, alloc);
+	if (!pmd)
+		return NULL;
+	return pte_offset(pmd, va, alloc);
+}
+
+#define LEVEL_END(va, shift, end) MIN(ALIGN_DOWN((va), 1ul << (shift)) + (1ul << (shift)), (end))
+
+void
+walk_present_ptes(pgd_t *pgd, u64 start, u64 end, pte_visit_fn fn, void *arg)
+{
+	for (u64 va = start; va < end; va = LEVEL_END(va, 39, end)) {
+		pgd_t *g = &pgd[PGD_INDEX(va)];
+		if (!(pgd_val(*g) & PTE_PRESENT))
+			continue;
+		for (u64 v1 = va; v1 < LEVEL_END(va, 39, end); v1 = LEVEL_END(v1, 30, end)) {
+			pud_t *u = (pud_t *)table_of(pgd_val(*g)) + PUD_INDEX(v1);
+			if (!(pud_val(*u) & PTE_PRESENT))
+				continue;
+			for (u64 v2 = v1; v2 < LEVEL_END(v1, 30, end); v2 = LEVEL_END(v2, 21, end)) {
+				pmd_t *m = (pmd_t *)table_of(pud_val(*u)) + PMD_INDEX(v2);
+				if (!(pmd_val(*m) & PTE_PRESENT))
+					continue;
+				for (u64 v3 = v2; v3 < LEVEL_END(v2, 21, end); v3 += PAGE_SIZE) {
+					pte_t *p = (pte_t *)table_of(pmd_val(*m)) + PTE_INDEX(v3);
+					if (pte_val(*p) & PTE_PRESENT)
+						fn(p, v3, arg);
+				}
+			}
+		}
+	}
+}
+
+/* Frees a table page and, below it, every table page it points to (depth levels down). */
+static void
+free_table(u64 entry, int depth)
+{
+	u64 *t = table_of(entry);
+
+	for (int i = 0; depth > 1 && i < 512; i++)
+		if (t[i] & PTE_PRESENT)
+			free_table(t[i], depth - 1);
+	free_page_virt(t);
+}
+
+void
+free_user_page_tables(pgd_t *pgd)
+{
+	for (int i = 0; i < 256; i++) {
+		if (pgd_val(pgd[i]) & PTE_PRESENT)
+			free_table(pgd_val(pgd[i]), 3);
+		set_pgd(&pgd[i], make_pgd(0));
+	}
+}
+
+struct page *
+pte_page(u64 entry)
+{
+	return pfn_to_page((entry & PTE_ADDR_MASK) >> PAGE_SHIFT);
 }

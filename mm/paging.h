@@ -34,7 +34,11 @@
 #define PAGE_KERNEL_RO	(PTE_PRESENT | PTE_GLOBAL | PTE_NX)
 #define PAGE_KERNEL_RX	(PTE_PRESENT | PTE_GLOBAL)
 
-extern pgd_t *kernel_pgd;	/* the kernel's PML4 (direct-map pointer) */
+extern pgd_t *kernel_pgd;
+
+struct page;
+/* The page a present entry maps (its NX and flag bits ignored). */
+struct page *pte_page(u64 entry);	/* the kernel's PML4 (direct-map pointer) */
 
 /* Builds the direct map and the W^X kernel image mapping, then loads them. */
 void paging_init(void);
@@ -47,5 +51,13 @@ pte_t unmap_kernel_page(u64 va);
  * found (1 = 4 KiB pte, 2 = 2 MiB pmd, 3 = 1 GiB pud); 0 when unmapped.
  */
 u64 lookup_kernel_mapping(u64 va, int *level);
+
+/* The 4 KiB entry for va under pgd, creating missing tables if alloc; NULL if absent. */
+pte_t *pte_walk(pgd_t *pgd, u64 va, bool alloc);
+typedef void (*pte_visit_fn)(pte_t *pte, u64 va, void *arg);
+/* Calls fn for every present 4 KiB entry in [start, end), skipping absent tables quickly. */
+void walk_present_ptes(pgd_t *pgd, u64 start, u64 end, pte_visit_fn fn, void *arg);
+/* Frees every page-table page of the user half (the pages they map must be released first). */
+void free_user_page_tables(pgd_t *pgd);
 
 #endif

@@ -1,0 +1,94 @@
+/*
+ * random.c - see random.h.
+ */
+#include "kernel/random.h"
+#include "kernel/errno.h"
+#include "kernel/paravirt.h"
+#include "kernel/printk.h"
+#include "kernel/string.h"
+#include "kernel/syscall.h"
+#include "kernel/x86.h"
+#include "locking/spinlock.h"
+
+#define GRND_NONBLOCK 1
+#define GRND_RANDOM 2
+
+static bool have_rdrand;
+static u64 state;
+static struct spinlock random_lock = SPINLOCK_INIT("random");
+
+static bool
+rdrand64(u64 *out)
+{
+	for (int tries = 0; tries < 10; tries++) {
+		u8 ok;
+		__asm__ __volatile__("rdrand %0; setc %1" : "=r"(*out), "=qm"(ok));
+		if (ok)
+			return true;
+	}
+	return false;
+}
+
+static u64
+splitmix64(void)
+{
+	u64 z = (state += 0x9e3779b97f4a7c15ul);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ul;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebul;
+	return z ^ (z >> 31);
+}
+
+static u64
+random_u64(void)
+{
+	u64 v;
+
+	if (have_rdrand && rdrand64(&v))
+		return v;
+	u64 flags = spin_lock_irqsave(&random_lock);
+	state ^= rdtsc();
+	v = splitmix64();
+	spin_unlock_irqrestore(&random_lock, flags);
+	return v;
+}
+
+void
+random_init(void)
+{
+	have_rdrand = cpuid(1, 0).ecx & (1u << 30);
+	state = rdtsc() * 0x2545f4914f6cdd1dul;
+	pr_info("random: %s\n", have_rdrand ? "RDRAND" : "no RDRAND: a TSC-seeded generator (not cryptographic)");
+}
+
+void
+get_random_bytes(void *buf, size_t n)
+{
+	u8 *p = buf;
+
+	while (n) {
+		u64 v = random_u64();
+		size_t k = MIN(n, sizeof(v));
+		memcpy(p, &v, k);
+		p += k;
+		n -= k;
+	}
+}
+
+SYSCALL3(getrandom, void __user *, ubuf, size_t, len, unsigned, flags)
+{
+	u8 chunk[256];
+	size_t done = 0;
+
+	if (flags & ~(GRND_NONBLOCK | GRND_RANDOM))
+		return -EINVAL;
+	if (len > 0x1ffffff)
+		len = 0x1ffffff;	/* Linux caps one call at 32 MiB - 1 */
+	while (done < len) {
+		size_t k = MIN(len - done, sizeof(chunk));
+		get_random_bytes(chunk, k);
+		if (copy_to_user((u8 __user *)ubuf + done, chunk, k))
+			return done ? (long)done : -EFAULT;
+		done += k;
+	}
+	return (long)done;
+}

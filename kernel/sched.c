@@ -1,0 +1,368 @@
+/*
+ * sched.c - run queues, the context switch, sleeping, kernel threads; see
+ * sched.h.
+ *
+ * Each CPU has a run queue of runnable tasks that are not running, a list of
+ * timed sleepers, and an idle task (the thread that booted it) that runs
+ * when the queue is empty. Picking is round-robin: the head runs for
+ * SCHED_SLICE_TICKS ticks, then goes to the tail if still runnable.
+ *
+ * The rq lock is held across the switch itself and released by the task
+ * switched to (finish_switch), so that a task is never seen half-switched:
+ * under the lock, "on_cpu" says whether its stack is still in use, and
+ * wake_up_task() can tell "about to sleep" (on_cpu: schedule() will keep it)
+ * from "asleep" (enqueue it).
+ */
+#include "kernel/sched.h"
+#include "kernel/cputime.h"
+#include "kernel/errno.h"
+#include "kernel/fpu.h"
+#include "kernel/panic.h"
+#include "kernel/process.h"
+#include "kernel/paravirt.h"
+#include "kernel/printk.h"
+#include "kernel/string.h"
+#include "kernel/traps.h"
+#include "kernel/tsc.h"
+#include "kernel/vsprintf.h"
+#include "kernel/x86.h"
+#include "mm/kmalloc.h"
+#include "mm/vm.h"
+#include "mm/vmap.h"
+
+struct runqueue {
+	struct spinlock lock;
+	struct list_head queue;		/* runnable, not running */
+	struct list_head sleepers;	/* timed sleeps, via timer_link */
+	unsigned nr_queued;
+};
+
+static struct runqueue runqueues[MAX_CPUS];
+
+extern u64 switch_stacks(u64 *save_rsp, u64 load_rsp, struct task *prev);
+extern void task_entry(void);
+
+static struct runqueue *
+rq_of(unsigned cpu)
+{
+	return &runqueues[cpu];
+}
+
+static void
+rq_init(struct runqueue *rq)
+{
+	spin_lock_init(&rq->lock, "runqueue");
+	list_init(&rq->queue);
+	list_init(&rq->sleepers);
+	rq->nr_queued = 0;
+}
+
+static void
+enqueue(struct runqueue *rq, struct task *t)
+{
+	list_add_tail(&t->run_link, &rq->queue);
+	rq->nr_queued++;
+}
+
+static struct task *
+dequeue(struct runqueue *rq)
+{
+	struct task *t = list_first_entry(&rq->queue, struct task, run_link);
+
+	list_del(&t->run_link);
+	rq->nr_queued--;
+	return t;
+}
+
+/* rq is t's run queue and is locked. */
+static void
+wake_locked(struct runqueue *rq, struct task *t)
+{
+	if (t->state != TASK_SLEEPING)
+		return;
+	WRITE_ONCE(t->state, TASK_RUNNABLE);
+	if (!t->on_cpu)
+		enqueue(rq, t);
+	struct cpu *c = cpus[t->cpu];
+	if (c->current == c->idle)
+		WRITE_ONCE(c->need_resched, true);	/* a remote CPU needs an IPI: SMP milestone */
+}
+
+void
+wake_up_task(struct task *t)
+{
+	struct runqueue *rq = rq_of(t->cpu);
+	u64 flags = spin_lock_irqsave(&rq->lock);
+
+	wake_locked(rq, t);
+	spin_unlock_irqrestore(&rq->lock, flags);
+}
+
+void
+set_current_sleeping(void)
+{
+	WRITE_ONCE(current()->state, TASK_SLEEPING);
+}
+
+/* Everything but the stack: address space, FPU, TLS base, kernel stack for traps. */
+static void
+switch_cpu_state(struct cpu *c, struct task *prev, struct task *next)
+{
+	if (prev->mm)
+		fpu_save(&prev->fpu);
+	if (next->mm) {
+		fpu_restore(&next->fpu);
+		wrmsr(MSR_FS_BASE, next->fs_base);
+	}
+	mm_activate(next->mm);
+	c->kernel_rsp = next->kstack_top;
+	c->tss.rsp[0] = next->kstack_top;
+	c->current = next;
+	cputime_switch(prev, next);
+}
+
+/* Runs in the task switched to, with the rq lock held by the one switched from. */
+static void
+finish_switch(struct task *prev)
+{
+	WRITE_ONCE(prev->on_cpu, false);
+	spin_unlock(&rq_of(this_cpu()->id)->lock);
+}
+
+void
+schedule(void)
+{
+	struct cpu *c = this_cpu();
+	struct runqueue *rq = rq_of(c->id);
+	u64 flags = spin_lock_irqsave(&rq->lock);
+	struct task *prev = c->current;
+
+	WRITE_ONCE(c->need_resched, false);
+	if (prev != c->idle && prev->state == TASK_RUNNABLE)
+		enqueue(rq, prev);
+	struct task *next = rq->nr_queued ? dequeue(rq) : c->idle;
+	if (next == prev) {
+		spin_unlock_irqrestore(&rq->lock, flags);
+		return;
+	}
+	if (next->slice <= 0)
+		next->slice = SCHED_SLICE_TICKS;
+	next->on_cpu = true;
+	next->cpu = c->id;
+	switch_cpu_state(c, prev, next);
+	struct task *last = (struct task *)switch_stacks(&prev->saved_rsp, next->saved_rsp, prev);
+	finish_switch(last);
+	local_irq_restore(flags);
+}
+
+/* The first thing a new task runs, reached from task_entry in switch.asm. */
+__noreturn void task_first_run(struct task *prev);
+
+__noreturn void
+task_first_run(struct task *prev)
+{
+	struct task *t = current();
+
+	finish_switch(prev);
+	local_irq_enable();
+	if (t->kthread_fn) {
+		t->kthread_fn(t->kthread_arg);
+		task_exit(0);
+	}
+	prepare_return_to_user();
+	cputime_exit_kernel(t);
+	local_irq_disable();
+	return_to_user(task_user_frame(t));
+}
+
+void
+sched_tick(void)
+{
+	struct cpu *c = this_cpu();
+	struct runqueue *rq = rq_of(c->id);
+	struct task *t = c->current;
+	u64 now = rdtsc();
+
+	spin_lock(&rq->lock);
+	struct list_head *pos = rq->sleepers.next;
+	while (pos != &rq->sleepers) {
+		struct task *s = list_entry(pos, struct task, timer_link);
+		pos = pos->next;
+		if (now >= s->wake_deadline) {
+			list_del(&s->timer_link);
+			wake_locked(rq, s);
+		}
+	}
+	if (t != c->idle && --t->slice <= 0)
+		WRITE_ONCE(c->need_resched, true);
+	if (t == c->idle && rq->nr_queued)
+		WRITE_ONCE(c->need_resched, true);
+	spin_unlock(&rq->lock);
+}
+
+u64
+schedule_timeout_ns(u64 ns)
+{
+	struct task *t = current();
+	struct runqueue *rq = rq_of(this_cpu()->id);
+	u64 deadline = rdtsc() + tsc_ns_to_cycles(MIN(ns, 1ul << 62));
+
+	u64 flags = spin_lock_irqsave(&rq->lock);
+	t->wake_deadline = deadline;
+	list_add_tail(&t->timer_link, &rq->sleepers);
+	spin_unlock_irqrestore(&rq->lock, flags);
+
+	schedule();
+
+	flags = spin_lock_irqsave(&rq_of(t->cpu)->lock);
+	if (!list_empty(&t->timer_link))
+		list_del(&t->timer_link);
+	spin_unlock_irqrestore(&rq_of(t->cpu)->lock, flags);
+	u64 now = rdtsc();
+	return now >= deadline ? 0 : tsc_cycles_to_ns(deadline - now);
+}
+
+long
+sleep_ns(u64 ns)
+{
+	while (ns) {
+		set_current_sleeping();
+		if (task_interrupted()) {
+			WRITE_ONCE(current()->state, TASK_RUNNABLE);
+			return -EINTR;
+		}
+		ns = schedule_timeout_ns(ns);
+	}
+	return 0;
+}
+
+void
+prepare_return_to_user(void)
+{
+	while (READ_ONCE(this_cpu()->need_resched))
+		schedule();
+}
+
+struct task *
+task_alloc(const char *name)
+{
+	struct task *t = kzalloc(sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->kstack_top = kstack_alloc();
+	if (!t->kstack_top) {
+		kfree(t);
+		return NULL;
+	}
+	ksnprintf(t->comm, sizeof(t->comm), "%s", name);
+	t->state = TASK_RUNNABLE;
+	list_init(&t->run_link);
+	list_init(&t->timer_link);
+	list_init(&t->children);
+	list_init(&t->sibling);
+	list_init(&t->all_link);
+	wait_queue_init(&t->child_exited);
+	t->start_tsc = rdtsc();
+	return t;
+}
+
+void
+task_free(struct task *t)
+{
+	kstack_free(t->kstack_top);
+	kfree(t);
+}
+
+struct trap_frame *
+task_user_frame(struct task *t)
+{
+	return (struct trap_frame *)(t->kstack_top - sizeof(struct trap_frame));
+}
+
+/* Lays out a stack that switch_stacks() "returns" from into task_entry. */
+static void
+prepare_first_switch(struct task *t, u64 stack_top)
+{
+	u64 *sp = (u64 *)stack_top;
+
+	*--sp = (u64)task_entry;
+	for (int i = 0; i < 6; i++)	/* rbp rbx r12 r13 r14 r15 */
+		*--sp = 0;
+	t->saved_rsp = (u64)sp;
+}
+
+void
+task_prepare_user_return(struct task *t)
+{
+	prepare_first_switch(t, (u64)task_user_frame(t));	/* the frame stays intact above */
+}
+
+void
+sched_start_task(struct task *t)
+{
+	t->cpu = this_cpu()->id;	/* load balancing: SMP milestone */
+	struct runqueue *rq = rq_of(t->cpu);
+	u64 flags = spin_lock_irqsave(&rq->lock);
+	t->state = TASK_RUNNABLE;
+	enqueue(rq, t);
+	if (this_cpu()->current == this_cpu()->idle)
+		WRITE_ONCE(this_cpu()->need_resched, true);
+	spin_unlock_irqrestore(&rq->lock, flags);
+}
+
+struct task *
+kthread_start(const char *name, void (*fn)(void *), void *arg)
+{
+	struct task *t = task_alloc(name);
+
+	if (!t)
+		return NULL;
+	t->kthread_fn = fn;
+	t->kthread_arg = arg;
+	/* Below the user frame's slot: a kernel thread may turn into a user process (init). */
+	prepare_first_switch(t, (u64)task_user_frame(t));
+	task_register(t, NULL);
+	sched_start_task(t);
+	return t;
+}
+
+void
+sched_init_cpu(u64 boot_stack_top)
+{
+	struct cpu *c = this_cpu();
+	struct task *idle = kzalloc(sizeof(*idle));
+
+	if (!idle)
+		panic("sched: no memory for the idle task");
+	rq_init(rq_of(c->id));
+	ksnprintf(idle->comm, sizeof(idle->comm), "idle/%u", c->id);
+	idle->state = TASK_RUNNABLE;
+	idle->on_cpu = true;
+	idle->cpu = c->id;
+	idle->kstack_top = boot_stack_top;
+	list_init(&idle->run_link);
+	list_init(&idle->timer_link);
+	list_init(&idle->children);
+	list_init(&idle->sibling);
+	list_init(&idle->all_link);
+	wait_queue_init(&idle->child_exited);
+	c->idle = idle;
+	c->current = idle;
+}
+
+__noreturn void
+sched_idle_loop(void)
+{
+	struct cpu *c = this_cpu();
+
+	for (;;) {
+		local_irq_disable();
+		if (READ_ONCE(c->need_resched) || rq_of(c->id)->nr_queued) {
+			local_irq_enable();
+			schedule();
+		} else {
+			safe_halt();	/* sti; hlt: no wake-up is lost between the test and the halt */
+		}
+	}
+}

@@ -1,0 +1,103 @@
+/*
+ * task.h - a task is one thread of execution, with its kernel stack, its
+ * saved CPU state and its share of a process: address space (mm), open
+ * files, file-system context. A process is a group of tasks sharing those
+ * (one task each until threads arrive with the SMP milestone); pid is the
+ * task's own id and tgid the process's, as in Linux.
+ *
+ * Lifetime: a task is created by fork/clone or as a kernel thread, runs,
+ * exits to a zombie that keeps only its exit status and CPU times, and is
+ * freed when its parent reaps it with wait4.
+ */
+#ifndef REWIND_TASK_H
+#define REWIND_TASK_H
+
+#include "kernel/list.h"
+#include "kernel/percpu.h"
+#include "kernel/types.h"
+#include "kernel/wait.h"
+
+struct mm;
+struct files;
+struct fs_context;
+struct trap_frame;
+
+enum task_state {
+	TASK_RUNNABLE,		/* on a run queue or running */
+	TASK_SLEEPING,		/* waiting on a wait queue or a timer */
+	TASK_ZOMBIE,		/* exited, waiting for its parent's wait4 */
+};
+
+#define TASK_COMM_LEN 16
+
+/* FXSAVE image: x87, MMX and SSE registers (512 bytes, 16-byte aligned). */
+struct fpu_state {
+	u8 bytes[512];
+} __aligned(16);
+
+/* CPU time, in TSC cycles, split as Linux reports it. */
+struct cputime {
+	u64 user;
+	u64 sys;
+};
+
+struct task {
+	/* scheduling (kernel/sched.c) */
+	int state;			/* enum task_state; READ_ONCE/WRITE_ONCE */
+	bool on_cpu;			/* running right now: its stack is in use */
+	struct list_head run_link;	/* on a run queue */
+	unsigned cpu;
+	int slice;			/* ticks left before preemption */
+	u64 saved_rsp;			/* while switched out */
+	u64 kstack_top;
+	u64 wake_deadline;		/* TSC deadline of a timed sleep, or 0 */
+	struct list_head timer_link;	/* on the sleep-timer list */
+	void (*kthread_fn)(void *);	/* kernel threads: what to run */
+	void *kthread_arg;
+
+	/* user-mode state kept across switches */
+	struct fpu_state fpu;
+	u64 fs_base;
+
+	/* identity */
+	int pid;			/* this task (thread) */
+	int tgid;			/* its process */
+	char comm[TASK_COMM_LEN];
+
+	/* the process it belongs to */
+	struct mm *mm;			/* NULL for kernel threads */
+	struct files *files;
+	struct fs_context *fs;
+	struct task *parent;
+	struct list_head children;	/* of struct task, via sibling */
+	struct list_head sibling;
+	struct wait_queue child_exited;	/* wait4 sleeps here */
+	int exit_status;		/* wait status as wait4 reports it */
+	u64 clear_child_tid;		/* set_tid_address */
+
+	/* accounting (kernel/cputime.c) */
+	struct cputime time;		/* own */
+	struct cputime children_time;	/* reaped children's, for RUSAGE_CHILDREN */
+	u64 time_stamp;			/* TSC when the current user/sys stretch began */
+	u64 start_tsc;
+	u64 minor_faults, children_minor_faults;
+
+	struct list_head all_link;	/* every task, for /proc and ps */
+};
+
+/* The task running on this CPU. */
+static inline struct task *
+current(void)
+{
+	return this_cpu()->current;
+}
+
+extern struct list_head all_tasks;
+extern struct spinlock tasks_lock;	/* all_tasks, parent/children links, pids */
+
+/* A task by id, or NULL; the caller holds tasks_lock. */
+struct task *task_find(int pid);
+/* The register frame of a user task's last entry to the kernel (top of its stack). */
+struct trap_frame *task_user_frame(struct task *t);
+
+#endif

@@ -1,0 +1,61 @@
+/*
+ * mutex.c - the sleeping mutex; see mutex.h.
+ *
+ * The owner field is guarded by the wait queue's spinlock. Unlock hands
+ * nothing over: it clears the owner and wakes every waiter, and they race
+ * for it again (simple, and fair enough for the kernel's few long sections).
+ */
+#include "locking/mutex.h"
+#include "kernel/panic.h"
+#include "kernel/sched.h"
+
+void
+mutex_init(struct mutex *m, const char *name)
+{
+	m->owner = NULL;
+	wait_queue_init(&m->waiters);
+	m->name = name;
+}
+
+bool
+mutex_trylock(struct mutex *m)
+{
+	u64 flags = spin_lock_irqsave(&m->waiters.lock);
+	bool got = m->owner == NULL;
+
+	if (got)
+		m->owner = current();
+	spin_unlock_irqrestore(&m->waiters.lock, flags);
+	return got;
+}
+
+void
+mutex_lock(struct mutex *m)
+{
+	WAIT_ENTRY(e);
+
+	BUG_ON(m->owner == current());
+	for (;;) {
+		prepare_to_wait(&m->waiters, &e);
+		if (mutex_trylock(m))
+			break;
+		schedule();
+	}
+	finish_wait(&m->waiters, &e);
+}
+
+void
+mutex_unlock(struct mutex *m)
+{
+	BUG_ON(m->owner != current());
+	u64 flags = spin_lock_irqsave(&m->waiters.lock);
+	m->owner = NULL;
+	spin_unlock_irqrestore(&m->waiters.lock, flags);
+	wake_up_all(&m->waiters);
+}
+
+bool
+mutex_is_held_by_me(const struct mutex *m)
+{
+	return READ_ONCE(m->owner) == current();
+}

@@ -1,0 +1,140 @@
+/*
+ * fault.c - user page faults: demand paging and copy-on-write.
+ *
+ * Under the mmap lock taken for reading, the faulting area decides:
+ *   - no area, or an access it does not allow: the process gets SIGSEGV;
+ *   - no page yet: a zeroed page (anonymous memory), or the page-cache page
+ *     of the file (mapped read-only when private, so that a write copies);
+ *   - a write to a present read-only page of a writable area: copy-on-write,
+ *     unless this mapping is the page's only user, which just gets write
+ *     permission back.
+ * Page-table changes happen under mm->pt_lock; getting a page may sleep
+ * (file pages), so it happens outside that lock and the entry is checked
+ * again before it is installed.
+ */
+#include "mm/vm.h"
+#include "mm/page_alloc.h"
+#include "mm/paging.h"
+#include "fs/fs.h"
+#include "kernel/string.h"
+#include "kernel/task.h"
+#include "kernel/traps.h"
+
+static bool
+access_allowed(const struct vma *v, u64 error)
+{
+	if (error & PF_WRITE)
+		return v->flags & VM_WRITE;
+	if (error & PF_INSTR)
+		return v->flags & VM_EXEC;
+	return v->flags & (VM_READ | VM_WRITE | VM_EXEC);	/* x86 cannot map write- or exec-only */
+}
+
+/* A write to a present read-only page; pt_lock held. */
+static enum fault_result
+write_protect_fault(struct vma *v, pte_t *pte, u64 va)
+{
+	u64 val = pte_val(*pte);
+	struct page *old = pte_page(val);
+
+	if ((v->flags & VM_SHARED) || (!old->mapping && page_refcount(old) == 1)) {
+		set_pte(pte, make_pte(val | PTE_WRITE));
+	} else {
+		struct page *copy = alloc_shared_page();
+		if (!copy)
+			return FAULT_OOM;
+		memcpy(page_address(copy), page_address(old), PAGE_SIZE);
+		set_pte(pte, make_pte(page_to_phys(copy) | vm_pte_flags(v->flags, true)));
+		put_page(old);
+	}
+	flush_tlb_one(va);
+	return FAULT_OK;
+}
+
+/* The page to map at va, with a reference, and whether it may be writable. */
+static enum fault_result
+get_fault_page(struct vma *v, u64 va, bool write, struct page **out, bool *writable)
+{
+	*writable = true;
+	if (!v->file) {
+		*out = alloc_shared_page();
+		return *out ? FAULT_OK : FAULT_OOM;
+	}
+	struct page *p = file_get_page(v->file, v->pgoff + ((va - v->start) >> PAGE_SHIFT));
+	if (!p)
+		return FAULT_BUS;
+	if (!(v->flags & VM_SHARED)) {
+		if (!write) {
+			*writable = false;	/* copy on the first write */
+		} else {
+			struct page *copy = alloc_shared_page();
+			if (copy)
+				memcpy(page_address(copy), page_address(p), PAGE_SIZE);
+			put_page(p);
+			if (!copy)
+				return FAULT_OOM;
+			p = copy;
+		}
+	}
+	*out = p;
+	return FAULT_OK;
+}
+
+static enum fault_result
+fault_in(struct mm *mm, struct vma *v, u64 va, bool write)
+{
+	spin_lock(&mm->pt_lock);
+	pte_t *pte = pte_walk(mm->pgd, va, true);
+	if (!pte) {
+		spin_unlock(&mm->pt_lock);
+		return FAULT_OOM;
+	}
+	if (pte_val(*pte) & PTE_PRESENT) {
+		enum fault_result r = FAULT_OK;
+		if (write && !(pte_val(*pte) & PTE_WRITE))
+			r = write_protect_fault(v, pte, va);
+		/* else another thread mapped it meanwhile */
+		spin_unlock(&mm->pt_lock);
+		return r;
+	}
+	spin_unlock(&mm->pt_lock);
+
+	struct page *page;
+	bool writable;
+	enum fault_result r = get_fault_page(v, va, write, &page, &writable);
+	if (r != FAULT_OK)
+		return r;
+
+	spin_lock(&mm->pt_lock);
+	pte = pte_walk(mm->pgd, va, true);
+	if (!pte || (pte_val(*pte) & PTE_PRESENT)) {
+		spin_unlock(&mm->pt_lock);
+		put_page(page);
+		return pte ? FAULT_OK : FAULT_OOM;
+	}
+	set_pte(pte, make_pte(page_to_phys(page) | vm_pte_flags(v->flags, writable)));
+	mm->rss++;
+	spin_unlock(&mm->pt_lock);
+	current()->minor_faults++;
+	return FAULT_OK;
+}
+
+enum fault_result
+handle_mm_fault(u64 addr, u64 error)
+{
+	struct mm *mm = current()->mm;
+	enum fault_result r;
+
+	if (!mm || addr >= USER_TOP)
+		return FAULT_SEGV_MAPERR;
+	down_read(&mm->mmap_lock);
+	struct vma *v = vma_find(mm, addr);
+	if (!v)
+		r = FAULT_SEGV_MAPERR;
+	else if (!access_allowed(v, error))
+		r = FAULT_SEGV_ACCERR;
+	else
+		r = fault_in(mm, v, addr & PAGE_MASK, error & PF_WRITE);
+	up_read(&mm->mmap_lock);
+	return r;
+}

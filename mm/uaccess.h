@@ -1,0 +1,43 @@
+/*
+ * uaccess.h - the only way the kernel touches user memory.
+ *
+ * Every routine checks that the range lies in user space, and every
+ * instruction that reads or writes user memory is in the exception table:
+ * a bad pointer gives -EFAULT, never a kernel fault. A fault on a valid but
+ * not-yet-present user page is first offered to the page-fault handler
+ * (demand paging, copy-on-write), then retried. With SMAP, user memory is
+ * opened (stac) only inside these routines.
+ *
+ * The copy routine is one call site on purpose: the non-temporal copy
+ * regression (Linux 2.6.29, seed 004) later switches how it copies.
+ */
+#ifndef REWIND_UACCESS_H
+#define REWIND_UACCESS_H
+
+#include "kernel/types.h"
+#include "mm/layout.h"
+
+#define __user
+
+static inline bool
+access_ok(const void __user *addr, size_t n)
+{
+	u64 a = (u64)(uintptr_t)addr;
+	return n <= USER_TOP && a <= USER_TOP - n;
+}
+
+/* 0, or -EFAULT if any byte could not be copied. */
+int copy_from_user(void *dst, const void __user *src, size_t n);
+int copy_to_user(void __user *dst, const void *src, size_t n);
+int clear_user(void __user *dst, size_t n);
+/*
+ * Copies a NUL-terminated string of at most max bytes including the NUL:
+ * its length, -EFAULT, or -ENAMETOOLONG when no NUL comes within max bytes.
+ */
+long strncpy_from_user(char *dst, const char __user *src, size_t max);
+
+/* Turned on at boot when the CPU has SMAP (CR4.SMAP set). */
+extern bool uaccess_smap;
+void uaccess_init(void);
+
+#endif

@@ -1,0 +1,521 @@
+/*
+ * vm.c - user address spaces and their areas; see vm.h.
+ *
+ * The VMA list is sorted and never has overlapping areas; neighbours with
+ * identical properties are merged, so brk growth extends one [heap] area.
+ * Pages are never populated here: every page arrives by a fault
+ * (mm/fault.c). Removing an area drops the pages mapped in it ("zap").
+ *
+ * TLB: after changing live entries of the current address space, this CPU
+ * flushes them; other CPUs join with the SMP milestone's shootdown.
+ */
+#include "mm/vm.h"
+#include "mm/kmalloc.h"
+#include "mm/page_alloc.h"
+#include "mm/paging.h"
+#include "fs/fs.h"
+#include "kernel/errno.h"
+#include "kernel/panic.h"
+#include "kernel/string.h"
+#include "kernel/task.h"
+#include "kernel/vsprintf.h"
+
+/* ---- vma objects ---------------------------------------------------------- */
+
+static struct vma *
+vma_new(u64 start, u64 end, u32 flags, struct file *file, u64 pgoff, const char *name)
+{
+	struct vma *v = kzalloc(sizeof(*v));
+
+	if (!v)
+		return NULL;
+	v->start = start;
+	v->end = end;
+	v->flags = flags;
+	v->file = file ? file_get(file) : NULL;
+	v->pgoff = pgoff;
+	v->name = name;
+	list_init(&v->link);
+	return v;
+}
+
+static void
+vma_free(struct vma *v)
+{
+	if (v->file)
+		file_put(v->file);
+	kfree(v);
+}
+
+static struct vma *
+vma_next(struct mm *mm, struct vma *v)
+{
+	return v->link.next == &mm->vmas ? NULL : list_entry(v->link.next, struct vma, link);
+}
+
+struct vma *
+vma_find(struct mm *mm, u64 addr)
+{
+	struct list_head *pos;
+
+	list_for_each(pos, &mm->vmas) {
+		struct vma *v = list_entry(pos, struct vma, link);
+		if (addr < v->start)
+			return NULL;
+		if (addr < v->end)
+			return v;
+	}
+	return NULL;
+}
+
+/* Whether b continues a seamlessly: same properties, and the file offset lines up. */
+static bool
+vma_mergeable(const struct vma *a, const struct vma *b)
+{
+	return a->end == b->start && a->flags == b->flags && a->file == b->file &&
+	       a->name == b->name &&
+	       (!a->file || a->pgoff + ((a->end - a->start) >> PAGE_SHIFT) == b->pgoff);
+}
+
+/* Inserts v in order (the range must be free) and merges it with its neighbours. */
+static void
+vma_insert(struct mm *mm, struct vma *v)
+{
+	struct list_head *pos = &mm->vmas;
+
+	while (pos->next != &mm->vmas && list_entry(pos->next, struct vma, link)->start < v->start)
+		pos = pos->next;
+	list_add(&v->link, pos);
+
+	struct vma *next = vma_next(mm, v);
+	if (next && vma_mergeable(v, next)) {
+		v->end = next->end;
+		list_del(&next->link);
+		vma_free(next);
+	}
+	if (pos != &mm->vmas) {
+		struct vma *prev = list_entry(pos, struct vma, link);
+		if (vma_mergeable(prev, v)) {
+			prev->end = v->end;
+			list_del(&v->link);
+			vma_free(v);
+		}
+	}
+}
+
+/* Splits v at addr (strictly inside it): v keeps the low part. */
+static int
+vma_split(struct vma *v, u64 addr)
+{
+	struct vma *hi = vma_new(addr, v->end, v->flags, v->file,
+				 v->pgoff + ((addr - v->start) >> PAGE_SHIFT), v->name);
+	if (!hi)
+		return -ENOMEM;
+	v->end = addr;
+	list_add(&hi->link, &v->link);
+	return 0;
+}
+
+/* ---- page-table side ------------------------------------------------------ */
+
+static void
+zap_pte(pte_t *pte, u64 va, void *arg)
+{
+	struct mm *mm = arg;
+
+	put_page(pte_page(pte_val(*pte)));
+	set_pte(pte, make_pte(0));
+	mm->rss--;
+}
+
+static void
+flush_user_range(u64 start, u64 end)
+{
+	if (end - start > 32 * PAGE_SIZE) {
+		flush_tlb_all();
+		return;
+	}
+	for (u64 va = start; va < end; va += PAGE_SIZE)
+		flush_tlb_one(va);
+}
+
+/* Drops every page mapped in [start, end). */
+static void
+zap_range(struct mm *mm, u64 start, u64 end)
+{
+	spin_lock(&mm->pt_lock);
+	walk_present_ptes(mm->pgd, start, end, zap_pte, mm);
+	spin_unlock(&mm->pt_lock);
+	flush_user_range(start, end);
+}
+
+/* Removes every area (and its pages) inside [start, end), splitting areas that straddle it. */
+static int
+unmap_range(struct mm *mm, u64 start, u64 end)
+{
+	struct list_head *pos = mm->vmas.next;
+
+	while (pos != &mm->vmas) {
+		struct vma *v = list_entry(pos, struct vma, link);
+		if (v->start >= end)
+			break;
+		if (v->end <= start) {
+			pos = pos->next;
+			continue;
+		}
+		if (v->start < start) {
+			if (vma_split(v, start))
+				return -ENOMEM;
+			pos = pos->next;	/* the part at and above start */
+			continue;
+		}
+		if (v->end > end && vma_split(v, end))
+			return -ENOMEM;
+		pos = pos->next;
+		list_del(&v->link);
+		zap_range(mm, v->start, v->end);
+		vma_free(v);
+	}
+	return 0;
+}
+
+/* ---- address spaces --------------------------------------------------------- */
+
+struct mm *
+mm_create(void)
+{
+	struct mm *mm = kzalloc(sizeof(*mm));
+
+	if (!mm)
+		return NULL;
+	mm->pgd = alloc_zeroed_page();
+	if (!mm->pgd) {
+		kfree(mm);
+		return NULL;
+	}
+	/* The kernel half is shared by every address space (see paging.h). */
+	for (int i = 256; i < 512; i++)
+		set_pgd(&mm->pgd[i], kernel_pgd[i]);
+	list_init(&mm->vmas);
+	rwsem_init(&mm->mmap_lock, "mmap_lock");
+	spin_lock_init(&mm->pt_lock, "page_table");
+	mm->users = 1;
+	return mm;
+}
+
+void
+mm_get(struct mm *mm)
+{
+	__atomic_add_fetch(&mm->users, 1, __ATOMIC_RELAXED);
+}
+
+void
+mm_put(struct mm *mm)
+{
+	if (__atomic_sub_fetch(&mm->users, 1, __ATOMIC_ACQ_REL))
+		return;
+	BUG_ON(read_cr3() == virt_to_phys(mm->pgd));
+	unmap_range(mm, 0, USER_TOP);
+	free_user_page_tables(mm->pgd);
+	free_page_virt(mm->pgd);
+	kfree(mm);
+}
+
+void
+mm_activate(struct mm *mm)
+{
+	u64 cr3 = virt_to_phys(mm ? mm->pgd : kernel_pgd);
+
+	if (read_cr3() != cr3)
+		write_cr3(cr3);
+}
+
+struct fork_copy {
+	struct mm *child;
+	const struct vma *vma;
+	bool failed;
+};
+
+/* Shares one page with the child; private writable pages become read-only in both (COW). */
+static void
+copy_pte(pte_t *pte, u64 va, void *arg)
+{
+	struct fork_copy *c = arg;
+	u64 val = pte_val(*pte);
+	pte_t *dst = pte_walk(c->child->pgd, va, true);
+
+	if (!dst) {
+		c->failed = true;
+		return;
+	}
+	if (!(c->vma->flags & VM_SHARED) && (val & PTE_WRITE)) {
+		val &= ~PTE_WRITE;
+		set_pte(pte, make_pte(val));
+	}
+	get_page(pte_page(val));
+	set_pte(dst, make_pte(val));
+	c->child->rss++;
+}
+
+struct mm *
+mm_fork(struct mm *old)
+{
+	struct mm *mm = mm_create();
+	struct fork_copy c = { .child = mm };
+	struct list_head *pos;
+
+	if (!mm)
+		return NULL;
+	down_write(&old->mmap_lock);
+	mm->brk_start = old->brk_start;
+	mm->brk = old->brk;
+	mm->start_stack = old->start_stack;
+	list_for_each(pos, &old->vmas) {
+		struct vma *v = list_entry(pos, struct vma, link);
+		struct vma *nv = vma_new(v->start, v->end, v->flags, v->file, v->pgoff, v->name);
+		if (!nv) {
+			c.failed = true;
+			break;
+		}
+		list_add_tail(&nv->link, &mm->vmas);
+		c.vma = v;
+		spin_lock(&old->pt_lock);
+		walk_present_ptes(old->pgd, v->start, v->end, copy_pte, &c);
+		spin_unlock(&old->pt_lock);
+	}
+	flush_tlb_all();	/* the parent's entries lost their write permission */
+	up_write(&old->mmap_lock);
+	if (c.failed) {
+		mm_put(mm);
+		return NULL;
+	}
+	return mm;
+}
+
+/* ---- mapping operations (mmap_lock held for writing by the callers below) --- */
+
+static int
+map_locked(struct mm *mm, u64 start, u64 len, u32 flags, struct file *file, u64 pgoff,
+	   const char *name)
+{
+	int err = unmap_range(mm, start, start + len);
+	if (err)
+		return err;
+	struct vma *v = vma_new(start, start + len, flags, file, pgoff, name);
+	if (!v)
+		return -ENOMEM;
+	vma_insert(mm, v);
+	return 0;
+}
+
+int
+vm_map_fixed(struct mm *mm, u64 start, u64 len, u32 flags, struct file *file, u64 pgoff,
+	     const char *name)
+{
+	down_write(&mm->mmap_lock);
+	int err = map_locked(mm, start, len, flags, file, pgoff, name);
+	up_write(&mm->mmap_lock);
+	return err;
+}
+
+static bool
+range_is_free(struct mm *mm, u64 start, u64 end)
+{
+	struct list_head *pos;
+
+	list_for_each(pos, &mm->vmas) {
+		struct vma *v = list_entry(pos, struct vma, link);
+		if (v->start < end && v->end > start)
+			return false;
+	}
+	return true;
+}
+
+/* The highest free gap of len bytes below USER_MMAP_TOP (mmap grows down, as Linux's). */
+static u64
+find_free_area(struct mm *mm, u64 len)
+{
+	u64 hi = USER_MMAP_TOP;
+
+	for (struct list_head *pos = mm->vmas.prev; pos != &mm->vmas; pos = pos->prev) {
+		struct vma *v = list_entry(pos, struct vma, link);
+		if (v->end <= hi && hi - v->end >= len)
+			return hi - len;
+		if (v->start < hi)
+			hi = v->start;
+	}
+	return hi >= USER_MMAP_MIN + len ? hi - len : 0;
+}
+
+long
+vm_mmap(struct mm *mm, u64 addr, u64 len, int prot, int flags, struct file *file, u64 pgoff)
+{
+	u32 vmflags = (prot & (PROT_READ | PROT_WRITE | PROT_EXEC)) |
+		      ((flags & MAP_TYPE) == MAP_SHARED ? VM_SHARED : 0);
+	long ret;
+
+	len = ALIGN_UP(len, PAGE_SIZE);
+	down_write(&mm->mmap_lock);
+	if (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) {
+		ret = (long)addr;
+		if ((flags & MAP_FIXED_NOREPLACE) && !range_is_free(mm, addr, addr + len))
+			ret = -EEXIST;
+	} else if (addr >= USER_MMAP_MIN && addr + len <= USER_TOP && IS_ALIGNED(addr, PAGE_SIZE) &&
+		   range_is_free(mm, addr, addr + len)) {
+		ret = (long)addr;		/* the hint is free: take it */
+	} else {
+		ret = (long)find_free_area(mm, len);
+		if (!ret)
+			ret = -ENOMEM;
+	}
+	if (ret > 0) {
+		int err = map_locked(mm, (u64)ret, len, vmflags, file, pgoff, NULL);
+		if (err)
+			ret = err;
+	}
+	up_write(&mm->mmap_lock);
+	return ret;
+}
+
+int
+vm_munmap(struct mm *mm, u64 start, u64 len)
+{
+	down_write(&mm->mmap_lock);
+	int err = unmap_range(mm, start, start + ALIGN_UP(len, PAGE_SIZE));
+	up_write(&mm->mmap_lock);
+	return err;
+}
+
+u64
+vm_pte_flags(u32 vmflags, bool writable)
+{
+	u64 f = PTE_PRESENT;
+
+	if (vmflags & (VM_READ | VM_WRITE | VM_EXEC))
+		f |= PTE_USER;
+	if (writable && (vmflags & VM_WRITE))
+		f |= PTE_WRITE;
+	if (!(vmflags & VM_EXEC))
+		f |= PTE_NX;
+	return f;
+}
+
+struct reprotect {
+	u32 flags;
+};
+
+/* Keeps the page and its write bit only where still allowed (COW pages stay read-only). */
+static void
+reprotect_pte(pte_t *pte, u64 va, void *arg)
+{
+	struct reprotect *r = arg;
+	u64 val = pte_val(*pte);
+
+	set_pte(pte, make_pte((val & PTE_ADDR_MASK) | vm_pte_flags(r->flags, val & PTE_WRITE)));
+}
+
+int
+vm_mprotect(struct mm *mm, u64 start, u64 len, int prot)
+{
+	u64 end = start + ALIGN_UP(len, PAGE_SIZE);
+	int err = 0;
+
+	down_write(&mm->mmap_lock);
+	for (u64 a = start; a < end;) {		/* the whole range must be mapped */
+		struct vma *v = vma_find(mm, a);
+		if (!v) {
+			err = -ENOMEM;
+			goto out;
+		}
+		a = v->end;
+	}
+	for (u64 a = start; a < end;) {
+		struct vma *v = vma_find(mm, a);
+		if (v->start < a && (err = vma_split(v, a)))
+			goto out;
+		v = vma_find(mm, a);
+		if (v->end > end && (err = vma_split(v, end)))
+			goto out;
+		struct reprotect r = { (v->flags & VM_SHARED) | (prot & (PROT_READ | PROT_WRITE | PROT_EXEC)) };
+		v->flags = r.flags;
+		spin_lock(&mm->pt_lock);
+		walk_present_ptes(mm->pgd, v->start, v->end, reprotect_pte, &r);
+		spin_unlock(&mm->pt_lock);
+		flush_user_range(v->start, v->end);
+		a = v->end;
+	}
+out:
+	up_write(&mm->mmap_lock);
+	return err;
+}
+
+void
+vm_brk_init(struct mm *mm, u64 start)
+{
+	mm->brk_start = mm->brk = start;
+}
+
+u64
+vm_brk(struct mm *mm, u64 want)
+{
+	down_write(&mm->mmap_lock);
+	u64 old_end = ALIGN_UP(mm->brk, PAGE_SIZE), new_end = ALIGN_UP(want, PAGE_SIZE);
+	if (want < mm->brk_start || want >= USER_MMAP_TOP)
+		goto out;
+	if (new_end > old_end) {
+		if (!range_is_free(mm, old_end, new_end) ||
+		    map_locked(mm, old_end, new_end - old_end, VM_READ | VM_WRITE, NULL, 0, "[heap]"))
+			goto out;
+	} else if (new_end < old_end && unmap_range(mm, new_end, old_end)) {
+		goto out;
+	}
+	mm->brk = want;
+out:
+	want = mm->brk;
+	up_write(&mm->mmap_lock);
+	return want;
+}
+
+int
+vm_discard(struct mm *mm, u64 start, u64 len)
+{
+	u64 end = start + ALIGN_UP(len, PAGE_SIZE);
+	int err = 0;
+
+	down_read(&mm->mmap_lock);
+	for (u64 a = start; a < end;) {
+		struct vma *v = vma_find(mm, a);
+		if (!v) {
+			err = -ENOMEM;
+			break;
+		}
+		zap_range(mm, MAX(a, v->start), MIN(end, v->end));
+		a = v->end;
+	}
+	up_read(&mm->mmap_lock);
+	return err;
+}
+
+size_t
+vm_show_maps(struct mm *mm, char *buf, size_t size)
+{
+	size_t n = 0;
+	struct list_head *pos;
+
+	down_read(&mm->mmap_lock);
+	list_for_each(pos, &mm->vmas) {
+		struct vma *v = list_entry(pos, struct vma, link);
+		char path[128] = "";
+		if (v->file)
+			file_path(v->file, path, sizeof(path));
+		else if (v->name)
+			ksnprintf(path, sizeof(path), "%s", v->name);
+		n += ksnprintf(buf + MIN(n, size), size - MIN(n, size),
+			       "%08lx-%08lx %c%c%c%c %08lx 00:00 0%s%s\n", v->start, v->end,
+			       v->flags & VM_READ ? 'r' : '-', v->flags & VM_WRITE ? 'w' : '-',
+			       v->flags & VM_EXEC ? 'x' : '-', v->flags & VM_SHARED ? 's' : 'p',
+			       v->pgoff << PAGE_SHIFT, path[0] ? "                          " : "", path);
+	}
+	up_read(&mm->mmap_lock);
+	return MIN(n, size);
+}

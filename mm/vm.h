@@ -1,0 +1,97 @@
+/*
+ * vm.h - user address spaces: the mm (page tables, the list of virtual
+ * memory areas, the mmap lock) and the operations on it: demand paging,
+ * copy-on-write fork, mmap/munmap/mprotect/brk/madvise.
+ *
+ * Locking: mm->mmap_lock (a sleeping rwsem, locking/rwsem.h) is taken for
+ * writing by everything that changes the VMA list and for reading by the
+ * page-fault handler - the pairing the rwsem regression studies.
+ * mm->pt_lock (a spinlock) serialises page-table updates among concurrent
+ * faults that hold the lock only for reading.
+ */
+#ifndef REWIND_VM_H
+#define REWIND_VM_H
+
+#include "kernel/list.h"
+#include "kernel/paravirt.h"
+#include "kernel/types.h"
+#include "locking/rwsem.h"
+#include "locking/spinlock.h"
+
+struct file;
+
+/* mmap(2) ABI values (Linux x86-64). */
+#define PROT_READ	0x1
+#define PROT_WRITE	0x2
+#define PROT_EXEC	0x4
+#define MAP_SHARED	0x01
+#define MAP_PRIVATE	0x02
+#define MAP_TYPE	0x0f
+#define MAP_FIXED	0x10
+#define MAP_ANONYMOUS	0x20
+#define MAP_FIXED_NOREPLACE 0x100000
+#define MADV_DONTNEED	4
+
+/* VMA flags: the protections, plus whether writes reach the file/are shared. */
+#define VM_READ		PROT_READ
+#define VM_WRITE	PROT_WRITE
+#define VM_EXEC		PROT_EXEC
+#define VM_SHARED	0x10
+
+#define USER_STACK_TOP	0x00007ffffffff000ul
+#define USER_STACK_SIZE	(8ul << 20)	/* Linux's default RLIMIT_STACK */
+#define USER_MMAP_TOP	(USER_STACK_TOP - USER_STACK_SIZE - (1ul << 30))
+#define USER_MMAP_MIN	0x10000ul	/* nothing is mapped below (vm.mmap_min_addr) */
+
+struct vma {
+	struct list_head link;		/* in mm->vmas, sorted by address */
+	u64 start, end;			/* [start, end), page-aligned */
+	u32 flags;			/* VM_* */
+	struct file *file;		/* NULL for anonymous memory */
+	u64 pgoff;			/* file page at start */
+	const char *name;		/* "[heap]", "[stack]", or NULL */
+};
+
+struct mm {
+	pgd_t *pgd;
+	struct list_head vmas;
+	struct rwsem mmap_lock;
+	struct spinlock pt_lock;
+	int users;			/* tasks sharing it */
+	u64 brk_start, brk;
+	u64 start_stack;		/* initial stack pointer, for /proc */
+	u64 rss;			/* pages mapped */
+};
+
+struct mm *mm_create(void);
+struct mm *mm_fork(struct mm *old);	/* copy-on-write copy; NULL when out of memory */
+void mm_get(struct mm *mm);
+void mm_put(struct mm *mm);
+/* Loads mm's page tables on this CPU (the kernel's alone for NULL). */
+void mm_activate(struct mm *mm);
+
+/* Maps [start, start + len) with the given VM_* flags; replaces what was there. 0 or -errno. */
+int vm_map_fixed(struct mm *mm, u64 start, u64 len, u32 flags, struct file *file, u64 pgoff,
+		 const char *name);
+long vm_mmap(struct mm *mm, u64 addr, u64 len, int prot, int flags, struct file *file, u64 pgoff);
+int vm_munmap(struct mm *mm, u64 start, u64 len);
+int vm_mprotect(struct mm *mm, u64 start, u64 len, int prot);
+/* Sets up the heap after exec: an empty [heap] at start. */
+void vm_brk_init(struct mm *mm, u64 start);
+/* brk(2): moves the end of the heap; returns the (possibly unchanged) end. */
+u64 vm_brk(struct mm *mm, u64 want);
+/* madvise(MADV_DONTNEED): the pages go; the next touch brings zeros or file data. */
+int vm_discard(struct mm *mm, u64 start, u64 len);
+/* The area containing addr, or NULL; mmap_lock held. */
+struct vma *vma_find(struct mm *mm, u64 addr);
+/* Entry bits of a user page: the user bit only while the area allows some access. */
+u64 vm_pte_flags(u32 vmflags, bool writable);
+
+/* Page-fault result: handled, or why not. */
+enum fault_result { FAULT_OK, FAULT_SEGV_MAPERR, FAULT_SEGV_ACCERR, FAULT_BUS, FAULT_OOM };
+/* Resolves a fault at addr with the CPU's error code in the current mm. */
+enum fault_result handle_mm_fault(u64 addr, u64 error);
+/* /proc/<pid>/maps text: the number of bytes written. */
+size_t vm_show_maps(struct mm *mm, char *buf, size_t size);
+
+#endif
