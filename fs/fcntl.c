@@ -1,0 +1,143 @@
+/*
+ * fcntl.c - duplicating descriptors (dup, dup2, dup3, F_DUPFD), their
+ * close-on-exec bit, a file's status flags (F_GETFL/F_SETFL), and ioctl's
+ * generic requests before the file's own. Errors are Linux's: -EBADF for a
+ * bad descriptor (also dup2's target out of range), -EINVAL for a bad
+ * command, flag or F_DUPFD minimum. Not here: the table itself (fdtable.c).
+ */
+#include "fs/vfs.h"
+#include "kernel/errno.h"
+#include "kernel/syscall.h"
+
+/* The flags F_SETFL may change; the others it silently leaves, as Linux does. */
+#define SETFL_MASK	(O_APPEND | O_NONBLOCK | O_ASYNC | O_DIRECT | O_NOATIME)
+
+/* ioctl requests every file understands (asm-generic/ioctls.h). */
+#define FIONCLEX	0x5450
+#define FIOCLEX		0x5451
+#define FIONBIO		0x5421
+
+static long
+dup_from(int fd, int min, bool cloexec)
+{
+	struct file *f = fd_get_raw(fd);
+
+	if (!f)
+		return -EBADF;
+	int ret = fd_alloc(f, min, cloexec);
+	if (ret < 0)
+		file_put(f);
+	return ret;
+}
+
+SYSCALL1(dup, int, fd)
+{
+	return dup_from(fd, 0, false);
+}
+
+static long
+dup_to(int oldfd, int newfd, bool cloexec)
+{
+	struct file *f = fd_get_raw(oldfd);
+
+	if (!f)
+		return -EBADF;
+	int ret = fd_replace(newfd, f, cloexec);
+	if (ret < 0)
+		file_put(f);
+	return ret;
+}
+
+SYSCALL3(dup3, int, oldfd, int, newfd, int, flags)
+{
+	if (flags & ~O_CLOEXEC)
+		return -EINVAL;
+	if (oldfd == newfd)
+		return -EINVAL;
+	return dup_to(oldfd, newfd, flags & O_CLOEXEC);
+}
+
+SYSCALL2(dup2, int, oldfd, int, newfd)
+{
+	if (oldfd != newfd)
+		return dup_to(oldfd, newfd, false);
+	struct file *f = fd_get_raw(oldfd);	/* dup2(fd, fd) only checks fd */
+	if (!f)
+		return -EBADF;
+	file_put(f);
+	return newfd;
+}
+
+static void
+set_status_flags(struct file *f, u32 set, u32 mask)
+{
+	u32 old = READ_ONCE(f->flags);
+
+	while (!__atomic_compare_exchange_n(&f->flags, &old, (old & ~mask) | (set & mask), false,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
+SYSCALL3(fcntl, int, fd, int, cmd, unsigned long, arg)
+{
+	struct file *f = fd_get_raw(fd);
+	long ret;
+
+	if (!f)
+		return -EBADF;
+	switch (cmd) {
+	case F_DUPFD:
+	case F_DUPFD_CLOEXEC:
+		ret = (long)arg < 0 || arg >= NR_OPEN ? -EINVAL
+						     : dup_from(fd, (int)arg, cmd == F_DUPFD_CLOEXEC);
+		break;
+	case F_GETFD:
+		ret = fd_get_cloexec(fd);
+		break;
+	case F_SETFD:
+		ret = fd_set_cloexec(fd, arg & FD_CLOEXEC);
+		break;
+	case F_GETFL:
+		ret = READ_ONCE(f->flags);
+		break;
+	case F_SETFL:
+		if (f->fmode & FMODE_PATH) {
+			ret = -EBADF;
+			break;
+		}
+		set_status_flags(f, (u32)arg, SETFL_MASK);
+		ret = 0;
+		break;
+	default:
+		ret = (f->fmode & FMODE_PATH) ? -EBADF : -EINVAL;
+		break;
+	}
+	file_put(f);
+	return ret;
+}
+
+SYSCALL3(ioctl, int, fd, unsigned, cmd, unsigned long, arg)
+{
+	struct file *f = fd_get(fd);
+	long ret;
+	int on;
+
+	if (!f)
+		return -EBADF;
+	switch (cmd) {
+	case FIOCLEX:
+	case FIONCLEX:
+		ret = fd_set_cloexec(fd, cmd == FIOCLEX);
+		break;
+	case FIONBIO:
+		ret = copy_from_user(&on, (const void __user *)arg, sizeof(on));
+		if (!ret)
+			set_status_flags(f, on ? O_NONBLOCK : 0, O_NONBLOCK);
+		break;
+	default:
+		ret = f->ops->ioctl ? f->ops->ioctl(f, cmd, arg) : -ENOTTY;
+		break;
+	}
+	file_put(f);
+	return ret;
+}

@@ -1,0 +1,325 @@
+/*
+ * fdtable.c - per-process file descriptor tables: which open file each fd
+ * number refers to, and its close-on-exec bit.
+ *
+ * A table starts with 64 slots and doubles up to NR_OPEN; the lowest free
+ * number is always the one handed out, as POSIX requires. The lock is a
+ * spinlock held only to read or swap slots: a file is never released
+ * under it (release may sleep), and arrays are allocated outside it.
+ * Threads share one table (counted); fork copies it, taking a reference on
+ * every open file. Not here: what the files are (file.c).
+ */
+#include "fs/vfs.h"
+#include "kernel/errno.h"
+#include "kernel/string.h"
+#include "kernel/task.h"
+#include "mm/kmalloc.h"
+
+#define FD_INITIAL	64
+#define BITS_PER_WORD	64
+
+static struct files *
+current_files(void)
+{
+	struct task *t = current();
+
+	return t ? t->files : NULL;
+}
+
+static bool
+cloexec_test(const struct files *files, unsigned fd)
+{
+	return files->cloexec[fd / BITS_PER_WORD] & (1ul << (fd % BITS_PER_WORD));
+}
+
+static void
+cloexec_assign(struct files *files, unsigned fd, bool on)
+{
+	u64 bit = 1ul << (fd % BITS_PER_WORD);
+
+	if (on)
+		files->cloexec[fd / BITS_PER_WORD] |= bit;
+	else
+		files->cloexec[fd / BITS_PER_WORD] &= ~bit;
+}
+
+/* Arrays for max slots, zeroed: true, or false when out of memory. */
+static bool
+arrays_alloc(unsigned max, struct file ***fd, u64 **cloexec)
+{
+	*fd = kzalloc(max * sizeof(**fd));
+	*cloexec = kzalloc(max / BITS_PER_WORD * sizeof(**cloexec));
+	if (*fd && *cloexec)
+		return true;
+	kfree(*fd);
+	kfree(*cloexec);
+	return false;
+}
+
+static struct files *
+files_new(unsigned max)
+{
+	struct files *files = kzalloc(sizeof(*files));
+
+	if (!files)
+		return NULL;
+	if (!arrays_alloc(max, &files->fd, &files->cloexec)) {
+		kfree(files);
+		return NULL;
+	}
+	files->refcount = 1;
+	files->max = max;
+	spin_lock_init(&files->lock, "files");
+	return files;
+}
+
+struct files *
+files_alloc(void)
+{
+	return files_new(FD_INITIAL);
+}
+
+struct files *
+files_dup(struct files *old)
+{
+	for (;;) {
+		unsigned max = READ_ONCE(old->max);
+		struct files *files = files_new(max);
+		if (!files)
+			return NULL;
+		spin_lock(&old->lock);
+		if (old->max == max) {
+			for (unsigned fd = 0; fd < max; fd++) {
+				if (old->fd[fd])
+					files->fd[fd] = file_get(old->fd[fd]);
+			}
+			memcpy(files->cloexec, old->cloexec, max / BITS_PER_WORD * sizeof(u64));
+			spin_unlock(&old->lock);
+			return files;
+		}
+		spin_unlock(&old->lock);	/* it grew meanwhile: again, bigger */
+		files_put(files);
+	}
+}
+
+void
+files_put(struct files *files)
+{
+	if (!files || __atomic_sub_fetch(&files->refcount, 1, __ATOMIC_ACQ_REL) != 0)
+		return;
+	for (unsigned fd = 0; fd < files->max; fd++) {
+		if (files->fd[fd])
+			file_put(files->fd[fd]);
+	}
+	kfree(files->fd);
+	kfree(files->cloexec);
+	kfree(files);
+}
+
+/* Takes the file out of slot fd (lock held); NULL if it was free. */
+static struct file *
+slot_take(struct files *files, unsigned fd)
+{
+	struct file *f = files->fd[fd];
+
+	files->fd[fd] = NULL;
+	cloexec_assign(files, fd, false);
+	return f;
+}
+
+void
+files_close_on_exec(struct files *files)
+{
+	spin_lock(&files->lock);
+	for (unsigned fd = 0; fd < files->max; fd++) {
+		if (!files->fd[fd] || !cloexec_test(files, fd))
+			continue;
+		struct file *f = slot_take(files, fd);
+		spin_unlock(&files->lock);
+		file_put(f);
+		spin_lock(&files->lock);
+	}
+	spin_unlock(&files->lock);
+}
+
+/* Makes room for slot fd (fd < NR_OPEN): 0 or -ENOMEM. */
+static int
+files_expand(struct files *files, unsigned fd)
+{
+	unsigned max = READ_ONCE(files->max);
+	struct file **newfd;
+	u64 *newbits;
+
+	if (fd < max)
+		return 0;
+	while (max <= fd)
+		max *= 2;
+	if (!arrays_alloc(max, &newfd, &newbits))
+		return -ENOMEM;
+	spin_lock(&files->lock);
+	if (files->max < max) {
+		memcpy(newfd, files->fd, files->max * sizeof(*newfd));
+		memcpy(newbits, files->cloexec, files->max / BITS_PER_WORD * sizeof(*newbits));
+		struct file **oldfd = files->fd;
+		u64 *oldbits = files->cloexec;
+		files->fd = newfd;
+		files->cloexec = newbits;
+		files->max = max;
+		newfd = oldfd;
+		newbits = oldbits;
+	}
+	spin_unlock(&files->lock);
+	kfree(newfd);		/* the old arrays, or ours if another thread grew it first */
+	kfree(newbits);
+	return 0;
+}
+
+int
+fd_alloc(struct file *f, int min, bool cloexec)
+{
+	struct files *files = current_files();
+
+	if (!files)
+		return -EMFILE;
+	for (;;) {
+		spin_lock(&files->lock);
+		for (unsigned fd = (unsigned)min; fd < files->max; fd++) {
+			if (!files->fd[fd]) {
+				files->fd[fd] = f;
+				cloexec_assign(files, fd, cloexec);
+				spin_unlock(&files->lock);
+				return (int)fd;
+			}
+		}
+		unsigned want = MAX(files->max, (unsigned)min);
+		spin_unlock(&files->lock);
+		if (want >= NR_OPEN)
+			return -EMFILE;
+		int err = files_expand(files, want);
+		if (err)
+			return err;
+	}
+}
+
+int
+fd_install(struct file *f)
+{
+	return fd_alloc(f, 0, false);
+}
+
+int
+fd_replace(int fd, struct file *f, bool cloexec)
+{
+	struct files *files = current_files();
+
+	if (!files || fd < 0 || fd >= NR_OPEN)
+		return -EBADF;
+	int err = files_expand(files, (unsigned)fd);
+	if (err)
+		return err;
+	spin_lock(&files->lock);
+	struct file *old = files->fd[fd];
+	files->fd[fd] = f;
+	cloexec_assign(files, (unsigned)fd, cloexec);
+	spin_unlock(&files->lock);
+	if (old)
+		file_put(old);
+	return fd;
+}
+
+int
+fd_close(int fd)
+{
+	struct files *files = current_files();
+	struct file *f = NULL;
+
+	if (!files || fd < 0)
+		return -EBADF;
+	spin_lock(&files->lock);
+	if ((unsigned)fd < files->max)
+		f = slot_take(files, (unsigned)fd);
+	spin_unlock(&files->lock);
+	if (!f)
+		return -EBADF;
+	file_put(f);
+	return 0;
+}
+
+struct file *
+fd_get_raw(int fd)
+{
+	struct files *files = current_files();
+	struct file *f = NULL;
+
+	if (!files || fd < 0)
+		return NULL;
+	spin_lock(&files->lock);
+	if ((unsigned)fd < files->max && files->fd[fd])
+		f = file_get(files->fd[fd]);
+	spin_unlock(&files->lock);
+	return f;
+}
+
+struct file *
+fd_get(int fd)
+{
+	struct file *f = fd_get_raw(fd);
+
+	if (f && (f->fmode & FMODE_PATH)) {
+		file_put(f);
+		return NULL;
+	}
+	return f;
+}
+
+/* FD_CLOEXEC or 0 for an open fd, -EBADF otherwise; with set, also changes it. */
+static int
+cloexec_access(int fd, bool set, bool on)
+{
+	struct files *files = current_files();
+	int ret = -EBADF;
+
+	if (!files || fd < 0)
+		return -EBADF;
+	spin_lock(&files->lock);
+	if ((unsigned)fd < files->max && files->fd[fd]) {
+		ret = cloexec_test(files, (unsigned)fd) ? FD_CLOEXEC : 0;
+		if (set)
+			cloexec_assign(files, (unsigned)fd, on);
+	}
+	spin_unlock(&files->lock);
+	return ret;
+}
+
+int
+fd_get_cloexec(int fd)
+{
+	return cloexec_access(fd, false, false);
+}
+
+int
+fd_set_cloexec(int fd, bool on)
+{
+	int ret = cloexec_access(fd, true, on);
+
+	return ret < 0 ? ret : 0;
+}
+
+int
+console_open_stdio(void)
+{
+	struct file *f = console_open();
+	int err = 0;
+
+	if (!f)
+		return -ENOENT;
+	for (int fd = 0; fd < 3 && !err; fd++) {
+		err = fd_replace(fd, file_get(f), false);
+		if (err < 0)
+			file_put(f);	/* the reference that was not installed */
+		else
+			err = 0;
+	}
+	file_put(f);
+	return err;
+}

@@ -1,0 +1,231 @@
+/*
+ * file.c - open file descriptions: making one from a dentry as open(2)
+ * does (its checks, O_TRUNC, O_PATH, O_TMPFILE), counting references, and
+ * what the rest of the kernel asks of an open file (fs/fs.h: execve reads
+ * through kernel_read, mmap takes pages through file_get_page).
+ *
+ * Not here: fd numbers (fdtable.c) or reading and writing (read_write.c).
+ */
+#include "fs/vfs.h"
+#include "kernel/errno.h"
+#include "kernel/string.h"
+#include "kernel/vsprintf.h"
+#include "mm/kmalloc.h"
+
+/* O_PATH files and inodes without operations: every operation is refused. */
+static const struct file_operations empty_fops;
+
+/* Flags that only matter while opening; the rest stay for F_GETFL. */
+#define OPEN_ONLY_FLAGS (O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_CLOEXEC)
+
+static u32
+fmode_of(u32 flags)
+{
+	switch (flags & O_ACCMODE) {
+	case O_RDONLY:
+		return FMODE_READ;
+	case O_WRONLY:
+		return FMODE_WRITE;
+	case O_RDWR:
+		return FMODE_READ | FMODE_WRITE;
+	default:
+		return 0;	/* 3: neither, as in Linux (ioctl only) */
+	}
+}
+
+struct file *
+file_alloc(struct inode *inode, struct dentry *dentry, u32 flags)
+{
+	struct file *f = kzalloc(sizeof(*f));
+
+	if (!f)
+		return NULL;
+	f->refcount = 1;
+	f->flags = flags & ~OPEN_ONLY_FLAGS;
+	f->fmode = fmode_of(flags);
+	mutex_init(&f->pos_lock, "file_pos");
+	f->inode = inode_get(inode);
+	f->dentry = dentry ? dget(dentry) : NULL;
+	f->ops = inode->fops ? inode->fops : &empty_fops;
+	return f;
+}
+
+/* Frees f without calling release: for an open that failed, and after release. */
+static void
+file_free(struct file *f)
+{
+	dput(f->dentry);
+	inode_put(f->inode);
+	kfree(f);
+}
+
+struct file *
+file_get(struct file *f)
+{
+	__atomic_add_fetch(&f->refcount, 1, __ATOMIC_RELAXED);
+	return f;
+}
+
+void
+file_put(struct file *f)
+{
+	if (__atomic_sub_fetch(&f->refcount, 1, __ATOMIC_ACQ_REL) != 0)
+		return;
+	if (f->ops->release)
+		f->ops->release(f);
+	file_free(f);
+}
+
+int
+file_open_dentry(struct dentry *d, u32 flags, struct file **out)
+{
+	struct inode *inode = d->inode;
+	u32 fmode = fmode_of(flags);
+
+	if ((flags & O_DIRECTORY) && !S_ISDIR(inode->mode))
+		return -ENOTDIR;
+	if (!(flags & O_PATH) && S_ISDIR(inode->mode) && ((fmode & FMODE_WRITE) || (flags & O_TRUNC)))
+		return -EISDIR;
+	if (!(flags & O_PATH) && (flags & O_TRUNC) && S_ISREG(inode->mode)) {
+		int err = vfs_truncate(inode, 0);
+		if (err)
+			return err;
+	}
+	struct file *f = file_alloc(inode, d, flags | O_LARGEFILE);
+	if (!f)
+		return -ENOMEM;
+	if (flags & O_PATH) {
+		f->fmode = FMODE_PATH;
+		f->ops = &empty_fops;
+	} else if (f->ops->open) {
+		int err = f->ops->open(inode, f);
+		if (err) {
+			file_free(f);
+			return err;
+		}
+	}
+	*out = f;
+	return 0;
+}
+
+/*
+ * O_TMPFILE: a regular file in the directory at path that has no name
+ * from the start (as if unlinked at once), for scratch files.
+ */
+static int
+open_tmpfile(int dirfd, const char *path, u32 flags, u32 mode, struct file **out)
+{
+	struct dentry *dir, *d;
+	int err;
+
+	if (!(fmode_of(flags) & FMODE_WRITE))
+		return -EINVAL;
+	err = path_lookup(dirfd, path, &dir);
+	if (err)
+		return err;
+	if (!S_ISDIR(dir->inode->mode))
+		err = -ENOTDIR;
+	else
+		err = vfs_create_unnamed(dir, S_IFREG | (mode & S_IALLUGO), &d);
+	if (!err) {
+		err = file_open_dentry(d, flags & ~(__O_TMPFILE | O_DIRECTORY | O_CREAT), out);
+		dput(d);
+	}
+	dput(dir);
+	return err;
+}
+
+/* Looks up or creates the file at path for O_CREAT: a referenced dentry. */
+static int
+open_create(int dirfd, const char *path, u32 flags, u32 mode, struct dentry **out)
+{
+	struct nameparent np;
+	int err = path_parent(dirfd, path, &np);
+
+	if (err)
+		return err;
+	if (np.type != LAST_NORM || np.trailing_slash)
+		err = -EISDIR;
+	else
+		err = vfs_create(np.dir, np.last, np.len, S_IFREG | (mode & S_IALLUGO),
+				 flags & O_EXCL, out);
+	dput(np.dir);
+	if (!err && S_ISDIR((*out)->inode->mode)) {
+		dput(*out);
+		err = -EISDIR;
+	}
+	return err;
+}
+
+int
+file_open_at(int dirfd, const char *path, u32 flags, u32 mode, struct file **out)
+{
+	struct dentry *d;
+	int err;
+
+	if (flags & O_PATH)
+		flags &= O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+	if (flags & __O_TMPFILE) {
+		if (!(flags & O_DIRECTORY))
+			return -EINVAL;
+		return open_tmpfile(dirfd, path, flags, mode, out);
+	}
+	if ((flags & (O_CREAT | O_DIRECTORY)) == (O_CREAT | O_DIRECTORY))
+		return -EINVAL;
+	err = flags & O_CREAT ? open_create(dirfd, path, flags, mode, &d)
+			      : path_lookup(dirfd, path, &d);
+	if (err)
+		return err;
+	err = file_open_dentry(d, flags, out);
+	dput(d);
+	return err;
+}
+
+/* ---- fs/fs.h: what the rest of the kernel asks of an open file ---------- */
+
+int
+kernel_open(const char *path, int flags, struct file **out)
+{
+	return file_open_at(AT_FDCWD, path, (u32)flags, 0, out);
+}
+
+long
+kernel_read(struct file *f, void *buf, size_t n, u64 off)
+{
+	if (!S_ISREG(f->inode->mode))
+		return -EINVAL;
+	return filemap_read(f->inode, (struct read_dest){ .p = buf, .kernel = true }, n, off);
+}
+
+int
+file_flags(struct file *f)
+{
+	return (int)READ_ONCE(f->flags);
+}
+
+u64
+file_size(struct file *f)
+{
+	return READ_ONCE(f->inode->size);
+}
+
+bool
+file_is_executable(struct file *f)
+{
+	return S_ISREG(f->inode->mode) && (f->inode->mode & S_IXUGO);
+}
+
+void
+file_path(struct file *f, char *buf, size_t size)
+{
+	if (!f->dentry)
+		ksnprintf(buf, size, "pipe:[%lu]", (unsigned long)f->inode->ino);
+	else if (dentry_path(f->dentry, buf, size) < 0)
+		ksnprintf(buf, size, "%s", f->dentry->name);	/* too long: the last name */
+}
+
+struct page *
+file_get_page(struct file *f, u64 index)
+{
+	return f->ops->get_page ? f->ops->get_page(f, index) : NULL;
+}

@@ -1,0 +1,224 @@
+/*
+ * filemap.c - the page cache: where a regular file's data lives, page by
+ * page, and the read and write loops over it.
+ *
+ * Each cached page is a shared page (mm/page_alloc.h) with page->mapping
+ * and page->index naming its place; the inode's index holds one reference,
+ * every user (a read in progress, a user mapping) another. A page missing
+ * from the index is a hole and reads as zeros.
+ *
+ * One invariant keeps holes, truncation and failed writes simple: every
+ * byte of a cached page at or beyond i_size is zero. Truncation zeroes the
+ * tail of the new last page; a write that fails part-way zeroes what it
+ * may have copied past i_size. Growing a file then only moves i_size.
+ *
+ * generic_perform_write() is the write loop of Linux's
+ * mm/filemap.c:generic_perform_write, and its copy_from_user() is the one
+ * place user data enters the page cache: the non-temporal-copy regression
+ * (seed 004) switches exactly that call.
+ *
+ * Not here: O_APPEND, file offsets and size limits (ramfs.c), locking of
+ * writers against each other (the caller holds inode->lock).
+ */
+#include "fs/vfs.h"
+#include "kernel/errno.h"
+#include "kernel/string.h"
+#include "mm/page_alloc.h"
+
+static inline u64
+pages_for(u64 size)
+{
+	return (size >> PAGE_SHIFT) + ((size & (PAGE_SIZE - 1)) != 0);
+}
+
+static inline void
+set_page_dirty(struct page *page)
+{
+	__atomic_or_fetch(&page->flags, PG_DIRTY, __ATOMIC_RELAXED);
+}
+
+/*
+ * Looks index up and, if absent and fresh is given, puts fresh there; with
+ * within_size, only below i_size (checked under the lock, so a truncation
+ * either sees the new page or the page fault sees the new size).
+ */
+static struct page *
+index_get(struct inode *inode, u64 index, struct page *fresh, bool within_size)
+{
+	struct page *page = NULL;
+
+	spin_lock(&inode->pages_lock);
+	if (!within_size || index < pages_for(i_size_read(inode))) {
+		page = page_index_lookup(&inode->pages, index);
+		if (!page && fresh && page_index_insert(&inode->pages, index, fresh) == 0)
+			page = fresh;
+		if (page)
+			get_page(page);
+	}
+	spin_unlock(&inode->pages_lock);
+	return page;
+}
+
+struct page *
+filemap_get_page(struct inode *inode, u64 index, unsigned how)
+{
+	struct page *page = index_get(inode, index, NULL, how & FGP_WITHIN_SIZE);
+
+	if (page || !(how & FGP_CREATE))
+		return page;
+	/* Allocated outside the lock; if another thread won the race, theirs is used. */
+	struct page *fresh = alloc_shared_page();
+	if (!fresh)
+		return NULL;
+	fresh->mapping = inode;
+	fresh->index = index;
+	page = index_get(inode, index, fresh, how & FGP_WITHIN_SIZE);
+	if (page != fresh) {
+		fresh->mapping = NULL;
+		put_page(fresh);
+	}
+	return page;
+}
+
+/* Copies n bytes of a page (or zeros, for a hole: src NULL) to dst + done. */
+static int
+copy_out(struct read_dest dst, size_t done, const void *src, size_t n)
+{
+	if (dst.kernel) {
+		if (src)
+			memcpy(dst.p + done, src, n);
+		else
+			memset(dst.p + done, 0, n);
+		return 0;
+	}
+	return src ? copy_to_user(dst.p + done, src, n) : clear_user(dst.p + done, n);
+}
+
+long
+filemap_read(struct inode *inode, struct read_dest dst, size_t n, u64 pos)
+{
+	u64 size = i_size_read(inode);
+	size_t done = 0;
+
+	if (pos >= size)
+		return 0;
+	n = MIN(n, size - pos);
+	while (done < n) {
+		u64 at = pos + done;
+		size_t offset = at & (PAGE_SIZE - 1);
+		size_t chunk = MIN(PAGE_SIZE - offset, n - done);
+		struct page *page = filemap_get_page(inode, at >> PAGE_SHIFT, 0);
+		int err = copy_out(dst, done, page ? (char *)page_address(page) + offset : NULL, chunk);
+		if (page)
+			put_page(page);
+		if (err)
+			return done ? (long)done : err;
+		done += chunk;
+	}
+	return (long)done;
+}
+
+/* After a failed copy into [pos, pos + n) of page kaddr: re-zeroes what lies past i_size. */
+static void
+zero_past_size(struct inode *inode, char *kaddr, u64 pos, size_t n)
+{
+	u64 size = i_size_read(inode);
+	size_t offset = pos & (PAGE_SIZE - 1);
+
+	if (pos + n <= size)
+		return;
+	size_t skip = pos >= size ? 0 : (size_t)(size - pos);
+	memset(kaddr + offset + skip, 0, n - skip);
+}
+
+long
+generic_perform_write(struct inode *inode, const char __user *buf, size_t n, u64 pos)
+{
+	size_t done = 0;
+	long err = 0;
+
+	while (done < n) {
+		size_t offset = pos & (PAGE_SIZE - 1);
+		size_t bytes = MIN(PAGE_SIZE - offset, n - done);
+		struct page *page = filemap_get_page(inode, pos >> PAGE_SHIFT, FGP_CREATE);
+		if (!page) {
+			err = -ENOMEM;
+			break;
+		}
+		char *kaddr = page_address(page);
+		if (copy_from_user(kaddr + offset, buf + done, bytes)) {
+			zero_past_size(inode, kaddr, pos, bytes);
+			put_page(page);
+			err = -EFAULT;
+			break;
+		}
+		set_page_dirty(page);
+		put_page(page);
+		done += bytes;
+		pos += bytes;
+		if (pos > i_size_read(inode))
+			i_size_write(inode, pos);	/* after the data: lockless readers see both */
+	}
+	if (done)
+		inode_touch(inode);
+	return done ? (long)done : err;
+}
+
+int
+filemap_fill(struct inode *inode, const void *data, u64 size)
+{
+	for (u64 off = 0; off < size; off += PAGE_SIZE) {
+		struct page *page = filemap_get_page(inode, off >> PAGE_SHIFT, FGP_CREATE);
+		if (!page)
+			return -ENOMEM;
+		u64 chunk = MIN(PAGE_SIZE, size - off);
+		memcpy(page_address(page), (const char *)data + off, chunk);
+		put_page(page);
+		i_size_write(inode, off + chunk);
+	}
+	return 0;
+}
+
+/* Drops every page at index >= first from the cache. */
+static void
+drop_pages_from(struct inode *inode, u64 first)
+{
+	for (;;) {
+		u64 index = first;
+		spin_lock(&inode->pages_lock);
+		struct page *page = page_index_next(&inode->pages, &index);
+		if (page)
+			page_index_remove(&inode->pages, index);
+		spin_unlock(&inode->pages_lock);
+		if (!page)
+			return;
+		page->mapping = NULL;	/* still mapped somewhere: no longer the file's */
+		put_page(page);
+		first = index + 1;
+	}
+}
+
+void
+filemap_set_size(struct inode *inode, u64 size)
+{
+	u64 old = i_size_read(inode);
+	size_t tail = size & (PAGE_SIZE - 1);
+
+	i_size_write(inode, size);
+	if (size >= old)
+		return;		/* what lies past the old size is zero already */
+	if (tail) {
+		struct page *page = filemap_get_page(inode, size >> PAGE_SHIFT, 0);
+		if (page) {
+			memset((char *)page_address(page) + tail, 0, PAGE_SIZE - tail);
+			put_page(page);
+		}
+	}
+	drop_pages_from(inode, pages_for(size));
+}
+
+void
+filemap_evict(struct inode *inode)
+{
+	drop_pages_from(inode, 0);
+}

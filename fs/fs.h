@@ -1,0 +1,63 @@
+/*
+ * fs.h - what the rest of the kernel needs from the file system: opening
+ * and reading files from kernel code (execve), file pages for mmap, and
+ * the per-process file state that fork, execve and exit manage.
+ *
+ * The VFS itself (inodes, dentries, files, path walk, the page cache,
+ * ramfs, devices, procfs, pipes) is described in fs/vfs.h.
+ */
+#ifndef REWIND_FS_H
+#define REWIND_FS_H
+
+#include "kernel/types.h"
+
+struct file;
+struct files;
+struct fs_context;
+struct page;
+struct boot_info;
+
+/* Boot: mounts the root ramfs with /dev, /proc, /tmp, then unpacks the initrd modules. */
+void vfs_init(void);
+void initrd_load(const struct boot_info *bi);
+
+/* Opens a path (relative paths from the current task's cwd) for the kernel: 0 or -errno. */
+int kernel_open(const char *path, int flags, struct file **out);
+/* Reads up to n bytes at offset off: the count read, or -errno. */
+long kernel_read(struct file *f, void *buf, size_t n, u64 off);
+struct file *file_get(struct file *f);
+void file_put(struct file *f);
+u64 file_size(struct file *f);
+/* Whether the file may be executed (a regular file with an x bit). */
+bool file_is_executable(struct file *f);
+/* The name the file was opened by (for /proc/<pid>/maps), into buf. */
+void file_path(struct file *f, char *buf, size_t size);
+/*
+ * The page-cache page holding page `index` of the file, with a reference
+ * for the caller (put_page when done); created zero-filled if the file has
+ * a hole there. NULL when index is past the end of the file (SIGBUS) or
+ * memory ran out.
+ */
+struct page *file_get_page(struct file *f, u64 index);
+
+/* Per-process open files (fd table). */
+struct files *files_alloc(void);
+struct files *files_dup(struct files *old);	/* fork: a copy sharing the open files */
+void files_put(struct files *files);		/* last user closes everything */
+void files_close_on_exec(struct files *files);
+/* Installs f at the lowest free fd: the fd or -EMFILE. Takes over the caller's reference. */
+int fd_install(struct file *f);
+/* The open file behind fd in the current process, with a reference (file_put); NULL if none. */
+struct file *fd_get(int fd);
+/* The open flags (O_ACCMODE, O_APPEND ...) the file was opened with. */
+int file_flags(struct file *f);
+
+/* Opens /dev/console as fds 0, 1 and 2 of the current process (for init): 0 or -errno. */
+int console_open_stdio(void);
+
+/* Per-process root and working directory. */
+struct fs_context *fs_context_root(void);	/* cwd = root = / */
+struct fs_context *fs_context_dup(struct fs_context *old);
+void fs_context_put(struct fs_context *fs);
+
+#endif

@@ -1,0 +1,90 @@
+/*
+ * inode.c - inode lifetime, time stamps and what stat(2) reports.
+ *
+ * An inode lives while anything refers to it: a dentry, an open file, a
+ * pipe's two ends. When the last reference goes its file system's evict
+ * operation frees what it holds (ramfs: the page cache; pipes: the ring
+ * buffer). Not here: how names reach inodes (dentry.c, namei.c) or what
+ * the data is (filemap.c, pipe.c, the devices).
+ */
+#include "fs/vfs.h"
+#include "kernel/tsc.h"
+#include "mm/kmalloc.h"
+
+static u64 next_ino = 1;
+
+/*
+ * Time since boot until the kernel keeps wall-clock time: then this is the
+ * one place to change, so that stat(2) shows real dates.
+ */
+struct fs_time
+fs_now(void)
+{
+	u64 ns = ns_since_boot();
+
+	return (struct fs_time){ .sec = (s64)(ns / 1000000000), .nsec = (s64)(ns % 1000000000) };
+}
+
+struct inode *
+inode_alloc(u32 mode, const struct inode_operations *iops, const struct file_operations *fops)
+{
+	struct inode *inode = kzalloc(sizeof(*inode));
+
+	if (!inode)
+		return NULL;
+	inode->refcount = 1;
+	inode->mode = mode;
+	inode->nlink = 1;
+	inode->ino = __atomic_fetch_add(&next_ino, 1, __ATOMIC_RELAXED);
+	inode->atime = inode->mtime = inode->ctime = fs_now();
+	mutex_init(&inode->lock, "inode");
+	spin_lock_init(&inode->pages_lock, "inode_pages");
+	page_index_init(&inode->pages);
+	inode->iops = iops;
+	inode->fops = fops;
+	inode->next_pos = 2;	/* 0 and 1 are "." and ".." */
+	return inode;
+}
+
+struct inode *
+inode_get(struct inode *inode)
+{
+	__atomic_add_fetch(&inode->refcount, 1, __ATOMIC_RELAXED);
+	return inode;
+}
+
+void
+inode_put(struct inode *inode)
+{
+	if (__atomic_sub_fetch(&inode->refcount, 1, __ATOMIC_ACQ_REL) != 0)
+		return;
+	if (inode->iops && inode->iops->evict)
+		inode->iops->evict(inode);
+	kfree(inode);
+}
+
+void
+inode_touch(struct inode *inode)
+{
+	inode->mtime = inode->ctime = fs_now();
+}
+
+void
+inode_fill_stat(struct inode *inode, struct linux_stat *st)
+{
+	*st = (struct linux_stat){
+		.st_dev = inode->dev,
+		.st_ino = inode->ino,
+		.st_nlink = READ_ONCE(inode->nlink),
+		.st_mode = inode->mode,
+		.st_uid = inode->uid,
+		.st_gid = inode->gid,
+		.st_rdev = inode->rdev,
+		.st_size = (s64)READ_ONCE(inode->size),
+		.st_blksize = PAGE_SIZE,
+		.st_blocks = (s64)(READ_ONCE(inode->pages.nrpages) * (PAGE_SIZE / 512)),
+		.st_atime = (u64)inode->atime.sec, .st_atime_nsec = (u64)inode->atime.nsec,
+		.st_mtime = (u64)inode->mtime.sec, .st_mtime_nsec = (u64)inode->mtime.nsec,
+		.st_ctime = (u64)inode->ctime.sec, .st_ctime_nsec = (u64)inode->ctime.nsec,
+	};
+}

@@ -1,0 +1,89 @@
+/*
+ * open.c - open, openat, creat, close, and access/faccessat/faccessat2.
+ *
+ * The system calls copy the path in, apply the umask to a new file's mode
+ * and install the file at the lowest free descriptor; file.c does the
+ * open itself. Every process runs as root for now, so access() grants
+ * reading and writing always and execution when any x bit is set (or for
+ * a directory), as Linux does for root.
+ */
+#include "fs/vfs.h"
+#include "kernel/errno.h"
+#include "kernel/syscall.h"
+
+static long
+openat_user(int dirfd, const char __user *upath, int flags, u32 mode)
+{
+	struct file *f;
+	char *path;
+	int err = getname(upath, &path);
+
+	if (err)
+		return err;
+	err = file_open_at(dirfd, path, (u32)flags, mode & S_IALLUGO & ~current_umask(), &f);
+	putname(path);
+	if (err)
+		return err;
+	int fd = fd_alloc(f, 0, flags & O_CLOEXEC);
+	if (fd < 0)
+		file_put(f);
+	return fd;
+}
+
+SYSCALL3(open, const char __user *, path, int, flags, u32, mode)
+{
+	return openat_user(AT_FDCWD, path, flags, mode);
+}
+
+SYSCALL4(openat, int, dirfd, const char __user *, path, int, flags, u32, mode)
+{
+	return openat_user(dirfd, path, flags, mode);
+}
+
+SYSCALL2(creat, const char __user *, path, u32, mode)
+{
+	return openat_user(AT_FDCWD, path, O_CREAT | O_WRONLY | O_TRUNC, mode);
+}
+
+SYSCALL1(close, int, fd)
+{
+	return fd_close(fd);
+}
+
+static long
+faccessat_user(int dirfd, const char __user *upath, int mode, int flags)
+{
+	struct inode *inode;
+	char *path;
+
+	if (mode & ~(R_OK | W_OK | X_OK))
+		return -EINVAL;
+	if (flags & ~(AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	int err = getname(upath, &path);
+	if (err)
+		return err;
+	err = lookup_inode_at(dirfd, path, flags, &inode);
+	putname(path);
+	if (err)
+		return err;
+	if ((mode & X_OK) && !S_ISDIR(inode->mode) && !(inode->mode & S_IXUGO))
+		err = -EACCES;
+	inode_put(inode);
+	return err;
+}
+
+SYSCALL2(access, const char __user *, path, int, mode)
+{
+	return faccessat_user(AT_FDCWD, path, mode, 0);
+}
+
+SYSCALL3(faccessat, int, dirfd, const char __user *, path, int, mode)
+{
+	return faccessat_user(dirfd, path, mode, 0);
+}
+
+SYSCALL4(faccessat2, int, dirfd, const char __user *, path, int, mode, int, flags)
+{
+	return faccessat_user(dirfd, path, mode, flags);
+}

@@ -1,0 +1,336 @@
+/*
+ * procfs.c - the /proc file system's machinery: inodes made on lookup,
+ * directory listings, and regular files whose text is generated at open.
+ * What the files say is elsewhere: procfs_info.c (machine-wide files),
+ * procfs_pid.c (per process), procfs_sys.c (knobs), in the formats of
+ * procfs_text.c. How the parts describe their files: procfs_internal.h.
+ *
+ * Nothing is stored: a lookup makes a fresh dentry and inode that live
+ * only while used, and each open generates the text anew. Inode numbers
+ * are derived from the path (a hash of the name, seeded with the parent's
+ * number), so that stat() and getdents agree without a table.
+ */
+#include "fs/procfs.h"
+#include "fs/procfs_internal.h"
+#include "kernel/errno.h"
+#include "kernel/printk.h"
+#include "kernel/string.h"
+#include "mm/kmalloc.h"
+#include "mm/layout.h"
+
+/* st_dev of procfs, next to vfs.h's DEV_RAMFS and DEV_PIPEFS (belongs in that enum). */
+enum { DEV_PROCFS = DEV_PIPEFS + 1 };
+
+#define PROC_ROOT_INO	1	/* as Linux's PROC_ROOT_INO */
+#define PROC_WRITE_MAX	256	/* the longest write a writable file takes, NUL included */
+
+/* inode->private of every procfs inode. */
+struct proc_node {
+	const struct proc_entry *entry;
+	union proc_arg arg;
+};
+
+/* file->private of an open regular file: the text generated at open. */
+struct proc_text {
+	size_t len;
+	char data[];
+};
+
+static const struct inode_operations proc_file_iops, proc_dir_iops;
+static const struct file_operations proc_file_fops, proc_dir_fops;
+
+/* FNV-1a over the name, seeded with the parent's number; 0 and the root's number are avoided. */
+static u64
+proc_ino(u64 parent, const char *name, size_t len)
+{
+	u32 h = 2166136261u ^ (u32)parent;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (u8)name[i]) * 16777619u;
+	return h > PROC_ROOT_INO ? h : h + PROC_ROOT_INO + 1;
+}
+
+static struct inode *
+proc_inode_new(const struct proc_entry *e, union proc_arg arg, u64 ino)
+{
+	bool dir = S_ISDIR(e->mode);
+	struct proc_node *node = kmalloc(sizeof(*node));
+	struct inode *inode;
+
+	if (!node)
+		return NULL;
+	inode = inode_alloc(e->mode, dir ? &proc_dir_iops : &proc_file_iops,
+			    dir ? &proc_dir_fops : &proc_file_fops);
+	if (!inode) {
+		kfree(node);
+		return NULL;
+	}
+	*node = (struct proc_node){ .entry = e, .arg = arg };
+	inode->private = node;
+	inode->ino = ino;
+	inode->dev = DEV_PROCFS;
+	/*
+	 * Size 0, as Linux's proc files: the length is only known once the text
+	 * is generated. nlink stays 1 for directories too: find and fts then do
+	 * not count on nlink - 2 subdirectories, which procfs does not keep.
+	 */
+	return inode;
+}
+
+static void
+proc_evict(struct inode *inode)
+{
+	kfree(inode->private);
+}
+
+/* ---- directories ----------------------------------------------------------- */
+
+static const struct proc_entry *
+fixed_entry(const struct proc_dir *pd, const char *name, size_t len)
+{
+	for (size_t i = 0; i < pd->nentries; i++) {
+		const char *n = pd->entries[i].name;
+		if (strlen(n) == len && memcmp(n, name, len) == 0)
+			return &pd->entries[i];
+	}
+	return NULL;
+}
+
+/* Called with dir's inode->lock held; the new dentry lives only while used. */
+static int
+proc_lookup(struct dentry *dir, const char *name, size_t len, struct dentry **out)
+{
+	const struct proc_node *parent = dir->inode->private;
+	const struct proc_dir *pd = parent->entry->dir;
+	const struct proc_entry *e = fixed_entry(pd, name, len);
+	struct proc_dyn dyn;
+	struct inode *inode;
+
+	if (e) {
+		dyn.entry = e;
+		dyn.arg = e->resolve ? e->resolve(parent->arg) : parent->arg;
+	} else if (!pd->find || !pd->find(parent->arg, name, len, &dyn)) {
+		return -ENOENT;
+	}
+	inode = proc_inode_new(dyn.entry, dyn.arg, proc_ino(dir->inode->ino, name, len));
+	if (!inode)
+		return -ENOMEM;
+	*out = dentry_alloc_child(dir, name, len, inode);
+	return *out ? 0 : -ENOMEM;
+}
+
+static bool
+emit_entry(struct dir_context *ctx, u64 dir_ino, const char *name, u32 mode, u64 pos)
+{
+	size_t len = strlen(name);
+
+	return dir_emit(ctx, name, len, proc_ino(dir_ino, name, len), dt_type(mode), pos);
+}
+
+/* "." and ".." at positions 0 and 1; false when the buffer is full. */
+static bool
+emit_dots(struct file *f, struct dir_context *ctx, u64 *pos)
+{
+	if (*pos == 0) {
+		if (!dir_emit(ctx, ".", 1, f->inode->ino, DT_DIR, 0))
+			return false;
+		*pos = 1;
+	}
+	if (*pos == 1) {
+		struct dentry *parent = dget_parent(f->dentry);
+		bool ok = dir_emit(ctx, "..", 2, parent->inode->ino, DT_DIR, 1);
+		dput(parent);
+		if (!ok)
+			return false;
+		*pos = 2;
+	}
+	return true;
+}
+
+/* The fixed entries, at positions 2 .. 2 + nentries - 1. */
+static bool
+emit_fixed(struct file *f, struct dir_context *ctx, const struct proc_dir *pd, u64 *pos)
+{
+	for (; *pos < 2 + pd->nentries; (*pos)++) {
+		const struct proc_entry *e = &pd->entries[*pos - 2];
+		if (!emit_entry(ctx, f->inode->ino, e->name, e->mode, *pos))
+			return false;
+	}
+	return true;
+}
+
+/* The dynamic names after them, each at its cookie's position. */
+static void
+emit_dynamic(struct file *f, struct dir_context *ctx, const struct proc_node *node, u64 pos)
+{
+	const struct proc_dir *pd = node->entry->dir;
+	u64 first = 2 + pd->nentries;
+	u64 cookie = pos - first;
+	struct proc_dyn dyn;
+
+	while (pd->next && pd->next(node->arg, &cookie, &dyn) &&
+	       emit_entry(ctx, f->inode->ino, dyn.name, dyn.entry->mode, first + cookie))
+		cookie++;
+}
+
+static int
+proc_getdents(struct file *f, struct dir_context *ctx)
+{
+	const struct proc_node *node = f->inode->private;
+	u64 pos = ctx->pos;
+
+	if (emit_dots(f, ctx, &pos) && emit_fixed(f, ctx, node->entry->dir, &pos))
+		emit_dynamic(f, ctx, node, pos);
+	return ctx->error;
+}
+
+/* ---- regular files ------------------------------------------------------------ */
+
+/* Generates the whole text, growing the buffer until it fits. */
+static int
+generate(const struct proc_node *node, struct proc_text **out)
+{
+	size_t size = PAGE_SIZE - sizeof(struct proc_text);
+
+	for (;;) {
+		struct proc_text *text = kmalloc(sizeof(*text) + size);
+		if (!text)
+			return -ENOMEM;
+		struct procbuf b = { .p = text->data, .size = size };
+		int err = node->entry->show(&b, node->arg);
+		if (!err && procbuf_fits(&b)) {
+			text->len = b.len;
+			*out = text;
+			return 0;
+		}
+		kfree(text);
+		if (err)
+			return err;
+		size = MAX(b.len + 1, 2 * size);
+	}
+}
+
+static int
+proc_file_open(struct inode *inode, struct file *f)
+{
+	struct proc_text *text;
+	int err = generate(inode->private, &text);
+
+	if (!err)
+		f->private = text;
+	return err;
+}
+
+static long
+proc_file_read(struct file *f, char __user *buf, size_t n, u64 *pos)
+{
+	const struct proc_text *text = f->private;
+
+	if (*pos >= text->len)
+		return 0;
+	n = MIN(n, text->len - *pos);
+	if (copy_to_user(buf, text->data + *pos, n))
+		return -EFAULT;
+	*pos += n;
+	return (long)n;
+}
+
+/*
+ * Each write(2) carries one whole value, without the blanks around it, at
+ * any offset: a program that writes A, B, A ... to one open file changes
+ * the knob every time. A write of blanks alone after the first (the
+ * newline some programs send on its own) changes nothing.
+ */
+static long
+proc_file_write(struct file *f, const char __user *buf, size_t n, u64 *pos)
+{
+	const struct proc_node *node = f->inode->private;
+	char text[PROC_WRITE_MAX];
+	const char *value;
+
+	if (!node->entry->write)
+		return -EPERM;
+	if (n >= sizeof(text))
+		return -EINVAL;
+	if (copy_from_user(text, buf, n))
+		return -EFAULT;
+	text[n] = '\0';
+	value = procfs_trim(text);
+	if (*value || *pos == 0) {
+		int err = node->entry->write(value, node->arg);
+		if (err)
+			return err;
+	}
+	*pos += n;
+	return (long)n;
+}
+
+static void
+proc_file_release(struct file *f)
+{
+	kfree(f->private);
+}
+
+/* open(O_TRUNC) (a shell's `>`) truncates: nothing to do, as on Linux's proc files. */
+static int
+proc_setsize(struct inode *inode, u64 size)
+{
+	return 0;
+}
+
+static const struct inode_operations proc_file_iops = {
+	.setsize = proc_setsize,
+	.evict = proc_evict,
+};
+
+static const struct inode_operations proc_dir_iops = {
+	.lookup = proc_lookup,
+	.evict = proc_evict,
+};
+
+static const struct file_operations proc_file_fops = {
+	.open = proc_file_open,
+	.read = proc_file_read,
+	.write = proc_file_write,
+	.llseek = generic_file_llseek,	/* offsets into the snapshot; SEEK_END is from size 0 */
+	.release = proc_file_release,
+};
+
+static const struct file_operations proc_dir_fops = {
+	.getdents = proc_getdents,
+	.llseek = dir_llseek,
+};
+
+/* ---- the root: /proc ----------------------------------------------------------- */
+
+static const struct proc_entry root_entries[] = {
+	{ .name = "cmdline", .mode = S_IFREG | 0444, .show = proc_show_cmdline },
+	{ .name = "cpuinfo", .mode = S_IFREG | 0444, .show = proc_show_cpuinfo },
+	{ .name = "meminfo", .mode = S_IFREG | 0444, .show = proc_show_meminfo },
+	/* There are no symlinks: self is the caller's own process directory. */
+	{ .name = "self", .mode = S_IFDIR | 0555, .dir = &proc_pid_dir, .resolve = proc_self_arg },
+	{ .name = "sys", .mode = S_IFDIR | 0555, .dir = &proc_sys_dir },
+	{ .name = "uptime", .mode = S_IFREG | 0444, .show = proc_show_uptime },
+};
+
+static const struct proc_dir root_dir = {
+	.entries = root_entries,
+	.nentries = ARRAY_SIZE(root_entries),
+	.next = proc_pid_next,
+	.find = proc_pid_find,
+};
+
+static const struct proc_entry root_entry = { .name = "proc", .mode = S_IFDIR | 0555, .dir = &root_dir };
+
+void
+procfs_init(void)
+{
+	struct inode *root = proc_inode_new(&root_entry, (union proc_arg){ 0 }, PROC_ROOT_INO);
+	int err = root ? vfs_mount("/proc", root) : -ENOMEM;
+
+	if (err) {
+		pr_err("procfs: cannot mount /proc (error %d); booting on without it\n", err);
+		if (root)
+			inode_put(root);
+	}
+}

@@ -1,0 +1,12 @@
+/*
+ * procfs.h - the /proc file system: machine-wide files (meminfo, cpuinfo,
+ * uptime, cmdline), one directory per process, and /proc/sys/rewind/<knob>
+ * for reading and changing every knob at run time (DESIGN.md §1.4).
+ */
+#ifndef REWIND_PROCFS_H
+#define REWIND_PROCFS_H
+
+/* Mounts procfs on /proc; called once at boot, after vfs_init(). */
+void procfs_init(void);
+
+#endif

@@ -1,0 +1,124 @@
+/*
+ * procfs_info.c - the machine-wide files: /proc/cmdline, cpuinfo, meminfo
+ * and uptime. Each gathers its figures here and leaves the layout to
+ * procfs_text.c.
+ */
+#include "fs/procfs_internal.h"
+#include "kernel/boot.h"
+#include "kernel/cputime.h"
+#include "kernel/percpu.h"
+#include "kernel/string.h"
+#include "kernel/tsc.h"
+#include "kernel/x86.h"
+#include "mm/kmalloc.h"
+#include "mm/page_alloc.h"
+
+int
+proc_show_cmdline(struct procbuf *b, union proc_arg arg)
+{
+	procbuf_printf(b, "%s\n", boot_cmdline());
+	return 0;
+}
+
+/*
+ * The CPUID of the CPU this runs on stands for every CPU: rewind assumes
+ * identical processors, as QEMU gives. Linux records each CPU's at its
+ * bring-up instead, which is the way to go once a machine may mix them.
+ */
+static void
+read_cpu_identity(struct cpu_identity *id)
+{
+	struct cpuid_regs r = cpuid(0, 0);
+	u32 max_ext;
+
+	memset(id, 0, sizeof(*id));
+	id->max_leaf = r.eax;
+	memcpy(id->vendor, &r.ebx, 4);
+	memcpy(id->vendor + 4, &r.edx, 4);
+	memcpy(id->vendor + 8, &r.ecx, 4);
+	r = cpuid(1, 0);
+	id->signature = r.eax;
+	id->clflush_size = (r.ebx >> 8 & 0xff) * 8;
+	id->words[CPU_WORD_1_EDX] = r.edx;
+	id->words[CPU_WORD_1_ECX] = r.ecx;
+	if (id->max_leaf >= 7)
+		id->words[CPU_WORD_7_EBX] = cpuid(7, 0).ebx;
+	max_ext = cpuid(0x80000000, 0).eax;
+	if (max_ext >= 0x80000001) {
+		r = cpuid(0x80000001, 0);
+		id->words[CPU_WORD_X1_EDX] = r.edx;
+		id->words[CPU_WORD_X1_ECX] = r.ecx;
+	}
+	/* The brand string: 16 bytes per leaf, in EAX, EBX, ECX, EDX order (struct cpuid_regs). */
+	for (u32 i = 0; i < 3 && max_ext >= 0x80000004; i++) {
+		r = cpuid(0x80000002 + i, 0);
+		memcpy(id->model_name + 16 * i, &r, 16);
+	}
+	if (max_ext >= 0x80000008) {
+		r = cpuid(0x80000008, 0);
+		id->phys_bits = r.eax & 0xff;
+		id->virt_bits = r.eax >> 8 & 0xff;
+	}
+}
+
+int
+proc_show_cpuinfo(struct procbuf *b, union proc_arg arg)
+{
+	struct cpu_identity id;
+
+	read_cpu_identity(&id);
+	for (unsigned i = 0; i < READ_ONCE(ncpus); i++) {
+		struct cpu *c = cpus[i];
+		if (c && READ_ONCE(c->online))
+			procfs_format_cpu(b, &id, c->id, c->apic_id, tsc_hz);
+	}
+	return 0;
+}
+
+/*
+ * Cached should count the page cache's pages, but no counter spans all
+ * files yet (each inode knows only its own): it shows 0 until one exists,
+ * rather than a guess. MemAvailable is MemFree because nothing can be
+ * reclaimed: ramfs's page cache is the only copy of its files, and
+ * kmalloc's slabs never shrink.
+ */
+int
+proc_show_meminfo(struct procbuf *b, union proc_arg arg)
+{
+	struct page_alloc_stats pages;
+	struct kmalloc_class_stats classes[KMALLOC_NCLASSES];
+	u64 kb = PAGE_SIZE / 1024, slab_pages = 0;
+
+	page_alloc_get_stats(&pages);
+	kmalloc_get_stats(classes);
+	for (int i = 0; i < KMALLOC_NCLASSES; i++)
+		slab_pages += classes[i].slabs;
+	procfs_format_meminfo(b, &(struct procfs_meminfo){
+		.total_kb = pages.total_pages * kb,
+		.free_kb = pages.free_pages * kb,
+		.available_kb = pages.free_pages * kb,
+		.cached_kb = 0,
+		.slab_kb = slab_pages * kb,
+	});
+	return 0;
+}
+
+/*
+ * Idle time is what the CPUs' idle tasks were charged (kernel/cputime.c),
+ * summed over the CPUs as Linux does, so with several CPUs it may exceed
+ * the uptime. An idle task running right now on another CPU has its
+ * current stretch counted only when it switches out.
+ */
+int
+proc_show_uptime(struct procbuf *b, union proc_arg arg)
+{
+	u64 idle_ns = 0;
+
+	for (unsigned i = 0; i < READ_ONCE(ncpus); i++) {
+		struct cpu *c = cpus[i];
+		if (c && c->idle)
+			idle_ns += cputime_ns(cputime_read(c->idle).sys);
+	}
+	procfs_format_uptime(b, ns_since_boot(), idle_ns);
+	return 0;
+}

@@ -1,0 +1,74 @@
+/*
+ * procfs_internal.h - how the parts of procfs describe their files to the
+ * common machinery in fs/procfs.c.
+ *
+ * Every procfs directory is a struct proc_dir: a table of fixed entries
+ * (meminfo, status ...) and, optionally, names that come and go (pids,
+ * knobs), each with a stable number (its cookie: the pid, the knob's index)
+ * that getdents positions are made of, so that a listing in several calls
+ * neither skips nor repeats an entry when processes come and go.
+ *
+ * An inode made by a lookup carries its entry and the argument the entry
+ * shows (which process, which knob). A regular file's text is generated
+ * whole at open(), so that read() and lseek() work on a snapshot that
+ * cannot change under them (Linux's single_open).
+ */
+#ifndef REWIND_PROCFS_INTERNAL_H
+#define REWIND_PROCFS_INTERNAL_H
+
+#include "fs/procfs_text.h"
+#include "fs/vfs.h"
+
+/* What an entry is about: a process (group leader's pid) or a knob. */
+union proc_arg {
+	int pid;
+	const struct knob *knob;
+};
+
+struct proc_dir;
+
+struct proc_entry {
+	const char *name;		/* fixed entries; dynamic ones are named by their dir */
+	u32 mode;			/* S_IFREG or S_IFDIR, and the permission bits */
+	/* Regular files: the text, or -errno (-ESRCH: the process is gone). */
+	int (*show)(struct procbuf *b, union proc_arg arg);
+	/* Writable files: takes the value one write(2) carried, trimmed. NULL: -EPERM. */
+	int (*write)(const char *value, union proc_arg arg);
+	/* Directories. */
+	const struct proc_dir *dir;
+	/* The argument this entry shows, from its directory's; NULL: the same. */
+	union proc_arg (*resolve)(union proc_arg dir_arg);
+};
+
+/* A name that comes and goes, found by a directory's next or find. */
+struct proc_dyn {
+	const struct proc_entry *entry;
+	union proc_arg arg;
+	char name[NAME_MAX + 1];
+};
+
+struct proc_dir {
+	const struct proc_entry *entries;
+	size_t nentries;
+	/* Dynamic names, or NULL: the first whose cookie is at least *cookie (set to it). */
+	bool (*next)(union proc_arg dir_arg, u64 *cookie, struct proc_dyn *out);
+	/* The dynamic name name[0..len), if it exists now. */
+	bool (*find)(union proc_arg dir_arg, const char *name, size_t len, struct proc_dyn *out);
+};
+
+/* fs/procfs_info.c: the machine-wide files. */
+int proc_show_cmdline(struct procbuf *b, union proc_arg arg);
+int proc_show_cpuinfo(struct procbuf *b, union proc_arg arg);
+int proc_show_meminfo(struct procbuf *b, union proc_arg arg);
+int proc_show_uptime(struct procbuf *b, union proc_arg arg);
+
+/* fs/procfs_pid.c: /proc/<pid> and /proc/self. */
+extern const struct proc_dir proc_pid_dir;
+union proc_arg proc_self_arg(union proc_arg dir_arg);
+bool proc_pid_next(union proc_arg dir_arg, u64 *cookie, struct proc_dyn *out);
+bool proc_pid_find(union proc_arg dir_arg, const char *name, size_t len, struct proc_dyn *out);
+
+/* fs/procfs_sys.c: /proc/sys. */
+extern const struct proc_dir proc_sys_dir;
+
+#endif

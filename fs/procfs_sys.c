@@ -1,0 +1,82 @@
+/*
+ * procfs_sys.c - /proc/sys/rewind/<knob>: every knob of the registry
+ * (kernel/knobs.h) as a file, so that scripts and benchmarks can switch
+ * policies at run time, A, B, A, B ... in one boot (DESIGN.md §1.4).
+ *
+ * Reading gives the current value alone on the first line, then
+ * "# valid: ..." and "# default: ..." (procfs_format_knob). Writing a
+ * value sets the knob through knob_set, the same parser the command line
+ * uses: an invalid value fails with -EINVAL (knob_set logs the valid
+ * ones), and a knob that may only be set at boot is read-only (0444, and
+ * writing gives -EPERM). A change is one store, so it is atomic for the
+ * code that reads the knob.
+ */
+#include "fs/procfs_internal.h"
+#include "kernel/knobs.h"
+#include "kernel/string.h"
+#include "kernel/vsprintf.h"
+
+extern const struct knob __start_knobs[], __stop_knobs[];
+
+static int
+show_knob(struct procbuf *b, union proc_arg arg)
+{
+	procfs_format_knob(b, arg.knob);
+	return 0;
+}
+
+static int
+write_knob(const char *value, union proc_arg arg)
+{
+	return knob_set(arg.knob, value);
+}
+
+static const struct proc_entry knob_rw = { .mode = S_IFREG | 0644, .show = show_knob, .write = write_knob };
+static const struct proc_entry knob_ro = { .mode = S_IFREG | 0444, .show = show_knob };
+
+static void
+knob_dyn(const struct knob *k, struct proc_dyn *out)
+{
+	out->entry = k->runtime ? &knob_rw : &knob_ro;
+	out->arg.knob = k;
+	ksnprintf(out->name, sizeof(out->name), "%s", k->name);
+}
+
+/* The cookie of a knob's file is its index in the registry, which never changes. */
+static bool
+knob_next(union proc_arg dir_arg, u64 *cookie, struct proc_dyn *out)
+{
+	if (*cookie >= (u64)(__stop_knobs - __start_knobs))
+		return false;
+	knob_dyn(&__start_knobs[*cookie], out);
+	return true;
+}
+
+static bool
+knob_lookup(union proc_arg dir_arg, const char *name, size_t len, struct proc_dyn *out)
+{
+	const struct knob *k;
+
+	if (len >= sizeof(out->name))
+		return false;
+	memcpy(out->name, name, len);
+	out->name[len] = '\0';
+	k = knob_find(out->name);
+	if (k)
+		knob_dyn(k, out);
+	return k != NULL;
+}
+
+static const struct proc_dir knob_dir = {
+	.next = knob_next,
+	.find = knob_lookup,
+};
+
+static const struct proc_entry sys_entries[] = {
+	{ .name = "rewind", .mode = S_IFDIR | 0555, .dir = &knob_dir },
+};
+
+const struct proc_dir proc_sys_dir = {
+	.entries = sys_entries,
+	.nentries = ARRAY_SIZE(sys_entries),
+};

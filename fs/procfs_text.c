@@ -1,0 +1,269 @@
+/*
+ * procfs_text.c - the text of the /proc files, in Linux's formats; see
+ * procfs_text.h.
+ *
+ * Programs written for Linux parse these files (free, ps, top, scripts
+ * reading /proc/self/status), so field names, order, padding and units
+ * follow Linux 6.1 exactly where rewind has the figure. A figure rewind
+ * does not have is left out, or shown as 0 where a fixed number of fields
+ * must stay (the stat line), never invented.
+ */
+#include "fs/procfs_text.h"
+#include "kernel/string.h"
+#include "kernel/vsprintf.h"
+#include "mm/layout.h"
+
+#define USER_HZ		100	/* the unit of times in /proc, as Linux's */
+
+void
+procbuf_printf(struct procbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	b->len += (size_t)kvsnprintf(procbuf_end(b), procbuf_room(b), fmt, ap);
+	va_end(ap);
+}
+
+/* ---- /proc/sys/rewind/<knob> --------------------------------------------- */
+
+/* Appends what one of the registry's knob_format_* functions writes. */
+static void
+append_knob_text(struct procbuf *b, int (*format)(const struct knob *, char *, size_t),
+		 const struct knob *k)
+{
+	b->len += (size_t)format(k, procbuf_end(b), procbuf_room(b));
+}
+
+void
+procfs_format_knob(struct procbuf *b, const struct knob *k)
+{
+	/* Text goes out as it is (no quotes), so that the first line is the value. */
+	if (k->type == KNOB_STRING)
+		procbuf_printf(b, "%s", k->str);
+	else
+		append_knob_text(b, knob_format_current, k);
+	procbuf_printf(b, "\n# valid: ");
+	append_knob_text(b, knob_format_valid, k);
+	procbuf_printf(b, "\n# default: ");
+	append_knob_text(b, knob_format_default, k);
+	procbuf_printf(b, "\n");
+}
+
+static bool
+is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+char *
+procfs_trim(char *s)
+{
+	size_t n;
+
+	while (is_space(*s))
+		s++;
+	n = strlen(s);
+	while (n && is_space(s[n - 1]))
+		s[--n] = '\0';
+	return s;
+}
+
+/* ---- /proc/cpuinfo ------------------------------------------------------- */
+
+/*
+ * Linux's names for the feature bits (arch/x86/include/asm/cpufeatures.h);
+ * bits Linux does not print have no name. These are the CPU's own CPUID
+ * bits: Linux also prints flags it synthesizes (constant_tsc, nopl ...)
+ * and hides features it turned off, which rewind does not.
+ */
+static const char *const cpu_flag_names[CPU_NWORDS][32] = {
+	[CPU_WORD_1_EDX] = {
+		"fpu", "vme", "de", "pse", "tsc", "msr", "pae", "mce",
+		"cx8", "apic", NULL, "sep", "mtrr", "pge", "mca", "cmov",
+		"pat", "pse36", "pn", "clflush", NULL, "dts", "acpi", "mmx",
+		"fxsr", "sse", "sse2", "ss", "ht", "tm", "ia64", "pbe",
+	},
+	[CPU_WORD_X1_EDX] = {
+		[11] = "syscall", [19] = "mp", [20] = "nx", [22] = "mmxext",
+		[25] = "fxsr_opt", [26] = "pdpe1gb", [27] = "rdtscp", [29] = "lm",
+		[30] = "3dnowext", [31] = "3dnow",
+	},
+	[CPU_WORD_1_ECX] = {
+		"pni", "pclmulqdq", "dtes64", "monitor", "ds_cpl", "vmx", "smx", "est",
+		"tm2", "ssse3", "cid", "sdbg", "fma", "cx16", "xtpr", "pdcm",
+		NULL, "pcid", "dca", "sse4_1", "sse4_2", "x2apic", "movbe", "popcnt",
+		"tsc_deadline_timer", "aes", "xsave", NULL /* osxsave */, "avx", "f16c",
+		"rdrand", "hypervisor",
+	},
+	[CPU_WORD_X1_ECX] = {
+		"lahf_lm", "cmp_legacy", "svm", "extapic", "cr8_legacy", "abm", "sse4a",
+		"misalignsse", "3dnowprefetch", "osvw", "ibs", "xop", "skinit", "wdt",
+		[15] = "lwp", [16] = "fma4", [17] = "tce", [19] = "nodeid_msr", [21] = "tbm",
+		[22] = "topoext", [23] = "perfctr_core", [24] = "perfctr_nb", [26] = "bpext",
+		[27] = "ptsc", [28] = "perfctr_llc", [29] = "mwaitx",
+	},
+	[CPU_WORD_7_EBX] = {
+		"fsgsbase", "tsc_adjust", "sgx", "bmi1", "hle", "avx2", NULL, "smep",
+		"bmi2", "erms", "invpcid", "rtm", "cqm", NULL, "mpx", "rdt_a",
+		"avx512f", "avx512dq", "rdseed", "adx", "smap", "avx512ifma", NULL,
+		"clflushopt", "clwb", "intel_pt", "avx512pf", "avx512er", "avx512cd",
+		"sha_ni", "avx512bw", "avx512vl",
+	},
+};
+
+void
+procfs_format_cpu_flags(struct procbuf *b, const u32 words[CPU_NWORDS])
+{
+	for (int w = 0; w < CPU_NWORDS; w++)
+		for (int bit = 0; bit < 32; bit++)
+			if ((words[w] >> bit & 1) && cpu_flag_names[w][bit])
+				procbuf_printf(b, " %s", cpu_flag_names[w][bit]);
+}
+
+/* Family and model with their extended fields folded in, as Linux's x86_family/x86_model. */
+static unsigned
+cpu_family(u32 sig)
+{
+	unsigned family = sig >> 8 & 0xf;
+
+	return family == 0xf ? family + (sig >> 20 & 0xff) : family;
+}
+
+static unsigned
+cpu_model(u32 sig)
+{
+	unsigned model = sig >> 4 & 0xf;
+
+	return cpu_family(sig) >= 6 ? model + ((sig >> 16 & 0xf) << 4) : model;
+}
+
+/* The brand string without the leading blanks some Intel parts pad it with. */
+static const char *
+model_name(const struct cpu_identity *id)
+{
+	const char *s = id->model_name;
+
+	while (*s == ' ')
+		s++;
+	return *s ? s : "unknown";
+}
+
+void
+procfs_format_cpu(struct procbuf *b, const struct cpu_identity *id, unsigned processor,
+		  u32 apic_id, u64 tsc_hz)
+{
+	u64 khz = tsc_hz / 1000;
+
+	procbuf_printf(b, "processor\t: %u\nvendor_id\t: %s\ncpu family\t: %u\nmodel\t\t: %u\n"
+		       "model name\t: %s\nstepping\t: %u\n", processor,
+		       id->vendor[0] ? id->vendor : "unknown", cpu_family(id->signature),
+		       cpu_model(id->signature), model_name(id), id->signature & 0xf);
+	if (khz)
+		procbuf_printf(b, "cpu MHz\t\t: %lu.%03lu\n", khz / 1000, khz % 1000);
+	procbuf_printf(b, "apicid\t\t: %u\nfpu\t\t: yes\nfpu_exception\t: yes\n"
+		       "cpuid level\t: %u\nwp\t\t: yes\nflags\t\t:", apic_id, id->max_leaf);
+	procfs_format_cpu_flags(b, id->words);
+	procbuf_printf(b, "\nclflush size\t: %u\ncache_alignment\t: %u\n", id->clflush_size,
+		       id->clflush_size);
+	if (id->phys_bits)
+		procbuf_printf(b, "address sizes\t: %u bits physical, %u bits virtual\n",
+			       id->phys_bits, id->virt_bits);
+	procbuf_printf(b, "power management:\n\n");
+}
+
+/* ---- /proc/meminfo and /proc/uptime --------------------------------------- */
+
+static void
+meminfo_line(struct procbuf *b, const char *name, u64 kb)
+{
+	procbuf_printf(b, "%-16s%8lu kB\n", name, kb);
+}
+
+/*
+ * Linux's order, leaving out what rewind does not track (active/inactive
+ * lists, dirty pages, page tables ...). There is no swap: its lines say so.
+ */
+void
+procfs_format_meminfo(struct procbuf *b, const struct procfs_meminfo *m)
+{
+	meminfo_line(b, "MemTotal:", m->total_kb);
+	meminfo_line(b, "MemFree:", m->free_kb);
+	meminfo_line(b, "MemAvailable:", m->available_kb);
+	meminfo_line(b, "Buffers:", 0);
+	meminfo_line(b, "Cached:", m->cached_kb);
+	meminfo_line(b, "SwapCached:", 0);
+	meminfo_line(b, "SwapTotal:", 0);
+	meminfo_line(b, "SwapFree:", 0);
+	meminfo_line(b, "Slab:", m->slab_kb);
+	meminfo_line(b, "SReclaimable:", 0);
+	meminfo_line(b, "SUnreclaim:", m->slab_kb);
+}
+
+/* Seconds with two decimals, truncated as Linux does. */
+void
+procfs_format_uptime(struct procbuf *b, u64 uptime_ns, u64 idle_ns)
+{
+	u64 cs = 1000000000 / 100;
+
+	procbuf_printf(b, "%lu.%02lu %lu.%02lu\n", uptime_ns / 1000000000, uptime_ns % 1000000000 / cs,
+		       idle_ns / 1000000000, idle_ns % 1000000000 / cs);
+}
+
+/* ---- /proc/<pid>/status and stat ----------------------------------------- */
+
+static const char *
+state_name(char state)
+{
+	switch (state) {
+	case 'R':
+		return "R (running)";
+	case 'S':
+		return "S (sleeping)";
+	default:
+		return "Z (zombie)";
+	}
+}
+
+/* Every process runs as root until credentials exist: uid and gid 0 are the truth. */
+void
+procfs_format_status(struct procbuf *b, const struct procfs_task *t)
+{
+	procbuf_printf(b, "Name:\t%s\nState:\t%s\nTgid:\t%d\nPid:\t%d\nPPid:\t%d\n"
+		       "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n",
+		       t->comm, state_name(t->state), t->tgid, t->pid, t->ppid);
+	if (t->own_mm)
+		procbuf_printf(b, "VmRSS:\t%8lu kB\n", t->rss_pages * (PAGE_SIZE / 1024));
+	procbuf_printf(b, "Threads:\t1\n");
+}
+
+static u64
+clock_ticks(u64 ns)
+{
+	return ns / (1000000000 / USER_HZ);
+}
+
+/*
+ * All 52 fields of Linux 6.1's line (fs/proc/array.c, do_task_stat), so that
+ * parsers that count fields work. Known: pid, comm, state, ppid, fault
+ * counts (10, 11), times (14-17), threads (20), start time (22), rss (24,
+ * when known), exit signal (38: SIGCHLD, what fork gives), CPU (39), exit
+ * code (52). Priority 20 and nice 0 are what every task has. The rest
+ * (process groups, sessions, terminals, signals, addresses) rewind does not
+ * have yet: 0.
+ */
+void
+procfs_format_stat(struct procbuf *b, const struct procfs_task *t)
+{
+	/* 1-13: pid comm state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt */
+	procbuf_printf(b, "%d (%s) %c %d 0 0 0 0 0 %lu %lu 0 0 ", t->pid, t->comm, t->state, t->ppid,
+		       t->minflt, t->cminflt);
+	/* 14-25: utime stime cutime cstime priority nice threads itrealvalue starttime vsize rss rsslim */
+	procbuf_printf(b, "%lu %lu %lu %lu 20 0 1 0 %lu 0 %lu 0 ", clock_ticks(t->utime_ns),
+		       clock_ticks(t->stime_ns), clock_ticks(t->cutime_ns), clock_ticks(t->cstime_ns),
+		       clock_ticks(t->start_ns), t->own_mm ? t->rss_pages : 0);
+	/* 26-39: code, stack and signal fields, wchan, nswap cnswap, exit_signal, processor */
+	procbuf_printf(b, "0 0 0 0 0 0 0 0 0 0 0 0 17 %u ", t->cpu);
+	/* 40-52: rt_priority policy, blkio and guest times, data/brk/arg/env addresses, exit_code */
+	procbuf_printf(b, "0 0 0 0 0 0 0 0 0 0 0 0 %d\n", t->exit_code);
+}

@@ -1,0 +1,119 @@
+/*
+ * procfs_text.h - the text of the /proc files, in Linux's formats.
+ *
+ * Everything here is pure formatting from figures the caller gathered
+ * (CPUID words, page counts, a snapshot of a task), so that the host unit
+ * tests compile it unchanged and check the formats byte for byte. Where
+ * the figures come from, and the file system around them, is in
+ * fs/procfs*.c.
+ */
+#ifndef REWIND_PROCFS_TEXT_H
+#define REWIND_PROCFS_TEXT_H
+
+#include "kernel/knobs.h"
+#include "kernel/task.h"
+#include "kernel/types.h"
+
+/*
+ * A bounded text buffer that remembers how long the text wanted to be:
+ * formatting goes on counting past the end, so the caller learns the size
+ * to allocate and generates again (as Linux's seq_file does on overflow).
+ */
+struct procbuf {
+	char *p;
+	size_t size;		/* bytes at p */
+	size_t len;		/* length of the text; past size when it did not fit */
+};
+
+void procbuf_printf(struct procbuf *b, const char *fmt, ...) __printf(2, 3);
+
+/* Whether all the text, and the NUL the formatter writes after it, fit. */
+static inline bool
+procbuf_fits(const struct procbuf *b)
+{
+	return b->len < b->size;
+}
+
+/* Where the next text goes, and how much room is left there. */
+static inline char *
+procbuf_end(const struct procbuf *b)
+{
+	return b->p + MIN(b->len, b->size);
+}
+
+static inline size_t
+procbuf_room(const struct procbuf *b)
+{
+	return b->size - MIN(b->len, b->size);
+}
+
+/* ---- /proc/sys/rewind/<knob> --------------------------------------------- */
+
+/*
+ * The current value alone on the first line (so that `cat` gives it to a
+ * script), then "# valid: ..." and "# default: ..." lines.
+ */
+void procfs_format_knob(struct procbuf *b, const struct knob *k);
+/* The value in a write: s without leading and trailing blanks (s is changed). */
+char *procfs_trim(char *s);
+
+/* ---- /proc/cpuinfo ------------------------------------------------------- */
+
+/* The CPUID feature words /proc/cpuinfo decodes, in the order Linux prints them. */
+enum cpu_flag_word {
+	CPU_WORD_1_EDX,		/* CPUID 1, EDX (Linux's word 0) */
+	CPU_WORD_X1_EDX,	/* CPUID 0x80000001, EDX (word 1) */
+	CPU_WORD_1_ECX,		/* CPUID 1, ECX (word 4) */
+	CPU_WORD_X1_ECX,	/* CPUID 0x80000001, ECX (word 6) */
+	CPU_WORD_7_EBX,		/* CPUID 7.0, EBX (word 9) */
+	CPU_NWORDS
+};
+
+/* What CPUID says about a processor; 0 (or "") for leaves it lacks. */
+struct cpu_identity {
+	char vendor[13];
+	char model_name[49];
+	u32 max_leaf;
+	u32 signature;		/* CPUID 1, EAX: family, model, stepping */
+	u32 clflush_size;	/* bytes */
+	u32 phys_bits, virt_bits;
+	u32 words[CPU_NWORDS];
+};
+
+/* One processor's block of /proc/cpuinfo, ending with the empty line. */
+void procfs_format_cpu(struct procbuf *b, const struct cpu_identity *id, unsigned processor,
+		       u32 apic_id, u64 tsc_hz);
+/* The "flags" list alone: Linux's names of the bits set, each after a space. */
+void procfs_format_cpu_flags(struct procbuf *b, const u32 words[CPU_NWORDS]);
+
+/* ---- /proc/meminfo and /proc/uptime --------------------------------------- */
+
+struct procfs_meminfo {
+	u64 total_kb, free_kb, available_kb, cached_kb, slab_kb;
+};
+
+void procfs_format_meminfo(struct procbuf *b, const struct procfs_meminfo *m);
+void procfs_format_uptime(struct procbuf *b, u64 uptime_ns, u64 idle_ns);
+
+/* ---- /proc/<pid>/status and stat ----------------------------------------- */
+
+/* What the files of one process show, copied while its task could not go away. */
+struct procfs_task {
+	int pid, tgid, ppid;
+	char state;			/* 'R', 'S' or 'Z', as Linux abbreviates them */
+	char comm[TASK_COMM_LEN];
+	u64 utime_ns, stime_ns;
+	u64 cutime_ns, cstime_ns;	/* of reaped children */
+	u64 start_ns;			/* since boot */
+	u64 minflt, cminflt;
+	bool has_mm;			/* a user process, not a kernel thread or zombie */
+	bool own_mm;			/* the reader's own address space: rss_pages is valid */
+	u64 rss_pages;
+	unsigned cpu;
+	int exit_code;			/* wait status; zombies only */
+};
+
+void procfs_format_status(struct procbuf *b, const struct procfs_task *t);
+void procfs_format_stat(struct procbuf *b, const struct procfs_task *t);
+
+#endif

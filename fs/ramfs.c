@@ -1,0 +1,281 @@
+/*
+ * ramfs.c - the file system that holds everything: directories are their
+ * dentries' children lists, regular files are their page caches, and
+ * nothing is ever written anywhere else.
+ *
+ * The directory operations run with the directory's inode->lock held (the
+ * VFS takes it, see vfs.h); removing a directory also takes the victim's
+ * own lock, parent before child, to check that it is empty and mark it dead
+ * in one step. Regular-file writes hold the inode's lock for the whole
+ * write, so O_APPEND writes and truncations are atomic with respect to each
+ * other; reads take no lock (filemap.c).
+ *
+ * Not here: the path walk (namei.c), the checks common to all file systems
+ * (treeops.c, file.c), the page cache itself (filemap.c).
+ */
+#include "fs/vfs.h"
+#include "kernel/errno.h"
+#include "kernel/string.h"
+
+struct inode *
+ramfs_new_inode(u32 mode)
+{
+	struct inode *inode;
+
+	if (S_ISDIR(mode))
+		inode = inode_alloc(mode, &ramfs_dir_iops, &ramfs_dir_fops);
+	else if (S_ISREG(mode))
+		inode = inode_alloc(mode, &ramfs_file_iops, &ramfs_file_fops);
+	else
+		inode = inode_alloc(mode, NULL, NULL);	/* a device node: devfs sets fops */
+	if (!inode)
+		return NULL;
+	inode->dev = DEV_RAMFS;
+	if (S_ISDIR(mode))
+		inode->nlink = 2;	/* its name and its "." */
+	return inode;
+}
+
+/* ---- directories --------------------------------------------------------- */
+
+static int
+ramfs_lookup(struct dentry *dir, const char *name, size_t len, struct dentry **out)
+{
+	struct list_head *pos;
+
+	list_for_each(pos, &dir->children) {
+		struct dentry *d = list_entry(pos, struct dentry, sibling);
+		if (d->len == len && memcmp(d->name, name, len) == 0) {
+			*out = dget(d);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static int
+ramfs_create(struct dentry *dir, const char *name, size_t len, u32 mode, struct dentry **out)
+{
+	struct inode *inode = ramfs_new_inode(mode);
+
+	if (!inode)
+		return -ENOMEM;
+	struct dentry *d = dentry_alloc_child(dir, name, len, inode);
+	if (!d)
+		return -ENOMEM;
+	dentry_link(d);
+	if (S_ISDIR(mode))
+		dir->inode->nlink++;	/* the child's ".." */
+	inode_touch(dir->inode);
+	*out = d;
+	return 0;
+}
+
+/* Unlinks victim from dir (a directory victim already checked empty and locked). */
+static void
+ramfs_remove(struct dentry *dir, struct dentry *victim)
+{
+	struct inode *inode = victim->inode;
+
+	if (S_ISDIR(inode->mode)) {
+		inode->dead = true;
+		inode->nlink = 0;
+		dir->inode->nlink--;
+	} else {
+		inode->nlink--;
+	}
+	inode->ctime = fs_now();
+	inode_touch(dir->inode);
+	dentry_unlink(victim);
+}
+
+/* Locks a directory victim and checks it is empty: 0, or -ENOTEMPTY (unlocked again). */
+static int
+lock_if_dir(struct dentry *victim)
+{
+	if (!S_ISDIR(victim->inode->mode))
+		return 0;
+	mutex_lock(&victim->inode->lock);
+	if (list_empty(&victim->children))
+		return 0;
+	mutex_unlock(&victim->inode->lock);
+	return -ENOTEMPTY;
+}
+
+static void
+unlock_if_dir(struct dentry *victim)
+{
+	if (S_ISDIR(victim->inode->mode))
+		mutex_unlock(&victim->inode->lock);
+}
+
+static int
+ramfs_unlink(struct dentry *dir, struct dentry *victim)
+{
+	int err = lock_if_dir(victim);
+
+	if (err)
+		return err;
+	ramfs_remove(dir, victim);
+	unlock_if_dir(victim);
+	return 0;
+}
+
+static int
+ramfs_rename(struct dentry *olddir, struct dentry *old, struct dentry *newdir,
+	     const char *name, size_t len, struct dentry *target)
+{
+	int err = target ? lock_if_dir(target) : 0;
+
+	if (err)
+		return err;
+	/* Move first: it is the step that can fail, and nothing has changed yet. */
+	err = dentry_move(old, newdir, name, len);
+	if (err) {
+		if (target)
+			unlock_if_dir(target);
+		return err;
+	}
+	if (target) {
+		ramfs_remove(newdir, target);
+		unlock_if_dir(target);
+	}
+	if (S_ISDIR(old->inode->mode) && olddir != newdir) {
+		olddir->inode->nlink--;		/* its ".." moved */
+		newdir->inode->nlink++;
+	}
+	old->inode->ctime = fs_now();
+	inode_touch(olddir->inode);
+	inode_touch(newdir->inode);
+	return 0;
+}
+
+static int
+ramfs_getdents(struct file *f, struct dir_context *ctx)
+{
+	struct dentry *dir = f->dentry;
+	struct list_head *pos;
+
+	if (ctx->pos == 0 && !dir_emit(ctx, ".", 1, dir->inode->ino, DT_DIR, 0))
+		return 0;
+	if (ctx->pos == 1) {
+		struct dentry *parent = dget_parent(dir);
+		bool more = dir_emit(ctx, "..", 2, parent->inode->ino, DT_DIR, 1);
+		dput(parent);
+		if (!more)
+			return 0;
+	}
+	/* Children are in position order: each was appended with a higher one. */
+	mutex_lock(&dir->inode->lock);
+	list_for_each(pos, &dir->children) {
+		struct dentry *d = list_entry(pos, struct dentry, sibling);
+		if (d->pos < ctx->pos)
+			continue;
+		if (!dir_emit(ctx, d->name, d->len, d->inode->ino, dt_type(d->inode->mode), d->pos))
+			break;
+	}
+	mutex_unlock(&dir->inode->lock);
+	return 0;
+}
+
+const struct inode_operations ramfs_dir_iops = {
+	.lookup = ramfs_lookup,
+	.create = ramfs_create,
+	.unlink = ramfs_unlink,
+	.rename = ramfs_rename,
+};
+
+const struct file_operations ramfs_dir_fops = {
+	.llseek = dir_llseek,
+	.getdents = ramfs_getdents,
+};
+
+/* ---- regular files ------------------------------------------------------- */
+
+s64
+generic_file_llseek(struct file *f, s64 off, int whence)
+{
+	s64 size = (s64)i_size_read(f->inode), base, pos;
+
+	switch (whence) {
+	case SEEK_SET:
+		base = 0;
+		break;
+	case SEEK_CUR:
+		base = (s64)f->pos;
+		break;
+	case SEEK_END:
+		base = size;
+		break;
+	case SEEK_DATA:		/* ramfs has no holes it admits to: all data up to i_size */
+	case SEEK_HOLE:
+		if (off < 0 || off >= size)
+			return -ENXIO;
+		base = 0;
+		off = whence == SEEK_DATA ? off : size;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (__builtin_add_overflow(base, off, &pos) || pos < 0)
+		return -EINVAL;
+	f->pos = (u64)pos;
+	return pos;
+}
+
+static long
+ramfs_read(struct file *f, char __user *buf, size_t n, u64 *pos)
+{
+	long ret = filemap_read(f->inode, (struct read_dest){ .p = buf, .kernel = false }, n, *pos);
+
+	if (ret > 0)
+		*pos += (u64)ret;
+	return ret;
+}
+
+/* The write(2) checks of Linux's generic_write_checks, then the page-cache loop. */
+static long
+ramfs_write(struct file *f, const char __user *buf, size_t n, u64 *pos)
+{
+	struct inode *inode = f->inode;
+	long ret;
+
+	if (n == 0)
+		return 0;
+	mutex_lock(&inode->lock);
+	u64 at = (READ_ONCE(f->flags) & O_APPEND) ? i_size_read(inode) : *pos;
+	if (at >= MAX_FILE_SIZE) {
+		ret = -EFBIG;
+	} else {
+		ret = generic_perform_write(inode, buf, MIN(n, MAX_FILE_SIZE - at), at);
+		if (ret > 0)
+			*pos = at + (u64)ret;
+	}
+	mutex_unlock(&inode->lock);
+	return ret;
+}
+
+static struct page *
+ramfs_get_page(struct file *f, u64 index)
+{
+	return filemap_get_page(f->inode, index, FGP_CREATE | FGP_WITHIN_SIZE);
+}
+
+static int
+ramfs_setsize(struct inode *inode, u64 size)
+{
+	filemap_set_size(inode, size);
+	return 0;
+}
+
+const struct inode_operations ramfs_file_iops = {
+	.setsize = ramfs_setsize,
+	.evict = filemap_evict,
+};
+
+const struct file_operations ramfs_file_fops = {
+	.read = ramfs_read,
+	.write = ramfs_write,
+	.llseek = generic_file_llseek,
+	.get_page = ramfs_get_page,
+};

@@ -1,0 +1,218 @@
+/*
+ * read_write.c - read, write, pread64, pwrite64, readv, writev and lseek:
+ * the checks Linux makes before a file's own operation runs (access mode,
+ * user buffer, count clamped to MAX_RW_COUNT, seekability), and the file
+ * offset, which one mutex per regular file or directory keeps consistent
+ * when threads or forked processes share the open file.
+ *
+ * readv/writev run the iovec one segment after another through the same
+ * path, stopping at the first short transfer, as Linux does for files
+ * without vectored operations. Not here: what the transfer does (each
+ * file's read/write operation).
+ */
+#include "fs/vfs.h"
+#include "kernel/errno.h"
+#include "kernel/syscall.h"
+#include "mm/kmalloc.h"
+
+static long
+vfs_read(struct file *f, char __user *buf, size_t n, u64 *pos)
+{
+	if (!(f->fmode & FMODE_READ))
+		return -EBADF;
+	if (!f->ops->read)
+		return S_ISDIR(f->inode->mode) ? -EISDIR : -EINVAL;
+	if (!access_ok(buf, n))
+		return -EFAULT;
+	return f->ops->read(f, buf, MIN(n, MAX_RW_COUNT), pos);
+}
+
+static long
+vfs_write(struct file *f, const char __user *buf, size_t n, u64 *pos)
+{
+	if (!(f->fmode & FMODE_WRITE))
+		return -EBADF;
+	if (!f->ops->write)
+		return -EINVAL;
+	if (!access_ok(buf, n))
+		return -EFAULT;
+	return f->ops->write(f, buf, MIN(n, MAX_RW_COUNT), pos);
+}
+
+static long
+vfs_rw(struct file *f, bool write, char __user *buf, size_t n, u64 *pos)
+{
+	return write ? vfs_write(f, buf, n, pos) : vfs_read(f, buf, n, pos);
+}
+
+/* Whether f has an offset that concurrent readers and writers must not tear. */
+static bool
+file_has_pos_lock(const struct file *f)
+{
+	return S_ISREG(f->inode->mode) || S_ISDIR(f->inode->mode);
+}
+
+static void
+pos_lock(struct file *f)
+{
+	if (file_has_pos_lock(f))
+		mutex_lock(&f->pos_lock);
+}
+
+static void
+pos_unlock(struct file *f)
+{
+	if (file_has_pos_lock(f))
+		mutex_unlock(&f->pos_lock);
+}
+
+/* read(2) and write(2): at the file offset. */
+static long
+rw_fd(int fd, bool write, char __user *buf, size_t n)
+{
+	struct file *f = fd_get(fd);
+
+	if (!f)
+		return -EBADF;
+	pos_lock(f);
+	long ret = vfs_rw(f, write, buf, n, &f->pos);
+	pos_unlock(f);
+	file_put(f);
+	return ret;
+}
+
+SYSCALL3(read, int, fd, char __user *, buf, size_t, n)
+{
+	return rw_fd(fd, false, buf, n);
+}
+
+SYSCALL3(write, int, fd, const char __user *, buf, size_t, n)
+{
+	return rw_fd(fd, true, (char __user *)buf, n);
+}
+
+/* pread64 and pwrite64: at pos, leaving the file offset alone. */
+static long
+prw_fd(int fd, bool write, char __user *buf, size_t n, s64 pos)
+{
+	if (pos < 0)
+		return -EINVAL;
+	struct file *f = fd_get(fd);
+	if (!f)
+		return -EBADF;
+	u64 at = (u64)pos;
+	long ret = f->ops->llseek ? vfs_rw(f, write, buf, n, &at) : -ESPIPE;
+	file_put(f);
+	return ret;
+}
+
+SYSCALL4(pread64, int, fd, char __user *, buf, size_t, n, s64, pos)
+{
+	return prw_fd(fd, false, buf, n, pos);
+}
+
+SYSCALL4(pwrite64, int, fd, const char __user *, buf, size_t, n, s64, pos)
+{
+	return prw_fd(fd, true, (char __user *)buf, n, pos);
+}
+
+struct linux_iovec {
+	char __user *base;
+	u64 len;
+};
+
+/* Copies and checks an iovec array: the total length (clamped), or -errno. */
+static long
+iovec_import(const struct linux_iovec __user *uiov, int cnt, struct linux_iovec **out)
+{
+	if (cnt < 0 || cnt > IOV_MAX)
+		return -EINVAL;
+	if (cnt == 0)
+		return 0;
+	struct linux_iovec *iov = kmalloc((size_t)cnt * sizeof(*iov));
+	if (!iov)
+		return -ENOMEM;
+	if (copy_from_user(iov, uiov, (size_t)cnt * sizeof(*iov))) {
+		kfree(iov);
+		return -EFAULT;
+	}
+	u64 total = 0;
+	for (int i = 0; i < cnt; i++) {
+		if (iov[i].len > (u64)INT64_MAX - total) {
+			kfree(iov);
+			return -EINVAL;
+		}
+		total += iov[i].len;
+	}
+	*out = iov;
+	return (long)MIN(total, MAX_RW_COUNT);
+}
+
+/* readv and writev: segment by segment, at *pos, until one falls short. */
+static long
+rwv(struct file *f, bool write, const struct linux_iovec *iov, int cnt, long total, u64 *pos)
+{
+	long done = 0;
+
+	for (int i = 0; i < cnt && done < total; i++) {
+		size_t want = MIN(iov[i].len, (u64)(total - done));
+		if (want == 0)
+			continue;
+		long ret = vfs_rw(f, write, iov[i].base, want, pos);
+		if (ret < 0)
+			return done ? done : ret;
+		done += ret;
+		if ((size_t)ret < want)
+			break;
+	}
+	return done;
+}
+
+static long
+rwv_fd(int fd, bool write, const struct linux_iovec __user *uiov, int cnt)
+{
+	struct linux_iovec *iov = NULL;
+	struct file *f = fd_get(fd);
+
+	if (!f)
+		return -EBADF;
+	long ret = (f->fmode & (write ? FMODE_WRITE : FMODE_READ)) ? iovec_import(uiov, cnt, &iov) : -EBADF;
+	if (ret > 0) {
+		pos_lock(f);
+		ret = rwv(f, write, iov, cnt, ret, &f->pos);
+		pos_unlock(f);
+	}
+	kfree(iov);
+	file_put(f);
+	return ret;
+}
+
+SYSCALL3(readv, int, fd, const struct linux_iovec __user *, iov, int, cnt)
+{
+	return rwv_fd(fd, false, iov, cnt);
+}
+
+SYSCALL3(writev, int, fd, const struct linux_iovec __user *, iov, int, cnt)
+{
+	return rwv_fd(fd, true, iov, cnt);
+}
+
+SYSCALL3(lseek, int, fd, s64, off, unsigned, whence)
+{
+	struct file *f = fd_get(fd);
+
+	if (!f)
+		return -EBADF;
+	long ret;
+	if (!f->ops->llseek) {
+		ret = -ESPIPE;
+	} else if (whence > SEEK_HOLE) {
+		ret = -EINVAL;
+	} else {
+		pos_lock(f);
+		ret = f->ops->llseek(f, off, (int)whence);
+		pos_unlock(f);
+	}
+	file_put(f);
+	return ret;
+}

@@ -1,0 +1,67 @@
+/*
+ * stat.c - stat, lstat, fstat and newfstatat: an inode's metadata in
+ * x86-64 Linux's struct stat. With no symbolic links, lstat is stat and
+ * AT_SYMLINK_NOFOLLOW changes nothing. Not here: what the fields hold
+ * (inode.c fills them).
+ */
+#include "fs/vfs.h"
+#include "kernel/errno.h"
+#include "kernel/syscall.h"
+
+BUILD_BUG_ON(sizeof(struct linux_stat) != 144);
+
+static long
+stat_to_user(struct inode *inode, struct linux_stat __user *ust)
+{
+	struct linux_stat st;
+
+	inode_fill_stat(inode, &st);
+	return copy_to_user(ust, &st, sizeof(st));
+}
+
+static long
+fstatat_user(int dirfd, const char __user *upath, struct linux_stat __user *ust, int flags)
+{
+	struct inode *inode;
+	char *path;
+
+	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH))
+		return -EINVAL;
+	int err = getname(upath, &path);
+	if (err)
+		return err;
+	err = lookup_inode_at(dirfd, path, flags, &inode);
+	putname(path);
+	if (err)
+		return err;
+	long ret = stat_to_user(inode, ust);
+	inode_put(inode);
+	return ret;
+}
+
+SYSCALL2(stat, const char __user *, path, struct linux_stat __user *, st)
+{
+	return fstatat_user(AT_FDCWD, path, st, 0);
+}
+
+SYSCALL2(lstat, const char __user *, path, struct linux_stat __user *, st)
+{
+	return fstatat_user(AT_FDCWD, path, st, AT_SYMLINK_NOFOLLOW);
+}
+
+SYSCALL4(newfstatat, int, dirfd, const char __user *, path, struct linux_stat __user *, st,
+	 int, flags)
+{
+	return fstatat_user(dirfd, path, st, flags);
+}
+
+SYSCALL2(fstat, int, fd, struct linux_stat __user *, st)
+{
+	struct file *f = fd_get_raw(fd);
+
+	if (!f)
+		return -EBADF;
+	long ret = stat_to_user(f->inode, st);
+	file_put(f);
+	return ret;
+}

@@ -1,0 +1,333 @@
+/*
+ * treeops.c - the calls that change the tree of names: creating entries
+ * (for open's O_CREAT and O_TMPFILE, mkdir, device nodes), mkdir(at),
+ * rmdir, unlink(at) and rename(at), with Linux's checks and errors.
+ *
+ * Each change locks the directory it changes. A rename also takes
+ * rename_lock first, so that no other rename can reshape the tree while it
+ * checks ancestry (moving a directory into itself: EINVAL) and locks two
+ * directories; it locks an ancestor before its descendant, the same order
+ * rmdir uses (parent, then the victim), so the two cannot deadlock.
+ * Not here: what a file system does for each (its inode_operations).
+ */
+#include "fs/vfs.h"
+#include "kernel/errno.h"
+#include "kernel/syscall.h"
+#include "kernel/vsprintf.h"
+
+static struct mutex rename_lock = MUTEX_INIT(rename_lock, "rename");
+
+int
+vfs_create(struct dentry *dir, const char *name, size_t len, u32 mode, bool excl,
+	   struct dentry **out)
+{
+	struct inode *di = dir->inode;
+
+	mutex_lock(&di->lock);
+	int err = lookup_child(dir, name, len, out);
+	if (!err && excl) {
+		dput(*out);
+		err = -EEXIST;
+	} else if (err == -ENOENT && !di->dead) {
+		if (di->iops->create)
+			err = di->iops->create(dir, name, len, mode, out);
+		else
+			err = S_ISDIR(mode) ? -EPERM : -EACCES;	/* as Linux, e.g. in /proc */
+	}
+	mutex_unlock(&di->lock);
+	return err;
+}
+
+int
+vfs_create_unnamed(struct dentry *dir, u32 mode, struct dentry **out)
+{
+	static u64 serial;
+	struct inode *di = dir->inode;
+	char name[24];
+	int err;
+
+	if (!di->iops->create || !di->iops->unlink)
+		return -EOPNOTSUPP;
+	mutex_lock(&di->lock);
+	/* A fresh name that nobody can see: it is gone again before the lock is. */
+	for (;;) {
+		int len = ksnprintf(name, sizeof(name), "#%lu",
+				    (unsigned long)__atomic_add_fetch(&serial, 1, __ATOMIC_RELAXED));
+		err = lookup_child(dir, name, (size_t)len, out);
+		if (err == 0) {
+			dput(*out);	/* a user's file has that name: try the next */
+			continue;
+		}
+		if (err == -ENOENT && !di->dead)
+			err = di->iops->create(dir, name, (size_t)len, mode, out);
+		break;
+	}
+	if (!err) {
+		err = di->iops->unlink(dir, *out);
+		if (err)
+			dput(*out);
+	}
+	mutex_unlock(&di->lock);
+	return err;
+}
+
+int
+vfs_mkdirat(int dirfd, const char *path, u32 mode)
+{
+	struct nameparent np;
+	struct dentry *d;
+	int err = path_parent(dirfd, path, &np);
+
+	if (err)
+		return err;
+	if (np.type != LAST_NORM)
+		err = -EEXIST;		/* ".", ".." and "/" all exist */
+	else
+		err = vfs_create(np.dir, np.last, np.len, S_IFDIR | (mode & 01777), true, &d);
+	if (!err)
+		dput(d);
+	dput(np.dir);
+	return err;
+}
+
+/* Why name's last component cannot be removed, if it is ".", ".." or "/". */
+static int
+remove_special(const struct nameparent *np, bool rmdir)
+{
+	switch (np->type) {
+	case LAST_DOT:
+		return rmdir ? -EINVAL : -EISDIR;
+	case LAST_DOTDOT:
+		return rmdir ? -ENOTEMPTY : -EISDIR;
+	case LAST_ROOT:
+		return rmdir ? -EBUSY : -EISDIR;
+	default:
+		return 0;
+	}
+}
+
+/* Whether victim may go by rmdir (a directory) or unlink (anything else). */
+static int
+remove_check(const struct nameparent *np, struct dentry *victim, bool rmdir)
+{
+	bool isdir = S_ISDIR(victim->inode->mode);
+
+	if (rmdir && !isdir)
+		return -ENOTDIR;
+	if (rmdir && victim->mounted)
+		return -EBUSY;
+	if (!rmdir && isdir)
+		return -EISDIR;
+	if (!rmdir && np->trailing_slash)
+		return -ENOTDIR;
+	return 0;
+}
+
+static int
+do_remove(int dirfd, const char *path, bool rmdir)
+{
+	struct nameparent np;
+	struct dentry *victim;
+	int err = path_parent(dirfd, path, &np);
+
+	if (err)
+		return err;
+	err = remove_special(&np, rmdir);
+	if (!err) {
+		struct inode *di = np.dir->inode;
+		mutex_lock(&di->lock);
+		err = lookup_child(np.dir, np.last, np.len, &victim);
+		if (!err) {
+			err = remove_check(&np, victim, rmdir);
+			if (!err)
+				err = di->iops->unlink ? di->iops->unlink(np.dir, victim) : -EPERM;
+			dput(victim);
+		}
+		mutex_unlock(&di->lock);
+	}
+	dput(np.dir);
+	return err;
+}
+
+/* ---- rename -------------------------------------------------------------- */
+
+/* Locks two directories, an ancestor before its descendant. */
+static void
+lock_two(struct dentry *a, struct dentry *b)
+{
+	if (a == b) {
+		mutex_lock(&a->inode->lock);
+	} else if (dentry_is_ancestor(a, b)) {
+		mutex_lock(&a->inode->lock);
+		mutex_lock(&b->inode->lock);
+	} else {
+		mutex_lock(&b->inode->lock);
+		mutex_lock(&a->inode->lock);
+	}
+}
+
+static void
+unlock_two(struct dentry *a, struct dentry *b)
+{
+	mutex_unlock(&a->inode->lock);
+	if (a != b)
+		mutex_unlock(&b->inode->lock);
+}
+
+/* Linux's checks of rename(2), in its order; target may be NULL. */
+static int
+rename_check(const struct nameparent *op, const struct nameparent *np,
+	     struct dentry *old, struct dentry *target)
+{
+	bool isdir = S_ISDIR(old->inode->mode);
+
+	if (!isdir && (op->trailing_slash || np->trailing_slash))
+		return -ENOTDIR;
+	if (isdir && dentry_is_ancestor(old, np->dir))
+		return -EINVAL;		/* into itself */
+	if (target && dentry_is_ancestor(target, op->dir))
+		return -ENOTEMPTY;	/* over its own ancestor */
+	if (target && isdir && !S_ISDIR(target->inode->mode))
+		return -ENOTDIR;
+	if (target && !isdir && S_ISDIR(target->inode->mode))
+		return -EISDIR;
+	if (old->mounted || (target && target->mounted))
+		return -EBUSY;
+	if (!op->dir->inode->iops->rename)
+		return -EPERM;
+	return 0;
+}
+
+/* With rename_lock held: both directories are locked here. */
+static int
+rename_locked(const struct nameparent *op, const struct nameparent *np)
+{
+	struct dentry *olddir = op->dir, *newdir = np->dir, *old, *target = NULL;
+
+	lock_two(olddir, newdir);
+	int err = lookup_child(olddir, op->last, op->len, &old);
+	if (!err) {
+		err = lookup_child(newdir, np->last, np->len, &target);
+		if (err == -ENOENT && !newdir->inode->dead)
+			err = 0;
+		if (!err)
+			err = rename_check(op, np, old, target);
+		if (!err && old != target)	/* the same file: nothing to do */
+			err = olddir->inode->iops->rename(olddir, old, newdir, np->last, np->len, target);
+		if (target)
+			dput(target);
+		dput(old);
+	}
+	unlock_two(olddir, newdir);
+	return err;
+}
+
+static int
+do_renameat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath)
+{
+	struct nameparent op, np;
+	int err = path_parent(olddirfd, oldpath, &op);
+
+	if (err)
+		return err;
+	err = path_parent(newdirfd, newpath, &np);
+	if (err) {
+		dput(op.dir);
+		return err;
+	}
+	if (op.dir->inode->iops != np.dir->inode->iops) {
+		err = -EXDEV;		/* another file system */
+	} else if (op.type != LAST_NORM || np.type != LAST_NORM) {
+		err = -EBUSY;
+	} else {
+		mutex_lock(&rename_lock);
+		err = rename_locked(&op, &np);
+		mutex_unlock(&rename_lock);
+	}
+	dput(np.dir);
+	dput(op.dir);
+	return err;
+}
+
+/* ---- the system calls ------------------------------------------------------ */
+
+static long
+mkdirat_user(int dirfd, const char __user *upath, u32 mode)
+{
+	char *path;
+	int err = getname(upath, &path);
+
+	if (err)
+		return err;
+	err = vfs_mkdirat(dirfd, path, mode & ~current_umask());
+	putname(path);
+	return err;
+}
+
+SYSCALL2(mkdir, const char __user *, path, u32, mode)
+{
+	return mkdirat_user(AT_FDCWD, path, mode);
+}
+
+SYSCALL3(mkdirat, int, dirfd, const char __user *, path, u32, mode)
+{
+	return mkdirat_user(dirfd, path, mode);
+}
+
+static long
+remove_user(int dirfd, const char __user *upath, bool rmdir)
+{
+	char *path;
+	int err = getname(upath, &path);
+
+	if (err)
+		return err;
+	err = do_remove(dirfd, path, rmdir);
+	putname(path);
+	return err;
+}
+
+SYSCALL1(rmdir, const char __user *, path)
+{
+	return remove_user(AT_FDCWD, path, true);
+}
+
+SYSCALL1(unlink, const char __user *, path)
+{
+	return remove_user(AT_FDCWD, path, false);
+}
+
+SYSCALL3(unlinkat, int, dirfd, const char __user *, path, int, flags)
+{
+	if (flags & ~AT_REMOVEDIR)
+		return -EINVAL;
+	return remove_user(dirfd, path, flags & AT_REMOVEDIR);
+}
+
+static long
+renameat_user(int olddirfd, const char __user *uold, int newdirfd, const char __user *unew)
+{
+	char *oldpath, *newpath;
+	int err = getname(uold, &oldpath);
+
+	if (err)
+		return err;
+	err = getname(unew, &newpath);
+	if (!err) {
+		err = do_renameat(olddirfd, oldpath, newdirfd, newpath);
+		putname(newpath);
+	}
+	putname(oldpath);
+	return err;
+}
+
+SYSCALL2(rename, const char __user *, oldpath, const char __user *, newpath)
+{
+	return renameat_user(AT_FDCWD, oldpath, AT_FDCWD, newpath);
+}
+
+SYSCALL4(renameat, int, olddirfd, const char __user *, oldpath,
+	 int, newdirfd, const char __user *, newpath)
+{
+	return renameat_user(olddirfd, oldpath, newdirfd, newpath);
+}

@@ -1,0 +1,530 @@
+/*
+ * vfs.h - the virtual file system: inodes, dentries, open files, fd tables,
+ * per-process root and cwd, and the operations a file system or device
+ * plugs in. fs/fs.h is the part the rest of the kernel uses; this header is
+ * for code inside fs/ and for whoever adds a device or a file system
+ * (the tty, procfs).
+ *
+ * The objects and who keeps whom alive:
+ *
+ *   struct inode    a file's identity and metadata, and for a regular file
+ *                   its data: the page cache (fs/filemap.c). Counted by
+ *                   dentries and open files; freed with its pages when the
+ *                   last reference goes (ramfs has no disk to go back to).
+ *   struct dentry   a name in a directory. For ramfs the dentry tree IS the
+ *                   file system: each linked dentry holds one reference on
+ *                   itself (dropped by unlink/rmdir), a child holds its
+ *                   parent, a dentry holds its inode. There are no negative
+ *                   dentries. Other file systems (procfs) make a dentry per
+ *                   lookup that lives only while used.
+ *   struct file     an open file description: inode, dentry (NULL for a
+ *                   pipe), flags, offset, operations. Shared by dup and
+ *                   fork; counted.
+ *   struct files    a process's fd table: file pointers and close-on-exec
+ *                   bits, shared by threads.
+ *   struct fs_context  a process's root, cwd and umask.
+ *
+ * Locking, from outermost to innermost:
+ *   rename_lock (mutex, fs/treeops.c)  serializes renames, so the tree's
+ *                                      shape changes by one rename at a time
+ *   inode->lock (mutex)   a directory: its children, their names and
+ *                         positions; a regular file: its size, writers and
+ *                         truncation (so appends are atomic)
+ *   file->pos_lock (mutex)  the offset of a regular file or directory
+ *   inode->pages_lock (spinlock)  the page-cache index alone, so that the
+ *                         page-fault path (mmap lock held) can reach file
+ *                         pages without an inode mutex: a write(2) copying
+ *                         from an mmap of the same file cannot deadlock
+ *   dentry_tree_lock (spinlock, fs/dentry.c)  every dentry's parent and name
+ *                         pointers, for walks upwards (.., getcwd)
+ *   files->lock, fs->lock (spinlocks)
+ * Reads of regular files take no inode lock at all: they read i_size once
+ * and copy from pages they hold a reference on.
+ *
+ * Adding a character device (the tty, /dev/console; see fs/devfs.c):
+ *
+ *	static const struct file_operations my_fops = { .read = ..., .write = ... };
+ *	devfs_register("console", MKDEV(5, 1), &my_fops, my_data);
+ *
+ * makes /dev/console; each open gets a struct file with f->ops = &my_fops
+ * and f->private = my_data, after calling my_fops.open if it is set.
+ *
+ * Adding a file system under a directory (procfs at /proc): build its root
+ * inode with inode_alloc(S_IFDIR | 0555, &my_dir_iops, &my_dir_fops) and call
+ * vfs_mount("/proc", root). The walk then asks my_dir_iops.lookup for names
+ * under /proc (make a fresh dentry with dentry_alloc_child and return it),
+ * and getdents asks my_dir_fops.getdents (emit entries with dir_emit).
+ * Operations left NULL fail cleanly (creating a file there: -EPERM ...).
+ */
+#ifndef REWIND_VFS_H
+#define REWIND_VFS_H
+
+#include "fs/fs.h"
+#include "fs/page_index.h"
+#include "kernel/errno.h"
+#include "kernel/list.h"
+#include "kernel/types.h"
+#include "kernel/wait.h"
+#include "locking/mutex.h"
+#include "locking/spinlock.h"
+#include "mm/uaccess.h"
+
+/* ---- Linux x86-64 ABI constants ------------------------------------------ */
+
+#define PATH_MAX	4096	/* bytes in a path, NUL included */
+#define NAME_MAX	255	/* bytes in one component */
+#define NR_OPEN		1024	/* fds per process: Linux's default RLIMIT_NOFILE */
+#define PIPE_BUF	4096	/* writes up to this size to a pipe are atomic */
+#define MAX_RW_COUNT	0x7ffff000ul	/* Linux clamps one read/write to this */
+#define MAX_FILE_SIZE	((u64)INT64_MAX)
+#define IOV_MAX		1024
+
+/* open(2) flags, in octal as in Linux's asm-generic/fcntl.h. */
+#define O_ACCMODE	00000003
+#define O_RDONLY	00000000
+#define O_WRONLY	00000001
+#define O_RDWR		00000002
+#define O_CREAT		00000100
+#define O_EXCL		00000200
+#define O_NOCTTY	00000400
+#define O_TRUNC		00001000
+#define O_APPEND	00002000
+#define O_NONBLOCK	00004000
+#define O_DSYNC		00010000
+#define O_ASYNC		00020000
+#define O_DIRECT	00040000
+#define O_LARGEFILE	00100000
+#define O_DIRECTORY	00200000
+#define O_NOFOLLOW	00400000
+#define O_NOATIME	01000000
+#define O_CLOEXEC	02000000
+#define __O_SYNC	04000000
+#define O_PATH		010000000
+#define __O_TMPFILE	020000000
+
+#define AT_FDCWD		(-100)
+#define AT_SYMLINK_NOFOLLOW	0x100
+#define AT_REMOVEDIR		0x200	/* unlinkat */
+#define AT_EACCESS		0x200	/* faccessat */
+#define AT_NO_AUTOMOUNT		0x800
+#define AT_EMPTY_PATH		0x1000
+
+#define SEEK_SET	0
+#define SEEK_CUR	1
+#define SEEK_END	2
+#define SEEK_DATA	3
+#define SEEK_HOLE	4
+
+#define F_DUPFD		0
+#define F_GETFD		1
+#define F_SETFD		2
+#define F_GETFL		3
+#define F_SETFL		4
+#define F_DUPFD_CLOEXEC	1030
+#define FD_CLOEXEC	1
+
+#define F_OK	0
+#define X_OK	1
+#define W_OK	2
+#define R_OK	4
+
+#define POLLIN		0x001
+#define POLLPRI		0x002
+#define POLLOUT		0x004
+#define POLLERR		0x008
+#define POLLHUP		0x010
+#define POLLNVAL	0x020
+#define POLLRDNORM	0x040
+#define POLLRDBAND	0x080
+#define POLLWRNORM	0x100
+#define POLLWRBAND	0x200
+
+/* File types and permission bits of st_mode. */
+#define S_IFMT		0170000
+#define S_IFSOCK	0140000
+#define S_IFLNK		0120000
+#define S_IFREG		0100000
+#define S_IFBLK		0060000
+#define S_IFDIR		0040000
+#define S_IFCHR		0020000
+#define S_IFIFO		0010000
+#define S_ISREG(m)	(((m) & S_IFMT) == S_IFREG)
+#define S_ISDIR(m)	(((m) & S_IFMT) == S_IFDIR)
+#define S_ISCHR(m)	(((m) & S_IFMT) == S_IFCHR)
+#define S_ISFIFO(m)	(((m) & S_IFMT) == S_IFIFO)
+#define S_IALLUGO	07777
+#define S_IXUGO		00111
+
+/* d_type of a directory entry. */
+#define DT_UNKNOWN	0
+#define DT_FIFO		1
+#define DT_CHR		2
+#define DT_DIR		4
+#define DT_REG		8
+
+/* Device numbers as x86-64 Linux encodes them in st_rdev (new_encode_dev). */
+#define MKDEV(major, minor) \
+	((u32)(((minor) & 0xff) | ((major) << 8) | (((minor) & ~0xffu) << 12)))
+
+/* struct stat of x86-64 Linux (arch/x86/include/uapi/asm/stat.h). */
+struct linux_stat {
+	u64 st_dev;
+	u64 st_ino;
+	u64 st_nlink;
+	u32 st_mode;
+	u32 st_uid;
+	u32 st_gid;
+	u32 pad0;
+	u64 st_rdev;
+	s64 st_size;
+	s64 st_blksize;
+	s64 st_blocks;		/* 512-byte units */
+	u64 st_atime, st_atime_nsec;
+	u64 st_mtime, st_mtime_nsec;
+	u64 st_ctime, st_ctime_nsec;
+	s64 unused[3];
+};
+
+/* What getdents64 writes: one record per entry, 8-byte aligned. */
+struct linux_dirent64 {
+	u64 d_ino;
+	s64 d_off;		/* position of the next entry */
+	u16 d_reclen;
+	u8 d_type;
+	char d_name[];
+};
+
+struct linux_timespec {
+	s64 tv_sec;
+	s64 tv_nsec;
+};
+
+/* ---- inodes (fs/inode.c) ------------------------------------------------- */
+
+struct dentry;
+struct file;
+struct inode;
+struct poll_table;
+struct dir_context;
+
+struct fs_time {
+	s64 sec;
+	s64 nsec;
+};
+
+struct inode_operations {
+	/*
+	 * Directories; called with the directory's inode->lock held (and for
+	 * rename both directories' locks and rename_lock). Names are not
+	 * NUL-terminated. A dentry is returned with a reference for the caller.
+	 */
+	int (*lookup)(struct dentry *dir, const char *name, size_t len, struct dentry **out);
+	/* A new regular file, directory or device node: mode has its type bits. */
+	int (*create)(struct dentry *dir, const char *name, size_t len, u32 mode,
+		      struct dentry **out);
+	/* Removes victim (a directory only if empty: else -ENOTEMPTY). */
+	int (*unlink)(struct dentry *dir, struct dentry *victim);
+	/* Moves old (a child of olddir) to newdir under name, replacing target if any. */
+	int (*rename)(struct dentry *olddir, struct dentry *old, struct dentry *newdir,
+		      const char *name, size_t len, struct dentry *target);
+	/* Regular files: truncate or extend to size, called with inode->lock held. */
+	int (*setsize)(struct inode *inode, u64 size);
+	/* The last reference is gone: free what private data and pages remain. */
+	void (*evict)(struct inode *inode);
+};
+
+struct inode {
+	u32 refcount;			/* atomic */
+	u32 mode;			/* S_IF* type and permission bits */
+	u32 nlink;			/* names (for a directory: 2 + subdirectories) */
+	u32 uid, gid;
+	u32 dev;			/* st_dev: which file system */
+	u32 rdev;			/* device nodes: MKDEV(major, minor) */
+	u64 ino;
+	u64 size;			/* i_size_read; i_size_write under lock */
+	struct fs_time atime, mtime, ctime;
+	struct mutex lock;		/* see the top of this file */
+	const struct inode_operations *iops;
+	const struct file_operations *fops;	/* what opening it gives */
+	void *private;			/* a device's or a pipe's data */
+
+	/* regular files: the page cache (fs/filemap.c) */
+	struct spinlock pages_lock;
+	struct page_index pages;
+
+	/* directories */
+	u64 next_pos;			/* getdents position for the next child linked */
+	bool dead;			/* removed: nothing may be created in it */
+};
+
+/* Device numbers for st_dev. */
+enum { DEV_RAMFS = 1, DEV_PIPEFS = 2 };
+
+/* i_size for readers that take no lock: pairs with i_size_write after the data is in place. */
+static inline u64
+i_size_read(struct inode *inode)
+{
+	return __atomic_load_n(&inode->size, __ATOMIC_ACQUIRE);
+}
+
+static inline void
+i_size_write(struct inode *inode, u64 size)
+{
+	__atomic_store_n(&inode->size, size, __ATOMIC_RELEASE);
+}
+
+/* A new inode with one reference, its times set to now. */
+struct inode *inode_alloc(u32 mode, const struct inode_operations *iops,
+			  const struct file_operations *fops);
+struct inode *inode_get(struct inode *inode);
+void inode_put(struct inode *inode);
+/* The time to stamp on files. */
+struct fs_time fs_now(void);
+/* Stamps mtime and ctime (a change of contents). */
+void inode_touch(struct inode *inode);
+void inode_fill_stat(struct inode *inode, struct linux_stat *st);
+
+/* ---- dentries (fs/dentry.c) ---------------------------------------------- */
+
+struct dentry {
+	u32 refcount;			/* atomic */
+	char *name;			/* kmalloc'd, NUL-terminated; dentry_tree_lock */
+	size_t len;
+	struct dentry *parent;		/* referenced; the root is its own; dentry_tree_lock */
+	struct inode *inode;		/* referenced; never NULL */
+	struct list_head children;	/* ramfs directory: linked children, by pos */
+	struct list_head sibling;	/* in the parent's children */
+	u64 pos;			/* getdents position in the parent */
+	bool linked;			/* in its parent's children (holds a self reference) */
+	bool deleted;			/* unlinked: its name is gone */
+	bool mounted;			/* another file system's root is shown here */
+};
+
+/* The root of everything (fs/mount.c). */
+extern struct dentry *vfs_root;
+
+/* The root dentry (its own parent), taking over the reference on inode. */
+struct dentry *dentry_alloc_root(struct inode *inode);
+/* A dentry named name under parent, taking over the caller's reference on inode. */
+struct dentry *dentry_alloc_child(struct dentry *parent, const char *name, size_t len,
+				  struct inode *inode);
+struct dentry *dget(struct dentry *d);
+void dput(struct dentry *d);
+/* d's parent, referenced (d itself for the root). */
+struct dentry *dget_parent(struct dentry *d);
+/* Links d into its parent's children (the parent's inode->lock held). */
+void dentry_link(struct dentry *d);
+/* Unlinks d (the parent's inode->lock held); drops the self reference. */
+void dentry_unlink(struct dentry *d);
+/* Moves d under newparent with a new name (rename_lock and both parents' locks held). */
+int dentry_move(struct dentry *d, struct dentry *newparent, const char *name, size_t len);
+/* Whether anc is d or one of d's ancestors. */
+bool dentry_is_ancestor(struct dentry *anc, struct dentry *d);
+/*
+ * The absolute path of d into buf: its length (without the NUL), or
+ * -ERANGE when it does not fit. A deleted dentry's path gets " (deleted)".
+ */
+long dentry_path(struct dentry *d, char *buf, size_t size);
+
+/* ---- path walk (fs/namei.c) ---------------------------------------------- */
+
+enum last_type { LAST_NORM, LAST_DOT, LAST_DOTDOT, LAST_ROOT };
+
+/* The directory a path's last component is in, and that component. */
+struct nameparent {
+	struct dentry *dir;		/* referenced */
+	const char *last;		/* points into the path; not NUL-terminated */
+	size_t len;
+	enum last_type type;
+	bool trailing_slash;		/* "name/": must be a directory */
+};
+
+/* Resolves path from dirfd (or AT_FDCWD): a referenced dentry in *out, or -errno. */
+int path_lookup(int dirfd, const char *path, struct dentry **out);
+/* Resolves all but the last component: 0 and np->dir referenced, or -errno. */
+int path_parent(int dirfd, const char *path, struct nameparent *np);
+/* Looks name up in dir (its inode->lock held): a referenced dentry, or -ENOENT ... */
+int lookup_child(struct dentry *dir, const char *name, size_t len, struct dentry **out);
+/*
+ * The inode path names, referenced: with AT_EMPTY_PATH in at_flags and an
+ * empty path, dirfd's own (any open file, or the cwd for AT_FDCWD).
+ */
+int lookup_inode_at(int dirfd, const char *path, int at_flags, struct inode **out);
+/* Copies a path from user memory into a new PATH_MAX buffer: 0 or -errno. */
+int getname(const char __user *upath, char **out);
+void putname(char *name);
+
+/* ---- open files (fs/file.c) ---------------------------------------------- */
+
+/* What reads and writes may do with a file (file->fmode). */
+#define FMODE_READ	1u
+#define FMODE_WRITE	2u
+#define FMODE_PATH	4u	/* O_PATH: only a handle on a name */
+
+struct file_operations {
+	/* Called once per open; may set f->private. */
+	int (*open)(struct inode *inode, struct file *f);
+	/* Both move *pos for files with offsets; pipes and devices may ignore it. */
+	long (*read)(struct file *f, char __user *buf, size_t n, u64 *pos);
+	long (*write)(struct file *f, const char __user *buf, size_t n, u64 *pos);
+	/* NULL: the file cannot seek (-ESPIPE), nor pread/pwrite. */
+	s64 (*llseek)(struct file *f, s64 off, int whence);
+	int (*getdents)(struct file *f, struct dir_context *ctx);
+	/* The POLL* mask ready now, after poll_wait on every queue that may change it. */
+	unsigned (*poll)(struct file *f, struct poll_table *pt);
+	long (*ioctl)(struct file *f, unsigned cmd, unsigned long arg);
+	/* The last reference is gone. */
+	void (*release)(struct file *f);
+	/* mmap: page index of the file with a reference, as file_get_page (fs.h). */
+	struct page *(*get_page)(struct file *f, u64 index);
+};
+
+struct file {
+	u32 refcount;			/* atomic */
+	u32 flags;			/* O_* status flags: O_APPEND, O_NONBLOCK ... */
+	u32 fmode;			/* FMODE_* */
+	u64 pos;			/* under pos_lock */
+	struct mutex pos_lock;		/* regular files and directories */
+	struct inode *inode;		/* referenced */
+	struct dentry *dentry;		/* referenced; NULL for pipes */
+	const struct file_operations *ops;
+	void *private;
+};
+
+/* A new file on inode (and dentry, may be NULL), taking references on both. */
+struct file *file_alloc(struct inode *inode, struct dentry *dentry, u32 flags);
+/* Opens an existing dentry as open(2) does after the walk: 0 or -errno. */
+int file_open_dentry(struct dentry *d, u32 flags, struct file **out);
+/* open(2) on a kernel path: creates with exactly mode (no umask) for O_CREAT. */
+int file_open_at(int dirfd, const char *path, u32 flags, u32 mode, struct file **out);
+
+/* ---- fd tables (fs/fdtable.c) -------------------------------------------- */
+
+struct files {
+	u32 refcount;			/* atomic */
+	struct spinlock lock;
+	unsigned max;			/* slots in fd[] */
+	struct file **fd;
+	u64 *cloexec;			/* one bit per slot */
+};
+
+/* fd_get (fs.h) refuses O_PATH files, as most calls must; this one takes them too. */
+struct file *fd_get_raw(int fd);
+/* Installs f (taking over the caller's reference) at the lowest free fd >= min. */
+int fd_alloc(struct file *f, int min, bool cloexec);
+/* Installs f at exactly fd, closing what was there (dup2): fd or -errno. */
+int fd_replace(int fd, struct file *f, bool cloexec);
+int fd_close(int fd);
+int fd_get_cloexec(int fd);
+int fd_set_cloexec(int fd, bool on);
+
+/* ---- per-process root, cwd, umask (fs/fs_context.c) ---------------------- */
+
+struct fs_context {
+	u32 refcount;			/* atomic */
+	struct spinlock lock;		/* root, cwd */
+	struct dentry *root, *cwd;	/* referenced */
+	u32 umask;
+};
+
+/* Referenced root and cwd of the current task (the global root for kernel threads). */
+struct dentry *current_root(void);
+struct dentry *current_cwd(void);
+u32 current_umask(void);
+
+/* ---- the page cache (fs/filemap.c) --------------------------------------- */
+
+/* Where read data goes: user memory (read(2)) or kernel memory (kernel_read). */
+struct read_dest {
+	char *p;
+	bool kernel;
+};
+
+/* Reads from a regular file's cache: bytes read, or -EFAULT if none could be. */
+long filemap_read(struct inode *inode, struct read_dest dst, size_t n, u64 pos);
+/* The write loop, as Linux's generic_perform_write (inode->lock held): bytes or -errno. */
+long generic_perform_write(struct inode *inode, const char __user *buf, size_t n, u64 pos);
+/* Fills a new, empty file from kernel memory (the initrd): 0 or -ENOMEM. */
+int filemap_fill(struct inode *inode, const void *data, u64 size);
+/*
+ * The page at index with a reference (put_page it), or NULL: with
+ * FGP_CREATE a hole gets a new zero-filled page, with FGP_WITHIN_SIZE only
+ * pages below i_size are given (the mmap fault path: past it is SIGBUS).
+ */
+#define FGP_CREATE	1u
+#define FGP_WITHIN_SIZE	2u
+struct page *filemap_get_page(struct inode *inode, u64 index, unsigned how);
+/* Truncates or extends (inode->lock held). */
+void filemap_set_size(struct inode *inode, u64 size);
+/* Drops every page (the inode is going away). */
+void filemap_evict(struct inode *inode);
+
+/* ---- ramfs (fs/ramfs.c) -------------------------------------------------- */
+
+extern const struct inode_operations ramfs_dir_iops, ramfs_file_iops;
+extern const struct file_operations ramfs_dir_fops, ramfs_file_fops;
+/* A new ramfs inode of mode's type: directory, regular file, or (with fops) device. */
+struct inode *ramfs_new_inode(u32 mode);
+/* llseek for files whose offsets are bytes up to MAX_FILE_SIZE (regular files). */
+s64 generic_file_llseek(struct file *f, s64 off, int whence);
+
+/* ---- directories (fs/readdir.c) ------------------------------------------ */
+
+struct dir_context {
+	u64 pos;			/* position of the next entry to emit */
+	char __user *buf;
+	size_t size, used;
+	int error;			/* -EFAULT: a bad buffer; -EINVAL: no entry fits */
+};
+
+/*
+ * Emits the entry at position pos (the next one will be at pos + 1):
+ * false when the buffer is full or bad, and then the caller stops.
+ */
+bool dir_emit(struct dir_context *ctx, const char *name, size_t len, u64 ino,
+	      unsigned type, u64 pos);
+unsigned dt_type(u32 mode);
+/* llseek for directories: positions are cookies, only SEEK_SET and SEEK_CUR. */
+s64 dir_llseek(struct file *f, s64 off, int whence);
+
+/* ---- poll (fs/poll.c) ---------------------------------------------------- */
+
+/* Called by a poll op for each queue whose wake-up may change its mask. */
+void poll_wait(struct file *f, struct wait_queue *q, struct poll_table *pt);
+
+/* ---- mounts and devices (fs/mount.c, fs/devfs.c, drivers/tty.c) --------- */
+
+/* Makes the directory at path show the file system whose root is root. */
+int vfs_mount(const char *path, struct inode *root);
+/* Creates /dev/<name>: a character device with its own operations. */
+int devfs_register(const char *name, u32 rdev, const struct file_operations *ops, void *priv);
+/* /dev/null and /dev/zero (fs/mem_devices.c). */
+void mem_devices_init(void);
+/*
+ * The console device (drivers/tty.c): console_dev_init registers
+ * /dev/console at boot (vfs_init calls it), console_open opens it for
+ * console_open_stdio (fs.h), which gives the first process its stdin,
+ * stdout and stderr.
+ */
+void console_dev_init(void);
+struct file *console_open(void);
+
+/* ---- truncation (fs/truncate.c) ------------------------------------------ */
+
+/* Truncates or extends a regular file: for truncate, ftruncate and O_TRUNC. */
+int vfs_truncate(struct inode *inode, u64 size);
+
+/* ---- changing the tree (fs/treeops.c) ------------------------------------ */
+
+/*
+ * The entry name in dir, made with mode (type bits included) if missing:
+ * a referenced dentry; -EEXIST if it exists and excl.
+ */
+int vfs_create(struct dentry *dir, const char *name, size_t len, u32 mode, bool excl,
+	       struct dentry **out);
+/* A new file in dir that has no name (O_TMPFILE): a referenced, deleted dentry. */
+int vfs_create_unnamed(struct dentry *dir, u32 mode, struct dentry **out);
+/* A new directory (mode as given, no umask): 0 or -errno. */
+int vfs_mkdirat(int dirfd, const char *path, u32 mode);
+
+#endif

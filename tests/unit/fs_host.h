@@ -1,0 +1,376 @@
+/*
+ * fs_host.h - runs the whole of fs/ in a host program, for the VFS unit
+ * tests (test_vfs_*.c, test_pipe.c, test_initrd.c).
+ *
+ * The real page allocator and kmalloc run over a host buffer (as in
+ * test_kmalloc.c). current() is the real one: the test points the GS base
+ * at a struct cpu of its own (arch_prctl), whose current is one task with
+ * an fd table and an fs_context. Only what needs the scheduler or the MMU
+ * is stood in for:
+ *
+ *  - user memory is host memory, except addresses below 64 KiB and one
+ *    "poison" range a test may set; a copy stops where it meets either and
+ *    fails with -EFAULT, after copying what came before (as a real fault
+ *    part-way does);
+ *  - mutexes are single-owner flags that panic when taken twice (a
+ *    deadlock in the kernel) or released unheld;
+ *  - wait queues are real lists; schedule() insists that the task is marked
+ *    sleeping (queued somewhere), then runs the test's `other_side` hook in
+ *    place of another process, and panics if nothing woke the task: a
+ *    missed wake-up shows as a failure, not a hang;
+ *  - the clock is a counter that schedule_timeout_ns advances;
+ *  - the console is a device that keeps what is written to it.
+ */
+#ifndef REWIND_FS_HOST_H
+#define REWIND_FS_HOST_H
+
+#include <asm/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include "kernel/types.h"
+#include "tests/unit/unit.h"
+#include "mm/page_alloc.c"
+#include "mm/kmalloc.c"
+#include "fs/page_index.c"
+#include "fs/cpio.c"
+#include "fs/inode.c"
+#include "fs/dentry.c"
+#include "fs/namei.c"
+#include "fs/file.c"
+#include "fs/fdtable.c"
+#include "fs/fs_context.c"
+#include "fs/filemap.c"
+#include "fs/ramfs.c"
+#include "fs/treeops.c"
+#include "fs/read_write.c"
+#include "fs/stat.c"
+#include "fs/readdir.c"
+#include "fs/fcntl.c"
+#include "fs/open.c"
+#include "fs/truncate.c"
+#include "fs/sync.c"
+#include "fs/pipe.c"
+#include "fs/poll.c"
+#include "fs/mount.c"
+#include "fs/devfs.c"
+#include "fs/mem_devices.c"
+#include "fs/initrd.c"
+
+u64 direct_map_base;
+
+/* ---- user memory ------------------------------------------------------------ */
+
+static uintptr_t poison_lo, poison_hi;	/* a test's extra bad range */
+
+#define BAD_USER_PTR ((void *)0x1000)
+
+/* How many bytes from p on can be touched before a bad address. */
+static size_t
+user_good(const void *p, size_t n)
+{
+	uintptr_t a = (uintptr_t)p;
+
+	if (a < 0x10000 || (a >= poison_lo && a < poison_hi))
+		return 0;
+	if (poison_lo > a && poison_lo - a < n)
+		return poison_lo - a;
+	return n;
+}
+
+int
+copy_from_user(void *dst, const void *src, size_t n)
+{
+	size_t good = user_good(src, n);
+
+	if (good)
+		memcpy(dst, src, good);
+	return good == n ? 0 : -EFAULT;
+}
+
+int
+copy_to_user(void *dst, const void *src, size_t n)
+{
+	size_t good = user_good(dst, n);
+
+	if (good)
+		memcpy(dst, src, good);
+	return good == n ? 0 : -EFAULT;
+}
+
+int
+clear_user(void *dst, size_t n)
+{
+	size_t good = user_good(dst, n);
+
+	memset(dst, 0, good);
+	return good == n ? 0 : -EFAULT;
+}
+
+long
+strncpy_from_user(char *dst, const char *src, size_t max)
+{
+	for (size_t i = 0; i < max; i++) {
+		if (!user_good(src + i, 1))
+			return -EFAULT;
+		dst[i] = src[i];
+		if (!dst[i])
+			return (long)i;
+	}
+	return -ENAMETOOLONG;
+}
+
+/* ---- locks, sleeping, time --------------------------------------------------- */
+
+void
+mutex_init(struct mutex *m, const char *name)
+{
+	m->owner = NULL;
+	m->name = name;
+}
+
+void
+mutex_lock(struct mutex *m)
+{
+	if (m->owner)
+		panic("mutex %s taken twice (a deadlock)", m->name);
+	m->owner = current();
+}
+
+bool
+mutex_trylock(struct mutex *m)
+{
+	if (m->owner)
+		return false;
+	m->owner = current();
+	return true;
+}
+
+void
+mutex_unlock(struct mutex *m)
+{
+	if (!m->owner)
+		panic("mutex %s released but not held", m->name);
+	m->owner = NULL;
+}
+
+bool
+mutex_is_held_by_me(const struct mutex *m)
+{
+	return m->owner == current();
+}
+
+static void (*other_side)(void);	/* what "another process" does while we sleep */
+static int sleeps;			/* times schedule() or schedule_timeout_ns() slept */
+static u64 fake_ns;
+
+void
+wait_queue_init(struct wait_queue *q)
+{
+	spin_lock_init(&q->lock, "waitq");
+	list_init(&q->waiters);
+}
+
+void
+prepare_to_wait(struct wait_queue *q, struct wait_entry *e)
+{
+	e->task = current();
+	if (list_empty(&e->link))
+		list_add_tail(&e->link, &q->waiters);
+	current()->state = TASK_SLEEPING;
+}
+
+void
+finish_wait(struct wait_queue *q, struct wait_entry *e)
+{
+	list_del(&e->link);
+	current()->state = TASK_RUNNABLE;
+}
+
+void
+wake_up_all(struct wait_queue *q)
+{
+	struct list_head *pos;
+
+	list_for_each(pos, &q->waiters)
+		list_entry(pos, struct wait_entry, link)->task->state = TASK_RUNNABLE;
+}
+
+bool
+task_interrupted(void)
+{
+	return false;
+}
+
+void
+schedule(void)
+{
+	if (current()->state != TASK_SLEEPING)
+		return;
+	if (!other_side)
+		panic("schedule: the task would sleep forever (nothing else runs in this test)");
+	sleeps++;
+	void (*fn)(void) = other_side;
+	other_side = NULL;
+	fn();
+	if (current()->state == TASK_SLEEPING)
+		panic("schedule: the other side ran but did not wake the task");
+}
+
+u64
+schedule_timeout_ns(u64 ns)
+{
+	if (current()->state == TASK_SLEEPING && other_side) {
+		schedule();
+		return 0;
+	}
+	sleeps++;
+	fake_ns += ns;		/* nobody woke us: the timeout passes */
+	current()->state = TASK_RUNNABLE;
+	return 0;
+}
+
+u64
+ns_since_boot(void)
+{
+	return fake_ns;
+}
+
+/*
+ * The console device as drivers/tty.c provides it (console_dev_init and
+ * console_open, fs/vfs.h), reduced to what the tests need: writes are
+ * kept, reads are at EOF.
+ */
+static char console_out[4096];
+static size_t console_len;
+
+static long
+test_console_read(struct file *f, char *buf, size_t n, u64 *pos)
+{
+	return 0;
+}
+
+static long
+test_console_write(struct file *f, const char *buf, size_t n, u64 *pos)
+{
+	size_t room = sizeof(console_out) - console_len;
+
+	if (copy_from_user(console_out + console_len, buf, MIN(n, room)))
+		return -EFAULT;
+	console_len += MIN(n, room);
+	return (long)n;
+}
+
+static const struct file_operations test_console_fops = {
+	.read = test_console_read,
+	.write = test_console_write,
+};
+
+void
+console_dev_init(void)
+{
+	devfs_register("console", MKDEV(5, 1), &test_console_fops, NULL);
+}
+
+struct file *
+console_open(void)
+{
+	struct file *f;
+
+	return file_open_at(AT_FDCWD, "/dev/console", O_RDWR | O_NOCTTY, 0, &f) ? NULL : f;
+}
+
+/* ---- the world: memory, one task, a fresh file system -------------------------- */
+
+static u8 *ram;
+static struct page *map;
+static struct cpu test_cpu;
+static struct task test_task;
+
+static inline u64
+free_pages_now(void)
+{
+	struct page_alloc_stats st;
+
+	page_alloc_get_stats(&st);
+	return st.free_pages;
+}
+
+static inline u64
+kmalloc_objects_now(void)
+{
+	struct kmalloc_class_stats st[KMALLOC_NCLASSES];
+	u64 n = 0;
+
+	kmalloc_get_stats(st);
+	for (int i = 0; i < KMALLOC_NCLASSES; i++)
+		n += st[i].objects_in_use;
+	return n;
+}
+
+/* A new machine: 16 MiB of RAM, an empty ramfs with /dev, and the task in "/". */
+static void
+fs_setup(void)
+{
+	enum { NPAGES = 4096 };
+	u64 first;
+
+	free(ram);
+	free(map);
+	ram = aligned_alloc(PAGE_SIZE, NPAGES * PAGE_SIZE);
+	map = calloc(NPAGES, sizeof(*map));
+	first = (uintptr_t)ram >> PAGE_SHIFT;
+	page_alloc_init(map, first, NPAGES);
+	page_alloc_release_range(first, first + NPAGES);
+	kmalloc_init();
+
+	test_cpu.self = &test_cpu;
+	test_cpu.current = &test_task;
+	if (syscall(SYS_arch_prctl, ARCH_SET_GS, &test_cpu) != 0)
+		abort();
+	memset(&test_task, 0, sizeof(test_task));
+	test_task.state = TASK_RUNNABLE;
+	poison_lo = poison_hi = 0;
+	other_side = NULL;
+	sleeps = 0;
+	fake_ns = 0;
+	console_len = 0;
+
+	vfs_init();
+	test_task.files = files_alloc();
+	test_task.fs = fs_context_root();
+}
+
+/* Closes the task's files and context: what is left is the tree itself. */
+static inline void
+fs_teardown_task(void)
+{
+	files_put(test_task.files);
+	fs_context_put(test_task.fs);
+	test_task.files = NULL;
+	test_task.fs = NULL;
+}
+
+/* ---- helpers ---------------------------------------------------------------------- */
+
+/* A file made with contents s (and size strlen(s)). */
+static inline void
+make_file(const char *path, const char *s)
+{
+	int fd = (int)do_sys_open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+
+	if (fd < 0 || do_sys_write(fd, s, strlen(s)) != (long)strlen(s) || do_sys_close(fd))
+		panic("make_file %s failed", path);
+}
+
+static inline struct linux_stat
+stat_of(const char *path)
+{
+	struct linux_stat st;
+
+	memset(&st, 0xee, sizeof(st));
+	if (do_sys_stat(path, &st))
+		st.st_mode = 0;
+	return st;
+}
+
+#endif
