@@ -14,6 +14,7 @@
 #include "kernel/panic.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
+#include "kernel/sched.h"
 #include "kernel/traps.h"
 #include "kernel/paravirt.h"
 #include "kernel/tsc.h"
@@ -148,6 +149,7 @@ lapic_tick(struct trap_frame *f)
 	c->ticks++;
 	if (c->id == 0)
 		WRITE_ONCE(jiffies, jiffies + 1);
+	sched_tick();
 }
 
 static void

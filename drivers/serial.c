@@ -1,11 +1,16 @@
 /*
- * serial.c - COM1 output for printk; see serial.h.
+ * serial.c - COM1: output for printk, input for the console terminal;
+ * see serial.h.
  *
  * Output polls the line-status register: simple, usable from any context
  * including panic, and under QEMU the transmitter is always ready.
- * Input (the console line discipline) comes with /dev/console.
+ * Input is interrupt-driven: each received byte goes to drivers/tty.c.
  */
 #include "drivers/serial.h"
+#include "drivers/ioapic.h"
+#include "drivers/tty.h"
+#include "kernel/irq.h"
+#include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/x86.h"
 
@@ -19,9 +24,14 @@
 #define REG_MCR		4
 #define REG_LSR		5
 #define REG_SCRATCH	7
+#define LSR_DATA_READY	0x01
 #define LSR_THRE	0x20
 #define LCR_DLAB	0x80
 #define LCR_8N1		0x03
+#define IER_RX		0x01	/* interrupt when a byte has arrived */
+#define MCR_DTR_RTS	0x03
+#define MCR_OUT2	0x08	/* on PCs, gates the UART's interrupt line to the board */
+#define COM1_IRQ	4
 
 static bool present;
 
@@ -71,8 +81,35 @@ serial_init(void)
 	outb(COM1 + REG_DLM, 0);
 	outb(COM1 + REG_LCR, LCR_8N1);
 	outb(COM1 + REG_FCR, 0xc7);		/* FIFOs on and cleared, 14-byte trigger */
-	outb(COM1 + REG_MCR, 0x03);		/* DTR, RTS */
+	outb(COM1 + REG_MCR, MCR_DTR_RTS);
 	present = true;
 	register_console(&serial_console);
 	return true;
+}
+
+/*
+ * Reads every byte the FIFO holds: the IOAPIC pin is edge-triggered and
+ * the UART keeps its line raised while data is waiting, so a byte left
+ * behind would mean no further interrupt, ever.
+ */
+static void
+serial_interrupt(struct trap_frame *f)
+{
+	while (inb(COM1 + REG_LSR) & LSR_DATA_READY)
+		tty_receive((char)inb(COM1 + REG_DATA));
+}
+
+void
+serial_enable_rx(void)
+{
+	if (!present)
+		return;
+	irq_register(VEC_DEVICE_BASE + COM1_IRQ, serial_interrupt, "com1");
+	if (ioapic_route_isa_irq(COM1_IRQ, cpus[0]->apic_id)) {
+		pr_warn("serial: cannot route IRQ %u; no input from COM1\n", COM1_IRQ);
+		return;
+	}
+	/* Bytes that came during boot raise the line now: nothing is lost. */
+	outb(COM1 + REG_MCR, MCR_DTR_RTS | MCR_OUT2);
+	outb(COM1 + REG_IER, IER_RX);
 }

@@ -2,7 +2,7 @@
  * test_knobs.c - host tests for command-line splitting (kernel/cmdline.c)
  * and the knob registry (kernel/knobs.c, kernel/knobs.h).
  *
- * The test declares its own knobs with KNOB_BOOL/KNOB_INT/KNOB_ENUM; with
+ * The test declares its own knobs with KNOB_BOOL/KNOB_INT/KNOB_ENUM/KNOB_STRING; with
  * knobs.c's `help` they are the whole `knobs` section here (GNU ld provides
  * __start_knobs/__stop_knobs), since the kernel's other knobs are not
  * linked in. printk is replaced (UNIT_NO_PRINTK) by one that keeps every
@@ -10,8 +10,9 @@
  *
  * Covers word splitting (blanks, quotes, over-long words), name=value and
  * bare flags, every bool spelling, integer syntax and range checks, enum
- * names, and the warnings for unknown knobs, invalid values and missing
- * values, each of which must leave every knob as it was.
+ * names, text (quoted, at the size limit, too long), and the warnings for
+ * unknown knobs, invalid values and missing values, each of which must leave
+ * every knob as it was.
  */
 #define UNIT_NO_PRINTK
 #include "kernel/types.h"
@@ -78,35 +79,51 @@ KNOB_INT(t_count, "t_count", 4, 0, 100, false, "a test count");
 KNOB_INT(t_signed, "t_signed", -3, -50, 50, true, "a signed test range");
 KNOB_INT(t_wide, "t_wide", 0, INT_MIN, INT_MAX, true, "the whole int range");
 KNOB_ENUM(t_mode, "t_mode", 1, true, "a test enumeration", "legacy", "trap", "none");
+KNOB_STRING(t_text, "t_text", 16, "dflt", "a test text");
 /* Long names, so that knobs_print_state needs more than one line. */
 KNOB_INT(t_long1, "t_first_knob_with_a_name_long_enough_to_fill_a_state_line", 1, 0, 9, false, "long");
 KNOB_INT(t_long2, "t_second_knob_with_a_name_long_enough_to_fill_a_state_line", 2, 0, 9, false, "long");
 KNOB_INT(t_long3, "t_third_knob_with_a_name_long_enough_to_fill_a_state_line", 3, 0, 9, false, "long");
 
-#define NKNOBS 9	/* the eight above and knobs.c's `help` */
+#define NKNOBS 10	/* the nine above and knobs.c's `help` */
 
 static void
 reset(void)
 {
-	for_each_knob(k)
-		*k->value = k->def;
+	for_each_knob(k) {
+		if (k->type == KNOB_STRING) {
+			/* All of it, so that a write past the NUL would show. */
+			memset(k->str, 0, k->str_size);
+			strcpy(k->str, k->str_def);
+		} else {
+			*k->value = k->def;
+		}
+	}
 	log_clear();
 }
 
-/* Every knob's value, to check that bad input changes none of them. */
+/* Every knob's value (all str_size bytes of a text), to check that bad input changes none of them. */
 struct snapshot {
 	int v[NKNOBS];
+	char text[NKNOBS][16];
 };
 
 static struct snapshot
 snapshot(void)
 {
-	struct snapshot s = { { 0 } };
+	struct snapshot s;
 	int i = 0;
 
-	for_each_knob(k)
-		if (i < NKNOBS)
-			s.v[i++] = *k->value;
+	memset(&s, 0, sizeof(s));
+	for_each_knob(k) {
+		if (i == NKNOBS)
+			break;
+		if (k->type == KNOB_STRING)
+			memcpy(s.text[i], k->str, MIN(k->str_size, sizeof(s.text[i])));
+		else
+			s.v[i] = *k->value;
+		i++;
+	}
 	return s;
 }
 
@@ -123,6 +140,7 @@ UNIT_TEST(section_holds_exactly_the_test_knobs_and_help)
 	CHECK(knob_find("help") != NULL);
 	CHECK(knob_find("t_flag") != NULL);
 	CHECK(knob_find("t_mode") != NULL);
+	CHECK(knob_find("t_text") != NULL);
 }
 
 /* ---- cmdline_next_word ---------------------------------------------------- */
@@ -480,18 +498,18 @@ UNIT_TEST(non_bool_without_value_warns)
 
 UNIT_TEST(over_long_word_is_ignored_with_a_warning)
 {
-	char line[400];
+	char line[1200];
 
-	/* t_count=11 followed by 300 more digits: too long, so not applied. */
+	/* t_count=11 followed by 1100 more digits: too long, so not applied. */
 	strcpy(line, "t_count=11");
-	memset(line + 10, '1', 300);
-	strcpy(line + 310, " t_flag");
+	memset(line + 10, '1', 1100);
+	strcpy(line + 1110, " t_flag");
 	reset();
 	knobs_apply_cmdline(line);
 	CHECK_EQ(t_count, 4);
 	CHECK_EQ(t_flag, 1);				/* the next word still counts */
 	CHECK_EQ(log_lines, 1);
-	CHECK(logged("longer than 255 characters ignored: t_count=11111111111111111111111111111111..."));
+	CHECK(logged("longer than 1023 characters ignored: t_count=11111111111111111111111111111111..."));
 
 	/* 255 characters is still fine. */
 	memset(line, ' ', sizeof(line));
@@ -523,6 +541,8 @@ UNIT_TEST(help_prints_every_knob)
 	CHECK(logged("  t_count         0..100                       default 4        now 8        a test count\n"));
 	CHECK(logged("  t_mode        * legacy|trap|none             default trap     now trap     a test enumeration\n"));
 	CHECK(logged("  t_flag        * 0|1                          default 0        now 0        a test flag\n"));
+	/* Text in quotes; the valid column is one wider than its padding. */
+	CHECK(logged("  t_text          text of at most 15 characters default \"dflt\"   now \"dflt\"   a test text\n"));
 }
 
 UNIT_TEST(help_only_when_asked)
@@ -566,6 +586,7 @@ UNIT_TEST(state_lists_every_value_across_lines)
 	CHECK(strstr(pairs, " t_signed=-9 "));
 	CHECK(strstr(pairs, " t_count=4 "));
 	CHECK(strstr(pairs, " help=0 "));
+	CHECK(strstr(pairs, " t_text=\"dflt\" "));
 	CHECK(strstr(pairs, " t_first_knob_with_a_name_long_enough_to_fill_a_state_line=1 "));
 	CHECK(strstr(pairs, " t_second_knob_with_a_name_long_enough_to_fill_a_state_line=2 "));
 	CHECK(strstr(pairs, " t_third_knob_with_a_name_long_enough_to_fill_a_state_line=3 "));
@@ -573,6 +594,158 @@ UNIT_TEST(state_lists_every_value_across_lines)
 	for (const char *p = pairs; (p = strchr(p, '=')); p++)
 		npairs++;
 	CHECK_EQ(npairs, NKNOBS);
+}
+
+/* ---- text knobs --------------------------------------------------------------- */
+
+UNIT_TEST(text_set_by_name_value)
+{
+	reset();
+	CHECK_STR(t_text, "dflt");
+	knobs_apply_cmdline("t_text=hello");
+	CHECK_STR(t_text, "hello");
+	knobs_apply_cmdline("t_text=a=b");		/* only the first '=' separates */
+	CHECK_STR(t_text, "a=b");
+	knobs_apply_cmdline("t_text=x");		/* shorter than before: fully replaced */
+	CHECK_STR(t_text, "x");
+	knobs_apply_cmdline("t_text=");			/* empty text is text */
+	CHECK_STR(t_text, "");
+	CHECK_EQ(log_lines, 0);
+}
+
+UNIT_TEST(text_in_quotes_keeps_its_spaces)
+{
+	reset();
+	knobs_apply_cmdline("t_text=\"a b\" t_count=6");
+	CHECK_STR(t_text, "a b");
+	CHECK_EQ(t_count, 6);				/* the quote ended the value */
+	knobs_apply_cmdline("\"t_text=  two\tblanks \"");
+	CHECK_STR(t_text, "  two\tblanks ");
+	knobs_apply_cmdline("t_text=\"\"");
+	CHECK_STR(t_text, "");
+	knobs_apply_cmdline("t_text=\"-n 3\"\"x\"");	/* quoted parts join */
+	CHECK_STR(t_text, "-n 3x");
+	CHECK_EQ(log_lines, 0);
+}
+
+UNIT_TEST(text_up_to_the_limit_is_taken)
+{
+	reset();
+	CHECK_EQ(knob_set(knob_find("t_text"), "0123456789abcde"), 0);	/* 15 + NUL = 16 */
+	CHECK_STR(t_text, "0123456789abcde");
+	CHECK_EQ(t_text[15], '\0');
+	knobs_apply_cmdline("t_text=\"0123456789 bcde\"");
+	CHECK_STR(t_text, "0123456789 bcde");
+	CHECK_EQ(log_lines, 0);
+}
+
+UNIT_TEST(text_too_long_warns_with_the_limit_and_keeps_the_old)
+{
+	const struct knob *k = knob_find("t_text");
+
+	reset();
+	struct snapshot before = snapshot();
+	CHECK_EQ(knob_set(k, "0123456789abcdef"), -EINVAL);	/* 16: no room for the NUL */
+	CHECK(unchanged(before));
+	CHECK_STR(t_text, "dflt");
+	CHECK_EQ(log_lines, 1);
+	CHECK_EQ(log_last_level, LOG_WARNING);
+	CHECK_STR(unit_last_log, "knobs: invalid value '0123456789abcdef' for t_text "
+		  "(valid: text of at most 15 characters); keeping \"dflt\"\n");
+
+	/* From the command line, after an earlier good value. */
+	knobs_apply_cmdline("t_text=\"a b\"");
+	before = snapshot();
+	knobs_apply_cmdline("t_text=\"far too long for sixteen\"");
+	CHECK(unchanged(before));
+	CHECK_STR(t_text, "a b");
+	CHECK_STR(unit_last_log, "knobs: invalid value 'far too long for sixteen' for t_text "
+		  "(valid: text of at most 15 characters); keeping \"a b\"\n");
+
+	/* Much longer than any buffer of the knob's. */
+	char longer[600];
+	memset(longer, 'x', sizeof(longer) - 1);
+	longer[sizeof(longer) - 1] = '\0';
+	CHECK_EQ(knob_set(k, longer), -EINVAL);
+	CHECK(unchanged(before));
+	CHECK(logged("(valid: text of at most 15 characters); keeping \"a b\"\n"));
+}
+
+UNIT_TEST(text_without_value_warns)
+{
+	reset();
+	struct snapshot before = snapshot();
+	knobs_apply_cmdline("t_text");
+	CHECK(unchanged(before));
+	CHECK_EQ(log_lines, 1);
+	CHECK_EQ(log_last_level, LOG_WARNING);
+	CHECK_STR(unit_last_log,
+		  "knobs: t_text needs a value (t_text=<text of at most 15 characters>); ignored\n");
+	CHECK_STR(t_text, "dflt");
+}
+
+UNIT_TEST(text_help_shows_default_and_current_in_quotes)
+{
+	reset();
+	knobs_apply_cmdline("t_text=\"a b\" help");
+	CHECK_EQ(log_lines, 1 + NKNOBS);
+	CHECK(logged("  t_text          text of at most 15 characters default \"dflt\"   now \"a b\"    a test text\n"));
+}
+
+UNIT_TEST(text_state_shows_the_value_in_quotes)
+{
+	char pairs[1024];
+
+	reset();
+	knobs_apply_cmdline("\"t_text=x y\"");
+	log_clear();
+	knobs_print_state(LOG_INFO);
+	check_state_lines(pairs, sizeof(pairs));
+	CHECK(strstr(pairs, " t_text=\"x y\""));
+
+	/* At its longest. */
+	reset();
+	knobs_apply_cmdline("t_text=0123456789abcde");
+	log_clear();
+	knobs_print_state(LOG_INFO);
+	check_state_lines(pairs, sizeof(pairs));
+	CHECK(strstr(pairs, " t_text=\"0123456789abcde\""));
+}
+
+UNIT_TEST(text_formatting)
+{
+	const struct knob *k = knob_find("t_text");
+	char buf[64];
+
+	reset();
+	CHECK_EQ(knob_format_valid(k, buf, sizeof(buf)), 29);
+	CHECK_STR(buf, "text of at most 15 characters");
+	CHECK_EQ(knob_format_default(k, buf, sizeof(buf)), 6);
+	CHECK_STR(buf, "\"dflt\"");
+	knob_set(k, "now");
+	CHECK_EQ(knob_format_current(k, buf, sizeof(buf)), 5);
+	CHECK_STR(buf, "\"now\"");
+	CHECK_EQ(knob_format_default(k, buf, sizeof(buf)), 6);	/* the default stays */
+	CHECK_STR(buf, "\"dflt\"");
+	/* Cut short safely. */
+	memset(buf, 'G', sizeof(buf));
+	CHECK_EQ(knob_format_current(k, buf, 3), 5);
+	CHECK_STR(buf, "\"n");
+	CHECK_EQ(buf[3], 'G');
+}
+
+UNIT_TEST(text_macro_fills_in_the_descriptor)
+{
+	const struct knob *k = knob_find("t_text");
+
+	CHECK_EQ(k->type, KNOB_STRING);
+	CHECK(k->str == t_text);
+	CHECK_EQ(k->str_size, sizeof(t_text));
+	CHECK_EQ(k->str_size, 16);
+	CHECK_STR(k->str_def, "dflt");
+	CHECK_STR(k->help, "a test text");
+	CHECK(!k->runtime);				/* text is boot-time only */
+	CHECK(k->value == NULL);
 }
 
 /* ---- formatting ------------------------------------------------------------ */
