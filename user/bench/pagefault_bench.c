@@ -1,0 +1,77 @@
+/*
+ * pagefault_bench.c - the cost of a page fault on anonymous memory: map a
+ * region, touch each 4 KiB page once (a write: allocate and zero a page;
+ * or a read), unmap; reported per page. Also the whole
+ * mmap + touch one page + munmap cycle.
+ */
+#include "lib/bench.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#define PAGE 4096ul
+#define REGION_PAGES 256ul	/* 1 MiB per batch step */
+
+static double
+touch_pages(void *arg, uint64_t n, int write)
+{
+	(void)arg;
+	double spent = 0;
+
+	while (n) {
+		uint64_t pages = n < REGION_PAGES ? n : REGION_PAGES;
+		volatile char *p = mmap(0, pages * PAGE, PROT_READ | PROT_WRITE,
+					MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED) {
+			perror("pagefault_bench: mmap");
+			exit(1);
+		}
+		double t0 = bench_now_ns();
+		for (uint64_t i = 0; i < pages; i++) {
+			if (write)
+				p[i * PAGE] = 1;
+			else
+				(void)p[i * PAGE];
+		}
+		spent += bench_now_ns() - t0;
+		munmap((void *)p, pages * PAGE);
+		n -= pages;
+	}
+	return spent;
+}
+
+static double
+write_faults(void *arg, uint64_t n)
+{
+	return touch_pages(arg, n, 1);
+}
+
+static double
+read_faults(void *arg, uint64_t n)
+{
+	return touch_pages(arg, n, 0);
+}
+
+static void
+mmap_touch_munmap(void *arg)
+{
+	(void)arg;
+	volatile char *p = mmap(0, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		perror("pagefault_bench: mmap");
+		exit(1);
+	}
+	p[0] = 1;
+	munmap((void *)p, PAGE);
+}
+
+int
+main(int argc, char **argv)
+{
+	bench_init(argc, argv, "pagefault");
+	bench_report("pf_anon_write_4k", bench_measure_timed(write_faults, 0), "ns");
+	bench_report("pf_anon_read_4k", bench_measure_timed(read_faults, 0), "ns");
+	bench_report("mmap_touch_munmap_4k", bench_measure(mmap_touch_munmap, 0), "ns");
+	return 0;
+}

@@ -1,0 +1,159 @@
+/*
+ * bench.c - see bench.h.
+ */
+#include "lib/bench.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#define BATCH_TARGET_NS 1e6	/* about 1 ms per batch */
+
+static const char *bench;
+static double seconds_per_metric = 0.5;
+static char variant[2048];
+
+double
+bench_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+int
+bench_on_rewind(void)
+{
+	struct utsname u;
+
+	return uname(&u) == 0 && strcmp(u.sysname, "rewind") == 0;
+}
+
+/* Appends "name":"value" for every knob file, first line only. */
+static void
+append_knobs(char *out, size_t size)
+{
+	DIR *d = opendir("/proc/sys/rewind");
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char path[300], value[128] = "";
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/sys/rewind/%s", e->d_name);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(value, sizeof(value), f))
+			value[strcspn(value, "\n\"\\")] = '\0';
+		fclose(f);
+		size_t n = strlen(out);
+		snprintf(out + n, size - n, ",\"%s\":\"%s\"", e->d_name, value);
+	}
+	closedir(d);
+}
+
+static void
+build_variant(void)
+{
+	struct utsname u;
+
+	if (uname(&u) != 0)
+		strcpy(u.sysname, "unknown");
+	snprintf(variant, sizeof(variant), "{\"os\":\"%s\",\"release\":\"%s\"", u.sysname, u.release);
+	append_knobs(variant, sizeof(variant) - 1);
+	strcat(variant, "}");
+}
+
+void
+bench_init(int argc, char **argv, const char *bench_name)
+{
+	int c;
+
+	bench = bench_name;
+	while ((c = getopt(argc, argv, "qt:")) != -1) {
+		if (c == 'q') {
+			seconds_per_metric = 0.05;
+		} else if (c == 't') {
+			seconds_per_metric = atof(optarg);
+		} else {
+			fprintf(stderr, "usage: %s [-q] [-t seconds-per-metric]\n", argv[0]);
+			exit(2);
+		}
+	}
+	build_variant();
+	printf("# %s: %.2f s per metric, variant %s\n", bench, seconds_per_metric, variant);
+}
+
+struct repeat {
+	void (*op)(void *);
+	void *arg;
+};
+
+static double
+run_batch(void *p, uint64_t n)
+{
+	struct repeat *r = p;
+	double t0 = bench_now_ns();
+
+	for (uint64_t i = 0; i < n; i++)
+		r->op(r->arg);
+	return bench_now_ns() - t0;
+}
+
+struct bench_stat
+bench_measure_timed(double (*op)(void *, uint64_t n), void *arg)
+{
+	struct bench_stat s = { 0, 1e300, 0 };
+	uint64_t n = 1;
+	double total = 0, spent;
+
+	op(arg, 1);	/* warm up: first-touch faults, caches */
+	while ((spent = op(arg, n)) < BATCH_TARGET_NS && n < (1ull << 40))
+		n *= 2;
+	double deadline = bench_now_ns() + seconds_per_metric * 1e9;
+	do {
+		total += spent;
+		s.ops += n;
+		if (spent / n < s.batchmin_ns)
+			s.batchmin_ns = spent / n;
+		spent = op(arg, n);
+	} while (bench_now_ns() < deadline);
+	s.mean_ns = total / s.ops;
+	return s;
+}
+
+struct bench_stat
+bench_measure(void (*op)(void *), void *arg)
+{
+	struct repeat r = { op, arg };
+
+	return bench_measure_timed(run_batch, &r);
+}
+
+void
+bench_result(const char *metric, double value, const char *unit)
+{
+	printf("@result {\"bench\":\"%s\",\"variant\":%s,\"metric\":\"%s\",\"value\":%.4g,\"unit\":\"%s\"}\n",
+	       bench, variant, metric, value, unit);
+	printf("  %-36s %12.4g %s\n", metric, value, unit);
+	fflush(stdout);
+}
+
+void
+bench_report(const char *metric, struct bench_stat s, const char *unit)
+{
+	double scale = strcmp(unit, "us") == 0 ? 1e-3 : 1.0;
+	char name[128];
+
+	bench_result(metric, s.mean_ns * scale, unit);
+	snprintf(name, sizeof(name), "%s_batchmin", metric);
+	bench_result(name, s.batchmin_ns * scale, unit);
+}

@@ -1,0 +1,41 @@
+/*
+ * bench.h - timing loops and result lines shared by rewind's benchmarks
+ * (user/bench/). The same static binaries run on rewind and on Linux, so
+ * that every figure can be put beside Linux's.
+ *
+ * A measurement runs the operation in batches sized to last about 1 ms
+ * and reports two figures per metric: the mean over every batch, and the
+ * mean of the fastest batch ("_batchmin"), which is far steadier on a
+ * shared, noisy host (../shared/docs/linux-6.1-under-tcg.md).
+ *
+ * Each figure is printed as one machine-readable line (DESIGN.md §1.5):
+ *   @result {"bench":"...","variant":{...},"metric":"...","value":N,"unit":"..."}
+ * where variant holds the OS and every rewind knob in force
+ * (/proc/sys/rewind/), and also as a line of the human table.
+ */
+#ifndef USER_BENCH_H
+#define USER_BENCH_H
+
+#include <stdint.h>
+
+struct bench_stat {
+	double mean_ns;		/* per operation, over all batches */
+	double batchmin_ns;	/* per operation, fastest batch */
+	uint64_t ops;		/* operations timed */
+};
+
+/* Command-line options every benchmark takes: -t SECONDS per metric, -q quick (0.05 s). */
+void bench_init(int argc, char **argv, const char *bench_name);
+/* Runs op(arg) repeatedly for the configured time; returns the per-operation figures. */
+struct bench_stat bench_measure(void (*op)(void *), void *arg);
+/* Like bench_measure, for operations that time themselves: op runs n operations, returns ns spent. */
+struct bench_stat bench_measure_timed(double (*op)(void *, uint64_t n), void *arg);
+/* Prints metric (the mean) and metric_batchmin, in the given unit (ns or us). */
+void bench_report(const char *metric, struct bench_stat s, const char *unit);
+/* Prints one figure. */
+void bench_result(const char *metric, double value, const char *unit);
+double bench_now_ns(void);
+/* Whether the kernel is rewind (else Linux or another). */
+int bench_on_rewind(void);
+
+#endif

@@ -1,0 +1,97 @@
+/*
+ * procfile.c - reading the small text files of /proc; see procfile.h.
+ */
+#include "lib/procfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+ssize_t
+read_text_file(const char *path, char *buf, size_t size)
+{
+	size_t len = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	/* A generated file may come in several short reads: read to EOF. */
+	while (len + 1 < size) {
+		ssize_t n = read(fd, buf + len, size - 1 - len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int saved = errno;
+
+			close(fd);
+			errno = saved;
+			return -1;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	return (ssize_t)len;
+}
+
+const char *
+find_field(const char *text, const char *key)
+{
+	size_t klen = strlen(key);
+
+	for (const char *line = text; line && *line;) {
+		if (strncmp(line, key, klen) == 0 && line[klen] == ':') {
+			const char *v = line + klen + 1;
+
+			while (*v == ' ' || *v == '\t')
+				v++;
+			return v;
+		}
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	return NULL;
+}
+
+int
+field_ull(const char *text, const char *key, unsigned long long *value)
+{
+	const char *v = find_field(text, key);
+	char *end;
+
+	if (!v)
+		return -1;
+	*value = strtoull(v, &end, 10);
+	return end == v ? -1 : 0;
+}
+
+int
+field_str(const char *text, const char *key, char *out, size_t size)
+{
+	const char *v = find_field(text, key);
+	size_t len;
+
+	if (!v || size == 0)
+		return -1;
+	len = strcspn(v, "\n");
+	if (len >= size)
+		len = size - 1;
+	memcpy(out, v, len);
+	out[len] = '\0';
+	return 0;
+}
+
+void
+chomp(char *s)
+{
+	size_t len = strlen(s);
+
+	while (len && (s[len - 1] == '\n' || s[len - 1] == ' ' || s[len - 1] == '\t'))
+		s[--len] = '\0';
+}

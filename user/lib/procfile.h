@@ -1,0 +1,29 @@
+/*
+ * procfile.h - reading the small text files of /proc (and knob files).
+ *
+ * /proc files are made on the fly and have no useful size in stat, so they
+ * are read whole into a caller's buffer. Many of them (meminfo, status) are
+ * "Key:   value" lines; field lookups find one key's value.
+ */
+#ifndef USER_PROCFILE_H
+#define USER_PROCFILE_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Reads at most size-1 bytes of path, NUL-terminates; -1 with errno on error. */
+ssize_t read_text_file(const char *path, char *buf, size_t size);
+
+/* The text after "key:" and blanks on the line starting with key, or NULL. */
+const char *find_field(const char *text, const char *key);
+
+/* The leading number of key's value; 0 if it was there, -1 if not. */
+int field_ull(const char *text, const char *key, unsigned long long *value);
+
+/* Copies key's value up to the end of its line; 0 if it was there, -1 if not. */
+int field_str(const char *text, const char *key, char *out, size_t size);
+
+/* Drops trailing newlines and blanks in place. */
+void chomp(char *s);
+
+#endif

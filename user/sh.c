@@ -1,0 +1,817 @@
+/*
+ * sh.c - a small shell for OS labs.
+ *
+ *	sh                 read commands from stdin (prompt "rewind$ " on a terminal)
+ *	sh script          read them from a file
+ *	sh -c 'commands'   run one string
+ *
+ * What it understands: programs with arguments, searched in $PATH (default
+ * /bin); `a | b | c`; `< file`, `> file`, `>> file`; '...' and "..."
+ * quoting and backslash escapes; $? and $NAME (from the environment);
+ * `;` or newlines between pipelines, `&&` and `||`; `#` comments. Built in: `cd [dir]`,
+ * `exit [n]`, `knob [NAME [VALUE]]` (the kernel's run-time policies in
+ * /proc/sys/rewind/), and the prefix `time PIPELINE`, which prints real,
+ * user and sys seconds on stderr in the format of `/usr/bin/time -p`.
+ *
+ * Not for: variables, control flow, background jobs (`&`), globbing. Scripts that
+ * need those belong on the host.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/procfile.h"
+
+#define MAX_LINE	4096
+#define MAX_ARGS	128
+#define MAX_CMDS	16
+#define KNOB_DIR	"/proc/sys/rewind"
+
+static int last_status;		/* $? */
+
+/* --- reading input -------------------------------------------------------- */
+
+static bool
+is_tty(int fd)
+{
+	struct termios t;
+
+	return tcgetattr(fd, &t) == 0;	/* ioctl TCGETS */
+}
+
+/*
+ * Reads one line without its newline. It reads byte by byte on purpose:
+ * when commands come through a pipe, a program we start reads the same
+ * stdin right after its line, so we must not swallow lines ahead of it.
+ * Returns the length, -1 at end of input, -2 for a line that did not fit
+ * (it is consumed and dropped).
+ */
+static ssize_t
+read_line(int fd, char *buf, size_t size)
+{
+	size_t len = 0;
+	bool overflow = false;
+
+	for (;;) {
+		char c;
+		ssize_t n = read(fd, &c, 1);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (len == 0 && !overflow)
+				return -1;
+			break;
+		}
+		if (c == '\n')
+			break;
+		if (len + 1 < size)
+			buf[len++] = c;
+		else
+			overflow = true;
+	}
+	buf[len] = '\0';
+	return overflow ? -2 : (ssize_t)len;
+}
+
+/* --- words and operators -------------------------------------------------- */
+
+enum token { T_WORD, T_PIPE, T_IN, T_OUT, T_APPEND, T_SEP, T_AND, T_OR, T_END, T_ERROR };
+
+struct lexer {
+	const char *p;			/* next input character */
+	char buf[2 * MAX_LINE];		/* the words of the current pipeline */
+	size_t used;
+	char *word;			/* the text of the last T_WORD */
+};
+
+static bool
+ends_word(char c)
+{
+	return !c || strchr(" \t\n;|&<>", c);
+}
+
+static bool
+put(struct lexer *lx, char c)
+{
+	if (lx->used == sizeof(lx->buf))
+		return false;
+	lx->buf[lx->used++] = c;
+	return true;
+}
+
+static bool
+put_str(struct lexer *lx, const char *s)
+{
+	while (*s)
+		if (!put(lx, *s++))
+			return false;
+	return true;
+}
+
+/* Expands $? or $NAME at lx->p (just after the '$'); a lone '$' stays. */
+static bool
+expand_dollar(struct lexer *lx)
+{
+	char name[128];
+	size_t len = 0;
+
+	if (*lx->p == '?') {
+		char num[16];
+
+		lx->p++;
+		snprintf(num, sizeof(num), "%d", last_status);
+		return put_str(lx, num);
+	}
+	while ((*lx->p == '_' || (*lx->p >= 'A' && *lx->p <= 'Z') ||
+		(*lx->p >= 'a' && *lx->p <= 'z') ||
+		(len && *lx->p >= '0' && *lx->p <= '9')) && len + 1 < sizeof(name))
+		name[len++] = *lx->p++;
+	if (!len)
+		return put(lx, '$');
+	name[len] = '\0';
+	const char *value = getenv(name);
+
+	return put_str(lx, value ? value : "");
+}
+
+/* One character inside "...": only \, $ and " are special there. */
+static bool
+lex_double_quoted(struct lexer *lx)
+{
+	char c = *lx->p++;
+
+	if (c == '$')
+		return expand_dollar(lx);
+	if (c == '\\' && (*lx->p == '"' || *lx->p == '\\' || *lx->p == '$'))
+		c = *lx->p++;
+	return put(lx, c);
+}
+
+static enum token
+lex_word(struct lexer *lx)
+{
+	char quote = 0;
+	bool ok = true;
+
+	lx->word = lx->buf + lx->used;
+	while (ok && *lx->p && (quote || !ends_word(*lx->p))) {
+		char c = *lx->p;
+
+		if (quote == '"' && c != '"') {
+			ok = lex_double_quoted(lx);
+			continue;
+		}
+		lx->p++;
+		if (quote == '\'' && c != '\'')
+			ok = put(lx, c);
+		else if (c == quote)
+			quote = 0;
+		else if (c == '\'' || c == '"')
+			quote = c;
+		else if (c == '$')
+			ok = expand_dollar(lx);
+		else if (c == '\\' && *lx->p)
+			ok = put(lx, *lx->p++);
+		else
+			ok = put(lx, c);
+	}
+	if (ok)
+		ok = put(lx, '\0');
+	if (!ok) {
+		fprintf(stderr, "sh: line too long\n");
+		return T_ERROR;
+	}
+	if (quote) {
+		fprintf(stderr, "sh: unterminated %c quote\n", quote);
+		return T_ERROR;
+	}
+	return T_WORD;
+}
+
+static enum token
+next_token(struct lexer *lx)
+{
+	for (;;) {
+		while (*lx->p == ' ' || *lx->p == '\t')
+			lx->p++;
+		if (*lx->p != '#')
+			break;
+		/* A comment runs to the end of its line. */
+		lx->p += strcspn(lx->p, "\n");
+	}
+	switch (*lx->p) {
+	case '\0':
+		return T_END;
+	case '\n':
+	case ';':
+		lx->p++;
+		return T_SEP;
+	case '|':
+		lx->p++;
+		if (*lx->p == '|') {
+			lx->p++;
+			return T_OR;
+		}
+		return T_PIPE;
+	case '&':
+		lx->p++;
+		if (*lx->p == '&') {
+			lx->p++;
+			return T_AND;
+		}
+		fprintf(stderr, "sh: background jobs (&) are not supported\n");
+		return T_ERROR;
+	case '<':
+		lx->p++;
+		return T_IN;
+	case '>':
+		lx->p++;
+		if (*lx->p == '>') {
+			lx->p++;
+			return T_APPEND;
+		}
+		return T_OUT;
+	default:
+		return lex_word(lx);
+	}
+}
+
+/* --- pipelines ------------------------------------------------------------ */
+
+struct cmd {
+	char *argv[MAX_ARGS];
+	int argc;
+	char *in, *out;			/* redirections, or NULL */
+	bool append;
+};
+
+struct pipeline {
+	struct cmd cmd[MAX_CMDS];
+	int n;
+	bool timed;			/* started with `time` */
+};
+
+static const char *
+token_text(enum token t)
+{
+	static const char *const text[] = {
+		[T_PIPE] = "|", [T_IN] = "<", [T_OUT] = ">", [T_APPEND] = ">>",
+		[T_SEP] = ";", [T_AND] = "&&", [T_OR] = "||", [T_END] = "end of line",
+	};
+	return text[t] ? text[t] : "?";
+}
+
+static int
+syntax_error(enum token t)
+{
+	if (t != T_ERROR)
+		fprintf(stderr, "sh: syntax error near %s\n", token_text(t));
+	return -1;
+}
+
+static bool
+cmd_is_empty(const struct cmd *c)
+{
+	return c->argc == 0 && !c->in && !c->out;
+}
+
+static int
+parse_redirection(struct lexer *lx, struct cmd *c, enum token t)
+{
+	enum token w = next_token(lx);
+
+	if (w != T_WORD)
+		return syntax_error(w);
+	if (t == T_IN) {
+		c->in = lx->word;
+	} else {
+		c->out = lx->word;
+		c->append = t == T_APPEND;
+	}
+	return 0;
+}
+
+/*
+ * Parses one pipeline, up to a `;`, newline, `&&`, `||` or the end, which
+ * it stores in *end. Lexing pipeline by pipeline is what makes
+ * `false; echo $?` print 1: the $? of a later pipeline is expanded after
+ * the earlier one ran. Returns -1 on a syntax error (already reported).
+ */
+static int
+parse_pipeline(struct lexer *lx, struct pipeline *pl, enum token *end)
+{
+	struct cmd *c = &pl->cmd[0];
+
+	memset(pl, 0, sizeof(*pl));
+	lx->used = 0;
+	pl->n = 1;
+	for (;;) {
+		enum token t = next_token(lx);
+
+		switch (t) {
+		case T_WORD:
+			if (pl->n == 1 && c->argc == 0 && !pl->timed && !strcmp(lx->word, "time")) {
+				pl->timed = true;
+			} else if (c->argc == MAX_ARGS - 1) {
+				fprintf(stderr, "sh: more than %d arguments\n", MAX_ARGS - 1);
+				return -1;
+			} else {
+				c->argv[c->argc++] = lx->word;
+			}
+			break;
+		case T_IN:
+		case T_OUT:
+		case T_APPEND:
+			if (parse_redirection(lx, c, t) < 0)
+				return -1;
+			break;
+		case T_PIPE:
+			if (cmd_is_empty(c))
+				return syntax_error(t);
+			if (pl->n == MAX_CMDS) {
+				fprintf(stderr, "sh: more than %d commands in a pipeline\n", MAX_CMDS);
+				return -1;
+			}
+			c = &pl->cmd[pl->n++];
+			break;
+		case T_AND:
+		case T_OR:
+			if (cmd_is_empty(c) && !pl->timed)
+				return syntax_error(t);
+			/* fall through */
+		case T_SEP:
+		case T_END:
+			if (pl->n > 1 && cmd_is_empty(c))
+				return syntax_error(t);
+			if (pl->n == 1 && cmd_is_empty(c))
+				pl->n = 0;
+			*end = t;
+			return 0;
+		case T_ERROR:
+			return -1;
+		}
+	}
+}
+
+/* --- running programs ----------------------------------------------------- */
+
+/*
+ * Runs argv[0], searched in $PATH unless it names a path. "not found" (127)
+ * when no directory has it; otherwise the first other reason (126).
+ */
+static void __attribute__((noreturn))
+exec_command(char **argv)
+{
+	const char *name = argv[0];
+	const char *path = getenv("PATH");
+	int err = ENOENT;
+
+	if (strchr(name, '/')) {
+		execv(name, argv);
+		err = errno;
+	} else {
+		if (!path || !*path)
+			path = "/bin";
+		while (*path) {
+			size_t dirlen = strcspn(path, ":");
+			char full[MAX_LINE];
+
+			snprintf(full, sizeof(full), "%.*s/%s",
+				 dirlen ? (int)dirlen : 1, dirlen ? path : ".", name);
+			execv(full, argv);
+			if (errno != ENOENT && errno != ENOTDIR && err == ENOENT)
+				err = errno;
+			path += dirlen + (path[dirlen] == ':');
+		}
+	}
+	if (err == ENOENT) {
+		fprintf(stderr, "sh: %s: not found\n", name);
+		_exit(127);
+	}
+	fprintf(stderr, "sh: %s: %s\n", name, strerror(err));
+	_exit(126);
+}
+
+static int
+open_redirection(const char *path, bool out, bool append)
+{
+	int flags = out ? O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC) : O_RDONLY;
+	int fd = open(path, flags, 0666);
+
+	if (fd < 0)
+		fprintf(stderr, "sh: %s: %s\n", path, strerror(errno));
+	return fd;
+}
+
+/* Points fd target at a redirection's file. */
+static int
+redirect(const char *path, bool out, bool append, int target)
+{
+	int fd = open_redirection(path, out, append);
+
+	if (fd < 0)
+		return -1;
+	if (fd != target) {
+		dup2(fd, target);
+		close(fd);
+	}
+	return 0;
+}
+
+static int
+apply_redirections(const struct cmd *c)
+{
+	if (c->in && redirect(c->in, false, false, STDIN_FILENO) < 0)
+		return -1;
+	if (c->out && redirect(c->out, true, c->append, STDOUT_FILENO) < 0)
+		return -1;
+	return 0;
+}
+
+/*
+ * A command that runs inside the shell process itself keeps the shell's
+ * own fds; its redirections are still opened (and closed) so that
+ * `cd /x > log` creates log and a missing input file is an error.
+ */
+static int
+touch_redirections(const struct cmd *c)
+{
+	int fd;
+
+	if (c->in) {
+		if ((fd = open_redirection(c->in, false, false)) < 0)
+			return -1;
+		close(fd);
+	}
+	if (c->out) {
+		if ((fd = open_redirection(c->out, true, c->append)) < 0)
+			return -1;
+		close(fd);
+	}
+	return 0;
+}
+
+/* --- built-in commands ---------------------------------------------------- */
+
+static int
+builtin_cd(int argc, char **argv)
+{
+	const char *dir = argc > 1 ? argv[1] : getenv("HOME");
+
+	if (!dir || !*dir)
+		dir = "/";
+	if (chdir(dir) < 0) {
+		fprintf(stderr, "sh: cd: %s: %s\n", dir, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+static int
+builtin_exit(int argc, char **argv)
+{
+	int code = last_status;
+
+	if (argc > 1) {
+		char *end;
+
+		code = (int)strtol(argv[1], &end, 10);
+		if (end == argv[1] || *end) {
+			fprintf(stderr, "sh: exit: %s: not a number\n", argv[1]);
+			code = 2;
+		}
+	}
+	exit(code & 0xff);
+}
+
+/* Prints "NAME VALUE" for one knob. */
+static int
+knob_show(const char *name)
+{
+	char path[256], value[512];
+
+	snprintf(path, sizeof(path), "%s/%s", KNOB_DIR, name);
+	if (strchr(name, '/') || read_text_file(path, value, sizeof(value)) < 0) {
+		fprintf(stderr, "sh: knob: %s: %s\n", name,
+			strchr(name, '/') ? "no such knob" : strerror(errno));
+		return 1;
+	}
+	chomp(value);
+	printf("%-20s %s\n", name, value);
+	return 0;
+}
+
+static int
+knob_set(const char *name, const char *value)
+{
+	char path[256], line[512];
+	int fd, len;
+
+	snprintf(path, sizeof(path), "%s/%s", KNOB_DIR, name);
+	len = snprintf(line, sizeof(line), "%s\n", value);
+	if (strchr(name, '/') || (fd = open(path, O_WRONLY)) < 0) {
+		fprintf(stderr, "sh: knob: %s: %s\n", name,
+			strchr(name, '/') ? "no such knob" : strerror(errno));
+		return 1;
+	}
+	if (write(fd, line, len) != len) {
+		fprintf(stderr, "sh: knob: %s=%s: %s\n", name, value, strerror(errno));
+		close(fd);
+		return 1;
+	}
+	close(fd);
+	/* Show what the kernel made of it. */
+	return knob_show(name);
+}
+
+static int
+compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int
+knob_list(void)
+{
+	DIR *d = opendir(KNOB_DIR);
+	char *names[256];
+	int n = 0, rc = 0;
+	struct dirent *e;
+
+	if (!d) {
+		fprintf(stderr, "sh: knob: %s: %s\n", KNOB_DIR, strerror(errno));
+		return 1;
+	}
+	while ((e = readdir(d)) && n < 256)
+		if (e->d_name[0] != '.')
+			names[n++] = strdup(e->d_name);
+	closedir(d);
+	qsort(names, n, sizeof(names[0]), compare_names);
+	for (int i = 0; i < n; i++) {
+		rc |= knob_show(names[i]);
+		free(names[i]);
+	}
+	return rc;
+}
+
+static int
+builtin_knob(int argc, char **argv)
+{
+	if (argc == 1)
+		return knob_list();
+	if (argc == 2)
+		return knob_show(argv[1]);
+	if (argc == 3)
+		return knob_set(argv[1], argv[2]);
+	fprintf(stderr, "usage: knob [NAME [VALUE]]\n");
+	return 2;
+}
+
+struct builtin {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	bool in_shell;			/* changes the shell itself: never forked */
+};
+
+static const struct builtin builtins[] = {
+	{ "cd", builtin_cd, true },
+	{ "exit", builtin_exit, true },
+	{ "knob", builtin_knob, false },
+};
+
+static const struct builtin *
+find_builtin(const struct cmd *c)
+{
+	for (size_t i = 0; c->argc && i < sizeof(builtins) / sizeof(builtins[0]); i++)
+		if (!strcmp(c->argv[0], builtins[i].name))
+			return &builtins[i];
+	return NULL;
+}
+
+/* --- pipelines, continued ------------------------------------------------- */
+
+/* The child side of one pipeline stage: wire up fds, then become the command. */
+static void __attribute__((noreturn))
+run_child(struct cmd *c, int in_fd, int out_fd)
+{
+	const struct builtin *b = find_builtin(c);
+
+	if (in_fd >= 0)
+		dup2(in_fd, STDIN_FILENO);
+	if (out_fd >= 0)
+		dup2(out_fd, STDOUT_FILENO);
+	/* Redirections come after the pipe, so `a > f | b` writes f. */
+	if (apply_redirections(c) < 0)
+		_exit(1);
+	if (!c->argc)
+		_exit(0);
+	if (b)
+		exit(b->fn(c->argc, c->argv));
+	exec_command(c->argv);
+}
+
+static void
+add_rusage(struct rusage *sum, const struct rusage *r)
+{
+	timeradd(&sum->ru_utime, &r->ru_utime, &sum->ru_utime);
+	timeradd(&sum->ru_stime, &r->ru_stime, &sum->ru_stime);
+}
+
+/* Exit code or 128 + signal; a killed program is also named. */
+static int
+decode_status(const struct cmd *c, int status)
+{
+	if (!WIFSIGNALED(status))
+		return WEXITSTATUS(status);
+	if (WTERMSIG(status) != SIGPIPE)
+		fprintf(stderr, "sh: %s: %s\n", c->argv[0], strsignal(WTERMSIG(status)));
+	return 128 + WTERMSIG(status);
+}
+
+/*
+ * Forks one process per stage, connected by pipes, and waits for all of
+ * them; the pipeline's status is the last stage's. The pipes are
+ * close-on-exec and the shell closes its copies as it goes, so each
+ * reader sees end-of-file as soon as its writer is done.
+ */
+static int
+run_processes(struct pipeline *pl, struct rusage *usage)
+{
+	pid_t pids[MAX_CMDS];
+	int started = 0, in_fd = -1, status = 1;
+
+	for (int i = 0; i < pl->n; i++) {
+		int p[2] = { -1, -1 };
+
+		if (i < pl->n - 1 && pipe2(p, O_CLOEXEC) < 0) {
+			fprintf(stderr, "sh: pipe: %s\n", strerror(errno));
+			break;
+		}
+		fflush(NULL);
+		pids[i] = fork();
+		if (pids[i] == 0)
+			run_child(&pl->cmd[i], in_fd, p[1]);
+		if (in_fd >= 0)
+			close(in_fd);
+		if (p[1] >= 0)
+			close(p[1]);
+		in_fd = p[0];
+		if (pids[i] < 0) {
+			fprintf(stderr, "sh: fork: %s\n", strerror(errno));
+			break;
+		}
+		started++;
+	}
+	if (in_fd >= 0)
+		close(in_fd);
+	for (int i = 0; i < started; i++) {
+		struct rusage r;
+		int st;
+
+		while (wait4(pids[i], &st, 0, &r) < 0)
+			if (errno != EINTR)
+				return 1;
+		add_rusage(usage, &r);
+		if (i == pl->n - 1)
+			status = decode_status(&pl->cmd[i], st);
+	}
+	return status;
+}
+
+static long long
+elapsed_us(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (t1.tv_sec - t0->tv_sec) * 1000000LL + (t1.tv_nsec - t0->tv_nsec) / 1000;
+}
+
+static void
+print_seconds(const char *label, long long us)
+{
+	fprintf(stderr, "%s %lld.%02lld\n", label, us / 1000000, us % 1000000 / 10000);
+}
+
+static long long
+timeval_us(const struct timeval *tv)
+{
+	return tv->tv_sec * 1000000LL + tv->tv_usec;
+}
+
+static int
+run_pipeline(struct pipeline *pl)
+{
+	struct rusage usage = { 0 };
+	struct timespec t0;
+	const struct builtin *b = pl->n == 1 ? find_builtin(&pl->cmd[0]) : NULL;
+	int status = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (pl->n == 1 && (pl->cmd[0].argc == 0 || (b && b->in_shell))) {
+		status = touch_redirections(&pl->cmd[0]) < 0 ? 1 : 0;
+		if (!status && b)
+			status = b->fn(pl->cmd[0].argc, pl->cmd[0].argv);
+	} else if (pl->n > 0) {
+		status = run_processes(pl, &usage);
+	}
+	if (pl->timed) {
+		print_seconds("real", elapsed_us(&t0));
+		print_seconds("user", timeval_us(&usage.ru_utime));
+		print_seconds("sys", timeval_us(&usage.ru_stime));
+	}
+	return status;
+}
+
+/* --- the command loop ----------------------------------------------------- */
+
+/*
+ * Runs a line (or a -c string) pipeline by pipeline. `a && b` runs b only
+ * if the status so far is 0, `a || b` only if it is not; a skipped
+ * pipeline keeps the status, so `false && x || y` runs y.
+ */
+static void
+run_text(const char *text)
+{
+	static struct lexer lx;
+	static struct pipeline pl;
+	enum token joined = T_SEP, end = T_SEP;
+
+	lx.p = text;
+	while (end != T_END) {
+		if (parse_pipeline(&lx, &pl, &end) < 0) {
+			last_status = 2;
+			return;
+		}
+		bool empty = pl.n == 0 && !pl.timed;
+
+		if (empty && (joined == T_AND || joined == T_OR)) {
+			syntax_error(joined);
+			last_status = 2;
+			return;
+		}
+		if (!empty && !(joined == T_AND && last_status) && !(joined == T_OR && !last_status))
+			last_status = run_pipeline(&pl);
+		joined = end;
+	}
+}
+
+static int
+run_input(int fd, bool interactive)
+{
+	char line[MAX_LINE];
+	ssize_t n;
+
+	for (;;) {
+		if (interactive)
+			fputs("rewind$ ", stderr);
+		n = read_line(fd, line, sizeof(line));
+		if (n == -1)
+			break;
+		if (n == -2) {
+			fprintf(stderr, "sh: line longer than %d bytes ignored\n", MAX_LINE - 1);
+			last_status = 2;
+			continue;
+		}
+		run_text(line);
+	}
+	if (interactive)
+		fputc('\n', stderr);
+	return last_status;
+}
+
+int
+main(int argc, char **argv)
+{
+	int fd;
+
+	if (argc > 1 && !strcmp(argv[1], "-c")) {
+		if (argc < 3) {
+			fprintf(stderr, "sh: -c needs a command string\n");
+			return 2;
+		}
+		run_text(argv[2]);
+		return last_status;
+	}
+	if (argc > 1) {
+		fd = open(argv[1], O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			fprintf(stderr, "sh: %s: %s\n", argv[1], strerror(errno));
+			return 127;
+		}
+		return run_input(fd, false);
+	}
+	return run_input(STDIN_FILENO, is_tty(STDIN_FILENO));
+}

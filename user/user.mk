@@ -1,0 +1,76 @@
+# user/user.mk - builds rewind's user programs and packs them into the initrd.
+#
+# Included by the top Makefile (which defines BUILD, Q and the deps target).
+# Every program is an ordinary static Linux x86-64 binary built with musl, so
+# it also runs, and is tested, on the build host.
+#
+#   make user                  the programs and $(BUILD)/initrd.cpio
+#
+# Programs: user/<name>.c (init, sh, usertests), the small tools in
+# user/bin/<name>.c and the benchmarks in user/bench/<name>.c, each linked with the helpers in user/lib/. They land in
+# $(BUILD)/user/bin/<name>. The initrd tree is staged in $(BUILD)/initrd/:
+#
+#   /sbin/init   /bin/<everything else>   /etc/<user/etc/*>
+#   /etc/usertests.dat (a generated file usertests checks byte by byte)
+#   /dev /proc /tmp (empty: where the kernel mounts or creates things)
+
+USER_CC     := musl-gcc
+USER_CFLAGS := -std=gnu11 -static -O2 -Wall -Wextra -Werror -Iuser
+USER_OUT    := $(BUILD)/user
+
+USER_LIB_OBJS := $(patsubst user/lib/%.c,$(USER_OUT)/lib/%.o,$(sort $(wildcard user/lib/*.c)))
+USER_LIB      := $(USER_OUT)/libuser.a
+USER_TOP_BINS := $(patsubst user/%.c,$(USER_OUT)/bin/%,$(sort $(wildcard user/*.c)))
+USER_BIN_BINS := $(patsubst user/bin/%.c,$(USER_OUT)/bin/%,$(sort $(wildcard user/bin/*.c)))
+USER_BENCH_BINS := $(patsubst user/bench/%.c,$(USER_OUT)/bin/%,$(sort $(wildcard user/bench/*.c)))
+USER_BINS     := $(USER_TOP_BINS) $(USER_BIN_BINS) $(USER_BENCH_BINS)
+USER_ETC      := $(sort $(wildcard user/etc/*))
+
+INITRD_DIR := $(BUILD)/initrd
+INITRD     := $(BUILD)/initrd.cpio
+
+.PHONY: user
+user: $(INITRD)
+
+$(USER_LIB_OBJS): $(USER_OUT)/lib/%.o: user/lib/%.c | deps
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  MUSLCC  $<")
+	$(Q)$(USER_CC) $(USER_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(USER_LIB): $(USER_LIB_OBJS)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+# One rule for both source places: compile and link in one step.
+define user_program
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  MUSLCC  $<")
+	$(Q)$(USER_CC) $(USER_CFLAGS) -MMD -MP -MT $@ -MF $@.d -o $@ $< $(USER_LIB)
+endef
+
+$(USER_TOP_BINS): $(USER_OUT)/bin/%: user/%.c $(USER_LIB) | deps
+	$(user_program)
+
+$(USER_BIN_BINS): $(USER_OUT)/bin/%: user/bin/%.c $(USER_LIB) | deps
+	$(user_program)
+
+$(USER_BENCH_BINS): $(USER_OUT)/bin/%: user/bench/%.c $(USER_LIB) | deps
+	$(user_program)
+
+# The tree is rebuilt from scratch each time, so that a deleted program
+# does not linger in the initrd. Owner root and sorted names keep the
+# archive the same from build to build.
+$(INITRD): $(USER_BINS) $(USER_ETC) user/user.mk | deps
+	@$(if $(Q),echo "  CPIO    $@")
+	$(Q)rm -rf $(INITRD_DIR)
+	$(Q)mkdir -p $(INITRD_DIR)/sbin $(INITRD_DIR)/bin $(INITRD_DIR)/etc \
+		$(INITRD_DIR)/dev $(INITRD_DIR)/proc
+	$(Q)mkdir -m 1777 $(INITRD_DIR)/tmp
+	$(Q)cp $(USER_OUT)/bin/init $(INITRD_DIR)/sbin/init
+	$(Q)cp $(filter-out $(USER_OUT)/bin/init,$(USER_BINS)) $(INITRD_DIR)/bin/
+	$(Q)cp $(USER_ETC) $(INITRD_DIR)/etc/
+	$(Q)for i in $$(seq 1 300); do \
+		printf 'usertests.dat line %04d: the initrd keeps every byte\n' $$i; \
+	done > $(INITRD_DIR)/etc/usertests.dat
+	$(Q)cd $(INITRD_DIR) && find . -mindepth 1 | LC_ALL=C sort | \
+		cpio -o -H newc -R 0:0 --reproducible --quiet > $(abspath $@).tmp
+	$(Q)mv $@.tmp $@
