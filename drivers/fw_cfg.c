@@ -42,13 +42,14 @@ fw_cfg_present(void)
 	return memcmp(sig, "QEMU", 4) == 0;
 }
 
-int
-fw_cfg_read_file(const char *name, char *buf, size_t size)
+/* Looks a file up in the directory: its selector and length, or false. */
+static bool
+find_file(const char *name, u16 *select, u32 *len)
 {
 	u8 count_be[4];
 
-	if (!size || !fw_cfg_present())
-		return -1;
+	if (!fw_cfg_present())
+		return false;
 	outw(FW_CFG_SELECTOR, FW_CFG_FILE_DIR);
 	read_bytes(count_be, 4);
 	u32 count = be32(count_be);
@@ -56,15 +57,46 @@ fw_cfg_read_file(const char *name, char *buf, size_t size)
 		u8 entry[64];
 		read_bytes(entry, sizeof(entry));
 		entry[63] = '\0';
-		if (strcmp((const char *)entry + 8, name) != 0)
-			continue;
-		u32 len = be32(entry);
-		u16 select = (u16)((entry[4] << 8) | entry[5]);
-		size_t n = MIN((size_t)len, size - 1);
-		outw(FW_CFG_SELECTOR, select);
-		read_bytes(buf, n);
-		buf[n] = '\0';
-		return (int)n;
+		if (strcmp((const char *)entry + 8, name) == 0) {
+			*len = be32(entry);
+			*select = (u16)((entry[4] << 8) | entry[5]);
+			return true;
+		}
 	}
-	return -1;
+	return false;
+}
+
+long
+fw_cfg_file_size(const char *name)
+{
+	u16 select;
+	u32 len;
+
+	return find_file(name, &select, &len) ? (long)len : -1;
+}
+
+long
+fw_cfg_read_blob(const char *name, void *buf, size_t size)
+{
+	u16 select;
+	u32 len;
+
+	if (!find_file(name, &select, &len))
+		return -1;
+	size_t n = MIN((size_t)len, size);
+	outw(FW_CFG_SELECTOR, select);
+	read_bytes(buf, n);
+	return (long)n;
+}
+
+int
+fw_cfg_read_file(const char *name, char *buf, size_t size)
+{
+	if (!size)
+		return -1;
+	long n = fw_cfg_read_blob(name, buf, size - 1);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return (int)n;
 }

@@ -20,6 +20,10 @@ struct boot_info;
 /* Boot: mounts the root ramfs with /dev, /proc, /tmp, then unpacks the initrd modules. */
 void vfs_init(void);
 void initrd_load(const struct boot_info *bi);
+/* Unpacks one more cpio archive over the root (fs/initrd.c). */
+void initrd_unpack(const char *what, const void *buf, size_t size);
+/* The archive QEMU may pass through fw_cfg (tools/rewind-run's binaries), if any. */
+void initrd_load_fw_cfg(void);
 
 /* Opens a path (relative paths from the current task's cwd) for the kernel: 0 or -errno. */
 int kernel_open(const char *path, int flags, struct file **out);

@@ -178,6 +178,7 @@ unpack_archive(const char *what, const void *buf, size_t size, char *path)
 		(unsigned long)st.bytes, s == CPIO_END ? "" : ", incomplete");
 }
 
+/* An extra archive QEMU may pass through fw_cfg (tools/rewind-run's binaries): over the rest. */
 void
 initrd_load(const struct boot_info *bi)
 {
@@ -197,5 +198,18 @@ initrd_load(const struct boot_info *bi)
 		}
 		unpack_archive(what, phys_to_virt(m->start), m->end - m->start, path);
 	}
+	kfree(path);
+}
+
+void
+initrd_unpack(const char *what, const void *buf, size_t size)
+{
+	char *path = kmalloc(CPIO_NAME_MAX + 1);
+
+	if (!path) {
+		pr_err("initrd: no memory to unpack %s\n", what);
+		return;
+	}
+	unpack_archive(what, buf, size, path);
 	kfree(path);
 }

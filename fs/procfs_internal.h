@@ -50,7 +50,7 @@ struct proc_dyn {
 struct proc_dir {
 	const struct proc_entry *entries;
 	size_t nentries;
-	/* Dynamic names, or NULL: the first whose cookie is at least *cookie (set to it). */
+	/* Dynamic names (NULL: none): the first whose cookie is >= *cookie, set to it. */
 	bool (*next)(union proc_arg dir_arg, u64 *cookie, struct proc_dyn *out);
 	/* The dynamic name name[0..len), if it exists now. */
 	bool (*find)(union proc_arg dir_arg, const char *name, size_t len, struct proc_dyn *out);

@@ -80,6 +80,16 @@ copy_task(struct task *t, struct procfs_task *out)
 	out->comm[sizeof(out->comm) - 1] = '\0';
 }
 
+static bool
+leader_exists(int pid)
+{
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	bool found = find_leader(pid) != NULL;
+
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return found;
+}
+
 /* What the files show of process pid: 0, or -ESRCH when it is gone. */
 static int
 snapshot(int pid, struct procfs_task *out)
@@ -142,9 +152,7 @@ show_maps(struct procbuf *b, union proc_arg arg)
 static int
 show_cmdline(struct procbuf *b, union proc_arg arg)
 {
-	struct procfs_task t;
-
-	return snapshot(arg.pid, &t);
+	return leader_exists(arg.pid) ? 0 : -ESRCH;
 }
 
 static const struct proc_entry pid_entries[] = {
@@ -217,14 +225,9 @@ bool
 proc_pid_find(union proc_arg dir_arg, const char *name, size_t len, struct proc_dyn *out)
 {
 	int pid = parse_pid(name, len);
-	bool found;
 
-	if (pid < 0)
+	if (pid < 0 || !leader_exists(pid))
 		return false;
-	u64 flags = spin_lock_irqsave(&tasks_lock);
-	found = find_leader(pid) != NULL;
-	spin_unlock_irqrestore(&tasks_lock, flags);
-	if (found)
-		pid_dyn(pid, out);
-	return found;
+	pid_dyn(pid, out);
+	return true;
 }

@@ -22,6 +22,7 @@
 #include "kernel/printk.h"
 #include "kernel/process.h"
 #include "kernel/random.h"
+#include "kernel/signal.h"
 #include "kernel/string.h"
 #include "kernel/syscall.h"
 #include "kernel/task.h"
@@ -326,6 +327,7 @@ start_program(struct task *t, struct mm *mm, const struct elf_image *img, u64 bi
 	t->fs_base = 0;
 	wrmsr(MSR_FS_BASE, 0);
 	files_close_on_exec(t->files);
+	signal_exec(t);
 	set_comm(t, path);
 }
 

@@ -136,6 +136,7 @@ kernel_main(u32 magic, u64 info_phys, u64 entry_tsc)
 	vfs_init();
 	procfs_init();
 	initrd_load(&boot_info);
+	initrd_load_fw_cfg();
 
 	pic_disable();
 	lapic_init();

@@ -16,6 +16,7 @@
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
+#include "kernel/signal.h"
 #include "kernel/string.h"
 #include "kernel/syscall.h"
 #include "kernel/traps.h"
@@ -93,6 +94,7 @@ do_fork(struct trap_frame *f)
 		return -ENOMEM;
 	}
 	fpu_save(&child->fpu);		/* the parent's live registers */
+	signal_fork(child, parent);
 	child->fs_base = parent->fs_base;
 	struct trap_frame *cf = task_user_frame(child);
 	*cf = *f;

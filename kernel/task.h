@@ -75,6 +75,15 @@ struct task {
 	int exit_status;		/* wait status as wait4 reports it */
 	u64 clear_child_tid;		/* set_tid_address */
 
+	/* signal state (kernel/signal.c): recorded now, delivered from the vsyscall milestone on */
+	u64 sig_blocked;
+	struct sigaction_k {
+		u64 handler;
+		u64 flags;
+		u64 restorer;
+		u64 mask;
+	} sig_actions[64];
+
 	/* accounting (kernel/cputime.c) */
 	struct cputime time;		/* own */
 	struct cputime children_time;	/* reaped children's, for RUSAGE_CHILDREN */

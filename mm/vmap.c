@@ -4,8 +4,10 @@
  * The vmap region is split in two halves:
  *   - stack slots: slot i spans KSTACK_SLOT bytes at VMAP_BASE + i * KSTACK_SLOT,
  *     its first page never mapped (the guard) and the stack above it;
- *   - MMIO: handed out upwards by a bump pointer and never taken back
- *     (devices live as long as the machine).
+ *   - MMIO and vmalloc: handed out upwards by one bump pointer, with an
+ *     unmapped page between areas. MMIO is never taken back (devices live
+ *     as long as the machine); vfree returns the pages but not the
+ *     addresses, which is fine for the few boot-time buffers that use it.
  */
 #include "mm/vmap.h"
 #include "mm/kstack_static.h"
@@ -23,7 +25,7 @@
 static u64 slot_used[KSTACK_SLOTS / 64];
 static struct spinlock kstack_lock = SPINLOCK_INIT("kstack");
 static u64 mmio_next = MMIO_BASE;
-static struct spinlock mmio_lock = SPINLOCK_INIT("mmio");
+static struct spinlock mmio_lock = SPINLOCK_INIT("vmap-area");
 
 extern struct static_stack __start_static_stacks[], __stop_static_stacks[];
 
@@ -108,22 +110,61 @@ kstack_is_guard(u64 addr)
 	return false;
 }
 
+/* Reserves len bytes of addresses (page multiple), or 0. */
+static u64
+reserve_area(u64 len)
+{
+	u64 irq = spin_lock_irqsave(&mmio_lock);
+	u64 va = mmio_next;
+
+	if (va + len > VMAP_BASE + VMAP_SIZE - 64 * PAGE_SIZE) {	/* the top is the self-tests' */
+		spin_unlock_irqrestore(&mmio_lock, irq);
+		return 0;
+	}
+	mmio_next += len + PAGE_SIZE;	/* an unmapped page between areas */
+	spin_unlock_irqrestore(&mmio_lock, irq);
+	return va;
+}
+
+void *
+vmalloc(size_t size)
+{
+	u64 len = ALIGN_UP(size, PAGE_SIZE);
+	u64 va = len ? reserve_area(len) : 0;
+
+	if (!va)
+		return NULL;
+	for (u64 off = 0; off < len; off += PAGE_SIZE) {
+		void *page = alloc_zeroed_page();
+		if (!page || map_kernel_page(va + off, virt_to_phys(page), PAGE_KERNEL_RW)) {
+			if (page)
+				free_page_virt(page);
+			vfree((void *)va, off);
+			return NULL;
+		}
+	}
+	return (void *)va;
+}
+
+void
+vfree(void *p, size_t size)
+{
+	for (u64 off = 0; off < ALIGN_UP(size, PAGE_SIZE); off += PAGE_SIZE) {
+		pte_t old = unmap_kernel_page((u64)p + off);
+		free_page_virt(phys_to_virt(pte_val(old) & PTE_ADDR_MASK));
+	}
+}
+
 void *
 ioremap(phys_addr_t phys, size_t size, enum iomap_cache cache)
 {
 	u64 offset = phys & (PAGE_SIZE - 1);
 	u64 len = ALIGN_UP(offset + size, PAGE_SIZE);
 	u64 flags = PAGE_KERNEL_RW | (cache == IOMAP_WRITE_COMBINING ? PTE_CACHE_WC : PTE_CACHE_UC);
+	u64 va = reserve_area(len);
 
-	u64 irq = spin_lock_irqsave(&mmio_lock);
-	u64 va = mmio_next;
-	if (va + len > VMAP_BASE + VMAP_SIZE) {
-		spin_unlock_irqrestore(&mmio_lock, irq);
+	if (!va)
 		return NULL;
-	}
-	mmio_next += len + PAGE_SIZE;	/* an unmapped page between mappings */
-	spin_unlock_irqrestore(&mmio_lock, irq);
-
 	for (u64 off = 0; off < len; off += PAGE_SIZE)
 		if (map_kernel_page(va + off, (phys & PAGE_MASK) + off, flags))
 			return NULL;

@@ -1,8 +1,10 @@
 /*
  * vmap.h - kernel virtual mappings outside the direct map: kernel stacks
- * with an unmapped guard page below them, and device memory (MMIO).
+ * with an unmapped guard page below them, device memory (MMIO), and large
+ * buffers built from single pages.
  *
- * Both live in the vmap region (mm/layout.h). A stack overflow runs into
+ * All of them live in the vmap region (mm/layout.h), as do vmalloc's
+ * large buffers. A stack overflow runs into
  * the guard page and faults (on the #DF IST stack if need be) instead of
  * silently corrupting whatever lies below.
  */
@@ -26,5 +28,12 @@ enum iomap_cache {
 
 /* Maps [phys, phys + size) into the vmap region; NULL on failure. */
 void *ioremap(phys_addr_t phys, size_t size, enum iomap_cache cache);
+
+/*
+ * Virtually contiguous kernel memory from scattered pages, for buffers
+ * larger than the page allocator's biggest block (4 MiB): NULL on failure.
+ */
+void *vmalloc(size_t size);
+void vfree(void *p, size_t size);
 
 #endif

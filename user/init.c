@@ -4,8 +4,11 @@
  *
  * Linux hands unknown `name=value` words of the kernel command line to init
  * as environment variables, and rewind does the same. With `run=CMD ARGS`
- * init runs that command line once, prints one machine-readable line
+ * init runs that command line once, framing its output with two
+ * machine-readable lines
  *
+ *	@run-begin
+ *	... the program's output ...
  *	@exit <status>
  *
  * (the exit code, or 128 + signal number if it was killed), and powers the
@@ -165,6 +168,9 @@ run_command(char *line)
 	if (argc < 0) {
 		fprintf(stderr, "init: run= has more than %d words\n", MAX_ARGS - 1);
 	} else {
+		/* Everything from here to "@exit" is the program's (tools/rewind-run relies on it). */
+		printf("@run-begin\n");
+		fflush(stdout);
 		pid_t pid = spawn(argv);
 
 		if (pid < 0)
