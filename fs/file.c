@@ -229,3 +229,13 @@ file_get_page(struct file *f, u64 index)
 {
 	return f->ops->get_page ? f->ops->get_page(f, index) : NULL;
 }
+
+enum file_mmap
+file_mmap_kind(struct file *f)
+{
+	if (f->ops->get_page)
+		return FILE_MMAP_PAGES;
+	if (S_ISCHR(f->inode->mode) && f->inode->rdev == MKDEV(1, 5))	/* /dev/zero */
+		return FILE_MMAP_ANONYMOUS;
+	return FILE_MMAP_UNSUPPORTED;
+}

@@ -43,6 +43,9 @@ void file_path(struct file *f, char *buf, size_t size);
  * memory ran out.
  */
 struct page *file_get_page(struct file *f, u64 index);
+/* What mmap of the file means: its pages, anonymous memory (/dev/zero), or nothing (-ENODEV). */
+enum file_mmap { FILE_MMAP_PAGES, FILE_MMAP_ANONYMOUS, FILE_MMAP_UNSUPPORTED };
+enum file_mmap file_mmap_kind(struct file *f);
 
 /* Per-process open files (fd table). */
 struct files *files_alloc(void);

@@ -19,7 +19,6 @@
 #include "mm/layout.h"
 
 /* st_dev of procfs, next to vfs.h's DEV_RAMFS and DEV_PIPEFS (belongs in that enum). */
-enum { DEV_PROCFS = DEV_PIPEFS + 1 };
 
 #define PROC_ROOT_INO	1	/* as Linux's PROC_ROOT_INO */
 #define PROC_WRITE_MAX	256	/* the longest write a writable file takes, NUL included */

@@ -258,7 +258,7 @@ struct inode {
 };
 
 /* Device numbers for st_dev. */
-enum { DEV_RAMFS = 1, DEV_PIPEFS = 2 };
+enum { DEV_RAMFS = 1, DEV_PIPEFS = 2, DEV_PROCFS = 3 };
 
 /* i_size for readers that take no lock: pairs with i_size_write after the data is in place. */
 static inline u64

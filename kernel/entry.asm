@@ -147,8 +147,13 @@ syscall_entry:
 	call syscall_from_user		; returns 1 when the sysret fast path is allowed
 	test eax, eax
 	jz trap_return			; iretq: the general path
-	; sysret: rip from rcx, rflags from r11 (syscall_from_user checked that
-	; the frame's rcx/r11 equal its rip/rflags and that rip is canonical).
+
+; The fast way back to user mode, for any frame that sysret can restore
+; faithfully (rsp = the frame; its rcx/r11 equal its rip/rflags, rip is
+; canonical: kernel/syscall.c, sysret_allowed). A trap handler may leave
+; through here too instead of iretq (the vsyscall milestone's trap-sysret).
+global sysret_return
+sysret_return:
 	cli
 	RESTORE_REGS
 	mov rsp, [rsp + 16 + 24]	; skip vector, error, rip, cs, rflags: the user rsp

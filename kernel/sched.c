@@ -356,6 +356,10 @@ sched_idle_loop(void)
 {
 	struct cpu *c = this_cpu();
 
+	/* Idle time starts here: until now this task was booting the CPU, which is work. */
+	c->idle->time = (struct cputime){ 0 };
+	c->idle->time_stamp = rdtsc();
+
 	for (;;) {
 		local_irq_disable();
 		if (READ_ONCE(c->need_resched) || rq_of(c->id)->nr_queued) {

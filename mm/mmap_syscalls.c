@@ -65,9 +65,15 @@ SYSCALL6(mmap, u64, addr, u64, len, int, prot, int, flags, int, fd, u64, off)
 		if (!file)
 			return -EBADF;
 		ret = check_file_access(file, prot, type);
+		if (!ret && file_mmap_kind(file) == FILE_MMAP_UNSUPPORTED)
+			ret = -ENODEV;
 		if (ret) {
 			file_put(file);
 			return ret;
+		}
+		if (file_mmap_kind(file) == FILE_MMAP_ANONYMOUS) {
+			file_put(file);		/* mapping /dev/zero is anonymous memory */
+			file = NULL;
 		}
 	}
 	int vm_flags = (type == MAP_PRIVATE ? MAP_PRIVATE : MAP_SHARED) |

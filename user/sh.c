@@ -508,8 +508,23 @@ knob_show(const char *name)
 			strchr(name, '/') ? "no such knob" : strerror(errno));
 		return 1;
 	}
+	/* The file is "VALUE\n# valid: ...\n# default: ...\n": show it on one line. */
+	char *valid = strstr(value, "\n# valid: "), *def = strstr(value, "\n# default: ");
+	if (valid)
+		*valid = '\0', valid += strlen("\n# valid: ");
+	if (def)
+		*def = '\0', def += strlen("\n# default: ");
 	chomp(value);
-	printf("%-20s %s\n", name, value);
+	if (valid)
+		chomp(valid);
+	if (def)
+		chomp(def);
+	printf("%-14s %-16s", name, value);
+	if (valid)
+		printf("  valid: %s", valid);
+	if (def)
+		printf("  default: %s", def);
+	printf("\n");
 	return 0;
 }
 
