@@ -212,3 +212,16 @@ lookup_inode_at(int dirfd, const char *path, int at_flags, struct inode **out)
 	dput(d);
 	return 0;
 }
+
+int
+lookup_user_inode_at(int dirfd, const char __user *upath, int at_flags, struct inode **out)
+{
+	char *path = NULL;
+	int err = getname(upath, &path);
+
+	if (err)
+		return err;
+	err = lookup_inode_at(dirfd, path, at_flags, out);
+	putname(path);
+	return err;
+}

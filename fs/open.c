@@ -54,17 +54,12 @@ static long
 faccessat_user(int dirfd, const char __user *upath, int mode, int flags)
 {
 	struct inode *inode;
-	char *path;
 
 	if (mode & ~(R_OK | W_OK | X_OK))
 		return -EINVAL;
 	if (flags & ~(AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
-	int err = getname(upath, &path);
-	if (err)
-		return err;
-	err = lookup_inode_at(dirfd, path, flags, &inode);
-	putname(path);
+	int err = lookup_user_inode_at(dirfd, upath, flags, &inode);
 	if (err)
 		return err;
 	if ((mode & X_OK) && !S_ISDIR(inode->mode) && !(inode->mode & S_IXUGO))

@@ -23,15 +23,10 @@ static long
 fstatat_user(int dirfd, const char __user *upath, struct linux_stat __user *ust, int flags)
 {
 	struct inode *inode;
-	char *path;
 
 	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH))
 		return -EINVAL;
-	int err = getname(upath, &path);
-	if (err)
-		return err;
-	err = lookup_inode_at(dirfd, path, flags, &inode);
-	putname(path);
+	int err = lookup_user_inode_at(dirfd, upath, flags, &inode);
 	if (err)
 		return err;
 	long ret = stat_to_user(inode, ust);

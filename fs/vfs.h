@@ -350,6 +350,8 @@ int lookup_child(struct dentry *dir, const char *name, size_t len, struct dentry
  * empty path, dirfd's own (any open file, or the cwd for AT_FDCWD).
  */
 int lookup_inode_at(int dirfd, const char *path, int at_flags, struct inode **out);
+/* The same for a path in user memory (getname first). */
+int lookup_user_inode_at(int dirfd, const char __user *upath, int at_flags, struct inode **out);
 /* Copies a path from user memory into a new PATH_MAX buffer: 0 or -errno. */
 int getname(const char __user *upath, char **out);
 void putname(char *name);

@@ -258,17 +258,6 @@ UNIT_TEST(data_past_the_end_of_a_tiny_archive)
 	CHECK(says("entry 1 'ab' at offset 0: padding after the name runs past the end"));
 }
 
-static u64 rng_state;
-
-static u64
-rng(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
-}
-
 UNIT_TEST(random_corruption_never_reads_outside_the_archive)
 {
 	static u8 good[4096];

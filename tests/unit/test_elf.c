@@ -810,18 +810,6 @@ check_promises(u64 fsize)
 	CHECK(entry_found);
 }
 
-static u64 rng_state = 0x9e3779b97f4a7c15ull;
-
-static u64
-rng(void)
-{
-	/* xorshift64*: reproducible across runs */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545f4914f6cdd1dull;
-}
-
 UNIT_TEST(byte_flips_give_a_valid_image_or_a_reason)
 {
 	static const u8 flips[] = { 0x01, 0x10, 0x80, 0xff };

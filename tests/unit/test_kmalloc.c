@@ -51,17 +51,6 @@ class_stats(int class)
 	return st[class];
 }
 
-static u64 rng_state;
-
-static u64
-rng(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
-}
-
 static void
 fill(void *p, size_t n, u8 tag)
 {

@@ -32,18 +32,6 @@ get_stats(void)
 	return st;
 }
 
-/* A small deterministic generator, so a failing run can be repeated. */
-static u64 rng_state;
-
-static u64
-rng(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
-}
-
 #define REQUIRE(cond)							\
 	do {								\
 		if (!(cond)) {						\

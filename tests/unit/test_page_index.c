@@ -44,17 +44,6 @@ nodes_in_use(void)
 	return st[kmalloc_size_class(sizeof(struct page_index_node))].objects_in_use;
 }
 
-static u64 rng_state;
-
-static u64
-rng(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
-}
-
 UNIT_TEST(empty_index_holds_nothing)
 {
 	struct page_index pi = PAGE_INDEX_INIT;

@@ -66,6 +66,18 @@ static int unit_failures_in_test;
 		}							\
 	} while (0)
 
+/* A small deterministic generator (xorshift64): a failing run can be repeated. */
+static u64 rng_state __attribute__((unused)) = 0x2545f4914f6cdd1dull;
+
+static inline u64
+rng(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
 /* ---- the kernel's printk, hosted ---------------------------------------- */
 
 static char unit_last_log[1024];
