@@ -41,6 +41,9 @@
 #define LVT_MASKED	(1u << 16)
 #define LVT_PERIODIC	(1u << 17)
 #define DELIVERY_NMI	(4u << 8)
+#define DELIVERY_INIT	(5u << 8)
+#define DELIVERY_STARTUP (6u << 8)
+#define ICR_LEVEL	(1u << 15)
 #define ICR_PENDING	(1u << 12)
 #define ICR_ASSERT	(1u << 14)
 #define TIMER_DIV_16	0x3
@@ -114,6 +117,18 @@ void
 lapic_send_ipi(u32 apic_id, u8 vector)
 {
 	send_icr(apic_id, ICR_ASSERT | vector);
+}
+
+void
+lapic_send_init(u32 apic_id)
+{
+	send_icr(apic_id, ICR_ASSERT | DELIVERY_INIT | ICR_LEVEL);
+}
+
+void
+lapic_send_startup(u32 apic_id, u8 page)
+{
+	send_icr(apic_id, DELIVERY_STARTUP | page);
 }
 
 /*

@@ -20,6 +20,9 @@ u32 lapic_id(void);
 bool lapic_is_x2apic(void);
 u64 lapic_timer_hz(void);	/* the calibrated timer input frequency (after divide) */
 void lapic_send_ipi(u32 apic_id, u8 vector);
+/* The INIT and STARTUP messages that wake an application processor (MP spec). */
+void lapic_send_init(u32 apic_id);
+void lapic_send_startup(u32 apic_id, u8 page);
 /* NMI to every other CPU (panic); does nothing before lapic_init. */
 void lapic_stop_other_cpus(void);
 

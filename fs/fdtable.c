@@ -80,6 +80,13 @@ files_alloc(void)
 }
 
 struct files *
+files_share(struct files *files)
+{
+	__atomic_add_fetch(&files->refcount, 1, __ATOMIC_RELAXED);
+	return files;
+}
+
+struct files *
 files_dup(struct files *old)
 {
 	for (;;) {

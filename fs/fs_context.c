@@ -77,6 +77,13 @@ fs_context_root(void)
 }
 
 struct fs_context *
+fs_context_share(struct fs_context *fs)
+{
+	__atomic_add_fetch(&fs->refcount, 1, __ATOMIC_RELAXED);
+	return fs;
+}
+
+struct fs_context *
 fs_context_dup(struct fs_context *old)
 {
 	spin_lock(&old->lock);

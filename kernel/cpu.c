@@ -9,7 +9,9 @@
 #include "kernel/percpu.h"
 #include "kernel/traps.h"
 #include "kernel/x86.h"
+#include "mm/kmalloc.h"
 #include "mm/kstack_static.h"
+#include "mm/vmap.h"
 
 struct cpu *cpus[MAX_CPUS];
 unsigned ncpus = 1;
@@ -64,8 +66,9 @@ load_gdt(struct cpu *c)
 	__asm__ __volatile__("ltr %w0" :: "r"(TSS_SEL));
 }
 
+/* c->tss.ist[] holds the interrupt stacks already. */
 static void
-cpu_load(struct cpu *c, const u64 ist_tops[IST_COUNT])
+cpu_load(struct cpu *c)
 {
 	c->self = c;
 	c->gdt[GDT_NULL] = 0;
@@ -75,8 +78,6 @@ cpu_load(struct cpu *c, const u64 ist_tops[IST_COUNT])
 	c->gdt[GDT_USER_DATA] = segment(false, 3);
 	c->gdt[GDT_USER_CODE] = segment(true, 3);
 	gdt_set_tss(c);
-	for (int i = 0; i < IST_COUNT; i++)
-		c->tss.ist[i] = ist_tops[i];
 	c->tss.iomap_base = sizeof(c->tss);	/* no I/O permission bitmap */
 
 	load_gdt(c);
@@ -84,18 +85,43 @@ cpu_load(struct cpu *c, const u64 ist_tops[IST_COUNT])
 	wrmsr(MSR_GS_BASE, (u64)c);
 	wrmsr(MSR_KERNEL_GS_BASE, 0);
 	idt_load();
-	c->online = true;
-	cpus[c->id] = c;
 }
 
 void
 cpu_init_boot(void)
 {
-	u64 tops[IST_COUNT];
-
 	for (int i = 0; i < IST_COUNT; i++)
-		tops[i] = static_stack_top(&boot_ist_stacks[i]);
+		boot_cpu.tss.ist[i] = static_stack_top(&boot_ist_stacks[i]);
 	boot_cpu.id = 0;
 	idt_init();
-	cpu_load(&boot_cpu, tops);
+	cpu_load(&boot_cpu);
+	boot_cpu.online = true;
+	cpus[0] = &boot_cpu;
+}
+
+struct cpu *
+cpu_alloc(u32 id, u32 apic_id)
+{
+	struct cpu *c = kzalloc(sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->id = id;
+	c->apic_id = apic_id;
+	for (int i = 0; i < IST_COUNT; i++) {
+		c->tss.ist[i] = kstack_alloc();
+		if (!c->tss.ist[i]) {
+			while (i--)
+				kstack_free(c->tss.ist[i]);
+			kfree(c);
+			return NULL;
+		}
+	}
+	return c;
+}
+
+void
+cpu_init_ap(struct cpu *c)
+{
+	cpu_load(c);
 }

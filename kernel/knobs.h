@@ -39,8 +39,15 @@ struct knob {
 
 #define KNOB_BOOL(var, name_, def_, runtime_, help_)			\
 	int var = (def_);						\
-	KNOB_REGISTER(var, .name = name_, .help = help_, .type = KNOB_BOOL, \
-		      .value = &var, .def = (def_), .min = 0, .max = 1,	\
+	KNOB_BOOL_AT(var, var, name_, def_, runtime_, help_)
+
+/*
+ * A boolean whose int the caller defines elsewhere (a field of a struct,
+ * initialised to def_); id names the registry entry.
+ */
+#define KNOB_BOOL_AT(id, lvalue, name_, def_, runtime_, help_)		\
+	KNOB_REGISTER(id, .name = name_, .help = help_, .type = KNOB_BOOL, \
+		      .value = &(lvalue), .def = (def_), .min = 0, .max = 1, \
 		      .runtime = runtime_)
 
 #define KNOB_INT(var, name_, def_, min_, max_, runtime_, help_)		\

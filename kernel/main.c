@@ -19,10 +19,12 @@
 #include "kernel/process.h"
 #include "kernel/random.h"
 #include "kernel/sched.h"
+#include "kernel/smp.h"
 #include "kernel/string.h"
 #include "kernel/syscall.h"
 #include "kernel/tsc.h"
 #include "kernel/x86.h"
+#include "drivers/acpi.h"
 #include "drivers/fbcon.h"
 #include "drivers/qemu_exit.h"
 #include "drivers/fw_cfg.h"
@@ -127,8 +129,9 @@ kernel_main(u32 magic, u64 info_phys, u64 entry_tsc)
 	print_cpu();
 
 	mm_init();
+	acpi_init(boot_info.rsdp, boot_info.rsdp_revision);
 	fbcon_init(&boot_info);
-	uaccess_init();
+	uaccess_init_cpu();
 	fpu_init_cpu();
 	random_init();
 	sched_init_cpu(static_stack_top(&boot_stack));
@@ -144,6 +147,7 @@ kernel_main(u32 magic, u64 info_phys, u64 entry_tsc)
 	tty_init();
 	lapic_timer_start();
 	local_irq_enable();
+	smp_boot();
 
 	crashtest_run();
 	if (boot_ktest_mode()) {

@@ -86,6 +86,18 @@ static inline void flush_tlb_one(u64 addr) { native_flush_tlb_one(addr); }
 /* Reloading CR3 drops every non-global translation. */
 static inline void flush_tlb_all(void) { native_write_cr3(native_read_cr3()); }
 
+static inline void
+native_flush_tlb_global(void)
+{
+	u64 cr4;
+	__asm__ __volatile__("mov %%cr4, %0" : "=r"(cr4));
+	__asm__ __volatile__("mov %0, %%cr4" :: "r"(cr4 & ~(1ul << 7)) : "memory");	/* PGE off: all go */
+	__asm__ __volatile__("mov %0, %%cr4" :: "r"(cr4) : "memory");
+}
+
+/* Drops every translation, global (kernel) ones included. */
+static inline void flush_tlb_all_global(void) { native_flush_tlb_global(); }
+
 static inline u64 save_fl(void) { return native_save_fl(); }
 static inline void restore_fl(u64 f) { native_restore_fl(f); }
 static inline void local_irq_disable(void) { native_irq_disable(); }

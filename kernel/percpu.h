@@ -59,11 +59,13 @@ struct cpu {
 	struct task *current;		/* the task running here */
 	struct task *idle;		/* runs when nothing else can */
 	bool need_resched;		/* switch tasks before returning to user mode */
+	struct mm *active_mm;		/* the address space loaded in CR3 (NULL: the kernel's) */
 	u32 id;				/* 0 .. ncpus-1, 0 = boot CPU */
 	u32 apic_id;
 	u64 gdt[GDT_ENTRIES] __aligned(16);
 	struct tss tss __aligned(16);
 	struct expected_trap *expected_trap;	/* armed by a self-test, see traps.h */
+	u32 pagefault_disabled;		/* nonzero: a uaccess fault fails, never sleeps (uaccess.h) */
 	u64 ticks;			/* local timer interrupts */
 	u64 irqs;			/* interrupts taken, all vectors */
 	bool online;
@@ -80,7 +82,17 @@ this_cpu(void)
 	return c;
 }
 
+static inline bool
+this_cpu_is_boot(void)
+{
+	return this_cpu()->id == 0;
+}
+
 /* Sets up and loads the boot CPU's GDT, TSS (with IST stacks), GS base and the IDT. */
 void cpu_init_boot(void);
+/* A struct cpu for an application processor, with its interrupt stacks; NULL if out of memory. */
+struct cpu *cpu_alloc(u32 id, u32 apic_id);
+/* Loads c's descriptor tables and GS base on the CPU running this (an AP's first steps). */
+void cpu_init_ap(struct cpu *c);
 
 #endif

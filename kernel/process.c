@@ -1,22 +1,32 @@
 /*
  * process.c - process ids, fork, exit, wait4, and the identity syscalls.
  *
- * tasks_lock guards the pid space, the all_tasks list and every parent/
- * children link. A task that exits becomes a zombie holding only its wait
- * status and CPU times; its children pass to init (pid 1), which reaps
- * them. The parent frees the zombie in wait4, once the zombie's CPU has
- * switched away from its kernel stack (on_cpu).
+ * tasks_lock guards the pid space, the all_tasks list, every parent/
+ * children link and every thread-group list. A task that exits becomes a
+ * zombie holding only its wait status and CPU times; its children pass to
+ * init (pid 1), which reaps them. The parent frees the zombie in wait4,
+ * once the zombie's CPU has switched away from its kernel stack (on_cpu).
+ *
+ * Threads (clone with CLONE_THREAD) join their leader's group: they share
+ * its tgid and are not children of anyone. A thread that exits is freed by
+ * the kernel itself (dead_threads, reaped once off its CPU); the process is
+ * reported to its parent when the last member of the group has exited,
+ * with the leader's status, or exit_group's. exit_group (and a fatal fault)
+ * marks every other member `killed`: each leaves at its next return to
+ * user mode, and interruptible sleeps end early for it.
  */
 #include "kernel/process.h"
 #include "kernel/cputime.h"
 #include "kernel/errno.h"
 #include "kernel/exec.h"
 #include "kernel/fpu.h"
+#include "kernel/futex.h"
 #include "kernel/knobs.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
+#include "kernel/smp.h"
 #include "kernel/string.h"
 #include "kernel/syscall.h"
 #include "kernel/traps.h"
@@ -31,6 +41,7 @@
 #define PID_MAX		4194304		/* Linux's pid_max limit on 64-bit */
 
 struct list_head all_tasks = LIST_HEAD_INIT(all_tasks);
+static struct list_head dead_threads = LIST_HEAD_INIT(dead_threads);
 struct spinlock tasks_lock = SPINLOCK_INIT("tasks");
 static int last_pid;
 static struct task *init_task;
@@ -64,26 +75,125 @@ task_register(struct task *t, struct task *parent)
 	u64 flags = spin_lock_irqsave(&tasks_lock);
 	t->pid = t->tgid = alloc_pid();
 	t->parent = parent;
+	t->group_leader = t;
+	list_init(&t->threads);
+	list_add_tail(&t->thread_link, &t->threads);
+	t->live_threads = 1;
 	if (parent)
 		list_add_tail(&t->sibling, &parent->children);
 	list_add_tail(&t->all_link, &all_tasks);
 	spin_unlock_irqrestore(&tasks_lock, flags);
 }
 
+/* Makes t a new member of leader's thread group. */
+static void
+thread_register(struct task *t, struct task *leader)
+{
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	t->pid = alloc_pid();
+	t->tgid = leader->tgid;
+	t->parent = leader->parent;
+	t->group_leader = leader;
+	list_add_tail(&t->thread_link, &leader->threads);
+	leader->live_threads++;
+	list_add_tail(&t->all_link, &all_tasks);
+	spin_unlock_irqrestore(&tasks_lock, flags);
+}
+
+/* Frees exited threads whose CPU has left their stack. */
+static void
+reap_dead_threads(void)
+{
+	struct list_head done = LIST_HEAD_INIT(done);
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	struct list_head *pos = dead_threads.next;
+
+	while (pos != &dead_threads) {
+		struct task *t = list_entry(pos, struct task, sibling);
+		pos = pos->next;
+		if (!READ_ONCE(t->on_cpu)) {
+			list_del(&t->sibling);
+			list_add(&t->sibling, &done);
+		}
+	}
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	while (!list_empty(&done)) {
+		struct task *t = list_first_entry(&done, struct task, sibling);
+		list_del(&t->sibling);
+		task_free(t);
+	}
+}
+
 /* ---- fork -------------------------------------------------------------------- */
 
+#define CLONE_VM		0x00000100
+#define CLONE_FS		0x00000200
+#define CLONE_FILES		0x00000400
+#define CLONE_SIGHAND		0x00000800
+#define CLONE_PIDFD		0x00001000
+#define CLONE_VFORK		0x00004000
+#define CLONE_PARENT		0x00008000
+#define CLONE_THREAD		0x00010000
+#define CLONE_SYSVSEM		0x00040000
+#define CLONE_SETTLS		0x00080000
+#define CLONE_PARENT_SETTID	0x00100000
+#define CLONE_CHILD_CLEARTID	0x00200000
+#define CLONE_DETACHED		0x00400000
+#define CLONE_CHILD_SETTID	0x01000000
+#define CLONE_SIGNAL_MASK	0xff
+#define CLONE_SUPPORTED (CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_VFORK | \
+			 CLONE_THREAD | CLONE_SYSVSEM | CLONE_SETTLS | CLONE_PARENT_SETTID | \
+			 CLONE_CHILD_CLEARTID | CLONE_DETACHED | CLONE_CHILD_SETTID | CLONE_SIGNAL_MASK)
+
+struct clone_args_k {
+	u64 flags;
+	u64 stack;		/* the child's rsp, or 0 for the parent's */
+	int __user *parent_tid;
+	int __user *child_tid;
+	u64 tls;
+};
+
+/* Linux's rules for flag combinations. */
 static long
-do_fork(struct trap_frame *f)
+check_clone_flags(u64 flags)
+{
+	if (flags & ~(u64)CLONE_SUPPORTED)
+		return -EINVAL;
+	if ((flags & CLONE_THREAD) && !(flags & CLONE_SIGHAND))
+		return -EINVAL;
+	if ((flags & CLONE_SIGHAND) && !(flags & CLONE_VM))
+		return -EINVAL;
+	return 0;
+}
+
+/* The child's share of the parent's process state: shared or copied as the flags say. */
+static bool
+clone_resources(struct task *child, struct task *parent, u64 flags)
+{
+	if (flags & CLONE_VM) {
+		mm_get(parent->mm);
+		child->mm = parent->mm;
+	} else {
+		child->mm = mm_fork(parent->mm);
+	}
+	child->files = flags & CLONE_FILES ? files_share(parent->files) : files_dup(parent->files);
+	child->fs = flags & CLONE_FS ? fs_context_share(parent->fs) : fs_context_dup(parent->fs);
+	return child->mm && child->files && child->fs;
+}
+
+static long
+do_clone(struct trap_frame *f, const struct clone_args_k *a)
 {
 	struct task *parent = current();
-	struct task *child = task_alloc(parent->comm);
+	long err = check_clone_flags(a->flags);
 
+	if (err)
+		return err;
+	reap_dead_threads();
+	struct task *child = task_alloc(parent->comm);
 	if (!child)
 		return -ENOMEM;
-	child->mm = mm_fork(parent->mm);
-	child->files = files_dup(parent->files);
-	child->fs = fs_context_dup(parent->fs);
-	if (!child->mm || !child->files || !child->fs) {
+	if (!clone_resources(child, parent, a->flags)) {
 		if (child->mm)
 			mm_put(child->mm);
 		if (child->files)
@@ -95,15 +205,35 @@ do_fork(struct trap_frame *f)
 	}
 	fpu_save(&child->fpu);		/* the parent's live registers */
 	signal_fork(child, parent);
-	child->fs_base = parent->fs_base;
+	child->fs_base = a->flags & CLONE_SETTLS ? a->tls : parent->fs_base;
+	child->cpus_allowed = parent->cpus_allowed;
 	struct trap_frame *cf = task_user_frame(child);
 	*cf = *f;
-	cf->rax = 0;			/* fork returns 0 in the child */
+	cf->rax = 0;			/* clone and fork return 0 in the child */
+	if (a->stack)
+		cf->rsp = a->stack;
+	if (a->flags & CLONE_CHILD_SETTID)
+		child->set_child_tid = (u64)a->child_tid;
+	if (a->flags & CLONE_CHILD_CLEARTID)
+		child->clear_child_tid = (u64)a->child_tid;
 	task_prepare_user_return(child);
-	task_register(child, parent);
+	if (a->flags & CLONE_THREAD)
+		thread_register(child, parent->group_leader);
+	else
+		task_register(child, parent);
 	int pid = child->pid;
+	if ((a->flags & CLONE_PARENT_SETTID) && copy_to_user(a->parent_tid, &pid, sizeof(pid)))
+		pid = -EFAULT;	/* Linux reports it too; the child runs all the same */
 	sched_start_task(child);
 	return pid;
+}
+
+static long
+do_fork(struct trap_frame *f)
+{
+	struct clone_args_k a = { .flags = SIGCHLD };
+
+	return do_clone(f, &a);
 }
 
 SYSCALL_FRAME(fork)
@@ -116,17 +246,12 @@ SYSCALL_FRAME(vfork)
 	return do_fork(f);	/* a full copy-on-write fork is a correct vfork */
 }
 
-#define CLONE_SIGNAL_MASK 0xff
-#define SIGCHLD 17
-
-/* Until threads arrive (SMP milestone): clone as fork only. */
+/* clone(flags, stack, parent_tid, child_tid, tls): the x86-64 argument order. */
 SYSCALL_FRAME(clone)
 {
-	u64 flags = f->rdi;
+	struct clone_args_k a = { f->rdi, f->rsi, (int __user *)f->rdx, (int __user *)f->r10, f->r8 };
 
-	if ((flags & ~(u64)CLONE_SIGNAL_MASK) != 0 || (flags & CLONE_SIGNAL_MASK) != SIGCHLD)
-		return -EINVAL;
-	return do_fork(f);
+	return do_clone(f, &a);
 }
 
 /* ---- exit -------------------------------------------------------------------- */
@@ -144,13 +269,22 @@ reparent_children(struct task *t)
 	wake_up_all(&init_task->child_exited);
 }
 
-__noreturn void
-task_exit(int wait_status)
+/* CLONE_CHILD_CLEARTID: zero the tid word and wake a joiner waiting on it (pthread_join). */
+static void
+clear_child_tid(struct task *t)
 {
-	struct task *t = current();
+	int zero = 0;
 
-	if (t == init_task)
-		panic("init (pid 1) exited with wait status %#x", wait_status);
+	if (!t->clear_child_tid || !t->mm || READ_ONCE(t->mm->users) < 2)
+		return;
+	if (copy_to_user((int __user *)t->clear_child_tid, &zero, sizeof(zero)) == 0)
+		futex_wake_address(t->mm, t->clear_child_tid, 1);
+}
+
+static void
+release_resources(struct task *t)
+{
+	clear_child_tid(t);
 	if (t->files)
 		files_put(t->files);
 	if (t->fs)
@@ -163,15 +297,81 @@ task_exit(int wait_status)
 		t->mm = NULL;
 		mm_put(mm);
 	}
+}
+
+/*
+ * The group's bookkeeping when member t exits; tasks_lock held. A thread
+ * other than the leader is freed by the kernel; the leader stays a zombie,
+ * and the parent hears of the process once no member is left.
+ */
+static void
+leave_thread_group(struct task *t, int wait_status)
+{
+	struct task *leader = t->group_leader;
+
+	t->exit_status = wait_status;
+	list_del(&t->thread_link);
+	if (t != leader) {
+		list_del(&t->all_link);
+		list_add_tail(&t->sibling, &dead_threads);
+	}
+	if (--leader->live_threads > 0)
+		return;
+	if (leader->group_exiting)
+		leader->exit_status = leader->group_exit_status;
+	if (leader->parent)
+		wake_up_all(&leader->parent->child_exited);
+}
+
+__noreturn void
+task_exit(int wait_status)
+{
+	struct task *t = current();
+
+	if (t->group_leader == init_task)
+		panic("init (pid 1) exited with wait status %#x", wait_status);
+	release_resources(t);
 	u64 flags = spin_lock_irqsave(&tasks_lock);
 	reparent_children(t);
-	t->exit_status = wait_status;
 	WRITE_ONCE(t->state, TASK_ZOMBIE);
-	if (t->parent)
-		wake_up_all(&t->parent->child_exited);
+	leave_thread_group(t, wait_status);
 	spin_unlock_irqrestore(&tasks_lock, flags);
 	schedule();
 	panic("a zombie was scheduled");
+}
+
+/* Ends every member of the current process with one status (exit_group, fatal faults). */
+static __noreturn void
+group_exit(int wait_status)
+{
+	struct task *t = current(), *leader = t->group_leader;
+	struct list_head *pos;
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+
+	if (!leader->group_exiting) {
+		leader->group_exiting = true;
+		leader->group_exit_status = wait_status;
+	}
+	list_for_each(pos, &leader->threads) {
+		struct task *m = list_entry(pos, struct task, thread_link);
+		if (m != t) {
+			WRITE_ONCE(m->killed, true);
+			wake_up_task(m);
+			smp_send_reschedule(m->cpu);
+		}
+	}
+	wait_status = leader->group_exit_status;
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	task_exit(wait_status);
+}
+
+void
+exit_if_killed(void)
+{
+	struct task *t = current();
+
+	if (READ_ONCE(t->killed))
+		task_exit(t->group_leader->group_exit_status);
 }
 
 SYSCALL1(exit, int, code)
@@ -181,7 +381,7 @@ SYSCALL1(exit, int, code)
 
 SYSCALL1(exit_group, int, code)
 {
-	task_exit((code & 0xff) << 8);
+	group_exit((code & 0xff) << 8);
 }
 
 static const char *
@@ -204,7 +404,7 @@ kill_current(int sig, const char *why, u64 addr, u64 rip)
 
 	pr_notice("pid %d (%s): killed by %s: %s at address %#lx, rip %#lx\n",
 		  t->pid, t->comm, signal_name(sig), why, addr, rip);
-	task_exit(sig);
+	group_exit(sig);
 }
 
 /* ---- wait4 ------------------------------------------------------------------- */
@@ -227,7 +427,7 @@ take_zombie(struct task *parent, int pid, bool *has_children)
 		if (!child_matches(c, pid))
 			continue;
 		*has_children = true;
-		if (READ_ONCE(c->state) == TASK_ZOMBIE) {
+		if (READ_ONCE(c->state) == TASK_ZOMBIE && c->live_threads == 0) {
 			list_del(&c->sibling);
 			list_del(&c->all_link);
 			return c;
@@ -239,6 +439,7 @@ take_zombie(struct task *parent, int pid, bool *has_children)
 static long
 reap(struct task *parent, struct task *c, int __user *ustatus, struct rusage_abi __user *uru)
 {
+	reap_dead_threads();
 	while (READ_ONCE(c->on_cpu))	/* its CPU is still leaving its stack */
 		cpu_relax();
 	int pid = c->pid, status = c->exit_status;

@@ -8,12 +8,14 @@
 #include "kernel/task.h"
 
 /* Signal numbers (Linux x86-64) used for deaths by fault until signals exist. */
-enum { SIGTRAP = 5, SIGILL = 4, SIGBUS = 7, SIGFPE = 8, SIGKILL = 9, SIGSEGV = 11 };
+enum { SIGTRAP = 5, SIGILL = 4, SIGBUS = 7, SIGFPE = 8, SIGKILL = 9, SIGSEGV = 11, SIGCHLD = 17 };
 
 /* Gives t a pid (its own tgid), links it under parent (NULL: none) and into all_tasks. */
 void task_register(struct task *t, struct task *parent);
 /* Ends the current task with a wait status (exit code << 8, or a signal number). */
 __noreturn void task_exit(int wait_status);
+/* Leaves if exit_group (or a fatal fault in another thread) asked this task to. */
+void exit_if_killed(void);
 /* Ends the current process after a fatal fault, with a one-line report. */
 __noreturn void kill_current(int sig, const char *why, u64 addr, u64 rip);
 /* Starts the first user process (/sbin/init, or `init=`), pid 1. */

@@ -12,6 +12,15 @@
  * under the lock, "on_cpu" says whether its stack is still in use, and
  * wake_up_task() can tell "about to sleep" (on_cpu: schedule() will keep it)
  * from "asleep" (enqueue it).
+ *
+ * Balancing across CPUs: a new task goes to an idle CPU it may run on
+ * (else the least loaded); a woken task goes back to its own CPU, which is
+ * sent a reschedule IPI if it is idle; an idle CPU pulls a waiting task
+ * from the busiest queue before it halts (and again at each tick while
+ * idle). A task never runs on two CPUs: it moves only while queued and not
+ * on_cpu, under both queues' locks (taken in CPU order). A running task
+ * whose affinity excludes its CPU moves after it has been switched out
+ * (migrate_to), when its stack is free.
  */
 #include "kernel/sched.h"
 #include "kernel/cputime.h"
@@ -19,6 +28,7 @@
 #include "kernel/fpu.h"
 #include "kernel/panic.h"
 #include "kernel/process.h"
+#include "kernel/smp.h"
 #include "kernel/paravirt.h"
 #include "kernel/printk.h"
 #include "kernel/string.h"
@@ -27,6 +37,7 @@
 #include "kernel/vsprintf.h"
 #include "kernel/x86.h"
 #include "mm/kmalloc.h"
+#include "mm/uaccess.h"
 #include "mm/vm.h"
 #include "mm/vmap.h"
 
@@ -74,6 +85,18 @@ dequeue(struct runqueue *rq)
 	return t;
 }
 
+/* Tells cpu (locked rq) that it has work: it may be idle, halted until an interrupt. */
+static void
+kick_cpu(unsigned cpu)
+{
+	struct cpu *c = cpus[cpu];
+
+	if (READ_ONCE(c->current) != c->idle)
+		return;
+	WRITE_ONCE(c->need_resched, true);
+	smp_send_reschedule(cpu);
+}
+
 /* rq is t's run queue and is locked. */
 static void
 wake_locked(struct runqueue *rq, struct task *t)
@@ -83,9 +106,7 @@ wake_locked(struct runqueue *rq, struct task *t)
 	WRITE_ONCE(t->state, TASK_RUNNABLE);
 	if (!t->on_cpu)
 		enqueue(rq, t);
-	struct cpu *c = cpus[t->cpu];
-	if (c->current == c->idle)
-		WRITE_ONCE(c->need_resched, true);	/* a remote CPU needs an IPI: SMP milestone */
+	kick_cpu(t->cpu);
 }
 
 void
@@ -102,6 +123,92 @@ void
 set_current_sleeping(void)
 {
 	WRITE_ONCE(current()->state, TASK_SLEEPING);
+}
+
+static unsigned
+first_allowed_cpu(const struct task *t)
+{
+	u64 m = t->cpus_allowed & cpus_online_mask();
+
+	return m ? (unsigned)__builtin_ctzl(m) : 0;
+}
+
+/* Where a new task should start: an idle CPU it may use, else the shortest queue. */
+static unsigned
+select_cpu(const struct task *t)
+{
+	u64 allowed = t->cpus_allowed & cpus_online_mask();
+	unsigned best = first_allowed_cpu(t), here = this_cpu()->id;
+	unsigned best_load = ~0u;
+
+	for (unsigned i = 0; i < MAX_CPUS; i++) {
+		if (!(allowed & (1ul << i)))
+			continue;
+		struct cpu *c = cpus[i];
+		unsigned load = READ_ONCE(rq_of(i)->nr_queued) + (READ_ONCE(c->current) != c->idle);
+		if (load < best_load || (load == best_load && i == here)) {
+			best = i;
+			best_load = load;
+		}
+	}
+	return best;
+}
+
+/* Locks two run queues in CPU order (a fixed order: no deadlock). */
+static void
+lock_two(struct runqueue *a, struct runqueue *b)
+{
+	if (a < b) {
+		spin_lock(&a->lock);
+		spin_lock(&b->lock);
+	} else {
+		spin_lock(&b->lock);
+		spin_lock(&a->lock);
+	}
+}
+
+/* A queued task of src that may move to cpu (not running anywhere); src locked. */
+static struct task *
+stealable(struct runqueue *src, unsigned cpu)
+{
+	struct list_head *pos;
+
+	for (pos = src->queue.prev; pos != &src->queue; pos = pos->prev) {
+		struct task *t = list_entry(pos, struct task, run_link);
+		if (!t->on_cpu && (t->cpus_allowed & (1ul << cpu)))
+			return t;
+	}
+	return NULL;
+}
+
+/* An idle CPU takes one waiting task from the busiest other queue; interrupts off. */
+static void
+pull_task(struct cpu *c)
+{
+	struct runqueue *here = rq_of(c->id), *busiest = NULL;
+	unsigned most = 0;
+
+	for (unsigned i = 0; i < MAX_CPUS; i++) {
+		if (i == c->id || !cpus[i] || !READ_ONCE(cpus[i]->online))
+			continue;
+		unsigned n = READ_ONCE(rq_of(i)->nr_queued);
+		if (n > most) {
+			most = n;
+			busiest = rq_of(i);
+		}
+	}
+	if (!busiest)
+		return;
+	lock_two(here, busiest);
+	struct task *t = stealable(busiest, c->id);
+	if (t) {
+		list_del(&t->run_link);
+		busiest->nr_queued--;
+		t->cpu = c->id;
+		enqueue(here, t);
+	}
+	spin_unlock(&busiest->lock);
+	spin_unlock(&here->lock);
 }
 
 /* Everything but the stack: address space, FPU, TLS base, kernel stack for traps. */
@@ -121,12 +228,30 @@ switch_cpu_state(struct cpu *c, struct task *prev, struct task *next)
 	cputime_switch(prev, next);
 }
 
+/* Queues t, runnable and switched out, on another CPU (its affinity moved it). */
+static void
+migrate(struct task *t, unsigned cpu)
+{
+	struct runqueue *rq = rq_of(cpu);
+
+	spin_lock(&rq->lock);
+	t->cpu = cpu;
+	t->migrate_to = -1;
+	enqueue(rq, t);
+	kick_cpu(cpu);
+	spin_unlock(&rq->lock);
+}
+
 /* Runs in the task switched to, with the rq lock held by the one switched from. */
 static void
 finish_switch(struct task *prev)
 {
+	int dest = prev->migrate_to;
+
 	WRITE_ONCE(prev->on_cpu, false);
 	spin_unlock(&rq_of(this_cpu()->id)->lock);
+	if (dest >= 0)
+		migrate(prev, (unsigned)dest);
 }
 
 void
@@ -138,8 +263,12 @@ schedule(void)
 	struct task *prev = c->current;
 
 	WRITE_ONCE(c->need_resched, false);
-	if (prev != c->idle && prev->state == TASK_RUNNABLE)
-		enqueue(rq, prev);
+	if (prev != c->idle && prev->state == TASK_RUNNABLE) {
+		if (prev->cpus_allowed & (1ul << c->id))
+			enqueue(rq, prev);
+		else
+			prev->migrate_to = first_allowed_cpu(prev);
+	}
 	struct task *next = rq->nr_queued ? dequeue(rq) : c->idle;
 	if (next == prev) {
 		spin_unlock_irqrestore(&rq->lock, flags);
@@ -169,6 +298,8 @@ task_first_run(struct task *prev)
 		t->kthread_fn(t->kthread_arg);
 		task_exit(0);
 	}
+	if (t->set_child_tid)	/* CLONE_CHILD_SETTID: in the child's own memory */
+		(void)copy_to_user((int __user *)t->set_child_tid, &t->pid, sizeof(t->pid));
 	prepare_return_to_user();
 	cputime_exit_kernel(t);
 	local_irq_disable();
@@ -239,6 +370,7 @@ sleep_ns(u64 ns)
 void
 prepare_return_to_user(void)
 {
+	exit_if_killed();
 	while (READ_ONCE(this_cpu()->need_resched))
 		schedule();
 }
@@ -257,6 +389,8 @@ task_alloc(const char *name)
 	}
 	ksnprintf(t->comm, sizeof(t->comm), "%s", name);
 	t->state = TASK_RUNNABLE;
+	t->cpus_allowed = ~0ul;
+	t->migrate_to = -1;
 	list_init(&t->run_link);
 	list_init(&t->timer_link);
 	list_init(&t->children);
@@ -301,13 +435,12 @@ task_prepare_user_return(struct task *t)
 void
 sched_start_task(struct task *t)
 {
-	t->cpu = this_cpu()->id;	/* load balancing: SMP milestone */
+	t->cpu = select_cpu(t);
 	struct runqueue *rq = rq_of(t->cpu);
 	u64 flags = spin_lock_irqsave(&rq->lock);
 	t->state = TASK_RUNNABLE;
 	enqueue(rq, t);
-	if (this_cpu()->current == this_cpu()->idle)
-		WRITE_ONCE(this_cpu()->need_resched, true);
+	kick_cpu(t->cpu);
 	spin_unlock_irqrestore(&rq->lock, flags);
 }
 
@@ -340,6 +473,8 @@ sched_init_cpu(u64 boot_stack_top)
 	idle->state = TASK_RUNNABLE;
 	idle->on_cpu = true;
 	idle->cpu = c->id;
+	idle->cpus_allowed = 1ul << c->id;
+	idle->migrate_to = -1;
 	idle->kstack_top = boot_stack_top;
 	list_init(&idle->run_link);
 	list_init(&idle->timer_link);
@@ -362,6 +497,8 @@ sched_idle_loop(void)
 
 	for (;;) {
 		local_irq_disable();
+		if (!READ_ONCE(rq_of(c->id)->nr_queued))
+			pull_task(c);
 		if (READ_ONCE(c->need_resched) || rq_of(c->id)->nr_queued) {
 			local_irq_enable();
 			schedule();

@@ -10,6 +10,7 @@
 #include "kernel/task.h"
 #include "kernel/tsc.h"
 #include "kernel/x86.h"
+#include "drivers/acpi.h"
 #include "drivers/qemu_exit.h"
 #include "mm/page_alloc.h"
 #include "version.h"
@@ -58,6 +59,7 @@ SYSCALL1(uname, struct utsname_abi __user *, ubuf)
 static __noreturn void
 restart_machine(void)
 {
+	acpi_reset();
 	outb(0x64, 0xfe);	/* pulse the reset line through the keyboard controller */
 	struct { u16 limit; u64 base; } __packed no_idt = { 0, 0 };
 	__asm__ __volatile__("lidt %0; int3" :: "m"(no_idt));	/* else: triple fault */

@@ -102,10 +102,16 @@ syscall_init(void)
 			panic("syscall: %s has a bad or duplicate number %u", e->name, e->nr);
 		table[e->nr] = e->fn;
 	}
+	syscall_init_cpu();
+	pr_info("syscall: %ld system calls\n", (long)(__stop_syscalls - __start_syscalls));
+}
+
+void
+syscall_init_cpu(void)
+{
 	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_SCE);
 	/* sysret: CS = STAR[63:48] + 16, SS = + 8 (user); syscall: CS = STAR[47:32], SS = + 8. */
 	wrmsr(MSR_STAR, ((u64)(USER_DS - 8 - 3) << 48) | ((u64)KERNEL_CS << 32));
 	wrmsr(MSR_LSTAR, (u64)syscall_entry);
 	wrmsr(MSR_FMASK, FMASK_BITS);
-	pr_info("syscall: %ld system calls\n", (long)(__stop_syscalls - __start_syscalls));
 }

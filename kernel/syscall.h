@@ -63,7 +63,10 @@ struct syscall_entry {
 	SYSCALL_DEFINE_(n, (t1 a1, t2 a2, t3 a3, t4 a4, t5 a5, t6 a6), \
 			((t1)f->rdi, (t2)f->rsi, (t3)f->rdx, (t4)f->r10, (t5)f->r8, (t6)f->r9))
 
+/* Builds the table, then syscall_init_cpu() for the boot CPU. */
 void syscall_init(void);
+/* This CPU's syscall MSRs (EFER.SCE, STAR, LSTAR, FMASK). */
+void syscall_init_cpu(void);
 /* Runs the call in f->rax with f's arguments and puts the result in f->rax. */
 void syscall_dispatch(struct trap_frame *f);
 

@@ -46,7 +46,9 @@ struct task {
 	int state;			/* enum task_state; READ_ONCE/WRITE_ONCE */
 	bool on_cpu;			/* running right now: its stack is in use */
 	struct list_head run_link;	/* on a run queue */
-	unsigned cpu;
+	unsigned cpu;			/* whose run queue (and rq lock) it belongs to */
+	u64 cpus_allowed;		/* affinity: a bit per CPU */
+	int migrate_to;			/* -1, or the CPU to move to once switched out */
 	int slice;			/* ticks left before preemption */
 	u64 saved_rsp;			/* while switched out */
 	u64 kstack_top;
@@ -73,7 +75,18 @@ struct task {
 	struct list_head sibling;
 	struct wait_queue child_exited;	/* wait4 sleeps here */
 	int exit_status;		/* wait status as wait4 reports it */
-	u64 clear_child_tid;		/* set_tid_address */
+	u64 clear_child_tid;		/* set_tid_address, CLONE_CHILD_CLEARTID */
+	u64 set_child_tid;		/* CLONE_CHILD_SETTID: written in the child's memory */
+	u64 robust_list;		/* set_robust_list: recorded only */
+
+	/* threads: a process is the group of tasks with its leader's tgid */
+	struct task *group_leader;	/* itself for a process's first task */
+	struct list_head thread_link;	/* in the leader's threads, leader included */
+	struct list_head threads;	/* leader only */
+	int live_threads;		/* leader only: group members not yet exited */
+	bool group_exiting;		/* leader only: exit_group in progress */
+	int group_exit_status;		/* leader only */
+	bool killed;			/* asked to exit (exit_group): leave at the next chance */
 
 	/* signal state (kernel/signal.c): recorded now, delivered from the vsyscall milestone on */
 	u64 sig_blocked;

@@ -287,14 +287,17 @@ user_exception(struct trap_frame *f)
 /*
  * A kernel page fault on a user address from an instruction allowed to
  * touch user memory (mm/uaccess.c): the page may just not be there yet.
- * Resolve it like a user fault; the instruction then runs again.
+ * Resolve it like a user fault; the instruction then runs again. Not while
+ * page faults are disabled (get_user_u32_nofault, under a spinlock): the
+ * handler may sleep, so the access fails through its fixup instead.
  */
 static bool
 fault_in_for_uaccess(struct trap_frame *f)
 {
 	u64 addr = read_cr2();
 
-	if (f->vector != VEC_PAGE_FAULT || addr >= USER_TOP || !current()->mm || !extable_has(f->rip))
+	if (f->vector != VEC_PAGE_FAULT || addr >= USER_TOP || !current()->mm || !extable_has(f->rip) ||
+	    this_cpu()->pagefault_disabled)
 		return false;
 	if (f->rflags & RFLAGS_IF)
 		local_irq_enable();

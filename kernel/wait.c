@@ -3,6 +3,7 @@
  */
 #include "kernel/wait.h"
 #include "kernel/sched.h"
+#include "kernel/task.h"
 
 void
 wait_queue_init(struct wait_queue *q)
@@ -44,8 +45,9 @@ wake_up_all(struct wait_queue *q)
 	spin_unlock_irqrestore(&q->lock, flags);
 }
 
+/* exit_group asked this task to go; pending signals join with the vsyscall milestone. */
 bool
 task_interrupted(void)
 {
-	return false;	/* no signals yet: they arrive with the vsyscall milestone */
+	return READ_ONCE(current()->killed);
 }

@@ -17,6 +17,7 @@
 #include "mm/paging.h"
 #include "fs/fs.h"
 #include "kernel/string.h"
+#include "kernel/smp.h"
 #include "kernel/task.h"
 #include "kernel/traps.h"
 
@@ -46,8 +47,11 @@ write_protect_fault(struct vma *v, pte_t *pte, u64 va)
 		memcpy(page_address(copy), page_address(old), PAGE_SIZE);
 		set_pte(pte, make_pte(page_to_phys(copy) | vm_pte_flags(v->flags, true)));
 		put_page(old);
+		/* Other threads may still read the old page through a stale entry. */
+		tlb_flush_mm_range(current()->mm, va, va + PAGE_SIZE);
+		return FAULT_OK;
 	}
-	flush_tlb_one(va);
+	flush_tlb_one(va);	/* only more permission: elsewhere a stale entry just faults again */
 	return FAULT_OK;
 }
 

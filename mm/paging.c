@@ -20,6 +20,8 @@
 #include "kernel/boot.h"
 #include "kernel/errno.h"
 #include "kernel/panic.h"
+#include "kernel/percpu.h"
+#include "locking/spinlock.h"
 #include "kernel/printk.h"
 #include "kernel/string.h"
 #include "kernel/x86.h"
@@ -213,12 +215,12 @@ map_kernel_image(pgd_t *pgd)
 	map_image_section(pgd, _edata, _kernel_end, PAGE_KERNEL_RO);	/* .ksyms */
 }
 
-static void
-enable_cpu_features(void)
+void
+paging_init_cpu(void)
 {
 	if (cpuid(1, 0).edx & (1u << 16))
 		wrmsr(MSR_PAT, PAT_VALUE);
-	else
+	else if (this_cpu_is_boot())
 		pr_warn("paging: no PAT; write-combining mappings fall back to write-through\n");
 	write_cr4(read_cr4() | CR4_PGE);
 	gb_pages = cpuid(0x80000001, 0).edx & (1u << 26);
@@ -227,7 +229,7 @@ enable_cpu_features(void)
 void
 paging_init(void)
 {
-	enable_cpu_features();
+	paging_init_cpu();
 	u64 t = new_table_entry(KERNEL_VMA);
 	if (!t)
 		panic("paging: no memory below 4 GiB for the kernel page tables");
@@ -247,14 +249,20 @@ paging_init(void)
 		DIRECT_MAP_BASE, gb_pages ? "1 GiB" : "2 MiB");
 }
 
+/* Kernel page tables below the boot-time top level change only under this lock. */
+static struct spinlock kernel_pt_lock = SPINLOCK_INIT("kernel_page_tables");
+
 int
 map_kernel_page(u64 va, phys_addr_t pa, u64 flags)
 {
-	return map_one(kernel_pgd, va, pa, PAGE_SIZE, flags);
+	u64 irq = spin_lock_irqsave(&kernel_pt_lock);
+	int err = map_one(kernel_pgd, va, pa, PAGE_SIZE, flags);
+	spin_unlock_irqrestore(&kernel_pt_lock, irq);
+	return err;
 }
 
-pte_t
-unmap_kernel_page(u64 va)
+static pte_t
+unmap_kernel_page_locked(u64 va)
 {
 	pud_t *pud = pud_offset(kernel_pgd, va, false);
 	pte_t old = make_pte(0);
@@ -267,8 +275,16 @@ unmap_kernel_page(u64 va)
 	pte_t *pte = pte_offset(pmd, va, false);
 	old = *pte;
 	set_pte(pte, make_pte(0));
-	/* Other CPUs: a TLB shootdown joins here with SMP. */
-	flush_tlb_one(va);
+	return old;
+}
+
+pte_t
+unmap_kernel_page(u64 va)
+{
+	u64 irq = spin_lock_irqsave(&kernel_pt_lock);
+	pte_t old = unmap_kernel_page_locked(va);
+	spin_unlock_irqrestore(&kernel_pt_lock, irq);
+	flush_tlb_one(va);	/* this CPU; the caller shoots the range down everywhere */
 	return old;
 }
 

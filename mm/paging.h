@@ -42,9 +42,15 @@ struct page *pte_page(u64 entry);	/* the kernel's PML4 (direct-map pointer) */
 
 /* Builds the direct map and the W^X kernel image mapping, then loads them. */
 void paging_init(void);
+/* This CPU's paging features: PAT (write-combining), global pages. */
+void paging_init_cpu(void);
 /* Allocates the page tables needed and maps one 4 KiB kernel page; -ENOMEM. */
 int map_kernel_page(u64 va, phys_addr_t pa, u64 flags);
-/* Unmaps one 4 KiB kernel page and flushes it from this CPU's TLB; returns the old entry. */
+/*
+ * Unmaps one 4 KiB kernel page and flushes it from this CPU's TLB; returns
+ * the old entry. The caller then runs tlb_flush_kernel_range (kernel/smp.h)
+ * once for everything it unmapped, before reusing the pages.
+ */
 pte_t unmap_kernel_page(u64 va);
 /*
  * The entry that maps va in the kernel tables, and at which level it was

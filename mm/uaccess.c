@@ -9,6 +9,7 @@
 #include "mm/uaccess.h"
 #include "mm/extable.h"
 #include "kernel/errno.h"
+#include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/x86.h"
 
@@ -108,13 +109,42 @@ strncpy_from_user(char *dst, const char __user *src, size_t max)
 	return -ENAMETOOLONG;
 }
 
+/* pagefault_disabled makes kernel/traps.c leave the fault to the fixup (3:). */
+int
+get_user_u32_nofault(u32 *out, const u32 __user *p)
+{
+	int err = 0;
+	u32 v = 0;
+
+	if (!access_ok(p, sizeof(*p)))
+		return -EFAULT;
+	this_cpu()->pagefault_disabled++;
+	user_open();
+	__asm__ __volatile__(
+		"1:	movl (%[p]), %[v]\n"
+		"2:\n\t"
+		".pushsection .text.fixup, \"ax\"\n"
+		"3:	movl %[efault], %[err]\n"
+		"	jmp 2b\n\t"
+		".popsection\n\t"
+		EXTABLE_ENTRY(1b, 3b)
+		: [v] "+r"(v), [err] "+r"(err)
+		: [p] "r"(p), [efault] "i"(-EFAULT)
+		: "memory");
+	user_close();
+	this_cpu()->pagefault_disabled--;
+	*out = v;
+	return err;
+}
+
 void
-uaccess_init(void)
+uaccess_init_cpu(void)
 {
 	struct cpuid_regs r = cpuid(0, 0).eax >= 7 ? cpuid(7, 0) : (struct cpuid_regs){ 0 };
 	bool smep = r.ebx & (1u << 7), smap = r.ebx & (1u << 20);
 
 	write_cr4(read_cr4() | (smep ? CR4_SMEP : 0) | (smap ? CR4_SMAP : 0));
 	uaccess_smap = smap;
-	pr_info("uaccess: SMEP %s, SMAP %s\n", smep ? "on" : "absent", smap ? "on" : "absent");
+	if (this_cpu_is_boot())
+		pr_info("uaccess: SMEP %s, SMAP %s\n", smep ? "on" : "absent", smap ? "on" : "absent");
 }

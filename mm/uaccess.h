@@ -36,8 +36,17 @@ int clear_user(void __user *dst, size_t n);
  */
 long strncpy_from_user(char *dst, const char __user *src, size_t max);
 
+/*
+ * Reads one aligned u32 with a single load (atomic, unlike the copies) and
+ * never resolves a page fault, so that it may run under a spinlock: 0, or
+ * -EFAULT when the page is absent or the address bad. The caller then drops
+ * its locks, faults the page in with copy_from_user and tries again.
+ */
+int get_user_u32_nofault(u32 *out, const u32 __user *p);
+
 /* Turned on at boot when the CPU has SMAP (CR4.SMAP set). */
 extern bool uaccess_smap;
-void uaccess_init(void);
+/* SMEP and SMAP on this CPU, where it has them. */
+void uaccess_init_cpu(void);
 
 #endif

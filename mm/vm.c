@@ -6,8 +6,8 @@
  * Pages are never populated here: every page arrives by a fault
  * (mm/fault.c). Removing an area drops the pages mapped in it ("zap").
  *
- * TLB: after changing live entries of the current address space, this CPU
- * flushes them; other CPUs join with the SMP milestone's shootdown.
+ * TLB: after changing live entries, every CPU that has the address space
+ * loaded forgets them (tlb_flush_mm_range: a shootdown IPI to mm->cpumask).
  */
 #include "mm/vm.h"
 #include "mm/kmalloc.h"
@@ -16,6 +16,7 @@
 #include "fs/fs.h"
 #include "kernel/errno.h"
 #include "kernel/panic.h"
+#include "kernel/smp.h"
 #include "kernel/string.h"
 #include "kernel/task.h"
 #include "kernel/vsprintf.h"
@@ -128,17 +129,6 @@ zap_pte(pte_t *pte, u64 va, void *arg)
 	mm->rss--;
 }
 
-static void
-flush_user_range(u64 start, u64 end)
-{
-	if (end - start > 32 * PAGE_SIZE) {
-		flush_tlb_all();
-		return;
-	}
-	for (u64 va = start; va < end; va += PAGE_SIZE)
-		flush_tlb_one(va);
-}
-
 /* Drops every page mapped in [start, end). */
 static void
 zap_range(struct mm *mm, u64 start, u64 end)
@@ -146,7 +136,7 @@ zap_range(struct mm *mm, u64 start, u64 end)
 	spin_lock(&mm->pt_lock);
 	walk_present_ptes(mm->pgd, start, end, zap_pte, mm);
 	spin_unlock(&mm->pt_lock);
-	flush_user_range(start, end);
+	tlb_flush_mm_range(mm, start, end);
 }
 
 /* Removes every area (and its pages) inside [start, end), splitting areas that straddle it. */
@@ -221,13 +211,26 @@ mm_put(struct mm *mm)
 	kfree(mm);
 }
 
+/*
+ * The new mm's bit is set before CR3 changes, so a shootdown that starts
+ * meanwhile includes this CPU; the old one's is cleared after, when this
+ * CPU can no longer hold its translations.
+ */
 void
 mm_activate(struct mm *mm)
 {
-	u64 cr3 = virt_to_phys(mm ? mm->pgd : kernel_pgd);
+	struct cpu *c = this_cpu();
+	struct mm *old = c->active_mm;
+	u64 bit = 1ul << c->id;
 
-	if (read_cr3() != cr3)
-		write_cr3(cr3);
+	if (old == mm)
+		return;
+	if (mm)
+		__atomic_or_fetch(&mm->cpumask, bit, __ATOMIC_SEQ_CST);
+	write_cr3(virt_to_phys(mm ? mm->pgd : kernel_pgd));
+	if (old)
+		__atomic_and_fetch(&old->cpumask, ~bit, __ATOMIC_SEQ_CST);
+	c->active_mm = mm;
 }
 
 struct fork_copy {
@@ -283,7 +286,7 @@ mm_fork(struct mm *old)
 		walk_present_ptes(old->pgd, v->start, v->end, copy_pte, &c);
 		spin_unlock(&old->pt_lock);
 	}
-	flush_tlb_all();	/* the parent's entries lost their write permission */
+	tlb_flush_mm_range(old, 0, USER_TOP);	/* the parent's entries lost their write permission */
 	up_write(&old->mmap_lock);
 	if (c.failed) {
 		mm_put(mm);
@@ -441,7 +444,7 @@ vm_mprotect(struct mm *mm, u64 start, u64 len, int prot)
 		spin_lock(&mm->pt_lock);
 		walk_present_ptes(mm->pgd, v->start, v->end, reprotect_pte, &r);
 		spin_unlock(&mm->pt_lock);
-		flush_user_range(v->start, v->end);
+		tlb_flush_mm_range(mm, v->start, v->end);
 		a = v->end;
 	}
 out:

@@ -58,6 +58,7 @@ struct mm {
 	struct rwsem mmap_lock;
 	struct spinlock pt_lock;
 	int users;			/* tasks sharing it */
+	u64 cpumask;			/* CPUs that have it loaded (TLB shootdown targets) */
 	u64 brk_start, brk;
 	u64 start_stack;		/* initial stack pointer, for /proc */
 	u64 rss;			/* pages mapped */

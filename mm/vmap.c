@@ -14,6 +14,7 @@
 #include "mm/page_alloc.h"
 #include "mm/paging.h"
 #include "kernel/printk.h"
+#include "kernel/smp.h"
 #include "kernel/string.h"
 #include "locking/spinlock.h"
 
@@ -59,13 +60,22 @@ slot_stack_bottom(int slot)
 	return VMAP_BASE + (u64)slot * KSTACK_SLOT + PAGE_SIZE;
 }
 
-/* Unmaps and frees the first n pages of a slot's stack. */
+/* Unmaps [start, start + len), shoots the range down on every CPU, then frees the pages. */
 static void
-unmap_stack_pages(u64 bottom, int n)
+unmap_and_free(u64 start, u64 len)
 {
-	for (int i = 0; i < n; i++) {
-		pte_t old = unmap_kernel_page(bottom + i * PAGE_SIZE);
-		free_page_virt(phys_to_virt(pte_val(old) & PTE_ADDR_MASK));
+	pte_t old[KSTACK_SIZE / PAGE_SIZE];
+	u64 done = 0;
+
+	while (done < len) {	/* in batches, so the page list fits on the stack */
+		u64 n = MIN((len - done) / PAGE_SIZE, (u64)ARRAY_SIZE(old));
+		for (u64 i = 0; i < n; i++)
+			old[i] = unmap_kernel_page(start + done + i * PAGE_SIZE);
+		tlb_flush_kernel_range(start + done, start + done + n * PAGE_SIZE);
+		for (u64 i = 0; i < n; i++)
+			if (pte_val(old[i]) & PTE_PRESENT)
+				free_page_virt(phys_to_virt(pte_val(old[i]) & PTE_ADDR_MASK));
+		done += n * PAGE_SIZE;
 	}
 }
 
@@ -81,7 +91,7 @@ kstack_alloc(void)
 		if (!page || map_kernel_page(bottom + i * PAGE_SIZE, virt_to_phys(page), PAGE_KERNEL_RW)) {
 			if (page)
 				free_page_virt(page);
-			unmap_stack_pages(bottom, i);
+			unmap_and_free(bottom, (u64)i * PAGE_SIZE);
 			slot_release(slot);
 			return 0;
 		}
@@ -95,7 +105,7 @@ kstack_free(u64 top)
 	u64 bottom = top - KSTACK_SIZE;
 	int slot = (int)((bottom - PAGE_SIZE - VMAP_BASE) / KSTACK_SLOT);
 
-	unmap_stack_pages(bottom, KSTACK_PAGES);
+	unmap_and_free(bottom, KSTACK_SIZE);
 	slot_release(slot);
 }
 
@@ -149,10 +159,7 @@ vmalloc(size_t size)
 void
 vfree(void *p, size_t size)
 {
-	for (u64 off = 0; off < ALIGN_UP(size, PAGE_SIZE); off += PAGE_SIZE) {
-		pte_t old = unmap_kernel_page((u64)p + off);
-		free_page_virt(phys_to_virt(pte_val(old) & PTE_ADDR_MASK));
-	}
+	unmap_and_free((u64)p, ALIGN_UP(size, PAGE_SIZE));
 }
 
 void *
