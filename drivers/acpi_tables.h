@@ -26,7 +26,7 @@ bool acpi_rsdp_valid(const u8 *p, size_t len);
 
 /*
  * The first valid RSDP on a 16-byte boundary within [area, area + size),
- * or NULL; *len is set to how many of its bytes are there (20 or 36).
+ * or NULL; *len is set to how many of its bytes lie in the area (20 to 36).
  */
 const u8 *acpi_rsdp_find(const u8 *area, size_t size, size_t *len);
 

@@ -59,21 +59,21 @@ task_find(int pid)
 	return NULL;
 }
 
-/* The next unused pid; tasks_lock held. */
+/* The next unused pid, never 1 (init's, whenever init starts); tasks_lock held. */
 static int
 alloc_pid(void)
 {
 	do {
-		last_pid = last_pid >= PID_MAX - 1 ? 2 : last_pid + 1;
+		last_pid = last_pid >= PID_MAX - 1 || last_pid < 1 ? 2 : last_pid + 1;
 	} while (task_find(last_pid));
 	return last_pid;
 }
 
-void
-task_register(struct task *t, struct task *parent)
+static void
+register_with_pid(struct task *t, struct task *parent, int pid)
 {
 	u64 flags = spin_lock_irqsave(&tasks_lock);
-	t->pid = t->tgid = alloc_pid();
+	t->pid = t->tgid = pid ? pid : alloc_pid();
 	t->parent = parent;
 	t->group_leader = t;
 	list_init(&t->threads);
@@ -83,6 +83,12 @@ task_register(struct task *t, struct task *parent)
 		list_add_tail(&t->sibling, &parent->children);
 	list_add_tail(&t->all_link, &all_tasks);
 	spin_unlock_irqrestore(&tasks_lock, flags);
+}
+
+void
+task_register(struct task *t, struct task *parent)
+{
+	register_with_pid(t, parent, 0);
 }
 
 /* Makes t a new member of leader's thread group. */
@@ -260,6 +266,8 @@ SYSCALL_FRAME(clone)
 static void
 reparent_children(struct task *t)
 {
+	if (list_empty(&t->children))
+		return;
 	while (!list_empty(&t->children)) {
 		struct task *c = list_first_entry(&t->children, struct task, sibling);
 		list_del(&c->sibling);
@@ -311,7 +319,7 @@ leave_thread_group(struct task *t, int wait_status)
 
 	t->exit_status = wait_status;
 	list_del(&t->thread_link);
-	if (t != leader) {
+	if (t != leader || !t->parent) {	/* a thread, or a kernel thread: nobody waits */
 		list_del(&t->all_link);
 		list_add_tail(&t->sibling, &dead_threads);
 	}
@@ -563,11 +571,13 @@ init_thread(void *unused)
 void
 start_init_process(void)
 {
-	struct task *t = kthread_start("init", init_thread, NULL);
+	struct task *t = kthread_create("init", init_thread, NULL, ~0ul);
 
-	if (!t || t->pid != 1)
-		panic("init: could not start process 1");
+	if (!t)
+		panic("init: no memory to start process 1");
+	register_with_pid(t, NULL, 1);
 	init_task = t;
+	sched_start_task(t);
 }
 
 bool

@@ -447,16 +447,33 @@ sched_start_task(struct task *t)
 struct task *
 kthread_start(const char *name, void (*fn)(void *), void *arg)
 {
+	return kthread_start_on(name, fn, arg, ~0ul);
+}
+
+struct task *
+kthread_create(const char *name, void (*fn)(void *), void *arg, u64 cpus)
+{
 	struct task *t = task_alloc(name);
 
 	if (!t)
 		return NULL;
+	t->cpus_allowed = cpus;
 	t->kthread_fn = fn;
 	t->kthread_arg = arg;
 	/* Below the user frame's slot: a kernel thread may turn into a user process (init). */
 	prepare_first_switch(t, (u64)task_user_frame(t));
-	task_register(t, NULL);
-	sched_start_task(t);
+	return t;
+}
+
+struct task *
+kthread_start_on(const char *name, void (*fn)(void *), void *arg, u64 cpus)
+{
+	struct task *t = kthread_create(name, fn, arg, cpus);
+
+	if (t) {
+		task_register(t, NULL);
+		sched_start_task(t);
+	}
 	return t;
 }
 

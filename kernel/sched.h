@@ -46,8 +46,12 @@ __noreturn void return_to_user(struct trap_frame *f);
 /* Allocates a task with a kernel stack, copying nothing: for fork and kthreads. */
 struct task *task_alloc(const char *name);
 void task_free(struct task *t);
-/* A kernel thread that runs fn(arg), then exits. */
+/* A kernel thread that runs fn(arg), then exits (freed by the kernel). */
 struct task *kthread_start(const char *name, void (*fn)(void *), void *arg);
+/* The same, allowed only on the CPUs in the mask. */
+struct task *kthread_start_on(const char *name, void (*fn)(void *), void *arg, u64 cpus);
+/* A kernel thread made but neither registered (no pid) nor started. */
+struct task *kthread_create(const char *name, void (*fn)(void *), void *arg, u64 cpus);
 /* A freshly forked user task resumes in user mode from its frame (task_user_frame). */
 void task_prepare_user_return(struct task *t);
 
