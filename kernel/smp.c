@@ -253,7 +253,8 @@ smp_boot(void)
 	irq_register(VEC_IPI_CALL, ipi_call, "ipi-call");
 	irq_register(VEC_IPI_RESCHEDULE, ipi_reschedule, "ipi-resched");
 	if (READ_ONCE(nosmp) || acpi.ncpus <= 1) {
-		pr_info("smp: 1 CPU (%s)\n", nosmp ? "nosmp" : "the only one the firmware lists");
+		pr_info("smp: 1 CPU (%s)\n", nosmp ? "nosmp" :
+			acpi.ncpus ? "the only one the firmware lists" : "no ACPI processor list");
 		return;
 	}
 	if (!low_pages_usable()) {
