@@ -305,6 +305,8 @@ static const struct file_operations proc_dir_fops = {
 static const struct proc_entry root_entries[] = {
 	{ .name = "cmdline", .mode = S_IFREG | 0444, .show = proc_show_cmdline },
 	{ .name = "cpuinfo", .mode = S_IFREG | 0444, .show = proc_show_cpuinfo },
+	{ .name = "lockstat", .mode = S_IFREG | 0644, .show = proc_show_lockstat,
+	  .write = proc_write_lockstat },
 	{ .name = "meminfo", .mode = S_IFREG | 0444, .show = proc_show_meminfo },
 	/* There are no symlinks: self is the caller's own process directory. */
 	{ .name = "self", .mode = S_IFDIR | 0555, .dir = &proc_pid_dir, .resolve = proc_self_arg },

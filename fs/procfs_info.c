@@ -1,15 +1,17 @@
 /*
- * procfs_info.c - the machine-wide files: /proc/cmdline, cpuinfo, meminfo
- * and uptime. Each gathers its figures here and leaves the layout to
- * procfs_text.c.
+ * procfs_info.c - the machine-wide files: /proc/cmdline, cpuinfo, lockstat,
+ * meminfo and uptime. Each gathers its figures here and leaves the layout
+ * to procfs_text.c.
  */
 #include "fs/procfs_internal.h"
 #include "kernel/boot.h"
 #include "kernel/cputime.h"
+#include "kernel/errno.h"
 #include "kernel/percpu.h"
 #include "kernel/string.h"
 #include "kernel/tsc.h"
 #include "kernel/x86.h"
+#include "locking/lockstat.h"
 #include "mm/kmalloc.h"
 #include "mm/page_alloc.h"
 
@@ -72,6 +74,28 @@ proc_show_cpuinfo(struct procbuf *b, union proc_arg arg)
 		if (c && READ_ONCE(c->online))
 			procfs_format_cpu(b, &id, c->id, c->apic_id, tsc_hz);
 	}
+	return 0;
+}
+
+int
+proc_show_lockstat(struct procbuf *b, union proc_arg arg)
+{
+	struct lockstat_row *rows = kmalloc(LOCKSTAT_ROWS * sizeof(*rows));
+
+	if (!rows)
+		return -ENOMEM;
+	procfs_format_lockstat(b, rows, lockstat_snapshot(rows), lockstat_on());
+	kfree(rows);
+	return 0;
+}
+
+/* "0" or "reset" starts the counts again. */
+int
+proc_write_lockstat(const char *value, union proc_arg arg)
+{
+	if (strcmp(value, "0") != 0 && strcmp(value, "reset") != 0)
+		return -EINVAL;
+	lockstat_reset();
 	return 0;
 }
 

@@ -59,6 +59,8 @@ struct proc_dir {
 /* fs/procfs_info.c: the machine-wide files. */
 int proc_show_cmdline(struct procbuf *b, union proc_arg arg);
 int proc_show_cpuinfo(struct procbuf *b, union proc_arg arg);
+int proc_show_lockstat(struct procbuf *b, union proc_arg arg);
+int proc_write_lockstat(const char *value, union proc_arg arg);
 int proc_show_meminfo(struct procbuf *b, union proc_arg arg);
 int proc_show_uptime(struct procbuf *b, union proc_arg arg);
 

@@ -6,7 +6,8 @@
  * reading /proc/self/status), so field names, order, padding and units
  * follow Linux 6.1 exactly where rewind has the figure. A figure rewind
  * does not have is left out, or shown as 0 where a fixed number of fields
- * must stay (the stat line), never invented.
+ * must stay (the stat line), never invented. /proc/lockstat is rewind's
+ * own.
  */
 #include "fs/procfs_text.h"
 #include "kernel/string.h"
@@ -208,6 +209,26 @@ procfs_format_uptime(struct procbuf *b, u64 uptime_ns, u64 idle_ns)
 
 	procbuf_printf(b, "%lu.%02lu %lu.%02lu\n", uptime_ns / 1000000000, uptime_ns % 1000000000 / cs,
 		       idle_ns / 1000000000, idle_ns % 1000000000 / cs);
+}
+
+/* ---- /proc/lockstat ------------------------------------------------------- */
+
+#define LOCKSTAT_LINE "%-20s %12s %11s %16s %14s %12s %14s %12s\n"
+#define LOCKSTAT_ROW "%-20s %12lu %11lu %16lu %14lu %12lu %14lu %12lu\n"
+
+void
+procfs_format_lockstat(struct procbuf *b, const struct lockstat_row *rows, size_t n,
+		       bool collecting)
+{
+	procbuf_printf(b, "# lockstat=%d; counts since the last reset, most contended first; "
+		       "times in ns; hold times of exclusive holds\n", collecting);
+	procbuf_printf(b, LOCKSTAT_LINE, "class", "acquisitions", "contentions",
+		       "read-contentions", "wait-total", "wait-max", "hold-total", "hold-max");
+	for (size_t i = 0; i < n; i++) {
+		const struct lockstat_counters *c = &rows[i].c;
+		procbuf_printf(b, LOCKSTAT_ROW, rows[i].name, c->acquisitions, c->contentions,
+			       c->read_contentions, c->wait, c->wait_max, c->hold, c->hold_max);
+	}
 }
 
 /* ---- /proc/<pid>/status and stat ----------------------------------------- */

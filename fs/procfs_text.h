@@ -13,6 +13,7 @@
 #include "kernel/knobs.h"
 #include "kernel/task.h"
 #include "kernel/types.h"
+#include "locking/lockstat.h"
 
 /*
  * A bounded text buffer that remembers how long the text wanted to be:
@@ -94,6 +95,17 @@ struct procfs_meminfo {
 
 void procfs_format_meminfo(struct procbuf *b, const struct procfs_meminfo *m);
 void procfs_format_uptime(struct procbuf *b, u64 uptime_ns, u64 idle_ns);
+
+/* ---- /proc/lockstat ------------------------------------------------------- */
+
+/*
+ * rewind's own format (Linux's /proc/lock_stat has other columns): a
+ * comment line saying whether the `lockstat` knob is collecting, a header,
+ * then one line per class in the given order, whitespace-separated, with
+ * times in ns.
+ */
+void procfs_format_lockstat(struct procbuf *b, const struct lockstat_row *rows, size_t n,
+			    bool collecting);
 
 /* ---- /proc/<pid>/status and stat ----------------------------------------- */
 

@@ -8,12 +8,17 @@
 #include "kernel/knobs.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "locking/spinlock.h"
 
 KNOB_ENUM(crashtest, "crashtest", 0, false,
 	  "after boot, crash on purpose to exercise the fault report",
-	  "none", "panic", "null", "nx", "ud2", "stack-overflow");
+	  "none", "panic", "null", "nx", "ud2", "stack-overflow", "spin-recursion",
+	  "spin-bad-release");
 
-enum { CRASH_NONE, CRASH_PANIC, CRASH_NULL, CRASH_NX, CRASH_UD2, CRASH_STACK_OVERFLOW };
+enum {
+	CRASH_NONE, CRASH_PANIC, CRASH_NULL, CRASH_NX, CRASH_UD2, CRASH_STACK_OVERFLOW,
+	CRASH_SPIN_RECURSION, CRASH_SPIN_BAD_RELEASE
+};
 
 static __attribute__((noinline)) u64
 crash_null_dereference(volatile u64 *p)
@@ -37,6 +42,22 @@ crash_recurse(u64 depth)
 
 static const u8 not_code[16] = { 0xc3 };	/* rodata: mapped NX */
 
+/* The spinlock crashes are lockdebug's to catch: they switch it on themselves. */
+static struct spinlock crash_lock = SPINLOCK_INIT("crashtest");
+
+static __attribute__((noinline)) void
+crash_spin_recursion(void)
+{
+	spin_lock(&crash_lock);
+	spin_lock(&crash_lock);
+}
+
+static __attribute__((noinline)) void
+crash_spin_bad_release(void)
+{
+	spin_unlock(&crash_lock);
+}
+
 void
 crashtest_run(void)
 {
@@ -59,6 +80,14 @@ crashtest_run(void)
 		break;
 	case CRASH_STACK_OVERFLOW:
 		crash_recurse(0);
+		break;
+	case CRASH_SPIN_RECURSION:
+		WRITE_ONCE(lock_knobs.debug, 1);
+		crash_spin_recursion();
+		break;
+	case CRASH_SPIN_BAD_RELEASE:
+		WRITE_ONCE(lock_knobs.debug, 1);
+		crash_spin_bad_release();
 		break;
 	}
 	panic("crashtest: survived '%s'", crashtest_names[what]);

@@ -10,6 +10,7 @@
 #include "kernel/boot.h"
 #include "kernel/crashtest.h"
 #include "kernel/fpu.h"
+#include "kernel/kbench.h"
 #include "kernel/knobs.h"
 #include "kernel/ktest.h"
 #include "kernel/panic.h"
@@ -148,6 +149,7 @@ kernel_main(u32 magic, u64 info_phys, u64 entry_tsc)
 	lapic_timer_start();
 	local_irq_enable();
 	smp_boot();
+	kbench_run();
 
 	crashtest_run();
 	if (boot_ktest_mode()) {

@@ -345,10 +345,15 @@ schedule_timeout_ns(u64 ns)
 
 	schedule();
 
-	flags = spin_lock_irqsave(&rq_of(t->cpu)->lock);
+	/*
+	 * The entry is on the sleepers list of the CPU this task slept on,
+	 * which may not be t->cpu any more (an idle CPU may have pulled it):
+	 * take that list's lock, not the new queue's.
+	 */
+	flags = spin_lock_irqsave(&rq->lock);
 	if (!list_empty(&t->timer_link))
 		list_del(&t->timer_link);
-	spin_unlock_irqrestore(&rq_of(t->cpu)->lock, flags);
+	spin_unlock_irqrestore(&rq->lock, flags);
 	u64 now = rdtsc();
 	return now >= deadline ? 0 : tsc_cycles_to_ns(deadline - now);
 }

@@ -1,17 +1,19 @@
 /*
  * mutex.h - a sleeping lock for long critical sections in process context
  * (file-system structures, exec): waiters sleep on a wait queue instead of
- * spinning. Not for interrupt handlers.
+ * spinning. Not for interrupt handlers. Counted by lockstat under its name.
  */
 #ifndef REWIND_MUTEX_H
 #define REWIND_MUTEX_H
 
 #include "kernel/wait.h"
+#include "locking/lockstat.h"
 
 struct mutex {
 	struct task *owner;		/* NULL when free; guarded by waiters.lock */
 	struct wait_queue waiters;
 	const char *name;
+	struct lock_track stat;
 };
 
 #define MUTEX_INIT(m, n) { .owner = NULL, .waiters = WAIT_QUEUE_INIT((m).waiters), .name = (n) }

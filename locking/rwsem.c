@@ -29,6 +29,7 @@ rwsem_init(struct rwsem *s, const char *name)
 	s->owner = NULL;
 	list_init(&s->waiters);
 	s->name = name;
+	s->stat = (struct lock_track){ 0 };
 }
 
 /* Grants the lock to queued waiters while it is compatible; s->lock held. */
@@ -57,6 +58,7 @@ static void
 wait_for_grant(struct rwsem *s, bool writer, u64 flags)
 {
 	struct rwsem_waiter w = { .task = current(), .writer = writer, .granted = false };
+	u64 waited_since = lockstat_wait_start();
 
 	list_add_tail(&w.link, &s->waiters);
 	for (;;) {
@@ -72,6 +74,7 @@ wait_for_grant(struct rwsem *s, bool writer, u64 flags)
 		}
 	}
 	WRITE_ONCE(current()->state, TASK_RUNNABLE);
+	lock_acquired(&s->stat, s->name, writer ? LOCK_EXCLUSIVE : LOCK_SHARED, waited_since);
 }
 
 bool
@@ -83,6 +86,8 @@ down_read_trylock(struct rwsem *s)
 	if (got)
 		s->count++;
 	spin_unlock_irqrestore(&s->lock, flags);
+	if (got)
+		lock_acquired(&s->stat, s->name, LOCK_SHARED, 0);
 	return got;
 }
 
@@ -97,6 +102,8 @@ down_write_trylock(struct rwsem *s)
 		s->owner = current();
 	}
 	spin_unlock_irqrestore(&s->lock, flags);
+	if (got)
+		lock_acquired(&s->stat, s->name, LOCK_EXCLUSIVE, 0);
 	return got;
 }
 
@@ -108,6 +115,7 @@ down_read(struct rwsem *s)
 	if (s->count >= 0 && list_empty(&s->waiters)) {
 		s->count++;
 		spin_unlock_irqrestore(&s->lock, flags);
+		lock_acquired(&s->stat, s->name, LOCK_SHARED, 0);
 		return;
 	}
 	wait_for_grant(s, false, flags);
@@ -122,6 +130,7 @@ down_write(struct rwsem *s)
 		s->count = -1;
 		s->owner = current();
 		spin_unlock_irqrestore(&s->lock, flags);
+		lock_acquired(&s->stat, s->name, LOCK_EXCLUSIVE, 0);
 		return;
 	}
 	wait_for_grant(s, true, flags);
@@ -141,6 +150,7 @@ up_read(struct rwsem *s)
 void
 up_write(struct rwsem *s)
 {
+	lock_released(&s->stat, s->name);
 	u64 flags = spin_lock_irqsave(&s->lock);
 
 	BUG_ON(s->count != -1);

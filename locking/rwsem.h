@@ -8,12 +8,17 @@
  * of readers at the queue's head takes it together). The rwsem regression
  * milestone makes the slow path selectable (optimistic spinning and its
  * fixes) behind this same interface.
+ *
+ * lockstat counts it under its name: read and write acquisitions, read
+ * and write contentions (a taker that had to queue) apart, and the hold
+ * times of writers.
  */
 #ifndef REWIND_RWSEM_H
 #define REWIND_RWSEM_H
 
 #include "kernel/list.h"
 #include "kernel/types.h"
+#include "locking/lockstat.h"
 #include "locking/spinlock.h"
 
 struct task;
@@ -24,6 +29,7 @@ struct rwsem {
 	struct task *owner;		/* the writer, for debugging and later spinning */
 	struct list_head waiters;	/* struct rwsem_waiter, FIFO */
 	const char *name;
+	struct lock_track stat;		/* held_since: the writer's */
 };
 
 #define RWSEM_INIT(s, n) { .lock = SPINLOCK_INIT("rwsem"), .count = 0, .owner = NULL, \

@@ -6,7 +6,7 @@
 #
 #   make user                  the programs and $(BUILD)/initrd.cpio
 #
-# Programs: user/<name>.c (init, sh, usertests), the small tools in
+# Programs: user/<name>.c (init, sh, usertests, pthreadtests), the small tools in
 # user/bin/<name>.c and the benchmarks in user/bench/<name>.c, each linked with the helpers in user/lib/. They land in
 # $(BUILD)/user/bin/<name>. The initrd tree is staged in $(BUILD)/initrd/:
 #

@@ -4,18 +4,12 @@
  *
  *	usertests [NAME-PREFIX...]     run all tests, or those whose names start so
  *
- * One line per test, then the sum:
- *
- *	ok fork_wait
- *	FAIL pipe_eof: line 812: read(p[0], buf, 1) failed with EBADF (9), want 0
- *	skip knobs: no /proc/sys/rewind (not running on rewind)
- *	usertests: 97 passed, 1 failed
- *
- * The exit status is 0 only if nothing failed. A skipped test counts as
- * neither. Each test runs in its own child process, in a fresh empty
- * directory under $TMPDIR (default /tmp), so that a crash or a leaked fd in
- * one test cannot hurt the next: the parent sees a crash as "FAIL crashed".
- * A test reports through a pipe, so each one prints exactly one line.
+ * One line per test ("ok NAME", "FAIL NAME: why", "skip NAME: why"), then
+ * the sum "usertests: N passed, N failed"; the exit status is 0 only if
+ * nothing failed. The harness is lib/testing.h: each test runs in its own
+ * child process, here also in a fresh empty directory under $TMPDIR
+ * (default /tmp), so that a crash, a leaked fd or a stray file in one test
+ * cannot hurt the next.
  *
  * The suite must pass on a Linux host as an ordinary process (that is how
  * it is checked), so every expectation is what Linux does. Tests that need
@@ -39,7 +33,6 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -62,9 +55,9 @@
 #include <unistd.h>
 
 #include "lib/procfile.h"
+#include "lib/testing.h"
 
 #define PAGE		4096
-#define EXIT_SKIP	77		/* a test child's "skipped" */
 #define HELPER_FD_ENV	"USERTESTS_REPORT_FD"
 
 #ifndef ARCH_SET_FS
@@ -79,169 +72,8 @@ static const unsigned long bad_addrs[] = {
 #define NBAD	(sizeof(bad_addrs) / sizeof(bad_addrs[0]))
 
 static char self_path[PATH_MAX];	/* this program, absolute, for execve */
-static int report_fd = 2;		/* where fail() and skip() write */
-
-/* --- reporting ------------------------------------------------------------ */
-
-static const char *
-errname(int e)
-{
-	static const char *const names[] = {
-		[EPERM] = "EPERM", [ENOENT] = "ENOENT", [ESRCH] = "ESRCH",
-		[EINTR] = "EINTR", [EIO] = "EIO", [E2BIG] = "E2BIG",
-		[ENOEXEC] = "ENOEXEC", [EBADF] = "EBADF", [ECHILD] = "ECHILD",
-		[EAGAIN] = "EAGAIN", [ENOMEM] = "ENOMEM", [EACCES] = "EACCES",
-		[EFAULT] = "EFAULT", [EBUSY] = "EBUSY", [EEXIST] = "EEXIST",
-		[ENODEV] = "ENODEV", [ENOTDIR] = "ENOTDIR", [EISDIR] = "EISDIR",
-		[EINVAL] = "EINVAL", [ENFILE] = "ENFILE", [EMFILE] = "EMFILE",
-		[ENOTTY] = "ENOTTY", [EFBIG] = "EFBIG", [ENOSPC] = "ENOSPC",
-		[ESPIPE] = "ESPIPE", [EPIPE] = "EPIPE", [ERANGE] = "ERANGE",
-		[ENAMETOOLONG] = "ENAMETOOLONG", [ENOSYS] = "ENOSYS",
-		[ENOTEMPTY] = "ENOTEMPTY", [ELOOP] = "ELOOP", [EOVERFLOW] = "EOVERFLOW",
-	};
-	/* A few buffers in turn, so that one message can name two errors. */
-	static char bufs[4][32];
-	static unsigned next;
-	char *buf = bufs[next++ % 4];
-
-	if (e > 0 && (size_t)e < sizeof(names) / sizeof(names[0]) && names[e])
-		snprintf(buf, sizeof(bufs[0]), "%s (%d)", names[e], e);
-	else
-		snprintf(buf, sizeof(bufs[0]), "errno %d", e);
-	return buf;
-}
-
-static void __attribute__((noreturn))
-report(int code, const char *fmt, va_list ap)
-{
-	char msg[600];
-	int len = vsnprintf(msg, sizeof(msg) - 1, fmt, ap);
-
-	if (len > (int)sizeof(msg) - 2)
-		len = sizeof(msg) - 2;
-	msg[len++] = '\n';
-	write(report_fd, msg, len);
-	_exit(code);
-}
-
-/* Ends the test (or the helper process it runs in) as failed, with a reason. */
-static void __attribute__((noreturn, format(printf, 1, 2)))
-fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	report(1, fmt, ap);
-}
-
-static void __attribute__((noreturn, format(printf, 1, 2)))
-skip(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	report(EXIT_SKIP, fmt, ap);
-}
-
-#define CHECK(cond)							\
-	do {								\
-		if (!(cond))						\
-			fail("line %d: %s", __LINE__, #cond);		\
-	} while (0)
-
-/* call must fail with errno err; the text of call is the failure message. */
-#define EXPECT_ERR(err, call)	expect_err((long)(call), (err), #call, __LINE__)
-/* call must succeed (not return -1); its value is returned. */
-#define EXPECT_OK(call)		expect_ok((long)(call), #call, __LINE__)
-
-static void
-expect_err(long ret, int want, const char *what, int line)
-{
-	int got = errno;
-
-	if (ret != -1)
-		fail("line %d: %s returned %ld, want %s", line, what, ret, errname(want));
-	if (got != want)
-		fail("line %d: %s failed with %s, want %s", line, what, errname(got), errname(want));
-}
-
-static long
-expect_ok(long ret, const char *what, int line)
-{
-	if (ret == -1)
-		fail("line %d: %s failed with %s", line, what, errname(errno));
-	return ret;
-}
 
 /* --- small helpers -------------------------------------------------------- */
-
-static bool
-on_rewind(void)
-{
-	return access("/proc/sys/rewind", F_OK) == 0;
-}
-
-static pid_t
-xfork(void)
-{
-	pid_t pid = fork();
-
-	if (pid < 0)
-		fail("fork failed with %s", errname(errno));
-	return pid;
-}
-
-static int
-wait_status(pid_t pid)
-{
-	int status;
-
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			fail("waitpid(%d) failed with %s", pid, errname(errno));
-	return status;
-}
-
-static void
-describe_status(int status, char *buf, size_t size)
-{
-	if (WIFSIGNALED(status))
-		snprintf(buf, size, "killed by signal %d (%s)", WTERMSIG(status),
-			 strsignal(WTERMSIG(status)));
-	else
-		snprintf(buf, size, "exited with %d", WEXITSTATUS(status));
-}
-
-static void
-expect_exit(pid_t pid, int code, const char *what)
-{
-	int status = wait_status(pid);
-	char how[64];
-
-	if (WIFEXITED(status) && WEXITSTATUS(status) == code)
-		return;
-	describe_status(status, how, sizeof(how));
-	fail("%s: child %s, want exit %d", what, how, code);
-}
-
-/* Runs fn in a child and checks that the child is killed by signal sig. */
-static void
-expect_killed(void (*fn)(void), int sig, const char *what)
-{
-	pid_t pid = xfork();
-	int status;
-	char how[64];
-
-	if (pid == 0) {
-		fn();
-		_exit(0);
-	}
-	status = wait_status(pid);
-	if (WIFSIGNALED(status) && WTERMSIG(status) == sig)
-		return;
-	describe_status(status, how, sizeof(how));
-	fail("%s: child %s, want killed by %s", what, how, strsignal(sig));
-}
 
 static int
 create_file(const char *path, const void *data, size_t len, mode_t mode)
@@ -257,16 +89,6 @@ static void
 make_file(const char *path, const void *data, size_t len)
 {
 	close(create_file(path, data, len, 0644));
-}
-
-static void *
-map_anon(size_t len, int prot)
-{
-	void *p = mmap(NULL, len, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED)
-		fail("mmap of %zu anonymous bytes failed with %s", len, errname(errno));
-	return p;
 }
 
 static void
@@ -292,15 +114,6 @@ all_bytes(const void *p, size_t len, unsigned char c)
 		if (((const unsigned char *)p)[i] != c)
 			return false;
 	return true;
-}
-
-static long long
-mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
 static long long
@@ -344,34 +157,13 @@ exec_helper(char *argv[])
 {
 	char env_fd[64];
 	char *envp[] = { env_fd, "USERTESTS_MARK=exec", NULL };
-	int fd = EXPECT_OK(fcntl(report_fd, F_DUPFD, 20));	/* without FD_CLOEXEC */
+	int fd = EXPECT_OK(fcntl(test_report_fd, F_DUPFD, 20));	/* without FD_CLOEXEC */
 
 	argv[0] = self_path;
 	snprintf(env_fd, sizeof(env_fd), "%s=%d", HELPER_FD_ENV, fd);
 	execve(self_path, argv, envp);
 	fail("execve(%s) failed with %s", self_path, errname(errno));
 }
-
-/* --- the test registry ---------------------------------------------------- */
-
-struct test {
-	const char *name;
-	void (*fn)(void);
-	int line;			/* tests run in the order of this file */
-};
-
-/*
- * Tests register themselves in a linker section; the compiler may emit
- * them in any order, so main() sorts them by line.
- */
-#define TEST(name)							\
-	static void test_##name(void);					\
-	static const struct test testrec_##name				\
-	__attribute__((used, section("usertests"), aligned(8))) =	\
-		{ #name, test_##name, __LINE__ };			\
-	static void test_##name(void)
-
-extern const struct test __start_usertests[], __stop_usertests[];
 
 /* === processes ============================================================ */
 
@@ -2822,7 +2614,7 @@ run_helper(int argc, char **argv)
 	const char *fd = getenv(HELPER_FD_ENV);
 
 	if (fd)
-		report_fd = atoi(fd);
+		test_report_fd = atoi(fd);
 	if (argc >= 2 && !strcmp(argv[0], "exit"))
 		return atoi(argv[1]);
 	if (argc >= 2 && !strcmp(argv[0], "chain"))
@@ -2900,110 +2692,53 @@ find_self(const char *argv0)
 	snprintf(self_path, sizeof(self_path), "/bin/%s", argv0);
 }
 
-/* Reads what the test child (and its helpers) reported, as one line. */
-static void
-read_report(int fd, char *msg, size_t size)
+/* Each test's own directory: made before it starts, its working directory, removed after. */
+static bool
+test_dir(const char *test, char *path, size_t size)
 {
-	char raw[1024];
-	size_t len = 0, out = 0;
-	ssize_t n;
-
-	while (len + 1 < sizeof(raw) && (n = read(fd, raw + len, sizeof(raw) - 1 - len)) > 0)
-		len += n;
-	while (len && raw[len - 1] == '\n')
-		len--;
-	for (size_t i = 0; i < len && out + 3 < size; i++) {
-		if (raw[i] == '\n') {
-			msg[out++] = ';';
-			msg[out++] = ' ';
-		} else {
-			msg[out++] = raw[i];
-		}
-	}
-	msg[out] = '\0';
-}
-
-enum result { PASSED, FAILED, SKIPPED };
-
-static enum result
-run_test(const struct test *t)
-{
-	char dir[PATH_MAX], msg[1024], how[64];
-	int p[2], status;
-	pid_t pid;
-
-	if (snprintf(dir, sizeof(dir), "%s/%s", work_dir, t->name) >= (int)sizeof(dir)) {
-		printf("FAIL %s: %s/%s is too long a path\n", t->name, work_dir, t->name);
-		return FAILED;
-	}
-	if (mkdir(dir, 0755) < 0 || pipe2(p, O_CLOEXEC) < 0) {
-		printf("FAIL %s: cannot set up: %s\n", t->name, strerror(errno));
-		return FAILED;
-	}
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		close(p[0]);
-		report_fd = p[1];
-		if (chdir(dir) < 0)
-			fail("chdir(%s) failed with %s", dir, errname(errno));
-		t->fn();
-		_exit(0);
-	}
-	close(p[1]);
-	if (pid < 0) {
-		close(p[0]);
-		printf("FAIL %s: fork: %s\n", t->name, strerror(errno));
-		return FAILED;
-	}
-	status = wait_status(pid);
-	/* A grandchild may still hold the pipe: read what is there, do not wait for EOF. */
-	fcntl(p[0], F_SETFL, O_NONBLOCK);
-	read_report(p[0], msg, sizeof(msg));
-	close(p[0]);
-	remove_tree(dir);
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-		printf("ok %s\n", t->name);
-		return PASSED;
-	}
-	if (WIFEXITED(status) && WEXITSTATUS(status) == EXIT_SKIP) {
-		printf("skip %s: %s\n", t->name, msg);
-		return SKIPPED;
-	}
-	describe_status(status, how, sizeof(how));
-	if (WIFSIGNALED(status))
-		printf("FAIL %s: crashed (%s)%s%s\n", t->name, how, *msg ? ": " : "", msg);
-	else if (*msg)
-		printf("FAIL %s: %s\n", t->name, msg);
-	else
-		printf("FAIL %s: %s\n", t->name, how);
-	return FAILED;
-}
-
-static int
-by_line(const void *a, const void *b)
-{
-	return (*(const struct test *const *)a)->line - (*(const struct test *const *)b)->line;
+	return snprintf(path, size, "%s/%s", work_dir, test) < (int)size;
 }
 
 static bool
-selected(const struct test *t, int argc, char **argv)
+make_test_dir(const char *test, char *why, size_t size)
 {
-	if (argc < 2)
-		return true;
-	for (int i = 1; i < argc; i++)
-		if (!strncmp(t->name, argv[i], strlen(argv[i])))
-			return true;
-	return false;
+	char dir[PATH_MAX];
+
+	if (!test_dir(test, dir, sizeof(dir))) {
+		snprintf(why, size, "%s/%s is too long a path", work_dir, test);
+		return false;
+	}
+	if (mkdir(dir, 0755) < 0) {
+		snprintf(why, size, "cannot set up: mkdir %s: %s", dir, strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+static void
+enter_test_dir(const char *test)
+{
+	char dir[PATH_MAX];
+
+	if (!test_dir(test, dir, sizeof(dir)) || chdir(dir) < 0)
+		fail("chdir(%s) failed with %s", dir, errname(errno));
+}
+
+static void
+remove_test_dir(const char *test)
+{
+	char dir[PATH_MAX];
+
+	if (test_dir(test, dir, sizeof(dir)))
+		remove_tree(dir);
 }
 
 int
 main(int argc, char **argv)
 {
+	static const struct test_hooks hooks = { make_test_dir, enter_test_dir, remove_test_dir };
 	const char *tmp = getenv("TMPDIR");
-	int counts[3] = { 0, 0, 0 }, run = 0;
-	size_t ntests = __stop_usertests - __start_usertests;
-	const struct test *tests[ntests];
+	int status;
 
 	find_self(argv[0]);
 	if (argc > 1 && !strcmp(argv[1], "--helper"))
@@ -3014,21 +2749,7 @@ main(int argc, char **argv)
 		printf("usertests: 0 passed, 1 failed\n");
 		return 1;
 	}
-	for (size_t i = 0; i < ntests; i++)
-		tests[i] = &__start_usertests[i];
-	qsort(tests, ntests, sizeof(tests[0]), by_line);
-	for (size_t i = 0; i < ntests; i++) {
-		if (!selected(tests[i], argc, argv))
-			continue;
-		counts[run_test(tests[i])]++;
-		run++;
-	}
+	status = test_run_all("usertests", argc - 1, argv + 1, &hooks);
 	remove_tree(work_dir);
-	if (!run) {
-		printf("usertests: no test name starts with the given words\n");
-		counts[FAILED]++;
-	}
-	printf("usertests: %d passed, %d failed\n", counts[PASSED], counts[FAILED]);
-	fflush(stdout);
-	return counts[FAILED] ? 1 : 0;
+	return status;
 }

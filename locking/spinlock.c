@@ -1,0 +1,298 @@
+/*
+ * spinlock.c - the instrumented paths of the spinlock (spinlock.h): lock
+ * statistics (lockstat.h) and the `lockdebug` checks.
+ *
+ * While either knob is on, spin_lock, spin_trylock and spin_unlock come
+ * here. What an acquisition records is kept by the CPU that holds the
+ * lock, in its stack of held spinlocks (as Linux's lockdep keeps a task's
+ * held_locks), so that the lock itself stays 16 bytes: which lock, its
+ * ticket, where it was taken (lockdebug) and when the hold began
+ * (lockstat). The place recorded is the return address into the function
+ * where spin_lock was inlined: its symbol names the lock site. A CPU
+ * changes its stack only with interrupts off; other CPUs read it, unlocked,
+ * only to name a holder in a report.
+ *
+ * An entry describes a holding while the lock's owner is still the entry's
+ * ticket. A lock released after both knobs went off leaves its entry
+ * behind, stale: lookups skip it, and a full stack drops such entries
+ * (probing each lock's memory, which may have gone with its stack).
+ *
+ * lockdebug (a boot-time knob; Linux's CONFIG_DEBUG_SPINLOCK) checks:
+ *  - recursion: a CPU about to wait for a lock it holds itself would spin
+ *    forever; it panics naming both places (the usual cause: an interrupt
+ *    handler takes a lock its CPU holds without _irqsave);
+ *  - releases of a free lock, or of a lock another CPU holds: panic;
+ *  - long holds: a waiter that has spun for SPIN_WARN_SECONDS prints one
+ *    warning naming the lock, its holder's CPU and place, with its own
+ *    backtrace, and spins on.
+ * A lock taken before lockdebug went on has no record and is not checked.
+ */
+#include "locking/spinlock.h"
+#include "kernel/backtrace.h"
+#include "kernel/knobs.h"
+#include "kernel/ksyms.h"
+#include "kernel/panic.h"
+#include "kernel/percpu.h"
+#include "kernel/printk.h"
+#include "kernel/tsc.h"
+#include "kernel/vsprintf.h"
+#include "mm/extable.h"
+
+#define HELD_MAX 16		/* spinlocks one CPU holds at once, nested */
+#define SPIN_WARN_SECONDS 1
+#define SYM_TEXT 128		/* room for "function+0x1a/0x80" */
+
+KNOB_BOOL_AT(lockdebug, lock_knobs.debug, "lockdebug", 0, false,
+	     "check spinlocks: record holder CPU and place, catch recursion and bad "
+	     "releases, warn about a lock held for over a second");
+
+struct held_spinlock {
+	struct spinlock *lock;
+	u32 ticket;		/* the holding's; stale once lock->owner moved on */
+	u32 class;		/* lockstat's class of the lock, when since is set */
+	u64 pc;			/* where it was taken, if lockdebug was on; else 0 */
+	u64 since;		/* TSC when lockstat began timing the hold; 0: not timed */
+};
+
+struct held_spinlocks {
+	u32 depth;
+	struct held_spinlock e[HELD_MAX];	/* innermost last */
+} __aligned(64);
+
+static struct held_spinlocks held[MAX_CPUS];
+
+/* A CPU printing a long-wait warning: its own waits meanwhile stay quiet. */
+static bool reporting[MAX_CPUS];
+
+static u32
+cpu_id(void)
+{
+	return this_cpu()->id;
+}
+
+/* ---- the held-lock stacks ------------------------------------------------------------ */
+
+/* Whether e records the current holding of l. */
+static bool
+records(const struct held_spinlock *e, const struct spinlock *l)
+{
+	return READ_ONCE(e->lock) == l && READ_ONCE(e->ticket) == READ_ONCE(l->owner);
+}
+
+/* This CPU's record of l, or NULL; interrupts off. */
+static struct held_spinlock *
+find_mine(const struct spinlock *l)
+{
+	struct held_spinlocks *h = &held[cpu_id()];
+
+	for (u32 i = h->depth; i-- > 0;)
+		if (records(&h->e[i], l))
+			return &h->e[i];
+	return NULL;
+}
+
+bool
+spin_lock_holder(const struct spinlock *l, u32 *cpu, u64 *pc)
+{
+	for (u32 c = 0; c < MAX_CPUS; c++) {
+		const struct held_spinlocks *h = &held[c];
+		u32 depth = MIN(READ_ONCE(h->depth), HELD_MAX);
+		for (u32 i = 0; i < depth; i++) {
+			if (records(&h->e[i], l)) {
+				*cpu = c;
+				*pc = READ_ONCE(h->e[i].pc);
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+/* Whether a possibly stale entry's lock is still held under its ticket. */
+static bool
+still_held(const struct held_spinlock *e)
+{
+	u64 words;
+
+	BUILD_BUG_ON(offsetof(struct spinlock, next) != 0 || offsetof(struct spinlock, owner) != 4);
+	return probe_read_u64(e->lock, &words) == 0 && (u32)(words >> 32) == e->ticket;
+}
+
+/* Pushes a record on this CPU's stack; one that finds it full of live ones is lost. */
+static void
+push(const struct held_spinlock *e)
+{
+	struct held_spinlocks *h = &held[cpu_id()];
+
+	if (h->depth == HELD_MAX) {
+		u32 live = 0;
+		for (u32 i = 0; i < HELD_MAX; i++)
+			if (still_held(&h->e[i]))
+				h->e[live++] = h->e[i];
+		h->depth = live;
+	}
+	if (h->depth < HELD_MAX)
+		h->e[h->depth++] = *e;
+}
+
+/* Removes one of this CPU's records, keeping the others in order. */
+static void
+drop(struct held_spinlock *e)
+{
+	struct held_spinlocks *h = &held[cpu_id()];
+
+	h->depth--;
+	for (u32 i = (u32)(e - h->e); i < h->depth; i++)
+		h->e[i] = h->e[i + 1];
+}
+
+/* ---- lockdebug's reports ---------------------------------------------------------------- */
+
+/* "held by CPU 1, taken at f+0x10/0x40", or as much of it as is known. */
+static void
+describe_holder(const struct spinlock *l, char *buf, size_t size)
+{
+	char where[SYM_TEXT];
+	u32 cpu;
+	u64 pc;
+
+	if (!spin_lock_holder(l, &cpu, &pc)) {
+		ksnprintf(buf, size, "holder not recorded");
+		return;
+	}
+	if (!pc) {
+		ksnprintf(buf, size, "held by CPU %u", cpu);
+		return;
+	}
+	ksym_format(pc, where, sizeof(where));
+	ksnprintf(buf, size, "held by CPU %u, taken at %s", cpu, where);
+}
+
+static __noreturn void
+spin_bug(const struct spinlock *l, const char *what, u64 pc)
+{
+	char here[SYM_TEXT], holder[SYM_TEXT + 32];
+
+	ksym_format(pc, here, sizeof(here));
+	describe_holder(l, holder, sizeof(holder));
+	panic("spinlock %s %s: CPU %u at %s; %s", l->name, what, cpu_id(), here, holder);
+}
+
+static void
+check_recursion(const struct spinlock *l, u64 pc)
+{
+	u64 flags = local_irq_save();
+	bool mine = find_mine(l) != NULL;
+
+	local_irq_restore(flags);
+	if (mine)
+		spin_bug(l, "taken again by its holder", pc);
+}
+
+/* A release of a lock this CPU has no record of. */
+static void
+check_release(const struct spinlock *l, u64 pc)
+{
+	u32 cpu;
+	u64 holder_pc;
+
+	if (READ_ONCE(l->owner) == READ_ONCE(l->next))
+		spin_bug(l, "released while free", pc);
+	if (spin_lock_holder(l, &cpu, &holder_pc))
+		spin_bug(l, "released by a CPU that does not hold it", pc);
+}
+
+static __attribute__((noinline)) void
+warn_long_wait(const struct spinlock *l, u64 since)
+{
+	u32 cpu = cpu_id();
+	char holder[SYM_TEXT + 32];
+
+	if (reporting[cpu] || panic_in_progress())
+		return;
+	reporting[cpu] = true;
+	describe_holder(l, holder, sizeof(holder));
+	pr_warn("lockdebug: CPU %u has waited %lu ms for spinlock %s, %s\n", cpu,
+		tsc_cycles_to_ns(rdtsc() - since) / 1000000, l->name, holder);
+	backtrace_print((u64)__builtin_return_address(0), 0, *(u64 *)__builtin_frame_address(0));
+	reporting[cpu] = false;
+}
+
+/* ---- the instrumented paths ---------------------------------------------------------------- */
+
+/* Spins until ticket is served; since: when the wait began. */
+static void
+spin_wait(struct spinlock *l, u32 ticket, u64 since)
+{
+	bool warned = false;
+
+	while (!arch_spin_served(l, ticket)) {
+		cpu_relax();
+		if (!warned && READ_ONCE(lock_knobs.debug) &&
+		    rdtsc() - since > SPIN_WARN_SECONDS * tsc_hz) {
+			warn_long_wait(l, since);
+			warned = true;
+		}
+	}
+}
+
+/* The new holder's record; waited_since as for lockstat_acquire. */
+static void
+record_acquire(struct spinlock *l, u64 pc, u64 waited_since)
+{
+	union lock_knobs on = { .any = READ_ONCE(lock_knobs.any) };
+	struct held_spinlock e = { .lock = l, .ticket = l->owner, .pc = on.debug ? pc : 0 };
+
+	if (!on.any)
+		return;		/* both went off since spin_lock looked */
+	if (on.stat) {
+		e.class = lockstat_class(l->name);
+		e.since = lockstat_acquire(e.class, LOCK_EXCLUSIVE, waited_since);
+	}
+	u64 flags = local_irq_save();
+	push(&e);
+	local_irq_restore(flags);
+}
+
+void
+spin_lock_tracked(struct spinlock *l)
+{
+	u64 pc = (u64)__builtin_return_address(0);
+	u32 ticket = arch_spin_take_ticket(l);
+	u64 waited_since = 0;
+
+	if (!arch_spin_served(l, ticket)) {
+		if (READ_ONCE(lock_knobs.debug))
+			check_recursion(l, pc);
+		waited_since = rdtsc();
+		spin_wait(l, ticket, waited_since);
+	}
+	record_acquire(l, pc, waited_since);
+}
+
+bool
+spin_trylock_tracked(struct spinlock *l)
+{
+	if (!arch_spin_trylock(l))
+		return false;
+	record_acquire(l, (u64)__builtin_return_address(0), 0);
+	return true;
+}
+
+void
+spin_unlock_tracked(struct spinlock *l)
+{
+	u64 pc = (u64)__builtin_return_address(0);
+	u64 flags = local_irq_save();
+	struct held_spinlock *e = find_mine(l);
+
+	if (e) {
+		if (e->since)
+			lockstat_release(e->class, e->since);
+		drop(e);
+	} else if (READ_ONCE(lock_knobs.debug)) {
+		check_release(l, pc);
+	}
+	local_irq_restore(flags);
+	arch_spin_unlock(l);
+}

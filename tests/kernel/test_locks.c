@@ -1,0 +1,270 @@
+/*
+ * test_locks.c - self-tests of the lock instrumentation: lockstat counts a
+ * spinlock's acquisitions and holds, and the contentions of a mutex and of
+ * an rwsem (a reader behind a writer, a writer behind a reader) between two
+ * kernel threads; lockdebug records a spinlock's holder CPU and place. A
+ * last test prints what a spinlock round trip costs with each knob.
+ *
+ * Spinlock contention needs two CPUs spinning at once: the SMP tests
+ * (test_smp.c) make it. Each test here switches on the knob it needs and
+ * puts it back, and counts a lock class of its own, so that what the rest
+ * of the kernel does meanwhile does not mix in.
+ */
+#include "kernel/ksyms.h"
+#include "kernel/ktest.h"
+#include "kernel/percpu.h"
+#include "kernel/sched.h"
+#include "kernel/string.h"
+#include "kernel/tsc.h"
+#include "locking/mutex.h"
+#include "locking/rwsem.h"
+#include "locking/spinlock.h"
+#include "mm/kmalloc.h"
+
+/* A class's counters now (times in ns); all zero if it has none. */
+static struct lockstat_counters
+class_counts(const char *name)
+{
+	struct lockstat_row *rows = kmalloc(LOCKSTAT_ROWS * sizeof(*rows));
+	struct lockstat_counters c = { 0 };
+
+	KT_CHECK(rows != NULL);
+	if (!rows)
+		return c;
+	size_t n = lockstat_snapshot(rows);
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(rows[i].name, name) == 0)
+			c = rows[i].c;
+	kfree(rows);
+	return c;
+}
+
+KTEST(lockstat_counts_spinlock_acquisitions_and_holds)
+{
+	static struct spinlock l = SPINLOCK_INIT("ktest_spin");
+	int was = READ_ONCE(lock_knobs.stat);
+
+	WRITE_ONCE(lock_knobs.stat, 1);
+	struct lockstat_counters before = class_counts("ktest_spin");
+	for (int i = 0; i < 3; i++) {
+		spin_lock(&l);
+		spin_unlock(&l);
+	}
+	KT_CHECK(spin_trylock(&l));
+	spin_unlock(&l);
+	struct lockstat_counters after = class_counts("ktest_spin");
+	WRITE_ONCE(lock_knobs.stat, was);
+
+	KT_CHECK_EQ(after.acquisitions - before.acquisitions, 4);
+	KT_CHECK_EQ(after.contentions - before.contentions, 0);
+	KT_CHECK(after.hold > before.hold);
+}
+
+/* ---- a sleeping lock contended by two kernel threads ----------------------------------- */
+
+enum scenario { MUTEX, RWSEM_WRITER_HOLDS, RWSEM_READER_HOLDS };
+
+struct contention {
+	enum scenario s;
+	struct mutex mutex;
+	struct rwsem rwsem;
+	int held;		/* the holder has the lock */
+	int done;		/* threads finished */
+};
+
+/* Whether the holder (or else the contender) of the scenario's rwsem writes. */
+static bool
+writes(const struct contention *c, bool holder)
+{
+	return c->s == RWSEM_WRITER_HOLDS ? holder : !holder;
+}
+
+static void
+take(struct contention *c, bool holder)
+{
+	if (c->s == MUTEX)
+		mutex_lock(&c->mutex);
+	else if (writes(c, holder))
+		down_write(&c->rwsem);
+	else
+		down_read(&c->rwsem);
+}
+
+static void
+release(struct contention *c, bool holder)
+{
+	if (c->s == MUTEX)
+		mutex_unlock(&c->mutex);
+	else if (writes(c, holder))
+		up_write(&c->rwsem);
+	else
+		up_read(&c->rwsem);
+}
+
+static bool
+contender_queued(const struct contention *c)
+{
+	const struct list_head *q = c->s == MUTEX ? &c->mutex.waiters.waiters : &c->rwsem.waiters;
+
+	return READ_ONCE(q->next) != q;
+}
+
+/* Holds the lock until the contender is queued on it. */
+static void
+holder_thread(void *arg)
+{
+	struct contention *c = arg;
+
+	take(c, true);
+	WRITE_ONCE(c->held, 1);
+	while (!contender_queued(c))
+		sleep_ns(50000);
+	release(c, true);
+	__atomic_fetch_add(&c->done, 1, __ATOMIC_RELEASE);
+}
+
+static void
+contender_thread(void *arg)
+{
+	struct contention *c = arg;
+
+	while (!READ_ONCE(c->held))
+		sleep_ns(50000);
+	take(c, false);
+	release(c, false);
+	__atomic_fetch_add(&c->done, 1, __ATOMIC_RELEASE);
+}
+
+/*
+ * Runs the scenario on a lock of class name; returns the class's counts it
+ * added. Both threads run on this CPU, where a kernel thread is never
+ * preempted: the contender's try and its sleep cannot be split by the
+ * holder's release, so it really waits.
+ */
+static struct lockstat_counters
+contend(enum scenario s, const char *name)
+{
+	static struct contention c;
+	int was = READ_ONCE(lock_knobs.stat);
+	u64 here = 1ul << this_cpu()->id, deadline = rdtsc() + 5 * tsc_hz;
+
+	c = (struct contention){ .s = s };
+	mutex_init(&c.mutex, name);
+	rwsem_init(&c.rwsem, name);
+	WRITE_ONCE(lock_knobs.stat, 1);
+	struct lockstat_counters before = class_counts(name);
+	KT_CHECK(kthread_start_on("lock_holder", holder_thread, &c, here) != NULL);
+	KT_CHECK(kthread_start_on("lock_contender", contender_thread, &c, here) != NULL);
+	while (__atomic_load_n(&c.done, __ATOMIC_ACQUIRE) < 2 && rdtsc() < deadline)
+		schedule();	/* let this CPU's threads run */
+	struct lockstat_counters after = class_counts(name);
+	WRITE_ONCE(lock_knobs.stat, was);
+
+	KT_CHECK_EQ(c.done, 2);
+#define DELTA(field, how) after.field -= before.field;
+	LOCKSTAT_COUNTERS(DELTA)
+#undef DELTA
+	return after;
+}
+
+KTEST(lockstat_counts_a_contended_mutex)
+{
+	struct lockstat_counters d = contend(MUTEX, "ktest_mutex");
+
+	KT_CHECK_EQ(d.acquisitions, 2);
+	KT_CHECK_EQ(d.contentions, 1);
+	KT_CHECK_EQ(d.read_contentions, 0);
+	KT_CHECK(d.wait > 0);
+	KT_CHECK(d.hold > 0);
+}
+
+KTEST(lockstat_counts_a_reader_behind_a_writer)
+{
+	struct lockstat_counters d = contend(RWSEM_WRITER_HOLDS, "ktest_rwsem_w");
+
+	KT_CHECK_EQ(d.acquisitions, 2);
+	KT_CHECK_EQ(d.contentions, 0);
+	KT_CHECK_EQ(d.read_contentions, 1);
+	KT_CHECK(d.wait > 0);
+	KT_CHECK(d.hold > 0);		/* the writer's */
+}
+
+KTEST(lockstat_counts_a_writer_behind_a_reader)
+{
+	struct lockstat_counters d = contend(RWSEM_READER_HOLDS, "ktest_rwsem_r");
+
+	KT_CHECK_EQ(d.acquisitions, 2);
+	KT_CHECK_EQ(d.contentions, 1);
+	KT_CHECK_EQ(d.read_contentions, 0);
+	KT_CHECK(d.wait > 0);
+	KT_CHECK(d.hold > 0);		/* the writer's, after its wait */
+}
+
+/* ---- lockdebug ---------------------------------------------------------------------------- */
+
+static struct spinlock debug_lock = SPINLOCK_INIT("ktest_debug");
+
+static __attribute__((noinline)) void
+take_debug_lock(void)
+{
+	spin_lock(&debug_lock);
+}
+
+KTEST(lockdebug_records_holder_cpu_and_place)
+{
+	int was = READ_ONCE(lock_knobs.debug);
+	u32 cpu = ~0u, cpu_after;
+	u64 pc = 0, pc_after, off;
+
+	WRITE_ONCE(lock_knobs.debug, 1);
+	take_debug_lock();
+	bool recorded = spin_lock_holder(&debug_lock, &cpu, &pc);
+	spin_unlock(&debug_lock);
+	bool recorded_after = spin_lock_holder(&debug_lock, &cpu_after, &pc_after);
+	WRITE_ONCE(lock_knobs.debug, was);
+
+	KT_CHECK(recorded);
+	KT_CHECK_EQ(cpu, this_cpu()->id);
+	const char *where = ksym_lookup(pc, &off, NULL);
+	KT_CHECK(where && strcmp(where, "take_debug_lock") == 0);
+	KT_CHECK(!recorded_after);
+}
+
+/* ---- what the instrumentation costs ------------------------------------------------------ */
+
+#define COST_ROUNDS 20000
+
+/* TSC cycles per uncontended spin_lock + spin_unlock with the given knobs, interrupts off. */
+static u64
+round_trip_cycles(struct spinlock *l, int debug, int stat)
+{
+	union lock_knobs was = { .any = READ_ONCE(lock_knobs.any) };
+	u64 flags = local_irq_save();
+
+	WRITE_ONCE(lock_knobs.debug, debug);
+	WRITE_ONCE(lock_knobs.stat, stat);
+	u64 t0 = rdtsc();
+	for (int i = 0; i < COST_ROUNDS; i++) {
+		spin_lock(l);
+		spin_unlock(l);
+	}
+	u64 cycles = (rdtsc() - t0) / COST_ROUNDS;
+	WRITE_ONCE(lock_knobs.debug, was.debug);
+	WRITE_ONCE(lock_knobs.stat, was.stat);
+	local_irq_restore(flags);
+	return cycles;
+}
+
+KTEST(spinlock_round_trip_cost_per_knob)
+{
+	static struct spinlock l = SPINLOCK_INIT("ktest_cost");
+	u64 before = class_counts("ktest_cost").acquisitions;
+	u64 off = round_trip_cycles(&l, 0, 0);
+	u64 stat = round_trip_cycles(&l, 0, 1);
+	u64 debug = round_trip_cycles(&l, 1, 0);
+
+	KT_CHECK_EQ(class_counts("ktest_cost").acquisitions - before, COST_ROUNDS);
+	KT_CHECK(!spin_is_locked(&l));
+	pr_info("ktest:     spin_lock+spin_unlock: %lu cycles with no knob, %lu with lockstat, "
+		"%lu with lockdebug\n", off, stat, debug);
+}

@@ -1,0 +1,110 @@
+/*
+ * testing.h - the harness shared by rewind's user-space test programs
+ * (usertests, pthreadtests): tests that register themselves, one forked
+ * child per test, failure reasons through a pipe, and the output format
+ * the boot tests parse:
+ *
+ *	ok fork_wait
+ *	FAIL pipe_eof: line 812: read(p[0], buf, 1) failed with EBADF (9), want 0
+ *	skip knobs: no /proc/sys/rewind (not running on rewind)
+ *	usertests: 97 passed, 1 failed
+ *
+ * A test is a function that returns to pass, or calls fail() or skip(),
+ * which end the whole test process (from any of its threads) with one
+ * line of reason. Because each test is its own process, a crash, a leaked
+ * fd or a stray thread in one test cannot hurt the next: the runner sees a
+ * crash as "FAIL NAME: crashed (...)". A skipped test counts as neither
+ * passed nor failed.
+ */
+#ifndef USER_TESTING_H
+#define USER_TESTING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define EXIT_SKIP	77		/* a test child's "skipped" */
+
+struct test {
+	const char *name;
+	void (*fn)(void);
+	int line;			/* tests run in the order of their file */
+};
+
+/*
+ * Tests register themselves in a linker section; the compiler may emit
+ * them in any order, so the runner sorts them by line.
+ */
+#define TEST(name)							\
+	static void test_##name(void);					\
+	static const struct test testrec_##name				\
+	__attribute__((used, section("tests"), aligned(8))) =		\
+		{ #name, test_##name, __LINE__ };			\
+	static void test_##name(void)
+
+/* Where fail() and skip() write: the runner's pipe in a test child, else stderr. */
+extern int test_report_fd;
+
+/* Ends the test (or the helper process it runs in) as failed, with a reason. */
+void fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+/* Ends the test as skipped, with a reason. */
+void skip(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+
+#define CHECK(cond)							\
+	do {								\
+		if (!(cond))						\
+			fail("line %d: %s", __LINE__, #cond);		\
+	} while (0)
+
+/* call must fail with errno err; the text of call is the failure message. */
+#define EXPECT_ERR(err, call)	expect_err((long)(call), (err), #call, __LINE__)
+/* call must succeed (not return -1); its value is returned. */
+#define EXPECT_OK(call)		expect_ok((long)(call), #call, __LINE__)
+
+void expect_err(long ret, int want, const char *what, int line);
+long expect_ok(long ret, const char *what, int line);
+
+/* "EBADF (9)": the symbolic name where known; a few buffers in turn, so one message can name two. */
+const char *errname(int e);
+
+/* fork(), failing the test if it fails. */
+pid_t xfork(void);
+/* waitpid(pid) retried over EINTR; the wait status. */
+int wait_status(pid_t pid);
+/* "exited with 3" or "killed by signal 11 (...)". */
+void describe_status(int status, char *buf, size_t size);
+/* Fails the test unless a child's wait status is an exit with code. */
+void expect_exited(int status, int code, const char *what);
+/* Fails the test unless a child's wait status is death by signal sig. */
+void expect_signaled(int status, int sig, const char *what);
+/* Waits for child pid and fails the test unless it exited with code. */
+void expect_exit(pid_t pid, int code, const char *what);
+/* Runs fn in a child and fails the test unless the child is killed by signal sig. */
+void expect_killed(void (*fn)(void), int sig, const char *what);
+
+/* Whether this runs on rewind (its knob directory exists), for tests of rewind's own interfaces. */
+bool on_rewind(void);
+/* CLOCK_MONOTONIC in ns. */
+long long mono_ns(void);
+/* A private anonymous mapping, failing the test if mmap fails. */
+void *map_anon(size_t len, int prot);
+
+/* What a program adds around each test; any hook may be NULL. */
+struct test_hooks {
+	/* In the runner, before the test's child starts; false fails the test with why. */
+	bool (*prepare)(const char *test, char *why, size_t size);
+	/* In the test's child, before the test function. */
+	void (*enter)(const char *test);
+	/* In the runner, once the test's child has ended. */
+	void (*finish)(const char *test);
+};
+
+/*
+ * Runs every registered test whose name starts with one of args[0..nargs)
+ * (all of them when nargs is 0), prints one line per test and the summary
+ * "SUITE: N passed, N failed"; returns the exit status for main (0 only if
+ * nothing failed).
+ */
+int test_run_all(const char *suite, int nargs, char **args, const struct test_hooks *hooks);
+
+#endif
