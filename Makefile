@@ -51,7 +51,8 @@ $(BUILD)/%.o: %.asm | deps
 
 $(BUILD)/generated/version.h: FORCE
 	$(Q)tools/genversion $@
-$(BUILD)/kernel/main.o: $(BUILD)/generated/version.h
+# Any kernel file may include version.h: it must exist before the first compile.
+$(KERNEL_OBJS): | $(BUILD)/generated/version.h
 .PHONY: FORCE
 
 $(BUILD)/ksyms_empty.o: tools/gensyms
