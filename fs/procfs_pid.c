@@ -59,6 +59,7 @@ copy_task(struct task *t, struct procfs_task *out)
 		.pid = t->pid,
 		.tgid = t->tgid,
 		.ppid = t->parent ? t->parent->tgid : 0,
+		.threads = t->group_leader ? MAX(t->group_leader->live_threads, 1) : 1,
 		.state = state_letter(t),
 		.utime_ns = cputime_ns(c.user),
 		.stime_ns = cputime_ns(c.sys),

@@ -255,7 +255,7 @@ procfs_format_status(struct procbuf *b, const struct procfs_task *t)
 		       t->comm, state_name(t->state), t->tgid, t->pid, t->ppid);
 	if (t->own_mm)
 		procbuf_printf(b, "VmRSS:\t%8lu kB\n", t->rss_pages * (PAGE_SIZE / 1024));
-	procbuf_printf(b, "Threads:\t1\n");
+	procbuf_printf(b, "Threads:\t%d\n", t->threads);
 }
 
 static u64

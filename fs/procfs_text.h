@@ -123,6 +123,7 @@ struct procfs_task {
 	u64 rss_pages;
 	unsigned cpu;
 	int exit_code;			/* wait status; zombies only */
+	int threads;			/* live members of its thread group */
 };
 
 void procfs_format_status(struct procbuf *b, const struct procfs_task *t);

@@ -53,6 +53,25 @@ cputime_read(struct task *t)
 	return c;
 }
 
+struct cputime
+cputime_read_process(struct task *t)
+{
+	struct task *leader = t->group_leader;
+
+	if (!leader)	/* an idle task: no process around it */
+		return cputime_read(t);
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	struct cputime c = leader->exited_threads_time;
+	struct list_head *pos;
+	list_for_each(pos, &leader->threads) {
+		struct cputime m = cputime_read(list_entry(pos, struct task, thread_link));
+		c.user += m.user;
+		c.sys += m.sys;
+	}
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return c;
+}
+
 u64
 cputime_ns(u64 cycles)
 {
@@ -86,6 +105,8 @@ SYSCALL2(getrusage, int, who, struct rusage_abi __user *, uru)
 
 	switch (who) {
 	case RUSAGE_SELF:
+		fill_rusage(&ru, cputime_read_process(t), t->minor_faults);
+		break;
 	case RUSAGE_THREAD:
 		fill_rusage(&ru, cputime_read(t), t->minor_faults);
 		break;
@@ -107,7 +128,7 @@ clock_ticks(u64 cycles)
 SYSCALL1(times, s64 __user *, ubuf)
 {
 	struct task *t = current();
-	struct cputime c = cputime_read(t);
+	struct cputime c = cputime_read_process(t);
 	s64 tms[4] = { clock_ticks(c.user), clock_ticks(c.sys),
 		       clock_ticks(t->children_time.user), clock_ticks(t->children_time.sys) };
 

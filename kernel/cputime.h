@@ -14,6 +14,8 @@ void cputime_exit_kernel(struct task *t);	/* back to user mode */
 void cputime_switch(struct task *prev, struct task *next);
 /* The task's times up to now, including the stretch in progress. */
 struct cputime cputime_read(struct task *t);
+/* The whole process's times: every live member of t's thread group, plus those that exited. */
+struct cputime cputime_read_process(struct task *t);
 /* Cycles of CPU time to nanoseconds. */
 u64 cputime_ns(u64 cycles);
 

@@ -319,6 +319,11 @@ leave_thread_group(struct task *t, int wait_status)
 
 	t->exit_status = wait_status;
 	list_del(&t->thread_link);
+	/* The process keeps its time (all but the last few instructions to the final switch). */
+	if (t != leader) {
+		leader->exited_threads_time.user += t->time.user;
+		leader->exited_threads_time.sys += t->time.sys;
+	}
 	if (t != leader || !t->parent) {	/* a thread, or a kernel thread: nobody waits */
 		list_del(&t->all_link);
 		list_add_tail(&t->sibling, &dead_threads);
@@ -451,8 +456,9 @@ reap(struct task *parent, struct task *c, int __user *ustatus, struct rusage_abi
 	while (READ_ONCE(c->on_cpu))	/* its CPU is still leaving its stack */
 		cpu_relax();
 	int pid = c->pid, status = c->exit_status;
-	struct cputime total = { c->time.user + c->children_time.user,
-				 c->time.sys + c->children_time.sys };
+	struct cputime total = {
+		c->time.user + c->exited_threads_time.user + c->children_time.user,
+		c->time.sys + c->exited_threads_time.sys + c->children_time.sys };
 	u64 faults = c->minor_faults + c->children_minor_faults;
 	parent->children_time.user += total.user;
 	parent->children_time.sys += total.sys;

@@ -100,6 +100,7 @@ struct task {
 	/* accounting (kernel/cputime.c) */
 	struct cputime time;		/* own */
 	struct cputime children_time;	/* reaped children's, for RUSAGE_CHILDREN */
+	struct cputime exited_threads_time;	/* leader only: its group's exited threads' */
 	u64 time_stamp;			/* TSC when the current user/sys stretch began */
 	u64 start_tsc;
 	u64 minor_faults, children_minor_faults;

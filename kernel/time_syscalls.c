@@ -47,7 +47,10 @@ clock_read_ns(int clock)
 	case CLOCK_MONOTONIC_COARSE:
 	case CLOCK_BOOTTIME:
 		return (s64)ns_since_boot();
-	case CLOCK_PROCESS_CPUTIME_ID:
+	case CLOCK_PROCESS_CPUTIME_ID: {
+		struct cputime c = cputime_read_process(current());
+		return (s64)cputime_ns(c.user + c.sys);
+	}
 	case CLOCK_THREAD_CPUTIME_ID: {
 		struct cputime c = cputime_read(current());
 		return (s64)cputime_ns(c.user + c.sys);

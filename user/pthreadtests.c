@@ -1322,7 +1322,6 @@ TEST(cputime_process)
 	pthread_t t[BURNERS];
 	struct rusage ru;
 
-	skip_on_rewind_until_fixed("the process CPU clock and RUSAGE_SELF are the calling thread's");
 	start_burners(&r, t);
 	end_burners(&r, t);
 	long long ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
@@ -1342,7 +1341,6 @@ TEST(cputime_wait4)
 	int status;
 	pid_t pid;
 
-	skip_on_rewind_until_fixed("a child's ended threads are left out of wait4's rusage");
 	pid = xfork();
 	if (pid == 0) {
 		struct burn_run r = { 0, false };

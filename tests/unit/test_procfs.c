@@ -262,7 +262,7 @@ fake_task(void)
 		.start_ns = 3210000000ul,
 		.minflt = 77, .cminflt = 88,
 		.has_mm = true, .own_mm = true, .rss_pages = 300,
-		.cpu = 1,
+		.cpu = 1, .threads = 3,
 	};
 
 	snprintf(t.comm, sizeof(t.comm), "%s", "my prog");
@@ -275,7 +275,7 @@ UNIT_TEST(status_of_own_process_has_vmrss)
 
 	CHECK_STR(FORMAT(procfs_format_status(&b, &t)),
 		  "Name:\tmy prog\nState:\tS (sleeping)\nTgid:\t42\nPid:\t42\nPPid:\t1\n"
-		  "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nVmRSS:\t    1200 kB\nThreads:\t1\n");
+		  "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nVmRSS:\t    1200 kB\nThreads:\t3\n");
 }
 
 UNIT_TEST(status_of_another_process_leaves_vmrss_out)
@@ -286,7 +286,7 @@ UNIT_TEST(status_of_another_process_leaves_vmrss_out)
 	t.state = 'Z';
 	CHECK_STR(FORMAT(procfs_format_status(&b, &t)),
 		  "Name:\tmy prog\nState:\tZ (zombie)\nTgid:\t42\nPid:\t42\nPPid:\t1\n"
-		  "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nThreads:\t1\n");
+		  "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nThreads:\t3\n");
 	t.state = 'R';
 	CHECK(strstr(FORMAT(procfs_format_status(&b, &t)), "State:\tR (running)\n"));
 }
