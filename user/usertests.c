@@ -2169,20 +2169,27 @@ wait_to_be_woken(uint32_t *word, int op, uint32_t bitset)
 	_exit(0);
 }
 
-/* Returns once process pid sleeps: in the futex wait it was forked to do. */
-static void
-wait_until_sleeping(pid_t pid)
+/*
+ * How many wait on the futex at word, waking none: requeueing them onto
+ * the same futex leaves them where they are and counts them (Linux refuses
+ * that only for PI futexes). Unlike a sleeping state in /proc, this cannot
+ * mistake some other sleep on the way to the wait for the wait itself.
+ */
+static long
+futex_waiters(uint32_t *word)
 {
-	char path[64], text[4096], state[64];
+	return EXPECT_OK(futex_requeue(word, FUTEX_REQUEUE, 0, INT_MAX, word, 0));
+}
+
+/* Returns once n forked waiters are queued on the futex at word. */
+static void
+wait_for_waiters(uint32_t *word, long n)
+{
 	long long give_up = mono_ns() + WAITER_LIMIT_NS;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	for (;;) {
-		if (read_text_file(path, text, sizeof(text)) >= 0 &&
-		    field_str(text, "State", state, sizeof(state)) == 0 && state[0] == 'S')
-			return;
+	while (futex_waiters(word) != n) {
 		if (mono_ns() > give_up)
-			fail("process %d never went to sleep", pid);
+			fail("the futex has %ld waiters, want %ld", futex_waiters(word), n);
 		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
 	}
 }
@@ -2260,7 +2267,7 @@ TEST(futex_wake_child)
 
 	if (pid == 0)
 		wait_to_be_woken(shared, FUTEX_WAIT, 0);
-	wait_until_sleeping(pid);
+	wait_for_waiters(shared, 1);
 	/* A private futex is this address space's own: the child's is another one. */
 	CHECK(futex(shared, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1, NULL, 0) == 0);
 	CHECK(futex(shared, FUTEX_WAKE, 1, NULL, 0) == 1);
@@ -2268,12 +2275,14 @@ TEST(futex_wake_child)
 
 	/* A file page is one futex for every process that maps it, shared or privately. */
 	make_file("f", page, sizeof(page));
+	uint32_t *mine = file_words("f", PROT_READ | PROT_WRITE, MAP_SHARED);
+
 	for (int flags = MAP_SHARED; flags <= MAP_PRIVATE; flags++) {
 		pid = xfork();
 		if (pid == 0)
 			wait_to_be_woken(file_words("f", PROT_READ, flags), FUTEX_WAIT, 0);
-		wait_until_sleeping(pid);
-		CHECK(futex(file_words("f", PROT_READ | PROT_WRITE, MAP_SHARED), FUTEX_WAKE, 1, NULL, 0) == 1);
+		wait_for_waiters(mine, 1);
+		CHECK(futex(mine, FUTEX_WAKE, 1, NULL, 0) == 1);
 		expect_exit(pid, 0, flags == MAP_SHARED ? "waiter on a MAP_SHARED file" :
 							"waiter on a MAP_PRIVATE file");
 	}
@@ -2286,7 +2295,7 @@ TEST(futex_wake_bitset)
 
 	if (pid == 0)
 		wait_to_be_woken(shared, FUTEX_WAIT_BITSET, 0x1);
-	wait_until_sleeping(pid);
+	wait_for_waiters(shared, 1);
 	CHECK(futex(shared, FUTEX_WAKE_BITSET, 1, NULL, 0x6) == 0);	/* no bit in common */
 	CHECK(futex(shared, FUTEX_WAKE_BITSET, 1, NULL, 0x3) == 1);
 	expect_exit(pid, 0, "waiter");
@@ -2301,8 +2310,8 @@ TEST(futex_requeue)
 		pids[i] = xfork();
 		if (pids[i] == 0)
 			wait_to_be_woken(&w[0], FUTEX_WAIT, 0);
-		wait_until_sleeping(pids[i]);
 	}
+	wait_for_waiters(&w[0], 2);
 	/* CMP_REQUEUE acts only while the word holds val3; it counts woken and moved. */
 	EXPECT_ERR(EAGAIN, futex_requeue(&w[0], FUTEX_CMP_REQUEUE, 1, 1, &w[1], 1));
 	CHECK(futex_requeue(&w[0], FUTEX_CMP_REQUEUE, 1, 1, &w[1], 0) == 2);
