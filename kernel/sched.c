@@ -112,11 +112,18 @@ wake_locked(struct runqueue *rq, struct task *t)
 void
 wake_up_task(struct task *t)
 {
-	struct runqueue *rq = rq_of(t->cpu);
-	u64 flags = spin_lock_irqsave(&rq->lock);
-
-	wake_locked(rq, t);
-	spin_unlock_irqrestore(&rq->lock, flags);
+	for (;;) {
+		/* t->cpu may change until its queue's lock is held: check it again under the lock. */
+		unsigned cpu = READ_ONCE(t->cpu);
+		struct runqueue *rq = rq_of(cpu);
+		u64 flags = spin_lock_irqsave(&rq->lock);
+		if (READ_ONCE(t->cpu) == cpu) {
+			wake_locked(rq, t);
+			spin_unlock_irqrestore(&rq->lock, flags);
+			return;
+		}
+		spin_unlock_irqrestore(&rq->lock, flags);
+	}
 }
 
 void
