@@ -24,6 +24,7 @@
 #include "kernel/string.h"
 #include "kernel/syscall.h"
 #include "kernel/tsc.h"
+#include "kernel/vvar.h"
 #include "kernel/x86.h"
 #include "drivers/acpi.h"
 #include "drivers/fbcon.h"
@@ -130,6 +131,7 @@ kernel_main(u32 magic, u64 info_phys, u64 entry_tsc)
 	print_cpu();
 
 	mm_init();
+	vvar_init();
 	acpi_init(boot_info.rsdp, boot_info.rsdp_revision);
 	fbcon_init(&boot_info);
 	uaccess_init_cpu();

@@ -14,6 +14,8 @@
 #include "kernel/string.h"
 #include "kernel/syscall.h"
 #include "kernel/task.h"
+#include "kernel/process.h"
+#include "kernel/traps.h"
 
 #define NSIG		64
 #define SIGKILL		9
@@ -86,4 +88,11 @@ signal_exec(struct task *t)
 	for (int i = 0; i < NSIG; i++)
 		if (t->sig_actions[i].handler != SIG_IGN)
 			t->sig_actions[i] = (struct sigaction_k){ .handler = SIG_DFL };
+}
+
+/* Until delivery exists: the default action of every fault signal. */
+void
+force_sig_fault(const struct fault_report *r)
+{
+	kill_current(r->sig, r->why, r->addr, task_user_frame(current())->rip);
 }
