@@ -91,6 +91,7 @@ deps:
 	$(Q)tools/deps
 
 include user/user.mk
+include user/vdso/vdso.mk
 
 # --- running ---------------------------------------------------------------
 qemu: $(ISO)

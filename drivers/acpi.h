@@ -1,7 +1,8 @@
 /*
  * acpi.h - what rewind takes from the ACPI tables: the CPUs and interrupt
- * controllers (MADT), the power-management timer, reset register and the
- * S5 (soft-off) sleep value (FADT, DSDT), and the HPET's address.
+ * controllers (MADT), the power-management timer, reset register, RTC
+ * century register and the S5 (soft-off) sleep value (FADT, DSDT), and the
+ * HPET's address.
  *
  * Every table's checksum is verified; a bad or malformed table is reported
  * by name and skipped, and boot goes on with the defaults (one CPU, the
@@ -55,6 +56,7 @@ struct acpi_info {
 	bool pm_timer_32bit;
 	u64 hpet_address;		/* 0 when absent */
 	u64 dsdt_address;		/* from the FADT: where \_S5 is looked for */
+	u8 rtc_century_index;		/* CMOS register of the RTC's century, 0 when absent */
 	u16 pm1a_control, pm1b_control;	/* I/O ports, 0 when absent */
 	bool has_s5;
 	u8 s5_typ_a, s5_typ_b;		/* SLP_TYPa/b for S5 */

@@ -124,11 +124,13 @@ struct acpi_fadt {
 	u32 pm1b_cnt_blk;
 	u32 pm2_cnt_blk;
 	u32 pm_tmr_blk;			/* 76 */
-	u8 unused2[32];			/* GPE blocks, block lengths, C-state latencies, boot flags */
+	u8 unused2[28];			/* GPE blocks, block lengths, C-state latencies, RTC alarms */
+	u8 century;			/* 108: CMOS index of the RTC's century, 0 if none */
+	u8 unused3[3];			/* boot architecture flags */
 	u32 flags;			/* 112; an ACPI 1.0 FADT ends after it */
 	struct acpi_gas reset_reg;	/* 116 */
 	u8 reset_value;			/* 128 */
-	u8 unused3[3];
+	u8 unused4[3];
 	u64 x_firmware_ctrl;
 	u64 x_dsdt;			/* 140 */
 	struct acpi_gas x_pm1a_evt_blk;
@@ -172,6 +174,7 @@ BUILD_BUG_ON(sizeof(struct acpi_rsdp) != 36);
 BUILD_BUG_ON(sizeof(struct acpi_header) != 36);
 BUILD_BUG_ON(sizeof(struct acpi_gas) != 12);
 BUILD_BUG_ON(FADT_V1_LEN != 116);
+BUILD_BUG_ON(offsetof(struct acpi_fadt, century) != 108);
 BUILD_BUG_ON(offsetof(struct acpi_fadt, x_dsdt) != 140);
 BUILD_BUG_ON(offsetof(struct acpi_fadt, x_pm_tmr_blk) != 208);
 BUILD_BUG_ON(offsetof(struct acpi_hpet, base) != 40);
@@ -450,6 +453,7 @@ parse_fadt(const struct acpi_header *h, struct acpi_info *out)
 	out->pm1a_control = fadt_port(FADT_GAS(f, len, x_pm1a_cnt_blk), f->pm1a_cnt_blk);
 	out->pm1b_control = fadt_port(FADT_GAS(f, len, x_pm1b_cnt_blk), f->pm1b_cnt_blk);
 	out->dsdt_address = FADT_HAS(len, x_dsdt) && f->x_dsdt ? f->x_dsdt : f->dsdt;
+	out->rtc_century_index = f->century;
 	if ((f->flags & FADT_RESET_REG_SUP) && FADT_HAS(len, reset_value))
 		set_reset_reg(&f->reset_reg, f->reset_value, out);
 	print_fadt(out);

@@ -9,12 +9,14 @@
  * learn its rate, then reload periodically at rate / hz.
  */
 #include "drivers/lapic.h"
+#include "kernel/cputime.h"
 #include "kernel/irq.h"
 #include "kernel/knobs.h"
 #include "kernel/panic.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
+#include "kernel/timekeeping.h"
 #include "kernel/traps.h"
 #include "kernel/paravirt.h"
 #include "kernel/tsc.h"
@@ -162,8 +164,11 @@ lapic_tick(struct trap_frame *f)
 	struct cpu *c = this_cpu();
 
 	c->ticks++;
-	if (c->id == 0)
+	if (c->id == 0) {
 		WRITE_ONCE(jiffies, jiffies + 1);
+		timekeeping_tick();	/* one CPU keeps the clocks */
+	}
+	cputime_tick(f);
 	sched_tick();
 }
 

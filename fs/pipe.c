@@ -6,7 +6,9 @@
  *    pipe is empty and a writer exists, and returns 0 (EOF) once every
  *    write end is closed;
  *  - write blocks while the pipe is full; with every read end closed it
- *    fails with -EPIPE (SIGPIPE comes with signals);
+ *    fails with -EPIPE and the writer gets SIGPIPE;
+ *  - a signal ends a wait: the call is restarted (SA_RESTART) or fails with
+ *    EINTR, unless some data moved already (then that count);
  *  - a write of at most PIPE_BUF bytes goes in whole or not at all, so
  *    writers never interleave inside one; a larger write may be split;
  *  - O_NONBLOCK turns every wait into -EAGAIN;
@@ -20,6 +22,7 @@
  */
 #include "fs/vfs.h"
 #include "kernel/errno.h"
+#include "kernel/signal.h"
 #include "kernel/syscall.h"
 #include "mm/kmalloc.h"
 #include "mm/page_alloc.h"
@@ -122,6 +125,7 @@ pipe_write(struct file *f, const char __user *buf, size_t n, u64 *pos)
 	mutex_lock(&p->lock);
 	while (done < n) {
 		if (!p->readers) {
+			signal_send_self(SIGPIPE);	/* even after a partial write, as Linux */
 			err = -EPIPE;
 			break;
 		}

@@ -1,6 +1,7 @@
 /*
  * procfs_pid.c - /proc/<pid> for every process (its group leader's task)
- * and /proc/self, with status, stat, maps and cmdline.
+ * and /proc/self, with status (its signal lines added here), stat, maps
+ * and cmdline.
  *
  * Lifetime: a task is freed only after wait4 unlinked it from all_tasks
  * under tasks_lock, so whatever a file shows of a task is copied in one
@@ -19,6 +20,7 @@
 #include "fs/procfs_internal.h"
 #include "kernel/cputime.h"
 #include "kernel/errno.h"
+#include "kernel/signal.h"
 #include "kernel/string.h"
 #include "kernel/tsc.h"
 #include "kernel/vsprintf.h"
@@ -51,7 +53,7 @@ state_letter(const struct task *t)
 static void
 copy_task(struct task *t, struct procfs_task *out)
 {
-	struct cputime c = cputime_read(t);
+	struct cputime c = cputime_read(t), children = cputime_selected(t->children_time);
 	struct mm *mm = READ_ONCE(t->mm);
 	bool zombie = READ_ONCE(t->state) == TASK_ZOMBIE;
 
@@ -63,8 +65,8 @@ copy_task(struct task *t, struct procfs_task *out)
 		.state = state_letter(t),
 		.utime_ns = cputime_ns(c.user),
 		.stime_ns = cputime_ns(c.sys),
-		.cutime_ns = cputime_ns(t->children_time.user),
-		.cstime_ns = cputime_ns(t->children_time.sys),
+		.cutime_ns = cputime_ns(children.user),
+		.cstime_ns = cputime_ns(children.sys),
 		.start_ns = tsc_cycles_to_ns(t->start_tsc - tsc_at_boot),
 		.minflt = t->minor_faults,
 		.cminflt = t->children_minor_faults,
@@ -115,10 +117,40 @@ show_task(struct procbuf *b, int pid, void (*format)(struct procbuf *, const str
 	return err;
 }
 
+/* Linux's signal lines of status: pending (thread, process), blocked, ignored, caught. */
+struct signal_sets {
+	u64 pending, shared, blocked, ignored, caught;
+};
+
+/* Of the leader's thread, as Linux shows them; false when the process is gone. */
+static bool
+snapshot_signals(int pid, struct signal_sets *s)
+{
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	struct task *t = find_leader(pid);
+
+	if (t) {
+		/* Single reads: a snapshot that is a moment old either way is all a reader can get. */
+		s->pending = READ_ONCE(t->sig_pending.set);
+		s->shared = READ_ONCE(t->sig_shared.set);
+		s->blocked = READ_ONCE(t->sig_blocked);
+		signal_dispositions(t, &s->ignored, &s->caught);
+	}
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return t != NULL;
+}
+
 static int
 show_status(struct procbuf *b, union proc_arg arg)
 {
-	return show_task(b, arg.pid, procfs_format_status);
+	struct signal_sets s;
+	int err = show_task(b, arg.pid, procfs_format_status);
+
+	if (!err && snapshot_signals(arg.pid, &s))
+		procbuf_printf(b, "SigPnd:\t%016lx\nShdPnd:\t%016lx\nSigBlk:\t%016lx\n"
+			       "SigIgn:\t%016lx\nSigCgt:\t%016lx\n",
+			       s.pending, s.shared, s.blocked, s.ignored, s.caught);
+	return err;
 }
 
 static int

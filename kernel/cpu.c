@@ -1,6 +1,8 @@
 /*
  * cpu.c - bringing one CPU's descriptor state up: GDT, TSS with its
- * interrupt stacks, the GS base for per-CPU data, and the shared IDT.
+ * interrupt stacks, the GS base for per-CPU data, and the shared IDT;
+ * and the two places user mode can learn the CPU number from without a
+ * system call (TSC_AUX for rdtscp/rdpid, a per-CPU segment limit for lsl).
  *
  * The boot CPU's IST stacks are static (they must work before any
  * allocator does); each has an unmapped guard page below it, left out of
@@ -8,6 +10,7 @@
  */
 #include "kernel/percpu.h"
 #include "kernel/traps.h"
+#include "kernel/vvar.h"
 #include "kernel/x86.h"
 #include "mm/kmalloc.h"
 #include "mm/kstack_static.h"
@@ -38,6 +41,58 @@ gdt_set_tss(struct cpu *c)
 			  (0x89ull << 40) |	/* present, 64-bit TSS (available) */
 			  (((limit >> 16) & 0xf) << 48) | (((base >> 24) & 0xff) << 56);
 	c->gdt[GDT_TSS_HIGH] = base >> 32;
+}
+
+#define MSR_TSC_AUX		0xc0000103
+#define CPUID_EXT_RDTSCP	(1u << 27)	/* 0x80000001 EDX */
+#define CPUID_7_RDPID		(1u << 22)	/* 7.0 ECX */
+#define NUMA_NODE		0		/* rewind knows one memory node */
+
+BUILD_BUG_ON(GDT_PER_CPU * 8 + 3 != VGETCPU_SELECTOR);
+
+static bool
+has_rdtscp(void)
+{
+	return cpuid(0x80000000, 0).eax >= 0x80000001 &&
+	       (cpuid(0x80000001, 0).edx & CPUID_EXT_RDTSCP);
+}
+
+static bool
+has_rdpid(void)
+{
+	return cpuid(0, 0).eax >= 7 && (cpuid(7, 0).ecx & CPUID_7_RDPID);
+}
+
+int
+cpu_vgetcpu_mode(void)
+{
+	if (has_rdpid())
+		return VGETCPU_RDPID;
+	return has_rdtscp() ? VGETCPU_RDTSCP : VGETCPU_LSL;
+}
+
+/*
+ * A DPL 3 read-only data segment that is never loaded: only its 20-bit
+ * limit matters, which `lsl` reads. Bits 0-15 of the limit are bits 0-15
+ * of the descriptor, bits 16-19 are bits 48-51.
+ */
+static u64
+per_cpu_segment(u32 cpu_and_node)
+{
+	u64 limit = cpu_and_node & 0xfffff;
+
+	return (limit & 0xffff) | ((limit >> 16) << 48) | (1ull << 47) | (3ull << 45) | (1ull << 44);
+}
+
+/* (node << 12) | cpu, where rdtscp, rdpid and lsl find it (Linux's encoding). */
+static void
+publish_cpu_number(struct cpu *c)
+{
+	u32 cpu_and_node = (NUMA_NODE << 12) | (c->id & VGETCPU_CPU_MASK);
+
+	c->gdt[GDT_PER_CPU] = per_cpu_segment(cpu_and_node);
+	if (has_rdtscp() || has_rdpid())
+		wrmsr(MSR_TSC_AUX, cpu_and_node);
 }
 
 static void
@@ -78,6 +133,7 @@ cpu_load(struct cpu *c)
 	c->gdt[GDT_USER_DATA] = segment(false, 3);
 	c->gdt[GDT_USER_CODE] = segment(true, 3);
 	gdt_set_tss(c);
+	publish_cpu_number(c);
 	c->tss.iomap_base = sizeof(c->tss);	/* no I/O permission bitmap */
 
 	load_gdt(c);

@@ -1,9 +1,14 @@
 /*
- * cputime.c - charging TSC stretches to user or system time; see cputime.h.
+ * cputime.c - charging CPU time to tasks, exactly and by the tick; see
+ * cputime.h.
  *
- * A task is in user mode exactly between cputime_exit_kernel() and the next
- * cputime_enter_kernel(); everything else on its CPU is system time, and a
- * switched-out task accrues nothing.
+ * Exact: a task is in user mode exactly between cputime_exit_kernel() and
+ * the next cputime_enter_kernel(); everything else on its CPU is system
+ * time, and a switched-out task accrues nothing.
+ * Tick: a tick's worth of TSC cycles goes to whatever the tick
+ * interrupted. A CPU's idle task takes its idle ticks (as Linux's idle
+ * counter does), so /proc/uptime's idle time works either way; processes
+ * are charged nothing while the CPU idles.
  */
 #include "kernel/cputime.h"
 #include "kernel/errno.h"
@@ -11,7 +16,16 @@
 #include "kernel/paravirt.h"
 #include "kernel/percpu.h"
 #include "kernel/string.h"
+#include "kernel/knobs.h"
+#include "kernel/traps.h"
 #include "kernel/tsc.h"
+#include "drivers/lapic.h"
+
+enum { CPUTIME_TSC, CPUTIME_TICK };
+
+KNOB_ENUM(cputime_method, "cputime", CPUTIME_TSC, true,
+	  "CPU-time accounting: exact TSC stretches at every kernel entry and exit, "
+	  "or whole ticks sampled at the timer interrupt (Linux 3.0)", "tsc", "tick");
 
 static u64
 charge(struct task *t)
@@ -42,8 +56,40 @@ cputime_switch(struct task *prev, struct task *next)
 	next->time_stamp = prev->time_stamp;
 }
 
+void
+cputime_tick(const struct trap_frame *f)
+{
+	struct task *t = current();
+	u64 tick = tsc_ns_to_cycles(1000000000 / (u64)READ_ONCE(hz));
+
+	if (trap_from_user(f))
+		t->time.tick_user += tick;
+	else
+		t->time.tick_sys += tick;
+}
+
 struct cputime
-cputime_read(struct task *t)
+cputime_selected(struct cputime c)
+{
+	if (READ_ONCE(cputime_method) == CPUTIME_TICK) {
+		c.user = c.tick_user;
+		c.sys = c.tick_sys;
+	}
+	return c;
+}
+
+void
+cputime_add(struct cputime *sum, struct cputime c)
+{
+	sum->user += c.user;
+	sum->sys += c.sys;
+	sum->tick_user += c.tick_user;
+	sum->tick_sys += c.tick_sys;
+}
+
+/* Both methods, unselected, with the running task's stretch in progress. */
+static struct cputime
+read_raw(struct task *t)
 {
 	struct cputime c = t->time;
 
@@ -54,20 +100,31 @@ cputime_read(struct task *t)
 }
 
 struct cputime
-cputime_read_process(struct task *t)
+cputime_read(struct task *t)
+{
+	return cputime_selected(read_raw(t));
+}
+
+struct cputime
+cputime_read_process_locked(struct task *t)
 {
 	struct task *leader = t->group_leader;
 
 	if (!leader)	/* an idle task: no process around it */
 		return cputime_read(t);
-	u64 flags = spin_lock_irqsave(&tasks_lock);
 	struct cputime c = leader->exited_threads_time;
 	struct list_head *pos;
-	list_for_each(pos, &leader->threads) {
-		struct cputime m = cputime_read(list_entry(pos, struct task, thread_link));
-		c.user += m.user;
-		c.sys += m.sys;
-	}
+	list_for_each(pos, &leader->threads)
+		cputime_add(&c, read_raw(list_entry(pos, struct task, thread_link)));
+	return cputime_selected(c);
+}
+
+struct cputime
+cputime_read_process(struct task *t)
+{
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	struct cputime c = cputime_read_process_locked(t);
+
 	spin_unlock_irqrestore(&tasks_lock, flags);
 	return c;
 }
@@ -81,6 +138,7 @@ cputime_ns(u64 cycles)
 void
 fill_rusage(struct rusage_abi *ru, struct cputime c, u64 minflt)
 {
+	c = cputime_selected(c);
 	u64 u = cputime_ns(c.user) / 1000, s = cputime_ns(c.sys) / 1000;
 
 	memset(ru, 0, sizeof(*ru));
@@ -128,9 +186,9 @@ clock_ticks(u64 cycles)
 SYSCALL1(times, s64 __user *, ubuf)
 {
 	struct task *t = current();
-	struct cputime c = cputime_read_process(t);
+	struct cputime c = cputime_read_process(t), children = cputime_selected(t->children_time);
 	s64 tms[4] = { clock_ticks(c.user), clock_ticks(c.sys),
-		       clock_ticks(t->children_time.user), clock_ticks(t->children_time.sys) };
+		       clock_ticks(children.user), clock_ticks(children.sys) };
 
 	if (ubuf && copy_to_user(ubuf, tms, sizeof(tms)))
 		return -EFAULT;

@@ -1,7 +1,7 @@
 ; entry.asm - the first and last instructions of every exception and
 ; interrupt: one stub per vector, a common path that saves all registers
 ; into a struct trap_frame (kernel/traps.h) and calls trap_dispatch(), and
-; the iretq return.
+; the iretq return; and the entry of the vsyscall page's int $0xcc.
 ;
 ; GS: the kernel runs with its per-CPU pointer in the GS base; user mode has
 ; its own. An entry from user mode (CS RPL 3) does swapgs on the way in and
@@ -160,13 +160,39 @@ sysret_return:
 	swapgs
 	o64 sysret
 
+; int $0xcc from the vsyscall page (vsyscall=trap or trap-sysret,
+; kernel/vsyscall.c): the trap_entry path, except that the C side decides
+; how to leave - sysret when it could make the frame fit (trap-sysret),
+; else iretq. The IDT reaches it through trap_stubs below.
+VSYSCALL_VECTOR equ 0xcc
+extern vsyscall_int_from_user
+
+vsyscall_int_entry:
+	push 0				; error code
+	push VSYSCALL_VECTOR
+	test qword [rsp + FRAME_CS_AFTER_VECTOR], 3
+	jz .from_kernel			; the C side reports that as a kernel bug
+	swapgs
+.from_kernel:
+	SAVE_REGS
+	cld
+	mov rdi, rsp
+	call vsyscall_int_from_user	; returns 1 when leaving by sysret
+	test eax, eax
+	jz trap_return
+	jmp sysret_return
+
 section .rodata
 global trap_stubs
 align 8
 trap_stubs:
 %assign v 0
 %rep 256
+%if v == VSYSCALL_VECTOR
+	dq vsyscall_int_entry
+%else
 	dq vector_%+v
+%endif
 %assign v v + 1
 %endrep
 

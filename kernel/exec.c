@@ -6,7 +6,7 @@
  * the old program, open and validate the file (any error so far returns to
  * the old program), build the new address space - file-backed private
  * mappings for the segments (so they come through the page cache), zeroed
- * memory for bss, an 8 MiB stack - then switch to it (the point of no
+ * memory for bss, an 8 MiB stack, the vDSO - then switch to it (the point of no
  * return), write the initial stack and reset the registers.
  *
  * The initial stack, from the top (System V x86-64 psABI §3.4.1):
@@ -27,6 +27,7 @@
 #include "kernel/syscall.h"
 #include "kernel/task.h"
 #include "kernel/traps.h"
+#include "kernel/vdso.h"
 #include "kernel/vsprintf.h"
 #include "kernel/x86.h"
 #include "fs/fs.h"
@@ -42,7 +43,7 @@ enum {
 	AT_NULL = 0, AT_PHDR = 3, AT_PHENT = 4, AT_PHNUM = 5, AT_PAGESZ = 6, AT_BASE = 7,
 	AT_FLAGS = 8, AT_ENTRY = 9, AT_UID = 11, AT_EUID = 12, AT_GID = 13, AT_EGID = 14,
 	AT_PLATFORM = 15, AT_HWCAP = 16, AT_CLKTCK = 17, AT_SECURE = 23, AT_RANDOM = 25,
-	AT_EXECFN = 31,
+	AT_EXECFN = 31, AT_SYSINFO_EHDR = 33,
 };
 
 /* The strings of argv and envp, packed, plus their counts. */
@@ -177,6 +178,9 @@ build_address_space(struct file *f, const struct elf_image *img, u64 bias, int *
 			    VM_READ | VM_WRITE | (img->exec_stack ? VM_EXEC : 0), NULL, 0, "[stack]");
 	if (*err)
 		goto fail;
+	*err = vdso_map(mm);
+	if (*err)
+		goto fail;
 	vm_brk_init(mm, highest_segment_end(img, bias));
 	return mm;
 fail:
@@ -208,7 +212,7 @@ push_word(struct stack_builder *b, u64 v)
 
 static u64
 write_initial_stack(const struct exec_args *a, const struct elf_image *img, u64 bias,
-		    const char *path, int *err)
+		    u64 vdso_base, const char *path, int *err)
 {
 	struct stack_builder b = { .sp = USER_STACK_TOP, .err = 0 };
 	u8 random[16];
@@ -221,9 +225,9 @@ write_initial_stack(const struct exec_args *a, const struct elf_image *img, u64 
 	b.sp = ALIGN_DOWN(b.sp, 16);
 
 	u64 auxv[][2] = {
-		{ AT_PHDR, img->phdr_vaddr + bias }, { AT_PHENT, 56 }, { AT_PHNUM, img->phnum },
-		{ AT_PAGESZ, PAGE_SIZE }, { AT_BASE, 0 }, { AT_FLAGS, 0 },
-		{ AT_ENTRY, img->entry + bias }, { AT_UID, 0 }, { AT_EUID, 0 }, { AT_GID, 0 },
+		{ AT_SYSINFO_EHDR, vdso_base }, { AT_PHDR, img->phdr_vaddr + bias },
+		{ AT_PHENT, 56 }, { AT_PHNUM, img->phnum }, { AT_PAGESZ, PAGE_SIZE }, { AT_BASE, 0 },
+		{ AT_FLAGS, 0 }, { AT_ENTRY, img->entry + bias }, { AT_UID, 0 }, { AT_EUID, 0 }, { AT_GID, 0 },
 		{ AT_EGID, 0 }, { AT_PLATFORM, platform }, { AT_HWCAP, cpuid(1, 0).edx },
 		{ AT_CLKTCK, 100 }, { AT_SECURE, 0 }, { AT_RANDOM, at_random },
 		{ AT_EXECFN, execfn }, { AT_NULL, 0 },
@@ -316,7 +320,7 @@ start_program(struct task *t, struct mm *mm, const struct elf_image *img, u64 bi
 		mm_put(old);
 	for (int i = 0; i < img->nsegments && !err; i++)
 		err = clear_partial_bss(&img->segments[i], bias);
-	u64 sp = err ? 0 : write_initial_stack(a, img, bias, path, &err);
+	u64 sp = err ? 0 : write_initial_stack(a, img, bias, mm->vdso_base, path, &err);
 	if (err) {
 		pr_warn("exec: %s: could not set up the new program (%d); killing pid %d\n", path, err, t->pid);
 		task_exit(11 /* SIGSEGV */);

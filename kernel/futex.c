@@ -47,6 +47,7 @@
 #include "kernel/sched.h"
 #include "kernel/syscall.h"
 #include "kernel/task.h"
+#include "kernel/timekeeping.h"
 #include "kernel/tsc.h"
 #include "locking/spinlock.h"
 #include "mm/page_alloc.h"
@@ -321,8 +322,9 @@ futex_wait(u64 uaddr, bool shared, u32 val, u32 bitset, const u64 *deadline)
 			return 0;
 		if (deadline && ns_since_boot() >= *deadline)
 			return -ETIMEDOUT;
+		/* As Linux: a wait without timeout may restart (SA_RESTART); a timed one ends. */
 		if (task_interrupted())
-			return -EINTR;
+			return deadline ? -EINTR : -ERESTARTSYS;
 		/* Woken by something else: look at the word again, as Linux does. */
 	}
 }
@@ -423,15 +425,25 @@ futex_requeue(u64 uaddr, u64 uaddr2, bool shared, int nr_wake, int nr_requeue, c
 	}
 }
 
+/* A CLOCK_REALTIME instant on the monotonic clock (0 if that is before boot: already past). */
+static u64
+wall_to_monotonic(u64 real_ns)
+{
+	s64 offset = timekeeping_realtime_offset_ns();
+
+	return offset > 0 && real_ns < (u64)offset ? 0 : real_ns - (u64)offset;
+}
+
 /*
  * The deadline of a wait, in CLOCK_MONOTONIC ns since boot: FUTEX_WAIT's
  * timeout is relative, FUTEX_WAIT_BITSET's absolute. An absolute
- * CLOCK_REALTIME time (FUTEX_CLOCK_REALTIME) needs no conversion while
- * the wall clock starts at 0 at boot (kernel/time_syscalls.c); the
- * timekeeping milestone that reads the RTC must subtract its offset here.
+ * CLOCK_REALTIME time (FUTEX_CLOCK_REALTIME) loses the wall clock's
+ * offset from the monotonic one as it is now (a later settimeofday does
+ * not move the deadline, a simplification Linux does not make).
  */
 static int
-read_deadline(const struct linux_timespec __user *uts, bool relative, u64 *deadline)
+read_deadline(const struct linux_timespec __user *uts, bool relative, bool realtime,
+	      u64 *deadline)
 {
 	struct linux_timespec ts;
 	u64 ns;
@@ -444,6 +456,8 @@ read_deadline(const struct linux_timespec __user *uts, bool relative, u64 *deadl
 	    __builtin_add_overflow(ns, (u64)ts.tv_nsec, &ns) ||
 	    (relative && __builtin_add_overflow(ns, ns_since_boot(), &ns)))
 		ns = UINT64_MAX;	/* centuries: as good as forever */
+	else if (realtime)
+		ns = wall_to_monotonic(ns);
 	*deadline = ns;
 	return 0;
 }
@@ -462,7 +476,7 @@ SYSCALL6(futex, u64, uaddr, int, op, u32, val, const struct linux_timespec __use
 	if ((op & FUTEX_CLOCK_REALTIME) && cmd != FUTEX_WAIT_BITSET)
 		return -ENOSYS;
 	if (is_wait && utime) {
-		int err = read_deadline(utime, cmd == FUTEX_WAIT, &deadline);
+		int err = read_deadline(utime, cmd == FUTEX_WAIT, op & FUTEX_CLOCK_REALTIME, &deadline);
 		if (err)
 			return err;
 	}

@@ -170,6 +170,8 @@ knob_set(const struct knob *k, const char *value)
 		memcpy(k->str, value, strlen(value) + 1);
 	else
 		WRITE_ONCE(*k->value, v);
+	if (k->on_change)
+		k->on_change();
 	return 0;
 }
 

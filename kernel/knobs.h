@@ -31,6 +31,12 @@ struct knob {
 	size_t str_size;
 	const char *str_def;
 	bool runtime;			/* may change after boot */
+	/*
+	 * Or NULL: called after every successful knob_set, for an owner that
+	 * must act on a change (remap a page). It also runs for the command
+	 * line, before most of the kernel is up: it must check that itself.
+	 */
+	void (*on_change)(void);
 };
 
 #define KNOB_REGISTER(var, ...)						\
@@ -58,13 +64,17 @@ struct knob {
 
 /* The values are the names, in order: KNOB_ENUM(v, "mode", 0, true, "...", "a", "b"). */
 #define KNOB_ENUM(var, name_, def_, runtime_, help_, ...)		\
+	KNOB_ENUM_NOTIFY(var, name_, def_, runtime_, NULL, help_, __VA_ARGS__)
+
+/* An enum knob whose owner's on_change_(void) runs after each change (see struct knob). */
+#define KNOB_ENUM_NOTIFY(var, name_, def_, runtime_, on_change_, help_, ...) \
 	static const char *const var##_names[] = { __VA_ARGS__ };	\
 	int var = (def_);						\
 	KNOB_REGISTER(var, .name = name_, .help = help_, .type = KNOB_ENUM, \
 		      .value = &var, .def = (def_), .min = 0,		\
 		      .max = (int)ARRAY_SIZE(var##_names) - 1,		\
 		      .names = var##_names, .nnames = (int)ARRAY_SIZE(var##_names), \
-		      .runtime = runtime_)
+		      .runtime = runtime_, .on_change = on_change_)
 
 /* Text, boot-time only (a reader could see it half-written): KNOB_STRING(v, "init", 64, "/sbin/init", "..."). */
 #define KNOB_STRING(var, name_, size_, def_, help_)			\

@@ -4,8 +4,8 @@
  * Order matters: serial and the TSC rate first (so every line has a
  * timestamp), then the CPU tables (so any fault from here on is reported,
  * not a triple fault), then the loader's information and the knobs it
- * carries, memory, the screen, interrupts, and whatever the command line
- * asks for.
+ * carries, memory, the screen, interrupts, the clocks (before the timer
+ * starts ticking them), and whatever the command line asks for.
  */
 #include "kernel/boot.h"
 #include "kernel/crashtest.h"
@@ -23,14 +23,20 @@
 #include "kernel/smp.h"
 #include "kernel/string.h"
 #include "kernel/syscall.h"
+#include "kernel/timekeeping.h"
 #include "kernel/tsc.h"
+#include "kernel/vdso.h"
+#include "kernel/vsyscall.h"
 #include "kernel/vvar.h"
 #include "kernel/x86.h"
 #include "drivers/acpi.h"
+#include "drivers/acpi_pm.h"
 #include "drivers/fbcon.h"
 #include "drivers/qemu_exit.h"
 #include "drivers/fw_cfg.h"
+#include "drivers/hpet.h"
 #include "drivers/ioapic.h"
+#include "drivers/kvmclock.h"
 #include "drivers/lapic.h"
 #include "drivers/pic.h"
 #include "drivers/serial.h"
@@ -148,9 +154,16 @@ kernel_main(u32 magic, u64 info_phys, u64 entry_tsc)
 	lapic_init();
 	ioapic_init();
 	tty_init();
+	hpet_init();
+	acpi_pm_init();
+	kvmclock_init();
+	tsc_clocksource_init();		/* after the others: its rate is checked against them */
+	timekeeping_init();
 	lapic_timer_start();
 	local_irq_enable();
 	smp_boot();
+	vdso_init();
+	vsyscall_init();		/* before the first process copies the kernel half */
 	kbench_run();
 
 	crashtest_run();

@@ -25,6 +25,7 @@ enum {
 	GDT_USER_CODE,		/* 0x28 | 3 */
 	GDT_TSS,		/* 0x30, two slots */
 	GDT_TSS_HIGH,
+	GDT_PER_CPU,		/* 0x40 | 3: limit = (node << 12) | cpu, for lsl (vvar.h) */
 	GDT_ENTRIES
 };
 #define KERNEL_CS (GDT_KERNEL_CODE * 8)
@@ -94,5 +95,7 @@ void cpu_init_boot(void);
 struct cpu *cpu_alloc(u32 id, u32 apic_id);
 /* Loads c's descriptor tables and GS base on the CPU running this (an AP's first steps). */
 void cpu_init_ap(struct cpu *c);
+/* How user mode learns its CPU number here: an enum vgetcpu_mode (kernel/vvar.h). */
+int cpu_vgetcpu_mode(void);
 
 #endif

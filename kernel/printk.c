@@ -132,3 +132,18 @@ printk_enter_panic(void)
 {
 	WRITE_ONCE(panic_mode, true);
 }
+
+bool
+ratelimit_allow(struct ratelimit *rl, unsigned *dropped)
+{
+	u64 now = rdtsc();
+
+	if (rl->last_tsc && now - rl->last_tsc < tsc_hz / 10) {
+		rl->suppressed++;
+		return false;
+	}
+	rl->last_tsc = now;
+	*dropped = rl->suppressed;
+	rl->suppressed = 0;
+	return true;
+}

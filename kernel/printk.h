@@ -25,6 +25,18 @@ struct console {
 void printk(int level, const char *fmt, ...) __printf(2, 3);
 void vprintk(int level, const char *fmt, va_list ap);
 void register_console(struct console *c);
+
+/*
+ * At most one message per 100 ms from one call site, so that a program
+ * repeating a bad call cannot flood the console. Unlocked: two CPUs may
+ * both print at the edge, which is harmless.
+ */
+struct ratelimit {
+	u64 last_tsc;
+	unsigned suppressed;
+};
+/* Whether to print now; if so, *dropped is how many were suppressed since the last one. */
+bool ratelimit_allow(struct ratelimit *rl, unsigned *dropped);
 /*
  * Raw bytes to every console, as one piece among the log lines: no
  * timestamp, not kept in the log, shown whatever the loglevel. The

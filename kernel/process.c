@@ -11,9 +11,10 @@
  * its tgid and are not children of anyone. A thread that exits is freed by
  * the kernel itself (dead_threads, reaped once off its CPU); the process is
  * reported to its parent when the last member of the group has exited,
- * with the leader's status, or exit_group's. exit_group (and a fatal fault)
- * marks every other member `killed`: each leaves at its next return to
- * user mode, and interruptible sleeps end early for it.
+ * with the leader's status, or exit_group's. exit_group and a fatal signal
+ * (kernel/signal.c) mark every member `killed`: each leaves at its next
+ * return to user mode, and interruptible sleeps end early for it. The
+ * parent also gets the child's exit signal (SIGCHLD) then.
  */
 #include "kernel/process.h"
 #include "kernel/cputime.h"
@@ -21,6 +22,7 @@
 #include "kernel/exec.h"
 #include "kernel/fpu.h"
 #include "kernel/futex.h"
+#include "kernel/itimer.h"
 #include "kernel/knobs.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
@@ -79,6 +81,7 @@ register_with_pid(struct task *t, struct task *parent, int pid)
 	list_init(&t->threads);
 	list_add_tail(&t->thread_link, &t->threads);
 	t->live_threads = 1;
+	itimer_init(t);
 	if (parent)
 		list_add_tail(&t->sibling, &parent->children);
 	list_add_tail(&t->all_link, &all_tasks);
@@ -99,6 +102,7 @@ thread_register(struct task *t, struct task *leader)
 	t->pid = alloc_pid();
 	t->tgid = leader->tgid;
 	t->parent = leader->parent;
+	t->killed = leader->group_exiting;	/* too late to join a process that is ending */
 	t->group_leader = leader;
 	list_add_tail(&t->thread_link, &leader->threads);
 	leader->live_threads++;
@@ -132,21 +136,6 @@ reap_dead_threads(void)
 
 /* ---- fork -------------------------------------------------------------------- */
 
-#define CLONE_VM		0x00000100
-#define CLONE_FS		0x00000200
-#define CLONE_FILES		0x00000400
-#define CLONE_SIGHAND		0x00000800
-#define CLONE_PIDFD		0x00001000
-#define CLONE_VFORK		0x00004000
-#define CLONE_PARENT		0x00008000
-#define CLONE_THREAD		0x00010000
-#define CLONE_SYSVSEM		0x00040000
-#define CLONE_SETTLS		0x00080000
-#define CLONE_PARENT_SETTID	0x00100000
-#define CLONE_CHILD_CLEARTID	0x00200000
-#define CLONE_DETACHED		0x00400000
-#define CLONE_CHILD_SETTID	0x01000000
-#define CLONE_SIGNAL_MASK	0xff
 #define CLONE_SUPPORTED (CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_VFORK | \
 			 CLONE_THREAD | CLONE_SYSVSEM | CLONE_SETTLS | CLONE_PARENT_SETTID | \
 			 CLONE_CHILD_CLEARTID | CLONE_DETACHED | CLONE_CHILD_SETTID | CLONE_SIGNAL_MASK)
@@ -184,7 +173,7 @@ clone_resources(struct task *child, struct task *parent, u64 flags)
 	}
 	child->files = flags & CLONE_FILES ? files_share(parent->files) : files_dup(parent->files);
 	child->fs = flags & CLONE_FS ? fs_context_share(parent->fs) : fs_context_dup(parent->fs);
-	return child->mm && child->files && child->fs;
+	return child->mm && child->files && child->fs && signal_fork(child, parent, flags) == 0;
 }
 
 static long
@@ -210,7 +199,6 @@ do_clone(struct trap_frame *f, const struct clone_args_k *a)
 		return -ENOMEM;
 	}
 	fpu_save(&child->fpu);		/* the parent's live registers */
-	signal_fork(child, parent);
 	child->fs_base = a->flags & CLONE_SETTLS ? a->tls : parent->fs_base;
 	child->cpus_allowed = parent->cpus_allowed;
 	struct trap_frame *cf = task_user_frame(child);
@@ -320,10 +308,8 @@ leave_thread_group(struct task *t, int wait_status)
 	t->exit_status = wait_status;
 	list_del(&t->thread_link);
 	/* The process keeps its time (all but the last few instructions to the final switch). */
-	if (t != leader) {
-		leader->exited_threads_time.user += t->time.user;
-		leader->exited_threads_time.sys += t->time.sys;
-	}
+	if (t != leader)
+		cputime_add(&leader->exited_threads_time, t->time);
 	if (t != leader || !t->parent) {	/* a thread, or a kernel thread: nobody waits */
 		list_del(&t->all_link);
 		list_add_tail(&t->sibling, &dead_threads);
@@ -332,8 +318,10 @@ leave_thread_group(struct task *t, int wait_status)
 		return;
 	if (leader->group_exiting)
 		leader->exit_status = leader->group_exit_status;
-	if (leader->parent)
+	if (leader->parent) {
+		signal_notify_parent(leader);
 		wake_up_all(&leader->parent->child_exited);
+	}
 }
 
 __noreturn void
@@ -353,13 +341,10 @@ task_exit(int wait_status)
 	panic("a zombie was scheduled");
 }
 
-/* Ends every member of the current process with one status (exit_group, fatal faults). */
-static __noreturn void
-group_exit(int wait_status)
+void
+group_kill_locked(struct task *leader, int wait_status)
 {
-	struct task *t = current(), *leader = t->group_leader;
 	struct list_head *pos;
-	u64 flags = spin_lock_irqsave(&tasks_lock);
 
 	if (!leader->group_exiting) {
 		leader->group_exiting = true;
@@ -367,12 +352,20 @@ group_exit(int wait_status)
 	}
 	list_for_each(pos, &leader->threads) {
 		struct task *m = list_entry(pos, struct task, thread_link);
-		if (m != t) {
-			WRITE_ONCE(m->killed, true);
-			wake_up_task(m);
+		WRITE_ONCE(m->killed, true);
+		wake_up_task(m);
+		if (m != current())
 			smp_send_reschedule(m->cpu);
-		}
 	}
+}
+
+__noreturn void
+group_exit(int wait_status)
+{
+	struct task *leader = current()->group_leader;
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+
+	group_kill_locked(leader, wait_status);
 	wait_status = leader->group_exit_status;
 	spin_unlock_irqrestore(&tasks_lock, flags);
 	task_exit(wait_status);
@@ -456,13 +449,13 @@ reap(struct task *parent, struct task *c, int __user *ustatus, struct rusage_abi
 	while (READ_ONCE(c->on_cpu))	/* its CPU is still leaving its stack */
 		cpu_relax();
 	int pid = c->pid, status = c->exit_status;
-	struct cputime total = {
-		c->time.user + c->exited_threads_time.user + c->children_time.user,
-		c->time.sys + c->exited_threads_time.sys + c->children_time.sys };
+	struct cputime total = c->time;
+	cputime_add(&total, c->exited_threads_time);
+	cputime_add(&total, c->children_time);
 	u64 faults = c->minor_faults + c->children_minor_faults;
-	parent->children_time.user += total.user;
-	parent->children_time.sys += total.sys;
+	cputime_add(&parent->children_time, total);
 	parent->children_minor_faults += faults;
+	itimer_release(c);
 	task_free(c);
 
 	if (ustatus && copy_to_user(ustatus, &status, sizeof(status)))
@@ -503,7 +496,7 @@ SYSCALL4(wait4, int, pid, int __user *, ustatus, int, options, struct rusage_abi
 		return -ECHILD;
 	if (options & WNOHANG)
 		return 0;
-	return -EINTR;
+	return -ERESTARTSYS;
 }
 
 /* ---- identity ---------------------------------------------------------------- */
@@ -557,8 +550,8 @@ init_thread(void *unused)
 
 	t->files = files_alloc();
 	t->fs = fs_context_root();
-	if (!t->files || !t->fs)
-		panic("init: no memory for its file table");
+	if (!t->files || !t->fs || signal_init_process(t))
+		panic("init: no memory for its file table and signal state");
 	if (console_open_stdio())
 		panic("init: cannot open /dev/console");
 	ksnprintf(run_env, sizeof(run_env), "run=%s", run_command);

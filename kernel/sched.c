@@ -31,7 +31,9 @@
 #include "kernel/smp.h"
 #include "kernel/paravirt.h"
 #include "kernel/printk.h"
+#include "kernel/signal.h"
 #include "kernel/string.h"
+#include "kernel/timer.h"
 #include "kernel/traps.h"
 #include "kernel/tsc.h"
 #include "kernel/vsprintf.h"
@@ -321,6 +323,7 @@ sched_tick(void)
 	struct task *t = c->current;
 	u64 now = rdtsc();
 
+	timers_run();
 	spin_lock(&rq->lock);
 	struct list_head *pos = rq->sleepers.next;
 	while (pos != &rq->sleepers) {
@@ -382,9 +385,13 @@ sleep_ns(u64 ns)
 void
 prepare_return_to_user(void)
 {
-	exit_if_killed();
-	while (READ_ONCE(this_cpu()->need_resched))
-		schedule();
+	struct trap_frame *f = task_user_frame(current());
+
+	do {
+		exit_if_killed();
+		while (READ_ONCE(this_cpu()->need_resched))
+			schedule();
+	} while (signal_deliver(f));	/* a handler's frame, or a default action: look again */
 }
 
 struct task *
@@ -416,6 +423,7 @@ task_alloc(const char *name)
 void
 task_free(struct task *t)
 {
+	signal_free(t);
 	kstack_free(t->kstack_top);
 	kfree(t);
 }

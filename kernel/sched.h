@@ -27,7 +27,7 @@ void wake_up_task(struct task *t);
 void set_current_sleeping(void);
 /* Gives up the CPU; the current task runs again when it is runnable and picked. */
 void schedule(void);
-/* Timer interrupt work: the time slice, and sleepers whose deadline passed. */
+/* Timer interrupt work: kernel timers, the time slice, and sleepers whose deadline passed. */
 void sched_tick(void);
 /*
  * Sleeps (the caller has called set_current_sleeping or prepare_to_wait)
@@ -38,7 +38,7 @@ u64 schedule_timeout_ns(u64 ns);
 /* Sleeps ns nanoseconds; -EINTR if interrupted first. */
 long sleep_ns(u64 ns);
 
-/* Before returning to user mode: reschedule if asked (later: deliver signals). */
+/* Before returning to user mode: leave if killed, reschedule if asked, deliver signals. */
 void prepare_return_to_user(void);
 /* Unwinds to user mode through the frame at the top of the current kernel stack. */
 __noreturn void return_to_user(struct trap_frame *f);

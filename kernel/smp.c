@@ -30,6 +30,7 @@
 #include "kernel/tsc.h"
 #include "kernel/x86.h"
 #include "drivers/acpi.h"
+#include "drivers/kvmclock.h"
 #include "drivers/lapic.h"
 #include "mm/paging.h"
 #include "mm/uaccess.h"
@@ -163,8 +164,10 @@ ap_main(struct cpu *c)
 	lapic_init();
 	sched_init_cpu(c->kernel_rsp);
 	lapic_timer_start();
+	kvmclock_init_cpu();
 	__atomic_or_fetch(&online_mask, 1ul << c->id, __ATOMIC_RELEASE);
 	WRITE_ONCE(c->online, true);
+	tsc_sync_target();	/* with the boot CPU, which waited for `online` */
 	local_irq_enable();
 	sched_idle_loop();
 }
@@ -269,8 +272,10 @@ smp_boot(void)
 	for (int i = 0; i < acpi.ncpus && next < (unsigned)maxcpus && next < MAX_CPUS; i++) {
 		if (acpi.cpus[i].apic_id == this_cpu()->apic_id)
 			continue;
-		if (start_ap(next, acpi.cpus[i].apic_id, cr3))
+		if (start_ap(next, acpi.cpus[i].apic_id, cr3)) {
+			tsc_sync_source(next);
 			ncpus = ++next;
+		}
 	}
 	pr_info("smp: %u CPUs online\n", ncpus);
 }

@@ -16,6 +16,8 @@
 #include "kernel/sched.h"
 #include "kernel/task.h"
 #include "kernel/tsc.h"
+#include "kernel/vvar.h"
+#include "mm/layout.h"
 #include "kernel/x86.h"
 
 #define EFER_SCE	(1ul << 0)
@@ -34,19 +36,12 @@ static syscall_fn table[NR_SYSCALLS];
 static void
 warn_unknown(struct trap_frame *f)
 {
-	static u64 last_tsc;
-	static unsigned suppressed;
-	u64 now = rdtsc();
+	static struct ratelimit rl;
+	unsigned dropped;
 
-	/* At most one line per 100 ms: a program probing many calls must not flood the console. */
-	if (last_tsc && now - last_tsc < tsc_hz / 10) {
-		suppressed++;
-		return;
-	}
-	last_tsc = now;
-	pr_notice("syscall: %s (pid %d) called unimplemented system call %lu; returning -ENOSYS%s\n",
-		  current()->comm, current()->pid, f->rax, suppressed ? " (more suppressed)" : "");
-	suppressed = 0;
+	if (ratelimit_allow(&rl, &dropped))
+		pr_notice("syscall: %s (pid %d) called unimplemented system call %lu; returning -ENOSYS%s\n",
+			  current()->comm, current()->pid, f->rax, dropped ? " (more suppressed)" : "");
 }
 
 void
@@ -54,6 +49,7 @@ syscall_dispatch(struct trap_frame *f)
 {
 	u64 nr = f->rax;
 
+	f->error = nr;		/* for a restart (syscall_restartable) */
 	if (nr < NR_SYSCALLS && table[nr]) {
 		f->rax = (u64)table[nr](f);
 		return;
@@ -67,13 +63,18 @@ syscall_dispatch(struct trap_frame *f)
  * register, so it is only a faithful return when the frame says rcx == rip
  * and r11 == rflags (true unless the call rewrote the frame: execve,
  * sigreturn). rip must be canonical: an Intel CPU would take the #GP for a
- * non-canonical rip in ring 0 on the user stack. TF and RF would be
- * restored too early or lost, so those frames also take iretq.
+ * non-canonical rip in ring 0 on the user stack. The one user page above
+ * the hole, the vsyscall page, is canonical too: Linux 3.1's native
+ * vsyscall stubs returned there by sysret, and so does vsyscall=native.
+ * TF and RF would be restored too early or lost, so those frames also
+ * take iretq.
  */
-static bool
+bool
 sysret_allowed(const struct trap_frame *f)
 {
-	return f->rcx == f->rip && f->r11 == f->rflags && f->rip < SYSRET_RIP_MAX &&
+	bool canonical = f->rip < SYSRET_RIP_MAX || (f->rip & PAGE_MASK) == VSYSCALL_ADDR;
+
+	return f->rcx == f->rip && f->r11 == f->rflags && canonical &&
 	       f->cs == USER_CS && f->ss == USER_DS && !(f->rflags & (RFLAGS_TF | RFLAGS_RF));
 }
 

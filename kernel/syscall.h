@@ -63,11 +63,28 @@ struct syscall_entry {
 	SYSCALL_DEFINE_(n, (t1 a1, t2 a2, t3 a3, t4 a4, t5 a5, t6 a6), \
 			((t1)f->rdi, (t2)f->rsi, (t3)f->rdx, (t4)f->r10, (t5)f->r8, (t6)f->r9))
 
+/*
+ * While a call runs, its frame keeps the call's number in `error` (rax
+ * receives the result), as Linux keeps orig_ax, so that signal delivery can
+ * restart an interrupted call (kernel/signal_frame.c). SYSCALL_SETTLED
+ * there means nothing is left to restart: rt_sigreturn, or already decided.
+ */
+#define SYSCALL_SETTLED ((u64)-1)
+
+static inline bool
+syscall_restartable(const struct trap_frame *f)
+{
+	return (f->vector == VEC_SYSCALL_INSN || f->vector == VEC_SYSCALL_INT80) &&
+	       f->error != SYSCALL_SETTLED;
+}
+
 /* Builds the table, then syscall_init_cpu() for the boot CPU. */
 void syscall_init(void);
 /* This CPU's syscall MSRs (EFER.SCE, STAR, LSTAR, FMASK). */
 void syscall_init_cpu(void);
 /* Runs the call in f->rax with f's arguments and puts the result in f->rax. */
+/* Whether sysret can return to f exactly as iretq would (kernel/syscall.c says when). */
+bool sysret_allowed(const struct trap_frame *f);
 void syscall_dispatch(struct trap_frame *f);
 
 #endif

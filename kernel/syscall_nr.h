@@ -89,13 +89,17 @@
 #define __NR_getpgid		121
 #define __NR_getsid		124
 #define __NR_rt_sigpending	127
+#define __NR_rt_sigtimedwait	128
+#define __NR_rt_sigqueueinfo	129
 #define __NR_rt_sigsuspend	130
 #define __NR_sigaltstack	131
 #define __NR_arch_prctl		158
 #define __NR_setrlimit		160
 #define __NR_sync		162
+#define __NR_settimeofday	164
 #define __NR_reboot		169
 #define __NR_gettid		186
+#define __NR_tkill		200
 #define __NR_time		201
 #define __NR_futex		202
 #define __NR_sched_setaffinity	203

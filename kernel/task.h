@@ -14,6 +14,8 @@
 
 #include "kernel/list.h"
 #include "kernel/percpu.h"
+#include "kernel/signal.h"
+#include "kernel/timer.h"
 #include "kernel/types.h"
 #include "kernel/wait.h"
 
@@ -21,6 +23,7 @@ struct mm;
 struct files;
 struct fs_context;
 struct trap_frame;
+struct sighand;
 
 enum task_state {
 	TASK_RUNNABLE,		/* on a run queue or running */
@@ -35,10 +38,15 @@ struct fpu_state {
 	u8 bytes[512];
 } __aligned(16);
 
-/* CPU time, in TSC cycles, split as Linux reports it. */
+/*
+ * CPU time, in TSC cycles, split as Linux reports it, by both methods
+ * (kernel/cputime.c): exact (user, sys) and sampled at the tick (tick_*).
+ */
 struct cputime {
 	u64 user;
 	u64 sys;
+	u64 tick_user;
+	u64 tick_sys;
 };
 
 struct task {
@@ -86,16 +94,21 @@ struct task {
 	int live_threads;		/* leader only: group members not yet exited */
 	bool group_exiting;		/* leader only: exit_group in progress */
 	int group_exit_status;		/* leader only */
-	bool killed;			/* asked to exit (exit_group): leave at the next chance */
+	bool killed;			/* asked to exit (exit_group, a fatal signal): leave at the next chance */
 
-	/* signal state (kernel/signal.c): recorded now, delivered from the vsyscall milestone on */
+	/* signals (kernel/signal*.c, itimer.c): sighand->lock guards these; the timer has its own */
+	struct sighand *sighand;	/* dispositions, shared by CLONE_SIGHAND */
 	u64 sig_blocked;
-	struct sigaction_k {
-		u64 handler;
-		u64 flags;
-		u64 restorer;
-		u64 mask;
-	} sig_actions[64];
+	u64 sig_saved_mask;		/* the mask to restore after sigsuspend */
+	bool sig_restore_mask;		/* sig_saved_mask is to be restored on the way out */
+	u64 sig_waiting;		/* rt_sigtimedwait: signals it waits for, blocked or not */
+	struct sigpending sig_pending;	/* directed at this thread */
+	struct sigpending sig_shared;	/* leader only: directed at the process */
+	struct altstack altstack;
+	struct fault_context fault;	/* the last fault's, for the sigcontext */
+	int exit_signal;		/* sent to the parent when the process ends (clone's low byte) */
+	struct timer real_timer;	/* leader only: ITIMER_REAL and alarm (kernel/itimer.c) */
+	u64 real_interval_ns;		/* leader only: its interval, as set */
 
 	/* accounting (kernel/cputime.c) */
 	struct cputime time;		/* own */

@@ -1,17 +1,20 @@
 /*
  * time_syscalls.c - clocks and sleeps for user space: clock_gettime,
- * clock_getres, gettimeofday, time, nanosleep, clock_nanosleep.
+ * clock_getres, clock_settime, gettimeofday, settimeofday, time,
+ * nanosleep, clock_nanosleep.
  *
- * Every clock derives from the calibrated TSC. CLOCK_REALTIME is the
- * monotonic clock offset by the wall-clock time at boot, which is 0 (1970)
- * until the timekeeping milestone reads the CMOS RTC; the CPU-time clocks
- * come from the exact per-task accounting (kernel/cputime.c).
+ * The system clocks come from the timekeeping core (kernel/timekeeping.c);
+ * the CPU-time clocks from the per-task accounting (kernel/cputime.c),
+ * other threads' and processes' included. Sleeps count ns_since_boot()
+ * (the TSC), which MONOTONIC follows; an absolute REALTIME sleep is
+ * measured from the wall clock's reading when it starts.
  */
 #include "kernel/cputime.h"
 #include "kernel/errno.h"
 #include "kernel/sched.h"
 #include "kernel/syscall.h"
 #include "kernel/task.h"
+#include "kernel/timekeeping.h"
 #include "kernel/tsc.h"
 
 enum {
@@ -21,6 +24,17 @@ enum {
 };
 #define TIMER_ABSTIME 1
 #define NSEC_PER_SEC 1000000000ul
+
+/*
+ * Another task's CPU-time clock, as Linux encodes it (and musl's
+ * clock_getcpuclockid and pthread_getcpuclockid build it): a negative id
+ * holding ~pid << 3, bit 2 set for a single thread (else its whole
+ * process), and in bits 0-1 what to count: 0 user + system ("prof"),
+ * 1 user only ("virt"), 2 user + system ("sched"); 3 is invalid.
+ */
+#define CPUCLOCK_PERTHREAD	4
+#define CPUCLOCK_VIRT		1
+#define CPUCLOCK_INVALID	3
 
 struct timespec_abi {
 	s64 sec;
@@ -32,32 +46,64 @@ struct timeval_abi {
 	s64 usec;
 };
 
-static u64 realtime_at_boot_ns;
+struct timezone_abi {
+	int minuteswest;
+	int dsttime;
+};
+
+/*
+ * The task a CPU clock id names, tasks_lock held: pid 0 is the caller; a
+ * thread's clock only within the caller's process, a process clock only by
+ * its leader's id (as Linux 3.x checks). NULL if there is no such task.
+ */
+static struct task *
+cpu_clock_task(int pid, bool thread)
+{
+	struct task *t = pid ? task_find(pid) : current();
+
+	if (!t || !pid)
+		return t;
+	if (thread)
+		return t->tgid == current()->tgid ? t : NULL;
+	return t->group_leader == t ? t : NULL;
+}
+
+static s64
+cpu_clock_ns(int clock)
+{
+	int pid = ~(clock >> 3);	/* the shift keeps the sign: ~ gives pid back */
+	bool thread = clock & CPUCLOCK_PERTHREAD;
+	int what = clock & 3;
+	struct cputime c;
+
+	if (what == CPUCLOCK_INVALID)
+		return -EINVAL;
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	struct task *t = cpu_clock_task(pid, thread);
+	if (t)
+		c = thread ? cputime_read(t) : cputime_read_process_locked(t);
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	if (!t)
+		return -EINVAL;
+	return (s64)cputime_ns(what == CPUCLOCK_VIRT ? c.user : c.user + c.sys);
+}
 
 /* The clock's reading in ns, or -EINVAL for an unknown clock. */
 static s64
 clock_read_ns(int clock)
 {
-	switch (clock) {
-	case CLOCK_REALTIME:
-	case CLOCK_REALTIME_COARSE:
-		return (s64)(realtime_at_boot_ns + ns_since_boot());
-	case CLOCK_MONOTONIC:
-	case CLOCK_MONOTONIC_RAW:
-	case CLOCK_MONOTONIC_COARSE:
-	case CLOCK_BOOTTIME:
-		return (s64)ns_since_boot();
-	case CLOCK_PROCESS_CPUTIME_ID: {
+	if (clock < 0)
+		return cpu_clock_ns(clock);
+	if (clock == CLOCK_PROCESS_CPUTIME_ID) {
 		struct cputime c = cputime_read_process(current());
 		return (s64)cputime_ns(c.user + c.sys);
 	}
-	case CLOCK_THREAD_CPUTIME_ID: {
+	if (clock == CLOCK_THREAD_CPUTIME_ID) {
 		struct cputime c = cputime_read(current());
 		return (s64)cputime_ns(c.user + c.sys);
 	}
-	default:
-		return -EINVAL;
-	}
+	u64 ns = timekeeping_read_ns(clock);
+	return ns == ~0ull ? -EINVAL : (s64)ns;
 }
 
 static struct timespec_abi
@@ -89,25 +135,65 @@ SYSCALL2(clock_getres, int, clock, struct timespec_abi __user *, uts)
 {
 	if (clock_read_ns(clock) < 0)
 		return -EINVAL;
-	struct timespec_abi ts = { 0, 1 };	/* TSC-based: nanosecond resolution */
+	bool coarse = clock == CLOCK_REALTIME_COARSE || clock == CLOCK_MONOTONIC_COARSE;
+	struct timespec_abi ts = ns_to_timespec(coarse ? timekeeping_tick_ns() : 1);
 	return uts && copy_to_user(uts, &ts, sizeof(ts)) ? -EFAULT : 0;
 }
 
-SYSCALL2(gettimeofday, struct timeval_abi __user *, utv, void __user *, utz)
+SYSCALL2(clock_settime, int, clock, const struct timespec_abi __user *, uts)
 {
-	u64 ns = (u64)clock_read_ns(CLOCK_REALTIME);
-	struct timeval_abi tv = { (s64)(ns / NSEC_PER_SEC), (s64)(ns % NSEC_PER_SEC / 1000) };
+	struct timespec_abi ts;
+	u64 ns;
 
+	if (clock != CLOCK_REALTIME)
+		return -EINVAL;
+	if (copy_from_user(&ts, uts, sizeof(ts)))
+		return -EFAULT;
+	if (timespec_to_ns(&ts, &ns))
+		return -EINVAL;
+	timekeeping_set_realtime(ns);
+	return 0;
+}
+
+SYSCALL2(gettimeofday, struct timeval_abi __user *, utv, struct timezone_abi __user *, utz)
+{
+	u64 ns = timekeeping_read_ns(CLOCK_REALTIME);
+	struct timeval_abi tv = { (s64)(ns / NSEC_PER_SEC), (s64)(ns % NSEC_PER_SEC / 1000) };
+	struct timezone_abi tz;
+
+	timekeeping_get_tz(&tz.minuteswest, &tz.dsttime);
 	if (utv && copy_to_user(utv, &tv, sizeof(tv)))
 		return -EFAULT;
-	if (utz && clear_user(utz, 8))	/* struct timezone: no offset, no DST */
+	if (utz && copy_to_user(utz, &tz, sizeof(tz)))
 		return -EFAULT;
+	return 0;
+}
+
+#define MAX_TZ_MINUTES (15 * 60)	/* Linux's bound on a timezone offset */
+
+SYSCALL2(settimeofday, const struct timeval_abi __user *, utv,
+	 const struct timezone_abi __user *, utz)
+{
+	struct timeval_abi tv;
+	struct timezone_abi tz;
+
+	if ((utv && copy_from_user(&tv, utv, sizeof(tv))) ||
+	    (utz && copy_from_user(&tz, utz, sizeof(tz))))
+		return -EFAULT;
+	if (utv && (tv.sec < 0 || tv.usec < 0 || tv.usec >= 1000000))
+		return -EINVAL;
+	if (utz && (tz.minuteswest < -MAX_TZ_MINUTES || tz.minuteswest > MAX_TZ_MINUTES))
+		return -EINVAL;
+	if (utz)
+		timekeeping_set_tz(tz.minuteswest, tz.dsttime);
+	if (utv)
+		timekeeping_set_realtime((u64)tv.sec * NSEC_PER_SEC + (u64)tv.usec * 1000);
 	return 0;
 }
 
 SYSCALL1(time, s64 __user *, ut)
 {
-	s64 sec = clock_read_ns(CLOCK_REALTIME) / (s64)NSEC_PER_SEC;
+	s64 sec = (s64)(timekeeping_read_ns(CLOCK_REALTIME) / NSEC_PER_SEC);
 
 	if (ut && copy_to_user(ut, &sec, sizeof(sec)))
 		return -EFAULT;

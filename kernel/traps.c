@@ -11,6 +11,7 @@
 #include "kernel/traps.h"
 #include "kernel/backtrace.h"
 #include "kernel/cputime.h"
+#include "kernel/fpu.h"
 #include "kernel/irq.h"
 #include "kernel/ksyms.h"
 #include "kernel/panic.h"
@@ -19,7 +20,10 @@
 #include "kernel/printk.h"
 #include "kernel/process.h"
 #include "kernel/sched.h"
+#include "kernel/signal.h"
+#include "kernel/string.h"
 #include "kernel/syscall.h"
+#include "kernel/vsyscall.h"
 #include "kernel/x86.h"
 #include "mm/extable.h"
 #include "mm/vm.h"
@@ -88,11 +92,15 @@ ist_for(unsigned vector)
 	}
 }
 
-/* int3, into and int $0x80: as in Linux, user mode may execute these (else #GP). */
+/*
+ * int3, into and int $0x80: as in Linux, user mode may execute these (else
+ * #GP); and int $0xcc, the vsyscall page's trap in vsyscall=trap (Linux 3.0).
+ */
 static bool
 user_may_raise(unsigned vector)
 {
-	return vector == VEC_BREAKPOINT || vector == VEC_OVERFLOW || vector == VEC_SYSCALL_INT80;
+	return vector == VEC_BREAKPOINT || vector == VEC_OVERFLOW || vector == VEC_SYSCALL_INT80 ||
+	       vector == VSYSCALL_VECTOR;
 }
 
 void
@@ -237,21 +245,74 @@ nmi(struct trap_frame *f)
 	pr_warn("NMI on CPU %u at rip %#lx (port 0x61 = %#x)\n", this_cpu()->id, f->rip, inb(0x61));
 }
 
+/* x87 (#MF) or SIMD (#XM): the first unmasked exception flag, as Linux turns it into si_code. */
 static int
-signal_for(unsigned vector)
+fpu_exception_code(unsigned vector)
 {
-	switch (vector) {
-	case VEC_DIVIDE: case VEC_X87: case VEC_SIMD:
-		return SIGFPE;
-	case VEC_INVALID_OPCODE:
-		return SIGILL;
-	case VEC_DEBUG: case VEC_BREAKPOINT:
-		return SIGTRAP;
-	case VEC_ALIGNMENT_CHECK:
-		return SIGBUS;
-	default:
-		return SIGSEGV;
+	struct fpu_state s;
+	u16 control, status;
+	u32 mxcsr, raised;
+
+	fpu_save(&s);
+	if (vector == VEC_X87) {
+		memcpy(&control, s.bytes, sizeof(control));
+		memcpy(&status, s.bytes + 2, sizeof(status));
+		raised = status & ~control;
+	} else {
+		memcpy(&mxcsr, s.bytes + 24, sizeof(mxcsr));
+		raised = mxcsr & ~(mxcsr >> 7);	/* flags in bits 0-5, their masks in 7-12 */
 	}
+	if (raised & 0x01)
+		return FPE_FLTINV;
+	if (raised & 0x04)
+		return FPE_FLTDIV;
+	if (raised & 0x08)
+		return FPE_FLTOVF;
+	if (raised & 0x12)	/* denormal operand, underflow */
+		return FPE_FLTUND;
+	if (raised & 0x20)
+		return FPE_FLTRES;
+	return FPE_FLTINV;
+}
+
+/*
+ * The signal, si_code and si_addr Linux gives a user exception other than
+ * a page fault. #GP and most others are SIGSEGV with SI_KERNEL and no
+ * address; int3 too is SI_KERNEL (Linux's do_trap), not TRAP_BRKPT.
+ */
+static struct fault_report
+signal_for(const struct trap_frame *f)
+{
+	unsigned vector = (unsigned)f->vector;
+	struct fault_report r = {
+		.sig = SIGSEGV, .code = SI_KERNEL, .trapno = vector, .error = f->error,
+		.why = exception_name(vector),
+	};
+
+	switch (vector) {
+	case VEC_DIVIDE:
+		r.sig = SIGFPE, r.code = FPE_INTDIV, r.addr = f->rip;
+		break;
+	case VEC_X87: case VEC_SIMD:
+		r.sig = SIGFPE, r.code = fpu_exception_code(vector), r.addr = f->rip;
+		break;
+	case VEC_INVALID_OPCODE:
+		r.sig = SIGILL, r.code = ILL_ILLOPN, r.addr = f->rip;
+		break;
+	case VEC_DEBUG:		/* user mode can only single-step (TF) */
+		r.sig = SIGTRAP, r.code = TRAP_TRACE, r.addr = f->rip;
+		break;
+	case VEC_BREAKPOINT:
+		r.sig = SIGTRAP;
+		break;
+	case VEC_SEGMENT_NOT_PRESENT: case VEC_STACK_FAULT:
+		r.sig = SIGBUS;
+		break;
+	case VEC_ALIGNMENT_CHECK:
+		r.sig = SIGBUS, r.code = BUS_ADRALN;
+		break;
+	}
+	return r;
 }
 
 static const char *
@@ -268,20 +329,38 @@ fault_reason(enum fault_result r, u64 error)
 				  "read from a mapping that allows no access";
 }
 
-/* An exception in user mode: a page to fault in, or the end of the process. */
+/* A page fault handle_mm_fault could not resolve: SIGSEGV, or SIGBUS past the end of a file. */
+static struct fault_report
+page_fault_report(enum fault_result result, const struct trap_frame *f, u64 addr)
+{
+	int sig = result == FAULT_BUS ? SIGBUS : SIGSEGV;
+	int code = result == FAULT_BUS ? BUS_ADRERR :
+		   result == FAULT_SEGV_MAPERR ? SEGV_MAPERR :
+		   result == FAULT_SEGV_ACCERR ? SEGV_ACCERR : SI_KERNEL;
+
+	return (struct fault_report){ sig, code, addr, VEC_PAGE_FAULT, f->error,
+				      fault_reason(result, f->error) };
+}
+
+/* An exception in user mode: a page to fault in, or a signal (which may end the process). */
 static void
 user_exception(struct trap_frame *f)
 {
 	if (f->vector == VEC_PAGE_FAULT) {
 		u64 addr = read_cr2();
 		local_irq_enable();
+		if (vsyscall_fault(f, addr))
+			return;
 		enum fault_result r = handle_mm_fault(addr, f->error);
 		if (r == FAULT_OK)
 			return;
-		kill_current(r == FAULT_BUS ? SIGBUS : SIGSEGV, fault_reason(r, f->error), addr, f->rip);
+		struct fault_report report = page_fault_report(r, f, addr);
+		force_sig_fault(&report);
+		return;
 	}
 	local_irq_enable();
-	kill_current(signal_for((unsigned)f->vector), exception_name((unsigned)f->vector), 0, f->rip);
+	struct fault_report report = signal_for(f);
+	force_sig_fault(&report);
 }
 
 /*

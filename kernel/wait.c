@@ -3,6 +3,7 @@
  */
 #include "kernel/wait.h"
 #include "kernel/sched.h"
+#include "kernel/signal.h"
 #include "kernel/task.h"
 
 void
@@ -45,9 +46,9 @@ wake_up_all(struct wait_queue *q)
 	spin_unlock_irqrestore(&q->lock, flags);
 }
 
-/* exit_group asked this task to go; pending signals join with the vsyscall milestone. */
+/* A signal to act on, or exit_group / a fatal signal asked this task to go. */
 bool
 task_interrupted(void)
 {
-	return READ_ONCE(current()->killed);
+	return signal_pending();
 }

@@ -11,6 +11,7 @@
 #define REWIND_WAIT_H
 
 #include "kernel/list.h"
+#include "kernel/signal.h"
 #include "kernel/types.h"
 #include "locking/spinlock.h"
 
@@ -38,12 +39,13 @@ void prepare_to_wait(struct wait_queue *q, struct wait_entry *e);
 void finish_wait(struct wait_queue *q, struct wait_entry *e);
 /* Wakes every task on the queue. */
 void wake_up_all(struct wait_queue *q);
-/* Whether the current task has a reason to stop sleeping early (a pending signal). */
+/* Whether the current task has a reason to stop sleeping early (a signal, or being killed). */
 bool task_interrupted(void);
 
 /*
- * Sleeps until cond is true. Returns 0, or -EINTR when interrupted
- * (a signal; signals arrive with the vsyscall milestone).
+ * Sleeps until cond is true. Returns 0, or -ERESTARTSYS (kernel/signal.h)
+ * when a signal interrupts: the call is restarted or fails with EINTR,
+ * depending on the handler (SA_RESTART), on the way back to user mode.
  */
 #define wait_event_interruptible(q, cond)				\
 	({								\
@@ -54,7 +56,7 @@ bool task_interrupted(void);
 			if (cond)					\
 				break;					\
 			if (task_interrupted()) {			\
-				ret_ = -4 /* EINTR */;			\
+				ret_ = -ERESTARTSYS;			\
 				break;					\
 			}						\
 			schedule();					\

@@ -7,7 +7,9 @@
  *     of the file (mapped read-only when private, so that a write copies);
  *   - a write to a present read-only page of a writable area: copy-on-write,
  *     unless this mapping is the page's only user, which just gets write
- *     permission back.
+ *     permission back;
+ *   - a special mapping (the vDSO, mm/vm.h): its fixed page goes back in
+ *     (after madvise(MADV_DONTNEED) dropped it), never a new one.
  * Page-table changes happen under mm->pt_lock; getting a page may sleep
  * (file pages), so it happens outside that lock and the entry is checked
  * again before it is installed.
@@ -137,6 +139,8 @@ handle_mm_fault(u64 addr, u64 error)
 		r = FAULT_SEGV_MAPERR;
 	else if (!access_allowed(v, error))
 		r = FAULT_SEGV_ACCERR;
+	else if (v->special)
+		r = vm_special_fault(mm, v, addr);
 	else
 		r = fault_in(mm, v, addr & PAGE_MASK, error & PF_WRITE);
 	up_read(&mm->mmap_lock);

@@ -288,6 +288,25 @@ unmap_kernel_page(u64 va)
 	return old;
 }
 
+pte_t *
+kernel_user_pte(u64 va)
+{
+	pgd_t *pgd = &kernel_pgd[PGD_INDEX(va)];
+
+	BUG_ON(va < KERNEL_VMA);
+	u64 irq = spin_lock_irqsave(&kernel_pt_lock);
+	pud_t *pud = pud_offset(kernel_pgd, va, true);
+	pmd_t *pmd = pud ? pmd_offset(pud, va, true) : NULL;
+	pte_t *pte = pmd ? pte_offset(pmd, va, true) : NULL;
+	if (pte) {
+		set_pgd(pgd, make_pgd(pgd_val(*pgd) | PTE_USER));
+		set_pud(pud, make_pud(pud_val(*pud) | PTE_USER));
+		set_pmd(pmd, make_pmd(pmd_val(*pmd) | PTE_USER));
+	}
+	spin_unlock_irqrestore(&kernel_pt_lock, irq);
+	return pte;
+}
+
 u64
 lookup_kernel_mapping(u64 va, int *level)
 {

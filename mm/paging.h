@@ -58,6 +58,17 @@ pte_t unmap_kernel_page(u64 va);
  */
 u64 lookup_kernel_mapping(u64 va, int *level);
 
+/*
+ * The entry of a kernel-half page that user mode may use (the legacy
+ * vsyscall page and the fixed vvar pages: Linux's user-visible fixmap
+ * slots), creating the tables on the way, each with the user bit. Safe:
+ * the CPU ANDs the user bit over all four levels, so every other entry
+ * under those tables, which lacks it, stays supervisor-only. Boot only,
+ * before the first address space copies the kernel half's top level.
+ * The caller writes the entry (set_pte) and flushes. NULL without memory.
+ */
+pte_t *kernel_user_pte(u64 va);
+
 /* The 4 KiB entry for va under pgd, creating missing tables if alloc; NULL if absent. */
 pte_t *pte_walk(pgd_t *pgd, u64 va, bool alloc);
 typedef void (*pte_visit_fn)(pte_t *pte, u64 va, void *arg);

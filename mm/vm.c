@@ -4,7 +4,8 @@
  * The VMA list is sorted and never has overlapping areas; neighbours with
  * identical properties are merged, so brk growth extends one [heap] area.
  * Pages are never populated here: every page arrives by a fault
- * (mm/fault.c). Removing an area drops the pages mapped in it ("zap").
+ * (mm/fault.c) - except in special mappings (the vDSO), whose fixed pages
+ * are mapped at once. Removing an area drops the pages mapped in it ("zap").
  *
  * TLB: after changing live entries, every CPU that has the address space
  * loaded forgets them (tlb_flush_mm_range: a shootdown IPI to mm->cpumask).
@@ -20,6 +21,7 @@
 #include "kernel/string.h"
 #include "kernel/task.h"
 #include "kernel/vsprintf.h"
+#include "kernel/vsyscall.h"
 
 /* ---- vma objects ---------------------------------------------------------- */
 
@@ -69,13 +71,13 @@ vma_find(struct mm *mm, u64 addr)
 	return NULL;
 }
 
-/* Whether b continues a seamlessly: same properties, and the file offset lines up. */
+/* Whether b continues a seamlessly: same properties, and the file (or special page) offset lines up. */
 static bool
 vma_mergeable(const struct vma *a, const struct vma *b)
 {
 	return a->end == b->start && a->flags == b->flags && a->file == b->file &&
-	       a->name == b->name &&
-	       (!a->file || a->pgoff + ((a->end - a->start) >> PAGE_SHIFT) == b->pgoff);
+	       a->name == b->name && a->special == b->special &&
+	       ((!a->file && !a->special) || a->pgoff + ((a->end - a->start) >> PAGE_SHIFT) == b->pgoff);
 }
 
 /* Inserts v in order (the range must be free) and merges it with its neighbours. */
@@ -112,6 +114,7 @@ vma_split(struct vma *v, u64 addr)
 				 v->pgoff + ((addr - v->start) >> PAGE_SHIFT), v->name);
 	if (!hi)
 		return -ENOMEM;
+	hi->special = v->special;
 	v->end = addr;
 	list_add(&hi->link, &v->link);
 	return 0;
@@ -119,22 +122,31 @@ vma_split(struct vma *v, u64 addr)
 
 /* ---- page-table side ------------------------------------------------------ */
 
+struct zap {
+	struct mm *mm;
+	bool special;		/* fixed kernel pages: only the entries go */
+};
+
 static void
 zap_pte(pte_t *pte, u64 va, void *arg)
 {
-	struct mm *mm = arg;
+	struct zap *z = arg;
 
-	put_page(pte_page(pte_val(*pte)));
+	if (!z->special) {
+		put_page(pte_page(pte_val(*pte)));
+		z->mm->rss--;
+	}
 	set_pte(pte, make_pte(0));
-	mm->rss--;
 }
 
-/* Drops every page mapped in [start, end). */
+/* Drops every page mapped in [start, end), a part of v. */
 static void
-zap_range(struct mm *mm, u64 start, u64 end)
+zap_range(struct mm *mm, const struct vma *v, u64 start, u64 end)
 {
+	struct zap z = { mm, v->special != NULL };
+
 	spin_lock(&mm->pt_lock);
-	walk_present_ptes(mm->pgd, start, end, zap_pte, mm);
+	walk_present_ptes(mm->pgd, start, end, zap_pte, &z);
 	spin_unlock(&mm->pt_lock);
 	tlb_flush_mm_range(mm, start, end);
 }
@@ -163,7 +175,7 @@ unmap_range(struct mm *mm, u64 start, u64 end)
 			return -ENOMEM;
 		pos = pos->next;
 		list_del(&v->link);
-		zap_range(mm, v->start, v->end);
+		zap_range(mm, v, v->start, v->end);
 		vma_free(v);
 	}
 	return 0;
@@ -251,6 +263,10 @@ copy_pte(pte_t *pte, u64 va, void *arg)
 		c->failed = true;
 		return;
 	}
+	if (c->vma->special) {		/* the same fixed page, never written: share it as is */
+		set_pte(dst, make_pte(val));
+		return;
+	}
 	if (!(c->vma->flags & VM_SHARED) && (val & PTE_WRITE)) {
 		val &= ~PTE_WRITE;
 		set_pte(pte, make_pte(val));
@@ -273,6 +289,7 @@ mm_fork(struct mm *old)
 	mm->brk_start = old->brk_start;
 	mm->brk = old->brk;
 	mm->start_stack = old->start_stack;
+	mm->vdso_base = old->vdso_base;
 	list_for_each(pos, &old->vmas) {
 		struct vma *v = list_entry(pos, struct vma, link);
 		struct vma *nv = vma_new(v->start, v->end, v->flags, v->file, v->pgoff, v->name);
@@ -280,6 +297,7 @@ mm_fork(struct mm *old)
 			c.failed = true;
 			break;
 		}
+		nv->special = v->special;
 		list_add_tail(&nv->link, &mm->vmas);
 		c.vma = v;
 		spin_lock(&old->pt_lock);
@@ -311,16 +329,6 @@ map_locked(struct mm *mm, u64 start, u64 len, u32 flags, struct file *file, u64 
 	return 0;
 }
 
-int
-vm_map_fixed(struct mm *mm, u64 start, u64 len, u32 flags, struct file *file, u64 pgoff,
-	     const char *name)
-{
-	down_write(&mm->mmap_lock);
-	int err = map_locked(mm, start, len, flags, file, pgoff, name);
-	up_write(&mm->mmap_lock);
-	return err;
-}
-
 static bool
 range_is_free(struct mm *mm, u64 start, u64 end)
 {
@@ -332,6 +340,68 @@ range_is_free(struct mm *mm, u64 start, u64 end)
 			return false;
 	}
 	return true;
+}
+
+/* Installs the special mapping's page for va unless one is there; pt_lock held. */
+static enum fault_result
+install_special_page(struct mm *mm, const struct vma *v, u64 va)
+{
+	u64 page = v->special->page((unsigned)(v->pgoff + ((va - v->start) >> PAGE_SHIFT)));
+	pte_t *pte = pte_walk(mm->pgd, va, true);
+
+	if (!pte)
+		return FAULT_OOM;
+	if (!page)
+		return FAULT_BUS;	/* as Linux's [vvar] without an HPET */
+	if (!(pte_val(*pte) & PTE_PRESENT))
+		set_pte(pte, make_pte(page | vm_pte_flags(v->flags, false)));
+	return FAULT_OK;
+}
+
+enum fault_result
+vm_special_fault(struct mm *mm, struct vma *v, u64 va)
+{
+	spin_lock(&mm->pt_lock);
+	enum fault_result r = install_special_page(mm, v, va & PAGE_MASK);
+	spin_unlock(&mm->pt_lock);
+	return r;
+}
+
+int
+vm_map_special(struct mm *mm, u64 start, const struct special_mapping *sm, u32 flags)
+{
+	u64 len = (u64)sm->npages << PAGE_SHIFT;
+	int err = 0;
+
+	BUG_ON(flags & ~(VM_READ | VM_EXEC));
+	down_write(&mm->mmap_lock);
+	if (!range_is_free(mm, start, start + len)) {
+		up_write(&mm->mmap_lock);
+		return -EEXIST;
+	}
+	struct vma *v = vma_new(start, start + len, flags, NULL, 0, sm->name);
+	if (!v) {
+		up_write(&mm->mmap_lock);
+		return -ENOMEM;
+	}
+	v->special = sm;
+	vma_insert(mm, v);
+	spin_lock(&mm->pt_lock);
+	for (u64 va = start; va < start + len && !err; va += PAGE_SIZE)
+		err = install_special_page(mm, v, va) == FAULT_OOM ? -ENOMEM : 0;
+	spin_unlock(&mm->pt_lock);
+	up_write(&mm->mmap_lock);
+	return err;
+}
+
+int
+vm_map_fixed(struct mm *mm, u64 start, u64 len, u32 flags, struct file *file, u64 pgoff,
+	     const char *name)
+{
+	down_write(&mm->mmap_lock);
+	int err = map_locked(mm, start, len, flags, file, pgoff, name);
+	up_write(&mm->mmap_lock);
+	return err;
 }
 
 /* The highest free gap of len bytes below USER_MMAP_TOP (mmap grows down, as Linux's). */
@@ -407,14 +477,18 @@ struct reprotect {
 	u32 flags;
 };
 
-/* Keeps the page and its write bit only where still allowed (COW pages stay read-only). */
+/*
+ * Keeps the page, its caching (an MMIO page stays uncached) and its write bit
+ * only where still allowed (COW pages stay read-only).
+ */
 static void
 reprotect_pte(pte_t *pte, u64 va, void *arg)
 {
 	struct reprotect *r = arg;
 	u64 val = pte_val(*pte);
 
-	set_pte(pte, make_pte((val & PTE_ADDR_MASK) | vm_pte_flags(r->flags, val & PTE_WRITE)));
+	set_pte(pte, make_pte((val & (PTE_ADDR_MASK | PTE_CACHE_UC)) |
+			      vm_pte_flags(r->flags, val & PTE_WRITE)));
 }
 
 int
@@ -428,6 +502,10 @@ vm_mprotect(struct mm *mm, u64 start, u64 len, int prot)
 		struct vma *v = vma_find(mm, a);
 		if (!v) {
 			err = -ENOMEM;
+			goto out;
+		}
+		if (v->special && (prot & PROT_WRITE)) {
+			err = -EACCES;		/* kernel pages shared by every process */
 			goto out;
 		}
 		a = v->end;
@@ -492,11 +570,27 @@ vm_discard(struct mm *mm, u64 start, u64 len)
 			err = -ENOMEM;
 			break;
 		}
-		zap_range(mm, MAX(a, v->start), MIN(end, v->end));
+		zap_range(mm, v, MAX(a, v->start), MIN(end, v->end));
 		a = v->end;
 	}
 	up_read(&mm->mmap_lock);
 	return err;
+}
+
+/* Linux pads the fields before a name to this column (64-bit: 25 + 6 * sizeof(void *) - 1). */
+#define MAPS_NAME_COLUMN 73
+
+/* One line of /proc/<pid>/maps; returns its length, as ksnprintf does. */
+static size_t
+show_map_line(char *buf, size_t size, u64 start, u64 end, const char *perms, u64 offset,
+	      const char *name)
+{
+	char fields[96];
+	int len = ksnprintf(fields, sizeof(fields), "%08lx-%08lx %s %08lx 00:00 0", start, end, perms,
+			    offset);
+	int pad = name[0] ? MAX(MAPS_NAME_COLUMN - len, 1) : 0;
+
+	return (size_t)ksnprintf(buf, size, "%s%*s%s\n", fields, pad, "", name);
 }
 
 size_t
@@ -508,17 +602,22 @@ vm_show_maps(struct mm *mm, char *buf, size_t size)
 	down_read(&mm->mmap_lock);
 	list_for_each(pos, &mm->vmas) {
 		struct vma *v = list_entry(pos, struct vma, link);
-		char path[128] = "";
+		char path[128] = "", perms[5] = {
+			v->flags & VM_READ ? 'r' : '-', v->flags & VM_WRITE ? 'w' : '-',
+			v->flags & VM_EXEC ? 'x' : '-', v->flags & VM_SHARED ? 's' : 'p', '\0'
+		};
 		if (v->file)
 			file_path(v->file, path, sizeof(path));
 		else if (v->name)
 			ksnprintf(path, sizeof(path), "%s", v->name);
-		n += ksnprintf(buf + MIN(n, size), size - MIN(n, size),
-			       "%08lx-%08lx %c%c%c%c %08lx 00:00 0%s%s\n", v->start, v->end,
-			       v->flags & VM_READ ? 'r' : '-', v->flags & VM_WRITE ? 'w' : '-',
-			       v->flags & VM_EXEC ? 'x' : '-', v->flags & VM_SHARED ? 's' : 'p',
-			       v->pgoff << PAGE_SHIFT, path[0] ? "                          " : "", path);
+		n += show_map_line(buf + MIN(n, size), size - MIN(n, size), v->start, v->end, perms,
+				   v->pgoff << PAGE_SHIFT, path);
 	}
 	up_read(&mm->mmap_lock);
+	/* The vsyscall page is in every address space, as the last line (Linux's gate area). */
+	const char *perms = vsyscall_maps_perms();
+	if (perms)
+		n += show_map_line(buf + MIN(n, size), size - MIN(n, size), VSYSCALL_ADDR,
+				   VSYSCALL_ADDR + PAGE_SIZE, perms, 0, "[vsyscall]");
 	return MIN(n, size);
 }

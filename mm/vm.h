@@ -43,13 +43,27 @@ struct file;
 #define USER_MMAP_TOP	(USER_STACK_TOP - USER_STACK_SIZE - (1ul << 30))
 #define USER_MMAP_MIN	0x10000ul	/* nothing is mapped below (vm.mmap_min_addr) */
 
+/*
+ * A special mapping shows fixed kernel pages to user mode (the vDSO and its
+ * data, kernel/vdso.c): every process maps the same pages, so they are
+ * never allocated, copied on write, counted or freed - munmap and exit just
+ * drop the entries - and they can never become writable.
+ */
+struct special_mapping {
+	const char *name;		/* as /proc/<pid>/maps shows it: "[vdso]" */
+	unsigned npages;
+	/* Page i's physical address with its caching bits (PTE_CACHE_*), or 0: leave it absent. */
+	u64 (*page)(unsigned i);
+};
+
 struct vma {
 	struct list_head link;		/* in mm->vmas, sorted by address */
 	u64 start, end;			/* [start, end), page-aligned */
 	u32 flags;			/* VM_* */
 	struct file *file;		/* NULL for anonymous memory */
-	u64 pgoff;			/* file page at start */
+	u64 pgoff;			/* file page at start (special mappings: their page index) */
 	const char *name;		/* "[heap]", "[stack]", or NULL */
+	const struct special_mapping *special;	/* or NULL */
 };
 
 struct mm {
@@ -61,7 +75,8 @@ struct mm {
 	u64 cpumask;			/* CPUs that have it loaded (TLB shootdown targets) */
 	u64 brk_start, brk;
 	u64 start_stack;		/* initial stack pointer, for /proc */
-	u64 rss;			/* pages mapped */
+	u64 rss;			/* pages mapped (special mappings not counted) */
+	u64 vdso_base;			/* the vDSO's ELF header (AT_SYSINFO_EHDR), or 0 */
 };
 
 struct mm *mm_create(void);
@@ -74,6 +89,12 @@ void mm_activate(struct mm *mm);
 /* Maps [start, start + len) with the given VM_* flags; replaces what was there. 0 or -errno. */
 int vm_map_fixed(struct mm *mm, u64 start, u64 len, u32 flags, struct file *file, u64 pgoff,
 		 const char *name);
+/*
+ * Maps all of a special mapping at start with VM_READ/VM_EXEC flags; it is
+ * populated at once, so using it costs no page fault. 0, -EEXIST when
+ * something is mapped there already, or -ENOMEM.
+ */
+int vm_map_special(struct mm *mm, u64 start, const struct special_mapping *sm, u32 flags);
 long vm_mmap(struct mm *mm, u64 addr, u64 len, int prot, int flags, struct file *file, u64 pgoff);
 int vm_munmap(struct mm *mm, u64 start, u64 len);
 int vm_mprotect(struct mm *mm, u64 start, u64 len, int prot);
@@ -92,6 +113,8 @@ u64 vm_pte_flags(u32 vmflags, bool writable);
 enum fault_result { FAULT_OK, FAULT_SEGV_MAPERR, FAULT_SEGV_ACCERR, FAULT_BUS, FAULT_OOM };
 /* Resolves a fault at addr with the CPU's error code in the current mm. */
 enum fault_result handle_mm_fault(u64 addr, u64 error);
+/* A fault in a special mapping whose access v allows: its fixed page goes back in. mmap_lock held. */
+enum fault_result vm_special_fault(struct mm *mm, struct vma *v, u64 va);
 /* /proc/<pid>/maps text: the number of bytes written. */
 size_t vm_show_maps(struct mm *mm, char *buf, size_t size);
 

@@ -1223,19 +1223,6 @@ TEST(thread_stack_overflow)
 
 /* === CPU time ============================================================== */
 
-/*
- * rewind does not yet sum CPU time over a process's threads: the process
- * clock, RUSAGE_SELF and wait4 report one thread, and other threads' clocks
- * (pthread_getcpuclockid) are EINVAL. These tests pass on Linux and are
- * skipped on rewind, by name, until the kernel has it; then this goes.
- */
-static void
-skip_on_rewind_until_fixed(const char *gap)
-{
-	if (on_rewind())
-		skip("known rewind gap: %s", gap);
-}
-
 #define BURN_MS		100
 #define BURNERS		2
 
@@ -1305,7 +1292,6 @@ TEST(cputime_thread_clock)
 	pthread_t t[BURNERS];
 	clockid_t clock;
 
-	skip_on_rewind_until_fixed("clock_gettime on another thread's CPU clock is EINVAL");
 	start_burners(&r, t);
 	CHECK(pthread_getcpuclockid(t[0], &clock) == 0);
 	long long ns = clock_ns(clock);

@@ -201,6 +201,14 @@ task_interrupted(void)
 	return false;
 }
 
+static int signal_sent_self;	/* the last signal the code under test raised on its caller */
+
+void
+signal_send_self(int sig)
+{
+	signal_sent_self = sig;
+}
+
 void
 schedule(void)
 {

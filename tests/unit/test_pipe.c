@@ -95,7 +95,9 @@ UNIT_TEST(eof_and_epipe)
 	CHECK_EQ(do_sys_close(rd), 0);
 	make_pipe(0);
 	CHECK_EQ(do_sys_close(rd), 0);
+	signal_sent_self = 0;
 	CHECK_EQ(do_sys_write(wr, "z", 1), -EPIPE);
+	CHECK_EQ(signal_sent_self, SIGPIPE);
 	CHECK_EQ(do_sys_close(wr), 0);
 	CHECK_EQ(kmalloc_objects_now(), objects);
 	CHECK_EQ(free_pages_now(), pages);

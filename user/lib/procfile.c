@@ -1,10 +1,11 @@
 /*
- * procfile.c - reading the small text files of /proc; see procfile.h.
+ * procfile.c - reading the small text files of /proc, and the knob files; see procfile.h.
  */
 #include "lib/procfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -94,4 +95,29 @@ chomp(char *s)
 
 	while (len && (s[len - 1] == '\n' || s[len - 1] == ' ' || s[len - 1] == '\t'))
 		s[--len] = '\0';
+}
+
+int
+knob_read(const char *name, char *value, size_t size)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "/proc/sys/rewind/%s", name);
+	if (read_text_file(path, value, size) < 0)
+		return -1;
+	value[strcspn(value, "\n")] = '\0';
+	return 0;
+}
+
+int
+knob_write(const char *name, const char *value)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "/proc/sys/rewind/%s", name);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -1;
+	int bad = fprintf(f, "%s\n", value) < 0;
+	return fclose(f) != 0 || bad ? -1 : 0;
 }

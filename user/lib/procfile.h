@@ -23,6 +23,11 @@ int field_ull(const char *text, const char *key, unsigned long long *value);
 /* Copies key's value up to the end of its line; 0 if it was there, -1 if not. */
 int field_str(const char *text, const char *key, char *out, size_t size);
 
+/* A rewind knob's current value: the first line of /proc/sys/rewind/NAME; 0, or -1 with errno (no such knob, or not rewind). */
+int knob_read(const char *name, char *value, size_t size);
+/* Writes a knob's value; 0, or -1 with errno (EINVAL: the kernel refused the value and kept the old). */
+int knob_write(const char *name, const char *value);
+
 /* Drops trailing newlines and blanks in place. */
 void chomp(char *s);
 

@@ -1,0 +1,17 @@
+/*
+ * kvmclock.h - KVM's paravirtual clock as a clocksource ("kvm-clock").
+ *
+ * Present only when CPUID names the KVM hypervisor with the kvmclock
+ * feature; everywhere else (TCG, bare metal) these do nothing.
+ */
+#ifndef REWIND_KVMCLOCK_H
+#define REWIND_KVMCLOCK_H
+
+#include "kernel/types.h"
+
+/* On the boot CPU: registers kvm-clock if KVM offers it; false if not. */
+bool kvmclock_init(void);
+/* On each application processor, before it reads any clock: its own time area. */
+void kvmclock_init_cpu(void);
+
+#endif

@@ -1,0 +1,14 @@
+/*
+ * itimer.h - a process's real-time interval timer (ITIMER_REAL, alarm).
+ */
+#ifndef REWIND_ITIMER_H
+#define REWIND_ITIMER_H
+
+struct task;
+
+/* A new process's timer, disarmed (fork does not inherit it; execve keeps it). */
+void itimer_init(struct task *leader);
+/* Before the process is freed: disarms the timer and waits for a SIGALRM being sent. */
+void itimer_release(struct task *leader);
+
+#endif

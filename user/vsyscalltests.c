@@ -1,0 +1,587 @@
+/*
+ * vsyscalltests - the vDSO and the legacy vsyscall page, from user mode.
+ *
+ * Every way of asking the time or the CPU - the system call, the vDSO
+ * function found through AT_SYSINFO_EHDR, the fixed vsyscall entry - must
+ * give the same answers, never going backwards from one route to the next;
+ * musl itself must use the vDSO; and on rewind each vsyscall= mode, set at
+ * run time through /proc/sys/rewind/vsyscall, must behave as Linux's did
+ * (permissions in /proc/self/maps, which uses work, which give SIGSEGV).
+ * The mode is put back after every test.
+ *
+ * The same binary runs on the build host's Linux, where the mode tests
+ * are skipped (no knob to switch) and the rest must pass too.
+ */
+#define _GNU_SOURCE
+#include "lib/clock_routes.h"
+#include "lib/procfile.h"
+#include "lib/testing.h"
+#include "lib/vdso.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define VSYSCALL_PAGE	0xffffffffff600000ul
+#define SAMPLES		200
+
+/* The knobs the tests switch, and their values when the suite started (restored after each test). */
+static struct saved_knob {
+	const char *name;
+	char value[32];
+} saved_knobs[] = { { "vsyscall", "" }, { "clocksource", "" } };
+
+/* ---- helpers ----------------------------------------------------------------- */
+
+/* Sets the knob and checks that the kernel took the value (a refused one leaves the old). */
+static void
+set_knob(const char *name, const char *value)
+{
+	char now[64];
+
+	if (knob_write(name, value) != 0)
+		fail("writing %s to /proc/sys/rewind/%s failed: %s", value, name, strerror(errno));
+	if (knob_read(name, now, sizeof(now)) != 0)
+		fail("cannot read /proc/sys/rewind/%s back", name);
+	if (strcmp(now, value) != 0)
+		fail("/proc/sys/rewind/%s reads '%s' after writing '%s'", name, now, value);
+}
+
+static void
+set_mode(const char *mode)
+{
+	set_knob("vsyscall", mode);
+}
+
+static void
+require_rewind(void)
+{
+	if (!on_rewind())
+		skip("no /proc/sys/rewind: the vsyscall mode cannot be switched here (not rewind)");
+}
+
+/* The line of /proc/self/maps naming name (e.g. "[vdso]") into line; 0, or -1 if absent. */
+static int
+maps_line(const char *name, char *line, size_t size)
+{
+	static char maps[65536];
+
+	if (read_text_file("/proc/self/maps", maps, sizeof(maps)) < 0)
+		fail("cannot read /proc/self/maps");
+	for (char *l = maps; *l; ) {
+		char *end = strchr(l, '\n');
+		size_t len = end ? (size_t)(end - l) : strlen(l);
+		if (len > strlen(name) && memcmp(l + len - strlen(name), name, strlen(name)) == 0) {
+			snprintf(line, size, "%.*s", (int)len, l);
+			return 0;
+		}
+		l += len + (end ? 1 : 0);
+	}
+	return -1;
+}
+
+static int
+run_in_child(void (*fn)(void))
+{
+	fflush(NULL);
+	pid_t pid = xfork();
+	if (pid == 0) {
+		fn();
+		_exit(0);
+	}
+	return wait_status(pid);
+}
+
+static void
+expect_child(void (*fn)(void), int sig, const char *what)
+{
+	int status = run_in_child(fn);
+
+	if (sig)
+		expect_signaled(status, sig, what);
+	else
+		expect_exited(status, 0, what);
+}
+
+static long long
+ts_ns(const struct timespec *ts)
+{
+	return ts->tv_sec * 1000000000ll + ts->tv_nsec;
+}
+
+static long long
+tv_us(const struct timeval *tv)
+{
+	return tv->tv_sec * 1000000ll + tv->tv_usec;
+}
+
+static void
+pin_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	EXPECT_OK(sched_setaffinity(0, sizeof(set), &set));
+}
+
+/*
+ * Calls fn(a, b) with every register the C ABI makes callee-saved (rbx,
+ * rbp, r12-r15) holding a pattern, and returns a bit for each that came
+ * back different (bit 0 rbx, 1 rbp, 2 r12 ... 5 r15); *ret gets rax.
+ */
+long checked_call(void *fn, long a, long b, long *ret);
+__asm__(
+	".text\n"
+	".globl checked_call\n"
+	"checked_call:\n"
+	"	push %rbx\n	push %rbp\n	push %r12\n	push %r13\n	push %r14\n	push %r15\n"
+	"	push %rcx\n"			/* ret, and 16-byte stack alignment for the call */
+	"	mov %rdi, %rax\n	mov %rsi, %rdi\n	mov %rdx, %rsi\n"
+	"	movabs $0x1111111111111111, %rbx\n	movabs $0x2222222222222222, %rbp\n"
+	"	movabs $0x3333333333333333, %r12\n	movabs $0x4444444444444444, %r13\n"
+	"	movabs $0x5555555555555555, %r14\n	movabs $0x6666666666666666, %r15\n"
+	"	call *%rax\n"
+	"	pop %rcx\n	mov %rax, (%rcx)\n	xor %eax, %eax\n"
+	"	movabs $0x1111111111111111, %rdx\n	cmp %rdx, %rbx\n	setne %cl\n	or %cl, %al\n"
+	"	movabs $0x2222222222222222, %rdx\n	cmp %rdx, %rbp\n	setne %cl\n	shl $1, %cl\n	or %cl, %al\n"
+	"	movabs $0x3333333333333333, %rdx\n	cmp %rdx, %r12\n	setne %cl\n	shl $2, %cl\n	or %cl, %al\n"
+	"	movabs $0x4444444444444444, %rdx\n	cmp %rdx, %r13\n	setne %cl\n	shl $3, %cl\n	or %cl, %al\n"
+	"	movabs $0x5555555555555555, %rdx\n	cmp %rdx, %r14\n	setne %cl\n	shl $4, %cl\n	or %cl, %al\n"
+	"	movabs $0x6666666666666666, %rdx\n	cmp %rdx, %r15\n	setne %cl\n	shl $5, %cl\n	or %cl, %al\n"
+	"	pop %r15\n	pop %r14\n	pop %r13\n	pop %r12\n	pop %rbp\n	pop %rbx\n"
+	"	ret\n");
+
+/* ---- the vDSO ------------------------------------------------------------------- */
+
+TEST(vdso_announced)
+{
+	unsigned long base = getauxval(AT_SYSINFO_EHDR);
+	char line[256], want[32];
+
+	CHECK(base != 0);
+	CHECK(memcmp((const void *)base, "\177ELF", 4) == 0);
+	if (maps_line("[vdso]", line, sizeof(line)) < 0)
+		fail("no [vdso] line in /proc/self/maps");
+	snprintf(want, sizeof(want), "%lx-", base);
+	if (strncmp(line, want, strlen(want)) != 0 || !strstr(line, " r-xp "))
+		fail("[vdso] line '%s', want it at %#lx, r-xp", line, base);
+	if (maps_line("[vvar]", line, sizeof(line)) < 0 || !strstr(line, " r--p "))
+		fail("no read-only [vvar] line in /proc/self/maps");
+	if (on_rewind()) {	/* rewind's layout: exactly two vvar pages right below the code */
+		unsigned long start, end;
+		CHECK(sscanf(line, "%lx-%lx", &start, &end) == 2);
+		if (end != base || end - start != 2 * 4096)
+			fail("[vvar] is %#lx-%#lx, want the two pages below %#lx", start, end, base);
+	}
+}
+
+TEST(vdso_symbols)
+{
+	static const char *const names[] = {
+		"__vdso_clock_gettime", "__vdso_gettimeofday", "__vdso_time", "__vdso_getcpu",
+		"__vdso_clock_getres", "clock_gettime", "gettimeofday", "time", "getcpu",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!vdso_sym(names[i]))
+			fail("the vDSO has no %s of version LINUX_2.6", names[i]);
+	CHECK(vdso_sym("__vdso_nonexistent") == NULL);
+	CHECK(vdso_sym("__vdso_time") == vdso_sym("time"));
+}
+
+static void
+call_clock_gettime_without_vdso(void)
+{
+	struct timespec ts;
+	unsigned long base = getauxval(AT_SYSINFO_EHDR);
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);	/* musl finds and remembers the vDSO function */
+	if (munmap((void *)base, 4096) != 0)
+		_exit(EXIT_SKIP);
+	clock_gettime(CLOCK_MONOTONIC, &ts);	/* through the vDSO: now a jump to nowhere */
+	_exit(3);
+}
+
+/* musl's clock_gettime must use the vDSO: with the vDSO unmapped it can only crash. */
+TEST(musl_uses_vdso)
+{
+	int status = run_in_child(call_clock_gettime_without_vdso);
+
+	if (WIFEXITED(status) && WEXITSTATUS(status) == EXIT_SKIP)
+		skip("this kernel refuses munmap of [vdso] (Linux 6.15+ seals the system mappings)");
+	expect_signaled(status, SIGSEGV, "clock_gettime after munmap of [vdso]");
+}
+
+static void
+use_vdso_after_dontneed(void)
+{
+	unsigned long base = getauxval(AT_SYSINFO_EHDR);
+	time_fn vtime = (time_fn)vdso_sym("__vdso_time");
+
+	if (madvise((void *)base, 4096, MADV_DONTNEED) != 0)
+		_exit(2);
+	_exit(vtime(NULL) > 0 ? 0 : 3);
+}
+
+/* The mappings are shared kernel pages: not writable, and they survive fork and madvise. */
+TEST(vdso_special_mappings)
+{
+	char line[256];
+	unsigned long start, end;
+
+	if (maps_line("[vvar]", line, sizeof(line)) < 0 || sscanf(line, "%lx-%lx", &start, &end) != 2)
+		fail("no [vvar] line");
+	EXPECT_ERR(EACCES, mprotect((void *)start, end - start, PROT_READ | PROT_WRITE));
+	if (on_rewind())	/* Linux lets the vDSO be made writable (copy on write), rewind does not */
+		EXPECT_ERR(EACCES, mprotect((void *)getauxval(AT_SYSINFO_EHDR), 4096,
+					    PROT_READ | PROT_WRITE | PROT_EXEC));
+	expect_child(use_vdso_after_dontneed, 0, "the vDSO after fork and MADV_DONTNEED");
+}
+
+/* ---- every route agrees ------------------------------------------------------------ */
+
+static const clockid_t clocks[] = {
+	CLOCK_REALTIME, CLOCK_MONOTONIC, CLOCK_MONOTONIC_RAW, CLOCK_BOOTTIME,
+	CLOCK_REALTIME_COARSE, CLOCK_MONOTONIC_COARSE,
+};
+
+static int
+is_coarse(clockid_t c)
+{
+	return c == CLOCK_REALTIME_COARSE || c == CLOCK_MONOTONIC_COARSE;
+}
+
+/* syscall, vDSO, syscall, vDSO ...: each reading at least the one before (coarse: within a tick). */
+TEST(clock_gettime_routes_agree)
+{
+	struct clock_routes sys = clock_routes_get(ROUTE_SYSCALL), vdso = clock_routes_get(ROUTE_VDSO);
+
+	CHECK(vdso.clock_gettime != NULL);
+	for (size_t c = 0; c < sizeof(clocks) / sizeof(clocks[0]); c++) {
+		struct timespec res, t[4];
+		EXPECT_OK(clock_getres(clocks[c], &res));
+		long long slack = is_coarse(clocks[c]) ? ts_ns(&res) : 0;
+		for (int i = 0; i < SAMPLES; i++) {
+			CHECK(sys.clock_gettime(clocks[c], &t[0]) == 0);
+			CHECK(vdso.clock_gettime(clocks[c], &t[1]) == 0);
+			CHECK(sys.clock_gettime(clocks[c], &t[2]) == 0);
+			CHECK(vdso.clock_gettime(clocks[c], &t[3]) == 0);
+			for (int k = 1; k < 4; k++)
+				if (ts_ns(&t[k]) + slack < ts_ns(&t[k - 1]))
+					fail("clock %d went back from %lld to %lld ns (route %s after %s)",
+					     (int)clocks[c], ts_ns(&t[k - 1]), ts_ns(&t[k]),
+					     k % 2 ? "vdso" : "syscall", k % 2 ? "syscall" : "vdso");
+		}
+	}
+}
+
+TEST(clock_getres_routes_agree)
+{
+	typedef int (*getres_fn)(clockid_t, struct timespec *);
+	getres_fn vgetres = (getres_fn)vdso_sym("__vdso_clock_getres");
+
+	CHECK(vgetres != NULL);
+	for (size_t c = 0; c < sizeof(clocks) / sizeof(clocks[0]); c++) {
+		struct timespec a, b;
+		EXPECT_OK(clock_getres(clocks[c], &a));
+		CHECK(vgetres(clocks[c], &b) == 0);
+		if (ts_ns(&a) != ts_ns(&b))
+			fail("clock %d: resolution %lld ns by syscall, %lld ns by the vDSO", (int)clocks[c],
+			     ts_ns(&a), ts_ns(&b));
+	}
+	CHECK(vgetres(12345, &(struct timespec){ 0 }) == -EINVAL);
+}
+
+/* The routes this kernel offers now: syscall, vDSO, and the vsyscall page when it is usable. */
+static int
+available_routes(struct clock_routes *r)
+{
+	int n = 0;
+
+	for (int i = 0; i < NROUTES; i++) {
+		r[n] = clock_routes_get((enum clock_route)i);
+		if (r[n].gettimeofday)
+			n++;
+	}
+	return n;
+}
+
+TEST(gettimeofday_routes_agree)
+{
+	struct clock_routes r[NROUTES];
+	int n = available_routes(r);
+
+	CHECK(n >= 2);
+	for (int i = 0; i < SAMPLES; i++) {
+		struct timeval tv[NROUTES + 1];
+		struct timezone tz[2];
+		for (int k = 0; k <= n; k++)		/* A, B, C, A */
+			CHECK(r[k % n].gettimeofday(&tv[k], k < 2 ? &tz[k] : NULL) == 0);
+		for (int k = 1; k <= n; k++)
+			if (tv_us(&tv[k]) < tv_us(&tv[k - 1]))
+				fail("gettimeofday went back from %lld to %lld us (%s after %s)",
+				     tv_us(&tv[k - 1]), tv_us(&tv[k]), clock_route_name((enum clock_route)(k % n)),
+				     clock_route_name((enum clock_route)(k - 1)));
+		CHECK(tz[0].tz_minuteswest == tz[1].tz_minuteswest && tz[0].tz_dsttime == tz[1].tz_dsttime);
+	}
+}
+
+/* time() is the seconds of the last tick: within a second of gettimeofday, never going back. */
+TEST(time_routes_agree)
+{
+	struct clock_routes r[NROUTES];
+	int n = available_routes(r);
+
+	for (int i = 0; i < SAMPLES; i++) {
+		time_t t[NROUTES + 1], stored = 0;
+		struct timeval tv;
+		for (int k = 0; k <= n; k++)
+			t[k] = r[k % n].time(k == 1 ? &stored : NULL);
+		CHECK(stored == t[1]);
+		gettimeofday(&tv, NULL);
+		for (int k = 1; k <= n; k++)
+			if (t[k] < t[k - 1])
+				fail("time went back from %ld to %ld (%s after %s)", (long)t[k - 1], (long)t[k],
+				     clock_route_name((enum clock_route)(k % n)),
+				     clock_route_name((enum clock_route)(k - 1)));
+		if (tv.tv_sec < t[n] || tv.tv_sec > t[n] + 1)
+			fail("time says %ld, gettimeofday %ld", (long)t[n], (long)tv.tv_sec);
+	}
+}
+
+TEST(getcpu_routes_agree)
+{
+	struct clock_routes r[NROUTES];
+	int n = available_routes(r);
+	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	for (int cpu = 0; cpu < ncpus && cpu < 64; cpu++) {
+		pin_to(cpu);
+		for (int k = 0; k < n; k++) {
+			unsigned got = ~0u, node = ~0u;
+			CHECK(r[k].getcpu(&got, &node, NULL) == 0);
+			if (got != (unsigned)cpu || node != 0)
+				fail("getcpu by %s says cpu %u node %u, pinned to cpu %d node 0",
+				     clock_route_name((enum clock_route)k), got, node, cpu);
+			CHECK(r[k].getcpu(NULL, NULL, NULL) == 0);
+		}
+	}
+}
+
+/* Whatever a route does inside, the registers its caller keeps must come back. */
+TEST(callee_saved_registers_kept)
+{
+	struct clock_routes r[NROUTES];
+	int n = available_routes(r);
+
+	for (int k = 0; k < n; k++) {
+		struct timeval tv;
+		unsigned cpu;
+		long ret;
+		void *fns[] = { (void *)r[k].gettimeofday, (void *)r[k].time, (void *)r[k].getcpu };
+		long args[] = { (long)&tv, 0, (long)&cpu };
+		for (int f = 0; f < 3; f++) {
+			long changed = checked_call(fns[f], args[f], 0, &ret);
+			if (changed)
+				fail("route %s, function %d: callee-saved registers changed (mask %#lx)",
+				     clock_route_name((enum clock_route)k), f, changed);
+			CHECK(f == 1 ? ret > 0 : ret == 0);
+		}
+	}
+}
+
+/* ---- the vsyscall page in each mode (rewind) ------------------------------------------ */
+
+struct mode_expect {
+	const char *mode;
+	const char *perms;		/* in /proc/self/maps, or NULL: no line */
+	int read_sig;			/* reading the page: 0 works, else this signal */
+	int call_sig;			/* calling gettimeofday */
+	int misaligned_sig;		/* calling 0xffffffffff600001; -1: not checked */
+	int bad_pointer_sig;		/* gettimeofday((void *)1, 0); -1: not checked */
+	const unsigned char *first_bytes;	/* of the page, when readable and known */
+};
+
+static const unsigned char syscall_stub[] = { 0xb8, 0x60, 0, 0, 0, 0x0f, 0x05, 0xc3 };
+static const unsigned char int_cc[] = { 0xcd, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc };
+
+/*
+ * In the trap modes the page between entries is int3, as Linux 3.0's was, so
+ * a misaligned call ends in SIGTRAP there; the #PF modes give SIGSEGV.
+ */
+static const struct mode_expect modes[] = {
+	{ "legacy", "r-xp", 0, 0, -1, -1, NULL },
+	{ "trap", "r-xp", 0, 0, SIGTRAP, SIGSEGV, int_cc },
+	{ "trap-sysret", "r-xp", 0, 0, SIGTRAP, SIGSEGV, int_cc },
+	{ "native", "r-xp", 0, 0, -1, -1, syscall_stub },
+	{ "emulate", "r--p", 0, 0, SIGSEGV, SIGSEGV, syscall_stub },
+	{ "xonly", "--xp", SIGSEGV, 0, SIGSEGV, SIGSEGV, NULL },
+	{ "none", NULL, SIGSEGV, SIGSEGV, SIGSEGV, -1, NULL },
+};
+
+static const struct mode_expect *current_expect;
+
+static void
+read_page(void)
+{
+	const volatile unsigned char *page = (const unsigned char *)VSYSCALL_PAGE;
+	const unsigned char *want = current_expect->first_bytes;
+
+	for (int i = 0; i < 8; i++)
+		if (want && page[i] != want[i])
+			_exit(10 + i);
+	_exit(page[0x400] == 0 ? 9 : 0);	/* every image has code or int3 at the time entry */
+}
+
+static void
+call_page(void)
+{
+	gettimeofday_fn gtod = (gettimeofday_fn)VSYSCALL_PAGE;
+	struct timeval a, b;
+
+	gettimeofday(&a, NULL);
+	if (gtod(&b, NULL) != 0 || tv_us(&b) < tv_us(&a))
+		_exit(2);
+	_exit(((time_fn)(VSYSCALL_PAGE + 0x400))(NULL) >= a.tv_sec ? 0 : 3);
+}
+
+static void
+call_misaligned(void)
+{
+	((gettimeofday_fn)(VSYSCALL_PAGE + 1))(NULL, NULL);
+	_exit(0);
+}
+
+static void
+call_bad_pointer(void)
+{
+	((gettimeofday_fn)VSYSCALL_PAGE)((struct timeval *)1, NULL);
+	_exit(0);
+}
+
+static void
+check_mode(const struct mode_expect *e)
+{
+	char line[256], what[96];
+
+	set_mode(e->mode);
+	current_expect = e;
+	int shown = maps_line("[vsyscall]", line, sizeof(line)) == 0;
+	if (!e->perms && shown)
+		fail("vsyscall=%s: /proc/self/maps shows '%s', want no line", e->mode, line);
+	if (e->perms && (!shown || strncmp(line, "ffffffffff600000-ffffffffff601000 ", 34) != 0 ||
+			 strncmp(line + 34, e->perms, 4) != 0))
+		fail("vsyscall=%s: maps line '%s', want ffffffffff600000-ffffffffff601000 %s",
+		     e->mode, shown ? line : "(none)", e->perms);
+	snprintf(what, sizeof(what), "vsyscall=%s: reading the page", e->mode);
+	expect_child(read_page, e->read_sig, what);
+	snprintf(what, sizeof(what), "vsyscall=%s: calling gettimeofday and time", e->mode);
+	expect_child(call_page, e->call_sig, what);
+	if (e->misaligned_sig >= 0) {
+		snprintf(what, sizeof(what), "vsyscall=%s: calling 0xffffffffff600001", e->mode);
+		expect_child(call_misaligned, e->misaligned_sig, what);
+	}
+	if (e->bad_pointer_sig >= 0) {
+		snprintf(what, sizeof(what), "vsyscall=%s: gettimeofday((void *)1, 0)", e->mode);
+		expect_child(call_bad_pointer, e->bad_pointer_sig, what);
+	}
+}
+
+TEST(vsyscall_modes)
+{
+	require_rewind();
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		check_mode(&modes[i]);
+}
+
+/* Each mode also passes the agreement and register tests above. */
+TEST(vsyscall_modes_agree)
+{
+	static void (*const checks[])(void) = {
+		test_gettimeofday_routes_agree, test_time_routes_agree, test_getcpu_routes_agree,
+		test_callee_saved_registers_kept,
+	};
+
+	require_rewind();
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		set_mode(modes[i].mode);
+		for (size_t k = 0; k < sizeof(checks) / sizeof(checks[0]); k++)
+			checks[k]();
+	}
+}
+
+/*
+ * Switches the clocks to another counter: the timekeeper's next tick takes
+ * it, or sets the knob back when that counter is not available here.
+ */
+static void
+use_clocksource(const char *name)
+{
+	char now[32];
+
+	set_knob("clocksource", name);
+	usleep(100000);
+	if (knob_read("clocksource", now, sizeof(now)) != 0 || strcmp(now, name) != 0)
+		skip("clocksource %s is not available here", name);
+}
+
+/* With the HPET as the clocksource the vDSO and the legacy page read its counter page instead. */
+TEST(hpet_routes_agree)
+{
+	static const char *const hpet_modes[] = { "legacy", "emulate" };
+
+	require_rewind();
+	use_clocksource("hpet");
+	for (size_t i = 0; i < sizeof(hpet_modes) / sizeof(hpet_modes[0]); i++) {
+		set_mode(hpet_modes[i]);
+		test_clock_gettime_routes_agree();
+		test_gettimeofday_routes_agree();
+	}
+}
+
+/* The host's mode, whatever it is: the page's maps line as Linux prints it, and calls work. */
+TEST(vsyscall_page_here)
+{
+	char line[256];
+
+	if (maps_line("[vsyscall]", line, sizeof(line)) < 0)
+		skip("no [vsyscall] line: vsyscall=none here");
+	if (strncmp(line, "ffffffffff600000-ffffffffff601000 ", 34) != 0 ||
+	    strcmp(line + 34 + 5, "00000000 00:00 0                  [vsyscall]") != 0)
+		fail("maps line '%s' is not as Linux prints it", line);
+	expect_child(call_page, 0, "calling the vsyscall page");
+}
+
+/* In the runner, after each test: the knobs as the suite found them (fail() would end the runner). */
+static void
+restore_knobs(const char *test)
+{
+	for (size_t i = 0; i < sizeof(saved_knobs) / sizeof(saved_knobs[0]); i++) {
+		struct saved_knob *k = &saved_knobs[i];
+		char now[32];
+		if (k->value[0] && knob_read(k->name, now, sizeof(now)) == 0 && strcmp(now, k->value) != 0 &&
+		    knob_write(k->name, k->value) != 0)
+			fprintf(stderr, "vsyscalltests: could not restore %s=%s after %s: %s\n", k->name,
+				k->value, test, strerror(errno));
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	struct test_hooks hooks = { .finish = restore_knobs };
+
+	for (size_t i = 0; i < sizeof(saved_knobs) / sizeof(saved_knobs[0]); i++)
+		if (knob_read(saved_knobs[i].name, saved_knobs[i].value, sizeof(saved_knobs[i].value)) != 0)
+			saved_knobs[i].value[0] = '\0';
+	return test_run_all("vsyscalltests", argc - 1, argv + 1, &hooks);
+}
