@@ -2,8 +2,10 @@
  * bench.c - see bench.h.
  */
 #include "lib/bench.h"
+#include "lib/procfile.h"
 
 #include <dirent.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +17,7 @@
 
 static const char *bench;
 static double seconds_per_metric = 0.5;
+static int quick, repeats;
 static char variant[2048];
 
 double
@@ -72,24 +75,62 @@ build_variant(void)
 	strcat(variant, "}");
 }
 
-void
-bench_init(int argc, char **argv, const char *bench_name)
+int
+bench_set_knob(const char *name, const char *value)
 {
+	char now[128];
+
+	/* A refused value leaves the old one: check what is in force now. */
+	if (knob_write(name, value) != 0 || knob_read(name, now, sizeof(now)) != 0 ||
+	    strcmp(now, value) != 0)
+		return -1;
+	build_variant();
+	return 0;
+}
+
+void
+bench_init_opts(int argc, char **argv, const char *bench_name, const char *more_opts,
+		int (*opt)(int c, const char *arg), const char *more_usage)
+{
+	char opts[64];
 	int c;
 
 	bench = bench_name;
-	while ((c = getopt(argc, argv, "qt:")) != -1) {
+	snprintf(opts, sizeof(opts), "qt:r:%s", more_opts);
+	while ((c = getopt(argc, argv, opts)) != -1) {
 		if (c == 'q') {
+			quick = 1;
 			seconds_per_metric = 0.05;
-		} else if (c == 't') {
+		} else if (c == 't' && atof(optarg) > 0) {
 			seconds_per_metric = atof(optarg);
-		} else {
-			fprintf(stderr, "usage: %s [-q] [-t seconds-per-metric]\n", argv[0]);
+		} else if (c == 'r' && atoi(optarg) > 0) {
+			repeats = atoi(optarg);
+		} else if (c == '?' || !strchr(more_opts, c) || opt(c, optarg) != 0) {
+			fprintf(stderr, "usage: %s [-q] [-t seconds-per-metric] [-r repeats]%s\n",
+				argv[0], more_usage);
 			exit(2);
 		}
 	}
 	build_variant();
 	printf("# %s: %.2f s per metric, variant %s\n", bench, seconds_per_metric, variant);
+}
+
+void
+bench_init(int argc, char **argv, const char *bench_name)
+{
+	bench_init_opts(argc, argv, bench_name, "", NULL, "");
+}
+
+int
+bench_quick(void)
+{
+	return quick;
+}
+
+int
+bench_repeats(int fallback)
+{
+	return repeats ? repeats : fallback;
 }
 
 struct repeat {
@@ -136,6 +177,19 @@ bench_measure(void (*op)(void *), void *arg)
 	struct repeat r = { op, arg };
 
 	return bench_measure_timed(run_batch, &r);
+}
+
+void
+bench_metric_name(char *out, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(out, size, fmt, ap);
+	va_end(ap);
+	for (char *p = out; *p; p++)
+		if (*p == '-')
+			*p = '_';
 }
 
 void

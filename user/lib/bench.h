@@ -16,6 +16,7 @@
 #ifndef USER_BENCH_H
 #define USER_BENCH_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct bench_stat {
@@ -24,18 +25,38 @@ struct bench_stat {
 	uint64_t ops;		/* operations timed */
 };
 
-/* Command-line options every benchmark takes: -t SECONDS per metric, -q quick (0.05 s). */
+/*
+ * Command-line options every benchmark takes: -t SECONDS per metric, -q
+ * quick (0.05 s), -r N repeats of the whole set (for benchmarks that
+ * interleave variants). bench_init_opts also hands the benchmark's own
+ * options (more_opts, getopt syntax) to opt(), which returns 0 if the value is good.
+ */
 void bench_init(int argc, char **argv, const char *bench_name);
+void bench_init_opts(int argc, char **argv, const char *bench_name, const char *more_opts,
+		     int (*opt)(int c, const char *arg), const char *more_usage);
+/* Whether -q was given. */
+int bench_quick(void);
+/* The -r value, or fallback when none was given. */
+int bench_repeats(int fallback);
 /* Runs op(arg) repeatedly for the configured time; returns the per-operation figures. */
 struct bench_stat bench_measure(void (*op)(void *), void *arg);
 /* Like bench_measure, for operations that time themselves: op runs n operations, returns ns spent. */
 struct bench_stat bench_measure_timed(double (*op)(void *, uint64_t n), void *arg);
 /* Prints metric (the mean) and metric_batchmin, in the given unit (ns or us). */
 void bench_report(const char *metric, struct bench_stat s, const char *unit);
+/* Formats a metric name, with '-' (as in knob values like trap-sysret) made '_'. */
+void bench_metric_name(char *out, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* Prints one figure. */
 void bench_result(const char *metric, double value, const char *unit);
 double bench_now_ns(void);
 /* Whether the kernel is rewind (else Linux or another). */
 int bench_on_rewind(void);
+/*
+ * Sets a rewind knob at run time (/proc/sys/rewind/NAME) and refreshes the
+ * variant every later result carries; -1 if there is no such knob (Linux)
+ * or the kernel refused the value.
+ */
+int bench_set_knob(const char *name, const char *value);
 
 #endif
