@@ -106,6 +106,12 @@ gdb: $(KERNEL)
 print-qemu: $(ISO)
 	$(Q)tools/qemu-run --iso $(ISO) --print
 
+# The experiments, headless, into results/<timestamp>/ (tools/reproduce --help);
+# options through ARGS, e.g. make reproduce ARGS="--only vsyscall --quick --with-linux".
+.PHONY: reproduce
+reproduce: $(ISO)
+	$(Q)tools/reproduce --build $(BUILD) --no-build $(ARGS)
+
 # --- tests -------------------------------------------------------------------
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/unit/%)
@@ -134,5 +140,6 @@ help:
 	@echo "Variables: CPUS= MEM= ACCEL=kvm|tcg CMDLINE=\"...\" UEFI=1 QEMUEXTRA=\"...\" V=1"
 	@echo "           BOOT_CMDLINE=\"...\" (baked into the ISO) GRUB_TIMEOUT=N (menu delay on real machines)"
 	@echo "Targets:   all iso qemu qemu-gdb gdb print-qemu test unit-test boot-test deps clean"
+	@echo "           reproduce [ARGS=\"--only NAME --quick --repeat N --with-linux\"] (results/<timestamp>/)"
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

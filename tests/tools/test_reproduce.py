@@ -1,0 +1,364 @@
+"""test_reproduce - host tests of tools/reproduce's library on recorded
+console logs (logs/): the experiment files, the plan and guest script, the
+log parser (whole, truncated and garbled logs), the statistics, the seed
+verdicts, and a results directory made end to end from the logs.
+
+    python3 -m unittest discover -s tests/tools     (or tests/tools/run-checks)
+"""
+import os
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+TOP = HERE.parent.parent
+sys.path.insert(0, str(TOP / "tools"))
+sys.path.insert(0, str(HERE))
+
+from reprolib import console, experiments, outputs, plan, ratios, records, runner, summary  # noqa: E402
+import wellformed  # noqa: E402
+
+LOGS = HERE / "logs"
+MACHINE = {"host_cpu_model": "test CPU", "host_cpus": 2, "qemu_version": "7.2", "accelerator": "tcg",
+           "git_revision": "abc", "guest_cpus": 2, "guest_memory": "512M"}
+
+
+def vsyscall():
+    return experiments.load(TOP / "experiments" / "vsyscall.toml")
+
+
+def scaling():
+    return experiments.load(HERE / "experiments" / "scaling.toml")
+
+
+def read_log(name):
+    return console.parse((LOGS / name).read_text(errors="replace"))
+
+
+def write_experiment(directory, text, name="bad"):
+    path = Path(directory) / f"{name}.toml"
+    path.write_text(text)
+    return path
+
+
+MINIMAL = 'name = "bad"\n[[run]]\nbench = "b"\nseconds = 1\n'
+
+
+class ExperimentFiles(unittest.TestCase):
+    def test_vsyscall_declares_runs_variants_ratios(self):
+        e = vsyscall()
+        self.assertEqual([r.bench for r in e.runs], ["vsyscall_bench", "fsmark_lite"])
+        self.assertEqual([v.name for v in e.runs[1].variants], ["tsc", "tick"])
+        self.assertEqual(e.runs[0].variants[0].name, "default")
+        self.assertTrue(all(r.seed > 0 and r.expect in experiments.EXPECTATIONS for r in e.ratios))
+
+    def test_every_registered_experiment_loads(self):
+        self.assertIn("vsyscall", experiments.load_all(TOP / "experiments"))
+
+    def test_unknown_name_lists_the_valid_ones(self):
+        registry = {"vsyscall": vsyscall(), "scaling": scaling()}
+        with self.assertRaisesRegex(experiments.ExperimentError, "nope.*experiments are: vsyscall, scaling"):
+            experiments.select(registry, ["nope"])
+        self.assertEqual(len(experiments.select(registry, [])), 2)
+
+    def test_metric_references(self):
+        ref = experiments.MetricRef.parse("fsmark_lite:user_us@tick")
+        self.assertEqual((ref.bench, ref.metric, ref.variant), ("fsmark_lite", "user_us", "tick"))
+        with self.assertRaises(ValueError):
+            experiments.MetricRef.parse("bad metric")
+
+    def test_malformed_files_are_named(self):
+        cases = {
+            'name = "bad"\n': "no \\[\\[run\\]\\]",
+            'name = "bad"\nrun = [1]\n': "'run' must be a list of tables",
+            'name = "bad"\n[knob_defaults]\nhz = "1 2"\n': "bad knob hz",
+            'name = "other"\n[[run]]\nbench = "b"\nseconds = 1\n': "name must be the file's name",
+            MINIMAL.replace("seconds = 1", 'seconds = "x"'): "'seconds' must be float",
+            MINIMAL + 'variants = [{ name = "a", knobs = { hz = "100" } }]\n': "needs a value in \\[knob_defaults\\]",
+            MINIMAL + 'args = "-p 1"\nsweep = { param = "threads", values = [1, 2] }\n': "must contain {threads}",
+            MINIMAL + '[[ratio]]\nname = "r"\nnumerator = "a"\ndenominator = "b"\nseed = 2\nexpect = "up"\n':
+                "expect must be one of",
+            MINIMAL + '[[ratio]]\nname = "r"\nnumerator = "a b"\ndenominator = "b"\nseed = 2\nexpect = "higher"\n':
+                "bad metric reference",
+            "name = [": "bad.toml",
+            "linux_boots = [\"vsyscall='x'\"]\n" + MINIMAL: "linux_boots must be strings",
+        }
+        with tempfile.TemporaryDirectory() as d:
+            for text, message in cases.items():
+                with self.subTest(message=message):
+                    with self.assertRaisesRegex(experiments.ExperimentError, message):
+                        experiments.load(write_experiment(d, text))
+
+
+    def test_quick_args_default_to_args(self):
+        with tempfile.TemporaryDirectory() as d:
+            e = experiments.load(write_experiment(
+                d, MINIMAL + 'args = "-p {threads}"\nsweep = { param = "threads", values = [1, 2] }\n'))
+        self.assertEqual(e.runs[0].quick_args, "-p {threads}")
+        self.assertEqual(e.runs[0].sweep.quick_values, (1, 2))
+
+
+class Plans(unittest.TestCase):
+    def test_variants_interleave_within_each_repeat(self):
+        steps = plan.steps(vsyscall(), quick=True, repeats=2)
+        self.assertEqual([(s.bench, s.variant, s.repeat) for s in steps], [
+            ("vsyscall_bench", "default", 1), ("fsmark_lite", "tsc", 1), ("fsmark_lite", "tick", 1),
+            ("vsyscall_bench", "default", 2), ("fsmark_lite", "tsc", 2), ("fsmark_lite", "tick", 2)])
+        self.assertEqual([s.number for s in steps], list(range(6)))
+
+    def test_sweep_values_fill_the_arguments(self):
+        steps = plan.steps(scaling(), quick=True, repeats=1)
+        self.assertEqual([(s.params["threads"], s.variant, s.args) for s in steps], [
+            (1, "off", "-q -p 1"), (1, "osq", "-q -p 1"), (4, "off", "-q -p 4"), (4, "osq", "-q -p 4")])
+
+    def test_guest_script_sets_knobs_and_marks_steps(self):
+        e = vsyscall()
+        script = plan.guest_script(e, plan.steps(e, quick=True, repeats=2)).splitlines()
+        self.assertIn("echo '@repro-step 1'", script)
+        self.assertIn('knob cputime tsc && /bin/fsmark_lite -q -d 2 -n 100 -r 1; echo "@repro-end 1 $?"', script)
+        self.assertIn('knob cputime tick && /bin/fsmark_lite -q -d 2 -n 100 -r 1; echo "@repro-end 2 $?"', script)
+        # back to the default, not chained: a kernel without the knob still runs the step
+        at = script.index("echo '@repro-step 3'")
+        self.assertEqual(script[at + 1], "knob cputime tsc")
+        self.assertEqual(script[at + 2], '/bin/vsyscall_bench -q -r 1; echo "@repro-end 3 $?"')
+        self.assertEqual(plan.boot_knobs(e), ["cputime=tsc"])
+
+    def test_linux_script_has_no_knobs(self):
+        e = vsyscall()
+        steps = plan.steps(e, quick=True, repeats=1, linux=True)
+        self.assertEqual([s.variant for s in steps], ["linux", "linux"])
+        self.assertNotIn("knob", plan.guest_script(e, steps, linux=True))
+
+
+class ConsoleLogs(unittest.TestCase):
+    def test_complete_log(self):
+        log = read_log("vsyscall-rewind-complete.console")
+        self.assertEqual(sorted(log.steps), list(range(6)))
+        self.assertTrue(all(s.began and s.status == 0 for s in log.steps.values()))
+        self.assertEqual(len(log.steps[0].results), 28)
+        self.assertEqual(len(log.steps[1].results), 18)
+        self.assertEqual((log.tsc_mhz, log.release, log.garbled), (2596.419, "f773543", []))
+
+    def test_recorded_rewind_log_with_failed_steps(self):
+        log = read_log("vsyscall-rewind-quick.console")
+        self.assertEqual([log.steps[n].status for n in range(6)], [0, 1, 1, 0, 1, 1])
+        self.assertEqual(log.cpu_model, "QEMU TCG CPU version 2.5+")
+        self.assertGreater(len(log.steps[0].results), 0)
+        self.assertEqual(log.steps[1].results, [])
+
+    def test_recorded_linux_log(self):
+        log = read_log("vsyscall-linux-xonly-quick.console")
+        self.assertTrue(all(s.status == 0 for s in log.steps.values()))
+        metrics = {r["metric"] for s in log.steps.values() for r in s.results}
+        self.assertIn("gettimeofday_vsyscall_xonly_batchmin", metrics)
+        self.assertEqual(log.steps[0].results[0]["variant"]["os"], "Linux")
+
+    def test_truncated_log_leaves_the_open_step_without_status(self):
+        log = read_log("vsyscall-rewind-truncated.console")
+        self.assertEqual([log.steps[n].status for n in range(4)], [0] * 4)
+        self.assertTrue(log.steps[4].began)
+        self.assertIsNone(log.steps[4].status)
+        self.assertNotIn(5, log.steps)
+        self.assertEqual(len(log.garbled), 1)	# the line cut in half
+
+    def test_garbled_lines_are_counted_not_fatal(self):
+        log = read_log("vsyscall-rewind-garbled.console")
+        self.assertEqual(len(log.steps[0].results), 26)	# two results lost, two recovered
+        self.assertEqual(len(log.garbled), 3)
+        self.assertTrue(all(s.status == 0 for s in log.steps.values()))
+
+    def test_result_lines(self):
+        ok = '@result {"bench":"b","variant":{},"metric":"m","value":1.5,"unit":"ns"}'
+        self.assertEqual(console.parse_result("junk" + ok + "[ 1.0] tail")["value"], 1.5)
+        for bad in (ok.replace("1.5", '"1.5"'), ok.replace("1.5", "true"), ok.replace('"unit":"ns"', '"u":1'),
+                    ok.replace("1.5", "Infinity"), ok[:-1], "@result [1]"):
+            with self.subTest(bad=bad):
+                self.assertIsNone(console.parse_result(bad))
+
+    def test_empty_log(self):
+        log = console.parse("")
+        self.assertEqual((log.steps, log.outside, log.tsc_mhz), ({}, [], None))
+
+
+def boot(experiment, kernel, log_name, quick, repeats, qemu_status=0, linux_params=""):
+    """Records of one boot as the runner makes them, from a recorded log."""
+    steps = plan.steps(experiment, quick, repeats, kernel == "linux")
+    log = read_log(log_name)
+    head = {"boot": f"{experiment.name}-{kernel}{linux_params}", "experiment": experiment.name,
+            "kernel": kernel, "linux_params": linux_params,
+            "status": runner.boot_status(qemu_status, log, steps), "qemu_status": qemu_status,
+            "seconds": 1.0, "timeout": 60, "console_log": f"logs/{log_name}"}
+    return records.boot_records(head, steps, log, MACHINE)
+
+
+def results_dir(directory, experiment_list, boots, planned=None):
+    jsonl = os.path.join(directory, "results.jsonl")
+    records.append(jsonl, [{"type": "run", "started": "now", "command": "test",
+                            "experiments": [e.name for e in experiment_list],
+                            "boots_planned": planned or len(boots)}])
+    for b in boots:
+        records.append(jsonl, b)
+    return outputs.write(directory, {e.name: e for e in experiment_list})
+
+
+class Records(unittest.TestCase):
+    def test_step_statuses_and_completeness(self):
+        rs = boot(vsyscall(), "rewind", "vsyscall-rewind-truncated.console", True, 2, qemu_status=124)
+        head = rs[0]
+        self.assertEqual((head["status"], head["steps"], head["steps_ok"]), ("timeout", 6, 4))
+        steps = [r["status"] for r in rs if r["type"] == "step"]
+        self.assertEqual(steps, ["ok"] * 4 + ["truncated", "not run"])
+        incomplete = [r for r in rs if r["type"] == "figure" and not r["complete"]]
+        self.assertTrue(incomplete and all(r["step"] == 4 for r in incomplete))
+        self.assertEqual(rs[-1]["machine"]["guest_tsc_mhz"], 2596.419)
+
+    def test_boot_status(self):
+        steps = plan.steps(vsyscall(), True, 2)
+        whole, cut = read_log("vsyscall-rewind-complete.console"), read_log("vsyscall-rewind-truncated.console")
+        self.assertEqual(runner.boot_status(0, whole, steps), "ok")
+        self.assertEqual(runner.boot_status(124, cut, steps), "timeout")
+        self.assertEqual(runner.boot_status(1, cut, steps), "ended early (QEMU status 1)")
+        self.assertEqual(runner.boot_status("hung: step 4 ran over 9 s", cut, steps), "hung: step 4 ran over 9 s")
+
+    def test_failed_steps_say_their_exit_status(self):
+        rs = boot(vsyscall(), "rewind", "vsyscall-rewind-quick.console", True, 2)
+        self.assertEqual([r["status"] for r in rs if r["type"] == "step"],
+                         ["ok", "exit 1", "exit 1", "ok", "exit 1", "exit 1"])
+        self.assertEqual(rs[0]["status"], "ok")
+
+    def test_unreadable_lines_are_skipped(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "results.jsonl")
+            records.append(path, [{"type": "run"}])
+            with open(path, "a") as f:
+                f.write('{"type": "figure", "cut off\n[1]\n')
+            got, bad = records.load(path)
+            self.assertEqual((len(got), bad), (1, 2))
+
+
+class Statistics(unittest.TestCase):
+    def groups(self, log="vsyscall-rewind-complete.console"):
+        rs = boot(vsyscall(), "rewind", log, True, 2)
+        groups = summary.group_figures(rs)
+        summary.mark_incomplete(groups, rs)
+        return {(g.variant, g.metric): g for g in groups}
+
+    def test_median_min_max_spread(self):
+        g = self.groups()[("tick", "user_us_per_file_vsyscall_trap")]
+        self.assertEqual(len(g.samples), 2)
+        self.assertAlmostEqual(g.median, sum(g.values) / 2)
+        self.assertAlmostEqual(g.spread_pct, (max(g.values) - min(g.values)) / g.median * 100)
+
+    def test_groups_of_a_cut_off_step_are_incomplete(self):
+        groups = self.groups("vsyscall-rewind-truncated.console")
+        self.assertFalse(groups[("tsc", "files_per_s_vdso")].complete)
+        self.assertTrue(groups[("default", "gettimeofday_vdso")].complete)
+
+
+class Verdicts(unittest.TestCase):
+    def ratio(self, expect, seed, tolerance=2.0):
+        ref = experiments.MetricRef("m")
+        return experiments.Ratio("r", ref, ref, seed, "", expect, tolerance)
+
+    def test_verdicts(self):
+        higher = self.ratio("higher", 11.33)
+        self.assertEqual(ratios.verdict(higher, 10.0), "yes")
+        self.assertEqual(ratios.verdict(higher, 1.5), "direction only (smaller effect)")
+        self.assertEqual(ratios.verdict(higher, 500.0), "direction only (larger effect)")
+        self.assertEqual(ratios.verdict(higher, 0.9), "no (wrong direction)")
+        self.assertEqual(ratios.verdict(higher, None), "not measured")
+        self.assertEqual(ratios.verdict(self.ratio("lower", 0.66), 0.7), "yes")
+        self.assertEqual(ratios.verdict(self.ratio("higher", 1.17), 1.05), "direction only (smaller effect)")
+        self.assertEqual(ratios.verdict(self.ratio("higher", 1.17), 1.2), "yes")
+        same = self.ratio("same", 1.0, 1.25)
+        self.assertEqual(ratios.verdict(same, 1.1), "yes")
+        self.assertEqual(ratios.verdict(same, 1.5), "no (not about 1)")
+
+    def test_rows_per_variant_and_linux_column(self):
+        rs = boot(vsyscall(), "rewind", "vsyscall-rewind-complete.console", True, 2)
+        rs += boot(vsyscall(), "linux", "vsyscall-linux-xonly-quick.console", True, 2)
+        groups = summary.group_figures(rs)
+        by_name = {r.name: r for r in vsyscall().ratios}
+        trap = ratios.rows(groups, by_name["gettimeofday: vsyscall trap / vDSO"])
+        self.assertEqual(len(trap), 1)
+        self.assertEqual(trap[0].verdict, "yes")
+        self.assertTrue(trap[0].low <= trap[0].ours <= trap[0].high)
+        user = ratios.rows(groups, by_name["fs_mark user CPU per file: trap / legacy"])
+        self.assertEqual([r.label for r in user], ["tsc", "tick"])
+        syscall = ratios.rows(groups, by_name["gettimeofday: syscall / vDSO"])
+        self.assertIsNotNone(syscall[0].linux)
+
+    def test_explicit_variants_across_a_sweep(self):
+        e = scaling()
+        groups = summary.group_figures(boot(e, "rewind", "scaling.console", False, 2))
+        rows = ratios.rows(groups, e.ratios[0])
+        self.assertEqual([r.label for r in rows], ["threads=1", "threads=2", "threads=4"])
+        self.assertEqual(rows[0].verdict, "no (wrong direction)")	# one thread: no contention
+        self.assertEqual(rows[2].verdict, "yes")
+
+    def test_missing_metrics_are_not_measured(self):
+        rs = boot(vsyscall(), "rewind", "vsyscall-rewind-quick.console", True, 2)
+        rows = ratios.rows(summary.group_figures(rs), vsyscall().ratios[0])
+        self.assertEqual((rows[0].ours, rows[0].verdict), (None, "not measured"))
+
+
+class ResultsDirectories(unittest.TestCase):
+    def test_complete_run_with_linux(self):
+        e = vsyscall()
+        with tempfile.TemporaryDirectory() as d:
+            reasons = results_dir(d, [e], [
+                boot(e, "rewind", "vsyscall-rewind-complete.console", True, 2),
+                boot(e, "linux", "vsyscall-linux-xonly-quick.console", True, 2, linux_params="2")])
+            self.assertEqual(reasons, [])
+            self.assertEqual(wellformed.check(d), [])
+            report = Path(d, "report.md").read_text()
+            self.assertIn("| gettimeofday: vsyscall trap / vDSO | default | 11.33: 237.44 / 20.95 ns (001) | ", report)
+            self.assertIn("Linux 6.1, same VM", report)
+            self.assertIn(": complete.", report)
+            for plot in ("vsyscall-gettimeofday", "vsyscall-fsmark-user-cpu"):
+                self.assertTrue(Path(d, "plots", plot + ".png").exists())
+                self.assertIn("histogram errorbars", Path(d, "plots", plot + ".gp").read_text())
+
+    def test_partial_run_is_marked(self):
+        e = vsyscall()
+        with tempfile.TemporaryDirectory() as d:
+            reasons = results_dir(d, [e], [
+                boot(e, "rewind", "vsyscall-rewind-truncated.console", True, 2, qemu_status=124)], planned=3)
+            self.assertEqual(reasons[:2], ["only 1 of 3 boots ran", "boot vsyscall-rewind: timeout"])
+            self.assertEqual(wellformed.check(d), [])
+            report = Path(d, "report.md").read_text()
+            self.assertIn("**partial**", report)
+            self.assertIn("| vsyscall-rewind | 4 | fsmark_lite | tsc | 2 | truncated |", report)
+
+    def test_garbled_run_is_well_formed(self):
+        e = vsyscall()
+        with tempfile.TemporaryDirectory() as d:
+            results_dir(d, [e], [boot(e, "rewind", "vsyscall-rewind-garbled.console", True, 2)])
+            self.assertEqual(wellformed.check(d), [])
+            self.assertIn("| vsyscall-rewind | ok | 6 of 6 | 1 | 3 |", Path(d, "report.md").read_text())
+
+    def test_scaling_experiment_draws_lines(self):
+        e = scaling()
+        with tempfile.TemporaryDirectory() as d:
+            results_dir(d, [e], [boot(e, "rewind", "scaling.console", False, 2)])
+            self.assertEqual(wellformed.check(d), [])
+            script = Path(d, "plots", "scaling-wall.gp").read_text()
+            self.assertIn("with yerrorlines title 'rewind, osq'", script)
+            self.assertIn("set xlabel 'threads'", script)
+            data = Path(d, "plots", "scaling-wall.dat").read_text()
+            self.assertIn("# rewind, off\n1 103 102 104\n2 ", data)
+
+    def test_a_broken_directory_is_caught(self):
+        e = vsyscall()
+        with tempfile.TemporaryDirectory() as d:
+            results_dir(d, [e], [boot(e, "rewind", "vsyscall-rewind-complete.console", True, 2)])
+            Path(d, "plots", "vsyscall-gettimeofday.png").write_bytes(b"not a png")
+            with open(Path(d, "summary.csv"), "a") as f:
+                f.write("x,y\n")
+            problems = wellformed.check(d)
+            self.assertEqual(len(problems), 2, problems)
+
+
+if __name__ == "__main__":
+    unittest.main()

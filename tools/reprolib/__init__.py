@@ -1,0 +1,15 @@
+"""reprolib - tools/reproduce's library, one concept per module:
+
+    experiments  the registry: experiments/*.toml, read and checked
+    plan         one boot's steps (interleaved variants) and its guest script
+    runner       boots the guests, follows their consoles, makes records
+    console      reads a console log: step markers, @result lines, guest facts
+    records      results.jsonl
+    machine      the host's facts about where a run happened
+    progress     the line on the terminal
+    summary      medians, spreads, summary.csv
+    ratios       our ratios beside the seeds', and the verdicts
+    plots        gnuplot bars and lines, PNG and SVG
+    report       report.md
+    outputs      results.jsonl -> summary.csv, plots/, report.md
+"""

@@ -1,0 +1,108 @@
+"""console - reads a guest's serial console log: the runner's step markers,
+the benchmarks' @result lines and the facts the guest tells about itself.
+
+The log is whatever reached COM1: firmware escapes, kernel lines that may
+land in the middle of a program's line, and an end that may be cut off by a
+time-out. So every line is judged on its own: a marker or @result found
+anywhere in a line counts if it parses, anything else that looks like one
+is counted as garbled, never fatal.
+
+    @repro-step N        step N of the plan begins (echoed by the guest script)
+    @repro-end N S       step N ended with exit status S
+    @result {...}        a figure (DESIGN.md §1.5), of the step that is open
+
+Not for: deciding what a step should have produced (records.py).
+"""
+import json
+import math
+import re
+from dataclasses import dataclass, field
+
+ESCAPE_RE = re.compile(r"\x1b(\[[0-9;?]*[A-Za-z]|[()][0-9A-Za-z]|[=>])")
+STEP_RE = re.compile(r"@repro-step (\d+)\s*$")
+END_RE = re.compile(r"@repro-end (\d+) (-?\d+)\s*$")
+# The kernel's boot line ("cpu: NAME, TSC 2445.405 MHz (cpuid)") or /proc/cpuinfo's.
+TSC_RE = re.compile(r"\bTSC ([0-9.]+) MHz")
+CPUINFO_MHZ_RE = re.compile(r"^cpu MHz\s*:\s*([0-9.]+)")
+CPUINFO_MODEL_RE = re.compile(r"^model name\s*:\s*(.+?)\s*$")
+RESULT_KEYS = {"bench": str, "metric": str, "unit": str, "variant": dict}
+
+
+@dataclass
+class StepOutput:
+    began: bool = False
+    status: int | None = None	# None: no end marker seen
+    results: list = field(default_factory=list)
+
+
+@dataclass
+class ConsoleLog:
+    steps: dict = field(default_factory=dict)	# step number -> StepOutput
+    outside: list = field(default_factory=list)	# results printed outside any step
+    garbled: list = field(default_factory=list)	# lines that looked like ours but did not parse
+    tsc_mhz: float | None = None
+    cpu_model: str | None = None
+    release: str | None = None
+
+    def step(self, n):
+        return self.steps.setdefault(n, StepOutput())
+
+
+def clean_lines(text):
+    """The log's lines without terminal escapes and carriage returns."""
+    return [ESCAPE_RE.sub("", line).replace("\r", "") for line in text.split("\n")]
+
+
+def parse_result(line):
+    """The figure of a line holding "@result {...}", or None if it is not one."""
+    start = line.find("@result ")
+    if start < 0:
+        return None
+    try:
+        obj, _ = json.JSONDecoder().raw_decode(line, start + len("@result "))
+    except ValueError:
+        return None
+    if not isinstance(obj, dict) or any(not isinstance(obj.get(k), t) for k, t in RESULT_KEYS.items()):
+        return None
+    value = obj.get("value")
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        return None
+    return obj
+
+
+def _note_facts(log, line):
+    if log.tsc_mhz is None and (m := TSC_RE.search(line) or CPUINFO_MHZ_RE.match(line)):
+        log.tsc_mhz = float(m.group(1))
+    if log.cpu_model is None and (m := CPUINFO_MODEL_RE.match(line)):
+        log.cpu_model = m.group(1)
+
+
+def parse(text):
+    """A ConsoleLog from the text of a console log."""
+    log = ConsoleLog()
+    current = None	# the step that is open
+    for line in clean_lines(text):
+        _note_facts(log, line)
+        if (m := END_RE.search(line)):
+            n = int(m.group(1))
+            log.step(n).status = int(m.group(2))
+            current = None if current == n else current
+        elif (m := STEP_RE.search(line)):
+            current = int(m.group(1))
+            log.step(current).began = True
+        elif "@result" in line:
+            result = parse_result(line)
+            if result is None:
+                log.garbled.append(line)
+            else:
+                log.release = log.release or result["variant"].get("release")
+                (log.step(current).results if current is not None else log.outside).append(result)
+        elif "@repro-" in line:
+            log.garbled.append(line)
+    return log
+
+
+def tail(text, lines=20):
+    """The last lines of a log, cleaned, for a message."""
+    kept = [line for line in clean_lines(text) if line.strip()]
+    return kept[-lines:]

@@ -1,0 +1,251 @@
+"""experiments - the registry of experiments: one declarative TOML file each
+in experiments/, read and checked here so that a mistake in a file is named
+before any guest boots. The format is described in experiments/README.md.
+
+Not for: running anything, or statistics (runner.py, summary.py).
+"""
+import math
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+EXPECTATIONS = ("higher", "lower", "same")
+NAME_RE = re.compile(r"^[a-z0-9_-]+$")
+
+
+class ExperimentError(Exception):
+    """A malformed experiment file, or an unknown experiment name."""
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    knobs: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """A parameter the run is repeated over (threads, CPUs ...): a line plot."""
+    param: str
+    values: tuple
+    quick_values: tuple
+
+
+@dataclass(frozen=True)
+class Run:
+    bench: str
+    args: str
+    quick_args: str
+    seconds: float
+    quick_seconds: float
+    variants: tuple
+    sweep: Sweep | None
+
+
+@dataclass(frozen=True)
+class MetricRef:
+    """"[BENCH:]METRIC[@VARIANT]": a figure of the experiment."""
+    metric: str
+    bench: str | None = None
+    variant: str | None = None
+
+    @staticmethod
+    def parse(text):
+        rest, _, variant = text.partition("@")
+        bench, _, metric = rest.rpartition(":")
+        if not NAME_RE.match(metric):
+            raise ValueError(f"bad metric reference '{text}'")
+        return MetricRef(metric, bench or None, variant or None)
+
+
+@dataclass(frozen=True)
+class Ratio:
+    name: str
+    numerator: MetricRef
+    denominator: MetricRef
+    seed: float
+    seed_text: str
+    expect: str
+    tolerance: float	# "same": within this factor of 1; else the effect within this factor of the seed's
+
+
+@dataclass(frozen=True)
+class Plot:
+    name: str
+    title: str
+    metrics: tuple	# of MetricRef
+
+
+@dataclass(frozen=True)
+class Experiment:
+    name: str
+    title: str
+    doc: str
+    seeds: tuple
+    repeat: int
+    quick_repeat: int
+    knob_defaults: dict
+    linux_boots: tuple
+    runs: tuple
+    ratios: tuple
+    plots: tuple
+
+    def repeats(self, quick):
+        return self.quick_repeat if quick else self.repeat
+
+
+def _need(table, key, kind, where, default=None):
+    """table[key] checked to be a kind; default when absent (None: required)."""
+    if key not in table:
+        if default is None:
+            raise ExperimentError(f"{where}: '{key}' is missing")
+        return default
+    value = table[key]
+    if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        value = float(value)
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        raise ExperimentError(f"{where}: '{key}' must be {kind.__name__}, not {value!r}")
+    return value
+
+
+def _tables(table, key, where):
+    """table[key] as a list of tables ([[key]] in TOML); empty when absent."""
+    items = _need(table, key, list, where, [])
+    if not all(isinstance(item, dict) for item in items):
+        raise ExperimentError(f"{where}: '{key}' must be a list of tables ([[{key}]])")
+    return items
+
+
+def _knobs(table, key, where):
+    """A {knob: value} table; values become strings, as the guest's shell sees them."""
+    knobs = _need(table, key, dict, where, {})
+    for knob, value in knobs.items():
+        if not NAME_RE.match(knob) or not isinstance(value, (str, int)) or \
+                re.search(r"[\s'\"]", str(value)):
+            raise ExperimentError(f"{where}: bad knob {knob} = {value!r}")
+    return {k: str(v) for k, v in knobs.items()}
+
+
+def _variant(table, where):
+    name = _need(table, "name", str, where)
+    if not NAME_RE.match(name):
+        raise ExperimentError(f"{where}: variant name '{name}' may hold only a-z 0-9 _ -")
+    return Variant(name, _knobs(table, "knobs", where))
+
+
+def _sweep(table, where):
+    if table is None:
+        return None
+    if not isinstance(table, dict):
+        raise ExperimentError(f"{where}: must be a table {{ param = ..., values = [...] }}")
+    param = _need(table, "param", str, where)
+    values = tuple(_need(table, "values", list, where))
+    if not values or not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        raise ExperimentError(f"{where}: sweep values must be a non-empty list of integers")
+    quick = tuple(_need(table, "quick_values", list, where, [values[0], values[-1]]))
+    return Sweep(param, values, tuple(sorted(set(quick))))
+
+
+def _run(table, where, knob_defaults):
+    bench = _need(table, "bench", str, where)
+    if not NAME_RE.match(bench):
+        raise ExperimentError(f"{where}: bad benchmark name '{bench}'")
+    args = _need(table, "args", str, where, "")
+    variants = tuple(_variant(v, f"{where}, variant {i + 1}")
+                     for i, v in enumerate(_tables(table, "variants", where)))
+    variants = variants or (Variant("default"),)
+    if len({v.name for v in variants}) != len(variants):
+        raise ExperimentError(f"{where}: two variants share a name")
+    for v in variants:
+        missing = set(v.knobs) - set(knob_defaults)
+        if missing:
+            raise ExperimentError(f"{where}: knob {', '.join(sorted(missing))} needs a value "
+                                  "in [knob_defaults] for the runs that do not set it")
+    sweep = _sweep(table.get("sweep"), f"{where}, sweep")
+    quick_args = _need(table, "quick_args", str, where, args)
+    for text in (args, quick_args):
+        if "'" in text or '"' in text:
+            raise ExperimentError(f"{where}: arguments may not contain quotes")
+        if sweep and "{" + sweep.param + "}" not in text:
+            raise ExperimentError(f"{where}: args must contain {{{sweep.param}}} for the sweep")
+    seconds = _need(table, "seconds", float, where)
+    return Run(bench, args, quick_args, seconds,
+               _need(table, "quick_seconds", float, where, seconds), variants, sweep)
+
+
+def _ratio(table, where):
+    expect = _need(table, "expect", str, where)
+    if expect not in EXPECTATIONS:
+        raise ExperimentError(f"{where}: expect must be one of {', '.join(EXPECTATIONS)}")
+    seed = _need(table, "seed", float, where)
+    if not seed > 0:
+        raise ExperimentError(f"{where}: seed must be a positive ratio")
+    try:
+        refs = [MetricRef.parse(_need(table, k, str, where)) for k in ("numerator", "denominator")]
+    except ValueError as e:
+        raise ExperimentError(f"{where}: {e}") from None
+    tolerance = _need(table, "tolerance", float, where, 1.25 if expect == "same" else 2.0)
+    if tolerance <= 1 or (expect != "same" and math.isclose(seed, 1.0)):
+        raise ExperimentError(f"{where}: tolerance must exceed 1, and a seed of 1 means expect = \"same\"")
+    return Ratio(_need(table, "name", str, where), refs[0], refs[1], seed,
+                 _need(table, "seed_text", str, where, ""), expect, tolerance)
+
+
+def _plot(table, where):
+    name = _need(table, "name", str, where)
+    if not NAME_RE.match(name):
+        raise ExperimentError(f"{where}: plot name '{name}' may hold only a-z 0-9 _ -")
+    try:
+        metrics = tuple(MetricRef.parse(m) for m in _need(table, "metrics", list, where))
+    except (ValueError, TypeError) as e:
+        raise ExperimentError(f"{where}: {e}") from None
+    return Plot(name, _need(table, "title", str, where, name), metrics)
+
+
+def load(path):
+    """One experiment file, checked."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text())
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise ExperimentError(f"{path}: {e}") from None
+    where = str(path)
+    name = _need(data, "name", str, where)
+    if name != path.stem or not NAME_RE.match(name):
+        raise ExperimentError(f"{where}: name must be the file's name ('{path.stem}')")
+    knob_defaults = _knobs(data, "knob_defaults", where)
+    runs = tuple(_run(r, f"{where}, run {i + 1}", knob_defaults)
+                 for i, r in enumerate(_tables(data, "run", where)))
+    if not runs:
+        raise ExperimentError(f"{where}: no [[run]]")
+    repeat = _need(data, "repeat", int, where, 3)
+    quick_repeat = _need(data, "quick_repeat", int, where, 1)
+    if repeat < 1 or quick_repeat < 1:
+        raise ExperimentError(f"{where}: repeats must be at least 1")
+    linux_boots = tuple(_need(data, "linux_boots", list, where, [""]))
+    if not all(isinstance(b, str) and re.fullmatch(r"([a-z0-9_]+(=[A-Za-z0-9_.,-]+)?( |$))*", b)
+               for b in linux_boots):
+        raise ExperimentError(f"{where}: linux_boots must be strings of Linux parameters (name=value ...)")
+    return Experiment(
+        name=name, title=_need(data, "title", str, where, name), doc=_need(data, "doc", str, where, ""),
+        seeds=tuple(_need(data, "seeds", list, where, [])), repeat=repeat, quick_repeat=quick_repeat,
+        knob_defaults=knob_defaults,
+        linux_boots=linux_boots,
+        runs=runs,
+        ratios=tuple(_ratio(r, f"{where}, ratio {i + 1}") for i, r in enumerate(_tables(data, "ratio", where))),
+        plots=tuple(_plot(p, f"{where}, plot {i + 1}") for i, p in enumerate(_tables(data, "plot", where))))
+
+
+def load_all(directory):
+    """Every experiment in directory, by name (in name order)."""
+    return {e.name: e for e in map(load, sorted(Path(directory).glob("*.toml")))}
+
+
+def select(registry, names):
+    """The named experiments (all when names is empty); unknown names list the valid ones."""
+    unknown = [n for n in names if n not in registry]
+    if unknown:
+        raise ExperimentError(f"unknown experiment {', '.join(unknown)}; "
+                              f"the experiments are: {', '.join(registry) or '(none)'}")
+    return [registry[n] for n in names] if names else list(registry.values())

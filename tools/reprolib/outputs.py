@@ -1,0 +1,36 @@
+"""outputs - everything a results directory holds besides results.jsonl,
+made from results.jsonl alone: summary.csv, plots/ and report.md. So a
+report can be made again from a finished (or cut-off) run with
+`tools/reproduce --report DIR`.
+
+Not for: running guests (runner.py).
+"""
+import os
+
+from . import plots, records, report, summary
+from .experiments import ExperimentError
+
+
+def write(directory, registry):
+    """Writes the outputs of a results directory; returns the reasons it is partial."""
+    records_list, unreadable = records.load(os.path.join(directory, "results.jsonl"))
+    run = next((r for r in records_list if r["type"] == "run"), {"started": "?", "command": "?"})
+    names = run.get("experiments") or list(dict.fromkeys(r["experiment"] for r in records_list
+                                                         if "experiment" in r))
+    unknown = [n for n in names if n not in registry]
+    if unknown:
+        raise ExperimentError(f"results name experiments that are no longer registered: {', '.join(unknown)}")
+    experiments = [registry[n] for n in names]
+    groups = summary.group_figures(records_list)
+    summary.mark_incomplete(groups, records_list)
+    summary.write_csv(os.path.join(directory, "summary.csv"), groups)
+    plot_dir = os.path.join(directory, "plots")
+    os.makedirs(plot_dir, exist_ok=True)
+    drawn = {e.name: plots.draw(e, groups, plot_dir) for e in experiments}
+    reasons = report.partial_reasons(records_list, unreadable)
+    boots_run = sum(r["type"] == "boot" for r in records_list)
+    if boots_run < run.get("boots_planned", 0):
+        reasons.insert(0, f"only {boots_run} of {run['boots_planned']} boots ran")
+    with open(os.path.join(directory, "report.md"), "w") as f:
+        f.write(report.render(run, experiments, records_list, groups, drawn, reasons))
+    return reasons

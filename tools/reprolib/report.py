@@ -1,0 +1,137 @@
+"""report - report.md: where the run stood, and per regression our ratios
+next to the seed's and Linux's, the verdict, the figures behind them, the
+plots, and every step that did not end well (partial results are shown,
+marked, never dropped).
+
+Not for: computing anything (summary.py, ratios.py) or drawing (plots.py).
+"""
+from . import ratios as ratio_rows
+
+TCG_NOTE = ("TCG executes every instruction faithfully but models no caches, write combining "
+            "or branch prediction, and its costs are not hardware costs: these figures show "
+            "*instruction-path* differences (trap vs system call vs vDSO, spin vs sleep) only.")
+KVM_NOTE = "KVM with hardware virtualization: figures include the host CPU's micro-architecture."
+
+
+def _fmt(value):
+    if value is None:
+        return "-"
+    return f"{value:.3g}" if abs(value) < 1000 else f"{value:.0f}"
+
+
+def _range(low, high):
+    return "" if low is None else f" ({_fmt(low)} - {_fmt(high)})"
+
+
+def _table(header, rows):
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(c).replace("|", "\\|") for c in row) + " |" for row in rows]
+    return lines
+
+
+def _machine_section(boots):
+    rewind = next((b for b in boots if b["kernel"] == "rewind"), boots[0] if boots else None)
+    if rewind is None:
+        return ["No guest booted."]
+    m = rewind["machine"]
+    linux = [b for b in boots if b["kernel"] == "linux"]
+    accel = m.get("accelerator", "?")
+    rows = [
+        ("host CPU", f"{m.get('host_cpu_model', '?')} ({m.get('host_cpus', '?')} CPUs)"),
+        ("accelerator", accel.upper()),
+        ("QEMU", m.get("qemu_version", "?")),
+        ("guest", f"{m.get('guest_cpus', '?')} vCPUs, {m.get('guest_memory', '?')}, "
+                  f"TSC {_fmt(m.get('guest_tsc_mhz'))} MHz"),
+        ("rewind", f"git {m.get('git_revision', '?')}"),
+        ("Linux column", linux[0]["machine"].get("guest_release") or "Linux (release not seen)"
+         if linux else "not run (`--with-linux` adds it)"),
+    ]
+    return _table(["", ""], rows) + ["", "> " + (TCG_NOTE if accel == "tcg" else KVM_NOTE)]
+
+
+def _boots_section(boots):
+    rows = [(b["boot"], b["status"], f"{b['steps_ok']} of {b['steps']}", f"{b['seconds']:.0f}",
+             b["garbled_lines"], f"[log]({b['console_log']})") for b in boots]
+    return _table(["boot", "status", "steps ok", "seconds", "garbled lines", "console"], rows)
+
+
+def _ratio_section(experiment, groups):
+    rows = []
+    for ratio in experiment.ratios:
+        for r in ratio_rows.rows(groups, ratio):
+            ours = _fmt(r.ours) + _range(r.low, r.high) + ("" if r.complete or r.ours is None else " *partial*")
+            seed = f"{ratio.seed:g}" + (f": {ratio.seed_text}" if ratio.seed_text else "")
+            rows.append((ratio.name, r.label, seed, ours,
+                         _fmt(r.linux), r.verdict))
+    if not rows:
+        return ["No seed ratios are declared for this experiment."]
+    return (_table(["ratio", "variant", "seed", "ours: median (repeat range)",
+                    "Linux 6.1, same VM", "reproduced"], rows)
+            + ["", f"Reproduced: direction on the seed's side of 1, and the effect (the log of the "
+               "ratio) within the ratio's tolerance factor of the seed's (default 2). "
+               "Ratios of the fastest-batch medians where the metric is `_batchmin`."])
+
+
+def _figures_section(experiment, groups):
+    wanted = {ref.metric for r in experiment.ratios for ref in (r.numerator, r.denominator)}
+    wanted |= {ref.metric for p in experiment.plots for ref in p.metrics}
+    rows = [(g.kernel, g.bench, g.metric, " ".join(filter(None, [g.variant, g.params_text()])),
+             f"{_fmt(g.median)} {g.unit}", f"{_fmt(min(g.values))} - {_fmt(max(g.values))}",
+             f"{g.spread_pct:.0f} %", len(g.samples), "yes" if g.complete else "**no**")
+            for g in groups if g.metric in wanted]
+    if not rows:
+        return ["No figures (see the boots above)."]
+    return _table(["kernel", "bench", "metric", "variant", "median", "min - max", "spread", "n",
+                   "complete"], rows) + ["", "Every figure is in `summary.csv`; every raw one in `results.jsonl`."]
+
+
+def _plots_section(drawn):
+    out = []
+    for plot, base, problem in drawn:
+        if base:
+            out += [f"![{plot.title}](plots/{base}.png)", f"([SVG](plots/{base}.svg))", ""]
+        else:
+            out += [f"- {plot.title}: not drawn ({problem})"]
+    return out or ["No plots are declared for this experiment."]
+
+
+def _bad_steps(steps):
+    bad = [s for s in steps if s["status"] != "ok"]
+    if not bad:
+        return []
+    rows = [(s["boot"], s["step"], s["program"], s["variant"], s["repeat"], s["status"]) for s in bad]
+    return ["", "Steps that did not end well (their figures, if any, are marked incomplete):", ""] + \
+        _table(["boot", "step", "program", "variant", "repeat", "status"], rows)
+
+
+def partial_reasons(records, unreadable_lines):
+    reasons = []
+    if unreadable_lines:
+        reasons.append(f"{unreadable_lines} unreadable lines in results.jsonl")
+    boots = [r for r in records if r["type"] == "boot"]
+    reasons += [f"boot {b['boot']}: {b['status']}" for b in boots if b["status"] != "ok"]
+    bad = sum(r["type"] == "step" and r["status"] != "ok" for r in records)
+    if bad:
+        reasons.append(f"{bad} steps did not end well")
+    return reasons
+
+
+def render(run, experiments, records, groups, drawn, reasons):
+    """report.md's text. run: the run record; drawn: plots.draw's answers per experiment name."""
+    boots = [r for r in records if r["type"] == "boot"]
+    status = f"**partial**: {'; '.join(reasons)}" if reasons else "complete"
+    out = ["# rewind: reproducing the regressions", "",
+           f"Run of {run['started']}, `{run['command']}`: {status}.", "", "## Where it ran", ""]
+    out += _machine_section(boots)
+    for e in experiments:
+        mine = [g for g in groups if g.experiment == e.name]
+        out += ["", f"## {e.name}: {e.title}", ""]
+        seeds = ", ".join(f"`{s}`" for s in e.seeds) or "none"
+        if e.doc:
+            out += [f"Regression page: [`{e.doc}`](../../{e.doc}); seeds: {seeds}.", ""]
+        out += _boots_section([b for b in boots if b["experiment"] == e.name])
+        out += _bad_steps([r for r in records if r["type"] == "step" and r["experiment"] == e.name])
+        out += ["", "### Against the seed", ""] + _ratio_section(e, mine)
+        out += ["", "### Figures", ""] + _figures_section(e, mine)
+        out += ["", "### Plots", ""] + _plots_section(drawn.get(e.name, []))
+    return "\n".join(out) + "\n"

@@ -1,0 +1,78 @@
+"""summary - the figures of a run grouped per (experiment, kernel, benchmark,
+variant, sweep value, metric), with median, min, max and spread, and
+summary.csv. A comparison is a median over repeats (DESIGN.md §4); the
+spread, (max - min) / median, says how far to trust it on a shared host.
+
+Not for: comparing with the seeds (ratios.py).
+"""
+import csv
+import statistics
+from dataclasses import dataclass, field
+
+CSV_FIELDS = ["experiment", "kernel", "bench", "variant", "params", "metric", "unit",
+              "n", "median", "min", "max", "spread_pct", "complete"]
+
+
+@dataclass
+class Group:
+    experiment: str
+    kernel: str
+    bench: str
+    variant: str
+    params: tuple	# ((name, value), ...)
+    metric: str
+    unit: str
+    samples: list = field(default_factory=list)	# ((boot, repeat), value)
+    complete: bool = True
+
+    @property
+    def values(self):
+        return [v for _, v in self.samples]
+
+    @property
+    def median(self):
+        return statistics.median(self.values)
+
+    @property
+    def spread_pct(self):
+        m = self.median
+        return (max(self.values) - min(self.values)) / m * 100 if m else 0.0
+
+    def params_text(self):
+        return " ".join(f"{k}={v}" for k, v in self.params)
+
+
+def group_figures(records):
+    """Groups in the order their first figure appears."""
+    groups = {}
+    for r in records:
+        if r["type"] != "figure":
+            continue
+        params = tuple(sorted(r["params"].items()))
+        key = (r["experiment"], r["kernel"], r["bench"], r["variant"], params, r["metric"], r["unit"])
+        g = groups.get(key) or groups.setdefault(key, Group(*key))
+        g.samples.append(((r["boot"], r["repeat"]), r["value"]))
+        g.complete &= r["complete"]
+    return list(groups.values())
+
+
+def mark_incomplete(groups, records):
+    """A group is also incomplete when a step that should have fed it did not end well."""
+    bad = {(r["experiment"], r["kernel"], r["program"], r["variant"]) for r in records
+           if r["type"] == "step" and r["status"] != "ok"}
+    programs = {(r["experiment"], r["kernel"], r["bench"], r["variant"]): r["program"]
+                for r in records if r["type"] == "figure"}
+    for g in groups:
+        program = programs[(g.experiment, g.kernel, g.bench, g.variant)]
+        if (g.experiment, g.kernel, program, g.variant) in bad:
+            g.complete = False
+
+
+def write_csv(path, groups):
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(CSV_FIELDS)
+        for g in groups:
+            w.writerow([g.experiment, g.kernel, g.bench, g.variant, g.params_text(), g.metric, g.unit,
+                        len(g.samples), f"{g.median:.6g}", f"{min(g.values):.6g}",
+                        f"{max(g.values):.6g}", f"{g.spread_pct:.1f}", "yes" if g.complete else "no"])
