@@ -191,9 +191,15 @@ SYSCALL2(settimeofday, const struct timeval_abi __user *, utv,
 	return 0;
 }
 
+/*
+ * The seconds of the last tick, as Linux's time() (ktime_get_real_seconds):
+ * the vDSO and the legacy page answer time() with one load of the vvar
+ * page, and all three routes must agree - a precise reading here would run
+ * ahead of them across a second boundary until the next tick.
+ */
 SYSCALL1(time, s64 __user *, ut)
 {
-	s64 sec = (s64)(timekeeping_read_ns(CLOCK_REALTIME) / NSEC_PER_SEC);
+	s64 sec = (s64)(timekeeping_read_ns(CLOCK_REALTIME_COARSE) / NSEC_PER_SEC);
 
 	if (ut && copy_to_user(ut, &sec, sizeof(sec)))
 		return -EFAULT;
