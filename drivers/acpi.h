@@ -45,7 +45,8 @@ struct acpi_info {
 	int revision;			/* of the RSDP: 0 (ACPI 1.0) or 2+ */
 	char oem_id[7];
 	u64 lapic_address;		/* MADT's local APIC address (or its override) */
-	int ncpus;			/* enabled (or online-capable) processors */
+	int ncpus;			/* enabled processors: the ones to start */
+	int hotplug_cpus;		/* online-capable ones: could be enabled later, not started */
 	struct acpi_cpu cpus[ACPI_MAX_CPUS];
 	int nioapics;
 	struct acpi_ioapic ioapics[ACPI_MAX_IOAPICS];

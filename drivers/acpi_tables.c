@@ -276,8 +276,11 @@ room_for(int n, int max, const char *what, u32 id)
 static void
 add_cpu(struct acpi_info *out, u32 apic_id, bool x2apic, u32 flags)
 {
-	if (!(flags & (CPU_ENABLED | CPU_ONLINE_CAPABLE)))
+	/* An online-capable processor is not there until hot-plugged: Linux does not start it at boot either. */
+	if (!(flags & CPU_ENABLED)) {
+		out->hotplug_cpus += (flags & CPU_ONLINE_CAPABLE) != 0;
 		return;
+	}
 	if (!x2apic && apic_id == XAPIC_ID_INVALID)
 		return;		/* the broadcast id: a placeholder entry */
 	for (int i = 0; i < out->ncpus; i++)
@@ -359,7 +362,10 @@ print_madt(const struct acpi_info *a)
 	line_add(line, sizeof(line), "%d CPU%s (APIC ids", a->ncpus, a->ncpus == 1 ? "" : "s");
 	for (int i = 0; i < a->ncpus; i++)
 		line_add(line, sizeof(line), " %u%s", a->cpus[i].apic_id, a->cpus[i].x2apic ? "(x2)" : "");
-	line_add(line, sizeof(line), "), LAPIC at %#lx", a->lapic_address);
+	line_add(line, sizeof(line), ")");
+	if (a->hotplug_cpus)
+		line_add(line, sizeof(line), " + %d online-capable, not started", a->hotplug_cpus);
+	line_add(line, sizeof(line), ", LAPIC at %#lx", a->lapic_address);
 	for (int i = 0; i < a->nioapics; i++)
 		line_add(line, sizeof(line), ", IOAPIC id %u at %#x GSI %u", a->ioapics[i].id,
 			 a->ioapics[i].address, a->ioapics[i].gsi_base);

@@ -737,12 +737,12 @@ UNIT_TEST(madt_entries_of_each_type)
 	parse_madt_only();
 
 	CHECK(!info.has_8259);
-	CHECK_EQ(info.ncpus, 3);
+	CHECK_EQ(info.ncpus, 2);
+	CHECK_EQ(info.hotplug_cpus, 1);
 	CHECK_EQ(info.cpus[0].apic_id, 0);
 	CHECK(!info.cpus[0].x2apic);
-	CHECK_EQ(info.cpus[1].apic_id, 2);
-	CHECK_EQ(info.cpus[2].apic_id, 300);
-	CHECK(info.cpus[2].x2apic);
+	CHECK_EQ(info.cpus[1].apic_id, 300);
+	CHECK(info.cpus[1].x2apic);
 	CHECK_EQ(info.nioapics, 2);
 	CHECK_EQ(info.ioapics[1].id, 2);
 	CHECK_EQ(info.ioapics[1].address, 0xfec01000);
@@ -755,7 +755,7 @@ UNIT_TEST(madt_entries_of_each_type)
 	CHECK_EQ(info.overrides[3].isa_irq, 11);
 	CHECK_EQ(info.overrides[3].gsi, 11);
 	CHECK_EQ(info.lapic_address, 0x100000000ull);
-	CHECK(logged("acpi: MADT: 3 CPUs (APIC ids 0 2 300(x2)), LAPIC at 0x100000000, "
+	CHECK(logged("acpi: MADT: 2 CPUs (APIC ids 0 300(x2)) + 1 online-capable, not started, LAPIC at 0x100000000, "
 		     "IOAPIC id 1 at 0xfec00000 GSI 0, IOAPIC id 2 at 0xfec01000 GSI 24, 4 overrides\n"));
 	CHECK(!strstr(log_text, "acpi: MADT entry"));
 }
