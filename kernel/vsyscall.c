@@ -255,28 +255,51 @@ unwritable_byte(u64 p, size_t n)
 	return bad;
 }
 
-/*
- * Linux 3.2 (4fc34901) made a bad output pointer look like the page fault
- * a real vsyscall would have taken: SIGSEGV at that address, trap 14,
- * error 6 (a user-mode write). Returns whether the outputs are all good.
- */
-static bool
-outputs_writable(const struct trap_frame *f, const struct vsyscall_entry *e)
+/* The fake page fault at the first byte of the outputs a real vsyscall could not have written. */
+static void
+raise_bad_output(const struct trap_frame *f, u64 bad)
+{
+	struct fault_report r = {
+		.sig = SIGSEGV, .code = SEGV_MAPERR, .addr = bad, .trapno = VEC_PAGE_FAULT,
+		.error = PF_USER | PF_WRITE, .why = "vsyscall with a bad output pointer",
+	};
+
+	warn_bad_vsyscall(f, "passed a bad output pointer");
+	force_sig_fault(&r);
+}
+
+/* The first byte of the call's outputs that is not writable, or 0 (a race made it so since). */
+static u64
+first_bad_output(const struct trap_frame *f, const struct vsyscall_entry *e)
 {
 	const u64 args[2] = { f->rdi, f->rsi };
 
 	for (int i = 0; i < 2; i++) {
 		u64 bad = e->out_size[i] && args[i] ? unwritable_byte(args[i], e->out_size[i]) : 0;
-		if (bad) {
-			struct fault_report r = {
-				.sig = SIGSEGV, .code = SEGV_MAPERR, .addr = bad, .trapno = VEC_PAGE_FAULT,
-				.error = PF_USER | PF_WRITE, .why = "vsyscall with a bad output pointer",
-			};
-			warn_bad_vsyscall(f, "passed a bad output pointer");
-			force_sig_fault(&r);
+		if (bad)
+			return bad;
+	}
+	return 0;
+}
+
+/*
+ * Linux 3.2 (4fc34901) made a bad output pointer look like the page fault
+ * a real vsyscall would have taken: SIGSEGV at that address, trap 14,
+ * error 6 (a user-mode write). It checked only access_ok before the call
+ * and let a fault inside the call raise the signal, so the good path costs
+ * no more than a range check; the search for the address runs only once
+ * the call has failed. Returns whether the outputs passed the range check.
+ */
+static bool
+outputs_in_user_range(const struct trap_frame *f, const struct vsyscall_entry *e)
+{
+	const u64 args[2] = { f->rdi, f->rsi };
+
+	for (int i = 0; i < 2; i++)
+		if (e->out_size[i] && args[i] && !access_ok((void __user *)args[i], e->out_size[i])) {
+			raise_bad_output(f, args[i]);
 			return false;
 		}
-	}
 	return true;
 }
 
@@ -300,14 +323,19 @@ emulate_call(struct trap_frame *f, u64 entry, enum emulation how)
 		segv(f, "vsyscall with a bad stack");
 		return;
 	}
-	if (how == BY_FAULT && !outputs_writable(f, e))
+	if (how == BY_FAULT && !outputs_in_user_range(f, e))
 		return;
 	/* rdx (getcpu's cache) stays 0: Linux passes none. */
 	struct trap_frame call = { .rax = e->nr, .rdi = f->rdi, .rsi = f->rsi };
 	syscall_dispatch(&call);
 	if ((s64)call.rax == -EFAULT) {
-		warn_bad_vsyscall(f, "passed a bad output pointer");
-		segv(f, "vsyscall with a bad output pointer");
+		u64 bad = how == BY_FAULT ? first_bad_output(f, e) : 0;
+		if (bad) {
+			raise_bad_output(f, bad);
+		} else {
+			warn_bad_vsyscall(f, "passed a bad output pointer");
+			segv(f, "vsyscall with a bad output pointer");
+		}
 		return;
 	}
 	f->rax = call.rax;

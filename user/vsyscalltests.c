@@ -19,6 +19,7 @@
 #include "lib/vdso.h"
 
 #include <errno.h>
+#include <setjmp.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -27,6 +28,7 @@
 #include <sys/mman.h>
 #include <sys/time.h>
 #include <sys/wait.h>
+#include <ucontext.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -501,6 +503,67 @@ TEST(vsyscall_modes)
 	require_rewind();
 	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
 		check_mode(&modes[i]);
+}
+
+/* ---- the siginfo of a bad call ------------------------------------------------- */
+
+static sigjmp_buf segv_return;
+static siginfo_t segv_info;
+static unsigned long long segv_trapno, segv_err;
+
+static void
+record_segv(int sig, siginfo_t *info, void *ucontext)
+{
+	const ucontext_t *uc = ucontext;
+
+	(void)sig;
+	segv_info = *info;
+	segv_trapno = uc->uc_mcontext.gregs[REG_TRAPNO];
+	segv_err = uc->uc_mcontext.gregs[REG_ERR];
+	siglongjmp(segv_return, 1);
+}
+
+/* Calls gettimeofday through the page with tv; whether a SIGSEGV came (recorded above). */
+static int
+segv_from_call(unsigned long entry, struct timeval *tv)
+{
+	struct sigaction sa = { .sa_sigaction = record_segv, .sa_flags = SA_SIGINFO | SA_NODEFER };
+	struct sigaction old;
+
+	memset(&segv_info, 0, sizeof(segv_info));
+	sigaction(SIGSEGV, &sa, &old);
+	if (sigsetjmp(segv_return, 1) == 0)
+		((gettimeofday_fn)entry)(tv, NULL);
+	sigaction(SIGSEGV, &old, NULL);
+	return segv_info.si_signo == SIGSEGV;
+}
+
+/*
+ * Linux 3.2+: a bad output pointer in the #PF modes is reported as the page
+ * fault the real vsyscall would have taken - si_addr the pointer, trap 14,
+ * error 6 (user write); a call with the page gone (none) faults at the entry.
+ */
+TEST(vsyscall_bad_call_siginfo)
+{
+	static const char *const fault_modes[] = { "emulate", "xonly" };
+	void *ro = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	require_rewind();
+	CHECK(ro != MAP_FAILED);
+	for (size_t i = 0; i < sizeof(fault_modes) / sizeof(fault_modes[0]); i++) {
+		set_mode(fault_modes[i]);
+		if (!segv_from_call(VSYSCALL_PAGE, ro))
+			fail("vsyscall=%s: gettimeofday into a read-only page returned", fault_modes[i]);
+		if (segv_info.si_signo != SIGSEGV || segv_info.si_addr != ro || segv_trapno != 14 ||
+		    segv_err != 6)
+			fail("vsyscall=%s: siginfo addr %p (want %p), trapno %llu err %llu (want 14, 6)",
+			     fault_modes[i], segv_info.si_addr, ro, segv_trapno, segv_err);
+	}
+	set_mode("none");
+	if (!segv_from_call(VSYSCALL_PAGE, NULL) || segv_info.si_addr != (void *)VSYSCALL_PAGE)
+		fail("vsyscall=none: calling the page gave si_addr %p, want %#lx", segv_info.si_addr,
+		     VSYSCALL_PAGE);
+	munmap(ro, 4096);
 }
 
 /* Each mode also passes the agreement and register tests above. */
