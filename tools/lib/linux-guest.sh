@@ -21,8 +21,10 @@ linux_guest_tools=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # errors only (rewind gets loglevel=4); no reboot loop after a panic; and
 # the TCG pitfalls of shared/docs/linux-6.1-under-tcg.md: without
 # tsc=reliable Linux drops the TSC and its vDSO falls back to syscalls, and
-# Debian's kernel defaults to vsyscall=none where rewind emulates.
-linux_defaults=(console=ttyS0 quiet panic=-1 tsc=reliable vsyscall=emulate)
+# Debian's kernel defaults to vsyscall=none where rewind emulates;
+# norandmaps, because rewind places the vDSO at one address by default
+# (randomize_va_space=0): under TCG the same code's cost depends on its address.
+linux_defaults=(console=ttyS0 quiet panic=-1 tsc=reliable vsyscall=emulate norandmaps)
 # rewind knobs that Linux has under the same name and meaning: "value" ones
 # pass as name=value, "flag" ones become a bare name when true.
 declare -A linux_knobs=([vsyscall]=value [loglevel]=value [nox2apic]=flag)

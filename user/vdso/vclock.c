@@ -96,16 +96,19 @@ read_retry(const struct vvar_data *v, unsigned seq)
 }
 
 /*
- * rdtsc may run ahead of earlier loads; the fence keeps it after the
- * sequence read. A TSC slightly behind the CPU that last updated the page
+ * rdtsc may run ahead of earlier loads; rdtscp, or a fence before rdtsc,
+ * keeps it after the sequence read. A TSC slightly behind the CPU that last updated the page
  * must not make time go backwards, hence the clamp to cycle_last.
  */
 static u64
 read_tsc(const struct vvar_data *v)
 {
-	unsigned lo, hi;
+	unsigned lo, hi, aux;
 
-	__asm__ __volatile__("lfence; rdtsc" : "=a"(lo), "=d"(hi) :: "memory");
+	if (v->tsc_rdtscp)
+		__asm__ __volatile__("rdtscp" : "=a"(lo), "=d"(hi), "=c"(aux) :: "memory");
+	else
+		__asm__ __volatile__("lfence; rdtsc" : "=a"(lo), "=d"(hi) :: "memory");
 	u64 now = (u64)hi << 32 | lo, last = v->cycle_last;
 	return now >= last ? now : last;
 }
@@ -116,8 +119,12 @@ read_hpet(void)
 	return READ_ONCE(*(const unsigned *)(vvar_hpet_page + VVAR_HPET_COUNTER));
 }
 
-/* A high-resolution clock from the counter; -1 when user mode cannot read the counter. */
-static int
+/*
+ * A high-resolution clock from the counter; -1 when user mode cannot read
+ * the counter. Inlined into its callers: a call and a return are two more
+ * indirect branches on the hot path (each a lookup under TCG).
+ */
+static inline __attribute__((always_inline)) int
 read_hres(unsigned id, struct vdso_timespec *ts)
 {
 	const struct vvar_data *v = &vvar_data_page;
