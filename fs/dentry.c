@@ -12,6 +12,13 @@
  * walks upwards (.., getcwd, /proc/<pid>/maps names) see a consistent
  * chain while a rename moves a subtree. The children lists are guarded by
  * the directory's inode->lock instead, because lookups hold that anyway.
+ *
+ * Finding a child by name must not cost a walk of the whole directory: a
+ * directory of n files would make each create O(n) (fs_mark's thousands of
+ * files per directory took 100 us a file). Linked dentries are also in a
+ * hash table keyed by (parent, name), as Linux's dcache hash; its chains are
+ * guarded by dentry_hash_lock, taken inside dentry_tree_lock where both are
+ * needed, since a chain mixes names from directories locked independently.
  * Not here: resolving paths (namei.c) or what the names mean (ramfs.c).
  */
 #include "fs/vfs.h"
@@ -21,6 +28,59 @@
 #include "mm/kmalloc.h"
 
 static struct spinlock dentry_tree_lock = SPINLOCK_INIT("dentry_tree");
+
+#define NAME_HASH_BITS	12
+static struct list_head name_hash[1 << NAME_HASH_BITS];	/* of struct dentry, via hash_link */
+static struct spinlock dentry_hash_lock = SPINLOCK_INIT("dentry_hash");
+
+/* FNV-1a over the name, mixed with the parent's address. */
+static struct list_head *
+hash_chain(const struct dentry *parent, const char *name, size_t len)
+{
+	u64 h = 0xcbf29ce484222325ull ^ ((u64)(uintptr_t)parent >> 4);
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (u8)name[i]) * 0x100000001b3ull;
+	struct list_head *chain = &name_hash[(h ^ (h >> 32)) & ((1u << NAME_HASH_BITS) - 1)];
+	if (!chain->next)
+		list_init(chain);	/* the table starts zeroed: each chain on first use */
+	return chain;
+}
+
+static void
+hash_add(struct dentry *d)
+{
+	spin_lock(&dentry_hash_lock);
+	list_add_tail(&d->hash_link, hash_chain(d->parent, d->name, d->len));
+	spin_unlock(&dentry_hash_lock);
+}
+
+static void
+hash_del(struct dentry *d)
+{
+	spin_lock(&dentry_hash_lock);
+	list_del(&d->hash_link);
+	spin_unlock(&dentry_hash_lock);
+}
+
+struct dentry *
+dentry_find_child(struct dentry *parent, const char *name, size_t len)
+{
+	struct dentry *found = NULL;
+	struct list_head *chain, *pos;
+
+	spin_lock(&dentry_hash_lock);
+	chain = hash_chain(parent, name, len);
+	list_for_each(pos, chain) {
+		struct dentry *d = list_entry(pos, struct dentry, hash_link);
+		if (d->parent == parent && d->len == len && memcmp(d->name, name, len) == 0) {
+			found = dget(d);
+			break;
+		}
+	}
+	spin_unlock(&dentry_hash_lock);
+	return found;
+}
 
 static char *
 copy_name(const char *name, size_t len)
@@ -51,6 +111,7 @@ dentry_new(const char *name, size_t len, struct inode *inode)
 	d->inode = inode;
 	list_init(&d->children);
 	list_init(&d->sibling);
+	list_init(&d->hash_link);
 	return d;
 }
 
@@ -120,12 +181,14 @@ dentry_link(struct dentry *d)
 	d->linked = true;
 	d->pos = parent->inode->next_pos++;
 	list_add_tail(&d->sibling, &parent->children);
+	hash_add(d);
 }
 
 void
 dentry_unlink(struct dentry *d)
 {
 	list_del(&d->sibling);
+	hash_del(d);
 	d->linked = false;
 	d->deleted = true;
 	dput(d);
@@ -143,11 +206,13 @@ dentry_move(struct dentry *d, struct dentry *newparent, const char *name, size_t
 	struct dentry *oldparent = d->parent;
 	char *oldname = d->name;
 	list_del(&d->sibling);
+	hash_del(d);
 	d->parent = newparent;
 	d->name = newname;
 	d->len = len;
 	d->pos = newparent->inode->next_pos++;
 	list_add_tail(&d->sibling, &newparent->children);
+	hash_add(d);
 	spin_unlock(&dentry_tree_lock);
 	kfree(oldname);
 	dput(oldparent);	/* the caller holds it too: never the last reference */

@@ -41,16 +41,8 @@ ramfs_new_inode(u32 mode)
 static int
 ramfs_lookup(struct dentry *dir, const char *name, size_t len, struct dentry **out)
 {
-	struct list_head *pos;
-
-	list_for_each(pos, &dir->children) {
-		struct dentry *d = list_entry(pos, struct dentry, sibling);
-		if (d->len == len && memcmp(d->name, name, len) == 0) {
-			*out = dget(d);
-			return 0;
-		}
-	}
-	return -ENOENT;
+	*out = dentry_find_child(dir, name, len);
+	return *out ? 0 : -ENOENT;
 }
 
 static int

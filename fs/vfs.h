@@ -294,6 +294,7 @@ struct dentry {
 	struct inode *inode;		/* referenced; never NULL */
 	struct list_head children;	/* ramfs directory: linked children, by pos */
 	struct list_head sibling;	/* in the parent's children */
+	struct list_head hash_link;	/* in the name index, while linked (dentry.c) */
 	u64 pos;			/* getdents position in the parent */
 	bool linked;			/* in its parent's children (holds a self reference) */
 	bool deleted;			/* unlinked: its name is gone */
@@ -312,6 +313,8 @@ struct dentry *dget(struct dentry *d);
 void dput(struct dentry *d);
 /* d's parent, referenced (d itself for the root). */
 struct dentry *dget_parent(struct dentry *d);
+/* The linked child of parent called name, referenced, or NULL (the parent's inode->lock held). */
+struct dentry *dentry_find_child(struct dentry *parent, const char *name, size_t len);
 /* Links d into its parent's children (the parent's inode->lock held). */
 void dentry_link(struct dentry *d);
 /* Unlinks d (the parent's inode->lock held); drops the self reference. */

@@ -324,6 +324,7 @@ fs_setup(void)
 
 	free(ram);
 	free(map);
+	memset(name_hash, 0, sizeof(name_hash));	/* dentry.c's index pointed into the old RAM */
 	ram = aligned_alloc(PAGE_SIZE, NPAGES * PAGE_SIZE);
 	map = calloc(NPAGES, sizeof(*map));
 	first = (uintptr_t)ram >> PAGE_SHIFT;

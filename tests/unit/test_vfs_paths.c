@@ -396,3 +396,40 @@ UNIT_TEST(a_busy_tree_frees_everything_it_made)
 		CHECK_EQ(kmalloc_objects_now(), objects);
 	}
 }
+
+/* The name index finds every child of a big directory, follows renames and forgets unlinked names. */
+UNIT_TEST(name_index_follows_links_renames_unlinks)
+{
+	enum { FILES = 600 };
+	struct linux_stat st;
+	char path[64], moved[64];
+
+	fs_setup();
+	CHECK_EQ(do_sys_mkdir("/big", 0755), 0);
+	CHECK_EQ(do_sys_mkdir("/other", 0755), 0);
+	for (int i = 0; i < FILES; i++) {
+		snprintf(path, sizeof(path), "/big/f%04d", i);
+		int fd = (int)do_sys_open(path, O_CREAT | O_WRONLY, 0600);
+		CHECK(fd >= 0);
+		do_sys_close(fd);
+	}
+	for (int i = 0; i < FILES; i++) {
+		snprintf(path, sizeof(path), "/big/f%04d", i);
+		CHECK_EQ(do_sys_stat(path, &st), 0);
+	}
+	/* The same name in another directory is another file. */
+	CHECK_EQ(do_sys_stat("/other/f0001", &st), -ENOENT);
+	for (int i = 0; i < FILES; i += 2) {
+		snprintf(path, sizeof(path), "/big/f%04d", i);
+		snprintf(moved, sizeof(moved), "/other/g%04d", i);
+		CHECK_EQ(do_sys_rename(path, moved), 0);
+		CHECK_EQ(do_sys_stat(path, &st), -ENOENT);
+		CHECK_EQ(do_sys_stat(moved, &st), 0);
+		CHECK_EQ(do_sys_unlink(moved), 0);
+		CHECK_EQ(do_sys_stat(moved, &st), -ENOENT);
+	}
+	for (int i = 1; i < FILES; i += 2) {
+		snprintf(path, sizeof(path), "/big/f%04d", i);
+		CHECK_EQ(do_sys_stat(path, &st), 0);
+	}
+}
