@@ -265,9 +265,15 @@ KTEST(vvar_page_holds_the_clocks)
 	KT_CHECK_EQ(v->hres_res_ns, 1);
 	KT_CHECK_EQ(v->coarse_res_ns, timekeeping_tick_ns());
 	KT_CHECK_EQ(v->getcpu_mode, cpu_vgetcpu_mode());
-	u64 mono = timekeeping_read_ns(VVAR_CLOCK_MONOTONIC);
-	u64 base = v->base[VVAR_CLOCK_MONOTONIC].sec * NSEC_PER_SEC +
-		   (v->base[VVAR_CLOCK_MONOTONIC].snsec >> v->shift);
+	u64 mono, base;
+	do {	/* as a reader in user mode: no tick between the two readings */
+		seq = READ_ONCE(v->seq);
+		barrier();
+		base = v->base[VVAR_CLOCK_MONOTONIC].sec * NSEC_PER_SEC +
+		       (v->base[VVAR_CLOCK_MONOTONIC].snsec >> v->shift);
+		mono = timekeeping_read_ns(VVAR_CLOCK_MONOTONIC);
+		barrier();
+	} while ((seq & 1) || READ_ONCE(v->seq) != seq);
 	KT_CHECK(base <= mono && mono - base < 100000000);	/* the last tick's */
 	u64 coarse = v->base[VVAR_CLOCK_REALTIME_COARSE].sec * NSEC_PER_SEC +
 		     v->base[VVAR_CLOCK_REALTIME_COARSE].snsec;
