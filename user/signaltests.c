@@ -878,15 +878,22 @@ idle_thread(void *arg)
 	return NULL;
 }
 
+/* A thread that idles until thread_may_exit, with SIGUSR1 recorded by record_tid; its id is thread_tid. */
+static void
+start_idle_thread(pthread_t *t)
+{
+	set_handler(SIGUSR1, record_tid, 0);
+	if (pthread_create(t, NULL, idle_thread, NULL))
+		fail("pthread_create failed");
+	while (!thread_tid)
+		usleep(1000);
+}
+
 TEST(tgkill_reaches_that_thread)
 {
 	pthread_t t;
 
-	set_handler(SIGUSR1, record_tid, 0);
-	if (pthread_create(&t, NULL, idle_thread, NULL))
-		fail("pthread_create failed");
-	while (!thread_tid)
-		usleep(1000);
+	start_idle_thread(&t);
 	CHECK(thread_tid != gettid());
 	EXPECT_OK(syscall(SYS_tgkill, getpid(), thread_tid, SIGUSR1));
 	wait_handled(1, "tgkill");
@@ -903,11 +910,7 @@ TEST(process_signal_to_unblocking_thread)
 {
 	pthread_t t;
 
-	set_handler(SIGUSR1, record_tid, 0);
-	if (pthread_create(&t, NULL, idle_thread, NULL))
-		fail("pthread_create failed");
-	while (!thread_tid)
-		usleep(1000);
+	start_idle_thread(&t);
 	mask_signal(SIG_BLOCK, SIGUSR1);
 	EXPECT_OK(kill(getpid(), SIGUSR1));
 	wait_handled(1, "kill with the main thread blocking");
