@@ -87,28 +87,34 @@ dequeue(struct runqueue *rq)
 	return t;
 }
 
-/* Tells cpu (locked rq) that it has work: it may be idle, halted until an interrupt. */
-static void
-kick_cpu(unsigned cpu)
+/*
+ * Tells cpu (locked rq) that it has work; returns whether it must also be
+ * interrupted: it is idle, perhaps halted until an interrupt. The caller
+ * sends that IPI after unlocking the queue - the CPU it wakes goes straight
+ * for this lock, and sending an IPI (an ICR write, an exit under a
+ * hypervisor) is slow enough that it would spin there meanwhile.
+ */
+static bool
+kick_needed(unsigned cpu)
 {
 	struct cpu *c = cpus[cpu];
 
 	if (READ_ONCE(c->current) != c->idle)
-		return;
+		return false;
 	WRITE_ONCE(c->need_resched, true);
-	smp_send_reschedule(cpu);
+	return cpu != this_cpu()->id;
 }
 
-/* rq is t's run queue and is locked. */
-static void
+/* rq is t's run queue and is locked; returns whether t's CPU needs the IPI (kick_needed). */
+static bool
 wake_locked(struct runqueue *rq, struct task *t)
 {
 	if (t->state != TASK_SLEEPING)
-		return;
+		return false;
 	WRITE_ONCE(t->state, TASK_RUNNABLE);
 	if (!t->on_cpu)
 		enqueue(rq, t);
-	kick_cpu(t->cpu);
+	return kick_needed(t->cpu);
 }
 
 void
@@ -120,8 +126,10 @@ wake_up_task(struct task *t)
 		struct runqueue *rq = rq_of(cpu);
 		u64 flags = spin_lock_irqsave(&rq->lock);
 		if (READ_ONCE(t->cpu) == cpu) {
-			wake_locked(rq, t);
+			bool kick = wake_locked(rq, t);
 			spin_unlock_irqrestore(&rq->lock, flags);
+			if (kick)
+				smp_send_reschedule(cpu);
 			return;
 		}
 		spin_unlock_irqrestore(&rq->lock, flags);
@@ -247,8 +255,10 @@ migrate(struct task *t, unsigned cpu)
 	t->cpu = cpu;
 	t->migrate_to = -1;
 	enqueue(rq, t);
-	kick_cpu(cpu);
+	bool kick = kick_needed(cpu);
 	spin_unlock(&rq->lock);
+	if (kick)
+		smp_send_reschedule(cpu);
 }
 
 /* Runs in the task switched to, with the rq lock held by the one switched from. */
@@ -331,7 +341,7 @@ sched_tick(void)
 		pos = pos->next;
 		if (now >= s->wake_deadline) {
 			list_del(&s->timer_link);
-			wake_locked(rq, s);
+			wake_locked(rq, s);	/* this CPU's own queue: it needs no IPI */
 		}
 	}
 	if (t != c->idle && --t->slice <= 0)
@@ -460,8 +470,11 @@ sched_start_task(struct task *t)
 	u64 flags = spin_lock_irqsave(&rq->lock);
 	t->state = TASK_RUNNABLE;
 	enqueue(rq, t);
-	kick_cpu(t->cpu);
+	unsigned cpu = t->cpu;
+	bool kick = kick_needed(cpu);
 	spin_unlock_irqrestore(&rq->lock, flags);
+	if (kick)
+		smp_send_reschedule(cpu);
 }
 
 struct task *
