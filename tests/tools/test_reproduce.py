@@ -176,6 +176,12 @@ class ConsoleLogs(unittest.TestCase):
             with self.subTest(bad=bad):
                 self.assertIsNone(console.parse_result(bad))
 
+    def test_meta_lines_tell_where_it_ran(self):
+        log = console.parse('[ 1.0] x\n@meta {"bench":"b","cpu":"QEMU TCG CPU","hypervisor":"TCGTCGTCGTCG",'
+                            '"cpus":2,"tsc_mhz":2596.1}\n@meta {"bench"\n')
+        self.assertEqual((log.cpu_model, log.hypervisor, log.tsc_mhz), ("QEMU TCG CPU", "TCGTCGTCGTCG", 2596.1))
+        self.assertEqual(len(log.garbled), 1)
+
     def test_empty_log(self):
         log = console.parse("")
         self.assertEqual((log.steps, log.outside, log.tsc_mhz), ({}, [], None))

@@ -10,6 +10,8 @@ is counted as garbled, never fatal.
     @repro-step N        step N of the plan begins (echoed by the guest script)
     @repro-end N S       step N ended with exit status S
     @result {...}        a figure (DESIGN.md §1.5), of the step that is open
+    @meta {...}          where a benchmark ran: the CPU the guest sees, the
+                         hypervisor, the CPU count, the TSC rate
 
 Not for: deciding what a step should have produced (records.py).
 """
@@ -42,6 +44,7 @@ class ConsoleLog:
     garbled: list = field(default_factory=list)	# lines that looked like ours but did not parse
     tsc_mhz: float | None = None
     cpu_model: str | None = None
+    hypervisor: str | None = None
     release: str | None = None
 
     def step(self, n):
@@ -68,6 +71,27 @@ def parse_result(line):
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         return None
     return obj
+
+
+def parse_meta(line):
+    """The facts of a line holding "@meta {...}", or None if it is not one."""
+    start = line.find("@meta ")
+    if start < 0:
+        return None
+    try:
+        obj, _ = json.JSONDecoder().raw_decode(line, start + len("@meta "))
+    except ValueError:
+        return None
+    return obj if isinstance(obj, dict) and isinstance(obj.get("bench"), str) else None
+
+
+def _note_meta(log, meta):
+    if log.tsc_mhz is None and isinstance(meta.get("tsc_mhz"), (int, float)) and meta["tsc_mhz"] > 0:
+        log.tsc_mhz = float(meta["tsc_mhz"])
+    if log.cpu_model is None and isinstance(meta.get("cpu"), str):
+        log.cpu_model = meta["cpu"]
+    if log.hypervisor is None and isinstance(meta.get("hypervisor"), str):
+        log.hypervisor = meta["hypervisor"]
 
 
 def _note_facts(log, line):
@@ -97,6 +121,12 @@ def parse(text):
             else:
                 log.release = log.release or result["variant"].get("release")
                 (log.step(current).results if current is not None else log.outside).append(result)
+        elif "@meta" in line:
+            meta = parse_meta(line)
+            if meta is None:
+                log.garbled.append(line)
+            else:
+                _note_meta(log, meta)
         elif "@repro-" in line:
             log.garbled.append(line)
     return log

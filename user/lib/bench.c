@@ -4,6 +4,7 @@
 #include "lib/bench.h"
 #include "lib/procfile.h"
 
+#include <cpuid.h>
 #include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -63,6 +64,49 @@ append_knobs(char *out, size_t size)
 	closedir(d);
 }
 
+/* The hypervisor's CPUID signature ("TCGTCGTCGTCG", "KVMKVMKVM"), or "none" on bare metal. */
+static void
+hypervisor_name(char out[13])
+{
+	unsigned a, b, c, d;
+
+	__cpuid(1, a, b, c, d);
+	if (!(c & (1u << 31))) {
+		strcpy(out, "none");
+		return;
+	}
+	__cpuid(0x40000000, a, b, c, d);
+	memcpy(out, &b, 4);
+	memcpy(out + 4, &c, 4);
+	memcpy(out + 8, &d, 4);
+	out[12] = '\0';
+	out[strcspn(out, "\"\\")] = '\0';
+}
+
+/*
+ * Where the figures come from (DESIGN.md §4): one @meta line per run with
+ * the CPU the guest sees, the hypervisor under it, the CPU count and the
+ * TSC rate, beside the kernel and release that every variant carries.
+ */
+static void
+print_meta(void)
+{
+	static char cpuinfo[16384];
+	char model[96] = "unknown", hypervisor[13];
+	double mhz = 0;
+	const char *f;
+
+	if (read_text_file("/proc/cpuinfo", cpuinfo, sizeof(cpuinfo)) > 0) {
+		if (field_str(cpuinfo, "model name", model, sizeof(model)) == 0)
+			model[strcspn(model, "\"\\")] = '\0';
+		if ((f = find_field(cpuinfo, "cpu MHz")))
+			mhz = atof(f);
+	}
+	hypervisor_name(hypervisor);
+	printf("@meta {\"bench\":\"%s\",\"cpu\":\"%s\",\"hypervisor\":\"%s\",\"cpus\":%ld,"
+	       "\"tsc_mhz\":%.3f}\n", bench, model, hypervisor, sysconf(_SC_NPROCESSORS_ONLN), mhz);
+}
+
 static void
 build_variant(void)
 {
@@ -112,6 +156,7 @@ bench_init_opts(int argc, char **argv, const char *bench_name, const char *more_
 		}
 	}
 	build_variant();
+	print_meta();
 	printf("# %s: %.2f s per metric, variant %s\n", bench, seconds_per_metric, variant);
 }
 

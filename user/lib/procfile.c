@@ -46,12 +46,11 @@ find_field(const char *text, const char *key)
 	size_t klen = strlen(key);
 
 	for (const char *line = text; line && *line;) {
-		if (strncmp(line, key, klen) == 0 && line[klen] == ':') {
-			const char *v = line + klen + 1;
+		if (strncmp(line, key, klen) == 0) {
+			const char *v = line + klen + strspn(line + klen, " \t");	/* cpuinfo pads keys */
 
-			while (*v == ' ' || *v == '\t')
-				v++;
-			return v;
+			if (*v == ':')
+				return v + 1 + strspn(v + 1, " \t");
 		}
 		line = strchr(line, '\n');
 		if (line)

@@ -3,7 +3,8 @@
  *
  * /proc files are made on the fly and have no useful size in stat, so they
  * are read whole into a caller's buffer. Many of them (meminfo, status) are
- * "Key:   value" lines; field lookups find one key's value.
+ * "Key:   value" lines (or "Key<tabs>: value", as in cpuinfo); field lookups
+ * find one key's value.
  */
 #ifndef USER_PROCFILE_H
 #define USER_PROCFILE_H
