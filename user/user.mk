@@ -6,8 +6,11 @@
 #
 #   make user                  the programs and $(BUILD)/initrd.cpio
 #
-# Programs: user/<name>.c (init, sh, usertests, pthreadtests), the small tools in
-# user/bin/<name>.c and the benchmarks in user/bench/<name>.c, each linked with the helpers in user/lib/. They land in
+# Programs: user/<name>.c (init, sh, vsyscalltests), the small tools in
+# user/bin/<name>.c and the benchmarks in user/bench/<name>.c, one file each;
+# the test suites, one directory each, user/suites/<name>/*.c (usertests,
+# pthreadtests, signaltests), all its files making one program. Every program
+# is linked with the helpers in user/lib/ and lands in
 # $(BUILD)/user/bin/<name>. The initrd tree is staged in $(BUILD)/initrd/:
 #
 #   /sbin/init   /bin/<everything else>   /etc/<user/etc/*>
@@ -23,7 +26,11 @@ USER_LIB      := $(USER_OUT)/libuser.a
 USER_TOP_BINS := $(patsubst user/%.c,$(USER_OUT)/bin/%,$(sort $(wildcard user/*.c)))
 USER_BIN_BINS := $(patsubst user/bin/%.c,$(USER_OUT)/bin/%,$(sort $(wildcard user/bin/*.c)))
 USER_BENCH_BINS := $(patsubst user/bench/%.c,$(USER_OUT)/bin/%,$(sort $(wildcard user/bench/*.c)))
-USER_BINS     := $(USER_TOP_BINS) $(USER_BIN_BINS) $(USER_BENCH_BINS)
+USER_SUITE_SRCS := $(sort $(wildcard user/suites/*/*.c))
+USER_SUITES     := $(sort $(notdir $(patsubst %/,%,$(dir $(USER_SUITE_SRCS)))))
+USER_SUITE_BINS := $(USER_SUITES:%=$(USER_OUT)/bin/%)
+USER_SUITE_OBJS := $(patsubst user/%.c,$(USER_OUT)/%.o,$(USER_SUITE_SRCS))
+USER_BINS     := $(USER_TOP_BINS) $(USER_BIN_BINS) $(USER_BENCH_BINS) $(USER_SUITE_BINS)
 USER_ETC      := $(sort $(wildcard user/etc/*))
 
 INITRD_DIR := $(BUILD)/initrd
@@ -32,7 +39,7 @@ INITRD     := $(BUILD)/initrd.cpio
 .PHONY: user
 user: $(INITRD)
 
-$(USER_LIB_OBJS): $(USER_OUT)/lib/%.o: user/lib/%.c | deps
+$(USER_LIB_OBJS) $(USER_SUITE_OBJS): $(USER_OUT)/%.o: user/%.c | deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  MUSLCC  $<")
 	$(Q)$(USER_CC) $(USER_CFLAGS) -MMD -MP -c -o $@ $<
@@ -55,6 +62,22 @@ $(USER_BIN_BINS): $(USER_OUT)/bin/%: user/bin/%.c $(USER_LIB) | deps
 
 $(USER_BENCH_BINS): $(USER_OUT)/bin/%: user/bench/%.c $(USER_LIB) | deps
 	$(user_program)
+
+# A suite's program, from the objects of its directory (each compiled on its
+# own above, so that editing one file or a header recompiles only what uses it).
+# The directory itself is a prerequisite too: removing a file relinks.
+define user_suite
+$(USER_OUT)/bin/$(1): $(filter $(USER_OUT)/suites/$(1)/%,$(USER_SUITE_OBJS)) user/suites/$(1) $(USER_LIB) | deps
+	@$$(if $$(Q),echo "  LD      $$@")
+	$$(Q)$$(USER_CC) $$(USER_CFLAGS) -o $$@ $$(filter %.o,$$^) $$(USER_LIB)
+endef
+$(foreach suite,$(USER_SUITES),$(eval $(call user_suite,$(suite))))
+
+# A build tree from before the suites were directories holds a
+# bin/<suite>.d naming the old single source, which would stop the build:
+# such a file is removed, and make starts again without it.
+$(USER_SUITE_BINS:%=%.d): FORCE
+	$(Q)rm -f $@
 
 # The tree is rebuilt from scratch each time, so that a deleted program
 # does not linger in the initrd. Owner root and sorted names keep the

@@ -286,9 +286,12 @@ run_test(const struct test *t, const struct test_hooks *hooks)
 }
 
 static int
-by_line(const void *a, const void *b)
+by_place(const void *a, const void *b)
 {
-	return (*(const struct test *const *)a)->line - (*(const struct test *const *)b)->line;
+	const struct test *x = *(const struct test *const *)a, *y = *(const struct test *const *)b;
+	int files = strcmp(x->file, y->file);
+
+	return files ? files : x->line - y->line;
 }
 
 static bool
@@ -312,7 +315,7 @@ test_run_all(const char *suite, int nargs, char **args, const struct test_hooks 
 
 	for (size_t i = 0; i < ntests; i++)
 		tests[i] = &__start_tests[i];
-	qsort(tests, ntests, sizeof(tests[0]), by_line);
+	qsort(tests, ntests, sizeof(tests[0]), by_place);
 	for (size_t i = 0; i < ntests; i++) {
 		if (!selected(tests[i], nargs, args))
 			continue;

@@ -28,18 +28,19 @@
 struct test {
 	const char *name;
 	void (*fn)(void);
-	int line;			/* tests run in the order of their file */
+	const char *file;		/* tests run file by file, by name, */
+	int line;			/* each file's in the order of its lines */
 };
 
 /*
  * Tests register themselves in a linker section; the compiler may emit
- * them in any order, so the runner sorts them by line.
+ * them in any order, so the runner sorts them by file and line.
  */
 #define TEST(name)							\
 	static void test_##name(void);					\
 	static const struct test testrec_##name				\
 	__attribute__((used, section("tests"), aligned(8))) =		\
-		{ #name, test_##name, __LINE__ };			\
+		{ #name, test_##name, __FILE__, __LINE__ };		\
 	static void test_##name(void)
 
 /* Where fail() and skip() write: the runner's pipe in a test child, else stderr. */

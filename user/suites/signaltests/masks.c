@@ -1,0 +1,153 @@
+/*
+ * masks.c - signaltests: blocked signals pending until unblocked, queued
+ * real-time signals, sigsuspend, sigtimedwait, and the masks and pending
+ * sets as /proc/self/status shows them.
+ */
+#define _GNU_SOURCE
+#include "signaltests.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/procfile.h"
+
+TEST(blocked_signal_pends_until_unblocked)
+{
+	sigset_t pending;
+
+	set_handler(SIGUSR1, record, 0);
+	mask_signal(SIG_BLOCK, SIGUSR1);
+	raise(SIGUSR1);
+	raise(SIGUSR1);			/* a standard signal is pending once */
+	CHECK(handled == 0);
+	EXPECT_OK(sigpending(&pending));
+	CHECK(sigismember(&pending, SIGUSR1));
+	CHECK(!sigismember(&pending, SIGUSR2));
+	mask_signal(SIG_UNBLOCK, SIGUSR1);	/* delivered on the way out of this call */
+	CHECK(handled == 1);
+	EXPECT_OK(sigpending(&pending));
+	CHECK(!sigismember(&pending, SIGUSR1));
+}
+
+static volatile int rt_values[8], rt_count;
+
+static void
+record_rt(int sig, siginfo_t *info, void *uc)
+{
+	(void)sig, (void)uc;
+	if (rt_count < 8)
+		rt_values[rt_count] = info->si_value.sival_int;
+	rt_count++;
+}
+
+TEST(realtime_signals_queue_in_order)
+{
+	int sig = SIGRTMIN + 1;
+
+	set_handler(sig, record_rt, 0);
+	mask_signal(SIG_BLOCK, sig);
+	for (int i = 1; i <= 3; i++)
+		EXPECT_OK(sigqueue(getpid(), sig, (union sigval){ .sival_int = i * 10 }));
+	CHECK(rt_count == 0);
+	mask_signal(SIG_UNBLOCK, sig);
+	CHECK(rt_count == 3);
+	CHECK(rt_values[0] == 10 && rt_values[1] == 20 && rt_values[2] == 30);
+}
+
+/* A child that sends this process SIGUSR1 after 20 ms; its pid. */
+static pid_t
+fork_usr1_sender(void)
+{
+	pid_t pid = xfork();
+
+	if (pid == 0) {
+		usleep(20000);
+		kill(getppid(), SIGUSR1);
+		_exit(0);
+	}
+	return pid;
+}
+
+TEST(sigsuspend_waits_and_restores_mask)
+{
+	sigset_t wait_mask;
+
+	set_handler(SIGUSR1, record, 0);
+	mask_signal(SIG_BLOCK, SIGUSR1);
+	pid_t pid = fork_usr1_sender();
+	sigemptyset(&wait_mask);
+	EXPECT_ERR(EINTR, sigsuspend(&wait_mask));
+	CHECK(handled == 1);
+	CHECK(last_info.si_pid == pid);
+	CHECK(sigismember(&last_uc.uc_sigmask, SIGUSR1));	/* the mask to go back to */
+	CHECK(is_blocked(SIGUSR1));
+	expect_exit(pid, 0, "the sender");
+}
+
+TEST(sigtimedwait_takes_blocked_signal)
+{
+	sigset_t set;
+	siginfo_t info;
+	struct timespec ts = { 0, 10 * MS };
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR2);
+	mask_signal(SIG_BLOCK, SIGUSR2);
+	EXPECT_ERR(EAGAIN, sigtimedwait(&set, &info, &ts));
+	raise(SIGUSR2);
+	CHECK(sigtimedwait(&set, &info, &ts) == SIGUSR2);
+	CHECK(info.si_signo == SIGUSR2 && info.si_code == SI_TKILL);
+	sigset_t pending;
+	sigpending(&pending);
+	CHECK(!sigismember(&pending, SIGUSR2));
+}
+
+/* A signal sent to a sleeping sigtimedwait wakes it, even though it is blocked. */
+TEST(sigtimedwait_woken_by_other_process)
+{
+	sigset_t set;
+	siginfo_t info;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	mask_signal(SIG_BLOCK, SIGUSR1);
+	pid_t pid = fork_usr1_sender();
+	CHECK(sigwaitinfo(&set, &info) == SIGUSR1);
+	CHECK(info.si_pid == pid);
+	expect_exit(pid, 0, "the sender");
+}
+
+/* === /proc ========================================================================= */
+
+static unsigned long long
+status_mask(const char *text, const char *key)
+{
+	const char *v = find_field(text, key);
+
+	if (!v)
+		fail("/proc/self/status has no %s line", key);
+	return strtoull(v, NULL, 16);
+}
+
+#define BIT(sig)	(1ull << ((sig) - 1))
+
+TEST(status_signal_lines)
+{
+	char text[4096];
+
+	set_disposition(SIGUSR1, SIG_IGN);
+	set_handler(SIGUSR2, count, 0);
+	mask_signal(SIG_BLOCK, SIGTERM);
+	mask_signal(SIG_BLOCK, SIGHUP);
+	raise(SIGTERM);			/* tkill: this thread's */
+	kill(getpid(), SIGHUP);		/* the process's */
+	if (read_text_file("/proc/self/status", text, sizeof(text)) < 0)
+		fail("cannot read /proc/self/status: %s", errname(errno));
+	CHECK(status_mask(text, "SigIgn") & BIT(SIGUSR1));
+	CHECK(status_mask(text, "SigCgt") & BIT(SIGUSR2));
+	CHECK(status_mask(text, "SigBlk") == (BIT(SIGTERM) | BIT(SIGHUP)));
+	CHECK(status_mask(text, "SigPnd") == BIT(SIGTERM));
+	CHECK(status_mask(text, "ShdPnd") == BIT(SIGHUP));
+}

@@ -1,0 +1,214 @@
+/*
+ * sending.c - signaltests: sending signals to processes, threads and
+ * children: kill and its wait status, SIGKILL through any mask, tgkill to
+ * one thread, a process signal to a thread that takes it, SIGCHLD,
+ * signals ignored by default, and SIGPIPE.
+ */
+#define _GNU_SOURCE
+#include "signaltests.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+TEST(kill_child_wait_status)
+{
+	pid_t pid = xfork();
+
+	if (pid == 0)
+		sleep_forever();
+	EXPECT_OK(kill(pid, SIGTERM));
+	int status = wait_status(pid);
+	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+	CHECK(status == SIGTERM);		/* no core bit */
+
+	pid = xfork();
+	if (pid == 0)
+		sleep_forever();
+	EXPECT_OK(kill(pid, SIGABRT));		/* a core signal: no core file either */
+	status = wait_status(pid);
+	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+}
+
+TEST(sigkill_sleeping_child_that_blocks_all)
+{
+	int p[2];
+	char c;
+
+	EXPECT_OK(pipe(p));
+	pid_t pid = xfork();
+	if (pid == 0) {
+		sigset_t all;
+		sigfillset(&all);
+		sigprocmask(SIG_BLOCK, &all, NULL);
+		close(p[1]);
+		read(p[0], &c, 1);		/* never returns: the parent keeps its end */
+		_exit(1);
+	}
+	close(p[0]);
+	usleep(20000);
+	EXPECT_OK(kill(pid, SIGKILL));
+	int status = wait_status(pid);
+	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	close(p[1]);
+}
+
+TEST(kill_errors)
+{
+	EXPECT_ERR(EINVAL, kill(getpid(), 65));
+	EXPECT_ERR(EINVAL, kill(getpid(), -1));
+	EXPECT_OK(kill(getpid(), 0));
+	pid_t pid = xfork();
+	if (pid == 0)
+		_exit(0);
+	wait_status(pid);
+	EXPECT_ERR(ESRCH, kill(pid, 0));	/* reaped: gone */
+	EXPECT_ERR(EINVAL, syscall(SYS_tgkill, getpid(), 0, SIGUSR1));
+	EXPECT_ERR(EINVAL, syscall(SYS_tgkill, 0, gettid(), SIGUSR1));
+	EXPECT_ERR(ESRCH, syscall(SYS_tgkill, getpid() + 100000, gettid(), SIGUSR1));
+	EXPECT_ERR(EINVAL, syscall(SYS_tkill, gettid(), 99));
+}
+
+static volatile pid_t thread_tid, handler_tid;
+static volatile bool thread_may_exit;
+
+static void
+record_tid(int sig, siginfo_t *info, void *uc)
+{
+	(void)sig, (void)info, (void)uc;
+	handler_tid = gettid();
+	handled++;
+}
+
+static void *
+idle_thread(void *arg)
+{
+	(void)arg;
+	thread_tid = gettid();
+	while (!thread_may_exit)
+		usleep(1000);
+	return NULL;
+}
+
+/* A thread that idles until thread_may_exit, with SIGUSR1 recorded by record_tid; its id is thread_tid. */
+static void
+start_idle_thread(pthread_t *t)
+{
+	set_handler(SIGUSR1, record_tid, 0);
+	if (pthread_create(t, NULL, idle_thread, NULL))
+		fail("pthread_create failed");
+	while (!thread_tid)
+		usleep(1000);
+}
+
+TEST(tgkill_reaches_that_thread)
+{
+	pthread_t t;
+
+	start_idle_thread(&t);
+	CHECK(thread_tid != gettid());
+	EXPECT_OK(syscall(SYS_tgkill, getpid(), thread_tid, SIGUSR1));
+	wait_handled(1, "tgkill");
+	CHECK(handler_tid == thread_tid);
+	EXPECT_OK(pthread_kill(pthread_self(), SIGUSR1));
+	CHECK(handled == 2);
+	CHECK(handler_tid == gettid());
+	thread_may_exit = true;
+	pthread_join(t, NULL);
+}
+
+/* A process signal goes to a thread that does not block it. */
+TEST(process_signal_to_unblocking_thread)
+{
+	pthread_t t;
+
+	start_idle_thread(&t);
+	mask_signal(SIG_BLOCK, SIGUSR1);
+	EXPECT_OK(kill(getpid(), SIGUSR1));
+	wait_handled(1, "kill with the main thread blocking");
+	CHECK(handler_tid == thread_tid);
+	thread_may_exit = true;
+	pthread_join(t, NULL);
+}
+
+static volatile pid_t child_pid_seen;
+static volatile int child_code_seen, child_status_seen;
+
+static void
+record_child(int sig, siginfo_t *info, void *uc)
+{
+	(void)sig, (void)uc;
+	child_pid_seen = info->si_pid;
+	child_code_seen = info->si_code;
+	child_status_seen = info->si_status;
+	handled++;
+}
+
+TEST(sigchld_handler)
+{
+	sigset_t empty;
+
+	set_handler(SIGCHLD, record_child, 0);
+	mask_signal(SIG_BLOCK, SIGCHLD);
+	pid_t pid = xfork();
+	if (pid == 0)
+		_exit(7);
+	sigemptyset(&empty);
+	while (!handled)
+		sigsuspend(&empty);
+	CHECK(child_pid_seen == pid);
+	CHECK(child_code_seen == CLD_EXITED);
+	CHECK(child_status_seen == 7);
+	expect_exit(pid, 7, "the child");
+
+	handled = 0;
+	pid = xfork();
+	if (pid == 0)
+		sleep_forever();
+	kill(pid, SIGTERM);
+	while (!handled)
+		sigsuspend(&empty);
+	CHECK(child_code_seen == CLD_KILLED);
+	CHECK(child_status_seen == SIGTERM);
+	wait_status(pid);
+}
+
+/* Ignored by default: the process goes on (no job control: the stopping ones are not tried). */
+TEST(default_ignored_signals)
+{
+	static const int sigs[] = { SIGCHLD, SIGURG, SIGWINCH, SIGCONT };
+
+	for (unsigned i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		EXPECT_OK(kill(getpid(), sigs[i]));
+	set_disposition(SIGUSR1, SIG_IGN);
+	EXPECT_OK(raise(SIGUSR1));
+	/* Blocked and then ignored: the pending one is thrown away. */
+	mask_signal(SIG_BLOCK, SIGUSR2);
+	raise(SIGUSR2);
+	set_disposition(SIGUSR2, SIG_IGN);
+	sigset_t pending;
+	sigpending(&pending);
+	CHECK(!sigismember(&pending, SIGUSR2));
+}
+
+static void
+write_to_closed_pipe(void)
+{
+	int p[2];
+
+	pipe(p);
+	close(p[0]);
+	write(p[1], "x", 1);
+}
+
+TEST(sigpipe)
+{
+	expect_signaled(run_child(write_to_closed_pipe), SIGPIPE, "write to a pipe without readers");
+	int p[2];
+	EXPECT_OK(pipe(p));
+	close(p[0]);
+	set_disposition(SIGPIPE, SIG_IGN);
+	EXPECT_ERR(EPIPE, write(p[1], "x", 1));
+}

@@ -1,0 +1,51 @@
+/*
+ * timers.c - signaltests: setitimer, getitimer and alarm, an interval
+ * timer's repeated SIGALRM, and SIGALRM's default action.
+ */
+#define _GNU_SOURCE
+#include "signaltests.h"
+
+#include <errno.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+TEST(itimer_and_alarm)
+{
+	struct itimerval it = { .it_interval = { 1, 0 }, .it_value = { 100, 0 } }, old;
+
+	EXPECT_OK(setitimer(ITIMER_REAL, &it, NULL));
+	EXPECT_OK(getitimer(ITIMER_REAL, &old));
+	CHECK(old.it_interval.tv_sec == 1 && old.it_interval.tv_usec == 0);
+	CHECK(old.it_value.tv_sec >= 98 && old.it_value.tv_sec <= 100);
+	CHECK(alarm(5) == 100);			/* rounded to the nearest second */
+	CHECK(alarm(0) == 5);
+	EXPECT_OK(getitimer(ITIMER_REAL, &old));
+	CHECK(old.it_value.tv_sec == 0 && old.it_value.tv_usec == 0);
+	it.it_value.tv_usec = 1000000;
+	EXPECT_ERR(EINVAL, setitimer(ITIMER_REAL, &it, NULL));
+	EXPECT_ERR(EINVAL, setitimer(99, &it, NULL));
+	EXPECT_ERR(EFAULT, syscall(SYS_getitimer, ITIMER_REAL, (void *)1));
+}
+
+TEST(itimer_interval_repeats)
+{
+	struct itimerval it = { .it_interval = { 0, 5000 }, .it_value = { 0, 5000 } };
+
+	set_handler(SIGALRM, count, SA_RESTART);
+	EXPECT_OK(setitimer(ITIMER_REAL, &it, NULL));
+	wait_handled(3, "a 5 ms interval timer");
+	arm_timer_ms(0);
+}
+
+static void
+die_by_alarm(void)
+{
+	alarm(1);
+	sleep_forever();
+}
+
+TEST(alarm_default_kills)
+{
+	expect_signaled(run_child(die_by_alarm), SIGALRM, "alarm(1) without a handler");
+}

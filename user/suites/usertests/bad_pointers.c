@@ -1,0 +1,110 @@
+/*
+ * bad_pointers.c - usertests: system calls given pointers the user may not
+ * use (unmapped, non-canonical, the kernel's, or without the needed
+ * permission) fail with EFAULT and change nothing.
+ */
+#define _GNU_SOURCE
+#include "usertests.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+TEST(efault_read_write)
+{
+	int fd = create_file("f", "0123456789", 10, 0644), p[2];
+	unsigned char *ro = map_anon(PAGE, PROT_READ), *none = map_anon(PAGE, PROT_NONE);
+
+	EXPECT_OK(pipe(p));
+	CHECK(write(p[1], "abc", 3) == 3);
+	for (unsigned i = 0; i < NBAD; i++) {
+		void *bad = (void *)bad_addrs[i];
+
+		EXPECT_ERR(EFAULT, syscall(SYS_pread64, fd, bad, 4, 0));
+		EXPECT_ERR(EFAULT, syscall(SYS_pwrite64, fd, bad, 4, 0));
+		CHECK(lseek(fd, 0, SEEK_SET) == 0);
+		EXPECT_ERR(EFAULT, syscall(SYS_read, fd, bad, 4));
+		EXPECT_ERR(EFAULT, syscall(SYS_write, fd, bad, 4));
+		EXPECT_ERR(EFAULT, syscall(SYS_read, p[0], bad, 1));
+		EXPECT_ERR(EFAULT, syscall(SYS_write, p[1], bad, 1));
+	}
+	/* Mapped is not enough: the page must allow the access. */
+	EXPECT_ERR(EFAULT, syscall(SYS_pread64, fd, ro, 4, 0));
+	EXPECT_ERR(EFAULT, syscall(SYS_pwrite64, fd, none, 4, 0));
+	/* Nothing was written through the bad pointers, and the pipe kept its data. */
+	char buf[16];
+
+	CHECK(pread(fd, buf, 16, 0) == 10 && memcmp(buf, "0123456789", 10) == 0);
+	CHECK(read(p[0], buf, 3) == 3 && memcmp(buf, "abc", 3) == 0);
+}
+
+TEST(efault_paths)
+{
+	mkdir("d", 0755);
+	make_file("f", "", 0);
+	for (unsigned i = 0; i < NBAD; i++) {
+		unsigned long bad = bad_addrs[i];
+
+		EXPECT_ERR(EFAULT, syscall(SYS_open, bad, O_RDONLY));
+		EXPECT_ERR(EFAULT, syscall(SYS_openat, AT_FDCWD, bad, O_RDONLY));
+		EXPECT_ERR(EFAULT, syscall(SYS_creat, bad, 0644));
+		EXPECT_ERR(EFAULT, syscall(SYS_stat, bad, &(struct stat){ 0 }));
+		EXPECT_ERR(EFAULT, syscall(SYS_lstat, bad, &(struct stat){ 0 }));
+		EXPECT_ERR(EFAULT, syscall(SYS_newfstatat, AT_FDCWD, bad, &(struct stat){ 0 }, 0));
+		EXPECT_ERR(EFAULT, syscall(SYS_mkdir, bad, 0755));
+		EXPECT_ERR(EFAULT, syscall(SYS_rmdir, bad));
+		EXPECT_ERR(EFAULT, syscall(SYS_unlink, bad));
+		EXPECT_ERR(EFAULT, syscall(SYS_chdir, bad));
+		EXPECT_ERR(EFAULT, syscall(SYS_access, bad, F_OK));
+		EXPECT_ERR(EFAULT, syscall(SYS_rename, bad, "g"));
+		EXPECT_ERR(EFAULT, syscall(SYS_rename, "f", bad));
+	}
+	/* A name that runs into unmapped memory without its NUL. */
+	char *p = map_anon(2 * PAGE, PROT_READ | PROT_WRITE);
+
+	EXPECT_OK(munmap(p + PAGE, PAGE));
+	memset(p, 'a', PAGE);
+	EXPECT_ERR(EFAULT, syscall(SYS_open, p + PAGE - 10, O_RDONLY));
+}
+
+TEST(efault_structs)
+{
+	int fd = create_file("f", "x", 1, 0644), p[2];
+	int dir = EXPECT_OK(open(".", O_RDONLY | O_DIRECTORY));
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	for (unsigned i = 0; i < NBAD; i++) {
+		unsigned long bad = bad_addrs[i];
+
+		EXPECT_ERR(EFAULT, syscall(SYS_fstat, fd, bad));
+		EXPECT_ERR(EFAULT, syscall(SYS_stat, "f", bad));
+		EXPECT_ERR(EFAULT, syscall(SYS_newfstatat, AT_FDCWD, "f", bad, 0));
+		EXPECT_ERR(EFAULT, syscall(SYS_uname, bad));
+		EXPECT_ERR(EFAULT, syscall(SYS_clock_gettime, CLOCK_MONOTONIC, bad));
+		EXPECT_ERR(EFAULT, syscall(SYS_clock_getres, CLOCK_MONOTONIC, bad));
+		EXPECT_ERR(EFAULT, syscall(SYS_gettimeofday, bad, NULL));
+		EXPECT_ERR(EFAULT, syscall(SYS_nanosleep, bad, NULL));
+		EXPECT_ERR(EFAULT, syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, 0, bad, NULL));
+		EXPECT_ERR(EFAULT, syscall(SYS_getrandom, bad, 16, 0));
+		EXPECT_ERR(EFAULT, syscall(SYS_pipe2, bad, 0));
+		EXPECT_ERR(EFAULT, syscall(SYS_pipe, bad));
+		EXPECT_ERR(EFAULT, syscall(SYS_getcwd, bad, 256));
+		EXPECT_ERR(EFAULT, syscall(SYS_poll, bad, 1, 0));
+		EXPECT_ERR(EFAULT, syscall(SYS_readv, fd, bad, 1));
+		EXPECT_ERR(EFAULT, syscall(SYS_writev, fd, bad, 1));
+		EXPECT_ERR(EFAULT, syscall(SYS_getdents64, dir, bad, 4096));
+		CHECK(lseek(fd, 0, SEEK_SET) == 0);	/* at EOF nothing would be copied */
+		EXPECT_ERR(EFAULT, syscall(SYS_readv, fd, &(struct iovec){ (void *)bad, 1 }, 1));
+		EXPECT_ERR(EFAULT, syscall(SYS_writev, fd, &(struct iovec){ (void *)bad, 1 }, 1));
+	}
+	/* Something that succeeds with a good struct, for contrast. */
+	EXPECT_OK(syscall(SYS_poll, &pfd, 1, 0));
+	EXPECT_OK(syscall(SYS_pipe2, p, 0));
+}

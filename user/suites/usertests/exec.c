@@ -1,0 +1,396 @@
+/*
+ * exec.c - usertests: execve. The tests run this program again as a
+ * helper (`usertests --helper NAME ARGS...`, run_helper()) to check what
+ * crosses an exec: arguments, environment, fds, the pid. Malformed ELF
+ * files, made from a copy of this program, must fail to run.
+ */
+#define _GNU_SOURCE
+#include "usertests.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Names, in a helper's environment, the fd of the report pipe it inherits. */
+#define HELPER_FD_ENV	"USERTESTS_REPORT_FD"
+
+/* Execs this program as a helper; the helper reports failures through our report pipe. */
+static void __attribute__((noreturn))
+exec_helper(char *argv[])
+{
+	char env_fd[64];
+	char *envp[] = { env_fd, "USERTESTS_MARK=exec", NULL };
+	int fd = EXPECT_OK(fcntl(test_report_fd, F_DUPFD, 20));	/* without FD_CLOEXEC */
+
+	argv[0] = self_path;
+	snprintf(env_fd, sizeof(env_fd), "%s=%d", HELPER_FD_ENV, fd);
+	execve(self_path, argv, envp);
+	fail("execve(%s) failed with %s", self_path, errname(errno));
+}
+
+/* Runs this program as a helper in a child; fails the test unless the child exits with code. */
+static void
+expect_helper_exit(char *argv[], int code, const char *what)
+{
+	pid_t pid = xfork();
+
+	if (pid == 0)
+		exec_helper(argv);
+	expect_exit(pid, code, what);
+}
+
+TEST(exec_basic)
+{
+	char *argv[] = { "usertests", "--helper", "exit", "33", NULL };
+
+	expect_helper_exit(argv, 33, "helper exit 33");
+}
+
+TEST(exec_chain)
+{
+	char *argv[] = { "usertests", "--helper", "chain", "6", NULL };
+
+	expect_helper_exit(argv, 42, "six execs in a row");
+}
+
+TEST(exec_tree)
+{
+	char *argv[] = { "usertests", "--helper", "tree", "3", NULL };
+
+	expect_helper_exit(argv, 8, "fork+exec tree of depth 3");
+}
+
+TEST(exec_args)
+{
+	static char big[5000];
+	char *argv[] = { "usertests", "--helper", "args", "", "two words", big, "last", NULL };
+
+	memset(big, 'x', sizeof(big) - 1);
+	expect_helper_exit(argv, 0, "argv, envp and auxv check");
+}
+
+TEST(exec_fds)
+{
+	char *argv[] = { "usertests", "--helper", "fds", NULL, NULL, NULL };
+	char a[16], b[16];
+	int kept, closed;
+
+	make_file("f", "0123456789", 10);
+	kept = EXPECT_OK(open("f", O_RDONLY));
+	closed = EXPECT_OK(open("f", O_RDONLY | O_CLOEXEC));
+	CHECK(lseek(kept, 4, SEEK_SET) == 4);
+	snprintf(a, sizeof(a), "%d", kept);
+	snprintf(b, sizeof(b), "%d", closed);
+	argv[3] = a;
+	argv[4] = b;
+	expect_helper_exit(argv, 0, "fds across exec");
+}
+
+TEST(exec_keeps_pid)
+{
+	char *argv[] = { "usertests", "--helper", "pid", NULL, NULL, NULL };
+	char mine[16], parent[16];
+	pid_t pid = xfork();
+
+	if (pid == 0) {
+		snprintf(mine, sizeof(mine), "%d", getpid());
+		snprintf(parent, sizeof(parent), "%d", getppid());
+		argv[3] = mine;
+		argv[4] = parent;
+		exec_helper(argv);
+	}
+	expect_exit(pid, 0, "pid across exec");
+}
+
+/*
+ * execve of path in a child; returns the errno it failed with, or -1 if it
+ * did not fail (the child was replaced, then ended as *status says).
+ *
+ * The files tried are mostly broken copies of this program, so a kernel
+ * that wrongly runs one runs us: the arguments must then make that copy
+ * exit at once (HARMLESS_ARGS), not start the whole suite again.
+ */
+#define HARMLESS_ARGS(path)	{ (char *)(path), "--helper", "exit", "0", NULL }
+
+static int
+exec_errno(const char *path, char *const argv[], char *const envp[], int *status)
+{
+	pid_t pid = xfork();
+
+	if (pid == 0) {
+		syscall(SYS_execve, path, argv, envp);
+		_exit(errno < 256 ? errno : 255);
+	}
+	*status = wait_status(pid);
+	if (WIFEXITED(*status) && WEXITSTATUS(*status) > 0 && WEXITSTATUS(*status) < 256)
+		return WEXITSTATUS(*status);
+	return -1;
+}
+
+static void
+expect_exec_fails(const char *path, int want, int also_ok)
+{
+	char *argv[] = HARMLESS_ARGS(path), *envp[] = { NULL };
+	int status, e = exec_errno(path, argv, envp, &status);
+	char how[64];
+
+	if (e == want || (also_ok && e == also_ok))
+		return;
+	if (e < 0) {
+		describe_status(status, how, sizeof(how));
+		fail("execve(%s) did not fail: the process ran and %s; want %s",
+		     path, how, errname(want));
+	}
+	fail("execve(%s) failed with %s, want %s", path, errname(e), errname(want));
+}
+
+/* Our own executable, read whole: the model for the malformed ones. */
+static unsigned char *
+read_self(size_t *len)
+{
+	struct stat st;
+	int fd = EXPECT_OK(open(self_path, O_RDONLY));
+	unsigned char *buf;
+
+	EXPECT_OK(fstat(fd, &st));
+	buf = malloc(st.st_size);
+	CHECK(buf != NULL);
+	CHECK(read(fd, buf, st.st_size) == st.st_size);
+	close(fd);
+	*len = st.st_size;
+	return buf;
+}
+
+/* Writes image as an executable file. */
+static void
+write_exe(const char *name, const void *image, size_t len)
+{
+	close(create_file(name, image, len, 0755));
+}
+
+TEST(exec_enoexec)
+{
+	size_t len;
+	unsigned char *self = read_self(&len), *img = malloc(len);
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)img;
+	static const struct {
+		const char *name;
+		size_t off, size;	/* field of the ELF header to overwrite */
+		unsigned long value;
+	} patches[] = {
+		{ "bad-magic", 1, 1, 'X' },
+		{ "bad-machine", offsetof(Elf64_Ehdr, e_machine), 2, 0x7777 },
+		{ "bad-type-rel", offsetof(Elf64_Ehdr, e_type), 2, ET_REL },
+		{ "bad-type-core", offsetof(Elf64_Ehdr, e_type), 2, ET_CORE },
+		{ "bad-phentsize", offsetof(Elf64_Ehdr, e_phentsize), 2, 32 },
+		{ "no-phdrs", offsetof(Elf64_Ehdr, e_phnum), 2, 0 },
+		{ "too-many-phdrs", offsetof(Elf64_Ehdr, e_phnum), 2, 0xffff },
+	};
+
+	CHECK(img != NULL && len > sizeof(*eh));
+	CHECK(memcmp(self, ELFMAG, SELFMAG) == 0);
+	write_exe("empty", "", 0);
+	expect_exec_fails("./empty", ENOEXEC, 0);
+	write_exe("text", "this is a text file, not a program\n", 35);
+	expect_exec_fails("./text", ENOEXEC, 0);
+	write_exe("truncated", self, EI_NIDENT);
+	expect_exec_fails("./truncated", ENOEXEC, 0);
+	for (unsigned i = 0; i < sizeof(patches) / sizeof(patches[0]); i++) {
+		memcpy(img, self, len);
+		memcpy(img + patches[i].off, &patches[i].value, patches[i].size);
+		write_exe(patches[i].name, img, len);
+		char path[64];
+
+		snprintf(path, sizeof(path), "./%s", patches[i].name);
+		expect_exec_fails(path, ENOEXEC, 0);
+	}
+	/*
+	 * Program headers past the end of the file: Linux reports its short
+	 * read of them as EIO; ENOEXEC says the same.
+	 */
+	memcpy(img, self, sizeof(*eh));
+	eh->e_phoff = 4 * PAGE;
+	write_exe("phdrs-past-end", img, sizeof(*eh));
+	expect_exec_fails("./phdrs-past-end", ENOEXEC, EIO);
+	free(img);
+	free(self);
+}
+
+/*
+ * Executables whose header is fine but whose segments are not: Linux finds
+ * some of these only after the old program is gone and then kills the
+ * process. Either way the program must not run, and the kernel goes on.
+ */
+TEST(exec_bad_segments)
+{
+	size_t len;
+	unsigned char *self = read_self(&len), *img = malloc(len);
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)img;
+	static const char *const names[] = {
+		"kernel-segment", "segment-past-eof", "entry-unmapped", "filesz-gt-memsz",
+	};
+
+	CHECK(img != NULL);
+	for (unsigned i = 0; i < 4; i++) {
+		Elf64_Phdr *ph, *load = NULL;
+
+		memcpy(img, self, len);
+		ph = (Elf64_Phdr *)(img + eh->e_phoff);
+		for (int k = eh->e_phnum - 1; k >= 0; k--)
+			if (ph[k].p_type == PT_LOAD && (ph[k].p_flags & PF_X))
+				load = &ph[k];
+		CHECK(load != NULL);
+		if (i == 0)
+			load->p_vaddr = load->p_paddr = 0xffff800000000000UL + (load->p_vaddr & 0xfff);
+		else if (i == 1)
+			load->p_offset += 0x10000000;
+		else if (i == 2)
+			eh->e_entry = 0x10;
+		else
+			load->p_filesz = load->p_memsz + 0x100000;
+		write_exe(names[i], img, len);
+
+		char path[64], *argv[] = HARMLESS_ARGS(path), *envp[] = { NULL };
+		int status, e;
+
+		snprintf(path, sizeof(path), "./%s", names[i]);
+		e = exec_errno(path, argv, envp, &status);
+		if (e < 0 && !WIFSIGNALED(status))
+			fail("%s: the program ran and exited with %d", names[i], WEXITSTATUS(status));
+	}
+	free(img);
+	free(self);
+}
+
+TEST(exec_errors)
+{
+	char *argv[] = HARMLESS_ARGS(self_path), *envp[] = { NULL };
+	int status;
+
+	make_file("plain", "x", 1);
+	EXPECT_OK(mkdir("dir", 0755));
+	expect_exec_fails("./missing", ENOENT, 0);
+	expect_exec_fails("./dir", EACCES, 0);
+	expect_exec_fails("./plain/x", ENOTDIR, 0);
+	for (unsigned i = 0; i < NBAD; i++) {
+		CHECK(exec_errno((char *)bad_addrs[i], argv, envp, &status) == EFAULT);
+		CHECK(exec_errno(self_path, (char **)bad_addrs[i], envp, &status) == EFAULT);
+		CHECK(exec_errno(self_path, argv, (char **)bad_addrs[i], &status) == EFAULT);
+		char *bad_argv[] = { self_path, "--helper", (char *)bad_addrs[i], NULL };
+
+		CHECK(exec_errno(self_path, bad_argv, envp, &status) == EFAULT);
+	}
+}
+
+/* === helpers: this program exec'd by the tests above ====================== */
+
+static int
+helper_chain(int n)
+{
+	char arg[16], *argv[] = { self_path, "--helper", "chain", arg, NULL };
+
+	if (!getenv("USERTESTS_MARK"))
+		fail("chain %d: the environment was lost", n);
+	if (n == 0)
+		return 42;
+	snprintf(arg, sizeof(arg), "%d", n - 1);
+	execv(self_path, argv);		/* the same environment */
+	fail("chain %d: execve failed with %s", n, errname(errno));
+}
+
+/* tree N: two children each exec tree N-1; exits with the number of leaves. */
+static int
+helper_tree(int n)
+{
+	char arg[16], *argv[] = { self_path, "--helper", "tree", arg, NULL };
+	int leaves = 0;
+
+	if (n == 0)
+		return 1;
+	snprintf(arg, sizeof(arg), "%d", n - 1);
+	pid_t kids[2];
+
+	for (int i = 0; i < 2; i++) {
+		kids[i] = xfork();
+		if (kids[i] == 0) {
+			execv(self_path, argv);
+			fail("tree %d: execv failed with %s", n, errname(errno));
+		}
+	}
+	for (int i = 0; i < 2; i++) {
+		int status = wait_status(kids[i]);
+
+		if (!WIFEXITED(status))
+			fail("tree %d: a child did not exit normally", n);
+		leaves += WEXITSTATUS(status);
+	}
+	return leaves;
+}
+
+static int
+helper_args(int argc, char **argv)
+{
+	extern char **environ;
+	int nenv = 0;
+
+	if (argc != 5)
+		fail("args: argc %d, want 5 after --helper args", argc + 2);
+	if (strcmp(argv[1], "") || strcmp(argv[2], "two words") || strcmp(argv[4], "last"))
+		fail("args: an argument changed on the way");
+	if (strlen(argv[3]) != 4999 || strspn(argv[3], "x") != 4999)
+		fail("args: the 5000-byte argument changed on the way");
+	if (argv[argc] != NULL)
+		fail("args: argv is not NULL-terminated");
+	for (char **e = environ; *e; e++)
+		nenv++;
+	if (nenv != 2 || !getenv("USERTESTS_MARK") || strcmp(getenv("USERTESTS_MARK"), "exec"))
+		fail("args: environment has %d entries, want exactly the 2 given", nenv);
+	return 0;
+}
+
+static int
+helper_fds(int kept, int closed)
+{
+	char buf[8];
+
+	if (fcntl(closed, F_GETFD) != -1 || errno != EBADF)
+		fail("fds: the O_CLOEXEC fd %d survived execve", closed);
+	if (fcntl(kept, F_GETFD) != 0)
+		fail("fds: fd %d was lost or is close-on-exec", kept);
+	if (lseek(kept, 0, SEEK_CUR) != 4 || read(kept, buf, 3) != 3 || memcmp(buf, "456", 3))
+		fail("fds: fd %d lost its file offset", kept);
+	return 0;
+}
+
+int
+run_helper(int argc, char **argv)
+{
+	const char *fd = getenv(HELPER_FD_ENV);
+
+	if (fd)
+		test_report_fd = atoi(fd);
+	if (argc >= 2 && !strcmp(argv[0], "exit"))
+		return atoi(argv[1]);
+	if (argc >= 2 && !strcmp(argv[0], "chain"))
+		return helper_chain(atoi(argv[1]));
+	if (argc >= 2 && !strcmp(argv[0], "tree"))
+		return helper_tree(atoi(argv[1]));
+	if (argc >= 1 && !strcmp(argv[0], "args"))
+		return helper_args(argc, argv);
+	if (argc >= 3 && !strcmp(argv[0], "fds"))
+		return helper_fds(atoi(argv[1]), atoi(argv[2]));
+	if (argc >= 3 && !strcmp(argv[0], "pid")) {
+		if (getpid() != atoi(argv[1]) || getppid() != atoi(argv[2]))
+			fail("pid: now %d (parent %d), before execve %s (parent %s)",
+			     getpid(), getppid(), argv[1], argv[2]);
+		return 0;
+	}
+	fail("unknown helper '%s'", argc ? argv[0] : "");
+}

@@ -1,0 +1,521 @@
+/*
+ * files.c - usertests: regular files and directories: read, write and
+ * seek, the page cache's edges, open flags, stat, getdents, rename,
+ * truncate, the working directory, path walks, openat, unlinked open
+ * files, /dev/null and /dev/zero, and a file of the initrd.
+ */
+#define _GNU_SOURCE
+#include "usertests.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "lib/procfile.h"
+
+TEST(file_rw)
+{
+	char buf[64];
+	int fd = create_file("f", "hello, world", 12, 0644);
+	struct stat st;
+
+	CHECK(lseek(fd, 0, SEEK_CUR) == 12);
+	CHECK(lseek(fd, 0, SEEK_SET) == 0);
+	CHECK(read(fd, buf, sizeof(buf)) == 12 && memcmp(buf, "hello, world", 12) == 0);
+	CHECK(read(fd, buf, sizeof(buf)) == 0);		/* end of file */
+	CHECK(lseek(fd, 7, SEEK_SET) == 7);
+	CHECK(write(fd, "rewind", 6) == 6);
+	CHECK(lseek(fd, -6, SEEK_END) == 7);
+	CHECK(lseek(fd, 2, SEEK_CUR) == 9);
+	CHECK(pread(fd, buf, 20, 0) == 13 && memcmp(buf, "hello, rewind", 13) == 0);
+	CHECK(pwrite(fd, "H", 1, 0) == 1);
+	CHECK(lseek(fd, 0, SEEK_CUR) == 9);		/* pread/pwrite keep the offset */
+	EXPECT_OK(fstat(fd, &st));
+	CHECK(S_ISREG(st.st_mode) && st.st_size == 13 && st.st_nlink == 1);
+	/* Writing past the end leaves a hole that reads as zeros. */
+	CHECK(pwrite(fd, "!", 1, 10000) == 1);
+	CHECK(pread(fd, buf, 10, 9990) == 10 && all_bytes(buf, 10, 0));
+	CHECK(pread(fd, buf, 10, 10000) == 1 && buf[0] == '!');
+	EXPECT_ERR(EINVAL, lseek(fd, -1, SEEK_SET));
+	EXPECT_ERR(EINVAL, lseek(fd, -20000, SEEK_END));
+	EXPECT_ERR(EINVAL, lseek(fd, 0, 7));
+	EXPECT_ERR(EINVAL, syscall(SYS_pread64, fd, buf, 1, -1L));
+	close(fd);
+	EXPECT_ERR(EBADF, close(fd));
+}
+
+/* Odd-sized writes and reads across page boundaries: the page cache's edges. */
+TEST(file_pages)
+{
+	enum { LEN = 5 * PAGE + 123 };
+	static unsigned char data[LEN], back[LEN];
+	int fd = create_file("f", "", 0, 0644);
+	size_t off;
+
+	fill_pattern(data, LEN, 17);
+	for (off = 0; off < LEN; off += 1000)
+		CHECK(write(fd, data + off, off + 1000 <= LEN ? 1000 : LEN - off) > 0);
+	CHECK(lseek(fd, 0, SEEK_SET) == 0);
+	for (off = 0; off < LEN;) {
+		ssize_t n = read(fd, back + off, 777);
+
+		CHECK(n > 0);
+		off += n;
+	}
+	CHECK(memcmp(data, back, LEN) == 0);
+	/* Rewrite a range straddling two pages, then check the neighbours. */
+	memset(data + PAGE - 10, 'Z', 20);
+	CHECK(pwrite(fd, data + PAGE - 10, 20, PAGE - 10) == 20);
+	CHECK(pread(fd, back, LEN, 0) == LEN);
+	CHECK(memcmp(data, back, LEN) == 0);
+}
+
+TEST(open_flags)
+{
+	char buf[16];
+	int fd;
+
+	make_file("f", "0123456789", 10);
+	fd = EXPECT_OK(open("f", O_WRONLY | O_APPEND));
+	CHECK(lseek(fd, 0, SEEK_SET) == 0);
+	CHECK(write(fd, "ab", 2) == 2);			/* appended regardless */
+	CHECK(lseek(fd, 0, SEEK_CUR) == 12);
+	EXPECT_ERR(EBADF, read(fd, buf, 1));
+	close(fd);
+	fd = EXPECT_OK(open("f", O_RDONLY));
+	CHECK(read(fd, buf, 16) == 12 && memcmp(buf, "0123456789ab", 12) == 0);
+	EXPECT_ERR(EBADF, write(fd, "x", 1));
+	close(fd);
+	fd = EXPECT_OK(open("f", O_RDWR | O_TRUNC));
+	CHECK(read(fd, buf, 16) == 0);
+	close(fd);
+	EXPECT_ERR(EEXIST, open("f", O_RDWR | O_CREAT | O_EXCL, 0644));
+	EXPECT_ERR(ENOENT, open("missing", O_RDONLY));
+	EXPECT_ERR(ENOENT, open("missing/f", O_RDWR | O_CREAT, 0644));
+	EXPECT_ERR(ENOENT, open("", O_RDONLY));
+	EXPECT_ERR(ENOTDIR, open("f", O_RDONLY | O_DIRECTORY));
+	EXPECT_ERR(ENOTDIR, open("f/", O_RDONLY));
+	fd = EXPECT_OK(syscall(SYS_creat, "c", 0644));
+	CHECK(write(fd, "c", 1) == 1);
+	EXPECT_ERR(EBADF, read(fd, buf, 1));		/* creat opens write-only */
+}
+
+TEST(readv_writev)
+{
+	char a[3], b[5], c[40];
+	struct iovec out[] = {
+		{ "abc", 3 }, { "", 0 }, { "defgh", 5 }, { "ijklmnopqrstuvwxyz", 18 },
+	};
+	struct iovec in[] = { { a, 3 }, { b, 5 }, { c, sizeof(c) } };
+	int fd = create_file("f", "", 0, 0644), p[2];
+
+	CHECK(writev(fd, out, 4) == 26);
+	CHECK(lseek(fd, 0, SEEK_SET) == 0);
+	CHECK(readv(fd, in, 3) == 26);
+	CHECK(memcmp(a, "abc", 3) == 0 && memcmp(b, "defgh", 5) == 0);
+	CHECK(memcmp(c, "ijklmnopqrstuvwxyz", 18) == 0);
+	CHECK(writev(fd, out, 0) == 0);
+	EXPECT_OK(pipe(p));
+	CHECK(writev(p[1], out, 4) == 26);
+	CHECK(readv(p[0], in, 3) == 26);
+	CHECK(memcmp(c, "ijklmnopqrstuvwxyz", 18) == 0);
+	EXPECT_ERR(EINVAL, syscall(SYS_writev, fd, out, -1));
+	EXPECT_ERR(EINVAL, syscall(SYS_writev, fd, out, 1025));
+	EXPECT_ERR(EINVAL, syscall(SYS_readv, fd, in, -1));
+	EXPECT_ERR(EBADF, writev(999, out, 1));
+	EXPECT_ERR(EBADF, readv(999, in, 1));
+}
+
+TEST(stat)
+{
+	struct stat a, b, c;
+	int fd = create_file("f", "12345", 5, 0644), dir;
+
+	EXPECT_OK(mkdir("d", 0755));
+	EXPECT_OK(stat("f", &a));
+	EXPECT_OK(fstat(fd, &b));
+	EXPECT_OK(lstat("f", &c));
+	CHECK(S_ISREG(a.st_mode) && a.st_size == 5);
+	CHECK(a.st_ino == b.st_ino && a.st_ino == c.st_ino && a.st_dev == b.st_dev);
+	CHECK((a.st_mode & 0777 & ~0644) == 0 && (a.st_mode & 0600) == 0600);	/* 0644 less the umask */
+	EXPECT_OK(stat("d", &b));
+	CHECK(S_ISDIR(b.st_mode) && b.st_ino != a.st_ino);
+	dir = EXPECT_OK(open("d", O_RDONLY | O_DIRECTORY));
+	make_file("d/g", "", 0);
+	EXPECT_OK(fstatat(dir, "g", &c, 0));
+	CHECK(S_ISREG(c.st_mode) && c.st_size == 0);
+	EXPECT_OK(fstatat(AT_FDCWD, "f", &c, 0));
+	CHECK(c.st_ino == a.st_ino);
+	EXPECT_ERR(ENOENT, stat("missing", &c));
+	EXPECT_ERR(ENOTDIR, stat("f/x", &c));
+	EXPECT_ERR(EINVAL, syscall(SYS_newfstatat, AT_FDCWD, "f", &c, 0x80000));
+	/* The root is its own parent. */
+	EXPECT_OK(stat("/", &a));
+	EXPECT_OK(stat("/..", &b));
+	CHECK(S_ISDIR(a.st_mode) && a.st_ino == b.st_ino);
+}
+
+TEST(dir_ops)
+{
+	make_file("f", "", 0);
+	EXPECT_OK(mkdir("d", 0755));
+	EXPECT_OK(mkdir("d/sub/", 0755));		/* a trailing slash is fine */
+	EXPECT_ERR(EEXIST, mkdir("d", 0755));
+	EXPECT_ERR(EEXIST, mkdir("f", 0755));
+	EXPECT_ERR(ENOENT, mkdir("missing/x", 0755));
+	EXPECT_ERR(ENOTDIR, mkdir("f/x", 0755));
+	EXPECT_ERR(ENOTEMPTY, rmdir("d"));
+	EXPECT_ERR(ENOTDIR, rmdir("f"));
+	EXPECT_ERR(ENOENT, rmdir("missing"));
+	EXPECT_ERR(EINVAL, rmdir("d/sub/."));
+	EXPECT_ERR(EISDIR, unlink("d"));
+	EXPECT_ERR(ENOENT, unlink("missing"));
+	EXPECT_ERR(EISDIR, open("d", O_WRONLY));
+	EXPECT_ERR(EISDIR, open("d", O_RDWR));
+	int fd = EXPECT_OK(open("d", O_RDONLY));
+	char c;
+
+	EXPECT_ERR(EISDIR, read(fd, &c, 1));
+	EXPECT_OK(rmdir("d/sub"));
+	EXPECT_OK(rmdir("d"));
+	EXPECT_ERR(ENOENT, open("d", O_RDONLY));
+	EXPECT_OK(unlink("f"));
+	EXPECT_ERR(ENOENT, unlink("f"));
+}
+
+struct linux_dirent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+/*
+ * Reads all entries of dirfd with buffers of bufsize bytes; calls fn for
+ * each and checks the record framing. Returns the number of entries.
+ */
+static int
+for_each_dirent(int dirfd, size_t bufsize, void (*fn)(struct linux_dirent64 *, void *), void *arg)
+{
+	char buf[4096] __attribute__((aligned(8)));
+	int count = 0;
+	long n;
+
+	CHECK(bufsize <= sizeof(buf));
+	while ((n = syscall(SYS_getdents64, dirfd, buf, bufsize)) > 0) {
+		for (long off = 0; off < n;) {
+			struct linux_dirent64 *d = (struct linux_dirent64 *)(buf + off);
+
+			CHECK(d->d_reclen % 8 == 0 && d->d_reclen > offsetof(struct linux_dirent64, d_name));
+			CHECK(off + d->d_reclen <= n);
+			CHECK(strlen(d->d_name) < d->d_reclen - offsetof(struct linux_dirent64, d_name));
+			fn(d, arg);
+			count++;
+			off += d->d_reclen;
+		}
+	}
+	if (n < 0)
+		fail("getdents64 failed with %s", errname(errno));
+	return count;
+}
+
+enum { NFILES = 60 };
+
+struct seen {
+	int files[NFILES];
+	int dots, dotdots, dirs;
+};
+
+static void
+dirent_name(int i, char *buf, size_t size)
+{
+	/* Names of many lengths, so that records vary in size. */
+	int len = snprintf(buf, size, "file-%d-", i);
+
+	for (int k = 0; k < i * 3 && (size_t)len + 1 < size; k++)
+		buf[len++] = (char)('a' + k % 26);
+	buf[len] = '\0';
+}
+
+static void
+note_dirent(struct linux_dirent64 *d, void *arg)
+{
+	struct seen *s = arg;
+	char name[256];
+
+	if (!strcmp(d->d_name, ".")) {
+		s->dots++;
+		return;
+	}
+	if (!strcmp(d->d_name, "..")) {
+		s->dotdots++;
+		return;
+	}
+	if (!strcmp(d->d_name, "subdir")) {
+		CHECK(d->d_type == DT_DIR || d->d_type == DT_UNKNOWN);
+		s->dirs++;
+		return;
+	}
+	for (int i = 0; i < NFILES; i++) {
+		dirent_name(i, name, sizeof(name));
+		if (!strcmp(d->d_name, name)) {
+			CHECK(d->d_type == DT_REG || d->d_type == DT_UNKNOWN);
+			s->files[i]++;
+			return;
+		}
+	}
+	fail("getdents64 returned an unknown name '%s'", d->d_name);
+}
+
+static void
+check_listing(int dirfd, size_t bufsize, int removed_every)
+{
+	struct seen s = { { 0 }, 0, 0, 0 };
+
+	CHECK(lseek(dirfd, 0, SEEK_SET) == 0);
+	for_each_dirent(dirfd, bufsize, note_dirent, &s);
+	CHECK(s.dots == 1 && s.dotdots == 1 && s.dirs == 1);
+	for (int i = 0; i < NFILES; i++) {
+		int want = removed_every && i % removed_every == 0 ? 0 : 1;
+
+		if (s.files[i] != want)
+			fail("entry %d listed %d times, want %d (buffer %zu)", i, s.files[i], want, bufsize);
+	}
+}
+
+TEST(getdents)
+{
+	char name[256], buf[512];
+	int dirfd, fd;
+
+	EXPECT_OK(mkdir("d", 0755));
+	EXPECT_OK(mkdir("d/subdir", 0755));
+	for (int i = 0; i < NFILES; i++) {
+		char path[300];
+
+		dirent_name(i, name, sizeof(name));
+		snprintf(path, sizeof(path), "d/%s", name);
+		make_file(path, "", 0);
+	}
+	dirfd = EXPECT_OK(open("d", O_RDONLY | O_DIRECTORY));
+	check_listing(dirfd, 4096, 0);
+	check_listing(dirfd, 300, 0);		/* one or two entries per call */
+	for (int i = 0; i < NFILES; i += 3) {
+		char path[300];
+
+		dirent_name(i, name, sizeof(name));
+		snprintf(path, sizeof(path), "d/%s", name);
+		EXPECT_OK(unlink(path));
+	}
+	check_listing(dirfd, 4096, 3);
+	CHECK(lseek(dirfd, 0, SEEK_SET) == 0);	/* at the end nothing would be too big */
+	EXPECT_ERR(EINVAL, syscall(SYS_getdents64, dirfd, buf, 1));
+	fd = create_file("f", "", 0, 0644);
+	EXPECT_ERR(ENOTDIR, syscall(SYS_getdents64, fd, buf, sizeof(buf)));
+	EXPECT_ERR(EBADF, syscall(SYS_getdents64, 999, buf, sizeof(buf)));
+}
+
+TEST(rename)
+{
+	char buf[8];
+	int fd;
+
+	make_file("a", "AAA", 3);
+	make_file("b", "BBB", 3);
+	EXPECT_OK(rename("a", "c"));
+	EXPECT_ERR(ENOENT, open("a", O_RDONLY));
+	EXPECT_OK(rename("c", "b"));			/* replaces b */
+	fd = EXPECT_OK(open("b", O_RDONLY));
+	CHECK(read(fd, buf, 8) == 3 && memcmp(buf, "AAA", 3) == 0);
+	EXPECT_OK(rename("b", "b"));
+	EXPECT_OK(mkdir("d", 0755));
+	EXPECT_OK(mkdir("e", 0755));
+	EXPECT_OK(mkdir("full", 0755));
+	make_file("full/x", "", 0);
+	EXPECT_ERR(EINVAL, rename("d", "d/inside"));
+	EXPECT_ERR(EISDIR, rename("b", "d"));
+	EXPECT_ERR(ENOTDIR, rename("d", "b"));
+	EXPECT_ERR(ENOTEMPTY, rename("d", "full"));
+	EXPECT_ERR(ENOENT, rename("missing", "x"));
+	EXPECT_OK(rename("b", "d/moved"));		/* across directories */
+	EXPECT_OK(rename("d", "e"));			/* over an empty directory */
+	fd = EXPECT_OK(open("e/moved", O_RDONLY));
+	CHECK(read(fd, buf, 8) == 3 && memcmp(buf, "AAA", 3) == 0);
+}
+
+TEST(ftruncate)
+{
+	char buf[PAGE + 100];
+	int fd = create_file("f", "0123456789", 10, 0644), ro;
+	struct stat st;
+
+	EXPECT_OK(ftruncate(fd, 2 * PAGE + 5));
+	EXPECT_OK(fstat(fd, &st));
+	CHECK(st.st_size == 2 * PAGE + 5);
+	CHECK(pread(fd, buf, 20, 0) == 20 && memcmp(buf, "0123456789", 10) == 0);
+	CHECK(all_bytes(buf + 10, 10, 0));
+	EXPECT_OK(ftruncate(fd, 3));
+	CHECK(pread(fd, buf, 20, 0) == 3);
+	/* Growing again must not bring back the cut bytes of the same page. */
+	EXPECT_OK(ftruncate(fd, 10));
+	CHECK(pread(fd, buf, 20, 0) == 10 && memcmp(buf, "012", 3) == 0 && all_bytes(buf + 3, 7, 0));
+	EXPECT_ERR(EINVAL, ftruncate(fd, -1));
+	ro = EXPECT_OK(open("f", O_RDONLY));
+	EXPECT_ERR(EINVAL, ftruncate(ro, 0));
+	EXPECT_ERR(EBADF, ftruncate(999, 0));
+}
+
+TEST(fsync)
+{
+	int fd = create_file("f", "x", 1, 0644), p[2];
+
+	EXPECT_OK(fsync(fd));
+	EXPECT_ERR(EBADF, fsync(999));
+	EXPECT_OK(pipe(p));
+	EXPECT_ERR(EINVAL, fsync(p[0]));
+}
+
+TEST(cwd)
+{
+	char buf[PATH_MAX], start[PATH_MAX];
+	size_t len;
+
+	CHECK(getcwd(start, sizeof(start)) != NULL);
+	CHECK(start[0] == '/');
+	EXPECT_OK(mkdir("sub", 0755));
+	EXPECT_OK(chdir("sub"));
+	CHECK(getcwd(buf, sizeof(buf)) != NULL);
+	len = strlen(start);
+	CHECK(strncmp(buf, start, len) == 0 && strcmp(buf + len, "/sub") == 0);
+	make_file("here", "", 0);
+	EXPECT_OK(chdir(".."));
+	EXPECT_OK(access("sub/here", F_OK));
+	CHECK(getcwd(buf, sizeof(buf)) != NULL && strcmp(buf, start) == 0);
+	EXPECT_ERR(ERANGE, syscall(SYS_getcwd, buf, 1));
+	EXPECT_ERR(ENOENT, chdir("missing"));
+	EXPECT_ERR(ENOTDIR, chdir("sub/here"));
+	EXPECT_OK(chdir("/"));
+	CHECK(getcwd(buf, sizeof(buf)) != NULL && strcmp(buf, "/") == 0);
+}
+
+TEST(access)
+{
+	make_file("f", "", 0);
+	EXPECT_OK(access("f", F_OK));
+	EXPECT_OK(access("f", R_OK | W_OK));
+	EXPECT_OK(access(".", R_OK | W_OK | X_OK));
+	EXPECT_ERR(ENOENT, access("missing", F_OK));
+	EXPECT_ERR(EINVAL, access("f", 0x100));
+}
+
+TEST(path_walk)
+{
+	static char longname[300], longpath[PATH_MAX + 100];
+	struct stat a, b;
+
+	EXPECT_OK(mkdir("a", 0755));
+	EXPECT_OK(mkdir("a/b", 0755));
+	make_file("a/b/f", "x", 1);
+	EXPECT_OK(stat("a/b/f", &a));
+	EXPECT_OK(stat("./a/../a/b/./f", &b));
+	CHECK(a.st_ino == b.st_ino);
+	EXPECT_OK(stat("a//b///f", &b));
+	CHECK(a.st_ino == b.st_ino);
+	EXPECT_OK(stat("a/b/../../a/b/f", &b));
+	EXPECT_ERR(ENOTDIR, stat("a/b/f/", &b));
+	EXPECT_ERR(ENOTDIR, stat("a/b/f/..", &b));
+	EXPECT_ERR(ENOENT, stat("a/missing/../b/f", &b));
+	memset(longname, 'n', 256);
+	EXPECT_ERR(ENAMETOOLONG, open(longname, O_RDONLY | O_CREAT, 0644));
+	memset(longpath, 'p', sizeof(longpath) - 1);
+	for (size_t i = 100; i < sizeof(longpath) - 1; i += 100)
+		longpath[i] = '/';
+	EXPECT_ERR(ENAMETOOLONG, stat(longpath, &b));
+}
+
+TEST(openat)
+{
+	int dir, file, fd;
+	char abs[PATH_MAX];
+
+	EXPECT_OK(mkdir("d", 0755));
+	EXPECT_OK(mkdir("d/e", 0755));
+	make_file("d/e/f", "F", 1);
+	dir = EXPECT_OK(open("d", O_RDONLY | O_DIRECTORY));
+	fd = EXPECT_OK(openat(dir, "e/f", O_RDONLY));
+	close(fd);
+	fd = EXPECT_OK(openat(dir, "new", O_RDWR | O_CREAT, 0644));
+	close(fd);
+	EXPECT_OK(access("d/new", F_OK));
+	file = EXPECT_OK(open("d/e/f", O_RDONLY));
+	EXPECT_ERR(ENOTDIR, openat(file, "x", O_RDONLY));
+	EXPECT_ERR(EBADF, openat(999, "x", O_RDONLY));
+	/* An absolute path ignores the directory fd, even a bad one. */
+	CHECK(getcwd(abs, sizeof(abs) - 10) != NULL);
+	strcat(abs, "/d/e/f");
+	fd = EXPECT_OK(openat(999, abs, O_RDONLY));
+	close(fd);
+	fd = EXPECT_OK(openat(AT_FDCWD, "d/e/f", O_RDONLY));
+}
+
+TEST(unlink_open_file)
+{
+	char buf[8];
+	int fd = create_file("f", "abc", 3, 0644);
+	struct stat st;
+
+	EXPECT_OK(unlink("f"));
+	EXPECT_ERR(ENOENT, stat("f", &st));
+	/* The inode lives on while it is open. */
+	CHECK(write(fd, "def", 3) == 3);
+	CHECK(pread(fd, buf, 8, 0) == 6 && memcmp(buf, "abcdef", 6) == 0);
+	EXPECT_OK(fstat(fd, &st));
+	CHECK(st.st_nlink == 0 && st.st_size == 6);
+	/* A new file of the same name is a different file. */
+	make_file("f", "new", 3);
+	CHECK(pread(fd, buf, 8, 0) == 6);
+}
+
+TEST(dev_null_zero)
+{
+	char buf[100];
+	int null = EXPECT_OK(open("/dev/null", O_RDWR));
+	int zero = EXPECT_OK(open("/dev/zero", O_RDWR));
+
+	CHECK(read(null, buf, sizeof(buf)) == 0);
+	CHECK(write(null, buf, sizeof(buf)) == sizeof(buf));
+	memset(buf, 0xff, sizeof(buf));
+	CHECK(read(zero, buf, sizeof(buf)) == sizeof(buf));
+	CHECK(all_bytes(buf, sizeof(buf), 0));
+	CHECK(write(zero, buf, sizeof(buf)) == sizeof(buf));
+}
+
+/* /etc/usertests.dat is made by user/user.mk: 300 numbered lines. */
+TEST(initrd_file)
+{
+	static char text[32768], line[128];
+	size_t off = 0;
+	ssize_t n = read_text_file("/etc/usertests.dat", text, sizeof(text));
+
+	if (n < 0 && errno == ENOENT && !on_rewind())
+		skip("no /etc/usertests.dat (it comes with rewind's initrd)");
+	if (n < 0)
+		fail("/etc/usertests.dat: %s", errname(errno));
+	for (int i = 1; i <= 300; i++) {
+		int len = snprintf(line, sizeof(line),
+				   "usertests.dat line %04d: the initrd keeps every byte\n", i);
+
+		if ((size_t)n < off + len || memcmp(text + off, line, len) != 0)
+			fail("/etc/usertests.dat differs in line %d", i);
+		off += len;
+	}
+	CHECK((size_t)n == off);
+}

@@ -1,0 +1,256 @@
+/*
+ * memory.c - usertests: brk, anonymous and file mappings, munmap and
+ * mprotect splitting a mapping, madvise, malloc, a deep stack, and pages
+ * the kernel faults in for a system call.
+ */
+#define _GNU_SOURCE
+#include "usertests.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+TEST(brk)
+{
+	unsigned long cur = syscall(SYS_brk, 0), want = cur + 3 * PAGE + 5;
+	unsigned char *p = (unsigned char *)cur;
+
+	CHECK(cur != 0);
+	/* musl's malloc counts on brk() answering exactly the address asked for. */
+	CHECK((unsigned long)syscall(SYS_brk, want) == want);
+	memset(p, 0xab, 3 * PAGE + 5);
+	CHECK((unsigned long)syscall(SYS_brk, cur) == cur);
+	CHECK((unsigned long)syscall(SYS_brk, want) == want);
+	/* Shrinking freed the whole pages; they come back zeroed. */
+	unsigned long whole = (cur + PAGE - 1) & ~(unsigned long)(PAGE - 1);
+
+	CHECK(all_bytes((unsigned char *)whole, want - whole, 0));
+	CHECK((unsigned long)syscall(SYS_brk, cur) == cur);
+	/* A request it cannot grant leaves the break where it was. */
+	CHECK((unsigned long)syscall(SYS_brk, 1) == cur);
+	CHECK((unsigned long)syscall(SYS_brk, 0xffff800000000000UL) == cur);
+	CHECK((unsigned long)syscall(SYS_brk, 0) == cur);
+}
+
+static unsigned char *unmapped_page;
+
+static void
+touch_unmapped(void)
+{
+	(void)*(volatile unsigned char *)unmapped_page;
+}
+
+static void
+write_unmapped(void)
+{
+	*(volatile unsigned char *)unmapped_page = 1;
+}
+
+TEST(mmap_anon)
+{
+	enum { LEN = 16 * PAGE };
+	unsigned char *p = map_anon(LEN, PROT_READ | PROT_WRITE);
+
+	CHECK(((unsigned long)p & (PAGE - 1)) == 0);
+	CHECK(all_bytes(p, LEN, 0));
+	fill_pattern(p, LEN, 5);
+	CHECK(has_pattern(p, LEN, 5));
+	EXPECT_OK(munmap(p, LEN));
+	unmapped_page = p + 5 * PAGE;
+	expect_killed(touch_unmapped, SIGSEGV, "read after munmap");
+	/* The same range mapped again is fresh zeroed memory. */
+	CHECK(mmap(p, LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == p);
+	CHECK(all_bytes(p, LEN, 0));
+}
+
+/* Splitting one mapping with munmap and mprotect, then filling the hole again. */
+TEST(mmap_split)
+{
+	static unsigned char ref[4 * PAGE];
+	unsigned char *p = map_anon(4 * PAGE, PROT_READ | PROT_WRITE);
+
+	fill_pattern(ref, 4 * PAGE, 9);
+	memcpy(p, ref, 4 * PAGE);
+	EXPECT_OK(munmap(p + PAGE, PAGE));
+	unmapped_page = p + PAGE;
+	expect_killed(touch_unmapped, SIGSEGV, "read of the unmapped middle page");
+	CHECK(memcmp(p, ref, PAGE) == 0);
+	EXPECT_OK(mprotect(p + 2 * PAGE, PAGE, PROT_READ));
+	unmapped_page = p + 2 * PAGE;
+	expect_killed(write_unmapped, SIGSEGV, "write to the read-only page");
+	CHECK(memcmp(p + 2 * PAGE, ref + 2 * PAGE, 2 * PAGE) == 0);
+	EXPECT_OK(mprotect(p + 2 * PAGE, PAGE, PROT_READ | PROT_WRITE));
+	p[2 * PAGE] = 1;
+	CHECK(mmap(p + PAGE, PAGE, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == p + PAGE);
+	CHECK(all_bytes(p + PAGE, PAGE, 0));
+	CHECK(memcmp(p + 3 * PAGE, ref + 3 * PAGE, PAGE) == 0);
+	EXPECT_OK(munmap(p, 4 * PAGE));
+}
+
+TEST(mprotect)
+{
+	unsigned char *p = map_anon(2 * PAGE, PROT_READ | PROT_WRITE);
+
+	p[0] = 7;
+	EXPECT_OK(mprotect(p, PAGE, PROT_NONE));
+	unmapped_page = p;
+	expect_killed(touch_unmapped, SIGSEGV, "read of a PROT_NONE page");
+	EXPECT_OK(mprotect(p, PAGE, PROT_READ));
+	CHECK(p[0] == 7);
+	EXPECT_ERR(EINVAL, syscall(SYS_mprotect, p + 1, PAGE, PROT_READ));	/* musl would round it */
+	EXPECT_ERR(EINVAL, syscall(SYS_mprotect, p, PAGE, 0x100));
+	EXPECT_OK(munmap(p + PAGE, PAGE));
+	EXPECT_ERR(ENOMEM, mprotect(p + PAGE, PAGE, PROT_READ));
+}
+
+/* Code written to memory runs once the page is made executable. */
+TEST(mmap_exec)
+{
+	static const unsigned char code[] = { 0xb8, 42, 0, 0, 0, 0xc3 };	/* mov $42,%eax; ret */
+	unsigned char *p = map_anon(PAGE, PROT_READ | PROT_WRITE);
+
+	memcpy(p, code, sizeof(code));
+	EXPECT_OK(mprotect(p, PAGE, PROT_READ | PROT_EXEC));
+	CHECK(((int (*)(void))p)() == 42);
+}
+
+TEST(madvise_dontneed)
+{
+	unsigned char *p = map_anon(4 * PAGE, PROT_READ | PROT_WRITE), *f;
+	unsigned char data[2 * PAGE];
+	int fd;
+
+	memset(p, 0x5a, 4 * PAGE);
+	EXPECT_OK(madvise(p + PAGE, 2 * PAGE, MADV_DONTNEED));
+	CHECK(p[0] == 0x5a && p[3 * PAGE] == 0x5a);
+	CHECK(all_bytes(p + PAGE, 2 * PAGE, 0));
+	/* A private file mapping drops its copies and shows the file again. */
+	memset(data, 'd', sizeof(data));
+	fd = create_file("f", data, sizeof(data), 0644);
+	f = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	CHECK(f != MAP_FAILED);
+	memset(f, 'w', 2 * PAGE);
+	EXPECT_OK(madvise(f, 2 * PAGE, MADV_DONTNEED));
+	CHECK(all_bytes(f, 2 * PAGE, 'd'));
+	EXPECT_ERR(EINVAL, madvise(p + 1, PAGE, MADV_DONTNEED));
+	EXPECT_ERR(EINVAL, madvise(p, PAGE, 12345));
+}
+
+TEST(mmap_file)
+{
+	enum { LEN = 3 * PAGE + 100 };
+	static unsigned char data[LEN], back[LEN];
+	unsigned char *m, *w;
+	int fd;
+
+	fill_pattern(data, LEN, 11);
+	fd = create_file("f", data, LEN, 0644);
+	m = mmap(NULL, 4 * PAGE, PROT_READ, MAP_PRIVATE, fd, 0);
+	CHECK(m != MAP_FAILED);
+	CHECK(memcmp(m, data, LEN) == 0);
+	CHECK(all_bytes(m + LEN, 4 * PAGE - LEN, 0));	/* past EOF in the last page */
+	/* An offset maps from that page of the file on. */
+	w = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, PAGE);
+	CHECK(w != MAP_FAILED);
+	CHECK(memcmp(w, data + PAGE, PAGE) == 0);
+	/* Private writes stay private: the file and other mappings keep the data. */
+	memset(w, 0, PAGE);
+	CHECK(memcmp(m + PAGE, data + PAGE, PAGE) == 0);
+	CHECK(pread(fd, back, LEN, 0) == LEN);
+	CHECK(memcmp(back, data, LEN) == 0);
+	/* A shared read-only mapping sees later writes through the file. */
+	unsigned char *s = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, fd, 0);
+
+	CHECK(s != MAP_FAILED);
+	CHECK(pwrite(fd, "new", 3, 10) == 3);
+	CHECK(memcmp(s + 10, "new", 3) == 0);
+	EXPECT_OK(munmap(m, 4 * PAGE));
+	EXPECT_OK(munmap(w, PAGE));
+	EXPECT_OK(munmap(s, PAGE));
+}
+
+TEST(mmap_errors)
+{
+	int fd = create_file("f", "data", 4, 0644), wfd, rfd;
+	void *p = map_anon(PAGE, PROT_READ);
+
+	wfd = EXPECT_OK(open("f", O_WRONLY));
+	rfd = EXPECT_OK(open("f", O_RDONLY));
+	/* Raw calls: musl checks the offset and length itself. */
+	EXPECT_ERR(EINVAL, syscall(SYS_mmap, NULL, 0, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+	EXPECT_ERR(EINVAL, syscall(SYS_mmap, NULL, PAGE, PROT_READ, MAP_ANONYMOUS, -1, 0));
+	EXPECT_ERR(EINVAL, syscall(SYS_mmap, 0x10000001, PAGE, PROT_READ,
+				   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0));
+	EXPECT_ERR(EINVAL, syscall(SYS_mmap, NULL, PAGE, PROT_READ, MAP_PRIVATE, fd, 100));
+	EXPECT_ERR(EBADF, syscall(SYS_mmap, NULL, PAGE, PROT_READ, MAP_PRIVATE, -1, 0));
+	EXPECT_ERR(EBADF, syscall(SYS_mmap, NULL, PAGE, PROT_READ, MAP_PRIVATE, 999, 0));
+	EXPECT_ERR(EACCES, syscall(SYS_mmap, NULL, PAGE, PROT_READ, MAP_PRIVATE, wfd, 0));
+	EXPECT_ERR(EACCES, syscall(SYS_mmap, NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, rfd, 0));
+	EXPECT_ERR(ENOMEM, syscall(SYS_mmap, NULL, 1UL << 62, PROT_READ,
+				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+	EXPECT_ERR(ENOMEM, syscall(SYS_mmap, 0xffff800000000000UL, PAGE, PROT_READ,
+				   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0));
+	EXPECT_ERR(EINVAL, munmap((char *)p + 1, PAGE));
+	EXPECT_ERR(EINVAL, munmap(p, 0));
+}
+
+TEST(malloc)
+{
+	enum { BIG = 16 << 20, N = 2000 };
+	unsigned char *big = malloc(BIG);
+	static unsigned char *small[N];
+
+	CHECK(big != NULL);
+	fill_pattern(big, BIG, 3);
+	for (int i = 0; i < N; i++) {
+		small[i] = malloc(1 + i % 300);
+		CHECK(small[i] != NULL);
+		memset(small[i], i & 0xff, 1 + i % 300);
+	}
+	for (int i = 0; i < N; i++) {
+		CHECK(all_bytes(small[i], 1 + i % 300, i & 0xff));
+		free(small[i]);
+	}
+	CHECK(has_pattern(big, BIG, 3));
+	free(big);
+}
+
+/* Linux gives a process megabytes of stack; programs count on it. */
+static int
+use_stack(int kib)
+{
+	volatile char frame[1024];
+
+	frame[0] = (char)kib;
+	frame[sizeof(frame) - 1] = 1;
+	return kib ? use_stack(kib - 1) + frame[0] - (char)kib : frame[0];
+}
+
+TEST(stack_1mib)
+{
+	CHECK(use_stack(1024) == 0);
+}
+
+/* The kernel itself faults in untouched pages that a system call writes or reads. */
+TEST(syscall_demand_paging)
+{
+	enum { LEN = 4 * PAGE };
+	static unsigned char data[LEN];
+	unsigned char *p = map_anon(LEN, PROT_READ | PROT_WRITE);
+	unsigned char *q = map_anon(LEN, PROT_READ | PROT_WRITE);
+	int fd;
+
+	fill_pattern(data, LEN, 13);
+	fd = create_file("f", data, LEN, 0644);
+	CHECK(pread(fd, p, LEN, 0) == LEN);
+	CHECK(memcmp(p, data, LEN) == 0);
+	CHECK(pwrite(fd, q, LEN, 0) == LEN);	/* q was never touched: zeros */
+	CHECK(pread(fd, p, LEN, 0) == LEN);
+	CHECK(all_bytes(p, LEN, 0));
+}

@@ -1,0 +1,393 @@
+/*
+ * processes.c - usertests: process identity, fork and wait, exit codes,
+ * CPU time, copy-on-write after fork, orphans, and the odd system calls a
+ * process makes about itself (sched_yield, arch_prctl, unknown numbers,
+ * rewind's int 0x80 entry).
+ */
+#define _GNU_SOURCE
+#include "usertests.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/times.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef ARCH_SET_FS
+#define ARCH_SET_FS	0x1002
+#define ARCH_GET_FS	0x1003
+#endif
+
+static long long
+cpu_ns(clockid_t clock)
+{
+	struct timespec ts;
+
+	EXPECT_OK(clock_gettime(clock, &ts));
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/*
+ * Burns CPU until this process's CPU clock advanced by ns. Bounded by a
+ * generous wall-clock limit so that a clock that never moves fails the test
+ * instead of hanging it.
+ */
+static void
+burn_cpu(long long ns)
+{
+	long long start = cpu_ns(CLOCK_PROCESS_CPUTIME_ID);
+	long long deadline = mono_ns() + 30 * 1000000000LL;
+	volatile unsigned long sink = 0;
+
+	while (cpu_ns(CLOCK_PROCESS_CPUTIME_ID) - start < ns) {
+		for (int i = 0; i < 100000; i++)
+			sink += i;
+		if (mono_ns() > deadline)
+			fail("CLOCK_PROCESS_CPUTIME_ID did not advance by %lld ns in 30 s", ns);
+	}
+}
+
+TEST(getpid)
+{
+	pid_t me = getpid(), pid;
+	int p[2];
+
+	CHECK(me > 0);
+	CHECK(syscall(SYS_gettid) == me);
+	CHECK(syscall(SYS_set_tid_address, NULL) == me);
+	CHECK(getuid() == geteuid());
+	CHECK(getgid() == getegid());
+	EXPECT_OK(pipe(p));
+	pid = xfork();
+	if (pid == 0) {
+		pid_t mine = getpid();
+
+		if (getppid() != me)
+			fail("child: getppid() = %d, want %d", getppid(), me);
+		write(p[1], &mine, sizeof(mine));
+		_exit(0);
+	}
+	pid_t told;
+
+	CHECK(read(p[0], &told, sizeof(told)) == sizeof(told));
+	CHECK(told == pid);
+	CHECK(pid != me);
+	expect_exit(pid, 0, "getpid child");
+}
+
+TEST(fork_wait)
+{
+	pid_t pid = xfork();
+	int status;
+	struct rusage ru;
+
+	if (pid == 0)
+		_exit(42);
+	CHECK(wait4(pid, &status, 0, &ru) == pid);
+	CHECK(WIFEXITED(status));
+	CHECK(WEXITSTATUS(status) == 42);
+	EXPECT_ERR(ECHILD, wait4(pid, &status, 0, NULL));
+}
+
+TEST(fork_many)
+{
+	enum { N = 24 };
+	pid_t pids[N];
+	bool seen[N] = { false };
+
+	for (int i = 0; i < N; i++) {
+		pids[i] = xfork();
+		if (pids[i] == 0)
+			_exit(100 + i);
+	}
+	/* Reap in whatever order they end, matching pid to exit code. */
+	for (int n = 0; n < N; n++) {
+		int status;
+		pid_t got = EXPECT_OK(wait(&status));
+		int i = WEXITSTATUS(status) - 100;
+
+		CHECK(WIFEXITED(status) && i >= 0 && i < N);
+		CHECK(pids[i] == got && !seen[i]);
+		seen[i] = true;
+	}
+	EXPECT_ERR(ECHILD, wait(NULL));
+}
+
+TEST(exit_codes)
+{
+	pid_t pid;
+
+	pid = xfork();
+	if (pid == 0)
+		exit(256 + 3);		/* only the low 8 bits reach the parent */
+	expect_exit(pid, 3, "exit(259)");
+	pid = xfork();
+	if (pid == 0)
+		_exit(255);
+	expect_exit(pid, 255, "_exit(255)");
+	pid = xfork();
+	if (pid == 0)
+		syscall(SYS_exit, 7);	/* the one-thread exit, not exit_group */
+	expect_exit(pid, 7, "SYS_exit");
+	pid = xfork();
+	if (pid == 0)
+		syscall(SYS_exit_group, 9);
+	expect_exit(pid, 9, "SYS_exit_group");
+}
+
+TEST(wait_options)
+{
+	int p[2], status;
+	pid_t pid;
+	char c = 'x';
+
+	EXPECT_ERR(ECHILD, wait4(-1, &status, WNOHANG, NULL));
+	EXPECT_ERR(ECHILD, wait4(1, &status, 0, NULL));
+	EXPECT_OK(pipe(p));
+	pid = xfork();
+	if (pid == 0) {
+		close(p[1]);
+		read(p[0], &c, 1);	/* until the parent says go */
+		_exit(5);
+	}
+	close(p[0]);
+	/* The child is blocked in read(): it cannot have ended yet. */
+	CHECK(wait4(pid, &status, WNOHANG, NULL) == 0);
+	CHECK(wait4(-1, &status, WNOHANG, NULL) == 0);
+	EXPECT_ERR(EINVAL, syscall(SYS_wait4, pid, &status, 0x1000, NULL));
+	CHECK(write(p[1], &c, 1) == 1);
+	expect_exit(pid, 5, "reader child");
+	for (unsigned i = 0; i < NBAD; i++) {
+		pid = xfork();
+		if (pid == 0)
+			_exit(0);
+		EXPECT_ERR(EFAULT, syscall(SYS_wait4, pid, bad_addrs[i], 0, NULL));
+		/* Linux reaps the child even when it cannot store the status. */
+		waitpid(pid, NULL, WNOHANG);
+	}
+}
+
+TEST(wait4_rusage)
+{
+	struct rusage ru, children;
+	int status;
+	pid_t pid = xfork();
+
+	if (pid == 0) {
+		burn_cpu(30 * 1000000LL);
+		_exit(0);
+	}
+	CHECK(wait4(pid, &status, 0, &ru) == pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	/* The child ran for 30 ms of CPU time; its rusage must show some. */
+	CHECK(tv_us(ru.ru_utime) + tv_us(ru.ru_stime) > 0);
+	CHECK(ru.ru_utime.tv_usec < 1000000 && ru.ru_stime.tv_usec < 1000000);
+	EXPECT_OK(getrusage(RUSAGE_CHILDREN, &children));
+	CHECK(tv_us(children.ru_utime) + tv_us(children.ru_stime) > 0);
+	for (unsigned i = 0; i < NBAD; i++)
+		EXPECT_ERR(EFAULT, syscall(SYS_getrusage, RUSAGE_SELF, bad_addrs[i]));
+	EXPECT_ERR(EINVAL, syscall(SYS_getrusage, 12345, &ru));
+}
+
+TEST(cpu_time)
+{
+	struct rusage r0, r1;
+	struct tms t0, t1;
+	long long p0, p1, th0, th1;
+
+	EXPECT_OK(getrusage(RUSAGE_SELF, &r0));
+	EXPECT_OK(times(&t0));
+	p0 = cpu_ns(CLOCK_PROCESS_CPUTIME_ID);
+	th0 = cpu_ns(CLOCK_THREAD_CPUTIME_ID);
+	burn_cpu(30 * 1000000LL);
+	EXPECT_OK(getrusage(RUSAGE_SELF, &r1));
+	EXPECT_OK(times(&t1));
+	p1 = cpu_ns(CLOCK_PROCESS_CPUTIME_ID);
+	th1 = cpu_ns(CLOCK_THREAD_CPUTIME_ID);
+	CHECK(p1 - p0 >= 30 * 1000000LL);
+	CHECK(th1 > th0);
+	CHECK(tv_us(r1.ru_utime) + tv_us(r1.ru_stime) > tv_us(r0.ru_utime) + tv_us(r0.ru_stime));
+	/* 30 ms always crosses at least one 10 ms clock tick of times(). */
+	CHECK(t1.tms_utime + t1.tms_stime > t0.tms_utime + t0.tms_stime);
+	for (unsigned i = 0; i < NBAD; i++)
+		EXPECT_ERR(EFAULT, syscall(SYS_times, bad_addrs[i]));
+}
+
+/*
+ * Memory of every kind (data, bss, heap, stack, anonymous mmap) must be
+ * private after fork: each side sees only its own writes.
+ */
+static char cow_data[PAGE] = { 1 };
+static char cow_bss[3 * PAGE];
+
+TEST(fork_cow)
+{
+	enum { ANON = 256 * PAGE, HEAP = 16 * PAGE, STACK = 2 * PAGE };
+	unsigned char stack[STACK];
+	unsigned char *heap = malloc(HEAP);
+	unsigned char *anon = map_anon(ANON, PROT_READ | PROT_WRITE);
+	struct { unsigned char *p; size_t len; } r[] = {
+		{ (unsigned char *)cow_data, sizeof(cow_data) },
+		{ (unsigned char *)cow_bss, sizeof(cow_bss) },
+		{ heap, HEAP }, { stack, STACK }, { anon, ANON },
+	};
+	int to_child[2], to_parent[2];
+	char c;
+	pid_t pid;
+
+	CHECK(heap != NULL);
+	for (unsigned i = 0; i < 5; i++)
+		fill_pattern(r[i].p, r[i].len, 1);
+	EXPECT_OK(pipe(to_child));
+	EXPECT_OK(pipe(to_parent));
+	pid = xfork();
+	if (pid == 0) {
+		for (unsigned i = 0; i < 5; i++) {
+			if (!has_pattern(r[i].p, r[i].len, 1))
+				fail("child: region %u lost the parent's data", i);
+			fill_pattern(r[i].p, r[i].len, 2);
+		}
+		write(to_parent[1], "w", 1);
+		read(to_child[0], &c, 1);
+		for (unsigned i = 0; i < 5; i++)
+			if (!has_pattern(r[i].p, r[i].len, 2))
+				fail("child: region %u sees the parent's later writes", i);
+		_exit(0);
+	}
+	CHECK(read(to_parent[0], &c, 1) == 1);
+	for (unsigned i = 0; i < 5; i++) {
+		if (!has_pattern(r[i].p, r[i].len, 1))
+			fail("parent: region %u sees the child's writes", i);
+		fill_pattern(r[i].p, r[i].len, 3);
+	}
+	CHECK(write(to_child[1], "g", 1) == 1);
+	expect_exit(pid, 0, "cow child");
+	for (unsigned i = 0; i < 5; i++)
+		CHECK(has_pattern(r[i].p, r[i].len, 3));
+}
+
+/* The kernel itself writing into a copy-on-write page (read()) must copy it too. */
+TEST(fork_cow_syscall)
+{
+	static unsigned char buf[2 * PAGE];
+	unsigned char src[2 * PAGE];
+	int fd, p[2];
+	char c;
+	pid_t pid;
+
+	memset(src, 'F', sizeof(src));
+	make_file("f", src, sizeof(src));
+	memset(buf, 'P', sizeof(buf));
+	EXPECT_OK(pipe(p));
+	pid = xfork();
+	if (pid == 0) {
+		fd = EXPECT_OK(open("f", O_RDONLY));
+		CHECK(read(fd, buf + 100, PAGE) == PAGE);	/* straddles two pages */
+		CHECK(all_bytes(buf + 100, PAGE, 'F'));
+		write(p[1], "r", 1);
+		_exit(0);
+	}
+	CHECK(read(p[0], &c, 1) == 1);
+	expect_exit(pid, 0, "read() in child");
+	CHECK(all_bytes(buf, sizeof(buf), 'P'));
+}
+
+TEST(fork_fd_sharing)
+{
+	int fd = create_file("f", "", 0, 0644);
+	pid_t pid = xfork();
+
+	if (pid == 0) {
+		CHECK(write(fd, "child", 5) == 5);
+		_exit(0);
+	}
+	expect_exit(pid, 0, "writer child");
+	/* The open file description, and so the offset, is shared. */
+	CHECK(lseek(fd, 0, SEEK_CUR) == 5);
+	CHECK(write(fd, "parent", 6) == 6);
+	char buf[16] = "";
+
+	CHECK(pread(fd, buf, sizeof(buf), 0) == 11);
+	CHECK(memcmp(buf, "childparent", 11) == 0);
+}
+
+/* An orphan is adopted by init (or on a Linux host, by the nearest subreaper). */
+TEST(orphan)
+{
+	int p[2];
+	pid_t middle, orphan_ppid;
+
+	EXPECT_OK(pipe(p));
+	middle = xfork();
+	if (middle == 0) {
+		pid_t me = getpid();
+
+		if (xfork() == 0) {
+			long long deadline = mono_ns() + 30 * 1000000000LL;
+			pid_t now;
+
+			close(p[0]);
+			while ((now = getppid()) == me && mono_ns() < deadline)
+				sched_yield();
+			write(p[1], &now, sizeof(now));
+			_exit(0);
+		}
+		_exit(0);
+	}
+	close(p[1]);
+	expect_exit(middle, 0, "middle child");
+	CHECK(read(p[0], &orphan_ppid, sizeof(orphan_ppid)) == sizeof(orphan_ppid));
+	if (orphan_ppid == middle)
+		fail("the orphan still has its dead parent %d as parent", middle);
+	if (on_rewind() && orphan_ppid != 1)
+		fail("the orphan's new parent is %d, want init (1)", orphan_ppid);
+}
+
+TEST(sched_yield)
+{
+	for (int i = 0; i < 100; i++)
+		CHECK(sched_yield() == 0);
+}
+
+/* The thread pointer musl set at start-up is what the kernel has in FS. */
+TEST(arch_prctl)
+{
+	unsigned long fs = 0, self;
+
+	__asm__ volatile("mov %%fs:0, %0" : "=r"(self));
+	EXPECT_OK(syscall(SYS_arch_prctl, ARCH_GET_FS, &fs));
+	CHECK(fs == self);
+	EXPECT_OK(syscall(SYS_arch_prctl, ARCH_SET_FS, self));
+	errno = 0;			/* errno lives in TLS: it must still work */
+	CHECK(errno == 0);
+	EXPECT_ERR(EINVAL, syscall(SYS_arch_prctl, 0x9999, 0));
+	EXPECT_ERR(EPERM, syscall(SYS_arch_prctl, ARCH_SET_FS, 0xffff800000000000UL));
+	EXPECT_ERR(EFAULT, syscall(SYS_arch_prctl, ARCH_GET_FS, bad_addrs[2]));
+}
+
+TEST(enosys)
+{
+	EXPECT_ERR(ENOSYS, syscall(1000));
+	EXPECT_ERR(ENOSYS, syscall(100000));
+	EXPECT_ERR(ENOSYS, syscall(-1L));
+}
+
+/* rewind's `int 0x80` entry uses the x86-64 numbers (Linux's uses i386's). */
+TEST(int80)
+{
+	long ret;
+
+	if (!on_rewind())
+		skip("int 0x80 is rewind's x86-64 trap entry only on rewind");
+	__asm__ volatile("int $0x80" : "=a"(ret) : "a"((long)SYS_getpid) : "rcx", "r11", "memory");
+	CHECK(ret == getpid());
+	__asm__ volatile("int $0x80" : "=a"(ret) : "a"(1000L) : "rcx", "r11", "memory");
+	CHECK(ret == -ENOSYS);
+}

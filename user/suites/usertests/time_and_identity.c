@@ -1,0 +1,117 @@
+/*
+ * time_and_identity.c - usertests: clocks and sleeps, getrandom, uname,
+ * and the auxiliary vector the kernel gives a new program.
+ */
+#define _GNU_SOURCE
+#include "usertests.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/random.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+TEST(clocks)
+{
+	struct timespec a, b, c, res;
+	struct timeval tv;
+	time_t t;
+
+	for (int i = 0; i < 1000; i++) {
+		EXPECT_OK(clock_gettime(CLOCK_MONOTONIC, &a));
+		EXPECT_OK(syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &b));	/* not the vDSO */
+		EXPECT_OK(clock_gettime(CLOCK_MONOTONIC, &c));
+		CHECK(a.tv_nsec >= 0 && a.tv_nsec < 1000000000 && b.tv_nsec < 1000000000);
+		CHECK(a.tv_sec < b.tv_sec || (a.tv_sec == b.tv_sec && a.tv_nsec <= b.tv_nsec));
+		CHECK(b.tv_sec < c.tv_sec || (b.tv_sec == c.tv_sec && b.tv_nsec <= c.tv_nsec));
+	}
+	/* gettimeofday and time agree with CLOCK_REALTIME, which they lie between. */
+	EXPECT_OK(clock_gettime(CLOCK_REALTIME, &a));
+	EXPECT_OK(gettimeofday(&tv, NULL));
+	t = time(NULL);
+	EXPECT_OK(clock_gettime(CLOCK_REALTIME, &c));
+	CHECK(tv.tv_usec >= 0 && tv.tv_usec < 1000000);
+	CHECK(tv_us(tv) >= a.tv_sec * 1000000LL + a.tv_nsec / 1000);
+	CHECK(tv_us(tv) <= c.tv_sec * 1000000LL + c.tv_nsec / 1000);
+	/* time() is the last tick's second (on Linux too): just after a second begins it may lag one. */
+	CHECK(t >= a.tv_sec - 1 && t <= c.tv_sec);
+	EXPECT_OK(clock_getres(CLOCK_MONOTONIC, &res));
+	CHECK(res.tv_sec == 0 && res.tv_nsec > 0);
+	EXPECT_ERR(EINVAL, syscall(SYS_clock_gettime, 12345, &a));
+	EXPECT_ERR(EINVAL, syscall(SYS_clock_getres, 12345, &a));
+}
+
+TEST(nanosleep)
+{
+	struct timespec ts = { 0, 20 * 1000000 }, bad = { 0, 1000000000 }, neg = { -1, 0 };
+	long long t0 = mono_ns();
+	struct timespec until;
+
+	EXPECT_OK(nanosleep(&ts, NULL));
+	CHECK(mono_ns() - t0 >= 20 * 1000000LL);
+	EXPECT_ERR(EINVAL, syscall(SYS_nanosleep, &bad, NULL));
+	EXPECT_ERR(EINVAL, syscall(SYS_nanosleep, &neg, NULL));
+	/* clock_nanosleep to an absolute time: it is that time, or later, after. */
+	EXPECT_OK(clock_gettime(CLOCK_MONOTONIC, &until));
+	until.tv_nsec += 20 * 1000000;
+	if (until.tv_nsec >= 1000000000) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000;
+	}
+	EXPECT_OK(syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL));
+	CHECK(mono_ns() >= until.tv_sec * 1000000000LL + until.tv_nsec);
+	/* A time already past returns at once. */
+	EXPECT_OK(syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL));
+	EXPECT_OK(syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, 0, &(struct timespec){ 0, 1000 }, NULL));
+	EXPECT_ERR(EINVAL, syscall(SYS_clock_nanosleep, 12345, 0, &ts, NULL));
+	EXPECT_ERR(EINVAL, syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, 0, &bad, NULL));
+}
+
+TEST(getrandom)
+{
+	unsigned char a[256], b[256];
+
+	memset(a, 0, sizeof(a));
+	memset(b, 0, sizeof(b));
+	CHECK(getrandom(a, sizeof(a), 0) == sizeof(a));
+	CHECK(getrandom(b, sizeof(b), GRND_NONBLOCK) == sizeof(b));
+	CHECK(!all_bytes(a, sizeof(a), 0));
+	CHECK(memcmp(a, b, sizeof(a)) != 0);
+	CHECK(getrandom(a, 0, 0) == 0);
+	EXPECT_ERR(EINVAL, syscall(SYS_getrandom, a, 16, 0x1000));
+}
+
+TEST(uname)
+{
+	struct utsname u;
+
+	EXPECT_OK(uname(&u));
+	CHECK(u.sysname[0] && u.release[0] && u.version[0]);
+	CHECK(strcmp(u.machine, "x86_64") == 0);
+}
+
+/* The auxiliary vector the kernel put on our initial stack. */
+TEST(auxv)
+{
+	unsigned char *random = (unsigned char *)getauxval(AT_RANDOM);
+
+	CHECK(getauxval(AT_PAGESZ) == PAGE);
+	CHECK(getauxval(AT_PHDR) != 0);
+	CHECK(getauxval(AT_PHENT) == sizeof(Elf64_Phdr));
+	CHECK(getauxval(AT_PHNUM) > 0);
+	CHECK(getauxval(AT_ENTRY) != 0);
+	CHECK(getauxval(AT_UID) == getuid() && getauxval(AT_EUID) == geteuid());
+	CHECK(getauxval(AT_GID) == getgid() && getauxval(AT_EGID) == getegid());
+	CHECK(random != NULL && !all_bytes(random, 16, 0));
+	/* AT_PHDR points at our own program headers: the first is in memory. */
+	const Elf64_Phdr *ph = (const Elf64_Phdr *)getauxval(AT_PHDR);
+	int loads = 0;
+
+	for (unsigned long i = 0; i < getauxval(AT_PHNUM); i++)
+		loads += ph[i].p_type == PT_LOAD;
+	CHECK(loads > 0);
+}

@@ -1,0 +1,43 @@
+/*
+ * usertests.h - what the files of usertests share: the page size, the
+ * pointers no system call may accept, this program's own path, and small
+ * helpers for files and byte patterns.
+ */
+#ifndef USERTESTS_H
+#define USERTESTS_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/time.h>
+#include <sys/types.h>
+
+#include "lib/testing.h"
+
+#define PAGE	4096
+
+/* Addresses no user pointer may reach: low, non-canonical, kernel direct map, kernel text. */
+#define NBAD	4
+extern const unsigned long bad_addrs[NBAD];
+
+/* This program, absolute, for execve; main sets it before anything runs. */
+extern char self_path[PATH_MAX];
+
+/* Creates (or truncates) path holding data; returns it open for reading and writing. */
+int create_file(const char *path, const void *data, size_t len, mode_t mode);
+/* Creates (or truncates) path holding data, mode 0644. */
+void make_file(const char *path, const void *data, size_t len);
+
+/* A byte pattern that differs with seed, and with the offset within and across pages. */
+void fill_pattern(unsigned char *p, size_t len, unsigned seed);
+bool has_pattern(const unsigned char *p, size_t len, unsigned seed);
+/* Whether all len bytes at p are c. */
+bool all_bytes(const void *p, size_t len, unsigned char c);
+
+/* A timeval in microseconds. */
+long long tv_us(struct timeval tv);
+
+/* `usertests --helper NAME ARGS...`: what the exec tests run (exec.c); the exit status. */
+int run_helper(int argc, char **argv);
+
+#endif
