@@ -50,8 +50,8 @@ gdt_set_tss(struct cpu *c)
 
 BUILD_BUG_ON(GDT_PER_CPU * 8 + 3 != VGETCPU_SELECTOR);
 
-bool
-cpu_has_rdtscp(void)
+static bool
+has_rdtscp(void)
 {
 	return cpuid(0x80000000, 0).eax >= 0x80000001 &&
 	       (cpuid(0x80000001, 0).edx & CPUID_EXT_RDTSCP);
@@ -68,7 +68,7 @@ cpu_vgetcpu_mode(void)
 {
 	if (has_rdpid())
 		return VGETCPU_RDPID;
-	return cpu_has_rdtscp() ? VGETCPU_RDTSCP : VGETCPU_LSL;
+	return has_rdtscp() ? VGETCPU_RDTSCP : VGETCPU_LSL;
 }
 
 /*
@@ -91,7 +91,7 @@ publish_cpu_number(struct cpu *c)
 	u32 cpu_and_node = (NUMA_NODE << 12) | (c->id & VGETCPU_CPU_MASK);
 
 	c->gdt[GDT_PER_CPU] = per_cpu_segment(cpu_and_node);
-	if (cpu_has_rdtscp() || has_rdpid())
+	if (has_rdtscp() || has_rdpid())
 		wrmsr(MSR_TSC_AUX, cpu_and_node);
 }
 

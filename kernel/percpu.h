@@ -97,7 +97,5 @@ struct cpu *cpu_alloc(u32 id, u32 apic_id);
 void cpu_init_ap(struct cpu *c);
 /* How user mode learns its CPU number here: an enum vgetcpu_mode (kernel/vvar.h). */
 int cpu_vgetcpu_mode(void);
-/* Whether the CPU has rdtscp (CPUID: ask once, not at every tick - a CPUID exits a VM). */
-bool cpu_has_rdtscp(void);
 
 #endif

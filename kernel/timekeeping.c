@@ -34,7 +34,7 @@ static struct timekeeper tk;
 static struct clocksource *tk_cs;
 static u64 coarse_mono_ns, coarse_real_ns;	/* as of the last tick */
 static int tz_minuteswest, tz_dsttime;
-static int getcpu_mode, tsc_rdtscp;	/* CPU features for user mode, found once at boot */
+static int getcpu_mode;	/* how user mode finds its CPU: asked of CPUID once, at boot */
 
 /* ---- the sequence counter ------------------------------------------------------------ */
 
@@ -105,7 +105,6 @@ vvar_publish(void)
 	v->hres_res_ns = 1;
 	v->coarse_res_ns = timekeeping_tick_ns();
 	v->getcpu_mode = getcpu_mode;
-	v->tsc_rdtscp = tsc_rdtscp;
 	seq_write_end(&v->seq);
 }
 
@@ -338,7 +337,6 @@ timekeeping_init(void)
 		panic("timekeeping: no clocksource at all");
 	u64 real_ns = rtc_seconds() * NSEC_PER_SEC;
 	getcpu_mode = cpu_vgetcpu_mode();
-	tsc_rdtscp = cpu_has_rdtscp();
 	u64 flags = spin_lock_irqsave(&tk_lock);
 	seq_write_begin(&tk_seq);
 	tk_cs = cs;

@@ -16,8 +16,6 @@
  * Reading a clock (the sequence counter protocol, as Linux's vsyscall_gtod_data):
  *   do { s = seq; (retry while odd); rmb; cycles = read vclock; copy base;
  *        rmb; } while (seq != s);
- * (cycles: rdtscp, or lfence; rdtsc, as tsc_rdtscp says - one instruction
- * where the CPU has it, as Linux 6.1's vDSO chooses by patching)
  *   ns = base[id].snsec + ((cycles - cycle_last) & mask) * mult;
  *   time = base[id].sec + (ns >> shift) / 1e9, nsec = (ns >> shift) % 1e9
  * The writer makes seq odd, writes, makes it even (with write barriers).
@@ -78,7 +76,6 @@ struct vvar_data {
 	unsigned long long hres_res_ns;	/* clock_getres of the high-resolution clocks */
 	unsigned long long coarse_res_ns;	/* ... and of the coarse ones (the tick) */
 	int getcpu_mode;		/* enum vgetcpu_mode */
-	int tsc_rdtscp;			/* read the TSC in order with rdtscp, not lfence; rdtsc */
 };
 
 /* The selector whose segment limit is (node << 12) | cpu, for lsl (GDT index 8, DPL 3). */
