@@ -392,16 +392,38 @@ sleep_ns(u64 ns)
 	return 0;
 }
 
-void
-prepare_return_to_user(void)
+static void
+reschedule_and_deliver(struct trap_frame *f)
 {
-	struct trap_frame *f = task_user_frame(current());
-
 	do {
 		exit_if_killed();
 		while (READ_ONCE(this_cpu()->need_resched))
 			schedule();
 	} while (signal_deliver(f));	/* a handler's frame, or a default action: look again */
+}
+
+void
+prepare_return_to_user(void)
+{
+	struct trap_frame *f = task_user_frame(current());
+
+	reschedule_and_deliver(f);
+	/*
+	 * iretq to a non-canonical rip takes its #GP in ring 0, after the user's
+	 * GS is back (Intel SDM, IRET): no frame may get that far. A return
+	 * address read from user memory - the vsyscall emulation's `ret` - can be
+	 * anything; as Linux's bad_iret fixup makes that fault the user's, it is
+	 * SIGSEGV. A handler's address is checked when it is installed, so the
+	 * frame signal delivery builds is canonical.
+	 */
+	if (!is_canonical_address(f->rip)) {
+		struct fault_report r = {
+			.sig = SIGSEGV, .code = SI_KERNEL, .addr = 0, .trapno = VEC_GENERAL_PROTECTION,
+			.why = "return to a non-canonical address",
+		};
+		force_sig_fault(&r);
+		reschedule_and_deliver(f);
+	}
 }
 
 struct task *

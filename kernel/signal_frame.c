@@ -43,7 +43,6 @@
 /* Cleared for the handler, as Linux does: single-step, direction, resume. */
 #define RFLAGS_HANDLER_CLEAR	(0x100ul | 0x400ul | 0x10000ul)
 #define NONCANONICAL_LOW	0x0000800000000000ul
-#define NONCANONICAL_HIGH	0xffff800000000000ul
 
 struct stack_abi {
 	u64 sp;
@@ -367,12 +366,6 @@ restore_registers(struct trap_frame *f, const struct sigcontext_abi *sc)
 	f->ss = USER_DS;
 }
 
-static bool
-canonical(u64 addr)
-{
-	return addr < NONCANONICAL_LOW || addr >= NONCANONICAL_HIGH;
-}
-
 /*
  * The handler returned into sa_restorer, whose `ret` popped the return
  * address: rsp points at the ucontext. A frame that cannot be read, or
@@ -383,7 +376,7 @@ SYSCALL_FRAME(rt_sigreturn)
 	struct ucontext_abi uc;
 
 	if (copy_from_user(&uc, (const void __user *)f->rsp, sizeof(uc)) ||
-	    !canonical(uc.mcontext.rip) || !restore_fpu(uc.mcontext.fpstate)) {
+	    !is_canonical_address(uc.mcontext.rip) || !restore_fpu(uc.mcontext.fpstate)) {
 		force_sigsegv("bad rt_sigreturn frame");
 		return 0;
 	}

@@ -12,6 +12,13 @@
 
 #include "kernel/types.h"
 
+/* Whether addr is canonical with 48-bit virtual addresses (bits 63..47 all equal). */
+static inline bool
+is_canonical_address(u64 addr)
+{
+	return addr < 0x0000800000000000ul || addr >= 0xffff800000000000ul;
+}
+
 static inline void outb(u16 port, u8 v) { __asm__ __volatile__("outb %0, %1" :: "a"(v), "Nd"(port)); }
 static inline void outw(u16 port, u16 v) { __asm__ __volatile__("outw %0, %1" :: "a"(v), "Nd"(port)); }
 static inline void outl(u16 port, u32 v) { __asm__ __volatile__("outl %0, %1" :: "a"(v), "Nd"(port)); }

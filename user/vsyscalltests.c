@@ -566,6 +566,37 @@ TEST(vsyscall_bad_call_siginfo)
 	munmap(ro, 4096);
 }
 
+/* A call whose return address is not canonical: returning there must not fault in the kernel. */
+static void
+call_with_noncanonical_return(void)
+{
+	/* gettimeofday(NULL, NULL): a good call, so only the return can go wrong */
+	__asm__ __volatile__("xor %%edi, %%edi\n\t"
+			     "xor %%esi, %%esi\n\t"
+			     "movabs $0x8000000000001234, %%rax\n\t"
+			     "push %%rax\n\t"
+			     "movabs $0xffffffffff600000, %%rax\n\t"
+			     "jmp *%%rax" ::: "rax", "rdi", "rsi", "memory");
+	_exit(0);
+}
+
+/*
+ * The emulation pops the caller's return address from user memory; iretq to
+ * a non-canonical one would take its #GP in ring 0. The caller gets SIGSEGV.
+ */
+TEST(vsyscall_noncanonical_return)
+{
+	static const char *const emulating[] = { "trap", "trap-sysret", "emulate", "xonly" };
+	char what[96];
+
+	require_rewind();
+	for (size_t i = 0; i < sizeof(emulating) / sizeof(emulating[0]); i++) {
+		set_mode(emulating[i]);
+		snprintf(what, sizeof(what), "vsyscall=%s: returning to 0x8000000000001234", emulating[i]);
+		expect_child(call_with_noncanonical_return, SIGSEGV, what);
+	}
+}
+
 /* Each mode also passes the agreement and register tests above. */
 TEST(vsyscall_modes_agree)
 {
