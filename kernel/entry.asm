@@ -54,6 +54,19 @@ MSR_GS_BASE equ 0xc0000101
 	pop rax
 %endmacro
 
+; User mode may set RFLAGS.AC (popf, or through rt_sigreturn), and an
+; interrupt gate keeps it: with SMAP on, the kernel would then run with user
+; memory open. So every trap clears AC; iretq puts the interrupted value back.
+; (The syscall instruction clears it through FMASK.) clac exists only where
+; the CPU has SMAP, hence the test of mm/uaccess.c's flag.
+extern uaccess_smap
+%macro CLEAR_AC 0
+	cmp byte [uaccess_smap], 0
+	je %%done
+	clac
+%%done:
+%endmacro
+
 ; offset of the saved CS once the vector and error code are pushed
 FRAME_CS_AFTER_VECTOR equ 24
 
@@ -86,6 +99,7 @@ trap_entry:
 .from_kernel:
 	SAVE_REGS
 	cld
+	CLEAR_AC
 	mov rdi, rsp
 	call trap_dispatch
 global trap_return
@@ -102,6 +116,7 @@ trap_return:
 paranoid_entry:
 	SAVE_REGS
 	cld
+	CLEAR_AC
 	mov ecx, MSR_GS_BASE
 	rdmsr
 	xor ebx, ebx			; rbx (callee-saved): 1 = we swapped
@@ -142,7 +157,7 @@ syscall_entry:
 	push 0				; error code
 	push SYSCALL_VECTOR
 	SAVE_REGS
-	cld
+	cld				; (AC is already clear: FMASK)
 	mov rdi, rsp
 	call syscall_from_user		; returns 1 when the sysret fast path is allowed
 	test eax, eax
@@ -176,6 +191,7 @@ vsyscall_int_entry:
 .from_kernel:
 	SAVE_REGS
 	cld
+	CLEAR_AC
 	mov rdi, rsp
 	call vsyscall_int_from_user	; returns 1 when leaving by sysret
 	test eax, eax

@@ -321,7 +321,7 @@ signal_send_self(int sig)
 	struct siginfo info = { .signo = sig, .code = SI_USER, .kill.pid = t->tgid };
 	u64 flags = spin_lock_irqsave(&tasks_lock);
 
-	signal_send_process(t, &info);
+	signal_send_thread(t, &info);	/* the calling thread's, as Linux's send_sig(SIGPIPE, current) */
 	spin_unlock_irqrestore(&tasks_lock, flags);
 }
 
@@ -460,7 +460,9 @@ signal_fork(struct task *child, struct task *parent, u64 clone_flags)
 {
 	signal_state_init(child);
 	child->sig_blocked = parent->sig_blocked;
-	child->exit_signal = clone_flags & CLONE_THREAD ? 0 : (int)(clone_flags & CLONE_SIGNAL_MASK);
+	int exit_signal = (int)(clone_flags & CLONE_SIGNAL_MASK);
+	/* Like Linux, an exit signal that is no signal (clone's low byte is anything) sends nothing. */
+	child->exit_signal = clone_flags & CLONE_THREAD || exit_signal > NSIG ? 0 : exit_signal;
 	/* A new thread on the same memory needs a stack of its own; a vfork child borrows. */
 	if (!(clone_flags & CLONE_VM) || (clone_flags & CLONE_VFORK))
 		child->altstack = parent->altstack;

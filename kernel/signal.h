@@ -153,7 +153,7 @@ void force_sigsegv(const char *why);
  */
 int signal_send_process(struct task *p, const struct siginfo *info);
 int signal_send_thread(struct task *t, const struct siginfo *info);
-/* A signal from the kernel to the current process (SIGPIPE): SI_USER from itself, as Linux. */
+/* A signal from the kernel to the current thread (SIGPIPE): SI_USER from itself, as Linux. */
 void signal_send_self(int sig);
 
 /* Whether an unblocked signal is pending for the current task (or it is being killed). */

@@ -185,7 +185,8 @@ setup_frame(struct trap_frame *f, const struct siginfo *info, const struct sigac
 		.uc.sigmask = old_mask,
 		.info = *info,
 	};
-	struct fpu_state fpu;
+	/* Zeroed: fxsave leaves the image's reserved bytes alone, and they must not carry kernel stack. */
+	struct fpu_state fpu = { 0 };
 
 	if (!(act->flags & SA_RESTORER) || act->handler >= NONCANONICAL_LOW)
 		return false;

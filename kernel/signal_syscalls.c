@@ -243,6 +243,8 @@ kill_locked(int pid, const struct siginfo *info)
 		return send_to_all(info);
 	if (pid == 0)
 		return send_to_process(current(), info);
+	if (pid == (int)(1u << 31))
+		return -ESRCH;	/* INT_MIN, whose -pid would overflow: Linux says ESRCH too */
 	return send_to_process(task_find(pid > 0 ? pid : -pid), info);
 }
 
