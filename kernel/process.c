@@ -562,7 +562,6 @@ init_thread(void *unused)
 		panic("init: cannot run %s (error %ld); try init=<path>", init_path, err);
 	t->kthread_fn = NULL;
 	prepare_return_to_user();
-	local_irq_disable();
 	cputime_exit_kernel(t);
 	return_to_user(task_user_frame(t));
 }

@@ -38,7 +38,11 @@ u64 schedule_timeout_ns(u64 ns);
 /* Sleeps ns nanoseconds; -EINTR if interrupted first. */
 long sleep_ns(u64 ns);
 
-/* Before returning to user mode: leave if killed, reschedule if asked, deliver signals. */
+/*
+ * Before returning to user mode: leave if killed, reschedule if asked,
+ * deliver signals - until none of that is left with interrupts off.
+ * Returns with interrupts disabled, for the exit path to keep them so.
+ */
 void prepare_return_to_user(void);
 /* Unwinds to user mode through the frame at the top of the current kernel stack. */
 __noreturn void return_to_user(struct trap_frame *f);

@@ -24,6 +24,7 @@
 #include "kernel/process.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"
+#include "kernel/syscall.h"
 #include "kernel/string.h"
 #include "kernel/traps.h"
 #include "kernel/tsc.h"
@@ -235,6 +236,16 @@ signal_pending(void)
 	if (READ_ONCE(t->killed))
 		return true;
 	return t->sighand && sig_deliverable(t);
+}
+
+bool
+signal_work_on_return(const struct trap_frame *f)
+{
+	struct task *t = current();
+	long ret = (long)f->rax;
+
+	return READ_ONCE(t->killed) || t->sig_restore_mask || (t->sighand && sig_deliverable(t)) ||
+	       ((ret == -ERESTARTSYS || ret == -ERESTARTNOHAND) && syscall_restartable(f));
 }
 
 /* ---- sending ------------------------------------------------------------------- */

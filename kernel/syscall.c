@@ -90,7 +90,6 @@ syscall_from_user(struct trap_frame *f)
 	local_irq_enable();
 	syscall_dispatch(f);
 	prepare_return_to_user();
-	local_irq_disable();
 	cputime_exit_kernel(t);
 	return sysret_allowed(f);
 }

@@ -416,7 +416,6 @@ trap_dispatch(struct trap_frame *f)
 	}
 	if (user) {
 		prepare_return_to_user();
-		local_irq_disable();
 		cputime_exit_kernel(current());
 	}
 }

@@ -385,7 +385,6 @@ vsyscall_int_from_user(struct trap_frame *f)
 		emulate_call(f, entry, BY_TRAP);
 	}
 	prepare_return_to_user();
-	local_irq_disable();
 	cputime_exit_kernel(t);
 	return mode == VSYSCALL_TRAP_SYSRET && make_sysret_frame(f);
 }
