@@ -112,12 +112,22 @@ ns_to_timespec(u64 ns)
 	return (struct timespec_abi){ (s64)(ns / NSEC_PER_SEC), (s64)(ns % NSEC_PER_SEC) };
 }
 
+/*
+ * Clocks count nanoseconds in 63 bits, to year 2262 (Linux's KTIME_MAX).
+ * A sleep longer than that is clamped to it - forever, in practice - and
+ * the wall clock cannot be set within 30 years of it (Linux's
+ * TIME_SETTOD_SEC_MAX), so that time since boot still fits.
+ */
+#define KTIME_MAX_NS		0x7fffffffffffffffull
+#define KTIME_SEC_MAX		(KTIME_MAX_NS / NSEC_PER_SEC)
+#define SETTOD_SEC_MAX		(KTIME_SEC_MAX - 30 * 365ull * 86400)
+
 static int
 timespec_to_ns(const struct timespec_abi *ts, u64 *ns)
 {
 	if (ts->sec < 0 || ts->nsec < 0 || ts->nsec >= (s64)NSEC_PER_SEC)
 		return -EINVAL;
-	*ns = (u64)ts->sec * NSEC_PER_SEC + (u64)ts->nsec;
+	*ns = (u64)ts->sec >= KTIME_SEC_MAX ? KTIME_MAX_NS : (u64)ts->sec * NSEC_PER_SEC + (u64)ts->nsec;
 	return 0;
 }
 
@@ -149,7 +159,7 @@ SYSCALL2(clock_settime, int, clock, const struct timespec_abi __user *, uts)
 		return -EINVAL;
 	if (copy_from_user(&ts, uts, sizeof(ts)))
 		return -EFAULT;
-	if (timespec_to_ns(&ts, &ns))
+	if (timespec_to_ns(&ts, &ns) || (u64)ts.sec > SETTOD_SEC_MAX)
 		return -EINVAL;
 	timekeeping_set_realtime(ns);
 	return 0;
@@ -180,7 +190,7 @@ SYSCALL2(settimeofday, const struct timeval_abi __user *, utv,
 	if ((utv && copy_from_user(&tv, utv, sizeof(tv))) ||
 	    (utz && copy_from_user(&tz, utz, sizeof(tz))))
 		return -EFAULT;
-	if (utv && (tv.sec < 0 || tv.usec < 0 || tv.usec >= 1000000))
+	if (utv && (tv.sec < 0 || (u64)tv.sec > SETTOD_SEC_MAX || tv.usec < 0 || tv.usec >= 1000000))
 		return -EINVAL;
 	if (utz && (tz.minuteswest < -MAX_TZ_MINUTES || tz.minuteswest > MAX_TZ_MINUTES))
 		return -EINVAL;

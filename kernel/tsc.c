@@ -232,7 +232,7 @@ static void
 sync_round(s64 round, bool publish)
 {
 	if (publish) {
-		WRITE_ONCE(sync_stamp, rdtsc());
+		WRITE_ONCE(sync_stamp, rdtsc_after_loads());	/* not before the load that saw the last round end */
 		__atomic_store_n(&sync_published, round, __ATOMIC_RELEASE);
 		while (__atomic_load_n(&sync_checked, __ATOMIC_ACQUIRE) != round)
 			cpu_relax();

@@ -504,8 +504,9 @@ vm_mprotect(struct mm *mm, u64 start, u64 len, int prot)
 			err = -ENOMEM;
 			goto out;
 		}
-		if (v->special && (prot & PROT_WRITE)) {
-			err = -EACCES;		/* kernel pages shared by every process */
+		/* Kernel pages shared by every process: never writable, executable only if code ([vdso]). */
+		if (v->special && ((prot & PROT_WRITE) || ((prot & PROT_EXEC) && !(v->flags & VM_EXEC)))) {
+			err = -EACCES;
 			goto out;
 		}
 		a = v->end;

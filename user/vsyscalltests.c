@@ -234,7 +234,7 @@ use_vdso_after_dontneed(void)
 	_exit(vtime(NULL) > 0 ? 0 : 3);
 }
 
-/* The mappings are shared kernel pages: not writable, and they survive fork and madvise. */
+/* The mappings are shared kernel pages: not writable, [vvar] not executable; they survive fork and madvise. */
 TEST(vdso_special_mappings)
 {
 	char line[256];
@@ -243,6 +243,7 @@ TEST(vdso_special_mappings)
 	if (maps_line("[vvar]", line, sizeof(line)) < 0 || sscanf(line, "%lx-%lx", &start, &end) != 2)
 		fail("no [vvar] line");
 	EXPECT_ERR(EACCES, mprotect((void *)start, end - start, PROT_READ | PROT_WRITE));
+	EXPECT_ERR(EACCES, mprotect((void *)start, end - start, PROT_READ | PROT_EXEC));	/* data, never code */
 	if (on_rewind())	/* Linux lets the vDSO be made writable (copy on write), rewind does not */
 		EXPECT_ERR(EACCES, mprotect((void *)getauxval(AT_SYSINFO_EHDR), 4096,
 					    PROT_READ | PROT_WRITE | PROT_EXEC));
