@@ -216,20 +216,29 @@ SYSCALL1(time, s64 __user *, ut)
 	return sec;
 }
 
-/* Sleeps for ns; on interruption stores the time left in urem. */
+/*
+ * Sleeps until the clock reads target. The scheduler's deadlines run on
+ * the TSC, while the clock may run on another counter (HPET, PM timer: see
+ * clocksource=) at a slightly different rate; so the clock is read again
+ * on waking and the sleep goes on until it agrees - never early by the
+ * clock the program reads, as POSIX asks. On interruption urem, if given,
+ * gets the time that was left.
+ */
 static long
-sleep_and_report(u64 ns, struct timespec_abi __user *urem)
+sleep_until(int clock, u64 target, struct timespec_abi __user *urem)
 {
-	u64 end = ns_since_boot() + ns;
-	long err = sleep_ns(ns);
-
-	if (err == -EINTR && urem) {
-		u64 now = ns_since_boot();
-		struct timespec_abi rem = ns_to_timespec(now < end ? end - now : 0);
-		if (copy_to_user(urem, &rem, sizeof(rem)))
+	for (;;) {
+		u64 now = (u64)clock_read_ns(clock);
+		if (now >= target)
+			return 0;
+		if (sleep_ns(target - now) != -EINTR)
+			continue;
+		now = (u64)clock_read_ns(clock);
+		struct timespec_abi rem = ns_to_timespec(now < target ? target - now : 0);
+		if (urem && copy_to_user(urem, &rem, sizeof(rem)))
 			return -EFAULT;
+		return -EINTR;
 	}
-	return err;
 }
 
 SYSCALL2(nanosleep, const struct timespec_abi __user *, ureq, struct timespec_abi __user *, urem)
@@ -241,7 +250,26 @@ SYSCALL2(nanosleep, const struct timespec_abi __user *, ureq, struct timespec_ab
 		return -EFAULT;
 	if (timespec_to_ns(&req, &ns))
 		return -EINVAL;
-	return sleep_and_report(ns, urem);
+	return sleep_until(CLOCK_MONOTONIC, (u64)clock_read_ns(CLOCK_MONOTONIC) + ns, urem);
+}
+
+/*
+ * The clocks one can sleep on, as Linux: the raw and coarse clocks have no
+ * timers (EOPNOTSUPP), and neither do CPU-time clocks here (Linux's
+ * CPU-time sleeps need CPU timers, which rewind does not have).
+ */
+static long
+sleepable_clock(int clock)
+{
+	switch (clock) {
+	case CLOCK_REALTIME: case CLOCK_MONOTONIC: case CLOCK_BOOTTIME:
+		return 0;
+	case CLOCK_MONOTONIC_RAW: case CLOCK_REALTIME_COARSE: case CLOCK_MONOTONIC_COARSE:
+	case CLOCK_PROCESS_CPUTIME_ID: case CLOCK_THREAD_CPUTIME_ID:
+		return -EOPNOTSUPP;
+	default:
+		return clock < 0 && clock_read_ns(clock) >= 0 ? -EOPNOTSUPP : -EINVAL;
+	}
 }
 
 SYSCALL4(clock_nanosleep, int, clock, int, flags, const struct timespec_abi __user *, ureq,
@@ -250,15 +278,15 @@ SYSCALL4(clock_nanosleep, int, clock, int, flags, const struct timespec_abi __us
 	struct timespec_abi req;
 	u64 ns;
 
-	if (clock == CLOCK_THREAD_CPUTIME_ID || clock_read_ns(clock) < 0)
-		return -EINVAL;
+	long err = sleepable_clock(clock);
+
+	if (err)
+		return err;
 	if (copy_from_user(&req, ureq, sizeof(req)))
 		return -EFAULT;
 	if (timespec_to_ns(&req, &ns))
 		return -EINVAL;
-	if (flags & TIMER_ABSTIME) {
-		u64 now = (u64)clock_read_ns(clock);
-		return sleep_ns(ns > now ? ns - now : 0);
-	}
-	return sleep_and_report(ns, urem);
+	if (flags & TIMER_ABSTIME)
+		return sleep_until(clock, ns, NULL);	/* Linux writes no remainder for these */
+	return sleep_until(clock, (u64)clock_read_ns(clock) + ns, urem);
 }

@@ -69,6 +69,10 @@ TEST(nanosleep)
 	EXPECT_OK(syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, 0, &(struct timespec){ 0, 1000 }, NULL));
 	EXPECT_ERR(EINVAL, syscall(SYS_clock_nanosleep, 12345, 0, &ts, NULL));
 	EXPECT_ERR(EINVAL, syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, 0, &bad, NULL));
+	/* Clocks without timers: Linux says EOPNOTSUPP (a thread's CPU clock too, whatever the manual says). */
+	EXPECT_ERR(EOPNOTSUPP, syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC_RAW, 0, &(struct timespec){ 0, 1000 }, NULL));
+	EXPECT_ERR(EOPNOTSUPP, syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC_COARSE, 0, &(struct timespec){ 0, 1000 }, NULL));
+	EXPECT_ERR(EOPNOTSUPP, syscall(SYS_clock_nanosleep, CLOCK_THREAD_CPUTIME_ID, 0, &(struct timespec){ 0, 1000 }, NULL));
 }
 
 TEST(getrandom)
