@@ -336,6 +336,7 @@ task_exit(int wait_status)
 	reparent_children(t);
 	WRITE_ONCE(t->state, TASK_ZOMBIE);
 	leave_thread_group(t, wait_status);
+	signal_exit_retarget(t);
 	spin_unlock_irqrestore(&tasks_lock, flags);
 	schedule();
 	panic("a zombie was scheduled");

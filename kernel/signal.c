@@ -357,6 +357,25 @@ set_current_blocked(u64 mask)
 	spin_unlock_irqrestore(&tasks_lock, flags);
 }
 
+void
+signal_exit_retarget(struct task *t)
+{
+	struct task *leader = t->group_leader;
+
+	if (!t->sighand || !leader->live_threads)
+		return;		/* a kernel thread, or the last thread: nobody is left to take them */
+	spin_lock(&t->sighand->lock);
+	u64 pending = leader->sig_shared.set & ~t->sig_blocked;
+	while (pending) {
+		int sig = __builtin_ctzl(pending) + 1;
+		pending &= ~sigmask(sig);
+		struct task *other = pick_thread(leader, sig);	/* never t: it is a zombie now */
+		if (other)
+			signal_wake(other);
+	}
+	spin_unlock(&t->sighand->lock);
+}
+
 /*
  * A fault's signal cannot be refused: if it is blocked or ignored, the
  * default comes back (Linux's force_sig). This also catches a fault inside

@@ -153,6 +153,12 @@ void force_sigsegv(const char *why);
  */
 int signal_send_process(struct task *p, const struct siginfo *info);
 int signal_send_thread(struct task *t, const struct siginfo *info);
+/*
+ * t has left its thread group (tasks_lock held): a process signal it may
+ * have been chosen to take is handed to a thread that takes it, or it
+ * would wait while every other thread sleeps (Linux's retarget_shared_pending).
+ */
+void signal_exit_retarget(struct task *t);
 /* A signal from the kernel to the current thread (SIGPIPE): SI_USER from itself, as Linux. */
 void signal_send_self(int sig);
 
