@@ -110,7 +110,7 @@ thread_register(struct task *t, struct task *leader)
 	spin_unlock_irqrestore(&tasks_lock, flags);
 }
 
-/* Frees exited threads whose CPU has left their stack. */
+/* Frees exited threads, and processes whose parent wants no zombie, once their CPU has left their stack. */
 static void
 reap_dead_threads(void)
 {
@@ -130,6 +130,8 @@ reap_dead_threads(void)
 	while (!list_empty(&done)) {
 		struct task *t = list_first_entry(&done, struct task, sibling);
 		list_del(&t->sibling);
+		if (t->group_leader == t && t->parent)
+			itimer_release(t);	/* a process its parent wanted no zombie of */
 		task_free(t);
 	}
 }
@@ -319,8 +321,13 @@ leave_thread_group(struct task *t, int wait_status)
 	if (leader->group_exiting)
 		leader->exit_status = leader->group_exit_status;
 	if (leader->parent) {
-		signal_notify_parent(leader);
-		wake_up_all(&leader->parent->child_exited);
+		struct task *parent = leader->parent;
+		if (signal_notify_parent(leader)) {	/* no zombie wanted: freed like a thread */
+			list_del(&leader->sibling);
+			list_del(&leader->all_link);
+			list_add_tail(&leader->sibling, &dead_threads);
+		}
+		wake_up_all(&parent->child_exited);
 	}
 }
 

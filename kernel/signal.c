@@ -445,7 +445,16 @@ to_clock_ticks(u64 cycles)
 	return (s64)(cputime_ns(cycles) / (1000000000 / USER_HZ));
 }
 
-void
+/* Whether parent asked for no zombies: SIGCHLD ignored, or SA_NOCLDWAIT on its action. */
+static bool
+parent_wants_no_zombies(struct task *parent)
+{
+	const struct sigaction_k *a = sig_action(parent, SIGCHLD);
+
+	return READ_ONCE(a->handler) == SIG_IGN || (READ_ONCE(a->flags) & SA_NOCLDWAIT);
+}
+
+bool
 signal_notify_parent(struct task *leader)
 {
 	int status = leader->exit_status;
@@ -458,13 +467,18 @@ signal_notify_parent(struct task *leader)
 		.child.status = exited ? (status >> 8) & 0xff : status & 0x7f,
 	};
 
-	if (!info.signo || !leader->parent)
-		return;
+	if (!leader->parent || !leader->parent->sighand)
+		return false;
+	if (info.signo == SIGCHLD && parent_wants_no_zombies(leader->parent))
+		return true;
+	if (!info.signo)
+		return false;
 	c.user += leader->time.user;
 	c.sys += leader->time.sys;
 	info.child.utime = to_clock_ticks(c.user);
 	info.child.stime = to_clock_ticks(c.sys);
 	signal_send_process(leader->parent, &info);
+	return false;
 }
 
 /* ---- fork, execve, exit ----------------------------------------------------------- */

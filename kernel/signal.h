@@ -93,6 +93,7 @@ struct sigaction_k {
 
 #define SIG_DFL		0
 #define SIG_IGN		1
+#define SA_NOCLDWAIT	0x00000002ul
 #define SA_SIGINFO	0x00000004ul
 #define SA_RESTORER	0x04000000ul
 #define SA_ONSTACK	0x08000000ul
@@ -175,8 +176,13 @@ bool signal_work_on_return(const struct trap_frame *f);
 /* For /proc/<pid>/status: the signals t's process ignores, and those it has handlers for. */
 void signal_dispositions(struct task *t, u64 *ignored, u64 *caught);
 
-/* exit: SIGCHLD (or the clone's exit signal) to the parent of a process that ended; tasks_lock held. */
-void signal_notify_parent(struct task *leader);
+/*
+ * exit: SIGCHLD (or the clone's exit signal) to the parent of a process that
+ * ended; tasks_lock held. Returns whether the parent wants no zombie - it
+ * ignores SIGCHLD or set SA_NOCLDWAIT - so that the child is freed at once
+ * and never reported by wait4 (POSIX; Linux's autoreap).
+ */
+bool signal_notify_parent(struct task *leader);
 
 /* A new process's dispositions (all default), for the first process; -ENOMEM. */
 int signal_init_process(struct task *t);

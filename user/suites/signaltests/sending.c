@@ -1,7 +1,8 @@
 /*
  * sending.c - signaltests: sending signals to processes, threads and
  * children: kill and its wait status, SIGKILL through any mask, tgkill to
- * one thread, a process signal to a thread that takes it, SIGCHLD,
+ * one thread, a process signal to a thread that takes it, SIGCHLD (and
+ * no zombies for a parent that ignores it),
  * signals ignored by default, and SIGPIPE.
  */
 #define _GNU_SOURCE
@@ -173,6 +174,28 @@ TEST(sigchld_handler)
 	CHECK(child_code_seen == CLD_KILLED);
 	CHECK(child_status_seen == SIGTERM);
 	wait_status(pid);
+}
+
+/*
+ * A parent that ignores SIGCHLD, or sets SA_NOCLDWAIT, wants no zombies:
+ * its children vanish when they end, and wait4 says ECHILD once none is left.
+ */
+TEST(sigchld_ignored_leaves_no_zombie)
+{
+	struct sigaction nocldwait = { .sa_handler = SIG_DFL, .sa_flags = SA_NOCLDWAIT };
+	int status;
+
+	signal(SIGCHLD, SIG_IGN);
+	pid_t pid = xfork();
+	if (pid == 0)
+		_exit(3);
+	EXPECT_ERR(ECHILD, waitpid(pid, &status, 0));
+
+	sigaction(SIGCHLD, &nocldwait, NULL);
+	pid = xfork();
+	if (pid == 0)
+		_exit(4);
+	EXPECT_ERR(ECHILD, waitpid(-1, &status, 0));
 }
 
 /* Ignored by default: the process goes on (no job control: the stopping ones are not tried). */
