@@ -169,7 +169,7 @@ SYSCALL2(getrusage, int, who, struct rusage_abi __user *, uru)
 		fill_rusage(&ru, cputime_read(t), t->minor_faults);
 		break;
 	case RUSAGE_CHILDREN:
-		fill_rusage(&ru, t->children_time, t->children_minor_faults);
+		fill_rusage(&ru, t->group_leader->children_time, t->group_leader->children_minor_faults);
 		break;
 	default:
 		return -EINVAL;
@@ -186,7 +186,8 @@ clock_ticks(u64 cycles)
 SYSCALL1(times, s64 __user *, ubuf)
 {
 	struct task *t = current();
-	struct cputime c = cputime_read_process(t), children = cputime_selected(t->children_time);
+	struct cputime c = cputime_read_process(t);
+	struct cputime children = cputime_selected(t->group_leader->children_time);
 	s64 tms[4] = { clock_ticks(c.user), clock_ticks(c.sys),
 		       clock_ticks(children.user), clock_ticks(children.sys) };
 

@@ -4,7 +4,9 @@
  * tasks_lock guards the pid space, the all_tasks list, every parent/
  * children link and every thread-group list. A task that exits becomes a
  * zombie holding only its wait status and CPU times; its children pass to
- * init (pid 1), which reaps them. The parent frees the zombie in wait4,
+ * init (pid 1), which reaps them. Children belong to the process - to its
+ * leader - whichever thread forked them, so any thread may wait for them
+ * and they stay with the process until its last thread ends (as Linux). The parent frees the zombie in wait4,
  * once the zombie's CPU has switched away from its kernel stack (on_cpu).
  *
  * Threads (clone with CLONE_THREAD) join their leader's group: they share
@@ -216,7 +218,7 @@ do_clone(struct trap_frame *f, const struct clone_args_k *a)
 	if (a->flags & CLONE_THREAD)
 		thread_register(child, parent->group_leader);
 	else
-		task_register(child, parent);
+		task_register(child, parent->group_leader);	/* the process is the parent, not the thread */
 	int pid = child->pid;
 	if ((a->flags & CLONE_PARENT_SETTID) && copy_to_user(a->parent_tid, &pid, sizeof(pid)))
 		pid = -EFAULT;	/* Linux reports it too; the child runs all the same */
@@ -340,9 +342,10 @@ task_exit(int wait_status)
 		panic("init (pid 1) exited with wait status %#x", wait_status);
 	release_resources(t);
 	u64 flags = spin_lock_irqsave(&tasks_lock);
-	reparent_children(t);
 	WRITE_ONCE(t->state, TASK_ZOMBIE);
 	leave_thread_group(t, wait_status);
+	if (!t->group_leader->live_threads)	/* the process is gone: its children go to init */
+		reparent_children(t->group_leader);
 	signal_exit_retarget(t);
 	spin_unlock_irqrestore(&tasks_lock, flags);
 	schedule();
@@ -479,7 +482,7 @@ reap(struct task *parent, struct task *c, int __user *ustatus, struct rusage_abi
 
 SYSCALL4(wait4, int, pid, int __user *, ustatus, int, options, struct rusage_abi __user *, uru)
 {
-	struct task *t = current();
+	struct task *t = current()->group_leader;	/* the process's children, from any thread */
 	struct task *zombie = NULL;
 	bool has_children;
 

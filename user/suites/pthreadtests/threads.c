@@ -1,7 +1,8 @@
 /*
  * threads.c - pthreadtests: creating, joining and ending threads: return
  * values, many threads, detached ones, thread-local storage, pthread_exit,
- * exit() from any thread, and a fault in one thread ending them all.
+ * exit() from any thread, a fault in one thread ending them all, and a
+ * child forked by one thread waited for by another.
  */
 #define _GNU_SOURCE
 #include "pthreadtests.h"
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static void *
@@ -366,4 +368,36 @@ TEST(thread_fault)
 	expect_signaled(run_child(thread_faults_child, NULL), SIGSEGV, "a thread wrote to NULL");
 	expect_signaled(run_child(main_faults_child, NULL), SIGSEGV,
 			"the main thread wrote to NULL");
+}
+
+/* Forks a child that ends with status 5 after a short sleep; returns its pid. */
+static void *
+fork_sleepy_child(void *arg)
+{
+	(void)arg;
+	pid_t pid = fork();
+	if (pid == 0) {
+		usleep(50 * 1000);
+		_exit(5);
+	}
+	return (void *)(intptr_t)pid;
+}
+
+/*
+ * A child belongs to the process, not to the thread that forked it: another
+ * thread waits for it, even after the forking thread has ended (Linux).
+ */
+TEST(wait_for_another_threads_child)
+{
+	pthread_t t;
+	void *ret;
+	int status;
+
+	if (pthread_create(&t, NULL, fork_sleepy_child, NULL))
+		fail("pthread_create failed");
+	pthread_join(t, &ret);
+	pid_t pid = (pid_t)(intptr_t)ret;
+	CHECK(pid > 0);
+	CHECK(waitpid(pid, &status, 0) == pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 5);
 }
