@@ -92,15 +92,22 @@ VECTOR_STUB v
 
 extern trap_dispatch
 
-trap_entry:
+; The vector and error code are pushed: swapgs if from user mode, save
+; every register, and hand the frame to C (rdi). Shared by the interrupt
+; gate entries: every vector's, and the vsyscall page's int $0xcc.
+%macro ENTER_FROM_GATE 0
 	test qword [rsp + FRAME_CS_AFTER_VECTOR], 3
-	jz .from_kernel
+	jz %%from_kernel
 	swapgs
-.from_kernel:
+%%from_kernel:
 	SAVE_REGS
 	cld
 	CLEAR_AC
 	mov rdi, rsp
+%endmacro
+
+trap_entry:
+	ENTER_FROM_GATE
 	call trap_dispatch
 global trap_return
 trap_return:
@@ -185,14 +192,7 @@ extern vsyscall_int_from_user
 vsyscall_int_entry:
 	push 0				; error code
 	push VSYSCALL_VECTOR
-	test qword [rsp + FRAME_CS_AFTER_VECTOR], 3
-	jz .from_kernel			; the C side reports that as a kernel bug
-	swapgs
-.from_kernel:
-	SAVE_REGS
-	cld
-	CLEAR_AC
-	mov rdi, rsp
+	ENTER_FROM_GATE			; from kernel mode: the C side reports a kernel bug
 	call vsyscall_int_from_user	; returns 1 when leaving by sysret
 	test eax, eax
 	jz trap_return
