@@ -19,7 +19,7 @@ GRUB_TIMEOUT ?= 0
 V ?= 0
 Q := $(if $(filter 1,$(V)),,@)
 
-KERNEL_DIRS := kernel mm locking fs drivers tests/kernel
+KERNEL_DIRS := kernel $(patsubst %/,%,$(wildcard kernel/*/)) mm locking fs drivers tests/kernel
 KERNEL_C    := $(sort $(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c)))
 KERNEL_ASM  := $(sort $(wildcard boot/*.asm) $(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.asm)))
 KERNEL_OBJS := $(KERNEL_C:%.c=$(BUILD)/%.o) $(KERNEL_ASM:%.asm=$(BUILD)/%.o)
@@ -139,7 +139,7 @@ HOSTED_BENCH := $(BUILD)/hosted/vclock_bench
 .PHONY: hosted-bench
 hosted-bench: $(HOSTED_BENCH)
 
-$(HOSTED_BENCH): tests/hosted/vclock_bench.c user/vdso/vclock.c kernel/vvar.h user/lib/bench.c \
+$(HOSTED_BENCH): tests/hosted/vclock_bench.c user/vdso/vclock.c kernel/vdso/vvar.h user/lib/bench.c \
 		user/lib/bench.h user/lib/procfile.c user/lib/procfile.h | deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $@")

@@ -1,7 +1,7 @@
 ; ap_trampoline.asm - the first code an application processor runs.
 ;
 ; An AP starts in 16-bit real mode at the page named by the startup IPI.
-; kernel/smp.c copies this blob to AP_TRAMPOLINE (0x8000, a page below
+; kernel/x86/smp.c copies this blob to AP_TRAMPOLINE (0x8000, a page below
 ; 1 MiB), fills in the parameter block at its end, and sends INIT-SIPI-SIPI.
 ; The code here goes real -> protected -> long mode with the temporary page
 ; tables the BSP prepared (the kernel half plus an identity map of the low
@@ -73,7 +73,7 @@ tramp_gdt_ptr:
 	dw tramp_gdt_ptr - tramp_gdt - 1
 	dd ABS(tramp_gdt)
 
-; Filled in by kernel/smp.c for each AP (struct ap_params).
+; Filled in by kernel/x86/smp.c for each AP (struct ap_params).
 align 8
 ap_trampoline_params:
 param_cr3:	dq 0

@@ -11,7 +11,7 @@
 #ifndef REWIND_ACPI_H
 #define REWIND_ACPI_H
 
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 
 #define ACPI_MAX_CPUS 64
 #define ACPI_MAX_IOAPICS 8

@@ -9,12 +9,12 @@
  */
 #include "drivers/acpi_pm.h"
 #include "drivers/acpi.h"
-#include "kernel/clocksource.h"
-#include "kernel/paravirt.h"
+#include "kernel/time/clocksource.h"
+#include "kernel/x86/paravirt.h"
 #include "kernel/printk.h"
-#include "kernel/tsc.h"
-#include "kernel/vvar.h"
-#include "kernel/x86.h"
+#include "kernel/time/tsc.h"
+#include "kernel/vdso/vvar.h"
+#include "kernel/x86/x86.h"
 
 #define PM_TIMER_HZ	3579545ull
 

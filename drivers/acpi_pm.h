@@ -5,7 +5,7 @@
 #ifndef REWIND_ACPI_PM_H
 #define REWIND_ACPI_PM_H
 
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 
 /* Registers the PM timer ("acpi_pm") if the FADT has one that counts; false if not. */
 bool acpi_pm_init(void);

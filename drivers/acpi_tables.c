@@ -10,8 +10,8 @@
  */
 #include "drivers/acpi_tables.h"
 #include "kernel/printk.h"
-#include "kernel/string.h"
-#include "kernel/vsprintf.h"
+#include "kernel/lib/string.h"
+#include "kernel/lib/vsprintf.h"
 
 /* Anything longer is taken for garbage: the largest DSDTs are a few hundred KiB. */
 #define ACPI_MAX_TABLE_LEN	(16u << 20)

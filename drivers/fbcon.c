@@ -19,7 +19,7 @@
 #include "drivers/font8x16.h"
 #include "drivers/textgrid.h"
 #include "kernel/printk.h"
-#include "kernel/x86.h"
+#include "kernel/x86/x86.h"
 #include "mm/vmap.h"
 
 /* Light grey on black, as VGA text mode shows by default. */

@@ -10,7 +10,7 @@
 #ifndef REWIND_FBDRAW_H
 #define REWIND_FBDRAW_H
 
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 #include "kernel/multiboot2.h"
 
 struct fbdraw {

@@ -8,7 +8,7 @@
 #ifndef REWIND_FONT8X16_H
 #define REWIND_FONT8X16_H
 
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 
 #define FONT_WIDTH	8
 #define FONT_HEIGHT	16

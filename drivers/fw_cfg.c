@@ -7,8 +7,8 @@
  * entries of { be32 size, be16 select, u16 reserved, char name[56] }.
  */
 #include "drivers/fw_cfg.h"
-#include "kernel/string.h"
-#include "kernel/x86.h"
+#include "kernel/lib/string.h"
+#include "kernel/x86/x86.h"
 
 #define FW_CFG_SELECTOR	0x510
 #define FW_CFG_DATA	0x511

@@ -10,7 +10,7 @@
 #ifndef REWIND_FW_CFG_H
 #define REWIND_FW_CFG_H
 
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 
 /* Copies the named file as text (NUL-terminated, cut to size - 1); -1 if absent. */
 int fw_cfg_read_file(const char *name, char *buf, size_t size);

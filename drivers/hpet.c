@@ -5,15 +5,15 @@
  * counter period in femtoseconds in bits 63:32, 64-bit counter in bit 13),
  * general configuration at 0x010 (bit 0 starts the main counter), main
  * counter at 0x0f0. Only its low 32 bits are read, as the vDSO reads them
- * (kernel/vvar.h): a 64-bit read is two bus cycles on some chipsets, and at
+ * (kernel/vdso/vvar.h): a 64-bit read is two bus cycles on some chipsets, and at
  * 100 MHz 32 bits wrap every 43 s, far longer than a tick.
  */
 #include "drivers/hpet.h"
 #include "drivers/acpi.h"
-#include "kernel/clocksource.h"
+#include "kernel/time/clocksource.h"
 #include "kernel/printk.h"
-#include "kernel/tsc.h"
-#include "kernel/vvar.h"
+#include "kernel/time/tsc.h"
+#include "kernel/vdso/vvar.h"
 #include "mm/layout.h"
 #include "mm/vmap.h"
 

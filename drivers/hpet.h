@@ -7,7 +7,7 @@
 #ifndef REWIND_HPET_H
 #define REWIND_HPET_H
 
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 
 /* Maps and starts the HPET the ACPI tables name and registers it ("hpet"); false if none. */
 bool hpet_init(void);

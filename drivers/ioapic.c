@@ -7,7 +7,7 @@
  */
 #include "drivers/ioapic.h"
 #include "kernel/errno.h"
-#include "kernel/irq.h"
+#include "kernel/x86/irq.h"
 #include "kernel/printk.h"
 #include "locking/spinlock.h"
 #include "mm/vmap.h"

@@ -8,7 +8,7 @@
 #ifndef REWIND_IOAPIC_H
 #define REWIND_IOAPIC_H
 
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 
 void ioapic_init(void);
 /* Routes an ISA IRQ line (edge, active high) to vector VEC_DEVICE_BASE + irq on a CPU. */

@@ -15,13 +15,13 @@
  * has returned, so the clocksource never runs backwards.
  */
 #include "drivers/kvmclock.h"
-#include "kernel/clocksource.h"
-#include "kernel/paravirt.h"
-#include "kernel/percpu.h"
+#include "kernel/time/clocksource.h"
+#include "kernel/x86/paravirt.h"
+#include "kernel/x86/percpu.h"
 #include "kernel/printk.h"
-#include "kernel/string.h"
-#include "kernel/vvar.h"
-#include "kernel/x86.h"
+#include "kernel/lib/string.h"
+#include "kernel/vdso/vvar.h"
+#include "kernel/x86/x86.h"
 #include "mm/layout.h"
 #include "mm/page_alloc.h"
 

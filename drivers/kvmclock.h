@@ -7,7 +7,7 @@
 #ifndef REWIND_KVMCLOCK_H
 #define REWIND_KVMCLOCK_H
 
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 
 /* On the boot CPU: registers kvm-clock if KVM offers it; false if not. */
 bool kvmclock_init(void);

@@ -9,18 +9,18 @@
  * learn its rate, then reload periodically at rate / hz.
  */
 #include "drivers/lapic.h"
-#include "kernel/cputime.h"
-#include "kernel/irq.h"
+#include "kernel/time/cputime.h"
+#include "kernel/x86/irq.h"
 #include "kernel/knobs.h"
 #include "kernel/panic.h"
-#include "kernel/percpu.h"
+#include "kernel/x86/percpu.h"
 #include "kernel/printk.h"
-#include "kernel/sched.h"
-#include "kernel/timekeeping.h"
-#include "kernel/traps.h"
-#include "kernel/paravirt.h"
-#include "kernel/tsc.h"
-#include "kernel/x86.h"
+#include "kernel/sched/sched.h"
+#include "kernel/time/timekeeping.h"
+#include "kernel/x86/traps.h"
+#include "kernel/x86/paravirt.h"
+#include "kernel/time/tsc.h"
+#include "kernel/x86/x86.h"
 #include "mm/vmap.h"
 
 #define REG_ID		0x020

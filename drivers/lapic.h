@@ -8,7 +8,7 @@
 #ifndef REWIND_LAPIC_H
 #define REWIND_LAPIC_H
 
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 
 extern int hz;			/* the timer-tick knob */
 extern u64 jiffies;		/* ticks since the timer started (boot CPU) */

@@ -2,7 +2,7 @@
  * ldisc.c - the terminal line discipline; see ldisc.h.
  */
 #include "drivers/ldisc.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 
 #define EOF_MARK	0	/* a NUL marked as a line end: see struct ldisc */
 #define BACKSPACE	0x08

@@ -27,7 +27,7 @@
 #ifndef REWIND_LDISC_H
 #define REWIND_LDISC_H
 
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 
 /* struct termios as the x86-64 Linux kernel reads and writes it for TCGETS/TCSETS. */
 #define NCCS 19

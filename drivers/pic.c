@@ -7,9 +7,9 @@
  * handler that counts them and, for IRQ 15, acknowledges the master.
  */
 #include "drivers/pic.h"
-#include "kernel/irq.h"
-#include "kernel/traps.h"
-#include "kernel/x86.h"
+#include "kernel/x86/irq.h"
+#include "kernel/x86/traps.h"
+#include "kernel/x86/x86.h"
 
 #define PIC1_CMD	0x20
 #define PIC1_DATA	0x21

@@ -6,7 +6,7 @@
  * bit 5, so a window is timed by polling, with interrupts off.
  */
 #include "drivers/pit.h"
-#include "kernel/x86.h"
+#include "kernel/x86/x86.h"
 
 #define PIT_CH0		0x40
 #define PIT_CH2		0x42

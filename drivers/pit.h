@@ -6,7 +6,7 @@
 #ifndef REWIND_PIT_H
 #define REWIND_PIT_H
 
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 
 #define PIT_HZ 1193182
 

@@ -18,10 +18,10 @@
 #include "drivers/ioapic.h"
 #include "drivers/scancode.h"
 #include "drivers/tty.h"
-#include "kernel/irq.h"
-#include "kernel/percpu.h"
+#include "kernel/x86/irq.h"
+#include "kernel/x86/percpu.h"
 #include "kernel/printk.h"
-#include "kernel/x86.h"
+#include "kernel/x86/x86.h"
 
 #define PS2_DATA		0x60
 #define PS2_STATUS		0x64	/* read */

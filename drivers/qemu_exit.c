@@ -6,9 +6,9 @@
  */
 #include "drivers/qemu_exit.h"
 #include "drivers/acpi.h"
-#include "kernel/paravirt.h"
+#include "kernel/x86/paravirt.h"
 #include "kernel/printk.h"
-#include "kernel/x86.h"
+#include "kernel/x86/x86.h"
 
 #define DEBUG_EXIT_PORT 0xf4
 

@@ -9,7 +9,7 @@
 #ifndef REWIND_QEMU_EXIT_H
 #define REWIND_QEMU_EXIT_H
 
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 
 enum { EXIT_SUCCESS_CODE = 0x10, EXIT_FAILURE_CODE = 0x11 };
 

@@ -10,8 +10,8 @@
  */
 #include "drivers/rtc.h"
 #include "drivers/acpi.h"
-#include "kernel/string.h"
-#include "kernel/x86.h"
+#include "kernel/lib/string.h"
+#include "kernel/x86/x86.h"
 #include "locking/spinlock.h"
 
 #define CMOS_INDEX		0x70

@@ -9,7 +9,7 @@
 #ifndef REWIND_RTC_H
 #define REWIND_RTC_H
 
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 
 struct rtc_time {
 	unsigned year;		/* e.g. 2025 */

@@ -12,7 +12,7 @@
 #ifndef REWIND_SCANCODE_H
 #define REWIND_SCANCODE_H
 
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 
 struct scancode_state {
 	u8 held;		/* modifier keys down: MOD_* in scancode.c */

@@ -9,10 +9,10 @@
 #include "drivers/serial.h"
 #include "drivers/ioapic.h"
 #include "drivers/tty.h"
-#include "kernel/irq.h"
-#include "kernel/percpu.h"
+#include "kernel/x86/irq.h"
+#include "kernel/x86/percpu.h"
 #include "kernel/printk.h"
-#include "kernel/x86.h"
+#include "kernel/x86/x86.h"
 
 #define COM1		0x3f8
 #define REG_DATA	0	/* DLAB=0 */

@@ -5,7 +5,7 @@
 #ifndef REWIND_SERIAL_H
 #define REWIND_SERIAL_H
 
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 
 /* Returns false when no UART answers at COM1 (then nothing is registered). */
 bool serial_init(void);

@@ -9,7 +9,7 @@
  * video memory. Several scrolls within one write cost one flush.
  */
 #include "drivers/textgrid.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 
 #define BLANK	' '
 #define ESC	0x1b

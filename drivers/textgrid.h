@@ -17,7 +17,7 @@
 #ifndef REWIND_TEXTGRID_H
 #define REWIND_TEXTGRID_H
 
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 
 #define TEXTGRID_TAB	8
 

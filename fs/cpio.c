@@ -9,8 +9,8 @@
  * compared with what is left, never added to an offset first).
  */
 #include "fs/cpio.h"
-#include "kernel/string.h"
-#include "kernel/vsprintf.h"
+#include "kernel/lib/string.h"
+#include "kernel/lib/vsprintf.h"
 
 enum {
 	F_INO, F_MODE, F_UID, F_GID, F_NLINK, F_MTIME, F_FILESIZE,

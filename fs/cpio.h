@@ -15,7 +15,7 @@
 #ifndef REWIND_CPIO_H
 #define REWIND_CPIO_H
 
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 
 #define CPIO_HEADER_SIZE	110
 #define CPIO_NAME_MAX		4096	/* PATH_MAX, NUL included */

@@ -24,7 +24,7 @@
 #include "fs/vfs.h"
 #include "kernel/errno.h"
 #include "kernel/panic.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "mm/kmalloc.h"
 
 static struct spinlock dentry_tree_lock = SPINLOCK_INIT("dentry_tree");

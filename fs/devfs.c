@@ -11,7 +11,7 @@
 #include "fs/vfs.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 
 int
 devfs_register(const char *name, u32 rdev, const struct file_operations *ops, void *priv)

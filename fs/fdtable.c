@@ -11,8 +11,8 @@
  */
 #include "fs/vfs.h"
 #include "kernel/errno.h"
-#include "kernel/string.h"
-#include "kernel/task.h"
+#include "kernel/lib/string.h"
+#include "kernel/process/task.h"
 #include "mm/kmalloc.h"
 
 #define FD_INITIAL	64

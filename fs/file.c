@@ -8,8 +8,8 @@
  */
 #include "fs/vfs.h"
 #include "kernel/errno.h"
-#include "kernel/string.h"
-#include "kernel/vsprintf.h"
+#include "kernel/lib/string.h"
+#include "kernel/lib/vsprintf.h"
 #include "mm/kmalloc.h"
 
 /* O_PATH files and inodes without operations: every operation is refused. */

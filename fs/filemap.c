@@ -22,7 +22,7 @@
  */
 #include "fs/vfs.h"
 #include "kernel/errno.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "mm/page_alloc.h"
 
 static inline u64

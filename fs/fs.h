@@ -9,7 +9,7 @@
 #ifndef REWIND_FS_H
 #define REWIND_FS_H
 
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 
 struct file;
 struct files;

@@ -8,8 +8,8 @@
  */
 #include "fs/vfs.h"
 #include "kernel/errno.h"
-#include "kernel/syscall.h"
-#include "kernel/task.h"
+#include "kernel/syscall/syscall.h"
+#include "kernel/process/task.h"
 #include "mm/kmalloc.h"
 
 #define DEFAULT_UMASK 022

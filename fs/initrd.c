@@ -20,7 +20,7 @@
 #include "kernel/boot.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "mm/kmalloc.h"
 
 struct unpack_stats {

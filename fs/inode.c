@@ -8,7 +8,7 @@
  * the data is (filemap.c, pipe.c, the devices).
  */
 #include "fs/vfs.h"
-#include "kernel/tsc.h"
+#include "kernel/time/tsc.h"
 #include "mm/kmalloc.h"
 
 static u64 next_ino = 1;

@@ -9,7 +9,7 @@
  */
 #include "fs/vfs.h"
 #include "kernel/errno.h"
-#include "kernel/syscall.h"
+#include "kernel/syscall/syscall.h"
 
 static long
 openat_user(int dirfd, const char __user *upath, int flags, u32 mode)

@@ -16,7 +16,7 @@
 #ifndef REWIND_PAGE_INDEX_H
 #define REWIND_PAGE_INDEX_H
 
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 
 struct page;
 

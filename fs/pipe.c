@@ -22,8 +22,8 @@
  */
 #include "fs/vfs.h"
 #include "kernel/errno.h"
-#include "kernel/signal.h"
-#include "kernel/syscall.h"
+#include "kernel/signal/signal.h"
+#include "kernel/syscall/syscall.h"
 #include "mm/kmalloc.h"
 #include "mm/page_alloc.h"
 

@@ -7,7 +7,7 @@
  * If nothing is ready the task then sleeps (schedule, or with a timeout),
  * and any wake-up on any of those queues makes it run the next pass. As
  * the task is queued before each mask is computed, a wake-up between the
- * test and the sleep is never lost (see kernel/wait.h). The table also
+ * test and the sleep is never lost (see kernel/sched/wait.h). The table also
  * holds a reference on every file it waits on, so a close by another
  * thread cannot free a queue it is on.
  *
@@ -20,9 +20,9 @@
  */
 #include "fs/vfs.h"
 #include "kernel/errno.h"
-#include "kernel/sched.h"
-#include "kernel/syscall.h"
-#include "kernel/tsc.h"
+#include "kernel/sched/sched.h"
+#include "kernel/syscall/syscall.h"
+#include "kernel/time/tsc.h"
 #include "mm/kmalloc.h"
 
 #define DEFAULT_POLLMASK	(POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM)

@@ -14,7 +14,7 @@
 #include "fs/procfs_internal.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "mm/kmalloc.h"
 #include "mm/layout.h"
 

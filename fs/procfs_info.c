@@ -5,12 +5,12 @@
  */
 #include "fs/procfs_internal.h"
 #include "kernel/boot.h"
-#include "kernel/cputime.h"
+#include "kernel/time/cputime.h"
 #include "kernel/errno.h"
-#include "kernel/percpu.h"
-#include "kernel/string.h"
-#include "kernel/tsc.h"
-#include "kernel/x86.h"
+#include "kernel/x86/percpu.h"
+#include "kernel/lib/string.h"
+#include "kernel/time/tsc.h"
+#include "kernel/x86/x86.h"
 #include "locking/lockstat.h"
 #include "mm/kmalloc.h"
 #include "mm/page_alloc.h"
@@ -128,7 +128,7 @@ proc_show_meminfo(struct procbuf *b, union proc_arg arg)
 }
 
 /*
- * Idle time is what the CPUs' idle tasks were charged (kernel/cputime.c),
+ * Idle time is what the CPUs' idle tasks were charged (kernel/time/cputime.c),
  * summed over the CPUs as Linux does, so with several CPUs it may exceed
  * the uptime. An idle task running right now on another CPU has its
  * current stretch counted only when it switches out.

@@ -18,12 +18,12 @@
  * lock procfs can hold too (Linux's task_lock and get_task_mm).
  */
 #include "fs/procfs_internal.h"
-#include "kernel/cputime.h"
+#include "kernel/time/cputime.h"
 #include "kernel/errno.h"
-#include "kernel/signal.h"
-#include "kernel/string.h"
-#include "kernel/tsc.h"
-#include "kernel/vsprintf.h"
+#include "kernel/signal/signal.h"
+#include "kernel/lib/string.h"
+#include "kernel/time/tsc.h"
+#include "kernel/lib/vsprintf.h"
 #include "locking/spinlock.h"
 #include "mm/vm.h"
 

@@ -13,8 +13,8 @@
  */
 #include "fs/procfs_internal.h"
 #include "kernel/knobs.h"
-#include "kernel/string.h"
-#include "kernel/vsprintf.h"
+#include "kernel/lib/string.h"
+#include "kernel/lib/vsprintf.h"
 
 extern const struct knob __start_knobs[], __stop_knobs[];
 

@@ -10,8 +10,8 @@
  * own.
  */
 #include "fs/procfs_text.h"
-#include "kernel/string.h"
-#include "kernel/vsprintf.h"
+#include "kernel/lib/string.h"
+#include "kernel/lib/vsprintf.h"
 #include "mm/layout.h"
 
 #define USER_HZ		100	/* the unit of times in /proc, as Linux's */

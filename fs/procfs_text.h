@@ -11,8 +11,8 @@
 #define REWIND_PROCFS_TEXT_H
 
 #include "kernel/knobs.h"
-#include "kernel/task.h"
-#include "kernel/types.h"
+#include "kernel/process/task.h"
+#include "kernel/lib/types.h"
 #include "locking/lockstat.h"
 
 /*

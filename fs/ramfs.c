@@ -15,7 +15,7 @@
  */
 #include "fs/vfs.h"
 #include "kernel/errno.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 
 struct inode *
 ramfs_new_inode(u32 mode)

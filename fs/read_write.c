@@ -12,7 +12,7 @@
  */
 #include "fs/vfs.h"
 #include "kernel/errno.h"
-#include "kernel/syscall.h"
+#include "kernel/syscall/syscall.h"
 #include "mm/kmalloc.h"
 
 static long

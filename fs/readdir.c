@@ -9,8 +9,8 @@
  */
 #include "fs/vfs.h"
 #include "kernel/errno.h"
-#include "kernel/string.h"
-#include "kernel/syscall.h"
+#include "kernel/lib/string.h"
+#include "kernel/syscall/syscall.h"
 
 #define DIRENT_NAME_OFFSET	offsetof(struct linux_dirent64, d_name)
 #define DIRENT_MAX		ALIGN_UP(DIRENT_NAME_OFFSET + NAME_MAX + 1, 8)

@@ -6,7 +6,7 @@
  */
 #include "fs/vfs.h"
 #include "kernel/errno.h"
-#include "kernel/syscall.h"
+#include "kernel/syscall/syscall.h"
 
 static long
 fsync_fd(int fd)

@@ -12,8 +12,8 @@
  */
 #include "fs/vfs.h"
 #include "kernel/errno.h"
-#include "kernel/syscall.h"
-#include "kernel/vsprintf.h"
+#include "kernel/syscall/syscall.h"
+#include "kernel/lib/vsprintf.h"
 
 static struct mutex rename_lock = MUTEX_INIT(rename_lock, "rename");
 

@@ -7,7 +7,7 @@
  */
 #include "fs/vfs.h"
 #include "kernel/errno.h"
-#include "kernel/syscall.h"
+#include "kernel/syscall/syscall.h"
 
 int
 vfs_truncate(struct inode *inode, u64 size)

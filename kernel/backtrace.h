@@ -6,7 +6,7 @@
 #ifndef REWIND_BACKTRACE_H
 #define REWIND_BACKTRACE_H
 
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 
 #define BACKTRACE_MAX 32
 

@@ -8,13 +8,13 @@
  */
 #include "kernel/kbench.h"
 #include "kernel/knobs.h"
-#include "kernel/paravirt.h"
-#include "kernel/percpu.h"
+#include "kernel/x86/paravirt.h"
+#include "kernel/x86/percpu.h"
 #include "kernel/printk.h"
-#include "kernel/smp.h"
-#include "kernel/string.h"
-#include "kernel/tsc.h"
-#include "kernel/vsprintf.h"
+#include "kernel/x86/smp.h"
+#include "kernel/lib/string.h"
+#include "kernel/time/tsc.h"
+#include "kernel/lib/vsprintf.h"
 #include "version.h"
 
 KNOB_ENUM(kbench, "kbench", 0, false, "run an in-kernel micro-benchmark after boot", "none", "ipi");

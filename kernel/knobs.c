@@ -5,11 +5,11 @@
  * a warning that names what is valid, and the knob keeps its value.
  */
 #include "kernel/knobs.h"
-#include "kernel/cmdline.h"
+#include "kernel/lib/cmdline.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
-#include "kernel/string.h"
-#include "kernel/vsprintf.h"
+#include "kernel/lib/string.h"
+#include "kernel/lib/vsprintf.h"
 
 extern const struct knob __start_knobs[], __stop_knobs[];
 

@@ -14,7 +14,7 @@
 #ifndef REWIND_KNOBS_H
 #define REWIND_KNOBS_H
 
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 
 enum knob_type { KNOB_BOOL, KNOB_INT, KNOB_ENUM, KNOB_STRING };
 

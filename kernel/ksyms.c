@@ -2,8 +2,8 @@
  * ksyms.c - binary search in the generated symbol table; see ksyms.h.
  */
 #include "kernel/ksyms.h"
-#include "kernel/string.h"
-#include "kernel/vsprintf.h"
+#include "kernel/lib/string.h"
+#include "kernel/lib/vsprintf.h"
 
 const char *
 ksym_lookup_in(const struct ksym_table *t, u64 addr, u64 *offset, u64 *size)

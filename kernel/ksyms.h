@@ -6,7 +6,7 @@
 #ifndef REWIND_KSYMS_H
 #define REWIND_KSYMS_H
 
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 
 struct ksym_table {
 	u64 count;

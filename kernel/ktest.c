@@ -7,9 +7,9 @@
  * panic (which, under `ktest`, ends QEMU with a failure status).
  */
 #include "kernel/ktest.h"
-#include "kernel/percpu.h"
-#include "kernel/traps.h"
-#include "kernel/tsc.h"
+#include "kernel/x86/percpu.h"
+#include "kernel/x86/traps.h"
+#include "kernel/time/tsc.h"
 
 extern const struct ktest __start_ktests[], __stop_ktests[];
 

@@ -9,7 +9,7 @@
 #ifndef REWIND_KTEST_H
 #define REWIND_KTEST_H
 
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 #include "kernel/printk.h"
 
 struct ktest {

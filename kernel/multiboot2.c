@@ -7,7 +7,7 @@
  * before it is read; strings must end inside their tag.
  */
 #include "kernel/multiboot2.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 
 enum {
 	TAG_END = 0,

@@ -9,7 +9,7 @@
 #ifndef REWIND_MULTIBOOT2_H
 #define REWIND_MULTIBOOT2_H
 
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 
 #define MB2_BOOT_MAGIC		0x36d76289
 #define MB2_MAX_INFO_SIZE	(1u << 20)

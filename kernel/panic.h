@@ -8,7 +8,7 @@
 #ifndef REWIND_PANIC_H
 #define REWIND_PANIC_H
 
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 
 struct trap_frame;
 

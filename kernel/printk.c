@@ -8,9 +8,9 @@
  * panic has already stopped.
  */
 #include "kernel/printk.h"
-#include "kernel/vsprintf.h"
+#include "kernel/lib/vsprintf.h"
 #include "kernel/knobs.h"
-#include "kernel/tsc.h"
+#include "kernel/time/tsc.h"
 #include "locking/spinlock.h"
 
 #define LOG_BUF_SIZE (64 * 1024)	/* a power of two */

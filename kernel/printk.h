@@ -9,7 +9,7 @@
 #ifndef REWIND_PRINTK_H
 #define REWIND_PRINTK_H
 
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 
 enum log_level {
 	LOG_EMERG, LOG_ALERT, LOG_CRIT, LOG_ERR,

@@ -3,11 +3,11 @@
  */
 #include "kernel/random.h"
 #include "kernel/errno.h"
-#include "kernel/paravirt.h"
+#include "kernel/x86/paravirt.h"
 #include "kernel/printk.h"
-#include "kernel/string.h"
-#include "kernel/syscall.h"
-#include "kernel/x86.h"
+#include "kernel/lib/string.h"
+#include "kernel/syscall/syscall.h"
+#include "kernel/x86/x86.h"
 #include "locking/spinlock.h"
 
 #define GRND_NONBLOCK 1

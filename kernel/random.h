@@ -8,7 +8,7 @@
 #ifndef REWIND_RANDOM_H
 #define REWIND_RANDOM_H
 
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 
 void random_init(void);
 void get_random_bytes(void *buf, size_t n);

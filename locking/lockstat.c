@@ -29,9 +29,9 @@
  */
 #include "locking/lockstat.h"
 #include "kernel/knobs.h"
-#include "kernel/percpu.h"
-#include "kernel/string.h"
-#include "kernel/tsc.h"
+#include "kernel/x86/percpu.h"
+#include "kernel/lib/string.h"
+#include "kernel/time/tsc.h"
 
 #define CLASS_OTHER LOCKSTAT_CLASSES	/* the index of "(other)" */
 

@@ -24,8 +24,8 @@
 #ifndef REWIND_LOCKSTAT_H
 #define REWIND_LOCKSTAT_H
 
-#include "kernel/paravirt.h"
-#include "kernel/types.h"
+#include "kernel/x86/paravirt.h"
+#include "kernel/lib/types.h"
 
 #define LOCKSTAT_CLASSES 256			/* named classes; later names count as "(other)" */
 #define LOCKSTAT_ROWS (LOCKSTAT_CLASSES + 1)	/* with "(other)" */

@@ -10,7 +10,7 @@
  */
 #include "locking/mutex.h"
 #include "kernel/panic.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 
 void
 mutex_init(struct mutex *m, const char *name)

@@ -6,7 +6,7 @@
 #ifndef REWIND_MUTEX_H
 #define REWIND_MUTEX_H
 
-#include "kernel/wait.h"
+#include "kernel/sched/wait.h"
 #include "locking/lockstat.h"
 
 struct mutex {

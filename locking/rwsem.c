@@ -12,7 +12,7 @@
  */
 #include "locking/rwsem.h"
 #include "kernel/panic.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 
 struct rwsem_waiter {
 	struct list_head link;

@@ -16,8 +16,8 @@
 #ifndef REWIND_RWSEM_H
 #define REWIND_RWSEM_H
 
-#include "kernel/list.h"
-#include "kernel/types.h"
+#include "kernel/lib/list.h"
+#include "kernel/lib/types.h"
 #include "locking/lockstat.h"
 #include "locking/spinlock.h"
 

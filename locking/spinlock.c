@@ -32,10 +32,10 @@
 #include "kernel/knobs.h"
 #include "kernel/ksyms.h"
 #include "kernel/panic.h"
-#include "kernel/percpu.h"
+#include "kernel/x86/percpu.h"
 #include "kernel/printk.h"
-#include "kernel/tsc.h"
-#include "kernel/vsprintf.h"
+#include "kernel/time/tsc.h"
+#include "kernel/lib/vsprintf.h"
 #include "mm/extable.h"
 
 #define HELD_MAX 16		/* spinlocks one CPU holds at once, nested */

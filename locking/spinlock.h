@@ -8,7 +8,7 @@
  *
  * The _irqsave variants also disable interrupts on this CPU, for locks that
  * interrupt handlers take too. Interrupt-flag changes go through
- * kernel/paravirt.h.
+ * kernel/x86/paravirt.h.
  *
  * Instrumentation: with the `lockstat` or `lockdebug` knob on, lock,
  * trylock and unlock take the out-of-line paths of spinlock.c, which count
@@ -31,9 +31,9 @@
 #ifndef REWIND_SPINLOCK_H
 #define REWIND_SPINLOCK_H
 
-#include "kernel/types.h"
-#include "kernel/paravirt.h"
-#include "kernel/x86.h"
+#include "kernel/lib/types.h"
+#include "kernel/x86/paravirt.h"
+#include "kernel/x86/x86.h"
 #include "locking/lockstat.h"
 
 struct spinlock {

@@ -5,7 +5,7 @@
  */
 #include "mm/extable.h"
 #include "kernel/errno.h"
-#include "kernel/traps.h"
+#include "kernel/x86/traps.h"
 
 extern const struct extable_entry __start_ex_table[], __stop_ex_table[];
 

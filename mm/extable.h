@@ -11,7 +11,7 @@
 #ifndef REWIND_EXTABLE_H
 #define REWIND_EXTABLE_H
 
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 
 struct trap_frame;
 

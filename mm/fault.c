@@ -18,10 +18,10 @@
 #include "mm/page_alloc.h"
 #include "mm/paging.h"
 #include "fs/fs.h"
-#include "kernel/string.h"
-#include "kernel/smp.h"
-#include "kernel/task.h"
-#include "kernel/traps.h"
+#include "kernel/lib/string.h"
+#include "kernel/x86/smp.h"
+#include "kernel/process/task.h"
+#include "kernel/x86/traps.h"
 
 static bool
 access_allowed(const struct vma *v, u64 error)

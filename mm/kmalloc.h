@@ -10,7 +10,7 @@
 #ifndef REWIND_KMALLOC_H
 #define REWIND_KMALLOC_H
 
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 
 #define KMALLOC_MIN_SIZE 8
 #define KMALLOC_MAX_SMALL 2048

@@ -7,7 +7,7 @@
 #ifndef REWIND_KSTACK_STATIC_H
 #define REWIND_KSTACK_STATIC_H
 
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 #include "mm/layout.h"
 #include "mm/vmap.h"
 

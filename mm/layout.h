@@ -15,7 +15,7 @@
 #ifndef REWIND_LAYOUT_H
 #define REWIND_LAYOUT_H
 
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 
 #define PAGE_SHIFT	12
 #define PAGE_SIZE	(1ul << PAGE_SHIFT)

@@ -10,7 +10,7 @@
 #ifndef REWIND_MEMBLOCK_H
 #define REWIND_MEMBLOCK_H
 
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 
 #define MEMBLOCK_MAX_RANGES 128
 

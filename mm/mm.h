@@ -5,7 +5,7 @@
 #ifndef REWIND_MM_H
 #define REWIND_MM_H
 
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 
 void mm_init(void);
 /* True once memblock has handed all remaining memory to the page allocator. */

@@ -5,8 +5,8 @@
 #include "mm/vm.h"
 #include "fs/fs.h"
 #include "kernel/errno.h"
-#include "kernel/syscall.h"
-#include "kernel/task.h"
+#include "kernel/syscall/syscall.h"
+#include "kernel/process/task.h"
 
 #define O_ACCMODE	3
 #define O_RDONLY	0

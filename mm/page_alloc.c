@@ -25,7 +25,7 @@
  */
 #include "mm/page_alloc.h"
 #include "kernel/panic.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "locking/spinlock.h"
 
 static struct page *mem_map;

@@ -10,8 +10,8 @@
 #ifndef REWIND_PAGE_ALLOC_H
 #define REWIND_PAGE_ALLOC_H
 
-#include "kernel/types.h"
-#include "kernel/list.h"
+#include "kernel/lib/types.h"
+#include "kernel/lib/list.h"
 #include "mm/layout.h"
 
 #define MAX_ORDER 11		/* blocks of 1 .. 1024 pages (4 MiB) */

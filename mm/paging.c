@@ -20,11 +20,11 @@
 #include "kernel/boot.h"
 #include "kernel/errno.h"
 #include "kernel/panic.h"
-#include "kernel/percpu.h"
+#include "kernel/x86/percpu.h"
 #include "locking/spinlock.h"
 #include "kernel/printk.h"
-#include "kernel/string.h"
-#include "kernel/x86.h"
+#include "kernel/lib/string.h"
+#include "kernel/x86/x86.h"
 
 #define MSR_PAT 0x277
 /* PA0 WB, PA1 WC, PA2 UC-, PA3 UC, PA4 WB, PA5 WP, PA6 UC-, PA7 WT (as Linux). */

@@ -2,7 +2,7 @@
  * paging.h - x86-64 4-level page tables: entry bits, the kernel's own
  * tables, and mapping single kernel pages.
  *
- * All entry reads and writes go through kernel/paravirt.h (pgd_val,
+ * All entry reads and writes go through kernel/x86/paravirt.h (pgd_val,
  * set_pte, ...). Kernel-half top-level entries are all created at boot and
  * never change afterwards, so every address space made later can share
  * them by copying the upper 256 PML4 slots.
@@ -10,8 +10,8 @@
 #ifndef REWIND_PAGING_H
 #define REWIND_PAGING_H
 
-#include "kernel/types.h"
-#include "kernel/paravirt.h"
+#include "kernel/lib/types.h"
+#include "kernel/x86/paravirt.h"
 #include "mm/layout.h"
 
 #define PTE_PRESENT	(1ul << 0)
@@ -48,7 +48,7 @@ void paging_init_cpu(void);
 int map_kernel_page(u64 va, phys_addr_t pa, u64 flags);
 /*
  * Unmaps one 4 KiB kernel page and flushes it from this CPU's TLB; returns
- * the old entry. The caller then runs tlb_flush_kernel_range (kernel/smp.h)
+ * the old entry. The caller then runs tlb_flush_kernel_range (kernel/x86/smp.h)
  * once for everything it unmapped, before reusing the pages.
  */
 pte_t unmap_kernel_page(u64 va);

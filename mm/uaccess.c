@@ -9,9 +9,9 @@
 #include "mm/uaccess.h"
 #include "mm/extable.h"
 #include "kernel/errno.h"
-#include "kernel/percpu.h"
+#include "kernel/x86/percpu.h"
 #include "kernel/printk.h"
-#include "kernel/x86.h"
+#include "kernel/x86/x86.h"
 
 bool uaccess_smap;
 
@@ -31,7 +31,7 @@ user_close(void)
 
 /*
  * Copies n bytes where either side may be user memory; returns the bytes
- * not copied. Quadwords first, then the tail (see kernel/string.c for why
+ * not copied. Quadwords first, then the tail (see kernel/lib/string.c for why
  * not "rep movsb" alone). A fault in the quadword part leaves rcx quadwords
  * to go: the fixup turns that into bytes and skips the tail.
  */
@@ -109,7 +109,7 @@ strncpy_from_user(char *dst, const char __user *src, size_t max)
 	return -ENAMETOOLONG;
 }
 
-/* pagefault_disabled makes kernel/traps.c leave the fault to the fixup (3:). */
+/* pagefault_disabled makes kernel/x86/traps.c leave the fault to the fixup (3:). */
 int
 get_user_u32_nofault(u32 *out, const u32 __user *p)
 {

@@ -14,7 +14,7 @@
 #ifndef REWIND_UACCESS_H
 #define REWIND_UACCESS_H
 
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 #include "mm/layout.h"
 
 #define __user

@@ -17,11 +17,11 @@
 #include "fs/fs.h"
 #include "kernel/errno.h"
 #include "kernel/panic.h"
-#include "kernel/smp.h"
-#include "kernel/string.h"
-#include "kernel/task.h"
-#include "kernel/vsprintf.h"
-#include "kernel/vsyscall.h"
+#include "kernel/x86/smp.h"
+#include "kernel/lib/string.h"
+#include "kernel/process/task.h"
+#include "kernel/lib/vsprintf.h"
+#include "kernel/vdso/vsyscall.h"
 
 /* ---- vma objects ---------------------------------------------------------- */
 

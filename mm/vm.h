@@ -12,9 +12,9 @@
 #ifndef REWIND_VM_H
 #define REWIND_VM_H
 
-#include "kernel/list.h"
-#include "kernel/paravirt.h"
-#include "kernel/types.h"
+#include "kernel/lib/list.h"
+#include "kernel/x86/paravirt.h"
+#include "kernel/lib/types.h"
 #include "locking/rwsem.h"
 #include "locking/spinlock.h"
 
@@ -45,7 +45,7 @@ struct file;
 
 /*
  * A special mapping shows fixed kernel pages to user mode (the vDSO and its
- * data, kernel/vdso.c): every process maps the same pages, so they are
+ * data, kernel/vdso/vdso.c): every process maps the same pages, so they are
  * never allocated, copied on write, counted or freed - munmap and exit just
  * drop the entries - and they can never become writable.
  */

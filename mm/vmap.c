@@ -14,8 +14,8 @@
 #include "mm/page_alloc.h"
 #include "mm/paging.h"
 #include "kernel/printk.h"
-#include "kernel/smp.h"
-#include "kernel/string.h"
+#include "kernel/x86/smp.h"
+#include "kernel/lib/string.h"
 #include "locking/spinlock.h"
 
 #define KSTACK_PAGES	((int)(KSTACK_SIZE / PAGE_SIZE))

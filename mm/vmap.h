@@ -11,7 +11,7 @@
 #ifndef REWIND_VMAP_H
 #define REWIND_VMAP_H
 
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 
 #define KSTACK_SIZE (16 * 1024)
 

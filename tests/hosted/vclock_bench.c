@@ -20,7 +20,7 @@
  *
  *   make hosted-bench && build/hosted/vclock_bench [-q] [-t SECONDS]
  */
-#include "kernel/vvar.h"
+#include "kernel/vdso/vvar.h"
 #include "user/lib/bench.h"
 
 #include <stdio.h>

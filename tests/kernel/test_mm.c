@@ -5,8 +5,8 @@
  * stack guard pages.
  */
 #include "kernel/ktest.h"
-#include "kernel/string.h"
-#include "kernel/traps.h"
+#include "kernel/lib/string.h"
+#include "kernel/x86/traps.h"
 #include "mm/extable.h"
 #include "mm/kmalloc.h"
 #include "mm/page_alloc.h"

@@ -6,11 +6,11 @@
  * With one CPU they check what they can and say so.
  */
 #include "kernel/ktest.h"
-#include "kernel/percpu.h"
-#include "kernel/sched.h"
-#include "kernel/smp.h"
-#include "kernel/traps.h"
-#include "kernel/tsc.h"
+#include "kernel/x86/percpu.h"
+#include "kernel/sched/sched.h"
+#include "kernel/x86/smp.h"
+#include "kernel/x86/traps.h"
+#include "kernel/time/tsc.h"
 #include "locking/mutex.h"
 #include "locking/rwsem.h"
 #include "locking/spinlock.h"

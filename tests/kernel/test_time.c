@@ -7,18 +7,18 @@
  * can be told apart from user mode (lsl, TSC_AUX), and tick-sampled CPU
  * time counts. Margins are wide enough for a busy emulator.
  */
-#include "kernel/clocksource.h"
-#include "kernel/cputime.h"
+#include "kernel/time/clocksource.h"
+#include "kernel/time/cputime.h"
 #include "kernel/knobs.h"
 #include "kernel/ktest.h"
-#include "kernel/paravirt.h"
-#include "kernel/percpu.h"
-#include "kernel/sched.h"
-#include "kernel/string.h"
-#include "kernel/timekeeping.h"
-#include "kernel/tsc.h"
-#include "kernel/vvar.h"
-#include "kernel/x86.h"
+#include "kernel/x86/paravirt.h"
+#include "kernel/x86/percpu.h"
+#include "kernel/sched/sched.h"
+#include "kernel/lib/string.h"
+#include "kernel/time/timekeeping.h"
+#include "kernel/time/tsc.h"
+#include "kernel/vdso/vvar.h"
+#include "kernel/x86/x86.h"
 #include "drivers/lapic.h"
 #include "drivers/rtc.h"
 
@@ -280,7 +280,7 @@ KTEST(vvar_page_holds_the_clocks)
 	KT_CHECK(coarse / NSEC_PER_SEC + 1 >= timekeeping_read_ns(VVAR_CLOCK_REALTIME) / NSEC_PER_SEC);
 }
 
-#define MSR_TSC_AUX 0xc0000103	/* as kernel/cpu.c programs it */
+#define MSR_TSC_AUX 0xc0000103	/* as kernel/x86/cpu.c programs it */
 
 struct cpu_number {
 	u32 lsl[MAX_CPUS], tsc_aux[MAX_CPUS];

@@ -4,14 +4,14 @@
  * symbol table and backtraces, and interrupt delivery through the LAPIC.
  */
 #include "kernel/backtrace.h"
-#include "kernel/irq.h"
+#include "kernel/x86/irq.h"
 #include "kernel/ksyms.h"
 #include "kernel/ktest.h"
-#include "kernel/paravirt.h"
-#include "kernel/percpu.h"
-#include "kernel/string.h"
-#include "kernel/traps.h"
-#include "kernel/tsc.h"
+#include "kernel/x86/paravirt.h"
+#include "kernel/x86/percpu.h"
+#include "kernel/lib/string.h"
+#include "kernel/x86/traps.h"
+#include "kernel/time/tsc.h"
 #include "drivers/lapic.h"
 #include "mm/extable.h"
 

@@ -20,7 +20,7 @@
 #define UNIT_NO_PRINTK
 #include "tests/unit/unit.h"
 #include "kernel/printk.h"
-#include "kernel/vsprintf.c"
+#include "kernel/lib/vsprintf.c"
 #include "drivers/acpi_tables.c"
 
 /* ---- the log ------------------------------------------------------------------- */

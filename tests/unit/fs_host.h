@@ -27,7 +27,7 @@
 #include <asm/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 #include "tests/unit/unit.h"
 #include "mm/page_alloc.c"
 #include "mm/kmalloc.c"

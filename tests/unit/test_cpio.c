@@ -10,7 +10,7 @@
  * after returning only entries that were intact.
  */
 #include <ctype.h>
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 #include "tests/unit/unit.h"
 #include "fs/cpio.c"
 

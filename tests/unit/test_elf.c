@@ -1,5 +1,5 @@
 /*
- * test_elf.c - host tests for the ELF64 header checks (kernel/elf.c).
+ * test_elf.c - host tests for the ELF64 header checks (kernel/process/elf.c).
  *
  * A small builder describes an image as an ELF header plus program headers
  * (fields set by name, then written at their gABI offsets with memcpy) and
@@ -15,9 +15,9 @@
  * promise elf.h makes.
  */
 #include <stdint.h>
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 #include "tests/unit/unit.h"
-#include "kernel/elf.c"
+#include "kernel/process/elf.c"
 
 #define PT_NULL		0
 #define PT_NOTE		4

@@ -8,7 +8,7 @@
  * frame is its place in the buffer. panic() longjmps back to the test, so
  * bad frees can be asserted on.
  */
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 #include "tests/unit/unit.h"
 #include "mm/page_alloc.c"
 #include "mm/kmalloc.c"

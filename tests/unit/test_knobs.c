@@ -1,5 +1,5 @@
 /*
- * test_knobs.c - host tests for command-line splitting (kernel/cmdline.c)
+ * test_knobs.c - host tests for command-line splitting (kernel/lib/cmdline.c)
  * and the knob registry (kernel/knobs.c, kernel/knobs.h).
  *
  * The test declares its own knobs with KNOB_BOOL/KNOB_INT/KNOB_ENUM/KNOB_STRING; with
@@ -15,14 +15,14 @@
  * every knob as it was.
  */
 #define UNIT_NO_PRINTK
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 #include "tests/unit/unit.h"
 #include "kernel/printk.h"
 /* vsprintf.c and knobs.c each have a static parse_int; one TU needs two names. */
 #define parse_int vsprintf_parse_int
-#include "kernel/vsprintf.c"
+#include "kernel/lib/vsprintf.c"
 #undef parse_int
-#include "kernel/cmdline.c"
+#include "kernel/lib/cmdline.c"
 #include "kernel/knobs.c"
 #include <limits.h>
 

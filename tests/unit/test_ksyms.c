@@ -9,7 +9,7 @@
  * exists only in the kernel build, so this file defines one over `cur`,
  * the table under test, which ksym_format then uses.
  */
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 #include "tests/unit/unit.h"
 #include "kernel/ksyms.c"
 

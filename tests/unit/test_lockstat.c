@@ -14,10 +14,10 @@
 #include <asm/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 #include "tests/unit/unit.h"
 #undef parse_int
-#include "kernel/cmdline.c"
+#include "kernel/lib/cmdline.c"
 #include "kernel/knobs.c"
 #include "fs/procfs_text.c"
 #include "locking/lockstat.c"

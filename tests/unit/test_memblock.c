@@ -10,7 +10,7 @@
  * allocation (highest fit below the limit, alignment, failure), free-byte
  * accounting and the overflow flag when the table runs out of slots.
  */
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 #include "tests/unit/unit.h"
 #include "mm/memblock.c"
 

@@ -11,7 +11,7 @@
  * tags); the malformed ones check that each is refused with a message that
  * names the problem.
  */
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 #include "tests/unit/unit.h"
 #include "kernel/multiboot2.c"
 

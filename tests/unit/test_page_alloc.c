@@ -7,7 +7,7 @@
  * free lists of page_alloc.c and checks the buddy invariants it documents.
  * panic() longjmps back to the test, so bad frees can be asserted on.
  */
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 #include "tests/unit/unit.h"
 #include "mm/page_alloc.c"
 

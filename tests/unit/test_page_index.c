@@ -8,7 +8,7 @@
  * statistics as the witness; a random test compares lookups and in-order
  * walks with a sorted model after every step.
  */
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 #include "tests/unit/unit.h"
 #include "mm/page_alloc.c"
 #include "mm/kmalloc.c"

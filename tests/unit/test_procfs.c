@@ -10,10 +10,10 @@
  */
 /* vsprintf.c (through unit.h) and knobs.c each have a static parse_int. */
 #define parse_int vsprintf_parse_int
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 #include "tests/unit/unit.h"
 #undef parse_int
-#include "kernel/cmdline.c"
+#include "kernel/lib/cmdline.c"
 #include "kernel/knobs.c"
 #include "fs/procfs_text.c"
 

@@ -1,16 +1,16 @@
 /*
  * test_timekeeping.c - host tests of the timekeeping arithmetic: the
- * cycles-to-ns factors (kernel/clocksource.c), the timekeeper's
+ * cycles-to-ns factors (kernel/time/clocksource.c), the timekeeper's
  * accumulation across counter wraps, many ticks and a change of counter
- * (kernel/timekeeper.c), and the RTC's decoding and calendar
+ * (kernel/time/timekeeper.c), and the RTC's decoding and calendar
  * (drivers/rtc.c), checked against exact 128-bit arithmetic and the host
  * C library's timegm().
  */
 #define _GNU_SOURCE
 #include <time.h>
 #include "tests/unit/unit.h"
-#include "kernel/clocksource.c"
-#include "kernel/timekeeper.c"
+#include "kernel/time/clocksource.c"
+#include "kernel/time/timekeeper.c"
 #include "drivers/rtc.c"
 
 struct acpi_info acpi;	/* rtc.c reads the century register's index from it */

@@ -1,5 +1,5 @@
 /*
- * test_vsprintf.c - host tests for printk's formatter (kernel/vsprintf.c).
+ * test_vsprintf.c - host tests for printk's formatter (kernel/lib/vsprintf.c).
  *
  * Covers every conversion, flag, width/precision form ('*' and '.*') and
  * length modifier that vsprintf.h documents. Where C defines the result,
@@ -9,7 +9,7 @@
  * Truncation, size 0 and size 1 are checked with guard bytes around the
  * buffer, so a write past `size` is seen even where ASan would not see it.
  */
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 #include "tests/unit/unit.h"
 #include <limits.h>
 

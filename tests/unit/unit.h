@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdarg.h>
-#include "kernel/types.h"
+#include "kernel/lib/types.h"
 
 struct unit_test {
 	const char *name;
@@ -85,7 +85,7 @@ static int unit_log_count;
 
 #ifndef UNIT_NO_PRINTK
 #include "kernel/printk.h"
-#include "kernel/vsprintf.c"
+#include "kernel/lib/vsprintf.c"
 
 void
 vprintk(int level, const char *fmt, va_list ap)

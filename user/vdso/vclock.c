@@ -1,6 +1,6 @@
 /*
  * vclock.c - reading the clocks and the CPU number in user mode, from the
- * page the kernel shares read-only (kernel/vvar.h): the code of the vDSO,
+ * page the kernel shares read-only (kernel/vdso/vvar.h): the code of the vDSO,
  * and also of the legacy vsyscall page in vsyscall=legacy.
  *
  * The same object is linked twice (user/vdso/vdso.mk): as the vDSO shared
@@ -19,7 +19,7 @@
  * tests/hosted/vclock_bench.c also compiles this file into a host program,
  * with a page it fills itself, to time this code on real silicon.
  */
-#include "kernel/vvar.h"
+#include "kernel/vdso/vvar.h"
 
 #define NSEC_PER_SEC	1000000000ull
 #define NR_gettimeofday	96

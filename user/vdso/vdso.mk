@@ -7,7 +7,7 @@
 #   $(BUILD)/vdso/vdso.so               the vDSO (mapped into every process)
 #   $(BUILD)/vdso/vsyscall_legacy.bin   one page of code for vsyscall=legacy
 #
-# Both land in the kernel image through kernel/vdso_image.asm (incbin).
+# Both land in the kernel image through kernel/vdso/vdso_image.asm (incbin).
 # The build fails if the vDSO carries a relocation, a writable segment or
 # no SysV hash table (musl finds vDSO symbols only through DT_HASH), or if
 # the legacy page is not exactly one page.
@@ -24,7 +24,7 @@ VDSO_LDFLAGS := -shared -nostdlib --hash-style=sysv -soname linux-vdso.so.1 -Bsy
 	--no-undefined -z max-page-size=4096 -z noexecstack --build-id=none \
 	--version-script user/vdso/vdso.map -T user/vdso/vdso.lds
 
-$(VDSO_OUT)/vclock.o: user/vdso/vclock.c kernel/vvar.h | deps
+$(VDSO_OUT)/vclock.o: user/vdso/vclock.c kernel/vdso/vvar.h | deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  VDSOCC  $<")
 	$(Q)$(HOSTCC) $(VDSO_CFLAGS) -c -o $@ $<
@@ -48,5 +48,5 @@ $(VSYSCALL_LEGACY_BIN): $(VDSO_OUT)/vclock.o user/vdso/vsyscall_legacy.lds
 	$(Q)test "$$(stat -c %s $@)" = 4096 || { echo "error: $@ is not one page"; rm -f $@; exit 1; }
 
 # The kernel embeds both files; NASM finds them on its include path.
-$(BUILD)/kernel/vdso_image.o: $(VDSO_SO) $(VSYSCALL_LEGACY_BIN)
-$(BUILD)/kernel/vdso_image.o: NASM += -I$(VDSO_OUT)/
+$(BUILD)/kernel/vdso/vdso_image.o: $(VDSO_SO) $(VSYSCALL_LEGACY_BIN)
+$(BUILD)/kernel/vdso/vdso_image.o: NASM += -I$(VDSO_OUT)/

@@ -1,0 +1,45 @@
+/*
+ * elf.h - checking an ELF64 executable's headers and describing what to
+ * load. Plain C over a byte buffer (host unit-tested with malformed files):
+ * everything execve trusts about a file is validated here first.
+ *
+ * Accepted: x86-64 little-endian ELF64, ET_EXEC or ET_DYN (static PIE),
+ * without PT_INTERP (rewind runs static binaries; there is no dynamic
+ * linker), with at least one PT_LOAD. Anything else is -ENOEXEC.
+ */
+#ifndef REWIND_ELF_H
+#define REWIND_ELF_H
+
+#include "kernel/lib/types.h"
+
+#define ELF_MAX_SEGMENTS 16
+#define ELF_HEADER_READ 4096	/* execve reads this much before parsing */
+
+#define PF_X 1
+#define PF_W 2
+#define PF_R 4
+
+struct elf_segment {
+	u64 vaddr, memsz;	/* where and how much memory (before the load bias) */
+	u64 offset, filesz;	/* the file part */
+	u32 flags;		/* PF_R/W/X */
+};
+
+struct elf_image {
+	u64 entry;
+	bool relocatable;	/* ET_DYN: loaded at a bias chosen by execve */
+	u64 phdr_vaddr;		/* where the program headers are in memory (AT_PHDR) */
+	u16 phnum;
+	bool exec_stack;	/* PT_GNU_STACK asks for an executable stack */
+	int nsegments;
+	struct elf_segment segments[ELF_MAX_SEGMENTS];
+};
+
+/*
+ * Parses the first buf_len bytes of a file of file_size bytes. Returns 0,
+ * or -ENOEXEC with *why naming the problem (for the kernel log).
+ */
+int elf_parse(const u8 *buf, size_t buf_len, u64 file_size, struct elf_image *out,
+	      const char **why);
+
+#endif

@@ -1,0 +1,596 @@
+/*
+ * process.c - process ids, fork, exit, wait4, and the identity syscalls.
+ *
+ * tasks_lock guards the pid space, the all_tasks list, every parent/
+ * children link and every thread-group list. A task that exits becomes a
+ * zombie holding only its wait status and CPU times; its children pass to
+ * init (pid 1), which reaps them. Children belong to the process - to its
+ * leader - whichever thread forked them, so any thread may wait for them
+ * and they stay with the process until its last thread ends (as Linux). The parent frees the zombie in wait4,
+ * once the zombie's CPU has switched away from its kernel stack (on_cpu).
+ *
+ * Threads (clone with CLONE_THREAD) join their leader's group: they share
+ * its tgid and are not children of anyone. A thread that exits is freed by
+ * the kernel itself (dead_threads, reaped once off its CPU); the process is
+ * reported to its parent when the last member of the group has exited,
+ * with the leader's status, or exit_group's. exit_group and a fatal signal
+ * (kernel/signal/signal.c) mark every member `killed`: each leaves at its next
+ * return to user mode, and interruptible sleeps end early for it. The
+ * parent also gets the child's exit signal (SIGCHLD) then.
+ */
+#include "kernel/process/process.h"
+#include "kernel/time/cputime.h"
+#include "kernel/errno.h"
+#include "kernel/process/exec.h"
+#include "kernel/x86/fpu.h"
+#include "kernel/sched/futex.h"
+#include "kernel/time/itimer.h"
+#include "kernel/knobs.h"
+#include "kernel/panic.h"
+#include "kernel/printk.h"
+#include "kernel/sched/sched.h"
+#include "kernel/signal/signal.h"
+#include "kernel/x86/smp.h"
+#include "kernel/lib/string.h"
+#include "kernel/syscall/syscall.h"
+#include "kernel/x86/traps.h"
+#include "kernel/lib/vsprintf.h"
+#include "fs/fs.h"
+#include "mm/vm.h"
+
+#define WNOHANG		1
+#define WUNTRACED	2
+#define __WALL		0x40000000
+#define __WCLONE	0x80000000
+#define PID_MAX		4194304		/* Linux's pid_max limit on 64-bit */
+
+struct list_head all_tasks = LIST_HEAD_INIT(all_tasks);
+static struct list_head dead_threads = LIST_HEAD_INIT(dead_threads);
+struct spinlock tasks_lock = SPINLOCK_INIT("tasks");
+static int last_pid;
+static struct task *init_task;
+
+struct task *
+task_find(int pid)
+{
+	struct list_head *pos;
+
+	list_for_each(pos, &all_tasks) {
+		struct task *t = list_entry(pos, struct task, all_link);
+		if (t->pid == pid)
+			return t;
+	}
+	return NULL;
+}
+
+/* The next unused pid, never 1 (init's, whenever init starts); tasks_lock held. */
+static int
+alloc_pid(void)
+{
+	do {
+		last_pid = last_pid >= PID_MAX - 1 || last_pid < 1 ? 2 : last_pid + 1;
+	} while (task_find(last_pid));
+	return last_pid;
+}
+
+static void
+register_with_pid(struct task *t, struct task *parent, int pid)
+{
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	t->pid = t->tgid = pid ? pid : alloc_pid();
+	t->parent = parent;
+	t->group_leader = t;
+	list_init(&t->threads);
+	list_add_tail(&t->thread_link, &t->threads);
+	t->live_threads = 1;
+	itimer_init(t);
+	if (parent)
+		list_add_tail(&t->sibling, &parent->children);
+	list_add_tail(&t->all_link, &all_tasks);
+	spin_unlock_irqrestore(&tasks_lock, flags);
+}
+
+void
+task_register(struct task *t, struct task *parent)
+{
+	register_with_pid(t, parent, 0);
+}
+
+/* Makes t a new member of leader's thread group. */
+static void
+thread_register(struct task *t, struct task *leader)
+{
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	t->pid = alloc_pid();
+	t->tgid = leader->tgid;
+	t->parent = leader->parent;
+	t->killed = leader->group_exiting;	/* too late to join a process that is ending */
+	t->group_leader = leader;
+	list_add_tail(&t->thread_link, &leader->threads);
+	leader->live_threads++;
+	list_add_tail(&t->all_link, &all_tasks);
+	spin_unlock_irqrestore(&tasks_lock, flags);
+}
+
+/* Frees exited threads, and processes whose parent wants no zombie, once their CPU has left their stack. */
+static void
+reap_dead_threads(void)
+{
+	struct list_head done = LIST_HEAD_INIT(done);
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	struct list_head *pos = dead_threads.next;
+
+	while (pos != &dead_threads) {
+		struct task *t = list_entry(pos, struct task, sibling);
+		pos = pos->next;
+		if (!READ_ONCE(t->on_cpu)) {
+			list_del(&t->sibling);
+			list_add(&t->sibling, &done);
+		}
+	}
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	while (!list_empty(&done)) {
+		struct task *t = list_first_entry(&done, struct task, sibling);
+		list_del(&t->sibling);
+		if (t->group_leader == t && t->parent)
+			itimer_release(t);	/* a process its parent wanted no zombie of */
+		task_free(t);
+	}
+}
+
+/* ---- fork -------------------------------------------------------------------- */
+
+#define CLONE_SUPPORTED (CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_VFORK | \
+			 CLONE_THREAD | CLONE_SYSVSEM | CLONE_SETTLS | CLONE_PARENT_SETTID | \
+			 CLONE_CHILD_CLEARTID | CLONE_DETACHED | CLONE_CHILD_SETTID | CLONE_SIGNAL_MASK)
+
+struct clone_args_k {
+	u64 flags;
+	u64 stack;		/* the child's rsp, or 0 for the parent's */
+	int __user *parent_tid;
+	int __user *child_tid;
+	u64 tls;
+};
+
+/* Linux's rules for flag combinations. */
+static long
+check_clone_flags(u64 flags)
+{
+	if (flags & ~(u64)CLONE_SUPPORTED)
+		return -EINVAL;
+	if ((flags & CLONE_THREAD) && !(flags & CLONE_SIGHAND))
+		return -EINVAL;
+	if ((flags & CLONE_SIGHAND) && !(flags & CLONE_VM))
+		return -EINVAL;
+	return 0;
+}
+
+/* The child's share of the parent's process state: shared or copied as the flags say. */
+static bool
+clone_resources(struct task *child, struct task *parent, u64 flags)
+{
+	if (flags & CLONE_VM) {
+		mm_get(parent->mm);
+		child->mm = parent->mm;
+	} else {
+		child->mm = mm_fork(parent->mm);
+	}
+	child->files = flags & CLONE_FILES ? files_share(parent->files) : files_dup(parent->files);
+	child->fs = flags & CLONE_FS ? fs_context_share(parent->fs) : fs_context_dup(parent->fs);
+	return child->mm && child->files && child->fs && signal_fork(child, parent, flags) == 0;
+}
+
+static long
+do_clone(struct trap_frame *f, const struct clone_args_k *a)
+{
+	struct task *parent = current();
+	long err = check_clone_flags(a->flags);
+
+	if (err)
+		return err;
+	reap_dead_threads();
+	struct task *child = task_alloc(parent->comm);
+	if (!child)
+		return -ENOMEM;
+	if (!clone_resources(child, parent, a->flags)) {
+		if (child->mm)
+			mm_put(child->mm);
+		if (child->files)
+			files_put(child->files);
+		if (child->fs)
+			fs_context_put(child->fs);
+		task_free(child);
+		return -ENOMEM;
+	}
+	fpu_save(&child->fpu);		/* the parent's live registers */
+	child->fs_base = a->flags & CLONE_SETTLS ? a->tls : parent->fs_base;
+	child->cpus_allowed = parent->cpus_allowed;
+	struct trap_frame *cf = task_user_frame(child);
+	*cf = *f;
+	cf->rax = 0;			/* clone and fork return 0 in the child */
+	if (a->stack)
+		cf->rsp = a->stack;
+	if (a->flags & CLONE_CHILD_SETTID)
+		child->set_child_tid = (u64)a->child_tid;
+	if (a->flags & CLONE_CHILD_CLEARTID)
+		child->clear_child_tid = (u64)a->child_tid;
+	task_prepare_user_return(child);
+	if (a->flags & CLONE_THREAD)
+		thread_register(child, parent->group_leader);
+	else
+		task_register(child, parent->group_leader);	/* the process is the parent, not the thread */
+	int pid = child->pid;
+	if ((a->flags & CLONE_PARENT_SETTID) && copy_to_user(a->parent_tid, &pid, sizeof(pid)))
+		pid = -EFAULT;	/* Linux reports it too; the child runs all the same */
+	sched_start_task(child);
+	return pid;
+}
+
+static long
+do_fork(struct trap_frame *f)
+{
+	struct clone_args_k a = { .flags = SIGCHLD };
+
+	return do_clone(f, &a);
+}
+
+SYSCALL_FRAME(fork)
+{
+	return do_fork(f);
+}
+
+SYSCALL_FRAME(vfork)
+{
+	return do_fork(f);	/* a full copy-on-write fork is a correct vfork */
+}
+
+/* clone(flags, stack, parent_tid, child_tid, tls): the x86-64 argument order. */
+SYSCALL_FRAME(clone)
+{
+	struct clone_args_k a = { f->rdi, f->rsi, (int __user *)f->rdx, (int __user *)f->r10, f->r8 };
+
+	return do_clone(f, &a);
+}
+
+/* ---- exit -------------------------------------------------------------------- */
+
+/* Gives the children to init; tasks_lock held. */
+static void
+reparent_children(struct task *t)
+{
+	if (list_empty(&t->children))
+		return;
+	while (!list_empty(&t->children)) {
+		struct task *c = list_first_entry(&t->children, struct task, sibling);
+		list_del(&c->sibling);
+		c->parent = init_task;
+		list_add_tail(&c->sibling, &init_task->children);
+	}
+	wake_up_all(&init_task->child_exited);
+}
+
+/* CLONE_CHILD_CLEARTID: zero the tid word and wake a joiner waiting on it (pthread_join). */
+static void
+clear_child_tid(struct task *t)
+{
+	int zero = 0;
+
+	if (!t->clear_child_tid || !t->mm || READ_ONCE(t->mm->users) < 2)
+		return;
+	if (copy_to_user((int __user *)t->clear_child_tid, &zero, sizeof(zero)) == 0)
+		futex_wake_address(t->mm, t->clear_child_tid, 1);
+}
+
+static void
+release_resources(struct task *t)
+{
+	clear_child_tid(t);
+	if (t->files)
+		files_put(t->files);
+	if (t->fs)
+		fs_context_put(t->fs);
+	t->files = NULL;
+	t->fs = NULL;
+	if (t->mm) {
+		struct mm *mm = t->mm;
+		mm_activate(NULL);
+		t->mm = NULL;
+		mm_put(mm);
+	}
+}
+
+/*
+ * The group's bookkeeping when member t exits; tasks_lock held. A thread
+ * other than the leader is freed by the kernel; the leader stays a zombie,
+ * and the parent hears of the process once no member is left.
+ */
+static void
+leave_thread_group(struct task *t, int wait_status)
+{
+	struct task *leader = t->group_leader;
+
+	t->exit_status = wait_status;
+	list_del(&t->thread_link);
+	/* The process keeps its time (all but the last few instructions to the final switch). */
+	if (t != leader)
+		cputime_add(&leader->exited_threads_time, t->time);
+	if (t != leader || !t->parent) {	/* a thread, or a kernel thread: nobody waits */
+		list_del(&t->all_link);
+		list_add_tail(&t->sibling, &dead_threads);
+	}
+	if (--leader->live_threads > 0)
+		return;
+	if (leader->group_exiting)
+		leader->exit_status = leader->group_exit_status;
+	if (leader->parent) {
+		struct task *parent = leader->parent;
+		if (signal_notify_parent(leader)) {	/* no zombie wanted: freed like a thread */
+			list_del(&leader->sibling);
+			list_del(&leader->all_link);
+			list_add_tail(&leader->sibling, &dead_threads);
+		}
+		wake_up_all(&parent->child_exited);
+	}
+}
+
+__noreturn void
+task_exit(int wait_status)
+{
+	struct task *t = current();
+
+	if (t->group_leader == init_task)
+		panic("init (pid 1) exited with wait status %#x", wait_status);
+	release_resources(t);
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	WRITE_ONCE(t->state, TASK_ZOMBIE);
+	leave_thread_group(t, wait_status);
+	if (!t->group_leader->live_threads)	/* the process is gone: its children go to init */
+		reparent_children(t->group_leader);
+	signal_exit_retarget(t);
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	schedule();
+	panic("a zombie was scheduled");
+}
+
+void
+group_kill_locked(struct task *leader, int wait_status)
+{
+	struct list_head *pos;
+
+	if (!leader->group_exiting) {
+		leader->group_exiting = true;
+		leader->group_exit_status = wait_status;
+	}
+	list_for_each(pos, &leader->threads) {
+		struct task *m = list_entry(pos, struct task, thread_link);
+		WRITE_ONCE(m->killed, true);
+		wake_up_task(m);
+		if (m != current())
+			smp_send_reschedule(m->cpu);
+	}
+}
+
+__noreturn void
+group_exit(int wait_status)
+{
+	struct task *leader = current()->group_leader;
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+
+	group_kill_locked(leader, wait_status);
+	wait_status = leader->group_exit_status;
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	task_exit(wait_status);
+}
+
+void
+exit_if_killed(void)
+{
+	struct task *t = current();
+
+	if (READ_ONCE(t->killed))
+		task_exit(t->group_leader->group_exit_status);
+}
+
+SYSCALL1(exit, int, code)
+{
+	task_exit((code & 0xff) << 8);
+}
+
+SYSCALL1(exit_group, int, code)
+{
+	group_exit((code & 0xff) << 8);
+}
+
+static const char *
+signal_name(int sig)
+{
+	switch (sig) {
+	case SIGILL: return "SIGILL";
+	case SIGTRAP: return "SIGTRAP";
+	case SIGBUS: return "SIGBUS";
+	case SIGFPE: return "SIGFPE";
+	case SIGKILL: return "SIGKILL";
+	default: return "SIGSEGV";
+	}
+}
+
+__noreturn void
+kill_current(int sig, const char *why, u64 addr, u64 rip)
+{
+	struct task *t = current();
+
+	pr_notice("pid %d (%s): killed by %s: %s at address %#lx, rip %#lx\n",
+		  t->pid, t->comm, signal_name(sig), why, addr, rip);
+	group_exit(sig);
+}
+
+/* ---- wait4 ------------------------------------------------------------------- */
+
+static bool
+child_matches(const struct task *c, int pid)
+{
+	return pid == -1 || pid == 0 || pid < -1 || c->pid == pid;	/* no process groups yet */
+}
+
+/* A zombie child matching pid, unlinked from the family; tasks_lock held. */
+static struct task *
+take_zombie(struct task *parent, int pid, bool *has_children)
+{
+	struct list_head *pos;
+
+	*has_children = false;
+	list_for_each(pos, &parent->children) {
+		struct task *c = list_entry(pos, struct task, sibling);
+		if (!child_matches(c, pid))
+			continue;
+		*has_children = true;
+		if (READ_ONCE(c->state) == TASK_ZOMBIE && c->live_threads == 0) {
+			list_del(&c->sibling);
+			list_del(&c->all_link);
+			return c;
+		}
+	}
+	return NULL;
+}
+
+static long
+reap(struct task *parent, struct task *c, int __user *ustatus, struct rusage_abi __user *uru)
+{
+	reap_dead_threads();
+	while (READ_ONCE(c->on_cpu))	/* its CPU is still leaving its stack */
+		cpu_relax();
+	int pid = c->pid, status = c->exit_status;
+	struct cputime total = c->time;
+	cputime_add(&total, c->exited_threads_time);
+	cputime_add(&total, c->children_time);
+	u64 faults = c->minor_faults + c->children_minor_faults;
+	cputime_add(&parent->children_time, total);
+	parent->children_minor_faults += faults;
+	itimer_release(c);
+	task_free(c);
+
+	if (ustatus && copy_to_user(ustatus, &status, sizeof(status)))
+		return -EFAULT;
+	if (uru) {
+		struct rusage_abi ru;
+		fill_rusage(&ru, total, faults);
+		if (copy_to_user(uru, &ru, sizeof(ru)))
+			return -EFAULT;
+	}
+	return pid;
+}
+
+SYSCALL4(wait4, int, pid, int __user *, ustatus, int, options, struct rusage_abi __user *, uru)
+{
+	struct task *t = current()->group_leader;	/* the process's children, from any thread */
+	struct task *zombie = NULL;
+	bool has_children;
+
+	if (options & ~(WNOHANG | WUNTRACED | __WALL | __WCLONE))
+		return -EINVAL;
+	for (;;) {
+		WAIT_ENTRY(e);
+		prepare_to_wait(&t->child_exited, &e);
+		u64 flags = spin_lock_irqsave(&tasks_lock);
+		zombie = take_zombie(t, pid, &has_children);
+		spin_unlock_irqrestore(&tasks_lock, flags);
+		if (zombie || !has_children || (options & WNOHANG) || task_interrupted()) {
+			finish_wait(&t->child_exited, &e);
+			break;
+		}
+		schedule();
+		finish_wait(&t->child_exited, &e);
+	}
+	if (zombie)
+		return reap(t, zombie, ustatus, uru);
+	if (!has_children)
+		return -ECHILD;
+	if (options & WNOHANG)
+		return 0;
+	return -ERESTARTSYS;
+}
+
+/* ---- identity ---------------------------------------------------------------- */
+
+SYSCALL0(getpid)
+{
+	return current()->tgid;
+}
+
+SYSCALL0(gettid)
+{
+	return current()->pid;
+}
+
+SYSCALL0(getppid)
+{
+	struct task *p = current()->parent;
+	return p ? p->tgid : 0;
+}
+
+SYSCALL0(getuid) { return 0; }
+SYSCALL0(geteuid) { return 0; }
+SYSCALL0(getgid) { return 0; }
+SYSCALL0(getegid) { return 0; }
+
+SYSCALL1(set_tid_address, u64, tidptr)
+{
+	current()->clear_child_tid = tidptr;
+	return current()->pid;
+}
+
+SYSCALL0(sched_yield)
+{
+	WRITE_ONCE(this_cpu()->need_resched, true);
+	return 0;
+}
+
+/* ---- the first process --------------------------------------------------------- */
+
+KNOB_STRING(init_path, "init", 128, "/sbin/init", "the program run as process 1");
+KNOB_STRING(run_command, "run", 1024, "",
+	    "a command line for init to run (then power off with its status); passed to init as $run");
+
+static void
+init_thread(void *unused)
+{
+	struct task *t = current();
+	char run_env[1040];
+	const char *argv[] = { init_path, NULL };
+	const char *envp[] = { "HOME=/", "PATH=/bin:/sbin", "TERM=linux", run_env, NULL };
+
+	t->files = files_alloc();
+	t->fs = fs_context_root();
+	if (!t->files || !t->fs || signal_init_process(t))
+		panic("init: no memory for its file table and signal state");
+	if (console_open_stdio())
+		panic("init: cannot open /dev/console");
+	ksnprintf(run_env, sizeof(run_env), "run=%s", run_command);
+	if (!run_command[0])
+		envp[3] = NULL;
+	long err = kernel_execve(init_path, argv, envp);
+	if (err)
+		panic("init: cannot run %s (error %ld); try init=<path>", init_path, err);
+	t->kthread_fn = NULL;
+	prepare_return_to_user();
+	cputime_exit_kernel(t);
+	return_to_user(task_user_frame(t));
+}
+
+void
+start_init_process(void)
+{
+	struct task *t = kthread_create("init", init_thread, NULL, ~0ul);
+
+	if (!t)
+		panic("init: no memory to start process 1");
+	register_with_pid(t, NULL, 1);
+	init_task = t;
+	sched_start_task(t);
+}
+
+bool
+init_has_run_command(void)
+{
+	return run_command[0] != '\0';
+}

@@ -1,0 +1,139 @@
+/*
+ * task.h - a task is one thread of execution, with its kernel stack, its
+ * saved CPU state and its share of a process: address space (mm), open
+ * files, file-system context. A process is a group of tasks sharing those
+ * (one task each until threads arrive with the SMP milestone); pid is the
+ * task's own id and tgid the process's, as in Linux.
+ *
+ * Lifetime: a task is created by fork/clone or as a kernel thread, runs,
+ * exits to a zombie that keeps only its exit status and CPU times, and is
+ * freed when its parent reaps it with wait4.
+ */
+#ifndef REWIND_TASK_H
+#define REWIND_TASK_H
+
+#include "kernel/lib/list.h"
+#include "kernel/x86/percpu.h"
+#include "kernel/signal/signal.h"
+#include "kernel/time/timer.h"
+#include "kernel/lib/types.h"
+#include "kernel/sched/wait.h"
+
+struct mm;
+struct files;
+struct fs_context;
+struct trap_frame;
+struct sighand;
+
+enum task_state {
+	TASK_RUNNABLE,		/* on a run queue or running */
+	TASK_SLEEPING,		/* waiting on a wait queue or a timer */
+	TASK_ZOMBIE,		/* exited, waiting for its parent's wait4 */
+};
+
+#define TASK_COMM_LEN 16
+
+/* FXSAVE image: x87, MMX and SSE registers (512 bytes, 16-byte aligned). */
+struct fpu_state {
+	u8 bytes[512];
+} __aligned(16);
+
+/*
+ * CPU time, in TSC cycles, split as Linux reports it, by both methods
+ * (kernel/time/cputime.c): exact (user, sys) and sampled at the tick (tick_*).
+ */
+struct cputime {
+	u64 user;
+	u64 sys;
+	u64 tick_user;
+	u64 tick_sys;
+};
+
+struct task {
+	/* scheduling (kernel/sched/sched.c) */
+	int state;			/* enum task_state; READ_ONCE/WRITE_ONCE */
+	bool on_cpu;			/* running right now: its stack is in use */
+	struct list_head run_link;	/* on a run queue */
+	unsigned cpu;			/* whose run queue (and rq lock) it belongs to */
+	u64 cpus_allowed;		/* affinity: a bit per CPU */
+	int migrate_to;			/* -1, or the CPU to move to once switched out */
+	int slice;			/* ticks left before preemption */
+	u64 saved_rsp;			/* while switched out */
+	u64 kstack_top;
+	u64 wake_deadline;		/* TSC deadline of a timed sleep, or 0 */
+	struct list_head timer_link;	/* on the sleep-timer list */
+	void (*kthread_fn)(void *);	/* kernel threads: what to run */
+	void *kthread_arg;
+
+	/* user-mode state kept across switches */
+	struct fpu_state fpu;
+	u64 fs_base;
+
+	/* identity */
+	int pid;			/* this task (thread) */
+	int tgid;			/* its process */
+	char comm[TASK_COMM_LEN];
+
+	/* the process it belongs to */
+	struct mm *mm;			/* NULL for kernel threads */
+	struct files *files;
+	struct fs_context *fs;
+	struct task *parent;
+	struct list_head children;	/* of struct task, via sibling */
+	struct list_head sibling;
+	struct wait_queue child_exited;	/* wait4 sleeps here */
+	int exit_status;		/* wait status as wait4 reports it */
+	u64 clear_child_tid;		/* set_tid_address, CLONE_CHILD_CLEARTID */
+	u64 set_child_tid;		/* CLONE_CHILD_SETTID: written in the child's memory */
+	u64 robust_list;		/* set_robust_list: recorded only */
+
+	/* threads: a process is the group of tasks with its leader's tgid */
+	struct task *group_leader;	/* itself for a process's first task */
+	struct list_head thread_link;	/* in the leader's threads, leader included */
+	struct list_head threads;	/* leader only */
+	int live_threads;		/* leader only: group members not yet exited */
+	bool group_exiting;		/* leader only: exit_group in progress */
+	int group_exit_status;		/* leader only */
+	bool killed;			/* asked to exit (exit_group, a fatal signal): leave at the next chance */
+
+	/* signals (kernel/signal*.c, itimer.c): sighand->lock guards these; the timer has its own */
+	struct sighand *sighand;	/* dispositions, shared by CLONE_SIGHAND */
+	u64 sig_blocked;
+	u64 sig_saved_mask;		/* the mask to restore after sigsuspend */
+	bool sig_restore_mask;		/* sig_saved_mask is to be restored on the way out */
+	u64 sig_waiting;		/* rt_sigtimedwait: signals it waits for, blocked or not */
+	struct sigpending sig_pending;	/* directed at this thread */
+	struct sigpending sig_shared;	/* leader only: directed at the process */
+	struct altstack altstack;
+	struct fault_context fault;	/* the last fault's, for the sigcontext */
+	int exit_signal;		/* sent to the parent when the process ends (clone's low byte) */
+	struct timer real_timer;	/* leader only: ITIMER_REAL and alarm (kernel/time/itimer.c) */
+	u64 real_interval_ns;		/* leader only: its interval, as set */
+
+	/* accounting (kernel/time/cputime.c) */
+	struct cputime time;		/* own */
+	struct cputime children_time;	/* reaped children's, for RUSAGE_CHILDREN */
+	struct cputime exited_threads_time;	/* leader only: its group's exited threads' */
+	u64 time_stamp;			/* TSC when the current user/sys stretch began */
+	u64 start_tsc;
+	u64 minor_faults, children_minor_faults;
+
+	struct list_head all_link;	/* every task, for /proc and ps */
+};
+
+/* The task running on this CPU. */
+static inline struct task *
+current(void)
+{
+	return this_cpu()->current;
+}
+
+extern struct list_head all_tasks;
+extern struct spinlock tasks_lock;	/* all_tasks, parent/children links, pids */
+
+/* A task by id, or NULL; the caller holds tasks_lock. */
+struct task *task_find(int pid);
+/* The register frame of a user task's last entry to the kernel (top of its stack). */
+struct trap_frame *task_user_frame(struct task *t);
+
+#endif

@@ -1,0 +1,501 @@
+/*
+ * futex.c - futex(2): user space sleeps on a 32-bit word and wakes the
+ * sleepers; the kernel keeps nothing for a futex that nobody waits on.
+ * Operations: WAIT, WAKE, REQUEUE, CMP_REQUEUE, WAIT_BITSET, WAKE_BITSET,
+ * with FUTEX_PRIVATE_FLAG and FUTEX_CLOCK_REALTIME; the PI operations
+ * return -ENOSYS.
+ *
+ * Keys. A waiter and its waker meet on a key that names the word. A
+ * private futex is named by (mm, address): only the threads of one address
+ * space can reach it. A shared futex is named by (physical page, offset)
+ * when other address spaces can map the same page: a MAP_SHARED mapping,
+ * or a file's page-cache page still mapped by a private mapping. Private
+ * anonymous memory is seen by this mm alone, so a shared futex there keeps
+ * the private key, which, unlike the page, survives the copy-on-write that
+ * replaces the page under the address after a fork (and makes the
+ * CLONE_CHILD_CLEARTID wake-up meet waiters of either kind). An anonymous
+ * MAP_SHARED page is one page for both processes only if it was faulted in
+ * before the fork (no shmem yet: docs/userspace.md).
+ *
+ * Waiters. A waiter is a struct on its own kernel stack, queued in the
+ * bucket its key hashes to: a spinlock and a list. A waker unlinks the
+ * waiter and wakes its task with the bucket lock held, and a waiter leaves
+ * only after taking that lock itself, so the struct and the task outlive
+ * every use a waker makes of them. Requeueing moves a waiter to another
+ * bucket with both locks held and changes waiter->bucket; a waiter that
+ * leaves locks the bucket it last saw and checks that it is still its own.
+ *
+ * No lost wake-ups. User space changes the word and then calls FUTEX_WAKE;
+ * FUTEX_WAIT(val) must not sleep through that. The waiter reads the word
+ * with the bucket lock held and, still holding it, queues itself and marks
+ * itself sleeping; the waker takes the same lock to look for waiters. The
+ * lock puts the two in an order:
+ *   - the waker first: its store to the word came before its unlock, so the
+ *     waiter, locking after that, reads the new value and returns -EAGAIN;
+ *   - the waiter first: it is queued before the waker looks, and the waker
+ *     finds it. If the wake-up comes between the waiter's unlock and its
+ *     schedule(), the task is already marked sleeping, wake_up_task() makes
+ *     it runnable, and schedule() gives the CPU back at once (sched.c).
+ * The read under the lock must not sleep, but the word's page may be
+ * absent. So it is a no-fault read (get_user_u32_nofault); when that
+ * fails, the lock is dropped, the page faulted in by an ordinary read, and
+ * everything retried from the key, which the fault may have changed.
+ */
+#include "kernel/sched/futex.h"
+#include "fs/vfs.h"		/* struct linux_timespec */
+#include "kernel/errno.h"
+#include "kernel/sched/sched.h"
+#include "kernel/syscall/syscall.h"
+#include "kernel/process/task.h"
+#include "kernel/time/timekeeping.h"
+#include "kernel/time/tsc.h"
+#include "locking/spinlock.h"
+#include "mm/page_alloc.h"
+#include "mm/paging.h"
+#include "mm/uaccess.h"
+#include "mm/vm.h"
+
+/* futex(2) operations and flags, Linux's values. */
+#define FUTEX_WAIT		0
+#define FUTEX_WAKE		1
+#define FUTEX_REQUEUE		3
+#define FUTEX_CMP_REQUEUE	4
+#define FUTEX_WAIT_BITSET	9
+#define FUTEX_WAKE_BITSET	10
+#define FUTEX_PRIVATE_FLAG	128
+#define FUTEX_CLOCK_REALTIME	256
+#define FUTEX_BITSET_ANY	0xffffffffu
+
+#define NSEC_PER_SEC		1000000000ul
+
+/*
+ * (mm, user address) for a private futex, (struct page, offset in it) for
+ * a shared one; an mm and a struct page never share an address, so the two
+ * kinds cannot be confused.
+ */
+struct futex_key {
+	const void *object;
+	u64 offset;
+};
+
+struct futex_bucket {
+	struct spinlock lock;
+	struct list_head waiters;	/* of struct futex_waiter, in arrival order */
+};
+
+struct futex_waiter {
+	struct list_head link;		/* in bucket->waiters; unlinked = woken */
+	struct futex_bucket *bucket;	/* changes only with both buckets locked */
+	struct futex_key key;
+	u32 bitset;			/* FUTEX_WAKE_BITSET wakes it if the sets intersect */
+	struct task *task;
+};
+
+#define FUTEX_HASH_BITS	8
+
+/* Initialised statically, so that no boot step has to set the table up. */
+#define BUCKET(i)	{ SPINLOCK_INIT("futex"), LIST_HEAD_INIT(futex_table[i].waiters) }
+#define BUCKETS4(i)	BUCKET(i), BUCKET((i) + 1), BUCKET((i) + 2), BUCKET((i) + 3)
+#define BUCKETS16(i)	BUCKETS4(i), BUCKETS4((i) + 4), BUCKETS4((i) + 8), BUCKETS4((i) + 12)
+#define BUCKETS64(i)	BUCKETS16(i), BUCKETS16((i) + 16), BUCKETS16((i) + 32), BUCKETS16((i) + 48)
+
+static struct futex_bucket futex_table[] = {
+	BUCKETS64(0), BUCKETS64(64), BUCKETS64(128), BUCKETS64(192),
+};
+_Static_assert(ARRAY_SIZE(futex_table) == 1 << FUTEX_HASH_BITS, "one initializer per bucket");
+
+static struct futex_bucket *
+bucket_of(const struct futex_key *k)
+{
+	u64 h = ((u64)(uintptr_t)k->object ^ k->offset) * 0x9e3779b97f4a7c15ul;	/* Fibonacci hashing */
+
+	return &futex_table[h >> (64 - FUTEX_HASH_BITS)];
+}
+
+static bool
+key_equal(const struct futex_key *a, const struct futex_key *b)
+{
+	return a->object == b->object && a->offset == b->offset;
+}
+
+static struct futex_key
+private_key(struct mm *mm, u64 uaddr)
+{
+	return (struct futex_key){ mm, uaddr };
+}
+
+/* What every futex address must be, in Linux's order of checks. */
+static int
+check_address(u64 uaddr)
+{
+	if (uaddr % sizeof(u32))
+		return -EINVAL;
+	return access_ok((const void __user *)uaddr, sizeof(u32)) ? 0 : -EFAULT;
+}
+
+/* Brings the word's page in by an ordinary read, which may sleep: 0 or -EFAULT. */
+static int
+fault_in_word(u64 uaddr)
+{
+	u32 v;
+
+	return copy_from_user(&v, (const void __user *)uaddr, sizeof(v));
+}
+
+/*
+ * The shared key of the word at uaddr (see the top of the file), with the
+ * mmap lock held: -EFAULT outside any mapping, -EAGAIN while the page that
+ * names it is not mapped yet.
+ */
+static int
+key_from_mapping(struct mm *mm, u64 uaddr, struct futex_key *key)
+{
+	struct vma *v = vma_find(mm, uaddr);
+
+	if (!v)
+		return -EFAULT;
+	*key = private_key(mm, uaddr);
+	if (!(v->flags & VM_SHARED) && !v->file)
+		return 0;
+	/* pt_lock: a concurrent copy-on-write may replace and free the page. */
+	spin_lock(&mm->pt_lock);
+	pte_t *pte = pte_walk(mm->pgd, uaddr, false);
+	u64 entry = pte ? pte_val(*pte) : 0;
+	struct page *page = (entry & PTE_PRESENT) ? pte_page(entry) : NULL;
+	if (page && ((v->flags & VM_SHARED) || page->mapping))
+		*key = (struct futex_key){ page, uaddr & (PAGE_SIZE - 1) };
+	spin_unlock(&mm->pt_lock);
+	return page ? 0 : -EAGAIN;
+}
+
+static int
+shared_key(struct mm *mm, u64 uaddr, struct futex_key *key)
+{
+	for (;;) {
+		down_read(&mm->mmap_lock);
+		int err = key_from_mapping(mm, uaddr, key);
+		up_read(&mm->mmap_lock);
+		if (err != -EAGAIN)
+			return err;
+		if (fault_in_word(uaddr))
+			return -EFAULT;
+	}
+}
+
+static int
+futex_key(u64 uaddr, bool shared, struct futex_key *key)
+{
+	struct mm *mm = current()->mm;
+	int err = check_address(uaddr);
+
+	if (err)
+		return err;
+	if (shared)
+		return shared_key(mm, uaddr, key);
+	*key = private_key(mm, uaddr);
+	return 0;
+}
+
+/* Bucket locked: w leaves its queue and its task wakes (why under the lock: see the top). */
+static void
+wake_waiter(struct futex_waiter *w)
+{
+	list_del(&w->link);
+	wake_up_task(w->task);
+}
+
+/*
+ * Both buckets locked: w now waits on key, whose bucket is `to`; it keeps
+ * its place when that is the bucket it is in (so a requeue pass never
+ * meets it again).
+ */
+static void
+requeue_waiter(struct futex_waiter *w, struct futex_bucket *to, const struct futex_key *key)
+{
+	w->key = *key;
+	if (w->bucket == to)
+		return;
+	list_del(&w->link);
+	list_add_tail(&w->link, &to->waiters);
+	WRITE_ONCE(w->bucket, to);
+}
+
+static int
+wake_key(const struct futex_key *key, int n, u32 bitset)
+{
+	struct futex_bucket *b = bucket_of(key);
+	struct list_head *pos, *next;
+	int woken = 0;
+
+	spin_lock(&b->lock);
+	for (pos = b->waiters.next; pos != &b->waiters; pos = next) {
+		struct futex_waiter *w = list_entry(pos, struct futex_waiter, link);
+		next = pos->next;
+		if (!key_equal(&w->key, key) || !(w->bitset & bitset))
+			continue;
+		wake_waiter(w);
+		if (++woken >= n)	/* tested after the wake-up: n <= 0 wakes one, as in Linux */
+			break;
+	}
+	spin_unlock(&b->lock);
+	return woken;
+}
+
+/*
+ * Queues w on uaddr's futex if the word still holds val, and marks the
+ * task sleeping: 0, else -EAGAIN (another value) or the key's error.
+ */
+static int
+queue_if_equal(struct futex_waiter *w, u64 uaddr, bool shared, u32 val)
+{
+	for (;;) {
+		int err = futex_key(uaddr, shared, &w->key);
+		if (err)
+			return err;
+		struct futex_bucket *b = bucket_of(&w->key);
+		u32 cur;
+		spin_lock(&b->lock);
+		if (get_user_u32_nofault(&cur, (const u32 __user *)uaddr)) {
+			spin_unlock(&b->lock);
+			if (fault_in_word(uaddr))
+				return -EFAULT;
+			continue;
+		}
+		if (cur == val) {
+			w->bucket = b;
+			list_add_tail(&w->link, &b->waiters);
+			set_current_sleeping();
+		}
+		spin_unlock(&b->lock);
+		return cur == val ? 0 : -EAGAIN;
+	}
+}
+
+/* Takes w off its queue unless a waker did: whether it was still queued (not woken). */
+static bool
+unqueue(struct futex_waiter *w)
+{
+	struct futex_bucket *b;
+
+	for (;;) {
+		b = READ_ONCE(w->bucket);
+		spin_lock(&b->lock);
+		if (b == READ_ONCE(w->bucket))
+			break;
+		spin_unlock(&b->lock);	/* requeued meanwhile: follow it */
+	}
+	bool queued = !list_empty(&w->link);
+	list_del(&w->link);
+	spin_unlock(&b->lock);
+	return queued;
+}
+
+/* Queued and marked sleeping: sleeps until woken, the deadline (ns since boot) or a signal. */
+static void
+futex_sleep(const u64 *deadline)
+{
+	u64 now = ns_since_boot();
+
+	if (task_interrupted() || (deadline && now >= *deadline))
+		WRITE_ONCE(current()->state, TASK_RUNNABLE);
+	else if (deadline)
+		schedule_timeout_ns(*deadline - now);
+	else
+		schedule();
+}
+
+static long
+futex_wait(u64 uaddr, bool shared, u32 val, u32 bitset, const u64 *deadline)
+{
+	struct futex_waiter w = {
+		.link = LIST_HEAD_INIT(w.link), .bitset = bitset, .task = current(),
+	};
+
+	if (!bitset)
+		return -EINVAL;
+	for (;;) {
+		int err = queue_if_equal(&w, uaddr, shared, val);
+		if (err)
+			return err;
+		futex_sleep(deadline);
+		if (!unqueue(&w))
+			return 0;
+		if (deadline && ns_since_boot() >= *deadline)
+			return -ETIMEDOUT;
+		/* As Linux: a wait without timeout may restart (SA_RESTART); a timed one ends. */
+		if (task_interrupted())
+			return deadline ? -EINTR : -ERESTARTSYS;
+		/* Woken by something else: look at the word again, as Linux does. */
+	}
+}
+
+static long
+futex_wake(u64 uaddr, bool shared, int n, u32 bitset)
+{
+	struct futex_key key;
+
+	if (!bitset)
+		return -EINVAL;
+	int err = futex_key(uaddr, shared, &key);
+	return err ? err : wake_key(&key, n, bitset);
+}
+
+int
+futex_wake_address(struct mm *mm, u64 uaddr, int n)
+{
+	struct futex_key key = private_key(mm, uaddr);
+	int err = check_address(uaddr);
+
+	return err ? err : wake_key(&key, n, FUTEX_BITSET_ANY);
+}
+
+/* In address order, so that two requeues between the same buckets cannot deadlock. */
+static void
+lock_buckets(struct futex_bucket *a, struct futex_bucket *b)
+{
+	spin_lock(&MIN(a, b)->lock);
+	if (a != b)
+		spin_lock(&MAX(a, b)->lock);
+}
+
+static void
+unlock_buckets(struct futex_bucket *a, struct futex_bucket *b)
+{
+	spin_unlock(&a->lock);
+	if (a != b)
+		spin_unlock(&b->lock);
+}
+
+/*
+ * Both buckets locked: wakes up to nr_wake waiters on `from`, moves up to
+ * nr_requeue more to `to`; returns how many it woke and moved together.
+ */
+static long
+wake_and_requeue(struct futex_bucket *fb, const struct futex_key *from,
+		 struct futex_bucket *tb, const struct futex_key *to, int nr_wake, int nr_requeue)
+{
+	struct list_head *pos, *next;
+	int woken = 0, moved = 0;
+
+	for (pos = fb->waiters.next; pos != &fb->waiters; pos = next) {
+		struct futex_waiter *w = list_entry(pos, struct futex_waiter, link);
+		next = pos->next;
+		if (!key_equal(&w->key, from))
+			continue;
+		if (woken < nr_wake) {
+			wake_waiter(w);
+			woken++;
+		} else if (moved < nr_requeue) {
+			requeue_waiter(w, tb, to);
+			moved++;
+		} else {
+			break;
+		}
+	}
+	return woken + moved;
+}
+
+/* REQUEUE, and CMP_REQUEUE when cmpval is given: only while *uaddr == *cmpval. */
+static long
+futex_requeue(u64 uaddr, u64 uaddr2, bool shared, int nr_wake, int nr_requeue, const u32 *cmpval)
+{
+	struct futex_key from, to;
+
+	if (nr_wake < 0 || nr_requeue < 0)
+		return -EINVAL;
+	for (;;) {
+		int err = futex_key(uaddr, shared, &from);
+		if (!err)
+			err = futex_key(uaddr2, shared, &to);
+		if (err)
+			return err;
+		struct futex_bucket *fb = bucket_of(&from), *tb = bucket_of(&to);
+		u32 cur = 0;
+		lock_buckets(fb, tb);
+		if (cmpval && get_user_u32_nofault(&cur, (const u32 __user *)uaddr)) {
+			unlock_buckets(fb, tb);
+			if (fault_in_word(uaddr))
+				return -EFAULT;
+			continue;
+		}
+		long ret = cmpval && cur != *cmpval ? -EAGAIN :
+			   wake_and_requeue(fb, &from, tb, &to, nr_wake, nr_requeue);
+		unlock_buckets(fb, tb);
+		return ret;
+	}
+}
+
+/* A CLOCK_REALTIME instant on the monotonic clock (0 if that is before boot: already past). */
+static u64
+wall_to_monotonic(u64 real_ns)
+{
+	s64 offset = timekeeping_realtime_offset_ns();
+
+	return offset > 0 && real_ns < (u64)offset ? 0 : real_ns - (u64)offset;
+}
+
+/*
+ * The deadline of a wait, in CLOCK_MONOTONIC ns since boot: FUTEX_WAIT's
+ * timeout is relative, FUTEX_WAIT_BITSET's absolute. An absolute
+ * CLOCK_REALTIME time (FUTEX_CLOCK_REALTIME) loses the wall clock's
+ * offset from the monotonic one as it is now (a later settimeofday does
+ * not move the deadline, a simplification Linux does not make).
+ */
+static int
+read_deadline(const struct linux_timespec __user *uts, bool relative, bool realtime,
+	      u64 *deadline)
+{
+	struct linux_timespec ts;
+	u64 ns;
+
+	if (copy_from_user(&ts, uts, sizeof(ts)))
+		return -EFAULT;
+	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= (s64)NSEC_PER_SEC)
+		return -EINVAL;
+	if (__builtin_mul_overflow((u64)ts.tv_sec, NSEC_PER_SEC, &ns) ||
+	    __builtin_add_overflow(ns, (u64)ts.tv_nsec, &ns) ||
+	    (relative && __builtin_add_overflow(ns, ns_since_boot(), &ns)))
+		ns = UINT64_MAX;	/* centuries: as good as forever */
+	else if (realtime)
+		ns = wall_to_monotonic(ns);
+	*deadline = ns;
+	return 0;
+}
+
+SYSCALL6(futex, u64, uaddr, int, op, u32, val, const struct linux_timespec __user *, utime,
+	 u64, uaddr2, u32, val3)
+{
+	int cmd = op & ~(FUTEX_PRIVATE_FLAG | FUTEX_CLOCK_REALTIME);
+	bool shared = !(op & FUTEX_PRIVATE_FLAG);
+	bool is_wait = cmd == FUTEX_WAIT || cmd == FUTEX_WAIT_BITSET;
+	/* For the requeues, the timeout argument is a count (Linux's val2). */
+	int val2 = (int)(uintptr_t)utime;
+	u64 deadline;
+
+	/* Only an absolute timeout has a clock to choose (Linux 4.5 briefly allowed FUTEX_WAIT). */
+	if ((op & FUTEX_CLOCK_REALTIME) && cmd != FUTEX_WAIT_BITSET)
+		return -ENOSYS;
+	if (is_wait && utime) {
+		int err = read_deadline(utime, cmd == FUTEX_WAIT, op & FUTEX_CLOCK_REALTIME, &deadline);
+		if (err)
+			return err;
+	}
+	const u64 *until = is_wait && utime ? &deadline : NULL;
+
+	switch (cmd) {
+	case FUTEX_WAIT:
+		return futex_wait(uaddr, shared, val, FUTEX_BITSET_ANY, until);
+	case FUTEX_WAIT_BITSET:
+		return futex_wait(uaddr, shared, val, val3, until);
+	case FUTEX_WAKE:
+		return futex_wake(uaddr, shared, (int)val, FUTEX_BITSET_ANY);
+	case FUTEX_WAKE_BITSET:
+		return futex_wake(uaddr, shared, (int)val, val3);
+	case FUTEX_REQUEUE:
+		return futex_requeue(uaddr, uaddr2, shared, (int)val, val2, NULL);
+	case FUTEX_CMP_REQUEUE:
+		return futex_requeue(uaddr, uaddr2, shared, (int)val, val2, &val3);
+	default:
+		return -ENOSYS;
+	}
+}

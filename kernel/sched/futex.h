@@ -1,0 +1,24 @@
+/*
+ * futex.h - fast user-space locking: the kernel half of futex(2), the call
+ * musl's mutexes, condition variables and pthread_join sleep and wake in.
+ *
+ * The system call itself is defined in kernel/sched/futex.c; other kernel code
+ * needs only the wake-up that thread exit does for CLONE_CHILD_CLEARTID.
+ */
+#ifndef REWIND_FUTEX_H
+#define REWIND_FUTEX_H
+
+#include "kernel/lib/types.h"
+
+struct mm;
+
+/*
+ * Wakes up to n (at least one) waiters on the futex at uaddr in mm, keyed
+ * privately by (mm, uaddr): a thread exiting with CLONE_CHILD_CLEARTID,
+ * after it cleared the word. A waiter that used the shared form on private
+ * memory has the same key (kernel/sched/futex.c), so it is woken too. Returns the
+ * number woken, or -EINVAL (misaligned) / -EFAULT (not a user address).
+ */
+int futex_wake_address(struct mm *mm, u64 uaddr, int n);
+
+#endif

@@ -1,0 +1,62 @@
+/*
+ * sched.h - the scheduler: per-CPU run queues, round-robin time slices,
+ * sleeping with deadlines, kernel threads.
+ *
+ * Preemption happens on the way back to user mode (and in the idle loop):
+ * the timer tick only marks the CPU as needing to reschedule, as a Linux
+ * kernel without CONFIG_PREEMPT does. Kernel code therefore runs until it
+ * sleeps or returns, which keeps spinlock-protected sections simple.
+ */
+#ifndef REWIND_SCHED_H
+#define REWIND_SCHED_H
+
+#include "kernel/process/task.h"
+
+#define SCHED_SLICE_TICKS 10	/* 10 ms at hz=1000 */
+
+/* Makes the thread that booted this CPU (on the given stack) its idle task. */
+void sched_init_cpu(u64 boot_stack_top);
+/* The boot thread's last act: become the idle loop. */
+__noreturn void sched_idle_loop(void);
+
+/* A new task (state RUNNABLE) joins a run queue. */
+void sched_start_task(struct task *t);
+/* A sleeping task becomes runnable; a no-op for any other state. */
+void wake_up_task(struct task *t);
+/* The current task is about to sleep: call before testing the condition. */
+void set_current_sleeping(void);
+/* Gives up the CPU; the current task runs again when it is runnable and picked. */
+void schedule(void);
+/* Timer interrupt work: kernel timers, the time slice, and sleepers whose deadline passed. */
+void sched_tick(void);
+/*
+ * Sleeps (the caller has called set_current_sleeping or prepare_to_wait)
+ * until woken or until ns have passed; returns the nanoseconds left (0 when
+ * the time ran out).
+ */
+u64 schedule_timeout_ns(u64 ns);
+/* Sleeps ns nanoseconds; -EINTR if interrupted first. */
+long sleep_ns(u64 ns);
+
+/*
+ * Before returning to user mode: leave if killed, reschedule if asked,
+ * deliver signals - until none of that is left with interrupts off.
+ * Returns with interrupts disabled, for the exit path to keep them so.
+ */
+void prepare_return_to_user(void);
+/* Unwinds to user mode through the frame at the top of the current kernel stack. */
+__noreturn void return_to_user(struct trap_frame *f);
+
+/* Allocates a task with a kernel stack, copying nothing: for fork and kthreads. */
+struct task *task_alloc(const char *name);
+void task_free(struct task *t);
+/* A kernel thread that runs fn(arg), then exits (freed by the kernel). */
+struct task *kthread_start(const char *name, void (*fn)(void *), void *arg);
+/* The same, allowed only on the CPUs in the mask. */
+struct task *kthread_start_on(const char *name, void (*fn)(void *), void *arg, u64 cpus);
+/* A kernel thread made but neither registered (no pid) nor started. */
+struct task *kthread_create(const char *name, void (*fn)(void *), void *arg, u64 cpus);
+/* A freshly forked user task resumes in user mode from its frame (task_user_frame). */
+void task_prepare_user_return(struct task *t);
+
+#endif

@@ -1,0 +1,54 @@
+/*
+ * wait.c - wait queues; see wait.h for the no-lost-wake-up argument.
+ */
+#include "kernel/sched/wait.h"
+#include "kernel/sched/sched.h"
+#include "kernel/signal/signal.h"
+#include "kernel/process/task.h"
+
+void
+wait_queue_init(struct wait_queue *q)
+{
+	spin_lock_init(&q->lock, "waitq");
+	list_init(&q->waiters);
+}
+
+void
+prepare_to_wait(struct wait_queue *q, struct wait_entry *e)
+{
+	u64 flags = spin_lock_irqsave(&q->lock);
+
+	e->task = current();
+	if (list_empty(&e->link))
+		list_add_tail(&e->link, &q->waiters);
+	set_current_sleeping();
+	spin_unlock_irqrestore(&q->lock, flags);
+}
+
+void
+finish_wait(struct wait_queue *q, struct wait_entry *e)
+{
+	u64 flags = spin_lock_irqsave(&q->lock);
+
+	WRITE_ONCE(current()->state, TASK_RUNNABLE);
+	list_del(&e->link);
+	spin_unlock_irqrestore(&q->lock, flags);
+}
+
+void
+wake_up_all(struct wait_queue *q)
+{
+	u64 flags = spin_lock_irqsave(&q->lock);
+	struct list_head *pos;
+
+	list_for_each(pos, &q->waiters)
+		wake_up_task(list_entry(pos, struct wait_entry, link)->task);
+	spin_unlock_irqrestore(&q->lock, flags);
+}
+
+/* A signal to act on, or exit_group / a fatal signal asked this task to go. */
+bool
+task_interrupted(void)
+{
+	return signal_pending();
+}

@@ -1,0 +1,70 @@
+/*
+ * wait.h - wait queues: how a task sleeps until a condition holds.
+ *
+ * The sleeper puts itself on the queue and marks itself sleeping *before*
+ * testing the condition; the waker changes the condition first and then
+ * wakes the queue. Whichever order the two CPUs run in, the sleeper either
+ * sees the new condition or is woken after it went to sleep: no lost
+ * wake-ups. wait_event() packages that loop.
+ */
+#ifndef REWIND_WAIT_H
+#define REWIND_WAIT_H
+
+#include "kernel/lib/list.h"
+#include "kernel/signal/signal.h"
+#include "kernel/lib/types.h"
+#include "locking/spinlock.h"
+
+struct task;
+
+struct wait_queue {
+	struct spinlock lock;
+	struct list_head waiters;	/* of struct wait_entry */
+};
+
+struct wait_entry {
+	struct list_head link;
+	struct task *task;
+};
+
+/* A wait entry must start unlinked: WAIT_ENTRY(e) declares one. */
+#define WAIT_ENTRY(e) struct wait_entry e = { .link = LIST_HEAD_INIT(e.link), .task = NULL }
+
+#define WAIT_QUEUE_INIT(q) { .lock = SPINLOCK_INIT("waitq"), .waiters = LIST_HEAD_INIT((q).waiters) }
+
+void wait_queue_init(struct wait_queue *q);
+/* Queues the current task and marks it sleeping; then test the condition. */
+void prepare_to_wait(struct wait_queue *q, struct wait_entry *e);
+/* Takes the current task off the queue and marks it running. */
+void finish_wait(struct wait_queue *q, struct wait_entry *e);
+/* Wakes every task on the queue. */
+void wake_up_all(struct wait_queue *q);
+/* Whether the current task has a reason to stop sleeping early (a signal, or being killed). */
+bool task_interrupted(void);
+
+/*
+ * Sleeps until cond is true. Returns 0, or -ERESTARTSYS (kernel/signal/signal.h)
+ * when a signal interrupts: the call is restarted or fails with EINTR,
+ * depending on the handler (SA_RESTART), on the way back to user mode.
+ */
+#define wait_event_interruptible(q, cond)				\
+	({								\
+		WAIT_ENTRY(we_);					\
+		long ret_ = 0;						\
+		for (;;) {						\
+			prepare_to_wait((q), &we_);			\
+			if (cond)					\
+				break;					\
+			if (task_interrupted()) {			\
+				ret_ = -ERESTARTSYS;			\
+				break;					\
+			}						\
+			schedule();					\
+		}							\
+		finish_wait((q), &we_);					\
+		ret_;							\
+	})
+
+void schedule(void);
+
+#endif

@@ -1,0 +1,550 @@
+/*
+ * signal.c - generating signals and keeping them until delivery: the
+ * dispositions (struct sighand, shared by a process's threads), the
+ * pending sets (one per thread, one per process in its group leader) with
+ * a siginfo queued for each signal, sending with Linux's choice of the
+ * thread that takes a process-directed signal, death as a default action
+ * decided when sending, and the state across fork, execve and exit.
+ *
+ * Delivery - the handler's frame on the user stack, rt_sigreturn, the
+ * restart of interrupted system calls - is in signal_frame.c; the system
+ * calls that manage signals are in signal_syscalls.c.
+ *
+ * Locking: a sender holds tasks_lock (the target cannot be freed, thread
+ * lists are stable), then the target's sighand lock; wake-ups (run-queue
+ * locks) nest inside both. A thread reads its own blocked mask without the
+ * lock, since only it changes that mask. A sleeper's "is a signal pending"
+ * test (task_interrupted) has a full barrier between marking itself
+ * sleeping and reading the pending sets; the sender sets the bit, then
+ * wakes under the run-queue lock: one of the two always sees the other.
+ */
+#include "kernel/signal/signal_internal.h"
+#include "kernel/time/cputime.h"
+#include "kernel/errno.h"
+#include "kernel/process/process.h"
+#include "kernel/sched/sched.h"
+#include "kernel/x86/smp.h"
+#include "kernel/syscall/syscall.h"
+#include "kernel/lib/string.h"
+#include "kernel/x86/traps.h"
+#include "kernel/time/tsc.h"
+#include "mm/kmalloc.h"
+
+/* Faults are taken first: the instruction that raised one cannot go on before it is handled. */
+#define SYNCHRONOUS_MASK (sigmask(SIGSEGV) | sigmask(SIGBUS) | sigmask(SIGILL) | \
+			  sigmask(SIGTRAP) | sigmask(SIGFPE) | sigmask(SIGSYS))
+/* At most this many siginfos wait in one pending set; realtime signals beyond get -EAGAIN. */
+#define SIGQUEUE_MAX	256
+#define USER_HZ		100	/* clock_t units of si_utime and si_stime */
+
+struct sigqueue {
+	struct list_head link;
+	struct siginfo info;
+};
+
+/* ---- dispositions -------------------------------------------------------------- */
+
+bool
+sig_default_ignored(int sig)
+{
+	switch (sig) {
+	case SIGCHLD: case SIGURG: case SIGWINCH:
+	case SIGCONT: case SIGSTOP: case SIGTSTP: case SIGTTIN: case SIGTTOU:
+		return true;
+	default:
+		return false;
+	}
+}
+
+bool
+sig_handler_ignores(const struct sigaction_k *a, int sig)
+{
+	return a->handler == SIG_IGN || (a->handler == SIG_DFL && sig_default_ignored(sig));
+}
+
+/* Whether the default action applies and is death; sighand lock held. */
+static bool
+sig_fatal(struct task *t, int sig)
+{
+	return sig == SIGKILL || (sig_action(t, sig)->handler == SIG_DFL && !sig_default_ignored(sig));
+}
+
+static struct sighand *
+sighand_alloc(void)
+{
+	struct sighand *sh = kzalloc(sizeof(*sh));
+
+	if (sh) {
+		sh->refs = 1;
+		spin_lock_init(&sh->lock, "sighand");
+	}
+	return sh;
+}
+
+static void
+sighand_put(struct sighand *sh)
+{
+	if (__atomic_sub_fetch(&sh->refs, 1, __ATOMIC_ACQ_REL) == 0)
+		kfree(sh);
+}
+
+/* ---- pending sets -------------------------------------------------------------- */
+
+static void
+pending_init(struct sigpending *p)
+{
+	p->set = 0;
+	list_init(&p->queue);
+	p->queued = 0;
+}
+
+/* Removes the signals in mask and their siginfos; sighand lock held (or the task is gone). */
+static void
+pending_flush(struct sigpending *p, u64 mask)
+{
+	struct list_head *pos = p->queue.next;
+
+	while (pos != &p->queue) {
+		struct sigqueue *q = list_entry(pos, struct sigqueue, link);
+		pos = pos->next;
+		if (mask & sigmask(q->info.signo)) {
+			list_del(&q->link);
+			kfree(q);
+			p->queued--;
+		}
+	}
+	p->set &= ~mask;
+}
+
+/*
+ * Adds a signal. A standard signal is pending at most once (a second one
+ * merges with the first); realtime signals queue, each with its siginfo.
+ * If no siginfo can be stored the signal is still pending, with a minimal
+ * one made up at delivery. Sighand lock held.
+ */
+static int
+pending_add(struct sigpending *p, const struct siginfo *info)
+{
+	int sig = info->signo;
+	struct sigqueue *q = NULL;
+
+	if (sig < SIGRTMIN && (p->set & sigmask(sig)))
+		return 0;
+	if (p->queued < SIGQUEUE_MAX)
+		q = kmalloc(sizeof(*q));
+	else if (sig >= SIGRTMIN)
+		return -EAGAIN;
+	if (q) {
+		q->info = *info;
+		list_add_tail(&q->link, &p->queue);
+		p->queued++;
+	}
+	p->set |= sigmask(sig);
+	return 0;
+}
+
+/* The lowest signal in pending & mask, faults first; 0 if none. */
+static int
+next_signal(u64 pending, u64 mask)
+{
+	u64 ready = pending & mask;
+
+	if (ready & SYNCHRONOUS_MASK)
+		ready &= SYNCHRONOUS_MASK;
+	return ready ? __builtin_ctzl(ready) + 1 : 0;
+}
+
+/* Takes sig's oldest siginfo out of p; the bit stays while another one is queued. */
+static void
+pending_take(struct sigpending *p, int sig, struct siginfo *info)
+{
+	struct sigqueue *found = NULL;
+	bool more = false;
+	struct list_head *pos;
+
+	list_for_each(pos, &p->queue) {
+		struct sigqueue *q = list_entry(pos, struct sigqueue, link);
+		if (q->info.signo != sig)
+			continue;
+		if (found) {
+			more = true;
+			break;
+		}
+		found = q;
+	}
+	if (found) {
+		*info = found->info;
+		list_del(&found->link);
+		kfree(found);
+		p->queued--;
+	} else {
+		*info = (struct siginfo){ .signo = sig, .code = SI_KERNEL };
+	}
+	if (!more)
+		p->set &= ~sigmask(sig);
+}
+
+int
+dequeue_signal(struct task *t, u64 mask, struct siginfo *info)
+{
+	struct sigpending *p = &t->sig_pending;
+	int sig = next_signal(p->set, mask);
+
+	if (!sig) {
+		p = &t->group_leader->sig_shared;
+		sig = next_signal(p->set, mask);
+	}
+	if (sig)
+		pending_take(p, sig, info);
+	return sig;
+}
+
+void
+flush_pending(struct task *t, u64 mask)
+{
+	struct task *leader = t->group_leader;
+	struct list_head *pos;
+
+	pending_flush(&leader->sig_shared, mask);
+	list_for_each(pos, &leader->threads)
+		pending_flush(&list_entry(pos, struct task, thread_link)->sig_pending, mask);
+}
+
+/* Whether t would act on sig now: not exiting, and not blocking it (or waiting for it). */
+static bool
+wants_signal(struct task *t, int sig)
+{
+	if (READ_ONCE(t->killed) || READ_ONCE(t->state) == TASK_ZOMBIE)
+		return false;
+	return !(t->sig_blocked & sigmask(sig)) || (t->sig_waiting & sigmask(sig));
+}
+
+bool
+sig_deliverable(struct task *t)
+{
+	u64 pending = READ_ONCE(t->sig_pending.set) | READ_ONCE(t->group_leader->sig_shared.set);
+
+	return pending & (~READ_ONCE(t->sig_blocked) | READ_ONCE(t->sig_waiting));
+}
+
+bool
+signal_pending(void)
+{
+	struct task *t = current();
+
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);	/* our "sleeping" before their pending bit */
+	if (READ_ONCE(t->killed))
+		return true;
+	return t->sighand && sig_deliverable(t);
+}
+
+bool
+signal_work_on_return(const struct trap_frame *f)
+{
+	struct task *t = current();
+	long ret = (long)f->rax;
+
+	return READ_ONCE(t->killed) || t->sig_restore_mask || (t->sighand && sig_deliverable(t)) ||
+	       ((ret == -ERESTARTSYS || ret == -ERESTARTNOHAND) && syscall_restartable(f));
+}
+
+/* ---- sending ------------------------------------------------------------------- */
+
+/* Makes t notice a signal: ends an interruptible sleep, or interrupts user mode on its CPU. */
+static void
+signal_wake(struct task *t)
+{
+	wake_up_task(t);
+	if (t != current() && READ_ONCE(t->on_cpu))
+		smp_send_reschedule(READ_ONCE(t->cpu));
+}
+
+/* The thread of leader's process to take sig, as Linux picks it; NULL if all block it. tasks_lock held. */
+static struct task *
+pick_thread(struct task *leader, int sig)
+{
+	struct task *cur = current();
+	struct list_head *pos;
+
+	if (cur->group_leader == leader && wants_signal(cur, sig))
+		return cur;
+	list_for_each(pos, &leader->threads) {
+		struct task *m = list_entry(pos, struct task, thread_link);
+		if (wants_signal(m, sig))
+			return m;
+	}
+	return NULL;
+}
+
+/*
+ * The common part of both sends: t is the thread named (thread-directed)
+ * or any member of the process. tasks_lock held.
+ */
+static int
+send_signal(struct task *t, const struct siginfo *info, bool whole_process)
+{
+	struct task *leader = t->group_leader;
+	int sig = info->signo, err = 0;
+
+	if (!t->sighand || leader->group_exiting || !leader->live_threads)
+		return 0;	/* a kernel thread, or a process on its way out: nothing to do */
+	u64 flags = sighand_lock(t);
+	if (leader->pid == 1 && sig_action(t, sig)->handler == SIG_DFL)
+		goto out;	/* init only gets the signals it has a handler for */
+	if (sig == SIGKILL) {
+		group_kill_locked(leader, SIGKILL);
+		goto out;
+	}
+	/* Ignored signals are dropped now, unless blocked: the disposition may change meanwhile. */
+	if (!(t->sig_blocked & sigmask(sig)) && sig_handler_ignores(sig_action(t, sig), sig))
+		goto out;
+	err = pending_add(whole_process ? &leader->sig_shared : &t->sig_pending, info);
+	if (err)
+		goto out;
+	struct task *target = whole_process ? pick_thread(leader, sig) : t;
+	if (!target || !wants_signal(target, sig))
+		goto out;	/* pending until a thread unblocks it */
+	if (sig_fatal(t, sig) && !(target->sig_waiting & sigmask(sig)))
+		group_kill_locked(leader, sig);
+	else
+		signal_wake(target);
+out:
+	sighand_unlock(t, flags);
+	return err;
+}
+
+int
+signal_send_process(struct task *p, const struct siginfo *info)
+{
+	return send_signal(p, info, true);
+}
+
+int
+signal_send_thread(struct task *t, const struct siginfo *info)
+{
+	return send_signal(t, info, false);
+}
+
+void
+signal_send_self(int sig)
+{
+	struct task *t = current();
+	struct siginfo info = { .signo = sig, .code = SI_USER, .kill.pid = t->tgid };
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+
+	signal_send_thread(t, &info);	/* the calling thread's, as Linux's send_sig(SIGPIPE, current) */
+	spin_unlock_irqrestore(&tasks_lock, flags);
+}
+
+void
+set_current_blocked(u64 mask)
+{
+	struct task *t = current();
+	u64 flags = spin_lock_irqsave(&tasks_lock);	/* pick_thread walks the threads */
+
+	spin_lock(&t->sighand->lock);
+	u64 newly_blocked = mask & ~t->sig_blocked & t->group_leader->sig_shared.set;
+	t->sig_blocked = mask & ~UNBLOCKABLE;
+	/* A process signal this thread now blocks may be for another thread to take. */
+	while (newly_blocked) {
+		int sig = __builtin_ctzl(newly_blocked) + 1;
+		newly_blocked &= ~sigmask(sig);
+		struct task *other = pick_thread(t->group_leader, sig);
+		if (other)
+			signal_wake(other);
+	}
+	spin_unlock(&t->sighand->lock);
+	spin_unlock_irqrestore(&tasks_lock, flags);
+}
+
+void
+signal_exit_retarget(struct task *t)
+{
+	struct task *leader = t->group_leader;
+
+	if (!t->sighand || !leader->live_threads)
+		return;		/* a kernel thread, or the last thread: nobody is left to take them */
+	spin_lock(&t->sighand->lock);
+	u64 pending = leader->sig_shared.set & ~t->sig_blocked;
+	while (pending) {
+		int sig = __builtin_ctzl(pending) + 1;
+		pending &= ~sigmask(sig);
+		struct task *other = pick_thread(leader, sig);	/* never t: it is a zombie now */
+		if (other)
+			signal_wake(other);
+	}
+	spin_unlock(&t->sighand->lock);
+}
+
+/*
+ * A fault's signal cannot be refused: if it is blocked or ignored, the
+ * default comes back (Linux's force_sig). This also catches a fault inside
+ * the fault's own handler, which runs with the signal blocked. Queues it
+ * for the current thread and returns true if a handler will run; false if
+ * the default action, death, applies.
+ */
+static bool
+force_signal(const struct siginfo *info)
+{
+	struct task *t = current();
+	int sig = info->signo;
+	u64 flags = sighand_lock(t);
+	struct sigaction_k *a = sig_action(t, sig);
+
+	if ((t->sig_blocked & sigmask(sig)) || a->handler == SIG_IGN) {
+		a->handler = SIG_DFL;
+		t->sig_blocked &= ~sigmask(sig);
+	}
+	bool handled = a->handler != SIG_DFL;
+	if (handled)
+		pending_add(&t->sig_pending, info);
+	sighand_unlock(t, flags);
+	return handled;
+}
+
+void
+force_sig_fault(const struct fault_report *r)
+{
+	struct task *t = current();
+	struct siginfo info = { .signo = r->sig, .code = r->code, .fault.addr = r->addr };
+
+	t->fault = (struct fault_context){ .trapno = r->trapno, .error = r->error, .cr2 = r->addr };
+	if (!force_signal(&info))
+		kill_current(r->sig, r->why, r->addr, task_user_frame(t)->rip);
+}
+
+void
+force_sigsegv(const char *why)
+{
+	struct siginfo info = { .signo = SIGSEGV, .code = SI_KERNEL };
+
+	if (!force_signal(&info))
+		kill_current(SIGSEGV, why, 0, task_user_frame(current())->rip);
+}
+
+void
+signal_dispositions(struct task *t, u64 *ignored, u64 *caught)
+{
+	*ignored = *caught = 0;
+	if (!t->sighand)
+		return;
+	u64 flags = sighand_lock(t);
+	for (int sig = 1; sig <= NSIG; sig++) {
+		u64 handler = sig_action(t, sig)->handler;
+		if (handler == SIG_IGN)
+			*ignored |= sigmask(sig);
+		else if (handler != SIG_DFL)
+			*caught |= sigmask(sig);
+	}
+	sighand_unlock(t, flags);
+}
+
+static s64
+to_clock_ticks(u64 cycles)
+{
+	return (s64)(cputime_ns(cycles) / (1000000000 / USER_HZ));
+}
+
+/* Whether parent asked for no zombies: SIGCHLD ignored, or SA_NOCLDWAIT on its action. */
+static bool
+parent_wants_no_zombies(struct task *parent)
+{
+	const struct sigaction_k *a = sig_action(parent, SIGCHLD);
+
+	return READ_ONCE(a->handler) == SIG_IGN || (READ_ONCE(a->flags) & SA_NOCLDWAIT);
+}
+
+bool
+signal_notify_parent(struct task *leader)
+{
+	int status = leader->exit_status;
+	bool exited = (status & 0x7f) == 0;
+	struct cputime c = leader->exited_threads_time;
+	struct siginfo info = {
+		.signo = leader->exit_signal,
+		.code = exited ? CLD_EXITED : CLD_KILLED,
+		.child.pid = leader->tgid,
+		.child.status = exited ? (status >> 8) & 0xff : status & 0x7f,
+	};
+
+	if (!leader->parent || !leader->parent->sighand)
+		return false;
+	if (info.signo == SIGCHLD && parent_wants_no_zombies(leader->parent))
+		return true;
+	if (!info.signo)
+		return false;
+	c.user += leader->time.user;
+	c.sys += leader->time.sys;
+	info.child.utime = to_clock_ticks(c.user);
+	info.child.stime = to_clock_ticks(c.sys);
+	signal_send_process(leader->parent, &info);
+	return false;
+}
+
+/* ---- fork, execve, exit ----------------------------------------------------------- */
+
+static void
+signal_state_init(struct task *t)
+{
+	pending_init(&t->sig_pending);
+	pending_init(&t->sig_shared);
+	t->altstack = (struct altstack){ .flags = SS_DISABLE };
+}
+
+int
+signal_init_process(struct task *t)
+{
+	signal_state_init(t);
+	t->sighand = sighand_alloc();
+	return t->sighand ? 0 : -ENOMEM;
+}
+
+int
+signal_fork(struct task *child, struct task *parent, u64 clone_flags)
+{
+	signal_state_init(child);
+	child->sig_blocked = parent->sig_blocked;
+	int exit_signal = (int)(clone_flags & CLONE_SIGNAL_MASK);
+	/* Like Linux, an exit signal that is no signal (clone's low byte is anything) sends nothing. */
+	child->exit_signal = clone_flags & CLONE_THREAD || exit_signal > NSIG ? 0 : exit_signal;
+	/* A new thread on the same memory needs a stack of its own; a vfork child borrows. */
+	if (!(clone_flags & CLONE_VM) || (clone_flags & CLONE_VFORK))
+		child->altstack = parent->altstack;
+	if (clone_flags & CLONE_SIGHAND) {
+		__atomic_add_fetch(&parent->sighand->refs, 1, __ATOMIC_RELAXED);
+		child->sighand = parent->sighand;
+		return 0;
+	}
+	child->sighand = sighand_alloc();
+	if (!child->sighand)
+		return -ENOMEM;
+	u64 flags = sighand_lock(parent);
+	memcpy(child->sighand->action, parent->sighand->action, sizeof(child->sighand->action));
+	sighand_unlock(parent, flags);
+	return 0;
+}
+
+void
+signal_exec(struct task *t)
+{
+	u64 flags = sighand_lock(t);
+
+	/* Handlers point into the old program: back to the default, but ignored stays ignored. */
+	for (int sig = 1; sig <= NSIG; sig++) {
+		struct sigaction_k *a = sig_action(t, sig);
+		*a = (struct sigaction_k){ .handler = a->handler == SIG_IGN ? SIG_IGN : SIG_DFL };
+	}
+	t->altstack = (struct altstack){ .flags = SS_DISABLE };
+	sighand_unlock(t, flags);
+}
+
+void
+signal_free(struct task *t)
+{
+	if (!t->sighand)
+		return;		/* a kernel thread, or a fork that failed before its signal state */
+	pending_flush(&t->sig_pending, ~0ul);
+	pending_flush(&t->sig_shared, ~0ul);
+	sighand_put(t->sighand);
+	t->sighand = NULL;
+}

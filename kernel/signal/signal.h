@@ -1,0 +1,208 @@
+/*
+ * signal.h - POSIX signals with Linux's x86-64 ABI: numbers, siginfo,
+ * the per-thread and per-process pending sets, sending, the kernel's
+ * internal restart codes, and the hooks that fork, execve and exit call.
+ * Generation and bookkeeping live in signal.c, the system calls in
+ * signal_syscalls.c, delivery (the user-stack frame, rt_sigreturn,
+ * system-call restart) in signal_frame.c.
+ */
+#ifndef REWIND_SIGNAL_H
+#define REWIND_SIGNAL_H
+
+#include "kernel/lib/list.h"
+#include "kernel/lib/types.h"
+
+struct task;
+struct trap_frame;
+
+/* Signal numbers (Linux x86-64). */
+enum {
+	SIGHUP = 1, SIGINT = 2, SIGQUIT = 3, SIGILL = 4, SIGTRAP = 5, SIGABRT = 6,
+	SIGBUS = 7, SIGFPE = 8, SIGKILL = 9, SIGUSR1 = 10, SIGSEGV = 11, SIGUSR2 = 12,
+	SIGPIPE = 13, SIGALRM = 14, SIGTERM = 15, SIGSTKFLT = 16, SIGCHLD = 17,
+	SIGCONT = 18, SIGSTOP = 19, SIGTSTP = 20, SIGTTIN = 21, SIGTTOU = 22,
+	SIGURG = 23, SIGXCPU = 24, SIGXFSZ = 25, SIGVTALRM = 26, SIGPROF = 27,
+	SIGWINCH = 28, SIGIO = 29, SIGPWR = 30, SIGSYS = 31,
+	SIGRTMIN = 32, NSIG = 64,
+};
+
+/* si_code values. */
+enum {
+	SI_USER = 0, SI_KERNEL = 0x80, SI_QUEUE = -1, SI_TKILL = -6,
+	SEGV_MAPERR = 1, SEGV_ACCERR = 2,
+	BUS_ADRALN = 1, BUS_ADRERR = 2,
+	ILL_ILLOPN = 2,
+	FPE_INTDIV = 1, FPE_FLTDIV = 3, FPE_FLTOVF = 4, FPE_FLTUND = 5, FPE_FLTRES = 6,
+	FPE_FLTINV = 7,
+	TRAP_BRKPT = 1, TRAP_TRACE = 2,
+	CLD_EXITED = 1, CLD_KILLED = 2,
+};
+
+/*
+ * Kernel-internal results that never reach user space: a sleep ended by a
+ * signal, and how the call is to be restarted (signal_frame.c decides on
+ * the way out, as Linux does).
+ *   ERESTARTSYS: restart if no handler runs, or the handler has SA_RESTART;
+ *   ERESTARTNOHAND: restart only if no handler runs (pause, sigsuspend);
+ *   else -EINTR.
+ */
+#define ERESTARTSYS	512
+#define ERESTARTNOHAND	514
+
+/* One signal bit in a 64-bit sigset_t. */
+static inline u64
+sigmask(int sig)
+{
+	return 1ul << (sig - 1);
+}
+
+/* siginfo_t as Linux x86-64 lays it out: 128 bytes, a union from offset 16. */
+struct siginfo {
+	int signo;
+	int errno_;
+	int code;
+	int pad0;
+	union {
+		struct {		/* kill, tkill, sigqueue (value), timers */
+			int pid;
+			u32 uid;
+			u64 value;
+		} kill;
+		struct {		/* SIGCHLD */
+			int pid;
+			u32 uid;
+			int status;
+			int pad;
+			s64 utime, stime;
+		} child;
+		struct {		/* SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP */
+			u64 addr;
+		} fault;
+		u8 bytes[112];
+	};
+};
+BUILD_BUG_ON(sizeof(struct siginfo) != 128);
+
+/* struct sigaction as rt_sigaction passes it (Linux x86-64: the mask last). */
+struct sigaction_k {
+	u64 handler;
+	u64 flags;
+	u64 restorer;
+	u64 mask;
+};
+
+#define SIG_DFL		0
+#define SIG_IGN		1
+#define SA_NOCLDWAIT	0x00000002ul
+#define SA_SIGINFO	0x00000004ul
+#define SA_RESTORER	0x04000000ul
+#define SA_ONSTACK	0x08000000ul
+#define SA_RESTART	0x10000000ul
+#define SA_NODEFER	0x40000000ul
+#define SA_RESETHAND	0x80000000ul
+
+/* Signals waiting for delivery: a bit per signal and the siginfo of each, oldest first. */
+struct sigpending {
+	u64 set;
+	struct list_head queue;		/* of struct sigqueue (signal.c) */
+	int queued;
+};
+
+#define SS_ONSTACK	1
+#define SS_DISABLE	2
+#define SS_AUTODISARM	(1u << 31)
+
+/* The alternate signal stack (sigaltstack), per thread. */
+struct altstack {
+	u64 sp;
+	u64 size;
+	u32 flags;			/* SS_AUTODISARM, or SS_DISABLE when there is none */
+};
+
+/* A synchronous fault's context, as the sigcontext reports it (trapno, err, cr2). */
+struct fault_context {
+	u64 trapno, error, cr2;
+};
+
+/* What a synchronous fault reports to the faulting thread's signal handler. */
+struct fault_report {
+	int sig;		/* SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP */
+	int code;		/* si_code: SEGV_MAPERR, SEGV_ACCERR, BUS_ADRERR ... */
+	u64 addr;		/* si_addr, and the sigcontext's cr2 */
+	u64 trapno, error;	/* the sigcontext's trapno and err */
+	const char *why;	/* for the kernel log line if the signal kills */
+};
+
+/*
+ * Sends a fault's signal to the current thread. It cannot be blocked or
+ * ignored away (then the default action, death, applies); a handler runs
+ * on the way back to user mode. Returns only if a handler is to run: a
+ * fatal fault ends the process here, with the one-line kernel report.
+ */
+void force_sig_fault(const struct fault_report *r);
+/* The same for a signal with no fault behind it (a bad signal frame): SIGSEGV, SI_KERNEL. */
+void force_sigsegv(const char *why);
+
+/*
+ * Sends a signal. signal_send_process picks the thread as Linux does (the
+ * current one if it belongs to the process and does not block it, else
+ * one that does not); signal_send_thread is for that thread alone (tkill,
+ * faults). A default action of death kills the whole process at once,
+ * waking its sleepers. The caller holds tasks_lock (kernel/process/task.h), which
+ * keeps the target from being freed. 0, or -EAGAIN when a realtime
+ * signal's queue is full.
+ */
+int signal_send_process(struct task *p, const struct siginfo *info);
+int signal_send_thread(struct task *t, const struct siginfo *info);
+/*
+ * t has left its thread group (tasks_lock held): a process signal it may
+ * have been chosen to take is handed to a thread that takes it, or it
+ * would wait while every other thread sleeps (Linux's retarget_shared_pending).
+ */
+void signal_exit_retarget(struct task *t);
+/* A signal from the kernel to the current thread (SIGPIPE): SI_USER from itself, as Linux. */
+void signal_send_self(int sig);
+
+/* Whether an unblocked signal is pending for the current task (or it is being killed). */
+bool signal_pending(void);
+/*
+ * Whether the way back to user mode through f has signal work: a signal to
+ * deliver, a kill, a mask to put back after sigsuspend, an interrupted call
+ * to settle. Asked with interrupts off on every return, so no fence: a
+ * signal sent after it interrupts this CPU the moment user mode runs.
+ */
+bool signal_work_on_return(const struct trap_frame *f);
+
+/* For /proc/<pid>/status: the signals t's process ignores, and those it has handlers for. */
+void signal_dispositions(struct task *t, u64 *ignored, u64 *caught);
+
+/*
+ * exit: SIGCHLD (or the clone's exit signal) to the parent of a process that
+ * ended; tasks_lock held. Returns whether the parent wants no zombie - it
+ * ignores SIGCHLD or set SA_NOCLDWAIT - so that the child is freed at once
+ * and never reported by wait4 (POSIX; Linux's autoreap).
+ */
+bool signal_notify_parent(struct task *leader);
+
+/* A new process's dispositions (all default), for the first process; -ENOMEM. */
+int signal_init_process(struct task *t);
+/*
+ * fork/clone: share (CLONE_SIGHAND) or copy the dispositions; the mask is
+ * inherited, and the alternate stack unless a thread shares the memory.
+ * 0 or -ENOMEM.
+ */
+int signal_fork(struct task *child, struct task *parent, u64 clone_flags);
+/* execve: handlers reset to the default (ignored signals stay ignored); the mask is kept. */
+void signal_exec(struct task *t);
+/* The task is being freed: its queued signals and its share of the dispositions go. */
+void signal_free(struct task *t);
+
+/*
+ * On every return to user mode (prepare_return_to_user): delivers one
+ * pending signal - a handler frame on the user stack, or the default action
+ * - and settles a system call's restart. Returns whether it did anything,
+ * so that the caller looks again (another signal may be pending).
+ */
+bool signal_deliver(struct trap_frame *f);
+
+#endif

@@ -1,0 +1,62 @@
+/*
+ * signal_internal.h - what the three parts of the signal code share:
+ * signal.c (state, sending), signal_syscalls.c and signal_frame.c
+ * (delivery). Nothing outside kernel/signal*.c includes this.
+ */
+#ifndef REWIND_SIGNAL_INTERNAL_H
+#define REWIND_SIGNAL_INTERNAL_H
+
+#include "kernel/signal/signal.h"
+#include "kernel/process/task.h"
+#include "locking/spinlock.h"
+
+/* SIGKILL and SIGSTOP: no handler, never blocked. */
+#define UNBLOCKABLE	(sigmask(SIGKILL) | sigmask(SIGSTOP))
+
+/*
+ * The dispositions, shared by the tasks of a CLONE_SIGHAND group (a
+ * process's threads always are). The lock also guards the blocked masks
+ * and pending sets of those tasks and of their process.
+ */
+struct sighand {
+	int refs;			/* atomic */
+	struct spinlock lock;
+	struct sigaction_k action[NSIG];
+};
+
+static inline u64
+sighand_lock(struct task *t)
+{
+	return spin_lock_irqsave(&t->sighand->lock);
+}
+
+static inline void
+sighand_unlock(struct task *t, u64 flags)
+{
+	spin_unlock_irqrestore(&t->sighand->lock, flags);
+}
+
+static inline struct sigaction_k *
+sig_action(struct task *t, int sig)
+{
+	return &t->sighand->action[sig - 1];
+}
+
+/* What SIG_DFL does (there is no job control: stopping signals are ignored, as is SIGCONT). */
+bool sig_default_ignored(int sig);
+/* Whether a disposition throws the signal away (SIG_IGN, or SIG_DFL with an ignoring default). */
+bool sig_handler_ignores(const struct sigaction_k *a, int sig);
+/* Whether t has a signal to act on now (no barrier: for the return to user mode). */
+bool sig_deliverable(struct task *t);
+/*
+ * Takes the first pending signal in mask for t (its own before its
+ * process's, faults before the rest, then the lowest number) into info;
+ * its number, or 0. sighand lock held.
+ */
+int dequeue_signal(struct task *t, u64 mask, struct siginfo *info);
+/* Drops pending signals in mask from t's process and every thread; sighand lock held. */
+void flush_pending(struct task *t, u64 mask);
+/* Sets the current thread's blocked mask (less SIGKILL and SIGSTOP). */
+void set_current_blocked(u64 mask);
+
+#endif

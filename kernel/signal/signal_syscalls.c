@@ -1,0 +1,310 @@
+/*
+ * signal_syscalls.c - the system calls that manage signals: rt_sigaction,
+ * rt_sigprocmask, rt_sigpending, rt_sigsuspend, pause, rt_sigtimedwait,
+ * kill, tkill, tgkill and rt_sigqueueinfo (Linux x86-64 ABI: sigset_t is
+ * 8 bytes, struct sigaction is handler, flags, restorer, mask).
+ *
+ * No process groups exist: kill(0, sig) means the caller's process and
+ * kill(-pid, sig) the process pid, as if every process led its own group.
+ * kill(-1, sig) reaches every process but init and the caller's. There
+ * are no users either, so every sender may signal every process.
+ * rt_sigreturn and sigaltstack are with the frame code (signal_frame.c).
+ */
+#include "kernel/signal/signal_internal.h"
+#include "kernel/errno.h"
+#include "kernel/sched/sched.h"
+#include "kernel/syscall/syscall.h"
+#include "kernel/time/tsc.h"
+
+#define SIG_BLOCK	0
+#define SIG_UNBLOCK	1
+#define SIG_SETMASK	2
+#define NSEC_PER_SEC	1000000000l
+
+struct timespec_abi {
+	s64 sec;
+	s64 nsec;
+};
+
+static bool
+valid_signal(int sig)
+{
+	return sig >= 1 && sig <= NSIG;
+}
+
+/* ---- dispositions and the mask ---------------------------------------------------- */
+
+SYSCALL4(rt_sigaction, int, sig, const struct sigaction_k __user *, uact,
+	 struct sigaction_k __user *, uold, size_t, sigsetsize)
+{
+	struct task *t = current();
+	struct sigaction_k act, old;
+
+	if (sigsetsize != sizeof(u64) || !valid_signal(sig))
+		return -EINVAL;
+	if (uact && copy_from_user(&act, uact, sizeof(act)))
+		return -EFAULT;
+	if (uact && (sig == SIGKILL || sig == SIGSTOP))
+		return -EINVAL;
+	u64 flags = spin_lock_irqsave(&tasks_lock);	/* flush_pending walks the threads */
+	spin_lock(&t->sighand->lock);
+	old = *sig_action(t, sig);
+	if (uact) {
+		act.mask &= ~UNBLOCKABLE;
+		*sig_action(t, sig) = act;
+		/* POSIX: setting an ignoring disposition discards the pending signal. */
+		if (sig_handler_ignores(&act, sig))
+			flush_pending(t, sigmask(sig));
+	}
+	spin_unlock(&t->sighand->lock);
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	if (uold && copy_to_user(uold, &old, sizeof(old)))
+		return -EFAULT;
+	return 0;
+}
+
+SYSCALL4(rt_sigprocmask, int, how, const u64 __user *, uset, u64 __user *, uold,
+	 size_t, sigsetsize)
+{
+	struct task *t = current();
+	u64 set, old = t->sig_blocked;	/* only this thread changes its mask */
+
+	if (sigsetsize != sizeof(u64))
+		return -EINVAL;
+	if (uset && copy_from_user(&set, uset, sizeof(set)))
+		return -EFAULT;
+	if (uset && how != SIG_BLOCK && how != SIG_UNBLOCK && how != SIG_SETMASK)
+		return -EINVAL;
+	if (uold && copy_to_user(uold, &old, sizeof(old)))
+		return -EFAULT;
+	if (!uset)
+		return 0;
+	if (how == SIG_BLOCK)
+		set |= old;
+	else if (how == SIG_UNBLOCK)
+		set = old & ~set;
+	set_current_blocked(set);
+	return 0;
+}
+
+/* Pending signals that are blocked (the others are being delivered). */
+SYSCALL2(rt_sigpending, u64 __user *, uset, size_t, sigsetsize)
+{
+	struct task *t = current();
+
+	if (sigsetsize > sizeof(u64))
+		return -EINVAL;
+	u64 flags = sighand_lock(t);
+	u64 set = (t->sig_pending.set | t->group_leader->sig_shared.set) & t->sig_blocked;
+	sighand_unlock(t, flags);
+	return copy_to_user(uset, &set, sigsetsize) ? -EFAULT : 0;
+}
+
+/* ---- waiting for signals ------------------------------------------------------------ */
+
+/*
+ * Sleeps until a signal is to be acted on (or the task is killed): 0; or
+ * until *deadline (ns since boot, NULL: never) passes: -EAGAIN.
+ */
+static long
+sleep_until_signal(const u64 *deadline)
+{
+	long ret = 0;
+
+	for (;;) {
+		set_current_sleeping();
+		if (signal_pending())
+			break;
+		u64 now = ns_since_boot();
+		if (deadline && now >= *deadline) {
+			ret = -EAGAIN;
+			break;
+		}
+		if (deadline)
+			schedule_timeout_ns(*deadline - now);
+		else
+			schedule();
+	}
+	WRITE_ONCE(current()->state, TASK_RUNNABLE);
+	return ret;
+}
+
+/* A handler always ends these: they are never restarted after one (ERESTARTNOHAND). */
+SYSCALL0(pause)
+{
+	sleep_until_signal(NULL);
+	return -ERESTARTNOHAND;
+}
+
+/* The mask is back to the caller's on the way out, after the handler's frame has recorded it. */
+SYSCALL2(rt_sigsuspend, const u64 __user *, umask, size_t, sigsetsize)
+{
+	struct task *t = current();
+	u64 mask;
+
+	if (sigsetsize != sizeof(u64))
+		return -EINVAL;
+	if (copy_from_user(&mask, umask, sizeof(mask)))
+		return -EFAULT;
+	t->sig_saved_mask = t->sig_blocked;
+	t->sig_restore_mask = true;
+	set_current_blocked(mask);
+	sleep_until_signal(NULL);
+	return -ERESTARTNOHAND;
+}
+
+static long
+timespec_to_deadline(const struct timespec_abi __user *uts, u64 *deadline)
+{
+	struct timespec_abi ts;
+
+	if (copy_from_user(&ts, uts, sizeof(ts)))
+		return -EFAULT;
+	if (ts.sec < 0 || ts.nsec < 0 || ts.nsec >= NSEC_PER_SEC)
+		return -EINVAL;
+	u64 ns = (u64)ts.sec >= (1ul << 62) / NSEC_PER_SEC ? 1ul << 62 :
+		 (u64)ts.sec * NSEC_PER_SEC + (u64)ts.nsec;
+	*deadline = ns_since_boot() + ns;
+	return 0;
+}
+
+/*
+ * Takes one of the signals in uthese (usually blocked ones) without a
+ * handler running. While it sleeps, those signals wake it as if unblocked
+ * (sig_waiting); any other signal it acts on ends the wait with -EINTR.
+ */
+SYSCALL4(rt_sigtimedwait, const u64 __user *, uthese, struct siginfo __user *, uinfo,
+	 const struct timespec_abi __user *, uts, size_t, sigsetsize)
+{
+	struct task *t = current();
+	struct siginfo info;
+	u64 these, deadline;
+	long ret;
+
+	if (sigsetsize != sizeof(u64))
+		return -EINVAL;
+	if (copy_from_user(&these, uthese, sizeof(these)))
+		return -EFAULT;
+	if (uts && (ret = timespec_to_deadline(uts, &deadline)))
+		return ret;
+	these &= ~UNBLOCKABLE;
+	for (;;) {
+		u64 flags = sighand_lock(t);
+		ret = dequeue_signal(t, these, &info);
+		t->sig_waiting = ret ? 0 : these;
+		sighand_unlock(t, flags);
+		if (ret)
+			break;
+		ret = sleep_until_signal(uts ? &deadline : NULL);
+		u64 pending = READ_ONCE(t->sig_pending.set) | READ_ONCE(t->group_leader->sig_shared.set);
+		if (!ret && !(pending & these))
+			ret = -EINTR;
+		if (ret)
+			break;
+	}
+	WRITE_ONCE(t->sig_waiting, 0);
+	if (ret > 0 && uinfo && copy_to_user(uinfo, &info, sizeof(info)))
+		return -EFAULT;
+	return ret;
+}
+
+/* ---- sending ---------------------------------------------------------------------- */
+
+/* To the process of t (a thread id names its process, as in Linux); tasks_lock held. */
+static long
+send_to_process(struct task *t, const struct siginfo *info)
+{
+	if (!t)
+		return -ESRCH;
+	return info->signo ? signal_send_process(t, info) : 0;
+}
+
+/* kill(-1): every process but init and the caller's; tasks_lock held. */
+static long
+send_to_all(const struct siginfo *info)
+{
+	struct list_head *pos;
+	bool found = false;
+
+	list_for_each(pos, &all_tasks) {
+		struct task *p = list_entry(pos, struct task, all_link);
+		if (p != p->group_leader || p->pid == 1 || p->tgid == current()->tgid || !p->sighand)
+			continue;
+		found = true;
+		send_to_process(p, info);
+	}
+	return found ? 0 : -ESRCH;
+}
+
+static long
+kill_locked(int pid, const struct siginfo *info)
+{
+	if (pid == -1)
+		return send_to_all(info);
+	if (pid == 0)
+		return send_to_process(current(), info);
+	if (pid == (int)(1u << 31))
+		return -ESRCH;	/* INT_MIN, whose -pid would overflow: Linux says ESRCH too */
+	return send_to_process(task_find(pid > 0 ? pid : -pid), info);
+}
+
+SYSCALL2(kill, int, pid, int, sig)
+{
+	struct siginfo info = { .signo = sig, .code = SI_USER, .kill.pid = current()->tgid };
+
+	if (sig && !valid_signal(sig))
+		return -EINVAL;
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	long ret = kill_locked(pid, &info);
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return ret;
+}
+
+/* tkill and tgkill: to one thread; tgid -1 means any process. */
+static long
+send_to_thread(int tgid, int tid, int sig)
+{
+	struct siginfo info = { .signo = sig, .code = SI_TKILL, .kill.pid = current()->tgid };
+
+	if (tid <= 0 || (sig && !valid_signal(sig)))
+		return -EINVAL;
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	struct task *t = task_find(tid);
+	long ret = 0;
+	if (!t || READ_ONCE(t->state) == TASK_ZOMBIE || (tgid != -1 && t->tgid != tgid))
+		ret = -ESRCH;
+	else if (sig)
+		ret = signal_send_thread(t, &info);
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return ret;
+}
+
+SYSCALL2(tkill, int, tid, int, sig)
+{
+	return send_to_thread(-1, tid, sig);
+}
+
+SYSCALL3(tgkill, int, tgid, int, tid, int, sig)
+{
+	if (tgid <= 0)
+		return -EINVAL;
+	return send_to_thread(tgid, tid, sig);
+}
+
+/* sigqueue: the caller's siginfo; only to itself may it claim to be the kernel or kill(). */
+SYSCALL3(rt_sigqueueinfo, int, tgid, int, sig, const struct siginfo __user *, uinfo)
+{
+	struct siginfo info;
+
+	if (!valid_signal(sig))
+		return -EINVAL;
+	if (copy_from_user(&info, uinfo, sizeof(info)))
+		return -EFAULT;
+	if ((info.code >= 0 || info.code == SI_TKILL) && tgid != current()->tgid)
+		return -EPERM;
+	info.signo = sig;
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	long ret = tgid > 0 ? send_to_process(task_find(tgid), &info) : -ESRCH;
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return ret;
+}

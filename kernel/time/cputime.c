@@ -1,0 +1,197 @@
+/*
+ * cputime.c - charging CPU time to tasks, exactly and by the tick; see
+ * cputime.h.
+ *
+ * Exact: a task is in user mode exactly between cputime_exit_kernel() and
+ * the next cputime_enter_kernel(); everything else on its CPU is system
+ * time, and a switched-out task accrues nothing.
+ * Tick: a tick's worth of TSC cycles goes to whatever the tick
+ * interrupted. A CPU's idle task takes its idle ticks (as Linux's idle
+ * counter does), so /proc/uptime's idle time works either way; processes
+ * are charged nothing while the CPU idles.
+ */
+#include "kernel/time/cputime.h"
+#include "kernel/errno.h"
+#include "kernel/syscall/syscall.h"
+#include "kernel/x86/paravirt.h"
+#include "kernel/x86/percpu.h"
+#include "kernel/lib/string.h"
+#include "kernel/knobs.h"
+#include "kernel/x86/traps.h"
+#include "kernel/time/tsc.h"
+#include "drivers/lapic.h"
+
+enum { CPUTIME_TSC, CPUTIME_TICK };
+
+KNOB_ENUM(cputime_method, "cputime", CPUTIME_TSC, true,
+	  "CPU-time accounting: exact TSC stretches at every kernel entry and exit, "
+	  "or whole ticks sampled at the timer interrupt (Linux 3.0)", "tsc", "tick");
+
+static u64
+charge(struct task *t)
+{
+	u64 now = rdtsc();
+	u64 stretch = now - t->time_stamp;
+
+	t->time_stamp = now;
+	return stretch;
+}
+
+void
+cputime_enter_kernel(struct task *t)
+{
+	t->time.user += charge(t);
+}
+
+void
+cputime_exit_kernel(struct task *t)
+{
+	t->time.sys += charge(t);
+}
+
+void
+cputime_switch(struct task *prev, struct task *next)
+{
+	prev->time.sys += charge(prev);
+	next->time_stamp = prev->time_stamp;
+}
+
+void
+cputime_tick(const struct trap_frame *f)
+{
+	struct task *t = current();
+	u64 tick = tsc_ns_to_cycles(1000000000 / (u64)READ_ONCE(hz));
+
+	if (trap_from_user(f))
+		t->time.tick_user += tick;
+	else
+		t->time.tick_sys += tick;
+}
+
+struct cputime
+cputime_selected(struct cputime c)
+{
+	if (READ_ONCE(cputime_method) == CPUTIME_TICK) {
+		c.user = c.tick_user;
+		c.sys = c.tick_sys;
+	}
+	return c;
+}
+
+void
+cputime_add(struct cputime *sum, struct cputime c)
+{
+	sum->user += c.user;
+	sum->sys += c.sys;
+	sum->tick_user += c.tick_user;
+	sum->tick_sys += c.tick_sys;
+}
+
+/* Both methods, unselected, with the running task's stretch in progress. */
+static struct cputime
+read_raw(struct task *t)
+{
+	struct cputime c = t->time;
+
+	/* Only the running task has a stretch in progress, and it is in the kernel. */
+	if (t == current())
+		c.sys += rdtsc() - t->time_stamp;
+	return c;
+}
+
+struct cputime
+cputime_read(struct task *t)
+{
+	return cputime_selected(read_raw(t));
+}
+
+struct cputime
+cputime_read_process_locked(struct task *t)
+{
+	struct task *leader = t->group_leader;
+
+	if (!leader)	/* an idle task: no process around it */
+		return cputime_read(t);
+	struct cputime c = leader->exited_threads_time;
+	struct list_head *pos;
+	list_for_each(pos, &leader->threads)
+		cputime_add(&c, read_raw(list_entry(pos, struct task, thread_link)));
+	return cputime_selected(c);
+}
+
+struct cputime
+cputime_read_process(struct task *t)
+{
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	struct cputime c = cputime_read_process_locked(t);
+
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return c;
+}
+
+u64
+cputime_ns(u64 cycles)
+{
+	return tsc_cycles_to_ns(cycles);
+}
+
+void
+fill_rusage(struct rusage_abi *ru, struct cputime c, u64 minflt)
+{
+	c = cputime_selected(c);
+	u64 u = cputime_ns(c.user) / 1000, s = cputime_ns(c.sys) / 1000;
+
+	memset(ru, 0, sizeof(*ru));
+	ru->utime_sec = (s64)(u / 1000000);
+	ru->utime_usec = (s64)(u % 1000000);
+	ru->stime_sec = (s64)(s / 1000000);
+	ru->stime_usec = (s64)(s % 1000000);
+	ru->minflt = (s64)minflt;
+}
+
+/* ---- the system calls that report CPU time ------------------------------------ */
+
+#define RUSAGE_SELF	0
+#define RUSAGE_CHILDREN	(-1)
+#define RUSAGE_THREAD	1
+#define USER_HZ		100	/* the unit of times(2), as Linux's */
+
+SYSCALL2(getrusage, int, who, struct rusage_abi __user *, uru)
+{
+	struct task *t = current();
+	struct rusage_abi ru;
+
+	switch (who) {
+	case RUSAGE_SELF:
+		fill_rusage(&ru, cputime_read_process(t), t->minor_faults);
+		break;
+	case RUSAGE_THREAD:
+		fill_rusage(&ru, cputime_read(t), t->minor_faults);
+		break;
+	case RUSAGE_CHILDREN:
+		fill_rusage(&ru, t->group_leader->children_time, t->group_leader->children_minor_faults);
+		break;
+	default:
+		return -EINVAL;
+	}
+	return copy_to_user(uru, &ru, sizeof(ru)) ? -EFAULT : 0;
+}
+
+static s64
+clock_ticks(u64 cycles)
+{
+	return (s64)(cputime_ns(cycles) / (1000000000 / USER_HZ));
+}
+
+SYSCALL1(times, s64 __user *, ubuf)
+{
+	struct task *t = current();
+	struct cputime c = cputime_read_process(t);
+	struct cputime children = cputime_selected(t->group_leader->children_time);
+	s64 tms[4] = { clock_ticks(c.user), clock_ticks(c.sys),
+		       clock_ticks(children.user), clock_ticks(children.sys) };
+
+	if (ubuf && copy_to_user(ubuf, tms, sizeof(tms)))
+		return -EFAULT;
+	return (long)(ns_since_boot() / (1000000000 / USER_HZ));
+}

@@ -1,0 +1,49 @@
+/*
+ * cputime.h - per-task CPU time, kept two ways at once:
+ *  - exact: the TSC is read at every entry to and exit from the kernel and
+ *    at every context switch, and the stretch since the last reading is
+ *    charged to user or system time (DESIGN.md §4);
+ *  - tick: each timer tick charges a whole tick to the task it interrupted,
+ *    as user or system time by the mode it interrupted (Linux 3.0's way).
+ * The `cputime=tsc|tick` knob (run time) chooses which one is reported:
+ * getrusage, times, wait4, /proc and the CPU-time clocks all go through
+ * cputime_read*() or fill_rusage(), which apply it.
+ */
+#ifndef REWIND_CPUTIME_H
+#define REWIND_CPUTIME_H
+
+#include "kernel/process/task.h"
+
+struct trap_frame;
+
+void cputime_enter_kernel(struct task *t);	/* from user mode */
+void cputime_exit_kernel(struct task *t);	/* back to user mode */
+void cputime_switch(struct task *prev, struct task *next);
+/* Every CPU's timer tick, with the frame it interrupted. */
+void cputime_tick(const struct trap_frame *f);
+/*
+ * The times as the knob reports them: user and sys are the chosen method's
+ * (the tick_* fields stay, so applying this twice changes nothing).
+ */
+struct cputime cputime_selected(struct cputime c);
+/* sum += c, both methods. */
+void cputime_add(struct cputime *sum, struct cputime c);
+/* The task's times up to now, including the stretch in progress; selected. */
+struct cputime cputime_read(struct task *t);
+/* The whole process's times: every live member of t's thread group, plus those that exited. */
+struct cputime cputime_read_process(struct task *t);
+/* The same with tasks_lock already held. */
+struct cputime cputime_read_process_locked(struct task *t);
+/* Cycles of CPU time to nanoseconds. */
+u64 cputime_ns(u64 cycles);
+
+/* struct rusage, Linux x86-64 layout. */
+struct rusage_abi {
+	s64 utime_sec, utime_usec, stime_sec, stime_usec;
+	s64 maxrss, ixrss, idrss, isrss, minflt, majflt, nswap, inblock, oublock;
+	s64 msgsnd, msgrcv, nsignals, nvcsw, nivcsw;
+};
+/* c as the knob selects it (raw sums, as wait4's, are fine). */
+void fill_rusage(struct rusage_abi *ru, struct cputime c, u64 minflt);
+
+#endif

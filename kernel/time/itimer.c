@@ -1,0 +1,140 @@
+/*
+ * itimer.c - the real-time interval timer of a process: setitimer and
+ * getitimer with ITIMER_REAL, and alarm, which is the same timer in whole
+ * seconds. At the deadline the process gets SIGALRM (si_code SI_KERNEL, as
+ * from Linux), and again every interval if one is set. A kernel timer
+ * (kernel/time/timer.c) in the group leader does the work.
+ *
+ * The CPU-time timers (ITIMER_VIRTUAL, ITIMER_PROF) are not implemented
+ * and give -EINVAL.
+ */
+#include "kernel/time/itimer.h"
+#include "kernel/errno.h"
+#include "kernel/x86/paravirt.h"
+#include "kernel/signal/signal_internal.h"
+#include "kernel/syscall/syscall.h"
+#include "kernel/time/tsc.h"
+
+#define ITIMER_REAL	0
+#define USEC_PER_SEC	1000000
+#define NSEC_PER_USEC	1000
+#define MAX_NS		(1ul << 62)	/* far enough: no overflow in TSC cycles */
+
+struct timeval_abi {
+	s64 sec;
+	s64 usec;
+};
+
+struct itimerval_abi {
+	struct timeval_abi interval;
+	struct timeval_abi value;
+};
+
+/* Timer context: interrupts off, on whichever CPU's tick saw the deadline. */
+static void
+itimer_expired(struct timer *tm)
+{
+	struct task *leader = container_of(tm, struct task, real_timer);
+	struct siginfo info = { .signo = SIGALRM, .code = SI_KERNEL };
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+
+	signal_send_process(leader, &info);
+	spin_unlock_irqrestore(&tasks_lock, flags);
+}
+
+void
+itimer_init(struct task *leader)
+{
+	timer_init(&leader->real_timer, itimer_expired);
+	leader->real_interval_ns = 0;
+}
+
+void
+itimer_release(struct task *leader)
+{
+	timer_cancel(&leader->real_timer);
+}
+
+static bool
+timeval_valid(const struct timeval_abi *tv)
+{
+	return tv->sec >= 0 && tv->usec >= 0 && tv->usec < USEC_PER_SEC;
+}
+
+static u64
+timeval_to_ns(const struct timeval_abi *tv)
+{
+	if ((u64)tv->sec >= MAX_NS / 1000000000ul)
+		return MAX_NS;
+	return (u64)tv->sec * 1000000000ul + (u64)tv->usec * NSEC_PER_USEC;
+}
+
+/* Rounded up, so that a timer still armed never reads as 0. */
+static struct timeval_abi
+ns_to_timeval(u64 ns)
+{
+	u64 us = (ns + NSEC_PER_USEC - 1) / NSEC_PER_USEC;
+
+	return (struct timeval_abi){ (s64)(us / USEC_PER_SEC), (s64)(us % USEC_PER_SEC) };
+}
+
+/* Reports the current setting in old and, if new is not NULL, replaces it. */
+static void
+itimer_swap(const struct itimerval_abi *new, struct itimerval_abi *old)
+{
+	struct task *t = current(), *leader = t->group_leader;
+	struct timer *tm = &leader->real_timer;
+	u64 flags = sighand_lock(t);	/* one setter at a time in the process */
+	u64 now = rdtsc();
+	u64 left = timer_remaining(tm, now);
+
+	old->value = ns_to_timeval(left ? tsc_cycles_to_ns(left) : 0);
+	old->interval = ns_to_timeval(left ? leader->real_interval_ns : 0);
+	if (new) {
+		u64 value = timeval_to_ns(&new->value), interval = timeval_to_ns(&new->interval);
+		leader->real_interval_ns = value ? interval : 0;
+		timer_arm(tm, value ? now + tsc_ns_to_cycles(value) : 0,
+			  value ? tsc_ns_to_cycles(interval) : 0);
+	}
+	sighand_unlock(t, flags);
+}
+
+SYSCALL2(getitimer, int, which, struct itimerval_abi __user *, uval)
+{
+	struct itimerval_abi old;
+
+	if (which != ITIMER_REAL)
+		return -EINVAL;
+	itimer_swap(NULL, &old);
+	return copy_to_user(uval, &old, sizeof(old)) ? -EFAULT : 0;
+}
+
+/* A NULL new value disarms, as Linux allows for old programs. */
+SYSCALL3(setitimer, int, which, const struct itimerval_abi __user *, unew,
+	 struct itimerval_abi __user *, uold)
+{
+	struct itimerval_abi new = { 0 }, old;
+
+	if (which != ITIMER_REAL)
+		return -EINVAL;
+	if (unew && copy_from_user(&new, unew, sizeof(new)))
+		return -EFAULT;
+	if (!timeval_valid(&new.value) || !timeval_valid(&new.interval))
+		return -EINVAL;
+	itimer_swap(&new, &old);
+	if (uold && copy_to_user(uold, &old, sizeof(old)))
+		return -EFAULT;
+	return 0;
+}
+
+/* The seconds that were left, rounded to the nearest (0 only if none were), as Linux. */
+SYSCALL1(alarm, unsigned, seconds)
+{
+	struct itimerval_abi new = { .value.sec = seconds }, old;
+
+	itimer_swap(&new, &old);
+	s64 left = old.value.sec;
+	if ((!left && old.value.usec) || old.value.usec >= USEC_PER_SEC / 2)
+		left++;
+	return left;
+}

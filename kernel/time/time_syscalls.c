@@ -1,0 +1,292 @@
+/*
+ * time_syscalls.c - clocks and sleeps for user space: clock_gettime,
+ * clock_getres, clock_settime, gettimeofday, settimeofday, time,
+ * nanosleep, clock_nanosleep.
+ *
+ * The system clocks come from the timekeeping core (kernel/time/timekeeping.c);
+ * the CPU-time clocks from the per-task accounting (kernel/time/cputime.c),
+ * other threads' and processes' included. Sleeps count ns_since_boot()
+ * (the TSC), which MONOTONIC follows; an absolute REALTIME sleep is
+ * measured from the wall clock's reading when it starts.
+ */
+#include "kernel/time/cputime.h"
+#include "kernel/errno.h"
+#include "kernel/sched/sched.h"
+#include "kernel/syscall/syscall.h"
+#include "kernel/process/task.h"
+#include "kernel/time/timekeeping.h"
+#include "kernel/time/tsc.h"
+
+enum {
+	CLOCK_REALTIME = 0, CLOCK_MONOTONIC = 1, CLOCK_PROCESS_CPUTIME_ID = 2,
+	CLOCK_THREAD_CPUTIME_ID = 3, CLOCK_MONOTONIC_RAW = 4, CLOCK_REALTIME_COARSE = 5,
+	CLOCK_MONOTONIC_COARSE = 6, CLOCK_BOOTTIME = 7,
+};
+#define TIMER_ABSTIME 1
+#define NSEC_PER_SEC 1000000000ul
+
+/*
+ * Another task's CPU-time clock, as Linux encodes it (and musl's
+ * clock_getcpuclockid and pthread_getcpuclockid build it): a negative id
+ * holding ~pid << 3, bit 2 set for a single thread (else its whole
+ * process), and in bits 0-1 what to count: 0 user + system ("prof"),
+ * 1 user only ("virt"), 2 user + system ("sched"); 3 is invalid.
+ */
+#define CPUCLOCK_PERTHREAD	4
+#define CPUCLOCK_VIRT		1
+#define CPUCLOCK_INVALID	3
+
+struct timespec_abi {
+	s64 sec;
+	s64 nsec;
+};
+
+struct timeval_abi {
+	s64 sec;
+	s64 usec;
+};
+
+struct timezone_abi {
+	int minuteswest;
+	int dsttime;
+};
+
+/*
+ * The task a CPU clock id names, tasks_lock held: pid 0 is the caller; a
+ * thread's clock only within the caller's process, a process clock only by
+ * its leader's id (as Linux 3.x checks). NULL if there is no such task.
+ */
+static struct task *
+cpu_clock_task(int pid, bool thread)
+{
+	struct task *t = pid ? task_find(pid) : current();
+
+	if (!t || !pid)
+		return t;
+	if (thread)
+		return t->tgid == current()->tgid ? t : NULL;
+	return t->group_leader == t ? t : NULL;
+}
+
+static s64
+cpu_clock_ns(int clock)
+{
+	int pid = ~(clock >> 3);	/* the shift keeps the sign: ~ gives pid back */
+	bool thread = clock & CPUCLOCK_PERTHREAD;
+	int what = clock & 3;
+	struct cputime c;
+
+	if (what == CPUCLOCK_INVALID)
+		return -EINVAL;
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	struct task *t = cpu_clock_task(pid, thread);
+	if (t)
+		c = thread ? cputime_read(t) : cputime_read_process_locked(t);
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	if (!t)
+		return -EINVAL;
+	return (s64)cputime_ns(what == CPUCLOCK_VIRT ? c.user : c.user + c.sys);
+}
+
+/* The clock's reading in ns, or -EINVAL for an unknown clock. */
+static s64
+clock_read_ns(int clock)
+{
+	if (clock < 0)
+		return cpu_clock_ns(clock);
+	if (clock == CLOCK_PROCESS_CPUTIME_ID) {
+		struct cputime c = cputime_read_process(current());
+		return (s64)cputime_ns(c.user + c.sys);
+	}
+	if (clock == CLOCK_THREAD_CPUTIME_ID) {
+		struct cputime c = cputime_read(current());
+		return (s64)cputime_ns(c.user + c.sys);
+	}
+	u64 ns = timekeeping_read_ns(clock);
+	return ns == ~0ull ? -EINVAL : (s64)ns;
+}
+
+static struct timespec_abi
+ns_to_timespec(u64 ns)
+{
+	return (struct timespec_abi){ (s64)(ns / NSEC_PER_SEC), (s64)(ns % NSEC_PER_SEC) };
+}
+
+/*
+ * Clocks count nanoseconds in 63 bits, to year 2262 (Linux's KTIME_MAX).
+ * A sleep longer than that is clamped to it - forever, in practice - and
+ * the wall clock cannot be set within 30 years of it (Linux's
+ * TIME_SETTOD_SEC_MAX), so that time since boot still fits.
+ */
+#define KTIME_MAX_NS		0x7fffffffffffffffull
+#define KTIME_SEC_MAX		(KTIME_MAX_NS / NSEC_PER_SEC)
+#define SETTOD_SEC_MAX		(KTIME_SEC_MAX - 30 * 365ull * 86400)
+
+static int
+timespec_to_ns(const struct timespec_abi *ts, u64 *ns)
+{
+	if (ts->sec < 0 || ts->nsec < 0 || ts->nsec >= (s64)NSEC_PER_SEC)
+		return -EINVAL;
+	*ns = (u64)ts->sec >= KTIME_SEC_MAX ? KTIME_MAX_NS : (u64)ts->sec * NSEC_PER_SEC + (u64)ts->nsec;
+	return 0;
+}
+
+SYSCALL2(clock_gettime, int, clock, struct timespec_abi __user *, uts)
+{
+	s64 ns = clock_read_ns(clock);
+
+	if (ns < 0)
+		return ns;
+	struct timespec_abi ts = ns_to_timespec((u64)ns);
+	return copy_to_user(uts, &ts, sizeof(ts)) ? -EFAULT : 0;
+}
+
+SYSCALL2(clock_getres, int, clock, struct timespec_abi __user *, uts)
+{
+	if (clock_read_ns(clock) < 0)
+		return -EINVAL;
+	bool coarse = clock == CLOCK_REALTIME_COARSE || clock == CLOCK_MONOTONIC_COARSE;
+	struct timespec_abi ts = ns_to_timespec(coarse ? timekeeping_tick_ns() : 1);
+	return uts && copy_to_user(uts, &ts, sizeof(ts)) ? -EFAULT : 0;
+}
+
+SYSCALL2(clock_settime, int, clock, const struct timespec_abi __user *, uts)
+{
+	struct timespec_abi ts;
+	u64 ns;
+
+	if (clock != CLOCK_REALTIME)
+		return -EINVAL;
+	if (copy_from_user(&ts, uts, sizeof(ts)))
+		return -EFAULT;
+	if (timespec_to_ns(&ts, &ns) || (u64)ts.sec > SETTOD_SEC_MAX)
+		return -EINVAL;
+	timekeeping_set_realtime(ns);
+	return 0;
+}
+
+SYSCALL2(gettimeofday, struct timeval_abi __user *, utv, struct timezone_abi __user *, utz)
+{
+	u64 ns = timekeeping_read_ns(CLOCK_REALTIME);
+	struct timeval_abi tv = { (s64)(ns / NSEC_PER_SEC), (s64)(ns % NSEC_PER_SEC / 1000) };
+	struct timezone_abi tz;
+
+	timekeeping_get_tz(&tz.minuteswest, &tz.dsttime);
+	if (utv && copy_to_user(utv, &tv, sizeof(tv)))
+		return -EFAULT;
+	if (utz && copy_to_user(utz, &tz, sizeof(tz)))
+		return -EFAULT;
+	return 0;
+}
+
+#define MAX_TZ_MINUTES (15 * 60)	/* Linux's bound on a timezone offset */
+
+SYSCALL2(settimeofday, const struct timeval_abi __user *, utv,
+	 const struct timezone_abi __user *, utz)
+{
+	struct timeval_abi tv;
+	struct timezone_abi tz;
+
+	if ((utv && copy_from_user(&tv, utv, sizeof(tv))) ||
+	    (utz && copy_from_user(&tz, utz, sizeof(tz))))
+		return -EFAULT;
+	if (utv && (tv.sec < 0 || (u64)tv.sec > SETTOD_SEC_MAX || tv.usec < 0 || tv.usec >= 1000000))
+		return -EINVAL;
+	if (utz && (tz.minuteswest < -MAX_TZ_MINUTES || tz.minuteswest > MAX_TZ_MINUTES))
+		return -EINVAL;
+	if (utz)
+		timekeeping_set_tz(tz.minuteswest, tz.dsttime);
+	if (utv)
+		timekeeping_set_realtime((u64)tv.sec * NSEC_PER_SEC + (u64)tv.usec * 1000);
+	return 0;
+}
+
+/*
+ * The seconds of the last tick, as Linux's time() (ktime_get_real_seconds):
+ * the vDSO and the legacy page answer time() with one load of the vvar
+ * page, and all three routes must agree - a precise reading here would run
+ * ahead of them across a second boundary until the next tick.
+ */
+SYSCALL1(time, s64 __user *, ut)
+{
+	s64 sec = (s64)(timekeeping_read_ns(CLOCK_REALTIME_COARSE) / NSEC_PER_SEC);
+
+	if (ut && copy_to_user(ut, &sec, sizeof(sec)))
+		return -EFAULT;
+	return sec;
+}
+
+/*
+ * Sleeps until the clock reads target. The scheduler's deadlines run on
+ * the TSC, while the clock may run on another counter (HPET, PM timer: see
+ * clocksource=) at a slightly different rate; so the clock is read again
+ * on waking and the sleep goes on until it agrees - never early by the
+ * clock the program reads, as POSIX asks. On interruption urem, if given,
+ * gets the time that was left.
+ */
+static long
+sleep_until(int clock, u64 target, struct timespec_abi __user *urem)
+{
+	for (;;) {
+		u64 now = (u64)clock_read_ns(clock);
+		if (now >= target)
+			return 0;
+		if (sleep_ns(target - now) != -EINTR)
+			continue;
+		now = (u64)clock_read_ns(clock);
+		struct timespec_abi rem = ns_to_timespec(now < target ? target - now : 0);
+		if (urem && copy_to_user(urem, &rem, sizeof(rem)))
+			return -EFAULT;
+		return -EINTR;
+	}
+}
+
+SYSCALL2(nanosleep, const struct timespec_abi __user *, ureq, struct timespec_abi __user *, urem)
+{
+	struct timespec_abi req;
+	u64 ns;
+
+	if (copy_from_user(&req, ureq, sizeof(req)))
+		return -EFAULT;
+	if (timespec_to_ns(&req, &ns))
+		return -EINVAL;
+	return sleep_until(CLOCK_MONOTONIC, (u64)clock_read_ns(CLOCK_MONOTONIC) + ns, urem);
+}
+
+/*
+ * The clocks one can sleep on, as Linux: the raw and coarse clocks have no
+ * timers (EOPNOTSUPP), and neither do CPU-time clocks here (Linux's
+ * CPU-time sleeps need CPU timers, which rewind does not have).
+ */
+static long
+sleepable_clock(int clock)
+{
+	switch (clock) {
+	case CLOCK_REALTIME: case CLOCK_MONOTONIC: case CLOCK_BOOTTIME:
+		return 0;
+	case CLOCK_MONOTONIC_RAW: case CLOCK_REALTIME_COARSE: case CLOCK_MONOTONIC_COARSE:
+	case CLOCK_PROCESS_CPUTIME_ID: case CLOCK_THREAD_CPUTIME_ID:
+		return -EOPNOTSUPP;
+	default:
+		return clock < 0 && clock_read_ns(clock) >= 0 ? -EOPNOTSUPP : -EINVAL;
+	}
+}
+
+SYSCALL4(clock_nanosleep, int, clock, int, flags, const struct timespec_abi __user *, ureq,
+	 struct timespec_abi __user *, urem)
+{
+	struct timespec_abi req;
+	u64 ns;
+
+	long err = sleepable_clock(clock);
+
+	if (err)
+		return err;
+	if (copy_from_user(&req, ureq, sizeof(req)))
+		return -EFAULT;
+	if (timespec_to_ns(&req, &ns))
+		return -EINVAL;
+	if (flags & TIMER_ABSTIME)
+		return sleep_until(clock, ns, NULL);	/* Linux writes no remainder for these */
+	return sleep_until(clock, (u64)clock_read_ns(clock) + ns, urem);
+}

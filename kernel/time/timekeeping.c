@@ -1,0 +1,350 @@
+/*
+ * timekeeping.c - the kernel's one timekeeper: its lock, its tick, the
+ * clocksource switch and the vvar page; see timekeeping.h. The arithmetic
+ * is kernel/time/timekeeper.c.
+ *
+ * Writers (the tick, settimeofday and its timezone) take tk_lock
+ * with interrupts off and make tk_seq odd while they change the state;
+ * readers take no lock: they read the state between two even, equal
+ * values of tk_seq, as the vDSO does with the vvar page's own counter.
+ */
+#include "kernel/time/timekeeping.h"
+#include "kernel/boot.h"
+#include "kernel/time/clocksource.h"
+#include "kernel/lib/cmdline.h"
+#include "kernel/knobs.h"
+#include "kernel/panic.h"
+#include "kernel/x86/percpu.h"
+#include "kernel/printk.h"
+#include "kernel/lib/string.h"
+#include "kernel/time/timekeeper.h"
+#include "kernel/time/tsc.h"
+#include "kernel/vdso/vvar.h"
+#include "drivers/lapic.h"
+#include "drivers/rtc.h"
+#include "locking/spinlock.h"
+
+KNOB_ENUM(clocksource_choice, "clocksource", 0, true,
+	  "the counter the clocks run on (default: the best-rated one present)",
+	  "tsc", "hpet", "acpi_pm", "kvm-clock");
+
+static struct spinlock tk_lock = SPINLOCK_INIT("timekeeping");
+static u32 tk_seq;
+static struct timekeeper tk;
+static struct clocksource *tk_cs;
+static u64 coarse_mono_ns, coarse_real_ns;	/* as of the last tick */
+static int tz_minuteswest, tz_dsttime;
+static int getcpu_mode;	/* how user mode finds its CPU: asked of CPUID once, at boot */
+
+/* ---- the sequence counter ------------------------------------------------------------ */
+
+static void
+seq_write_begin(u32 *seq)
+{
+	WRITE_ONCE(*seq, *seq + 1);
+	__atomic_thread_fence(__ATOMIC_RELEASE);	/* odd before the data */
+}
+
+static void
+seq_write_end(u32 *seq)
+{
+	__atomic_store_n(seq, *seq + 1, __ATOMIC_RELEASE);	/* the data before even */
+}
+
+static u32
+seq_read_begin(const u32 *seq)
+{
+	u32 s;
+
+	while ((s = __atomic_load_n(seq, __ATOMIC_ACQUIRE)) & 1)
+		cpu_relax();
+	return s;
+}
+
+static bool
+seq_read_retry(const u32 *seq, u32 s)
+{
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);	/* the data before the second look */
+	return __atomic_load_n(seq, __ATOMIC_RELAXED) != s;
+}
+
+/* ---- publishing to user mode ---------------------------------------------------------- */
+
+static struct vvar_timestamp
+stamp(const struct tk_base *b)
+{
+	return (struct vvar_timestamp){ b->sec, b->snsec };
+}
+
+static struct vvar_timestamp
+coarse_stamp(u64 ns)
+{
+	return (struct vvar_timestamp){ ns / NSEC_PER_SEC, ns % NSEC_PER_SEC };
+}
+
+/* tk_lock held: copies the state into the vvar page under its own counter. */
+static void
+vvar_publish(void)
+{
+	struct vvar_data *v = vvar;
+
+	seq_write_begin(&v->seq);
+	v->vclock_mode = tk_cs->vclock_mode;
+	v->cycle_last = tk.cycle_last;
+	v->mask = tk.mask;
+	v->mult = tk.mult;
+	v->shift = tk.shift;
+	v->base[VVAR_CLOCK_REALTIME] = stamp(&tk.real);
+	v->base[VVAR_CLOCK_MONOTONIC] = stamp(&tk.mono);
+	v->base[VVAR_CLOCK_MONOTONIC_RAW] = stamp(&tk.mono);
+	v->base[VVAR_CLOCK_BOOTTIME] = stamp(&tk.mono);
+	v->base[VVAR_CLOCK_REALTIME_COARSE] = coarse_stamp(coarse_real_ns);
+	v->base[VVAR_CLOCK_MONOTONIC_COARSE] = coarse_stamp(coarse_mono_ns);
+	v->tz_minuteswest = tz_minuteswest;
+	v->tz_dsttime = tz_dsttime;
+	v->hres_res_ns = 1;
+	v->coarse_res_ns = timekeeping_tick_ns();
+	v->getcpu_mode = getcpu_mode;
+	seq_write_end(&v->seq);
+}
+
+/* ---- writers ------------------------------------------------------------------------------ */
+
+/* tk_seq odd: counts the time up to now, and restarts the coarse clocks there. */
+static void
+advance(void)
+{
+	timekeeper_advance(&tk, tk_cs->read());
+	coarse_mono_ns = tk_base_ns(&tk.mono, tk.shift);
+	coarse_real_ns = tk_base_ns(&tk.real, tk.shift);
+}
+
+/* tk_seq odd, the time counted up to now with the old source. */
+static void
+change_clocksource(struct clocksource *cs)
+{
+	timekeeper_change_counter(&tk, cs->read(), cs->mask, cs->mult, cs->shift);
+	tk_cs = cs;
+}
+
+static int
+choice_of(const struct clocksource *cs)
+{
+	for (int i = 0; i < (int)ARRAY_SIZE(clocksource_choice_names); i++)
+		if (strcmp(clocksource_choice_names[i], cs->name) == 0)
+			return i;
+	return 0;
+}
+
+/*
+ * What the knob asks for, on the boot CPU (the only one that changes
+ * tk_cs). An unusable choice is refused once, with a warning, by setting
+ * the knob back; an unstable current source gives way to the best one.
+ */
+static struct clocksource *
+wanted_clocksource(void)
+{
+	struct clocksource *cur = tk_cs;
+	int want = READ_ONCE(clocksource_choice);
+
+	if (READ_ONCE(cur->unstable)) {
+		struct clocksource *best = clocksource_best();
+		if (best)
+			WRITE_ONCE(clocksource_choice, choice_of(best));
+		return best ? best : cur;
+	}
+	if (want == choice_of(cur))
+		return cur;
+	struct clocksource *cs = clocksource_find(clocksource_choice_names[want]);
+	if (!cs) {
+		char usable[64];
+		clocksource_list_usable(usable, sizeof(usable));
+		pr_warn("timekeeping: clocksource %s is not available (available: %s); keeping %s\n",
+			clocksource_choice_names[want], usable, cur->name);
+		WRITE_ONCE(clocksource_choice, choice_of(cur));
+	}
+	return cs ? cs : cur;
+}
+
+void
+timekeeping_tick(void)
+{
+	struct clocksource *old = tk_cs, *next = wanted_clocksource();
+	u64 flags = spin_lock_irqsave(&tk_lock);
+
+	seq_write_begin(&tk_seq);
+	advance();
+	if (next != old)
+		change_clocksource(next);
+	seq_write_end(&tk_seq);
+	vvar_publish();
+	spin_unlock_irqrestore(&tk_lock, flags);
+	if (next != old)
+		pr_info("timekeeping: clocksource switched from %s to %s\n", old->name, next->name);
+}
+
+void
+timekeeping_set_realtime(u64 ns)
+{
+	u64 flags = spin_lock_irqsave(&tk_lock);
+
+	seq_write_begin(&tk_seq);
+	advance();
+	timekeeper_set_real(&tk, ns);
+	coarse_real_ns = ns;
+	seq_write_end(&tk_seq);
+	vvar_publish();
+	spin_unlock_irqrestore(&tk_lock, flags);
+}
+
+void
+timekeeping_set_tz(int minuteswest, int dsttime)
+{
+	u64 flags = spin_lock_irqsave(&tk_lock);
+
+	seq_write_begin(&tk_seq);
+	tz_minuteswest = minuteswest;
+	tz_dsttime = dsttime;
+	seq_write_end(&tk_seq);
+	vvar_publish();
+	spin_unlock_irqrestore(&tk_lock, flags);
+}
+
+/* ---- readers ------------------------------------------------------------------------------- */
+
+u64
+timekeeping_read_ns(int clock)
+{
+	u64 ns;
+	u32 s;
+
+	do {
+		s = seq_read_begin(&tk_seq);
+		switch (clock) {
+		case VVAR_CLOCK_REALTIME:
+			ns = timekeeper_read(&tk, &tk.real, tk_cs->read());
+			break;
+		case VVAR_CLOCK_MONOTONIC:
+		case VVAR_CLOCK_MONOTONIC_RAW:
+		case VVAR_CLOCK_BOOTTIME:
+			ns = timekeeper_read(&tk, &tk.mono, tk_cs->read());
+			break;
+		case VVAR_CLOCK_REALTIME_COARSE:
+			ns = coarse_real_ns;
+			break;
+		case VVAR_CLOCK_MONOTONIC_COARSE:
+			ns = coarse_mono_ns;
+			break;
+		default:
+			return ~0ull;
+		}
+	} while (seq_read_retry(&tk_seq, s));
+	return ns;
+}
+
+s64
+timekeeping_realtime_offset_ns(void)
+{
+	s64 offset;
+	u32 s;
+
+	do {
+		s = seq_read_begin(&tk_seq);
+		offset = (s64)(tk_base_ns(&tk.real, tk.shift) - tk_base_ns(&tk.mono, tk.shift));
+	} while (seq_read_retry(&tk_seq, s));
+	return offset;
+}
+
+u64
+timekeeping_tick_ns(void)
+{
+	return NSEC_PER_SEC / (u64)READ_ONCE(hz);
+}
+
+void
+timekeeping_get_tz(int *minuteswest, int *dsttime)
+{
+	u32 s;
+
+	do {
+		s = seq_read_begin(&tk_seq);
+		*minuteswest = tz_minuteswest;
+		*dsttime = tz_dsttime;
+	} while (seq_read_retry(&tk_seq, s));
+}
+
+const char *
+timekeeping_clocksource_name(void)
+{
+	return READ_ONCE(tk_cs)->name;
+}
+
+/* ---- start ---------------------------------------------------------------------------------- */
+
+/* Whether the command line sets the clocksource knob (else the best-rated source wins). */
+static bool
+cmdline_chooses_clocksource(void)
+{
+	const char *cursor = boot_cmdline();
+	char word[64];
+
+	while (cmdline_next_word(&cursor, word, sizeof(word)) >= 0) {
+		cmdline_split_value(word);
+		if (strcmp(word, "clocksource") == 0)
+			return true;
+	}
+	return false;
+}
+
+static struct clocksource *
+boot_clocksource(void)
+{
+	struct clocksource *best = clocksource_best();
+
+	if (!cmdline_chooses_clocksource())
+		return best;
+	struct clocksource *cs = clocksource_find(clocksource_choice_names[clocksource_choice]);
+	if (!cs) {
+		char usable[64];
+		clocksource_list_usable(usable, sizeof(usable));
+		pr_warn("timekeeping: clocksource=%s is not available (available: %s); using %s\n",
+			clocksource_choice_names[clocksource_choice], usable, best->name);
+	}
+	return cs ? cs : best;
+}
+
+/* The RTC's time in Unix seconds, printed; 0 (1970) if it holds nothing valid. */
+static u64
+rtc_seconds(void)
+{
+	struct rtc_time t;
+
+	if (!rtc_read(&t)) {
+		pr_warn("timekeeping: the RTC holds no valid date; CLOCK_REALTIME starts at 1970\n");
+		return 0;
+	}
+	pr_info("rtc: %04u-%02u-%02u %02u:%02u:%02u UTC\n", t.year, t.month, t.day, t.hour,
+		t.min, t.sec);
+	return rtc_time_to_unix(&t);
+}
+
+void
+timekeeping_init(void)
+{
+	struct clocksource *cs = boot_clocksource();
+
+	if (!cs)
+		panic("timekeeping: no clocksource at all");
+	u64 real_ns = rtc_seconds() * NSEC_PER_SEC;
+	getcpu_mode = cpu_vgetcpu_mode();
+	u64 flags = spin_lock_irqsave(&tk_lock);
+	seq_write_begin(&tk_seq);
+	tk_cs = cs;
+	timekeeper_start(&tk, cs->read(), cs->mask, cs->mult, cs->shift, ns_since_boot(), real_ns);
+	advance();
+	seq_write_end(&tk_seq);
+	vvar_publish();
+	spin_unlock_irqrestore(&tk_lock, flags);
+	WRITE_ONCE(clocksource_choice, choice_of(cs));
+	pr_info("timekeeping: clocksource %s selected (rating %d)\n", cs->name, cs->rating);
+}

@@ -1,0 +1,32 @@
+/*
+ * timer.h - kernel timers: a function called at a TSC deadline, once or
+ * periodically, from the timer interrupt of the first CPU whose tick sees
+ * the deadline passed (so the resolution is one tick). For ITIMER_REAL and
+ * alarm (kernel/time/itimer.c); timed sleeps have their own per-CPU lists in
+ * sched.c because they only need a wake-up.
+ */
+#ifndef REWIND_TIMER_H
+#define REWIND_TIMER_H
+
+#include "kernel/lib/list.h"
+#include "kernel/lib/types.h"
+
+struct timer {
+	struct list_head link;		/* on the pending list, by deadline; empty when not armed */
+	u64 deadline;			/* TSC */
+	u64 period;			/* TSC cycles between expiries, or 0 for once */
+	void (*fn)(struct timer *);	/* interrupts off, in interrupt context: must not sleep */
+	int running;			/* calls of fn in progress */
+};
+
+void timer_init(struct timer *t, void (*fn)(struct timer *));
+/* (Re)arms t for deadline, then every period cycles (0: once); deadline 0 disarms. */
+void timer_arm(struct timer *t, u64 deadline, u64 period);
+/* Cycles until t's next expiry (at least 1 while armed), or 0 when it is not armed. */
+u64 timer_remaining(const struct timer *t, u64 now);
+/* Disarms t and waits for a call of fn that is running elsewhere: then t may be freed. */
+void timer_cancel(struct timer *t);
+/* From every CPU's tick: calls the functions of the timers that are due. */
+void timers_run(void);
+
+#endif

@@ -1,0 +1,273 @@
+/*
+ * tsc.c - TSC calibration, cycle/ns conversion, the TSC clocksource and
+ * its checks (rate against a second counter, warps between CPUs); see tsc.h.
+ */
+#include "kernel/time/tsc.h"
+#include "kernel/time/clocksource.h"
+#include "kernel/x86/paravirt.h"
+#include "kernel/x86/percpu.h"
+#include "kernel/printk.h"
+#include "kernel/lib/string.h"
+#include "kernel/vdso/vvar.h"
+#include "kernel/x86/x86.h"
+#include "drivers/pit.h"
+
+u64 tsc_hz;
+u64 tsc_at_boot;
+const char *tsc_source = "uncalibrated";
+static u64 ns_mult;		/* ns = cycles * ns_mult >> 32 */
+static u64 cycles_mult;		/* cycles = ns * cycles_mult >> 24 */
+
+static u64
+tsc_hz_from_cpuid(void)
+{
+	u32 max_basic = cpuid(0, 0).eax;
+
+	if (max_basic >= 0x15) {
+		struct cpuid_regs r = cpuid(0x15, 0);
+		u64 crystal = r.ecx;
+		if (!crystal && max_basic >= 0x16 && r.eax)
+			crystal = (u64)cpuid(0x16, 0).eax * 1000000 * r.eax / r.ebx;
+		if (crystal && r.eax && r.ebx) {
+			tsc_source = "cpuid 0x15";
+			return crystal * r.ebx / r.eax;
+		}
+	}
+	if (cpuid(1, 0).ecx & (1u << 31)) {	/* running under a hypervisor */
+		u32 max_hv = cpuid(0x40000000, 0).eax;
+		if (max_hv >= 0x40000010 && max_hv < 0x40010000) {
+			u32 khz = cpuid(0x40000010, 0).eax;
+			if (khz) {
+				tsc_source = "hypervisor cpuid 0x40000010";
+				return (u64)khz * 1000;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Best of three 10 ms PIT windows: a preempted window only ever looks longer. */
+static u64
+tsc_hz_from_pit(void)
+{
+	u64 best = ~0ull;
+
+	for (int i = 0; i < 3; i++) {
+		u64 t0, t1;
+		pit_oneshot_start(10000);
+		t0 = rdtsc();
+		pit_oneshot_wait();
+		t1 = rdtsc();
+		if (t1 - t0 < best)
+			best = t1 - t0;
+	}
+	tsc_source = "PIT";
+	return best * 100;
+}
+
+static void
+set_rate(u64 hz)
+{
+	ns_mult = (u64)(((unsigned __int128)1000000000 << 32) / hz);
+	cycles_mult = (hz << 24) / 1000000000;
+	WRITE_ONCE(tsc_hz, hz);
+}
+
+void
+tsc_calibrate(void)
+{
+	u64 hz = tsc_hz_from_cpuid();
+
+	set_rate(hz ? hz : tsc_hz_from_pit());
+}
+
+u64
+tsc_cycles_to_ns(u64 cycles)
+{
+	return (u64)(((unsigned __int128)cycles * ns_mult) >> 32);
+}
+
+u64
+tsc_ns_to_cycles(u64 ns)
+{
+	return (u64)(((unsigned __int128)ns * cycles_mult) >> 24);
+}
+
+u64
+ns_since_boot(void)
+{
+	if (!READ_ONCE(tsc_hz))
+		return 0;
+	return tsc_cycles_to_ns(rdtsc() - tsc_at_boot);
+}
+
+void
+tsc_delay_us(u64 us)
+{
+	u64 end = rdtsc() + us * tsc_hz / 1000000;
+
+	while ((s64)(rdtsc() - end) < 0)
+		cpu_relax();
+}
+
+/* ---- the TSC as a clocksource ------------------------------------------------------ */
+
+#define REFINE_US		25000	/* long enough that a read's uncertainty is ~40 ppm */
+#define MAX_DISAGREEMENT_PPM	10000
+#define SYNC_ROUNDS		16
+
+static u64
+tsc_read(void)
+{
+	return rdtsc();
+}
+
+static struct clocksource tsc_cs = {
+	.name = "tsc",
+	.read = tsc_read,
+	.mask = ~0ull,
+	.rating = RATING_TSC,
+	.vclock_mode = VCLOCK_TSC,
+};
+
+/* rdtsc is not ordered with loads: fence it when it must follow one (the warp check). */
+static u64
+rdtsc_after_loads(void)
+{
+	__asm__ __volatile__("mfence; lfence" ::: "memory");
+	return rdtsc();
+}
+
+/*
+ * Changes the rate, keeping ns_since_boot() continuous: tsc_at_boot moves
+ * so that the nanoseconds so far stay what they were. Boot CPU only,
+ * before the other CPUs or the timer run.
+ */
+static void
+tsc_set_hz(u64 hz)
+{
+	u64 now = rdtsc(), ns = ns_since_boot();
+
+	set_rate(hz);
+	tsc_at_boot = now - tsc_ns_to_cycles(ns);
+}
+
+struct tsc_sample {
+	u64 tsc, ref;
+};
+
+/* A reference reading and the TSC at that moment: of 5 tries, the one bracketed tightest. */
+static struct tsc_sample
+sample(const struct clocksource *ref)
+{
+	struct tsc_sample best = { 0, 0 };
+	u64 best_width = ~0ull;
+
+	for (int i = 0; i < 5; i++) {
+		u64 before = rdtsc(), r = ref->read(), after = rdtsc();
+		if (after - before < best_width) {
+			best_width = after - before;
+			best = (struct tsc_sample){ before + (after - before) / 2, r };
+		}
+	}
+	return best;
+}
+
+/* The TSC rate measured over REFINE_US of the reference's time. */
+static u64
+measure_hz(const struct clocksource *ref)
+{
+	u64 want = ref->hz * REFINE_US / 1000000;
+	struct tsc_sample a = sample(ref), b;
+
+	while (((ref->read() - a.ref) & ref->mask) < want)
+		cpu_relax();
+	b = sample(ref);
+	u64 ref_cycles = (b.ref - a.ref) & ref->mask;
+	/* Tens of ms at GHz rates times a reference below 1 GHz: far from 2^64. */
+	return (b.tsc - a.tsc) * ref->hz / ref_cycles;
+}
+
+static u64
+ppm_apart(u64 a, u64 b)
+{
+	return (a > b ? a - b : b - a) * 1000000 / b;
+}
+
+void
+tsc_clocksource_init(void)
+{
+	struct clocksource *ref = clocksource_find("hpet");
+	u64 measured = 0;
+
+	if (!ref)
+		ref = clocksource_find("acpi_pm");
+	if (ref) {
+		measured = measure_hz(ref);
+		pr_info("tsc: %lu.%03lu MHz against %s, %lu ppm from the %s rate\n",
+			measured / 1000000, measured / 1000 % 1000, ref->name,
+			ppm_apart(measured, tsc_hz), tsc_source);
+		if (ppm_apart(measured, tsc_hz) <= MAX_DISAGREEMENT_PPM &&
+		    strcmp(tsc_source, "PIT") == 0) {
+			tsc_set_hz(measured);
+			tsc_source = ref->name;
+		}
+	}
+	tsc_cs.hz = tsc_hz;
+	clocksource_register(&tsc_cs);
+	if (measured && ppm_apart(measured, tsc_hz) > MAX_DISAGREEMENT_PPM)
+		clocksource_mark_unstable(&tsc_cs, "its rate disagrees with the reference");
+}
+
+/*
+ * Warp check: in turns, one CPU publishes its TSC and the other, having
+ * seen it, reads its own, which must not be smaller. Rounds are numbered
+ * from the new CPU's id, so no state needs resetting between CPUs.
+ */
+static u64 sync_stamp;
+static s64 sync_published = -1, sync_checked = -1;
+static u64 sync_worst_warp;
+
+static void
+sync_round(s64 round, bool publish)
+{
+	if (publish) {
+		WRITE_ONCE(sync_stamp, rdtsc_after_loads());	/* not before the load that saw the last round end */
+		__atomic_store_n(&sync_published, round, __ATOMIC_RELEASE);
+		while (__atomic_load_n(&sync_checked, __ATOMIC_ACQUIRE) != round)
+			cpu_relax();
+		return;
+	}
+	while (__atomic_load_n(&sync_published, __ATOMIC_ACQUIRE) != round)
+		cpu_relax();
+	u64 now = rdtsc_after_loads(), stamp = READ_ONCE(sync_stamp);
+	if (now < stamp && stamp - now > sync_worst_warp)
+		sync_worst_warp = stamp - now;
+	__atomic_store_n(&sync_checked, round, __ATOMIC_RELEASE);
+}
+
+void
+tsc_sync_target(void)
+{
+	s64 first = (s64)this_cpu()->id * SYNC_ROUNDS;
+
+	for (s64 r = first; r < first + SYNC_ROUNDS; r++)
+		sync_round(r, r % 2);
+}
+
+void
+tsc_sync_source(unsigned cpu)
+{
+	s64 first = (s64)cpu * SYNC_ROUNDS;
+
+	sync_worst_warp = 0;
+	for (s64 r = first; r < first + SYNC_ROUNDS; r++)
+		sync_round(r, r % 2 == 0);
+	/* The checks done on the other CPU are visible: it stored sync_checked after each. */
+	u64 warp = __atomic_load_n(&sync_worst_warp, __ATOMIC_ACQUIRE);
+	if (!warp)
+		return;
+	pr_warn("tsc: CPU %u and CPU 0 are out of step: a TSC went back %lu cycles\n", cpu, warp);
+	if (!tsc_cs.unstable)
+		clocksource_mark_unstable(&tsc_cs, "TSC warp between CPUs");
+}

@@ -1,0 +1,413 @@
+/*
+ * vsyscall.c - the legacy vsyscall page in every form Linux gave it; see
+ * vsyscall.h. The knob vsyscall= picks the form, at boot or at run time:
+ *
+ *   legacy       Linux <= 2.6.39: real user code, the clock reader of the
+ *                vDSO linked at the fixed address (user/vdso/), reading the
+ *                vvar page at VVAR_FIXED_ADDR. Never enters the kernel.
+ *   trap         Linux 3.0 (5cec93c2): each entry is `int $0xcc`; the kernel
+ *                emulates the call (vsyscall_int_from_user) and returns with iretq.
+ *   trap-sysret  the same, returning with sysret: Lutomirski's experiment in
+ *                the thread of seed 001 (237 -> 157 ns).
+ *   native       Linux 3.1-4.19 vsyscall=native: `mov $nr, %eax; syscall; ret`.
+ *   emulate      Linux 3.1+: the same bytes, readable but not executable;
+ *                the instruction fetch faults and the #PF handler emulates.
+ *   xonly        Linux 5.3+ default: no page at all; calls are emulated from
+ *                the not-present fault, reads fault.
+ *   none         no page; any use is SIGSEGV.
+ *
+ * Default: emulate. rewind replays the 3.1 regression, whose "after" this
+ * is; the Linux column (tools/rewind-run --linux) boots Linux with
+ * vsyscall=emulate too, so the default compares like with like. xonly
+ * differs only in that reads of the page fault, which no caller measures.
+ *
+ * Switching at run time swaps the page-table entry of the shared page to
+ * the mode's image and flushes that global entry on every CPU. Each trap
+ * or fault reads the mode once, so a handler never mixes two modes; a call
+ * that raced with the switch still finds a page it can run or a trap it
+ * can emulate.
+ */
+#include "kernel/vdso/vsyscall.h"
+#include "kernel/time/cputime.h"
+#include "kernel/errno.h"
+#include "kernel/knobs.h"
+#include "kernel/panic.h"
+#include "kernel/x86/paravirt.h"
+#include "kernel/x86/percpu.h"
+#include "kernel/printk.h"
+#include "kernel/sched/sched.h"
+#include "kernel/signal/signal.h"
+#include "kernel/x86/smp.h"
+#include "kernel/lib/string.h"
+#include "kernel/syscall/syscall.h"
+#include "kernel/process/task.h"
+#include "kernel/x86/traps.h"
+#include "kernel/time/tsc.h"
+#include "locking/mutex.h"
+#include "mm/page_alloc.h"
+#include "mm/paging.h"
+#include "mm/vm.h"
+
+enum vsyscall_mode {
+	VSYSCALL_LEGACY, VSYSCALL_TRAP, VSYSCALL_TRAP_SYSRET, VSYSCALL_NATIVE,
+	VSYSCALL_EMULATE, VSYSCALL_XONLY, VSYSCALL_NONE,
+};
+
+static void vsyscall_mode_changed(void);
+
+KNOB_ENUM_NOTIFY(vsyscall_mode, "vsyscall", VSYSCALL_EMULATE, true, vsyscall_mode_changed,
+		 "the legacy vsyscall page: native code, int 0xcc trap (iret or sysret return), "
+		 "syscall stubs, #PF emulation, execute-only, or none",
+		 "legacy", "trap", "trap-sysret", "native", "emulate", "xonly", "none");
+
+#define VSYSCALL_ENTRY_SIZE	0x400
+#define VSYSCALL_ENTRY_MASK	0xc00
+#define INT3			0xcc	/* the filler between entries, as in Linux */
+#define PAGE_USER_RX		(PTE_PRESENT | PTE_USER | PTE_GLOBAL)
+#define PAGE_USER_RO		(PTE_PRESENT | PTE_USER | PTE_GLOBAL | PTE_NX)
+
+/* The three entries: the system call each stands for, and the bytes it writes through its two pointer arguments. */
+static const struct vsyscall_entry {
+	const char *name;
+	unsigned nr;
+	size_t out_size[2];	/* behind rdi and rsi; 0: not an output */
+} entries[] = {
+	{ "gettimeofday", __NR_gettimeofday, { 16, 8 } },	/* struct timeval, struct timezone */
+	{ "time", __NR_time, { 8, 0 } },
+	{ "getcpu", __NR_getcpu, { 4, 4 } },
+};
+
+extern const u8 vsyscall_legacy_page[];		/* kernel/vdso/vdso_image.asm */
+
+static phys_addr_t trap_page, stubs_page;	/* built at boot */
+static pte_t *vsyscall_pte, *hpet_pte;
+static bool vsyscall_ready;
+static struct mutex remap_lock = MUTEX_INIT(remap_lock, "vsyscall_remap");
+
+/* ---- the page images and their mapping ------------------------------------- */
+
+/* A page of int3 with code at each entry; code(entry, nr, dst) writes it. */
+static phys_addr_t
+build_page(void (*code)(u8 *dst, unsigned nr))
+{
+	u8 *page = alloc_zeroed_page();
+
+	if (!page)
+		panic("vsyscall: no memory for the page images");
+	memset(page, INT3, PAGE_SIZE);
+	for (unsigned i = 0; i < ARRAY_SIZE(entries); i++)
+		code(page + i * VSYSCALL_ENTRY_SIZE, entries[i].nr);
+	return virt_to_phys(page);
+}
+
+/* int $0xcc (Linux 3.0). */
+static void
+int_code(u8 *dst, unsigned nr)
+{
+	dst[0] = 0xcd;
+	dst[1] = VSYSCALL_VECTOR;
+}
+
+/* mov $nr, %eax; syscall; ret (Linux 3.1+). */
+static void
+syscall_code(u8 *dst, unsigned nr)
+{
+	const u8 code[] = { 0xb8, nr & 0xff, (nr >> 8) & 0xff, 0, 0, 0x0f, 0x05, 0xc3 };
+
+	memcpy(dst, code, sizeof(code));
+}
+
+/* The page-table entry of the vsyscall page in a mode; 0 = not present. */
+static u64
+vsyscall_entry_for(int mode)
+{
+	switch (mode) {
+	case VSYSCALL_LEGACY:
+		return kernel_image_to_phys(vsyscall_legacy_page) | PAGE_USER_RX;
+	case VSYSCALL_TRAP:
+	case VSYSCALL_TRAP_SYSRET:
+		return trap_page | PAGE_USER_RX;
+	case VSYSCALL_NATIVE:
+		return stubs_page | PAGE_USER_RX;
+	case VSYSCALL_EMULATE:
+		return stubs_page | PAGE_USER_RO;
+	default:
+		return 0;
+	}
+}
+
+/* The HPET's registers appear when its driver has run, which may be after vsyscall_init. */
+static void
+map_fixed_hpet(void)
+{
+	u64 want = vvar_hpet_phys ? vvar_hpet_phys | PAGE_USER_RO | PTE_CACHE_UC : 0;
+
+	if (pte_val(*hpet_pte) != want) {
+		set_pte(hpet_pte, make_pte(want));
+		tlb_flush_kernel_range(VVAR_HPET_FIXED_ADDR, VVAR_HPET_FIXED_ADDR + PAGE_SIZE);
+	}
+}
+
+static void
+remap(void)
+{
+	mutex_lock(&remap_lock);
+	map_fixed_hpet();
+	set_pte(vsyscall_pte, make_pte(vsyscall_entry_for(READ_ONCE(vsyscall_mode))));
+	tlb_flush_kernel_range(VSYSCALL_ADDR, VSYSCALL_ADDR + PAGE_SIZE);
+	mutex_unlock(&remap_lock);
+}
+
+/* The knob's on_change: also called for the command line, before there is a page. */
+static void
+vsyscall_mode_changed(void)
+{
+	if (READ_ONCE(vsyscall_ready))
+		remap();
+}
+
+void
+vsyscall_init(void)
+{
+	trap_page = build_page(int_code);
+	stubs_page = build_page(syscall_code);
+	pte_t *vvar_pte = kernel_user_pte(VVAR_FIXED_ADDR);
+	vsyscall_pte = kernel_user_pte(VSYSCALL_ADDR);
+	hpet_pte = kernel_user_pte(VVAR_HPET_FIXED_ADDR);
+	if (!vsyscall_pte || !vvar_pte || !hpet_pte)
+		panic("vsyscall: no memory for the page tables of the fixed user pages");
+	set_pte(vvar_pte, make_pte(vvar_phys | PAGE_USER_RO));
+	WRITE_ONCE(vsyscall_ready, true);
+	remap();
+	pr_info("vsyscall: page at %#lx, vsyscall=%s\n", VSYSCALL_ADDR,
+		vsyscall_mode_names[READ_ONCE(vsyscall_mode)]);
+}
+
+const char *
+vsyscall_maps_perms(void)
+{
+	switch (READ_ONCE(vsyscall_mode)) {
+	case VSYSCALL_EMULATE:
+		return "r--p";
+	case VSYSCALL_XONLY:
+		return "--xp";
+	case VSYSCALL_NONE:
+		return NULL;
+	default:
+		return "r-xp";
+	}
+}
+
+/* ---- emulation ------------------------------------------------------------------ */
+
+/* The entry an address is, or -1 for anything but the start of one (a "misaligned vsyscall"). */
+static int
+entry_index(u64 addr)
+{
+	unsigned i = (unsigned)((addr & VSYSCALL_ENTRY_MASK) / VSYSCALL_ENTRY_SIZE);
+
+	return (addr & ~(u64)VSYSCALL_ENTRY_MASK) == VSYSCALL_ADDR && i < ARRAY_SIZE(entries) ?
+	       (int)i : -1;
+}
+
+static void
+warn_bad_vsyscall(const struct trap_frame *f, const char *what)
+{
+	static struct ratelimit rl;
+	unsigned dropped;
+
+	if (ratelimit_allow(&rl, &dropped))
+		pr_notice("vsyscall: %s (pid %d) %s: rip %#lx rsp %#lx rax %#lx%s\n", current()->comm,
+			  current()->pid, what, f->rip, f->rsp, f->rax, dropped ? " (more suppressed)" : "");
+}
+
+/* SIGSEGV without a fault behind it, as Linux's force_sig(SIGSEGV): si_code SI_KERNEL. */
+static void
+segv(const struct trap_frame *f, const char *why)
+{
+	struct fault_report r = {
+		.sig = SIGSEGV, .code = SI_KERNEL, .trapno = f->vector, .why = why,
+	};
+	force_sig_fault(&r);
+}
+
+/*
+ * Where a real vsyscall would have faulted writing [p, p + n): the first
+ * byte outside a writable area, or 0 when all of it may be written.
+ */
+static u64
+unwritable_byte(u64 p, size_t n)
+{
+	struct mm *mm = current()->mm;
+	u64 bad = 0;
+
+	if (!access_ok((void __user *)p, n))
+		return p;
+	down_read(&mm->mmap_lock);
+	for (u64 a = p; a < p + n && !bad;) {
+		struct vma *v = vma_find(mm, a);
+		if (!v || !(v->flags & VM_WRITE))
+			bad = a;
+		else
+			a = v->end;
+	}
+	up_read(&mm->mmap_lock);
+	return bad;
+}
+
+/* The fake page fault at the first byte of the outputs a real vsyscall could not have written. */
+static void
+raise_bad_output(const struct trap_frame *f, u64 bad)
+{
+	struct fault_report r = {
+		.sig = SIGSEGV, .code = SEGV_MAPERR, .addr = bad, .trapno = VEC_PAGE_FAULT,
+		.error = PF_USER | PF_WRITE, .why = "vsyscall with a bad output pointer",
+	};
+
+	warn_bad_vsyscall(f, "passed a bad output pointer");
+	force_sig_fault(&r);
+}
+
+/* The first byte of the call's outputs that is not writable, or 0 (a race made it so since). */
+static u64
+first_bad_output(const struct trap_frame *f, const struct vsyscall_entry *e)
+{
+	const u64 args[2] = { f->rdi, f->rsi };
+
+	for (int i = 0; i < 2; i++) {
+		u64 bad = e->out_size[i] && args[i] ? unwritable_byte(args[i], e->out_size[i]) : 0;
+		if (bad)
+			return bad;
+	}
+	return 0;
+}
+
+/*
+ * Linux 3.2 (4fc34901) made a bad output pointer look like the page fault
+ * a real vsyscall would have taken: SIGSEGV at that address, trap 14,
+ * error 6 (a user-mode write). It checked only access_ok before the call
+ * and let a fault inside the call raise the signal, so the good path costs
+ * no more than a range check; the search for the address runs only once
+ * the call has failed. Returns whether the outputs passed the range check.
+ */
+static bool
+outputs_in_user_range(const struct trap_frame *f, const struct vsyscall_entry *e)
+{
+	const u64 args[2] = { f->rdi, f->rsi };
+
+	for (int i = 0; i < 2; i++)
+		if (e->out_size[i] && args[i] && !access_ok((void __user *)args[i], e->out_size[i])) {
+			raise_bad_output(f, args[i]);
+			return false;
+		}
+	return true;
+}
+
+/* Linux 3.0 trapped with `int $0xcc`; 3.1 and later fault on the page itself. */
+enum emulation { BY_TRAP, BY_FAULT };
+
+/*
+ * Carries out the call at entry as the real code would: the system call's
+ * result in rax, then the `ret` - rip from the user stack, rsp + 8. On a
+ * failure the signal is raised with rip at the entry and nothing returns.
+ */
+static void
+emulate_call(struct trap_frame *f, u64 entry, enum emulation how)
+{
+	const struct vsyscall_entry *e = &entries[entry_index(entry)];
+	u64 caller;
+
+	f->rip = entry;
+	if (copy_from_user(&caller, (const void __user *)f->rsp, sizeof(caller))) {
+		warn_bad_vsyscall(f, "called the vsyscall page with a bad stack");
+		segv(f, "vsyscall with a bad stack");
+		return;
+	}
+	if (how == BY_FAULT && !outputs_in_user_range(f, e))
+		return;
+	/* rdx (getcpu's cache) stays 0: Linux passes none. */
+	struct trap_frame call = { .rax = e->nr, .rdi = f->rdi, .rsi = f->rsi };
+	syscall_dispatch(&call);
+	if ((s64)call.rax == -EFAULT) {
+		u64 bad = how == BY_FAULT ? first_bad_output(f, e) : 0;
+		if (bad) {
+			raise_bad_output(f, bad);
+		} else {
+			warn_bad_vsyscall(f, "passed a bad output pointer");
+			segv(f, "vsyscall with a bad output pointer");
+		}
+		return;
+	}
+	f->rax = call.rax;
+	f->rip = caller;
+	f->rsp += 8;
+}
+
+/*
+ * sysret restores rip from rcx and rflags from r11. That is legal here:
+ * a vsyscall is an ordinary C function call, so by the psABI its caller
+ * already treats rcx and r11 as clobbered (a native vsyscall's `syscall`
+ * instruction clobbered them for real), so they may hold rip and rflags
+ * whichever way the trap leaves. The other conditions are those of every
+ * sysret (kernel/syscall/syscall.c, sysret_allowed): a canonical rip, the standard
+ * 64-bit user selectors, no TF or RF to restore.
+ */
+static bool
+make_sysret_frame(struct trap_frame *f)
+{
+	f->rcx = f->rip;
+	f->r11 = f->rflags;
+	return sysret_allowed(f);
+}
+
+/* The C side of `int $0xcc` (entry.asm, vsyscall_int_entry), interrupts off; 1: leave by sysret. */
+int vsyscall_int_from_user(struct trap_frame *f);
+
+int
+vsyscall_int_from_user(struct trap_frame *f)
+{
+	struct task *t = current();
+	int mode = READ_ONCE(vsyscall_mode);
+	u64 entry = f->rip - 2;		/* `int imm8` is two bytes */
+
+	if (!trap_from_user(f))
+		die(f, "int $0xcc in kernel mode");
+	cputime_enter_kernel(t);
+	local_irq_enable();
+	if (f->cs != USER_CS) {
+		warn_bad_vsyscall(f, "made a vsyscall from a 32-bit code segment");
+		segv(f, "vsyscall from a 32-bit code segment");
+	} else if (entry_index(entry) < 0) {
+		warn_bad_vsyscall(f, "executed int $0xcc outside a vsyscall entry");
+		f->rip = entry;
+		segv(f, "int $0xcc outside a vsyscall entry");
+	} else {
+		emulate_call(f, entry, BY_TRAP);
+	}
+	prepare_return_to_user();
+	cputime_exit_kernel(t);
+	return mode == VSYSCALL_TRAP_SYSRET && make_sysret_frame(f);
+}
+
+bool
+vsyscall_fault(struct trap_frame *f, u64 addr)
+{
+	int mode = READ_ONCE(vsyscall_mode);
+
+	if ((addr & PAGE_MASK) != VSYSCALL_ADDR || (f->error & PF_WRITE) || !(f->error & PF_USER))
+		return false;
+	if (!(f->error & PF_INSTR)) {
+		if (mode == VSYSCALL_XONLY)
+			warn_bad_vsyscall(f, "read the vsyscall page, which vsyscall=xonly denies");
+		return false;
+	}
+	if (mode == VSYSCALL_NONE)
+		return false;
+	/* Modes with an executable page fault here only while a switch is under way: emulate too. */
+	if (f->rip != addr || entry_index(addr) < 0) {
+		warn_bad_vsyscall(f, "jumped into the vsyscall page off an entry");
+		return false;	/* the ordinary SIGSEGV for the address */
+	}
+	emulate_call(f, addr, BY_FAULT);
+	return true;
+}

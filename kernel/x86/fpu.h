@@ -1,0 +1,29 @@
+/*
+ * fpu.h - user-mode x87/SSE register state. The kernel itself never uses
+ * these registers (-mgeneral-regs-only), so a task's state stays live in the
+ * CPU while it is in the kernel and is saved and restored only when the CPU
+ * switches between two user tasks (eager switching, as Linux does today).
+ */
+#ifndef REWIND_FPU_H
+#define REWIND_FPU_H
+
+#include "kernel/process/task.h"
+
+/* Enables FXSAVE/SSE on this CPU (CR0, CR4) and records the initial state. */
+void fpu_init_cpu(void);
+/* The state a new program starts with: x87 reset, all exceptions masked. */
+void fpu_reset_state(struct fpu_state *s);
+
+static inline void
+fpu_save(struct fpu_state *s)
+{
+	__asm__ __volatile__("fxsave64 %0" : "=m"(*s));
+}
+
+static inline void
+fpu_restore(const struct fpu_state *s)
+{
+	__asm__ __volatile__("fxrstor64 %0" :: "m"(*s));
+}
+
+#endif

@@ -1,0 +1,421 @@
+/*
+ * traps.c - the IDT, the first C code of every trap, and the report of a
+ * fatal kernel exception.
+ *
+ * Order of decisions for an exception taken in kernel mode: a self-test
+ * that armed expect_trap() gets it; an instruction listed in the exception
+ * table resumes at its fixup; anything else is fatal: die() prints the
+ * exception, the decoded error code, CR2, every register and a symbolized
+ * backtrace, stops all CPUs and halts (or ends QEMU under test).
+ */
+#include "kernel/x86/traps.h"
+#include "kernel/backtrace.h"
+#include "kernel/time/cputime.h"
+#include "kernel/x86/fpu.h"
+#include "kernel/x86/irq.h"
+#include "kernel/ksyms.h"
+#include "kernel/panic.h"
+#include "kernel/x86/paravirt.h"
+#include "kernel/x86/percpu.h"
+#include "kernel/printk.h"
+#include "kernel/process/process.h"
+#include "kernel/sched/sched.h"
+#include "kernel/signal/signal.h"
+#include "kernel/lib/string.h"
+#include "kernel/syscall/syscall.h"
+#include "kernel/vdso/vsyscall.h"
+#include "kernel/x86/x86.h"
+#include "mm/extable.h"
+#include "mm/vm.h"
+#include "mm/vmap.h"
+
+struct idt_gate {
+	u16 offset_low;
+	u16 selector;
+	u8 ist;
+	u8 type_attr;
+	u16 offset_mid;
+	u32 offset_high;
+	u32 reserved;
+} __packed;
+
+static struct idt_gate idt[256] __aligned(16);
+extern const u64 trap_stubs[256];
+
+static const char *const exception_names[NUM_EXCEPTIONS] = {
+	[VEC_DIVIDE] = "#DE divide error",
+	[VEC_DEBUG] = "#DB debug",
+	[VEC_NMI] = "NMI",
+	[VEC_BREAKPOINT] = "#BP breakpoint",
+	[VEC_OVERFLOW] = "#OF overflow",
+	[VEC_BOUND] = "#BR bound range exceeded",
+	[VEC_INVALID_OPCODE] = "#UD invalid opcode",
+	[VEC_DEVICE_NOT_AVAILABLE] = "#NM device not available",
+	[VEC_DOUBLE_FAULT] = "#DF double fault",
+	[9] = "coprocessor segment overrun",
+	[VEC_INVALID_TSS] = "#TS invalid TSS",
+	[VEC_SEGMENT_NOT_PRESENT] = "#NP segment not present",
+	[VEC_STACK_FAULT] = "#SS stack-segment fault",
+	[VEC_GENERAL_PROTECTION] = "#GP general protection",
+	[VEC_PAGE_FAULT] = "#PF page fault",
+	[VEC_X87] = "#MF x87 floating point",
+	[VEC_ALIGNMENT_CHECK] = "#AC alignment check",
+	[VEC_MACHINE_CHECK] = "#MC machine check",
+	[VEC_SIMD] = "#XM SIMD floating point",
+	[VEC_VIRTUALIZATION] = "#VE virtualization",
+	[VEC_CONTROL_PROTECTION] = "#CP control protection",
+	[VEC_HYPERVISOR_INJECTION] = "#HV hypervisor injection",
+	[VEC_VMM_COMMUNICATION] = "#VC VMM communication",
+	[VEC_SECURITY] = "#SX security",
+};
+
+const char *
+exception_name(unsigned vector)
+{
+	if (vector < NUM_EXCEPTIONS && exception_names[vector])
+		return exception_names[vector];
+	return vector < NUM_EXCEPTIONS ? "reserved exception" : "interrupt";
+}
+
+static unsigned
+ist_for(unsigned vector)
+{
+	switch (vector) {
+	case VEC_DOUBLE_FAULT:
+		return IST_DOUBLE_FAULT;
+	case VEC_NMI:
+		return IST_NMI;
+	case VEC_MACHINE_CHECK:
+		return IST_MACHINE_CHECK;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * int3, into and int $0x80: as in Linux, user mode may execute these (else
+ * #GP); and int $0xcc, the vsyscall page's trap in vsyscall=trap (Linux 3.0).
+ */
+static bool
+user_may_raise(unsigned vector)
+{
+	return vector == VEC_BREAKPOINT || vector == VEC_OVERFLOW || vector == VEC_SYSCALL_INT80 ||
+	       vector == VSYSCALL_VECTOR;
+}
+
+void
+idt_init(void)
+{
+	for (unsigned v = 0; v < 256; v++) {
+		u64 handler = trap_stubs[v];
+		idt[v] = (struct idt_gate){
+			.offset_low = handler & 0xffff,
+			.selector = KERNEL_CS,
+			.ist = ist_for(v),
+			/* present, 64-bit interrupt gate; DPL 3 where user mode may raise it */
+			.type_attr = user_may_raise(v) ? 0xee : 0x8e,
+			.offset_mid = (handler >> 16) & 0xffff,
+			.offset_high = handler >> 32,
+		};
+	}
+}
+
+void
+idt_load(void)
+{
+	struct {
+		u16 limit;
+		u64 base;
+	} __packed ptr = { sizeof(idt) - 1, (u64)idt };
+
+	__asm__ __volatile__("lidt %0" :: "m"(ptr));
+}
+
+void
+expect_trap(struct expected_trap *e)
+{
+	e->hit = false;
+	this_cpu()->expected_trap = e;
+}
+
+static bool
+take_expected_trap(struct trap_frame *f)
+{
+	struct expected_trap *e = this_cpu()->expected_trap;
+
+	if (!e || e->vector != f->vector)
+		return false;
+	e->hit = true;
+	e->error = f->error;
+	e->rip = f->rip;
+	e->cr2 = f->vector == VEC_PAGE_FAULT ? read_cr2() : 0;
+	f->rip = e->resume;
+	if (e->resume_rsp)
+		f->rsp = e->resume_rsp;
+	this_cpu()->expected_trap = NULL;
+	return true;
+}
+
+static void
+print_fault_address(u64 cr2)
+{
+	pr_emerg("  CR2 (fault address) 0x%016lx%s\n", cr2,
+		 kstack_is_guard(cr2) ? "  <- a kernel stack's guard page: stack overflow" : "");
+}
+
+static void
+print_page_fault_error(u64 err, u64 cr2)
+{
+	pr_emerg("  error 0x%lx: %s %s in %s mode%s%s%s\n", err,
+		 err & PF_INSTR ? "instruction fetch from" : err & PF_WRITE ? "write to" : "read from",
+		 err & PF_PRESENT ? "a page it may not access (protection)" : "an unmapped page",
+		 err & PF_USER ? "user" : "kernel",
+		 err & PF_RESERVED ? ", reserved bit set in a page-table entry" : "",
+		 err & PF_PKEY ? ", protection key" : "",
+		 err & PF_SHADOW_STACK ? ", shadow stack" : "");
+	print_fault_address(cr2);
+}
+
+static void
+print_selector_error(u64 err)
+{
+	static const char *const tables[] = { "GDT", "IDT", "LDT", "IDT" };
+
+	if (!err) {
+		pr_emerg("  error 0\n");
+		return;
+	}
+	pr_emerg("  error 0x%lx: %s selector index %lu%s\n", err, tables[(err >> 1) & 3],
+		 (err >> 3) & 0x1fff, err & 1 ? " (external event)" : "");
+}
+
+static bool
+has_selector_error(unsigned v)
+{
+	return v == VEC_INVALID_TSS || v == VEC_SEGMENT_NOT_PRESENT ||
+	       v == VEC_STACK_FAULT || v == VEC_GENERAL_PROTECTION ||
+	       v == VEC_ALIGNMENT_CHECK;
+}
+
+static void
+print_registers(const struct trap_frame *f)
+{
+	char sym[128];
+
+	ksym_format(f->rip, sym, sizeof(sym));
+	pr_emerg("  RIP %04lx:%016lx %s\n", f->cs, f->rip, sym);
+	pr_emerg("  RSP %04lx:%016lx  RFLAGS %016lx\n", f->ss, f->rsp, f->rflags);
+	pr_emerg("  RAX %016lx  RBX %016lx  RCX %016lx\n", f->rax, f->rbx, f->rcx);
+	pr_emerg("  RDX %016lx  RSI %016lx  RDI %016lx\n", f->rdx, f->rsi, f->rdi);
+	pr_emerg("  RBP %016lx  R8  %016lx  R9  %016lx\n", f->rbp, f->r8, f->r9);
+	pr_emerg("  R10 %016lx  R11 %016lx  R12 %016lx\n", f->r10, f->r11, f->r12);
+	pr_emerg("  R13 %016lx  R14 %016lx  R15 %016lx\n", f->r13, f->r14, f->r15);
+	pr_emerg("  CR0 %016lx  CR3 %016lx  CR4 %016lx\n", read_cr0(), read_cr3(), read_cr4());
+}
+
+__noreturn void
+die(struct trap_frame *f, const char *why)
+{
+	u64 cr2 = read_cr2();	/* before anything else can fault */
+
+	panic_begin();
+	pr_emerg("KERNEL FAULT on CPU %u: %s (vector %lu) in %s mode\n",
+		 this_cpu()->id, why, f->vector, trap_from_user(f) ? "user" : "kernel");
+	if (f->vector == VEC_PAGE_FAULT)
+		print_page_fault_error(f->error, cr2);
+	else if (f->vector == VEC_DOUBLE_FAULT)
+		print_fault_address(cr2);	/* usually the #PF that could not be delivered */
+	else if (has_selector_error((unsigned)f->vector))
+		print_selector_error(f->error);
+	print_registers(f);
+	backtrace_print(f->rip, f->rsp, f->rbp);
+	panic_stop();
+}
+
+static void
+nmi(struct trap_frame *f)
+{
+	if (panic_in_progress()) {
+		/* Another CPU panicked and stops this one. */
+		for (;;) {
+			local_irq_disable();
+			halt();
+		}
+	}
+	pr_warn("NMI on CPU %u at rip %#lx (port 0x61 = %#x)\n", this_cpu()->id, f->rip, inb(0x61));
+}
+
+/* x87 (#MF) or SIMD (#XM): the first unmasked exception flag, as Linux turns it into si_code. */
+static int
+fpu_exception_code(unsigned vector)
+{
+	struct fpu_state s;
+	u16 control, status;
+	u32 mxcsr, raised;
+
+	fpu_save(&s);
+	if (vector == VEC_X87) {
+		memcpy(&control, s.bytes, sizeof(control));
+		memcpy(&status, s.bytes + 2, sizeof(status));
+		raised = status & ~control;
+	} else {
+		memcpy(&mxcsr, s.bytes + 24, sizeof(mxcsr));
+		raised = mxcsr & ~(mxcsr >> 7);	/* flags in bits 0-5, their masks in 7-12 */
+	}
+	if (raised & 0x01)
+		return FPE_FLTINV;
+	if (raised & 0x04)
+		return FPE_FLTDIV;
+	if (raised & 0x08)
+		return FPE_FLTOVF;
+	if (raised & 0x12)	/* denormal operand, underflow */
+		return FPE_FLTUND;
+	if (raised & 0x20)
+		return FPE_FLTRES;
+	return FPE_FLTINV;
+}
+
+/*
+ * The signal, si_code and si_addr Linux gives a user exception other than
+ * a page fault. #GP and most others are SIGSEGV with SI_KERNEL and no
+ * address; int3 too is SI_KERNEL (Linux's do_trap), not TRAP_BRKPT.
+ */
+static struct fault_report
+signal_for(const struct trap_frame *f)
+{
+	unsigned vector = (unsigned)f->vector;
+	struct fault_report r = {
+		.sig = SIGSEGV, .code = SI_KERNEL, .trapno = vector, .error = f->error,
+		.why = exception_name(vector),
+	};
+
+	switch (vector) {
+	case VEC_DIVIDE:
+		r.sig = SIGFPE, r.code = FPE_INTDIV, r.addr = f->rip;
+		break;
+	case VEC_X87: case VEC_SIMD:
+		r.sig = SIGFPE, r.code = fpu_exception_code(vector), r.addr = f->rip;
+		break;
+	case VEC_INVALID_OPCODE:
+		r.sig = SIGILL, r.code = ILL_ILLOPN, r.addr = f->rip;
+		break;
+	case VEC_DEBUG:		/* user mode can only single-step (TF) */
+		r.sig = SIGTRAP, r.code = TRAP_TRACE, r.addr = f->rip;
+		break;
+	case VEC_BREAKPOINT:
+		r.sig = SIGTRAP;
+		break;
+	case VEC_SEGMENT_NOT_PRESENT: case VEC_STACK_FAULT:
+		r.sig = SIGBUS;
+		break;
+	case VEC_ALIGNMENT_CHECK:
+		r.sig = SIGBUS, r.code = BUS_ADRALN;
+		break;
+	}
+	return r;
+}
+
+static const char *
+fault_reason(enum fault_result r, u64 error)
+{
+	if (r == FAULT_SEGV_MAPERR)
+		return "page fault on an unmapped address";
+	if (r == FAULT_BUS)
+		return "page fault beyond the end of a mapped file";
+	if (r == FAULT_OOM)
+		return "page fault: out of memory";
+	return error & PF_WRITE ? "write to a read-only mapping" :
+	       error & PF_INSTR ? "instruction fetch from a non-executable mapping" :
+				  "read from a mapping that allows no access";
+}
+
+/* A page fault handle_mm_fault could not resolve: SIGSEGV, or SIGBUS past the end of a file. */
+static struct fault_report
+page_fault_report(enum fault_result result, const struct trap_frame *f, u64 addr)
+{
+	int sig = result == FAULT_BUS ? SIGBUS : SIGSEGV;
+	int code = result == FAULT_BUS ? BUS_ADRERR :
+		   result == FAULT_SEGV_MAPERR ? SEGV_MAPERR :
+		   result == FAULT_SEGV_ACCERR ? SEGV_ACCERR : SI_KERNEL;
+
+	return (struct fault_report){ sig, code, addr, VEC_PAGE_FAULT, f->error,
+				      fault_reason(result, f->error) };
+}
+
+/* An exception in user mode: a page to fault in, or a signal (which may end the process). */
+static void
+user_exception(struct trap_frame *f)
+{
+	if (f->vector == VEC_PAGE_FAULT) {
+		u64 addr = read_cr2();
+		local_irq_enable();
+		if (vsyscall_fault(f, addr))
+			return;
+		enum fault_result r = handle_mm_fault(addr, f->error);
+		if (r == FAULT_OK)
+			return;
+		struct fault_report report = page_fault_report(r, f, addr);
+		force_sig_fault(&report);
+		return;
+	}
+	local_irq_enable();
+	struct fault_report report = signal_for(f);
+	force_sig_fault(&report);
+}
+
+/*
+ * A kernel page fault on a user address from an instruction allowed to
+ * touch user memory (mm/uaccess.c): the page may just not be there yet.
+ * Resolve it like a user fault; the instruction then runs again. Not while
+ * page faults are disabled (get_user_u32_nofault, under a spinlock): the
+ * handler may sleep, so the access fails through its fixup instead.
+ */
+static bool
+fault_in_for_uaccess(struct trap_frame *f)
+{
+	u64 addr = read_cr2();
+
+	if (f->vector != VEC_PAGE_FAULT || addr >= USER_TOP || !current()->mm || !extable_has(f->rip) ||
+	    this_cpu()->pagefault_disabled)
+		return false;
+	if (f->rflags & RFLAGS_IF)
+		local_irq_enable();
+	bool ok = handle_mm_fault(addr, f->error) == FAULT_OK;
+	local_irq_disable();
+	return ok;
+}
+
+static void
+kernel_exception(struct trap_frame *f)
+{
+	if (take_expected_trap(f) || fault_in_for_uaccess(f) || extable_fixup(f))
+		return;
+	die(f, exception_name((unsigned)f->vector));
+}
+
+void
+trap_dispatch(struct trap_frame *f)
+{
+	bool user = trap_from_user(f);
+
+	if (f->vector == VEC_NMI) {
+		nmi(f);
+		return;
+	}
+	if (user)
+		cputime_enter_kernel(current());
+	if (f->vector == VEC_SYSCALL_INT80 && user) {
+		local_irq_enable();
+		syscall_dispatch(f);
+	} else if (f->vector >= NUM_EXCEPTIONS) {
+		irq_dispatch(f);
+	} else if (user) {
+		user_exception(f);
+	} else {
+		kernel_exception(f);
+	}
+	if (user) {
+		prepare_return_to_user();
+		cputime_exit_kernel(current());
+	}
+}
