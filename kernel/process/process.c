@@ -19,6 +19,7 @@
  * parent also gets the child's exit signal (SIGCHLD) then.
  */
 #include "kernel/process/process.h"
+#include "kernel/x86/entry.h"
 #include "kernel/time/cputime.h"
 #include "kernel/errno.h"
 #include "kernel/process/exec.h"
@@ -572,9 +573,7 @@ init_thread(void *unused)
 	if (err)
 		panic("init: cannot run %s (error %ld); try init=<path>", init_path, err);
 	t->kthread_fn = NULL;
-	prepare_return_to_user();
-	cputime_exit_kernel(t);
-	return_to_user(task_user_frame(t));
+	first_return_to_user(t);
 }
 
 void

@@ -34,6 +34,7 @@
 #include "kernel/signal/signal.h"
 #include "kernel/lib/string.h"
 #include "kernel/time/timer.h"
+#include "kernel/x86/entry.h"
 #include "kernel/x86/traps.h"
 #include "kernel/time/tsc.h"
 #include "kernel/lib/vsprintf.h"
@@ -319,9 +320,7 @@ task_first_run(struct task *prev)
 	}
 	if (t->set_child_tid)	/* CLONE_CHILD_SETTID: in the child's own memory */
 		(void)copy_to_user((int __user *)t->set_child_tid, &t->pid, sizeof(t->pid));
-	prepare_return_to_user();
-	cputime_exit_kernel(t);
-	return_to_user(task_user_frame(t));
+	first_return_to_user(t);
 }
 
 void
@@ -389,60 +388,6 @@ sleep_ns(u64 ns)
 		ns = schedule_timeout_ns(ns);
 	}
 	return 0;
-}
-
-static void
-reschedule_and_deliver(struct trap_frame *f)
-{
-	do {
-		exit_if_killed();
-		while (READ_ONCE(this_cpu()->need_resched))
-			schedule();
-	} while (signal_deliver(f));	/* a handler's frame, or a default action: look again */
-}
-
-/*
- * iretq to a non-canonical rip takes its #GP in ring 0, after the user's
- * GS is back (Intel SDM, IRET): no frame may get that far. A return
- * address read from user memory - the vsyscall emulation's `ret` - can be
- * anything; as Linux's bad_iret fixup makes that fault the user's, it is
- * SIGSEGV. A handler's address is checked when it is installed, so the
- * frame signal delivery builds is canonical.
- */
-static void
-leave_only_at_canonical_rip(struct trap_frame *f)
-{
-	if (is_canonical_address(f->rip))
-		return;
-	struct fault_report r = {
-		.sig = SIGSEGV, .code = SI_KERNEL, .trapno = VEC_GENERAL_PROTECTION,
-		.why = "return to a non-canonical address",
-	};
-	force_sig_fault(&r);
-	reschedule_and_deliver(f);
-}
-
-void
-prepare_return_to_user(void)
-{
-	struct trap_frame *f = task_user_frame(current());
-
-	/*
-	 * Looked at with interrupts off, so that a signal, kill or reschedule
-	 * that comes meanwhile interrupts user mode at once instead of waiting
-	 * for the next kernel entry. Nearly every return finds nothing to do:
-	 * that test is kept to a few loads (under TCG each call and return is
-	 * a lookup of the next block of translated code).
-	 */
-	for (;;) {
-		local_irq_disable();
-		if (!READ_ONCE(this_cpu()->need_resched) && is_canonical_address(f->rip) &&
-		    !signal_work_on_return(f))
-			return;
-		local_irq_enable();
-		reschedule_and_deliver(f);
-		leave_only_at_canonical_rip(f);
-	}
 }
 
 struct task *

@@ -38,14 +38,6 @@ u64 schedule_timeout_ns(u64 ns);
 /* Sleeps ns nanoseconds; -EINTR if interrupted first. */
 long sleep_ns(u64 ns);
 
-/*
- * Before returning to user mode: leave if killed, reschedule if asked,
- * deliver signals - until none of that is left with interrupts off.
- * Returns with interrupts disabled, for the exit path to keep them so.
- */
-void prepare_return_to_user(void);
-/* Unwinds to user mode through the frame at the top of the current kernel stack. */
-__noreturn void return_to_user(struct trap_frame *f);
 
 /* Allocates a task with a kernel stack, copying nothing: for fork and kthreads. */
 struct task *task_alloc(const char *name);

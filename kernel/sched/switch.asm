@@ -39,12 +39,4 @@ task_entry:
 	xor ebp, ebp			; end of frame-pointer chains
 	call task_first_run		; never returns
 
-; return_to_user(frame): unwind to user mode through a trap frame that sits at
-; the top of the current kernel stack.
-extern trap_return
-global return_to_user
-return_to_user:
-	mov rsp, rdi
-	jmp trap_return
-
 section .note.GNU-stack noalloc noexec nowrite progbits

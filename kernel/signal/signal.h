@@ -198,7 +198,7 @@ void signal_exec(struct task *t);
 void signal_free(struct task *t);
 
 /*
- * On every return to user mode (prepare_return_to_user): delivers one
+ * On every return to user mode (kernel/x86/entry.c, exit_to_user): delivers one
  * pending signal - a handler frame on the user stack, or the default action
  * - and settles a system call's restart. Returns whether it did anything,
  * so that the caller looks again (another signal may be pending).

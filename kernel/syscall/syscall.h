@@ -83,8 +83,6 @@ void syscall_init(void);
 /* This CPU's syscall MSRs (EFER.SCE, STAR, LSTAR, FMASK). */
 void syscall_init_cpu(void);
 /* Runs the call in f->rax with f's arguments and puts the result in f->rax. */
-/* Whether sysret can return to f exactly as iretq would (kernel/syscall/syscall.c says when). */
-bool sysret_allowed(const struct trap_frame *f);
 void syscall_dispatch(struct trap_frame *f);
 
 #endif

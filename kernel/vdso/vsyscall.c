@@ -6,7 +6,7 @@
  *                vDSO linked at the fixed address (user/vdso/), reading the
  *                vvar page at VVAR_FIXED_ADDR. Never enters the kernel.
  *   trap         Linux 3.0 (5cec93c2): each entry is `int $0xcc`; the kernel
- *                emulates the call (vsyscall_int_from_user) and returns with iretq.
+ *                emulates the call (vsyscall_trap) and returns with iretq.
  *   trap-sysret  the same, returning with sysret: Lutomirski's experiment in
  *                the thread of seed 001 (237 -> 157 ns).
  *   native       Linux 3.1-4.19 vsyscall=native: `mov $nr, %eax; syscall; ret`.
@@ -28,7 +28,6 @@
  * can emulate.
  */
 #include "kernel/vdso/vsyscall.h"
-#include "kernel/time/cputime.h"
 #include "kernel/errno.h"
 #include "kernel/knobs.h"
 #include "kernel/panic.h"
@@ -344,36 +343,20 @@ emulate_call(struct trap_frame *f, u64 entry, enum emulation how)
 }
 
 /*
- * sysret restores rip from rcx and rflags from r11. That is legal here:
- * a vsyscall is an ordinary C function call, so by the psABI its caller
- * already treats rcx and r11 as clobbered (a native vsyscall's `syscall`
- * instruction clobbered them for real), so they may hold rip and rflags
- * whichever way the trap leaves. The other conditions are those of every
- * sysret (kernel/syscall/syscall.c, sysret_allowed): a canonical rip, the standard
- * 64-bit user selectors, no TF or RF to restore.
+ * In trap-sysret the frame is made fit for sysret, which restores rip from
+ * rcx and rflags from r11. That is legal here: a vsyscall is an ordinary C
+ * function call, so by the psABI its caller already treats rcx and r11 as
+ * clobbered (a native vsyscall's `syscall` instruction clobbered them for
+ * real), so they may hold rip and rflags whichever way the trap leaves.
+ * Whether the frame then allows sysret (a signal handler to enter, a bad
+ * return address) is decided with every other return, in exit_to_user.
  */
-static bool
-make_sysret_frame(struct trap_frame *f)
+bool
+vsyscall_trap(struct trap_frame *f)
 {
-	f->rcx = f->rip;
-	f->r11 = f->rflags;
-	return sysret_allowed(f);
-}
-
-/* The C side of `int $0xcc` (entry.asm, vsyscall_int_entry), interrupts off; 1: leave by sysret. */
-int vsyscall_int_from_user(struct trap_frame *f);
-
-int
-vsyscall_int_from_user(struct trap_frame *f)
-{
-	struct task *t = current();
 	int mode = READ_ONCE(vsyscall_mode);
 	u64 entry = f->rip - 2;		/* `int imm8` is two bytes */
 
-	if (!trap_from_user(f))
-		die(f, "int $0xcc in kernel mode");
-	cputime_enter_kernel(t);
-	local_irq_enable();
 	if (f->cs != USER_CS) {
 		warn_bad_vsyscall(f, "made a vsyscall from a 32-bit code segment");
 		segv(f, "vsyscall from a 32-bit code segment");
@@ -384,9 +367,11 @@ vsyscall_int_from_user(struct trap_frame *f)
 	} else {
 		emulate_call(f, entry, BY_TRAP);
 	}
-	prepare_return_to_user();
-	cputime_exit_kernel(t);
-	return mode == VSYSCALL_TRAP_SYSRET && make_sysret_frame(f);
+	if (mode != VSYSCALL_TRAP_SYSRET)
+		return false;
+	f->rcx = f->rip;
+	f->r11 = f->rflags;
+	return true;
 }
 
 bool

@@ -17,8 +17,8 @@
 struct trap_frame;
 
 /*
- * The vector of Linux 3.0's `int $0xcc` entries: a user-callable gate with
- * its own entry stub (kernel/x86/entry_64.asm). The IOAPIC would give it to ISA
+ * The vector of Linux 3.0's `int $0xcc` entries: a user-callable gate
+ * (kernel/x86/traps.c), handed to vsyscall_trap by kernel/x86/entry.c. The IOAPIC would give it to ISA
  * IRQ 156 (0x30 + n), which does not exist.
  */
 #define VSYSCALL_VECTOR	0xcc
@@ -31,6 +31,12 @@ void vsyscall_init(void);
  * has been carried out, or a signal raised, and the fault is dealt with.
  */
 bool vsyscall_fault(struct trap_frame *f, u64 addr);
+/*
+ * The int $0xcc of vsyscall=trap and trap-sysret, from user mode: carries
+ * out the call (or raises the signal). Returns whether to leave by sysret
+ * (trap-sysret), having made rcx and r11 match rip and rflags.
+ */
+bool vsyscall_trap(struct trap_frame *f);
 /* The page's permissions for /proc/<pid>/maps ("r-xp"), or NULL when it is not shown. */
 const char *vsyscall_maps_perms(void);
 

@@ -1,13 +1,18 @@
-; entry.asm - the first and last instructions of every exception and
-; interrupt: one stub per vector, a common path that saves all registers
-; into a struct trap_frame (kernel/x86/traps.h) and calls trap_dispatch(), and
-; the iretq return; and the entry of the vsyscall page's int $0xcc.
+; entry_64.asm - the first and last instructions of every exception,
+; interrupt and system call: one stub per vector, a common path that saves
+; all registers into a struct trap_frame (kernel/x86/traps.h) and calls
+; trap_dispatch(); the syscall instruction's entry, which builds the same
+; frame; and the two ways out, iretq and sysret. The C side of each entry
+; from user mode is kernel/x86/entry.c, which also decides which way out a
+; return takes: every entry calls C, then leaves by sysret when C returned
+; 1, else by iretq.
 ;
 ; GS: the kernel runs with its per-CPU pointer in the GS base; user mode has
 ; its own. An entry from user mode (CS RPL 3) does swapgs on the way in and
 ; out. NMI, #DF and #MC can arrive anywhere, even between a user-mode entry
 ; and its swapgs, so they use the "paranoid" path: it reads the GS base MSR
-; and swaps only if it does not already hold a kernel address.
+; and swaps only if it does not already hold a kernel address; it always
+; leaves by iretq.
 
 bits 64
 section .text
@@ -93,22 +98,19 @@ VECTOR_STUB v
 extern trap_dispatch
 
 ; The vector and error code are pushed: swapgs if from user mode, save
-; every register, and hand the frame to C (rdi). Shared by the interrupt
-; gate entries: every vector's, and the vsyscall page's int $0xcc.
-%macro ENTER_FROM_GATE 0
+; every register, and hand the frame to C.
+trap_entry:
 	test qword [rsp + FRAME_CS_AFTER_VECTOR], 3
-	jz %%from_kernel
+	jz .from_kernel
 	swapgs
-%%from_kernel:
+.from_kernel:
 	SAVE_REGS
 	cld
 	CLEAR_AC
 	mov rdi, rsp
-%endmacro
-
-trap_entry:
-	ENTER_FROM_GATE
-	call trap_dispatch
+	call trap_dispatch		; returns 1 to leave by sysret (a user-mode trap only)
+	test eax, eax
+	jnz sysret_return
 global trap_return
 trap_return:
 	cli				; from here to iretq: no interrupt may see a user GS
@@ -171,10 +173,7 @@ syscall_entry:
 	jz trap_return			; iretq: the general path
 
 ; The fast way back to user mode, for any frame that sysret can restore
-; faithfully (rsp = the frame; its rcx/r11 equal its rip/rflags, rip is
-; canonical: kernel/syscall/syscall.c, sysret_allowed). A trap handler may leave
-; through here too instead of iretq (the vsyscall milestone's trap-sysret).
-global sysret_return
+; faithfully (rsp = the frame; kernel/x86/entry.c, sysret_allowed).
 sysret_return:
 	cli
 	RESTORE_REGS
@@ -182,21 +181,15 @@ sysret_return:
 	swapgs
 	o64 sysret
 
-; int $0xcc from the vsyscall page (vsyscall=trap or trap-sysret,
-; kernel/vdso/vsyscall.c): the trap_entry path, except that the C side decides
-; how to leave - sysret when it could make the frame fit (trap-sysret),
-; else iretq. The IDT reaches it through trap_stubs below.
-VSYSCALL_VECTOR equ 0xcc
-extern vsyscall_int_from_user
-
-vsyscall_int_entry:
-	push 0				; error code
-	push VSYSCALL_VECTOR
-	ENTER_FROM_GATE			; from kernel mode: the C side reports a kernel bug
-	call vsyscall_int_from_user	; returns 1 when leaving by sysret
-	test eax, eax
-	jz trap_return
-	jmp sysret_return
+; return_to_user(frame, by_sysret): a new task's first way out
+; (kernel/x86/entry.c, first_return_to_user), through the frame at the top
+; of its kernel stack.
+global return_to_user
+return_to_user:
+	mov rsp, rdi
+	test esi, esi
+	jnz sysret_return
+	jmp trap_return
 
 section .rodata
 global trap_stubs
@@ -204,11 +197,7 @@ align 8
 trap_stubs:
 %assign v 0
 %rep 256
-%if v == VSYSCALL_VECTOR
-	dq vsyscall_int_entry
-%else
 	dq vector_%+v
-%endif
 %assign v v + 1
 %endrep
 

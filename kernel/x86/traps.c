@@ -2,6 +2,10 @@
  * traps.c - the IDT, the first C code of every trap, and the report of a
  * fatal kernel exception.
  *
+ * A trap from user mode goes on to entry.c (user_trap), which brackets the
+ * work and comes back here for an exception: user_exception() turns it
+ * into a page fault resolved or a signal.
+ *
  * Order of decisions for an exception taken in kernel mode: a self-test
  * that armed expect_trap() gets it; an instruction listed in the exception
  * table resumes at its fixup; anything else is fatal: die() prints the
@@ -10,7 +14,7 @@
  */
 #include "kernel/x86/traps.h"
 #include "kernel/backtrace.h"
-#include "kernel/time/cputime.h"
+#include "kernel/x86/entry.h"
 #include "kernel/x86/fpu.h"
 #include "kernel/x86/irq.h"
 #include "kernel/ksyms.h"
@@ -342,24 +346,21 @@ page_fault_report(enum fault_result result, const struct trap_frame *f, u64 addr
 				      fault_reason(result, f->error) };
 }
 
-/* An exception in user mode: a page to fault in, or a signal (which may end the process). */
-static void
-user_exception(struct trap_frame *f)
+void
+user_exception(struct trap_frame *f, u64 cr2)
 {
+	struct fault_report report;
+
 	if (f->vector == VEC_PAGE_FAULT) {
-		u64 addr = read_cr2();
-		local_irq_enable();
-		if (vsyscall_fault(f, addr))
+		if (vsyscall_fault(f, cr2))
 			return;
-		enum fault_result r = handle_mm_fault(addr, f->error);
+		enum fault_result r = handle_mm_fault(cr2, f->error);
 		if (r == FAULT_OK)
 			return;
-		struct fault_report report = page_fault_report(r, f, addr);
-		force_sig_fault(&report);
-		return;
+		report = page_fault_report(r, f, cr2);
+	} else {
+		report = signal_for(f);
 	}
-	local_irq_enable();
-	struct fault_report report = signal_for(f);
 	force_sig_fault(&report);
 }
 
@@ -393,29 +394,27 @@ kernel_exception(struct trap_frame *f)
 	die(f, exception_name((unsigned)f->vector));
 }
 
-void
+/* Software interrupts that only user mode raises; from kernel mode they are a bug. */
+static bool
+user_only_vector(u64 vector)
+{
+	return vector == VEC_SYSCALL_INT80 || vector == VSYSCALL_VECTOR;
+}
+
+int
 trap_dispatch(struct trap_frame *f)
 {
-	bool user = trap_from_user(f);
-
 	if (f->vector == VEC_NMI) {
 		nmi(f);
-		return;
+		return 0;
 	}
-	if (user)
-		cputime_enter_kernel(current());
-	if (f->vector == VEC_SYSCALL_INT80 && user) {
-		local_irq_enable();
-		syscall_dispatch(f);
-	} else if (f->vector >= NUM_EXCEPTIONS) {
+	if (trap_from_user(f))
+		return user_trap(f);
+	if (user_only_vector(f->vector))
+		die(f, "a user-mode software interrupt raised in kernel mode");
+	if (f->vector >= NUM_EXCEPTIONS)
 		irq_dispatch(f);
-	} else if (user) {
-		user_exception(f);
-	} else {
+	else
 		kernel_exception(f);
-	}
-	if (user) {
-		prepare_return_to_user();
-		cputime_exit_kernel(current());
-	}
+	return 0;
 }

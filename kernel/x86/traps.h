@@ -49,7 +49,13 @@ void idt_load(void);
 const char *exception_name(unsigned vector);
 /* Prints everything known about a fatal exception, then stops the machine. */
 __noreturn void die(struct trap_frame *f, const char *why);
-void trap_dispatch(struct trap_frame *f);
+/* The C side of every gate entry (entry_64.asm); returns 1 to leave by sysret. */
+int trap_dispatch(struct trap_frame *f);
+/*
+ * An exception taken in user mode, interrupts on: a page to fault in, or a
+ * signal (which may end the process). cr2 is the fault address of a #PF.
+ */
+void user_exception(struct trap_frame *f, u64 cr2);
 
 /*
  * A self-test can arm this CPU to expect one exception with a vector; the
