@@ -3,7 +3,8 @@
     experiments  the registry: experiments/*.toml, read and checked
     plan         one boot's steps (interleaved variants) and its guest script
     runner       boots the guests, follows their consoles, makes records
-    console      reads a console log: step markers, @result lines, guest facts
+    console      reads a console log (for every harness, too): escapes, the run= framing,
+                 step markers, @result and @meta lines and their exact form, guest facts
     records      results.jsonl
     machine      the host's facts about where a run happened
     progress     the line on the terminal

@@ -7,11 +7,18 @@ time-out. So every line is judged on its own: a marker or @result found
 anywhere in a line counts if it parses, anything else that looks like one
 is counted as garbled, never fatal.
 
+    @run-begin           init (or the Linux guest's) starts the run= program
+    @exit N              ... which ended with status N; between the two, the
+                         program's output and kernel lines ("[   1.234] ...")
     @repro-step N        step N of the plan begins (echoed by the guest script)
     @repro-end N S       step N ended with exit status S
     @result {...}        a figure (DESIGN.md §1.5), of the step that is open
     @meta {...}          where a benchmark ran: the CPU the guest sees, the
                          hypervisor, the CPU count, the TSC rate
+
+This is the one reader of console logs: the shell harnesses (boot-test,
+crash-test, rewind-run) reach it through tools/console-log, bench-check
+and reproduce import it.
 
 Not for: deciding what a step should have produced (records.py).
 """
@@ -28,6 +35,16 @@ TSC_RE = re.compile(r"\bTSC ([0-9.]+) MHz")
 CPUINFO_MHZ_RE = re.compile(r"^cpu MHz\s*:\s*([0-9.]+)")
 CPUINFO_MODEL_RE = re.compile(r"^model name\s*:\s*(.+?)\s*$")
 RESULT_KEYS = {"bench": str, "metric": str, "unit": str, "variant": dict}
+# The exact lines benchmarks must print, field by field and in order: names of
+# [a-z0-9_], a flat variant of texts, no escapes, a value that is not negative.
+EXACT_RESULT_RE = re.compile(r'@result \{"bench":"[a-z0-9_]+","variant":\{("[a-z0-9_]+":"[^"\\]*")'
+                             r'(,"[a-z0-9_]+":"[^"\\]*")*\},"metric":"[a-z0-9_]+",'
+                             r'"value":[0-9.]+(e[+-]?[0-9]+)?,"unit":"[a-zA-Z/]+"\}')
+EXACT_META_RE = re.compile(r'@meta \{"bench":"[a-z0-9_]+","cpu":"[^"\\]*","hypervisor":"[^"\\]*",'
+                           r'"cpus":[1-9][0-9]*,"tsc_mhz":[0-9]+\.[0-9]+\}')
+RUN_BEGIN = "@run-begin"
+RUN_EXIT_RE = re.compile(r"@exit (-?\d+)")
+KERNEL_LINE_RE = re.compile(r"\[ *\d+\.\d+\] ")	# printk's time stamp
 
 
 @dataclass
@@ -56,15 +73,21 @@ def clean_lines(text):
     return [ESCAPE_RE.sub("", line).replace("\r", "") for line in text.split("\n")]
 
 
-def parse_result(line):
-    """The figure of a line holding "@result {...}", or None if it is not one."""
-    start = line.find("@result ")
+def _json_after(line, marker):
+    """The JSON value that follows marker somewhere in line, or None."""
+    start = line.find(marker)
     if start < 0:
         return None
     try:
-        obj, _ = json.JSONDecoder().raw_decode(line, start + len("@result "))
+        obj, _ = json.JSONDecoder().raw_decode(line, start + len(marker))
     except ValueError:
         return None
+    return obj
+
+
+def parse_result(line):
+    """The figure of a line holding "@result {...}", or None if it is not one."""
+    obj = _json_after(line, "@result ")
     if not isinstance(obj, dict) or any(not isinstance(obj.get(k), t) for k, t in RESULT_KEYS.items()):
         return None
     value = obj.get("value")
@@ -75,14 +98,39 @@ def parse_result(line):
 
 def parse_meta(line):
     """The facts of a line holding "@meta {...}", or None if it is not one."""
-    start = line.find("@meta ")
-    if start < 0:
-        return None
-    try:
-        obj, _ = json.JSONDecoder().raw_decode(line, start + len("@meta "))
-    except ValueError:
-        return None
+    obj = _json_after(line, "@meta ")
     return obj if isinstance(obj, dict) and isinstance(obj.get("bench"), str) else None
+
+
+def is_exact_result(line):
+    """Whether line is an @result line exactly as a benchmark must print it, alone
+    on its line. bench-check holds the benchmarks to this; reading a log,
+    parse_result forgives what the console did to a line."""
+    return EXACT_RESULT_RE.fullmatch(line) is not None and parse_result(line) is not None
+
+
+def is_exact_meta(line):
+    """Whether line is an @meta line exactly as a benchmark must print it (see is_exact_result)."""
+    return EXACT_META_RE.fullmatch(line) is not None and parse_meta(line) is not None
+
+
+@dataclass
+class ProgramRun:
+    output: list = field(default_factory=list)	# (line, from_kernel) between the markers
+    status: int | None = None	# N of "@exit N"; None if no run ended
+
+
+def program_run(lines):
+    """What the run= program printed, and its exit status, from clean lines."""
+    run, running = ProgramRun(), False
+    for line in lines:
+        if line == RUN_BEGIN:
+            running = True
+        elif running and (m := RUN_EXIT_RE.fullmatch(line)):
+            run.status, running = int(m.group(1)), False
+        elif running:
+            run.output.append((line, KERNEL_LINE_RE.match(line) is not None))
+    return run
 
 
 def _note_meta(log, meta):

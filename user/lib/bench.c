@@ -20,6 +20,8 @@ static const char *bench;
 static double seconds_per_metric = 0.5;
 static int quick, repeats;
 static char variant[2048];
+static char varied[8][64];	/* knobs bench_set_knob has switched */
+static int nvaried;
 
 double
 bench_now_ns(void)
@@ -38,7 +40,26 @@ bench_on_rewind(void)
 	return uname(&u) == 0 && strcmp(u.sysname, "rewind") == 0;
 }
 
-/* Appends "name":"value" for every knob file, first line only. */
+/*
+ * Whether a knob belongs in the variant: it is not at its default (the
+ * "# default:" line of its file), or this benchmark switches it, so that its
+ * figures say which side they are. Text knobs (run=, init=; their default is
+ * quoted) name what runs, not a policy, and are left out.
+ */
+static int
+knob_in_variant(const char *name, const char *value, const char *file_text)
+{
+	char def[128];
+
+	for (int i = 0; i < nvaried; i++)
+		if (strcmp(varied[i], name) == 0)
+			return 1;
+	/* Without a default to compare with, say what is in force. */
+	return field_str(file_text, "# default", def, sizeof(def)) != 0 ||
+	       (def[0] != '"' && strcmp(def, value) != 0);
+}
+
+/* Appends "name":"value" for every knob of /proc/sys/rewind/ that knob_in_variant keeps. */
 static void
 append_knobs(char *out, size_t size)
 {
@@ -48,16 +69,15 @@ append_knobs(char *out, size_t size)
 	if (!d)
 		return;
 	while ((e = readdir(d))) {
-		char path[300], value[128] = "";
+		char path[300], text[2048], value[128];
 		if (e->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "/proc/sys/rewind/%s", e->d_name);
-		FILE *f = fopen(path, "r");
-		if (!f)
+		if (read_text_file(path, text, sizeof(text)) < 0)
 			continue;
-		if (fgets(value, sizeof(value), f))
-			value[strcspn(value, "\n\"\\")] = '\0';
-		fclose(f);
+		snprintf(value, sizeof(value), "%.*s", (int)strcspn(text, "\n\"\\"), text);
+		if (!knob_in_variant(e->d_name, value, text))
+			continue;
 		size_t n = strlen(out);
 		snprintf(out + n, size - n, ",\"%s\":\"%s\"", e->d_name, value);
 	}
@@ -119,6 +139,16 @@ build_variant(void)
 	strcat(variant, "}");
 }
 
+static void
+note_varied(const char *name)
+{
+	for (int i = 0; i < nvaried; i++)
+		if (strcmp(varied[i], name) == 0)
+			return;
+	if (nvaried < (int)(sizeof(varied) / sizeof(varied[0])))
+		snprintf(varied[nvaried++], sizeof(varied[0]), "%s", name);
+}
+
 int
 bench_set_knob(const char *name, const char *value)
 {
@@ -128,6 +158,7 @@ bench_set_knob(const char *name, const char *value)
 	if (knob_write(name, value) != 0 || knob_read(name, now, sizeof(now)) != 0 ||
 	    strcmp(now, value) != 0)
 		return -1;
+	note_varied(name);
 	build_variant();
 	return 0;
 }

@@ -10,8 +10,11 @@
  *
  * Each figure is printed as one machine-readable line (DESIGN.md §1.5):
  *   @result {"bench":"...","variant":{...},"metric":"...","value":N,"unit":"..."}
- * where variant holds the OS and every rewind knob in force
- * (/proc/sys/rewind/), and also as a line of the human table.
+ * where variant holds the OS, its release and the rewind knobs that matter
+ * to the figure: those not at their default (/proc/sys/rewind/<name> says
+ * both) and those the benchmark switches with bench_set_knob, whatever
+ * their value. So the line stays short enough to read past on a terminal;
+ * the figure is also printed as a line of the human table.
  */
 #ifndef USER_BENCH_H
 #define USER_BENCH_H
