@@ -39,6 +39,10 @@ append_knob_text(struct procbuf *b, int (*format)(const struct knob *, char *, s
 void
 procfs_format_knob(struct procbuf *b, const struct knob *k)
 {
+	static const char *const knob_type_names[] = {
+		[KNOB_BOOL] = "bool", [KNOB_INT] = "int", [KNOB_ENUM] = "enum", [KNOB_STRING] = "text",
+	};
+
 	/* Text goes out as it is (no quotes), so that the first line is the value. */
 	if (k->type == KNOB_STRING)
 		procbuf_printf(b, "%s", k->str);
@@ -48,7 +52,7 @@ procfs_format_knob(struct procbuf *b, const struct knob *k)
 	append_knob_text(b, knob_format_valid, k);
 	procbuf_printf(b, "\n# default: ");
 	append_knob_text(b, knob_format_default, k);
-	procbuf_printf(b, "\n");
+	procbuf_printf(b, "\n# type: %s\n# declared in: %s\n", knob_type_names[k->type], k->file);
 }
 
 static bool

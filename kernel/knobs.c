@@ -227,14 +227,14 @@ knobs_apply_cmdline(const char *cmdline)
 void
 knobs_print_help(void)
 {
-	pr_notice("knobs (name=value on the kernel command line; * = settable at run time):\n");
+	pr_notice("knobs (name=value on the kernel command line; * = settable at run time; [the file that declares it]):\n");
 	for_each_knob(k) {
 		char valid[256], def[160], cur[160];
 		knob_format_valid(k, valid, sizeof(valid));
 		knob_format_default(k, def, sizeof(def));
 		knob_format_current(k, cur, sizeof(cur));
-		pr_notice("  %-14s%c %-28s default %-8s now %-8s %s\n", k->name,
-			  k->runtime ? '*' : ' ', valid, def, cur, k->help);
+		pr_notice("  %-14s%c %-28s default %-8s now %-8s %s [%s]\n", k->name,
+			  k->runtime ? '*' : ' ', valid, def, cur, k->help, k->file);
 	}
 }
 

@@ -5,7 +5,8 @@
  * a boolean flag, an integer range, or an enumeration of names. Each file
  * declares its own knobs with the macros below; they land in the `knobs`
  * linker section, so one registry serves the kernel command line, `help`,
- * and (later) /proc/sys/rewind/<name>.
+ * and /proc/sys/rewind/<name> (fs/procfs_sys.c). Each entry records the
+ * file that declared it, so that `help` leads to the code it switches.
  *
  * The live value is a plain int read with READ_ONCE and written with one
  * store, so a change is atomic with respect to the code that reads it.
@@ -21,6 +22,7 @@ enum knob_type { KNOB_BOOL, KNOB_INT, KNOB_ENUM, KNOB_STRING };
 struct knob {
 	const char *name;
 	const char *help;
+	const char *file;		/* the source file that declares it */
 	enum knob_type type;
 	int *value;
 	int def;
@@ -41,7 +43,7 @@ struct knob {
 
 #define KNOB_REGISTER(var, ...)						\
 	static const struct knob knob_##var __section("knobs") __used	\
-	__aligned(8) = { __VA_ARGS__ }
+	__aligned(8) = { .file = __FILE__, __VA_ARGS__ }
 
 #define KNOB_BOOL(var, name_, def_, runtime_, help_)			\
 	int var = (def_);						\

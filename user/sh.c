@@ -508,22 +508,17 @@ knob_show(const char *name)
 			strchr(name, '/') ? "no such knob" : strerror(errno));
 		return 1;
 	}
-	/* The file is "VALUE\n# valid: ...\n# default: ...\n": show it on one line. */
-	char *valid = strstr(value, "\n# valid: "), *def = strstr(value, "\n# default: ");
-	if (valid)
-		*valid = '\0', valid += strlen("\n# valid: ");
-	if (def)
-		*def = '\0', def += strlen("\n# default: ");
-	chomp(value);
-	if (valid)
-		chomp(valid);
-	if (def)
-		chomp(def);
-	printf("%-14s %-16s", name, value);
-	if (valid)
-		printf("  valid: %s", valid);
-	if (def)
-		printf("  default: %s", def);
+	/* The file is "VALUE\n# valid: ...\n# default: ...\n# declared in: ...\n": one line here. */
+	static const char *const fields[] = { "valid", "default", "declared in" };
+	char *line = strtok(value, "\n");
+	printf("%-14s %-16s", name, line ? line : "");
+	while ((line = strtok(NULL, "\n")))
+		for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+			size_t n = strlen(fields[i]);
+			if (strncmp(line, "# ", 2) == 0 && strncmp(line + 2, fields[i], n) == 0 &&
+			    line[2 + n] == ':')
+				printf("  %s:%s", fields[i], line + 3 + n);
+		}
 	printf("\n");
 	return 0;
 }

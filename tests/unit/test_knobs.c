@@ -538,11 +538,11 @@ UNIT_TEST(help_prints_every_knob)
 		CHECK(logged(k->help));
 	}
 	/* name, runtime mark, valid values, default, current value, help */
-	CHECK(logged("  t_count         0..100                       default 4        now 8        a test count\n"));
-	CHECK(logged("  t_mode        * legacy|trap|none             default trap     now trap     a test enumeration\n"));
-	CHECK(logged("  t_flag        * 0|1                          default 0        now 0        a test flag\n"));
+	CHECK(logged("  t_count         0..100                       default 4        now 8        a test count [tests/unit/test_knobs.c]\n"));
+	CHECK(logged("  t_mode        * legacy|trap|none             default trap     now trap     a test enumeration [tests/unit/test_knobs.c]\n"));
+	CHECK(logged("  t_flag        * 0|1                          default 0        now 0        a test flag [tests/unit/test_knobs.c]\n"));
 	/* Text in quotes; the valid column is one wider than its padding. */
-	CHECK(logged("  t_text          text of at most 15 characters default \"dflt\"   now \"dflt\"   a test text\n"));
+	CHECK(logged("  t_text          text of at most 15 characters default \"dflt\"   now \"dflt\"   a test text [tests/unit/test_knobs.c]\n"));
 }
 
 UNIT_TEST(help_only_when_asked)
@@ -689,7 +689,7 @@ UNIT_TEST(text_help_shows_default_and_current_in_quotes)
 	reset();
 	knobs_apply_cmdline("t_text=\"a b\" help");
 	CHECK_EQ(log_lines, 1 + NKNOBS);
-	CHECK(logged("  t_text          text of at most 15 characters default \"dflt\"   now \"a b\"    a test text\n"));
+	CHECK(logged("  t_text          text of at most 15 characters default \"dflt\"   now \"a b\"    a test text [tests/unit/test_knobs.c]\n"));
 }
 
 UNIT_TEST(text_state_shows_the_value_in_quotes)

@@ -50,40 +50,40 @@ UNIT_TEST(knob_file_shows_current_value_then_valid_and_default)
 {
 	reset_knobs();
 	CHECK_STR(FORMAT(procfs_format_knob(&b, knob_find("t_hz"))),
-		  "1000\n# valid: 100..10000\n# default: 1000\n");
+		  "1000\n# valid: 100..10000\n# default: 1000\n# type: int\n# declared in: tests/unit/test_procfs.c\n");
 	CHECK_EQ(knob_set(knob_find("t_hz"), "250"), 0);
 	CHECK_STR(FORMAT(procfs_format_knob(&b, knob_find("t_hz"))),
-		  "250\n# valid: 100..10000\n# default: 1000\n");
+		  "250\n# valid: 100..10000\n# default: 1000\n# type: int\n# declared in: tests/unit/test_procfs.c\n");
 }
 
 UNIT_TEST(knob_file_of_an_enum_shows_names)
 {
 	reset_knobs();
 	CHECK_STR(FORMAT(procfs_format_knob(&b, knob_find("t_mode"))),
-		  "trap\n# valid: legacy|trap|none\n# default: trap\n");
+		  "trap\n# valid: legacy|trap|none\n# default: trap\n# type: enum\n# declared in: tests/unit/test_procfs.c\n");
 	CHECK_EQ(knob_set(knob_find("t_mode"), "none"), 0);
 	CHECK_STR(FORMAT(procfs_format_knob(&b, knob_find("t_mode"))),
-		  "none\n# valid: legacy|trap|none\n# default: trap\n");
+		  "none\n# valid: legacy|trap|none\n# default: trap\n# type: enum\n# declared in: tests/unit/test_procfs.c\n");
 	CHECK_EQ(knob_set(knob_find("t_mode"), "bogus"), -EINVAL);
 	CHECK_STR(FORMAT(procfs_format_knob(&b, knob_find("t_mode"))),
-		  "none\n# valid: legacy|trap|none\n# default: trap\n");
+		  "none\n# valid: legacy|trap|none\n# default: trap\n# type: enum\n# declared in: tests/unit/test_procfs.c\n");
 }
 
 UNIT_TEST(knob_file_of_a_flag_and_of_text)
 {
 	reset_knobs();
 	CHECK_STR(FORMAT(procfs_format_knob(&b, knob_find("t_flag"))),
-		  "0\n# valid: 0|1\n# default: 0\n");
+		  "0\n# valid: 0|1\n# default: 0\n# type: bool\n# declared in: tests/unit/test_procfs.c\n");
 	/* Text: the first line is the value itself, without the quotes `help` shows. */
 	CHECK_STR(FORMAT(procfs_format_knob(&b, knob_find("t_text"))),
-		  "hello\n# valid: text of at most 15 characters\n# default: \"hello\"\n");
+		  "hello\n# valid: text of at most 15 characters\n# default: \"hello\"\n# type: text\n# declared in: tests/unit/test_procfs.c\n");
 }
 
 UNIT_TEST(small_buffer_counts_the_whole_text_for_the_retry)
 {
 	char small[8];
 	struct procbuf b = { .p = small, .size = sizeof(small) };
-	const char *want = "legacy\n# valid: legacy|trap|none\n# default: trap\n";
+	const char *want = "legacy\n# valid: legacy|trap|none\n# default: trap\n# type: enum\n# declared in: tests/unit/test_procfs.c\n";
 
 	reset_knobs();
 	CHECK_EQ(knob_set(knob_find("t_mode"), "legacy"), 0);

@@ -43,20 +43,21 @@ bench_on_rewind(void)
 /*
  * Whether a knob belongs in the variant: it is not at its default (the
  * "# default:" line of its file), or this benchmark switches it, so that its
- * figures say which side they are. Text knobs (run=, init=; their default is
- * quoted) name what runs, not a policy, and are left out.
+ * figures say which side they are. Text knobs (run=, init=: "# type: text")
+ * name what runs, not a policy, and are left out.
  */
 static int
 knob_in_variant(const char *name, const char *value, const char *file_text)
 {
-	char def[128];
+	char def[128], type[16];
 
 	for (int i = 0; i < nvaried; i++)
 		if (strcmp(varied[i], name) == 0)
 			return 1;
+	if (field_str(file_text, "# type", type, sizeof(type)) == 0 && strcmp(type, "text") == 0)
+		return 0;
 	/* Without a default to compare with, say what is in force. */
-	return field_str(file_text, "# default", def, sizeof(def)) != 0 ||
-	       (def[0] != '"' && strcmp(def, value) != 0);
+	return field_str(file_text, "# default", def, sizeof(def)) != 0 || strcmp(def, value) != 0;
 }
 
 /* Appends "name":"value" for every knob of /proc/sys/rewind/ that knob_in_variant keeps. */
