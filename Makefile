@@ -53,6 +53,18 @@ $(BUILD)/generated/version.h: FORCE
 	$(Q)tools/genversion $@
 # Any kernel file may include version.h: it must exist before the first compile.
 $(KERNEL_OBJS): | $(BUILD)/generated/version.h
+
+# Names of numbered ABI constants, from the one header that defines them (tools/gennames).
+SYSCALL_NR_H := kernel/syscall/syscall_nr.h
+ERRNO_H      := kernel/errno.h
+$(BUILD)/generated/syscall_names.h: $(SYSCALL_NR_H) tools/gennames
+	@mkdir -p $(dir $@)
+	$(Q)tools/gennames syscall_names __NR_ __NR_ $< > $@
+$(BUILD)/generated/errno_names.h: $(ERRNO_H) tools/gennames
+	@mkdir -p $(dir $@)
+	$(Q)tools/gennames errno_names E "" $< > $@
+$(BUILD)/kernel/syscall/syscall.o: $(BUILD)/generated/syscall_names.h
+$(BUILD)/kernel/syscall/strace.o: $(BUILD)/generated/errno_names.h
 .PHONY: FORCE
 
 $(BUILD)/ksyms_empty.o: tools/gensyms

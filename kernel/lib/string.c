@@ -107,3 +107,14 @@ strchr(const char *s, int c)
 			return NULL;
 	}
 }
+
+char *
+strstr(const char *haystack, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (; *haystack; haystack++)
+		if (strncmp(haystack, needle, n) == 0)
+			return (char *)haystack;
+	return n ? NULL : (char *)haystack;
+}

@@ -235,18 +235,20 @@ do_fork(struct trap_frame *f)
 	return do_clone(f, &a);
 }
 
-SYSCALL_FRAME(fork)
+SYSCALL_FRAME(fork, 0)
 {
 	return do_fork(f);
 }
 
-SYSCALL_FRAME(vfork)
+SYSCALL_FRAME(vfork, 0)
 {
 	return do_fork(f);	/* a full copy-on-write fork is a correct vfork */
 }
 
 /* clone(flags, stack, parent_tid, child_tid, tls): the x86-64 argument order. */
-SYSCALL_FRAME(clone)
+SYSCALL_FRAME(clone, 5, SYSCALL_ARG(u64, flags), SYSCALL_ARG(u64, stack),
+	      SYSCALL_ARG(int __user *, parent_tid), SYSCALL_ARG(int __user *, child_tid),
+	      SYSCALL_ARG(u64, tls))
 {
 	struct clone_args_k a = { f->rdi, f->rsi, (int __user *)f->rdx, (int __user *)f->r10, f->r8 };
 

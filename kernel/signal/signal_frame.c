@@ -372,7 +372,7 @@ restore_registers(struct trap_frame *f, const struct sigcontext_abi *sc)
  * address: rsp points at the ucontext. A frame that cannot be read, or
  * that would make iretq fault in the kernel, gets SIGSEGV.
  */
-SYSCALL_FRAME(rt_sigreturn)
+SYSCALL_FRAME(rt_sigreturn, 0)
 {
 	struct ucontext_abi uc;
 

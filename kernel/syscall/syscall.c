@@ -5,6 +5,8 @@
  * syscall.h). `syscall` enters through syscall_entry (entry_64.asm), `int
  * $0x80` through the IDT; both reach syscall_dispatch() with the same
  * frame, between kernel/x86/entry.c's enter_from_user and exit_to_user.
+ * Each call's name comes from the header of the numbers, so that even an
+ * unimplemented call is named in the -ENOSYS line (DESIGN.md §1.2).
  */
 #include "kernel/syscall/syscall.h"
 #include "kernel/errno.h"
@@ -12,6 +14,8 @@
 #include "kernel/x86/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/process/task.h"
+#include "kernel/lib/string.h"
+#include "kernel/syscall/strace.h"
 #include "kernel/x86/x86.h"
 
 #define EFER_SCE	(1ul << 0)
@@ -22,24 +26,40 @@ extern const struct syscall_entry __start_syscalls[], __stop_syscalls[];
 extern void syscall_entry(void);
 
 static syscall_fn table[NR_SYSCALLS];
+static const struct syscall_entry *entries[NR_SYSCALLS];	/* for the tracer, off the fast path */
+
+#include "syscall_names.h"	/* generated from the numbers' header by tools/gennames */
+
+const char *
+syscall_name(u64 nr)
+{
+	return nr < ARRAY_SIZE(syscall_names) ? syscall_names[nr] : NULL;
+}
+
+const struct syscall_entry *
+syscall_lookup(u64 nr)
+{
+	return nr < NR_SYSCALLS ? entries[nr] : NULL;
+}
 
 static void
 warn_unknown(struct trap_frame *f)
 {
 	static struct ratelimit rl;
 	unsigned dropped;
+	const char *name = syscall_name(f->rax);
 
 	if (ratelimit_allow(&rl, &dropped))
-		pr_notice("syscall: %s (pid %d) called unimplemented system call %lu; returning -ENOSYS%s\n",
-			  current()->comm, current()->pid, f->rax, dropped ? " (more suppressed)" : "");
+		pr_notice("syscall: %s (pid %d) called unimplemented system call %lu (%s); returning -ENOSYS%s\n",
+			  current()->comm, current()->pid, f->rax, name ? name : "not a Linux x86-64 call",
+			  dropped ? " (more suppressed)" : "");
 }
 
 void
-syscall_dispatch(struct trap_frame *f)
+syscall_run(struct trap_frame *f)
 {
 	u64 nr = f->rax;
 
-	f->error = nr;		/* for a restart (syscall_restartable) */
 	if (nr < NR_SYSCALLS && table[nr]) {
 		f->rax = (u64)table[nr](f);
 		return;
@@ -48,13 +68,29 @@ syscall_dispatch(struct trap_frame *f)
 	f->rax = (u64)-ENOSYS;
 }
 
+/* With strace= off this costs one load and one branch that always goes the same way. */
+void
+syscall_dispatch(struct trap_frame *f)
+{
+	f->error = f->rax;	/* for a restart (syscall_restartable) */
+	if (unlikely(READ_ONCE(strace_mode) != STRACE_OFF))
+		strace_syscall(f);
+	else
+		syscall_run(f);
+}
+
 void
 syscall_init(void)
 {
 	for (const struct syscall_entry *e = __start_syscalls; e < __stop_syscalls; e++) {
+		const char *linux_name = syscall_name(e->nr);
 		if (e->nr >= NR_SYSCALLS || table[e->nr])
 			panic("syscall: %s has a bad or duplicate number %u", e->name, e->nr);
+		if (!linux_name || strcmp(linux_name, e->name) != 0)
+			panic("syscall: %s is number %u, which Linux calls %s", e->name, e->nr,
+			      linux_name ? linux_name : "nothing");
 		table[e->nr] = e->fn;
+		entries[e->nr] = e;
 	}
 	syscall_init_cpu();
 	pr_info("syscall: %ld system calls\n", (long)(__stop_syscalls - __start_syscalls));
