@@ -55,17 +55,24 @@ warn_unknown(struct trap_frame *f)
 			  dropped ? " (more suppressed)" : "");
 }
 
-void
-syscall_run(struct trap_frame *f)
+/* Inline in syscall_dispatch: the untraced path keeps the call it always had, no more. */
+static inline void
+run(struct trap_frame *f)
 {
 	u64 nr = f->rax;
 
-	if (nr < NR_SYSCALLS && table[nr]) {
+	if (likely(nr < NR_SYSCALLS && table[nr])) {
 		f->rax = (u64)table[nr](f);
 		return;
 	}
 	warn_unknown(f);
 	f->rax = (u64)-ENOSYS;
+}
+
+void
+syscall_run(struct trap_frame *f)
+{
+	run(f);
 }
 
 /* With strace= off this costs one load and one branch that always goes the same way. */
@@ -76,7 +83,7 @@ syscall_dispatch(struct trap_frame *f)
 	if (unlikely(READ_ONCE(strace_mode) != STRACE_OFF))
 		strace_syscall(f);
 	else
-		syscall_run(f);
+		run(f);
 }
 
 void
