@@ -8,19 +8,21 @@
  * the data is (filemap.c, pipe.c, the devices).
  */
 #include "fs/vfs.h"
-#include "kernel/time/tsc.h"
+#include "kernel/time/timekeeping.h"
+#include "kernel/vdso/vvar.h"
 #include "mm/kmalloc.h"
 
 static u64 next_ino = 1;
 
 /*
- * Time since boot until the kernel keeps wall-clock time: then this is the
- * one place to change, so that stat(2) shows real dates.
+ * Wall-clock time at the last tick, as Linux's current_time(): files made in
+ * one tick share a stamp, and no counter is read for it. Before timekeeping
+ * starts (the initrd; its files keep their cpio mtime) this is 1970.
  */
 struct fs_time
 fs_now(void)
 {
-	u64 ns = ns_since_boot();
+	u64 ns = timekeeping_read_ns(VVAR_CLOCK_REALTIME_COARSE);
 
 	return (struct fs_time){ .sec = (s64)(ns / 1000000000), .nsec = (s64)(ns % 1000000000) };
 }

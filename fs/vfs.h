@@ -24,20 +24,27 @@
  *                   bits, shared by threads.
  *   struct fs_context  a process's root, cwd and umask.
  *
- * Locking, from outermost to innermost:
+ * Locking, from outermost to innermost (a lock is only ever taken while
+ * holding locks above it):
  *   rename_lock (mutex, fs/treeops.c)  serializes renames, so the tree's
  *                                      shape changes by one rename at a time
+ *   file->pos_lock (mutex)  the offset of a regular file or directory, held
+ *                         across the read, write or getdents that moves it
+ *                         (fs/read_write.c, fs/readdir.c)
  *   inode->lock (mutex)   a directory: its children, their names and
  *                         positions; a regular file: its size, writers and
- *                         truncation (so appends are atomic)
- *   file->pos_lock (mutex)  the offset of a regular file or directory
+ *                         truncation (so appends are atomic). Two directories
+ *                         (rename) are locked in address order.
+ *   mm->mmap_lock (rwsem, mm/)  taken by the page fault a write(2) may take
+ *                         on its source buffer while it holds inode->lock
  *   inode->pages_lock (spinlock)  the page-cache index alone, so that the
  *                         page-fault path (mmap lock held) can reach file
  *                         pages without an inode mutex: a write(2) copying
  *                         from an mmap of the same file cannot deadlock
  *   dentry_tree_lock (spinlock, fs/dentry.c)  every dentry's parent and name
- *                         pointers, for walks upwards (.., getcwd)
- *   files->lock, fs->lock (spinlocks)
+ *                         pointers, for walks upwards (.., getcwd); the
+ *                         name hash's lock nests inside it
+ *   files->lock, fs->lock (spinlocks)  leaves: nothing is taken under them
  * Reads of regular files take no inode lock at all: they read i_size once
  * and copy from pages they hold a reference on.
  *
@@ -278,7 +285,7 @@ struct inode *inode_alloc(u32 mode, const struct inode_operations *iops,
 			  const struct file_operations *fops);
 struct inode *inode_get(struct inode *inode);
 void inode_put(struct inode *inode);
-/* The time to stamp on files. */
+/* The time to stamp on files: CLOCK_REALTIME_COARSE. */
 struct fs_time fs_now(void);
 /* Stamps mtime and ctime (a change of contents). */
 void inode_touch(struct inode *inode);

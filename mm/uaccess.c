@@ -1,10 +1,21 @@
 /*
  * uaccess.c - user-memory access; see uaccess.h.
  *
- * copy_user_raw() is the single primitive: "rep movsb" with an exception-
- * table entry on it. If it faults part-way, the CPU leaves the remaining
- * count in rcx and the fixup simply resumes after the instruction, so the
- * caller learns how many bytes were not copied.
+ * Every load and store of user memory is an instruction listed in the
+ * exception table (mm/extable.c), between stac and clac when SMAP is on:
+ *
+ *   copy_user_raw()   copy_from_user, copy_to_user and strncpy_from_user:
+ *                     "rep movsq" for the quadwords, then "rep movsb" for
+ *                     the tail; returns the bytes not copied
+ *   clear_user()      "rep stosb"
+ *   get_user_u32_nofault()  one aligned load, for callers that may not
+ *                     sleep (under a spinlock: futexes)
+ *
+ * A fault on a user page that is merely not present yet is first resolved
+ * by the page-fault handler (kernel/x86/traps.c) and the instruction runs
+ * again; a fault that cannot be resolved goes to the instruction's fixup,
+ * which leaves the count of what was not done, so the caller returns
+ * -EFAULT (or a short count) instead of the kernel dying.
  */
 #include "mm/uaccess.h"
 #include "mm/extable.h"

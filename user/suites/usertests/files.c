@@ -1,6 +1,6 @@
 /*
  * files.c - usertests: regular files and directories: read, write and
- * seek, the page cache's edges, open flags, stat, getdents, rename,
+ * seek, the page cache's edges, open flags, stat, file times, getdents, rename,
  * truncate, the working directory, path walks, openat, unlinked open
  * files, /dev/null and /dev/zero, and a file of the initrd.
  */
@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lib/procfile.h"
@@ -160,6 +161,21 @@ TEST(stat)
 	EXPECT_OK(stat("/", &a));
 	EXPECT_OK(stat("/..", &b));
 	CHECK(S_ISDIR(a.st_mode) && a.st_ino == b.st_ino);
+}
+
+/* Files are stamped with wall-clock time, as time() reads it (not time since boot). */
+TEST(file_times)
+{
+	time_t before = time(NULL);
+	int fd = create_file("f", "x", 1, 0644);
+	time_t after = time(NULL);
+	struct stat st;
+
+	EXPECT_OK(fstat(fd, &st));
+	/* One second of slack each side: a file's stamp and time() may round at different ticks. */
+	CHECK(st.st_mtime >= before - 1 && st.st_mtime <= after + 1);
+	CHECK(st.st_ctime >= before - 1 && st.st_ctime <= after + 1);
+	CHECK(st.st_atime >= before - 1 && st.st_atime <= after + 1);
 }
 
 TEST(dir_ops)
