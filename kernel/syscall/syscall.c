@@ -7,7 +7,7 @@
  * frame, between kernel/x86/entry.c's enter_from_user and exit_to_user.
  */
 #include "kernel/syscall/syscall.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/panic.h"
 #include "kernel/x86/percpu.h"
 #include "kernel/printk.h"

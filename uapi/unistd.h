@@ -1,10 +1,11 @@
 /*
- * syscall_nr.h - Linux x86-64 system call numbers (arch/x86/entry/syscalls/
- * syscall_64.tbl), the ones rewind implements or will. Numbers are ABI:
- * never renumber.
+ * unistd.h - Linux x86-64 system call numbers (arch/x86/entry/syscalls/
+ * syscall_64.tbl, asm/unistd_64.h), the ones rewind implements or will.
+ * Numbers are ABI: never renumber. libc's <sys/syscall.h> has them too
+ * (as SYS_*, and glibc's as __NR_*): user code includes that.
  */
-#ifndef REWIND_SYSCALL_NR_H
-#define REWIND_SYSCALL_NR_H
+#ifndef REWIND_UAPI_UNISTD_H
+#define REWIND_UAPI_UNISTD_H
 
 #define __NR_read		0
 #define __NR_write		1
@@ -131,7 +132,5 @@
 #define __NR_membarrier		324
 #define __NR_statx		332
 #define __NR_faccessat2		439
-
-#define NR_SYSCALLS		512	/* table size: every number below it is looked up */
 
 #endif
