@@ -55,8 +55,8 @@ $(BUILD)/generated/version.h: FORCE
 $(KERNEL_OBJS): | $(BUILD)/generated/version.h
 
 # Names of numbered ABI constants, from the one header that defines them (tools/gennames).
-SYSCALL_NR_H := kernel/syscall/syscall_nr.h
-ERRNO_H      := kernel/errno.h
+SYSCALL_NR_H := uapi/unistd.h
+ERRNO_H      := uapi/errno.h
 $(BUILD)/generated/syscall_names.h: $(SYSCALL_NR_H) tools/gennames
 	@mkdir -p $(dir $@)
 	$(Q)tools/gennames syscall_names __NR_ __NR_ $< > $@

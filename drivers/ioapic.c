@@ -6,7 +6,7 @@
  * is the register pair 0x10 + 2n (low) and 0x11 + 2n (high: destination).
  */
 #include "drivers/ioapic.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/x86/irq.h"
 #include "kernel/printk.h"
 #include "locking/spinlock.h"

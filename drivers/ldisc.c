@@ -9,7 +9,7 @@
 #define DEL		0x7f
 
 /* Linux's defaults (tty_std_termios), minus what is not implemented (IXON, IEXTEN). */
-static const struct linux_termios default_termios = {
+static const struct kernel_termios default_termios = {
 	.c_iflag = ICRNL | IUTF8,
 	.c_oflag = OPOST | ONLCR,
 	.c_cflag = B115200 | CS8 | CREAD,
@@ -356,7 +356,7 @@ ldisc_read(struct ldisc *ld, char *dst, size_t n)
 /* ---- settings ------------------------------------------------------------- */
 
 void
-ldisc_set_termios(struct ldisc *ld, const struct linux_termios *t)
+ldisc_set_termios(struct ldisc *ld, const struct kernel_termios *t)
 {
 	ld->termios = *t;
 	if (!lflag(ld, ICANON))

@@ -28,56 +28,7 @@
 #define REWIND_LDISC_H
 
 #include "kernel/lib/types.h"
-
-/* struct termios as the x86-64 Linux kernel reads and writes it for TCGETS/TCSETS. */
-#define NCCS 19
-struct linux_termios {
-	u32 c_iflag;
-	u32 c_oflag;
-	u32 c_cflag;
-	u32 c_lflag;
-	u8 c_line;
-	u8 c_cc[NCCS];
-};
-
-/* c_cc indices (asm-generic/termbits.h). */
-#define VINTR		0
-#define VQUIT		1
-#define VERASE		2
-#define VKILL		3
-#define VEOF		4
-#define VTIME		5
-#define VMIN		6
-#define VSTART		8
-#define VSTOP		9
-#define VSUSP		10
-#define VEOL		11
-#define VREPRINT	12
-#define VDISCARD	13
-#define VWERASE		14
-#define VLNEXT		15
-#define VEOL2		16
-
-/* c_iflag */
-#define INLCR		0000100
-#define IGNCR		0000200
-#define ICRNL		0000400
-#define IUTF8		0040000
-/* c_oflag */
-#define OPOST		0000001
-#define ONLCR		0000004
-/* c_cflag */
-#define CS8		0000060
-#define CREAD		0000200
-#define B115200		0010002
-/* c_lflag */
-#define ISIG		0000001
-#define ICANON		0000002
-#define ECHO		0000010
-#define ECHOE		0000020
-#define ECHOK		0000040
-#define ECHOCTL		0001000
-#define ECHOKE		0004000
+#include "uapi/termios.h"
 
 #define LDISC_BUF_SIZE	4096	/* a power of two; Linux's N_TTY_BUF_SIZE */
 
@@ -92,7 +43,7 @@ typedef void (*ldisc_echo_fn)(void *ctx, const char *s, size_t n);
  * returns (0 is "disabled" in c_cc, so no typed character can mean it).
  */
 struct ldisc {
-	struct linux_termios termios;
+	struct kernel_termios termios;
 	u8 buf[LDISC_BUF_SIZE];
 	u64 line_end[LDISC_BUF_SIZE / 64];
 	u32 tail, canon_head, head;
@@ -119,7 +70,7 @@ size_t ldisc_readable(const struct ldisc *ld);
  */
 size_t ldisc_read(struct ldisc *ld, char *dst, size_t n);
 /* TCSETS: leaving canonical mode makes the line being edited readable. */
-void ldisc_set_termios(struct ldisc *ld, const struct linux_termios *t);
+void ldisc_set_termios(struct ldisc *ld, const struct kernel_termios *t);
 /* Discards all input, read or not yet (TCSETSF). */
 void ldisc_flush_input(struct ldisc *ld);
 

@@ -20,32 +20,17 @@
 #include "drivers/ps2kbd.h"
 #include "drivers/serial.h"
 #include "fs/vfs.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/printk.h"
 #include "mm/kmalloc.h"
-
-/* ioctl requests (asm-generic/ioctls.h). */
-#define TCGETS		0x5401
-#define TCSETS		0x5402
-#define TCSETSW		0x5403
-#define TCSETSF		0x5404
-#define TIOCGPGRP	0x540f
-#define TIOCSPGRP	0x5410
-#define TIOCGWINSZ	0x5413
-#define TIOCSWINSZ	0x5414
-#define FIONREAD	0x541b
-
-struct linux_winsize {
-	u16 ws_row, ws_col;
-	u16 ws_xpixel, ws_ypixel;
-};
+#include "uapi/ioctls.h"
 
 #define WRITE_CHUNK	256	/* bytes copied from user memory per console write */
 
 static struct {
 	struct spinlock lock;		/* ld, winsize */
 	struct ldisc ld;
-	struct linux_winsize winsize;	/* only stored: nothing here draws by it */
+	struct kernel_winsize winsize;	/* only stored: nothing here draws by it */
 	int pgrp;			/* the foreground process group, as set */
 	struct wait_queue readers;	/* woken when input may have become readable */
 	struct mutex write_lock;	/* one write(2) reaches the screen in one piece */
@@ -169,7 +154,7 @@ static long
 get_termios(void __user *arg)
 {
 	u64 flags = spin_lock_irqsave(&tty.lock);
-	struct linux_termios t = tty.ld.termios;
+	struct kernel_termios t = tty.ld.termios;
 	spin_unlock_irqrestore(&tty.lock, flags);
 	return copy_to_user(arg, &t, sizeof(t));
 }
@@ -178,7 +163,7 @@ get_termios(void __user *arg)
 static long
 set_termios(const void __user *arg, bool flush)
 {
-	struct linux_termios t;
+	struct kernel_termios t;
 
 	if (copy_from_user(&t, arg, sizeof(t)))
 		return -EFAULT;
@@ -196,7 +181,7 @@ static long
 get_winsize(void __user *arg)
 {
 	u64 flags = spin_lock_irqsave(&tty.lock);
-	struct linux_winsize ws = tty.winsize;
+	struct kernel_winsize ws = tty.winsize;
 	spin_unlock_irqrestore(&tty.lock, flags);
 	return copy_to_user(arg, &ws, sizeof(ws));
 }
@@ -204,7 +189,7 @@ get_winsize(void __user *arg)
 static long
 set_winsize(const void __user *arg)
 {
-	struct linux_winsize ws;
+	struct kernel_winsize ws;
 
 	if (copy_from_user(&ws, arg, sizeof(ws)))
 		return -EFAULT;

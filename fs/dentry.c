@@ -22,7 +22,7 @@
  * Not here: resolving paths (namei.c) or what the names mean (ramfs.c).
  */
 #include "fs/vfs.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/panic.h"
 #include "kernel/lib/string.h"
 #include "mm/kmalloc.h"

@@ -9,7 +9,7 @@
  * (mem_devices.c, drivers/tty.c).
  */
 #include "fs/vfs.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/printk.h"
 #include "kernel/lib/string.h"
 

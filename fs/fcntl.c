@@ -6,16 +6,12 @@
  * command, flag or F_DUPFD minimum. Not here: the table itself (fdtable.c).
  */
 #include "fs/vfs.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/syscall/syscall.h"
+#include "uapi/ioctls.h"
 
 /* The flags F_SETFL may change; the others it silently leaves, as Linux does. */
 #define SETFL_MASK	(O_APPEND | O_NONBLOCK | O_ASYNC | O_DIRECT | O_NOATIME)
-
-/* ioctl requests every file understands (asm-generic/ioctls.h). */
-#define FIONCLEX	0x5450
-#define FIOCLEX		0x5451
-#define FIONBIO		0x5421
 
 static long
 dup_from(int fd, int min, bool cloexec)

@@ -10,7 +10,7 @@
  * every open file. Not here: what the files are (file.c).
  */
 #include "fs/vfs.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/lib/string.h"
 #include "kernel/process/task.h"
 #include "mm/kmalloc.h"

@@ -7,7 +7,7 @@
  * Not here: fd numbers (fdtable.c) or reading and writing (read_write.c).
  */
 #include "fs/vfs.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/lib/string.h"
 #include "kernel/lib/vsprintf.h"
 #include "mm/kmalloc.h"

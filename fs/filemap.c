@@ -21,7 +21,7 @@
  * writers against each other (the caller holds inode->lock).
  */
 #include "fs/vfs.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/lib/string.h"
 #include "mm/page_alloc.h"
 

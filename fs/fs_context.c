@@ -7,7 +7,7 @@
  * the walk that uses them (namei.c).
  */
 #include "fs/vfs.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/process/task.h"
 #include "mm/kmalloc.h"

@@ -18,7 +18,7 @@
 #include "fs/cpio.h"
 #include "fs/vfs.h"
 #include "kernel/boot.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/printk.h"
 #include "kernel/lib/string.h"
 #include "mm/kmalloc.h"

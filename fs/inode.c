@@ -72,9 +72,9 @@ inode_touch(struct inode *inode)
 }
 
 void
-inode_fill_stat(struct inode *inode, struct linux_stat *st)
+inode_fill_stat(struct inode *inode, struct kernel_stat *st)
 {
-	*st = (struct linux_stat){
+	*st = (struct kernel_stat){
 		.st_dev = inode->dev,
 		.st_ino = inode->ino,
 		.st_nlink = READ_ONCE(inode->nlink),

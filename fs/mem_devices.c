@@ -6,7 +6,7 @@
  * has a get_page operation.
  */
 #include "fs/vfs.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 
 static long
 null_read(struct file *f, char __user *buf, size_t n, u64 *pos)

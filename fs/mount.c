@@ -10,7 +10,7 @@
  * be walking through the directory being covered.
  */
 #include "fs/vfs.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 

@@ -14,7 +14,7 @@
  * (open.c, treeops.c); how a directory finds a name (its lookup operation).
  */
 #include "fs/vfs.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "mm/kmalloc.h"
 
 int

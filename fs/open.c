@@ -8,7 +8,7 @@
  * a directory), as Linux does for root.
  */
 #include "fs/vfs.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/syscall/syscall.h"
 
 static long

@@ -11,7 +11,7 @@
  * lookups a step or two, and files rarely shrink.
  */
 #include "fs/page_index.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "mm/kmalloc.h"
 
 BUILD_BUG_ON(sizeof(struct page_index_node) != 512);

@@ -21,7 +21,7 @@
  * not supported: pipe2 refuses it.
  */
 #include "fs/vfs.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/signal/signal.h"
 #include "kernel/syscall/syscall.h"
 #include "mm/kmalloc.h"

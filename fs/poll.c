@@ -19,21 +19,16 @@
  * writable, as in Linux).
  */
 #include "fs/vfs.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/time/tsc.h"
+#include "uapi/time.h"
 #include "mm/kmalloc.h"
 
 #define DEFAULT_POLLMASK	(POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM)
 #define POLL_INLINE		8
 #define POLL_CHUNK		32
-
-struct linux_pollfd {
-	int fd;
-	short events;
-	short revents;
-};
 
 struct poll_entry {
 	struct wait_entry we;
@@ -126,7 +121,7 @@ poll_table_free(struct poll_table *pt)
 }
 
 static short
-poll_one(struct linux_pollfd *pfd, struct poll_table *pt)
+poll_one(struct kernel_pollfd *pfd, struct poll_table *pt)
 {
 	if (pfd->fd < 0)
 		return 0;
@@ -140,7 +135,7 @@ poll_one(struct linux_pollfd *pfd, struct poll_table *pt)
 
 /* One pass over every fd: how many have events. */
 static int
-poll_pass(struct linux_pollfd *fds, unsigned nfds, struct poll_table *pt)
+poll_pass(struct kernel_pollfd *fds, unsigned nfds, struct poll_table *pt)
 {
 	int ready = 0;
 
@@ -157,7 +152,7 @@ poll_pass(struct linux_pollfd *fds, unsigned nfds, struct poll_table *pt)
  * or a signal comes; *timeout_ns is left with the time that remained.
  */
 static long
-do_poll(struct linux_pollfd *fds, unsigned nfds, s64 *timeout_ns)
+do_poll(struct kernel_pollfd *fds, unsigned nfds, s64 *timeout_ns)
 {
 	u64 deadline = *timeout_ns > 0 ? ns_since_boot() + (u64)*timeout_ns : 0;
 	struct poll_table pt;
@@ -194,9 +189,9 @@ do_poll(struct linux_pollfd *fds, unsigned nfds, s64 *timeout_ns)
 
 /* Copies the pollfds in, polls, and copies the results out. */
 static long
-poll_user(struct linux_pollfd __user *ufds, unsigned nfds, s64 *timeout_ns)
+poll_user(struct kernel_pollfd __user *ufds, unsigned nfds, s64 *timeout_ns)
 {
-	struct linux_pollfd *fds = NULL;
+	struct kernel_pollfd *fds = NULL;
 	size_t size = (size_t)nfds * sizeof(*fds);
 
 	if (nfds > NR_OPEN)
@@ -212,7 +207,7 @@ poll_user(struct linux_pollfd __user *ufds, unsigned nfds, s64 *timeout_ns)
 	return ret;
 }
 
-SYSCALL3(poll, struct linux_pollfd __user *, fds, unsigned, nfds, int, timeout_ms)
+SYSCALL3(poll, struct kernel_pollfd __user *, fds, unsigned, nfds, int, timeout_ms)
 {
 	s64 timeout_ns = timeout_ms < 0 ? -1 : (s64)timeout_ms * 1000000;
 
@@ -221,10 +216,10 @@ SYSCALL3(poll, struct linux_pollfd __user *, fds, unsigned, nfds, int, timeout_m
 
 #define NSEC_PER_SEC 1000000000l
 
-SYSCALL5(ppoll, struct linux_pollfd __user *, fds, unsigned, nfds,
-	 struct linux_timespec __user *, tsp, const void __user *, sigmask, size_t, sigsetsize)
+SYSCALL5(ppoll, struct kernel_pollfd __user *, fds, unsigned, nfds,
+	 struct kernel_timespec __user *, tsp, const void __user *, sigmask, size_t, sigsetsize)
 {
-	struct linux_timespec ts;
+	struct kernel_timespec ts;
 	s64 timeout_ns = -1;
 
 	if (sigmask && sigsetsize != sizeof(u64))
@@ -241,7 +236,7 @@ SYSCALL5(ppoll, struct linux_pollfd __user *, fds, unsigned, nfds,
 	long ret = poll_user(fds, nfds, &timeout_ns);
 	if (tsp && timeout_ns >= 0) {
 		/* The time left, as Linux reports it; a read-only timespec is not an error. */
-		ts = (struct linux_timespec){ timeout_ns / NSEC_PER_SEC, timeout_ns % NSEC_PER_SEC };
+		ts = (struct kernel_timespec){ timeout_ns / NSEC_PER_SEC, timeout_ns % NSEC_PER_SEC };
 		(void)copy_to_user(tsp, &ts, sizeof(ts));
 	}
 	return ret;

@@ -12,7 +12,7 @@
  */
 #include "fs/procfs.h"
 #include "fs/procfs_internal.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/printk.h"
 #include "kernel/lib/string.h"
 #include "mm/kmalloc.h"

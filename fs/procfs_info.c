@@ -6,7 +6,7 @@
 #include "fs/procfs_internal.h"
 #include "kernel/boot.h"
 #include "kernel/time/cputime.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/x86/percpu.h"
 #include "kernel/lib/string.h"
 #include "kernel/time/tsc.h"

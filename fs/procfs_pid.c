@@ -19,7 +19,7 @@
  */
 #include "fs/procfs_internal.h"
 #include "kernel/time/cputime.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/signal/signal.h"
 #include "kernel/lib/string.h"
 #include "kernel/time/tsc.h"

@@ -13,8 +13,8 @@
 #include "kernel/lib/string.h"
 #include "kernel/lib/vsprintf.h"
 #include "mm/layout.h"
+#include "uapi/param.h"
 
-#define USER_HZ		100	/* the unit of times in /proc, as Linux's */
 
 void
 procbuf_printf(struct procbuf *b, const char *fmt, ...)

@@ -14,7 +14,7 @@
  * (treeops.c, file.c), the page cache itself (filemap.c).
  */
 #include "fs/vfs.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/lib/string.h"
 
 struct inode *

@@ -11,7 +11,7 @@
  * file's read/write operation).
  */
 #include "fs/vfs.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/syscall/syscall.h"
 #include "mm/kmalloc.h"
 
@@ -116,20 +116,15 @@ SYSCALL4(pwrite64, int, fd, const char __user *, buf, size_t, n, s64, pos)
 	return prw_fd(fd, true, (char __user *)buf, n, pos);
 }
 
-struct linux_iovec {
-	char __user *base;
-	u64 len;
-};
-
 /* Copies and checks an iovec array: the total length (clamped), or -errno. */
 static long
-iovec_import(const struct linux_iovec __user *uiov, int cnt, struct linux_iovec **out)
+iovec_import(const struct kernel_iovec __user *uiov, int cnt, struct kernel_iovec **out)
 {
-	if (cnt < 0 || cnt > IOV_MAX)
+	if (cnt < 0 || cnt > UIO_MAXIOV)
 		return -EINVAL;
 	if (cnt == 0)
 		return 0;
-	struct linux_iovec *iov = kmalloc((size_t)cnt * sizeof(*iov));
+	struct kernel_iovec *iov = kmalloc((size_t)cnt * sizeof(*iov));
 	if (!iov)
 		return -ENOMEM;
 	if (copy_from_user(iov, uiov, (size_t)cnt * sizeof(*iov))) {
@@ -138,11 +133,11 @@ iovec_import(const struct linux_iovec __user *uiov, int cnt, struct linux_iovec 
 	}
 	u64 total = 0;
 	for (int i = 0; i < cnt; i++) {
-		if (iov[i].len > (u64)INT64_MAX - total) {
+		if (iov[i].iov_len > (u64)INT64_MAX - total) {
 			kfree(iov);
 			return -EINVAL;
 		}
-		total += iov[i].len;
+		total += iov[i].iov_len;
 	}
 	*out = iov;
 	return (long)MIN(total, MAX_RW_COUNT);
@@ -150,15 +145,15 @@ iovec_import(const struct linux_iovec __user *uiov, int cnt, struct linux_iovec 
 
 /* readv and writev: segment by segment, at *pos, until one falls short. */
 static long
-rwv(struct file *f, bool write, const struct linux_iovec *iov, int cnt, long total, u64 *pos)
+rwv(struct file *f, bool write, const struct kernel_iovec *iov, int cnt, long total, u64 *pos)
 {
 	long done = 0;
 
 	for (int i = 0; i < cnt && done < total; i++) {
-		size_t want = MIN(iov[i].len, (u64)(total - done));
+		size_t want = MIN(iov[i].iov_len, (u64)(total - done));
 		if (want == 0)
 			continue;
-		long ret = vfs_rw(f, write, iov[i].base, want, pos);
+		long ret = vfs_rw(f, write, iov[i].iov_base, want, pos);
 		if (ret < 0)
 			return done ? done : ret;
 		done += ret;
@@ -169,9 +164,9 @@ rwv(struct file *f, bool write, const struct linux_iovec *iov, int cnt, long tot
 }
 
 static long
-rwv_fd(int fd, bool write, const struct linux_iovec __user *uiov, int cnt)
+rwv_fd(int fd, bool write, const struct kernel_iovec __user *uiov, int cnt)
 {
-	struct linux_iovec *iov = NULL;
+	struct kernel_iovec *iov = NULL;
 	struct file *f = fd_get(fd);
 
 	if (!f)
@@ -187,12 +182,12 @@ rwv_fd(int fd, bool write, const struct linux_iovec __user *uiov, int cnt)
 	return ret;
 }
 
-SYSCALL3(readv, int, fd, const struct linux_iovec __user *, iov, int, cnt)
+SYSCALL3(readv, int, fd, const struct kernel_iovec __user *, iov, int, cnt)
 {
 	return rwv_fd(fd, false, iov, cnt);
 }
 
-SYSCALL3(writev, int, fd, const struct linux_iovec __user *, iov, int, cnt)
+SYSCALL3(writev, int, fd, const struct kernel_iovec __user *, iov, int, cnt)
 {
 	return rwv_fd(fd, true, iov, cnt);
 }

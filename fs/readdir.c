@@ -1,6 +1,6 @@
 /*
  * readdir.c - getdents64: a directory's entries as a packed array of
- * struct linux_dirent64 records. A file system's getdents operation calls
+ * struct kernel_dirent64 records. A file system's getdents operation calls
  * dir_emit() for each entry from the file's position on; positions are
  * cookies the file system chooses (ramfs: 0 ".", 1 "..", then one per
  * child in creation order), and each record's d_off is where the next
@@ -8,11 +8,11 @@
  * Not here: how a directory stores its entries.
  */
 #include "fs/vfs.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/lib/string.h"
 #include "kernel/syscall/syscall.h"
 
-#define DIRENT_NAME_OFFSET	offsetof(struct linux_dirent64, d_name)
+#define DIRENT_NAME_OFFSET	offsetof(struct kernel_dirent64, d_name)
 #define DIRENT_MAX		ALIGN_UP(DIRENT_NAME_OFFSET + NAME_MAX + 1, 8)
 
 unsigned
@@ -25,7 +25,7 @@ bool
 dir_emit(struct dir_context *ctx, const char *name, size_t len, u64 ino, unsigned type, u64 pos)
 {
 	u8 rec[DIRENT_MAX] __aligned(8);
-	struct linux_dirent64 *d = (struct linux_dirent64 *)rec;
+	struct kernel_dirent64 *d = (struct kernel_dirent64 *)rec;
 	size_t reclen = ALIGN_UP(DIRENT_NAME_OFFSET + len + 1, 8);
 
 	if (reclen > ctx->size - ctx->used) {

@@ -5,22 +5,22 @@
  * (inode.c fills them).
  */
 #include "fs/vfs.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/syscall/syscall.h"
 
-BUILD_BUG_ON(sizeof(struct linux_stat) != 144);
+BUILD_BUG_ON(sizeof(struct kernel_stat) != 144);
 
 static long
-stat_to_user(struct inode *inode, struct linux_stat __user *ust)
+stat_to_user(struct inode *inode, struct kernel_stat __user *ust)
 {
-	struct linux_stat st;
+	struct kernel_stat st;
 
 	inode_fill_stat(inode, &st);
 	return copy_to_user(ust, &st, sizeof(st));
 }
 
 static long
-fstatat_user(int dirfd, const char __user *upath, struct linux_stat __user *ust, int flags)
+fstatat_user(int dirfd, const char __user *upath, struct kernel_stat __user *ust, int flags)
 {
 	struct inode *inode;
 
@@ -34,23 +34,23 @@ fstatat_user(int dirfd, const char __user *upath, struct linux_stat __user *ust,
 	return ret;
 }
 
-SYSCALL2(stat, const char __user *, path, struct linux_stat __user *, st)
+SYSCALL2(stat, const char __user *, path, struct kernel_stat __user *, st)
 {
 	return fstatat_user(AT_FDCWD, path, st, 0);
 }
 
-SYSCALL2(lstat, const char __user *, path, struct linux_stat __user *, st)
+SYSCALL2(lstat, const char __user *, path, struct kernel_stat __user *, st)
 {
 	return fstatat_user(AT_FDCWD, path, st, AT_SYMLINK_NOFOLLOW);
 }
 
-SYSCALL4(newfstatat, int, dirfd, const char __user *, path, struct linux_stat __user *, st,
+SYSCALL4(newfstatat, int, dirfd, const char __user *, path, struct kernel_stat __user *, st,
 	 int, flags)
 {
 	return fstatat_user(dirfd, path, st, flags);
 }
 
-SYSCALL2(fstat, int, fd, struct linux_stat __user *, st)
+SYSCALL2(fstat, int, fd, struct kernel_stat __user *, st)
 {
 	struct file *f = fd_get_raw(fd);
 

@@ -11,7 +11,7 @@
  * Not here: what a file system does for each (its inode_operations).
  */
 #include "fs/vfs.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/lib/vsprintf.h"
 

@@ -6,7 +6,7 @@
  * that is not a regular file (or an fd not open for writing) -EINVAL.
  */
 #include "fs/vfs.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/syscall/syscall.h"
 
 int

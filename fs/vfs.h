@@ -68,7 +68,7 @@
 
 #include "fs/fs.h"
 #include "fs/page_index.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/lib/list.h"
 #include "kernel/lib/types.h"
 #include "kernel/sched/wait.h"
@@ -76,135 +76,25 @@
 #include "locking/spinlock.h"
 #include "mm/uaccess.h"
 
-/* ---- Linux x86-64 ABI constants ------------------------------------------ */
+/* ---- what user space sees: uapi/ ------------------------------------------ */
 
-#define PATH_MAX	4096	/* bytes in a path, NUL included */
-#define NAME_MAX	255	/* bytes in one component */
-#define NR_OPEN		1024	/* fds per process: Linux's default RLIMIT_NOFILE */
-#define PIPE_BUF	4096	/* writes up to this size to a pipe are atomic */
+#include "uapi/dirent.h"
+#include "uapi/fcntl.h"
+#include "uapi/limits.h"
+#include "uapi/poll.h"
+#include "uapi/stat.h"
+#include "uapi/uio.h"
+
+/* ---- limits and mode bits of the kernel's own ----------------------------- */
+
 #define MAX_RW_COUNT	0x7ffff000ul	/* Linux clamps one read/write to this */
 #define MAX_FILE_SIZE	((u64)INT64_MAX)
-#define IOV_MAX		1024
-
-/* open(2) flags, in octal as in Linux's asm-generic/fcntl.h. */
-#define O_ACCMODE	00000003
-#define O_RDONLY	00000000
-#define O_WRONLY	00000001
-#define O_RDWR		00000002
-#define O_CREAT		00000100
-#define O_EXCL		00000200
-#define O_NOCTTY	00000400
-#define O_TRUNC		00001000
-#define O_APPEND	00002000
-#define O_NONBLOCK	00004000
-#define O_DSYNC		00010000
-#define O_ASYNC		00020000
-#define O_DIRECT	00040000
-#define O_LARGEFILE	00100000
-#define O_DIRECTORY	00200000
-#define O_NOFOLLOW	00400000
-#define O_NOATIME	01000000
-#define O_CLOEXEC	02000000
-#define __O_SYNC	04000000
-#define O_PATH		010000000
-#define __O_TMPFILE	020000000
-
-#define AT_FDCWD		(-100)
-#define AT_SYMLINK_NOFOLLOW	0x100
-#define AT_REMOVEDIR		0x200	/* unlinkat */
-#define AT_EACCESS		0x200	/* faccessat */
-#define AT_NO_AUTOMOUNT		0x800
-#define AT_EMPTY_PATH		0x1000
-
-#define SEEK_SET	0
-#define SEEK_CUR	1
-#define SEEK_END	2
-#define SEEK_DATA	3
-#define SEEK_HOLE	4
-
-#define F_DUPFD		0
-#define F_GETFD		1
-#define F_SETFD		2
-#define F_GETFL		3
-#define F_SETFL		4
-#define F_DUPFD_CLOEXEC	1030
-#define FD_CLOEXEC	1
-
-#define F_OK	0
-#define X_OK	1
-#define W_OK	2
-#define R_OK	4
-
-#define POLLIN		0x001
-#define POLLPRI		0x002
-#define POLLOUT		0x004
-#define POLLERR		0x008
-#define POLLHUP		0x010
-#define POLLNVAL	0x020
-#define POLLRDNORM	0x040
-#define POLLRDBAND	0x080
-#define POLLWRNORM	0x100
-#define POLLWRBAND	0x200
-
-/* File types and permission bits of st_mode. */
-#define S_IFMT		0170000
-#define S_IFSOCK	0140000
-#define S_IFLNK		0120000
-#define S_IFREG		0100000
-#define S_IFBLK		0060000
-#define S_IFDIR		0040000
-#define S_IFCHR		0020000
-#define S_IFIFO		0010000
-#define S_ISREG(m)	(((m) & S_IFMT) == S_IFREG)
-#define S_ISDIR(m)	(((m) & S_IFMT) == S_IFDIR)
-#define S_ISCHR(m)	(((m) & S_IFMT) == S_IFCHR)
-#define S_ISFIFO(m)	(((m) & S_IFMT) == S_IFIFO)
 #define S_IALLUGO	07777
 #define S_IXUGO		00111
-
-/* d_type of a directory entry. */
-#define DT_UNKNOWN	0
-#define DT_FIFO		1
-#define DT_CHR		2
-#define DT_DIR		4
-#define DT_REG		8
 
 /* Device numbers as x86-64 Linux encodes them in st_rdev (new_encode_dev). */
 #define MKDEV(major, minor) \
 	((u32)(((minor) & 0xff) | ((major) << 8) | (((minor) & ~0xffu) << 12)))
-
-/* struct stat of x86-64 Linux (arch/x86/include/uapi/asm/stat.h). */
-struct linux_stat {
-	u64 st_dev;
-	u64 st_ino;
-	u64 st_nlink;
-	u32 st_mode;
-	u32 st_uid;
-	u32 st_gid;
-	u32 pad0;
-	u64 st_rdev;
-	s64 st_size;
-	s64 st_blksize;
-	s64 st_blocks;		/* 512-byte units */
-	u64 st_atime, st_atime_nsec;
-	u64 st_mtime, st_mtime_nsec;
-	u64 st_ctime, st_ctime_nsec;
-	s64 unused[3];
-};
-
-/* What getdents64 writes: one record per entry, 8-byte aligned. */
-struct linux_dirent64 {
-	u64 d_ino;
-	s64 d_off;		/* position of the next entry */
-	u16 d_reclen;
-	u8 d_type;
-	char d_name[];
-};
-
-struct linux_timespec {
-	s64 tv_sec;
-	s64 tv_nsec;
-};
 
 /* ---- inodes (fs/inode.c) ------------------------------------------------- */
 
@@ -289,7 +179,7 @@ void inode_put(struct inode *inode);
 struct fs_time fs_now(void);
 /* Stamps mtime and ctime (a change of contents). */
 void inode_touch(struct inode *inode);
-void inode_fill_stat(struct inode *inode, struct linux_stat *st);
+void inode_fill_stat(struct inode *inode, struct kernel_stat *st);
 
 /* ---- dentries (fs/dentry.c) ---------------------------------------------- */
 

@@ -6,7 +6,7 @@
  */
 #include "kernel/knobs.h"
 #include "kernel/lib/cmdline.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/printk.h"
 #include "kernel/lib/string.h"
 #include "kernel/lib/vsprintf.h"

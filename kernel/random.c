@@ -2,16 +2,14 @@
  * random.c - see random.h.
  */
 #include "kernel/random.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/x86/paravirt.h"
 #include "kernel/printk.h"
 #include "kernel/lib/string.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/x86/x86.h"
 #include "locking/spinlock.h"
-
-#define GRND_NONBLOCK 1
-#define GRND_RANDOM 2
+#include "uapi/random.h"
 
 static bool have_rdrand;
 static u64 state;

@@ -2,7 +2,7 @@
  * sys_info.c - small system calls about the system itself: uname, reboot,
  * sysinfo, resource limits, and arch_prctl (the TLS base).
  */
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/lib/string.h"
@@ -13,9 +13,12 @@
 #include "drivers/acpi.h"
 #include "drivers/qemu_exit.h"
 #include "mm/page_alloc.h"
+#include "uapi/prctl.h"
+#include "uapi/reboot.h"
+#include "uapi/resource.h"
+#include "uapi/sysinfo.h"
+#include "uapi/utsname.h"
 #include "version.h"
-
-#define UTS_LEN 65
 
 static void
 copy_field(char *dst, const char *src, size_t size)
@@ -26,35 +29,19 @@ copy_field(char *dst, const char *src, size_t size)
 	dst[n] = '\0';
 }
 
-struct utsname_abi {
-	char sysname[UTS_LEN], nodename[UTS_LEN], release[UTS_LEN];
-	char version[UTS_LEN], machine[UTS_LEN], domainname[UTS_LEN];
-};
-
-SYSCALL1(uname, struct utsname_abi __user *, ubuf)
+SYSCALL1(uname, struct kernel_utsname __user *, ubuf)
 {
-	struct utsname_abi u;
+	struct kernel_utsname u;
 
 	memset(&u, 0, sizeof(u));
-	copy_field(u.sysname, "rewind", UTS_LEN);
-	copy_field(u.nodename, "rewind", UTS_LEN);
-	copy_field(u.release, REWIND_VERSION, UTS_LEN);
-	copy_field(u.version, "#1 SMP", UTS_LEN);
-	copy_field(u.machine, "x86_64", UTS_LEN);
-	copy_field(u.domainname, "(none)", UTS_LEN);
+	copy_field(u.sysname, "rewind", __NEW_UTS_LEN + 1);
+	copy_field(u.nodename, "rewind", __NEW_UTS_LEN + 1);
+	copy_field(u.release, REWIND_VERSION, __NEW_UTS_LEN + 1);
+	copy_field(u.version, "#1 SMP", __NEW_UTS_LEN + 1);
+	copy_field(u.machine, "x86_64", __NEW_UTS_LEN + 1);
+	copy_field(u.domainname, "(none)", __NEW_UTS_LEN + 1);
 	return copy_to_user(ubuf, &u, sizeof(u)) ? -EFAULT : 0;
 }
-
-#define REBOOT_MAGIC1		0xfee1dead
-#define REBOOT_MAGIC2		672274793
-#define REBOOT_MAGIC2A		85072278
-#define REBOOT_MAGIC2B		369367448
-#define REBOOT_MAGIC2C		537993216
-#define REBOOT_CMD_RESTART	0x01234567
-#define REBOOT_CMD_HALT		0xcdef0123
-#define REBOOT_CMD_POWER_OFF	0x4321fedc
-#define REBOOT_CMD_CAD_ON	0x89abcdef
-#define REBOOT_CMD_CAD_OFF	0x00000000
 
 static __noreturn void
 restart_machine(void)
@@ -69,38 +56,29 @@ restart_machine(void)
 
 SYSCALL4(reboot, unsigned, magic1, unsigned, magic2, unsigned, cmd, void __user *, arg)
 {
-	if (magic1 != REBOOT_MAGIC1 || (magic2 != REBOOT_MAGIC2 && magic2 != REBOOT_MAGIC2A &&
-					 magic2 != REBOOT_MAGIC2B && magic2 != REBOOT_MAGIC2C))
+	if (magic1 != LINUX_REBOOT_MAGIC1 ||
+	    (magic2 != LINUX_REBOOT_MAGIC2 && magic2 != LINUX_REBOOT_MAGIC2A &&
+	     magic2 != LINUX_REBOOT_MAGIC2B && magic2 != LINUX_REBOOT_MAGIC2C))
 		return -EINVAL;
 	switch (cmd) {
-	case REBOOT_CMD_POWER_OFF:
-	case REBOOT_CMD_HALT:
+	case LINUX_REBOOT_CMD_POWER_OFF:
+	case LINUX_REBOOT_CMD_HALT:
 		pr_notice("reboot: power down (requested by pid %d, %s)\n", current()->pid, current()->comm);
 		machine_exit(true);
-	case REBOOT_CMD_RESTART:
+	case LINUX_REBOOT_CMD_RESTART:
 		pr_notice("reboot: restarting (requested by pid %d)\n", current()->pid);
 		restart_machine();
-	case REBOOT_CMD_CAD_ON:
-	case REBOOT_CMD_CAD_OFF:
+	case LINUX_REBOOT_CMD_CAD_ON:
+	case LINUX_REBOOT_CMD_CAD_OFF:
 		return 0;
 	default:
 		return -EINVAL;
 	}
 }
 
-struct sysinfo_abi {
-	s64 uptime;
-	u64 loads[3];
-	u64 totalram, freeram, sharedram, bufferram, totalswap, freeswap;
-	u16 procs, pad;
-	u64 totalhigh, freehigh;
-	u32 mem_unit;
-	char reserved[4];
-};
-
-SYSCALL1(sysinfo, struct sysinfo_abi __user *, uinfo)
+SYSCALL1(sysinfo, struct kernel_sysinfo __user *, uinfo)
 {
-	struct sysinfo_abi si;
+	struct kernel_sysinfo si;
 	struct page_alloc_stats st;
 
 	memset(&si, 0, sizeof(si));
@@ -118,57 +96,43 @@ SYSCALL1(sysinfo, struct sysinfo_abi __user *, uinfo)
 }
 
 /* Resource limits: reported as Linux's defaults; setting them is accepted and has no effect yet. */
-#define RLIMIT_STACK	3
-#define RLIMIT_NOFILE	7
-#define RLIM_NLIMITS	16
-#define RLIM_INFINITY	(~0ul)
-
-struct rlimit_abi {
-	u64 cur, max;
-};
-
-static struct rlimit_abi
+static struct kernel_rlimit
 default_limit(unsigned resource)
 {
 	if (resource == RLIMIT_STACK)
-		return (struct rlimit_abi){ 8ul << 20, RLIM_INFINITY };
+		return (struct kernel_rlimit){ 8ul << 20, RLIM_INFINITY };
 	if (resource == RLIMIT_NOFILE)
-		return (struct rlimit_abi){ 1024, 4096 };
-	return (struct rlimit_abi){ RLIM_INFINITY, RLIM_INFINITY };
+		return (struct kernel_rlimit){ 1024, 4096 };
+	return (struct kernel_rlimit){ RLIM_INFINITY, RLIM_INFINITY };
 }
 
-SYSCALL4(prlimit64, int, pid, unsigned, resource, const struct rlimit_abi __user *, unew,
-	 struct rlimit_abi __user *, uold)
+SYSCALL4(prlimit64, int, pid, unsigned, resource, const struct kernel_rlimit __user *, unew,
+	 struct kernel_rlimit __user *, uold)
 {
-	struct rlimit_abi lim = default_limit(resource);
+	struct kernel_rlimit lim = default_limit(resource);
 
 	if (resource >= RLIM_NLIMITS)
 		return -EINVAL;
 	if (pid != 0 && pid != current()->tgid)
 		return -ESRCH;
 	if (unew) {
-		struct rlimit_abi n;
+		struct kernel_rlimit n;
 		if (copy_from_user(&n, unew, sizeof(n)))
 			return -EFAULT;
-		if (n.cur > n.max)
+		if (n.rlim_cur > n.rlim_max)
 			return -EINVAL;
 	}
 	return uold && copy_to_user(uold, &lim, sizeof(lim)) ? -EFAULT : 0;
 }
 
-SYSCALL2(getrlimit, unsigned, resource, struct rlimit_abi __user *, uold)
+SYSCALL2(getrlimit, unsigned, resource, struct kernel_rlimit __user *, uold)
 {
-	struct rlimit_abi lim = default_limit(resource);
+	struct kernel_rlimit lim = default_limit(resource);
 
 	if (resource >= RLIM_NLIMITS)
 		return -EINVAL;
 	return copy_to_user(uold, &lim, sizeof(lim)) ? -EFAULT : 0;
 }
-
-#define ARCH_SET_GS	0x1001
-#define ARCH_SET_FS	0x1002
-#define ARCH_GET_FS	0x1003
-#define ARCH_GET_GS	0x1004
 
 SYSCALL2(arch_prctl, int, code, u64, addr)
 {

@@ -4,7 +4,7 @@
  * when a kernel instruction has already faulted.
  */
 #include "mm/extable.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/x86/traps.h"
 
 extern const struct extable_entry __start_ex_table[], __stop_ex_table[];

@@ -4,15 +4,12 @@
  */
 #include "mm/vm.h"
 #include "fs/fs.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/process/task.h"
+#include "uapi/fcntl.h"	/* the file's O_ACCMODE */
 
-#define O_ACCMODE	3
-#define O_RDONLY	0
-#define O_RDWR		2
 #define PROT_ALL	(PROT_READ | PROT_WRITE | PROT_EXEC)
-#define MAP_SHARED_VALIDATE 0x03
 
 static bool
 page_aligned(u64 a)

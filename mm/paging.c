@@ -18,7 +18,7 @@
 #include "mm/page_alloc.h"
 #include "mm/kstack_static.h"
 #include "kernel/boot.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/panic.h"
 #include "kernel/x86/percpu.h"
 #include "locking/spinlock.h"

@@ -19,7 +19,7 @@
  */
 #include "mm/uaccess.h"
 #include "mm/extable.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/x86/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/x86/x86.h"

@@ -15,7 +15,7 @@
 #include "mm/page_alloc.h"
 #include "mm/paging.h"
 #include "fs/fs.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/panic.h"
 #include "kernel/x86/smp.h"
 #include "kernel/lib/string.h"

@@ -17,20 +17,9 @@
 #include "kernel/lib/types.h"
 #include "locking/rwsem.h"
 #include "locking/spinlock.h"
+#include "uapi/mman.h"
 
 struct file;
-
-/* mmap(2) ABI values (Linux x86-64). */
-#define PROT_READ	0x1
-#define PROT_WRITE	0x2
-#define PROT_EXEC	0x4
-#define MAP_SHARED	0x01
-#define MAP_PRIVATE	0x02
-#define MAP_TYPE	0x0f
-#define MAP_FIXED	0x10
-#define MAP_ANONYMOUS	0x20
-#define MAP_FIXED_NOREPLACE 0x100000
-#define MADV_DONTNEED	4
 
 /* VMA flags: the protections, plus whether writes reach the file/are shared. */
 #define VM_READ		PROT_READ

@@ -2,7 +2,9 @@
 #
 # Included by the top Makefile (which defines BUILD, Q and the deps target).
 # Every program is an ordinary static Linux x86-64 binary built with musl, so
-# it also runs, and is tested, on the build host.
+# it also runs, and is tested, on the build host. What libc lacks of the
+# Linux ABI (futex operations ...) comes from uapi/ (uapi/README.md), which
+# -I. lets a program include as "uapi/futex.h".
 #
 #   make user                  the programs and $(BUILD)/initrd.cpio
 #
@@ -18,7 +20,7 @@
 #   /dev /proc /tmp (empty: where the kernel mounts or creates things)
 
 USER_CC     := musl-gcc
-USER_CFLAGS := -std=gnu11 -static -O2 -Wall -Wextra -Werror -Iuser
+USER_CFLAGS := -std=gnu11 -static -O2 -Wall -Wextra -Werror -Iuser -I.
 USER_OUT    := $(BUILD)/user
 
 USER_LIB_OBJS := $(patsubst user/lib/%.c,$(USER_OUT)/lib/%.o,$(sort $(wildcard user/lib/*.c)))

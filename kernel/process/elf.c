@@ -4,7 +4,7 @@
  * buffer and the file size before it is used.
  */
 #include "kernel/process/elf.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/lib/string.h"
 #include "mm/layout.h"
 

@@ -16,7 +16,7 @@
  */
 #include "kernel/process/exec.h"
 #include "kernel/process/elf.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/x86/fpu.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
@@ -34,17 +34,12 @@
 #include "mm/kmalloc.h"
 #include "mm/page_alloc.h"
 #include "mm/vm.h"
+#include "uapi/auxvec.h"
+#include "uapi/param.h"
 
 #define ARG_MAX_BYTES (128 * 1024)	/* argv + envp strings, as Linux's MAX_ARG_STRLEN era */
 #define ARG_MAX_COUNT 4096
 #define PIE_LOAD_BIAS 0x555555554000ul	/* Linux's ELF_ET_DYN_BASE on x86-64 */
-
-enum {
-	AT_NULL = 0, AT_PHDR = 3, AT_PHENT = 4, AT_PHNUM = 5, AT_PAGESZ = 6, AT_BASE = 7,
-	AT_FLAGS = 8, AT_ENTRY = 9, AT_UID = 11, AT_EUID = 12, AT_GID = 13, AT_EGID = 14,
-	AT_PLATFORM = 15, AT_HWCAP = 16, AT_CLKTCK = 17, AT_SECURE = 23, AT_RANDOM = 25,
-	AT_EXECFN = 31, AT_SYSINFO_EHDR = 33,
-};
 
 /* The strings of argv and envp, packed, plus their counts. */
 struct exec_args {
@@ -229,7 +224,7 @@ write_initial_stack(const struct exec_args *a, const struct elf_image *img, u64 
 		{ AT_PHENT, 56 }, { AT_PHNUM, img->phnum }, { AT_PAGESZ, PAGE_SIZE }, { AT_BASE, 0 },
 		{ AT_FLAGS, 0 }, { AT_ENTRY, img->entry + bias }, { AT_UID, 0 }, { AT_EUID, 0 }, { AT_GID, 0 },
 		{ AT_EGID, 0 }, { AT_PLATFORM, platform }, { AT_HWCAP, cpuid(1, 0).edx },
-		{ AT_CLKTCK, 100 }, { AT_SECURE, 0 }, { AT_RANDOM, at_random },
+		{ AT_CLKTCK, USER_HZ }, { AT_SECURE, 0 }, { AT_RANDOM, at_random },
 		{ AT_EXECFN, execfn }, { AT_NULL, 0 },
 	};
 	/* argc, argv[], NULL, envp[], NULL, auxv: keep rsp 16-byte aligned at argc. */

@@ -21,7 +21,7 @@
 #include "kernel/process/process.h"
 #include "kernel/x86/entry.h"
 #include "kernel/time/cputime.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/process/exec.h"
 #include "kernel/x86/fpu.h"
 #include "kernel/sched/futex.h"
@@ -38,11 +38,8 @@
 #include "kernel/lib/vsprintf.h"
 #include "fs/fs.h"
 #include "mm/vm.h"
+#include "uapi/wait.h"
 
-#define WNOHANG		1
-#define WUNTRACED	2
-#define __WALL		0x40000000
-#define __WCLONE	0x80000000
 #define PID_MAX		4194304		/* Linux's pid_max limit on 64-bit */
 
 struct list_head all_tasks = LIST_HEAD_INIT(all_tasks);
@@ -143,7 +140,7 @@ reap_dead_threads(void)
 
 #define CLONE_SUPPORTED (CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_VFORK | \
 			 CLONE_THREAD | CLONE_SYSVSEM | CLONE_SETTLS | CLONE_PARENT_SETTID | \
-			 CLONE_CHILD_CLEARTID | CLONE_DETACHED | CLONE_CHILD_SETTID | CLONE_SIGNAL_MASK)
+			 CLONE_CHILD_CLEARTID | CLONE_DETACHED | CLONE_CHILD_SETTID | CSIGNAL)
 
 struct clone_args_k {
 	u64 flags;
@@ -457,7 +454,7 @@ take_zombie(struct task *parent, int pid, bool *has_children)
 }
 
 static long
-reap(struct task *parent, struct task *c, int __user *ustatus, struct rusage_abi __user *uru)
+reap(struct task *parent, struct task *c, int __user *ustatus, struct kernel_rusage __user *uru)
 {
 	reap_dead_threads();
 	while (READ_ONCE(c->on_cpu))	/* its CPU is still leaving its stack */
@@ -475,7 +472,7 @@ reap(struct task *parent, struct task *c, int __user *ustatus, struct rusage_abi
 	if (ustatus && copy_to_user(ustatus, &status, sizeof(status)))
 		return -EFAULT;
 	if (uru) {
-		struct rusage_abi ru;
+		struct kernel_rusage ru;
 		fill_rusage(&ru, total, faults);
 		if (copy_to_user(uru, &ru, sizeof(ru)))
 			return -EFAULT;
@@ -483,7 +480,7 @@ reap(struct task *parent, struct task *c, int __user *ustatus, struct rusage_abi
 	return pid;
 }
 
-SYSCALL4(wait4, int, pid, int __user *, ustatus, int, options, struct rusage_abi __user *, uru)
+SYSCALL4(wait4, int, pid, int __user *, ustatus, int, options, struct kernel_rusage __user *, uru)
 {
 	struct task *t = current()->group_leader;	/* the process's children, from any thread */
 	struct task *zombie = NULL;

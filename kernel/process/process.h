@@ -6,23 +6,7 @@
 #define REWIND_PROCESS_H
 
 #include "kernel/process/task.h"
-
-/* clone flags (Linux) */
-#define CLONE_VM		0x00000100
-#define CLONE_FS		0x00000200
-#define CLONE_FILES		0x00000400
-#define CLONE_SIGHAND		0x00000800
-#define CLONE_PIDFD		0x00001000
-#define CLONE_VFORK		0x00004000
-#define CLONE_PARENT		0x00008000
-#define CLONE_THREAD		0x00010000
-#define CLONE_SYSVSEM		0x00040000
-#define CLONE_SETTLS		0x00080000
-#define CLONE_PARENT_SETTID	0x00100000
-#define CLONE_CHILD_CLEARTID	0x00200000
-#define CLONE_DETACHED		0x00400000
-#define CLONE_CHILD_SETTID	0x01000000
-#define CLONE_SIGNAL_MASK	0xff		/* the signal the parent gets when the child ends */
+#include "uapi/sched.h"		/* the clone flags */
 
 /* Gives t a pid (its own tgid), links it under parent (NULL: none) and into all_tasks. */
 void task_register(struct task *t, struct task *parent);

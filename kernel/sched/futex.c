@@ -42,8 +42,7 @@
  * everything retried from the key, which the fault may have changed.
  */
 #include "kernel/sched/futex.h"
-#include "fs/vfs.h"		/* struct linux_timespec */
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/process/task.h"
@@ -54,17 +53,8 @@
 #include "mm/paging.h"
 #include "mm/uaccess.h"
 #include "mm/vm.h"
-
-/* futex(2) operations and flags, Linux's values. */
-#define FUTEX_WAIT		0
-#define FUTEX_WAKE		1
-#define FUTEX_REQUEUE		3
-#define FUTEX_CMP_REQUEUE	4
-#define FUTEX_WAIT_BITSET	9
-#define FUTEX_WAKE_BITSET	10
-#define FUTEX_PRIVATE_FLAG	128
-#define FUTEX_CLOCK_REALTIME	256
-#define FUTEX_BITSET_ANY	0xffffffffu
+#include "uapi/futex.h"
+#include "uapi/time.h"
 
 #define NSEC_PER_SEC		1000000000ul
 
@@ -346,7 +336,7 @@ futex_wake_address(struct mm *mm, u64 uaddr, int n)
 	struct futex_key key = private_key(mm, uaddr);
 	int err = check_address(uaddr);
 
-	return err ? err : wake_key(&key, n, FUTEX_BITSET_ANY);
+	return err ? err : wake_key(&key, n, FUTEX_BITSET_MATCH_ANY);
 }
 
 /* In address order, so that two requeues between the same buckets cannot deadlock. */
@@ -442,10 +432,10 @@ wall_to_monotonic(u64 real_ns)
  * not move the deadline, a simplification Linux does not make).
  */
 static int
-read_deadline(const struct linux_timespec __user *uts, bool relative, bool realtime,
+read_deadline(const struct kernel_timespec __user *uts, bool relative, bool realtime,
 	      u64 *deadline)
 {
-	struct linux_timespec ts;
+	struct kernel_timespec ts;
 	u64 ns;
 
 	if (copy_from_user(&ts, uts, sizeof(ts)))
@@ -462,7 +452,7 @@ read_deadline(const struct linux_timespec __user *uts, bool relative, bool realt
 	return 0;
 }
 
-SYSCALL6(futex, u64, uaddr, int, op, u32, val, const struct linux_timespec __user *, utime,
+SYSCALL6(futex, u64, uaddr, int, op, u32, val, const struct kernel_timespec __user *, utime,
 	 u64, uaddr2, u32, val3)
 {
 	int cmd = op & ~(FUTEX_PRIVATE_FLAG | FUTEX_CLOCK_REALTIME);
@@ -484,11 +474,11 @@ SYSCALL6(futex, u64, uaddr, int, op, u32, val, const struct linux_timespec __use
 
 	switch (cmd) {
 	case FUTEX_WAIT:
-		return futex_wait(uaddr, shared, val, FUTEX_BITSET_ANY, until);
+		return futex_wait(uaddr, shared, val, FUTEX_BITSET_MATCH_ANY, until);
 	case FUTEX_WAIT_BITSET:
 		return futex_wait(uaddr, shared, val, val3, until);
 	case FUTEX_WAKE:
-		return futex_wake(uaddr, shared, (int)val, FUTEX_BITSET_ANY);
+		return futex_wake(uaddr, shared, (int)val, FUTEX_BITSET_MATCH_ANY);
 	case FUTEX_WAKE_BITSET:
 		return futex_wake(uaddr, shared, (int)val, val3);
 	case FUTEX_REQUEUE:

@@ -24,7 +24,7 @@
  */
 #include "kernel/sched/sched.h"
 #include "kernel/time/cputime.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/x86/fpu.h"
 #include "kernel/panic.h"
 #include "kernel/process/process.h"

@@ -6,7 +6,7 @@
  * A cpu_set_t is a bit array in longs; rewind has at most 64 CPUs, so the
  * first long holds every bit that matters and the rest must be zero.
  */
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/x86/percpu.h"
 #include "kernel/sched/sched.h"
 #include "kernel/x86/smp.h"

@@ -20,7 +20,7 @@
  */
 #include "kernel/signal/signal_internal.h"
 #include "kernel/time/cputime.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/process/process.h"
 #include "kernel/sched/sched.h"
 #include "kernel/x86/smp.h"
@@ -29,17 +29,17 @@
 #include "kernel/x86/traps.h"
 #include "kernel/time/tsc.h"
 #include "mm/kmalloc.h"
+#include "uapi/param.h"
 
 /* Faults are taken first: the instruction that raised one cannot go on before it is handled. */
 #define SYNCHRONOUS_MASK (sigmask(SIGSEGV) | sigmask(SIGBUS) | sigmask(SIGILL) | \
 			  sigmask(SIGTRAP) | sigmask(SIGFPE) | sigmask(SIGSYS))
 /* At most this many siginfos wait in one pending set; realtime signals beyond get -EAGAIN. */
 #define SIGQUEUE_MAX	256
-#define USER_HZ		100	/* clock_t units of si_utime and si_stime */
 
 struct sigqueue {
 	struct list_head link;
-	struct siginfo info;
+	struct kernel_siginfo info;
 };
 
 /* ---- dispositions -------------------------------------------------------------- */
@@ -57,7 +57,7 @@ sig_default_ignored(int sig)
 }
 
 bool
-sig_handler_ignores(const struct sigaction_k *a, int sig)
+sig_handler_ignores(const struct kernel_sigaction *a, int sig)
 {
 	return a->handler == SIG_IGN || (a->handler == SIG_DFL && sig_default_ignored(sig));
 }
@@ -123,7 +123,7 @@ pending_flush(struct sigpending *p, u64 mask)
  * one made up at delivery. Sighand lock held.
  */
 static int
-pending_add(struct sigpending *p, const struct siginfo *info)
+pending_add(struct sigpending *p, const struct kernel_siginfo *info)
 {
 	int sig = info->signo;
 	struct sigqueue *q = NULL;
@@ -156,7 +156,7 @@ next_signal(u64 pending, u64 mask)
 
 /* Takes sig's oldest siginfo out of p; the bit stays while another one is queued. */
 static void
-pending_take(struct sigpending *p, int sig, struct siginfo *info)
+pending_take(struct sigpending *p, int sig, struct kernel_siginfo *info)
 {
 	struct sigqueue *found = NULL;
 	bool more = false;
@@ -178,14 +178,14 @@ pending_take(struct sigpending *p, int sig, struct siginfo *info)
 		kfree(found);
 		p->queued--;
 	} else {
-		*info = (struct siginfo){ .signo = sig, .code = SI_KERNEL };
+		*info = (struct kernel_siginfo){ .signo = sig, .code = SI_KERNEL };
 	}
 	if (!more)
 		p->set &= ~sigmask(sig);
 }
 
 int
-dequeue_signal(struct task *t, u64 mask, struct siginfo *info)
+dequeue_signal(struct task *t, u64 mask, struct kernel_siginfo *info)
 {
 	struct sigpending *p = &t->sig_pending;
 	int sig = next_signal(p->set, mask);
@@ -281,7 +281,7 @@ pick_thread(struct task *leader, int sig)
  * or any member of the process. tasks_lock held.
  */
 static int
-send_signal(struct task *t, const struct siginfo *info, bool whole_process)
+send_signal(struct task *t, const struct kernel_siginfo *info, bool whole_process)
 {
 	struct task *leader = t->group_leader;
 	int sig = info->signo, err = 0;
@@ -314,13 +314,13 @@ out:
 }
 
 int
-signal_send_process(struct task *p, const struct siginfo *info)
+signal_send_process(struct task *p, const struct kernel_siginfo *info)
 {
 	return send_signal(p, info, true);
 }
 
 int
-signal_send_thread(struct task *t, const struct siginfo *info)
+signal_send_thread(struct task *t, const struct kernel_siginfo *info)
 {
 	return send_signal(t, info, false);
 }
@@ -329,7 +329,7 @@ void
 signal_send_self(int sig)
 {
 	struct task *t = current();
-	struct siginfo info = { .signo = sig, .code = SI_USER, .kill.pid = t->tgid };
+	struct kernel_siginfo info = { .signo = sig, .code = SI_USER, .kill.pid = t->tgid };
 	u64 flags = spin_lock_irqsave(&tasks_lock);
 
 	signal_send_thread(t, &info);	/* the calling thread's, as Linux's send_sig(SIGPIPE, current) */
@@ -384,12 +384,12 @@ signal_exit_retarget(struct task *t)
  * the default action, death, applies.
  */
 static bool
-force_signal(const struct siginfo *info)
+force_signal(const struct kernel_siginfo *info)
 {
 	struct task *t = current();
 	int sig = info->signo;
 	u64 flags = sighand_lock(t);
-	struct sigaction_k *a = sig_action(t, sig);
+	struct kernel_sigaction *a = sig_action(t, sig);
 
 	if ((t->sig_blocked & sigmask(sig)) || a->handler == SIG_IGN) {
 		a->handler = SIG_DFL;
@@ -406,7 +406,7 @@ void
 force_sig_fault(const struct fault_report *r)
 {
 	struct task *t = current();
-	struct siginfo info = { .signo = r->sig, .code = r->code, .fault.addr = r->addr };
+	struct kernel_siginfo info = { .signo = r->sig, .code = r->code, .fault.addr = r->addr };
 
 	t->fault = (struct fault_context){ .trapno = r->trapno, .error = r->error, .cr2 = r->addr };
 	if (!force_signal(&info))
@@ -416,7 +416,7 @@ force_sig_fault(const struct fault_report *r)
 void
 force_sigsegv(const char *why)
 {
-	struct siginfo info = { .signo = SIGSEGV, .code = SI_KERNEL };
+	struct kernel_siginfo info = { .signo = SIGSEGV, .code = SI_KERNEL };
 
 	if (!force_signal(&info))
 		kill_current(SIGSEGV, why, 0, task_user_frame(current())->rip);
@@ -429,7 +429,7 @@ signal_dispositions(struct task *t, u64 *ignored, u64 *caught)
 	if (!t->sighand)
 		return;
 	u64 flags = sighand_lock(t);
-	for (int sig = 1; sig <= NSIG; sig++) {
+	for (int sig = 1; sig <= _NSIG; sig++) {
 		u64 handler = sig_action(t, sig)->handler;
 		if (handler == SIG_IGN)
 			*ignored |= sigmask(sig);
@@ -449,7 +449,7 @@ to_clock_ticks(u64 cycles)
 static bool
 parent_wants_no_zombies(struct task *parent)
 {
-	const struct sigaction_k *a = sig_action(parent, SIGCHLD);
+	const struct kernel_sigaction *a = sig_action(parent, SIGCHLD);
 
 	return READ_ONCE(a->handler) == SIG_IGN || (READ_ONCE(a->flags) & SA_NOCLDWAIT);
 }
@@ -460,7 +460,7 @@ signal_notify_parent(struct task *leader)
 	int status = leader->exit_status;
 	bool exited = (status & 0x7f) == 0;
 	struct cputime c = leader->exited_threads_time;
-	struct siginfo info = {
+	struct kernel_siginfo info = {
 		.signo = leader->exit_signal,
 		.code = exited ? CLD_EXITED : CLD_KILLED,
 		.child.pid = leader->tgid,
@@ -504,9 +504,9 @@ signal_fork(struct task *child, struct task *parent, u64 clone_flags)
 {
 	signal_state_init(child);
 	child->sig_blocked = parent->sig_blocked;
-	int exit_signal = (int)(clone_flags & CLONE_SIGNAL_MASK);
+	int exit_signal = (int)(clone_flags & CSIGNAL);
 	/* Like Linux, an exit signal that is no signal (clone's low byte is anything) sends nothing. */
-	child->exit_signal = clone_flags & CLONE_THREAD || exit_signal > NSIG ? 0 : exit_signal;
+	child->exit_signal = clone_flags & CLONE_THREAD || exit_signal > _NSIG ? 0 : exit_signal;
 	/* A new thread on the same memory needs a stack of its own; a vfork child borrows. */
 	if (!(clone_flags & CLONE_VM) || (clone_flags & CLONE_VFORK))
 		child->altstack = parent->altstack;
@@ -530,9 +530,9 @@ signal_exec(struct task *t)
 	u64 flags = sighand_lock(t);
 
 	/* Handlers point into the old program: back to the default, but ignored stays ignored. */
-	for (int sig = 1; sig <= NSIG; sig++) {
-		struct sigaction_k *a = sig_action(t, sig);
-		*a = (struct sigaction_k){ .handler = a->handler == SIG_IGN ? SIG_IGN : SIG_DFL };
+	for (int sig = 1; sig <= _NSIG; sig++) {
+		struct kernel_sigaction *a = sig_action(t, sig);
+		*a = (struct kernel_sigaction){ .handler = a->handler == SIG_IGN ? SIG_IGN : SIG_DFL };
 	}
 	t->altstack = (struct altstack){ .flags = SS_DISABLE };
 	sighand_unlock(t, flags);

@@ -1,6 +1,6 @@
 /*
- * signal.h - POSIX signals with Linux's x86-64 ABI: numbers, siginfo,
- * the per-thread and per-process pending sets, sending, the kernel's
+ * signal.h - POSIX signals with Linux's x86-64 ABI (uapi/signal.h): the
+ * per-thread and per-process pending sets, sending, the kernel's
  * internal restart codes, and the hooks that fork, execve and exit call.
  * Generation and bookkeeping live in signal.c, the system calls in
  * signal_syscalls.c, delivery (the user-stack frame, rt_sigreturn,
@@ -11,32 +11,10 @@
 
 #include "kernel/lib/list.h"
 #include "kernel/lib/types.h"
+#include "uapi/signal.h"
 
 struct task;
 struct trap_frame;
-
-/* Signal numbers (Linux x86-64). */
-enum {
-	SIGHUP = 1, SIGINT = 2, SIGQUIT = 3, SIGILL = 4, SIGTRAP = 5, SIGABRT = 6,
-	SIGBUS = 7, SIGFPE = 8, SIGKILL = 9, SIGUSR1 = 10, SIGSEGV = 11, SIGUSR2 = 12,
-	SIGPIPE = 13, SIGALRM = 14, SIGTERM = 15, SIGSTKFLT = 16, SIGCHLD = 17,
-	SIGCONT = 18, SIGSTOP = 19, SIGTSTP = 20, SIGTTIN = 21, SIGTTOU = 22,
-	SIGURG = 23, SIGXCPU = 24, SIGXFSZ = 25, SIGVTALRM = 26, SIGPROF = 27,
-	SIGWINCH = 28, SIGIO = 29, SIGPWR = 30, SIGSYS = 31,
-	SIGRTMIN = 32, NSIG = 64,
-};
-
-/* si_code values. */
-enum {
-	SI_USER = 0, SI_KERNEL = 0x80, SI_QUEUE = -1, SI_TKILL = -6,
-	SEGV_MAPERR = 1, SEGV_ACCERR = 2,
-	BUS_ADRALN = 1, BUS_ADRERR = 2,
-	ILL_ILLOPN = 2,
-	FPE_INTDIV = 1, FPE_FLTDIV = 3, FPE_FLTOVF = 4, FPE_FLTUND = 5, FPE_FLTRES = 6,
-	FPE_FLTINV = 7,
-	TRAP_BRKPT = 1, TRAP_TRACE = 2,
-	CLD_EXITED = 1, CLD_KILLED = 2,
-};
 
 /*
  * Kernel-internal results that never reach user space: a sleep ended by a
@@ -56,50 +34,7 @@ sigmask(int sig)
 	return 1ul << (sig - 1);
 }
 
-/* siginfo_t as Linux x86-64 lays it out: 128 bytes, a union from offset 16. */
-struct siginfo {
-	int signo;
-	int errno_;
-	int code;
-	int pad0;
-	union {
-		struct {		/* kill, tkill, sigqueue (value), timers */
-			int pid;
-			u32 uid;
-			u64 value;
-		} kill;
-		struct {		/* SIGCHLD */
-			int pid;
-			u32 uid;
-			int status;
-			int pad;
-			s64 utime, stime;
-		} child;
-		struct {		/* SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP */
-			u64 addr;
-		} fault;
-		u8 bytes[112];
-	};
-};
-BUILD_BUG_ON(sizeof(struct siginfo) != 128);
-
-/* struct sigaction as rt_sigaction passes it (Linux x86-64: the mask last). */
-struct sigaction_k {
-	u64 handler;
-	u64 flags;
-	u64 restorer;
-	u64 mask;
-};
-
-#define SIG_DFL		0
-#define SIG_IGN		1
-#define SA_NOCLDWAIT	0x00000002ul
-#define SA_SIGINFO	0x00000004ul
-#define SA_RESTORER	0x04000000ul
-#define SA_ONSTACK	0x08000000ul
-#define SA_RESTART	0x10000000ul
-#define SA_NODEFER	0x40000000ul
-#define SA_RESETHAND	0x80000000ul
+BUILD_BUG_ON(sizeof(struct kernel_siginfo) != 128);
 
 /* Signals waiting for delivery: a bit per signal and the siginfo of each, oldest first. */
 struct sigpending {
@@ -107,10 +42,6 @@ struct sigpending {
 	struct list_head queue;		/* of struct sigqueue (signal.c) */
 	int queued;
 };
-
-#define SS_ONSTACK	1
-#define SS_DISABLE	2
-#define SS_AUTODISARM	(1u << 31)
 
 /* The alternate signal stack (sigaltstack), per thread. */
 struct altstack {
@@ -152,8 +83,8 @@ void force_sigsegv(const char *why);
  * keeps the target from being freed. 0, or -EAGAIN when a realtime
  * signal's queue is full.
  */
-int signal_send_process(struct task *p, const struct siginfo *info);
-int signal_send_thread(struct task *t, const struct siginfo *info);
+int signal_send_process(struct task *p, const struct kernel_siginfo *info);
+int signal_send_thread(struct task *t, const struct kernel_siginfo *info);
 /*
  * t has left its thread group (tasks_lock held): a process signal it may
  * have been chosen to take is handed to a thread that takes it, or it

@@ -22,16 +22,13 @@
  * setting; it leaves through iretq since rcx and r11 hold user values.
  */
 #include "kernel/signal/signal_internal.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/x86/fpu.h"
 #include "kernel/process/process.h"
 #include "kernel/lib/string.h"
 #include "kernel/syscall/syscall.h"
 
-#define UC_SIGCONTEXT_SS	0x2
-#define UC_STRICT_RESTORE_SS	0x4
 #define RED_ZONE		128
-#define MINSIGSTKSZ		2048
 #define FXSAVE_SW_RESERVED	464	/* bytes 464..511: software's, never the CPU's */
 #define FXSAVE_MXCSR		24
 #define FXSAVE_MXCSR_MASK	28
@@ -44,39 +41,15 @@
 #define RFLAGS_HANDLER_CLEAR	(0x100ul | 0x400ul | 0x10000ul)
 #define NONCANONICAL_LOW	0x0000800000000000ul
 
-struct stack_abi {
-	u64 sp;
-	s32 flags;
-	s32 pad;
-	u64 size;
-};
-
-struct sigcontext_abi {
-	u64 r8, r9, r10, r11, r12, r13, r14, r15;
-	u64 rdi, rsi, rbp, rbx, rdx, rax, rcx, rsp, rip, eflags;
-	u16 cs, gs, fs, ss;
-	u64 err, trapno, oldmask, cr2;
-	u64 fpstate;
-	u64 reserved1[8];
-};
-
-struct ucontext_abi {
-	u64 flags;
-	u64 link;
-	struct stack_abi stack;
-	struct sigcontext_abi mcontext;
-	u64 sigmask;
-};
-
 struct rt_sigframe {
 	u64 pretcode;
-	struct ucontext_abi uc;
-	struct siginfo info;
+	struct kernel_ucontext uc;
+	struct kernel_siginfo info;
 };
 
-BUILD_BUG_ON(sizeof(struct sigcontext_abi) != 256);
-BUILD_BUG_ON(offsetof(struct rt_sigframe, uc.mcontext) != 48);
-BUILD_BUG_ON(offsetof(struct rt_sigframe, uc.sigmask) != 304);
+BUILD_BUG_ON(sizeof(struct kernel_sigcontext) != 256);
+BUILD_BUG_ON(offsetof(struct rt_sigframe, uc.uc_mcontext) != 48);
+BUILD_BUG_ON(offsetof(struct rt_sigframe, uc.uc_sigmask) != 304);
 BUILD_BUG_ON(offsetof(struct rt_sigframe, info) != 312);
 
 /* ---- the alternate signal stack ---------------------------------------------------- */
@@ -103,31 +76,31 @@ altstack_mode(const struct task *t, u64 sp)
 }
 
 static long
-set_altstack(const struct stack_abi *ss, u64 sp)
+set_altstack(const struct kernel_stack *ss, u64 sp)
 {
 	struct task *t = current();
-	u32 mode = (u32)ss->flags & ~SS_AUTODISARM;
+	u32 mode = (u32)ss->ss_flags & ~SS_AUTODISARM;
 
 	if (on_altstack(t, sp))
 		return -EPERM;		/* not while running on it */
 	if (mode != 0 && mode != SS_ONSTACK && mode != SS_DISABLE)
 		return -EINVAL;
 	if (mode == SS_DISABLE) {
-		t->altstack = (struct altstack){ .flags = (u32)ss->flags };
+		t->altstack = (struct altstack){ .flags = (u32)ss->ss_flags };
 		return 0;
 	}
-	if (ss->size < MINSIGSTKSZ)
+	if (ss->ss_size < MINSIGSTKSZ)
 		return -ENOMEM;
-	t->altstack = (struct altstack){ .sp = ss->sp, .size = ss->size, .flags = (u32)ss->flags };
+	t->altstack = (struct altstack){ .sp = ss->ss_sp, .size = ss->ss_size, .flags = (u32)ss->ss_flags };
 	return 0;
 }
 
-SYSCALL2(sigaltstack, const struct stack_abi __user *, uss, struct stack_abi __user *, uoss)
+SYSCALL2(sigaltstack, const struct kernel_stack __user *, uss, struct kernel_stack __user *, uoss)
 {
 	struct task *t = current();
 	u64 sp = task_user_frame(t)->rsp;
 	int state = altstack_mode(t, sp) | (int)(t->altstack.flags & SS_AUTODISARM);
-	struct stack_abi old = { t->altstack.sp, state, 0, t->altstack.size }, ss;
+	struct kernel_stack old = { t->altstack.sp, state, 0, t->altstack.size }, ss;
 
 	if (uss) {
 		if (copy_from_user(&ss, uss, sizeof(ss)))
@@ -144,9 +117,9 @@ SYSCALL2(sigaltstack, const struct stack_abi __user *, uss, struct stack_abi __u
 /* ---- the handler's frame ------------------------------------------------------------- */
 
 static void
-save_registers(struct sigcontext_abi *sc, const struct trap_frame *f)
+save_registers(struct kernel_sigcontext *sc, const struct trap_frame *f)
 {
-	*sc = (struct sigcontext_abi){
+	*sc = (struct kernel_sigcontext){
 		.r8 = f->r8, .r9 = f->r9, .r10 = f->r10, .r11 = f->r11,
 		.r12 = f->r12, .r13 = f->r13, .r14 = f->r14, .r15 = f->r15,
 		.rdi = f->rdi, .rsi = f->rsi, .rbp = f->rbp, .rbx = f->rbx,
@@ -169,7 +142,7 @@ save_fpu(struct fpu_state *fx)
  * alternate stack overflowed).
  */
 static bool
-setup_frame(struct trap_frame *f, const struct siginfo *info, const struct sigaction_k *act,
+setup_frame(struct trap_frame *f, const struct kernel_siginfo *info, const struct kernel_sigaction *act,
 	    u64 old_mask)
 {
 	struct task *t = current();
@@ -180,9 +153,9 @@ setup_frame(struct trap_frame *f, const struct siginfo *info, const struct sigac
 	u64 addr = ALIGN_DOWN(fx - sizeof(struct rt_sigframe), 16) - 8;
 	struct rt_sigframe frame = {
 		.pretcode = act->restorer,
-		.uc.flags = UC_SIGCONTEXT_SS | UC_STRICT_RESTORE_SS,
-		.uc.stack = { t->altstack.sp, (s32)t->altstack.flags, 0, t->altstack.size },
-		.uc.sigmask = old_mask,
+		.uc.uc_flags = UC_SIGCONTEXT_SS | UC_STRICT_RESTORE_SS,
+		.uc.uc_stack = { t->altstack.sp, (s32)t->altstack.flags, 0, t->altstack.size },
+		.uc.uc_sigmask = old_mask,
 		.info = *info,
 	};
 	/* Zeroed: fxsave leaves the image's reserved bytes alone, and they must not carry kernel stack. */
@@ -193,12 +166,12 @@ setup_frame(struct trap_frame *f, const struct siginfo *info, const struct sigac
 	/* Running off the bottom of the alternate stack would overwrite whatever lies below. */
 	if ((nested || entering) && !within_altstack(t, addr))
 		return false;
-	save_registers(&frame.uc.mcontext, f);
-	frame.uc.mcontext.err = t->fault.error;
-	frame.uc.mcontext.trapno = t->fault.trapno;
-	frame.uc.mcontext.cr2 = t->fault.cr2;
-	frame.uc.mcontext.oldmask = old_mask;
-	frame.uc.mcontext.fpstate = fx;
+	save_registers(&frame.uc.uc_mcontext, f);
+	frame.uc.uc_mcontext.err = t->fault.error;
+	frame.uc.uc_mcontext.trapno = t->fault.trapno;
+	frame.uc.uc_mcontext.cr2 = t->fault.cr2;
+	frame.uc.uc_mcontext.oldmask = old_mask;
+	frame.uc.uc_mcontext.fpstate = fx;
 	save_fpu(&fpu);
 	if (copy_to_user((void __user *)fx, &fpu, sizeof(fpu)) ||
 	    copy_to_user((void __user *)addr, &frame, sizeof(frame)))
@@ -231,7 +204,7 @@ restart_syscall(struct trap_frame *f)
 
 /* A handler is about to run: the interrupted call fails with EINTR unless it may restart. */
 static void
-settle_syscall_for_handler(struct trap_frame *f, const struct sigaction_k *act)
+settle_syscall_for_handler(struct trap_frame *f, const struct kernel_sigaction *act)
 {
 	if (!syscall_restartable(f))
 		return;
@@ -262,7 +235,7 @@ settle_without_handler(struct trap_frame *f, struct task *t)
 /* ---- delivery ------------------------------------------------------------------------ */
 
 static void
-run_handler(struct trap_frame *f, const struct siginfo *info, const struct sigaction_k *act)
+run_handler(struct trap_frame *f, const struct kernel_siginfo *info, const struct kernel_sigaction *act)
 {
 	struct task *t = current();
 	int sig = info->signo;
@@ -289,8 +262,8 @@ bool
 signal_deliver(struct trap_frame *f)
 {
 	struct task *t = current();
-	struct siginfo info;
-	struct sigaction_k act;
+	struct kernel_siginfo info;
+	struct kernel_sigaction act;
 	int sig = 0;
 
 	if (t->sighand && sig_deliverable(t)) {
@@ -355,7 +328,7 @@ restore_fpu(u64 ufx)
 }
 
 static void
-restore_registers(struct trap_frame *f, const struct sigcontext_abi *sc)
+restore_registers(struct trap_frame *f, const struct kernel_sigcontext *sc)
 {
 	f->r8 = sc->r8; f->r9 = sc->r9; f->r10 = sc->r10; f->r11 = sc->r11;
 	f->r12 = sc->r12; f->r13 = sc->r13; f->r14 = sc->r14; f->r15 = sc->r15;
@@ -374,16 +347,16 @@ restore_registers(struct trap_frame *f, const struct sigcontext_abi *sc)
  */
 SYSCALL_FRAME(rt_sigreturn, 0)
 {
-	struct ucontext_abi uc;
+	struct kernel_ucontext uc;
 
 	if (copy_from_user(&uc, (const void __user *)f->rsp, sizeof(uc)) ||
-	    !is_canonical_address(uc.mcontext.rip) || !restore_fpu(uc.mcontext.fpstate)) {
+	    !is_canonical_address(uc.uc_mcontext.rip) || !restore_fpu(uc.uc_mcontext.fpstate)) {
 		force_sigsegv("bad rt_sigreturn frame");
 		return 0;
 	}
-	set_current_blocked(uc.sigmask);
-	restore_registers(f, &uc.mcontext);
-	struct stack_abi ss = uc.stack;
+	set_current_blocked(uc.uc_sigmask);
+	restore_registers(f, &uc.uc_mcontext);
+	struct kernel_stack ss = uc.uc_stack;
 	set_altstack(&ss, f->rsp);	/* as Linux: refused while on it, which is the usual case */
 	f->error = SYSCALL_SETTLED;	/* rax is the interrupted code's, not a result */
 	return (long)f->rax;

@@ -21,7 +21,7 @@
 struct sighand {
 	int refs;			/* atomic */
 	struct spinlock lock;
-	struct sigaction_k action[NSIG];
+	struct kernel_sigaction action[_NSIG];
 };
 
 static inline u64
@@ -36,7 +36,7 @@ sighand_unlock(struct task *t, u64 flags)
 	spin_unlock_irqrestore(&t->sighand->lock, flags);
 }
 
-static inline struct sigaction_k *
+static inline struct kernel_sigaction *
 sig_action(struct task *t, int sig)
 {
 	return &t->sighand->action[sig - 1];
@@ -45,7 +45,7 @@ sig_action(struct task *t, int sig)
 /* What SIG_DFL does (there is no job control: stopping signals are ignored, as is SIGCONT). */
 bool sig_default_ignored(int sig);
 /* Whether a disposition throws the signal away (SIG_IGN, or SIG_DFL with an ignoring default). */
-bool sig_handler_ignores(const struct sigaction_k *a, int sig);
+bool sig_handler_ignores(const struct kernel_sigaction *a, int sig);
 /* Whether t has a signal to act on now (no barrier: for the return to user mode). */
 bool sig_deliverable(struct task *t);
 /*
@@ -53,7 +53,7 @@ bool sig_deliverable(struct task *t);
  * process's, faults before the rest, then the lowest number) into info;
  * its number, or 0. sighand lock held.
  */
-int dequeue_signal(struct task *t, u64 mask, struct siginfo *info);
+int dequeue_signal(struct task *t, u64 mask, struct kernel_siginfo *info);
 /* Drops pending signals in mask from t's process and every thread; sighand lock held. */
 void flush_pending(struct task *t, u64 mask);
 /* Sets the current thread's blocked mask (less SIGKILL and SIGSTOP). */

@@ -11,34 +11,27 @@
  * rt_sigreturn and sigaltstack are with the frame code (signal_frame.c).
  */
 #include "kernel/signal/signal_internal.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/time/tsc.h"
+#include "uapi/time.h"
 
-#define SIG_BLOCK	0
-#define SIG_UNBLOCK	1
-#define SIG_SETMASK	2
 #define NSEC_PER_SEC	1000000000l
-
-struct timespec_abi {
-	s64 sec;
-	s64 nsec;
-};
 
 static bool
 valid_signal(int sig)
 {
-	return sig >= 1 && sig <= NSIG;
+	return sig >= 1 && sig <= _NSIG;
 }
 
 /* ---- dispositions and the mask ---------------------------------------------------- */
 
-SYSCALL4(rt_sigaction, int, sig, const struct sigaction_k __user *, uact,
-	 struct sigaction_k __user *, uold, size_t, sigsetsize)
+SYSCALL4(rt_sigaction, int, sig, const struct kernel_sigaction __user *, uact,
+	 struct kernel_sigaction __user *, uold, size_t, sigsetsize)
 {
 	struct task *t = current();
-	struct sigaction_k act, old;
+	struct kernel_sigaction act, old;
 
 	if (sigsetsize != sizeof(u64) || !valid_signal(sig))
 		return -EINVAL;
@@ -154,16 +147,16 @@ SYSCALL2(rt_sigsuspend, const u64 __user *, umask, size_t, sigsetsize)
 }
 
 static long
-timespec_to_deadline(const struct timespec_abi __user *uts, u64 *deadline)
+timespec_to_deadline(const struct kernel_timespec __user *uts, u64 *deadline)
 {
-	struct timespec_abi ts;
+	struct kernel_timespec ts;
 
 	if (copy_from_user(&ts, uts, sizeof(ts)))
 		return -EFAULT;
-	if (ts.sec < 0 || ts.nsec < 0 || ts.nsec >= NSEC_PER_SEC)
+	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= NSEC_PER_SEC)
 		return -EINVAL;
-	u64 ns = (u64)ts.sec >= (1ul << 62) / NSEC_PER_SEC ? 1ul << 62 :
-		 (u64)ts.sec * NSEC_PER_SEC + (u64)ts.nsec;
+	u64 ns = (u64)ts.tv_sec >= (1ul << 62) / NSEC_PER_SEC ? 1ul << 62 :
+		 (u64)ts.tv_sec * NSEC_PER_SEC + (u64)ts.tv_nsec;
 	*deadline = ns_since_boot() + ns;
 	return 0;
 }
@@ -173,11 +166,11 @@ timespec_to_deadline(const struct timespec_abi __user *uts, u64 *deadline)
  * handler running. While it sleeps, those signals wake it as if unblocked
  * (sig_waiting); any other signal it acts on ends the wait with -EINTR.
  */
-SYSCALL4(rt_sigtimedwait, const u64 __user *, uthese, struct siginfo __user *, uinfo,
-	 const struct timespec_abi __user *, uts, size_t, sigsetsize)
+SYSCALL4(rt_sigtimedwait, const u64 __user *, uthese, struct kernel_siginfo __user *, uinfo,
+	 const struct kernel_timespec __user *, uts, size_t, sigsetsize)
 {
 	struct task *t = current();
-	struct siginfo info;
+	struct kernel_siginfo info;
 	u64 these, deadline;
 	long ret;
 
@@ -212,7 +205,7 @@ SYSCALL4(rt_sigtimedwait, const u64 __user *, uthese, struct siginfo __user *, u
 
 /* To the process of t (a thread id names its process, as in Linux); tasks_lock held. */
 static long
-send_to_process(struct task *t, const struct siginfo *info)
+send_to_process(struct task *t, const struct kernel_siginfo *info)
 {
 	if (!t)
 		return -ESRCH;
@@ -221,7 +214,7 @@ send_to_process(struct task *t, const struct siginfo *info)
 
 /* kill(-1): every process but init and the caller's; tasks_lock held. */
 static long
-send_to_all(const struct siginfo *info)
+send_to_all(const struct kernel_siginfo *info)
 {
 	struct list_head *pos;
 	bool found = false;
@@ -237,7 +230,7 @@ send_to_all(const struct siginfo *info)
 }
 
 static long
-kill_locked(int pid, const struct siginfo *info)
+kill_locked(int pid, const struct kernel_siginfo *info)
 {
 	if (pid == -1)
 		return send_to_all(info);
@@ -250,7 +243,7 @@ kill_locked(int pid, const struct siginfo *info)
 
 SYSCALL2(kill, int, pid, int, sig)
 {
-	struct siginfo info = { .signo = sig, .code = SI_USER, .kill.pid = current()->tgid };
+	struct kernel_siginfo info = { .signo = sig, .code = SI_USER, .kill.pid = current()->tgid };
 
 	if (sig && !valid_signal(sig))
 		return -EINVAL;
@@ -264,7 +257,7 @@ SYSCALL2(kill, int, pid, int, sig)
 static long
 send_to_thread(int tgid, int tid, int sig)
 {
-	struct siginfo info = { .signo = sig, .code = SI_TKILL, .kill.pid = current()->tgid };
+	struct kernel_siginfo info = { .signo = sig, .code = SI_TKILL, .kill.pid = current()->tgid };
 
 	if (tid <= 0 || (sig && !valid_signal(sig)))
 		return -EINVAL;
@@ -292,9 +285,9 @@ SYSCALL3(tgkill, int, tgid, int, tid, int, sig)
 }
 
 /* sigqueue: the caller's siginfo; only to itself may it claim to be the kernel or kill(). */
-SYSCALL3(rt_sigqueueinfo, int, tgid, int, sig, const struct siginfo __user *, uinfo)
+SYSCALL3(rt_sigqueueinfo, int, tgid, int, sig, const struct kernel_siginfo __user *, uinfo)
 {
-	struct siginfo info;
+	struct kernel_siginfo info;
 
 	if (!valid_signal(sig))
 		return -EINVAL;

@@ -18,7 +18,8 @@
  * How an argument is shown comes from its definition: SYSCALLn keeps each
  * argument's C type and name (syscall.h), a `const char __user *` is a
  * string, another pointer an address, and the rules below give flags,
- * file descriptors, signals and modes their names. Inputs are read before
+ * file descriptors, signals, clocks, futex operations and ioctl numbers
+ * their names. Inputs are read before
  * the call (execve replaces the memory they are in); what the call writes
  * back - read's buffer - is read after it. Strings are cut at 32 bytes
  * ("..." follows), as strace's default -s 32.
@@ -29,7 +30,7 @@
  * syscall_dispatch; a traced call pays for its line on the console.
  */
 #include "kernel/syscall/strace.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/knobs.h"
 #include "kernel/lib/string.h"
 #include "kernel/lib/vsprintf.h"
@@ -41,9 +42,17 @@
 #include "kernel/time/tsc.h"
 #include "kernel/x86/percpu.h"
 #include "kernel/x86/x86.h"
-#include "fs/vfs.h"
 #include "mm/uaccess.h"
-#include "mm/vm.h"
+#include "uapi/fcntl.h"
+#include "uapi/futex.h"
+#include "uapi/ioctls.h"
+#include "uapi/mman.h"
+#include "uapi/prctl.h"
+#include "uapi/random.h"
+#include "uapi/sched.h"
+#include "uapi/signal.h"
+#include "uapi/time.h"
+#include "uapi/wait.h"
 
 KNOB_ENUM(strace_mode, "strace", STRACE_OFF, true,
 	  "print system calls on the console as strace does: every call, or only those that failed",
@@ -71,9 +80,10 @@ struct name_table {
 	const struct value_name *names;
 	size_t count;
 	const char *zero;	/* how 0 reads, when no name is 0: O_RDONLY, F_OK */
+	bool hex;		/* a value without a name is shown in hex (ioctl numbers) */
 };
 
-#define NAME_TABLE(array, zero_) { array, ARRAY_SIZE(array), zero_ }
+#define NAME_TABLE(array, zero_) { array, ARRAY_SIZE(array), zero_, false }
 
 /* O_ACCMODE values are a number, not bits: open_flags handles them first. */
 static const struct value_name open_access[] = { NAMED(O_RDONLY), NAMED(O_WRONLY), NAMED(O_RDWR) };
@@ -115,6 +125,29 @@ static const struct value_name signal_names[] = {
 	NAMED(SIGSYS),
 };
 
+static const struct value_name futex_ops[] = {
+	NAMED(FUTEX_WAIT), NAMED(FUTEX_WAKE), NAMED(FUTEX_REQUEUE), NAMED(FUTEX_CMP_REQUEUE),
+	NAMED(FUTEX_WAIT_BITSET), NAMED(FUTEX_WAKE_BITSET),
+};
+static const struct value_name futex_bits[] = { NAMED(FUTEX_PRIVATE_FLAG), NAMED(FUTEX_CLOCK_REALTIME) };
+static const struct value_name clock_names[] = {
+	NAMED(CLOCK_REALTIME), NAMED(CLOCK_MONOTONIC), NAMED(CLOCK_PROCESS_CPUTIME_ID),
+	NAMED(CLOCK_THREAD_CPUTIME_ID), NAMED(CLOCK_MONOTONIC_RAW), NAMED(CLOCK_REALTIME_COARSE),
+	NAMED(CLOCK_MONOTONIC_COARSE), NAMED(CLOCK_BOOTTIME),
+};
+static const struct value_name timer_bits[] = { NAMED(TIMER_ABSTIME) };
+static const struct value_name arch_prctl_names[] = {
+	NAMED(ARCH_SET_GS), NAMED(ARCH_SET_FS), NAMED(ARCH_GET_FS), NAMED(ARCH_GET_GS),
+};
+static const struct value_name sigmask_how[] = { NAMED(SIG_BLOCK), NAMED(SIG_UNBLOCK), NAMED(SIG_SETMASK) };
+static const struct value_name wait_bits[] = { NAMED(WNOHANG), NAMED(WUNTRACED), NAMED(__WALL), NAMED(__WCLONE) };
+static const struct value_name ioctl_names[] = {
+	NAMED(TCGETS), NAMED(TCSETS), NAMED(TCSETSW), NAMED(TCSETSF), NAMED(TIOCGPGRP),
+	NAMED(TIOCSPGRP), NAMED(TIOCGWINSZ), NAMED(TIOCSWINSZ), NAMED(FIONREAD), NAMED(FIONBIO),
+	NAMED(FIONCLEX), NAMED(FIOCLEX),
+};
+static const struct value_name grnd_bits[] = { NAMED(GRND_NONBLOCK), NAMED(GRND_RANDOM) };
+
 static const struct name_table open_access_table = NAME_TABLE(open_access, NULL);
 static const struct name_table open_table = NAME_TABLE(open_bits, NULL);
 static const struct name_table prot_table = NAME_TABLE(prot_bits, "PROT_NONE");
@@ -125,6 +158,15 @@ static const struct name_table access_table = NAME_TABLE(access_bits, "F_OK");
 static const struct name_table whence_table = NAME_TABLE(whence_names, NULL);
 static const struct name_table fcntl_table = NAME_TABLE(fcntl_names, NULL);
 static const struct name_table signal_table = NAME_TABLE(signal_names, NULL);
+static const struct name_table futex_op_table = NAME_TABLE(futex_ops, NULL);
+static const struct name_table futex_flag_table = NAME_TABLE(futex_bits, NULL);
+static const struct name_table clock_table = NAME_TABLE(clock_names, NULL);
+static const struct name_table timer_table = NAME_TABLE(timer_bits, NULL);
+static const struct name_table arch_prctl_table = NAME_TABLE(arch_prctl_names, NULL);
+static const struct name_table sigmask_how_table = NAME_TABLE(sigmask_how, NULL);
+static const struct name_table wait_table = NAME_TABLE(wait_bits, NULL);
+static const struct name_table ioctl_table = { ioctl_names, ARRAY_SIZE(ioctl_names), NULL, true };
+static const struct name_table grnd_table = NAME_TABLE(grnd_bits, NULL);
 
 /* ---- how each argument is shown ---------------------------------------------------------- */
 
@@ -139,6 +181,7 @@ enum arg_kind {
 	ARG_VALUE,		/* one value, by name */
 	ARG_OPEN_FLAGS,		/* the access mode, then bits */
 	ARG_CLONE_FLAGS,	/* bits, and the exit signal in the low byte */
+	ARG_FUTEX_OP,		/* an operation, then its flags */
 };
 
 /* call NULL: every call with an argument of that name. The first rule that matches wins. */
@@ -166,7 +209,14 @@ static const struct arg_rule {
 	{ "faccessat2", "mode", ARG_FLAGS, &access_table },
 	{ "lseek", "whence", ARG_VALUE, &whence_table },
 	{ "fcntl", "cmd", ARG_VALUE, &fcntl_table },
-	{ "ioctl", "cmd", ARG_HEX, NULL },
+	{ "ioctl", "cmd", ARG_VALUE, &ioctl_table },
+	{ "futex", "op", ARG_FUTEX_OP, NULL },
+	{ "clock_nanosleep", "flags", ARG_FLAGS, &timer_table },
+	{ NULL, "clock", ARG_VALUE, &clock_table },
+	{ "arch_prctl", "code", ARG_VALUE, &arch_prctl_table },
+	{ "rt_sigprocmask", "how", ARG_VALUE, &sigmask_how_table },
+	{ "wait4", "options", ARG_FLAGS, &wait_table },
+	{ "getrandom", "flags", ARG_FLAGS, &grnd_table },
 	{ NULL, "mode", ARG_OCTAL, NULL },
 	{ NULL, "prot", ARG_FLAGS, &prot_table },
 	{ NULL, "sig", ARG_VALUE, &signal_table },
@@ -376,7 +426,7 @@ put_value(struct text *t, const struct name_table *nt, u64 v)
 	if (name)
 		put(t, "%s", name);
 	else
-		put(t, "%ld", (long)v);
+		put(t, nt->hex ? "%#lx" : "%ld", (long)v);
 }
 
 static void
@@ -386,13 +436,22 @@ put_open_flags(struct text *t, u64 v)
 	put_flags(t, &open_table, v & ~(u64)O_ACCMODE, false);
 }
 
+static void
+put_futex_op(struct text *t, u64 v)
+{
+	u64 flags = FUTEX_PRIVATE_FLAG | FUTEX_CLOCK_REALTIME;
+
+	put_value(t, &futex_op_table, v & ~flags);
+	put_flags(t, &futex_flag_table, v & flags, false);
+}
+
 /* The exit signal of clone lives in the low byte, beside the flags. */
 static void
 put_clone_flags(struct text *t, const struct name_table *nt, u64 v)
 {
-	u64 sig = v & CLONE_SIGNAL_MASK;
+	u64 sig = v & CSIGNAL;
 
-	put_flags(t, nt, v & ~(u64)CLONE_SIGNAL_MASK, true);
+	put_flags(t, nt, v & ~(u64)CSIGNAL, true);
 	if (sig) {
 		put(t, "|");
 		put_value(t, &signal_table, sig);
@@ -463,6 +522,9 @@ format_arg(struct traced_call *c, int i, long result)
 		break;
 	case ARG_CLONE_FLAGS:
 		put_clone_flags(&t, c->names[i], v);
+		break;
+	case ARG_FUTEX_OP:
+		put_futex_op(&t, v);
 		break;
 	}
 }

@@ -9,7 +9,7 @@
  * unimplemented call is named in the -ENOSYS line (DESIGN.md §1.2).
  */
 #include "kernel/syscall/syscall.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/panic.h"
 #include "kernel/x86/percpu.h"
 #include "kernel/printk.h"

@@ -8,7 +8,7 @@
  *		...
  *	}
  *
- * registers sys_read under __NR_read (kernel/syscall/syscall_nr.h, Linux's x86-64
+ * registers sys_read under __NR_read (uapi/unistd.h, Linux's x86-64
  * numbers) in the `syscalls` linker section; syscall_init() turns the
  * section into the table that the `syscall` instruction and `int $0x80`
  * both dispatch through. Arguments arrive as in Linux: rdi, rsi, rdx, r10,
@@ -20,10 +20,12 @@
 #ifndef REWIND_SYSCALL_H
 #define REWIND_SYSCALL_H
 
-#include "kernel/syscall/syscall_nr.h"
 #include "kernel/x86/traps.h"
 #include "kernel/lib/types.h"
 #include "mm/uaccess.h"
+#include "uapi/unistd.h"
+
+#define NR_SYSCALLS		512	/* table size: every number below it is looked up */
 
 typedef long (*syscall_fn)(struct trap_frame *f);
 

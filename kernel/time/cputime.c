@@ -11,7 +11,7 @@
  * are charged nothing while the CPU idles.
  */
 #include "kernel/time/cputime.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/x86/paravirt.h"
 #include "kernel/x86/percpu.h"
@@ -20,6 +20,7 @@
 #include "kernel/x86/traps.h"
 #include "kernel/time/tsc.h"
 #include "drivers/lapic.h"
+#include "uapi/param.h"
 
 enum { CPUTIME_TSC, CPUTIME_TICK };
 
@@ -136,30 +137,26 @@ cputime_ns(u64 cycles)
 }
 
 void
-fill_rusage(struct rusage_abi *ru, struct cputime c, u64 minflt)
+fill_rusage(struct kernel_rusage *ru, struct cputime c, u64 minflt)
 {
 	c = cputime_selected(c);
 	u64 u = cputime_ns(c.user) / 1000, s = cputime_ns(c.sys) / 1000;
 
 	memset(ru, 0, sizeof(*ru));
-	ru->utime_sec = (s64)(u / 1000000);
-	ru->utime_usec = (s64)(u % 1000000);
-	ru->stime_sec = (s64)(s / 1000000);
-	ru->stime_usec = (s64)(s % 1000000);
-	ru->minflt = (s64)minflt;
+	ru->ru_utime.tv_sec = (s64)(u / 1000000);
+	ru->ru_utime.tv_usec = (s64)(u % 1000000);
+	ru->ru_stime.tv_sec = (s64)(s / 1000000);
+	ru->ru_stime.tv_usec = (s64)(s % 1000000);
+	ru->ru_minflt = (s64)minflt;
 }
 
 /* ---- the system calls that report CPU time ------------------------------------ */
 
-#define RUSAGE_SELF	0
-#define RUSAGE_CHILDREN	(-1)
-#define RUSAGE_THREAD	1
-#define USER_HZ		100	/* the unit of times(2), as Linux's */
 
-SYSCALL2(getrusage, int, who, struct rusage_abi __user *, uru)
+SYSCALL2(getrusage, int, who, struct kernel_rusage __user *, uru)
 {
 	struct task *t = current();
-	struct rusage_abi ru;
+	struct kernel_rusage ru;
 
 	switch (who) {
 	case RUSAGE_SELF:

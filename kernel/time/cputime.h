@@ -13,6 +13,7 @@
 #define REWIND_CPUTIME_H
 
 #include "kernel/process/task.h"
+#include "uapi/resource.h"
 
 struct trap_frame;
 
@@ -37,13 +38,7 @@ struct cputime cputime_read_process_locked(struct task *t);
 /* Cycles of CPU time to nanoseconds. */
 u64 cputime_ns(u64 cycles);
 
-/* struct rusage, Linux x86-64 layout. */
-struct rusage_abi {
-	s64 utime_sec, utime_usec, stime_sec, stime_usec;
-	s64 maxrss, ixrss, idrss, isrss, minflt, majflt, nswap, inblock, oublock;
-	s64 msgsnd, msgrcv, nsignals, nvcsw, nivcsw;
-};
 /* c as the knob selects it (raw sums, as wait4's, are fine). */
-void fill_rusage(struct rusage_abi *ru, struct cputime c, u64 minflt);
+void fill_rusage(struct kernel_rusage *ru, struct cputime c, u64 minflt);
 
 #endif

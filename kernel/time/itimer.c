@@ -9,33 +9,23 @@
  * and give -EINVAL.
  */
 #include "kernel/time/itimer.h"
-#include "kernel/errno.h"
+#include "uapi/time.h"
+#include "uapi/errno.h"
 #include "kernel/x86/paravirt.h"
 #include "kernel/signal/signal_internal.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/time/tsc.h"
 
-#define ITIMER_REAL	0
 #define USEC_PER_SEC	1000000
 #define NSEC_PER_USEC	1000
 #define MAX_NS		(1ul << 62)	/* far enough: no overflow in TSC cycles */
-
-struct timeval_abi {
-	s64 sec;
-	s64 usec;
-};
-
-struct itimerval_abi {
-	struct timeval_abi interval;
-	struct timeval_abi value;
-};
 
 /* Timer context: interrupts off, on whichever CPU's tick saw the deadline. */
 static void
 itimer_expired(struct timer *tm)
 {
 	struct task *leader = container_of(tm, struct task, real_timer);
-	struct siginfo info = { .signo = SIGALRM, .code = SI_KERNEL };
+	struct kernel_siginfo info = { .signo = SIGALRM, .code = SI_KERNEL };
 	u64 flags = spin_lock_irqsave(&tasks_lock);
 
 	signal_send_process(leader, &info);
@@ -56,31 +46,31 @@ itimer_release(struct task *leader)
 }
 
 static bool
-timeval_valid(const struct timeval_abi *tv)
+timeval_valid(const struct kernel_timeval *tv)
 {
-	return tv->sec >= 0 && tv->usec >= 0 && tv->usec < USEC_PER_SEC;
+	return tv->tv_sec >= 0 && tv->tv_usec >= 0 && tv->tv_usec < USEC_PER_SEC;
 }
 
 static u64
-timeval_to_ns(const struct timeval_abi *tv)
+timeval_to_ns(const struct kernel_timeval *tv)
 {
-	if ((u64)tv->sec >= MAX_NS / 1000000000ul)
+	if ((u64)tv->tv_sec >= MAX_NS / 1000000000ul)
 		return MAX_NS;
-	return (u64)tv->sec * 1000000000ul + (u64)tv->usec * NSEC_PER_USEC;
+	return (u64)tv->tv_sec * 1000000000ul + (u64)tv->tv_usec * NSEC_PER_USEC;
 }
 
 /* Rounded up, so that a timer still armed never reads as 0. */
-static struct timeval_abi
+static struct kernel_timeval
 ns_to_timeval(u64 ns)
 {
 	u64 us = (ns + NSEC_PER_USEC - 1) / NSEC_PER_USEC;
 
-	return (struct timeval_abi){ (s64)(us / USEC_PER_SEC), (s64)(us % USEC_PER_SEC) };
+	return (struct kernel_timeval){ (s64)(us / USEC_PER_SEC), (s64)(us % USEC_PER_SEC) };
 }
 
 /* Reports the current setting in old and, if new is not NULL, replaces it. */
 static void
-itimer_swap(const struct itimerval_abi *new, struct itimerval_abi *old)
+itimer_swap(const struct kernel_itimerval *new, struct kernel_itimerval *old)
 {
 	struct task *t = current(), *leader = t->group_leader;
 	struct timer *tm = &leader->real_timer;
@@ -88,10 +78,10 @@ itimer_swap(const struct itimerval_abi *new, struct itimerval_abi *old)
 	u64 now = rdtsc();
 	u64 left = timer_remaining(tm, now);
 
-	old->value = ns_to_timeval(left ? tsc_cycles_to_ns(left) : 0);
-	old->interval = ns_to_timeval(left ? leader->real_interval_ns : 0);
+	old->it_value = ns_to_timeval(left ? tsc_cycles_to_ns(left) : 0);
+	old->it_interval = ns_to_timeval(left ? leader->real_interval_ns : 0);
 	if (new) {
-		u64 value = timeval_to_ns(&new->value), interval = timeval_to_ns(&new->interval);
+		u64 value = timeval_to_ns(&new->it_value), interval = timeval_to_ns(&new->it_interval);
 		leader->real_interval_ns = value ? interval : 0;
 		timer_arm(tm, value ? now + tsc_ns_to_cycles(value) : 0,
 			  value ? tsc_ns_to_cycles(interval) : 0);
@@ -99,9 +89,9 @@ itimer_swap(const struct itimerval_abi *new, struct itimerval_abi *old)
 	sighand_unlock(t, flags);
 }
 
-SYSCALL2(getitimer, int, which, struct itimerval_abi __user *, uval)
+SYSCALL2(getitimer, int, which, struct kernel_itimerval __user *, uval)
 {
-	struct itimerval_abi old;
+	struct kernel_itimerval old;
 
 	if (which != ITIMER_REAL)
 		return -EINVAL;
@@ -110,16 +100,16 @@ SYSCALL2(getitimer, int, which, struct itimerval_abi __user *, uval)
 }
 
 /* A NULL new value disarms, as Linux allows for old programs. */
-SYSCALL3(setitimer, int, which, const struct itimerval_abi __user *, unew,
-	 struct itimerval_abi __user *, uold)
+SYSCALL3(setitimer, int, which, const struct kernel_itimerval __user *, unew,
+	 struct kernel_itimerval __user *, uold)
 {
-	struct itimerval_abi new = { 0 }, old;
+	struct kernel_itimerval new = { 0 }, old;
 
 	if (which != ITIMER_REAL)
 		return -EINVAL;
 	if (unew && copy_from_user(&new, unew, sizeof(new)))
 		return -EFAULT;
-	if (!timeval_valid(&new.value) || !timeval_valid(&new.interval))
+	if (!timeval_valid(&new.it_value) || !timeval_valid(&new.it_interval))
 		return -EINVAL;
 	itimer_swap(&new, &old);
 	if (uold && copy_to_user(uold, &old, sizeof(old)))
@@ -130,11 +120,11 @@ SYSCALL3(setitimer, int, which, const struct itimerval_abi __user *, unew,
 /* The seconds that were left, rounded to the nearest (0 only if none were), as Linux. */
 SYSCALL1(alarm, unsigned, seconds)
 {
-	struct itimerval_abi new = { .value.sec = seconds }, old;
+	struct kernel_itimerval new = { .it_value.tv_sec = seconds }, old;
 
 	itimer_swap(&new, &old);
-	s64 left = old.value.sec;
-	if ((!left && old.value.usec) || old.value.usec >= USEC_PER_SEC / 2)
+	s64 left = old.it_value.tv_sec;
+	if ((!left && old.it_value.tv_usec) || old.it_value.tv_usec >= USEC_PER_SEC / 2)
 		left++;
 	return left;
 }

@@ -10,19 +10,14 @@
  * measured from the wall clock's reading when it starts.
  */
 #include "kernel/time/cputime.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/process/task.h"
 #include "kernel/time/timekeeping.h"
 #include "kernel/time/tsc.h"
+#include "uapi/time.h"
 
-enum {
-	CLOCK_REALTIME = 0, CLOCK_MONOTONIC = 1, CLOCK_PROCESS_CPUTIME_ID = 2,
-	CLOCK_THREAD_CPUTIME_ID = 3, CLOCK_MONOTONIC_RAW = 4, CLOCK_REALTIME_COARSE = 5,
-	CLOCK_MONOTONIC_COARSE = 6, CLOCK_BOOTTIME = 7,
-};
-#define TIMER_ABSTIME 1
 #define NSEC_PER_SEC 1000000000ul
 
 /*
@@ -35,21 +30,6 @@ enum {
 #define CPUCLOCK_PERTHREAD	4
 #define CPUCLOCK_VIRT		1
 #define CPUCLOCK_INVALID	3
-
-struct timespec_abi {
-	s64 sec;
-	s64 nsec;
-};
-
-struct timeval_abi {
-	s64 sec;
-	s64 usec;
-};
-
-struct timezone_abi {
-	int minuteswest;
-	int dsttime;
-};
 
 /*
  * The task a CPU clock id names, tasks_lock held: pid 0 is the caller; a
@@ -106,10 +86,10 @@ clock_read_ns(int clock)
 	return ns == ~0ull ? -EINVAL : (s64)ns;
 }
 
-static struct timespec_abi
+static struct kernel_timespec
 ns_to_timespec(u64 ns)
 {
-	return (struct timespec_abi){ (s64)(ns / NSEC_PER_SEC), (s64)(ns % NSEC_PER_SEC) };
+	return (struct kernel_timespec){ (s64)(ns / NSEC_PER_SEC), (s64)(ns % NSEC_PER_SEC) };
 }
 
 /*
@@ -123,55 +103,55 @@ ns_to_timespec(u64 ns)
 #define SETTOD_SEC_MAX		(KTIME_SEC_MAX - 30 * 365ull * 86400)
 
 static int
-timespec_to_ns(const struct timespec_abi *ts, u64 *ns)
+timespec_to_ns(const struct kernel_timespec *ts, u64 *ns)
 {
-	if (ts->sec < 0 || ts->nsec < 0 || ts->nsec >= (s64)NSEC_PER_SEC)
+	if (ts->tv_sec < 0 || ts->tv_nsec < 0 || ts->tv_nsec >= (s64)NSEC_PER_SEC)
 		return -EINVAL;
-	*ns = (u64)ts->sec >= KTIME_SEC_MAX ? KTIME_MAX_NS : (u64)ts->sec * NSEC_PER_SEC + (u64)ts->nsec;
+	*ns = (u64)ts->tv_sec >= KTIME_SEC_MAX ? KTIME_MAX_NS : (u64)ts->tv_sec * NSEC_PER_SEC + (u64)ts->tv_nsec;
 	return 0;
 }
 
-SYSCALL2(clock_gettime, int, clock, struct timespec_abi __user *, uts)
+SYSCALL2(clock_gettime, int, clock, struct kernel_timespec __user *, uts)
 {
 	s64 ns = clock_read_ns(clock);
 
 	if (ns < 0)
 		return ns;
-	struct timespec_abi ts = ns_to_timespec((u64)ns);
+	struct kernel_timespec ts = ns_to_timespec((u64)ns);
 	return copy_to_user(uts, &ts, sizeof(ts)) ? -EFAULT : 0;
 }
 
-SYSCALL2(clock_getres, int, clock, struct timespec_abi __user *, uts)
+SYSCALL2(clock_getres, int, clock, struct kernel_timespec __user *, uts)
 {
 	if (clock_read_ns(clock) < 0)
 		return -EINVAL;
 	bool coarse = clock == CLOCK_REALTIME_COARSE || clock == CLOCK_MONOTONIC_COARSE;
-	struct timespec_abi ts = ns_to_timespec(coarse ? timekeeping_tick_ns() : 1);
+	struct kernel_timespec ts = ns_to_timespec(coarse ? timekeeping_tick_ns() : 1);
 	return uts && copy_to_user(uts, &ts, sizeof(ts)) ? -EFAULT : 0;
 }
 
-SYSCALL2(clock_settime, int, clock, const struct timespec_abi __user *, uts)
+SYSCALL2(clock_settime, int, clock, const struct kernel_timespec __user *, uts)
 {
-	struct timespec_abi ts;
+	struct kernel_timespec ts;
 	u64 ns;
 
 	if (clock != CLOCK_REALTIME)
 		return -EINVAL;
 	if (copy_from_user(&ts, uts, sizeof(ts)))
 		return -EFAULT;
-	if (timespec_to_ns(&ts, &ns) || (u64)ts.sec > SETTOD_SEC_MAX)
+	if (timespec_to_ns(&ts, &ns) || (u64)ts.tv_sec > SETTOD_SEC_MAX)
 		return -EINVAL;
 	timekeeping_set_realtime(ns);
 	return 0;
 }
 
-SYSCALL2(gettimeofday, struct timeval_abi __user *, utv, struct timezone_abi __user *, utz)
+SYSCALL2(gettimeofday, struct kernel_timeval __user *, utv, struct kernel_timezone __user *, utz)
 {
 	u64 ns = timekeeping_read_ns(CLOCK_REALTIME);
-	struct timeval_abi tv = { (s64)(ns / NSEC_PER_SEC), (s64)(ns % NSEC_PER_SEC / 1000) };
-	struct timezone_abi tz;
+	struct kernel_timeval tv = { (s64)(ns / NSEC_PER_SEC), (s64)(ns % NSEC_PER_SEC / 1000) };
+	struct kernel_timezone tz;
 
-	timekeeping_get_tz(&tz.minuteswest, &tz.dsttime);
+	timekeeping_get_tz(&tz.tz_minuteswest, &tz.tz_dsttime);
 	if (utv && copy_to_user(utv, &tv, sizeof(tv)))
 		return -EFAULT;
 	if (utz && copy_to_user(utz, &tz, sizeof(tz)))
@@ -181,23 +161,23 @@ SYSCALL2(gettimeofday, struct timeval_abi __user *, utv, struct timezone_abi __u
 
 #define MAX_TZ_MINUTES (15 * 60)	/* Linux's bound on a timezone offset */
 
-SYSCALL2(settimeofday, const struct timeval_abi __user *, utv,
-	 const struct timezone_abi __user *, utz)
+SYSCALL2(settimeofday, const struct kernel_timeval __user *, utv,
+	 const struct kernel_timezone __user *, utz)
 {
-	struct timeval_abi tv;
-	struct timezone_abi tz;
+	struct kernel_timeval tv;
+	struct kernel_timezone tz;
 
 	if ((utv && copy_from_user(&tv, utv, sizeof(tv))) ||
 	    (utz && copy_from_user(&tz, utz, sizeof(tz))))
 		return -EFAULT;
-	if (utv && (tv.sec < 0 || (u64)tv.sec > SETTOD_SEC_MAX || tv.usec < 0 || tv.usec >= 1000000))
+	if (utv && (tv.tv_sec < 0 || (u64)tv.tv_sec > SETTOD_SEC_MAX || tv.tv_usec < 0 || tv.tv_usec >= 1000000))
 		return -EINVAL;
-	if (utz && (tz.minuteswest < -MAX_TZ_MINUTES || tz.minuteswest > MAX_TZ_MINUTES))
+	if (utz && (tz.tz_minuteswest < -MAX_TZ_MINUTES || tz.tz_minuteswest > MAX_TZ_MINUTES))
 		return -EINVAL;
 	if (utz)
-		timekeeping_set_tz(tz.minuteswest, tz.dsttime);
+		timekeeping_set_tz(tz.tz_minuteswest, tz.tz_dsttime);
 	if (utv)
-		timekeeping_set_realtime((u64)tv.sec * NSEC_PER_SEC + (u64)tv.usec * 1000);
+		timekeeping_set_realtime((u64)tv.tv_sec * NSEC_PER_SEC + (u64)tv.tv_usec * 1000);
 	return 0;
 }
 
@@ -225,7 +205,7 @@ SYSCALL1(time, s64 __user *, ut)
  * gets the time that was left.
  */
 static long
-sleep_until(int clock, u64 target, struct timespec_abi __user *urem)
+sleep_until(int clock, u64 target, struct kernel_timespec __user *urem)
 {
 	for (;;) {
 		u64 now = (u64)clock_read_ns(clock);
@@ -234,16 +214,16 @@ sleep_until(int clock, u64 target, struct timespec_abi __user *urem)
 		if (sleep_ns(target - now) != -EINTR)
 			continue;
 		now = (u64)clock_read_ns(clock);
-		struct timespec_abi rem = ns_to_timespec(now < target ? target - now : 0);
+		struct kernel_timespec rem = ns_to_timespec(now < target ? target - now : 0);
 		if (urem && copy_to_user(urem, &rem, sizeof(rem)))
 			return -EFAULT;
 		return -EINTR;
 	}
 }
 
-SYSCALL2(nanosleep, const struct timespec_abi __user *, ureq, struct timespec_abi __user *, urem)
+SYSCALL2(nanosleep, const struct kernel_timespec __user *, ureq, struct kernel_timespec __user *, urem)
 {
-	struct timespec_abi req;
+	struct kernel_timespec req;
 	u64 ns;
 
 	if (copy_from_user(&req, ureq, sizeof(req)))
@@ -272,10 +252,10 @@ sleepable_clock(int clock)
 	}
 }
 
-SYSCALL4(clock_nanosleep, int, clock, int, flags, const struct timespec_abi __user *, ureq,
-	 struct timespec_abi __user *, urem)
+SYSCALL4(clock_nanosleep, int, clock, int, flags, const struct kernel_timespec __user *, ureq,
+	 struct kernel_timespec __user *, urem)
 {
-	struct timespec_abi req;
+	struct kernel_timespec req;
 	u64 ns;
 
 	long err = sleepable_clock(clock);

@@ -20,7 +20,7 @@
  */
 #include "kernel/vdso/vdso.h"
 #include "kernel/process/elf.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/knobs.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"

@@ -28,7 +28,7 @@
  * can emulate.
  */
 #include "kernel/vdso/vsyscall.h"
-#include "kernel/errno.h"
+#include "uapi/errno.h"
 #include "kernel/knobs.h"
 #include "kernel/panic.h"
 #include "kernel/x86/paravirt.h"

@@ -12,8 +12,8 @@
 #include "mm/page_alloc.h"
 #include "mm/paging.h"
 #include "mm/vmap.h"
+#include "uapi/errno.h"
 
-#define EFAULT_RET (-14)
 /* A spare spot near the top of the vmap region, far from ioremap's bump pointer. */
 #define TEST_VA (VMAP_BASE + VMAP_SIZE - 64 * PAGE_SIZE)
 
@@ -119,7 +119,7 @@ KTEST(map_and_unmap_a_page)
 	unmap_kernel_page(TEST_VA);
 	KT_CHECK_EQ(lookup_kernel_mapping(TEST_VA, &level), 0);
 	u64 v;
-	KT_CHECK_EQ(probe_read_u64((void *)TEST_VA, &v), EFAULT_RET);
+	KT_CHECK_EQ(probe_read_u64((void *)TEST_VA, &v), -EFAULT);
 	free_page_virt(page);
 }
 
@@ -163,7 +163,7 @@ KTEST(kernel_image_is_w_xor_x)
 	KT_CHECK((rw & PTE_WRITE) && (rw & PTE_NX));
 
 	/* CR0.WP: even the kernel cannot write read-only pages. */
-	KT_CHECK_EQ(probe_write_u64((void *)&read_only_data, 0), EFAULT_RET);
+	KT_CHECK_EQ(probe_write_u64((void *)&read_only_data, 0), -EFAULT);
 	KT_CHECK_EQ(read_only_data, 2);
 	KT_CHECK_EQ(writable_data, 1);
 }
@@ -178,9 +178,9 @@ KTEST(kernel_stacks_have_guard_pages)
 	u64 bottom = top - KSTACK_SIZE;
 	KT_CHECK_EQ(probe_read_u64((void *)bottom, &v), 0);
 	KT_CHECK_EQ(probe_read_u64((void *)(top - 8), &v), 0);
-	KT_CHECK_EQ(probe_read_u64((void *)(bottom - 8), &v), EFAULT_RET);
+	KT_CHECK_EQ(probe_read_u64((void *)(bottom - 8), &v), -EFAULT);
 	KT_CHECK(kstack_is_guard(bottom - 8));
 	KT_CHECK(!kstack_is_guard(bottom));
 	kstack_free(top);
-	KT_CHECK_EQ(probe_read_u64((void *)bottom, &v), EFAULT_RET);
+	KT_CHECK_EQ(probe_read_u64((void *)bottom, &v), -EFAULT);
 }

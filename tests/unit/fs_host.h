@@ -378,10 +378,10 @@ make_file(const char *path, const char *s)
 		panic("make_file %s failed", path);
 }
 
-static inline struct linux_stat
+static inline struct kernel_stat
 stat_of(const char *path)
 {
-	struct linux_stat st;
+	struct kernel_stat st;
 
 	memset(&st, 0xee, sizeof(st));
 	if (do_sys_stat(path, &st))

@@ -57,7 +57,7 @@ read_str(size_t n, size_t *len)
 static void
 set_lflag(u32 clear, u32 set, u8 vmin)
 {
-	struct linux_termios t = ld.termios;
+	struct kernel_termios t = ld.termios;
 
 	t.c_lflag = (t.c_lflag & ~clear) | set;
 	t.c_cc[VMIN] = vmin;
@@ -67,9 +67,9 @@ set_lflag(u32 clear, u32 set, u8 vmin)
 UNIT_TEST(termios_abi)
 {
 	/* What TCGETS copies on x86-64 Linux: four u32, c_line, c_cc[19]. */
-	CHECK_EQ(sizeof(struct linux_termios), 36);
-	CHECK_EQ(offsetof(struct linux_termios, c_line), 16);
-	CHECK_EQ(offsetof(struct linux_termios, c_cc), 17);
+	CHECK_EQ(sizeof(struct kernel_termios), 36);
+	CHECK_EQ(offsetof(struct kernel_termios, c_line), 16);
+	CHECK_EQ(offsetof(struct kernel_termios, c_cc), 17);
 	setup();
 	CHECK_EQ(ld.termios.c_cc[VERASE], 0x7f);
 	CHECK_EQ(ld.termios.c_cc[VMIN], 1);
@@ -121,7 +121,7 @@ UNIT_TEST(cr_becomes_nl)
 	CHECK_STR(echoed, "pwd\n");
 
 	/* Without ICRNL a CR is an ordinary character, echoed as ^M. */
-	struct linux_termios t = ld.termios;
+	struct kernel_termios t = ld.termios;
 	t.c_iflag &= ~ICRNL;
 	ldisc_set_termios(&ld, &t);
 	echoed_len = 0;
@@ -369,7 +369,7 @@ UNIT_TEST(flush_discards_everything)
 
 UNIT_TEST(changed_control_characters)
 {
-	struct linux_termios t;
+	struct kernel_termios t;
 
 	setup();
 	t = ld.termios;

@@ -44,7 +44,7 @@ UNIT_TEST(pipe_basics)
 {
 	char buf[16];
 	int fds[2];
-	struct linux_stat st;
+	struct kernel_stat st;
 
 	fs_setup();
 	CHECK_EQ(do_sys_pipe(fds), 0);
@@ -225,7 +225,7 @@ UNIT_TEST(blocking_read_and_write_wake_up)
 static short
 poll1(int fd, short events)
 {
-	struct linux_pollfd p = { fd, events, 0x7777 };
+	struct kernel_pollfd p = { fd, events, 0x7777 };
 
 	CHECK(do_sys_poll(&p, 1, 0) >= 0);
 	return p.revents;
@@ -233,7 +233,7 @@ poll1(int fd, short events)
 
 UNIT_TEST(poll_reports_pipe_states)
 {
-	struct linux_pollfd p[4];
+	struct kernel_pollfd p[4];
 
 	fs_setup();
 	make_pipe(0);
@@ -253,10 +253,10 @@ UNIT_TEST(poll_reports_pipe_states)
 	CHECK_EQ(poll1(wr, POLLOUT), POLLOUT | POLLERR);
 
 	int file = (int)do_sys_open("/tmp/x", O_CREAT | O_RDWR, 0644);
-	p[0] = (struct linux_pollfd){ file, POLLIN | POLLOUT, 0 };
-	p[1] = (struct linux_pollfd){ -1, POLLIN, 0x55 };
-	p[2] = (struct linux_pollfd){ 900, POLLIN, 0 };
-	p[3] = (struct linux_pollfd){ wr, POLLIN, 0 };
+	p[0] = (struct kernel_pollfd){ file, POLLIN | POLLOUT, 0 };
+	p[1] = (struct kernel_pollfd){ -1, POLLIN, 0x55 };
+	p[2] = (struct kernel_pollfd){ 900, POLLIN, 0 };
+	p[3] = (struct kernel_pollfd){ wr, POLLIN, 0 };
 	CHECK_EQ(do_sys_poll(p, 4, 0), 3);
 	CHECK_EQ(p[0].revents, POLLIN | POLLOUT);	/* files are always ready */
 	CHECK_EQ(p[1].revents, 0);			/* negative fds are skipped */
@@ -277,12 +277,12 @@ write_to_17th(void)
 
 UNIT_TEST(poll_sleeps_until_a_pipe_has_data)
 {
-	struct linux_pollfd p[20];
+	struct kernel_pollfd p[20];
 
 	fs_setup();
 	for (int i = 0; i < 20; i++) {
 		do_sys_pipe(watched[i]);
-		p[i] = (struct linux_pollfd){ watched[i][0], POLLIN, 0 };
+		p[i] = (struct kernel_pollfd){ watched[i][0], POLLIN, 0 };
 	}
 	u64 objects = kmalloc_objects_now();
 	/* Twenty queues: more than the table holds inline, so it allocates. */
@@ -303,12 +303,12 @@ UNIT_TEST(poll_sleeps_until_a_pipe_has_data)
 
 UNIT_TEST(poll_timeouts)
 {
-	struct linux_pollfd p;
-	struct linux_timespec ts;
+	struct kernel_pollfd p;
+	struct kernel_timespec ts;
 
 	fs_setup();
 	make_pipe(0);
-	p = (struct linux_pollfd){ rd, POLLIN, 0 };
+	p = (struct kernel_pollfd){ rd, POLLIN, 0 };
 	CHECK_EQ(do_sys_poll(&p, 1, 50), 0);
 	CHECK_EQ(fake_ns, 50000000);
 	CHECK_EQ(sleeps, 1);
@@ -316,23 +316,23 @@ UNIT_TEST(poll_timeouts)
 	CHECK_EQ(do_sys_poll(NULL, 0, 20), 0);	/* a plain sleep */
 	CHECK_EQ(fake_ns, 70000000);
 
-	ts = (struct linux_timespec){ 1, 500 };
+	ts = (struct kernel_timespec){ 1, 500 };
 	CHECK_EQ(do_sys_ppoll(&p, 1, &ts, NULL, 0), 0);
 	CHECK_EQ(fake_ns, 1070000500);
 	CHECK_EQ(ts.tv_sec, 0);
 	CHECK_EQ(ts.tv_nsec, 0);
-	ts = (struct linux_timespec){ 0, 0 };
+	ts = (struct kernel_timespec){ 0, 0 };
 	CHECK_EQ(do_sys_ppoll(&p, 1, &ts, NULL, 0), 0);
 	CHECK_EQ(sleeps, 3);		/* a zero timeout does not sleep */
-	ts = (struct linux_timespec){ 0, 1000000000 };
+	ts = (struct kernel_timespec){ 0, 1000000000 };
 	CHECK_EQ(do_sys_ppoll(&p, 1, &ts, NULL, 0), -EINVAL);
-	ts = (struct linux_timespec){ -1, 0 };
+	ts = (struct kernel_timespec){ -1, 0 };
 	CHECK_EQ(do_sys_ppoll(&p, 1, &ts, NULL, 0), -EINVAL);
 	CHECK_EQ(do_sys_ppoll(&p, 1, BAD_USER_PTR, NULL, 0), -EFAULT);
 	u64 mask = 0;
 	CHECK_EQ(do_sys_ppoll(&p, 1, &ts, &mask, 4), -EINVAL);
 	do_sys_write(wr, "r", 1);
-	ts = (struct linux_timespec){ 5, 0 };
+	ts = (struct kernel_timespec){ 5, 0 };
 	CHECK_EQ(do_sys_ppoll(&p, 1, &ts, &mask, 8), 1);
 	CHECK_EQ(ts.tv_sec, 5);		/* no time passed */
 	CHECK_EQ(do_sys_ppoll(&p, 1, NULL, NULL, 0), 1);

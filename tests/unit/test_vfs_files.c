@@ -28,7 +28,7 @@ cached_pages(const char *path)
 UNIT_TEST(write_then_read_back)
 {
 	char buf[32];
-	struct linux_stat st;
+	struct kernel_stat st;
 
 	fs_setup();
 	int fd = (int)do_sys_open("/tmp/f", O_CREAT | O_RDWR, 0666);
@@ -219,7 +219,7 @@ UNIT_TEST(open_flags_and_errors)
 UNIT_TEST(o_path_and_o_tmpfile)
 {
 	char buf[64];
-	struct linux_stat st;
+	struct kernel_stat st;
 
 	fs_setup();
 	make_file("/f", "abc");
@@ -261,23 +261,23 @@ UNIT_TEST(readv_and_writev)
 
 	fs_setup();
 	int fd = (int)do_sys_open("/v", O_CREAT | O_RDWR, 0644);
-	struct linux_iovec out[] = { { "abc", 3 }, { "", 0 }, { "defghij", 7 } };
+	struct kernel_iovec out[] = { { "abc", 3 }, { "", 0 }, { "defghij", 7 } };
 	CHECK_EQ(do_sys_writev(fd, out, 3), 10);
 	do_sys_lseek(fd, 0, SEEK_SET);
-	struct linux_iovec in[] = { { a, sizeof(a) }, { b, sizeof(b) }, { c, sizeof(c) } };
+	struct kernel_iovec in[] = { { a, sizeof(a) }, { b, sizeof(b) }, { c, sizeof(c) } };
 	CHECK_EQ(do_sys_readv(fd, in, 3), 10);
 	CHECK(memcmp(a, "abcd", 4) == 0 && memcmp(b, "efghij", 6) == 0);
 	CHECK_EQ(do_sys_readv(fd, in, 0), 0);
 	CHECK_EQ(do_sys_readv(fd, in, -1), -EINVAL);
-	CHECK_EQ(do_sys_readv(fd, in, IOV_MAX + 1), -EINVAL);
+	CHECK_EQ(do_sys_readv(fd, in, UIO_MAXIOV + 1), -EINVAL);
 	CHECK_EQ(do_sys_readv(fd, BAD_USER_PTR, 1), -EFAULT);
-	struct linux_iovec huge[] = { { a, INT64_MAX }, { b, 2 } };
+	struct kernel_iovec huge[] = { { a, INT64_MAX }, { b, 2 } };
 	CHECK_EQ(do_sys_readv(fd, huge, 2), -EINVAL);
 	CHECK_EQ(do_sys_readv(99, in, 1), -EBADF);
 	int ro = (int)do_sys_open("/v", O_RDONLY, 0);
 	CHECK_EQ(do_sys_writev(ro, out, 1), -EBADF);
 	/* A bad segment after good ones: what was done before it counts. */
-	struct linux_iovec bad[] = { { "12", 2 }, { BAD_USER_PTR, 4 } };
+	struct kernel_iovec bad[] = { { "12", 2 }, { BAD_USER_PTR, 4 } };
 	CHECK_EQ(do_sys_writev(fd, bad, 2), 2);
 	CHECK_EQ(stat_of("/v").st_size, 12);
 }
@@ -378,7 +378,7 @@ UNIT_TEST(descriptors_grow_from_a_high_dup2)
 
 UNIT_TEST(stat_and_access)
 {
-	struct linux_stat st;
+	struct kernel_stat st;
 
 	fs_setup();
 	make_file("/f", "abc");

@@ -42,7 +42,7 @@ UNIT_TEST(walk_handles_dots_and_slashes)
 
 UNIT_TEST(walk_errors_are_linuxs)
 {
-	struct linux_stat st;
+	struct kernel_stat st;
 	static char longname[NAME_MAX + 2], longpath[PATH_MAX + 1];
 
 	fs_setup();
@@ -76,7 +76,7 @@ UNIT_TEST(walk_errors_are_linuxs)
 
 UNIT_TEST(dirfd_relative_lookups)
 {
-	struct linux_stat st;
+	struct kernel_stat st;
 
 	fs_setup();
 	do_sys_mkdir("/top", 0755);
@@ -216,7 +216,7 @@ list_dir(int fd, size_t bufsize, char *out, size_t outsize)
 	out[0] = '\0';
 	while ((n = do_sys_getdents64(fd, buf, (unsigned)bufsize)) > 0) {
 		for (long off = 0; off < n;) {
-			struct linux_dirent64 *d = (struct linux_dirent64 *)(buf + off);
+			struct kernel_dirent64 *d = (struct kernel_dirent64 *)(buf + off);
 			if (out[0])
 				strncat(out, " ", outsize - strlen(out) - 1);
 			strncat(out, d->d_name, outsize - strlen(out) - 1);
@@ -252,19 +252,19 @@ UNIT_TEST(getdents_lists_in_creation_order_and_resumes)
 	/* Records: types, inode numbers, d_off chains to the next. */
 	long n = do_sys_getdents64(fd, buf, sizeof(buf));
 	CHECK(n > 0);
-	struct linux_dirent64 *d = (struct linux_dirent64 *)buf;
+	struct kernel_dirent64 *d = (struct kernel_dirent64 *)buf;
 	CHECK_STR(d->d_name, ".");
 	CHECK_EQ(d->d_type, DT_DIR);
 	CHECK_EQ(d->d_ino, stat_of("/d").st_ino);
 	CHECK_EQ(d->d_reclen % 8, 0);
-	d = (struct linux_dirent64 *)(buf + d->d_reclen);
+	d = (struct kernel_dirent64 *)(buf + d->d_reclen);
 	CHECK_STR(d->d_name, "..");
 	CHECK_EQ(d->d_ino, stat_of("/").st_ino);
 	s64 after_dotdot = d->d_off;
-	d = (struct linux_dirent64 *)((u8 *)d + d->d_reclen);
+	d = (struct kernel_dirent64 *)((u8 *)d + d->d_reclen);
 	CHECK_STR(d->d_name, "one");
 	CHECK_EQ(d->d_type, DT_REG);
-	d = (struct linux_dirent64 *)((u8 *)d + d->d_reclen);
+	d = (struct kernel_dirent64 *)((u8 *)d + d->d_reclen);
 	CHECK_STR(d->d_name, "two");
 	CHECK_EQ(d->d_type, DT_DIR);
 
@@ -354,7 +354,7 @@ UNIT_TEST(unlinked_open_file_stays_readable_until_closed)
 	int fd = (int)do_sys_open("/tmp/f", O_RDONLY, 0);
 	CHECK_EQ(do_sys_unlink("/tmp/f"), 0);
 	CHECK_EQ(stat_of("/tmp/f").st_mode, 0);
-	struct linux_stat st;
+	struct kernel_stat st;
 	CHECK_EQ(do_sys_fstat(fd, &st), 0);
 	CHECK_EQ(st.st_nlink, 0);
 	CHECK_EQ(do_sys_read(fd, buf, sizeof(buf)), 10);
@@ -401,7 +401,7 @@ UNIT_TEST(a_busy_tree_frees_everything_it_made)
 UNIT_TEST(name_index_follows_links_renames_unlinks)
 {
 	enum { FILES = 600 };
-	struct linux_stat st;
+	struct kernel_stat st;
 	char path[64], moved[64];
 
 	fs_setup();

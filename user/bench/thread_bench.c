@@ -33,9 +33,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-/* futex(2), Linux's values (musl-gcc has no kernel headers). */
-#define FUTEX_WAIT_PRIVATE	128
-#define FUTEX_WAKE_PRIVATE	129
+#include "uapi/futex.h"	/* musl has no <linux/futex.h> */
 
 static void
 die(const char *what, int err)

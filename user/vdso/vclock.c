@@ -20,31 +20,12 @@
  * with a page it fills itself, to time this code on real silicon.
  */
 #include "kernel/vdso/vvar.h"
+#include "uapi/time.h"		/* the Linux layouts: this code sees no libc headers */
+#include "uapi/unistd.h"
 
 #define NSEC_PER_SEC	1000000000ull
-#define NR_gettimeofday	96
-#define NR_time		201
-#define NR_clock_gettime 228
-#define NR_clock_getres	229
-#define NR_getcpu	309
 
 typedef unsigned long long u64;
-
-/* The Linux x86-64 layouts (this code sees no libc headers). */
-struct vdso_timespec {
-	long tv_sec;
-	long tv_nsec;
-};
-
-struct vdso_timeval {
-	long tv_sec;
-	long tv_usec;
-};
-
-struct vdso_timezone {
-	int tz_minuteswest;
-	int tz_dsttime;
-};
 
 /*
  * Defined by the linker scripts, relative to the image (vvar.h's layout).
@@ -127,7 +108,7 @@ read_hpet(void)
  * indirect branches on the hot path (each a lookup under TCG).
  */
 static inline __attribute__((always_inline)) int
-read_hres(unsigned id, struct vdso_timespec *ts)
+read_hres(unsigned id, struct kernel_timespec *ts)
 {
 	const struct vvar_data *v = &vvar_data_page;
 	u64 sec, ns, cycles;
@@ -152,7 +133,7 @@ read_hres(unsigned id, struct vdso_timespec *ts)
 
 /* A coarse clock: the time of the last tick, as the kernel stored it; -1 if the page is empty. */
 static int
-read_coarse(unsigned id, struct vdso_timespec *ts)
+read_coarse(unsigned id, struct kernel_timespec *ts)
 {
 	const struct vvar_data *v = &vvar_data_page;
 	u64 sec, ns;
@@ -177,7 +158,7 @@ is_clock(unsigned id, unsigned set)
 }
 
 int
-vclock_gettime(int clock, struct vdso_timespec *ts)
+vclock_gettime(int clock, struct kernel_timespec *ts)
 {
 	unsigned id = (unsigned)clock;
 
@@ -185,17 +166,17 @@ vclock_gettime(int clock, struct vdso_timespec *ts)
 		return 0;
 	if (is_clock(id, VVAR_COARSE_CLOCKS) && read_coarse(id, ts) == 0)
 		return 0;
-	return (int)syscall2(NR_clock_gettime, clock, (long)ts);
+	return (int)syscall2(__NR_clock_gettime, clock, (long)ts);
 }
 
 int
-vclock_gettimeofday(struct vdso_timeval *tv, struct vdso_timezone *tz)
+vclock_gettimeofday(struct kernel_timeval *tv, struct kernel_timezone *tz)
 {
 	const struct vvar_data *v = &vvar_data_page;
-	struct vdso_timespec ts;
+	struct kernel_timespec ts;
 
 	if (READ_ONCE(v->seq) == 0 || (tv && read_hres(VVAR_CLOCK_REALTIME, &ts) != 0))
-		return (int)syscall2(NR_gettimeofday, (long)tv, (long)tz);
+		return (int)syscall2(__NR_gettimeofday, (long)tv, (long)tz);
 	if (tv) {
 		tv->tv_sec = ts.tv_sec;
 		tv->tv_usec = ts.tv_nsec / 1000;
@@ -214,7 +195,7 @@ vclock_time(long *t)
 	const struct vvar_data *v = &vvar_data_page;
 
 	if (READ_ONCE(v->seq) == 0)
-		return syscall2(NR_time, (long)t, 0);
+		return syscall2(__NR_time, (long)t, 0);
 	long sec = (long)READ_ONCE(v->base[VVAR_CLOCK_REALTIME].sec);
 	if (t)
 		*t = sec;
@@ -222,14 +203,14 @@ vclock_time(long *t)
 }
 
 int
-vclock_getres(int clock, struct vdso_timespec *res)
+vclock_getres(int clock, struct kernel_timespec *res)
 {
 	const struct vvar_data *v = &vvar_data_page;
 	unsigned id = (unsigned)clock;
 	int hres = is_clock(id, VVAR_HRES_CLOCKS), coarse = is_clock(id, VVAR_COARSE_CLOCKS);
 
 	if (READ_ONCE(v->seq) == 0 || !(hres || coarse))
-		return (int)syscall2(NR_clock_getres, clock, (long)res);
+		return (int)syscall2(__NR_clock_getres, clock, (long)res);
 	if (res) {
 		res->tv_sec = 0;
 		res->tv_nsec = (long)(hres ? v->hres_res_ns : v->coarse_res_ns);
@@ -257,7 +238,7 @@ vclock_getcpu(unsigned *cpu, unsigned *node, void *unused_cache)
 		__asm__ __volatile__("lsl %1, %k0" : "=r"(p) : "r"(VGETCPU_SELECTOR));
 		break;
 	default:
-		return syscall3(NR_getcpu, (long)cpu, (long)node, (long)unused_cache);
+		return syscall3(__NR_getcpu, (long)cpu, (long)node, (long)unused_cache);
 	}
 	if (cpu)
 		*cpu = (unsigned)(p & VGETCPU_CPU_MASK);

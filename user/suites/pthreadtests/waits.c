@@ -15,12 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-/* futex(2), Linux's values (musl-gcc has no kernel headers). */
-#define FUTEX_WAIT_PRIVATE		128
-#define FUTEX_WAKE_PRIVATE		129
-#define FUTEX_CMP_REQUEUE_PRIVATE	132
-#define FUTEX_WAIT_BITSET_PRIVATE	137
-#define FUTEX_BITSET_MATCH_ANY		0xffffffffu
+#include "uapi/futex.h"	/* musl has no <linux/futex.h> */
 
 #define TIMEOUT_MS	200
 

@@ -227,7 +227,7 @@ TEST(sigaltstack_used)
 	CHECK(alt_change_errno == EPERM);
 	EXPECT_OK(sigaltstack(NULL, &old));
 	CHECK(old.ss_flags == 0);
-	CHECK(old.ss_sp == alt_base && old.ss_size == SIGSTKSZ);
+	CHECK(old.ss_sp == alt_base && old.ss_size == (size_t)SIGSTKSZ);
 }
 
 TEST(sigaltstack_errors)

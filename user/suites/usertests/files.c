@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "lib/procfile.h"
+#include "uapi/dirent.h"	/* the raw getdents64 record, which libc does not show */
 
 TEST(file_rw)
 {
@@ -206,20 +207,12 @@ TEST(dir_ops)
 	EXPECT_ERR(ENOENT, unlink("f"));
 }
 
-struct linux_dirent64 {
-	uint64_t d_ino;
-	int64_t d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-};
-
 /*
  * Reads all entries of dirfd with buffers of bufsize bytes; calls fn for
  * each and checks the record framing. Returns the number of entries.
  */
 static int
-for_each_dirent(int dirfd, size_t bufsize, void (*fn)(struct linux_dirent64 *, void *), void *arg)
+for_each_dirent(int dirfd, size_t bufsize, void (*fn)(struct kernel_dirent64 *, void *), void *arg)
 {
 	char buf[4096] __attribute__((aligned(8)));
 	int count = 0;
@@ -228,11 +221,11 @@ for_each_dirent(int dirfd, size_t bufsize, void (*fn)(struct linux_dirent64 *, v
 	CHECK(bufsize <= sizeof(buf));
 	while ((n = syscall(SYS_getdents64, dirfd, buf, bufsize)) > 0) {
 		for (long off = 0; off < n;) {
-			struct linux_dirent64 *d = (struct linux_dirent64 *)(buf + off);
+			struct kernel_dirent64 *d = (struct kernel_dirent64 *)(buf + off);
 
-			CHECK(d->d_reclen % 8 == 0 && d->d_reclen > offsetof(struct linux_dirent64, d_name));
+			CHECK(d->d_reclen % 8 == 0 && d->d_reclen > offsetof(struct kernel_dirent64, d_name));
 			CHECK(off + d->d_reclen <= n);
-			CHECK(strlen(d->d_name) < d->d_reclen - offsetof(struct linux_dirent64, d_name));
+			CHECK(strlen(d->d_name) < d->d_reclen - offsetof(struct kernel_dirent64, d_name));
 			fn(d, arg);
 			count++;
 			off += d->d_reclen;
@@ -262,7 +255,7 @@ dirent_name(int i, char *buf, size_t size)
 }
 
 static void
-note_dirent(struct linux_dirent64 *d, void *arg)
+note_dirent(struct kernel_dirent64 *d, void *arg)
 {
 	struct seen *s = arg;
 	char name[256];

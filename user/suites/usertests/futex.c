@@ -15,16 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Linux's futex(2) values (musl has no <linux/futex.h>). */
-#define FUTEX_WAIT			0
-#define FUTEX_WAKE			1
-#define FUTEX_REQUEUE			3
-#define FUTEX_CMP_REQUEUE		4
-#define FUTEX_WAIT_BITSET		9
-#define FUTEX_WAKE_BITSET		10
-#define FUTEX_PRIVATE_FLAG		128
-#define FUTEX_CLOCK_REALTIME		256
-#define FUTEX_BITSET_MATCH_ANY		0xffffffffu
+#include "uapi/futex.h"	/* musl has no <linux/futex.h> */
 
 #define WAITER_LIMIT_NS	(10 * 1000000000LL)	/* far longer than any wake-up here takes */
 

@@ -20,10 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef ARCH_SET_FS
-#define ARCH_SET_FS	0x1002
-#define ARCH_GET_FS	0x1003
-#endif
+#include "uapi/prctl.h"	/* ARCH_SET_FS: musl has no <asm/prctl.h> */
 
 static long long
 cpu_ns(clockid_t clock)

@@ -1,9 +1,9 @@
 /*
- * errno.h - error numbers, with Linux's x86-64 values (DESIGN.md §1.1).
- * Kernel functions return them negated.
+ * errno.h - error numbers, Linux's x86-64 values (asm-generic/errno-base.h, errno.h).
+ * System calls return them negated; libc turns that into errno.
  */
-#ifndef REWIND_ERRNO_H
-#define REWIND_ERRNO_H
+#ifndef REWIND_UAPI_ERRNO_H
+#define REWIND_UAPI_ERRNO_H
 
 #define EPERM		1
 #define ENOENT		2

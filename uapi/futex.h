@@ -1,0 +1,29 @@
+/*
+ * futex.h - futex(2) operations and flags, Linux's values
+ * (linux/futex.h). Neither musl nor glibc's <sys/...> headers define
+ * them, so user programs that call futex(2) include this header.
+ */
+#ifndef REWIND_UAPI_FUTEX_H
+#define REWIND_UAPI_FUTEX_H
+
+#define FUTEX_WAIT		0
+#define FUTEX_WAKE		1
+#define FUTEX_REQUEUE		3
+#define FUTEX_CMP_REQUEUE	4
+#define FUTEX_WAIT_BITSET	9
+#define FUTEX_WAKE_BITSET	10
+
+#define FUTEX_PRIVATE_FLAG	128
+#define FUTEX_CLOCK_REALTIME	256
+
+#define FUTEX_WAIT_PRIVATE		(FUTEX_WAIT | FUTEX_PRIVATE_FLAG)
+#define FUTEX_WAKE_PRIVATE		(FUTEX_WAKE | FUTEX_PRIVATE_FLAG)
+#define FUTEX_REQUEUE_PRIVATE		(FUTEX_REQUEUE | FUTEX_PRIVATE_FLAG)
+#define FUTEX_CMP_REQUEUE_PRIVATE	(FUTEX_CMP_REQUEUE | FUTEX_PRIVATE_FLAG)
+#define FUTEX_WAIT_BITSET_PRIVATE	(FUTEX_WAIT_BITSET | FUTEX_PRIVATE_FLAG)
+#define FUTEX_WAKE_BITSET_PRIVATE	(FUTEX_WAKE_BITSET | FUTEX_PRIVATE_FLAG)
+
+/* The bitset that matches every waiter (what plain FUTEX_WAIT and FUTEX_WAKE use). */
+#define FUTEX_BITSET_MATCH_ANY	0xffffffffu
+
+#endif

@@ -1,0 +1,14 @@
+/*
+ * prctl.h - arch_prctl(2)'s codes, Linux x86-64's (asm/prctl.h). musl
+ * has no kernel headers, so user programs that call arch_prctl include
+ * this header.
+ */
+#ifndef REWIND_UAPI_PRCTL_H
+#define REWIND_UAPI_PRCTL_H
+
+#define ARCH_SET_GS	0x1001
+#define ARCH_SET_FS	0x1002
+#define ARCH_GET_FS	0x1003
+#define ARCH_GET_GS	0x1004
+
+#endif
