@@ -13,14 +13,14 @@
 #include "mm/vmap.h"
 
 /* The BIOS data area holds the EBDA's segment; the RSDP may lie in its first KiB. */
-#define EBDA_SEGMENT_PTR	0x40e
-#define EBDA_SCAN_LEN		1024
-#define BIOS_AREA_START		0xe0000
-#define BIOS_AREA_END		0x100000
+#define EBDA_SEGMENT_PTR 0x40e
+#define EBDA_SCAN_LEN	 1024
+#define BIOS_AREA_START	 0xe0000
+#define BIOS_AREA_END	 0x100000
 
-#define PM1_SLP_TYP_SHIFT	10
-#define PM1_SLP_TYP_MASK	(7u << PM1_SLP_TYP_SHIFT)
-#define PM1_SLP_EN		(1u << 13)
+#define PM1_SLP_TYP_SHIFT 10
+#define PM1_SLP_TYP_MASK  (7u << PM1_SLP_TYP_SHIFT)
+#define PM1_SLP_EN	  (1u << 13)
 
 struct acpi_info acpi;
 

@@ -16,7 +16,7 @@
 #include "kernel/vdso/vvar.h"
 #include "kernel/x86/x86.h"
 
-#define PM_TIMER_HZ	3579545ull
+#define PM_TIMER_HZ 3579545ull
 
 static u16 port;
 
@@ -31,7 +31,7 @@ static struct clocksource acpi_pm_cs = {
 	.read = acpi_pm_read,
 	.rating = RATING_ACPI_PM,
 	.hz = PM_TIMER_HZ,
-	.vclock_mode = VCLOCK_NONE,	/* port I/O: user mode cannot read it */
+	.vclock_mode = VCLOCK_NONE, /* port I/O: user mode cannot read it */
 };
 
 /* Its rate in Hz, measured against the TSC over about 1 ms; 0 if it is stuck. */
@@ -71,8 +71,8 @@ acpi_pm_init(void)
 	port = (u16)acpi.pm_timer_port;
 	acpi_pm_cs.mask = acpi.pm_timer_32bit ? 0xffffffffull : 0xffffffull;
 	if (!rate_plausible(&hz)) {
-		pr_warn("acpi_pm: timer at port %#x runs at %lu Hz, not 3579545; not used\n",
-			port, hz);
+		pr_warn("acpi_pm: timer at port %#x runs at %lu Hz, not 3579545; not used\n", port,
+			hz);
 		return false;
 	}
 	clocksource_register(&acpi_pm_cs);

@@ -14,23 +14,23 @@
 #include "kernel/lib/vsprintf.h"
 
 /* Anything longer is taken for garbage: the largest DSDTs are a few hundred KiB. */
-#define ACPI_MAX_TABLE_LEN	(16u << 20)
+#define ACPI_MAX_TABLE_LEN (16u << 20)
 
 struct acpi_rsdp {
-	char signature[8];		/* "RSD PTR " */
-	u8 checksum;			/* over the first 20 bytes */
+	char signature[8]; /* "RSD PTR " */
+	u8 checksum;	   /* over the first 20 bytes */
 	char oem_id[6];
-	u8 revision;			/* 0: ACPI 1.0; 2: ACPI 2.0 and later */
+	u8 revision; /* 0: ACPI 1.0; 2: ACPI 2.0 and later */
 	u32 rsdt_address;
-	u32 length;			/* ACPI 2.0 and later from here */
+	u32 length; /* ACPI 2.0 and later from here */
 	u64 xsdt_address;
-	u8 extended_checksum;		/* over the first 36 bytes */
+	u8 extended_checksum; /* over the first 36 bytes */
 	u8 reserved[3];
 } __packed;
 
 struct acpi_header {
 	char signature[4];
-	u32 length;			/* of the whole table, this header included */
+	u32 length; /* of the whole table, this header included */
 	u8 revision;
 	u8 checksum;
 	char oem_id[6];
@@ -55,13 +55,13 @@ struct acpi_madt {
 	struct acpi_header h;
 	u32 lapic_address;
 	u32 flags;
-	u8 entries[];			/* each starts with u8 type, u8 length */
+	u8 entries[]; /* each starts with u8 type, u8 length */
 } __packed;
 
-#define MADT_PCAT_COMPAT	(1u << 0)	/* there are 8259s too */
-#define CPU_ENABLED		(1u << 0)
-#define CPU_ONLINE_CAPABLE	(1u << 1)	/* disabled now, may be enabled later */
-#define XAPIC_ID_INVALID	0xff
+#define MADT_PCAT_COMPAT   (1u << 0) /* there are 8259s too */
+#define CPU_ENABLED	   (1u << 0)
+#define CPU_ONLINE_CAPABLE (1u << 1) /* disabled now, may be enabled later */
+#define XAPIC_ID_INVALID   0xff
 
 enum {
 	MADT_LAPIC = 0,
@@ -88,16 +88,16 @@ struct madt_ioapic {
 
 struct madt_override {
 	u8 type, length;
-	u8 bus;				/* 0: ISA */
-	u8 source;			/* the ISA IRQ */
+	u8 bus;	   /* 0: ISA */
+	u8 source; /* the ISA IRQ */
 	u32 gsi;
-	u16 flags;			/* MPS INTI flags: polarity bits 0-1, trigger bits 2-3 */
+	u16 flags; /* MPS INTI flags: polarity bits 0-1, trigger bits 2-3 */
 } __packed;
 
-#define INTI_POLARITY(f)	((f) & 3)
-#define INTI_TRIGGER(f)		(((f) >> 2) & 3)
-#define INTI_ACTIVE_LOW		3	/* 0 and 1 mean active high for ISA, 2 is reserved */
-#define INTI_LEVEL		3	/* 0 and 1 mean edge for ISA, 2 is reserved */
+#define INTI_POLARITY(f) ((f)&3)
+#define INTI_TRIGGER(f)	 (((f) >> 2) & 3)
+#define INTI_ACTIVE_LOW	 3 /* 0 and 1 mean active high for ISA, 2 is reserved */
+#define INTI_LEVEL	 3 /* 0 and 1 mean edge for ISA, 2 is reserved */
 
 struct madt_lapic_address {
 	u8 type, length;
@@ -118,32 +118,32 @@ struct madt_x2apic {
 struct acpi_fadt {
 	struct acpi_header h;
 	u32 firmware_ctrl;
-	u32 dsdt;			/* 40 */
-	u8 unused1[20];			/* SCI, SMI command port, PM1 event blocks */
-	u32 pm1a_cnt_blk;		/* 64 */
+	u32 dsdt;	  /* 40 */
+	u8 unused1[20];	  /* SCI, SMI command port, PM1 event blocks */
+	u32 pm1a_cnt_blk; /* 64 */
 	u32 pm1b_cnt_blk;
 	u32 pm2_cnt_blk;
-	u32 pm_tmr_blk;			/* 76 */
-	u8 unused2[28];			/* GPE blocks, block lengths, C-state latencies, RTC alarms */
-	u8 century;			/* 108: CMOS index of the RTC's century, 0 if none */
-	u8 unused3[3];			/* boot architecture flags */
-	u32 flags;			/* 112; an ACPI 1.0 FADT ends after it */
-	struct acpi_gas reset_reg;	/* 116 */
-	u8 reset_value;			/* 128 */
+	u32 pm_tmr_blk;		   /* 76 */
+	u8 unused2[28];		   /* GPE blocks, block lengths, C-state latencies, RTC alarms */
+	u8 century;		   /* 108: CMOS index of the RTC's century, 0 if none */
+	u8 unused3[3];		   /* boot architecture flags */
+	u32 flags;		   /* 112; an ACPI 1.0 FADT ends after it */
+	struct acpi_gas reset_reg; /* 116 */
+	u8 reset_value;		   /* 128 */
 	u8 unused4[3];
 	u64 x_firmware_ctrl;
-	u64 x_dsdt;			/* 140 */
+	u64 x_dsdt; /* 140 */
 	struct acpi_gas x_pm1a_evt_blk;
 	struct acpi_gas x_pm1b_evt_blk;
-	struct acpi_gas x_pm1a_cnt_blk;	/* 172 */
-	struct acpi_gas x_pm1b_cnt_blk;	/* 184 */
+	struct acpi_gas x_pm1a_cnt_blk; /* 172 */
+	struct acpi_gas x_pm1b_cnt_blk; /* 184 */
 	struct acpi_gas x_pm2_cnt_blk;
-	struct acpi_gas x_pm_tmr_blk;	/* 208 */
+	struct acpi_gas x_pm_tmr_blk; /* 208 */
 } __packed;
 
-#define FADT_TMR_VAL_EXT	(1u << 8)	/* the PM timer counts 32 bits, not 24 */
-#define FADT_RESET_REG_SUP	(1u << 10)
-#define FADT_V1_LEN		offsetof(struct acpi_fadt, reset_reg)
+#define FADT_TMR_VAL_EXT   (1u << 8) /* the PM timer counts 32 bits, not 24 */
+#define FADT_RESET_REG_SUP (1u << 10)
+#define FADT_V1_LEN	   offsetof(struct acpi_fadt, reset_reg)
 
 /* Whether a FADT of len bytes holds field: each revision appended to the last. */
 #define FADT_HAS(len, field) \
@@ -154,7 +154,7 @@ struct acpi_fadt {
 
 struct acpi_hpet {
 	struct acpi_header h;
-	u32 block_id;			/* bits 8-12: number of comparators - 1 */
+	u32 block_id; /* bits 8-12: number of comparators - 1 */
 	struct acpi_gas base;
 	u8 number;
 	u16 min_tick;
@@ -163,12 +163,12 @@ struct acpi_hpet {
 
 /* ---- DSDT: the AML byte codes the \_S5 search recognises ----------------- */
 
-#define AML_ZERO_OP		0x00
-#define AML_ONE_OP		0x01
-#define AML_NAME_OP		0x08
-#define AML_BYTE_PREFIX		0x0a
-#define AML_PACKAGE_OP		0x12
-#define AML_ROOT_CHAR		'\\'
+#define AML_ZERO_OP	0x00
+#define AML_ONE_OP	0x01
+#define AML_NAME_OP	0x08
+#define AML_BYTE_PREFIX 0x0a
+#define AML_PACKAGE_OP	0x12
+#define AML_ROOT_CHAR	'\\'
 
 BUILD_BUG_ON(sizeof(struct acpi_rsdp) != 36);
 BUILD_BUG_ON(sizeof(struct acpi_header) != 36);
@@ -213,7 +213,8 @@ load_table(acpi_map_fn map, u64 phys, const char *want)
 	char name[5];
 
 	if (!h) {
-		pr_warn("acpi: %s table at %#lx cannot be mapped; skipped\n", want ? want : "a", phys);
+		pr_warn("acpi: %s table at %#lx cannot be mapped; skipped\n", want ? want : "a",
+			phys);
 		return NULL;
 	}
 	signature_name(name, h->signature);
@@ -223,12 +224,14 @@ load_table(acpi_map_fn map, u64 phys, const char *want)
 	}
 	u32 len = h->length;
 	if (len < sizeof(*h) || len > ACPI_MAX_TABLE_LEN) {
-		pr_warn("acpi: %s at %#lx has an implausible length (%u bytes); skipped\n", name, phys, len);
+		pr_warn("acpi: %s at %#lx has an implausible length (%u bytes); skipped\n", name,
+			phys, len);
 		return NULL;
 	}
 	const struct acpi_header *t = map(phys, len);
 	if (!t) {
-		pr_warn("acpi: %s at %#lx: its %u bytes cannot be mapped; skipped\n", name, phys, len);
+		pr_warn("acpi: %s at %#lx: its %u bytes cannot be mapped; skipped\n", name, phys,
+			len);
 		return NULL;
 	}
 	if (checksum(t, len) != 0) {
@@ -244,14 +247,13 @@ long_enough(const struct acpi_header *h, size_t need)
 {
 	if (h->length >= need)
 		return true;
-	pr_warn("acpi: %.4s of %u bytes is too short (%zu needed); skipped\n",
-		h->signature, h->length, need);
+	pr_warn("acpi: %.4s of %u bytes is too short (%zu needed); skipped\n", h->signature,
+		h->length, need);
 	return false;
 }
 
 /* Appends to a summary line; what does not fit is cut off. */
-static void __printf(3, 4)
-line_add(char *line, size_t size, const char *fmt, ...)
+static void __printf(3, 4) line_add(char *line, size_t size, const char *fmt, ...)
 {
 	size_t n = strlen(line);
 	va_list ap;
@@ -282,10 +284,10 @@ add_cpu(struct acpi_info *out, u32 apic_id, bool x2apic, u32 flags)
 		return;
 	}
 	if (!x2apic && apic_id == XAPIC_ID_INVALID)
-		return;		/* the broadcast id: a placeholder entry */
+		return; /* the broadcast id: a placeholder entry */
 	for (int i = 0; i < out->ncpus; i++)
 		if (out->cpus[i].apic_id == apic_id)
-			return;	/* listed twice: as an xAPIC and as an x2APIC entry */
+			return; /* listed twice: as an xAPIC and as an x2APIC entry */
 	if (room_for(out->ncpus, ACPI_MAX_CPUS, "CPUs", apic_id))
 		out->cpus[out->ncpus++] = (struct acpi_cpu){ .apic_id = apic_id, .x2apic = x2apic };
 }
@@ -295,7 +297,9 @@ add_ioapic(struct acpi_info *out, const struct madt_ioapic *e)
 {
 	if (room_for(out->nioapics, ACPI_MAX_IOAPICS, "IOAPICs", e->id))
 		out->ioapics[out->nioapics++] = (struct acpi_ioapic){
-			.id = e->id, .address = e->address, .gsi_base = e->gsi_base,
+			.id = e->id,
+			.address = e->address,
+			.gsi_base = e->gsi_base,
 		};
 }
 
@@ -303,7 +307,7 @@ static void
 add_override(struct acpi_info *out, const struct madt_override *e)
 {
 	if (e->bus != 0)
-		return;		/* ISA is the only bus overrides are defined for */
+		return; /* ISA is the only bus overrides are defined for */
 	if (room_for(out->noverrides, ACPI_MAX_OVERRIDES, "interrupt overrides", e->source))
 		out->overrides[out->noverrides++] = (struct acpi_override){
 			.isa_irq = e->source,
@@ -350,7 +354,7 @@ madt_entry(const u8 *e, struct acpi_info *out)
 		out->lapic_address = ((const struct madt_lapic_address *)e)->address;
 		break;
 	default:
-		break;	/* NMI wiring (types 3, 4, 0xa) and the rest: not needed */
+		break; /* NMI wiring (types 3, 4, 0xa) and the rest: not needed */
 	}
 }
 
@@ -361,7 +365,8 @@ print_madt(const struct acpi_info *a)
 
 	line_add(line, sizeof(line), "%d CPU%s (APIC ids", a->ncpus, a->ncpus == 1 ? "" : "s");
 	for (int i = 0; i < a->ncpus; i++)
-		line_add(line, sizeof(line), " %u%s", a->cpus[i].apic_id, a->cpus[i].x2apic ? "(x2)" : "");
+		line_add(line, sizeof(line), " %u%s", a->cpus[i].apic_id,
+			 a->cpus[i].x2apic ? "(x2)" : "");
 	line_add(line, sizeof(line), ")");
 	if (a->hotplug_cpus)
 		line_add(line, sizeof(line), " + %d online-capable, not started", a->hotplug_cpus);
@@ -369,7 +374,8 @@ print_madt(const struct acpi_info *a)
 	for (int i = 0; i < a->nioapics; i++)
 		line_add(line, sizeof(line), ", IOAPIC id %u at %#x GSI %u", a->ioapics[i].id,
 			 a->ioapics[i].address, a->ioapics[i].gsi_base);
-	line_add(line, sizeof(line), "%s, %d overrides", a->nioapics ? "" : ", no IOAPIC", a->noverrides);
+	line_add(line, sizeof(line), "%s, %d overrides", a->nioapics ? "" : ", no IOAPIC",
+		 a->noverrides);
 	pr_info("acpi: MADT: %s\n", line);
 }
 
@@ -528,7 +534,7 @@ aml_byte_const(const u8 *p, size_t n, size_t *at, u8 *out)
 		*at += 2;
 		return true;
 	default:
-		return false;	/* a wider integer or an expression */
+		return false; /* a wider integer or an expression */
 	}
 }
 
@@ -543,9 +549,9 @@ read_s5_package(const u8 *p, size_t n, u8 *typ_a, u8 *typ_b)
 	size = pkg_length(p + 1, n - 1, &pkglen);
 	if (!size || pkglen > n - 1)
 		return false;
-	n = 1 + pkglen;		/* PkgLength counts from itself: the elements lie within */
+	n = 1 + pkglen; /* PkgLength counts from itself: the elements lie within */
 	size_t at = 1 + size;
-	if (at >= n || p[at] < 2)	/* NumElements */
+	if (at >= n || p[at] < 2) /* NumElements */
 		return false;
 	at++;
 	return aml_byte_const(p, n, &at, typ_a) && aml_byte_const(p, n, &at, typ_b);
@@ -583,7 +589,8 @@ parse_dsdt(const struct acpi_header *h, struct acpi_info *out)
 
 	out->has_s5 = find_s5(aml, h->length - sizeof(*h), &out->s5_typ_a, &out->s5_typ_b);
 	if (out->has_s5)
-		pr_info("acpi: DSDT: \\_S5 SLP_TYPa %u SLP_TYPb %u\n", out->s5_typ_a, out->s5_typ_b);
+		pr_info("acpi: DSDT: \\_S5 SLP_TYPa %u SLP_TYPb %u\n", out->s5_typ_a,
+			out->s5_typ_b);
 	else
 		pr_warn("acpi: DSDT: no \\_S5 package found; no power off through ACPI\n");
 }
@@ -673,8 +680,8 @@ acpi_parse_tables(const u8 *p, size_t len, acpi_map_fn map, struct acpi_info *ou
 	}
 	size_t entry_size = root->signature[0] == 'X' ? 8 : 4;
 	u32 n = (u32)((root->length - sizeof(*root)) / entry_size);
-	pr_info("acpi: RSDP revision %d (OEM '%s'), %.4s at %#lx lists %u tables\n",
-		out->revision, out->oem_id, root->signature, root_phys, n);
+	pr_info("acpi: RSDP revision %d (OEM '%s'), %.4s at %#lx lists %u tables\n", out->revision,
+		out->oem_id, root->signature, root_phys, n);
 	for (u32 i = 0; i < n; i++) {
 		u64 phys = 0;
 		/* 4- or 8-byte little-endian entries, unaligned in the XSDT */

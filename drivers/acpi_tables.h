@@ -11,8 +11,8 @@
 
 #include "drivers/acpi.h"
 
-#define ACPI_RSDP_V1_LEN	20	/* ACPI 1.0: up to the RSDT address */
-#define ACPI_RSDP_V2_LEN	36	/* ACPI 2.0+: length, XSDT address, extended checksum */
+#define ACPI_RSDP_V1_LEN 20 /* ACPI 1.0: up to the RSDT address */
+#define ACPI_RSDP_V2_LEN 36 /* ACPI 2.0+: length, XSDT address, extended checksum */
 
 /* A readable pointer to [phys, phys + len), or NULL when that cannot be mapped. */
 typedef const void *(*acpi_map_fn)(u64 phys, u32 len);

@@ -23,26 +23,26 @@
 #include "mm/vmap.h"
 
 /* Light grey on black, as VGA text mode shows by default. */
-#define FG_RGB		0xc0c0c0
-#define BG_RGB		0x000000
+#define FG_RGB 0xc0c0c0
+#define BG_RGB 0x000000
 
 /* Room for 3840x2160 in 8x16 cells; a larger screen uses its top left. */
-#define MAX_COLS	480
-#define MAX_ROWS	135
+#define MAX_COLS 480
+#define MAX_ROWS 135
 
-#define VGA_TEXT_PHYS	0xb8000
-#define VGA_COLS	80
-#define VGA_ROWS	25
-#define VGA_ATTR	0x07	/* light grey on black */
-#define VGA_REPLACEMENT	0xfe	/* a small square in code page 437 */
-#define VGA_CRTC_INDEX	0x3d4
-#define VGA_CRTC_DATA	0x3d5
+#define VGA_TEXT_PHYS	  0xb8000
+#define VGA_COLS	  80
+#define VGA_ROWS	  25
+#define VGA_ATTR	  0x07 /* light grey on black */
+#define VGA_REPLACEMENT	  0xfe /* a small square in code page 437 */
+#define VGA_CRTC_INDEX	  0x3d4
+#define VGA_CRTC_DATA	  0x3d5
 #define CRTC_CURSOR_START 0x0a
-#define CURSOR_DISABLE	0x20
+#define CURSOR_DISABLE	  0x20
 
 struct vgatext {
 	volatile u16 *base;
-	unsigned stride;	/* cells from one row to the next */
+	unsigned stride; /* cells from one row to the next */
 };
 
 static u8 cells[MAX_COLS * MAX_ROWS];

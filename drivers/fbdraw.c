@@ -12,7 +12,7 @@ static u32
 channel(u8 v, u8 pos, u8 size)
 {
 	if (size == 0 || pos + size > 32)
-		return 0;	/* absent, or a layout that makes no sense */
+		return 0; /* absent, or a layout that makes no sense */
 	u32 c = size <= 8 ? (u32)v >> (8 - size) : (u32)v << (size - 8);
 	return c << pos;
 }
@@ -26,14 +26,16 @@ fbdraw_pixel(const struct boot_framebuffer *fb, u32 rgb)
 }
 
 void
-fbdraw_init(struct fbdraw *d, void *base, const struct boot_framebuffer *fb,
-	    u32 fg_rgb, u32 bg_rgb)
+fbdraw_init(struct fbdraw *d, void *base, const struct boot_framebuffer *fb, u32 fg_rgb, u32 bg_rgb)
 {
 	*d = (struct fbdraw){
-		.base = base, .pitch = fb->pitch,
-		.width = fb->width, .height = fb->height,
+		.base = base,
+		.pitch = fb->pitch,
+		.width = fb->width,
+		.height = fb->height,
 		.bytes_pp = fb->bpp / 8,
-		.fg = fbdraw_pixel(fb, fg_rgb), .bg = fbdraw_pixel(fb, bg_rgb),
+		.fg = fbdraw_pixel(fb, fg_rgb),
+		.bg = fbdraw_pixel(fb, bg_rgb),
 	};
 }
 

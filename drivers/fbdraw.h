@@ -14,16 +14,16 @@
 #include "kernel/multiboot2.h"
 
 struct fbdraw {
-	u8 *base;		/* pixel (0, 0) */
-	u32 pitch;		/* bytes from one pixel row to the next */
-	u32 width, height;	/* in pixels */
-	unsigned bytes_pp;	/* 2, 3 or 4 */
-	u32 fg, bg;		/* the two colours as pixel values */
+	u8 *base;	   /* pixel (0, 0) */
+	u32 pitch;	   /* bytes from one pixel row to the next */
+	u32 width, height; /* in pixels */
+	unsigned bytes_pp; /* 2, 3 or 4 */
+	u32 fg, bg;	   /* the two colours as pixel values */
 };
 
 /* fb must be FB_TYPE_RGB with bpp 16, 24 or 32; colours are 0xrrggbb. */
-void fbdraw_init(struct fbdraw *d, void *base, const struct boot_framebuffer *fb,
-		 u32 fg_rgb, u32 bg_rgb);
+void fbdraw_init(struct fbdraw *d, void *base, const struct boot_framebuffer *fb, u32 fg_rgb,
+		 u32 bg_rgb);
 /* The pixel value of colour 0xrrggbb in fb's layout. */
 u32 fbdraw_pixel(const struct boot_framebuffer *fb, u32 rgb);
 /* Fills the whole visible area with the background colour. */

@@ -13,8 +13,8 @@
  */
 #include "drivers/font8x16.h"
 
-#define FIRST_GLYPH	0x20
-#define LAST_GLYPH	0x7e
+#define FIRST_GLYPH 0x20
+#define LAST_GLYPH  0x7e
 
 /* One glyph per row, as wide as it is: not for clang-format to rewrap. */
 /* clang-format off */

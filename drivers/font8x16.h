@@ -10,8 +10,8 @@
 
 #include "kernel/lib/types.h"
 
-#define FONT_WIDTH	8
-#define FONT_HEIGHT	16
+#define FONT_WIDTH  8
+#define FONT_HEIGHT 16
 
 const u8 *font8x16_glyph(u8 c);
 

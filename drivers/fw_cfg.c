@@ -10,10 +10,10 @@
 #include "kernel/lib/string.h"
 #include "kernel/x86/x86.h"
 
-#define FW_CFG_SELECTOR	0x510
-#define FW_CFG_DATA	0x511
+#define FW_CFG_SELECTOR	 0x510
+#define FW_CFG_DATA	 0x511
 #define FW_CFG_SIGNATURE 0x0000
-#define FW_CFG_FILE_DIR	0x0019
+#define FW_CFG_FILE_DIR	 0x0019
 
 static void
 read_bytes(void *dst, size_t n)
@@ -35,7 +35,7 @@ fw_cfg_present(void)
 {
 	char sig[4];
 
-	if (!(cpuid(1, 0).ecx & (1u << 31)))	/* bare metal: leave those ports alone */
+	if (!(cpuid(1, 0).ecx & (1u << 31))) /* bare metal: leave those ports alone */
 		return false;
 	outw(FW_CFG_SELECTOR, FW_CFG_SIGNATURE);
 	read_bytes(sig, 4);

@@ -17,13 +17,13 @@
 #include "mm/layout.h"
 #include "mm/vmap.h"
 
-#define HPET_CAPABILITIES	0x000
-#define HPET_CONFIG		0x010
-#define HPET_CONFIG_ENABLE	(1ull << 0)
-#define HPET_COUNTER		VVAR_HPET_COUNTER
-#define HPET_CAP_64BIT		(1ull << 13)
-#define HPET_MAX_PERIOD_FS	100000000ull	/* 10 MHz at least, says the specification */
-#define FS_PER_SEC		1000000000000000ull
+#define HPET_CAPABILITIES  0x000
+#define HPET_CONFIG	   0x010
+#define HPET_CONFIG_ENABLE (1ull << 0)
+#define HPET_COUNTER	   VVAR_HPET_COUNTER
+#define HPET_CAP_64BIT	   (1ull << 13)
+#define HPET_MAX_PERIOD_FS 100000000ull /* 10 MHz at least, says the specification */
+#define FS_PER_SEC	   1000000000000000ull
 
 static volatile u8 *regs;
 
@@ -50,7 +50,7 @@ static struct clocksource hpet_cs = {
 	.read = hpet_read,
 	.mask = 0xffffffffull,
 	.rating = RATING_HPET,
-	.vclock_mode = VCLOCK_NONE,	/* VCLOCK_HPET once its page can be shared */
+	.vclock_mode = VCLOCK_NONE, /* VCLOCK_HPET once its page can be shared */
 };
 
 /* Whether the counter moves within 1 ms: a stopped or absent HPET reads constant. */

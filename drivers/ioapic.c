@@ -12,11 +12,11 @@
 #include "locking/spinlock.h"
 #include "mm/vmap.h"
 
-#define IOAPIC_DEFAULT_BASE	0xfec00000
-#define REG_ID			0x00
-#define REG_VERSION		0x01
-#define REG_REDIR(n)		(0x10 + 2 * (n))
-#define REDIR_MASKED		(1u << 16)
+#define IOAPIC_DEFAULT_BASE 0xfec00000
+#define REG_ID		    0x00
+#define REG_VERSION	    0x01
+#define REG_REDIR(n)	    (0x10 + 2 * (n))
+#define REDIR_MASKED	    (1u << 16)
 
 static volatile u32 *regs;
 static unsigned npins;

@@ -25,13 +25,13 @@
 #include "mm/layout.h"
 #include "mm/page_alloc.h"
 
-#define KVM_CPUID_SIGNATURE		0x40000000
-#define KVM_CPUID_FEATURES		0x40000001
-#define KVM_FEATURE_CLOCKSOURCE2	(1u << 3)
-#define KVM_FEATURE_CLOCKSOURCE_STABLE	(1u << 24)
-#define MSR_KVM_SYSTEM_TIME_NEW		0x4b564d01
-#define PVCLOCK_TSC_STABLE		(1u << 0)
-#define CPUID_HYPERVISOR		(1u << 31)
+#define KVM_CPUID_SIGNATURE	       0x40000000
+#define KVM_CPUID_FEATURES	       0x40000001
+#define KVM_FEATURE_CLOCKSOURCE2       (1u << 3)
+#define KVM_FEATURE_CLOCKSOURCE_STABLE (1u << 24)
+#define MSR_KVM_SYSTEM_TIME_NEW	       0x4b564d01
+#define PVCLOCK_TSC_STABLE	       (1u << 0)
+#define CPUID_HYPERVISOR	       (1u << 31)
 
 struct pvclock_vcpu_time_info {
 	u32 version;
@@ -47,9 +47,9 @@ struct pvclock_vcpu_time_info {
 BUILD_BUG_ON(sizeof(struct pvclock_vcpu_time_info) != 32);
 BUILD_BUG_ON(MAX_CPUS * sizeof(struct pvclock_vcpu_time_info) > PAGE_SIZE);
 
-static struct pvclock_vcpu_time_info *areas;	/* one page, MAX_CPUS areas */
+static struct pvclock_vcpu_time_info *areas; /* one page, MAX_CPUS areas */
 static bool host_says_stable;
-static u64 last_value;				/* the clamp, when not stable */
+static u64 last_value; /* the clamp, when not stable */
 
 static bool
 kvm_has_clock(void)
@@ -102,7 +102,7 @@ static u64
 kvmclock_read(void)
 {
 	bool stable;
-	u64 flags = local_irq_save();	/* stay on this CPU, with its area */
+	u64 flags = local_irq_save(); /* stay on this CPU, with its area */
 	u64 ns = read_area(&areas[this_cpu()->id], &stable);
 	local_irq_restore(flags);
 
@@ -123,7 +123,7 @@ static struct clocksource kvmclock_cs = {
 	.mask = ~0ull,
 	.hz = NSEC_PER_SEC,
 	.rating = RATING_KVMCLOCK,
-	.vclock_mode = VCLOCK_NONE,	/* the vDSO has no pvclock reader (Linux 3.0 had none either) */
+	.vclock_mode = VCLOCK_NONE, /* the vDSO has no pvclock reader (Linux 3.0 had none either) */
 };
 
 void

@@ -36,19 +36,19 @@
 #define REG_LVT_LINT1	0x360
 #define REG_LVT_ERROR	0x370
 #define REG_TIMER_INIT	0x380
-#define REG_TIMER_COUNT	0x390
+#define REG_TIMER_COUNT 0x390
 #define REG_TIMER_DIV	0x3e0
 
-#define SVR_ENABLE	(1u << 8)
-#define LVT_MASKED	(1u << 16)
-#define LVT_PERIODIC	(1u << 17)
-#define DELIVERY_NMI	(4u << 8)
-#define DELIVERY_INIT	(5u << 8)
+#define SVR_ENABLE	 (1u << 8)
+#define LVT_MASKED	 (1u << 16)
+#define LVT_PERIODIC	 (1u << 17)
+#define DELIVERY_NMI	 (4u << 8)
+#define DELIVERY_INIT	 (5u << 8)
 #define DELIVERY_STARTUP (6u << 8)
-#define ICR_LEVEL	(1u << 15)
-#define ICR_PENDING	(1u << 12)
-#define ICR_ASSERT	(1u << 14)
-#define TIMER_DIV_16	0x3
+#define ICR_LEVEL	 (1u << 15)
+#define ICR_PENDING	 (1u << 12)
+#define ICR_ASSERT	 (1u << 14)
+#define TIMER_DIV_16	 0x3
 
 #define APIC_BASE_X2APIC (1ul << 10)
 #define APIC_BASE_ENABLE (1ul << 11)
@@ -154,7 +154,7 @@ lapic_stop_other_cpus(void)
 static void
 lapic_error(struct trap_frame *f)
 {
-	lapic_write(REG_ESR, 0);	/* latch the error bits, then read them */
+	lapic_write(REG_ESR, 0); /* latch the error bits, then read them */
 	pr_warn("lapic: error interrupt on CPU %u, ESR %#x\n", this_cpu()->id, lapic_read(REG_ESR));
 }
 
@@ -166,7 +166,7 @@ lapic_tick(struct trap_frame *f)
 	c->ticks++;
 	if (c->id == 0) {
 		WRITE_ONCE(jiffies, jiffies + 1);
-		timekeeping_tick();	/* one CPU keeps the clocks */
+		timekeeping_tick(); /* one CPU keeps the clocks */
 	}
 	cputime_tick(f);
 	sched_tick();
@@ -196,7 +196,7 @@ lapic_init(void)
 	lapic_write(REG_TPR, 0);
 	lapic_write(REG_LVT_TIMER, LVT_MASKED);
 	lapic_write(REG_LVT_LINT0, LVT_MASKED);
-	lapic_write(REG_LVT_LINT1, DELIVERY_NMI);	/* LINT1 is the legacy NMI line */
+	lapic_write(REG_LVT_LINT1, DELIVERY_NMI); /* LINT1 is the legacy NMI line */
 	lapic_write(REG_LVT_ERROR, VEC_LAPIC_ERROR);
 	lapic_write(REG_ESR, 0);
 	lapic_write(REG_SVR, SVR_ENABLE | VEC_SPURIOUS);

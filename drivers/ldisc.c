@@ -4,9 +4,9 @@
 #include "drivers/ldisc.h"
 #include "kernel/lib/string.h"
 
-#define EOF_MARK	0	/* a NUL marked as a line end: see struct ldisc */
-#define BACKSPACE	0x08
-#define DEL		0x7f
+#define EOF_MARK  0 /* a NUL marked as a line end: see struct ldisc */
+#define BACKSPACE 0x08
+#define DEL	  0x7f
 
 /* Linux's defaults (tty_std_termios), minus what is not implemented (IXON, IEXTEN). */
 static const struct kernel_termios default_termios = {

@@ -30,7 +30,7 @@
 #include "kernel/lib/types.h"
 #include "uapi/termios.h"
 
-#define LDISC_BUF_SIZE	4096	/* a power of two; Linux's N_TTY_BUF_SIZE */
+#define LDISC_BUF_SIZE 4096 /* a power of two; Linux's N_TTY_BUF_SIZE */
 
 typedef void (*ldisc_echo_fn)(void *ctx, const char *s, size_t n);
 

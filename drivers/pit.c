@@ -8,13 +8,13 @@
 #include "drivers/pit.h"
 #include "kernel/x86/x86.h"
 
-#define PIT_CH0		0x40
-#define PIT_CH2		0x42
-#define PIT_MODE	0x43
-#define PORT_61		0x61
-#define P61_GATE2	0x01
-#define P61_SPEAKER	0x02
-#define P61_OUT2	0x20
+#define PIT_CH0	    0x40
+#define PIT_CH2	    0x42
+#define PIT_MODE    0x43
+#define PORT_61	    0x61
+#define P61_GATE2   0x01
+#define P61_SPEAKER 0x02
+#define P61_OUT2    0x20
 
 void
 pit_oneshot_start(u32 us)
@@ -28,7 +28,7 @@ pit_oneshot_start(u32 us)
 	outb(PIT_MODE, 0xb0);
 	outb(PIT_CH2, count & 0xff);
 	outb(PIT_CH2, count >> 8);
-	outb(PORT_61, inb(PORT_61) | P61_GATE2);	/* rising gate starts it */
+	outb(PORT_61, inb(PORT_61) | P61_GATE2); /* rising gate starts it */
 }
 
 void
@@ -41,7 +41,7 @@ pit_oneshot_wait(void)
 void
 pit_disable_channel0(void)
 {
-	outb(PIT_MODE, 0x30);	/* channel 0, lobyte/hibyte, mode 0 */
+	outb(PIT_MODE, 0x30); /* channel 0, lobyte/hibyte, mode 0 */
 	outb(PIT_CH0, 0);
 	outb(PIT_CH0, 0);
 }

@@ -23,29 +23,29 @@
 #include "kernel/printk.h"
 #include "kernel/x86/x86.h"
 
-#define PS2_DATA		0x60
-#define PS2_STATUS		0x64	/* read */
-#define PS2_COMMAND		0x64	/* write */
+#define PS2_DATA    0x60
+#define PS2_STATUS  0x64 /* read */
+#define PS2_COMMAND 0x64 /* write */
 
-#define STATUS_OUTPUT_FULL	0x01	/* a byte for us in PS2_DATA */
-#define STATUS_INPUT_FULL	0x02	/* the controller has not taken our last byte yet */
-#define STATUS_AUX		0x20	/* the waiting byte is from the mouse port */
+#define STATUS_OUTPUT_FULL 0x01 /* a byte for us in PS2_DATA */
+#define STATUS_INPUT_FULL  0x02 /* the controller has not taken our last byte yet */
+#define STATUS_AUX	   0x20 /* the waiting byte is from the mouse port */
 
-#define CMD_READ_CONFIG		0x20
-#define CMD_WRITE_CONFIG	0x60
-#define CMD_DISABLE_AUX		0xa7
-#define CMD_DISABLE_KBD		0xad
-#define CMD_ENABLE_KBD		0xae
+#define CMD_READ_CONFIG	 0x20
+#define CMD_WRITE_CONFIG 0x60
+#define CMD_DISABLE_AUX	 0xa7
+#define CMD_DISABLE_KBD	 0xad
+#define CMD_ENABLE_KBD	 0xae
 
-#define CONFIG_KBD_IRQ		0x01
-#define CONFIG_AUX_IRQ		0x02
-#define CONFIG_KBD_OFF		0x10
-#define CONFIG_AUX_OFF		0x20
-#define CONFIG_TRANSLATE	0x40
+#define CONFIG_KBD_IRQ	 0x01
+#define CONFIG_AUX_IRQ	 0x02
+#define CONFIG_KBD_OFF	 0x10
+#define CONFIG_AUX_OFF	 0x20
+#define CONFIG_TRANSLATE 0x40
 
-#define KBD_IRQ			1
-#define WAIT_SPINS		100000	/* port reads: about 0.1 s on real hardware */
-#define MAX_BYTES		16	/* per flush or interrupt: the 8042 holds one */
+#define KBD_IRQ	   1
+#define WAIT_SPINS 100000 /* port reads: about 0.1 s on real hardware */
+#define MAX_BYTES  16	  /* per flush or interrupt: the 8042 holds one */
 
 /* Only the IRQ 1 handler uses it, and it runs on one CPU at a time. */
 static struct scancode_state kbd_state;

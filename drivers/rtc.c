@@ -14,22 +14,22 @@
 #include "kernel/x86/x86.h"
 #include "locking/spinlock.h"
 
-#define CMOS_INDEX		0x70
-#define CMOS_DATA		0x71
-#define RTC_SECONDS		0x00
-#define RTC_MINUTES		0x02
-#define RTC_HOURS		0x04
-#define RTC_DAY			0x07
-#define RTC_MONTH		0x08
-#define RTC_YEAR		0x09
-#define RTC_STATUS_A		0x0a
-#define RTC_STATUS_B		0x0b
-#define RTC_UPDATE_IN_PROGRESS	0x80
-#define RTC_BINARY		0x04
-#define RTC_24HOUR		0x02
-#define RTC_PM			0x80
-#define RTC_TRIES		1000
-#define RTC_UPDATE_POLLS	100000	/* an update takes under 2 ms: ~10^4 port reads */
+#define CMOS_INDEX	       0x70
+#define CMOS_DATA	       0x71
+#define RTC_SECONDS	       0x00
+#define RTC_MINUTES	       0x02
+#define RTC_HOURS	       0x04
+#define RTC_DAY		       0x07
+#define RTC_MONTH	       0x08
+#define RTC_YEAR	       0x09
+#define RTC_STATUS_A	       0x0a
+#define RTC_STATUS_B	       0x0b
+#define RTC_UPDATE_IN_PROGRESS 0x80
+#define RTC_BINARY	       0x04
+#define RTC_24HOUR	       0x02
+#define RTC_PM		       0x80
+#define RTC_TRIES	       1000
+#define RTC_UPDATE_POLLS       100000 /* an update takes under 2 ms: ~10^4 port reads */
 
 u8
 rtc_bcd_to_bin(u8 bcd)
@@ -74,7 +74,8 @@ rtc_decode(const struct rtc_registers *r, struct rtc_time *out)
 		hour = hour_24(hour, r->hour & RTC_PM);
 	}
 	*out = (struct rtc_time){
-		.year = (r->century ? field(r->century, binary) : 20) * 100 + field(r->year, binary),
+		.year = (r->century ? field(r->century, binary) : 20) * 100 +
+			field(r->year, binary),
 		.month = field(r->month, binary),
 		.day = field(r->day, binary),
 		.hour = hour,
@@ -126,7 +127,8 @@ cmos_read(u8 index)
 static void
 read_registers(struct rtc_registers *r)
 {
-	for (int i = 0; i < RTC_UPDATE_POLLS && (cmos_read(RTC_STATUS_A) & RTC_UPDATE_IN_PROGRESS); i++)
+	for (int i = 0; i < RTC_UPDATE_POLLS && (cmos_read(RTC_STATUS_A) & RTC_UPDATE_IN_PROGRESS);
+	     i++)
 		cpu_relax();
 	r->sec = cmos_read(RTC_SECONDS);
 	r->min = cmos_read(RTC_MINUTES);

@@ -12,17 +12,17 @@
 #include "kernel/lib/types.h"
 
 struct rtc_time {
-	unsigned year;		/* e.g. 2025 */
-	unsigned month;		/* 1..12 */
-	unsigned day;		/* 1..31 */
+	unsigned year;	/* e.g. 2025 */
+	unsigned month; /* 1..12 */
+	unsigned day;	/* 1..31 */
 	unsigned hour, min, sec;
 };
 
 /* The registers as read, before decoding. */
 struct rtc_registers {
 	u8 sec, min, hour, day, month, year;
-	u8 century;		/* 0 when the firmware names no century register */
-	u8 status_b;		/* bit 2: binary (else BCD); bit 1: 24-hour (else 12-hour) */
+	u8 century;  /* 0 when the firmware names no century register */
+	u8 status_b; /* bit 2: binary (else BCD); bit 1: 24-hour (else 12-hour) */
 };
 
 u8 rtc_bcd_to_bin(u8 bcd);

@@ -9,37 +9,39 @@
  */
 #include "drivers/scancode.h"
 
-#define SC_EXTENDED	0xe0
-#define SC_PAUSE	0xe1
-#define SC_RELEASE	0x80
-#define PAUSE_TAIL	2	/* bytes after each 0xe1 */
+#define SC_EXTENDED 0xe0
+#define SC_PAUSE    0xe1
+#define SC_RELEASE  0x80
+#define PAUSE_TAIL  2 /* bytes after each 0xe1 */
 
-#define SC_CTRL		0x1d	/* left; right with the prefix */
-#define SC_LSHIFT	0x2a
-#define SC_RSHIFT	0x36
-#define SC_CAPS_LOCK	0x3a
-#define SC_ENTER	0x1c	/* with the prefix: keypad Enter */
-#define SC_SLASH	0x35	/* with the prefix: keypad / */
+#define SC_CTRL	     0x1d /* left; right with the prefix */
+#define SC_LSHIFT    0x2a
+#define SC_RSHIFT    0x36
+#define SC_CAPS_LOCK 0x3a
+#define SC_ENTER     0x1c /* with the prefix: keypad Enter */
+#define SC_SLASH     0x35 /* with the prefix: keypad / */
 
-#define MOD_LSHIFT	0x01
-#define MOD_RSHIFT	0x02
-#define MOD_LCTRL	0x04
-#define MOD_RCTRL	0x08
-#define MOD_CAPS_KEY	0x10	/* held, so that its repeats do not toggle again */
+#define MOD_LSHIFT   0x01
+#define MOD_RSHIFT   0x02
+#define MOD_LCTRL    0x04
+#define MOD_RCTRL    0x08
+#define MOD_CAPS_KEY 0x10 /* held, so that its repeats do not toggle again */
 
 /* The byte each make code types, without and with shift, up to 0x53. */
 static const char plain[] =
-	"\0\0331234567890-=\177\t"		/* 0x00-0x0f */
-	"qwertyuiop[]\r\0as"			/* 0x10-0x1f */
-	"dfghjkl;'`\0\\zxcv"			/* 0x20-0x2f */
-	"bnm,./\0*\0 \0\0\0\0\0\0"		/* 0x30-0x3f */
-	"\0\0\0\0\0\0\0" "789-456+1230.";	/* 0x40-0x53: F6-F10, locks, keypad */
+	"\0\0331234567890-=\177\t" /* 0x00-0x0f */
+	"qwertyuiop[]\r\0as"	   /* 0x10-0x1f */
+	"dfghjkl;'`\0\\zxcv"	   /* 0x20-0x2f */
+	"bnm,./\0*\0 \0\0\0\0\0\0" /* 0x30-0x3f */
+	"\0\0\0\0\0\0\0"
+	"789-456+1230."; /* 0x40-0x53: F6-F10, locks, keypad */
 static const char shifted[] =
 	"\0\033!@#$%^&*()_+\177\t"
 	"QWERTYUIOP{}\r\0AS"
 	"DFGHJKL:\"~\0|ZXCV"
 	"BNM<>?\0*\0 \0\0\0\0\0\0"
-	"\0\0\0\0\0\0\0" "789-456+1230.";
+	"\0\0\0\0\0\0\0"
+	"789-456+1230.";
 BUILD_BUG_ON(sizeof(plain) != 0x54 + 1 || sizeof(shifted) != sizeof(plain));
 
 /* The modifier bit a key is, or 0. The prefixed shifts are fake ones that
@@ -103,9 +105,9 @@ plain_key(const struct scancode_state *s, u8 key)
 	if (c == 0)
 		return -1;
 	if (s->caps_lock && is_letter(c))
-		c ^= 0x20;		/* caps lock inverts shift, for letters only */
+		c ^= 0x20; /* caps lock inverts shift, for letters only */
 	if (s->held & (MOD_LCTRL | MOD_RCTRL) && c >= '@' && c < 0x7f)
-		c &= 0x1f;		/* ctrl+A = 1 ... ctrl+Z = 26, ctrl+[ = ESC */
+		c &= 0x1f; /* ctrl+A = 1 ... ctrl+Z = 26, ctrl+[ = ESC */
 	return (u8)c;
 }
 

@@ -15,10 +15,10 @@
 #include "kernel/lib/types.h"
 
 struct scancode_state {
-	u8 held;		/* modifier keys down: MOD_* in scancode.c */
+	u8 held; /* modifier keys down: MOD_* in scancode.c */
 	bool caps_lock;
-	bool extended;		/* the previous byte was the 0xe0 prefix */
-	u8 skip;		/* bytes of a Pause sequence still to come */
+	bool extended; /* the previous byte was the 0xe0 prefix */
+	u8 skip;       /* bytes of a Pause sequence still to come */
 };
 
 /* The byte the scancode types, or -1 when it types none. */

@@ -14,24 +14,24 @@
 #include "kernel/printk.h"
 #include "kernel/x86/x86.h"
 
-#define COM1		0x3f8
-#define REG_DATA	0	/* DLAB=0 */
-#define REG_IER		1
-#define REG_DLL		0	/* DLAB=1: divisor latch */
-#define REG_DLM		1
-#define REG_FCR		2
-#define REG_LCR		3
-#define REG_MCR		4
-#define REG_LSR		5
-#define REG_SCRATCH	7
-#define LSR_DATA_READY	0x01
-#define LSR_THRE	0x20
-#define LCR_DLAB	0x80
-#define LCR_8N1		0x03
-#define IER_RX		0x01	/* interrupt when a byte has arrived */
-#define MCR_DTR_RTS	0x03
-#define MCR_OUT2	0x08	/* on PCs, gates the UART's interrupt line to the board */
-#define COM1_IRQ	4
+#define COM1	       0x3f8
+#define REG_DATA       0 /* DLAB=0 */
+#define REG_IER	       1
+#define REG_DLL	       0 /* DLAB=1: divisor latch */
+#define REG_DLM	       1
+#define REG_FCR	       2
+#define REG_LCR	       3
+#define REG_MCR	       4
+#define REG_LSR	       5
+#define REG_SCRATCH    7
+#define LSR_DATA_READY 0x01
+#define LSR_THRE       0x20
+#define LCR_DLAB       0x80
+#define LCR_8N1	       0x03
+#define IER_RX	       0x01 /* interrupt when a byte has arrived */
+#define MCR_DTR_RTS    0x03
+#define MCR_OUT2       0x08 /* on PCs, gates the UART's interrupt line to the board */
+#define COM1_IRQ       4
 
 static bool present;
 
@@ -75,12 +75,12 @@ serial_init(void)
 {
 	if (!uart_answers())
 		return false;
-	outb(COM1 + REG_IER, 0);		/* no interrupts yet */
+	outb(COM1 + REG_IER, 0); /* no interrupts yet */
 	outb(COM1 + REG_LCR, LCR_DLAB);
-	outb(COM1 + REG_DLL, 1);		/* 115200 / 1 */
+	outb(COM1 + REG_DLL, 1); /* 115200 / 1 */
 	outb(COM1 + REG_DLM, 0);
 	outb(COM1 + REG_LCR, LCR_8N1);
-	outb(COM1 + REG_FCR, 0xc7);		/* FIFOs on and cleared, 14-byte trigger */
+	outb(COM1 + REG_FCR, 0xc7); /* FIFOs on and cleared, 14-byte trigger */
 	outb(COM1 + REG_MCR, MCR_DTR_RTS);
 	present = true;
 	register_console(&serial_console);

@@ -11,8 +11,8 @@
 #include "drivers/textgrid.h"
 #include "kernel/lib/string.h"
 
-#define BLANK	' '
-#define ESC	0x1b
+#define BLANK ' '
+#define ESC   0x1b
 
 enum { ESC_NONE, ESC_SEEN, ESC_CSI };
 
@@ -31,8 +31,13 @@ textgrid_init(struct textgrid *g, u8 *cells, u8 *shown, unsigned cols, unsigned 
 	memset(cells, BLANK, n);
 	memset(shown, BLANK, n);
 	*g = (struct textgrid){
-		.cells = cells, .shown = shown, .cols = cols, .rows = rows,
-		.dirty_lo = rows, .dirty_hi = 0, .esc = ESC_NONE,
+		.cells = cells,
+		.shown = shown,
+		.cols = cols,
+		.rows = rows,
+		.dirty_lo = rows,
+		.dirty_hi = 0,
+		.esc = ESC_NONE,
 	};
 }
 
@@ -128,9 +133,9 @@ put_byte(struct textgrid *g, u8 c)
 		break;
 	default:
 		if (c < 0x20 || c == 0x7f)
-			break;		/* other control characters show nothing */
+			break; /* other control characters show nothing */
 		if (c >= 0x80 && c <= 0xbf)
-			break;		/* UTF-8 continuation: one cell per character */
+			break; /* UTF-8 continuation: one cell per character */
 		put_char(g, c);
 		break;
 	}

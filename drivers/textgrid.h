@@ -19,16 +19,16 @@
 
 #include "kernel/lib/types.h"
 
-#define TEXTGRID_TAB	8
+#define TEXTGRID_TAB 8
 
 struct textgrid {
-	u8 *cells;		/* rows * cols, row-major: the text as it should look */
-	u8 *shown;		/* the same layout: the text as last drawn */
+	u8 *cells; /* rows * cols, row-major: the text as it should look */
+	u8 *shown; /* the same layout: the text as last drawn */
 	unsigned cols, rows;
-	unsigned col, row;	/* cursor; col == cols: wrap before the next character */
-	unsigned dirty_lo;	/* rows [dirty_lo, dirty_hi) may differ from shown */
+	unsigned col, row; /* cursor; col == cols: wrap before the next character */
+	unsigned dirty_lo; /* rows [dirty_lo, dirty_hi) may differ from shown */
 	unsigned dirty_hi;
-	u8 esc;			/* where we are in an escape sequence */
+	u8 esc; /* where we are in an escape sequence */
 };
 
 /* Draws character ch (any byte) into the cell at (col, row). */

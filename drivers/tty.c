@@ -25,19 +25,19 @@
 #include "mm/kmalloc.h"
 #include "uapi/ioctls.h"
 
-#define WRITE_CHUNK	256	/* bytes copied from user memory per console write */
+#define WRITE_CHUNK 256 /* bytes copied from user memory per console write */
 
 static struct {
-	struct spinlock lock;		/* ld, winsize */
+	struct spinlock lock; /* ld, winsize */
 	struct ldisc ld;
-	struct kernel_winsize winsize;	/* only stored: nothing here draws by it */
-	int pgrp;			/* the foreground process group, as set */
-	struct wait_queue readers;	/* woken when input may have become readable */
-	struct mutex write_lock;	/* one write(2) reaches the screen in one piece */
+	struct kernel_winsize winsize; /* only stored: nothing here draws by it */
+	int pgrp;		       /* the foreground process group, as set */
+	struct wait_queue readers;     /* woken when input may have become readable */
+	struct mutex write_lock;       /* one write(2) reaches the screen in one piece */
 } tty = {
 	.lock = SPINLOCK_INIT("tty"),
 	.winsize = { .ws_row = 24, .ws_col = 80 },
-	.pgrp = 1,			/* init's, until sessions exist */
+	.pgrp = 1, /* init's, until sessions exist */
 	.readers = WAIT_QUEUE_INIT(tty.readers),
 	.write_lock = MUTEX_INIT(tty.write_lock, "tty_write"),
 };
@@ -107,7 +107,7 @@ tty_read(struct file *f, char __user *buf, size_t n, u64 *pos)
 {
 	if (n == 0)
 		return 0;
-	n = MIN(n, (size_t)LDISC_BUF_SIZE);	/* more is never readable at once */
+	n = MIN(n, (size_t)LDISC_BUF_SIZE); /* more is never readable at once */
 	char *bounce = kmalloc(n);
 	if (!bounce)
 		return -ENOMEM;

@@ -13,13 +13,24 @@
 #include "kernel/lib/vsprintf.h"
 
 enum {
-	F_INO, F_MODE, F_UID, F_GID, F_NLINK, F_MTIME, F_FILESIZE,
-	F_DEVMAJOR, F_DEVMINOR, F_RDEVMAJOR, F_RDEVMINOR, F_NAMESIZE, F_CHECK,
+	F_INO,
+	F_MODE,
+	F_UID,
+	F_GID,
+	F_NLINK,
+	F_MTIME,
+	F_FILESIZE,
+	F_DEVMAJOR,
+	F_DEVMINOR,
+	F_RDEVMAJOR,
+	F_RDEVMINOR,
+	F_NAMESIZE,
+	F_CHECK,
 	NFIELDS
 };
 
 static const char *const field_names[NFIELDS] = {
-	"ino", "mode", "uid", "gid", "nlink", "mtime", "filesize",
+	"ino",	    "mode",	"uid",	     "gid",	  "nlink",    "mtime", "filesize",
 	"devmajor", "devminor", "rdevmajor", "rdevminor", "namesize", "check",
 };
 
@@ -35,17 +46,17 @@ cpio_init(struct cpio_reader *r, const void *buf, size_t size)
 
 /* Records why the entry at r->off is bad; name is NULL until it has been validated. */
 static enum cpio_status __printf(3, 4)
-fail(struct cpio_reader *r, const char *name, const char *fmt, ...)
+	fail(struct cpio_reader *r, const char *name, const char *fmt, ...)
 {
 	int n;
 	va_list ap;
 
 	if (name)
-		n = ksnprintf(r->error, sizeof(r->error), "entry %u '%.64s' at offset %zu: ",
-			      r->entries + 1, name, r->off);
+		n = ksnprintf(r->error, sizeof(r->error),
+			      "entry %u '%.64s' at offset %zu: ", r->entries + 1, name, r->off);
 	else
-		n = ksnprintf(r->error, sizeof(r->error), "entry %u at offset %zu: ",
-			      r->entries + 1, r->off);
+		n = ksnprintf(r->error, sizeof(r->error),
+			      "entry %u at offset %zu: ", r->entries + 1, r->off);
 	if ((size_t)n < sizeof(r->error)) {
 		va_start(ap, fmt);
 		kvsnprintf(r->error + n, sizeof(r->error) - n, fmt, ap);
@@ -118,7 +129,8 @@ read_header(struct cpio_reader *r, u32 *f)
 	for (int i = 0; i < NFIELDS; i++) {
 		if (!parse_hex8(h + 6 + 8 * i, &f[i])) {
 			printable(h + 6 + 8 * i, 8, text);
-			return fail(r, NULL, "field %s is '%s', not 8 hex digits", field_names[i], text);
+			return fail(r, NULL, "field %s is '%s', not 8 hex digits", field_names[i],
+				    text);
 		}
 	}
 	return CPIO_ENTRY;
@@ -130,11 +142,11 @@ cpio_next(struct cpio_reader *r, struct cpio_entry *e)
 	u32 f[NFIELDS];
 
 	if (r->off >= r->size)
-		return fail(r, NULL, "the archive ends (after %u entries) without %s",
-			    r->entries, CPIO_TRAILER);
+		return fail(r, NULL, "the archive ends (after %u entries) without %s", r->entries,
+			    CPIO_TRAILER);
 	if (read_header(r, f) == CPIO_ERROR)
 		return CPIO_ERROR;
-	bool has_checksum = r->buf[r->off + 5] == '2';	/* "070702" */
+	bool has_checksum = r->buf[r->off + 5] == '2'; /* "070702" */
 
 	/* The name: inside the archive, NUL-terminated exactly at its stated size. */
 	size_t name_off = r->off + CPIO_HEADER_SIZE;
@@ -145,11 +157,13 @@ cpio_next(struct cpio_reader *r, struct cpio_entry *e)
 	if (namesize > CPIO_NAME_MAX)
 		return fail(r, NULL, "name size %u exceeds %d", namesize, CPIO_NAME_MAX);
 	if (namesize > left)
-		return fail(r, NULL, "name (%u bytes) runs past the end of the archive (%zu bytes left)",
+		return fail(r, NULL,
+			    "name (%u bytes) runs past the end of the archive (%zu bytes left)",
 			    namesize, left);
 	const char *name = (const char *)r->buf + name_off;
 	if (name[namesize - 1] != '\0' || strnlen(name, namesize) != namesize - 1)
-		return fail(r, NULL, "name is not a string of %u bytes ending in NUL", namesize - 1);
+		return fail(r, NULL, "name is not a string of %u bytes ending in NUL",
+			    namesize - 1);
 
 	/* The data: after padding the header and name to 4 bytes, inside the archive. */
 	size_t data_off = ALIGN_UP(name_off + namesize, 4);
@@ -158,8 +172,10 @@ cpio_next(struct cpio_reader *r, struct cpio_entry *e)
 	left = r->size - data_off;
 	u64 size = f[F_FILESIZE];
 	if (size > left)
-		return fail(r, name, "file data (%lu bytes) runs past the end of the archive (%zu bytes left)",
-			    (unsigned long)size, left);
+		return fail(
+			r, name,
+			"file data (%lu bytes) runs past the end of the archive (%zu bytes left)",
+			(unsigned long)size, left);
 	const u8 *data = r->buf + data_off;
 	u32 sum;
 	if (has_checksum && (sum = byte_sum(data, size)) != f[F_CHECK])
@@ -168,12 +184,20 @@ cpio_next(struct cpio_reader *r, struct cpio_entry *e)
 	if (strcmp(name, CPIO_TRAILER) == 0)
 		return CPIO_END;
 	*e = (struct cpio_entry){
-		.name = name, .namelen = namesize - 1,
-		.ino = f[F_INO], .mode = f[F_MODE], .uid = f[F_UID], .gid = f[F_GID],
-		.nlink = f[F_NLINK], .mtime = f[F_MTIME],
-		.devmajor = f[F_DEVMAJOR], .devminor = f[F_DEVMINOR],
-		.rdevmajor = f[F_RDEVMAJOR], .rdevminor = f[F_RDEVMINOR],
-		.data = data, .size = size,
+		.name = name,
+		.namelen = namesize - 1,
+		.ino = f[F_INO],
+		.mode = f[F_MODE],
+		.uid = f[F_UID],
+		.gid = f[F_GID],
+		.nlink = f[F_NLINK],
+		.mtime = f[F_MTIME],
+		.devmajor = f[F_DEVMAJOR],
+		.devminor = f[F_DEVMINOR],
+		.rdevmajor = f[F_RDEVMAJOR],
+		.rdevminor = f[F_RDEVMINOR],
+		.data = data,
+		.size = size,
 	};
 	r->entries++;
 	/* The next header follows the data's padding; past the end, the next call says so. */

@@ -17,31 +17,31 @@
 
 #include "kernel/lib/types.h"
 
-#define CPIO_HEADER_SIZE	110
-#define CPIO_NAME_MAX		4096	/* PATH_MAX, NUL included */
-#define CPIO_TRAILER		"TRAILER!!!"
+#define CPIO_HEADER_SIZE 110
+#define CPIO_NAME_MAX	 4096 /* PATH_MAX, NUL included */
+#define CPIO_TRAILER	 "TRAILER!!!"
 
 struct cpio_entry {
-	const char *name;	/* NUL-terminated, inside the archive */
-	size_t namelen;		/* without the NUL */
+	const char *name; /* NUL-terminated, inside the archive */
+	size_t namelen;	  /* without the NUL */
 	u32 ino, mode, uid, gid, nlink, mtime;
 	u32 devmajor, devminor, rdevmajor, rdevminor;
-	const u8 *data;		/* inside the archive */
+	const u8 *data; /* inside the archive */
 	u64 size;
 };
 
 struct cpio_reader {
 	const u8 *buf;
 	size_t size;
-	size_t off;		/* of the next header */
-	unsigned entries;	/* read so far, the trailer not counted */
-	char error[192];	/* why cpio_next() returned CPIO_ERROR */
+	size_t off;	  /* of the next header */
+	unsigned entries; /* read so far, the trailer not counted */
+	char error[192];  /* why cpio_next() returned CPIO_ERROR */
 };
 
 enum cpio_status {
-	CPIO_ENTRY,		/* *e describes the next entry */
-	CPIO_END,		/* the trailer: the archive is complete */
-	CPIO_ERROR,		/* r->error says what is wrong; stop here */
+	CPIO_ENTRY, /* *e describes the next entry */
+	CPIO_END,   /* the trailer: the archive is complete */
+	CPIO_ERROR, /* r->error says what is wrong; stop here */
 };
 
 void cpio_init(struct cpio_reader *r, const void *buf, size_t size);

@@ -29,8 +29,8 @@
 
 static struct spinlock dentry_tree_lock = SPINLOCK_INIT("dentry_tree");
 
-#define NAME_HASH_BITS	12
-static struct list_head name_hash[1 << NAME_HASH_BITS];	/* of struct dentry, via hash_link */
+#define NAME_HASH_BITS 12
+static struct list_head name_hash[1 << NAME_HASH_BITS]; /* of struct dentry, via hash_link */
 static struct spinlock dentry_hash_lock = SPINLOCK_INIT("dentry_hash");
 
 /* FNV-1a over the name, mixed with the parent's address. */
@@ -43,7 +43,7 @@ hash_chain(const struct dentry *parent, const char *name, size_t len)
 		h = (h ^ (u8)name[i]) * 0x100000001b3ull;
 	struct list_head *chain = &name_hash[(h ^ (h >> 32)) & ((1u << NAME_HASH_BITS) - 1)];
 	if (!chain->next)
-		list_init(chain);	/* the table starts zeroed: each chain on first use */
+		list_init(chain); /* the table starts zeroed: each chain on first use */
 	return chain;
 }
 
@@ -215,7 +215,7 @@ dentry_move(struct dentry *d, struct dentry *newparent, const char *name, size_t
 	hash_add(d);
 	spin_unlock(&dentry_tree_lock);
 	kfree(oldname);
-	dput(oldparent);	/* the caller holds it too: never the last reference */
+	dput(oldparent); /* the caller holds it too: never the last reference */
 	return 0;
 }
 
@@ -258,7 +258,8 @@ dentry_path(struct dentry *d, char *buf, size_t size)
 	bool ok;
 
 	spin_lock(&dentry_tree_lock);
-	ok = prepend(buf, &at, "", 1) && (!d->deleted || prepend(buf, &at, deleted, sizeof(deleted) - 1));
+	ok = prepend(buf, &at, "", 1) &&
+	     (!d->deleted || prepend(buf, &at, deleted, sizeof(deleted) - 1));
 	for (; ok && d->parent != d; d = d->parent)
 		ok = prepend(buf, &at, d->name, d->len) && prepend(buf, &at, "/", 1);
 	if (ok && root)

@@ -11,7 +11,7 @@
 #include "uapi/ioctls.h"
 
 /* The flags F_SETFL may change; the others it silently leaves, as Linux does. */
-#define SETFL_MASK	(O_APPEND | O_NONBLOCK | O_ASYNC | O_DIRECT | O_NOATIME)
+#define SETFL_MASK (O_APPEND | O_NONBLOCK | O_ASYNC | O_DIRECT | O_NOATIME)
 
 static long
 dup_from(int fd, int min, bool cloexec)
@@ -57,7 +57,7 @@ SYSCALL2(dup2, int, oldfd, int, newfd)
 {
 	if (oldfd != newfd)
 		return dup_to(oldfd, newfd, false);
-	struct file *f = fd_get_raw(oldfd);	/* dup2(fd, fd) only checks fd */
+	struct file *f = fd_get_raw(oldfd); /* dup2(fd, fd) only checks fd */
 	if (!f)
 		return -EBADF;
 	file_put(f);
@@ -84,8 +84,9 @@ SYSCALL3(fcntl, int, fd, int, cmd, unsigned long, arg)
 	switch (cmd) {
 	case F_DUPFD:
 	case F_DUPFD_CLOEXEC:
-		ret = (long)arg < 0 || arg >= NR_OPEN ? -EINVAL
-						     : dup_from(fd, (int)arg, cmd == F_DUPFD_CLOEXEC);
+		ret = (long)arg < 0 || arg >= NR_OPEN
+			      ? -EINVAL
+			      : dup_from(fd, (int)arg, cmd == F_DUPFD_CLOEXEC);
 		break;
 	case F_GETFD:
 		ret = fd_get_cloexec(fd);

@@ -15,8 +15,8 @@
 #include "kernel/process/task.h"
 #include "mm/kmalloc.h"
 
-#define FD_INITIAL	64
-#define BITS_PER_WORD	64
+#define FD_INITIAL    64
+#define BITS_PER_WORD 64
 
 static struct files *
 current_files(void)
@@ -104,7 +104,7 @@ files_dup(struct files *old)
 			spin_unlock(&old->lock);
 			return files;
 		}
-		spin_unlock(&old->lock);	/* it grew meanwhile: again, bigger */
+		spin_unlock(&old->lock); /* it grew meanwhile: again, bigger */
 		files_put(files);
 	}
 }
@@ -176,7 +176,7 @@ files_expand(struct files *files, unsigned fd)
 		newbits = oldbits;
 	}
 	spin_unlock(&files->lock);
-	kfree(newfd);		/* the old arrays, or ours if another thread grew it first */
+	kfree(newfd); /* the old arrays, or ours if another thread grew it first */
 	kfree(newbits);
 	return 0;
 }
@@ -323,7 +323,7 @@ console_open_stdio(void)
 	for (int fd = 0; fd < 3 && !err; fd++) {
 		err = fd_replace(fd, file_get(f), false);
 		if (err < 0)
-			file_put(f);	/* the reference that was not installed */
+			file_put(f); /* the reference that was not installed */
 		else
 			err = 0;
 	}

@@ -29,7 +29,7 @@ fmode_of(u32 flags)
 	case O_RDWR:
 		return FMODE_READ | FMODE_WRITE;
 	default:
-		return 0;	/* 3: neither, as in Linux (ioctl only) */
+		return 0; /* 3: neither, as in Linux (ioctl only) */
 	}
 }
 
@@ -84,7 +84,8 @@ file_open_dentry(struct dentry *d, u32 flags, struct file **out)
 
 	if ((flags & O_DIRECTORY) && !S_ISDIR(inode->mode))
 		return -ENOTDIR;
-	if (!(flags & O_PATH) && S_ISDIR(inode->mode) && ((fmode & FMODE_WRITE) || (flags & O_TRUNC)))
+	if (!(flags & O_PATH) && S_ISDIR(inode->mode) &&
+	    ((fmode & FMODE_WRITE) || (flags & O_TRUNC)))
 		return -EISDIR;
 	if (!(flags & O_PATH) && (flags & O_TRUNC) && S_ISREG(inode->mode)) {
 		int err = vfs_truncate(inode, 0);
@@ -221,7 +222,7 @@ file_path(struct file *f, char *buf, size_t size)
 	if (!f->dentry)
 		ksnprintf(buf, size, "pipe:[%lu]", (unsigned long)f->inode->ino);
 	else if (dentry_path(f->dentry, buf, size) < 0)
-		ksnprintf(buf, size, "%s", f->dentry->name);	/* too long: the last name */
+		ksnprintf(buf, size, "%s", f->dentry->name); /* too long: the last name */
 }
 
 struct page *
@@ -235,7 +236,7 @@ file_mmap_kind(struct file *f)
 {
 	if (f->ops->get_page)
 		return FILE_MMAP_PAGES;
-	if (S_ISCHR(f->inode->mode) && f->inode->rdev == MKDEV(1, 5))	/* /dev/zero */
+	if (S_ISCHR(f->inode->mode) && f->inode->rdev == MKDEV(1, 5)) /* /dev/zero */
 		return FILE_MMAP_ANONYMOUS;
 	return FILE_MMAP_UNSUPPORTED;
 }

@@ -108,7 +108,8 @@ filemap_read(struct inode *inode, struct read_dest dst, size_t n, u64 pos)
 		size_t offset = at & (PAGE_SIZE - 1);
 		size_t chunk = MIN(PAGE_SIZE - offset, n - done);
 		struct page *page = filemap_get_page(inode, at >> PAGE_SHIFT, 0);
-		int err = copy_out(dst, done, page ? (char *)page_address(page) + offset : NULL, chunk);
+		int err = copy_out(dst, done, page ? (char *)page_address(page) + offset : NULL,
+				   chunk);
 		if (page)
 			put_page(page);
 		if (err)
@@ -157,7 +158,7 @@ generic_perform_write(struct inode *inode, const char __user *buf, size_t n, u64
 		done += bytes;
 		pos += bytes;
 		if (pos > i_size_read(inode))
-			i_size_write(inode, pos);	/* after the data: lockless readers see both */
+			i_size_write(inode, pos); /* after the data: lockless readers see both */
 	}
 	if (done)
 		inode_touch(inode);
@@ -192,7 +193,7 @@ drop_pages_from(struct inode *inode, u64 first)
 		spin_unlock(&inode->pages_lock);
 		if (!page)
 			return;
-		page->mapping = NULL;	/* still mapped somewhere: no longer the file's */
+		page->mapping = NULL; /* still mapped somewhere: no longer the file's */
 		put_page(page);
 		first = index + 1;
 	}
@@ -206,7 +207,7 @@ filemap_set_size(struct inode *inode, u64 size)
 
 	i_size_write(inode, size);
 	if (size >= old)
-		return;		/* what lies past the old size is zero already */
+		return; /* what lies past the old size is zero already */
 	if (tail) {
 		struct page *page = filemap_get_page(inode, size >> PAGE_SHIFT, 0);
 		if (page) {

@@ -49,9 +49,10 @@ enum file_mmap file_mmap_kind(struct file *f);
 
 /* Per-process open files (fd table). */
 struct files *files_alloc(void);
-struct files *files_dup(struct files *old);	/* fork: a copy sharing the open files */
-struct files *files_share(struct files *files);	/* clone(CLONE_FILES): one more user of the same table */
-void files_put(struct files *files);		/* last user closes everything */
+struct files *files_dup(struct files *old); /* fork: a copy sharing the open files */
+struct files *
+files_share(struct files *files);    /* clone(CLONE_FILES): one more user of the same table */
+void files_put(struct files *files); /* last user closes everything */
 void files_close_on_exec(struct files *files);
 /* Installs f at the lowest free fd: the fd or -EMFILE. Takes over the caller's reference. */
 int fd_install(struct file *f);
@@ -64,9 +65,9 @@ int file_flags(struct file *f);
 int console_open_stdio(void);
 
 /* Per-process root and working directory. */
-struct fs_context *fs_context_root(void);	/* cwd = root = / */
+struct fs_context *fs_context_root(void); /* cwd = root = / */
 struct fs_context *fs_context_dup(struct fs_context *old);
-struct fs_context *fs_context_share(struct fs_context *fs);	/* clone(CLONE_FS) */
+struct fs_context *fs_context_share(struct fs_context *fs); /* clone(CLONE_FS) */
 void fs_context_put(struct fs_context *fs);
 
 #endif

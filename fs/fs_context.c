@@ -165,7 +165,7 @@ SYSCALL2(getcwd, char __user *, ubuf, unsigned long, size)
 
 	if (len >= 0 && (unsigned long)len + 1 > size)
 		len = -ERANGE;
-	else if (len >= 0)	/* getcwd(2) counts the NUL */
+	else if (len >= 0) /* getcwd(2) counts the NUL */
 		len = copy_to_user(ubuf, buf, (size_t)len + 1) ? -EFAULT : len + 1;
 	kfree(buf);
 	dput(cwd);

@@ -67,7 +67,7 @@ make_parents(char *path)
 		if (*p != '/')
 			continue;
 		*p = '\0';
-		vfs_mkdirat(AT_FDCWD, path, 0755);	/* an error shows when the entry is made */
+		vfs_mkdirat(AT_FDCWD, path, 0755); /* an error shows when the entry is made */
 		*p = '/';
 	}
 }
@@ -80,7 +80,7 @@ unpack_dir(const char *path, const struct cpio_entry *e)
 
 	if (err != -EEXIST)
 		return err;
-	err = path_lookup(AT_FDCWD, path, &d);	/* already there (made as a parent): take its mode */
+	err = path_lookup(AT_FDCWD, path, &d); /* already there (made as a parent): take its mode */
 	if (err)
 		return err;
 	if (S_ISDIR(d->inode->mode))
@@ -95,14 +95,15 @@ static int
 unpack_file(const char *path, const struct cpio_entry *e)
 {
 	struct file *f;
-	int err = file_open_at(AT_FDCWD, path, O_WRONLY | O_CREAT | O_TRUNC, e->mode & S_IALLUGO, &f);
+	int err =
+		file_open_at(AT_FDCWD, path, O_WRONLY | O_CREAT | O_TRUNC, e->mode & S_IALLUGO, &f);
 
 	if (err)
 		return err;
 	struct inode *inode = f->inode;
 	mutex_lock(&inode->lock);
 	err = filemap_fill(inode, e->data, e->size);
-	inode->mode = S_IFREG | (e->mode & S_IALLUGO);	/* also when it existed before */
+	inode->mode = S_IFREG | (e->mode & S_IALLUGO); /* also when it existed before */
 	inode->mtime.sec = e->mtime;
 	inode->mtime.nsec = 0;
 	mutex_unlock(&inode->lock);
@@ -118,7 +119,7 @@ unpack_entry(const struct cpio_entry *e, char *path, struct unpack_stats *st)
 	int err;
 
 	if (!*rel)
-		return 0;		/* the root itself */
+		return 0; /* the root itself */
 	path[0] = '/';
 	memcpy(path + 1, rel, strlen(rel) + 1);
 	make_parents(path);
@@ -161,14 +162,14 @@ unpack_archive(const char *what, const void *buf, size_t size, char *path)
 	while ((s = cpio_next(&r, &e)) == CPIO_ENTRY) {
 		const char *problem = entry_problem(&e);
 		if (problem) {
-			pr_err("initrd: %s: entry %u '%.64s': %s; unpacking stops here\n",
-			       what, r.entries, e.name, problem);
+			pr_err("initrd: %s: entry %u '%.64s': %s; unpacking stops here\n", what,
+			       r.entries, e.name, problem);
 			break;
 		}
 		int err = unpack_entry(&e, path, &st);
 		if (err > 0)
-			pr_warn("initrd: %s: '%.64s' skipped: type %#o is not supported\n",
-				what, e.name, e.mode & S_IFMT);
+			pr_warn("initrd: %s: '%.64s' skipped: type %#o is not supported\n", what,
+				e.name, e.mode & S_IFMT);
 		else if (err < 0)
 			pr_err("initrd: %s: cannot create '%.64s': error %d\n", what, e.name, -err);
 	}

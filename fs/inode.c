@@ -44,7 +44,7 @@ inode_alloc(u32 mode, const struct inode_operations *iops, const struct file_ope
 	page_index_init(&inode->pages);
 	inode->iops = iops;
 	inode->fops = fops;
-	inode->next_pos = 2;	/* 0 and 1 are "." and ".." */
+	inode->next_pos = 2; /* 0 and 1 are "." and ".." */
 	return inode;
 }
 
@@ -85,8 +85,11 @@ inode_fill_stat(struct inode *inode, struct kernel_stat *st)
 		.st_size = (s64)READ_ONCE(inode->size),
 		.st_blksize = PAGE_SIZE,
 		.st_blocks = (s64)(READ_ONCE(inode->pages.nrpages) * (PAGE_SIZE / 512)),
-		.st_atime = (u64)inode->atime.sec, .st_atime_nsec = (u64)inode->atime.nsec,
-		.st_mtime = (u64)inode->mtime.sec, .st_mtime_nsec = (u64)inode->mtime.nsec,
-		.st_ctime = (u64)inode->ctime.sec, .st_ctime_nsec = (u64)inode->ctime.nsec,
+		.st_atime = (u64)inode->atime.sec,
+		.st_atime_nsec = (u64)inode->atime.nsec,
+		.st_mtime = (u64)inode->mtime.sec,
+		.st_mtime_nsec = (u64)inode->mtime.nsec,
+		.st_ctime = (u64)inode->ctime.sec,
+		.st_ctime_nsec = (u64)inode->ctime.nsec,
 	};
 }

@@ -201,7 +201,7 @@ lookup_inode_at(int dirfd, const char *path, int at_flags, struct inode **out)
 	} else if (dirfd == AT_FDCWD) {
 		d = current_cwd();
 	} else {
-		struct file *f = fd_get_raw(dirfd);	/* any file, a pipe too */
+		struct file *f = fd_get_raw(dirfd); /* any file, a pipe too */
 		if (!f)
 			return -EBADF;
 		*out = inode_get(f->inode);

@@ -129,7 +129,7 @@ page_index_insert(struct page_index *pi, u64 index, struct page *page)
 	void **slot = (void **)&pi->root;
 	for (unsigned level = pi->height; level >= 1; level--) {
 		if (!*slot && !(*slot = kzalloc(sizeof(struct page_index_node)))) {
-			prune(pi, index);	/* the nodes made so far are empty */
+			prune(pi, index); /* the nodes made so far are empty */
 			return -ENOMEM;
 		}
 		slot = &((struct page_index_node *)*slot)->slots[slot_of(index, level)];

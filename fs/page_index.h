@@ -20,22 +20,24 @@
 
 struct page;
 
-#define PAGE_INDEX_BITS		6
-#define PAGE_INDEX_SLOTS	(1u << PAGE_INDEX_BITS)
+#define PAGE_INDEX_BITS	 6
+#define PAGE_INDEX_SLOTS (1u << PAGE_INDEX_BITS)
 /* Levels enough for any 64-bit index. */
-#define PAGE_INDEX_MAX_HEIGHT	((64 + PAGE_INDEX_BITS - 1) / PAGE_INDEX_BITS)
+#define PAGE_INDEX_MAX_HEIGHT ((64 + PAGE_INDEX_BITS - 1) / PAGE_INDEX_BITS)
 
 struct page_index_node {
-	void *slots[PAGE_INDEX_SLOTS];	/* child nodes, or pages at the last level */
+	void *slots[PAGE_INDEX_SLOTS]; /* child nodes, or pages at the last level */
 };
 
 struct page_index {
-	struct page_index_node *root;	/* NULL when empty */
-	unsigned height;		/* levels of nodes; indexes < 64^height fit */
+	struct page_index_node *root; /* NULL when empty */
+	unsigned height;	      /* levels of nodes; indexes < 64^height fit */
 	u64 nrpages;
 };
 
+/* clang-format off */
 #define PAGE_INDEX_INIT { .root = NULL, .height = 0, .nrpages = 0 }
+/* clang-format on */
 
 static inline void
 page_index_init(struct page_index *pi)

@@ -27,15 +27,15 @@
 #include "mm/kmalloc.h"
 #include "mm/page_alloc.h"
 
-#define PIPE_SIZE	(16 * PAGE_SIZE)	/* Linux: 16 pipe buffers of a page */
+#define PIPE_SIZE (16 * PAGE_SIZE) /* Linux: 16 pipe buffers of a page */
 
 struct pipe {
 	struct mutex lock;
-	char *buf;			/* PIPE_SIZE bytes, a ring */
-	u32 head, tail;			/* bytes ever written and read (mod 2^32) */
-	u32 readers, writers;		/* open ends */
-	struct wait_queue rd_wait;	/* readers wait for data or no writers */
-	struct wait_queue wr_wait;	/* writers wait for room or no readers */
+	char *buf;		   /* PIPE_SIZE bytes, a ring */
+	u32 head, tail;		   /* bytes ever written and read (mod 2^32) */
+	u32 readers, writers;	   /* open ends */
+	struct wait_queue rd_wait; /* readers wait for data or no writers */
+	struct wait_queue wr_wait; /* writers wait for room or no readers */
 };
 
 BUILD_BUG_ON(PIPE_BUF > PIPE_SIZE);
@@ -58,8 +58,7 @@ ring_read(struct pipe *p, char __user *buf, u32 n)
 {
 	u32 at = p->tail % PIPE_SIZE, first = MIN(n, PIPE_SIZE - at);
 
-	if (copy_to_user(buf, p->buf + at, first) ||
-	    copy_to_user(buf + first, p->buf, n - first))
+	if (copy_to_user(buf, p->buf + at, first) || copy_to_user(buf + first, p->buf, n - first))
 		return -EFAULT;
 	WRITE_ONCE(p->tail, p->tail + n);
 	return 0;
@@ -118,14 +117,14 @@ static long
 pipe_write(struct file *f, const char __user *buf, size_t n, u64 *pos)
 {
 	struct pipe *p = f->inode->private;
-	u32 need = n <= PIPE_BUF ? (u32)n : 1;	/* room that must be free to go on */
+	u32 need = n <= PIPE_BUF ? (u32)n : 1; /* room that must be free to go on */
 	size_t done = 0;
 	long err = 0;
 
 	mutex_lock(&p->lock);
 	while (done < n) {
 		if (!p->readers) {
-			signal_send_self(SIGPIPE);	/* even after a partial write, as Linux */
+			signal_send_self(SIGPIPE); /* even after a partial write, as Linux */
 			err = -EPIPE;
 			break;
 		}
@@ -145,7 +144,7 @@ pipe_write(struct file *f, const char __user *buf, size_t n, u64 *pos)
 		}
 		mutex_unlock(&p->lock);
 		if (done)
-			wake_up_all(&p->rd_wait);	/* let them drain what is in */
+			wake_up_all(&p->rd_wait); /* let them drain what is in */
 		err = wait_event_interruptible(&p->wr_wait,
 					       pipe_room(p) >= need || !READ_ONCE(p->readers));
 		mutex_lock(&p->lock);
@@ -254,7 +253,7 @@ pipe_create(u32 flags, struct file **rd, struct file **wr)
 	*wr = file_alloc(inode, NULL, O_WRONLY | (flags & O_NONBLOCK));
 	p->readers = *rd ? 1 : 0;
 	p->writers = *wr ? 1 : 0;
-	inode_put(inode);	/* the files hold it now */
+	inode_put(inode); /* the files hold it now */
 	if (*rd && *wr)
 		return 0;
 	if (*rd)

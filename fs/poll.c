@@ -26,28 +26,28 @@
 #include "uapi/time.h"
 #include "mm/kmalloc.h"
 
-#define DEFAULT_POLLMASK	(POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM)
-#define POLL_INLINE		8
-#define POLL_CHUNK		32
+#define DEFAULT_POLLMASK (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM)
+#define POLL_INLINE	 8
+#define POLL_CHUNK	 32
 
 struct poll_entry {
 	struct wait_entry we;
 	struct wait_queue *q;
-	struct file *file;		/* referenced: keeps q alive */
+	struct file *file; /* referenced: keeps q alive */
 };
 
 struct poll_chunk {
 	struct poll_chunk *next;
-	unsigned n;			/* entries in use */
+	unsigned n; /* entries in use */
 	struct poll_entry e[POLL_CHUNK];
 };
 
 struct poll_table {
-	unsigned n;			/* inline entries in use */
+	unsigned n; /* inline entries in use */
 	struct poll_entry inline_e[POLL_INLINE];
-	struct poll_chunk *chunks;	/* once the inline ones are used up; newest first */
-	int error;			/* -ENOMEM: a queue could not be waited on */
-	struct wait_queue self;		/* so the task sleeps even with no file to wait on */
+	struct poll_chunk *chunks; /* once the inline ones are used up; newest first */
+	int error;		   /* -ENOMEM: a queue could not be waited on */
+	struct wait_queue self;	   /* so the task sleeps even with no file to wait on */
 	struct wait_entry self_we;
 };
 
@@ -92,7 +92,7 @@ poll_wait(struct file *f, struct wait_queue *q, struct poll_table *pt)
 	}
 	e->q = q;
 	e->file = file_get(f);
-	list_init(&e->we.link);		/* a wait entry starts unlinked */
+	list_init(&e->we.link); /* a wait entry starts unlinked */
 	prepare_to_wait(q, &e->we);
 }
 
@@ -216,8 +216,8 @@ SYSCALL3(poll, struct kernel_pollfd __user *, fds, unsigned, nfds, int, timeout_
 
 #define NSEC_PER_SEC 1000000000l
 
-SYSCALL5(ppoll, struct kernel_pollfd __user *, fds, unsigned, nfds,
-	 struct kernel_timespec __user *, tsp, const void __user *, sigmask, size_t, sigsetsize)
+SYSCALL5(ppoll, struct kernel_pollfd __user *, fds, unsigned, nfds, struct kernel_timespec __user *,
+	 tsp, const void __user *, sigmask, size_t, sigsetsize)
 {
 	struct kernel_timespec ts;
 	s64 timeout_ns = -1;
@@ -231,12 +231,13 @@ SYSCALL5(ppoll, struct kernel_pollfd __user *, fds, unsigned, nfds,
 			return -EINVAL;
 		if (__builtin_mul_overflow(ts.tv_sec, NSEC_PER_SEC, &timeout_ns) ||
 		    __builtin_add_overflow(timeout_ns, ts.tv_nsec, &timeout_ns))
-			timeout_ns = INT64_MAX;	/* centuries: as good as forever */
+			timeout_ns = INT64_MAX; /* centuries: as good as forever */
 	}
 	long ret = poll_user(fds, nfds, &timeout_ns);
 	if (tsp && timeout_ns >= 0) {
 		/* The time left, as Linux reports it; a read-only timespec is not an error. */
-		ts = (struct kernel_timespec){ timeout_ns / NSEC_PER_SEC, timeout_ns % NSEC_PER_SEC };
+		ts = (struct kernel_timespec){ timeout_ns / NSEC_PER_SEC,
+					       timeout_ns % NSEC_PER_SEC };
 		(void)copy_to_user(tsp, &ts, sizeof(ts));
 	}
 	return ret;

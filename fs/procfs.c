@@ -20,8 +20,8 @@
 
 /* st_dev of procfs, next to vfs.h's DEV_RAMFS and DEV_PIPEFS (belongs in that enum). */
 
-#define PROC_ROOT_INO	1	/* as Linux's PROC_ROOT_INO */
-#define PROC_WRITE_MAX	256	/* the longest write a writable file takes, NUL included */
+#define PROC_ROOT_INO  1   /* as Linux's PROC_ROOT_INO */
+#define PROC_WRITE_MAX 256 /* the longest write a writable file takes, NUL included */
 
 /* inode->private of every procfs inode. */
 struct proc_node {
@@ -291,7 +291,7 @@ static const struct file_operations proc_file_fops = {
 	.open = proc_file_open,
 	.read = proc_file_read,
 	.write = proc_file_write,
-	.llseek = generic_file_llseek,	/* offsets into the snapshot; SEEK_END is from size 0 */
+	.llseek = generic_file_llseek, /* offsets into the snapshot; SEEK_END is from size 0 */
 	.release = proc_file_release,
 };
 
@@ -305,7 +305,9 @@ static const struct file_operations proc_dir_fops = {
 static const struct proc_entry root_entries[] = {
 	{ .name = "cmdline", .mode = S_IFREG | 0444, .show = proc_show_cmdline },
 	{ .name = "cpuinfo", .mode = S_IFREG | 0444, .show = proc_show_cpuinfo },
-	{ .name = "lockstat", .mode = S_IFREG | 0644, .show = proc_show_lockstat,
+	{ .name = "lockstat",
+	  .mode = S_IFREG | 0644,
+	  .show = proc_show_lockstat,
 	  .write = proc_write_lockstat },
 	{ .name = "meminfo", .mode = S_IFREG | 0444, .show = proc_show_meminfo },
 	/* There are no symlinks: self is the caller's own process directory. */
@@ -321,7 +323,9 @@ static const struct proc_dir root_dir = {
 	.find = proc_pid_find,
 };
 
-static const struct proc_entry root_entry = { .name = "proc", .mode = S_IFDIR | 0555, .dir = &root_dir };
+static const struct proc_entry root_entry = { .name = "proc",
+					      .mode = S_IFDIR | 0555,
+					      .dir = &root_dir };
 
 void
 procfs_init(void)

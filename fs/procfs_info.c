@@ -118,12 +118,12 @@ proc_show_meminfo(struct procbuf *b, union proc_arg arg)
 	for (int i = 0; i < KMALLOC_NCLASSES; i++)
 		slab_pages += classes[i].slabs;
 	procfs_format_meminfo(b, &(struct procfs_meminfo){
-		.total_kb = pages.total_pages * kb,
-		.free_kb = pages.free_pages * kb,
-		.available_kb = pages.free_pages * kb,
-		.cached_kb = 0,
-		.slab_kb = slab_pages * kb,
-	});
+					 .total_kb = pages.total_pages * kb,
+					 .free_kb = pages.free_pages * kb,
+					 .available_kb = pages.free_pages * kb,
+					 .cached_kb = 0,
+					 .slab_kb = slab_pages * kb,
+				 });
 	return 0;
 }
 

@@ -28,8 +28,8 @@ union proc_arg {
 struct proc_dir;
 
 struct proc_entry {
-	const char *name;		/* fixed entries; dynamic ones are named by their dir */
-	u32 mode;			/* S_IFREG or S_IFDIR, and the permission bits */
+	const char *name; /* fixed entries; dynamic ones are named by their dir */
+	u32 mode;	  /* S_IFREG or S_IFDIR, and the permission bits */
 	/* Regular files: the text, or -errno (-ESRCH: the process is gone). */
 	int (*show)(struct procbuf *b, union proc_arg arg);
 	/* Writable files: takes the value one write(2) carried, trimmed. NULL: -EPERM. */

@@ -147,7 +147,8 @@ show_status(struct procbuf *b, union proc_arg arg)
 	int err = show_task(b, arg.pid, procfs_format_status);
 
 	if (!err && snapshot_signals(arg.pid, &s))
-		procbuf_printf(b, "SigPnd:\t%016lx\nShdPnd:\t%016lx\nSigBlk:\t%016lx\n"
+		procbuf_printf(b,
+			       "SigPnd:\t%016lx\nShdPnd:\t%016lx\nSigBlk:\t%016lx\n"
 			       "SigIgn:\t%016lx\nSigCgt:\t%016lx\n",
 			       s.pending, s.shared, s.blocked, s.ignored, s.caught);
 	return err;
@@ -169,7 +170,7 @@ show_maps(struct procbuf *b, union proc_arg arg)
 	if (err || !t.has_mm)
 		return err;
 	if (!t.own_mm)
-		return -EACCES;	/* see the top of this file */
+		return -EACCES; /* see the top of this file */
 	size_t room = procbuf_room(b);
 	size_t n = vm_show_maps(current()->mm, procbuf_end(b), room);
 	/* vm_show_maps gives the whole room when the text did not fit: b then overflows. */

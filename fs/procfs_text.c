@@ -15,7 +15,6 @@
 #include "mm/layout.h"
 #include "uapi/param.h"
 
-
 void
 procbuf_printf(struct procbuf *b, const char *fmt, ...)
 {
@@ -40,7 +39,10 @@ void
 procfs_format_knob(struct procbuf *b, const struct knob *k)
 {
 	static const char *const knob_type_names[] = {
-		[KNOB_BOOL] = "bool", [KNOB_INT] = "int", [KNOB_ENUM] = "enum", [KNOB_STRING] = "text",
+		[KNOB_BOOL] = "bool",
+		[KNOB_INT] = "int",
+		[KNOB_ENUM] = "enum",
+		[KNOB_STRING] = "text",
 	};
 
 	/* Text goes out as it is (no quotes), so that the first line is the value. */
@@ -155,19 +157,22 @@ model_name(const struct cpu_identity *id)
 }
 
 void
-procfs_format_cpu(struct procbuf *b, const struct cpu_identity *id, unsigned processor,
-		  u32 apic_id, u64 tsc_hz)
+procfs_format_cpu(struct procbuf *b, const struct cpu_identity *id, unsigned processor, u32 apic_id,
+		  u64 tsc_hz)
 {
 	u64 khz = tsc_hz / 1000;
 
-	procbuf_printf(b, "processor\t: %u\nvendor_id\t: %s\ncpu family\t: %u\nmodel\t\t: %u\n"
-		       "model name\t: %s\nstepping\t: %u\n", processor,
-		       id->vendor[0] ? id->vendor : "unknown", cpu_family(id->signature),
+	procbuf_printf(b,
+		       "processor\t: %u\nvendor_id\t: %s\ncpu family\t: %u\nmodel\t\t: %u\n"
+		       "model name\t: %s\nstepping\t: %u\n",
+		       processor, id->vendor[0] ? id->vendor : "unknown", cpu_family(id->signature),
 		       cpu_model(id->signature), model_name(id), id->signature & 0xf);
 	if (khz)
 		procbuf_printf(b, "cpu MHz\t\t: %lu.%03lu\n", khz / 1000, khz % 1000);
-	procbuf_printf(b, "apicid\t\t: %u\nfpu\t\t: yes\nfpu_exception\t: yes\n"
-		       "cpuid level\t: %u\nwp\t\t: yes\nflags\t\t:", apic_id, id->max_leaf);
+	procbuf_printf(b,
+		       "apicid\t\t: %u\nfpu\t\t: yes\nfpu_exception\t: yes\n"
+		       "cpuid level\t: %u\nwp\t\t: yes\nflags\t\t:",
+		       apic_id, id->max_leaf);
 	procfs_format_cpu_flags(b, id->words);
 	procbuf_printf(b, "\nclflush size\t: %u\ncache_alignment\t: %u\n", id->clflush_size,
 		       id->clflush_size);
@@ -211,23 +216,26 @@ procfs_format_uptime(struct procbuf *b, u64 uptime_ns, u64 idle_ns)
 {
 	u64 cs = 1000000000 / 100;
 
-	procbuf_printf(b, "%lu.%02lu %lu.%02lu\n", uptime_ns / 1000000000, uptime_ns % 1000000000 / cs,
-		       idle_ns / 1000000000, idle_ns % 1000000000 / cs);
+	procbuf_printf(b, "%lu.%02lu %lu.%02lu\n", uptime_ns / 1000000000,
+		       uptime_ns % 1000000000 / cs, idle_ns / 1000000000,
+		       idle_ns % 1000000000 / cs);
 }
 
 /* ---- /proc/lockstat ------------------------------------------------------- */
 
 #define LOCKSTAT_LINE "%-20s %12s %11s %16s %14s %12s %14s %12s\n"
-#define LOCKSTAT_ROW "%-20s %12lu %11lu %16lu %14lu %12lu %14lu %12lu\n"
+#define LOCKSTAT_ROW  "%-20s %12lu %11lu %16lu %14lu %12lu %14lu %12lu\n"
 
 void
 procfs_format_lockstat(struct procbuf *b, const struct lockstat_row *rows, size_t n,
 		       bool collecting)
 {
-	procbuf_printf(b, "# lockstat=%d; counts since the last reset, most contended first; "
-		       "times in ns; hold times of exclusive holds\n", collecting);
-	procbuf_printf(b, LOCKSTAT_LINE, "class", "acquisitions", "contentions",
-		       "read-contentions", "wait-total", "wait-max", "hold-total", "hold-max");
+	procbuf_printf(b,
+		       "# lockstat=%d; counts since the last reset, most contended first; "
+		       "times in ns; hold times of exclusive holds\n",
+		       collecting);
+	procbuf_printf(b, LOCKSTAT_LINE, "class", "acquisitions", "contentions", "read-contentions",
+		       "wait-total", "wait-max", "hold-total", "hold-max");
 	for (size_t i = 0; i < n; i++) {
 		const struct lockstat_counters *c = &rows[i].c;
 		procbuf_printf(b, LOCKSTAT_ROW, rows[i].name, c->acquisitions, c->contentions,
@@ -254,7 +262,8 @@ state_name(char state)
 void
 procfs_format_status(struct procbuf *b, const struct procfs_task *t)
 {
-	procbuf_printf(b, "Name:\t%s\nState:\t%s\nTgid:\t%d\nPid:\t%d\nPPid:\t%d\n"
+	procbuf_printf(b,
+		       "Name:\t%s\nState:\t%s\nTgid:\t%d\nPid:\t%d\nPPid:\t%d\n"
 		       "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n",
 		       t->comm, state_name(t->state), t->tgid, t->pid, t->ppid);
 	if (t->own_mm)
@@ -281,12 +290,13 @@ void
 procfs_format_stat(struct procbuf *b, const struct procfs_task *t)
 {
 	/* 1-13: pid comm state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt */
-	procbuf_printf(b, "%d (%s) %c %d 0 0 0 0 0 %lu %lu 0 0 ", t->pid, t->comm, t->state, t->ppid,
-		       t->minflt, t->cminflt);
+	procbuf_printf(b, "%d (%s) %c %d 0 0 0 0 0 %lu %lu 0 0 ", t->pid, t->comm, t->state,
+		       t->ppid, t->minflt, t->cminflt);
 	/* 14-25: utime stime cutime cstime priority nice threads itrealvalue starttime vsize rss rsslim */
 	procbuf_printf(b, "%lu %lu %lu %lu 20 0 1 0 %lu 0 %lu 0 ", clock_ticks(t->utime_ns),
-		       clock_ticks(t->stime_ns), clock_ticks(t->cutime_ns), clock_ticks(t->cstime_ns),
-		       clock_ticks(t->start_ns), t->own_mm ? t->rss_pages : 0);
+		       clock_ticks(t->stime_ns), clock_ticks(t->cutime_ns),
+		       clock_ticks(t->cstime_ns), clock_ticks(t->start_ns),
+		       t->own_mm ? t->rss_pages : 0);
 	/* 26-39: code, stack and signal fields, wchan, nswap cnswap, exit_signal, processor */
 	procbuf_printf(b, "0 0 0 0 0 0 0 0 0 0 0 0 17 %u ", t->cpu);
 	/* 40-52: rt_priority policy, blkio and guest times, data/brk/arg/env addresses, exit_code */

@@ -22,8 +22,8 @@
  */
 struct procbuf {
 	char *p;
-	size_t size;		/* bytes at p */
-	size_t len;		/* length of the text; past size when it did not fit */
+	size_t size; /* bytes at p */
+	size_t len;  /* length of the text; past size when it did not fit */
 };
 
 void procbuf_printf(struct procbuf *b, const char *fmt, ...) __printf(2, 3);
@@ -62,11 +62,11 @@ char *procfs_trim(char *s);
 
 /* The CPUID feature words /proc/cpuinfo decodes, in the order Linux prints them. */
 enum cpu_flag_word {
-	CPU_WORD_1_EDX,		/* CPUID 1, EDX (Linux's word 0) */
-	CPU_WORD_X1_EDX,	/* CPUID 0x80000001, EDX (word 1) */
-	CPU_WORD_1_ECX,		/* CPUID 1, ECX (word 4) */
-	CPU_WORD_X1_ECX,	/* CPUID 0x80000001, ECX (word 6) */
-	CPU_WORD_7_EBX,		/* CPUID 7.0, EBX (word 9) */
+	CPU_WORD_1_EDX,	 /* CPUID 1, EDX (Linux's word 0) */
+	CPU_WORD_X1_EDX, /* CPUID 0x80000001, EDX (word 1) */
+	CPU_WORD_1_ECX,	 /* CPUID 1, ECX (word 4) */
+	CPU_WORD_X1_ECX, /* CPUID 0x80000001, ECX (word 6) */
+	CPU_WORD_7_EBX,	 /* CPUID 7.0, EBX (word 9) */
 	CPU_NWORDS
 };
 
@@ -75,8 +75,8 @@ struct cpu_identity {
 	char vendor[13];
 	char model_name[49];
 	u32 max_leaf;
-	u32 signature;		/* CPUID 1, EAX: family, model, stepping */
-	u32 clflush_size;	/* bytes */
+	u32 signature;	  /* CPUID 1, EAX: family, model, stepping */
+	u32 clflush_size; /* bytes */
 	u32 phys_bits, virt_bits;
 	u32 words[CPU_NWORDS];
 };
@@ -112,18 +112,18 @@ void procfs_format_lockstat(struct procbuf *b, const struct lockstat_row *rows, 
 /* What the files of one process show, copied while its task could not go away. */
 struct procfs_task {
 	int pid, tgid, ppid;
-	char state;			/* 'R', 'S' or 'Z', as Linux abbreviates them */
+	char state; /* 'R', 'S' or 'Z', as Linux abbreviates them */
 	char comm[TASK_COMM_LEN];
 	u64 utime_ns, stime_ns;
-	u64 cutime_ns, cstime_ns;	/* of reaped children */
-	u64 start_ns;			/* since boot */
+	u64 cutime_ns, cstime_ns; /* of reaped children */
+	u64 start_ns;		  /* since boot */
 	u64 minflt, cminflt;
-	bool has_mm;			/* a user process, not a kernel thread or zombie */
-	bool own_mm;			/* the reader's own address space: rss_pages is valid */
+	bool has_mm; /* a user process, not a kernel thread or zombie */
+	bool own_mm; /* the reader's own address space: rss_pages is valid */
 	u64 rss_pages;
 	unsigned cpu;
-	int exit_code;			/* wait status; zombies only */
-	int threads;			/* live members of its thread group */
+	int exit_code; /* wait status; zombies only */
+	int threads;   /* live members of its thread group */
 };
 
 void procfs_format_status(struct procbuf *b, const struct procfs_task *t);

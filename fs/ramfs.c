@@ -27,12 +27,12 @@ ramfs_new_inode(u32 mode)
 	else if (S_ISREG(mode))
 		inode = inode_alloc(mode, &ramfs_file_iops, &ramfs_file_fops);
 	else
-		inode = inode_alloc(mode, NULL, NULL);	/* a device node: devfs sets fops */
+		inode = inode_alloc(mode, NULL, NULL); /* a device node: devfs sets fops */
 	if (!inode)
 		return NULL;
 	inode->dev = DEV_RAMFS;
 	if (S_ISDIR(mode))
-		inode->nlink = 2;	/* its name and its "." */
+		inode->nlink = 2; /* its name and its "." */
 	return inode;
 }
 
@@ -57,7 +57,7 @@ ramfs_create(struct dentry *dir, const char *name, size_t len, u32 mode, struct 
 		return -ENOMEM;
 	dentry_link(d);
 	if (S_ISDIR(mode))
-		dir->inode->nlink++;	/* the child's ".." */
+		dir->inode->nlink++; /* the child's ".." */
 	inode_touch(dir->inode);
 	*out = d;
 	return 0;
@@ -114,8 +114,8 @@ ramfs_unlink(struct dentry *dir, struct dentry *victim)
 }
 
 static int
-ramfs_rename(struct dentry *olddir, struct dentry *old, struct dentry *newdir,
-	     const char *name, size_t len, struct dentry *target)
+ramfs_rename(struct dentry *olddir, struct dentry *old, struct dentry *newdir, const char *name,
+	     size_t len, struct dentry *target)
 {
 	int err = target ? lock_if_dir(target) : 0;
 
@@ -133,7 +133,7 @@ ramfs_rename(struct dentry *olddir, struct dentry *old, struct dentry *newdir,
 		unlock_if_dir(target);
 	}
 	if (S_ISDIR(old->inode->mode) && olddir != newdir) {
-		olddir->inode->nlink--;		/* its ".." moved */
+		olddir->inode->nlink--; /* its ".." moved */
 		newdir->inode->nlink++;
 	}
 	old->inode->ctime = fs_now();
@@ -199,7 +199,7 @@ generic_file_llseek(struct file *f, s64 off, int whence)
 	case SEEK_END:
 		base = size;
 		break;
-	case SEEK_DATA:		/* ramfs has no holes it admits to: all data up to i_size */
+	case SEEK_DATA: /* ramfs has no holes it admits to: all data up to i_size */
 	case SEEK_HOLE:
 		if (off < 0 || off >= size)
 			return -ENXIO;

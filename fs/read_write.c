@@ -171,7 +171,8 @@ rwv_fd(int fd, bool write, const struct kernel_iovec __user *uiov, int cnt)
 
 	if (!f)
 		return -EBADF;
-	long ret = (f->fmode & (write ? FMODE_WRITE : FMODE_READ)) ? iovec_import(uiov, cnt, &iov) : -EBADF;
+	long ret = (f->fmode & (write ? FMODE_WRITE : FMODE_READ)) ? iovec_import(uiov, cnt, &iov)
+								   : -EBADF;
 	if (ret > 0) {
 		pos_lock(f);
 		ret = rwv(f, write, iov, cnt, ret, &f->pos);

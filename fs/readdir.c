@@ -12,13 +12,13 @@
 #include "kernel/lib/string.h"
 #include "kernel/syscall/syscall.h"
 
-#define DIRENT_NAME_OFFSET	offsetof(struct kernel_dirent64, d_name)
-#define DIRENT_MAX		ALIGN_UP(DIRENT_NAME_OFFSET + NAME_MAX + 1, 8)
+#define DIRENT_NAME_OFFSET offsetof(struct kernel_dirent64, d_name)
+#define DIRENT_MAX	   ALIGN_UP(DIRENT_NAME_OFFSET + NAME_MAX + 1, 8)
 
 unsigned
 dt_type(u32 mode)
 {
-	return (mode & S_IFMT) >> 12;	/* DT_* are the S_IF* type bits shifted down */
+	return (mode & S_IFMT) >> 12; /* DT_* are the S_IF* type bits shifted down */
 }
 
 bool
@@ -30,7 +30,7 @@ dir_emit(struct dir_context *ctx, const char *name, size_t len, u64 ino, unsigne
 
 	if (reclen > ctx->size - ctx->used) {
 		if (ctx->used == 0)
-			ctx->error = -EINVAL;	/* not even one entry fits */
+			ctx->error = -EINVAL; /* not even one entry fits */
 		return false;
 	}
 	memset(rec, 0, reclen);

@@ -44,8 +44,8 @@ SYSCALL2(lstat, const char __user *, path, struct kernel_stat __user *, st)
 	return fstatat_user(AT_FDCWD, path, st, AT_SYMLINK_NOFOLLOW);
 }
 
-SYSCALL4(newfstatat, int, dirfd, const char __user *, path, struct kernel_stat __user *, st,
-	 int, flags)
+SYSCALL4(newfstatat, int, dirfd, const char __user *, path, struct kernel_stat __user *, st, int,
+	 flags)
 {
 	return fstatat_user(dirfd, path, st, flags);
 }

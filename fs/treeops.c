@@ -32,7 +32,7 @@ vfs_create(struct dentry *dir, const char *name, size_t len, u32 mode, bool excl
 		if (di->iops->create)
 			err = di->iops->create(dir, name, len, mode, out);
 		else
-			err = S_ISDIR(mode) ? -EPERM : -EACCES;	/* as Linux, e.g. in /proc */
+			err = S_ISDIR(mode) ? -EPERM : -EACCES; /* as Linux, e.g. in /proc */
 	}
 	mutex_unlock(&di->lock);
 	return err;
@@ -51,11 +51,12 @@ vfs_create_unnamed(struct dentry *dir, u32 mode, struct dentry **out)
 	mutex_lock(&di->lock);
 	/* A fresh name that nobody can see: it is gone again before the lock is. */
 	for (;;) {
-		int len = ksnprintf(name, sizeof(name), "#%lu",
-				    (unsigned long)__atomic_add_fetch(&serial, 1, __ATOMIC_RELAXED));
+		int len =
+			ksnprintf(name, sizeof(name), "#%lu",
+				  (unsigned long)__atomic_add_fetch(&serial, 1, __ATOMIC_RELAXED));
 		err = lookup_child(dir, name, (size_t)len, out);
 		if (err == 0) {
-			dput(*out);	/* a user's file has that name: try the next */
+			dput(*out); /* a user's file has that name: try the next */
 			continue;
 		}
 		if (err == -ENOENT && !di->dead)
@@ -81,7 +82,7 @@ vfs_mkdirat(int dirfd, const char *path, u32 mode)
 	if (err)
 		return err;
 	if (np.type != LAST_NORM)
-		err = -EEXIST;		/* ".", ".." and "/" all exist */
+		err = -EEXIST; /* ".", ".." and "/" all exist */
 	else
 		err = vfs_create(np.dir, np.last, np.len, S_IFDIR | (mode & 01777), true, &d);
 	if (!err)
@@ -176,17 +177,17 @@ unlock_two(struct dentry *a, struct dentry *b)
 
 /* Linux's checks of rename(2), in its order; target may be NULL. */
 static int
-rename_check(const struct nameparent *op, const struct nameparent *np,
-	     struct dentry *old, struct dentry *target)
+rename_check(const struct nameparent *op, const struct nameparent *np, struct dentry *old,
+	     struct dentry *target)
 {
 	bool isdir = S_ISDIR(old->inode->mode);
 
 	if (!isdir && (op->trailing_slash || np->trailing_slash))
 		return -ENOTDIR;
 	if (isdir && dentry_is_ancestor(old, np->dir))
-		return -EINVAL;		/* into itself */
+		return -EINVAL; /* into itself */
 	if (target && dentry_is_ancestor(target, op->dir))
-		return -ENOTEMPTY;	/* over its own ancestor */
+		return -ENOTEMPTY; /* over its own ancestor */
 	if (target && isdir && !S_ISDIR(target->inode->mode))
 		return -ENOTDIR;
 	if (target && !isdir && S_ISDIR(target->inode->mode))
@@ -212,8 +213,9 @@ rename_locked(const struct nameparent *op, const struct nameparent *np)
 			err = 0;
 		if (!err)
 			err = rename_check(op, np, old, target);
-		if (!err && old != target)	/* the same file: nothing to do */
-			err = olddir->inode->iops->rename(olddir, old, newdir, np->last, np->len, target);
+		if (!err && old != target) /* the same file: nothing to do */
+			err = olddir->inode->iops->rename(olddir, old, newdir, np->last, np->len,
+							  target);
 		if (target)
 			dput(target);
 		dput(old);
@@ -236,7 +238,7 @@ do_renameat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath
 		return err;
 	}
 	if (op.dir->inode->iops != np.dir->inode->iops) {
-		err = -EXDEV;		/* another file system */
+		err = -EXDEV; /* another file system */
 	} else if (op.type != LAST_NORM || np.type != LAST_NORM) {
 		err = -EBUSY;
 	} else {
@@ -326,8 +328,8 @@ SYSCALL2(rename, const char __user *, oldpath, const char __user *, newpath)
 	return renameat_user(AT_FDCWD, oldpath, AT_FDCWD, newpath);
 }
 
-SYSCALL4(renameat, int, olddirfd, const char __user *, oldpath,
-	 int, newdirfd, const char __user *, newpath)
+SYSCALL4(renameat, int, olddirfd, const char __user *, oldpath, int, newdirfd, const char __user *,
+	 newpath)
 {
 	return renameat_user(olddirfd, oldpath, newdirfd, newpath);
 }

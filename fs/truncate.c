@@ -53,7 +53,8 @@ SYSCALL2(ftruncate, int, fd, s64, length)
 	if (!f)
 		return -EBADF;
 	int err = S_ISREG(f->inode->mode) && (f->fmode & FMODE_WRITE)
-		  ? vfs_truncate(f->inode, (u64)length) : -EINVAL;
+			  ? vfs_truncate(f->inode, (u64)length)
+			  : -EINVAL;
 	file_put(f);
 	return err;
 }

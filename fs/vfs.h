@@ -87,14 +87,13 @@
 
 /* ---- limits and mode bits of the kernel's own ----------------------------- */
 
-#define MAX_RW_COUNT	0x7ffff000ul	/* Linux clamps one read/write to this */
-#define MAX_FILE_SIZE	((u64)INT64_MAX)
-#define S_IALLUGO	07777
-#define S_IXUGO		00111
+#define MAX_RW_COUNT  0x7ffff000ul /* Linux clamps one read/write to this */
+#define MAX_FILE_SIZE ((u64)INT64_MAX)
+#define S_IALLUGO     07777
+#define S_IXUGO	      00111
 
 /* Device numbers as x86-64 Linux encodes them in st_rdev (new_encode_dev). */
-#define MKDEV(major, minor) \
-	((u32)(((minor) & 0xff) | ((major) << 8) | (((minor) & ~0xffu) << 12)))
+#define MKDEV(major, minor) ((u32)(((minor)&0xff) | ((major) << 8) | (((minor) & ~0xffu) << 12)))
 
 /* ---- inodes (fs/inode.c) ------------------------------------------------- */
 
@@ -131,27 +130,27 @@ struct inode_operations {
 };
 
 struct inode {
-	u32 refcount;			/* atomic */
-	u32 mode;			/* S_IF* type and permission bits */
-	u32 nlink;			/* names (for a directory: 2 + subdirectories) */
+	u32 refcount; /* atomic */
+	u32 mode;     /* S_IF* type and permission bits */
+	u32 nlink;    /* names (for a directory: 2 + subdirectories) */
 	u32 uid, gid;
-	u32 dev;			/* st_dev: which file system */
-	u32 rdev;			/* device nodes: MKDEV(major, minor) */
+	u32 dev;  /* st_dev: which file system */
+	u32 rdev; /* device nodes: MKDEV(major, minor) */
 	u64 ino;
-	u64 size;			/* i_size_read; i_size_write under lock */
+	u64 size; /* i_size_read; i_size_write under lock */
 	struct fs_time atime, mtime, ctime;
-	struct mutex lock;		/* see the top of this file */
+	struct mutex lock; /* see the top of this file */
 	const struct inode_operations *iops;
-	const struct file_operations *fops;	/* what opening it gives */
-	void *private;			/* a device's or a pipe's data */
+	const struct file_operations *fops; /* what opening it gives */
+	void *private;			    /* a device's or a pipe's data */
 
 	/* regular files: the page cache (fs/filemap.c) */
 	struct spinlock pages_lock;
 	struct page_index pages;
 
 	/* directories */
-	u64 next_pos;			/* getdents position for the next child linked */
-	bool dead;			/* removed: nothing may be created in it */
+	u64 next_pos; /* getdents position for the next child linked */
+	bool dead;    /* removed: nothing may be created in it */
 };
 
 /* Device numbers for st_dev. */
@@ -184,18 +183,18 @@ void inode_fill_stat(struct inode *inode, struct kernel_stat *st);
 /* ---- dentries (fs/dentry.c) ---------------------------------------------- */
 
 struct dentry {
-	u32 refcount;			/* atomic */
-	char *name;			/* kmalloc'd, NUL-terminated; dentry_tree_lock */
+	u32 refcount; /* atomic */
+	char *name;   /* kmalloc'd, NUL-terminated; dentry_tree_lock */
 	size_t len;
-	struct dentry *parent;		/* referenced; the root is its own; dentry_tree_lock */
-	struct inode *inode;		/* referenced; never NULL */
-	struct list_head children;	/* ramfs directory: linked children, by pos */
-	struct list_head sibling;	/* in the parent's children */
-	struct list_head hash_link;	/* in the name index, while linked (dentry.c) */
-	u64 pos;			/* getdents position in the parent */
-	bool linked;			/* in its parent's children (holds a self reference) */
-	bool deleted;			/* unlinked: its name is gone */
-	bool mounted;			/* another file system's root is shown here */
+	struct dentry *parent;	    /* referenced; the root is its own; dentry_tree_lock */
+	struct inode *inode;	    /* referenced; never NULL */
+	struct list_head children;  /* ramfs directory: linked children, by pos */
+	struct list_head sibling;   /* in the parent's children */
+	struct list_head hash_link; /* in the name index, while linked (dentry.c) */
+	u64 pos;		    /* getdents position in the parent */
+	bool linked;		    /* in its parent's children (holds a self reference) */
+	bool deleted;		    /* unlinked: its name is gone */
+	bool mounted;		    /* another file system's root is shown here */
 };
 
 /* The root of everything (fs/mount.c). */
@@ -232,11 +231,11 @@ enum last_type { LAST_NORM, LAST_DOT, LAST_DOTDOT, LAST_ROOT };
 
 /* The directory a path's last component is in, and that component. */
 struct nameparent {
-	struct dentry *dir;		/* referenced */
-	const char *last;		/* points into the path; not NUL-terminated */
+	struct dentry *dir; /* referenced */
+	const char *last;   /* points into the path; not NUL-terminated */
 	size_t len;
 	enum last_type type;
-	bool trailing_slash;		/* "name/": must be a directory */
+	bool trailing_slash; /* "name/": must be a directory */
 };
 
 /* Resolves path from dirfd (or AT_FDCWD): a referenced dentry in *out, or -errno. */
@@ -259,9 +258,9 @@ void putname(char *name);
 /* ---- open files (fs/file.c) ---------------------------------------------- */
 
 /* What reads and writes may do with a file (file->fmode). */
-#define FMODE_READ	1u
-#define FMODE_WRITE	2u
-#define FMODE_PATH	4u	/* O_PATH: only a handle on a name */
+#define FMODE_READ  1u
+#define FMODE_WRITE 2u
+#define FMODE_PATH  4u /* O_PATH: only a handle on a name */
 
 struct file_operations {
 	/* Called once per open; may set f->private. */
@@ -282,13 +281,13 @@ struct file_operations {
 };
 
 struct file {
-	u32 refcount;			/* atomic */
-	u32 flags;			/* O_* status flags: O_APPEND, O_NONBLOCK ... */
-	u32 fmode;			/* FMODE_* */
-	u64 pos;			/* under pos_lock */
-	struct mutex pos_lock;		/* regular files and directories */
-	struct inode *inode;		/* referenced */
-	struct dentry *dentry;		/* referenced; NULL for pipes */
+	u32 refcount;	       /* atomic */
+	u32 flags;	       /* O_* status flags: O_APPEND, O_NONBLOCK ... */
+	u32 fmode;	       /* FMODE_* */
+	u64 pos;	       /* under pos_lock */
+	struct mutex pos_lock; /* regular files and directories */
+	struct inode *inode;   /* referenced */
+	struct dentry *dentry; /* referenced; NULL for pipes */
 	const struct file_operations *ops;
 	void *private;
 };
@@ -303,11 +302,11 @@ int file_open_at(int dirfd, const char *path, u32 flags, u32 mode, struct file *
 /* ---- fd tables (fs/fdtable.c) -------------------------------------------- */
 
 struct files {
-	u32 refcount;			/* atomic */
+	u32 refcount; /* atomic */
 	struct spinlock lock;
-	unsigned max;			/* slots in fd[] */
+	unsigned max; /* slots in fd[] */
 	struct file **fd;
-	u64 *cloexec;			/* one bit per slot */
+	u64 *cloexec; /* one bit per slot */
 };
 
 /* fd_get (fs.h) refuses O_PATH files, as most calls must; this one takes them too. */
@@ -323,9 +322,9 @@ int fd_set_cloexec(int fd, bool on);
 /* ---- per-process root, cwd, umask (fs/fs_context.c) ---------------------- */
 
 struct fs_context {
-	u32 refcount;			/* atomic */
-	struct spinlock lock;		/* root, cwd */
-	struct dentry *root, *cwd;	/* referenced */
+	u32 refcount;		   /* atomic */
+	struct spinlock lock;	   /* root, cwd */
+	struct dentry *root, *cwd; /* referenced */
 	u32 umask;
 };
 
@@ -354,7 +353,7 @@ int filemap_fill(struct inode *inode, const void *data, u64 size);
  * pages below i_size are given (the mmap fault path: past it is SIGBUS).
  */
 #define FGP_CREATE	1u
-#define FGP_WITHIN_SIZE	2u
+#define FGP_WITHIN_SIZE 2u
 struct page *filemap_get_page(struct inode *inode, u64 index, unsigned how);
 /* Truncates or extends (inode->lock held). */
 void filemap_set_size(struct inode *inode, u64 size);
@@ -373,18 +372,18 @@ s64 generic_file_llseek(struct file *f, s64 off, int whence);
 /* ---- directories (fs/readdir.c) ------------------------------------------ */
 
 struct dir_context {
-	u64 pos;			/* position of the next entry to emit */
+	u64 pos; /* position of the next entry to emit */
 	char __user *buf;
 	size_t size, used;
-	int error;			/* -EFAULT: a bad buffer; -EINVAL: no entry fits */
+	int error; /* -EFAULT: a bad buffer; -EINVAL: no entry fits */
 };
 
 /*
  * Emits the entry at position pos (the next one will be at pos + 1):
  * false when the buffer is full or bad, and then the caller stops.
  */
-bool dir_emit(struct dir_context *ctx, const char *name, size_t len, u64 ino,
-	      unsigned type, u64 pos);
+bool dir_emit(struct dir_context *ctx, const char *name, size_t len, u64 ino, unsigned type,
+	      u64 pos);
 unsigned dt_type(u32 mode);
 /* llseek for directories: positions are cookies, only SEEK_SET and SEEK_CUR. */
 s64 dir_llseek(struct file *f, s64 off, int whence);

@@ -35,7 +35,7 @@ return_address_before_frame(u64 rip, u64 rsp)
 		return 0;
 	if (!ksym_lookup(rip, &off, NULL) || off == 0)
 		probe_read_u64((void *)rsp, &ret);
-	else if (off == 1 && *(const u8 *)(rip - 1) == 0x55)	/* push %rbp */
+	else if (off == 1 && *(const u8 *)(rip - 1) == 0x55) /* push %rbp */
 		probe_read_u64((void *)(rsp + 8), &ret);
 	return is_kernel_text(ret) ? ret : 0;
 }

@@ -11,13 +11,18 @@
 #include "locking/spinlock.h"
 
 KNOB_ENUM(crashtest, "crashtest", 0, false,
-	  "after boot, crash on purpose to exercise the fault report",
-	  "none", "panic", "null", "nx", "ud2", "stack-overflow", "spin-recursion",
-	  "spin-bad-release");
+	  "after boot, crash on purpose to exercise the fault report", "none", "panic", "null",
+	  "nx", "ud2", "stack-overflow", "spin-recursion", "spin-bad-release");
 
 enum {
-	CRASH_NONE, CRASH_PANIC, CRASH_NULL, CRASH_NX, CRASH_UD2, CRASH_STACK_OVERFLOW,
-	CRASH_SPIN_RECURSION, CRASH_SPIN_BAD_RELEASE
+	CRASH_NONE,
+	CRASH_PANIC,
+	CRASH_NULL,
+	CRASH_NX,
+	CRASH_UD2,
+	CRASH_STACK_OVERFLOW,
+	CRASH_SPIN_RECURSION,
+	CRASH_SPIN_BAD_RELEASE
 };
 
 static __attribute__((noinline)) u64
@@ -27,7 +32,7 @@ crash_null_dereference(volatile u64 *p)
 }
 
 /* Each level keeps a 1 KiB frame alive until the guard page is hit. */
-static volatile u64 recursion_limit = ~0ul;	/* volatile: the compiler may not see the end */
+static volatile u64 recursion_limit = ~0ul; /* volatile: the compiler may not see the end */
 
 static __attribute__((noinline)) u64
 crash_recurse(u64 depth)
@@ -40,7 +45,7 @@ crash_recurse(u64 depth)
 	return crash_recurse(depth + 1) + frame[0];
 }
 
-static const u8 not_code[16] = { 0xc3 };	/* rodata: mapped NX */
+static const u8 not_code[16] = { 0xc3 }; /* rodata: mapped NX */
 
 /* The spinlock crashes are lockdebug's to catch: they switch it on themselves. */
 static struct spinlock crash_lock = SPINLOCK_INIT("crashtest");

@@ -21,7 +21,7 @@ KNOB_ENUM(kbench, "kbench", 0, false, "run an in-kernel micro-benchmark after bo
 
 enum { KBENCH_NONE, KBENCH_IPI };
 
-#define BATCH 64
+#define BATCH	64
 #define BATCHES 200
 
 extern const struct knob __start_knobs[], __stop_knobs[];
@@ -35,7 +35,8 @@ nothing(void *arg)
 static void
 format_variant(char *buf, size_t size)
 {
-	size_t n = (size_t)ksnprintf(buf, size, "{\"os\":\"rewind\",\"release\":\"%s\"", REWIND_VERSION);
+	size_t n = (size_t)ksnprintf(buf, size, "{\"os\":\"rewind\",\"release\":\"%s\"",
+				     REWIND_VERSION);
 
 	/* As user/lib/bench.c: the knobs not at their default; text knobs say what runs, not a policy. */
 	for (const struct knob *k = __start_knobs; k < __stop_knobs && n < size; k++) {

@@ -13,7 +13,8 @@
 
 extern const struct knob __start_knobs[], __stop_knobs[];
 
-KNOB_BOOL(knob_help, "help", 0, false, "print every knob with its values and default, then boot on");
+KNOB_BOOL(knob_help, "help", 0, false,
+	  "print every knob with its values and default, then boot on");
 
 #define for_each_knob(k) for (const struct knob *k = __start_knobs; k < __stop_knobs; k++)
 
@@ -162,8 +163,8 @@ knob_set(const struct knob *k, const char *value)
 		char valid[256], cur[160];
 		knob_format_valid(k, valid, sizeof(valid));
 		knob_format_current(k, cur, sizeof(cur));
-		pr_warn("knobs: invalid value '%s' for %s (valid: %s); keeping %s\n",
-			value, k->name, valid, cur);
+		pr_warn("knobs: invalid value '%s' for %s (valid: %s); keeping %s\n", value,
+			k->name, valid, cur);
 		return -EINVAL;
 	}
 	if (k->type == KNOB_STRING)
@@ -185,8 +186,8 @@ warn_unknown(const char *name)
 	for_each_knob(k)
 		n += ksnprintf(list + MIN(n, sizeof(list)), sizeof(list) - MIN(n, sizeof(list)),
 			       "%s%s", n ? ", " : "", k->name);
-	pr_warn("knobs: unknown knob '%s' ignored (valid knobs: %s; 'help' describes them)\n",
-		name, list);
+	pr_warn("knobs: unknown knob '%s' ignored (valid knobs: %s; 'help' describes them)\n", name,
+		list);
 }
 
 void
@@ -212,8 +213,8 @@ knobs_apply_cmdline(const char *cmdline)
 			if (k->type != KNOB_BOOL) {
 				char valid[256];
 				knob_format_valid(k, valid, sizeof(valid));
-				pr_warn("knobs: %s needs a value (%s=<%s>); ignored\n",
-					k->name, k->name, valid);
+				pr_warn("knobs: %s needs a value (%s=<%s>); ignored\n", k->name,
+					k->name, valid);
 				continue;
 			}
 			value = "1";
@@ -227,7 +228,8 @@ knobs_apply_cmdline(const char *cmdline)
 void
 knobs_print_help(void)
 {
-	pr_notice("knobs (name=value on the kernel command line; * = settable at run time; [the file that declares it]):\n");
+	pr_notice(
+		"knobs (name=value on the kernel command line; * = settable at run time; [the file that declares it]):\n");
 	for_each_knob(k) {
 		char valid[256], def[160], cur[160];
 		knob_format_valid(k, valid, sizeof(valid));

@@ -22,17 +22,17 @@ enum knob_type { KNOB_BOOL, KNOB_INT, KNOB_ENUM, KNOB_STRING };
 struct knob {
 	const char *name;
 	const char *help;
-	const char *file;		/* the source file that declares it */
+	const char *file; /* the source file that declares it */
 	enum knob_type type;
 	int *value;
 	int def;
-	int min, max;			/* KNOB_INT: inclusive range */
-	const char *const *names;	/* KNOB_ENUM: value i is called names[i] */
+	int min, max;		  /* KNOB_INT: inclusive range */
+	const char *const *names; /* KNOB_ENUM: value i is called names[i] */
 	int nnames;
-	char *str;			/* KNOB_STRING: the text, str_size bytes with its NUL */
+	char *str; /* KNOB_STRING: the text, str_size bytes with its NUL */
 	size_t str_size;
 	const char *str_def;
-	bool runtime;			/* may change after boot */
+	bool runtime; /* may change after boot */
 	/*
 	 * Or NULL: called after every successful knob_set, for an owner that
 	 * must act on a change (remap a page). It also runs for the command
@@ -41,49 +41,46 @@ struct knob {
 	void (*on_change)(void);
 };
 
-#define KNOB_REGISTER(var, ...)						\
-	static const struct knob knob_##var __section("knobs") __used	\
-	__aligned(8) = { .file = __FILE__, __VA_ARGS__ }
+#define KNOB_REGISTER(var, ...)                                \
+	static const struct knob knob_##var __section("knobs") \
+		__used __aligned(8) = { .file = __FILE__, __VA_ARGS__ }
 
-#define KNOB_BOOL(var, name_, def_, runtime_, help_)			\
-	int var = (def_);						\
+#define KNOB_BOOL(var, name_, def_, runtime_, help_) \
+	int var = (def_);                            \
 	KNOB_BOOL_AT(var, var, name_, def_, runtime_, help_)
 
 /*
  * A boolean whose int the caller defines elsewhere (a field of a struct,
  * initialised to def_); id names the registry entry.
  */
-#define KNOB_BOOL_AT(id, lvalue, name_, def_, runtime_, help_)		\
-	KNOB_REGISTER(id, .name = name_, .help = help_, .type = KNOB_BOOL, \
-		      .value = &(lvalue), .def = (def_), .min = 0, .max = 1, \
-		      .runtime = runtime_)
+#define KNOB_BOOL_AT(id, lvalue, name_, def_, runtime_, help_)                                 \
+	KNOB_REGISTER(id, .name = name_, .help = help_, .type = KNOB_BOOL, .value = &(lvalue), \
+		      .def = (def_), .min = 0, .max = 1, .runtime = runtime_)
 
-#define KNOB_INT(var, name_, def_, min_, max_, runtime_, help_)		\
-	int var = (def_);						\
-	KNOB_REGISTER(var, .name = name_, .help = help_, .type = KNOB_INT, \
-		      .value = &var, .def = (def_), .min = (min_), .max = (max_), \
-		      .runtime = runtime_)
+#define KNOB_INT(var, name_, def_, min_, max_, runtime_, help_)                           \
+	int var = (def_);                                                                 \
+	KNOB_REGISTER(var, .name = name_, .help = help_, .type = KNOB_INT, .value = &var, \
+		      .def = (def_), .min = (min_), .max = (max_), .runtime = runtime_)
 
 /* The values are the names, in order: KNOB_ENUM(v, "mode", 0, true, "...", "a", "b"). */
-#define KNOB_ENUM(var, name_, def_, runtime_, help_, ...)		\
+#define KNOB_ENUM(var, name_, def_, runtime_, help_, ...) \
 	KNOB_ENUM_NOTIFY(var, name_, def_, runtime_, NULL, help_, __VA_ARGS__)
 
 /* An enum knob whose owner's on_change_(void) runs after each change (see struct knob). */
-#define KNOB_ENUM_NOTIFY(var, name_, def_, runtime_, on_change_, help_, ...) \
-	static const char *const var##_names[] = { __VA_ARGS__ };	\
-	int var = (def_);						\
-	KNOB_REGISTER(var, .name = name_, .help = help_, .type = KNOB_ENUM, \
-		      .value = &var, .def = (def_), .min = 0,		\
-		      .max = (int)ARRAY_SIZE(var##_names) - 1,		\
-		      .names = var##_names, .nnames = (int)ARRAY_SIZE(var##_names), \
+#define KNOB_ENUM_NOTIFY(var, name_, def_, runtime_, on_change_, help_, ...)               \
+	static const char *const var##_names[] = { __VA_ARGS__ };                          \
+	int var = (def_);                                                                  \
+	KNOB_REGISTER(var, .name = name_, .help = help_, .type = KNOB_ENUM, .value = &var, \
+		      .def = (def_), .min = 0, .max = (int)ARRAY_SIZE(var##_names) - 1,    \
+		      .names = var##_names, .nnames = (int)ARRAY_SIZE(var##_names),        \
 		      .runtime = runtime_, .on_change = on_change_)
 
 /* Text, boot-time only (a reader could see it half-written): KNOB_STRING(v, "init", 64, "/sbin/init", "..."). */
-#define KNOB_STRING(var, name_, size_, def_, help_)			\
-	_Static_assert(sizeof(def_) <= (size_), "default of " name_ " too long"); \
-	char var[size_] = def_;						\
-	KNOB_REGISTER(var, .name = name_, .help = help_, .type = KNOB_STRING, \
-		      .str = var, .str_size = (size_), .str_def = (def_), .runtime = false)
+#define KNOB_STRING(var, name_, size_, def_, help_)                                       \
+	_Static_assert(sizeof(def_) <= (size_), "default of " name_ " too long");         \
+	char var[size_] = def_;                                                           \
+	KNOB_REGISTER(var, .name = name_, .help = help_, .type = KNOB_STRING, .str = var, \
+		      .str_size = (size_), .str_def = (def_), .runtime = false)
 
 const struct knob *knob_find(const char *name);
 /* Parses and stores a value; on a bad one warns (naming the valid values) and keeps the old. */

@@ -10,10 +10,10 @@
 
 struct ksym_table {
 	u64 count;
-	const u64 *addrs;		/* sorted ascending */
-	const u32 *name_offsets;	/* into names */
+	const u64 *addrs;	 /* sorted ascending */
+	const u32 *name_offsets; /* into names */
 	const char *names;
-	u64 text_end;			/* addresses at or past it are not code */
+	u64 text_end; /* addresses at or past it are not code */
 };
 
 /*

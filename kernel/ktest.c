@@ -74,8 +74,7 @@ ktest_call_expecting_trap(unsigned vector, void (*fn)(void), struct expected_tra
 		"popq %%rbp\n\t"
 		"popq %%rbx\n\t"
 		:
-		: [e] "r"(e), [fn] "r"(fn),
-		  [resume] "i"(offsetof(struct expected_trap, resume)),
+		: [e] "r"(e), [fn] "r"(fn), [resume] "i"(offsetof(struct expected_trap, resume)),
 		  [rsp] "i"(offsetof(struct expected_trap, resume_rsp))
 		: "rax", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11", "memory", "cc");
 	this_cpu()->expected_trap = NULL;

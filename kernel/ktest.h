@@ -17,27 +17,27 @@ struct ktest {
 	void (*fn)(void);
 };
 
-#define KTEST(fn_)							\
-	static void fn_(void);						\
-	static const struct ktest ktest_##fn_ __section("ktests") __used \
-	__aligned(8) = { #fn_, fn_ };					\
+#define KTEST(fn_)                                                \
+	static void fn_(void);                                    \
+	static const struct ktest ktest_##fn_ __section("ktests") \
+		__used __aligned(8) = { #fn_, fn_ };              \
 	static void fn_(void)
 
 void ktest_fail(const char *file, int line, const char *what);
 
-#define KT_CHECK(cond)							\
-	do {								\
-		if (!(cond))						\
-			ktest_fail(__FILE__, __LINE__, #cond);		\
+#define KT_CHECK(cond)                                         \
+	do {                                                   \
+		if (!(cond))                                   \
+			ktest_fail(__FILE__, __LINE__, #cond); \
 	} while (0)
 
-#define KT_CHECK_EQ(a, b)						\
-	do {								\
-		long long a_ = (long long)(a), b_ = (long long)(b);	\
-		if (a_ != b_) {						\
+#define KT_CHECK_EQ(a, b)                                                             \
+	do {                                                                          \
+		long long a_ = (long long)(a), b_ = (long long)(b);                   \
+		if (a_ != b_) {                                                       \
 			pr_err("ktest:     %s == %lld, expected %lld\n", #a, a_, b_); \
-			ktest_fail(__FILE__, __LINE__, #a " == " #b);	\
-		}							\
+			ktest_fail(__FILE__, __LINE__, #a " == " #b);                 \
+		}                                                                     \
 	} while (0)
 
 /* Runs every self-test and prints the verdict; returns the number that failed. */

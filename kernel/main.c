@@ -46,16 +46,17 @@
 #include "mm/uaccess.h"
 #include "fs/fs.h"
 #include "fs/procfs.h"
-#include "version.h"	/* generated: build/generated/version.h */
+#include "version.h" /* generated: build/generated/version.h */
 
 struct boot_info boot_info;
 struct static_stack boot_stack __section(".bss.stacks");
 
 static char cmdline[BOOT_CMDLINE_MAX * 2];
 
-KNOB_BOOL(ktest, "ktest", 0, false,
-	  "run the in-kernel self-tests and print 'ktest: N passed, N failed'; then end QEMU with the "
-	  "verdict, unless they passed and run= asks for a program too");
+KNOB_BOOL(
+	ktest, "ktest", 0, false,
+	"run the in-kernel self-tests and print 'ktest: N passed, N failed'; then end QEMU with the "
+	"verdict, unless they passed and run= asks for a program too");
 
 const char *
 boot_cmdline(void)
@@ -77,7 +78,8 @@ assemble_cmdline(void)
 	memcpy(cmdline, boot_info.cmdline, n + 1);
 	if (n + 1 < sizeof(cmdline)) {
 		cmdline[n] = ' ';
-		if (fw_cfg_read_file("opt/rewind/cmdline", cmdline + n + 1, sizeof(cmdline) - n - 1) < 0)
+		if (fw_cfg_read_file("opt/rewind/cmdline", cmdline + n + 1,
+				     sizeof(cmdline) - n - 1) < 0)
 			cmdline[n] = '\0';
 	}
 }
@@ -101,8 +103,8 @@ print_cpu(void)
 	const char *s = (const char *)brand;
 	while (*s == ' ')
 		s++;
-	pr_info("cpu: %.48s, TSC %lu.%03lu MHz (%s)\n", s, tsc_hz / 1000000,
-		tsc_hz / 1000 % 1000, tsc_source);
+	pr_info("cpu: %.48s, TSC %lu.%03lu MHz (%s)\n", s, tsc_hz / 1000000, tsc_hz / 1000 % 1000,
+		tsc_source);
 }
 
 static void
@@ -157,13 +159,13 @@ kernel_main(u32 magic, u64 info_phys, u64 entry_tsc)
 	hpet_init();
 	acpi_pm_init();
 	kvmclock_init();
-	tsc_clocksource_init();		/* after the others: its rate is checked against them */
+	tsc_clocksource_init(); /* after the others: its rate is checked against them */
 	timekeeping_init();
 	lapic_timer_start();
 	local_irq_enable();
 	smp_boot();
 	vdso_init();
-	vsyscall_init();		/* before the first process copies the kernel half */
+	vsyscall_init(); /* before the first process copies the kernel half */
 	kbench_run();
 
 	crashtest_run();

@@ -127,7 +127,8 @@ parse_framebuffer(const u8 *t, u32 size, struct boot_info *bi)
 		fb->blue_size = t[37];
 	}
 	/* Unusable geometry is not fatal: the console falls back to VGA text. */
-	bi->has_framebuffer = fb->width && fb->height && fb->pitch &&
+	bi->has_framebuffer =
+		fb->width && fb->height && fb->pitch &&
 		(fb->type == FB_TYPE_EGA_TEXT ||
 		 (fb->type == FB_TYPE_RGB && (fb->bpp == 32 || fb->bpp == 24 || fb->bpp == 16) &&
 		  (u64)fb->pitch * 8 >= (u64)fb->width * fb->bpp));
@@ -181,7 +182,7 @@ parse_tag(u32 type, const u8 *t, u32 size, struct boot_info *bi)
 		bi->efi_boot_services = true;
 		return NULL;
 	default:
-		return NULL;	/* tags we do not need */
+		return NULL; /* tags we do not need */
 	}
 }
 

@@ -20,7 +20,7 @@
 KNOB_BOOL(panic_exit, "panic_exit", 0, true,
 	  "on panic, end QEMU with a failure status instead of halting (implied by ktest)");
 
-static int panicking;		/* 0, then the id + 1 of the CPU that reports */
+static int panicking; /* 0, then the id + 1 of the CPU that reports */
 
 bool
 panic_in_progress(void)
@@ -45,7 +45,7 @@ panic_begin(void)
 	local_irq_disable();
 	if (!__atomic_compare_exchange_n(&panicking, &expected, (int)this_cpu()->id + 1, false,
 					 __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
-		halt_forever();	/* someone else is already reporting */
+		halt_forever(); /* someone else is already reporting */
 	printk_enter_panic();
 	lapic_stop_other_cpus();
 }

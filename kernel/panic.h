@@ -23,9 +23,9 @@ void panic_begin(void);
 __noreturn void panic_stop(void);
 bool panic_in_progress(void);
 
-#define BUG_ON(cond)							\
-	do {								\
-		if (unlikely(cond))					\
+#define BUG_ON(cond)                                                             \
+	do {                                                                     \
+		if (unlikely(cond))                                              \
 			panic("BUG_ON(%s) at %s:%d", #cond, __FILE__, __LINE__); \
 	} while (0)
 

@@ -13,11 +13,11 @@
 #include "kernel/time/tsc.h"
 #include "locking/spinlock.h"
 
-#define LOG_BUF_SIZE (64 * 1024)	/* a power of two */
-#define LINE_MAX 1024
+#define LOG_BUF_SIZE (64 * 1024) /* a power of two */
+#define LINE_MAX     1024
 
 static char log_buf[LOG_BUF_SIZE];
-static u64 log_head;			/* bytes ever written */
+static u64 log_head; /* bytes ever written */
 static struct console *consoles;
 static struct spinlock log_lock = SPINLOCK_INIT("printk");
 static bool panic_mode;
@@ -70,8 +70,8 @@ vprintk(int level, const char *fmt, va_list ap)
 {
 	char line[LINE_MAX];
 	u64 ns = ns_since_boot();
-	int n = ksnprintf(line, sizeof(line), "[%5lu.%06lu] ",
-			  (unsigned long)(ns / 1000000000), (unsigned long)(ns / 1000 % 1000000));
+	int n = ksnprintf(line, sizeof(line), "[%5lu.%06lu] ", (unsigned long)(ns / 1000000000),
+			  (unsigned long)(ns / 1000 % 1000000));
 	n += kvsnprintf(line + n, sizeof(line) - n, fmt, ap);
 	if (n >= LINE_MAX - 1) {
 		n = LINE_MAX - 2;

@@ -12,8 +12,14 @@
 #include "kernel/lib/types.h"
 
 enum log_level {
-	LOG_EMERG, LOG_ALERT, LOG_CRIT, LOG_ERR,
-	LOG_WARNING, LOG_NOTICE, LOG_INFO, LOG_DEBUG,
+	LOG_EMERG,
+	LOG_ALERT,
+	LOG_CRIT,
+	LOG_ERR,
+	LOG_WARNING,
+	LOG_NOTICE,
+	LOG_INFO,
+	LOG_DEBUG,
 };
 
 struct console {
@@ -46,11 +52,11 @@ void console_write_all(const char *s, size_t n);
 /* From now on printk must not wait for a lock another (stopped) CPU holds. */
 void printk_enter_panic(void);
 
-#define pr_emerg(...) printk(LOG_EMERG, __VA_ARGS__)
-#define pr_err(...) printk(LOG_ERR, __VA_ARGS__)
-#define pr_warn(...) printk(LOG_WARNING, __VA_ARGS__)
+#define pr_emerg(...)  printk(LOG_EMERG, __VA_ARGS__)
+#define pr_err(...)    printk(LOG_ERR, __VA_ARGS__)
+#define pr_warn(...)   printk(LOG_WARNING, __VA_ARGS__)
 #define pr_notice(...) printk(LOG_NOTICE, __VA_ARGS__)
-#define pr_info(...) printk(LOG_INFO, __VA_ARGS__)
-#define pr_debug(...) printk(LOG_DEBUG, __VA_ARGS__)
+#define pr_info(...)   printk(LOG_INFO, __VA_ARGS__)
+#define pr_debug(...)  printk(LOG_DEBUG, __VA_ARGS__)
 
 #endif

@@ -55,7 +55,8 @@ random_init(void)
 {
 	have_rdrand = cpuid(1, 0).ecx & (1u << 30);
 	state = rdtsc() * 0x2545f4914f6cdd1dul;
-	pr_info("random: %s\n", have_rdrand ? "RDRAND" : "no RDRAND: a TSC-seeded generator (not cryptographic)");
+	pr_info("random: %s\n",
+		have_rdrand ? "RDRAND" : "no RDRAND: a TSC-seeded generator (not cryptographic)");
 }
 
 void
@@ -80,7 +81,7 @@ SYSCALL3(getrandom, void __user *, ubuf, size_t, len, unsigned, flags)
 	if (flags & ~(GRND_NONBLOCK | GRND_RANDOM))
 		return -EINVAL;
 	if (len > 0x1ffffff)
-		len = 0x1ffffff;	/* Linux caps one call at 32 MiB - 1 */
+		len = 0x1ffffff; /* Linux caps one call at 32 MiB - 1 */
 	while (done < len) {
 		size_t k = MIN(len - done, sizeof(chunk));
 		get_random_bytes(chunk, k);

@@ -47,9 +47,12 @@ static __noreturn void
 restart_machine(void)
 {
 	acpi_reset();
-	outb(0x64, 0xfe);	/* pulse the reset line through the keyboard controller */
-	struct { u16 limit; u64 base; } __packed no_idt = { 0, 0 };
-	__asm__ __volatile__("lidt %0; int3" :: "m"(no_idt));	/* else: triple fault */
+	outb(0x64, 0xfe); /* pulse the reset line through the keyboard controller */
+	struct {
+		u16 limit;
+		u64 base;
+	} __packed no_idt = { 0, 0 };
+	__asm__ __volatile__("lidt %0; int3" : : "m"(no_idt)); /* else: triple fault */
 	for (;;)
 		;
 }
@@ -63,7 +66,8 @@ SYSCALL4(reboot, unsigned, magic1, unsigned, magic2, unsigned, cmd, void __user 
 	switch (cmd) {
 	case LINUX_REBOOT_CMD_POWER_OFF:
 	case LINUX_REBOOT_CMD_HALT:
-		pr_notice("reboot: power down (requested by pid %d, %s)\n", current()->pid, current()->comm);
+		pr_notice("reboot: power down (requested by pid %d, %s)\n", current()->pid,
+			  current()->comm);
 		machine_exit(true);
 	case LINUX_REBOOT_CMD_RESTART:
 		pr_notice("reboot: restarting (requested by pid %d)\n", current()->pid);
@@ -149,7 +153,7 @@ SYSCALL2(arch_prctl, int, code, u64, addr)
 		return copy_to_user((void __user *)addr, &t->fs_base, sizeof(u64)) ? -EFAULT : 0;
 	case ARCH_SET_GS:
 	case ARCH_GET_GS:
-		return -EINVAL;	/* the kernel owns GS (per-CPU data); user GS bases are not supported */
+		return -EINVAL; /* the kernel owns GS (per-CPU data); user GS bases are not supported */
 	default:
 		return -EINVAL;
 	}

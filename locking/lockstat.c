@@ -33,7 +33,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/time/tsc.h"
 
-#define CLASS_OTHER LOCKSTAT_CLASSES	/* the index of "(other)" */
+#define CLASS_OTHER LOCKSTAT_CLASSES /* the index of "(other)" */
 
 union lock_knobs lock_knobs;
 
@@ -43,7 +43,7 @@ KNOB_BOOL_AT(lockstat, lock_knobs.stat, "lockstat", 0, true,
 static const char *class_names[LOCKSTAT_ROWS] = { [CLASS_OTHER] = "(other)" };
 
 struct lockstat_cpu {
-	u64 generation;		/* the reset generation the counters count in */
+	u64 generation; /* the reset generation the counters count in */
 	struct lockstat_counters classes[LOCKSTAT_ROWS];
 } __aligned(64);
 

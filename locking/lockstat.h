@@ -28,20 +28,20 @@
 #include "kernel/lib/types.h"
 
 #define LOCKSTAT_CLASSES 256			/* named classes; later names count as "(other)" */
-#define LOCKSTAT_ROWS (LOCKSTAT_CLASSES + 1)	/* with "(other)" */
+#define LOCKSTAT_ROWS	 (LOCKSTAT_CLASSES + 1) /* with "(other)" */
 
 /*
  * The counters of one class, kept per CPU: X(name, fold), where fold says
  * how the CPUs' values combine when read. Times are TSC cycles.
  */
-#define LOCKSTAT_COUNTERS(X)						\
-	X(acquisitions, sum)	/* lock, successful trylock, read or write */ \
-	X(contentions, sum)	/* exclusive takers that spun or slept first */ \
-	X(read_contentions, sum) /* rwsem readers that slept first */	\
-	X(wait, sum)		/* how long the contended takers waited */ \
-	X(wait_max, max)	/* the longest of those waits */	\
-	X(hold, sum)		/* how long exclusive holds lasted */	\
-	X(hold_max, max)	/* the longest of those holds */
+#define LOCKSTAT_COUNTERS(X)                                                     \
+	X(acquisitions, sum)	 /* lock, successful trylock, read or write */   \
+	X(contentions, sum)	 /* exclusive takers that spun or slept first */ \
+	X(read_contentions, sum) /* rwsem readers that slept first */            \
+	X(wait, sum)		 /* how long the contended takers waited */      \
+	X(wait_max, max)	 /* the longest of those waits */                \
+	X(hold, sum)		 /* how long exclusive holds lasted */           \
+	X(hold_max, max)	 /* the longest of those holds */
 
 struct lockstat_counters {
 #define LOCKSTAT_FIELD(name, fold) u64 name;
@@ -98,8 +98,8 @@ lockstat_wait_start(void)
  * spinlock's are kept by the CPU that holds it (spinlock.c).
  */
 struct lock_track {
-	u64 held_since;		/* TSC when a counted exclusive hold began; 0: none */
-	u32 class;		/* 1 + the class; 0: not looked up yet */
+	u64 held_since; /* TSC when a counted exclusive hold began; 0: none */
+	u32 class;	/* 1 + the class; 0: not looked up yet */
 };
 
 void lock_track_acquire(struct lock_track *t, const char *name, enum lock_mode mode,

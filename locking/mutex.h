@@ -10,13 +10,15 @@
 #include "locking/lockstat.h"
 
 struct mutex {
-	struct task *owner;		/* NULL when free; guarded by waiters.lock */
+	struct task *owner; /* NULL when free; guarded by waiters.lock */
 	struct wait_queue waiters;
 	const char *name;
 	struct lock_track stat;
 };
 
+/* clang-format off */
 #define MUTEX_INIT(m, n) { .owner = NULL, .waiters = WAIT_QUEUE_INIT((m).waiters), .name = (n) }
+/* clang-format on */
 
 void mutex_init(struct mutex *m, const char *name);
 void mutex_lock(struct mutex *m);

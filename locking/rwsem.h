@@ -24,16 +24,18 @@
 struct task;
 
 struct rwsem {
-	struct spinlock lock;		/* guards everything below */
-	long count;			/* > 0: that many readers; -1: one writer; 0: free */
-	struct task *owner;		/* the writer, for debugging and later spinning */
-	struct list_head waiters;	/* struct rwsem_waiter, FIFO */
+	struct spinlock lock;	  /* guards everything below */
+	long count;		  /* > 0: that many readers; -1: one writer; 0: free */
+	struct task *owner;	  /* the writer, for debugging and later spinning */
+	struct list_head waiters; /* struct rwsem_waiter, FIFO */
 	const char *name;
-	struct lock_track stat;		/* held_since: the writer's */
+	struct lock_track stat; /* held_since: the writer's */
 };
 
+/* clang-format off */
 #define RWSEM_INIT(s, n) { .lock = SPINLOCK_INIT("rwsem"), .count = 0, .owner = NULL, \
 			   .waiters = LIST_HEAD_INIT((s).waiters), .name = (n) }
+/* clang-format on */
 
 void rwsem_init(struct rwsem *s, const char *name);
 void down_read(struct rwsem *s);

@@ -38,9 +38,9 @@
 #include "kernel/lib/vsprintf.h"
 #include "mm/extable.h"
 
-#define HELD_MAX 16		/* spinlocks one CPU holds at once, nested */
+#define HELD_MAX	  16 /* spinlocks one CPU holds at once, nested */
 #define SPIN_WARN_SECONDS 1
-#define SYM_TEXT 128		/* room for "function+0x1a/0x80" */
+#define SYM_TEXT	  128 /* room for "function+0x1a/0x80" */
 
 KNOB_BOOL_AT(lockdebug, lock_knobs.debug, "lockdebug", 0, false,
 	     "check spinlocks: record holder CPU and place, catch recursion and bad "
@@ -48,15 +48,15 @@ KNOB_BOOL_AT(lockdebug, lock_knobs.debug, "lockdebug", 0, false,
 
 struct held_spinlock {
 	struct spinlock *lock;
-	u32 ticket;		/* the holding's; stale once lock->owner moved on */
-	u32 class;		/* lockstat's class of the lock, when since is set */
-	u64 pc;			/* where it was taken, if lockdebug was on; else 0 */
-	u64 since;		/* TSC when lockstat began timing the hold; 0: not timed */
+	u32 ticket; /* the holding's; stale once lock->owner moved on */
+	u32 class;  /* lockstat's class of the lock, when since is set */
+	u64 pc;	    /* where it was taken, if lockdebug was on; else 0 */
+	u64 since;  /* TSC when lockstat began timing the hold; 0: not timed */
 };
 
 struct held_spinlocks {
 	u32 depth;
-	struct held_spinlock e[HELD_MAX];	/* innermost last */
+	struct held_spinlock e[HELD_MAX]; /* innermost last */
 } __aligned(64);
 
 static struct held_spinlocks held[MAX_CPUS];
@@ -244,7 +244,7 @@ record_acquire(struct spinlock *l, u64 pc, u64 waited_since)
 	struct held_spinlock e = { .lock = l, .ticket = l->owner, .pc = on.debug ? pc : 0 };
 
 	if (!on.any)
-		return;		/* both went off since spin_lock looked */
+		return; /* both went off since spin_lock looked */
 	if (on.stat) {
 		e.class = lockstat_class(l->name);
 		e.since = lockstat_acquire(e.class, LOCK_EXCLUSIVE, waited_since);

@@ -37,12 +37,14 @@
 #include "locking/lockstat.h"
 
 struct spinlock {
-	u32 next;		/* next ticket to hand out */
-	u32 owner;		/* ticket now allowed in */
-	const char *name;	/* also the lock's class for lockstat */
+	u32 next;	  /* next ticket to hand out */
+	u32 owner;	  /* ticket now allowed in */
+	const char *name; /* also the lock's class for lockstat */
 };
 
+/* clang-format off */
 #define SPINLOCK_INIT(n) { .next = 0, .owner = 0, .name = (n) }
+/* clang-format on */
 
 static inline void
 spin_lock_init(struct spinlock *l, const char *name)
@@ -71,8 +73,8 @@ arch_spin_trylock(struct spinlock *l)
 {
 	u32 owner = __atomic_load_n(&l->owner, __ATOMIC_RELAXED);
 	u32 expect = owner;
-	return __atomic_compare_exchange_n(&l->next, &expect, owner + 1, false,
-					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+	return __atomic_compare_exchange_n(&l->next, &expect, owner + 1, false, __ATOMIC_ACQUIRE,
+					   __ATOMIC_RELAXED);
 }
 
 static inline void
@@ -100,7 +102,11 @@ __callee_saves_all void spin_unlock_tracked(struct spinlock *l);
 bool spin_lock_holder(const struct spinlock *l, u32 *cpu, u64 *pc);
 
 #ifdef HOSTED
-static inline bool spin_instrumented(void) { return false; }
+static inline bool
+spin_instrumented(void)
+{
+	return false;
+}
 #else
 static inline bool
 spin_instrumented(void)
@@ -127,7 +133,10 @@ spin_trylock(struct spinlock *l)
 	bool got;
 
 	if (spin_instrumented()) {
-		__asm__ __volatile__("call spin_trylock_tracked" : "=a"(got) : "D"(l) : "memory", "cc");
+		__asm__ __volatile__("call spin_trylock_tracked"
+				     : "=a"(got)
+				     : "D"(l)
+				     : "memory", "cc");
 		return got;
 	}
 	return arch_spin_trylock(l);

@@ -46,8 +46,7 @@ probe_read_u64(const void *addr, u64 *out)
 		".pushsection .text.fixup, \"ax\"\n"
 		"3:	movl %[efault], %[err]\n\t"
 		"	jmp 2b\n\t"
-		".popsection\n\t"
-		EXTABLE_ENTRY(1b, 3b)
+		".popsection\n\t" EXTABLE_ENTRY(1b, 3b)
 		: [v] "+r"(v), [err] "+r"(err)
 		: [addr] "r"(addr), [efault] "i"(-EFAULT)
 		: "memory");
@@ -66,8 +65,7 @@ probe_write_u64(void *addr, u64 value)
 		".pushsection .text.fixup, \"ax\"\n"
 		"3:	movl %[efault], %[err]\n\t"
 		"	jmp 2b\n\t"
-		".popsection\n\t"
-		EXTABLE_ENTRY(1b, 3b)
+		".popsection\n\t" EXTABLE_ENTRY(1b, 3b)
 		: [err] "+r"(err)
 		: [addr] "r"(addr), [v] "r"(value), [efault] "i"(-EFAULT)
 		: "memory");

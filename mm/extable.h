@@ -21,8 +21,9 @@ struct extable_entry {
 };
 
 /* For inline asm: "1: mov ... \n" EXTABLE_ENTRY(1b, 3f) */
-#define EXTABLE_ENTRY(insn, fixup)					\
-	".pushsection __ex_table, \"a\"\n\t.balign 8\n\t.quad " #insn ", " #fixup "\n\t.popsection\n\t"
+#define EXTABLE_ENTRY(insn, fixup)                                                \
+	".pushsection __ex_table, \"a\"\n\t.balign 8\n\t.quad " #insn ", " #fixup \
+	"\n\t.popsection\n\t"
 
 /* Moves f->rip to the fixup of the faulting instruction; false when it has none. */
 bool extable_fixup(struct trap_frame *f);

@@ -30,7 +30,7 @@ access_allowed(const struct vma *v, u64 error)
 		return v->flags & VM_WRITE;
 	if (error & PF_INSTR)
 		return v->flags & VM_EXEC;
-	return v->flags & (VM_READ | VM_WRITE | VM_EXEC);	/* x86 cannot map write- or exec-only */
+	return v->flags & (VM_READ | VM_WRITE | VM_EXEC); /* x86 cannot map write- or exec-only */
 }
 
 /* A write to a present read-only page; pt_lock held. */
@@ -53,7 +53,7 @@ write_protect_fault(struct vma *v, pte_t *pte, u64 va)
 		tlb_flush_mm_range(current()->mm, va, va + PAGE_SIZE);
 		return FAULT_OK;
 	}
-	flush_tlb_one(va);	/* only more permission: elsewhere a stale entry just faults again */
+	flush_tlb_one(va); /* only more permission: elsewhere a stale entry just faults again */
 	return FAULT_OK;
 }
 
@@ -71,7 +71,7 @@ get_fault_page(struct vma *v, u64 va, bool write, struct page **out, bool *writa
 		return FAULT_BUS;
 	if (!(v->flags & VM_SHARED)) {
 		if (!write) {
-			*writable = false;	/* copy on the first write */
+			*writable = false; /* copy on the first write */
 		} else {
 			struct page *copy = alloc_shared_page();
 			if (copy)

@@ -58,7 +58,7 @@ page_alloc_from_memblock(void)
 	for (int i = 0; i < memblock.nfree; i++)
 		page_alloc_release_range(memblock.free[i].start >> PAGE_SHIFT,
 					 memblock.free[i].end >> PAGE_SHIFT);
-	memblock.nfree = 0;	/* everything belongs to the page allocator now */
+	memblock.nfree = 0; /* everything belongs to the page allocator now */
 	WRITE_ONCE(buddy_live, true);
 }
 

@@ -39,8 +39,8 @@
 
 struct kmem_cache {
 	struct spinlock lock;
-	size_t size;			/* of every object */
-	struct list_head partial;	/* slabs with at least one free object */
+	size_t size;		  /* of every object */
+	struct list_head partial; /* slabs with at least one free object */
 	u64 slabs, inuse, allocs, frees;
 };
 
@@ -100,15 +100,14 @@ freelist_next(const struct kmem_cache *c, const struct page *slab, void *obj)
 	uintptr_t next = link_of(obj);
 
 	if (!link_valid(c, slab, next))
-		panic("kmalloc-%zu: free object %p was written to (use after free?)",
-		      c->size, obj);
+		panic("kmalloc-%zu: free object %p was written to (use after free?)", c->size, obj);
 	return (void *)next;
 }
 
 static bool
 on_freelist(const struct kmem_cache *c, const struct page *slab, const void *obj)
 {
-	size_t left = PAGE_SIZE / c->size;	/* bounds the walk even if the list loops */
+	size_t left = PAGE_SIZE / c->size; /* bounds the walk even if the list loops */
 
 	for (void *o = slab->freelist; o && left; o = freelist_next(c, slab, o), left--)
 		if (o == obj)
@@ -128,7 +127,7 @@ slab_create(struct kmem_cache *c)
 		return NULL;
 	base = page_address(slab);
 	/* Chained from the top down, so objects go out in address order. */
-	for (size_t off = PAGE_SIZE; off > 0; ) {
+	for (size_t off = PAGE_SIZE; off > 0;) {
 		off -= c->size;
 		set_link(base + off, free);
 		free = base + off;
@@ -203,7 +202,7 @@ large_alloc(size_t size)
 
 	while (order < MAX_ORDER && (PAGE_SIZE << order) < size)
 		order++;
-	page = alloc_pages(order);	/* NULL for order MAX_ORDER: too large */
+	page = alloc_pages(order); /* NULL for order MAX_ORDER: too large */
 	if (!page)
 		return NULL;
 	page->flags |= PG_LARGE;

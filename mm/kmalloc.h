@@ -12,13 +12,13 @@
 
 #include "kernel/lib/types.h"
 
-#define KMALLOC_MIN_SIZE 8
+#define KMALLOC_MIN_SIZE  8
 #define KMALLOC_MAX_SMALL 2048
 
 void kmalloc_init(void);
-void *kmalloc(size_t size);		/* NULL on failure or size 0 */
+void *kmalloc(size_t size); /* NULL on failure or size 0 */
 void *kzalloc(size_t size);
-void kfree(void *p);			/* kfree(NULL) does nothing */
+void kfree(void *p); /* kfree(NULL) does nothing */
 /* The usable size of an allocation (its class size, or its page block). */
 size_t ksize(const void *p);
 /* Index of the size class that serves `size`, or -1 for a large request. */
@@ -26,11 +26,11 @@ int kmalloc_size_class(size_t size);
 
 struct kmalloc_class_stats {
 	size_t object_size;
-	u64 slabs;		/* pages the class holds */
+	u64 slabs; /* pages the class holds */
 	u64 objects_in_use;
 	u64 allocs, frees;
 };
-#define KMALLOC_NCLASSES 9	/* 8, 16, 32, 64, 128, 256, 512, 1024, 2048 */
+#define KMALLOC_NCLASSES 9 /* 8, 16, 32, 64, 128, 256, 512, 1024, 2048 */
 void kmalloc_get_stats(struct kmalloc_class_stats out[KMALLOC_NCLASSES]);
 
 #endif

@@ -17,12 +17,12 @@
 
 #include "kernel/lib/types.h"
 
-#define PAGE_SHIFT	12
-#define PAGE_SIZE	(1ul << PAGE_SHIFT)
-#define PAGE_MASK	(~(PAGE_SIZE - 1))
+#define PAGE_SHIFT 12
+#define PAGE_SIZE  (1ul << PAGE_SHIFT)
+#define PAGE_MASK  (~(PAGE_SIZE - 1))
 
-#define DIRECT_MAP_BASE	0xffff800000000000ul
-#define DIRECT_MAP_SIZE	(64ul << 40)
+#define DIRECT_MAP_BASE 0xffff800000000000ul
+#define DIRECT_MAP_SIZE (64ul << 40)
 #define VMAP_BASE	0xffffc00000000000ul
 #define VMAP_SIZE	(1ul << 40)
 #define KERNEL_VMA	0xffffffff80000000ul

@@ -88,16 +88,16 @@ memblock_reserve(struct memblock *mb, u64 start, u64 end)
 		struct mem_range *r = &mb->free[i];
 		if (r->end <= start || r->start >= end)
 			continue;
-		if (r->start >= start && r->end <= end) {	/* swallowed whole */
+		if (r->start >= start && r->end <= end) { /* swallowed whole */
 			remove_at(mb, i--);
-		} else if (r->start < start && r->end > end) {	/* hole in the middle */
+		} else if (r->start < start && r->end > end) { /* hole in the middle */
 			u64 tail = r->end;
 			r->end = start;
 			insert_at(mb, i + 1, end, tail);
 			return;
-		} else if (r->start < start) {			/* tail cut off */
+		} else if (r->start < start) { /* tail cut off */
 			r->end = start;
-		} else {					/* head cut off */
+		} else { /* head cut off */
 			r->start = end;
 		}
 	}

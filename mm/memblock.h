@@ -15,15 +15,15 @@
 #define MEMBLOCK_MAX_RANGES 128
 
 struct mem_range {
-	u64 start, end;		/* [start, end), page-aligned */
+	u64 start, end; /* [start, end), page-aligned */
 };
 
 struct memblock {
 	struct mem_range free[MEMBLOCK_MAX_RANGES];
 	int nfree;
-	u64 ram_end;		/* end of the highest RAM range ever added */
-	u64 ram_total;		/* bytes of RAM added */
-	bool overflow;		/* a range was lost for lack of slots */
+	u64 ram_end;   /* end of the highest RAM range ever added */
+	u64 ram_total; /* bytes of RAM added */
+	bool overflow; /* a range was lost for lack of slots */
 };
 
 extern struct memblock memblock;

@@ -7,9 +7,9 @@
 #include "uapi/errno.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/process/task.h"
-#include "uapi/fcntl.h"	/* the file's O_ACCMODE */
+#include "uapi/fcntl.h" /* the file's O_ACCMODE */
 
-#define PROT_ALL	(PROT_READ | PROT_WRITE | PROT_EXEC)
+#define PROT_ALL (PROT_READ | PROT_WRITE | PROT_EXEC)
 
 static bool
 page_aligned(u64 a)
@@ -69,7 +69,7 @@ SYSCALL6(mmap, u64, addr, u64, len, int, prot, int, flags, int, fd, u64, off)
 			return ret;
 		}
 		if (file_mmap_kind(file) == FILE_MMAP_ANONYMOUS) {
-			file_put(file);		/* mapping /dev/zero is anonymous memory */
+			file_put(file); /* mapping /dev/zero is anonymous memory */
 			file = NULL;
 		}
 	}
@@ -115,7 +115,10 @@ SYSCALL3(madvise, u64, addr, u64, len, int, advice)
 		if (!(len = user_length(len)) || addr > USER_TOP - len)
 			return -EINVAL;
 		return vm_discard(current()->mm, addr, len);
-	case 0: case 1: case 2: case 3:	/* NORMAL, RANDOM, SEQUENTIAL, WILLNEED: hints only */
+	case 0:
+	case 1:
+	case 2:
+	case 3: /* NORMAL, RANDOM, SEQUENTIAL, WILLNEED: hints only */
 		return 0;
 	default:
 		return -EINVAL;

@@ -115,7 +115,8 @@ page_alloc_release_range(u64 start_pfn, u64 end_pfn)
 {
 	if (start_pfn > end_pfn || start_pfn < first_pfn || end_pfn > first_pfn + nr_pages)
 		panic("page_alloc_release_range: [0x%lx, 0x%lx) is not inside mem_map "
-		      "[0x%lx, 0x%lx)", start_pfn, end_pfn, first_pfn, first_pfn + nr_pages);
+		      "[0x%lx, 0x%lx)",
+		      start_pfn, end_pfn, first_pfn, first_pfn + nr_pages);
 
 	u64 flags = spin_lock_irqsave(&zone_lock);
 	for (u64 pfn = start_pfn; pfn < end_pfn; pfn++) {
@@ -124,7 +125,7 @@ page_alloc_release_range(u64 start_pfn, u64 end_pfn)
 			panic("page_alloc_release_range: pfn 0x%lx released twice", pfn);
 		page->flags = 0;
 	}
-	for (u64 pfn = start_pfn; pfn < end_pfn; ) {
+	for (u64 pfn = start_pfn; pfn < end_pfn;) {
 		unsigned order = largest_block(pfn, end_pfn);
 		free_block(pfn, order);
 		pfn += 1ul << order;

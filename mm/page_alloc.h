@@ -14,38 +14,38 @@
 #include "kernel/lib/list.h"
 #include "mm/layout.h"
 
-#define MAX_ORDER 11		/* blocks of 1 .. 1024 pages (4 MiB) */
+#define MAX_ORDER 11 /* blocks of 1 .. 1024 pages (4 MiB) */
 
 enum {
-	PG_RESERVED = 1 << 0,	/* never handed out (firmware, kernel image, holes) */
-	PG_BUDDY = 1 << 1,	/* head of a free block, on a free list; order is valid */
-	PG_SLAB = 1 << 2,	/* owned by kmalloc; slab is valid */
-	PG_ALLOCATED = 1 << 3,	/* head of a block alloc_pages handed out; order is valid */
-	PG_LARGE = 1 << 4,	/* head of a kmalloc allocation too big for a slab */
-	PG_DIRTY = 1 << 8,	/* page cache: newer than any backing store (ramfs has none) */
+	PG_RESERVED = 1 << 0,  /* never handed out (firmware, kernel image, holes) */
+	PG_BUDDY = 1 << 1,     /* head of a free block, on a free list; order is valid */
+	PG_SLAB = 1 << 2,      /* owned by kmalloc; slab is valid */
+	PG_ALLOCATED = 1 << 3, /* head of a block alloc_pages handed out; order is valid */
+	PG_LARGE = 1 << 4,     /* head of a kmalloc allocation too big for a slab */
+	PG_DIRTY = 1 << 8,     /* page cache: newer than any backing store (ramfs has none) */
 };
 
 struct kmem_cache;
 
 struct page {
-	struct list_head list;		/* free list, or the owner's list */
+	struct list_head list; /* free list, or the owner's list */
 	u32 flags;
-	u8 order;			/* of the block this page heads */
-	u16 inuse;			/* slab: objects handed out */
-	void *freelist;			/* slab: first free object */
-	struct kmem_cache *slab;	/* slab: the cache it belongs to */
-	u32 refcount;			/* shared pages (user mappings, page cache): holders */
-	struct inode *mapping;		/* page cache: the file it caches, else NULL */
-	u64 index;			/* page cache: its page number in that file */
+	u8 order;		 /* of the block this page heads */
+	u16 inuse;		 /* slab: objects handed out */
+	void *freelist;		 /* slab: first free object */
+	struct kmem_cache *slab; /* slab: the cache it belongs to */
+	u32 refcount;		 /* shared pages (user mappings, page cache): holders */
+	struct inode *mapping;	 /* page cache: the file it caches, else NULL */
+	u64 index;		 /* page cache: its page number in that file */
 };
 
 struct inode;
 
 struct page_alloc_stats {
-	u64 total_pages;		/* managed: ever freed into the allocator */
+	u64 total_pages; /* managed: ever freed into the allocator */
 	u64 free_pages;
 	u64 free_blocks[MAX_ORDER];
-	u64 allocs, frees;		/* successful calls, since boot */
+	u64 allocs, frees; /* successful calls, since boot */
 };
 
 /* mem_map covers PFNs [first_pfn, first_pfn + npages), all reserved at first. */
@@ -58,10 +58,22 @@ struct page *alloc_pages(unsigned order);
 void free_pages(struct page *page, unsigned order);
 
 u64 page_to_pfn(const struct page *page);
-struct page *pfn_to_page(u64 pfn);	/* NULL outside mem_map */
-static inline phys_addr_t page_to_phys(const struct page *p) { return page_to_pfn(p) << PAGE_SHIFT; }
-static inline void *page_address(const struct page *p) { return phys_to_virt(page_to_phys(p)); }
-static inline struct page *virt_to_page(const void *va) { return pfn_to_page(virt_to_phys(va) >> PAGE_SHIFT); }
+struct page *pfn_to_page(u64 pfn); /* NULL outside mem_map */
+static inline phys_addr_t
+page_to_phys(const struct page *p)
+{
+	return page_to_pfn(p) << PAGE_SHIFT;
+}
+static inline void *
+page_address(const struct page *p)
+{
+	return phys_to_virt(page_to_phys(p));
+}
+static inline struct page *
+virt_to_page(const void *va)
+{
+	return pfn_to_page(virt_to_phys(va) >> PAGE_SHIFT);
+}
 
 /*
  * Pages that several holders share (user mappings after fork, the page
@@ -69,9 +81,17 @@ static inline struct page *virt_to_page(const void *va) { return pfn_to_page(vir
  * reference, and the last put_page() frees it.
  */
 struct page *alloc_shared_page(void);
-static inline void get_page(struct page *p) { __atomic_add_fetch(&p->refcount, 1, __ATOMIC_RELAXED); }
+static inline void
+get_page(struct page *p)
+{
+	__atomic_add_fetch(&p->refcount, 1, __ATOMIC_RELAXED);
+}
 void put_page(struct page *p);
-static inline u32 page_refcount(struct page *p) { return __atomic_load_n(&p->refcount, __ATOMIC_ACQUIRE); }
+static inline u32
+page_refcount(struct page *p)
+{
+	return __atomic_load_n(&p->refcount, __ATOMIC_ACQUIRE);
+}
 
 /* Convenience: one zeroed page, as a direct-map pointer; NULL when out of memory. */
 void *alloc_zeroed_page(void);

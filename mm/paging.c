@@ -34,14 +34,14 @@
 #define PUD_INDEX(va) (((va) >> 30) & 511)
 #define PMD_INDEX(va) (((va) >> 21) & 511)
 #define PTE_INDEX(va) (((va) >> 12) & 511)
-#define SIZE_1G (1ul << 30)
-#define SIZE_2M (1ul << 21)
-#define FOUR_GIB (4ul << 30)
-#define TABLE_FLAGS (PTE_PRESENT | PTE_WRITE)
+#define SIZE_1G	      (1ul << 30)
+#define SIZE_2M	      (1ul << 21)
+#define FOUR_GIB      (4ul << 30)
+#define TABLE_FLAGS   (PTE_PRESENT | PTE_WRITE)
 
 u64 direct_map_base;
 pgd_t *kernel_pgd;
-static bool kernel_half_frozen;		/* no new top-level kernel entries after boot */
+static bool kernel_half_frozen; /* no new top-level kernel entries after boot */
 static bool gb_pages;
 
 extern const char _text[], _etext[], _rodata[], _erodata[], _data[], _edata[];
@@ -212,7 +212,7 @@ map_kernel_image(pgd_t *pgd)
 	map_image_section(pgd, _text, _etext, PAGE_KERNEL_RX);
 	map_image_section(pgd, _rodata, _erodata, PAGE_KERNEL_RO);
 	map_image_section(pgd, _data, _edata, PAGE_KERNEL_RW);
-	map_image_section(pgd, _edata, _kernel_end, PAGE_KERNEL_RO);	/* .ksyms */
+	map_image_section(pgd, _edata, _kernel_end, PAGE_KERNEL_RO); /* .ksyms */
 }
 
 void
@@ -284,7 +284,7 @@ unmap_kernel_page(u64 va)
 	u64 irq = spin_lock_irqsave(&kernel_pt_lock);
 	pte_t old = unmap_kernel_page_locked(va);
 	spin_unlock_irqrestore(&kernel_pt_lock, irq);
-	flush_tlb_one(va);	/* this CPU; the caller shoots the range down everywhere */
+	flush_tlb_one(va); /* this CPU; the caller shoots the range down everywhere */
 	return old;
 }
 
@@ -357,7 +357,8 @@ walk_present_ptes(pgd_t *pgd, u64 start, u64 end, pte_visit_fn fn, void *arg)
 			pud_t *u = (pud_t *)table_of(pgd_val(*g)) + PUD_INDEX(v1);
 			if (!(pud_val(*u) & PTE_PRESENT))
 				continue;
-			for (u64 v2 = v1; v2 < LEVEL_END(v1, 30, end); v2 = LEVEL_END(v2, 21, end)) {
+			for (u64 v2 = v1; v2 < LEVEL_END(v1, 30, end);
+			     v2 = LEVEL_END(v2, 21, end)) {
 				pmd_t *m = (pmd_t *)table_of(pud_val(*u)) + PMD_INDEX(v2);
 				if (!(pmd_val(*m) & PTE_PRESENT))
 					continue;

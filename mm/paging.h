@@ -14,31 +14,31 @@
 #include "kernel/x86/paravirt.h"
 #include "mm/layout.h"
 
-#define PTE_PRESENT	(1ul << 0)
-#define PTE_WRITE	(1ul << 1)
-#define PTE_USER	(1ul << 2)
-#define PTE_PWT		(1ul << 3)
-#define PTE_PCD		(1ul << 4)
-#define PTE_ACCESSED	(1ul << 5)
-#define PTE_DIRTY	(1ul << 6)
-#define PTE_HUGE	(1ul << 7)	/* in a PMD or PUD: maps 2 MiB / 1 GiB */
-#define PTE_GLOBAL	(1ul << 8)
-#define PTE_NX		(1ul << 63)
-#define PTE_ADDR_MASK	0x000ffffffffff000ul
+#define PTE_PRESENT   (1ul << 0)
+#define PTE_WRITE     (1ul << 1)
+#define PTE_USER      (1ul << 2)
+#define PTE_PWT	      (1ul << 3)
+#define PTE_PCD	      (1ul << 4)
+#define PTE_ACCESSED  (1ul << 5)
+#define PTE_DIRTY     (1ul << 6)
+#define PTE_HUGE      (1ul << 7) /* in a PMD or PUD: maps 2 MiB / 1 GiB */
+#define PTE_GLOBAL    (1ul << 8)
+#define PTE_NX	      (1ul << 63)
+#define PTE_ADDR_MASK 0x000ffffffffff000ul
 
 /* Caching through the PAT (set up by paging_init): PWT alone selects write-combining. */
-#define PTE_CACHE_WC	PTE_PWT
-#define PTE_CACHE_UC	(PTE_PCD | PTE_PWT)
+#define PTE_CACHE_WC PTE_PWT
+#define PTE_CACHE_UC (PTE_PCD | PTE_PWT)
 
-#define PAGE_KERNEL_RW	(PTE_PRESENT | PTE_WRITE | PTE_GLOBAL | PTE_NX)
-#define PAGE_KERNEL_RO	(PTE_PRESENT | PTE_GLOBAL | PTE_NX)
-#define PAGE_KERNEL_RX	(PTE_PRESENT | PTE_GLOBAL)
+#define PAGE_KERNEL_RW (PTE_PRESENT | PTE_WRITE | PTE_GLOBAL | PTE_NX)
+#define PAGE_KERNEL_RO (PTE_PRESENT | PTE_GLOBAL | PTE_NX)
+#define PAGE_KERNEL_RX (PTE_PRESENT | PTE_GLOBAL)
 
 extern pgd_t *kernel_pgd;
 
 struct page;
 /* The page a present entry maps (its NX and flag bits ignored). */
-struct page *pte_page(u64 entry);	/* the kernel's PML4 (direct-map pointer) */
+struct page *pte_page(u64 entry); /* the kernel's PML4 (direct-map pointer) */
 
 /* Builds the direct map and the W^X kernel image mapping, then loads them. */
 void paging_init(void);

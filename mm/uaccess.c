@@ -60,9 +60,7 @@ copy_user_raw(void *dst, const void *src, size_t n)
 		".pushsection .text.fixup, \"ax\"\n"
 		"4:	leaq (%[tail], %[quads], 8), %[quads]\n"
 		"	jmp 3b\n\t"
-		".popsection\n\t"
-		EXTABLE_ENTRY(1b, 4b)
-		EXTABLE_ENTRY(2b, 3b)
+		".popsection\n\t" EXTABLE_ENTRY(1b, 4b) EXTABLE_ENTRY(2b, 3b)
 		: "+D"(dst), "+S"(src), [quads] "+c"(quads)
 		: [tail] "r"(tail)
 		: "memory");
@@ -94,9 +92,10 @@ clear_user(void __user *dst, size_t n)
 	user_open();
 	__asm__ __volatile__(
 		"1:	rep stosb\n"
-		"2:\n\t"
-		EXTABLE_ENTRY(1b, 2b)
-		: "+D"(dst), "+c"(n) : "a"(0) : "memory");
+		"2:\n\t" EXTABLE_ENTRY(1b, 2b)
+		: "+D"(dst), "+c"(n)
+		: "a"(0)
+		: "memory");
 	user_close();
 	return n ? -EFAULT : 0;
 }
@@ -110,7 +109,8 @@ strncpy_from_user(char *dst, const char __user *src, size_t max)
 	while (done < max) {
 		u64 addr = (u64)(uintptr_t)src + done;
 		size_t chunk = MIN(max - done, PAGE_SIZE - (addr & (PAGE_SIZE - 1)));
-		if (!access_ok((const void *)addr, chunk) || copy_user_raw(dst + done, (const void *)addr, chunk))
+		if (!access_ok((const void *)addr, chunk) ||
+		    copy_user_raw(dst + done, (const void *)addr, chunk))
 			return -EFAULT;
 		for (size_t i = 0; i < chunk; i++)
 			if (dst[done + i] == '\0')
@@ -137,8 +137,7 @@ get_user_u32_nofault(u32 *out, const u32 __user *p)
 		".pushsection .text.fixup, \"ax\"\n"
 		"3:	movl %[efault], %[err]\n"
 		"	jmp 2b\n\t"
-		".popsection\n\t"
-		EXTABLE_ENTRY(1b, 3b)
+		".popsection\n\t" EXTABLE_ENTRY(1b, 3b)
 		: [v] "+r"(v), [err] "+r"(err)
 		: [p] "r"(p), [efault] "i"(-EFAULT)
 		: "memory");
@@ -157,5 +156,6 @@ uaccess_init_cpu(void)
 	write_cr4(read_cr4() | (smep ? CR4_SMEP : 0) | (smap ? CR4_SMAP : 0));
 	uaccess_smap = smap;
 	if (this_cpu_is_boot())
-		pr_info("uaccess: SMEP %s, SMAP %s\n", smep ? "on" : "absent", smap ? "on" : "absent");
+		pr_info("uaccess: SMEP %s, SMAP %s\n", smep ? "on" : "absent",
+			smap ? "on" : "absent");
 }

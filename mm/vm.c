@@ -77,7 +77,8 @@ vma_mergeable(const struct vma *a, const struct vma *b)
 {
 	return a->end == b->start && a->flags == b->flags && a->file == b->file &&
 	       a->name == b->name && a->special == b->special &&
-	       ((!a->file && !a->special) || a->pgoff + ((a->end - a->start) >> PAGE_SHIFT) == b->pgoff);
+	       ((!a->file && !a->special) ||
+		a->pgoff + ((a->end - a->start) >> PAGE_SHIFT) == b->pgoff);
 }
 
 /* Inserts v in order (the range must be free) and merges it with its neighbours. */
@@ -124,7 +125,7 @@ vma_split(struct vma *v, u64 addr)
 
 struct zap {
 	struct mm *mm;
-	bool special;		/* fixed kernel pages: only the entries go */
+	bool special; /* fixed kernel pages: only the entries go */
 };
 
 static void
@@ -168,7 +169,7 @@ unmap_range(struct mm *mm, u64 start, u64 end)
 		if (v->start < start) {
 			if (vma_split(v, start))
 				return -ENOMEM;
-			pos = pos->next;	/* the part at and above start */
+			pos = pos->next; /* the part at and above start */
 			continue;
 		}
 		if (v->end > end && vma_split(v, end))
@@ -263,7 +264,7 @@ copy_pte(pte_t *pte, u64 va, void *arg)
 		c->failed = true;
 		return;
 	}
-	if (c->vma->special) {		/* the same fixed page, never written: share it as is */
+	if (c->vma->special) { /* the same fixed page, never written: share it as is */
 		set_pte(dst, make_pte(val));
 		return;
 	}
@@ -304,7 +305,7 @@ mm_fork(struct mm *old)
 		walk_present_ptes(old->pgd, v->start, v->end, copy_pte, &c);
 		spin_unlock(&old->pt_lock);
 	}
-	tlb_flush_mm_range(old, 0, USER_TOP);	/* the parent's entries lost their write permission */
+	tlb_flush_mm_range(old, 0, USER_TOP); /* the parent's entries lost their write permission */
 	up_write(&old->mmap_lock);
 	if (c.failed) {
 		mm_put(mm);
@@ -352,7 +353,7 @@ install_special_page(struct mm *mm, const struct vma *v, u64 va)
 	if (!pte)
 		return FAULT_OOM;
 	if (!page)
-		return FAULT_BUS;	/* as Linux's [vvar] without an HPET */
+		return FAULT_BUS; /* as Linux's [vvar] without an HPET */
 	if (!(pte_val(*pte) & PTE_PRESENT))
 		set_pte(pte, make_pte(page | vm_pte_flags(v->flags, false)));
 	return FAULT_OK;
@@ -435,7 +436,7 @@ vm_mmap(struct mm *mm, u64 addr, u64 len, int prot, int flags, struct file *file
 			ret = -EEXIST;
 	} else if (addr >= USER_MMAP_MIN && addr + len <= USER_TOP && IS_ALIGNED(addr, PAGE_SIZE) &&
 		   range_is_free(mm, addr, addr + len)) {
-		ret = (long)addr;		/* the hint is free: take it */
+		ret = (long)addr; /* the hint is free: take it */
 	} else {
 		ret = (long)find_free_area(mm, len);
 		if (!ret)
@@ -498,14 +499,15 @@ vm_mprotect(struct mm *mm, u64 start, u64 len, int prot)
 	int err = 0;
 
 	down_write(&mm->mmap_lock);
-	for (u64 a = start; a < end;) {		/* the whole range must be mapped */
+	for (u64 a = start; a < end;) { /* the whole range must be mapped */
 		struct vma *v = vma_find(mm, a);
 		if (!v) {
 			err = -ENOMEM;
 			goto out;
 		}
 		/* Kernel pages shared by every process: never writable, executable only if code ([vdso]). */
-		if (v->special && ((prot & PROT_WRITE) || ((prot & PROT_EXEC) && !(v->flags & VM_EXEC)))) {
+		if (v->special &&
+		    ((prot & PROT_WRITE) || ((prot & PROT_EXEC) && !(v->flags & VM_EXEC)))) {
 			err = -EACCES;
 			goto out;
 		}
@@ -518,7 +520,8 @@ vm_mprotect(struct mm *mm, u64 start, u64 len, int prot)
 		v = vma_find(mm, a);
 		if (v->end > end && (err = vma_split(v, end)))
 			goto out;
-		struct reprotect r = { (v->flags & VM_SHARED) | (prot & (PROT_READ | PROT_WRITE | PROT_EXEC)) };
+		struct reprotect r = { (v->flags & VM_SHARED) |
+				       (prot & (PROT_READ | PROT_WRITE | PROT_EXEC)) };
 		v->flags = r.flags;
 		spin_lock(&mm->pt_lock);
 		walk_present_ptes(mm->pgd, v->start, v->end, reprotect_pte, &r);
@@ -546,7 +549,8 @@ vm_brk(struct mm *mm, u64 want)
 		goto out;
 	if (new_end > old_end) {
 		if (!range_is_free(mm, old_end, new_end) ||
-		    map_locked(mm, old_end, new_end - old_end, VM_READ | VM_WRITE, NULL, 0, "[heap]"))
+		    map_locked(mm, old_end, new_end - old_end, VM_READ | VM_WRITE, NULL, 0,
+			       "[heap]"))
 			goto out;
 	} else if (new_end < old_end && unmap_range(mm, new_end, old_end)) {
 		goto out;
@@ -587,8 +591,8 @@ show_map_line(char *buf, size_t size, u64 start, u64 end, const char *perms, u64
 	      const char *name)
 {
 	char fields[96];
-	int len = ksnprintf(fields, sizeof(fields), "%08lx-%08lx %s %08lx 00:00 0", start, end, perms,
-			    offset);
+	int len = ksnprintf(fields, sizeof(fields), "%08lx-%08lx %s %08lx 00:00 0", start, end,
+			    perms, offset);
 	int pad = name[0] ? MAX(MAPS_NAME_COLUMN - len, 1) : 0;
 
 	return (size_t)ksnprintf(buf, size, "%s%*s%s\n", fields, pad, "", name);
@@ -603,10 +607,10 @@ vm_show_maps(struct mm *mm, char *buf, size_t size)
 	down_read(&mm->mmap_lock);
 	list_for_each(pos, &mm->vmas) {
 		struct vma *v = list_entry(pos, struct vma, link);
-		char path[128] = "", perms[5] = {
-			v->flags & VM_READ ? 'r' : '-', v->flags & VM_WRITE ? 'w' : '-',
-			v->flags & VM_EXEC ? 'x' : '-', v->flags & VM_SHARED ? 's' : 'p', '\0'
-		};
+		char path[128] = "",
+		     perms[5] = { v->flags & VM_READ ? 'r' : '-', v->flags & VM_WRITE ? 'w' : '-',
+				  v->flags & VM_EXEC ? 'x' : '-', v->flags & VM_SHARED ? 's' : 'p',
+				  '\0' };
 		if (v->file)
 			file_path(v->file, path, sizeof(path));
 		else if (v->name)

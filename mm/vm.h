@@ -22,15 +22,15 @@
 struct file;
 
 /* VMA flags: the protections, plus whether writes reach the file/are shared. */
-#define VM_READ		PROT_READ
-#define VM_WRITE	PROT_WRITE
-#define VM_EXEC		PROT_EXEC
-#define VM_SHARED	0x10
+#define VM_READ	  PROT_READ
+#define VM_WRITE  PROT_WRITE
+#define VM_EXEC	  PROT_EXEC
+#define VM_SHARED 0x10
 
 #define USER_STACK_TOP	0x00007ffffffff000ul
-#define USER_STACK_SIZE	(8ul << 20)	/* Linux's default RLIMIT_STACK */
+#define USER_STACK_SIZE (8ul << 20) /* Linux's default RLIMIT_STACK */
 #define USER_MMAP_TOP	(USER_STACK_TOP - USER_STACK_SIZE - (1ul << 30))
-#define USER_MMAP_MIN	0x10000ul	/* nothing is mapped below (vm.mmap_min_addr) */
+#define USER_MMAP_MIN	0x10000ul /* nothing is mapped below (vm.mmap_min_addr) */
 
 /*
  * A special mapping shows fixed kernel pages to user mode (the vDSO and its
@@ -39,20 +39,20 @@ struct file;
  * drop the entries - and they can never become writable.
  */
 struct special_mapping {
-	const char *name;		/* as /proc/<pid>/maps shows it: "[vdso]" */
+	const char *name; /* as /proc/<pid>/maps shows it: "[vdso]" */
 	unsigned npages;
 	/* Page i's physical address with its caching bits (PTE_CACHE_*), or 0: leave it absent. */
 	u64 (*page)(unsigned i);
 };
 
 struct vma {
-	struct list_head link;		/* in mm->vmas, sorted by address */
-	u64 start, end;			/* [start, end), page-aligned */
-	u32 flags;			/* VM_* */
-	struct file *file;		/* NULL for anonymous memory */
-	u64 pgoff;			/* file page at start (special mappings: their page index) */
-	const char *name;		/* "[heap]", "[stack]", or NULL */
-	const struct special_mapping *special;	/* or NULL */
+	struct list_head link; /* in mm->vmas, sorted by address */
+	u64 start, end;	       /* [start, end), page-aligned */
+	u32 flags;	       /* VM_* */
+	struct file *file;     /* NULL for anonymous memory */
+	u64 pgoff;	       /* file page at start (special mappings: their page index) */
+	const char *name;      /* "[heap]", "[stack]", or NULL */
+	const struct special_mapping *special; /* or NULL */
 };
 
 struct mm {
@@ -60,16 +60,16 @@ struct mm {
 	struct list_head vmas;
 	struct rwsem mmap_lock;
 	struct spinlock pt_lock;
-	int users;			/* tasks sharing it */
-	u64 cpumask;			/* CPUs that have it loaded (TLB shootdown targets) */
+	int users;   /* tasks sharing it */
+	u64 cpumask; /* CPUs that have it loaded (TLB shootdown targets) */
 	u64 brk_start, brk;
-	u64 start_stack;		/* initial stack pointer, for /proc */
-	u64 rss;			/* pages mapped (special mappings not counted) */
-	u64 vdso_base;			/* the vDSO's ELF header (AT_SYSINFO_EHDR), or 0 */
+	u64 start_stack; /* initial stack pointer, for /proc */
+	u64 rss;	 /* pages mapped (special mappings not counted) */
+	u64 vdso_base;	 /* the vDSO's ELF header (AT_SYSINFO_EHDR), or 0 */
 };
 
 struct mm *mm_create(void);
-struct mm *mm_fork(struct mm *old);	/* copy-on-write copy; NULL when out of memory */
+struct mm *mm_fork(struct mm *old); /* copy-on-write copy; NULL when out of memory */
 void mm_get(struct mm *mm);
 void mm_put(struct mm *mm);
 /* Loads mm's page tables on this CPU (the kernel's alone for NULL). */

@@ -18,10 +18,10 @@
 #include "kernel/lib/string.h"
 #include "locking/spinlock.h"
 
-#define KSTACK_PAGES	((int)(KSTACK_SIZE / PAGE_SIZE))
-#define KSTACK_SLOT	(KSTACK_SIZE + PAGE_SIZE)
-#define KSTACK_SLOTS	4096
-#define MMIO_BASE	(VMAP_BASE + VMAP_SIZE / 2)
+#define KSTACK_PAGES ((int)(KSTACK_SIZE / PAGE_SIZE))
+#define KSTACK_SLOT  (KSTACK_SIZE + PAGE_SIZE)
+#define KSTACK_SLOTS 4096
+#define MMIO_BASE    (VMAP_BASE + VMAP_SIZE / 2)
 
 static u64 slot_used[KSTACK_SLOTS / 64];
 static struct spinlock kstack_lock = SPINLOCK_INIT("kstack");
@@ -67,7 +67,7 @@ unmap_and_free(u64 start, u64 len)
 	pte_t old[KSTACK_SIZE / PAGE_SIZE];
 	u64 done = 0;
 
-	while (done < len) {	/* in batches, so the page list fits on the stack */
+	while (done < len) { /* in batches, so the page list fits on the stack */
 		u64 n = MIN((len - done) / PAGE_SIZE, (u64)ARRAY_SIZE(old));
 		for (u64 i = 0; i < n; i++)
 			old[i] = unmap_kernel_page(start + done + i * PAGE_SIZE);
@@ -88,7 +88,8 @@ kstack_alloc(void)
 	u64 bottom = slot_stack_bottom(slot);
 	for (int i = 0; i < KSTACK_PAGES; i++) {
 		void *page = alloc_zeroed_page();
-		if (!page || map_kernel_page(bottom + i * PAGE_SIZE, virt_to_phys(page), PAGE_KERNEL_RW)) {
+		if (!page ||
+		    map_kernel_page(bottom + i * PAGE_SIZE, virt_to_phys(page), PAGE_KERNEL_RW)) {
 			if (page)
 				free_page_virt(page);
 			unmap_and_free(bottom, (u64)i * PAGE_SIZE);
@@ -127,11 +128,11 @@ reserve_area(u64 len)
 	u64 irq = spin_lock_irqsave(&mmio_lock);
 	u64 va = mmio_next;
 
-	if (va + len > VMAP_BASE + VMAP_SIZE - 64 * PAGE_SIZE) {	/* the top is the self-tests' */
+	if (va + len > VMAP_BASE + VMAP_SIZE - 64 * PAGE_SIZE) { /* the top is the self-tests' */
 		spin_unlock_irqrestore(&mmio_lock, irq);
 		return 0;
 	}
-	mmio_next += len + PAGE_SIZE;	/* an unmapped page between areas */
+	mmio_next += len + PAGE_SIZE; /* an unmapped page between areas */
 	spin_unlock_irqrestore(&mmio_lock, irq);
 	return va;
 }

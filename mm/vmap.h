@@ -22,8 +22,8 @@ void kstack_free(u64 top);
 bool kstack_is_guard(u64 addr);
 
 enum iomap_cache {
-	IOMAP_UNCACHED,		/* registers: every access reaches the device */
-	IOMAP_WRITE_COMBINING,	/* framebuffers: writes may be merged */
+	IOMAP_UNCACHED,	       /* registers: every access reaches the device */
+	IOMAP_WRITE_COMBINING, /* framebuffers: writes may be merged */
 };
 
 /* Maps [phys, phys + size) into the vmap region; NULL on failure. */

@@ -11,7 +11,7 @@
 /* One record per entry, 8-byte aligned; d_reclen is the whole record. */
 struct kernel_dirent64 {
 	unsigned long d_ino;
-	long d_off;		/* position of the next entry */
+	long d_off; /* position of the next entry */
 	unsigned short d_reclen;
 	unsigned char d_type;
 	char d_name[];

@@ -9,34 +9,34 @@
 #define REWIND_UAPI_FCNTL_H
 
 /* open(2) flags, in octal as in Linux's asm-generic/fcntl.h. */
-#define O_ACCMODE	00000003
-#define O_RDONLY	00000000
-#define O_WRONLY	00000001
-#define O_RDWR		00000002
-#define O_CREAT		00000100
-#define O_EXCL		00000200
-#define O_NOCTTY	00000400
-#define O_TRUNC		00001000
-#define O_APPEND	00002000
-#define O_NONBLOCK	00004000
-#define O_DSYNC		00010000
-#define O_ASYNC		00020000
-#define O_DIRECT	00040000
-#define O_LARGEFILE	00100000
-#define O_DIRECTORY	00200000
-#define O_NOFOLLOW	00400000
-#define O_NOATIME	01000000
-#define O_CLOEXEC	02000000
-#define __O_SYNC	04000000
-#define O_PATH		010000000
-#define __O_TMPFILE	020000000
+#define O_ACCMODE   00000003
+#define O_RDONLY    00000000
+#define O_WRONLY    00000001
+#define O_RDWR	    00000002
+#define O_CREAT	    00000100
+#define O_EXCL	    00000200
+#define O_NOCTTY    00000400
+#define O_TRUNC	    00001000
+#define O_APPEND    00002000
+#define O_NONBLOCK  00004000
+#define O_DSYNC	    00010000
+#define O_ASYNC	    00020000
+#define O_DIRECT    00040000
+#define O_LARGEFILE 00100000
+#define O_DIRECTORY 00200000
+#define O_NOFOLLOW  00400000
+#define O_NOATIME   01000000
+#define O_CLOEXEC   02000000
+#define __O_SYNC    04000000
+#define O_PATH	    010000000
+#define __O_TMPFILE 020000000
 
-#define AT_FDCWD		(-100)
-#define AT_SYMLINK_NOFOLLOW	0x100
-#define AT_REMOVEDIR		0x200	/* unlinkat */
-#define AT_EACCESS		0x200	/* faccessat */
-#define AT_NO_AUTOMOUNT		0x800
-#define AT_EMPTY_PATH		0x1000
+#define AT_FDCWD	    (-100)
+#define AT_SYMLINK_NOFOLLOW 0x100
+#define AT_REMOVEDIR	    0x200 /* unlinkat */
+#define AT_EACCESS	    0x200 /* faccessat */
+#define AT_NO_AUTOMOUNT	    0x800
+#define AT_EMPTY_PATH	    0x1000
 
 /* fcntl(2) */
 #define F_DUPFD		0
@@ -44,20 +44,20 @@
 #define F_SETFD		2
 #define F_GETFL		3
 #define F_SETFL		4
-#define F_DUPFD_CLOEXEC	1030
+#define F_DUPFD_CLOEXEC 1030
 #define FD_CLOEXEC	1
 
 /* lseek(2) */
-#define SEEK_SET	0
-#define SEEK_CUR	1
-#define SEEK_END	2
-#define SEEK_DATA	3
-#define SEEK_HOLE	4
+#define SEEK_SET  0
+#define SEEK_CUR  1
+#define SEEK_END  2
+#define SEEK_DATA 3
+#define SEEK_HOLE 4
 
 /* access(2), faccessat(2) */
-#define F_OK	0
-#define X_OK	1
-#define W_OK	2
-#define R_OK	4
+#define F_OK 0
+#define X_OK 1
+#define W_OK 2
+#define R_OK 4
 
 #endif

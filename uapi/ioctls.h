@@ -7,17 +7,17 @@
 #ifndef REWIND_UAPI_IOCTLS_H
 #define REWIND_UAPI_IOCTLS_H
 
-#define TCGETS		0x5401
-#define TCSETS		0x5402
-#define TCSETSW		0x5403
-#define TCSETSF		0x5404
-#define TIOCGPGRP	0x540f
-#define TIOCSPGRP	0x5410
-#define TIOCGWINSZ	0x5413
-#define TIOCSWINSZ	0x5414
-#define FIONREAD	0x541b
-#define FIONBIO		0x5421
-#define FIONCLEX	0x5450
-#define FIOCLEX		0x5451
+#define TCGETS	   0x5401
+#define TCSETS	   0x5402
+#define TCSETSW	   0x5403
+#define TCSETSF	   0x5404
+#define TIOCGPGRP  0x540f
+#define TIOCSPGRP  0x5410
+#define TIOCGWINSZ 0x5413
+#define TIOCSWINSZ 0x5414
+#define FIONREAD   0x541b
+#define FIONBIO	   0x5421
+#define FIONCLEX   0x5450
+#define FIOCLEX	   0x5451
 
 #endif

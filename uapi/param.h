@@ -8,6 +8,6 @@
 #ifndef REWIND_UAPI_PARAM_H
 #define REWIND_UAPI_PARAM_H
 
-#define USER_HZ		100
+#define USER_HZ 100
 
 #endif

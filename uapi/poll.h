@@ -6,16 +6,16 @@
 #ifndef REWIND_UAPI_POLL_H
 #define REWIND_UAPI_POLL_H
 
-#define POLLIN		0x001
-#define POLLPRI		0x002
-#define POLLOUT		0x004
-#define POLLERR		0x008
-#define POLLHUP		0x010
-#define POLLNVAL	0x020
-#define POLLRDNORM	0x040
-#define POLLRDBAND	0x080
-#define POLLWRNORM	0x100
-#define POLLWRBAND	0x200
+#define POLLIN	   0x001
+#define POLLPRI	   0x002
+#define POLLOUT	   0x004
+#define POLLERR	   0x008
+#define POLLHUP	   0x010
+#define POLLNVAL   0x020
+#define POLLRDNORM 0x040
+#define POLLRDBAND 0x080
+#define POLLWRNORM 0x100
+#define POLLWRBAND 0x200
 
 struct kernel_pollfd {
 	int fd;

@@ -6,9 +6,9 @@
 #ifndef REWIND_UAPI_PRCTL_H
 #define REWIND_UAPI_PRCTL_H
 
-#define ARCH_SET_GS	0x1001
-#define ARCH_SET_FS	0x1002
-#define ARCH_GET_FS	0x1003
-#define ARCH_GET_GS	0x1004
+#define ARCH_SET_GS 0x1001
+#define ARCH_SET_FS 0x1002
+#define ARCH_GET_FS 0x1003
+#define ARCH_GET_GS 0x1004
 
 #endif

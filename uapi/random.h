@@ -5,7 +5,7 @@
 #ifndef REWIND_UAPI_RANDOM_H
 #define REWIND_UAPI_RANDOM_H
 
-#define GRND_NONBLOCK	1
-#define GRND_RANDOM	2
+#define GRND_NONBLOCK 1
+#define GRND_RANDOM   2
 
 #endif

@@ -10,13 +10,13 @@
 
 #include "uapi/time.h"
 
-#define RLIMIT_STACK	3
-#define RLIMIT_NOFILE	7
-#define RLIM_NLIMITS	16
-#define RLIM_INFINITY	(~0ul)
+#define RLIMIT_STACK  3
+#define RLIMIT_NOFILE 7
+#define RLIM_NLIMITS  16
+#define RLIM_INFINITY (~0ul)
 
 #define RUSAGE_SELF	0
-#define RUSAGE_CHILDREN	(-1)
+#define RUSAGE_CHILDREN (-1)
 #define RUSAGE_THREAD	1
 
 struct kernel_rlimit {
@@ -25,8 +25,8 @@ struct kernel_rlimit {
 };
 
 struct kernel_rusage {
-	struct kernel_timeval ru_utime;	/* user time */
-	struct kernel_timeval ru_stime;	/* system time */
+	struct kernel_timeval ru_utime; /* user time */
+	struct kernel_timeval ru_stime; /* system time */
 	long ru_maxrss, ru_ixrss, ru_idrss, ru_isrss;
 	long ru_minflt, ru_majflt, ru_nswap, ru_inblock, ru_oublock;
 	long ru_msgsnd, ru_msgrcv, ru_nsignals, ru_nvcsw, ru_nivcsw;

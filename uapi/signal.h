@@ -14,82 +14,82 @@
 #ifndef REWIND_UAPI_SIGNAL_H
 #define REWIND_UAPI_SIGNAL_H
 
-#define SIGHUP		1
-#define SIGINT		2
-#define SIGQUIT		3
-#define SIGILL		4
-#define SIGTRAP		5
-#define SIGABRT		6
-#define SIGBUS		7
-#define SIGFPE		8
-#define SIGKILL		9
-#define SIGUSR1		10
-#define SIGSEGV		11
-#define SIGUSR2		12
-#define SIGPIPE		13
-#define SIGALRM		14
-#define SIGTERM		15
-#define SIGSTKFLT	16
-#define SIGCHLD		17
-#define SIGCONT		18
-#define SIGSTOP		19
-#define SIGTSTP		20
-#define SIGTTIN		21
-#define SIGTTOU		22
-#define SIGURG		23
-#define SIGXCPU		24
-#define SIGXFSZ		25
-#define SIGVTALRM	26
-#define SIGPROF		27
-#define SIGWINCH	28
-#define SIGIO		29
-#define SIGPWR		30
-#define SIGSYS		31
-#define SIGRTMIN	32
-#define _NSIG		64	/* the highest signal; a sigset_t is 64 bits */
+#define SIGHUP	  1
+#define SIGINT	  2
+#define SIGQUIT	  3
+#define SIGILL	  4
+#define SIGTRAP	  5
+#define SIGABRT	  6
+#define SIGBUS	  7
+#define SIGFPE	  8
+#define SIGKILL	  9
+#define SIGUSR1	  10
+#define SIGSEGV	  11
+#define SIGUSR2	  12
+#define SIGPIPE	  13
+#define SIGALRM	  14
+#define SIGTERM	  15
+#define SIGSTKFLT 16
+#define SIGCHLD	  17
+#define SIGCONT	  18
+#define SIGSTOP	  19
+#define SIGTSTP	  20
+#define SIGTTIN	  21
+#define SIGTTOU	  22
+#define SIGURG	  23
+#define SIGXCPU	  24
+#define SIGXFSZ	  25
+#define SIGVTALRM 26
+#define SIGPROF	  27
+#define SIGWINCH  28
+#define SIGIO	  29
+#define SIGPWR	  30
+#define SIGSYS	  31
+#define SIGRTMIN  32
+#define _NSIG	  64 /* the highest signal; a sigset_t is 64 bits */
 
 /* Dispositions (sa_handler) and sigaction flags. */
-#define SIG_DFL		0
-#define SIG_IGN		1
-#define SA_NOCLDWAIT	0x00000002ul
-#define SA_SIGINFO	0x00000004ul
-#define SA_RESTORER	0x04000000ul
-#define SA_ONSTACK	0x08000000ul
-#define SA_RESTART	0x10000000ul
-#define SA_NODEFER	0x40000000ul
-#define SA_RESETHAND	0x80000000ul
+#define SIG_DFL	     0
+#define SIG_IGN	     1
+#define SA_NOCLDWAIT 0x00000002ul
+#define SA_SIGINFO   0x00000004ul
+#define SA_RESTORER  0x04000000ul
+#define SA_ONSTACK   0x08000000ul
+#define SA_RESTART   0x10000000ul
+#define SA_NODEFER   0x40000000ul
+#define SA_RESETHAND 0x80000000ul
 
 /* rt_sigprocmask's how. */
-#define SIG_BLOCK	0
-#define SIG_UNBLOCK	1
-#define SIG_SETMASK	2
+#define SIG_BLOCK   0
+#define SIG_UNBLOCK 1
+#define SIG_SETMASK 2
 
 /* sigaltstack: ss_flags, and the smallest stack it accepts. */
-#define SS_ONSTACK	1
-#define SS_DISABLE	2
-#define SS_AUTODISARM	(1u << 31)
-#define MINSIGSTKSZ	2048
+#define SS_ONSTACK    1
+#define SS_DISABLE    2
+#define SS_AUTODISARM (1u << 31)
+#define MINSIGSTKSZ   2048
 
 /* si_code: who sent it, or what the fault was. */
-#define SI_USER		0
-#define SI_KERNEL	0x80
-#define SI_QUEUE	(-1)
-#define SI_TKILL	(-6)
-#define ILL_ILLOPN	2
-#define FPE_INTDIV	1
-#define FPE_FLTDIV	3
-#define FPE_FLTOVF	4
-#define FPE_FLTUND	5
-#define FPE_FLTRES	6
-#define FPE_FLTINV	7
-#define SEGV_MAPERR	1
-#define SEGV_ACCERR	2
-#define BUS_ADRALN	1
-#define BUS_ADRERR	2
-#define TRAP_BRKPT	1
-#define TRAP_TRACE	2
-#define CLD_EXITED	1
-#define CLD_KILLED	2
+#define SI_USER	    0
+#define SI_KERNEL   0x80
+#define SI_QUEUE    (-1)
+#define SI_TKILL    (-6)
+#define ILL_ILLOPN  2
+#define FPE_INTDIV  1
+#define FPE_FLTDIV  3
+#define FPE_FLTOVF  4
+#define FPE_FLTUND  5
+#define FPE_FLTRES  6
+#define FPE_FLTINV  7
+#define SEGV_MAPERR 1
+#define SEGV_ACCERR 2
+#define BUS_ADRALN  1
+#define BUS_ADRERR  2
+#define TRAP_BRKPT  1
+#define TRAP_TRACE  2
+#define CLD_EXITED  1
+#define CLD_KILLED  2
 
 /* siginfo_t as Linux x86-64 lays it out: 128 bytes, a union from offset 16. */
 struct kernel_siginfo {
@@ -98,19 +98,19 @@ struct kernel_siginfo {
 	int code;
 	int pad0;
 	union {
-		struct {		/* kill, tkill, sigqueue (value), timers */
+		struct { /* kill, tkill, sigqueue (value), timers */
 			int pid;
 			unsigned int uid;
 			unsigned long value;
 		} kill;
-		struct {		/* SIGCHLD */
+		struct { /* SIGCHLD */
 			int pid;
 			unsigned int uid;
 			int status;
 			int pad;
 			long utime, stime;
 		} child;
-		struct {		/* SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP */
+		struct { /* SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP */
 			unsigned long addr;
 		} fault;
 		unsigned char bytes[112];
@@ -139,13 +139,13 @@ struct kernel_sigcontext {
 	unsigned long rdi, rsi, rbp, rbx, rdx, rax, rcx, rsp, rip, eflags;
 	unsigned short cs, gs, fs, ss;
 	unsigned long err, trapno, oldmask, cr2;
-	unsigned long fpstate;		/* the FXSAVE image's address, or 0 */
+	unsigned long fpstate; /* the FXSAVE image's address, or 0 */
 	unsigned long reserved1[8];
 };
 
 /* uc_flags */
-#define UC_SIGCONTEXT_SS	0x2
-#define UC_STRICT_RESTORE_SS	0x4
+#define UC_SIGCONTEXT_SS     0x2
+#define UC_STRICT_RESTORE_SS 0x4
 
 /* The ucontext a handler's third argument points at (asm/ucontext.h). */
 struct kernel_ucontext {

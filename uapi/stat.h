@@ -10,25 +10,25 @@
 #define REWIND_UAPI_STAT_H
 
 /* File types and permission bits of st_mode. */
-#define S_IFMT		0170000
-#define S_IFSOCK	0140000
-#define S_IFLNK		0120000
-#define S_IFREG		0100000
-#define S_IFBLK		0060000
-#define S_IFDIR		0040000
-#define S_IFCHR		0020000
-#define S_IFIFO		0010000
-#define S_ISREG(m)	(((m) & S_IFMT) == S_IFREG)
-#define S_ISDIR(m)	(((m) & S_IFMT) == S_IFDIR)
-#define S_ISCHR(m)	(((m) & S_IFMT) == S_IFCHR)
-#define S_ISFIFO(m)	(((m) & S_IFMT) == S_IFIFO)
+#define S_IFMT	    0170000
+#define S_IFSOCK    0140000
+#define S_IFLNK	    0120000
+#define S_IFREG	    0100000
+#define S_IFBLK	    0060000
+#define S_IFDIR	    0040000
+#define S_IFCHR	    0020000
+#define S_IFIFO	    0010000
+#define S_ISREG(m)  (((m)&S_IFMT) == S_IFREG)
+#define S_ISDIR(m)  (((m)&S_IFMT) == S_IFDIR)
+#define S_ISCHR(m)  (((m)&S_IFMT) == S_IFCHR)
+#define S_ISFIFO(m) (((m)&S_IFMT) == S_IFIFO)
 
 /* The file type as getdents64 reports it in d_type (libc: <dirent.h>). */
-#define DT_UNKNOWN	0
-#define DT_FIFO		1
-#define DT_CHR		2
-#define DT_DIR		4
-#define DT_REG		8
+#define DT_UNKNOWN 0
+#define DT_FIFO	   1
+#define DT_CHR	   2
+#define DT_DIR	   4
+#define DT_REG	   8
 
 /* struct stat of x86-64 Linux: 144 bytes. */
 struct kernel_stat {
@@ -42,7 +42,7 @@ struct kernel_stat {
 	unsigned long st_rdev;
 	long st_size;
 	long st_blksize;
-	long st_blocks;		/* 512-byte units */
+	long st_blocks; /* 512-byte units */
 	unsigned long st_atime, st_atime_nsec;
 	unsigned long st_mtime, st_mtime_nsec;
 	unsigned long st_ctime, st_ctime_nsec;

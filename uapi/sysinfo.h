@@ -7,12 +7,12 @@
 #define REWIND_UAPI_SYSINFO_H
 
 struct kernel_sysinfo {
-	long uptime;			/* seconds since boot */
-	unsigned long loads[3];		/* 1, 5 and 15 minute load averages */
+	long uptime;		/* seconds since boot */
+	unsigned long loads[3]; /* 1, 5 and 15 minute load averages */
 	unsigned long totalram, freeram, sharedram, bufferram, totalswap, freeswap;
 	unsigned short procs, pad;
 	unsigned long totalhigh, freehigh;
-	unsigned int mem_unit;		/* the unit of the sizes above, in bytes */
+	unsigned int mem_unit; /* the unit of the sizes above, in bytes */
 	char _f[4];
 };
 

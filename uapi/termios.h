@@ -25,42 +25,42 @@ struct kernel_winsize {
 };
 
 /* c_cc indices (asm-generic/termbits.h). */
-#define VINTR		0
-#define VQUIT		1
-#define VERASE		2
-#define VKILL		3
-#define VEOF		4
-#define VTIME		5
-#define VMIN		6
-#define VSTART		8
-#define VSTOP		9
-#define VSUSP		10
-#define VEOL		11
-#define VREPRINT	12
-#define VDISCARD	13
-#define VWERASE		14
-#define VLNEXT		15
-#define VEOL2		16
+#define VINTR	 0
+#define VQUIT	 1
+#define VERASE	 2
+#define VKILL	 3
+#define VEOF	 4
+#define VTIME	 5
+#define VMIN	 6
+#define VSTART	 8
+#define VSTOP	 9
+#define VSUSP	 10
+#define VEOL	 11
+#define VREPRINT 12
+#define VDISCARD 13
+#define VWERASE	 14
+#define VLNEXT	 15
+#define VEOL2	 16
 
 /* c_iflag */
-#define INLCR		0000100
-#define IGNCR		0000200
-#define ICRNL		0000400
-#define IUTF8		0040000
+#define INLCR 0000100
+#define IGNCR 0000200
+#define ICRNL 0000400
+#define IUTF8 0040000
 /* c_oflag */
-#define OPOST		0000001
-#define ONLCR		0000004
+#define OPOST 0000001
+#define ONLCR 0000004
 /* c_cflag */
-#define CS8		0000060
-#define CREAD		0000200
-#define B115200		0010002
+#define CS8	0000060
+#define CREAD	0000200
+#define B115200 0010002
 /* c_lflag */
-#define ISIG		0000001
-#define ICANON		0000002
-#define ECHO		0000010
-#define ECHOE		0000020
-#define ECHOK		0000040
-#define ECHOCTL		0001000
-#define ECHOKE		0004000
+#define ISIG	0000001
+#define ICANON	0000002
+#define ECHO	0000010
+#define ECHOE	0000020
+#define ECHOK	0000040
+#define ECHOCTL 0001000
+#define ECHOKE	0004000
 
 #endif

@@ -8,20 +8,20 @@
 #ifndef REWIND_UAPI_TIME_H
 #define REWIND_UAPI_TIME_H
 
-#define CLOCK_REALTIME			0
-#define CLOCK_MONOTONIC			1
-#define CLOCK_PROCESS_CPUTIME_ID	2
-#define CLOCK_THREAD_CPUTIME_ID		3
-#define CLOCK_MONOTONIC_RAW		4
-#define CLOCK_REALTIME_COARSE		5
-#define CLOCK_MONOTONIC_COARSE		6
-#define CLOCK_BOOTTIME			7
+#define CLOCK_REALTIME		 0
+#define CLOCK_MONOTONIC		 1
+#define CLOCK_PROCESS_CPUTIME_ID 2
+#define CLOCK_THREAD_CPUTIME_ID	 3
+#define CLOCK_MONOTONIC_RAW	 4
+#define CLOCK_REALTIME_COARSE	 5
+#define CLOCK_MONOTONIC_COARSE	 6
+#define CLOCK_BOOTTIME		 7
 
 /* clock_nanosleep(2), timer_settime(2): the time is absolute. */
-#define TIMER_ABSTIME			1
+#define TIMER_ABSTIME 1
 
 /* setitimer(2), getitimer(2): the one timer rewind has. */
-#define ITIMER_REAL			0
+#define ITIMER_REAL 0
 
 struct kernel_timespec {
 	long tv_sec;

@@ -6,7 +6,7 @@
 #ifndef REWIND_UAPI_UIO_H
 #define REWIND_UAPI_UIO_H
 
-#define UIO_MAXIOV	1024	/* iovecs in one readv/writev (libc's IOV_MAX) */
+#define UIO_MAXIOV 1024 /* iovecs in one readv/writev (libc's IOV_MAX) */
 
 struct kernel_iovec {
 	void *iov_base;

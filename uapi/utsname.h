@@ -6,7 +6,7 @@
 #ifndef REWIND_UAPI_UTSNAME_H
 #define REWIND_UAPI_UTSNAME_H
 
-#define __NEW_UTS_LEN	64	/* characters in a field, the NUL not counted */
+#define __NEW_UTS_LEN 64 /* characters in a field, the NUL not counted */
 
 struct kernel_utsname {
 	char sysname[__NEW_UTS_LEN + 1];

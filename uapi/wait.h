@@ -5,9 +5,9 @@
 #ifndef REWIND_UAPI_WAIT_H
 #define REWIND_UAPI_WAIT_H
 
-#define WNOHANG		1
-#define WUNTRACED	2
-#define __WALL		0x40000000
-#define __WCLONE	0x80000000
+#define WNOHANG	  1
+#define WUNTRACED 2
+#define __WALL	  0x40000000
+#define __WCLONE  0x80000000
 
 #endif

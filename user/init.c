@@ -32,7 +32,7 @@
 
 #include "lib/power.h"
 
-#define MAX_ARGS	64
+#define MAX_ARGS 64
 
 /*
  * The kernel normally opens the console as fds 0, 1 and 2 before starting
@@ -145,8 +145,7 @@ now(void)
  * by hand on a host (where it is not process 1) just exits with the status,
  * instead of switching off the developer's machine.
  */
-static void __attribute__((noreturn))
-finish(int code)
+static void __attribute__((noreturn)) finish(int code)
 {
 	if (getpid() != 1)
 		exit(code);
@@ -158,8 +157,7 @@ finish(int code)
 			sleep(1);
 }
 
-static void __attribute__((noreturn))
-run_command(char *line)
+static void __attribute__((noreturn)) run_command(char *line)
 {
 	char *argv[MAX_ARGS];
 	int argc = split_words(line, argv, MAX_ARGS);
@@ -197,8 +195,7 @@ show_motd(void)
 	close(fd);
 }
 
-static void __attribute__((noreturn))
-run_shells(void)
+static void __attribute__((noreturn)) run_shells(void)
 {
 	char *argv[] = { "sh", NULL };
 

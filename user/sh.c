@@ -33,12 +33,12 @@
 
 #include "lib/procfile.h"
 
-#define MAX_LINE	4096
-#define MAX_ARGS	128
-#define MAX_CMDS	16
-#define KNOB_DIR	"/proc/sys/rewind"
+#define MAX_LINE 4096
+#define MAX_ARGS 128
+#define MAX_CMDS 16
+#define KNOB_DIR "/proc/sys/rewind"
 
-static int last_status;		/* $? */
+static int last_status; /* $? */
 
 /* --- reading input -------------------------------------------------------- */
 
@@ -47,7 +47,7 @@ is_tty(int fd)
 {
 	struct termios t;
 
-	return tcgetattr(fd, &t) == 0;	/* ioctl TCGETS */
+	return tcgetattr(fd, &t) == 0; /* ioctl TCGETS */
 }
 
 /*
@@ -90,10 +90,10 @@ read_line(int fd, char *buf, size_t size)
 enum token { T_WORD, T_PIPE, T_IN, T_OUT, T_APPEND, T_SEP, T_AND, T_OR, T_END, T_ERROR };
 
 struct lexer {
-	const char *p;			/* next input character */
-	char buf[2 * MAX_LINE];		/* the words of the current pipeline */
+	const char *p;		/* next input character */
+	char buf[2 * MAX_LINE]; /* the words of the current pipeline */
 	size_t used;
-	char *word;			/* the text of the last T_WORD */
+	char *word; /* the text of the last T_WORD */
 };
 
 static bool
@@ -135,8 +135,8 @@ expand_dollar(struct lexer *lx)
 		return put_str(lx, num);
 	}
 	while ((*lx->p == '_' || (*lx->p >= 'A' && *lx->p <= 'Z') ||
-		(*lx->p >= 'a' && *lx->p <= 'z') ||
-		(len && *lx->p >= '0' && *lx->p <= '9')) && len + 1 < sizeof(name))
+		(*lx->p >= 'a' && *lx->p <= 'z') || (len && *lx->p >= '0' && *lx->p <= '9')) &&
+	       len + 1 < sizeof(name))
 		name[len++] = *lx->p++;
 	if (!len)
 		return put(lx, '$');
@@ -253,22 +253,22 @@ next_token(struct lexer *lx)
 struct cmd {
 	char *argv[MAX_ARGS];
 	int argc;
-	char *in, *out;			/* redirections, or NULL */
+	char *in, *out; /* redirections, or NULL */
 	bool append;
 };
 
 struct pipeline {
 	struct cmd cmd[MAX_CMDS];
 	int n;
-	bool timed;			/* started with `time` */
+	bool timed; /* started with `time` */
 };
 
 static const char *
 token_text(enum token t)
 {
 	static const char *const text[] = {
-		[T_PIPE] = "|", [T_IN] = "<", [T_OUT] = ">", [T_APPEND] = ">>",
-		[T_SEP] = ";", [T_AND] = "&&", [T_OR] = "||", [T_END] = "end of line",
+		[T_PIPE] = "|", [T_IN] = "<",	[T_OUT] = ">", [T_APPEND] = ">>",
+		[T_SEP] = ";",	[T_AND] = "&&", [T_OR] = "||", [T_END] = "end of line",
 	};
 	return text[t] ? text[t] : "?";
 }
@@ -341,7 +341,8 @@ parse_pipeline(struct lexer *lx, struct pipeline *pl, enum token *end)
 			if (cmd_is_empty(c))
 				return syntax_error(t);
 			if (pl->n == MAX_CMDS) {
-				fprintf(stderr, "sh: more than %d commands in a pipeline\n", MAX_CMDS);
+				fprintf(stderr, "sh: more than %d commands in a pipeline\n",
+					MAX_CMDS);
 				return -1;
 			}
 			c = &pl->cmd[pl->n++];
@@ -371,8 +372,7 @@ parse_pipeline(struct lexer *lx, struct pipeline *pl, enum token *end)
  * Runs argv[0], searched in $PATH unless it names a path. "not found" (127)
  * when no directory has it; otherwise the first other reason (126).
  */
-static void __attribute__((noreturn))
-exec_command(char **argv)
+static void __attribute__((noreturn)) exec_command(char **argv)
 {
 	const char *name = argv[0];
 	const char *path = getenv("PATH");
@@ -388,8 +388,8 @@ exec_command(char **argv)
 			size_t dirlen = strcspn(path, ":");
 			char full[MAX_LINE];
 
-			snprintf(full, sizeof(full), "%.*s/%s",
-				 dirlen ? (int)dirlen : 1, dirlen ? path : ".", name);
+			snprintf(full, sizeof(full), "%.*s/%s", dirlen ? (int)dirlen : 1,
+				 dirlen ? path : ".", name);
 			execv(full, argv);
 			if (errno != ENOENT && errno != ENOTDIR && err == ENOENT)
 				err = errno;
@@ -592,7 +592,7 @@ builtin_knob(int argc, char **argv)
 struct builtin {
 	const char *name;
 	int (*fn)(int argc, char **argv);
-	bool in_shell;			/* changes the shell itself: never forked */
+	bool in_shell; /* changes the shell itself: never forked */
 };
 
 static const struct builtin builtins[] = {
@@ -613,8 +613,7 @@ find_builtin(const struct cmd *c)
 /* --- pipelines, continued ------------------------------------------------- */
 
 /* The child side of one pipeline stage: wire up fds, then become the command. */
-static void __attribute__((noreturn))
-run_child(struct cmd *c, int in_fd, int out_fd)
+static void __attribute__((noreturn)) run_child(struct cmd *c, int in_fd, int out_fd)
 {
 	const struct builtin *b = find_builtin(c);
 
@@ -772,7 +771,8 @@ run_text(const char *text)
 			last_status = 2;
 			return;
 		}
-		if (!empty && !(joined == T_AND && last_status) && !(joined == T_OR && !last_status))
+		if (!empty && !(joined == T_AND && last_status) &&
+		    !(joined == T_OR && !last_status))
 			last_status = run_pipeline(&pl);
 		joined = end;
 	}

@@ -32,8 +32,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define VSYSCALL_PAGE	0xffffffffff600000ul
-#define SAMPLES		200
+#define VSYSCALL_PAGE 0xffffffffff600000ul
+#define SAMPLES	      200
 
 /* The knobs the tests switch, and their values when the suite started (restored after each test). */
 static struct saved_knob {
@@ -78,7 +78,7 @@ maps_line(const char *name, char *line, size_t size)
 
 	if (read_text_file("/proc/self/maps", maps, sizeof(maps)) < 0)
 		fail("cannot read /proc/self/maps");
-	for (char *l = maps; *l; ) {
+	for (char *l = maps; *l;) {
 		char *end = strchr(l, '\n');
 		size_t len = end ? (size_t)(end - l) : strlen(l);
 		if (len > strlen(name) && memcmp(l + len - strlen(name), name, strlen(name)) == 0) {
@@ -141,12 +141,11 @@ pin_to(int cpu)
  * back different (bit 0 rbx, 1 rbp, 2 r12 ... 5 r15); *ret gets rax.
  */
 long checked_call(void *fn, long a, long b, long *ret);
-__asm__(
-	".text\n"
+__asm__(".text\n"
 	".globl checked_call\n"
 	"checked_call:\n"
 	"	push %rbx\n	push %rbp\n	push %r12\n	push %r13\n	push %r14\n	push %r15\n"
-	"	push %rcx\n"			/* ret, and 16-byte stack alignment for the call */
+	"	push %rcx\n" /* ret, and 16-byte stack alignment for the call */
 	"	mov %rdi, %rax\n	mov %rsi, %rdi\n	mov %rdx, %rsi\n"
 	"	movabs $0x1111111111111111, %rbx\n	movabs $0x2222222222222222, %rbp\n"
 	"	movabs $0x3333333333333333, %r12\n	movabs $0x4444444444444444, %r13\n"
@@ -178,19 +177,27 @@ TEST(vdso_announced)
 		fail("[vdso] line '%s', want it at %#lx, r-xp", line, base);
 	if (maps_line("[vvar]", line, sizeof(line)) < 0 || !strstr(line, " r--p "))
 		fail("no read-only [vvar] line in /proc/self/maps");
-	if (on_rewind()) {	/* rewind's layout: exactly two vvar pages right below the code */
+	if (on_rewind()) { /* rewind's layout: exactly two vvar pages right below the code */
 		unsigned long start, end;
 		CHECK(sscanf(line, "%lx-%lx", &start, &end) == 2);
 		if (end != base || end - start != 2 * 4096)
-			fail("[vvar] is %#lx-%#lx, want the two pages below %#lx", start, end, base);
+			fail("[vvar] is %#lx-%#lx, want the two pages below %#lx", start, end,
+			     base);
 	}
 }
 
 TEST(vdso_symbols)
 {
 	static const char *const names[] = {
-		"__vdso_clock_gettime", "__vdso_gettimeofday", "__vdso_time", "__vdso_getcpu",
-		"__vdso_clock_getres", "clock_gettime", "gettimeofday", "time", "getcpu",
+		"__vdso_clock_gettime",
+		"__vdso_gettimeofday",
+		"__vdso_time",
+		"__vdso_getcpu",
+		"__vdso_clock_getres",
+		"clock_gettime",
+		"gettimeofday",
+		"time",
+		"getcpu",
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -206,10 +213,10 @@ call_clock_gettime_without_vdso(void)
 	struct timespec ts;
 	unsigned long base = getauxval(AT_SYSINFO_EHDR);
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);	/* musl finds and remembers the vDSO function */
+	clock_gettime(CLOCK_MONOTONIC, &ts); /* musl finds and remembers the vDSO function */
 	if (munmap((void *)base, 4096) != 0)
 		_exit(EXIT_SKIP);
-	clock_gettime(CLOCK_MONOTONIC, &ts);	/* through the vDSO: now a jump to nowhere */
+	clock_gettime(CLOCK_MONOTONIC, &ts); /* through the vDSO: now a jump to nowhere */
 	_exit(3);
 }
 
@@ -240,11 +247,13 @@ TEST(vdso_special_mappings)
 	char line[256];
 	unsigned long start, end;
 
-	if (maps_line("[vvar]", line, sizeof(line)) < 0 || sscanf(line, "%lx-%lx", &start, &end) != 2)
+	if (maps_line("[vvar]", line, sizeof(line)) < 0 ||
+	    sscanf(line, "%lx-%lx", &start, &end) != 2)
 		fail("no [vvar] line");
 	EXPECT_ERR(EACCES, mprotect((void *)start, end - start, PROT_READ | PROT_WRITE));
-	EXPECT_ERR(EACCES, mprotect((void *)start, end - start, PROT_READ | PROT_EXEC));	/* data, never code */
-	if (on_rewind())	/* Linux lets the vDSO be made writable (copy on write), rewind does not */
+	EXPECT_ERR(EACCES, mprotect((void *)start, end - start,
+				    PROT_READ | PROT_EXEC)); /* data, never code */
+	if (on_rewind()) /* Linux lets the vDSO be made writable (copy on write), rewind does not */
 		EXPECT_ERR(EACCES, mprotect((void *)getauxval(AT_SYSINFO_EHDR), 4096,
 					    PROT_READ | PROT_WRITE | PROT_EXEC));
 	expect_child(use_vdso_after_dontneed, 0, "the vDSO after fork and MADV_DONTNEED");
@@ -253,8 +262,8 @@ TEST(vdso_special_mappings)
 /* ---- every route agrees ------------------------------------------------------------ */
 
 static const clockid_t clocks[] = {
-	CLOCK_REALTIME, CLOCK_MONOTONIC, CLOCK_MONOTONIC_RAW, CLOCK_BOOTTIME,
-	CLOCK_REALTIME_COARSE, CLOCK_MONOTONIC_COARSE,
+	CLOCK_REALTIME, CLOCK_MONOTONIC,       CLOCK_MONOTONIC_RAW,
+	CLOCK_BOOTTIME, CLOCK_REALTIME_COARSE, CLOCK_MONOTONIC_COARSE,
 };
 
 static int
@@ -266,7 +275,8 @@ is_coarse(clockid_t c)
 /* syscall, vDSO, syscall, vDSO ...: each reading at least the one before (coarse: within a tick). */
 TEST(clock_gettime_routes_agree)
 {
-	struct clock_routes sys = clock_routes_get(ROUTE_SYSCALL), vdso = clock_routes_get(ROUTE_VDSO);
+	struct clock_routes sys = clock_routes_get(ROUTE_SYSCALL),
+			    vdso = clock_routes_get(ROUTE_VDSO);
 
 	CHECK(vdso.clock_gettime != NULL);
 	for (size_t c = 0; c < sizeof(clocks) / sizeof(clocks[0]); c++) {
@@ -282,7 +292,8 @@ TEST(clock_gettime_routes_agree)
 				if (ts_ns(&t[k]) + slack < ts_ns(&t[k - 1]))
 					fail("clock %d went back from %lld to %lld ns (route %s after %s)",
 					     (int)clocks[c], ts_ns(&t[k - 1]), ts_ns(&t[k]),
-					     k % 2 ? "vdso" : "syscall", k % 2 ? "syscall" : "vdso");
+					     k % 2 ? "vdso" : "syscall",
+					     k % 2 ? "syscall" : "vdso");
 		}
 	}
 }
@@ -298,8 +309,8 @@ TEST(clock_getres_routes_agree)
 		EXPECT_OK(clock_getres(clocks[c], &a));
 		CHECK(vgetres(clocks[c], &b) == 0);
 		if (ts_ns(&a) != ts_ns(&b))
-			fail("clock %d: resolution %lld ns by syscall, %lld ns by the vDSO", (int)clocks[c],
-			     ts_ns(&a), ts_ns(&b));
+			fail("clock %d: resolution %lld ns by syscall, %lld ns by the vDSO",
+			     (int)clocks[c], ts_ns(&a), ts_ns(&b));
 	}
 	CHECK(vgetres(12345, &(struct timespec){ 0 }) == -EINVAL);
 }
@@ -327,14 +338,16 @@ TEST(gettimeofday_routes_agree)
 	for (int i = 0; i < SAMPLES; i++) {
 		struct timeval tv[NROUTES + 1];
 		struct timezone tz[2];
-		for (int k = 0; k <= n; k++)		/* A, B, C, A */
+		for (int k = 0; k <= n; k++) /* A, B, C, A */
 			CHECK(r[k % n].gettimeofday(&tv[k], k < 2 ? &tz[k] : NULL) == 0);
 		for (int k = 1; k <= n; k++)
 			if (tv_us(&tv[k]) < tv_us(&tv[k - 1]))
 				fail("gettimeofday went back from %lld to %lld us (%s after %s)",
-				     tv_us(&tv[k - 1]), tv_us(&tv[k]), clock_route_name((enum clock_route)(k % n)),
+				     tv_us(&tv[k - 1]), tv_us(&tv[k]),
+				     clock_route_name((enum clock_route)(k % n)),
 				     clock_route_name((enum clock_route)(k - 1)));
-		CHECK(tz[0].tz_minuteswest == tz[1].tz_minuteswest && tz[0].tz_dsttime == tz[1].tz_dsttime);
+		CHECK(tz[0].tz_minuteswest == tz[1].tz_minuteswest &&
+		      tz[0].tz_dsttime == tz[1].tz_dsttime);
 	}
 }
 
@@ -353,8 +366,8 @@ TEST(time_routes_agree)
 		gettimeofday(&tv, NULL);
 		for (int k = 1; k <= n; k++)
 			if (t[k] < t[k - 1])
-				fail("time went back from %ld to %ld (%s after %s)", (long)t[k - 1], (long)t[k],
-				     clock_route_name((enum clock_route)(k % n)),
+				fail("time went back from %ld to %ld (%s after %s)", (long)t[k - 1],
+				     (long)t[k], clock_route_name((enum clock_route)(k % n)),
 				     clock_route_name((enum clock_route)(k - 1)));
 		if (tv.tv_sec < t[n] || tv.tv_sec > t[n] + 1)
 			fail("time says %ld, gettimeofday %ld", (long)t[n], (long)tv.tv_sec);
@@ -406,12 +419,12 @@ TEST(callee_saved_registers_kept)
 
 struct mode_expect {
 	const char *mode;
-	const char *perms;		/* in /proc/self/maps, or NULL: no line */
-	int read_sig;			/* reading the page: 0 works, else this signal */
-	int call_sig;			/* calling gettimeofday */
-	int misaligned_sig;		/* calling 0xffffffffff600001; -1: not checked */
-	int bad_pointer_sig;		/* gettimeofday((void *)1, 0); -1: not checked */
-	const unsigned char *first_bytes;	/* of the page, when readable and known */
+	const char *perms;		  /* in /proc/self/maps, or NULL: no line */
+	int read_sig;			  /* reading the page: 0 works, else this signal */
+	int call_sig;			  /* calling gettimeofday */
+	int misaligned_sig;		  /* calling 0xffffffffff600001; -1: not checked */
+	int bad_pointer_sig;		  /* gettimeofday((void *)1, 0); -1: not checked */
+	const unsigned char *first_bytes; /* of the page, when readable and known */
 };
 
 static const unsigned char syscall_stub[] = { 0xb8, 0x60, 0, 0, 0, 0x0f, 0x05, 0xc3 };
@@ -442,7 +455,7 @@ read_page(void)
 	for (int i = 0; i < 8; i++)
 		if (want && page[i] != want[i])
 			_exit(10 + i);
-	_exit(page[0x400] == 0 ? 9 : 0);	/* every image has code or int3 at the time entry */
+	_exit(page[0x400] == 0 ? 9 : 0); /* every image has code or int3 at the time entry */
 }
 
 static void
@@ -554,7 +567,8 @@ TEST(vsyscall_bad_call_siginfo)
 	for (size_t i = 0; i < sizeof(fault_modes) / sizeof(fault_modes[0]); i++) {
 		set_mode(fault_modes[i]);
 		if (!segv_from_call(VSYSCALL_PAGE, ro))
-			fail("vsyscall=%s: gettimeofday into a read-only page returned", fault_modes[i]);
+			fail("vsyscall=%s: gettimeofday into a read-only page returned",
+			     fault_modes[i]);
 		if (segv_info.si_signo != SIGSEGV || segv_info.si_addr != ro || segv_trapno != 14 ||
 		    segv_err != 6)
 			fail("vsyscall=%s: siginfo addr %p (want %p), trapno %llu err %llu (want 14, 6)",
@@ -562,8 +576,8 @@ TEST(vsyscall_bad_call_siginfo)
 	}
 	set_mode("none");
 	if (!segv_from_call(VSYSCALL_PAGE, NULL) || segv_info.si_addr != (void *)VSYSCALL_PAGE)
-		fail("vsyscall=none: calling the page gave si_addr %p, want %#lx", segv_info.si_addr,
-		     VSYSCALL_PAGE);
+		fail("vsyscall=none: calling the page gave si_addr %p, want %#lx",
+		     segv_info.si_addr, VSYSCALL_PAGE);
 	munmap(ro, 4096);
 }
 
@@ -572,12 +586,14 @@ static void
 call_with_noncanonical_return(void)
 {
 	/* gettimeofday(NULL, NULL): a good call, so only the return can go wrong */
-	__asm__ __volatile__("xor %%edi, %%edi\n\t"
-			     "xor %%esi, %%esi\n\t"
-			     "movabs $0x8000000000001234, %%rax\n\t"
-			     "push %%rax\n\t"
-			     "movabs $0xffffffffff600000, %%rax\n\t"
-			     "jmp *%%rax" ::: "rax", "rdi", "rsi", "memory");
+	__asm__ __volatile__(
+		"xor %%edi, %%edi\n\t"
+		"xor %%esi, %%esi\n\t"
+		"movabs $0x8000000000001234, %%rax\n\t"
+		"push %%rax\n\t"
+		"movabs $0xffffffffff600000, %%rax\n\t"
+		"jmp *%%rax" ::
+			: "rax", "rdi", "rsi", "memory");
 	_exit(0);
 }
 
@@ -593,7 +609,8 @@ TEST(vsyscall_noncanonical_return)
 	require_rewind();
 	for (size_t i = 0; i < sizeof(emulating) / sizeof(emulating[0]); i++) {
 		set_mode(emulating[i]);
-		snprintf(what, sizeof(what), "vsyscall=%s: returning to 0x8000000000001234", emulating[i]);
+		snprintf(what, sizeof(what), "vsyscall=%s: returning to 0x8000000000001234",
+			 emulating[i]);
 		expect_child(call_with_noncanonical_return, SIGSEGV, what);
 	}
 }
@@ -602,7 +619,9 @@ TEST(vsyscall_noncanonical_return)
 TEST(vsyscall_modes_agree)
 {
 	static void (*const checks[])(void) = {
-		test_gettimeofday_routes_agree, test_time_routes_agree, test_getcpu_routes_agree,
+		test_gettimeofday_routes_agree,
+		test_time_routes_agree,
+		test_getcpu_routes_agree,
 		test_callee_saved_registers_kept,
 	};
 
@@ -663,10 +682,10 @@ restore_knobs(const char *test)
 	for (size_t i = 0; i < sizeof(saved_knobs) / sizeof(saved_knobs[0]); i++) {
 		struct saved_knob *k = &saved_knobs[i];
 		char now[32];
-		if (k->value[0] && knob_read(k->name, now, sizeof(now)) == 0 && strcmp(now, k->value) != 0 &&
-		    knob_write(k->name, k->value) != 0)
-			fprintf(stderr, "vsyscalltests: could not restore %s=%s after %s: %s\n", k->name,
-				k->value, test, strerror(errno));
+		if (k->value[0] && knob_read(k->name, now, sizeof(now)) == 0 &&
+		    strcmp(now, k->value) != 0 && knob_write(k->name, k->value) != 0)
+			fprintf(stderr, "vsyscalltests: could not restore %s=%s after %s: %s\n",
+				k->name, k->value, test, strerror(errno));
 	}
 }
 
@@ -676,7 +695,8 @@ main(int argc, char **argv)
 	struct test_hooks hooks = { .finish = restore_knobs };
 
 	for (size_t i = 0; i < sizeof(saved_knobs) / sizeof(saved_knobs[0]); i++)
-		if (knob_read(saved_knobs[i].name, saved_knobs[i].value, sizeof(saved_knobs[i].value)) != 0)
+		if (knob_read(saved_knobs[i].name, saved_knobs[i].value,
+			      sizeof(saved_knobs[i].value)) != 0)
 			saved_knobs[i].value[0] = '\0';
 	return test_run_all("vsyscalltests", argc - 1, argv + 1, &hooks);
 }

@@ -13,7 +13,9 @@ struct list_head {
 	struct list_head *next, *prev;
 };
 
+/* clang-format off */
 #define LIST_HEAD_INIT(name) { &(name), &(name) }
+/* clang-format on */
 
 static inline void
 list_init(struct list_head *head)
@@ -29,8 +31,7 @@ list_empty(const struct list_head *head)
 }
 
 static inline void
-list_insert_between(struct list_head *node, struct list_head *prev,
-		    struct list_head *next)
+list_insert_between(struct list_head *node, struct list_head *prev, struct list_head *next)
 {
 	next->prev = node;
 	node->next = next;
@@ -58,9 +59,8 @@ list_del(struct list_head *node)
 	node->next = node->prev = node;
 }
 
-#define list_entry(ptr, type, member) container_of(ptr, type, member)
+#define list_entry(ptr, type, member)	     container_of(ptr, type, member)
 #define list_first_entry(head, type, member) list_entry((head)->next, type, member)
-#define list_for_each(pos, head) \
-	for ((pos) = (head)->next; (pos) != (head); (pos) = (pos)->next)
+#define list_for_each(pos, head)	     for ((pos) = (head)->next; (pos) != (head); (pos) = (pos)->next)
 
 #endif

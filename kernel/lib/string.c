@@ -16,8 +16,8 @@ memcpy(void *dst, const void *src, size_t n)
 	void *ret = dst;
 	size_t quads = n / 8, tail = n % 8;
 
-	__asm__ __volatile__("rep movsq" : "+D"(dst), "+S"(src), "+c"(quads) :: "memory");
-	__asm__ __volatile__("rep movsb" : "+D"(dst), "+S"(src), "+c"(tail) :: "memory");
+	__asm__ __volatile__("rep movsq" : "+D"(dst), "+S"(src), "+c"(quads) : : "memory");
+	__asm__ __volatile__("rep movsb" : "+D"(dst), "+S"(src), "+c"(tail) : : "memory");
 	return ret;
 }
 

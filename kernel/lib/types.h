@@ -23,29 +23,28 @@ typedef int64_t s64;
 typedef u64 phys_addr_t;
 typedef long ssize_t_k;
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define ALIGN_UP(x, a) (((x) + ((a) - 1)) & ~((__typeof__(x))(a) - 1))
-#define ALIGN_DOWN(x, a) ((x) & ~((__typeof__(x))(a) - 1))
-#define IS_ALIGNED(x, a) (((x) & ((__typeof__(x))(a) - 1)) == 0)
-#define MIN(a, b) ((a) < (b) ? (a) : (b))
-#define MAX(a, b) ((a) > (b) ? (a) : (b))
+#define ARRAY_SIZE(a)	 (sizeof(a) / sizeof((a)[0]))
+#define ALIGN_UP(x, a)	 (((x) + ((a)-1)) & ~((__typeof__(x))(a)-1))
+#define ALIGN_DOWN(x, a) ((x) & ~((__typeof__(x))(a)-1))
+#define IS_ALIGNED(x, a) (((x) & ((__typeof__(x))(a)-1)) == 0)
+#define MIN(a, b)	 ((a) < (b) ? (a) : (b))
+#define MAX(a, b)	 ((a) > (b) ? (a) : (b))
 
-#define __packed __attribute__((packed))
-#define __aligned(n) __attribute__((aligned(n)))
-#define __section(s) __attribute__((section(s)))
-#define __used __attribute__((used))
-#define __noreturn __attribute__((noreturn))
+#define __packed       __attribute__((packed))
+#define __aligned(n)   __attribute__((aligned(n)))
+#define __section(s)   __attribute__((section(s)))
+#define __used	       __attribute__((used))
+#define __noreturn     __attribute__((noreturn))
 #define __printf(a, b) __attribute__((format(printf, a, b)))
-#define likely(x) __builtin_expect(!!(x), 1)
-#define unlikely(x) __builtin_expect(!!(x), 0)
+#define likely(x)      __builtin_expect(!!(x), 1)
+#define unlikely(x)    __builtin_expect(!!(x), 0)
 
 /* Single, untorn accesses to data another CPU may change concurrently. */
-#define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
+#define READ_ONCE(x)	 (*(const volatile __typeof__(x) *)&(x))
 #define WRITE_ONCE(x, v) (*(volatile __typeof__(x) *)&(x) = (v))
-#define barrier() __asm__ __volatile__("" ::: "memory")
+#define barrier()	 __asm__ __volatile__("" ::: "memory")
 
-#define container_of(ptr, type, member) \
-	((type *)((char *)(ptr) - offsetof(type, member)))
+#define container_of(ptr, type, member) ((type *)((char *)(ptr)-offsetof(type, member)))
 
 #define BUILD_BUG_ON(cond) _Static_assert(!(cond), #cond)
 

@@ -35,11 +35,11 @@ put_string_raw(struct out *o, const char *s)
 }
 
 struct spec {
-	bool left;	/* '-' */
-	bool zero;	/* '0' */
-	bool alt;	/* '#': 0x before hex, 0 before octal */
+	bool left; /* '-' */
+	bool zero; /* '0' */
+	bool alt;  /* '#': 0x before hex, 0 before octal */
 	int width;
-	int precision;	/* -1: none */
+	int precision; /* -1: none */
 };
 
 static void
@@ -60,8 +60,7 @@ put_string(struct out *o, const char *s, const struct spec *sp)
 }
 
 static void
-put_number(struct out *o, u64 v, bool negative, unsigned base, bool upper,
-	   const struct spec *sp)
+put_number(struct out *o, u64 v, bool negative, unsigned base, bool upper, const struct spec *sp)
 {
 	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
 	const char *prefix = negative ? "-" : "";
@@ -117,7 +116,10 @@ static u64
 fetch_unsigned(va_list *ap, char len)
 {
 	switch (len) {
-	case 'l': case 'q': case 'z': case 't':
+	case 'l':
+	case 'q':
+	case 'z':
+	case 't':
 		return va_arg(*ap, u64);
 	case 'h':
 		return (u16)va_arg(*ap, unsigned);
@@ -132,7 +134,10 @@ static s64
 fetch_signed(va_list *ap, char len)
 {
 	switch (len) {
-	case 'l': case 'q': case 'z': case 't':
+	case 'l':
+	case 'q':
+	case 'z':
+	case 't':
 		return va_arg(*ap, s64);
 	case 'h':
 		return (s16)va_arg(*ap, int);
@@ -242,7 +247,7 @@ kvsnprintf(char *buf, size_t size, const char *fmt, va_list ap_in)
 			put(&o, '%');
 			break;
 		case '\0':
-			p--;	/* a lone '%' at the end: print nothing for it */
+			p--; /* a lone '%' at the end: print nothing for it */
 			break;
 		default:
 			put(&o, '%');

@@ -8,19 +8,37 @@
 #include "kernel/lib/string.h"
 #include "mm/layout.h"
 
-#define ET_EXEC		2
-#define ET_DYN		3
-#define EM_X86_64	62
-#define PT_LOAD		1
-#define PT_INTERP	3
-#define PT_PHDR		6
-#define PT_GNU_STACK	0x6474e551
-#define EHDR_SIZE	64
-#define PHDR_SIZE	56
+#define ET_EXEC	     2
+#define ET_DYN	     3
+#define EM_X86_64    62
+#define PT_LOAD	     1
+#define PT_INTERP    3
+#define PT_PHDR	     6
+#define PT_GNU_STACK 0x6474e551
+#define EHDR_SIZE    64
+#define PHDR_SIZE    56
 
-static u16 rd16(const u8 *p) { u16 v; memcpy(&v, p, 2); return v; }
-static u32 rd32(const u8 *p) { u32 v; memcpy(&v, p, 4); return v; }
-static u64 rd64(const u8 *p) { u64 v; memcpy(&v, p, 8); return v; }
+static u16
+rd16(const u8 *p)
+{
+	u16 v;
+	memcpy(&v, p, 2);
+	return v;
+}
+static u32
+rd32(const u8 *p)
+{
+	u32 v;
+	memcpy(&v, p, 4);
+	return v;
+}
+static u64
+rd64(const u8 *p)
+{
+	u64 v;
+	memcpy(&v, p, 8);
+	return v;
+}
 
 static int
 fail(const char **why, const char *msg)
@@ -49,8 +67,11 @@ static int
 parse_segment(const u8 *ph, u64 file_size, struct elf_image *img, const char **why)
 {
 	struct elf_segment s = {
-		.flags = rd32(ph + 4), .offset = rd64(ph + 8), .vaddr = rd64(ph + 16),
-		.filesz = rd64(ph + 32), .memsz = rd64(ph + 40),
+		.flags = rd32(ph + 4),
+		.offset = rd64(ph + 8),
+		.vaddr = rd64(ph + 16),
+		.filesz = rd64(ph + 32),
+		.memsz = rd64(ph + 40),
 	};
 
 	if (s.filesz > s.memsz)
@@ -107,7 +128,9 @@ elf_parse(const u8 *b, size_t len, u64 file_size, struct elf_image *img, const c
 		const u8 *ph = b + phoff + (u64)i * PHDR_SIZE;
 		u32 ptype = rd32(ph);
 		if (ptype == PT_INTERP)
-			return fail(why, "dynamically linked (PT_INTERP): rewind runs static executables");
+			return fail(
+				why,
+				"dynamically linked (PT_INTERP): rewind runs static executables");
 		if (ptype == PT_PHDR)
 			phdr_in_memory = rd64(ph + 16);
 		if (ptype == PT_GNU_STACK)

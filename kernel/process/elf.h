@@ -13,24 +13,24 @@
 #include "kernel/lib/types.h"
 
 #define ELF_MAX_SEGMENTS 16
-#define ELF_HEADER_READ 4096	/* execve reads this much before parsing */
+#define ELF_HEADER_READ	 4096 /* execve reads this much before parsing */
 
 #define PF_X 1
 #define PF_W 2
 #define PF_R 4
 
 struct elf_segment {
-	u64 vaddr, memsz;	/* where and how much memory (before the load bias) */
-	u64 offset, filesz;	/* the file part */
-	u32 flags;		/* PF_R/W/X */
+	u64 vaddr, memsz;   /* where and how much memory (before the load bias) */
+	u64 offset, filesz; /* the file part */
+	u32 flags;	    /* PF_R/W/X */
 };
 
 struct elf_image {
 	u64 entry;
-	bool relocatable;	/* ET_DYN: loaded at a bias chosen by execve */
-	u64 phdr_vaddr;		/* where the program headers are in memory (AT_PHDR) */
+	bool relocatable; /* ET_DYN: loaded at a bias chosen by execve */
+	u64 phdr_vaddr;	  /* where the program headers are in memory (AT_PHDR) */
 	u16 phnum;
-	bool exec_stack;	/* PT_GNU_STACK asks for an executable stack */
+	bool exec_stack; /* PT_GNU_STACK asks for an executable stack */
 	int nsegments;
 	struct elf_segment segments[ELF_MAX_SEGMENTS];
 };

@@ -37,13 +37,13 @@
 #include "uapi/auxvec.h"
 #include "uapi/param.h"
 
-#define ARG_MAX_BYTES (128 * 1024)	/* argv + envp strings, as Linux's MAX_ARG_STRLEN era */
+#define ARG_MAX_BYTES (128 * 1024) /* argv + envp strings, as Linux's MAX_ARG_STRLEN era */
 #define ARG_MAX_COUNT 4096
-#define PIE_LOAD_BIAS 0x555555554000ul	/* Linux's ELF_ET_DYN_BASE on x86-64 */
+#define PIE_LOAD_BIAS 0x555555554000ul /* Linux's ELF_ET_DYN_BASE on x86-64 */
 
 /* The strings of argv and envp, packed, plus their counts. */
 struct exec_args {
-	char *strings;		/* argc + envc NUL-terminated strings, back to back */
+	char *strings; /* argc + envc NUL-terminated strings, back to back */
 	size_t bytes;
 	int argc, envc;
 };
@@ -170,7 +170,8 @@ build_address_space(struct file *f, const struct elf_image *img, u64 bias, int *
 			goto fail;
 	}
 	*err = vm_map_fixed(mm, USER_STACK_TOP - USER_STACK_SIZE, USER_STACK_SIZE,
-			    VM_READ | VM_WRITE | (img->exec_stack ? VM_EXEC : 0), NULL, 0, "[stack]");
+			    VM_READ | VM_WRITE | (img->exec_stack ? VM_EXEC : 0), NULL, 0,
+			    "[stack]");
 	if (*err)
 		goto fail;
 	*err = vdso_map(mm);
@@ -186,7 +187,7 @@ fail:
 /* ---- the initial stack -------------------------------------------------------- */
 
 struct stack_builder {
-	u64 sp;		/* user address, grows down */
+	u64 sp; /* user address, grows down */
 	int err;
 };
 
@@ -206,8 +207,8 @@ push_word(struct stack_builder *b, u64 v)
 }
 
 static u64
-write_initial_stack(const struct exec_args *a, const struct elf_image *img, u64 bias,
-		    u64 vdso_base, const char *path, int *err)
+write_initial_stack(const struct exec_args *a, const struct elf_image *img, u64 bias, u64 vdso_base,
+		    const char *path, int *err)
 {
 	struct stack_builder b = { .sp = USER_STACK_TOP, .err = 0 };
 	u8 random[16];
@@ -220,12 +221,25 @@ write_initial_stack(const struct exec_args *a, const struct elf_image *img, u64 
 	b.sp = ALIGN_DOWN(b.sp, 16);
 
 	u64 auxv[][2] = {
-		{ AT_SYSINFO_EHDR, vdso_base }, { AT_PHDR, img->phdr_vaddr + bias },
-		{ AT_PHENT, 56 }, { AT_PHNUM, img->phnum }, { AT_PAGESZ, PAGE_SIZE }, { AT_BASE, 0 },
-		{ AT_FLAGS, 0 }, { AT_ENTRY, img->entry + bias }, { AT_UID, 0 }, { AT_EUID, 0 }, { AT_GID, 0 },
-		{ AT_EGID, 0 }, { AT_PLATFORM, platform }, { AT_HWCAP, cpuid(1, 0).edx },
-		{ AT_CLKTCK, USER_HZ }, { AT_SECURE, 0 }, { AT_RANDOM, at_random },
-		{ AT_EXECFN, execfn }, { AT_NULL, 0 },
+		{ AT_SYSINFO_EHDR, vdso_base },
+		{ AT_PHDR, img->phdr_vaddr + bias },
+		{ AT_PHENT, 56 },
+		{ AT_PHNUM, img->phnum },
+		{ AT_PAGESZ, PAGE_SIZE },
+		{ AT_BASE, 0 },
+		{ AT_FLAGS, 0 },
+		{ AT_ENTRY, img->entry + bias },
+		{ AT_UID, 0 },
+		{ AT_EUID, 0 },
+		{ AT_GID, 0 },
+		{ AT_EGID, 0 },
+		{ AT_PLATFORM, platform },
+		{ AT_HWCAP, cpuid(1, 0).edx },
+		{ AT_CLKTCK, USER_HZ },
+		{ AT_SECURE, 0 },
+		{ AT_RANDOM, at_random },
+		{ AT_EXECFN, execfn },
+		{ AT_NULL, 0 },
 	};
 	/* argc, argv[], NULL, envp[], NULL, auxv: keep rsp 16-byte aligned at argc. */
 	size_t words = 1 + (size_t)a->argc + 1 + (size_t)a->envc + 1 + 2 * ARRAY_SIZE(auxv);
@@ -243,13 +257,13 @@ write_initial_stack(const struct exec_args *a, const struct elf_image *img, u64 
 	vec[k++] = (u64)a->argc;
 	for (int i = 0; i < a->argc + a->envc; i++) {
 		if (i == a->argc)
-			vec[k++] = 0;	/* argv's terminator */
+			vec[k++] = 0; /* argv's terminator */
 		vec[k++] = strings + off;
 		off += strlen(a->strings + off) + 1;
 	}
 	if (a->envc == 0)
-		vec[k++] = 0;	/* argv's terminator (no envp entry came after it) */
-	vec[k++] = 0;		/* envp's terminator */
+		vec[k++] = 0; /* argv's terminator (no envp entry came after it) */
+	vec[k++] = 0;	      /* envp's terminator */
 	push_bytes(&b, vec, k * sizeof(u64));
 	kfree(vec);
 	*err = b.err;
@@ -266,7 +280,7 @@ reset_user_frame(struct trap_frame *f, u64 entry, u64 sp)
 	f->rsp = sp;
 	f->cs = USER_CS;
 	f->ss = USER_DS;
-	f->rflags = RFLAGS_IF | 0x2;	/* bit 1 is always set */
+	f->rflags = RFLAGS_IF | 0x2; /* bit 1 is always set */
 }
 
 static void
@@ -317,7 +331,8 @@ start_program(struct task *t, struct mm *mm, const struct elf_image *img, u64 bi
 		err = clear_partial_bss(&img->segments[i], bias);
 	u64 sp = err ? 0 : write_initial_stack(a, img, bias, mm->vdso_base, path, &err);
 	if (err) {
-		pr_warn("exec: %s: could not set up the new program (%d); killing pid %d\n", path, err, t->pid);
+		pr_warn("exec: %s: could not set up the new program (%d); killing pid %d\n", path,
+			err, t->pid);
 		task_exit(11 /* SIGSEGV */);
 	}
 	reset_user_frame(task_user_frame(t), img->entry + bias, sp);

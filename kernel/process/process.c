@@ -40,7 +40,7 @@
 #include "mm/vm.h"
 #include "uapi/wait.h"
 
-#define PID_MAX		4194304		/* Linux's pid_max limit on 64-bit */
+#define PID_MAX 4194304 /* Linux's pid_max limit on 64-bit */
 
 struct list_head all_tasks = LIST_HEAD_INIT(all_tasks);
 static struct list_head dead_threads = LIST_HEAD_INIT(dead_threads);
@@ -102,7 +102,7 @@ thread_register(struct task *t, struct task *leader)
 	t->pid = alloc_pid();
 	t->tgid = leader->tgid;
 	t->parent = leader->parent;
-	t->killed = leader->group_exiting;	/* too late to join a process that is ending */
+	t->killed = leader->group_exiting; /* too late to join a process that is ending */
 	t->group_leader = leader;
 	list_add_tail(&t->thread_link, &leader->threads);
 	leader->live_threads++;
@@ -131,20 +131,21 @@ reap_dead_threads(void)
 		struct task *t = list_first_entry(&done, struct task, sibling);
 		list_del(&t->sibling);
 		if (t->group_leader == t && t->parent)
-			itimer_release(t);	/* a process its parent wanted no zombie of */
+			itimer_release(t); /* a process its parent wanted no zombie of */
 		task_free(t);
 	}
 }
 
 /* ---- fork -------------------------------------------------------------------- */
 
-#define CLONE_SUPPORTED (CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_VFORK | \
-			 CLONE_THREAD | CLONE_SYSVSEM | CLONE_SETTLS | CLONE_PARENT_SETTID | \
-			 CLONE_CHILD_CLEARTID | CLONE_DETACHED | CLONE_CHILD_SETTID | CSIGNAL)
+#define CLONE_SUPPORTED                                                                   \
+	(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_VFORK | CLONE_THREAD | \
+	 CLONE_SYSVSEM | CLONE_SETTLS | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID |      \
+	 CLONE_DETACHED | CLONE_CHILD_SETTID | CSIGNAL)
 
 struct clone_args_k {
 	u64 flags;
-	u64 stack;		/* the child's rsp, or 0 for the parent's */
+	u64 stack; /* the child's rsp, or 0 for the parent's */
 	int __user *parent_tid;
 	int __user *child_tid;
 	u64 tls;
@@ -200,12 +201,12 @@ do_clone(struct trap_frame *f, const struct clone_args_k *a)
 		task_free(child);
 		return -ENOMEM;
 	}
-	fpu_save(&child->fpu);		/* the parent's live registers */
+	fpu_save(&child->fpu); /* the parent's live registers */
 	child->fs_base = a->flags & CLONE_SETTLS ? a->tls : parent->fs_base;
 	child->cpus_allowed = parent->cpus_allowed;
 	struct trap_frame *cf = task_user_frame(child);
 	*cf = *f;
-	cf->rax = 0;			/* clone and fork return 0 in the child */
+	cf->rax = 0; /* clone and fork return 0 in the child */
 	if (a->stack)
 		cf->rsp = a->stack;
 	if (a->flags & CLONE_CHILD_SETTID)
@@ -216,10 +217,11 @@ do_clone(struct trap_frame *f, const struct clone_args_k *a)
 	if (a->flags & CLONE_THREAD)
 		thread_register(child, parent->group_leader);
 	else
-		task_register(child, parent->group_leader);	/* the process is the parent, not the thread */
+		task_register(child,
+			      parent->group_leader); /* the process is the parent, not the thread */
 	int pid = child->pid;
 	if ((a->flags & CLONE_PARENT_SETTID) && copy_to_user(a->parent_tid, &pid, sizeof(pid)))
-		pid = -EFAULT;	/* Linux reports it too; the child runs all the same */
+		pid = -EFAULT; /* Linux reports it too; the child runs all the same */
 	sched_start_task(child);
 	return pid;
 }
@@ -239,7 +241,7 @@ SYSCALL_FRAME(fork, 0)
 
 SYSCALL_FRAME(vfork, 0)
 {
-	return do_fork(f);	/* a full copy-on-write fork is a correct vfork */
+	return do_fork(f); /* a full copy-on-write fork is a correct vfork */
 }
 
 /* clone(flags, stack, parent_tid, child_tid, tls): the x86-64 argument order. */
@@ -247,7 +249,8 @@ SYSCALL_FRAME(clone, 5, SYSCALL_ARG(u64, flags), SYSCALL_ARG(u64, stack),
 	      SYSCALL_ARG(int __user *, parent_tid), SYSCALL_ARG(int __user *, child_tid),
 	      SYSCALL_ARG(u64, tls))
 {
-	struct clone_args_k a = { f->rdi, f->rsi, (int __user *)f->rdx, (int __user *)f->r10, f->r8 };
+	struct clone_args_k a = { f->rdi, f->rsi, (int __user *)f->rdx, (int __user *)f->r10,
+				  f->r8 };
 
 	return do_clone(f, &a);
 }
@@ -314,7 +317,7 @@ leave_thread_group(struct task *t, int wait_status)
 	/* The process keeps its time (all but the last few instructions to the final switch). */
 	if (t != leader)
 		cputime_add(&leader->exited_threads_time, t->time);
-	if (t != leader || !t->parent) {	/* a thread, or a kernel thread: nobody waits */
+	if (t != leader || !t->parent) { /* a thread, or a kernel thread: nobody waits */
 		list_del(&t->all_link);
 		list_add_tail(&t->sibling, &dead_threads);
 	}
@@ -324,7 +327,7 @@ leave_thread_group(struct task *t, int wait_status)
 		leader->exit_status = leader->group_exit_status;
 	if (leader->parent) {
 		struct task *parent = leader->parent;
-		if (signal_notify_parent(leader)) {	/* no zombie wanted: freed like a thread */
+		if (signal_notify_parent(leader)) { /* no zombie wanted: freed like a thread */
 			list_del(&leader->sibling);
 			list_del(&leader->all_link);
 			list_add_tail(&leader->sibling, &dead_threads);
@@ -344,7 +347,7 @@ task_exit(int wait_status)
 	u64 flags = spin_lock_irqsave(&tasks_lock);
 	WRITE_ONCE(t->state, TASK_ZOMBIE);
 	leave_thread_group(t, wait_status);
-	if (!t->group_leader->live_threads)	/* the process is gone: its children go to init */
+	if (!t->group_leader->live_threads) /* the process is gone: its children go to init */
 		reparent_children(t->group_leader);
 	signal_exit_retarget(t);
 	spin_unlock_irqrestore(&tasks_lock, flags);
@@ -405,12 +408,18 @@ static const char *
 signal_name(int sig)
 {
 	switch (sig) {
-	case SIGILL: return "SIGILL";
-	case SIGTRAP: return "SIGTRAP";
-	case SIGBUS: return "SIGBUS";
-	case SIGFPE: return "SIGFPE";
-	case SIGKILL: return "SIGKILL";
-	default: return "SIGSEGV";
+	case SIGILL:
+		return "SIGILL";
+	case SIGTRAP:
+		return "SIGTRAP";
+	case SIGBUS:
+		return "SIGBUS";
+	case SIGFPE:
+		return "SIGFPE";
+	case SIGKILL:
+		return "SIGKILL";
+	default:
+		return "SIGSEGV";
 	}
 }
 
@@ -419,8 +428,8 @@ kill_current(int sig, const char *why, u64 addr, u64 rip)
 {
 	struct task *t = current();
 
-	pr_notice("pid %d (%s): killed by %s: %s at address %#lx, rip %#lx\n",
-		  t->pid, t->comm, signal_name(sig), why, addr, rip);
+	pr_notice("pid %d (%s): killed by %s: %s at address %#lx, rip %#lx\n", t->pid, t->comm,
+		  signal_name(sig), why, addr, rip);
 	group_exit(sig);
 }
 
@@ -429,7 +438,7 @@ kill_current(int sig, const char *why, u64 addr, u64 rip)
 static bool
 child_matches(const struct task *c, int pid)
 {
-	return pid == -1 || pid == 0 || pid < -1 || c->pid == pid;	/* no process groups yet */
+	return pid == -1 || pid == 0 || pid < -1 || c->pid == pid; /* no process groups yet */
 }
 
 /* A zombie child matching pid, unlinked from the family; tasks_lock held. */
@@ -457,7 +466,7 @@ static long
 reap(struct task *parent, struct task *c, int __user *ustatus, struct kernel_rusage __user *uru)
 {
 	reap_dead_threads();
-	while (READ_ONCE(c->on_cpu))	/* its CPU is still leaving its stack */
+	while (READ_ONCE(c->on_cpu)) /* its CPU is still leaving its stack */
 		cpu_relax();
 	int pid = c->pid, status = c->exit_status;
 	struct cputime total = c->time;
@@ -482,7 +491,7 @@ reap(struct task *parent, struct task *c, int __user *ustatus, struct kernel_rus
 
 SYSCALL4(wait4, int, pid, int __user *, ustatus, int, options, struct kernel_rusage __user *, uru)
 {
-	struct task *t = current()->group_leader;	/* the process's children, from any thread */
+	struct task *t = current()->group_leader; /* the process's children, from any thread */
 	struct task *zombie = NULL;
 	bool has_children;
 
@@ -528,10 +537,22 @@ SYSCALL0(getppid)
 	return p ? p->tgid : 0;
 }
 
-SYSCALL0(getuid) { return 0; }
-SYSCALL0(geteuid) { return 0; }
-SYSCALL0(getgid) { return 0; }
-SYSCALL0(getegid) { return 0; }
+SYSCALL0(getuid)
+{
+	return 0;
+}
+SYSCALL0(geteuid)
+{
+	return 0;
+}
+SYSCALL0(getgid)
+{
+	return 0;
+}
+SYSCALL0(getegid)
+{
+	return 0;
+}
 
 SYSCALL1(set_tid_address, u64, tidptr)
 {
@@ -548,8 +569,9 @@ SYSCALL0(sched_yield)
 /* ---- the first process --------------------------------------------------------- */
 
 KNOB_STRING(init_path, "init", 128, "/sbin/init", "the program run as process 1");
-KNOB_STRING(run_command, "run", 1024, "",
-	    "a command line for init to run (then power off with its status); passed to init as $run");
+KNOB_STRING(
+	run_command, "run", 1024, "",
+	"a command line for init to run (then power off with its status); passed to init as $run");
 
 static void
 init_thread(void *unused)

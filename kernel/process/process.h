@@ -6,7 +6,7 @@
 #define REWIND_PROCESS_H
 
 #include "kernel/process/task.h"
-#include "uapi/sched.h"		/* the clone flags */
+#include "uapi/sched.h" /* the clone flags */
 
 /* Gives t a pid (its own tgid), links it under parent (NULL: none) and into all_tasks. */
 void task_register(struct task *t, struct task *parent);

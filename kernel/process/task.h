@@ -26,9 +26,9 @@ struct trap_frame;
 struct sighand;
 
 enum task_state {
-	TASK_RUNNABLE,		/* on a run queue or running */
-	TASK_SLEEPING,		/* waiting on a wait queue or a timer */
-	TASK_ZOMBIE,		/* exited, waiting for its parent's wait4 */
+	TASK_RUNNABLE, /* on a run queue or running */
+	TASK_SLEEPING, /* waiting on a wait queue or a timer */
+	TASK_ZOMBIE,   /* exited, waiting for its parent's wait4 */
 };
 
 #define TASK_COMM_LEN 16
@@ -51,18 +51,18 @@ struct cputime {
 
 struct task {
 	/* scheduling (kernel/sched/sched.c) */
-	int state;			/* enum task_state; READ_ONCE/WRITE_ONCE */
-	bool on_cpu;			/* running right now: its stack is in use */
-	struct list_head run_link;	/* on a run queue */
-	unsigned cpu;			/* whose run queue (and rq lock) it belongs to */
-	u64 cpus_allowed;		/* affinity: a bit per CPU */
-	int migrate_to;			/* -1, or the CPU to move to once switched out */
-	int slice;			/* ticks left before preemption */
-	u64 saved_rsp;			/* while switched out */
+	int state;		   /* enum task_state; READ_ONCE/WRITE_ONCE */
+	bool on_cpu;		   /* running right now: its stack is in use */
+	struct list_head run_link; /* on a run queue */
+	unsigned cpu;		   /* whose run queue (and rq lock) it belongs to */
+	u64 cpus_allowed;	   /* affinity: a bit per CPU */
+	int migrate_to;		   /* -1, or the CPU to move to once switched out */
+	int slice;		   /* ticks left before preemption */
+	u64 saved_rsp;		   /* while switched out */
 	u64 kstack_top;
-	u64 wake_deadline;		/* TSC deadline of a timed sleep, or 0 */
-	struct list_head timer_link;	/* on the sleep-timer list */
-	void (*kthread_fn)(void *);	/* kernel threads: what to run */
+	u64 wake_deadline;	     /* TSC deadline of a timed sleep, or 0 */
+	struct list_head timer_link; /* on the sleep-timer list */
+	void (*kthread_fn)(void *);  /* kernel threads: what to run */
 	void *kthread_arg;
 
 	/* user-mode state kept across switches */
@@ -70,55 +70,55 @@ struct task {
 	u64 fs_base;
 
 	/* identity */
-	int pid;			/* this task (thread) */
-	int tgid;			/* its process */
+	int pid;  /* this task (thread) */
+	int tgid; /* its process */
 	char comm[TASK_COMM_LEN];
 
 	/* the process it belongs to */
-	struct mm *mm;			/* NULL for kernel threads */
+	struct mm *mm; /* NULL for kernel threads */
 	struct files *files;
 	struct fs_context *fs;
 	struct task *parent;
-	struct list_head children;	/* of struct task, via sibling */
+	struct list_head children; /* of struct task, via sibling */
 	struct list_head sibling;
-	struct wait_queue child_exited;	/* wait4 sleeps here */
+	struct wait_queue child_exited; /* wait4 sleeps here */
 	int exit_status;		/* wait status as wait4 reports it */
 	u64 clear_child_tid;		/* set_tid_address, CLONE_CHILD_CLEARTID */
 	u64 set_child_tid;		/* CLONE_CHILD_SETTID: written in the child's memory */
 	u64 robust_list;		/* set_robust_list: recorded only */
 
 	/* threads: a process is the group of tasks with its leader's tgid */
-	struct task *group_leader;	/* itself for a process's first task */
-	struct list_head thread_link;	/* in the leader's threads, leader included */
-	struct list_head threads;	/* leader only */
-	int live_threads;		/* leader only: group members not yet exited */
-	bool group_exiting;		/* leader only: exit_group in progress */
-	int group_exit_status;		/* leader only */
-	bool killed;			/* asked to exit (exit_group, a fatal signal): leave at the next chance */
+	struct task *group_leader;    /* itself for a process's first task */
+	struct list_head thread_link; /* in the leader's threads, leader included */
+	struct list_head threads;     /* leader only */
+	int live_threads;	      /* leader only: group members not yet exited */
+	bool group_exiting;	      /* leader only: exit_group in progress */
+	int group_exit_status;	      /* leader only */
+	bool killed; /* asked to exit (exit_group, a fatal signal): leave at the next chance */
 
 	/* signals (kernel/signal*.c, itimer.c): sighand->lock guards these; the timer has its own */
-	struct sighand *sighand;	/* dispositions, shared by CLONE_SIGHAND */
+	struct sighand *sighand; /* dispositions, shared by CLONE_SIGHAND */
 	u64 sig_blocked;
-	u64 sig_saved_mask;		/* the mask to restore after sigsuspend */
-	bool sig_restore_mask;		/* sig_saved_mask is to be restored on the way out */
-	u64 sig_waiting;		/* rt_sigtimedwait: signals it waits for, blocked or not */
-	struct sigpending sig_pending;	/* directed at this thread */
-	struct sigpending sig_shared;	/* leader only: directed at the process */
+	u64 sig_saved_mask;	       /* the mask to restore after sigsuspend */
+	bool sig_restore_mask;	       /* sig_saved_mask is to be restored on the way out */
+	u64 sig_waiting;	       /* rt_sigtimedwait: signals it waits for, blocked or not */
+	struct sigpending sig_pending; /* directed at this thread */
+	struct sigpending sig_shared;  /* leader only: directed at the process */
 	struct altstack altstack;
-	struct fault_context fault;	/* the last fault's, for the sigcontext */
-	int exit_signal;		/* sent to the parent when the process ends (clone's low byte) */
-	struct timer real_timer;	/* leader only: ITIMER_REAL and alarm (kernel/time/itimer.c) */
-	u64 real_interval_ns;		/* leader only: its interval, as set */
+	struct fault_context fault; /* the last fault's, for the sigcontext */
+	int exit_signal;	 /* sent to the parent when the process ends (clone's low byte) */
+	struct timer real_timer; /* leader only: ITIMER_REAL and alarm (kernel/time/itimer.c) */
+	u64 real_interval_ns;	 /* leader only: its interval, as set */
 
 	/* accounting (kernel/time/cputime.c) */
-	struct cputime time;		/* own */
-	struct cputime children_time;	/* reaped children's, for RUSAGE_CHILDREN */
-	struct cputime exited_threads_time;	/* leader only: its group's exited threads' */
-	u64 time_stamp;			/* TSC when the current user/sys stretch began */
+	struct cputime time;		    /* own */
+	struct cputime children_time;	    /* reaped children's, for RUSAGE_CHILDREN */
+	struct cputime exited_threads_time; /* leader only: its group's exited threads' */
+	u64 time_stamp;			    /* TSC when the current user/sys stretch began */
 	u64 start_tsc;
 	u64 minor_faults, children_minor_faults;
 
-	struct list_head all_link;	/* every task, for /proc and ps */
+	struct list_head all_link; /* every task, for /proc and ps */
 };
 
 /* The task running on this CPU. */
@@ -129,7 +129,7 @@ current(void)
 }
 
 extern struct list_head all_tasks;
-extern struct spinlock tasks_lock;	/* all_tasks, parent/children links, pids */
+extern struct spinlock tasks_lock; /* all_tasks, parent/children links, pids */
 
 /* A task by id, or NULL; the caller holds tasks_lock. */
 struct task *task_find(int pid);

@@ -56,7 +56,7 @@
 #include "uapi/futex.h"
 #include "uapi/time.h"
 
-#define NSEC_PER_SEC		1000000000ul
+#define NSEC_PER_SEC 1000000000ul
 
 /*
  * (mm, user address) for a private futex, (struct page, offset in it) for
@@ -70,34 +70,40 @@ struct futex_key {
 
 struct futex_bucket {
 	struct spinlock lock;
-	struct list_head waiters;	/* of struct futex_waiter, in arrival order */
+	struct list_head waiters; /* of struct futex_waiter, in arrival order */
 };
 
 struct futex_waiter {
-	struct list_head link;		/* in bucket->waiters; unlinked = woken */
-	struct futex_bucket *bucket;	/* changes only with both buckets locked */
+	struct list_head link;	     /* in bucket->waiters; unlinked = woken */
+	struct futex_bucket *bucket; /* changes only with both buckets locked */
 	struct futex_key key;
-	u32 bitset;			/* FUTEX_WAKE_BITSET wakes it if the sets intersect */
+	u32 bitset; /* FUTEX_WAKE_BITSET wakes it if the sets intersect */
 	struct task *task;
 };
 
-#define FUTEX_HASH_BITS	8
+#define FUTEX_HASH_BITS 8
 
 /* Initialised statically, so that no boot step has to set the table up. */
+/* clang-format off */
 #define BUCKET(i)	{ SPINLOCK_INIT("futex"), LIST_HEAD_INIT(futex_table[i].waiters) }
-#define BUCKETS4(i)	BUCKET(i), BUCKET((i) + 1), BUCKET((i) + 2), BUCKET((i) + 3)
-#define BUCKETS16(i)	BUCKETS4(i), BUCKETS4((i) + 4), BUCKETS4((i) + 8), BUCKETS4((i) + 12)
-#define BUCKETS64(i)	BUCKETS16(i), BUCKETS16((i) + 16), BUCKETS16((i) + 32), BUCKETS16((i) + 48)
+/* clang-format on */
+#define BUCKETS4(i)  BUCKET(i), BUCKET((i) + 1), BUCKET((i) + 2), BUCKET((i) + 3)
+#define BUCKETS16(i) BUCKETS4(i), BUCKETS4((i) + 4), BUCKETS4((i) + 8), BUCKETS4((i) + 12)
+#define BUCKETS64(i) BUCKETS16(i), BUCKETS16((i) + 16), BUCKETS16((i) + 32), BUCKETS16((i) + 48)
 
 static struct futex_bucket futex_table[] = {
-	BUCKETS64(0), BUCKETS64(64), BUCKETS64(128), BUCKETS64(192),
+	BUCKETS64(0),
+	BUCKETS64(64),
+	BUCKETS64(128),
+	BUCKETS64(192),
 };
 _Static_assert(ARRAY_SIZE(futex_table) == 1 << FUTEX_HASH_BITS, "one initializer per bucket");
 
 static struct futex_bucket *
 bucket_of(const struct futex_key *k)
 {
-	u64 h = ((u64)(uintptr_t)k->object ^ k->offset) * 0x9e3779b97f4a7c15ul;	/* Fibonacci hashing */
+	u64 h = ((u64)(uintptr_t)k->object ^ k->offset) *
+		0x9e3779b97f4a7c15ul; /* Fibonacci hashing */
 
 	return &futex_table[h >> (64 - FUTEX_HASH_BITS)];
 }
@@ -224,7 +230,7 @@ wake_key(const struct futex_key *key, int n, u32 bitset)
 		if (!key_equal(&w->key, key) || !(w->bitset & bitset))
 			continue;
 		wake_waiter(w);
-		if (++woken >= n)	/* tested after the wake-up: n <= 0 wakes one, as in Linux */
+		if (++woken >= n) /* tested after the wake-up: n <= 0 wakes one, as in Linux */
 			break;
 	}
 	spin_unlock(&b->lock);
@@ -272,7 +278,7 @@ unqueue(struct futex_waiter *w)
 		spin_lock(&b->lock);
 		if (b == READ_ONCE(w->bucket))
 			break;
-		spin_unlock(&b->lock);	/* requeued meanwhile: follow it */
+		spin_unlock(&b->lock); /* requeued meanwhile: follow it */
 	}
 	bool queued = !list_empty(&w->link);
 	list_del(&w->link);
@@ -298,7 +304,9 @@ static long
 futex_wait(u64 uaddr, bool shared, u32 val, u32 bitset, const u64 *deadline)
 {
 	struct futex_waiter w = {
-		.link = LIST_HEAD_INIT(w.link), .bitset = bitset, .task = current(),
+		.link = LIST_HEAD_INIT(w.link),
+		.bitset = bitset,
+		.task = current(),
 	};
 
 	if (!bitset)
@@ -361,8 +369,8 @@ unlock_buckets(struct futex_bucket *a, struct futex_bucket *b)
  * nr_requeue more to `to`; returns how many it woke and moved together.
  */
 static long
-wake_and_requeue(struct futex_bucket *fb, const struct futex_key *from,
-		 struct futex_bucket *tb, const struct futex_key *to, int nr_wake, int nr_requeue)
+wake_and_requeue(struct futex_bucket *fb, const struct futex_key *from, struct futex_bucket *tb,
+		 const struct futex_key *to, int nr_wake, int nr_requeue)
 {
 	struct list_head *pos, *next;
 	int woken = 0, moved = 0;
@@ -408,8 +416,9 @@ futex_requeue(u64 uaddr, u64 uaddr2, bool shared, int nr_wake, int nr_requeue, c
 				return -EFAULT;
 			continue;
 		}
-		long ret = cmpval && cur != *cmpval ? -EAGAIN :
-			   wake_and_requeue(fb, &from, tb, &to, nr_wake, nr_requeue);
+		long ret = cmpval && cur != *cmpval
+				   ? -EAGAIN
+				   : wake_and_requeue(fb, &from, tb, &to, nr_wake, nr_requeue);
 		unlock_buckets(fb, tb);
 		return ret;
 	}
@@ -432,8 +441,7 @@ wall_to_monotonic(u64 real_ns)
  * not move the deadline, a simplification Linux does not make).
  */
 static int
-read_deadline(const struct kernel_timespec __user *uts, bool relative, bool realtime,
-	      u64 *deadline)
+read_deadline(const struct kernel_timespec __user *uts, bool relative, bool realtime, u64 *deadline)
 {
 	struct kernel_timespec ts;
 	u64 ns;
@@ -445,15 +453,15 @@ read_deadline(const struct kernel_timespec __user *uts, bool relative, bool real
 	if (__builtin_mul_overflow((u64)ts.tv_sec, NSEC_PER_SEC, &ns) ||
 	    __builtin_add_overflow(ns, (u64)ts.tv_nsec, &ns) ||
 	    (relative && __builtin_add_overflow(ns, ns_since_boot(), &ns)))
-		ns = UINT64_MAX;	/* centuries: as good as forever */
+		ns = UINT64_MAX; /* centuries: as good as forever */
 	else if (realtime)
 		ns = wall_to_monotonic(ns);
 	*deadline = ns;
 	return 0;
 }
 
-SYSCALL6(futex, u64, uaddr, int, op, u32, val, const struct kernel_timespec __user *, utime,
-	 u64, uaddr2, u32, val3)
+SYSCALL6(futex, u64, uaddr, int, op, u32, val, const struct kernel_timespec __user *, utime, u64,
+	 uaddr2, u32, val3)
 {
 	int cmd = op & ~(FUTEX_PRIVATE_FLAG | FUTEX_CLOCK_REALTIME);
 	bool shared = !(op & FUTEX_PRIVATE_FLAG);
@@ -466,7 +474,8 @@ SYSCALL6(futex, u64, uaddr, int, op, u32, val, const struct kernel_timespec __us
 	if ((op & FUTEX_CLOCK_REALTIME) && cmd != FUTEX_WAIT_BITSET)
 		return -ENOSYS;
 	if (is_wait && utime) {
-		int err = read_deadline(utime, cmd == FUTEX_WAIT, op & FUTEX_CLOCK_REALTIME, &deadline);
+		int err = read_deadline(utime, cmd == FUTEX_WAIT, op & FUTEX_CLOCK_REALTIME,
+					&deadline);
 		if (err)
 			return err;
 	}

@@ -46,8 +46,8 @@
 
 struct runqueue {
 	struct spinlock lock;
-	struct list_head queue;		/* runnable, not running */
-	struct list_head sleepers;	/* timed sleeps, via timer_link */
+	struct list_head queue;	   /* runnable, not running */
+	struct list_head sleepers; /* timed sleeps, via timer_link */
 	unsigned nr_queued;
 };
 
@@ -318,7 +318,7 @@ task_first_run(struct task *prev)
 		t->kthread_fn(t->kthread_arg);
 		task_exit(0);
 	}
-	if (t->set_child_tid)	/* CLONE_CHILD_SETTID: in the child's own memory */
+	if (t->set_child_tid) /* CLONE_CHILD_SETTID: in the child's own memory */
 		(void)copy_to_user((int __user *)t->set_child_tid, &t->pid, sizeof(t->pid));
 	first_return_to_user(t);
 }
@@ -339,7 +339,7 @@ sched_tick(void)
 		pos = pos->next;
 		if (now >= s->wake_deadline) {
 			list_del(&s->timer_link);
-			wake_locked(rq, s);	/* this CPU's own queue: it needs no IPI */
+			wake_locked(rq, s); /* this CPU's own queue: it needs no IPI */
 		}
 	}
 	if (t != c->idle && --t->slice <= 0)
@@ -437,7 +437,7 @@ prepare_first_switch(struct task *t, u64 stack_top)
 	u64 *sp = (u64 *)stack_top;
 
 	*--sp = (u64)task_entry;
-	for (int i = 0; i < 6; i++)	/* rbp rbx r12 r13 r14 r15 */
+	for (int i = 0; i < 6; i++) /* rbp rbx r12 r13 r14 r15 */
 		*--sp = 0;
 	t->saved_rsp = (u64)sp;
 }
@@ -445,7 +445,7 @@ prepare_first_switch(struct task *t, u64 stack_top)
 void
 task_prepare_user_return(struct task *t)
 {
-	prepare_first_switch(t, (u64)task_user_frame(t));	/* the frame stays intact above */
+	prepare_first_switch(t, (u64)task_user_frame(t)); /* the frame stays intact above */
 }
 
 void
@@ -539,7 +539,7 @@ sched_idle_loop(void)
 			local_irq_enable();
 			schedule();
 		} else {
-			safe_halt();	/* sti; hlt: no wake-up is lost between the test and the halt */
+			safe_halt(); /* sti; hlt: no wake-up is lost between the test and the halt */
 		}
 	}
 }

@@ -12,7 +12,7 @@
 
 #include "kernel/process/task.h"
 
-#define SCHED_SLICE_TICKS 10	/* 10 ms at hz=1000 */
+#define SCHED_SLICE_TICKS 10 /* 10 ms at hz=1000 */
 
 /* Makes the thread that booted this CPU (on the given stack) its idle task. */
 void sched_init_cpu(u64 boot_stack_top);
@@ -37,7 +37,6 @@ void sched_tick(void);
 u64 schedule_timeout_ns(u64 ns);
 /* Sleeps ns nanoseconds; -EINTR if interrupted first. */
 long sleep_ns(u64 ns);
-
 
 /* Allocates a task with a kernel stack, copying nothing: for fork and kthreads. */
 struct task *task_alloc(const char *name);

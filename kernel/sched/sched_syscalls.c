@@ -57,7 +57,7 @@ SYSCALL3(sched_getaffinity, int, pid, size_t, len, u64 __user *, umask)
 		return -ESRCH;
 	if (copy_to_user(umask, &mask, sizeof(mask)))
 		return -EFAULT;
-	return sizeof(mask);	/* the kernel's cpumask size, as Linux returns */
+	return sizeof(mask); /* the kernel's cpumask size, as Linux returns */
 }
 
 SYSCALL3(getcpu, unsigned __user *, ucpu, unsigned __user *, unode, void __user *, unused)

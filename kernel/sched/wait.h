@@ -19,7 +19,7 @@ struct task;
 
 struct wait_queue {
 	struct spinlock lock;
-	struct list_head waiters;	/* of struct wait_entry */
+	struct list_head waiters; /* of struct wait_entry */
 };
 
 struct wait_entry {
@@ -30,7 +30,9 @@ struct wait_entry {
 /* A wait entry must start unlinked: WAIT_ENTRY(e) declares one. */
 #define WAIT_ENTRY(e) struct wait_entry e = { .link = LIST_HEAD_INIT(e.link), .task = NULL }
 
+/* clang-format off */
 #define WAIT_QUEUE_INIT(q) { .lock = SPINLOCK_INIT("waitq"), .waiters = LIST_HEAD_INIT((q).waiters) }
+/* clang-format on */
 
 void wait_queue_init(struct wait_queue *q);
 /* Queues the current task and marks it sleeping; then test the condition. */
@@ -47,22 +49,22 @@ bool task_interrupted(void);
  * when a signal interrupts: the call is restarted or fails with EINTR,
  * depending on the handler (SA_RESTART), on the way back to user mode.
  */
-#define wait_event_interruptible(q, cond)				\
-	({								\
-		WAIT_ENTRY(we_);					\
-		long ret_ = 0;						\
-		for (;;) {						\
-			prepare_to_wait((q), &we_);			\
-			if (cond)					\
-				break;					\
-			if (task_interrupted()) {			\
-				ret_ = -ERESTARTSYS;			\
-				break;					\
-			}						\
-			schedule();					\
-		}							\
-		finish_wait((q), &we_);					\
-		ret_;							\
+#define wait_event_interruptible(q, cond)            \
+	({                                           \
+		WAIT_ENTRY(we_);                     \
+		long ret_ = 0;                       \
+		for (;;) {                           \
+			prepare_to_wait((q), &we_);  \
+			if (cond)                    \
+				break;               \
+			if (task_interrupted()) {    \
+				ret_ = -ERESTARTSYS; \
+				break;               \
+			}                            \
+			schedule();                  \
+		}                                    \
+		finish_wait((q), &we_);              \
+		ret_;                                \
 	})
 
 void schedule(void);

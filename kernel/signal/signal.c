@@ -32,10 +32,11 @@
 #include "uapi/param.h"
 
 /* Faults are taken first: the instruction that raised one cannot go on before it is handled. */
-#define SYNCHRONOUS_MASK (sigmask(SIGSEGV) | sigmask(SIGBUS) | sigmask(SIGILL) | \
-			  sigmask(SIGTRAP) | sigmask(SIGFPE) | sigmask(SIGSYS))
+#define SYNCHRONOUS_MASK                                                           \
+	(sigmask(SIGSEGV) | sigmask(SIGBUS) | sigmask(SIGILL) | sigmask(SIGTRAP) | \
+	 sigmask(SIGFPE) | sigmask(SIGSYS))
 /* At most this many siginfos wait in one pending set; realtime signals beyond get -EAGAIN. */
-#define SIGQUEUE_MAX	256
+#define SIGQUEUE_MAX 256
 
 struct sigqueue {
 	struct list_head link;
@@ -48,8 +49,14 @@ bool
 sig_default_ignored(int sig)
 {
 	switch (sig) {
-	case SIGCHLD: case SIGURG: case SIGWINCH:
-	case SIGCONT: case SIGSTOP: case SIGTSTP: case SIGTTIN: case SIGTTOU:
+	case SIGCHLD:
+	case SIGURG:
+	case SIGWINCH:
+	case SIGCONT:
+	case SIGSTOP:
+	case SIGTSTP:
+	case SIGTTIN:
+	case SIGTTOU:
 		return true;
 	default:
 		return false;
@@ -66,7 +73,8 @@ sig_handler_ignores(const struct kernel_sigaction *a, int sig)
 static bool
 sig_fatal(struct task *t, int sig)
 {
-	return sig == SIGKILL || (sig_action(t, sig)->handler == SIG_DFL && !sig_default_ignored(sig));
+	return sig == SIGKILL ||
+	       (sig_action(t, sig)->handler == SIG_DFL && !sig_default_ignored(sig));
 }
 
 static struct sighand *
@@ -232,7 +240,7 @@ signal_pending(void)
 {
 	struct task *t = current();
 
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);	/* our "sleeping" before their pending bit */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST); /* our "sleeping" before their pending bit */
 	if (READ_ONCE(t->killed))
 		return true;
 	return t->sighand && sig_deliverable(t);
@@ -287,10 +295,10 @@ send_signal(struct task *t, const struct kernel_siginfo *info, bool whole_proces
 	int sig = info->signo, err = 0;
 
 	if (!t->sighand || leader->group_exiting || !leader->live_threads)
-		return 0;	/* a kernel thread, or a process on its way out: nothing to do */
+		return 0; /* a kernel thread, or a process on its way out: nothing to do */
 	u64 flags = sighand_lock(t);
 	if (leader->pid == 1 && sig_action(t, sig)->handler == SIG_DFL)
-		goto out;	/* init only gets the signals it has a handler for */
+		goto out; /* init only gets the signals it has a handler for */
 	if (sig == SIGKILL) {
 		group_kill_locked(leader, SIGKILL);
 		goto out;
@@ -303,7 +311,7 @@ send_signal(struct task *t, const struct kernel_siginfo *info, bool whole_proces
 		goto out;
 	struct task *target = whole_process ? pick_thread(leader, sig) : t;
 	if (!target || !wants_signal(target, sig))
-		goto out;	/* pending until a thread unblocks it */
+		goto out; /* pending until a thread unblocks it */
 	if (sig_fatal(t, sig) && !(target->sig_waiting & sigmask(sig)))
 		group_kill_locked(leader, sig);
 	else
@@ -332,7 +340,8 @@ signal_send_self(int sig)
 	struct kernel_siginfo info = { .signo = sig, .code = SI_USER, .kill.pid = t->tgid };
 	u64 flags = spin_lock_irqsave(&tasks_lock);
 
-	signal_send_thread(t, &info);	/* the calling thread's, as Linux's send_sig(SIGPIPE, current) */
+	signal_send_thread(t,
+			   &info); /* the calling thread's, as Linux's send_sig(SIGPIPE, current) */
 	spin_unlock_irqrestore(&tasks_lock, flags);
 }
 
@@ -340,7 +349,7 @@ void
 set_current_blocked(u64 mask)
 {
 	struct task *t = current();
-	u64 flags = spin_lock_irqsave(&tasks_lock);	/* pick_thread walks the threads */
+	u64 flags = spin_lock_irqsave(&tasks_lock); /* pick_thread walks the threads */
 
 	spin_lock(&t->sighand->lock);
 	u64 newly_blocked = mask & ~t->sig_blocked & t->group_leader->sig_shared.set;
@@ -363,13 +372,13 @@ signal_exit_retarget(struct task *t)
 	struct task *leader = t->group_leader;
 
 	if (!t->sighand || !leader->live_threads)
-		return;		/* a kernel thread, or the last thread: nobody is left to take them */
+		return; /* a kernel thread, or the last thread: nobody is left to take them */
 	spin_lock(&t->sighand->lock);
 	u64 pending = leader->sig_shared.set & ~t->sig_blocked;
 	while (pending) {
 		int sig = __builtin_ctzl(pending) + 1;
 		pending &= ~sigmask(sig);
-		struct task *other = pick_thread(leader, sig);	/* never t: it is a zombie now */
+		struct task *other = pick_thread(leader, sig); /* never t: it is a zombie now */
 		if (other)
 			signal_wake(other);
 	}
@@ -532,7 +541,8 @@ signal_exec(struct task *t)
 	/* Handlers point into the old program: back to the default, but ignored stays ignored. */
 	for (int sig = 1; sig <= _NSIG; sig++) {
 		struct kernel_sigaction *a = sig_action(t, sig);
-		*a = (struct kernel_sigaction){ .handler = a->handler == SIG_IGN ? SIG_IGN : SIG_DFL };
+		*a = (struct kernel_sigaction){ .handler =
+							a->handler == SIG_IGN ? SIG_IGN : SIG_DFL };
 	}
 	t->altstack = (struct altstack){ .flags = SS_DISABLE };
 	sighand_unlock(t, flags);
@@ -542,7 +552,7 @@ void
 signal_free(struct task *t)
 {
 	if (!t->sighand)
-		return;		/* a kernel thread, or a fork that failed before its signal state */
+		return; /* a kernel thread, or a fork that failed before its signal state */
 	pending_flush(&t->sig_pending, ~0ul);
 	pending_flush(&t->sig_shared, ~0ul);
 	sighand_put(t->sighand);

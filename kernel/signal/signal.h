@@ -24,8 +24,8 @@ struct trap_frame;
  *   ERESTARTNOHAND: restart only if no handler runs (pause, sigsuspend);
  *   else -EINTR.
  */
-#define ERESTARTSYS	512
-#define ERESTARTNOHAND	514
+#define ERESTARTSYS    512
+#define ERESTARTNOHAND 514
 
 /* One signal bit in a 64-bit sigset_t. */
 static inline u64
@@ -39,7 +39,7 @@ BUILD_BUG_ON(sizeof(struct kernel_siginfo) != 128);
 /* Signals waiting for delivery: a bit per signal and the siginfo of each, oldest first. */
 struct sigpending {
 	u64 set;
-	struct list_head queue;		/* of struct sigqueue (signal.c) */
+	struct list_head queue; /* of struct sigqueue (signal.c) */
 	int queued;
 };
 
@@ -47,7 +47,7 @@ struct sigpending {
 struct altstack {
 	u64 sp;
 	u64 size;
-	u32 flags;			/* SS_AUTODISARM, or SS_DISABLE when there is none */
+	u32 flags; /* SS_AUTODISARM, or SS_DISABLE when there is none */
 };
 
 /* A synchronous fault's context, as the sigcontext reports it (trapno, err, cr2). */
@@ -57,11 +57,11 @@ struct fault_context {
 
 /* What a synchronous fault reports to the faulting thread's signal handler. */
 struct fault_report {
-	int sig;		/* SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP */
-	int code;		/* si_code: SEGV_MAPERR, SEGV_ACCERR, BUS_ADRERR ... */
-	u64 addr;		/* si_addr, and the sigcontext's cr2 */
-	u64 trapno, error;	/* the sigcontext's trapno and err */
-	const char *why;	/* for the kernel log line if the signal kills */
+	int sig;	   /* SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP */
+	int code;	   /* si_code: SEGV_MAPERR, SEGV_ACCERR, BUS_ADRERR ... */
+	u64 addr;	   /* si_addr, and the sigcontext's cr2 */
+	u64 trapno, error; /* the sigcontext's trapno and err */
+	const char *why;   /* for the kernel log line if the signal kills */
 };
 
 /*

@@ -28,18 +28,19 @@
 #include "kernel/lib/string.h"
 #include "kernel/syscall/syscall.h"
 
-#define RED_ZONE		128
-#define FXSAVE_SW_RESERVED	464	/* bytes 464..511: software's, never the CPU's */
-#define FXSAVE_MXCSR		24
-#define FXSAVE_MXCSR_MASK	28
-#define MXCSR_MASK_DEFAULT	0xffbf	/* when the CPU reports 0 (Intel's rule) */
+#define RED_ZONE	   128
+#define FXSAVE_SW_RESERVED 464 /* bytes 464..511: software's, never the CPU's */
+#define FXSAVE_MXCSR	   24
+#define FXSAVE_MXCSR_MASK  28
+#define MXCSR_MASK_DEFAULT 0xffbf /* when the CPU reports 0 (Intel's rule) */
 
 /* The flags rt_sigreturn may set: the arithmetic ones, TF, DF, RF, AC (Linux's FIX_EFLAGS). */
-#define RFLAGS_USER_CHANGEABLE	(0x1ul | 0x4ul | 0x10ul | 0x40ul | 0x80ul | 0x100ul | \
-				 0x400ul | 0x800ul | 0x10000ul | 0x40000ul)
+#define RFLAGS_USER_CHANGEABLE                                                                \
+	(0x1ul | 0x4ul | 0x10ul | 0x40ul | 0x80ul | 0x100ul | 0x400ul | 0x800ul | 0x10000ul | \
+	 0x40000ul)
 /* Cleared for the handler, as Linux does: single-step, direction, resume. */
-#define RFLAGS_HANDLER_CLEAR	(0x100ul | 0x400ul | 0x10000ul)
-#define NONCANONICAL_LOW	0x0000800000000000ul
+#define RFLAGS_HANDLER_CLEAR (0x100ul | 0x400ul | 0x10000ul)
+#define NONCANONICAL_LOW     0x0000800000000000ul
 
 struct rt_sigframe {
 	u64 pretcode;
@@ -82,7 +83,7 @@ set_altstack(const struct kernel_stack *ss, u64 sp)
 	u32 mode = (u32)ss->ss_flags & ~SS_AUTODISARM;
 
 	if (on_altstack(t, sp))
-		return -EPERM;		/* not while running on it */
+		return -EPERM; /* not while running on it */
 	if (mode != 0 && mode != SS_ONSTACK && mode != SS_DISABLE)
 		return -EINVAL;
 	if (mode == SS_DISABLE) {
@@ -91,7 +92,9 @@ set_altstack(const struct kernel_stack *ss, u64 sp)
 	}
 	if (ss->ss_size < MINSIGSTKSZ)
 		return -ENOMEM;
-	t->altstack = (struct altstack){ .sp = ss->ss_sp, .size = ss->ss_size, .flags = (u32)ss->ss_flags };
+	t->altstack = (struct altstack){ .sp = ss->ss_sp,
+					 .size = ss->ss_size,
+					 .flags = (u32)ss->ss_flags };
 	return 0;
 }
 
@@ -120,11 +123,26 @@ static void
 save_registers(struct kernel_sigcontext *sc, const struct trap_frame *f)
 {
 	*sc = (struct kernel_sigcontext){
-		.r8 = f->r8, .r9 = f->r9, .r10 = f->r10, .r11 = f->r11,
-		.r12 = f->r12, .r13 = f->r13, .r14 = f->r14, .r15 = f->r15,
-		.rdi = f->rdi, .rsi = f->rsi, .rbp = f->rbp, .rbx = f->rbx,
-		.rdx = f->rdx, .rax = f->rax, .rcx = f->rcx, .rsp = f->rsp,
-		.rip = f->rip, .eflags = f->rflags, .cs = (u16)f->cs, .ss = (u16)f->ss,
+		.r8 = f->r8,
+		.r9 = f->r9,
+		.r10 = f->r10,
+		.r11 = f->r11,
+		.r12 = f->r12,
+		.r13 = f->r13,
+		.r14 = f->r14,
+		.r15 = f->r15,
+		.rdi = f->rdi,
+		.rsi = f->rsi,
+		.rbp = f->rbp,
+		.rbx = f->rbx,
+		.rdx = f->rdx,
+		.rax = f->rax,
+		.rcx = f->rcx,
+		.rsp = f->rsp,
+		.rip = f->rip,
+		.eflags = f->rflags,
+		.cs = (u16)f->cs,
+		.ss = (u16)f->ss,
 	};
 }
 
@@ -142,8 +160,8 @@ save_fpu(struct fpu_state *fx)
  * alternate stack overflowed).
  */
 static bool
-setup_frame(struct trap_frame *f, const struct kernel_siginfo *info, const struct kernel_sigaction *act,
-	    u64 old_mask)
+setup_frame(struct trap_frame *f, const struct kernel_siginfo *info,
+	    const struct kernel_sigaction *act, u64 old_mask)
 {
 	struct task *t = current();
 	bool nested = on_altstack(t, f->rsp);
@@ -235,7 +253,8 @@ settle_without_handler(struct trap_frame *f, struct task *t)
 /* ---- delivery ------------------------------------------------------------------------ */
 
 static void
-run_handler(struct trap_frame *f, const struct kernel_siginfo *info, const struct kernel_sigaction *act)
+run_handler(struct trap_frame *f, const struct kernel_siginfo *info,
+	    const struct kernel_sigaction *act)
 {
 	struct task *t = current();
 	int sig = info->signo;
@@ -243,7 +262,7 @@ run_handler(struct trap_frame *f, const struct kernel_siginfo *info, const struc
 
 	settle_syscall_for_handler(f, act);
 	if (!setup_frame(f, info, act, old_mask)) {
-		if (sig == SIGSEGV) {	/* or the same failure would come back for ever */
+		if (sig == SIGSEGV) { /* or the same failure would come back for ever */
 			u64 flags = sighand_lock(t);
 			sig_action(t, SIGSEGV)->handler = SIG_DFL;
 			sighand_unlock(t, flags);
@@ -276,14 +295,14 @@ signal_deliver(struct trap_frame *f)
 		}
 		sighand_unlock(t, flags);
 	}
-	if (!sig) {	/* nothing, or another thread took it first */
+	if (!sig) { /* nothing, or another thread took it first */
 		settle_without_handler(f, t);
 		return false;
 	}
 	if (sig_handler_ignores(&act, sig))
 		return true;
 	if (act.handler == SIG_DFL)
-		group_exit(sig);	/* terminate; no core files, so no core bit either */
+		group_exit(sig); /* terminate; no core files, so no core bit either */
 	run_handler(f, &info, &act);
 	return true;
 }
@@ -330,13 +349,25 @@ restore_fpu(u64 ufx)
 static void
 restore_registers(struct trap_frame *f, const struct kernel_sigcontext *sc)
 {
-	f->r8 = sc->r8; f->r9 = sc->r9; f->r10 = sc->r10; f->r11 = sc->r11;
-	f->r12 = sc->r12; f->r13 = sc->r13; f->r14 = sc->r14; f->r15 = sc->r15;
-	f->rdi = sc->rdi; f->rsi = sc->rsi; f->rbp = sc->rbp; f->rbx = sc->rbx;
-	f->rdx = sc->rdx; f->rax = sc->rax; f->rcx = sc->rcx; f->rsp = sc->rsp;
+	f->r8 = sc->r8;
+	f->r9 = sc->r9;
+	f->r10 = sc->r10;
+	f->r11 = sc->r11;
+	f->r12 = sc->r12;
+	f->r13 = sc->r13;
+	f->r14 = sc->r14;
+	f->r15 = sc->r15;
+	f->rdi = sc->rdi;
+	f->rsi = sc->rsi;
+	f->rbp = sc->rbp;
+	f->rbx = sc->rbx;
+	f->rdx = sc->rdx;
+	f->rax = sc->rax;
+	f->rcx = sc->rcx;
+	f->rsp = sc->rsp;
 	f->rip = sc->rip;
 	f->rflags = (f->rflags & ~RFLAGS_USER_CHANGEABLE) | (sc->eflags & RFLAGS_USER_CHANGEABLE);
-	f->cs = USER_CS;	/* only 64-bit user code exists */
+	f->cs = USER_CS; /* only 64-bit user code exists */
 	f->ss = USER_DS;
 }
 
@@ -357,7 +388,7 @@ SYSCALL_FRAME(rt_sigreturn, 0)
 	set_current_blocked(uc.uc_sigmask);
 	restore_registers(f, &uc.uc_mcontext);
 	struct kernel_stack ss = uc.uc_stack;
-	set_altstack(&ss, f->rsp);	/* as Linux: refused while on it, which is the usual case */
-	f->error = SYSCALL_SETTLED;	/* rax is the interrupted code's, not a result */
+	set_altstack(&ss, f->rsp);  /* as Linux: refused while on it, which is the usual case */
+	f->error = SYSCALL_SETTLED; /* rax is the interrupted code's, not a result */
 	return (long)f->rax;
 }

@@ -11,7 +11,7 @@
 #include "locking/spinlock.h"
 
 /* SIGKILL and SIGSTOP: no handler, never blocked. */
-#define UNBLOCKABLE	(sigmask(SIGKILL) | sigmask(SIGSTOP))
+#define UNBLOCKABLE (sigmask(SIGKILL) | sigmask(SIGSTOP))
 
 /*
  * The dispositions, shared by the tasks of a CLONE_SIGHAND group (a
@@ -19,7 +19,7 @@
  * and pending sets of those tasks and of their process.
  */
 struct sighand {
-	int refs;			/* atomic */
+	int refs; /* atomic */
 	struct spinlock lock;
 	struct kernel_sigaction action[_NSIG];
 };

@@ -17,7 +17,7 @@
 #include "kernel/time/tsc.h"
 #include "uapi/time.h"
 
-#define NSEC_PER_SEC	1000000000l
+#define NSEC_PER_SEC 1000000000l
 
 static bool
 valid_signal(int sig)
@@ -39,7 +39,7 @@ SYSCALL4(rt_sigaction, int, sig, const struct kernel_sigaction __user *, uact,
 		return -EFAULT;
 	if (uact && (sig == SIGKILL || sig == SIGSTOP))
 		return -EINVAL;
-	u64 flags = spin_lock_irqsave(&tasks_lock);	/* flush_pending walks the threads */
+	u64 flags = spin_lock_irqsave(&tasks_lock); /* flush_pending walks the threads */
 	spin_lock(&t->sighand->lock);
 	old = *sig_action(t, sig);
 	if (uact) {
@@ -56,11 +56,10 @@ SYSCALL4(rt_sigaction, int, sig, const struct kernel_sigaction __user *, uact,
 	return 0;
 }
 
-SYSCALL4(rt_sigprocmask, int, how, const u64 __user *, uset, u64 __user *, uold,
-	 size_t, sigsetsize)
+SYSCALL4(rt_sigprocmask, int, how, const u64 __user *, uset, u64 __user *, uold, size_t, sigsetsize)
 {
 	struct task *t = current();
-	u64 set, old = t->sig_blocked;	/* only this thread changes its mask */
+	u64 set, old = t->sig_blocked; /* only this thread changes its mask */
 
 	if (sigsetsize != sizeof(u64))
 		return -EINVAL;
@@ -155,8 +154,9 @@ timespec_to_deadline(const struct kernel_timespec __user *uts, u64 *deadline)
 		return -EFAULT;
 	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= NSEC_PER_SEC)
 		return -EINVAL;
-	u64 ns = (u64)ts.tv_sec >= (1ul << 62) / NSEC_PER_SEC ? 1ul << 62 :
-		 (u64)ts.tv_sec * NSEC_PER_SEC + (u64)ts.tv_nsec;
+	u64 ns = (u64)ts.tv_sec >= (1ul << 62) / NSEC_PER_SEC
+			 ? 1ul << 62
+			 : (u64)ts.tv_sec * NSEC_PER_SEC + (u64)ts.tv_nsec;
 	*deadline = ns_since_boot() + ns;
 	return 0;
 }
@@ -189,7 +189,8 @@ SYSCALL4(rt_sigtimedwait, const u64 __user *, uthese, struct kernel_siginfo __us
 		if (ret)
 			break;
 		ret = sleep_until_signal(uts ? &deadline : NULL);
-		u64 pending = READ_ONCE(t->sig_pending.set) | READ_ONCE(t->group_leader->sig_shared.set);
+		u64 pending =
+			READ_ONCE(t->sig_pending.set) | READ_ONCE(t->group_leader->sig_shared.set);
 		if (!ret && !(pending & these))
 			ret = -EINTR;
 		if (ret)
@@ -221,7 +222,8 @@ send_to_all(const struct kernel_siginfo *info)
 
 	list_for_each(pos, &all_tasks) {
 		struct task *p = list_entry(pos, struct task, all_link);
-		if (p != p->group_leader || p->pid == 1 || p->tgid == current()->tgid || !p->sighand)
+		if (p != p->group_leader || p->pid == 1 || p->tgid == current()->tgid ||
+		    !p->sighand)
 			continue;
 		found = true;
 		send_to_process(p, info);
@@ -237,7 +239,7 @@ kill_locked(int pid, const struct kernel_siginfo *info)
 	if (pid == 0)
 		return send_to_process(current(), info);
 	if (pid == (int)(1u << 31))
-		return -ESRCH;	/* INT_MIN, whose -pid would overflow: Linux says ESRCH too */
+		return -ESRCH; /* INT_MIN, whose -pid would overflow: Linux says ESRCH too */
 	return send_to_process(task_find(pid > 0 ? pid : -pid), info);
 }
 
@@ -257,7 +259,9 @@ SYSCALL2(kill, int, pid, int, sig)
 static long
 send_to_thread(int tgid, int tid, int sig)
 {
-	struct kernel_siginfo info = { .signo = sig, .code = SI_TKILL, .kill.pid = current()->tgid };
+	struct kernel_siginfo info = { .signo = sig,
+				       .code = SI_TKILL,
+				       .kill.pid = current()->tgid };
 
 	if (tid <= 0 || (sig && !valid_signal(sig)))
 		return -EINVAL;

@@ -60,12 +60,12 @@ KNOB_ENUM(strace_mode, "strace", STRACE_OFF, true,
 KNOB_INT(strace_pid, "strace_pid", 0, 0, 1 << 22, true,
 	 "trace only the process with this pid (0: every process)");
 
-#include "errno_names.h"	/* generated from the errno header by tools/gennames */
+#include "errno_names.h" /* generated from the errno header by tools/gennames */
 
-#define STRING_MAX	32	/* bytes of a string shown, as strace -s 32 */
-#define ARGV_MAX	8	/* entries of an argv or envp shown */
-#define ARG_TEXT	160
-#define LINE_TEXT	(6 * ARG_TEXT + 128)
+#define STRING_MAX 32 /* bytes of a string shown, as strace -s 32 */
+#define ARGV_MAX   8  /* entries of an argv or envp shown */
+#define ARG_TEXT   160
+#define LINE_TEXT  (6 * ARG_TEXT + 128)
 
 /* ---- names of flags and values ------------------------------------------------------------- */
 
@@ -74,77 +74,102 @@ struct value_name {
 	const char *name;
 };
 
+/* clang-format off */
 #define NAMED(x) { (u64)(x), #x }
+/* clang-format on */
 
 struct name_table {
 	const struct value_name *names;
 	size_t count;
-	const char *zero;	/* how 0 reads, when no name is 0: O_RDONLY, F_OK */
-	bool hex;		/* a value without a name is shown in hex (ioctl numbers) */
+	const char *zero; /* how 0 reads, when no name is 0: O_RDONLY, F_OK */
+	bool hex;	  /* a value without a name is shown in hex (ioctl numbers) */
 };
 
+/* clang-format off */
 #define NAME_TABLE(array, zero_) { array, ARRAY_SIZE(array), zero_, false }
+/* clang-format on */
 
 /* O_ACCMODE values are a number, not bits: open_flags handles them first. */
 static const struct value_name open_access[] = { NAMED(O_RDONLY), NAMED(O_WRONLY), NAMED(O_RDWR) };
 static const struct value_name open_bits[] = {
-	NAMED(O_CREAT), NAMED(O_EXCL), NAMED(O_NOCTTY), NAMED(O_TRUNC), NAMED(O_APPEND),
-	NAMED(O_NONBLOCK), NAMED(O_DSYNC), NAMED(O_ASYNC), NAMED(O_DIRECT), NAMED(O_LARGEFILE),
-	NAMED(O_DIRECTORY), NAMED(O_NOFOLLOW), NAMED(O_NOATIME), NAMED(O_CLOEXEC), NAMED(__O_SYNC),
-	NAMED(O_PATH), NAMED(__O_TMPFILE),
+	NAMED(O_CREAT),	    NAMED(O_EXCL),	NAMED(O_NOCTTY),    NAMED(O_TRUNC),
+	NAMED(O_APPEND),    NAMED(O_NONBLOCK),	NAMED(O_DSYNC),	    NAMED(O_ASYNC),
+	NAMED(O_DIRECT),    NAMED(O_LARGEFILE), NAMED(O_DIRECTORY), NAMED(O_NOFOLLOW),
+	NAMED(O_NOATIME),   NAMED(O_CLOEXEC),	NAMED(__O_SYNC),    NAMED(O_PATH),
+	NAMED(__O_TMPFILE),
 };
-static const struct value_name prot_bits[] = { NAMED(PROT_READ), NAMED(PROT_WRITE), NAMED(PROT_EXEC) };
+static const struct value_name prot_bits[] = { NAMED(PROT_READ), NAMED(PROT_WRITE),
+					       NAMED(PROT_EXEC) };
 static const struct value_name map_bits[] = {
-	NAMED(MAP_SHARED), NAMED(MAP_PRIVATE), NAMED(MAP_FIXED), NAMED(MAP_ANONYMOUS),
-	NAMED(MAP_FIXED_NOREPLACE),
+	NAMED(MAP_SHARED),    NAMED(MAP_PRIVATE),	  NAMED(MAP_FIXED),
+	NAMED(MAP_ANONYMOUS), NAMED(MAP_FIXED_NOREPLACE),
 };
 static const struct value_name clone_bits[] = {
-	NAMED(CLONE_VM), NAMED(CLONE_FS), NAMED(CLONE_FILES), NAMED(CLONE_SIGHAND),
-	NAMED(CLONE_PIDFD), NAMED(CLONE_VFORK), NAMED(CLONE_PARENT), NAMED(CLONE_THREAD),
-	NAMED(CLONE_SYSVSEM), NAMED(CLONE_SETTLS), NAMED(CLONE_PARENT_SETTID),
-	NAMED(CLONE_CHILD_CLEARTID), NAMED(CLONE_DETACHED), NAMED(CLONE_CHILD_SETTID),
+	NAMED(CLONE_VM),
+	NAMED(CLONE_FS),
+	NAMED(CLONE_FILES),
+	NAMED(CLONE_SIGHAND),
+	NAMED(CLONE_PIDFD),
+	NAMED(CLONE_VFORK),
+	NAMED(CLONE_PARENT),
+	NAMED(CLONE_THREAD),
+	NAMED(CLONE_SYSVSEM),
+	NAMED(CLONE_SETTLS),
+	NAMED(CLONE_PARENT_SETTID),
+	NAMED(CLONE_CHILD_CLEARTID),
+	NAMED(CLONE_DETACHED),
+	NAMED(CLONE_CHILD_SETTID),
 };
 static const struct value_name at_bits[] = {
-	NAMED(AT_SYMLINK_NOFOLLOW), NAMED(AT_REMOVEDIR), NAMED(AT_NO_AUTOMOUNT), NAMED(AT_EMPTY_PATH),
+	NAMED(AT_SYMLINK_NOFOLLOW),
+	NAMED(AT_REMOVEDIR),
+	NAMED(AT_NO_AUTOMOUNT),
+	NAMED(AT_EMPTY_PATH),
 };
 static const struct value_name access_bits[] = { NAMED(R_OK), NAMED(W_OK), NAMED(X_OK) };
 static const struct value_name whence_names[] = {
 	NAMED(SEEK_SET), NAMED(SEEK_CUR), NAMED(SEEK_END), NAMED(SEEK_DATA), NAMED(SEEK_HOLE),
 };
 static const struct value_name fcntl_names[] = {
-	NAMED(F_DUPFD), NAMED(F_GETFD), NAMED(F_SETFD), NAMED(F_GETFL), NAMED(F_SETFL),
-	NAMED(F_DUPFD_CLOEXEC),
+	NAMED(F_DUPFD), NAMED(F_GETFD), NAMED(F_SETFD),
+	NAMED(F_GETFL), NAMED(F_SETFL), NAMED(F_DUPFD_CLOEXEC),
 };
 static const struct value_name signal_names[] = {
-	NAMED(SIGHUP), NAMED(SIGINT), NAMED(SIGQUIT), NAMED(SIGILL), NAMED(SIGTRAP),
-	NAMED(SIGABRT), NAMED(SIGBUS), NAMED(SIGFPE), NAMED(SIGKILL), NAMED(SIGUSR1),
-	NAMED(SIGSEGV), NAMED(SIGUSR2), NAMED(SIGPIPE), NAMED(SIGALRM), NAMED(SIGTERM),
-	NAMED(SIGSTKFLT), NAMED(SIGCHLD), NAMED(SIGCONT), NAMED(SIGSTOP), NAMED(SIGTSTP),
-	NAMED(SIGTTIN), NAMED(SIGTTOU), NAMED(SIGURG), NAMED(SIGXCPU), NAMED(SIGXFSZ),
-	NAMED(SIGVTALRM), NAMED(SIGPROF), NAMED(SIGWINCH), NAMED(SIGIO), NAMED(SIGPWR),
+	NAMED(SIGHUP),	  NAMED(SIGINT),  NAMED(SIGQUIT),  NAMED(SIGILL),  NAMED(SIGTRAP),
+	NAMED(SIGABRT),	  NAMED(SIGBUS),  NAMED(SIGFPE),   NAMED(SIGKILL), NAMED(SIGUSR1),
+	NAMED(SIGSEGV),	  NAMED(SIGUSR2), NAMED(SIGPIPE),  NAMED(SIGALRM), NAMED(SIGTERM),
+	NAMED(SIGSTKFLT), NAMED(SIGCHLD), NAMED(SIGCONT),  NAMED(SIGSTOP), NAMED(SIGTSTP),
+	NAMED(SIGTTIN),	  NAMED(SIGTTOU), NAMED(SIGURG),   NAMED(SIGXCPU), NAMED(SIGXFSZ),
+	NAMED(SIGVTALRM), NAMED(SIGPROF), NAMED(SIGWINCH), NAMED(SIGIO),   NAMED(SIGPWR),
 	NAMED(SIGSYS),
 };
 
 static const struct value_name futex_ops[] = {
-	NAMED(FUTEX_WAIT), NAMED(FUTEX_WAKE), NAMED(FUTEX_REQUEUE), NAMED(FUTEX_CMP_REQUEUE),
-	NAMED(FUTEX_WAIT_BITSET), NAMED(FUTEX_WAKE_BITSET),
+	NAMED(FUTEX_WAIT),	  NAMED(FUTEX_WAKE),	    NAMED(FUTEX_REQUEUE),
+	NAMED(FUTEX_CMP_REQUEUE), NAMED(FUTEX_WAIT_BITSET), NAMED(FUTEX_WAKE_BITSET),
 };
-static const struct value_name futex_bits[] = { NAMED(FUTEX_PRIVATE_FLAG), NAMED(FUTEX_CLOCK_REALTIME) };
+static const struct value_name futex_bits[] = { NAMED(FUTEX_PRIVATE_FLAG),
+						NAMED(FUTEX_CLOCK_REALTIME) };
 static const struct value_name clock_names[] = {
-	NAMED(CLOCK_REALTIME), NAMED(CLOCK_MONOTONIC), NAMED(CLOCK_PROCESS_CPUTIME_ID),
+	NAMED(CLOCK_REALTIME),		NAMED(CLOCK_MONOTONIC),	    NAMED(CLOCK_PROCESS_CPUTIME_ID),
 	NAMED(CLOCK_THREAD_CPUTIME_ID), NAMED(CLOCK_MONOTONIC_RAW), NAMED(CLOCK_REALTIME_COARSE),
-	NAMED(CLOCK_MONOTONIC_COARSE), NAMED(CLOCK_BOOTTIME),
+	NAMED(CLOCK_MONOTONIC_COARSE),	NAMED(CLOCK_BOOTTIME),
 };
 static const struct value_name timer_bits[] = { NAMED(TIMER_ABSTIME) };
 static const struct value_name arch_prctl_names[] = {
-	NAMED(ARCH_SET_GS), NAMED(ARCH_SET_FS), NAMED(ARCH_GET_FS), NAMED(ARCH_GET_GS),
+	NAMED(ARCH_SET_GS),
+	NAMED(ARCH_SET_FS),
+	NAMED(ARCH_GET_FS),
+	NAMED(ARCH_GET_GS),
 };
-static const struct value_name sigmask_how[] = { NAMED(SIG_BLOCK), NAMED(SIG_UNBLOCK), NAMED(SIG_SETMASK) };
-static const struct value_name wait_bits[] = { NAMED(WNOHANG), NAMED(WUNTRACED), NAMED(__WALL), NAMED(__WCLONE) };
+static const struct value_name sigmask_how[] = { NAMED(SIG_BLOCK), NAMED(SIG_UNBLOCK),
+						 NAMED(SIG_SETMASK) };
+static const struct value_name wait_bits[] = { NAMED(WNOHANG), NAMED(WUNTRACED), NAMED(__WALL),
+					       NAMED(__WCLONE) };
 static const struct value_name ioctl_names[] = {
-	NAMED(TCGETS), NAMED(TCSETS), NAMED(TCSETSW), NAMED(TCSETSF), NAMED(TIOCGPGRP),
-	NAMED(TIOCSPGRP), NAMED(TIOCGWINSZ), NAMED(TIOCSWINSZ), NAMED(FIONREAD), NAMED(FIONBIO),
-	NAMED(FIONCLEX), NAMED(FIOCLEX),
+	NAMED(TCGETS),	  NAMED(TCSETS),    NAMED(TCSETSW),    NAMED(TCSETSF),
+	NAMED(TIOCGPGRP), NAMED(TIOCSPGRP), NAMED(TIOCGWINSZ), NAMED(TIOCSWINSZ),
+	NAMED(FIONREAD),  NAMED(FIONBIO),   NAMED(FIONCLEX),   NAMED(FIOCLEX),
 };
 static const struct value_name grnd_bits[] = { NAMED(GRND_NONBLOCK), NAMED(GRND_RANDOM) };
 
@@ -171,17 +196,21 @@ static const struct name_table grnd_table = NAME_TABLE(grnd_bits, NULL);
 /* ---- how each argument is shown ---------------------------------------------------------- */
 
 enum arg_kind {
-	ARG_SIGNED, ARG_UNSIGNED, ARG_HEX, ARG_OCTAL, ARG_POINTER,
-	ARG_STRING,		/* a NUL-terminated input */
-	ARG_BUF_IN,		/* bytes the call reads; their count is the next argument */
-	ARG_BUF_OUT,		/* bytes the call writes; as many as it returns */
-	ARG_ARGV,		/* a NULL-terminated array of strings */
-	ARG_DIRFD,		/* a file descriptor or AT_FDCWD */
-	ARG_FLAGS,		/* bits, by name */
-	ARG_VALUE,		/* one value, by name */
-	ARG_OPEN_FLAGS,		/* the access mode, then bits */
-	ARG_CLONE_FLAGS,	/* bits, and the exit signal in the low byte */
-	ARG_FUTEX_OP,		/* an operation, then its flags */
+	ARG_SIGNED,
+	ARG_UNSIGNED,
+	ARG_HEX,
+	ARG_OCTAL,
+	ARG_POINTER,
+	ARG_STRING,	 /* a NUL-terminated input */
+	ARG_BUF_IN,	 /* bytes the call reads; their count is the next argument */
+	ARG_BUF_OUT,	 /* bytes the call writes; as many as it returns */
+	ARG_ARGV,	 /* a NULL-terminated array of strings */
+	ARG_DIRFD,	 /* a file descriptor or AT_FDCWD */
+	ARG_FLAGS,	 /* bits, by name */
+	ARG_VALUE,	 /* one value, by name */
+	ARG_OPEN_FLAGS,	 /* the access mode, then bits */
+	ARG_CLONE_FLAGS, /* bits, and the exit signal in the low byte */
+	ARG_FUTEX_OP,	 /* an operation, then its flags */
 };
 
 /* call NULL: every call with an argument of that name. The first rule that matches wins. */
@@ -264,7 +293,8 @@ kind_of(const char *call, const struct syscall_arg *a, const struct name_table *
 {
 	*names = NULL;
 	for (size_t i = 0; i < ARRAY_SIZE(rules); i++)
-		if ((!rules[i].call || strcmp(rules[i].call, call) == 0) && strcmp(rules[i].arg, a->name) == 0) {
+		if ((!rules[i].call || strcmp(rules[i].call, call) == 0) &&
+		    strcmp(rules[i].arg, a->name) == 0) {
 			*names = rules[i].names;
 			return rules[i].kind;
 		}
@@ -289,8 +319,7 @@ struct text {
 	size_t size, len;
 };
 
-static void __printf(2, 3)
-put(struct text *t, const char *fmt, ...)
+static void __printf(2, 3) put(struct text *t, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -306,7 +335,7 @@ static void
 put_char_escaped(struct text *t, unsigned char c)
 {
 	static const char escapes[] = { ['\n'] = 'n', ['\t'] = 't', ['\r'] = 'r', ['\v'] = 'v',
-					['\f'] = 'f', ['"'] = '"', ['\\'] = '\\' };
+					['\f'] = 'f', ['"'] = '"',  ['\\'] = '\\' };
 
 	if (c < sizeof(escapes) && escapes[c])
 		put(t, "\\%c", escapes[c]);
@@ -461,7 +490,7 @@ put_clone_flags(struct text *t, const struct name_table *nt, u64 v)
 /* ---- one call ------------------------------------------------------------------------------------ */
 
 struct traced_call {
-	const struct syscall_entry *entry;	/* NULL: not implemented */
+	const struct syscall_entry *entry; /* NULL: not implemented */
 	u64 args[6];
 	enum arg_kind kinds[6];
 	const struct name_table *names[6];
@@ -615,7 +644,7 @@ never_returns(u64 nr)
 void
 strace_syscall(struct trap_frame *f)
 {
-	int mode = READ_ONCE(strace_mode);	/* one read: a change is atomic for this call */
+	int mode = READ_ONCE(strace_mode); /* one read: a change is atomic for this call */
 	u64 nr = f->rax;
 	struct traced_call c;
 

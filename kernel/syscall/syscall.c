@@ -18,17 +18,17 @@
 #include "kernel/syscall/strace.h"
 #include "kernel/x86/x86.h"
 
-#define EFER_SCE	(1ul << 0)
+#define EFER_SCE (1ul << 0)
 /* Cleared on syscall entry: interrupts until the stack is switched, single-step, direction, alignment checks, nested task. */
-#define FMASK_BITS	((1ul << 9) | (1ul << 8) | (1ul << 10) | (1ul << 18) | (1ul << 14))
+#define FMASK_BITS ((1ul << 9) | (1ul << 8) | (1ul << 10) | (1ul << 18) | (1ul << 14))
 
 extern const struct syscall_entry __start_syscalls[], __stop_syscalls[];
 extern void syscall_entry(void);
 
 static syscall_fn table[NR_SYSCALLS];
-static const struct syscall_entry *entries[NR_SYSCALLS];	/* for the tracer, off the fast path */
+static const struct syscall_entry *entries[NR_SYSCALLS]; /* for the tracer, off the fast path */
 
-#include "syscall_names.h"	/* generated from the numbers' header by tools/gennames */
+#include "syscall_names.h" /* generated from the numbers' header by tools/gennames */
 
 const char *
 syscall_name(u64 nr)
@@ -50,9 +50,11 @@ warn_unknown(struct trap_frame *f)
 	const char *name = syscall_name(f->rax);
 
 	if (ratelimit_allow(&rl, &dropped))
-		pr_notice("syscall: %s (pid %d) called unimplemented system call %lu (%s); returning -ENOSYS%s\n",
-			  current()->comm, current()->pid, f->rax, name ? name : "not a Linux x86-64 call",
-			  dropped ? " (more suppressed)" : "");
+		pr_notice(
+			"syscall: %s (pid %d) called unimplemented system call %lu (%s); returning -ENOSYS%s\n",
+			current()->comm, current()->pid, f->rax,
+			name ? name : "not a Linux x86-64 call",
+			dropped ? " (more suppressed)" : "");
 }
 
 /* Inline in syscall_dispatch: the untraced path keeps the call it always had, no more. */
@@ -79,7 +81,7 @@ syscall_run(struct trap_frame *f)
 void
 syscall_dispatch(struct trap_frame *f)
 {
-	f->error = f->rax;	/* for a restart (syscall_restartable) */
+	f->error = f->rax; /* for a restart (syscall_restartable) */
 	if (unlikely(READ_ONCE(strace_mode) != STRACE_OFF))
 		strace_syscall(f);
 	else

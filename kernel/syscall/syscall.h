@@ -25,7 +25,7 @@
 #include "mm/uaccess.h"
 #include "uapi/unistd.h"
 
-#define NR_SYSCALLS		512	/* table size: every number below it is looked up */
+#define NR_SYSCALLS 512 /* table size: every number below it is looked up */
 
 typedef long (*syscall_fn)(struct trap_frame *f);
 
@@ -44,48 +44,51 @@ struct syscall_entry {
 	struct syscall_arg args[6];
 };
 
+/* clang-format off */
 #define SYSCALL_ARG(t, a) { #t, #a }
+/* clang-format on */
 
-#define SYSCALL_REGISTER(name_, nargs_, ...)				\
-	static const struct syscall_entry syscall_entry_##name_		\
-	__section("syscalls") __used __aligned(8) =			\
-		{ __NR_##name_, nargs_, #name_, sys_##name_, { __VA_ARGS__ } }
+#define SYSCALL_REGISTER(name_, nargs_, ...)                                          \
+	static const struct syscall_entry syscall_entry_##name_ __section("syscalls") \
+		__used __aligned(                                                     \
+			8) = { __NR_##name_, nargs_, #name_, sys_##name_, { __VA_ARGS__ } }
 
 /* The call gets the whole frame; its nargs_ arguments are described with SYSCALL_ARG for the tracer. */
-#define SYSCALL_FRAME(name_, nargs_, ...)				\
-	static long sys_##name_(struct trap_frame *f);			\
-	SYSCALL_REGISTER(name_, nargs_, __VA_ARGS__);			\
+#define SYSCALL_FRAME(name_, nargs_, ...)              \
+	static long sys_##name_(struct trap_frame *f); \
+	SYSCALL_REGISTER(name_, nargs_, __VA_ARGS__);  \
 	static long sys_##name_(struct trap_frame *f)
 
-#define SYSCALL_DEFINE_(name_, decl, call, nargs_, ...)			\
-	static long do_sys_##name_ decl;				\
-	static long sys_##name_(struct trap_frame *f) { return do_sys_##name_ call; } \
-	SYSCALL_REGISTER(name_, nargs_, __VA_ARGS__);			\
+#define SYSCALL_DEFINE_(name_, decl, call, nargs_, ...) \
+	static long do_sys_##name_ decl;                \
+	static long sys_##name_(struct trap_frame *f)   \
+	{                                               \
+		return do_sys_##name_ call;             \
+	}                                               \
+	SYSCALL_REGISTER(name_, nargs_, __VA_ARGS__);   \
 	static long do_sys_##name_ decl
 
-#define SYSCALL0(n) SYSCALL_DEFINE_(n, (void), (), 0)
-#define SYSCALL1(n, t1, a1) \
-	SYSCALL_DEFINE_(n, (t1 a1), ((t1)f->rdi), 1, SYSCALL_ARG(t1, a1))
-#define SYSCALL2(n, t1, a1, t2, a2) \
-	SYSCALL_DEFINE_(n, (t1 a1, t2 a2), ((t1)f->rdi, (t2)f->rsi), 2, \
-			SYSCALL_ARG(t1, a1), SYSCALL_ARG(t2, a2))
-#define SYSCALL3(n, t1, a1, t2, a2, t3, a3) \
+#define SYSCALL0(n)	    SYSCALL_DEFINE_(n, (void), (), 0)
+#define SYSCALL1(n, t1, a1) SYSCALL_DEFINE_(n, (t1 a1), ((t1)f->rdi), 1, SYSCALL_ARG(t1, a1))
+#define SYSCALL2(n, t1, a1, t2, a2)                                                          \
+	SYSCALL_DEFINE_(n, (t1 a1, t2 a2), ((t1)f->rdi, (t2)f->rsi), 2, SYSCALL_ARG(t1, a1), \
+			SYSCALL_ARG(t2, a2))
+#define SYSCALL3(n, t1, a1, t2, a2, t3, a3)                                                \
 	SYSCALL_DEFINE_(n, (t1 a1, t2 a2, t3 a3), ((t1)f->rdi, (t2)f->rsi, (t3)f->rdx), 3, \
 			SYSCALL_ARG(t1, a1), SYSCALL_ARG(t2, a2), SYSCALL_ARG(t3, a3))
-#define SYSCALL4(n, t1, a1, t2, a2, t3, a3, t4, a4) \
-	SYSCALL_DEFINE_(n, (t1 a1, t2 a2, t3 a3, t4 a4), \
-			((t1)f->rdi, (t2)f->rsi, (t3)f->rdx, (t4)f->r10), 4, \
-			SYSCALL_ARG(t1, a1), SYSCALL_ARG(t2, a2), SYSCALL_ARG(t3, a3), \
-			SYSCALL_ARG(t4, a4))
-#define SYSCALL5(n, t1, a1, t2, a2, t3, a3, t4, a4, t5, a5) \
-	SYSCALL_DEFINE_(n, (t1 a1, t2 a2, t3 a3, t4 a4, t5 a5), \
+#define SYSCALL4(n, t1, a1, t2, a2, t3, a3, t4, a4)                                               \
+	SYSCALL_DEFINE_(n, (t1 a1, t2 a2, t3 a3, t4 a4),                                          \
+			((t1)f->rdi, (t2)f->rsi, (t3)f->rdx, (t4)f->r10), 4, SYSCALL_ARG(t1, a1), \
+			SYSCALL_ARG(t2, a2), SYSCALL_ARG(t3, a3), SYSCALL_ARG(t4, a4))
+#define SYSCALL5(n, t1, a1, t2, a2, t3, a3, t4, a4, t5, a5)                             \
+	SYSCALL_DEFINE_(n, (t1 a1, t2 a2, t3 a3, t4 a4, t5 a5),                         \
 			((t1)f->rdi, (t2)f->rsi, (t3)f->rdx, (t4)f->r10, (t5)f->r8), 5, \
-			SYSCALL_ARG(t1, a1), SYSCALL_ARG(t2, a2), SYSCALL_ARG(t3, a3), \
+			SYSCALL_ARG(t1, a1), SYSCALL_ARG(t2, a2), SYSCALL_ARG(t3, a3),  \
 			SYSCALL_ARG(t4, a4), SYSCALL_ARG(t5, a5))
-#define SYSCALL6(n, t1, a1, t2, a2, t3, a3, t4, a4, t5, a5, t6, a6) \
-	SYSCALL_DEFINE_(n, (t1 a1, t2 a2, t3 a3, t4 a4, t5 a5, t6 a6), \
+#define SYSCALL6(n, t1, a1, t2, a2, t3, a3, t4, a4, t5, a5, t6, a6)                                \
+	SYSCALL_DEFINE_(n, (t1 a1, t2 a2, t3 a3, t4 a4, t5 a5, t6 a6),                             \
 			((t1)f->rdi, (t2)f->rsi, (t3)f->rdx, (t4)f->r10, (t5)f->r8, (t6)f->r9), 6, \
-			SYSCALL_ARG(t1, a1), SYSCALL_ARG(t2, a2), SYSCALL_ARG(t3, a3), \
+			SYSCALL_ARG(t1, a1), SYSCALL_ARG(t2, a2), SYSCALL_ARG(t3, a3),             \
 			SYSCALL_ARG(t4, a4), SYSCALL_ARG(t5, a5), SYSCALL_ARG(t6, a6))
 
 /*

@@ -35,7 +35,7 @@ clocks_calc_mult_shift(u32 *mult, u32 *shift, u64 from_hz, u64 to_hz, u64 max_cy
 	u64 m = 0;
 
 	for (sh = 32; sh > 0; sh--) {
-		m = ((to_hz << sh) + from_hz / 2) / from_hz;	/* to_hz < 2^32: no overflow */
+		m = ((to_hz << sh) + from_hz / 2) / from_hz; /* to_hz < 2^32: no overflow */
 		if (m <= 0xffffffffull && bit_width(m) <= room)
 			break;
 	}
@@ -46,9 +46,9 @@ clocks_calc_mult_shift(u32 *mult, u32 *shift, u64 from_hz, u64 to_hz, u64 max_cy
 static void
 print_source(const struct clocksource *cs)
 {
-	pr_info("clocksource: %s, %lu.%06lu MHz, %u-bit, rating %d, mult %u shift %u\n",
-		cs->name, cs->hz / 1000000, cs->hz % 1000000, bit_width(cs->mask), cs->rating,
-		cs->mult, cs->shift);
+	pr_info("clocksource: %s, %lu.%06lu MHz, %u-bit, rating %d, mult %u shift %u\n", cs->name,
+		cs->hz / 1000000, cs->hz % 1000000, bit_width(cs->mask), cs->rating, cs->mult,
+		cs->shift);
 }
 
 void

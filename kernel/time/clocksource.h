@@ -14,9 +14,9 @@
 
 #include "kernel/lib/types.h"
 
-#define NSEC_PER_SEC		1000000000ull
+#define NSEC_PER_SEC 1000000000ull
 /* Longest stretch between two readings the conversion must survive (Linux's cap too). */
-#define CLOCKSOURCE_MAX_SEC	600
+#define CLOCKSOURCE_MAX_SEC 600
 
 /* Ratings, as Linux 3.x gave them: the best usable one runs the clocks. */
 enum {
@@ -30,12 +30,12 @@ enum {
 struct clocksource {
 	const char *name;
 	u64 (*read)(void);
-	u64 mask;		/* the counter's width: deltas are taken modulo mask + 1 */
+	u64 mask; /* the counter's width: deltas are taken modulo mask + 1 */
 	u64 hz;
 	int rating;
-	int vclock_mode;	/* enum vclock_mode (kernel/vdso/vvar.h): how user mode reads it */
-	u32 mult, shift;	/* set by clocksource_register() */
-	bool unstable;		/* found unreliable: never chosen again */
+	int vclock_mode; /* enum vclock_mode (kernel/vdso/vvar.h): how user mode reads it */
+	u32 mult, shift; /* set by clocksource_register() */
+	bool unstable;	 /* found unreliable: never chosen again */
 };
 
 /*

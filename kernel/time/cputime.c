@@ -26,7 +26,8 @@ enum { CPUTIME_TSC, CPUTIME_TICK };
 
 KNOB_ENUM(cputime_method, "cputime", CPUTIME_TSC, true,
 	  "CPU-time accounting: exact TSC stretches at every kernel entry and exit, "
-	  "or whole ticks sampled at the timer interrupt (Linux 3.0)", "tsc", "tick");
+	  "or whole ticks sampled at the timer interrupt (Linux 3.0)",
+	  "tsc", "tick");
 
 static u64
 charge(struct task *t)
@@ -111,7 +112,7 @@ cputime_read_process_locked(struct task *t)
 {
 	struct task *leader = t->group_leader;
 
-	if (!leader)	/* an idle task: no process around it */
+	if (!leader) /* an idle task: no process around it */
 		return cputime_read(t);
 	struct cputime c = leader->exited_threads_time;
 	struct list_head *pos;
@@ -152,7 +153,6 @@ fill_rusage(struct kernel_rusage *ru, struct cputime c, u64 minflt)
 
 /* ---- the system calls that report CPU time ------------------------------------ */
 
-
 SYSCALL2(getrusage, int, who, struct kernel_rusage __user *, uru)
 {
 	struct task *t = current();
@@ -166,7 +166,8 @@ SYSCALL2(getrusage, int, who, struct kernel_rusage __user *, uru)
 		fill_rusage(&ru, cputime_read(t), t->minor_faults);
 		break;
 	case RUSAGE_CHILDREN:
-		fill_rusage(&ru, t->group_leader->children_time, t->group_leader->children_minor_faults);
+		fill_rusage(&ru, t->group_leader->children_time,
+			    t->group_leader->children_minor_faults);
 		break;
 	default:
 		return -EINVAL;
@@ -185,8 +186,8 @@ SYSCALL1(times, s64 __user *, ubuf)
 	struct task *t = current();
 	struct cputime c = cputime_read_process(t);
 	struct cputime children = cputime_selected(t->group_leader->children_time);
-	s64 tms[4] = { clock_ticks(c.user), clock_ticks(c.sys),
-		       clock_ticks(children.user), clock_ticks(children.sys) };
+	s64 tms[4] = { clock_ticks(c.user), clock_ticks(c.sys), clock_ticks(children.user),
+		       clock_ticks(children.sys) };
 
 	if (ubuf && copy_to_user(ubuf, tms, sizeof(tms)))
 		return -EFAULT;

@@ -17,8 +17,8 @@
 
 struct trap_frame;
 
-void cputime_enter_kernel(struct task *t);	/* from user mode */
-void cputime_exit_kernel(struct task *t);	/* back to user mode */
+void cputime_enter_kernel(struct task *t); /* from user mode */
+void cputime_exit_kernel(struct task *t);  /* back to user mode */
 void cputime_switch(struct task *prev, struct task *next);
 /* Every CPU's timer tick, with the frame it interrupted. */
 void cputime_tick(const struct trap_frame *f);

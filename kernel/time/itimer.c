@@ -16,9 +16,9 @@
 #include "kernel/syscall/syscall.h"
 #include "kernel/time/tsc.h"
 
-#define USEC_PER_SEC	1000000
-#define NSEC_PER_USEC	1000
-#define MAX_NS		(1ul << 62)	/* far enough: no overflow in TSC cycles */
+#define USEC_PER_SEC  1000000
+#define NSEC_PER_USEC 1000
+#define MAX_NS	      (1ul << 62) /* far enough: no overflow in TSC cycles */
 
 /* Timer context: interrupts off, on whichever CPU's tick saw the deadline. */
 static void
@@ -74,14 +74,15 @@ itimer_swap(const struct kernel_itimerval *new, struct kernel_itimerval *old)
 {
 	struct task *t = current(), *leader = t->group_leader;
 	struct timer *tm = &leader->real_timer;
-	u64 flags = sighand_lock(t);	/* one setter at a time in the process */
+	u64 flags = sighand_lock(t); /* one setter at a time in the process */
 	u64 now = rdtsc();
 	u64 left = timer_remaining(tm, now);
 
 	old->it_value = ns_to_timeval(left ? tsc_cycles_to_ns(left) : 0);
 	old->it_interval = ns_to_timeval(left ? leader->real_interval_ns : 0);
 	if (new) {
-		u64 value = timeval_to_ns(&new->it_value), interval = timeval_to_ns(&new->it_interval);
+		u64 value = timeval_to_ns(&new->it_value),
+		    interval = timeval_to_ns(&new->it_interval);
 		leader->real_interval_ns = value ? interval : 0;
 		timer_arm(tm, value ? now + tsc_ns_to_cycles(value) : 0,
 			  value ? tsc_ns_to_cycles(interval) : 0);

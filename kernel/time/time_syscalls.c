@@ -27,9 +27,9 @@
  * process), and in bits 0-1 what to count: 0 user + system ("prof"),
  * 1 user only ("virt"), 2 user + system ("sched"); 3 is invalid.
  */
-#define CPUCLOCK_PERTHREAD	4
-#define CPUCLOCK_VIRT		1
-#define CPUCLOCK_INVALID	3
+#define CPUCLOCK_PERTHREAD 4
+#define CPUCLOCK_VIRT	   1
+#define CPUCLOCK_INVALID   3
 
 /*
  * The task a CPU clock id names, tasks_lock held: pid 0 is the caller; a
@@ -51,7 +51,7 @@ cpu_clock_task(int pid, bool thread)
 static s64
 cpu_clock_ns(int clock)
 {
-	int pid = ~(clock >> 3);	/* the shift keeps the sign: ~ gives pid back */
+	int pid = ~(clock >> 3); /* the shift keeps the sign: ~ gives pid back */
 	bool thread = clock & CPUCLOCK_PERTHREAD;
 	int what = clock & 3;
 	struct cputime c;
@@ -98,16 +98,17 @@ ns_to_timespec(u64 ns)
  * the wall clock cannot be set within 30 years of it (Linux's
  * TIME_SETTOD_SEC_MAX), so that time since boot still fits.
  */
-#define KTIME_MAX_NS		0x7fffffffffffffffull
-#define KTIME_SEC_MAX		(KTIME_MAX_NS / NSEC_PER_SEC)
-#define SETTOD_SEC_MAX		(KTIME_SEC_MAX - 30 * 365ull * 86400)
+#define KTIME_MAX_NS   0x7fffffffffffffffull
+#define KTIME_SEC_MAX  (KTIME_MAX_NS / NSEC_PER_SEC)
+#define SETTOD_SEC_MAX (KTIME_SEC_MAX - 30 * 365ull * 86400)
 
 static int
 timespec_to_ns(const struct kernel_timespec *ts, u64 *ns)
 {
 	if (ts->tv_sec < 0 || ts->tv_nsec < 0 || ts->tv_nsec >= (s64)NSEC_PER_SEC)
 		return -EINVAL;
-	*ns = (u64)ts->tv_sec >= KTIME_SEC_MAX ? KTIME_MAX_NS : (u64)ts->tv_sec * NSEC_PER_SEC + (u64)ts->tv_nsec;
+	*ns = (u64)ts->tv_sec >= KTIME_SEC_MAX ? KTIME_MAX_NS
+					       : (u64)ts->tv_sec * NSEC_PER_SEC + (u64)ts->tv_nsec;
 	return 0;
 }
 
@@ -159,7 +160,7 @@ SYSCALL2(gettimeofday, struct kernel_timeval __user *, utv, struct kernel_timezo
 	return 0;
 }
 
-#define MAX_TZ_MINUTES (15 * 60)	/* Linux's bound on a timezone offset */
+#define MAX_TZ_MINUTES (15 * 60) /* Linux's bound on a timezone offset */
 
 SYSCALL2(settimeofday, const struct kernel_timeval __user *, utv,
 	 const struct kernel_timezone __user *, utz)
@@ -170,7 +171,8 @@ SYSCALL2(settimeofday, const struct kernel_timeval __user *, utv,
 	if ((utv && copy_from_user(&tv, utv, sizeof(tv))) ||
 	    (utz && copy_from_user(&tz, utz, sizeof(tz))))
 		return -EFAULT;
-	if (utv && (tv.tv_sec < 0 || (u64)tv.tv_sec > SETTOD_SEC_MAX || tv.tv_usec < 0 || tv.tv_usec >= 1000000))
+	if (utv && (tv.tv_sec < 0 || (u64)tv.tv_sec > SETTOD_SEC_MAX || tv.tv_usec < 0 ||
+		    tv.tv_usec >= 1000000))
 		return -EINVAL;
 	if (utz && (tz.tz_minuteswest < -MAX_TZ_MINUTES || tz.tz_minuteswest > MAX_TZ_MINUTES))
 		return -EINVAL;
@@ -221,7 +223,8 @@ sleep_until(int clock, u64 target, struct kernel_timespec __user *urem)
 	}
 }
 
-SYSCALL2(nanosleep, const struct kernel_timespec __user *, ureq, struct kernel_timespec __user *, urem)
+SYSCALL2(nanosleep, const struct kernel_timespec __user *, ureq, struct kernel_timespec __user *,
+	 urem)
 {
 	struct kernel_timespec req;
 	u64 ns;
@@ -242,10 +245,15 @@ static long
 sleepable_clock(int clock)
 {
 	switch (clock) {
-	case CLOCK_REALTIME: case CLOCK_MONOTONIC: case CLOCK_BOOTTIME:
+	case CLOCK_REALTIME:
+	case CLOCK_MONOTONIC:
+	case CLOCK_BOOTTIME:
 		return 0;
-	case CLOCK_MONOTONIC_RAW: case CLOCK_REALTIME_COARSE: case CLOCK_MONOTONIC_COARSE:
-	case CLOCK_PROCESS_CPUTIME_ID: case CLOCK_THREAD_CPUTIME_ID:
+	case CLOCK_MONOTONIC_RAW:
+	case CLOCK_REALTIME_COARSE:
+	case CLOCK_MONOTONIC_COARSE:
+	case CLOCK_PROCESS_CPUTIME_ID:
+	case CLOCK_THREAD_CPUTIME_ID:
 		return -EOPNOTSUPP;
 	default:
 		return clock < 0 && clock_read_ns(clock) >= 0 ? -EOPNOTSUPP : -EINVAL;
@@ -267,6 +275,6 @@ SYSCALL4(clock_nanosleep, int, clock, int, flags, const struct kernel_timespec _
 	if (timespec_to_ns(&req, &ns))
 		return -EINVAL;
 	if (flags & TIMER_ABSTIME)
-		return sleep_until(clock, ns, NULL);	/* Linux writes no remainder for these */
+		return sleep_until(clock, ns, NULL); /* Linux writes no remainder for these */
 	return sleep_until(clock, (u64)clock_read_ns(clock) + ns, urem);
 }

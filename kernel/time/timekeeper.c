@@ -37,8 +37,8 @@ base_reshift(struct tk_base *b, u32 from, u32 to)
 }
 
 void
-timekeeper_start(struct timekeeper *tk, u64 now, u64 mask, u32 mult, u32 shift,
-		 u64 mono_ns, u64 real_ns)
+timekeeper_start(struct timekeeper *tk, u64 now, u64 mask, u32 mult, u32 shift, u64 mono_ns,
+		 u64 real_ns)
 {
 	tk->cycle_last = now;
 	tk->mask = mask;
@@ -53,7 +53,7 @@ timekeeper_advance(struct timekeeper *tk, u64 now)
 {
 	u64 delta = clocksource_delta(now, tk->cycle_last, tk->mask);
 
-	if (!delta)	/* nothing new, or a read behind cycle_last: keep it */
+	if (!delta) /* nothing new, or a read behind cycle_last: keep it */
 		return;
 	tk->cycle_last = now;
 	base_add(&tk->mono, delta * tk->mult, tk->shift);

@@ -21,16 +21,16 @@ struct tk_base {
 };
 
 struct timekeeper {
-	u64 cycle_last;		/* counter value the bases hold the time of */
+	u64 cycle_last; /* counter value the bases hold the time of */
 	u64 mask;
 	u32 mult, shift;
-	struct tk_base mono;	/* CLOCK_MONOTONIC (and MONOTONIC_RAW, BOOTTIME) */
-	struct tk_base real;	/* CLOCK_REALTIME */
+	struct tk_base mono; /* CLOCK_MONOTONIC (and MONOTONIC_RAW, BOOTTIME) */
+	struct tk_base real; /* CLOCK_REALTIME */
 };
 
 /* Starts counting from counter value now, with the clocks at mono_ns and real_ns. */
-void timekeeper_start(struct timekeeper *tk, u64 now, u64 mask, u32 mult, u32 shift,
-		      u64 mono_ns, u64 real_ns);
+void timekeeper_start(struct timekeeper *tk, u64 now, u64 mask, u32 mult, u32 shift, u64 mono_ns,
+		      u64 real_ns);
 /* Moves cycle_last to now, adding the elapsed time to both clocks. */
 void timekeeper_advance(struct timekeeper *tk, u64 now);
 /* Carries on from another counter: the caller advanced tk to this instant with the old one. */

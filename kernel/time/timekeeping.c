@@ -25,16 +25,16 @@
 #include "locking/spinlock.h"
 
 KNOB_ENUM(clocksource_choice, "clocksource", 0, true,
-	  "the counter the clocks run on (default: the best-rated one present)",
-	  "tsc", "hpet", "acpi_pm", "kvm-clock");
+	  "the counter the clocks run on (default: the best-rated one present)", "tsc", "hpet",
+	  "acpi_pm", "kvm-clock");
 
 static struct spinlock tk_lock = SPINLOCK_INIT("timekeeping");
 static u32 tk_seq;
 static struct timekeeper tk;
 static struct clocksource *tk_cs;
-static u64 coarse_mono_ns, coarse_real_ns;	/* as of the last tick */
+static u64 coarse_mono_ns, coarse_real_ns; /* as of the last tick */
 static int tz_minuteswest, tz_dsttime;
-static int getcpu_mode;	/* how user mode finds its CPU: asked of CPUID once, at boot */
+static int getcpu_mode; /* how user mode finds its CPU: asked of CPUID once, at boot */
 
 /* ---- the sequence counter ------------------------------------------------------------ */
 
@@ -42,13 +42,13 @@ static void
 seq_write_begin(u32 *seq)
 {
 	WRITE_ONCE(*seq, *seq + 1);
-	__atomic_thread_fence(__ATOMIC_RELEASE);	/* odd before the data */
+	__atomic_thread_fence(__ATOMIC_RELEASE); /* odd before the data */
 }
 
 static void
 seq_write_end(u32 *seq)
 {
-	__atomic_store_n(seq, *seq + 1, __ATOMIC_RELEASE);	/* the data before even */
+	__atomic_store_n(seq, *seq + 1, __ATOMIC_RELEASE); /* the data before even */
 }
 
 static u32
@@ -64,7 +64,7 @@ seq_read_begin(const u32 *seq)
 static bool
 seq_read_retry(const u32 *seq, u32 s)
 {
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);	/* the data before the second look */
+	__atomic_thread_fence(__ATOMIC_ACQUIRE); /* the data before the second look */
 	return __atomic_load_n(seq, __ATOMIC_RELAXED) != s;
 }
 
@@ -323,8 +323,8 @@ rtc_seconds(void)
 		pr_warn("timekeeping: the RTC holds no valid date; CLOCK_REALTIME starts at 1970\n");
 		return 0;
 	}
-	pr_info("rtc: %04u-%02u-%02u %02u:%02u:%02u UTC\n", t.year, t.month, t.day, t.hour,
-		t.min, t.sec);
+	pr_info("rtc: %04u-%02u-%02u %02u:%02u:%02u UTC\n", t.year, t.month, t.day, t.hour, t.min,
+		t.sec);
 	return rtc_time_to_unix(&t);
 }
 

@@ -16,7 +16,7 @@
 
 static struct list_head pending = LIST_HEAD_INIT(pending);
 static struct spinlock timers_lock = SPINLOCK_INIT("timers");
-static u64 next_deadline = ~0ul;	/* the first pending deadline; READ_ONCE outside the lock */
+static u64 next_deadline = ~0ul; /* the first pending deadline; READ_ONCE outside the lock */
 
 void
 timer_init(struct timer *t, void (*fn)(struct timer *))
@@ -47,8 +47,9 @@ unlink(struct timer *t)
 	if (list_empty(&t->link))
 		return;
 	list_del(&t->link);
-	WRITE_ONCE(next_deadline, list_empty(&pending) ? ~0ul :
-		   list_first_entry(&pending, struct timer, link)->deadline);
+	WRITE_ONCE(next_deadline,
+		   list_empty(&pending) ? ~0ul
+					: list_first_entry(&pending, struct timer, link)->deadline);
 }
 
 void

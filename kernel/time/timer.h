@@ -12,11 +12,11 @@
 #include "kernel/lib/types.h"
 
 struct timer {
-	struct list_head link;		/* on the pending list, by deadline; empty when not armed */
-	u64 deadline;			/* TSC */
-	u64 period;			/* TSC cycles between expiries, or 0 for once */
-	void (*fn)(struct timer *);	/* interrupts off, in interrupt context: must not sleep */
-	int running;			/* calls of fn in progress */
+	struct list_head link;	    /* on the pending list, by deadline; empty when not armed */
+	u64 deadline;		    /* TSC */
+	u64 period;		    /* TSC cycles between expiries, or 0 for once */
+	void (*fn)(struct timer *); /* interrupts off, in interrupt context: must not sleep */
+	int running;		    /* calls of fn in progress */
 };
 
 void timer_init(struct timer *t, void (*fn)(struct timer *));

@@ -15,8 +15,8 @@
 u64 tsc_hz;
 u64 tsc_at_boot;
 const char *tsc_source = "uncalibrated";
-static u64 ns_mult;		/* ns = cycles * ns_mult >> 32 */
-static u64 cycles_mult;		/* cycles = ns * cycles_mult >> 24 */
+static u64 ns_mult;	/* ns = cycles * ns_mult >> 32 */
+static u64 cycles_mult; /* cycles = ns * cycles_mult >> 24 */
 
 static u64
 tsc_hz_from_cpuid(void)
@@ -33,7 +33,7 @@ tsc_hz_from_cpuid(void)
 			return crystal * r.ebx / r.eax;
 		}
 	}
-	if (cpuid(1, 0).ecx & (1u << 31)) {	/* running under a hypervisor */
+	if (cpuid(1, 0).ecx & (1u << 31)) { /* running under a hypervisor */
 		u32 max_hv = cpuid(0x40000000, 0).eax;
 		if (max_hv >= 0x40000010 && max_hv < 0x40010000) {
 			u32 khz = cpuid(0x40000010, 0).eax;
@@ -112,9 +112,9 @@ tsc_delay_us(u64 us)
 
 /* ---- the TSC as a clocksource ------------------------------------------------------ */
 
-#define REFINE_US		25000	/* long enough that a read's uncertainty is ~40 ppm */
-#define MAX_DISAGREEMENT_PPM	10000
-#define SYNC_ROUNDS		16
+#define REFINE_US	     25000 /* long enough that a read's uncertainty is ~40 ppm */
+#define MAX_DISAGREEMENT_PPM 10000
+#define SYNC_ROUNDS	     16
 
 static u64
 tsc_read(void)
@@ -232,7 +232,9 @@ static void
 sync_round(s64 round, bool publish)
 {
 	if (publish) {
-		WRITE_ONCE(sync_stamp, rdtsc_after_loads());	/* not before the load that saw the last round end */
+		WRITE_ONCE(
+			sync_stamp,
+			rdtsc_after_loads()); /* not before the load that saw the last round end */
 		__atomic_store_n(&sync_published, round, __ATOMIC_RELEASE);
 		while (__atomic_load_n(&sync_checked, __ATOMIC_ACQUIRE) != round)
 			cpu_relax();

@@ -14,9 +14,9 @@
 
 #include "kernel/lib/types.h"
 
-extern u64 tsc_hz;		/* 0 until calibrated */
-extern u64 tsc_at_boot;		/* TSC at the 32-bit entry */
-extern const char *tsc_source;	/* how tsc_hz was found */
+extern u64 tsc_hz;	       /* 0 until calibrated */
+extern u64 tsc_at_boot;	       /* TSC at the 32-bit entry */
+extern const char *tsc_source; /* how tsc_hz was found */
 
 void tsc_calibrate(void);
 /*

@@ -29,12 +29,12 @@
 #include "mm/paging.h"
 #include "mm/vm.h"
 
-#define PT_DYNAMIC	2
-#define DT_NULL		0
-#define DT_RELA		7
-#define DT_REL		17
-#define DT_TEXTREL	22
-#define DT_JMPREL	23
+#define PT_DYNAMIC 2
+#define DT_NULL	   0
+#define DT_RELA	   7
+#define DT_REL	   17
+#define DT_TEXTREL 22
+#define DT_JMPREL  23
 
 /* The few ELF64 fields the check needs beyond elf_parse (System V gABI layouts). */
 struct vdso_phdr {
@@ -68,7 +68,9 @@ vvar_page(unsigned i)
 
 static struct special_mapping vdso_mapping = { .name = "[vdso]", .page = vdso_page };
 static const struct special_mapping vvar_mapping = {
-	.name = "[vvar]", .npages = VVAR_PAGES, .page = vvar_page,
+	.name = "[vvar]",
+	.npages = VVAR_PAGES,
+	.page = vvar_page,
 };
 
 /* Whether the dynamic section asks for any relocation (the code must run where it is mapped). */
@@ -76,7 +78,8 @@ static bool
 has_relocations(const struct vdso_dyn *d, const u8 *end)
 {
 	for (; (const u8 *)(d + 1) <= end && d->tag != DT_NULL; d++)
-		if (d->tag == DT_RELA || d->tag == DT_REL || d->tag == DT_JMPREL || d->tag == DT_TEXTREL)
+		if (d->tag == DT_RELA || d->tag == DT_REL || d->tag == DT_JMPREL ||
+		    d->tag == DT_TEXTREL)
 			return true;
 	return false;
 }
@@ -95,7 +98,7 @@ image_problem(size_t size)
 		return "not one position-independent segment at address 0";
 	if (img.segments[0].flags & PF_W)
 		return "a writable segment";
-	u64 phoff = *(const u64 *)(vdso_image + 32);	/* e_phoff */
+	u64 phoff = *(const u64 *)(vdso_image + 32); /* e_phoff */
 	const struct vdso_phdr *ph = (const void *)(vdso_image + phoff);
 	for (unsigned i = 0; i < img.phnum; i++)
 		if (ph[i].type == PT_DYNAMIC && ph[i].offset + ph[i].filesz <= size &&
@@ -112,15 +115,17 @@ vdso_init(void)
 	const char *why = image_problem(size);
 
 	if (why)
-		panic("vdso: the embedded vDSO image (%zu bytes) is broken: %s; rebuild user/vdso", size, why);
+		panic("vdso: the embedded vDSO image (%zu bytes) is broken: %s; rebuild user/vdso",
+		      size, why);
 	vdso_pages = (unsigned)(ALIGN_UP(size, PAGE_SIZE) >> PAGE_SHIFT);
 	vdso_mapping.npages = vdso_pages;
 	pr_info("vdso: %zu bytes (%u page%s) + %d vvar pages in every process\n", size, vdso_pages,
 		vdso_pages == 1 ? "" : "s", VVAR_PAGES);
 }
 
-KNOB_INT(randomize_va_space, "randomize_va_space", 0, 0, 2, true,
-	 "0: the vDSO at one fixed address (steady figures under TCG); 1 or 2: a random page per process");
+KNOB_INT(
+	randomize_va_space, "randomize_va_space", 0, 0, 2, true,
+	"0: the vDSO at one fixed address (steady figures under TCG); 1 or 2: a random page per process");
 
 /* A page-aligned start for len bytes in the gap above the mmap area, a page below the stack. */
 static u64

@@ -48,8 +48,13 @@
 #include "mm/vm.h"
 
 enum vsyscall_mode {
-	VSYSCALL_LEGACY, VSYSCALL_TRAP, VSYSCALL_TRAP_SYSRET, VSYSCALL_NATIVE,
-	VSYSCALL_EMULATE, VSYSCALL_XONLY, VSYSCALL_NONE,
+	VSYSCALL_LEGACY,
+	VSYSCALL_TRAP,
+	VSYSCALL_TRAP_SYSRET,
+	VSYSCALL_NATIVE,
+	VSYSCALL_EMULATE,
+	VSYSCALL_XONLY,
+	VSYSCALL_NONE,
 };
 
 static void vsyscall_mode_changed(void);
@@ -59,26 +64,26 @@ KNOB_ENUM_NOTIFY(vsyscall_mode, "vsyscall", VSYSCALL_EMULATE, true, vsyscall_mod
 		 "syscall stubs, #PF emulation, execute-only, or none",
 		 "legacy", "trap", "trap-sysret", "native", "emulate", "xonly", "none");
 
-#define VSYSCALL_ENTRY_SIZE	0x400
-#define VSYSCALL_ENTRY_MASK	0xc00
-#define INT3			0xcc	/* the filler between entries, as in Linux */
-#define PAGE_USER_RX		(PTE_PRESENT | PTE_USER | PTE_GLOBAL)
-#define PAGE_USER_RO		(PTE_PRESENT | PTE_USER | PTE_GLOBAL | PTE_NX)
+#define VSYSCALL_ENTRY_SIZE 0x400
+#define VSYSCALL_ENTRY_MASK 0xc00
+#define INT3		    0xcc /* the filler between entries, as in Linux */
+#define PAGE_USER_RX	    (PTE_PRESENT | PTE_USER | PTE_GLOBAL)
+#define PAGE_USER_RO	    (PTE_PRESENT | PTE_USER | PTE_GLOBAL | PTE_NX)
 
 /* The three entries: the system call each stands for, and the bytes it writes through its two pointer arguments. */
 static const struct vsyscall_entry {
 	const char *name;
 	unsigned nr;
-	size_t out_size[2];	/* behind rdi and rsi; 0: not an output */
+	size_t out_size[2]; /* behind rdi and rsi; 0: not an output */
 } entries[] = {
-	{ "gettimeofday", __NR_gettimeofday, { 16, 8 } },	/* struct timeval, struct timezone */
+	{ "gettimeofday", __NR_gettimeofday, { 16, 8 } }, /* struct timeval, struct timezone */
 	{ "time", __NR_time, { 8, 0 } },
 	{ "getcpu", __NR_getcpu, { 4, 4 } },
 };
 
-extern const u8 vsyscall_legacy_page[];		/* kernel/vdso/vdso_image.asm */
+extern const u8 vsyscall_legacy_page[]; /* kernel/vdso/vdso_image.asm */
 
-static phys_addr_t trap_page, stubs_page;	/* built at boot */
+static phys_addr_t trap_page, stubs_page; /* built at boot */
 static pte_t *vsyscall_pte, *hpet_pte;
 static bool vsyscall_ready;
 static struct mutex remap_lock = MUTEX_INIT(remap_lock, "vsyscall_remap");
@@ -205,8 +210,9 @@ entry_index(u64 addr)
 {
 	unsigned i = (unsigned)((addr & VSYSCALL_ENTRY_MASK) / VSYSCALL_ENTRY_SIZE);
 
-	return (addr & ~(u64)VSYSCALL_ENTRY_MASK) == VSYSCALL_ADDR && i < ARRAY_SIZE(entries) ?
-	       (int)i : -1;
+	return (addr & ~(u64)VSYSCALL_ENTRY_MASK) == VSYSCALL_ADDR && i < ARRAY_SIZE(entries)
+		       ? (int)i
+		       : -1;
 }
 
 static void
@@ -216,8 +222,9 @@ warn_bad_vsyscall(const struct trap_frame *f, const char *what)
 	unsigned dropped;
 
 	if (ratelimit_allow(&rl, &dropped))
-		pr_notice("vsyscall: %s (pid %d) %s: rip %#lx rsp %#lx rax %#lx%s\n", current()->comm,
-			  current()->pid, what, f->rip, f->rsp, f->rax, dropped ? " (more suppressed)" : "");
+		pr_notice("vsyscall: %s (pid %d) %s: rip %#lx rsp %#lx rax %#lx%s\n",
+			  current()->comm, current()->pid, what, f->rip, f->rsp, f->rax,
+			  dropped ? " (more suppressed)" : "");
 }
 
 /* SIGSEGV without a fault behind it, as Linux's force_sig(SIGSEGV): si_code SI_KERNEL. */
@@ -225,7 +232,10 @@ static void
 segv(const struct trap_frame *f, const char *why)
 {
 	struct fault_report r = {
-		.sig = SIGSEGV, .code = SI_KERNEL, .trapno = f->vector, .why = why,
+		.sig = SIGSEGV,
+		.code = SI_KERNEL,
+		.trapno = f->vector,
+		.why = why,
 	};
 	force_sig_fault(&r);
 }
@@ -259,8 +269,12 @@ static void
 raise_bad_output(const struct trap_frame *f, u64 bad)
 {
 	struct fault_report r = {
-		.sig = SIGSEGV, .code = SEGV_MAPERR, .addr = bad, .trapno = VEC_PAGE_FAULT,
-		.error = PF_USER | PF_WRITE, .why = "vsyscall with a bad output pointer",
+		.sig = SIGSEGV,
+		.code = SEGV_MAPERR,
+		.addr = bad,
+		.trapno = VEC_PAGE_FAULT,
+		.error = PF_USER | PF_WRITE,
+		.why = "vsyscall with a bad output pointer",
 	};
 
 	warn_bad_vsyscall(f, "passed a bad output pointer");
@@ -295,7 +309,8 @@ outputs_in_user_range(const struct trap_frame *f, const struct vsyscall_entry *e
 	const u64 args[2] = { f->rdi, f->rsi };
 
 	for (int i = 0; i < 2; i++)
-		if (e->out_size[i] && args[i] && !access_ok((void __user *)args[i], e->out_size[i])) {
+		if (e->out_size[i] && args[i] &&
+		    !access_ok((void __user *)args[i], e->out_size[i])) {
 			raise_bad_output(f, args[i]);
 			return false;
 		}
@@ -355,7 +370,7 @@ bool
 vsyscall_trap(struct trap_frame *f)
 {
 	int mode = READ_ONCE(vsyscall_mode);
-	u64 entry = f->rip - 2;		/* `int imm8` is two bytes */
+	u64 entry = f->rip - 2; /* `int imm8` is two bytes */
 
 	if (f->cs != USER_CS) {
 		warn_bad_vsyscall(f, "made a vsyscall from a 32-bit code segment");
@@ -391,7 +406,7 @@ vsyscall_fault(struct trap_frame *f, u64 addr)
 	/* Modes with an executable page fault here only while a switch is under way: emulate too. */
 	if (f->rip != addr || entry_index(addr) < 0) {
 		warn_bad_vsyscall(f, "jumped into the vsyscall page off an entry");
-		return false;	/* the ordinary SIGSEGV for the address */
+		return false; /* the ordinary SIGSEGV for the address */
 	}
 	emulate_call(f, addr, BY_FAULT);
 	return true;

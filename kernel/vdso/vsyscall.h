@@ -21,7 +21,7 @@ struct trap_frame;
  * (kernel/x86/traps.c), handed to vsyscall_trap by kernel/x86/entry.c. The IOAPIC would give it to ISA
  * IRQ 156 (0x30 + n), which does not exist.
  */
-#define VSYSCALL_VECTOR	0xcc
+#define VSYSCALL_VECTOR 0xcc
 
 /* Builds the page images and maps the fixed pages; before the first process. */
 void vsyscall_init(void);

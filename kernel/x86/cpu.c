@@ -38,15 +38,15 @@ gdt_set_tss(struct cpu *c)
 	u64 limit = sizeof(c->tss) - 1;
 
 	c->gdt[GDT_TSS] = (limit & 0xffff) | ((base & 0xffffff) << 16) |
-			  (0x89ull << 40) |	/* present, 64-bit TSS (available) */
+			  (0x89ull << 40) | /* present, 64-bit TSS (available) */
 			  (((limit >> 16) & 0xf) << 48) | (((base >> 24) & 0xff) << 56);
 	c->gdt[GDT_TSS_HIGH] = base >> 32;
 }
 
-#define MSR_TSC_AUX		0xc0000103
-#define CPUID_EXT_RDTSCP	(1u << 27)	/* 0x80000001 EDX */
-#define CPUID_7_RDPID		(1u << 22)	/* 7.0 ECX */
-#define NUMA_NODE		0		/* rewind knows one memory node */
+#define MSR_TSC_AUX	 0xc0000103
+#define CPUID_EXT_RDTSCP (1u << 27) /* 0x80000001 EDX */
+#define CPUID_7_RDPID	 (1u << 22) /* 7.0 ECX */
+#define NUMA_NODE	 0	    /* rewind knows one memory node */
 
 BUILD_BUG_ON(GDT_PER_CPU * 8 + 3 != VGETCPU_SELECTOR);
 
@@ -81,7 +81,8 @@ per_cpu_segment(u32 cpu_and_node)
 {
 	u64 limit = cpu_and_node & 0xfffff;
 
-	return (limit & 0xffff) | ((limit >> 16) << 48) | (1ull << 47) | (3ull << 45) | (1ull << 44);
+	return (limit & 0xffff) | ((limit >> 16) << 48) | (1ull << 47) | (3ull << 45) |
+	       (1ull << 44);
 }
 
 /* (node << 12) | cpu, where rdtscp, rdpid and lsl find it (Linux's encoding). */
@@ -117,8 +118,10 @@ load_gdt(struct cpu *c)
 		"xorl %%eax, %%eax\n\t"
 		"movl %%eax, %%fs\n\t"
 		"movl %%eax, %%gs\n\t"
-		:: "m"(ptr), "i"(KERNEL_CS), "i"(KERNEL_DS) : "rax", "memory");
-	__asm__ __volatile__("ltr %w0" :: "r"(TSS_SEL));
+		:
+		: "m"(ptr), "i"(KERNEL_CS), "i"(KERNEL_DS)
+		: "rax", "memory");
+	__asm__ __volatile__("ltr %w0" : : "r"(TSS_SEL));
 }
 
 /* c->tss.ist[] holds the interrupt stacks already. */
@@ -134,7 +137,7 @@ cpu_load(struct cpu *c)
 	c->gdt[GDT_USER_CODE] = segment(true, 3);
 	gdt_set_tss(c);
 	publish_cpu_number(c);
-	c->tss.iomap_base = sizeof(c->tss);	/* no I/O permission bitmap */
+	c->tss.iomap_base = sizeof(c->tss); /* no I/O permission bitmap */
 
 	load_gdt(c);
 	/* Loading %gs cleared the base; set it after. */

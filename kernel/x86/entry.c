@@ -35,10 +35,10 @@
 #include "kernel/x86/x86.h"
 #include "mm/layout.h"
 
-#define RFLAGS_TF	(1ul << 8)
-#define RFLAGS_RF	(1ul << 16)
+#define RFLAGS_TF (1ul << 8)
+#define RFLAGS_RF (1ul << 16)
 /* The highest rip sysret may return to: canonical, and not the last page below the hole. */
-#define SYSRET_RIP_MAX	0x00007ffffffff000ul
+#define SYSRET_RIP_MAX 0x00007ffffffff000ul
 
 /* Interrupt gates and the syscall instruction enter with interrupts off. */
 void
@@ -57,7 +57,7 @@ reschedule_and_deliver(struct trap_frame *f)
 		exit_if_killed();
 		while (READ_ONCE(this_cpu()->need_resched))
 			schedule();
-	} while (signal_deliver(f));	/* a handler's frame, or a default action: look again */
+	} while (signal_deliver(f)); /* a handler's frame, or a default action: look again */
 }
 
 /*
@@ -74,7 +74,9 @@ leave_only_at_canonical_rip(struct trap_frame *f)
 	if (is_canonical_address(f->rip))
 		return;
 	struct fault_report r = {
-		.sig = SIGSEGV, .code = SI_KERNEL, .trapno = VEC_GENERAL_PROTECTION,
+		.sig = SIGSEGV,
+		.code = SI_KERNEL,
+		.trapno = VEC_GENERAL_PROTECTION,
 		.why = "return to a non-canonical address",
 	};
 	force_sig_fault(&r);
@@ -97,8 +99,8 @@ sysret_allowed(const struct trap_frame *f)
 {
 	bool canonical = f->rip < SYSRET_RIP_MAX || (f->rip & PAGE_MASK) == VSYSCALL_ADDR;
 
-	return f->rcx == f->rip && f->r11 == f->rflags && canonical &&
-	       f->cs == USER_CS && f->ss == USER_DS && !(f->rflags & (RFLAGS_TF | RFLAGS_RF));
+	return f->rcx == f->rip && f->r11 == f->rflags && canonical && f->cs == USER_CS &&
+	       f->ss == USER_DS && !(f->rflags & (RFLAGS_TF | RFLAGS_RF));
 }
 
 /*
@@ -136,7 +138,8 @@ syscall_from_user(struct trap_frame *f)
 int
 user_trap(struct trap_frame *f)
 {
-	u64 cr2 = f->vector == VEC_PAGE_FAULT ? read_cr2() : 0;	/* before another fault can change it */
+	u64 cr2 = f->vector == VEC_PAGE_FAULT ? read_cr2()
+					      : 0; /* before another fault can change it */
 	bool sysret = false;
 
 	enter_from_user(f);

@@ -5,12 +5,12 @@
 #include "kernel/lib/string.h"
 #include "kernel/x86/x86.h"
 
-#define CR0_MP (1ul << 1)
-#define CR0_EM (1ul << 2)
-#define CR0_TS (1ul << 3)
-#define CR0_NE (1ul << 5)
+#define CR0_MP	       (1ul << 1)
+#define CR0_EM	       (1ul << 2)
+#define CR0_TS	       (1ul << 3)
+#define CR0_NE	       (1ul << 5)
 #define CR4_OSXMMEXCPT (1ul << 10)
-#define MXCSR_DEFAULT 0x1f80	/* all SIMD exceptions masked, round to nearest */
+#define MXCSR_DEFAULT  0x1f80 /* all SIMD exceptions masked, round to nearest */
 
 static struct fpu_state initial_state;
 
@@ -20,7 +20,7 @@ fpu_init_cpu(void)
 	write_cr0((read_cr0() & ~(CR0_EM | CR0_TS)) | CR0_MP | CR0_NE);
 	write_cr4(read_cr4() | CR4_OSFXSR | CR4_OSXMMEXCPT);
 	u32 mxcsr = MXCSR_DEFAULT;
-	__asm__ __volatile__("fninit; ldmxcsr %0" :: "m"(mxcsr));
+	__asm__ __volatile__("fninit; ldmxcsr %0" : : "m"(mxcsr));
 	fpu_save(&initial_state);
 }
 

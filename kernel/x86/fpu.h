@@ -23,7 +23,7 @@ fpu_save(struct fpu_state *s)
 static inline void
 fpu_restore(const struct fpu_state *s)
 {
-	__asm__ __volatile__("fxrstor64 %0" :: "m"(*s));
+	__asm__ __volatile__("fxrstor64 %0" : : "m"(*s));
 }
 
 #endif

@@ -15,14 +15,14 @@
 
 struct trap_frame;
 
-#define VEC_PIC_BASE		0x20
-#define VEC_DEVICE_BASE		0x30
-#define VEC_LAPIC_TIMER		0xf0
-#define VEC_IPI_RESCHEDULE	0xf1
-#define VEC_IPI_CALL		0xf2
-#define VEC_IPI_TLB		0xf3
-#define VEC_LAPIC_ERROR		0xfe
-#define VEC_SPURIOUS		0xff
+#define VEC_PIC_BASE	   0x20
+#define VEC_DEVICE_BASE	   0x30
+#define VEC_LAPIC_TIMER	   0xf0
+#define VEC_IPI_RESCHEDULE 0xf1
+#define VEC_IPI_CALL	   0xf2
+#define VEC_IPI_TLB	   0xf3
+#define VEC_LAPIC_ERROR	   0xfe
+#define VEC_SPURIOUS	   0xff
 
 typedef void (*irq_handler_t)(struct trap_frame *f);
 

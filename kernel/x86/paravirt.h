@@ -30,13 +30,13 @@ native_read_cr3(void)
 static inline void
 native_write_cr3(u64 v)
 {
-	__asm__ __volatile__("mov %0, %%cr3" :: "r"(v) : "memory");
+	__asm__ __volatile__("mov %0, %%cr3" : : "r"(v) : "memory");
 }
 
 static inline void
 native_flush_tlb_one(u64 addr)
 {
-	__asm__ __volatile__("invlpg (%0)" :: "r"(addr) : "memory");
+	__asm__ __volatile__("invlpg (%0)" : : "r"(addr) : "memory");
 }
 
 #ifdef HOSTED
@@ -44,31 +44,61 @@ native_flush_tlb_one(u64 addr)
  * Host unit tests run kernel code (locks included) in user mode, where
  * cli/sti/popf would fault or be ignored: there the flag is only pretended.
  */
-static inline u64 native_save_fl(void) { return 1ul << 9; }
-static inline void native_restore_fl(u64 f) { (void)f; }
-static inline void native_irq_disable(void) { }
-static inline void native_irq_enable(void) { }
+static inline u64
+native_save_fl(void)
+{
+	return 1ul << 9;
+}
+static inline void
+native_restore_fl(u64 f)
+{
+	(void)f;
+}
+static inline void
+native_irq_disable(void)
+{
+}
+static inline void
+native_irq_enable(void)
+{
+}
 #else
 static inline u64
 native_save_fl(void)
 {
 	u64 f;
-	__asm__ __volatile__("pushfq; popq %0" : "=r"(f) :: "memory");
+	__asm__ __volatile__("pushfq; popq %0" : "=r"(f) : : "memory");
 	return f;
 }
 
 static inline void
 native_restore_fl(u64 f)
 {
-	__asm__ __volatile__("pushq %0; popfq" :: "r"(f) : "memory", "cc");
+	__asm__ __volatile__("pushq %0; popfq" : : "r"(f) : "memory", "cc");
 }
 
-static inline void native_irq_disable(void) { __asm__ __volatile__("cli" ::: "memory"); }
-static inline void native_irq_enable(void) { __asm__ __volatile__("sti" ::: "memory"); }
+static inline void
+native_irq_disable(void)
+{
+	__asm__ __volatile__("cli" ::: "memory");
+}
+static inline void
+native_irq_enable(void)
+{
+	__asm__ __volatile__("sti" ::: "memory");
+}
 #endif
 /* sti's one-instruction shadow makes "sti; hlt" wake-up-safe. */
-static inline void native_safe_halt(void) { __asm__ __volatile__("sti; hlt" ::: "memory"); }
-static inline void native_halt(void) { __asm__ __volatile__("hlt" ::: "memory"); }
+static inline void
+native_safe_halt(void)
+{
+	__asm__ __volatile__("sti; hlt" ::: "memory");
+}
+static inline void
+native_halt(void)
+{
+	__asm__ __volatile__("hlt" ::: "memory");
+}
 
 static inline u64
 native_read_tsc(void)
@@ -80,31 +110,82 @@ native_read_tsc(void)
 
 /* ---- the interface the rest of the kernel uses --------------------------- */
 
-static inline u64 read_cr3(void) { return native_read_cr3(); }
-static inline void write_cr3(u64 v) { native_write_cr3(v); }
-static inline void flush_tlb_one(u64 addr) { native_flush_tlb_one(addr); }
+static inline u64
+read_cr3(void)
+{
+	return native_read_cr3();
+}
+static inline void
+write_cr3(u64 v)
+{
+	native_write_cr3(v);
+}
+static inline void
+flush_tlb_one(u64 addr)
+{
+	native_flush_tlb_one(addr);
+}
 /* Reloading CR3 drops every non-global translation. */
-static inline void flush_tlb_all(void) { native_write_cr3(native_read_cr3()); }
+static inline void
+flush_tlb_all(void)
+{
+	native_write_cr3(native_read_cr3());
+}
 
 static inline void
 native_flush_tlb_global(void)
 {
 	u64 cr4;
 	__asm__ __volatile__("mov %%cr4, %0" : "=r"(cr4));
-	__asm__ __volatile__("mov %0, %%cr4" :: "r"(cr4 & ~(1ul << 7)) : "memory");	/* PGE off: all go */
-	__asm__ __volatile__("mov %0, %%cr4" :: "r"(cr4) : "memory");
+	__asm__ __volatile__("mov %0, %%cr4"
+			     :
+			     : "r"(cr4 & ~(1ul << 7))
+			     : "memory"); /* PGE off: all go */
+	__asm__ __volatile__("mov %0, %%cr4" : : "r"(cr4) : "memory");
 }
 
 /* Drops every translation, global (kernel) ones included. */
-static inline void flush_tlb_all_global(void) { native_flush_tlb_global(); }
+static inline void
+flush_tlb_all_global(void)
+{
+	native_flush_tlb_global();
+}
 
-static inline u64 save_fl(void) { return native_save_fl(); }
-static inline void restore_fl(u64 f) { native_restore_fl(f); }
-static inline void local_irq_disable(void) { native_irq_disable(); }
-static inline void local_irq_enable(void) { native_irq_enable(); }
-static inline void safe_halt(void) { native_safe_halt(); }
-static inline void halt(void) { native_halt(); }
-static inline u64 rdtsc(void) { return native_read_tsc(); }
+static inline u64
+save_fl(void)
+{
+	return native_save_fl();
+}
+static inline void
+restore_fl(u64 f)
+{
+	native_restore_fl(f);
+}
+static inline void
+local_irq_disable(void)
+{
+	native_irq_disable();
+}
+static inline void
+local_irq_enable(void)
+{
+	native_irq_enable();
+}
+static inline void
+safe_halt(void)
+{
+	native_safe_halt();
+}
+static inline void
+halt(void)
+{
+	native_halt();
+}
+static inline u64
+rdtsc(void)
+{
+	return native_read_tsc();
+}
 
 static inline u64
 local_irq_save(void)
@@ -114,23 +195,49 @@ local_irq_save(void)
 	return f;
 }
 
-static inline void local_irq_restore(u64 f) { restore_fl(f); }
-static inline bool irqs_enabled(void) { return save_fl() & (1ul << 9); }
+static inline void
+local_irq_restore(u64 f)
+{
+	restore_fl(f);
+}
+static inline bool
+irqs_enabled(void)
+{
+	return save_fl() & (1ul << 9);
+}
 
 /*
  * One entry type per paging level. PT_LEVEL(name) makes name_t, name_val() to read
  * the raw bits, make_name() to build one, and set_name() to store one.
  */
-#define PT_LEVEL(name)								\
-	typedef struct { u64 val; } name##_t;					\
-	static inline u64 native_##name##_val(name##_t e) { return e.val; }	\
-	static inline name##_t native_make_##name(u64 v) { return (name##_t){ v }; } \
-	static inline void native_set_##name(name##_t *slot, name##_t e)	\
-	{ WRITE_ONCE(slot->val, e.val); }					\
-	static inline u64 name##_val(name##_t e) { return native_##name##_val(e); } \
-	static inline name##_t make_##name(u64 v) { return native_make_##name(v); } \
-	static inline void set_##name(name##_t *slot, name##_t e)		\
-	{ native_set_##name(slot, e); }
+#define PT_LEVEL(name)                                                   \
+	typedef struct {                                                 \
+		u64 val;                                                 \
+	} name##_t;                                                      \
+	static inline u64 native_##name##_val(name##_t e)                \
+	{                                                                \
+		return e.val;                                            \
+	}                                                                \
+	static inline name##_t native_make_##name(u64 v)                 \
+	{                                                                \
+		return (name##_t){ v };                                  \
+	}                                                                \
+	static inline void native_set_##name(name##_t *slot, name##_t e) \
+	{                                                                \
+		WRITE_ONCE(slot->val, e.val);                            \
+	}                                                                \
+	static inline u64 name##_val(name##_t e)                         \
+	{                                                                \
+		return native_##name##_val(e);                           \
+	}                                                                \
+	static inline name##_t make_##name(u64 v)                        \
+	{                                                                \
+		return native_make_##name(v);                            \
+	}                                                                \
+	static inline void set_##name(name##_t *slot, name##_t e)        \
+	{                                                                \
+		native_set_##name(slot, e);                              \
+	}
 PT_LEVEL(pgd)
 PT_LEVEL(pud)
 PT_LEVEL(pmd)

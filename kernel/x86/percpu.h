@@ -18,21 +18,21 @@ struct expected_trap;
 /* GDT layout; the order is what syscall/sysret require (STAR). */
 enum {
 	GDT_NULL,
-	GDT_KERNEL_CODE,	/* 0x08 */
-	GDT_KERNEL_DATA,	/* 0x10 */
-	GDT_USER_CODE32,	/* 0x18: sysret's base; 32-bit user code is never run */
-	GDT_USER_DATA,		/* 0x20 | 3 */
-	GDT_USER_CODE,		/* 0x28 | 3 */
-	GDT_TSS,		/* 0x30, two slots */
+	GDT_KERNEL_CODE, /* 0x08 */
+	GDT_KERNEL_DATA, /* 0x10 */
+	GDT_USER_CODE32, /* 0x18: sysret's base; 32-bit user code is never run */
+	GDT_USER_DATA,	 /* 0x20 | 3 */
+	GDT_USER_CODE,	 /* 0x28 | 3 */
+	GDT_TSS,	 /* 0x30, two slots */
 	GDT_TSS_HIGH,
-	GDT_PER_CPU,		/* 0x40 | 3: limit = (node << 12) | cpu, for lsl (vvar.h) */
+	GDT_PER_CPU, /* 0x40 | 3: limit = (node << 12) | cpu, for lsl (vvar.h) */
 	GDT_ENTRIES
 };
 #define KERNEL_CS (GDT_KERNEL_CODE * 8)
 #define KERNEL_DS (GDT_KERNEL_DATA * 8)
-#define USER_DS (GDT_USER_DATA * 8 + 3)
-#define USER_CS (GDT_USER_CODE * 8 + 3)
-#define TSS_SEL (GDT_TSS * 8)
+#define USER_DS	  (GDT_USER_DATA * 8 + 3)
+#define USER_CS	  (GDT_USER_CODE * 8 + 3)
+#define TSS_SEL	  (GDT_TSS * 8)
 
 /* Interrupt stack table slots (1-based, as the IDT gate encodes them). */
 enum { IST_DOUBLE_FAULT = 1, IST_NMI = 2, IST_MACHINE_CHECK = 3, IST_COUNT = 3 };
@@ -50,25 +50,25 @@ struct tss {
 struct task;
 
 /* Offsets of the fields the syscall entry reads through %gs. */
-#define CPU_OFF_USER_RSP	8
-#define CPU_OFF_KERNEL_RSP	16
+#define CPU_OFF_USER_RSP   8
+#define CPU_OFF_KERNEL_RSP 16
 
 struct cpu {
-	struct cpu *self;		/* %gs:0 */
-	u64 user_rsp;			/* %gs:8  syscall entry: the user stack pointer */
-	u64 kernel_rsp;			/* %gs:16 top of the running task's kernel stack */
-	struct task *current;		/* the task running here */
-	struct task *idle;		/* runs when nothing else can */
-	bool need_resched;		/* switch tasks before returning to user mode */
-	struct mm *active_mm;		/* the address space loaded in CR3 (NULL: the kernel's) */
-	u32 id;				/* 0 .. ncpus-1, 0 = boot CPU */
+	struct cpu *self;     /* %gs:0 */
+	u64 user_rsp;	      /* %gs:8  syscall entry: the user stack pointer */
+	u64 kernel_rsp;	      /* %gs:16 top of the running task's kernel stack */
+	struct task *current; /* the task running here */
+	struct task *idle;    /* runs when nothing else can */
+	bool need_resched;    /* switch tasks before returning to user mode */
+	struct mm *active_mm; /* the address space loaded in CR3 (NULL: the kernel's) */
+	u32 id;		      /* 0 .. ncpus-1, 0 = boot CPU */
 	u32 apic_id;
 	u64 gdt[GDT_ENTRIES] __aligned(16);
 	struct tss tss __aligned(16);
-	struct expected_trap *expected_trap;	/* armed by a self-test, see traps.h */
-	u32 pagefault_disabled;		/* nonzero: a uaccess fault fails, never sleeps (uaccess.h) */
-	u64 ticks;			/* local timer interrupts */
-	u64 irqs;			/* interrupts taken, all vectors */
+	struct expected_trap *expected_trap; /* armed by a self-test, see traps.h */
+	u32 pagefault_disabled; /* nonzero: a uaccess fault fails, never sleeps (uaccess.h) */
+	u64 ticks;		/* local timer interrupts */
+	u64 irqs;		/* interrupts taken, all vectors */
 	bool online;
 };
 

@@ -37,8 +37,8 @@
 #include "mm/vm.h"
 #include "mm/vmap.h"
 
-#define AP_TRAMPOLINE	0x8000ul
-#define AP_TABLES	0x9000ul	/* three pages: PML4, PDPT, PD for the identity map */
+#define AP_TRAMPOLINE 0x8000ul
+#define AP_TABLES     0x9000ul /* three pages: PML4, PDPT, PD for the identity map */
 
 KNOB_INT(maxcpus, "maxcpus", MAX_CPUS, 1, MAX_CPUS, false, "use at most this many CPUs");
 KNOB_BOOL(nosmp, "nosmp", 0, false, "run on the boot CPU only");
@@ -65,7 +65,7 @@ cpus_online_mask(void)
 struct call_request {
 	void (*fn)(void *);
 	void *arg;
-	u64 pending;		/* CPUs that have not run it yet */
+	u64 pending; /* CPUs that have not run it yet */
 };
 
 static struct spinlock call_lock = SPINLOCK_INIT("smp_call");
@@ -167,7 +167,7 @@ ap_main(struct cpu *c)
 	kvmclock_init_cpu();
 	__atomic_or_fetch(&online_mask, 1ul << c->id, __ATOMIC_RELEASE);
 	WRITE_ONCE(c->online, true);
-	tsc_sync_target();	/* with the boot CPU, which waited for `online` */
+	tsc_sync_target(); /* with the boot CPU, which waited for `online` */
 	local_irq_enable();
 	sched_idle_loop();
 }
@@ -236,11 +236,12 @@ start_ap(unsigned id, u32 apic_id, u64 cr3)
 	}
 	c->kernel_rsp = stack;
 	cpus[id] = c;
-	struct ap_params *p = phys_to_virt(AP_TRAMPOLINE + (ap_trampoline_params - ap_trampoline_start));
+	struct ap_params *p =
+		phys_to_virt(AP_TRAMPOLINE + (ap_trampoline_params - ap_trampoline_start));
 	*p = (struct ap_params){ cr3, stack, (u64)ap_main, (u64)c };
 	send_init_sipi(apic_id);
 	if (!wait_online(c, 1000)) {
-		lapic_send_startup(apic_id, AP_TRAMPOLINE >> 12);	/* the second STARTUP */
+		lapic_send_startup(apic_id, AP_TRAMPOLINE >> 12); /* the second STARTUP */
 		if (!wait_online(c, 200000)) {
 			pr_warn("smp: CPU %u (APIC id %u) did not come up; skipped\n", id, apic_id);
 			cpus[id] = NULL;
@@ -256,8 +257,9 @@ smp_boot(void)
 	irq_register(VEC_IPI_CALL, ipi_call, "ipi-call");
 	irq_register(VEC_IPI_RESCHEDULE, ipi_reschedule, "ipi-resched");
 	if (READ_ONCE(nosmp) || acpi.ncpus <= 1) {
-		pr_info("smp: 1 CPU (%s)\n", nosmp ? "nosmp" :
-			acpi.ncpus ? "the only one the firmware lists" : "no ACPI processor list");
+		pr_info("smp: 1 CPU (%s)\n", nosmp	  ? "nosmp"
+					     : acpi.ncpus ? "the only one the firmware lists"
+							  : "no ACPI processor list");
 		return;
 	}
 	if (!low_pages_usable()) {

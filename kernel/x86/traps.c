@@ -132,7 +132,7 @@ idt_load(void)
 		u64 base;
 	} __packed ptr = { sizeof(idt) - 1, (u64)idt };
 
-	__asm__ __volatile__("lidt %0" :: "m"(ptr));
+	__asm__ __volatile__("lidt %0" : : "m"(ptr));
 }
 
 void
@@ -171,7 +171,9 @@ static void
 print_page_fault_error(u64 err, u64 cr2)
 {
 	pr_emerg("  error 0x%lx: %s %s in %s mode%s%s%s\n", err,
-		 err & PF_INSTR ? "instruction fetch from" : err & PF_WRITE ? "write to" : "read from",
+		 err & PF_INSTR	  ? "instruction fetch from"
+		 : err & PF_WRITE ? "write to"
+				  : "read from",
 		 err & PF_PRESENT ? "a page it may not access (protection)" : "an unmapped page",
 		 err & PF_USER ? "user" : "kernel",
 		 err & PF_RESERVED ? ", reserved bit set in a page-table entry" : "",
@@ -196,9 +198,8 @@ print_selector_error(u64 err)
 static bool
 has_selector_error(unsigned v)
 {
-	return v == VEC_INVALID_TSS || v == VEC_SEGMENT_NOT_PRESENT ||
-	       v == VEC_STACK_FAULT || v == VEC_GENERAL_PROTECTION ||
-	       v == VEC_ALIGNMENT_CHECK;
+	return v == VEC_INVALID_TSS || v == VEC_SEGMENT_NOT_PRESENT || v == VEC_STACK_FAULT ||
+	       v == VEC_GENERAL_PROTECTION || v == VEC_ALIGNMENT_CHECK;
 }
 
 static void
@@ -220,15 +221,15 @@ print_registers(const struct trap_frame *f)
 __noreturn void
 die(struct trap_frame *f, const char *why)
 {
-	u64 cr2 = read_cr2();	/* before anything else can fault */
+	u64 cr2 = read_cr2(); /* before anything else can fault */
 
 	panic_begin();
-	pr_emerg("KERNEL FAULT on CPU %u: %s (vector %lu) in %s mode\n",
-		 this_cpu()->id, why, f->vector, trap_from_user(f) ? "user" : "kernel");
+	pr_emerg("KERNEL FAULT on CPU %u: %s (vector %lu) in %s mode\n", this_cpu()->id, why,
+		 f->vector, trap_from_user(f) ? "user" : "kernel");
 	if (f->vector == VEC_PAGE_FAULT)
 		print_page_fault_error(f->error, cr2);
 	else if (f->vector == VEC_DOUBLE_FAULT)
-		print_fault_address(cr2);	/* usually the #PF that could not be delivered */
+		print_fault_address(cr2); /* usually the #PF that could not be delivered */
 	else if (has_selector_error((unsigned)f->vector))
 		print_selector_error(f->error);
 	print_registers(f);
@@ -264,7 +265,7 @@ fpu_exception_code(unsigned vector)
 		raised = status & ~control;
 	} else {
 		memcpy(&mxcsr, s.bytes + 24, sizeof(mxcsr));
-		raised = mxcsr & ~(mxcsr >> 7);	/* flags in bits 0-5, their masks in 7-12 */
+		raised = mxcsr & ~(mxcsr >> 7); /* flags in bits 0-5, their masks in 7-12 */
 	}
 	if (raised & 0x01)
 		return FPE_FLTINV;
@@ -272,7 +273,7 @@ fpu_exception_code(unsigned vector)
 		return FPE_FLTDIV;
 	if (raised & 0x08)
 		return FPE_FLTOVF;
-	if (raised & 0x12)	/* denormal operand, underflow */
+	if (raised & 0x12) /* denormal operand, underflow */
 		return FPE_FLTUND;
 	if (raised & 0x20)
 		return FPE_FLTRES;
@@ -289,7 +290,10 @@ signal_for(const struct trap_frame *f)
 {
 	unsigned vector = (unsigned)f->vector;
 	struct fault_report r = {
-		.sig = SIGSEGV, .code = SI_KERNEL, .trapno = vector, .error = f->error,
+		.sig = SIGSEGV,
+		.code = SI_KERNEL,
+		.trapno = vector,
+		.error = f->error,
 		.why = exception_name(vector),
 	};
 
@@ -297,19 +301,21 @@ signal_for(const struct trap_frame *f)
 	case VEC_DIVIDE:
 		r.sig = SIGFPE, r.code = FPE_INTDIV, r.addr = f->rip;
 		break;
-	case VEC_X87: case VEC_SIMD:
+	case VEC_X87:
+	case VEC_SIMD:
 		r.sig = SIGFPE, r.code = fpu_exception_code(vector), r.addr = f->rip;
 		break;
 	case VEC_INVALID_OPCODE:
 		r.sig = SIGILL, r.code = ILL_ILLOPN, r.addr = f->rip;
 		break;
-	case VEC_DEBUG:		/* user mode can only single-step (TF) */
+	case VEC_DEBUG: /* user mode can only single-step (TF) */
 		r.sig = SIGTRAP, r.code = TRAP_TRACE, r.addr = f->rip;
 		break;
 	case VEC_BREAKPOINT:
 		r.sig = SIGTRAP;
 		break;
-	case VEC_SEGMENT_NOT_PRESENT: case VEC_STACK_FAULT:
+	case VEC_SEGMENT_NOT_PRESENT:
+	case VEC_STACK_FAULT:
 		r.sig = SIGBUS;
 		break;
 	case VEC_ALIGNMENT_CHECK:
@@ -328,9 +334,9 @@ fault_reason(enum fault_result r, u64 error)
 		return "page fault beyond the end of a mapped file";
 	if (r == FAULT_OOM)
 		return "page fault: out of memory";
-	return error & PF_WRITE ? "write to a read-only mapping" :
-	       error & PF_INSTR ? "instruction fetch from a non-executable mapping" :
-				  "read from a mapping that allows no access";
+	return error & PF_WRITE	  ? "write to a read-only mapping"
+	       : error & PF_INSTR ? "instruction fetch from a non-executable mapping"
+				  : "read from a mapping that allows no access";
 }
 
 /* A page fault handle_mm_fault could not resolve: SIGSEGV, or SIGBUS past the end of a file. */
@@ -338,12 +344,14 @@ static struct fault_report
 page_fault_report(enum fault_result result, const struct trap_frame *f, u64 addr)
 {
 	int sig = result == FAULT_BUS ? SIGBUS : SIGSEGV;
-	int code = result == FAULT_BUS ? BUS_ADRERR :
-		   result == FAULT_SEGV_MAPERR ? SEGV_MAPERR :
-		   result == FAULT_SEGV_ACCERR ? SEGV_ACCERR : SI_KERNEL;
+	int code = result == FAULT_BUS		 ? BUS_ADRERR
+		   : result == FAULT_SEGV_MAPERR ? SEGV_MAPERR
+		   : result == FAULT_SEGV_ACCERR ? SEGV_ACCERR
+						 : SI_KERNEL;
 
-	return (struct fault_report){ sig, code, addr, VEC_PAGE_FAULT, f->error,
-				      fault_reason(result, f->error) };
+	return (struct fault_report){ sig,	code,
+				      addr,	VEC_PAGE_FAULT,
+				      f->error, fault_reason(result, f->error) };
 }
 
 void
@@ -376,8 +384,8 @@ fault_in_for_uaccess(struct trap_frame *f)
 {
 	u64 addr = read_cr2();
 
-	if (f->vector != VEC_PAGE_FAULT || addr >= USER_TOP || !current()->mm || !extable_has(f->rip) ||
-	    this_cpu()->pagefault_disabled)
+	if (f->vector != VEC_PAGE_FAULT || addr >= USER_TOP || !current()->mm ||
+	    !extable_has(f->rip) || this_cpu()->pagefault_disabled)
 		return false;
 	if (f->rflags & RFLAGS_IF)
 		local_irq_enable();

@@ -12,29 +12,47 @@ struct trap_frame {
 	u64 r15, r14, r13, r12, r11, r10, r9, r8;
 	u64 rbp, rdi, rsi, rdx, rcx, rbx, rax;
 	u64 vector;
-	u64 error;		/* the CPU's error code, or 0 */
+	u64 error; /* the CPU's error code, or 0 */
 	u64 rip, cs, rflags, rsp, ss;
 };
 
 enum {
-	VEC_DIVIDE = 0, VEC_DEBUG = 1, VEC_NMI = 2, VEC_BREAKPOINT = 3,
-	VEC_OVERFLOW = 4, VEC_BOUND = 5, VEC_INVALID_OPCODE = 6,
-	VEC_DEVICE_NOT_AVAILABLE = 7, VEC_DOUBLE_FAULT = 8,
-	VEC_INVALID_TSS = 10, VEC_SEGMENT_NOT_PRESENT = 11, VEC_STACK_FAULT = 12,
-	VEC_GENERAL_PROTECTION = 13, VEC_PAGE_FAULT = 14, VEC_X87 = 16,
-	VEC_ALIGNMENT_CHECK = 17, VEC_MACHINE_CHECK = 18, VEC_SIMD = 19,
-	VEC_VIRTUALIZATION = 20, VEC_CONTROL_PROTECTION = 21,
-	VEC_HYPERVISOR_INJECTION = 28, VEC_VMM_COMMUNICATION = 29,
+	VEC_DIVIDE = 0,
+	VEC_DEBUG = 1,
+	VEC_NMI = 2,
+	VEC_BREAKPOINT = 3,
+	VEC_OVERFLOW = 4,
+	VEC_BOUND = 5,
+	VEC_INVALID_OPCODE = 6,
+	VEC_DEVICE_NOT_AVAILABLE = 7,
+	VEC_DOUBLE_FAULT = 8,
+	VEC_INVALID_TSS = 10,
+	VEC_SEGMENT_NOT_PRESENT = 11,
+	VEC_STACK_FAULT = 12,
+	VEC_GENERAL_PROTECTION = 13,
+	VEC_PAGE_FAULT = 14,
+	VEC_X87 = 16,
+	VEC_ALIGNMENT_CHECK = 17,
+	VEC_MACHINE_CHECK = 18,
+	VEC_SIMD = 19,
+	VEC_VIRTUALIZATION = 20,
+	VEC_CONTROL_PROTECTION = 21,
+	VEC_HYPERVISOR_INJECTION = 28,
+	VEC_VMM_COMMUNICATION = 29,
 	VEC_SECURITY = 30,
 	NUM_EXCEPTIONS = 32,
-	VEC_SYSCALL_INT80 = 0x80,	/* int $0x80: the trap entry to system calls */
-	VEC_SYSCALL_INSN = 0x100,	/* marks frames built by the syscall instruction */
+	VEC_SYSCALL_INT80 = 0x80, /* int $0x80: the trap entry to system calls */
+	VEC_SYSCALL_INSN = 0x100, /* marks frames built by the syscall instruction */
 };
 
 /* Page-fault error-code bits. */
 enum {
-	PF_PRESENT = 1 << 0, PF_WRITE = 1 << 1, PF_USER = 1 << 2,
-	PF_RESERVED = 1 << 3, PF_INSTR = 1 << 4, PF_PKEY = 1 << 5,
+	PF_PRESENT = 1 << 0,
+	PF_WRITE = 1 << 1,
+	PF_USER = 1 << 2,
+	PF_RESERVED = 1 << 3,
+	PF_INSTR = 1 << 4,
+	PF_PKEY = 1 << 5,
 	PF_SHADOW_STACK = 1 << 6,
 };
 
@@ -64,8 +82,8 @@ void user_exception(struct trap_frame *f, u64 cr2);
  */
 struct expected_trap {
 	u64 vector;
-	u64 resume;		/* new rip */
-	u64 resume_rsp;		/* new rsp, or 0 to keep it */
+	u64 resume;	/* new rip */
+	u64 resume_rsp; /* new rsp, or 0 to keep it */
 	bool hit;
 	u64 error, cr2, rip;
 };

@@ -78,7 +78,7 @@ static void
 op_rdtsc(void *unused)
 {
 	(void)unused;
-	__asm__ __volatile__("" :: "r"(__rdtsc()));
+	__asm__ __volatile__("" : : "r"(__rdtsc()));
 }
 
 static void
@@ -109,7 +109,8 @@ main(int argc, char **argv)
 	vclock_gettime(CLOCK_MONOTONIC, &ours);
 	double drift = ours.tv_sec * 1e9 + ours.tv_nsec - host_ns();
 	if (drift > 1e6 || drift < -1e6) {
-		fprintf(stderr, "vclock_bench: rewind's reader is %.0f ns off the host's clock\n", drift);
+		fprintf(stderr, "vclock_bench: rewind's reader is %.0f ns off the host's clock\n",
+			drift);
 		return 1;
 	}
 	struct bench_stat floor = bench_measure(op_rdtsc, NULL);

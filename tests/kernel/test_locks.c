@@ -68,8 +68,8 @@ struct contention {
 	enum scenario s;
 	struct mutex mutex;
 	struct rwsem rwsem;
-	int held;		/* the holder has the lock */
-	int done;		/* threads finished */
+	int held; /* the holder has the lock */
+	int done; /* threads finished */
 };
 
 /* Whether the holder (or else the contender) of the scenario's rwsem writes. */
@@ -156,7 +156,7 @@ contend(enum scenario s, const char *name)
 	KT_CHECK(kthread_start_on("lock_holder", holder_thread, &c, here) != NULL);
 	KT_CHECK(kthread_start_on("lock_contender", contender_thread, &c, here) != NULL);
 	while (__atomic_load_n(&c.done, __ATOMIC_ACQUIRE) < 2 && rdtsc() < deadline)
-		schedule();	/* let this CPU's threads run */
+		schedule(); /* let this CPU's threads run */
 	struct lockstat_counters after = class_counts(name);
 	WRITE_ONCE(lock_knobs.stat, was);
 
@@ -186,7 +186,7 @@ KTEST(lockstat_counts_a_reader_behind_a_writer)
 	KT_CHECK_EQ(d.contentions, 0);
 	KT_CHECK_EQ(d.read_contentions, 1);
 	KT_CHECK(d.wait > 0);
-	KT_CHECK(d.hold > 0);		/* the writer's */
+	KT_CHECK(d.hold > 0); /* the writer's */
 }
 
 KTEST(lockstat_counts_a_writer_behind_a_reader)
@@ -197,7 +197,7 @@ KTEST(lockstat_counts_a_writer_behind_a_reader)
 	KT_CHECK_EQ(d.contentions, 1);
 	KT_CHECK_EQ(d.read_contentions, 0);
 	KT_CHECK(d.wait > 0);
-	KT_CHECK(d.hold > 0);		/* the writer's, after its wait */
+	KT_CHECK(d.hold > 0); /* the writer's, after its wait */
 }
 
 /* ---- lockdebug ---------------------------------------------------------------------------- */
@@ -266,5 +266,6 @@ KTEST(spinlock_round_trip_cost_per_knob)
 	KT_CHECK_EQ(class_counts("ktest_cost").acquisitions - before, COST_ROUNDS);
 	KT_CHECK(!spin_is_locked(&l));
 	pr_info("ktest:     spin_lock+spin_unlock: %lu cycles with no knob, %lu with lockstat, "
-		"%lu with lockdebug\n", off, stat, debug);
+		"%lu with lockdebug\n",
+		off, stat, debug);
 }

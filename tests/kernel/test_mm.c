@@ -55,7 +55,7 @@ KTEST(page_allocator_stress)
 				    page_to_pfn(blocks[i]) + p)
 					bad++;
 		KT_CHECK_EQ(bad, 0);
-		for (int i = BLOCKS - 1; i >= 0; i -= 2)	/* free in a scattered order */
+		for (int i = BLOCKS - 1; i >= 0; i -= 2) /* free in a scattered order */
 			free_pages(blocks[i], orders[i]);
 		for (int i = BLOCKS - 2; i >= 0; i -= 2)
 			free_pages(blocks[i], orders[i]);
@@ -88,7 +88,7 @@ KTEST(kmalloc_stress)
 				bad++;
 	KT_CHECK_EQ(bad, 0);
 	for (int i = 0; i < OBJECTS; i++) {
-		int j = (int)(rng() % OBJECTS);	/* free in random order */
+		int j = (int)(rng() % OBJECTS); /* free in random order */
 		kfree(objs[j]);
 		objs[j] = NULL;
 		kfree(objs[i]);
@@ -113,8 +113,8 @@ KTEST(map_and_unmap_a_page)
 	KT_CHECK_EQ(pte & PTE_ADDR_MASK, virt_to_phys(page));
 	KT_CHECK((pte & (PTE_PRESENT | PTE_WRITE | PTE_NX)) == (PTE_PRESENT | PTE_WRITE | PTE_NX));
 
-	*(volatile u64 *)(TEST_VA + 8) = 0x1234abcd;	/* through the new mapping */
-	KT_CHECK_EQ(page[1], 0x1234abcd);		/* seen through the direct map */
+	*(volatile u64 *)(TEST_VA + 8) = 0x1234abcd; /* through the new mapping */
+	KT_CHECK_EQ(page[1], 0x1234abcd);	     /* seen through the direct map */
 
 	unmap_kernel_page(TEST_VA);
 	KT_CHECK_EQ(lookup_kernel_mapping(TEST_VA, &level), 0);
@@ -131,17 +131,17 @@ KTEST(nx_pages_do_not_execute)
 	KT_CHECK(page != NULL);
 	if (!page)
 		return;
-	page[0] = 0xc3;		/* ret */
+	page[0] = 0xc3; /* ret */
 	void (*fn)(void) = (void (*)(void))TEST_VA;
 
-	map_kernel_page(TEST_VA, virt_to_phys(page), PAGE_KERNEL_RO);	/* NX */
+	map_kernel_page(TEST_VA, virt_to_phys(page), PAGE_KERNEL_RO); /* NX */
 	KT_CHECK(ktest_call_expecting_trap(VEC_PAGE_FAULT, fn, &e));
 	KT_CHECK_EQ(e.error, PF_INSTR | PF_PRESENT);
 	KT_CHECK_EQ(e.cr2, TEST_VA);
 	unmap_kernel_page(TEST_VA);
 
 	map_kernel_page(TEST_VA, virt_to_phys(page), PAGE_KERNEL_RX);
-	KT_CHECK(!ktest_call_expecting_trap(VEC_PAGE_FAULT, fn, &e));	/* runs and returns */
+	KT_CHECK(!ktest_call_expecting_trap(VEC_PAGE_FAULT, fn, &e)); /* runs and returns */
 	unmap_kernel_page(TEST_VA);
 	free_page_virt(page);
 }

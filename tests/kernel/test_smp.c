@@ -38,7 +38,7 @@ KTEST(ipi_calls_reach_every_cpu)
 	u64 ns = tsc_cycles_to_ns(rdtsc() - t0) / 100;
 	for (unsigned i = 1; i < ncpus; i++)
 		KT_CHECK_EQ(ipi_hits[i], 100);
-	KT_CHECK_EQ(ipi_hits[0], 0);	/* never the caller itself */
+	KT_CHECK_EQ(ipi_hits[0], 0); /* never the caller itself */
 	pr_info("ktest:     %u CPUs; IPI call to all others and back: %lu ns\n", ncpus, ns);
 }
 
@@ -106,7 +106,7 @@ hammer(enum lock_kind kind)
 		if (!kthread_start_on("hammer", hammer_thread, &h, 1ul << (i % ncpus)))
 			__atomic_fetch_sub(&h.running, 1, __ATOMIC_RELEASE);
 	while (__atomic_load_n(&h.running, __ATOMIC_ACQUIRE))
-		schedule();	/* let this CPU's hammers run too */
+		schedule(); /* let this CPU's hammers run too */
 	return h.counter;
 }
 
@@ -154,14 +154,14 @@ KTEST(kernel_tlb_shootdown_reaches_other_cpus)
 		return;
 	page[0] = 0x5eed;
 	KT_CHECK_EQ(map_kernel_page(TEST_VA, virt_to_phys(page), PAGE_KERNEL_RW), 0);
-	smp_call_mask(1ul << 1, read_test_page, &p);	/* CPU 1 caches the translation */
+	smp_call_mask(1ul << 1, read_test_page, &p); /* CPU 1 caches the translation */
 	KT_CHECK_EQ(p.result, 0);
 	KT_CHECK_EQ(p.value, 0x5eed);
 
 	unmap_kernel_page(TEST_VA);
 	tlb_flush_kernel_range(TEST_VA, TEST_VA + PAGE_SIZE);
 	smp_call_mask(1ul << 1, read_test_page, &p);
-	KT_CHECK_EQ(p.result, -14);	/* faults now: the entry is gone there too */
+	KT_CHECK_EQ(p.result, -14); /* faults now: the entry is gone there too */
 	free_page_virt(page);
 }
 
@@ -180,7 +180,7 @@ migrating_thread(void *arg)
 
 	for (unsigned step = 0; step < 4; step++) {
 		WRITE_ONCE(t->cpus_allowed, 1ul << (step % ncpus));
-		schedule();	/* switched out: moves to the allowed CPU */
+		schedule(); /* switched out: moves to the allowed CPU */
 		m->seen[step] = this_cpu()->id;
 	}
 	__atomic_store_n(&m->done, 1, __ATOMIC_RELEASE);

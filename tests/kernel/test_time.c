@@ -33,7 +33,7 @@ KTEST(tsc_is_monotonic)
 		prev = now;
 	}
 	KT_CHECK_EQ(backwards, 0);
-	KT_CHECK(tsc_hz > 100000000ul);		/* slower than 100 MHz: calibration broke */
+	KT_CHECK(tsc_hz > 100000000ul); /* slower than 100 MHz: calibration broke */
 	KT_CHECK(ns_since_boot() > 0);
 }
 
@@ -88,7 +88,7 @@ KTEST(every_clocksource_keeps_pace_with_the_tsc)
 		u64 apart = ~0ull;
 		for (int try = 0; try < 3 && apart > 200; try++)
 			apart = MIN(apart, pace_apart(cs));
-		KT_CHECK(apart <= 200);	/* 2 % */
+		KT_CHECK(apart <= 200); /* 2 % */
 		pr_info("ktest:     %s keeps pace with the TSC within %lu.%02lu %%\n", cs->name,
 			apart / 100, apart % 100);
 	}
@@ -101,9 +101,10 @@ KTEST(realtime_started_at_the_rtc)
 	struct rtc_time t;
 
 	KT_CHECK(rtc_read(&t));
-	u64 rtc = rtc_time_to_unix(&t), real = timekeeping_read_ns(VVAR_CLOCK_REALTIME) / NSEC_PER_SEC;
+	u64 rtc = rtc_time_to_unix(&t),
+	    real = timekeeping_read_ns(VVAR_CLOCK_REALTIME) / NSEC_PER_SEC;
 	KT_CHECK(real + 2 >= rtc && real <= rtc + 2);
-	KT_CHECK(rtc > 1500000000);	/* after 2017: the date came through */
+	KT_CHECK(rtc > 1500000000); /* after 2017: the date came through */
 }
 
 KTEST(clocks_agree_with_each_other)
@@ -118,18 +119,18 @@ KTEST(clocks_agree_with_each_other)
 	KT_CHECK(coarse + 3 * timekeeping_tick_ns() + 5000000 > mono);
 	KT_CHECK(timekeeping_read_ns(VVAR_CLOCK_MONOTONIC_RAW) >= mono);
 	KT_CHECK(timekeeping_read_ns(VVAR_CLOCK_BOOTTIME) >= mono);
-	KT_CHECK_EQ(timekeeping_read_ns(11), ~0ull);	/* CLOCK_TAI: not kept */
+	KT_CHECK_EQ(timekeeping_read_ns(11), ~0ull); /* CLOCK_TAI: not kept */
 	s64 offset = timekeeping_realtime_offset_ns();
 	u64 real = timekeeping_read_ns(VVAR_CLOCK_REALTIME);
 	u64 mono2 = timekeeping_read_ns(VVAR_CLOCK_MONOTONIC);
-	KT_CHECK(real - mono2 - (u64)offset + 1000000 < 2000000);	/* within 1 ms */
+	KT_CHECK(real - mono2 - (u64)offset + 1000000 < 2000000); /* within 1 ms */
 }
 
 KTEST(setting_realtime_moves_only_realtime)
 {
 	u64 real = timekeeping_read_ns(VVAR_CLOCK_REALTIME);
 	u64 mono = timekeeping_read_ns(VVAR_CLOCK_MONOTONIC);
-	const u64 target = 2000000000ull * NSEC_PER_SEC;	/* 2033 */
+	const u64 target = 2000000000ull * NSEC_PER_SEC; /* 2033 */
 
 	timekeeping_set_realtime(target);
 	u64 got = timekeeping_read_ns(VVAR_CLOCK_REALTIME);
@@ -144,7 +145,7 @@ KTEST(setting_realtime_moves_only_realtime)
 /* ---- MONOTONIC on every CPU ---------------------------------------------------------- */
 
 struct mono_race {
-	u64 latest;		/* the largest reading any CPU published */
+	u64 latest; /* the largest reading any CPU published */
 	u64 backwards;
 	int running;
 };
@@ -209,7 +210,7 @@ watch_switch(const char *name, u64 *backwards)
 
 KTEST(switching_clocksource_keeps_monotonic_time_monotonic)
 {
-	const char *original = timekeeping_clocksource_name();	/* a name never changes */
+	const char *original = timekeeping_clocksource_name(); /* a name never changes */
 	u64 backwards = 0;
 	int switched = 0;
 
@@ -219,7 +220,8 @@ KTEST(switching_clocksource_keeps_monotonic_time_monotonic)
 		KT_CHECK(set_knob("clocksource", source_names[i]));
 		watch_switch(source_names[i], &backwards);
 		KT_CHECK(strcmp(timekeeping_clocksource_name(), source_names[i]) == 0);
-		KT_CHECK_EQ(READ_ONCE(vvar->vclock_mode), clocksource_find(source_names[i])->vclock_mode);
+		KT_CHECK_EQ(READ_ONCE(vvar->vclock_mode),
+			    clocksource_find(source_names[i])->vclock_mode);
 		switched++;
 	}
 	KT_CHECK(set_knob("clocksource", original));
@@ -246,10 +248,10 @@ KTEST(an_absent_clocksource_is_refused)
 	u64 deadline = rdtsc() + tsc_hz;
 
 	KT_CHECK(set_knob("clocksource", absent));
-	do	/* the next tick refuses it */
+	do /* the next tick refuses it */
 		knob_format_current(k, value, sizeof(value));
 	while (strcmp(value, absent) == 0 && rdtsc() < deadline);
-	KT_CHECK(strcmp(value, before) == 0);	/* the knob went back */
+	KT_CHECK(strcmp(value, before) == 0); /* the knob went back */
 	KT_CHECK(strcmp(timekeeping_clocksource_name(), before) == 0);
 }
 
@@ -266,7 +268,7 @@ KTEST(vvar_page_holds_the_clocks)
 	KT_CHECK_EQ(v->coarse_res_ns, timekeeping_tick_ns());
 	KT_CHECK_EQ(v->getcpu_mode, cpu_vgetcpu_mode());
 	u64 mono, base;
-	do {	/* as a reader in user mode: no tick between the two readings */
+	do { /* as a reader in user mode: no tick between the two readings */
 		seq = READ_ONCE(v->seq);
 		barrier();
 		base = v->base[VVAR_CLOCK_MONOTONIC].sec * NSEC_PER_SEC +
@@ -274,13 +276,14 @@ KTEST(vvar_page_holds_the_clocks)
 		mono = timekeeping_read_ns(VVAR_CLOCK_MONOTONIC);
 		barrier();
 	} while ((seq & 1) || READ_ONCE(v->seq) != seq);
-	KT_CHECK(base <= mono && mono - base < 100000000);	/* the last tick's */
+	KT_CHECK(base <= mono && mono - base < 100000000); /* the last tick's */
 	u64 coarse = v->base[VVAR_CLOCK_REALTIME_COARSE].sec * NSEC_PER_SEC +
 		     v->base[VVAR_CLOCK_REALTIME_COARSE].snsec;
-	KT_CHECK(coarse / NSEC_PER_SEC + 1 >= timekeeping_read_ns(VVAR_CLOCK_REALTIME) / NSEC_PER_SEC);
+	KT_CHECK(coarse / NSEC_PER_SEC + 1 >=
+		 timekeeping_read_ns(VVAR_CLOCK_REALTIME) / NSEC_PER_SEC);
 }
 
-#define MSR_TSC_AUX 0xc0000103	/* as kernel/x86/cpu.c programs it */
+#define MSR_TSC_AUX 0xc0000103 /* as kernel/x86/cpu.c programs it */
 
 struct cpu_number {
 	u32 lsl[MAX_CPUS], tsc_aux[MAX_CPUS];
@@ -327,13 +330,13 @@ KTEST(tick_accounting_charges_whole_ticks)
 	u64 tick_sys = t->time.tick_sys, exact_sys = t->time.sys;
 
 	KT_CHECK(set_knob("cputime", "tick"));
-	tsc_delay_us(30000);	/* 30 ms in the kernel, interrupts on */
+	tsc_delay_us(30000); /* 30 ms in the kernel, interrupts on */
 	struct cputime c = cputime_read(t);
 	KT_CHECK(set_knob("cputime", "tsc"));
 	u64 ticked = tsc_cycles_to_ns(t->time.tick_sys - tick_sys) / 1000000;
-	KT_CHECK(ticked >= 15 && ticked <= 60);	/* about 30 ticks of 1 ms */
+	KT_CHECK(ticked >= 15 && ticked <= 60); /* about 30 ticks of 1 ms */
 	KT_CHECK_EQ(c.sys, c.tick_sys);		/* what the knob selected */
 	KT_CHECK_EQ(c.user, c.tick_user);
-	KT_CHECK(cputime_read(t).sys >= exact_sys);	/* and back to exact */
+	KT_CHECK(cputime_read(t).sys >= exact_sys); /* and back to exact */
 	pr_info("ktest:     %lu ms charged by ticks over 30 ms\n", ticked);
 }

@@ -40,7 +40,8 @@ KTEST(exceptions_without_error_code_resume)
 
 	KT_CHECK(ktest_call_expecting_trap(VEC_INVALID_OPCODE, do_ud2, &e));
 	KT_CHECK_EQ(e.error, 0);
-	KT_CHECK(ksym_lookup(e.rip, NULL, NULL) && strcmp(ksym_lookup(e.rip, NULL, NULL), "do_ud2") == 0);
+	KT_CHECK(ksym_lookup(e.rip, NULL, NULL) &&
+		 strcmp(ksym_lookup(e.rip, NULL, NULL), "do_ud2") == 0);
 	KT_CHECK(ktest_call_expecting_trap(VEC_DIVIDE, do_divide_by_zero, &e));
 }
 
@@ -56,9 +57,9 @@ KTEST(exception_table_turns_faults_into_efault)
 {
 	u64 v = 1;
 
-	KT_CHECK_EQ(probe_read_u64(NULL, &v), -14);			/* #PF, unmapped */
+	KT_CHECK_EQ(probe_read_u64(NULL, &v), -14); /* #PF, unmapped */
 	KT_CHECK_EQ(v, 0);
-	KT_CHECK_EQ(probe_read_u64((void *)0x0000800000000000ul, &v), -14);	/* #GP, non-canonical */
+	KT_CHECK_EQ(probe_read_u64((void *)0x0000800000000000ul, &v), -14); /* #GP, non-canonical */
 	KT_CHECK_EQ(probe_write_u64((void *)0xfffffffffffff000ul, 1), -14);
 	KT_CHECK_EQ(probe_read_u64(&v, &v), 0);
 }
@@ -66,7 +67,8 @@ KTEST(exception_table_turns_faults_into_efault)
 static __attribute__((noinline)) u64
 leaf_collecting_backtrace(u64 *pcs, int *n)
 {
-	*n = backtrace_collect((u64)__builtin_return_address(0), 0, current_rbp(), pcs, BACKTRACE_MAX);
+	*n = backtrace_collect((u64)__builtin_return_address(0), 0, current_rbp(), pcs,
+			       BACKTRACE_MAX);
 	return pcs[0];
 }
 
@@ -84,7 +86,7 @@ KTEST(symbols_and_backtraces)
 	KT_CHECK(ksym_lookup(0x1000, NULL, NULL) == NULL);
 
 	leaf_collecting_backtrace(pcs, &n);
-	KT_CHECK(n >= 3);	/* this test, the runner, kernel_main at least */
+	KT_CHECK(n >= 3); /* this test, the runner, kernel_main at least */
 	bool saw_runner = false;
 	for (int i = 0; i < n; i++) {
 		const char *s = ksym_lookup(pcs[i] - 1, NULL, NULL);

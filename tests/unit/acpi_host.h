@@ -50,8 +50,7 @@ printk(int level, const char *fmt, ...)
 }
 
 /* Whether the log holds the formatted text. */
-static bool __printf(1, 2)
-logged(const char *fmt, ...)
+static bool __printf(1, 2) logged(const char *fmt, ...)
 {
 	char want[512];
 	va_list ap;
@@ -67,8 +66,8 @@ logged(const char *fmt, ...)
 
 /* ---- fake physical memory ------------------------------------------------------- */
 
-#define PHYS_BASE	0x7fe0000ul
-#define MAX_COPIES	256
+#define PHYS_BASE  0x7fe0000ul
+#define MAX_COPIES 256
 
 static u8 mem[32768];
 static size_t mem_used;
@@ -84,7 +83,7 @@ reset(void)
 	while (ncopies)
 		free(copies[--ncopies]);
 	log_text[0] = '\0';
-	memset(&info, 0xee, sizeof(info));	/* the parser must clear it */
+	memset(&info, 0xee, sizeof(info)); /* the parser must clear it */
 }
 
 static const void *
@@ -120,9 +119,21 @@ alloc_phys(size_t len)
 	return phys;
 }
 
-static void put16(u8 *p, u16 v) { memcpy(p, &v, 2); }
-static void put32(u8 *p, u32 v) { memcpy(p, &v, 4); }
-static void put64(u8 *p, u64 v) { memcpy(p, &v, 8); }
+static void
+put16(u8 *p, u16 v)
+{
+	memcpy(p, &v, 2);
+}
+static void
+put32(u8 *p, u32 v)
+{
+	memcpy(p, &v, 4);
+}
+static void
+put64(u8 *p, u64 v)
+{
+	memcpy(p, &v, 8);
+}
 
 static u8
 sum(const u8 *p, size_t len)
@@ -155,10 +166,10 @@ table(const char *sig, const u8 *body, size_t body_len)
 
 	memcpy(t, sig, 4);
 	put32(t + 4, (u32)(36 + body_len));
-	t[8] = 1;				/* revision */
-	memcpy(t + 10, "REWIND", 6);		/* OEM id */
-	memcpy(t + 16, "UNITTEST", 8);		/* OEM table id */
-	memcpy(t + 28, "HOST", 4);		/* creator */
+	t[8] = 1;		       /* revision */
+	memcpy(t + 10, "REWIND", 6);   /* OEM id */
+	memcpy(t + 16, "UNITTEST", 8); /* OEM table id */
+	memcpy(t + 28, "HOST", 4);     /* creator */
 	memcpy(t + 36, body, body_len);
 	seal(phys);
 	return phys;
@@ -173,7 +184,7 @@ set_length(u64 phys, u32 len)
 static void
 corrupt(u64 phys)
 {
-	at(phys)[20] ^= 0x40;	/* in the OEM table id: checked, never read */
+	at(phys)[20] ^= 0x40; /* in the OEM table id: checked, never read */
 }
 
 /* ---- byte strings --------------------------------------------------------------- */
@@ -183,10 +194,29 @@ struct bytes {
 	size_t n;
 };
 
-static void add8(struct bytes *s, u8 v) { s->b[s->n++] = v; }
-static void add16(struct bytes *s, u16 v) { put16(s->b + s->n, v); s->n += 2; }
-static void add32(struct bytes *s, u32 v) { put32(s->b + s->n, v); s->n += 4; }
-static void add64(struct bytes *s, u64 v) { put64(s->b + s->n, v); s->n += 8; }
+static void
+add8(struct bytes *s, u8 v)
+{
+	s->b[s->n++] = v;
+}
+static void
+add16(struct bytes *s, u16 v)
+{
+	put16(s->b + s->n, v);
+	s->n += 2;
+}
+static void
+add32(struct bytes *s, u32 v)
+{
+	put32(s->b + s->n, v);
+	s->n += 4;
+}
+static void
+add64(struct bytes *s, u64 v)
+{
+	put64(s->b + s->n, v);
+	s->n += 8;
+}
 
 /* ---- RSDP and root tables ---------------------------------------------------------- */
 
@@ -289,9 +319,9 @@ madt_lapic_nmi(void)
 {
 	add8(&madt, 4);
 	add8(&madt, 6);
-	add8(&madt, 0xff);	/* all processors */
+	add8(&madt, 0xff); /* all processors */
 	add16(&madt, 0);
-	add8(&madt, 1);		/* LINT1 */
+	add8(&madt, 1); /* LINT1 */
 }
 
 static void
@@ -311,7 +341,7 @@ madt_x2apic(u32 id, u32 flags)
 	add16(&madt, 0);
 	add32(&madt, id);
 	add32(&madt, flags);
-	add32(&madt, id + 1000);	/* uid */
+	add32(&madt, id + 1000); /* uid */
 }
 
 static void
@@ -380,8 +410,8 @@ enum {
 	FADT_LEN_V6 = 276,
 };
 
-#define FLAG_TMR_VAL_EXT	(1u << 8)
-#define FLAG_RESET_REG_SUP	(1u << 10)
+#define FLAG_TMR_VAL_EXT   (1u << 8)
+#define FLAG_RESET_REG_SUP (1u << 10)
 
 static u8 fadt[FADT_LEN_V6];
 
@@ -403,9 +433,8 @@ fadt_place(size_t len)
 
 /* Name(_S5, Package(4) { Zero, Zero, Zero, Zero }), as QEMU's DSDT has it. */
 static const u8 aml_s5_zero[] = {
-	0x10, 0x05, '\\', 0x00, 0x00,		/* some AML before it */
-	0x08, '_', 'S', '5', '_', 0x12, 0x06, 0x04, 0x00, 0x00, 0x00, 0x00,
-	0x5b, 0x80,
+	0x10, 0x05, '\\', 0x00, 0x00, /* some AML before it */
+	0x08, '_',  'S',  '5',	'_',  0x12, 0x06, 0x04, 0x00, 0x00, 0x00, 0x00, 0x5b, 0x80,
 };
 
 static u64
@@ -436,15 +465,15 @@ hpet_table(u8 space, u64 address)
 {
 	struct bytes s = { .n = 0 };
 
-	add32(&s, 0x8086a201);		/* block id: 3 comparators */
+	add32(&s, 0x8086a201); /* block id: 3 comparators */
 	add8(&s, space);
 	add8(&s, 64);
 	add8(&s, 0);
 	add8(&s, 0);
 	add64(&s, address);
-	add8(&s, 0);			/* HPET number */
-	add16(&s, 0x80);		/* minimum tick */
-	add8(&s, 0);			/* page protection */
+	add8(&s, 0);	 /* HPET number */
+	add16(&s, 0x80); /* minimum tick */
+	add8(&s, 0);	 /* page protection */
 	return table("HPET", s.b, s.n);
 }
 
@@ -480,8 +509,9 @@ check_standard_madt(void)
 	CHECK_EQ(info.ioapics[0].address, 0xfec00000);
 	CHECK_EQ(info.ioapics[0].gsi_base, 0);
 	CHECK_EQ(info.noverrides, 5);
-	CHECK(logged("acpi: MADT: 2 CPUs (APIC ids 0 1), LAPIC at 0xfee00000, "
-		     "IOAPIC id 0 at 0xfec00000 GSI 0, 5 overrides\n"));
+	CHECK(
+		logged("acpi: MADT: 2 CPUs (APIC ids 0 1), LAPIC at 0xfee00000, "
+		       "IOAPIC id 0 at 0xfec00000 GSI 0, 5 overrides\n"));
 }
 
 #endif

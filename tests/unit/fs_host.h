@@ -60,7 +60,7 @@ u64 direct_map_base;
 
 /* ---- user memory ------------------------------------------------------------ */
 
-static uintptr_t poison_lo, poison_hi;	/* a test's extra bad range */
+static uintptr_t poison_lo, poison_hi; /* a test's extra bad range */
 
 #define BAD_USER_PTR ((void *)0x1000)
 
@@ -159,8 +159,8 @@ mutex_is_held_by_me(const struct mutex *m)
 	return m->owner == current();
 }
 
-static void (*other_side)(void);	/* what "another process" does while we sleep */
-static int sleeps;			/* times schedule() or schedule_timeout_ns() slept */
+static void (*other_side)(void); /* what "another process" does while we sleep */
+static int sleeps;		 /* times schedule() or schedule_timeout_ns() slept */
 static u64 fake_ns;
 
 void
@@ -201,7 +201,7 @@ task_interrupted(void)
 	return false;
 }
 
-static int signal_sent_self;	/* the last signal the code under test raised on its caller */
+static int signal_sent_self; /* the last signal the code under test raised on its caller */
 
 void
 signal_send_self(int sig)
@@ -232,7 +232,7 @@ schedule_timeout_ns(u64 ns)
 		return 0;
 	}
 	sleeps++;
-	fake_ns += ns;		/* nobody woke us: the timeout passes */
+	fake_ns += ns; /* nobody woke us: the timeout passes */
 	current()->state = TASK_RUNNABLE;
 	return 0;
 }
@@ -331,7 +331,7 @@ fs_setup(void)
 
 	free(ram);
 	free(map);
-	memset(name_hash, 0, sizeof(name_hash));	/* dentry.c's index pointed into the old RAM */
+	memset(name_hash, 0, sizeof(name_hash)); /* dentry.c's index pointed into the old RAM */
 	ram = aligned_alloc(PAGE_SIZE, NPAGES * PAGE_SIZE);
 	map = calloc(NPAGES, sizeof(*map));
 	first = (uintptr_t)ram >> PAGE_SHIFT;

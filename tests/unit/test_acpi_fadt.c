@@ -20,7 +20,7 @@ UNIT_TEST(fadt_acpi_1_0_short_form)
 {
 	reset();
 	memset(fadt, 0, sizeof(fadt));
-	put32(fadt + F_DSDT, 0x1000);		/* outside the fake memory */
+	put32(fadt + F_DSDT, 0x1000); /* outside the fake memory */
 	put32(fadt + F_PM1A_CNT, 0x404);
 	put32(fadt + F_PM1B_CNT, 0x504);
 	put32(fadt + F_PM_TMR, 0x408);
@@ -35,8 +35,9 @@ UNIT_TEST(fadt_acpi_1_0_short_form)
 	CHECK_EQ(info.pm1b_control, 0x504);
 	CHECK(!info.has_reset_reg);
 	CHECK_EQ(info.dsdt_address, 0x1000);
-	CHECK(logged("acpi: FADT: PM timer port 0x408 (32-bit), PM1a_CNT 0x404, PM1b_CNT 0x504, "
-		     "no reset register, DSDT at 0x1000\n"));
+	CHECK(
+		logged("acpi: FADT: PM timer port 0x408 (32-bit), PM1a_CNT 0x404, PM1b_CNT 0x504, "
+		       "no reset register, DSDT at 0x1000\n"));
 	CHECK(logged("acpi: DSDT table at 0x1000 cannot be mapped; skipped\n"));
 	CHECK(!info.has_s5);
 }
@@ -78,9 +79,9 @@ UNIT_TEST(fadt_64_bit_fields_absent_or_unusable)
 	put32(fadt + F_DSDT, 0x2000);
 	put32(fadt + F_PM1A_CNT, 0x404);
 	put32(fadt + F_PM_TMR, 0x408);
-	gas(fadt + F_RESET_REG, 1, 8, 0xcf9);	/* but RESET_REG_SUP is clear */
+	gas(fadt + F_RESET_REG, 1, 8, 0xcf9); /* but RESET_REG_SUP is clear */
 	fadt[F_RESET_VALUE] = 6;
-	gas(fadt + F_X_PM_TMR, 0, 32, 0xfed00000);	/* memory space: not a port */
+	gas(fadt + F_X_PM_TMR, 0, 32, 0xfed00000); /* memory space: not a port */
 	parse_fadt_only(FADT_LEN_V3);
 	CHECK_EQ(info.pm_timer_port, 0x408);
 	CHECK_EQ(info.pm1a_control, 0x404);
@@ -132,7 +133,8 @@ s5(const u8 *aml, size_t len)
 
 UNIT_TEST(s5_as_byte_prefixes)
 {
-	static const u8 aml[] = { 0x08, '_', 'S', '5', '_', 0x12, 0x08, 0x04, 0x0a, 0x05, 0x0a, 0x07, 0x00, 0x00 };
+	static const u8 aml[] = { 0x08, '_',  'S',  '5',  '_',	0x12, 0x08,
+				  0x04, 0x0a, 0x05, 0x0a, 0x07, 0x00, 0x00 };
 
 	CHECK(s5(aml, sizeof(aml)));
 	CHECK_EQ(typ_a, 5);
@@ -141,8 +143,10 @@ UNIT_TEST(s5_as_byte_prefixes)
 
 UNIT_TEST(s5_as_zero_and_one)
 {
-	static const u8 aml[] = { 0x00, 0x08, '_', 'S', '5', '_', 0x12, 0x06, 0x04, 0x01, 0x00, 0x00, 0x00 };
-	static const u8 rooted[] = { 0x08, '\\', '_', 'S', '5', '_', 0x12, 0x04, 0x02, 0x00, 0x01, 0x5b };
+	static const u8 aml[] = { 0x00, 0x08, '_',  'S',  '5',	'_', 0x12,
+				  0x06, 0x04, 0x01, 0x00, 0x00, 0x00 };
+	static const u8 rooted[] = { 0x08, '\\', '_',  'S',  '5',  '_',
+				     0x12, 0x04, 0x02, 0x00, 0x01, 0x5b };
 
 	CHECK(s5(aml, sizeof(aml)));
 	CHECK_EQ(typ_a, 1);
@@ -154,12 +158,13 @@ UNIT_TEST(s5_as_zero_and_one)
 
 UNIT_TEST(s5_with_a_two_byte_package_length)
 {
-	u8 aml[5 + 1 + 16] = { 0x08, '_', 'S', '5', '_', 0x12, 0x40, 0x01, 0x04, 0x0a, 0x05, 0x0a, 0x06 };
+	u8 aml[5 + 1 + 16] = { 0x08, '_',  'S',	 '5',  '_',  0x12, 0x40,
+			       0x01, 0x04, 0x0a, 0x05, 0x0a, 0x06 };
 
-	CHECK(s5(aml, sizeof(aml)));		/* PkgLength 0x10 covers the zero padding */
+	CHECK(s5(aml, sizeof(aml))); /* PkgLength 0x10 covers the zero padding */
 	CHECK_EQ(typ_a, 5);
 	CHECK_EQ(typ_b, 6);
-	CHECK(!s5(aml, sizeof(aml) - 1));	/* the package would end past the AML */
+	CHECK(!s5(aml, sizeof(aml) - 1)); /* the package would end past the AML */
 }
 
 UNIT_TEST(s5_only_where_a_name_is_declared)
@@ -176,16 +181,19 @@ UNIT_TEST(s5_only_where_a_name_is_declared)
 
 UNIT_TEST(s5_absent_or_unreadable)
 {
-	static const u8 none[] = { 0x08, '_', 'S', '4', '_', 0x12, 0x06, 0x02, 0x0a, 0x03, 0x0a, 0x03 };
+	static const u8 none[] = { 0x08, '_',  'S',  '4',  '_',	 0x12,
+				   0x06, 0x02, 0x0a, 0x03, 0x0a, 0x03 };
 	/* Method(_S5) { Return (Zero) }: its PkgLength, 8, even looks like a NameOp */
 	static const u8 method[] = { 0x14, 0x08, '_', 'S', '5', '_', 0x00, 0xa4, 0x00 };
-	static const u8 word[] = { 0x08, '_', 'S', '5', '_', 0x12, 0x07, 0x02, 0x0b, 0x05, 0x00, 0x0a, 0x05 };
+	static const u8 word[] = { 0x08, '_',  'S',  '5',  '_',	 0x12, 0x07,
+				   0x02, 0x0b, 0x05, 0x00, 0x0a, 0x05 };
 	static const u8 one_element[] = { 0x08, '_', 'S', '5', '_', 0x12, 0x04, 0x01, 0x0a, 0x05 };
 	static const u8 cut[] = { 0x08, '_', 'S', '5', '_', 0x12, 0x06, 0x04, 0x0a };
 	static const u8 cut_byte[] = { 0x08, '_', 'S', '5', '_', 0x12, 0x04, 0x02, 0x00, 0x0a };
 	static const u8 bare[] = { 0x08, '_', 'S', '5', '_' };
 	/* the package ends after one element; the next byte constant is not part of it */
-	static const u8 short_pkg[] = { 0x08, '_', 'S', '5', '_', 0x12, 0x04, 0x02, 0x0a, 0x05, 0x0a, 0x06 };
+	static const u8 short_pkg[] = { 0x08, '_',  'S',  '5',	'_',  0x12,
+					0x04, 0x02, 0x0a, 0x05, 0x0a, 0x06 };
 
 	CHECK(!s5(none, sizeof(none)));
 	CHECK(!s5(method, sizeof(method)));
@@ -221,7 +229,8 @@ UNIT_TEST(hpet_in_io_space_or_too_short)
 	t = hpet_table(1, 0xfed00000);
 	boot_rsdt(&t, 1);
 	CHECK_EQ(info.hpet_address, 0);
-	CHECK(logged("acpi: HPET registers not in memory (space 1, address 0xfed00000); ignored\n"));
+	CHECK(logged(
+		"acpi: HPET registers not in memory (space 1, address 0xfed00000); ignored\n"));
 
 	reset();
 	t = table("HPET", (const u8 *)"\x01\xa2\x86\x80\x00\x40\x00\x00", 8);

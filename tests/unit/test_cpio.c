@@ -17,7 +17,7 @@
 static u8 arc[1 << 16];
 static size_t arc_len;
 static u8 *copy;
-static size_t data_end;		/* of the entry added last, before its padding */
+static size_t data_end; /* of the entry added last, before its padding */
 
 static void
 begin(void)
@@ -43,9 +43,9 @@ add_magic(const char *magic, const char *name, u32 mode, const void *data, size_
 	for (size_t i = 0; i < size; i++)
 		sum += ((const u8 *)data)[i];
 	arc_len += snprintf((char *)arc + arc_len, sizeof(arc) - arc_len,
-			   "%s%08X%08X%08X%08X%08X%08X%08zX%08X%08X%08X%08X%08zX%08X",
-			   magic, 7u, mode, 0u, 0u, 1u, 1700000000u, size, 0u, 0u, 0u, 0u,
-			   strlen(name) + 1, magic[5] == '2' ? sum : 0u);
+			    "%s%08X%08X%08X%08X%08X%08X%08zX%08X%08X%08X%08X%08zX%08X", magic, 7u,
+			    mode, 0u, 0u, 1u, 1700000000u, size, 0u, 0u, 0u, 0u, strlen(name) + 1,
+			    magic[5] == '2' ? sum : 0u);
 	memcpy(arc + arc_len, name, strlen(name) + 1);
 	arc_len += strlen(name) + 1;
 	pad4();
@@ -165,7 +165,7 @@ UNIT_TEST(crc_archives_are_checked)
 	trailer();
 	CHECK_EQ(read_all(arc_len, &st), 1);
 	CHECK_EQ(st, CPIO_END);
-	arc[CPIO_HEADER_SIZE + 4 + 2] ^= 1;	/* a data byte */
+	arc[CPIO_HEADER_SIZE + 4 + 2] ^= 1; /* a data byte */
 	CHECK_EQ(read_all(arc_len, &st), 0);
 	CHECK_EQ(st, CPIO_ERROR);
 	CHECK(says("entry 1 'a' at offset 0: checksum"));
@@ -208,7 +208,8 @@ UNIT_TEST(every_truncation_stops_with_an_error)
 	read_all(116 + CPIO_HEADER_SIZE + 3, &st);
 	CHECK(says("entry 2 at offset 116: name (9 bytes) runs past the end"));
 	read_all(116 + CPIO_HEADER_SIZE + 10 + 5, &st);
-	CHECK(says("entry 2 'dir/file' at offset 116: file data (18 bytes) runs past the end of the archive (5 bytes left)"));
+	CHECK(says(
+		"entry 2 'dir/file' at offset 116: file data (18 bytes) runs past the end of the archive (5 bytes left)"));
 	read_all(ends[2], &st);
 	CHECK(says("the archive ends (after 3 entries) without TRAILER!!!"));
 }
@@ -221,7 +222,10 @@ UNIT_TEST(garbled_headers_are_named)
 		const char *says;
 	} cases[] = {
 		{ 0, "070707", "entry 2 at offset 124: bad magic '070707'" },
-		{ 0, "\x01\x02" "0701", "bad magic '??0701'" },
+		{ 0,
+		  "\x01\x02"
+		  "0701",
+		  "bad magic '??0701'" },
 		{ 6, "0000000g", "field ino is '0000000g', not 8 hex digits" },
 		{ 6 + 8 * 6, "-0000001", "field filesize is '-0000001'" },
 		{ 6 + 8 * 11, "0000 009", "field namesize is '0000 009'" },
@@ -230,7 +234,8 @@ UNIT_TEST(garbled_headers_are_named)
 		{ 6 + 8 * 11, "0000FFFF", "name size 65535 exceeds 4096" },
 		{ 6 + 8 * 11, "00000008", "name is not a string of 7 bytes ending in NUL" },
 		{ 6 + 8 * 11, "0000000A", "name is not a string of 9 bytes ending in NUL" },
-		{ 6 + 8 * 6, "FFFFFFFF", "entry 2 'dir/file' at offset 124: file data (4294967295 bytes) runs past" },
+		{ 6 + 8 * 6, "FFFFFFFF",
+		  "entry 2 'dir/file' at offset 124: file data (4294967295 bytes) runs past" },
 		{ CPIO_HEADER_SIZE + 3, "\0", "name is not a string of 8 bytes ending in NUL" },
 	};
 	enum cpio_status st;
@@ -240,7 +245,8 @@ UNIT_TEST(garbled_headers_are_named)
 		add("first", 0100644, "1234567");
 		size_t second = add("dir/file", 0100644, "x");
 		trailer();
-		memcpy(arc + second + cases[i].at, cases[i].bytes, strlen(cases[i].bytes) ? strlen(cases[i].bytes) : 1);
+		memcpy(arc + second + cases[i].at, cases[i].bytes,
+		       strlen(cases[i].bytes) ? strlen(cases[i].bytes) : 1);
 		CHECK_EQ(read_all(arc_len, &st), 1);
 		CHECK_EQ(st, CPIO_ERROR);
 		CHECK(says(cases[i].says));
@@ -268,7 +274,9 @@ UNIT_TEST(random_corruption_never_reads_outside_the_archive)
 	add(".", 040755, "");
 	add("usr", 040755, "");
 	add("usr/bin", 040755, "");
-	add("usr/bin/tool", 0100755, "\x7f" "ELF and then some bytes of a program");
+	add("usr/bin/tool", 0100755,
+	    "\x7f"
+	    "ELF and then some bytes of a program");
 	add("readme", 0100644, "read me\n");
 	trailer();
 	good_len = arc_len;

@@ -23,7 +23,7 @@
 #define PT_NOTE		4
 #define PT_TLS		7
 #define PT_GNU_RELRO	0x6474e552
-#define PT_GNU_PROPERTY	0x6474e553
+#define PT_GNU_PROPERTY 0x6474e553
 #define ET_NONE		0
 #define ET_REL		1
 #define ET_CORE		4
@@ -47,9 +47,9 @@ static struct {
 	u16 ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
 } eh;
 static struct phdr ph[MAX_PH];
-static int nph;			/* entries in ph[] written after the header */
-static bool phnum_set;		/* eh.phnum set by the test, else nph */
-static size_t buf_len;		/* the buffer's size; 0 means exactly the headers */
+static int nph;	       /* entries in ph[] written after the header */
+static bool phnum_set; /* eh.phnum set by the test, else nph */
+static size_t buf_len; /* the buffer's size; 0 means exactly the headers */
 static u64 file_size;
 
 static struct elf_image img;
@@ -60,9 +60,9 @@ new_image(u16 type)
 {
 	memset(&eh, 0, sizeof(eh));
 	memcpy(eh.ident, "\177ELF", 4);
-	eh.ident[4] = 2;	/* ELFCLASS64 */
-	eh.ident[5] = 1;	/* ELFDATA2LSB */
-	eh.ident[6] = 1;	/* EV_CURRENT */
+	eh.ident[4] = 2; /* ELFCLASS64 */
+	eh.ident[5] = 1; /* ELFDATA2LSB */
+	eh.ident[6] = 1; /* EV_CURRENT */
 	eh.type = type;
 	eh.machine = EM_X86_64;
 	eh.version = 1;
@@ -82,8 +82,14 @@ add_ph(u32 type, u32 flags, u64 offset, u64 vaddr, u64 filesz, u64 memsz)
 {
 	struct phdr *p = &ph[nph++];
 
-	*p = (struct phdr){ .type = type, .flags = flags, .offset = offset, .vaddr = vaddr,
-			    .paddr = vaddr, .filesz = filesz, .memsz = memsz, .align = 0x1000 };
+	*p = (struct phdr){ .type = type,
+			    .flags = flags,
+			    .offset = offset,
+			    .vaddr = vaddr,
+			    .paddr = vaddr,
+			    .filesz = filesz,
+			    .memsz = memsz,
+			    .align = 0x1000 };
 	return p;
 }
 
@@ -91,13 +97,13 @@ add_ph(u32 type, u32 flags, u64 offset, u64 vaddr, u64 filesz, u64 memsz)
  * The usual static executable: text R-X from file offset 0 (so it holds the
  * headers), data RW- with bss, and a non-executable stack.
  */
-#define TEXT_VADDR	0x400000ul
-#define TEXT_SIZE	0x1234ul
-#define DATA_VADDR	0x602000ul
-#define DATA_OFFSET	0x2000ul
-#define DATA_FILESZ	0x180ul
-#define DATA_MEMSZ	0x1400ul
-#define ENTRY		(TEXT_VADDR + 0x1000)
+#define TEXT_VADDR  0x400000ul
+#define TEXT_SIZE   0x1234ul
+#define DATA_VADDR  0x602000ul
+#define DATA_OFFSET 0x2000ul
+#define DATA_FILESZ 0x180ul
+#define DATA_MEMSZ  0x1400ul
+#define ENTRY	    (TEXT_VADDR + 0x1000)
 
 static void
 static_exec(void)
@@ -111,11 +117,20 @@ static_exec(void)
 }
 
 static void
-put16(u8 *p, u16 v) { memcpy(p, &v, 2); }
+put16(u8 *p, u16 v)
+{
+	memcpy(p, &v, 2);
+}
 static void
-put32(u8 *p, u32 v) { memcpy(p, &v, 4); }
+put32(u8 *p, u32 v)
+{
+	memcpy(p, &v, 4);
+}
 static void
-put64(u8 *p, u64 v) { memcpy(p, &v, 8); }
+put64(u8 *p, u64 v)
+{
+	memcpy(p, &v, 8);
+}
 
 /* The headers as bytes, in a zeroed buffer of at least `size` bytes (size is updated). */
 static u8 *
@@ -163,7 +178,7 @@ parse_bytes(const u8 *bytes, size_t len, u64 fsize)
 	int ret;
 
 	memcpy(copy, bytes, len);
-	memset(&img, 0xa5, sizeof(img));	/* so stale fields show */
+	memset(&img, 0xa5, sizeof(img)); /* so stale fields show */
 	why = NULL;
 	ret = elf_parse(copy, len, fsize, &img, &why);
 	free(copy);
@@ -255,13 +270,17 @@ UNIT_TEST(pt_phdr_gives_phdr_vaddr)
 	CHECK(ACCEPTS());
 	CHECK_EQ(img.phdr_vaddr, 0x500040);
 	CHECK_EQ(img.phnum, 4);
-	CHECK_EQ(img.nsegments, 2);		/* PT_PHDR is not loaded by itself */
+	CHECK_EQ(img.nsegments, 2); /* PT_PHDR is not loaded by itself */
 
 	/* Order does not matter: PT_PHDR usually comes first. */
 	static_exec();
 	ph[3] = ph[0];
-	ph[0] = (struct phdr){ .type = PT_PHDR, .flags = PF_R, .offset = EHDR_SIZE,
-			       .vaddr = 0x500040, .filesz = 4 * PHDR_SIZE, .memsz = 4 * PHDR_SIZE };
+	ph[0] = (struct phdr){ .type = PT_PHDR,
+			       .flags = PF_R,
+			       .offset = EHDR_SIZE,
+			       .vaddr = 0x500040,
+			       .filesz = 4 * PHDR_SIZE,
+			       .memsz = 4 * PHDR_SIZE };
 	nph = 4;
 	CHECK(ACCEPTS());
 	CHECK_EQ(img.phdr_vaddr, 0x500040);
@@ -290,7 +309,7 @@ UNIT_TEST(phdr_vaddr_from_a_segment_not_at_offset_zero)
 UNIT_TEST(phdr_vaddr_zero_when_headers_are_not_loaded)
 {
 	static_exec();
-	ph[0].offset = 0x1000;		/* the text no longer maps the headers */
+	ph[0].offset = 0x1000; /* the text no longer maps the headers */
 	ph[0].vaddr = TEXT_VADDR + 0x1000;
 	ph[0].filesz = ph[0].memsz = 0x800;
 	eh.entry = TEXT_VADDR + 0x1000;
@@ -320,7 +339,7 @@ UNIT_TEST(static_pie_is_relocatable)
 	CHECK(img.relocatable);
 	CHECK_EQ(img.entry, 0x1040);
 	CHECK_EQ(img.nsegments, 3);
-	CHECK_EQ(img.phdr_vaddr, EHDR_SIZE);	/* before the load bias */
+	CHECK_EQ(img.phdr_vaddr, EHDR_SIZE); /* before the load bias */
 	check_segment(&img.segments[2], 0x3000, 0x900, 0x2000, 0x100, PF_R | PF_W);
 	CHECK(!img.exec_stack);
 }
@@ -338,7 +357,7 @@ UNIT_TEST(gnu_stack_flags_decide_exec_stack)
 	CHECK(img.exec_stack);
 
 	static_exec();
-	nph = 2;			/* no PT_GNU_STACK at all */
+	nph = 2; /* no PT_GNU_STACK at all */
 	CHECK(ACCEPTS());
 	CHECK(!img.exec_stack);
 }
@@ -524,8 +543,9 @@ UNIT_TEST(not_an_executable_type)
 
 UNIT_TEST(wrong_machine)
 {
-	static const u16 machines[] = { 0, EM_386, EM_AARCH64, 40 /* ARM */, 243 /* RISC-V */,
-					62 | 0x100 };
+	static const u16 machines[] = {
+		0, EM_386, EM_AARCH64, 40 /* ARM */, 243 /* RISC-V */, 62 | 0x100
+	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(machines); i++) {
 		static_exec();
@@ -560,15 +580,16 @@ UNIT_TEST(bad_program_header_count)
 
 	static_exec();
 	phnum_set = true;
-	eh.phnum = 0xffff;		/* PN_XNUM: the count is in a section header */
+	eh.phnum = 0xffff; /* PN_XNUM: the count is in a section header */
 	CHECK(REJECTS("program header table size"));
 }
 
 UNIT_TEST(program_headers_outside_the_buffer)
 {
 	static const u64 offsets[] = {
-		0xffffffffffffffffull, 0xffffffffffffffffull - 10, 0x8000000000000000ull,
-		1ull << 32, ELF_HEADER_READ, EHDR_SIZE + 1,
+		0xffffffffffffffffull, 0xffffffffffffffffull - 10,
+		0x8000000000000000ull, 1ull << 32,
+		ELF_HEADER_READ,       EHDR_SIZE + 1,
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(offsets); i++) {
@@ -620,15 +641,23 @@ UNIT_TEST(interpreter_means_dynamic)
 	/* First, as a linker puts it. */
 	static_exec();
 	ph[3] = ph[0];
-	ph[0] = (struct phdr){ .type = PT_INTERP, .flags = PF_R, .offset = 0x200,
-			       .vaddr = TEXT_VADDR + 0x200, .filesz = 0x1c, .memsz = 0x1c };
+	ph[0] = (struct phdr){ .type = PT_INTERP,
+			       .flags = PF_R,
+			       .offset = 0x200,
+			       .vaddr = TEXT_VADDR + 0x200,
+			       .filesz = 0x1c,
+			       .memsz = 0x1c };
 	nph = 4;
 	CHECK(REJECTS("dynamically linked"));
 
 	/* In place of PT_GNU_STACK, and as the only program header besides one load. */
 	static_exec();
-	ph[2] = (struct phdr){ .type = PT_INTERP, .flags = PF_R, .offset = 0x200,
-			       .vaddr = TEXT_VADDR + 0x200, .filesz = 0x1c, .memsz = 0x1c };
+	ph[2] = (struct phdr){ .type = PT_INTERP,
+			       .flags = PF_R,
+			       .offset = 0x200,
+			       .vaddr = TEXT_VADDR + 0x200,
+			       .filesz = 0x1c,
+			       .memsz = 0x1c };
 	CHECK(REJECTS("PT_INTERP"));
 	ph[1] = ph[2];
 	nph = 2;
@@ -690,7 +719,10 @@ UNIT_TEST(segment_past_end_of_file)
 UNIT_TEST(segment_outside_user_space)
 {
 	static const u64 addrs[] = {
-		USER_TOP, USER_TOP + 0x1000, 0xffff800000000000ull, 0xffffffff80000000ull,
+		USER_TOP,
+		USER_TOP + 0x1000,
+		0xffff800000000000ull,
+		0xffffffff80000000ull,
 		0xfffffffffffff000ull,
 	};
 
@@ -750,9 +782,13 @@ UNIT_TEST(too_many_loadable_segments)
 UNIT_TEST(no_loadable_segments)
 {
 	static_exec();
-	ph[0] = ph[2];				/* PT_GNU_STACK */
-	ph[1] = (struct phdr){ .type = PT_NOTE, .flags = PF_R, .offset = 0x200,
-			       .vaddr = TEXT_VADDR + 0x200, .filesz = 0x20, .memsz = 0x20 };
+	ph[0] = ph[2]; /* PT_GNU_STACK */
+	ph[1] = (struct phdr){ .type = PT_NOTE,
+			       .flags = PF_R,
+			       .offset = 0x200,
+			       .vaddr = TEXT_VADDR + 0x200,
+			       .filesz = 0x20,
+			       .memsz = 0x20 };
 	CHECK(REJECTS("no loadable segments"));
 
 	/* Only empty ones. */
@@ -765,8 +801,14 @@ UNIT_TEST(no_loadable_segments)
 UNIT_TEST(entry_point_must_be_in_an_executable_segment)
 {
 	static const u64 entries[] = {
-		0, TEXT_VADDR - 1, TEXT_VADDR + TEXT_SIZE, TEXT_VADDR + 0x2000,
-		DATA_VADDR, DATA_VADDR + DATA_MEMSZ - 1, USER_TOP, 0xffffffff80001000ull,
+		0,
+		TEXT_VADDR - 1,
+		TEXT_VADDR + TEXT_SIZE,
+		TEXT_VADDR + 0x2000,
+		DATA_VADDR,
+		DATA_VADDR + DATA_MEMSZ - 1,
+		USER_TOP,
+		0xffffffff80001000ull,
 		0xffffffffffffffffull,
 	};
 
@@ -845,8 +887,19 @@ static u64
 edgy(void)
 {
 	static const u64 edges[] = {
-		0, 1, 0x40, 0xfff, 0x1000, 0x1001, 0x10000, USER_TOP - 0x1000, USER_TOP - 1,
-		USER_TOP, 0x8000000000000000ull, 0xfffffffffffff000ull, 0xffffffffffffffffull,
+		0,
+		1,
+		0x40,
+		0xfff,
+		0x1000,
+		0x1001,
+		0x10000,
+		USER_TOP - 0x1000,
+		USER_TOP - 1,
+		USER_TOP,
+		0x8000000000000000ull,
+		0xfffffffffffff000ull,
+		0xffffffffffffffffull,
 	};
 	u64 r = rng();
 
@@ -864,8 +917,8 @@ edgy(void)
 
 UNIT_TEST(random_program_headers_give_a_valid_image_or_a_reason)
 {
-	static const u32 types[] = { PT_LOAD, PT_LOAD, PT_LOAD, PT_NULL, PT_PHDR, PT_GNU_STACK,
-				     PT_NOTE, PT_TLS, PT_INTERP };
+	static const u32 types[] = { PT_LOAD,	   PT_LOAD, PT_LOAD, PT_NULL,  PT_PHDR,
+				     PT_GNU_STACK, PT_NOTE, PT_TLS,  PT_INTERP };
 	int accepted = 0;
 
 	for (int iter = 0; iter < 20000; iter++) {

@@ -28,7 +28,7 @@ ioremap(phys_addr_t phys, size_t size, enum iomap_cache cache)
 {
 	free(mapped);
 	mapped = malloc(size);
-	memset(mapped, 0xa5, size);	/* what the firmware left on the screen */
+	memset(mapped, 0xa5, size); /* what the firmware left on the screen */
 	mapped_size = size;
 	mapped_cache = cache;
 	return mapped;
@@ -81,11 +81,18 @@ static struct boot_framebuffer
 rgb_fb(u32 width, u32 height, u8 bpp, u8 rpos, u8 rsize, u8 gpos, u8 gsize, u8 bpos, u8 bsize)
 {
 	return (struct boot_framebuffer){
-		.addr = 0xfd000000, .width = width, .height = height,
-		.pitch = width * (bpp / 8) + 12,	/* padded rows, as real cards have */
-		.bpp = bpp, .type = FB_TYPE_RGB,
-		.red_pos = rpos, .red_size = rsize, .green_pos = gpos, .green_size = gsize,
-		.blue_pos = bpos, .blue_size = bsize,
+		.addr = 0xfd000000,
+		.width = width,
+		.height = height,
+		.pitch = width * (bpp / 8) + 12, /* padded rows, as real cards have */
+		.bpp = bpp,
+		.type = FB_TYPE_RGB,
+		.red_pos = rpos,
+		.red_size = rsize,
+		.green_pos = gpos,
+		.green_size = gsize,
+		.blue_pos = bpos,
+		.blue_size = bsize,
 	};
 }
 
@@ -120,7 +127,8 @@ check_glyph_drawn(const struct boot_framebuffer *fb, u32 want_fg, u32 want_bg)
 	for (u32 y = 0; y < fb->height; y++) {
 		for (size_t i = 0; i < fb->pitch; i++) {
 			bool inside = y >= FONT_HEIGHT && y < 2 * FONT_HEIGHT &&
-				i >= FONT_WIDTH * d.bytes_pp && i < 2 * FONT_WIDTH * d.bytes_pp;
+				      i >= FONT_WIDTH * d.bytes_pp &&
+				      i < 2 * FONT_WIDTH * d.bytes_pp;
 			changed_outside += !inside && mem[y * fb->pitch + i] != 0xa5;
 		}
 	}
@@ -306,7 +314,7 @@ UNIT_TEST(grid_tab_stops_every_8_columns_and_at_the_last)
 	feed(&g, "abcdefghi\tX");
 	CHECK_STR(line(&g, 0), "abcdefghi  X");
 	g = grid_of(8, 2);
-	feed(&g, "abcdefgh\tz");		/* pending wrap: the tab changes nothing */
+	feed(&g, "abcdefgh\tz"); /* pending wrap: the tab changes nothing */
 	CHECK_STR(line(&g, 0), "abcdefgh");
 	CHECK_STR(line(&g, 1), "z");
 }
@@ -339,7 +347,9 @@ UNIT_TEST(grid_skips_escape_sequences)
 {
 	struct textgrid g = grid_of(20, 4);
 
-	feed(&g, "a\x1b[1;31mb\x1b[0mc\x1b(Bd\x1b[?25le\x1b" "7f");
+	feed(&g,
+	     "a\x1b[1;31mb\x1b[0mc\x1b(Bd\x1b[?25le\x1b"
+	     "7f");
 	CHECK_STR(line(&g, 0), "abcdef");
 	/* A sequence split across writes, as a console may be handed it. */
 	feed(&g, "\nx\x1b[3");
@@ -353,7 +363,11 @@ UNIT_TEST(grid_skips_escape_sequences)
 UNIT_TEST(grid_ignores_controls_and_utf8_continuations)
 {
 	struct textgrid g = grid_of(10, 2);
-	static const char s[] = "a\x07" "b\x7f" "c\x00" "d\xc3\xa9!";
+	static const char s[] =
+		"a\x07"
+		"b\x7f"
+		"c\x00"
+		"d\xc3\xa9!";
 
 	textgrid_write(&g, s, sizeof(s) - 1);
 	CHECK_EQ(g.cells[4], 0xc3);
@@ -379,7 +393,7 @@ UNIT_TEST(flush_draws_only_changed_cells)
 	ndraws = 0;
 	textgrid_flush(&g, count_draw, NULL);
 	CHECK_EQ(ndraws, 5);
-	feed(&g, "\rhelp");		/* only 'p' replaces 'l' */
+	feed(&g, "\rhelp"); /* only 'p' replaces 'l' */
 	ndraws = 0;
 	textgrid_flush(&g, count_draw, NULL);
 	CHECK_EQ(ndraws, 1);
@@ -406,7 +420,8 @@ draw_into(void *ctx, unsigned col, unsigned row, u8 ch)
 
 UNIT_TEST(screen_after_many_scrolls_equals_a_fresh_render)
 {
-	struct boot_framebuffer fb = rgb_fb(9 * FONT_WIDTH + 3, 4 * FONT_HEIGHT + 5, 16, 11, 5, 5, 6, 0, 5);
+	struct boot_framebuffer fb =
+		rgb_fb(9 * FONT_WIDTH + 3, 4 * FONT_HEIGHT + 5, 16, 11, 5, 5, 6, 0, 5);
 	size_t size = (size_t)fb.pitch * fb.height;
 	u8 *screen = malloc(size), *fresh = malloc(size);
 	struct fbdraw live, ref;
@@ -446,7 +461,7 @@ UNIT_TEST(fbcon_registers_on_an_rgb_framebuffer)
 	CHECK_EQ(mapped_cache, IOMAP_WRITE_COMBINING);
 	CHECK_EQ(mapped_size, (size_t)boot.fb.pitch * 481);
 	CHECK_STR(unit_last_log, "fbcon: 643x481x32 framebuffer at 0xfd000000, 80x30 text\n");
-	CHECK_EQ(pixel_at(&pixels, 642, 480), 0);	/* cleared, margins included */
+	CHECK_EQ(pixel_at(&pixels, 642, 480), 0); /* cleared, margins included */
 	registered->write("\x1b[1mHi\n", 7);
 	CHECK(cell_matches(&pixels, 0, 0, 'H'));
 	CHECK(cell_matches(&pixels, FONT_WIDTH, 0, 'i'));
@@ -458,7 +473,7 @@ UNIT_TEST(fbcon_leaves_unusable_screens_alone)
 	int logs = unit_log_count;
 
 	memset(&boot, 0, sizeof(boot));
-	boot.efi = true;			/* UEFI: no VGA text mode to fall back on */
+	boot.efi = true; /* UEFI: no VGA text mode to fall back on */
 	registered = NULL;
 	fbcon_init(&boot);
 	CHECK(registered == NULL);
@@ -471,7 +486,7 @@ UNIT_TEST(fbcon_leaves_unusable_screens_alone)
 	CHECK(registered == NULL);
 	CHECK_STR(unit_last_log, "fbcon: framebuffer type 0 not supported\n");
 
-	boot.fb = rgb_fb(7, 480, 32, 16, 8, 8, 8, 0, 8);	/* narrower than a glyph */
+	boot.fb = rgb_fb(7, 480, 32, 16, 8, 8, 8, 0, 8); /* narrower than a glyph */
 	fbcon_init(&boot);
 	CHECK(registered == NULL);
 }

@@ -29,10 +29,10 @@ arc_add(const char *name, u32 mode, const char *data)
 {
 	size_t n = strlen(data);
 
-	arc_len[cur] += (size_t)snprintf((char *)arc[cur] + arc_len[cur], sizeof(arc[cur]) - arc_len[cur],
-					 "070701%08X%08X%08X%08X%08X%08X%08zX%08X%08X%08X%08X%08zX%08X",
-					 1u, mode, 0u, 0u, 1u, 1234567u, n, 0u, 0u, 0u, 0u,
-					 strlen(name) + 1, 0u);
+	arc_len[cur] += (size_t)snprintf(
+		(char *)arc[cur] + arc_len[cur], sizeof(arc[cur]) - arc_len[cur],
+		"070701%08X%08X%08X%08X%08X%08X%08zX%08X%08X%08X%08X%08zX%08X", 1u, mode, 0u, 0u,
+		1u, 1234567u, n, 0u, 0u, 0u, 0u, strlen(name) + 1, 0u);
 	memcpy(arc[cur] + arc_len[cur], name, strlen(name) + 1);
 	arc_len[cur] += strlen(name) + 1;
 	arc_pad();
@@ -82,11 +82,11 @@ UNIT_TEST(an_archive_becomes_the_tree)
 	arc_add(".", 040755, "");
 	arc_add("bin", 040755, "");
 	arc_add("bin/sh", 0100755, "#!shell");
-	arc_add("./etc/motd", 0100644, "welcome\n");	/* its parent comes from nowhere */
+	arc_add("./etc/motd", 0100644, "welcome\n"); /* its parent comes from nowhere */
 	arc_add("/abs/path", 0100600, "leading slash");
-	arc_add("etc", 040700, "");			/* after its child: the mode still applies */
+	arc_add("etc", 040700, ""); /* after its child: the mode still applies */
 	arc_add("link", 0120777, "bin/sh");
-	arc_add("tmp", 041777, "");			/* exists already: takes the archive's mode */
+	arc_add("tmp", 041777, ""); /* exists already: takes the archive's mode */
 	arc_end();
 	load(1);
 
@@ -98,7 +98,7 @@ UNIT_TEST(an_archive_becomes_the_tree)
 	CHECK_EQ(stat_of("/etc").st_mode, S_IFDIR | 0700);
 	CHECK(has_contents("/abs/path", "leading slash"));
 	CHECK_EQ(stat_of("/abs").st_mode, S_IFDIR | 0755);
-	CHECK_EQ(stat_of("/link").st_mode, 0);		/* symlinks are skipped */
+	CHECK_EQ(stat_of("/link").st_mode, 0); /* symlinks are skipped */
 	CHECK_EQ(stat_of("/tmp").st_mode, S_IFDIR | 01777);
 	CHECK(strstr(unit_last_log, "initrd0: 3 directories, 3 files (28 bytes)"));
 	struct file *f;
@@ -116,12 +116,12 @@ UNIT_TEST(a_corrupt_archive_keeps_what_came_before)
 	size_t bad = arc_len[0];
 	arc_add("lost", 0100644, "never seen");
 	arc_end();
-	arc[0][bad + 6 + 8 * 6 + 3] = 'Z';		/* the third entry's filesize */
+	arc[0][bad + 6 + 8 * 6 + 3] = 'Z'; /* the third entry's filesize */
 	int logs = unit_log_count;
 	load(1);
 	CHECK(has_contents("/good/file", "kept"));
 	CHECK_EQ(stat_of("/lost").st_mode, 0);
-	CHECK_EQ(unit_log_count, logs + 2);		/* the error, then the summary */
+	CHECK_EQ(unit_log_count, logs + 2); /* the error, then the summary */
 	CHECK(strstr(unit_last_log, "1 directories, 1 files (4 bytes), incomplete"));
 
 	/* Cut short: the same. */
@@ -140,9 +140,9 @@ UNIT_TEST(entries_that_must_not_be_made)
 	fs_setup();
 	arc_begin(0);
 	arc_add("x", 0100644, "file");
-	arc_add("x/under", 0100644, "a file under a file");	/* cannot be made: skipped */
+	arc_add("x/under", 0100644, "a file under a file"); /* cannot be made: skipped */
 	arc_add("y", 0100644, "y");
-	arc_add("../escape", 0100644, "out of the root");	/* corruption: stops */
+	arc_add("../escape", 0100644, "out of the root"); /* corruption: stops */
 	arc_add("z", 0100644, "z");
 	arc_end();
 	load(1);

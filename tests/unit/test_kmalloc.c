@@ -74,9 +74,9 @@ UNIT_TEST(size_classes_have_exact_boundaries)
 		size_t size;
 		int class;
 	} cases[] = {
-		{ 0, 0 }, { 1, 0 }, { 8, 0 }, { 9, 1 }, { 16, 1 }, { 17, 2 },
-		{ 64, 3 }, { 65, 4 }, { 1024, 7 }, { 1025, 8 }, { 2048, 8 },
-		{ 2049, -1 }, { PAGE_SIZE, -1 }, { SIZE_MAX, -1 },
+		{ 0, 0 },    { 1, 0 },	   { 8, 0 },	      { 9, 1 },		{ 16, 1 },
+		{ 17, 2 },   { 64, 3 },	   { 65, 4 },	      { 1024, 7 },	{ 1025, 8 },
+		{ 2048, 8 }, { 2049, -1 }, { PAGE_SIZE, -1 }, { SIZE_MAX, -1 },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
@@ -96,7 +96,7 @@ UNIT_TEST(zero_sizes_and_null_pointers)
 UNIT_TEST(every_class_boundary_gets_an_aligned_object)
 {
 	setup(64);
-	for (int class = 0; class < KMALLOC_NCLASSES; class++) {
+	for (int class = 0; class < KMALLOC_NCLASSES; class ++) {
 		size_t size = (size_t)KMALLOC_MIN_SIZE << class;
 		size_t asks[] = { size - 1, size, size + 1 };
 
@@ -117,7 +117,7 @@ UNIT_TEST(every_class_boundary_gets_an_aligned_object)
 			kfree(p);
 		}
 	}
-	for (int class = 0; class < KMALLOC_NCLASSES; class++) {
+	for (int class = 0; class < KMALLOC_NCLASSES; class ++) {
 		struct kmalloc_class_stats st = class_stats(class);
 		CHECK_EQ(st.object_size, (size_t)KMALLOC_MIN_SIZE << class);
 		CHECK_EQ(st.objects_in_use, 0);
@@ -131,7 +131,7 @@ UNIT_TEST(a_slab_holds_a_page_of_objects)
 	static void *objs[PAGE_SIZE / KMALLOC_MIN_SIZE];
 
 	setup(64);
-	for (int class = 0; class < KMALLOC_NCLASSES; class++) {
+	for (int class = 0; class < KMALLOC_NCLASSES; class ++) {
 		size_t size = (size_t)KMALLOC_MIN_SIZE << class;
 		size_t per_slab = PAGE_SIZE / size;
 
@@ -238,7 +238,7 @@ UNIT_TEST(full_slab_rejoins_the_partial_list)
 	setup(16);
 	for (int i = 0; i < PER_SLAB; i++)
 		objs[i] = kmalloc(512);
-	void *next = kmalloc(512);	/* the first slab is full: a second one */
+	void *next = kmalloc(512); /* the first slab is full: a second one */
 	CHECK(virt_to_page(next) != virt_to_page(objs[0]));
 	CHECK_EQ(class_stats(kmalloc_size_class(512)).slabs, 2);
 	kfree(objs[3]);
@@ -324,7 +324,7 @@ UNIT_TEST(random_kmalloc_kfree_keeps_every_object_intact)
 		}
 	}
 	u64 kept = 0;
-	for (int class = 0; class < KMALLOC_NCLASSES; class++) {
+	for (int class = 0; class < KMALLOC_NCLASSES; class ++) {
 		struct kmalloc_class_stats st = class_stats(class);
 		CHECK_EQ(st.objects_in_use, 0);
 		CHECK(st.slabs <= 1);
@@ -337,8 +337,8 @@ UNIT_TEST(live_object_that_looks_free_is_not_a_double_free)
 {
 	setup(16);
 	uintptr_t *a = kmalloc(32), *b = kmalloc(32), *c = kmalloc(32);
-	*a = (uintptr_t)b ^ FREELIST_POISON;	/* a link to a live object */
-	*c = FREELIST_POISON;			/* a link that ends the list */
+	*a = (uintptr_t)b ^ FREELIST_POISON; /* a link to a live object */
+	*c = FREELIST_POISON;		     /* a link that ends the list */
 	kfree(a);
 	kfree(c);
 	CHECK_EQ(class_stats(kmalloc_size_class(32)).objects_in_use, 1);
@@ -366,7 +366,7 @@ double_kfree(void)
 {
 	setup(16);
 	void *p = kmalloc(64);
-	kmalloc(64);	/* keeps the slab in use */
+	kmalloc(64); /* keeps the slab in use */
 	kfree(p);
 	kfree(p);
 }
@@ -376,7 +376,7 @@ double_kfree_of_last_object(void)
 {
 	setup(16);
 	void *p = kmalloc(128);
-	kfree(p);	/* the slab stays, empty, as the cache's only one */
+	kfree(p); /* the slab stays, empty, as the cache's only one */
 	kfree(p);
 }
 
@@ -389,9 +389,9 @@ kfree_into_returned_slab(void)
 	setup(16);
 	for (int i = 0; i < 2 * PER_SLAB; i++)
 		objs[i] = kmalloc(1024);
-	kfree(objs[PER_SLAB]);	/* the second slab becomes partial */
+	kfree(objs[PER_SLAB]); /* the second slab becomes partial */
 	for (int i = 0; i < PER_SLAB; i++)
-		kfree(objs[i]);	/* so the first one, emptied, goes back */
+		kfree(objs[i]); /* so the first one, emptied, goes back */
 	kfree(objs[0]);
 }
 

@@ -28,7 +28,7 @@
 
 /* ---- printk, keeping every line ------------------------------------------ */
 
-static char log_text[16384];	/* all lines since log_clear() */
+static char log_text[16384]; /* all lines since log_clear() */
 static size_t log_len;
 static int log_lines, log_last_level;
 
@@ -81,11 +81,14 @@ KNOB_INT(t_wide, "t_wide", 0, INT_MIN, INT_MAX, true, "the whole int range");
 KNOB_ENUM(t_mode, "t_mode", 1, true, "a test enumeration", "legacy", "trap", "none");
 KNOB_STRING(t_text, "t_text", 16, "dflt", "a test text");
 /* Long names, so that knobs_print_state needs more than one line. */
-KNOB_INT(t_long1, "t_first_knob_with_a_name_long_enough_to_fill_a_state_line", 1, 0, 9, false, "long");
-KNOB_INT(t_long2, "t_second_knob_with_a_name_long_enough_to_fill_a_state_line", 2, 0, 9, false, "long");
-KNOB_INT(t_long3, "t_third_knob_with_a_name_long_enough_to_fill_a_state_line", 3, 0, 9, false, "long");
+KNOB_INT(t_long1, "t_first_knob_with_a_name_long_enough_to_fill_a_state_line", 1, 0, 9, false,
+	 "long");
+KNOB_INT(t_long2, "t_second_knob_with_a_name_long_enough_to_fill_a_state_line", 2, 0, 9, false,
+	 "long");
+KNOB_INT(t_long3, "t_third_knob_with_a_name_long_enough_to_fill_a_state_line", 3, 0, 9, false,
+	 "long");
 
-#define NKNOBS 10	/* the nine above and knobs.c's `help` */
+#define NKNOBS 10 /* the nine above and knobs.c's `help` */
 
 static void
 reset(void)
@@ -185,7 +188,7 @@ UNIT_TEST(empty_and_blank_lines_have_no_words)
 	CHECK_EQ(cursor, line + strlen(line));
 	cursor = "";
 	CHECK_EQ(cmdline_next_word(&cursor, word, sizeof(word)), -1);
-	CHECK_EQ(cmdline_next_word(&cursor, word, sizeof(word)), -1);	/* and stays done */
+	CHECK_EQ(cmdline_next_word(&cursor, word, sizeof(word)), -1); /* and stays done */
 }
 
 UNIT_TEST(quotes_group_blanks_and_are_removed)
@@ -216,10 +219,10 @@ UNIT_TEST(long_word_is_cut_but_reports_full_length)
 	memset(word, 'G', sizeof(word));
 	CHECK_EQ(cmdline_next_word(&cursor, word, 4), 7);
 	CHECK_STR(word, "abc");
-	CHECK_EQ(word[4], 'G');			/* nothing written past size */
-	CHECK_EQ(cmdline_next_word(&cursor, word, 4), 7);	/* quotes are not counted */
+	CHECK_EQ(word[4], 'G');				  /* nothing written past size */
+	CHECK_EQ(cmdline_next_word(&cursor, word, 4), 7); /* quotes are not counted */
 	CHECK_STR(word, "q u");
-	CHECK_EQ(cmdline_next_word(&cursor, word, 4), 4);	/* exactly one too long */
+	CHECK_EQ(cmdline_next_word(&cursor, word, 4), 4); /* exactly one too long */
 	CHECK_STR(word, "nex");
 	CHECK_EQ(cmdline_next_word(&cursor, word, 4), -1);
 }
@@ -242,7 +245,7 @@ UNIT_TEST(tiny_word_buffers)
 	CHECK_EQ(word[0], '\0');
 	CHECK_EQ(word[1], 'G');
 	word[0] = 'G';
-	CHECK_EQ(cmdline_next_word(&cursor, word, 0), 2);	/* size 0: only measures */
+	CHECK_EQ(cmdline_next_word(&cursor, word, 0), 2); /* size 0: only measures */
 	CHECK_EQ(word[0], 'G');
 	CHECK_EQ(cmdline_next_word(&cursor, word, 0), -1);
 }
@@ -275,7 +278,7 @@ UNIT_TEST(name_value_sets_each_kind_of_knob)
 	CHECK_EQ(t_count, 17);
 	CHECK_EQ(t_signed, -20);
 	CHECK_EQ(t_mode, 2);
-	CHECK_EQ(log_lines, 0);		/* valid input is silent */
+	CHECK_EQ(log_lines, 0); /* valid input is silent */
 }
 
 UNIT_TEST(bare_bool_flag_means_on)
@@ -357,7 +360,7 @@ UNIT_TEST(int_syntax)
 	CHECK_EQ(set_count("0x1f", 0), 31);
 	CHECK_EQ(set_count("0X1F", 0), 31);
 	CHECK_EQ(set_count("0x0", 0), 0);
-	CHECK_EQ(set_count("007", 0), 7);		/* leading zeros are decimal, not octal */
+	CHECK_EQ(set_count("007", 0), 7); /* leading zeros are decimal, not octal */
 	CHECK_EQ(set_count("-0", 0), 0);
 }
 
@@ -380,8 +383,8 @@ UNIT_TEST(int_range_is_inclusive_and_enforced)
 UNIT_TEST(int_junk_is_rejected)
 {
 	static const char *const junk[] = {
-		"", "-", "0x", "-0x", "abc", "12abc", "1 2", " 5", "5 ", "+5", "--5",
-		"0xg", "1.5", "1e3", "0b101", "x10",
+		"",   "-",  "0x",  "-0x", "abc", "12abc", "1 2",   " 5",
+		"5 ", "+5", "--5", "0xg", "1.5", "1e3",	  "0b101", "x10",
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(junk); i++) {
@@ -405,7 +408,7 @@ UNIT_TEST(int_limits_and_overflow)
 	CHECK_EQ(knob_set(k, "2147483648"), -EINVAL);
 	CHECK_EQ(knob_set(k, "-2147483649"), -EINVAL);
 	CHECK_EQ(knob_set(k, "0x80000000"), -EINVAL);
-	CHECK_EQ(knob_set(k, "4294967301"), -EINVAL);	/* 2^32 + 5: must not wrap to 5 */
+	CHECK_EQ(knob_set(k, "4294967301"), -EINVAL); /* 2^32 + 5: must not wrap to 5 */
 	CHECK_EQ(knob_set(k, "99999999999999999999999999"), -EINVAL);
 	CHECK_EQ(knob_set(k, "0xffffffffffffffffffff"), -EINVAL);
 	CHECK_EQ(knob_set(k, "-99999999999999999999999999"), -EINVAL);
@@ -423,7 +426,7 @@ UNIT_TEST(enum_takes_names_only)
 	CHECK_EQ(t_mode, 1);
 	CHECK_EQ(knob_set(k, "none"), 0);
 	CHECK_EQ(t_mode, 2);
-	CHECK_EQ(knob_set(k, "2"), -EINVAL);		/* not by number */
+	CHECK_EQ(knob_set(k, "2"), -EINVAL); /* not by number */
 	CHECK_EQ(knob_set(k, "NONE"), -EINVAL);
 	CHECK_EQ(knob_set(k, "tra"), -EINVAL);
 	CHECK_EQ(knob_set(k, ""), -EINVAL);
@@ -454,8 +457,8 @@ UNIT_TEST(unknown_knob_with_value_names_only_the_name)
 	CHECK(unchanged(before));
 	CHECK_EQ(log_lines, 4);
 	CHECK(logged("unknown knob 'bogus' ignored"));
-	CHECK(logged("unknown knob 't_coun' ignored"));	/* no prefix matching */
-	CHECK(logged("unknown knob 'T_COUNT' ignored"));	/* nor case folding */
+	CHECK(logged("unknown knob 't_coun' ignored"));	 /* no prefix matching */
+	CHECK(logged("unknown knob 'T_COUNT' ignored")); /* nor case folding */
 	CHECK(logged("unknown knob '' ignored"));
 	CHECK(!logged("bogus=3"));
 }
@@ -507,9 +510,10 @@ UNIT_TEST(over_long_word_is_ignored_with_a_warning)
 	reset();
 	knobs_apply_cmdline(line);
 	CHECK_EQ(t_count, 4);
-	CHECK_EQ(t_flag, 1);				/* the next word still counts */
+	CHECK_EQ(t_flag, 1); /* the next word still counts */
 	CHECK_EQ(log_lines, 1);
-	CHECK(logged("longer than 1023 characters ignored: t_count=11111111111111111111111111111111..."));
+	CHECK(logged(
+		"longer than 1023 characters ignored: t_count=11111111111111111111111111111111..."));
 
 	/* 255 characters is still fine. */
 	memset(line, ' ', sizeof(line));
@@ -530,7 +534,7 @@ UNIT_TEST(help_prints_every_knob)
 	reset();
 	knobs_apply_cmdline("t_count=8 help");
 	CHECK_EQ(knob_help, 1);
-	CHECK_EQ(log_lines, 1 + NKNOBS);	/* a heading, then one line each */
+	CHECK_EQ(log_lines, 1 + NKNOBS); /* a heading, then one line each */
 	CHECK_EQ(log_last_level, LOG_NOTICE);
 	CHECK(logged("knobs (name=value on the kernel command line"));
 	for_each_knob(k) {
@@ -538,11 +542,15 @@ UNIT_TEST(help_prints_every_knob)
 		CHECK(logged(k->help));
 	}
 	/* name, runtime mark, valid values, default, current value, help */
-	CHECK(logged("  t_count         0..100                       default 4        now 8        a test count [tests/unit/test_knobs.c]\n"));
-	CHECK(logged("  t_mode        * legacy|trap|none             default trap     now trap     a test enumeration [tests/unit/test_knobs.c]\n"));
-	CHECK(logged("  t_flag        * 0|1                          default 0        now 0        a test flag [tests/unit/test_knobs.c]\n"));
+	CHECK(logged(
+		"  t_count         0..100                       default 4        now 8        a test count [tests/unit/test_knobs.c]\n"));
+	CHECK(logged(
+		"  t_mode        * legacy|trap|none             default trap     now trap     a test enumeration [tests/unit/test_knobs.c]\n"));
+	CHECK(logged(
+		"  t_flag        * 0|1                          default 0        now 0        a test flag [tests/unit/test_knobs.c]\n"));
 	/* Text in quotes; the valid column is one wider than its padding. */
-	CHECK(logged("  t_text          text of at most 15 characters default \"dflt\"   now \"dflt\"   a test text [tests/unit/test_knobs.c]\n"));
+	CHECK(logged(
+		"  t_text          text of at most 15 characters default \"dflt\"   now \"dflt\"   a test text [tests/unit/test_knobs.c]\n"));
 }
 
 UNIT_TEST(help_only_when_asked)
@@ -563,7 +571,7 @@ check_state_lines(char *pairs, size_t size)
 	pairs[0] = '\0';
 	for (char *nl; (nl = strchr(line, '\n')); line = nl + 1) {
 		CHECK(strncmp(line, "  knobs: ", 9) == 0);
-		CHECK(nl - line <= 8 + 159);	/* "  knobs:" and what fits in 160 */
+		CHECK(nl - line <= 8 + 159); /* "  knobs:" and what fits in 160 */
 		strncat(pairs, line + 8, MIN((size_t)(nl - line - 8), size - strlen(pairs) - 1));
 	}
 	CHECK_EQ(*line, '\0');
@@ -577,10 +585,10 @@ UNIT_TEST(state_lists_every_value_across_lines)
 	knobs_apply_cmdline("t_mode=legacy t_signed=-9 t_flag");
 	log_clear();
 	knobs_print_state(LOG_INFO);
-	CHECK(log_lines >= 2);			/* the long names do not fit on one */
+	CHECK(log_lines >= 2); /* the long names do not fit on one */
 	CHECK_EQ(log_last_level, LOG_INFO);
 	check_state_lines(pairs, sizeof(pairs));
-	strcat(pairs, " ");		/* so every pair is " name=value " */
+	strcat(pairs, " "); /* so every pair is " name=value " */
 	CHECK(strstr(pairs, " t_flag=1 "));
 	CHECK(strstr(pairs, " t_mode=legacy "));
 	CHECK(strstr(pairs, " t_signed=-9 "));
@@ -604,11 +612,11 @@ UNIT_TEST(text_set_by_name_value)
 	CHECK_STR(t_text, "dflt");
 	knobs_apply_cmdline("t_text=hello");
 	CHECK_STR(t_text, "hello");
-	knobs_apply_cmdline("t_text=a=b");		/* only the first '=' separates */
+	knobs_apply_cmdline("t_text=a=b"); /* only the first '=' separates */
 	CHECK_STR(t_text, "a=b");
-	knobs_apply_cmdline("t_text=x");		/* shorter than before: fully replaced */
+	knobs_apply_cmdline("t_text=x"); /* shorter than before: fully replaced */
 	CHECK_STR(t_text, "x");
-	knobs_apply_cmdline("t_text=");			/* empty text is text */
+	knobs_apply_cmdline("t_text="); /* empty text is text */
 	CHECK_STR(t_text, "");
 	CHECK_EQ(log_lines, 0);
 }
@@ -618,12 +626,12 @@ UNIT_TEST(text_in_quotes_keeps_its_spaces)
 	reset();
 	knobs_apply_cmdline("t_text=\"a b\" t_count=6");
 	CHECK_STR(t_text, "a b");
-	CHECK_EQ(t_count, 6);				/* the quote ended the value */
+	CHECK_EQ(t_count, 6); /* the quote ended the value */
 	knobs_apply_cmdline("\"t_text=  two\tblanks \"");
 	CHECK_STR(t_text, "  two\tblanks ");
 	knobs_apply_cmdline("t_text=\"\"");
 	CHECK_STR(t_text, "");
-	knobs_apply_cmdline("t_text=\"-n 3\"\"x\"");	/* quoted parts join */
+	knobs_apply_cmdline("t_text=\"-n 3\"\"x\""); /* quoted parts join */
 	CHECK_STR(t_text, "-n 3x");
 	CHECK_EQ(log_lines, 0);
 }
@@ -631,7 +639,7 @@ UNIT_TEST(text_in_quotes_keeps_its_spaces)
 UNIT_TEST(text_up_to_the_limit_is_taken)
 {
 	reset();
-	CHECK_EQ(knob_set(knob_find("t_text"), "0123456789abcde"), 0);	/* 15 + NUL = 16 */
+	CHECK_EQ(knob_set(knob_find("t_text"), "0123456789abcde"), 0); /* 15 + NUL = 16 */
 	CHECK_STR(t_text, "0123456789abcde");
 	CHECK_EQ(t_text[15], '\0');
 	knobs_apply_cmdline("t_text=\"0123456789 bcde\"");
@@ -645,12 +653,13 @@ UNIT_TEST(text_too_long_warns_with_the_limit_and_keeps_the_old)
 
 	reset();
 	struct snapshot before = snapshot();
-	CHECK_EQ(knob_set(k, "0123456789abcdef"), -EINVAL);	/* 16: no room for the NUL */
+	CHECK_EQ(knob_set(k, "0123456789abcdef"), -EINVAL); /* 16: no room for the NUL */
 	CHECK(unchanged(before));
 	CHECK_STR(t_text, "dflt");
 	CHECK_EQ(log_lines, 1);
 	CHECK_EQ(log_last_level, LOG_WARNING);
-	CHECK_STR(unit_last_log, "knobs: invalid value '0123456789abcdef' for t_text "
+	CHECK_STR(unit_last_log,
+		  "knobs: invalid value '0123456789abcdef' for t_text "
 		  "(valid: text of at most 15 characters); keeping \"dflt\"\n");
 
 	/* From the command line, after an earlier good value. */
@@ -659,7 +668,8 @@ UNIT_TEST(text_too_long_warns_with_the_limit_and_keeps_the_old)
 	knobs_apply_cmdline("t_text=\"far too long for sixteen\"");
 	CHECK(unchanged(before));
 	CHECK_STR(t_text, "a b");
-	CHECK_STR(unit_last_log, "knobs: invalid value 'far too long for sixteen' for t_text "
+	CHECK_STR(unit_last_log,
+		  "knobs: invalid value 'far too long for sixteen' for t_text "
 		  "(valid: text of at most 15 characters); keeping \"a b\"\n");
 
 	/* Much longer than any buffer of the knob's. */
@@ -679,8 +689,9 @@ UNIT_TEST(text_without_value_warns)
 	CHECK(unchanged(before));
 	CHECK_EQ(log_lines, 1);
 	CHECK_EQ(log_last_level, LOG_WARNING);
-	CHECK_STR(unit_last_log,
-		  "knobs: t_text needs a value (t_text=<text of at most 15 characters>); ignored\n");
+	CHECK_STR(
+		unit_last_log,
+		"knobs: t_text needs a value (t_text=<text of at most 15 characters>); ignored\n");
 	CHECK_STR(t_text, "dflt");
 }
 
@@ -689,7 +700,8 @@ UNIT_TEST(text_help_shows_default_and_current_in_quotes)
 	reset();
 	knobs_apply_cmdline("t_text=\"a b\" help");
 	CHECK_EQ(log_lines, 1 + NKNOBS);
-	CHECK(logged("  t_text          text of at most 15 characters default \"dflt\"   now \"a b\"    a test text [tests/unit/test_knobs.c]\n"));
+	CHECK(logged(
+		"  t_text          text of at most 15 characters default \"dflt\"   now \"a b\"    a test text [tests/unit/test_knobs.c]\n"));
 }
 
 UNIT_TEST(text_state_shows_the_value_in_quotes)
@@ -725,7 +737,7 @@ UNIT_TEST(text_formatting)
 	knob_set(k, "now");
 	CHECK_EQ(knob_format_current(k, buf, sizeof(buf)), 5);
 	CHECK_STR(buf, "\"now\"");
-	CHECK_EQ(knob_format_default(k, buf, sizeof(buf)), 6);	/* the default stays */
+	CHECK_EQ(knob_format_default(k, buf, sizeof(buf)), 6); /* the default stays */
 	CHECK_STR(buf, "\"dflt\"");
 	/* Cut short safely. */
 	memset(buf, 'G', sizeof(buf));
@@ -744,7 +756,7 @@ UNIT_TEST(text_macro_fills_in_the_descriptor)
 	CHECK_EQ(k->str_size, 16);
 	CHECK_STR(k->str_def, "dflt");
 	CHECK_STR(k->help, "a test text");
-	CHECK(!k->runtime);				/* text is boot-time only */
+	CHECK(!k->runtime); /* text is boot-time only */
 	CHECK(k->value == NULL);
 }
 
@@ -807,7 +819,7 @@ UNIT_TEST(format_value_for_each_type)
 UNIT_TEST(macros_fill_in_the_descriptor)
 {
 	const struct knob *b = knob_find("t_flag"), *i = knob_find("t_count"),
-		*e = knob_find("t_mode");
+			  *e = knob_find("t_mode");
 
 	CHECK_EQ(b->type, KNOB_BOOL);
 	CHECK(b->value == &t_flag);

@@ -17,7 +17,10 @@ static const u64 addrs[] = { 0x1000, 0x1040, 0x10c0, 0x1200 };
 static const char names[] = "start_kernel\0memset\0do_page_fault\0idle_loop";
 static const u32 name_offsets[] = { 0, 13, 20, 34 };
 static const struct ksym_table table = {
-	.count = 4, .addrs = addrs, .name_offsets = name_offsets, .names = names,
+	.count = 4,
+	.addrs = addrs,
+	.name_offsets = name_offsets,
+	.names = names,
 	.text_end = 0x1280,
 };
 
@@ -54,13 +57,14 @@ UNIT_TEST(before_the_first_symbol)
 
 	CHECK_STR(lookup(&table, 0xfff, &off, &size), "-");
 	CHECK_STR(lookup(&table, 0, &off, &size), "-");
-	CHECK_EQ(off, 0xbad);		/* untouched when not found */
+	CHECK_EQ(off, 0xbad); /* untouched when not found */
 	CHECK_EQ(size, 0xbad);
 }
 
 UNIT_TEST(exact_symbol_starts)
 {
-	static const char *const expect[] = { "start_kernel", "memset", "do_page_fault", "idle_loop" };
+	static const char *const expect[] = { "start_kernel", "memset", "do_page_fault",
+					      "idle_loop" };
 	static const u64 sizes[] = { 0x40, 0x80, 0x140, 0x80 };
 	u64 off, size;
 
@@ -78,7 +82,7 @@ UNIT_TEST(inside_a_symbol)
 	CHECK_STR(lookup(&table, 0x1001, &off, &size), "start_kernel");
 	CHECK_EQ(off, 1);
 	CHECK_EQ(size, 0x40);
-	CHECK_STR(lookup(&table, 0x103f, &off, &size), "start_kernel");	/* last byte */
+	CHECK_STR(lookup(&table, 0x103f, &off, &size), "start_kernel"); /* last byte */
 	CHECK_EQ(off, 0x3f);
 	CHECK_STR(lookup(&table, 0x105a, &off, &size), "memset");
 	CHECK_EQ(off, 0x1a);
@@ -131,7 +135,11 @@ UNIT_TEST(single_symbol)
 	static const u64 a[] = { 0x5000 };
 	static const u32 o[] = { 0 };
 	static const struct ksym_table one = {
-		.count = 1, .addrs = a, .name_offsets = o, .names = "only", .text_end = 0x5010,
+		.count = 1,
+		.addrs = a,
+		.name_offsets = o,
+		.names = "only",
+		.text_end = 0x5010,
 	};
 	u64 off, size;
 
@@ -148,8 +156,11 @@ static const u64 alias_addrs[] = { 0x2000, 0x2000, 0x2040, 0x2100, 0x2100, 0x210
 static const char alias_names[] = "a1\0a2\0b\0c1\0c2\0c3";
 static const u32 alias_offsets[] = { 0, 3, 6, 8, 11, 14 };
 static const struct ksym_table aliases = {
-	.count = 6, .addrs = alias_addrs, .name_offsets = alias_offsets,
-	.names = alias_names, .text_end = 0x2180,
+	.count = 6,
+	.addrs = alias_addrs,
+	.name_offsets = alias_offsets,
+	.names = alias_names,
+	.text_end = 0x2180,
 };
 
 UNIT_TEST(aliases_resolve_to_one_name_with_the_real_size)
@@ -177,7 +188,10 @@ UNIT_TEST(every_address_finds_the_containing_symbol)
 	static u32 big_offsets[100];
 	static char big_names[100 * 8];
 	struct ksym_table big = {
-		.count = 100, .addrs = big_addrs, .name_offsets = big_offsets, .names = big_names,
+		.count = 100,
+		.addrs = big_addrs,
+		.name_offsets = big_offsets,
+		.names = big_names,
 	};
 	u64 a = 0x10000;
 
@@ -201,9 +215,10 @@ UNIT_TEST(every_address_finds_the_containing_symbol)
 		}
 		CHECK(name == big_names + expect * 8);
 		CHECK_EQ(off, addr - big_addrs[expect]);
-		CHECK_EQ(size, (expect < 99 ? big_addrs[expect + 1] : big.text_end) - big_addrs[expect]);
+		CHECK_EQ(size,
+			 (expect < 99 ? big_addrs[expect + 1] : big.text_end) - big_addrs[expect]);
 		if (unit_failures_in_test)
-			break;		/* one report is enough */
+			break; /* one report is enough */
 	}
 }
 
@@ -240,7 +255,7 @@ UNIT_TEST(format_truncates_like_snprintf)
 	char buf[8];
 
 	cur = &table;
-	CHECK_EQ(ksym_format(0x11ff, buf, sizeof(buf)), 25);	/* do_page_fault+0x13f/0x140 */
+	CHECK_EQ(ksym_format(0x11ff, buf, sizeof(buf)), 25); /* do_page_fault+0x13f/0x140 */
 	CHECK_STR(buf, "do_page");
 	CHECK_EQ(ksym_format(0x1000, buf, 0), 21);
 }

@@ -154,7 +154,8 @@ UNIT_TEST(erase_at_line_start_does_nothing)
 	CHECK(!ldisc_input_available(&ld));
 
 	/* A completed line cannot be erased into. */
-	type("ab\n\x7f\x7f" "c\n");
+	type("ab\n\x7f\x7f"
+	     "c\n");
 	CHECK_STR(read_str(100, NULL), "ab\n");
 	CHECK_STR(read_str(100, NULL), "c\n");
 	CHECK_STR(echoed, "ab\nc\n");
@@ -166,7 +167,7 @@ UNIT_TEST(erase_takes_control_and_utf8_characters_whole)
 	type("a\x01\x7f");
 	CHECK_STR(echoed, "a^A\b \b\b \b");
 	echoed_len = 0;
-	type("\xc3\xa9\x7f\n");		/* e-acute, two bytes, one erase */
+	type("\xc3\xa9\x7f\n"); /* e-acute, two bytes, one erase */
 	CHECK_STR(read_str(100, NULL), "a\n");
 	CHECK_STR(echoed, "\xc3\xa9\b \b\n");
 }
@@ -187,13 +188,13 @@ UNIT_TEST(eof_at_line_start_reads_zero)
 
 	setup();
 	CHECK_EQ(type("\x04"), 1);
-	CHECK_EQ(echoed_len, 0);		/* ^D is not echoed */
+	CHECK_EQ(echoed_len, 0); /* ^D is not echoed */
 	CHECK(ldisc_read_ready(&ld, 100));
 	CHECK(ldisc_input_available(&ld));
 	CHECK_EQ(ldisc_readable(&ld), 0);
 	CHECK_STR(read_str(100, &len), "");
 	CHECK_EQ(len, 0);
-	CHECK(!ldisc_input_available(&ld));	/* consumed: the next read waits */
+	CHECK(!ldisc_input_available(&ld)); /* consumed: the next read waits */
 }
 
 UNIT_TEST(eof_mid_line_pushes_the_line_without_newline)
@@ -204,7 +205,7 @@ UNIT_TEST(eof_mid_line_pushes_the_line_without_newline)
 	CHECK_EQ(type("abc\x04"), 1);
 	CHECK_STR(read_str(100, &len), "abc");
 	CHECK_EQ(len, 3);
-	CHECK(!ldisc_input_available(&ld));	/* not a false EOF afterwards */
+	CHECK(!ldisc_input_available(&ld)); /* not a false EOF afterwards */
 
 	/* The same when the reader's buffer ends exactly at the mark... */
 	type("xyz\x04");
@@ -215,7 +216,7 @@ UNIT_TEST(eof_mid_line_pushes_the_line_without_newline)
 	type("uvw\x04\x04");
 	CHECK_STR(read_str(2, NULL), "uv");
 	CHECK_STR(read_str(2, NULL), "w");
-	CHECK_STR(read_str(2, &len), "");	/* the second ^D: a real EOF */
+	CHECK_STR(read_str(2, &len), ""); /* the second ^D: a real EOF */
 	CHECK_EQ(len, 0);
 }
 
@@ -249,7 +250,8 @@ UNIT_TEST(full_buffer_drops_characters_and_rings)
 	CHECK_STR(echoed + LDISC_BUF_SIZE - 1, "\a\a");
 
 	/* The line can still be ended, and erasing makes room again. */
-	type("\x7f" "y\n");
+	type("\x7f"
+	     "y\n");
 	CHECK_STR(read_str(LDISC_BUF_SIZE, &len) + LDISC_BUF_SIZE - 3, "xy\n");
 	CHECK_EQ(len, LDISC_BUF_SIZE);
 	type("ok\n");
@@ -302,9 +304,9 @@ UNIT_TEST(raw_mode_vmin)
 	setup();
 	set_lflag(ICANON | ECHO, 0, 3);
 	type("ab");
-	CHECK(ldisc_input_available(&ld));	/* poll says readable ... */
-	CHECK(!ldisc_read_ready(&ld, 100));	/* ... but read waits for VMIN */
-	CHECK(ldisc_read_ready(&ld, 2));	/* unless it asks for fewer */
+	CHECK(ldisc_input_available(&ld));  /* poll says readable ... */
+	CHECK(!ldisc_read_ready(&ld, 100)); /* ... but read waits for VMIN */
+	CHECK(ldisc_read_ready(&ld, 2));    /* unless it asks for fewer */
 	type("c");
 	CHECK(ldisc_read_ready(&ld, 100));
 	CHECK_STR(read_str(100, NULL), "abc");
@@ -359,11 +361,13 @@ UNIT_TEST(leaving_canonical_mode_releases_the_edited_line)
 UNIT_TEST(flush_discards_everything)
 {
 	setup();
-	type("a\nb\x04" "cd");
+	type("a\nb\x04"
+	     "cd");
 	ldisc_flush_input(&ld);
 	CHECK(!ldisc_input_available(&ld));
 	CHECK_EQ(ldisc_readable(&ld), 0);
-	type("\x7f" "e\n");
+	type("\x7f"
+	     "e\n");
 	CHECK_STR(read_str(100, NULL), "e\n");
 }
 
@@ -373,7 +377,7 @@ UNIT_TEST(changed_control_characters)
 
 	setup();
 	t = ld.termios;
-	t.c_cc[VEOF] = 0;		/* disabled: ^D is ordinary */
+	t.c_cc[VEOF] = 0; /* disabled: ^D is ordinary */
 	t.c_cc[VEOL] = ';';
 	t.c_cc[VKILL] = '@';
 	ldisc_set_termios(&ld, &t);

@@ -174,8 +174,8 @@ UNIT_TEST(acquire_and_release_time_a_hold)
 	lock_released(&t, "tty");
 	CHECK_EQ(t.held_since, 0);
 	lock_track_acquire(&t, "tty", LOCK_SHARED, 0);
-	CHECK_EQ(t.held_since, 0);	/* reads are not timed */
-	lock_released(&t, "tty");	/* and so not counted as holds */
+	CHECK_EQ(t.held_since, 0); /* reads are not timed */
+	lock_released(&t, "tty");  /* and so not counted as holds */
 
 	size_t n = lockstat_snapshot(rows);
 	CHECK_EQ(n, 1);

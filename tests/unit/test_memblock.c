@@ -51,7 +51,7 @@ ranges(void)
 static void
 setup(void)
 {
-	memset(&mb, 0x5a, sizeof(mb));	/* reset must not rely on zeroed memory */
+	memset(&mb, 0x5a, sizeof(mb)); /* reset must not rely on zeroed memory */
 	memblock_reset(&mb);
 }
 
@@ -88,10 +88,10 @@ UNIT_TEST(add_shrinks_to_whole_pages)
 UNIT_TEST(add_of_less_than_a_page_is_dropped)
 {
 	setup();
-	memblock_add(&mb, 0x1001, 0x1fff);	/* inside one page */
-	memblock_add(&mb, 0x1800, 0x2800);	/* straddles a boundary, no whole page */
-	memblock_add(&mb, 0x5000, 0x5000);	/* empty */
-	memblock_add(&mb, 0x9000, 0x8000);	/* backwards */
+	memblock_add(&mb, 0x1001, 0x1fff); /* inside one page */
+	memblock_add(&mb, 0x1800, 0x2800); /* straddles a boundary, no whole page */
+	memblock_add(&mb, 0x5000, 0x5000); /* empty */
+	memblock_add(&mb, 0x9000, 0x8000); /* backwards */
 	CHECK_EQ(mb.nfree, 0);
 	CHECK_EQ(mb.ram_total, 0);
 	CHECK_EQ(mb.ram_end, 0);
@@ -114,11 +114,11 @@ UNIT_TEST(adjacent_ranges_merge)
 {
 	setup();
 	memblock_add(&mb, 0x10000, 0x20000);
-	memblock_add(&mb, 0x20000, 0x30000);		/* touches from above */
+	memblock_add(&mb, 0x20000, 0x30000); /* touches from above */
 	CHECK_STR(ranges(), "[10000,30000)");
-	memblock_add(&mb, 0x8000, 0x10000);		/* touches from below */
+	memblock_add(&mb, 0x8000, 0x10000); /* touches from below */
 	CHECK_STR(ranges(), "[8000,30000)");
-	memblock_add(&mb, 0x2f800, 0x40000);		/* rounds up to touch */
+	memblock_add(&mb, 0x2f800, 0x40000); /* rounds up to touch */
 	CHECK_STR(ranges(), "[8000,40000)");
 }
 
@@ -139,9 +139,9 @@ UNIT_TEST(range_bridging_with_more_ranges_around)
 	memblock_add(&mb, 0x5000, 0x6000);
 	memblock_add(&mb, 0x7000, 0x8000);
 	memblock_add(&mb, 0xa000, 0xb000);
-	memblock_add(&mb, 0x6000, 0x7000);		/* joins the middle two */
+	memblock_add(&mb, 0x6000, 0x7000); /* joins the middle two */
 	CHECK_STR(ranges(), "[1000,2000) [5000,8000) [a000,b000)");
-	memblock_add(&mb, 0x1800, 0xa800);		/* swallows everything */
+	memblock_add(&mb, 0x1800, 0xa800); /* swallows everything */
 	CHECK_STR(ranges(), "[1000,b000)");
 }
 
@@ -149,15 +149,15 @@ UNIT_TEST(overlapping_adds_merge)
 {
 	setup();
 	memblock_add(&mb, 0x10000, 0x30000);
-	memblock_add(&mb, 0x20000, 0x40000);		/* overlaps the top */
+	memblock_add(&mb, 0x20000, 0x40000); /* overlaps the top */
 	CHECK_STR(ranges(), "[10000,40000)");
-	memblock_add(&mb, 0x8000, 0x18000);		/* overlaps the bottom */
+	memblock_add(&mb, 0x8000, 0x18000); /* overlaps the bottom */
 	CHECK_STR(ranges(), "[8000,40000)");
-	memblock_add(&mb, 0x20000, 0x28000);		/* inside */
+	memblock_add(&mb, 0x20000, 0x28000); /* inside */
 	CHECK_STR(ranges(), "[8000,40000)");
-	memblock_add(&mb, 0x8000, 0x40000);		/* identical */
+	memblock_add(&mb, 0x8000, 0x40000); /* identical */
 	CHECK_STR(ranges(), "[8000,40000)");
-	memblock_add(&mb, 0x4000, 0x50000);		/* around */
+	memblock_add(&mb, 0x4000, 0x50000); /* around */
 	CHECK_STR(ranges(), "[4000,50000)");
 	CHECK_EQ(mb.ram_end, 0x50000);
 	CHECK_EQ(memblock_free_bytes(&mb), 0x4c000);
@@ -179,11 +179,11 @@ UNIT_TEST(reserve_head_tail_and_hole)
 {
 	setup();
 	memblock_add(&mb, 0x10000, 0x20000);
-	memblock_reserve(&mb, 0x10000, 0x12000);	/* head */
+	memblock_reserve(&mb, 0x10000, 0x12000); /* head */
 	CHECK_STR(ranges(), "[12000,20000)");
-	memblock_reserve(&mb, 0x1e000, 0x20000);	/* tail */
+	memblock_reserve(&mb, 0x1e000, 0x20000); /* tail */
 	CHECK_STR(ranges(), "[12000,1e000)");
-	memblock_reserve(&mb, 0x15000, 0x17000);	/* hole */
+	memblock_reserve(&mb, 0x15000, 0x17000); /* hole */
 	CHECK_STR(ranges(), "[12000,15000) [17000,1e000)");
 	CHECK_EQ(memblock_free_bytes(&mb), 0xa000);
 }
@@ -192,8 +192,8 @@ UNIT_TEST(reserve_head_and_tail_reaching_outside)
 {
 	setup();
 	memblock_add(&mb, 0x10000, 0x20000);
-	memblock_reserve(&mb, 0x8000, 0x11000);		/* starts below the range */
-	memblock_reserve(&mb, 0x1f000, 0x30000);	/* ends above it */
+	memblock_reserve(&mb, 0x8000, 0x11000);	 /* starts below the range */
+	memblock_reserve(&mb, 0x1f000, 0x30000); /* ends above it */
 	CHECK_STR(ranges(), "[11000,1f000)");
 }
 
@@ -201,9 +201,9 @@ UNIT_TEST(reserve_widens_to_whole_pages)
 {
 	setup();
 	memblock_add(&mb, 0x10000, 0x20000);
-	memblock_reserve(&mb, 0x14001, 0x14002);	/* one byte takes its page */
+	memblock_reserve(&mb, 0x14001, 0x14002); /* one byte takes its page */
 	CHECK_STR(ranges(), "[10000,14000) [15000,20000)");
-	memblock_reserve(&mb, 0x16fff, 0x17001);	/* two bytes across a boundary */
+	memblock_reserve(&mb, 0x16fff, 0x17001); /* two bytes across a boundary */
 	CHECK_STR(ranges(), "[10000,14000) [15000,16000) [18000,20000)");
 }
 
@@ -214,7 +214,7 @@ UNIT_TEST(reserve_spanning_several_ranges)
 	memblock_add(&mb, 0x30000, 0x40000);
 	memblock_add(&mb, 0x50000, 0x60000);
 	memblock_add(&mb, 0x70000, 0x80000);
-	memblock_reserve(&mb, 0x18000, 0x78000);	/* tail, two whole, head */
+	memblock_reserve(&mb, 0x18000, 0x78000); /* tail, two whole, head */
 	CHECK_STR(ranges(), "[10000,18000) [78000,80000)");
 	CHECK_EQ(memblock_free_bytes(&mb), 0x10000);
 }
@@ -235,10 +235,10 @@ UNIT_TEST(reserve_of_free_gaps_changes_nothing)
 	setup();
 	memblock_add(&mb, 0x10000, 0x20000);
 	memblock_add(&mb, 0x30000, 0x40000);
-	memblock_reserve(&mb, 0x20000, 0x30000);	/* exactly the gap */
+	memblock_reserve(&mb, 0x20000, 0x30000); /* exactly the gap */
 	memblock_reserve(&mb, 0x0, 0x10000);
 	memblock_reserve(&mb, 0x40000, 0x50000);
-	memblock_reserve(&mb, 0x25000, 0x25000);	/* empty */
+	memblock_reserve(&mb, 0x25000, 0x25000); /* empty */
 	CHECK_STR(ranges(), "[10000,20000) [30000,40000)");
 }
 
@@ -282,7 +282,7 @@ UNIT_TEST(alloc_rounds_size_up_to_pages)
 	setup();
 	memblock_add(&mb, 0x100000, 0x200000);
 	CHECK_EQ(memblock_alloc(&mb, 1, 1, ~0ul), 0x1ff000);
-	CHECK_EQ(memblock_alloc(&mb, 0x1001, 0, ~0ul), 0x1fd000);	/* two pages */
+	CHECK_EQ(memblock_alloc(&mb, 0x1001, 0, ~0ul), 0x1fd000); /* two pages */
 	CHECK_STR(ranges(), "[100000,1fd000)");
 }
 
@@ -309,7 +309,7 @@ UNIT_TEST(alloc_with_limit_below_everything_fails)
 	CHECK_EQ(memblock_alloc(&mb, 0x1000, P, 0x100000), 0);
 	CHECK_EQ(memblock_alloc(&mb, 0x1000, P, 0x80000), 0);
 	CHECK_EQ(memblock_alloc(&mb, 0x1000, P, 0), 0);
-	CHECK_EQ(memblock_alloc(&mb, 0x2000, P, 0x101000), 0);	/* room for one page only */
+	CHECK_EQ(memblock_alloc(&mb, 0x2000, P, 0x101000), 0); /* room for one page only */
 	CHECK_STR(ranges(), "[100000,200000)");
 }
 
@@ -329,7 +329,7 @@ UNIT_TEST(alloc_skips_ranges_too_small_after_alignment)
 {
 	setup();
 	memblock_add(&mb, 0x100000, 0x200000);
-	memblock_add(&mb, 0x301000, 0x3ff000);	/* big enough, but no 1 MiB boundary fits */
+	memblock_add(&mb, 0x301000, 0x3ff000); /* big enough, but no 1 MiB boundary fits */
 	CHECK_EQ(memblock_alloc(&mb, 0x10000, M, ~0ul), 0x100000);
 	CHECK_STR(ranges(), "[110000,200000) [301000,3ff000)");
 }
@@ -340,9 +340,9 @@ UNIT_TEST(alloc_too_big_fails_and_changes_nothing)
 	memblock_add(&mb, 0x100000, 0x200000);
 	memblock_add(&mb, 0x300000, 0x400000);
 	CHECK_EQ(memblock_alloc(&mb, 0x100001, P, ~0ul), 0);
-	CHECK_EQ(memblock_alloc(&mb, 0x180000, P, ~0ul), 0);	/* only the sum is enough */
+	CHECK_EQ(memblock_alloc(&mb, 0x180000, P, ~0ul), 0); /* only the sum is enough */
 	CHECK_STR(ranges(), "[100000,200000) [300000,400000)");
-	CHECK_EQ(memblock_alloc(&mb, 0x100000, P, ~0ul), 0x300000);	/* exact fit */
+	CHECK_EQ(memblock_alloc(&mb, 0x100000, P, ~0ul), 0x300000); /* exact fit */
 	CHECK_STR(ranges(), "[100000,200000)");
 }
 
@@ -354,7 +354,7 @@ UNIT_TEST(alloc_until_exhausted)
 	memblock_add(&mb, 0x100000, 0x110000);
 	memblock_add(&mb, 0x200000, 0x208000);
 	while ((a = memblock_alloc(&mb, P, P, ~0ul)) != 0) {
-		CHECK(a < last);		/* always from the top down */
+		CHECK(a < last); /* always from the top down */
 		last = a;
 		got++;
 	}
@@ -372,7 +372,7 @@ UNIT_TEST(free_bytes_follows_adds_reserves_and_allocs)
 	CHECK_EQ(memblock_free_bytes(&mb), 4 * M - 512 * K);
 	memblock_alloc(&mb, 64 * K, P, ~0ul);
 	CHECK_EQ(memblock_free_bytes(&mb), 4 * M - 576 * K);
-	memblock_add(&mb, 0x200000, 0x280000);		/* give it back */
+	memblock_add(&mb, 0x200000, 0x280000); /* give it back */
 	CHECK_EQ(memblock_free_bytes(&mb), 4 * M - 64 * K);
 	CHECK_STR(ranges(), "[100000,4f0000)");
 }
@@ -428,7 +428,7 @@ UNIT_TEST(merging_add_into_a_full_table)
 	/* A full table still refuses a range even if it would have merged. */
 	setup();
 	fill(MEMBLOCK_MAX_RANGES);
-	memblock_add(&mb, 0x101000, 0x102000);		/* would join the first two */
+	memblock_add(&mb, 0x101000, 0x102000); /* would join the first two */
 	CHECK(mb.overflow);
 	CHECK_EQ(mb.nfree, MEMBLOCK_MAX_RANGES);
 	CHECK(invariant_holds(&mb));

@@ -19,7 +19,7 @@
 
 static u8 stage[(BOOT_MAX_MMAP + 8) * 64 + 8192];
 static size_t stage_len;
-static void *last_info;		/* freed by the next build */
+static void *last_info; /* freed by the next build */
 
 static void
 put32(size_t off, u32 v)
@@ -31,7 +31,7 @@ static void
 mb_begin(void)
 {
 	memset(stage, 0, sizeof(stage));
-	stage_len = 8;		/* total_size and reserved */
+	stage_len = 8; /* total_size and reserved */
 }
 
 /* A tag whose size field says `size` but which holds `len` payload bytes. */
@@ -65,9 +65,9 @@ static void
 mb_mmap(u32 entry_size, const struct boot_mmap_entry *ents, int n)
 {
 	u8 payload[8 + BOOT_MAX_MMAP * 2 * 64];
-	memset(payload, 0xee, sizeof(payload));	/* extra entry bytes are junk */
+	memset(payload, 0xee, sizeof(payload)); /* extra entry bytes are junk */
 	memcpy(payload, &entry_size, 4);
-	memset(payload + 4, 0, 4);		/* entry_version */
+	memset(payload + 4, 0, 4); /* entry_version */
 	for (int i = 0; i < n; i++) {
 		u8 *e = payload + 8 + (size_t)i * entry_size;
 		memcpy(e, &ents[i].base, 8);
@@ -124,15 +124,15 @@ parse(const void *info)
 }
 
 /* Parses and expects failure with a message containing `what`. */
-#define CHECK_REFUSED(info, what)					\
-	do {								\
-		const char *msg_ = parse(info);				\
-		CHECK(msg_ != NULL);					\
-		if (msg_ && !strstr(msg_, what)) {			\
-			printf("    %s:%d: message \"%s\" lacks \"%s\"\n", \
-			       __FILE__, __LINE__, msg_, what);		\
-			unit_failures_in_test++;			\
-		}							\
+#define CHECK_REFUSED(info, what)                                                              \
+	do {                                                                                   \
+		const char *msg_ = parse(info);                                                \
+		CHECK(msg_ != NULL);                                                           \
+		if (msg_ && !strstr(msg_, what)) {                                             \
+			printf("    %s:%d: message \"%s\" lacks \"%s\"\n", __FILE__, __LINE__, \
+			       msg_, what);                                                    \
+			unit_failures_in_test++;                                               \
+		}                                                                              \
 	} while (0)
 
 /* ---- well-formed structures --------------------------------------------- */
@@ -231,7 +231,7 @@ UNIT_TEST(modules)
 	long_name[sizeof(long_name) - 1] = '\0';
 	mb_begin();
 	mb_module(0x200000, 0x234567, "initrd.cpio");
-	mb_module(0x300000, 0x300000, "");		/* empty module, empty string */
+	mb_module(0x300000, 0x300000, ""); /* empty module, empty string */
 	mb_module(0x400000, 0x401000, long_name);
 	mb_default_mmap();
 	CHECK(parse(mb_finish()) == NULL);
@@ -252,7 +252,8 @@ UNIT_TEST(up_to_max_modules)
 	mb_default_mmap();
 	CHECK(parse(mb_finish()) == NULL);
 	CHECK_EQ(bi.nmodules, BOOT_MAX_MODULES);
-	CHECK_EQ(bi.modules[BOOT_MAX_MODULES - 1].start, 0x1000000 + (BOOT_MAX_MODULES - 1) * 0x1000);
+	CHECK_EQ(bi.modules[BOOT_MAX_MODULES - 1].start,
+		 0x1000000 + (BOOT_MAX_MODULES - 1) * 0x1000);
 }
 
 UNIT_TEST(mmap_with_larger_entries)
@@ -322,8 +323,8 @@ UNIT_TEST(mmap_fragment_after_last_entry_is_not_read)
 
 /* A framebuffer tag as GRUB writes it: a u16 reserved, colour info at offset 32. */
 static void
-mb_framebuffer(u64 addr, u32 pitch, u32 width, u32 height, u8 bpp, u8 type,
-	       const u8 *colour, size_t ncolour)
+mb_framebuffer(u64 addr, u32 pitch, u32 width, u32 height, u8 bpp, u8 type, const u8 *colour,
+	       size_t ncolour)
 {
 	u8 payload[64];
 
@@ -339,7 +340,7 @@ mb_framebuffer(u64 addr, u32 pitch, u32 width, u32 height, u8 bpp, u8 type,
 	mb_tag(TAG_FRAMEBUFFER, payload, 24 + ncolour);
 }
 
-static const u8 xrgb8888[6] = { 16, 8, 8, 8, 0, 8 };	/* red, green, blue: pos, size */
+static const u8 xrgb8888[6] = { 16, 8, 8, 8, 0, 8 }; /* red, green, blue: pos, size */
 
 UNIT_TEST(framebuffer_rgb)
 {
@@ -399,18 +400,18 @@ UNIT_TEST(framebuffer_ega_text)
 
 UNIT_TEST(unusable_framebuffers_are_not_fatal_but_not_used)
 {
-	static const u8 palette[2] = { 0, 0 };	/* zero colours */
+	static const u8 palette[2] = { 0, 0 }; /* zero colours */
 	struct {
 		u32 pitch, width, height;
 		u8 bpp, type;
 	} bad[] = {
-		{ 4096, 1024, 768, 8, FB_TYPE_RGB },		/* unsupported depth */
-		{ 1024, 1024, 768, 32, FB_TYPE_RGB },		/* pitch shorter than a row */
+		{ 4096, 1024, 768, 8, FB_TYPE_RGB },  /* unsupported depth */
+		{ 1024, 1024, 768, 32, FB_TYPE_RGB }, /* pitch shorter than a row */
 		{ 0, 1024, 768, 32, FB_TYPE_RGB },
 		{ 4096, 0, 768, 32, FB_TYPE_RGB },
 		{ 4096, 1024, 0, 32, FB_TYPE_RGB },
-		{ 1024, 1024, 768, 8, FB_TYPE_INDEXED },	/* palettes: not supported */
-		{ 160, 80, 25, 16, 7 },				/* unknown type */
+		{ 1024, 1024, 768, 8, FB_TYPE_INDEXED }, /* palettes: not supported */
+		{ 160, 80, 25, 16, 7 },			 /* unknown type */
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
@@ -448,7 +449,7 @@ UNIT_TEST(acpi_rsdp_v1)
 	CHECK_EQ(bi.rsdp_revision, 1);
 	CHECK(memcmp(bi.rsdp, "RSD PTR ", 8) == 0);
 	CHECK_EQ(bi.rsdp[19], 0x11);
-	CHECK_EQ(bi.rsdp[20], 0);		/* only 20 bytes copied */
+	CHECK_EQ(bi.rsdp[20], 0); /* only 20 bytes copied */
 }
 
 UNIT_TEST(acpi_rsdp_v2)
@@ -509,7 +510,7 @@ UNIT_TEST(unknown_tags_and_odd_sizes_are_skipped)
 
 	memset(junk, 0xab, sizeof(junk));
 	mb_begin();
-	mb_tag(99, junk, 5);			/* size 13: the next tag is 8-aligned */
+	mb_tag(99, junk, 5); /* size 13: the next tag is 8-aligned */
 	mb_tag(TAG_BASIC_MEMINFO, junk, 8);
 	mb_string_tag(TAG_CMDLINE, "after");
 	mb_tag(0x7fffffff, junk, 13);
@@ -550,7 +551,7 @@ UNIT_TEST(null_pointer)
 {
 	bi.nmmap = 99;
 	CHECK_REFUSED(NULL, "NULL");
-	CHECK_EQ(bi.nmmap, 0);		/* out is cleared either way */
+	CHECK_EQ(bi.nmmap, 0); /* out is cleared either way */
 }
 
 UNIT_TEST(misaligned_address)
@@ -570,7 +571,7 @@ UNIT_TEST(total_size_too_small)
 {
 	for (u32 total = 0; total < 16; total += 4) {
 		mb_begin();
-		stage_len = 16;			/* the buffer itself is 16 bytes */
+		stage_len = 16; /* the buffer itself is 16 bytes */
 		CHECK_REFUSED(mb_finish_raw(total), "total size");
 	}
 	/* 8 bytes of buffer, total 8: the header alone. */
@@ -604,12 +605,12 @@ UNIT_TEST(tag_overrunning_total_size)
 {
 	mb_begin();
 	mb_default_mmap();
-	mb_tag_sized(TAG_CMDLINE, 64, "short", 6);	/* says 64, 16 remain */
+	mb_tag_sized(TAG_CMDLINE, 64, "short", 6); /* says 64, 16 remain */
 	CHECK_REFUSED(mb_finish_raw((u32)stage_len), "overruns");
 
 	mb_begin();
 	mb_default_mmap();
-	mb_tag_sized(77, 0xfffffff8, NULL, 0);		/* size + offset wraps 32 bits */
+	mb_tag_sized(77, 0xfffffff8, NULL, 0); /* size + offset wraps 32 bits */
 	mb_end_tag();
 	CHECK_REFUSED(mb_finish_raw((u32)stage_len), "overruns");
 
@@ -636,7 +637,7 @@ UNIT_TEST(mmap_tag_too_short)
 	u32 es = 24;
 
 	mb_begin();
-	mb_tag(TAG_MMAP, &es, 4);			/* no entry_version */
+	mb_tag(TAG_MMAP, &es, 4); /* no entry_version */
 	CHECK_REFUSED(mb_finish(), "memory-map tag too short");
 	mb_begin();
 	mb_tag(TAG_MMAP, NULL, 0);
@@ -658,7 +659,7 @@ UNIT_TEST(mmap_bad_entry_size)
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		mb_begin();
 		mb_mmap(24, ram, ARRAY_SIZE(ram));
-		put32(8 + 8, bad[i]);			/* the first tag's entry_size */
+		put32(8 + 8, bad[i]); /* the first tag's entry_size */
 		CHECK_REFUSED(mb_finish(), "entry size");
 	}
 }
@@ -725,12 +726,12 @@ UNIT_TEST(unterminated_strings)
 	CHECK_REFUSED(mb_finish(), "command-line string is not terminated");
 
 	mb_begin();
-	mb_tag(TAG_CMDLINE, "abc", 3);			/* the padding is zero, but not in the tag */
+	mb_tag(TAG_CMDLINE, "abc", 3); /* the padding is zero, but not in the tag */
 	mb_default_mmap();
 	CHECK_REFUSED(mb_finish(), "command-line string is not terminated");
 
 	mb_begin();
-	mb_tag(TAG_CMDLINE, NULL, 0);			/* no room for even a NUL */
+	mb_tag(TAG_CMDLINE, NULL, 0); /* no room for even a NUL */
 	mb_default_mmap();
 	CHECK_REFUSED(mb_finish(), "command-line string is not terminated");
 
@@ -759,13 +760,13 @@ UNIT_TEST(bad_modules)
 	CHECK_REFUSED(mb_finish(), "module ends before it starts");
 
 	mb_begin();
-	mb_tag(TAG_MODULE, payload, 8);			/* start and end, no string */
+	mb_tag(TAG_MODULE, payload, 8); /* start and end, no string */
 	mb_default_mmap();
 	CHECK_REFUSED(mb_finish(), "module tag too short");
 
 	memset(payload + 8, 'x', 8);
 	mb_begin();
-	mb_tag(TAG_MODULE, payload, 16);		/* string without NUL */
+	mb_tag(TAG_MODULE, payload, 16); /* string without NUL */
 	mb_default_mmap();
 	CHECK_REFUSED(mb_finish(), "module string is not terminated");
 }
@@ -783,7 +784,7 @@ UNIT_TEST(bad_rsdp)
 	CHECK_REFUSED(mb_finish(), "RSD PTR");
 
 	mb_begin();
-	mb_tag(TAG_ACPI_NEW, "RSD PTR 0123456789AB", 20);	/* a v1-sized v2 */
+	mb_tag(TAG_ACPI_NEW, "RSD PTR 0123456789AB", 20); /* a v1-sized v2 */
 	mb_default_mmap();
 	CHECK_REFUSED(mb_finish(), "RSDP tag too short");
 
@@ -804,7 +805,7 @@ UNIT_TEST(framebuffer_tag_too_short)
 
 	payload[21] = FB_TYPE_RGB;
 	mb_begin();
-	mb_tag(TAG_FRAMEBUFFER, payload, 24);		/* RGB without colour info */
+	mb_tag(TAG_FRAMEBUFFER, payload, 24); /* RGB without colour info */
 	mb_default_mmap();
 	CHECK_REFUSED(mb_finish(), "RGB framebuffer tag too short");
 }
@@ -816,5 +817,5 @@ UNIT_TEST(no_memory_map)
 	CHECK_REFUSED(mb_finish(), "no memory map");
 
 	mb_begin();
-	CHECK_REFUSED(mb_finish(), "no memory map");	/* just an end tag */
+	CHECK_REFUSED(mb_finish(), "no memory map"); /* just an end tag */
 }

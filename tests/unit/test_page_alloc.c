@@ -32,14 +32,14 @@ get_stats(void)
 	return st;
 }
 
-#define REQUIRE(cond)							\
-	do {								\
-		if (!(cond)) {						\
-			printf("    invariant broken: %s (pfn 0x%lx, order %u)\n", \
-			       #cond, pfn, order);			\
-			ok = false;					\
-			goto out;					\
-		}							\
+#define REQUIRE(cond)                                                                          \
+	do {                                                                                   \
+		if (!(cond)) {                                                                 \
+			printf("    invariant broken: %s (pfn 0x%lx, order %u)\n", #cond, pfn, \
+			       order);                                                         \
+			ok = false;                                                            \
+			goto out;                                                              \
+		}                                                                              \
 	} while (0)
 
 /*
@@ -71,8 +71,8 @@ invariants_hold(const u8 *live)
 			REQUIRE(IS_ALIGNED(pfn, size));
 			REQUIRE(pfn_to_page(pfn) && pfn_to_page(pfn + size - 1));
 			buddy = pfn_to_page(pfn ^ size);
-			REQUIRE(order == MAX_ORDER - 1 || !buddy ||
-				!(buddy->flags & PG_BUDDY) || buddy->order != order);
+			REQUIRE(order == MAX_ORDER - 1 || !buddy || !(buddy->flags & PG_BUDDY) ||
+				buddy->order != order);
 			for (u64 i = 0; i < size; i++) {
 				u64 idx = pfn - first_pfn + i;
 				REQUIRE(!seen[idx] && !(live && live[idx]));
@@ -132,7 +132,7 @@ UNIT_TEST(release_aligned_range_gives_max_order_blocks)
 UNIT_TEST(release_unaligned_range_splits_into_maximal_blocks)
 {
 	setup(3, 40);
-	page_alloc_release_range(5, 21);	/* 5 | 6-7 | 8-15 | 16-19 | 20 */
+	page_alloc_release_range(5, 21); /* 5 | 6-7 | 8-15 | 16-19 | 20 */
 	check_free_blocks((u64[MAX_ORDER]){ [0] = 2, [1] = 1, [2] = 1, [3] = 1 });
 	CHECK_EQ(pfn_to_page(8)->order, 3);
 	CHECK_EQ(pfn_to_page(16)->order, 2);
@@ -146,7 +146,7 @@ UNIT_TEST(release_unaligned_range_splits_into_maximal_blocks)
 UNIT_TEST(release_from_unaligned_start_climbs_to_max_order)
 {
 	setup(1, 2047);
-	page_alloc_release_range(1, 2048);	/* 1 | 2-3 | 4-7 | ... | 1024-2047 */
+	page_alloc_release_range(1, 2048); /* 1 | 2-3 | 4-7 | ... | 1024-2047 */
 	for (unsigned order = 0; order < MAX_ORDER; order++)
 		CHECK_EQ(get_stats().free_blocks[order], 1);
 	CHECK(invariants_hold(NULL));
@@ -160,7 +160,7 @@ UNIT_TEST(released_ranges_merge_across_filled_holes)
 	check_free_blocks((u64[MAX_ORDER]){ [3] = 1, [4] = 1 });
 	page_alloc_release_range(8, 16);
 	check_free_blocks((u64[MAX_ORDER]){ [5] = 1 });
-	page_alloc_release_range(33, 64);	/* the hole at 32 keeps them apart */
+	page_alloc_release_range(33, 64); /* the hole at 32 keeps them apart */
 	check_free_blocks((u64[MAX_ORDER]){ 1, 1, 1, 1, 1, 1 });
 	CHECK(invariants_hold(NULL));
 	page_alloc_release_range(32, 33);
@@ -175,7 +175,7 @@ UNIT_TEST(single_page_releases_coalesce)
 	for (u64 pfn = 0; pfn < 1024; pfn += 2)
 		page_alloc_release_range(pfn, pfn + 1);
 	CHECK_EQ(get_stats().free_blocks[0], 512);
-	for (int i = 511; i >= 0; i--)	/* the odd ones, downwards */
+	for (int i = 511; i >= 0; i--) /* the odd ones, downwards */
 		page_alloc_release_range(2 * i + 1, 2 * i + 2);
 	check_free_blocks((u64[MAX_ORDER]){ [10] = 1 });
 	CHECK(invariants_hold(NULL));
@@ -219,7 +219,7 @@ UNIT_TEST(alloc_splits_and_free_merges)
 UNIT_TEST(alloc_takes_the_smallest_fitting_block)
 {
 	setup(0, 16);
-	page_alloc_release_range(7, 16);	/* 7 | 8-15 */
+	page_alloc_release_range(7, 16); /* 7 | 8-15 */
 	CHECK(alloc_pages(0) == &map[7]);
 	check_free_blocks((u64[MAX_ORDER]){ [3] = 1 });
 	CHECK(alloc_pages(2) == &map[8]);
@@ -372,7 +372,7 @@ UNIT_TEST(random_alloc_free_never_overlaps)
 			CHECK_EQ(get_stats().free_pages + held_pages, before.total_pages);
 		}
 	}
-	CHECK(failures > 0);	/* the big orders ran out now and then */
+	CHECK(failures > 0); /* the big orders ran out now and then */
 	while (h.n > 0)
 		release_held(&h, h.n - 1);
 	for (unsigned order = 0; order < MAX_ORDER; order++)
@@ -383,7 +383,7 @@ UNIT_TEST(random_alloc_free_never_overlaps)
 
 UNIT_TEST(free_page_virt_and_alloc_zeroed_page)
 {
-	u8 *ram = aligned_alloc(4 * PAGE_SIZE, 4 * PAGE_SIZE);	/* one order-2 block */
+	u8 *ram = aligned_alloc(4 * PAGE_SIZE, 4 * PAGE_SIZE); /* one order-2 block */
 	u64 first = (uintptr_t)ram >> PAGE_SHIFT;
 
 	setup(first, 4);
@@ -424,7 +424,7 @@ double_free_after_merge(void)
 	page_alloc_release_range(0, 8);
 	struct page *a = alloc_pages(0), *b = alloc_pages(0);
 	free_pages(a, 0);
-	free_pages(b, 0);	/* merges into a's block; b is no head any more */
+	free_pages(b, 0); /* merges into a's block; b is no head any more */
 	free_pages(b, 0);
 }
 

@@ -82,8 +82,21 @@ UNIT_TEST(one_page_at_index_zero_takes_one_node)
 UNIT_TEST(sparse_indexes_up_to_the_largest)
 {
 	static const u64 idx[] = {
-		0, 1, 63, 64, 65, 4095, 4096, 262143, 262144, 1ull << 30,
-		(1ull << 51) - 1, 1ull << 51, 1ull << 60, (1ull << 63) + 7, UINT64_MAX,
+		0,
+		1,
+		63,
+		64,
+		65,
+		4095,
+		4096,
+		262143,
+		262144,
+		1ull << 30,
+		(1ull << 51) - 1,
+		1ull << 51,
+		1ull << 60,
+		(1ull << 63) + 7,
+		UINT64_MAX,
 	};
 	struct page_index pi = PAGE_INDEX_INIT;
 
@@ -207,13 +220,13 @@ random_index(void)
 {
 	switch (rng() % 4) {
 	case 0:
-		return rng() % 200;		/* dense near the start */
+		return rng() % 200; /* dense near the start */
 	case 1:
-		return rng() % (1 << 18);	/* a few levels */
+		return rng() % (1 << 18); /* a few levels */
 	case 2:
-		return rng() >> (rng() % 64);	/* anywhere */
+		return rng() >> (rng() % 64); /* anywhere */
 	default:
-		return model_n ? model[rng() % model_n] : 0;	/* an existing one */
+		return model_n ? model[rng() % model_n] : 0; /* an existing one */
 	}
 }
 

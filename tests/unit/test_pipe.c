@@ -90,7 +90,7 @@ UNIT_TEST(eof_and_epipe)
 	make_pipe(0);
 	CHECK_EQ(do_sys_write(wr, "z", 1), 1);
 	CHECK_EQ(do_sys_close(wr), 0);
-	CHECK_EQ(do_sys_read(rd, buf, 4), 1);	/* what is left, then EOF */
+	CHECK_EQ(do_sys_read(rd, buf, 4), 1); /* what is left, then EOF */
 	CHECK_EQ(do_sys_read(rd, buf, 4), 0);
 	CHECK_EQ(do_sys_close(rd), 0);
 	make_pipe(0);
@@ -120,10 +120,10 @@ UNIT_TEST(nonblocking_and_pipe_buf_atomicity)
 	CHECK_EQ(do_sys_write(wr, chunk, PIPE_SIZE), PIPE_SIZE);
 	CHECK_EQ(do_sys_write(wr, chunk, 1), -EAGAIN);
 	CHECK_EQ(do_sys_read(rd, chunk, 100), 100);
-	CHECK_EQ(do_sys_write(wr, chunk, 200), -EAGAIN);	/* <= PIPE_BUF: whole or nothing */
+	CHECK_EQ(do_sys_write(wr, chunk, 200), -EAGAIN); /* <= PIPE_BUF: whole or nothing */
 	CHECK_EQ(do_sys_write(wr, chunk, 100), 100);
 	CHECK_EQ(do_sys_read(rd, chunk, sizeof(chunk)), PIPE_SIZE);
-	CHECK_EQ(do_sys_write(wr, chunk, PIPE_SIZE + 904), PIPE_SIZE);	/* > PIPE_BUF: split */
+	CHECK_EQ(do_sys_write(wr, chunk, PIPE_SIZE + 904), PIPE_SIZE); /* > PIPE_BUF: split */
 	CHECK_EQ(do_sys_read(rd, chunk, sizeof(chunk)), PIPE_SIZE);
 	/* F_SETFL turns it off again: now an empty pipe makes the reader sleep. */
 	CHECK_EQ(do_sys_fcntl(rd, F_SETFL, 0), 0);
@@ -180,7 +180,7 @@ reader_drains(void)
 
 	CHECK(n > 0);
 	drained += (u32)n;
-	other_side = reader_drains;	/* and again, next time the writer sleeps */
+	other_side = reader_drains; /* and again, next time the writer sleeps */
 }
 
 static void
@@ -202,7 +202,7 @@ UNIT_TEST(blocking_read_and_write_wake_up)
 	CHECK(queues_empty(rd));
 
 	other_side = writer_closes;
-	CHECK_EQ(do_sys_read(rd, &c, 1), 0);	/* EOF wakes the reader */
+	CHECK_EQ(do_sys_read(rd, &c, 1), 0); /* EOF wakes the reader */
 	CHECK_EQ(sleeps, 2);
 	do_sys_close(rd);
 
@@ -243,9 +243,9 @@ UNIT_TEST(poll_reports_pipe_states)
 	CHECK_EQ(poll1(rd, POLLIN | POLLRDNORM), POLLIN | POLLRDNORM);
 	CHECK_EQ(poll1(rd, POLLOUT), 0);
 	do_sys_write(wr, chunk, PIPE_SIZE - PIPE_BUF);
-	CHECK_EQ(poll1(wr, POLLOUT), 0);	/* a PIPE_BUF write would block */
+	CHECK_EQ(poll1(wr, POLLOUT), 0); /* a PIPE_BUF write would block */
 	do_sys_close(wr);
-	CHECK_EQ(poll1(rd, POLLIN), POLLIN | POLLHUP);	/* POLLHUP even when not asked */
+	CHECK_EQ(poll1(rd, POLLIN), POLLIN | POLLHUP); /* POLLHUP even when not asked */
 	CHECK_EQ(poll1(rd, 0), POLLHUP);
 	do_sys_close(rd);
 	make_pipe(0);
@@ -258,8 +258,8 @@ UNIT_TEST(poll_reports_pipe_states)
 	p[2] = (struct kernel_pollfd){ 900, POLLIN, 0 };
 	p[3] = (struct kernel_pollfd){ wr, POLLIN, 0 };
 	CHECK_EQ(do_sys_poll(p, 4, 0), 3);
-	CHECK_EQ(p[0].revents, POLLIN | POLLOUT);	/* files are always ready */
-	CHECK_EQ(p[1].revents, 0);			/* negative fds are skipped */
+	CHECK_EQ(p[0].revents, POLLIN | POLLOUT); /* files are always ready */
+	CHECK_EQ(p[1].revents, 0);		  /* negative fds are skipped */
 	CHECK_EQ(p[2].revents, POLLNVAL);
 	CHECK_EQ(p[3].revents, POLLERR);
 	CHECK_EQ(do_sys_poll(p, NR_OPEN + 1, 0), -EINVAL);
@@ -297,7 +297,7 @@ UNIT_TEST(poll_sleeps_until_a_pipe_has_data)
 	CHECK_EQ(test_task.state, TASK_RUNNABLE);
 
 	other_side = write_to_17th;
-	CHECK_EQ(do_sys_poll(p, 20, 1000), 1);	/* woken before the timeout */
+	CHECK_EQ(do_sys_poll(p, 20, 1000), 1); /* woken before the timeout */
 	CHECK_EQ(fake_ns, 0);
 }
 
@@ -313,7 +313,7 @@ UNIT_TEST(poll_timeouts)
 	CHECK_EQ(fake_ns, 50000000);
 	CHECK_EQ(sleeps, 1);
 	CHECK(queues_empty(rd));
-	CHECK_EQ(do_sys_poll(NULL, 0, 20), 0);	/* a plain sleep */
+	CHECK_EQ(do_sys_poll(NULL, 0, 20), 0); /* a plain sleep */
 	CHECK_EQ(fake_ns, 70000000);
 
 	ts = (struct kernel_timespec){ 1, 500 };
@@ -323,7 +323,7 @@ UNIT_TEST(poll_timeouts)
 	CHECK_EQ(ts.tv_nsec, 0);
 	ts = (struct kernel_timespec){ 0, 0 };
 	CHECK_EQ(do_sys_ppoll(&p, 1, &ts, NULL, 0), 0);
-	CHECK_EQ(sleeps, 3);		/* a zero timeout does not sleep */
+	CHECK_EQ(sleeps, 3); /* a zero timeout does not sleep */
 	ts = (struct kernel_timespec){ 0, 1000000000 };
 	CHECK_EQ(do_sys_ppoll(&p, 1, &ts, NULL, 0), -EINVAL);
 	ts = (struct kernel_timespec){ -1, 0 };
@@ -334,6 +334,6 @@ UNIT_TEST(poll_timeouts)
 	do_sys_write(wr, "r", 1);
 	ts = (struct kernel_timespec){ 5, 0 };
 	CHECK_EQ(do_sys_ppoll(&p, 1, &ts, &mask, 8), 1);
-	CHECK_EQ(ts.tv_sec, 5);		/* no time passed */
+	CHECK_EQ(ts.tv_sec, 5); /* no time passed */
 	CHECK_EQ(do_sys_ppoll(&p, 1, NULL, NULL, 0), 1);
 }

@@ -25,14 +25,14 @@ KNOB_STRING(t_text, "t_text", 16, "hello", "a test text");
 static char text[4096];
 
 /* The text of one formatter call, checked to have fit (empty if it wrote nothing). */
-#define FORMAT(call_with_b)						\
-	({								\
-		struct procbuf b = { .p = text, .size = sizeof(text) };	\
-		text[0] = '\0';					\
-		call_with_b;						\
-		CHECK(procbuf_fits(&b));				\
-		CHECK_EQ(b.len, strlen(text));				\
-		text;							\
+#define FORMAT(call_with_b)                                             \
+	({                                                              \
+		struct procbuf b = { .p = text, .size = sizeof(text) }; \
+		text[0] = '\0';                                         \
+		call_with_b;                                            \
+		CHECK(procbuf_fits(&b));                                \
+		CHECK_EQ(b.len, strlen(text));                          \
+		text;                                                   \
 	})
 
 /* ---- /proc/sys/rewind/<knob> --------------------------------------------- */
@@ -49,48 +49,56 @@ reset_knobs(void)
 UNIT_TEST(knob_file_shows_current_value_then_valid_and_default)
 {
 	reset_knobs();
-	CHECK_STR(FORMAT(procfs_format_knob(&b, knob_find("t_hz"))),
-		  "1000\n# valid: 100..10000\n# default: 1000\n# type: int\n# declared in: tests/unit/test_procfs.c\n");
+	CHECK_STR(
+		FORMAT(procfs_format_knob(&b, knob_find("t_hz"))),
+		"1000\n# valid: 100..10000\n# default: 1000\n# type: int\n# declared in: tests/unit/test_procfs.c\n");
 	CHECK_EQ(knob_set(knob_find("t_hz"), "250"), 0);
-	CHECK_STR(FORMAT(procfs_format_knob(&b, knob_find("t_hz"))),
-		  "250\n# valid: 100..10000\n# default: 1000\n# type: int\n# declared in: tests/unit/test_procfs.c\n");
+	CHECK_STR(
+		FORMAT(procfs_format_knob(&b, knob_find("t_hz"))),
+		"250\n# valid: 100..10000\n# default: 1000\n# type: int\n# declared in: tests/unit/test_procfs.c\n");
 }
 
 UNIT_TEST(knob_file_of_an_enum_shows_names)
 {
 	reset_knobs();
-	CHECK_STR(FORMAT(procfs_format_knob(&b, knob_find("t_mode"))),
-		  "trap\n# valid: legacy|trap|none\n# default: trap\n# type: enum\n# declared in: tests/unit/test_procfs.c\n");
+	CHECK_STR(
+		FORMAT(procfs_format_knob(&b, knob_find("t_mode"))),
+		"trap\n# valid: legacy|trap|none\n# default: trap\n# type: enum\n# declared in: tests/unit/test_procfs.c\n");
 	CHECK_EQ(knob_set(knob_find("t_mode"), "none"), 0);
-	CHECK_STR(FORMAT(procfs_format_knob(&b, knob_find("t_mode"))),
-		  "none\n# valid: legacy|trap|none\n# default: trap\n# type: enum\n# declared in: tests/unit/test_procfs.c\n");
+	CHECK_STR(
+		FORMAT(procfs_format_knob(&b, knob_find("t_mode"))),
+		"none\n# valid: legacy|trap|none\n# default: trap\n# type: enum\n# declared in: tests/unit/test_procfs.c\n");
 	CHECK_EQ(knob_set(knob_find("t_mode"), "bogus"), -EINVAL);
-	CHECK_STR(FORMAT(procfs_format_knob(&b, knob_find("t_mode"))),
-		  "none\n# valid: legacy|trap|none\n# default: trap\n# type: enum\n# declared in: tests/unit/test_procfs.c\n");
+	CHECK_STR(
+		FORMAT(procfs_format_knob(&b, knob_find("t_mode"))),
+		"none\n# valid: legacy|trap|none\n# default: trap\n# type: enum\n# declared in: tests/unit/test_procfs.c\n");
 }
 
 UNIT_TEST(knob_file_of_a_flag_and_of_text)
 {
 	reset_knobs();
-	CHECK_STR(FORMAT(procfs_format_knob(&b, knob_find("t_flag"))),
-		  "0\n# valid: 0|1\n# default: 0\n# type: bool\n# declared in: tests/unit/test_procfs.c\n");
+	CHECK_STR(
+		FORMAT(procfs_format_knob(&b, knob_find("t_flag"))),
+		"0\n# valid: 0|1\n# default: 0\n# type: bool\n# declared in: tests/unit/test_procfs.c\n");
 	/* Text: the first line is the value itself, without the quotes `help` shows. */
-	CHECK_STR(FORMAT(procfs_format_knob(&b, knob_find("t_text"))),
-		  "hello\n# valid: text of at most 15 characters\n# default: \"hello\"\n# type: text\n# declared in: tests/unit/test_procfs.c\n");
+	CHECK_STR(
+		FORMAT(procfs_format_knob(&b, knob_find("t_text"))),
+		"hello\n# valid: text of at most 15 characters\n# default: \"hello\"\n# type: text\n# declared in: tests/unit/test_procfs.c\n");
 }
 
 UNIT_TEST(small_buffer_counts_the_whole_text_for_the_retry)
 {
 	char small[8];
 	struct procbuf b = { .p = small, .size = sizeof(small) };
-	const char *want = "legacy\n# valid: legacy|trap|none\n# default: trap\n# type: enum\n# declared in: tests/unit/test_procfs.c\n";
+	const char *want =
+		"legacy\n# valid: legacy|trap|none\n# default: trap\n# type: enum\n# declared in: tests/unit/test_procfs.c\n";
 
 	reset_knobs();
 	CHECK_EQ(knob_set(knob_find("t_mode"), "legacy"), 0);
 	procfs_format_knob(&b, knob_find("t_mode"));
 	CHECK(!procbuf_fits(&b));
 	CHECK_EQ(b.len, strlen(want));
-	CHECK_STR(small, "legacy\n");	/* truncated, still terminated */
+	CHECK_STR(small, "legacy\n"); /* truncated, still terminated */
 
 	char *big = malloc(b.len + 1);
 	struct procbuf again = { .p = big, .size = b.len + 1 };
@@ -107,7 +115,7 @@ UNIT_TEST(written_values_lose_surrounding_blanks)
 	CHECK_STR(procfs_trim(a), "trap");
 	CHECK_STR(procfs_trim(b), "");
 	CHECK_STR(procfs_trim(c), "");
-	CHECK_STR(procfs_trim(d), "legacy none");	/* inner blanks stay: knob_set rejects them */
+	CHECK_STR(procfs_trim(d), "legacy none"); /* inner blanks stay: knob_set rejects them */
 }
 
 /* ---- /proc/cpuinfo ------------------------------------------------------- */
@@ -122,34 +130,34 @@ UNIT_TEST(cpu_flags_have_linux_names_in_linux_order)
 {
 	u32 w[CPU_NWORDS] = { 0 };
 
-	set_bit_in(w, CPU_WORD_7_EBX, 9);	/* erms */
-	set_bit_in(w, CPU_WORD_7_EBX, 7);	/* smep */
-	set_bit_in(w, CPU_WORD_7_EBX, 20);	/* smap */
-	set_bit_in(w, CPU_WORD_7_EBX, 0);	/* fsgsbase */
-	set_bit_in(w, CPU_WORD_X1_ECX, 0);	/* lahf_lm */
-	set_bit_in(w, CPU_WORD_1_ECX, 31);	/* hypervisor */
-	set_bit_in(w, CPU_WORD_1_ECX, 30);	/* rdrand */
-	set_bit_in(w, CPU_WORD_1_ECX, 27);	/* osxsave: Linux does not print it */
-	set_bit_in(w, CPU_WORD_1_ECX, 23);	/* popcnt */
-	set_bit_in(w, CPU_WORD_1_ECX, 21);	/* x2apic */
-	set_bit_in(w, CPU_WORD_1_ECX, 20);	/* sse4_2 */
-	set_bit_in(w, CPU_WORD_1_ECX, 19);	/* sse4_1 */
-	set_bit_in(w, CPU_WORD_1_ECX, 9);	/* ssse3 */
-	set_bit_in(w, CPU_WORD_1_ECX, 0);	/* pni */
-	set_bit_in(w, CPU_WORD_X1_EDX, 29);	/* lm */
-	set_bit_in(w, CPU_WORD_X1_EDX, 27);	/* rdtscp */
-	set_bit_in(w, CPU_WORD_X1_EDX, 26);	/* pdpe1gb */
-	set_bit_in(w, CPU_WORD_X1_EDX, 20);	/* nx */
-	set_bit_in(w, CPU_WORD_X1_EDX, 11);	/* syscall */
-	set_bit_in(w, CPU_WORD_X1_EDX, 0);	/* AMD's copy of fpu: unnamed */
-	set_bit_in(w, CPU_WORD_1_EDX, 26);	/* sse2 */
-	set_bit_in(w, CPU_WORD_1_EDX, 25);	/* sse */
-	set_bit_in(w, CPU_WORD_1_EDX, 10);	/* reserved */
-	set_bit_in(w, CPU_WORD_1_EDX, 9);	/* apic */
-	set_bit_in(w, CPU_WORD_1_EDX, 6);	/* pae */
-	set_bit_in(w, CPU_WORD_1_EDX, 5);	/* msr */
-	set_bit_in(w, CPU_WORD_1_EDX, 4);	/* tsc */
-	set_bit_in(w, CPU_WORD_1_EDX, 0);	/* fpu */
+	set_bit_in(w, CPU_WORD_7_EBX, 9);   /* erms */
+	set_bit_in(w, CPU_WORD_7_EBX, 7);   /* smep */
+	set_bit_in(w, CPU_WORD_7_EBX, 20);  /* smap */
+	set_bit_in(w, CPU_WORD_7_EBX, 0);   /* fsgsbase */
+	set_bit_in(w, CPU_WORD_X1_ECX, 0);  /* lahf_lm */
+	set_bit_in(w, CPU_WORD_1_ECX, 31);  /* hypervisor */
+	set_bit_in(w, CPU_WORD_1_ECX, 30);  /* rdrand */
+	set_bit_in(w, CPU_WORD_1_ECX, 27);  /* osxsave: Linux does not print it */
+	set_bit_in(w, CPU_WORD_1_ECX, 23);  /* popcnt */
+	set_bit_in(w, CPU_WORD_1_ECX, 21);  /* x2apic */
+	set_bit_in(w, CPU_WORD_1_ECX, 20);  /* sse4_2 */
+	set_bit_in(w, CPU_WORD_1_ECX, 19);  /* sse4_1 */
+	set_bit_in(w, CPU_WORD_1_ECX, 9);   /* ssse3 */
+	set_bit_in(w, CPU_WORD_1_ECX, 0);   /* pni */
+	set_bit_in(w, CPU_WORD_X1_EDX, 29); /* lm */
+	set_bit_in(w, CPU_WORD_X1_EDX, 27); /* rdtscp */
+	set_bit_in(w, CPU_WORD_X1_EDX, 26); /* pdpe1gb */
+	set_bit_in(w, CPU_WORD_X1_EDX, 20); /* nx */
+	set_bit_in(w, CPU_WORD_X1_EDX, 11); /* syscall */
+	set_bit_in(w, CPU_WORD_X1_EDX, 0);  /* AMD's copy of fpu: unnamed */
+	set_bit_in(w, CPU_WORD_1_EDX, 26);  /* sse2 */
+	set_bit_in(w, CPU_WORD_1_EDX, 25);  /* sse */
+	set_bit_in(w, CPU_WORD_1_EDX, 10);  /* reserved */
+	set_bit_in(w, CPU_WORD_1_EDX, 9);   /* apic */
+	set_bit_in(w, CPU_WORD_1_EDX, 6);   /* pae */
+	set_bit_in(w, CPU_WORD_1_EDX, 5);   /* msr */
+	set_bit_in(w, CPU_WORD_1_EDX, 4);   /* tsc */
+	set_bit_in(w, CPU_WORD_1_EDX, 0);   /* fpu */
 	CHECK_STR(FORMAT(procfs_format_cpu_flags(&b, w)),
 		  " fpu tsc msr pae apic sse sse2 syscall nx pdpe1gb rdtscp lm pni ssse3 sse4_1"
 		  " sse4_2 x2apic popcnt rdrand hypervisor lahf_lm fsgsbase smep erms smap");
@@ -165,19 +173,23 @@ UNIT_TEST(cpu_flags_of_no_bits_is_empty)
 static struct cpu_identity
 fake_cpu(const char *vendor, const char *name, u32 signature)
 {
-	struct cpu_identity id = { .max_leaf = 13, .signature = signature, .clflush_size = 64,
-				   .phys_bits = 40, .virt_bits = 48 };
+	struct cpu_identity id = { .max_leaf = 13,
+				   .signature = signature,
+				   .clflush_size = 64,
+				   .phys_bits = 40,
+				   .virt_bits = 48 };
 
 	snprintf(id.vendor, sizeof(id.vendor), "%s", vendor);
 	snprintf(id.model_name, sizeof(id.model_name), "%s", name);
-	id.words[CPU_WORD_1_EDX] = 1u << 0 | 1u << 4;	/* fpu tsc */
-	id.words[CPU_WORD_X1_EDX] = 1u << 29;		/* lm */
+	id.words[CPU_WORD_1_EDX] = 1u << 0 | 1u << 4; /* fpu tsc */
+	id.words[CPU_WORD_X1_EDX] = 1u << 29;	      /* lm */
 	return id;
 }
 
 UNIT_TEST(cpuinfo_block_is_linux_shaped)
 {
-	struct cpu_identity id = fake_cpu("GenuineIntel", "       Intel(R) Fake CPU @ 2.40GHz", 0x000506e3);
+	struct cpu_identity id =
+		fake_cpu("GenuineIntel", "       Intel(R) Fake CPU @ 2.40GHz", 0x000506e3);
 
 	CHECK_STR(FORMAT(procfs_format_cpu(&b, &id, 1, 2, 2400123456ul)),
 		  "processor\t: 1\n"
@@ -211,23 +223,28 @@ UNIT_TEST(cpuinfo_folds_extended_family_and_model)
 	CHECK(!strstr(text, "cpu MHz"));
 	/* Family 5 keeps its base model: the extended model counts from family 6 on. */
 	id.signature = 0x000f0543;
-	CHECK(strstr(FORMAT(procfs_format_cpu(&b, &id, 0, 0, 0)), "cpu family\t: 5\nmodel\t\t: 4\n"));
+	CHECK(strstr(FORMAT(procfs_format_cpu(&b, &id, 0, 0, 0)),
+		     "cpu family\t: 5\nmodel\t\t: 4\n"));
 }
 
 UNIT_TEST(cpuinfo_without_brand_string_says_unknown)
 {
 	struct cpu_identity id = fake_cpu("", "", 0x00000663);
 
-	CHECK(strstr(FORMAT(procfs_format_cpu(&b, &id, 0, 0, 0)),
-		     "vendor_id\t: unknown\ncpu family\t: 6\nmodel\t\t: 6\nmodel name\t: unknown\n"));
+	CHECK(strstr(
+		FORMAT(procfs_format_cpu(&b, &id, 0, 0, 0)),
+		"vendor_id\t: unknown\ncpu family\t: 6\nmodel\t\t: 6\nmodel name\t: unknown\n"));
 }
 
 /* ---- /proc/meminfo and /proc/uptime --------------------------------------- */
 
 UNIT_TEST(meminfo_lines_are_padded_as_linux)
 {
-	struct procfs_meminfo m = { .total_kb = 500000, .free_kb = 123456, .available_kb = 123456,
-				    .cached_kb = 0, .slab_kb = 12345678 };
+	struct procfs_meminfo m = { .total_kb = 500000,
+				    .free_kb = 123456,
+				    .available_kb = 123456,
+				    .cached_kb = 0,
+				    .slab_kb = 12345678 };
 
 	CHECK_STR(FORMAT(procfs_format_meminfo(&b, &m)),
 		  "MemTotal:         500000 kB\n"
@@ -256,13 +273,22 @@ static struct procfs_task
 fake_task(void)
 {
 	struct procfs_task t = {
-		.pid = 42, .tgid = 42, .ppid = 1, .state = 'S',
-		.utime_ns = 1234567890, .stime_ns = 20000000,
-		.cutime_ns = 5000000000ul, .cstime_ns = 9999999,
+		.pid = 42,
+		.tgid = 42,
+		.ppid = 1,
+		.state = 'S',
+		.utime_ns = 1234567890,
+		.stime_ns = 20000000,
+		.cutime_ns = 5000000000ul,
+		.cstime_ns = 9999999,
 		.start_ns = 3210000000ul,
-		.minflt = 77, .cminflt = 88,
-		.has_mm = true, .own_mm = true, .rss_pages = 300,
-		.cpu = 1, .threads = 3,
+		.minflt = 77,
+		.cminflt = 88,
+		.has_mm = true,
+		.own_mm = true,
+		.rss_pages = 300,
+		.cpu = 1,
+		.threads = 3,
 	};
 
 	snprintf(t.comm, sizeof(t.comm), "%s", "my prog");
@@ -314,13 +340,13 @@ UNIT_TEST(stat_line_has_52_fields_with_times_in_ticks)
 	CHECK(strncmp(line, "42 (my prog) S 1 ", 17) == 0);
 	for (const char *p = strrchr(line, ')') + 1; *p; p++)
 		spaces += *p == ' ';
-	CHECK_EQ(spaces, 52 - 2);			/* fields 3..52, each after a space */
+	CHECK_EQ(spaces, 52 - 2); /* fields 3..52, each after a space */
 	CHECK_EQ(line[strlen(line) - 1], '\n');
 	CHECK_STR(stat_field(line, 3, f, sizeof(f)), "S");
 	CHECK_STR(stat_field(line, 4, f, sizeof(f)), "1");
 	CHECK_STR(stat_field(line, 10, f, sizeof(f)), "77");
 	CHECK_STR(stat_field(line, 11, f, sizeof(f)), "88");
-	CHECK_STR(stat_field(line, 14, f, sizeof(f)), "123");	/* 1.23 s at USER_HZ 100 */
+	CHECK_STR(stat_field(line, 14, f, sizeof(f)), "123"); /* 1.23 s at USER_HZ 100 */
 	CHECK_STR(stat_field(line, 15, f, sizeof(f)), "2");
 	CHECK_STR(stat_field(line, 16, f, sizeof(f)), "500");
 	CHECK_STR(stat_field(line, 17, f, sizeof(f)), "0");

@@ -32,23 +32,23 @@ UNIT_TEST(write_then_read_back)
 
 	fs_setup();
 	int fd = (int)do_sys_open("/tmp/f", O_CREAT | O_RDWR, 0666);
-	CHECK_EQ(fd, 0);	/* the lowest free descriptor */
+	CHECK_EQ(fd, 0); /* the lowest free descriptor */
 	CHECK_EQ(do_sys_write(fd, "hello, world", 12), 12);
 	CHECK_EQ(do_sys_lseek(fd, 0, SEEK_CUR), 12);
-	CHECK_EQ(do_sys_read(fd, buf, sizeof(buf)), 0);	/* at the end */
+	CHECK_EQ(do_sys_read(fd, buf, sizeof(buf)), 0); /* at the end */
 	CHECK_EQ(do_sys_lseek(fd, 7, SEEK_SET), 7);
 	CHECK_EQ(do_sys_read(fd, buf, sizeof(buf)), 5);
 	CHECK(memcmp(buf, "world", 5) == 0);
 	CHECK_EQ(do_sys_fstat(fd, &st), 0);
 	CHECK_EQ(st.st_size, 12);
-	CHECK_EQ(st.st_mode, S_IFREG | 0644);	/* umask 022 */
+	CHECK_EQ(st.st_mode, S_IFREG | 0644); /* umask 022 */
 	CHECK_EQ(st.st_nlink, 1);
 	CHECK_EQ(st.st_blksize, 4096);
 	CHECK_EQ(st.st_blocks, 8);
 	CHECK_EQ(st.st_dev, DEV_RAMFS);
 	CHECK_EQ(do_sys_pread64(fd, buf, 5, 0), 5);
 	CHECK(memcmp(buf, "hello", 5) == 0);
-	CHECK_EQ(do_sys_lseek(fd, 0, SEEK_CUR), 12);	/* pread leaves the offset */
+	CHECK_EQ(do_sys_lseek(fd, 0, SEEK_CUR), 12); /* pread leaves the offset */
 	CHECK_EQ(do_sys_pwrite64(fd, "J", 1, 0), 1);
 	CHECK_EQ(do_sys_pread64(fd, buf, 12, 0), 12);
 	CHECK(memcmp(buf, "Jello, world", 12) == 0);
@@ -65,14 +65,14 @@ UNIT_TEST(writes_across_pages_holes_read_as_zeros)
 	/* Unaligned, spanning four pages, after a hole of two and a half pages. */
 	CHECK_EQ(do_sys_pwrite64(fd, (char *)big, sizeof(big), 10000), (long)sizeof(big));
 	CHECK_EQ(stat_of("/big").st_size, 10000 + sizeof(big));
-	CHECK_EQ(cached_pages("/big"), 4);	/* pages 2..5: the hole has none */
+	CHECK_EQ(cached_pages("/big"), 4); /* pages 2..5: the hole has none */
 	memset(back, 0xff, sizeof(back));
 	CHECK_EQ(do_sys_pread64(fd, (char *)back, 10000, 0), 10000);
 	CHECK(all_zero(back, 10000));
 	CHECK_EQ(do_sys_pread64(fd, (char *)back, sizeof(back), 10000), (long)sizeof(back));
 	CHECK(memcmp(back, big, sizeof(big)) == 0);
 	CHECK_EQ(do_sys_pread64(fd, (char *)back, sizeof(back), 10000 + sizeof(big) - 10), 10);
-	CHECK_EQ(cached_pages("/big"), 4);	/* reading a hole makes no page */
+	CHECK_EQ(cached_pages("/big"), 4); /* reading a hole makes no page */
 }
 
 UNIT_TEST(sparse_file_far_out)
@@ -99,7 +99,7 @@ UNIT_TEST(sparse_file_far_out)
 	CHECK_EQ(do_sys_lseek(fd, 0, 5), -EINVAL);
 	CHECK_EQ(do_sys_lseek(fd, INT64_MAX, SEEK_END), -EINVAL);
 	CHECK_EQ(do_sys_pwrite64(fd, "x", 1, INT64_MAX), -EFBIG);
-	CHECK_EQ(do_sys_pwrite64(fd, "xy", 2, INT64_MAX - 1), 1);	/* up to the limit */
+	CHECK_EQ(do_sys_pwrite64(fd, "xy", 2, INT64_MAX - 1), 1); /* up to the limit */
 	CHECK_EQ(do_sys_ftruncate(fd, 0), 0);
 	CHECK_EQ(cached_pages("/sparse"), 0);
 }
@@ -164,7 +164,7 @@ UNIT_TEST(a_failed_copy_leaves_no_garbage_past_the_end)
 	poison_lo = (uintptr_t)back + 4096;
 	poison_hi = (uintptr_t)back + sizeof(back);
 	CHECK_EQ(do_sys_pread64(fd, (char *)back, 8192, 0), 4096);
-	CHECK_EQ(do_sys_read(fd, (char *)back, (size_t)-1), -EFAULT);	/* access_ok fails */
+	CHECK_EQ(do_sys_read(fd, (char *)back, (size_t)-1), -EFAULT); /* access_ok fails */
 }
 
 UNIT_TEST(open_flags_and_errors)
@@ -197,12 +197,12 @@ UNIT_TEST(open_flags_and_errors)
 
 	/* O_APPEND: every write at the end, whatever the offset, on any descriptor. */
 	int ap = (int)do_sys_open("/f", O_WRONLY | O_APPEND, 0);
-	CHECK_EQ(do_sys_write(wr, "X", 1), 1);		/* at 0 */
+	CHECK_EQ(do_sys_write(wr, "X", 1), 1); /* at 0 */
 	CHECK_EQ(do_sys_write(ap, "de", 2), 2);
 	CHECK_EQ(do_sys_lseek(ap, 0, SEEK_SET), 0);
 	CHECK_EQ(do_sys_write(ap, "f", 1), 1);
 	CHECK_EQ(do_sys_lseek(ap, 0, SEEK_CUR), 6);
-	CHECK_EQ(do_sys_pwrite64(ap, "g", 1, 0), 1);	/* Linux appends even here */
+	CHECK_EQ(do_sys_pwrite64(ap, "g", 1, 0), 1); /* Linux appends even here */
 	CHECK_EQ(do_sys_pread64(rd, buf, 8, 0), 7);
 	CHECK(memcmp(buf, "Xbcdefg", 7) == 0);
 
@@ -210,7 +210,7 @@ UNIT_TEST(open_flags_and_errors)
 	int c = (int)do_sys_creat("/f", 0600);
 	CHECK(c >= 0);
 	CHECK_EQ(stat_of("/f").st_size, 0);
-	CHECK_EQ(stat_of("/f").st_mode, S_IFREG | 0644);	/* an existing file keeps its mode */
+	CHECK_EQ(stat_of("/f").st_mode, S_IFREG | 0644); /* an existing file keeps its mode */
 	CHECK_EQ(do_sys_read(c, buf, 1), -EBADF);
 	CHECK_EQ(do_sys_fcntl(c, F_GETFL, 0), O_WRONLY | O_LARGEFILE);
 	CHECK_EQ(do_sys_fcntl(ap, F_GETFL, 0), O_WRONLY | O_APPEND | O_LARGEFILE);
@@ -225,7 +225,7 @@ UNIT_TEST(o_path_and_o_tmpfile)
 	make_file("/f", "abc");
 	int p = (int)do_sys_open("/f", O_PATH | O_RDWR | O_TRUNC | O_CREAT, 0);
 	CHECK(p >= 0);
-	CHECK_EQ(stat_of("/f").st_size, 3);	/* O_PATH ignores O_TRUNC */
+	CHECK_EQ(stat_of("/f").st_size, 3); /* O_PATH ignores O_TRUNC */
 	CHECK_EQ(do_sys_read(p, buf, 1), -EBADF);
 	CHECK_EQ(do_sys_write(p, "x", 1), -EBADF);
 	CHECK_EQ(do_sys_fstat(p, &st), 0);
@@ -249,7 +249,7 @@ UNIT_TEST(o_path_and_o_tmpfile)
 	CHECK(strncmp(buf, "/tmp/#", 6) == 0 && strstr(buf, " (deleted)"));
 	file_put(f);
 	int dfd = (int)do_sys_open("/tmp", O_RDONLY | O_DIRECTORY, 0);
-	CHECK_EQ(do_sys_getdents64(dfd, buf, sizeof(buf)), 48);	/* only "." and ".." */
+	CHECK_EQ(do_sys_getdents64(dfd, buf, sizeof(buf)), 48); /* only "." and ".." */
 	CHECK_EQ(do_sys_open("/tmp", __O_TMPFILE | O_DIRECTORY | O_RDONLY, 0600), -EINVAL);
 	CHECK_EQ(do_sys_open("/tmp", __O_TMPFILE | O_RDWR, 0600), -EINVAL);
 	CHECK_EQ(do_sys_open("/f", __O_TMPFILE | O_DIRECTORY | O_RDWR, 0600), -ENOTDIR);
@@ -292,7 +292,7 @@ UNIT_TEST(descriptors_dup_and_fcntl)
 	CHECK_EQ(fd, 0);
 	CHECK_EQ(do_sys_dup(fd), 1);
 	CHECK_EQ(do_sys_read(0, buf, 3), 3);
-	CHECK_EQ(do_sys_lseek(1, 0, SEEK_CUR), 3);	/* one open file, one offset */
+	CHECK_EQ(do_sys_lseek(1, 0, SEEK_CUR), 3); /* one open file, one offset */
 	CHECK_EQ(do_sys_dup2(0, 7), 7);
 	CHECK_EQ(do_sys_dup2(7, 7), 7);
 	CHECK_EQ(do_sys_dup2(8, 8), -EBADF);
@@ -322,12 +322,12 @@ UNIT_TEST(descriptors_dup_and_fcntl)
 	CHECK_EQ(do_sys_fcntl(0, F_SETFL, 0), 0);
 	CHECK_EQ(do_sys_fcntl(0, F_GETFL, 0), O_RDWR | O_LARGEFILE);
 	int on = 1;
-	CHECK_EQ(do_sys_ioctl(0, 0x5421, (unsigned long)&on), 0);	/* FIONBIO */
+	CHECK_EQ(do_sys_ioctl(0, 0x5421, (unsigned long)&on), 0); /* FIONBIO */
 	CHECK_EQ(do_sys_fcntl(0, F_GETFL, 0), O_RDWR | O_NONBLOCK | O_LARGEFILE);
 	CHECK_EQ(do_sys_ioctl(0, 0x5421, (unsigned long)BAD_USER_PTR), -EFAULT);
-	CHECK_EQ(do_sys_ioctl(0, 0x5451, 0), 0);	/* FIOCLEX */
+	CHECK_EQ(do_sys_ioctl(0, 0x5451, 0), 0); /* FIOCLEX */
 	CHECK_EQ(do_sys_fcntl(0, F_GETFD, 0), FD_CLOEXEC);
-	CHECK_EQ(do_sys_ioctl(0, 0x5413, 0), -ENOTTY);	/* a file is not a terminal */
+	CHECK_EQ(do_sys_ioctl(0, 0x5413, 0), -ENOTTY); /* a file is not a terminal */
 	CHECK_EQ(do_sys_ioctl(33, 0x5413, 0), -EBADF);
 
 	/* exec closes the close-on-exec ones: 0, 3 and 7 here. */
@@ -363,7 +363,7 @@ UNIT_TEST(the_table_grows_to_nr_open)
 	test_task.files = files_alloc();
 	files_put(test_task.files);
 	test_task.files = NULL;
-	CHECK_EQ(kmalloc_objects_now(), objects - 3);	/* less the table: files, fds, bits */
+	CHECK_EQ(kmalloc_objects_now(), objects - 3); /* less the table: files, fds, bits */
 	fs_context_put(test_task.fs);
 }
 
@@ -436,7 +436,7 @@ UNIT_TEST(devices_null_zero_console)
 	CHECK_EQ(console_len, 19);
 	CHECK(memcmp(console_out, "to the console\nerr\n", 19) == 0);
 	CHECK_EQ(do_sys_read(0, buf, sizeof(buf)), 0);
-	CHECK_EQ(do_sys_ioctl(1, 0x5413, 0), -ENOTTY);	/* no ioctl operation */
+	CHECK_EQ(do_sys_ioctl(1, 0x5413, 0), -ENOTTY); /* no ioctl operation */
 	CHECK_EQ(do_sys_lseek(1, 0, SEEK_SET), -ESPIPE);
 	CHECK_EQ(do_sys_pwrite64(1, "x", 1, 0), -ESPIPE);
 	CHECK_EQ(do_sys_write(1, BAD_USER_PTR, 3), -EFAULT);
@@ -471,10 +471,10 @@ UNIT_TEST(what_execve_and_mmap_use)
 	CHECK(p != NULL);
 	CHECK(p->mapping == f->inode);
 	CHECK_EQ(p->index, 1);
-	CHECK_EQ(page_refcount(p), 2);		/* the cache's and ours */
+	CHECK_EQ(page_refcount(p), 2); /* the cache's and ours */
 	CHECK(memcmp((char *)page_address(p) + 900, "eeee", 4) == 0);
 	CHECK(all_zero((u8 *)page_address(p) + 5000 - 4096, 8192 - 5000));
-	CHECK(file_get_page(f, 2) == NULL);	/* past the end: SIGBUS */
+	CHECK(file_get_page(f, 2) == NULL); /* past the end: SIGBUS */
 	/* A truncation takes the page out of the file, but our reference keeps it. */
 	CHECK_EQ(vfs_truncate(f->inode, 0), 0);
 	CHECK(p->mapping == NULL);
@@ -518,5 +518,5 @@ UNIT_TEST(fs_context_fork_and_teardown)
 	CHECK_STR(buf, "/home");
 	fs_context_put(child);
 	fs_teardown_task();
-	CHECK_EQ(do_sys_rmdir("/home"), 0);	/* kernel threads work from the root */
+	CHECK_EQ(do_sys_rmdir("/home"), 0); /* kernel threads work from the root */
 }

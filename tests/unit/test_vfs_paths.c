@@ -16,7 +16,7 @@ UNIT_TEST(the_boot_tree_exists)
 	CHECK_EQ(stat_of("/dev/null").st_rdev, MKDEV(1, 3));
 	CHECK_EQ(stat_of("/dev/zero").st_rdev, MKDEV(1, 5));
 	CHECK_EQ(stat_of("/dev/console").st_rdev, MKDEV(5, 1));
-	CHECK_EQ(stat_of("/").st_nlink, 5);	/* ".", and ".." of dev, proc, tmp */
+	CHECK_EQ(stat_of("/").st_nlink, 5); /* ".", and ".." of dev, proc, tmp */
 }
 
 UNIT_TEST(walk_handles_dots_and_slashes)
@@ -61,7 +61,7 @@ UNIT_TEST(walk_errors_are_linuxs)
 	memset(longname, 'n', NAME_MAX + 1);
 	CHECK_EQ(do_sys_stat(longname, &st), -ENAMETOOLONG);
 	CHECK_EQ(do_sys_mkdir(longname, 0755), -ENAMETOOLONG);
-	longname[NAME_MAX] = '\0';	/* exactly NAME_MAX is fine */
+	longname[NAME_MAX] = '\0'; /* exactly NAME_MAX is fine */
 	CHECK_EQ(do_sys_mkdir(longname, 0755), 0);
 	CHECK_EQ(do_sys_rmdir(longname), 0);
 
@@ -91,7 +91,7 @@ UNIT_TEST(dirfd_relative_lookups)
 	CHECK_EQ(st.st_ino, stat_of("/").st_ino);
 	CHECK_EQ(do_sys_newfstatat(ffd, "x", &st, 0), -ENOTDIR);
 	CHECK_EQ(do_sys_newfstatat(99, "x", &st, 0), -EBADF);
-	CHECK_EQ(do_sys_newfstatat(99, "/top", &st, 0), 0);	/* absolute: dirfd unused */
+	CHECK_EQ(do_sys_newfstatat(99, "/top", &st, 0), 0); /* absolute: dirfd unused */
 	CHECK_EQ(do_sys_newfstatat(dfd, "sub", &st, 0x8000), -EINVAL);
 	/* AT_EMPTY_PATH: the fd itself, whatever it is. */
 	CHECK_EQ(do_sys_newfstatat(ffd, "", &st, AT_EMPTY_PATH), 0);
@@ -122,7 +122,7 @@ UNIT_TEST(umask_applies_to_new_files_and_directories)
 	CHECK_EQ(stat_of("/m/f").st_mode, S_IFREG | 0640);
 	CHECK_EQ(do_sys_umask(0), 027);
 	CHECK_EQ(do_sys_mkdir("/s", 07777), 0);
-	CHECK_EQ(stat_of("/s").st_mode, S_IFDIR | 01777);	/* no set-id bits on directories */
+	CHECK_EQ(stat_of("/s").st_mode, S_IFDIR | 01777); /* no set-id bits on directories */
 }
 
 UNIT_TEST(mkdir_rmdir_unlink_errors)
@@ -137,7 +137,7 @@ UNIT_TEST(mkdir_rmdir_unlink_errors)
 	CHECK_EQ(do_sys_mkdir("/nope/x", 0755), -ENOENT);
 	CHECK_EQ(do_sys_mkdir("/", 0755), -EEXIST);
 	CHECK_EQ(do_sys_mkdir("/d/.", 0755), -EEXIST);
-	CHECK_EQ(do_sys_mkdir("/d/new/", 0755), 0);	/* a trailing slash is fine */
+	CHECK_EQ(do_sys_mkdir("/d/new/", 0755), 0); /* a trailing slash is fine */
 	CHECK_EQ(do_sys_mkdir(BAD_USER_PTR, 0755), -EFAULT);
 
 	CHECK_EQ(do_sys_rmdir("/d"), -ENOTEMPTY);
@@ -176,7 +176,7 @@ UNIT_TEST(cwd_chdir_getcwd)
 	CHECK_EQ(do_sys_chdir("a/b"), 0);
 	CHECK_EQ(do_sys_getcwd(buf, sizeof(buf)), 5);
 	CHECK_STR(buf, "/a/b");
-	CHECK_EQ(do_sys_getcwd(buf, 5), 5);	/* exactly enough */
+	CHECK_EQ(do_sys_getcwd(buf, 5), 5); /* exactly enough */
 	CHECK_EQ(do_sys_getcwd(buf, 4), -ERANGE);
 	CHECK_EQ(do_sys_getcwd(buf, 0), -ERANGE);
 	CHECK_EQ(do_sys_getcwd(BAD_USER_PTR, 64), -EFAULT);
@@ -240,14 +240,14 @@ UNIT_TEST(getdents_lists_in_creation_order_and_resumes)
 	int fd = (int)do_sys_open("/d", O_RDONLY | O_DIRECTORY, 0);
 	CHECK_EQ(list_dir(fd, sizeof(buf), names, sizeof(names)), 5);
 	CHECK_STR(names, ". .. one two three");
-	CHECK_EQ(do_sys_getdents64(fd, buf, sizeof(buf)), 0);	/* at the end */
+	CHECK_EQ(do_sys_getdents64(fd, buf, sizeof(buf)), 0); /* at the end */
 
 	/* One entry per call (32 bytes hold any of these records, never two), then rewind. */
 	CHECK_EQ(do_sys_lseek(fd, 0, SEEK_SET), 0);
 	CHECK_EQ(list_dir(fd, 32, names, sizeof(names)), 5);
 	CHECK_STR(names, ". .. one two three");
 	CHECK_EQ(do_sys_lseek(fd, 0, SEEK_SET), 0);
-	CHECK_EQ(do_sys_getdents64(fd, buf, 8), -EINVAL);	/* not even one fits */
+	CHECK_EQ(do_sys_getdents64(fd, buf, 8), -EINVAL); /* not even one fits */
 
 	/* Records: types, inode numbers, d_off chains to the next. */
 	long n = do_sys_getdents64(fd, buf, sizeof(buf));
@@ -303,7 +303,7 @@ UNIT_TEST(rename_moves_files_and_directories)
 	CHECK_EQ(stat_of("/b/h").st_ino, ino);
 	struct file *f = fd_get(fd);
 	file_path(f, buf, sizeof(buf));
-	CHECK_STR(buf, "/b/h");		/* the open file follows its name */
+	CHECK_STR(buf, "/b/h"); /* the open file follows its name */
 	file_put(f);
 
 	/* Over an existing file: the old one is gone, the name is the moved file's. */
@@ -311,7 +311,7 @@ UNIT_TEST(rename_moves_files_and_directories)
 	CHECK_EQ(do_sys_rename("/b/h", "/b/other"), 0);
 	CHECK_EQ(stat_of("/b/other").st_ino, ino);
 	CHECK_EQ(stat_of("/b/h").st_mode, 0);
-	CHECK_EQ(do_sys_rename("/b/other", "/b/other"), 0);	/* itself: nothing */
+	CHECK_EQ(do_sys_rename("/b/other", "/b/other"), 0); /* itself: nothing */
 
 	/* Directories: over an empty one, not a full one, not into itself. */
 	do_sys_mkdir("/a/sub", 0755);
@@ -319,13 +319,13 @@ UNIT_TEST(rename_moves_files_and_directories)
 	u64 a_links = stat_of("/a").st_nlink, b_links = stat_of("/b").st_nlink;
 	CHECK_EQ(do_sys_rename("/a/sub", "/b/empty"), 0);
 	CHECK_EQ(stat_of("/a").st_nlink, a_links - 1);
-	CHECK_EQ(stat_of("/b").st_nlink, b_links);	/* one came, one was replaced */
+	CHECK_EQ(stat_of("/b").st_nlink, b_links); /* one came, one was replaced */
 	do_sys_mkdir("/a/full", 0755);
 	make_file("/a/full/x", "");
 	CHECK_EQ(do_sys_rename("/b/empty", "/a/full"), -ENOTEMPTY);
 	CHECK_EQ(do_sys_rename("/a", "/a/full/inside"), -EINVAL);
 	CHECK_EQ(do_sys_rename("/a", "/a"), 0);
-	CHECK_EQ(do_sys_rename("/a/full/x", "/a"), -ENOTEMPTY);	/* over its own ancestor */
+	CHECK_EQ(do_sys_rename("/a/full/x", "/a"), -ENOTEMPTY); /* over its own ancestor */
 	CHECK_EQ(do_sys_rename("/a/full/x", "/b/empty"), -EISDIR);
 	CHECK_EQ(do_sys_rename("/a/full", "/b/other"), -ENOTDIR);
 	CHECK_EQ(do_sys_rename("/a/full/x", "/a/full"), -ENOTEMPTY);
@@ -341,7 +341,7 @@ UNIT_TEST(rename_moves_files_and_directories)
 	/* Over its own ancestor: that ancestor is not empty. */
 	do_sys_mkdir("/a/full2/deep", 0755);
 	CHECK_EQ(do_sys_rename("/a/full2/deep", "/a"), -ENOTEMPTY);
-	CHECK_EQ(do_sys_rename("/proc", "/proc2"), 0);	/* not mounted here: a plain directory */
+	CHECK_EQ(do_sys_rename("/proc", "/proc2"), 0); /* not mounted here: a plain directory */
 }
 
 UNIT_TEST(unlinked_open_file_stays_readable_until_closed)
@@ -366,7 +366,7 @@ UNIT_TEST(unlinked_open_file_stays_readable_until_closed)
 	file_put(f);
 	CHECK(free_pages_now() < pages);
 	CHECK_EQ(do_sys_close(fd), 0);
-	CHECK_EQ(free_pages_now(), pages);	/* the page cache went with the inode */
+	CHECK_EQ(free_pages_now(), pages); /* the page cache went with the inode */
 }
 
 UNIT_TEST(a_busy_tree_frees_everything_it_made)

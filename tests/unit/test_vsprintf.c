@@ -14,8 +14,7 @@
 #include <limits.h>
 
 /* kvsnprintf and the host's vsnprintf give the same text and length. */
-static void __printf(2, 3)
-same_at(int line, const char *fmt, ...)
+static void __printf(2, 3) same_at(int line, const char *fmt, ...)
 {
 	char kbuf[512], hbuf[512];
 	va_list ap, ap2;
@@ -28,8 +27,8 @@ same_at(int line, const char *fmt, ...)
 	va_end(ap2);
 	va_end(ap);
 	if (kn != hn || strcmp(kbuf, hbuf) != 0) {
-		printf("    %s:%d: format \"%s\": kernel \"%s\" (%d), host \"%s\" (%d)\n",
-		       __FILE__, line, fmt, kbuf, kn, hbuf, hn);
+		printf("    %s:%d: format \"%s\": kernel \"%s\" (%d), host \"%s\" (%d)\n", __FILE__,
+		       line, fmt, kbuf, kn, hbuf, hn);
 		unit_failures_in_test++;
 	}
 }
@@ -38,8 +37,7 @@ same_at(int line, const char *fmt, ...)
 /* ksnprintf into a large buffer; returns the text, checks the length. */
 static char fmtbuf[512];
 
-static const char * __printf(1, 2)
-fmt(const char *f, ...)
+static const char *__printf(1, 2) fmt(const char *f, ...)
 {
 	va_list ap;
 	int n;
@@ -93,9 +91,9 @@ UNIT_TEST(left_and_zero_flags)
 {
 	same("[%-8x]", 0xabcu);
 	same("[%08x]", 0xabcu);
-	same("[%-08d]", 7);		/* '-' wins over '0' */
+	same("[%-08d]", 7); /* '-' wins over '0' */
 	same("[%0-8d]", 7);
-	same("[%08.3d]", 7);		/* a precision turns '0' off */
+	same("[%08.3d]", 7); /* a precision turns '0' off */
 	same("[%-10s]", "left");
 	same("[%10s]", "right");
 }
@@ -106,8 +104,8 @@ UNIT_TEST(alternate_form)
 {
 	same("%#x %#X", 0x1fu, 0x1fu);
 	same("%#o", 8u);
-	same("%#x %#o", 0u, 0u);	/* no prefix on zero */
-	same("[%#010x]", 0x1fu);	/* zeros go after the prefix */
+	same("%#x %#o", 0u, 0u); /* no prefix on zero */
+	same("[%#010x]", 0x1fu); /* zeros go after the prefix */
 	same("[%#10x] [%-#10x]", 0x1fu, 0x1fu);
 	same("[%#.4x]", 0x1fu);
 	same("%#lx", 0xffff800000000000ul);
@@ -127,7 +125,7 @@ UNIT_TEST(precision_on_integers)
 	same("[%.3d] [%.3d]", 7, -7);
 	same("[%8.3d] [%-8.3d]", -7, 7);
 	same("[%.3x] [%.1x]", 0xau, 0xabcu);
-	same("[%.0d] [%.0x] [%5.0u] [%.0d]", 0, 0u, 0u, 3);	/* zero with precision 0: no digits */
+	same("[%.0d] [%.0x] [%5.0u] [%.0d]", 0, 0u, 0u, 3); /* zero with precision 0: no digits */
 	same("[%.d]", 0);
 }
 
@@ -145,9 +143,9 @@ UNIT_TEST(star_width_and_precision)
 {
 	same("[%*d]", 6, 42);
 	same("[%-*d]", 6, 42);
-	same("[%*d]", -6, 42);		/* negative width means '-' */
+	same("[%*d]", -6, 42); /* negative width means '-' */
 	same("[%.*d]", 4, 42);
-	same("[%.*d]", -1, 42);		/* negative precision means none */
+	same("[%.*d]", -1, 42); /* negative precision means none */
 	same("[%*.*d]", 8, 4, -42);
 	same("[%*s]", 5, "ab");
 	same("[%.*s]", 3, "abcdef");
@@ -185,7 +183,7 @@ UNIT_TEST(characters)
 	same("%c%c%c", 'a', 'B', '0');
 	same("[%3c] [%-3c]", 'x', 'y');
 	same("[%*c]", 4, 'z');
-	same("%c", 300);		/* converted to unsigned char */
+	same("%c", 300); /* converted to unsigned char */
 }
 
 UNIT_TEST(strings)
@@ -199,7 +197,7 @@ UNIT_TEST(strings)
 
 UNIT_TEST(null_string_prints_null)
 {
-	const char *volatile null = NULL;	/* volatile: hide the NULL from -Wformat-overflow */
+	const char *volatile null = NULL; /* volatile: hide the NULL from -Wformat-overflow */
 
 	CHECK_STR(fmt("[%s]", null), "[(null)]");
 	CHECK_STR(fmt("[%8s]", null), "[  (null)]");
@@ -222,7 +220,7 @@ UNIT_TEST(pointers_are_0x_and_16_hex_digits)
 UNIT_TEST(unknown_conversion_is_printed_verbatim)
 {
 	CHECK_STR(fmt("a%yb"), "a%yb");
-	CHECK_STR(fmt("%w %d", 5), "%w 5");	/* later arguments stay in step */
+	CHECK_STR(fmt("%w %d", 5), "%w 5"); /* later arguments stay in step */
 }
 
 UNIT_TEST(lone_percent_at_end_prints_nothing)
@@ -284,9 +282,9 @@ UNIT_TEST(exact_fit_boundary)
 {
 	char buf[6];
 
-	CHECK_EQ(ksnprintf(buf, sizeof(buf), "hello"), 5);	/* 5 + NUL fit */
+	CHECK_EQ(ksnprintf(buf, sizeof(buf), "hello"), 5); /* 5 + NUL fit */
 	CHECK_STR(buf, "hello");
-	CHECK_EQ(ksnprintf(buf, 5, "hello"), 5);		/* NUL takes the 'o' */
+	CHECK_EQ(ksnprintf(buf, 5, "hello"), 5); /* NUL takes the 'o' */
 	CHECK_STR(buf, "hell");
 }
 
@@ -307,7 +305,7 @@ UNIT_TEST(size_zero_writes_nothing)
 	guard_init(&g);
 	CHECK_EQ(ksnprintf(g.buf, 0, "%s %d", "abc", 42), 6);
 	CHECK(guards_intact(&g, 0));
-	CHECK_EQ(ksnprintf(NULL, 0, "%08x%s", 1u, "tail"), 12);	/* only measuring */
+	CHECK_EQ(ksnprintf(NULL, 0, "%08x%s", 1u, "tail"), 12); /* only measuring */
 }
 
 UNIT_TEST(truncated_padding_and_numbers_count_in_full)

@@ -28,42 +28,43 @@ struct unit_test {
 	void (*fn)(void);
 };
 
-#define UNIT_TEST(fn_)							\
-	static void fn_(void);						\
-	static const struct unit_test unit_##fn_ __section("unit_tests") __used \
-	__aligned(8) = { #fn_, fn_ };					\
+#define UNIT_TEST(fn_)                                                   \
+	static void fn_(void);                                           \
+	static const struct unit_test unit_##fn_ __section("unit_tests") \
+		__used __aligned(8) = { #fn_, fn_ };                     \
 	static void fn_(void)
 
 extern const struct unit_test __start_unit_tests[], __stop_unit_tests[];
 
 static int unit_failures_in_test;
 
-#define CHECK(cond)							\
-	do {								\
-		if (!(cond)) {						\
+#define CHECK(cond)                                                                         \
+	do {                                                                                \
+		if (!(cond)) {                                                              \
 			printf("    %s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond); \
-			unit_failures_in_test++;			\
-		}							\
+			unit_failures_in_test++;                                            \
+		}                                                                           \
 	} while (0)
 
-#define CHECK_EQ(a, b)							\
-	do {								\
-		long long a_ = (long long)(a), b_ = (long long)(b);	\
-		if (a_ != b_) {						\
-			printf("    %s:%d: CHECK_EQ(%s, %s) failed: %lld != %lld\n", \
-			       __FILE__, __LINE__, #a, #b, a_, b_);	\
-			unit_failures_in_test++;			\
-		}							\
+#define CHECK_EQ(a, b)                                                                         \
+	do {                                                                                   \
+		long long a_ = (long long)(a), b_ = (long long)(b);                            \
+		if (a_ != b_) {                                                                \
+			printf("    %s:%d: CHECK_EQ(%s, %s) failed: %lld != %lld\n", __FILE__, \
+			       __LINE__, #a, #b, a_, b_);                                      \
+			unit_failures_in_test++;                                               \
+		}                                                                              \
 	} while (0)
 
-#define CHECK_STR(a, b)							\
-	do {								\
-		const char *a_ = (a), *b_ = (b);			\
-		if (!a_ || !b_ || strcmp(a_, b_) != 0) {		\
+#define CHECK_STR(a, b)                                                                   \
+	do {                                                                              \
+		const char *a_ = (a), *b_ = (b);                                          \
+		if (!a_ || !b_ || strcmp(a_, b_) != 0) {                                  \
 			printf("    %s:%d: CHECK_STR(%s, %s) failed: \"%s\" != \"%s\"\n", \
-			       __FILE__, __LINE__, #a, #b, a_ ? a_ : "(null)", b_ ? b_ : "(null)"); \
-			unit_failures_in_test++;			\
-		}							\
+			       __FILE__, __LINE__, #a, #b, a_ ? a_ : "(null)",            \
+			       b_ ? b_ : "(null)");                                       \
+			unit_failures_in_test++;                                          \
+		}                                                                         \
 	} while (0)
 
 /* A small deterministic generator (xorshift64): a failing run can be repeated. */

@@ -36,7 +36,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define TOP_DIR "/tmp/fsmark_lite"
+#define TOP_DIR	  "/tmp/fsmark_lite"
 #define MAX_PROCS 32
 
 static int nprocs = 2;
@@ -71,8 +71,9 @@ child_run(int id, gettimeofday_fn gtod)
 	snprintf(dir, sizeof(dir), "%s/%02d", TOP_DIR, id);
 	for (int i = 0; i < files_per_proc; i++) {
 		gtod(&name_time, NULL);
-		snprintf(path, sizeof(path), "%s/%08lx%05lx%06x", dir, (unsigned long)name_time.tv_sec,
-			 (unsigned long)name_time.tv_usec, (unsigned)i);
+		snprintf(path, sizeof(path), "%s/%08lx%05lx%06x", dir,
+			 (unsigned long)name_time.tv_sec, (unsigned long)name_time.tv_usec,
+			 (unsigned)i);
 		if (mkdir(dir, 0755) != 0 && errno != EEXIST)
 			child_fail("mkdir", dir);
 
@@ -161,9 +162,11 @@ run_variant(gettimeofday_fn gtod, const char *name)
 	bench_metric_name(metric, sizeof(metric), "files_per_s_%s", name);
 	bench_result(metric, files / wall_s, "files/s");
 	bench_metric_name(metric, sizeof(metric), "user_us_per_file_%s", name);
-	bench_result(metric, (timeval_us(after.ru_utime) - timeval_us(before.ru_utime)) / files, "us");
+	bench_result(metric, (timeval_us(after.ru_utime) - timeval_us(before.ru_utime)) / files,
+		     "us");
 	bench_metric_name(metric, sizeof(metric), "sys_us_per_file_%s", name);
-	bench_result(metric, (timeval_us(after.ru_stime) - timeval_us(before.ru_stime)) / files, "us");
+	bench_result(metric, (timeval_us(after.ru_stime) - timeval_us(before.ru_stime)) / files,
+		     "us");
 	return 0;
 }
 
@@ -200,7 +203,8 @@ main(int argc, char **argv)
 		perror("fsmark_lite: mkdir " TOP_DIR);
 		return 1;
 	}
-	printf("# %d processes x %d files, 7 gettimeofday calls per file\n", nprocs, files_per_proc);
+	printf("# %d processes x %d files, 7 gettimeofday calls per file\n", nprocs,
+	       files_per_proc);
 	knob_read("vsyscall", mode_at_start, sizeof(mode_at_start));
 	for (int rep = 0; rep < repeats; rep++) {
 		printf("# repeat %d of %d\n", rep + 1, repeats);

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
-#define PAGE 4096ul
-#define REGION_PAGES 256ul	/* 1 MiB per batch step */
+#define PAGE	     4096ul
+#define REGION_PAGES 256ul /* 1 MiB per batch step */
 
 static double
 touch_pages(void *arg, uint64_t n, int write)
@@ -57,7 +57,8 @@ static void
 mmap_touch_munmap(void *arg)
 {
 	(void)arg;
-	volatile char *p = mmap(0, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	volatile char *p =
+		mmap(0, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED) {
 		perror("pagefault_bench: mmap");
 		exit(1);

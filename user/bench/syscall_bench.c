@@ -12,7 +12,7 @@
 
 #define NR_GETPPID_64 110
 #define NR_GETPPID_32 64
-#define NR_UNKNOWN 451	/* not a system call on either kernel */
+#define NR_UNKNOWN    451 /* not a system call on either kernel */
 
 static long
 raw_syscall0(long nr)

@@ -33,7 +33,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "uapi/futex.h"	/* musl has no <linux/futex.h> */
+#include "uapi/futex.h" /* musl has no <linux/futex.h> */
 
 static void
 die(const char *what, int err)
@@ -103,7 +103,7 @@ plain_post(atomic_uint *word)
 	atomic_fetch_add(word, 1);
 }
 
-static cpu_set_t all_cpus;	/* the affinity we started with */
+static cpu_set_t all_cpus; /* the affinity we started with */
 
 static void
 set_affinity(const cpu_set_t *set)

@@ -137,7 +137,10 @@ op_dummy_syscall(void *unused)
 	long ret;
 
 	(void)unused;
-	__asm__ __volatile__("syscall" : "=a"(ret) : "a"((long)SYS_getppid) : "rcx", "r11", "memory");
+	__asm__ __volatile__("syscall"
+			     : "=a"(ret)
+			     : "a"((long)SYS_getppid)
+			     : "rcx", "r11", "memory");
 }
 
 /* One route's functions; suffix names the vsyscall mode ("" for the others). */
@@ -208,15 +211,16 @@ report_ratios(void)
 	printf("# ratios of the median fastest batches (seed 001 beside them)\n");
 	report_ratio("gettimeofday_trap_over_vdso", "gettimeofday_vsyscall_trap",
 		     "gettimeofday_vdso", "237.44 / 20.95 = 11.3");
-	report_ratio("gettimeofday_syscall_over_vdso", "gettimeofday_syscall",
-		     "gettimeofday_vdso", "70.75 / 20.95 = 3.4");
+	report_ratio("gettimeofday_syscall_over_vdso", "gettimeofday_syscall", "gettimeofday_vdso",
+		     "70.75 / 20.95 = 3.4");
 	report_ratio("gettimeofday_trap_sysret_over_trap", "gettimeofday_vsyscall_trap_sysret",
 		     "gettimeofday_vsyscall_trap", "157 / 237 = 0.66");
 	report_ratio("gettimeofday_legacy_over_vdso", "gettimeofday_vsyscall_legacy",
 		     "gettimeofday_vdso", "about 1 (2.6.39: the page was the vDSO's code)");
 	report_ratio("gettimeofday_emulate_over_trap", "gettimeofday_vsyscall_emulate",
 		     "gettimeofday_vsyscall_trap", "(3.1's #PF emulation vs 3.0's int 0xcc)");
-	report_ratio("time_trap_over_vdso", "time_vsyscall_trap", "time_vdso", "207.35 / 1.75 = 118");
+	report_ratio("time_trap_over_vdso", "time_vsyscall_trap", "time_vdso",
+		     "207.35 / 1.75 = 118");
 	report_ratio("getcpu_trap_over_vdso", "getcpu_vsyscall_trap", "getcpu_vdso",
 		     "214.27 / 12.42 = 17");
 	report_ratio("clock_monotonic_vdso_over_rdtsc", "clock_monotonic_vdso", "rdtsc",

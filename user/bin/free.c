@@ -36,10 +36,10 @@ main(void)
 	used = total - mfree - buffers - cached;
 	if (mfree + buffers + cached > total)
 		used = 0;
-	printf("%-7s %12s %12s %12s %12s %12s %12s\n", "",
-	       "total", "used", "free", "shared", "buff/cache", "available");
-	printf("%-7s %12llu %12llu %12llu %12llu %12llu %12llu\n", "Mem:",
-	       total, used, mfree, shared, buffers + cached, avail);
+	printf("%-7s %12s %12s %12s %12s %12s %12s\n", "", "total", "used", "free", "shared",
+	       "buff/cache", "available");
+	printf("%-7s %12llu %12llu %12llu %12llu %12llu %12llu\n", "Mem:", total, used, mfree,
+	       shared, buffers + cached, avail);
 	if (find_field(text, "SwapTotal")) {
 		unsigned long long st = kib(text, "SwapTotal", 0), sf = kib(text, "SwapFree", 0);
 

@@ -14,8 +14,8 @@ static const struct {
 	const char *name;
 	int number;
 } signals[] = {
-	{ "HUP", SIGHUP }, { "INT", SIGINT }, { "QUIT", SIGQUIT }, { "ILL", SIGILL },
-	{ "ABRT", SIGABRT }, { "FPE", SIGFPE }, { "KILL", SIGKILL }, { "SEGV", SIGSEGV },
+	{ "HUP", SIGHUP },   { "INT", SIGINT },	  { "QUIT", SIGQUIT }, { "ILL", SIGILL },
+	{ "ABRT", SIGABRT }, { "FPE", SIGFPE },	  { "KILL", SIGKILL }, { "SEGV", SIGSEGV },
 	{ "PIPE", SIGPIPE }, { "ALRM", SIGALRM }, { "TERM", SIGTERM }, { "USR1", SIGUSR1 },
 	{ "USR2", SIGUSR2 }, { "CHLD", SIGCHLD }, { "CONT", SIGCONT }, { "STOP", SIGSTOP },
 };

@@ -22,8 +22,13 @@ mode_string(mode_t m, char out[11])
 {
 	static const char rwx[] = "rwxrwxrwx";
 
-	out[0] = S_ISDIR(m) ? 'd' : S_ISLNK(m) ? 'l' : S_ISCHR(m) ? 'c' :
-		 S_ISBLK(m) ? 'b' : S_ISFIFO(m) ? 'p' : S_ISSOCK(m) ? 's' : '-';
+	out[0] = S_ISDIR(m)    ? 'd'
+		 : S_ISLNK(m)  ? 'l'
+		 : S_ISCHR(m)  ? 'c'
+		 : S_ISBLK(m)  ? 'b'
+		 : S_ISFIFO(m) ? 'p'
+		 : S_ISSOCK(m) ? 's'
+			       : '-';
 	for (int i = 0; i < 9; i++)
 		out[1 + i] = m & (0400 >> i) ? rwx[i] : '-';
 	out[10] = '\0';

@@ -12,7 +12,7 @@ static int
 make_parents(char *path)
 {
 	/* Make each prefix in turn: a/b/c makes a, then a/b, then a/b/c. */
-	for (char *p = path + (path[0] != '\0'); ; p++) {
+	for (char *p = path + (path[0] != '\0');; p++) {
 		if (*p != '/' && *p)
 			continue;
 		char saved = *p;

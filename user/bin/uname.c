@@ -12,7 +12,7 @@
 int
 main(int argc, char **argv)
 {
-	static const char letters[] = "snrvm";	/* in the order they are printed */
+	static const char letters[] = "snrvm"; /* in the order they are printed */
 	struct utsname u;
 	const char *fields[5];
 	int want[5] = { 0 }, any = 0, first = 1;

@@ -14,13 +14,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#define BATCH_TARGET_NS 1e6	/* about 1 ms per batch */
+#define BATCH_TARGET_NS 1e6 /* about 1 ms per batch */
 
 static const char *bench;
 static double seconds_per_metric = 0.5;
 static int quick, repeats;
 static char variant[2048];
-static char varied[8][64];	/* knobs bench_set_knob has switched */
+static char varied[8][64]; /* knobs bench_set_knob has switched */
 static int nvaried;
 
 double
@@ -125,7 +125,8 @@ print_meta(void)
 	}
 	hypervisor_name(hypervisor);
 	printf("@meta {\"bench\":\"%s\",\"cpu\":\"%s\",\"hypervisor\":\"%s\",\"cpus\":%ld,"
-	       "\"tsc_mhz\":%.3f}\n", bench, model, hypervisor, sysconf(_SC_NPROCESSORS_ONLN), mhz);
+	       "\"tsc_mhz\":%.3f}\n",
+	       bench, model, hypervisor, sysconf(_SC_NPROCESSORS_ONLN), mhz);
 }
 
 static void
@@ -135,7 +136,8 @@ build_variant(void)
 
 	if (uname(&u) != 0)
 		strcpy(u.sysname, "unknown");
-	snprintf(variant, sizeof(variant), "{\"os\":\"%s\",\"release\":\"%s\"", u.sysname, u.release);
+	snprintf(variant, sizeof(variant), "{\"os\":\"%s\",\"release\":\"%s\"", u.sysname,
+		 u.release);
 	append_knobs(variant, sizeof(variant) - 1);
 	strcat(variant, "}");
 }
@@ -233,7 +235,7 @@ bench_measure_timed(double (*op)(void *, uint64_t n), void *arg)
 	uint64_t n = 1;
 	double total = 0, spent;
 
-	op(arg, 1);	/* warm up: first-touch faults, caches */
+	op(arg, 1); /* warm up: first-touch faults, caches */
 	while ((spent = op(arg, n)) < BATCH_TARGET_NS && n < (1ull << 40))
 		n *= 2;
 	double deadline = bench_now_ns() + seconds_per_metric * 1e9;

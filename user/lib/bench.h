@@ -23,9 +23,9 @@
 #include <stdint.h>
 
 struct bench_stat {
-	double mean_ns;		/* per operation, over all batches */
-	double batchmin_ns;	/* per operation, fastest batch */
-	uint64_t ops;		/* operations timed */
+	double mean_ns;	    /* per operation, over all batches */
+	double batchmin_ns; /* per operation, fastest batch */
+	uint64_t ops;	    /* operations timed */
 };
 
 /*

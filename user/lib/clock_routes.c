@@ -15,7 +15,9 @@ raw_syscall3(long nr, long a, long b, long c)
 {
 	long ret;
 
-	__asm__ __volatile__("syscall" : "=a"(ret) : "a"(nr), "D"(a), "S"(b), "d"(c)
+	__asm__ __volatile__("syscall"
+			     : "=a"(ret)
+			     : "a"(nr), "D"(a), "S"(b), "d"(c)
 			     : "rcx", "r11", "memory");
 	return ret;
 }
@@ -56,7 +58,8 @@ linux_vsyscall_mode(void)
 	static char maps[16384];
 	const char *line;
 
-	if (read_text_file("/proc/self/maps", maps, sizeof(maps)) <= 0 || !(line = strstr(maps, page)))
+	if (read_text_file("/proc/self/maps", maps, sizeof(maps)) <= 0 ||
+	    !(line = strstr(maps, page)))
 		return NULL;
 	line += strlen(page);
 	return line[0] == 'r' ? "emulate" : "xonly";

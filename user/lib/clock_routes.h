@@ -26,7 +26,7 @@ struct clock_routes {
 	gettimeofday_fn gettimeofday;
 	time_fn time;
 	getcpu_fn getcpu;
-	clock_gettime_fn clock_gettime;	/* the vsyscall page has none */
+	clock_gettime_fn clock_gettime; /* the vsyscall page has none */
 };
 
 /* The functions of one route; members are NULL where the route lacks them. */

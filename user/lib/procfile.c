@@ -47,7 +47,8 @@ find_field(const char *text, const char *key)
 
 	for (const char *line = text; line && *line;) {
 		if (strncmp(line, key, klen) == 0) {
-			const char *v = line + klen + strspn(line + klen, " \t");	/* cpuinfo pads keys */
+			const char *v =
+				line + klen + strspn(line + klen, " \t"); /* cpuinfo pads keys */
 
 			if (*v == ':')
 				return v + 1 + strspn(v + 1, " \t");

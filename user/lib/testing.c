@@ -25,18 +25,40 @@ const char *
 errname(int e)
 {
 	static const char *const names[] = {
-		[EPERM] = "EPERM", [ENOENT] = "ENOENT", [ESRCH] = "ESRCH",
-		[EINTR] = "EINTR", [EIO] = "EIO", [E2BIG] = "E2BIG",
-		[ENOEXEC] = "ENOEXEC", [EBADF] = "EBADF", [ECHILD] = "ECHILD",
-		[EAGAIN] = "EAGAIN", [ENOMEM] = "ENOMEM", [EACCES] = "EACCES",
-		[EFAULT] = "EFAULT", [EBUSY] = "EBUSY", [EEXIST] = "EEXIST",
-		[ENODEV] = "ENODEV", [ENOTDIR] = "ENOTDIR", [EISDIR] = "EISDIR",
-		[EINVAL] = "EINVAL", [ENFILE] = "ENFILE", [EMFILE] = "EMFILE",
-		[ENOTTY] = "ENOTTY", [EFBIG] = "EFBIG", [ENOSPC] = "ENOSPC",
-		[ESPIPE] = "ESPIPE", [EPIPE] = "EPIPE", [ERANGE] = "ERANGE",
-		[EDEADLK] = "EDEADLK", [ENAMETOOLONG] = "ENAMETOOLONG",
-		[ENOSYS] = "ENOSYS", [ENOTEMPTY] = "ENOTEMPTY", [ELOOP] = "ELOOP",
-		[EOVERFLOW] = "EOVERFLOW", [ETIMEDOUT] = "ETIMEDOUT",
+		[EPERM] = "EPERM",
+		[ENOENT] = "ENOENT",
+		[ESRCH] = "ESRCH",
+		[EINTR] = "EINTR",
+		[EIO] = "EIO",
+		[E2BIG] = "E2BIG",
+		[ENOEXEC] = "ENOEXEC",
+		[EBADF] = "EBADF",
+		[ECHILD] = "ECHILD",
+		[EAGAIN] = "EAGAIN",
+		[ENOMEM] = "ENOMEM",
+		[EACCES] = "EACCES",
+		[EFAULT] = "EFAULT",
+		[EBUSY] = "EBUSY",
+		[EEXIST] = "EEXIST",
+		[ENODEV] = "ENODEV",
+		[ENOTDIR] = "ENOTDIR",
+		[EISDIR] = "EISDIR",
+		[EINVAL] = "EINVAL",
+		[ENFILE] = "ENFILE",
+		[EMFILE] = "EMFILE",
+		[ENOTTY] = "ENOTTY",
+		[EFBIG] = "EFBIG",
+		[ENOSPC] = "ENOSPC",
+		[ESPIPE] = "ESPIPE",
+		[EPIPE] = "EPIPE",
+		[ERANGE] = "ERANGE",
+		[EDEADLK] = "EDEADLK",
+		[ENAMETOOLONG] = "ENAMETOOLONG",
+		[ENOSYS] = "ENOSYS",
+		[ENOTEMPTY] = "ENOTEMPTY",
+		[ELOOP] = "ELOOP",
+		[EOVERFLOW] = "EOVERFLOW",
+		[ETIMEDOUT] = "ETIMEDOUT",
 	};
 	static char bufs[4][32];
 	static unsigned next;
@@ -54,8 +76,7 @@ errname(int e)
  * One write of the whole line, then _exit: exit_group, so a test ends at
  * once even when the caller is one of several threads.
  */
-static void __attribute__((noreturn))
-report(int code, const char *fmt, va_list ap)
+static void __attribute__((noreturn)) report(int code, const char *fmt, va_list ap)
 {
 	char msg[600];
 	int len = vsnprintf(msg, sizeof(msg) - 1, fmt, ap);
@@ -93,7 +114,8 @@ expect_err(long ret, int want, const char *what, int line)
 	if (ret != -1)
 		fail("line %d: %s returned %ld, want %s", line, what, ret, errname(want));
 	if (got != want)
-		fail("line %d: %s failed with %s, want %s", line, what, errname(got), errname(want));
+		fail("line %d: %s failed with %s, want %s", line, what, errname(got),
+		     errname(want));
 }
 
 long

@@ -23,24 +23,24 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#define EXIT_SKIP	77		/* a test child's "skipped" */
+#define EXIT_SKIP 77 /* a test child's "skipped" */
 
 struct test {
 	const char *name;
 	void (*fn)(void);
-	const char *file;		/* tests run file by file, by name, */
-	int line;			/* each file's in the order of its lines */
+	const char *file; /* tests run file by file, by name, */
+	int line;	  /* each file's in the order of its lines */
 };
 
 /*
  * Tests register themselves in a linker section; the compiler may emit
  * them in any order, so the runner sorts them by file and line.
  */
-#define TEST(name)							\
-	static void test_##name(void);					\
-	static const struct test testrec_##name				\
-	__attribute__((used, section("tests"), aligned(8))) =		\
-		{ #name, test_##name, __FILE__, __LINE__ };		\
+#define TEST(name)                                                                            \
+	static void test_##name(void);                                                        \
+	static const struct test testrec_##name                                               \
+		__attribute__((used, section("tests"), aligned(8))) = { #name, test_##name,   \
+									__FILE__, __LINE__ }; \
 	static void test_##name(void)
 
 /* Where fail() and skip() write: the runner's pipe in a test child, else stderr. */
@@ -51,16 +51,16 @@ void fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 /* Ends the test as skipped, with a reason. */
 void skip(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 
-#define CHECK(cond)							\
-	do {								\
-		if (!(cond))						\
-			fail("line %d: %s", __LINE__, #cond);		\
+#define CHECK(cond)                                           \
+	do {                                                  \
+		if (!(cond))                                  \
+			fail("line %d: %s", __LINE__, #cond); \
 	} while (0)
 
 /* call must fail with errno err; the text of call is the failure message. */
-#define EXPECT_ERR(err, call)	expect_err((long)(call), (err), #call, __LINE__)
+#define EXPECT_ERR(err, call) expect_err((long)(call), (err), #call, __LINE__)
 /* call must succeed (not return -1); its value is returned. */
-#define EXPECT_OK(call)		expect_ok((long)(call), #call, __LINE__)
+#define EXPECT_OK(call) expect_ok((long)(call), #call, __LINE__)
 
 void expect_err(long ret, int want, const char *what, int line);
 long expect_ok(long ret, const char *what, int line);

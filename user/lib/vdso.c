@@ -17,11 +17,11 @@
 #define WANTED_VERSION "LINUX_2.6"
 
 struct vdso_tables {
-	unsigned long bias;		/* run-time address - link-time address */
+	unsigned long bias; /* run-time address - link-time address */
 	const Elf64_Sym *symtab;
 	const char *strtab;
-	const Elf32_Word *hash;		/* nbucket, nchain, buckets[], chains[] */
-	const Elf64_Half *versym;	/* NULL without versions */
+	const Elf32_Word *hash;	  /* nbucket, nchain, buckets[], chains[] */
+	const Elf64_Half *versym; /* NULL without versions */
 	const Elf64_Verdef *verdef;
 };
 
@@ -70,11 +70,21 @@ find_tables(const Elf64_Ehdr *eh, struct vdso_tables *t)
 	for (; dyn->d_tag != DT_NULL; dyn++) {
 		const void *p = (const void *)(dyn->d_un.d_ptr + t->bias);
 		switch (dyn->d_tag) {
-		case DT_SYMTAB: t->symtab = p; break;
-		case DT_STRTAB: t->strtab = p; break;
-		case DT_HASH: t->hash = p; break;
-		case DT_VERSYM: t->versym = p; break;
-		case DT_VERDEF: t->verdef = p; break;
+		case DT_SYMTAB:
+			t->symtab = p;
+			break;
+		case DT_STRTAB:
+			t->strtab = p;
+			break;
+		case DT_HASH:
+			t->hash = p;
+			break;
+		case DT_VERSYM:
+			t->versym = p;
+			break;
+		case DT_VERDEF:
+			t->verdef = p;
+			break;
 		}
 	}
 	return t->symtab && t->strtab && t->hash ? 0 : -1;
@@ -102,7 +112,8 @@ symbol_usable(const Elf64_Sym *s)
 {
 	int type = ELF64_ST_TYPE(s->st_info), bind = ELF64_ST_BIND(s->st_info);
 
-	return s->st_shndx != SHN_UNDEF && (type == STT_FUNC || type == STT_OBJECT || type == STT_NOTYPE) &&
+	return s->st_shndx != SHN_UNDEF &&
+	       (type == STT_FUNC || type == STT_OBJECT || type == STT_NOTYPE) &&
 	       (bind == STB_GLOBAL || bind == STB_WEAK);
 }
 
@@ -120,7 +131,8 @@ vdso_sym(const char *name)
 		return NULL;
 	for (Elf32_Word i = bucket[elf_hash(name) % nbucket]; i != STN_UNDEF; i = chain[i]) {
 		const Elf64_Sym *s = &t.symtab[i];
-		if (symbol_usable(s) && strcmp(t.strtab + s->st_name, name) == 0 && version_matches(&t, i))
+		if (symbol_usable(s) && strcmp(t.strtab + s->st_name, name) == 0 &&
+		    version_matches(&t, i))
 			return (void *)(t.bias + s->st_value);
 	}
 	return NULL;

@@ -20,10 +20,10 @@
  * with a page it fills itself, to time this code on real silicon.
  */
 #include "kernel/vdso/vvar.h"
-#include "uapi/time.h"		/* the Linux layouts: this code sees no libc headers */
+#include "uapi/time.h" /* the Linux layouts: this code sees no libc headers */
 #include "uapi/unistd.h"
 
-#define NSEC_PER_SEC	1000000000ull
+#define NSEC_PER_SEC 1000000000ull
 
 typedef unsigned long long u64;
 
@@ -37,16 +37,19 @@ typedef unsigned long long u64;
 extern struct vvar_data vvar_data_page HIDDEN;
 extern unsigned char vvar_hpet_page[4096] HIDDEN;
 
-#define READ_ONCE(x)	(*(const volatile __typeof__(x) *)&(x))
+#define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
 /* x86 does not reorder loads with loads: keeping the compiler in order is enough. */
-#define read_barrier()	__asm__ __volatile__("" ::: "memory")
+#define read_barrier() __asm__ __volatile__("" ::: "memory")
 
 static long
 syscall2(long nr, long a, long b)
 {
 	long ret;
 
-	__asm__ __volatile__("syscall" : "=a"(ret) : "a"(nr), "D"(a), "S"(b) : "rcx", "r11", "memory");
+	__asm__ __volatile__("syscall"
+			     : "=a"(ret)
+			     : "a"(nr), "D"(a), "S"(b)
+			     : "rcx", "r11", "memory");
 	return ret;
 }
 
@@ -55,7 +58,9 @@ syscall3(long nr, long a, long b, long c)
 {
 	long ret;
 
-	__asm__ __volatile__("syscall" : "=a"(ret) : "a"(nr), "D"(a), "S"(b), "d"(c)
+	__asm__ __volatile__("syscall"
+			     : "=a"(ret)
+			     : "a"(nr), "D"(a), "S"(b), "d"(c)
 			     : "rcx", "r11", "memory");
 	return ret;
 }
@@ -91,7 +96,7 @@ read_tsc(const struct vvar_data *v)
 {
 	unsigned lo, hi;
 
-	__asm__ __volatile__("lfence; rdtsc" : "=a"(lo), "=d"(hi) :: "memory");
+	__asm__ __volatile__("lfence; rdtsc" : "=a"(lo), "=d"(hi) : : "memory");
 	u64 now = (u64)hi << 32 | lo, last = v->cycle_last;
 	return now >= last ? now : last;
 }
@@ -124,7 +129,8 @@ read_hres(unsigned id, struct kernel_timespec *ts)
 		else
 			return -1;
 		sec = v->base[id].sec;
-		ns = (v->base[id].snsec + ((cycles - v->cycle_last) & v->mask) * v->mult) >> v->shift;
+		ns = (v->base[id].snsec + ((cycles - v->cycle_last) & v->mask) * v->mult) >>
+		     v->shift;
 	} while (read_retry(v, seq));
 	ts->tv_sec = (long)(sec + ns / NSEC_PER_SEC);
 	ts->tv_nsec = (long)(ns % NSEC_PER_SEC);
@@ -230,7 +236,7 @@ vclock_getcpu(unsigned *cpu, unsigned *node, void *unused_cache)
 		break;
 	case VGETCPU_RDTSCP: {
 		unsigned aux;
-		__asm__ __volatile__("rdtscp" : "=c"(aux) :: "eax", "edx");
+		__asm__ __volatile__("rdtscp" : "=c"(aux) : : "eax", "edx");
 		p = aux;
 		break;
 	}
@@ -247,7 +253,7 @@ vclock_getcpu(unsigned *cpu, unsigned *node, void *unused_cache)
 	return 0;
 }
 
-#ifndef VCLOCK_HOSTED	/* tests/hosted/ links this code into a host program: no exports there */
+#ifndef VCLOCK_HOSTED /* tests/hosted/ links this code into a host program: no exports there */
 /*
  * The vDSO's exported names (version LINUX_2.6, user/vdso/vdso.map), with
  * the weak unprefixed aliases Linux has. Nothing here calls them, so they

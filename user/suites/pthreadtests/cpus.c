@@ -27,8 +27,8 @@ expect_on_cpu(int cpu, const char *when)
 struct affinity_run {
 	int ncpus, cpus[MAX_CPUS];
 	pid_t tid;
-	atomic_ulong pinned_self;	/* 1 once the thread is done pinning itself */
-	atomic_int target;		/* the CPU the main thread moved us to; -1 before */
+	atomic_ulong pinned_self; /* 1 once the thread is done pinning itself */
+	atomic_int target;	  /* the CPU the main thread moved us to; -1 before */
 	atomic_bool done;
 };
 
@@ -83,7 +83,7 @@ TEST(affinity_getcpu)
 
 	pthread_t t = start_thread(affinity_thread, &r);
 	await_count(&r.pinned_self, 1, "threads done pinning themselves");
-	int target = r.cpus[1];		/* its own last pin was to cpus[0] */
+	int target = r.cpus[1]; /* its own last pin was to cpus[0] */
 	pin(r.tid, target);
 	EXPECT_OK(sched_getaffinity(r.tid, sizeof(after), &after));
 	CHECK(CPU_COUNT(&after) == 1 && CPU_ISSET(target, &after));

@@ -12,8 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define BURN_MS		100
-#define BURNERS		2
+#define BURN_MS 100
+#define BURNERS 2
 
 static long long
 clock_ns(clockid_t clock)
@@ -33,7 +33,7 @@ rusage_ns(const struct rusage *ru)
 }
 
 struct burn_run {
-	atomic_ulong burned;		/* threads done burning */
+	atomic_ulong burned; /* threads done burning */
 	atomic_bool release;
 };
 

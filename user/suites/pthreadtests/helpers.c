@@ -58,8 +58,8 @@ gate_wait(struct gate *g)
 	atomic_fetch_add(&g->arrived, 1);
 	while (atomic_load(&g->arrived) < g->expected) {
 		if (mono_ns() > deadline)
-			fail("only %d of %d threads started within 10 s",
-			     atomic_load(&g->arrived), g->expected);
+			fail("only %d of %d threads started within 10 s", atomic_load(&g->arrived),
+			     g->expected);
 		sched_yield();
 	}
 }

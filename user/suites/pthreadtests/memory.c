@@ -10,8 +10,8 @@
 #include <stdint.h>
 #include <sys/mman.h>
 
-#define FAULT_THREADS	4
-#define FAULT_PAGES	512
+#define FAULT_THREADS 4
+#define FAULT_PAGES   512
 
 struct fault_run {
 	unsigned char *region;
@@ -43,7 +43,8 @@ fault_writer(void *arg)
 TEST(concurrent_faults)
 {
 	struct fault_run r = { map_anon(FAULT_PAGES * PAGE, PROT_READ | PROT_WRITE),
-			       { 0, FAULT_THREADS }, 0 };
+			       { 0, FAULT_THREADS },
+			       0 };
 	pthread_t t[FAULT_THREADS];
 
 	for (int i = 0; i < FAULT_THREADS; i++)
@@ -57,7 +58,7 @@ TEST(concurrent_faults)
 				     page, k, r.region[page * PAGE + k], 0x10 + k);
 }
 
-#define CHURN_ROUNDS	200
+#define CHURN_ROUNDS 200
 
 /* Maps, fills, checks and unmaps a few pages, over and over. */
 static void *
@@ -94,7 +95,7 @@ TEST(mmap_churn)
 		join_thread(t[i]);
 }
 
-static volatile int recurse_limit = 1 << 20;	/* pages: far past any thread stack */
+static volatile int recurse_limit = 1 << 20; /* pages: far past any thread stack */
 
 /*
  * Each level keeps a page of stack alive and touches all of it, so that

@@ -12,10 +12,10 @@
 
 #include "lib/testing.h"
 
-#define PAGE		4096
-#define MS		1000000LL	/* ns */
-#define DEADLINE_NS	(10000 * MS)	/* what only a hang exceeds, even under TCG */
-#define MAX_CPUS	64
+#define PAGE	    4096
+#define MS	    1000000LL	 /* ns */
+#define DEADLINE_NS (10000 * MS) /* what only a hang exceeds, even under TCG */
+#define MAX_CPUS    64
 
 /* pthread_create and pthread_join, failing the test if they fail. */
 pthread_t start_thread(void *(*fn)(void *), void *arg);

@@ -22,10 +22,10 @@ struct counter_run {
 	void *lock;
 	struct gate gate;
 	long iterations;
-	long value;		/* not atomic on purpose: only the lock protects it */
+	long value; /* not atomic on purpose: only the lock protects it */
 };
 
-#define COUNTER_THREADS	8
+#define COUNTER_THREADS 8
 #define COUNTER_ITERS	20000
 
 static void *
@@ -62,8 +62,8 @@ expect_count(const struct counter_run *r)
 	long want = (long)r->gate.expected * r->iterations;
 
 	if (r->value != want)
-		fail("counter is %ld after %d threads x %ld increments: %ld updates lost",
-		     r->value, r->gate.expected, r->iterations, want - r->value);
+		fail("counter is %ld after %d threads x %ld increments: %ld updates lost", r->value,
+		     r->gate.expected, r->iterations, want - r->value);
 }
 
 /* COUNTER_THREADS threads add 1 COUNTER_ITERS times each under the lock; no update may be lost. */
@@ -169,17 +169,17 @@ TEST(spinlock_counter)
 
 /* === condition variables and barriers ===================================== */
 
-#define QUEUE_SIZE	4		/* small, so that producers wait too */
-#define PRODUCERS	3
-#define CONSUMERS	3
-#define ITEMS		2000		/* per producer */
+#define QUEUE_SIZE 4 /* small, so that producers wait too */
+#define PRODUCERS  3
+#define CONSUMERS  3
+#define ITEMS	   2000 /* per producer */
 
 struct queue {
 	pthread_mutex_t lock;
 	pthread_cond_t not_empty, not_full;
 	int items[QUEUE_SIZE];
 	int head, count;
-	bool done;			/* no more items will come */
+	bool done; /* no more items will come */
 	int next_producer;
 	atomic_uchar seen[PRODUCERS * ITEMS];
 	atomic_int consumed;
@@ -257,14 +257,14 @@ TEST(cond_queue)
 	CHECK(q.count == 0);
 }
 
-#define BARRIER_THREADS	6
+#define BARRIER_THREADS 6
 #define ROUNDS		100
 
 struct barrier_run {
 	pthread_barrier_t barrier;
 	atomic_int slot[BARRIER_THREADS];
 	atomic_int next_index;
-	atomic_int serial;		/* PTHREAD_BARRIER_SERIAL_THREAD returns */
+	atomic_int serial; /* PTHREAD_BARRIER_SERIAL_THREAD returns */
 };
 
 static void

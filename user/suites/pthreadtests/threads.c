@@ -87,7 +87,7 @@ static atomic_ulong detached_ran;
 static void *
 detached_thread(void *arg)
 {
-	if (arg)	/* half of them detach themselves, the rest are created detached */
+	if (arg) /* half of them detach themselves, the rest are created detached */
 		CHECK(pthread_detach(pthread_self()) == 0);
 	atomic_fetch_add(&detached_ran, 1);
 	return NULL;
@@ -108,8 +108,8 @@ TEST(detached)
 	for (int round = 0; round < ROUNDS_OF; round++) {
 		for (int i = 0; i < PER_ROUND; i++) {
 			pthread_t t;
-			int err = i % 2 ? pthread_create(&t, NULL, detached_thread, (void *)1) :
-					  pthread_create(&t, &attr, detached_thread, NULL);
+			int err = i % 2 ? pthread_create(&t, NULL, detached_thread, (void *)1)
+					: pthread_create(&t, &attr, detached_thread, NULL);
 			if (err)
 				fail("round %d: pthread_create of a detached thread failed with %s",
 				     round, errname(err));
@@ -136,8 +136,8 @@ tls_thread(void *arg)
 	int me = atomic_fetch_add(&r->next_index, 1);
 
 	if (tls_value != 42 || strcmp(tls_name, "initial"))
-		fail("thread %d starts with tls_value %d, tls_name '%s': not the initial image",
-		     me, tls_value, tls_name);
+		fail("thread %d starts with tls_value %d, tls_name '%s': not the initial image", me,
+		     tls_value, tls_name);
 	tls_value = 1000 + me;
 	snprintf(tls_name, sizeof(tls_name), "thread %d", me);
 	r->addr[me] = &tls_value;
@@ -148,7 +148,8 @@ tls_thread(void *arg)
 	char want[32];
 	snprintf(want, sizeof(want), "thread %d", me);
 	if (tls_value != 1000 + me || strcmp(tls_name, want))
-		fail("thread %d: its __thread variables now hold %d, '%s'", me, tls_value, tls_name);
+		fail("thread %d: its __thread variables now hold %d, '%s'", me, tls_value,
+		     tls_name);
 	return NULL;
 }
 
@@ -172,14 +173,13 @@ TEST(tls)
 			fail("thread %d shares the main thread's tid or __thread variable", i);
 		for (int j = 0; j < i; j++)
 			if (r.tid[i] == r.tid[j] || r.addr[i] == r.addr[j])
-				fail("threads %d and %d share tid %d or __thread address %p",
-				     j, i, r.tid[i], (void *)r.addr[i]);
+				fail("threads %d and %d share tid %d or __thread address %p", j, i,
+				     r.tid[i], (void *)r.addr[i]);
 	}
-	CHECK(tid() == getpid());	/* the main thread is the group leader */
+	CHECK(tid() == getpid()); /* the main thread is the group leader */
 }
 
-static void __attribute__((noreturn))
-exit_deep(int depth)
+static void __attribute__((noreturn)) exit_deep(int depth)
 {
 	if (depth == 0)
 		pthread_exit((void *)(uintptr_t)1234);

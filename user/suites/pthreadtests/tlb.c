@@ -23,7 +23,7 @@ struct tlb_run {
 	enum tlb_change change;
 	int main_cpu, toucher_cpu;
 	volatile unsigned long *page;
-	atomic_ulong progress;		/* accesses done */
+	atomic_ulong progress; /* accesses done */
 };
 
 static void *
@@ -48,7 +48,8 @@ static void
 tlb_child(void *arg)
 {
 	struct tlb_run *r = arg;
-	static const char *const changes[] = { "munmap", "mprotect(PROT_NONE)", "mprotect(PROT_READ)" };
+	static const char *const changes[] = { "munmap", "mprotect(PROT_NONE)",
+					       "mprotect(PROT_READ)" };
 	const char *change = changes[r->change];
 
 	pin(0, r->main_cpu);
@@ -59,7 +60,8 @@ tlb_child(void *arg)
 	if (r->change == TLB_MUNMAP)
 		EXPECT_OK(munmap((void *)r->page, PAGE));
 	else
-		EXPECT_OK(mprotect((void *)r->page, PAGE, r->change == TLB_PROT_NONE ? PROT_NONE : PROT_READ));
+		EXPECT_OK(mprotect((void *)r->page, PAGE,
+				   r->change == TLB_PROT_NONE ? PROT_NONE : PROT_READ));
 	/*
 	 * An access that began before the call may still be counted once;
 	 * two more counts mean an access that began after the call returned.
@@ -70,10 +72,11 @@ tlb_child(void *arg)
 		unsigned long now = atomic_load_explicit(&r->progress, memory_order_acquire);
 		if (now > seen + 1)
 			fail("CPU %d accessed the page %lu more times after %s on CPU %d returned "
-			     "(stale TLB entry)", r->toucher_cpu, now - seen - 1, change, r->main_cpu);
+			     "(stale TLB entry)",
+			     r->toucher_cpu, now - seen - 1, change, r->main_cpu);
 	}
-	fail("CPU %d was not stopped by a fault within 5 s of %s on CPU %d",
-	     r->toucher_cpu, change, r->main_cpu);
+	fail("CPU %d was not stopped by a fault within 5 s of %s on CPU %d", r->toucher_cpu, change,
+	     r->main_cpu);
 }
 
 static void

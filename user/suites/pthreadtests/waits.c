@@ -15,9 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "uapi/futex.h"	/* musl has no <linux/futex.h> */
+#include "uapi/futex.h" /* musl has no <linux/futex.h> */
 
-#define TIMEOUT_MS	200
+#define TIMEOUT_MS 200
 
 /* The clock's now plus ms: an absolute deadline, as pthread timed waits take. */
 static struct timespec
@@ -112,9 +112,9 @@ TEST(cond_timedwait)
 		struct condwait_run r = { .ready = false };
 		pthread_mutexattr_t ma;
 		pthread_condattr_t ca;
-		const char *what = clocks[i] == CLOCK_REALTIME ?
-			"pthread_cond_timedwait (CLOCK_REALTIME)" :
-			"pthread_cond_timedwait (CLOCK_MONOTONIC)";
+		const char *what = clocks[i] == CLOCK_REALTIME
+					   ? "pthread_cond_timedwait (CLOCK_REALTIME)"
+					   : "pthread_cond_timedwait (CLOCK_MONOTONIC)";
 
 		/* Error-checking, so that unlock proves the wait gave the mutex back to us. */
 		pthread_mutexattr_init(&ma);
@@ -184,8 +184,8 @@ TEST(futex_wait_wake)
 	EXPECT_ERR(EAGAIN, futex(&w.word, FUTEX_WAIT_PRIVATE, 1, NULL, NULL, 0));
 	EXPECT_ERR(ETIMEDOUT, futex(&w.word, FUTEX_WAIT_PRIVATE, 0, &rel, NULL, 0));
 	if (mono_ns() - start < TIMEOUT_MS * MS)
-		fail("FUTEX_WAIT with a %d ms timeout returned after %lld us",
-		     TIMEOUT_MS, (mono_ns() - start) / 1000);
+		fail("FUTEX_WAIT with a %d ms timeout returned after %lld us", TIMEOUT_MS,
+		     (mono_ns() - start) / 1000);
 	/* WAIT_BITSET's timeout is an absolute CLOCK_MONOTONIC time. */
 	struct timespec until = deadline_in(CLOCK_MONOTONIC, TIMEOUT_MS);
 	long long until_ns = until.tv_sec * 1000000000LL + until.tv_nsec;

@@ -47,7 +47,7 @@ static void
 fault_in_own_handler(int sig, siginfo_t *info, void *uc)
 {
 	(void)sig, (void)info, (void)uc;
-	*(volatile int *)0 = 2;		/* SIGSEGV is blocked in here */
+	*(volatile int *)0 = 2; /* SIGSEGV is blocked in here */
 }
 
 static void
@@ -75,7 +75,7 @@ TEST(fault_signal_cannot_be_refused)
 static void
 bad_sigreturn(void)
 {
-	__asm__ volatile("mov $16, %%rsp; mov %0, %%eax; syscall" :: "i"(SYS_rt_sigreturn));
+	__asm__ volatile("mov $16, %%rsp; mov %0, %%eax; syscall" : : "i"(SYS_rt_sigreturn));
 }
 
 /* A handler whose frame cannot be written: the stack pointer is garbage when the signal comes. */
@@ -84,7 +84,9 @@ bad_frame_delivery(void)
 {
 	set_handler(SIGUSR1, count, 0);
 	__asm__ volatile("mov %%rsp, %%r12; mov $4096, %%rsp; syscall; mov %%r12, %%rsp"
-			 :: "a"(SYS_tkill), "D"(gettid()), "S"(SIGUSR1) : "r12", "rcx", "r11", "memory");
+			 :
+			 : "a"(SYS_tkill), "D"(gettid()), "S"(SIGUSR1)
+			 : "r12", "rcx", "r11", "memory");
 }
 
 TEST(bad_signal_frames_kill)

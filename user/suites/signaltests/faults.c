@@ -9,8 +9,8 @@
 #include <errno.h>
 #include <sys/mman.h>
 
-#define PF_WRITE_USER	6		/* page-fault error code: a write from user mode */
-#define TRAP_PAGE_FAULT	14
+#define PF_WRITE_USER	6 /* page-fault error code: a write from user mode */
+#define TRAP_PAGE_FAULT 14
 
 TEST(segv_null_write_siginfo)
 {
@@ -26,7 +26,7 @@ TEST(segv_null_write_siginfo)
 	CHECK(last_uc.uc_mcontext.gregs[REG_TRAPNO] == TRAP_PAGE_FAULT);
 	CHECK((last_uc.uc_mcontext.gregs[REG_ERR] & PF_WRITE_USER) == PF_WRITE_USER);
 	CHECK(last_uc.uc_mcontext.gregs[REG_CR2] == 0);
-	CHECK(!is_blocked(SIGSEGV));		/* siglongjmp restored the mask */
+	CHECK(!is_blocked(SIGSEGV)); /* siglongjmp restored the mask */
 }
 
 /* Return from the handler after making the page writable: the write then happens. */
@@ -57,9 +57,13 @@ extern const char div_insn[];
 static void
 divide_by_zero(void)
 {
-	__asm__ volatile("mov $1, %%eax; xor %%edx, %%edx\n"
-			 ".globl div_insn\n"
-			 "div_insn: divl %0" : : "r"(0) : "eax", "edx");
+	__asm__ volatile(
+		"mov $1, %%eax; xor %%edx, %%edx\n"
+		".globl div_insn\n"
+		"div_insn: divl %0"
+		:
+		: "r"(0)
+		: "eax", "edx");
 }
 
 TEST(sigfpe_intdiv)

@@ -15,12 +15,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define NREGS	16	/* rax rbx rcx rdx rsi rdi rbp r8-r15, then xmm0 and xmm15 halves */
+#define NREGS 16 /* rax rbx rcx rdx rsi rdi rbp r8-r15, then xmm0 and xmm15 halves */
 static volatile int alarms;
 static volatile long spin_budget;
 static unsigned long regs_out[NREGS + 4];
 static const unsigned long xmm_in[4] = {
-	0x1111222233334444ul, 0x5555666677778888ul, 0x99990000aaaabbbbul, 0xccccddddeeeeffffull,
+	0x1111222233334444ul,
+	0x5555666677778888ul,
+	0x99990000aaaabbbbul,
+	0xccccddddeeeeffffull,
 };
 
 /* SIGALRM: count, and wreck every register the interrupted code holds. */
@@ -29,12 +32,13 @@ clobber_all(int sig, siginfo_t *info, void *uc)
 {
 	(void)sig, (void)info, (void)uc;
 	alarms++;
-	__asm__ volatile("mov $-1, %%rax; mov $-1, %%rbx; mov $-1, %%rcx; mov $-1, %%rdx\n"
-			 "mov $-1, %%rsi; mov $-1, %%rdi; mov $-1, %%r8; mov $-1, %%r9\n"
-			 "mov $-1, %%r10; mov $-1, %%r11; mov $-1, %%r12; mov $-1, %%r13\n"
-			 "mov $-1, %%r14; mov $-1, %%r15; pcmpeqd %%xmm0, %%xmm0; pcmpeqd %%xmm15, %%xmm15"
-			 ::: "rax", "rbx", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11",
-			 "r12", "r13", "r14", "r15", "xmm0", "xmm15");
+	__asm__ volatile(
+		"mov $-1, %%rax; mov $-1, %%rbx; mov $-1, %%rcx; mov $-1, %%rdx\n"
+		"mov $-1, %%rsi; mov $-1, %%rdi; mov $-1, %%r8; mov $-1, %%r9\n"
+		"mov $-1, %%r10; mov $-1, %%r11; mov $-1, %%r12; mov $-1, %%r13\n"
+		"mov $-1, %%r14; mov $-1, %%r15; pcmpeqd %%xmm0, %%xmm0; pcmpeqd %%xmm15, %%xmm15" ::
+			: "rax", "rbx", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11", "r12",
+			  "r13", "r14", "r15", "xmm0", "xmm15");
 }
 
 /*
@@ -91,8 +95,8 @@ spin_with_known_registers(void)
 		"add $128, %%rsp\n"
 		: [out] "=m"(regs_out), [alarms] "+m"(alarms), [budget] "+m"(spin_budget)
 		: [xin] "m"(xmm_in)
-		: "rax", "rbx", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11", "r12",
-		  "r13", "r14", "r15", "xmm0", "xmm15", "cc", "memory");
+		: "rax", "rbx", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11", "r12", "r13",
+		  "r14", "r15", "xmm0", "xmm15", "cc", "memory");
 }
 
 TEST(registers_survive_async_signals)
@@ -112,7 +116,8 @@ TEST(registers_survive_async_signals)
 			     0x1000000000000001ul + i);
 	for (int i = 0; i < 4; i++)
 		if (regs_out[16 + i] != xmm_in[i])
-			fail("xmm word %d is %#lx after the signals, want %#lx", i, regs_out[16 + i], xmm_in[i]);
+			fail("xmm word %d is %#lx after the signals, want %#lx", i,
+			     regs_out[16 + i], xmm_in[i]);
 }
 
 static unsigned
@@ -127,11 +132,11 @@ read_mxcsr(void)
 static void
 write_mxcsr(unsigned v)
 {
-	__asm__ volatile("ldmxcsr %0" :: "m"(v));
+	__asm__ volatile("ldmxcsr %0" : : "m"(v));
 }
 
-#define MXCSR_DEFAULT		0x1f80
-#define MXCSR_ROUND_ZERO	0x6000
+#define MXCSR_DEFAULT	 0x1f80
+#define MXCSR_ROUND_ZERO 0x6000
 static volatile unsigned handler_mxcsr, frame_mxcsr;
 
 /* The handler starts with a clean FPU; the frame holds the interrupted one, which it may edit. */
@@ -144,7 +149,7 @@ look_at_fpu(int sig, siginfo_t *info, void *ucv)
 	handler_mxcsr = read_mxcsr();
 	frame_mxcsr = uc->uc_mcontext.fpregs ? uc->uc_mcontext.fpregs->mxcsr : 0;
 	if (uc->uc_mcontext.fpregs)
-		uc->uc_mcontext.fpregs->mxcsr = MXCSR_DEFAULT | 0x2000;	/* round down */
+		uc->uc_mcontext.fpregs->mxcsr = MXCSR_DEFAULT | 0x2000; /* round down */
 	handled++;
 }
 

@@ -12,7 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define SIGSET_SIZE	8		/* the kernel's sigset_t */
+#define SIGSET_SIZE 8 /* the kernel's sigset_t */
 
 TEST(handler_siginfo_from_kill)
 {
@@ -23,9 +23,9 @@ TEST(handler_siginfo_from_kill)
 	CHECK(last_info.si_signo == SIGUSR1);
 	CHECK(last_info.si_code == SI_USER);
 	CHECK(last_info.si_pid == getpid());
-	CHECK(sig_was_blocked_inside);			/* no SA_NODEFER */
-	CHECK(!sigismember(&last_uc.uc_sigmask, SIGUSR1));	/* the mask before */
-	CHECK(!is_blocked(SIGUSR1));			/* restored by rt_sigreturn */
+	CHECK(sig_was_blocked_inside);			   /* no SA_NODEFER */
+	CHECK(!sigismember(&last_uc.uc_sigmask, SIGUSR1)); /* the mask before */
+	CHECK(!is_blocked(SIGUSR1));			   /* restored by rt_sigreturn */
 }
 
 TEST(handler_siginfo_from_tkill)
@@ -57,7 +57,8 @@ TEST(handler_stack_alignment)
 /* SA_NODEFER leaves the signal unblocked; sa_mask adds to the mask; SA_RESETHAND runs once. */
 TEST(handler_flags)
 {
-	struct sigaction sa = { .sa_sigaction = record, .sa_flags = SA_SIGINFO | SA_NODEFER | SA_RESETHAND };
+	struct sigaction sa = { .sa_sigaction = record,
+				.sa_flags = SA_SIGINFO | SA_NODEFER | SA_RESETHAND };
 	struct sigaction now;
 
 	sigemptyset(&sa.sa_mask);
@@ -108,7 +109,7 @@ TEST(sigaction_errors)
 	EXPECT_ERR(EINVAL, syscall(SYS_rt_sigaction, 65, NULL, &old, SIGSET_SIZE));
 	EXPECT_ERR(EINVAL, sigaction(SIGKILL, &sa, NULL));
 	EXPECT_ERR(EINVAL, sigaction(SIGSTOP, &sa, NULL));
-	EXPECT_OK(sigaction(SIGKILL, NULL, &old));	/* reading is allowed */
+	EXPECT_OK(sigaction(SIGKILL, NULL, &old)); /* reading is allowed */
 	EXPECT_ERR(EINVAL, syscall(SYS_rt_sigaction, SIGUSR1, NULL, &old, 4));
 	EXPECT_ERR(EFAULT, syscall(SYS_rt_sigaction, SIGUSR1, (void *)1, NULL, SIGSET_SIZE));
 	EXPECT_ERR(EFAULT, syscall(SYS_rt_sigaction, SIGUSR1, NULL, (void *)1, SIGSET_SIZE));

@@ -45,7 +45,7 @@ TEST(pipe_read_eintr_without_sa_restart)
 	arm_timer_ms(30);
 	EXPECT_ERR(EINTR, read(alarm_pipe[0], &c, 1));
 	CHECK(handled == 1);
-	CHECK(read(alarm_pipe[0], &c, 1) == 1);	/* the handler's byte is there */
+	CHECK(read(alarm_pipe[0], &c, 1) == 1); /* the handler's byte is there */
 }
 
 TEST(nanosleep_eintr_with_remaining_time)
@@ -70,7 +70,7 @@ TEST(wait4_eintr)
 	pid_t pid = xfork();
 	if (pid == 0) {
 		close(p[1]);
-		read(p[0], &c, 1);	/* until the parent closes its end */
+		read(p[0], &c, 1); /* until the parent closes its end */
 		_exit(3);
 	}
 	close(p[0]);
@@ -84,7 +84,7 @@ TEST(wait4_eintr)
 
 TEST(pause_returns_eintr)
 {
-	set_handler(SIGALRM, count, SA_RESTART);	/* pause is never restarted */
+	set_handler(SIGALRM, count, SA_RESTART); /* pause is never restarted */
 	arm_timer_ms(20);
 	EXPECT_ERR(EINTR, pause());
 	CHECK(handled == 1);

@@ -20,12 +20,12 @@ TEST(blocked_signal_pends_until_unblocked)
 	set_handler(SIGUSR1, record, 0);
 	mask_signal(SIG_BLOCK, SIGUSR1);
 	raise(SIGUSR1);
-	raise(SIGUSR1);			/* a standard signal is pending once */
+	raise(SIGUSR1); /* a standard signal is pending once */
 	CHECK(handled == 0);
 	EXPECT_OK(sigpending(&pending));
 	CHECK(sigismember(&pending, SIGUSR1));
 	CHECK(!sigismember(&pending, SIGUSR2));
-	mask_signal(SIG_UNBLOCK, SIGUSR1);	/* delivered on the way out of this call */
+	mask_signal(SIG_UNBLOCK, SIGUSR1); /* delivered on the way out of this call */
 	CHECK(handled == 1);
 	EXPECT_OK(sigpending(&pending));
 	CHECK(!sigismember(&pending, SIGUSR1));
@@ -81,7 +81,7 @@ TEST(sigsuspend_waits_and_restores_mask)
 	EXPECT_ERR(EINTR, sigsuspend(&wait_mask));
 	CHECK(handled == 1);
 	CHECK(last_info.si_pid == pid);
-	CHECK(sigismember(&last_uc.uc_sigmask, SIGUSR1));	/* the mask to go back to */
+	CHECK(sigismember(&last_uc.uc_sigmask, SIGUSR1)); /* the mask to go back to */
 	CHECK(is_blocked(SIGUSR1));
 	expect_exit(pid, 0, "the sender");
 }
@@ -131,7 +131,7 @@ status_mask(const char *text, const char *key)
 	return strtoull(v, NULL, 16);
 }
 
-#define BIT(sig)	(1ull << ((sig) - 1))
+#define BIT(sig) (1ull << ((sig)-1))
 
 TEST(status_signal_lines)
 {
@@ -141,8 +141,8 @@ TEST(status_signal_lines)
 	set_handler(SIGUSR2, count, 0);
 	mask_signal(SIG_BLOCK, SIGTERM);
 	mask_signal(SIG_BLOCK, SIGHUP);
-	raise(SIGTERM);			/* tkill: this thread's */
-	kill(getpid(), SIGHUP);		/* the process's */
+	raise(SIGTERM);		/* tkill: this thread's */
+	kill(getpid(), SIGHUP); /* the process's */
 	if (read_text_file("/proc/self/status", text, sizeof(text)) < 0)
 		fail("cannot read /proc/self/status: %s", errname(errno));
 	CHECK(status_mask(text, "SigIgn") & BIT(SIGUSR1));

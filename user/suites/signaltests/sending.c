@@ -23,12 +23,12 @@ TEST(kill_child_wait_status)
 	EXPECT_OK(kill(pid, SIGTERM));
 	int status = wait_status(pid);
 	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
-	CHECK(status == SIGTERM);		/* no core bit */
+	CHECK(status == SIGTERM); /* no core bit */
 
 	pid = xfork();
 	if (pid == 0)
 		sleep_forever();
-	EXPECT_OK(kill(pid, SIGABRT));		/* a core signal: no core file either */
+	EXPECT_OK(kill(pid, SIGABRT)); /* a core signal: no core file either */
 	status = wait_status(pid);
 	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
 }
@@ -45,7 +45,7 @@ TEST(sigkill_sleeping_child_that_blocks_all)
 		sigfillset(&all);
 		sigprocmask(SIG_BLOCK, &all, NULL);
 		close(p[1]);
-		read(p[0], &c, 1);		/* never returns: the parent keeps its end */
+		read(p[0], &c, 1); /* never returns: the parent keeps its end */
 		_exit(1);
 	}
 	close(p[0]);
@@ -65,7 +65,7 @@ TEST(kill_errors)
 	if (pid == 0)
 		_exit(0);
 	wait_status(pid);
-	EXPECT_ERR(ESRCH, kill(pid, 0));	/* reaped: gone */
+	EXPECT_ERR(ESRCH, kill(pid, 0)); /* reaped: gone */
 	EXPECT_ERR(EINVAL, syscall(SYS_tgkill, getpid(), 0, SIGUSR1));
 	EXPECT_ERR(EINVAL, syscall(SYS_tgkill, 0, gettid(), SIGUSR1));
 	EXPECT_ERR(ESRCH, syscall(SYS_tgkill, getpid() + 100000, gettid(), SIGUSR1));
@@ -228,7 +228,8 @@ write_to_closed_pipe(void)
 
 TEST(sigpipe)
 {
-	expect_signaled(run_child(write_to_closed_pipe), SIGPIPE, "write to a pipe without readers");
+	expect_signaled(run_child(write_to_closed_pipe), SIGPIPE,
+			"write to a pipe without readers");
 	int p[2];
 	EXPECT_OK(pipe(p));
 	close(p[0]);

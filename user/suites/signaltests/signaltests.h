@@ -14,8 +14,8 @@
 
 #include "lib/testing.h"
 
-#define PAGE		4096
-#define MS		1000000LL	/* ns */
+#define PAGE 4096
+#define MS   1000000LL /* ns */
 
 typedef void (*sa_handler_fn)(int, siginfo_t *, void *);
 

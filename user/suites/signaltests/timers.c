@@ -18,7 +18,7 @@ TEST(itimer_and_alarm)
 	EXPECT_OK(getitimer(ITIMER_REAL, &old));
 	CHECK(old.it_interval.tv_sec == 1 && old.it_interval.tv_usec == 0);
 	CHECK(old.it_value.tv_sec >= 98 && old.it_value.tv_sec <= 100);
-	CHECK(alarm(5) == 100);			/* rounded to the nearest second */
+	CHECK(alarm(5) == 100); /* rounded to the nearest second */
 	CHECK(alarm(0) == 5);
 	EXPECT_OK(getitimer(ITIMER_REAL, &old));
 	CHECK(old.it_value.tv_sec == 0 && old.it_value.tv_usec == 0);

@@ -100,7 +100,7 @@ TEST(efault_structs)
 		EXPECT_ERR(EFAULT, syscall(SYS_readv, fd, bad, 1));
 		EXPECT_ERR(EFAULT, syscall(SYS_writev, fd, bad, 1));
 		EXPECT_ERR(EFAULT, syscall(SYS_getdents64, dir, bad, 4096));
-		CHECK(lseek(fd, 0, SEEK_SET) == 0);	/* at EOF nothing would be copied */
+		CHECK(lseek(fd, 0, SEEK_SET) == 0); /* at EOF nothing would be copied */
 		EXPECT_ERR(EFAULT, syscall(SYS_readv, fd, &(struct iovec){ (void *)bad, 1 }, 1));
 		EXPECT_ERR(EFAULT, syscall(SYS_writev, fd, &(struct iovec){ (void *)bad, 1 }, 1));
 	}

@@ -19,15 +19,14 @@
 #include <unistd.h>
 
 /* Names, in a helper's environment, the fd of the report pipe it inherits. */
-#define HELPER_FD_ENV	"USERTESTS_REPORT_FD"
+#define HELPER_FD_ENV "USERTESTS_REPORT_FD"
 
 /* Execs this program as a helper; the helper reports failures through our report pipe. */
-static void __attribute__((noreturn))
-exec_helper(char *argv[])
+static void __attribute__((noreturn)) exec_helper(char *argv[])
 {
 	char env_fd[64];
 	char *envp[] = { env_fd, "USERTESTS_MARK=exec", NULL };
-	int fd = EXPECT_OK(fcntl(test_report_fd, F_DUPFD, 20));	/* without FD_CLOEXEC */
+	int fd = EXPECT_OK(fcntl(test_report_fd, F_DUPFD, 20)); /* without FD_CLOEXEC */
 
 	argv[0] = self_path;
 	snprintf(env_fd, sizeof(env_fd), "%s=%d", HELPER_FD_ENV, fd);
@@ -117,7 +116,9 @@ TEST(exec_keeps_pid)
  * that wrongly runs one runs us: the arguments must then make that copy
  * exit at once (HARMLESS_ARGS), not start the whole suite again.
  */
+/* clang-format off */
 #define HARMLESS_ARGS(path)	{ (char *)(path), "--helper", "exit", "0", NULL }
+/* clang-format on */
 
 static int
 exec_errno(const char *path, char *const argv[], char *const envp[], int *status)
@@ -145,8 +146,8 @@ expect_exec_fails(const char *path, int want, int also_ok)
 		return;
 	if (e < 0) {
 		describe_status(status, how, sizeof(how));
-		fail("execve(%s) did not fail: the process ran and %s; want %s",
-		     path, how, errname(want));
+		fail("execve(%s) did not fail: the process ran and %s; want %s", path, how,
+		     errname(want));
 	}
 	fail("execve(%s) failed with %s, want %s", path, errname(e), errname(want));
 }
@@ -182,7 +183,7 @@ TEST(exec_enoexec)
 	Elf64_Ehdr *eh = (Elf64_Ehdr *)img;
 	static const struct {
 		const char *name;
-		size_t off, size;	/* field of the ELF header to overwrite */
+		size_t off, size; /* field of the ELF header to overwrite */
 		unsigned long value;
 	} patches[] = {
 		{ "bad-magic", 1, 1, 'X' },
@@ -234,7 +235,10 @@ TEST(exec_bad_segments)
 	unsigned char *self = read_self(&len), *img = malloc(len);
 	Elf64_Ehdr *eh = (Elf64_Ehdr *)img;
 	static const char *const names[] = {
-		"kernel-segment", "segment-past-eof", "entry-unmapped", "filesz-gt-memsz",
+		"kernel-segment",
+		"segment-past-eof",
+		"entry-unmapped",
+		"filesz-gt-memsz",
 	};
 
 	CHECK(img != NULL);
@@ -248,7 +252,8 @@ TEST(exec_bad_segments)
 				load = &ph[k];
 		CHECK(load != NULL);
 		if (i == 0)
-			load->p_vaddr = load->p_paddr = 0xffff800000000000UL + (load->p_vaddr & 0xfff);
+			load->p_vaddr = load->p_paddr =
+				0xffff800000000000UL + (load->p_vaddr & 0xfff);
 		else if (i == 1)
 			load->p_offset += 0x10000000;
 		else if (i == 2)
@@ -263,7 +268,8 @@ TEST(exec_bad_segments)
 		snprintf(path, sizeof(path), "./%s", names[i]);
 		e = exec_errno(path, argv, envp, &status);
 		if (e < 0 && !WIFSIGNALED(status))
-			fail("%s: the program ran and exited with %d", names[i], WEXITSTATUS(status));
+			fail("%s: the program ran and exited with %d", names[i],
+			     WEXITSTATUS(status));
 	}
 	free(img);
 	free(self);
@@ -301,7 +307,7 @@ helper_chain(int n)
 	if (n == 0)
 		return 42;
 	snprintf(arg, sizeof(arg), "%d", n - 1);
-	execv(self_path, argv);		/* the same environment */
+	execv(self_path, argv); /* the same environment */
 	fail("chain %d: execve failed with %s", n, errname(errno));
 }
 
@@ -388,8 +394,8 @@ run_helper(int argc, char **argv)
 		return helper_fds(atoi(argv[1]), atoi(argv[2]));
 	if (argc >= 3 && !strcmp(argv[0], "pid")) {
 		if (getpid() != atoi(argv[1]) || getppid() != atoi(argv[2]))
-			fail("pid: now %d (parent %d), before execve %s (parent %s)",
-			     getpid(), getppid(), argv[1], argv[2]);
+			fail("pid: now %d (parent %d), before execve %s (parent %s)", getpid(),
+			     getppid(), argv[1], argv[2]);
 		return 0;
 	}
 	fail("unknown helper '%s'", argc ? argv[0] : "");

@@ -23,7 +23,7 @@ fault_kernel(void)
 static void
 fault_noncanonical(void)
 {
-	(void)*(volatile int *)0x0000800000000000UL;	/* #GP, not #PF */
+	(void)*(volatile int *)0x0000800000000000UL; /* #GP, not #PF */
 }
 
 static void
@@ -39,7 +39,7 @@ fault_nx(void)
 {
 	unsigned char *p = map_anon(PAGE, PROT_READ | PROT_WRITE);
 
-	p[0] = 0xc3;			/* ret, in a page without PROT_EXEC */
+	p[0] = 0xc3; /* ret, in a page without PROT_EXEC */
 	((void (*)(void))p)();
 }
 
@@ -59,7 +59,7 @@ fault_div0(void)
 static void
 fault_privileged(void)
 {
-	__asm__ volatile("hlt");	/* ring 0 only: #GP */
+	__asm__ volatile("hlt"); /* ring 0 only: #GP */
 }
 
 static void
@@ -68,7 +68,7 @@ fault_int3(void)
 	__asm__ volatile("int3");
 }
 
-static volatile int bottomless = 1;	/* hides the endlessness from the compiler */
+static volatile int bottomless = 1; /* hides the endlessness from the compiler */
 
 static int
 recurse(int depth)
@@ -85,13 +85,43 @@ fault_stack_overflow(void)
 	recurse(0);
 }
 
-TEST(fault_null)		{ expect_killed(fault_null, SIGSEGV, "write to NULL"); }
-TEST(fault_kernel_addr)		{ expect_killed(fault_kernel, SIGSEGV, "read of kernel text"); }
-TEST(fault_noncanonical)	{ expect_killed(fault_noncanonical, SIGSEGV, "non-canonical read"); }
-TEST(fault_readonly)		{ expect_killed(fault_readonly, SIGSEGV, "write to PROT_READ page"); }
-TEST(fault_nx)			{ expect_killed(fault_nx, SIGSEGV, "jump to non-exec page"); }
-TEST(fault_ud2)			{ expect_killed(fault_ud2, SIGILL, "ud2"); }
-TEST(fault_div0)		{ expect_killed(fault_div0, SIGFPE, "division by zero"); }
-TEST(fault_privileged)		{ expect_killed(fault_privileged, SIGSEGV, "hlt in user mode"); }
-TEST(fault_int3)		{ expect_killed(fault_int3, SIGTRAP, "int3"); }
-TEST(fault_stack_overflow)	{ expect_killed(fault_stack_overflow, SIGSEGV, "endless recursion"); }
+TEST(fault_null)
+{
+	expect_killed(fault_null, SIGSEGV, "write to NULL");
+}
+TEST(fault_kernel_addr)
+{
+	expect_killed(fault_kernel, SIGSEGV, "read of kernel text");
+}
+TEST(fault_noncanonical)
+{
+	expect_killed(fault_noncanonical, SIGSEGV, "non-canonical read");
+}
+TEST(fault_readonly)
+{
+	expect_killed(fault_readonly, SIGSEGV, "write to PROT_READ page");
+}
+TEST(fault_nx)
+{
+	expect_killed(fault_nx, SIGSEGV, "jump to non-exec page");
+}
+TEST(fault_ud2)
+{
+	expect_killed(fault_ud2, SIGILL, "ud2");
+}
+TEST(fault_div0)
+{
+	expect_killed(fault_div0, SIGFPE, "division by zero");
+}
+TEST(fault_privileged)
+{
+	expect_killed(fault_privileged, SIGSEGV, "hlt in user mode");
+}
+TEST(fault_int3)
+{
+	expect_killed(fault_int3, SIGTRAP, "int3");
+}
+TEST(fault_stack_overflow)
+{
+	expect_killed(fault_stack_overflow, SIGSEGV, "endless recursion");
+}

@@ -22,14 +22,14 @@ TEST(dup)
 	d = EXPECT_OK(dup(fd));
 	CHECK(d != fd);
 	CHECK(write(d, "abc", 3) == 3);
-	CHECK(lseek(fd, 0, SEEK_CUR) == 3);		/* one shared offset */
+	CHECK(lseek(fd, 0, SEEK_CUR) == 3); /* one shared offset */
 	close(d);
 	g = EXPECT_OK(open("f", O_RDONLY));
-	CHECK(g == d);					/* the lowest free number */
+	CHECK(g == d); /* the lowest free number */
 	CHECK(dup2(fd, 50) == 50);
 	CHECK(lseek(50, 0, SEEK_CUR) == 3);
 	CHECK(dup2(fd, fd) == fd);
-	CHECK(dup2(fd, g) == g);			/* closes what g was */
+	CHECK(dup2(fd, g) == g); /* closes what g was */
 	CHECK(write(g, "d", 1) == 1);
 	CHECK(syscall(SYS_dup3, fd, 51, O_CLOEXEC) == 51);
 	CHECK(fcntl(51, F_GETFD) == FD_CLOEXEC);
@@ -54,7 +54,7 @@ TEST(fcntl)
 	CHECK(fcntl(fd, F_GETFD) == 0);
 	EXPECT_OK(fcntl(fd, F_SETFD, FD_CLOEXEC));
 	CHECK(fcntl(fd, F_GETFD) == FD_CLOEXEC);
-	EXPECT_OK(fcntl(fd, F_SETFL, O_APPEND | O_RDONLY));	/* the access mode stays */
+	EXPECT_OK(fcntl(fd, F_SETFL, O_APPEND | O_RDONLY)); /* the access mode stays */
 	CHECK((fcntl(fd, F_GETFL) & (O_ACCMODE | O_APPEND)) == (O_RDWR | O_APPEND));
 	d = EXPECT_OK(fcntl(fd, F_DUPFD, 60));
 	CHECK(d >= 60 && fcntl(d, F_GETFD) == 0);

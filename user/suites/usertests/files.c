@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "lib/procfile.h"
-#include "uapi/dirent.h"	/* the raw getdents64 record, which libc does not show */
+#include "uapi/dirent.h" /* the raw getdents64 record, which libc does not show */
 
 TEST(file_rw)
 {
@@ -31,14 +31,14 @@ TEST(file_rw)
 	CHECK(lseek(fd, 0, SEEK_CUR) == 12);
 	CHECK(lseek(fd, 0, SEEK_SET) == 0);
 	CHECK(read(fd, buf, sizeof(buf)) == 12 && memcmp(buf, "hello, world", 12) == 0);
-	CHECK(read(fd, buf, sizeof(buf)) == 0);		/* end of file */
+	CHECK(read(fd, buf, sizeof(buf)) == 0); /* end of file */
 	CHECK(lseek(fd, 7, SEEK_SET) == 7);
 	CHECK(write(fd, "rewind", 6) == 6);
 	CHECK(lseek(fd, -6, SEEK_END) == 7);
 	CHECK(lseek(fd, 2, SEEK_CUR) == 9);
 	CHECK(pread(fd, buf, 20, 0) == 13 && memcmp(buf, "hello, rewind", 13) == 0);
 	CHECK(pwrite(fd, "H", 1, 0) == 1);
-	CHECK(lseek(fd, 0, SEEK_CUR) == 9);		/* pread/pwrite keep the offset */
+	CHECK(lseek(fd, 0, SEEK_CUR) == 9); /* pread/pwrite keep the offset */
 	EXPECT_OK(fstat(fd, &st));
 	CHECK(S_ISREG(st.st_mode) && st.st_size == 13 && st.st_nlink == 1);
 	/* Writing past the end leaves a hole that reads as zeros. */
@@ -87,7 +87,7 @@ TEST(open_flags)
 	make_file("f", "0123456789", 10);
 	fd = EXPECT_OK(open("f", O_WRONLY | O_APPEND));
 	CHECK(lseek(fd, 0, SEEK_SET) == 0);
-	CHECK(write(fd, "ab", 2) == 2);			/* appended regardless */
+	CHECK(write(fd, "ab", 2) == 2); /* appended regardless */
 	CHECK(lseek(fd, 0, SEEK_CUR) == 12);
 	EXPECT_ERR(EBADF, read(fd, buf, 1));
 	close(fd);
@@ -106,14 +106,17 @@ TEST(open_flags)
 	EXPECT_ERR(ENOTDIR, open("f/", O_RDONLY));
 	fd = EXPECT_OK(syscall(SYS_creat, "c", 0644));
 	CHECK(write(fd, "c", 1) == 1);
-	EXPECT_ERR(EBADF, read(fd, buf, 1));		/* creat opens write-only */
+	EXPECT_ERR(EBADF, read(fd, buf, 1)); /* creat opens write-only */
 }
 
 TEST(readv_writev)
 {
 	char a[3], b[5], c[40];
 	struct iovec out[] = {
-		{ "abc", 3 }, { "", 0 }, { "defgh", 5 }, { "ijklmnopqrstuvwxyz", 18 },
+		{ "abc", 3 },
+		{ "", 0 },
+		{ "defgh", 5 },
+		{ "ijklmnopqrstuvwxyz", 18 },
 	};
 	struct iovec in[] = { { a, 3 }, { b, 5 }, { c, sizeof(c) } };
 	int fd = create_file("f", "", 0, 0644), p[2];
@@ -146,7 +149,8 @@ TEST(stat)
 	EXPECT_OK(lstat("f", &c));
 	CHECK(S_ISREG(a.st_mode) && a.st_size == 5);
 	CHECK(a.st_ino == b.st_ino && a.st_ino == c.st_ino && a.st_dev == b.st_dev);
-	CHECK((a.st_mode & 0777 & ~0644) == 0 && (a.st_mode & 0600) == 0600);	/* 0644 less the umask */
+	CHECK((a.st_mode & 0777 & ~0644) == 0 &&
+	      (a.st_mode & 0600) == 0600); /* 0644 less the umask */
 	EXPECT_OK(stat("d", &b));
 	CHECK(S_ISDIR(b.st_mode) && b.st_ino != a.st_ino);
 	dir = EXPECT_OK(open("d", O_RDONLY | O_DIRECTORY));
@@ -183,7 +187,7 @@ TEST(dir_ops)
 {
 	make_file("f", "", 0);
 	EXPECT_OK(mkdir("d", 0755));
-	EXPECT_OK(mkdir("d/sub/", 0755));		/* a trailing slash is fine */
+	EXPECT_OK(mkdir("d/sub/", 0755)); /* a trailing slash is fine */
 	EXPECT_ERR(EEXIST, mkdir("d", 0755));
 	EXPECT_ERR(EEXIST, mkdir("f", 0755));
 	EXPECT_ERR(ENOENT, mkdir("missing/x", 0755));
@@ -211,8 +215,8 @@ TEST(dir_ops)
  * Reads all entries of dirfd with buffers of bufsize bytes; calls fn for
  * each and checks the record framing. Returns the number of entries.
  */
-static int
-for_each_dirent(int dirfd, size_t bufsize, void (*fn)(struct kernel_dirent64 *, void *), void *arg)
+static int for_each_dirent(int dirfd, size_t bufsize, void (*fn)(struct kernel_dirent64 *, void *),
+			   void *arg)
 {
 	char buf[4096] __attribute__((aligned(8)));
 	int count = 0;
@@ -223,9 +227,11 @@ for_each_dirent(int dirfd, size_t bufsize, void (*fn)(struct kernel_dirent64 *, 
 		for (long off = 0; off < n;) {
 			struct kernel_dirent64 *d = (struct kernel_dirent64 *)(buf + off);
 
-			CHECK(d->d_reclen % 8 == 0 && d->d_reclen > offsetof(struct kernel_dirent64, d_name));
+			CHECK(d->d_reclen % 8 == 0 &&
+			      d->d_reclen > offsetof(struct kernel_dirent64, d_name));
 			CHECK(off + d->d_reclen <= n);
-			CHECK(strlen(d->d_name) < d->d_reclen - offsetof(struct kernel_dirent64, d_name));
+			CHECK(strlen(d->d_name) <
+			      d->d_reclen - offsetof(struct kernel_dirent64, d_name));
 			fn(d, arg);
 			count++;
 			off += d->d_reclen;
@@ -290,13 +296,15 @@ check_listing(int dirfd, size_t bufsize, int removed_every)
 	struct seen s = { { 0 }, 0, 0, 0 };
 
 	CHECK(lseek(dirfd, 0, SEEK_SET) == 0);
-	for_each_dirent(dirfd, bufsize, note_dirent, &s);
+	for_each_dirent(dirfd, bufsize, note_dirent, &s)
+		;
 	CHECK(s.dots == 1 && s.dotdots == 1 && s.dirs == 1);
 	for (int i = 0; i < NFILES; i++) {
 		int want = removed_every && i % removed_every == 0 ? 0 : 1;
 
 		if (s.files[i] != want)
-			fail("entry %d listed %d times, want %d (buffer %zu)", i, s.files[i], want, bufsize);
+			fail("entry %d listed %d times, want %d (buffer %zu)", i, s.files[i], want,
+			     bufsize);
 	}
 }
 
@@ -316,7 +324,7 @@ TEST(getdents)
 	}
 	dirfd = EXPECT_OK(open("d", O_RDONLY | O_DIRECTORY));
 	check_listing(dirfd, 4096, 0);
-	check_listing(dirfd, 300, 0);		/* one or two entries per call */
+	check_listing(dirfd, 300, 0); /* one or two entries per call */
 	for (int i = 0; i < NFILES; i += 3) {
 		char path[300];
 
@@ -325,7 +333,7 @@ TEST(getdents)
 		EXPECT_OK(unlink(path));
 	}
 	check_listing(dirfd, 4096, 3);
-	CHECK(lseek(dirfd, 0, SEEK_SET) == 0);	/* at the end nothing would be too big */
+	CHECK(lseek(dirfd, 0, SEEK_SET) == 0); /* at the end nothing would be too big */
 	EXPECT_ERR(EINVAL, syscall(SYS_getdents64, dirfd, buf, 1));
 	fd = create_file("f", "", 0, 0644);
 	EXPECT_ERR(ENOTDIR, syscall(SYS_getdents64, fd, buf, sizeof(buf)));
@@ -341,7 +349,7 @@ TEST(rename)
 	make_file("b", "BBB", 3);
 	EXPECT_OK(rename("a", "c"));
 	EXPECT_ERR(ENOENT, open("a", O_RDONLY));
-	EXPECT_OK(rename("c", "b"));			/* replaces b */
+	EXPECT_OK(rename("c", "b")); /* replaces b */
 	fd = EXPECT_OK(open("b", O_RDONLY));
 	CHECK(read(fd, buf, 8) == 3 && memcmp(buf, "AAA", 3) == 0);
 	EXPECT_OK(rename("b", "b"));
@@ -354,8 +362,8 @@ TEST(rename)
 	EXPECT_ERR(ENOTDIR, rename("d", "b"));
 	EXPECT_ERR(ENOTEMPTY, rename("d", "full"));
 	EXPECT_ERR(ENOENT, rename("missing", "x"));
-	EXPECT_OK(rename("b", "d/moved"));		/* across directories */
-	EXPECT_OK(rename("d", "e"));			/* over an empty directory */
+	EXPECT_OK(rename("b", "d/moved")); /* across directories */
+	EXPECT_OK(rename("d", "e"));	   /* over an empty directory */
 	fd = EXPECT_OK(open("e/moved", O_RDONLY));
 	CHECK(read(fd, buf, 8) == 3 && memcmp(buf, "AAA", 3) == 0);
 }
@@ -375,7 +383,8 @@ TEST(ftruncate)
 	CHECK(pread(fd, buf, 20, 0) == 3);
 	/* Growing again must not bring back the cut bytes of the same page. */
 	EXPECT_OK(ftruncate(fd, 10));
-	CHECK(pread(fd, buf, 20, 0) == 10 && memcmp(buf, "012", 3) == 0 && all_bytes(buf + 3, 7, 0));
+	CHECK(pread(fd, buf, 20, 0) == 10 && memcmp(buf, "012", 3) == 0 &&
+	      all_bytes(buf + 3, 7, 0));
 	EXPECT_ERR(EINVAL, ftruncate(fd, -1));
 	ro = EXPECT_OK(open("f", O_RDONLY));
 	EXPECT_ERR(EINVAL, ftruncate(ro, 0));

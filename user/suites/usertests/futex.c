@@ -15,9 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "uapi/futex.h"	/* musl has no <linux/futex.h> */
+#include "uapi/futex.h" /* musl has no <linux/futex.h> */
 
-#define WAITER_LIMIT_NS	(10 * 1000000000LL)	/* far longer than any wake-up here takes */
+#define WAITER_LIMIT_NS (10 * 1000000000LL) /* far longer than any wake-up here takes */
 
 static long
 futex(uint32_t *word, int op, uint32_t val, const struct timespec *timeout, uint32_t val3)
@@ -72,8 +72,7 @@ time_in(clockid_t clock, long long ns)
  * A forked child's wait on *word (which holds 0): it must end with a
  * wake-up (0), not the long time limit, or the child fails.
  */
-static void __attribute__((noreturn))
-wait_to_be_woken(uint32_t *word, int op, uint32_t bitset)
+static void __attribute__((noreturn)) wait_to_be_woken(uint32_t *word, int op, uint32_t bitset)
 {
 	struct timespec rel = { WAITER_LIMIT_NS / 1000000000LL, 0 };
 	struct timespec abs = time_in(CLOCK_MONOTONIC, WAITER_LIMIT_NS);
@@ -115,7 +114,8 @@ TEST(futex_value)
 	uint32_t word = 1, *shared = shared_words();
 	/* Pages not there yet: the word is read (0) after faulting them in. */
 	uint32_t *fresh = map_anon(PAGE, PROT_READ | PROT_WRITE);
-	uint32_t *fresh_shared = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	uint32_t *fresh_shared =
+		mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 
 	CHECK(fresh_shared != MAP_FAILED);
 	EXPECT_ERR(EAGAIN, futex(&word, FUTEX_WAIT, 0, NULL, 0));
@@ -169,7 +169,8 @@ TEST(futex_wake_none)
 	CHECK(futex(shared, FUTEX_WAKE, 1, NULL, 0) == 0);
 	CHECK(futex(shared, FUTEX_WAKE_BITSET, 1, NULL, 0xff) == 0);
 	CHECK(futex_requeue(words, FUTEX_REQUEUE, 1, 1, shared, 0) == 0);
-	CHECK(futex_requeue(words, FUTEX_CMP_REQUEUE | FUTEX_PRIVATE_FLAG, 1, 1, &words[1], 0) == 0);
+	CHECK(futex_requeue(words, FUTEX_CMP_REQUEUE | FUTEX_PRIVATE_FLAG, 1, 1, &words[1], 0) ==
+	      0);
 	EXPECT_ERR(EAGAIN, futex_requeue(words, FUTEX_CMP_REQUEUE, 1, 1, &words[1], 5));
 	EXPECT_ERR(EINVAL, futex_requeue(words, FUTEX_REQUEUE, -1, 1, &words[1], 0));
 	EXPECT_ERR(EINVAL, futex_requeue(words, FUTEX_CMP_REQUEUE, 1, -1, &words[1], 0));
@@ -199,8 +200,9 @@ TEST(futex_wake_child)
 			wait_to_be_woken(file_words("f", PROT_READ, flags), FUTEX_WAIT, 0);
 		wait_for_waiters(mine, 1);
 		CHECK(futex(mine, FUTEX_WAKE, 1, NULL, 0) == 1);
-		expect_exit(pid, 0, flags == MAP_SHARED ? "waiter on a MAP_SHARED file" :
-							"waiter on a MAP_PRIVATE file");
+		expect_exit(pid, 0,
+			    flags == MAP_SHARED ? "waiter on a MAP_SHARED file"
+						: "waiter on a MAP_PRIVATE file");
 	}
 }
 
@@ -212,7 +214,7 @@ TEST(futex_wake_bitset)
 	if (pid == 0)
 		wait_to_be_woken(shared, FUTEX_WAIT_BITSET, 0x1);
 	wait_for_waiters(shared, 1);
-	CHECK(futex(shared, FUTEX_WAKE_BITSET, 1, NULL, 0x6) == 0);	/* no bit in common */
+	CHECK(futex(shared, FUTEX_WAKE_BITSET, 1, NULL, 0x6) == 0); /* no bit in common */
 	CHECK(futex(shared, FUTEX_WAKE_BITSET, 1, NULL, 0x3) == 1);
 	expect_exit(pid, 0, "waiter");
 }
@@ -291,7 +293,7 @@ TEST(futex_errors)
 	EXPECT_ERR(EFAULT, futex(gone, FUTEX_WAKE, 1, NULL, 0));
 	CHECK(futex(gone, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1, NULL, 0) == 0);
 	EXPECT_ERR(EFAULT, futex_requeue(words, FUTEX_CMP_REQUEUE, 1, 1, gone, 0));
-	for (unsigned i = 1; i < NBAD; i++) {	/* bad_addrs[0] is odd */
+	for (unsigned i = 1; i < NBAD; i++) { /* bad_addrs[0] is odd */
 		uint32_t *bad = (uint32_t *)bad_addrs[i];
 
 		EXPECT_ERR(EFAULT, futex(bad, FUTEX_WAIT | FUTEX_PRIVATE_FLAG, 0, NULL, 0));

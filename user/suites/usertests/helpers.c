@@ -7,7 +7,10 @@
 #include <unistd.h>
 
 const unsigned long bad_addrs[NBAD] = {
-	1, 0x0000800000000000UL, 0xffff800000000000UL, 0xffffffff80000000UL,
+	1,
+	0x0000800000000000UL,
+	0xffff800000000000UL,
+	0xffffffff80000000UL,
 };
 
 int

@@ -38,7 +38,7 @@
 
 char self_path[PATH_MAX];
 
-static char work_dir[PATH_MAX];		/* $TMPDIR/usertests.<pid>: one subdirectory per test */
+static char work_dir[PATH_MAX]; /* $TMPDIR/usertests.<pid>: one subdirectory per test */
 
 /* Removes a directory tree; best effort, since the kernel under test may be at fault. */
 static void
@@ -80,7 +80,8 @@ find_self(const char *argv0)
 		else
 			len = snprintf(self_path, sizeof(self_path), "%s/%s", cwd, argv0);
 		if (len >= (int)sizeof(self_path))
-			fprintf(stderr, "usertests: path of %s too long: exec tests will fail\n", argv0);
+			fprintf(stderr, "usertests: path of %s too long: exec tests will fail\n",
+				argv0);
 		return;
 	}
 	for (path = path ? path : "/bin"; *path;) {
@@ -145,7 +146,8 @@ main(int argc, char **argv)
 	find_self(argv[0]);
 	if (argc > 1 && !strcmp(argv[1], "--helper"))
 		return run_helper(argc - 2, argv + 2);
-	snprintf(work_dir, sizeof(work_dir), "%s/usertests.%d", tmp && *tmp ? tmp : "/tmp", getpid());
+	snprintf(work_dir, sizeof(work_dir), "%s/usertests.%d", tmp && *tmp ? tmp : "/tmp",
+		 getpid());
 	if (mkdir(work_dir, 0755) < 0) {
 		printf("usertests: cannot make %s: %s\n", work_dir, strerror(errno));
 		printf("usertests: 0 passed, 1 failed\n");

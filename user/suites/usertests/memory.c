@@ -64,7 +64,8 @@ TEST(mmap_anon)
 	unmapped_page = p + 5 * PAGE;
 	expect_killed(touch_unmapped, SIGSEGV, "read after munmap");
 	/* The same range mapped again is fresh zeroed memory. */
-	CHECK(mmap(p, LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == p);
+	CHECK(mmap(p, LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1,
+		   0) == p);
 	CHECK(all_bytes(p, LEN, 0));
 }
 
@@ -86,8 +87,8 @@ TEST(mmap_split)
 	CHECK(memcmp(p + 2 * PAGE, ref + 2 * PAGE, 2 * PAGE) == 0);
 	EXPECT_OK(mprotect(p + 2 * PAGE, PAGE, PROT_READ | PROT_WRITE));
 	p[2 * PAGE] = 1;
-	CHECK(mmap(p + PAGE, PAGE, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == p + PAGE);
+	CHECK(mmap(p + PAGE, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+		   -1, 0) == p + PAGE);
 	CHECK(all_bytes(p + PAGE, PAGE, 0));
 	CHECK(memcmp(p + 3 * PAGE, ref + 3 * PAGE, PAGE) == 0);
 	EXPECT_OK(munmap(p, 4 * PAGE));
@@ -103,7 +104,7 @@ TEST(mprotect)
 	expect_killed(touch_unmapped, SIGSEGV, "read of a PROT_NONE page");
 	EXPECT_OK(mprotect(p, PAGE, PROT_READ));
 	CHECK(p[0] == 7);
-	EXPECT_ERR(EINVAL, syscall(SYS_mprotect, p + 1, PAGE, PROT_READ));	/* musl would round it */
+	EXPECT_ERR(EINVAL, syscall(SYS_mprotect, p + 1, PAGE, PROT_READ)); /* musl would round it */
 	EXPECT_ERR(EINVAL, syscall(SYS_mprotect, p, PAGE, 0x100));
 	EXPECT_OK(munmap(p + PAGE, PAGE));
 	EXPECT_ERR(ENOMEM, mprotect(p + PAGE, PAGE, PROT_READ));
@@ -112,7 +113,7 @@ TEST(mprotect)
 /* Code written to memory runs once the page is made executable. */
 TEST(mmap_exec)
 {
-	static const unsigned char code[] = { 0xb8, 42, 0, 0, 0, 0xc3 };	/* mov $42,%eax; ret */
+	static const unsigned char code[] = { 0xb8, 42, 0, 0, 0, 0xc3 }; /* mov $42,%eax; ret */
 	unsigned char *p = map_anon(PAGE, PROT_READ | PROT_WRITE);
 
 	memcpy(p, code, sizeof(code));
@@ -154,7 +155,7 @@ TEST(mmap_file)
 	m = mmap(NULL, 4 * PAGE, PROT_READ, MAP_PRIVATE, fd, 0);
 	CHECK(m != MAP_FAILED);
 	CHECK(memcmp(m, data, LEN) == 0);
-	CHECK(all_bytes(m + LEN, 4 * PAGE - LEN, 0));	/* past EOF in the last page */
+	CHECK(all_bytes(m + LEN, 4 * PAGE - LEN, 0)); /* past EOF in the last page */
 	/* An offset maps from that page of the file on. */
 	w = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, PAGE);
 	CHECK(w != MAP_FAILED);
@@ -183,7 +184,8 @@ TEST(mmap_errors)
 	wfd = EXPECT_OK(open("f", O_WRONLY));
 	rfd = EXPECT_OK(open("f", O_RDONLY));
 	/* Raw calls: musl checks the offset and length itself. */
-	EXPECT_ERR(EINVAL, syscall(SYS_mmap, NULL, 0, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+	EXPECT_ERR(EINVAL,
+		   syscall(SYS_mmap, NULL, 0, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
 	EXPECT_ERR(EINVAL, syscall(SYS_mmap, NULL, PAGE, PROT_READ, MAP_ANONYMOUS, -1, 0));
 	EXPECT_ERR(EINVAL, syscall(SYS_mmap, 0x10000001, PAGE, PROT_READ,
 				   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0));
@@ -191,7 +193,8 @@ TEST(mmap_errors)
 	EXPECT_ERR(EBADF, syscall(SYS_mmap, NULL, PAGE, PROT_READ, MAP_PRIVATE, -1, 0));
 	EXPECT_ERR(EBADF, syscall(SYS_mmap, NULL, PAGE, PROT_READ, MAP_PRIVATE, 999, 0));
 	EXPECT_ERR(EACCES, syscall(SYS_mmap, NULL, PAGE, PROT_READ, MAP_PRIVATE, wfd, 0));
-	EXPECT_ERR(EACCES, syscall(SYS_mmap, NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, rfd, 0));
+	EXPECT_ERR(EACCES,
+		   syscall(SYS_mmap, NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, rfd, 0));
 	EXPECT_ERR(ENOMEM, syscall(SYS_mmap, NULL, 1UL << 62, PROT_READ,
 				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
 	EXPECT_ERR(ENOMEM, syscall(SYS_mmap, 0xffff800000000000UL, PAGE, PROT_READ,
@@ -250,7 +253,7 @@ TEST(syscall_demand_paging)
 	fd = create_file("f", data, LEN, 0644);
 	CHECK(pread(fd, p, LEN, 0) == LEN);
 	CHECK(memcmp(p, data, LEN) == 0);
-	CHECK(pwrite(fd, q, LEN, 0) == LEN);	/* q was never touched: zeros */
+	CHECK(pwrite(fd, q, LEN, 0) == LEN); /* q was never touched: zeros */
 	CHECK(pread(fd, p, LEN, 0) == LEN);
 	CHECK(all_bytes(p, LEN, 0));
 }

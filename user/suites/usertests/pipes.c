@@ -45,12 +45,12 @@ TEST(pipe_eof_epipe)
 	int p[2];
 	char c;
 
-	signal(SIGPIPE, SIG_IGN);	/* so that write() reports EPIPE */
+	signal(SIGPIPE, SIG_IGN); /* so that write() reports EPIPE */
 	EXPECT_OK(pipe(p));
 	CHECK(write(p[1], "x", 1) == 1);
 	close(p[1]);
 	CHECK(read(p[0], &c, 1) == 1);
-	CHECK(read(p[0], &c, 1) == 0);	/* no writer left: end of file */
+	CHECK(read(p[0], &c, 1) == 0); /* no writer left: end of file */
 	EXPECT_OK(pipe(p));
 	close(p[0]);
 	EXPECT_ERR(EPIPE, write(p[1], "x", 1));
@@ -67,7 +67,7 @@ TEST(pipe_capacity)
 	while ((n = write(p[1], buf + total, 1000)) > 0)
 		total += n;
 	CHECK(n == -1 && errno == EAGAIN);
-	CHECK(total >= 4096);			/* at least PIPE_BUF */
+	CHECK(total >= 4096); /* at least PIPE_BUF */
 	static char back[1 << 20];
 	ssize_t got = 0;
 
@@ -134,12 +134,12 @@ TEST(poll_pipe)
 	CHECK(read(p[0], &c, 1) == 1);
 	close(p[1]);
 	CHECK(poll(f, 1, 0) == 1);
-	CHECK(f[0].revents & POLLHUP);		/* writer gone */
+	CHECK(f[0].revents & POLLHUP); /* writer gone */
 	EXPECT_OK(pipe(p));
 	close(p[0]);
 	f[0] = (struct pollfd){ .fd = p[1], .events = POLLOUT };
 	CHECK(poll(f, 1, 0) == 1);
-	CHECK(f[0].revents & POLLERR);		/* reader gone */
+	CHECK(f[0].revents & POLLERR); /* reader gone */
 	/* A negative fd is skipped; a closed one is reported, not an error. */
 	f[0] = (struct pollfd){ .fd = -1, .events = POLLIN };
 	f[1] = (struct pollfd){ .fd = 999, .events = POLLIN };

@@ -80,7 +80,8 @@ TEST(proc_pid_status)
 static bool
 maps_perms(const char *text, unsigned long addr, char perms[5])
 {
-	for (const char *line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+	for (const char *line = text; line && *line;
+	     line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
 		unsigned long lo, hi;
 
 		if (sscanf(line, "%lx-%lx %4s", &lo, &hi, perms) == 3 && addr >= lo && addr < hi)
@@ -99,8 +100,10 @@ TEST(proc_self_maps)
 
 	EXPECT_OK(read_text_file("/proc/self/maps", text, sizeof(text)));
 	CHECK(maps_perms(text, (unsigned long)&local, perms) && !strcmp(perms, "rw-p"));
-	CHECK(maps_perms(text, (unsigned long)test_proc_self_maps, perms) && !strcmp(perms, "r-xp"));
-	CHECK(maps_perms(text, (unsigned long)&constant, perms) && perms[0] == 'r' && perms[1] == '-');
+	CHECK(maps_perms(text, (unsigned long)test_proc_self_maps, perms) &&
+	      !strcmp(perms, "r-xp"));
+	CHECK(maps_perms(text, (unsigned long)&constant, perms) && perms[0] == 'r' &&
+	      perms[1] == '-');
 	CHECK(maps_perms(text, (unsigned long)ro, perms) && !strcmp(perms, "r--p"));
 	CHECK(!maps_perms(text, 0, perms));
 }
@@ -132,7 +135,8 @@ check_knob(const char *name)
 		ssize_t n = write(fd, "no-such-value!\n", 15);
 
 		if (n >= 0 || (errno != EINVAL && errno != EPERM && errno != EACCES))
-			fail("%s: writing nonsense gave %zd (%s), want EINVAL", path, n, errname(errno));
+			fail("%s: writing nonsense gave %zd (%s), want EINVAL", path, n,
+			     errname(errno));
 		close(fd);
 	} else if (errno != EACCES && errno != EPERM) {
 		fail("%s: open for writing failed with %s", path, errname(errno));

@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "uapi/prctl.h"	/* ARCH_SET_FS: musl has no <asm/prctl.h> */
+#include "uapi/prctl.h" /* ARCH_SET_FS: musl has no <asm/prctl.h> */
 
 static long long
 cpu_ns(clockid_t clock)
@@ -123,7 +123,7 @@ TEST(exit_codes)
 
 	pid = xfork();
 	if (pid == 0)
-		exit(256 + 3);		/* only the low 8 bits reach the parent */
+		exit(256 + 3); /* only the low 8 bits reach the parent */
 	expect_exit(pid, 3, "exit(259)");
 	pid = xfork();
 	if (pid == 0)
@@ -131,7 +131,7 @@ TEST(exit_codes)
 	expect_exit(pid, 255, "_exit(255)");
 	pid = xfork();
 	if (pid == 0)
-		syscall(SYS_exit, 7);	/* the one-thread exit, not exit_group */
+		syscall(SYS_exit, 7); /* the one-thread exit, not exit_group */
 	expect_exit(pid, 7, "SYS_exit");
 	pid = xfork();
 	if (pid == 0)
@@ -151,7 +151,7 @@ TEST(wait_options)
 	pid = xfork();
 	if (pid == 0) {
 		close(p[1]);
-		read(p[0], &c, 1);	/* until the parent says go */
+		read(p[0], &c, 1); /* until the parent says go */
 		_exit(5);
 	}
 	close(p[0]);
@@ -230,10 +230,15 @@ TEST(fork_cow)
 	unsigned char stack[STACK];
 	unsigned char *heap = malloc(HEAP);
 	unsigned char *anon = map_anon(ANON, PROT_READ | PROT_WRITE);
-	struct { unsigned char *p; size_t len; } r[] = {
+	struct {
+		unsigned char *p;
+		size_t len;
+	} r[] = {
 		{ (unsigned char *)cow_data, sizeof(cow_data) },
 		{ (unsigned char *)cow_bss, sizeof(cow_bss) },
-		{ heap, HEAP }, { stack, STACK }, { anon, ANON },
+		{ heap, HEAP },
+		{ stack, STACK },
+		{ anon, ANON },
 	};
 	int to_child[2], to_parent[2];
 	char c;
@@ -286,7 +291,7 @@ TEST(fork_cow_syscall)
 	pid = xfork();
 	if (pid == 0) {
 		fd = EXPECT_OK(open("f", O_RDONLY));
-		CHECK(read(fd, buf + 100, PAGE) == PAGE);	/* straddles two pages */
+		CHECK(read(fd, buf + 100, PAGE) == PAGE); /* straddles two pages */
 		CHECK(all_bytes(buf + 100, PAGE, 'F'));
 		write(p[1], "r", 1);
 		_exit(0);
@@ -362,7 +367,7 @@ TEST(arch_prctl)
 	EXPECT_OK(syscall(SYS_arch_prctl, ARCH_GET_FS, &fs));
 	CHECK(fs == self);
 	EXPECT_OK(syscall(SYS_arch_prctl, ARCH_SET_FS, self));
-	errno = 0;			/* errno lives in TLS: it must still work */
+	errno = 0; /* errno lives in TLS: it must still work */
 	CHECK(errno == 0);
 	EXPECT_ERR(EINVAL, syscall(SYS_arch_prctl, 0x9999, 0));
 	EXPECT_ERR(EPERM, syscall(SYS_arch_prctl, ARCH_SET_FS, 0xffff800000000000UL));

@@ -23,7 +23,7 @@ TEST(clocks)
 
 	for (int i = 0; i < 1000; i++) {
 		EXPECT_OK(clock_gettime(CLOCK_MONOTONIC, &a));
-		EXPECT_OK(syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &b));	/* not the vDSO */
+		EXPECT_OK(syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &b)); /* not the vDSO */
 		EXPECT_OK(clock_gettime(CLOCK_MONOTONIC, &c));
 		CHECK(a.tv_nsec >= 0 && a.tv_nsec < 1000000000 && b.tv_nsec < 1000000000);
 		CHECK(a.tv_sec < b.tv_sec || (a.tv_sec == b.tv_sec && a.tv_nsec <= b.tv_nsec));
@@ -66,13 +66,17 @@ TEST(nanosleep)
 	CHECK(mono_ns() >= until.tv_sec * 1000000000LL + until.tv_nsec);
 	/* A time already past returns at once. */
 	EXPECT_OK(syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL));
-	EXPECT_OK(syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, 0, &(struct timespec){ 0, 1000 }, NULL));
+	EXPECT_OK(syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, 0, &(struct timespec){ 0, 1000 },
+			  NULL));
 	EXPECT_ERR(EINVAL, syscall(SYS_clock_nanosleep, 12345, 0, &ts, NULL));
 	EXPECT_ERR(EINVAL, syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, 0, &bad, NULL));
 	/* Clocks without timers: Linux says EOPNOTSUPP (a thread's CPU clock too, whatever the manual says). */
-	EXPECT_ERR(EOPNOTSUPP, syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC_RAW, 0, &(struct timespec){ 0, 1000 }, NULL));
-	EXPECT_ERR(EOPNOTSUPP, syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC_COARSE, 0, &(struct timespec){ 0, 1000 }, NULL));
-	EXPECT_ERR(EOPNOTSUPP, syscall(SYS_clock_nanosleep, CLOCK_THREAD_CPUTIME_ID, 0, &(struct timespec){ 0, 1000 }, NULL));
+	EXPECT_ERR(EOPNOTSUPP, syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC_RAW, 0,
+				       &(struct timespec){ 0, 1000 }, NULL));
+	EXPECT_ERR(EOPNOTSUPP, syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC_COARSE, 0,
+				       &(struct timespec){ 0, 1000 }, NULL));
+	EXPECT_ERR(EOPNOTSUPP, syscall(SYS_clock_nanosleep, CLOCK_THREAD_CPUTIME_ID, 0,
+				       &(struct timespec){ 0, 1000 }, NULL));
 }
 
 TEST(getrandom)

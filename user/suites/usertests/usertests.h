@@ -14,10 +14,10 @@
 
 #include "lib/testing.h"
 
-#define PAGE	4096
+#define PAGE 4096
 
 /* Addresses no user pointer may reach: low, non-canonical, kernel direct map, kernel text. */
-#define NBAD	4
+#define NBAD 4
 extern const unsigned long bad_addrs[NBAD];
 
 /* This program, absolute, for execve; main sets it before anything runs. */
