@@ -7,6 +7,7 @@
  * before it is read; strings must end inside their tag.
  */
 #include "kernel/multiboot2.h"
+#include "kernel/lib/unaligned.h"
 #include "kernel/lib/string.h"
 
 enum {
@@ -28,22 +29,6 @@ struct tag {
 	u32 type;
 	u32 size;
 };
-
-static u32
-rd32(const u8 *p)
-{
-	u32 v;
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static u64
-rd64(const u8 *p)
-{
-	u64 v;
-	memcpy(&v, p, 8);
-	return v;
-}
 
 /* Copies a string that must end (NUL) within len bytes. */
 static bool

@@ -4,6 +4,7 @@
  * buffer and the file size before it is used.
  */
 #include "kernel/process/elf.h"
+#include "kernel/lib/unaligned.h"
 #include "uapi/errno.h"
 #include "kernel/lib/string.h"
 #include "mm/layout.h"
@@ -17,28 +18,6 @@
 #define PT_GNU_STACK 0x6474e551
 #define EHDR_SIZE    64
 #define PHDR_SIZE    56
-
-static u16
-rd16(const u8 *p)
-{
-	u16 v;
-	memcpy(&v, p, 2);
-	return v;
-}
-static u32
-rd32(const u8 *p)
-{
-	u32 v;
-	memcpy(&v, p, 4);
-	return v;
-}
-static u64
-rd64(const u8 *p)
-{
-	u64 v;
-	memcpy(&v, p, 8);
-	return v;
-}
 
 static int
 fail(const char **why, const char *msg)
