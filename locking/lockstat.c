@@ -214,20 +214,29 @@ fold(struct lockstat_counters *total, const struct lockstat_counters *c)
 #undef FOLD_FIELD
 }
 
-/* rows[i]: class i summed over the CPUs of the current generation. */
+/*
+ * rows[i]: class i summed over the CPUs of the current generation. The
+ * names are read after the counters: a class's name is published (the
+ * claiming compare-and-swap) before anything counts in it, so a row with
+ * counts always finds its name, even for a class another CPU registered
+ * while this one was folding.
+ */
 static void
 sum_classes(struct lockstat_row *rows)
 {
 	u64 gen = READ_ONCE(generation);
 
 	for (u32 i = 0; i < LOCKSTAT_ROWS; i++)
-		rows[i] = (struct lockstat_row){ .name = READ_ONCE(class_names[i]) };
+		rows[i] = (struct lockstat_row){ 0 };
 	for (u32 cpu = 0; cpu < MAX_CPUS; cpu++) {
 		if (__atomic_load_n(&stats[cpu].generation, __ATOMIC_ACQUIRE) != gen)
 			continue;
 		for (u32 i = 0; i < LOCKSTAT_ROWS; i++)
 			fold(&rows[i].c, &stats[cpu].classes[i]);
 	}
+	__atomic_thread_fence(__ATOMIC_ACQUIRE); /* x86 keeps the claimer's stores in order */
+	for (u32 i = 0; i < LOCKSTAT_ROWS; i++)
+		rows[i].name = __atomic_load_n(&class_names[i], __ATOMIC_ACQUIRE);
 }
 
 static void
