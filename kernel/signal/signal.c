@@ -19,6 +19,7 @@
  * wakes under the run-queue lock: one of the two always sees the other.
  */
 #include "kernel/signal/signal_internal.h"
+#include "kernel/x86/entry.h"
 #include "kernel/time/cputime.h"
 #include "uapi/errno.h"
 #include "kernel/process/process.h"
@@ -246,7 +247,7 @@ signal_pending(void)
 	return t->sighand && sig_deliverable(t);
 }
 
-bool
+__entry_text bool
 signal_work_on_return(const struct trap_frame *f)
 {
 	struct task *t = current();

@@ -9,6 +9,7 @@
  * unimplemented call is named in the -ENOSYS line (DESIGN.md §1.2).
  */
 #include "kernel/syscall/syscall.h"
+#include "kernel/x86/entry.h"
 #include "uapi/errno.h"
 #include "kernel/panic.h"
 #include "kernel/x86/percpu.h"
@@ -78,7 +79,7 @@ syscall_run(struct trap_frame *f)
 }
 
 /* With strace= off this costs one load and one branch that always goes the same way. */
-void
+__entry_text void
 syscall_dispatch(struct trap_frame *f)
 {
 	f->error = f->rax; /* for a restart (syscall_restartable) */

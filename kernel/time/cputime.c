@@ -11,6 +11,7 @@
  * are charged nothing while the CPU idles.
  */
 #include "kernel/time/cputime.h"
+#include "kernel/x86/entry.h"
 #include "uapi/errno.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/x86/paravirt.h"
@@ -39,13 +40,13 @@ charge(struct task *t)
 	return stretch;
 }
 
-void
+__entry_text void
 cputime_enter_kernel(struct task *t)
 {
 	t->time.user += charge(t);
 }
 
-void
+__entry_text void
 cputime_exit_kernel(struct task *t)
 {
 	t->time.sys += charge(t);

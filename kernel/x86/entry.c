@@ -41,13 +41,26 @@
 #define SYSRET_RIP_MAX 0x00007ffffffff000ul
 
 /* Interrupt gates and the syscall instruction enter with interrupts off. */
-void
-enter_from_user(struct trap_frame *f)
+static inline void
+enter(bool interrupts_on)
 {
 	cputime_enter_kernel(current());
-	if (f->vector < NUM_EXCEPTIONS || f->vector == VEC_SYSCALL_INT80 ||
-	    f->vector == VEC_SYSCALL_INSN || f->vector == VSYSCALL_VECTOR)
+	if (interrupts_on)
 		local_irq_enable();
+}
+
+/* All but a hardware interrupt run with interrupts on. */
+static bool
+runs_with_interrupts_on(const struct trap_frame *f)
+{
+	return f->vector < NUM_EXCEPTIONS || f->vector == VEC_SYSCALL_INT80 ||
+	       f->vector == VEC_SYSCALL_INSN || f->vector == VSYSCALL_VECTOR;
+}
+
+__entry_text void
+enter_from_user(struct trap_frame *f)
+{
+	enter(runs_with_interrupts_on(f));
 }
 
 static void
@@ -94,7 +107,7 @@ leave_only_at_canonical_rip(struct trap_frame *f)
  * by sysret, and so does vsyscall=native. TF and RF would be restored too
  * early or lost, so those frames also take iretq.
  */
-bool
+static inline bool
 sysret_allowed(const struct trap_frame *f)
 {
 	bool canonical = f->rip < SYSRET_RIP_MAX || (f->rip & PAGE_MASK) == VSYSCALL_ADDR;
@@ -103,23 +116,37 @@ sysret_allowed(const struct trap_frame *f)
 	       f->ss == USER_DS && !(f->rflags & (RFLAGS_TF | RFLAGS_RF));
 }
 
+/* Whether anything is left to do before user mode; interrupts off. */
+static inline bool
+work_before_user(const struct trap_frame *f)
+{
+	return READ_ONCE(this_cpu()->need_resched) || !is_canonical_address(f->rip) ||
+	       signal_work_on_return(f);
+}
+
+/* The slow part of the return, apart so that the fast one keeps a small frame. */
+static __attribute__((noinline)) void
+do_work_before_user(struct trap_frame *f)
+{
+	do {
+		local_irq_enable();
+		reschedule_and_deliver(f);
+		leave_only_at_canonical_rip(f);
+		local_irq_disable();
+	} while (work_before_user(f));
+}
+
 /*
  * Nearly every return finds nothing to do: that test is kept to a few
  * loads (under TCG each call and return is a lookup of the next block of
  * translated code).
  */
-bool
+__entry_text bool
 exit_to_user(struct trap_frame *f, bool sysret_wanted)
 {
-	for (;;) {
-		local_irq_disable();
-		if (!READ_ONCE(this_cpu()->need_resched) && is_canonical_address(f->rip) &&
-		    !signal_work_on_return(f))
-			break;
-		local_irq_enable();
-		reschedule_and_deliver(f);
-		leave_only_at_canonical_rip(f);
-	}
+	local_irq_disable();
+	if (unlikely(work_before_user(f)))
+		do_work_before_user(f);
 	cputime_exit_kernel(current());
 	return sysret_wanted && sysret_allowed(f);
 }
@@ -127,15 +154,15 @@ exit_to_user(struct trap_frame *f, bool sysret_wanted)
 /* The C side of the syscall instruction (entry_64.asm); returns 1 to leave by sysret. */
 int syscall_from_user(struct trap_frame *f);
 
-int
+__entry_text int
 syscall_from_user(struct trap_frame *f)
 {
-	enter_from_user(f);
+	enter(true);
 	syscall_dispatch(f);
 	return exit_to_user(f, true);
 }
 
-int
+__entry_text int
 user_trap(struct trap_frame *f)
 {
 	u64 cr2 = f->vector == VEC_PAGE_FAULT ? read_cr2()

@@ -14,6 +14,16 @@ struct task;
 struct trap_frame;
 
 /*
+ * The code every system call and user-mode trap runs - entry_64.asm, this
+ * file's C, the dispatcher, the CPU-time charges, the signal test of the
+ * return - lives in one section (linker.ld puts it first), so that the hot
+ * path shares a few pages, as Linux's .entry.text: fewer i-TLB entries on
+ * hardware, and under TCG calls within a page are chained directly while
+ * each call to another page is a lookup (docs/design.md).
+ */
+#define __entry_text __section(".entry.text")
+
+/*
  * Just entered from user mode (interrupts off, as the gate or the syscall
  * instruction left them): charges the user time so far, then turns
  * interrupts on - except for a hardware interrupt, whose handler runs with
@@ -35,9 +45,6 @@ bool exit_to_user(struct trap_frame *f, bool sysret_wanted);
  * an exception or an interrupt, bracketed; returns 1 to leave by sysret.
  */
 int user_trap(struct trap_frame *f);
-
-/* Whether sysret would return to f exactly as iretq would (entry.c says when). */
-bool sysret_allowed(const struct trap_frame *f);
 
 /* A new user task's first return, through the frame at the top of its stack. */
 __noreturn void first_return_to_user(struct task *t);

@@ -95,6 +95,10 @@ VECTOR_STUB v
 %assign v v + 1
 %endrep
 
+; Everything from here to the tables is the entry hot path, kept together
+; in .entry.text (kernel/x86/entry.h, __entry_text).
+section .entry.text
+
 extern trap_dispatch
 
 ; The vector and error code are pushed: swapgs if from user mode, save

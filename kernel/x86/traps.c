@@ -409,7 +409,7 @@ user_only_vector(u64 vector)
 	return vector == VEC_SYSCALL_INT80 || vector == VSYSCALL_VECTOR;
 }
 
-int
+__entry_text int
 trap_dispatch(struct trap_frame *f)
 {
 	if (f->vector == VEC_NMI) {
