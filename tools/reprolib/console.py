@@ -68,9 +68,14 @@ class ConsoleLog:
         return self.steps.setdefault(n, StepOutput())
 
 
+def strip_escapes(text):
+    """Text without terminal escapes and carriage returns."""
+    return ESCAPE_RE.sub("", text).replace("\r", "")
+
+
 def clean_lines(text):
     """The log's lines without terminal escapes and carriage returns."""
-    return [ESCAPE_RE.sub("", line).replace("\r", "") for line in text.split("\n")]
+    return [strip_escapes(line) for line in text.split("\n")]
 
 
 def _json_after(line, marker):
