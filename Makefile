@@ -145,6 +145,15 @@ boot-test: $(ISO)
 test: $(ISO) $(UNIT_BINS) $(HOSTED_BENCH)
 	$(Q)tools/test-all --iso $(ISO) $(UNIT_BINS)
 
+# --- the system-call fuzzer: long storms on rewind (make test runs a short one) ---
+# make fuzz [CALLS=10000000] [SEED=random|N] [WORKERS=4]
+CALLS   ?= 10000000
+SEED    ?= random
+WORKERS ?= 4
+.PHONY: fuzz
+fuzz: $(ISO)
+	$(Q)tools/fuzz-check --calls $(CALLS) --seed $(SEED) --workers $(WORKERS) --timeout 86400
+
 # --- hosted measurement: kernel-side code timed on the host's CPU (DESIGN.md §4) ---
 # The vDSO's clock code, compiled with the vDSO's flags, in a host program.
 HOSTED_BENCH := $(BUILD)/hosted/vclock_bench

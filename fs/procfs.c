@@ -313,6 +313,7 @@ static const struct proc_entry root_entries[] = {
 	/* There are no symlinks: self is the caller's own process directory. */
 	{ .name = "self", .mode = S_IFDIR | 0555, .dir = &proc_pid_dir, .resolve = proc_self_arg },
 	{ .name = "sys", .mode = S_IFDIR | 0555, .dir = &proc_sys_dir },
+	{ .name = "syscalls", .mode = S_IFREG | 0444, .show = proc_show_syscalls },
 	{ .name = "uptime", .mode = S_IFREG | 0444, .show = proc_show_uptime },
 };
 

@@ -1,10 +1,11 @@
 /*
  * procfs_info.c - the machine-wide files: /proc/cmdline, cpuinfo, lockstat,
- * meminfo and uptime. Each gathers its figures here and leaves the layout
+ * meminfo, syscalls and uptime. Each gathers its figures here and leaves the layout
  * to procfs_text.c.
  */
 #include "fs/procfs_internal.h"
 #include "kernel/boot.h"
+#include "kernel/syscall/syscall.h"
 #include "kernel/time/cputime.h"
 #include "uapi/errno.h"
 #include "kernel/x86/percpu.h"
@@ -144,5 +145,26 @@ proc_show_uptime(struct procbuf *b, union proc_arg arg)
 			idle_ns += cputime_ns(cputime_read(c->idle).sys);
 	}
 	procfs_format_uptime(b, ns_since_boot(), idle_ns);
+	return 0;
+}
+
+/*
+ * rewind's own (Linux has no such file): every implemented system call, one
+ * per line, "NR<tab>NAME<tab>TYPE NAME<tab>..." with each argument's C type
+ * and name as its definition spells them - what a fuzzer or a tracer on the
+ * user side needs to make or read typed arguments.
+ */
+int
+proc_show_syscalls(struct procbuf *b, union proc_arg arg)
+{
+	for (u64 nr = 0; nr < NR_SYSCALLS; nr++) {
+		const struct syscall_entry *e = syscall_lookup(nr);
+		if (!e)
+			continue;
+		procbuf_printf(b, "%u\t%s", e->nr, e->name);
+		for (unsigned i = 0; i < e->nargs; i++)
+			procbuf_printf(b, "\t%s %s", e->args[i].type, e->args[i].name);
+		procbuf_printf(b, "\n");
+	}
 	return 0;
 }

@@ -164,3 +164,19 @@ TEST(knobs)
 	CHECK(n > 0);
 	EXPECT_ERR(ENOENT, open("/proc/sys/rewind/no-such-knob", O_RDONLY));
 }
+
+/* rewind's /proc/syscalls: each implemented call with its arguments' types and names. */
+TEST(proc_syscalls)
+{
+	static char text[32768];
+
+	if (!on_rewind())
+		skip("/proc/syscalls is rewind's own");
+	CHECK(read_text_file("/proc/syscalls", text, sizeof(text)) > 0);
+	CHECK(strstr(text, "\n0\tread\tint fd\tchar * buf\tsize_t n\n") ||
+	      strncmp(text, "0\tread\tint fd\tchar * buf\tsize_t n\n", 31) == 0);
+	CHECK(strstr(text, "\n39\tgetpid\n") != NULL);
+	CHECK(strstr(text, "\topenat\tint dirfd\tconst char * path\tint flags\tu32 mode\n") !=
+	      NULL);
+	CHECK(strstr(text, "\ttuxcall") == NULL); /* only what rewind implements */
+}

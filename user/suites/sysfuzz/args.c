@@ -1,0 +1,330 @@
+/*
+ * args.c - sysfuzz: the worker's world and the arguments made in it.
+ *
+ * Each kind of argument mixes values a correct program would pass with the
+ * edges where kernels break: descriptors from a pool of open files, pipes
+ * and directories, next to closed and absurd ones; pointers into scratch
+ * memory, at its last bytes before a PROT_NONE guard, into a read-only page
+ * (for what the kernel writes), at NULL, non-canonical and kernel
+ * addresses; sizes at 0, at page boundaries and at the width limits; paths
+ * in the worker's sandbox, too long, unterminated before a guard page, or
+ * pointing nowhere. Paths stay in the sandbox (or "/" and /proc, which the
+ * kernel must defend itself), so that a worker cannot wreck the files the
+ * next one needs.
+ */
+#define _GNU_SOURCE
+#include "sysfuzz.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define PAGE	     4096
+#define SCRATCH_SIZE (16 * PAGE)
+#define NFDS	     12
+#define NPATHS	     24
+
+static int fds[NFDS];
+static char *scratch;	    /* SCRATCH_SIZE bytes, read-write, random contents */
+static char *guard;	    /* the PROT_NONE page right after scratch */
+static char *readonly;	    /* a page the kernel may read but not write */
+static char *paths[NPATHS]; /* NUL-terminated, in scratch-independent memory */
+static char *unterminated;  /* a string that runs into the guard page */
+static uint64_t argv_arrays[2];
+
+/* Values no user pointer may take. */
+static const uint64_t bad_pointers[] = {
+	0,		       /* NULL */
+	PAGE,		       /* below every mapping */
+	0x00007ffffffff000ull, /* the last user page, unmapped */
+	0x0000800000000000ull, /* the first non-canonical address */
+	0x8000000000000000ull, /* non-canonical, high */
+	0xffff800000000000ull, /* the kernel's direct map */
+	0xffffffff80000000ull, /* the kernel's text */
+	0xffffffffff600000ull, /* the legacy vsyscall page */
+	0xffffffffffffffffull,
+};
+
+uint64_t
+rng_next(struct rng *r)
+{
+	r->state ^= r->state >> 12;
+	r->state ^= r->state << 25;
+	r->state ^= r->state >> 27;
+	return r->state * 0x2545f4914f6cdd1dull;
+}
+
+uint64_t
+rng_below(struct rng *r, uint64_t n)
+{
+	return rng_next(r) % n;
+}
+
+static uint64_t
+pick(struct rng *r, const uint64_t *values, size_t n)
+{
+	return values[rng_below(r, n)];
+}
+
+#define PICK(r, ...) \
+	pick(r, (const uint64_t[]){ __VA_ARGS__ }, sizeof((const uint64_t[]){ __VA_ARGS__ }) / 8)
+
+static char *
+map_pages(size_t n, int prot)
+{
+	void *p = mmap(NULL, n * PAGE, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static void
+setup_memory(struct rng *r)
+{
+	/* scratch, then its guard page: one mapping, the last page made inaccessible */
+	scratch = map_pages(SCRATCH_SIZE / PAGE + 1, PROT_READ | PROT_WRITE);
+	if (!scratch)
+		_exit(3);
+	guard = scratch + SCRATCH_SIZE;
+	mprotect(guard, PAGE, PROT_NONE);
+	for (size_t i = 0; i < SCRATCH_SIZE / 8; i++)
+		((uint64_t *)scratch)[i] = rng_next(r);
+	readonly = map_pages(1, PROT_READ);
+	unterminated = guard - 16;
+	memset(unterminated, 'x', 16);
+}
+
+static void
+setup_paths(const char *sandbox)
+{
+	static const char *const names[] = {
+		"f0",
+		"f1",
+		"f2",
+		"d0",
+		"d1",
+		"d0/f3",
+		"d0/d2",
+		"d1/f4",
+		".",
+		"..",
+		"",
+		"/",
+		"/proc",
+		"/proc/self/maps",
+		"/proc/meminfo",
+		"/proc/sys/rewind/hz",
+		"nonexistent/f5",
+	};
+	static char storage[NPATHS][320];
+	size_t n = 0;
+
+	for (; n < sizeof(names) / sizeof(names[0]); n++)
+		snprintf(storage[n], sizeof(storage[n]), "%s", names[n]);
+	snprintf(storage[n++], sizeof(storage[0]), "%s/f1", sandbox);
+	snprintf(storage[n++], sizeof(storage[0]), "%s/d0/../f2", sandbox);
+	memset(storage[n], 'n', 300); /* a name longer than NAME_MAX */
+	storage[n++][300] = '\0';
+	for (size_t i = 0; i < n; i++)
+		paths[i] = storage[i];
+	for (; n < NPATHS; n++)
+		paths[n] = storage[0];
+}
+
+/* The pool: files, a directory, both ends of a pipe (non-blocking, so reads do not hang), devices. */
+static void
+setup_fds(void)
+{
+	int pipefd[2] = { -1, -1 };
+	int n = 0;
+
+	fds[n++] = open("f0", O_RDWR | O_CREAT, 0644);
+	fds[n++] = open("f1", O_RDWR | O_CREAT | O_APPEND, 0644);
+	fds[n++] = open(".", O_RDONLY | O_DIRECTORY);
+	if (pipe2(pipefd, O_NONBLOCK) == 0) {
+		fds[n++] = pipefd[0];
+		fds[n++] = pipefd[1];
+	}
+	fds[n++] = open("/dev/null", O_RDWR);
+	fds[n++] = open("/dev/zero", O_RDONLY);
+	fds[n++] = open("/proc/self/status", O_RDONLY);
+	while (n < NFDS)
+		fds[n++] = -1;
+	write(fds[0], "sysfuzz", 7);
+}
+
+void
+worker_setup(const char *sandbox, struct rng *r)
+{
+	mkdir("d0", 0755);
+	mkdir("d1", 0755);
+	setup_memory(r);
+	setup_paths(sandbox);
+	setup_fds();
+	argv_arrays[0] = (uint64_t)(uintptr_t)paths[0];
+	argv_arrays[1] = 0;
+}
+
+static uint64_t
+make_int(struct rng *r)
+{
+	switch (rng_below(r, 6)) {
+	case 0:
+		return PICK(r, 0, 1, 2, (uint64_t)-1, INT_MAX, (uint64_t)INT_MIN, UINT_MAX);
+	case 1:
+		return rng_below(r, 16);
+	case 2:
+		return rng_below(r, 4096);
+	case 3:
+		return (uint32_t)rng_next(r);
+	default:
+		return rng_next(r);
+	}
+}
+
+static uint64_t
+make_size(struct rng *r)
+{
+	switch (rng_below(r, 4)) {
+	case 0:
+		return PICK(r, 0, 1, 7, 8, PAGE - 1, PAGE, PAGE + 1, SCRATCH_SIZE, SCRATCH_SIZE + 1,
+			    1ull << 20, 1ull << 31, (1ull << 32) + 1, (uint64_t)-1,
+			    (uint64_t)-4096);
+	case 1:
+		return rng_below(r, 64);
+	case 2:
+		return rng_below(r, SCRATCH_SIZE);
+	default:
+		return rng_next(r) >> rng_below(r, 64);
+	}
+}
+
+static uint64_t
+make_fd(struct rng *r)
+{
+	if (rng_below(r, 4))
+		return (uint64_t)(int64_t)fds[rng_below(r, NFDS)];
+	return PICK(r, (uint64_t)-1, (uint64_t)-100 /* AT_FDCWD */, 3, 255, 1023, 1024, 65536,
+		    INT_MAX, (uint64_t)INT_MIN);
+}
+
+/* Only this worker and what cannot exist: a kill must never reach init or the fuzzer itself. */
+static uint64_t
+make_pid(struct rng *r)
+{
+	return PICK(r, (uint64_t)getpid(), (uint64_t)gettid(), 999999, (uint64_t)-999999,
+		    (uint64_t)INT_MIN, INT_MAX);
+}
+
+static uint64_t
+make_signal(struct rng *r)
+{
+	/* SIGKILL and SIGSTOP rarely: each ends the worker's useful life */
+	uint64_t sig = rng_below(r, 70);
+
+	return (sig == SIGKILL || sig == SIGSTOP) && rng_below(r, 8) ? SIGUSR1 : sig;
+}
+
+static uint64_t
+make_flags(struct rng *r)
+{
+	uint64_t f = 0;
+
+	switch (rng_below(r, 4)) {
+	case 0:
+		return rng_below(r, 16);
+	case 1:
+		return (uint32_t)rng_next(r);
+	default:
+		for (uint64_t n = rng_below(r, 4); n; n--)
+			f |= 1ull << rng_below(r, 32);
+		return f;
+	}
+}
+
+static uint64_t
+make_pointer(struct rng *r)
+{
+	switch (rng_below(r, 8)) {
+	case 0:
+		return pick(r, bad_pointers, sizeof(bad_pointers) / sizeof(bad_pointers[0]));
+	case 1: /* the last bytes before the guard page */
+		return (uint64_t)(uintptr_t)(guard - 1 - rng_below(r, 64));
+	case 2:
+		return (uint64_t)(uintptr_t)readonly;
+	case 3:
+		return (uint64_t)(uintptr_t)guard;
+	default:
+		return (uint64_t)(uintptr_t)(scratch + rng_below(r, SCRATCH_SIZE));
+	}
+}
+
+static uint64_t
+make_address(struct rng *r)
+{
+	switch (rng_below(r, 6)) {
+	case 0:
+		return pick(r, bad_pointers, sizeof(bad_pointers) / sizeof(bad_pointers[0]));
+	case 1: /* a page of the scratch area: unmapping or protecting it hurts only this worker */
+		return (uint64_t)(uintptr_t)(scratch + PAGE * rng_below(r, SCRATCH_SIZE / PAGE));
+	case 2:
+		return (uint64_t)(uintptr_t)scratch + rng_below(r, PAGE); /* unaligned */
+	case 3:
+		return 0;
+	default: /* somewhere in the user half, page-aligned */
+		return (rng_next(r) & 0x00007ffffffff000ull);
+	}
+}
+
+static uint64_t
+make_path(struct rng *r)
+{
+	switch (rng_below(r, 10)) {
+	case 0:
+		return pick(r, bad_pointers, sizeof(bad_pointers) / sizeof(bad_pointers[0]));
+	case 1:
+		return (uint64_t)(uintptr_t)unterminated;
+	default:
+		return (uint64_t)(uintptr_t)paths[rng_below(r, NPATHS)];
+	}
+}
+
+static uint64_t
+make_argv(struct rng *r)
+{
+	if (rng_below(r, 2))
+		return (uint64_t)(uintptr_t)argv_arrays;
+	return make_pointer(r);
+}
+
+uint64_t
+make_arg(enum arg_kind k, struct rng *r)
+{
+	switch (k) {
+	case ARG_SIZE:
+		return make_size(r);
+	case ARG_FD:
+		return make_fd(r);
+	case ARG_PID:
+		return make_pid(r);
+	case ARG_SIGNAL:
+		return make_signal(r);
+	case ARG_FLAGS:
+		return make_flags(r);
+	case ARG_PATH:
+		return make_path(r);
+	case ARG_POINTER:
+		return make_pointer(r);
+	case ARG_ADDRESS:
+		return make_address(r);
+	case ARG_ARGV:
+		return make_argv(r);
+	case ARG_INT:
+		break;
+	}
+	return make_int(r);
+}

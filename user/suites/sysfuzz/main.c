@@ -1,0 +1,341 @@
+/*
+ * main.c - sysfuzz, rewind's system-call fuzzer: random calls with typed
+ * random arguments, from workers the parent watches and replaces.
+ *
+ *	sysfuzz [-s SEED] [-n CALLS] [-w WORKERS] [-H HANG_MS] [-v]
+ *
+ * The parent forks WORKERS processes; each makes calls until its share of
+ * CALLS is done, then exits. A worker that dies (of a signal it brought on
+ * itself) or stops making progress for HANG_MS (a call that sleeps; the
+ * parent then sends SIGKILL) is replaced by a new one, whose seed follows
+ * from SEED, the worker's slot and its generation - so a run is repeated
+ * by its seed, printed first. Each worker counts its calls in memory
+ * shared with the parent and records the call it is in, which names a hang.
+ *
+ * What fails the run: a worker that SIGKILL does not end within 30 s (the
+ * kernel left it unkillable), and checks after the storm that the kernel
+ * still forks, writes and reads files and reports memory. A kernel panic or
+ * a lockdebug report shows on the console and ends the boot instead. The
+ * last line is "sysfuzz: N passed, N failed", for the harness.
+ *
+ * -v prints each call before it is made: with one worker and the seed of a
+ * run that broke the kernel, the last line printed is the culprit.
+ */
+#define _GNU_SOURCE
+#include "sysfuzz.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_WORKERS  16
+#define UNKILLABLE_S 30
+
+struct progress {
+	volatile uint64_t calls;   /* made so far by the worker in this slot */
+	volatile unsigned current; /* the number of the call it is in */
+};
+
+struct slot {
+	pid_t pid;
+	unsigned generation;
+	uint64_t seen_calls; /* at the last look */
+	double seen_at;	     /* when that changed */
+	double killed_at;    /* SIGKILL sent; 0: not sent */
+};
+
+static struct fuzz_call calls[MAX_CALLS];
+static int ncalls;
+static uint64_t seed;
+static long total_calls = 20000;
+static int nworkers = 2;
+static int hang_ms = 1000;
+static bool verbose;
+static char sandbox[128];
+static struct progress *progress; /* MAX_WORKERS of them, shared */
+
+static struct {
+	uint64_t calls, died, hung, restarted;
+	bool unkillable;
+	unsigned unkillable_call;
+} totals;
+
+static double
+now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static const char *
+call_name(unsigned nr)
+{
+	for (int i = 0; i < ncalls; i++)
+		if (calls[i].nr == nr)
+			return calls[i].name;
+	return "?";
+}
+
+static void
+quiet_stdio(void)
+{
+	int null = open("/dev/null", O_RDWR);
+
+	if (null >= 0) {
+		dup2(null, 0);
+		if (!verbose)
+			dup2(null, 1);
+		dup2(null, 2);
+		close(null);
+	}
+}
+
+/* One call with fresh arguments; a fork's child leaves at once, so workers do not multiply. */
+static void
+one_call(const struct fuzz_call *c, struct rng *r, pid_t self, struct progress *p)
+{
+	uint64_t a[MAX_ARGS] = { 0 };
+
+	for (unsigned i = 0; i < c->nargs; i++)
+		a[i] = make_arg(c->kinds[i], r);
+	p->current = c->nr;
+	if (verbose) {
+		printf("sysfuzz: %s(%#lx, %#lx, %#lx, %#lx, %#lx, %#lx)\n", c->name, a[0], a[1],
+		       a[2], a[3], a[4], a[5]);
+		fflush(stdout);
+	}
+	long ret = syscall(c->nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	if (ret == 0 && c->nr == SYS_fork && getpid() != self)
+		_exit(0);
+	p->calls++;
+}
+
+static __attribute__((noreturn)) void
+worker(int slot, uint64_t worker_seed, uint64_t budget)
+{
+	struct rng r = { worker_seed | 1 };
+	struct progress *p = &progress[slot];
+	char dir[160];
+	pid_t self = getpid();
+
+	snprintf(dir, sizeof(dir), "%s/w%d", sandbox, slot);
+	mkdir(dir, 0755);
+	if (chdir(dir) != 0)
+		_exit(3);
+	quiet_stdio();
+	worker_setup(dir, &r);
+	while (p->calls < budget) {
+		const struct fuzz_call *c = &calls[rng_below(&r, ncalls)];
+		if (!c->rare || rng_below(&r, 8) == 0)
+			one_call(c, &r, self, p);
+	}
+	while (waitpid(-1, NULL, WNOHANG) > 0) /* what fork left behind */
+		;
+	_exit(0);
+}
+
+static uint64_t
+share_of(int slot)
+{
+	return total_calls / nworkers + (slot < total_calls % nworkers);
+}
+
+static void
+start(struct slot *s, int slot)
+{
+	uint64_t worker_seed = seed ^ ((uint64_t)slot << 48) ^ ((uint64_t)s->generation << 32);
+
+	s->pid = fork();
+	if (s->pid == 0)
+		worker(slot, worker_seed, share_of(slot));
+	s->seen_calls = progress[slot].calls;
+	s->seen_at = now_s();
+	s->killed_at = 0;
+	s->generation++;
+}
+
+/* Looks at one worker: reaped, hung, or still going; returns whether its slot is done. */
+static bool
+watch(struct slot *s, int slot)
+{
+	int status;
+	double t = now_s();
+
+	if (waitpid(s->pid, &status, WNOHANG) == s->pid) {
+		if (progress[slot].calls >= share_of(slot))
+			return true;
+		if (WIFSIGNALED(status) && !s->killed_at)
+			totals.died++;
+		totals.restarted++;
+		start(s, slot);
+		return false;
+	}
+	if (progress[slot].calls != s->seen_calls) {
+		s->seen_calls = progress[slot].calls;
+		s->seen_at = t;
+	} else if (!s->killed_at && (t - s->seen_at) * 1000 > hang_ms) {
+		totals.hung++;
+		if (verbose)
+			printf("sysfuzz: worker %d hung in %s; killing it\n", slot,
+			       call_name(progress[slot].current));
+		kill(s->pid, SIGKILL);
+		s->killed_at = t;
+	} else if (s->killed_at && t - s->killed_at > UNKILLABLE_S) {
+		totals.unkillable = true;
+		totals.unkillable_call = progress[slot].current;
+		return true;
+	}
+	return false;
+}
+
+static void
+storm(void)
+{
+	struct slot slots[MAX_WORKERS] = { 0 };
+	bool done[MAX_WORKERS] = { false };
+	int left = nworkers;
+	double last_report = now_s();
+
+	for (int i = 0; i < nworkers; i++)
+		start(&slots[i], i);
+	while (left > 0) {
+		struct timespec tick = { 0, 50 * 1000 * 1000 };
+		nanosleep(&tick, NULL);
+		for (int i = 0; i < nworkers; i++)
+			if (!done[i] && watch(&slots[i], i)) {
+				done[i] = true;
+				left--;
+			}
+		if (now_s() - last_report > 10) {
+			uint64_t sum = 0;
+			for (int i = 0; i < nworkers; i++)
+				sum += progress[i].calls;
+			printf("sysfuzz: %lu of %ld calls\n", sum, total_calls);
+			fflush(stdout);
+			last_report = now_s();
+		}
+	}
+	for (int i = 0; i < nworkers; i++)
+		totals.calls += progress[i].calls;
+}
+
+static int
+remove_entry(const char *path, const struct stat *st __attribute__((unused)),
+	     int type __attribute__((unused)), struct FTW *f __attribute__((unused)))
+{
+	return remove(path) != 0 && errno != ENOENT;
+}
+
+/* After the storm: the kernel must still do the everyday things. */
+static const char *
+kernel_still_works(void)
+{
+	char buf[16];
+	int status, fd;
+	pid_t child = fork();
+
+	if (child == 0)
+		_exit(42);
+	if (child < 0 || waitpid(child, &status, 0) != child || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) != 42)
+		return "fork and wait no longer work";
+	snprintf(buf, sizeof(buf), "%s", "after the storm");
+	fd = open("/tmp/sysfuzz.check", O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || write(fd, buf, 15) != 15 || pread(fd, buf, 15, 0) != 15 ||
+	    memcmp(buf, "after the storm", 15) != 0)
+		return "files can no longer be written and read back";
+	close(fd);
+	unlink("/tmp/sysfuzz.check");
+	fd = open("/proc/meminfo", O_RDONLY);
+	if (fd < 0 || read(fd, buf, sizeof(buf)) <= 0)
+		return "/proc/meminfo can no longer be read";
+	close(fd);
+	return NULL;
+}
+
+static void
+usage(void)
+{
+	fprintf(stderr,
+		"usage: sysfuzz [-s SEED] [-n CALLS] [-w WORKERS (1..%d)] [-H HANG_MS] [-v]\n",
+		MAX_WORKERS);
+	exit(2);
+}
+
+static void
+parse_options(int argc, char **argv)
+{
+	int c;
+
+	seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20);
+	while ((c = getopt(argc, argv, "s:n:w:H:v")) != -1) {
+		switch (c) {
+		case 's':
+			seed = strtoull(optarg, NULL, 0);
+			break;
+		case 'n':
+			total_calls = atol(optarg);
+			break;
+		case 'w':
+			nworkers = atoi(optarg);
+			break;
+		case 'H':
+			hang_ms = atoi(optarg);
+			break;
+		case 'v':
+			verbose = true;
+			break;
+		default:
+			usage();
+		}
+	}
+	if (total_calls < 1 || nworkers < 1 || nworkers > MAX_WORKERS || hang_ms < 1)
+		usage();
+}
+
+int
+main(int argc, char **argv)
+{
+	parse_options(argc, argv);
+	ncalls = load_calls(calls, MAX_CALLS);
+	if (ncalls <= 0) {
+		printf("sysfuzz: no /proc/syscalls (it needs rewind)\nsysfuzz: 0 passed, 1 failed\n");
+		return 1;
+	}
+	progress = mmap(NULL, sizeof(struct progress) * MAX_WORKERS, PROT_READ | PROT_WRITE,
+			MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (progress == MAP_FAILED)
+		return 1;
+	snprintf(sandbox, sizeof(sandbox), "/tmp/sysfuzz.%d", getpid());
+	mkdir(sandbox, 0755);
+	printf("sysfuzz: seed %#lx, %ld calls over %d workers, %d system calls to choose from\n",
+	       seed, total_calls, nworkers, ncalls);
+	fflush(stdout);
+
+	storm();
+	nftw(sandbox, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+	const char *broken = kernel_still_works();
+	printf("sysfuzz: %lu calls; %lu workers died of their own calls, %lu hung and were killed, "
+	       "%lu restarted\n",
+	       totals.calls, totals.died, totals.hung, totals.restarted);
+	if (totals.unkillable)
+		printf("sysfuzz: FAIL a worker stayed alive %d s after SIGKILL, in %s (seed %#lx)\n",
+		       UNKILLABLE_S, call_name(totals.unkillable_call), seed);
+	if (broken)
+		printf("sysfuzz: FAIL after the storm %s (seed %#lx)\n", broken, seed);
+	bool ok = !totals.unkillable && !broken;
+	printf("sysfuzz: %d passed, %d failed\n", ok, !ok);
+	return ok ? 0 : 1;
+}

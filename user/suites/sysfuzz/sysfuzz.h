@@ -1,0 +1,58 @@
+/*
+ * sysfuzz.h - what the parts of the system-call fuzzer share.
+ *
+ * The fuzzer (main.c) runs workers, each a process that makes random
+ * system calls with typed random arguments (args.c) from the kernel's own
+ * list of calls and argument types (/proc/syscalls, read by calls.c). The
+ * kernel must survive everything: no panic, no hang, no lockdebug report.
+ * A worker may die of what it did to itself (it unmapped its own stack,
+ * set a garbage TLS base ...); the parent starts another.
+ */
+#ifndef SYSFUZZ_H
+#define SYSFUZZ_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define MAX_CALLS 512
+#define MAX_ARGS  6
+
+/* How an argument is made, from its C type and name as the kernel defines it. */
+enum arg_kind {
+	ARG_INT,     /* any integer: boundaries, small, random */
+	ARG_SIZE,    /* a length or count */
+	ARG_FD,	     /* a descriptor from the pool, or a bad one */
+	ARG_PID,     /* this process, a child, or none: never another process */
+	ARG_SIGNAL,  /* a signal number, valid or not */
+	ARG_FLAGS,   /* random bits, few at a time */
+	ARG_PATH,    /* a name in the sandbox, or a bad string */
+	ARG_POINTER, /* into a scratch mapping, at its edges, or bad */
+	ARG_ADDRESS, /* an address to map, unmap or protect */
+	ARG_ARGV,    /* an argv-like array */
+};
+
+struct fuzz_call {
+	unsigned nr;
+	char name[32];
+	unsigned nargs;
+	enum arg_kind kinds[MAX_ARGS];
+	bool rare; /* made one time in eight it is picked: it ends or copies the worker */
+};
+
+/* Reads /proc/syscalls into calls[], leaving out what may not be called; returns the count. */
+int load_calls(struct fuzz_call *calls, int max);
+
+/* A 64-bit xorshift*: the whole run follows from the seed. */
+struct rng {
+	uint64_t state;
+};
+uint64_t rng_next(struct rng *r);
+/* A number below n (n > 0). */
+uint64_t rng_below(struct rng *r, uint64_t n);
+
+/* The worker's world: a sandbox directory, scratch memory, a pool of open descriptors. */
+void worker_setup(const char *sandbox, struct rng *r);
+/* One argument of kind k. */
+uint64_t make_arg(enum arg_kind k, struct rng *r);
+
+#endif
