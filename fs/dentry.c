@@ -22,6 +22,7 @@
  * Not here: resolving paths (namei.c) or what the names mean (ramfs.c).
  */
 #include "fs/vfs.h"
+#include "kernel/objcount.h"
 #include "uapi/errno.h"
 #include "kernel/panic.h"
 #include "kernel/lib/string.h"
@@ -106,6 +107,7 @@ dentry_new(const char *name, size_t len, struct inode *inode)
 		kfree(d);
 		return NULL;
 	}
+	objcount_created(OBJ_DENTRY);
 	d->len = len;
 	d->refcount = 1;
 	d->inode = inode;
@@ -159,6 +161,7 @@ dput(struct dentry *d)
 		inode_put(d->inode);
 		kfree(d->name);
 		kfree(d);
+		objcount_freed(OBJ_DENTRY);
 		d = parent;
 	}
 }

@@ -7,6 +7,7 @@
  * Not here: fd numbers (fdtable.c) or reading and writing (read_write.c).
  */
 #include "fs/vfs.h"
+#include "kernel/objcount.h"
 #include "uapi/errno.h"
 #include "kernel/lib/string.h"
 #include "kernel/lib/vsprintf.h"
@@ -47,6 +48,7 @@ file_alloc(struct inode *inode, struct dentry *dentry, u32 flags)
 	f->inode = inode_get(inode);
 	f->dentry = dentry ? dget(dentry) : NULL;
 	f->ops = inode->fops ? inode->fops : &empty_fops;
+	objcount_created(OBJ_FILE);
 	return f;
 }
 
@@ -57,6 +59,7 @@ file_free(struct file *f)
 	dput(f->dentry);
 	inode_put(f->inode);
 	kfree(f);
+	objcount_freed(OBJ_FILE);
 }
 
 struct file *
@@ -164,10 +167,11 @@ file_open_at(int dirfd, const char *path, u32 flags, u32 mode, struct file **out
 	struct dentry *d;
 	int err;
 
+	/* As Linux's open(2): O_PATH first strips what it ignores, O_TMPFILE among them. */
 	if (flags & O_PATH)
 		flags &= O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 	if (flags & __O_TMPFILE) {
-		if (!(flags & O_DIRECTORY))
+		if ((flags & (__O_TMPFILE | O_DIRECTORY | O_CREAT)) != (__O_TMPFILE | O_DIRECTORY))
 			return -EINVAL;
 		return open_tmpfile(dirfd, path, flags, mode, out);
 	}

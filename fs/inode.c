@@ -8,6 +8,7 @@
  * the data is (filemap.c, pipe.c, the devices).
  */
 #include "fs/vfs.h"
+#include "kernel/objcount.h"
 #include "kernel/time/timekeeping.h"
 #include "kernel/vdso/vvar.h"
 #include "mm/kmalloc.h"
@@ -45,6 +46,7 @@ inode_alloc(u32 mode, const struct inode_operations *iops, const struct file_ope
 	inode->iops = iops;
 	inode->fops = fops;
 	inode->next_pos = 2; /* 0 and 1 are "." and ".." */
+	objcount_created(OBJ_INODE);
 	return inode;
 }
 
@@ -63,6 +65,7 @@ inode_put(struct inode *inode)
 	if (inode->iops && inode->iops->evict)
 		inode->iops->evict(inode);
 	kfree(inode);
+	objcount_freed(OBJ_INODE);
 }
 
 void

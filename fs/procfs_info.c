@@ -1,10 +1,11 @@
 /*
  * procfs_info.c - the machine-wide files: /proc/cmdline, cpuinfo, lockstat,
- * meminfo, syscalls and uptime. Each gathers its figures here and leaves the layout
+ * meminfo, objects, syscalls and uptime. Each gathers its figures here and leaves the layout
  * to procfs_text.c.
  */
 #include "fs/procfs_internal.h"
 #include "kernel/boot.h"
+#include "kernel/objcount.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/time/cputime.h"
 #include "uapi/errno.h"
@@ -166,5 +167,35 @@ proc_show_syscalls(struct procbuf *b, union proc_arg arg)
 			procbuf_printf(b, "\t%s %s", e->args[i].type, e->args[i].name);
 		procbuf_printf(b, "\n");
 	}
+	return 0;
+}
+
+/*
+ * rewind's own: what the kernel holds right now, one "name count" a line -
+ * pages in use (less what is kept by design: the kernel's page tables,
+ * objcount.h, and the slab pages kmalloc keeps for its next objects, which
+ * the kmalloc line counts one object at a time), kmalloc objects in use,
+ * and the objects of objcount.h - for
+ * the leak check (user/bin/leakcheck.c), which compares two readings.
+ */
+int
+proc_show_objects(struct procbuf *b, union proc_arg arg)
+{
+	struct page_alloc_stats pages;
+	struct kmalloc_class_stats classes[KMALLOC_NCLASSES];
+	u64 objects = 0, slab_pages = 0;
+
+	page_alloc_get_stats(&pages);
+	kmalloc_get_stats(classes);
+	for (int i = 0; i < KMALLOC_NCLASSES; i++) {
+		objects += classes[i].objects_in_use;
+		slab_pages += classes[i].slabs;
+	}
+	u64 used = pages.total_pages - pages.free_pages;
+	u64 kept = slab_pages + __atomic_load_n(&kernel_page_table_pages, __ATOMIC_RELAXED);
+	procbuf_printf(b, "pages %lu\nkmalloc %lu\n", used - kept, objects);
+	for (int k = 0; k < NR_OBJ_KINDS; k++)
+		procbuf_printf(b, "%s %lu\n", objcount_names[k],
+			       __atomic_load_n(&objcount[k], __ATOMIC_RELAXED));
 	return 0;
 }

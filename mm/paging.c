@@ -13,6 +13,7 @@
  * pages come from memblock below 4 GiB, where phys_to_virt() is the identity.
  */
 #include "mm/paging.h"
+#include "kernel/objcount.h"
 #include "mm/memblock.h"
 #include "mm/mm.h"
 #include "mm/page_alloc.h"
@@ -66,6 +67,8 @@ new_table_entry(u64 va)
 
 	if (direct_map_base && page_alloc_ready()) {
 		t = alloc_zeroed_page();
+		if (t && va >= USER_TOP)
+			__atomic_fetch_add(&kernel_page_table_pages, 1, __ATOMIC_RELAXED);
 	} else {
 		u64 limit = direct_map_base ? ~0ul : FOUR_GIB;
 		u64 pa = memblock_alloc(&memblock, PAGE_SIZE, PAGE_SIZE, limit);

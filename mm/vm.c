@@ -11,6 +11,7 @@
  * loaded forgets them (tlb_flush_mm_range: a shootdown IPI to mm->cpumask).
  */
 #include "mm/vm.h"
+#include "kernel/objcount.h"
 #include "mm/kmalloc.h"
 #include "mm/page_alloc.h"
 #include "mm/paging.h"
@@ -39,6 +40,7 @@ vma_new(u64 start, u64 end, u32 flags, struct file *file, u64 pgoff, const char 
 	v->pgoff = pgoff;
 	v->name = name;
 	list_init(&v->link);
+	objcount_created(OBJ_VMA);
 	return v;
 }
 
@@ -48,6 +50,7 @@ vma_free(struct vma *v)
 	if (v->file)
 		file_put(v->file);
 	kfree(v);
+	objcount_freed(OBJ_VMA);
 }
 
 static struct vma *
@@ -203,6 +206,7 @@ mm_create(void)
 	rwsem_init(&mm->mmap_lock, "mmap_lock");
 	spin_lock_init(&mm->pt_lock, "page_table");
 	mm->users = 1;
+	objcount_created(OBJ_MM);
 	return mm;
 }
 
@@ -222,6 +226,7 @@ mm_put(struct mm *mm)
 	free_user_page_tables(mm->pgd);
 	free_page_virt(mm->pgd);
 	kfree(mm);
+	objcount_freed(OBJ_MM);
 }
 
 /*

@@ -23,6 +23,7 @@
  * (migrate_to), when its stack is free.
  */
 #include "kernel/sched/sched.h"
+#include "kernel/objcount.h"
 #include "kernel/time/cputime.h"
 #include "uapi/errno.h"
 #include "kernel/x86/fpu.h"
@@ -413,6 +414,7 @@ task_alloc(const char *name)
 	list_init(&t->all_link);
 	wait_queue_init(&t->child_exited);
 	t->start_tsc = rdtsc();
+	objcount_created(OBJ_TASK);
 	return t;
 }
 
@@ -422,6 +424,7 @@ task_free(struct task *t)
 	signal_free(t);
 	kstack_free(t->kstack_top);
 	kfree(t);
+	objcount_freed(OBJ_TASK);
 }
 
 struct trap_frame *

@@ -29,6 +29,7 @@
 #include <unistd.h>
 #include "kernel/lib/types.h"
 #include "tests/unit/unit.h"
+#include "kernel/objcount.c"
 #include "mm/page_alloc.c"
 #include "mm/kmalloc.c"
 #include "fs/page_index.c"

@@ -2,7 +2,7 @@
  * main.c - sysfuzz, rewind's system-call fuzzer: random calls with typed
  * random arguments, from workers the parent watches and replaces.
  *
- *	sysfuzz [-s SEED] [-n CALLS] [-w WORKERS] [-H HANG_MS] [-v]
+ *	sysfuzz [-s SEED] [-n CALLS] [-w WORKERS] [-H HANG_MS] [-c CALL,CALL...] [-v]
  *
  * The parent forks WORKERS processes; each makes calls until its share of
  * CALLS is done, then exits. A worker that dies (of a signal it brought on
@@ -18,7 +18,8 @@
  * a lockdebug report shows on the console and ends the boot instead. The
  * last line is "sysfuzz: N passed, N failed", for the harness.
  *
- * -v prints each call before it is made: with one worker and the seed of a
+ * -c makes only the named calls (with a leak check around it, this finds
+ * which call leaks). -v prints each call before it is made: with one worker and the seed of a
  * run that broke the kernel, the last line printed is the culprit.
  */
 #define _GNU_SOURCE
@@ -61,6 +62,7 @@ static long total_calls = 20000;
 static int nworkers = 2;
 static int hang_ms = 1000;
 static bool verbose;
+static char *only; /* -c: the calls to make, comma-separated */
 static char sandbox[128];
 static struct progress *progress; /* MAX_WORKERS of them, shared */
 
@@ -265,6 +267,24 @@ kernel_still_works(void)
 	return NULL;
 }
 
+/* Keeps the calls named in the comma-separated list; returns how many are left. */
+static int
+keep_only(struct fuzz_call *list, int n, const char *names)
+{
+	int kept = 0;
+
+	for (int i = 0; i < n; i++) {
+		size_t len = strlen(list[i].name);
+		for (const char *p = names; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+			if (strncmp(p, list[i].name, len) == 0 &&
+			    (p[len] == ',' || p[len] == '\0')) {
+				list[kept++] = list[i];
+				break;
+			}
+	}
+	return kept;
+}
+
 static void
 usage(void)
 {
@@ -280,7 +300,7 @@ parse_options(int argc, char **argv)
 	int c;
 
 	seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20);
-	while ((c = getopt(argc, argv, "s:n:w:H:v")) != -1) {
+	while ((c = getopt(argc, argv, "s:n:w:H:c:v")) != -1) {
 		switch (c) {
 		case 's':
 			seed = strtoull(optarg, NULL, 0);
@@ -293,6 +313,9 @@ parse_options(int argc, char **argv)
 			break;
 		case 'H':
 			hang_ms = atoi(optarg);
+			break;
+		case 'c':
+			only = optarg;
 			break;
 		case 'v':
 			verbose = true;
@@ -310,8 +333,11 @@ main(int argc, char **argv)
 {
 	parse_options(argc, argv);
 	ncalls = load_calls(calls, MAX_CALLS);
+	if (only)
+		ncalls = keep_only(calls, ncalls, only);
 	if (ncalls <= 0) {
-		printf("sysfuzz: no /proc/syscalls (it needs rewind)\nsysfuzz: 0 passed, 1 failed\n");
+		printf("sysfuzz: no calls to make (no /proc/syscalls: it needs rewind; or -c named none)\n"
+		       "sysfuzz: 0 passed, 1 failed\n");
 		return 1;
 	}
 	progress = mmap(NULL, sizeof(struct progress) * MAX_WORKERS, PROT_READ | PROT_WRITE,

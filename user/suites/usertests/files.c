@@ -107,6 +107,14 @@ TEST(open_flags)
 	fd = EXPECT_OK(syscall(SYS_creat, "c", 0644));
 	CHECK(write(fd, "c", 1) == 1);
 	EXPECT_ERR(EBADF, read(fd, buf, 1)); /* creat opens write-only */
+	/* O_TMPFILE wants O_DIRECTORY (it includes it), no O_CREAT, and write access. */
+	EXPECT_ERR(EINVAL, open(".", O_TMPFILE | O_CREAT | O_RDWR, 0600));
+	EXPECT_ERR(EINVAL, open(".", (O_TMPFILE & ~O_DIRECTORY) | O_RDWR, 0600));
+	EXPECT_ERR(EINVAL, open(".", O_TMPFILE | O_RDONLY, 0600));
+	/* O_PATH opens anything, whatever else is asked: the other flags are dropped. */
+	fd = EXPECT_OK(open(".", O_PATH | O_WRONLY | O_CREAT | O_EXCL | O_TRUNC, 0600));
+	EXPECT_ERR(EBADF, read(fd, buf, 1));
+	close(fd);
 }
 
 TEST(readv_writev)

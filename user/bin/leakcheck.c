@@ -1,0 +1,150 @@
+/*
+ * leakcheck.c - runs programs, then checks that the kernel holds no more
+ * than it held before them: pages, kmalloc objects, tasks, address spaces,
+ * VMAs, open files, inodes and dentries, as rewind's /proc/objects counts
+ * them (kernel/objcount.h).
+ *
+ *	leakcheck COMMAND...	(each "/bin/PROGRAM ARG ...", one after the other)
+ *
+ * Whatever the programs made and gave back must be gone once they have
+ * exited: a count above its first reading is a leak, named by kind. Some
+ * freeing happens just after the exit (a zombie reaped, its stack freed
+ * once its CPU has left it), so the counts are read again until they are
+ * back, for up to 30 s, before a leak is declared; leakcheck itself makes
+ * nothing in between (no stdio until the verdict: a stream's buffer would
+ * be a VMA of its own), so the two readings are of the same world. Output:
+ * the counts that moved, "ok" or "FAIL" per kind, and the verdict line
+ * "leakcheck: N passed, N failed". Exit status: the last program's, or 1
+ * on a leak.
+ */
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_KINDS 16
+
+struct reading {
+	int n;
+	char names[MAX_KINDS][16];
+	unsigned long counts[MAX_KINDS];
+};
+
+/* With read(2) into static memory: a stdio stream would allocate, and grow this process between readings. */
+static int
+read_objects(struct reading *r)
+{
+	static char text[1024];
+	int fd = open("/proc/objects", O_RDONLY), used;
+	ssize_t n = fd < 0 ? -1 : read(fd, text, sizeof(text) - 1);
+	const char *p = text;
+
+	if (fd >= 0)
+		close(fd);
+	r->n = 0;
+	if (n <= 0)
+		return -1;
+	text[n] = '\0';
+	while (r->n < MAX_KINDS &&
+	       sscanf(p, "%15s %lu\n%n", r->names[r->n], &r->counts[r->n], &used) == 2) {
+		r->n++;
+		p += used;
+	}
+	return r->n > 0 ? 0 : -1;
+}
+
+/* Runs "PROGRAM ARG ..." (words split at spaces) from /bin; returns its status. */
+static int
+run(char *command)
+{
+	char path[256], *argv[32];
+	int argc = 0, status;
+	pid_t pid;
+
+	for (char *w = strtok(command, " "); w && argc < 31; w = strtok(NULL, " "))
+		argv[argc++] = w;
+	argv[argc] = NULL;
+	if (!argc)
+		return 0;
+	snprintf(path, sizeof(path), "/bin/%s", argv[0]);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		execv(path, argv);
+		perror(path);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return 1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static int
+kinds_above(const struct reading *before, const struct reading *after)
+{
+	int n = 0;
+
+	for (int i = 0; i < before->n && i < after->n; i++)
+		n += after->counts[i] > before->counts[i];
+	return n;
+}
+
+/* Reads until nothing is above the baseline, or the time is up. */
+static void
+settle(const struct reading *before, struct reading *after)
+{
+	for (int tries = 0; tries < 300; tries++) {
+		if (read_objects(after) == 0 && kinds_above(before, after) == 0)
+			return;
+		nanosleep(&(struct timespec){ 0, 100 * 1000 * 1000 }, NULL);
+	}
+}
+
+/*
+ * Touches the stack this process will use and takes a first reading: the
+ * pages of the buffers and the stack fault in now, not between the two
+ * readings that count (a reading's buffer is faulted in only after the
+ * kernel has taken the counts it holds).
+ */
+static __attribute__((noinline)) void
+fault_in_own_memory(void)
+{
+	volatile char stack[32 * 1024];
+	struct reading scratch;
+
+	for (size_t i = 0; i < sizeof(stack); i += 4096)
+		stack[i] = 0;
+	read_objects(&scratch);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct reading before, after;
+	int status = 0, passed = 0, failed = 0;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: leakcheck \"PROGRAM [ARG...]\"...\n");
+		return 2;
+	}
+	fault_in_own_memory();
+	if (read_objects(&before) != 0) {
+		printf("leakcheck: no /proc/objects (it needs rewind)\nleakcheck: 0 passed, 1 failed\n");
+		return 1;
+	}
+	for (int i = 1; i < argc; i++)
+		status = run(argv[i]);
+	settle(&before, &after);
+	for (int i = 0; i < before.n && i < after.n; i++) {
+		bool leaked = after.counts[i] > before.counts[i];
+		printf("%s leak_%s: %lu before, %lu after\n", leaked ? "FAIL" : "ok",
+		       before.names[i], before.counts[i], after.counts[i]);
+		leaked ? failed++ : passed++;
+	}
+	printf("leakcheck: %d passed, %d failed\n", passed, failed);
+	return failed ? 1 : status;
+}
