@@ -11,6 +11,7 @@
 #include "kernel/printk.h"
 #include "mm/extable.h"
 #include "mm/layout.h"
+#include "mm/vmap.h"
 
 extern const char _text[], _etext[];
 
@@ -52,6 +53,37 @@ backtrace_collect(u64 rip, u64 rsp, u64 rbp, u64 *pcs, int max)
 		pcs[n++] = caller;
 	while (n < max && rbp && IS_ALIGNED(rbp, 8) && rbp >= DIRECT_MAP_BASE) {
 		u64 next, ret;
+		if (probe_read_u64((void *)rbp, &next) || probe_read_u64((void *)(rbp + 8), &ret))
+			break;
+		if (!is_kernel_text(ret))
+			break;
+		pcs[n++] = ret;
+		if (next <= rbp)
+			break;
+		rbp = next;
+	}
+	return n;
+}
+
+int
+backtrace_collect_bounded(u64 rip, u64 rsp, u64 rbp, u64 *pcs, int max)
+{
+	u64 lo, hi, off = 0, ret = 0;
+	int n = 0;
+
+	if (n < max)
+		pcs[n++] = rip;
+	if (!is_kernel_text(rip) || !kstack_bounds(rsp, &lo, &hi) || rsp + 16 > hi)
+		return n;
+	/* As return_address_before_frame, within the stack. */
+	if (ksym_lookup(rip, &off, NULL) && off <= 1) {
+		u64 at = off == 0 ? rsp : rsp + 8;
+		if ((off == 0 || *(const u8 *)(rip - 1) == 0x55) &&
+		    !probe_read_u64((void *)at, &ret) && is_kernel_text(ret) && n < max)
+			pcs[n++] = ret;
+	}
+	while (n < max && IS_ALIGNED(rbp, 8) && rbp >= lo && rbp + 16 <= hi) {
+		u64 next;
 		if (probe_read_u64((void *)rbp, &next) || probe_read_u64((void *)(rbp + 8), &ret))
 			break;
 		if (!is_kernel_text(ret))
