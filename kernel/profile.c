@@ -261,6 +261,13 @@ profile_cpu_state(unsigned cpu, struct profile_cpu_state *out)
 	out->lost = READ_ONCE(p->lost);
 }
 
+/* Frame i of a sample: the sampled rip itself, or a return address (just past its call). */
+static bool
+frame_in(const u64 *pcs, u32 i, u64 lo, u64 hi)
+{
+	return i == 0 ? pcs[0] >= lo && pcs[0] < hi : pcs[i] > lo && pcs[i] <= hi;
+}
+
 bool
 profile_find_sample(unsigned cpu, enum profile_mode mode, u64 lo, u64 hi, u64 caller_lo,
 		    u64 caller_hi)
@@ -274,12 +281,16 @@ profile_find_sample(unsigned cpu, enum profile_mode mode, u64 lo, u64 hi, u64 ca
 	snapshot_cpu(p, READ_ONCE(profile_gen), &s);
 	for (u64 i = 0; i < s.nwords && !found; i += 1 + HDR_WORDS(s.words[i])) {
 		const u64 *pcs = &s.words[i + 1];
-		u32 n = HDR_WORDS(s.words[i]);
-		if (HDR_MODE(s.words[i]) != mode || !n || pcs[0] < lo || pcs[0] >= hi)
+		u32 n = HDR_WORDS(s.words[i]), at = 0;
+		if (HDR_MODE(s.words[i]) != mode)
+			continue;
+		while (at < n && !frame_in(pcs, at, lo, hi))
+			at++;
+		if (at == n)
 			continue;
 		found = !caller_hi;
-		for (u32 j = 1; j < n && !found; j++)
-			found = pcs[j] > caller_lo && pcs[j] <= caller_hi; /* return addresses */
+		for (u32 j = at + 1; j < n && !found; j++)
+			found = frame_in(pcs, j, caller_lo, caller_hi);
 	}
 	kfree(s.words);
 	return found;

@@ -52,8 +52,9 @@ struct profile_cpu_state {
 };
 void profile_cpu_state(unsigned cpu, struct profile_cpu_state *out);
 /*
- * Whether cpu holds a sample in the given mode whose rip is in [lo, hi) and,
- * if caller_hi is nonzero, one of whose callers is in [caller_lo, caller_hi).
+ * Whether cpu holds a sample in the given mode with a frame (the rip or a
+ * caller) in the function [lo, hi) and, if caller_hi is nonzero, a frame
+ * further up in [caller_lo, caller_hi).
  */
 bool profile_find_sample(unsigned cpu, enum profile_mode mode, u64 lo, u64 hi, u64 caller_lo,
 			 u64 caller_hi);
