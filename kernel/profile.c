@@ -58,8 +58,9 @@ KNOB_INT_OFF(profile_hz, "profile", 0, 10000, true, profile_changed,
 	     "sampling profiler: off, or samples per second on every CPU, taken by NMI "
 	     "(see /proc/profile)");
 
-static u32 profile_gen;	   /* advanced by each reset */
-static bool profile_ready; /* the APs are up and kmalloc works: buffers may be made */
+static u32 profile_gen;	    /* advanced by each reset */
+static int profile_last_hz; /* the last rate asked for: the rate of the samples */
+static bool profile_ready;  /* the APs are up and kmalloc works: buffers may be made */
 
 #define HDR_WORDS(h) ((u32)((h)&0xff))
 #define HDR_MODE(h)  ((enum profile_mode)(((h) >> 8) & 3))
@@ -103,6 +104,8 @@ alloc_buffers(void)
 static void
 profile_changed(void)
 {
+	if (READ_ONCE(profile_hz))
+		WRITE_ONCE(profile_last_hz, READ_ONCE(profile_hz));
 	if (!READ_ONCE(profile_ready) || !READ_ONCE(profile_hz))
 		return;
 	if (!alloc_buffers()) {
@@ -390,14 +393,16 @@ profile_show(struct procbuf *b)
 	u32 gen = READ_ONCE(profile_gen);
 	int err = 0;
 
-	procbuf_printf(b,
-		       "# rewind profile v1\n"
-		       "# profile=%d: samples per second per CPU, by LAPIC timer NMI; hz=%d\n"
-		       "# stacks: frame pointers, at most %d frames, leaf first, named in the "
-		       "kernel (function names)\n"
-		       "# modes: k kernel, K kernel with interrupts off, u user (the frame is "
-		       "the user rip)\n",
-		       READ_ONCE(profile_hz), hz, PROFILE_DEPTH);
+	procbuf_printf(
+		b,
+		"# rewind profile v1\n"
+		"# profile=%d: samples per second per CPU, by LAPIC timer NMI (now %s); hz=%d\n"
+		"# stacks: frame pointers, at most %d frames, leaf first, named in the "
+		"kernel (function names)\n"
+		"# modes: k kernel, K kernel with interrupts off, u user (the frame is "
+		"the user rip)\n",
+		READ_ONCE(profile_last_hz), READ_ONCE(profile_hz) ? "on" : "off", hz,
+		PROFILE_DEPTH);
 	for (unsigned cpu = 0; cpu < READ_ONCE(ncpus) && !err; cpu++) {
 		struct profile_cpu *p = cpu_buffer(cpu);
 		struct snapshot s = { 0 };
