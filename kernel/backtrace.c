@@ -41,17 +41,15 @@ return_address_before_frame(u64 rip, u64 rsp)
 	return is_kernel_text(ret) ? ret : 0;
 }
 
-int
-backtrace_collect(u64 rip, u64 rsp, u64 rbp, u64 *pcs, int max)
+/*
+ * Follows the chain from rbp, appending return addresses to pcs[n..max),
+ * while each frame lies in [lo, hi), moves up the stack and returns into
+ * kernel text. Returns the new n.
+ */
+static int
+walk_frames(u64 rbp, u64 lo, u64 hi, u64 *pcs, int n, int max)
 {
-	int n = 0;
-
-	if (n < max)
-		pcs[n++] = rip;
-	u64 caller = return_address_before_frame(rip, rsp);
-	if (caller && n < max)
-		pcs[n++] = caller;
-	while (n < max && rbp && IS_ALIGNED(rbp, 8) && rbp >= DIRECT_MAP_BASE) {
+	while (n < max && rbp && IS_ALIGNED(rbp, 8) && rbp >= lo && rbp <= hi - 16) {
 		u64 next, ret;
 		if (probe_read_u64((void *)rbp, &next) || probe_read_u64((void *)(rbp + 8), &ret))
 			break;
@@ -63,6 +61,19 @@ backtrace_collect(u64 rip, u64 rsp, u64 rbp, u64 *pcs, int max)
 		rbp = next;
 	}
 	return n;
+}
+
+int
+backtrace_collect(u64 rip, u64 rsp, u64 rbp, u64 *pcs, int max)
+{
+	int n = 0;
+
+	if (n < max)
+		pcs[n++] = rip;
+	u64 caller = return_address_before_frame(rip, rsp);
+	if (caller && n < max)
+		pcs[n++] = caller;
+	return walk_frames(rbp, DIRECT_MAP_BASE, ~0ul, pcs, n, max);
 }
 
 int
@@ -82,18 +93,7 @@ backtrace_collect_bounded(u64 rip, u64 rsp, u64 rbp, u64 *pcs, int max)
 		    !probe_read_u64((void *)at, &ret) && is_kernel_text(ret) && n < max)
 			pcs[n++] = ret;
 	}
-	while (n < max && IS_ALIGNED(rbp, 8) && rbp >= lo && rbp + 16 <= hi) {
-		u64 next;
-		if (probe_read_u64((void *)rbp, &next) || probe_read_u64((void *)(rbp + 8), &ret))
-			break;
-		if (!is_kernel_text(ret))
-			break;
-		pcs[n++] = ret;
-		if (next <= rbp)
-			break;
-		rbp = next;
-	}
-	return n;
+	return walk_frames(rbp, lo, hi, pcs, n, max);
 }
 
 void
