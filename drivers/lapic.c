@@ -13,6 +13,7 @@
 #include "kernel/x86/irq.h"
 #include "kernel/knobs.h"
 #include "kernel/panic.h"
+#include "kernel/profile.h"
 #include "kernel/x86/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
@@ -23,21 +24,22 @@
 #include "kernel/x86/x86.h"
 #include "mm/vmap.h"
 
-#define REG_ID		0x020
-#define REG_VERSION	0x030
-#define REG_TPR		0x080
-#define REG_EOI		0x0b0
-#define REG_SVR		0x0f0
-#define REG_ESR		0x280
-#define REG_ICR_LOW	0x300
-#define REG_ICR_HIGH	0x310
-#define REG_LVT_TIMER	0x320
-#define REG_LVT_LINT0	0x350
-#define REG_LVT_LINT1	0x360
-#define REG_LVT_ERROR	0x370
-#define REG_TIMER_INIT	0x380
-#define REG_TIMER_COUNT 0x390
-#define REG_TIMER_DIV	0x3e0
+#define REG_ID		    0x020
+#define REG_VERSION	    0x030
+#define REG_TPR		    0x080
+#define REG_EOI		    0x0b0
+#define REG_SVR		    0x0f0
+#define REG_ESR		    0x280
+#define REG_ICR_LOW	    0x300
+#define REG_ICR_HIGH	    0x310
+#define REG_LVT_TIMER	    0x320
+#define REG_LVT_LINT0	    0x350
+#define REG_LVT_LINT1	    0x360
+#define REG_LVT_ERROR	    0x370
+#define REG_TIMER_INIT	    0x380
+#define REG_TIMER_COUNT	    0x390
+#define REG_TIMER_DIV	    0x3e0
+#define MSR_X2APIC_SELF_IPI 0x83f
 
 #define SVR_ENABLE	 (1u << 8)
 #define LVT_MASKED	 (1u << 16)
@@ -48,6 +50,7 @@
 #define ICR_LEVEL	 (1u << 15)
 #define ICR_PENDING	 (1u << 12)
 #define ICR_ASSERT	 (1u << 14)
+#define ICR_SELF	 (1u << 18) /* destination shorthand: this CPU */
 #define TIMER_DIV_16	 0x3
 
 #define APIC_BASE_X2APIC (1ul << 10)
@@ -134,6 +137,24 @@ lapic_send_startup(u32 apic_id, u8 page)
 }
 
 /*
+ * From NMI context too (the profiler's tick): x2APIC has a register of its
+ * own for this; in xAPIC mode the shorthand needs no destination, so an NMI
+ * that lands between another sender's ICR_HIGH and ICR_LOW writes leaves
+ * that sender's destination alone.
+ */
+void
+lapic_send_self_ipi(u8 vector)
+{
+	if (x2apic) {
+		wrmsr(MSR_X2APIC_SELF_IPI, vector);
+		return;
+	}
+	while (lapic_read(REG_ICR_LOW) & ICR_PENDING)
+		cpu_relax();
+	lapic_write(REG_ICR_LOW, ICR_SELF | ICR_ASSERT | vector);
+}
+
+/*
  * One NMI per CPU this kernel runs on, never the all-but-self shorthand: a
  * CPU still parked by the firmware (SeaBIOS keeps APs halted in its own
  * protected-mode code) would take the NMI through the firmware's IDT and
@@ -169,6 +190,7 @@ lapic_tick(struct trap_frame *f)
 		timekeeping_tick(); /* one CPU keeps the clocks */
 	}
 	cputime_tick(f);
+	profile_tick();
 	sched_tick();
 }
 
@@ -232,4 +254,45 @@ lapic_timer_start(void)
 	lapic_write(REG_TIMER_DIV, TIMER_DIV_16);
 	lapic_write(REG_LVT_TIMER, LVT_PERIODIC | VEC_LAPIC_TIMER);
 	lapic_write(REG_TIMER_INIT, (u32)(timer_hz / (u64)hz));
+}
+
+/*
+ * One LAPIC has one timer, and the tick already has it: the profiler's
+ * NMIs take it over and hand the tick on (Bresenham-style credit, so the
+ * tick rate stays hz on average whatever the NMI rate). The rate field is
+ * written before the LVT changes to NMI and cleared after it changes back,
+ * so that every NMI the timer sends finds it set.
+ */
+void
+lapic_timer_nmi_mode(u32 rate)
+{
+	struct cpu *c = this_cpu();
+
+	if (rate && rate < (u32)hz)
+		rate = (u32)hz;
+	c->tick_credit = 0;
+	if (rate) {
+		WRITE_ONCE(c->timer_nmi_rate, rate);
+		lapic_write(REG_LVT_TIMER, LVT_PERIODIC | DELIVERY_NMI);
+		lapic_write(REG_TIMER_INIT, (u32)(timer_hz / rate));
+	} else {
+		lapic_write(REG_LVT_TIMER, LVT_PERIODIC | VEC_LAPIC_TIMER);
+		lapic_write(REG_TIMER_INIT, (u32)(timer_hz / (u64)hz));
+		WRITE_ONCE(c->timer_nmi_rate, 0);
+	}
+}
+
+void
+lapic_timer_nmi_tick(void)
+{
+	struct cpu *c = this_cpu();
+	u32 rate = READ_ONCE(c->timer_nmi_rate);
+
+	if (!rate)
+		return;
+	c->tick_credit += (u32)hz;
+	if (c->tick_credit >= rate) {
+		c->tick_credit -= rate;
+		lapic_send_self_ipi(VEC_LAPIC_TIMER);
+	}
 }

@@ -23,6 +23,19 @@ void lapic_send_ipi(u32 apic_id, u8 vector);
 /* The INIT and STARTUP messages that wake an application processor (MP spec). */
 void lapic_send_init(u32 apic_id);
 void lapic_send_startup(u32 apic_id, u8 page);
+/* A fixed-vector interrupt to this CPU alone (the self shorthand; safe from NMI context). */
+void lapic_send_self_ipi(u8 vector);
+/*
+ * The timer as an NMI source, for the sampling profiler (kernel/profile.c):
+ * this CPU's timer fires `rate` times a second with NMI delivery, so it
+ * interrupts code running with interrupts off too. The tick then comes from
+ * lapic_timer_nmi_tick(), which the NMI handler calls every time: it passes
+ * hz of every `rate` NMIs on as a self-IPI on the timer vector, taken when
+ * interrupts are next on, as a timer interrupt would have been. rate must
+ * be at least hz; 0 gives the timer back to the tick. Interrupts off.
+ */
+void lapic_timer_nmi_mode(u32 rate);
+void lapic_timer_nmi_tick(void);
 /* NMI to every other CPU (panic); does nothing before lapic_init. */
 void lapic_stop_other_cpus(void);
 

@@ -311,6 +311,10 @@ static const struct proc_entry root_entries[] = {
 	  .write = proc_write_lockstat },
 	{ .name = "meminfo", .mode = S_IFREG | 0444, .show = proc_show_meminfo },
 	{ .name = "objects", .mode = S_IFREG | 0444, .show = proc_show_objects },
+	{ .name = "profile",
+	  .mode = S_IFREG | 0644,
+	  .show = proc_show_profile,
+	  .write = proc_write_profile },
 	/* There are no symlinks: self is the caller's own process directory. */
 	{ .name = "self", .mode = S_IFDIR | 0555, .dir = &proc_pid_dir, .resolve = proc_self_arg },
 	{ .name = "sys", .mode = S_IFDIR | 0555, .dir = &proc_sys_dir },

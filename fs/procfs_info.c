@@ -1,6 +1,6 @@
 /*
  * procfs_info.c - the machine-wide files: /proc/cmdline, cpuinfo, lockstat,
- * meminfo, objects, syscalls and uptime. Each gathers its figures here and leaves the layout
+ * meminfo, objects, profile, syscalls and uptime. Each gathers its figures here and leaves the layout
  * to procfs_text.c.
  */
 #include "fs/procfs_internal.h"
@@ -14,6 +14,7 @@
 #include "kernel/time/tsc.h"
 #include "kernel/x86/x86.h"
 #include "locking/lockstat.h"
+#include "kernel/profile.h"
 #include "mm/kmalloc.h"
 #include "mm/page_alloc.h"
 
@@ -98,6 +99,23 @@ proc_write_lockstat(const char *value, union proc_arg arg)
 	if (strcmp(value, "0") != 0 && strcmp(value, "reset") != 0)
 		return -EINVAL;
 	lockstat_reset();
+	return 0;
+}
+
+/* The sampling profiler's samples (kernel/profile.c). */
+int
+proc_show_profile(struct procbuf *b, union proc_arg arg)
+{
+	return profile_show(b);
+}
+
+/* "0" or "reset" forgets the samples taken so far. */
+int
+proc_write_profile(const char *value, union proc_arg arg)
+{
+	if (strcmp(value, "0") != 0 && strcmp(value, "reset") != 0)
+		return -EINVAL;
+	profile_reset();
 	return 0;
 }
 

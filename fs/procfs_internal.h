@@ -64,6 +64,8 @@ int proc_write_lockstat(const char *value, union proc_arg arg);
 int proc_show_meminfo(struct procbuf *b, union proc_arg arg);
 int proc_show_objects(struct procbuf *b, union proc_arg arg);
 int proc_show_syscalls(struct procbuf *b, union proc_arg arg);
+int proc_show_profile(struct procbuf *b, union proc_arg arg);
+int proc_write_profile(const char *value, union proc_arg arg);
 int proc_show_uptime(struct procbuf *b, union proc_arg arg);
 
 /* fs/procfs_pid.c: /proc/<pid> and /proc/self. */

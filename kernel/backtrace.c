@@ -11,6 +11,7 @@
 #include "kernel/printk.h"
 #include "mm/extable.h"
 #include "mm/layout.h"
+#include "mm/vmap.h"
 
 extern const char _text[], _etext[];
 
@@ -40,17 +41,15 @@ return_address_before_frame(u64 rip, u64 rsp)
 	return is_kernel_text(ret) ? ret : 0;
 }
 
-int
-backtrace_collect(u64 rip, u64 rsp, u64 rbp, u64 *pcs, int max)
+/*
+ * Follows the chain from rbp, appending return addresses to pcs[n..max),
+ * while each frame lies in [lo, hi), moves up the stack and returns into
+ * kernel text. Returns the new n.
+ */
+static int
+walk_frames(u64 rbp, u64 lo, u64 hi, u64 *pcs, int n, int max)
 {
-	int n = 0;
-
-	if (n < max)
-		pcs[n++] = rip;
-	u64 caller = return_address_before_frame(rip, rsp);
-	if (caller && n < max)
-		pcs[n++] = caller;
-	while (n < max && rbp && IS_ALIGNED(rbp, 8) && rbp >= DIRECT_MAP_BASE) {
+	while (n < max && rbp && IS_ALIGNED(rbp, 8) && rbp >= lo && rbp <= hi - 16) {
 		u64 next, ret;
 		if (probe_read_u64((void *)rbp, &next) || probe_read_u64((void *)(rbp + 8), &ret))
 			break;
@@ -62,6 +61,39 @@ backtrace_collect(u64 rip, u64 rsp, u64 rbp, u64 *pcs, int max)
 		rbp = next;
 	}
 	return n;
+}
+
+int
+backtrace_collect(u64 rip, u64 rsp, u64 rbp, u64 *pcs, int max)
+{
+	int n = 0;
+
+	if (n < max)
+		pcs[n++] = rip;
+	u64 caller = return_address_before_frame(rip, rsp);
+	if (caller && n < max)
+		pcs[n++] = caller;
+	return walk_frames(rbp, DIRECT_MAP_BASE, ~0ul, pcs, n, max);
+}
+
+int
+backtrace_collect_bounded(u64 rip, u64 rsp, u64 rbp, u64 *pcs, int max)
+{
+	u64 lo, hi, off = 0, ret = 0;
+	int n = 0;
+
+	if (n < max)
+		pcs[n++] = rip;
+	if (!is_kernel_text(rip) || !kstack_bounds(rsp, &lo, &hi) || rsp + 16 > hi)
+		return n;
+	/* As return_address_before_frame, within the stack. */
+	if (ksym_lookup(rip, &off, NULL) && off <= 1) {
+		u64 at = off == 0 ? rsp : rsp + 8;
+		if ((off == 0 || *(const u8 *)(rip - 1) == 0x55) &&
+		    !probe_read_u64((void *)at, &ret) && is_kernel_text(ret) && n < max)
+			pcs[n++] = ret;
+	}
+	return walk_frames(rbp, lo, hi, pcs, n, max);
 }
 
 void

@@ -16,6 +16,14 @@
  * trapped before it had set up its frame.
  */
 int backtrace_collect(u64 rip, u64 rsp, u64 rbp, u64 *pcs, int max);
+/*
+ * The same walk for code that may interrupt anything (the profiler's NMI):
+ * it reads only inside the kernel stack that holds rsp (mm/vmap.h,
+ * kstack_bounds), so a bad frame pointer ends the walk instead of taking a
+ * fault, and nothing at all is walked when rsp is on no kernel stack (a
+ * user stack just after syscall). Takes no locks.
+ */
+int backtrace_collect_bounded(u64 rip, u64 rsp, u64 rbp, u64 *pcs, int max);
 /* Prints the symbolized backtrace at LOG_EMERG. */
 void backtrace_print(u64 rip, u64 rsp, u64 rbp);
 

@@ -91,6 +91,10 @@ parse_value(const struct knob *k, const char *s, int *out)
 	case KNOB_BOOL:
 		return parse_bool(s, out);
 	case KNOB_INT:
+		if (k->zero_name && strcmp(s, k->zero_name) == 0) {
+			*out = 0;
+			return true;
+		}
 		return parse_int(s, k->min, k->max, out);
 	case KNOB_STRING:
 		return false;
@@ -111,6 +115,8 @@ knob_format_value(const struct knob *k, int value, char *buf, size_t size)
 {
 	if (k->type == KNOB_ENUM && value >= 0 && value < k->nnames)
 		return ksnprintf(buf, size, "%s", k->names[value]);
+	if (k->type == KNOB_INT && k->zero_name && value == 0)
+		return ksnprintf(buf, size, "%s", k->zero_name);
 	return ksnprintf(buf, size, "%d", value);
 }
 
@@ -141,6 +147,8 @@ knob_format_valid(const struct knob *k, char *buf, size_t size)
 	case KNOB_BOOL:
 		return ksnprintf(buf, size, "0|1");
 	case KNOB_INT:
+		if (k->zero_name)
+			return ksnprintf(buf, size, "%s|%d..%d", k->zero_name, k->min, k->max);
 		return ksnprintf(buf, size, "%d..%d", k->min, k->max);
 	case KNOB_ENUM:
 		if (size)

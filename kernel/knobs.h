@@ -27,6 +27,7 @@ struct knob {
 	int *value;
 	int def;
 	int min, max;		  /* KNOB_INT: inclusive range */
+	const char *zero_name;	  /* KNOB_INT or NULL: how 0 is spelled too ("off") */
 	const char *const *names; /* KNOB_ENUM: value i is called names[i] */
 	int nnames;
 	char *str; /* KNOB_STRING: the text, str_size bytes with its NUL */
@@ -61,6 +62,16 @@ struct knob {
 	int var = (def_);                                                                 \
 	KNOB_REGISTER(var, .name = name_, .help = help_, .type = KNOB_INT, .value = &var, \
 		      .def = (def_), .min = (min_), .max = (max_), .runtime = runtime_)
+
+/*
+ * An integer whose 0 means "off" and is also spelled so (profile=off or
+ * profile=997), with an owner's on_change_ (see struct knob), or NULL.
+ */
+#define KNOB_INT_OFF(var, name_, def_, max_, runtime_, on_change_, help_)                 \
+	int var = (def_);                                                                 \
+	KNOB_REGISTER(var, .name = name_, .help = help_, .type = KNOB_INT, .value = &var, \
+		      .def = (def_), .min = 0, .max = (max_), .zero_name = "off",         \
+		      .runtime = runtime_, .on_change = on_change_)
 
 /* The values are the names, in order: KNOB_ENUM(v, "mode", 0, true, "...", "a", "b"). */
 #define KNOB_ENUM(var, name_, def_, runtime_, help_, ...) \

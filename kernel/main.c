@@ -13,6 +13,7 @@
 #include "kernel/kbench.h"
 #include "kernel/knobs.h"
 #include "kernel/ktest.h"
+#include "kernel/profile.h"
 #include "kernel/panic.h"
 #include "kernel/x86/paravirt.h"
 #include "kernel/x86/percpu.h"
@@ -164,6 +165,7 @@ kernel_main(u32 magic, u64 info_phys, u64 entry_tsc)
 	lapic_timer_start();
 	local_irq_enable();
 	smp_boot();
+	profile_init(); /* after the APs: a buffer for each */
 	vdso_init();
 	vsyscall_init(); /* before the first process copies the kernel half */
 	kbench_run();

@@ -28,6 +28,12 @@ panic_in_progress(void)
 	return READ_ONCE(panicking) != 0;
 }
 
+bool
+panic_on_this_cpu(void)
+{
+	return READ_ONCE(panicking) == (int)this_cpu()->id + 1;
+}
+
 static __noreturn void
 halt_forever(void)
 {

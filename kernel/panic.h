@@ -22,6 +22,8 @@ __noreturn void panic(const char *fmt, ...) __printf(1, 2);
 void panic_begin(void);
 __noreturn void panic_stop(void);
 bool panic_in_progress(void);
+/* Whether the CPU that reports the panic is this one. */
+bool panic_on_this_cpu(void);
 
 #define BUG_ON(cond)                                                             \
 	do {                                                                     \

@@ -111,6 +111,27 @@ kstack_free(u64 top)
 }
 
 bool
+kstack_bounds(u64 addr, u64 *lo, u64 *hi)
+{
+	if (addr >= VMAP_BASE && addr < VMAP_BASE + (u64)KSTACK_SLOTS * KSTACK_SLOT) {
+		u64 bottom = VMAP_BASE + (addr - VMAP_BASE) / KSTACK_SLOT * KSTACK_SLOT + PAGE_SIZE;
+		if (addr < bottom)
+			return false;
+		*lo = bottom;
+		*hi = bottom + KSTACK_SIZE;
+		return true;
+	}
+	for (struct static_stack *s = __start_static_stacks; s < __stop_static_stacks; s++) {
+		if (addr >= (u64)s->stack && addr < static_stack_top(s)) {
+			*lo = (u64)s->stack;
+			*hi = static_stack_top(s);
+			return true;
+		}
+	}
+	return false;
+}
+
+bool
 kstack_is_guard(u64 addr)
 {
 	if (addr >= VMAP_BASE && addr < VMAP_BASE + (u64)KSTACK_SLOTS * KSTACK_SLOT)

@@ -18,6 +18,12 @@
 /* Returns the top (initial stack pointer) of a fresh, zeroed kernel stack, or 0. */
 u64 kstack_alloc(void);
 void kstack_free(u64 top);
+/*
+ * The kernel stack holding addr, [*lo, *hi), if addr is in one (a slot's
+ * stack pages or a static stack, not a guard page). Lock-free, reads no
+ * memory but the static table: for stack walks from NMI context.
+ */
+bool kstack_bounds(u64 addr, u64 *lo, u64 *hi);
 /* Whether addr falls in a stack's guard page (for the fault report). */
 bool kstack_is_guard(u64 addr);
 

@@ -48,6 +48,7 @@ struct tss {
 } __packed;
 
 struct task;
+struct profile_cpu;
 
 /* Offsets of the fields the syscall entry reads through %gs. */
 #define CPU_OFF_USER_RSP   8
@@ -69,6 +70,9 @@ struct cpu {
 	u32 pagefault_disabled; /* nonzero: a uaccess fault fails, never sleeps (uaccess.h) */
 	u64 ticks;		/* local timer interrupts */
 	u64 irqs;		/* interrupts taken, all vectors */
+	u32 timer_nmi_rate; /* LAPIC timer NMIs per second; 0: the timer is the tick (lapic.h) */
+	u32 tick_credit;    /* NMI mode: hz per NMI, one tick each time it reaches the rate */
+	struct profile_cpu *profile; /* the sampling profiler's buffer and state, or NULL */
 	bool online;
 };
 

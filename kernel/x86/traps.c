@@ -22,6 +22,7 @@
 #include "kernel/x86/paravirt.h"
 #include "kernel/x86/percpu.h"
 #include "kernel/printk.h"
+#include "kernel/profile.h"
 #include "kernel/process/process.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
@@ -237,16 +238,26 @@ die(struct trap_frame *f, const char *why)
 	panic_stop();
 }
 
+/*
+ * Three kinds of NMI: a panicking CPU stopping this one; the profiler's
+ * timer (kernel/profile.c; while it samples, every NMI on this CPU counts as
+ * its own, since the LAPIC timer leaves no status to tell); and the legacy
+ * line, which is reported.
+ */
 static void
 nmi(struct trap_frame *f)
 {
 	if (panic_in_progress()) {
+		if (panic_on_this_cpu())
+			return; /* the profiler's timer, while this CPU reports */
 		/* Another CPU panicked and stops this one. */
 		for (;;) {
 			local_irq_disable();
 			halt();
 		}
 	}
+	if (profile_nmi(f))
+		return;
 	pr_warn("NMI on CPU %u at rip %#lx (port 0x61 = %#x)\n", this_cpu()->id, f->rip, inb(0x61));
 }
 

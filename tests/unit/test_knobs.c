@@ -80,6 +80,13 @@ KNOB_INT(t_signed, "t_signed", -3, -50, 50, true, "a signed test range");
 KNOB_INT(t_wide, "t_wide", 0, INT_MIN, INT_MAX, true, "the whole int range");
 KNOB_ENUM(t_mode, "t_mode", 1, true, "a test enumeration", "legacy", "trap", "none");
 KNOB_STRING(t_text, "t_text", 16, "dflt", "a test text");
+static int t_freq_changes;
+static void
+t_freq_changed(void)
+{
+	t_freq_changes++;
+}
+KNOB_INT_OFF(t_freq, "t_freq", 0, 5000, true, t_freq_changed, "a rate whose 0 is off");
 /* Long names, so that knobs_print_state needs more than one line. */
 KNOB_INT(t_long1, "t_first_knob_with_a_name_long_enough_to_fill_a_state_line", 1, 0, 9, false,
 	 "long");
@@ -88,7 +95,7 @@ KNOB_INT(t_long2, "t_second_knob_with_a_name_long_enough_to_fill_a_state_line", 
 KNOB_INT(t_long3, "t_third_knob_with_a_name_long_enough_to_fill_a_state_line", 3, 0, 9, false,
 	 "long");
 
-#define NKNOBS 10 /* the nine above and knobs.c's `help` */
+#define NKNOBS 11 /* the ten above and knobs.c's `help` */
 
 static void
 reset(void)
@@ -413,6 +420,30 @@ UNIT_TEST(int_limits_and_overflow)
 	CHECK_EQ(knob_set(k, "0xffffffffffffffffffff"), -EINVAL);
 	CHECK_EQ(knob_set(k, "-99999999999999999999999999"), -EINVAL);
 	CHECK_EQ(t_wide, 5);
+}
+
+UNIT_TEST(int_with_an_off_name_takes_it_and_shows_it)
+{
+	const struct knob *k = knob_find("t_freq");
+	char buf[64];
+
+	reset();
+	t_freq_changes = 0;
+	CHECK_EQ(knob_set(k, "997"), 0);
+	CHECK_EQ(t_freq, 997);
+	knob_format_current(k, buf, sizeof(buf));
+	CHECK(strcmp(buf, "997") == 0);
+	CHECK_EQ(knob_set(k, "off"), 0);
+	CHECK_EQ(t_freq, 0);
+	knob_format_current(k, buf, sizeof(buf));
+	CHECK(strcmp(buf, "off") == 0);
+	CHECK_EQ(knob_set(k, "0"), 0);
+	CHECK_EQ(t_freq, 0);
+	CHECK_EQ(t_freq_changes, 3);
+	CHECK_EQ(knob_set(k, "5001"), -EINVAL);
+	CHECK_EQ(knob_set(k, "of"), -EINVAL);
+	CHECK(logged("for t_freq (valid: off|0..5000); keeping off"));
+	CHECK_EQ(t_freq_changes, 3);
 }
 
 UNIT_TEST(enum_takes_names_only)

@@ -13,4 +13,5 @@
     plots        gnuplot bars and lines, PNG and SVG
     report       report.md
     outputs      results.jsonl -> summary.csv, plots/, report.md
+    profile      /proc/profile -> flat profile with callers, collapsed stacks, SVG flame graph
 """
