@@ -51,15 +51,14 @@
 #include "kernel/sched/sched.h"
 #include "kernel/time/tsc.h"
 
-#define P RWSEM_SPIN_HANDOFF /* the policy these figures count under */
+#define BITS_POLICY RWSEM_SPIN_HANDOFF /* the policy these figures count under */
 
-enum wake_type { WAKE_ANY, WAKE_READERS, WAKE_READ_OWNED };
 enum writer_state { WRITER_NOT_FIRST, WRITER_FIRST, WRITER_HANDOFF };
 
 #define MAX_READERS_WAKEUP 256
 
 static inline struct task *
-owner_task(unsigned long o)
+bits_owner_task(unsigned long o)
 {
 	return (struct task *)(o & ~RWSEM_BITS_OWNER_FLAGS);
 }
@@ -74,7 +73,7 @@ rwsem_bits_set_reader_owned(struct rwsem *s)
 
 /* Readers still hold it: writers stop spinning on them. */
 static void
-set_nonspinnable(struct rwsem *s)
+bits_set_nonspinnable(struct rwsem *s)
 {
 	unsigned long o = READ_ONCE(s->owner);
 
@@ -85,7 +84,7 @@ set_nonspinnable(struct rwsem *s)
 }
 
 static void
-clear_nonspinnable(struct rwsem *s)
+bits_clear_nonspinnable(struct rwsem *s)
 {
 	if (READ_ONCE(s->owner) & RWSEM_BITS_NONSPINNABLE)
 		__atomic_fetch_and(&s->owner, ~RWSEM_BITS_NONSPINNABLE, __ATOMIC_RELAXED);
@@ -93,9 +92,9 @@ clear_nonspinnable(struct rwsem *s)
 
 /* ---- waking ----------------------------------------------------------------------------------- */
 
-/* Grants the readers mark_wake moved to wake; wait lock not held. */
+/* Grants the readers bits_mark_wake moved to wake; wait lock not held. */
 static void
-grant_all(struct list_head *wake)
+bits_grant_all(struct list_head *wake)
 {
 	while (!list_empty(wake)) {
 		struct rwsem_waiter *w = list_first_entry(wake, struct rwsem_waiter, link);
@@ -106,7 +105,7 @@ grant_all(struct list_head *wake)
 
 /* Wait lock held, list not empty; readers to grant go to wake. */
 static void
-mark_wake(struct rwsem *s, enum wake_type type, struct list_head *wake)
+bits_mark_wake(struct rwsem *s, enum rwsem_wake_type type, struct list_head *wake)
 {
 	struct rwsem_waiter *w = rwsem_first_waiter(s);
 	long adjustment = 0, woken = 0;
@@ -124,7 +123,7 @@ mark_wake(struct rwsem *s, enum wake_type type, struct list_head *wake)
 			/* A writer stole it. Waited too long: no more stealing. */
 			if (!(old & RWSEM_FLAG_HANDOFF) && ns_since_boot() > w->timeout) {
 				adjustment -= RWSEM_FLAG_HANDOFF;
-				rwsem_event(P, RWSEM_EV_HANDOFFS, 1);
+				rwsem_event(BITS_POLICY, RWSEM_EV_HANDOFFS, 1);
 			}
 			__atomic_fetch_add(&s->count, -adjustment, __ATOMIC_ACQ_REL);
 			return;
@@ -152,27 +151,27 @@ mark_wake(struct rwsem *s, enum wake_type type, struct list_head *wake)
 }
 
 static void
-wake_with(struct rwsem *s, enum wake_type type)
+bits_wake_with(struct rwsem *s, enum rwsem_wake_type type)
 {
 	struct list_head wake = LIST_HEAD_INIT(wake);
 	u64 flags = spin_lock_irqsave(&s->wait_lock);
 
 	if (!list_empty(&s->wait_list))
-		mark_wake(s, type, &wake);
+		bits_mark_wake(s, type, &wake);
 	spin_unlock_irqrestore(&s->wait_lock, flags);
-	grant_all(&wake);
+	bits_grant_all(&wake);
 }
 
 void
 rwsem_bits_wake(struct rwsem *s)
 {
-	wake_with(s, WAKE_ANY);
+	bits_wake_with(s, WAKE_ANY);
 }
 
 void
 rwsem_bits_downgrade_wake(struct rwsem *s)
 {
-	wake_with(s, WAKE_READ_OWNED);
+	bits_wake_with(s, WAKE_READ_OWNED);
 }
 
 /* ---- readers ------------------------------------------------------------------------------------ */
@@ -201,14 +200,15 @@ rwsem_bits_down_read_slowpath(struct rwsem *s, long count)
 	list_add_tail(&w.link, &s->wait_list);
 	count = __atomic_add_fetch(&s->count, adjustment, __ATOMIC_ACQ_REL);
 	if (!(count & RWSEM_LOCK_MASK)) {
-		clear_nonspinnable(s);
-		mark_wake(s, WAKE_ANY, &wake); /* free: wake the head */
+		bits_clear_nonspinnable(s);
+		bits_mark_wake(s, WAKE_ANY, &wake); /* free: wake the head */
 	} else if (!(count & RWSEM_WRITER_MASK) && (adjustment & RWSEM_FLAG_WAITERS)) {
-		mark_wake(s, WAKE_ANY, &wake); /* readers hold it and we are first: join them */
+		bits_mark_wake(s, WAKE_ANY,
+			       &wake); /* readers hold it and we are first: join them */
 	}
 	spin_unlock_irqrestore(&s->wait_lock, flags);
-	grant_all(&wake);
-	rwsem_wait_for_grant(&w, P);
+	bits_grant_all(&wake);
+	rwsem_wait_for_grant(&w, BITS_POLICY);
 	return waited;
 }
 
@@ -223,7 +223,7 @@ enum owner_state {
 #define OWNER_SPINNABLE (OWNER_NULL | OWNER_WRITER | OWNER_READER)
 
 static enum owner_state
-state_of(unsigned long o)
+bits_state_of(unsigned long o)
 {
 	if (o & RWSEM_BITS_NONSPINNABLE)
 		return OWNER_NONSPINNABLE;
@@ -233,21 +233,22 @@ state_of(unsigned long o)
 }
 
 static bool
-can_spin_on_owner(struct rwsem *s)
+bits_can_spin_on_owner(struct rwsem *s)
 {
 	unsigned long o = READ_ONCE(s->owner);
 
 	if (rwsem_need_resched() || (o & RWSEM_BITS_NONSPINNABLE))
 		return false;
-	return !owner_task(o) || (o & RWSEM_BITS_READER_OWNED) || rwsem_task_on_cpu(owner_task(o));
+	return !bits_owner_task(o) || (o & RWSEM_BITS_READER_OWNED) ||
+	       rwsem_task_on_cpu(bits_owner_task(o));
 }
 
 /* Spins while a writer owner runs; the owner's state when spinning on it must stop. */
 static enum owner_state
-spin_on_owner(struct rwsem *s)
+bits_spin_on_owner(struct rwsem *s)
 {
 	unsigned long o = READ_ONCE(s->owner), now;
-	enum owner_state st = state_of(o);
+	enum owner_state st = bits_state_of(o);
 
 	if (st != OWNER_WRITER)
 		return st;
@@ -256,15 +257,15 @@ spin_on_owner(struct rwsem *s)
 			return OWNER_NONSPINNABLE; /* it goes to the head: nothing to steal */
 		now = READ_ONCE(s->owner);
 		if (now != o)
-			return state_of(now);
-		if (rwsem_need_resched() || !rwsem_task_on_cpu(owner_task(o)))
+			return bits_state_of(now);
+		if (rwsem_need_resched() || !rwsem_task_on_cpu(bits_owner_task(o)))
 			return OWNER_NONSPINNABLE;
 		cpu_relax();
 	}
 }
 
 static bool
-try_write_lock_unqueued(struct rwsem *s)
+bits_try_write_lock_unqueued(struct rwsem *s)
 {
 	long count = READ_ONCE(s->count);
 
@@ -276,7 +277,7 @@ try_write_lock_unqueued(struct rwsem *s)
 
 /* How long a writer may spin on readers: more readers, longer (10..25 us). */
 static u64
-reader_spin_deadline(struct rwsem *s)
+bits_reader_spin_deadline(struct rwsem *s)
 {
 	long readers = (READ_ONCE(s->count) & RWSEM_READER_MASK) >> RWSEM_READER_SHIFT;
 
@@ -284,7 +285,7 @@ reader_spin_deadline(struct rwsem *s)
 }
 
 static bool
-optimistic_spin(struct rwsem *s)
+bits_optimistic_spin(struct rwsem *s)
 {
 	bool counting = lockstat_on(), taken = false;
 	enum owner_state prev = OWNER_NULL;
@@ -294,10 +295,10 @@ optimistic_spin(struct rwsem *s)
 	if (!osq_lock(&s->osq))
 		goto out;
 	for (;;) {
-		enum owner_state st = spin_on_owner(s);
+		enum owner_state st = bits_spin_on_owner(s);
 		if (!(st & OWNER_SPINNABLE))
 			break;
-		if (try_write_lock_unqueued(s)) {
+		if (bits_try_write_lock_unqueued(s)) {
 			taken = true;
 			break;
 		}
@@ -306,10 +307,10 @@ optimistic_spin(struct rwsem *s)
 				/* A new reader phase: its own time limit. */
 				if (READ_ONCE(s->owner) & RWSEM_BITS_NONSPINNABLE)
 					break;
-				deadline = reader_spin_deadline(s);
+				deadline = bits_reader_spin_deadline(s);
 				loop = 0;
 			} else if (!(++loop & 0xf) && ns_since_boot() > deadline) {
-				set_nonspinnable(s);
+				bits_set_nonspinnable(s);
 				break;
 			}
 		}
@@ -321,8 +322,9 @@ optimistic_spin(struct rwsem *s)
 	osq_unlock(&s->osq);
 out:
 	if (counting) {
-		lockstat_rwsem_add(P, RWSEM_EV_SPIN, rdtsc() - t0);
-		lockstat_rwsem_add(P, taken ? RWSEM_EV_SPIN_WON : RWSEM_EV_SPIN_FAILED, 1);
+		lockstat_rwsem_add(BITS_POLICY, RWSEM_EV_SPIN, rdtsc() - t0);
+		lockstat_rwsem_add(BITS_POLICY, taken ? RWSEM_EV_SPIN_WON : RWSEM_EV_SPIN_FAILED,
+				   1);
 	}
 	return taken;
 }
@@ -334,7 +336,7 @@ out:
  * someone ahead), or, as a starved first waiter, sets the hand-off bit.
  */
 static bool
-try_write_lock(struct rwsem *s, enum writer_state ws)
+bits_try_write_lock(struct rwsem *s, enum writer_state ws)
 {
 	long count = READ_ONCE(s->count), new;
 
@@ -355,7 +357,7 @@ try_write_lock(struct rwsem *s, enum writer_state ws)
 		}
 	} while (!rwsem_cmpxchg(s, &count, new));
 	if (new &RWSEM_FLAG_HANDOFF) {
-		rwsem_event(P, RWSEM_EV_HANDOFFS, 1);
+		rwsem_event(BITS_POLICY, RWSEM_EV_HANDOFFS, 1);
 		return false;
 	}
 	return true;
@@ -371,7 +373,7 @@ rwsem_bits_down_write_slowpath(struct rwsem *s)
 	enum writer_state ws;
 	u64 flags;
 
-	if (can_spin_on_owner(s) && optimistic_spin(s))
+	if (bits_can_spin_on_owner(s) && bits_optimistic_spin(s))
 		return waited;
 
 	flags = spin_lock_irqsave(&s->wait_lock);
@@ -382,10 +384,11 @@ rwsem_bits_down_write_slowpath(struct rwsem *s)
 		/* No writer holds it: free (a hand-off may be due) or readers - let those ahead in. */
 		if (!(count & RWSEM_WRITER_MASK)) {
 			struct list_head wake = LIST_HEAD_INIT(wake);
-			mark_wake(s, (count & RWSEM_READER_MASK) ? WAKE_READERS : WAKE_ANY, &wake);
+			bits_mark_wake(s, (count & RWSEM_READER_MASK) ? WAKE_READERS : WAKE_ANY,
+				       &wake);
 			if (!list_empty(&wake)) {
 				spin_unlock_irqrestore(&s->wait_lock, flags);
-				grant_all(&wake);
+				bits_grant_all(&wake);
 				flags = spin_lock_irqsave(&s->wait_lock);
 			}
 		}
@@ -394,10 +397,10 @@ rwsem_bits_down_write_slowpath(struct rwsem *s)
 	}
 
 	set_current_sleeping();
-	while (!try_write_lock(s, ws)) {
+	while (!bits_try_write_lock(s, ws)) {
 		spin_unlock_irqrestore(&s->wait_lock, flags);
 		for (;;) {
-			rwsem_event(P, RWSEM_EV_SLEEPS, 1);
+			rwsem_event(BITS_POLICY, RWSEM_EV_SLEEPS, 1);
 			schedule();
 			set_current_sleeping();
 			if (ws == WRITER_HANDOFF)

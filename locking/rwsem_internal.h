@@ -44,7 +44,7 @@ rwsem_xadd_policy(void)
 #define RWSEM_READER_SHIFT  8
 #define RWSEM_READER_BIAS   (1l << RWSEM_READER_SHIFT)
 #define RWSEM_READER_MASK   (~(RWSEM_READER_BIAS - 1) & ~RWSEM_FLAG_READFAIL)
-#define RWSEM_FLAG_READFAIL (1l << 63)
+#define RWSEM_FLAG_READFAIL ((long)(1ul << 63))
 #define RWSEM_WRITER_MASK   RWSEM_WRITER_LOCKED
 #define RWSEM_LOCK_MASK	    (RWSEM_WRITER_MASK | RWSEM_READER_MASK)
 #define RWSEM_READ_FAILED_MASK \
@@ -59,6 +59,13 @@ rwsem_xadd_policy(void)
 #define RWSEM_WAIT_TIMEOUT_NS 4000000ull
 
 /* ---- waiters --------------------------------------------------------------------------- */
+
+/* What the wake routines (both layouts) are asked to do; wait lock held. */
+enum rwsem_wake_type {
+	WAKE_ANY,	 /* a release: wake a writer at the head, or grant the readers */
+	WAKE_READERS,	 /* from a writer's slow path: grant readers ahead, never wake a writer */
+	WAKE_READ_OWNED, /* a downgrade: the caller holds a read bias already */
+};
 
 enum rwsem_waiter_type { RWSEM_WAITING_FOR_READ, RWSEM_WAITING_FOR_WRITE };
 

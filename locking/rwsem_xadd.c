@@ -79,15 +79,9 @@
 #include "kernel/panic.h"
 #include "kernel/sched/sched.h"
 
-enum wake_type {
-	WAKE_ANY,	 /* a release: wake a writer at the head, or grant the readers */
-	WAKE_READERS,	 /* from a writer's slow path: grant readers ahead, never wake a writer */
-	WAKE_READ_OWNED, /* a downgrade: the caller holds a read bias already */
-};
-
 /* The wake routine; wait lock held, list not empty. */
 static void
-do_wake(struct rwsem *s, enum wake_type type, int p)
+do_wake(struct rwsem *s, enum rwsem_wake_type type, int p)
 {
 	struct rwsem_waiter *w = rwsem_first_waiter(s);
 	long adjustment = 0, woken = 0;
