@@ -148,6 +148,35 @@ rwsem_xadd_down_read_failed(struct rwsem *s, int p)
 	return waited;
 }
 
+/*
+ * A queued writer's wait between tries: drops the wait lock, sleeps until
+ * nobody is active (the release that makes it so wakes the head), retakes
+ * the lock; returns the count seen. The caller marked itself sleeping.
+ */
+static long
+sleep_while_active(struct rwsem *s, int p, u64 *flags)
+{
+	long count;
+
+	spin_unlock_irqrestore(&s->wait_lock, *flags);
+	do {
+		rwsem_event(p, RWSEM_EV_SLEEPS, 1);
+		schedule();
+		set_current_sleeping();
+	} while ((count = READ_ONCE(s->count)) & RWSEM_ACTIVE_MASK);
+	*flags = spin_lock_irqsave(&s->wait_lock);
+	return count;
+}
+
+/* The writer has the lock: off the queue, running, wait lock dropped. */
+static void
+leave_queue(struct rwsem *s, struct rwsem_waiter *w, u64 flags)
+{
+	WRITE_ONCE(current()->state, TASK_RUNNABLE);
+	list_del(&w->link);
+	spin_unlock_irqrestore(&s->wait_lock, flags);
+}
+
 /* ---- 3.15: writers queue at once ------------------------------------------------------------ */
 
 static void
@@ -176,17 +205,9 @@ write_queue_315(struct rwsem *s, int p)
 			    rwsem_cmpxchg(s, &expect, want))
 				break;
 		}
-		spin_unlock_irqrestore(&s->wait_lock, flags);
-		do {
-			rwsem_event(p, RWSEM_EV_SLEEPS, 1);
-			schedule();
-			set_current_sleeping();
-		} while ((count = READ_ONCE(s->count)) & RWSEM_ACTIVE_MASK);
-		flags = spin_lock_irqsave(&s->wait_lock);
+		count = sleep_while_active(s, p, &flags);
 	}
-	WRITE_ONCE(current()->state, TASK_RUNNABLE);
-	list_del(&w.link);
-	spin_unlock_irqrestore(&s->wait_lock, flags);
+	leave_queue(s, &w, flags);
 }
 
 /* ---- 3.16 on: spin first --------------------------------------------------------------------- */
@@ -368,17 +389,9 @@ write_spin_then_queue(struct rwsem *s, int p)
 
 	set_current_sleeping();
 	while (!try_write_lock(s, count)) {
-		spin_unlock_irqrestore(&s->wait_lock, flags);
-		do {
-			rwsem_event(p, RWSEM_EV_SLEEPS, 1);
-			schedule();
-			set_current_sleeping();
-		} while ((count = READ_ONCE(s->count)) & RWSEM_ACTIVE_MASK);
-		flags = spin_lock_irqsave(&s->wait_lock);
+		count = sleep_while_active(s, p, &flags);
 	}
-	WRITE_ONCE(current()->state, TASK_RUNNABLE);
-	list_del(&w.link);
-	spin_unlock_irqrestore(&s->wait_lock, flags);
+	leave_queue(s, &w, flags);
 }
 
 u64
