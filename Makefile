@@ -142,7 +142,7 @@ boot-test: $(ISO)
 	$(Q)tools/boot-test --iso $(ISO)
 
 # The hosted benchmark is built (not run) so that it cannot rot.
-test: $(ISO) $(UNIT_BINS) $(HOSTED_BENCH)
+test: $(ISO) $(UNIT_BINS) $(HOSTED_BENCH) $(HOSTED_RWSEM)
 	$(Q)tools/test-all --iso $(ISO) $(UNIT_BINS)
 
 # --- the system-call fuzzer: long storms on rewind (make test runs a short one) ---
@@ -158,7 +158,8 @@ fuzz: $(ISO)
 # The vDSO's clock code, compiled with the vDSO's flags, in a host program.
 HOSTED_BENCH := $(BUILD)/hosted/vclock_bench
 .PHONY: hosted-bench
-hosted-bench: $(HOSTED_BENCH)
+hosted-bench: $(HOSTED_BENCH) $(HOSTED_RWSEM)
+	$(Q)$(HOSTED_RWSEM) $(ARGS)
 
 $(HOSTED_BENCH): tests/hosted/vclock_bench.c user/vdso/vclock.c kernel/vdso/vvar.h user/lib/bench.c \
 		user/lib/bench.h user/lib/procfile.c user/lib/procfile.h | deps
@@ -168,6 +169,18 @@ $(HOSTED_BENCH): tests/hosted/vclock_bench.c user/vdso/vclock.c kernel/vdso/vvar
 		user/vdso/vclock.c
 	$(Q)$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -Werror -I. -Iuser -o $@ tests/hosted/vclock_bench.c \
 		$(BUILD)/hosted/vclock.o user/lib/bench.c user/lib/procfile.c
+
+# locking/'s rwsem and osq, unchanged, with host threads as CPUs (tests/hosted/rwsem_bench.c).
+HOSTED_RWSEM := $(BUILD)/hosted/rwsem_bench
+HOSTED_LOCKING := locking/rwsem.c locking/rwsem_xadd.c locking/rwsem_bits.c locking/osq.c \
+	locking/lockstat.c
+$(HOSTED_RWSEM): tests/hosted/rwsem_bench.c $(HOSTED_LOCKING) $(wildcard locking/*.h) user/lib/bench.c \
+		user/lib/bench.h user/lib/procfile.c user/lib/procfile.h | deps
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  HOSTCC  $@")
+	$(Q)$(HOSTCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -I. -Iuser -DHOSTED \
+		-pthread -o $@ tests/hosted/rwsem_bench.c $(HOSTED_LOCKING) user/lib/bench.c \
+		user/lib/procfile.c
 
 clean:
 	rm -rf $(BUILD)

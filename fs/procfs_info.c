@@ -89,6 +89,9 @@ proc_show_lockstat(struct procbuf *b, union proc_arg arg)
 		return -ENOMEM;
 	procfs_format_lockstat(b, rows, lockstat_snapshot(rows), lockstat_on());
 	kfree(rows);
+	struct lockstat_rwsem policies[RWSEM_SPIN_POLICIES];
+	lockstat_rwsem_snapshot(policies);
+	procfs_format_lockstat_rwsem(b, policies);
 	return 0;
 }
 

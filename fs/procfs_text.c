@@ -243,6 +243,25 @@ procfs_format_lockstat(struct procbuf *b, const struct lockstat_row *rows, size_
 	}
 }
 
+#define RWSEM_LINE "%-16s %14s %10s %12s %10s %10s\n"
+#define RWSEM_ROW  "%-16s %14lu %10lu %12lu %10lu %10lu\n"
+
+void
+procfs_format_lockstat_rwsem(struct procbuf *b, const struct lockstat_rwsem *rows)
+{
+	procbuf_printf(b,
+		       "\n# rwsem slow paths per rwsem_spin policy; spin time in ns, the osq "
+		       "wait included\n");
+	procbuf_printf(b, RWSEM_LINE, "rwsem_spin", "spin-time", "spin-won", "spin-failed",
+		       "sleeps", "handoffs");
+	for (unsigned p = 0; p < RWSEM_SPIN_POLICIES; p++) {
+		const u64 *e = rows[p].ev;
+		procbuf_printf(b, RWSEM_ROW, rwsem_policy_name(p), e[RWSEM_EV_SPIN],
+			       e[RWSEM_EV_SPIN_WON], e[RWSEM_EV_SPIN_FAILED], e[RWSEM_EV_SLEEPS],
+			       e[RWSEM_EV_HANDOFFS]);
+	}
+}
+
 /* ---- /proc/<pid>/status and stat ----------------------------------------- */
 
 static const char *

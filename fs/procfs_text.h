@@ -106,6 +106,12 @@ void procfs_format_uptime(struct procbuf *b, u64 uptime_ns, u64 idle_ns);
  */
 void procfs_format_lockstat(struct procbuf *b, const struct lockstat_row *rows, size_t n,
 			    bool collecting);
+/*
+ * The rwsem slow paths per `rwsem_spin` policy, after the class table: a
+ * blank line, a comment, a header, one line per policy (rows[p] for
+ * policy p, RWSEM_SPIN_POLICIES of them) in the knob's order.
+ */
+void procfs_format_lockstat_rwsem(struct procbuf *b, const struct lockstat_rwsem *rows);
 
 /* ---- /proc/<pid>/status and stat ----------------------------------------- */
 

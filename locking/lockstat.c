@@ -45,6 +45,7 @@ static const char *class_names[LOCKSTAT_ROWS] = { [CLASS_OTHER] = "(other)" };
 struct lockstat_cpu {
 	u64 generation; /* the reset generation the counters count in */
 	struct lockstat_counters classes[LOCKSTAT_ROWS];
+	struct lockstat_rwsem rwsem[RWSEM_SPIN_POLICIES];
 } __aligned(64);
 
 static struct lockstat_cpu stats[MAX_CPUS];
@@ -122,21 +123,35 @@ restart(struct lockstat_cpu *s, u64 gen)
 
 	if (s->generation != gen) {
 		memset(s->classes, 0, sizeof(s->classes));
+		memset(s->rwsem, 0, sizeof(s->rwsem));
 		__atomic_store_n(&s->generation, gen, __ATOMIC_RELEASE);
 	}
 	local_irq_restore(flags);
 }
 
-/* This CPU's counters of a class, in the current generation. */
-static struct lockstat_counters *
-counters_here(u32 class)
+/* This CPU's counters, in the current generation. */
+static struct lockstat_cpu *
+stats_here(void)
 {
 	struct lockstat_cpu *s = &stats[this_cpu()->id];
 	u64 gen = READ_ONCE(generation);
 
 	if (unlikely(s->generation != gen))
 		restart(s, gen);
-	return &s->classes[class];
+	return s;
+}
+
+static struct lockstat_counters *
+counters_here(u32 class)
+{
+	return &stats_here()->classes[class];
+}
+
+void
+lockstat_rwsem_add(unsigned policy, enum lockstat_rwsem_event e, u64 n)
+{
+	if (policy < RWSEM_SPIN_POLICIES && e < RWSEM_EVENTS)
+		local_add(&stats_here()->rwsem[policy].ev[e], n);
 }
 
 static void
@@ -292,6 +307,24 @@ lockstat_snapshot(struct lockstat_row *rows)
 	}
 	sort_rows(rows, n);
 	return n;
+}
+
+void
+lockstat_rwsem_snapshot(struct lockstat_rwsem *rows)
+{
+	u64 gen = READ_ONCE(generation);
+
+	for (u32 p = 0; p < RWSEM_SPIN_POLICIES; p++)
+		rows[p] = (struct lockstat_rwsem){ 0 };
+	for (u32 cpu = 0; cpu < MAX_CPUS; cpu++) {
+		if (__atomic_load_n(&stats[cpu].generation, __ATOMIC_ACQUIRE) != gen)
+			continue;
+		for (u32 p = 0; p < RWSEM_SPIN_POLICIES; p++)
+			for (u32 e = 0; e < RWSEM_EVENTS; e++)
+				rows[p].ev[e] += READ_ONCE(stats[cpu].rwsem[p].ev[e]);
+	}
+	for (u32 p = 0; p < RWSEM_SPIN_POLICIES; p++)
+		rows[p].ev[RWSEM_EV_SPIN] = tsc_cycles_to_ns(rows[p].ev[RWSEM_EV_SPIN]);
 }
 
 void

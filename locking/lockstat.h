@@ -26,6 +26,7 @@
 
 #include "kernel/x86/paravirt.h"
 #include "kernel/lib/types.h"
+#include "locking/rwsem_policy.h"
 
 #define LOCKSTAT_CLASSES 256			/* named classes; later names count as "(other)" */
 #define LOCKSTAT_ROWS	 (LOCKSTAT_CLASSES + 1) /* with "(other)" */
@@ -122,6 +123,27 @@ lock_released(struct lock_track *t, const char *name)
 		lock_track_release(t, name);
 }
 
+/*
+ * The rwsem slow paths' figures per `rwsem_spin` policy (locking/rwsem*.c),
+ * counted while `lockstat` is on, per CPU like the class counters: what
+ * the policies differ in, beside the per-class contention counts.
+ */
+enum lockstat_rwsem_event {
+	RWSEM_EV_SPIN,	      /* time writers spent spinning, osq wait included (cycles; ns read) */
+	RWSEM_EV_SPIN_WON,    /* spins that ended with the lock */
+	RWSEM_EV_SPIN_FAILED, /* spins that gave up: the writer queued */
+	RWSEM_EV_SLEEPS,      /* times a waiter (reader or writer) went to sleep */
+	RWSEM_EV_HANDOFFS,    /* hand-off requests: 5.3's bit set by a starved waiter */
+	RWSEM_EVENTS
+};
+
+struct lockstat_rwsem {
+	u64 ev[RWSEM_EVENTS];
+};
+
+/* Adds n to an event of a policy; the caller checks lockstat_on(). */
+void lockstat_rwsem_add(unsigned policy, enum lockstat_rwsem_event e, u64 n);
+
 /* ---- reading --------------------------------------------------------------------- */
 
 /* One class's counters summed over the CPUs; wait and hold times in ns. */
@@ -135,6 +157,8 @@ struct lockstat_row {
  * last reset, most contended first; returns how many.
  */
 size_t lockstat_snapshot(struct lockstat_row *rows);
+/* rows[p] (RWSEM_SPIN_POLICIES of them): policy p's events since the last reset, spin in ns. */
+void lockstat_rwsem_snapshot(struct lockstat_rwsem *rows);
 /* Starts every count again from zero. */
 void lockstat_reset(void);
 

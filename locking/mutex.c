@@ -1,66 +1,109 @@
 /*
- * mutex.c - the sleeping mutex; see mutex.h.
+ * mutex.c - the sleeping mutex (Linux 3.x's count scheme); see mutex.h.
  *
- * The owner field is guarded by the wait queue's spinlock. Unlock hands
- * nothing over: it clears the owner and wakes every waiter, and they race
- * for it again (simple, and fair enough for the kernel's few long sections).
+ * Lock: an atomic decrement; from 1 to 0 it is ours. Otherwise the slow
+ * path, under the wait lock, exchanges -1 into the count ("held, someone
+ * may wait"): an old value of 1 means the lock was freed meanwhile and is
+ * ours; else the task queues and sleeps, and retries the exchange each
+ * time it is woken. Once it has the lock and nobody else is queued it sets
+ * the count back to 0, so that its unlock takes the fast path.
  *
- * For lockstat, a mutex_lock that had to sleep is a contention, waiting
- * from its first failed try until it has the mutex.
+ * Unlock: an atomic increment; from 0 to 1 nobody waits. A result of 0 or
+ * less means someone may: the slow path sets the count to 1 (free) and
+ * wakes the first waiter, which retries; a task arriving meanwhile may take
+ * the lock first (no hand-over: the woken one then sleeps again, and the
+ * count it left at -1 sends the new holder's unlock to the slow path).
+ *
+ * No lost wake-up: a waiter marks itself sleeping before it lets go of the
+ * wait lock, and an unlocker frees the count before it takes the wait lock
+ * to wake the head, so either the waiter's exchange sees the free count,
+ * or the wake comes after it marked itself. A waiter leaves the list only
+ * under the wait lock, so the task an unlocker wakes is still there.
+ *
+ * For lockstat, a mutex_lock that took the slow path is a contention,
+ * waiting from then until it has the mutex.
  */
 #include "locking/mutex.h"
 #include "kernel/panic.h"
 #include "kernel/sched/sched.h"
 
+struct mutex_waiter {
+	struct list_head link;
+	struct task *task;
+};
+
 void
 mutex_init(struct mutex *m, const char *name)
 {
+	m->count = 1;
 	m->owner = NULL;
-	wait_queue_init(&m->waiters);
+	spin_lock_init(&m->wait_lock, "mutex_wait");
+	list_init(&m->wait_list);
 	m->name = name;
 	m->stat = (struct lock_track){ 0 };
 }
 
-/* Takes the mutex if it is free; counts nothing. */
-static bool
-mutex_take(struct mutex *m)
+static __attribute__((noinline)) u64
+mutex_lock_slowpath(struct mutex *m)
 {
-	u64 flags = spin_lock_irqsave(&m->waiters.lock);
-	bool got = m->owner == NULL;
+	u64 waited = lockstat_wait_start();
+	struct mutex_waiter w = { .task = current() };
 
-	if (got)
-		m->owner = current();
-	spin_unlock_irqrestore(&m->waiters.lock, flags);
-	return got;
+	spin_lock(&m->wait_lock);
+	if (__atomic_exchange_n(&m->count, -1, __ATOMIC_ACQUIRE) == 1)
+		goto taken;
+	list_add_tail(&w.link, &m->wait_list);
+	for (;;) {
+		if (READ_ONCE(m->count) >= 0 &&
+		    __atomic_exchange_n(&m->count, -1, __ATOMIC_ACQUIRE) == 1)
+			break;
+		set_current_sleeping();
+		spin_unlock(&m->wait_lock);
+		schedule();
+		spin_lock(&m->wait_lock);
+	}
+	WRITE_ONCE(current()->state, TASK_RUNNABLE);
+	list_del(&w.link);
+taken:
+	if (list_empty(&m->wait_list))
+		__atomic_store_n(&m->count, 0, __ATOMIC_RELAXED);
+	spin_unlock(&m->wait_lock);
+	return waited;
 }
 
-bool
-mutex_trylock(struct mutex *m)
+static __attribute__((noinline)) void
+mutex_unlock_slowpath(struct mutex *m)
 {
-	bool got = mutex_take(m);
-
-	if (got)
-		lock_acquired(&m->stat, m->name, LOCK_EXCLUSIVE, 0);
-	return got;
+	__atomic_store_n(&m->count, 1, __ATOMIC_RELEASE);
+	spin_lock(&m->wait_lock);
+	if (!list_empty(&m->wait_list))
+		wake_up_task(list_first_entry(&m->wait_list, struct mutex_waiter, link)->task);
+	spin_unlock(&m->wait_lock);
 }
 
 void
 mutex_lock(struct mutex *m)
 {
-	WAIT_ENTRY(e);
-	u64 waited_since = 0;
+	u64 waited = 0;
 
-	BUG_ON(m->owner == current());
-	for (;;) {
-		prepare_to_wait(&m->waiters, &e);
-		if (mutex_take(m))
-			break;
-		if (!waited_since)
-			waited_since = lockstat_wait_start();
-		schedule();
-	}
-	finish_wait(&m->waiters, &e);
-	lock_acquired(&m->stat, m->name, LOCK_EXCLUSIVE, waited_since);
+	BUG_ON(READ_ONCE(m->owner) == current());
+	if (unlikely(__atomic_sub_fetch(&m->count, 1, __ATOMIC_ACQUIRE) < 0))
+		waited = mutex_lock_slowpath(m);
+	WRITE_ONCE(m->owner, current());
+	lock_acquired(&m->stat, m->name, LOCK_EXCLUSIVE, waited);
+}
+
+bool
+mutex_trylock(struct mutex *m)
+{
+	long free = 1;
+
+	if (!__atomic_compare_exchange_n(&m->count, &free, 0, false, __ATOMIC_ACQUIRE,
+					 __ATOMIC_RELAXED))
+		return false;
+	WRITE_ONCE(m->owner, current());
+	lock_acquired(&m->stat, m->name, LOCK_EXCLUSIVE, 0);
+	return true;
 }
 
 void
@@ -68,10 +111,9 @@ mutex_unlock(struct mutex *m)
 {
 	BUG_ON(m->owner != current());
 	lock_released(&m->stat, m->name);
-	u64 flags = spin_lock_irqsave(&m->waiters.lock);
-	m->owner = NULL;
-	spin_unlock_irqrestore(&m->waiters.lock, flags);
-	wake_up_all(&m->waiters);
+	WRITE_ONCE(m->owner, NULL);
+	if (unlikely(__atomic_add_fetch(&m->count, 1, __ATOMIC_RELEASE) <= 0))
+		mutex_unlock_slowpath(m);
 }
 
 bool

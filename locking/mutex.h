@@ -1,23 +1,35 @@
 /*
  * mutex.h - a sleeping lock for long critical sections in process context
- * (file-system structures, exec): waiters sleep on a wait queue instead of
- * spinning. Not for interrupt handlers. Counted by lockstat under its name.
+ * (file-system structures, exec): waiters sleep instead of spinning. Not
+ * for interrupt handlers. Counted by lockstat under its name.
+ *
+ * The count is Linux 3.x's: 1 free, 0 held with nobody waiting, negative
+ * held with perhaps someone waiting. Uncontended, mutex_lock is one atomic
+ * decrement and mutex_unlock one atomic increment; only a result that
+ * says "someone else is here" leads to the slow paths (mutex.c), the only
+ * code that takes the wait lock.
  */
 #ifndef REWIND_MUTEX_H
 #define REWIND_MUTEX_H
 
-#include "kernel/sched/wait.h"
+#include "kernel/lib/list.h"
 #include "locking/lockstat.h"
+#include "locking/spinlock.h"
+
+struct task;
 
 struct mutex {
-	struct task *owner; /* NULL when free; guarded by waiters.lock */
-	struct wait_queue waiters;
+	long count;		    /* 1 free, 0 held, < 0 held and perhaps waited for */
+	struct task *owner;	    /* the holder (plain stores; for checks and debugging) */
+	struct spinlock wait_lock;  /* guards wait_list; only the slow paths take it */
+	struct list_head wait_list; /* struct mutex_waiter, FIFO */
 	const char *name;
 	struct lock_track stat;
 };
 
 /* clang-format off */
-#define MUTEX_INIT(m, n) { .owner = NULL, .waiters = WAIT_QUEUE_INIT((m).waiters), .name = (n) }
+#define MUTEX_INIT(m, n) { .count = 1, .owner = NULL, .wait_lock = SPINLOCK_INIT("mutex_wait"), \
+			   .wait_list = LIST_HEAD_INIT((m).wait_list), .name = (n) }
 /* clang-format on */
 
 void mutex_init(struct mutex *m, const char *name);

@@ -104,7 +104,7 @@ release(struct contention *c, bool holder)
 static bool
 contender_queued(const struct contention *c)
 {
-	const struct list_head *q = c->s == MUTEX ? &c->mutex.waiters.waiters : &c->rwsem.waiters;
+	const struct list_head *q = c->s == MUTEX ? &c->mutex.wait_list : &c->rwsem.wait_list;
 
 	return READ_ONCE(q->next) != q;
 }

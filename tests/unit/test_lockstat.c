@@ -298,3 +298,40 @@ UNIT_TEST(proc_lockstat_text_when_empty_and_off)
 		  "class                acquisitions contentions read-contentions     wait-total"
 		  "     wait-max     hold-total     hold-max\n");
 }
+
+UNIT_TEST(rwsem_policy_figures_fold_reset_and_print)
+{
+	struct lockstat_rwsem pol[RWSEM_SPIN_POLICIES];
+	struct procbuf b = { .p = text, .size = sizeof(text) };
+
+	fresh();
+	lockstat_rwsem_add(RWSEM_SPIN_OSQ, RWSEM_EV_SPIN, 100);
+	lockstat_rwsem_add(RWSEM_SPIN_OSQ, RWSEM_EV_SPIN_FAILED, 1);
+	run_on_cpu(1);
+	lockstat_rwsem_add(RWSEM_SPIN_OSQ, RWSEM_EV_SPIN, 50);
+	lockstat_rwsem_add(RWSEM_SPIN_OSQ, RWSEM_EV_SPIN_WON, 1);
+	lockstat_rwsem_add(RWSEM_SPIN_HANDOFF, RWSEM_EV_HANDOFFS, 2);
+	lockstat_rwsem_add(RWSEM_SPIN_OFF, RWSEM_EV_SLEEPS, 3);
+	lockstat_rwsem_add(RWSEM_SPIN_POLICIES, RWSEM_EV_SLEEPS, 9); /* out of range: ignored */
+	lockstat_rwsem_snapshot(pol);
+	CHECK_EQ(pol[RWSEM_SPIN_OSQ].ev[RWSEM_EV_SPIN], 300); /* 150 cycles, 2 ns each */
+	CHECK_EQ(pol[RWSEM_SPIN_OSQ].ev[RWSEM_EV_SPIN_WON], 1);
+	CHECK_EQ(pol[RWSEM_SPIN_OSQ].ev[RWSEM_EV_SPIN_FAILED], 1);
+	CHECK_EQ(pol[RWSEM_SPIN_HANDOFF].ev[RWSEM_EV_HANDOFFS], 2);
+	procfs_format_lockstat_rwsem(&b, pol);
+	CHECK(procbuf_fits(&b));
+	CHECK_STR(
+		text,
+		"\n# rwsem slow paths per rwsem_spin policy; spin time in ns, the osq wait "
+		"included\n"
+		"rwsem_spin            spin-time   spin-won  spin-failed     sleeps   handoffs\n"
+		"off                           0          0            0          3          0\n"
+		"osq                         300          1            1          0          0\n"
+		"owner-null-fix                0          0            0          0          0\n"
+		"deceive-fix                   0          0            0          0          0\n"
+		"reader-owned                  0          0            0          0          0\n"
+		"handoff                       0          0            0          0          2\n");
+	lockstat_reset();
+	lockstat_rwsem_snapshot(pol);
+	CHECK_EQ(pol[RWSEM_SPIN_OFF].ev[RWSEM_EV_SLEEPS], 0);
+}
