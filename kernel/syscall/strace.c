@@ -196,6 +196,7 @@ static const struct name_table grnd_table = NAME_TABLE(grnd_bits, NULL);
 /* ---- how each argument is shown ---------------------------------------------------------- */
 
 enum arg_kind {
+	ARG_INT, /* a C int: 32 bits, sign-extended (wait4's pid -1) */
 	ARG_SIGNED,
 	ARG_UNSIGNED,
 	ARG_HEX,
@@ -309,7 +310,7 @@ kind_of(const char *call, const struct syscall_arg *a, const struct name_table *
 	if (type_has(a->type, "unsigned") || type_has(a->type, "u32") || type_has(a->type, "u64") ||
 	    type_has(a->type, "size_t"))
 		return ARG_UNSIGNED;
-	return ARG_SIGNED;
+	return strcmp(a->type, "int") == 0 ? ARG_INT : ARG_SIGNED;
 }
 
 /* ---- formatting into a bounded buffer ----------------------------------------------------- */
@@ -504,6 +505,9 @@ format_arg(struct traced_call *c, int i, long result)
 	u64 v = c->args[i];
 
 	switch (c->kinds[i]) {
+	case ARG_INT:
+		put(&t, "%d", (int)v);
+		break;
 	case ARG_SIGNED:
 		put(&t, "%ld", (long)v);
 		break;
@@ -565,8 +569,8 @@ capture_inputs(struct traced_call *c, const struct trap_frame *f)
 	const u64 regs[6] = { f->rdi, f->rsi, f->rdx, f->r10, f->r8, f->r9 };
 
 	c->entry = syscall_lookup(f->rax);
+	memcpy(c->args, regs, sizeof(regs));
 	for (unsigned i = 0; c->entry && i < c->entry->nargs; i++) {
-		c->args[i] = regs[i];
 		c->kinds[i] = kind_of(c->entry->name, &c->entry->args[i], &c->names[i]);
 		if (c->kinds[i] != ARG_BUF_OUT)
 			format_arg(c, i, 0);
@@ -605,6 +609,10 @@ put_result(struct text *t, u64 nr, long result)
 	const char *name = e < (long)ARRAY_SIZE(errno_names) ? errno_names[e] : NULL;
 	if (name)
 		put(t, " = -1 %s", name);
+	else if (e == ERESTARTSYS) /* the kernel's own, never seen by the program: strace's words */
+		put(t, " = ? ERESTARTSYS (To be restarted if SA_RESTART is set)");
+	else if (e == ERESTARTNOHAND)
+		put(t, " = ? ERESTARTNOHAND (To be restarted if no handler)");
 	else
 		put(t, " = -1 (errno %ld)", e);
 }
@@ -621,8 +629,12 @@ print_call(const struct traced_call *c, u64 nr, const char *result_text)
 		put(&t, "%s(", name);
 	else
 		put(&t, "syscall_%lu(", nr);
-	for (unsigned i = 0; c->entry && i < c->entry->nargs; i++)
-		put(&t, "%s%s", i ? ", " : "", c->text[i]);
+	if (c->entry)
+		for (unsigned i = 0; i < c->entry->nargs; i++)
+			put(&t, "%s%s", i ? ", " : "", c->text[i]);
+	else /* not implemented here: its types are unknown, so the six registers as they were */
+		put(&t, "%#lx, %#lx, %#lx, %#lx, %#lx, %#lx", c->args[0], c->args[1], c->args[2],
+		    c->args[3], c->args[4], c->args[5]);
 	put(&t, ")%s", result_text);
 	pr_warn("%s\n", line);
 }
