@@ -141,10 +141,6 @@ unit-test: $(UNIT_BINS)
 boot-test: $(ISO)
 	$(Q)tools/boot-test --iso $(ISO)
 
-# The hosted benchmark is built (not run) so that it cannot rot.
-test: $(ISO) $(UNIT_BINS) $(HOSTED_BENCH) $(HOSTED_RWSEM)
-	$(Q)tools/test-all --iso $(ISO) $(UNIT_BINS)
-
 # --- the system-call fuzzer: long storms on rewind (make test runs a short one) ---
 # make fuzz [CALLS=10000000] [SEED=random|N] [WORKERS=4]
 CALLS   ?= 10000000
@@ -153,6 +149,39 @@ WORKERS ?= 4
 .PHONY: fuzz
 fuzz: $(ISO)
 	$(Q)tools/fuzz-check --calls $(CALLS) --seed $(SEED) --workers $(WORKERS) --timeout 86400
+
+# --- host fuzzing of the parsers of outside input (tests/fuzz/) ----------------
+# make test replays each target's seeds (gcc, ASan, UBSan); make fuzz-host
+# fuzzes each for FUZZ_SECONDS with clang's libFuzzer (tools/deps --fuzz-host).
+FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
+FUZZ_REPLAYS := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay_%)
+FUZZ_SEEDS   := $(BUILD)/fuzz/seeds
+FUZZ_SECONDS ?= 60
+
+$(BUILD)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz_host.h | deps
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  HOSTCC  $@")
+	$(Q)$(HOSTCC) $(filter-out -MMD -MP,$(HOSTCFLAGS)) -o $@ $< tests/fuzz/replay.c
+
+$(BUILD)/fuzz/libfuzzer_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_host.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CLANG   $@")
+	$(Q)clang -std=gnu11 -O1 -g -I. -DHOSTED -fsanitize=fuzzer,address,undefined -o $@ $<
+
+$(FUZZ_SEEDS): $(USER_BINS) tools/fuzz-seeds $(wildcard tests/fuzz/corpus/*/*)
+	$(Q)tools/fuzz-seeds $(BUILD) $@
+	@touch $@
+
+.PHONY: fuzz-host
+fuzz-host: $(FUZZ_SEEDS)
+	$(Q)tools/deps --fuzz-host
+	$(Q)$(MAKE) -s $(FUZZ_TARGETS:%=$(BUILD)/fuzz/libfuzzer_%)
+	$(Q)for t in $(FUZZ_TARGETS); do \
+		echo "== fuzz-host: $$t for $(FUZZ_SECONDS) s"; \
+		mkdir -p $(BUILD)/fuzz/corpus/$$t && cp -n $(FUZZ_SEEDS)/$$t/* $(BUILD)/fuzz/corpus/$$t/; \
+		$(BUILD)/fuzz/libfuzzer_$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+			$(BUILD)/fuzz/corpus/$$t || exit 1; \
+	done
 
 # --- hosted measurement: kernel-side code timed on the host's CPU (DESIGN.md §4) ---
 # The vDSO's clock code, compiled with the vDSO's flags, in a host program.
@@ -194,3 +223,9 @@ help:
 	@echo "           reproduce [ARGS=\"--only NAME --quick --repeat N --with-linux\"] (results/<timestamp>/)"
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# --- make test: last, so that every list above is defined when its prerequisites are read ---
+# The hosted benchmarks are built (not run) so that they cannot rot; the
+# fuzz targets replay their seeds inside tools/test-all.
+test: $(ISO) $(UNIT_BINS) $(HOSTED_BENCH) $(HOSTED_RWSEM) $(FUZZ_REPLAYS) $(FUZZ_SEEDS)
+	$(Q)tools/test-all --iso $(ISO) $(UNIT_BINS)
