@@ -428,8 +428,8 @@ kill_current(int sig, const char *why, u64 addr, u64 rip)
 {
 	struct task *t = current();
 
-	pr_notice("pid %d (%s): killed by %s: %s at address %#lx, rip %#lx\n", t->pid, t->comm,
-		  signal_name(sig), why, addr, rip);
+	pr_notice_ratelimited("pid %d (%s): killed by %s: %s at address %#lx, rip %#lx\n", t->pid,
+			      t->comm, signal_name(sig), why, addr, rip);
 	group_exit(sig);
 }
 
