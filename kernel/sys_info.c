@@ -144,7 +144,7 @@ SYSCALL2(arch_prctl, int, code, u64, addr)
 
 	switch (code) {
 	case ARCH_SET_FS:
-		if (addr >= USER_TOP)
+		if (!fs_base_allowed(addr))
 			return -EPERM;
 		t->fs_base = addr;
 		wrmsr(MSR_FS_BASE, addr);

@@ -187,6 +187,8 @@ do_clone(struct trap_frame *f, const struct clone_args_k *a)
 
 	if (err)
 		return err;
+	if ((a->flags & CLONE_SETTLS) && !fs_base_allowed(a->tls))
+		return -EPERM;
 	reap_dead_threads();
 	struct task *child = task_alloc(parent->comm);
 	if (!child)

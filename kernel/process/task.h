@@ -18,6 +18,7 @@
 #include "kernel/time/timer.h"
 #include "kernel/lib/types.h"
 #include "kernel/sched/wait.h"
+#include "mm/layout.h"
 
 struct mm;
 struct files;
@@ -120,6 +121,18 @@ struct task {
 
 	struct list_head all_link; /* every task, for /proc and ps */
 };
+
+/*
+ * Whether addr may be a thread's FS base (arch_prctl(ARCH_SET_FS), clone's
+ * CLONE_SETTLS): a user address, as Linux's TASK_SIZE_MAX check. The
+ * context switch loads it with WRMSR, which faults in ring 0 on a
+ * non-canonical address; both callers answer -EPERM.
+ */
+static inline bool
+fs_base_allowed(u64 addr)
+{
+	return addr < USER_TOP;
+}
 
 /* The task running on this CPU. */
 static inline struct task *
