@@ -10,6 +10,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -295,6 +296,55 @@ TEST(exec_errors)
 	}
 }
 
+/*
+ * A file some process runs from cannot be written or truncated, even by
+ * root (ETXTBSY): its pages are the program's text. Nor can a file open for
+ * writing be run. The denial lasts while the program's mappings exist.
+ */
+TEST(exec_text_busy)
+{
+	size_t len;
+	unsigned char *image = read_self(&len);
+	int ready[2];
+	char fdarg[16], c;
+
+	write_exe("busy", image, len);
+	free(image);
+	EXPECT_OK(pipe(ready));
+	snprintf(fdarg, sizeof(fdarg), "%d", ready[1]);
+	pid_t pid = xfork();
+	if (pid == 0) {
+		char *argv[] = { "busy", "--helper", "ready", fdarg, NULL }, *envp[] = { NULL };
+		close(ready[0]);
+		execve("busy", argv, envp);
+		_exit(100);
+	}
+	close(ready[1]);
+	CHECK(read(ready[0], &c, 1) == 1); /* it runs: "busy" is its text */
+	EXPECT_ERR(ETXTBSY, open("busy", O_WRONLY));
+	EXPECT_ERR(ETXTBSY, open("busy", O_RDWR));
+	EXPECT_ERR(ETXTBSY, open("busy", O_RDONLY | O_TRUNC));
+	EXPECT_ERR(ETXTBSY, truncate("busy", 0));
+	EXPECT_ERR(ETXTBSY, truncate("busy", 1));
+	int rfd = EXPECT_OK(open("busy", O_RDONLY)); /* reading is fine */
+	CHECK(read(rfd, &c, 1) == 1 && c == 0x7f);
+	EXPECT_ERR(EINVAL, ftruncate(rfd, 0));
+	close(rfd);
+	/* A forked copy of the running program holds the file too. */
+	EXPECT_OK(kill(pid, SIGKILL));
+	expect_signaled(wait_status(pid), SIGKILL, "the running copy");
+	close(ready[0]);
+	/* Its mappings are gone: the file may be written again, and then not run. */
+	int wfd = EXPECT_OK(open("busy", O_WRONLY));
+	char *argv[] = HARMLESS_ARGS("busy"), *envp[] = { NULL };
+	int status, e = exec_errno("busy", argv, envp, &status);
+	if (e != ETXTBSY)
+		fail("execve of a file open for writing: %s, want ETXTBSY",
+		     e < 0 ? "it ran" : errname(e));
+	close(wfd);
+	EXPECT_OK(truncate("busy", 0));
+}
+
 /* === helpers: this program exec'd by the tests above ====================== */
 
 static int
@@ -392,6 +442,12 @@ run_helper(int argc, char **argv)
 		return helper_args(argc, argv);
 	if (argc >= 3 && !strcmp(argv[0], "fds"))
 		return helper_fds(atoi(argv[1]), atoi(argv[2]));
+	if (argc >= 2 && !strcmp(argv[0], "ready")) { /* tells the test it runs, then waits */
+		if (write(atoi(argv[1]), "r", 1) != 1)
+			return 1;
+		for (;;)
+			pause();
+	}
 	if (argc >= 3 && !strcmp(argv[0], "pid")) {
 		if (getpid() != atoi(argv[1]) || getppid() != atoi(argv[2]))
 			fail("pid: now %d (parent %d), before execve %s (parent %s)", getpid(),
