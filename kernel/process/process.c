@@ -101,8 +101,8 @@ thread_register(struct task *t, struct task *leader)
 	u64 flags = spin_lock_irqsave(&tasks_lock);
 	t->pid = alloc_pid();
 	t->tgid = leader->tgid;
-	t->parent = leader->parent;
 	t->killed = leader->group_exiting; /* too late to join a process that is ending */
+	t->parent = NULL; /* the process's parent is its leader's: it may change (reparenting) */
 	t->group_leader = leader;
 	list_add_tail(&t->thread_link, &leader->threads);
 	leader->live_threads++;
@@ -533,10 +533,19 @@ SYSCALL0(gettid)
 	return current()->pid;
 }
 
+/*
+ * The parent is the process's, its leader's, and it changes when the parent
+ * ends (reparenting to init, which then may reap and free the old one):
+ * read it under tasks_lock, as Linux reads real_parent under RCU.
+ */
 SYSCALL0(getppid)
 {
-	struct task *p = current()->parent;
-	return p ? p->tgid : 0;
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	struct task *p = current()->group_leader->parent;
+	int ppid = p ? p->tgid : 0;
+
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return ppid;
 }
 
 SYSCALL0(getuid)

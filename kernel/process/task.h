@@ -79,7 +79,7 @@ struct task {
 	struct mm *mm; /* NULL for kernel threads */
 	struct files *files;
 	struct fs_context *fs;
-	struct task *parent;
+	struct task *parent;	   /* leader only (threads: NULL); tasks_lock */
 	struct list_head children; /* of struct task, via sibling */
 	struct list_head sibling;
 	struct wait_queue child_exited; /* wait4 sleeps here */
