@@ -6,8 +6,11 @@
  * the old program, open and validate the file (any error so far returns to
  * the old program), build the new address space - file-backed private
  * mappings for the segments (so they come through the page cache), zeroed
- * memory for bss, an 8 MiB stack, the vDSO - then switch to it (the point of no
- * return), write the initial stack and reset the registers.
+ * memory for bss, an 8 MiB stack, the vDSO - then end the process's other
+ * threads (exec_single_thread: the new program runs alone, with the
+ * process's pid) and switch to it (the point of no return), write the
+ * initial stack and reset the registers. While its segments are mapped, the
+ * file cannot be written (VM_DENYWRITE, fs/write_access.c: ETXTBSY).
  *
  * The initial stack, from the top (System V x86-64 psABI §3.4.1):
  *   strings (argv, envp, "x86_64", the file name), 16 random bytes,
@@ -379,6 +382,11 @@ do_execve(const char *path, struct exec_args *a)
 	file_put(f);
 	if (!mm)
 		return map_err;
+	err = exec_single_thread(t); /* the other threads run the old program: they go first */
+	if (err) {
+		mm_put(mm);
+		return err;
+	}
 	start_program(t, mm, &img, bias, a, path);
 	return 0;
 }

@@ -94,6 +94,7 @@ struct task {
 	struct list_head threads;     /* leader only */
 	int live_threads;	      /* leader only: group members not yet exited */
 	bool group_exiting;	      /* leader only: exit_group in progress */
+	struct task *exec_task;	      /* leader only: an execve waiting for the others to leave */
 	int group_exit_status;	      /* leader only */
 	bool killed; /* asked to exit (exit_group, a fatal signal): leave at the next chance */
 
