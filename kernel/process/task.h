@@ -142,6 +142,19 @@ current(void)
 	return this_cpu()->current;
 }
 
+/*
+ * Whether the current task is to die (a fatal signal, exit_group): long
+ * loops over user-sized work stop early then, as Linux's
+ * fatal_signal_pending() checks, so that SIGKILL never waits for them.
+ * Loops that may return a short count stop for any signal
+ * (signal_pending(), kernel/signal/signal.h).
+ */
+static inline bool
+fatal_signal_pending(void)
+{
+	return __atomic_load_n(&current()->killed, __ATOMIC_RELAXED);
+}
+
 extern struct list_head all_tasks;
 extern struct spinlock tasks_lock; /* all_tasks, parent/children links, pids */
 
