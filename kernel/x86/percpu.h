@@ -70,6 +70,7 @@ struct cpu {
 	u64 ticks;		/* local timer interrupts */
 	u64 irqs;		/* interrupts taken, all vectors */
 	bool online;
+	int ap_start; /* kernel/x86/smp.c: whether the AP or the boot CPU's give-up came first */
 };
 
 extern struct cpu *cpus[MAX_CPUS];
