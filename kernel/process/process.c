@@ -260,18 +260,25 @@ SYSCALL_FRAME(clone, 5, SYSCALL_ARG(u64, flags), SYSCALL_ARG(u64, stack),
 
 /* ---- exit -------------------------------------------------------------------- */
 
+/* Makes from's children to's; tasks_lock held. */
+static void
+move_children(struct task *from, struct task *to)
+{
+	while (!list_empty(&from->children)) {
+		struct task *c = list_first_entry(&from->children, struct task, sibling);
+		list_del(&c->sibling);
+		c->parent = to;
+		list_add_tail(&c->sibling, &to->children);
+	}
+}
+
 /* Gives the children to init; tasks_lock held. */
 static void
 reparent_children(struct task *t)
 {
 	if (list_empty(&t->children))
 		return;
-	while (!list_empty(&t->children)) {
-		struct task *c = list_first_entry(&t->children, struct task, sibling);
-		list_del(&c->sibling);
-		c->parent = init_task;
-		list_add_tail(&c->sibling, &init_task->children);
-	}
+	move_children(t, init_task);
 	wake_up_all(&init_task->child_exited);
 }
 
@@ -462,12 +469,7 @@ take_over_leader(struct task *t, struct task *leader)
 		list_del(&leader->sibling);
 		list_add(&t->sibling, prev);
 	}
-	while (!list_empty(&leader->children)) {
-		struct task *c = list_first_entry(&leader->children, struct task, sibling);
-		list_del(&c->sibling);
-		c->parent = t;
-		list_add_tail(&c->sibling, &t->children);
-	}
+	move_children(leader, t);
 	list_del(&t->thread_link);
 	list_init(&t->threads);
 	list_add_tail(&t->thread_link, &t->threads);
