@@ -24,6 +24,8 @@
 #include "kernel/printk.h"
 #include "mm/kmalloc.h"
 #include "uapi/ioctls.h"
+#include "kernel/sched/sched.h"
+#include "kernel/signal/signal.h"
 
 #define WRITE_CHUNK 256 /* bytes copied from user memory per console write */
 
@@ -126,16 +128,28 @@ tty_write(struct file *f, const char __user *buf, size_t n, u64 *pos)
 	char chunk[WRITE_CHUNK];
 	size_t done = 0;
 
+	long err = -EFAULT;
+
 	mutex_lock(&tty.write_lock);
 	while (done < n) {
+		/*
+		 * The serial line takes ~87 us a byte: a big write holds the lock
+		 * for seconds, so a signal ends it with what is written (or a
+		 * restart if nothing is), as Linux's n_tty_write does.
+		 */
+		if (signal_pending()) {
+			err = -ERESTARTSYS;
+			break;
+		}
 		size_t len = MIN(n - done, sizeof(chunk));
 		if (copy_from_user(chunk, buf + done, len))
 			break;
 		console_write_all(chunk, len);
 		done += len;
+		cond_resched();
 	}
 	mutex_unlock(&tty.write_lock);
-	return done || n == 0 ? (long)done : -EFAULT;
+	return done || n == 0 ? (long)done : err;
 }
 
 static unsigned

@@ -56,6 +56,8 @@ file_alloc(struct inode *inode, struct dentry *dentry, u32 flags)
 static void
 file_free(struct file *f)
 {
+	if (f->fmode & FMODE_WRITER)
+		inode_put_write_access(f->inode);
 	dput(f->dentry);
 	inode_put(f->inode);
 	kfree(f);
@@ -90,14 +92,31 @@ file_open_dentry(struct dentry *d, u32 flags, struct file **out)
 	if (!(flags & O_PATH) && S_ISDIR(inode->mode) &&
 	    ((fmode & FMODE_WRITE) || (flags & O_TRUNC)))
 		return -EISDIR;
-	if (!(flags & O_PATH) && (flags & O_TRUNC) && S_ISREG(inode->mode)) {
-		int err = vfs_truncate(inode, 0);
+	/* A writer, or a truncation, of a file some program runs from: -ETXTBSY. */
+	bool writer = !(flags & O_PATH) && S_ISREG(inode->mode) &&
+		      ((fmode & FMODE_WRITE) || (flags & O_TRUNC));
+	if (writer) {
+		int err = inode_get_write_access(inode);
 		if (err)
 			return err;
 	}
+	if (writer && (flags & O_TRUNC)) {
+		int err = vfs_truncate(inode, 0);
+		if (err) {
+			inode_put_write_access(inode);
+			return err;
+		}
+	}
 	struct file *f = file_alloc(inode, d, flags | O_LARGEFILE);
-	if (!f)
+	if (!f) {
+		if (writer)
+			inode_put_write_access(inode);
 		return -ENOMEM;
+	}
+	if (writer && (fmode & FMODE_WRITE))
+		f->fmode |= FMODE_WRITER; /* kept until the last close (file_free) */
+	else if (writer)
+		inode_put_write_access(inode); /* O_RDONLY | O_TRUNC: only for the truncation */
 	if (flags & O_PATH) {
 		f->fmode = FMODE_PATH;
 		f->ops = &empty_fops;

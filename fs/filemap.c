@@ -21,6 +21,7 @@
  * writers against each other (the caller holds inode->lock).
  */
 #include "fs/vfs.h"
+#include "kernel/process/task.h" /* fatal_signal_pending */
 #include "uapi/errno.h"
 #include "kernel/lib/string.h"
 #include "mm/page_alloc.h"
@@ -115,6 +116,9 @@ filemap_read(struct inode *inode, struct read_dest dst, size_t n, u64 pos)
 		if (err)
 			return done ? (long)done : err;
 		done += chunk;
+		if (done < n && fatal_signal_pending())
+			return (long)
+				done; /* dying: nobody reads the rest (Linux: -EINTR if none) */
 	}
 	return (long)done;
 }
@@ -159,6 +163,10 @@ generic_perform_write(struct inode *inode, const char __user *buf, size_t n, u64
 		pos += bytes;
 		if (pos > i_size_read(inode))
 			i_size_write(inode, pos); /* after the data: lockless readers see both */
+		if (done < n && fatal_signal_pending()) {
+			err = -EINTR; /* a short write if something was written, as Linux's */
+			break;
+		}
 	}
 	if (done)
 		inode_touch(inode);

@@ -34,6 +34,13 @@ void file_put(struct file *f);
 u64 file_size(struct file *f);
 /* Whether the file may be executed (a regular file with an x bit). */
 bool file_is_executable(struct file *f);
+/*
+ * Denies writes to the file while something runs from it (execve, its
+ * mappings): 0, or -ETXTBSY while it is open for writing. Each denial is
+ * undone by one file_allow_write (fs/write_access.c).
+ */
+int file_deny_write(struct file *f);
+void file_allow_write(struct file *f);
 /* The name the file was opened by (for /proc/<pid>/maps), into buf. */
 void file_path(struct file *f, char *buf, size_t size);
 /*

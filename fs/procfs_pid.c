@@ -60,7 +60,8 @@ copy_task(struct task *t, struct procfs_task *out)
 	*out = (struct procfs_task){
 		.pid = t->pid,
 		.tgid = t->tgid,
-		.ppid = t->parent ? t->parent->tgid : 0,
+		.ppid = t->group_leader && t->group_leader->parent ? t->group_leader->parent->tgid
+								   : 0,
 		.threads = t->group_leader ? MAX(t->group_leader->live_threads, 1) : 1,
 		.state = state_letter(t),
 		.utime_ns = cputime_ns(c.user),

@@ -3,7 +3,8 @@
  * open's O_TRUNC. Shrinking drops the cached pages past the new end,
  * growing leaves a hole that reads as zeros (filemap.c). Errors are
  * Linux's: a negative length -EINVAL, a directory -EISDIR, anything else
- * that is not a regular file (or an fd not open for writing) -EINVAL.
+ * that is not a regular file (or an fd not open for writing) -EINVAL, a file
+ * a program runs from -ETXTBSY (fs/write_access.c).
  */
 #include "fs/vfs.h"
 #include "uapi/errno.h"
@@ -40,7 +41,13 @@ SYSCALL2(truncate, const char __user *, upath, s64, length)
 	putname(path);
 	if (err)
 		return err;
-	err = vfs_truncate(d->inode, (u64)length);
+	/* As a writer would: not while a program runs from it (ftruncate's fd holds it already). */
+	err = S_ISREG(d->inode->mode) ? inode_get_write_access(d->inode) : 0;
+	if (!err) {
+		err = vfs_truncate(d->inode, (u64)length);
+		if (S_ISREG(d->inode->mode))
+			inode_put_write_access(d->inode);
+	}
 	dput(d);
 	return err;
 }

@@ -136,6 +136,8 @@ struct inode {
 	u32 uid, gid;
 	u32 dev;  /* st_dev: which file system */
 	u32 rdev; /* device nodes: MKDEV(major, minor) */
+	/* >0: open files that may write it; <0: executable mappings denying writes (write_access.c) */
+	s32 writecount;
 	u64 ino;
 	u64 size; /* i_size_read; i_size_write under lock */
 	struct fs_time atime, mtime, ctime;
@@ -179,6 +181,15 @@ struct fs_time fs_now(void);
 /* Stamps mtime and ctime (a change of contents). */
 void inode_touch(struct inode *inode);
 void inode_fill_stat(struct inode *inode, struct kernel_stat *st);
+
+/*
+ * Write access to a regular file (fs/write_access.c): 0, or -ETXTBSY when
+ * the other kind of holder exists (a running program; an open writer).
+ */
+int inode_get_write_access(struct inode *inode);
+void inode_put_write_access(struct inode *inode);
+int inode_deny_write_access(struct inode *inode);
+void inode_allow_write_access(struct inode *inode);
 
 /* ---- dentries (fs/dentry.c) ---------------------------------------------- */
 
@@ -258,9 +269,10 @@ void putname(char *name);
 /* ---- open files (fs/file.c) ---------------------------------------------- */
 
 /* What reads and writes may do with a file (file->fmode). */
-#define FMODE_READ  1u
-#define FMODE_WRITE 2u
-#define FMODE_PATH  4u /* O_PATH: only a handle on a name */
+#define FMODE_READ   1u
+#define FMODE_WRITE  2u
+#define FMODE_PATH   4u /* O_PATH: only a handle on a name */
+#define FMODE_WRITER 8u /* holds write access to its regular file (fs/write_access.c) */
 
 struct file_operations {
 	/* Called once per open; may set f->private. */

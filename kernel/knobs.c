@@ -161,6 +161,9 @@ knob_format_valid(const struct knob *k, char *buf, size_t size)
 	return 0;
 }
 
+/* Set once the command line is applied: later knob_set calls come from user programs. */
+static bool cmdline_applied;
+
 int
 knob_set(const struct knob *k, const char *value)
 {
@@ -171,8 +174,14 @@ knob_set(const struct knob *k, const char *value)
 		char valid[256], cur[160];
 		knob_format_valid(k, valid, sizeof(valid));
 		knob_format_current(k, cur, sizeof(cur));
-		pr_warn("knobs: invalid value '%s' for %s (valid: %s); keeping %s\n", value,
-			k->name, valid, cur);
+		/* Every bad word of the command line is named; a program writing /proc/sys is limited. */
+		if (!cmdline_applied)
+			pr_warn("knobs: invalid value '%s' for %s (valid: %s); keeping %s\n", value,
+				k->name, valid, cur);
+		else
+			pr_warn_ratelimited(
+				"knobs: invalid value '%s' for %s (valid: %s); keeping %s\n", value,
+				k->name, valid, cur);
 		return -EINVAL;
 	}
 	if (k->type == KNOB_STRING)
@@ -229,6 +238,7 @@ knobs_apply_cmdline(const char *cmdline)
 		}
 		knob_set(k, value);
 	}
+	cmdline_applied = true;
 	if (READ_ONCE(knob_help))
 		knobs_print_help();
 }

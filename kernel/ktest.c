@@ -14,6 +14,7 @@
 extern const struct ktest __start_ktests[], __stop_ktests[];
 
 static int failures_in_test;
+static int failed_tests; /* of the last run, for the power-off's verdict */
 
 void
 ktest_fail(const char *file, int line, const char *what)
@@ -42,7 +43,14 @@ ktest_run_all(void)
 		}
 	}
 	pr_notice("ktest: %d passed, %d failed\n", passed, failed);
+	failed_tests = failed;
 	return failed;
+}
+
+int
+ktest_failed_count(void)
+{
+	return failed_tests;
 }
 
 bool

@@ -42,6 +42,8 @@ void ktest_fail(const char *file, int line, const char *what);
 
 /* Runs every self-test and prints the verdict; returns the number that failed. */
 int ktest_run_all(void);
+/* How many failed in the run (0 if none ran): power-off under `run=` reports it. */
+int ktest_failed_count(void);
 
 struct expected_trap;
 /*

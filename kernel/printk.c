@@ -136,14 +136,5 @@ printk_enter_panic(void)
 bool
 ratelimit_allow(struct ratelimit *rl, unsigned *dropped)
 {
-	u64 now = rdtsc();
-
-	if (rl->last_tsc && now - rl->last_tsc < tsc_hz / 10) {
-		rl->suppressed++;
-		return false;
-	}
-	rl->last_tsc = now;
-	*dropped = rl->suppressed;
-	rl->suppressed = 0;
-	return true;
+	return ratelimit_allow_at(rl, rdtsc(), tsc_hz / 10, dropped);
 }

@@ -43,6 +43,20 @@ struct ratelimit {
 };
 /* Whether to print now; if so, *dropped is how many were suppressed since the last one. */
 bool ratelimit_allow(struct ratelimit *rl, unsigned *dropped);
+
+/* ratelimit_allow's decision at TSC time now, interval cycles apart (host-tested). */
+static inline bool
+ratelimit_allow_at(struct ratelimit *rl, u64 now, u64 interval, unsigned *dropped)
+{
+	if (rl->last_tsc && now - rl->last_tsc < interval) {
+		rl->suppressed++;
+		return false;
+	}
+	rl->last_tsc = now;
+	*dropped = rl->suppressed;
+	rl->suppressed = 0;
+	return true;
+}
 /*
  * Raw bytes to every console, as one piece among the log lines: no
  * timestamp, not kept in the log, shown whatever the loglevel. The
@@ -52,11 +66,31 @@ void console_write_all(const char *s, size_t n);
 /* From now on printk must not wait for a lock another (stopped) CPU holds. */
 void printk_enter_panic(void);
 
-#define pr_emerg(...)  printk(LOG_EMERG, __VA_ARGS__)
-#define pr_err(...)    printk(LOG_ERR, __VA_ARGS__)
-#define pr_warn(...)   printk(LOG_WARNING, __VA_ARGS__)
-#define pr_notice(...) printk(LOG_NOTICE, __VA_ARGS__)
-#define pr_info(...)   printk(LOG_INFO, __VA_ARGS__)
-#define pr_debug(...)  printk(LOG_DEBUG, __VA_ARGS__)
+/*
+ * printk at most once per 100 ms from this call site (struct ratelimit),
+ * after a line counting what was dropped: for every message a user
+ * program can cause (a bad knob value, a bad executable, a fault), so that
+ * repeating the cause cannot flood the console or slow the kernel down.
+ */
+#define printk_ratelimited(level, ...)                                                         \
+	do {                                                                                   \
+		static struct ratelimit rl_;                                                   \
+		unsigned dropped_;                                                             \
+		if (ratelimit_allow(&rl_, &dropped_)) {                                        \
+			if (dropped_)                                                          \
+				printk(level, "(%u similar messages suppressed)\n", dropped_); \
+			printk(level, __VA_ARGS__);                                            \
+		}                                                                              \
+	} while (0)
+
+#define pr_emerg(...)		   printk(LOG_EMERG, __VA_ARGS__)
+#define pr_err(...)		   printk(LOG_ERR, __VA_ARGS__)
+#define pr_warn(...)		   printk(LOG_WARNING, __VA_ARGS__)
+#define pr_notice(...)		   printk(LOG_NOTICE, __VA_ARGS__)
+#define pr_info(...)		   printk(LOG_INFO, __VA_ARGS__)
+#define pr_debug(...)		   printk(LOG_DEBUG, __VA_ARGS__)
+#define pr_warn_ratelimited(...)   printk_ratelimited(LOG_WARNING, __VA_ARGS__)
+#define pr_notice_ratelimited(...) printk_ratelimited(LOG_NOTICE, __VA_ARGS__)
+#define pr_info_ratelimited(...)   printk_ratelimited(LOG_INFO, __VA_ARGS__)
 
 #endif

@@ -10,6 +10,9 @@
 #include "kernel/x86/x86.h"
 #include "locking/spinlock.h"
 #include "uapi/random.h"
+#include "kernel/sched/sched.h"
+#include "kernel/signal/signal.h"
+#include "mm/layout.h"
 
 static bool have_rdrand;
 static u64 state;
@@ -88,6 +91,12 @@ SYSCALL3(getrandom, void __user *, ubuf, size_t, len, unsigned, flags)
 		if (copy_to_user((u8 __user *)ubuf + done, chunk, k))
 			return done ? (long)done : -EFAULT;
 		done += k;
+		/* Up to 32 MiB: at each page a signal cuts it short (as Linux), and others may run. */
+		if (done < len && done % PAGE_SIZE == 0) {
+			if (signal_pending())
+				break;
+			cond_resched();
+		}
 	}
 	return (long)done;
 }

@@ -367,7 +367,7 @@ walk_present_ptes(pgd_t *pgd, u64 start, u64 end, pte_visit_fn fn, void *arg)
 					continue;
 				for (u64 v3 = v2; v3 < LEVEL_END(v2, 21, end); v3 += PAGE_SIZE) {
 					pte_t *p = (pte_t *)table_of(pmd_val(*m)) + PTE_INDEX(v3);
-					if (pte_val(*p) & PTE_PRESENT)
+					if (pte_holds_page(pte_val(*p)))
 						fn(p, v3, arg);
 				}
 			}

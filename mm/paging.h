@@ -25,6 +25,22 @@
 #define PTE_GLOBAL    (1ul << 8)
 #define PTE_NX	      (1ul << 63)
 #define PTE_ADDR_MASK 0x000ffffffffff000ul
+/*
+ * A user page kept under PROT_NONE: the entry is not present, so no access
+ * - the user's, nor the kernel's user copies on its behalf - gets through
+ * (a present supervisor entry would still let the kernel read it), but it
+ * still names its page, which comes back with mprotect. The global bit is
+ * meaningless in an absent entry and never set in a user one (Linux uses
+ * it the same way: _PAGE_PROTNONE).
+ */
+#define PTE_PROTNONE PTE_GLOBAL
+
+/* Whether a user entry holds a page: present, or kept absent by PROT_NONE. */
+static inline bool
+pte_holds_page(u64 val)
+{
+	return (val & PTE_PRESENT) || (val & PTE_PROTNONE);
+}
 
 /* Caching through the PAT (set up by paging_init): PWT alone selects write-combining. */
 #define PTE_CACHE_WC PTE_PWT
@@ -72,7 +88,10 @@ pte_t *kernel_user_pte(u64 va);
 /* The 4 KiB entry for va under pgd, creating missing tables if alloc; NULL if absent. */
 pte_t *pte_walk(pgd_t *pgd, u64 va, bool alloc);
 typedef void (*pte_visit_fn)(pte_t *pte, u64 va, void *arg);
-/* Calls fn for every present 4 KiB entry in [start, end), skipping absent tables quickly. */
+/*
+ * Calls fn for every 4 KiB entry in [start, end) that holds a page (present,
+ * or PROT_NONE: pte_holds_page), skipping absent tables quickly.
+ */
 void walk_present_ptes(pgd_t *pgd, u64 start, u64 end, pte_visit_fn fn, void *arg);
 /* Frees every page-table page of the user half (the pages they map must be released first). */
 void free_user_page_tables(pgd_t *pgd);

@@ -17,6 +17,7 @@
 #include "mm/paging.h"
 #include "fs/fs.h"
 #include "uapi/errno.h"
+#include "uapi/fcntl.h" /* a shared mapping's file: O_ACCMODE */
 #include "kernel/panic.h"
 #include "kernel/x86/smp.h"
 #include "kernel/lib/string.h"
@@ -36,6 +37,15 @@ vma_new(u64 start, u64 end, u32 flags, struct file *file, u64 pgoff, const char 
 	v->start = start;
 	v->end = end;
 	v->flags = flags;
+	/*
+	 * A program's area holds one denial of writes to its file for as long
+	 * as it exists; it cannot fail, since execve holds one while mapping
+	 * and splits and forks copy an area that holds one.
+	 */
+	if (file && (flags & VM_DENYWRITE) && file_deny_write(file)) {
+		kfree(v);
+		return NULL;
+	}
 	v->file = file ? file_get(file) : NULL;
 	v->pgoff = pgoff;
 	v->name = name;
@@ -47,6 +57,8 @@ vma_new(u64 start, u64 end, u32 flags, struct file *file, u64 pgoff, const char 
 static void
 vma_free(struct vma *v)
 {
+	if (v->file && (v->flags & VM_DENYWRITE))
+		file_allow_write(v->file);
 	if (v->file)
 		file_put(v->file);
 	kfree(v);
@@ -405,7 +417,7 @@ vm_map_fixed(struct mm *mm, u64 start, u64 len, u32 flags, struct file *file, u6
 	     const char *name)
 {
 	down_write(&mm->mmap_lock);
-	int err = map_locked(mm, start, len, flags, file, pgoff, name);
+	int err = map_locked(mm, start, len, flags | VM_MAYWRITE, file, pgoff, name);
 	up_write(&mm->mmap_lock);
 	return err;
 }
@@ -429,18 +441,24 @@ find_free_area(struct mm *mm, u64 len)
 long
 vm_mmap(struct mm *mm, u64 addr, u64 len, int prot, int flags, struct file *file, u64 pgoff)
 {
-	u32 vmflags = (prot & (PROT_READ | PROT_WRITE | PROT_EXEC)) |
-		      ((flags & MAP_TYPE) == MAP_SHARED ? VM_SHARED : 0);
+	bool shared = (flags & MAP_TYPE) == MAP_SHARED;
+	/* Writes to a shared file mapping reach the file: only if the file was opened for them. */
+	bool may_write = !shared || !file || (file_flags(file) & O_ACCMODE) == O_RDWR;
+	u32 vmflags =
+		(prot & VM_PROT_MASK) | (shared ? VM_SHARED : 0) | (may_write ? VM_MAYWRITE : 0);
 	long ret;
 
 	len = ALIGN_UP(len, PAGE_SIZE);
+	if (len == 0 || len > USER_TOP)
+		return -ENOMEM;
 	down_write(&mm->mmap_lock);
 	if (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) {
 		ret = (long)addr;
 		if ((flags & MAP_FIXED_NOREPLACE) && !range_is_free(mm, addr, addr + len))
 			ret = -EEXIST;
-	} else if (addr >= USER_MMAP_MIN && addr + len <= USER_TOP && IS_ALIGNED(addr, PAGE_SIZE) &&
+	} else if (addr >= USER_MMAP_MIN && addr <= USER_TOP - len && IS_ALIGNED(addr, PAGE_SIZE) &&
 		   range_is_free(mm, addr, addr + len)) {
+		/* (addr + len <= USER_TOP would wrap for a huge hint and take a kernel address.) */
 		ret = (long)addr; /* the hint is free: take it */
 	} else {
 		ret = (long)find_free_area(mm, len);
@@ -468,10 +486,10 @@ vm_munmap(struct mm *mm, u64 start, u64 len)
 u64
 vm_pte_flags(u32 vmflags, bool writable)
 {
-	u64 f = PTE_PRESENT;
+	if (!(vmflags & VM_PROT_MASK))
+		return PTE_PROTNONE | PTE_NX; /* absent to everyone; the page stays (paging.h) */
+	u64 f = PTE_PRESENT | PTE_USER;
 
-	if (vmflags & (VM_READ | VM_WRITE | VM_EXEC))
-		f |= PTE_USER;
 	if (writable && (vmflags & VM_WRITE))
 		f |= PTE_WRITE;
 	if (!(vmflags & VM_EXEC))
@@ -510,9 +528,13 @@ vm_mprotect(struct mm *mm, u64 start, u64 len, int prot)
 			err = -ENOMEM;
 			goto out;
 		}
-		/* Kernel pages shared by every process: never writable, executable only if code ([vdso]). */
-		if (v->special &&
-		    ((prot & PROT_WRITE) || ((prot & PROT_EXEC) && !(v->flags & VM_EXEC)))) {
+		/* A shared mapping of a read-only file, or kernel pages shared by every process. */
+		if ((prot & PROT_WRITE) && !(v->flags & VM_MAYWRITE)) {
+			err = -EACCES;
+			goto out;
+		}
+		/* Those kernel pages are executable only if code ([vdso]). */
+		if (v->special && (prot & PROT_EXEC) && !(v->flags & VM_EXEC)) {
 			err = -EACCES;
 			goto out;
 		}
@@ -525,8 +547,7 @@ vm_mprotect(struct mm *mm, u64 start, u64 len, int prot)
 		v = vma_find(mm, a);
 		if (v->end > end && (err = vma_split(v, end)))
 			goto out;
-		struct reprotect r = { (v->flags & VM_SHARED) |
-				       (prot & (PROT_READ | PROT_WRITE | PROT_EXEC)) };
+		struct reprotect r = { (v->flags & ~VM_PROT_MASK) | (prot & VM_PROT_MASK) };
 		v->flags = r.flags;
 		spin_lock(&mm->pt_lock);
 		walk_present_ptes(mm->pgd, v->start, v->end, reprotect_pte, &r);
@@ -554,8 +575,8 @@ vm_brk(struct mm *mm, u64 want)
 		goto out;
 	if (new_end > old_end) {
 		if (!range_is_free(mm, old_end, new_end) ||
-		    map_locked(mm, old_end, new_end - old_end, VM_READ | VM_WRITE, NULL, 0,
-			       "[heap]"))
+		    map_locked(mm, old_end, new_end - old_end, VM_READ | VM_WRITE | VM_MAYWRITE,
+			       NULL, 0, "[heap]"))
 			goto out;
 	} else if (new_end < old_end && unmap_range(mm, new_end, old_end)) {
 		goto out;

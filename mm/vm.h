@@ -21,11 +21,19 @@
 
 struct file;
 
-/* VMA flags: the protections, plus whether writes reach the file/are shared. */
-#define VM_READ	  PROT_READ
-#define VM_WRITE  PROT_WRITE
-#define VM_EXEC	  PROT_EXEC
-#define VM_SHARED 0x10
+/*
+ * VMA flags: the protections, whether writes reach the file/are shared,
+ * whether mprotect may ever add PROT_WRITE (not to a shared mapping of a
+ * file opened without write access: Linux's VM_MAYWRITE), and whether the
+ * area denies writes to its file (a running program's, fs/write_access.c).
+ */
+#define VM_READ	     PROT_READ
+#define VM_WRITE     PROT_WRITE
+#define VM_EXEC	     PROT_EXEC
+#define VM_PROT_MASK (VM_READ | VM_WRITE | VM_EXEC)
+#define VM_SHARED    0x10
+#define VM_MAYWRITE  0x20
+#define VM_DENYWRITE 0x40
 
 #define USER_STACK_TOP	0x00007ffffffff000ul
 #define USER_STACK_SIZE (8ul << 20) /* Linux's default RLIMIT_STACK */
@@ -75,7 +83,11 @@ void mm_put(struct mm *mm);
 /* Loads mm's page tables on this CPU (the kernel's alone for NULL). */
 void mm_activate(struct mm *mm);
 
-/* Maps [start, start + len) with the given VM_* flags; replaces what was there. 0 or -errno. */
+/*
+ * Maps [start, start + len) with the given VM_* flags (VM_MAYWRITE is
+ * added: exec maps private file pages and anonymous memory); replaces what
+ * was there. 0 or -errno.
+ */
 int vm_map_fixed(struct mm *mm, u64 start, u64 len, u32 flags, struct file *file, u64 pgoff,
 		 const char *name);
 /*
@@ -95,7 +107,7 @@ u64 vm_brk(struct mm *mm, u64 want);
 int vm_discard(struct mm *mm, u64 start, u64 len);
 /* The area containing addr, or NULL; mmap_lock held. */
 struct vma *vma_find(struct mm *mm, u64 addr);
-/* Entry bits of a user page: the user bit only while the area allows some access. */
+/* Entry bits of a user page: absent (PTE_PROTNONE) while the area allows no access. */
 u64 vm_pte_flags(u32 vmflags, bool writable);
 
 /* Page-fault result: handled, or why not. */

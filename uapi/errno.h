@@ -29,6 +29,7 @@
 #define ENFILE	     23
 #define EMFILE	     24
 #define ENOTTY	     25
+#define ETXTBSY	     26
 #define EFBIG	     27
 #define ENOSPC	     28
 #define ESPIPE	     29

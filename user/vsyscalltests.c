@@ -463,11 +463,19 @@ call_page(void)
 {
 	gettimeofday_fn gtod = (gettimeofday_fn)VSYSCALL_PAGE;
 	struct timeval a, b;
+	struct timespec coarse;
 
+	/*
+	 * time() is the coarse clock (the last tick's, as Linux's): it lags
+	 * gettimeofday by however long ago the tick was, which a loaded host
+	 * stretches past a second boundary. So it is compared with the coarse
+	 * clock read before, which it may not fall behind.
+	 */
+	clock_gettime(CLOCK_REALTIME_COARSE, &coarse);
 	gettimeofday(&a, NULL);
 	if (gtod(&b, NULL) != 0 || tv_us(&b) < tv_us(&a))
 		_exit(2);
-	_exit(((time_fn)(VSYSCALL_PAGE + 0x400))(NULL) >= a.tv_sec ? 0 : 3);
+	_exit(((time_fn)(VSYSCALL_PAGE + 0x400))(NULL) >= coarse.tv_sec ? 0 : 3);
 }
 
 static void

@@ -6,8 +6,11 @@
  * the old program, open and validate the file (any error so far returns to
  * the old program), build the new address space - file-backed private
  * mappings for the segments (so they come through the page cache), zeroed
- * memory for bss, an 8 MiB stack, the vDSO - then switch to it (the point of no
- * return), write the initial stack and reset the registers.
+ * memory for bss, an 8 MiB stack, the vDSO - then end the process's other
+ * threads (exec_single_thread: the new program runs alone, with the
+ * process's pid) and switch to it (the point of no return), write the
+ * initial stack and reset the registers. While its segments are mapped, the
+ * file cannot be written (VM_DENYWRITE, fs/write_access.c: ETXTBSY).
  *
  * The initial stack, from the top (System V x86-64 psABI §3.4.1):
  *   strings (argv, envp, "x86_64", the file name), 16 random bytes,
@@ -112,8 +115,8 @@ map_segment(struct mm *mm, struct file *f, const struct elf_segment *s, u64 bias
 	u32 flags = segment_vm_flags(s->flags);
 	int err = 0;
 
-	if (s->filesz)
-		err = vm_map_fixed(mm, start, file_end - start, flags, f,
+	if (s->filesz) /* the program's pages: the file stays unwritable while they are mapped */
+		err = vm_map_fixed(mm, start, file_end - start, flags | VM_DENYWRITE, f,
 				   ALIGN_DOWN(s->offset, PAGE_SIZE) >> PAGE_SHIFT, NULL);
 	if (!err && mem_end > file_end)
 		err = vm_map_fixed(mm, file_end, mem_end - file_end, flags, NULL, 0, NULL);
@@ -309,7 +312,7 @@ open_executable(const char *path, struct file **out, struct elf_image *img, u8 *
 	long n = kernel_read(*out, hdr, ELF_HEADER_READ, 0);
 	err = n < 0 ? (int)n : elf_parse(hdr, (size_t)n, file_size(*out), img, &why);
 	if (err == -ENOEXEC)
-		pr_info("exec: %s: %s\n", path, why);
+		pr_info_ratelimited("exec: %s: %s\n", path, why);
 	if (err)
 		file_put(*out);
 	return err;
@@ -331,7 +334,8 @@ start_program(struct task *t, struct mm *mm, const struct elf_image *img, u64 bi
 		err = clear_partial_bss(&img->segments[i], bias);
 	u64 sp = err ? 0 : write_initial_stack(a, img, bias, mm->vdso_base, path, &err);
 	if (err) {
-		pr_warn("exec: %s: could not set up the new program (%d); killing pid %d\n", path,
+		pr_warn_ratelimited(
+			"exec: %s: could not set up the new program (%d); killing pid %d\n", path,
 			err, t->pid);
 		task_exit(11 /* SIGSEGV */);
 	}
@@ -361,14 +365,28 @@ do_execve(const char *path, struct exec_args *a)
 		return err;
 	u64 bias = img.relocatable ? PIE_LOAD_BIAS : 0;
 	if (!fits_in_user_space(&img, bias)) {
-		pr_info("exec: %s: segments do not fit in user space at the load bias\n", path);
+		pr_info_ratelimited(
+			"exec: %s: segments do not fit in user space at the load bias\n", path);
+		file_put(f);
 		return -ENOEXEC;
+	}
+	/* Not a file open for writing; and none may open it so until its areas hold the denial. */
+	err = file_deny_write(f);
+	if (err) {
+		file_put(f);
+		return err;
 	}
 	int map_err;
 	struct mm *mm = build_address_space(f, &img, bias, &map_err);
+	file_allow_write(f);
 	file_put(f);
 	if (!mm)
 		return map_err;
+	err = exec_single_thread(t); /* the other threads run the old program: they go first */
+	if (err) {
+		mm_put(mm);
+		return err;
+	}
 	start_program(t, mm, &img, bias, a, path);
 	return 0;
 }

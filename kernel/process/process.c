@@ -101,8 +101,9 @@ thread_register(struct task *t, struct task *leader)
 	u64 flags = spin_lock_irqsave(&tasks_lock);
 	t->pid = alloc_pid();
 	t->tgid = leader->tgid;
-	t->parent = leader->parent;
-	t->killed = leader->group_exiting; /* too late to join a process that is ending */
+	t->parent = NULL; /* the process's parent is its leader's: it may change (reparenting) */
+	/* Too late to join a process that is ending, or whose execve is getting rid of threads. */
+	t->killed = leader->group_exiting || leader->exec_task;
 	t->group_leader = leader;
 	list_add_tail(&t->thread_link, &leader->threads);
 	leader->live_threads++;
@@ -187,6 +188,8 @@ do_clone(struct trap_frame *f, const struct clone_args_k *a)
 
 	if (err)
 		return err;
+	if ((a->flags & CLONE_SETTLS) && !fs_base_allowed(a->tls))
+		return -EPERM;
 	reap_dead_threads();
 	struct task *child = task_alloc(parent->comm);
 	if (!child)
@@ -257,18 +260,25 @@ SYSCALL_FRAME(clone, 5, SYSCALL_ARG(u64, flags), SYSCALL_ARG(u64, stack),
 
 /* ---- exit -------------------------------------------------------------------- */
 
+/* Makes from's children to's; tasks_lock held. */
+static void
+move_children(struct task *from, struct task *to)
+{
+	while (!list_empty(&from->children)) {
+		struct task *c = list_first_entry(&from->children, struct task, sibling);
+		list_del(&c->sibling);
+		c->parent = to;
+		list_add_tail(&c->sibling, &to->children);
+	}
+}
+
 /* Gives the children to init; tasks_lock held. */
 static void
 reparent_children(struct task *t)
 {
 	if (list_empty(&t->children))
 		return;
-	while (!list_empty(&t->children)) {
-		struct task *c = list_first_entry(&t->children, struct task, sibling);
-		list_del(&c->sibling);
-		c->parent = init_task;
-		list_add_tail(&c->sibling, &init_task->children);
-	}
+	move_children(t, init_task);
 	wake_up_all(&init_task->child_exited);
 }
 
@@ -321,7 +331,10 @@ leave_thread_group(struct task *t, int wait_status)
 		list_del(&t->all_link);
 		list_add_tail(&t->sibling, &dead_threads);
 	}
-	if (--leader->live_threads > 0)
+	leader->live_threads--;
+	if (leader->exec_task && leader->live_threads == 1)
+		wake_up_task(leader->exec_task); /* execve waits to be alone (exec_single_thread) */
+	if (leader->live_threads > 0)
 		return;
 	if (leader->group_exiting)
 		leader->exit_status = leader->group_exit_status;
@@ -428,9 +441,108 @@ kill_current(int sig, const char *why, u64 addr, u64 rip)
 {
 	struct task *t = current();
 
-	pr_notice("pid %d (%s): killed by %s: %s at address %#lx, rip %#lx\n", t->pid, t->comm,
-		  signal_name(sig), why, addr, rip);
+	pr_notice_ratelimited("pid %d (%s): killed by %s: %s at address %#lx, rip %#lx\n", t->pid,
+			      t->comm, signal_name(sig), why, addr, rip);
 	group_exit(sig);
+}
+
+/* ---- execve in a thread group ---------------------------------------------------- */
+
+/*
+ * The exec'ing thread t takes over from the dead leader (Linux's
+ * de_thread): its pid (the process's, which the parent and every kill
+ * know), its place among the parent's children, its children, the
+ * process's pending signals, interval timer and accounting. The old leader
+ * takes t's pid and is freed like any exited thread. tasks_lock held.
+ */
+static void
+take_over_leader(struct task *t, struct task *leader)
+{
+	int pid = t->pid;
+
+	t->pid = leader->pid;
+	leader->pid = pid;
+	t->parent = leader->parent;
+	leader->parent = NULL; /* so that freeing it releases no timer: t has it */
+	if (t->parent) {
+		struct list_head *prev = leader->sibling.prev;
+		list_del(&leader->sibling);
+		list_add(&t->sibling, prev);
+	}
+	move_children(leader, t);
+	list_del(&t->thread_link);
+	list_init(&t->threads);
+	list_add_tail(&t->thread_link, &t->threads);
+	t->group_leader = t;
+	t->live_threads = 1;
+	t->exit_signal = leader->exit_signal;
+	t->start_tsc = leader->start_tsc;
+	cputime_add(&t->exited_threads_time, leader->exited_threads_time);
+	cputime_add(&t->exited_threads_time, leader->time);
+	t->children_time = leader->children_time;
+	t->minor_faults += leader->minor_faults;
+	t->children_minor_faults = leader->children_minor_faults;
+	signal_take_shared(t, leader);
+	if (leader == init_task)
+		init_task = t;
+	list_del(&leader->all_link);
+	list_add_tail(&leader->sibling, &dead_threads); /* freed once off its CPU */
+}
+
+/*
+ * execve's first step past the point where the new program is ready: the
+ * other threads of the process are killed and waited for (they run the
+ * old program, whose memory is about to go), so the new program starts
+ * alone, as the process's leader, with a signal table of its own. -EAGAIN
+ * when the process is ending anyway (exit_group, a fatal signal, another
+ * thread's execve got there first): the caller then leaves.
+ */
+int
+exec_single_thread(struct task *t)
+{
+	struct task *leader = t->group_leader;
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+
+	if (leader->live_threads > 1 || leader != t) {
+		if (leader->group_exiting || leader->exec_task || READ_ONCE(t->killed)) {
+			spin_unlock_irqrestore(&tasks_lock, flags);
+			return -EAGAIN;
+		}
+		leader->exec_task = t;
+		struct list_head *pos;
+		list_for_each(pos, &leader->threads) {
+			struct task *m = list_entry(pos, struct task, thread_link);
+			if (m == t)
+				continue;
+			WRITE_ONCE(m->killed, true);
+			wake_up_task(m);
+			smp_send_reschedule(m->cpu);
+		}
+		/* Sleeping is announced before the test, so the last one's wake-up is never lost. */
+		for (;;) {
+			set_current_sleeping();
+			if (leader->live_threads == 1 || READ_ONCE(t->killed))
+				break;
+			spin_unlock_irqrestore(&tasks_lock, flags);
+			schedule();
+			flags = spin_lock_irqsave(&tasks_lock);
+		}
+		WRITE_ONCE(t->state, TASK_RUNNABLE);
+		leader->exec_task = NULL;
+		if (READ_ONCE(t->killed)) {
+			spin_unlock_irqrestore(&tasks_lock, flags);
+			return -EAGAIN;
+		}
+	}
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	if (leader != t) {
+		/* Before the old leader can be freed: its timer's expiry must be over. */
+		itimer_handoff(leader, t);
+		flags = spin_lock_irqsave(&tasks_lock);
+		take_over_leader(t, leader);
+		spin_unlock_irqrestore(&tasks_lock, flags);
+	}
+	return signal_unshare(t);
 }
 
 /* ---- wait4 ------------------------------------------------------------------- */
@@ -531,10 +643,19 @@ SYSCALL0(gettid)
 	return current()->pid;
 }
 
+/*
+ * The parent is the process's, its leader's, and it changes when the parent
+ * ends (reparenting to init, which then may reap and free the old one):
+ * read it under tasks_lock, as Linux reads real_parent under RCU.
+ */
 SYSCALL0(getppid)
 {
-	struct task *p = current()->parent;
-	return p ? p->tgid : 0;
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	struct task *p = current()->group_leader->parent;
+	int ppid = p ? p->tgid : 0;
+
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return ppid;
 }
 
 SYSCALL0(getuid)

@@ -24,6 +24,13 @@ void group_kill_locked(struct task *leader, int wait_status);
 __noreturn void group_exit(int wait_status);
 /* Ends the current process after a fatal fault, with a one-line report. */
 __noreturn void kill_current(int sig, const char *why, u64 addr, u64 rip);
+/*
+ * execve, once the new program is ready: kills the process's other threads
+ * and waits until they are gone; a thread that is not the leader takes the
+ * leader's place and pid; the signal table is unshared. 0, or -EAGAIN when
+ * the process is ending anyway, -ENOMEM.
+ */
+int exec_single_thread(struct task *t);
 /* Starts the first user process (/sbin/init, or `init=`), pid 1. */
 void start_init_process(void);
 /* Whether `run=` gave init a command to run. */

@@ -18,6 +18,7 @@
 #include "kernel/time/timer.h"
 #include "kernel/lib/types.h"
 #include "kernel/sched/wait.h"
+#include "mm/layout.h"
 
 struct mm;
 struct files;
@@ -78,7 +79,7 @@ struct task {
 	struct mm *mm; /* NULL for kernel threads */
 	struct files *files;
 	struct fs_context *fs;
-	struct task *parent;
+	struct task *parent;	   /* leader only (threads: NULL); tasks_lock */
 	struct list_head children; /* of struct task, via sibling */
 	struct list_head sibling;
 	struct wait_queue child_exited; /* wait4 sleeps here */
@@ -93,6 +94,7 @@ struct task {
 	struct list_head threads;     /* leader only */
 	int live_threads;	      /* leader only: group members not yet exited */
 	bool group_exiting;	      /* leader only: exit_group in progress */
+	struct task *exec_task;	      /* leader only: an execve waiting for the others to leave */
 	int group_exit_status;	      /* leader only */
 	bool killed; /* asked to exit (exit_group, a fatal signal): leave at the next chance */
 
@@ -121,11 +123,36 @@ struct task {
 	struct list_head all_link; /* every task, for /proc and ps */
 };
 
+/*
+ * Whether addr may be a thread's FS base (arch_prctl(ARCH_SET_FS), clone's
+ * CLONE_SETTLS): a user address, as Linux's TASK_SIZE_MAX check. The
+ * context switch loads it with WRMSR, which faults in ring 0 on a
+ * non-canonical address; both callers answer -EPERM.
+ */
+static inline bool
+fs_base_allowed(u64 addr)
+{
+	return addr < USER_TOP;
+}
+
 /* The task running on this CPU. */
 static inline struct task *
 current(void)
 {
 	return this_cpu()->current;
+}
+
+/*
+ * Whether the current task is to die (a fatal signal, exit_group): long
+ * loops over user-sized work stop early then, as Linux's
+ * fatal_signal_pending() checks, so that SIGKILL never waits for them.
+ * Loops that may return a short count stop for any signal
+ * (signal_pending(), kernel/signal/signal.h).
+ */
+static inline bool
+fatal_signal_pending(void)
+{
+	return __atomic_load_n(&current()->killed, __ATOMIC_RELAXED);
 }
 
 extern struct list_head all_tasks;

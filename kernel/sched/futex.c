@@ -48,6 +48,7 @@
 #include "kernel/process/task.h"
 #include "kernel/time/timekeeping.h"
 #include "kernel/time/tsc.h"
+#include "kernel/vdso/vvar.h"
 #include "locking/spinlock.h"
 #include "mm/page_alloc.h"
 #include "mm/paging.h"
@@ -286,11 +287,25 @@ unqueue(struct futex_waiter *w)
 	return queued;
 }
 
-/* Queued and marked sleeping: sleeps until woken, the deadline (ns since boot) or a signal. */
+/*
+ * Deadlines are CLOCK_MONOTONIC instants, and are judged by that clock: the
+ * sleep itself is timed on the TSC (ns_since_boot), which runs apart from
+ * MONOTONIC by the clocksource's rate rounding and its switches, so a
+ * timeout judged by ns_since_boot returned before the deadline the program
+ * set (2 ms early, found beside a CPU hog). A wait whose TSC sleep ended
+ * early by MONOTONIC sleeps on for the rest.
+ */
+static u64
+futex_clock_now(void)
+{
+	return timekeeping_read_ns(VVAR_CLOCK_MONOTONIC);
+}
+
+/* Queued and marked sleeping: sleeps until woken, the deadline or a signal. */
 static void
 futex_sleep(const u64 *deadline)
 {
-	u64 now = ns_since_boot();
+	u64 now = futex_clock_now();
 
 	if (task_interrupted() || (deadline && now >= *deadline))
 		WRITE_ONCE(current()->state, TASK_RUNNABLE);
@@ -318,7 +333,7 @@ futex_wait(u64 uaddr, bool shared, u32 val, u32 bitset, const u64 *deadline)
 		futex_sleep(deadline);
 		if (!unqueue(&w))
 			return 0;
-		if (deadline && ns_since_boot() >= *deadline)
+		if (deadline && futex_clock_now() >= *deadline)
 			return -ETIMEDOUT;
 		/* As Linux: a wait without timeout may restart (SA_RESTART); a timed one ends. */
 		if (task_interrupted())
@@ -452,7 +467,7 @@ read_deadline(const struct kernel_timespec __user *uts, bool relative, bool real
 		return -EINVAL;
 	if (__builtin_mul_overflow((u64)ts.tv_sec, NSEC_PER_SEC, &ns) ||
 	    __builtin_add_overflow(ns, (u64)ts.tv_nsec, &ns) ||
-	    (relative && __builtin_add_overflow(ns, ns_since_boot(), &ns)))
+	    (relative && __builtin_add_overflow(ns, futex_clock_now(), &ns)))
 		ns = UINT64_MAX; /* centuries: as good as forever */
 	else if (realtime)
 		ns = wall_to_monotonic(ns);

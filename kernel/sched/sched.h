@@ -27,6 +27,17 @@ void wake_up_task(struct task *t);
 void set_current_sleeping(void);
 /* Gives up the CPU; the current task runs again when it is runnable and picked. */
 void schedule(void);
+/*
+ * Gives the CPU away if the tick asked for it: for long loops in the
+ * kernel, which is not preemptible (Linux's cond_resched). Only where no
+ * spinlock is held.
+ */
+static inline void
+cond_resched(void)
+{
+	if (READ_ONCE(this_cpu()->need_resched))
+		schedule();
+}
 /* Timer interrupt work: kernel timers, the time slice, and sleepers whose deadline passed. */
 void sched_tick(void);
 /*

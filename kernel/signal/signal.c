@@ -534,6 +534,40 @@ signal_fork(struct task *child, struct task *parent, u64 clone_flags)
 	return 0;
 }
 
+int
+signal_unshare(struct task *t)
+{
+	struct sighand *old = t->sighand;
+
+	if (__atomic_load_n(&old->refs, __ATOMIC_ACQUIRE) == 1)
+		return 0;
+	struct sighand *sh = sighand_alloc();
+	if (!sh)
+		return -ENOMEM;
+	u64 flags = spin_lock_irqsave(&old->lock);
+	memcpy(sh->action, old->action, sizeof(sh->action));
+	t->sighand = sh;
+	spin_unlock_irqrestore(&old->lock, flags);
+	sighand_put(old);
+	return 0;
+}
+
+void
+signal_take_shared(struct task *to, struct task *from)
+{
+	u64 flags = sighand_lock(to);
+
+	to->sig_shared.set |= from->sig_shared.set;
+	while (!list_empty(&from->sig_shared.queue)) {
+		struct list_head *q = from->sig_shared.queue.next;
+		list_del(q);
+		list_add_tail(q, &to->sig_shared.queue);
+		to->sig_shared.queued++;
+	}
+	pending_init(&from->sig_shared);
+	sighand_unlock(to, flags);
+}
+
 void
 signal_exec(struct task *t)
 {

@@ -125,6 +125,10 @@ int signal_init_process(struct task *t);
 int signal_fork(struct task *child, struct task *parent, u64 clone_flags);
 /* execve: handlers reset to the default (ignored signals stay ignored); the mask is kept. */
 void signal_exec(struct task *t);
+/* execve: a signal table of t's own if another task still shares it. 0 or -ENOMEM. */
+int signal_unshare(struct task *t);
+/* execve by a thread that becomes its group's leader: the process's pending signals move to it. */
+void signal_take_shared(struct task *to, struct task *from);
 /* The task is being freed: its queued signals and its share of the dispositions go. */
 void signal_free(struct task *t);
 

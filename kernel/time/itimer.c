@@ -45,6 +45,19 @@ itimer_release(struct task *leader)
 	timer_cancel(&leader->real_timer);
 }
 
+void
+itimer_handoff(struct task *from, struct task *to)
+{
+	u64 now = rdtsc();
+	u64 left = timer_remaining(&from->real_timer, now), period = from->real_timer.period;
+
+	timer_cancel(&from->real_timer); /* waits for an expiry in progress: from may go after */
+	itimer_init(to);
+	to->real_interval_ns = from->real_interval_ns;
+	if (left)
+		timer_arm(&to->real_timer, now + left, period);
+}
+
 static bool
 timeval_valid(const struct kernel_timeval *tv)
 {

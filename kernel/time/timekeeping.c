@@ -159,7 +159,8 @@ wanted_clocksource(void)
 	if (!cs) {
 		char usable[64];
 		clocksource_list_usable(usable, sizeof(usable));
-		pr_warn("timekeeping: clocksource %s is not available (available: %s); keeping %s\n",
+		pr_warn_ratelimited(
+			"timekeeping: clocksource %s is not available (available: %s); keeping %s\n",
 			clocksource_choice_names[want], usable, cur->name);
 		WRITE_ONCE(clocksource_choice, choice_of(cur));
 	}
@@ -180,7 +181,8 @@ timekeeping_tick(void)
 	vvar_publish();
 	spin_unlock_irqrestore(&tk_lock, flags);
 	if (next != old)
-		pr_info("timekeeping: clocksource switched from %s to %s\n", old->name, next->name);
+		pr_info_ratelimited("timekeeping: clocksource switched from %s to %s\n", old->name,
+				    next->name);
 }
 
 void

@@ -74,6 +74,7 @@ struct cpu {
 	u32 tick_credit;    /* NMI mode: hz per NMI, one tick each time it reaches the rate */
 	struct profile_cpu *profile; /* the sampling profiler's buffer and state, or NULL */
 	bool online;
+	int ap_start; /* kernel/x86/smp.c: whether the AP or the boot CPU's give-up came first */
 };
 
 extern struct cpu *cpus[MAX_CPUS];

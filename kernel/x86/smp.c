@@ -7,7 +7,12 @@
  * parameter block, and sends INIT, then STARTUP twice as the MP
  * specification asks (the second only if the first did not take). One AP
  * starts at a time, since they share the trampoline. A CPU that does not
- * come up within 200 ms is reported and skipped.
+ * start within 10 s (Linux's wait) is reported and skipped; how long one
+ * takes is up to the host's load, so the give-up is a race the AP may win
+ * and is decided once, by compare-and-swap on the AP's ap_start: an AP
+ * that finds it given up halts before it touches anything shared (a late
+ * AP once joined the online mask after being skipped, and the next IPI
+ * went to its freed slot). Its struct cpu and stack are never freed.
  *
  * Calls to other CPUs: one request at a time, under call_lock. The caller
  * publishes the request, sends VEC_IPI_CALL to the targets, and spins until
@@ -152,9 +157,24 @@ tlb_flush_kernel_range(u64 start, u64 end)
 /* ap_main: the first C an AP runs, on its idle stack, with the temporary page tables. */
 __noreturn void ap_main(struct cpu *c);
 
+/* An AP's start-up, against the boot CPU's give-up (start_ap): who moves ap_start first. */
+enum { AP_WAITING, AP_STARTED, AP_ABANDONED };
+
+static bool
+ap_start_claim(struct cpu *c, int to)
+{
+	int expected = AP_WAITING;
+
+	return __atomic_compare_exchange_n(&c->ap_start, &expected, to, false, __ATOMIC_ACQ_REL,
+					   __ATOMIC_ACQUIRE);
+}
+
 __noreturn void
 ap_main(struct cpu *c)
 {
+	if (!ap_start_claim(c, AP_STARTED)) /* too late: the boot CPU went on without us */
+		for (;;)
+			halt(); /* interrupts are off since the trampoline */
 	write_cr3(virt_to_phys(kernel_pgd));
 	cpu_init_ap(c);
 	paging_init_cpu();
@@ -214,14 +234,15 @@ send_init_sipi(u32 apic_id)
 	lapic_send_startup(apic_id, AP_TRAMPOLINE >> 12);
 }
 
+/* Whether the AP has begun ap_main within us microseconds. */
 static bool
-wait_online(struct cpu *c, u64 us)
+wait_started(struct cpu *c, u64 us)
 {
 	u64 deadline = rdtsc() + tsc_ns_to_cycles(us * 1000);
 
-	while (!READ_ONCE(c->online) && rdtsc() < deadline)
+	while (__atomic_load_n(&c->ap_start, __ATOMIC_ACQUIRE) == AP_WAITING && rdtsc() < deadline)
 		cpu_relax();
-	return READ_ONCE(c->online);
+	return __atomic_load_n(&c->ap_start, __ATOMIC_ACQUIRE) != AP_WAITING;
 }
 
 static bool
@@ -240,14 +261,17 @@ start_ap(unsigned id, u32 apic_id, u64 cr3)
 		phys_to_virt(AP_TRAMPOLINE + (ap_trampoline_params - ap_trampoline_start));
 	*p = (struct ap_params){ cr3, stack, (u64)ap_main, (u64)c };
 	send_init_sipi(apic_id);
-	if (!wait_online(c, 1000)) {
+	if (!wait_started(c, 1000)) {
 		lapic_send_startup(apic_id, AP_TRAMPOLINE >> 12); /* the second STARTUP */
-		if (!wait_online(c, 200000)) {
+		if (!wait_started(c, 10000000) && ap_start_claim(c, AP_ABANDONED)) {
 			pr_warn("smp: CPU %u (APIC id %u) did not come up; skipped\n", id, apic_id);
-			cpus[id] = NULL;
+			cpus[id] = NULL; /* c and the stack stay: the AP may still read them */
 			return false;
 		}
 	}
+	/* It runs our code now, however slowly the host lets it: it gets there. */
+	while (!READ_ONCE(c->online))
+		cpu_relax();
 	return true;
 }
 
@@ -274,10 +298,11 @@ smp_boot(void)
 	for (int i = 0; i < acpi.ncpus && next < (unsigned)maxcpus && next < MAX_CPUS; i++) {
 		if (acpi.cpus[i].apic_id == this_cpu()->apic_id)
 			continue;
-		if (start_ap(next, acpi.cpus[i].apic_id, cr3)) {
-			tsc_sync_source(next);
-			ncpus = ++next;
-		}
+		/* An abandoned AP may still be reading the trampoline's parameters: start no other. */
+		if (!start_ap(next, acpi.cpus[i].apic_id, cr3))
+			break;
+		tsc_sync_source(next);
+		ncpus = ++next;
 	}
 	pr_info("smp: %u CPUs online\n", ncpus);
 }

@@ -5,7 +5,15 @@
  * RTC's time, MONOTONIC never runs backwards on any CPU nor across a
  * clocksource switch, the vvar page holds what the clocks say, each CPU
  * can be told apart from user mode (lsl, TSC_AUX), and tick-sampled CPU
- * time counts. Margins are wide enough for a busy emulator.
+ * time counts.
+ *
+ * Every check holds on a host as loaded as it may be: the vCPU can be
+ * descheduled for many milliseconds between any two instructions, and
+ * timer ticks lost meanwhile are not made up. So no check bounds the time
+ * between two readings; two clocks are compared from readings bracketed by
+ * a third (a preemption then widens the bracket, not the error), tick
+ * charges are compared with the ticks that were counted, and the deadlines
+ * of waiting loops are hang guards only, seconds long.
  */
 #include "kernel/time/clocksource.h"
 #include "kernel/time/cputime.h"
@@ -21,6 +29,15 @@
 #include "kernel/x86/x86.h"
 #include "drivers/lapic.h"
 #include "drivers/rtc.h"
+
+#define HANG_GUARD_S 20 /* a waiting loop gives up after this many seconds: never a verdict */
+
+/* A hang guard's TSC deadline. */
+static u64
+hang_guard(void)
+{
+	return rdtsc() + HANG_GUARD_S * tsc_hz;
+}
 
 KTEST(tsc_is_monotonic)
 {
@@ -41,7 +58,7 @@ KTEST(timer_ticks_advance_at_hz)
 {
 	const u64 want = 50;
 	u64 start_jiffies = READ_ONCE(jiffies), start_cpu_ticks = this_cpu()->ticks;
-	u64 t0 = rdtsc(), deadline = t0 + 2 * tsc_hz;
+	u64 t0 = rdtsc(), deadline = hang_guard();
 
 	KT_CHECK(irqs_enabled());
 	while (READ_ONCE(jiffies) - start_jiffies < want && rdtsc() < deadline)
@@ -51,10 +68,13 @@ KTEST(timer_ticks_advance_at_hz)
 
 	KT_CHECK(ticks >= want);
 	KT_CHECK(this_cpu()->ticks - start_cpu_ticks >= want);
-	/* 50 ticks should take 50 ms at hz=1000; allow a loaded host 0.5x..4x. */
+	/*
+	 * 50 ticks take 50 ms at hz=1000. A loaded host loses ticks (a period
+	 * that expires while one is pending merges with it), so they may come
+	 * slower, never faster: a timer programmed too fast still shows.
+	 */
 	u64 expect_us = want * 1000000 / (u64)hz;
 	KT_CHECK(us >= expect_us / 2);
-	KT_CHECK(us <= expect_us * 4);
 	pr_info("ktest:     %lu ticks in %lu us (expected %lu us)\n", ticks, us, expect_us);
 }
 
@@ -62,17 +82,46 @@ KTEST(timer_ticks_advance_at_hz)
 
 static const char *const source_names[] = { "tsc", "hpet", "acpi_pm", "kvm-clock" };
 
-/* How far apart, in parts per 10^4, cs and the TSC measure 20 ms. */
+/*
+ * A reading of cs with the TSC just before and after it: of 50 tries, the
+ * one whose TSC bracket is narrowest (a preemption inside one only makes
+ * that try lose). *width is its bracket in TSC cycles.
+ */
+static u64
+bracketed_read(const struct clocksource *cs, u64 *tsc_mid, u64 *width)
+{
+	u64 best = 0;
+
+	*width = ~0ull;
+	for (int i = 0; i < 50; i++) {
+		u64 before = rdtsc(), c = cs->read(), after = rdtsc();
+		if (after - before < *width) {
+			*width = after - before;
+			*tsc_mid = before + *width / 2;
+			best = c;
+		}
+	}
+	return best;
+}
+
+/*
+ * How far apart, in parts per 10^4, cs and the TSC measure 20 ms, not
+ * counting what the brackets of the two readings leave uncertain.
+ */
 static u64
 pace_apart(const struct clocksource *cs)
 {
-	u64 c0 = cs->read(), t0 = rdtsc();
+	u64 t0, t1, w0, w1;
+	u64 c0 = bracketed_read(cs, &t0, &w0);
 	tsc_delay_us(20000);
-	u64 c1 = cs->read(), t1 = rdtsc();
+	u64 c1 = bracketed_read(cs, &t1, &w1);
 	u64 ns = clocksource_cyc2ns(clocksource_delta(c1, c0, cs->mask), cs->mult, cs->shift);
-	u64 tsc_ns = tsc_cycles_to_ns(t1 - t0);
+	u64 tsc_ns = tsc_cycles_to_ns(t1 - t0), slack = tsc_cycles_to_ns(w0 + w1);
+	u64 apart = ns > tsc_ns ? ns - tsc_ns : tsc_ns - ns;
 
-	return (ns > tsc_ns ? ns - tsc_ns : tsc_ns - ns) * 10000 / tsc_ns;
+	/* The clocksource's own resolution (the ACPI PM timer: 279 ns) is slack too. */
+	slack += clocksource_cyc2ns(2, cs->mult, cs->shift);
+	return (apart > slack ? apart - slack : 0) * 10000 / tsc_ns;
 }
 
 KTEST(every_clocksource_keeps_pace_with_the_tsc)
@@ -84,10 +133,7 @@ KTEST(every_clocksource_keeps_pace_with_the_tsc)
 		if (!cs)
 			continue;
 		found++;
-		/* Best of three: the host may preempt the vCPU between a read and its TSC read. */
-		u64 apart = ~0ull;
-		for (int try = 0; try < 3 && apart > 200; try++)
-			apart = MIN(apart, pace_apart(cs));
+		u64 apart = pace_apart(cs);
 		KT_CHECK(apart <= 200); /* 2 % */
 		pr_info("ktest:     %s keeps pace with the TSC within %lu.%02lu %%\n", cs->name,
 			apart / 100, apart % 100);
@@ -100,30 +146,40 @@ KTEST(realtime_started_at_the_rtc)
 {
 	struct rtc_time t;
 
+	u64 real0 = timekeeping_read_ns(VVAR_CLOCK_REALTIME) / NSEC_PER_SEC;
 	KT_CHECK(rtc_read(&t));
 	u64 rtc = rtc_time_to_unix(&t),
-	    real = timekeeping_read_ns(VVAR_CLOCK_REALTIME) / NSEC_PER_SEC;
-	KT_CHECK(real + 2 >= rtc && real <= rtc + 2);
+	    real1 = timekeeping_read_ns(VVAR_CLOCK_REALTIME) / NSEC_PER_SEC;
+	/* Whole seconds on both sides: the RTC's reading falls within the bracket, give or take one. */
+	KT_CHECK(real0 <= rtc + 2 && rtc <= real1 + 2);
 	KT_CHECK(rtc > 1500000000); /* after 2017: the date came through */
 }
 
 KTEST(clocks_agree_with_each_other)
 {
+	/* Each comparison reads one clock between two readings of the other. */
+	u64 boot0 = ns_since_boot();
 	u64 mono = timekeeping_read_ns(VVAR_CLOCK_MONOTONIC);
-	u64 boot = ns_since_boot();
-	u64 coarse = timekeeping_read_ns(VVAR_CLOCK_MONOTONIC_COARSE);
+	u64 boot1 = ns_since_boot();
 
 	/* MONOTONIC started at ns_since_boot(); apart only by rate rounding (and the source's) */
-	KT_CHECK(mono + 5000000 > boot && mono < boot + 5000000);
+	KT_CHECK(mono + 5000000 > boot0 && mono < boot1 + 5000000);
+	/* COARSE is MONOTONIC at the last tick: behind it, and moved on by the next tick. */
+	u64 coarse = timekeeping_read_ns(VVAR_CLOCK_MONOTONIC_COARSE);
 	KT_CHECK(coarse <= timekeeping_read_ns(VVAR_CLOCK_MONOTONIC));
-	KT_CHECK(coarse + 3 * timekeeping_tick_ns() + 5000000 > mono);
+	u64 j0 = READ_ONCE(jiffies), deadline = hang_guard();
+	while (READ_ONCE(jiffies) < j0 + 2 && rdtsc() < deadline)
+		cpu_relax();
+	KT_CHECK(timekeeping_read_ns(VVAR_CLOCK_MONOTONIC_COARSE) > coarse);
 	KT_CHECK(timekeeping_read_ns(VVAR_CLOCK_MONOTONIC_RAW) >= mono);
 	KT_CHECK(timekeeping_read_ns(VVAR_CLOCK_BOOTTIME) >= mono);
 	KT_CHECK_EQ(timekeeping_read_ns(11), ~0ull); /* CLOCK_TAI: not kept */
 	s64 offset = timekeeping_realtime_offset_ns();
-	u64 real = timekeeping_read_ns(VVAR_CLOCK_REALTIME);
 	u64 mono2 = timekeeping_read_ns(VVAR_CLOCK_MONOTONIC);
-	KT_CHECK(real - mono2 - (u64)offset + 1000000 < 2000000); /* within 1 ms */
+	u64 real = timekeeping_read_ns(VVAR_CLOCK_REALTIME) - (u64)offset;
+	u64 mono3 = timekeeping_read_ns(VVAR_CLOCK_MONOTONIC);
+	KT_CHECK(real + 1000000 > mono2 &&
+		 real < mono3 + 1000000); /* REALTIME = MONOTONIC + offset */
 }
 
 KTEST(setting_realtime_moves_only_realtime)
@@ -132,9 +188,11 @@ KTEST(setting_realtime_moves_only_realtime)
 	u64 mono = timekeeping_read_ns(VVAR_CLOCK_MONOTONIC);
 	const u64 target = 2000000000ull * NSEC_PER_SEC; /* 2033 */
 
+	u64 mono0 = timekeeping_read_ns(VVAR_CLOCK_MONOTONIC);
 	timekeeping_set_realtime(target);
 	u64 got = timekeeping_read_ns(VVAR_CLOCK_REALTIME);
-	KT_CHECK(got >= target && got < target + 100000000);
+	u64 mono1 = timekeeping_read_ns(VVAR_CLOCK_MONOTONIC);
+	KT_CHECK(got >= target && got - target <= mono1 - mono0 + 1000000); /* what time passed */
 	KT_CHECK(timekeeping_read_ns(VVAR_CLOCK_MONOTONIC) >= mono);
 	KT_CHECK(timekeeping_realtime_offset_ns() > (s64)(target - mono - 1000000000));
 	/* put it back, with the time that passed */
@@ -196,7 +254,7 @@ static u64
 watch_switch(const char *name, u64 *backwards)
 {
 	u64 prev = timekeeping_read_ns(VVAR_CLOCK_MONOTONIC), j0 = READ_ONCE(jiffies);
-	u64 deadline = rdtsc() + 2 * tsc_hz;
+	u64 deadline = hang_guard();
 
 	while (rdtsc() < deadline &&
 	       (strcmp(timekeeping_clocksource_name(), name) != 0 || READ_ONCE(jiffies) < j0 + 5)) {
@@ -245,7 +303,7 @@ KTEST(an_absent_clocksource_is_refused)
 	const struct knob *k = knob_find("clocksource");
 	const char *before = timekeeping_clocksource_name();
 	char value[32];
-	u64 deadline = rdtsc() + tsc_hz;
+	u64 deadline = hang_guard();
 
 	KT_CHECK(set_knob("clocksource", absent));
 	do /* the next tick refuses it */
@@ -276,7 +334,21 @@ KTEST(vvar_page_holds_the_clocks)
 		mono = timekeeping_read_ns(VVAR_CLOCK_MONOTONIC);
 		barrier();
 	} while ((seq & 1) || READ_ONCE(v->seq) != seq);
-	KT_CHECK(base <= mono && mono - base < 100000000); /* the last tick's */
+	KT_CHECK(base <= mono);
+	/* The base is the last tick's: the next tick publishes a later one. */
+	u64 deadline = hang_guard();
+	while (READ_ONCE(v->seq) == seq && rdtsc() < deadline)
+		cpu_relax();
+	KT_CHECK(READ_ONCE(v->seq) != seq);
+	u64 next_base;
+	do {
+		seq = READ_ONCE(v->seq);
+		barrier();
+		next_base = v->base[VVAR_CLOCK_MONOTONIC].sec * NSEC_PER_SEC +
+			    (v->base[VVAR_CLOCK_MONOTONIC].snsec >> v->shift);
+		barrier();
+	} while ((seq & 1) || READ_ONCE(v->seq) != seq);
+	KT_CHECK(next_base > base);
 	u64 coarse = v->base[VVAR_CLOCK_REALTIME_COARSE].sec * NSEC_PER_SEC +
 		     v->base[VVAR_CLOCK_REALTIME_COARSE].snsec;
 	KT_CHECK(coarse / NSEC_PER_SEC + 1 >=
@@ -327,16 +399,31 @@ KTEST(every_cpu_publishes_its_number_for_user_mode)
 KTEST(tick_accounting_charges_whole_ticks)
 {
 	struct task *t = current();
-	u64 tick_sys = t->time.tick_sys, exact_sys = t->time.sys;
+	struct cpu *cpu = this_cpu();
+	u64 tick = tsc_ns_to_cycles(1000000000 / (u64)READ_ONCE(hz)), deadline = hang_guard();
 
+	/*
+	 * Each tick this CPU takes while it runs this test in the kernel charges
+	 * the test one whole tick of system time, whatever the wall-clock time
+	 * between ticks (a loaded host loses some): the two counts must agree.
+	 * They are read together with interrupts off; the kernel is not
+	 * preemptible, so no other task takes one of these ticks.
+	 */
+	u64 flags = local_irq_save();
+	u64 ticks0 = cpu->ticks, tick_sys = t->time.tick_sys, exact_sys = t->time.sys;
+	local_irq_restore(flags);
 	KT_CHECK(set_knob("cputime", "tick"));
-	tsc_delay_us(30000); /* 30 ms in the kernel, interrupts on */
+	while (READ_ONCE(cpu->ticks) - ticks0 < 30 && rdtsc() < deadline)
+		cpu_relax(); /* in the kernel, interrupts on */
+	flags = local_irq_save();
+	u64 ticks = cpu->ticks - ticks0, charged = t->time.tick_sys - tick_sys;
 	struct cputime c = cputime_read(t);
+	local_irq_restore(flags);
 	KT_CHECK(set_knob("cputime", "tsc"));
-	u64 ticked = tsc_cycles_to_ns(t->time.tick_sys - tick_sys) / 1000000;
-	KT_CHECK(ticked >= 15 && ticked <= 60); /* about 30 ticks of 1 ms */
-	KT_CHECK_EQ(c.sys, c.tick_sys);		/* what the knob selected */
+	KT_CHECK(ticks >= 30);
+	KT_CHECK_EQ(charged, ticks * tick); /* whole ticks, one per tick taken */
+	KT_CHECK_EQ(c.sys, c.tick_sys);	    /* what the knob selected */
 	KT_CHECK_EQ(c.user, c.tick_user);
 	KT_CHECK(cputime_read(t).sys >= exact_sys); /* and back to exact */
-	pr_info("ktest:     %lu ms charged by ticks over 30 ms\n", ticked);
+	pr_info("ktest:     %lu ticks taken, %lu charged\n", ticks, charged / tick);
 }

@@ -38,6 +38,7 @@
 #include "fs/dentry.c"
 #include "fs/namei.c"
 #include "fs/file.c"
+#include "fs/write_access.c"
 #include "fs/fdtable.c"
 #include "fs/fs_context.c"
 #include "fs/filemap.c"

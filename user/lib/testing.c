@@ -47,6 +47,7 @@ errname(int e)
 		[ENFILE] = "ENFILE",
 		[EMFILE] = "EMFILE",
 		[ENOTTY] = "ENOTTY",
+		[ETXTBSY] = "ETXTBSY",
 		[EFBIG] = "EFBIG",
 		[ENOSPC] = "ENOSPC",
 		[ESPIPE] = "ESPIPE",

@@ -401,3 +401,62 @@ TEST(wait_for_another_threads_child)
 	CHECK(waitpid(pid, &status, 0) == pid);
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 5);
 }
+
+/*
+ * The parent is the process's, not a thread's copy: after the parent
+ * process ends and is reaped, a thread created before that sees the new
+ * parent (init, or a subreaper on a host) exactly as the main thread does,
+ * never the freed parent.
+ */
+static int go_fd;
+
+static void *
+ppid_after_go(void *arg)
+{
+	char c;
+
+	(void)arg;
+	if (read(go_fd, &c, 1) != 1)
+		return (void *)-1L;
+	return (void *)(long)getppid();
+}
+
+TEST(thread_getppid_after_reparent)
+{
+	int ready[2], go[2], result[2];
+
+	CHECK(pipe(ready) == 0 && pipe(go) == 0 && pipe(result) == 0);
+	pid_t middle = xfork();
+	if (middle == 0) {
+		if (xfork() == 0) { /* the grandchild: a thread made while its parent lives */
+			pid_t first = getppid();
+			go_fd = go[0];
+			pthread_t t = start_thread(ppid_after_go, NULL);
+			CHECK(write(ready[1], "r", 1) == 1);
+			long from_thread = (long)join_thread(t);
+			long from_main = getppid();
+			long answer[3] = { first, from_thread, from_main };
+			CHECK(write(result[1], answer, sizeof(answer)) == sizeof(answer));
+			_exit(0);
+		}
+		char c;
+		CHECK(read(ready[0], &c, 1) == 1);
+		_exit(0); /* the thread's parent ends */
+	}
+	expect_exit(middle, 0, "the middle process");
+	/* Reaped and freed; let other tasks take its memory before the thread looks. */
+	for (int i = 0; i < 4; i++) {
+		pid_t p = xfork();
+		if (p == 0)
+			_exit(0);
+		expect_exit(p, 0, "a filler child");
+	}
+	CHECK(write(go[1], "g", 1) == 1);
+	long answer[3];
+	CHECK(read(result[0], answer, sizeof(answer)) == sizeof(answer));
+	if (answer[0] != middle)
+		fail("the grandchild's parent was %ld, want %d", answer[0], (int)middle);
+	if (answer[1] != answer[2] || answer[1] == middle || answer[1] <= 0)
+		fail("after its parent %d was reaped: getppid() %ld in a thread, %ld in the main thread",
+		     (int)middle, answer[1], answer[2]);
+}

@@ -45,6 +45,35 @@ TEST(efault_read_write)
 	CHECK(read(p[0], buf, 3) == 3 && memcmp(buf, "abc", 3) == 0);
 }
 
+/*
+ * PROT_NONE takes pages away from the kernel's user copies too, not only
+ * from user mode: pages that were present when the protection went keep
+ * their contents but fail every copy with EFAULT until it comes back.
+ */
+TEST(efault_prot_none_present_pages)
+{
+	unsigned char *p = map_anon(2 * PAGE, PROT_READ | PROT_WRITE);
+	int fd = create_file("f", "0123456789", 10, 0644), pp[2];
+	struct iovec iov = { p + PAGE - 2, 4 };
+	char buf[4];
+
+	EXPECT_OK(pipe(pp));
+	fill_pattern(p, 2 * PAGE, 7); /* both pages present */
+	EXPECT_OK(mprotect(p, 2 * PAGE, PROT_NONE));
+	EXPECT_ERR(EFAULT, write(pp[1], p, 1));
+	EXPECT_ERR(EFAULT, pwrite(fd, p + PAGE, 4, 0));
+	EXPECT_ERR(EFAULT, writev(pp[1], &iov, 1));
+	CHECK(write(pp[1], "abcd", 4) == 4);
+	EXPECT_ERR(EFAULT, read(pp[0], p, 4));
+	CHECK(read(pp[0], buf, 4) == 4 && memcmp(buf, "abcd", 4) == 0);
+	EXPECT_ERR(EFAULT, pread(fd, p, 4, 0));
+	EXPECT_ERR(EFAULT, syscall(SYS_getcwd, p, 64));
+	EXPECT_OK(mprotect(p, PAGE, PROT_READ | PROT_WRITE));
+	EXPECT_OK(mprotect(p + PAGE, PAGE, PROT_READ));
+	CHECK(has_pattern(p, 2 * PAGE, 7)); /* the pages were kept all along */
+	CHECK(pread(fd, buf, 4, 0) == 4 && memcmp(buf, "0123", 4) == 0);
+}
+
 TEST(efault_paths)
 {
 	mkdir("d", 0755);

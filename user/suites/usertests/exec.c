@@ -10,6 +10,8 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -295,6 +297,140 @@ TEST(exec_errors)
 	}
 }
 
+/*
+ * A file some process runs from cannot be written or truncated, even by
+ * root (ETXTBSY): its pages are the program's text. Nor can a file open for
+ * writing be run. The denial lasts while the program's mappings exist.
+ */
+TEST(exec_text_busy)
+{
+	size_t len;
+	unsigned char *image = read_self(&len);
+	int ready[2];
+	char fdarg[16], c;
+
+	write_exe("busy", image, len);
+	free(image);
+	EXPECT_OK(pipe(ready));
+	snprintf(fdarg, sizeof(fdarg), "%d", ready[1]);
+	pid_t pid = xfork();
+	if (pid == 0) {
+		char *argv[] = { "busy", "--helper", "ready", fdarg, NULL }, *envp[] = { NULL };
+		close(ready[0]);
+		execve("busy", argv, envp);
+		_exit(100);
+	}
+	close(ready[1]);
+	CHECK(read(ready[0], &c, 1) == 1); /* it runs: "busy" is its text */
+	EXPECT_ERR(ETXTBSY, open("busy", O_WRONLY));
+	EXPECT_ERR(ETXTBSY, open("busy", O_RDWR));
+	EXPECT_ERR(ETXTBSY, open("busy", O_RDONLY | O_TRUNC));
+	EXPECT_ERR(ETXTBSY, truncate("busy", 0));
+	EXPECT_ERR(ETXTBSY, truncate("busy", 1));
+	int rfd = EXPECT_OK(open("busy", O_RDONLY)); /* reading is fine */
+	CHECK(read(rfd, &c, 1) == 1 && c == 0x7f);
+	EXPECT_ERR(EINVAL, ftruncate(rfd, 0));
+	close(rfd);
+	/* A forked copy of the running program holds the file too. */
+	EXPECT_OK(kill(pid, SIGKILL));
+	expect_signaled(wait_status(pid), SIGKILL, "the running copy");
+	close(ready[0]);
+	/* Its mappings are gone: the file may be written again, and then not run. */
+	int wfd = EXPECT_OK(open("busy", O_WRONLY));
+	char *argv[] = HARMLESS_ARGS("busy"), *envp[] = { NULL };
+	int status, e = exec_errno("busy", argv, envp, &status);
+	if (e != ETXTBSY)
+		fail("execve of a file open for writing: %s, want ETXTBSY",
+		     e < 0 ? "it ran" : errname(e));
+	close(wfd);
+	EXPECT_OK(truncate("busy", 0));
+}
+
+/*
+ * execve in a multithreaded process: the other threads (running, blocked)
+ * are gone before the new program starts; it runs alone, as the process
+ * (pid and tid the process's, whichever thread called execve), with the
+ * old handlers reset. The parent waits for it under the same pid.
+ */
+static void *
+spin_forever(void *arg)
+{
+	for (volatile unsigned long *n = arg;;)
+		(*n)++;
+	return NULL;
+}
+
+static void *
+block_forever(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static char alone_pid[16];
+
+static void *
+exec_alone(void *arg)
+{
+	char *argv[] = { "usertests", "--helper", "alone", alone_pid, NULL };
+
+	(void)arg;
+	exec_helper(argv);
+}
+
+static void
+ignore_signal(int sig)
+{
+	(void)sig;
+}
+
+TEST(exec_from_threads_runs_alone)
+{
+	static volatile unsigned long spins;
+
+	for (int from_thread = 0; from_thread < 2; from_thread++) {
+		pid_t pid = xfork();
+		if (pid == 0) {
+			pthread_t t;
+			signal(SIGUSR1, ignore_signal);
+			snprintf(alone_pid, sizeof(alone_pid), "%d", getpid());
+			CHECK(pthread_create(&t, NULL, spin_forever, (void *)&spins) == 0);
+			CHECK(pthread_create(&t, NULL, block_forever, NULL) == 0);
+			if (from_thread) {
+				CHECK(pthread_create(&t, NULL, exec_alone, NULL) == 0);
+				block_forever(NULL);
+			}
+			exec_alone(NULL);
+		}
+		expect_exit(pid, 0, from_thread ? "execve from a thread" : "execve from main");
+	}
+}
+
+/* The helper of exec_from_threads_runs_alone: the process it runs in has one thread, itself. */
+static int
+helper_alone(const char *pid)
+{
+	char status[4096];
+	struct sigaction sa;
+	int fd = open("/proc/self/status", O_RDONLY);
+	ssize_t n = fd >= 0 ? read(fd, status, sizeof(status) - 1) : -1;
+
+	if (getpid() != atoi(pid) || syscall(SYS_gettid) != getpid())
+		fail("alone: pid %d tid %ld, want both %s", getpid(), syscall(SYS_gettid), pid);
+	if (n <= 0)
+		fail("alone: /proc/self/status unreadable (%s)", errname(errno));
+	status[n] = '\0';
+	const char *threads = strstr(status, "Threads:");
+	if (!threads || atoi(threads + 8) != 1)
+		fail("alone: /proc/self/status says %.20s, want Threads: 1",
+		     threads ? threads : "no Threads line");
+	if (sigaction(SIGUSR1, NULL, &sa) || sa.sa_handler != SIG_DFL)
+		fail("alone: the old program's SIGUSR1 handler survived execve");
+	return 0;
+}
+
 /* === helpers: this program exec'd by the tests above ====================== */
 
 static int
@@ -392,6 +528,14 @@ run_helper(int argc, char **argv)
 		return helper_args(argc, argv);
 	if (argc >= 3 && !strcmp(argv[0], "fds"))
 		return helper_fds(atoi(argv[1]), atoi(argv[2]));
+	if (argc >= 2 && !strcmp(argv[0], "alone"))
+		return helper_alone(argv[1]);
+	if (argc >= 2 && !strcmp(argv[0], "ready")) { /* tells the test it runs, then waits */
+		if (write(atoi(argv[1]), "r", 1) != 1)
+			return 1;
+		for (;;)
+			pause();
+	}
 	if (argc >= 3 && !strcmp(argv[0], "pid")) {
 		if (getpid() != atoi(argv[1]) || getppid() != atoi(argv[2]))
 			fail("pid: now %d (parent %d), before execve %s (parent %s)", getpid(),

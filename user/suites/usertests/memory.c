@@ -203,6 +203,76 @@ TEST(mmap_errors)
 	EXPECT_ERR(EINVAL, munmap(p, 0));
 }
 
+/*
+ * A shared mapping of a file opened read-only can never become writable:
+ * writes would reach a file the process may not write (Linux: VM_MAYWRITE,
+ * EACCES). A private one may: its writes stay in the process.
+ */
+TEST(mprotect_shared_readonly_file)
+{
+	int rfd, fd = create_file("f", "data", 4, 0644);
+	char buf[4];
+
+	close(fd);
+	rfd = EXPECT_OK(open("f", O_RDONLY));
+	EXPECT_ERR(EACCES, mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, rfd, 0));
+	char *shared = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, rfd, 0);
+	CHECK(shared != MAP_FAILED && memcmp(shared, "data", 4) == 0);
+	EXPECT_ERR(EACCES, mprotect(shared, PAGE, PROT_READ | PROT_WRITE));
+	EXPECT_ERR(EACCES, mprotect(shared, PAGE, PROT_WRITE));
+	EXPECT_OK(mprotect(shared, PAGE, PROT_NONE)); /* taking rights away is fine */
+	EXPECT_ERR(EACCES, mprotect(shared, PAGE, PROT_READ | PROT_WRITE));
+	EXPECT_OK(mprotect(shared, PAGE, PROT_READ));
+	CHECK(memcmp(shared, "data", 4) == 0);
+	char *priv = mmap(NULL, PAGE, PROT_READ, MAP_PRIVATE, rfd, 0);
+	CHECK(priv != MAP_FAILED);
+	EXPECT_OK(mprotect(priv, PAGE, PROT_READ | PROT_WRITE));
+	memcpy(priv, "priv", 4);
+	CHECK(pread(rfd, buf, 4, 0) == 4 && memcmp(buf, "data", 4) == 0);
+	CHECK(memcmp(shared, "data", 4) == 0);
+}
+
+/*
+ * A hint is only a hint: one that does not fit below the top of user space
+ * (even where addr + len wraps past 2^64) gives some other user address,
+ * never a kernel one. MAP_FIXED there, or lengths that wrap when rounded
+ * up, fail.
+ */
+TEST(mmap_huge_hints)
+{
+	static const unsigned long hints[] = { 0xfffffffffffff000UL, 0xffff800000000000UL,
+					       0x00007ffffffff000UL, 0x0000800000000000UL,
+					       0x8000000000000000UL };
+	static const unsigned long lens[] = { PAGE, 2 * PAGE, 1UL << 30 };
+
+	for (unsigned i = 0; i < sizeof(hints) / sizeof(hints[0]); i++) {
+		for (unsigned j = 0; j < sizeof(lens) / sizeof(lens[0]); j++) {
+			long r = syscall(SYS_mmap, hints[i], lens[j], PROT_READ | PROT_WRITE,
+					 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			if (r < 0 && r > -4096)
+				fail("hint %#lx len %#lx: mmap failed with %s", hints[i], lens[j],
+				     errname((int)-r));
+			unsigned long a = (unsigned long)r;
+			if (a >= 0x0000800000000000UL || a + lens[j] > 0x0000800000000000UL)
+				fail("hint %#lx len %#lx: mapped at %#lx, outside user space",
+				     hints[i], lens[j], a);
+			*(volatile char *)a = 1; /* usable */
+			EXPECT_OK(munmap((void *)a, lens[j]));
+			if (hints[i] >= 0x0000800000000000UL) /* (Linux's top is one page lower) */
+				EXPECT_ERR(ENOMEM,
+					   syscall(SYS_mmap, hints[i], lens[j], PROT_READ,
+						   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0));
+		}
+	}
+	/* Lengths that wrap to zero or past the top when rounded to pages. */
+	EXPECT_ERR(ENOMEM,
+		   syscall(SYS_mmap, 0, ~0UL, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+	EXPECT_ERR(ENOMEM, syscall(SYS_mmap, 0, ~0UL - PAGE + 2, PROT_READ,
+				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+	EXPECT_ERR(ENOMEM, syscall(SYS_mmap, 0x10000, ~0UL - 0xffff, PROT_READ,
+				   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0));
+}
+
 TEST(malloc)
 {
 	enum { BIG = 16 << 20, N = 2000 };

@@ -180,3 +180,31 @@ TEST(proc_syscalls)
 	      NULL);
 	CHECK(strstr(text, "\ttuxcall") == NULL); /* only what rewind implements */
 }
+
+/*
+ * A program writing nonsense to a knob over and over gets EINVAL every
+ * time and the knob keeps its value; the kernel's warning about it is
+ * rate-limited (printk_ratelimited: the arithmetic is host-tested in
+ * tests/unit/test_ratelimit.c), so the flood costs the console nothing.
+ */
+TEST(knob_invalid_write_flood)
+{
+	static const char *const writes[][2] = { { "vsyscall", "no-such-mode\n" },
+						 { "cputime", "7\n" } };
+
+	if (!on_rewind())
+		skip("no /proc/sys/rewind (not running on rewind)");
+	for (unsigned k = 0; k < 2; k++) {
+		char path[64], before[256], after[256];
+		int fd;
+
+		snprintf(path, sizeof(path), "/proc/sys/rewind/%s", writes[k][0]);
+		CHECK(read_text_file(path, before, sizeof(before)) > 0);
+		fd = EXPECT_OK(open(path, O_WRONLY));
+		for (int i = 0; i < 2000; i++)
+			EXPECT_ERR(EINVAL, write(fd, writes[k][1], strlen(writes[k][1])));
+		close(fd);
+		CHECK(read_text_file(path, after, sizeof(after)) > 0);
+		CHECK(strcmp(before, after) == 0);
+	}
+}

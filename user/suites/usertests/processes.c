@@ -374,6 +374,32 @@ TEST(arch_prctl)
 	EXPECT_ERR(EFAULT, syscall(SYS_arch_prctl, ARCH_GET_FS, bad_addrs[2]));
 }
 
+/*
+ * clone(CLONE_SETTLS) refuses a thread pointer arch_prctl refuses: the
+ * context switch would load it into FS with a WRMSR that faults in ring 0
+ * on a non-canonical address. Linux: EPERM, and no child.
+ */
+TEST(clone_settls_checked)
+{
+	static const unsigned long bad_tls[] = { 0x0000800000000000UL, 0xdead000000000000UL,
+						 0xffff800000000000UL };
+
+	for (unsigned i = 0; i < sizeof(bad_tls) / sizeof(bad_tls[0]); i++) {
+		long r = syscall(SYS_clone, SIGCHLD | CLONE_SETTLS, 0, NULL, NULL, bad_tls[i]);
+
+		if (r == 0)
+			syscall(SYS_exit_group,
+				99); /* the child of a wrong success: nothing of libc */
+		if (r > 0) {
+			expect_exit((pid_t)r, 99, "child of clone with a bad TLS");
+			fail("clone(CLONE_SETTLS, tls %#lx) made a child, want EPERM", bad_tls[i]);
+		}
+		EXPECT_ERR(EPERM, r);
+		EXPECT_ERR(EPERM, syscall(SYS_arch_prctl, ARCH_SET_FS, bad_tls[i]));
+	}
+	EXPECT_ERR(ECHILD, waitpid(-1, NULL, WNOHANG));
+}
+
 TEST(enosys)
 {
 	/* First (the log line is rate-limited): a Linux number no Linux implements, which rewind's log line names. */
