@@ -34,7 +34,8 @@
  * waits D us off the lock, as the storm's writers do; for a fixed time,
  * reader and writer operations per second per policy.
  *
- * -L switches lockstat=1 on for the run (it costs every lock operation a
+ * -P runs only T = max under the policy in force (the one an experiment's
+ * variant set), for a profiled step. -L switches lockstat=1 on for the run (it costs every lock operation a
  * little, so the timed figures are best taken without it).
  *
  * Metric names: wall_ms_t<T>_<policy> ... and wall_ms_tmax_<policy> for the
@@ -71,6 +72,7 @@ static long chunk = 4;	    /* -c: pages per mprotect + I/O */
 static long io_us = 100;    /* -d: simulated direct I/O time */
 static long max_threads;    /* -T: largest T (default 4 x CPUs) */
 static double rw_seconds = 0.5;
+static int profiling;	  /* -P: the policy in force, T = max only (a profiled step) */
 static int with_lockstat; /* -L: lockstat=1 for the figures from /proc/lockstat */
 
 static void
@@ -213,15 +215,16 @@ storm(long threads, const char *policy, const char *lockstat_row)
 	getrusage(RUSAGE_SELF, &r1);
 	have_lockstat = have_lockstat && rwsem_row(lockstat_row, &spin1, &sleeps1) == 0;
 
+	if (have_lockstat) { /* a run with lockstat on is not a timed one */
+		result("spin_ms", threads, policy, (spin1 - spin0) / 1e6, "ms");
+		result("sleeps", threads, policy, (double)(sleeps1 - sleeps0), "count");
+		return;
+	}
 	result("wall_ms", threads, policy, wall_s * 1e3, "ms");
 	result("user_ms", threads, policy, cpu_ms(r1.ru_utime) - cpu_ms(r0.ru_utime), "ms");
 	result("sys_ms", threads, policy, cpu_ms(r1.ru_stime) - cpu_ms(r0.ru_stime), "ms");
 	result("regions_per_s", threads, policy, regions / wall_s, "ops/s");
 	result("ios_per_s", threads, policy, atomic_load(&s.ios) / wall_s, "ops/s");
-	if (have_lockstat) {
-		result("spin_ms", threads, policy, (spin1 - spin0) / 1e6, "ms");
-		result("sleeps", threads, policy, (double)(sleeps1 - sleeps0), "count");
-	}
 }
 
 /* --- readers against one writer ----------------------------------------- */
@@ -309,6 +312,9 @@ option(int c, const char *arg)
 	case 'd':
 		io_us = v;
 		return v >= 0 ? 0 : -1;
+	case 'P':
+		profiling = 1;
+		return 0;
 	case 'L':
 		with_lockstat = 1;
 		return 0;
@@ -325,8 +331,8 @@ main(int argc, char **argv)
 	char at_start[64] = "", lockstat_at_start[16] = "";
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
-	bench_init_opts(argc, argv, "repair_storm", "n:p:c:d:T:L", option,
-			"[-n REGIONS] [-p PAGES] [-c CHUNK] [-d IO_US] [-T MAX_THREADS] [-L]");
+	bench_init_opts(argc, argv, "repair_storm", "n:p:c:d:T:LP", option,
+			"[-n REGIONS] [-p PAGES] [-c CHUNK] [-d IO_US] [-T MAX_THREADS] [-L] [-P]");
 	if (cpus < 1)
 		cpus = 1;
 	if (!max_threads)
@@ -348,6 +354,10 @@ main(int argc, char **argv)
 	printf("# %ld regions of %ld pages, mprotect and I/O per %ld pages, I/O %ld us; "
 	       "T up to %ld on %ld CPUs\n",
 	       regions, pages, chunk, io_us, max_threads, cpus);
+	if (profiling) {
+		storm(max_threads, rewind ? at_start : "linux", with_lockstat ? at_start : NULL);
+		return 0;
+	}
 	for (int rep = 0; rep < repeats; rep++) {
 		printf("# repeat %d of %d\n", rep + 1, repeats);
 		for (long t = 1;; t = 2 * t < max_threads ? 2 * t : max_threads) {
