@@ -366,5 +366,104 @@ class ResultsDirectories(unittest.TestCase):
             self.assertEqual(len(problems), 2, problems)
 
 
+def rwsem():
+    return experiments.load(TOP / "experiments" / "rwsem.toml")
+
+
+PROFILE = """# rewind profile v1
+# profile=997: samples per second per CPU, by LAPIC timer NMI (now off); hz=1000
+# cpu 0: 10 samples, 0 lost
+6 0 K osq_lock optimistic_spin rwsem_xadd_down_write_failed sys_mprotect syscall_entry
+2 0 k handle_fault page_fault
+2 0 u 0x401000
+# end
+"""
+
+
+def rwsem_console(steps):
+    """A console log in which every step prints one figure, and the profiled ones their profile."""
+    out = []
+    for s in steps:
+        out += [f"@repro-step {s.number}",
+                '@result {"bench":"repair_storm","variant":{"os":"rewind"},'
+                f'"metric":"wall_ms_tmax_osq","value":{10 + s.number},"unit":"ms"}}',
+                f"@repro-end {s.number} 0"]
+        if s.profile:
+            out += ["knob profile off", f"@repro-profile {s.number}", PROFILE]
+    return "\n".join(out) + "\n"
+
+
+class CpuListsAndProfiles(unittest.TestCase):
+    def test_rwsem_declares_cpus_and_a_profiled_run(self):
+        e = rwsem()
+        self.assertEqual(e.cpus, (2, 4))
+        self.assertEqual([r.profile for r in e.runs], [0, 0, 997])
+        self.assertIn("osq_lock", e.profile_frames)
+
+    def test_bad_cpus_and_profile_are_named(self):
+        with tempfile.TemporaryDirectory() as d:
+            for text in ('cpus = [0]\n' + MINIMAL, 'cpus = [2, 2]\n' + MINIMAL,
+                         MINIMAL + 'profile = -1\n'):
+                with self.assertRaises(experiments.ExperimentError):
+                    experiments.load(write_experiment(d, text))
+
+    def test_one_boot_per_cpu_count_and_cpus_a_parameter(self):
+        e = rwsem()
+        boots = runner.boots(e, with_linux=False)
+        self.assertEqual([(b.id, b.cpus) for b in boots], [("rwsem-rewind-cpus2", 2), ("rwsem-rewind-cpus4", 4)])
+        steps = plan.steps(e, quick=True, repeats=1, cpus=4)
+        self.assertTrue(all(s.params == {"cpus": 4} for s in steps))
+        self.assertEqual(plan.steps(vsyscall(), quick=True, repeats=1, cpus=4)[0].params, {})
+        self.assertEqual([b.cpus for b in runner.boots(vsyscall(), with_linux=False)], [None])
+
+    def test_profiled_steps_run_once_and_print_the_profile(self):
+        e = rwsem()
+        steps = plan.steps(e, quick=True, repeats=2)
+        profiled = [s for s in steps if s.profile]
+        self.assertEqual({s.repeat for s in profiled}, {1})
+        self.assertEqual(len(profiled), 6)
+        self.assertFalse(any(s.profile for s in plan.steps(e, quick=True, repeats=1, linux=True)))
+        script = plan.guest_script(e, steps).splitlines()
+        n = profiled[1].number
+        at = script.index(f"echo '@repro-step {n}'")
+        self.assertEqual(script[at + 1], "echo reset > /proc/profile")
+        self.assertEqual(script[at + 2], f'knob rwsem_spin osq && knob profile 997 && /bin/repair_storm -P -n 48; '
+                                         f'echo "@repro-end {n} $?"')
+        self.assertEqual(script[at + 3:at + 6], ["knob profile off", f"echo '@repro-profile {n}'",
+                                                 "cat /proc/profile"])
+
+    def test_profiles_are_saved_drawn_and_their_share_reported(self):
+        e = rwsem()
+        steps = plan.steps(e, quick=True, repeats=1, cpus=2)
+        text = rwsem_console(steps)
+        log = console.parse(text)
+        self.assertEqual(log.garbled, [])
+        with tempfile.TemporaryDirectory() as d:
+            saved = runner._save_profiles(text, "rwsem-rewind-cpus2", steps, d)
+            self.assertEqual(sorted(saved), [s.number for s in steps if s.profile])
+            head = {"boot": "rwsem-rewind-cpus2", "experiment": "rwsem", "kernel": "rewind",
+                    "linux_params": "", "status": "ok", "qemu_status": 0, "seconds": 1.0,
+                    "timeout": 60, "console_log": "logs/x.console"}
+            results_dir(d, [e], [records.boot_records(head, steps, log, MACHINE, None, saved)])
+            report = Path(d, "report.md").read_text()
+            self.assertIn("### Profiles", report)
+            self.assertIn("| 10 | 75.0 % | [flame graph](plots/flame-rwsem-rewind-cpus2-step", report)
+            svgs = sorted(Path(d, "plots").glob("flame-*.svg"))
+            self.assertEqual(len(svgs), 6)
+            self.assertIn("osq_lock", svgs[0].read_text())
+
+    def test_extract_and_kernel_share(self):
+        from reprolib import profile
+        kept = profile.extract("noise\r\n" + PROFILE.replace("\n", "\r\n") + "after\n")
+        self.assertTrue(kept.startswith(profile.HEADER) and kept.endswith(profile.END + "\n"))
+        p = profile.parse(kept)
+        self.assertAlmostEqual(profile.kernel_share(p, ("osq_lock",)), 0.75)
+        self.assertEqual(profile.kernel_share(p, ("nothing",)), 0.0)
+        self.assertIsNone(profile.kernel_share(profile.parse(PROFILE.replace("K osq", "u osq")
+                                                             .replace("k handle", "u handle")), ("x",)))
+        with self.assertRaises(profile.ProfileError):
+            profile.extract(PROFILE.replace("# end", ""))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 ESCAPE_RE = re.compile(r"\x1b(\[[0-9;?]*[A-Za-z]|[()][0-9A-Za-z]|[=>])")
 STEP_RE = re.compile(r"@repro-step (\d+)\s*$")
 END_RE = re.compile(r"@repro-end (\d+) (-?\d+)\s*$")
+PROFILE_RE = re.compile(r"@repro-profile (\d+)")	# /proc/profile of that step follows
 # The kernel's boot line ("cpu: NAME, TSC 2445.405 MHz (cpuid)") or /proc/cpuinfo's.
 TSC_RE = re.compile(r"\bTSC ([0-9.]+) MHz")
 CPUINFO_MHZ_RE = re.compile(r"^cpu MHz\s*:\s*([0-9.]+)")
@@ -180,9 +181,19 @@ def parse(text):
                 log.garbled.append(line)
             else:
                 _note_meta(log, meta)
-        elif "@repro-" in line:
+        elif "@repro-" in line and not PROFILE_RE.search(line):
             log.garbled.append(line)
     return log
+
+
+def step_profiles(text):
+    """{step number: the text after its @repro-profile mark} (the profile is
+    the first one in it: reprolib.profile.parse)."""
+    out, marks = {}, list(PROFILE_RE.finditer(text))
+    for i, m in enumerate(marks):
+        end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
+        out[int(m.group(1))] = text[m.end():end]
+    return out
 
 
 def tail(text, lines=20):

@@ -41,6 +41,7 @@ class Run:
     quick_seconds: float
     variants: tuple
     sweep: Sweep | None
+    profile: int = 0	# Hz: sample each step with profile= (first repeat only); 0: not profiled
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,9 @@ class Experiment:
     runs: tuple
     ratios: tuple
     plots: tuple
+    cpus: tuple = ()	# one rewind (and Linux) boot per CPU count; () = --cpus
+    profile_frames: tuple = ()	# the report gives each profile's share of kernel samples in these
+    profile_seed: str = ""	# the seed's figure for that share
 
     def repeats(self, quick):
         return self.quick_repeat if quick else self.repeat
@@ -170,8 +174,11 @@ def _run(table, where, knob_defaults):
         if sweep and "{" + sweep.param + "}" not in text:
             raise ExperimentError(f"{where}: args must contain {{{sweep.param}}} for the sweep")
     seconds = _need(table, "seconds", float, where)
+    profile = _need(table, "profile", int, where, 0)
+    if not 0 <= profile <= 100000:
+        raise ExperimentError(f"{where}: profile must be a sampling rate in Hz (0: off)")
     return Run(bench, args, quick_args, seconds,
-               _need(table, "quick_seconds", float, where, seconds), variants, sweep)
+               _need(table, "quick_seconds", float, where, seconds), variants, sweep, profile)
 
 
 def _ratio(table, where):
@@ -203,6 +210,13 @@ def _plot(table, where):
     return Plot(name, _need(table, "title", str, where, name), metrics)
 
 
+def _names(table, key, where):
+    names = tuple(_need(table, key, list, where, []))
+    if not all(isinstance(n, str) and n for n in names):
+        raise ExperimentError(f"{where}: '{key}' must be a list of function names")
+    return names
+
+
 def load(path):
     """One experiment file, checked."""
     path = Path(path)
@@ -227,11 +241,17 @@ def load(path):
     if not all(isinstance(b, str) and re.fullmatch(r"([a-z0-9_]+(=[A-Za-z0-9_.,-]+)?( |$))*", b)
                for b in linux_boots):
         raise ExperimentError(f"{where}: linux_boots must be strings of Linux parameters (name=value ...)")
+    cpus = tuple(_need(data, "cpus", list, where, []))
+    if not all(isinstance(c, int) and not isinstance(c, bool) and 1 <= c <= 64 for c in cpus) or \
+            len(set(cpus)) != len(cpus):
+        raise ExperimentError(f"{where}: cpus must be a list of distinct CPU counts (1 - 64)")
     return Experiment(
         name=name, title=_need(data, "title", str, where, name), doc=_need(data, "doc", str, where, ""),
         seeds=tuple(_need(data, "seeds", list, where, [])), repeat=repeat, quick_repeat=quick_repeat,
         knob_defaults=knob_defaults,
-        linux_boots=linux_boots,
+        linux_boots=linux_boots, cpus=cpus,
+        profile_frames=_names(data, "profile_frames", where),
+        profile_seed=_need(data, "profile_seed", str, where, ""),
         runs=runs,
         ratios=tuple(_ratio(r, f"{where}, ratio {i + 1}") for i, r in enumerate(_tables(data, "ratio", where))),
         plots=tuple(_plot(p, f"{where}, plot {i + 1}") for i, p in enumerate(_tables(data, "plot", where))))

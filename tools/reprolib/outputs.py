@@ -7,7 +7,7 @@ Not for: running guests (runner.py).
 """
 import os
 
-from . import plots, records, report, summary
+from . import plots, profile, records, report, summary
 from .experiments import ExperimentError
 
 
@@ -27,10 +27,33 @@ def write(directory, registry):
     plot_dir = os.path.join(directory, "plots")
     os.makedirs(plot_dir, exist_ok=True)
     drawn = {e.name: plots.draw(e, groups, plot_dir) for e in experiments}
+    profiled = {e.name: draw_profiles(directory, e, records_list, plot_dir) for e in experiments}
     reasons = report.partial_reasons(records_list, unreadable)
     boots_run = sum(r["type"] == "boot" for r in records_list)
     if boots_run < run.get("boots_planned", 0):
         reasons.insert(0, f"only {boots_run} of {run['boots_planned']} boots ran")
     with open(os.path.join(directory, "report.md"), "w") as f:
-        f.write(report.render(run, experiments, records_list, groups, drawn, reasons))
+        f.write(report.render(run, experiments, records_list, groups, drawn, reasons, profiled))
     return reasons
+
+
+def draw_profiles(directory, experiment, records_list, plot_dir):
+    """A flame graph per profiled step of the experiment (plots/flame-<boot>-step<N>.svg);
+    per step (step record, SVG name or None, samples, share of kernel samples in
+    the experiment's profile_frames, why it was not drawn)."""
+    out = []
+    for step in records_list:
+        if step["type"] != "step" or step["experiment"] != experiment.name or "profile" not in step:
+            continue
+        name = f"flame-{step['boot']}-step{step['step']}.svg"
+        title = f"{experiment.name}: {step['program']} {step['variant']}" + \
+            "".join(f" {k}={v}" for k, v in sorted(step["params"].items()))
+        try:
+            with open(os.path.join(directory, step["profile"]), errors="replace") as f:
+                text = f.read()
+            samples = profile.write_flamegraph(text, os.path.join(plot_dir, name), title)
+            share = profile.kernel_share(profile.parse(text), experiment.profile_frames)
+            out.append((step, name, samples, share, None))
+        except (OSError, profile.ProfileError) as e:
+            out.append((step, None, 0, None, str(e)))
+    return out

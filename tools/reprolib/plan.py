@@ -14,6 +14,7 @@ Not for: booting (runner.py) or reading the output (console.py).
 from dataclasses import dataclass
 
 LINUX_VARIANT = "linux"
+PROFILE_MARK = "@repro-profile"	# + step number: /proc/profile follows
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,7 @@ class Step:
     params: dict	# the sweep value, {} without a sweep
     args: str
     seconds: float	# estimated guest time
+    profile: int = 0	# Hz: sampled with profile=, /proc/profile printed after it
 
     def describe(self):
         where = "".join(f" {k}={v}" for k, v in self.params.items())
@@ -38,19 +40,27 @@ def _sweep_values(run, quick):
     return list(run.sweep.quick_values if quick else run.sweep.values)
 
 
-def steps(experiment, quick, repeats, linux=False):
-    """The steps of one boot, in the order the guest runs them."""
+def steps(experiment, quick, repeats, linux=False, cpus=None):
+    """The steps of one boot, in the order the guest runs them. cpus: the
+    boot's CPU count, a parameter of every step when the experiment lists
+    CPU counts. A profiled run is sampled, so not timed: it runs in the first
+    repeat only, and only on rewind."""
     out = []
     for repeat in range(1, repeats + 1):
         for run in experiment.runs:
+            if run.profile and (repeat > 1 or linux):
+                continue
             args = run.quick_args if quick else run.args
             seconds = run.quick_seconds if quick else run.seconds
             variants = [(LINUX_VARIANT, {})] if linux else [(v.name, v.knobs) for v in run.variants]
             for value in _sweep_values(run, quick):
                 params = {} if value is None else {run.sweep.param: value}
+                if experiment.cpus and cpus:
+                    params["cpus"] = cpus
                 concrete = args if value is None else args.replace("{" + run.sweep.param + "}", str(value))
                 for name, knobs in variants:
-                    out.append(Step(len(out), run.bench, name, knobs, repeat, params, concrete, seconds))
+                    out.append(Step(len(out), run.bench, name, knobs, repeat, dict(params), concrete,
+                                    seconds, run.profile))
     return out
 
 
@@ -82,8 +92,13 @@ def guest_script(experiment, plan, linux=False):
     for step in plan:
         plain, chained = ([], []) if linux else _knob_commands(step, state, experiment.knob_defaults)
         lines += [f"echo '@repro-step {step.number}'"] + plain
+        if step.profile and not linux:
+            lines.append("echo reset > /proc/profile")
+            chained.append(f"knob profile {step.profile}")
         command = " && ".join(chained + [f"/bin/{step.bench} {step.args}".rstrip()])
         lines.append(f'{command}; echo "@repro-end {step.number} $?"')
+        if step.profile and not linux:
+            lines += ["knob profile off", f"echo '{PROFILE_MARK} {step.number}'", "cat /proc/profile"]
     return "\n".join(lines) + "\n"
 
 

@@ -6,6 +6,7 @@ docs/profiler.md), read and turned into what people look at:
     collapsed(profile)      "root;...;leaf N" lines: FlameGraph, speedscope, inferno
     flamegraph_svg(profile) an SVG flame graph, drawn here (no external tool)
     write_flamegraph(text, path, title)  what `make reproduce` calls for its report
+    extract(text), kernel_share(profile, frames)  the profiled steps of `make reproduce`
 
 The kernel has already named every kernel frame (its own symbol table), so
 nothing here needs build/kernel.elf. User-mode samples carry the user rip;
@@ -81,6 +82,26 @@ def parse(text):
                 raise ProfileError(f"bad sample line: {line!r}")
             p.stacks.append(Stack(int(words[0]), int(words[1]), words[2], words[3:]))
     raise ProfileError("the profile is cut short (no '# end')")
+
+
+def extract(text):
+    """The first /proc/profile text in text (a console log), from its header
+    to its end line, checked by parse; ProfileError if there is none or it is cut."""
+    parse(text)
+    lines = [line.rstrip("\r").strip() for line in text.splitlines()]
+    start = lines.index(HEADER)
+    return "\n".join(lines[start:lines.index(END, start) + 1]) + "\n"
+
+
+def kernel_share(profile, frames):
+    """The share (0 - 1) of kernel samples whose stack holds one of frames
+    (function names): how much of the kernel's time went there. None when
+    there are no kernel samples."""
+    kernel = [s for s in profile.stacks if s.mode != "u"]
+    total = sum(s.count for s in kernel)
+    if not total:
+        return None
+    return sum(s.count for s in kernel if any(f in frames for f in s.frames)) / total
 
 
 def user_symbols(binary):

@@ -23,9 +23,10 @@ def step_status(output):
     return "ok" if output.status == 0 else f"exit {output.status}"
 
 
-def boot_records(boot, plan, log, machine, step_seconds=None):
+def boot_records(boot, plan, log, machine, step_seconds=None, profiles=None):
     """The records of one boot: boot is a dict (id, experiment, kernel, status ...);
-    step_seconds the host's wall time of each step seen to begin."""
+    step_seconds the host's wall time of each step seen to begin; profiles the
+    saved /proc/profile file of each profiled step (a step record's "profile")."""
     machine = dict(machine, guest_tsc_mhz=log.tsc_mhz, guest_cpu_model=log.cpu_model,
                    guest_release=log.release)
     common = {"experiment": boot["experiment"], "kernel": boot["kernel"], "boot": boot["boot"]}
@@ -37,7 +38,8 @@ def boot_records(boot, plan, log, machine, step_seconds=None):
                      knobs=step.knobs, repeat=step.repeat, params=step.params)
         results = output.results if output else []
         steps.append(dict({"type": "step"}, **where, args=step.args, status=status, figures=len(results),
-                          seconds=(step_seconds or {}).get(step.number)))
+                          seconds=(step_seconds or {}).get(step.number),
+                          **({"profile": profiles[step.number]} if step.number in (profiles or {}) else {})))
         for r in results:
             figures.append(dict({"type": "figure"}, **where, bench=r["bench"], metric=r["metric"],
                                 value=r["value"], unit=r["unit"], complete=status == "ok",

@@ -116,8 +116,23 @@ def partial_reasons(records, unreadable_lines):
     return reasons
 
 
-def render(run, experiments, records, groups, drawn, reasons):
-    """report.md's text. run: the run record; drawn: plots.draw's answers per experiment name."""
+def _profiles_section(experiment, profiled):
+    if not profiled:
+        return []
+    frames = ", ".join(f"`{f}`" for f in experiment.profile_frames) or "(none named)"
+    rows = [(s["boot"], s["variant"], " ".join(f"{k}={v}" for k, v in sorted(s["params"].items())),
+             samples, "-" if share is None else f"{100 * share:.1f} %",
+             f"[flame graph](plots/{svg})" if svg else f"not drawn ({problem})")
+            for s, svg, samples, share, problem in profiled]
+    out = ["", "### Profiles", "", f"Share of kernel samples whose stack holds {frames}"
+           + (f"; the seed: {experiment.profile_seed}." if experiment.profile_seed else "."), ""]
+    out += _table(["boot", "variant", "params", "samples", "share", "flame graph"], rows)
+    return out + [""] + [f"![{s['variant']}](plots/{svg})" for s, svg, *_ in profiled if svg]
+
+
+def render(run, experiments, records, groups, drawn, reasons, profiled=None):
+    """report.md's text. run: the run record; drawn: plots.draw's answers per experiment name;
+    profiled: outputs.draw_profiles's answers per experiment name."""
     boots = [r for r in records if r["type"] == "boot"]
     status = f"**partial**: {'; '.join(reasons)}" if reasons else "complete"
     out = ["# rewind: reproducing the regressions", "",
@@ -134,4 +149,5 @@ def render(run, experiments, records, groups, drawn, reasons):
         out += ["", "### Against the seed", ""] + _ratio_section(e, mine)
         out += ["", "### Figures", ""] + _figures_section(e, mine)
         out += ["", "### Plots", ""] + _plots_section(drawn.get(e.name, []))
+        out += _profiles_section(e, (profiled or {}).get(e.name, []))
     return "\n".join(out) + "\n"

@@ -17,7 +17,7 @@ import subprocess
 import time
 from dataclasses import dataclass
 
-from . import console, plan, records
+from . import console, plan, profile, records
 
 BOOT_SECONDS = {"rewind": 2, "linux": 8}	# guest boot and power-off, for estimates
 BOOT_LIMIT = 120	# seconds to the first step, and from the last to power-off
@@ -46,20 +46,30 @@ class Boot:
     kernel: str		# "rewind" or "linux"
     linux_params: str	# Linux's extra parameters ("vsyscall=xonly"), "" for rewind
     id: str
+    cpus: int | None = None	# the experiment's CPU count for this boot; None: --cpus
 
     def plan(self, opts):
         e = self.experiment
-        return plan.steps(e, opts.quick, opts.repeat or e.repeats(opts.quick), self.kernel == "linux")
+        return plan.steps(e, opts.quick, opts.repeat or e.repeats(opts.quick), self.kernel == "linux",
+                          self.cpus)
+
+    def vcpus(self, opts):
+        return self.cpus or opts.cpus
 
     def estimate(self, opts):
         return BOOT_SECONDS[self.kernel] + sum(s.seconds for s in self.plan(opts))
 
 
 def boots(experiment, with_linux):
-    out = [Boot(experiment, "rewind", "", f"{experiment.name}-rewind")]
-    if with_linux:
-        for i, params in enumerate(experiment.linux_boots):
-            out.append(Boot(experiment, "linux", params, f"{experiment.name}-linux{i + 1}"))
+    """The boots of an experiment: per CPU count it lists (or once, at --cpus),
+    one rewind boot and with_linux one per linux_boots entry."""
+    out = []
+    for cpus in experiment.cpus or (None,):
+        tail = f"-cpus{cpus}" if cpus else ""
+        out.append(Boot(experiment, "rewind", "", f"{experiment.name}-rewind{tail}", cpus))
+        if with_linux:
+            for i, params in enumerate(experiment.linux_boots):
+                out.append(Boot(experiment, "linux", params, f"{experiment.name}-linux{i + 1}{tail}", cpus))
     return out
 
 
@@ -78,7 +88,7 @@ def _stage(boot, boot_id, opts, steps):
     log = os.path.join(opts.out, "logs", boot_id + ".log")
     # qemu-run's own time-out: the last guard, should the host's watch fail
     tmo = 2 * BOOT_LIMIT + sum(opts.step_limit(s) for s in steps)
-    env = dict(os.environ, CPUS=str(opts.cpus), MEM=opts.memory)
+    env = dict(os.environ, CPUS=str(boot.vcpus(opts)), MEM=opts.memory)
     if boot.kernel == "rewind":
         archive = os.path.join(guest, "overlay.cpio")
         _pack(opts, root, archive)
@@ -198,6 +208,26 @@ def boot_status(qemu_status, log, steps):
     return f"ended early (QEMU status {qemu_status})"
 
 
+def _save_profiles(text, boot_id, steps, out_dir):
+    """The /proc/profile text of each profiled step into profiles/<boot>-step<N>.txt;
+    {step number: that path, relative to out_dir}. A step whose profile is
+    missing or cut off gets none (the report says so)."""
+    saved, wanted = {}, {s.number for s in steps if s.profile}
+    for number, after in console.step_profiles(text).items():
+        if number not in wanted:
+            continue
+        try:
+            kept = profile.extract(after)
+        except profile.ProfileError:
+            continue
+        rel = os.path.join("profiles", f"{boot_id}-step{number}.txt")
+        os.makedirs(os.path.join(out_dir, "profiles"), exist_ok=True)
+        with open(os.path.join(out_dir, rel), "w") as f:
+            f.write(kept)
+        saved[number] = rel
+    return saved
+
+
 def _boot_once(boot, boot_id, steps, opts, machine, progress, label):
     """One guest boot running steps; its records."""
     command, env, log_path, tmo = _stage(boot, boot_id, opts, steps)
@@ -216,12 +246,14 @@ def _boot_once(boot, boot_id, steps, opts, machine, progress, label):
         text = ""
     log = console.parse(text)
     status = boot_status(qemu_status, log, steps)
+    machine = dict(machine, guest_cpus=boot.vcpus(opts))
+    profiles = _save_profiles(text, boot_id, steps, opts.out)
     head = {"boot": boot_id, "experiment": boot.experiment.name, "kernel": boot.kernel,
             "linux_params": boot.linux_params, "status": status,
             "qemu_status": qemu_status if isinstance(qemu_status, int) else None,
             "seconds": round(time.monotonic() - started, 1), "timeout": tmo,
             "console_log": os.path.relpath(log_path, opts.out)}
-    out = records.boot_records(head, steps, log, machine, step_seconds)
+    out = records.boot_records(head, steps, log, machine, step_seconds, profiles)
     progress.say(f"{label}: {status}, {out[0]['steps_ok']} of {len(steps)} steps ok, {head['seconds']:.0f} s")
     if status not in ("ok", "interrupted"):
         progress.say(f"  console tail ({log_path}):")
