@@ -349,6 +349,10 @@ struct files {
 
 /* fd_get (fs.h) refuses O_PATH files, as most calls must; this one takes them too. */
 struct file *fd_get_raw(int fd);
+/* The file at fd in files (any process's, referenced by the caller), referenced; or NULL. */
+struct file *files_lookup(struct files *files, int fd);
+/* The lowest open fd >= from in files, or -1 (/proc/<pid>/fd). */
+int files_next_fd(struct files *files, int from);
 /* Installs f (taking over the caller's reference) at the lowest free fd >= min. */
 int fd_alloc(struct file *f, int min, bool cloexec);
 /* Installs f at exactly fd, closing what was there (dup2): fd or -errno. */

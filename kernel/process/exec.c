@@ -362,15 +362,17 @@ do_execve(const char *path, struct exec_args *a)
 	u64 bias = img.relocatable ? PIE_LOAD_BIAS : 0;
 	if (!fits_in_user_space(&img, bias)) {
 		pr_info("exec: %s: segments do not fit in user space at the load bias\n", path);
+		file_put(f);
 		return -ENOEXEC;
 	}
 	int map_err;
 	struct mm *mm = build_address_space(f, &img, bias, &map_err);
+	if (mm) {
+		task_set_exe_file(t, f); /* past the point of no return: /proc/<pid>/exe */
+		start_program(t, mm, &img, bias, a, path);
+	}
 	file_put(f);
-	if (!mm)
-		return map_err;
-	start_program(t, mm, &img, bias, a, path);
-	return 0;
+	return mm ? 0 : map_err;
 }
 
 static struct exec_args *
