@@ -150,6 +150,12 @@ do_remove(int dirfd, const char *path, bool rmdir)
 	return err;
 }
 
+int
+vfs_unlinkat(int dirfd, const char *path)
+{
+	return do_remove(dirfd, path, false);
+}
+
 /* ---- rename -------------------------------------------------------------- */
 
 /* Locks two directories, an ancestor before its descendant. */

@@ -474,5 +474,7 @@ int vfs_create(struct dentry *dir, const char *name, size_t len, u32 mode, bool 
 int vfs_create_unnamed(struct dentry *dir, u32 mode, struct dentry **out);
 /* A new directory (mode as given, no umask): 0 or -errno. */
 int vfs_mkdirat(int dirfd, const char *path, u32 mode);
+/* Removes a name that is not a directory, as unlink(2): 0 or -errno. */
+int vfs_unlinkat(int dirfd, const char *path);
 
 #endif

@@ -851,3 +851,17 @@ TEST(initrd_file)
 	}
 	CHECK((size_t)n == off);
 }
+
+/* The initrd's symbolic links arrive as links: /etc/usertests.link -> usertests.dat. */
+TEST(initrd_symlink)
+{
+	char buf[64];
+	struct stat st;
+	long n = readlink("/etc/usertests.link", buf, sizeof(buf));
+
+	if (n < 0 && errno == ENOENT && !on_rewind())
+		skip("no /etc/usertests.link (it comes with rewind's initrd)");
+	CHECK(n == 13 && memcmp(buf, "usertests.dat", 13) == 0);
+	EXPECT_OK(stat("/etc/usertests.link", &st));
+	CHECK(S_ISREG(st.st_mode) && st.st_size > 0);
+}
