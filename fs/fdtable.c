@@ -256,15 +256,35 @@ struct file *
 fd_get_raw(int fd)
 {
 	struct files *files = current_files();
+
+	return files ? files_lookup(files, fd) : NULL;
+}
+
+struct file *
+files_lookup(struct files *files, int fd)
+{
 	struct file *f = NULL;
 
-	if (!files || fd < 0)
+	if (fd < 0)
 		return NULL;
 	spin_lock(&files->lock);
 	if ((unsigned)fd < files->max && files->fd[fd])
 		f = file_get(files->fd[fd]);
 	spin_unlock(&files->lock);
 	return f;
+}
+
+int
+files_next_fd(struct files *files, int from)
+{
+	int found = -1;
+
+	spin_lock(&files->lock);
+	for (unsigned fd = (unsigned)MAX(from, 0); fd < files->max && found < 0; fd++)
+		if (files->fd[fd])
+			found = (int)fd;
+	spin_unlock(&files->lock);
+	return found;
 }
 
 struct file *

@@ -158,21 +158,55 @@ open_tmpfile(int dirfd, const char *path, u32 flags, u32 mode, struct file **out
 	return err;
 }
 
-/* Looks up or creates the file at path for O_CREAT: a referenced dentry. */
+/*
+ * Looks up or creates the file at path for O_CREAT: a referenced dentry.
+ * A symbolic link there is followed (not with O_EXCL: EEXIST, nor with
+ * O_NOFOLLOW: ELOOP), and a dangling one creates its target, as Linux.
+ */
 static int
 open_create(int dirfd, const char *path, u32 flags, u32 mode, struct dentry **out)
 {
 	struct nameparent np;
+	struct walk w = { 0 };
+	char *target = NULL;
 	int err = path_parent(dirfd, path, &np);
 
 	if (err)
 		return err;
-	if (np.type != LAST_NORM || np.trailing_slash)
-		err = -EISDIR;
-	else
-		err = vfs_create(np.dir, np.last, np.len, S_IFREG | (mode & S_IALLUGO),
-				 flags & O_EXCL, out);
+	for (;;) {
+		struct dentry *link;
+		if (np.type != LAST_NORM || np.trailing_slash)
+			err = -EISDIR;
+		else
+			err = vfs_create(np.dir, np.last, np.len, S_IFREG | (mode & S_IALLUGO),
+					 flags & O_EXCL, out);
+		if (err || !S_ISLNK((*out)->inode->mode))
+			break;
+		link = *out;
+		err = flags & O_NOFOLLOW ? -ELOOP : follow_link(np.dir, link, &w, out);
+		if (err != -ENOENT || link->inode->iops->jump) {
+			dput(link);
+			break;
+		}
+		/* Dangling: create what it names, walked from the link's directory. */
+		if (!target)
+			target = kmalloc(PATH_MAX);
+		long n = target ? link->inode->iops->readlink(link, target, PATH_MAX - 1) : -ENOMEM;
+		dput(link);
+		if (n < 0) {
+			err = (int)n;
+			break;
+		}
+		target[n] = '\0';
+		struct dentry *dir = np.dir;
+		err = path_parent_of_link(dir, target, &w, &np);
+		dput(dir);
+		if (err)
+			goto out; /* np.dir is not held */
+	}
 	dput(np.dir);
+out:
+	kfree(target);
 	if (!err && S_ISDIR((*out)->inode->mode)) {
 		dput(*out);
 		err = -EISDIR;
@@ -197,9 +231,14 @@ file_open_at(int dirfd, const char *path, u32 flags, u32 mode, struct file **out
 	if ((flags & (O_CREAT | O_DIRECTORY)) == (O_CREAT | O_DIRECTORY))
 		return -EINVAL;
 	err = flags & O_CREAT ? open_create(dirfd, path, flags, mode, &d)
-			      : path_lookup(dirfd, path, &d);
+			      : path_lookup_at(dirfd, path, !(flags & O_NOFOLLOW), &d);
 	if (err)
 		return err;
+	/* O_NOFOLLOW met a link: only O_PATH may hold the link itself. */
+	if (S_ISLNK(d->inode->mode) && !(flags & O_PATH)) {
+		dput(d);
+		return -ELOOP;
+	}
 	err = file_open_dentry(d, flags, out);
 	dput(d);
 	return err;

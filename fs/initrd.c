@@ -12,8 +12,9 @@
  * A malformed archive is reported (which module, which entry, what is
  * wrong) and unpacking stops there: what was unpacked stays and boot goes
  * on. An entry that cannot be created (a name clash, out of memory) is
- * reported and skipped. Symbolic links, device nodes and FIFOs are skipped
- * with a warning: the ramfs has none.
+ * reported and skipped. Symbolic links are made with their target as the
+ * archive has it (what they lead to is not checked: it may come later, or
+ * never). Device nodes and FIFOs are skipped with a warning.
  */
 #include "fs/cpio.h"
 #include "fs/vfs.h"
@@ -21,10 +22,11 @@
 #include "uapi/errno.h"
 #include "kernel/printk.h"
 #include "kernel/lib/string.h"
+#include "kernel/lib/vsprintf.h"
 #include "mm/kmalloc.h"
 
 struct unpack_stats {
-	unsigned dirs, files;
+	unsigned dirs, files, links;
 	u64 bytes;
 };
 
@@ -111,6 +113,24 @@ unpack_file(const char *path, const struct cpio_entry *e)
 	return err;
 }
 
+/* A link's data is its target, without a NUL; an entry of that name already there goes. */
+static int
+unpack_symlink(const char *path, const struct cpio_entry *e)
+{
+	if (e->size == 0 || e->size >= PATH_MAX)
+		return -EINVAL;
+	char *target = kmalloc(e->size + 1);
+	if (!target)
+		return -ENOMEM;
+	memcpy(target, e->data, e->size);
+	target[e->size] = '\0';
+	int err = vfs_symlinkat(target, AT_FDCWD, path);
+	if (err == -EEXIST && vfs_unlinkat(AT_FDCWD, path) == 0)
+		err = vfs_symlinkat(target, AT_FDCWD, path); /* as cpio -u: the archive wins */
+	kfree(target);
+	return err;
+}
+
 /* Makes one entry: 0, -errno if it could not be made, or 1 when skipped. */
 static int
 unpack_entry(const struct cpio_entry *e, char *path, struct unpack_stats *st)
@@ -132,6 +152,10 @@ unpack_entry(const struct cpio_entry *e, char *path, struct unpack_stats *st)
 		err = unpack_file(path, e);
 		st->files += !err;
 		st->bytes += err ? 0 : e->size;
+		return err;
+	case S_IFLNK:
+		err = unpack_symlink(path, e);
+		st->links += !err;
 		return err;
 	default:
 		return 1;
@@ -175,8 +199,11 @@ unpack_archive(const char *what, const void *buf, size_t size, char *path)
 	}
 	if (s == CPIO_ERROR)
 		pr_err("initrd: %s: %s; unpacking stops here\n", what, r.error);
-	pr_info("initrd: %s: %u directories, %u files (%lu bytes)%s\n", what, st.dirs, st.files,
-		(unsigned long)st.bytes, s == CPIO_END ? "" : ", incomplete");
+	char links[32] = "";
+	if (st.links)
+		ksnprintf(links, sizeof(links), ", %u symlinks", st.links);
+	pr_info("initrd: %s: %u directories, %u files (%lu bytes)%s%s\n", what, st.dirs, st.files,
+		(unsigned long)st.bytes, links, s == CPIO_END ? "" : ", incomplete");
 }
 
 /* An extra archive QEMU may pass through fw_cfg (tools/rewind-run's binaries): over the rest. */

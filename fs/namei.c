@@ -6,7 +6,15 @@
  * allowed, a trailing slash demands a directory. Errors are Linux's:
  * ENOENT for a missing component or an empty path, ENOTDIR for a
  * component that is not a directory, ENAMETOOLONG for a component over
- * NAME_MAX bytes or a path over PATH_MAX. Symbolic links do not exist.
+ * NAME_MAX bytes or a path over PATH_MAX.
+ *
+ * Symbolic links are followed as Linux does: every intermediate component
+ * always, the last one unless the caller asks not to (lstat, O_NOFOLLOW,
+ * AT_SYMLINK_NOFOLLOW; unlink, rmdir and rename work on path_parent and
+ * never look at it) but always with a trailing slash. A relative target
+ * is walked from the link's directory, an absolute one from the root, and
+ * ".." after a link goes up from where the link led (the dentry tree, not
+ * the text). One walk follows at most MAXSYMLINKS links in all: ELOOP.
  *
  * Each step locks only the directory it looks in, and holds a reference on
  * the dentry it stands on, so walks run in parallel with each other and
@@ -98,11 +106,13 @@ dotdot(struct dentry *d)
 	return up;
 }
 
-/* Moves *cur (referenced) to its child name: 0, or -errno with *cur unchanged. */
+static int walk_parent(struct dentry *start, const char *path, struct nameparent *np,
+		       struct walk *w);
+
+/* The child name of directory d (or d itself, or its parent), referenced; d is kept. */
 static int
-walk_component(struct dentry **cur, const char *name, size_t len)
+step(struct dentry *d, const char *name, size_t len, struct dentry **next)
 {
-	struct dentry *d = *cur, *next;
 	int err = 0;
 
 	if (!S_ISDIR(d->inode->mode))
@@ -110,34 +120,121 @@ walk_component(struct dentry **cur, const char *name, size_t len)
 	switch (classify(name, len)) {
 	case LAST_ROOT:
 	case LAST_DOT:
-		return 0;
+		*next = dget(d);
+		break;
 	case LAST_DOTDOT:
-		next = dotdot(d);
+		*next = dotdot(d);
 		break;
 	case LAST_NORM:
 		mutex_lock(&d->inode->lock);
-		err = lookup_child(d, name, len, &next);
+		err = lookup_child(d, name, len, next);
 		mutex_unlock(&d->inode->lock);
 		break;
 	}
+	return err;
+}
+
+/*
+ * A link that ends a link's target (a chain: a -> b -> c) is followed in
+ * this loop, not by recursion; only a link in the middle of a target
+ * (a -> "b/x", b a link) nests, and Linux before 4.2 allowed 8 of those.
+ * The kernel stack is 16 KiB: the loop keeps a 40-link chain shallow.
+ */
+#define MAX_NESTED_LINKS 8
+
+int
+follow_link(struct dentry *dir, struct dentry *link, struct walk *w, struct dentry **out)
+{
+	struct nameparent np;
+	char *target = kmalloc(PATH_MAX);
+	int err = 0;
+
+	if (!target)
+		return -ENOMEM;
+	if (++w->nested > MAX_NESTED_LINKS)
+		err = -ELOOP;
+	dir = dget(dir);
+	link = dget(link);
+	while (!err) {
+		const struct inode_operations *iops = link->inode->iops;
+		struct dentry *next;
+		if (++w->links > MAXSYMLINKS) {
+			err = -ELOOP;
+			break;
+		}
+		if (iops->jump) {
+			err = iops->jump(link, out);
+			break;
+		}
+		long n = iops->readlink(link, target, PATH_MAX);
+		err = n < 0 ? (int)n : n >= PATH_MAX ? -ENAMETOOLONG : 0;
+		if (err)
+			break;
+		target[n] = '\0';
+		/* Relative targets start in the link's directory; ".." then goes up from there. */
+		err = walk_parent(target[0] == '/' ? current_root() : dget(dir), target, &np, w);
+		if (err)
+			break;
+		err = step(np.dir, np.last, np.len, &next);
+		if (!err && S_ISLNK(next->inode->mode)) {
+			dput(dir);
+			dput(link);
+			dir = np.dir; /* the next link of the chain, in its directory */
+			link = next;
+			continue;
+		}
+		dput(np.dir);
+		if (!err && np.trailing_slash && !S_ISDIR(next->inode->mode)) {
+			dput(next);
+			err = -ENOTDIR;
+		}
+		if (!err)
+			*out = next;
+		break;
+	}
+	dput(dir);
+	dput(link);
+	w->nested--;
+	kfree(target);
+	return err;
+}
+
+/*
+ * Moves *cur (referenced) to its child name, following it if it is a
+ * symbolic link and follow is set: 0, or -errno with *cur unchanged.
+ */
+static int
+walk_component(struct dentry **cur, const char *name, size_t len, bool follow, struct walk *w)
+{
+	struct dentry *d = *cur, *next;
+	int err = step(d, name, len, &next);
+
 	if (err)
 		return err;
+	if (follow && S_ISLNK(next->inode->mode)) {
+		struct dentry *to;
+		err = follow_link(d, next, w, &to);
+		dput(next);
+		if (err)
+			return err;
+		next = to;
+	}
 	dput(d);
 	*cur = next;
 	return 0;
 }
 
-int
-path_parent(int dirfd, const char *path, struct nameparent *np)
+/* Walks all but the last component of path from start (its reference is taken over). */
+static int
+walk_parent(struct dentry *start, const char *path, struct nameparent *np, struct walk *w)
 {
-	struct dentry *cur;
+	struct dentry *cur = start;
 	const char *p = path;
 
-	if (!*path)
+	if (!*path) {
+		dput(cur);
 		return -ENOENT;
-	int err = walk_start(dirfd, path, &cur);
-	if (err)
-		return err;
+	}
 	for (;;) {
 		while (*p == '/')
 			p++;
@@ -155,7 +252,7 @@ path_parent(int dirfd, const char *path, struct nameparent *np)
 			np->trailing_slash = *p == '/';
 			break;
 		}
-		err = walk_component(&cur, name, len);
+		int err = walk_component(&cur, name, len, true, w);
 		if (err) {
 			dput(cur);
 			return err;
@@ -169,17 +266,15 @@ path_parent(int dirfd, const char *path, struct nameparent *np)
 	return 0;
 }
 
-int
-path_lookup(int dirfd, const char *path, struct dentry **out)
+/* The last component after walk_parent (np->dir's reference is taken over). */
+static int
+walk_last(struct nameparent *np, bool follow, struct walk *w, struct dentry **out)
 {
-	struct nameparent np;
-	int err = path_parent(dirfd, path, &np);
+	struct dentry *d = np->dir;
+	/* "link/" names what the link leads to, whatever the caller asked (as Linux). */
+	int err = walk_component(&d, np->last, np->len, follow || np->trailing_slash, w);
 
-	if (err)
-		return err;
-	struct dentry *d = np.dir;
-	err = walk_component(&d, np.last, np.len);
-	if (!err && np.trailing_slash && !S_ISDIR(d->inode->mode))
+	if (!err && np->trailing_slash && !S_ISDIR(d->inode->mode))
 		err = -ENOTDIR;
 	if (err) {
 		dput(d);
@@ -189,18 +284,76 @@ path_lookup(int dirfd, const char *path, struct dentry **out)
 	return 0;
 }
 
+static int
+walk_from(struct dentry *start, const char *path, bool follow, struct walk *w, struct dentry **out)
+{
+	struct nameparent np;
+	int err = walk_parent(start, path, &np, w);
+
+	return err ? err : walk_last(&np, follow, w, out);
+}
+
+int
+path_parent(int dirfd, const char *path, struct nameparent *np)
+{
+	struct dentry *start;
+	struct walk w = { 0 };
+
+	if (!*path)
+		return -ENOENT;
+	int err = walk_start(dirfd, path, &start);
+	return err ? err : walk_parent(start, path, np, &w);
+}
+
+int
+path_parent_of_link(struct dentry *dir, const char *target, struct walk *w, struct nameparent *np)
+{
+	return walk_parent(target[0] == '/' ? current_root() : dget(dir), target, np, w);
+}
+
+int
+path_lookup_at(int dirfd, const char *path, bool follow, struct dentry **out)
+{
+	struct dentry *start;
+	struct walk w = { 0 };
+
+	if (!*path)
+		return -ENOENT;
+	int err = walk_start(dirfd, path, &start);
+	return err ? err : walk_from(start, path, follow, &w, out);
+}
+
+int
+path_lookup(int dirfd, const char *path, struct dentry **out)
+{
+	return path_lookup_at(dirfd, path, true, out);
+}
+
+int
+lookup_dentry_at(int dirfd, const char *path, int at_flags, bool follow, struct dentry **out)
+{
+	if (*path || !(at_flags & AT_EMPTY_PATH))
+		return path_lookup_at(dirfd, path, follow, out);
+	if (dirfd == AT_FDCWD) {
+		*out = current_cwd();
+		return 0;
+	}
+	struct file *f = fd_get_raw(dirfd);
+	if (!f)
+		return -EBADF;
+	int err = f->dentry ? 0 : -ENOENT; /* a pipe has no name to give */
+	if (!err)
+		*out = dget(f->dentry);
+	file_put(f);
+	return err;
+}
+
 int
 lookup_inode_at(int dirfd, const char *path, int at_flags, struct inode **out)
 {
 	struct dentry *d;
 
-	if (*path || !(at_flags & AT_EMPTY_PATH)) {
-		int err = path_lookup(dirfd, path, &d);
-		if (err)
-			return err;
-	} else if (dirfd == AT_FDCWD) {
-		d = current_cwd();
-	} else {
+	if (!*path && (at_flags & AT_EMPTY_PATH) && dirfd != AT_FDCWD) {
 		struct file *f = fd_get_raw(dirfd); /* any file, a pipe too */
 		if (!f)
 			return -EBADF;
@@ -208,6 +361,9 @@ lookup_inode_at(int dirfd, const char *path, int at_flags, struct inode **out)
 		file_put(f);
 		return 0;
 	}
+	int err = lookup_dentry_at(dirfd, path, at_flags, !(at_flags & AT_SYMLINK_NOFOLLOW), &d);
+	if (err)
+		return err;
 	*out = inode_get(d->inode);
 	dput(d);
 	return 0;

@@ -35,7 +35,7 @@ struct proc_text {
 	char data[];
 };
 
-static const struct inode_operations proc_file_iops, proc_dir_iops;
+static const struct inode_operations proc_file_iops, proc_dir_iops, proc_link_iops, proc_jump_iops;
 static const struct file_operations proc_file_fops, proc_dir_fops;
 
 /* FNV-1a over the name, seeded with the parent's number; 0 and the root's number are avoided. */
@@ -52,14 +52,17 @@ proc_ino(u64 parent, const char *name, size_t len)
 static struct inode *
 proc_inode_new(const struct proc_entry *e, union proc_arg arg, u64 ino)
 {
-	bool dir = S_ISDIR(e->mode);
+	bool dir = S_ISDIR(e->mode), link = S_ISLNK(e->mode);
 	struct proc_node *node = kmalloc(sizeof(*node));
 	struct inode *inode;
 
 	if (!node)
 		return NULL;
-	inode = inode_alloc(e->mode, dir ? &proc_dir_iops : &proc_file_iops,
-			    dir ? &proc_dir_fops : &proc_file_fops);
+	if (link)
+		inode = inode_alloc(e->mode, e->jump ? &proc_jump_iops : &proc_link_iops, NULL);
+	else
+		inode = inode_alloc(e->mode, dir ? &proc_dir_iops : &proc_file_iops,
+				    dir ? &proc_dir_fops : &proc_file_fops);
 	if (!inode) {
 		kfree(node);
 		return NULL;
@@ -277,6 +280,44 @@ proc_setsize(struct inode *inode, u64 size)
 	return 0;
 }
 
+/* ---- symbolic links ------------------------------------------------------------ */
+
+static long
+proc_readlink(struct dentry *link, char *buf, size_t size)
+{
+	const struct proc_node *node = link->inode->private;
+	/* The formatter ends the text with a NUL: made whole here, then cut to size. */
+	struct procbuf b = { .p = kmalloc(PATH_MAX + 1), .size = PATH_MAX + 1 };
+
+	if (!b.p)
+		return -ENOMEM;
+	int err = node->entry->link(&b, node->arg);
+	size_t n = MIN(MIN(b.len, PATH_MAX), size);
+	if (!err)
+		memcpy(buf, b.p, n);
+	kfree(b.p);
+	return err ? err : (long)n;
+}
+
+static int
+proc_jump(struct dentry *link, struct dentry **out)
+{
+	const struct proc_node *node = link->inode->private;
+
+	return node->entry->jump(node->arg, out);
+}
+
+static const struct inode_operations proc_link_iops = {
+	.readlink = proc_readlink,
+	.evict = proc_evict,
+};
+
+static const struct inode_operations proc_jump_iops = {
+	.readlink = proc_readlink,
+	.jump = proc_jump,
+	.evict = proc_evict,
+};
+
 static const struct inode_operations proc_file_iops = {
 	.setsize = proc_setsize,
 	.evict = proc_evict,
@@ -315,10 +356,11 @@ static const struct proc_entry root_entries[] = {
 	  .mode = S_IFREG | 0644,
 	  .show = proc_show_profile,
 	  .write = proc_write_profile },
-	/* There are no symlinks: self is the caller's own process directory. */
-	{ .name = "self", .mode = S_IFDIR | 0555, .dir = &proc_pid_dir, .resolve = proc_self_arg },
+	/* Links to the caller's own directories, read at each walk: "<tgid>" and "<tgid>/task/<tid>". */
+	{ .name = "self", .mode = S_IFLNK | 0777, .link = proc_self_link },
 	{ .name = "sys", .mode = S_IFDIR | 0555, .dir = &proc_sys_dir },
 	{ .name = "syscalls", .mode = S_IFREG | 0444, .show = proc_show_syscalls },
+	{ .name = "thread-self", .mode = S_IFLNK | 0777, .link = proc_thread_self_link },
 	{ .name = "uptime", .mode = S_IFREG | 0444, .show = proc_show_uptime },
 };
 

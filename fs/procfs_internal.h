@@ -19,9 +19,13 @@
 #include "fs/procfs_text.h"
 #include "fs/vfs.h"
 
-/* What an entry is about: a process (group leader's pid) or a knob. */
+/* What an entry is about: a process (group leader's pid), one of its fds, or a knob. */
 union proc_arg {
 	int pid;
+	struct {
+		int pid; /* the same as .pid above */
+		int n;
+	} fd;
 	const struct knob *knob;
 };
 
@@ -29,13 +33,17 @@ struct proc_dir;
 
 struct proc_entry {
 	const char *name; /* fixed entries; dynamic ones are named by their dir */
-	u32 mode;	  /* S_IFREG or S_IFDIR, and the permission bits */
+	u32 mode;	  /* S_IFREG, S_IFDIR or S_IFLNK, and the permission bits */
 	/* Regular files: the text, or -errno (-ESRCH: the process is gone). */
 	int (*show)(struct procbuf *b, union proc_arg arg);
 	/* Writable files: takes the value one write(2) carried, trimmed. NULL: -EPERM. */
 	int (*write)(const char *value, union proc_arg arg);
 	/* Directories. */
 	const struct proc_dir *dir;
+	/* Symbolic links: the target text, or -errno. */
+	int (*link)(struct procbuf *b, union proc_arg arg);
+	/* Links to an object, not a path (exe, cwd, fd/N): what opening them opens. NULL: the text. */
+	int (*jump)(union proc_arg arg, struct dentry **out);
 	/* The argument this entry shows, from its directory's; NULL: the same. */
 	union proc_arg (*resolve)(union proc_arg dir_arg);
 };
@@ -68,9 +76,10 @@ int proc_show_profile(struct procbuf *b, union proc_arg arg);
 int proc_write_profile(const char *value, union proc_arg arg);
 int proc_show_uptime(struct procbuf *b, union proc_arg arg);
 
-/* fs/procfs_pid.c: /proc/<pid> and /proc/self. */
+/* fs/procfs_pid.c: /proc/<pid>, /proc/self and /proc/thread-self. */
 extern const struct proc_dir proc_pid_dir;
-union proc_arg proc_self_arg(union proc_arg dir_arg);
+int proc_self_link(struct procbuf *b, union proc_arg arg);
+int proc_thread_self_link(struct procbuf *b, union proc_arg arg);
 bool proc_pid_next(union proc_arg dir_arg, u64 *cookie, struct proc_dyn *out);
 bool proc_pid_find(union proc_arg dir_arg, const char *name, size_t len, struct proc_dyn *out);
 

@@ -16,6 +16,7 @@
 #include "fs/vfs.h"
 #include "uapi/errno.h"
 #include "kernel/lib/string.h"
+#include "mm/kmalloc.h"
 
 struct inode *
 ramfs_new_inode(u32 mode)
@@ -26,6 +27,8 @@ ramfs_new_inode(u32 mode)
 		inode = inode_alloc(mode, &ramfs_dir_iops, &ramfs_dir_fops);
 	else if (S_ISREG(mode))
 		inode = inode_alloc(mode, &ramfs_file_iops, &ramfs_file_fops);
+	else if (S_ISLNK(mode))
+		inode = inode_alloc(mode, &ramfs_link_iops, NULL); /* opened only with O_PATH */
 	else
 		inode = inode_alloc(mode, NULL, NULL); /* a device node: devfs sets fops */
 	if (!inode)
@@ -63,6 +66,48 @@ ramfs_create(struct dentry *dir, const char *name, size_t len, u32 mode, struct 
 	return 0;
 }
 
+/* A symbolic link keeps its target text in inode->private; i_size is its length. */
+static int
+ramfs_symlink(struct dentry *dir, const char *name, size_t len, const char *target,
+	      struct dentry **out)
+{
+	size_t n = strlen(target);
+	char *text = kmalloc(n + 1);
+	struct inode *inode = text ? ramfs_new_inode(S_IFLNK | 0777) : NULL;
+
+	if (!inode) {
+		kfree(text);
+		return -ENOMEM;
+	}
+	memcpy(text, target, n + 1);
+	inode->private = text;
+	inode->size = n;
+	struct dentry *d = dentry_alloc_child(dir, name, len, inode);
+	if (!d)
+		return -ENOMEM;
+	dentry_link(d);
+	inode_touch(dir->inode);
+	*out = d;
+	return 0;
+}
+
+/* One more name for old's inode: the new dentry holds one more inode reference. */
+static int
+ramfs_link(struct dentry *dir, const char *name, size_t len, struct dentry *old)
+{
+	struct inode *inode = old->inode;
+	struct dentry *d = dentry_alloc_child(dir, name, len, inode_get(inode));
+
+	if (!d)
+		return -ENOMEM;
+	__atomic_add_fetch(&inode->nlink, 1, __ATOMIC_RELAXED);
+	inode->ctime = fs_now();
+	dentry_link(d);
+	inode_touch(dir->inode);
+	dput(d); /* the link's own reference keeps it */
+	return 0;
+}
+
 /* Unlinks victim from dir (a directory victim already checked empty and locked). */
 static void
 ramfs_remove(struct dentry *dir, struct dentry *victim)
@@ -74,7 +119,7 @@ ramfs_remove(struct dentry *dir, struct dentry *victim)
 		inode->nlink = 0;
 		dir->inode->nlink--;
 	} else {
-		inode->nlink--;
+		__atomic_sub_fetch(&inode->nlink, 1, __ATOMIC_RELAXED);
 	}
 	inode->ctime = fs_now();
 	inode_touch(dir->inode);
@@ -173,6 +218,8 @@ ramfs_getdents(struct file *f, struct dir_context *ctx)
 const struct inode_operations ramfs_dir_iops = {
 	.lookup = ramfs_lookup,
 	.create = ramfs_create,
+	.symlink = ramfs_symlink,
+	.link = ramfs_link,
 	.unlink = ramfs_unlink,
 	.rename = ramfs_rename,
 };
@@ -270,4 +317,26 @@ const struct file_operations ramfs_file_fops = {
 	.write = ramfs_write,
 	.llseek = generic_file_llseek,
 	.get_page = ramfs_get_page,
+};
+
+/* ---- symbolic links ---------------------------------------------------------- */
+
+static long
+ramfs_readlink(struct dentry *link, char *buf, size_t size)
+{
+	size_t n = MIN(size, (size_t)link->inode->size);
+
+	memcpy(buf, link->inode->private, n);
+	return (long)n;
+}
+
+static void
+ramfs_link_evict(struct inode *inode)
+{
+	kfree(inode->private);
+}
+
+const struct inode_operations ramfs_link_iops = {
+	.readlink = ramfs_readlink,
+	.evict = ramfs_link_evict,
 };

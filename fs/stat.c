@@ -1,8 +1,8 @@
 /*
  * stat.c - stat, lstat, fstat and newfstatat: an inode's metadata in
- * x86-64 Linux's struct stat. With no symbolic links, lstat is stat and
- * AT_SYMLINK_NOFOLLOW changes nothing. Not here: what the fields hold
- * (inode.c fills them).
+ * x86-64 Linux's struct stat. lstat and AT_SYMLINK_NOFOLLOW describe a
+ * last symbolic link itself (S_IFLNK, st_size the target's length), stat
+ * what it leads to. Not here: what the fields hold (inode.c fills them).
  */
 #include "fs/vfs.h"
 #include "uapi/errno.h"

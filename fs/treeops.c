@@ -150,6 +150,12 @@ do_remove(int dirfd, const char *path, bool rmdir)
 	return err;
 }
 
+int
+vfs_unlinkat(int dirfd, const char *path)
+{
+	return do_remove(dirfd, path, false);
+}
+
 /* ---- rename -------------------------------------------------------------- */
 
 /* Locks two directories, an ancestor before its descendant. */
@@ -213,7 +219,8 @@ rename_locked(const struct nameparent *op, const struct nameparent *np)
 			err = 0;
 		if (!err)
 			err = rename_check(op, np, old, target);
-		if (!err && old != target) /* the same file: nothing to do */
+		/* The same file (or two hard links of it): nothing to do, as Linux. */
+		if (!err && (!target || old->inode != target->inode))
 			err = olddir->inode->iops->rename(olddir, old, newdir, np->last, np->len,
 							  target);
 		if (target)

@@ -123,6 +123,19 @@ struct inode_operations {
 	/* Moves old (a child of olddir) to newdir under name, replacing target if any. */
 	int (*rename)(struct dentry *olddir, struct dentry *old, struct dentry *newdir,
 		      const char *name, size_t len, struct dentry *target);
+	/* A new symbolic link name -> target (NUL-terminated, not empty). */
+	int (*symlink)(struct dentry *dir, const char *name, size_t len, const char *target,
+		       struct dentry **out);
+	/* A new name for old's inode, a hard link (old is not a directory). */
+	int (*link)(struct dentry *dir, const char *name, size_t len, struct dentry *old);
+	/* Symbolic links: the target into buf, not NUL-terminated: bytes written (<= size). */
+	long (*readlink)(struct dentry *link, char *buf, size_t size);
+	/*
+	 * Links that stand for an object rather than a path (/proc/<pid>/exe,
+	 * fd/N): the dentry they lead to, referenced. NULL: the walk follows
+	 * the text readlink gives.
+	 */
+	int (*jump)(struct dentry *link, struct dentry **out);
 	/* Regular files: truncate or extend to size, called with inode->lock held. */
 	int (*setsize)(struct inode *inode, u64 size);
 	/* The last reference is gone: free what private data and pages remain. */
@@ -249,8 +262,28 @@ struct nameparent {
 	bool trailing_slash; /* "name/": must be a directory */
 };
 
-/* Resolves path from dirfd (or AT_FDCWD): a referenced dentry in *out, or -errno. */
+/* How many symbolic links one walk may follow before it fails with ELOOP (Linux's). */
+#define MAXSYMLINKS 40
+
+/* What one walk has followed so far. */
+struct walk {
+	int links;  /* in all */
+	int nested; /* links being followed inside a link's target */
+};
+
+/* Resolves path from dirfd (or AT_FDCWD), following a last symbolic link: a referenced dentry. */
 int path_lookup(int dirfd, const char *path, struct dentry **out);
+/* The same, following a last symbolic link only if follow (intermediate ones always). */
+int path_lookup_at(int dirfd, const char *path, bool follow, struct dentry **out);
+/*
+ * Walks a link's target text as the walk would have (from dir, or from the
+ * root if absolute) up to its last component, for O_CREAT through a link:
+ * w counts links followed so far. 0 and np->dir referenced, or -errno.
+ */
+int path_parent_of_link(struct dentry *dir, const char *target, struct walk *w,
+			struct nameparent *np);
+/* Follows the symbolic link dentry link found in dir: the dentry it leads to, referenced. */
+int follow_link(struct dentry *dir, struct dentry *link, struct walk *w, struct dentry **out);
 /* Resolves all but the last component: 0 and np->dir referenced, or -errno. */
 int path_parent(int dirfd, const char *path, struct nameparent *np);
 /* Looks name up in dir (its inode->lock held): a referenced dentry, or -ENOENT ... */
@@ -260,6 +293,11 @@ int lookup_child(struct dentry *dir, const char *name, size_t len, struct dentry
  * empty path, dirfd's own (any open file, or the cwd for AT_FDCWD).
  */
 int lookup_inode_at(int dirfd, const char *path, int at_flags, struct inode **out);
+/*
+ * The dentry path names (a last symbolic link followed if follow): with
+ * AT_EMPTY_PATH and an empty path, dirfd's own (-ENOENT for a pipe).
+ */
+int lookup_dentry_at(int dirfd, const char *path, int at_flags, bool follow, struct dentry **out);
 /* The same for a path in user memory (getname first). */
 int lookup_user_inode_at(int dirfd, const char __user *upath, int at_flags, struct inode **out);
 /* Copies a path from user memory into a new PATH_MAX buffer: 0 or -errno. */
@@ -323,6 +361,10 @@ struct files {
 
 /* fd_get (fs.h) refuses O_PATH files, as most calls must; this one takes them too. */
 struct file *fd_get_raw(int fd);
+/* The file at fd in files (any process's, referenced by the caller), referenced; or NULL. */
+struct file *files_lookup(struct files *files, int fd);
+/* The lowest open fd >= from in files, or -1 (/proc/<pid>/fd). */
+int files_next_fd(struct files *files, int from);
 /* Installs f (taking over the caller's reference) at the lowest free fd >= min. */
 int fd_alloc(struct file *f, int min, bool cloexec);
 /* Installs f at exactly fd, closing what was there (dup2): fd or -errno. */
@@ -374,12 +416,17 @@ void filemap_evict(struct inode *inode);
 
 /* ---- ramfs (fs/ramfs.c) -------------------------------------------------- */
 
-extern const struct inode_operations ramfs_dir_iops, ramfs_file_iops;
+extern const struct inode_operations ramfs_dir_iops, ramfs_file_iops, ramfs_link_iops;
 extern const struct file_operations ramfs_dir_fops, ramfs_file_fops;
-/* A new ramfs inode of mode's type: directory, regular file, or (with fops) device. */
+/* A new ramfs inode of mode's type: directory, regular file, symlink, or (with fops) device. */
 struct inode *ramfs_new_inode(u32 mode);
 /* llseek for files whose offsets are bytes up to MAX_FILE_SIZE (regular files). */
 s64 generic_file_llseek(struct file *f, s64 off, int whence);
+
+/* ---- links (fs/links.c) -------------------------------------------------- */
+
+/* A new symbolic link at path (from the cwd) to target: 0 or -errno (the initrd's links). */
+int vfs_symlinkat(const char *target, int dirfd, const char *path);
 
 /* ---- directories (fs/readdir.c) ------------------------------------------ */
 
@@ -439,5 +486,7 @@ int vfs_create(struct dentry *dir, const char *name, size_t len, u32 mode, bool 
 int vfs_create_unnamed(struct dentry *dir, u32 mode, struct dentry **out);
 /* A new directory (mode as given, no umask): 0 or -errno. */
 int vfs_mkdirat(int dirfd, const char *path, u32 mode);
+/* Removes a name that is not a directory, as unlink(2): 0 or -errno. */
+int vfs_unlinkat(int dirfd, const char *path);
 
 #endif

@@ -35,6 +35,7 @@
 #define AT_SYMLINK_NOFOLLOW 0x100
 #define AT_REMOVEDIR	    0x200 /* unlinkat */
 #define AT_EACCESS	    0x200 /* faccessat */
+#define AT_SYMLINK_FOLLOW   0x400 /* linkat */
 #define AT_NO_AUTOMOUNT	    0x800
 #define AT_EMPTY_PATH	    0x1000
 

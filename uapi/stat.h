@@ -22,6 +22,7 @@
 #define S_ISDIR(m)  (((m)&S_IFMT) == S_IFDIR)
 #define S_ISCHR(m)  (((m)&S_IFMT) == S_IFCHR)
 #define S_ISFIFO(m) (((m)&S_IFMT) == S_IFIFO)
+#define S_ISLNK(m)  (((m)&S_IFMT) == S_IFLNK)
 
 /* The file type as getdents64 reports it in d_type (libc: <dirent.h>). */
 #define DT_UNKNOWN 0
@@ -29,6 +30,7 @@
 #define DT_CHR	   2
 #define DT_DIR	   4
 #define DT_REG	   8
+#define DT_LNK	   10
 
 /* struct stat of x86-64 Linux: 144 bytes. */
 struct kernel_stat {

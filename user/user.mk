@@ -96,6 +96,7 @@ $(INITRD): $(USER_BINS) $(USER_ETC) user/user.mk | deps
 	$(Q)for i in $$(seq 1 300); do \
 		printf 'usertests.dat line %04d: the initrd keeps every byte\n' $$i; \
 	done > $(INITRD_DIR)/etc/usertests.dat
+	$(Q)ln -s usertests.dat $(INITRD_DIR)/etc/usertests.link
 	$(Q)cd $(INITRD_DIR) && find . -mindepth 1 | LC_ALL=C sort | \
 		cpio -o -H newc -R 0:0 --reproducible --quiet > $(abspath $@).tmp
 	$(Q)mv $@.tmp $@

@@ -379,15 +379,19 @@ do_execve(const char *path, struct exec_args *a)
 	int map_err;
 	struct mm *mm = build_address_space(f, &img, bias, &map_err);
 	file_allow_write(f);
-	file_put(f);
-	if (!mm)
+	if (!mm) {
+		file_put(f);
 		return map_err;
+	}
 	err = exec_single_thread(t); /* the other threads run the old program: they go first */
 	if (err) {
+		file_put(f);
 		mm_put(mm);
 		return err;
 	}
+	task_set_exe_file(t, f); /* past the point of no return: /proc/<pid>/exe */
 	start_program(t, mm, &img, bias, a, path);
+	file_put(f);
 	return 0;
 }
 

@@ -177,6 +177,7 @@ clone_resources(struct task *child, struct task *parent, u64 flags)
 	}
 	child->files = flags & CLONE_FILES ? files_share(parent->files) : files_dup(parent->files);
 	child->fs = flags & CLONE_FS ? fs_context_share(parent->fs) : fs_context_dup(parent->fs);
+	child->exe_file = parent->exe_file ? file_get(parent->exe_file) : NULL;
 	return child->mm && child->files && child->fs && signal_fork(child, parent, flags) == 0;
 }
 
@@ -201,6 +202,8 @@ do_clone(struct trap_frame *f, const struct clone_args_k *a)
 			files_put(child->files);
 		if (child->fs)
 			fs_context_put(child->fs);
+		if (child->exe_file)
+			file_put(child->exe_file);
 		task_free(child);
 		return -ENOMEM;
 	}
@@ -298,12 +301,21 @@ static void
 release_resources(struct task *t)
 {
 	clear_child_tid(t);
-	if (t->files)
-		files_put(t->files);
-	if (t->fs)
-		fs_context_put(t->fs);
+	/* Out of procfs's sight first (it takes references under tasks_lock), then dropped. */
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	struct files *files = t->files;
+	struct fs_context *fs = t->fs;
+	struct file *exe = t->exe_file;
 	t->files = NULL;
 	t->fs = NULL;
+	t->exe_file = NULL;
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	if (files)
+		files_put(files);
+	if (fs)
+		fs_context_put(fs);
+	if (exe)
+		file_put(exe);
 	if (t->mm) {
 		struct mm *mm = t->mm;
 		mm_activate(NULL);
@@ -347,6 +359,18 @@ leave_thread_group(struct task *t, int wait_status)
 		}
 		wake_up_all(&parent->child_exited);
 	}
+}
+
+void
+task_set_exe_file(struct task *t, struct file *f)
+{
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	struct file *old = t->exe_file;
+
+	t->exe_file = file_get(f);
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	if (old)
+		file_put(old);
 }
 
 __noreturn void

@@ -12,6 +12,8 @@
 void task_register(struct task *t, struct task *parent);
 /* Ends the current task with a wait status (exit code << 8, or a signal number). */
 __noreturn void task_exit(int wait_status);
+/* execve: t now runs f (a new reference is taken; the old one is dropped). */
+void task_set_exe_file(struct task *t, struct file *f);
 /* Leaves if exit_group (or a fatal fault in another thread) asked this task to. */
 void exit_if_killed(void);
 /*

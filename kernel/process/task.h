@@ -77,8 +77,13 @@ struct task {
 
 	/* the process it belongs to */
 	struct mm *mm; /* NULL for kernel threads */
+	/*
+	 * files, fs and exe_file are swapped under tasks_lock (exit, exec), so
+	 * that procfs can take references on another process's under it.
+	 */
 	struct files *files;
 	struct fs_context *fs;
+	struct file *exe_file;	   /* what execve ran, referenced (/proc/<pid>/exe); NULL: none */
 	struct task *parent;	   /* leader only (threads: NULL); tasks_lock */
 	struct list_head children; /* of struct task, via sibling */
 	struct list_head sibling;

@@ -44,6 +44,7 @@
 #include "fs/filemap.c"
 #include "fs/ramfs.c"
 #include "fs/treeops.c"
+#include "fs/links.c"
 #include "fs/read_write.c"
 #include "fs/stat.c"
 #include "fs/readdir.c"

@@ -98,9 +98,15 @@ UNIT_TEST(an_archive_becomes_the_tree)
 	CHECK_EQ(stat_of("/etc").st_mode, S_IFDIR | 0700);
 	CHECK(has_contents("/abs/path", "leading slash"));
 	CHECK_EQ(stat_of("/abs").st_mode, S_IFDIR | 0755);
-	CHECK_EQ(stat_of("/link").st_mode, 0); /* symlinks are skipped */
+	CHECK_EQ(stat_of("/link").st_mode, S_IFREG | 0755); /* a link, followed */
+	struct kernel_stat lst;
+	char target[16];
+	CHECK_EQ(do_sys_lstat("/link", &lst), 0);
+	CHECK_EQ(lst.st_mode, S_IFLNK | 0777);
+	CHECK_EQ(do_sys_readlink("/link", target, sizeof(target)), 6);
+	CHECK(memcmp(target, "bin/sh", 6) == 0);
 	CHECK_EQ(stat_of("/tmp").st_mode, S_IFDIR | 01777);
-	CHECK(strstr(unit_last_log, "initrd0: 3 directories, 3 files (28 bytes)"));
+	CHECK(strstr(unit_last_log, "initrd0: 3 directories, 3 files (28 bytes), 1 symlinks"));
 	struct file *f;
 	CHECK_EQ(kernel_open("/bin/sh", O_RDONLY, &f), 0);
 	CHECK(file_is_executable(f));

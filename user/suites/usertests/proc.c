@@ -1,6 +1,7 @@
 /*
- * proc.c - usertests: /proc (meminfo, status, maps, uptime, cpuinfo) and
- * rewind's knobs in /proc/sys/rewind.
+ * proc.c - usertests: /proc (meminfo, status, maps, uptime, cpuinfo, the
+ * links self, thread-self, exe, cwd, root and fd/N) and rewind's knobs in
+ * /proc/sys/rewind.
  */
 #define _GNU_SOURCE
 #include "usertests.h"
@@ -9,8 +10,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "lib/procfile.h"
@@ -207,4 +212,160 @@ TEST(knob_invalid_write_flood)
 		CHECK(read_text_file(path, after, sizeof(after)) > 0);
 		CHECK(strcmp(before, after) == 0);
 	}
+}
+
+/* readlink into a NUL-terminated string: its length, or -1. */
+static long
+read_link(const char *path, char *buf, size_t size)
+{
+	long n = readlink(path, buf, size - 1);
+
+	if (n >= 0)
+		buf[n] = '\0';
+	return n;
+}
+
+/* /proc/self and /proc/thread-self are links to the caller's own directories. */
+TEST(proc_self_link)
+{
+	char buf[64], want[64];
+	struct stat st;
+
+	snprintf(want, sizeof(want), "%d", getpid());
+	CHECK(read_link("/proc/self", buf, sizeof(buf)) > 0 && strcmp(buf, want) == 0);
+	EXPECT_OK(lstat("/proc/self", &st));
+	CHECK(S_ISLNK(st.st_mode));
+	EXPECT_OK(stat("/proc/self", &st));
+	CHECK(S_ISDIR(st.st_mode));
+	snprintf(want, sizeof(want), "%d/task/%d", getpid(), (int)syscall(SYS_gettid));
+	CHECK(read_link("/proc/thread-self", buf, sizeof(buf)) > 0 && strcmp(buf, want) == 0);
+	EXPECT_OK(stat("/proc/thread-self/status", &st));
+	snprintf(want, sizeof(want), "/proc/%d/task/%d/status", getpid(), (int)syscall(SYS_gettid));
+	EXPECT_OK(stat(want, &st));
+	/* A child sees itself. */
+	pid_t pid = fork();
+	if (pid == 0) {
+		snprintf(want, sizeof(want), "%d", getpid());
+		_exit(read_link("/proc/self", buf, sizeof(buf)) > 0 && strcmp(buf, want) == 0 ? 0
+											      : 1);
+	}
+	int status;
+	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+/* /proc/self/exe names this program, and opening it opens it. */
+TEST(proc_exe)
+{
+	char path[PATH_MAX];
+	struct stat self, st;
+
+	EXPECT_OK(stat(self_path, &self));
+	CHECK(read_link("/proc/self/exe", path, sizeof(path)) > 0 && path[0] == '/');
+	EXPECT_OK(stat(path, &st));
+	CHECK(st.st_ino == self.st_ino && st.st_dev == self.st_dev);
+	EXPECT_OK(lstat("/proc/self/exe", &st));
+	CHECK(S_ISLNK(st.st_mode));
+	int fd = EXPECT_OK(open("/proc/self/exe", O_RDONLY));
+	EXPECT_OK(fstat(fd, &st));
+	CHECK(st.st_ino == self.st_ino);
+	char magic[4];
+	CHECK(read(fd, magic, 4) == 4 && memcmp(magic, "\177ELF", 4) == 0);
+	close(fd);
+}
+
+/* cwd and root are links too; a path through cwd walks on from the directory. */
+TEST(proc_cwd_root)
+{
+	char cwd[PATH_MAX], buf[PATH_MAX];
+	struct stat st;
+
+	CHECK(getcwd(cwd, sizeof(cwd)) != NULL);
+	CHECK(read_link("/proc/self/cwd", buf, sizeof(buf)) > 0 && strcmp(buf, cwd) == 0);
+	CHECK(read_link("/proc/self/root", buf, sizeof(buf)) > 0 && strcmp(buf, "/") == 0);
+	make_file("here", "h", 1);
+	EXPECT_OK(stat("/proc/self/cwd/here", &st));
+	CHECK(st.st_size == 1);
+	EXPECT_OK(mkdir("sub", 0755));
+	EXPECT_OK(chdir("sub"));
+	CHECK(read_link("/proc/self/cwd", buf, sizeof(buf)) > 0 && strstr(buf, "/sub") != NULL);
+	EXPECT_OK(chdir(".."));
+}
+
+/* /proc/self/fd: a link per open fd; paths for files, "pipe:[ino]" for pipes. */
+TEST(proc_fd_links)
+{
+	char cwd[PATH_MAX], want[PATH_MAX + 16], path[64], buf[PATH_MAX];
+	struct stat st, lst;
+	int p[2];
+
+	CHECK(getcwd(cwd, sizeof(cwd)) != NULL);
+	int fd = create_file("f", "abc", 3, 0644);
+	snprintf(want, sizeof(want), "%s/f", cwd);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	CHECK(read_link(path, buf, sizeof(buf)) > 0 && strcmp(buf, want) == 0);
+	EXPECT_OK(lstat(path, &lst));
+	CHECK(S_ISLNK(lst.st_mode));
+	/* Opening the link opens the file anew, with an offset of its own. */
+	int again = EXPECT_OK(open(path, O_RDONLY));
+	EXPECT_OK(fstat(again, &st));
+	EXPECT_OK(fstat(fd, &lst));
+	CHECK(st.st_ino == lst.st_ino);
+	CHECK(read(again, buf, 8) == 3 && lseek(fd, 0, SEEK_CUR) == 3);
+	close(again);
+	EXPECT_OK(pipe(p));
+	EXPECT_OK(fstat(p[0], &st));
+	snprintf(want, sizeof(want), "pipe:[%lu]", (unsigned long)st.st_ino);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", p[1]);
+	CHECK(read_link(path, buf, sizeof(buf)) > 0 && strcmp(buf, want) == 0);
+	/* The directory lists the open fds. */
+	DIR *dir = opendir("/proc/self/fd");
+	struct dirent *e;
+	int seen = 0;
+	CHECK(dir != NULL);
+	while ((e = readdir(dir)) != NULL) {
+		if (atoi(e->d_name) == fd || atoi(e->d_name) == p[0])
+			seen += e->d_type == DT_LNK;
+	}
+	closedir(dir);
+	CHECK(seen == 2);
+	close(p[0]);
+	close(p[1]);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", p[1]);
+	EXPECT_ERR(ENOENT, readlink(path, buf, sizeof(buf)));
+	close(fd);
+}
+
+/* Another process's links: its cwd and exe. */
+TEST(proc_pid_links)
+{
+	char path[64], buf[PATH_MAX], want[PATH_MAX];
+	int ready[2], go[2];
+
+	EXPECT_OK(mkdir("child", 0755));
+	EXPECT_OK(pipe(ready));
+	EXPECT_OK(pipe(go));
+	pid_t pid = fork();
+	if (pid == 0) {
+		char c = 0;
+		close(go[1]);
+		if (chdir("child") != 0)
+			_exit(1);
+		if (write(ready[1], &c, 1) != 1 || read(go[0], &c, 1) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	char c;
+	CHECK(read(ready[0], &c, 1) == 1);
+	CHECK(getcwd(want, sizeof(want) - 8) != NULL);
+	strcat(want, "/child");
+	snprintf(path, sizeof(path), "/proc/%d/cwd", pid);
+	long n = read_link(path, buf, sizeof(buf));
+	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
+	char exe[PATH_MAX];
+	long m = read_link(path, exe, sizeof(exe));
+	close(go[1]);
+	int status;
+	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHECK(n > 0 && strcmp(buf, want) == 0);
+	CHECK(m > 0 && read_link("/proc/self/exe", buf, sizeof(buf)) == m && strcmp(buf, exe) == 0);
 }
