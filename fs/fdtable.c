@@ -267,6 +267,20 @@ fd_get_raw(int fd)
 	return f;
 }
 
+unsigned
+fd_table_size(void)
+{
+	struct files *files = current_files();
+	unsigned max = 0;
+
+	if (files) {
+		spin_lock(&files->lock);
+		max = files->max;
+		spin_unlock(&files->lock);
+	}
+	return max;
+}
+
 struct file *
 fd_get(int fd)
 {

@@ -311,6 +311,8 @@ struct files {
 
 /* fd_get (fs.h) refuses O_PATH files, as most calls must; this one takes them too. */
 struct file *fd_get_raw(int fd);
+/* The slots in the current fd table now: no fd at or above it is open (select clamps to it). */
+unsigned fd_table_size(void);
 /* Installs f (taking over the caller's reference) at the lowest free fd >= min. */
 int fd_alloc(struct file *f, int min, bool cloexec);
 /* Installs f at exactly fd, closing what was there (dup2): fd or -errno. */
