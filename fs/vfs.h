@@ -343,6 +343,8 @@ struct read_dest {
 	bool kernel;
 };
 
+/* Pages in every file's cache together (atomic): what ramfs uses of memory (statfs). */
+extern u64 filemap_nr_pages;
 /* Reads from a regular file's cache: bytes read, or -EFAULT if none could be. */
 long filemap_read(struct inode *inode, struct read_dest dst, size_t n, u64 pos);
 /* The write loop, as Linux's generic_perform_write (inode->lock held): bytes or -errno. */
@@ -411,6 +413,11 @@ void mem_devices_init(void);
  */
 void console_dev_init(void);
 struct file *console_open(void);
+
+/* ---- file-system figures (fs/statfs.c) ----------------------------------- */
+
+/* The RAM file system as tmpfs counts it, in 4 KiB pages: size, free, inodes, free inodes. */
+void ramfs_usage(u64 *blocks, u64 *bfree, u64 *files, u64 *ffree);
 
 /* ---- truncation (fs/truncate.c) ------------------------------------------ */
 

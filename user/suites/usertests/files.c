@@ -2,7 +2,7 @@
  * files.c - usertests: regular files and directories: read, write and
  * seek, the page cache's edges, open flags, stat, file times, getdents, rename,
  * truncate, the working directory, path walks, openat, unlinked open
- * files, /dev/null and /dev/zero, and a file of the initrd.
+ * files, /dev/null and /dev/zero, a file of the initrd, and statfs.
  */
 #define _GNU_SOURCE
 #include "usertests.h"
@@ -15,12 +15,14 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/vfs.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "lib/procfile.h"
 #include "uapi/dirent.h" /* the raw getdents64 record, which libc does not show */
+#include "uapi/magic.h"	 /* statfs's f_type values */
 
 TEST(file_rw)
 {
@@ -544,4 +546,78 @@ TEST(initrd_file)
 		off += len;
 	}
 	CHECK((size_t)n == off);
+}
+
+#define STATFS_VALID 0x20 /* Linux's ST_VALID in f_flags: the flags are filled in */
+
+/*
+ * The file system of the working directory: rewind's RAM file system
+ * answers as tmpfs (Linux's initramfs root is one), with blocks that file
+ * data takes. On a host whose directory is on another file system only
+ * the common shape is checked.
+ */
+TEST(statfs_tmpfs)
+{
+	struct statfs a, b;
+
+	EXPECT_OK(statfs(".", &a));
+	if (on_rewind())
+		CHECK(a.f_type == TMPFS_MAGIC);
+	CHECK(a.f_namelen == 255 && a.f_bsize > 0 && a.f_frsize == a.f_bsize);
+	CHECK(a.f_blocks >= a.f_bfree && a.f_bfree >= a.f_bavail);
+	CHECK(a.f_flags & STATFS_VALID);
+	if (a.f_type != TMPFS_MAGIC)
+		return;
+	CHECK(a.f_bsize == 4096 && a.f_blocks > 0 && a.f_files > 0 && a.f_ffree < a.f_files);
+	CHECK(a.f_bavail == a.f_bfree); /* no blocks kept for root */
+	/* A megabyte of data takes 256 blocks (and one inode); removing it gives them back. */
+	static char mb[1 << 20];
+	memset(mb, 'x', sizeof(mb));
+	int fd = create_file("statfs_data", mb, sizeof(mb), 0644);
+	EXPECT_OK(fstatfs(fd, &b));
+	CHECK(b.f_type == TMPFS_MAGIC && b.f_blocks == a.f_blocks);
+	CHECK(b.f_bfree + 200 <= a.f_bfree);
+	CHECK(b.f_fsid.__val[0] == a.f_fsid.__val[0] && b.f_fsid.__val[1] == a.f_fsid.__val[1]);
+	close(fd);
+	EXPECT_OK(unlink("statfs_data"));
+	EXPECT_OK(statfs(".", &b));
+	CHECK(b.f_bfree + 64 > a.f_bfree);
+}
+
+TEST(statfs_proc_pipe_dev)
+{
+	struct statfs st;
+	int p[2];
+
+	EXPECT_OK(statfs("/proc", &st));
+	CHECK(st.f_type == PROC_SUPER_MAGIC && st.f_bsize == 4096 && st.f_namelen == 255);
+	CHECK(st.f_blocks == 0 && st.f_files == 0 && (st.f_flags & STATFS_VALID));
+	EXPECT_OK(statfs("/proc/self/stat", &st));
+	CHECK(st.f_type == PROC_SUPER_MAGIC);
+	EXPECT_OK(pipe(p));
+	EXPECT_OK(fstatfs(p[0], &st));
+	CHECK(st.f_type == PIPEFS_MAGIC && st.f_bsize == 4096 && st.f_blocks == 0);
+	/* /dev is a devtmpfs on Linux, part of the RAM file system on rewind: tmpfs either way. */
+	EXPECT_OK(statfs("/dev/null", &st));
+	CHECK(st.f_type == TMPFS_MAGIC || !on_rewind());
+	/* An O_PATH descriptor is enough. */
+	int fd = open("/proc", O_PATH);
+	EXPECT_OK(fd);
+	EXPECT_OK(fstatfs(fd, &st));
+	CHECK(st.f_type == PROC_SUPER_MAGIC);
+}
+
+TEST(statfs_errors)
+{
+	struct statfs st;
+
+	make_file("statfs_f", "x", 1);
+	EXPECT_ERR(ENOENT, statfs("no-such-file", &st));
+	EXPECT_ERR(ENOTDIR, statfs("statfs_f/x", &st));
+	EXPECT_ERR(ENOENT, statfs("", &st));
+	EXPECT_ERR(EFAULT, syscall(SYS_statfs, bad_addrs[0], &st));
+	EXPECT_ERR(EFAULT, syscall(SYS_statfs, ".", bad_addrs[0]));
+	EXPECT_ERR(EBADF, fstatfs(-1, &st));
+	EXPECT_ERR(EBADF, fstatfs(999, &st));
+	EXPECT_ERR(EFAULT, syscall(SYS_fstatfs, 0, bad_addrs[1]));
 }
