@@ -192,6 +192,7 @@ show_cmdline(struct procbuf *b, union proc_arg arg)
 static const struct proc_entry pid_entries[] = {
 	{ .name = "cmdline", .mode = S_IFREG | 0444, .show = show_cmdline },
 	{ .name = "maps", .mode = S_IFREG | 0444, .show = show_maps },
+	{ .name = "mounts", .mode = S_IFREG | 0444, .show = proc_show_mounts },
 	{ .name = "stat", .mode = S_IFREG | 0444, .show = show_stat },
 	{ .name = "status", .mode = S_IFREG | 0444, .show = show_status },
 };

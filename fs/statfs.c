@@ -17,8 +17,8 @@
  *
  * f_flags are the mount's ST_* flags with ST_VALID, as Linux's
  * calculate_f_flags; f_fsid is the RAM file system's st_dev (Linux's
- * tmpfs makes one from its uuid), 0 for the others as in Linux. fs_describe() is
- * also what /proc/mounts prints (fs/procfs_info.c).
+ * tmpfs makes one from its uuid), 0 for the others as in Linux.
+ * ramfs_usage() also gives /proc/mounts its size= and nr_inodes=.
  */
 #include "fs/vfs.h"
 #include "uapi/errno.h"

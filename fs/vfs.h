@@ -399,8 +399,17 @@ void poll_wait(struct file *f, struct wait_queue *q, struct poll_table *pt);
 
 /* ---- mounts and devices (fs/mount.c, fs/devfs.c, drivers/tty.c) --------- */
 
-/* Makes the directory at path show the file system whose root is root. */
+/*
+ * Makes the directory at path show the file system whose root is root
+ * (path must stay: a string constant).
+ */
 int vfs_mount(const char *path, struct inode *root);
+/* The i-th mount, the root first, for /proc/mounts: false past the last. */
+struct vfs_mount_info {
+	const char *path;
+	u32 dev; /* DEV_*: which file system */
+};
+bool vfs_mount_at(unsigned i, struct vfs_mount_info *out);
 /* Creates /dev/<name>: a character device with its own operations. */
 int devfs_register(const char *name, u32 rdev, const struct file_operations *ops, void *priv);
 /* /dev/null and /dev/zero (fs/mem_devices.c). */
