@@ -26,6 +26,8 @@ ramfs_new_inode(u32 mode)
 		inode = inode_alloc(mode, &ramfs_dir_iops, &ramfs_dir_fops);
 	else if (S_ISREG(mode))
 		inode = inode_alloc(mode, &ramfs_file_iops, &ramfs_file_fops);
+	else if (S_ISFIFO(mode))
+		inode = inode_alloc(mode, &fifo_iops, &fifo_fops); /* a named pipe (fs/pipe.c) */
 	else
 		inode = inode_alloc(mode, NULL, NULL); /* a device node: devfs sets fops */
 	if (!inode)

@@ -373,6 +373,12 @@ struct inode *ramfs_new_inode(u32 mode);
 /* llseek for files whose offsets are bytes up to MAX_FILE_SIZE (regular files). */
 s64 generic_file_llseek(struct file *f, s64 off, int whence);
 
+/* ---- named pipes (fs/pipe.c) -------------------------------------------- */
+
+/* A FIFO inode's operations: its first open makes the pipe. */
+extern const struct inode_operations fifo_iops;
+extern const struct file_operations fifo_fops;
+
 /* ---- directories (fs/readdir.c) ------------------------------------------ */
 
 struct dir_context {

@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/select.h>
+#include <sys/time.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -386,4 +387,100 @@ TEST(ppoll_sigmask)
 	CHECK(usr1_seen == 1);
 	EXPECT_OK(sigprocmask(SIG_BLOCK, NULL, &now));
 	CHECK(sigismember(&now, SIGUSR1));
+}
+
+/* A FIFO is a pipe behind a name: what goes in one open comes out of another. */
+TEST(fifo_data)
+{
+	char buf[16];
+
+	EXPECT_OK(mkfifo("fifo_d", 0600));
+	int rd = open("fifo_d", O_RDONLY | O_NONBLOCK); /* a reader need not wait */
+	EXPECT_OK(rd);
+	int wr = open("fifo_d", O_WRONLY); /* a reader is there: no wait */
+	EXPECT_OK(wr);
+	CHECK(write(wr, "hello", 5) == 5);
+	CHECK(read(rd, buf, sizeof(buf)) == 5 && memcmp(buf, "hello", 5) == 0);
+	EXPECT_ERR(EAGAIN, read(rd, buf, 1));
+	EXPECT_ERR(ESPIPE, lseek(rd, 0, SEEK_SET));
+	struct pollfd f = { .fd = rd, .events = POLLIN };
+	CHECK(write(wr, "x", 1) == 1);
+	CHECK(poll(&f, 1, 0) == 1 && (f.revents & POLLIN));
+	close(wr);
+	CHECK(read(rd, buf, sizeof(buf)) == 1);
+	CHECK(read(rd, buf, sizeof(buf)) == 0); /* the writer is gone: end of file */
+	close(rd);
+	/* With no reader, a non-blocking writer cannot open; O_RDWR opens both ends. */
+	EXPECT_ERR(ENXIO, open("fifo_d", O_WRONLY | O_NONBLOCK));
+	int both = open("fifo_d", O_RDWR);
+	EXPECT_OK(both);
+	CHECK(write(both, "ab", 2) == 2 && read(both, buf, 2) == 2 && memcmp(buf, "ab", 2) == 0);
+	/* Data left when every end closes is gone at the next open. */
+	CHECK(write(both, "left", 4) == 4);
+	close(both);
+	both = open("fifo_d", O_RDWR | O_NONBLOCK);
+	EXPECT_OK(both);
+	EXPECT_ERR(EAGAIN, read(both, buf, 1));
+	struct stat st;
+	EXPECT_OK(fstat(both, &st));
+	CHECK(S_ISFIFO(st.st_mode));
+	close(both);
+}
+
+/* A blocking open waits for the other end, from another process. */
+TEST(fifo_open_waits)
+{
+	char buf[8];
+
+	EXPECT_OK(mkfifo("fifo_w", 0600));
+	pid_t pid = xfork();
+	if (pid == 0) {
+		struct timespec ts = { 0, 50 * 1000000 };
+		nanosleep(&ts, NULL);
+		int wr = open("fifo_w", O_WRONLY);
+		if (wr < 0 || write(wr, "hi", 2) != 2)
+			_exit(1);
+		_exit(0);
+	}
+	long long t0 = mono_ns();
+	int rd = open("fifo_w", O_RDONLY); /* waits for the child's open */
+	EXPECT_OK(rd);
+	CHECK(mono_ns() - t0 >= 40 * 1000000LL);
+	CHECK(read(rd, buf, sizeof(buf)) == 2 && memcmp(buf, "hi", 2) == 0);
+	expect_exit(pid, 0, "writer");
+	CHECK(read(rd, buf, sizeof(buf)) == 0);
+	close(rd);
+	/* And the other way: a writer waits for a reader. */
+	pid = xfork();
+	if (pid == 0) {
+		struct timespec ts = { 0, 50 * 1000000 };
+		nanosleep(&ts, NULL);
+		int r = open("fifo_w", O_RDONLY);
+		_exit(r >= 0 && read(r, buf, sizeof(buf)) == 3 ? 0 : 1);
+	}
+	int wr = open("fifo_w", O_WRONLY);
+	EXPECT_OK(wr);
+	CHECK(write(wr, "abc", 3) == 3);
+	close(wr);
+	expect_exit(pid, 0, "reader");
+}
+
+static void
+on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/* A signal ends the wait of an open with EINTR when its handler has no SA_RESTART. */
+TEST(fifo_open_eintr)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+
+	EXPECT_OK(mkfifo("fifo_i", 0600));
+	EXPECT_OK(sigaction(SIGALRM, &sa, NULL));
+	struct itimerval it = { { 0, 0 }, { 0, 30000 } };
+	EXPECT_OK(setitimer(ITIMER_REAL, &it, NULL));
+	EXPECT_ERR(EINTR, open("fifo_i", O_RDONLY));
+	/* The failed open left no reader behind. */
+	EXPECT_ERR(ENXIO, open("fifo_i", O_WRONLY | O_NONBLOCK));
 }
