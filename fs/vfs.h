@@ -45,6 +45,8 @@
  *                         pointers, for walks upwards (.., getcwd); the
  *                         name hash's lock nests inside it
  *   files->lock, fs->lock (spinlocks)  leaves: nothing is taken under them
+ *   locks_mutex (fs/locks.c)  every inode's record locks; taken with none
+ *                         of the above held
  * Reads of regular files take no inode lock at all: they read i_size once
  * and copy from pages they hold a reference on.
  *
@@ -99,6 +101,7 @@
 
 struct dentry;
 struct file;
+struct file_lock_context;
 struct inode;
 struct poll_table;
 struct dir_context;
@@ -147,6 +150,9 @@ struct inode {
 	/* regular files: the page cache (fs/filemap.c) */
 	struct spinlock pages_lock;
 	struct page_index pages;
+
+	/* POSIX record locks (fs/locks.c), under its mutex: NULL until the first */
+	struct file_lock_context *flctx;
 
 	/* directories */
 	u64 next_pos; /* getdents position for the next child linked */
@@ -372,6 +378,15 @@ extern const struct file_operations ramfs_dir_fops, ramfs_file_fops;
 struct inode *ramfs_new_inode(u32 mode);
 /* llseek for files whose offsets are bytes up to MAX_FILE_SIZE (regular files). */
 s64 generic_file_llseek(struct file *f, s64 off, int whence);
+
+/* ---- record locks (fs/locks.c) ------------------------------------------ */
+
+struct kernel_flock;
+/* fcntl's F_GETLK, and F_SETLK/F_SETLKW (wait): 0 or -errno. */
+long fcntl_getlk(struct file *f, struct kernel_flock __user *ufl);
+long fcntl_setlk(struct file *f, bool wait, const struct kernel_flock __user *ufl);
+/* A descriptor of f is being closed by the process owning fd table owner: its locks on f go. */
+void locks_remove_posix(struct file *f, struct files *owner);
 
 /* ---- named pipes (fs/pipe.c) -------------------------------------------- */
 
