@@ -304,27 +304,63 @@ TEST(fcntl_lock_close_exit)
 	close(fd);
 }
 
-/* F_SETLKW sleeps until the lock in its way goes. */
-TEST(fcntl_lock_wait)
+/*
+ * A child that takes a write lock on [start, start + len) of fd, then runs
+ * then(fd) and exits with its status (1 if the lock failed); returns once
+ * the child holds the lock.
+ */
+static pid_t
+fork_holder(int fd, off_t start, off_t len, int (*then)(int fd))
 {
-	int fd = create_file("lock_w", "x", 1, 0644);
 	int p[2];
 	char c;
 
 	EXPECT_OK(pipe(p));
 	pid_t pid = xfork();
 	if (pid == 0) {
-		struct timespec ts = { 0, 60 * 1000000 };
-		if (set_lock(fd, F_SETLK, F_WRLCK, 0, 0) != 0)
+		if (set_lock(fd, F_SETLK, F_WRLCK, start, len) != 0)
 			_exit(1);
 		write(p[1], "l", 1);
-		nanosleep(&ts, NULL);
-		set_lock(fd, F_SETLK, F_UNLCK, 0, 0);
-		nanosleep(&ts, NULL);
-		_exit(0);
+		_exit(then(fd));
 	}
 	CHECK(read(p[0], &c, 1) == 1);
+	close(p[0]);
+	close(p[1]);
+	return pid;
+}
+
+static int
+unlock_after_60ms(int fd)
+{
+	struct timespec ts = { 0, 60 * 1000000 };
+
+	nanosleep(&ts, NULL);
+	set_lock(fd, F_SETLK, F_UNLCK, 0, 0);
+	nanosleep(&ts, NULL);
+	return 0;
+}
+
+static int
+wait_for_byte0(int fd)
+{
+	return set_lock(fd, F_SETLKW, F_WRLCK, 0, 1) == 0 ? 0 : 2;
+}
+
+static int
+hold_forever(int fd)
+{
+	(void)fd;
+	pause();
+	return 0;
+}
+
+/* F_SETLKW sleeps until the lock in its way goes. */
+TEST(fcntl_lock_wait)
+{
+	int fd = create_file("lock_w", "x", 1, 0644);
+	pid_t pid = fork_holder(fd, 0, 0, unlock_after_60ms);
 	long long t0 = mono_ns();
+
 	EXPECT_OK(set_lock(fd, F_SETLKW, F_WRLCK, 0, 0));
 	CHECK(mono_ns() - t0 >= 30 * 1000000LL);
 	expect_exit(pid, 0, "holder");
@@ -335,21 +371,10 @@ TEST(fcntl_lock_wait)
 TEST(fcntl_lock_deadlock)
 {
 	int fd = create_file("lock_d", "xx", 2, 0644);
-	int p[2];
-	char c;
 
-	EXPECT_OK(pipe(p));
 	EXPECT_OK(set_lock(fd, F_SETLK, F_WRLCK, 0, 1)); /* we hold byte 0 */
-	pid_t pid = xfork();
-	if (pid == 0) {
-		if (set_lock(fd, F_SETLK, F_WRLCK, 1, 1) != 0) /* it holds byte 1 */
-			_exit(1);
-		write(p[1], "l", 1);
-		if (set_lock(fd, F_SETLKW, F_WRLCK, 0, 1) != 0) /* and waits for byte 0 */
-			_exit(2);
-		_exit(0);
-	}
-	CHECK(read(p[0], &c, 1) == 1);
+	/* It holds byte 1 and waits for byte 0. */
+	pid_t pid = fork_holder(fd, 1, 1, wait_for_byte0);
 	struct timespec ts = { 0, 100 * 1000000 };
 	nanosleep(&ts, NULL); /* let it go to sleep */
 	EXPECT_ERR(EDEADLK, set_lock(fd, F_SETLKW, F_WRLCK, 1, 1));
@@ -367,20 +392,7 @@ on_alarm_lock(int sig)
 TEST(fcntl_lock_eintr_and_errors)
 {
 	int fd = create_file("lock_e", "x", 1, 0644);
-	int p[2];
-	char c;
-
-	EXPECT_OK(pipe(p));
-	pid_t pid = xfork();
-	if (pid == 0) {
-		close(p[0]);
-		if (set_lock(fd, F_SETLK, F_WRLCK, 0, 0) != 0)
-			_exit(1);
-		write(p[1], "l", 1);
-		pause();
-		_exit(0);
-	}
-	CHECK(read(p[0], &c, 1) == 1);
+	pid_t pid = fork_holder(fd, 0, 0, hold_forever);
 	struct sigaction sa = { .sa_handler = on_alarm_lock };
 	EXPECT_OK(sigaction(SIGALRM, &sa, NULL));
 	struct itimerval it = { { 0, 0 }, { 0, 30000 } };

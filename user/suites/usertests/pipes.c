@@ -150,6 +150,22 @@ TEST(poll_pipe)
 	EXPECT_ERR(EINVAL, syscall(SYS_poll, f, 1L << 30, 0));
 }
 
+/* A child that writes "w" to fd 50 ms from now, to wake a waiting reader. */
+static pid_t
+write_later(int fd)
+{
+	pid_t pid = xfork();
+
+	if (pid == 0) {
+		struct timespec ts = { 0, 50 * 1000000 };
+
+		nanosleep(&ts, NULL);
+		write(fd, "w", 1);
+		_exit(0);
+	}
+	return pid;
+}
+
 TEST(poll_wakeup)
 {
 	int p[2];
@@ -164,14 +180,7 @@ TEST(poll_wakeup)
 	CHECK(poll(&f, 1, 30) == 0);
 	CHECK(mono_ns() - t0 >= 30 * 1000000LL);
 	/* A writer wakes a reader that waits without a time limit. */
-	pid = xfork();
-	if (pid == 0) {
-		struct timespec ts = { 0, 50 * 1000000 };
-
-		nanosleep(&ts, NULL);
-		write(p[1], "w", 1);
-		_exit(0);
-	}
+	pid = write_later(p[1]);
 	CHECK(poll(&f, 1, -1) == 1 && f.revents == POLLIN);
 	expect_exit(pid, 0, "writer");
 }
@@ -238,14 +247,7 @@ TEST(select_wakeup)
 	pid_t pid;
 
 	EXPECT_OK(pipe(p));
-	pid = xfork();
-	if (pid == 0) {
-		struct timespec ts = { 0, 50 * 1000000 };
-
-		nanosleep(&ts, NULL);
-		write(p[1], "w", 1);
-		_exit(0);
-	}
+	pid = write_later(p[1]);
 	FD_ZERO(&r);
 	FD_SET(p[0], &r);
 	CHECK(raw_select(p[0] + 1, &r, NULL, NULL, NULL) == 1 && FD_ISSET(p[0], &r));
