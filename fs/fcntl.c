@@ -1,6 +1,7 @@
 /*
  * fcntl.c - duplicating descriptors (dup, dup2, dup3, F_DUPFD), their
- * close-on-exec bit, a file's status flags (F_GETFL/F_SETFL), and ioctl's
+ * close-on-exec bit, a file's status flags (F_GETFL/F_SETFL), record locks
+ * (F_GETLK, F_SETLK, F_SETLKW: handed to locks.c), and ioctl's
  * generic requests before the file's own. Errors are Linux's: -EBADF for a
  * bad descriptor (also dup2's target out of range), -EINVAL for a bad
  * command, flag or F_DUPFD minimum. Not here: the table itself (fdtable.c).
@@ -104,6 +105,16 @@ SYSCALL3(fcntl, int, fd, int, cmd, unsigned long, arg)
 		}
 		set_status_flags(f, (u32)arg, SETFL_MASK);
 		ret = 0;
+		break;
+	case F_GETLK:
+	case F_SETLK:
+	case F_SETLKW:
+		if (f->fmode & FMODE_PATH)
+			ret = -EBADF;
+		else if (cmd == F_GETLK)
+			ret = fcntl_getlk(f, (struct kernel_flock __user *)arg);
+		else
+			ret = fcntl_setlk(f, cmd == F_SETLKW, (struct kernel_flock __user *)arg);
 		break;
 	default:
 		ret = (f->fmode & FMODE_PATH) ? -EBADF : -EINVAL;

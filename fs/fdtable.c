@@ -109,6 +109,14 @@ files_dup(struct files *old)
 	}
 }
 
+/* A descriptor of f in files is gone: its process's record locks on f go with it (POSIX). */
+static void
+close_file(struct files *files, struct file *f)
+{
+	locks_remove_posix(f, files);
+	file_put(f);
+}
+
 void
 files_put(struct files *files)
 {
@@ -116,7 +124,7 @@ files_put(struct files *files)
 		return;
 	for (unsigned fd = 0; fd < files->max; fd++) {
 		if (files->fd[fd])
-			file_put(files->fd[fd]);
+			close_file(files, files->fd[fd]);
 	}
 	kfree(files->fd);
 	kfree(files->cloexec);
@@ -143,7 +151,7 @@ files_close_on_exec(struct files *files)
 			continue;
 		struct file *f = slot_take(files, fd);
 		spin_unlock(&files->lock);
-		file_put(f);
+		close_file(files, f);
 		spin_lock(&files->lock);
 	}
 	spin_unlock(&files->lock);
@@ -230,7 +238,7 @@ fd_replace(int fd, struct file *f, bool cloexec)
 	cloexec_assign(files, (unsigned)fd, cloexec);
 	spin_unlock(&files->lock);
 	if (old)
-		file_put(old);
+		close_file(files, old);
 	return fd;
 }
 
@@ -248,7 +256,7 @@ fd_close(int fd)
 	spin_unlock(&files->lock);
 	if (!f)
 		return -EBADF;
-	file_put(f);
+	close_file(files, f);
 	return 0;
 }
 
@@ -285,6 +293,20 @@ files_next_fd(struct files *files, int from)
 			found = (int)fd;
 	spin_unlock(&files->lock);
 	return found;
+}
+
+unsigned
+fd_table_size(void)
+{
+	struct files *files = current_files();
+	unsigned max = 0;
+
+	if (files) {
+		spin_lock(&files->lock);
+		max = files->max;
+		spin_unlock(&files->lock);
+	}
+	return max;
 }
 
 struct file *

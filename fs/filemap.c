@@ -38,6 +38,8 @@ set_page_dirty(struct page *page)
 	__atomic_or_fetch(&page->flags, PG_DIRTY, __ATOMIC_RELAXED);
 }
 
+u64 filemap_nr_pages;
+
 /*
  * Looks index up and, if absent and fresh is given, puts fresh there; with
  * within_size, only below i_size (checked under the lock, so a truncation
@@ -51,8 +53,10 @@ index_get(struct inode *inode, u64 index, struct page *fresh, bool within_size)
 	spin_lock(&inode->pages_lock);
 	if (!within_size || index < pages_for(i_size_read(inode))) {
 		page = page_index_lookup(&inode->pages, index);
-		if (!page && fresh && page_index_insert(&inode->pages, index, fresh) == 0)
+		if (!page && fresh && page_index_insert(&inode->pages, index, fresh) == 0) {
 			page = fresh;
+			__atomic_fetch_add(&filemap_nr_pages, 1, __ATOMIC_RELAXED);
+		}
 		if (page)
 			get_page(page);
 	}
@@ -196,8 +200,10 @@ drop_pages_from(struct inode *inode, u64 first)
 		u64 index = first;
 		spin_lock(&inode->pages_lock);
 		struct page *page = page_index_next(&inode->pages, &index);
-		if (page)
+		if (page) {
 			page_index_remove(&inode->pages, index);
+			__atomic_fetch_sub(&filemap_nr_pages, 1, __ATOMIC_RELAXED);
+		}
 		spin_unlock(&inode->pages_lock);
 		if (!page)
 			return;

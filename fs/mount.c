@@ -8,6 +8,9 @@
  * inode (Linux keeps a separate mount tree; with one mount point that is
  * not worth having). Mounting is meant for boot, before any process could
  * be walking through the directory being covered.
+ *
+ * The mounts are also kept in a short table, the root first, for
+ * /proc/mounts: written only at boot, read by anyone afterwards.
  */
 #include "fs/vfs.h"
 #include "uapi/errno.h"
@@ -15,6 +18,20 @@
 #include "kernel/printk.h"
 
 struct dentry *vfs_root;
+
+#define MAX_MOUNTS 8
+
+static struct vfs_mount_info mounts[MAX_MOUNTS] = { { "/", DEV_RAMFS } };
+static unsigned nmounts = 1;
+
+bool
+vfs_mount_at(unsigned i, struct vfs_mount_info *out)
+{
+	if (i >= READ_ONCE(nmounts))
+		return false;
+	*out = mounts[i];
+	return true;
+}
 
 static void
 make_dir(const char *path, u32 mode)
@@ -60,8 +77,12 @@ vfs_mount(const char *path, struct inode *root)
 		d->mounted = true;
 	}
 	mutex_unlock(&covered->lock);
-	if (!err)
+	if (!err) {
 		inode_put(covered);
+		if (nmounts < MAX_MOUNTS)
+			mounts[nmounts] = (struct vfs_mount_info){ path, root->dev };
+		WRITE_ONCE(nmounts, MIN(nmounts + 1, MAX_MOUNTS));
+	}
 	dput(d);
 	return err;
 }

@@ -15,6 +15,10 @@
  *  - poll: POLLIN with data, POLLHUP without writers, POLLOUT when a
  *    PIPE_BUF write would not block, POLLERR without readers.
  *
+ * Named pipes (FIFOs) are the same pipe behind a name on the RAM file
+ * system: their inode has fifo_fops, whose open makes the pipe and waits
+ * for the other end as Linux does (fifo_open below).
+ *
  * The mutex serializes readers and writers (they copy from and to user
  * memory, which may fault and sleep); sleepers wait on two queues without
  * it, testing the counters with single reads. O_DIRECT (packet mode) is
@@ -34,6 +38,7 @@ struct pipe {
 	char *buf;		   /* PIPE_SIZE bytes, a ring */
 	u32 head, tail;		   /* bytes ever written and read (mod 2^32) */
 	u32 readers, writers;	   /* open ends */
+	u32 r_counter, w_counter;  /* opens ever of each end (FIFOs wait for them to move) */
 	struct wait_queue rd_wait; /* readers wait for data or no writers */
 	struct wait_queue wr_wait; /* writers wait for room or no readers */
 };
@@ -190,6 +195,8 @@ pipe_release(struct file *f)
 		p->readers--;
 	if (f->fmode & FMODE_WRITE)
 		p->writers--;
+	if (!p->readers && !p->writers)
+		p->tail = p->head; /* a FIFO reopened later starts empty */
 	mutex_unlock(&p->lock);
 	wake_up_all(&p->rd_wait);
 	wake_up_all(&p->wr_wait);
@@ -215,30 +222,135 @@ static const struct file_operations pipe_fops = {
 	.release = pipe_release,
 };
 
+/* A pipe's buffer and queues, or NULL. */
+static struct pipe *
+pipe_alloc(void)
+{
+	struct pipe *p = kzalloc(sizeof(*p));
+
+	if (p && !(p->buf = kmalloc(PIPE_SIZE))) {
+		kfree(p);
+		return NULL;
+	}
+	if (p) {
+		mutex_init(&p->lock, "pipe");
+		wait_queue_init(&p->rd_wait);
+		wait_queue_init(&p->wr_wait);
+	}
+	return p;
+}
+
 /* A pipe inode with its buffer: one reference, or NULL. */
 static struct inode *
 pipe_inode_new(void)
 {
-	struct pipe *p = kzalloc(sizeof(*p));
-	struct inode *inode = NULL;
+	struct pipe *p = pipe_alloc();
+	struct inode *inode = p ? inode_alloc(S_IFIFO | 0600, &pipe_iops, &pipe_fops) : NULL;
 
-	if (p)
-		p->buf = kmalloc(PIPE_SIZE);
-	if (p && p->buf)
-		inode = inode_alloc(S_IFIFO | 0600, &pipe_iops, &pipe_fops);
 	if (!inode) {
 		if (p)
 			kfree(p->buf);
 		kfree(p);
 		return NULL;
 	}
-	mutex_init(&p->lock, "pipe");
-	wait_queue_init(&p->rd_wait);
-	wait_queue_init(&p->wr_wait);
 	inode->dev = DEV_PIPEFS;
 	inode->private = p;
 	return inode;
 }
+
+/* ---- named pipes (FIFOs: mknod S_IFIFO) ---------------------------------------- */
+
+/*
+ * Waits, without the pipe's lock, until *counter moves past seen (a
+ * partner opened): 0, or -ERESTARTSYS for a signal.
+ */
+static int
+fifo_wait_partner(struct pipe *p, struct wait_queue *q, u32 *counter, u32 seen)
+{
+	mutex_unlock(&p->lock);
+	int err = wait_event_interruptible(q, READ_ONCE(*counter) != seen);
+	mutex_lock(&p->lock);
+	return err ? -ERESTARTSYS : 0;
+}
+
+/*
+ * Opening a FIFO, as Linux's fifo_open: the pipe is made at the first open
+ * and kept with the inode. A read-only open waits for a writer and a
+ * write-only open for a reader (unless O_NONBLOCK: a reader goes on, a
+ * writer fails with ENXIO); O_RDWR never waits. Once the last end closes
+ * the data left is dropped, as Linux frees the pipe.
+ */
+static int
+fifo_open(struct inode *inode, struct file *f)
+{
+	mutex_lock(&inode->lock);
+	struct pipe *p = inode->private;
+	if (!p)
+		p = inode->private = pipe_alloc();
+	mutex_unlock(&inode->lock);
+	if (!p)
+		return -ENOMEM;
+	bool nonblock = f->flags & O_NONBLOCK;
+	int err = 0;
+	mutex_lock(&p->lock);
+	switch (f->fmode & (FMODE_READ | FMODE_WRITE)) {
+	case FMODE_READ:
+		p->readers++;
+		p->r_counter++;
+		wake_up_all(&p->wr_wait);
+		if (!p->writers && !nonblock)
+			err = fifo_wait_partner(p, &p->rd_wait, &p->w_counter, p->w_counter);
+		if (err)
+			p->readers--;
+		break;
+	case FMODE_WRITE:
+		if (!p->readers && nonblock) {
+			err = -ENXIO;
+			break;
+		}
+		p->writers++;
+		p->w_counter++;
+		wake_up_all(&p->rd_wait);
+		if (!p->readers)
+			err = fifo_wait_partner(p, &p->wr_wait, &p->r_counter, p->r_counter);
+		if (err)
+			p->writers--;
+		break;
+	default: /* O_RDWR: both ends at once */
+		p->readers++;
+		p->writers++;
+		p->r_counter++;
+		p->w_counter++;
+		wake_up_all(&p->rd_wait);
+		wake_up_all(&p->wr_wait);
+		break;
+	}
+	mutex_unlock(&p->lock);
+	if (err) { /* the partner that was waited for may be waiting on us */
+		wake_up_all(&p->rd_wait);
+		wake_up_all(&p->wr_wait);
+	}
+	return err;
+}
+
+static void
+fifo_evict(struct inode *inode)
+{
+	if (inode->private)
+		pipe_evict(inode);
+}
+
+const struct inode_operations fifo_iops = {
+	.evict = fifo_evict,
+};
+
+const struct file_operations fifo_fops = {
+	.open = fifo_open,
+	.read = pipe_read,
+	.write = pipe_write,
+	.poll = pipe_poll,
+	.release = pipe_release,
+};
 
 /* Both ends of a new pipe: 0 or -ENOMEM. */
 static int

@@ -1,5 +1,5 @@
 /*
- * poll.c - poll and ppoll: wait until one of several files is ready.
+ * poll.c - poll, ppoll, select and pselect6: wait until one of several files is ready.
  *
  * Each pass asks every file's poll operation for its ready mask; the
  * operation first calls poll_wait() on each wait queue whose wake-up could
@@ -14,13 +14,19 @@
  * Timeouts: 0 polls once, negative waits forever, positive sleeps with
  * schedule_timeout_ns() until the deadline (measured with ns_since_boot,
  * so an early wake-up that finds nothing ready sleeps for what is left).
- * ppoll's signal mask waits for signals. Not here: what "ready" means for
+ * ppoll's and pselect6's signal masks are in force while they wait.
+ *
+ * select and pselect6 are the same loop over bitmaps (fd_sets) instead of
+ * pollfds: each fd in a set is asked its poll mask, and the sets are
+ * written back holding the ready fds, as Linux's fs/select.c does. Not here: what "ready" means for
  * a file (its poll operation; without one a file is always readable and
  * writable, as in Linux).
  */
 #include "fs/vfs.h"
 #include "uapi/errno.h"
+#include "kernel/lib/string.h"
 #include "kernel/sched/sched.h"
+#include "kernel/signal/signal.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/time/tsc.h"
 #include "uapi/time.h"
@@ -134,35 +140,42 @@ poll_one(struct kernel_pollfd *pfd, struct poll_table *pt)
 }
 
 /* One pass over every fd: how many have events. */
-static int
-poll_pass(struct kernel_pollfd *fds, unsigned nfds, struct poll_table *pt)
+struct poll_args {
+	struct kernel_pollfd *fds;
+	unsigned nfds;
+};
+
+static long
+poll_pass(void *arg, struct poll_table *pt)
 {
+	struct poll_args *a = arg;
 	int ready = 0;
 
-	for (unsigned i = 0; i < nfds; i++) {
-		fds[i].revents = poll_one(&fds[i], pt);
-		if (fds[i].revents)
+	for (unsigned i = 0; i < a->nfds; i++) {
+		a->fds[i].revents = poll_one(&a->fds[i], pt);
+		if (a->fds[i].revents)
 			ready++;
 	}
 	return ready;
 }
 
 /*
- * Polls until something is ready, *timeout_ns (negative: forever) passes,
- * or a signal comes; *timeout_ns is left with the time that remained.
+ * Runs pass (poll's or select's) until it finds something ready (or an
+ * error), *timeout_ns (negative: forever) passes, or a signal comes;
+ * *timeout_ns is left with the time that remained.
  */
 static long
-do_poll(struct kernel_pollfd *fds, unsigned nfds, s64 *timeout_ns)
+poll_loop(long (*pass)(void *arg, struct poll_table *pt), void *arg, s64 *timeout_ns)
 {
 	u64 deadline = *timeout_ns > 0 ? ns_since_boot() + (u64)*timeout_ns : 0;
 	struct poll_table pt;
 	long ret;
 
 	if (*timeout_ns == 0)
-		return poll_pass(fds, nfds, NULL);
+		return pass(arg, NULL);
 	for (;;) {
 		poll_table_init(&pt);
-		ret = poll_pass(fds, nfds, &pt);
+		ret = pass(arg, &pt);
 		if (!ret && pt.error)
 			ret = pt.error;
 		else if (!ret && task_interrupted())
@@ -199,8 +212,9 @@ poll_user(struct kernel_pollfd __user *ufds, unsigned nfds, s64 *timeout_ns)
 	if (nfds && !(fds = kmalloc(size)))
 		return -ENOMEM;
 	long ret = copy_from_user(fds, ufds, size);
+	struct poll_args a = { fds, nfds };
 	if (!ret)
-		ret = do_poll(fds, nfds, timeout_ns);
+		ret = poll_loop(poll_pass, &a, timeout_ns);
 	if (ret >= 0 && copy_to_user(ufds, fds, size))
 		ret = -EFAULT;
 	kfree(fds);
@@ -233,7 +247,15 @@ SYSCALL5(ppoll, struct kernel_pollfd __user *, fds, unsigned, nfds, struct kerne
 		    __builtin_add_overflow(timeout_ns, ts.tv_nsec, &timeout_ns))
 			timeout_ns = INT64_MAX; /* centuries: as good as forever */
 	}
+	if (sigmask) {
+		u64 mask;
+		if (copy_from_user(&mask, sigmask, sizeof(mask)))
+			return -EFAULT;
+		signal_set_temporary_mask(mask);
+	}
 	long ret = poll_user(fds, nfds, &timeout_ns);
+	if (sigmask)
+		signal_restore_temporary_mask(ret == -EINTR);
 	if (tsp && timeout_ns >= 0) {
 		/* The time left, as Linux reports it; a read-only timespec is not an error. */
 		ts = (struct kernel_timespec){ timeout_ns / NSEC_PER_SEC,
@@ -241,4 +263,188 @@ SYSCALL5(ppoll, struct kernel_pollfd __user *, fds, unsigned, nfds, struct kerne
 		(void)copy_to_user(tsp, &ts, sizeof(ts));
 	}
 	return ret;
+}
+
+/* ---- select and pselect6 ----------------------------------------------------------------- */
+
+/* What each of select's three sets waits for, in poll's terms (Linux's POLLIN_SET ...). */
+#define SELECT_IN     (POLLIN | POLLRDNORM | POLLRDBAND | POLLHUP | POLLERR)
+#define SELECT_OUT    (POLLOUT | POLLWRNORM | POLLWRBAND | POLLERR)
+#define SELECT_EX     POLLPRI
+#define NSEC_PER_USEC 1000l
+
+/*
+ * The sets as select sees them: bitmaps of n bits in 64-bit words (an
+ * fd_set's own layout), want[] copied in (zero for a set not given), got[]
+ * the answer.
+ */
+struct select_args {
+	unsigned n, words;
+	u64 *want[3], *got[3];
+};
+
+static const unsigned select_mask[3] = { SELECT_IN, SELECT_OUT, SELECT_EX };
+
+/* One pass: the number of bits set in got[], or -EBADF for an fd in a set that is not open. */
+static long
+select_pass(void *arg, struct poll_table *pt)
+{
+	struct select_args *a = arg;
+	long ready = 0;
+
+	for (unsigned w = 0; w < a->words; w++) {
+		u64 all = a->want[0][w] | a->want[1][w] | a->want[2][w];
+		for (int s = 0; s < 3; s++)
+			a->got[s][w] = 0;
+		while (all) {
+			unsigned bit = (unsigned)__builtin_ctzll(all);
+			u64 m = 1ull << bit;
+			int fd = (int)(w * 64 + bit);
+			all &= ~m;
+			struct file *f = fd_get_raw(fd);
+			if (!f)
+				return -EBADF;
+			unsigned mask = 0; /* an O_PATH file is never ready, as in Linux */
+			if (!(f->fmode & FMODE_PATH))
+				mask = f->ops->poll ? f->ops->poll(f, pt) : DEFAULT_POLLMASK;
+			file_put(f);
+			for (int s = 0; s < 3; s++) {
+				if ((a->want[s][w] & m) && (mask & select_mask[s])) {
+					a->got[s][w] |= m;
+					ready++;
+				}
+			}
+		}
+	}
+	return ready;
+}
+
+/*
+ * Linux's core_sys_select: n below 0 is -EINVAL, above the fd table's size
+ * it is cut down to it (no fd there can be open); each given set's first n
+ * bits are read, and written back holding only the ready fds. On an error
+ * or a signal the sets are left as they were.
+ */
+static long
+select_user(int n, u64 __user *uset[3], s64 *timeout_ns)
+{
+	struct select_args a;
+
+	if (n < 0)
+		return -EINVAL;
+	if ((unsigned)n > fd_table_size())
+		n = (int)fd_table_size();
+	a.n = (unsigned)n;
+	a.words = (a.n + 63) / 64;
+	size_t bytes = a.words * sizeof(u64);
+	u64 *buf = kmalloc(6 * bytes + 1);
+	if (!buf)
+		return -ENOMEM;
+	long ret = 0;
+	for (int s = 0; s < 3; s++) {
+		a.want[s] = buf + s * a.words;
+		a.got[s] = buf + (3 + s) * a.words;
+		memset(a.want[s], 0, bytes);
+		if (uset[s] && copy_from_user(a.want[s], uset[s], bytes))
+			ret = -EFAULT;
+		if (a.n % 64 && a.words) /* bits past n are not looked at */
+			a.want[s][a.words - 1] &= (1ull << (a.n % 64)) - 1;
+	}
+	if (!ret)
+		ret = poll_loop(select_pass, &a, timeout_ns);
+	if (ret == -EINTR)
+		ret = -ERESTARTNOHAND; /* restarted with the time left when no handler runs */
+	for (int s = 0; s < 3 && ret >= 0; s++)
+		if (uset[s] && copy_to_user(uset[s], a.got[s], bytes))
+			ret = -EFAULT;
+	kfree(buf);
+	return ret;
+}
+
+/* A timeout as Linux's poll_select_set_timeout takes it: -EINVAL unless normalized and >= 0. */
+static long
+timeout_from(s64 sec, s64 nsec, s64 *timeout_ns)
+{
+	if (sec < 0 || nsec < 0 || nsec >= NSEC_PER_SEC)
+		return -EINVAL;
+	if (__builtin_mul_overflow(sec, NSEC_PER_SEC, timeout_ns) ||
+	    __builtin_add_overflow(*timeout_ns, nsec, timeout_ns))
+		*timeout_ns = INT64_MAX;
+	return 0;
+}
+
+/*
+ * The time left goes back to the caller (Linux does, unlike POSIX; not for
+ * a zero timeout). A timeout in read-only memory is not an error, but then
+ * an interrupted call cannot be restarted with the time left: -EINTR.
+ */
+static long
+select_finish(long ret, bool wrote)
+{
+	if (!wrote && ret == -ERESTARTNOHAND)
+		return -EINTR;
+	return ret;
+}
+
+SYSCALL5(select, int, n, u64 __user *, inp, u64 __user *, outp, u64 __user *, exp,
+	 struct kernel_timeval __user *, tvp)
+{
+	u64 __user *uset[3] = { inp, outp, exp };
+	struct kernel_timeval tv;
+	s64 timeout_ns = -1;
+
+	if (tvp) {
+		if (copy_from_user(&tv, tvp, sizeof(tv)))
+			return -EFAULT;
+		if (timeout_from(tv.tv_sec + tv.tv_usec / 1000000,
+				 (tv.tv_usec % 1000000) * NSEC_PER_USEC, &timeout_ns))
+			return -EINVAL;
+	}
+	bool zero = timeout_ns == 0;
+	long ret = select_user(n, uset, &timeout_ns);
+	if (!tvp || zero)
+		return ret;
+	tv = (struct kernel_timeval){ timeout_ns / NSEC_PER_SEC,
+				      timeout_ns % NSEC_PER_SEC / NSEC_PER_USEC };
+	return select_finish(ret, copy_to_user(tvp, &tv, sizeof(tv)) == 0);
+}
+
+/* pselect6's sixth argument: the mask and its size, in one structure (six registers only). */
+struct pselect_sigmask {
+	const u64 __user *set;
+	size_t size;
+};
+
+SYSCALL6(pselect6, int, n, u64 __user *, inp, u64 __user *, outp, u64 __user *, exp,
+	 struct kernel_timespec __user *, tsp, const struct pselect_sigmask __user *, sig)
+{
+	u64 __user *uset[3] = { inp, outp, exp };
+	struct kernel_timespec ts;
+	struct pselect_sigmask sm = { NULL, 0 };
+	s64 timeout_ns = -1;
+	u64 mask;
+
+	if (sig && copy_from_user(&sm, sig, sizeof(sm)))
+		return -EFAULT;
+	if (tsp) {
+		if (copy_from_user(&ts, tsp, sizeof(ts)))
+			return -EFAULT;
+		if (timeout_from(ts.tv_sec, ts.tv_nsec, &timeout_ns))
+			return -EINVAL;
+	}
+	if (sm.set) {
+		if (sm.size != sizeof(u64))
+			return -EINVAL;
+		if (copy_from_user(&mask, sm.set, sizeof(mask)))
+			return -EFAULT;
+		signal_set_temporary_mask(mask);
+	}
+	bool zero = timeout_ns == 0;
+	long ret = select_user(n, uset, &timeout_ns);
+	if (sm.set)
+		signal_restore_temporary_mask(ret == -ERESTARTNOHAND);
+	if (!tsp || zero)
+		return ret;
+	ts = (struct kernel_timespec){ timeout_ns / NSEC_PER_SEC, timeout_ns % NSEC_PER_SEC };
+	return select_finish(ret, copy_to_user(tsp, &ts, sizeof(ts)) == 0);
 }

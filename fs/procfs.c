@@ -351,6 +351,7 @@ static const struct proc_entry root_entries[] = {
 	  .show = proc_show_lockstat,
 	  .write = proc_write_lockstat },
 	{ .name = "meminfo", .mode = S_IFREG | 0444, .show = proc_show_meminfo },
+	{ .name = "mounts", .mode = S_IFREG | 0444, .show = proc_show_mounts },
 	{ .name = "objects", .mode = S_IFREG | 0444, .show = proc_show_objects },
 	{ .name = "profile",
 	  .mode = S_IFREG | 0644,

@@ -1,6 +1,6 @@
 /*
  * procfs_info.c - the machine-wide files: /proc/cmdline, cpuinfo, lockstat,
- * meminfo, objects, profile, syscalls and uptime. Each gathers its figures here and leaves the layout
+ * meminfo, mounts, objects, profile, syscalls and uptime. Each gathers its figures here and leaves the layout
  * to procfs_text.c.
  */
 #include "fs/procfs_internal.h"
@@ -147,6 +147,31 @@ proc_show_meminfo(struct procbuf *b, union proc_arg arg)
 					 .cached_kb = 0,
 					 .slab_kb = slab_pages * kb,
 				 });
+	return 0;
+}
+
+/*
+ * The mounts file (also in each process directory: one mount table for all), in
+ * Linux's format, "device mount-point type options 0 0". The names and
+ * options are what Linux 6.1 shows for the same file systems on an
+ * initramfs: the root is "rootfs", a tmpfs of half of RAM.
+ */
+int
+proc_show_mounts(struct procbuf *b, union proc_arg arg)
+{
+	struct vfs_mount_info m;
+
+	for (unsigned i = 0; vfs_mount_at(i, &m); i++) {
+		if (m.dev == DEV_RAMFS) {
+			u64 blocks, bfree, files, ffree;
+			ramfs_usage(&blocks, &bfree, &files, &ffree);
+			procbuf_printf(b,
+				       "rootfs %s rootfs rw,size=%luk,nr_inodes=%lu,inode64 0 0\n",
+				       m.path, blocks * (PAGE_SIZE / 1024), files);
+		} else if (m.dev == DEV_PROCFS) {
+			procbuf_printf(b, "proc %s proc rw,relatime 0 0\n", m.path);
+		}
+	}
 	return 0;
 }
 

@@ -70,6 +70,7 @@ int proc_show_cpuinfo(struct procbuf *b, union proc_arg arg);
 int proc_show_lockstat(struct procbuf *b, union proc_arg arg);
 int proc_write_lockstat(const char *value, union proc_arg arg);
 int proc_show_meminfo(struct procbuf *b, union proc_arg arg);
+int proc_show_mounts(struct procbuf *b, union proc_arg arg);
 int proc_show_objects(struct procbuf *b, union proc_arg arg);
 int proc_show_syscalls(struct procbuf *b, union proc_arg arg);
 int proc_show_profile(struct procbuf *b, union proc_arg arg);

@@ -410,6 +410,7 @@ static const struct proc_entry pid_entries[] = {
 	{ .name = "fd", .mode = S_IFDIR | 0500, .dir = &proc_fd_dir },
 	{ .name = "maps", .mode = S_IFREG | 0444, .show = show_maps },
 	{ .name = "root", .mode = S_IFLNK | 0777, .link = show_root, .jump = jump_root },
+	{ .name = "mounts", .mode = S_IFREG | 0444, .show = proc_show_mounts },
 	{ .name = "stat", .mode = S_IFREG | 0444, .show = show_stat },
 	{ .name = "status", .mode = S_IFREG | 0444, .show = show_status },
 	{ .name = "task", .mode = S_IFDIR | 0555, .dir = &proc_task_dir },

@@ -29,6 +29,8 @@ ramfs_new_inode(u32 mode)
 		inode = inode_alloc(mode, &ramfs_file_iops, &ramfs_file_fops);
 	else if (S_ISLNK(mode))
 		inode = inode_alloc(mode, &ramfs_link_iops, NULL); /* opened only with O_PATH */
+	else if (S_ISFIFO(mode))
+		inode = inode_alloc(mode, &fifo_iops, &fifo_fops); /* a named pipe (fs/pipe.c) */
 	else
 		inode = inode_alloc(mode, NULL, NULL); /* a device node: devfs sets fops */
 	if (!inode)

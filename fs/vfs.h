@@ -45,6 +45,8 @@
  *                         pointers, for walks upwards (.., getcwd); the
  *                         name hash's lock nests inside it
  *   files->lock, fs->lock (spinlocks)  leaves: nothing is taken under them
+ *   locks_mutex (fs/locks.c)  every inode's record locks; taken with none
+ *                         of the above held
  * Reads of regular files take no inode lock at all: they read i_size once
  * and copy from pages they hold a reference on.
  *
@@ -99,6 +101,7 @@
 
 struct dentry;
 struct file;
+struct file_lock_context;
 struct inode;
 struct poll_table;
 struct dir_context;
@@ -162,6 +165,9 @@ struct inode {
 	/* regular files: the page cache (fs/filemap.c) */
 	struct spinlock pages_lock;
 	struct page_index pages;
+
+	/* POSIX record locks (fs/locks.c), under its mutex: NULL until the first */
+	struct file_lock_context *flctx;
 
 	/* directories */
 	u64 next_pos; /* getdents position for the next child linked */
@@ -365,6 +371,8 @@ struct file *fd_get_raw(int fd);
 struct file *files_lookup(struct files *files, int fd);
 /* The lowest open fd >= from in files, or -1 (/proc/<pid>/fd). */
 int files_next_fd(struct files *files, int from);
+/* The slots in the current fd table now: no fd at or above it is open (select clamps to it). */
+unsigned fd_table_size(void);
 /* Installs f (taking over the caller's reference) at the lowest free fd >= min. */
 int fd_alloc(struct file *f, int min, bool cloexec);
 /* Installs f at exactly fd, closing what was there (dup2): fd or -errno. */
@@ -395,6 +403,8 @@ struct read_dest {
 	bool kernel;
 };
 
+/* Pages in every file's cache together (atomic): what ramfs uses of memory (statfs). */
+extern u64 filemap_nr_pages;
 /* Reads from a regular file's cache: bytes read, or -EFAULT if none could be. */
 long filemap_read(struct inode *inode, struct read_dest dst, size_t n, u64 pos);
 /* The write loop, as Linux's generic_perform_write (inode->lock held): bytes or -errno. */
@@ -427,6 +437,20 @@ s64 generic_file_llseek(struct file *f, s64 off, int whence);
 
 /* A new symbolic link at path (from the cwd) to target: 0 or -errno (the initrd's links). */
 int vfs_symlinkat(const char *target, int dirfd, const char *path);
+/* ---- record locks (fs/locks.c) ------------------------------------------ */
+
+struct kernel_flock;
+/* fcntl's F_GETLK, and F_SETLK/F_SETLKW (wait): 0 or -errno. */
+long fcntl_getlk(struct file *f, struct kernel_flock __user *ufl);
+long fcntl_setlk(struct file *f, bool wait, const struct kernel_flock __user *ufl);
+/* A descriptor of f is being closed by the process owning fd table owner: its locks on f go. */
+void locks_remove_posix(struct file *f, struct files *owner);
+
+/* ---- named pipes (fs/pipe.c) -------------------------------------------- */
+
+/* A FIFO inode's operations: its first open makes the pipe. */
+extern const struct inode_operations fifo_iops;
+extern const struct file_operations fifo_fops;
 
 /* ---- directories (fs/readdir.c) ------------------------------------------ */
 
@@ -454,8 +478,17 @@ void poll_wait(struct file *f, struct wait_queue *q, struct poll_table *pt);
 
 /* ---- mounts and devices (fs/mount.c, fs/devfs.c, drivers/tty.c) --------- */
 
-/* Makes the directory at path show the file system whose root is root. */
+/*
+ * Makes the directory at path show the file system whose root is root
+ * (path must stay: a string constant).
+ */
 int vfs_mount(const char *path, struct inode *root);
+/* The i-th mount, the root first, for /proc/mounts: false past the last. */
+struct vfs_mount_info {
+	const char *path;
+	u32 dev; /* DEV_*: which file system */
+};
+bool vfs_mount_at(unsigned i, struct vfs_mount_info *out);
 /* Creates /dev/<name>: a character device with its own operations. */
 int devfs_register(const char *name, u32 rdev, const struct file_operations *ops, void *priv);
 /* /dev/null and /dev/zero (fs/mem_devices.c). */
@@ -468,6 +501,11 @@ void mem_devices_init(void);
  */
 void console_dev_init(void);
 struct file *console_open(void);
+
+/* ---- file-system figures (fs/statfs.c) ----------------------------------- */
+
+/* The RAM file system as tmpfs counts it, in 4 KiB pages: size, free, inodes, free inodes. */
+void ramfs_usage(u64 *blocks, u64 *bfree, u64 *files, u64 *ffree);
 
 /* ---- truncation (fs/truncate.c) ------------------------------------------ */
 

@@ -124,3 +124,48 @@ SYSCALL3(madvise, u64, addr, u64, len, int, advice)
 		return -EINVAL;
 	}
 }
+
+/*
+ * msync: Linux's checks and its walk over the areas (mm/msync.c). Every
+ * file here lives in the page cache of a RAM file system, which is the
+ * only copy of its data, so MS_SYNC and MS_ASYNC have nothing to write and
+ * MS_INVALIDATE nothing to drop (no page is ever locked in memory, so no
+ * -EBUSY). What is left is the answer: -ENOMEM when part of the range is
+ * not mapped (MS_ASYNC stops at the first hole, the others look past it),
+ * after -EINVAL for an unaligned start or bad flags.
+ */
+SYSCALL3(msync, u64, start, u64, len, int, flags)
+{
+	struct mm *mm = current()->mm;
+
+	if (flags & ~(MS_ASYNC | MS_INVALIDATE | MS_SYNC))
+		return -EINVAL;
+	if (!page_aligned(start) || ((flags & MS_ASYNC) && (flags & MS_SYNC)))
+		return -EINVAL;
+	len = ALIGN_UP(len, PAGE_SIZE);
+	u64 end = start + len;
+	if (end < start)
+		return -ENOMEM;
+	if (end == start)
+		return 0;
+	long err = -ENOMEM, unmapped = 0;
+	struct list_head *pos;
+	down_read(&mm->mmap_lock);
+	list_for_each(pos, &mm->vmas) {
+		struct vma *v = list_entry(pos, struct vma, link);
+		if (v->end <= start)
+			continue;
+		if (start < v->start) { /* a hole before this area */
+			if (flags == MS_ASYNC || v->start >= end)
+				break;
+			unmapped = -ENOMEM;
+		}
+		start = v->end;
+		if (start >= end) {
+			err = 0;
+			break;
+		}
+	}
+	up_read(&mm->mmap_lock);
+	return err ? err : unmapped;
+}

@@ -39,9 +39,11 @@
 #define ERANGE	     34
 #define EDEADLK	     35
 #define ENAMETOOLONG 36
+#define ENOLCK	     37
 #define ENOSYS	     38
 #define ENOTEMPTY    39
 #define ELOOP	     40
+#define EOVERFLOW    75
 #define EOPNOTSUPP   95
 #define ETIMEDOUT    110
 

@@ -46,7 +46,23 @@
 #define F_GETFL		3
 #define F_SETFL		4
 #define F_DUPFD_CLOEXEC 1030
-#define FD_CLOEXEC	1
+
+/* POSIX record locks: fcntl's commands, l_type's values and the record (asm-generic/fcntl.h). */
+#define F_GETLK	 5
+#define F_SETLK	 6
+#define F_SETLKW 7
+#define F_RDLCK	 0
+#define F_WRLCK	 1
+#define F_UNLCK	 2
+
+struct kernel_flock {
+	short l_type;
+	short l_whence; /* SEEK_SET, SEEK_CUR or SEEK_END: what l_start counts from */
+	long l_start;
+	long l_len; /* 0: to the end of the file, however long it grows; negative: before l_start */
+	int l_pid;  /* F_GETLK: the process holding the lock in the way */
+};
+#define FD_CLOEXEC 1
 
 /* lseek(2) */
 #define SEEK_SET  0

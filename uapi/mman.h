@@ -1,5 +1,5 @@
 /*
- * mman.h - mmap(2), mprotect(2) and madvise(2) values, Linux x86-64's
+ * mman.h - mmap(2), mprotect(2), madvise(2) and msync(2) values, Linux x86-64's
  * (asm-generic/mman-common.h, linux/mman.h). libc's <sys/mman.h> has the
  * same: user code includes that, not this.
  */
@@ -19,5 +19,9 @@
 #define MAP_FIXED_NOREPLACE 0x100000
 
 #define MADV_DONTNEED 4
+
+#define MS_ASYNC      1
+#define MS_INVALIDATE 2
+#define MS_SYNC	      4
 
 #endif

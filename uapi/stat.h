@@ -1,6 +1,6 @@
 /*
- * stat.h - what stat(2), fstat(2), lstat(2) and newfstatat(2) write, and
- * the file types of st_mode and of getdents64's d_type: Linux x86-64's
+ * stat.h - what stat(2), fstat(2), lstat(2) and newfstatat(2) write, the
+ * file types of st_mode and of getdents64's d_type, and utimensat's UTIME_*: Linux x86-64's
  * (arch/x86/include/uapi/asm/stat.h, linux/stat.h, linux/fs_types.h).
  * The structure is struct kernel_stat, not struct stat, so that it can sit
  * next to libc's; the S_IF* and DT_* macros are libc's too, so user code
@@ -50,5 +50,14 @@ struct kernel_stat {
 	unsigned long st_ctime, st_ctime_nsec;
 	long __unused[3];
 };
+
+/* The mode bits chown clears (linux/stat.h). */
+#define S_ISUID 04000
+#define S_ISGID 02000
+#define S_IXGRP 00010
+
+/* utimensat's special tv_nsec values (linux/stat.h). */
+#define UTIME_NOW  ((1l << 30) - 1l)
+#define UTIME_OMIT ((1l << 30) - 2l)
 
 #endif

@@ -104,6 +104,17 @@ bool signal_pending(void);
  */
 bool signal_work_on_return(const struct trap_frame *f);
 
+/*
+ * ppoll and pselect6: the caller's mask is replaced by mask while the call
+ * sleeps (the sigsuspend way). signal_restore_temporary_mask then puts the
+ * old one back at once, or, when the call was interrupted, on the way out
+ * after a handler's frame has recorded it (Linux's
+ * restore_saved_sigmask_unless), so that the signal that ended the wait is
+ * delivered.
+ */
+void signal_set_temporary_mask(u64 mask);
+void signal_restore_temporary_mask(bool interrupted);
+
 /* For /proc/<pid>/status: the signals t's process ignores, and those it has handlers for. */
 void signal_dispositions(struct task *t, u64 *ignored, u64 *caught);
 

@@ -145,6 +145,27 @@ SYSCALL2(rt_sigsuspend, const u64 __user *, umask, size_t, sigsetsize)
 	return -ERESTARTNOHAND;
 }
 
+void
+signal_set_temporary_mask(u64 mask)
+{
+	struct task *t = current();
+
+	t->sig_saved_mask = t->sig_blocked;
+	t->sig_restore_mask = true;
+	set_current_blocked(mask);
+}
+
+void
+signal_restore_temporary_mask(bool interrupted)
+{
+	struct task *t = current();
+
+	if (interrupted || !t->sig_restore_mask)
+		return;
+	t->sig_restore_mask = false;
+	set_current_blocked(t->sig_saved_mask);
+}
+
 static long
 timespec_to_deadline(const struct kernel_timespec __user *uts, u64 *deadline)
 {

@@ -54,6 +54,7 @@
 #include "fs/sync.c"
 #include "fs/pipe.c"
 #include "fs/poll.c"
+#include "fs/locks.c"
 #include "fs/mount.c"
 #include "fs/devfs.c"
 #include "fs/mem_devices.c"
@@ -210,6 +211,17 @@ void
 signal_send_self(int sig)
 {
 	signal_sent_self = sig;
+}
+
+/* ppoll/pselect6's masks: no signals on the host. */
+void
+signal_set_temporary_mask(u64 mask)
+{
+}
+
+void
+signal_restore_temporary_mask(bool interrupted)
+{
 }
 
 void

@@ -1,7 +1,7 @@
 /*
  * fds.c - usertests: file descriptors themselves: dup, fcntl, what every
- * call answers for a bad fd, and the terminal ioctls (on files, pipes and
- * the console).
+ * call answers for a bad fd, the terminal ioctls (on files, pipes and
+ * the console), and fcntl's POSIX record locks.
  */
 #define _GNU_SOURCE
 #include "usertests.h"
@@ -9,10 +9,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
+#include <sys/time.h>
+#include <sys/wait.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 TEST(dup)
@@ -141,4 +145,283 @@ TEST(ioctl_console)
 	}
 	EXPECT_ERR(ENOTTY, ioctl(fd, 0x5401ff, &t));
 	CHECK(poll(&f, 1, 0) == 1 && (f.revents & POLLOUT));
+}
+
+/* ---- POSIX record locks ------------------------------------------------------------- */
+
+static int
+set_lock(int fd, int cmd, short type, off_t start, off_t len)
+{
+	struct flock fl = { .l_type = type, .l_whence = SEEK_SET, .l_start = start, .l_len = len };
+
+	return fcntl(fd, cmd, &fl);
+}
+
+/* What F_GETLK says about [start, start + len) from this process: the lock in the way. */
+static struct flock
+get_lock(int fd, short type, off_t start, off_t len)
+{
+	struct flock fl = { .l_type = type, .l_whence = SEEK_SET, .l_start = start, .l_len = len };
+
+	EXPECT_OK(fcntl(fd, F_GETLK, &fl));
+	return fl;
+}
+
+/* Runs fn(fd) in a child (a process of its own: its own lock owner); its exit status. */
+static int
+in_child(int fd, int (*fn)(int fd))
+{
+	pid_t pid = xfork();
+
+	if (pid == 0)
+		_exit(fn(fd));
+	int status = wait_status(pid);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 100;
+}
+
+static int
+child_sees_write_lock(int fd)
+{
+	struct flock fl = get_lock(fd, F_RDLCK, 5, 1);
+
+	if (fl.l_type != F_WRLCK || fl.l_start != 0 || fl.l_len != 10 || fl.l_pid != getppid())
+		return 1;
+	if (set_lock(fd, F_SETLK, F_RDLCK, 9, 5) != -1 || (errno != EAGAIN && errno != EACCES))
+		return 2;
+	if (set_lock(fd, F_SETLK, F_WRLCK, 10, 5) != 0) /* past the parent's range */
+		return 3;
+	fl = get_lock(fd, F_WRLCK, 20, 0); /* to the end of the file: nobody there */
+	return fl.l_type == F_UNLCK ? 0 : 4;
+}
+
+static int
+child_shares_read_lock(int fd)
+{
+	if (set_lock(fd, F_SETLK, F_RDLCK, 0, 10) != 0)
+		return 1;
+	return set_lock(fd, F_SETLK, F_WRLCK, 0, 1) == -1 && errno == EAGAIN ? 0 : 2;
+}
+
+TEST(fcntl_lock_conflicts)
+{
+	int fd = create_file("lock_f", "0123456789", 10, 0644);
+
+	EXPECT_OK(set_lock(fd, F_SETLK, F_WRLCK, 0, 10));
+	/* Our own locks are never in our way. */
+	CHECK(get_lock(fd, F_WRLCK, 0, 10).l_type == F_UNLCK);
+	EXPECT_OK(set_lock(fd, F_SETLK, F_WRLCK, 0, 10));
+	CHECK(in_child(fd, child_sees_write_lock) == 0);
+	/* Shared locks share; an exclusive one of another process is refused. */
+	EXPECT_OK(set_lock(fd, F_SETLK, F_RDLCK, 0, 10)); /* converts ours in place */
+	CHECK(in_child(fd, child_shares_read_lock) == 0);
+	close(fd);
+}
+
+static int
+child_probe_middle(int fd)
+{
+	/* The parent holds [0,40) and [60,100) after unlocking the middle of [0,100). */
+	struct flock fl = get_lock(fd, F_WRLCK, 40, 20);
+	if (fl.l_type != F_UNLCK)
+		return 1;
+	fl = get_lock(fd, F_WRLCK, 50, 50);
+	if (fl.l_type != F_WRLCK || fl.l_start != 60 || fl.l_len != 40)
+		return 2;
+	fl = get_lock(fd, F_WRLCK, 0, 41);
+	if (fl.l_type != F_WRLCK || fl.l_start != 0 || fl.l_len != 40)
+		return 3;
+	return 0;
+}
+
+static int
+child_probe_merged(int fd)
+{
+	struct flock fl = get_lock(fd, F_WRLCK, 99, 1);
+
+	/* [0,40) + [40,60) + [60,100): one lock again, and l_len 0 means "to the end". */
+	if (fl.l_type != F_WRLCK || fl.l_start != 0 || fl.l_len != 100)
+		return 1;
+	fl = get_lock(fd, F_WRLCK, 1000, 1);
+	return fl.l_type == F_RDLCK && fl.l_start == 200 && fl.l_len == 0 ? 0 : 2;
+}
+
+static int
+child_probe_neg(int fd)
+{
+	struct flock fl = get_lock(fd, F_WRLCK, 0, 0);
+
+	return fl.l_type == F_WRLCK && fl.l_start == 25 && fl.l_len == 5 ? 0 : 1;
+}
+
+TEST(fcntl_lock_split_merge)
+{
+	int fd = create_file("lock_s", "", 0, 0644);
+
+	EXPECT_OK(set_lock(fd, F_SETLK, F_WRLCK, 0, 100));
+	EXPECT_OK(set_lock(fd, F_SETLK, F_UNLCK, 40, 20));
+	CHECK(in_child(fd, child_probe_middle) == 0);
+	EXPECT_OK(set_lock(fd, F_SETLK, F_WRLCK, 40, 20));
+	EXPECT_OK(set_lock(fd, F_SETLK, F_RDLCK, 200, 0));
+	CHECK(in_child(fd, child_probe_merged) == 0);
+	/* SEEK_CUR and SEEK_END count from the offset and the size; a negative length goes back. */
+	CHECK(lseek(fd, 0, SEEK_END) == 0);
+	EXPECT_OK(set_lock(fd, F_SETLK, F_UNLCK, 0, 0));
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_CUR, .l_start = 10, .l_len = -5 };
+	EXPECT_OK(lseek(fd, 20, SEEK_SET));
+	EXPECT_OK(fcntl(fd, F_SETLK, &fl)); /* bytes [25, 30) */
+	CHECK(in_child(fd, child_probe_neg) == 0);
+	close(fd);
+}
+
+static int
+child_locks_all(int fd)
+{
+	return set_lock(fd, F_SETLK, F_WRLCK, 0, 0) == 0 ? 0 : 1;
+}
+
+/* Closing any descriptor of the file drops the process's locks on it; so does exit. */
+TEST(fcntl_lock_close_exit)
+{
+	int fd = create_file("lock_c", "x", 1, 0644);
+	int other = open("lock_c", O_RDONLY);
+
+	EXPECT_OK(other);
+	EXPECT_OK(set_lock(fd, F_SETLK, F_WRLCK, 0, 0));
+	CHECK(in_child(fd, child_locks_all) == 1);
+	close(other); /* another descriptor, even one that took no lock */
+	CHECK(in_child(fd, child_locks_all) == 0);
+	/* A child's locks go when it exits: the parent can take them after. */
+	pid_t pid = xfork();
+	if (pid == 0) {
+		if (set_lock(fd, F_SETLK, F_WRLCK, 0, 0) != 0)
+			_exit(1);
+		_exit(0);
+	}
+	expect_exit(pid, 0, "locker");
+	EXPECT_OK(set_lock(fd, F_SETLK, F_WRLCK, 0, 0));
+	/* Locks are not inherited by fork. */
+	CHECK(in_child(fd, child_locks_all) == 1);
+	close(fd);
+}
+
+/*
+ * A child that takes a write lock on [start, start + len) of fd, then runs
+ * then(fd) and exits with its status (1 if the lock failed); returns once
+ * the child holds the lock.
+ */
+static pid_t
+fork_holder(int fd, off_t start, off_t len, int (*then)(int fd))
+{
+	int p[2];
+	char c;
+
+	EXPECT_OK(pipe(p));
+	pid_t pid = xfork();
+	if (pid == 0) {
+		if (set_lock(fd, F_SETLK, F_WRLCK, start, len) != 0)
+			_exit(1);
+		write(p[1], "l", 1);
+		_exit(then(fd));
+	}
+	CHECK(read(p[0], &c, 1) == 1);
+	close(p[0]);
+	close(p[1]);
+	return pid;
+}
+
+static int
+unlock_after_60ms(int fd)
+{
+	struct timespec ts = { 0, 60 * 1000000 };
+
+	nanosleep(&ts, NULL);
+	set_lock(fd, F_SETLK, F_UNLCK, 0, 0);
+	nanosleep(&ts, NULL);
+	return 0;
+}
+
+static int
+wait_for_byte0(int fd)
+{
+	return set_lock(fd, F_SETLKW, F_WRLCK, 0, 1) == 0 ? 0 : 2;
+}
+
+static int
+hold_forever(int fd)
+{
+	(void)fd;
+	pause();
+	return 0;
+}
+
+/* F_SETLKW sleeps until the lock in its way goes. */
+TEST(fcntl_lock_wait)
+{
+	int fd = create_file("lock_w", "x", 1, 0644);
+	pid_t pid = fork_holder(fd, 0, 0, unlock_after_60ms);
+	long long t0 = mono_ns();
+
+	EXPECT_OK(set_lock(fd, F_SETLKW, F_WRLCK, 0, 0));
+	CHECK(mono_ns() - t0 >= 30 * 1000000LL);
+	expect_exit(pid, 0, "holder");
+	close(fd);
+}
+
+/* Two processes each waiting for the other's lock: the second to ask gets EDEADLK. */
+TEST(fcntl_lock_deadlock)
+{
+	int fd = create_file("lock_d", "xx", 2, 0644);
+
+	EXPECT_OK(set_lock(fd, F_SETLK, F_WRLCK, 0, 1)); /* we hold byte 0 */
+	/* It holds byte 1 and waits for byte 0. */
+	pid_t pid = fork_holder(fd, 1, 1, wait_for_byte0);
+	struct timespec ts = { 0, 100 * 1000000 };
+	nanosleep(&ts, NULL); /* let it go to sleep */
+	EXPECT_ERR(EDEADLK, set_lock(fd, F_SETLKW, F_WRLCK, 1, 1));
+	EXPECT_OK(set_lock(fd, F_SETLK, F_UNLCK, 0, 1)); /* lets it through */
+	expect_exit(pid, 0, "waiter");
+	close(fd);
+}
+
+static void
+on_alarm_lock(int sig)
+{
+	(void)sig;
+}
+
+TEST(fcntl_lock_eintr_and_errors)
+{
+	int fd = create_file("lock_e", "x", 1, 0644);
+	pid_t pid = fork_holder(fd, 0, 0, hold_forever);
+	struct sigaction sa = { .sa_handler = on_alarm_lock };
+	EXPECT_OK(sigaction(SIGALRM, &sa, NULL));
+	struct itimerval it = { { 0, 0 }, { 0, 30000 } };
+	EXPECT_OK(setitimer(ITIMER_REAL, &it, NULL));
+	EXPECT_ERR(EINTR, set_lock(fd, F_SETLKW, F_WRLCK, 0, 0));
+	EXPECT_ERR(EAGAIN, set_lock(fd, F_SETLK, F_RDLCK, 0, 0));
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	EXPECT_OK(set_lock(fd, F_SETLK, F_WRLCK, 0, 0)); /* a killed holder's locks go too */
+	/* The open mode must allow the lock's kind. */
+	int rd = open("lock_e", O_RDONLY), wr = open("lock_e", O_WRONLY);
+	EXPECT_OK(rd);
+	EXPECT_OK(wr);
+	EXPECT_ERR(EBADF, set_lock(rd, F_SETLK, F_WRLCK, 0, 0));
+	EXPECT_ERR(EBADF, set_lock(wr, F_SETLK, F_RDLCK, 0, 0));
+	EXPECT_OK(set_lock(rd, F_SETLK, F_UNLCK, 0, 0));
+	/* Bad records. */
+	EXPECT_ERR(EINVAL, set_lock(fd, F_SETLK, 7, 0, 0));
+	EXPECT_ERR(EINVAL, set_lock(fd, F_SETLK, F_WRLCK, -1, 1));
+	EXPECT_ERR(EINVAL, set_lock(fd, F_SETLK, F_WRLCK, 2, -3));
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = 9 };
+	EXPECT_ERR(EINVAL, fcntl(fd, F_SETLK, &fl));
+	fl = (struct flock){ .l_type = F_UNLCK, .l_whence = SEEK_SET };
+	EXPECT_ERR(EINVAL, fcntl(fd, F_GETLK, &fl));
+	EXPECT_ERR(EFAULT, syscall(SYS_fcntl, fd, F_SETLK, bad_addrs[0]));
+	EXPECT_ERR(EFAULT, syscall(SYS_fcntl, fd, F_GETLK, bad_addrs[0]));
+	EXPECT_ERR(EBADF, set_lock(-1, F_SETLK, F_WRLCK, 0, 0));
+	int path = open("lock_e", O_PATH);
+	EXPECT_OK(path);
+	EXPECT_ERR(EBADF, set_lock(path, F_SETLK, F_UNLCK, 0, 0));
+	close(fd);
 }

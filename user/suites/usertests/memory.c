@@ -1,7 +1,7 @@
 /*
  * memory.c - usertests: brk, anonymous and file mappings, munmap and
- * mprotect splitting a mapping, madvise, malloc, a deep stack, and pages
- * the kernel faults in for a system call.
+ * mprotect splitting a mapping, madvise, msync, malloc, a deep stack, and
+ * pages the kernel faults in for a system call.
  */
 #define _GNU_SOURCE
 #include "usertests.h"
@@ -271,6 +271,51 @@ TEST(mmap_huge_hints)
 				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
 	EXPECT_ERR(ENOMEM, syscall(SYS_mmap, 0x10000, ~0UL - 0xffff, PROT_READ,
 				   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0));
+}
+
+/* msync: a shared file mapping's stores are the file's, before and after; its checks. */
+TEST(msync_file)
+{
+	char buf[8];
+	int fd = create_file("msync_f", NULL, 0, 0644);
+
+	EXPECT_OK(ftruncate(fd, 2 * PAGE));
+	char *p = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	CHECK(p != MAP_FAILED);
+	memcpy(p + PAGE, "synced", 6);
+	EXPECT_OK(msync(p, 2 * PAGE, MS_SYNC));
+	CHECK(pread(fd, buf, 6, PAGE) == 6 && memcmp(buf, "synced", 6) == 0);
+	EXPECT_OK(msync(p, 1, MS_ASYNC)); /* the length is rounded up to pages */
+	EXPECT_OK(msync(p + PAGE, PAGE, MS_INVALIDATE));
+	EXPECT_OK(msync(p, PAGE, MS_SYNC | MS_INVALIDATE));
+	EXPECT_OK(msync(p, 0, MS_SYNC));
+	EXPECT_OK(msync(p, 2 * PAGE, 0)); /* no flag at all is MS_ASYNC's behaviour */
+	CHECK(p[PAGE] == 's');
+	munmap(p, 2 * PAGE);
+	close(fd);
+}
+
+TEST(msync_errors)
+{
+	char *p = map_anon(3 * PAGE, PROT_READ | PROT_WRITE);
+
+	EXPECT_OK(msync(p, 3 * PAGE, MS_SYNC)); /* anonymous memory: nothing to do */
+	EXPECT_ERR(EINVAL, msync(p + 1, PAGE, MS_SYNC));
+	EXPECT_ERR(EINVAL, msync(p, PAGE, MS_SYNC | MS_ASYNC));
+	EXPECT_ERR(EINVAL, msync(p, PAGE, 8));
+	EXPECT_ERR(EINVAL, msync(p + 1, 0, MS_SYNC)); /* checked before the length */
+	/* A hole anywhere in the range: ENOMEM, whatever the flags. */
+	EXPECT_OK(munmap(p + PAGE, PAGE));
+	EXPECT_ERR(ENOMEM, msync(p, 3 * PAGE, MS_SYNC));
+	EXPECT_ERR(ENOMEM, msync(p, 3 * PAGE, MS_ASYNC));
+	EXPECT_ERR(ENOMEM, msync(p, 3 * PAGE, MS_INVALIDATE));
+	EXPECT_ERR(ENOMEM, msync(p + PAGE, PAGE, MS_SYNC));
+	EXPECT_ERR(ENOMEM, msync(p + PAGE, 2 * PAGE, MS_SYNC));
+	EXPECT_ERR(ENOMEM, msync(p, 2 * PAGE, MS_SYNC));
+	EXPECT_OK(msync(p + 2 * PAGE, PAGE, MS_SYNC));
+	EXPECT_ERR(ENOMEM, syscall(SYS_msync, 0x100000000000UL, PAGE, MS_SYNC));
+	EXPECT_ERR(ENOMEM, syscall(SYS_msync, (unsigned long)p, -2UL * PAGE, MS_SYNC));
+	munmap(p, 3 * PAGE);
 }
 
 TEST(malloc)

@@ -10,6 +10,8 @@
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/select.h>
+#include <sys/time.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -148,6 +150,22 @@ TEST(poll_pipe)
 	EXPECT_ERR(EINVAL, syscall(SYS_poll, f, 1L << 30, 0));
 }
 
+/* A child that writes "w" to fd 50 ms from now, to wake a waiting reader. */
+static pid_t
+write_later(int fd)
+{
+	pid_t pid = xfork();
+
+	if (pid == 0) {
+		struct timespec ts = { 0, 50 * 1000000 };
+
+		nanosleep(&ts, NULL);
+		write(fd, "w", 1);
+		_exit(0);
+	}
+	return pid;
+}
+
 TEST(poll_wakeup)
 {
 	int p[2];
@@ -162,14 +180,309 @@ TEST(poll_wakeup)
 	CHECK(poll(&f, 1, 30) == 0);
 	CHECK(mono_ns() - t0 >= 30 * 1000000LL);
 	/* A writer wakes a reader that waits without a time limit. */
+	pid = write_later(p[1]);
+	CHECK(poll(&f, 1, -1) == 1 && f.revents == POLLIN);
+	expect_exit(pid, 0, "writer");
+}
+
+/* The raw call: libc may copy the timeout (musl) or go through pselect6 (glibc). */
+static long
+raw_select(int n, fd_set *r, fd_set *w, fd_set *e, struct timeval *tv)
+{
+	return syscall(SYS_select, n, r, w, e, tv);
+}
+
+TEST(select_pipe)
+{
+	int p[2];
+	fd_set r, w;
+	char c;
+
+	EXPECT_OK(pipe(p));
+	FD_ZERO(&r);
+	FD_ZERO(&w);
+	FD_SET(p[0], &r);
+	FD_SET(p[1], &w);
+	struct timeval tv = { 0, 0 };
+	/* Only the writable end is ready: the sets come back holding only it. */
+	CHECK(raw_select(p[1] + 1, &r, &w, NULL, &tv) == 1);
+	CHECK(!FD_ISSET(p[0], &r) && FD_ISSET(p[1], &w));
+	CHECK(write(p[1], "x", 1) == 1);
+	FD_SET(p[0], &r);
+	FD_SET(p[1], &r); /* a write end asked for reading is not readable */
+	FD_SET(p[1], &w);
+	CHECK(raw_select(p[1] + 1, &r, &w, NULL, &tv) == 2); /* one per bit set */
+	CHECK(FD_ISSET(p[0], &r) && !FD_ISSET(p[1], &r) && FD_ISSET(p[1], &w));
+	/* The same fd in two sets counts twice; readiness in exceptfds is POLLPRI only. */
+	fd_set e;
+	FD_ZERO(&r);
+	FD_ZERO(&w);
+	FD_ZERO(&e);
+	FD_SET(p[0], &r);
+	FD_SET(p[0], &e);
+	FD_SET(p[1], &w);
+	FD_SET(p[1], &e);
+	CHECK(raw_select(p[1] + 1, &r, &w, &e, &tv) == 2);
+	CHECK(FD_ISSET(p[0], &r) && FD_ISSET(p[1], &w) && !FD_ISSET(p[0], &e) &&
+	      !FD_ISSET(p[1], &e));
+	/* End of file (no writer) is readable. */
+	CHECK(read(p[0], &c, 1) == 1);
+	close(p[1]);
+	FD_ZERO(&r);
+	FD_SET(p[0], &r);
+	CHECK(raw_select(p[0] + 1, &r, NULL, NULL, &tv) == 1 && FD_ISSET(p[0], &r));
+	/* Bits at or above nfds are neither looked at nor kept. */
+	EXPECT_OK(pipe(p));
+	FD_ZERO(&r);
+	FD_SET(p[0], &r);
+	CHECK(raw_select(p[0], &r, NULL, NULL, &tv) == 0 && !FD_ISSET(p[0], &r));
+	/* No sets at all: a sleep. */
+	CHECK(raw_select(0, NULL, NULL, NULL, &tv) == 0);
+}
+
+TEST(select_wakeup)
+{
+	int p[2];
+	fd_set r;
+	pid_t pid;
+
+	EXPECT_OK(pipe(p));
+	pid = write_later(p[1]);
+	FD_ZERO(&r);
+	FD_SET(p[0], &r);
+	CHECK(raw_select(p[0] + 1, &r, NULL, NULL, NULL) == 1 && FD_ISSET(p[0], &r));
+	expect_exit(pid, 0, "writer");
+}
+
+TEST(select_timeout)
+{
+	int p[2];
+	fd_set r, w;
+	long long t0;
+
+	EXPECT_OK(pipe(p));
+	/* An empty pipe times out after the time asked for, and the time left (0) is written back. */
+	FD_ZERO(&r);
+	FD_SET(p[0], &r);
+	struct timeval tv = { 0, 30000 };
+	t0 = mono_ns();
+	CHECK(raw_select(p[0] + 1, &r, NULL, NULL, &tv) == 0);
+	CHECK(mono_ns() - t0 >= 30 * 1000000LL);
+	CHECK(tv.tv_sec == 0 && tv.tv_usec == 0 && !FD_ISSET(p[0], &r));
+	/* Ready at once: the time left is nearly all of it, and never more. */
+	FD_ZERO(&w);
+	FD_SET(p[1], &w);
+	tv = (struct timeval){ 5, 0 };
+	CHECK(raw_select(p[1] + 1, NULL, &w, NULL, &tv) == 1);
+	CHECK(tv_us(tv) <= 5000000 && tv_us(tv) > 4000000);
+	/* A timeout that is not one. */
+	tv = (struct timeval){ -1, 0 };
+	EXPECT_ERR(EINVAL, raw_select(p[1] + 1, NULL, &w, NULL, &tv));
+	tv = (struct timeval){ 0, -1 };
+	EXPECT_ERR(EINVAL, raw_select(p[1] + 1, NULL, &w, NULL, &tv));
+	/* pselect6's timespec is written back too. */
+	struct timespec ts = { 0, 20 * 1000000 };
+	FD_ZERO(&r);
+	FD_SET(p[0], &r);
+	CHECK(syscall(SYS_pselect6, p[0] + 1, &r, NULL, NULL, &ts, NULL) == 0);
+	CHECK(ts.tv_sec == 0 && ts.tv_nsec == 0);
+	ts = (struct timespec){ 0, 1000000000 };
+	EXPECT_ERR(EINVAL, syscall(SYS_pselect6, p[0] + 1, &r, NULL, NULL, &ts, NULL));
+}
+
+TEST(select_errors)
+{
+	int p[2];
+	fd_set r;
+	struct timeval tv = { 0, 0 };
+
+	EXPECT_OK(pipe(p));
+	close(60);
+	FD_ZERO(&r);
+	FD_SET(p[0], &r);
+	FD_SET(60, &r);
+	EXPECT_ERR(EBADF, raw_select(61, &r, NULL, NULL, &tv));
+	CHECK(FD_ISSET(60, &r)); /* the sets are left alone on an error */
+	EXPECT_ERR(EINVAL, raw_select(-1, NULL, NULL, NULL, &tv));
+	/* nfds past the fd table is cut down to it, not an error. */
+	FD_ZERO(&r);
+	FD_SET(p[0], &r);
+	CHECK(raw_select(FD_SETSIZE, &r, NULL, NULL, &tv) == 0);
+	CHECK(syscall(SYS_select, 1 << 30, NULL, NULL, NULL, &tv) == 0);
+	EXPECT_ERR(EFAULT, raw_select(p[0] + 1, (fd_set *)bad_addrs[0], NULL, NULL, &tv));
+	EXPECT_ERR(EFAULT, raw_select(p[0] + 1, &r, NULL, NULL, (struct timeval *)bad_addrs[0]));
+	/* pselect6: the mask's size must be a sigset's. */
+	unsigned long long mask = 0;
+	struct {
+		void *set;
+		size_t size;
+	} sm = { &mask, 16 };
+	EXPECT_ERR(EINVAL, syscall(SYS_pselect6, 0, NULL, NULL, NULL, NULL, &sm));
+}
+
+static volatile sig_atomic_t usr1_seen;
+
+static void
+on_usr1(int sig)
+{
+	(void)sig;
+	usr1_seen++;
+}
+
+TEST(pselect6_sigmask)
+{
+	int p[2];
+	fd_set r;
+	sigset_t block, old, now;
+	unsigned long long empty = 0;
+	struct {
+		void *set;
+		size_t size;
+	} sm = { &empty, 8 };
+
+	EXPECT_OK(pipe(p));
+	signal(SIGUSR1, on_usr1);
+	sigemptyset(&block);
+	sigaddset(&block, SIGUSR1);
+	EXPECT_OK(sigprocmask(SIG_BLOCK, &block, &old));
+	raise(SIGUSR1); /* pending, blocked */
+	/* A mask that still blocks it: the call times out, the signal stays pending. */
+	unsigned long long usr1 = 1ull << (SIGUSR1 - 1);
+	struct {
+		void *set;
+		size_t size;
+	} sm_block = { &usr1, 8 };
+	struct timespec ts = { 0, 10 * 1000000 };
+	FD_ZERO(&r);
+	FD_SET(p[0], &r);
+	CHECK(syscall(SYS_pselect6, p[0] + 1, &r, NULL, NULL, &ts, &sm_block) == 0);
+	CHECK(usr1_seen == 0);
+	/* The empty mask lets it in while waiting: the handler runs, EINTR, the old mask is back. */
+	FD_SET(p[0], &r);
+	EXPECT_ERR(EINTR, syscall(SYS_pselect6, p[0] + 1, &r, NULL, NULL, NULL, &sm));
+	CHECK(usr1_seen == 1);
+	EXPECT_OK(sigprocmask(SIG_BLOCK, NULL, &now));
+	CHECK(sigismember(&now, SIGUSR1));
+	/* The libc call, on whatever system call libc uses. */
+	raise(SIGUSR1);
+	sigset_t none;
+	sigemptyset(&none);
+	FD_SET(p[0], &r);
+	EXPECT_ERR(EINTR, pselect(p[0] + 1, &r, NULL, NULL, NULL, &none));
+	CHECK(usr1_seen == 2);
+}
+
+TEST(ppoll_sigmask)
+{
+	int p[2];
+	sigset_t block, now, none;
+
+	EXPECT_OK(pipe(p));
+	signal(SIGUSR1, on_usr1);
+	sigemptyset(&block);
+	sigaddset(&block, SIGUSR1);
+	EXPECT_OK(sigprocmask(SIG_BLOCK, &block, NULL));
+	raise(SIGUSR1);
+	struct pollfd f = { .fd = p[0], .events = POLLIN };
+	sigemptyset(&none);
+	EXPECT_ERR(EINTR, ppoll(&f, 1, NULL, &none));
+	CHECK(usr1_seen == 1);
+	EXPECT_OK(sigprocmask(SIG_BLOCK, NULL, &now));
+	CHECK(sigismember(&now, SIGUSR1));
+}
+
+/* A FIFO is a pipe behind a name: what goes in one open comes out of another. */
+TEST(fifo_data)
+{
+	char buf[16];
+
+	EXPECT_OK(mkfifo("fifo_d", 0600));
+	int rd = open("fifo_d", O_RDONLY | O_NONBLOCK); /* a reader need not wait */
+	EXPECT_OK(rd);
+	int wr = open("fifo_d", O_WRONLY); /* a reader is there: no wait */
+	EXPECT_OK(wr);
+	CHECK(write(wr, "hello", 5) == 5);
+	CHECK(read(rd, buf, sizeof(buf)) == 5 && memcmp(buf, "hello", 5) == 0);
+	EXPECT_ERR(EAGAIN, read(rd, buf, 1));
+	EXPECT_ERR(ESPIPE, lseek(rd, 0, SEEK_SET));
+	struct pollfd f = { .fd = rd, .events = POLLIN };
+	CHECK(write(wr, "x", 1) == 1);
+	CHECK(poll(&f, 1, 0) == 1 && (f.revents & POLLIN));
+	close(wr);
+	CHECK(read(rd, buf, sizeof(buf)) == 1);
+	CHECK(read(rd, buf, sizeof(buf)) == 0); /* the writer is gone: end of file */
+	close(rd);
+	/* With no reader, a non-blocking writer cannot open; O_RDWR opens both ends. */
+	EXPECT_ERR(ENXIO, open("fifo_d", O_WRONLY | O_NONBLOCK));
+	int both = open("fifo_d", O_RDWR);
+	EXPECT_OK(both);
+	CHECK(write(both, "ab", 2) == 2 && read(both, buf, 2) == 2 && memcmp(buf, "ab", 2) == 0);
+	/* Data left when every end closes is gone at the next open. */
+	CHECK(write(both, "left", 4) == 4);
+	close(both);
+	both = open("fifo_d", O_RDWR | O_NONBLOCK);
+	EXPECT_OK(both);
+	EXPECT_ERR(EAGAIN, read(both, buf, 1));
+	struct stat st;
+	EXPECT_OK(fstat(both, &st));
+	CHECK(S_ISFIFO(st.st_mode));
+	close(both);
+}
+
+/* A blocking open waits for the other end, from another process. */
+TEST(fifo_open_waits)
+{
+	char buf[8];
+
+	EXPECT_OK(mkfifo("fifo_w", 0600));
+	pid_t pid = xfork();
+	if (pid == 0) {
+		struct timespec ts = { 0, 50 * 1000000 };
+		nanosleep(&ts, NULL);
+		int wr = open("fifo_w", O_WRONLY);
+		if (wr < 0 || write(wr, "hi", 2) != 2)
+			_exit(1);
+		_exit(0);
+	}
+	long long t0 = mono_ns();
+	int rd = open("fifo_w", O_RDONLY); /* waits for the child's open */
+	EXPECT_OK(rd);
+	CHECK(mono_ns() - t0 >= 40 * 1000000LL);
+	CHECK(read(rd, buf, sizeof(buf)) == 2 && memcmp(buf, "hi", 2) == 0);
+	expect_exit(pid, 0, "writer");
+	CHECK(read(rd, buf, sizeof(buf)) == 0);
+	close(rd);
+	/* And the other way: a writer waits for a reader. */
 	pid = xfork();
 	if (pid == 0) {
 		struct timespec ts = { 0, 50 * 1000000 };
-
 		nanosleep(&ts, NULL);
-		write(p[1], "w", 1);
-		_exit(0);
+		int r = open("fifo_w", O_RDONLY);
+		_exit(r >= 0 && read(r, buf, sizeof(buf)) == 3 ? 0 : 1);
 	}
-	CHECK(poll(&f, 1, -1) == 1 && f.revents == POLLIN);
-	expect_exit(pid, 0, "writer");
+	int wr = open("fifo_w", O_WRONLY);
+	EXPECT_OK(wr);
+	CHECK(write(wr, "abc", 3) == 3);
+	close(wr);
+	expect_exit(pid, 0, "reader");
+}
+
+static void
+on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/* A signal ends the wait of an open with EINTR when its handler has no SA_RESTART. */
+TEST(fifo_open_eintr)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+
+	EXPECT_OK(mkfifo("fifo_i", 0600));
+	EXPECT_OK(sigaction(SIGALRM, &sa, NULL));
+	struct itimerval it = { { 0, 0 }, { 0, 30000 } };
+	EXPECT_OK(setitimer(ITIMER_REAL, &it, NULL));
+	EXPECT_ERR(EINTR, open("fifo_i", O_RDONLY));
+	/* The failed open left no reader behind. */
+	EXPECT_ERR(ENXIO, open("fifo_i", O_WRONLY | O_NONBLOCK));
 }

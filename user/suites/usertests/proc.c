@@ -1,5 +1,5 @@
 /*
- * proc.c - usertests: /proc (meminfo, status, maps, uptime, cpuinfo, the
+ * proc.c - usertests: /proc (meminfo, status, maps, uptime, cpuinfo, mounts, the
  * links self, thread-self, exe, cwd, root and fd/N) and rewind's knobs in
  * /proc/sys/rewind.
  */
@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "lib/procfile.h"
@@ -149,6 +150,47 @@ check_knob(const char *name)
 	CHECK(read_text_file(path, after, sizeof(after)) > 0);
 	if (strcmp(before, after))
 		fail("%s changed from '%s' to '%s' after a refused write", path, before, after);
+}
+
+/*
+ * /proc/mounts in Linux's format: six fields a line, ending "0 0"; the
+ * root and /proc are there. When the root is an initramfs (rewind, and
+ * Linux's guest) it is "rootfs / rootfs rw,size=Nk,...", N its statfs size.
+ */
+TEST(proc_mounts)
+{
+	static char text[16384], self[16384];
+	char dev[256], dir[256], type[64], opts[1024];
+	int a, b, n;
+	bool root = false, proc = false;
+
+	EXPECT_OK(read_text_file("/proc/mounts", text, sizeof(text)));
+	EXPECT_OK(read_text_file("/proc/self/mounts", self, sizeof(self)));
+	CHECK(strcmp(text, self) == 0);
+	for (char *line = text; *line; line = strchr(line, '\n') + 1) {
+		CHECK(strchr(line, '\n') != NULL);
+		CHECK(sscanf(line, "%255s %255s %63s %1023s %d %d%n", dev, dir, type, opts, &a, &b,
+			     &n) == 6 &&
+		      a == 0 && b == 0 && line[n] == '\n');
+		CHECK(strncmp(opts, "rw", 2) == 0 || strncmp(opts, "ro", 2) == 0);
+		if (strcmp(dir, "/proc") == 0 && strcmp(type, "proc") == 0)
+			proc = true;
+		if (strcmp(dir, "/") != 0)
+			continue;
+		root = true;
+		if (strcmp(type, "rootfs") == 0) {
+			struct statfs st;
+			unsigned long long kb;
+			EXPECT_OK(statfs("/", &st));
+			CHECK(strcmp(dev, "rootfs") == 0);
+			CHECK(sscanf(opts, "rw,size=%lluk", &kb) == 1 &&
+			      kb == st.f_blocks * (st.f_bsize / 1024));
+			CHECK(strstr(opts, ",nr_inodes=") != NULL);
+		} else {
+			CHECK(!on_rewind());
+		}
+	}
+	CHECK(root && proc);
 }
 
 TEST(knobs)

@@ -11,6 +11,7 @@
 #include <sys/auxv.h>
 #include <sys/random.h>
 #include <sys/syscall.h>
+#include <grp.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -122,4 +123,20 @@ TEST(auxv)
 	for (unsigned long i = 0; i < getauxval(AT_PHNUM); i++)
 		loads += ph[i].p_type == PT_LOAD;
 	CHECK(loads > 0);
+}
+
+/* Root with no supplementary groups once setgroups has emptied the list (rewind's from the start). */
+TEST(groups)
+{
+	gid_t list[4];
+
+	int n = getgroups(0, NULL);
+	CHECK(n >= 0);
+	if (on_rewind())
+		CHECK(n == 0);
+	EXPECT_ERR(EINVAL, getgroups(-1, list));
+	EXPECT_OK(setgroups(0, NULL));
+	CHECK(getgroups(0, NULL) == 0 && getgroups(4, list) == 0);
+	EXPECT_ERR(EINVAL, syscall(SYS_setgroups, -1L, list));
+	EXPECT_ERR(EINVAL, syscall(SYS_setgroups, 65537L, list));
 }

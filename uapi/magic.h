@@ -1,0 +1,13 @@
+/*
+ * magic.h - the file-system types statfs(2) reports in f_type, with
+ * Linux's values (linux/magic.h). A header of its own: libc has no such
+ * names, so user programs may include it next to <sys/vfs.h>.
+ */
+#ifndef REWIND_UAPI_MAGIC_H
+#define REWIND_UAPI_MAGIC_H
+
+#define TMPFS_MAGIC	 0x01021994 /* tmpfs, and Linux's rootfs and devtmpfs */
+#define PROC_SUPER_MAGIC 0x9fa0
+#define PIPEFS_MAGIC	 0x50495045
+
+#endif
