@@ -1,7 +1,9 @@
 /*
  * procfs_sys.c - /proc/sys/rewind/<knob>: every knob of the registry
  * (kernel/knobs.h) as a file, so that scripts and benchmarks can switch
- * policies at run time, A, B, A, B ... in one boot (DESIGN.md §1.4).
+ * policies at run time, A, B, A, B ... in one boot (DESIGN.md §1.4); and
+ * /proc/sys/kernel/{ostype,osrelease,version,hostname,domainname}, the
+ * uname fields as Linux shows them there (read-only here).
  *
  * Reading gives the current value alone on the first line, then
  * "# valid: ..." and "# default: ..." (procfs_format_knob). Writing a
@@ -13,6 +15,7 @@
  */
 #include "fs/procfs_internal.h"
 #include "kernel/knobs.h"
+#include "kernel/sys_info.h"
 #include "kernel/lib/string.h"
 #include "kernel/lib/vsprintf.h"
 
@@ -74,7 +77,43 @@ static const struct proc_dir knob_dir = {
 	.find = knob_lookup,
 };
 
+/* One uname field a file, from the same fill as uname(2). */
+static int
+show_uts_field(struct procbuf *b, size_t offset)
+{
+	struct kernel_utsname u;
+
+	uname_fill(&u);
+	procbuf_printf(b, "%s\n", (const char *)&u + offset);
+	return 0;
+}
+
+#define UTS_FILE(fn, field)                                                       \
+	static int fn(struct procbuf *b, union proc_arg arg)                      \
+	{                                                                         \
+		return show_uts_field(b, offsetof(struct kernel_utsname, field)); \
+	}
+UTS_FILE(show_ostype, sysname)
+UTS_FILE(show_osrelease, release)
+UTS_FILE(show_version, version)
+UTS_FILE(show_hostname, nodename)
+UTS_FILE(show_domainname, domainname)
+
+static const struct proc_entry kernel_entries[] = {
+	{ .name = "domainname", .mode = S_IFREG | 0444, .show = show_domainname },
+	{ .name = "hostname", .mode = S_IFREG | 0444, .show = show_hostname },
+	{ .name = "osrelease", .mode = S_IFREG | 0444, .show = show_osrelease },
+	{ .name = "ostype", .mode = S_IFREG | 0444, .show = show_ostype },
+	{ .name = "version", .mode = S_IFREG | 0444, .show = show_version },
+};
+
+static const struct proc_dir kernel_dir = {
+	.entries = kernel_entries,
+	.nentries = ARRAY_SIZE(kernel_entries),
+};
+
 static const struct proc_entry sys_entries[] = {
+	{ .name = "kernel", .mode = S_IFDIR | 0555, .dir = &kernel_dir },
 	{ .name = "rewind", .mode = S_IFDIR | 0555, .dir = &knob_dir },
 };
 

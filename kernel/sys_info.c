@@ -3,6 +3,7 @@
  * sysinfo, resource limits, and arch_prctl (the TLS base).
  */
 #include "uapi/errno.h"
+#include "kernel/sys_info.h"
 #include "kernel/ktest.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
@@ -30,17 +31,23 @@ copy_field(char *dst, const char *src, size_t size)
 	dst[n] = '\0';
 }
 
+void
+uname_fill(struct kernel_utsname *u)
+{
+	memset(u, 0, sizeof(*u));
+	copy_field(u->sysname, "rewind", __NEW_UTS_LEN + 1);
+	copy_field(u->nodename, "rewind", __NEW_UTS_LEN + 1);
+	copy_field(u->release, REWIND_VERSION, __NEW_UTS_LEN + 1);
+	copy_field(u->version, "#1 SMP", __NEW_UTS_LEN + 1);
+	copy_field(u->machine, "x86_64", __NEW_UTS_LEN + 1);
+	copy_field(u->domainname, "(none)", __NEW_UTS_LEN + 1);
+}
+
 SYSCALL1(uname, struct kernel_utsname __user *, ubuf)
 {
 	struct kernel_utsname u;
 
-	memset(&u, 0, sizeof(u));
-	copy_field(u.sysname, "rewind", __NEW_UTS_LEN + 1);
-	copy_field(u.nodename, "rewind", __NEW_UTS_LEN + 1);
-	copy_field(u.release, REWIND_VERSION, __NEW_UTS_LEN + 1);
-	copy_field(u.version, "#1 SMP", __NEW_UTS_LEN + 1);
-	copy_field(u.machine, "x86_64", __NEW_UTS_LEN + 1);
-	copy_field(u.domainname, "(none)", __NEW_UTS_LEN + 1);
+	uname_fill(&u);
 	return copy_to_user(ubuf, &u, sizeof(u)) ? -EFAULT : 0;
 }
 

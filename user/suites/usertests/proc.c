@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <sys/vfs.h>
 #include <unistd.h>
@@ -410,4 +411,29 @@ TEST(proc_pid_links)
 	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	CHECK(n > 0 && strcmp(buf, want) == 0);
 	CHECK(m > 0 && read_link("/proc/self/exe", buf, sizeof(buf)) == m && strcmp(buf, exe) == 0);
+}
+
+/* /proc/sys/kernel shows the uname fields, the same as uname(2) returns. */
+TEST(proc_sys_kernel_uname)
+{
+	static const struct {
+		const char *file;
+		size_t offset;
+	} fields[] = {
+		{ "/proc/sys/kernel/ostype", offsetof(struct utsname, sysname) },
+		{ "/proc/sys/kernel/osrelease", offsetof(struct utsname, release) },
+		{ "/proc/sys/kernel/version", offsetof(struct utsname, version) },
+		{ "/proc/sys/kernel/hostname", offsetof(struct utsname, nodename) },
+	};
+	struct utsname u;
+	char text[256];
+
+	EXPECT_OK(uname(&u));
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		CHECK(read_text_file(fields[i].file, text, sizeof(text)) > 0);
+		text[strcspn(text, "\n")] = '\0';
+		if (strcmp(text, (const char *)&u + fields[i].offset) != 0)
+			fail("%s says '%s', uname '%s'", fields[i].file, text,
+			     (const char *)&u + fields[i].offset);
+	}
 }
