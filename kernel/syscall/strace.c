@@ -491,7 +491,7 @@ put_clone_flags(struct text *t, const struct name_table *nt, u64 v)
 /* ---- one call ------------------------------------------------------------------------------------ */
 
 struct traced_call {
-	const struct syscall_entry *entry; /* NULL: not implemented */
+	const struct syscall_entry *entry; /* NULL: a call rewind lacks */
 	u64 args[6];
 	enum arg_kind kinds[6];
 	const struct name_table *names[6];
@@ -632,7 +632,7 @@ print_call(const struct traced_call *c, u64 nr, const char *result_text)
 	if (c->entry)
 		for (unsigned i = 0; i < c->entry->nargs; i++)
 			put(&t, "%s%s", i ? ", " : "", c->text[i]);
-	else /* not implemented here: its types are unknown, so the six registers as they were */
+	else /* a call rewind lacks: its types are unknown, so the six registers as they were */
 		put(&t, "%#lx, %#lx, %#lx, %#lx, %#lx, %#lx", c->args[0], c->args[1], c->args[2],
 		    c->args[3], c->args[4], c->args[5]);
 	put(&t, ")%s", result_text);

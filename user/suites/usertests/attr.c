@@ -1,0 +1,275 @@
+/*
+ * attr.c - usertests: what a file system says of itself (statfs, fstatfs)
+ * and changing a file's metadata: the chmod, chown and utimes families,
+ * and mknod for FIFOs and plain files.
+ */
+#define _GNU_SOURCE
+#include "usertests.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/vfs.h>
+#include <sys/time.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+#include <utime.h>
+
+#include "lib/procfile.h"
+#include "uapi/magic.h" /* statfs's f_type values */
+
+#define STATFS_VALID 0x20 /* Linux's ST_VALID in f_flags: the flags are filled in */
+
+/*
+ * The file system of the working directory: rewind's RAM file system
+ * answers as tmpfs (Linux's initramfs root is one), with blocks that file
+ * data takes. On a host whose directory is on another file system only
+ * the common shape is checked.
+ */
+TEST(statfs_tmpfs)
+{
+	struct statfs a, b;
+
+	EXPECT_OK(statfs(".", &a));
+	if (on_rewind())
+		CHECK(a.f_type == TMPFS_MAGIC);
+	CHECK(a.f_namelen == 255 && a.f_bsize > 0 && a.f_frsize == a.f_bsize);
+	CHECK(a.f_blocks >= a.f_bfree && a.f_bfree >= a.f_bavail);
+	CHECK(a.f_flags & STATFS_VALID);
+	if (a.f_type != TMPFS_MAGIC)
+		return;
+	CHECK(a.f_bsize == 4096 && a.f_blocks > 0 && a.f_files > 0 && a.f_ffree < a.f_files);
+	CHECK(a.f_bavail == a.f_bfree); /* no blocks kept for root */
+	/* A megabyte of data takes 256 blocks (and one inode); removing it gives them back. */
+	static char mb[1 << 20];
+	memset(mb, 'x', sizeof(mb));
+	int fd = create_file("statfs_data", mb, sizeof(mb), 0644);
+	EXPECT_OK(fstatfs(fd, &b));
+	CHECK(b.f_type == TMPFS_MAGIC && b.f_blocks == a.f_blocks);
+	CHECK(b.f_bfree + 200 <= a.f_bfree);
+	CHECK(b.f_fsid.__val[0] == a.f_fsid.__val[0] && b.f_fsid.__val[1] == a.f_fsid.__val[1]);
+	close(fd);
+	EXPECT_OK(unlink("statfs_data"));
+	EXPECT_OK(statfs(".", &b));
+	CHECK(b.f_bfree + 64 > a.f_bfree);
+}
+
+TEST(statfs_proc_pipe_dev)
+{
+	struct statfs st;
+	int p[2];
+
+	EXPECT_OK(statfs("/proc", &st));
+	CHECK(st.f_type == PROC_SUPER_MAGIC && st.f_bsize == 4096 && st.f_namelen == 255);
+	CHECK(st.f_blocks == 0 && st.f_files == 0 && (st.f_flags & STATFS_VALID));
+	EXPECT_OK(statfs("/proc/self/stat", &st));
+	CHECK(st.f_type == PROC_SUPER_MAGIC);
+	EXPECT_OK(pipe(p));
+	EXPECT_OK(fstatfs(p[0], &st));
+	CHECK(st.f_type == PIPEFS_MAGIC && st.f_bsize == 4096 && st.f_blocks == 0);
+	/* /dev is a devtmpfs on Linux, part of the RAM file system on rewind: tmpfs either way. */
+	EXPECT_OK(statfs("/dev/null", &st));
+	CHECK(st.f_type == TMPFS_MAGIC || !on_rewind());
+	/* An O_PATH descriptor is enough. */
+	int fd = open("/proc", O_PATH);
+	EXPECT_OK(fd);
+	EXPECT_OK(fstatfs(fd, &st));
+	CHECK(st.f_type == PROC_SUPER_MAGIC);
+}
+
+TEST(statfs_errors)
+{
+	struct statfs st;
+
+	make_file("statfs_f", "x", 1);
+	EXPECT_ERR(ENOENT, statfs("no-such-file", &st));
+	EXPECT_ERR(ENOTDIR, statfs("statfs_f/x", &st));
+	EXPECT_ERR(ENOENT, statfs("", &st));
+	EXPECT_ERR(EFAULT, syscall(SYS_statfs, bad_addrs[0], &st));
+	EXPECT_ERR(EFAULT, syscall(SYS_statfs, ".", bad_addrs[0]));
+	EXPECT_ERR(EBADF, fstatfs(-1, &st));
+	EXPECT_ERR(EBADF, fstatfs(999, &st));
+	EXPECT_ERR(EFAULT, syscall(SYS_fstatfs, 0, bad_addrs[1]));
+}
+
+static mode_t
+mode_of(const char *path)
+{
+	struct stat st;
+
+	EXPECT_OK(stat(path, &st));
+	return st.st_mode;
+}
+
+TEST(chmod_family)
+{
+	struct stat st;
+
+	make_file("chmod_f", "x", 1);
+	EXPECT_OK(chmod("chmod_f", 0600));
+	CHECK(mode_of("chmod_f") == (S_IFREG | 0600));
+	/* Only the 07777 bits change; the type stays. */
+	EXPECT_OK(chmod("chmod_f", S_IFDIR | 04751));
+	CHECK(mode_of("chmod_f") == (S_IFREG | 04751));
+	int fd = open("chmod_f", O_RDONLY);
+	EXPECT_OK(fd);
+	EXPECT_OK(fchmod(fd, 0640));
+	EXPECT_OK(fstat(fd, &st));
+	CHECK(st.st_mode == (S_IFREG | 0640));
+	EXPECT_OK(fchmodat(AT_FDCWD, "chmod_f", 0444, 0));
+	CHECK(mode_of("chmod_f") == (S_IFREG | 0444));
+	EXPECT_OK(mkdir("chmod_d", 0755));
+	EXPECT_OK(chmod("chmod_d", 01777));
+	CHECK(mode_of("chmod_d") == (S_IFDIR | 01777));
+	/* A pipe has a mode too. */
+	int p[2];
+	EXPECT_OK(pipe(p));
+	EXPECT_OK(fchmod(p[0], 0640));
+	EXPECT_OK(fstat(p[1], &st));
+	CHECK((st.st_mode & 07777) == 0640);
+	EXPECT_ERR(ENOENT, chmod("no-such-file", 0644));
+	EXPECT_ERR(ENOTDIR, chmod("chmod_f/x", 0644));
+	EXPECT_ERR(EFAULT, syscall(SYS_chmod, bad_addrs[0], 0644));
+	EXPECT_ERR(EBADF, fchmod(-1, 0644));
+	int pfd = open("chmod_f", O_PATH);
+	EXPECT_OK(pfd);
+	EXPECT_ERR(EBADF, syscall(SYS_fchmod, pfd,
+				  0644)); /* O_PATH: only a name (libc may retry by name) */
+	close(fd);
+	close(pfd);
+}
+
+TEST(chown_family)
+{
+	struct stat st;
+
+	make_file("chown_f", "x", 1);
+	EXPECT_OK(chown("chown_f", 1000, 100));
+	EXPECT_OK(stat("chown_f", &st));
+	CHECK(st.st_uid == 1000 && st.st_gid == 100);
+	/* -1 leaves it as it is. */
+	EXPECT_OK(chown("chown_f", -1, 200));
+	EXPECT_OK(stat("chown_f", &st));
+	CHECK(st.st_uid == 1000 && st.st_gid == 200);
+	EXPECT_OK(lchown("chown_f", 7, -1));
+	EXPECT_OK(fchownat(AT_FDCWD, "chown_f", -1, 8, AT_SYMLINK_NOFOLLOW));
+	int fd = open("chown_f", O_RDWR);
+	EXPECT_OK(fd);
+	EXPECT_OK(fstat(fd, &st));
+	CHECK(st.st_uid == 7 && st.st_gid == 8);
+	/* chown clears set-user-ID, and set-group-ID with group execute; directories keep them. */
+	EXPECT_OK(fchmod(fd, 06755));
+	EXPECT_OK(fchown(fd, 0, 0));
+	EXPECT_OK(fstat(fd, &st));
+	CHECK(st.st_uid == 0 && st.st_gid == 0 && (st.st_mode & 07777) == 0755);
+	EXPECT_OK(fchmod(fd, 06745));
+	EXPECT_OK(fchown(fd, -1, -1));
+	EXPECT_OK(fstat(fd, &st));
+	CHECK((st.st_mode & 07777) == 02745); /* no group execute: a mandatory-locking mark, kept */
+	EXPECT_OK(mkdir("chown_d", 02755));
+	EXPECT_OK(chmod("chown_d", 02755));
+	EXPECT_OK(chown("chown_d", 5, 5));
+	CHECK(mode_of("chown_d") == (S_IFDIR | 02755));
+	/* AT_EMPTY_PATH changes dirfd's own file. */
+	EXPECT_OK(fchownat(fd, "", 3, 4, AT_EMPTY_PATH));
+	EXPECT_OK(fstat(fd, &st));
+	CHECK(st.st_uid == 3 && st.st_gid == 4);
+	EXPECT_ERR(EINVAL, fchownat(AT_FDCWD, "chown_f", 0, 0, 0x1));
+	EXPECT_ERR(ENOENT, chown("no-such-file", 0, 0));
+	EXPECT_ERR(EBADF, fchown(-1, 0, 0));
+	close(fd);
+}
+
+TEST(utimensat_family)
+{
+	struct stat st, before;
+
+	make_file("utime_f", "x", 1);
+	struct timespec ts[2] = { { 1000000000, 123456789 }, { 1500000000, 5 } };
+	EXPECT_OK(utimensat(AT_FDCWD, "utime_f", ts, 0));
+	EXPECT_OK(stat("utime_f", &st));
+	CHECK(st.st_atim.tv_sec == 1000000000 && st.st_atim.tv_nsec == 123456789);
+	CHECK(st.st_mtim.tv_sec == 1500000000 && st.st_mtim.tv_nsec == 5);
+	/* UTIME_OMIT keeps one, UTIME_NOW takes the time now; ctime moves on any change. */
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	ts[0] = (struct timespec){ 0, UTIME_OMIT };
+	ts[1] = (struct timespec){ 0, UTIME_NOW };
+	EXPECT_OK(utimensat(AT_FDCWD, "utime_f", ts, AT_SYMLINK_NOFOLLOW));
+	EXPECT_OK(stat("utime_f", &st));
+	CHECK(st.st_atim.tv_sec == 1000000000 && st.st_mtim.tv_sec >= now.tv_sec - 1);
+	CHECK(st.st_ctim.tv_sec >= now.tv_sec - 1);
+	/* Both omitted: nothing at all, not even a lookup. */
+	ts[0].tv_nsec = ts[1].tv_nsec = UTIME_OMIT;
+	EXPECT_OK(utimensat(AT_FDCWD, "no-such-file", ts, 0));
+	/* NULL: both now. futimens is utimensat on the fd with a NULL path. */
+	int fd = open("utime_f", O_RDWR);
+	EXPECT_OK(fd);
+	ts[0] = (struct timespec){ 42, 0 };
+	ts[1] = (struct timespec){ 43, 0 };
+	EXPECT_OK(futimens(fd, ts));
+	EXPECT_OK(fstat(fd, &st));
+	CHECK(st.st_atim.tv_sec == 42 && st.st_mtim.tv_sec == 43);
+	EXPECT_OK(utimensat(AT_FDCWD, "utime_f", NULL, 0));
+	EXPECT_OK(fstat(fd, &st));
+	CHECK(st.st_atim.tv_sec >= now.tv_sec - 1 && st.st_mtim.tv_sec >= now.tv_sec - 1);
+	/* The microsecond and second interfaces. */
+	struct timeval tv[2] = { { 100, 250000 }, { 200, 999999 } };
+	EXPECT_OK(utimes("utime_f", tv));
+	EXPECT_OK(stat("utime_f", &st));
+	CHECK(st.st_atim.tv_sec == 100 && st.st_atim.tv_nsec == 250000000);
+	CHECK(st.st_mtim.tv_sec == 200 && st.st_mtim.tv_nsec == 999999000);
+	EXPECT_OK(syscall(SYS_futimesat, AT_FDCWD, "utime_f", tv));
+	struct utimbuf ub = { 300, 400 };
+	EXPECT_OK(utime("utime_f", &ub));
+	EXPECT_OK(stat("utime_f", &before));
+	CHECK(before.st_atim.tv_sec == 300 && before.st_mtim.tv_sec == 400 &&
+	      before.st_mtim.tv_nsec == 0);
+	EXPECT_OK(utime("utime_f", NULL));
+	/* Bad times, flags and files. */
+	ts[0] = (struct timespec){ 0, 1000000000 };
+	ts[1] = (struct timespec){ 0, 0 };
+	EXPECT_ERR(EINVAL, utimensat(AT_FDCWD, "utime_f", ts, 0));
+	ts[0].tv_nsec = -1;
+	EXPECT_ERR(EINVAL, utimensat(AT_FDCWD, "utime_f", ts, 0));
+	EXPECT_ERR(EINVAL, utimensat(AT_FDCWD, "utime_f", NULL, 0x1));
+	EXPECT_ERR(EINVAL, syscall(SYS_utimensat, fd, NULL, NULL, AT_SYMLINK_NOFOLLOW));
+	tv[0].tv_usec = 1000000;
+	EXPECT_ERR(EINVAL, utimes("utime_f", tv));
+	EXPECT_ERR(ENOENT, utimensat(AT_FDCWD, "no-such-file", NULL, 0));
+	EXPECT_ERR(EBADF, syscall(SYS_utimensat, 999, NULL, NULL, 0));
+	EXPECT_ERR(EFAULT, syscall(SYS_utimensat, AT_FDCWD, "utime_f", bad_addrs[0], 0));
+	close(fd);
+}
+
+TEST(mknod_fifo_and_file)
+{
+	struct stat st;
+
+	umask(022);
+	EXPECT_OK(mknod("mknod_fifo", S_IFIFO | 0666, 0));
+	EXPECT_OK(stat("mknod_fifo", &st));
+	CHECK(st.st_mode == (S_IFIFO | 0644) && st.st_size == 0); /* the umask applies */
+	EXPECT_OK(mkfifoat(AT_FDCWD, "mknod_fifo2", 0600));
+	CHECK(S_ISFIFO(mode_of("mknod_fifo2")));
+	/* A regular file, with type 0 or S_IFREG. */
+	EXPECT_OK(mknod("mknod_reg", 0640, 0));
+	CHECK(mode_of("mknod_reg") == (S_IFREG | 0640));
+	EXPECT_OK(mknodat(AT_FDCWD, "mknod_reg2", S_IFREG | 0600, 0));
+	EXPECT_OK(stat("mknod_reg2", &st));
+	CHECK(S_ISREG(st.st_mode) && st.st_size == 0);
+	EXPECT_ERR(EEXIST, mknod("mknod_fifo", S_IFIFO | 0666, 0));
+	EXPECT_ERR(EEXIST, mknod(".", S_IFIFO | 0666, 0));
+	EXPECT_ERR(ENOENT, mknod("no-such-dir/f", S_IFIFO | 0666, 0));
+	EXPECT_ERR(EPERM, mknod("mknod_dir", S_IFDIR | 0755, 0));
+	EXPECT_ERR(EINVAL, mknod("mknod_bad", 0170000 | 0644, 0));
+	EXPECT_ERR(EFAULT, syscall(SYS_mknod, bad_addrs[0], S_IFIFO | 0644, 0));
+	EXPECT_OK(unlink("mknod_fifo"));
+	EXPECT_ERR(ENOENT, stat("mknod_fifo", &st));
+}
