@@ -141,6 +141,11 @@ unit-test: $(UNIT_BINS)
 boot-test: $(ISO)
 	$(Q)tools/boot-test --iso $(ISO)
 
+# docs/knobs.md, the knob reference, from the registry the kernel prints with `help`
+.PHONY: knobs-doc
+knobs-doc: $(ISO)
+	$(Q)tools/knobs-doc --iso $(ISO)
+
 # --- the system-call fuzzer: long storms on rewind (make test runs a short one) ---
 # make fuzz [CALLS=10000000] [SEED=random|N] [WORKERS=4]
 CALLS   ?= 10000000
@@ -218,7 +223,7 @@ help:
 	@sed -n '2,12p' Makefile | sed 's/^# \{0,1\}//'
 	@echo "Variables: CPUS= MEM= ACCEL=kvm|tcg CMDLINE=\"...\" UEFI=1 QEMUEXTRA=\"...\" V=1"
 	@echo "           BOOT_CMDLINE=\"...\" (baked into the ISO) GRUB_TIMEOUT=N (menu delay on real machines)"
-	@echo "Targets:   all iso qemu qemu-gdb gdb print-qemu test unit-test boot-test deps clean"
+	@echo "Targets:   all iso qemu qemu-gdb gdb print-qemu test unit-test boot-test deps clean knobs-doc"
 	@echo "           hosted-bench (the vDSO's clock code timed on this host's CPU: build/hosted/vclock_bench)"
 	@echo "           reproduce [ARGS=\"--only NAME --quick --repeat N --with-linux\"] (results/<timestamp>/)"
 

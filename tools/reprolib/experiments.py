@@ -94,6 +94,7 @@ class Experiment:
     cpus: tuple = ()	# one rewind (and Linux) boot per CPU count; () = --cpus
     profile_frames: tuple = ()	# the report gives each profile's share of kernel samples in these
     profile_seed: str = ""	# the seed's figure for that share
+    knobs: tuple = ()	# knobs it is about that no variant sets (a benchmark switches them)
 
     def repeats(self, quick):
         return self.quick_repeat if quick else self.repeat
@@ -213,7 +214,7 @@ def _plot(table, where):
 def _names(table, key, where):
     names = tuple(_need(table, key, list, where, []))
     if not all(isinstance(n, str) and n for n in names):
-        raise ExperimentError(f"{where}: '{key}' must be a list of function names")
+        raise ExperimentError(f"{where}: '{key}' must be a list of names")
     return names
 
 
@@ -252,6 +253,7 @@ def load(path):
         linux_boots=linux_boots, cpus=cpus,
         profile_frames=_names(data, "profile_frames", where),
         profile_seed=_need(data, "profile_seed", str, where, ""),
+        knobs=_names(data, "knobs", where),
         runs=runs,
         ratios=tuple(_ratio(r, f"{where}, ratio {i + 1}") for i, r in enumerate(_tables(data, "ratio", where))),
         plots=tuple(_plot(p, f"{where}, plot {i + 1}") for i, p in enumerate(_tables(data, "plot", where))))
