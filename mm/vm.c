@@ -216,7 +216,13 @@ static bool
 may_expand(struct mm *mm, u64 start, u64 end, u32 flags)
 {
 	u64 total = end - start, data = is_data(flags) ? total : 0;
+	u64 as_limit = rlimit(RLIMIT_AS),
+	    data_limit = is_data(flags) ? rlimit(RLIMIT_DATA) : RLIM_INFINITY;
 	struct list_head *pos;
+
+	/* Unlimited (the default): no walk, so that mmap costs what it did (the rwsem benchmarks). */
+	if (as_limit == RLIM_INFINITY && data_limit == RLIM_INFINITY)
+		return true;
 
 	list_for_each(pos, &mm->vmas) {
 		struct vma *v = list_entry(pos, struct vma, link);
@@ -228,7 +234,7 @@ may_expand(struct mm *mm, u64 start, u64 end, u32 flags)
 		if (is_data(v->flags))
 			data += outside;
 	}
-	return total <= rlimit(RLIMIT_AS) && (!is_data(flags) || data <= rlimit(RLIMIT_DATA));
+	return total <= as_limit && data <= data_limit;
 }
 
 /* ---- address spaces --------------------------------------------------------- */
