@@ -85,7 +85,7 @@ SYSCALL3(fcntl, int, fd, int, cmd, unsigned long, arg)
 	switch (cmd) {
 	case F_DUPFD:
 	case F_DUPFD_CLOEXEC:
-		ret = (long)arg < 0 || arg >= NR_OPEN
+		ret = (long)arg < 0 || arg >= fd_limit()
 			      ? -EINVAL
 			      : dup_from(fd, (int)arg, cmd == F_DUPFD_CLOEXEC);
 		break;

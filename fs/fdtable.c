@@ -2,8 +2,9 @@
  * fdtable.c - per-process file descriptor tables: which open file each fd
  * number refers to, and its close-on-exec bit.
  *
- * A table starts with 64 slots and doubles up to NR_OPEN; the lowest free
- * number is always the one handed out, as POSIX requires. The lock is a
+ * A table starts with 64 slots and doubles as needed; the lowest free
+ * number is always the one handed out, as POSIX requires, and it stays
+ * below the process's RLIMIT_NOFILE (kernel/process/rlimit.h). The lock is a
  * spinlock held only to read or swap slots: a file is never released
  * under it (release may sleep), and arrays are allocated outside it.
  * Threads share one table (counted); fork copies it, taking a reference on
@@ -12,6 +13,7 @@
 #include "fs/vfs.h"
 #include "uapi/errno.h"
 #include "kernel/lib/string.h"
+#include "kernel/process/rlimit.h"
 #include "kernel/process/task.h"
 #include "mm/kmalloc.h"
 
@@ -157,7 +159,14 @@ files_close_on_exec(struct files *files)
 	spin_unlock(&files->lock);
 }
 
-/* Makes room for slot fd (fd < NR_OPEN): 0 or -ENOMEM. */
+/* How many fd numbers the process may use: its RLIMIT_NOFILE. */
+unsigned
+fd_limit(void)
+{
+	return (unsigned)MIN(rlimit(RLIMIT_NOFILE), (u64)NR_OPEN_MAX);
+}
+
+/* Makes room for slot fd (fd < fd_limit()): 0 or -ENOMEM. */
 static int
 files_expand(struct files *files, unsigned fd)
 {
@@ -194,11 +203,13 @@ fd_alloc(struct file *f, int min, bool cloexec)
 {
 	struct files *files = current_files();
 
+	unsigned limit = fd_limit();
+
 	if (!files)
 		return -EMFILE;
 	for (;;) {
 		spin_lock(&files->lock);
-		for (unsigned fd = (unsigned)min; fd < files->max; fd++) {
+		for (unsigned fd = (unsigned)min; fd < MIN(files->max, limit); fd++) {
 			if (!files->fd[fd]) {
 				files->fd[fd] = f;
 				cloexec_assign(files, fd, cloexec);
@@ -208,7 +219,7 @@ fd_alloc(struct file *f, int min, bool cloexec)
 		}
 		unsigned want = MAX(files->max, (unsigned)min);
 		spin_unlock(&files->lock);
-		if (want >= NR_OPEN)
+		if (want >= limit)
 			return -EMFILE;
 		int err = files_expand(files, want);
 		if (err)
@@ -227,7 +238,7 @@ fd_replace(int fd, struct file *f, bool cloexec)
 {
 	struct files *files = current_files();
 
-	if (!files || fd < 0 || fd >= NR_OPEN)
+	if (!files || fd < 0 || (unsigned)fd >= fd_limit())
 		return -EBADF;
 	int err = files_expand(files, (unsigned)fd);
 	if (err)

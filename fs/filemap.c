@@ -17,6 +17,10 @@
  * place user data enters the page cache: the non-temporal-copy regression
  * (seed 004) switches exactly that call.
  *
+ * filemap_nr_pages counts the cached pages against the RAM file system's
+ * size (ramfs.c): a new page beyond it is refused, and a write fails with
+ * ENOSPC.
+ *
  * Not here: O_APPEND, file offsets and size limits (ramfs.c), locking of
  * writers against each other (the caller holds inode->lock).
  */
@@ -53,10 +57,8 @@ index_get(struct inode *inode, u64 index, struct page *fresh, bool within_size)
 	spin_lock(&inode->pages_lock);
 	if (!within_size || index < pages_for(i_size_read(inode))) {
 		page = page_index_lookup(&inode->pages, index);
-		if (!page && fresh && page_index_insert(&inode->pages, index, fresh) == 0) {
+		if (!page && fresh && page_index_insert(&inode->pages, index, fresh) == 0)
 			page = fresh;
-			__atomic_fetch_add(&filemap_nr_pages, 1, __ATOMIC_RELAXED);
-		}
 		if (page)
 			get_page(page);
 	}
@@ -64,25 +66,56 @@ index_get(struct inode *inode, u64 index, struct page *fresh, bool within_size)
 	return page;
 }
 
+/*
+ * Counts one more cached page, unless the file system is full
+ * (ramfs_size_pages): taken before the page is allocated, so that racing
+ * writers cannot overshoot the size together.
+ */
+static bool
+charge_page(void)
+{
+	if (__atomic_add_fetch(&filemap_nr_pages, 1, __ATOMIC_RELAXED) <= ramfs_size_pages())
+		return true;
+	__atomic_fetch_sub(&filemap_nr_pages, 1, __ATOMIC_RELAXED);
+	return false;
+}
+
+static void
+uncharge_page(void)
+{
+	__atomic_fetch_sub(&filemap_nr_pages, 1, __ATOMIC_RELAXED);
+}
+
 struct page *
 filemap_get_page(struct inode *inode, u64 index, unsigned how)
 {
 	struct page *page = index_get(inode, index, NULL, how & FGP_WITHIN_SIZE);
 
-	if (page || !(how & FGP_CREATE))
+	if (page || !(how & FGP_CREATE) || !charge_page())
 		return page;
 	/* Allocated outside the lock; if another thread won the race, theirs is used. */
 	struct page *fresh = alloc_shared_page();
-	if (!fresh)
+	if (!fresh) {
+		uncharge_page();
 		return NULL;
+	}
 	fresh->mapping = inode;
 	fresh->index = index;
 	page = index_get(inode, index, fresh, how & FGP_WITHIN_SIZE);
 	if (page != fresh) {
 		fresh->mapping = NULL;
 		put_page(fresh);
+		uncharge_page();
 	}
 	return page;
+}
+
+/* Why a new cache page could not be had: the file system is full, or memory is. */
+static long
+no_page_error(void)
+{
+	return __atomic_load_n(&filemap_nr_pages, __ATOMIC_RELAXED) >= ramfs_size_pages() ? -ENOSPC
+											  : -ENOMEM;
 }
 
 /* Copies n bytes of a page (or zeros, for a hole: src NULL) to dst + done. */
@@ -151,7 +184,7 @@ generic_perform_write(struct inode *inode, const char __user *buf, size_t n, u64
 		size_t bytes = MIN(PAGE_SIZE - offset, n - done);
 		struct page *page = filemap_get_page(inode, pos >> PAGE_SHIFT, FGP_CREATE);
 		if (!page) {
-			err = -ENOMEM;
+			err = no_page_error();
 			break;
 		}
 		char *kaddr = page_address(page);
@@ -183,7 +216,7 @@ filemap_fill(struct inode *inode, const void *data, u64 size)
 	for (u64 off = 0; off < size; off += PAGE_SIZE) {
 		struct page *page = filemap_get_page(inode, off >> PAGE_SHIFT, FGP_CREATE);
 		if (!page)
-			return -ENOMEM;
+			return (int)no_page_error();
 		u64 chunk = MIN(PAGE_SIZE, size - off);
 		memcpy(page_address(page), (const char *)data + off, chunk);
 		put_page(page);

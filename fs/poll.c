@@ -207,7 +207,7 @@ poll_user(struct kernel_pollfd __user *ufds, unsigned nfds, s64 *timeout_ns)
 	struct kernel_pollfd *fds = NULL;
 	size_t size = (size_t)nfds * sizeof(*fds);
 
-	if (nfds > NR_OPEN)
+	if (nfds > fd_limit()) /* Linux: RLIMIT_NOFILE */
 		return -EINVAL;
 	if (nfds && !(fds = kmalloc(size)))
 		return -ENOMEM;

@@ -221,8 +221,9 @@ proc_show_syscalls(struct procbuf *b, union proc_arg arg)
  * pages in use (less what is kept by design: the kernel's page tables,
  * objcount.h, and the slab pages kmalloc keeps for its next objects, which
  * the kmalloc line counts one object at a time), kmalloc objects in use,
- * and the objects of objcount.h - for
- * the leak check (user/bin/leakcheck.c), which compares two readings.
+ * the objects of objcount.h, and the reports kmemdebug made (mm/kmalloc.c) -
+ * for the leak check (user/bin/leakcheck.c), which compares two readings:
+ * a report while the programs ran is a failure like a leak.
  */
 int
 proc_show_objects(struct procbuf *b, union proc_arg arg)
@@ -243,5 +244,6 @@ proc_show_objects(struct procbuf *b, union proc_arg arg)
 	for (int k = 0; k < NR_OBJ_KINDS; k++)
 		procbuf_printf(b, "%s %lu\n", objcount_names[k],
 			       __atomic_load_n(&objcount[k], __ATOMIC_RELAXED));
+	procbuf_printf(b, "kmemdebug %lu\n", kmemdebug_report_count());
 	return 0;
 }

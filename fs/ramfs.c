@@ -10,13 +10,36 @@
  * write, so O_APPEND writes and truncations are atomic with respect to each
  * other; reads take no lock (filemap.c).
  *
+ * Its size is limited as tmpfs's is (size=, by default half of RAM): the
+ * page cache refuses pages beyond it, and a write then fails with ENOSPC,
+ * so that filling the file system leaves memory for the processes. The
+ * `ramfs_size` knob sets it at run time, as a tmpfs remount would (a size
+ * below what is in use just refuses new pages until files go).
+ *
  * Not here: the path walk (namei.c), the checks common to all file systems
  * (treeops.c, file.c), the page cache itself (filemap.c).
  */
 #include "fs/vfs.h"
 #include "uapi/errno.h"
+#include "kernel/knobs.h"
 #include "kernel/lib/string.h"
 #include "mm/kmalloc.h"
+#include "mm/page_alloc.h"
+
+KNOB_INT(ramfs_size_kib, "ramfs_size", 0, 0, 1 << 30, true,
+	 "the RAM file system's size in KiB, as tmpfs's size= (0: half of RAM, tmpfs's default)");
+
+u64
+ramfs_size_pages(void)
+{
+	u64 kib = (u64)READ_ONCE(ramfs_size_kib);
+	struct page_alloc_stats st;
+
+	if (kib)
+		return kib / (PAGE_SIZE / 1024);
+	page_alloc_get_stats(&st);
+	return st.total_pages / 2;
+}
 
 struct inode *
 ramfs_new_inode(u32 mode)
@@ -285,10 +308,9 @@ ramfs_write(struct file *f, const char __user *buf, size_t n, u64 *pos)
 		return 0;
 	mutex_lock(&inode->lock);
 	u64 at = (READ_ONCE(f->flags) & O_APPEND) ? i_size_read(inode) : *pos;
-	if (at >= MAX_FILE_SIZE) {
-		ret = -EFBIG;
-	} else {
-		ret = generic_perform_write(inode, buf, MIN(n, MAX_FILE_SIZE - at), at);
+	ret = file_size_allowed(at, n);
+	if (ret > 0) {
+		ret = generic_perform_write(inode, buf, (size_t)ret, at);
 		if (ret > 0)
 			*pos = at + (u64)ret;
 	}

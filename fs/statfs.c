@@ -7,7 +7,7 @@
  *
  *   ramfs (the root, with /dev and /tmp in it)  as tmpfs, which is what
  *       Linux's rootfs is when it is an initramfs: TMPFS_MAGIC, its
- *       default size of half of RAM in 4 KiB blocks, the blocks not taken
+ *       size (by default half of RAM, ramfs.c) in 4 KiB blocks, the blocks not taken
  *       by file pages free (never more than the page allocator has free:
  *       there is no swap to put them in), as many inodes as blocks
  *       (tmpfs's default nr_inodes) less those alive. Linux's devtmpfs at
@@ -28,19 +28,19 @@
 #include "kernel/syscall/syscall.h"
 #include "mm/page_alloc.h"
 
-/* The tmpfs figures of the RAM file system, in pages: size and nr_inodes are half of RAM. */
+/* The tmpfs figures of the RAM file system, in pages: its size (ramfs.c), nr_inodes half of RAM. */
 void
 ramfs_usage(u64 *blocks, u64 *bfree, u64 *files, u64 *ffree)
 {
 	struct page_alloc_stats pages;
 
 	page_alloc_get_stats(&pages);
-	*blocks = pages.total_pages / 2;
+	*blocks = ramfs_size_pages();
 	u64 used = __atomic_load_n(&filemap_nr_pages, __ATOMIC_RELAXED);
 	*bfree = used < *blocks ? *blocks - used : 0;
 	if (*bfree > pages.free_pages)
 		*bfree = pages.free_pages;
-	*files = *blocks;
+	*files = pages.total_pages / 2;
 	u64 inodes = __atomic_load_n(&objcount[OBJ_INODE], __ATOMIC_RELAXED);
 	*ffree = inodes < *files ? *files - inodes : 0;
 }

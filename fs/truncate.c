@@ -5,10 +5,34 @@
  * Linux's: a negative length -EINVAL, a directory -EISDIR, anything else
  * that is not a regular file (or an fd not open for writing) -EINVAL, a file
  * a program runs from -ETXTBSY (fs/write_access.c).
+ *
+ * The size limits every growth of a file obeys live here too: the
+ * process's RLIMIT_FSIZE (going past it raises SIGXFSZ, then -EFBIG) and
+ * the largest size the file system knows (-EFBIG alone).
  */
 #include "fs/vfs.h"
 #include "uapi/errno.h"
+#include "uapi/signal.h"
+#include "kernel/process/rlimit.h"
+#include "kernel/signal/signal.h"
 #include "kernel/syscall/syscall.h"
+
+long
+file_size_allowed(u64 pos, size_t n)
+{
+	u64 limit = rlimit(RLIMIT_FSIZE);
+
+	if (limit != RLIM_INFINITY && pos + n > limit) {
+		if (pos >= limit) {
+			signal_send_self(SIGXFSZ); /* Linux: even when SIGXFSZ is ignored, EFBIG */
+			return -EFBIG;
+		}
+		n = (size_t)(limit - pos);
+	}
+	if (pos >= MAX_FILE_SIZE)
+		return -EFBIG;
+	return (long)MIN((u64)n, MAX_FILE_SIZE - pos);
+}
 
 int
 vfs_truncate(struct inode *inode, u64 size)
@@ -17,10 +41,17 @@ vfs_truncate(struct inode *inode, u64 size)
 		return -EISDIR;
 	if (!S_ISREG(inode->mode) || !inode->iops || !inode->iops->setsize)
 		return -EINVAL;
-	if (size > MAX_FILE_SIZE)
-		return -EFBIG;
 	mutex_lock(&inode->lock);
-	int err = inode->iops->setsize(inode, size);
+	/* Only growth is limited (Linux's inode_newsize_ok). */
+	int err = 0;
+	if (size > i_size_read(inode) && size > rlimit(RLIMIT_FSIZE)) {
+		signal_send_self(SIGXFSZ);
+		err = -EFBIG;
+	} else if (size > MAX_FILE_SIZE) {
+		err = -EFBIG;
+	}
+	if (!err)
+		err = inode->iops->setsize(inode, size);
 	if (!err)
 		inode_touch(inode);
 	mutex_unlock(&inode->lock);

@@ -91,8 +91,14 @@
 
 #define MAX_RW_COUNT  0x7ffff000ul /* Linux clamps one read/write to this */
 #define MAX_FILE_SIZE ((u64)INT64_MAX)
-#define S_IALLUGO     07777
-#define S_IXUGO	      00111
+/*
+ * How many of the n bytes from pos a regular file may grow to hold: the
+ * process's RLIMIT_FSIZE and MAX_FILE_SIZE; -EFBIG when none (past the
+ * rlimit, SIGXFSZ too). fs/truncate.c.
+ */
+long file_size_allowed(u64 pos, size_t n);
+#define S_IALLUGO 07777
+#define S_IXUGO	  00111
 
 /* Device numbers as x86-64 Linux encodes them in st_rdev (new_encode_dev). */
 #define MKDEV(major, minor) ((u32)(((minor)&0xff) | ((major) << 8) | (((minor) & ~0xffu) << 12)))
@@ -375,6 +381,8 @@ int files_next_fd(struct files *files, int from);
 unsigned fd_table_size(void);
 /* Installs f (taking over the caller's reference) at the lowest free fd >= min. */
 int fd_alloc(struct file *f, int min, bool cloexec);
+/* How many fd numbers the current process may use (its RLIMIT_NOFILE). */
+unsigned fd_limit(void);
 /* Installs f at exactly fd, closing what was there (dup2): fd or -errno. */
 int fd_replace(int fd, struct file *f, bool cloexec);
 int fd_close(int fd);
@@ -405,6 +413,8 @@ struct read_dest {
 
 /* Pages in every file's cache together (atomic): what ramfs uses of memory (statfs). */
 extern u64 filemap_nr_pages;
+/* The RAM file system's size in pages (ramfs.c): the page cache holds no more. */
+u64 ramfs_size_pages(void);
 /* Reads from a regular file's cache: bytes read, or -EFAULT if none could be. */
 long filemap_read(struct inode *inode, struct read_dest dst, size_t n, u64 pos);
 /* The write loop, as Linux's generic_perform_write (inode->lock held): bytes or -errno. */

@@ -1,6 +1,7 @@
 /*
  * sys_info.c - small system calls about the system itself: uname, reboot,
- * sysinfo, resource limits, and arch_prctl (the TLS base).
+ * sysinfo, and arch_prctl (the TLS base); resource limits are
+ * kernel/process/rlimit.c's.
  */
 #include "uapi/errno.h"
 #include "kernel/sys_info.h"
@@ -17,7 +18,6 @@
 #include "mm/page_alloc.h"
 #include "uapi/prctl.h"
 #include "uapi/reboot.h"
-#include "uapi/resource.h"
 #include "uapi/sysinfo.h"
 #include "uapi/utsname.h"
 #include "version.h"
@@ -105,45 +105,6 @@ SYSCALL1(sysinfo, struct kernel_sysinfo __user *, uinfo)
 		si.procs++;
 	spin_unlock_irqrestore(&tasks_lock, flags);
 	return copy_to_user(uinfo, &si, sizeof(si)) ? -EFAULT : 0;
-}
-
-/* Resource limits: reported as Linux's defaults; setting them is accepted and has no effect yet. */
-static struct kernel_rlimit
-default_limit(unsigned resource)
-{
-	if (resource == RLIMIT_STACK)
-		return (struct kernel_rlimit){ 8ul << 20, RLIM_INFINITY };
-	if (resource == RLIMIT_NOFILE)
-		return (struct kernel_rlimit){ 1024, 4096 };
-	return (struct kernel_rlimit){ RLIM_INFINITY, RLIM_INFINITY };
-}
-
-SYSCALL4(prlimit64, int, pid, unsigned, resource, const struct kernel_rlimit __user *, unew,
-	 struct kernel_rlimit __user *, uold)
-{
-	struct kernel_rlimit lim = default_limit(resource);
-
-	if (resource >= RLIM_NLIMITS)
-		return -EINVAL;
-	if (pid != 0 && pid != current()->tgid)
-		return -ESRCH;
-	if (unew) {
-		struct kernel_rlimit n;
-		if (copy_from_user(&n, unew, sizeof(n)))
-			return -EFAULT;
-		if (n.rlim_cur > n.rlim_max)
-			return -EINVAL;
-	}
-	return uold && copy_to_user(uold, &lim, sizeof(lim)) ? -EFAULT : 0;
-}
-
-SYSCALL2(getrlimit, unsigned, resource, struct kernel_rlimit __user *, uold)
-{
-	struct kernel_rlimit lim = default_limit(resource);
-
-	if (resource >= RLIM_NLIMITS)
-		return -EINVAL;
-	return copy_to_user(uold, &lim, sizeof(lim)) ? -EFAULT : 0;
 }
 
 SYSCALL2(arch_prctl, int, code, u64, addr)

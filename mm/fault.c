@@ -2,7 +2,9 @@
  * fault.c - user page faults: demand paging and copy-on-write.
  *
  * Under the mmap lock taken for reading, the faulting area decides:
- *   - no area, or an access it does not allow: the process gets SIGSEGV;
+ *   - no area: the stack grows down to it if it lies just below
+ *     (vm_grow_stack, under the lock taken for writing), else SIGSEGV;
+ *   - an access the area does not allow: the process gets SIGSEGV;
  *   - no page yet: a zeroed page (anonymous memory), or the page-cache page
  *     of the file (mapped read-only when private, so that a write copies);
  *   - a write to a present read-only page of a writable area: copy-on-write,
@@ -10,11 +12,14 @@
  *     permission back;
  *   - a special mapping (the vDSO, mm/vm.h): its fixed page goes back in
  *     (after madvise(MADV_DONTNEED) dropped it), never a new one.
+ * No page to be had: the out-of-memory policy kills the biggest process
+ * and the fault is tried again (oom_kill.c).
  * Page-table changes happen under mm->pt_lock; getting a page may sleep
  * (file pages), so it happens outside that lock and the entry is checked
  * again before it is installed.
  */
 #include "mm/vm.h"
+#include "mm/oom_kill.h"
 #include "mm/page_alloc.h"
 #include "mm/paging.h"
 #include "fs/fs.h"
@@ -125,16 +130,19 @@ fault_in(struct mm *mm, struct vma *v, u64 va, bool write)
 	return FAULT_OK;
 }
 
-enum fault_result
-handle_mm_fault(u64 addr, u64 error)
+static enum fault_result
+fault_once(struct mm *mm, u64 addr, u64 error)
 {
-	struct mm *mm = current()->mm;
 	enum fault_result r;
 
-	if (!mm || addr >= USER_TOP)
-		return FAULT_SEGV_MAPERR;
 	down_read(&mm->mmap_lock);
 	struct vma *v = vma_find(mm, addr);
+	if (!v) { /* perhaps just below the stack, which then grows */
+		up_read(&mm->mmap_lock);
+		int grown = vm_grow_stack(mm, addr);
+		down_read(&mm->mmap_lock);
+		v = grown ? NULL : vma_find(mm, addr);
+	}
 	if (!v)
 		r = FAULT_SEGV_MAPERR;
 	else if (!access_allowed(v, error))
@@ -144,5 +152,20 @@ handle_mm_fault(u64 addr, u64 error)
 	else
 		r = fault_in(mm, v, addr & PAGE_MASK, error & PF_WRITE);
 	up_read(&mm->mmap_lock);
+	return r;
+}
+
+enum fault_result
+handle_mm_fault(u64 addr, u64 error)
+{
+	struct mm *mm = current()->mm;
+	enum fault_result r;
+
+	if (!mm || addr >= USER_TOP)
+		return FAULT_SEGV_MAPERR;
+	/* No page: the biggest process goes (oom_kill.c) and the fault is tried again. */
+	while ((r = fault_once(mm, addr, error)) == FAULT_OOM && !fatal_signal_pending() &&
+	       out_of_memory())
+		;
 	return r;
 }

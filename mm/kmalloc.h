@@ -19,7 +19,7 @@ void kmalloc_init(void);
 void *kmalloc(size_t size); /* NULL on failure or size 0 */
 void *kzalloc(size_t size);
 void kfree(void *p); /* kfree(NULL) does nothing */
-/* The usable size of an allocation (its class size, or its page block). */
+/* The usable size of an allocation (its class size, or its page block; under kmemdebug, what was asked). */
 size_t ksize(const void *p);
 /* Index of the size class that serves `size`, or -1 for a large request. */
 int kmalloc_size_class(size_t size);
@@ -32,5 +32,10 @@ struct kmalloc_class_stats {
 };
 #define KMALLOC_NCLASSES 9 /* 8, 16, 32, 64, 128, 256, 512, 1024, 2048 */
 void kmalloc_get_stats(struct kmalloc_class_stats out[KMALLOC_NCLASSES]);
+
+/* kmemdebug (kmalloc.c): reports made since boot, and the text of the last one. */
+u64 kmemdebug_report_count(void);
+const char *kmemdebug_last_report(void);
+extern int kmemdebug; /* the knob */
 
 #endif

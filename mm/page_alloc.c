@@ -134,8 +134,21 @@ page_alloc_release_range(u64 start_pfn, u64 end_pfn)
 	spin_unlock_irqrestore(&zone_lock, flags);
 }
 
-struct page *
-alloc_pages(unsigned order)
+/*
+ * Shared pages (user memory, the page cache) leave this many pages free:
+ * the kernel's own allocations - the names unlink and close need, page
+ * tables, a dying process's bookkeeping - still find memory when user
+ * memory has run out (Linux's min watermark, in kind).
+ */
+static u64
+kernel_reserve_pages(void)
+{
+	return MAX(stats.total_pages / 256, 32ul);
+}
+
+/* A block of 2^order frames; with keep_reserve, only if the kernel's reserve stays free. */
+static struct page *
+alloc_block(unsigned order, bool keep_reserve)
 {
 	struct page *page = NULL;
 	unsigned o;
@@ -145,6 +158,8 @@ alloc_pages(unsigned order)
 	u64 flags = spin_lock_irqsave(&zone_lock);
 	for (o = order; o < MAX_ORDER && list_empty(&free_area[o]); o++)
 		;
+	if (keep_reserve && stats.free_pages < kernel_reserve_pages() + (1ul << order))
+		o = MAX_ORDER;
 	if (o < MAX_ORDER) {
 		page = list_first_entry(&free_area[o], struct page, list);
 		free_area_del(page, o);
@@ -160,6 +175,12 @@ alloc_pages(unsigned order)
 	}
 	spin_unlock_irqrestore(&zone_lock, flags);
 	return page;
+}
+
+struct page *
+alloc_pages(unsigned order)
+{
+	return alloc_block(order, false);
 }
 
 /* Why freeing page as a block of this order is a bug, or NULL if it is not. */
@@ -225,11 +246,11 @@ page_alloc_get_stats(struct page_alloc_stats *out)
 struct page *
 alloc_shared_page(void)
 {
-	void *va = alloc_zeroed_page();
+	struct page *p = alloc_block(0, true);
 
-	if (!va)
+	if (!p)
 		return NULL;
-	struct page *p = virt_to_page(va);
+	memset(page_address(p), 0, PAGE_SIZE);
 	p->refcount = 1;
 	p->mapping = NULL;
 	p->index = 0;

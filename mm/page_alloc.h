@@ -78,7 +78,8 @@ virt_to_page(const void *va)
 /*
  * Pages that several holders share (user mappings after fork, the page
  * cache) are counted: alloc_shared_page() returns a zeroed page with one
- * reference, and the last put_page() frees it.
+ * reference, and the last put_page() frees it. It leaves a reserve of
+ * free pages that only the kernel's own allocations may take.
  */
 struct page *alloc_shared_page(void);
 static inline void

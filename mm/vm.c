@@ -21,6 +21,7 @@
 #include "kernel/panic.h"
 #include "kernel/x86/smp.h"
 #include "kernel/lib/string.h"
+#include "kernel/process/rlimit.h"
 #include "kernel/process/task.h"
 #include "kernel/lib/vsprintf.h"
 #include "kernel/vdso/vsyscall.h"
@@ -195,6 +196,45 @@ unmap_range(struct mm *mm, u64 start, u64 end)
 		vma_free(v);
 	}
 	return 0;
+}
+
+/* ---- resource limits (kernel/process/rlimit.h) -------------------------------- */
+
+/* Memory RLIMIT_DATA counts: private and writable, not the stack (Linux's is_data_mapping). */
+static bool
+is_data(u32 flags)
+{
+	return (flags & (VM_WRITE | VM_SHARED | VM_GROWSDOWN)) == VM_WRITE;
+}
+
+/*
+ * Whether the current process's RLIMIT_AS and RLIMIT_DATA leave room for
+ * [start, end) mapped with flags, in place of whatever is mapped there
+ * now (Linux's may_expand_vm, with mmap_region's allowance for MAP_FIXED).
+ */
+static bool
+may_expand(struct mm *mm, u64 start, u64 end, u32 flags)
+{
+	u64 total = end - start, data = is_data(flags) ? total : 0;
+	u64 as_limit = rlimit(RLIMIT_AS),
+	    data_limit = is_data(flags) ? rlimit(RLIMIT_DATA) : RLIM_INFINITY;
+	struct list_head *pos;
+
+	/* Unlimited (the default): no walk, so that mmap costs what it did (the rwsem benchmarks). */
+	if (as_limit == RLIM_INFINITY && data_limit == RLIM_INFINITY)
+		return true;
+
+	list_for_each(pos, &mm->vmas) {
+		struct vma *v = list_entry(pos, struct vma, link);
+		u64 outside =
+			(v->end - v->start) - (MIN(v->end, end) > MAX(v->start, start)
+						       ? MIN(v->end, end) - MAX(v->start, start)
+						       : 0);
+		total += outside;
+		if (is_data(v->flags))
+			data += outside;
+	}
+	return total <= as_limit && data <= data_limit;
 }
 
 /* ---- address spaces --------------------------------------------------------- */
@@ -465,6 +505,8 @@ vm_mmap(struct mm *mm, u64 addr, u64 len, int prot, int flags, struct file *file
 		if (!ret)
 			ret = -ENOMEM;
 	}
+	if (ret > 0 && !may_expand(mm, (u64)ret, (u64)ret + len, vmflags))
+		ret = -ENOMEM;
 	if (ret > 0) {
 		int err = map_locked(mm, (u64)ret, len, vmflags, file, pgoff, NULL);
 		if (err)
@@ -573,8 +615,12 @@ vm_brk(struct mm *mm, u64 want)
 	u64 old_end = ALIGN_UP(mm->brk, PAGE_SIZE), new_end = ALIGN_UP(want, PAGE_SIZE);
 	if (want < mm->brk_start || want >= USER_MMAP_TOP)
 		goto out;
+	/* RLIMIT_DATA bounds the heap itself too (Linux's check_data_rlimit). */
+	if (new_end > old_end && want - mm->brk_start > rlimit(RLIMIT_DATA))
+		goto out;
 	if (new_end > old_end) {
 		if (!range_is_free(mm, old_end, new_end) ||
+		    !may_expand(mm, old_end, new_end, VM_READ | VM_WRITE) ||
 		    map_locked(mm, old_end, new_end - old_end, VM_READ | VM_WRITE | VM_MAYWRITE,
 			       NULL, 0, "[heap]"))
 			goto out;
@@ -586,6 +632,46 @@ out:
 	want = mm->brk;
 	up_write(&mm->mmap_lock);
 	return want;
+}
+
+/* The lowest area ending above addr, or NULL; mmap_lock held. */
+static struct vma *
+vma_above(struct mm *mm, u64 addr)
+{
+	struct list_head *pos;
+
+	list_for_each(pos, &mm->vmas) {
+		struct vma *v = list_entry(pos, struct vma, link);
+		if (v->end > addr)
+			return v;
+	}
+	return NULL;
+}
+
+int
+vm_grow_stack(struct mm *mm, u64 addr)
+{
+	u64 start = addr & PAGE_MASK;
+	int err = -ENOMEM;
+
+	down_write(&mm->mmap_lock);
+	struct vma *v = vma_above(mm, addr);
+	if (v && v->start <= addr) {
+		err = 0; /* another thread grew it meanwhile */
+	} else if (v && (v->flags & VM_GROWSDOWN) && v->end - start <= rlimit(RLIMIT_STACK) &&
+		   may_expand(mm, start, v->end, v->flags)) {
+		struct vma *below = v->link.prev == &mm->vmas
+					    ? NULL
+					    : list_entry(v->link.prev, struct vma, link);
+		/* A free page stays between the stack and the area below (Linux: stack_guard_gap). */
+		if (start >= USER_MMAP_MIN + PAGE_SIZE &&
+		    (!below || below->end + PAGE_SIZE <= start)) {
+			v->start = start;
+			err = 0;
+		}
+	}
+	up_write(&mm->mmap_lock);
+	return err;
 }
 
 int

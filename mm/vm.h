@@ -24,8 +24,9 @@ struct file;
 /*
  * VMA flags: the protections, whether writes reach the file/are shared,
  * whether mprotect may ever add PROT_WRITE (not to a shared mapping of a
- * file opened without write access: Linux's VM_MAYWRITE), and whether the
- * area denies writes to its file (a running program's, fs/write_access.c).
+ * file opened without write access: Linux's VM_MAYWRITE), whether the
+ * area denies writes to its file (a running program's, fs/write_access.c),
+ * and whether it is the stack, which grows down to RLIMIT_STACK.
  */
 #define VM_READ	     PROT_READ
 #define VM_WRITE     PROT_WRITE
@@ -34,9 +35,11 @@ struct file;
 #define VM_SHARED    0x10
 #define VM_MAYWRITE  0x20
 #define VM_DENYWRITE 0x40
+#define VM_GROWSDOWN 0x80 /* the main stack: a fault just below it extends it (vm_grow_stack) */
 
 #define USER_STACK_TOP	0x00007ffffffff000ul
-#define USER_STACK_SIZE (8ul << 20) /* Linux's default RLIMIT_STACK */
+#define USER_STACK_SIZE (8ul << 20)   /* kept free for the stack: Linux's default RLIMIT_STACK */
+#define STACK_EXPAND	(128ul << 10) /* what exec maps below the arguments (Linux's stack_expand) */
 #define USER_MMAP_TOP	(USER_STACK_TOP - USER_STACK_SIZE - (1ul << 30))
 #define USER_MMAP_MIN	0x10000ul /* nothing is mapped below (vm.mmap_min_addr) */
 
@@ -103,6 +106,13 @@ int vm_mprotect(struct mm *mm, u64 start, u64 len, int prot);
 void vm_brk_init(struct mm *mm, u64 start);
 /* brk(2): moves the end of the heap; returns the (possibly unchanged) end. */
 u64 vm_brk(struct mm *mm, u64 want);
+/*
+ * A fault at addr, in no area, just below the stack: the stack grows down
+ * to the page of addr, if RLIMIT_STACK and RLIMIT_AS allow and a page
+ * stays free above the area below. 0, or -ENOMEM (the fault is then a
+ * SIGSEGV). Takes mmap_lock for writing.
+ */
+int vm_grow_stack(struct mm *mm, u64 addr);
 /* madvise(MADV_DONTNEED): the pages go; the next touch brings zeros or file data. */
 int vm_discard(struct mm *mm, u64 start, u64 len);
 /* The area containing addr, or NULL; mmap_lock held. */

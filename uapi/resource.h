@@ -10,10 +10,24 @@
 
 #include "uapi/time.h"
 
-#define RLIMIT_STACK  3
-#define RLIMIT_NOFILE 7
-#define RLIM_NLIMITS  16
-#define RLIM_INFINITY (~0ul)
+#define RLIMIT_CPU	  0 /* seconds of CPU time */
+#define RLIMIT_FSIZE	  1 /* largest file a write or truncate may make */
+#define RLIMIT_DATA	  2 /* private writable memory and the heap */
+#define RLIMIT_STACK	  3 /* how far the main stack may grow */
+#define RLIMIT_CORE	  4
+#define RLIMIT_RSS	  5
+#define RLIMIT_NPROC	  6 /* tasks of one real user */
+#define RLIMIT_NOFILE	  7 /* one more than the highest fd number */
+#define RLIMIT_MEMLOCK	  8
+#define RLIMIT_AS	  9 /* address space */
+#define RLIMIT_LOCKS	  10
+#define RLIMIT_SIGPENDING 11
+#define RLIMIT_MSGQUEUE	  12
+#define RLIMIT_NICE	  13
+#define RLIMIT_RTPRIO	  14
+#define RLIMIT_RTTIME	  15
+#define RLIM_NLIMITS	  16
+#define RLIM_INFINITY	  (~0ul)
 
 #define RUSAGE_SELF	0
 #define RUSAGE_CHILDREN (-1)

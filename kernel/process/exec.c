@@ -18,6 +18,7 @@
  *   NULL, argv[], argc  <- rsp
  */
 #include "kernel/process/exec.h"
+#include "kernel/process/rlimit.h"
 #include "kernel/process/elf.h"
 #include "uapi/errno.h"
 #include "kernel/x86/fpu.h"
@@ -159,8 +160,42 @@ fits_in_user_space(const struct elf_image *img, u64 bias)
 	return true;
 }
 
+/* The bytes write_initial_stack pushes: strings, vectors, auxv and the rest, generously. */
+static u64
+initial_stack_bytes(const struct exec_args *a, const char *path)
+{
+	return a->bytes + strlen(path) + 1 + 8 * ((u64)a->argc + (u64)a->envc + 3) + 1024;
+}
+
+/*
+ * Too many argument bytes for the stack: more than a quarter of
+ * RLIMIT_STACK (at most 6 MiB, always 128 KiB), as Linux's get_arg_page.
+ */
+static bool
+arguments_too_big(const struct exec_args *a, const char *path)
+{
+	u64 limit = MAX(MIN(USER_STACK_SIZE / 4 * 3, rlimit(RLIMIT_STACK) / 4), 32 * PAGE_SIZE);
+
+	return initial_stack_bytes(a, path) > limit;
+}
+
+/*
+ * The stack area exec maps: the arguments' pages and STACK_EXPAND below
+ * them, but no more than RLIMIT_STACK allows (Linux's setup_arg_pages);
+ * it grows on faults below it (vm_grow_stack).
+ */
+static u64
+initial_stack_size(const struct exec_args *a, const char *path)
+{
+	u64 args = ALIGN_UP(initial_stack_bytes(a, path), PAGE_SIZE);
+	u64 limit = MIN(rlimit(RLIMIT_STACK), USER_STACK_SIZE);
+
+	return args + STACK_EXPAND > limit ? MAX(ALIGN_DOWN(limit, PAGE_SIZE), args)
+					   : args + STACK_EXPAND;
+}
+
 static struct mm *
-build_address_space(struct file *f, const struct elf_image *img, u64 bias, int *err)
+build_address_space(struct file *f, const struct elf_image *img, u64 bias, u64 stack_size, int *err)
 {
 	struct mm *mm = mm_create();
 
@@ -172,9 +207,9 @@ build_address_space(struct file *f, const struct elf_image *img, u64 bias, int *
 		if (*err)
 			goto fail;
 	}
-	*err = vm_map_fixed(mm, USER_STACK_TOP - USER_STACK_SIZE, USER_STACK_SIZE,
-			    VM_READ | VM_WRITE | (img->exec_stack ? VM_EXEC : 0), NULL, 0,
-			    "[stack]");
+	*err = vm_map_fixed(mm, USER_STACK_TOP - stack_size, stack_size,
+			    VM_READ | VM_WRITE | VM_GROWSDOWN | (img->exec_stack ? VM_EXEC : 0),
+			    NULL, 0, "[stack]");
 	if (*err)
 		goto fail;
 	*err = vdso_map(mm);
@@ -232,8 +267,8 @@ write_initial_stack(const struct exec_args *a, const struct elf_image *img, u64 
 		{ AT_BASE, 0 },
 		{ AT_FLAGS, 0 },
 		{ AT_ENTRY, img->entry + bias },
-		{ AT_UID, 0 },
-		{ AT_EUID, 0 },
+		{ AT_UID, current()->group_leader->uid },
+		{ AT_EUID, current()->group_leader->euid },
 		{ AT_GID, 0 },
 		{ AT_EGID, 0 },
 		{ AT_PLATFORM, platform },
@@ -323,10 +358,9 @@ static void
 start_program(struct task *t, struct mm *mm, const struct elf_image *img, u64 bias,
 	      const struct exec_args *a, const char *path)
 {
-	struct mm *old = t->mm;
+	struct mm *old = task_swap_mm(t, mm);
 	int err = 0;
 
-	t->mm = mm;
 	mm_activate(mm);
 	if (old)
 		mm_put(old);
@@ -359,6 +393,10 @@ do_execve(const char *path, struct exec_args *a)
 
 	if (!hdr)
 		return -ENOMEM;
+	if (arguments_too_big(a, path)) {
+		kfree(hdr);
+		return -E2BIG;
+	}
 	long err = open_executable(path, &f, &img, hdr);
 	kfree(hdr);
 	if (err)
@@ -377,7 +415,7 @@ do_execve(const char *path, struct exec_args *a)
 		return err;
 	}
 	int map_err;
-	struct mm *mm = build_address_space(f, &img, bias, &map_err);
+	struct mm *mm = build_address_space(f, &img, bias, initial_stack_size(a, path), &map_err);
 	file_allow_write(f);
 	if (!mm) {
 		file_put(f);

@@ -23,6 +23,8 @@
 #include "kernel/time/cputime.h"
 #include "uapi/errno.h"
 #include "kernel/process/exec.h"
+#include "kernel/process/cred.h"
+#include "kernel/process/rlimit.h"
 #include "kernel/x86/fpu.h"
 #include "kernel/sched/futex.h"
 #include "kernel/time/itimer.h"
@@ -71,10 +73,24 @@ alloc_pid(void)
 	return last_pid;
 }
 
+/* A process's limits and user ids, which are its leader's: inherited at fork, handed on by execve. */
+static void
+copy_limits_and_ids(struct task *to, const struct task *from)
+{
+	memcpy(to->rlim, from->rlim, sizeof(to->rlim));
+	to->uid = from->uid;
+	to->euid = from->euid;
+	to->suid = from->suid;
+}
+
 static void
 register_with_pid(struct task *t, struct task *parent, int pid)
 {
 	u64 flags = spin_lock_irqsave(&tasks_lock);
+	if (parent)
+		copy_limits_and_ids(t, parent);
+	else
+		rlimits_set_defaults(t->rlim); /* the first process: root */
 	t->pid = t->tgid = pid ? pid : alloc_pid();
 	t->parent = parent;
 	t->group_leader = t;
@@ -152,6 +168,29 @@ struct clone_args_k {
 	u64 tls;
 };
 
+/*
+ * RLIMIT_NPROC: the tasks of the caller's real user, zombies included
+ * until reaped, as Linux's per-user count; root is exempt (Linux: the root
+ * user and CAP_SYS_RESOURCE), so only a process that gave up root meets it.
+ */
+static bool
+over_task_limit(void)
+{
+	u64 limit = rlimit(RLIMIT_NPROC);
+
+	if (limit == RLIM_INFINITY || privileged())
+		return false;
+	u32 uid = current()->group_leader->uid;
+	u64 n = 0, flags = spin_lock_irqsave(&tasks_lock);
+	struct list_head *pos;
+	list_for_each(pos, &all_tasks) {
+		struct task *t = list_entry(pos, struct task, all_link);
+		n += t->group_leader && t->group_leader->uid == uid;
+	}
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return n >= limit;
+}
+
 /* Linux's rules for flag combinations. */
 static long
 check_clone_flags(u64 flags)
@@ -191,6 +230,8 @@ do_clone(struct trap_frame *f, const struct clone_args_k *a)
 		return err;
 	if ((a->flags & CLONE_SETTLS) && !fs_base_allowed(a->tls))
 		return -EPERM;
+	if (over_task_limit())
+		return -EAGAIN;
 	reap_dead_threads();
 	struct task *child = task_alloc(parent->comm);
 	if (!child)
@@ -317,11 +358,20 @@ release_resources(struct task *t)
 	if (exe)
 		file_put(exe);
 	if (t->mm) {
-		struct mm *mm = t->mm;
 		mm_activate(NULL);
-		t->mm = NULL;
-		mm_put(mm);
+		mm_put(task_swap_mm(t, NULL));
 	}
+}
+
+struct mm *
+task_swap_mm(struct task *t, struct mm *mm)
+{
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	struct mm *old = t->mm;
+
+	t->mm = mm;
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return old;
 }
 
 /*
@@ -500,6 +550,7 @@ take_over_leader(struct task *t, struct task *leader)
 	t->group_leader = t;
 	t->live_threads = 1;
 	t->exit_signal = leader->exit_signal;
+	copy_limits_and_ids(t, leader);
 	t->start_tsc = leader->start_tsc;
 	cputime_add(&t->exited_threads_time, leader->exited_threads_time);
 	cputime_add(&t->exited_threads_time, leader->time);
@@ -682,14 +733,6 @@ SYSCALL0(getppid)
 	return ppid;
 }
 
-SYSCALL0(getuid)
-{
-	return 0;
-}
-SYSCALL0(geteuid)
-{
-	return 0;
-}
 SYSCALL0(getgid)
 {
 	return 0;

@@ -14,6 +14,12 @@ void task_register(struct task *t, struct task *parent);
 __noreturn void task_exit(int wait_status);
 /* execve: t now runs f (a new reference is taken; the old one is dropped). */
 void task_set_exe_file(struct task *t, struct file *f);
+/*
+ * Gives t the address space mm (exec, exit: NULL), returning the old one
+ * with its reference: under tasks_lock, so that whoever holds that lock
+ * may take a reference on another task's mm (the OOM killer).
+ */
+struct mm *task_swap_mm(struct task *t, struct mm *mm);
 /* Leaves if exit_group (or a fatal fault in another thread) asked this task to. */
 void exit_if_killed(void);
 /*

@@ -19,6 +19,7 @@
 #include "kernel/lib/types.h"
 #include "kernel/sched/wait.h"
 #include "mm/layout.h"
+#include "uapi/resource.h"
 
 struct mm;
 struct files;
@@ -116,6 +117,10 @@ struct task {
 	int exit_signal;	 /* sent to the parent when the process ends (clone's low byte) */
 	struct timer real_timer; /* leader only: ITIMER_REAL and alarm (kernel/time/itimer.c) */
 	u64 real_interval_ns;	 /* leader only: its interval, as set */
+
+	/* resource limits and user ids: leader only; tasks_lock for writing (rlimit.c, cred.c) */
+	struct kernel_rlimit rlim[RLIM_NLIMITS];
+	u32 uid, euid, suid; /* real, effective, saved */
 
 	/* accounting (kernel/time/cputime.c) */
 	struct cputime time;		    /* own */

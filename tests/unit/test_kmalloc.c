@@ -31,6 +31,7 @@ setup(u64 npages)
 	page_alloc_init(map, first, npages);
 	page_alloc_release_range(first, first + npages);
 	kmalloc_init();
+	kmemdebug = 0;
 }
 
 static u64
@@ -287,7 +288,9 @@ UNIT_TEST(exhaustion_returns_null_and_recovers)
 	CHECK(kmalloc(8) != NULL);
 }
 
-UNIT_TEST(random_kmalloc_kfree_keeps_every_object_intact)
+/* Random kmalloc/kfree with every byte checked; the allocator ends where it began. */
+static void
+random_churn(bool debug)
 {
 	enum { SLOTS = 2000 };
 	static struct {
@@ -295,8 +298,10 @@ UNIT_TEST(random_kmalloc_kfree_keeps_every_object_intact)
 		size_t size;
 	} slot[SLOTS];
 
+	memset(slot, 0, sizeof(slot));
 	setup(4096);
-	u64 before = buddy_free_pages();
+	kmemdebug = debug;
+	u64 before = buddy_free_pages(), reports = kmemdebug_report_count();
 	rng_state = 0x2545f4914f6cdd1dul;
 	for (int step = 0; step < 100000; step++) {
 		int i = (int)(rng() % SLOTS);
@@ -327,10 +332,117 @@ UNIT_TEST(random_kmalloc_kfree_keeps_every_object_intact)
 	for (int class = 0; class < KMALLOC_NCLASSES; class ++) {
 		struct kmalloc_class_stats st = class_stats(class);
 		CHECK_EQ(st.objects_in_use, 0);
-		CHECK(st.slabs <= 1);
+		CHECK(st.slabs <= (debug ? 2u : 1u)); /* a kept slab per cache, plain and debug */
 		kept += st.slabs;
 	}
 	CHECK_EQ(buddy_free_pages(), before - kept);
+	CHECK_EQ(kmemdebug_report_count(), reports); /* no false alarm */
+}
+
+UNIT_TEST(random_kmalloc_kfree_keeps_every_object_intact)
+{
+	random_churn(false);
+}
+
+UNIT_TEST(random_churn_under_kmemdebug_keeps_every_object_intact)
+{
+	random_churn(true);
+}
+
+/* ---- kmemdebug ------------------------------------------------------------- */
+
+/*
+ * Whether the last kmemdebug report says what and names, after label, a
+ * site inside fn: on the host sites print as addresses, and a call's
+ * return address lies within the calling function.
+ */
+static bool
+reported(const char *what, const char *label, void (*fn)(void))
+{
+	const char *r = kmemdebug_last_report(), *at = strstr(r, label);
+	unsigned long site;
+
+	return strstr(r, what) && at && sscanf(at + strlen(label), "%lx", &site) == 1 &&
+	       site > (unsigned long)fn && site < (unsigned long)fn + 4096;
+}
+
+UNIT_TEST(kmemdebug_reports_a_red_zone_overrun)
+{
+	setup(64);
+	kmemdebug = 1;
+	u64 reports = kmemdebug_report_count();
+	char *p = kmalloc(40);
+
+	CHECK_EQ(ksize(p), 40); /* what was asked: the rest is red zone */
+	memset(p, 'a', 40);
+	kfree(p);
+	CHECK_EQ(kmemdebug_report_count(), reports); /* all within bounds */
+	p = kmalloc(40);
+	p[40] = 'x';
+	kfree(p);
+	CHECK_EQ(kmemdebug_report_count(), reports + 1);
+	CHECK(strstr(kmemdebug_last_report(), "red zone overwritten: 40-byte object"));
+	CHECK(strstr(kmemdebug_last_report(), "(byte 40 is 0x78)"));
+	CHECK(reported("red zone", "allocated at ", kmemdebug_reports_a_red_zone_overrun));
+	CHECK(reported("red zone", "found by ", kmemdebug_reports_a_red_zone_overrun));
+	CHECK_EQ(class_stats(kmalloc_size_class(40 + DEBUG_OVERHEAD)).objects_in_use, 0);
+}
+
+UNIT_TEST(kmemdebug_refuses_a_double_free)
+{
+	setup(64);
+	kmemdebug = 1;
+	u64 reports = kmemdebug_report_count();
+	int class = kmalloc_size_class(100 + DEBUG_OVERHEAD);
+	char *keep = kmalloc(100), *p = kmalloc(100);
+
+	kfree(p);
+	kfree(p); /* reported, not a panic, and not freed twice */
+	CHECK_EQ(kmemdebug_report_count(), reports + 1);
+	CHECK(reported("double free: 100-byte object", "allocated at ",
+		       kmemdebug_refuses_a_double_free));
+	CHECK(reported("double free", "freed at ", kmemdebug_refuses_a_double_free));
+	CHECK_EQ(class_stats(class).objects_in_use, 1);
+	CHECK(kmalloc(100) == p); /* its poison intact: no report */
+	CHECK_EQ(kmemdebug_report_count(), reports + 1);
+	kfree(p);
+	kfree(keep);
+	CHECK_EQ(class_stats(class).objects_in_use, 0);
+}
+
+UNIT_TEST(kmemdebug_reports_a_write_after_free)
+{
+	setup(64);
+	kmemdebug = 1;
+	u64 reports = kmemdebug_report_count();
+	char *p = kmalloc(200);
+
+	kfree(p);
+	p[50] = 1;
+	CHECK(kmalloc(200) == p); /* the freed object comes back first, and is checked */
+	CHECK_EQ(kmemdebug_report_count(), reports + 1);
+	CHECK(strstr(kmemdebug_last_report(), "use after free"));
+	CHECK(strstr(kmemdebug_last_report(), "(byte 50 is 0x01)"));
+	CHECK(reported("use after free", "freed at ", kmemdebug_reports_a_write_after_free));
+	kfree(p);
+}
+
+UNIT_TEST(objects_keep_their_cache_when_kmemdebug_changes)
+{
+	setup(64);
+	u64 reports = kmemdebug_report_count();
+	void *plain = kmalloc(24);
+
+	kmemdebug = 1;
+	void *debugged = kmalloc(24);
+	CHECK_EQ(ksize(plain), 32);
+	CHECK_EQ(ksize(debugged), 24);
+	kfree(plain);
+	kmemdebug = 0;
+	kfree(debugged);
+	CHECK_EQ(kmemdebug_report_count(), reports);
+	CHECK_EQ(class_stats(kmalloc_size_class(24)).objects_in_use, 0);
+	CHECK_EQ(class_stats(kmalloc_size_class(24 + DEBUG_OVERHEAD)).objects_in_use, 0);
 }
 
 UNIT_TEST(live_object_that_looks_free_is_not_a_double_free)

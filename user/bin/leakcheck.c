@@ -2,7 +2,8 @@
  * leakcheck.c - runs programs, then checks that the kernel holds no more
  * than it held before them: pages, kmalloc objects, tasks, address spaces,
  * VMAs, open files, inodes and dentries, as rewind's /proc/objects counts
- * them (kernel/objcount.h).
+ * them (kernel/objcount.h) - and that kmemdebug reported nothing meanwhile
+ * (its count is the last line there).
  *
  *	leakcheck COMMAND...	(each "/bin/PROGRAM ARG ...", one after the other)
  *

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -52,6 +53,20 @@ TEST(exec_basic)
 	char *argv[] = { "usertests", "--helper", "exit", "33", NULL };
 
 	expect_helper_exit(argv, 33, "helper exit 33");
+}
+
+TEST(exec_keeps_rlimits)
+{
+	char *argv[] = { "usertests", "--helper", "rlimit", "99", "1234567", NULL };
+	struct rlimit nofile, fsize;
+
+	EXPECT_OK(getrlimit(RLIMIT_NOFILE, &nofile));
+	EXPECT_OK(getrlimit(RLIMIT_FSIZE, &fsize));
+	nofile.rlim_cur = 99;
+	fsize.rlim_cur = 1234567;
+	EXPECT_OK(setrlimit(RLIMIT_NOFILE, &nofile));
+	EXPECT_OK(setrlimit(RLIMIT_FSIZE, &fsize));
+	expect_helper_exit(argv, 0, "helper checking its limits");
 }
 
 TEST(exec_chain)
@@ -511,6 +526,20 @@ helper_fds(int kept, int closed)
 	return 0;
 }
 
+/* The limits a program starts with are those its exec'ing process had. */
+static int
+helper_rlimit(long nofile, long fsize)
+{
+	struct rlimit r;
+
+	if (getrlimit(RLIMIT_NOFILE, &r) || (long)r.rlim_cur != nofile)
+		fail("rlimit: RLIMIT_NOFILE is %ld after execve, want %ld", (long)r.rlim_cur,
+		     nofile);
+	if (getrlimit(RLIMIT_FSIZE, &r) || (long)r.rlim_cur != fsize)
+		fail("rlimit: RLIMIT_FSIZE is %ld after execve, want %ld", (long)r.rlim_cur, fsize);
+	return 0;
+}
+
 int
 run_helper(int argc, char **argv)
 {
@@ -526,6 +555,8 @@ run_helper(int argc, char **argv)
 		return helper_tree(atoi(argv[1]));
 	if (argc >= 1 && !strcmp(argv[0], "args"))
 		return helper_args(argc, argv);
+	if (argc >= 3 && !strcmp(argv[0], "rlimit"))
+		return helper_rlimit(atol(argv[1]), atol(argv[2]));
 	if (argc >= 3 && !strcmp(argv[0], "fds"))
 		return helper_fds(atoi(argv[1]), atoi(argv[2]));
 	if (argc >= 2 && !strcmp(argv[0], "alone"))

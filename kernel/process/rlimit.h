@@ -1,0 +1,38 @@
+/*
+ * rlimit.h - resource limits (getrlimit, setrlimit, prlimit64; rlimit.c):
+ * how much of each resource a process may use, read where it is enforced.
+ *
+ * A limit is a soft value, the one enforced, and a hard one, the ceiling
+ * for the soft. Any process may lower either and move its soft limit up
+ * to the hard one; raising a hard limit takes privilege (cred.h). The
+ * limits are the process's, kept in its leader; fork copies them and
+ * execve keeps them. Enforced as Linux enforces them:
+ *
+ *   RLIMIT_AS      address space: mmap, brk, stack growth fail (ENOMEM)
+ *   RLIMIT_DATA    private writable memory: mmap ENOMEM, brk stays put
+ *   RLIMIT_STACK   how far the main stack grows; a fault beyond: SIGSEGV
+ *   RLIMIT_NOFILE  fd numbers: open, pipe, dup... EMFILE; dup2 EBADF
+ *   RLIMIT_NPROC   tasks of a real user: fork/clone EAGAIN (root exempt)
+ *   RLIMIT_FSIZE   file size: write/truncate past it SIGXFSZ and EFBIG
+ *
+ * The others are kept and reported only.
+ */
+#ifndef REWIND_RLIMIT_H
+#define REWIND_RLIMIT_H
+
+#include "kernel/process/task.h"
+
+/* fs.nr_open, Linux's default: no RLIMIT_NOFILE may go above it, root's neither. */
+#define NR_OPEN_MAX (1u << 20)
+
+/* The current process's soft limit on resource; RLIM_INFINITY: none. */
+static inline u64
+rlimit(unsigned resource)
+{
+	return READ_ONCE(current()->group_leader->rlim[resource].rlim_cur);
+}
+
+/* The limits of the first process (Linux's INIT_RLIMITS, NPROC sized by RAM). */
+void rlimits_set_defaults(struct kernel_rlimit lim[RLIM_NLIMITS]);
+
+#endif

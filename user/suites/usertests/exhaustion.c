@@ -1,0 +1,192 @@
+/*
+ * exhaustion.c - usertests: running out of memory hurts only the one who
+ * asked for too much. A full RAM file system answers ENOSPC while every
+ * other process goes on (and unlink gives the room back); a process that
+ * takes all memory is the one the out-of-memory killer ends, while its
+ * parent and a bystander live.
+ *
+ * Both need a small file system or a small machine, which they make or
+ * look for: on rewind the RAM file system is shrunk through its knob
+ * (/proc/sys/rewind/ramfs_size, as tmpfs's size=), on Linux a 1 MiB tmpfs
+ * is mounted (root only); the memory hog runs only where RAM is at most
+ * 2 GiB (rewind's VMs), never on a big host.
+ */
+#define _GNU_SOURCE
+#include "usertests.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysinfo.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define KNOB "/proc/sys/rewind/ramfs_size"
+#define ROOM (1024 * 1024) /* what the tests leave free in the file system */
+
+static void
+write_text(const char *path, const char *text)
+{
+	int fd = EXPECT_OK(open(path, O_WRONLY));
+
+	CHECK(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	close(fd);
+}
+
+static unsigned long long
+free_bytes(const char *dir)
+{
+	struct statfs st;
+
+	EXPECT_OK(statfs(dir, &st));
+	return (unsigned long long)st.f_bfree * st.f_bsize;
+}
+
+/* Fills dir's file system through one file; what was written before ENOSPC. */
+static unsigned long long
+fill(const char *path)
+{
+	static char chunk[64 * 1024];
+	unsigned long long total = 0;
+	int fd = EXPECT_OK(open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644));
+	ssize_t n;
+
+	memset(chunk, 0x5a, sizeof(chunk));
+	while ((n = write(fd, chunk, sizeof(chunk))) > 0)
+		total += (unsigned long long)n;
+	CHECK(n < 0 && errno == ENOSPC);
+	close(fd);
+	return total;
+}
+
+/* With dir's file system full: it refuses more, others work, unlink gives the room back. */
+static void
+check_full_file_system(const char *dir)
+{
+	char path[PATH_MAX], other[PATH_MAX];
+	int fds[2];
+
+	snprintf(path, sizeof(path), "%s/filler", dir);
+	snprintf(other, sizeof(other), "%s/other", dir);
+	unsigned long long written = fill(path);
+	CHECK(written >= ROOM / 2 && written <= 2 * ROOM);
+	/* Full: a new file can be made (no data), but not given data. */
+	int fd = EXPECT_OK(open(other, O_WRONLY | O_CREAT, 0644));
+	EXPECT_ERR(ENOSPC, write(fd, "x", 1));
+	EXPECT_OK(close(fd));
+	/* The rest of the system does not notice: memory, pipes, processes. */
+	char *p = map_anon(4 * ROOM, PROT_READ | PROT_WRITE);
+	memset(p, 1, 4 * ROOM);
+	EXPECT_OK(pipe(fds));
+	CHECK(write(fds[1], p, 4096) == 4096);
+	pid_t pid = xfork();
+	if (pid == 0)
+		_exit(7);
+	expect_exit(pid, 7, "a child while the file system is full");
+	/* Unlink and close never need room; the space comes back. */
+	unsigned long long before = free_bytes(dir);
+	EXPECT_OK(unlink(path));
+	EXPECT_OK(unlink(other));
+	CHECK(free_bytes(dir) >= before + written / 2);
+	fd = EXPECT_OK(open(path, O_WRONLY | O_CREAT, 0644));
+	CHECK(write(fd, p, 4096) == 4096);
+	EXPECT_OK(close(fd));
+	EXPECT_OK(unlink(path));
+}
+
+/* rewind: the knob set to what is in use plus ROOM, in a child; the parent puts it back. */
+static void
+fill_rewind_ramfs(void)
+{
+	char old[64], size[64];
+	struct statfs st;
+	int fd = EXPECT_OK(open(KNOB, O_RDONLY));
+	ssize_t n = read(fd, old, sizeof(old) - 1);
+
+	close(fd);
+	CHECK(n > 0);
+	old[n] = '\0';
+	old[strcspn(old, "\n")] = '\0'; /* the value; a comment follows */
+	EXPECT_OK(statfs(".", &st));
+	unsigned long long used = (unsigned long long)(st.f_blocks - st.f_bfree) * st.f_bsize;
+	snprintf(size, sizeof(size), "%llu\n", (used + ROOM) / 1024);
+	write_text(KNOB, size);
+	pid_t pid = xfork();
+	if (pid == 0) {
+		check_full_file_system(".");
+		_exit(0);
+	}
+	int status = wait_status(pid);
+	write_text(KNOB, old);
+	expect_exited(status, 0, "filling the RAM file system");
+}
+
+TEST(ramfs_full_enospc)
+{
+	if (access(KNOB, W_OK) == 0) {
+		fill_rewind_ramfs();
+		return;
+	}
+	if (geteuid() != 0)
+		skip("not root: cannot mount a small tmpfs");
+	EXPECT_OK(mkdir("small", 0755));
+	if (mount("tmpfs", "small", "tmpfs", 0, "size=1m") != 0)
+		skip("cannot mount a tmpfs here (%s)", errname(errno));
+	pid_t pid = xfork();
+	if (pid == 0) {
+		check_full_file_system("small");
+		_exit(0);
+	}
+	int status = wait_status(pid);
+	EXPECT_OK(umount("small"));
+	expect_exited(status, 0, "filling a 1 MiB tmpfs");
+}
+
+/* Touches memory until something gives. */
+static void __attribute__((noreturn)) hog_memory(void)
+{
+	for (;;) {
+		char *p = mmap(NULL, 16 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			       -1, 0);
+		if (p == MAP_FAILED)
+			_exit(3); /* not what should run out: the test fails instead of hanging */
+		for (size_t i = 0; i < 16 << 20; i += PAGE)
+			p[i] = 1;
+	}
+}
+
+TEST(oom_kills_the_hog)
+{
+	struct sysinfo si;
+	int ping[2], pong[2];
+	char c;
+
+	EXPECT_OK(sysinfo(&si));
+	if ((unsigned long long)si.totalram * si.mem_unit > (2ull << 30))
+		skip("more than 2 GiB of RAM: not exhausting this machine");
+	EXPECT_OK(pipe(ping));
+	EXPECT_OK(pipe(pong));
+	/* A bystander with a little memory of its own, to answer afterwards. */
+	pid_t bystander = xfork();
+	if (bystander == 0) {
+		char *mine = map_anon(ROOM, PROT_READ | PROT_WRITE);
+		memset(mine, 3, ROOM);
+		if (read(ping[0], &c, 1) == 1 && all_bytes(mine, ROOM, 3))
+			(void)!write(pong[1], "y", 1);
+		_exit(0);
+	}
+	pid_t hog = xfork();
+	if (hog == 0)
+		hog_memory();
+	expect_signaled(wait_status(hog), SIGKILL, "the memory hog");
+	CHECK(write(ping[1], "?", 1) == 1);
+	CHECK(read(pong[0], &c, 1) == 1 && c == 'y');
+	expect_exit(bystander, 0, "the bystander");
+}
