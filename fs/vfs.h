@@ -407,6 +407,9 @@ struct read_dest {
 extern u64 filemap_nr_pages;
 /* Reads from a regular file's cache: bytes read, or -EFAULT if none could be. */
 long filemap_read(struct inode *inode, struct read_dest dst, size_t n, u64 pos);
+/* The copy_nocache knob (filemap.c): which copies of a write() go around the cache. */
+enum copy_nocache { COPY_NOCACHE_NEVER, COPY_NOCACHE_LARGE, COPY_NOCACHE_ALWAYS };
+extern int copy_policy;
 /* The write loop, as Linux's generic_perform_write (inode->lock held): bytes or -errno. */
 long generic_perform_write(struct inode *inode, const char __user *buf, size_t n, u64 pos);
 /* Fills a new, empty file from kernel memory (the initrd): 0 or -ENOMEM. */

@@ -91,6 +91,22 @@ copy_from_user(void *dst, const void *src, size_t n)
 	return good == n ? 0 : -EFAULT;
 }
 
+/* The page cache's copies: the bytes not copied; the real ones stop at the fault too. */
+size_t
+copy_from_user_partial(void *dst, const void *src, size_t n)
+{
+	size_t good = user_good(src, n);
+
+	memcpy(dst, src, good);
+	return n - good;
+}
+
+size_t
+copy_from_user_nocache(void *dst, const void *src, size_t n)
+{
+	return copy_from_user_partial(dst, src, n);
+}
+
 int
 copy_to_user(void *dst, const void *src, size_t n)
 {
