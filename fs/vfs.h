@@ -30,7 +30,9 @@
  *                                      shape changes by one rename at a time
  *   file->pos_lock (mutex)  the offset of a regular file or directory, held
  *                         across the read, write or getdents that moves it
- *                         (fs/read_write.c, fs/readdir.c)
+ *                         (fs/read_write.c, fs/readdir.c); read, write and
+ *                         lseek take it only when the file is shared
+ *                         (its count above 1), as Linux's fdget_pos
  *   inode->lock (mutex)   a directory: its children, their names and
  *                         positions; a regular file: its size, writers and
  *                         truncation (so appends are atomic). Two directories
