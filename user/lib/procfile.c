@@ -123,7 +123,7 @@ knob_write(const char *name, const char *value)
 }
 
 int
-lockstat_reset(void)
+proc_lockstat_reset(void)
 {
 	int fd = open("/proc/lockstat", O_WRONLY);
 
@@ -135,7 +135,7 @@ lockstat_reset(void)
 
 /* A row is "class acquisitions contentions ...", blank-separated; a class without one has none. */
 int
-lockstat_acquisitions(const char *cls, unsigned long long *out)
+proc_lockstat_acquisitions(const char *cls, unsigned long long *out)
 {
 	static char text[64 * 1024];
 	size_t len = strlen(cls);

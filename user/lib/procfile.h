@@ -30,9 +30,9 @@ int knob_read(const char *name, char *value, size_t size);
 int knob_write(const char *name, const char *value);
 
 /* rewind's /proc/lockstat: starts the counts again (0, or -1 with errno: not rewind). */
-int lockstat_reset(void);
+int proc_lockstat_reset(void);
 /* The acquisitions of lock class cls since the reset (none without a row); 0, or -1 (not rewind). */
-int lockstat_acquisitions(const char *cls, unsigned long long *out);
+int proc_lockstat_acquisitions(const char *cls, unsigned long long *out);
 
 /* Drops trailing newlines and blanks in place. */
 void chomp(char *s);

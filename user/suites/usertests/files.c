@@ -572,10 +572,10 @@ locks_per_write_x100(int fd, const char *cls, int n)
 	unsigned long long count = 0;
 	char block[256] = { 1 };
 
-	EXPECT_OK(lockstat_reset());
+	EXPECT_OK(proc_lockstat_reset());
 	for (int i = 0; i < n; i++)
 		CHECK(write(fd, block, sizeof(block)) == 256);
-	EXPECT_OK(lockstat_acquisitions(cls, &count));
+	EXPECT_OK(proc_lockstat_acquisitions(cls, &count));
 	return count * 100 / (unsigned long long)n;
 }
 
