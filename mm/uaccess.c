@@ -54,7 +54,7 @@ user_close(void)
  * to go: the fixup turns that into bytes for "rep movsb", which copies up to
  * the faulting byte itself (a quadword may straddle the bad page).
  */
-static size_t
+size_t
 copy_user_raw(void *dst, const void *src, size_t n)
 {
 	size_t quads = n / 8, tail = n % 8;
@@ -99,7 +99,7 @@ copy_user_raw(void *dst, const void *src, size_t n)
  * quadword continues at the byte loop (label 7), which stops at the exact
  * faulting byte (label 9, still through the sfence).
  */
-static size_t
+size_t
 copy_user_nocache_raw(void *dst, const void *src, size_t n)
 {
 	u64 t0, t1, t2, t3, t4, t5, t6, t7;

@@ -42,6 +42,13 @@ size_t copy_from_user_partial(void *dst, const void __user *src, size_t n);
  * __copy_from_user_inatomic_nocache before 2.6.29's fix.
  */
 size_t copy_from_user_nocache(void *dst, const void __user *src, size_t n);
+/*
+ * The two copies without the range check, for callers that have made it
+ * (and for kbench=copy, which times them between kernel buffers): the bytes
+ * not copied.
+ */
+size_t copy_user_raw(void *dst, const void *src, size_t n);
+size_t copy_user_nocache_raw(void *dst, const void *src, size_t n);
 int clear_user(void __user *dst, size_t n);
 /*
  * Copies a NUL-terminated string of at most max bytes including the NUL:
