@@ -11,7 +11,9 @@
  *  - user memory is host memory, except addresses below 64 KiB and one
  *    "poison" range a test may set; a copy stops where it meets either and
  *    fails with -EFAULT, after copying what came before (as a real fault
- *    part-way does);
+ *    part-way does); with FS_HOST_REAL_UACCESS (the hosted fstime,
+ *    tests/hosted/fstime_host.c) the copies are mm/uaccess.c's own instead,
+ *    and nothing is poisoned;
  *  - mutexes are single-owner flags that panic when taken twice (a
  *    deadlock in the kernel) or released unheld;
  *  - wait queues are real lists; schedule() insists that the task is marked
@@ -67,6 +69,10 @@ u64 direct_map_base;
 static uintptr_t poison_lo, poison_hi; /* a test's extra bad range */
 
 #define BAD_USER_PTR ((void *)0x1000)
+
+#ifdef FS_HOST_REAL_UACCESS
+#include "mm/uaccess.c"
+#else
 
 /* How many bytes from p on can be touched before a bad address. */
 static size_t
@@ -138,6 +144,7 @@ strncpy_from_user(char *dst, const char *src, size_t max)
 	}
 	return -ENAMETOOLONG;
 }
+#endif
 
 /* ---- locks, sleeping, time --------------------------------------------------- */
 
