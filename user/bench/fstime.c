@@ -263,8 +263,8 @@ count_locks(void)
 	unsigned long long n[4];
 
 	if (bench_set_knob("lockstat", "1") != 0) {
-		fprintf(stderr, "fstime: -L needs rewind's lockstat knob\n");
-		exit(2);
+		printf("# -L: no lockstat here (it is rewind's): no lock counts\n");
+		return;
 	}
 	lseek(f, 0, SEEK_SET);
 	for (long b = 0; b < max_buffs; b++) /* the file exists: the timed case */
