@@ -22,9 +22,11 @@
  *   readback  each block read back (pread) right after it is written
  *   read      fstime -r over the same file: the reads stay cached
  *
- * Figures: <test>_kbps_b<size>_<policy> in KiB/s, as fstime's.
+ * Figures: <test>_kbps_b<size>_<policy> in KiB/s, as fstime's. -p POLICY
+ * and -b SIZE run only those (for a profile: perf record -g fstime_host -p
+ * always -b 256).
  *
- *   make hosted-bench && build/hosted/fstime_host [-q] [-r N] [-m KiB]
+ *   make hosted-bench && build/hosted/fstime_host [-q] [-r N] [-m KiB] [-p POLICY] [-b SIZE]
  */
 #define UNIT_NO_MAIN
 #define FS_HOST_REAL_UACCESS
@@ -34,6 +36,8 @@
 #include <time.h>
 
 static int max_blocks = 2000;
+static const char *only_policy; /* -p */
+static size_t only_size;	/* -b */
 
 static char block[8192] __aligned(64); /* static, as fstime's buffer */
 static char back_buf[8192] __aligned(64);
@@ -86,8 +90,23 @@ kbps(int fd, enum test t, size_t size, double secs)
 static int
 opt(int c, const char *arg)
 {
+	if (c == 'p') {
+		only_policy = arg;
+		return 0;
+	}
+	if (c == 'b') {
+		only_size = (size_t)atoi(arg);
+		return 0;
+	}
 	max_blocks = atoi(arg);
 	return max_blocks >= 1 && max_blocks <= 8192 ? 0 : -1;
+}
+
+static bool
+chosen(size_t size, const char *policy)
+{
+	return (!only_size || size == only_size) &&
+	       (!only_policy || strcmp(policy, only_policy) == 0);
 }
 
 int
@@ -102,7 +121,8 @@ main(int argc, char **argv)
 			 { "always", COPY_NOCACHE_ALWAYS } };
 	double sums[ARRAY_SIZE(sizes)][ARRAY_SIZE(policies)][T_COUNT] = { 0 };
 
-	bench_init_opts(argc, argv, "fstime_host", "m:", opt, " [-m max_blocks]");
+	bench_init_opts(argc, argv, "fstime_host", "m:p:b:", opt,
+			" [-m max_blocks] [-p policy] [-b block-size]");
 	double secs = bench_quick() ? 0.05 : 1.0;
 	int repeats = bench_repeats(3);
 
@@ -115,13 +135,15 @@ main(int argc, char **argv)
 	for (int r = 0; r < repeats; r++)
 		for (size_t s = 0; s < ARRAY_SIZE(sizes); s++)
 			for (size_t p = 0; p < ARRAY_SIZE(policies); p++) {
+				if (!chosen(sizes[s], policies[p].name))
+					continue;
 				copy_policy = policies[p].value; /* the knob's variable */
 				for (int t = 0; t < T_COUNT; t++)
 					sums[s][p][t] += kbps(fd, (enum test)t, sizes[s], secs);
 			}
 	for (size_t s = 0; s < ARRAY_SIZE(sizes); s++)
 		for (size_t p = 0; p < ARRAY_SIZE(policies); p++)
-			for (int t = 0; t < T_COUNT; t++) {
+			for (int t = 0; t < T_COUNT && chosen(sizes[s], policies[p].name); t++) {
 				char metric[64];
 				bench_metric_name(metric, sizeof(metric), "%s_kbps_b%zu_%s",
 						  test_names[t], sizes[s], policies[p].name);
