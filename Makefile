@@ -232,7 +232,7 @@ help:
 	@echo "Variables: CPUS= MEM= ACCEL=kvm|tcg CMDLINE=\"...\" UEFI=1 QEMUEXTRA=\"...\" V=1"
 	@echo "           BOOT_CMDLINE=\"...\" (baked into the ISO) GRUB_TIMEOUT=N (menu delay on real machines)"
 	@echo "Targets:   all iso qemu qemu-gdb gdb print-qemu test unit-test boot-test deps clean"
-	@echo "           hosted-bench (the vDSO's clock code timed on this host's CPU: build/hosted/vclock_bench)"
+	@echo "           hosted-bench (kernel code timed on this host's CPU: the programs in build/hosted/)"
 	@echo "           reproduce [ARGS=\"--only NAME --quick --repeat N --with-linux\"] (results/<timestamp>/)"
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
