@@ -332,6 +332,26 @@ fd_get(int fd)
 	return f;
 }
 
+/*
+ * The table is ours alone when its count is 1: another thread would hold a
+ * count, and so would a /proc/<pid>/fd reader (files_share), which only
+ * reads. Only this task changes the slots then, and it is here.
+ */
+struct fd
+fdget(int fd)
+{
+	struct files *files = current_files();
+
+	if (!files || fd < 0)
+		return (struct fd){ NULL, false };
+	if (__atomic_load_n(&files->refcount, __ATOMIC_ACQUIRE) != 1) {
+		struct file *f = fd_get(fd);
+		return (struct fd){ f, f != NULL };
+	}
+	struct file *f = (unsigned)fd < files->max ? files->fd[fd] : NULL;
+	return (struct fd){ f && !(f->fmode & FMODE_PATH) ? f : NULL, false };
+}
+
 /* FD_CLOEXEC or 0 for an open fd, -EBADF otherwise; with set, also changes it. */
 static int
 cloexec_access(int fd, bool set, bool on)

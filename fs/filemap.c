@@ -13,9 +13,11 @@
  * may have copied past i_size. Growing a file then only moves i_size.
  *
  * generic_perform_write() is the write loop of Linux's
- * mm/filemap.c:generic_perform_write, and its copy_from_user() is the one
- * place user data enters the page cache: the non-temporal-copy regression
- * (seed 004) switches exactly that call.
+ * mm/filemap.c:generic_perform_write, and its one user copy is the one
+ * place user data enters the page cache: the knob copy_nocache switches
+ * exactly that call between cached and non-temporal stores (regression 4,
+ * Linux 2.6.29, seed 004, docs/regressions/nocache.md). Reads and every
+ * other user copy stay cached under every policy.
  *
  * filemap_nr_pages counts the cached pages against the RAM file system's
  * size (ramfs.c): a new page beyond it is refused, and a write fails with
@@ -25,6 +27,7 @@
  * writers against each other (the caller holds inode->lock).
  */
 #include "fs/vfs.h"
+#include "kernel/knobs.h"
 #include "kernel/process/task.h" /* fatal_signal_pending */
 #include "uapi/errno.h"
 #include "kernel/lib/string.h"
@@ -36,13 +39,34 @@ pages_for(u64 size)
 	return (size >> PAGE_SHIFT) + ((size & (PAGE_SIZE - 1)) != 0);
 }
 
+/* Tested first, as Linux's __set_page_dirty_no_writeback: a rewrite costs no atomic. */
 static inline void
 set_page_dirty(struct page *page)
 {
-	__atomic_or_fetch(&page->flags, PG_DIRTY, __ATOMIC_RELAXED);
+	if (!(__atomic_load_n(&page->flags, __ATOMIC_RELAXED) & PG_DIRTY))
+		__atomic_or_fetch(&page->flags, PG_DIRTY, __ATOMIC_RELAXED);
 }
 
 u64 filemap_nr_pages;
+
+/*
+ * never:  cached copies, as every Linux since f1800536 (2.6.29)
+ * large:  non-temporal only for copies of at least a page (3255aa2, seed 004's patch)
+ * always: non-temporal for every size (0812a579: the regression)
+ */
+KNOB_ENUM(copy_policy, "copy_nocache", COPY_NOCACHE_NEVER, true,
+	  "non-temporal user copies in write()", "never", "large", "always");
+
+/* Copies one page chunk of a write: the bytes not copied, as copy_from_user_partial. */
+static size_t
+write_copy(void *dst, const char __user *src, size_t n)
+{
+	int policy = READ_ONCE(copy_policy); /* one read: a change is atomic for this call */
+
+	if (policy == COPY_NOCACHE_ALWAYS || (policy == COPY_NOCACHE_LARGE && n >= PAGE_SIZE))
+		return copy_from_user_nocache(dst, src, n);
+	return copy_from_user_partial(dst, src, n);
+}
 
 /*
  * Looks index up and, if absent and fresh is given, puts fresh there; with
@@ -160,7 +184,7 @@ filemap_read(struct inode *inode, struct read_dest dst, size_t n, u64 pos)
 	return (long)done;
 }
 
-/* After a failed copy into [pos, pos + n) of page kaddr: re-zeroes what lies past i_size. */
+/* After a short copy into [pos, pos + n) of page kaddr: re-zeroes what lies past i_size. */
 static void
 zero_past_size(struct inode *inode, char *kaddr, u64 pos, size_t n)
 {
@@ -173,6 +197,11 @@ zero_past_size(struct inode *inode, char *kaddr, u64 pos, size_t n)
 	memset(kaddr + offset + skip, 0, n - skip);
 }
 
+/*
+ * A copy that faults part-way keeps what it copied (the copies stop at the
+ * exact byte) and ends the write there: a short count, or -EFAULT if not
+ * even the first byte came, as Linux's generic_perform_write.
+ */
 long
 generic_perform_write(struct inode *inode, const char __user *buf, size_t n, u64 pos)
 {
@@ -188,18 +217,20 @@ generic_perform_write(struct inode *inode, const char __user *buf, size_t n, u64
 			break;
 		}
 		char *kaddr = page_address(page);
-		if (copy_from_user(kaddr + offset, buf + done, bytes)) {
-			zero_past_size(inode, kaddr, pos, bytes);
-			put_page(page);
+		size_t copied = bytes - write_copy(kaddr + offset, buf + done, bytes);
+		if (copied < bytes) {
+			zero_past_size(inode, kaddr, pos + copied, bytes - copied);
 			err = -EFAULT;
-			break;
 		}
-		set_page_dirty(page);
+		if (copied)
+			set_page_dirty(page);
 		put_page(page);
-		done += bytes;
-		pos += bytes;
+		done += copied;
+		pos += copied;
 		if (pos > i_size_read(inode))
 			i_size_write(inode, pos); /* after the data: lockless readers see both */
+		if (err)
+			break;
 		if (done < n && fatal_signal_pending()) {
 			err = -EINTR; /* a short write if something was written, as Linux's */
 			break;

@@ -65,6 +65,23 @@ void files_close_on_exec(struct files *files);
 int fd_install(struct file *f);
 /* The open file behind fd in the current process, with a reference (file_put); NULL if none. */
 struct file *fd_get(int fd);
+/*
+ * An fd held for the length of one system call, as Linux's fdget: when no
+ * other task shares the fd table, nobody can close the fd meanwhile, so the
+ * lookup takes no lock and no reference (put false); else it is fd_get's.
+ * O_PATH files are refused as by fd_get. fdput undoes it.
+ */
+struct fd {
+	struct file *file;
+	bool put;
+};
+struct fd fdget(int fd);
+static inline void
+fdput(struct fd f)
+{
+	if (f.put)
+		file_put(f.file);
+}
 /* The open flags (O_ACCMODE, O_APPEND ...) the file was opened with. */
 int file_flags(struct file *f);
 

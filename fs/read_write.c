@@ -3,7 +3,10 @@
  * the checks Linux makes before a file's own operation runs (access mode,
  * user buffer, count clamped to MAX_RW_COUNT, seekability), and the file
  * offset, which one mutex per regular file or directory keeps consistent
- * when threads or forked processes share the open file.
+ * when threads or forked processes share the open file - and only then,
+ * as Linux since 3.14: an unshared file's read, write or lseek takes no
+ * lock of its own (one write() takes inode->lock and the page index's
+ * spinlock, nothing else; docs/regressions/nocache.md counts them).
  *
  * readv/writev run the iovec one segment after another through the same
  * path, stopping at the first short transfer, as Linux does for files
@@ -52,32 +55,48 @@ file_has_pos_lock(const struct file *f)
 	return S_ISREG(f->inode->mode) || S_ISDIR(f->inode->mode);
 }
 
-static void
-pos_lock(struct file *f)
+/*
+ * The fd for a call that moves the offset, as Linux's fdget_pos (3.14+):
+ * the offset's lock only when the open file is shared (dup, fork, a thread
+ * sharing the table), for nobody else can move it otherwise. A count of 1
+ * cannot rise meanwhile: only this task reaches the file, and it is here.
+ */
+struct fd_pos {
+	struct fd fd;
+	bool locked;
+};
+
+static struct fd_pos
+fdget_pos(int fd)
 {
-	if (file_has_pos_lock(f))
-		mutex_lock(&f->pos_lock);
+	struct fd_pos p = { fdget(fd), false };
+
+	if (p.fd.file && file_has_pos_lock(p.fd.file) &&
+	    __atomic_load_n(&p.fd.file->refcount, __ATOMIC_ACQUIRE) > 1) {
+		mutex_lock(&p.fd.file->pos_lock);
+		p.locked = true;
+	}
+	return p;
 }
 
 static void
-pos_unlock(struct file *f)
+fdput_pos(struct fd_pos p)
 {
-	if (file_has_pos_lock(f))
-		mutex_unlock(&f->pos_lock);
+	if (p.locked)
+		mutex_unlock(&p.fd.file->pos_lock);
+	fdput(p.fd);
 }
 
 /* read(2) and write(2): at the file offset. */
 static long
 rw_fd(int fd, bool write, char __user *buf, size_t n)
 {
-	struct file *f = fd_get(fd);
+	struct fd_pos p = fdget_pos(fd);
 
-	if (!f)
+	if (!p.fd.file)
 		return -EBADF;
-	pos_lock(f);
-	long ret = vfs_rw(f, write, buf, n, &f->pos);
-	pos_unlock(f);
-	file_put(f);
+	long ret = vfs_rw(p.fd.file, write, buf, n, &p.fd.file->pos);
+	fdput_pos(p);
 	return ret;
 }
 
@@ -97,12 +116,12 @@ prw_fd(int fd, bool write, char __user *buf, size_t n, s64 pos)
 {
 	if (pos < 0)
 		return -EINVAL;
-	struct file *f = fd_get(fd);
-	if (!f)
+	struct fd f = fdget(fd);
+	if (!f.file)
 		return -EBADF;
 	u64 at = (u64)pos;
-	long ret = f->ops->llseek ? vfs_rw(f, write, buf, n, &at) : -ESPIPE;
-	file_put(f);
+	long ret = f.file->ops->llseek ? vfs_rw(f.file, write, buf, n, &at) : -ESPIPE;
+	fdput(f);
 	return ret;
 }
 
@@ -167,19 +186,17 @@ static long
 rwv_fd(int fd, bool write, const struct kernel_iovec __user *uiov, int cnt)
 {
 	struct kernel_iovec *iov = NULL;
-	struct file *f = fd_get(fd);
+	struct fd_pos p = fdget_pos(fd);
+	struct file *f = p.fd.file;
 
 	if (!f)
 		return -EBADF;
 	long ret = (f->fmode & (write ? FMODE_WRITE : FMODE_READ)) ? iovec_import(uiov, cnt, &iov)
 								   : -EBADF;
-	if (ret > 0) {
-		pos_lock(f);
+	if (ret > 0)
 		ret = rwv(f, write, iov, cnt, ret, &f->pos);
-		pos_unlock(f);
-	}
 	kfree(iov);
-	file_put(f);
+	fdput_pos(p);
 	return ret;
 }
 
@@ -195,20 +212,18 @@ SYSCALL3(writev, int, fd, const struct kernel_iovec __user *, iov, int, cnt)
 
 SYSCALL3(lseek, int, fd, s64, off, unsigned, whence)
 {
-	struct file *f = fd_get(fd);
+	struct fd_pos p = fdget_pos(fd);
+	struct file *f = p.fd.file;
 
 	if (!f)
 		return -EBADF;
 	long ret;
-	if (!f->ops->llseek) {
+	if (!f->ops->llseek)
 		ret = -ESPIPE;
-	} else if (whence > SEEK_HOLE) {
+	else if (whence > SEEK_HOLE)
 		ret = -EINVAL;
-	} else {
-		pos_lock(f);
+	else
 		ret = f->ops->llseek(f, off, (int)whence);
-		pos_unlock(f);
-	}
-	file_put(f);
+	fdput_pos(p);
 	return ret;
 }

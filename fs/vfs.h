@@ -30,7 +30,9 @@
  *                                      shape changes by one rename at a time
  *   file->pos_lock (mutex)  the offset of a regular file or directory, held
  *                         across the read, write or getdents that moves it
- *                         (fs/read_write.c, fs/readdir.c)
+ *                         (fs/read_write.c, fs/readdir.c); read, write and
+ *                         lseek take it only when the file is shared
+ *                         (its count above 1), as Linux's fdget_pos
  *   inode->lock (mutex)   a directory: its children, their names and
  *                         positions; a regular file: its size, writers and
  *                         truncation (so appends are atomic). Two directories
@@ -417,6 +419,9 @@ extern u64 filemap_nr_pages;
 u64 ramfs_size_pages(void);
 /* Reads from a regular file's cache: bytes read, or -EFAULT if none could be. */
 long filemap_read(struct inode *inode, struct read_dest dst, size_t n, u64 pos);
+/* The copy_nocache knob (filemap.c): which copies of a write() go around the cache. */
+enum copy_nocache { COPY_NOCACHE_NEVER, COPY_NOCACHE_LARGE, COPY_NOCACHE_ALWAYS };
+extern int copy_policy;
 /* The write loop, as Linux's generic_perform_write (inode->lock held): bytes or -errno. */
 long generic_perform_write(struct inode *inode, const char __user *buf, size_t n, u64 pos);
 /* Fills a new, empty file from kernel memory (the initrd): 0 or -ENOMEM. */

@@ -42,11 +42,7 @@ probe_read_u64(const void *addr, u64 *out)
 
 	__asm__ __volatile__(
 		"1:	movq (%[addr]), %[v]\n"
-		"2:\n\t"
-		".pushsection .text.fixup, \"ax\"\n"
-		"3:	movl %[efault], %[err]\n\t"
-		"	jmp 2b\n\t"
-		".popsection\n\t" EXTABLE_ENTRY(1b, 3b)
+		"2:\n\t" EXTABLE_FIXUP(3, "movl %[efault], %[err]", 2b) EXTABLE_ENTRY(1b, 3b)
 		: [v] "+r"(v), [err] "+r"(err)
 		: [addr] "r"(addr), [efault] "i"(-EFAULT)
 		: "memory");
@@ -61,11 +57,7 @@ probe_write_u64(void *addr, u64 value)
 
 	__asm__ __volatile__(
 		"1:	movq %[v], (%[addr])\n"
-		"2:\n\t"
-		".pushsection .text.fixup, \"ax\"\n"
-		"3:	movl %[efault], %[err]\n\t"
-		"	jmp 2b\n\t"
-		".popsection\n\t" EXTABLE_ENTRY(1b, 3b)
+		"2:\n\t" EXTABLE_FIXUP(3, "movl %[efault], %[err]", 2b) EXTABLE_ENTRY(1b, 3b)
 		: [err] "+r"(err)
 		: [addr] "r"(addr), [v] "r"(value), [efault] "i"(-EFAULT)
 		: "memory");

@@ -20,9 +20,26 @@ struct extable_entry {
 	u64 fixup;
 };
 
+/* Host tests link the table into a PIE, which relocates it at load time: writable there. */
+#ifdef HOSTED
+#define EXTABLE_SECTION "__ex_table, \"aw\""
+#else
+#define EXTABLE_SECTION "__ex_table, \"a\""
+#endif
+
 /* For inline asm: "1: mov ... \n" EXTABLE_ENTRY(1b, 3f) */
-#define EXTABLE_ENTRY(insn, fixup)                                                \
-	".pushsection __ex_table, \"a\"\n\t.balign 8\n\t.quad " #insn ", " #fixup \
+#define EXTABLE_ENTRY(insn, fixup)                                                  \
+	".pushsection " EXTABLE_SECTION "\n\t.balign 8\n\t.quad " #insn ", " #fixup \
+	"\n\t.popsection\n\t"
+
+/*
+ * For inline asm: the out-of-line code a faulting instruction continues at:
+ * label, the instructions insns (a string, may be empty), then a jump back to
+ * resume. "1: movq (%[p]), %[v]\n2:\n" EXTABLE_FIXUP(3, "movl $-14, %[err]", 2b)
+ * EXTABLE_ENTRY(1b, 3b) makes a load that yields -EFAULT instead of dying.
+ */
+#define EXTABLE_FIXUP(label, insns, resume)                                        \
+	".pushsection .text.fixup, \"ax\"\n" #label ":\t" insns "\n\tjmp " #resume \
 	"\n\t.popsection\n\t"
 
 /* Moves f->rip to the fixup of the faulting instruction; false when it has none. */

@@ -8,8 +8,9 @@
  * (demand paging, copy-on-write), then retried. With SMAP, user memory is
  * opened (stac) only inside these routines.
  *
- * The copy routine is one call site on purpose: the non-temporal copy
- * regression (Linux 2.6.29, seed 004) later switches how it copies.
+ * The page cache's write loop (fs/filemap.c) copies with the two partial
+ * copies below, chosen by the copy_nocache knob: the non-temporal copy
+ * regression of Linux 2.6.29 (seed 004, docs/regressions/nocache.md).
  */
 #ifndef REWIND_UACCESS_H
 #define REWIND_UACCESS_H
@@ -29,6 +30,25 @@ access_ok(const void __user *addr, size_t n)
 /* 0, or -EFAULT if any byte could not be copied. */
 int copy_from_user(void *dst, const void __user *src, size_t n);
 int copy_to_user(void __user *dst, const void *src, size_t n);
+/*
+ * Copies up to n bytes and returns how many were NOT copied (0: all), as
+ * Linux's __copy_from_user_inatomic: a fault stops the copy at the exact
+ * byte, and what came before it is in dst. n when src is not user space.
+ */
+size_t copy_from_user_partial(void *dst, const void __user *src, size_t n);
+/*
+ * The same with non-temporal stores (movnti + sfence): dst's lines are
+ * written around the caches and evicted from them, as Linux's
+ * __copy_from_user_inatomic_nocache before 2.6.29's fix.
+ */
+size_t copy_from_user_nocache(void *dst, const void __user *src, size_t n);
+/*
+ * The two copies without the range check, for callers that have made it
+ * (and for kbench=copy, which times them between kernel buffers): the bytes
+ * not copied.
+ */
+size_t copy_user_raw(void *dst, const void *src, size_t n);
+size_t copy_user_nocache_raw(void *dst, const void *src, size_t n);
 int clear_user(void __user *dst, size_t n);
 /*
  * Copies a NUL-terminated string of at most max bytes including the NUL:

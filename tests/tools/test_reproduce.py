@@ -16,7 +16,7 @@ TOP = HERE.parent.parent
 sys.path.insert(0, str(TOP / "tools"))
 sys.path.insert(0, str(HERE))
 
-from reprolib import console, experiments, outputs, plan, ratios, records, runner, summary  # noqa: E402
+from reprolib import console, experiments, hosted, outputs, plan, ratios, records, runner, summary  # noqa: E402
 import wellformed  # noqa: E402
 
 LOGS = HERE / "logs"
@@ -391,6 +391,83 @@ def rwsem_console(steps):
         if s.profile:
             out += ["knob profile off", f"@repro-profile {s.number}", PROFILE]
     return "\n".join(out) + "\n"
+
+
+class QuietProgress:
+    def show(self, text):
+        pass
+
+    def say(self, text):
+        pass
+
+    def advance(self, seconds):
+        pass
+
+
+HOSTED_EXPERIMENT = MINIMAL + """
+[[hosted]]
+program = "hosted/fake"
+args = "{status}"
+seconds = 1
+[[ratio]]
+name = "slow / fast"
+numerator = "t_slow"
+denominator = "t_fast"
+seed = 2
+expect = "higher"
+"""
+
+FAKE_HOSTED = """#!/bin/sh
+v='"variant":{"os":"Linux"}'
+echo '@result {"bench":"fake",'"$v"',"metric":"t_slow","value":30,"unit":"ns"}'
+echo '@result {"bench":"fake",'"$v"',"metric":"t_fast","value":10,"unit":"ns"}'
+exit $1
+"""
+
+
+class HostedGround(unittest.TestCase):
+    def run_hosted(self, d, status):
+        build = Path(d, "build")
+        (build / "hosted").mkdir(parents=True, exist_ok=True)
+        fake = build / "hosted" / "fake"
+        fake.write_text(FAKE_HOSTED)
+        fake.chmod(0o755)
+        e = experiments.load(write_experiment(d, HOSTED_EXPERIMENT.replace("{status}", str(status))))
+        out = Path(d, f"out{status}")
+        (out / "logs").mkdir(parents=True)
+        opts = runner.Options(top=str(TOP), build=str(build), out=str(out), cpus=2, memory="512M",
+                              quick=False, repeat=None, step_timeout=None, with_linux=False)
+        return e, out, hosted.run(e, opts, MACHINE, QuietProgress(), "test")
+
+    def test_nocache_declares_its_hosted_program(self):
+        e = experiments.load(TOP / "experiments" / "nocache.toml")
+        self.assertEqual([h.program for h in e.hosted], ["hosted/fstime_host"])
+
+    def test_a_bad_program_is_named(self):
+        with tempfile.TemporaryDirectory() as d:
+            with self.assertRaisesRegex(experiments.ExperimentError, "program must be hosted/<name>"):
+                experiments.load(write_experiment(d, MINIMAL + '[[hosted]]\nprogram = "../x"\nseconds = 1\n'))
+
+    def test_hosted_figures_make_a_column_of_their_own(self):
+        with tempfile.TemporaryDirectory() as d:
+            e, out, rs = self.run_hosted(d, 0)
+            head = rs[0]
+            self.assertEqual((head["kernel"], head["status"], head["steps"], head["steps_ok"]),
+                             ("hosted", "ok", 3, 3))	# one run per repeat
+            rows = ratios.rows(summary.group_figures(rs), e.ratios[0])
+            self.assertEqual((rows[0].ours, rows[0].hosted), (None, 3.0))
+            self.assertEqual(results_dir(str(out), [e], [rs]), [])
+            self.assertEqual(wellformed.check(str(out)), [])
+            report = Path(out, "report.md").read_text()
+            self.assertIn("hosted: this CPU, user mode", report)
+            self.assertIn("| 3 (yes) |", report)
+
+    def test_a_failing_program_marks_its_figures(self):
+        with tempfile.TemporaryDirectory() as d:
+            e, out, rs = self.run_hosted(d, 3)
+            self.assertEqual(rs[0]["status"], "failed")
+            self.assertEqual({r["status"] for r in rs if r["type"] == "step"}, {"exit 3"})
+            self.assertFalse(any(r["complete"] for r in rs if r["type"] == "figure"))
 
 
 class CpuListsAndProfiles(unittest.TestCase):

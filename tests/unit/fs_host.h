@@ -11,7 +11,9 @@
  *  - user memory is host memory, except addresses below 64 KiB and one
  *    "poison" range a test may set; a copy stops where it meets either and
  *    fails with -EFAULT, after copying what came before (as a real fault
- *    part-way does);
+ *    part-way does); with FS_HOST_REAL_UACCESS (the hosted fstime,
+ *    tests/hosted/fstime_host.c) the copies are mm/uaccess.c's own instead,
+ *    and nothing is poisoned;
  *  - mutexes are single-owner flags that panic when taken twice (a
  *    deadlock in the kernel) or released unheld;
  *  - wait queues are real lists; schedule() insists that the task is marked
@@ -68,6 +70,10 @@ static uintptr_t poison_lo, poison_hi; /* a test's extra bad range */
 
 #define BAD_USER_PTR ((void *)0x1000)
 
+#ifdef FS_HOST_REAL_UACCESS
+#include "mm/uaccess.c"
+#else
+
 /* How many bytes from p on can be touched before a bad address. */
 static size_t
 user_good(const void *p, size_t n)
@@ -89,6 +95,22 @@ copy_from_user(void *dst, const void *src, size_t n)
 	if (good)
 		memcpy(dst, src, good);
 	return good == n ? 0 : -EFAULT;
+}
+
+/* The page cache's copies: the bytes not copied; the real ones stop at the fault too. */
+size_t
+copy_from_user_partial(void *dst, const void *src, size_t n)
+{
+	size_t good = user_good(src, n);
+
+	memcpy(dst, src, good);
+	return n - good;
+}
+
+size_t
+copy_from_user_nocache(void *dst, const void *src, size_t n)
+{
+	return copy_from_user_partial(dst, src, n);
 }
 
 int
@@ -122,6 +144,7 @@ strncpy_from_user(char *dst, const char *src, size_t max)
 	}
 	return -ENAMETOOLONG;
 }
+#endif
 
 /* ---- locks, sleeping, time --------------------------------------------------- */
 

@@ -45,6 +45,19 @@ class Run:
 
 
 @dataclass(frozen=True)
+class Hosted:
+    """A host program of the hosted ground (hosted.py), run once per repeat."""
+    program: str	# under the build directory: hosted/<name>
+    args: str
+    quick_args: str
+    seconds: float
+    quick_seconds: float
+
+    def seconds_for(self, quick):
+        return self.quick_seconds if quick else self.seconds
+
+
+@dataclass(frozen=True)
 class MetricRef:
     """"[BENCH:]METRIC[@VARIANT]": a figure of the experiment."""
     metric: str
@@ -95,6 +108,7 @@ class Experiment:
     profile_frames: tuple = ()	# the report gives each profile's share of kernel samples in these
     profile_seed: str = ""	# the seed's figure for that share
     knobs: tuple = ()	# knobs it is about that no variant sets (a benchmark switches them)
+    hosted: tuple = ()	# of Hosted: the hosted ground's programs
 
     def repeats(self, quick):
         return self.quick_repeat if quick else self.repeat
@@ -182,6 +196,16 @@ def _run(table, where, knob_defaults):
                _need(table, "quick_seconds", float, where, seconds), variants, sweep, profile)
 
 
+def _hosted(table, where):
+    program = _need(table, "program", str, where)
+    if not re.fullmatch(r"hosted/[a-z0-9_-]+", program):
+        raise ExperimentError(f"{where}: program must be hosted/<name> (a target under the build directory)")
+    args = _need(table, "args", str, where, "")
+    seconds = _need(table, "seconds", float, where)
+    return Hosted(program, args, _need(table, "quick_args", str, where, args), seconds,
+                  _need(table, "quick_seconds", float, where, seconds))
+
+
 def _ratio(table, where):
     expect = _need(table, "expect", str, where)
     if expect not in EXPECTATIONS:
@@ -255,6 +279,7 @@ def load(path):
         profile_seed=_need(data, "profile_seed", str, where, ""),
         knobs=_names(data, "knobs", where),
         runs=runs,
+        hosted=tuple(_hosted(h, f"{where}, hosted {i + 1}") for i, h in enumerate(_tables(data, "hosted", where))),
         ratios=tuple(_ratio(r, f"{where}, ratio {i + 1}") for i, r in enumerate(_tables(data, "ratio", where))),
         plots=tuple(_plot(p, f"{where}, plot {i + 1}") for i, p in enumerate(_tables(data, "plot", where))))
 

@@ -2,7 +2,8 @@
 reproduced. Ours is median(numerator) / median(denominator) over the
 repeats of one variant (a ratio of medians, as DESIGN.md §4 asks); the range
 beside it is that of the per-repeat ratios. Linux's column pools every
-Linux boot of the experiment, since its metric names carry the mode.
+Linux boot of the experiment, since its metric names carry the mode; the
+hosted column (hosted.py) pools the host programs' runs the same way.
 
 Verdict: the direction holds when the ratio is on the seed's side of 1 ("same":
 within the tolerance factor of 1); the magnitude holds when the effect,
@@ -26,6 +27,7 @@ class RatioRow:
     complete: bool
     linux: float | None
     verdict: str
+    hosted: float | None = None	# the hosted ground's ratio (this CPU, user mode)
 
 
 def _matches(group, ref, kernel):
@@ -62,9 +64,10 @@ def verdict(ratio, ours):
     return f"direction only ({'larger' if effect > 1 else 'smaller'} effect)"
 
 
-def _linux_ratio(groups, ratio):
+def _pooled_ratio(groups, ratio, kernel):
+    """The ratio of one ground other than rewind's guest, its figures pooled."""
     def pooled(ref):
-        values = [v for g in groups if _matches(g, ref, "linux") for v in g.values]
+        values = [v for g in groups if _matches(g, ref, kernel) for v in g.values]
         return statistics.median(values) if values else None
     num, den = pooled(ratio.numerator), pooled(ratio.denominator)
     return _quotient(num, den) if num is not None and den else None
@@ -72,7 +75,8 @@ def _linux_ratio(groups, ratio):
 
 def rows(groups, ratio):
     """The rows of one seed ratio: one per variant (and sweep value) that has both figures."""
-    linux = _linux_ratio(groups, ratio)
+    linux = _pooled_ratio(groups, ratio, "linux")
+    hosted = _pooled_ratio(groups, ratio, "hosted")
     dens = {_pair_key(g, ratio.denominator): g for g in groups if _matches(g, ratio.denominator, "rewind")}
     out = []
     for num in (g for g in groups if _matches(g, ratio.numerator, "rewind")):
@@ -84,5 +88,5 @@ def rows(groups, ratio):
         explicit = ratio.numerator.variant and ratio.denominator.variant
         label = " ".join(filter(None, ["" if explicit else num.variant, num.params_text()]))
         out.append(RatioRow(ratio, label, ours, min(each, default=None), max(each, default=None),
-                            num.complete and den.complete, linux, verdict(ratio, ours)))
-    return out or [RatioRow(ratio, "", None, None, None, False, linux, "not measured")]
+                            num.complete and den.complete, linux, verdict(ratio, ours), hosted))
+    return out or [RatioRow(ratio, "", None, None, None, False, linux, "not measured", hosted)]

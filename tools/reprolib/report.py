@@ -30,7 +30,8 @@ def _table(header, rows):
 
 
 def _machine_section(boots):
-    rewind = next((b for b in boots if b["kernel"] == "rewind"), boots[0] if boots else None)
+    guests = [b for b in boots if b["kernel"] != "hosted"]
+    rewind = next((b for b in guests if b["kernel"] == "rewind"), guests[0] if guests else None)
     if rewind is None:
         return ["No guest booted."]
     m = rewind["machine"]
@@ -46,6 +47,9 @@ def _machine_section(boots):
         ("Linux column", linux[0]["machine"].get("guest_release") or "Linux (release not seen)"
          if linux else "not run (`--with-linux` adds it)"),
     ]
+    if any(b["kernel"] == "hosted" for b in boots):
+        rows.append(("hosted column", f"{m.get('host_cpu_model', '?')}: kernel code in host "
+                     "programs (tests/hosted/), user mode, real caches"))
     return _table(["", ""], rows) + ["", "> " + (TCG_NOTE if accel == "tcg" else KVM_NOTE)]
 
 
@@ -61,12 +65,14 @@ def _ratio_section(experiment, groups):
         for r in ratio_rows.rows(groups, ratio):
             ours = _fmt(r.ours) + _range(r.low, r.high) + ("" if r.complete or r.ours is None else " *partial*")
             seed = f"{ratio.seed:g}" + (f": {ratio.seed_text}" if ratio.seed_text else "")
-            rows.append((ratio.name, r.label, seed, ours,
-                         _fmt(r.linux), r.verdict))
+            row = (ratio.name, r.label, seed, ours, _fmt(r.linux))
+            hosted = _fmt(r.hosted) + (f" ({ratio_rows.verdict(ratio, r.hosted)})" if r.hosted else "")
+            rows.append(row + ((hosted,) if experiment.hosted else ()) + (r.verdict,))
     if not rows:
         return ["No seed ratios are declared for this experiment."]
+    hosted = ["hosted: this CPU, user mode (reproduced?)"] if experiment.hosted else []
     return (_table(["ratio", "variant", "seed", "ours: median (repeat range)",
-                    "Linux 6.1, same VM", "reproduced"], rows)
+                    "Linux 6.1, same VM"] + hosted + ["reproduced"], rows)
             + ["", f"Reproduced: direction on the seed's side of 1, and the effect (the log of the "
                "ratio) within the ratio's tolerance factor of the seed's (default 2). "
                "Ratios of the fastest-batch medians where the metric is `_batchmin`."])

@@ -121,3 +121,32 @@ knob_write(const char *name, const char *value)
 	int bad = fprintf(f, "%s\n", value) < 0;
 	return fclose(f) != 0 || bad ? -1 : 0;
 }
+
+int
+proc_lockstat_reset(void)
+{
+	int fd = open("/proc/lockstat", O_WRONLY);
+
+	if (fd < 0)
+		return -1;
+	int bad = write(fd, "0\n", 2) != 2;
+	return close(fd) != 0 || bad ? -1 : 0;
+}
+
+/* A row is "class acquisitions contentions ...", blank-separated; a class without one has none. */
+int
+proc_lockstat_acquisitions(const char *cls, unsigned long long *out)
+{
+	static char text[64 * 1024];
+	size_t len = strlen(cls);
+
+	*out = 0;
+	if (read_text_file("/proc/lockstat", text, sizeof(text)) < 0)
+		return -1;
+	for (const char *line = text; line; line = strchr(line, '\n')) {
+		line += *line == '\n';
+		if (strncmp(line, cls, len) == 0 && line[len] == ' ')
+			return sscanf(line + len, "%llu", out) == 1 ? 0 : -1;
+	}
+	return 0;
+}

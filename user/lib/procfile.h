@@ -29,6 +29,11 @@ int knob_read(const char *name, char *value, size_t size);
 /* Writes a knob's value; 0, or -1 with errno (EINVAL: the kernel refused the value and kept the old). */
 int knob_write(const char *name, const char *value);
 
+/* rewind's /proc/lockstat: starts the counts again (0, or -1 with errno: not rewind). */
+int proc_lockstat_reset(void);
+/* The acquisitions of lock class cls since the reset (none without a row); 0, or -1 (not rewind). */
+int proc_lockstat_acquisitions(const char *cls, unsigned long long *out);
+
 /* Drops trailing newlines and blanks in place. */
 void chomp(char *s);
 

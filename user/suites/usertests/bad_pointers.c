@@ -1,7 +1,8 @@
 /*
  * bad_pointers.c - usertests: system calls given pointers the user may not
  * use (unmapped, non-canonical, the kernel's, or without the needed
- * permission) fail with EFAULT and change nothing.
+ * permission) fail with EFAULT and change nothing; a write() whose buffer
+ * turns bad part-way writes what came before, to the byte.
  */
 #define _GNU_SOURCE
 #include "usertests.h"
@@ -16,6 +17,8 @@
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "lib/procfile.h"
 
 TEST(efault_read_write)
 {
@@ -136,4 +139,72 @@ TEST(efault_structs)
 	/* Something that succeeds with a good struct, for contrast. */
 	EXPECT_OK(syscall(SYS_poll, &pfd, 1, 0));
 	EXPECT_OK(syscall(SYS_pipe2, p, 0));
+}
+
+/*
+ * One policy's worth of write_stops_at_the_fault: a buffer of two good
+ * pages and a third PROT_NONE one, written from several offsets of the
+ * buffer and the file, so that the fault lands inside the page-cache copy
+ * and inside its 64-byte blocks, quadwords and byte tail.
+ */
+static void
+writes_into_a_bad_page(const char *policy)
+{
+	unsigned char *p = map_anon(3 * PAGE, PROT_READ | PROT_WRITE);
+	unsigned char back[3 * PAGE];
+	static const struct {
+		size_t src, len;
+		off_t at;
+	} cases[] = {
+		{ 0, 3 * PAGE, 0 },	     /* page-aligned on both sides */
+		{ 0, 3 * PAGE, 100 },	     /* the fault falls inside a page-cache copy */
+		{ 3, 2 * PAGE, 0 },	     /* a misaligned source: the last quadword straddles */
+		{ 2 * PAGE - 10, 300, 7 },   /* 10 good bytes: the byte tail faults */
+		{ 2 * PAGE - 200, 256, 64 }, /* inside the 64-byte blocks */
+		{ 2 * PAGE - 100, 4096, 0 }, /* a chunk of a page ('large' goes non-temporal) */
+	};
+
+	fill_pattern(p, 2 * PAGE, 5);
+	EXPECT_OK(mprotect(p + 2 * PAGE, PAGE, PROT_NONE));
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t good = 2 * PAGE - cases[i].src;
+		int fd = create_file("w", "", 0, 0644);
+
+		CHECK(lseek(fd, cases[i].at, SEEK_SET) == cases[i].at);
+		ssize_t n = write(fd, p + cases[i].src, cases[i].len);
+		if (n != (ssize_t)good)
+			fail("copy_nocache=%s case %zu: write gave %zd, want %zu", policy, i, n,
+			     good);
+		CHECK(lseek(fd, 0, SEEK_CUR) == cases[i].at + (off_t)good);
+		CHECK(pread(fd, back, sizeof(back), 0) == cases[i].at + (ssize_t)good);
+		CHECK(all_bytes(back, (size_t)cases[i].at, 0));
+		CHECK(memcmp(back + cases[i].at, p + cases[i].src, good) == 0);
+		close(fd);
+	}
+	/* A buffer bad from its first byte: EFAULT, and the file is left as it was. */
+	int fd = create_file("w", "abc", 3, 0644);
+
+	EXPECT_ERR(EFAULT, write(fd, p + 2 * PAGE, 10));
+	CHECK(lseek(fd, 0, SEEK_CUR) == 3);
+	CHECK(pread(fd, back, sizeof(back), 0) == 3 && memcmp(back, "abc", 3) == 0);
+	close(fd);
+	EXPECT_OK(munmap(p, 3 * PAGE));
+}
+
+/* Under each copy_nocache policy on rewind; once (Linux's own copies) elsewhere. */
+TEST(write_stops_at_the_fault)
+{
+	static const char *const policies[] = { "never", "large", "always" };
+	char old[32];
+
+	if (!on_rewind()) {
+		writes_into_a_bad_page("(Linux)");
+		return;
+	}
+	EXPECT_OK(knob_read("copy_nocache", old, sizeof(old)));
+	for (size_t i = 0; i < sizeof(policies) / sizeof(policies[0]); i++) {
+		EXPECT_OK(knob_write("copy_nocache", policies[i]));
+		writes_into_a_bad_page(policies[i]);
+	}
+	EXPECT_OK(knob_write("copy_nocache", old));
 }

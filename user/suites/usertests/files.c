@@ -564,3 +564,50 @@ TEST(initrd_symlink)
 	EXPECT_OK(stat("/etc/usertests.link", &st));
 	CHECK(S_ISREG(st.st_mode) && st.st_size > 0);
 }
+
+/* Lock acquisitions of class cls per write over n writes of 256 bytes to fd, in hundredths. */
+static unsigned long long
+locks_per_write_x100(int fd, const char *cls, int n)
+{
+	unsigned long long count = 0;
+	char block[256] = { 1 };
+
+	EXPECT_OK(proc_lockstat_reset());
+	for (int i = 0; i < n; i++)
+		CHECK(write(fd, block, sizeof(block)) == 256);
+	EXPECT_OK(proc_lockstat_acquisitions(cls, &count));
+	return count * 100 / (unsigned long long)n;
+}
+
+/*
+ * One write() to an unshared file takes the inode's mutex and the page
+ * index's spinlock and nothing else: no fd-table lock (the table is not
+ * shared) and no offset lock (the file is not), as Linux's fdget_pos.
+ * Shared by dup, the offset lock comes back. lockstat counts every lock
+ * in the machine, so a little from elsewhere is allowed for.
+ */
+TEST(write_lock_operations)
+{
+	enum { N = 2000 };
+	char old[8];
+
+	if (!on_rewind())
+		skip("lockstat is rewind's");
+	int fd = create_file("f", "", 0, 0644);
+	EXPECT_OK(knob_read("lockstat", old, sizeof(old)));
+	EXPECT_OK(knob_write("lockstat", "1"));
+	CHECK(lseek(fd, 0, SEEK_SET) == 0);
+	unsigned long long inode = locks_per_write_x100(fd, "inode", N);
+	unsigned long long pages = locks_per_write_x100(fd, "inode_pages", N);
+	unsigned long long files = locks_per_write_x100(fd, "files", N);
+	unsigned long long pos = locks_per_write_x100(fd, "file_pos", N);
+	int dup_fd = EXPECT_OK(dup(fd));
+	unsigned long long pos_shared = locks_per_write_x100(fd, "file_pos", N);
+	EXPECT_OK(knob_write("lockstat", old));
+	close(dup_fd);
+	if (inode < 100 || inode > 110 || pages < 100 || pages > 110 || files > 10 || pos > 10)
+		fail("per write x100: inode %llu, inode_pages %llu, files %llu, file_pos %llu",
+		     inode, pages, files, pos);
+	if (pos_shared < 100)
+		fail("a dup'ed file's writes took file_pos %llu/100 times each", pos_shared);
+}
