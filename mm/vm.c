@@ -241,6 +241,17 @@ mm_put(struct mm *mm)
 	objcount_freed(OBJ_MM);
 }
 
+struct mm *
+get_task_mm(struct task *t)
+{
+	task_lock(t);
+	struct mm *mm = t->mm;
+	if (mm)
+		mm_get(mm);
+	task_unlock(t);
+	return mm;
+}
+
 /*
  * The new mm's bit is set before CR3 changes, so a shootdown that starts
  * meanwhile includes this CPU; the old one's is cleared after, when this
@@ -307,6 +318,14 @@ mm_fork(struct mm *old)
 	mm->brk_start = old->brk_start;
 	mm->brk = old->brk;
 	mm->start_stack = old->start_stack;
+	mm->start_code = old->start_code;
+	mm->end_code = old->end_code;
+	mm->start_data = old->start_data;
+	mm->end_data = old->end_data;
+	mm->arg_start = old->arg_start;
+	mm->arg_end = old->arg_end;
+	mm->env_start = old->env_start;
+	mm->env_end = old->env_end;
 	mm->vdso_base = old->vdso_base;
 	list_for_each(pos, &old->vmas) {
 		struct vma *v = list_entry(pos, struct vma, link);

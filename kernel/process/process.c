@@ -46,6 +46,7 @@ struct list_head all_tasks = LIST_HEAD_INIT(all_tasks);
 static struct list_head dead_threads = LIST_HEAD_INIT(dead_threads);
 struct spinlock tasks_lock = SPINLOCK_INIT("tasks");
 static int last_pid;
+static u64 nr_forks; /* processes and threads created since boot; tasks_lock */
 static struct task *init_task;
 
 struct task *
@@ -61,10 +62,25 @@ task_find(int pid)
 	return NULL;
 }
 
+void
+task_census(struct task_census *c)
+{
+	struct list_head *pos;
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+
+	c->tasks = 0;
+	list_for_each(pos, &all_tasks)
+		c->tasks++;
+	c->last_pid = last_pid;
+	c->forks = nr_forks;
+	spin_unlock_irqrestore(&tasks_lock, flags);
+}
+
 /* The next unused pid, never 1 (init's, whenever init starts); tasks_lock held. */
 static int
 alloc_pid(void)
 {
+	nr_forks++;
 	do {
 		last_pid = last_pid >= PID_MAX - 1 || last_pid < 1 ? 2 : last_pid + 1;
 	} while (task_find(last_pid));
@@ -319,7 +335,9 @@ release_resources(struct task *t)
 	if (t->mm) {
 		struct mm *mm = t->mm;
 		mm_activate(NULL);
+		task_lock(t);
 		t->mm = NULL;
+		task_unlock(t);
 		mm_put(mm);
 	}
 }

@@ -10,6 +10,13 @@
 
 /* Gives t a pid (its own tgid), links it under parent (NULL: none) and into all_tasks. */
 void task_register(struct task *t, struct task *parent);
+/* Counts for /proc/stat and /proc/loadavg. */
+struct task_census {
+	unsigned tasks; /* every task with a pid, zombies included (Linux's nr_threads) */
+	int last_pid;	/* the pid handed out last */
+	u64 forks;	/* tasks created since boot, threads included (Linux's total_forks) */
+};
+void task_census(struct task_census *c);
 /* Ends the current task with a wait status (exit code << 8, or a signal number). */
 __noreturn void task_exit(int wait_status);
 /* execve: t now runs f (a new reference is taken; the old one is dropped). */

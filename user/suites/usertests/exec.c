@@ -530,9 +530,16 @@ run_helper(int argc, char **argv)
 		return helper_fds(atoi(argv[1]), atoi(argv[2]));
 	if (argc >= 2 && !strcmp(argv[0], "alone"))
 		return helper_alone(argv[1]);
-	if (argc >= 2 && !strcmp(argv[0], "ready")) { /* tells the test it runs, then waits */
+	/* Tells the test it runs, then waits: to be killed, or for EOF on the fd in argv[2]. */
+	if (argc >= 2 && !strcmp(argv[0], "ready")) {
+		char c;
 		if (write(atoi(argv[1]), "r", 1) != 1)
 			return 1;
+		if (argc >= 3) {
+			while (read(atoi(argv[2]), &c, 1) > 0)
+				;
+			return 0;
+		}
 		for (;;)
 			pause();
 	}
