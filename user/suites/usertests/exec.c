@@ -287,6 +287,15 @@ TEST(exec_errors)
 	expect_exec_fails("./missing", ENOENT, 0);
 	expect_exec_fails("./dir", EACCES, 0);
 	expect_exec_fails("./plain/x", ENOTDIR, 0);
+	/* Without an execute bit nothing runs, not even for root: EACCES before the format. */
+	expect_exec_fails("./plain", EACCES, 0);
+	EXPECT_OK(chmod("plain", 0755));
+	expect_exec_fails("./plain", ENOEXEC, 0);
+	size_t len;
+	unsigned char *self = read_self(&len);
+	close(create_file("self-copy", self, len, 0644));
+	free(self);
+	expect_exec_fails("./self-copy", EACCES, 0);
 	for (unsigned i = 0; i < NBAD; i++) {
 		CHECK(exec_errno((char *)bad_addrs[i], argv, envp, &status) == EFAULT);
 		CHECK(exec_errno(self_path, (char **)bad_addrs[i], envp, &status) == EFAULT);
