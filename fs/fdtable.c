@@ -280,17 +280,26 @@ fd_get_raw(int fd)
 }
 
 struct file *
-files_lookup(struct files *files, int fd)
+files_lookup_cloexec(struct files *files, int fd, bool *cloexec)
 {
 	struct file *f = NULL;
 
 	if (fd < 0)
 		return NULL;
 	spin_lock(&files->lock);
-	if ((unsigned)fd < files->max && files->fd[fd])
+	if ((unsigned)fd < files->max && files->fd[fd]) {
 		f = file_get(files->fd[fd]);
+		if (cloexec)
+			*cloexec = cloexec_test(files, (unsigned)fd);
+	}
 	spin_unlock(&files->lock);
 	return f;
+}
+
+struct file *
+files_lookup(struct files *files, int fd)
+{
+	return files_lookup_cloexec(files, fd, NULL);
 }
 
 int

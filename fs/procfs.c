@@ -346,6 +346,7 @@ static const struct file_operations proc_dir_fops = {
 static const struct proc_entry root_entries[] = {
 	{ .name = "cmdline", .mode = S_IFREG | 0444, .show = proc_show_cmdline },
 	{ .name = "cpuinfo", .mode = S_IFREG | 0444, .show = proc_show_cpuinfo },
+	{ .name = "loadavg", .mode = S_IFREG | 0444, .show = proc_show_loadavg },
 	{ .name = "lockstat",
 	  .mode = S_IFREG | 0644,
 	  .show = proc_show_lockstat,
@@ -359,6 +360,7 @@ static const struct proc_entry root_entries[] = {
 	  .write = proc_write_profile },
 	/* Links to the caller's own directories, read at each walk: "<tgid>" and "<tgid>/task/<tid>". */
 	{ .name = "self", .mode = S_IFLNK | 0777, .link = proc_self_link },
+	{ .name = "stat", .mode = S_IFREG | 0444, .show = proc_show_stat },
 	{ .name = "sys", .mode = S_IFDIR | 0555, .dir = &proc_sys_dir },
 	{ .name = "syscalls", .mode = S_IFREG | 0444, .show = proc_show_syscalls },
 	{ .name = "thread-self", .mode = S_IFLNK | 0777, .link = proc_thread_self_link },

@@ -1,16 +1,21 @@
 /*
  * procfs_info.c - the machine-wide files: /proc/cmdline, cpuinfo, lockstat,
- * meminfo, mounts, objects, profile, syscalls and uptime. Each gathers its figures here and leaves the layout
- * to procfs_text.c.
+ * loadavg, meminfo, mounts, objects, profile, stat, syscalls and uptime.
+ * Each gathers its figures here and leaves the layout to procfs_text.c.
  */
 #include "fs/procfs_internal.h"
 #include "kernel/boot.h"
+#include "kernel/process/process.h"
+#include "kernel/sched/loadavg.h"
+#include "kernel/sched/sched.h"
+#include "kernel/time/timekeeping.h"
 #include "kernel/objcount.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/time/cputime.h"
 #include "uapi/errno.h"
 #include "kernel/x86/percpu.h"
 #include "kernel/lib/string.h"
+#include "kernel/lib/vsprintf.h"
 #include "kernel/time/tsc.h"
 #include "kernel/x86/x86.h"
 #include "locking/lockstat.h"
@@ -192,6 +197,58 @@ proc_show_uptime(struct procbuf *b, union proc_arg arg)
 			idle_ns += cputime_ns(cputime_read(c->idle).sys);
 	}
 	procfs_format_uptime(b, ns_since_boot(), idle_ns);
+	return 0;
+}
+
+/*
+ * The CPUs' times by the tick, the sum first; then interrupts, context
+ * switches, the boot time, forks and the run queues. procs_blocked counts
+ * tasks waiting for a device in Linux's uninterruptible sleep; rewind's
+ * sleeps are all interruptible and no file system waits for a device: 0.
+ */
+int
+proc_show_stat(struct procbuf *b, union proc_arg arg)
+{
+	struct cpu_usage sum = { 0 };
+	struct procfs_stat_counts counts = { 0 };
+	struct task_census census;
+
+	for (unsigned i = 0; i < READ_ONCE(ncpus); i++) {
+		struct cpu_usage u = cputime_cpu_usage(i);
+		sum.user += u.user;
+		sum.system += u.system;
+		sum.idle += u.idle;
+	}
+	procfs_format_stat_cpu(b, "cpu", sum.user, sum.system, sum.idle);
+	for (unsigned i = 0; i < READ_ONCE(ncpus); i++) {
+		struct cpu *c = cpus[i];
+		if (!c || !READ_ONCE(c->online))
+			continue;
+		char name[16];
+		struct cpu_usage u = cputime_cpu_usage(i);
+		ksnprintf(name, sizeof(name), "cpu%u", c->id);
+		procfs_format_stat_cpu(b, name, u.user, u.system, u.idle);
+		counts.interrupts += READ_ONCE(c->irqs);
+	}
+	task_census(&census);
+	counts.switches = sched_nr_switches();
+	counts.boot_time_s = (u64)timekeeping_realtime_offset_ns() / 1000000000;
+	counts.forks = census.forks;
+	counts.running = sched_nr_running();
+	procfs_format_stat_counts(b, &counts);
+	return 0;
+}
+
+/* The averages, tasks running / all tasks, and the last pid given out. */
+int
+proc_show_loadavg(struct procbuf *b, union proc_arg arg)
+{
+	u64 avg[3];
+	struct task_census census;
+
+	loadavg_get(avg);
+	task_census(&census);
+	procfs_format_loadavg(b, avg, sched_nr_running(), census.tasks, census.last_pid);
 	return 0;
 }
 

@@ -67,11 +67,13 @@ struct proc_dir {
 /* fs/procfs_info.c: the machine-wide files. */
 int proc_show_cmdline(struct procbuf *b, union proc_arg arg);
 int proc_show_cpuinfo(struct procbuf *b, union proc_arg arg);
+int proc_show_loadavg(struct procbuf *b, union proc_arg arg);
 int proc_show_lockstat(struct procbuf *b, union proc_arg arg);
 int proc_write_lockstat(const char *value, union proc_arg arg);
 int proc_show_meminfo(struct procbuf *b, union proc_arg arg);
 int proc_show_mounts(struct procbuf *b, union proc_arg arg);
 int proc_show_objects(struct procbuf *b, union proc_arg arg);
+int proc_show_stat(struct procbuf *b, union proc_arg arg);
 int proc_show_syscalls(struct procbuf *b, union proc_arg arg);
 int proc_show_profile(struct procbuf *b, union proc_arg arg);
 int proc_write_profile(const char *value, union proc_arg arg);

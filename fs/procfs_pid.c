@@ -1,32 +1,31 @@
 /*
  * procfs_pid.c - /proc/<pid> for every process (its group leader's task),
- * with status (its signal lines added here), stat, maps, cmdline, the
- * links exe, cwd and root, fd/ (a link per open file) and task/; and the
- * links /proc/self and /proc/thread-self.
+ * with status, stat, statm, maps, cmdline, environ, the links exe, cwd and
+ * root, fd/ (a link per open file), fdinfo/ and task/; and the links
+ * /proc/self and /proc/thread-self.
  *
  * Lifetime: a task is freed only after wait4 unlinked it from all_tasks
  * under tasks_lock, so whatever a file shows of a task is copied in one
  * snapshot while holding that lock (it cannot sleep: no user copies, no
- * mmap lock).
- *
- * A task's address space is another matter: exit and execve drop t->mm
- * without tasks_lock, and struct task has no reference count that procfs
- * could hold, so another process's mm may be freed under a reader. The
- * reader's own mm cannot: the reader holds a reference on it. So maps and
- * the resident size are shown to a process about itself only; for another
- * process maps gives -EACCES, and status leaves VmRSS out (as Linux does
- * for kernel threads). Lifting this needs the mm taken and dropped under a
- * lock procfs can hold too (Linux's task_lock and get_task_mm).
+ * mmap lock). Its address space is pinned in the same snapshot with
+ * get_task_mm (the task's own lock keeps exit and execve from dropping it
+ * meanwhile), and read after the locks are gone: the sizes under its mmap
+ * lock (mm/vm_usage.c), argv and the environment from its memory
+ * (access_remote_vm), then the reference is dropped. An mm read so may
+ * already belong to a process that has exited or exec'ed since: a moment
+ * old, as every /proc figure is, never freed memory.
  */
 #include "fs/procfs_internal.h"
 #include "kernel/time/cputime.h"
 #include "uapi/errno.h"
+#include "uapi/fcntl.h"
 #include "kernel/signal/signal.h"
 #include "kernel/lib/string.h"
 #include "kernel/time/tsc.h"
 #include "kernel/lib/vsprintf.h"
 #include "locking/spinlock.h"
 #include "mm/vm.h"
+#include "mm/vm_usage.h"
 #include "mm/kmalloc.h"
 #include "fs/fs.h"
 
@@ -52,12 +51,43 @@ state_letter(const struct task *t)
 	}
 }
 
-/* tasks_lock held. */
-static void
-copy_task(struct task *t, struct procfs_task *out)
+/*
+ * Job control's fields of stat (fields 5, 6, 7 and 8), one helper each so
+ * that process groups, sessions and the controlling terminal are wired in
+ * here alone: until the job-control work lands a task has none of them, so
+ * the group and session are 0, tty_nr 0 (no controlling terminal) and the
+ * terminal's foreground group -1, what Linux shows without a terminal.
+ */
+static int
+task_pgrp_nr(const struct task *t)
 {
-	struct cputime c = cputime_read(t), children = cputime_selected(t->children_time);
-	struct mm *mm = READ_ONCE(t->mm);
+	return 0;
+}
+
+static int
+task_session_nr(const struct task *t)
+{
+	return 0;
+}
+
+static int
+task_tty_nr(const struct task *t)
+{
+	return 0;
+}
+
+static int
+task_tty_pgrp_nr(const struct task *t)
+{
+	return -1;
+}
+
+/* tasks_lock held; the process's mm, referenced, goes to *mm (NULL: none). */
+static void
+copy_task(struct task *t, struct procfs_task *out, struct mm **mm)
+{
+	struct cputime c = cputime_read_process_locked(t),
+		       children = cputime_selected(t->children_time);
 	bool zombie = READ_ONCE(t->state) == TASK_ZOMBIE;
 
 	*out = (struct procfs_task){
@@ -65,6 +95,10 @@ copy_task(struct task *t, struct procfs_task *out)
 		.tgid = t->tgid,
 		.ppid = t->group_leader && t->group_leader->parent ? t->group_leader->parent->tgid
 								   : 0,
+		.pgrp = task_pgrp_nr(t),
+		.session = task_session_nr(t),
+		.tty_nr = task_tty_nr(t),
+		.tpgid = task_tty_pgrp_nr(t),
 		.threads = t->group_leader ? MAX(t->group_leader->live_threads, 1) : 1,
 		.state = state_letter(t),
 		.utime_ns = cputime_ns(c.user),
@@ -74,17 +108,46 @@ copy_task(struct task *t, struct procfs_task *out)
 		.start_ns = tsc_cycles_to_ns(t->start_tsc - tsc_at_boot),
 		.minflt = t->minor_faults,
 		.cminflt = t->children_minor_faults,
-		.has_mm = mm != NULL,
-		/* Only a pointer comparison: another's mm is never dereferenced. */
-		.own_mm = mm && mm == current()->mm,
 		.cpu = t->cpu,
+		.exit_signal = t->exit_signal,
 		.exit_code = zombie ? t->exit_status : 0,
+		/* Single reads: a snapshot that is a moment old either way is all a reader gets. */
+		.sig_pending = READ_ONCE(t->sig_pending.set),
+		.sig_shared = READ_ONCE(t->sig_shared.set),
+		.sig_blocked = READ_ONCE(t->sig_blocked),
 	};
-	if (out->own_mm)
-		out->rss_pages = READ_ONCE(mm->rss);
+	signal_dispositions(t, &out->sig_ignored, &out->sig_caught);
 	/* exec may be rewriting comm on another CPU: copy it whole, end it for sure. */
 	memcpy(out->comm, t->comm, sizeof(out->comm));
 	out->comm[sizeof(out->comm) - 1] = '\0';
+	*mm = zombie ? NULL : get_task_mm(t);
+}
+
+/*
+ * What the files show of process pid: 0, or -ESRCH when it is gone. With
+ * mm non-NULL the caller gets the process's address space too, referenced
+ * (NULL for a kernel thread or a zombie); else it is only measured.
+ */
+static int
+snapshot(int pid, struct procfs_task *out, struct mm **mm)
+{
+	struct mm *m = NULL;
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	struct task *t = find_leader(pid);
+
+	if (t)
+		copy_task(t, out, &m);
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	if (!t)
+		return -ESRCH;
+	out->has_mm = m != NULL;
+	if (m)
+		vm_usage(m, &out->vm);
+	if (mm)
+		*mm = m;
+	else if (m)
+		mm_put(m);
+	return 0;
 }
 
 static bool
@@ -97,65 +160,21 @@ leader_exists(int pid)
 	return found;
 }
 
-/* What the files show of process pid: 0, or -ESRCH when it is gone. */
-static int
-snapshot(int pid, struct procfs_task *out)
-{
-	u64 flags = spin_lock_irqsave(&tasks_lock);
-	struct task *t = find_leader(pid);
-
-	if (t)
-		copy_task(t, out);
-	spin_unlock_irqrestore(&tasks_lock, flags);
-	return t ? 0 : -ESRCH;
-}
-
 static int
 show_task(struct procbuf *b, int pid, void (*format)(struct procbuf *, const struct procfs_task *))
 {
 	struct procfs_task t;
-	int err = snapshot(pid, &t);
+	int err = snapshot(pid, &t, NULL);
 
 	if (!err)
 		format(b, &t);
 	return err;
 }
 
-/* Linux's signal lines of status: pending (thread, process), blocked, ignored, caught. */
-struct signal_sets {
-	u64 pending, shared, blocked, ignored, caught;
-};
-
-/* Of the leader's thread, as Linux shows them; false when the process is gone. */
-static bool
-snapshot_signals(int pid, struct signal_sets *s)
-{
-	u64 flags = spin_lock_irqsave(&tasks_lock);
-	struct task *t = find_leader(pid);
-
-	if (t) {
-		/* Single reads: a snapshot that is a moment old either way is all a reader can get. */
-		s->pending = READ_ONCE(t->sig_pending.set);
-		s->shared = READ_ONCE(t->sig_shared.set);
-		s->blocked = READ_ONCE(t->sig_blocked);
-		signal_dispositions(t, &s->ignored, &s->caught);
-	}
-	spin_unlock_irqrestore(&tasks_lock, flags);
-	return t != NULL;
-}
-
 static int
 show_status(struct procbuf *b, union proc_arg arg)
 {
-	struct signal_sets s;
-	int err = show_task(b, arg.pid, procfs_format_status);
-
-	if (!err && snapshot_signals(arg.pid, &s))
-		procbuf_printf(b,
-			       "SigPnd:\t%016lx\nShdPnd:\t%016lx\nSigBlk:\t%016lx\n"
-			       "SigIgn:\t%016lx\nSigCgt:\t%016lx\n",
-			       s.pending, s.shared, s.blocked, s.ignored, s.caught);
-	return err;
+	return show_task(b, arg.pid, procfs_format_status);
 }
 
 static int
@@ -164,33 +183,98 @@ show_stat(struct procbuf *b, union proc_arg arg)
 	return show_task(b, arg.pid, procfs_format_stat);
 }
 
+static int
+show_statm(struct procbuf *b, union proc_arg arg)
+{
+	return show_task(b, arg.pid, procfs_format_statm);
+}
+
 /* Kernel threads and zombies have no mappings: an empty file, as on Linux. */
 static int
 show_maps(struct procbuf *b, union proc_arg arg)
 {
 	struct procfs_task t;
-	int err = snapshot(arg.pid, &t);
+	struct mm *mm;
+	int err = snapshot(arg.pid, &t, &mm);
 
-	if (err || !t.has_mm)
+	if (err || !mm)
 		return err;
-	if (!t.own_mm)
-		return -EACCES; /* see the top of this file */
-	size_t room = procbuf_room(b);
-	size_t n = vm_show_maps(current()->mm, procbuf_end(b), room);
+	size_t n = vm_show_maps(mm, procbuf_end(b), procbuf_room(b));
 	/* vm_show_maps gives the whole room when the text did not fit: b then overflows. */
 	b->len += n;
+	mm_put(mm);
 	return 0;
 }
 
 /*
- * No process keeps its argument list yet (execve does not record where on
- * the new stack it put argv), so cmdline is empty, as a kernel thread's
- * is on Linux. The file exists so that tools that read it keep working.
+ * Appends len bytes of mm at addr, stopping early where its memory ends;
+ * when they cannot fit, only counts them, so that b overflows and the
+ * caller's buffer grows to the full size (procfs.c's generate).
  */
+static void
+append_remote(struct procbuf *b, struct mm *mm, u64 addr, size_t len)
+{
+	if (len > procbuf_room(b)) {
+		b->len += len;
+		return;
+	}
+	b->len += access_remote_vm(mm, addr, procbuf_end(b), len);
+}
+
+/*
+ * argv as exec left it, NUL-separated. A program may write over its
+ * arguments (setproctitle): when the last one no longer ends in a NUL,
+ * Linux shows instead the text from the start up to its first NUL (that
+ * NUL included), reading on into the environment's place up to a page,
+ * and so does this.
+ */
+static void
+show_arguments(struct procbuf *b, struct mm *mm, const struct vm_usage *u)
+{
+	char last;
+
+	if (u->arg_start >= u->arg_end || access_remote_vm(mm, u->arg_end - 1, &last, 1) != 1)
+		return;
+	if (last == '\0') {
+		append_remote(b, mm, u->arg_start, u->arg_end - u->arg_start);
+		return;
+	}
+	u64 end = u->env_start == u->arg_end && u->env_end > u->arg_end ? u->env_end : u->arg_end;
+	size_t start = b->len;
+	append_remote(b, mm, u->arg_start, MIN(end - u->arg_start, PAGE_SIZE));
+	if (!procbuf_fits(b))
+		return; /* generated again in a buffer that fits */
+	size_t got = b->len - start, len = strnlen(b->p + start, got);
+	b->len = start + (len < got ? len + 1 : len);
+}
+
 static int
 show_cmdline(struct procbuf *b, union proc_arg arg)
 {
-	return leader_exists(arg.pid) ? 0 : -ESRCH;
+	struct procfs_task t;
+	struct mm *mm;
+	int err = snapshot(arg.pid, &t, &mm);
+
+	if (err || !mm)
+		return err; /* a kernel thread's or a zombie's is empty, as on Linux */
+	show_arguments(b, mm, &t.vm);
+	mm_put(mm);
+	return 0;
+}
+
+static int
+show_environ(struct procbuf *b, union proc_arg arg)
+{
+	struct procfs_task t;
+	struct mm *mm;
+	int err = snapshot(arg.pid, &t, &mm);
+
+	if (err || !mm)
+		return err;
+	if (t.vm.env_start < t.vm.env_end)
+		append_remote(b, mm, t.vm.env_start, t.vm.env_end - t.vm.env_start);
+	mm_put(mm);
+	return 0;
 }
 
 /* ---- links: exe, cwd, root, fd/N ------------------------------------------------ */
@@ -351,22 +435,59 @@ jump_root(union proc_arg arg, struct dentry **out)
 	return *out ? 0 : -ENOENT;
 }
 
-/* /proc/<pid>/fd: one link per open fd, named by its number, which is its cookie. */
+/* A file system's mount id: its line in /proc/mounts (1 for the root), or 0 when not mounted. */
+static unsigned
+mount_id(u32 dev)
+{
+	struct vfs_mount_info m;
+
+	for (unsigned i = 0; vfs_mount_at(i, &m); i++)
+		if (m.dev == dev)
+			return i + 1;
+	return 0;
+}
+
+/*
+ * /proc/<pid>/fdinfo/N, as Linux 6.1 shows it for a plain file: the
+ * offset, the open flags in octal with O_CLOEXEC from the fd table, the
+ * mount's id (its line number in /proc/mounts; 0 for a pipe, which is on
+ * no mount here) and the inode number.
+ */
+static int
+show_fdinfo(struct procbuf *b, union proc_arg arg)
+{
+	struct files *files = get_resource(arg.fd.pid, RES_FILES);
+	bool cloexec = false;
+	struct file *f = files ? files_lookup_cloexec(files, arg.fd.n, &cloexec) : NULL;
+
+	if (files)
+		files_put(files);
+	if (!f)
+		return -ENOENT;
+	procbuf_printf(b, "pos:\t%lu\nflags:\t0%o\nmnt_id:\t%u\nino:\t%lu\n", READ_ONCE(f->pos),
+		       f->flags | (cloexec ? O_CLOEXEC : 0), mount_id(f->inode->dev),
+		       f->inode->ino);
+	file_put(f);
+	return 0;
+}
+
+/* /proc/<pid>/fd and fdinfo: one entry per open fd, named by its number, which is its cookie. */
 static const struct proc_entry fd_link_entry = { .mode = S_IFLNK | 0700,
 						 .link = show_fd,
 						 .jump = jump_fd };
+static const struct proc_entry fdinfo_entry = { .mode = S_IFREG | 0444, .show = show_fdinfo };
 
 static void
-fd_dyn(int pid, int n, struct proc_dyn *out)
+fd_dyn(const struct proc_entry *e, int pid, int n, struct proc_dyn *out)
 {
-	out->entry = &fd_link_entry;
+	out->entry = e;
 	out->arg.fd.pid = pid;
 	out->arg.fd.n = n;
 	ksnprintf(out->name, sizeof(out->name), "%d", n);
 }
 
 static bool
-fd_next(union proc_arg dir_arg, u64 *cookie, struct proc_dyn *out)
+next_fd(const struct proc_entry *e, union proc_arg dir_arg, u64 *cookie, struct proc_dyn *out)
 {
 	struct files *files = get_resource(dir_arg.pid, RES_FILES);
 	int n = files && *cookie < (u64)INT32_MAX ? files_next_fd(files, (int)*cookie) : -1;
@@ -376,14 +497,15 @@ fd_next(union proc_arg dir_arg, u64 *cookie, struct proc_dyn *out)
 	if (n < 0)
 		return false;
 	*cookie = (u64)n;
-	fd_dyn(dir_arg.pid, n, out);
+	fd_dyn(e, dir_arg.pid, n, out);
 	return true;
 }
 
 static int parse_pid(const char *name, size_t len);
 
 static bool
-fd_find(union proc_arg dir_arg, const char *name, size_t len, struct proc_dyn *out)
+find_fd(const struct proc_entry *e, union proc_arg dir_arg, const char *name, size_t len,
+	struct proc_dyn *out)
 {
 	int n = len == 1 && name[0] == '0' ? 0 : parse_pid(name, len);
 	struct file *f = n < 0 ? NULL : get_fd_file(dir_arg.pid, n);
@@ -391,10 +513,35 @@ fd_find(union proc_arg dir_arg, const char *name, size_t len, struct proc_dyn *o
 	if (!f)
 		return false;
 	file_put(f);
-	fd_dyn(dir_arg.pid, n, out);
+	fd_dyn(e, dir_arg.pid, n, out);
 	return true;
 }
 
+static bool
+fd_next(union proc_arg dir_arg, u64 *cookie, struct proc_dyn *out)
+{
+	return next_fd(&fd_link_entry, dir_arg, cookie, out);
+}
+
+static bool
+fd_find(union proc_arg dir_arg, const char *name, size_t len, struct proc_dyn *out)
+{
+	return find_fd(&fd_link_entry, dir_arg, name, len, out);
+}
+
+static bool
+fdinfo_next(union proc_arg dir_arg, u64 *cookie, struct proc_dyn *out)
+{
+	return next_fd(&fdinfo_entry, dir_arg, cookie, out);
+}
+
+static bool
+fdinfo_find(union proc_arg dir_arg, const char *name, size_t len, struct proc_dyn *out)
+{
+	return find_fd(&fdinfo_entry, dir_arg, name, len, out);
+}
+
+static const struct proc_dir proc_fdinfo_dir = { .next = fdinfo_next, .find = fdinfo_find };
 static const struct proc_dir proc_fd_dir = { .next = fd_next, .find = fd_find };
 
 /* /proc/<pid>/task: the threads, by tid (the cookie); see tid_dir below. */
@@ -407,11 +554,14 @@ static const struct proc_entry pid_entries[] = {
 	{ .name = "cmdline", .mode = S_IFREG | 0444, .show = show_cmdline },
 	{ .name = "cwd", .mode = S_IFLNK | 0777, .link = show_cwd, .jump = jump_cwd },
 	{ .name = "exe", .mode = S_IFLNK | 0777, .link = show_exe, .jump = jump_exe },
+	{ .name = "environ", .mode = S_IFREG | 0400, .show = show_environ },
 	{ .name = "fd", .mode = S_IFDIR | 0500, .dir = &proc_fd_dir },
+	{ .name = "fdinfo", .mode = S_IFDIR | 0500, .dir = &proc_fdinfo_dir },
 	{ .name = "maps", .mode = S_IFREG | 0444, .show = show_maps },
 	{ .name = "root", .mode = S_IFLNK | 0777, .link = show_root, .jump = jump_root },
 	{ .name = "mounts", .mode = S_IFREG | 0444, .show = proc_show_mounts },
 	{ .name = "stat", .mode = S_IFREG | 0444, .show = show_stat },
+	{ .name = "statm", .mode = S_IFREG | 0444, .show = show_statm },
 	{ .name = "status", .mode = S_IFREG | 0444, .show = show_status },
 	{ .name = "task", .mode = S_IFDIR | 0555, .dir = &proc_task_dir },
 };

@@ -14,6 +14,7 @@
 #include "kernel/lib/vsprintf.h"
 #include "mm/layout.h"
 #include "uapi/param.h"
+#include "kernel/sched/loadavg.h"
 
 void
 procbuf_printf(struct procbuf *b, const char *fmt, ...)
@@ -221,6 +222,48 @@ procfs_format_uptime(struct procbuf *b, u64 uptime_ns, u64 idle_ns)
 		       idle_ns % 1000000000 / cs);
 }
 
+/* ---- /proc/stat and /proc/loadavg --------------------------------------- */
+
+static u64
+clock_ticks(u64 ns)
+{
+	return ns / (1000000000 / USER_HZ);
+}
+
+void
+procfs_format_stat_cpu(struct procbuf *b, const char *name, u64 user_ns, u64 system_ns, u64 idle_ns)
+{
+	procbuf_printf(b, "%-4s %lu 0 %lu %lu 0 0 0 0 0 0\n", name, clock_ticks(user_ns),
+		       clock_ticks(system_ns), clock_ticks(idle_ns));
+}
+
+/*
+ * Linux's "intr" line goes on with a count per interrupt number; rewind
+ * counts per CPU only, so it has the total alone, which is what tools read.
+ */
+void
+procfs_format_stat_counts(struct procbuf *b, const struct procfs_stat_counts *c)
+{
+	procbuf_printf(b,
+		       "intr %lu\nctxt %lu\nbtime %lu\nprocesses %lu\nprocs_running %u\n"
+		       "procs_blocked %u\n",
+		       c->interrupts, c->switches, c->boot_time_s, c->forks, c->running,
+		       c->blocked);
+}
+
+void
+procfs_format_loadavg(struct procbuf *b, const u64 avg[3], unsigned running, unsigned tasks,
+		      int last_pid)
+{
+	u64 r[3];
+
+	for (int i = 0; i < 3; i++)
+		r[i] = avg[i] + FIXED_1 / 200; /* rounds to the nearest hundredth */
+	procbuf_printf(b, "%lu.%02lu %lu.%02lu %lu.%02lu %u/%u %d\n", LOAD_INT(r[0]),
+		       LOAD_FRAC(r[0]), LOAD_INT(r[1]), LOAD_FRAC(r[1]), LOAD_INT(r[2]),
+		       LOAD_FRAC(r[2]), running, tasks, last_pid);
+}
+
 /* ---- /proc/lockstat ------------------------------------------------------- */
 
 #define LOCKSTAT_LINE "%-20s %12s %11s %16s %14s %12s %14s %12s\n"
@@ -277,47 +320,121 @@ state_name(char state)
 	}
 }
 
+static void
+vm_line(struct procbuf *b, const char *name, u64 pages)
+{
+	procbuf_printf(b, "%s:\t%8lu kB\n", name, pages * (PAGE_SIZE / 1024));
+}
+
+/* Pages of program text, as Linux's task_statm and task_mem count them. */
+static u64
+text_pages(const struct vm_usage *u)
+{
+	return (ALIGN_UP(u->end_code, PAGE_SIZE) - ALIGN_DOWN(u->start_code, PAGE_SIZE)) >>
+	       PAGE_SHIFT;
+}
+
+static u64
+resident_pages(const struct vm_usage *u)
+{
+	return u->rss_anon + u->rss_file + u->rss_shmem;
+}
+
+static void
+format_vm_lines(struct procbuf *b, const struct vm_usage *u)
+{
+	u64 text = MIN(text_pages(u), u->exec_pages);
+
+	vm_line(b, "VmSize", u->total_pages);
+	vm_line(b, "VmRSS", resident_pages(u));
+	vm_line(b, "RssAnon", u->rss_anon);
+	vm_line(b, "RssFile", u->rss_file);
+	vm_line(b, "RssShmem", u->rss_shmem);
+	vm_line(b, "VmData", u->data_pages);
+	vm_line(b, "VmStk", u->stack_pages);
+	vm_line(b, "VmExe", text);
+	vm_line(b, "VmLib", u->exec_pages - text);
+	vm_line(b, "VmSwap", 0); /* there is no swap */
+}
+
 /* Every process runs as root until credentials exist: uid and gid 0 are the truth. */
 void
 procfs_format_status(struct procbuf *b, const struct procfs_task *t)
 {
 	procbuf_printf(b,
-		       "Name:\t%s\nState:\t%s\nTgid:\t%d\nPid:\t%d\nPPid:\t%d\n"
+		       "Name:\t%s\nState:\t%s\nTgid:\t%d\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n"
 		       "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n",
 		       t->comm, state_name(t->state), t->tgid, t->pid, t->ppid);
-	if (t->own_mm)
-		procbuf_printf(b, "VmRSS:\t%8lu kB\n", t->rss_pages * (PAGE_SIZE / 1024));
-	procbuf_printf(b, "Threads:\t%d\n", t->threads);
+	if (t->has_mm)
+		format_vm_lines(b, &t->vm);
+	procbuf_printf(b,
+		       "Threads:\t%d\nSigPnd:\t%016lx\nShdPnd:\t%016lx\nSigBlk:\t%016lx\n"
+		       "SigIgn:\t%016lx\nSigCgt:\t%016lx\n",
+		       t->threads, t->sig_pending, t->sig_shared, t->sig_blocked, t->sig_ignored,
+		       t->sig_caught);
 }
 
+/* Linux shows the old 31-signal masks in stat (fields 31-34). */
 static u64
-clock_ticks(u64 ns)
+old_sigset(u64 set)
 {
-	return ns / (1000000000 / USER_HZ);
+	return set & 0x7fffffff;
 }
+
+#define RLIM_INFINITY_TEXT "18446744073709551615" /* RLIMIT_RSS: never limited, as by default */
 
 /*
- * All 52 fields of Linux 6.1's line (fs/proc/array.c, do_task_stat), so that
- * parsers that count fields work. Known: pid, comm, state, ppid, fault
- * counts (10, 11), times (14-17), threads (20), start time (22), rss (24,
- * when known), exit signal (38: SIGCHLD, what fork gives), CPU (39), exit
- * code (52). Priority 20 and nice 0 are what every task has. The rest
- * (process groups, sessions, terminals, signals, addresses) rewind does not
- * have yet: 0.
+ * All 52 fields of Linux 6.1's line (fs/proc/array.c, do_task_stat), in
+ * its order. What rewind does not have is 0 as on Linux when the figure
+ * is absent: flags, major faults, the real-time and I/O-delay fields, the
+ * itimer, swap and guest times; the kernel stack and instruction pointers
+ * (29, 30), which Linux shows only for a task that is dumping core.
+ * Priority 20 and nice 0 are what every task has. The address fields are
+ * 0 for a kernel thread or a zombie.
  */
 void
 procfs_format_stat(struct procbuf *b, const struct procfs_task *t)
 {
+	const struct vm_usage *u = &t->vm;
+	bool mm = t->has_mm;
+
 	/* 1-13: pid comm state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt */
-	procbuf_printf(b, "%d (%s) %c %d 0 0 0 0 0 %lu %lu 0 0 ", t->pid, t->comm, t->state,
-		       t->ppid, t->minflt, t->cminflt);
+	procbuf_printf(b, "%d (%s) %c %d %d %d %d %d 0 %lu %lu 0 0 ", t->pid, t->comm, t->state,
+		       t->ppid, t->pgrp, t->session, t->tty_nr, t->tpgid, t->minflt, t->cminflt);
 	/* 14-25: utime stime cutime cstime priority nice threads itrealvalue starttime vsize rss rsslim */
-	procbuf_printf(b, "%lu %lu %lu %lu 20 0 1 0 %lu 0 %lu 0 ", clock_ticks(t->utime_ns),
-		       clock_ticks(t->stime_ns), clock_ticks(t->cutime_ns),
-		       clock_ticks(t->cstime_ns), clock_ticks(t->start_ns),
-		       t->own_mm ? t->rss_pages : 0);
-	/* 26-39: code, stack and signal fields, wchan, nswap cnswap, exit_signal, processor */
-	procbuf_printf(b, "0 0 0 0 0 0 0 0 0 0 0 0 17 %u ", t->cpu);
-	/* 40-52: rt_priority policy, blkio and guest times, data/brk/arg/env addresses, exit_code */
-	procbuf_printf(b, "0 0 0 0 0 0 0 0 0 0 0 0 %d\n", t->exit_code);
+	procbuf_printf(b, "%lu %lu %lu %lu 20 0 %d 0 %lu %lu %lu " RLIM_INFINITY_TEXT " ",
+		       clock_ticks(t->utime_ns), clock_ticks(t->stime_ns),
+		       clock_ticks(t->cutime_ns), clock_ticks(t->cstime_ns), t->threads,
+		       clock_ticks(t->start_ns), mm ? u->total_pages * PAGE_SIZE : 0,
+		       mm ? resident_pages(u) : 0);
+	/* 26-30: startcode endcode startstack kstkesp kstkeip */
+	procbuf_printf(b, "%lu %lu %lu 0 0 ", mm ? u->start_code : 0, mm ? u->end_code : 0,
+		       mm ? u->start_stack : 0);
+	/* 31-39: signal blocked sigignore sigcatch wchan nswap cnswap exit_signal processor */
+	procbuf_printf(b, "%lu %lu %lu %lu %d 0 0 %d %u ", old_sigset(t->sig_pending),
+		       old_sigset(t->sig_blocked), old_sigset(t->sig_ignored),
+		       old_sigset(t->sig_caught), t->state == 'S', t->exit_signal, t->cpu);
+	/* 40-44: rt_priority policy delayacct_blkio_ticks guest_time cguest_time */
+	procbuf_printf(b, "0 0 0 0 0 ");
+	/* 45-52: start_data end_data start_brk arg_start arg_end env_start env_end exit_code */
+	if (mm)
+		procbuf_printf(b, "%lu %lu %lu %lu %lu %lu %lu ", u->start_data, u->end_data,
+			       u->start_brk, u->arg_start, u->arg_end, u->env_start, u->env_end);
+	else
+		procbuf_printf(b, "0 0 0 0 0 0 0 ");
+	procbuf_printf(b, "%d\n", t->exit_code);
+}
+
+/* Linux's task_statm: shared is the file and shmem pages, data the data and stack areas. */
+void
+procfs_format_statm(struct procbuf *b, const struct procfs_task *t)
+{
+	const struct vm_usage *u = &t->vm;
+
+	if (!t->has_mm) {
+		procbuf_printf(b, "0 0 0 0 0 0 0\n");
+		return;
+	}
+	procbuf_printf(b, "%lu %lu %lu %lu 0 %lu 0\n", u->total_pages, resident_pages(u),
+		       u->rss_file + u->rss_shmem, text_pages(u), u->data_pages + u->stack_pages);
 }

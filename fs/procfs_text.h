@@ -14,6 +14,7 @@
 #include "kernel/process/task.h"
 #include "kernel/lib/types.h"
 #include "locking/lockstat.h"
+#include "mm/vm_usage.h"
 
 /*
  * A bounded text buffer that remembers how long the text wanted to be:
@@ -96,6 +97,26 @@ struct procfs_meminfo {
 void procfs_format_meminfo(struct procbuf *b, const struct procfs_meminfo *m);
 void procfs_format_uptime(struct procbuf *b, u64 uptime_ns, u64 idle_ns);
 
+/* ---- /proc/stat and /proc/loadavg --------------------------------------- */
+
+/*
+ * One cpu line of /proc/stat: "cpu" (the sum, padded with a space as
+ * Linux's) or "cpuN", then Linux's ten columns in USER_HZ ticks; the ones
+ * rewind has no such time for (nice, iowait, irq, softirq, steal, guest)
+ * are 0.
+ */
+void procfs_format_stat_cpu(struct procbuf *b, const char *name, u64 user_ns, u64 system_ns,
+			    u64 idle_ns);
+/* The counters after the cpu lines. */
+struct procfs_stat_counts {
+	u64 interrupts, switches, boot_time_s, forks;
+	unsigned running, blocked;
+};
+void procfs_format_stat_counts(struct procbuf *b, const struct procfs_stat_counts *c);
+/* "1.00 0.50 0.20 running/tasks last_pid" from the fixed-point averages (loadavg.h). */
+void procfs_format_loadavg(struct procbuf *b, const u64 avg[3], unsigned running, unsigned tasks,
+			   int last_pid);
+
 /* ---- /proc/lockstat ------------------------------------------------------- */
 
 /*
@@ -118,21 +139,32 @@ void procfs_format_lockstat_rwsem(struct procbuf *b, const struct lockstat_rwsem
 /* What the files of one process show, copied while its task could not go away. */
 struct procfs_task {
 	int pid, tgid, ppid;
-	char state; /* 'R', 'S' or 'Z', as Linux abbreviates them */
+	int pgrp, session, tty_nr, tpgid; /* job control's (procfs_pid.c's helpers) */
+	char state;			  /* 'R', 'S' or 'Z', as Linux abbreviates them */
 	char comm[TASK_COMM_LEN];
-	u64 utime_ns, stime_ns;
+	u64 utime_ns, stime_ns;	  /* of all its threads */
 	u64 cutime_ns, cstime_ns; /* of reaped children */
 	u64 start_ns;		  /* since boot */
 	u64 minflt, cminflt;
-	bool has_mm; /* a user process, not a kernel thread or zombie */
-	bool own_mm; /* the reader's own address space: rss_pages is valid */
-	u64 rss_pages;
 	unsigned cpu;
-	int exit_code; /* wait status; zombies only */
-	int threads;   /* live members of its thread group */
+	int exit_signal; /* what the parent gets when it ends */
+	int exit_code;	 /* wait status; zombies only */
+	int threads;	 /* live members of its thread group */
+	u64 sig_pending, sig_shared, sig_blocked, sig_ignored, sig_caught; /* the leader's */
+	bool has_mm; /* a user process, not a kernel thread or zombie: vm is valid */
+	struct vm_usage vm;
 };
 
+/*
+ * Linux 6.1's status lines from Name to the signal masks; the Vm lines
+ * only for a process with an address space (not for kernel threads and
+ * zombies, as on Linux). Lines for what rewind does not keep (peaks,
+ * locked pages, page-table sizes, capabilities) are left out.
+ */
 void procfs_format_status(struct procbuf *b, const struct procfs_task *t);
+/* The stat line: all 52 fields. */
 void procfs_format_stat(struct procbuf *b, const struct procfs_task *t);
+/* statm: size resident shared text lib data dt, in pages. */
+void procfs_format_statm(struct procbuf *b, const struct procfs_task *t);
 
 #endif

@@ -377,6 +377,8 @@ struct files {
 struct file *fd_get_raw(int fd);
 /* The file at fd in files (any process's, referenced by the caller), referenced; or NULL. */
 struct file *files_lookup(struct files *files, int fd);
+/* The same, and whether fd is close-on-exec (cloexec may be NULL) (/proc/<pid>/fdinfo). */
+struct file *files_lookup_cloexec(struct files *files, int fd, bool *cloexec);
 /* The lowest open fd >= from in files, or -1 (/proc/<pid>/fd). */
 int files_next_fd(struct files *files, int from);
 /* The slots in the current fd table now: no fd at or above it is open (select clamps to it). */

@@ -17,6 +17,9 @@
  * Page-table changes happen under mm->pt_lock; getting a page may sleep
  * (file pages), so it happens outside that lock and the entry is checked
  * again before it is installed.
+ *
+ * access_remote_vm reads another address space the same way, bringing in
+ * what a read there would (for /proc/<pid>/cmdline and environ).
  */
 #include "mm/vm.h"
 #include "mm/oom_kill.h"
@@ -91,8 +94,9 @@ get_fault_page(struct vma *v, u64 va, bool write, struct page **out, bool *writa
 	return FAULT_OK;
 }
 
+/* Installs the page for a fault at va; the faulting task (NULL: a remote read) is charged it. */
 static enum fault_result
-fault_in(struct mm *mm, struct vma *v, u64 va, bool write)
+fault_in(struct mm *mm, struct vma *v, u64 va, bool write, struct task *charged)
 {
 	spin_lock(&mm->pt_lock);
 	pte_t *pte = pte_walk(mm->pgd, va, true);
@@ -126,7 +130,8 @@ fault_in(struct mm *mm, struct vma *v, u64 va, bool write)
 	set_pte(pte, make_pte(page_to_phys(page) | vm_pte_flags(v->flags, writable)));
 	mm->rss++;
 	spin_unlock(&mm->pt_lock);
-	current()->minor_faults++;
+	if (charged)
+		charged->minor_faults++;
 	return FAULT_OK;
 }
 
@@ -150,7 +155,7 @@ fault_once(struct mm *mm, u64 addr, u64 error)
 	else if (v->special)
 		r = vm_special_fault(mm, v, addr);
 	else
-		r = fault_in(mm, v, addr & PAGE_MASK, error & PF_WRITE);
+		r = fault_in(mm, v, addr & PAGE_MASK, error & PF_WRITE, current());
 	up_read(&mm->mmap_lock);
 	return r;
 }
@@ -168,4 +173,58 @@ handle_mm_fault(u64 addr, u64 error)
 	       out_of_memory())
 		;
 	return r;
+}
+
+/* The present page at va, referenced, or NULL; mmap_lock held. */
+static struct page *
+present_page(struct mm *mm, u64 va)
+{
+	struct page *p = NULL;
+
+	spin_lock(&mm->pt_lock);
+	pte_t *pte = pte_walk(mm->pgd, va, false);
+	if (pte && (pte_val(*pte) & PTE_PRESENT)) {
+		p = pte_page(pte_val(*pte));
+		get_page(p);
+	}
+	spin_unlock(&mm->pt_lock);
+	return p;
+}
+
+/*
+ * The page at va of mm, referenced, brought in as a read would bring it;
+ * NULL where no readable area is (special mappings' fixed pages are not
+ * counted pages: they are left out too). mmap_lock held for reading.
+ */
+static struct page *
+get_readable_page(struct mm *mm, u64 va)
+{
+	struct vma *v = vma_find(mm, va);
+
+	if (!v || !(v->flags & VM_READ) || v->special)
+		return NULL;
+	struct page *p = present_page(mm, va);
+	if (!p && fault_in(mm, v, va, false, NULL) == FAULT_OK)
+		p = present_page(mm, va); /* NULL only if a discard raced: the read stops there */
+	return p;
+}
+
+size_t
+access_remote_vm(struct mm *mm, u64 addr, void *buf, size_t len)
+{
+	size_t done = 0;
+
+	down_read(&mm->mmap_lock);
+	while (done < len && addr + done >= addr && addr + done < USER_TOP) {
+		u64 va = addr + done;
+		struct page *p = get_readable_page(mm, va & PAGE_MASK);
+		if (!p)
+			break;
+		size_t off = va & (PAGE_SIZE - 1), n = MIN(len - done, PAGE_SIZE - off);
+		memcpy((char *)buf + done, (const char *)page_address(p) + off, n);
+		put_page(p);
+		done += n;
+	}
+	up_read(&mm->mmap_lock);
+	return done;
 }

@@ -11,6 +11,7 @@
  * loaded forgets them (tlb_flush_mm_range: a shootdown IPI to mm->cpumask).
  */
 #include "mm/vm.h"
+#include "mm/vm_internal.h"
 #include "kernel/objcount.h"
 #include "mm/kmalloc.h"
 #include "mm/page_alloc.h"
@@ -28,7 +29,7 @@
 
 /* ---- vma objects ---------------------------------------------------------- */
 
-static struct vma *
+struct vma *
 vma_new(u64 start, u64 end, u32 flags, struct file *file, u64 pgoff, const char *name)
 {
 	struct vma *v = kzalloc(sizeof(*v));
@@ -55,7 +56,7 @@ vma_new(u64 start, u64 end, u32 flags, struct file *file, u64 pgoff, const char 
 	return v;
 }
 
-static void
+void
 vma_free(struct vma *v)
 {
 	if (v->file && (v->flags & VM_DENYWRITE))
@@ -66,7 +67,7 @@ vma_free(struct vma *v)
 	objcount_freed(OBJ_VMA);
 }
 
-static struct vma *
+struct vma *
 vma_next(struct mm *mm, struct vma *v)
 {
 	return v->link.next == &mm->vmas ? NULL : list_entry(v->link.next, struct vma, link);
@@ -98,7 +99,7 @@ vma_mergeable(const struct vma *a, const struct vma *b)
 }
 
 /* Inserts v in order (the range must be free) and merges it with its neighbours. */
-static void
+void
 vma_insert(struct mm *mm, struct vma *v)
 {
 	struct list_head *pos = &mm->vmas;
@@ -124,7 +125,7 @@ vma_insert(struct mm *mm, struct vma *v)
 }
 
 /* Splits v at addr (strictly inside it): v keeps the low part. */
-static int
+int
 vma_split(struct vma *v, u64 addr)
 {
 	struct vma *hi = vma_new(addr, v->end, v->flags, v->file,
@@ -169,7 +170,7 @@ zap_range(struct mm *mm, const struct vma *v, u64 start, u64 end)
 }
 
 /* Removes every area (and its pages) inside [start, end), splitting areas that straddle it. */
-static int
+int
 unmap_range(struct mm *mm, u64 start, u64 end)
 {
 	struct list_head *pos = mm->vmas.next;
@@ -281,6 +282,17 @@ mm_put(struct mm *mm)
 	objcount_freed(OBJ_MM);
 }
 
+struct mm *
+get_task_mm(struct task *t)
+{
+	task_lock(t);
+	struct mm *mm = t->mm;
+	if (mm)
+		mm_get(mm);
+	task_unlock(t);
+	return mm;
+}
+
 /*
  * The new mm's bit is set before CR3 changes, so a shootdown that starts
  * meanwhile includes this CPU; the old one's is cleared after, when this
@@ -347,6 +359,14 @@ mm_fork(struct mm *old)
 	mm->brk_start = old->brk_start;
 	mm->brk = old->brk;
 	mm->start_stack = old->start_stack;
+	mm->start_code = old->start_code;
+	mm->end_code = old->end_code;
+	mm->start_data = old->start_data;
+	mm->end_data = old->end_data;
+	mm->arg_start = old->arg_start;
+	mm->arg_end = old->arg_end;
+	mm->env_start = old->env_start;
+	mm->env_end = old->env_end;
 	mm->vdso_base = old->vdso_base;
 	list_for_each(pos, &old->vmas) {
 		struct vma *v = list_entry(pos, struct vma, link);
@@ -387,7 +407,7 @@ map_locked(struct mm *mm, u64 start, u64 len, u32 flags, struct file *file, u64 
 	return 0;
 }
 
-static bool
+bool
 range_is_free(struct mm *mm, u64 start, u64 end)
 {
 	struct list_head *pos;
@@ -478,6 +498,16 @@ find_free_area(struct mm *mm, u64 len)
 	return hi >= USER_MMAP_MIN + len ? hi - len : 0;
 }
 
+u64
+get_unmapped_area(struct mm *mm, u64 hint, u64 len)
+{
+	/* (hint + len <= USER_TOP would wrap for a huge hint and take a kernel address.) */
+	if (hint >= USER_MMAP_MIN && hint <= USER_TOP - len && IS_ALIGNED(hint, PAGE_SIZE) &&
+	    range_is_free(mm, hint, hint + len))
+		return hint; /* the hint is free: take it */
+	return find_free_area(mm, len);
+}
+
 long
 vm_mmap(struct mm *mm, u64 addr, u64 len, int prot, int flags, struct file *file, u64 pgoff)
 {
@@ -496,12 +526,8 @@ vm_mmap(struct mm *mm, u64 addr, u64 len, int prot, int flags, struct file *file
 		ret = (long)addr;
 		if ((flags & MAP_FIXED_NOREPLACE) && !range_is_free(mm, addr, addr + len))
 			ret = -EEXIST;
-	} else if (addr >= USER_MMAP_MIN && addr <= USER_TOP - len && IS_ALIGNED(addr, PAGE_SIZE) &&
-		   range_is_free(mm, addr, addr + len)) {
-		/* (addr + len <= USER_TOP would wrap for a huge hint and take a kernel address.) */
-		ret = (long)addr; /* the hint is free: take it */
 	} else {
-		ret = (long)find_free_area(mm, len);
+		ret = (long)get_unmapped_area(mm, addr, len);
 		if (!ret)
 			ret = -ENOMEM;
 	}

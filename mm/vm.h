@@ -20,6 +20,7 @@
 #include "uapi/mman.h"
 
 struct file;
+struct task;
 
 /*
  * VMA flags: the protections, whether writes reach the file/are shared,
@@ -71,18 +72,36 @@ struct mm {
 	struct list_head vmas;
 	struct rwsem mmap_lock;
 	struct spinlock pt_lock;
-	int users;   /* tasks sharing it */
+	int users;   /* tasks sharing it, and get_task_mm's holders */
 	u64 cpumask; /* CPUs that have it loaded (TLB shootdown targets) */
 	u64 brk_start, brk;
-	u64 start_stack; /* initial stack pointer, for /proc */
-	u64 rss;	 /* pages mapped (special mappings not counted) */
-	u64 vdso_base;	 /* the vDSO's ELF header (AT_SYSINFO_EHDR), or 0 */
+	/* The program's layout as exec left it, for /proc (Linux's names): */
+	u64 start_stack;	  /* where argc is */
+	u64 start_code, end_code; /* the executable segments' file contents */
+	u64 start_data, end_data; /* the other segments' */
+	u64 arg_start, arg_end;	  /* argv's strings */
+	u64 env_start, env_end;	  /* envp's strings */
+	u64 rss;		  /* pages mapped (special mappings not counted) */
+	u64 vdso_base;		  /* the vDSO's ELF header (AT_SYSINFO_EHDR), or 0 */
 };
 
 struct mm *mm_create(void);
 struct mm *mm_fork(struct mm *old); /* copy-on-write copy; NULL when out of memory */
 void mm_get(struct mm *mm);
 void mm_put(struct mm *mm);
+/*
+ * Another task's address space, referenced (mm_put when done), or NULL for
+ * a kernel thread or a task past exit: Linux's get_task_mm. The caller
+ * keeps t from being freed (holds tasks_lock, having found it there).
+ */
+struct mm *get_task_mm(struct task *t);
+/*
+ * Copies up to len bytes at addr of mm (not necessarily the caller's) to
+ * buf, faulting pages in as a read would; stops at the first address no
+ * readable area covers. The bytes copied. Sleeps (takes mm's mmap lock).
+ * Linux's access_remote_vm, reading only.
+ */
+size_t access_remote_vm(struct mm *mm, u64 addr, void *buf, size_t len);
 /* Loads mm's page tables on this CPU (the kernel's alone for NULL). */
 void mm_activate(struct mm *mm);
 

@@ -1,5 +1,5 @@
 /*
- * mman.h - mmap(2), mprotect(2), madvise(2) and msync(2) values, Linux x86-64's
+ * mman.h - mmap(2), mprotect(2), mremap(2), madvise(2) and msync(2) values, Linux x86-64's
  * (asm-generic/mman-common.h, linux/mman.h). libc's <sys/mman.h> has the
  * same: user code includes that, not this.
  */
@@ -17,6 +17,10 @@
 #define MAP_FIXED	    0x10
 #define MAP_ANONYMOUS	    0x20
 #define MAP_FIXED_NOREPLACE 0x100000
+
+#define MREMAP_MAYMOVE	 1
+#define MREMAP_FIXED	 2
+#define MREMAP_DONTUNMAP 4
 
 #define MADV_DONTNEED 4
 

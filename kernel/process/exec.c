@@ -146,6 +146,29 @@ highest_segment_end(const struct elf_image *img, u64 bias)
 	return ALIGN_UP(end, PAGE_SIZE);
 }
 
+/*
+ * Code and data bounds as Linux's load_elf_binary records them: code from
+ * the executable segments' file contents, data from the others' (start at
+ * the highest segment start, end at the highest file end).
+ */
+static void
+record_segments(struct mm *mm, const struct elf_image *img, u64 bias)
+{
+	mm->start_code = ~0ul;
+	for (int i = 0; i < img->nsegments; i++) {
+		const struct elf_segment *s = &img->segments[i];
+		u64 start = s->vaddr + bias, end = start + s->filesz;
+		if (s->flags & PF_X) {
+			mm->start_code = MIN(mm->start_code, start);
+			mm->end_code = MAX(mm->end_code, end);
+		}
+		mm->start_data = MAX(mm->start_data, start);
+		mm->end_data = MAX(mm->end_data, end);
+	}
+	if (mm->start_code == ~0ul)
+		mm->start_code = 0;
+}
+
 /* elf_parse checked the unbiased image; a static PIE is moved up by bias. */
 static bool
 fits_in_user_space(const struct elf_image *img, u64 bias)
@@ -216,6 +239,7 @@ build_address_space(struct file *f, const struct elf_image *img, u64 bias, u64 s
 	if (*err)
 		goto fail;
 	vm_brk_init(mm, highest_segment_end(img, bias));
+	record_segments(mm, img, bias);
 	return mm;
 fail:
 	mm_put(mm);
@@ -244,14 +268,28 @@ push_word(struct stack_builder *b, u64 v)
 	push_bytes(b, &v, sizeof(v));
 }
 
+/* Where the argument and environment strings went, for /proc/<pid>/cmdline and environ. */
+static void
+record_strings(struct mm *mm, const struct exec_args *a, u64 strings)
+{
+	size_t off = 0;
+
+	for (int i = 0; i < a->argc; i++)
+		off += strlen(a->strings + off) + 1;
+	mm->arg_start = strings;
+	mm->arg_end = mm->env_start = strings + off;
+	mm->env_end = strings + a->bytes;
+}
+
 static u64
-write_initial_stack(const struct exec_args *a, const struct elf_image *img, u64 bias, u64 vdso_base,
+write_initial_stack(const struct exec_args *a, const struct elf_image *img, u64 bias, struct mm *mm,
 		    const char *path, int *err)
 {
 	struct stack_builder b = { .sp = USER_STACK_TOP, .err = 0 };
 	u8 random[16];
 
 	u64 strings = push_bytes(&b, a->strings, a->bytes);
+	record_strings(mm, a, strings);
 	u64 execfn = push_bytes(&b, path, strlen(path) + 1);
 	u64 platform = push_bytes(&b, "x86_64", 7);
 	get_random_bytes(random, sizeof(random));
@@ -259,7 +297,7 @@ write_initial_stack(const struct exec_args *a, const struct elf_image *img, u64 
 	b.sp = ALIGN_DOWN(b.sp, 16);
 
 	u64 auxv[][2] = {
-		{ AT_SYSINFO_EHDR, vdso_base },
+		{ AT_SYSINFO_EHDR, mm->vdso_base },
 		{ AT_PHDR, img->phdr_vaddr + bias },
 		{ AT_PHENT, 56 },
 		{ AT_PHNUM, img->phnum },
@@ -366,7 +404,8 @@ start_program(struct task *t, struct mm *mm, const struct elf_image *img, u64 bi
 		mm_put(old);
 	for (int i = 0; i < img->nsegments && !err; i++)
 		err = clear_partial_bss(&img->segments[i], bias);
-	u64 sp = err ? 0 : write_initial_stack(a, img, bias, mm->vdso_base, path, &err);
+	u64 sp = err ? 0 : write_initial_stack(a, img, bias, mm, path, &err);
+	mm->start_stack = sp;
 	if (err) {
 		pr_warn_ratelimited(
 			"exec: %s: could not set up the new program (%d); killing pid %d\n", path,

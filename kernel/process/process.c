@@ -48,6 +48,7 @@ struct list_head all_tasks = LIST_HEAD_INIT(all_tasks);
 static struct list_head dead_threads = LIST_HEAD_INIT(dead_threads);
 struct spinlock tasks_lock = SPINLOCK_INIT("tasks");
 static int last_pid;
+static u64 nr_forks; /* processes and threads created since boot; tasks_lock */
 static struct task *init_task;
 
 struct task *
@@ -63,10 +64,25 @@ task_find(int pid)
 	return NULL;
 }
 
+void
+task_census(struct task_census *c)
+{
+	struct list_head *pos;
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+
+	c->tasks = 0;
+	list_for_each(pos, &all_tasks)
+		c->tasks++;
+	c->last_pid = last_pid;
+	c->forks = nr_forks;
+	spin_unlock_irqrestore(&tasks_lock, flags);
+}
+
 /* The next unused pid, never 1 (init's, whenever init starts); tasks_lock held. */
 static int
 alloc_pid(void)
 {
+	nr_forks++;
 	do {
 		last_pid = last_pid >= PID_MAX - 1 || last_pid < 1 ? 2 : last_pid + 1;
 	} while (task_find(last_pid));
@@ -369,7 +385,9 @@ task_swap_mm(struct task *t, struct mm *mm)
 	u64 flags = spin_lock_irqsave(&tasks_lock);
 	struct mm *old = t->mm;
 
+	task_lock(t); /* against get_task_mm's readers */
 	t->mm = mm;
+	task_unlock(t);
 	spin_unlock_irqrestore(&tasks_lock, flags);
 	return old;
 }

@@ -10,14 +10,22 @@
 
 /* Gives t a pid (its own tgid), links it under parent (NULL: none) and into all_tasks. */
 void task_register(struct task *t, struct task *parent);
+/* Counts for /proc/stat and /proc/loadavg. */
+struct task_census {
+	unsigned tasks; /* every task with a pid, zombies included (Linux's nr_threads) */
+	int last_pid;	/* the pid handed out last */
+	u64 forks;	/* tasks created since boot, threads included (Linux's total_forks) */
+};
+void task_census(struct task_census *c);
 /* Ends the current task with a wait status (exit code << 8, or a signal number). */
 __noreturn void task_exit(int wait_status);
 /* execve: t now runs f (a new reference is taken; the old one is dropped). */
 void task_set_exe_file(struct task *t, struct file *f);
 /*
  * Gives t the address space mm (exec, exit: NULL), returning the old one
- * with its reference: under tasks_lock, so that whoever holds that lock
- * may take a reference on another task's mm (the OOM killer).
+ * with its reference: under tasks_lock and the task's own task_lock, so
+ * that whoever holds either may take a reference on another task's mm (the
+ * OOM killer walks all_tasks under the first, get_task_mm takes the second).
  */
 struct mm *task_swap_mm(struct task *t, struct mm *mm);
 /* Leaves if exit_group (or a fatal fault in another thread) asked this task to. */

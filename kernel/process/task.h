@@ -77,7 +77,12 @@ struct task {
 	char comm[TASK_COMM_LEN];
 
 	/* the process it belongs to */
-	struct mm *mm; /* NULL for kernel threads */
+	/*
+	 * NULL for kernel threads. Its owner reads it freely; it is changed
+	 * (exec, exit) and read by others (get_task_mm) under alloc_lock.
+	 */
+	struct mm *mm;
+	struct spinlock alloc_lock; /* task_lock(): mm against other tasks' get_task_mm */
 	/*
 	 * files, fs and exe_file are swapped under tasks_lock (exit, exec), so
 	 * that procfs can take references on another process's under it.
@@ -163,6 +168,23 @@ static inline bool
 fatal_signal_pending(void)
 {
 	return __atomic_load_n(&current()->killed, __ATOMIC_RELAXED);
+}
+
+/*
+ * The per-task lock that pins t->mm, as Linux's task_lock: taken inside
+ * tasks_lock by a reader that found t in all_tasks (so that t itself
+ * cannot be freed meanwhile), and inside it too by task_swap_mm.
+ */
+static inline void
+task_lock(struct task *t)
+{
+	spin_lock(&t->alloc_lock);
+}
+
+static inline void
+task_unlock(struct task *t)
+{
+	spin_unlock(&t->alloc_lock);
 }
 
 extern struct list_head all_tasks;

@@ -23,6 +23,7 @@
  * (migrate_to), when its stack is free.
  */
 #include "kernel/sched/sched.h"
+#include "kernel/sched/loadavg.h"
 #include "kernel/objcount.h"
 #include "kernel/time/cputime.h"
 #include "uapi/errno.h"
@@ -50,6 +51,7 @@ struct runqueue {
 	struct list_head queue;	   /* runnable, not running */
 	struct list_head sleepers; /* timed sleeps, via timer_link */
 	unsigned nr_queued;
+	u64 nr_switches; /* since boot, under lock */
 };
 
 static struct runqueue runqueues[MAX_CPUS];
@@ -299,6 +301,7 @@ schedule(void)
 		next->slice = SCHED_SLICE_TICKS;
 	next->on_cpu = true;
 	next->cpu = c->id;
+	rq->nr_switches++;
 	switch_cpu_state(c, prev, next);
 	struct task *last = (struct task *)switch_stacks(&prev->saved_rsp, next->saved_rsp, prev);
 	finish_switch(last);
@@ -333,6 +336,8 @@ sched_tick(void)
 	u64 now = rdtsc();
 
 	timers_run();
+	if (c->id == 0)
+		loadavg_tick();
 	spin_lock(&rq->lock);
 	struct list_head *pos = rq->sleepers.next;
 	while (pos != &rq->sleepers) {
@@ -348,6 +353,31 @@ sched_tick(void)
 	if (t == c->idle && rq->nr_queued)
 		WRITE_ONCE(c->need_resched, true);
 	spin_unlock(&rq->lock);
+}
+
+unsigned
+sched_nr_running(void)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < READ_ONCE(ncpus); i++) {
+		struct cpu *c = cpus[i];
+		if (!c || !READ_ONCE(c->online))
+			continue;
+		n += READ_ONCE(rq_of(i)->nr_queued);
+		n += READ_ONCE(c->current) != c->idle;
+	}
+	return n;
+}
+
+u64
+sched_nr_switches(void)
+{
+	u64 n = 0;
+
+	for (unsigned i = 0; i < READ_ONCE(ncpus); i++)
+		n += READ_ONCE(rq_of(i)->nr_switches);
+	return n;
 }
 
 u64
@@ -404,6 +434,7 @@ task_alloc(const char *name)
 		return NULL;
 	}
 	ksnprintf(t->comm, sizeof(t->comm), "%s", name);
+	spin_lock_init(&t->alloc_lock, "task_lock");
 	t->state = TASK_RUNNABLE;
 	t->cpus_allowed = ~0ul;
 	t->migrate_to = -1;
@@ -509,6 +540,7 @@ sched_init_cpu(u64 boot_stack_top)
 		panic("sched: no memory for the idle task");
 	rq_init(rq_of(c->id));
 	ksnprintf(idle->comm, sizeof(idle->comm), "idle/%u", c->id);
+	spin_lock_init(&idle->alloc_lock, "task_lock");
 	idle->state = TASK_RUNNABLE;
 	idle->on_cpu = true;
 	idle->cpu = c->id;

@@ -40,6 +40,10 @@ cond_resched(void)
 }
 /* Timer interrupt work: kernel timers, the time slice, and sleepers whose deadline passed. */
 void sched_tick(void);
+/* Tasks running or queued on any CPU now (idle tasks not counted); read without locks. */
+unsigned sched_nr_running(void);
+/* Context switches on all CPUs since boot (/proc/stat's ctxt). */
+u64 sched_nr_switches(void);
 /*
  * Sleeps (the caller has called set_current_sleeping or prepare_to_wait)
  * until woken or until ns have passed; returns the nanoseconds left (0 when

@@ -59,16 +59,36 @@ cputime_switch(struct task *prev, struct task *next)
 	next->time_stamp = prev->time_stamp;
 }
 
+/* Each CPU's time by what it ran, sampled at the tick (Linux's kernel_cpustat); TSC cycles. */
+static struct cpu_usage cpu_usage[MAX_CPUS];
+
 void
 cputime_tick(const struct trap_frame *f)
 {
 	struct task *t = current();
+	struct cpu_usage *u = &cpu_usage[this_cpu()->id];
 	u64 tick = tsc_ns_to_cycles(1000000000 / (u64)READ_ONCE(hz));
 
 	if (trap_from_user(f))
 		t->time.tick_user += tick;
 	else
 		t->time.tick_sys += tick;
+	if (t == this_cpu()->idle)
+		WRITE_ONCE(u->idle, u->idle + tick);
+	else if (trap_from_user(f))
+		WRITE_ONCE(u->user, u->user + tick);
+	else
+		WRITE_ONCE(u->system, u->system + tick);
+}
+
+struct cpu_usage
+cputime_cpu_usage(unsigned cpu)
+{
+	const struct cpu_usage *u = &cpu_usage[cpu];
+
+	return (struct cpu_usage){ .user = cputime_ns(READ_ONCE(u->user)),
+				   .system = cputime_ns(READ_ONCE(u->system)),
+				   .idle = cputime_ns(READ_ONCE(u->idle)) };
 }
 
 struct cputime

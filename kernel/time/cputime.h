@@ -23,6 +23,15 @@ void cputime_switch(struct task *prev, struct task *next);
 /* Every CPU's timer tick, with the frame it interrupted. */
 void cputime_tick(const struct trap_frame *f);
 /*
+ * How a CPU spent its time since boot, by the tick whatever the knob says
+ * (as Linux's /proc/stat): in user mode, in the kernel, idle.
+ */
+struct cpu_usage {
+	u64 user, system, idle;
+};
+/* cpu's, in nanoseconds. */
+struct cpu_usage cputime_cpu_usage(unsigned cpu);
+/*
  * The times as the knob reports them: user and sys are the chosen method's
  * (the tick_* fields stay, so applying this twice changes nothing).
  */

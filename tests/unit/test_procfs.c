@@ -276,6 +276,10 @@ fake_task(void)
 		.pid = 42,
 		.tgid = 42,
 		.ppid = 1,
+		.pgrp = 40,
+		.session = 39,
+		.tty_nr = 0x8801,
+		.tpgid = 40,
 		.state = 'S',
 		.utime_ns = 1234567890,
 		.stime_ns = 20000000,
@@ -284,37 +288,72 @@ fake_task(void)
 		.start_ns = 3210000000ul,
 		.minflt = 77,
 		.cminflt = 88,
-		.has_mm = true,
-		.own_mm = true,
-		.rss_pages = 300,
 		.cpu = 1,
+		.exit_signal = 17,
 		.threads = 3,
+		.sig_pending = 1ul << 9,
+		.sig_blocked = (1ul << 1) | (1ul << 40),
+		.has_mm = true,
+		.vm = {
+			.total_pages = 1000,
+			.rss_anon = 100,
+			.rss_file = 180,
+			.rss_shmem = 20,
+			.data_pages = 50,
+			.stack_pages = 33,
+			.exec_pages = 12,
+			.start_code = 0x401000,
+			.end_code = 0x409800, /* 8.5 pages: 9 pages of text */
+			.start_stack = 0x7ffffffde000,
+			.arg_start = 0x7fffffffe000,
+			.arg_end = 0x7fffffffe010,
+			.env_start = 0x7fffffffe010,
+			.env_end = 0x7fffffffe100,
+		},
 	};
 
 	snprintf(t.comm, sizeof(t.comm), "%s", "my prog");
 	return t;
 }
 
-UNIT_TEST(status_of_own_process_has_vmrss)
+UNIT_TEST(status_of_a_process_has_the_vm_lines_in_kb)
 {
 	struct procfs_task t = fake_task();
 
 	CHECK_STR(FORMAT(procfs_format_status(&b, &t)),
 		  "Name:\tmy prog\nState:\tS (sleeping)\nTgid:\t42\nPid:\t42\nPPid:\t1\n"
-		  "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nVmRSS:\t    1200 kB\nThreads:\t3\n");
+		  "TracerPid:\t0\nUid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n"
+		  "VmSize:\t    4000 kB\nVmRSS:\t    1200 kB\nRssAnon:\t     400 kB\n"
+		  "RssFile:\t     720 kB\nRssShmem:\t      80 kB\nVmData:\t     200 kB\n"
+		  "VmStk:\t     132 kB\nVmExe:\t      36 kB\nVmLib:\t      12 kB\n"
+		  "VmSwap:\t       0 kB\nThreads:\t3\n"
+		  "SigPnd:\t0000000000000200\nShdPnd:\t0000000000000000\n"
+		  "SigBlk:\t0000010000000002\nSigIgn:\t0000000000000000\n"
+		  "SigCgt:\t0000000000000000\n");
 }
 
-UNIT_TEST(status_of_another_process_leaves_vmrss_out)
+UNIT_TEST(status_of_a_zombie_leaves_the_vm_lines_out)
 {
 	struct procfs_task t = fake_task();
 
-	t.own_mm = false;
+	t.has_mm = false;
 	t.state = 'Z';
-	CHECK_STR(FORMAT(procfs_format_status(&b, &t)),
-		  "Name:\tmy prog\nState:\tZ (zombie)\nTgid:\t42\nPid:\t42\nPPid:\t1\n"
-		  "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nThreads:\t3\n");
+	const char *status = FORMAT(procfs_format_status(&b, &t));
+	CHECK(strstr(status, "State:\tZ (zombie)\n"));
+	CHECK(!strstr(status, "Vm"));
+	CHECK(strstr(status, "Gid:\t0\t0\t0\t0\nThreads:\t3\n"));
 	t.state = 'R';
 	CHECK(strstr(FORMAT(procfs_format_status(&b, &t)), "State:\tR (running)\n"));
+}
+
+UNIT_TEST(statm_counts_pages_as_linux)
+{
+	struct procfs_task t = fake_task();
+
+	/* size resident shared(file+shmem) text lib data(+stack) dt */
+	CHECK_STR(FORMAT(procfs_format_statm(&b, &t)), "1000 300 200 9 0 83 0\n");
+	t.has_mm = false;
+	CHECK_STR(FORMAT(procfs_format_statm(&b, &t)), "0 0 0 0 0 0 0\n");
 }
 
 /* Field n (1-based) of a stat line, as procps splits it: after the last ')'. */
@@ -344,6 +383,10 @@ UNIT_TEST(stat_line_has_52_fields_with_times_in_ticks)
 	CHECK_EQ(line[strlen(line) - 1], '\n');
 	CHECK_STR(stat_field(line, 3, f, sizeof(f)), "S");
 	CHECK_STR(stat_field(line, 4, f, sizeof(f)), "1");
+	CHECK_STR(stat_field(line, 5, f, sizeof(f)), "40");
+	CHECK_STR(stat_field(line, 6, f, sizeof(f)), "39");
+	CHECK_STR(stat_field(line, 7, f, sizeof(f)), "34817");
+	CHECK_STR(stat_field(line, 8, f, sizeof(f)), "40");
 	CHECK_STR(stat_field(line, 10, f, sizeof(f)), "77");
 	CHECK_STR(stat_field(line, 11, f, sizeof(f)), "88");
 	CHECK_STR(stat_field(line, 14, f, sizeof(f)), "123"); /* 1.23 s at USER_HZ 100 */
@@ -351,11 +394,20 @@ UNIT_TEST(stat_line_has_52_fields_with_times_in_ticks)
 	CHECK_STR(stat_field(line, 16, f, sizeof(f)), "500");
 	CHECK_STR(stat_field(line, 17, f, sizeof(f)), "0");
 	CHECK_STR(stat_field(line, 18, f, sizeof(f)), "20");
-	CHECK_STR(stat_field(line, 20, f, sizeof(f)), "1");
+	CHECK_STR(stat_field(line, 20, f, sizeof(f)), "3");
 	CHECK_STR(stat_field(line, 22, f, sizeof(f)), "321");
+	CHECK_STR(stat_field(line, 23, f, sizeof(f)), "4096000");
 	CHECK_STR(stat_field(line, 24, f, sizeof(f)), "300");
+	CHECK_STR(stat_field(line, 25, f, sizeof(f)), "18446744073709551615");
+	CHECK_STR(stat_field(line, 26, f, sizeof(f)), "4198400");
+	CHECK_STR(stat_field(line, 28, f, sizeof(f)), "140737488216064");
+	CHECK_STR(stat_field(line, 31, f, sizeof(f)), "512");
+	CHECK_STR(stat_field(line, 32, f, sizeof(f)), "2"); /* signal 41 is not in the old mask */
+	CHECK_STR(stat_field(line, 35, f, sizeof(f)), "1"); /* sleeping: it waits somewhere */
 	CHECK_STR(stat_field(line, 38, f, sizeof(f)), "17");
 	CHECK_STR(stat_field(line, 39, f, sizeof(f)), "1");
+	CHECK_STR(stat_field(line, 48, f, sizeof(f)), "140737488347136");
+	CHECK_STR(stat_field(line, 51, f, sizeof(f)), "140737488347392");
 	CHECK_STR(stat_field(line, 52, f, sizeof(f)), "0");
 }
 
@@ -365,10 +417,63 @@ UNIT_TEST(stat_line_of_a_zombie_has_its_exit_code_and_no_rss)
 	char f[32];
 
 	t.state = 'Z';
-	t.own_mm = t.has_mm = false;
+	t.has_mm = false;
 	t.exit_code = 3 << 8;
 	const char *line = FORMAT(procfs_format_stat(&b, &t));
 	CHECK_STR(stat_field(line, 3, f, sizeof(f)), "Z");
+	CHECK_STR(stat_field(line, 23, f, sizeof(f)), "0");
 	CHECK_STR(stat_field(line, 24, f, sizeof(f)), "0");
+	CHECK_STR(stat_field(line, 48, f, sizeof(f)), "0");
 	CHECK_STR(stat_field(line, 52, f, sizeof(f)), "768");
+}
+
+/* ---- /proc/stat and /proc/loadavg ------------------------------------------ */
+
+UNIT_TEST(stat_cpu_lines_are_in_clock_ticks)
+{
+	CHECK_STR(
+		FORMAT(procfs_format_stat_cpu(&b, "cpu", 1500000000ul, 209999999ul, 3000000000ul)),
+		"cpu  150 0 20 300 0 0 0 0 0 0\n");
+	CHECK_STR(FORMAT(procfs_format_stat_cpu(&b, "cpu1", 0, 10000000ul, 0)),
+		  "cpu1 0 0 1 0 0 0 0 0 0 0\n");
+}
+
+UNIT_TEST(stat_counters_follow_the_cpu_lines)
+{
+	struct procfs_stat_counts c = { .interrupts = 5000,
+					.switches = 777,
+					.boot_time_s = 1764806400,
+					.forks = 42,
+					.running = 2,
+					.blocked = 0 };
+
+	CHECK_STR(FORMAT(procfs_format_stat_counts(&b, &c)),
+		  "intr 5000\nctxt 777\nbtime 1764806400\nprocesses 42\nprocs_running 2\n"
+		  "procs_blocked 0\n");
+}
+
+/* Linux's figures: one sample of one active task from rest is 164/2048 (0.08). */
+UNIT_TEST(calc_load_decays_exponentially_and_reaches_a_constant_load)
+{
+	u64 load = 0;
+
+	CHECK_EQ(calc_load(0, EXP_1, FIXED_1), 164ul);
+	CHECK_EQ(calc_load(FIXED_1, EXP_1, 0), 1884ul);
+	CHECK_EQ(calc_load(0, EXP_1, 0), 0ul);
+	for (int i = 0; i < 200; i++)
+		load = calc_load(load, EXP_1, 2 * FIXED_1);
+	CHECK_EQ(load, 2 * FIXED_1); /* rounded up while rising: reached, not approached */
+	for (int i = 0; i < 12; i++) /* one minute idle: down to about 1/e */
+		load = calc_load(load, EXP_1, 0);
+	CHECK(load > 2 * FIXED_1 * 35 / 100 && load < 2 * FIXED_1 * 38 / 100);
+}
+
+UNIT_TEST(loadavg_line_rounds_to_hundredths)
+{
+	u64 avg[3] = { FIXED_1, FIXED_1 / 2, 10 };
+
+	CHECK_STR(FORMAT(procfs_format_loadavg(&b, avg, 2, 57, 1234)),
+		  "1.00 0.50 0.00 2/57 1234\n");
+	avg[0] = 3 * FIXED_1 + FIXED_1 * 999 / 1000; /* 3.999 rounds up to 4.00 */
+	CHECK(strncmp(FORMAT(procfs_format_loadavg(&b, avg, 1, 1, 1)), "4.00 ", 5) == 0);
 }

@@ -302,6 +302,15 @@ TEST(exec_errors)
 	expect_exec_fails("./missing", ENOENT, 0);
 	expect_exec_fails("./dir", EACCES, 0);
 	expect_exec_fails("./plain/x", ENOTDIR, 0);
+	/* Without an execute bit nothing runs, not even for root: EACCES before the format. */
+	expect_exec_fails("./plain", EACCES, 0);
+	EXPECT_OK(chmod("plain", 0755));
+	expect_exec_fails("./plain", ENOEXEC, 0);
+	size_t len;
+	unsigned char *self = read_self(&len);
+	close(create_file("self-copy", self, len, 0644));
+	free(self);
+	expect_exec_fails("./self-copy", EACCES, 0);
 	for (unsigned i = 0; i < NBAD; i++) {
 		CHECK(exec_errno((char *)bad_addrs[i], argv, envp, &status) == EFAULT);
 		CHECK(exec_errno(self_path, (char **)bad_addrs[i], envp, &status) == EFAULT);
@@ -561,9 +570,16 @@ run_helper(int argc, char **argv)
 		return helper_fds(atoi(argv[1]), atoi(argv[2]));
 	if (argc >= 2 && !strcmp(argv[0], "alone"))
 		return helper_alone(argv[1]);
-	if (argc >= 2 && !strcmp(argv[0], "ready")) { /* tells the test it runs, then waits */
+	/* Tells the test it runs, then waits: to be killed, or for EOF on the fd in argv[2]. */
+	if (argc >= 2 && !strcmp(argv[0], "ready")) {
+		char c;
 		if (write(atoi(argv[1]), "r", 1) != 1)
 			return 1;
+		if (argc >= 3) {
+			while (read(atoi(argv[2]), &c, 1) > 0)
+				;
+			return 0;
+		}
 		for (;;)
 			pause();
 	}

@@ -1,0 +1,231 @@
+/*
+ * mremap.c - mremap(2): shrink an area, grow it in place, or move it
+ * (MREMAP_MAYMOVE, MREMAP_FIXED, MREMAP_DONTUNMAP), as Linux's
+ * mm/mremap.c, with its argument checks and errnos.
+ *
+ * A move moves the page-table entries, not the data: each page keeps its
+ * frame, reference count, dirty and COW state and comes out at the new
+ * address, so growing a big buffer (realloc) costs no copy and no fault.
+ * The tables the entries will need are made first, so that once entries
+ * start moving nothing can fail. Everything runs under the mmap lock held
+ * for writing, which keeps faults (readers) out while entries move.
+ *
+ * Not done: moving a special mapping (the vDSO; Linux moves it and tells
+ * the process, rewind keeps it where exec put it: EINVAL), and an old_len
+ * of 0 on shared anonymous memory (a second view of the same pages needs
+ * shared memory objects, which rewind lacks: EINVAL).
+ */
+#include "mm/vm_internal.h"
+#include "mm/paging.h"
+#include "kernel/syscall/syscall.h"
+#include "kernel/process/task.h"
+#include "kernel/x86/smp.h"
+#include "uapi/errno.h"
+
+#define MREMAP_VALID_FLAGS (MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP)
+
+struct pte_move {
+	struct mm *mm;
+	u64 delta; /* new address - old, modulo 2^64 */
+	bool failed;
+};
+
+/* First pass: the entry the page will need at its new address exists. */
+static void
+prepare_pte(pte_t *pte, u64 va, void *arg)
+{
+	struct pte_move *m = arg;
+
+	if (!pte_walk(m->mm->pgd, va + m->delta, true))
+		m->failed = true;
+}
+
+static void
+move_pte(pte_t *pte, u64 va, void *arg)
+{
+	struct pte_move *m = arg;
+	pte_t *dst = pte_walk(m->mm->pgd, va + m->delta, false); /* prepared */
+
+	set_pte(dst, make_pte(pte_val(*pte)));
+	set_pte(pte, make_pte(0));
+}
+
+/* Moves the entries of [old, old + len) by new - old: 0, or -ENOMEM with nothing moved. */
+static int
+move_page_tables(struct mm *mm, u64 old, u64 new, u64 len)
+{
+	struct pte_move m = { .mm = mm, .delta = new - old };
+
+	spin_lock(&mm->pt_lock);
+	walk_present_ptes(mm->pgd, old, old + len, prepare_pte, &m);
+	if (!m.failed)
+		walk_present_ptes(mm->pgd, old, old + len, move_pte, &m);
+	spin_unlock(&mm->pt_lock);
+	if (m.failed)
+		return -ENOMEM;
+	tlb_flush_mm_range(mm, old, old + len);
+	return 0;
+}
+
+/*
+ * The area that [addr, addr + old_len) lies in, checked for a resize to
+ * new_len as Linux's vma_to_resize: the old range must be inside one area
+ * (-EFAULT), a private area cannot be duplicated by an old_len of 0
+ * (-EINVAL), nor the file offset wrap (-EINVAL).
+ */
+static long
+area_to_resize(struct mm *mm, u64 addr, u64 old_len, u64 new_len, struct vma **out)
+{
+	struct vma *v = vma_find(mm, addr);
+
+	if (!v || old_len > v->end - addr)
+		return -EFAULT;
+	if (!old_len && (!(v->flags & VM_SHARED) || !v->file))
+		return -EINVAL; /* see the top of this file for shared anonymous memory */
+	if (v->special)
+		return new_len == old_len ? -EINVAL
+					  : -EFAULT; /* the vDSO: never grown, not moved */
+	u64 pgoff = v->pgoff + ((addr - v->start) >> PAGE_SHIFT);
+	if (pgoff + (new_len >> PAGE_SHIFT) < pgoff)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+/*
+ * Moves [addr, addr + old_len) of v to new_addr as an area of new_len
+ * bytes (the part beyond old_len is new, empty memory of the same kind).
+ * The old range goes, or stays mapped but empty with MREMAP_DONTUNMAP.
+ * An old_len of 0 maps the same file pages a second time.
+ */
+static long
+move_area(struct mm *mm, struct vma *v, u64 addr, u64 old_len, u64 new_addr, u64 new_len, u64 flags)
+{
+	u64 pgoff = v->pgoff + ((addr - v->start) >> PAGE_SHIFT);
+
+	/* The old range as an area of its own, so that it can go (or stay) whole. */
+	if (old_len && addr > v->start) {
+		if (vma_split(v, addr))
+			return -ENOMEM;
+		v = vma_next(mm, v);
+	}
+	if (old_len && addr + old_len < v->end && vma_split(v, addr + old_len))
+		return -ENOMEM;
+	/* The [heap] and [stack] names belong to their places, not to the pages. */
+	struct vma *nv = vma_new(new_addr, new_addr + new_len, v->flags, v->file, pgoff, NULL);
+	if (!nv)
+		return -ENOMEM;
+	if (old_len && move_page_tables(mm, addr, new_addr, old_len)) {
+		vma_free(nv);
+		return -ENOMEM;
+	}
+	if (old_len && !(flags & MREMAP_DONTUNMAP)) {
+		list_del(&v->link); /* its entries have moved: nothing is left to drop */
+		vma_free(v);
+	}
+	vma_insert(mm, nv);
+	return (long)new_addr;
+}
+
+/* MREMAP_FIXED or MREMAP_DONTUNMAP: the move to a place the caller named (or hinted). */
+static long
+remap_to(struct mm *mm, u64 addr, u64 old_len, u64 new_addr, u64 new_len, u64 flags)
+{
+	struct vma *v;
+	long err;
+
+	if (!IS_ALIGNED(new_addr, PAGE_SIZE))
+		return -EINVAL;
+	if (new_len > USER_TOP || new_addr > USER_TOP - new_len)
+		return -EINVAL;
+	if (addr + old_len > new_addr && new_addr + new_len > addr)
+		return -EINVAL; /* the ranges overlap */
+	if (flags & MREMAP_FIXED) {
+		if (new_addr < USER_MMAP_MIN)
+			return -EPERM; /* below vm.mmap_min_addr, as Linux's security check */
+		err = unmap_range(mm, new_addr, new_addr + new_len);
+		if (err)
+			return err;
+	}
+	if (old_len > new_len) {
+		err = unmap_range(mm, addr + new_len, addr + old_len);
+		if (err)
+			return err;
+		old_len = new_len;
+	}
+	err = area_to_resize(mm, addr, old_len, new_len, &v);
+	if (err)
+		return err;
+	if (!(flags & MREMAP_FIXED)) {
+		new_addr = get_unmapped_area(mm, new_addr, new_len);
+		if (!new_addr)
+			return -ENOMEM;
+	}
+	return move_area(mm, v, addr, old_len, new_addr, new_len, flags);
+}
+
+/* Growing [addr, addr + old_len), the end of v, where it is: the space after it must be free. */
+static bool
+grow_in_place(struct mm *mm, struct vma *v, u64 new_end)
+{
+	struct vma *next = vma_next(mm, v);
+
+	if (new_end > USER_TOP || (next && next->start < new_end))
+		return false;
+	list_del(&v->link);
+	v->end = new_end;
+	vma_insert(mm, v); /* merges it with the area after, as Linux's vma_merge */
+	return true;
+}
+
+static long
+do_mremap(struct mm *mm, u64 addr, u64 old_len, u64 new_len, u64 flags, u64 new_addr)
+{
+	struct vma *v;
+	long err;
+
+	if (!vma_find(mm, addr))
+		return -EFAULT;
+	if (flags & (MREMAP_FIXED | MREMAP_DONTUNMAP))
+		return remap_to(mm, addr, old_len, new_addr, new_len, flags);
+	if (old_len >= new_len) { /* shrinking just unmaps the tail, checked as munmap */
+		if (old_len > USER_TOP || addr > USER_TOP - old_len)
+			return -EINVAL;
+		err = unmap_range(mm, addr + new_len, addr + old_len);
+		return err ? err : (long)addr;
+	}
+	err = area_to_resize(mm, addr, old_len, new_len, &v);
+	if (err)
+		return err;
+	if (addr + old_len == v->end && grow_in_place(mm, v, addr + new_len))
+		return (long)addr;
+	if (!(flags & MREMAP_MAYMOVE))
+		return -ENOMEM;
+	new_addr = get_unmapped_area(mm, 0, new_len);
+	if (!new_addr)
+		return -ENOMEM;
+	return move_area(mm, v, addr, old_len, new_addr, new_len, flags);
+}
+
+SYSCALL5(mremap, u64, addr, u64, old_len, u64, new_len, u64, flags, u64, new_addr)
+{
+	struct mm *mm = current()->mm;
+
+	if (flags & ~(u64)MREMAP_VALID_FLAGS)
+		return -EINVAL;
+	if ((flags & MREMAP_FIXED) && !(flags & MREMAP_MAYMOVE))
+		return -EINVAL;
+	/* DONTUNMAP always moves, and does not resize on the way. */
+	if ((flags & MREMAP_DONTUNMAP) && (!(flags & MREMAP_MAYMOVE) || old_len != new_len))
+		return -EINVAL;
+	if (!IS_ALIGNED(addr, PAGE_SIZE))
+		return -EINVAL;
+	old_len = ALIGN_UP(old_len, PAGE_SIZE);
+	new_len = ALIGN_UP(new_len, PAGE_SIZE); /* 0 also when it wrapped */
+	if (!new_len)
+		return -EINVAL;
+	down_write(&mm->mmap_lock);
+	long ret = do_mremap(mm, addr, old_len, new_len, flags, new_addr);
+	up_write(&mm->mmap_lock);
+	return ret;
+}

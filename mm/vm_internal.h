@@ -1,0 +1,28 @@
+/*
+ * vm_internal.h - the VMA-list operations of mm/vm.c that the other
+ * files changing address spaces (mm/mremap.c) build on. All of them want
+ * mm->mmap_lock held for writing.
+ */
+#ifndef REWIND_VM_INTERNAL_H
+#define REWIND_VM_INTERNAL_H
+
+#include "mm/vm.h"
+
+/* A new area, not yet in any list; it references file (and denies writes for VM_DENYWRITE). */
+struct vma *vma_new(u64 start, u64 end, u32 flags, struct file *file, u64 pgoff, const char *name);
+/* Frees an area taken out of its list (its pages must be gone already). */
+void vma_free(struct vma *v);
+/* The area after v, or NULL. */
+struct vma *vma_next(struct mm *mm, struct vma *v);
+/* Inserts v in order (its range must be free), merging it with matching neighbours. */
+void vma_insert(struct mm *mm, struct vma *v);
+/* Splits v at addr (strictly inside it): v keeps the low part. 0 or -ENOMEM. */
+int vma_split(struct vma *v, u64 addr);
+/* Removes every area and page in [start, end), splitting areas that straddle it. */
+int unmap_range(struct mm *mm, u64 start, u64 end);
+/* Whether no area overlaps [start, end). */
+bool range_is_free(struct mm *mm, u64 start, u64 end);
+/* A free range of len bytes: the hint if it is one, else the highest gap; 0 when none. */
+u64 get_unmapped_area(struct mm *mm, u64 hint, u64 len);
+
+#endif
