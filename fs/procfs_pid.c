@@ -42,6 +42,8 @@ find_leader(int pid)
 static char
 state_letter(const struct task *t)
 {
+	if (READ_ONCE(t->stopped))
+		return 'T'; /* asleep in a group stop (kernel/signal/stop.c) */
 	switch (READ_ONCE(t->state)) {
 	case TASK_RUNNABLE:
 		return 'R';

@@ -18,6 +18,7 @@
  *   NULL, argv[], argc  <- rsp
  */
 #include "kernel/process/exec.h"
+#include "kernel/process/session.h"
 #include "kernel/process/elf.h"
 #include "uapi/errno.h"
 #include "kernel/x86/fpu.h"
@@ -390,6 +391,7 @@ do_execve(const char *path, struct exec_args *a)
 		return err;
 	}
 	task_set_exe_file(t, f); /* past the point of no return: /proc/<pid>/exe */
+	session_exec(t);
 	start_program(t, mm, &img, bias, a, path);
 	file_put(f);
 	return 0;
