@@ -3,6 +3,7 @@
  */
 #include "drivers/ldisc.h"
 #include "kernel/lib/string.h"
+#include "uapi/signal.h"
 
 #define EOF_MARK  0 /* a NUL marked as a line end: see struct ldisc */
 #define BACKSPACE 0x08
@@ -191,16 +192,33 @@ kill_line(struct ldisc *ld)
 }
 
 /*
- * ^C. A shell would be interrupted by SIGINT and print a fresh prompt;
- * there are no signals yet, so the line is only discarded, and the echo
- * ends the line on the screen so that the next input starts clean.
+ * ^C, ^\ or ^Z under ISIG: the signal for the foreground group, which the
+ * terminal sends once its lock is dropped. As Linux's n_tty, all input is
+ * discarded first (unless NOFLSH) and the character is echoed (^C); the
+ * shell that catches the signal starts the fresh line itself.
  */
 static void
-interrupt(struct ldisc *ld, u8 c)
+interrupt(struct ldisc *ld, u8 c, int sig)
 {
+	if (!lflag(ld, NOFLSH))
+		ldisc_flush_input(ld);
 	echo_char(ld, c);
-	echo_char(ld, '\n');
-	ld->head = ld->canon_head;
+	ld->signal = sig;
+}
+
+/* The signal c raises under ISIG, or 0. */
+static int
+signal_char(const struct ldisc *ld, u8 c)
+{
+	if (!lflag(ld, ISIG))
+		return 0;
+	if (is_cc(ld, VINTR, c))
+		return SIGINT;
+	if (is_cc(ld, VQUIT, c))
+		return SIGQUIT;
+	if (is_cc(ld, VSUSP, c))
+		return SIGTSTP;
+	return 0;
 }
 
 /* Ends the line with c (EOF_MARK for ^D), which makes it readable. */
@@ -281,8 +299,9 @@ ldisc_receive(struct ldisc *ld, u8 byte)
 
 	if (c < 0)
 		return false;
-	if (lflag(ld, ISIG) && is_cc(ld, VINTR, (u8)c)) {
-		interrupt(ld, (u8)c);
+	int sig = signal_char(ld, (u8)c);
+	if (sig) {
+		interrupt(ld, (u8)c, sig);
 		return false;
 	}
 	if (lflag(ld, ICANON))
@@ -361,6 +380,15 @@ ldisc_set_termios(struct ldisc *ld, const struct kernel_termios *t)
 	ld->termios = *t;
 	if (!lflag(ld, ICANON))
 		ld->canon_head = ld->head;
+}
+
+int
+ldisc_take_signal(struct ldisc *ld)
+{
+	int sig = ld->signal;
+
+	ld->signal = 0;
+	return sig;
 }
 
 void

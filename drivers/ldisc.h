@@ -10,8 +10,10 @@
  * read returns when VMIN bytes are there (VTIME is not implemented).
  * Input processing: ICRNL, INLCR, IGNCR; IUTF8 (erase takes a whole UTF-8
  * character). Echo: ECHO, with ECHOCTL showing control characters as ^X;
- * erasing is always visual, as with ECHOE and ECHOKE. ISIG: VINTR (^C)
- * discards the line being edited (there are no signals yet).
+ * erasing is always visual, as with ECHOE and ECHOKE. ISIG: VINTR (^C),
+ * VQUIT (^\) and VSUSP (^Z) discard all input (unless NOFLSH), echo, and
+ * leave SIGINT, SIGQUIT or SIGTSTP for the terminal to send to its
+ * foreground group (ldisc_take_signal).
  * The c_oflag bits are kept for TCGETS but not acted on here: the consoles
  * themselves turn '\n' into a carriage return and a line feed.
  *
@@ -49,6 +51,7 @@ struct ldisc {
 	u32 tail, canon_head, head;
 	ldisc_echo_fn echo;
 	void *echo_ctx;
+	int signal; /* raised by ISIG, not yet taken by the terminal */
 };
 
 /* Empty, with Linux's default termios (canonical, echo on). */
@@ -71,6 +74,8 @@ size_t ldisc_readable(const struct ldisc *ld);
 size_t ldisc_read(struct ldisc *ld, char *dst, size_t n);
 /* TCSETS: leaving canonical mode makes the line being edited readable. */
 void ldisc_set_termios(struct ldisc *ld, const struct kernel_termios *t);
+/* The signal the last input raised (ISIG), or 0; taken once. */
+int ldisc_take_signal(struct ldisc *ld);
 /* Discards all input, read or not yet (TCSETSF). */
 void ldisc_flush_input(struct ldisc *ld);
 

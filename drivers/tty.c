@@ -14,6 +14,14 @@
  * with a carriage return (serial.c sends "\r\n", the screen's '\n' returns
  * the carriage), which is what OPOST|ONLCR asks for; clearing those bits
  * does not turn that off.
+ *
+ * Job control: the terminal belongs to at most one session (its
+ * controlling terminal), which a session leader takes with TIOCSCTTY and
+ * gives up with TIOCNOTTY or by exiting; opening it never takes it, as
+ * Linux's /dev/console and /dev/tty never do. Of that session, one process
+ * group is in the foreground (TIOCSPGRP): ^C, ^\ and ^Z signal it, and a
+ * background group that reads gets SIGTTIN, one that writes under TOSTOP
+ * or changes the settings gets SIGTTOU (Linux's __tty_check_change).
  */
 #include "drivers/tty.h"
 #include "drivers/ldisc.h"
@@ -26,20 +34,25 @@
 #include "uapi/ioctls.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
+#include "kernel/process/session.h"
 
-#define WRITE_CHUNK 256 /* bytes copied from user memory per console write */
+#define WRITE_CHUNK   256 /* bytes copied from user memory per console write */
+#define TTY_MAJOR     5	  /* Linux's: /dev/tty is 5:0, /dev/console 5:1 */
+#define CONSOLE_MINOR 1
+/* A device number as /proc/<pid>/stat's tty_nr encodes it (Linux's new_encode_dev). */
+#define TTY_NR(major, minor) (((minor)&0xff) | ((major) << 8) | (((minor) & ~0xff) << 12))
 
 static struct {
 	struct spinlock lock; /* ld, winsize */
 	struct ldisc ld;
 	struct kernel_winsize winsize; /* only stored: nothing here draws by it */
-	int pgrp;		       /* the foreground process group, as set */
+	int session;		       /* whose controlling terminal it is; 0: nobody's */
+	int pgrp;		       /* that session's foreground process group; 0: none */
 	struct wait_queue readers;     /* woken when input may have become readable */
 	struct mutex write_lock;       /* one write(2) reaches the screen in one piece */
 } tty = {
 	.lock = SPINLOCK_INIT("tty"),
 	.winsize = { .ws_row = 24, .ws_col = 80 },
-	.pgrp = 1, /* init's, until sessions exist */
 	.readers = WAIT_QUEUE_INIT(tty.readers),
 	.write_lock = MUTEX_INIT(tty.write_lock, "tty_write"),
 };
@@ -55,10 +68,84 @@ tty_receive(char c)
 {
 	u64 flags = spin_lock_irqsave(&tty.lock);
 	bool readable = ldisc_receive(&tty.ld, (u8)c);
+	int sig = ldisc_take_signal(&tty.ld), pgrp = tty.pgrp;
 	spin_unlock_irqrestore(&tty.lock, flags);
 
 	if (readable)
 		wake_up_all(&tty.readers);
+	if (sig && pgrp)
+		session_signal_group(pgrp, sig); /* tasks_lock is taken outside the tty's */
+}
+
+/* ---- job control ------------------------------------------------------------ */
+
+/* The session and foreground group, read together. */
+static void
+owner(int *session, int *pgrp)
+{
+	u64 flags = spin_lock_irqsave(&tty.lock);
+	*session = tty.session;
+	*pgrp = tty.pgrp;
+	spin_unlock_irqrestore(&tty.lock, flags);
+}
+
+/* Whether the terminal is the caller's controlling terminal. */
+static bool
+is_controlling(const struct session_ids *me, int session)
+{
+	return session && me->sid == session && !me->tty_detached;
+}
+
+/*
+ * Whether the caller may read (sig SIGTTIN) or write and change settings
+ * (SIGTTOU) now: 0 if so; -ERESTARTSYS after sending sig to its group,
+ * which stops it until the shell brings it to the foreground; -EIO when
+ * nobody could (an orphaned group), or SIGTTIN is ignored or blocked. A
+ * blocked or ignored SIGTTOU lets the caller through, as in Linux.
+ */
+static long
+background_check(int sig)
+{
+	struct session_ids me = session_current();
+	int session, pgrp;
+
+	owner(&session, &pgrp);
+	if (!is_controlling(&me, session) || !pgrp || me.pgid == pgrp)
+		return 0;
+	if (signal_ignored_or_blocked(sig))
+		return sig == SIGTTIN ? -EIO : 0;
+	if (session_is_orphaned(me.pgid))
+		return -EIO;
+	session_signal_group(me.pgid, sig);
+	return -ERESTARTSYS;
+}
+
+int
+tty_session_ended(int sid)
+{
+	u64 flags = spin_lock_irqsave(&tty.lock);
+	int fg = 0;
+
+	if (tty.session == sid) {
+		fg = tty.pgrp;
+		tty.session = tty.pgrp = 0;
+	}
+	spin_unlock_irqrestore(&tty.lock, flags);
+	return fg;
+}
+
+int
+tty_nr_for(int sid, bool tty_detached, int *fg)
+{
+	int session, pgrp;
+
+	owner(&session, &pgrp);
+	if (!session || session != sid || tty_detached) {
+		*fg = -1;
+		return 0;
+	}
+	*fg = pgrp ? pgrp : -1;
+	return TTY_NR(TTY_MAJOR, CONSOLE_MINOR); /* the console is the only terminal */
 }
 
 /* ---- read ------------------------------------------------------------------ */
@@ -93,10 +180,15 @@ wait_and_read(struct file *f, char *buf, size_t n)
 {
 	size_t got;
 
-	while (!try_read(buf, n, &got)) {
+	for (;;) {
+		long err = background_check(SIGTTIN);
+		if (err)
+			return err;
+		if (try_read(buf, n, &got))
+			break;
 		if (READ_ONCE(f->flags) & O_NONBLOCK)
 			return -EAGAIN;
-		long err = wait_event_interruptible(&tty.readers, read_ready(n));
+		err = wait_event_interruptible(&tty.readers, read_ready(n));
 		if (err)
 			return err;
 	}
@@ -122,6 +214,15 @@ tty_read(struct file *f, char __user *buf, size_t n, u64 *pos)
 
 /* ---- write and poll ---------------------------------------------------------- */
 
+static bool
+tostop(void)
+{
+	u64 flags = spin_lock_irqsave(&tty.lock);
+	bool on = tty.ld.termios.c_lflag & TOSTOP;
+	spin_unlock_irqrestore(&tty.lock, flags);
+	return on;
+}
+
 static long
 tty_write(struct file *f, const char __user *buf, size_t n, u64 *pos)
 {
@@ -130,6 +231,12 @@ tty_write(struct file *f, const char __user *buf, size_t n, u64 *pos)
 
 	long err = -EFAULT;
 
+	if (tostop()) {
+		err = background_check(SIGTTOU);
+		if (err)
+			return err;
+		err = -EFAULT;
+	}
 	mutex_lock(&tty.write_lock);
 	while (done < n) {
 		/*
@@ -214,22 +321,127 @@ set_winsize(const void __user *arg)
 }
 
 static long
+put_int(void __user *arg, int v)
+{
+	return copy_to_user(arg, &v, sizeof(v));
+}
+
+/* TIOCSPGRP: a group of the caller's session into the foreground. */
+static long
 set_pgrp(const void __user *arg)
 {
-	int pgrp;
+	struct session_ids me = session_current();
+	int pgrp, session, old;
+	long err = background_check(SIGTTOU);
 
+	if (err)
+		return err == -EIO ? -ENOTTY : err;
+	owner(&session, &old);
+	if (!is_controlling(&me, session))
+		return -ENOTTY;
 	if (copy_from_user(&pgrp, arg, sizeof(pgrp)))
 		return -EFAULT;
 	if (pgrp < 0)
 		return -EINVAL;
-	WRITE_ONCE(tty.pgrp, pgrp);
+	err = session_check_foreground(pgrp, me.sid);
+	if (err)
+		return err;
+	u64 flags = spin_lock_irqsave(&tty.lock);
+	if (tty.session == session)
+		tty.pgrp = pgrp;
+	spin_unlock_irqrestore(&tty.lock, flags);
 	return 0;
 }
 
+/* TIOCGPGRP and TIOCGSID: only of the caller's own controlling terminal. */
 static long
-put_int(void __user *arg, int v)
+get_owner(void __user *arg, bool want_session)
 {
-	return copy_to_user(arg, &v, sizeof(v));
+	struct session_ids me = session_current();
+	int session, pgrp;
+
+	owner(&session, &pgrp);
+	if (!is_controlling(&me, session))
+		return -ENOTTY;
+	return put_int(arg, want_session ? session : pgrp);
+}
+
+/*
+ * TIOCSCTTY: a session leader without a terminal takes this one. One that
+ * belongs to another session is taken from it only with arg 1 by the
+ * superuser (everyone, here), as in Linux.
+ */
+static long
+set_controlling(unsigned long arg)
+{
+	struct session_ids me = session_current();
+	u64 flags = spin_lock_irqsave(&tty.lock);
+	long err = 0;
+
+	if (me.session_leader && tty.session == me.sid)
+		goto out; /* already its own */
+	if (!me.session_leader)
+		err = -EPERM;
+	else if (tty.session && arg != 1)
+		err = -EPERM;
+	else {
+		tty.session = me.sid;
+		tty.pgrp = me.pgid;
+	}
+out:
+	spin_unlock_irqrestore(&tty.lock, flags);
+	return err;
+}
+
+/*
+ * TIOCNOTTY: the session leader lets the terminal go, and its foreground
+ * group gets SIGHUP and SIGCONT; any other process only stops using it.
+ */
+static long
+give_up_controlling(void)
+{
+	struct session_ids me = session_current();
+	int session, pgrp;
+
+	owner(&session, &pgrp);
+	if (!is_controlling(&me, session))
+		return -ENOTTY;
+	if (!me.session_leader) {
+		session_detach_tty();
+		return 0;
+	}
+	int fg = tty_session_ended(me.sid);
+	if (fg) {
+		session_signal_group(fg, SIGHUP);
+		session_signal_group(fg, SIGCONT);
+	}
+	return 0;
+}
+
+/* TIOCSTI: a byte pushed into the input as if typed (the superuser's right, so everyone's here). */
+static long
+simulate_input(const void __user *arg)
+{
+	char c;
+
+	if (copy_from_user(&c, arg, 1))
+		return -EFAULT;
+	tty_receive(c);
+	return 0;
+}
+
+/* TCFLSH: there is no output queue, so only the input is ever discarded. */
+static long
+flush_queues(unsigned long which)
+{
+	if (which != TCIFLUSH && which != TCOFLUSH && which != TCIOFLUSH)
+		return -EINVAL;
+	if (which == TCOFLUSH)
+		return 0;
+	u64 flags = spin_lock_irqsave(&tty.lock);
+	ldisc_flush_input(&tty.ld);
+	spin_unlock_irqrestore(&tty.lock, flags);
+	return 0;
 }
 
 static int
@@ -246,6 +458,18 @@ tty_ioctl(struct file *f, unsigned cmd, unsigned long arg)
 {
 	void __user *p = (void __user *)arg;
 
+	long err;
+
+	switch (cmd) {
+	case TCSETS:
+	case TCSETSW:
+	case TCSETSF:
+	case TCFLSH:
+		err = background_check(SIGTTOU);
+		if (err)
+			return err;
+		break;
+	}
 	switch (cmd) {
 	case TCGETS:
 		return get_termios(p);
@@ -254,14 +478,24 @@ tty_ioctl(struct file *f, unsigned cmd, unsigned long arg)
 		return set_termios(p, false);
 	case TCSETSF:
 		return set_termios(p, true);
+	case TCFLSH:
+		return flush_queues(arg);
 	case TIOCGWINSZ:
 		return get_winsize(p);
 	case TIOCSWINSZ:
 		return set_winsize(p);
 	case TIOCGPGRP:
-		return put_int(p, READ_ONCE(tty.pgrp));
+		return get_owner(p, false);
+	case TIOCGSID:
+		return get_owner(p, true);
 	case TIOCSPGRP:
 		return set_pgrp(p);
+	case TIOCSCTTY:
+		return set_controlling(arg);
+	case TIOCNOTTY:
+		return give_up_controlling();
+	case TIOCSTI:
+		return simulate_input(p);
 	case FIONREAD:
 		return put_int(p, readable_bytes());
 	default:
@@ -278,12 +512,31 @@ static const struct file_operations tty_fops = {
 	.ioctl = tty_ioctl,
 };
 
+/* /dev/tty is the caller's controlling terminal: none, and there is nothing to open. */
+static int
+open_own_terminal(struct inode *inode, struct file *f)
+{
+	struct session_ids me = session_current();
+	int session, pgrp;
+
+	owner(&session, &pgrp);
+	return is_controlling(&me, session) ? 0 : -ENXIO;
+}
+
+static const struct file_operations own_tty_fops = {
+	.open = open_own_terminal,
+	.read = tty_read,
+	.write = tty_write,
+	.poll = tty_poll,
+	.ioctl = tty_ioctl,
+};
+
 void
 console_dev_init(void)
 {
 	ldisc_init(&tty.ld, echo_to_consoles, NULL);
-	devfs_register("console", MKDEV(5, 1), &tty_fops, NULL);
-	devfs_register("tty", MKDEV(5, 0), &tty_fops, NULL);
+	devfs_register("console", MKDEV(TTY_MAJOR, CONSOLE_MINOR), &tty_fops, NULL);
+	devfs_register("tty", MKDEV(TTY_MAJOR, 0), &own_tty_fops, NULL);
 }
 
 struct file *

@@ -16,6 +16,7 @@
  * old, as every /proc figure is, never freed memory.
  */
 #include "fs/procfs_internal.h"
+#include "drivers/tty.h"
 #include "kernel/time/cputime.h"
 #include "uapi/errno.h"
 #include "uapi/fcntl.h"
@@ -41,6 +42,8 @@ find_leader(int pid)
 static char
 state_letter(const struct task *t)
 {
+	if (READ_ONCE(t->stopped))
+		return 'T'; /* asleep in a group stop (kernel/signal/stop.c) */
 	switch (READ_ONCE(t->state)) {
 	case TASK_RUNNABLE:
 		return 'R';
@@ -51,37 +54,6 @@ state_letter(const struct task *t)
 	}
 }
 
-/*
- * Job control's fields of stat (fields 5, 6, 7 and 8), one helper each so
- * that process groups, sessions and the controlling terminal are wired in
- * here alone: until the job-control work lands a task has none of them, so
- * the group and session are 0, tty_nr 0 (no controlling terminal) and the
- * terminal's foreground group -1, what Linux shows without a terminal.
- */
-static int
-task_pgrp_nr(const struct task *t)
-{
-	return 0;
-}
-
-static int
-task_session_nr(const struct task *t)
-{
-	return 0;
-}
-
-static int
-task_tty_nr(const struct task *t)
-{
-	return 0;
-}
-
-static int
-task_tty_pgrp_nr(const struct task *t)
-{
-	return -1;
-}
-
 /* tasks_lock held; the process's mm, referenced, goes to *mm (NULL: none). */
 static void
 copy_task(struct task *t, struct procfs_task *out, struct mm **mm)
@@ -89,16 +61,17 @@ copy_task(struct task *t, struct procfs_task *out, struct mm **mm)
 	struct cputime c = cputime_read_process_locked(t),
 		       children = cputime_selected(t->children_time);
 	bool zombie = READ_ONCE(t->state) == TASK_ZOMBIE;
+	int tpgid, tty_nr = tty_nr_for(t->sid, t->tty_detached, &tpgid);
 
 	*out = (struct procfs_task){
 		.pid = t->pid,
 		.tgid = t->tgid,
 		.ppid = t->group_leader && t->group_leader->parent ? t->group_leader->parent->tgid
 								   : 0,
-		.pgrp = task_pgrp_nr(t),
-		.session = task_session_nr(t),
-		.tty_nr = task_tty_nr(t),
-		.tpgid = task_tty_pgrp_nr(t),
+		.pgrp = t->pgid,
+		.session = t->sid,
+		.tty_nr = tty_nr,
+		.tpgid = tpgid,
 		.threads = t->group_leader ? MAX(t->group_leader->live_threads, 1) : 1,
 		.state = state_letter(t),
 		.utime_ns = cputime_ns(c.user),

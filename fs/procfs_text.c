@@ -315,6 +315,8 @@ state_name(char state)
 		return "R (running)";
 	case 'S':
 		return "S (sleeping)";
+	case 'T':
+		return "T (stopped)";
 	default:
 		return "Z (zombie)";
 	}

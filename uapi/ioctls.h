@@ -11,13 +11,23 @@
 #define TCSETS	   0x5402
 #define TCSETSW	   0x5403
 #define TCSETSF	   0x5404
+#define TCFLSH	   0x540b
+#define TIOCSCTTY  0x540e
 #define TIOCGPGRP  0x540f
 #define TIOCSPGRP  0x5410
 #define TIOCGWINSZ 0x5413
 #define TIOCSWINSZ 0x5414
+#define TIOCSTI	   0x5412
 #define FIONREAD   0x541b
 #define FIONBIO	   0x5421
+#define TIOCNOTTY  0x5422
+#define TIOCGSID   0x5429
 #define FIONCLEX   0x5450
 #define FIOCLEX	   0x5451
+
+/* TCFLSH's queue selector */
+#define TCIFLUSH  0
+#define TCOFLUSH  1
+#define TCIOFLUSH 2
 
 #endif

@@ -51,6 +51,7 @@
 /* Dispositions (sa_handler) and sigaction flags. */
 #define SIG_DFL	     0
 #define SIG_IGN	     1
+#define SA_NOCLDSTOP 0x00000001ul
 #define SA_NOCLDWAIT 0x00000002ul
 #define SA_SIGINFO   0x00000004ul
 #define SA_RESTORER  0x04000000ul
@@ -71,25 +72,29 @@
 #define MINSIGSTKSZ   2048
 
 /* si_code: who sent it, or what the fault was. */
-#define SI_USER	    0
-#define SI_KERNEL   0x80
-#define SI_QUEUE    (-1)
-#define SI_TKILL    (-6)
-#define ILL_ILLOPN  2
-#define FPE_INTDIV  1
-#define FPE_FLTDIV  3
-#define FPE_FLTOVF  4
-#define FPE_FLTUND  5
-#define FPE_FLTRES  6
-#define FPE_FLTINV  7
-#define SEGV_MAPERR 1
-#define SEGV_ACCERR 2
-#define BUS_ADRALN  1
-#define BUS_ADRERR  2
-#define TRAP_BRKPT  1
-#define TRAP_TRACE  2
-#define CLD_EXITED  1
-#define CLD_KILLED  2
+#define SI_USER	      0
+#define SI_KERNEL     0x80
+#define SI_QUEUE      (-1)
+#define SI_TKILL      (-6)
+#define ILL_ILLOPN    2
+#define FPE_INTDIV    1
+#define FPE_FLTDIV    3
+#define FPE_FLTOVF    4
+#define FPE_FLTUND    5
+#define FPE_FLTRES    6
+#define FPE_FLTINV    7
+#define SEGV_MAPERR   1
+#define SEGV_ACCERR   2
+#define BUS_ADRALN    1
+#define BUS_ADRERR    2
+#define TRAP_BRKPT    1
+#define TRAP_TRACE    2
+#define CLD_EXITED    1
+#define CLD_KILLED    2
+#define CLD_DUMPED    3
+#define CLD_TRAPPED   4
+#define CLD_STOPPED   5
+#define CLD_CONTINUED 6
 
 /* siginfo_t as Linux x86-64 lays it out: 128 bytes, a union from offset 16. */
 struct kernel_siginfo {

@@ -60,6 +60,8 @@ struct kernel_winsize {
 #define ECHO	0000010
 #define ECHOE	0000020
 #define ECHOK	0000040
+#define NOFLSH	0000200
+#define TOSTOP	0000400
 #define ECHOCTL 0001000
 #define ECHOKE	0004000
 

@@ -22,10 +22,12 @@
  * Not for: service management, mounting, reading configuration.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -118,14 +120,22 @@ wait_for(pid_t pid)
 	}
 }
 
-/* Starts argv[0] (searched in PATH) in a child; the child ends with 127 if it cannot. */
+/*
+ * Starts argv[0] (searched in PATH) in a child; the child ends with 127 if
+ * it cannot. A console shell leads a session with the console as its
+ * controlling terminal, as getty and busybox init give theirs, so that
+ * job control works in it.
+ */
 static pid_t
-spawn(char **argv)
+spawn(char **argv, bool console_session)
 {
 	pid_t pid = fork();
 
 	if (pid != 0)
 		return pid;
+	if (console_session && (setsid() < 0 || ioctl(STDIN_FILENO, TIOCSCTTY, 0) < 0))
+		fprintf(stderr, "init: no controlling terminal for '%s': %s\n", argv[0],
+			strerror(errno));
 	execvp(argv[0], argv);
 	fprintf(stderr, "init: cannot run '%s': %s\n", argv[0], strerror(errno));
 	_exit(127);
@@ -169,7 +179,7 @@ static void __attribute__((noreturn)) run_command(char *line)
 		/* Everything from here to "@exit" is the program's (tools/rewind-run relies on it). */
 		printf("@run-begin\n");
 		fflush(stdout);
-		pid_t pid = spawn(argv);
+		pid_t pid = spawn(argv, false);
 
 		if (pid < 0)
 			fprintf(stderr, "init: fork: %s\n", strerror(errno));
@@ -202,7 +212,7 @@ static void __attribute__((noreturn)) run_shells(void)
 	show_motd();
 	for (;;) {
 		double start = now();
-		pid_t pid = spawn(argv);
+		pid_t pid = spawn(argv, true);
 
 		if (pid < 0)
 			fprintf(stderr, "init: fork: %s\n", strerror(errno));

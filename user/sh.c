@@ -13,6 +13,12 @@
  * /proc/sys/rewind/), and the prefix `time PIPELINE`, which prints real,
  * user and sys seconds on stderr in the format of `/usr/bin/time -p`.
  *
+ * On its controlling terminal (init gives it the console) each pipeline
+ * runs in a process group of its own in the foreground, so that ^C, ^\
+ * and ^Z reach the pipeline and not the shell; a pipeline stopped by ^Z
+ * is continued at once, since there is no job control here (busybox ash
+ * has it).
+ *
  * Not for: variables, control flow, background jobs (`&`), globbing. Scripts that
  * need those belong on the host.
  */
@@ -39,6 +45,11 @@
 #define KNOB_DIR "/proc/sys/rewind"
 
 static int last_status; /* $? */
+static bool
+	owns_terminal; /* interactive on its controlling terminal: pipelines get the foreground */
+
+/* The terminal's keys are for the pipelines; SIGTTOU would stop us taking the terminal back. */
+static const int shell_ignores[] = { SIGINT, SIGQUIT, SIGTSTP, SIGTTOU };
 
 /* --- reading input -------------------------------------------------------- */
 
@@ -617,6 +628,9 @@ static void __attribute__((noreturn)) run_child(struct cmd *c, int in_fd, int ou
 {
 	const struct builtin *b = find_builtin(c);
 
+	if (owns_terminal)
+		for (size_t i = 0; i < sizeof(shell_ignores) / sizeof(shell_ignores[0]); i++)
+			signal(shell_ignores[i], SIG_DFL);
 	if (in_fd >= 0)
 		dup2(in_fd, STDIN_FILENO);
 	if (out_fd >= 0)
@@ -670,8 +684,17 @@ run_processes(struct pipeline *pl, struct rusage *usage)
 		}
 		fflush(NULL);
 		pids[i] = fork();
-		if (pids[i] == 0)
+		if (pids[i] == 0) {
+			if (owns_terminal)
+				setpgid(0, i ? pids[0] : 0);
 			run_child(&pl->cmd[i], in_fd, p[1]);
+		}
+		/* Both sides set the group, so that it exists whichever runs first. */
+		if (owns_terminal && pids[i] > 0) {
+			setpgid(pids[i], pids[0]);
+			if (i == 0)
+				tcsetpgrp(STDIN_FILENO, pids[0]);
+		}
 		if (in_fd >= 0)
 			close(in_fd);
 		if (p[1] >= 0)
@@ -689,13 +712,23 @@ run_processes(struct pipeline *pl, struct rusage *usage)
 		struct rusage r;
 		int st;
 
-		while (wait4(pids[i], &st, 0, &r) < 0)
-			if (errno != EINTR)
+		for (;;) {
+			if (wait4(pids[i], &st, WUNTRACED, &r) < 0) {
+				if (errno == EINTR)
+					continue;
 				return 1;
+			}
+			if (!WIFSTOPPED(st))
+				break;
+			fprintf(stderr, "\nsh: no job control in this shell: continuing\n");
+			kill(-pids[0], SIGCONT);
+		}
 		add_rusage(usage, &r);
 		if (i == pl->n - 1)
 			status = decode_status(&pl->cmd[i], st);
 	}
+	if (owns_terminal)
+		tcsetpgrp(STDIN_FILENO, getpgrp());
 	return status;
 }
 
@@ -823,5 +856,10 @@ main(int argc, char **argv)
 		}
 		return run_input(fd, false);
 	}
-	return run_input(STDIN_FILENO, is_tty(STDIN_FILENO));
+	bool interactive = is_tty(STDIN_FILENO);
+	owns_terminal = interactive && tcgetpgrp(STDIN_FILENO) == getpgrp();
+	if (owns_terminal)
+		for (size_t i = 0; i < sizeof(shell_ignores) / sizeof(shell_ignores[0]); i++)
+			signal(shell_ignores[i], SIG_IGN);
+	return run_input(STDIN_FILENO, interactive);
 }

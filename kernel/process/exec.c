@@ -19,6 +19,7 @@
  */
 #include "kernel/process/exec.h"
 #include "kernel/process/rlimit.h"
+#include "kernel/process/session.h"
 #include "kernel/process/elf.h"
 #include "uapi/errno.h"
 #include "kernel/x86/fpu.h"
@@ -467,6 +468,7 @@ do_execve(const char *path, struct exec_args *a)
 		return err;
 	}
 	task_set_exe_file(t, f); /* past the point of no return: /proc/<pid>/exe */
+	session_exec(t);
 	start_program(t, mm, &img, bias, a, path);
 	file_put(f);
 	return 0;

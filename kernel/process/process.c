@@ -1,5 +1,6 @@
 /*
- * process.c - process ids, fork, exit, wait4, and the identity syscalls.
+ * process.c - process ids, fork, exit, and the identity syscalls (wait4 and
+ * waitid are in wait.c).
  *
  * tasks_lock guards the pid space, the all_tasks list, every parent/
  * children link and every thread-group list. A task that exits becomes a
@@ -25,6 +26,7 @@
 #include "kernel/process/exec.h"
 #include "kernel/process/cred.h"
 #include "kernel/process/rlimit.h"
+#include "kernel/process/session.h"
 #include "kernel/x86/fpu.h"
 #include "kernel/sched/futex.h"
 #include "kernel/time/itimer.h"
@@ -114,8 +116,10 @@ register_with_pid(struct task *t, struct task *parent, int pid)
 	list_add_tail(&t->thread_link, &t->threads);
 	t->live_threads = 1;
 	itimer_init(t);
-	if (parent)
+	if (parent) {
+		session_fork(t, parent);
 		list_add_tail(&t->sibling, &parent->children);
+	}
 	list_add_tail(&t->all_link, &all_tasks);
 	spin_unlock_irqrestore(&tasks_lock, flags);
 }
@@ -139,12 +143,12 @@ thread_register(struct task *t, struct task *leader)
 	t->group_leader = leader;
 	list_add_tail(&t->thread_link, &leader->threads);
 	leader->live_threads++;
+	signal_stop_new_thread(t, leader);
 	list_add_tail(&t->all_link, &all_tasks);
 	spin_unlock_irqrestore(&tasks_lock, flags);
 }
 
-/* Frees exited threads, and processes whose parent wants no zombie, once their CPU has left their stack. */
-static void
+void
 reap_dead_threads(void)
 {
 	struct list_head done = LIST_HEAD_INIT(done);
@@ -452,9 +456,12 @@ task_exit(int wait_status)
 	u64 flags = spin_lock_irqsave(&tasks_lock);
 	WRITE_ONCE(t->state, TASK_ZOMBIE);
 	leave_thread_group(t, wait_status);
-	if (!t->group_leader->live_threads) /* the process is gone: its children go to init */
+	if (!t->group_leader->live_threads) { /* the process is gone: its children go to init */
+		session_process_exit(t->group_leader);
 		reparent_children(t->group_leader);
+	}
 	signal_exit_retarget(t);
+	signal_stop_thread_exit(t);
 	spin_unlock_irqrestore(&tasks_lock, flags);
 	schedule();
 	panic("a zombie was scheduled");
@@ -576,6 +583,7 @@ take_over_leader(struct task *t, struct task *leader)
 	t->minor_faults += leader->minor_faults;
 	t->children_minor_faults = leader->children_minor_faults;
 	signal_take_shared(t, leader);
+	session_take_over(t, leader);
 	if (leader == init_task)
 		init_task = t;
 	list_del(&leader->all_link);
@@ -636,92 +644,6 @@ exec_single_thread(struct task *t)
 		spin_unlock_irqrestore(&tasks_lock, flags);
 	}
 	return signal_unshare(t);
-}
-
-/* ---- wait4 ------------------------------------------------------------------- */
-
-static bool
-child_matches(const struct task *c, int pid)
-{
-	return pid == -1 || pid == 0 || pid < -1 || c->pid == pid; /* no process groups yet */
-}
-
-/* A zombie child matching pid, unlinked from the family; tasks_lock held. */
-static struct task *
-take_zombie(struct task *parent, int pid, bool *has_children)
-{
-	struct list_head *pos;
-
-	*has_children = false;
-	list_for_each(pos, &parent->children) {
-		struct task *c = list_entry(pos, struct task, sibling);
-		if (!child_matches(c, pid))
-			continue;
-		*has_children = true;
-		if (READ_ONCE(c->state) == TASK_ZOMBIE && c->live_threads == 0) {
-			list_del(&c->sibling);
-			list_del(&c->all_link);
-			return c;
-		}
-	}
-	return NULL;
-}
-
-static long
-reap(struct task *parent, struct task *c, int __user *ustatus, struct kernel_rusage __user *uru)
-{
-	reap_dead_threads();
-	while (READ_ONCE(c->on_cpu)) /* its CPU is still leaving its stack */
-		cpu_relax();
-	int pid = c->pid, status = c->exit_status;
-	struct cputime total = c->time;
-	cputime_add(&total, c->exited_threads_time);
-	cputime_add(&total, c->children_time);
-	u64 faults = c->minor_faults + c->children_minor_faults;
-	cputime_add(&parent->children_time, total);
-	parent->children_minor_faults += faults;
-	itimer_release(c);
-	task_free(c);
-
-	if (ustatus && copy_to_user(ustatus, &status, sizeof(status)))
-		return -EFAULT;
-	if (uru) {
-		struct kernel_rusage ru;
-		fill_rusage(&ru, total, faults);
-		if (copy_to_user(uru, &ru, sizeof(ru)))
-			return -EFAULT;
-	}
-	return pid;
-}
-
-SYSCALL4(wait4, int, pid, int __user *, ustatus, int, options, struct kernel_rusage __user *, uru)
-{
-	struct task *t = current()->group_leader; /* the process's children, from any thread */
-	struct task *zombie = NULL;
-	bool has_children;
-
-	if (options & ~(WNOHANG | WUNTRACED | __WALL | __WCLONE))
-		return -EINVAL;
-	for (;;) {
-		WAIT_ENTRY(e);
-		prepare_to_wait(&t->child_exited, &e);
-		u64 flags = spin_lock_irqsave(&tasks_lock);
-		zombie = take_zombie(t, pid, &has_children);
-		spin_unlock_irqrestore(&tasks_lock, flags);
-		if (zombie || !has_children || (options & WNOHANG) || task_interrupted()) {
-			finish_wait(&t->child_exited, &e);
-			break;
-		}
-		schedule();
-		finish_wait(&t->child_exited, &e);
-	}
-	if (zombie)
-		return reap(t, zombie, ustatus, uru);
-	if (!has_children)
-		return -ECHILD;
-	if (options & WNOHANG)
-		return 0;
-	return -ERESTARTSYS;
 }
 
 /* ---- identity ---------------------------------------------------------------- */

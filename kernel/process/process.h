@@ -8,6 +8,8 @@
 #include "kernel/process/task.h"
 #include "uapi/sched.h" /* the clone flags */
 
+/* Frees exited threads, and processes whose parent wants no zombie, once their CPU has left their stack. */
+void reap_dead_threads(void);
 /* Gives t a pid (its own tgid), links it under parent (NULL: none) and into all_tasks. */
 void task_register(struct task *t, struct task *parent);
 /* Counts for /proc/stat and /proc/loadavg. */

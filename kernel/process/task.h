@@ -109,6 +109,19 @@ struct task {
 	int group_exit_status;	      /* leader only */
 	bool killed; /* asked to exit (exit_group, a fatal signal): leave at the next chance */
 
+	/* job control (kernel/process/session.c): leader only, under tasks_lock */
+	int pgid;	   /* process group: 0 for init and kernel threads, as Linux's */
+	int sid;	   /* session */
+	bool did_exec;	   /* ran execve since fork: the parent's setpgid is EACCES */
+	bool tty_detached; /* gave up the session's terminal (TIOCNOTTY by a non-leader) */
+
+	/* the group stop (kernel/signal/stop.c): under the sighand lock */
+	unsigned jobctl;   /* leader only: JOBCTL_* (kernel/signal/signal.h) */
+	int stop_count;	   /* leader only: threads still to stop in a group stop */
+	int stop_signal;   /* leader only: the signal that stopped the process */
+	bool stop_pending; /* this thread is to take part in its group's stop */
+	bool stopped;	   /* this thread sleeps in a group stop (State T) */
+
 	/* signals (kernel/signal*.c, itimer.c): sighand->lock guards these; the timer has its own */
 	struct sighand *sighand; /* dispositions, shared by CLONE_SIGHAND */
 	u64 sig_blocked;

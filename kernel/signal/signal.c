@@ -54,10 +54,6 @@ sig_default_ignored(int sig)
 	case SIGURG:
 	case SIGWINCH:
 	case SIGCONT:
-	case SIGSTOP:
-	case SIGTSTP:
-	case SIGTTIN:
-	case SIGTTOU:
 		return true;
 	default:
 		return false;
@@ -74,8 +70,8 @@ sig_handler_ignores(const struct kernel_sigaction *a, int sig)
 static bool
 sig_fatal(struct task *t, int sig)
 {
-	return sig == SIGKILL ||
-	       (sig_action(t, sig)->handler == SIG_DFL && !sig_default_ignored(sig));
+	return sig == SIGKILL || (sig_action(t, sig)->handler == SIG_DFL &&
+				  !sig_default_ignored(sig) && !sig_is_stop(sig));
 }
 
 static struct sighand *
@@ -219,11 +215,15 @@ flush_pending(struct task *t, u64 mask)
 		pending_flush(&list_entry(pos, struct task, thread_link)->sig_pending, mask);
 }
 
-/* Whether t would act on sig now: not exiting, and not blocking it (or waiting for it). */
+/*
+ * Whether t would act on sig now: not exiting, not stopped (a stopped
+ * process takes its signals once continued; SIGKILL never gets here), and
+ * not blocking sig (or waiting for it).
+ */
 static bool
 wants_signal(struct task *t, int sig)
 {
-	if (READ_ONCE(t->killed) || READ_ONCE(t->state) == TASK_ZOMBIE)
+	if (READ_ONCE(t->killed) || READ_ONCE(t->state) == TASK_ZOMBIE || READ_ONCE(t->stopped))
 		return false;
 	return !(t->sig_blocked & sigmask(sig)) || (t->sig_waiting & sigmask(sig));
 }
@@ -233,7 +233,8 @@ sig_deliverable(struct task *t)
 {
 	u64 pending = READ_ONCE(t->sig_pending.set) | READ_ONCE(t->group_leader->sig_shared.set);
 
-	return pending & (~READ_ONCE(t->sig_blocked) | READ_ONCE(t->sig_waiting));
+	return (pending & (~READ_ONCE(t->sig_blocked) | READ_ONCE(t->sig_waiting))) ||
+	       READ_ONCE(t->stop_pending);
 }
 
 bool
@@ -294,6 +295,7 @@ send_signal(struct task *t, const struct kernel_siginfo *info, bool whole_proces
 {
 	struct task *leader = t->group_leader;
 	int sig = info->signo, err = 0;
+	bool continued = false;
 
 	if (!t->sighand || leader->group_exiting || !leader->live_threads)
 		return 0; /* a kernel thread, or a process on its way out: nothing to do */
@@ -304,6 +306,7 @@ send_signal(struct task *t, const struct kernel_siginfo *info, bool whole_proces
 		group_kill_locked(leader, SIGKILL);
 		goto out;
 	}
+	continued = stop_prepare_send(leader, sig);
 	/* Ignored signals are dropped now, unless blocked: the disposition may change meanwhile. */
 	if (!(t->sig_blocked & sigmask(sig)) && sig_handler_ignores(sig_action(t, sig), sig))
 		goto out;
@@ -319,6 +322,8 @@ send_signal(struct task *t, const struct kernel_siginfo *info, bool whole_proces
 		signal_wake(target);
 out:
 	sighand_unlock(t, flags);
+	if (continued)
+		stop_notify_continued(leader);
 	return err;
 }
 
@@ -430,6 +435,17 @@ force_sigsegv(const char *why)
 
 	if (!force_signal(&info))
 		kill_current(SIGSEGV, why, 0, task_user_frame(current())->rip);
+}
+
+bool
+signal_ignored_or_blocked(int sig)
+{
+	struct task *t = current();
+	u64 flags = sighand_lock(t);
+	bool ignored = (t->sig_blocked & sigmask(sig)) || sig_action(t, sig)->handler == SIG_IGN;
+
+	sighand_unlock(t, flags);
+	return ignored;
 }
 
 void
@@ -558,6 +574,7 @@ signal_take_shared(struct task *to, struct task *from)
 	u64 flags = sighand_lock(to);
 
 	to->sig_shared.set |= from->sig_shared.set;
+	to->jobctl = from->jobctl & JOBCTL_REPORT_CONT; /* no stop is under way: this thread runs */
 	while (!list_empty(&from->sig_shared.queue)) {
 		struct list_head *q = from->sig_shared.queue.next;
 		list_del(q);

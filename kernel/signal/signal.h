@@ -115,6 +115,45 @@ bool signal_work_on_return(const struct trap_frame *f);
 void signal_set_temporary_mask(u64 mask);
 void signal_restore_temporary_mask(bool interrupted);
 
+/* ---- job control's stop and continue (stop.c) ---- */
+
+/* A process's group-stop state, in its leader's jobctl. */
+#define JOBCTL_STOPPING	   1u /* a group stop is under way or complete: threads sleep */
+#define JOBCTL_STOPPED	   2u /* every thread has stopped */
+#define JOBCTL_REPORT_STOP 4u /* stopped, not yet reported to a WUNTRACED wait */
+#define JOBCTL_REPORT_CONT 8u /* continued, not yet reported to a WCONTINUED wait */
+
+/* SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU: their default action stops the process. */
+bool sig_is_stop(int sig);
+/* Whether the process whose leader this is has stopped (State T, orphaned groups). */
+bool signal_group_stopped(const struct task *leader);
+/*
+ * The default action of stop signal sig, taken by the current thread: its
+ * process stops (every thread), and this returns once it is continued or
+ * killed. Not for SIGTSTP, SIGTTIN and SIGTTOU in an orphaned group: they
+ * are dropped.
+ */
+void signal_stop(int sig);
+/* The current thread takes its part in a group stop it was marked for, if any. */
+void signal_stop_join(void);
+/* Thread t has left its group (tasks_lock held): a stop no longer waits for it. */
+void signal_stop_thread_exit(struct task *t);
+/* A new thread t of leader's process (tasks_lock held) joins a stop under way. */
+void signal_stop_new_thread(struct task *t, struct task *leader);
+/*
+ * Whether the current thread may write to, or change, its controlling
+ * terminal from a background group: false if it is to be stopped by
+ * SIGTTOU (blocked or ignored SIGTTOU lets it through).
+ */
+bool signal_ignored_or_blocked(int sig);
+/*
+ * For wait4 and waitid (tasks_lock held): a stop (options has WSTOPPED) or a
+ * continue (WCONTINUED) of the process not yet reported: the wait status
+ * and in *why CLD_STOPPED or CLD_CONTINUED; 0 if none. Reported once,
+ * unless WNOWAIT.
+ */
+int signal_wait_report(struct task *leader, int options, int *why);
+
 /* For /proc/<pid>/status: the signals t's process ignores, and those it has handlers for. */
 void signal_dispositions(struct task *t, u64 *ignored, u64 *caught);
 

@@ -285,6 +285,10 @@ signal_deliver(struct trap_frame *f)
 	struct kernel_sigaction act;
 	int sig = 0;
 
+	if (READ_ONCE(t->stop_pending)) { /* another thread began a stop: take part */
+		signal_stop_join();
+		return true;
+	}
 	if (t->sighand && sig_deliverable(t)) {
 		u64 flags = sighand_lock(t);
 		sig = dequeue_signal(t, ~t->sig_blocked, &info);
@@ -301,6 +305,10 @@ signal_deliver(struct trap_frame *f)
 	}
 	if (sig_handler_ignores(&act, sig))
 		return true;
+	if (act.handler == SIG_DFL && sig_is_stop(sig)) {
+		signal_stop(sig);
+		return true;
+	}
 	if (act.handler == SIG_DFL)
 		group_exit(sig); /* terminate; no core files, so no core bit either */
 	run_handler(f, &info, &act);

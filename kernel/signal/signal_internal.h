@@ -42,8 +42,16 @@ sig_action(struct task *t, int sig)
 	return &t->sighand->action[sig - 1];
 }
 
-/* What SIG_DFL does (there is no job control: stopping signals are ignored, as is SIGCONT). */
+/* Whether SIG_DFL ignores sig (SIGCHLD, SIGURG, SIGWINCH, SIGCONT: its effect comes when sent). */
 bool sig_default_ignored(int sig);
+/*
+ * Sending sig to leader's process, both locks held: SIGCONT ends a stop
+ * and drops pending stop signals, a stop signal drops a pending SIGCONT.
+ * Returns whether a complete stop ended: stop_notify_continued then tells
+ * the parent (tasks_lock held, not the sighand lock).
+ */
+bool stop_prepare_send(struct task *leader, int sig);
+void stop_notify_continued(struct task *leader);
 /* Whether a disposition throws the signal away (SIG_IGN, or SIG_DFL with an ignoring default). */
 bool sig_handler_ignores(const struct kernel_sigaction *a, int sig);
 /* Whether t has a signal to act on now (no barrier: for the return to user mode). */

@@ -4,13 +4,14 @@
  * kill, tkill, tgkill and rt_sigqueueinfo (Linux x86-64 ABI: sigset_t is
  * 8 bytes, struct sigaction is handler, flags, restorer, mask).
  *
- * No process groups exist: kill(0, sig) means the caller's process and
- * kill(-pid, sig) the process pid, as if every process led its own group.
- * kill(-1, sig) reaches every process but init and the caller's. There
- * are no users either, so every sender may signal every process.
+ * kill(0, sig) reaches the caller's process group, kill(-pgid, sig) group
+ * pgid (kernel/process/session.c), kill(-1, sig) every process but init
+ * and the caller's. There are no users, so every sender may signal every
+ * process.
  * rt_sigreturn and sigaltstack are with the frame code (signal_frame.c).
  */
 #include "kernel/signal/signal_internal.h"
+#include "kernel/process/session.h"
 #include "uapi/errno.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscall/syscall.h"
@@ -258,10 +259,12 @@ kill_locked(int pid, const struct kernel_siginfo *info)
 	if (pid == -1)
 		return send_to_all(info);
 	if (pid == 0)
-		return send_to_process(current(), info);
+		return session_send_to_group(current()->group_leader->pgid, info);
 	if (pid == (int)(1u << 31))
 		return -ESRCH; /* INT_MIN, whose -pid would overflow: Linux says ESRCH too */
-	return send_to_process(task_find(pid > 0 ? pid : -pid), info);
+	if (pid < 0)
+		return session_send_to_group(-pid, info);
+	return send_to_process(task_find(pid), info);
 }
 
 SYSCALL2(kill, int, pid, int, sig)

@@ -164,12 +164,14 @@ static const struct value_name arch_prctl_names[] = {
 };
 static const struct value_name sigmask_how[] = { NAMED(SIG_BLOCK), NAMED(SIG_UNBLOCK),
 						 NAMED(SIG_SETMASK) };
-static const struct value_name wait_bits[] = { NAMED(WNOHANG), NAMED(WUNTRACED), NAMED(__WALL),
+static const struct value_name wait_bits[] = { NAMED(WNOHANG),	  NAMED(WUNTRACED), NAMED(WEXITED),
+					       NAMED(WCONTINUED), NAMED(WNOWAIT),   NAMED(__WALL),
 					       NAMED(__WCLONE) };
 static const struct value_name ioctl_names[] = {
-	NAMED(TCGETS),	  NAMED(TCSETS),    NAMED(TCSETSW),    NAMED(TCSETSF),
-	NAMED(TIOCGPGRP), NAMED(TIOCSPGRP), NAMED(TIOCGWINSZ), NAMED(TIOCSWINSZ),
-	NAMED(FIONREAD),  NAMED(FIONBIO),   NAMED(FIONCLEX),   NAMED(FIOCLEX),
+	NAMED(TCGETS),	  NAMED(TCSETS),     NAMED(TCSETSW),	NAMED(TCSETSF),	  NAMED(TIOCGPGRP),
+	NAMED(TIOCSPGRP), NAMED(TIOCGWINSZ), NAMED(TIOCSWINSZ), NAMED(FIONREAD),  NAMED(FIONBIO),
+	NAMED(FIONCLEX),  NAMED(FIOCLEX),    NAMED(TCFLSH),	NAMED(TIOCSCTTY), NAMED(TIOCSTI),
+	NAMED(TIOCNOTTY), NAMED(TIOCGSID),
 };
 static const struct value_name grnd_bits[] = { NAMED(GRND_NONBLOCK), NAMED(GRND_RANDOM) };
 
@@ -246,6 +248,7 @@ static const struct arg_rule {
 	{ "arch_prctl", "code", ARG_VALUE, &arch_prctl_table },
 	{ "rt_sigprocmask", "how", ARG_VALUE, &sigmask_how_table },
 	{ "wait4", "options", ARG_FLAGS, &wait_table },
+	{ "waitid", "options", ARG_FLAGS, &wait_table },
 	{ "getrandom", "flags", ARG_FLAGS, &grnd_table },
 	{ NULL, "mode", ARG_OCTAL, NULL },
 	{ NULL, "prot", ARG_FLAGS, &prot_table },

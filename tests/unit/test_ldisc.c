@@ -220,19 +220,36 @@ UNIT_TEST(eof_mid_line_pushes_the_line_without_newline)
 	CHECK_EQ(len, 0);
 }
 
-UNIT_TEST(interrupt_discards_the_line)
+UNIT_TEST(signal_characters_flush_input_and_raise_signals)
 {
 	setup();
-	type("sleep 100\x03");
-	CHECK_STR(echoed, "sleep 100^C\n");
-	CHECK(!ldisc_input_available(&ld));
+	type("done\nsleep 100\x03");
+	CHECK_STR(echoed, "done\nsleep 100^C");
+	CHECK(!ldisc_input_available(&ld)); /* the completed line went too, as in Linux */
+	CHECK_EQ(ldisc_take_signal(&ld), SIGINT);
+	CHECK_EQ(ldisc_take_signal(&ld), 0);
 	type("ls\n");
 	CHECK_STR(read_str(100, NULL), "ls\n");
 
+	type("\x1c");
+	CHECK_EQ(ldisc_take_signal(&ld), SIGQUIT);
+	type("\x1a");
+	CHECK_EQ(ldisc_take_signal(&ld), SIGTSTP);
+
+	/* NOFLSH keeps the input; a c_cc entry set elsewhere moves the signal. */
+	set_lflag(0, NOFLSH, 1);
+	ld.termios.c_cc[VINTR] = 'x' & 0x1f;
+	type("ab\x18");
+	CHECK_EQ(ldisc_take_signal(&ld), SIGINT);
+	type("\x03\n");
+	CHECK_EQ(ldisc_take_signal(&ld), 0);
+	CHECK_STR(read_str(100, NULL), "ab\x03\n");
+
 	/* Without ISIG, ^C is an ordinary character. */
 	set_lflag(ISIG, 0, 1);
-	type("\x03\n");
-	CHECK_STR(read_str(100, NULL), "\x03\n");
+	type("\x18\n");
+	CHECK_EQ(ldisc_take_signal(&ld), 0);
+	CHECK_STR(read_str(100, NULL), "\x18\n");
 }
 
 UNIT_TEST(full_buffer_drops_characters_and_rings)

@@ -1,0 +1,254 @@
+/*
+ * wait.c - a parent waiting for its children: wait4 and waitid.
+ *
+ * Both come down to one search of the process's children (any thread may
+ * wait for them) for one that matches - every child, one pid, or one
+ * process group - and has something to report: it ended (a zombie, freed
+ * here unless WNOWAIT leaves it), it stopped (WUNTRACED/WSTOPPED) or it
+ * was continued (WCONTINUED); the last two are reported once each
+ * (kernel/signal/stop.c keeps them). Without WNOHANG the caller sleeps on
+ * its child_exited queue, which exits, stops and continues wake.
+ *
+ * __WALL, __WCLONE and __WNOTHREAD are accepted and change nothing: every
+ * child is waited for alike, and always by the whole process.
+ */
+#include "kernel/process/process.h"
+#include "kernel/process/session.h"
+#include "kernel/sched/sched.h"
+#include "kernel/signal/signal.h"
+#include "kernel/syscall/syscall.h"
+#include "kernel/time/cputime.h"
+#include "kernel/time/itimer.h"
+#include "kernel/x86/x86.h"
+#include "uapi/errno.h"
+#include "uapi/resource.h"
+#include "uapi/wait.h"
+
+#define WAIT4_OPTIONS (WNOHANG | WUNTRACED | WCONTINUED | __WNOTHREAD | __WCLONE | __WALL)
+#define WAITID_OPTIONS \
+	(WNOHANG | WNOWAIT | WEXITED | WSTOPPED | WCONTINUED | __WNOTHREAD | __WCLONE | __WALL)
+
+/* Which children, and what of them, a wait asks for. */
+struct wait_request {
+	int idtype; /* P_ALL, P_PID or P_PGID */
+	int id;
+	int options; /* WEXITED, WSTOPPED, WCONTINUED, WNOHANG, WNOWAIT */
+};
+
+/* What the wait found. */
+struct wait_found {
+	struct task *zombie; /* to free (unlinked), or NULL */
+	int pid;
+	int status; /* as wait4 reports it */
+	int why;    /* CLD_EXITED, CLD_KILLED, CLD_STOPPED, CLD_CONTINUED */
+	struct cputime time;
+	u64 faults;
+};
+
+static bool
+child_matches(const struct task *c, const struct wait_request *w)
+{
+	switch (w->idtype) {
+	case P_PID:
+		return c->tgid == w->id;
+	case P_PGID:
+		return c->pgid == w->id;
+	default:
+		return true;
+	}
+}
+
+/* The child's whole CPU time and faults, its reaped children's included (RUSAGE_BOTH). */
+static void
+child_usage(struct task *c, struct wait_found *out)
+{
+	out->time = c->time;
+	cputime_add(&out->time, c->exited_threads_time);
+	cputime_add(&out->time, c->children_time);
+	out->faults = c->minor_faults + c->children_minor_faults;
+}
+
+/* What c has to report to w, into out; false if nothing. tasks_lock held. */
+static bool
+child_report(struct task *c, const struct wait_request *w, struct wait_found *out)
+{
+	*out = (struct wait_found){ .pid = c->tgid };
+	if (READ_ONCE(c->state) == TASK_ZOMBIE && c->live_threads == 0) {
+		if (!(w->options & WEXITED))
+			return false;
+		out->status = c->exit_status;
+		out->why = (c->exit_status & 0x7f) ? CLD_KILLED : CLD_EXITED;
+		if (!(w->options & WNOWAIT)) {
+			list_del(&c->sibling);
+			list_del(&c->all_link);
+			out->zombie = c;
+		} else {
+			child_usage(c, out);
+		}
+		return true;
+	}
+	out->status = signal_wait_report(c, w->options, &out->why);
+	if (!out->status)
+		return false;
+	child_usage(c, out);
+	return true;
+}
+
+/* 1 with *out filled, 0 if matching children have nothing yet, -ECHILD if none match. */
+static int
+search_children(struct task *parent, const struct wait_request *w, struct wait_found *out)
+{
+	struct list_head *pos;
+	bool any = false;
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+
+	list_for_each(pos, &parent->children) {
+		struct task *c = list_entry(pos, struct task, sibling);
+		if (!child_matches(c, w))
+			continue;
+		any = true;
+		if (child_report(c, w, out)) {
+			spin_unlock_irqrestore(&tasks_lock, flags);
+			return 1;
+		}
+	}
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return any ? 0 : -ECHILD;
+}
+
+/* Frees the zombie, its times going to the parent's children's. */
+static void
+reap(struct task *parent, struct wait_found *found)
+{
+	struct task *c = found->zombie;
+
+	reap_dead_threads();
+	while (READ_ONCE(c->on_cpu)) /* its CPU is still leaving its stack */
+		cpu_relax();
+	child_usage(c, found);
+	cputime_add(&parent->children_time, found->time);
+	parent->children_minor_faults += found->faults;
+	itimer_release(c);
+	task_free(c);
+}
+
+/* 1 (found), 0 (WNOHANG, nothing yet), or -ECHILD, -ERESTARTSYS. */
+static long
+do_wait(const struct wait_request *w, struct wait_found *found)
+{
+	struct task *t = current()->group_leader; /* the process's children, from any thread */
+	int ret;
+
+	for (;;) {
+		WAIT_ENTRY(e);
+		prepare_to_wait(&t->child_exited, &e);
+		ret = search_children(t, w, found);
+		if (ret || (w->options & WNOHANG) || task_interrupted()) {
+			finish_wait(&t->child_exited, &e);
+			break;
+		}
+		schedule();
+		finish_wait(&t->child_exited, &e);
+	}
+	if (ret == 0 && !(w->options & WNOHANG))
+		return -ERESTARTSYS;
+	if (ret == 1 && found->zombie)
+		reap(t, found);
+	return ret;
+}
+
+static long
+put_rusage(struct kernel_rusage __user *uru, const struct wait_found *found)
+{
+	struct kernel_rusage ru;
+
+	if (!uru)
+		return 0;
+	fill_rusage(&ru, found->time, found->faults);
+	return copy_to_user(uru, &ru, sizeof(ru)) ? -EFAULT : 0;
+}
+
+SYSCALL4(wait4, int, pid, int __user *, ustatus, int, options, struct kernel_rusage __user *, uru)
+{
+	struct wait_request w = { .idtype = P_ALL, .options = options | WEXITED };
+	struct wait_found found;
+
+	if (options & ~WAIT4_OPTIONS)
+		return -EINVAL;
+	if (options & WUNTRACED)
+		w.options |= WSTOPPED;
+	if (pid == (int)(1u << 31))
+		return -ESRCH; /* INT_MIN: no group can be named by its negation */
+	if (pid > 0) {
+		w.idtype = P_PID;
+		w.id = pid;
+	} else if (pid < -1) {
+		w.idtype = P_PGID;
+		w.id = -pid;
+	} else if (pid == 0) {
+		w.idtype = P_PGID;
+		w.id = session_current().pgid;
+	}
+	long ret = do_wait(&w, &found);
+	if (ret <= 0)
+		return ret;
+	if (ustatus && copy_to_user(ustatus, &found.status, sizeof(found.status)))
+		return -EFAULT;
+	return put_rusage(uru, &found) ?: found.pid;
+}
+
+/* waitid's siginfo: SIGCHLD with the child's pid and its exit code or signal; all zero for none. */
+static long
+put_child_info(struct kernel_siginfo __user *uinfo, long found, const struct wait_found *f)
+{
+	struct kernel_siginfo info = { 0 };
+
+	if (!uinfo)
+		return 0;
+	if (found) {
+		info.signo = SIGCHLD;
+		info.code = f->why;
+		info.child.pid = f->pid;
+		info.child.status = f->why == CLD_EXITED    ? (f->status >> 8) & 0xff
+				    : f->why == CLD_KILLED  ? f->status & 0x7f
+				    : f->why == CLD_STOPPED ? (f->status >> 8) & 0xff
+							    : SIGCONT;
+	}
+	return copy_to_user(uinfo, &info, sizeof(info)) ? -EFAULT : 0;
+}
+
+SYSCALL5(waitid, int, idtype, int, id, struct kernel_siginfo __user *, uinfo, int, options,
+	 struct kernel_rusage __user *, uru)
+{
+	struct wait_request w = { .idtype = idtype, .id = id, .options = options };
+	struct wait_found found = { 0 };
+
+	if (options & ~WAITID_OPTIONS)
+		return -EINVAL;
+	if (!(options & (WEXITED | WSTOPPED | WCONTINUED)))
+		return -EINVAL;
+	switch (idtype) {
+	case P_ALL:
+		break;
+	case P_PID:
+		if (id <= 0)
+			return -EINVAL;
+		break;
+	case P_PGID:
+		if (id < 0)
+			return -EINVAL;
+		if (id == 0)
+			w.id = session_current().pgid;
+		break;
+	case P_PIDFD:
+		return -EBADF; /* there are no pidfds, so no fd is one */
+	default:
+		return -EINVAL;
+	}
+	long ret = do_wait(&w, &found);
+	if (ret < 0)
+		return ret;
+	if (put_child_info(uinfo, ret, &found))
+		return -EFAULT;
+	return ret ? put_rusage(uru, &found) : 0;
+}
