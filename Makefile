@@ -8,7 +8,15 @@
 # Objects go to build/, mirroring the source tree. Missing packages are
 # installed by tools/deps (apt-get) or named with the exact command.
 
+# PARAVIRT=y (default): Linux 2.6.2x's CONFIG_PARAVIRT, call sites patched by
+# the paravirt= knob; PARAVIRT=n: the native instructions inline, no table
+# (kernel/x86/paravirt.h). A PARAVIRT=n build goes to its own tree.
+PARAVIRT ?= y
+ifeq ($(PARAVIRT),n)
+BUILD    ?= build/nopv
+else
 BUILD    ?= build
+endif
 CC       ?= gcc
 HOSTCC   ?= gcc
 NASM     ?= nasm
@@ -22,6 +30,9 @@ Q := $(if $(filter 1,$(V)),,@)
 KERNEL_DIRS := kernel $(patsubst %/,%,$(wildcard kernel/*/)) mm locking fs drivers tests/kernel
 KERNEL_C    := $(sort $(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c)))
 KERNEL_ASM  := $(sort $(wildcard boot/*.asm) $(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.asm)))
+ifeq ($(PARAVIRT),n)
+KERNEL_C    := $(filter-out kernel/x86/paravirt.c kernel/x86/paravirt_patch.c,$(KERNEL_C))
+endif
 KERNEL_OBJS := $(KERNEL_C:%.c=$(BUILD)/%.o) $(KERNEL_ASM:%.asm=$(BUILD)/%.o)
 
 WARN     := -Wall -Wextra -Werror -Wno-unused-parameter -Wstrict-prototypes -Wmissing-prototypes
@@ -29,7 +40,7 @@ KCFLAGS  := -std=gnu11 -O2 -g $(WARN) -I. -I$(BUILD)/generated \
 	-ffreestanding -fno-pic -fno-pie -fno-stack-protector -fno-builtin \
 	-fno-asynchronous-unwind-tables -fno-omit-frame-pointer -fno-optimize-sibling-calls \
 	-mno-red-zone -mcmodel=kernel -mgeneral-regs-only -mno-mmx -mno-sse -mno-sse2 \
-	-fcf-protection=none -MMD -MP
+	-fcf-protection=none -MMD -MP $(if $(filter n,$(PARAVIRT)),,-DCONFIG_PARAVIRT)
 KLDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T linker.ld
 
 KERNEL := $(BUILD)/kernel.elf
@@ -39,6 +50,9 @@ ISO    := $(BUILD)/rewind.iso
 all: iso
 
 # --- the kernel, linked twice: the second link carries the symbol table -----
+# The natives keep their own names in a profile: no merging of identical bodies.
+$(BUILD)/kernel/x86/paravirt.o: KCFLAGS += -fno-ipa-icf
+
 $(BUILD)/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
