@@ -201,8 +201,9 @@ fuzz-host: $(FUZZ_SEEDS)
 # The vDSO's clock code, compiled with the vDSO's flags, in a host program.
 HOSTED_BENCH := $(BUILD)/hosted/vclock_bench
 .PHONY: hosted-bench
-hosted-bench: $(HOSTED_BENCH) $(HOSTED_RWSEM)
+hosted-bench: $(HOSTED_BENCH) $(HOSTED_RWSEM) $(HOSTED_PARAVIRT)
 	$(Q)$(HOSTED_RWSEM) $(ARGS)
+	$(Q)$(HOSTED_PARAVIRT) $(ARGS)
 
 $(HOSTED_BENCH): tests/hosted/vclock_bench.c user/vdso/vclock.c kernel/vdso/vvar.h user/lib/bench.c \
 		user/lib/bench.h user/lib/procfile.c user/lib/procfile.h | deps
@@ -225,6 +226,30 @@ $(HOSTED_RWSEM): tests/hosted/rwsem_bench.c $(HOSTED_LOCKING) $(wildcard locking
 		-pthread -o $@ tests/hosted/rwsem_bench.c $(HOSTED_LOCKING) user/lib/bench.c \
 		user/lib/procfile.c
 
+# mm/paging.c with the paravirt boundary, twice: CONFIG_PARAVIRT and not, each
+# copy's symbols local but for its entry point (tests/hosted/pgtable_work.c),
+# its sites in a section the host linker brackets with __start_/__stop_.
+HOSTED_PARAVIRT := $(BUILD)/hosted/paravirt_bench
+HOSTED_PV_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -I. -Iuser \
+	-DHOSTED -DCONFIG_PARAVIRT -mno-red-zone -fno-pie
+$(BUILD)/hosted/pgtable_work_%.o: tests/hosted/pgtable_work.c mm/paging.c $(wildcard mm/*.h) \
+		kernel/x86/paravirt.h | deps
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  HOSTCC  $@")
+	$(Q)$(HOSTCC) $(if $(filter native,$*),$(filter-out -DCONFIG_PARAVIRT,$(HOSTED_PV_CFLAGS)),\
+		$(HOSTED_PV_CFLAGS)) -DPGTABLE_WORK=pgtable_work_$* -fvisibility=hidden \
+		-c -o $@.tmp.o $<
+	$(Q)$(LD) -r -o $@ $@.tmp.o && rm -f $@.tmp.o
+	$(Q)objcopy --localize-hidden --rename-section .parainstructions=parainstructions $@
+$(HOSTED_PARAVIRT): tests/hosted/paravirt_bench.c kernel/x86/paravirt_patch.c \
+		kernel/x86/paravirt_patch.h $(BUILD)/hosted/pgtable_work_pv.o \
+		$(BUILD)/hosted/pgtable_work_native.o user/lib/bench.c user/lib/bench.h \
+		user/lib/procfile.c user/lib/procfile.h | deps
+	@$(if $(Q),echo "  HOSTCC  $@")
+	$(Q)$(HOSTCC) $(HOSTED_PV_CFLAGS) -no-pie -o $@ tests/hosted/paravirt_bench.c \
+		$(BUILD)/hosted/pgtable_work_pv.o $(BUILD)/hosted/pgtable_work_native.o \
+		user/lib/bench.c user/lib/procfile.c
+
 clean:
 	rm -rf $(BUILD)
 
@@ -241,5 +266,5 @@ help:
 # --- make test: last, so that every list above is defined when its prerequisites are read ---
 # The hosted benchmarks are built (not run) so that they cannot rot; the
 # fuzz targets replay their seeds inside tools/test-all.
-test: $(ISO) $(UNIT_BINS) $(HOSTED_BENCH) $(HOSTED_RWSEM) $(FUZZ_REPLAYS) $(FUZZ_SEEDS)
+test: $(ISO) $(UNIT_BINS) $(HOSTED_BENCH) $(HOSTED_RWSEM) $(HOSTED_PARAVIRT) $(FUZZ_REPLAYS) $(FUZZ_SEEDS)
 	$(Q)tools/test-all --iso $(ISO) $(UNIT_BINS)
