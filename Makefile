@@ -61,7 +61,10 @@ $(BUILD)/%.o: %.c | deps
 $(BUILD)/%.o: %.asm | deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  NASM    $<")
-	$(Q)$(NASM) -f elf64 -g -F dwarf -I. -MD $(@:.o=.d) -MP -o $@ $<
+	$(Q)$(NASM) -f elf64 -g -F dwarf -I. $(if $(filter n,$(PARAVIRT)),,-DCONFIG_PARAVIRT) \
+		-MD $(@:.o=.d) -MP -o $@ $<
+	$(Q)# macro-local labels (..@N.name) would name code in backtraces, profiles and gdb
+	$(Q)objcopy --wildcard --strip-symbol='..@*' $@
 
 $(BUILD)/generated/version.h: FORCE
 	$(Q)tools/genversion $@
@@ -250,6 +253,10 @@ $(HOSTED_PARAVIRT): tests/hosted/paravirt_bench.c kernel/x86/paravirt_patch.c \
 		$(BUILD)/hosted/pgtable_work_pv.o $(BUILD)/hosted/pgtable_work_native.o \
 		user/lib/bench.c user/lib/procfile.c
 
+.PHONY: nopv-kernel
+nopv-kernel:
+	$(Q)$(if $(filter n,$(PARAVIRT)),,$(MAKE) -s PARAVIRT=n BUILD=$(BUILD)/nopv $(BUILD)/nopv/kernel.elf)
+
 clean:
 	rm -rf $(BUILD)
 
@@ -266,5 +273,7 @@ help:
 # --- make test: last, so that every list above is defined when its prerequisites are read ---
 # The hosted benchmarks are built (not run) so that they cannot rot; the
 # fuzz targets replay their seeds inside tools/test-all.
-test: $(ISO) $(UNIT_BINS) $(HOSTED_BENCH) $(HOSTED_RWSEM) $(HOSTED_PARAVIRT) $(FUZZ_REPLAYS) $(FUZZ_SEEDS)
+# The PARAVIRT=n kernel is built (not booted) so that it cannot rot.
+test: $(ISO) $(UNIT_BINS) $(HOSTED_BENCH) $(HOSTED_RWSEM) $(HOSTED_PARAVIRT) $(FUZZ_REPLAYS) $(FUZZ_SEEDS) \
+		nopv-kernel
 	$(Q)tools/test-all --iso $(ISO) $(UNIT_BINS)

@@ -42,7 +42,21 @@ __asm__(".pushsection .text, \"ax\"\n\t"
 	CALLEE_SAVE_NATIVE(native_restore_fl, "pushq %rdi\n\tpopfq")
 	CALLEE_SAVE_NATIVE(native_irq_disable, "cli")
 	CALLEE_SAVE_NATIVE(native_irq_enable, "sti")
+	CALLEE_SAVE_NATIVE(native_swapgs, "swapgs")
+	".globl native_iret\n\t.type native_iret, @function\n"
+	"native_iret:\n\tiretq\n\t.size native_iret, . - native_iret\n\t"
+	".globl native_usergs_sysret64\n\t.type native_usergs_sysret64, @function\n"
+	"native_usergs_sysret64:\n\tswapgs\n\tsysretq\n\t"
+	".size native_usergs_sysret64, . - native_usergs_sysret64\n\t"
 	".popsection");
+/* clang-format on */
+
+/* The entry code names these slots by number (paravirt_asm.inc). */
+BUILD_BUG_ON(PV_TYPE(cpu.swapgs) != 1);
+BUILD_BUG_ON(PV_TYPE(cpu.iret) != 2);
+BUILD_BUG_ON(PV_TYPE(cpu.usergs_sysret64) != 3);
+BUILD_BUG_ON(PV_TYPE(irq.irq_disable) != 6);
+/* clang-format off */
 /* clang-format on */
 
 u64
@@ -100,7 +114,10 @@ PV_DEFINE_LEVEL_NATIVES(pte)
 	.set_##name = native_set_##name
 
 struct paravirt_ops pv_ops = {
-	.cpu = { .read_tsc = native_read_tsc },
+	.cpu = { .read_tsc = native_read_tsc,
+		 .swapgs = native_swapgs,
+		 .iret = native_iret,
+		 .usergs_sysret64 = native_usergs_sysret64 },
 	.irq = { .save_fl = native_save_fl,
 		 .restore_fl = native_restore_fl,
 		 .irq_disable = native_irq_disable,

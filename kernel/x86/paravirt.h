@@ -23,7 +23,9 @@
  * rdx, rsi, rdi, r8-r11), so the compiler spills around every pte_val()
  * even once the site is patched: the register-pressure cost of §3.3. The
  * four irq-flag ops are callee-save (only rax clobbered): their natives are
- * written in assembly and touch nothing else, as in 2009's form.
+ * written in assembly and touch nothing else, as in 2009's form. The entry
+ * code's cli, swapgs, iretq and sysret go through the same table
+ * (paravirt_asm.inc).
  *
  * Page-table entries have one type per level (pgd/pud/pmd/pte), as in
  * Linux, because the regression's profile names the per-level accessors.
@@ -162,8 +164,15 @@ void default_spin_lock_flags(struct spinlock *l, u64 flags);
 #ifdef CONFIG_PARAVIRT
 /* ---- PARAVIRT=y: the ops table and its call sites ----------------------------- */
 
+/*
+ * swapgs, iret and usergs_sysret64 are the entry code's (paravirt_asm.inc):
+ * jumped to or called with every register live, their natives in assembly.
+ */
 struct pv_cpu_ops {
 	u64 (*read_tsc)(void);
+	void (*swapgs)(void);
+	void (*iret)(void);
+	void (*usergs_sysret64)(void);
 };
 
 struct pv_irq_ops { /* callee-save: only rax clobbered */
@@ -323,6 +332,9 @@ register u64 pv_stack_pointer __asm__("rsp");
 
 /* The out-of-line natives the table holds (kernel/x86/paravirt.c). */
 u64 native_read_tsc(void);
+void native_swapgs(void);
+void native_iret(void);
+void native_usergs_sysret64(void);
 u64 native_save_fl(void);
 void native_restore_fl(u64 flags);
 void native_irq_disable(void);

@@ -2,8 +2,9 @@
  * paravirt_patch.c - the bytes of a patched call site; see paravirt_patch.h.
  *
  * The replacements are 2.6.25's native_patch (linux-facts §3.3): cli, sti,
- * "pushfq; pop %rax", "push %rdi; popfq", the CR2/CR3 moves and invlpg
- * inline, everything else a direct call (E8 rel32) to the slot's target,
+ * "pushfq; pop %rax", "push %rdi; popfq", the CR2/CR3 moves, invlpg,
+ * swapgs and "swapgs; sysretq" inline, iret a direct jump (E9 rel32),
+ * everything else a direct call (E8 rel32) to the slot's target,
  * allowed because every such site lets the callee clobber all caller-saved
  * registers. ident adds 2.6.30's identity accessors: pte_val, make_pte and
  * their pmd/pud/pgd twins become "mov %rdi, %rax" (the value is the entry).
@@ -12,7 +13,7 @@
 
 struct inline_insn {
 	u8 len;
-	u8 bytes[4];
+	u8 bytes[6];
 };
 
 /* The instruction native_patch puts in place of type's call, or len 0. */
@@ -31,11 +32,21 @@ native_insn(unsigned type)
 		{ PV_TYPE(mmu.read_cr3), { 3, { 0x0f, 0x20, 0xd8 } } },	 /* mov %cr3, %rax */
 		{ PV_TYPE(mmu.write_cr3), { 3, { 0x0f, 0x22, 0xdf } } }, /* mov %rdi, %cr3 */
 		{ PV_TYPE(mmu.flush_tlb_single), { 3, { 0x0f, 0x01, 0x3f } } }, /* invlpg (%rdi) */
+		{ PV_TYPE(cpu.swapgs), { 3, { 0x0f, 0x01, 0xf8 } } },		 /* swapgs */
+		/* swapgs; sysretq */
+		{ PV_TYPE(cpu.usergs_sysret64), { 6, { 0x0f, 0x01, 0xf8, 0x48, 0x0f, 0x07 } } },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(table); i++)
 		if (table[i].type == type)
 			return table[i].insn;
 	return (struct inline_insn){ 0, { 0 } };
+}
+
+/* The entry code's ways out are jumped to, not called: nothing comes back. */
+static bool
+is_jump(unsigned type)
+{
+	return type == PV_TYPE(cpu.iret) || type == PV_TYPE(cpu.usergs_sysret64);
 }
 
 static bool
@@ -52,13 +63,15 @@ is_identity_accessor(unsigned type)
 	return false;
 }
 
-/* The registers an op's native may clobber: the irq-flag ops are callee-save. */
+/* The registers an op's native may clobber: the irq-flag ops and the entry code's are callee-save. */
 static u16
 target_clobbers(unsigned type)
 {
 	if (type == PV_TYPE(irq.save_fl) || type == PV_TYPE(irq.restore_fl) ||
 	    type == PV_TYPE(irq.irq_disable) || type == PV_TYPE(irq.irq_enable))
 		return CLBR_RAX;
+	if (type == PV_TYPE(cpu.swapgs) || is_jump(type))
+		return 0;
 	return CLBR_ANY;
 }
 
@@ -129,16 +142,16 @@ paravirt_patch_site(enum pv_mode mode, const struct paravirt_site *s, u64 slot, 
 			buf[s->len - r.len + i] = r.bytes[i];
 		return true;
 	}
-	if (mode == PV_MODE_INDIRECT) { /* call *slot(%rip): FF 15 disp32 */
+	if (mode == PV_MODE_INDIRECT) { /* call or jmp *slot(%rip): FF 15 or FF 25, disp32 */
 		put_nop(buf, s->len - 6);
 		buf[s->len - 6] = 0xff;
-		buf[s->len - 5] = 0x15;
+		buf[s->len - 5] = is_jump(s->type) ? 0x25 : 0x15;
 		return put_rel32(buf + s->len - 4, end, slot);
 	}
 	/* As Linux's patcher: no direct call to a target that clobbers more than the site allows. */
 	if (target_clobbers(s->type) & ~s->clobbers)
 		return false;
 	put_nop(buf, s->len - 5);
-	buf[s->len - 5] = 0xe8;
+	buf[s->len - 5] = is_jump(s->type) ? 0xe9 : 0xe8; /* jmp or call rel32 */
 	return put_rel32(buf + s->len - 4, end, target);
 }

@@ -27,7 +27,11 @@ enum insn_kind {
 	I_MOV_CR3_RAX,
 	I_MOV_RDI_CR3,
 	I_INVLPG_RDI,
-	I_MOV_RDI_RAX
+	I_MOV_RDI_RAX,
+	I_JMP_IND,
+	I_JMP,
+	I_SWAPGS,
+	I_SYSRETQ
 };
 
 struct insn {
@@ -62,13 +66,17 @@ decode(const u8 *p, unsigned left, u64 at)
 		{ I_MOV_RDI_CR3, 3, { 0x0f, 0x22, 0xdf } },
 		{ I_INVLPG_RDI, 3, { 0x0f, 0x01, 0x3f } },
 		{ I_MOV_RDI_RAX, 3, { 0x48, 0x89, 0xf8 } },
+		{ I_SWAPGS, 3, { 0x0f, 0x01, 0xf8 } },
+		{ I_SYSRETQ, 3, { 0x48, 0x0f, 0x07 } },
 	};
 	struct insn bad = { I_BAD, 0, 0 };
 
 	if (left >= 5 && p[0] == 0xe8)
 		return (struct insn){ I_CALL, 5, at + 5 + rel32_at(p + 1) };
-	if (left >= 6 && p[0] == 0xff && p[1] == 0x15)
-		return (struct insn){ I_CALL_IND, 6, at + 6 + rel32_at(p + 2) };
+	if (left >= 5 && p[0] == 0xe9)
+		return (struct insn){ I_JMP, 5, at + 5 + rel32_at(p + 1) };
+	if (left >= 6 && p[0] == 0xff && (p[1] == 0x15 || p[1] == 0x25))
+		return (struct insn){ p[1] == 0x15 ? I_CALL_IND : I_JMP_IND, 6, at + 6 + rel32_at(p + 2) };
 	/* nop r/m32 (0F 1F /0), optionally 66-prefixed, with mod 00/01/10 and an SIB. */
 	unsigned pre = p[0] == 0x66;
 	if (left >= pre + 3 && p[pre] == 0x0f && p[pre + 1] == 0x1f &&
@@ -84,8 +92,9 @@ decode(const u8 *p, unsigned left, u64 at)
 }
 
 /*
- * Patches a site of type in mode and decodes it: at most one NOP, then one
- * instruction that ends exactly at the site's end, which is returned.
+ * Patches a site of type in mode and decodes it: at most one NOP, first,
+ * then the replacement (one instruction; "swapgs; sysretq" is two), ending
+ * exactly at the site's end. Returns the last instruction.
  */
 static struct insn
 patched_insn(enum pv_mode mode, unsigned type, u8 len, u16 clobbers, u64 target, bool *ok)
@@ -110,7 +119,7 @@ patched_insn(enum pv_mode mode, unsigned type, u8 len, u16 clobbers, u64 target,
 		off += i.len;
 		count++;
 	} while (off < len);
-	if (off != len || count > 2)
+	if (off != len)
 		i.kind = I_BAD;
 	return i;
 }
@@ -121,14 +130,42 @@ clobbers_of(unsigned type)
 	return target_clobbers(type);
 }
 
+static bool
+is_exit(unsigned type)
+{
+	return type == PV_TYPE(cpu.iret) || type == PV_TYPE(cpu.usergs_sysret64);
+}
+
 UNIT_TEST(indirect_is_the_call_through_the_slot)
 {
 	for (unsigned t = 0; t < PV_NR_TYPES; t++) {
 		bool ok;
 		struct insn i = patched_insn(PV_MODE_INDIRECT, t, 6, clobbers_of(t), FUNC, &ok);
 		CHECK(ok);
-		CHECK_EQ(i.kind, I_CALL_IND);
+		CHECK_EQ(i.kind, is_exit(t) ? I_JMP_IND : I_CALL_IND); /* the ways out: jumps */
 		CHECK_EQ(i.dest, SLOT);
+	}
+}
+
+UNIT_TEST(the_entry_codes_ops_patch_as_native_patch_did)
+{
+	struct paravirt_site s = { .addr = SITE, .type = PV_TYPE(cpu.usergs_sysret64), .len = 6 };
+	static const u8 swapgs_sysretq[6] = { 0x0f, 0x01, 0xf8, 0x48, 0x0f, 0x07 };
+	u8 buf[16];
+	bool ok;
+
+	for (enum pv_mode m = PV_MODE_PATCHED; m <= PV_MODE_IDENT; m++) {
+		CHECK(paravirt_patch_site(m, &s, SLOT, FUNC, buf));
+		CHECK(!memcmp(buf, swapgs_sysretq, 6)); /* swapgs; sysretq: no NOP, both inline */
+		struct insn i = patched_insn(m, PV_TYPE(cpu.usergs_sysret64), 6, 0, FUNC, &ok);
+		CHECK_EQ(i.kind, I_SYSRETQ);
+		i = patched_insn(m, PV_TYPE(cpu.swapgs), 6, 0, FUNC, &ok);
+		CHECK(ok);
+		CHECK_EQ(i.kind, I_SWAPGS);
+		i = patched_insn(m, PV_TYPE(cpu.iret), 6, 0, FUNC, &ok); /* a direct jump to iretq */
+		CHECK(ok);
+		CHECK_EQ(i.kind, I_JMP);
+		CHECK_EQ(i.dest, FUNC);
 	}
 }
 
