@@ -32,7 +32,7 @@ native_insn(unsigned type)
 		{ PV_TYPE(mmu.read_cr3), { 3, { 0x0f, 0x20, 0xd8 } } },	 /* mov %cr3, %rax */
 		{ PV_TYPE(mmu.write_cr3), { 3, { 0x0f, 0x22, 0xdf } } }, /* mov %rdi, %cr3 */
 		{ PV_TYPE(mmu.flush_tlb_single), { 3, { 0x0f, 0x01, 0x3f } } }, /* invlpg (%rdi) */
-		{ PV_TYPE(cpu.swapgs), { 3, { 0x0f, 0x01, 0xf8 } } },		 /* swapgs */
+		{ PV_TYPE(cpu.swapgs), { 3, { 0x0f, 0x01, 0xf8 } } },		/* swapgs */
 		/* swapgs; sysretq */
 		{ PV_TYPE(cpu.usergs_sysret64), { 6, { 0x0f, 0x01, 0xf8, 0x48, 0x0f, 0x07 } } },
 	};

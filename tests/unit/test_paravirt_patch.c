@@ -76,7 +76,8 @@ decode(const u8 *p, unsigned left, u64 at)
 	if (left >= 5 && p[0] == 0xe9)
 		return (struct insn){ I_JMP, 5, at + 5 + rel32_at(p + 1) };
 	if (left >= 6 && p[0] == 0xff && (p[1] == 0x15 || p[1] == 0x25))
-		return (struct insn){ p[1] == 0x15 ? I_CALL_IND : I_JMP_IND, 6, at + 6 + rel32_at(p + 2) };
+		return (struct insn){ p[1] == 0x15 ? I_CALL_IND : I_JMP_IND, 6,
+				      at + 6 + rel32_at(p + 2) };
 	/* nop r/m32 (0F 1F /0), optionally 66-prefixed, with mod 00/01/10 and an SIB. */
 	unsigned pre = p[0] == 0x66;
 	if (left >= pre + 3 && p[pre] == 0x0f && p[pre + 1] == 0x1f &&
@@ -162,7 +163,8 @@ UNIT_TEST(the_entry_codes_ops_patch_as_native_patch_did)
 		i = patched_insn(m, PV_TYPE(cpu.swapgs), 6, 0, FUNC, &ok);
 		CHECK(ok);
 		CHECK_EQ(i.kind, I_SWAPGS);
-		i = patched_insn(m, PV_TYPE(cpu.iret), 6, 0, FUNC, &ok); /* a direct jump to iretq */
+		i = patched_insn(m, PV_TYPE(cpu.iret), 6, 0, FUNC,
+				 &ok); /* a direct jump to iretq */
 		CHECK(ok);
 		CHECK_EQ(i.kind, I_JMP);
 		CHECK_EQ(i.dest, FUNC);
