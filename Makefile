@@ -8,7 +8,15 @@
 # Objects go to build/, mirroring the source tree. Missing packages are
 # installed by tools/deps (apt-get) or named with the exact command.
 
+# PARAVIRT=y (default): Linux 2.6.2x's CONFIG_PARAVIRT, call sites patched by
+# the paravirt= knob; PARAVIRT=n: the native instructions inline, no table
+# (kernel/x86/paravirt.h). A PARAVIRT=n build goes to its own tree.
+PARAVIRT ?= y
+ifeq ($(PARAVIRT),n)
+BUILD    ?= build/nopv
+else
 BUILD    ?= build
+endif
 CC       ?= gcc
 HOSTCC   ?= gcc
 NASM     ?= nasm
@@ -22,6 +30,9 @@ Q := $(if $(filter 1,$(V)),,@)
 KERNEL_DIRS := kernel $(patsubst %/,%,$(wildcard kernel/*/)) mm locking fs drivers tests/kernel
 KERNEL_C    := $(sort $(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c)))
 KERNEL_ASM  := $(sort $(wildcard boot/*.asm) $(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.asm)))
+ifeq ($(PARAVIRT),n)
+KERNEL_C    := $(filter-out kernel/x86/paravirt.c kernel/x86/paravirt_patch.c,$(KERNEL_C))
+endif
 KERNEL_OBJS := $(KERNEL_C:%.c=$(BUILD)/%.o) $(KERNEL_ASM:%.asm=$(BUILD)/%.o)
 
 WARN     := -Wall -Wextra -Werror -Wno-unused-parameter -Wstrict-prototypes -Wmissing-prototypes
@@ -29,7 +40,7 @@ KCFLAGS  := -std=gnu11 -O2 -g $(WARN) -I. -I$(BUILD)/generated \
 	-ffreestanding -fno-pic -fno-pie -fno-stack-protector -fno-builtin \
 	-fno-asynchronous-unwind-tables -fno-omit-frame-pointer -fno-optimize-sibling-calls \
 	-mno-red-zone -mcmodel=kernel -mgeneral-regs-only -mno-mmx -mno-sse -mno-sse2 \
-	-fcf-protection=none -MMD -MP
+	-fcf-protection=none -MMD -MP $(if $(filter n,$(PARAVIRT)),,-DCONFIG_PARAVIRT)
 KLDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T linker.ld
 
 KERNEL := $(BUILD)/kernel.elf
@@ -39,6 +50,9 @@ ISO    := $(BUILD)/rewind.iso
 all: iso
 
 # --- the kernel, linked twice: the second link carries the symbol table -----
+# The natives keep their own names in a profile: no merging of identical bodies.
+$(BUILD)/kernel/x86/paravirt.o: KCFLAGS += -fno-ipa-icf
+
 $(BUILD)/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
@@ -47,7 +61,10 @@ $(BUILD)/%.o: %.c | deps
 $(BUILD)/%.o: %.asm | deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  NASM    $<")
-	$(Q)$(NASM) -f elf64 -g -F dwarf -I. -MD $(@:.o=.d) -MP -o $@ $<
+	$(Q)$(NASM) -f elf64 -g -F dwarf -I. $(if $(filter n,$(PARAVIRT)),,-DCONFIG_PARAVIRT) \
+		-MD $(@:.o=.d) -MP -o $@ $<
+	$(Q)# macro-local labels (..@N.name) would name code in backtraces, profiles and gdb
+	$(Q)objcopy --wildcard --strip-symbol='..@*' $@
 
 $(BUILD)/generated/version.h: FORCE
 	$(Q)tools/genversion $@
@@ -192,9 +209,10 @@ fuzz-host: $(FUZZ_SEEDS)
 # The vDSO's clock code, compiled with the vDSO's flags, in a host program.
 HOSTED_BENCH := $(BUILD)/hosted/vclock_bench
 .PHONY: hosted-bench
-hosted-bench: $(HOSTED_BENCH) $(HOSTED_RWSEM) $(HOSTED_FSTIME)
+hosted-bench: $(HOSTED_BENCH) $(HOSTED_RWSEM) $(HOSTED_FSTIME) $(HOSTED_PARAVIRT)
 	$(Q)$(HOSTED_RWSEM) $(ARGS)
 	$(Q)$(HOSTED_FSTIME) $(ARGS)
+	$(Q)$(HOSTED_PARAVIRT) $(ARGS)
 
 $(HOSTED_BENCH): tests/hosted/vclock_bench.c user/vdso/vclock.c kernel/vdso/vvar.h user/lib/bench.c \
 		user/lib/bench.h user/lib/procfile.c user/lib/procfile.h | deps
@@ -229,6 +247,34 @@ $(HOSTED_FSTIME): tests/hosted/fstime_host.c tests/unit/fs_host.h tests/unit/uni
 	$(Q)$(HOSTCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -I. -Iuser -DHOSTED \
 		-Wno-maybe-uninitialized -Wno-dangling-pointer -o $@ tests/hosted/fstime_host.c user/lib/bench.c user/lib/procfile.c
 
+# mm/paging.c with the paravirt boundary, twice: CONFIG_PARAVIRT and not, each
+# copy's symbols local but for its entry point (tests/hosted/pgtable_work.c),
+# its sites in a section the host linker brackets with __start_/__stop_.
+HOSTED_PARAVIRT := $(BUILD)/hosted/paravirt_bench
+HOSTED_PV_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -I. -Iuser \
+	-DHOSTED -DCONFIG_PARAVIRT -mno-red-zone -fno-pie
+$(BUILD)/hosted/pgtable_work_%.o: tests/hosted/pgtable_work.c mm/paging.c $(wildcard mm/*.h) \
+		kernel/x86/paravirt.h | deps
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  HOSTCC  $@")
+	$(Q)$(HOSTCC) $(if $(filter native,$*),$(filter-out -DCONFIG_PARAVIRT,$(HOSTED_PV_CFLAGS)),\
+		$(HOSTED_PV_CFLAGS)) -DPGTABLE_WORK=pgtable_work_$* -fvisibility=hidden \
+		-c -o $@.tmp.o $<
+	$(Q)$(LD) -r -o $@ $@.tmp.o && rm -f $@.tmp.o
+	$(Q)objcopy --localize-hidden --rename-section .parainstructions=parainstructions $@
+$(HOSTED_PARAVIRT): tests/hosted/paravirt_bench.c kernel/x86/paravirt_patch.c \
+		kernel/x86/paravirt_patch.h $(BUILD)/hosted/pgtable_work_pv.o \
+		$(BUILD)/hosted/pgtable_work_native.o user/lib/bench.c user/lib/bench.h \
+		user/lib/procfile.c user/lib/procfile.h | deps
+	@$(if $(Q),echo "  HOSTCC  $@")
+	$(Q)$(HOSTCC) $(HOSTED_PV_CFLAGS) -no-pie -o $@ tests/hosted/paravirt_bench.c \
+		$(BUILD)/hosted/pgtable_work_pv.o $(BUILD)/hosted/pgtable_work_native.o \
+		user/lib/bench.c user/lib/procfile.c
+
+.PHONY: nopv-kernel
+nopv-kernel:
+	$(Q)$(if $(filter n,$(PARAVIRT)),,$(MAKE) -s PARAVIRT=n BUILD=$(BUILD)/nopv $(BUILD)/nopv/kernel.elf)
+
 clean:
 	rm -rf $(BUILD)
 
@@ -245,5 +291,7 @@ help:
 # --- make test: last, so that every list above is defined when its prerequisites are read ---
 # The hosted benchmarks are built (not run) so that they cannot rot; the
 # fuzz targets replay their seeds inside tools/test-all.
-test: $(ISO) $(UNIT_BINS) $(HOSTED_BENCH) $(HOSTED_RWSEM) $(HOSTED_FSTIME) $(FUZZ_REPLAYS) $(FUZZ_SEEDS)
+# The PARAVIRT=n kernel is built (not booted) so that it cannot rot.
+test: $(ISO) $(UNIT_BINS) $(HOSTED_BENCH) $(HOSTED_RWSEM) $(HOSTED_FSTIME) $(HOSTED_PARAVIRT) $(FUZZ_REPLAYS) \
+		$(FUZZ_SEEDS) nopv-kernel
 	$(Q)tools/test-all --iso $(ISO) $(UNIT_BINS)

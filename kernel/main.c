@@ -14,6 +14,9 @@
 #include "kernel/knobs.h"
 #include "kernel/ktest.h"
 #include "kernel/profile.h"
+#ifdef CONFIG_PARAVIRT
+#include "kernel/x86/paravirt_patch.h"
+#endif
 #include "kernel/panic.h"
 #include "kernel/x86/paravirt.h"
 #include "kernel/x86/percpu.h"
@@ -140,6 +143,9 @@ kernel_main(u32 magic, u64 info_phys, u64 entry_tsc)
 	print_cpu();
 
 	mm_init();
+#ifdef CONFIG_PARAVIRT
+	paravirt_init(); /* before the other CPUs start: patching needs no stop_machine */
+#endif
 	vvar_init();
 	acpi_init(boot_info.rsdp, boot_info.rsdp_revision);
 	fbcon_init(&boot_info);

@@ -209,6 +209,10 @@ profile_nmi(struct trap_frame *f)
 	if (p->credit < nmi_rate)
 		return true;
 	p->credit -= nmi_rate;
+	if (paravirt_text_changing()) { /* the walk below runs paravirt sites */
+		WRITE_ONCE(p->lost, p->lost + 1);
+		return true;
+	}
 	record(p, f);
 	return true;
 }

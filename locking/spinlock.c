@@ -296,3 +296,15 @@ spin_unlock_tracked(struct spinlock *l)
 	local_irq_restore(flags);
 	arch_spin_unlock(l);
 }
+
+/*
+ * The lock behind pv_ops.lock.spin_lock_flags (kernel/x86/paravirt.h):
+ * out of line, so that a profile of a PARAVIRT=y kernel names it as the
+ * seed's does; interrupts are already saved and off.
+ */
+void
+default_spin_lock_flags(struct spinlock *l, u64 flags)
+{
+	(void)flags;
+	spin_lock(l);
+}

@@ -163,6 +163,16 @@ static inline u64
 spin_lock_irqsave(struct spinlock *l)
 {
 	u64 flags = local_irq_save();
+#ifdef CONFIG_PARAVIRT
+	/*
+	 * pv_ops.lock, Linux 2.6.2x's __raw_spin_lock_flags; instrumented
+	 * locks keep the inline path, so that lockdebug names the caller.
+	 */
+	if (!spin_instrumented()) {
+		spin_lock_flags(l, flags);
+		return flags;
+	}
+#endif
 	spin_lock(l);
 	return flags;
 }

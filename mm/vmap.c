@@ -142,9 +142,8 @@ kstack_is_guard(u64 addr)
 	return false;
 }
 
-/* Reserves len bytes of addresses (page multiple), or 0. */
-static u64
-reserve_area(u64 len)
+u64
+vmap_reserve(u64 len)
 {
 	u64 irq = spin_lock_irqsave(&mmio_lock);
 	u64 va = mmio_next;
@@ -162,7 +161,7 @@ void *
 vmalloc(size_t size)
 {
 	u64 len = ALIGN_UP(size, PAGE_SIZE);
-	u64 va = len ? reserve_area(len) : 0;
+	u64 va = len ? vmap_reserve(len) : 0;
 
 	if (!va)
 		return NULL;
@@ -190,7 +189,7 @@ ioremap(phys_addr_t phys, size_t size, enum iomap_cache cache)
 	u64 offset = phys & (PAGE_SIZE - 1);
 	u64 len = ALIGN_UP(offset + size, PAGE_SIZE);
 	u64 flags = PAGE_KERNEL_RW | (cache == IOMAP_WRITE_COMBINING ? PTE_CACHE_WC : PTE_CACHE_UC);
-	u64 va = reserve_area(len);
+	u64 va = vmap_reserve(len);
 
 	if (!va)
 		return NULL;

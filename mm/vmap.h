@@ -27,6 +27,9 @@ bool kstack_bounds(u64 addr, u64 *lo, u64 *hi);
 /* Whether addr falls in a stack's guard page (for the fault report). */
 bool kstack_is_guard(u64 addr);
 
+/* Reserves len bytes of addresses (a page multiple), mapping nothing; 0 when full. */
+u64 vmap_reserve(u64 len);
+
 enum iomap_cache {
 	IOMAP_UNCACHED,	       /* registers: every access reaches the device */
 	IOMAP_WRITE_COMBINING, /* framebuffers: writes may be merged */

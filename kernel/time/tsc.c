@@ -93,12 +93,19 @@ tsc_ns_to_cycles(u64 ns)
 	return (u64)(((unsigned __int128)ns * cycles_mult) >> 24);
 }
 
+/* Behind pv_ops.time.sched_clock in a PARAVIRT=y kernel (kernel/x86/paravirt.h). */
 u64
-ns_since_boot(void)
+native_sched_clock(void)
 {
 	if (!READ_ONCE(tsc_hz))
 		return 0;
 	return tsc_cycles_to_ns(rdtsc() - tsc_at_boot);
+}
+
+u64
+ns_since_boot(void)
+{
+	return sched_clock();
 }
 
 void

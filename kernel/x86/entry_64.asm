@@ -16,6 +16,7 @@
 
 bits 64
 section .text
+%include "kernel/x86/paravirt_asm.inc"
 
 MSR_GS_BASE equ 0xc0000101
 
@@ -106,7 +107,7 @@ extern trap_dispatch
 trap_entry:
 	test qword [rsp + FRAME_CS_AFTER_VECTOR], 3
 	jz .from_kernel
-	swapgs
+	SWAPGS
 .from_kernel:
 	SAVE_REGS
 	cld
@@ -117,14 +118,14 @@ trap_entry:
 	jnz sysret_return
 global trap_return
 trap_return:
-	cli				; from here to iretq: no interrupt may see a user GS
+	DISABLE_INTERRUPTS		; from here to iretq: no interrupt may see a user GS
 	RESTORE_REGS
 	test qword [rsp + FRAME_CS_AFTER_VECTOR], 3
 	jz .to_kernel
-	swapgs
+	SWAPGS
 .to_kernel:
 	add rsp, 16			; vector and error code
-	iretq
+	INTERRUPT_RETURN
 
 paranoid_entry:
 	SAVE_REGS
@@ -179,11 +180,10 @@ syscall_entry:
 ; The fast way back to user mode, for any frame that sysret can restore
 ; faithfully (rsp = the frame; kernel/x86/entry.c, sysret_allowed).
 sysret_return:
-	cli
+	DISABLE_INTERRUPTS
 	RESTORE_REGS
 	mov rsp, [rsp + 16 + 24]	; skip vector, error, rip, cs, rflags: the user rsp
-	swapgs
-	o64 sysret
+	USERGS_SYSRET64
 
 ; return_to_user(frame, by_sysret): a new task's first way out
 ; (kernel/x86/entry.c, first_return_to_user), through the frame at the top

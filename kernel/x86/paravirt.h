@@ -1,26 +1,64 @@
 /*
- * paravirt.h - the paravirt boundary (DESIGN.md §1.7).
+ * paravirt.h - the paravirt boundary (DESIGN.md §1.7, regression 3).
  *
- * Every page-table entry read and write, CR3 load, TLB flush, interrupt-flag
- * change, halt and TSC read in the kernel goes through the functions in this
- * header and nowhere else. Today each one is the native instruction sequence
- * (the native_* functions below, inlined). The paravirt regression (Linux
- * 2.6.2x CONFIG_PARAVIRT, seed 003) later switches what stands behind these
- * names - an indirect call through an ops table, or a patched call site -
- * without touching a single caller in mm/ or kernel/.
+ * Every page-table entry read and write, CR2/CR3 access, TLB flush,
+ * interrupt-flag change, halt, TSC read, sched_clock and irq-saving spin
+ * lock in the kernel goes through the functions in this header and nowhere
+ * else. What stands behind them is a build option:
  *
- * Page-table entries have one type per level (pgd/pud/pmd/pte), as in Linux,
- * because the regression's profile names the per-level accessors.
+ *   PARAVIRT=n  the native instructions, inlined (the seed's "non pv"
+ *               kernel): no table, no call sites;
+ *   PARAVIRT=y  (the default) Linux 2.6.2x's CONFIG_PARAVIRT: each name is a
+ *               call site "call *pv_ops.<group>.<op>(%rip)" recorded in the
+ *               .parainstructions section, and the table holds out-of-line
+ *               native functions (native_pte_val, native_read_tsc, ...) that
+ *               a profile names. kernel/x86/paravirt.c rewrites the sites
+ *               for the `paravirt=` knob: indirect (as built), patched
+ *               (2.6.25's native_patch) or ident (2.6.30's identity
+ *               accessors); kernel/x86/paravirt_patch.c says byte for byte
+ *               what each mode puts in a site.
+ *
+ * The table is grouped as Linux's (cpu, irq, time, mmu, lock). Ordinary
+ * ops are compiled with Linux's full caller-saved clobber set (rax, rcx,
+ * rdx, rsi, rdi, r8-r11), so the compiler spills around every pte_val()
+ * even once the site is patched: the register-pressure cost of §3.3. The
+ * four irq-flag ops are callee-save (only rax clobbered): their natives are
+ * written in assembly and touch nothing else, as in 2009's form. The entry
+ * code's cli, swapgs, iretq and sysret go through the same table
+ * (paravirt_asm.inc).
+ *
+ * Page-table entries have one type per level (pgd/pud/pmd/pte), as in
+ * Linux, because the regression's profile names the per-level accessors.
  */
 #ifndef REWIND_PARAVIRT_H
 #define REWIND_PARAVIRT_H
 
 #include "kernel/lib/types.h"
 
-/* ---- native implementations ---------------------------------------------- */
+struct spinlock;
+
+#define PT_LEVEL_TYPE(name) \
+	typedef struct {    \
+		u64 val;    \
+	} name##_t;
+PT_LEVEL_TYPE(pgd)
+PT_LEVEL_TYPE(pud)
+PT_LEVEL_TYPE(pmd)
+PT_LEVEL_TYPE(pte)
+#undef PT_LEVEL_TYPE
+
+/* ---- the native instruction sequences (inlined by PARAVIRT=n, wrapped by =y) ---- */
 
 static inline u64
-native_read_cr3(void)
+__native_read_cr2(void)
+{
+	u64 v;
+	__asm__ __volatile__("mov %%cr2, %0" : "=r"(v));
+	return v;
+}
+
+static inline u64
+__native_read_cr3(void)
 {
 	u64 v;
 	__asm__ __volatile__("mov %%cr3, %0" : "=r"(v));
@@ -28,15 +66,25 @@ native_read_cr3(void)
 }
 
 static inline void
-native_write_cr3(u64 v)
+__native_write_cr3(u64 v)
 {
 	__asm__ __volatile__("mov %0, %%cr3" : : "r"(v) : "memory");
 }
 
 static inline void
-native_flush_tlb_one(u64 addr)
+__native_flush_tlb_single(u64 addr)
 {
 	__asm__ __volatile__("invlpg (%0)" : : "r"(addr) : "memory");
+}
+
+/* Drops every translation, global (kernel) ones included: PGE off and on again. */
+static inline void
+__native_flush_tlb_global(void)
+{
+	u64 cr4;
+	__asm__ __volatile__("mov %%cr4, %0" : "=r"(cr4));
+	__asm__ __volatile__("mov %0, %%cr4" : : "r"(cr4 & ~(1ul << 7)) : "memory");
+	__asm__ __volatile__("mov %0, %%cr4" : : "r"(cr4) : "memory");
 }
 
 #ifdef HOSTED
@@ -45,26 +93,26 @@ native_flush_tlb_one(u64 addr)
  * cli/sti/popf would fault or be ignored: there the flag is only pretended.
  */
 static inline u64
-native_save_fl(void)
+__native_save_fl(void)
 {
 	return 1ul << 9;
 }
 static inline void
-native_restore_fl(u64 f)
+__native_restore_fl(u64 f)
 {
 	(void)f;
 }
 static inline void
-native_irq_disable(void)
+__native_irq_disable(void)
 {
 }
 static inline void
-native_irq_enable(void)
+__native_irq_enable(void)
 {
 }
 #else
 static inline u64
-native_save_fl(void)
+__native_save_fl(void)
 {
 	u64 f;
 	__asm__ __volatile__("pushfq; popq %0" : "=r"(f) : : "memory");
@@ -72,119 +120,466 @@ native_save_fl(void)
 }
 
 static inline void
-native_restore_fl(u64 f)
+__native_restore_fl(u64 f)
 {
 	__asm__ __volatile__("pushq %0; popfq" : : "r"(f) : "memory", "cc");
 }
 
 static inline void
-native_irq_disable(void)
+__native_irq_disable(void)
 {
 	__asm__ __volatile__("cli" ::: "memory");
 }
 static inline void
-native_irq_enable(void)
+__native_irq_enable(void)
 {
 	__asm__ __volatile__("sti" ::: "memory");
 }
 #endif
 /* sti's one-instruction shadow makes "sti; hlt" wake-up-safe. */
 static inline void
-native_safe_halt(void)
+__native_safe_halt(void)
 {
 	__asm__ __volatile__("sti; hlt" ::: "memory");
 }
 static inline void
-native_halt(void)
+__native_halt(void)
 {
 	__asm__ __volatile__("hlt" ::: "memory");
 }
 
 static inline u64
-native_read_tsc(void)
+__native_read_tsc(void)
 {
 	u32 lo, hi;
 	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
 	return ((u64)hi << 32) | lo;
 }
 
-/* ---- the interface the rest of the kernel uses --------------------------- */
+/* Nanoseconds since boot from the TSC (kernel/time/tsc.c): Linux's sched_clock. */
+u64 native_sched_clock(void);
+/* The ticket lock taken with interrupts already saved and off (locking/spinlock.c). */
+void default_spin_lock_flags(struct spinlock *l, u64 flags);
 
+#ifdef CONFIG_PARAVIRT
+/* ---- PARAVIRT=y: the ops table and its call sites ----------------------------- */
+
+/*
+ * swapgs, iret and usergs_sysret64 are the entry code's (paravirt_asm.inc):
+ * jumped to or called with every register live, their natives in assembly.
+ */
+struct pv_cpu_ops {
+	u64 (*read_tsc)(void);
+	void (*swapgs)(void);
+	void (*iret)(void);
+	void (*usergs_sysret64)(void);
+};
+
+struct pv_irq_ops { /* callee-save: only rax clobbered */
+	u64 (*save_fl)(void);
+	void (*restore_fl)(u64 flags);
+	void (*irq_disable)(void);
+	void (*irq_enable)(void);
+	void (*safe_halt)(void);
+	void (*halt)(void);
+};
+
+struct pv_time_ops {
+	u64 (*sched_clock)(void);
+};
+
+#define PV_LEVEL_OPS(name)              \
+	u64 (*name##_val)(name##_t e);  \
+	name##_t (*make_##name)(u64 v); \
+	void (*set_##name)(name##_t * slot, name##_t e);
+
+struct pv_mmu_ops {
+	u64 (*read_cr2)(void);
+	u64 (*read_cr3)(void);
+	void (*write_cr3)(u64 v);
+	void (*flush_tlb_user)(void);
+	void (*flush_tlb_kernel)(void);
+	void (*flush_tlb_single)(u64 addr);
+	PV_LEVEL_OPS(pgd)
+	PV_LEVEL_OPS(pud)
+	PV_LEVEL_OPS(pmd)
+	PV_LEVEL_OPS(pte)
+};
+#undef PV_LEVEL_OPS
+
+struct pv_lock_ops {
+	void (*spin_lock_flags)(struct spinlock *l, u64 flags);
+};
+
+/* One structure of slots laid end to end (Linux's paravirt_patch_template). */
+struct paravirt_ops {
+	struct pv_cpu_ops cpu;
+	struct pv_irq_ops irq;
+	struct pv_time_ops time;
+	struct pv_mmu_ops mmu;
+	struct pv_lock_ops lock;
+};
+
+extern struct paravirt_ops pv_ops;
+
+/* True while the sites are being rewritten: an NMI handler must run none of them. */
+bool paravirt_text_changing(void);
+
+/* A site's type: the index of its slot in pv_ops, as Linux's PARAVIRT_PATCH(op). */
+#define PV_TYPE(op) (__builtin_offsetof(struct paravirt_ops, op) / sizeof(void *))
+#define PV_NR_TYPES (sizeof(struct paravirt_ops) / sizeof(void *))
+
+/* Which registers a site lets the callee clobber (Linux's CLBR_* bits). */
+#define CLBR_RAX (1u << 0)
+#define CLBR_RCX (1u << 1)
+#define CLBR_RDX (1u << 2)
+#define CLBR_RSI (1u << 3)
+#define CLBR_RDI (1u << 4)
+#define CLBR_R8	 (1u << 5)
+#define CLBR_R9	 (1u << 6)
+#define CLBR_R10 (1u << 7)
+#define CLBR_R11 (1u << 8)
+#define CLBR_ANY 0x1ffu
+
+/* One record of .parainstructions: where a site is and what it calls. */
+struct paravirt_site {
+	u64 addr;
+	u8 type;
+	u8 len;
+	u16 clobbers;
+	u32 reserved;
+};
+
+/* The indirect call every site is built as: FF 15 disp32, 6 bytes. */
+#define PV_SITE_LEN 6
+
+/* clang-format off */
+#define PV_SITE_ASM(insn)                               \
+	"771:\n\t" insn "\n772:\n\t"                    \
+	".pushsection .parainstructions,\"a\"\n\t"      \
+	".balign 8\n\t"                                 \
+	".quad 771b\n\t"                                \
+	".byte %c[pv_type]\n\t"                         \
+	".byte 772b-771b\n\t"                           \
+	".short %c[pv_clobbers]\n\t"                    \
+	".long 0\n\t"                                   \
+	".popsection"
+/* clang-format on */
+#define PV_CALL_ASM PV_SITE_ASM("call *%c[pv_slot](%%rip)")
+#define PV_SITE_IN(op, clobbers) \
+	[pv_type] "i"(PV_TYPE(op)), [pv_clobbers] "i"(clobbers), [pv_slot] "i"(&pv_ops.op)
+
+/*
+ * A call in an asm statement must come after the frame is built (a
+ * backtrace, and the profile, then name the caller): making the stack
+ * pointer an operand tells the compiler so, as Linux's ASM_CALL_CONSTRAINT.
+ */
+register u64 pv_stack_pointer __asm__("rsp");
+
+/* Full-clobber calls: 0, 1 or 2 arguments (rdi, rsi), the result in rax. */
+#define PVOP_CALL0(op)                                                                             \
+	({                                                                                         \
+		u64 pv_rax_, pv_rdi_, pv_rsi_, pv_rdx_, pv_rcx_;                                   \
+		__asm__ __volatile__(PV_CALL_ASM                                                   \
+				     : "=a"(pv_rax_), "=D"(pv_rdi_), "=S"(pv_rsi_), "=d"(pv_rdx_), \
+				       "=c"(pv_rcx_), "+r"(pv_stack_pointer)                       \
+				     : PV_SITE_IN(op, CLBR_ANY)                                    \
+				     : "r8", "r9", "r10", "r11", "memory", "cc");                  \
+		(void)pv_rdi_, (void)pv_rsi_, (void)pv_rdx_, (void)pv_rcx_;                        \
+		pv_rax_;                                                                           \
+	})
+#define PVOP_CALL1(op, a1)                                                                         \
+	({                                                                                         \
+		u64 pv_rax_, pv_rdi_ = (u64)(a1), pv_rsi_, pv_rdx_, pv_rcx_;                       \
+		__asm__ __volatile__(PV_CALL_ASM                                                   \
+				     : "=a"(pv_rax_), "+D"(pv_rdi_), "=S"(pv_rsi_), "=d"(pv_rdx_), \
+				       "=c"(pv_rcx_), "+r"(pv_stack_pointer)                       \
+				     : PV_SITE_IN(op, CLBR_ANY)                                    \
+				     : "r8", "r9", "r10", "r11", "memory", "cc");                  \
+		(void)pv_rsi_, (void)pv_rdx_, (void)pv_rcx_;                                       \
+		pv_rax_;                                                                           \
+	})
+#define PVOP_CALL2(op, a1, a2)                                                                     \
+	({                                                                                         \
+		u64 pv_rax_, pv_rdi_ = (u64)(a1), pv_rsi_ = (u64)(a2), pv_rdx_, pv_rcx_;           \
+		__asm__ __volatile__(PV_CALL_ASM                                                   \
+				     : "=a"(pv_rax_), "+D"(pv_rdi_), "+S"(pv_rsi_), "=d"(pv_rdx_), \
+				       "=c"(pv_rcx_), "+r"(pv_stack_pointer)                       \
+				     : PV_SITE_IN(op, CLBR_ANY)                                    \
+				     : "r8", "r9", "r10", "r11", "memory", "cc");                  \
+		(void)pv_rdx_, (void)pv_rcx_;                                                      \
+		pv_rax_;                                                                           \
+	})
+/* Callee-save calls: the native keeps every register but rax. */
+#define PVOP_CALLEE0(op)                                                     \
+	({                                                                   \
+		u64 pv_rax_;                                                 \
+		__asm__ __volatile__(PV_CALL_ASM                             \
+				     : "=a"(pv_rax_), "+r"(pv_stack_pointer) \
+				     : PV_SITE_IN(op, CLBR_RAX)              \
+				     : "memory", "cc");                      \
+		pv_rax_;                                                     \
+	})
+#define PVOP_CALLEE1(op, a1)                                                    \
+	({                                                                      \
+		u64 pv_rax_;                                                    \
+		__asm__ __volatile__(PV_CALL_ASM                                \
+				     : "=a"(pv_rax_), "+r"(pv_stack_pointer)    \
+				     : "D"((u64)(a1)), PV_SITE_IN(op, CLBR_RAX) \
+				     : "memory", "cc");                         \
+		pv_rax_;                                                        \
+	})
+
+/* The out-of-line natives the table holds (kernel/x86/paravirt.c). */
+u64 native_read_tsc(void);
+void native_swapgs(void);
+void native_iret(void);
+void native_usergs_sysret64(void);
+u64 native_save_fl(void);
+void native_restore_fl(u64 flags);
+void native_irq_disable(void);
+void native_irq_enable(void);
+void native_safe_halt(void);
+void native_halt(void);
+u64 native_read_cr2(void);
+u64 native_read_cr3(void);
+void native_write_cr3(u64 v);
+void native_flush_tlb(void);
+void native_flush_tlb_global(void);
+void native_flush_tlb_single(u64 addr);
+
+#define PV_LEVEL_NATIVES(name)               \
+	u64 native_##name##_val(name##_t e); \
+	name##_t native_make_##name(u64 v);  \
+	void native_set_##name(name##_t *slot, name##_t e);
+PV_LEVEL_NATIVES(pgd)
+PV_LEVEL_NATIVES(pud)
+PV_LEVEL_NATIVES(pmd)
+PV_LEVEL_NATIVES(pte)
+#undef PV_LEVEL_NATIVES
+
+/*
+ * The natives' bodies, one definition shared by the kernel (paravirt.c)
+ * and the hosted benchmark, which fills a table of its own with them.
+ */
+#define PV_DEFINE_LEVEL_NATIVES(name)                      \
+	u64 native_##name##_val(name##_t e)                \
+	{                                                  \
+		return e.val;                              \
+	}                                                  \
+	name##_t native_make_##name(u64 v)                 \
+	{                                                  \
+		return (name##_t){ v };                    \
+	}                                                  \
+	void native_set_##name(name##_t *slot, name##_t e) \
+	{                                                  \
+		WRITE_ONCE(slot->val, e.val);              \
+	}
+
+static inline u64
+read_tsc_op(void)
+{
+	return PVOP_CALL0(cpu.read_tsc);
+}
+static inline u64
+save_fl(void)
+{
+	return PVOP_CALLEE0(irq.save_fl);
+}
+static inline void
+restore_fl(u64 f)
+{
+	PVOP_CALLEE1(irq.restore_fl, f);
+}
+static inline void
+local_irq_disable(void)
+{
+	PVOP_CALLEE0(irq.irq_disable);
+}
+static inline void
+local_irq_enable(void)
+{
+	PVOP_CALLEE0(irq.irq_enable);
+}
+static inline void
+safe_halt(void)
+{
+	PVOP_CALL0(irq.safe_halt);
+}
+static inline void
+halt(void)
+{
+	PVOP_CALL0(irq.halt);
+}
+static inline u64
+sched_clock(void)
+{
+	return PVOP_CALL0(time.sched_clock);
+}
+static inline u64
+read_cr2(void)
+{
+	return PVOP_CALL0(mmu.read_cr2);
+}
 static inline u64
 read_cr3(void)
 {
-	return native_read_cr3();
+	return PVOP_CALL0(mmu.read_cr3);
 }
 static inline void
 write_cr3(u64 v)
 {
-	native_write_cr3(v);
-}
-static inline void
-flush_tlb_one(u64 addr)
-{
-	native_flush_tlb_one(addr);
+	PVOP_CALL1(mmu.write_cr3, v);
 }
 /* Reloading CR3 drops every non-global translation. */
 static inline void
 flush_tlb_all(void)
 {
-	native_write_cr3(native_read_cr3());
+	PVOP_CALL0(mmu.flush_tlb_user);
 }
-
-static inline void
-native_flush_tlb_global(void)
-{
-	u64 cr4;
-	__asm__ __volatile__("mov %%cr4, %0" : "=r"(cr4));
-	__asm__ __volatile__("mov %0, %%cr4"
-			     :
-			     : "r"(cr4 & ~(1ul << 7))
-			     : "memory"); /* PGE off: all go */
-	__asm__ __volatile__("mov %0, %%cr4" : : "r"(cr4) : "memory");
-}
-
 /* Drops every translation, global (kernel) ones included. */
 static inline void
 flush_tlb_all_global(void)
 {
-	native_flush_tlb_global();
+	PVOP_CALL0(mmu.flush_tlb_kernel);
+}
+static inline void
+flush_tlb_one(u64 addr)
+{
+	PVOP_CALL1(mmu.flush_tlb_single, addr);
+}
+static inline void
+spin_lock_flags(struct spinlock *l, u64 flags)
+{
+	PVOP_CALL2(lock.spin_lock_flags, l, flags);
+}
+
+#define PT_LEVEL(name)                                               \
+	static inline u64 name##_val(name##_t e)                     \
+	{                                                            \
+		return PVOP_CALL1(mmu.name##_val, e.val);            \
+	}                                                            \
+	static inline name##_t make_##name(u64 v)                    \
+	{                                                            \
+		return (name##_t){ PVOP_CALL1(mmu.make_##name, v) }; \
+	}                                                            \
+	static inline void set_##name(name##_t *slot, name##_t e)    \
+	{                                                            \
+		PVOP_CALL2(mmu.set_##name, slot, e.val);             \
+	}
+
+#else
+/* ---- PARAVIRT=n: the native instructions, inlined ----------------------------- */
+
+static inline bool
+paravirt_text_changing(void)
+{
+	return false;
 }
 
 static inline u64
+read_tsc_op(void)
+{
+	return __native_read_tsc();
+}
+static inline u64
 save_fl(void)
 {
-	return native_save_fl();
+	return __native_save_fl();
 }
 static inline void
 restore_fl(u64 f)
 {
-	native_restore_fl(f);
+	__native_restore_fl(f);
 }
 static inline void
 local_irq_disable(void)
 {
-	native_irq_disable();
+	__native_irq_disable();
 }
 static inline void
 local_irq_enable(void)
 {
-	native_irq_enable();
+	__native_irq_enable();
 }
 static inline void
 safe_halt(void)
 {
-	native_safe_halt();
+	__native_safe_halt();
 }
 static inline void
 halt(void)
 {
-	native_halt();
+	__native_halt();
 }
+static inline u64
+sched_clock(void)
+{
+	return native_sched_clock();
+}
+static inline u64
+read_cr2(void)
+{
+	return __native_read_cr2();
+}
+static inline u64
+read_cr3(void)
+{
+	return __native_read_cr3();
+}
+static inline void
+write_cr3(u64 v)
+{
+	__native_write_cr3(v);
+}
+static inline void
+flush_tlb_all(void)
+{
+	__native_write_cr3(__native_read_cr3());
+}
+static inline void
+flush_tlb_all_global(void)
+{
+	__native_flush_tlb_global();
+}
+static inline void
+flush_tlb_one(u64 addr)
+{
+	__native_flush_tlb_single(addr);
+}
+static inline void
+spin_lock_flags(struct spinlock *l, u64 flags)
+{
+	default_spin_lock_flags(l, flags);
+}
+
+#define PT_LEVEL(name)                                            \
+	static inline u64 name##_val(name##_t e)                  \
+	{                                                         \
+		return e.val;                                     \
+	}                                                         \
+	static inline name##_t make_##name(u64 v)                 \
+	{                                                         \
+		return (name##_t){ v };                           \
+	}                                                         \
+	static inline void set_##name(name##_t *slot, name##_t e) \
+	{                                                         \
+		WRITE_ONCE(slot->val, e.val);                     \
+	}
+#endif /* CONFIG_PARAVIRT */
+
+PT_LEVEL(pgd)
+PT_LEVEL(pud)
+PT_LEVEL(pmd)
+PT_LEVEL(pte)
+#undef PT_LEVEL
+
+/* ---- derived from the ops above, the same in every build ----------------------- */
+
 static inline u64
 rdtsc(void)
 {
-	return native_read_tsc();
+	return read_tsc_op();
 }
 
 static inline u64
@@ -205,43 +600,5 @@ irqs_enabled(void)
 {
 	return save_fl() & (1ul << 9);
 }
-
-/*
- * One entry type per paging level. PT_LEVEL(name) makes name_t, name_val() to read
- * the raw bits, make_name() to build one, and set_name() to store one.
- */
-#define PT_LEVEL(name)                                                   \
-	typedef struct {                                                 \
-		u64 val;                                                 \
-	} name##_t;                                                      \
-	static inline u64 native_##name##_val(name##_t e)                \
-	{                                                                \
-		return e.val;                                            \
-	}                                                                \
-	static inline name##_t native_make_##name(u64 v)                 \
-	{                                                                \
-		return (name##_t){ v };                                  \
-	}                                                                \
-	static inline void native_set_##name(name##_t *slot, name##_t e) \
-	{                                                                \
-		WRITE_ONCE(slot->val, e.val);                            \
-	}                                                                \
-	static inline u64 name##_val(name##_t e)                         \
-	{                                                                \
-		return native_##name##_val(e);                           \
-	}                                                                \
-	static inline name##_t make_##name(u64 v)                        \
-	{                                                                \
-		return native_make_##name(v);                            \
-	}                                                                \
-	static inline void set_##name(name##_t *slot, name##_t e)        \
-	{                                                                \
-		native_set_##name(slot, e);                              \
-	}
-PT_LEVEL(pgd)
-PT_LEVEL(pud)
-PT_LEVEL(pmd)
-PT_LEVEL(pte)
-#undef PT_LEVEL
 
 #endif

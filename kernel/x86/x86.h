@@ -97,13 +97,6 @@ write_cr0(u64 v)
 	__asm__ __volatile__("mov %0, %%cr0" : : "r"(v) : "memory");
 }
 static inline u64
-read_cr2(void)
-{
-	u64 v;
-	__asm__ __volatile__("mov %%cr2, %0" : "=r"(v));
-	return v;
-}
-static inline u64
 read_cr4(void)
 {
 	u64 v;

@@ -93,6 +93,7 @@ bracketed_read(const struct clocksource *cs, u64 *tsc_mid, u64 *width)
 	u64 best = 0;
 
 	*width = ~0ull;
+	*tsc_mid = 0;
 	for (int i = 0; i < 50; i++) {
 		u64 before = rdtsc(), c = cs->read(), after = rdtsc();
 		if (after - before < *width) {

@@ -544,3 +544,48 @@ class CpuListsAndProfiles(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def paravirt():
+    return experiments.load(TOP / "experiments" / "paravirt.toml")
+
+
+class SecondBuilds(unittest.TestCase):
+    """An experiment's [[build]]: one more rewind boot, its figures a variant of their own."""
+
+    def test_the_build_is_read_and_checked(self):
+        self.assertEqual(paravirt().builds, (experiments.Build("nopv", ("PARAVIRT=n",), "nopv"),))
+        with tempfile.TemporaryDirectory() as d:
+            for text in ('[[build]]\nname = "x"\ndir = "x"\nmake = ["PARAVIRT=n; rm"]\n' + MINIMAL,
+                         '[[build]]\nname = "x y"\ndir = "x"\nmake = ["A=1"]\n' + MINIMAL,
+                         '[[build]]\nname = "x"\ndir = "x"\nmake = []\n' + MINIMAL):
+                with self.assertRaises(experiments.ExperimentError):
+                    experiments.load(write_experiment(d, text))
+
+    def test_one_more_boot_from_its_own_tree(self):
+        e = paravirt()
+        boots = runner.boots(e, with_linux=False)
+        self.assertEqual([b.id for b in boots], ["paravirt-rewind", "paravirt-rewind-nopv"])
+        opts = runner.Options("/src", "/b", "/out", 2, "512M", True, 1, None, False)
+        self.assertEqual([b.iso(opts) for b in boots], ["/b/rewind.iso", "/b/nopv/rewind.iso"])
+
+    def test_its_steps_are_one_variant_without_knobs_but_keep_the_profile(self):
+        e = paravirt()
+        steps = plan.steps(e, quick=True, repeats=1, build="nopv")
+        self.assertEqual({s.variant for s in steps}, {"nopv"})
+        self.assertEqual(len(steps), len(e.runs))
+        self.assertEqual(sum(1 for s in steps if s.profile), 1)
+        script = plan.guest_script(e, steps, knobs=False)
+        self.assertNotIn("knob paravirt", script)
+        self.assertIn("knob profile 997 && /bin/lat_mmap_lite", script)
+
+    def test_ratios_pair_the_two_builds_by_repeat(self):
+        def figure(boot, variant, repeat, value):
+            return {"type": "figure", "experiment": "paravirt", "kernel": "rewind", "bench": "lat_mmap_lite",
+                    "variant": variant, "params": {}, "metric": "lat_mmap_16m_batchmin", "unit": "us",
+                    "boot": boot, "repeat": repeat, "value": value, "complete": True}
+        rs = [figure("paravirt-rewind", "patched", r, v) for r, v in ((1, 110), (2, 120))]
+        rs += [figure("paravirt-rewind-nopv", "nopv", r, v) for r, v in ((1, 100), (2, 100))]
+        row = ratios.rows(summary.group_figures(rs), paravirt().ratios[0])[0]
+        self.assertAlmostEqual(row.ours, 1.15)
+        self.assertEqual((row.low, row.high), (1.1, 1.2))

@@ -92,6 +92,15 @@ class Plot:
 
 
 @dataclass(frozen=True)
+class Build:
+    """A second kernel build the experiment boots too (PARAVIRT=n beside the
+    default build): its figures carry the variant name, as Linux's carry "linux"."""
+    name: str	# the variant of its figures
+    make: tuple	# make variables ("PARAVIRT=n",)
+    dir: str	# its build tree, under the main one
+
+
+@dataclass(frozen=True)
 class Experiment:
     name: str
     title: str
@@ -109,6 +118,7 @@ class Experiment:
     profile_seed: str = ""	# the seed's figure for that share
     knobs: tuple = ()	# knobs it is about that no variant sets (a benchmark switches them)
     hosted: tuple = ()	# of Hosted: the hosted ground's programs
+    builds: tuple = ()	# of Build: one more rewind boot each
 
     def repeats(self, quick):
         return self.quick_repeat if quick else self.repeat
@@ -235,6 +245,18 @@ def _plot(table, where):
     return Plot(name, _need(table, "title", str, where, name), metrics)
 
 
+def _build(table, where):
+    name = _need(table, "name", str, where)
+    build_dir = _need(table, "dir", str, where)
+    make = tuple(_need(table, "make", list, where))
+    if not NAME_RE.match(name) or not NAME_RE.match(build_dir):
+        raise ExperimentError(f"{where}: a build's name and dir may hold only a-z 0-9 _ -")
+    if not make or not all(isinstance(m, str) and re.fullmatch(r"[A-Z_][A-Z0-9_]*=[A-Za-z0-9_.-]*", m)
+                           for m in make):
+        raise ExperimentError(f"{where}: make must be a list of make variables (NAME=value)")
+    return Build(name, make, build_dir)
+
+
 def _names(table, key, where):
     names = tuple(_need(table, key, list, where, []))
     if not all(isinstance(n, str) and n for n in names):
@@ -281,7 +303,8 @@ def load(path):
         runs=runs,
         hosted=tuple(_hosted(h, f"{where}, hosted {i + 1}") for i, h in enumerate(_tables(data, "hosted", where))),
         ratios=tuple(_ratio(r, f"{where}, ratio {i + 1}") for i, r in enumerate(_tables(data, "ratio", where))),
-        plots=tuple(_plot(p, f"{where}, plot {i + 1}") for i, p in enumerate(_tables(data, "plot", where))))
+        plots=tuple(_plot(p, f"{where}, plot {i + 1}") for i, p in enumerate(_tables(data, "plot", where))),
+        builds=tuple(_build(b, f"{where}, build {i + 1}") for i, b in enumerate(_tables(data, "build", where))))
 
 
 def load_all(directory):

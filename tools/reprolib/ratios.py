@@ -46,9 +46,11 @@ def _quotient(a, b):
 
 
 def _per_repeat(num, den):
-    by_repeat = dict(den.samples)
-    return [q for key, v in num.samples if key in by_repeat
-            and (q := _quotient(v, by_repeat[key])) is not None]
+    """The ratio in each repeat: by repeat number, so that figures of two
+    boots (an experiment's second build) pair too."""
+    by_repeat = {repeat: v for (_, repeat), v in den.samples}
+    return [q for (_, repeat), v in num.samples if repeat in by_repeat
+            and (q := _quotient(v, by_repeat[repeat])) is not None]
 
 
 def verdict(ratio, ours):

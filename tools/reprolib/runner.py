@@ -47,11 +47,18 @@ class Boot:
     linux_params: str	# Linux's extra parameters ("vsyscall=xonly"), "" for rewind
     id: str
     cpus: int | None = None	# the experiment's CPU count for this boot; None: --cpus
+    build: object = None	# experiments.Build: a second rewind build; None: the main one
 
     def plan(self, opts):
         e = self.experiment
         return plan.steps(e, opts.quick, opts.repeat or e.repeats(opts.quick), self.kernel == "linux",
-                          self.cpus)
+                          self.cpus, self.build.name if self.build else None)
+
+    def iso(self, opts):
+        return os.path.join(opts.build, self.build.dir if self.build else "", "rewind.iso")
+
+    def describe(self):
+        return self.kernel + (f" ({self.build.name} build)" if self.build else "")
 
     def vcpus(self, opts):
         return self.cpus or opts.cpus
@@ -67,6 +74,8 @@ def boots(experiment, with_linux):
     for cpus in experiment.cpus or (None,):
         tail = f"-cpus{cpus}" if cpus else ""
         out.append(Boot(experiment, "rewind", "", f"{experiment.name}-rewind{tail}", cpus))
+        for b in experiment.builds:
+            out.append(Boot(experiment, "rewind", "", f"{experiment.name}-rewind-{b.name}{tail}", cpus, b))
         if with_linux:
             for i, params in enumerate(experiment.linux_boots):
                 out.append(Boot(experiment, "linux", params, f"{experiment.name}-linux{i + 1}{tail}", cpus))
@@ -84,7 +93,7 @@ def _stage(boot, boot_id, opts, steps):
     root = os.path.join(guest, "root")
     os.makedirs(root, exist_ok=True)
     with open(os.path.join(root, "reproduce.sh"), "w") as f:
-        f.write(plan.guest_script(boot.experiment, steps, boot.kernel == "linux"))
+        f.write(plan.guest_script(boot.experiment, steps, boot.kernel == "linux", boot.build is None))
     log = os.path.join(opts.out, "logs", boot_id + ".log")
     # qemu-run's own time-out: the last guard, should the host's watch fail
     tmo = 2 * BOOT_LIMIT + sum(opts.step_limit(s) for s in steps)
@@ -92,10 +101,10 @@ def _stage(boot, boot_id, opts, steps):
     if boot.kernel == "rewind":
         archive = os.path.join(guest, "overlay.cpio")
         _pack(opts, root, archive)
-        knobs = " ".join(plan.boot_knobs(boot.experiment))
+        knobs = "" if boot.build else " ".join(plan.boot_knobs(boot.experiment))
         env.update(INITRD_EXTRA=archive, CMDLINE=f'loglevel=4 {knobs} run="/bin/sh /reproduce.sh"')
         command = [os.path.join(opts.top, "tools", "qemu-run"), "--iso",
-                   os.path.join(opts.build, "rewind.iso"), "--headless", "--log", log,
+                   boot.iso(opts), "--headless", "--log", log,
                    "--timeout", str(tmo)]
     else:
         os.makedirs(os.path.join(root, "etc"), exist_ok=True)
@@ -249,6 +258,7 @@ def _boot_once(boot, boot_id, steps, opts, machine, progress, label):
     machine = dict(machine, guest_cpus=boot.vcpus(opts))
     profiles = _save_profiles(text, boot_id, steps, opts.out)
     head = {"boot": boot_id, "experiment": boot.experiment.name, "kernel": boot.kernel,
+            "build": boot.build.name if boot.build else "",
             "linux_params": boot.linux_params, "status": status,
             "qemu_status": qemu_status if isinstance(qemu_status, int) else None,
             "seconds": round(time.monotonic() - started, 1), "timeout": tmo,
