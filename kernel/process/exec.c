@@ -364,9 +364,9 @@ start_program(struct task *t, struct mm *mm, const struct elf_image *img, u64 bi
 	struct mm *old = t->mm;
 	int err = 0;
 
-	task_lock(t);
+	u64 flags = task_lock(t);
 	t->mm = mm;
-	task_unlock(t);
+	task_unlock(t, flags);
 	mm_activate(mm);
 	if (old)
 		mm_put(old);

@@ -335,9 +335,9 @@ release_resources(struct task *t)
 	if (t->mm) {
 		struct mm *mm = t->mm;
 		mm_activate(NULL);
-		task_lock(t);
+		u64 irq = task_lock(t);
 		t->mm = NULL;
-		task_unlock(t);
+		task_unlock(t, irq);
 		mm_put(mm);
 	}
 }

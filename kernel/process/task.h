@@ -168,18 +168,20 @@ fatal_signal_pending(void)
 /*
  * The per-task lock that pins t->mm, as Linux's task_lock: taken inside
  * tasks_lock by a reader that found t in all_tasks (so that t itself
- * cannot be freed meanwhile), and alone by t when it swaps its mm.
+ * cannot be freed meanwhile), and alone by t when it swaps its mm. With
+ * interrupts off: an interrupt (the ITIMER_REAL expiry) may take
+ * tasks_lock, and a holder of tasks_lock may be waiting for this lock.
  */
-static inline void
+static inline u64
 task_lock(struct task *t)
 {
-	spin_lock(&t->alloc_lock);
+	return spin_lock_irqsave(&t->alloc_lock);
 }
 
 static inline void
-task_unlock(struct task *t)
+task_unlock(struct task *t, u64 flags)
 {
-	spin_unlock(&t->alloc_lock);
+	spin_unlock_irqrestore(&t->alloc_lock, flags);
 }
 
 extern struct list_head all_tasks;
