@@ -245,11 +245,11 @@ mm_put(struct mm *mm)
 struct mm *
 get_task_mm(struct task *t)
 {
-	u64 flags = task_lock(t);
+	task_lock(t);
 	struct mm *mm = t->mm;
 	if (mm)
 		mm_get(mm);
-	task_unlock(t, flags);
+	task_unlock(t);
 	return mm;
 }
 

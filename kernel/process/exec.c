@@ -364,9 +364,9 @@ start_program(struct task *t, struct mm *mm, const struct elf_image *img, u64 bi
 	struct mm *old = t->mm;
 	int err = 0;
 
-	u64 flags = task_lock(t);
+	task_lock(t);
 	t->mm = mm;
-	task_unlock(t, flags);
+	task_unlock(t);
 	mm_activate(mm);
 	if (old)
 		mm_put(old);

@@ -335,9 +335,9 @@ release_resources(struct task *t)
 	if (t->mm) {
 		struct mm *mm = t->mm;
 		mm_activate(NULL);
-		u64 irq = task_lock(t);
+		task_lock(t);
 		t->mm = NULL;
-		task_unlock(t, irq);
+		task_unlock(t);
 		mm_put(mm);
 	}
 }

@@ -168,20 +168,18 @@ fatal_signal_pending(void)
 /*
  * The per-task lock that pins t->mm, as Linux's task_lock: taken inside
  * tasks_lock by a reader that found t in all_tasks (so that t itself
- * cannot be freed meanwhile), and alone by t when it swaps its mm. With
- * interrupts off: an interrupt (the ITIMER_REAL expiry) may take
- * tasks_lock, and a holder of tasks_lock may be waiting for this lock.
+ * cannot be freed meanwhile), and alone by t when it swaps its mm.
  */
-static inline u64
+static inline void
 task_lock(struct task *t)
 {
-	return spin_lock_irqsave(&t->alloc_lock);
+	spin_lock(&t->alloc_lock);
 }
 
 static inline void
-task_unlock(struct task *t, u64 flags)
+task_unlock(struct task *t)
 {
-	spin_unlock_irqrestore(&t->alloc_lock, flags);
+	spin_unlock(&t->alloc_lock);
 }
 
 extern struct list_head all_tasks;
