@@ -206,7 +206,7 @@ HOSTED_BENCH := $(BUILD)/hosted/vclock_bench
 .PHONY: hosted-bench
 hosted-bench: $(HOSTED_BENCH) $(HOSTED_RWSEM) $(HOSTED_PARAVIRT)
 	$(Q)$(HOSTED_RWSEM) $(ARGS)
-	$(Q)$(HOSTED_PARAVIRT) $(ARGS)
+	$(Q)$(HOSTED_PARAVIRT)
 
 $(HOSTED_BENCH): tests/hosted/vclock_bench.c user/vdso/vclock.c kernel/vdso/vvar.h user/lib/bench.c \
 		user/lib/bench.h user/lib/procfile.c user/lib/procfile.h | deps
@@ -262,10 +262,10 @@ clean:
 
 help:
 	@sed -n '2,12p' Makefile | sed 's/^# \{0,1\}//'
-	@echo "Variables: CPUS= MEM= ACCEL=kvm|tcg CMDLINE=\"...\" UEFI=1 QEMUEXTRA=\"...\" V=1"
+	@echo "Variables: CPUS= MEM= ACCEL=kvm|tcg CMDLINE=\"...\" UEFI=1 QEMUEXTRA=\"...\" V=1 PARAVIRT=y|n"
 	@echo "           BOOT_CMDLINE=\"...\" (baked into the ISO) GRUB_TIMEOUT=N (menu delay on real machines)"
 	@echo "Targets:   all iso qemu qemu-gdb gdb print-qemu test unit-test boot-test deps clean"
-	@echo "           hosted-bench (the vDSO's clock code timed on this host's CPU: build/hosted/vclock_bench)"
+	@echo "           hosted-bench (kernel code timed on this host's CPU: build/hosted/rwsem_bench, paravirt_bench)"
 	@echo "           reproduce [ARGS=\"--only NAME --quick --repeat N --with-linux\"] (results/<timestamp>/)"
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
