@@ -212,7 +212,7 @@ HOSTED_BENCH := $(BUILD)/hosted/vclock_bench
 hosted-bench: $(HOSTED_BENCH) $(HOSTED_RWSEM) $(HOSTED_FSTIME) $(HOSTED_PARAVIRT)
 	$(Q)$(HOSTED_RWSEM) $(ARGS)
 	$(Q)$(HOSTED_FSTIME) $(ARGS)
-	$(Q)$(HOSTED_PARAVIRT) $(ARGS)
+	$(Q)$(HOSTED_PARAVIRT)
 
 $(HOSTED_BENCH): tests/hosted/vclock_bench.c user/vdso/vclock.c kernel/vdso/vvar.h user/lib/bench.c \
 		user/lib/bench.h user/lib/procfile.c user/lib/procfile.h | deps
@@ -280,10 +280,10 @@ clean:
 
 help:
 	@sed -n '2,12p' Makefile | sed 's/^# \{0,1\}//'
-	@echo "Variables: CPUS= MEM= ACCEL=kvm|tcg CMDLINE=\"...\" UEFI=1 QEMUEXTRA=\"...\" V=1"
+	@echo "Variables: CPUS= MEM= ACCEL=kvm|tcg CMDLINE=\"...\" UEFI=1 QEMUEXTRA=\"...\" V=1 PARAVIRT=y|n"
 	@echo "           BOOT_CMDLINE=\"...\" (baked into the ISO) GRUB_TIMEOUT=N (menu delay on real machines)"
 	@echo "Targets:   all iso qemu qemu-gdb gdb print-qemu test unit-test boot-test deps clean knobs-doc"
-	@echo "           hosted-bench (kernel code timed on this host's CPU: the programs in build/hosted/)"
+	@echo "           hosted-bench (kernel code timed on this host's CPU: build/hosted/rwsem_bench, fstime_host, paravirt_bench)"
 	@echo "           reproduce [ARGS=\"--only NAME --quick --repeat N --with-linux\"] (results/<timestamp>/)"
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
