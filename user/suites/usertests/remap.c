@@ -16,10 +16,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#ifndef MREMAP_DONTUNMAP
-#define MREMAP_DONTUNMAP 4
-#endif
-
 static long
 remap(void *old, size_t old_len, size_t new_len, long flags, void *new_addr)
 {
