@@ -82,7 +82,13 @@ coarse_stamp(u64 ns)
 	return (struct vvar_timestamp){ ns / NSEC_PER_SEC, ns % NSEC_PER_SEC };
 }
 
-/* tk_lock held: copies the state into the vvar page under its own counter. */
+/*
+ * tk_lock held, inside tk_seq's write section: copies the state into the
+ * vvar page under its own counter. Inside, so that no system call can
+ * return a time the vDSO does not show yet: a syscall reader waits out
+ * tk_seq, by which time the page is new too (published after tk_seq, a
+ * coarse clock read by syscall then by the vDSO went back one tick).
+ */
 static void
 vvar_publish(void)
 {
@@ -177,8 +183,8 @@ timekeeping_tick(void)
 	advance();
 	if (next != old)
 		change_clocksource(next);
-	seq_write_end(&tk_seq);
 	vvar_publish();
+	seq_write_end(&tk_seq);
 	spin_unlock_irqrestore(&tk_lock, flags);
 	if (next != old)
 		pr_info_ratelimited("timekeeping: clocksource switched from %s to %s\n", old->name,
@@ -194,8 +200,8 @@ timekeeping_set_realtime(u64 ns)
 	advance();
 	timekeeper_set_real(&tk, ns);
 	coarse_real_ns = ns;
-	seq_write_end(&tk_seq);
 	vvar_publish();
+	seq_write_end(&tk_seq);
 	spin_unlock_irqrestore(&tk_lock, flags);
 }
 
@@ -207,8 +213,8 @@ timekeeping_set_tz(int minuteswest, int dsttime)
 	seq_write_begin(&tk_seq);
 	tz_minuteswest = minuteswest;
 	tz_dsttime = dsttime;
-	seq_write_end(&tk_seq);
 	vvar_publish();
+	seq_write_end(&tk_seq);
 	spin_unlock_irqrestore(&tk_lock, flags);
 }
 
@@ -344,8 +350,8 @@ timekeeping_init(void)
 	tk_cs = cs;
 	timekeeper_start(&tk, cs->read(), cs->mask, cs->mult, cs->shift, ns_since_boot(), real_ns);
 	advance();
-	seq_write_end(&tk_seq);
 	vvar_publish();
+	seq_write_end(&tk_seq);
 	spin_unlock_irqrestore(&tk_lock, flags);
 	WRITE_ONCE(clocksource_choice, choice_of(cs));
 	pr_info("timekeeping: clocksource %s selected (rating %d)\n", cs->name, cs->rating);
