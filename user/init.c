@@ -2,9 +2,10 @@
  * init.c - process 1: runs the one program the kernel command line names,
  * or an interactive shell.
  *
- * Linux hands unknown `name=value` words of the kernel command line to init
- * as environment variables, and rewind does the same. With `run=CMD ARGS`
- * init runs that command line once, framing its output with two
+ * The kernel gives init a fixed environment (HOME, PATH, TERM) and the
+ * `run` knob's text as $run; unlike Linux it does not pass other
+ * `name=value` words on (every word is a knob). With `run=CMD ARGS` init
+ * runs that command line once, framing its output with two
  * machine-readable lines
  *
  *	@run-begin
