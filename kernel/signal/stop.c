@@ -196,6 +196,8 @@ stop_prepare_send(struct task *leader, int sig)
 	list_for_each(pos, &leader->threads) {
 		struct task *m = list_entry(pos, struct task, thread_link);
 		m->stop_pending = false;
+		/* Continued from now on, as Linux's waker makes it runnable: State leaves T at once. */
+		WRITE_ONCE(m->stopped, false);
 		wake_up_task(m);
 	}
 	return was_stopped;
