@@ -276,8 +276,9 @@ proc_show_syscalls(struct procbuf *b, union proc_arg arg)
 /*
  * rewind's own: what the kernel holds right now, one "name count" a line -
  * pages in use (less what is kept by design: the kernel's page tables,
- * objcount.h, and the slab pages kmalloc keeps for its next objects, which
- * the kmalloc line counts one object at a time), kmalloc objects in use,
+ * objcount.h, the slab pages kmalloc keeps for its next objects, which
+ * the kmalloc line counts one object at a time, and kmemdebug's quarantine
+ * of freed large blocks), kmalloc objects in use,
  * the objects of objcount.h, and the reports kmemdebug made (mm/kmalloc.c) -
  * for the leak check (user/bin/leakcheck.c), which compares two readings:
  * a report while the programs ran is a failure like a leak.
@@ -296,7 +297,8 @@ proc_show_objects(struct procbuf *b, union proc_arg arg)
 		slab_pages += classes[i].slabs;
 	}
 	u64 used = pages.total_pages - pages.free_pages;
-	u64 kept = slab_pages + __atomic_load_n(&kernel_page_table_pages, __ATOMIC_RELAXED);
+	u64 kept = slab_pages + __atomic_load_n(&kernel_page_table_pages, __ATOMIC_RELAXED) +
+		   kmemdebug_quarantined_pages();
 	procbuf_printf(b, "pages %lu\nkmalloc %lu\n", used - kept, objects);
 	for (int k = 0; k < NR_OBJ_KINDS; k++)
 		procbuf_printf(b, "%s %lu\n", objcount_names[k],

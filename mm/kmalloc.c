@@ -6,13 +6,12 @@
  * alloc_pages, marked PG_SLAB with page->slab naming its cache, and cut into
  * equal objects; since the class size divides the page, every object is
  * naturally aligned to it. The free objects of a slab form a singly linked
- * list through their first word, headed by page->freelist, and page->inuse
- * counts the others. Slabs with a free object sit on the cache's partial
- * list; a full slab is on no list until an object comes back to it, so
- * kmalloc never searches. An emptied slab goes back to the buddy allocator
- * unless it is the cache's only partial slab, kept so that a cache
- * allocating and freeing one object in a loop does not take and return a
- * page every time.
+ * list, headed by page->freelist, and page->inuse counts the others. Slabs
+ * with a free object sit on the cache's partial list; a full slab is on no
+ * list until an object comes back to it, so kmalloc never searches. An
+ * emptied slab goes back to the buddy allocator unless it is the cache's
+ * only partial slab, kept so that a cache allocating and freeing one object
+ * in a loop does not take and return a page every time.
  *
  * A large allocation is a block of 2^order pages whose first page carries
  * PG_LARGE; the order the block was allocated with stays in page->order.
@@ -22,17 +21,39 @@
  * falls inside an object, panics, and so does a double free (see
  * FREELIST_POISON).
  *
- * The kmemdebug knob (at run time) sends small requests to a second set of
- * caches whose objects carry more: a red zone after the bytes asked for and
- * a trailer with the sites (return addresses) that allocated and freed the
- * object. Freed objects are poisoned. kfree checks the red zone and
- * refuses a double free; kmalloc checks that the poison of the object it
- * hands out is intact (else it was written after being freed). Each
- * finding is one report naming the object, the offending byte and the
- * sites, symbolized; the allocator goes on. Objects keep the caches they
- * were made in, so the knob may change at any time. Large allocations and
- * the first word of a free object (its free-list link: a write there
- * still panics, as without kmemdebug) are not covered.
+ * The kmemdebug knob (at run time) gives every allocation made while it is
+ * on, of any size, a red zone after the bytes asked for and a trailer at
+ * its end with the sites (return addresses) that allocated and freed it.
+ * Freed memory is poisoned; kfree checks the red zone and refuses a double
+ * free; the poison is checked when the memory is handed out again or given
+ * back to the buddy allocator (else it was written after being freed).
+ * Each finding is one report naming the object, the offending byte and the
+ * sites, symbolized, and the allocator goes on: nothing kmemdebug finds
+ * panics. Objects keep the caches they were made in, so the knob may
+ * change at any time.
+ *
+ *  - Small requests go to a second set of caches whose objects have room
+ *    for the trailer. A plain cache keeps a free object's link in its first
+ *    word, where a write after free breaks the list; a debug cache keeps it
+ *    in the trailer instead (as Linux's SLUB moves its free pointer past
+ *    the object when debugging), so every byte a user was given is poisoned
+ *    and checked, the first word included. A link that is nevertheless bad
+ *    (an overrun of more than the red zone into the next object's trailer)
+ *    is reported and the slab's free list cut there: its remaining free
+ *    objects are lost to the cache, not handed out.
+ *  - Large requests get a block with room for the trailer at its end (the
+ *    same layout as a slab object, one per block; a request within
+ *    DEBUG_OVERHEAD bytes of the largest block is served plainly, as it
+ *    would not fit). A freed block is poisoned and held in a quarantine of
+ *    QUARANTINE_PAGES, oldest out first, so that a double free or a write
+ *    after free is still the allocator's to see; its poison is checked
+ *    when it leaves for the buddy allocator. kmalloc drains the quarantine
+ *    before it fails for want of pages.
+ *
+ * A double free is seen while the memory is still kmalloc's: a slab object
+ * until its emptied slab goes back (the slab's poison is checked then), a
+ * large block while in the quarantine. Later, the memory may be anyone's,
+ * and kfree's pointer check panics as it does without kmemdebug.
  */
 #include "mm/kmalloc.h"
 #include "mm/page_alloc.h"
@@ -71,6 +92,10 @@ BUILD_BUG_ON(KMALLOC_MAX_SMALL > PAGE_SIZE);
 
 static struct kmem_cache caches[KMALLOC_NCLASSES];
 static struct kmem_cache debug_caches[KMALLOC_NCLASSES];
+/* The owner (page->slab) of kmemdebug's large blocks; its lock guards the quarantine. */
+static struct kmem_cache debug_large;
+static struct list_head quarantine; /* head pages of freed blocks, oldest first */
+static u64 quarantine_pages;
 
 int
 kmalloc_size_class(size_t size)
@@ -100,18 +125,25 @@ kmalloc_init(void)
 		cache_init(&caches[i], (size_t)KMALLOC_MIN_SIZE << i, false);
 		cache_init(&debug_caches[i], (size_t)KMALLOC_MIN_SIZE << i, true);
 	}
+	cache_init(&debug_large, 0, true);
+	list_init(&quarantine);
+	quarantine_pages = 0;
 }
 
 /* ---- kmemdebug: red zones, poison, the sites of an object's life ---------- */
 
-#define POISON_FREE 0x6b /* a free object's bytes past its link */
-#define RED_ZONE    0xbb /* a live object's bytes past those asked for */
-#define DEBUG_LIVE  0x4c495645u
-#define DEBUG_FREE  0x46524545u
-#define LINK_BYTES  sizeof(uintptr_t)
+#define POISON_FREE	 0x6b /* the bytes of a free object, up to its trailer */
+#define RED_ZONE	 0xbb /* a live object's bytes past those asked for */
+#define DEBUG_LIVE	 0x4c495645u
+#define DEBUG_FREE	 0x46524545u
+#define QUARANTINE_PAGES 256 /* freed large blocks held back: 1 MiB */
 
-/* At the end of every kmemdebug object. */
+/*
+ * At the end of every kmemdebug object, slab object or large block: its
+ * span is the class size, or the block's.
+ */
 struct debug_trailer {
+	uintptr_t link;		   /* a debug slab's free-list link (FREELIST_POISON-coded) */
 	u64 alloc_site, free_site; /* return addresses into kmalloc's and kfree's callers */
 	u32 size;		   /* bytes asked for */
 	u32 state;		   /* DEBUG_LIVE or DEBUG_FREE */
@@ -120,9 +152,15 @@ struct debug_trailer {
 /* What a kmemdebug object adds: the trailer and a red zone of at least a word. */
 #define DEBUG_OVERHEAD (sizeof(struct debug_trailer) + sizeof(u64))
 
-enum finding_kind { FOUND_NOTHING, FOUND_USE_AFTER_FREE, FOUND_RED_ZONE, FOUND_DOUBLE_FREE };
+enum finding_kind {
+	FOUND_NOTHING,
+	FOUND_USE_AFTER_FREE,
+	FOUND_RED_ZONE,
+	FOUND_DOUBLE_FREE,
+	FOUND_BAD_LINK,
+};
 
-/* A kmemdebug finding, gathered under the cache lock and reported after it. */
+/* A kmemdebug finding, gathered under a lock and reported after it. */
 struct finding {
 	enum finding_kind kind;
 	const void *obj;
@@ -136,10 +174,11 @@ static u64 debug_reports;
 static char debug_last_report[384];
 static struct spinlock report_lock = SPINLOCK_INIT("kmemdebug_report");
 
+/* span: the bytes the object occupies, trailer included. */
 static struct debug_trailer *
-trailer_of(const struct kmem_cache *c, void *obj)
+trailer_of(void *obj, size_t span)
 {
-	return (struct debug_trailer *)((char *)obj + c->size - sizeof(struct debug_trailer));
+	return (struct debug_trailer *)((char *)obj + span - sizeof(struct debug_trailer));
 }
 
 /* The first byte of [from, to) in obj that is not value, or to. */
@@ -174,6 +213,7 @@ report(const struct finding *f)
 		[FOUND_USE_AFTER_FREE] = "use after free: written after kfree",
 		[FOUND_RED_ZONE] = "red zone overwritten",
 		[FOUND_DOUBLE_FREE] = "double free",
+		[FOUND_BAD_LINK] = "free-list link overwritten (free list cut)",
 	};
 	char alloc[96], freed[96], by[96], bad[32] = "";
 
@@ -203,67 +243,91 @@ kmemdebug_last_report(void)
 	return debug_last_report;
 }
 
-/* A free object: poisoned past its link, its trailer saying so. */
 static void
-debug_poison(const struct kmem_cache *c, void *obj)
+found(struct finding *f, enum finding_kind kind, void *obj, size_t span, size_t offset, u64 caller)
 {
-	size_t end = c->size - sizeof(struct debug_trailer);
-
-	memset((char *)obj + LINK_BYTES, POISON_FREE, end - LINK_BYTES);
-	trailer_of(c, obj)->state = DEBUG_FREE;
+	*f = (struct finding){ kind,  obj, *trailer_of(obj, span), offset, ((u8 *)obj)[offset],
+			       caller };
 }
 
-/* Hands out obj (size bytes for caller): its poison checked, its red zone laid. c->lock held. */
+/* A free object: poisoned up to its trailer, the trailer saying so. */
 static void
-debug_on_alloc(const struct kmem_cache *c, void *obj, size_t size, u64 caller, struct finding *f)
+debug_poison(void *obj, size_t span)
 {
-	struct debug_trailer *t = trailer_of(c, obj);
-	size_t end = c->size - sizeof(struct debug_trailer);
-	size_t bad = first_unlike(obj, LINK_BYTES, end, POISON_FREE);
+	memset(obj, POISON_FREE, span - sizeof(struct debug_trailer));
+	trailer_of(obj, span)->state = DEBUG_FREE;
+}
 
-	if (bad < end || t->state != DEBUG_FREE)
-		*f =
-			(struct finding){ FOUND_USE_AFTER_FREE, obj,   *t, bad,
-					  ((u8 *)obj)[bad],	caller };
-	*t = (struct debug_trailer){ .alloc_site = caller, .size = (u32)size, .state = DEBUG_LIVE };
-	memset((char *)obj + size, RED_ZONE, end - size);
+/* Whether the free object obj is as debug_poison left it; if not, f says how. */
+static bool
+debug_check_poison(void *obj, size_t span, u64 caller, struct finding *f)
+{
+	size_t end = span - sizeof(struct debug_trailer);
+	size_t bad = first_unlike(obj, 0, end, POISON_FREE);
+
+	if (bad == end && trailer_of(obj, span)->state == DEBUG_FREE)
+		return true;
+	found(f, FOUND_USE_AFTER_FREE, obj, span, bad < end ? bad : 0, caller);
+	return false;
+}
+
+/* Hands out obj (size bytes, for caller): its red zone laid, its trailer filled in. */
+static void
+debug_make_live(void *obj, size_t span, size_t size, u64 caller)
+{
+	struct debug_trailer *t = trailer_of(obj, span);
+
+	t->alloc_site = caller;
+	t->free_site = 0;
+	t->size = (u32)size;
+	t->state = DEBUG_LIVE;
+	memset((char *)obj + size, RED_ZONE, span - sizeof(*t) - size);
 }
 
 /*
  * Whether obj may be freed by caller: not if it is free already (a double
  * free, reported and ignored). Its red zone is checked and it is poisoned.
- * c->lock held.
+ * Under the lock of its cache.
  */
 static bool
-debug_on_free(const struct kmem_cache *c, void *obj, u64 caller, struct finding *f)
+debug_on_free(void *obj, size_t span, u64 caller, struct finding *f)
 {
-	struct debug_trailer *t = trailer_of(c, obj);
-	size_t end = c->size - sizeof(struct debug_trailer);
+	struct debug_trailer *t = trailer_of(obj, span);
+	size_t end = span - sizeof(*t);
 
 	if (t->state == DEBUG_FREE) {
-		*f = (struct finding){ FOUND_DOUBLE_FREE, obj, *t, 0, ((u8 *)obj)[0], caller };
+		found(f, FOUND_DOUBLE_FREE, obj, span, 0, caller);
 		return false;
 	}
 	/* A trailer overwritten too: the red zone is the whole slack, as far as it can tell. */
 	size_t size = t->state == DEBUG_LIVE && t->size < end ? t->size : 0;
 	size_t bad = first_unlike(obj, size, end, RED_ZONE);
 	if (bad < end || t->state != DEBUG_LIVE)
-		*f = (struct finding){ FOUND_RED_ZONE, obj, *t, bad, ((u8 *)obj)[bad], caller };
+		found(f, FOUND_RED_ZONE, obj, span, bad < end ? bad : 0, caller);
 	t->free_site = caller;
-	debug_poison(c, obj);
+	debug_poison(obj, span);
 	return true;
 }
 
-static uintptr_t
-link_of(const void *obj)
+/* ---- slabs ------------------------------------------------------------------ */
+
+/* Where obj's free-list link lives: its first word, or (kmemdebug) its trailer. */
+static uintptr_t *
+link_slot(const struct kmem_cache *c, void *obj)
 {
-	return *(const uintptr_t *)obj ^ FREELIST_POISON;
+	return c->debug ? &trailer_of(obj, c->size)->link : (uintptr_t *)obj;
+}
+
+static uintptr_t
+link_of(const struct kmem_cache *c, void *obj)
+{
+	return *link_slot(c, obj) ^ FREELIST_POISON;
 }
 
 static void
-set_link(void *obj, const void *next)
+set_link(const struct kmem_cache *c, void *obj, const void *next)
 {
-	*(uintptr_t *)obj = (uintptr_t)next ^ FREELIST_POISON;
+	*link_slot(c, obj) = (uintptr_t)next ^ FREELIST_POISON;
 }
 
 static bool
@@ -274,22 +338,27 @@ link_valid(const struct kmem_cache *c, const struct page *slab, uintptr_t next)
 	return next == 0 || (off < PAGE_SIZE && off % c->size == 0);
 }
 
+/* The free object after obj; a bad link panics, or under kmemdebug is reported and ends the list. */
 static void *
-freelist_next(const struct kmem_cache *c, const struct page *slab, void *obj)
+freelist_next(const struct kmem_cache *c, const struct page *slab, void *obj, struct finding *f)
 {
-	uintptr_t next = link_of(obj);
+	uintptr_t next = link_of(c, obj);
 
-	if (!link_valid(c, slab, next))
+	if (link_valid(c, slab, next))
+		return (void *)next;
+	if (!c->debug)
 		panic("kmalloc-%zu: free object %p was written to (use after free?)", c->size, obj);
-	return (void *)next;
+	found(f, FOUND_BAD_LINK, obj, c->size, c->size - sizeof(struct debug_trailer), 0);
+	return NULL;
 }
 
+/* Whether obj is on slab's free list (a plain cache's double-free test). */
 static bool
-on_freelist(const struct kmem_cache *c, const struct page *slab, const void *obj)
+on_freelist(const struct kmem_cache *c, const struct page *slab, void *obj)
 {
 	size_t left = PAGE_SIZE / c->size; /* bounds the walk even if the list loops */
 
-	for (void *o = slab->freelist; o && left; o = freelist_next(c, slab, o), left--)
+	for (void *o = slab->freelist; o && left; o = freelist_next(c, slab, o, NULL), left--)
 		if (o == obj)
 			return true;
 	return false;
@@ -309,14 +378,10 @@ slab_create(struct kmem_cache *c)
 	/* Chained from the top down, so objects go out in address order. */
 	for (size_t off = PAGE_SIZE; off > 0;) {
 		off -= c->size;
-		set_link(base + off, free);
+		if (c->debug)
+			debug_poison(base + off, c->size);
+		set_link(c, base + off, free);
 		free = base + off;
-	}
-	if (c->debug) {
-		for (size_t off = 0; off < PAGE_SIZE; off += c->size) {
-			*trailer_of(c, base + off) = (struct debug_trailer){ .state = DEBUG_FREE };
-			debug_poison(c, base + off);
-		}
 	}
 	slab->flags |= PG_SLAB;
 	slab->slab = c;
@@ -327,15 +392,26 @@ slab_create(struct kmem_cache *c)
 	return slab;
 }
 
-/* c->lock held; slab is empty and on the partial list. */
+/* Takes the empty slab (on the partial list) from c, for slab_retire. c->lock held. */
 static void
-slab_destroy(struct kmem_cache *c, struct page *slab)
+slab_detach(struct kmem_cache *c, struct page *slab)
 {
 	list_del(&slab->list);
 	slab->flags &= ~PG_SLAB;
 	slab->slab = NULL;
 	slab->freelist = NULL;
 	c->slabs--;
+}
+
+/* Gives a detached slab back to the buddy allocator; kmemdebug's poison checked first. */
+static void
+slab_retire(const struct kmem_cache *c, struct page *slab, u64 caller)
+{
+	struct finding f;
+
+	for (size_t off = 0; c->debug && off < PAGE_SIZE; off += c->size)
+		if (!debug_check_poison((char *)page_address(slab) + off, c->size, caller, &f))
+			report(&f);
 	free_pages(slab, 0);
 }
 
@@ -344,25 +420,29 @@ static void *
 cache_alloc(struct kmem_cache *c, size_t size, u64 caller)
 {
 	void *obj = NULL;
-	struct finding f = { FOUND_NOTHING };
+	struct finding bad_poison = { FOUND_NOTHING }, bad_link = { FOUND_NOTHING };
 	u64 flags = spin_lock_irqsave(&c->lock);
 
 	if (!list_empty(&c->partial) || slab_create(c)) {
 		struct page *slab = list_first_entry(&c->partial, struct page, list);
 
 		obj = slab->freelist;
-		slab->freelist = freelist_next(c, slab, obj);
+		slab->freelist = freelist_next(c, slab, obj, &bad_link);
 		slab->inuse++;
 		if (!slab->freelist)
 			list_del(&slab->list);
 		c->inuse++;
 		c->allocs++;
-		if (c->debug)
-			debug_on_alloc(c, obj, size, caller, &f);
+		if (c->debug) {
+			debug_check_poison(obj, c->size, caller, &bad_poison);
+			debug_make_live(obj, c->size, size, caller);
+		}
 	}
 	spin_unlock_irqrestore(&c->lock, flags);
-	if (f.kind != FOUND_NOTHING)
-		report(&f);
+	if (bad_poison.kind != FOUND_NOTHING)
+		report(&bad_poison);
+	if (bad_link.kind != FOUND_NOTHING)
+		report(&bad_link);
 	return obj;
 }
 
@@ -370,55 +450,175 @@ static void
 cache_free(struct kmem_cache *c, struct page *slab, void *obj, u64 caller)
 {
 	struct finding f = { FOUND_NOTHING };
+	struct page *retired = NULL;
 	u64 flags = spin_lock_irqsave(&c->lock);
 
-	if (c->debug && !debug_on_free(c, obj, caller, &f)) {
+	/* kmemdebug's trailer knows a free object; a plain one is looked for on the list. */
+	if (c->debug ? !debug_on_free(obj, c->size, caller, &f)
+		     : link_valid(c, slab, link_of(c, obj)) && on_freelist(c, slab, obj)) {
 		spin_unlock_irqrestore(&c->lock, flags);
+		if (!c->debug)
+			panic("kfree(%p): double free (kmalloc-%zu)", obj, c->size);
 		report(&f);
 		return;
 	}
-	if (link_valid(c, slab, link_of(obj)) && on_freelist(c, slab, obj))
-		panic("kfree(%p): double free (kmalloc-%zu)", obj, c->size);
 	if (!slab->freelist)
 		list_add(&slab->list, &c->partial);
-	set_link(obj, slab->freelist);
+	set_link(c, obj, slab->freelist);
 	slab->freelist = obj;
 	slab->inuse--;
 	c->inuse--;
 	c->frees++;
 	/* The partial list holds another slab besides this one. */
-	if (slab->inuse == 0 && c->partial.next != c->partial.prev)
-		slab_destroy(c, slab);
+	if (slab->inuse == 0 && c->partial.next != c->partial.prev) {
+		slab_detach(c, slab);
+		retired = slab;
+	}
 	spin_unlock_irqrestore(&c->lock, flags);
 	if (f.kind != FOUND_NOTHING)
 		report(&f);
+	if (retired)
+		slab_retire(c, retired, caller);
+}
+
+/* ---- large blocks ---------------------------------------------------------- */
+
+static unsigned
+order_for(size_t bytes)
+{
+	unsigned order = 0;
+
+	while (order < MAX_ORDER && (PAGE_SIZE << order) < bytes)
+		order++;
+	return order; /* MAX_ORDER: larger than any block */
 }
 
 static void *
 large_alloc(size_t size)
 {
-	unsigned order = 0;
-	struct page *page;
+	struct page *page = alloc_pages(order_for(size)); /* NULL for MAX_ORDER: too large */
 
-	while (order < MAX_ORDER && (PAGE_SIZE << order) < size)
-		order++;
-	page = alloc_pages(order); /* NULL for order MAX_ORDER: too large */
 	if (!page)
 		return NULL;
 	page->flags |= PG_LARGE;
+	page->slab = NULL; /* not kmemdebug's */
 	return page_address(page);
 }
+
+static size_t
+block_span(const struct page *page)
+{
+	return PAGE_SIZE << page->order;
+}
+
+/* Gives a block that has left the quarantine back to the buddy allocator, its poison checked. */
+static void
+quarantine_release(struct page *page, u64 caller)
+{
+	struct finding f;
+
+	if (!debug_check_poison(page_address(page), block_span(page), caller, &f))
+		report(&f);
+	free_pages(page, page->order);
+}
+
+/* Takes blocks out of the quarantine, oldest first, until it holds at most keep pages. */
+static void
+quarantine_shrink(u64 keep, u64 caller)
+{
+	for (;;) {
+		struct page *oldest = NULL;
+		u64 flags = spin_lock_irqsave(&debug_large.lock);
+		if (quarantine_pages > keep) {
+			oldest = list_first_entry(&quarantine, struct page, list);
+			list_del(&oldest->list);
+			quarantine_pages -= 1ul << oldest->order;
+			oldest->flags &= ~PG_LARGE; /* no longer kfree's to see */
+			oldest->slab = NULL;
+		}
+		spin_unlock_irqrestore(&debug_large.lock, flags);
+		if (!oldest)
+			return;
+		quarantine_release(oldest, caller);
+	}
+}
+
+void
+kmemdebug_drain_quarantine(void)
+{
+	quarantine_shrink(0, (u64)__builtin_return_address(0));
+}
+
+u64
+kmemdebug_quarantined_pages(void)
+{
+	return __atomic_load_n(&quarantine_pages, __ATOMIC_RELAXED);
+}
+
+/* A large block with kmemdebug's red zone and trailer, or NULL when it would not fit in one. */
+static void *
+debug_large_alloc(size_t size, u64 caller)
+{
+	unsigned order = order_for(size + DEBUG_OVERHEAD);
+	struct page *page;
+
+	if (order >= MAX_ORDER)
+		return NULL;
+	page = alloc_pages(order);
+	if (!page) {
+		quarantine_shrink(0, caller);
+		page = alloc_pages(order);
+	}
+	if (!page)
+		return NULL;
+	debug_make_live(page_address(page), block_span(page), size, caller);
+	u64 flags = spin_lock_irqsave(&debug_large.lock);
+	page->flags |= PG_LARGE;
+	page->slab = &debug_large;
+	debug_large.inuse++;
+	debug_large.allocs++;
+	spin_unlock_irqrestore(&debug_large.lock, flags);
+	return page_address(page);
+}
+
+/* kfree of a kmemdebug block: checked, poisoned and quarantined (a double free reported). */
+static void
+debug_large_free(struct page *page, void *p, u64 caller)
+{
+	struct finding f = { FOUND_NOTHING };
+	u64 flags = spin_lock_irqsave(&debug_large.lock);
+	bool freed = debug_on_free(p, block_span(page), caller, &f);
+
+	if (freed) {
+		list_add_tail(&page->list, &quarantine);
+		quarantine_pages += 1ul << page->order;
+		debug_large.inuse--;
+		debug_large.frees++;
+	}
+	spin_unlock_irqrestore(&debug_large.lock, flags);
+	if (f.kind != FOUND_NOTHING)
+		report(&f);
+	if (freed)
+		quarantine_shrink(QUARANTINE_PAGES, caller);
+}
+
+/* ---- the interface ---------------------------------------------------------- */
 
 static void *
 kmalloc_for(size_t size, u64 caller)
 {
 	int class;
+	void *p;
 
 	if (size == 0)
 		return NULL;
-	if (READ_ONCE(kmemdebug) && size <= KMALLOC_MAX_SMALL - DEBUG_OVERHEAD)
-		return cache_alloc(&debug_caches[kmalloc_size_class(size + DEBUG_OVERHEAD)], size,
-				   caller);
+	if (READ_ONCE(kmemdebug)) {
+		if (size <= KMALLOC_MAX_SMALL - DEBUG_OVERHEAD)
+			return cache_alloc(&debug_caches[kmalloc_size_class(size + DEBUG_OVERHEAD)],
+					   size, caller);
+		if ((p = debug_large_alloc(size, caller)))
+			return p;
+	}
 	class = kmalloc_size_class(size);
 	if (class < 0)
 		return large_alloc(size);
@@ -469,6 +669,10 @@ kfree(void *p)
 		cache_free(page->slab, page, p, (u64)__builtin_return_address(0));
 		return;
 	}
+	if (page->slab == &debug_large) {
+		debug_large_free(page, p, (u64)__builtin_return_address(0));
+		return;
+	}
 	page->flags &= ~PG_LARGE;
 	free_pages(page, page->order);
 }
@@ -481,11 +685,10 @@ ksize(const void *p)
 	if (!p)
 		return 0;
 	page = kmalloc_page(p, "ksize");
-	if (page->flags & PG_SLAB && page->slab->debug)
-		return trailer_of(page->slab, (void *)p)->size; /* the red zone is not to be used */
-	if (page->flags & PG_SLAB)
-		return page->slab->size;
-	return PAGE_SIZE << page->order;
+	size_t span = page->flags & PG_SLAB ? page->slab->size : block_span(page);
+	if (page->slab && page->slab->debug)
+		return trailer_of((void *)p, span)->size; /* the red zone is not to be used */
+	return span;
 }
 
 void

@@ -36,6 +36,9 @@ void kmalloc_get_stats(struct kmalloc_class_stats out[KMALLOC_NCLASSES]);
 /* kmemdebug (kmalloc.c): reports made since boot, and the text of the last one. */
 u64 kmemdebug_report_count(void);
 const char *kmemdebug_last_report(void);
+/* Freed large blocks kmemdebug holds back (pages), and their release, each checked. */
+u64 kmemdebug_quarantined_pages(void);
+void kmemdebug_drain_quarantine(void);
 extern int kmemdebug; /* the knob */
 
 #endif

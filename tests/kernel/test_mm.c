@@ -236,6 +236,84 @@ out:
 	WRITE_ONCE(kmemdebug, was);
 }
 
+/* Whether the last kmemdebug report says what and names this file's test fn after label. */
+static bool
+reported(const char *what, const char *label, const char *fn)
+{
+	const char *r = kmemdebug_last_report(), *at = strstr(r, label);
+
+	return strstr(r, what) && at && !strncmp(at + strlen(label), fn, strlen(fn)) &&
+	       at[strlen(label) + strlen(fn)] == '+';
+}
+
+/* The free-list link of a plain cache lives in the first word: kmemdebug's does not. */
+KTEST(kmemdebug_reports_a_write_to_the_first_word_after_free)
+{
+	int was = READ_ONCE(kmemdebug);
+	u64 reports = kmemdebug_report_count();
+
+	WRITE_ONCE(kmemdebug, 1);
+	u64 *p = kmalloc(64);
+	KT_CHECK(p != NULL);
+	if (p) {
+		kfree(p);
+		*p = 0;		      /* where the link would be */
+		u64 *q = kmalloc(64); /* the same object, unless another CPU took it first */
+		KT_CHECK(kmemdebug_report_count() == reports + 1);
+		KT_CHECK(strstr(kmemdebug_last_report(), "(byte 0 is 0x00)") != NULL);
+		KT_CHECK(reported("use after free", "allocated at ", __func__));
+		KT_CHECK(reported("use after free", "freed at ", __func__));
+		kfree(q);
+	}
+	WRITE_ONCE(kmemdebug, was);
+}
+
+/*
+ * A page-sized and a multi-page allocation: red zone, double free, write
+ * after free (found when the block leaves kmemdebug's quarantine, drained
+ * here), each one report naming this function.
+ */
+KTEST(kmemdebug_covers_page_sized_and_multi_page_allocations)
+{
+	static const size_t sizes[] = { PAGE_SIZE, 3 * PAGE_SIZE + 100 };
+	int was = READ_ONCE(kmemdebug);
+
+	WRITE_ONCE(kmemdebug, 1);
+	for (size_t i = 0; i < ARRAY_SIZE(sizes); i++) {
+		size_t size = sizes[i];
+		u64 reports = kmemdebug_report_count();
+		u8 *p = kmalloc(size);
+		KT_CHECK(p && ksize(p) == size);
+		if (!p)
+			break;
+		p[size] = 'x';
+		kfree(p);
+		KT_CHECK(kmemdebug_report_count() == reports + 1);
+		KT_CHECK(reported("red zone overwritten", "allocated at ", __func__));
+
+		p = kmalloc(size);
+		KT_CHECK(p != NULL);
+		if (!p)
+			break;
+		kfree(p);
+		kfree(p); /* reported and ignored */
+		KT_CHECK(kmemdebug_report_count() == reports + 2);
+		KT_CHECK(reported("double free", "freed at ", __func__));
+
+		p = kmalloc(size);
+		KT_CHECK(p != NULL);
+		if (!p)
+			break;
+		kfree(p);
+		p[0] = 1;
+		kmemdebug_drain_quarantine();
+		KT_CHECK(kmemdebug_report_count() == reports + 3);
+		KT_CHECK(strstr(kmemdebug_last_report(), "(byte 0 is 0x01)") != NULL);
+		KT_CHECK(reported("use after free", "freed at ", __func__));
+	}
+	WRITE_ONCE(kmemdebug, was);
+}
+
 enum { KMALLOC_COST_ROUNDS = 20000 };
 
 /* Cycles of one kmalloc(64) + kfree, the median of five batches, with kmemdebug as given. */

@@ -328,6 +328,7 @@ random_churn(bool debug)
 			kfree(slot[i].p);
 		}
 	}
+	kmemdebug_drain_quarantine(); /* its freed large blocks, each checked */
 	u64 kept = 0;
 	for (int class = 0; class < KMALLOC_NCLASSES; class ++) {
 		struct kmalloc_class_stats st = class_stats(class);
@@ -425,6 +426,188 @@ UNIT_TEST(kmemdebug_reports_a_write_after_free)
 	CHECK(strstr(kmemdebug_last_report(), "(byte 50 is 0x01)"));
 	CHECK(reported("use after free", "freed at ", kmemdebug_reports_a_write_after_free));
 	kfree(p);
+}
+
+UNIT_TEST(kmemdebug_reports_a_write_to_the_first_word_after_free)
+{
+	setup(64);
+	kmemdebug = 1;
+	u64 reports = kmemdebug_report_count();
+	uintptr_t *p = kmalloc(64);
+
+	kfree(p);
+	*p = 0; /* where a plain cache keeps its free-list link */
+	CHECK(kmalloc(64) == p);
+	CHECK_EQ(kmemdebug_report_count(), reports + 1);
+	CHECK(strstr(kmemdebug_last_report(), "(byte 0 is 0x00)"));
+	CHECK(reported("use after free", "allocated at ",
+		       kmemdebug_reports_a_write_to_the_first_word_after_free));
+	CHECK(reported("use after free", "freed at ",
+		       kmemdebug_reports_a_write_to_the_first_word_after_free));
+	kfree(p);
+}
+
+/* An overrun past the red zone into the next free object's trailer: reported, the list cut there. */
+UNIT_TEST(kmemdebug_reports_a_broken_free_list_link_and_goes_on)
+{
+	setup(64);
+	kmemdebug = 1;
+	u64 reports = kmemdebug_report_count();
+	int class = kmalloc_size_class(100 + DEBUG_OVERHEAD);
+	size_t span = (size_t)KMALLOC_MIN_SIZE << class;
+	u8 *a = kmalloc(100), *b = kmalloc(100);
+
+	kfree(b); /* b's link now names the rest of the slab's free objects */
+	memset(a + 100, 'z', span + span - sizeof(struct debug_trailer) - 100 + sizeof(uintptr_t));
+	CHECK(kmalloc(100) == b); /* its poison overwritten, and its link */
+	CHECK_EQ(kmemdebug_report_count(), reports + 2);
+	CHECK(strstr(kmemdebug_last_report(), "free-list link overwritten"));
+	u8 *c = kmalloc(100); /* from a fresh slab: the old one has no free object left */
+	CHECK(c != NULL && virt_to_page(c) != virt_to_page(a));
+	kfree(c);
+	kfree(b);
+	kfree(a);
+	CHECK_EQ(class_stats(class).objects_in_use, 0);
+}
+
+/* An emptied slab goes back to the buddy allocator only after its objects' poison is checked. */
+UNIT_TEST(kmemdebug_checks_the_poison_of_a_slab_it_gives_back)
+{
+	enum { SPAN = 1024, PER_SLAB = PAGE_SIZE / SPAN };
+	u8 *objs[2 * PER_SLAB];
+
+	setup(64);
+	kmemdebug = 1;
+	u64 reports = kmemdebug_report_count();
+	for (int i = 0; i < 2 * PER_SLAB; i++)
+		objs[i] = kmalloc(SPAN - DEBUG_OVERHEAD);
+	kfree(objs[PER_SLAB]); /* the second slab becomes partial */
+	kfree(objs[1]);
+	objs[1][10] = 0; /* written after free: never handed out again */
+	for (int i = 0; i < PER_SLAB; i++)
+		if (i != 1)
+			kfree(objs[i]); /* the first slab, emptied, goes back */
+	CHECK_EQ(kmemdebug_report_count(), reports + 1);
+	CHECK(strstr(kmemdebug_last_report(), "use after free"));
+	CHECK(strstr(kmemdebug_last_report(), "(byte 10 is 0x00)"));
+	CHECK(reported("use after free", "freed at ",
+		       kmemdebug_checks_the_poison_of_a_slab_it_gives_back));
+	for (int i = PER_SLAB + 1; i < 2 * PER_SLAB; i++)
+		kfree(objs[i]);
+}
+
+/* Just past the debug caches, a page, several pages: each with its red zone and sites. */
+static const size_t large_sizes[] = { KMALLOC_MAX_SMALL - DEBUG_OVERHEAD + 1, PAGE_SIZE,
+				      3 * PAGE_SIZE + 5 };
+
+UNIT_TEST(kmemdebug_reports_a_red_zone_overrun_of_a_large_allocation)
+{
+	setup(256);
+	kmemdebug = 1;
+	u64 free_before = buddy_free_pages();
+	for (size_t i = 0; i < ARRAY_SIZE(large_sizes); i++) {
+		size_t size = large_sizes[i];
+		u64 reports = kmemdebug_report_count();
+		u8 *p = kmalloc(size);
+		char what[64];
+
+		CHECK(p && IS_ALIGNED((uintptr_t)p, PAGE_SIZE));
+		CHECK_EQ(ksize(p), size);
+		memset(p, 'a', size);
+		p[size] = 'x';
+		kfree(p);
+		CHECK_EQ(kmemdebug_report_count(), reports + 1);
+		snprintf(what, sizeof(what), "red zone overwritten: %zu-byte object", size);
+		CHECK(strstr(kmemdebug_last_report(), what));
+		CHECK(reported(what, "allocated at ",
+			       kmemdebug_reports_a_red_zone_overrun_of_a_large_allocation));
+	}
+	CHECK(kmemdebug_quarantined_pages() > 0);
+	kmemdebug_drain_quarantine();
+	CHECK_EQ(kmemdebug_quarantined_pages(), 0);
+	CHECK_EQ(buddy_free_pages(), free_before);
+}
+
+UNIT_TEST(kmemdebug_refuses_a_double_free_of_a_large_allocation)
+{
+	setup(256);
+	kmemdebug = 1;
+	for (size_t i = 0; i < ARRAY_SIZE(large_sizes); i++) {
+		u64 reports = kmemdebug_report_count();
+		void *p = kmalloc(large_sizes[i]);
+
+		kfree(p);
+		kfree(p); /* reported, not a panic */
+		CHECK_EQ(kmemdebug_report_count(), reports + 1);
+		CHECK(reported("double free", "allocated at ",
+			       kmemdebug_refuses_a_double_free_of_a_large_allocation));
+		CHECK(reported("double free", "freed at ",
+			       kmemdebug_refuses_a_double_free_of_a_large_allocation));
+	}
+	kmemdebug_drain_quarantine();
+	CHECK_EQ(buddy_free_pages(), 256);
+}
+
+UNIT_TEST(kmemdebug_reports_a_write_after_free_of_a_large_allocation)
+{
+	setup(256);
+	kmemdebug = 1;
+	for (size_t i = 0; i < ARRAY_SIZE(large_sizes); i++) {
+		u64 reports = kmemdebug_report_count();
+		size_t at = i == 0 ? 0 : large_sizes[i] - 1; /* the first word, the last byte */
+		u8 *p = kmalloc(large_sizes[i]);
+		char what[32];
+
+		kfree(p);
+		p[at] = 7;
+		CHECK_EQ(kmemdebug_report_count(),
+			 reports); /* seen when it leaves the quarantine */
+		kmemdebug_drain_quarantine();
+		CHECK_EQ(kmemdebug_report_count(), reports + 1);
+		snprintf(what, sizeof(what), "(byte %zu is 0x07)", at);
+		CHECK(strstr(kmemdebug_last_report(), what));
+		CHECK(reported("use after free", "freed at ",
+			       kmemdebug_reports_a_write_after_free_of_a_large_allocation));
+	}
+	CHECK_EQ(buddy_free_pages(), 256);
+}
+
+/* The quarantine holds QUARANTINE_PAGES at most, and gives way to an allocation that needs it. */
+UNIT_TEST(kmemdebug_quarantine_is_bounded_and_yields_to_allocations)
+{
+	enum { PAGES = 2 * QUARANTINE_PAGES };
+	setup(PAGES);
+	kmemdebug = 1;
+	u64 reports = kmemdebug_report_count();
+	for (int i = 0; i < QUARANTINE_PAGES; i++) {
+		kfree(kmalloc(PAGE_SIZE)); /* two pages each, with the red zone */
+		CHECK(kmemdebug_quarantined_pages() <= QUARANTINE_PAGES);
+	}
+	CHECK_EQ(kmemdebug_quarantined_pages(), QUARANTINE_PAGES);
+	/* More than the pages outside it: the last ones come only from the quarantine. */
+	static void *live[QUARANTINE_PAGES / 2 + 1];
+	for (size_t i = 0; i < ARRAY_SIZE(live); i++)
+		CHECK((live[i] = kmalloc(PAGE_SIZE)) != NULL);
+	CHECK(kmemdebug_quarantined_pages() < QUARANTINE_PAGES);
+	for (size_t i = 0; i < ARRAY_SIZE(live); i++)
+		kfree(live[i]);
+	kmemdebug_drain_quarantine();
+	CHECK_EQ(buddy_free_pages(), PAGES);
+	CHECK_EQ(kmemdebug_report_count(), reports);
+}
+
+/* A request with no room for the red zone in the largest block is still served, plainly. */
+UNIT_TEST(kmemdebug_serves_the_largest_request_plainly)
+{
+	setup(2048);
+	kmemdebug = 1;
+	void *p = kmalloc(PAGE_SIZE << (MAX_ORDER - 1));
+
+	CHECK(p != NULL);
+	CHECK_EQ(ksize(p), PAGE_SIZE << (MAX_ORDER - 1));
+	kfree(p);
+	CHECK_EQ(kmemdebug_quarantined_pages(), 0);
+	CHECK_EQ(buddy_free_pages(), 2048);
 }
 
 UNIT_TEST(objects_keep_their_cache_when_kmemdebug_changes)
