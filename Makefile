@@ -172,6 +172,15 @@ WORKERS ?= 4
 fuzz: $(ISO)
 	$(Q)tools/fuzz-check --calls $(CALLS) --seed $(SEED) --workers $(WORKERS) --timeout 86400
 
+# --- the torture tests, long (make test runs each once; tools/torture-check) ---
+# make torture [ROUNDS=3] [REPEAT=10]: boots with lockdebug and kmemdebug, each
+# running the in-kernel lock torture and REPEAT rounds of the user-space storms.
+ROUNDS ?= 3
+REPEAT ?= 10
+.PHONY: torture
+torture: $(ISO)
+	$(Q)tools/torture-check --rounds $(ROUNDS) --repeat $(REPEAT)
+
 # --- host fuzzing of the parsers of outside input (tests/fuzz/) ----------------
 # make test replays each target's seeds (gcc, ASan, UBSan); make fuzz-host
 # fuzzes each for FUZZ_SECONDS with clang's libFuzzer (tools/deps --fuzz-host).
