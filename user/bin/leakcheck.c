@@ -5,7 +5,8 @@
  * them (kernel/objcount.h) - and that kmemdebug reported nothing meanwhile
  * (its count is the last line there).
  *
- *	leakcheck COMMAND...	(each "/bin/PROGRAM ARG ...", one after the other)
+ *	leakcheck [-r N] COMMAND...	(each "PROGRAM ARG ..." from /bin, one after
+ *					the other; with -r, all of them N times over)
  *
  * Whatever the programs made and gave back must be gone once they have
  * exited: a count above its first reading is a leak, named by kind. Some
@@ -60,13 +61,15 @@ read_objects(struct reading *r)
 
 /* Runs "PROGRAM ARG ..." (words split at spaces) from /bin; returns its status. */
 static int
-run(char *command)
+run(const char *command)
 {
+	static char words[4096]; /* a copy to split: the command may run again */
 	char path[256], *argv[32];
 	int argc = 0, status;
 	pid_t pid;
 
-	for (char *w = strtok(command, " "); w && argc < 31; w = strtok(NULL, " "))
+	snprintf(words, sizeof(words), "%s", command);
+	for (char *w = strtok(words, " "); w && argc < 31; w = strtok(NULL, " "))
 		argv[argc++] = w;
 	argv[argc] = NULL;
 	if (!argc)
@@ -126,10 +129,14 @@ int
 main(int argc, char **argv)
 {
 	struct reading before, after;
-	int status = 0, passed = 0, failed = 0;
+	int status = 0, passed = 0, failed = 0, rounds = 1, first = 1;
 
-	if (argc < 2) {
-		fprintf(stderr, "usage: leakcheck \"PROGRAM [ARG...]\"...\n");
+	if (argc > 2 && !strcmp(argv[1], "-r")) {
+		rounds = atoi(argv[2]);
+		first = 3;
+	}
+	if (argc <= first || rounds < 1) {
+		fprintf(stderr, "usage: leakcheck [-r ROUNDS] \"PROGRAM [ARG...]\"...\n");
 		return 2;
 	}
 	fault_in_own_memory();
@@ -137,8 +144,9 @@ main(int argc, char **argv)
 		printf("leakcheck: no /proc/objects (it needs rewind)\nleakcheck: 0 passed, 1 failed\n");
 		return 1;
 	}
-	for (int i = 1; i < argc; i++)
-		status = run(argv[i]);
+	for (int r = 0; r < rounds; r++)
+		for (int i = first; i < argc; i++)
+			status = run(argv[i]);
 	settle(&before, &after);
 	for (int i = 0; i < before.n && i < after.n; i++) {
 		bool leaked = after.counts[i] > before.counts[i];
