@@ -24,7 +24,11 @@
  *  - releases of a free lock, or of a lock another CPU holds: panic;
  *  - long holds: a waiter that has spun for SPIN_WARN_SECONDS prints one
  *    warning naming the lock, its holder's CPU and place, with its own
- *    backtrace, and spins on.
+ *    backtrace, and spins on. Only the time the waiter really spun counts:
+ *    a virtual CPU the host does not run for a while (an overloaded host
+ *    stalled whole guests for over a second) sees the clock jump between
+ *    two looks, and such a gap (over SPIN_GAP_MS) is left out, or every
+ *    waiter of the stall would warn of a hold that never was.
  * A lock taken before lockdebug went on has no record and is not checked.
  */
 #include "locking/spinlock.h"
@@ -39,7 +43,8 @@
 #include "mm/extable.h"
 
 #define HELD_MAX	  16 /* spinlocks one CPU holds at once, nested */
-#define SPIN_WARN_SECONDS 1
+#define SPIN_WARN_SECONDS 5
+#define SPIN_GAP_MS	  10  /* between two looks at the clock: the host ran something else */
 #define SYM_TEXT	  128 /* room for "function+0x1a/0x80" */
 
 KNOB_BOOL_AT(lockdebug, lock_knobs.debug, "lockdebug", 0, false,
@@ -224,12 +229,17 @@ warn_long_wait(const struct spinlock *l, u64 since)
 static void
 spin_wait(struct spinlock *l, u32 ticket, u64 since)
 {
+	u64 spun = 0, last = since, gap = tsc_hz / 1000 * SPIN_GAP_MS;
 	bool warned = false;
 
 	while (!arch_spin_served(l, ticket)) {
 		cpu_relax();
-		if (!warned && READ_ONCE(lock_knobs.debug) &&
-		    rdtsc() - since > SPIN_WARN_SECONDS * tsc_hz) {
+		if (warned || !READ_ONCE(lock_knobs.debug))
+			continue;
+		u64 now = rdtsc();
+		spun += now - last < gap ? now - last : 0;
+		last = now;
+		if (spun > SPIN_WARN_SECONDS * tsc_hz && !arch_spin_served(l, ticket)) {
 			warn_long_wait(l, since);
 			warned = true;
 		}

@@ -139,28 +139,32 @@ contender_thread(void *arg)
  * Runs the scenario on a lock of class name; returns the class's counts it
  * added. Both threads run on this CPU, where a kernel thread is never
  * preempted: the contender's try and its sleep cannot be split by the
- * holder's release, so it really waits.
+ * holder's release, so it really waits. The deadline only guards against
+ * a hang: an overloaded host has stalled a 4-vCPU guest's threads for more
+ * than 10 s here. Each scenario has its own state, so that threads a
+ * tripped guard left behind cannot disturb the next scenario's counts.
  */
 static struct lockstat_counters
 contend(enum scenario s, const char *name)
 {
-	static struct contention c;
+	static struct contention scenarios[RWSEM_READER_HOLDS + 1];
+	struct contention *c = &scenarios[s];
 	int was = READ_ONCE(lock_knobs.stat);
-	u64 here = 1ul << this_cpu()->id, deadline = rdtsc() + 5 * tsc_hz;
+	u64 here = 1ul << this_cpu()->id, deadline = rdtsc() + 60 * tsc_hz;
 
-	c = (struct contention){ .s = s };
-	mutex_init(&c.mutex, name);
-	rwsem_init(&c.rwsem, name);
+	*c = (struct contention){ .s = s };
+	mutex_init(&c->mutex, name);
+	rwsem_init(&c->rwsem, name);
 	WRITE_ONCE(lock_knobs.stat, 1);
 	struct lockstat_counters before = class_counts(name);
-	KT_CHECK(kthread_start_on("lock_holder", holder_thread, &c, here) != NULL);
-	KT_CHECK(kthread_start_on("lock_contender", contender_thread, &c, here) != NULL);
-	while (__atomic_load_n(&c.done, __ATOMIC_ACQUIRE) < 2 && rdtsc() < deadline)
+	KT_CHECK(kthread_start_on("lock_holder", holder_thread, c, here) != NULL);
+	KT_CHECK(kthread_start_on("lock_contender", contender_thread, c, here) != NULL);
+	while (__atomic_load_n(&c->done, __ATOMIC_ACQUIRE) < 2 && rdtsc() < deadline)
 		schedule(); /* let this CPU's threads run */
 	struct lockstat_counters after = class_counts(name);
 	WRITE_ONCE(lock_knobs.stat, was);
 
-	KT_CHECK_EQ(c.done, 2);
+	KT_CHECK_EQ(c->done, 2);
 #define DELTA(field, how) after.field -= before.field;
 	LOCKSTAT_COUNTERS(DELTA)
 #undef DELTA
