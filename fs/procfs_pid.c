@@ -1,6 +1,6 @@
 /*
  * procfs_pid.c - /proc/<pid> for every process (its group leader's task),
- * with status, stat, statm, maps, cmdline, environ, the links exe, cwd and
+ * with status, stat, statm, maps, cmdline, comm, environ, the links exe, cwd and
  * root, fd/ (a link per open file), fdinfo/ and task/; and the links
  * /proc/self and /proc/thread-self.
  *
@@ -148,6 +148,36 @@ static int
 show_status(struct procbuf *b, union proc_arg arg)
 {
 	return show_task(b, arg.pid, procfs_format_status);
+}
+
+static void
+format_comm(struct procbuf *b, const struct procfs_task *t)
+{
+	procbuf_printf(b, "%s\n", t->comm);
+}
+
+static int
+show_comm(struct procbuf *b, union proc_arg arg)
+{
+	return show_task(b, arg.pid, format_comm);
+}
+
+/*
+ * A write renames the process's main thread, as prctl(PR_SET_NAME) would;
+ * as on Linux only a thread of the same process may (EINVAL for others).
+ * Unlike Linux, which keeps a trailing newline in the name, procfs trims it.
+ */
+static int
+write_comm(const char *value, union proc_arg arg)
+{
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	struct task *t = find_leader(arg.pid);
+	int err = !t ? -ESRCH : t->tgid != current()->tgid ? -EINVAL : 0;
+
+	if (!err)
+		task_set_comm(t, value);
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return err;
 }
 
 static int
@@ -525,6 +555,7 @@ static const struct proc_dir proc_task_dir = { .next = tid_next, .find = tid_fin
 /* "task" is last, so that a thread's directory can show all the entries but it. */
 static const struct proc_entry pid_entries[] = {
 	{ .name = "cmdline", .mode = S_IFREG | 0444, .show = show_cmdline },
+	{ .name = "comm", .mode = S_IFREG | 0644, .show = show_comm, .write = write_comm },
 	{ .name = "cwd", .mode = S_IFLNK | 0777, .link = show_cwd, .jump = jump_cwd },
 	{ .name = "exe", .mode = S_IFLNK | 0777, .link = show_exe, .jump = jump_exe },
 	{ .name = "environ", .mode = S_IFREG | 0400, .show = show_environ },

@@ -1,7 +1,8 @@
 /*
- * prctl.h - arch_prctl(2)'s codes, Linux x86-64's (asm/prctl.h). musl
- * has no kernel headers, so user programs that call arch_prctl include
- * this header.
+ * prctl.h - arch_prctl(2)'s codes, Linux x86-64's (asm/prctl.h), and the
+ * prctl(2) options rewind implements (linux/prctl.h's numbers). musl has
+ * no kernel headers, so user programs that call arch_prctl include this
+ * header; musl's <sys/prctl.h> gives the prctl options the same values.
  */
 #ifndef REWIND_UAPI_PRCTL_H
 #define REWIND_UAPI_PRCTL_H
@@ -10,5 +11,8 @@
 #define ARCH_SET_FS 0x1002
 #define ARCH_GET_FS 0x1003
 #define ARCH_GET_GS 0x1004
+
+#define PR_SET_NAME 15 /* the calling thread's name (comm), from a string */
+#define PR_GET_NAME 16 /* ...into a buffer of 16 bytes */
 
 #endif

@@ -33,7 +33,6 @@
 #include "kernel/process/task.h"
 #include "kernel/x86/traps.h"
 #include "kernel/vdso/vdso.h"
-#include "kernel/lib/vsprintf.h"
 #include "kernel/x86/x86.h"
 #include "fs/fs.h"
 #include "mm/kmalloc.h"
@@ -368,7 +367,7 @@ set_comm(struct task *t, const char *path)
 	for (const char *p = path; *p; p++)
 		if (*p == '/' && p[1])
 			base = p + 1;
-	ksnprintf(t->comm, sizeof(t->comm), "%s", base);
+	task_set_comm(t, base);
 }
 
 static int

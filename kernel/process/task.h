@@ -200,6 +200,13 @@ task_unlock(struct task *t)
 	spin_unlock(&t->alloc_lock);
 }
 
+/*
+ * Names thread t (its comm: ps, top, /proc/<pid>/stat), cut to
+ * TASK_COMM_LEN - 1 bytes. Writers (exec, prctl, /proc/<pid>/comm) take
+ * the task lock; readers copy the array whole and end it themselves.
+ */
+void task_set_comm(struct task *t, const char *name);
+
 extern struct list_head all_tasks;
 extern struct spinlock tasks_lock; /* all_tasks, parent/children links, pids */
 

@@ -162,6 +162,7 @@ static const struct value_name arch_prctl_names[] = {
 	NAMED(ARCH_GET_FS),
 	NAMED(ARCH_GET_GS),
 };
+static const struct value_name prctl_names[] = { NAMED(PR_SET_NAME), NAMED(PR_GET_NAME) };
 static const struct value_name sigmask_how[] = { NAMED(SIG_BLOCK), NAMED(SIG_UNBLOCK),
 						 NAMED(SIG_SETMASK) };
 static const struct value_name wait_bits[] = { NAMED(WNOHANG),	  NAMED(WUNTRACED), NAMED(WEXITED),
@@ -190,6 +191,7 @@ static const struct name_table futex_flag_table = NAME_TABLE(futex_bits, NULL);
 static const struct name_table clock_table = NAME_TABLE(clock_names, NULL);
 static const struct name_table timer_table = NAME_TABLE(timer_bits, NULL);
 static const struct name_table arch_prctl_table = NAME_TABLE(arch_prctl_names, NULL);
+static const struct name_table prctl_table = NAME_TABLE(prctl_names, NULL);
 static const struct name_table sigmask_how_table = NAME_TABLE(sigmask_how, NULL);
 static const struct name_table wait_table = NAME_TABLE(wait_bits, NULL);
 static const struct name_table ioctl_table = { ioctl_names, ARRAY_SIZE(ioctl_names), NULL, true };
@@ -246,6 +248,7 @@ static const struct arg_rule {
 	{ "clock_nanosleep", "flags", ARG_FLAGS, &timer_table },
 	{ NULL, "clock", ARG_VALUE, &clock_table },
 	{ "arch_prctl", "code", ARG_VALUE, &arch_prctl_table },
+	{ "prctl", "option", ARG_VALUE, &prctl_table },
 	{ "rt_sigprocmask", "how", ARG_VALUE, &sigmask_how_table },
 	{ "wait4", "options", ARG_FLAGS, &wait_table },
 	{ "waitid", "options", ARG_FLAGS, &wait_table },

@@ -1,4 +1,4 @@
-# jobs.sh - busybox ash job control in a script (ash -m, run by tools/jobcontrol-check
+# jobs.sh - busybox ash job control in a script (ash -m, run by tools/busybox-check
 # under `busybox setsid -c`): a background job stopped, continued with bg, killed
 # and waited for. Our own lines say what happened; ash's job notices may vary
 # with timing, so the check looks for these lines, not the whole output.

@@ -1,8 +1,8 @@
 /*
  * proc_pid.c - usertests: what /proc shows of another process, read from
  * its address space (cmdline, environ, stat, statm, status, maps), of its
- * open files (fdinfo), and the machine-wide counters ps and top read
- * (/proc/stat, /proc/loadavg).
+ * open files (fdinfo), its name (comm, which prctl sets), and the
+ * machine-wide counters ps and top read (/proc/stat, /proc/loadavg).
  */
 #define _GNU_SOURCE
 #include "usertests.h"
@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -394,4 +395,63 @@ TEST(proc_loadavg)
 	CHECK(running >= 1 && total >= running && total >= 2); /* this process and its parent */
 	CHECK(last > 0);
 	CHECK(strchr(text, '\n') == text + strlen(text) - 1);
+}
+
+/* The name that /proc/<pid>/comm and stat's second field show of pid. */
+static void
+expect_comm(pid_t pid, const char *want)
+{
+	char path[64], text[64], line[64];
+
+	pid_path(path, sizeof(path), pid, "comm");
+	EXPECT_OK(read_text_file(path, text, sizeof(text)));
+	snprintf(line, sizeof(line), "%s\n", want);
+	if (strcmp(text, line) != 0)
+		fail("%s: '%s', want '%s'", path, text, want);
+	pid_path(path, sizeof(path), pid, "stat");
+	EXPECT_OK(read_text_file(path, text, sizeof(text)));
+	snprintf(line, sizeof(line), "%d (%s) ", pid, want);
+	CHECK(strncmp(text, line, strlen(line)) == 0);
+}
+
+/* prctl's thread name is what ps shows: set, read back, cut at 15 bytes, renamed through /proc. */
+TEST(prctl_name_and_proc_comm)
+{
+	char name[16];
+
+	EXPECT_OK(prctl(PR_SET_NAME, "renamed"));
+	memset(name, 'x', sizeof(name));
+	EXPECT_OK(prctl(PR_GET_NAME, name));
+	CHECK(strcmp(name, "renamed") == 0);
+	expect_comm(getpid(), "renamed");
+	EXPECT_OK(prctl(PR_SET_NAME, "a-name-longer-than-fifteen-bytes"));
+	EXPECT_OK(prctl(PR_GET_NAME, name));
+	CHECK(strcmp(name, "a-name-longer-t") == 0);
+	EXPECT_ERR(EFAULT, prctl(PR_SET_NAME, (char *)bad_addrs[0]));
+	EXPECT_ERR(EFAULT, prctl(PR_GET_NAME, (char *)bad_addrs[0]));
+	EXPECT_ERR(EINVAL, prctl(-1, 0, 0, 0, 0));
+
+	/* A process renames itself through /proc; another may not. */
+	int ready[2];
+	EXPECT_OK(pipe(ready));
+	pid_t pid = xfork();
+	if (pid == 0) {
+		int fd = open("/proc/self/comm", O_WRONLY);
+		_exit(fd < 0 || write(fd, "child", 5) != 5 || write(ready[1], "", 1) != 1
+			      ? 1
+			      : (pause(), 0));
+	}
+	char c;
+	CHECK(read(ready[0], &c, 1) == 1);
+	expect_comm(pid, "child");
+	char path[64];
+	pid_path(path, sizeof(path), pid, "comm");
+	int fd = EXPECT_OK(open(path, O_WRONLY));
+	EXPECT_ERR(EINVAL, write(fd, "other", 5));
+	close(fd);
+	expect_comm(pid, "child");
+	EXPECT_OK(kill(pid, SIGKILL));
+	expect_signaled(wait_status(pid), SIGKILL, "the child");
+	close(ready[0]);
+	close(ready[1]);
 }

@@ -1,0 +1,73 @@
+/*
+ * prctl.c - prctl(2), Linux's grab bag of per-process and per-thread
+ * controls, and the thread names (comm) it sets.
+ *
+ * rewind implements the thread's name, PR_SET_NAME and PR_GET_NAME: the
+ * comm that ps, top and /proc/<pid>/{stat,status,comm} show. Busybox
+ * needs it: an applet that ash runs by re-executing /proc/self/exe starts
+ * named "exe", and busybox renames it to the applet ("sleep"), as it
+ * shows on Linux. Any other option answers EINVAL, as Linux answers an
+ * option it does not know, with a console notice naming the option (a
+ * program that needs one shows up there, as with unimplemented calls).
+ */
+#include "kernel/process/task.h"
+#include "kernel/printk.h"
+#include "kernel/lib/string.h"
+#include "kernel/syscall/syscall.h"
+#include "uapi/errno.h"
+#include "uapi/prctl.h"
+
+void
+task_set_comm(struct task *t, const char *name)
+{
+	char comm[TASK_COMM_LEN] = { 0 };
+
+	memcpy(comm, name, strnlen(name, TASK_COMM_LEN - 1));
+	task_lock(t);
+	memcpy(t->comm, comm, sizeof(comm));
+	task_unlock(t);
+}
+
+static long
+set_name(const char __user *uname)
+{
+	char name[TASK_COMM_LEN];
+	/* As Linux, at most the first 15 bytes are read: a longer name is cut. */
+	long len = strncpy_from_user(name, uname, sizeof(name) - 1);
+
+	if (len == -EFAULT)
+		return len;
+	name[sizeof(name) - 1] = '\0';
+	task_set_comm(current(), name);
+	return 0;
+}
+
+static long
+get_name(char __user *uname)
+{
+	struct task *t = current();
+	char name[TASK_COMM_LEN];
+
+	task_lock(t);
+	memcpy(name, t->comm, sizeof(name));
+	task_unlock(t);
+	name[sizeof(name) - 1] = '\0';
+	return copy_to_user(uname, name, sizeof(name)) ? -EFAULT : 0;
+}
+
+SYSCALL5(prctl, int, option, unsigned long, arg2, unsigned long, arg3, unsigned long, arg4,
+	 unsigned long, arg5)
+{
+	switch (option) {
+	case PR_SET_NAME:
+		return set_name((const char __user *)arg2);
+	case PR_GET_NAME:
+		return get_name((char __user *)arg2);
+	default:
+		pr_warn_ratelimited(
+			"prctl: %s (pid %d): option %d is not implemented; "
+			"returning -EINVAL\n",
+			current()->comm, current()->pid, option);
+		return -EINVAL;
+	}
+}
