@@ -21,8 +21,11 @@
  * The I/O is served by a timer: the thread blocks in clock_nanosleep, so
  * its CPU is free for the other threads, as a thread waiting on a disk
  * leaves it. Per run (T, policy): wall time, user and system CPU (getrusage),
- * regions per second and I/Os dispatched per second, and from /proc/lockstat's
- * rwsem table the policy's spin time and sleeps during the run.
+ * regions per second and I/Os dispatched per second, the mean time an I/O
+ * wait of D us really took (a sleep ends on a timer interrupt, which a
+ * loaded host delivers late: at T = 1 this is most of the wall time), and
+ * from /proc/lockstat's rwsem table the policy's spin time and sleeps
+ * during the run.
  *
  * T runs over 1, 2, 4 ... 4 x CPUs (quick: 1 and 4 x CPUs); the policies
  * are switched with bench_set_knob, interleaved within each repeat. Each
@@ -126,6 +129,7 @@ grow_heap(void)
 struct storm {
 	atomic_long next; /* the next region to make */
 	atomic_long ios;
+	atomic_long io_wait_ns; /* how long the I/O waits took, summed: asked D, got this */
 };
 
 static void
@@ -144,7 +148,9 @@ one_region(struct storm *s, long n)
 			die("mprotect");
 		for (long q = p; q < p + c; q++)
 			((volatile char *)r)[q * PAGE] = (char)q;
+		double t0 = bench_now_ns();
 		sleep_us(io_us);
+		atomic_fetch_add(&s->io_wait_ns, (long)(bench_now_ns() - t0));
 		atomic_fetch_add(&s->ios, 1);
 	}
 	if (munmap(r, len) != 0)
@@ -260,6 +266,8 @@ storm(long threads, const char *policy, const char *lockstat_row)
 	result("sys_ms", threads, policy, cpu_ms(r1.ru_stime) - cpu_ms(r0.ru_stime), "ms");
 	result("regions_per_s", threads, policy, regions / wall_s, "ops/s");
 	result("ios_per_s", threads, policy, atomic_load(&s.ios) / wall_s, "ops/s");
+	result("io_wait_us", threads, policy,
+	       atomic_load(&s.io_wait_ns) / 1e3 / atomic_load(&s.ios), "us");
 }
 
 /* --- readers against one writer ----------------------------------------- */
