@@ -218,7 +218,7 @@ fuzz-host: $(FUZZ_SEEDS)
 # The vDSO's clock code, compiled with the vDSO's flags, in a host program.
 HOSTED_BENCH := $(BUILD)/hosted/vclock_bench
 .PHONY: hosted-bench
-hosted-bench: $(HOSTED_BENCH) $(HOSTED_RWSEM) $(HOSTED_FSTIME) $(HOSTED_PARAVIRT)
+hosted-bench: $(HOSTED_BENCH) # and the programs below, named after their definitions
 	$(Q)$(HOSTED_RWSEM) $(ARGS)
 	$(Q)$(HOSTED_FSTIME) $(ARGS)
 	$(Q)$(HOSTED_PARAVIRT)
@@ -279,6 +279,8 @@ $(HOSTED_PARAVIRT): tests/hosted/paravirt_bench.c kernel/x86/paravirt_patch.c \
 	$(Q)$(HOSTCC) $(HOSTED_PV_CFLAGS) -no-pie -o $@ tests/hosted/paravirt_bench.c \
 		$(BUILD)/hosted/pgtable_work_pv.o $(BUILD)/hosted/pgtable_work_native.o \
 		user/lib/bench.c user/lib/procfile.c
+# Here, not above: a rule's prerequisites are expanded where make reads them.
+hosted-bench: $(HOSTED_RWSEM) $(HOSTED_FSTIME) $(HOSTED_PARAVIRT)
 
 .PHONY: nopv-kernel
 nopv-kernel:

@@ -284,7 +284,8 @@ bits_reader_spin_deadline(struct rwsem *s)
 	return ns_since_boot() + (u64)(20 + MIN(readers, 30l)) * 1000 / 2;
 }
 
-static bool
+/* Never inlined: the profile's frame for the head spinner (optimistic_spin in rwsem_xadd.c). */
+static __attribute__((noinline)) bool
 bits_optimistic_spin(struct rwsem *s)
 {
 	bool counting = lockstat_on(), taken = false;

@@ -326,7 +326,11 @@ keep_spinning(struct rwsem *s, int p, bool *taken)
 	return true;
 }
 
-static bool
+/*
+ * Never inlined: a profile attributes the head spinner's samples to this
+ * frame, as the queued spinners' go to osq_lock (the experiment counts both).
+ */
+static __attribute__((noinline)) bool
 optimistic_spin(struct rwsem *s, int p)
 {
 	bool counting = lockstat_on(), taken = false;

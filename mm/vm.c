@@ -8,7 +8,9 @@
  * are mapped at once. Removing an area drops the pages mapped in it ("zap").
  *
  * TLB: after changing live entries, every CPU that has the address space
- * loaded forgets them (tlb_flush_mm_range: a shootdown IPI to mm->cpumask).
+ * loaded forgets them (tlb_flush_mm_range: a shootdown IPI to mm->cpumask);
+ * a change that met no present entry sends none, as Linux's mprotect and
+ * munmap do not (and seed 002's mprotects of fresh reservations met none).
  */
 #include "mm/vm.h"
 #include "mm/vm_internal.h"
@@ -143,6 +145,7 @@ vma_split(struct vma *v, u64 addr)
 struct zap {
 	struct mm *mm;
 	bool special; /* fixed kernel pages: only the entries go */
+	u64 zapped;   /* present entries cleared: without any, no CPU can cache one */
 };
 
 static void
@@ -155,18 +158,20 @@ zap_pte(pte_t *pte, u64 va, void *arg)
 		z->mm->rss--;
 	}
 	set_pte(pte, make_pte(0));
+	z->zapped++;
 }
 
 /* Drops every page mapped in [start, end), a part of v. */
 static void
 zap_range(struct mm *mm, const struct vma *v, u64 start, u64 end)
 {
-	struct zap z = { mm, v->special != NULL };
+	struct zap z = { mm, v->special != NULL, 0 };
 
 	spin_lock(&mm->pt_lock);
 	walk_present_ptes(mm->pgd, start, end, zap_pte, &z);
 	spin_unlock(&mm->pt_lock);
-	tlb_flush_mm_range(mm, start, end);
+	if (z.zapped)
+		tlb_flush_mm_range(mm, start, end);
 }
 
 /* Removes every area (and its pages) inside [start, end), splitting areas that straddle it. */
@@ -567,6 +572,7 @@ vm_pte_flags(u32 vmflags, bool writable)
 
 struct reprotect {
 	u32 flags;
+	u64 changed; /* present entries rewritten (Linux flushes only if any) */
 };
 
 /*
@@ -581,6 +587,7 @@ reprotect_pte(pte_t *pte, u64 va, void *arg)
 
 	set_pte(pte, make_pte((val & (PTE_ADDR_MASK | PTE_CACHE_UC)) |
 			      vm_pte_flags(r->flags, val & PTE_WRITE)));
+	r->changed++;
 }
 
 int
@@ -615,12 +622,14 @@ vm_mprotect(struct mm *mm, u64 start, u64 len, int prot)
 		v = vma_find(mm, a);
 		if (v->end > end && (err = vma_split(v, end)))
 			goto out;
-		struct reprotect r = { (v->flags & ~VM_PROT_MASK) | (prot & VM_PROT_MASK) };
+		struct reprotect r = { (v->flags & ~VM_PROT_MASK) | (prot & VM_PROT_MASK), 0 };
 		v->flags = r.flags;
 		spin_lock(&mm->pt_lock);
 		walk_present_ptes(mm->pgd, v->start, v->end, reprotect_pte, &r);
 		spin_unlock(&mm->pt_lock);
-		tlb_flush_mm_range(mm, v->start, v->end);
+		/* Not-present entries are never cached: a fresh reservation needs no shootdown. */
+		if (r.changed)
+			tlb_flush_mm_range(mm, v->start, v->end);
 		a = v->end;
 	}
 out:

@@ -18,8 +18,15 @@
  *   contention  seed 002's pattern: T-1 readers (page faults: a short read
  *               hold) and one writer (mprotect: a short write hold, then a
  *               simulated I/O wait of 50 us off the lock); reader and
- *               writer operations per second, and lockstat's spin time,
+ *               writer operations per second, the share of the run the
+ *               writer spent in down_write, and lockstat's spin time,
  *               spin failures and sleeps
+ *
+ * Few writes per second is not by itself a starved writer: the writer's
+ * usleep(50) is a host sleep, and on a loaded host each one costs what the
+ * host's scheduler makes of it (0.5 ms and more here, at a load average
+ * of 14 on 2 cores). So the writer also runs alone first (writes_alone_per_s),
+ * and the writer's share of time in down_write says what the lock cost it.
  *
  *   make hosted-bench && build/hosted/rwsem_bench [-q] [-T THREADS]
  */
@@ -65,6 +72,26 @@ panic(const char *fmt, ...)
 	abort();
 }
 
+static double tsc_per_ns = 1;
+
+u64
+ns_since_boot(void)
+{
+	return (u64)(__rdtsc() / tsc_per_ns);
+}
+
+u64
+tsc_cycles_to_ns(u64 cycles)
+{
+	return (u64)(cycles / tsc_per_ns);
+}
+
+/*
+ * When each task was last woken, and the time from there until its host
+ * thread ran again, summed: what the host's scheduler adds to every sleep.
+ */
+static u64 woken_at[MAX_THREADS], wake_latency_ns[MAX_THREADS];
+
 void
 set_current_sleeping(void)
 {
@@ -91,6 +118,8 @@ schedule(void)
 	while (__atomic_load_n(&t->state, __ATOMIC_ACQUIRE) == TASK_SLEEPING)
 		futex(&t->state, FUTEX_WAIT_PRIVATE, TASK_SLEEPING);
 	WRITE_ONCE(t->on_cpu, true);
+	wake_latency_ns[t->pid - 1] +=
+		ns_since_boot() - __atomic_load_n(&woken_at[t->pid - 1], __ATOMIC_ACQUIRE);
 }
 
 void
@@ -98,24 +127,11 @@ wake_up_task(struct task *t)
 {
 	int sleeping = TASK_SLEEPING;
 
+	__atomic_store_n(&woken_at[t->pid - 1], ns_since_boot(), __ATOMIC_RELEASE);
 	if (__atomic_compare_exchange_n(&t->state, &sleeping, TASK_RUNNABLE, false,
 					__ATOMIC_SEQ_CST, __ATOMIC_RELAXED) &&
 	    !READ_ONCE(t->on_cpu))
 		futex(&t->state, FUTEX_WAKE_PRIVATE, 1);
-}
-
-static double tsc_per_ns = 1;
-
-u64
-ns_since_boot(void)
-{
-	return (u64)(__rdtsc() / tsc_per_ns);
-}
-
-u64
-tsc_cycles_to_ns(u64 cycles)
-{
-	return (u64)(cycles / tsc_per_ns);
 }
 
 static void
@@ -186,6 +202,14 @@ run_threads(void (*fn)(int id), int n)
 static struct rwsem sem;
 static double deadline_ns;
 static u64 counter, writes[MAX_THREADS], reads[MAX_THREADS], violations;
+static double writer_wait_ns; /* thread 0's time in down_write (contention) */
+/*
+ * A read hold of work(200) takes well under a microsecond; one that took
+ * over 100 us is a reader whose host thread the host took the core from
+ * while it held the lock.
+ */
+#define LONG_HOLD_NS 100000
+static u64 long_hold_ns[MAX_THREADS];
 static int writers_inside, readers_inside;
 
 static void
@@ -241,15 +265,21 @@ contention_cpu(int id)
 {
 	while (bench_now_ns() < deadline_ns) {
 		if (id == 0) {
+			double t0 = bench_now_ns();
 			down_write(&sem);
+			writer_wait_ns += bench_now_ns() - t0;
 			work(200);
 			up_write(&sem);
 			writes[id]++;
 			usleep(50); /* the simulated direct I/O: the CPU is free meanwhile */
 		} else {
 			down_read(&sem);
+			u64 t0 = ns_since_boot();
 			work(200);
+			u64 held = ns_since_boot() - t0;
 			up_read(&sem);
+			if (held > LONG_HOLD_NS)
+				long_hold_ns[id] += held;
 			reads[id]++;
 		}
 		if (READ_ONCE(this_cpu()->need_resched))
@@ -273,6 +303,9 @@ reset(int policy, double seconds)
 	rwsem_spin = policy;
 	rwsem_init(&sem, "hosted");
 	counter = violations = 0;
+	writer_wait_ns = 0;
+	memset(wake_latency_ns, 0, sizeof(wake_latency_ns));
+	memset(long_hold_ns, 0, sizeof(long_hold_ns));
 	writers_inside = readers_inside = 0;
 	memset(writes, 0, sizeof(writes));
 	memset(reads, 0, sizeof(reads));
@@ -305,8 +338,12 @@ main(int argc, char **argv)
 	calibrate();
 	lock_knobs.stat = 1;
 	printf("# %d threads as CPUs on %ld host cores, %.2f s per run\n", threads, cores, seconds);
-	printf("%-15s %12s %8s %10s %12s %12s %10s %8s\n", "rwsem_spin", "torture-ops", "lost",
-	       "reads/s", "writes/s", "spin-ns", "spin-fail", "sleeps");
+	reset(RWSEM_SPIN_OFF, seconds);
+	run_threads(contention_cpu, 1); /* thread 0 alone: the writer, nobody to wait for */
+	bench_result("writes_alone_per_s", sum(writes) / seconds, "ops/s");
+	printf("%-15s %12s %8s %10s %12s %8s %8s %8s %12s %10s %8s\n", "rwsem_spin", "torture-ops",
+	       "lost", "reads/s", "writes/s", "w-wait%", "w-wake%", "r-long%", "spin-ns",
+	       "spin-fail", "sleeps");
 	for (int p = 0; p < RWSEM_SPIN_POLICIES; p++) {
 		const char *pn = rwsem_policy_name((unsigned)p);
 		struct lockstat_rwsem st[RWSEM_SPIN_POLICIES];
@@ -324,15 +361,25 @@ main(int argc, char **argv)
 		run_threads(contention_cpu, threads);
 		lockstat_rwsem_snapshot(st);
 		double rps = sum(reads) / seconds, wps = sum(writes) / seconds;
+		double wait_pct = 100 * writer_wait_ns / (seconds * 1e9);
+		double latency_pct = 100.0 * (double)wake_latency_ns[0] / (seconds * 1e9);
+		double long_hold_pct = 100.0 * (double)sum(long_hold_ns) / (seconds * 1e9);
 		bench_metric_name(name, sizeof(name), "reads_per_s_%s", pn);
 		bench_result(name, rps, "ops/s");
 		bench_metric_name(name, sizeof(name), "writes_per_s_%s", pn);
 		bench_result(name, wps, "ops/s");
+		bench_metric_name(name, sizeof(name), "writer_wait_pct_%s", pn);
+		bench_result(name, wait_pct, "%");
+		bench_metric_name(name, sizeof(name), "writer_wake_latency_pct_%s", pn);
+		bench_result(name, latency_pct, "%");
+		bench_metric_name(name, sizeof(name), "reader_long_hold_pct_%s", pn);
+		bench_result(name, long_hold_pct, "%");
 		bench_metric_name(name, sizeof(name), "spin_ns_%s", pn);
 		bench_result(name, (double)st[p].ev[RWSEM_EV_SPIN], "ns");
-		printf("%-15s %12lu %8lu %10.0f %12.0f %12lu %10lu %8lu\n", pn, ops,
-		       lost + violations, rps, wps, st[p].ev[RWSEM_EV_SPIN],
-		       st[p].ev[RWSEM_EV_SPIN_FAILED], st[p].ev[RWSEM_EV_SLEEPS]);
+		printf("%-15s %12lu %8lu %10.0f %12.0f %8.1f %8.1f %8.1f %12lu %10lu %8lu\n", pn,
+		       ops, lost + violations, rps, wps, wait_pct, latency_pct, long_hold_pct,
+		       st[p].ev[RWSEM_EV_SPIN], st[p].ev[RWSEM_EV_SPIN_FAILED],
+		       st[p].ev[RWSEM_EV_SLEEPS]);
 	}
 	return bad;
 }

@@ -6,6 +6,7 @@ verdicts, and a results directory made end to end from the logs.
     python3 -m unittest discover -s tests/tools     (or tests/tools/run-checks)
 """
 import os
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -55,6 +56,19 @@ class ExperimentFiles(unittest.TestCase):
 
     def test_every_registered_experiment_loads(self):
         self.assertIn("vsyscall", experiments.load_all(TOP / "experiments"))
+
+    def test_profile_frames_are_kernel_functions(self):
+        """A frame the compiler inlined is never in a sampled stack: its share reads 0."""
+        elf = TOP / "build" / "kernel.elf"
+        if not elf.exists():
+            self.skipTest("no build/kernel.elf")
+        out = subprocess.run(["nm", str(elf)], capture_output=True, text=True, check=True).stdout
+        functions = {f[2] for f in (line.split() for line in out.splitlines())
+                     if len(f) == 3 and f[1] in "tT"}
+        for name, e in experiments.load_all(TOP / "experiments").items():
+            for frame in e.profile_frames:
+                with self.subTest(experiment=name, frame=frame):
+                    self.assertIn(frame, functions)
 
     def test_unknown_name_lists_the_valid_ones(self):
         registry = {"vsyscall": vsyscall(), "scaling": scaling()}

@@ -232,6 +232,58 @@ UNIT_TEST(handoff_wakes_every_queued_reader_at_once)
 	CHECK_EQ(max_readers_in, 3);
 }
 
+/* ---- 5.3's bounded spin on readers ---------------------------------------------------------- */
+
+static bool saw_nonspinnable;
+
+/* Reads, and holds on until the writer has given up spinning on it and queued. */
+static void
+long_reader(int id)
+{
+	down_read(&sem);
+	CHECK_EQ(sem.owner, (unsigned long)current() | RWSEM_BITS_READER_OWNED);
+	while (queued() == 0)
+		fake_yield(1);
+	saw_nonspinnable = sem.owner & RWSEM_BITS_NONSPINNABLE;
+	CHECK(sem.count & RWSEM_FLAG_WAITERS);
+	up_read(&sem);
+}
+
+static void
+late_writer(int id)
+{
+	down_write(&sem);
+	CHECK_EQ(sem.owner, (unsigned long)current()); /* its own: the flag went with the readers */
+	up_write(&sem);
+}
+
+/*
+ * No tick, so need_resched never ends the spin: the writer facing a
+ * reader-owned lock spins until its time limit (the fake clock moves 1 us
+ * a relax), marks the readers non-spinnable, queues and sleeps; lockstat
+ * charges the spin to handoff.
+ */
+UNIT_TEST(handoff_writer_spins_on_readers_for_a_while_then_sleeps)
+{
+	void (*fns[])(int) = { long_reader, late_writer };
+	struct lockstat_rwsem pol[RWSEM_SPIN_POLICIES];
+
+	fresh(RWSEM_SPIN_HANDOFF);
+	fake_tick = 0;
+	saw_nonspinnable = false;
+	CHECK(fake_run(fns, 2));
+	CHECK(saw_nonspinnable);
+	lockstat_rwsem_snapshot(pol);
+	CHECK(pol[RWSEM_SPIN_HANDOFF].ev[RWSEM_EV_SPIN] > 0);
+	CHECK_EQ(pol[RWSEM_SPIN_HANDOFF].ev[RWSEM_EV_SPIN_FAILED], 1);
+	CHECK_EQ(pol[RWSEM_SPIN_HANDOFF].ev[RWSEM_EV_SPIN_WON], 0);
+	CHECK(pol[RWSEM_SPIN_HANDOFF].ev[RWSEM_EV_SLEEPS] >= 1);
+	for (int p = 0; p < RWSEM_SPIN_HANDOFF; p++)
+		CHECK_EQ(pol[p].ev[RWSEM_EV_SPIN], 0);
+	CHECK_EQ(sem.count, 0);
+	CHECK_EQ(sem.owner, 0);
+}
+
 /* ---- stealing ------------------------------------------------------------------------------- */
 
 static void

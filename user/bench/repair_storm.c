@@ -21,12 +21,20 @@
  * The I/O is served by a timer: the thread blocks in clock_nanosleep, so
  * its CPU is free for the other threads, as a thread waiting on a disk
  * leaves it. Per run (T, policy): wall time, user and system CPU (getrusage),
- * regions per second and I/Os dispatched per second, and from /proc/lockstat's
- * rwsem table the policy's spin time and sleeps during the run.
+ * regions per second and I/Os dispatched per second, the mean time an I/O
+ * wait of D us really took (a sleep ends on a timer interrupt, which a
+ * loaded host delivers late: at T = 1 this is most of the wall time), and
+ * from /proc/lockstat's rwsem table the policy's spin time and sleeps
+ * during the run.
  *
  * T runs over 1, 2, 4 ... 4 x CPUs (quick: 1 and 4 x CPUs); the policies
- * are switched with bench_set_knob, interleaved within each repeat. On
- * Linux there is no knob: every figure is suffixed _linux instead.
+ * are switched with bench_set_knob, interleaved within each repeat. Each
+ * run is a child process forked after the switch: a lock's count layout
+ * is fixed when it is made (locking/rwsem.c), so only an address space
+ * made under `handoff` has 5.3's lock - one made before would run
+ * reader-owned's code in its place - and a fresh address space also
+ * starts every run from the same empty map. On Linux there is no knob:
+ * every figure is suffixed _linux instead.
  *
  * The contention benchmark: R reader threads fault pages in and drop them
  * (madvise MADV_DONTNEED: both take the lock for reading) while one writer
@@ -54,6 +62,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -120,6 +129,7 @@ grow_heap(void)
 struct storm {
 	atomic_long next; /* the next region to make */
 	atomic_long ios;
+	atomic_long io_wait_ns; /* how long the I/O waits took, summed: asked D, got this */
 };
 
 static void
@@ -138,7 +148,9 @@ one_region(struct storm *s, long n)
 			die("mprotect");
 		for (long q = p; q < p + c; q++)
 			((volatile char *)r)[q * PAGE] = (char)q;
+		double t0 = bench_now_ns();
 		sleep_us(io_us);
+		atomic_fetch_add(&s->io_wait_ns, (long)(bench_now_ns() - t0));
 		atomic_fetch_add(&s->ios, 1);
 	}
 	if (munmap(r, len) != 0)
@@ -180,6 +192,35 @@ static double
 cpu_ms(struct timeval tv)
 {
 	return tv.tv_sec * 1e3 + tv.tv_usec / 1e3;
+}
+
+/*
+ * Runs fn(threads, policy, row) in a child forked now, with a mmap lock
+ * made under the policy in force; the parent has no other thread, so the
+ * child is a plain copy of it.
+ */
+static void
+in_fresh_process(void (*fn)(long, const char *, const char *), long threads, const char *policy,
+		 const char *lockstat_row)
+{
+	int status;
+
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		fn(threads, policy, lockstat_row);
+		fflush(stdout);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		die("waitpid");
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		fprintf(stderr, "repair_storm: the run T=%ld %s failed (status %#x)\n", threads,
+			policy, status);
+		exit(1);
+	}
 }
 
 static void
@@ -225,6 +266,8 @@ storm(long threads, const char *policy, const char *lockstat_row)
 	result("sys_ms", threads, policy, cpu_ms(r1.ru_stime) - cpu_ms(r0.ru_stime), "ms");
 	result("regions_per_s", threads, policy, regions / wall_s, "ops/s");
 	result("ios_per_s", threads, policy, atomic_load(&s.ios) / wall_s, "ops/s");
+	result("io_wait_us", threads, policy,
+	       atomic_load(&s.io_wait_ns) / 1e3 / atomic_load(&s.ios), "us");
 }
 
 /* --- readers against one writer ----------------------------------------- */
@@ -271,11 +314,13 @@ writer(void *arg)
 }
 
 static void
-contention(long readers, const char *policy)
+contention(long readers, const char *policy, const char *lockstat_row)
 {
 	struct rw rw = { 0 };
 	pthread_t tid[MAX_THREADS];
 	char metric[96];
+
+	(void)lockstat_row; /* this run reports throughput only */
 
 	double t0 = bench_now_ns();
 	for (long i = 0; i <= readers; i++)
@@ -355,7 +400,8 @@ main(int argc, char **argv)
 	       "T up to %ld on %ld CPUs\n",
 	       regions, pages, chunk, io_us, max_threads, cpus);
 	if (profiling) {
-		storm(max_threads, rewind ? at_start : "linux", with_lockstat ? at_start : NULL);
+		in_fresh_process(storm, max_threads, rewind ? at_start : "linux",
+				 with_lockstat ? at_start : NULL);
 		return 0;
 	}
 	for (int rep = 0; rep < repeats; rep++) {
@@ -368,8 +414,8 @@ main(int argc, char **argv)
 					printf("# rwsem_spin=%s refused: skipped\n", policies[p]);
 					continue;
 				}
-				storm(t, rewind ? policies[p] : "linux",
-				      with_lockstat ? policies[p] : NULL);
+				in_fresh_process(storm, t, rewind ? policies[p] : "linux",
+						 with_lockstat ? policies[p] : NULL);
 			}
 			if (t == max_threads)
 				break;
@@ -377,7 +423,8 @@ main(int argc, char **argv)
 		for (size_t p = 0; p < (rewind ? NPOLICIES : 1); p++) {
 			if (rewind && bench_set_knob("rwsem_spin", policies[p]) != 0)
 				continue;
-			contention(cpus > 1 ? 2 * cpus - 1 : 1, rewind ? policies[p] : "linux");
+			in_fresh_process(contention, cpus > 1 ? 2 * cpus - 1 : 1,
+					 rewind ? policies[p] : "linux", NULL);
 		}
 	}
 	if (at_start[0] && bench_set_knob("rwsem_spin", at_start) != 0)
