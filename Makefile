@@ -11,9 +11,15 @@
 # PARAVIRT=y (default): Linux 2.6.2x's CONFIG_PARAVIRT, call sites patched by
 # the paravirt= knob; PARAVIRT=n: the native instructions inline, no table
 # (kernel/x86/paravirt.h). A PARAVIRT=n build goes to its own tree.
+# PV_CALLEE_SAVE=y (with PARAVIRT=y): the page-table accessors' sites
+# compiled callee-save with register-saving thunks, as Linux 2.6.30; default
+# n, 2.6.25's full-clobber sites. Each goes to its own tree.
 PARAVIRT ?= y
+PV_CALLEE_SAVE ?= n
 ifeq ($(PARAVIRT),n)
 BUILD    ?= build/nopv
+else ifeq ($(PV_CALLEE_SAVE),y)
+BUILD    ?= build/pv30
 else
 BUILD    ?= build
 endif
@@ -40,7 +46,8 @@ KCFLAGS  := -std=gnu11 -O2 -g $(WARN) -I. -I$(BUILD)/generated \
 	-ffreestanding -fno-pic -fno-pie -fno-stack-protector -fno-builtin \
 	-fno-asynchronous-unwind-tables -fno-omit-frame-pointer -fno-optimize-sibling-calls \
 	-mno-red-zone -mcmodel=kernel -mgeneral-regs-only -mno-mmx -mno-sse -mno-sse2 \
-	-fcf-protection=none -MMD -MP $(if $(filter n,$(PARAVIRT)),,-DCONFIG_PARAVIRT)
+	-fcf-protection=none -MMD -MP $(if $(filter n,$(PARAVIRT)),,-DCONFIG_PARAVIRT \
+	$(if $(filter y,$(PV_CALLEE_SAVE)),-DCONFIG_PV_CALLEE_SAVE))
 KLDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T linker.ld
 
 KERNEL := $(BUILD)/kernel.elf
@@ -102,17 +109,21 @@ $(KERNEL): $(BUILD)/kernel.pass1.elf tools/gensyms
 	$(Q)grub-file --is-x86-multiboot2 $@ || { echo "error: $@ has no valid multiboot2 header"; exit 1; }
 
 # --- the bootable ISO (BIOS + UEFI hybrid, dd-able to a USB stick) ----------
-$(ISO): $(KERNEL) $(BUILD)/initrd.cpio boot/grub.cfg.in | deps
+# $(call make_iso,KERNEL,INITRD,STAGING_DIR): the recipe writing the ISO $@
+define make_iso
 	@$(if $(Q),echo "  ISO     $@")
-	$(Q)rm -rf $(BUILD)/iso && mkdir -p $(BUILD)/iso/boot/grub
-	$(Q)cp $(KERNEL) $(BUILD)/iso/boot/kernel.elf
-	$(Q)cp $(BUILD)/initrd.cpio $(BUILD)/iso/boot/initrd.cpio
+	$(Q)rm -rf $(3) && mkdir -p $(3)/boot/grub
+	$(Q)cp $(1) $(3)/boot/kernel.elf
+	$(Q)cp $(2) $(3)/boot/initrd.cpio
 	$(Q)sed -e 's|@CMDLINE@|$(BOOT_CMDLINE)|' -e 's|@TIMEOUT@|$(GRUB_TIMEOUT)|' \
-		boot/grub.cfg.in > $(BUILD)/iso/boot/grub/grub.cfg
-	$(Q)grub-mkrescue -o $@ $(BUILD)/iso \
+		boot/grub.cfg.in > $(3)/boot/grub/grub.cfg
+	$(Q)grub-mkrescue -o $@ $(3) \
 		--install-modules="normal multiboot2 iso9660 part_msdos part_gpt configfile all_video serial terminal" \
-		--locales= --fonts= --themes= > $(BUILD)/grub-mkrescue.log 2>&1 \
-		|| { cat $(BUILD)/grub-mkrescue.log; exit 1; }
+		--locales= --fonts= --themes= > $(3).log 2>&1 \
+		|| { cat $(3).log; exit 1; }
+endef
+$(ISO): $(KERNEL) $(BUILD)/initrd.cpio boot/grub.cfg.in | deps
+	$(call make_iso,$(KERNEL),$(BUILD)/initrd.cpio,$(BUILD)/iso)
 
 iso: $(ISO)
 
@@ -275,12 +286,20 @@ $(HOSTED_PARAVIRT): tests/hosted/paravirt_bench.c kernel/x86/paravirt_patch.c \
 nopv-kernel:
 	$(Q)$(if $(filter n,$(PARAVIRT)),,$(MAKE) -s PARAVIRT=n BUILD=$(BUILD)/nopv $(BUILD)/nopv/kernel.elf)
 
+# make test boots the PV_CALLEE_SAVE=y kernel (2.6.30) too: its own kernel, this build's initrd.
+PV30_ISO := $(BUILD)/pv30/rewind.iso
+.PHONY: pv30-kernel
+pv30-kernel:
+	$(Q)$(MAKE) -s PV_CALLEE_SAVE=y BUILD=$(BUILD)/pv30 $(BUILD)/pv30/kernel.elf
+$(PV30_ISO): pv30-kernel $(BUILD)/initrd.cpio boot/grub.cfg.in | deps
+	$(call make_iso,$(BUILD)/pv30/kernel.elf,$(BUILD)/initrd.cpio,$(BUILD)/pv30/iso)
+
 clean:
 	rm -rf $(BUILD)
 
 help:
 	@sed -n '2,12p' Makefile | sed 's/^# \{0,1\}//'
-	@echo "Variables: CPUS= MEM= ACCEL=kvm|tcg CMDLINE=\"...\" UEFI=1 QEMUEXTRA=\"...\" V=1 PARAVIRT=y|n"
+	@echo "Variables: CPUS= MEM= ACCEL=kvm|tcg CMDLINE=\"...\" UEFI=1 QEMUEXTRA=\"...\" V=1 PARAVIRT=y|n PV_CALLEE_SAVE=n|y"
 	@echo "           BOOT_CMDLINE=\"...\" (baked into the ISO) GRUB_TIMEOUT=N (menu delay on real machines)"
 	@echo "Targets:   all iso qemu qemu-gdb gdb print-qemu test unit-test boot-test deps clean knobs-doc"
 	@echo "           hosted-bench (kernel code timed on this host's CPU: build/hosted/rwsem_bench, fstime_host, paravirt_bench)"
@@ -291,7 +310,8 @@ help:
 # --- make test: last, so that every list above is defined when its prerequisites are read ---
 # The hosted benchmarks are built (not run) so that they cannot rot; the
 # fuzz targets replay their seeds inside tools/test-all.
-# The PARAVIRT=n kernel is built (not booted) so that it cannot rot.
+# The PARAVIRT=n kernel is built (not booted) so that it cannot rot; the
+# default build's tests also boot the PV_CALLEE_SAVE=y one (tools/test-all).
 test: $(ISO) $(UNIT_BINS) $(HOSTED_BENCH) $(HOSTED_RWSEM) $(HOSTED_FSTIME) $(HOSTED_PARAVIRT) $(FUZZ_REPLAYS) \
-		$(FUZZ_SEEDS) nopv-kernel
+		$(FUZZ_SEEDS) nopv-kernel $(if $(filter y,$(PARAVIRT)),$(if $(filter n,$(PV_CALLEE_SAVE)),$(PV30_ISO)))
 	$(Q)tools/test-all --iso $(ISO) $(UNIT_BINS)

@@ -48,7 +48,8 @@ patch_sites(enum pv_mode mode)
 	     s++) {
 		void *const *slot = (void *const *)&pv_ops + s->type;
 		u8 buf[16];
-		if (!paravirt_patch_site(mode, s, (u64)slot, (u64)*slot, buf) ||
+		if (!paravirt_patch_site(mode, s, (u64)slot, (u64)*slot,
+					 paravirt_target_clobbers(s->type), buf) ||
 		    pwrite(self_mem, buf, s->len, (off_t)s->addr) != s->len ||
 		    memcmp((const void *)s->addr, buf, s->len)) {
 			fprintf(stderr, "paravirt_bench: cannot patch the site at %#lx\n", s->addr);
