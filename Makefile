@@ -258,29 +258,33 @@ $(HOSTED_FSTIME): tests/hosted/fstime_host.c tests/unit/fs_host.h tests/unit/uni
 	$(Q)$(HOSTCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -I. -Iuser -DHOSTED \
 		-Wno-maybe-uninitialized -Wno-dangling-pointer -o $@ tests/hosted/fstime_host.c user/lib/bench.c user/lib/procfile.c
 
-# mm/paging.c with the paravirt boundary, twice: CONFIG_PARAVIRT and not, each
-# copy's symbols local but for its entry point (tests/hosted/pgtable_work.c),
-# its sites in a section the host linker brackets with __start_/__stop_.
+# mm/paging.c with the paravirt boundary, three times: CONFIG_PARAVIRT
+# (2.6.25's sites), CONFIG_PARAVIRT with CONFIG_PV_CALLEE_SAVE (2.6.30's;
+# its table pv_ops30) and neither, each copy's symbols local but for its
+# entry point (tests/hosted/pgtable_work.c), its sites in a section the host
+# linker brackets with __start_/__stop_.
 HOSTED_PARAVIRT := $(BUILD)/hosted/paravirt_bench
 HOSTED_PV_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -I. -Iuser \
 	-DHOSTED -DCONFIG_PARAVIRT -mno-red-zone -fno-pie
+HOSTED_PV_COPY_native := $(filter-out -DCONFIG_PARAVIRT,$(HOSTED_PV_CFLAGS))
+HOSTED_PV_COPY_pv := $(HOSTED_PV_CFLAGS)
+HOSTED_PV_COPY_pv30 := $(HOSTED_PV_CFLAGS) -DCONFIG_PV_CALLEE_SAVE -Dpv_ops=pv_ops30
 $(BUILD)/hosted/pgtable_work_%.o: tests/hosted/pgtable_work.c mm/paging.c $(wildcard mm/*.h) \
 		kernel/x86/paravirt.h | deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $@")
-	$(Q)$(HOSTCC) $(if $(filter native,$*),$(filter-out -DCONFIG_PARAVIRT,$(HOSTED_PV_CFLAGS)),\
-		$(HOSTED_PV_CFLAGS)) -DPGTABLE_WORK=pgtable_work_$* -fvisibility=hidden \
+	$(Q)$(HOSTCC) $(HOSTED_PV_COPY_$*) -DPGTABLE_WORK=pgtable_work_$* -fvisibility=hidden \
 		-c -o $@.tmp.o $<
 	$(Q)$(LD) -r -o $@ $@.tmp.o && rm -f $@.tmp.o
-	$(Q)objcopy --localize-hidden --rename-section .parainstructions=parainstructions $@
+	$(Q)objcopy --localize-hidden --rename-section .parainstructions=parainstructions_$* $@
+HOSTED_PV_COPIES := $(BUILD)/hosted/pgtable_work_pv.o $(BUILD)/hosted/pgtable_work_pv30.o \
+	$(BUILD)/hosted/pgtable_work_native.o
 $(HOSTED_PARAVIRT): tests/hosted/paravirt_bench.c kernel/x86/paravirt_patch.c \
-		kernel/x86/paravirt_patch.h $(BUILD)/hosted/pgtable_work_pv.o \
-		$(BUILD)/hosted/pgtable_work_native.o user/lib/bench.c user/lib/bench.h \
+		kernel/x86/paravirt_patch.h $(HOSTED_PV_COPIES) user/lib/bench.c user/lib/bench.h \
 		user/lib/procfile.c user/lib/procfile.h | deps
 	@$(if $(Q),echo "  HOSTCC  $@")
 	$(Q)$(HOSTCC) $(HOSTED_PV_CFLAGS) -no-pie -o $@ tests/hosted/paravirt_bench.c \
-		$(BUILD)/hosted/pgtable_work_pv.o $(BUILD)/hosted/pgtable_work_native.o \
-		user/lib/bench.c user/lib/procfile.c
+		$(HOSTED_PV_COPIES) user/lib/bench.c user/lib/procfile.c
 
 .PHONY: nopv-kernel
 nopv-kernel:

@@ -110,21 +110,11 @@ PV_DEFINE_LEVEL_NATIVES(pmd)
 PV_DEFINE_LEVEL_NATIVES(pte)
 
 #ifdef CONFIG_PV_CALLEE_SAVE
-#define LEVEL_THUNKS(name)                              \
-	PV_CALLEE_SAVE_REGS_THUNK(native_##name##_val); \
-	PV_CALLEE_SAVE_REGS_THUNK(native_make_##name);
-LEVEL_THUNKS(pgd)
-LEVEL_THUNKS(pud)
-LEVEL_THUNKS(pmd)
-LEVEL_THUNKS(pte)
-#define ACCESSOR(func) PV_CALLEE_SAVE(func)
-#else
-#define ACCESSOR(func) func
+PV_DEFINE_LEVEL_THUNKS(pgd);
+PV_DEFINE_LEVEL_THUNKS(pud);
+PV_DEFINE_LEVEL_THUNKS(pmd);
+PV_DEFINE_LEVEL_THUNKS(pte);
 #endif
-
-#define LEVEL_SLOTS(name)                                                                         \
-	.name##_val = ACCESSOR(native_##name##_val), .make_##name = ACCESSOR(native_make_##name), \
-	.set_##name = native_set_##name
 
 struct paravirt_ops pv_ops = {
 	.cpu = { .read_tsc = native_read_tsc,
@@ -144,10 +134,10 @@ struct paravirt_ops pv_ops = {
 		 .flush_tlb_user = native_flush_tlb,
 		 .flush_tlb_kernel = native_flush_tlb_global,
 		 .flush_tlb_single = native_flush_tlb_single,
-		 LEVEL_SLOTS(pgd),
-		 LEVEL_SLOTS(pud),
-		 LEVEL_SLOTS(pmd),
-		 LEVEL_SLOTS(pte) },
+		 PV_LEVEL_SLOTS(pgd),
+		 PV_LEVEL_SLOTS(pud),
+		 PV_LEVEL_SLOTS(pmd),
+		 PV_LEVEL_SLOTS(pte) },
 	.lock = { .spin_lock_flags = default_spin_lock_flags },
 };
 

@@ -437,6 +437,22 @@ PV_LEVEL_NATIVES(pte)
 		WRITE_ONCE(slot->val, e.val);              \
 	}
 
+/*
+ * A level's slots in an initializer of the table: its natives, the
+ * accessors behind the thunks PV_DEFINE_LEVEL_THUNKS made in a 2.6.30 build.
+ */
+#ifdef CONFIG_PV_CALLEE_SAVE
+#define PV_DEFINE_LEVEL_THUNKS(name)                    \
+	PV_CALLEE_SAVE_REGS_THUNK(native_##name##_val); \
+	PV_CALLEE_SAVE_REGS_THUNK(native_make_##name)
+#define PV_ACCESSOR_NATIVE(func) PV_CALLEE_SAVE(func)
+#else
+#define PV_ACCESSOR_NATIVE(func) func
+#endif
+#define PV_LEVEL_SLOTS(name)                                   \
+	.name##_val = PV_ACCESSOR_NATIVE(native_##name##_val), \
+	.make_##name = PV_ACCESSOR_NATIVE(native_make_##name), .set_##name = native_set_##name
+
 static inline u64
 read_tsc_op(void)
 {
