@@ -11,9 +11,15 @@
 # PARAVIRT=y (default): Linux 2.6.2x's CONFIG_PARAVIRT, call sites patched by
 # the paravirt= knob; PARAVIRT=n: the native instructions inline, no table
 # (kernel/x86/paravirt.h). A PARAVIRT=n build goes to its own tree.
+# PV_CALLEE_SAVE=y (with PARAVIRT=y): the page-table accessors' sites
+# compiled callee-save with register-saving thunks, as Linux 2.6.30; default
+# n, 2.6.25's full-clobber sites. Each goes to its own tree.
 PARAVIRT ?= y
+PV_CALLEE_SAVE ?= n
 ifeq ($(PARAVIRT),n)
 BUILD    ?= build/nopv
+else ifeq ($(PV_CALLEE_SAVE),y)
+BUILD    ?= build/pv30
 else
 BUILD    ?= build
 endif
@@ -40,7 +46,8 @@ KCFLAGS  := -std=gnu11 -O2 -g $(WARN) -I. -I$(BUILD)/generated \
 	-ffreestanding -fno-pic -fno-pie -fno-stack-protector -fno-builtin \
 	-fno-asynchronous-unwind-tables -fno-omit-frame-pointer -fno-optimize-sibling-calls \
 	-mno-red-zone -mcmodel=kernel -mgeneral-regs-only -mno-mmx -mno-sse -mno-sse2 \
-	-fcf-protection=none -MMD -MP $(if $(filter n,$(PARAVIRT)),,-DCONFIG_PARAVIRT)
+	-fcf-protection=none -MMD -MP $(if $(filter n,$(PARAVIRT)),,-DCONFIG_PARAVIRT \
+	$(if $(filter y,$(PV_CALLEE_SAVE)),-DCONFIG_PV_CALLEE_SAVE))
 KLDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T linker.ld
 
 KERNEL := $(BUILD)/kernel.elf
@@ -102,17 +109,21 @@ $(KERNEL): $(BUILD)/kernel.pass1.elf tools/gensyms
 	$(Q)grub-file --is-x86-multiboot2 $@ || { echo "error: $@ has no valid multiboot2 header"; exit 1; }
 
 # --- the bootable ISO (BIOS + UEFI hybrid, dd-able to a USB stick) ----------
-$(ISO): $(KERNEL) $(BUILD)/initrd.cpio boot/grub.cfg.in | deps
+# $(call make_iso,KERNEL,INITRD,STAGING_DIR): the recipe writing the ISO $@
+define make_iso
 	@$(if $(Q),echo "  ISO     $@")
-	$(Q)rm -rf $(BUILD)/iso && mkdir -p $(BUILD)/iso/boot/grub
-	$(Q)cp $(KERNEL) $(BUILD)/iso/boot/kernel.elf
-	$(Q)cp $(BUILD)/initrd.cpio $(BUILD)/iso/boot/initrd.cpio
+	$(Q)rm -rf $(3) && mkdir -p $(3)/boot/grub
+	$(Q)cp $(1) $(3)/boot/kernel.elf
+	$(Q)cp $(2) $(3)/boot/initrd.cpio
 	$(Q)sed -e 's|@CMDLINE@|$(BOOT_CMDLINE)|' -e 's|@TIMEOUT@|$(GRUB_TIMEOUT)|' \
-		boot/grub.cfg.in > $(BUILD)/iso/boot/grub/grub.cfg
-	$(Q)grub-mkrescue -o $@ $(BUILD)/iso \
+		boot/grub.cfg.in > $(3)/boot/grub/grub.cfg
+	$(Q)grub-mkrescue -o $@ $(3) \
 		--install-modules="normal multiboot2 iso9660 part_msdos part_gpt configfile all_video serial terminal" \
-		--locales= --fonts= --themes= > $(BUILD)/grub-mkrescue.log 2>&1 \
-		|| { cat $(BUILD)/grub-mkrescue.log; exit 1; }
+		--locales= --fonts= --themes= > $(3).log 2>&1 \
+		|| { cat $(3).log; exit 1; }
+endef
+$(ISO): $(KERNEL) $(BUILD)/initrd.cpio boot/grub.cfg.in | deps
+	$(call make_iso,$(KERNEL),$(BUILD)/initrd.cpio,$(BUILD)/iso)
 
 iso: $(ISO)
 
@@ -256,29 +267,33 @@ $(HOSTED_FSTIME): tests/hosted/fstime_host.c tests/unit/fs_host.h tests/unit/uni
 	$(Q)$(HOSTCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -I. -Iuser -DHOSTED \
 		-Wno-maybe-uninitialized -Wno-dangling-pointer -o $@ tests/hosted/fstime_host.c user/lib/bench.c user/lib/procfile.c
 
-# mm/paging.c with the paravirt boundary, twice: CONFIG_PARAVIRT and not, each
-# copy's symbols local but for its entry point (tests/hosted/pgtable_work.c),
-# its sites in a section the host linker brackets with __start_/__stop_.
+# mm/paging.c with the paravirt boundary, three times: CONFIG_PARAVIRT
+# (2.6.25's sites), CONFIG_PARAVIRT with CONFIG_PV_CALLEE_SAVE (2.6.30's;
+# its table pv_ops30) and neither, each copy's symbols local but for its
+# entry point (tests/hosted/pgtable_work.c), its sites in a section the host
+# linker brackets with __start_/__stop_.
 HOSTED_PARAVIRT := $(BUILD)/hosted/paravirt_bench
 HOSTED_PV_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -I. -Iuser \
 	-DHOSTED -DCONFIG_PARAVIRT -mno-red-zone -fno-pie
+HOSTED_PV_COPY_native := $(filter-out -DCONFIG_PARAVIRT,$(HOSTED_PV_CFLAGS))
+HOSTED_PV_COPY_pv := $(HOSTED_PV_CFLAGS)
+HOSTED_PV_COPY_pv30 := $(HOSTED_PV_CFLAGS) -DCONFIG_PV_CALLEE_SAVE -Dpv_ops=pv_ops30
 $(BUILD)/hosted/pgtable_work_%.o: tests/hosted/pgtable_work.c mm/paging.c $(wildcard mm/*.h) \
 		kernel/x86/paravirt.h | deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $@")
-	$(Q)$(HOSTCC) $(if $(filter native,$*),$(filter-out -DCONFIG_PARAVIRT,$(HOSTED_PV_CFLAGS)),\
-		$(HOSTED_PV_CFLAGS)) -DPGTABLE_WORK=pgtable_work_$* -fvisibility=hidden \
+	$(Q)$(HOSTCC) $(HOSTED_PV_COPY_$*) -DPGTABLE_WORK=pgtable_work_$* -fvisibility=hidden \
 		-c -o $@.tmp.o $<
 	$(Q)$(LD) -r -o $@ $@.tmp.o && rm -f $@.tmp.o
-	$(Q)objcopy --localize-hidden --rename-section .parainstructions=parainstructions $@
+	$(Q)objcopy --localize-hidden --rename-section .parainstructions=parainstructions_$* $@
+HOSTED_PV_COPIES := $(BUILD)/hosted/pgtable_work_pv.o $(BUILD)/hosted/pgtable_work_pv30.o \
+	$(BUILD)/hosted/pgtable_work_native.o
 $(HOSTED_PARAVIRT): tests/hosted/paravirt_bench.c kernel/x86/paravirt_patch.c \
-		kernel/x86/paravirt_patch.h $(BUILD)/hosted/pgtable_work_pv.o \
-		$(BUILD)/hosted/pgtable_work_native.o user/lib/bench.c user/lib/bench.h \
+		kernel/x86/paravirt_patch.h $(HOSTED_PV_COPIES) user/lib/bench.c user/lib/bench.h \
 		user/lib/procfile.c user/lib/procfile.h | deps
 	@$(if $(Q),echo "  HOSTCC  $@")
 	$(Q)$(HOSTCC) $(HOSTED_PV_CFLAGS) -no-pie -o $@ tests/hosted/paravirt_bench.c \
-		$(BUILD)/hosted/pgtable_work_pv.o $(BUILD)/hosted/pgtable_work_native.o \
-		user/lib/bench.c user/lib/procfile.c
+		$(HOSTED_PV_COPIES) user/lib/bench.c user/lib/procfile.c
 # Here, not above: a rule's prerequisites are expanded where make reads them.
 hosted-bench: $(HOSTED_RWSEM) $(HOSTED_FSTIME) $(HOSTED_PARAVIRT)
 
@@ -286,12 +301,20 @@ hosted-bench: $(HOSTED_RWSEM) $(HOSTED_FSTIME) $(HOSTED_PARAVIRT)
 nopv-kernel:
 	$(Q)$(if $(filter n,$(PARAVIRT)),,$(MAKE) -s PARAVIRT=n BUILD=$(BUILD)/nopv $(BUILD)/nopv/kernel.elf)
 
+# make test boots the PV_CALLEE_SAVE=y kernel (2.6.30) too: its own kernel, this build's initrd.
+PV30_ISO := $(BUILD)/pv30/rewind.iso
+.PHONY: pv30-kernel
+pv30-kernel:
+	$(Q)$(MAKE) -s PV_CALLEE_SAVE=y BUILD=$(BUILD)/pv30 $(BUILD)/pv30/kernel.elf
+$(PV30_ISO): pv30-kernel $(BUILD)/initrd.cpio boot/grub.cfg.in | deps
+	$(call make_iso,$(BUILD)/pv30/kernel.elf,$(BUILD)/initrd.cpio,$(BUILD)/pv30/iso)
+
 clean:
 	rm -rf $(BUILD)
 
 help:
 	@sed -n '2,12p' Makefile | sed 's/^# \{0,1\}//'
-	@echo "Variables: CPUS= MEM= ACCEL=kvm|tcg CMDLINE=\"...\" UEFI=1 QEMUEXTRA=\"...\" V=1 PARAVIRT=y|n"
+	@echo "Variables: CPUS= MEM= ACCEL=kvm|tcg CMDLINE=\"...\" UEFI=1 QEMUEXTRA=\"...\" V=1 PARAVIRT=y|n PV_CALLEE_SAVE=n|y"
 	@echo "           BOOT_CMDLINE=\"...\" (baked into the ISO) GRUB_TIMEOUT=N (menu delay on real machines)"
 	@echo "Targets:   all iso qemu qemu-gdb gdb print-qemu test unit-test boot-test deps clean knobs-doc"
 	@echo "           hosted-bench (kernel code timed on this host's CPU: build/hosted/rwsem_bench, fstime_host, paravirt_bench)"
@@ -302,7 +325,8 @@ help:
 # --- make test: last, so that every list above is defined when its prerequisites are read ---
 # The hosted benchmarks are built (not run) so that they cannot rot; the
 # fuzz targets replay their seeds inside tools/test-all.
-# The PARAVIRT=n kernel is built (not booted) so that it cannot rot.
+# The PARAVIRT=n kernel is built (not booted) so that it cannot rot; the
+# default build's tests also boot the PV_CALLEE_SAVE=y one (tools/test-all).
 test: $(ISO) $(UNIT_BINS) $(HOSTED_BENCH) $(HOSTED_RWSEM) $(HOSTED_FSTIME) $(HOSTED_PARAVIRT) $(FUZZ_REPLAYS) \
-		$(FUZZ_SEEDS) nopv-kernel
+		$(FUZZ_SEEDS) nopv-kernel $(if $(filter y,$(PARAVIRT)),$(if $(filter n,$(PV_CALLEE_SAVE)),$(PV30_ISO)))
 	$(Q)tools/test-all --iso $(ISO) $(UNIT_BINS)

@@ -6,7 +6,9 @@
  * native_read_tsc, native_safe_halt, ...), so that a profile of an
  * indirect or patched kernel names them as the seed's does. The four
  * irq-flag natives are written in assembly: their sites are callee-save
- * (paravirt.h), so they may touch nothing but rax and the flags.
+ * (paravirt.h), so they may touch nothing but rax and the flags. With
+ * PV_CALLEE_SAVE=y the page-table accessors' sites are callee-save too,
+ * and their slots hold register-saving thunks in front of the C natives.
  *
  * Every site is built as "call *pv_ops.op(%rip)" (mode indirect). At boot,
  * before the other CPUs start, paravirt_init checks that each site holds
@@ -56,8 +58,6 @@ BUILD_BUG_ON(PV_TYPE(cpu.swapgs) != 1);
 BUILD_BUG_ON(PV_TYPE(cpu.iret) != 2);
 BUILD_BUG_ON(PV_TYPE(cpu.usergs_sysret64) != 3);
 BUILD_BUG_ON(PV_TYPE(irq.irq_disable) != 6);
-/* clang-format off */
-/* clang-format on */
 
 u64
 native_read_tsc(void)
@@ -109,9 +109,12 @@ PV_DEFINE_LEVEL_NATIVES(pud)
 PV_DEFINE_LEVEL_NATIVES(pmd)
 PV_DEFINE_LEVEL_NATIVES(pte)
 
-#define LEVEL_SLOTS(name)                                                     \
-	.name##_val = native_##name##_val, .make_##name = native_make_##name, \
-	.set_##name = native_set_##name
+#ifdef CONFIG_PV_CALLEE_SAVE
+PV_DEFINE_LEVEL_THUNKS(pgd);
+PV_DEFINE_LEVEL_THUNKS(pud);
+PV_DEFINE_LEVEL_THUNKS(pmd);
+PV_DEFINE_LEVEL_THUNKS(pte);
+#endif
 
 struct paravirt_ops pv_ops = {
 	.cpu = { .read_tsc = native_read_tsc,
@@ -131,10 +134,10 @@ struct paravirt_ops pv_ops = {
 		 .flush_tlb_user = native_flush_tlb,
 		 .flush_tlb_kernel = native_flush_tlb_global,
 		 .flush_tlb_single = native_flush_tlb_single,
-		 LEVEL_SLOTS(pgd),
-		 LEVEL_SLOTS(pud),
-		 LEVEL_SLOTS(pmd),
-		 LEVEL_SLOTS(pte) },
+		 PV_LEVEL_SLOTS(pgd),
+		 PV_LEVEL_SLOTS(pud),
+		 PV_LEVEL_SLOTS(pmd),
+		 PV_LEVEL_SLOTS(pte) },
 	.lock = { .spin_lock_flags = default_spin_lock_flags },
 };
 
@@ -143,11 +146,18 @@ struct paravirt_ops pv_ops = {
 extern const struct paravirt_site __start_parainstructions[], __stop_parainstructions[];
 
 static void paravirt_knob_changed(void);
-KNOB_ENUM_NOTIFY(paravirt_knob, "paravirt", PV_MODE_PATCHED, true, paravirt_knob_changed,
+/* A 2.6.30 kernel (PV_CALLEE_SAVE=y) boots as 2.6.30 patched itself; the others as 2.6.25. */
+#ifdef CONFIG_PV_CALLEE_SAVE
+#define PV_BOOT_MODE PV_MODE_IDENT
+#else
+#define PV_BOOT_MODE PV_MODE_PATCHED
+#endif
+KNOB_ENUM_NOTIFY(paravirt_knob, "paravirt", PV_BOOT_MODE, true, paravirt_knob_changed,
 		 "what stands behind the paravirt call sites (regression 3, PARAVIRT=y builds): "
 		 "indirect = call through pv_ops (unpatched CONFIG_PARAVIRT), patched = 2.6.25's "
 		 "boot patching (irq flags, cr2/cr3, invlpg inline, the rest direct calls), ident "
-		 "= 2.6.30 (page-table accessors one mov)",
+		 "= 2.6.30 (page-table accessors one mov); default patched, ident in a "
+		 "PV_CALLEE_SAVE=y build",
 		 "indirect", "patched", "ident");
 
 static int text_mode = PV_MODE_INDIRECT; /* what the text holds: as built until paravirt_init */
@@ -178,7 +188,8 @@ site_bytes(const struct paravirt_site *s, enum pv_mode mode, u8 *buf)
 {
 	void *const *slot = (void *const *)&pv_ops + s->type;
 
-	if (!paravirt_patch_site(mode, s, (u64)slot, (u64)*slot, buf))
+	if (!paravirt_patch_site(mode, s, (u64)slot, (u64)*slot, paravirt_target_clobbers(s->type),
+				 buf))
 		panic("paravirt: the site at %#lx (type %u, %u bytes) cannot take mode %d", s->addr,
 		      s->type, s->len, mode);
 }

@@ -27,6 +27,20 @@
  * code's cli, swapgs, iretq and sysret go through the same table
  * (paravirt_asm.inc).
  *
+ * How the page-table accessors (pte_val, make_pte and their pmd/pud/pgd
+ * twins) are compiled is a second build option, because it is a property
+ * of every site's code, not of what a site holds:
+ *
+ *   PV_CALLEE_SAVE=n  (the default) 2.6.25: full-clobber sites, the C
+ *                     natives in the table;
+ *   PV_CALLEE_SAVE=y  2.6.30 (ecb93d1c, da5de7c2): callee-save sites (only
+ *                     rax clobbered), so the compiler keeps values in
+ *                     caller-saved registers across them; each slot is a
+ *                     struct pv_callee_save holding a register-saving thunk
+ *                     (__raw_callee_save_native_pte_val ...) in front of
+ *                     the C native, so that nothing but a callee-save
+ *                     function can be stored there.
+ *
  * Page-table entries have one type per level (pgd/pud/pmd/pte), as in
  * Linux, because the regression's profile names the per-level accessors.
  */
@@ -188,9 +202,19 @@ struct pv_time_ops {
 	u64 (*sched_clock)(void);
 };
 
-#define PV_LEVEL_OPS(name)              \
-	u64 (*name##_val)(name##_t e);  \
-	name##_t (*make_##name)(u64 v); \
+#ifdef CONFIG_PV_CALLEE_SAVE
+/* A slot only a callee-save function may fill: PV_CALLEE_SAVE(f) names f's thunk. */
+struct pv_callee_save {
+	void *func;
+};
+#define PV_ACCESSOR_SLOT(field, decl) struct pv_callee_save field
+#else
+#define PV_ACCESSOR_SLOT(field, decl) decl
+#endif
+
+#define PV_LEVEL_OPS(name)                                             \
+	PV_ACCESSOR_SLOT(name##_val, u64 (*name##_val)(name##_t e));   \
+	PV_ACCESSOR_SLOT(make_##name, name##_t (*make_##name)(u64 v)); \
 	void (*set_##name)(name##_t * slot, name##_t e);
 
 struct pv_mmu_ops {
@@ -206,6 +230,7 @@ struct pv_mmu_ops {
 	PV_LEVEL_OPS(pte)
 };
 #undef PV_LEVEL_OPS
+#undef PV_ACCESSOR_SLOT
 
 struct pv_lock_ops {
 	void (*spin_lock_flags)(struct spinlock *l, u64 flags);
@@ -240,6 +265,15 @@ bool paravirt_text_changing(void);
 #define CLBR_R10 (1u << 7)
 #define CLBR_R11 (1u << 8)
 #define CLBR_ANY 0x1ffu
+
+/* A page-table accessor's site in this build: what it lets its callee clobber, and its call. */
+#ifdef CONFIG_PV_CALLEE_SAVE
+#define PV_ACCESSOR_CLOBBERS   CLBR_RAX
+#define PVOP_ACCESSOR1(op, a1) PVOP_CALLEE1(op, a1)
+#else
+#define PV_ACCESSOR_CLOBBERS   CLBR_ANY
+#define PVOP_ACCESSOR1(op, a1) PVOP_CALL1(op, a1)
+#endif
 
 /* One record of .parainstructions: where a site is and what it calls. */
 struct paravirt_site {
@@ -330,6 +364,33 @@ register u64 pv_stack_pointer __asm__("rsp");
 		pv_rax_;                                                        \
 	})
 
+/*
+ * The register-saving thunk __raw_callee_save_<func> (Linux's
+ * PV_CALLEE_SAVE_REGS_THUNK): saves the caller-saved registers but rax,
+ * calls the C function func (one argument in rdi, the result in rax),
+ * restores them. It builds a frame, so that a backtrace from func names
+ * the site's function, and the nine pushes leave the stack 16-byte aligned
+ * at the call.
+ */
+/* clang-format off */
+#define PV_CALLEE_SAVE_REGS_THUNK(func)                                              \
+	void __raw_callee_save_##func(void);                                         \
+	__asm__(".pushsection .text, \"ax\"\n\t"                                     \
+		".globl __raw_callee_save_" #func "\n\t"                              \
+		".type __raw_callee_save_" #func ", @function\n"                       \
+		"__raw_callee_save_" #func ":\n\t"                                     \
+		"push %rbp\n\tmov %rsp, %rbp\n\t"                                      \
+		"push %rcx\n\tpush %rdx\n\tpush %rsi\n\tpush %rdi\n\t"                \
+		"push %r8\n\tpush %r9\n\tpush %r10\n\tpush %r11\n\t"                  \
+		"call " #func "\n\t"                                                   \
+		"pop %r11\n\tpop %r10\n\tpop %r9\n\tpop %r8\n\t"                       \
+		"pop %rdi\n\tpop %rsi\n\tpop %rdx\n\tpop %rcx\n\t"                     \
+		"pop %rbp\n\tret\n\t"                                                  \
+		".size __raw_callee_save_" #func ", . - __raw_callee_save_" #func "\n\t" \
+		".popsection")
+/* clang-format on */
+#define PV_CALLEE_SAVE(func) ((struct pv_callee_save){ (void *)__raw_callee_save_##func })
+
 /* The out-of-line natives the table holds (kernel/x86/paravirt.c). */
 u64 native_read_tsc(void);
 void native_swapgs(void);
@@ -375,6 +436,22 @@ PV_LEVEL_NATIVES(pte)
 	{                                                  \
 		WRITE_ONCE(slot->val, e.val);              \
 	}
+
+/*
+ * A level's slots in an initializer of the table: its natives, the
+ * accessors behind the thunks PV_DEFINE_LEVEL_THUNKS made in a 2.6.30 build.
+ */
+#ifdef CONFIG_PV_CALLEE_SAVE
+#define PV_DEFINE_LEVEL_THUNKS(name)                    \
+	PV_CALLEE_SAVE_REGS_THUNK(native_##name##_val); \
+	PV_CALLEE_SAVE_REGS_THUNK(native_make_##name)
+#define PV_ACCESSOR_NATIVE(func) PV_CALLEE_SAVE(func)
+#else
+#define PV_ACCESSOR_NATIVE(func) func
+#endif
+#define PV_LEVEL_SLOTS(name)                                   \
+	.name##_val = PV_ACCESSOR_NATIVE(native_##name##_val), \
+	.make_##name = PV_ACCESSOR_NATIVE(native_make_##name), .set_##name = native_set_##name
 
 static inline u64
 read_tsc_op(void)
@@ -454,18 +531,18 @@ spin_lock_flags(struct spinlock *l, u64 flags)
 	PVOP_CALL2(lock.spin_lock_flags, l, flags);
 }
 
-#define PT_LEVEL(name)                                               \
-	static inline u64 name##_val(name##_t e)                     \
-	{                                                            \
-		return PVOP_CALL1(mmu.name##_val, e.val);            \
-	}                                                            \
-	static inline name##_t make_##name(u64 v)                    \
-	{                                                            \
-		return (name##_t){ PVOP_CALL1(mmu.make_##name, v) }; \
-	}                                                            \
-	static inline void set_##name(name##_t *slot, name##_t e)    \
-	{                                                            \
-		PVOP_CALL2(mmu.set_##name, slot, e.val);             \
+#define PT_LEVEL(name)                                                   \
+	static inline u64 name##_val(name##_t e)                         \
+	{                                                                \
+		return PVOP_ACCESSOR1(mmu.name##_val, e.val);            \
+	}                                                                \
+	static inline name##_t make_##name(u64 v)                        \
+	{                                                                \
+		return (name##_t){ PVOP_ACCESSOR1(mmu.make_##name, v) }; \
+	}                                                                \
+	static inline void set_##name(name##_t *slot, name##_t e)        \
+	{                                                                \
+		PVOP_CALL2(mmu.set_##name, slot, e.val);                 \
 	}
 
 #else

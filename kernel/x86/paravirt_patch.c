@@ -4,10 +4,12 @@
  * The replacements are 2.6.25's native_patch (linux-facts §3.3): cli, sti,
  * "pushfq; pop %rax", "push %rdi; popfq", the CR2/CR3 moves, invlpg,
  * swapgs and "swapgs; sysretq" inline, iret a direct jump (E9 rel32),
- * everything else a direct call (E8 rel32) to the slot's target,
- * allowed because every such site lets the callee clobber all caller-saved
- * registers. ident adds 2.6.30's identity accessors: pte_val, make_pte and
- * their pmd/pud/pgd twins become "mov %rdi, %rax" (the value is the entry).
+ * everything else a direct call (E8 rel32) to the slot's target where
+ * the site lets the target clobber all it may: a full-clobber site may call
+ * any target, a callee-save site (PV_CALLEE_SAVE=y's accessors) only a
+ * callee-save one, such as a register-saving thunk. ident adds 2.6.30's
+ * identity accessors: pte_val, make_pte and their pmd/pud/pgd twins become
+ * "mov %rdi, %rax" (the value is the entry).
  */
 #include "kernel/x86/paravirt_patch.h"
 
@@ -49,8 +51,9 @@ is_jump(unsigned type)
 	return type == PV_TYPE(cpu.iret) || type == PV_TYPE(cpu.usergs_sysret64);
 }
 
+/* pte_val, make_pte and their pmd/pud/pgd twins: identities on x86-64. */
 static bool
-is_identity_accessor(unsigned type)
+is_entry_accessor(unsigned type)
 {
 	static const unsigned ident[] = {
 		PV_TYPE(mmu.pgd_val),  PV_TYPE(mmu.make_pgd), PV_TYPE(mmu.pud_val),
@@ -63,15 +66,16 @@ is_identity_accessor(unsigned type)
 	return false;
 }
 
-/* The registers an op's native may clobber: the irq-flag ops and the entry code's are callee-save. */
-static u16
-target_clobbers(unsigned type)
+u16
+paravirt_target_clobbers(unsigned type)
 {
 	if (type == PV_TYPE(irq.save_fl) || type == PV_TYPE(irq.restore_fl) ||
 	    type == PV_TYPE(irq.irq_disable) || type == PV_TYPE(irq.irq_enable))
 		return CLBR_RAX;
 	if (type == PV_TYPE(cpu.swapgs) || is_jump(type))
 		return 0;
+	if (is_entry_accessor(type))
+		return PV_ACCESSOR_CLOBBERS; /* the C native, or its thunk */
 	return CLBR_ANY;
 }
 
@@ -83,7 +87,7 @@ replacement(enum pv_mode mode, unsigned type)
 
 	if (mode == PV_MODE_INDIRECT)
 		return (struct inline_insn){ 0, { 0 } };
-	if (mode == PV_MODE_IDENT && is_identity_accessor(type))
+	if (mode == PV_MODE_IDENT && is_entry_accessor(type))
 		return mov_rdi_rax;
 	return native_insn(type);
 }
@@ -128,7 +132,8 @@ put_rel32(u8 *at, u64 end, u64 dest)
 }
 
 bool
-paravirt_patch_site(enum pv_mode mode, const struct paravirt_site *s, u64 slot, u64 target, u8 *buf)
+paravirt_patch_site(enum pv_mode mode, const struct paravirt_site *s, u64 slot, u64 target,
+		    u16 target_clobbers, u8 *buf)
 {
 	u64 end = s->addr + s->len;
 
@@ -149,7 +154,7 @@ paravirt_patch_site(enum pv_mode mode, const struct paravirt_site *s, u64 slot, 
 		return put_rel32(buf + s->len - 4, end, slot);
 	}
 	/* As Linux's patcher: no direct call to a target that clobbers more than the site allows. */
-	if (target_clobbers(s->type) & ~s->clobbers)
+	if (target_clobbers & ~s->clobbers)
 		return false;
 	put_nop(buf, s->len - 5);
 	buf[s->len - 5] = is_jump(s->type) ? 0xe9 : 0xe8; /* jmp or call rel32 */

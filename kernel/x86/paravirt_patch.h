@@ -17,14 +17,24 @@ enum pv_mode {
 
 /*
  * Fills buf[0, s->len) with the bytes the site s holds in mode: slot is the
- * run-time address of its pv_ops slot, target the function the slot holds.
+ * run-time address of its pv_ops slot, target the function the slot holds
+ * and target_clobbers the registers that function may clobber (CLBR_*).
  * Padding is one multi-byte NOP in front, so that the replacement (and a
  * call's return address) ends where the site ends whatever the mode: a
  * return address saved in one mode stays an instruction boundary in every
- * other. Returns false if the site's length or clobbers do not allow it.
+ * other. Returns false if the site's length does not allow it, or if mode
+ * would call a target that clobbers more than the site lets it.
  */
 bool paravirt_patch_site(enum pv_mode mode, const struct paravirt_site *s, u64 slot, u64 target,
-			 u8 *buf);
+			 u16 target_clobbers, u8 *buf);
+
+/*
+ * The registers the function in type's slot may clobber, as this build
+ * declares the table: the irq-flag ops rax, the entry code's none, the
+ * page-table accessors rax with PV_CALLEE_SAVE=y (their thunks) and all
+ * caller-saved ones without (the C natives), every other op all.
+ */
+u16 paravirt_target_clobbers(unsigned type);
 
 /* Whether mode puts an instruction sequence of its own in place of type's call. */
 bool paravirt_type_inlined(enum pv_mode mode, unsigned type);

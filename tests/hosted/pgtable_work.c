@@ -1,10 +1,12 @@
 /*
  * pgtable_work.c - the page-table work of a page fault and of an unmap,
  * done by mm/paging.c itself over in-memory tables on the host, for
- * tests/hosted/paravirt_bench.c. Built twice: with -DCONFIG_PARAVIRT (every
- * entry access a paravirt call site, patched by the benchmark for each
- * mode) and without (the inline natives of PARAVIRT=n), each copy's symbols
- * made local but for its one entry point, PGTABLE_WORK (the Makefile).
+ * tests/hosted/paravirt_bench.c. Built three times: with -DCONFIG_PARAVIRT
+ * (every entry access a paravirt call site, patched by the benchmark for
+ * each mode), with -DCONFIG_PV_CALLEE_SAVE as well (2.6.30's callee-save
+ * accessor sites; its table renamed pv_ops30) and without (the inline
+ * natives of PARAVIRT=n), each copy's symbols made local but for its entry
+ * point, PGTABLE_WORK, and its table (the Makefile).
  *
  * A round replays, per page, the entry calls of mm/fault.c's fault_in
  * (the walk down four levels, twice, the present test, building and
@@ -111,9 +113,12 @@ unreachable_op(void)
 	abort();
 }
 
-#define LEVEL_SLOTS(name)                                                     \
-	.name##_val = native_##name##_val, .make_##name = native_make_##name, \
-	.set_##name = native_set_##name
+#ifdef CONFIG_PV_CALLEE_SAVE /* 2.6.30's copy: the accessors behind the kernel's thunks */
+PV_DEFINE_LEVEL_THUNKS(pgd);
+PV_DEFINE_LEVEL_THUNKS(pud);
+PV_DEFINE_LEVEL_THUNKS(pmd);
+PV_DEFINE_LEVEL_THUNKS(pte);
+#endif
 
 __attribute__((visibility("default"))) struct paravirt_ops pv_ops = {
 	.cpu = { .read_tsc = (void *)unreachable_op },
@@ -130,10 +135,10 @@ __attribute__((visibility("default"))) struct paravirt_ops pv_ops = {
 		 .flush_tlb_user = unreachable_op,
 		 .flush_tlb_kernel = unreachable_op,
 		 .flush_tlb_single = (void *)unreachable_op,
-		 LEVEL_SLOTS(pgd),
-		 LEVEL_SLOTS(pud),
-		 LEVEL_SLOTS(pmd),
-		 LEVEL_SLOTS(pte) },
+		 PV_LEVEL_SLOTS(pgd),
+		 PV_LEVEL_SLOTS(pud),
+		 PV_LEVEL_SLOTS(pmd),
+		 PV_LEVEL_SLOTS(pte) },
 	.lock = { .spin_lock_flags = (void *)unreachable_op },
 };
 #endif

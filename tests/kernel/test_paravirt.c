@@ -6,10 +6,12 @@
  * work in each (page-table entries, interrupt flags, CR3, TLB flushes, the
  * TSC, sched_clock, kvm-clock where KVM offers it); and switching modes
  * while another CPU runs through the sites in a loop disturbs nothing.
- * A PARAVIRT=n kernel has no sites, and checks that.
+ * A PV_CALLEE_SAVE=y kernel also checks its accessors' thunks. A
+ * PARAVIRT=n kernel has no sites, and checks that.
  */
 #include "kernel/ktest.h"
 #include "kernel/knobs.h"
+#include "kernel/lib/string.h"
 #include "kernel/sched/sched.h"
 #include "kernel/time/clocksource.h"
 #include "kernel/x86/paravirt.h"
@@ -112,7 +114,8 @@ KTEST(paravirt_modes_differ_as_linux_did)
 			pte_sites++;
 			KT_CHECK(!paravirt_type_inlined(PV_MODE_PATCHED, s[i].type));
 			KT_CHECK(paravirt_type_inlined(PV_MODE_IDENT, s[i].type));
-			KT_CHECK_EQ(s[i].clobbers, CLBR_ANY);
+			KT_CHECK_EQ(s[i].clobbers,
+				    PV_ACCESSOR_CLOBBERS); /* 2.6.25: all; 2.6.30: rax */
 		}
 		if (s[i].type == PV_TYPE(irq.save_fl)) {
 			irq_sites++;
@@ -124,6 +127,78 @@ KTEST(paravirt_modes_differ_as_linux_did)
 	KT_CHECK(pte_sites > 0);
 	KT_CHECK(irq_sites > 0);
 }
+
+#ifdef CONFIG_PV_CALLEE_SAVE
+/* ---- PV_CALLEE_SAVE=y: the accessors' thunks ----------------------------------------- */
+
+/*
+ * Calls fn(arg) from a site that, like a callee-save one, keeps values in
+ * every caller-saved register but rax; true if fn returned arg (the
+ * accessors are identities) and left every one of them as it was.
+ */
+static bool
+callee_save_identity(void *fn, u64 arg)
+{
+	register u64 r8 __asm__("r8") = 0x8888, r9 __asm__("r9") = 0x9999;
+	register u64 r10 __asm__("r10") = 0x1010, r11 __asm__("r11") = 0x1111;
+	u64 rax, rcx = 0xcccc, rdx = 0xdddd, rsi = 0x5151, rdi = arg;
+
+	__asm__ __volatile__("call *%[fn]"
+			     : "=a"(rax), "+c"(rcx), "+d"(rdx), "+S"(rsi), "+D"(rdi), "+r"(r8),
+			       "+r"(r9), "+r"(r10), "+r"(r11), "+r"(pv_stack_pointer)
+			     : [fn] "r"(fn)
+			     : "memory", "cc");
+	return rax == arg && rcx == 0xcccc && rdx == 0xdddd && rsi == 0x5151 && rdi == arg &&
+	       r8 == 0x8888 && r9 == 0x9999 && r10 == 0x1010 && r11 == 0x1111;
+}
+
+#define LEVEL_ACCESSORS(name)                                                                 \
+	{ &pv_ops.mmu.name##_val, (void *)native_##name##_val, PV_TYPE(mmu.name##_val) },     \
+	{                                                                                     \
+		&pv_ops.mmu.make_##name, (void *)native_make_##name, PV_TYPE(mmu.make_##name) \
+	}
+
+/* Each accessor slot holds a thunk, not the C native, and the thunk saves what the site keeps. */
+KTEST(paravirt_accessor_thunks_keep_every_register_but_rax)
+{
+	static const struct {
+		const struct pv_callee_save *slot;
+		void *c_native;
+		unsigned type;
+	} accessors[] = { LEVEL_ACCESSORS(pgd), LEVEL_ACCESSORS(pud), LEVEL_ACCESSORS(pmd),
+			  LEVEL_ACCESSORS(pte) };
+
+	for (size_t k = 0; k < ARRAY_SIZE(accessors); k++) {
+		void *thunk = accessors[k].slot->func;
+		KT_CHECK(thunk != accessors[k].c_native);
+		KT_CHECK(callee_save_identity(thunk, 0x8000000000123067ul));
+		KT_CHECK_EQ(paravirt_target_clobbers(accessors[k].type), CLBR_RAX);
+	}
+}
+
+/* patched makes a callee-save accessor site a direct call to the thunk its slot holds. */
+KTEST(paravirt_patched_accessor_sites_call_the_thunk)
+{
+	enum pv_mode boot_mode = paravirt_mode();
+	size_t n, checked = 0;
+	const struct paravirt_site *s = paravirt_sites(&n);
+
+	KT_CHECK_EQ(set_mode(PV_MODE_PATCHED), 0);
+	for (size_t i = 0; i < n; i++) {
+		if (s[i].type != PV_TYPE(mmu.pte_val))
+			continue;
+		const u8 *call = (const u8 *)s[i].addr + s[i].len - 5;
+		s32 rel;
+		memcpy(&rel, call + 1, sizeof(rel));
+		KT_CHECK_EQ(call[0], 0xe8);
+		KT_CHECK_EQ((u64)(call + 5) + (u64)(s64)rel, (u64)pv_ops.mmu.pte_val.func);
+		checked++;
+	}
+	KT_CHECK(checked > 0);
+	check_ops();
+	KT_CHECK_EQ(set_mode(boot_mode), 0);
+}
+#endif
 
 /* ---- switching while another CPU runs through the sites -------------------------- */
 

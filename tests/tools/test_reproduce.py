@@ -568,7 +568,8 @@ class SecondBuilds(unittest.TestCase):
     """An experiment's [[build]]: one more rewind boot, its figures a variant of their own."""
 
     def test_the_build_is_read_and_checked(self):
-        self.assertEqual(paravirt().builds, (experiments.Build("nopv", ("PARAVIRT=n",), "nopv"),))
+        self.assertEqual(paravirt().builds, (experiments.Build("nopv", ("PARAVIRT=n",), "nopv"),
+                                             experiments.Build("pv30", ("PV_CALLEE_SAVE=y",), "pv30")))
         with tempfile.TemporaryDirectory() as d:
             for text in ('[[build]]\nname = "x"\ndir = "x"\nmake = ["PARAVIRT=n; rm"]\n' + MINIMAL,
                          '[[build]]\nname = "x y"\ndir = "x"\nmake = ["A=1"]\n' + MINIMAL,
@@ -579,9 +580,11 @@ class SecondBuilds(unittest.TestCase):
     def test_one_more_boot_from_its_own_tree(self):
         e = paravirt()
         boots = runner.boots(e, with_linux=False)
-        self.assertEqual([b.id for b in boots], ["paravirt-rewind", "paravirt-rewind-nopv"])
+        self.assertEqual([b.id for b in boots],
+                         ["paravirt-rewind", "paravirt-rewind-nopv", "paravirt-rewind-pv30"])
         opts = runner.Options("/src", "/b", "/out", 2, "512M", True, 1, None, False)
-        self.assertEqual([b.iso(opts) for b in boots], ["/b/rewind.iso", "/b/nopv/rewind.iso"])
+        self.assertEqual([b.iso(opts) for b in boots],
+                         ["/b/rewind.iso", "/b/nopv/rewind.iso", "/b/pv30/rewind.iso"])
 
     def test_its_steps_are_one_variant_without_knobs_but_keep_the_profile(self):
         e = paravirt()

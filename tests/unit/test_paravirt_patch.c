@@ -95,10 +95,13 @@ decode(const u8 *p, unsigned left, u64 at)
 /*
  * Patches a site of type in mode and decodes it: at most one NOP, first,
  * then the replacement (one instruction; "swapgs; sysretq" is two), ending
- * exactly at the site's end. Returns the last instruction.
+ * exactly at the site's end. Returns the last instruction. The site lets
+ * its callee clobber clobbers; the slot's function, target, clobbers
+ * target_clobbers.
  */
 static struct insn
-patched_insn(enum pv_mode mode, unsigned type, u8 len, u16 clobbers, u64 target, bool *ok)
+patch_and_decode(enum pv_mode mode, unsigned type, u8 len, u16 clobbers, u64 target,
+		 u16 target_clobbers, bool *ok)
 {
 	struct paravirt_site s = {
 		.addr = SITE, .type = (u8)type, .len = len, .clobbers = clobbers
@@ -106,7 +109,7 @@ patched_insn(enum pv_mode mode, unsigned type, u8 len, u16 clobbers, u64 target,
 	u8 buf[16];
 	struct insn i = { I_BAD, 0, 0 };
 
-	*ok = paravirt_patch_site(mode, &s, SLOT, target, buf);
+	*ok = paravirt_patch_site(mode, &s, SLOT, target, target_clobbers, buf);
 	if (!*ok)
 		return i;
 	unsigned off = 0;
@@ -128,7 +131,14 @@ patched_insn(enum pv_mode mode, unsigned type, u8 len, u16 clobbers, u64 target,
 static u16
 clobbers_of(unsigned type)
 {
-	return target_clobbers(type);
+	return paravirt_target_clobbers(type);
+}
+
+/* A site of type as this build declares its slot, and the target the slot holds. */
+static struct insn
+patched_insn(enum pv_mode mode, unsigned type, u8 len, u16 clobbers, u64 target, bool *ok)
+{
+	return patch_and_decode(mode, type, len, clobbers, target, clobbers_of(type), ok);
 }
 
 static bool
@@ -156,7 +166,7 @@ UNIT_TEST(the_entry_codes_ops_patch_as_native_patch_did)
 	bool ok;
 
 	for (enum pv_mode m = PV_MODE_PATCHED; m <= PV_MODE_IDENT; m++) {
-		CHECK(paravirt_patch_site(m, &s, SLOT, FUNC, buf));
+		CHECK(paravirt_patch_site(m, &s, SLOT, FUNC, 0, buf));
 		CHECK(!memcmp(buf, swapgs_sysretq, 6)); /* swapgs; sysretq: no NOP, both inline */
 		struct insn i = patched_insn(m, PV_TYPE(cpu.usergs_sysret64), 6, 0, FUNC, &ok);
 		CHECK_EQ(i.kind, I_SYSRETQ);
@@ -238,6 +248,66 @@ UNIT_TEST(ident_makes_the_entry_accessors_one_mov)
 	CHECK_EQ(i.kind, I_CALL);
 }
 
+/*
+ * PV_CALLEE_SAVE=y (2.6.30): an accessor's site lets the callee clobber rax
+ * only, and its slot holds a register-saving thunk. Each mode then: the
+ * call through the slot, a direct call to the thunk, the one mov; and no
+ * mode may put a direct call to the bare C native (which clobbers all) there.
+ */
+UNIT_TEST(callee_save_accessor_sites_call_the_thunk_or_become_the_mov)
+{
+	static const unsigned accessors[] = {
+		PV_TYPE(mmu.pte_val),  PV_TYPE(mmu.make_pte), PV_TYPE(mmu.pmd_val),
+		PV_TYPE(mmu.make_pmd), PV_TYPE(mmu.pud_val),  PV_TYPE(mmu.make_pud),
+		PV_TYPE(mmu.pgd_val),  PV_TYPE(mmu.make_pgd),
+	};
+	const u64 thunk = FUNC + 0x40, c_native = FUNC;
+
+	for (size_t k = 0; k < ARRAY_SIZE(accessors); k++)
+		for (u8 len = 6; len <= 9; len++) {
+			unsigned t = accessors[k];
+			bool ok;
+			struct insn i = patch_and_decode(PV_MODE_INDIRECT, t, len, CLBR_RAX, thunk,
+							 CLBR_RAX, &ok);
+			CHECK(ok);
+			CHECK_EQ(i.kind, I_CALL_IND);
+			CHECK_EQ(i.dest, SLOT);
+			i = patch_and_decode(PV_MODE_PATCHED, t, len, CLBR_RAX, thunk, CLBR_RAX,
+					     &ok);
+			CHECK(ok);
+			CHECK_EQ(i.kind, I_CALL);
+			CHECK_EQ(i.dest, thunk);
+			i = patch_and_decode(PV_MODE_IDENT, t, len, CLBR_RAX, thunk, CLBR_RAX, &ok);
+			CHECK(ok);
+			CHECK_EQ(i.kind, I_MOV_RDI_RAX);
+			/* The mov clobbers only rax, whatever the slot holds. */
+			i = patch_and_decode(PV_MODE_IDENT, t, len, CLBR_RAX, c_native, CLBR_ANY,
+					     &ok);
+			CHECK(ok);
+			CHECK_EQ(i.kind, I_MOV_RDI_RAX);
+			i = patch_and_decode(PV_MODE_PATCHED, t, len, CLBR_RAX, c_native, CLBR_ANY,
+					     &ok);
+			CHECK(!ok);
+			/* A thunk may stand where any native may: a 2.6.25 site calls it too. */
+			i = patch_and_decode(PV_MODE_PATCHED, t, len, CLBR_ANY, thunk, CLBR_RAX,
+					     &ok);
+			CHECK(ok);
+			CHECK_EQ(i.kind, I_CALL);
+			CHECK_EQ(i.dest, thunk);
+		}
+}
+
+UNIT_TEST(the_build_declares_which_slots_are_callee_save)
+{
+	CHECK_EQ(paravirt_target_clobbers(PV_TYPE(irq.save_fl)), CLBR_RAX);
+	CHECK_EQ(paravirt_target_clobbers(PV_TYPE(irq.irq_disable)), CLBR_RAX);
+	CHECK_EQ(paravirt_target_clobbers(PV_TYPE(cpu.swapgs)), 0);
+	CHECK_EQ(paravirt_target_clobbers(PV_TYPE(mmu.pte_val)), PV_ACCESSOR_CLOBBERS);
+	CHECK_EQ(paravirt_target_clobbers(PV_TYPE(mmu.make_pgd)), PV_ACCESSOR_CLOBBERS);
+	CHECK_EQ(paravirt_target_clobbers(PV_TYPE(mmu.set_pte)), CLBR_ANY); /* no thunk */
+	CHECK_EQ(paravirt_target_clobbers(PV_TYPE(cpu.read_tsc)), CLBR_ANY);
+}
+
 UNIT_TEST(every_mode_ends_where_the_site_ends_at_any_length)
 {
 	for (enum pv_mode m = PV_MODE_INDIRECT; m <= PV_MODE_IDENT; m++)
@@ -257,17 +327,21 @@ UNIT_TEST(unpatchable_sites_are_refused)
 	};
 	u8 buf[16];
 
-	CHECK(!paravirt_patch_site(PV_MODE_PATCHED, &s, SLOT, FUNC, buf)); /* too short */
+	CHECK(!paravirt_patch_site(PV_MODE_PATCHED, &s, SLOT, FUNC, CLBR_ANY, buf)); /* too short */
 	s.len = 10;
-	CHECK(!paravirt_patch_site(PV_MODE_PATCHED, &s, SLOT, FUNC, buf)); /* more than one NOP */
+	CHECK(!paravirt_patch_site(PV_MODE_PATCHED, &s, SLOT, FUNC, CLBR_ANY, buf)); /* two NOPs */
 	s.len = 6;
 	s.type = PV_NR_TYPES;
-	CHECK(!paravirt_patch_site(PV_MODE_PATCHED, &s, SLOT, FUNC, buf)); /* no such op */
+	CHECK(!paravirt_patch_site(PV_MODE_PATCHED, &s, SLOT, FUNC, CLBR_ANY,
+				   buf)); /* no such op */
 	s.type = PV_TYPE(mmu.pte_val);
-	CHECK(!paravirt_patch_site(PV_MODE_PATCHED, &s, SLOT, SITE + (3ul << 31), buf)); /* far */
-	s.clobbers = CLBR_RAX; /* a callee-save site may not call a clobber-all native */
-	CHECK(!paravirt_patch_site(PV_MODE_PATCHED, &s, SLOT, FUNC, buf));
-	CHECK(paravirt_patch_site(PV_MODE_INDIRECT, &s, SLOT, FUNC, buf));
+	CHECK(!paravirt_patch_site(PV_MODE_PATCHED, &s, SLOT, SITE + (3ul << 31), CLBR_ANY,
+				   buf)); /* far */
+	s.clobbers = CLBR_RAX;		  /* a callee-save site may not call a clobber-all native */
+	CHECK(!paravirt_patch_site(PV_MODE_PATCHED, &s, SLOT, FUNC, CLBR_ANY, buf));
+	CHECK(paravirt_patch_site(PV_MODE_INDIRECT, &s, SLOT, FUNC, CLBR_ANY, buf));
+	s.type = PV_TYPE(mmu.set_pte); /* nor one that saves rax but not rdi */
+	CHECK(!paravirt_patch_site(PV_MODE_PATCHED, &s, SLOT, FUNC, CLBR_RAX | CLBR_RDI, buf));
 }
 
 UNIT_TEST(the_table_has_linux_groups_in_order)
