@@ -161,7 +161,7 @@ boot-test: $(ISO)
 # The labs' coding part (docs/labs/): make grade LAB=N [QUICK=1]; tools/lab start N / reset.
 .PHONY: grade
 grade:
-	$(Q)tools/lab grade $(if $(QUICK),--quick) $(LAB)
+	$(Q)$(if $(LAB),tools/lab grade $(if $(QUICK),--quick) $(LAB),tools/lab list; echo "make grade LAB=N"; exit 2)
 
 # docs/knobs.md, the knob reference, from the registry the kernel prints with `help`
 .PHONY: knobs-doc
