@@ -63,8 +63,10 @@ write_copy(void *dst, const char __user *src, size_t n)
 {
 	int policy = READ_ONCE(copy_policy); /* one read: a change is atomic for this call */
 
+	/* lab nocache: begin */
 	if (policy == COPY_NOCACHE_ALWAYS || (policy == COPY_NOCACHE_LARGE && n >= PAGE_SIZE))
 		return copy_from_user_nocache(dst, src, n);
+	/* lab nocache: end */
 	return copy_from_user_partial(dst, src, n);
 }
 

@@ -14,6 +14,10 @@
  *                copy, alone and with the copied bytes read back at once
  *                (where lines written around the cache must come back
  *                from memory). Regression 4 (docs/regressions/nocache.md).
+ *   kbench=irq   local_irq_save + local_irq_restore, through the paravirt
+ *                call sites as paravirt= left them, and as the native
+ *                instructions inline; ns per pair. Patched sites should cost
+ *                what the inline ones do. Regression 3 (docs/labs/lab3-paravirt.md).
  */
 #include "kernel/kbench.h"
 #include "kernel/knobs.h"
@@ -29,9 +33,9 @@
 #include "version.h"
 
 KNOB_ENUM(kbench, "kbench", 0, false, "run an in-kernel micro-benchmark after boot", "none", "ipi",
-	  "copy");
+	  "copy", "irq");
 
-enum { KBENCH_NONE, KBENCH_IPI, KBENCH_COPY };
+enum { KBENCH_NONE, KBENCH_IPI, KBENCH_COPY, KBENCH_IRQ };
 
 #define BATCH	64
 #define BATCHES 200
@@ -167,6 +171,55 @@ bench_copy(const char *variant)
 		put_page(file_pages[--have]);
 }
 
+/* BATCH irq-flag pairs through the call sites: TSC cycles (not inlined: one copy of the sites). */
+static __attribute__((noinline)) u64
+irq_pairs_through_sites(void)
+{
+	u64 t0 = rdtsc();
+
+	for (int i = 0; i < BATCH; i++)
+		local_irq_restore(local_irq_save());
+	return rdtsc() - t0;
+}
+
+/* The same pairs as the bare instructions, what a perfectly patched site amounts to. */
+static __attribute__((noinline)) u64
+irq_pairs_inline(void)
+{
+	u64 t0 = rdtsc();
+
+	for (int i = 0; i < BATCH; i++) {
+		u64 f = __native_save_fl();
+		__native_irq_disable();
+		__native_restore_fl(f);
+	}
+	return rdtsc() - t0;
+}
+
+static void
+bench_irq(const char *variant)
+{
+	static const struct {
+		const char *name;
+		u64 (*pairs)(void);
+	} ways[] = { { "sites", irq_pairs_through_sites }, { "inline", irq_pairs_inline } };
+	u64 best[2] = { ~0ul, ~0ul }, total[2] = { 0, 0 };
+
+	for (int b = 0; b < BATCHES; b++)
+		for (int w = 0; w < 2; w++) { /* interleaved: load falls on both alike */
+			u64 c = ways[w].pairs();
+			total[w] += c;
+			best[w] = MIN(best[w], c);
+		}
+	for (int w = 0; w < 2; w++) {
+		char metric[48];
+		ksnprintf(metric, sizeof(metric), "irq_save_restore_%s", ways[w].name);
+		report(variant, metric, tsc_cycles_to_ns(total[w]) * 100 / (BATCH * BATCHES), "ns");
+		ksnprintf(metric, sizeof(metric), "irq_save_restore_%s_batchmin", ways[w].name);
+		report(variant, metric, tsc_cycles_to_ns(best[w]) * 100 / BATCH, "ns");
+	}
+}
+
 void
 kbench_run(void)
 {
@@ -183,6 +236,10 @@ kbench_run(void)
 	case KBENCH_COPY:
 		format_variant(variant, sizeof(variant));
 		bench_copy(variant);
+		break;
+	case KBENCH_IRQ:
+		format_variant(variant, sizeof(variant));
+		bench_irq(variant);
 		break;
 	}
 }

@@ -232,8 +232,10 @@ can_spin_on_owner(struct rwsem *s, int p)
 	switch (p) {
 	case RWSEM_SPIN_OSQ:
 		return true; /* perhaps a writer that has not stored itself yet - or readers */
+	/* lab rwsem: begin */
 	case RWSEM_SPIN_OWNER_NULL_FIX:
-		return false;
+		return false; /* readers, or a writer not yet stored: sleep, as 3.15 did */
+	/* lab rwsem: end */
 	case RWSEM_SPIN_DECEIVE_FIX:
 		return !(READ_ONCE(s->count) & RWSEM_ACTIVE_MASK);
 	default: /* reader-owned */

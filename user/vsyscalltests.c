@@ -161,6 +161,54 @@ __asm__(".text\n"
 	"	pop %r15\n	pop %r14\n	pop %r13\n	pop %r12\n	pop %rbp\n	pop %rbx\n"
 	"	ret\n");
 
+/*
+ * Calls gettimeofday(tv, NULL) through the vsyscall page with rcx and r11
+ * holding a pattern and gives back what they held on the return, and the
+ * address the call returned to. sysret takes rip from rcx and rflags from
+ * r11, so a trap that leaves by sysret must have put them there; iret
+ * restores both from the frame, untouched.
+ */
+void vsyscall_rcx_r11(void *tv, unsigned long out[3]);
+__asm__(".text\n"
+	".globl vsyscall_rcx_r11\n"
+	"vsyscall_rcx_r11:\n"
+	"	push %rsi\n" /* out, and 16-byte stack alignment for the call */
+	"	xor %esi, %esi\n"
+	"	movabs $0x7777777777777777, %rcx\n	movabs $0x8888888888888888, %r11\n"
+	"	movabs $0xffffffffff600000, %rax\n"
+	"	call *%rax\n"
+	"1:	pop %rsi\n"
+	"	mov %rcx, (%rsi)\n	mov %r11, 8(%rsi)\n	lea 1b(%rip), %rax\n	mov %rax, 16(%rsi)\n"
+	"	ret\n");
+
+/* A trap leaves by sysret in trap-sysret (seed 001's fix), by iret in trap. */
+TEST(trap_sysret_returns_by_sysret)
+{
+	static const struct {
+		const char *mode;
+		bool by_sysret;
+	} ways[] = { { "trap", false }, { "trap-sysret", true } };
+	struct timeval tv;
+	unsigned long out[3];
+
+	require_rewind();
+	for (size_t i = 0; i < sizeof(ways) / sizeof(ways[0]); i++) {
+		set_mode(ways[i].mode);
+		vsyscall_rcx_r11(&tv, out);
+		if (ways[i].by_sysret &&
+		    (out[0] != out[2] || (out[1] & 0x202) != 0x202 || out[1] >> 32 != 0))
+			fail("vsyscall=%s: rcx %#lx r11 %#lx after the call, want the return "
+			     "address %#lx and the user rflags (IF set): the trap did not leave "
+			     "by sysret",
+			     ways[i].mode, out[0], out[1], out[2]);
+		if (!ways[i].by_sysret &&
+		    (out[0] != 0x7777777777777777ul || out[1] != 0x8888888888888888ul))
+			fail("vsyscall=%s: rcx %#lx r11 %#lx after the call, want them as they "
+			     "were (iret restores every register)",
+			     ways[i].mode, out[0], out[1]);
+	}
+}
+
 /* ---- the vDSO ------------------------------------------------------------------- */
 
 TEST(vdso_announced)

@@ -369,7 +369,6 @@ emulate_call(struct trap_frame *f, u64 entry, enum emulation how)
 bool
 vsyscall_trap(struct trap_frame *f)
 {
-	int mode = READ_ONCE(vsyscall_mode);
 	u64 entry = f->rip - 2; /* `int imm8` is two bytes */
 
 	if (f->cs != USER_CS) {
@@ -382,11 +381,13 @@ vsyscall_trap(struct trap_frame *f)
 	} else {
 		emulate_call(f, entry, BY_TRAP);
 	}
-	if (mode != VSYSCALL_TRAP_SYSRET)
+	/* lab vsyscall: begin */
+	if (READ_ONCE(vsyscall_mode) != VSYSCALL_TRAP_SYSRET)
 		return false;
 	f->rcx = f->rip;
 	f->r11 = f->rflags;
 	return true;
+	/* lab vsyscall: end */
 }
 
 bool

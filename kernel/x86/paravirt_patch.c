@@ -26,13 +26,15 @@ native_insn(unsigned type)
 		unsigned type;
 		struct inline_insn insn;
 	} table[] = {
-		{ PV_TYPE(irq.irq_disable), { 1, { 0xfa } } },		 /* cli */
-		{ PV_TYPE(irq.irq_enable), { 1, { 0xfb } } },		 /* sti */
-		{ PV_TYPE(irq.save_fl), { 2, { 0x9c, 0x58 } } },	 /* pushfq; pop %rax */
-		{ PV_TYPE(irq.restore_fl), { 2, { 0x57, 0x9d } } },	 /* push %rdi; popfq */
-		{ PV_TYPE(mmu.read_cr2), { 3, { 0x0f, 0x20, 0xd0 } } },	 /* mov %cr2, %rax */
-		{ PV_TYPE(mmu.read_cr3), { 3, { 0x0f, 0x20, 0xd8 } } },	 /* mov %cr3, %rax */
-		{ PV_TYPE(mmu.write_cr3), { 3, { 0x0f, 0x22, 0xdf } } }, /* mov %rdi, %cr3 */
+		/* lab paravirt: begin */
+		{ PV_TYPE(irq.irq_disable), { 1, { 0xfa } } },	    /* cli */
+		{ PV_TYPE(irq.irq_enable), { 1, { 0xfb } } },	    /* sti */
+		{ PV_TYPE(irq.save_fl), { 2, { 0x9c, 0x58 } } },    /* pushfq; pop %rax */
+		{ PV_TYPE(irq.restore_fl), { 2, { 0x57, 0x9d } } }, /* push %rdi; popfq */
+		/* lab paravirt: end */
+		{ PV_TYPE(mmu.read_cr2), { 3, { 0x0f, 0x20, 0xd0 } } },		/* mov %cr2, %rax */
+		{ PV_TYPE(mmu.read_cr3), { 3, { 0x0f, 0x20, 0xd8 } } },		/* mov %cr3, %rax */
+		{ PV_TYPE(mmu.write_cr3), { 3, { 0x0f, 0x22, 0xdf } } },	/* mov %rdi, %cr3 */
 		{ PV_TYPE(mmu.flush_tlb_single), { 3, { 0x0f, 0x01, 0x3f } } }, /* invlpg (%rdi) */
 		{ PV_TYPE(cpu.swapgs), { 3, { 0x0f, 0x01, 0xf8 } } },		/* swapgs */
 		/* swapgs; sysretq */

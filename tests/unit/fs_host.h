@@ -107,9 +107,14 @@ copy_from_user_partial(void *dst, const void *src, size_t n)
 	return n - good;
 }
 
+/* The non-temporal copies write() chose, counted for the copy_nocache= tests. */
+static u64 nocache_copies, nocache_bytes;
+
 size_t
 copy_from_user_nocache(void *dst, const void *src, size_t n)
 {
+	nocache_copies++;
+	nocache_bytes += n;
 	return copy_from_user_partial(dst, src, n);
 }
 

@@ -284,6 +284,55 @@ UNIT_TEST(handoff_writer_spins_on_readers_for_a_while_then_sleeps)
 	CHECK_EQ(sem.owner, 0);
 }
 
+/* ---- a writer behind readers: 37e9562's owner-NULL test ---------------------------------- */
+
+static void
+slow_reader(int id)
+{
+	down_read(&sem);
+	fake_yield(40); /* the writer arrives meanwhile, finds no owner stored */
+	up_read(&sem);
+}
+
+static void
+writer_after_reader(int id)
+{
+	fake_yield(2);
+	down_write(&sem);
+	up_write(&sem);
+}
+
+/* What the writer's arrival behind a reader cost under policy p: spin time and sleeps. */
+static void
+writer_behind_a_reader(int p, u64 *spin, u64 *sleeps)
+{
+	void (*fns[])(int) = { slow_reader, writer_after_reader };
+	struct lockstat_rwsem pol[RWSEM_SPIN_POLICIES];
+
+	fresh(p);
+	CHECK(fake_run(fns, 2));
+	CHECK_EQ(sem.count, 0);
+	lockstat_rwsem_snapshot(pol);
+	*spin = pol[p].ev[RWSEM_EV_SPIN];
+	*sleeps = pol[p].ev[RWSEM_EV_SLEEPS];
+}
+
+/*
+ * Readers never store themselves as the owner, so a writer arriving while
+ * they hold the lock finds owner == NULL. 3.16-rc1 (osq) took that for "a
+ * writer about to store itself" and spun until the tick; 37e9562 sleeps.
+ */
+UNIT_TEST(owner_null_fix_writer_sleeps_behind_readers)
+{
+	u64 spin, sleeps;
+
+	writer_behind_a_reader(RWSEM_SPIN_OSQ, &spin, &sleeps);
+	CHECK(spin > 0); /* the regression: spinning on readers */
+	writer_behind_a_reader(RWSEM_SPIN_OWNER_NULL_FIX, &spin, &sleeps);
+	CHECK_EQ(spin, 0);
+	CHECK_EQ(sleeps, 1);
+}
+
 /* ---- stealing ------------------------------------------------------------------------------- */
 
 static void

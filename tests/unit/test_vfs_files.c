@@ -169,6 +169,42 @@ UNIT_TEST(a_failed_copy_leaves_no_garbage_past_the_end)
 	CHECK_EQ(do_sys_read(fd, (char *)back, (size_t)-1), -EFAULT); /* access_ok fails */
 }
 
+/* Writes chunks of the given sizes at offset 0 under copy_nocache=policy: the non-temporal copies made. */
+static u64
+nocache_copies_for(int policy, size_t size, size_t start)
+{
+	fs_setup();
+	copy_policy = policy;
+	nocache_copies = nocache_bytes = 0;
+	int fd = (int)do_sys_open("/tmp/nt", O_CREAT | O_RDWR | O_TRUNC, 0666);
+	CHECK_EQ(do_sys_pwrite64(fd, (char *)big, size, (s64)start), (s64)size);
+	CHECK_EQ(do_sys_pread64(fd, (char *)back, size, (s64)start), (s64)size);
+	CHECK(memcmp(back, big, size) == 0);
+	CHECK_EQ(do_sys_close(fd), 0);
+	copy_policy = COPY_NOCACHE_NEVER;
+	return nocache_copies;
+}
+
+/*
+ * 3255aa2 (seed 004's patch): `large` goes around the cache only for a copy
+ * of a whole page; each page's part of a write is one copy, so a page-sized
+ * write that straddles two pages is two small copies, both cached.
+ */
+UNIT_TEST(copy_nocache_large_only_for_whole_pages)
+{
+	for (size_t i = 0; i < sizeof(big); i++)
+		big[i] = (u8)(i * 7 + 1);
+	CHECK_EQ(nocache_copies_for(COPY_NOCACHE_NEVER, 4096, 0), 0);
+	CHECK_EQ(nocache_copies_for(COPY_NOCACHE_ALWAYS, 256, 0), 1);
+	CHECK_EQ(nocache_copies_for(COPY_NOCACHE_ALWAYS, 4096, 100), 2);
+	CHECK_EQ(nocache_copies_for(COPY_NOCACHE_LARGE, 256, 0), 0);
+	CHECK_EQ(nocache_copies_for(COPY_NOCACHE_LARGE, 4095, 0), 0);
+	CHECK_EQ(nocache_copies_for(COPY_NOCACHE_LARGE, 4096, 100), 0);
+	CHECK_EQ(nocache_copies_for(COPY_NOCACHE_LARGE, 4096, 0), 1);
+	CHECK_EQ(nocache_bytes, 4096);
+	CHECK_EQ(nocache_copies_for(COPY_NOCACHE_LARGE, 3 * 4096 + 100, 0), 3);
+}
+
 UNIT_TEST(open_flags_and_errors)
 {
 	char buf[8];
