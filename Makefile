@@ -23,7 +23,7 @@ NASM     ?= nasm
 LD       ?= ld
 # Kernel command line baked into grub.cfg; CMDLINE= is appended at run time.
 BOOT_CMDLINE ?=
-GRUB_TIMEOUT ?= 0
+GRUB_TIMEOUT ?= 5
 V ?= 0
 Q := $(if $(filter 1,$(V)),,@)
 
@@ -110,7 +110,7 @@ $(ISO): $(KERNEL) $(BUILD)/initrd.cpio boot/grub.cfg.in | deps
 	$(Q)sed -e 's|@CMDLINE@|$(BOOT_CMDLINE)|' -e 's|@TIMEOUT@|$(GRUB_TIMEOUT)|' \
 		boot/grub.cfg.in > $(BUILD)/iso/boot/grub/grub.cfg
 	$(Q)grub-mkrescue -o $@ $(BUILD)/iso \
-		--install-modules="normal multiboot2 iso9660 part_msdos part_gpt configfile all_video serial terminal" \
+		--install-modules="normal multiboot2 iso9660 part_msdos part_gpt configfile all_video serial terminal smbios regexp test" \
 		--locales= --fonts= --themes= > $(BUILD)/grub-mkrescue.log 2>&1 \
 		|| { cat $(BUILD)/grub-mkrescue.log; exit 1; }
 
