@@ -532,6 +532,8 @@ print_table(const struct experiment *e)
 		for (int k = 0; k < n; k++) {
 			const char *label =
 				rows[k].label[0] == '*' ? rows[k].label + 1 : rows[k].label;
+			if (!strcmp(label, "default"))
+				label = ""; /* the only variant: naming it says nothing */
 			snprintf(name, sizeof(name), "%.*s%s%.*s%s", MAX_NAME, r->name,
 				 label[0] ? " [" : "", MAX_NAME, label, label[0] ? "]" : "");
 			snprintf(range, sizeof(range), "(%.3g-%.3g)", rows[k].low, rows[k].high);
