@@ -40,18 +40,21 @@ ground_signature_is(const char *sig, const char *want)
 	return 1;
 }
 
+/*
+ * The ground from leaf 1's ECX and leaf 0x40000000's EBX, ECX, EDX (the
+ * signature, 4 bytes each, little-endian); apart from ground_detect so
+ * that the host unit tests can hand it any CPU.
+ */
 static inline struct ground
-ground_detect(void)
+ground_classify(unsigned leaf1_ecx, const unsigned sig_regs[3])
 {
 	struct ground g = { "bare metal", "this machine's CPU, caches and memory", "" };
-	unsigned a, b, c, d, regs[3];
 
-	ground_cpuid(1, &a, &b, &c, &d);
-	if (!(c & CPUID_HYPERVISOR_BIT))
+	if (!(leaf1_ecx & CPUID_HYPERVISOR_BIT))
 		return g;
-	ground_cpuid(CPUID_HYPERVISOR_LEAF, &a, &regs[0], &regs[1], &regs[2]);
 	for (int i = 0; i < 12; i++) {
-		char ch = (char)(regs[i / 4] >> (8 * (i % 4)));
+		char ch = (char)(sig_regs[i / 4] >> (8 * (i % 4)));
+		/* printable, and safe inside the report's JSON strings */
 		g.signature[i] = ch >= 0x20 && ch < 0x7f && ch != '"' && ch != '\\' ? ch : '\0';
 	}
 	g.signature[12] = '\0';
@@ -66,6 +69,17 @@ ground_detect(void)
 		g.what = "a virtual CPU under an unknown hypervisor";
 	}
 	return g;
+}
+
+static inline struct ground
+ground_detect(void)
+{
+	unsigned a, b, c, d, sig[3] = { 0, 0, 0 };
+
+	ground_cpuid(1, &a, &b, &c, &d);
+	if (c & CPUID_HYPERVISOR_BIT)
+		ground_cpuid(CPUID_HYPERVISOR_LEAF, &a, &sig[0], &sig[1], &sig[2]);
+	return ground_classify(c, sig);
 }
 
 #endif
