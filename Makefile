@@ -29,7 +29,7 @@ NASM     ?= nasm
 LD       ?= ld
 # Kernel command line baked into grub.cfg; CMDLINE= is appended at run time.
 BOOT_CMDLINE ?=
-GRUB_TIMEOUT ?= 0
+GRUB_TIMEOUT ?= 5
 V ?= 0
 Q := $(if $(filter 1,$(V)),,@)
 
@@ -118,7 +118,7 @@ define make_iso
 	$(Q)sed -e 's|@CMDLINE@|$(BOOT_CMDLINE)|' -e 's|@TIMEOUT@|$(GRUB_TIMEOUT)|' \
 		boot/grub.cfg.in > $(3)/boot/grub/grub.cfg
 	$(Q)grub-mkrescue -o $@ $(3) \
-		--install-modules="normal multiboot2 iso9660 part_msdos part_gpt configfile all_video serial terminal" \
+		--install-modules="normal multiboot2 iso9660 part_msdos part_gpt configfile all_video serial terminal smbios regexp test" \
 		--locales= --fonts= --themes= > $(3).log 2>&1 \
 		|| { cat $(3).log; exit 1; }
 endef

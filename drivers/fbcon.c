@@ -26,7 +26,7 @@
 #define FG_RGB 0xc0c0c0
 #define BG_RGB 0x000000
 
-/* Room for 3840x2160 in 8x16 cells; a larger screen uses its top left. */
+/* Room for 3840x2160 in unscaled 8x16 cells; a larger grid uses its top left. */
 #define MAX_COLS 480
 #define MAX_ROWS 135
 
@@ -56,7 +56,10 @@ static void *draw_ctx;
 static void
 draw_glyph(void *ctx, unsigned col, unsigned row, u8 ch)
 {
-	fbdraw_glyph(ctx, col * FONT_WIDTH, row * FONT_HEIGHT, font8x16_glyph(ch));
+	const struct fbdraw *d = ctx;
+
+	fbdraw_glyph(d, col * FONT_WIDTH * d->scale, row * FONT_HEIGHT * d->scale,
+		     font8x16_glyph(ch));
 }
 
 static void
@@ -100,10 +103,12 @@ init_pixels(const struct boot_framebuffer *fb)
 		return;
 	}
 	fbdraw_init(&pixels, base, fb, FG_RGB, BG_RGB);
+	pixels.scale = fbdraw_choose_scale(fb->width, fb->height);
 	fbdraw_clear(&pixels);
-	start(fb->width / FONT_WIDTH, fb->height / FONT_HEIGHT, draw_glyph, &pixels);
-	pr_info("fbcon: %ux%ux%u framebuffer at 0x%lx, %ux%u text\n", fb->width, fb->height,
-		fb->bpp, (unsigned long)fb->addr, grid.cols, grid.rows);
+	start(fb->width / (FONT_WIDTH * pixels.scale), fb->height / (FONT_HEIGHT * pixels.scale),
+	      draw_glyph, &pixels);
+	pr_info("fbcon: %ux%ux%u framebuffer at 0x%lx, %ux%u text, font 8x16 x%u\n", fb->width,
+		fb->height, fb->bpp, (unsigned long)fb->addr, grid.cols, grid.rows, pixels.scale);
 }
 
 /* tag: the loader's EGA text framebuffer tag (sizes in characters), or NULL. */

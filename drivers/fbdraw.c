@@ -3,6 +3,10 @@
  *
  * Every pixel of a glyph cell is written, foreground or background, so a
  * glyph replaces whatever the cell showed without reading it first.
+ *
+ * The font is scaled by an integer factor, not resampled: on a laptop's
+ * 1920x1080 or 3840x2160 panel an 8x16 glyph is 2-3 mm tall, too small to
+ * read, and whole-pixel blocks keep the bitmap font's edges sharp.
  */
 #include "drivers/fbdraw.h"
 #include "drivers/font8x16.h"
@@ -36,7 +40,19 @@ fbdraw_init(struct fbdraw *d, void *base, const struct boot_framebuffer *fb, u32
 		.bytes_pp = fb->bpp / 8,
 		.fg = fbdraw_pixel(fb, fg_rgb),
 		.bg = fbdraw_pixel(fb, bg_rgb),
+		.scale = 1,
 	};
+}
+
+unsigned
+fbdraw_choose_scale(u32 width, u32 height)
+{
+	unsigned scale = 1;
+
+	while (scale < FBDRAW_MAX_SCALE && width / (FONT_WIDTH * (scale + 1)) >= FBDRAW_MIN_COLS &&
+	       height / (FONT_HEIGHT * (scale + 1)) >= FBDRAW_MIN_ROWS)
+		scale++;
+	return scale;
 }
 
 /* Pixels are little-endian, as on every x86 framebuffer. */
@@ -73,10 +89,11 @@ fbdraw_glyph(const struct fbdraw *d, u32 x, u32 y, const u8 *glyph)
 {
 	u8 *line = d->base + (size_t)y * d->pitch + (size_t)x * d->bytes_pp;
 
-	for (int r = 0; r < FONT_HEIGHT; r++, line += d->pitch) {
+	for (unsigned r = 0; r < FONT_HEIGHT * d->scale; r++, line += d->pitch) {
+		u8 bits = glyph[r / d->scale];
 		u8 *p = line;
 
-		for (int c = 0; c < FONT_WIDTH; c++, p += d->bytes_pp)
-			put_pixel(p, d->bytes_pp, glyph[r] & (0x80 >> c) ? d->fg : d->bg);
+		for (unsigned c = 0; c < FONT_WIDTH * d->scale; c++, p += d->bytes_pp)
+			put_pixel(p, d->bytes_pp, bits & (0x80 >> (c / d->scale)) ? d->fg : d->bg);
 	}
 }

@@ -33,6 +33,7 @@
 #include "kernel/vdso/vsyscall.h"
 #include "kernel/vdso/vvar.h"
 #include "kernel/x86/x86.h"
+#include "kernel/x86/ground.h"
 #include "drivers/acpi.h"
 #include "drivers/acpi_pm.h"
 #include "drivers/fbcon.h"
@@ -111,6 +112,17 @@ print_cpu(void)
 		tsc_source);
 }
 
+/* Under which the figures of this boot are taken (kernel/x86/ground.h). */
+static void
+print_ground(void)
+{
+	struct ground g = ground_detect();
+
+	pr_notice("ground: %s%s%s%s - figures measure %s\n", g.name,
+		  g.signature[0] ? " (cpuid '" : "", g.signature, g.signature[0] ? "')" : "",
+		  g.what);
+}
+
 static void
 parse_boot_info(u32 magic, u64 info_phys)
 {
@@ -141,6 +153,7 @@ kernel_main(u32 magic, u64 info_phys, u64 entry_tsc)
 		boot_info.efi ? "UEFI" : "BIOS", cmdline);
 	knobs_apply_cmdline(cmdline);
 	print_cpu();
+	print_ground();
 
 	mm_init();
 #ifdef CONFIG_PARAVIRT

@@ -17,6 +17,7 @@
 #
 #   /sbin/init   /bin/<everything else>   /etc/<user/etc/*>
 #   /etc/usertests.dat (a generated file usertests checks byte by byte)
+#   /etc/experiments/ (the experiments' plans for /bin/experiment: tools/onboard-plans)
 #   /dev /proc /tmp (empty: where the kernel mounts or creates things)
 
 USER_CC     := musl-gcc
@@ -84,7 +85,9 @@ $(USER_SUITE_BINS:%=%.d): FORCE
 # The tree is rebuilt from scratch each time, so that a deleted program
 # does not linger in the initrd. Owner root and sorted names keep the
 # archive the same from build to build.
-$(INITRD): $(USER_BINS) $(USER_ETC) user/user.mk | deps
+ONBOARD_PLAN_SRCS := $(wildcard experiments/*.toml) tools/onboard-plans tools/reprolib/plan.py \
+	tools/reprolib/experiments.py
+$(INITRD): $(USER_BINS) $(USER_ETC) $(ONBOARD_PLAN_SRCS) user/user.mk | deps
 	@$(if $(Q),echo "  CPIO    $@")
 	$(Q)rm -rf $(INITRD_DIR)
 	$(Q)mkdir -p $(INITRD_DIR)/sbin $(INITRD_DIR)/bin $(INITRD_DIR)/etc \
@@ -97,6 +100,7 @@ $(INITRD): $(USER_BINS) $(USER_ETC) user/user.mk | deps
 		printf 'usertests.dat line %04d: the initrd keeps every byte\n' $$i; \
 	done > $(INITRD_DIR)/etc/usertests.dat
 	$(Q)ln -s usertests.dat $(INITRD_DIR)/etc/usertests.link
+	$(Q)tools/onboard-plans $(INITRD_DIR)/etc/experiments
 	$(Q)cd $(INITRD_DIR) && find . -mindepth 1 | LC_ALL=C sort | \
 		cpio -o -H newc -R 0:0 --reproducible --quiet > $(abspath $@).tmp
 	$(Q)mv $@.tmp $@

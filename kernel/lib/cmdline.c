@@ -23,6 +23,8 @@ cmdline_next_word(const char **cursor, char *word, size_t size)
 		return -1;
 	}
 	for (; *p && (quoted || !is_blank(*p)); p++) {
+		if (*p == '\\' && (p[1] == '"' || p[1] == '\\'))
+			p++; /* GRUB's escape (cmdline.h): the quote or backslash itself */
 		if (*p == '"') {
 			quoted = !quoted;
 			continue;

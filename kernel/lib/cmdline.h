@@ -3,6 +3,10 @@
  *
  * Words are separated by spaces or tabs; double quotes group spaces into a
  * word and are removed ("run=\"bench -n 3\"" gives run=bench -n 3).
+ * A backslash before a double quote or a backslash is dropped: GRUB's
+ * multiboot2 command writes every quote of its arguments as \" and every
+ * backslash as \\ (grub_create_loader_cmdline), so a menu entry's
+ * run="sh -c x" reaches the kernel as run=\"sh -c x\" and must read the same.
  */
 #ifndef REWIND_CMDLINE_H
 #define REWIND_CMDLINE_H

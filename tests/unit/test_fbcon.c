@@ -460,12 +460,100 @@ UNIT_TEST(fbcon_registers_on_an_rgb_framebuffer)
 	CHECK(registered != NULL);
 	CHECK_EQ(mapped_cache, IOMAP_WRITE_COMBINING);
 	CHECK_EQ(mapped_size, (size_t)boot.fb.pitch * 481);
-	CHECK_STR(unit_last_log, "fbcon: 643x481x32 framebuffer at 0xfd000000, 80x30 text\n");
+	CHECK_STR(unit_last_log,
+		  "fbcon: 643x481x32 framebuffer at 0xfd000000, 80x30 text, font 8x16 x1\n");
 	CHECK_EQ(pixel_at(&pixels, 642, 480), 0); /* cleared, margins included */
 	registered->write("\x1b[1mHi\n", 7);
 	CHECK(cell_matches(&pixels, 0, 0, 'H'));
 	CHECK(cell_matches(&pixels, FONT_WIDTH, 0, 'i'));
 	CHECK_EQ(grid.row, 1);
+}
+
+/* Laptop panels: the font grows with the screen and the grid stays at least 80x30. */
+UNIT_TEST(font_scale_follows_the_screen_size)
+{
+	CHECK_EQ(fbdraw_choose_scale(640, 480), 1);
+	CHECK_EQ(fbdraw_choose_scale(1024, 768), 1);
+	CHECK_EQ(fbdraw_choose_scale(1366, 768), 1);
+	CHECK_EQ(fbdraw_choose_scale(1920, 1080), 2);
+	CHECK_EQ(fbdraw_choose_scale(2560, 1440), 3);
+	CHECK_EQ(fbdraw_choose_scale(2880, 1800), 3);
+	CHECK_EQ(fbdraw_choose_scale(3840, 2160), 4);
+	CHECK_EQ(fbdraw_choose_scale(7680, 4320), FBDRAW_MAX_SCALE);
+	/* Too small for 80x30 at any scale, or degenerate: unscaled. */
+	CHECK_EQ(fbdraw_choose_scale(320, 200), 1);
+	CHECK_EQ(fbdraw_choose_scale(0, 0), 1);
+	/* A portrait screen is limited by its width. */
+	CHECK_EQ(fbdraw_choose_scale(1080, 1920), 1);
+	for (u32 w = 640; w <= 7680; w += 97) {
+		for (u32 h = 480; h <= 4320; h += 89) {
+			unsigned s = fbdraw_choose_scale(w, h);
+			bool fits = w / (FONT_WIDTH * s) >= FBDRAW_MIN_COLS &&
+				    h / (FONT_HEIGHT * s) >= FBDRAW_MIN_ROWS;
+			bool next_fits = w / (FONT_WIDTH * (s + 1)) >= FBDRAW_MIN_COLS &&
+					 h / (FONT_HEIGHT * (s + 1)) >= FBDRAW_MIN_ROWS;
+			CHECK(s == 1 || fits);
+			CHECK(s == FBDRAW_MAX_SCALE || !next_fits);
+		}
+	}
+}
+
+/* A glyph drawn at scale 3 is the unscaled glyph with every pixel a 3x3 block. */
+UNIT_TEST(scaled_glyph_is_the_font_in_blocks)
+{
+	struct boot_framebuffer fb =
+		rgb_fb(4 * FONT_WIDTH * 3, 2 * FONT_HEIGHT * 3, 32, 16, 8, 8, 8, 0, 8);
+	size_t size = (size_t)fb.pitch * fb.height;
+	u8 *mem = malloc(size);
+	const u8 *glyph = font8x16_glyph('R');
+	struct fbdraw d;
+	int wrong = 0, outside = 0;
+
+	memset(mem, 0xa5, size);
+	fbdraw_init(&d, mem, &fb, 0xffffff, 0);
+	d.scale = 3;
+	fbdraw_glyph(&d, FONT_WIDTH * 3, FONT_HEIGHT * 3, glyph);
+	for (u32 y = 0; y < fb.height; y++) {
+		for (u32 x = 0; x < fb.width; x++) {
+			bool in = x >= FONT_WIDTH * 3 && x < 2 * FONT_WIDTH * 3 &&
+				  y >= FONT_HEIGHT * 3 && y < 2 * FONT_HEIGHT * 3;
+			u32 v = pixel_at(&d, x, y);
+			if (!in) {
+				outside += v != 0xa5a5a5a5;
+				continue;
+			}
+			u32 fx = (x - FONT_WIDTH * 3) / 3, fy = (y - FONT_HEIGHT * 3) / 3;
+			wrong += v != (glyph[fy] & (0x80 >> fx) ? d.fg : d.bg);
+		}
+	}
+	CHECK_EQ(wrong, 0);
+	CHECK_EQ(outside, 0);
+	free(mem);
+}
+
+UNIT_TEST(fbcon_scales_the_font_on_a_4k_screen)
+{
+	memset(&boot, 0, sizeof(boot));
+	boot.has_framebuffer = true;
+	boot.efi = true;
+	boot.fb = rgb_fb(3840, 2160, 32, 16, 8, 8, 8, 0, 8);
+	registered = NULL;
+	fbcon_init(&boot);
+	CHECK(registered != NULL);
+	CHECK_STR(unit_last_log,
+		  "fbcon: 3840x2160x32 framebuffer at 0xfd000000, 120x33 text, font 8x16 x4\n");
+	registered->write("\nok", 3);
+	CHECK(pixel_at(&pixels, 0, 0) == pixels.bg);
+	/* 'o' is the first cell of row 1: a 32x64 block at (0, 64). */
+	const u8 *o = font8x16_glyph('o');
+	int wrong = 0;
+	for (u32 y = 0; y < FONT_HEIGHT * 4; y++)
+		for (u32 x = 0; x < FONT_WIDTH * 4; x++)
+			wrong += pixel_at(&pixels, x, FONT_HEIGHT * 4 + y) !=
+				 (o[y / 4] & (0x80 >> (x / 4)) ? pixels.fg : pixels.bg);
+	CHECK_EQ(wrong, 0);
+	CHECK_EQ(grid.row, 1);
+	CHECK_EQ(grid.col, 2);
 }
 
 UNIT_TEST(fbcon_leaves_unusable_screens_alone)

@@ -185,6 +185,15 @@ UNIT_TEST(words_split_at_spaces_tabs_and_newlines)
 	CHECK_STR(split("single"), "single");
 }
 
+/* GRUB's multiboot2 command escapes quotes and backslashes: \" is a quote, \\ a backslash. */
+UNIT_TEST(grub_escaped_quotes_group_words_as_quotes_do)
+{
+	CHECK_STR(split("run=\\\"/bin/experiment --then-shell vsyscall\\\" x=1"),
+		  "run=/bin/experiment --then-shell vsyscall|x=1");
+	CHECK_STR(split("a\\\\b c"), "a\\b|c");
+	CHECK_STR(split("keep\\n \\"), "keep\\n|\\"); /* other backslashes stay */
+}
+
 UNIT_TEST(empty_and_blank_lines_have_no_words)
 {
 	const char *line = " \t \n";

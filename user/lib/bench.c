@@ -3,8 +3,8 @@
  */
 #include "lib/bench.h"
 #include "lib/procfile.h"
+#include "kernel/x86/ground.h"
 
-#include <cpuid.h>
 #include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -89,19 +89,9 @@ append_knobs(char *out, size_t size)
 static void
 hypervisor_name(char out[13])
 {
-	unsigned a, b, c, d;
+	struct ground g = ground_detect();
 
-	__cpuid(1, a, b, c, d);
-	if (!(c & (1u << 31))) {
-		strcpy(out, "none");
-		return;
-	}
-	__cpuid(0x40000000, a, b, c, d);
-	memcpy(out, &b, 4);
-	memcpy(out + 4, &c, 4);
-	memcpy(out + 8, &d, 4);
-	out[12] = '\0';
-	out[strcspn(out, "\"\\")] = '\0';
+	strcpy(out, g.signature[0] ? g.signature : "none");
 }
 
 /*

@@ -1,0 +1,684 @@
+/*
+ * experiment - runs the registered experiments inside one boot and prints
+ * their report, for a machine with no host beside it to read the console
+ * (a USB stick on a laptop, the GRUB menu's experiment entries).
+ *
+ *	experiment [--quick] [--then-shell] NAME...|all
+ *
+ * Each experiment's plan was made at build time from experiments/NAME.toml
+ * by tools/onboard-plans, with tools/reproduce's own planner: the script
+ * /etc/experiments/NAME.sh runs every benchmark under every knob variant,
+ * interleaved and repeated, switching the knobs at run time with the
+ * shell's `knob` builtin; NAME.plan names each step's variant and lists the
+ * seed ratios. This program runs the script, passes its output through
+ * (the raw @result lines reach the serial port as on a host run), keeps
+ * the figures, and at the end prints the report: per group of figures an
+ * @result line with the median, per ratio an @ratio line, and last, so
+ * that it stays on the screen, a summary table: our ratio (median over
+ * median) with its per-repeat range beside the seed's, and whether the
+ * regression reproduced, judged as tools/reprolib/ratios.py judges it, all
+ * under the ground the figures stand on (TCG, KVM or bare metal).
+ *
+ * --then-shell: after the report, a shell on the console instead of the
+ * end of the run (init would power off, and the report would vanish from
+ * the screen). Exit status: 0 when every step ended with status 0.
+ *
+ * Not for: the host-side statistics and plots (tools/reproduce).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kernel/x86/ground.h"
+
+#define PLAN_DIR    "/etc/experiments"
+#define MAX_NAME    128
+#define MAX_LINE    4096
+#define MAX_REPEATS 64
+
+struct step {
+	int number, repeat;
+	char variant[MAX_NAME], params[MAX_NAME], bench[MAX_NAME];
+	int status; /* -1: never ended */
+};
+
+struct ref { /* "[BENCH:]METRIC[@VARIANT]"; empty bench or variant: any */
+	char bench[MAX_NAME], metric[MAX_NAME], variant[MAX_NAME];
+};
+
+struct ratio {
+	struct ref num, den;
+	double seed, tolerance;
+	char expect[16], name[MAX_NAME], seed_text[MAX_NAME];
+};
+
+struct figure {
+	const struct step *step;
+	char bench[MAX_NAME], metric[MAX_NAME], unit[32];
+	double value;
+};
+
+struct experiment {
+	char name[MAX_NAME], title[MAX_NAME];
+	int repeats;
+	struct step *steps;
+	int nsteps;
+	struct ratio *ratios;
+	int nratios;
+	struct figure *figures;
+	int nfigures;
+	int failed_steps;
+};
+
+static void *
+grow(void *array, int count, size_t size)
+{
+	if (count & (count - 1))
+		return array; /* room left: capacity doubles at powers of two */
+	void *bigger = realloc(array, (count ? 2 * count : 1) * size);
+	if (!bigger) {
+		perror("experiment");
+		exit(2);
+	}
+	return bigger;
+}
+
+/* src into dst[size], cut short if it must be (names here are short). */
+static void
+copy_text(char *dst, size_t size, const char *src)
+{
+	size_t n = strnlen(src, size - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+/* A plan field: "-" stands for the empty text. */
+static void
+copy_field(char *dst, const char *src)
+{
+	copy_text(dst, MAX_NAME, strcmp(src, "-") ? src : "");
+}
+
+static void
+parse_ref(struct ref *r, const char *text)
+{
+	char buf[MAX_NAME * 3], *at, *colon;
+
+	copy_text(buf, sizeof(buf), text);
+	at = strchr(buf, '@');
+	if (at)
+		*at++ = '\0';
+	colon = strrchr(buf, ':');
+	if (colon)
+		*colon++ = '\0';
+	copy_field(r->variant, at ? at : "");
+	copy_field(r->bench, colon ? buf : "");
+	copy_field(r->metric, colon ? colon : buf);
+}
+
+/* Splits a plan line at tabs; returns the number of fields. */
+static int
+split_tabs(char *line, char **field, int max)
+{
+	int n = 0;
+
+	line[strcspn(line, "\n")] = '\0';
+	while (n < max) {
+		field[n++] = line;
+		line = strchr(line, '\t');
+		if (!line)
+			break;
+		*line++ = '\0';
+	}
+	return n;
+}
+
+static bool
+load_plan(struct experiment *e, const char *name, bool quick)
+{
+	char path[256], line[MAX_LINE], *f[8];
+	FILE *in;
+
+	snprintf(path, sizeof(path), PLAN_DIR "/%.*s%s.plan", MAX_NAME, name,
+		 quick ? ".quick" : "");
+	in = fopen(path, "r");
+	if (!in) {
+		fprintf(stderr, "experiment: no plan for '%s' (%s: %s)\n", name, path,
+			strerror(errno));
+		return false;
+	}
+	memset(e, 0, sizeof(*e));
+	while (fgets(line, sizeof(line), in)) {
+		int n = split_tabs(line, f, 8);
+
+		if (n == 4 && !strcmp(f[0], "experiment")) {
+			copy_field(e->name, f[1]);
+			copy_field(e->title, f[2]);
+			e->repeats = atoi(f[3]);
+		} else if (n == 6 && !strcmp(f[0], "step")) {
+			e->steps = grow(e->steps, e->nsteps, sizeof(*e->steps));
+			struct step *s = &e->steps[e->nsteps++];
+			s->number = atoi(f[1]);
+			s->repeat = atoi(f[2]);
+			copy_field(s->variant, f[3]);
+			copy_field(s->params, f[4]);
+			copy_field(s->bench, f[5]);
+			s->status = -1;
+		} else if (n == 8 && !strcmp(f[0], "ratio")) {
+			e->ratios = grow(e->ratios, e->nratios, sizeof(*e->ratios));
+			struct ratio *r = &e->ratios[e->nratios++];
+			parse_ref(&r->num, f[1]);
+			parse_ref(&r->den, f[2]);
+			r->seed = atof(f[3]);
+			copy_text(r->expect, sizeof(r->expect), f[4]);
+			r->tolerance = atof(f[5]);
+			copy_field(r->name, f[6]);
+			copy_field(r->seed_text, f[7]);
+		} else {
+			fprintf(stderr, "experiment: %s: a line of an unknown form\n", path);
+		}
+	}
+	fclose(in);
+	return e->name[0] != '\0';
+}
+
+static struct step *
+find_step(struct experiment *e, int number)
+{
+	for (int i = 0; i < e->nsteps; i++)
+		if (e->steps[i].number == number)
+			return &e->steps[i];
+	return NULL;
+}
+
+/* Copies the JSON string after key (which ends with the opening quote). */
+static bool
+json_string(const char *line, const char *key, char *out, size_t size)
+{
+	const char *p = strstr(line, key);
+
+	if (!p)
+		return false;
+	p += strlen(key);
+	size_t n = strcspn(p, "\"");
+	if (p[n] != '"' || n >= size)
+		return false;
+	memcpy(out, p, n);
+	out[n] = '\0';
+	return true;
+}
+
+/* An @result line of the open step (DESIGN.md 1.5's exact form); others are passed by. */
+static void
+take_result(struct experiment *e, const struct step *open, const char *line)
+{
+	const char *r = strstr(line, "@result {"), *v;
+	struct figure f = { .step = open };
+	char *end;
+
+	if (!r || !open)
+		return;
+	if (!json_string(r, "{\"bench\":\"", f.bench, sizeof(f.bench)) ||
+	    !json_string(r, "},\"metric\":\"", f.metric, sizeof(f.metric)) ||
+	    !json_string(r, ",\"unit\":\"", f.unit, sizeof(f.unit)) ||
+	    !(v = strstr(r, ",\"value\":")))
+		return;
+	f.value = strtod(v + strlen(",\"value\":"), &end);
+	if (end == v + strlen(",\"value\":") || !isfinite(f.value))
+		return;
+	e->figures = grow(e->figures, e->nfigures, sizeof(*e->figures));
+	e->figures[e->nfigures++] = f;
+}
+
+static void
+progress(const struct experiment *e, const struct step *s)
+{
+	int index = (int)(s - e->steps) + 1;
+
+	printf("experiment %s: step %d of %d, %s %s%s%s, repeat %d of %d\n", e->name, index,
+	       e->nsteps, s->bench, s->variant, s->params[0] ? " " : "", s->params, s->repeat,
+	       e->repeats);
+}
+
+/* Reads the script's output line by line: passes it on, follows the step markers. */
+static void
+follow(struct experiment *e, FILE *out)
+{
+	char line[MAX_LINE];
+	struct step *open = NULL;
+	const char *m;
+	int n, status;
+
+	while (fgets(line, sizeof(line), out)) {
+		fputs(line, stdout);
+		fflush(stdout);
+		if ((m = strstr(line, "@repro-step ")) && sscanf(m, "@repro-step %d", &n) == 1) {
+			open = find_step(e, n);
+			if (open)
+				progress(e, open);
+		} else if ((m = strstr(line, "@repro-end ")) &&
+			   sscanf(m, "@repro-end %d %d", &n, &status) == 2) {
+			struct step *s = find_step(e, n);
+			if (s)
+				s->status = status;
+			open = NULL;
+		} else {
+			take_result(e, open, line);
+		}
+	}
+}
+
+static int
+run_script(struct experiment *e, bool quick)
+{
+	char path[256];
+	int fds[2], status;
+	pid_t pid;
+
+	snprintf(path, sizeof(path), PLAN_DIR "/%.*s%s.sh", MAX_NAME, e->name,
+		 quick ? ".quick" : "");
+	if (pipe(fds) < 0 || (pid = fork()) < 0) {
+		perror("experiment");
+		return -1;
+	}
+	if (pid == 0) {
+		dup2(fds[1], STDOUT_FILENO);
+		close(fds[0]);
+		close(fds[1]);
+		execl("/bin/sh", "sh", path, (char *)NULL);
+		perror("experiment: /bin/sh");
+		_exit(127);
+	}
+	close(fds[1]);
+	FILE *out = fdopen(fds[0], "r");
+	follow(e, out);
+	fclose(out);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	for (int i = 0; i < e->nsteps; i++)
+		e->failed_steps += e->steps[i].status != 0;
+	return 0;
+}
+
+/* ---- statistics: tools/reprolib/summary.py and ratios.py, for one boot ---- */
+
+static int
+compare_doubles(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double
+median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), compare_doubles);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* "variant" or "variant params": the label of a step's group. */
+static void
+label_of(const struct step *s, char *out, size_t size)
+{
+	snprintf(out, size, "%s%s%s", s->variant, s->params[0] ? " " : "", s->params);
+}
+
+/*
+ * Does figure f belong to ref, and to the group of pair label `pair`? A
+ * ref without a variant pairs numerator and denominator within each
+ * variant (and sweep value); with one, across them (only params must agree).
+ */
+static bool
+matches(const struct figure *f, const struct ref *ref, const char *pair)
+{
+	char label[2 * MAX_NAME + 2];
+
+	if (strcmp(f->metric, ref->metric) || (ref->bench[0] && strcmp(f->bench, ref->bench)))
+		return false;
+	if (ref->variant[0] && strcmp(f->step->variant, ref->variant))
+		return false;
+	if (ref->variant[0])
+		snprintf(label, sizeof(label), "*%s", f->step->params);
+	else
+		label_of(f->step, label, sizeof(label));
+	return !pair || !strcmp(label, pair);
+}
+
+static void
+pair_label(const struct figure *f, const struct ref *ref, char *out, size_t size)
+{
+	if (ref->variant[0])
+		snprintf(out, size, "*%s", f->step->params);
+	else
+		label_of(f->step, out, size);
+}
+
+/* The median of ref's figures in group pair; per_repeat[r] the first of repeat r (NAN: none). */
+static int
+collect(const struct experiment *e, const struct ref *ref, const char *pair, double *med,
+	double *per_repeat)
+{
+	double *values = malloc((e->nfigures + 1) * sizeof(*values));
+	int n = 0;
+
+	for (int r = 0; r < MAX_REPEATS; r++)
+		per_repeat[r] = NAN;
+	for (int i = 0; i < e->nfigures; i++) {
+		const struct figure *f = &e->figures[i];
+		if (!matches(f, ref, pair))
+			continue;
+		values[n++] = f->value;
+		if (f->step->repeat < MAX_REPEATS && isnan(per_repeat[f->step->repeat]))
+			per_repeat[f->step->repeat] = f->value;
+	}
+	*med = n ? median(values, n) : NAN;
+	free(values);
+	return n;
+}
+
+static const char *
+verdict(const struct ratio *r, double ours)
+{
+	if (!(ours > 0))
+		return "not measured";
+	if (!strcmp(r->expect, "same"))
+		return 1 / r->tolerance <= ours && ours <= r->tolerance ? "yes"
+									: "no (not about 1)";
+	if ((ours > 1) != !strcmp(r->expect, "higher") || ours == 1)
+		return "no (wrong direction)";
+	double effect = log(ours) / log(r->seed);
+	if (1 / r->tolerance <= effect && effect <= r->tolerance)
+		return "yes";
+	return effect > 1 ? "direction only (larger effect)" : "direction only (smaller effect)";
+}
+
+struct ratio_row {
+	char label[2 * MAX_NAME + 2];
+	double ours, low, high;
+	const char *verdict;
+};
+
+/* Emits one row per pair label that has both figures (ratios.py's rows()). */
+static int
+ratio_rows(const struct experiment *e, const struct ratio *r, struct ratio_row *rows, int max)
+{
+	char pair[2 * MAX_NAME + 2], den_pair[2 * MAX_NAME + 2];
+	double num_rep[MAX_REPEATS], den_rep[MAX_REPEATS], num_med, den_med;
+	int n = 0;
+
+	for (int i = 0; i < e->nfigures && n < max; i++) {
+		const struct figure *f = &e->figures[i];
+		bool seen = false;
+
+		if (!matches(f, &r->num, NULL))
+			continue;
+		pair_label(f, &r->num, pair, sizeof(pair));
+		for (int k = 0; k < n; k++)
+			seen |= !strcmp(rows[k].label, pair);
+		if (seen)
+			continue;
+		/* The denominator's group of the same pair: its own label form, same params. */
+		if (r->den.variant[0])
+			snprintf(den_pair, sizeof(den_pair), "*%s", f->step->params);
+		else
+			label_of(f->step, den_pair, sizeof(den_pair));
+		if (!collect(e, &r->den, den_pair, &den_med, den_rep) || !(den_med != 0))
+			continue;
+		collect(e, &r->num, pair, &num_med, num_rep);
+		struct ratio_row *row = &rows[n++];
+		copy_text(row->label, sizeof(row->label), pair);
+		row->ours = num_med / den_med;
+		row->low = INFINITY;
+		row->high = -INFINITY;
+		for (int k = 0; k < MAX_REPEATS; k++) {
+			if (isnan(num_rep[k]) || isnan(den_rep[k]) || den_rep[k] == 0)
+				continue;
+			row->low = fmin(row->low, num_rep[k] / den_rep[k]);
+			row->high = fmax(row->high, num_rep[k] / den_rep[k]);
+		}
+		row->verdict = verdict(r, row->ours);
+	}
+	return n;
+}
+
+/* ---- the report ---------------------------------------------------------- */
+
+/* One @result line per group (bench, variant, params, metric): its median. */
+static void
+print_medians(const struct experiment *e)
+{
+	for (int i = 0; i < e->nfigures; i++) {
+		const struct figure *f = &e->figures[i];
+		char label[2 * MAX_NAME + 2];
+		double values_med, per_repeat[MAX_REPEATS];
+		struct ref ref;
+		bool first = true;
+
+		label_of(f->step, label, sizeof(label));
+		for (int k = 0; k < i && first; k++) {
+			const struct figure *g = &e->figures[k];
+			first = strcmp(g->metric, f->metric) || strcmp(g->bench, f->bench) ||
+				strcmp(g->step->variant, f->step->variant) ||
+				strcmp(g->step->params, f->step->params);
+		}
+		if (!first)
+			continue;
+		copy_text(ref.bench, sizeof(ref.bench), f->bench);
+		copy_text(ref.metric, sizeof(ref.metric), f->metric);
+		ref.variant[0] = '\0';
+		int n = collect(e, &ref, label, &values_med, per_repeat);
+		printf("@result {\"bench\":\"%s\",\"variant\":{\"experiment\":\"%s\",\"variant\":\"%s\","
+		       "\"params\":\"%s\",\"stat\":\"median\",\"n\":\"%d\"},\"metric\":\"%s\","
+		       "\"value\":%.6g,\"unit\":\"%s\"}\n",
+		       f->bench, e->name, f->step->variant, f->step->params, n, f->metric,
+		       values_med, f->unit);
+	}
+}
+
+static void
+print_ratio_lines(const struct experiment *e, const struct ground *g)
+{
+	struct ratio_row rows[16];
+
+	for (int i = 0; i < e->nratios; i++) {
+		const struct ratio *r = &e->ratios[i];
+		int n = ratio_rows(e, r, rows, 16);
+
+		if (n == 0)
+			printf("@ratio {\"experiment\":\"%s\",\"name\":\"%s\",\"ground\":\"%s\","
+			       "\"seed\":%g,\"verdict\":\"not measured\"}\n",
+			       e->name, r->name, g->name, r->seed);
+		for (int k = 0; k < n; k++)
+			printf("@ratio {\"experiment\":\"%s\",\"name\":\"%s\",\"label\":\"%s\","
+			       "\"ground\":\"%s\",\"ours\":%.4g,\"low\":%.4g,\"high\":%.4g,"
+			       "\"seed\":%g,\"verdict\":\"%s\"}\n",
+			       e->name, r->name,
+			       rows[k].label[0] == '*' ? rows[k].label + 1 : rows[k].label, g->name,
+			       rows[k].ours, rows[k].low, rows[k].high, r->seed, rows[k].verdict);
+	}
+}
+
+/* The table a person reads off the screen: at most 100 columns a row. */
+static void
+print_table(const struct experiment *e)
+{
+	struct ratio_row rows[16];
+	char name[2 * MAX_NAME + 8], range[48];
+
+	printf("-- %s: %s\n   %d repeat%s, %d steps, %s\n", e->name, e->title, e->repeats,
+	       e->repeats == 1 ? "" : "s", e->nsteps,
+	       e->failed_steps ? "SOME STEPS FAILED (see above)" : "every step ended well");
+	if (e->failed_steps)
+		printf("   %d of %d steps did not end with status 0\n", e->failed_steps, e->nsteps);
+	printf("   %-50s %8s %-17s %7s  %s\n", "ratio", "ours", "(per repeat)", "seed",
+	       "reproduced");
+	for (int i = 0; i < e->nratios; i++) {
+		const struct ratio *r = &e->ratios[i];
+		int n = ratio_rows(e, r, rows, 16);
+
+		if (n == 0)
+			printf("   %-50.50s %8s %-17s %7.3g  %s\n", r->name, "-", "", r->seed,
+			       "not measured here");
+		for (int k = 0; k < n; k++) {
+			const char *label =
+				rows[k].label[0] == '*' ? rows[k].label + 1 : rows[k].label;
+			if (!strcmp(label, "default"))
+				label = ""; /* the only variant: naming it says nothing */
+			snprintf(name, sizeof(name), "%.*s%s%.*s%s", MAX_NAME, r->name,
+				 label[0] ? " [" : "", MAX_NAME, label, label[0] ? "]" : "");
+			snprintf(range, sizeof(range), "(%.3g-%.3g)", rows[k].low, rows[k].high);
+			printf("   %-50.50s %8.3g %-17s %7.3g  %s\n", name, rows[k].ours,
+			       isfinite(rows[k].low) ? range : "", r->seed, rows[k].verdict);
+		}
+	}
+}
+
+static void
+print_machine(const struct ground *g)
+{
+	char line[256], model[128] = "unknown CPU";
+	struct utsname u;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+		if (!strncmp(line, "model name", 10) && colon) {
+			copy_text(model, sizeof(model), colon + 2);
+			model[strcspn(model, "\n")] = '\0';
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	if (uname(&u) < 0)
+		strcpy(u.release, "?");
+	printf("ground: %s%s%s%s - the figures measure %s\n", g->name,
+	       g->signature[0] ? " (cpuid '" : "", g->signature, g->signature[0] ? "')" : "",
+	       g->what);
+	printf("machine: %s, %ld CPUs, rewind %s\n", model, sysconf(_SC_NPROCESSORS_ONLN),
+	       u.release);
+}
+
+static void
+report(struct experiment *list, int n)
+{
+	struct ground g = ground_detect();
+
+	printf("\n@report-begin\n");
+	for (int i = 0; i < n; i++)
+		print_medians(&list[i]);
+	for (int i = 0; i < n; i++)
+		print_ratio_lines(&list[i], &g);
+	printf("\n==== rewind experiment report ====\n");
+	print_machine(&g);
+	for (int i = 0; i < n; i++)
+		print_table(&list[i]);
+	printf("(ours = median / median over the repeats; \"reproduced\" as tools/reproduce judges it;"
+	       " ground: %s)\n@report-end\n",
+	       g.name);
+	fflush(stdout);
+}
+
+/* A shell on the console for the person in front of the screen; does not return. */
+static void
+then_shell(void)
+{
+	printf("\nThe report is above; it also went to the serial port. A shell follows "
+	       "(`poweroff` switches off).\n");
+	fflush(stdout);
+	if (setsid() < 0 || ioctl(STDIN_FILENO, TIOCSCTTY, 0) < 0)
+		fprintf(stderr, "experiment: no controlling terminal for the shell: %s\n",
+			strerror(errno));
+	execl("/bin/sh", "sh", (char *)NULL);
+	perror("experiment: /bin/sh");
+	exit(127);
+}
+
+static int
+usage(void)
+{
+	fprintf(stderr,
+		"usage: experiment [--quick] [--then-shell] NAME...|all\n"
+		"  the experiments are the files " PLAN_DIR "/NAME.plan\n");
+	return 2;
+}
+
+static int
+compare_names(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/* "all": every NAME.plan of the directory (not the .quick ones), in name order. */
+static int
+all_names(char names[][MAX_NAME], int max)
+{
+	DIR *d = opendir(PLAN_DIR);
+	struct dirent *de;
+	int n = 0;
+
+	while (d && n < max && (de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+		if (len > 5 && len < MAX_NAME && !strcmp(de->d_name + len - 5, ".plan") &&
+		    !strstr(de->d_name, ".quick.")) {
+			copy_text(names[n], len - 4, de->d_name);
+			n++;
+		}
+	}
+	if (d)
+		closedir(d);
+	qsort(names, n, MAX_NAME, compare_names);
+	return n;
+}
+
+int
+main(int argc, char **argv)
+{
+	bool quick = false, shell = false;
+	char names[16][MAX_NAME];
+	struct experiment list[16];
+	int n = 0, failed = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--quick"))
+			quick = true;
+		else if (!strcmp(argv[i], "--then-shell"))
+			shell = true;
+		else if (!strcmp(argv[i], "all"))
+			n += all_names(names + n, 16 - n);
+		else if (argv[i][0] == '-' || n == 16)
+			return usage();
+		else
+			copy_text(names[n++], MAX_NAME, argv[i]);
+	}
+	if (n == 0)
+		return usage();
+	for (int i = 0; i < n; i++)
+		if (!load_plan(&list[i], names[i], quick))
+			return 2;
+	struct ground g = ground_detect();
+	printf("experiment: %d experiment%s on %s%s\n", n, n == 1 ? "" : "s", g.name,
+	       quick ? ", quick runs" : "");
+	for (int i = 0; i < n; i++) {
+		printf("experiment %s: %s, %d steps\n", list[i].name, list[i].title,
+		       list[i].nsteps);
+		fflush(stdout);
+		if (run_script(&list[i], quick) < 0)
+			return 2;
+		failed += list[i].failed_steps;
+	}
+	report(list, n);
+	if (shell)
+		then_shell();
+	return failed ? 1 : 0;
+}
