@@ -1,9 +1,11 @@
 /*
  * statx.c - usertests: statx agrees with fstatat field by field, follows or
  * not as asked, takes AT_EMPTY_PATH, and refuses bad flags and the
- * reserved mask bit. No _GNU_SOURCE here: glibc's <sys/stat.h> would bring
- * its own struct statx beside uapi/statx.h's (musl has none).
+ * reserved mask bit. The structure is uapi/statx.h's kernel_statx: musl
+ * has no statx; glibc's struct statx (under _GNU_SOURCE) has another name,
+ * and its STATX_* macros are Linux's, token for token, as ours.
  */
+#define _GNU_SOURCE
 #include "usertests.h"
 
 #include <errno.h>
