@@ -513,6 +513,15 @@ get_unmapped_area(struct mm *mm, u64 hint, u64 len)
 	return find_free_area(mm, len);
 }
 
+u64
+vm_free_area(struct mm *mm, u64 len)
+{
+	down_write(&mm->mmap_lock);
+	u64 start = find_free_area(mm, len);
+	up_write(&mm->mmap_lock);
+	return start;
+}
+
 long
 vm_mmap(struct mm *mm, u64 addr, u64 len, int prot, int flags, struct file *file, u64 pgoff)
 {

@@ -105,6 +105,9 @@ size_t access_remote_vm(struct mm *mm, u64 addr, void *buf, size_t len);
 /* Loads mm's page tables on this CPU (the kernel's alone for NULL). */
 void mm_activate(struct mm *mm);
 
+/* Where mmap without a hint would put len bytes (the highest free gap), or 0: none. */
+u64 vm_free_area(struct mm *mm, u64 len);
+
 /*
  * Maps [start, start + len) with the given VM_* flags (VM_MAYWRITE is
  * added: exec maps private file pages and anonymous memory); replaces what

@@ -23,7 +23,9 @@
 #define AT_CLKTCK	17 /* the unit of times(2) */
 #define AT_SECURE	23
 #define AT_RANDOM	25 /* 16 random bytes */
+#define AT_HWCAP2	26 /* more hardware capabilities (x86: ring-3 MWAIT, FSGSBASE) */
 #define AT_EXECFN	31 /* the file name execve ran */
 #define AT_SYSINFO_EHDR 33 /* the vDSO's ELF header */
+#define AT_MINSIGSTKSZ	51 /* the largest signal frame the kernel writes */
 
 #endif

@@ -44,7 +44,9 @@
 #define ENOTEMPTY    39
 #define ELOOP	     40
 #define EOVERFLOW    75
+#define ELIBBAD	     80 /* a program's interpreter is not an executable for this machine */
 #define EOPNOTSUPP   95
+#define EAFNOSUPPORT 97
 #define ETIMEDOUT    110
 
 #endif

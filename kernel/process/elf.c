@@ -16,8 +16,8 @@
 #define PT_INTERP    3
 #define PT_PHDR	     6
 #define PT_GNU_STACK 0x6474e551
-#define EHDR_SIZE    64
 #define PHDR_SIZE    56
+#define INTERP_MAX   4096 /* PATH_MAX: Linux's bound on PT_INTERP's size */
 
 static int
 fail(const char **why, const char *msg)
@@ -29,7 +29,7 @@ fail(const char **why, const char *msg)
 static int
 check_ident(const u8 *b, size_t len, const char **why)
 {
-	if (len < EHDR_SIZE)
+	if (len < ELF_EHDR_SIZE)
 		return fail(why, "file shorter than an ELF header");
 	if (memcmp(b, "\177ELF", 4) != 0)
 		return fail(why, "not an ELF file (bad magic)");
@@ -66,6 +66,26 @@ parse_segment(const u8 *ph, u64 file_size, struct elf_image *img, const char **w
 	if (img->nsegments == ELF_MAX_SEGMENTS)
 		return fail(why, "too many loadable segments");
 	img->segments[img->nsegments++] = s;
+	return 0;
+}
+
+/*
+ * The interpreter's path: where it lies in the file (execve reads it and
+ * checks its terminating NUL). The first PT_INTERP counts, as in Linux.
+ */
+static int
+parse_interp(const u8 *ph, u64 file_size, struct elf_image *img, const char **why)
+{
+	u64 offset = rd64(ph + 8), size = rd64(ph + 32);
+
+	if (img->interp_size)
+		return 0;
+	if (size < 2 || size > INTERP_MAX)
+		return fail(why, "interpreter path (PT_INTERP) is empty or longer than PATH_MAX");
+	if (offset > file_size || size > file_size - offset)
+		return fail(why, "interpreter path (PT_INTERP) extends past the end of the file");
+	img->interp_offset = offset;
+	img->interp_size = size;
 	return 0;
 }
 
@@ -106,10 +126,8 @@ elf_parse(const u8 *b, size_t len, u64 file_size, struct elf_image *img, const c
 	for (u16 i = 0; i < phnum; i++) {
 		const u8 *ph = b + phoff + (u64)i * PHDR_SIZE;
 		u32 ptype = rd32(ph);
-		if (ptype == PT_INTERP)
-			return fail(
-				why,
-				"dynamically linked (PT_INTERP): rewind runs static executables");
+		if (ptype == PT_INTERP && (err = parse_interp(ph, file_size, img, why)))
+			return err;
 		if (ptype == PT_PHDR)
 			phdr_in_memory = rd64(ph + 16);
 		if (ptype == PT_GNU_STACK)

@@ -3,9 +3,10 @@
  * load. Plain C over a byte buffer (host unit-tested with malformed files):
  * everything execve trusts about a file is validated here first.
  *
- * Accepted: x86-64 little-endian ELF64, ET_EXEC or ET_DYN (static PIE),
- * without PT_INTERP (rewind runs static binaries; there is no dynamic
- * linker), with at least one PT_LOAD. Anything else is -ENOEXEC.
+ * Accepted: x86-64 little-endian ELF64, ET_EXEC or ET_DYN (PIE or a shared
+ * object such as ld.so), with at least one PT_LOAD, and at most a PT_INTERP
+ * naming the program interpreter (the dynamic loader execve starts first).
+ * Anything else is -ENOEXEC.
  */
 #ifndef REWIND_ELF_H
 #define REWIND_ELF_H
@@ -14,6 +15,7 @@
 
 #define ELF_MAX_SEGMENTS 16
 #define ELF_HEADER_READ	 4096 /* execve reads this much before parsing */
+#define ELF_EHDR_SIZE	 64   /* the ELF64 file header */
 
 #define PF_X 1
 #define PF_W 2
@@ -31,6 +33,8 @@ struct elf_image {
 	u64 phdr_vaddr;	  /* where the program headers are in memory (AT_PHDR) */
 	u16 phnum;
 	bool exec_stack; /* PT_GNU_STACK asks for an executable stack */
+	/* PT_INTERP: the interpreter's path lies at interp_offset in the file (0 bytes: none). */
+	u64 interp_offset, interp_size;
 	int nsegments;
 	struct elf_segment segments[ELF_MAX_SEGMENTS];
 };

@@ -1,16 +1,24 @@
 /*
- * exec.c - execve: load a static ELF executable into a fresh address space
- * and start it with the Linux initial stack.
+ * exec.c - execve: load an ELF executable (and its program interpreter,
+ * when it names one) into a fresh address space and start it with the
+ * Linux initial stack.
  *
  * Steps, in an order that keeps failure cheap: copy the arguments out of
- * the old program, open and validate the file (any error so far returns to
- * the old program), build the new address space - file-backed private
- * mappings for the segments (so they come through the page cache), zeroed
- * memory for bss, an 8 MiB stack, the vDSO - then end the process's other
+ * the old program, open and validate the file and its interpreter (any
+ * error so far returns to the old program), build the new address space -
+ * file-backed private mappings for the segments (so they come through the
+ * page cache), zeroed memory for bss, an 8 MiB stack, the vDSO, the
+ * interpreter where mmap would put it - then end the process's other
  * threads (exec_single_thread: the new program runs alone, with the
  * process's pid) and switch to it (the point of no return), write the
  * initial stack and reset the registers. While its segments are mapped, the
  * file cannot be written (VM_DENYWRITE, fs/write_access.c: ETXTBSY).
+ *
+ * A dynamically linked program (PT_INTERP) starts in its interpreter,
+ * glibc's ld.so, which finds the program through the auxiliary vector
+ * (AT_PHDR, AT_ENTRY), itself through AT_BASE, and maps the libraries with
+ * mmap as any program would. The interpreter is validated as Linux does:
+ * missing is ENOENT, not executable EACCES, not an x86-64 ELF ELIBBAD.
  *
  * The initial stack, from the top (System V x86-64 psABI §3.4.1):
  *   strings (argv, envp, "x86_64", the file name), 16 random bytes,
@@ -31,6 +39,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/process/task.h"
+#include "kernel/signal/signal.h"
 #include "kernel/x86/traps.h"
 #include "kernel/vdso/vdso.h"
 #include "kernel/x86/x86.h"
@@ -44,6 +53,13 @@
 #define ARG_MAX_BYTES (128 * 1024) /* argv + envp strings, as Linux's MAX_ARG_STRLEN era */
 #define ARG_MAX_COUNT 4096
 #define PIE_LOAD_BIAS 0x555555554000ul /* Linux's ELF_ET_DYN_BASE on x86-64 */
+
+/* An ELF file to load: the program or its interpreter, and where it goes (bias). */
+struct loaded_elf {
+	struct file *file; /* NULL: none (a static program has no interpreter) */
+	struct elf_image img;
+	u64 bias;
+};
 
 /* The strings of argv and envp, packed, plus their counts. */
 struct exec_args {
@@ -107,8 +123,9 @@ segment_vm_flags(u32 pflags)
 	       (pflags & PF_X ? VM_EXEC : 0);
 }
 
+/* The program's file pages deny writes to it (ETXTBSY); the interpreter's do not, as in Linux. */
 static int
-map_segment(struct mm *mm, struct file *f, const struct elf_segment *s, u64 bias)
+map_segment(struct mm *mm, struct file *f, const struct elf_segment *s, u64 bias, u32 deny)
 {
 	u64 start = ALIGN_DOWN(s->vaddr + bias, PAGE_SIZE);
 	u64 file_end = ALIGN_UP(s->vaddr + bias + s->filesz, PAGE_SIZE);
@@ -116,8 +133,8 @@ map_segment(struct mm *mm, struct file *f, const struct elf_segment *s, u64 bias
 	u32 flags = segment_vm_flags(s->flags);
 	int err = 0;
 
-	if (s->filesz) /* the program's pages: the file stays unwritable while they are mapped */
-		err = vm_map_fixed(mm, start, file_end - start, flags | VM_DENYWRITE, f,
+	if (s->filesz)
+		err = vm_map_fixed(mm, start, file_end - start, flags | deny, f,
 				   ALIGN_DOWN(s->offset, PAGE_SIZE) >> PAGE_SHIFT, NULL);
 	if (!err && mem_end > file_end)
 		err = vm_map_fixed(mm, file_end, mem_end - file_end, flags, NULL, 0, NULL);
@@ -217,19 +234,52 @@ initial_stack_size(const struct exec_args *a, const char *path)
 					   : args + STACK_EXPAND;
 }
 
-static struct mm *
-build_address_space(struct file *f, const struct elf_image *img, u64 bias, u64 stack_size, int *err)
+static int
+map_image(struct mm *mm, const struct loaded_elf *e, u32 deny)
 {
+	int err = 0;
+
+	for (int i = 0; i < e->img.nsegments && !err; i++)
+		err = map_segment(mm, e->file, &e->img.segments[i], e->bias, deny);
+	return err;
+}
+
+/*
+ * The interpreter's bias: a shared object (ld.so) goes where mmap would put
+ * its whole span, below the stack and the vDSO, as Linux's load_elf_interp;
+ * an ET_EXEC interpreter stays at its own addresses.
+ */
+static int
+place_interpreter(struct mm *mm, struct loaded_elf *interp)
+{
+	const struct elf_image *img = &interp->img;
+	u64 low = ~0ul;
+
+	if (!img->relocatable)
+		return fits_in_user_space(img, 0) ? 0 : -ENOEXEC;
+	for (int i = 0; i < img->nsegments; i++)
+		low = MIN(low, ALIGN_DOWN(img->segments[i].vaddr, PAGE_SIZE));
+	u64 span = highest_segment_end(img, 0) - low;
+	u64 base = vm_free_area(mm, span);
+	if (!base)
+		return -ENOMEM;
+	interp->bias = base - low;
+	return 0;
+}
+
+static struct mm *
+build_address_space(const struct loaded_elf *prog, struct loaded_elf *interp, u64 stack_size,
+		    int *err)
+{
+	const struct elf_image *img = &prog->img;
 	struct mm *mm = mm_create();
 
 	*err = -ENOMEM;
 	if (!mm)
 		return NULL;
-	for (int i = 0; i < img->nsegments; i++) {
-		*err = map_segment(mm, f, &img->segments[i], bias);
-		if (*err)
-			goto fail;
-	}
+	*err = map_image(mm, prog, VM_DENYWRITE);
+	if (*err)
+		goto fail;
 	*err = vm_map_fixed(mm, USER_STACK_TOP - stack_size, stack_size,
 			    VM_READ | VM_WRITE | VM_GROWSDOWN | (img->exec_stack ? VM_EXEC : 0),
 			    NULL, 0, "[stack]");
@@ -238,8 +288,15 @@ build_address_space(struct file *f, const struct elf_image *img, u64 bias, u64 s
 	*err = vdso_map(mm);
 	if (*err)
 		goto fail;
-	vm_brk_init(mm, highest_segment_end(img, bias));
-	record_segments(mm, img, bias);
+	if (interp->file) {
+		*err = place_interpreter(mm, interp);
+		if (!*err)
+			*err = map_image(mm, interp, 0);
+		if (*err)
+			goto fail;
+	}
+	vm_brk_init(mm, highest_segment_end(img, prog->bias));
+	record_segments(mm, img, prog->bias);
 	return mm;
 fail:
 	mm_put(mm);
@@ -281,10 +338,19 @@ record_strings(struct mm *mm, const struct exec_args *a, u64 strings)
 	mm->env_end = strings + a->bytes;
 }
 
+/* The interpreter's base for AT_BASE: 0 without one, and for an ET_EXEC one (Linux's load_addr). */
 static u64
-write_initial_stack(const struct exec_args *a, const struct elf_image *img, u64 bias, struct mm *mm,
-		    const char *path, int *err)
+interpreter_base(const struct loaded_elf *interp)
 {
+	return interp->file && interp->img.relocatable ? interp->bias : 0;
+}
+
+static u64
+write_initial_stack(const struct exec_args *a, const struct loaded_elf *prog,
+		    const struct loaded_elf *interp, struct mm *mm, const char *path, int *err)
+{
+	const struct elf_image *img = &prog->img;
+	u64 bias = prog->bias;
 	struct stack_builder b = { .sp = USER_STACK_TOP, .err = 0 };
 	u8 random[16];
 
@@ -302,19 +368,23 @@ write_initial_stack(const struct exec_args *a, const struct elf_image *img, u64 
 		{ AT_PHENT, 56 },
 		{ AT_PHNUM, img->phnum },
 		{ AT_PAGESZ, PAGE_SIZE },
-		{ AT_BASE, 0 },
+		{ AT_BASE, interpreter_base(interp) },
 		{ AT_FLAGS, 0 },
 		{ AT_ENTRY, img->entry + bias },
 		{ AT_UID, current()->group_leader->uid },
 		{ AT_EUID, current()->group_leader->euid },
-		{ AT_GID, 0 },
+		{ AT_GID, 0 }, /* rewind has no group ids: every process is group 0 */
 		{ AT_EGID, 0 },
 		{ AT_PLATFORM, platform },
 		{ AT_HWCAP, cpuid(1, 0).edx },
+		/* FSGSBASE (bit 1) only if CR4 allows the instructions in user mode, which
+		   rewind's does not; no ring-3 MWAIT (bit 0): Linux then sends 0 too. */
+		{ AT_HWCAP2, 0 },
 		{ AT_CLKTCK, USER_HZ },
 		{ AT_SECURE, 0 },
 		{ AT_RANDOM, at_random },
 		{ AT_EXECFN, execfn },
+		{ AT_MINSIGSTKSZ, signal_frame_max_size() },
 		{ AT_NULL, 0 },
 	};
 	/* argc, argv[], NULL, envp[], NULL, auxv: keep rsp 16-byte aligned at argc. */
@@ -370,31 +440,88 @@ set_comm(struct task *t, const char *path)
 	task_set_comm(t, base);
 }
 
+/*
+ * Opens path and checks its ELF headers into e; 0 or -errno with nothing
+ * held. An interpreter shorter than an ELF header is EIO, as Linux's read
+ * of that header fails.
+ */
 static int
-open_executable(const char *path, struct file **out, struct elf_image *img, u8 *hdr)
+open_executable(const char *path, struct loaded_elf *e, bool interp)
 {
 	const char *why;
-	int err = kernel_open(path, 0 /* O_RDONLY */, out);
+	u8 *hdr = kmalloc(ELF_HEADER_READ);
+	int err = hdr ? kernel_open(path, 0 /* O_RDONLY */, &e->file) : -ENOMEM;
 
 	if (err)
-		return err;
-	if (!file_is_executable(*out)) {
-		file_put(*out);
-		return -EACCES;
+		goto out;
+	err = file_is_executable(e->file) ? 0 : -EACCES;
+	if (!err) {
+		long n = kernel_read(e->file, hdr, ELF_HEADER_READ, 0);
+		if (n >= 0 && interp && n < ELF_EHDR_SIZE)
+			n = -EIO;
+		err = n < 0 ? (int)n : elf_parse(hdr, (size_t)n, file_size(e->file), &e->img, &why);
 	}
-	long n = kernel_read(*out, hdr, ELF_HEADER_READ, 0);
-	err = n < 0 ? (int)n : elf_parse(hdr, (size_t)n, file_size(*out), img, &why);
 	if (err == -ENOEXEC)
 		pr_info_ratelimited("exec: %s: %s\n", path, why);
 	if (err)
-		file_put(*out);
+		file_put(e->file);
+out:
+	kfree(hdr);
+	e->file = err ? NULL : e->file;
 	return err;
+}
+
+/*
+ * Opens the interpreter prog names (PT_INTERP). Its path must end in NUL
+ * (else ENOEXEC, about the program); an interpreter that is not an x86-64
+ * ELF executable is ELIBBAD, as Linux answers (for headers that pass
+ * Linux's first look but fail later, Linux kills the process after the
+ * point of no return instead: rewind refuses them before it).
+ */
+static int
+open_interpreter(const struct loaded_elf *prog, const char *path, struct loaded_elf *interp)
+{
+	u64 size = prog->img.interp_size;
+	char *name = kmalloc(size);
+	long err = name ? kernel_read(prog->file, name, size, prog->img.interp_offset) : -ENOMEM;
+
+	if (err >= 0 && (u64)err != size)
+		err = -EIO; /* the file shrank under us */
+	if (err >= 0 && name[size - 1] != '\0') {
+		pr_info_ratelimited("exec: %s: interpreter path is not NUL-terminated\n", path);
+		err = -ENOEXEC;
+	} else if (err >= 0) {
+		err = open_executable(name, interp, true);
+		if (err == -ENOEXEC)
+			err = -ELIBBAD;
+	}
+	kfree(name);
+	return (int)err;
+}
+
+static int
+clear_partial_bss_of(const struct loaded_elf *e)
+{
+	int err = 0;
+
+	for (int i = 0; e->file && i < e->img.nsegments && !err; i++)
+		err = clear_partial_bss(&e->img.segments[i], e->bias);
+	return err;
+}
+
+/* Where the new program starts: in its interpreter when it has one. */
+static u64
+entry_point(const struct loaded_elf *prog, const struct loaded_elf *interp)
+{
+	const struct loaded_elf *first = interp->file ? interp : prog;
+
+	return first->img.entry + first->bias;
 }
 
 /* Everything after the point of no return; a failure here kills the process. */
 static void
-start_program(struct task *t, struct mm *mm, const struct elf_image *img, u64 bias,
-	      const struct exec_args *a, const char *path)
+start_program(struct task *t, struct mm *mm, const struct loaded_elf *prog,
+	      const struct loaded_elf *interp, const struct exec_args *a, const char *path)
 {
 	struct mm *old = task_swap_mm(t, mm);
 	int err = 0;
@@ -402,9 +529,10 @@ start_program(struct task *t, struct mm *mm, const struct elf_image *img, u64 bi
 	mm_activate(mm);
 	if (old)
 		mm_put(old);
-	for (int i = 0; i < img->nsegments && !err; i++)
-		err = clear_partial_bss(&img->segments[i], bias);
-	u64 sp = err ? 0 : write_initial_stack(a, img, bias, mm, path, &err);
+	err = clear_partial_bss_of(prog);
+	if (!err)
+		err = clear_partial_bss_of(interp);
+	u64 sp = err ? 0 : write_initial_stack(a, prog, interp, mm, path, &err);
 	mm->start_stack = sp;
 	if (err) {
 		pr_warn_ratelimited(
@@ -412,7 +540,7 @@ start_program(struct task *t, struct mm *mm, const struct elf_image *img, u64 bi
 			err, t->pid);
 		task_exit(11 /* SIGSEGV */);
 	}
-	reset_user_frame(task_user_frame(t), img->entry + bias, sp);
+	reset_user_frame(task_user_frame(t), entry_point(prog, interp), sp);
 	fpu_reset_state(&t->fpu);
 	fpu_restore(&t->fpu);
 	t->fs_base = 0;
@@ -422,55 +550,67 @@ start_program(struct task *t, struct mm *mm, const struct elf_image *img, u64 bi
 	set_comm(t, path);
 }
 
+static void
+put_loaded(struct loaded_elf *e)
+{
+	if (e->file)
+		file_put(e->file);
+}
+
+/* Opens the program and its interpreter and checks that they fit; 0 or -errno, nothing held. */
+static long
+open_program(const char *path, struct loaded_elf *prog, struct loaded_elf *interp)
+{
+	long err = open_executable(path, prog, false);
+
+	if (err)
+		return err;
+	prog->bias = prog->img.relocatable ? PIE_LOAD_BIAS : 0;
+	if (!fits_in_user_space(&prog->img, prog->bias)) {
+		pr_info_ratelimited(
+			"exec: %s: segments do not fit in user space at the load bias\n", path);
+		err = -ENOEXEC;
+	}
+	if (!err && prog->img.interp_size)
+		err = open_interpreter(prog, path, interp);
+	if (err)
+		put_loaded(prog);
+	return err;
+}
+
 static long
 do_execve(const char *path, struct exec_args *a)
 {
 	struct task *t = current();
-	struct elf_image img;
-	struct file *f;
-	u8 *hdr = kmalloc(ELF_HEADER_READ);
+	struct loaded_elf prog = { 0 }, interp = { 0 };
 
-	if (!hdr)
-		return -ENOMEM;
-	if (arguments_too_big(a, path)) {
-		kfree(hdr);
+	if (arguments_too_big(a, path))
 		return -E2BIG;
-	}
-	long err = open_executable(path, &f, &img, hdr);
-	kfree(hdr);
+	long err = open_program(path, &prog, &interp);
 	if (err)
 		return err;
-	u64 bias = img.relocatable ? PIE_LOAD_BIAS : 0;
-	if (!fits_in_user_space(&img, bias)) {
-		pr_info_ratelimited(
-			"exec: %s: segments do not fit in user space at the load bias\n", path);
-		file_put(f);
-		return -ENOEXEC;
-	}
 	/* Not a file open for writing; and none may open it so until its areas hold the denial. */
-	err = file_deny_write(f);
-	if (err) {
-		file_put(f);
-		return err;
-	}
+	err = file_deny_write(prog.file);
+	if (err)
+		goto out;
 	int map_err;
-	struct mm *mm = build_address_space(f, &img, bias, initial_stack_size(a, path), &map_err);
-	file_allow_write(f);
-	if (!mm) {
-		file_put(f);
-		return map_err;
-	}
+	struct mm *mm = build_address_space(&prog, &interp, initial_stack_size(a, path), &map_err);
+	file_allow_write(prog.file);
+	err = map_err;
+	if (!mm)
+		goto out;
 	err = exec_single_thread(t); /* the other threads run the old program: they go first */
 	if (err) {
-		file_put(f);
 		mm_put(mm);
-		return err;
+		goto out;
 	}
-	task_set_exe_file(t, f); /* past the point of no return: /proc/<pid>/exe */
+	task_set_exe_file(t, prog.file); /* past the point of no return: /proc/<pid>/exe */
 	session_exec(t);
-	start_program(t, mm, &img, bias, a, path);
-	file_put(f);
-	return 0;
+	start_program(t, mm, &prog, &interp, a, path);
+out:
+	put_loaded(&interp);
+	put_loaded(&prog);
+	return err;
 }
 
 static struct exec_args *

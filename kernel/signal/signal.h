@@ -190,4 +190,7 @@ void signal_free(struct task *t);
  */
 bool signal_deliver(struct trap_frame *f);
 
+/* The most stack a handler's frame can take (setup_frame's alignments included): AT_MINSIGSTKSZ. */
+u64 signal_frame_max_size(void);
+
 #endif

@@ -154,6 +154,15 @@ save_fpu(struct fpu_state *fx)
 	memset(fx->bytes + FXSAVE_SW_RESERVED, 0, sizeof(fx->bytes) - FXSAVE_SW_RESERVED);
 }
 
+/* The fxsave image, 64-aligned, under the frame, 16-aligned minus 8: setup_frame's layout. */
+u64
+signal_frame_max_size(void)
+{
+	u64 worst = sizeof(struct fpu_state) + 63 + sizeof(struct rt_sigframe) + 15 + 8;
+
+	return ALIGN_UP(worst, 16);
+}
+
 /*
  * Writes the frame for sig and points f at the handler; false if it cannot
  * (no SA_RESTORER, a bad handler address, an unwritable stack, an

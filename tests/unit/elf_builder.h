@@ -60,8 +60,8 @@ new_image(u16 type)
 	eh.type = type;
 	eh.machine = EM_X86_64;
 	eh.version = 1;
-	eh.phoff = EHDR_SIZE;
-	eh.ehsize = EHDR_SIZE;
+	eh.phoff = ELF_EHDR_SIZE;
+	eh.ehsize = ELF_EHDR_SIZE;
 	eh.phentsize = PHDR_SIZE;
 	eh.shentsize = 64;
 	memset(ph, 0, sizeof(ph));
@@ -130,7 +130,7 @@ put64(u8 *p, u64 v)
 static u8 *
 serialize(size_t *size)
 {
-	size_t need = EHDR_SIZE + (size_t)nph * PHDR_SIZE;
+	size_t need = ELF_EHDR_SIZE + (size_t)nph * PHDR_SIZE;
 	u8 *b;
 
 	if (*size == 0)
@@ -151,7 +151,7 @@ serialize(size_t *size)
 	put16(b + 60, eh.shnum);
 	put16(b + 62, eh.shstrndx);
 	for (int i = 0; i < nph; i++) {
-		u8 *p = b + EHDR_SIZE + (size_t)i * PHDR_SIZE;
+		u8 *p = b + ELF_EHDR_SIZE + (size_t)i * PHDR_SIZE;
 		put32(p, ph[i].type);
 		put32(p + 4, ph[i].flags);
 		put64(p + 8, ph[i].offset);

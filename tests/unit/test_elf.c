@@ -8,7 +8,7 @@
  * separately, as execve gives it: the buffer is only the start of the file.
  *
  * Covers a typical static executable, PT_PHDR, static PIE (ET_DYN),
- * PT_GNU_STACK, every kind of rejection with its message, the boundaries of
+ * PT_GNU_STACK, PT_INTERP, every kind of rejection with its message, the boundaries of
  * each check (exactly fitting is fine, one byte more is not, wrapping sums
  * are caught), every truncation of a valid image, and byte flips and random
  * program headers, after which an accepted image must still satisfy every
@@ -30,7 +30,7 @@ UNIT_TEST(static_exec_is_described)
 	check_segment(&img.segments[1], DATA_VADDR, DATA_MEMSZ, DATA_OFFSET, DATA_FILESZ,
 		      PF_R | PF_W);
 	/* No PT_PHDR: the headers at file offset 64 are mapped by the text segment. */
-	CHECK_EQ(img.phdr_vaddr, TEXT_VADDR + EHDR_SIZE);
+	CHECK_EQ(img.phdr_vaddr, TEXT_VADDR + ELF_EHDR_SIZE);
 	CHECK(!img.exec_stack);
 }
 
@@ -49,7 +49,7 @@ UNIT_TEST(pt_phdr_gives_phdr_vaddr)
 {
 	static_exec();
 	/* Deliberately not where the text segment maps offset 64, so the source shows. */
-	add_ph(PT_PHDR, PF_R, EHDR_SIZE, 0x500040, 4 * PHDR_SIZE, 4 * PHDR_SIZE);
+	add_ph(PT_PHDR, PF_R, ELF_EHDR_SIZE, 0x500040, 4 * PHDR_SIZE, 4 * PHDR_SIZE);
 	CHECK(ACCEPTS());
 	CHECK_EQ(img.phdr_vaddr, 0x500040);
 	CHECK_EQ(img.phnum, 4);
@@ -60,7 +60,7 @@ UNIT_TEST(pt_phdr_gives_phdr_vaddr)
 	ph[3] = ph[0];
 	ph[0] = (struct phdr){ .type = PT_PHDR,
 			       .flags = PF_R,
-			       .offset = EHDR_SIZE,
+			       .offset = ELF_EHDR_SIZE,
 			       .vaddr = 0x500040,
 			       .filesz = 4 * PHDR_SIZE,
 			       .memsz = 4 * PHDR_SIZE };
@@ -81,8 +81,8 @@ UNIT_TEST(phdr_vaddr_from_a_segment_not_at_offset_zero)
 	size_t size = buf_len;
 	u8 *b = serialize(&size);
 	/* ...so move it to where e_phoff says. */
-	memmove(b + 0x1040, b + EHDR_SIZE, PHDR_SIZE);
-	memset(b + EHDR_SIZE, 0, PHDR_SIZE);
+	memmove(b + 0x1040, b + ELF_EHDR_SIZE, PHDR_SIZE);
+	memset(b + ELF_EHDR_SIZE, 0, PHDR_SIZE);
 	CHECK_EQ(parse_bytes(b, size, 0x2000), 0);
 	CHECK_EQ(img.phdr_vaddr, 0x801040);
 	CHECK_EQ(img.phnum, 1);
@@ -101,12 +101,12 @@ UNIT_TEST(phdr_vaddr_zero_when_headers_are_not_loaded)
 
 	/* A file part ending exactly at e_phoff does not hold the headers; one byte more does. */
 	static_exec();
-	ph[0].filesz = EHDR_SIZE;
+	ph[0].filesz = ELF_EHDR_SIZE;
 	CHECK(ACCEPTS());
 	CHECK_EQ(img.phdr_vaddr, 0);
-	ph[0].filesz = EHDR_SIZE + 1;
+	ph[0].filesz = ELF_EHDR_SIZE + 1;
 	CHECK(ACCEPTS());
-	CHECK_EQ(img.phdr_vaddr, TEXT_VADDR + EHDR_SIZE);
+	CHECK_EQ(img.phdr_vaddr, TEXT_VADDR + ELF_EHDR_SIZE);
 }
 
 UNIT_TEST(static_pie_is_relocatable)
@@ -122,7 +122,7 @@ UNIT_TEST(static_pie_is_relocatable)
 	CHECK(img.relocatable);
 	CHECK_EQ(img.entry, 0x1040);
 	CHECK_EQ(img.nsegments, 3);
-	CHECK_EQ(img.phdr_vaddr, EHDR_SIZE); /* before the load bias */
+	CHECK_EQ(img.phdr_vaddr, ELF_EHDR_SIZE); /* before the load bias */
 	check_segment(&img.segments[2], 0x3000, 0x900, 0x2000, 0x100, PF_R | PF_W);
 	CHECK(!img.exec_stack);
 }
@@ -246,7 +246,7 @@ UNIT_TEST(boundaries_that_are_still_valid)
 	buf_len = 0x200 + 3 * PHDR_SIZE;
 	size_t size = buf_len;
 	u8 *b = serialize(&size);
-	memmove(b + 0x200, b + EHDR_SIZE, 3 * PHDR_SIZE);
+	memmove(b + 0x200, b + ELF_EHDR_SIZE, 3 * PHDR_SIZE);
 	CHECK_EQ(parse_bytes(b, size, file_size), 0);
 	CHECK_EQ(img.phdr_vaddr, TEXT_VADDR + 0x200);
 	free(b);
@@ -261,7 +261,7 @@ UNIT_TEST(file_shorter_than_an_elf_header)
 
 	static_exec();
 	b = serialize(&size);
-	for (size_t len = 0; len < EHDR_SIZE; len++) {
+	for (size_t len = 0; len < ELF_EHDR_SIZE; len++) {
 		CHECK_EQ(parse_bytes(b, len, len), -ENOEXEC);
 		CHECK(why && strstr(why, "shorter than an ELF header"));
 	}
@@ -372,7 +372,7 @@ UNIT_TEST(program_headers_outside_the_buffer)
 	static const u64 offsets[] = {
 		0xffffffffffffffffull, 0xffffffffffffffffull - 10,
 		0x8000000000000000ull, 1ull << 32,
-		ELF_HEADER_READ,       EHDR_SIZE + 1,
+		ELF_HEADER_READ,       ELF_EHDR_SIZE + 1,
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(offsets); i++) {
@@ -383,10 +383,10 @@ UNIT_TEST(program_headers_outside_the_buffer)
 
 	/* phoff just past the buffer, and phoff + phnum * 56 one byte past it. */
 	static_exec();
-	eh.phoff = EHDR_SIZE + 3 * PHDR_SIZE + 1;
+	eh.phoff = ELF_EHDR_SIZE + 3 * PHDR_SIZE + 1;
 	CHECK(REJECTS("program headers lie outside"));
 	static_exec();
-	buf_len = EHDR_SIZE + 3 * PHDR_SIZE - 1;
+	buf_len = ELF_EHDR_SIZE + 3 * PHDR_SIZE - 1;
 	CHECK(REJECTS("program headers lie outside"));
 
 	/* e_phnum claims more entries than the buffer holds. */
@@ -415,11 +415,11 @@ UNIT_TEST(every_truncation_is_rejected)
 
 /* ---- rejections: program headers ------------------------------------------------ */
 
-UNIT_TEST(interpreter_means_dynamic)
+UNIT_TEST(interpreter_path_is_described)
 {
 	static_exec();
-	add_ph(PT_INTERP, PF_R, 0x200, TEXT_VADDR + 0x200, 0x1c, 0x1c);
-	CHECK(REJECTS("PT_INTERP"));
+	CHECK(ACCEPTS());
+	CHECK_EQ(img.interp_size, 0); /* static: no interpreter */
 
 	/* First, as a linker puts it. */
 	static_exec();
@@ -431,22 +431,43 @@ UNIT_TEST(interpreter_means_dynamic)
 			       .filesz = 0x1c,
 			       .memsz = 0x1c };
 	nph = 4;
-	CHECK(REJECTS("dynamically linked"));
+	CHECK(ACCEPTS());
+	CHECK_EQ(img.interp_offset, 0x200);
+	CHECK_EQ(img.interp_size, 0x1c);
+	CHECK_EQ(img.nsegments, 2); /* PT_INTERP is not loaded by itself */
 
-	/* In place of PT_GNU_STACK, and as the only program header besides one load. */
+	/* The first one counts; a later one is not looked at. */
+	add_ph(PT_INTERP, 0, 0xffffffffffffffffull, 0, 0xffffffffffffffffull, 0);
+	CHECK(ACCEPTS());
+	CHECK_EQ(img.interp_offset, 0x200);
+
+	/* Exactly to the end of the file and exactly PATH_MAX long are fine. */
 	static_exec();
-	ph[2] = (struct phdr){ .type = PT_INTERP,
-			       .flags = PF_R,
-			       .offset = 0x200,
-			       .vaddr = TEXT_VADDR + 0x200,
-			       .filesz = 0x1c,
-			       .memsz = 0x1c };
-	CHECK(REJECTS("PT_INTERP"));
-	ph[1] = ph[2];
-	nph = 2;
-	CHECK(REJECTS("PT_INTERP"));
+	file_size = 0x4000;
+	add_ph(PT_INTERP, PF_R, 0x3000, 0, 0x1000, 0x1000);
+	CHECK(ACCEPTS());
+	CHECK_EQ(img.interp_size, 0x1000);
+}
 
-	/* Even for ET_DYN, and even a malformed PT_INTERP. */
+UNIT_TEST(bad_interpreter_path_is_rejected)
+{
+	static_exec();
+	add_ph(PT_INTERP, PF_R, 0x200, 0, 1, 1); /* not even one character and a NUL */
+	CHECK(REJECTS("PATH_MAX"));
+
+	static_exec();
+	file_size = 0x4000;
+	add_ph(PT_INTERP, PF_R, 0x200, 0, 0x1001, 0x1001);
+	CHECK(REJECTS("PATH_MAX"));
+
+	static_exec();
+	file_size = 0x4000;
+	add_ph(PT_INTERP, PF_R, 0x3001, 0, 0x1000, 0x1000);
+	CHECK(REJECTS("past the end of the file"));
+	ph[nph - 1].offset = 0xffffffffffffff00ull; /* offset + size wraps */
+	CHECK(REJECTS("past the end of the file"));
+
+	/* Even for ET_DYN. */
 	static_exec();
 	eh.type = ET_DYN;
 	add_ph(PT_INTERP, 0, 0xffffffffffffffffull, 0, 0xffffffffffffffffull, 0);
@@ -495,7 +516,7 @@ UNIT_TEST(segment_past_end_of_file)
 
 	/* The buffer is only the start: the check is against the file size. */
 	static_exec();
-	file_size = EHDR_SIZE + 3 * PHDR_SIZE;
+	file_size = ELF_EHDR_SIZE + 3 * PHDR_SIZE;
 	CHECK(REJECTS("past the end of the file"));
 }
 
@@ -633,6 +654,9 @@ check_promises(u64 fsize)
 			entry_found = true;
 	}
 	CHECK(entry_found);
+	if (img.interp_size) /* execve may read the interpreter's path where elf_parse says */
+		CHECK(img.interp_size >= 2 && img.interp_size <= 4096 &&
+		      img.interp_offset <= fsize && img.interp_size <= fsize - img.interp_offset);
 }
 
 UNIT_TEST(byte_flips_give_a_valid_image_or_a_reason)
@@ -643,7 +667,8 @@ UNIT_TEST(byte_flips_give_a_valid_image_or_a_reason)
 	int accepted = 0, rejected = 0;
 
 	static_exec();
-	add_ph(PT_PHDR, PF_R, EHDR_SIZE, TEXT_VADDR + EHDR_SIZE, 4 * PHDR_SIZE, 4 * PHDR_SIZE);
+	add_ph(PT_PHDR, PF_R, ELF_EHDR_SIZE, TEXT_VADDR + ELF_EHDR_SIZE, 4 * PHDR_SIZE,
+	       4 * PHDR_SIZE);
 	b = serialize(&size);
 	for (size_t i = 0; i < size; i++) {
 		for (size_t f = 0; f < ARRAY_SIZE(flips); f++) {

@@ -568,6 +568,8 @@ run_helper(int argc, char **argv)
 		return helper_rlimit(atol(argv[1]), atol(argv[2]));
 	if (argc >= 3 && !strcmp(argv[0], "fds"))
 		return helper_fds(atoi(argv[1]), atoi(argv[2]));
+	if (argc >= 3 && !strcmp(argv[0], "auxv"))
+		return helper_auxv(argv[1], argv[2]);
 	if (argc >= 2 && !strcmp(argv[0], "alone"))
 		return helper_alone(argv[1]);
 	/* Tells the test it runs, then waits: to be killed, or for EOF on the fd in argv[2]. */

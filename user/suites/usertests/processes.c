@@ -421,3 +421,41 @@ TEST(int80)
 	__asm__ volatile("int $0x80" : "=a"(ret) : "a"(1000L) : "rcx", "r11", "memory");
 	CHECK(ret == -ENOSYS);
 }
+
+/* The name in /proc/self/stat's second field, "(name)". */
+static void
+expect_stat_name(const char *want)
+{
+	char buf[512], *open_paren, *close_paren;
+	int fd = EXPECT_OK(open("/proc/self/stat", O_RDONLY));
+	ssize_t n = EXPECT_OK(read(fd, buf, sizeof(buf) - 1));
+
+	close(fd);
+	buf[n] = '\0';
+	open_paren = strchr(buf, '(');
+	close_paren = strrchr(buf, ')');
+	CHECK(open_paren && close_paren && close_paren > open_paren);
+	*close_paren = '\0';
+	if (strcmp(open_paren + 1, want) != 0)
+		fail("/proc/self/stat names \"%s\", want \"%s\"", open_paren + 1, want);
+}
+
+TEST(prctl_thread_name)
+{
+	char name[32];
+
+	EXPECT_OK(syscall(SYS_prctl, PR_SET_NAME, "worker-1", 0, 0, 0));
+	EXPECT_OK(syscall(SYS_prctl, PR_GET_NAME, name, 0, 0, 0));
+	CHECK(strcmp(name, "worker-1") == 0);
+	expect_stat_name("worker-1");
+
+	/* Cut to 15 bytes and a NUL. */
+	EXPECT_OK(syscall(SYS_prctl, PR_SET_NAME, "a-name-longer-than-sixteen", 0, 0, 0));
+	memset(name, 'x', sizeof(name));
+	EXPECT_OK(syscall(SYS_prctl, PR_GET_NAME, name, 0, 0, 0));
+	CHECK(strcmp(name, "a-name-longer-t") == 0);
+
+	EXPECT_ERR(EFAULT, syscall(SYS_prctl, PR_SET_NAME, (char *)8, 0, 0, 0));
+	EXPECT_ERR(EFAULT, syscall(SYS_prctl, PR_GET_NAME, (char *)8, 0, 0, 0));
+	EXPECT_ERR(EINVAL, syscall(SYS_prctl, 0x7fff1234, 0, 0, 0, 0));
+}

@@ -39,5 +39,7 @@ long long tv_us(struct timeval tv);
 
 /* `usertests --helper NAME ARGS...`: what the exec tests run (exec.c); the exit status. */
 int run_helper(int argc, char **argv);
+/* The interpreter side of exec_interpreter_runs_first (interp.c). */
+int helper_auxv(const char *entry, const char *execfn);
 
 #endif
