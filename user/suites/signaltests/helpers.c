@@ -53,7 +53,8 @@ is_blocked(int sig)
 void
 arm_timer_ms(long ms)
 {
-	struct itimerval it = { .it_value = { ms / 1000, (ms % 1000) * 1000 } };
+	struct timeval every = { ms / 1000, (ms % 1000) * 1000 };
+	struct itimerval it = { .it_interval = every, .it_value = every };
 
 	if (setitimer(ITIMER_REAL, &it, NULL) < 0)
 		fail("setitimer failed with %s", errname(errno));

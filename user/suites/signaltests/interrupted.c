@@ -36,7 +36,8 @@ TEST(pipe_read_restarted_with_sa_restart)
 	set_handler(SIGALRM, feed_pipe, SA_RESTART);
 	arm_timer_ms(30);
 	long n = read(alarm_pipe[0], &c, 1);
-	CHECK(handled == 1);
+	arm_timer_ms(0);
+	CHECK(handled >= 1);
 	if (n != 1)
 		fail("read returned %ld (%s), want 1 (restarted)", n, errname(errno));
 	CHECK(c == 'x');
@@ -47,11 +48,11 @@ TEST(pipe_read_eintr_without_sa_restart)
 	char c;
 
 	EXPECT_OK(pipe(alarm_pipe));
-	set_handler(SIGALRM, feed_pipe, 0);
+	set_handler(SIGALRM, count, 0); /* not feed_pipe: an alarm before the read would end it */
 	arm_timer_ms(30);
 	EXPECT_ERR(EINTR, read(alarm_pipe[0], &c, 1));
-	CHECK(handled == 1);
-	CHECK(read(alarm_pipe[0], &c, 1) == 1); /* the handler's byte is there */
+	arm_timer_ms(0);
+	CHECK(handled >= 1);
 }
 
 TEST(nanosleep_eintr_with_remaining_time)
@@ -61,7 +62,8 @@ TEST(nanosleep_eintr_with_remaining_time)
 	set_handler(SIGALRM, count, 0);
 	arm_timer_ms(50);
 	EXPECT_ERR(EINTR, nanosleep(&req, &rem));
-	CHECK(handled == 1);
+	arm_timer_ms(0);
+	CHECK(handled >= 1);
 	long long left = rem.tv_sec * 1000 * MS + rem.tv_nsec;
 	if (left <= 0 || left >= 60000 * MS)
 		fail("remaining time %lld ns, want between 0 and 60 s", left);
@@ -84,6 +86,7 @@ TEST(wait4_eintr)
 	arm_timer_ms(30);
 	int status;
 	EXPECT_ERR(EINTR, waitpid(pid, &status, 0));
+	arm_timer_ms(0);
 	close(p[1]);
 	expect_exit(pid, 3, "the child");
 }
@@ -93,7 +96,8 @@ TEST(pause_returns_eintr)
 	set_handler(SIGALRM, count, SA_RESTART); /* pause is never restarted */
 	arm_timer_ms(20);
 	EXPECT_ERR(EINTR, pause());
-	CHECK(handled == 1);
+	arm_timer_ms(0);
+	CHECK(handled >= 1);
 }
 
 /*

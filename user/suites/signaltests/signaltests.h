@@ -27,7 +27,12 @@ void set_disposition(int sig, void (*fn)(int));
 void mask_signal(int how, int sig);
 /* Whether sig is blocked in the calling thread. */
 bool is_blocked(int sig);
-/* A one-shot ITIMER_REAL in ms (0 disarms). */
+/*
+ * ITIMER_REAL every ms milliseconds until arm_timer_ms(0) disarms it.
+ * Repeating, not one-shot: on a loaded host the first alarm may come before
+ * the call a test means it to interrupt has gone to sleep, and that call
+ * would then sleep for ever. So tests count handled >= 1, not == 1.
+ */
 void arm_timer_ms(long ms);
 /* Runs fn in a child process; its wait status. */
 int run_child(void (*fn)(void));

@@ -395,9 +395,14 @@ TEST(fcntl_lock_eintr_and_errors)
 	pid_t pid = fork_holder(fd, 0, 0, hold_forever);
 	struct sigaction sa = { .sa_handler = on_alarm_lock };
 	EXPECT_OK(sigaction(SIGALRM, &sa, NULL));
-	struct itimerval it = { { 0, 0 }, { 0, 30000 } };
+	/*
+	 * Every 30 ms, not once: on a loaded host a single alarm may fire
+	 * before F_SETLKW sleeps, and the wait would then never end.
+	 */
+	struct itimerval it = { { 0, 30000 }, { 0, 30000 } }, off = { 0 };
 	EXPECT_OK(setitimer(ITIMER_REAL, &it, NULL));
 	EXPECT_ERR(EINTR, set_lock(fd, F_SETLKW, F_WRLCK, 0, 0));
+	EXPECT_OK(setitimer(ITIMER_REAL, &off, NULL));
 	EXPECT_ERR(EAGAIN, set_lock(fd, F_SETLK, F_RDLCK, 0, 0));
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
