@@ -73,6 +73,13 @@ SYSCALL6(mmap, u64, addr, u64, len, int, prot, int, flags, int, fd, u64, off)
 			file = NULL;
 		}
 	}
+	/* Shared anonymous memory is a file, so that a fork shares pages not yet touched. */
+	if (type != MAP_PRIVATE && !file) {
+		ret = shmem_zero_file(len, &file);
+		if (ret)
+			return ret;
+		off = 0;
+	}
 	int vm_flags = (type == MAP_PRIVATE ? MAP_PRIVATE : MAP_SHARED) |
 		       (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE));
 	ret = vm_mmap(current()->mm, addr, len, prot, vm_flags, file, off >> PAGE_SHIFT);

@@ -1,7 +1,8 @@
 /*
  * memory.c - usertests: brk, anonymous and file mappings, munmap and
- * mprotect splitting a mapping, madvise, msync, malloc, a deep stack, and
- * pages the kernel faults in for a system call.
+ * mprotect splitting a mapping, shared anonymous memory across fork,
+ * madvise, msync, malloc, a deep stack, and pages the kernel faults in for
+ * a system call.
  */
 #define _GNU_SOURCE
 #include "usertests.h"
@@ -67,6 +68,48 @@ TEST(mmap_anon)
 	CHECK(mmap(p, LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1,
 		   0) == p);
 	CHECK(all_bytes(p, LEN, 0));
+}
+
+/*
+ * Shared anonymous memory (and a shared mapping of /dev/zero) is one set of
+ * pages for every process that inherits it, pages first touched after the
+ * fork included: a write on either side is seen on the other.
+ */
+static void
+expect_shared_after_fork(volatile unsigned char *m, const char *what)
+{
+	CHECK(m[0] == 0 && m[PAGE] == 0);
+	m[0] = 1; /* touched before the fork; m[PAGE] is not */
+	pid_t pid = xfork();
+	if (pid == 0) {
+		m[0] = 2;
+		m[PAGE] = 3; /* the first touch of that page, in the child */
+		_exit(0);
+	}
+	expect_exit(pid, 0, what);
+	if (m[0] != 2 || m[PAGE] != 3)
+		fail("%s: the parent sees %d and %d, want the child's 2 and 3", what, m[0],
+		     m[PAGE]);
+	pid = xfork();
+	if (pid == 0)
+		_exit(m[PAGE] == 3 && m[2 * PAGE] == 0 ? 0 : 1);
+	expect_exit(pid, 0, what);
+}
+
+TEST(mmap_shared_anonymous_across_fork)
+{
+	unsigned char *m =
+		mmap(NULL, 3 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	CHECK(m != MAP_FAILED);
+	expect_shared_after_fork(m, "MAP_SHARED | MAP_ANONYMOUS");
+	EXPECT_OK(munmap(m, 3 * PAGE));
+
+	int zero = EXPECT_OK(open("/dev/zero", O_RDWR));
+	m = mmap(NULL, 3 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, zero, 0);
+	close(zero);
+	CHECK(m != MAP_FAILED);
+	expect_shared_after_fork(m, "MAP_SHARED of /dev/zero");
+	EXPECT_OK(munmap(m, 3 * PAGE));
 }
 
 /* Splitting one mapping with munmap and mprotect, then filling the hole again. */
