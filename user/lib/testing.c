@@ -200,6 +200,38 @@ expect_killed(void (*fn)(void), int sig, const char *what)
 	expect_signaled(wait_status(pid), sig, what);
 }
 
+/* The state letter of /proc/<pid>/stat (after the last ')', which ends the name); 0 if unreadable. */
+static char
+proc_state_of(pid_t pid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	int fd = open(path, O_RDONLY);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	char *paren = strrchr(buf, ')');
+	return paren && paren[1] == ' ' ? paren[2] : 0;
+}
+
+void
+wait_until_asleep(pid_t pid)
+{
+	long long give_up = mono_ns() + 60 * 1000000000LL;
+	struct timespec nap = { 0, 1000000 };
+
+	while (proc_state_of(pid) != 'S') {
+		if (mono_ns() > give_up)
+			fail("process %d never went to sleep (state '%c')", (int)pid,
+			     proc_state_of(pid));
+		nanosleep(&nap, NULL);
+	}
+}
+
 bool
 on_rewind(void)
 {

@@ -82,6 +82,12 @@ void expect_signaled(int status, int sig, const char *what);
 void expect_exit(pid_t pid, int code, const char *what);
 /* Runs fn in a child and fails the test unless the child is killed by signal sig. */
 void expect_killed(void (*fn)(void), int sig, const char *what);
+/*
+ * Waits until process pid sleeps (state S in /proc/<pid>/stat), for a test
+ * whose next step needs the child blocked in a call: a fixed nap is not
+ * enough on a loaded host. Fails after 60 s, a hang guard only.
+ */
+void wait_until_asleep(pid_t pid);
 
 /* Whether this runs on rewind (its knob directory exists), for tests of rewind's own interfaces. */
 bool on_rewind(void);

@@ -13,6 +13,7 @@
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <termios.h>
@@ -329,15 +330,16 @@ fork_holder(int fd, off_t start, off_t len, int (*then)(int fd))
 	return pid;
 }
 
-static int
-unlock_after_60ms(int fd)
-{
-	struct timespec ts = { 0, 60 * 1000000 };
+/* Set by the holder just before it unlocks: shared with the test's process. */
+static volatile int *lock_released;
 
-	nanosleep(&ts, NULL);
-	set_lock(fd, F_SETLK, F_UNLCK, 0, 0);
-	nanosleep(&ts, NULL);
-	return 0;
+/* Unlocks once the parent sleeps in its F_SETLKW, marking the moment. */
+static int
+unlock_when_parent_waits(int fd)
+{
+	wait_until_asleep(getppid());
+	*lock_released = 1;
+	return set_lock(fd, F_SETLK, F_UNLCK, 0, 0) == 0 ? 0 : 2;
 }
 
 static int
@@ -358,12 +360,14 @@ hold_forever(int fd)
 TEST(fcntl_lock_wait)
 {
 	int fd = create_file("lock_w", "x", 1, 0644);
-	pid_t pid = fork_holder(fd, 0, 0, unlock_after_60ms);
-	long long t0 = mono_ns();
+	lock_released = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	CHECK(lock_released != MAP_FAILED);
+	pid_t pid = fork_holder(fd, 0, 0, unlock_when_parent_waits);
 
 	EXPECT_OK(set_lock(fd, F_SETLKW, F_WRLCK, 0, 0));
-	CHECK(mono_ns() - t0 >= 30 * 1000000LL);
+	int released = *lock_released;
 	expect_exit(pid, 0, "holder");
+	CHECK(released == 1); /* granted only after the holder let go */
 	close(fd);
 }
 
@@ -375,8 +379,7 @@ TEST(fcntl_lock_deadlock)
 	EXPECT_OK(set_lock(fd, F_SETLK, F_WRLCK, 0, 1)); /* we hold byte 0 */
 	/* It holds byte 1 and waits for byte 0. */
 	pid_t pid = fork_holder(fd, 1, 1, wait_for_byte0);
-	struct timespec ts = { 0, 100 * 1000000 };
-	nanosleep(&ts, NULL); /* let it go to sleep */
+	wait_until_asleep(pid); /* in its F_SETLKW */
 	EXPECT_ERR(EDEADLK, set_lock(fd, F_SETLKW, F_WRLCK, 1, 1));
 	EXPECT_OK(set_lock(fd, F_SETLK, F_UNLCK, 0, 1)); /* lets it through */
 	expect_exit(pid, 0, "waiter");
