@@ -109,11 +109,16 @@ $(KERNEL): $(BUILD)/kernel.pass1.elf tools/gensyms
 	$(Q)grub-file --is-x86-multiboot2 $@ || { echo "error: $@ has no valid multiboot2 header"; exit 1; }
 
 # --- the bootable ISO (BIOS + UEFI hybrid, dd-able to a USB stick) ----------
-# $(call make_iso,KERNEL,INITRD,STAGING_DIR): the recipe writing the ISO $@
+# $(call make_iso,KERNEL,INITRD,STAGING_DIR[,BUILDS]): the recipe writing the
+# ISO $@; each BUILD's kernel, $(BUILD)/BUILD/kernel.elf, goes beside the
+# default one as boot/kernel-BUILD.elf (grub.cfg's entries for that build),
+# without its DWARF (0.5 MB, not 2.5: backtraces use the kernel's own symbol
+# table, and gdb reads the ELF in the build tree).
 define make_iso
 	@$(if $(Q),echo "  ISO     $@")
 	$(Q)rm -rf $(3) && mkdir -p $(3)/boot/grub
 	$(Q)cp $(1) $(3)/boot/kernel.elf
+	$(Q)$(foreach b,$(4),strip --strip-debug -o $(3)/boot/kernel-$(b).elf $(BUILD)/$(b)/kernel.elf &&) true
 	$(Q)cp $(2) $(3)/boot/initrd.cpio
 	$(Q)sed -e 's|@CMDLINE@|$(BOOT_CMDLINE)|' -e 's|@TIMEOUT@|$(GRUB_TIMEOUT)|' \
 		boot/grub.cfg.in > $(3)/boot/grub/grub.cfg
@@ -122,8 +127,12 @@ define make_iso
 		--locales= --fonts= --themes= > $(3).log 2>&1 \
 		|| { cat $(3).log; exit 1; }
 endef
-$(ISO): $(KERNEL) $(BUILD)/initrd.cpio boot/grub.cfg.in | deps
-	$(call make_iso,$(KERNEL),$(BUILD)/initrd.cpio,$(BUILD)/iso)
+# The default build's ISO, the USB stick, also carries the paravirt
+# experiment's baselines: the PARAVIRT=n and PV_CALLEE_SAVE=y kernels (the
+# rules below build them in their own trees), 0.5 MB each.
+STICK_BUILDS := $(if $(filter y,$(PARAVIRT)),$(if $(filter n,$(PV_CALLEE_SAVE)),nopv pv30))
+$(ISO): $(KERNEL) $(STICK_BUILDS:%=$(BUILD)/%/kernel.elf) $(BUILD)/initrd.cpio boot/grub.cfg.in | deps
+	$(call make_iso,$(KERNEL),$(BUILD)/initrd.cpio,$(BUILD)/iso,$(STICK_BUILDS))
 
 iso: $(ISO)
 
@@ -302,16 +311,20 @@ $(HOSTED_PARAVIRT): tests/hosted/paravirt_bench.c kernel/x86/paravirt_patch.c \
 # Here, not above: a rule's prerequisites are expanded where make reads them.
 hosted-bench: $(HOSTED_RWSEM) $(HOSTED_FSTIME) $(HOSTED_PARAVIRT)
 
-.PHONY: nopv-kernel
-nopv-kernel:
-	$(Q)$(if $(filter n,$(PARAVIRT)),,$(MAKE) -s PARAVIRT=n BUILD=$(BUILD)/nopv $(BUILD)/nopv/kernel.elf)
+# The second builds' kernels, each made by a make of its own in its own tree
+# (FORCE: that make knows whether its sources changed; the file's time tells
+# this one whether the ISO must be made again).
+.PHONY: nopv-kernel pv30-kernel
+nopv-kernel: $(if $(filter n,$(PARAVIRT)),,$(BUILD)/nopv/kernel.elf)
+pv30-kernel: $(BUILD)/pv30/kernel.elf
+$(BUILD)/nopv/kernel.elf: FORCE
+	$(Q)$(MAKE) -s PARAVIRT=n BUILD=$(BUILD)/nopv $@
+$(BUILD)/pv30/kernel.elf: FORCE
+	$(Q)$(MAKE) -s PV_CALLEE_SAVE=y BUILD=$(BUILD)/pv30 $@
 
 # make test boots the PV_CALLEE_SAVE=y kernel (2.6.30) too: its own kernel, this build's initrd.
 PV30_ISO := $(BUILD)/pv30/rewind.iso
-.PHONY: pv30-kernel
-pv30-kernel:
-	$(Q)$(MAKE) -s PV_CALLEE_SAVE=y BUILD=$(BUILD)/pv30 $(BUILD)/pv30/kernel.elf
-$(PV30_ISO): pv30-kernel $(BUILD)/initrd.cpio boot/grub.cfg.in | deps
+$(PV30_ISO): $(BUILD)/pv30/kernel.elf $(BUILD)/initrd.cpio boot/grub.cfg.in | deps
 	$(call make_iso,$(BUILD)/pv30/kernel.elf,$(BUILD)/initrd.cpio,$(BUILD)/pv30/iso)
 
 clean:

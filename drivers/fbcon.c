@@ -12,12 +12,20 @@
  * only the cells that changed, never reading video memory back. The same
  * scheme drives VGA text mode, one 16-bit store per changed cell.
  *
+ * The font scale follows the screen (fbdraw_choose_scale) and the
+ * fbcon_rows knob: a program about to show a long table (the experiment
+ * report of the USB stick) asks for the rows it needs, and the screen is
+ * laid out again at the largest scale that gives them, the text up to the
+ * cursor kept at the top. That happens in the next write, under printk's
+ * lock like every other change of the grid.
+ *
  * No cursor is shown: nothing reads from this console yet.
  */
 #include "drivers/fbcon.h"
 #include "drivers/fbdraw.h"
 #include "drivers/font8x16.h"
 #include "drivers/textgrid.h"
+#include "kernel/knobs.h"
 #include "kernel/printk.h"
 #include "kernel/x86/x86.h"
 #include "mm/vmap.h"
@@ -52,6 +60,46 @@ static struct fbdraw pixels;
 static struct vgatext vga;
 static textgrid_draw_fn draw_cell;
 static void *draw_ctx;
+static unsigned pending_scale; /* 0, or the scale the next write lays the screen out at */
+
+static void fbcon_rows_changed(void);
+KNOB_INT_NOTIFY(fbcon_rows, "fbcon_rows", FBDRAW_MIN_ROWS, 1, MAX_ROWS, true, fbcon_rows_changed,
+		"the fewest text rows the screen console keeps: its font is scaled up only as far "
+		"as leaves them and 80 columns");
+
+/* The text grid of the framebuffer at a font scale. */
+static void
+grid_shape(unsigned scale, unsigned *cols, unsigned *rows)
+{
+	*cols = MIN(pixels.width / (FONT_WIDTH * scale), MAX_COLS);
+	*rows = MIN(pixels.height / (FONT_HEIGHT * scale), MAX_ROWS);
+}
+
+/* Runs in knob_set's caller, not under printk's lock: the next write lays out. */
+static void
+fbcon_rows_changed(void)
+{
+	unsigned scale, cols, rows;
+
+	if (!pixels.base)
+		return; /* the command line, before fbcon_init reads the knob; or VGA text */
+	scale = fbdraw_choose_scale(pixels.width, pixels.height, READ_ONCE(fbcon_rows));
+	grid_shape(scale, &cols, &rows);
+	pr_info("fbcon: at least %d rows asked: %ux%u text, font 8x16 x%u\n", READ_ONCE(fbcon_rows),
+		cols, rows, scale);
+	WRITE_ONCE(pending_scale, scale);
+}
+
+static void
+relayout(unsigned scale)
+{
+	unsigned cols, rows;
+
+	pixels.scale = scale;
+	grid_shape(scale, &cols, &rows);
+	fbdraw_clear(&pixels);
+	textgrid_resize(&grid, cols, rows);
+}
 
 static void
 draw_glyph(void *ctx, unsigned col, unsigned row, u8 ch)
@@ -74,6 +122,10 @@ draw_vga_cell(void *ctx, unsigned col, unsigned row, u8 ch)
 static void
 fbcon_write(const char *s, size_t n)
 {
+	unsigned scale = READ_ONCE(pending_scale);
+
+	if (scale && scale != pixels.scale)
+		relayout(scale);
 	textgrid_write(&grid, s, n);
 	textgrid_flush(&grid, draw_cell, draw_ctx);
 	/* Drain the write-combining buffers: the last line printed before
@@ -95,6 +147,8 @@ start(unsigned cols, unsigned rows, textgrid_draw_fn draw, void *ctx)
 static void
 init_pixels(const struct boot_framebuffer *fb)
 {
+	unsigned cols, rows;
+
 	if (fb->width < FONT_WIDTH || fb->height < FONT_HEIGHT)
 		return;
 	void *base = ioremap(fb->addr, (size_t)fb->pitch * fb->height, IOMAP_WRITE_COMBINING);
@@ -103,10 +157,10 @@ init_pixels(const struct boot_framebuffer *fb)
 		return;
 	}
 	fbdraw_init(&pixels, base, fb, FG_RGB, BG_RGB);
-	pixels.scale = fbdraw_choose_scale(fb->width, fb->height);
+	pixels.scale = fbdraw_choose_scale(fb->width, fb->height, READ_ONCE(fbcon_rows));
 	fbdraw_clear(&pixels);
-	start(fb->width / (FONT_WIDTH * pixels.scale), fb->height / (FONT_HEIGHT * pixels.scale),
-	      draw_glyph, &pixels);
+	grid_shape(pixels.scale, &cols, &rows);
+	start(cols, rows, draw_glyph, &pixels);
 	pr_info("fbcon: %ux%ux%u framebuffer at 0x%lx, %ux%u text, font 8x16 x%u\n", fb->width,
 		fb->height, fb->bpp, (unsigned long)fb->addr, grid.cols, grid.rows, pixels.scale);
 }

@@ -45,12 +45,12 @@ fbdraw_init(struct fbdraw *d, void *base, const struct boot_framebuffer *fb, u32
 }
 
 unsigned
-fbdraw_choose_scale(u32 width, u32 height)
+fbdraw_choose_scale(u32 width, u32 height, unsigned min_rows)
 {
 	unsigned scale = 1;
 
 	while (scale < FBDRAW_MAX_SCALE && width / (FONT_WIDTH * (scale + 1)) >= FBDRAW_MIN_COLS &&
-	       height / (FONT_HEIGHT * (scale + 1)) >= FBDRAW_MIN_ROWS)
+	       height / (FONT_HEIGHT * (scale + 1)) >= min_rows)
 		scale++;
 	return scale;
 }

@@ -22,7 +22,10 @@ struct fbdraw {
 	unsigned scale;	   /* each font pixel is drawn as scale x scale pixels */
 };
 
-/* The console's smallest useful screen, in cells: the font is scaled up only as far as keeps it. */
+/*
+ * The console's smallest useful screen, in cells: the font is scaled up
+ * only as far as keeps it (more rows where asked: the fbcon_rows knob).
+ */
 #define FBDRAW_MIN_COLS	 80
 #define FBDRAW_MIN_ROWS	 30
 #define FBDRAW_MAX_SCALE 8
@@ -37,9 +40,9 @@ void fbdraw_clear(const struct fbdraw *d);
 /*
  * The font scale for a width x height pixel screen: the largest integer
  * factor (up to FBDRAW_MAX_SCALE) that still leaves FBDRAW_MIN_COLS x
- * FBDRAW_MIN_ROWS cells, and 1 on a screen too small even for that.
+ * min_rows cells, and 1 on a screen too small even for that.
  */
-unsigned fbdraw_choose_scale(u32 width, u32 height);
+unsigned fbdraw_choose_scale(u32 width, u32 height, unsigned min_rows);
 /* Draws an 8x16 glyph (font8x16.h), scaled, with its top left corner at pixel (x, y). */
 void fbdraw_glyph(const struct fbdraw *d, u32 x, u32 y, const u8 *glyph);
 

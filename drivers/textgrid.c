@@ -41,6 +41,26 @@ textgrid_init(struct textgrid *g, u8 *cells, u8 *shown, unsigned cols, unsigned 
 	};
 }
 
+void
+textgrid_resize(struct textgrid *g, unsigned cols, unsigned rows)
+{
+	unsigned keep = MIN(g->row + 1, rows), first = g->row + 1 - keep;
+	unsigned width = MIN(g->cols, cols);
+
+	/* shown is about to be all blank (the cleared screen): the scratch space. */
+	memcpy(g->shown, g->cells + (size_t)first * g->cols, (size_t)keep * g->cols);
+	memset(g->cells, BLANK, (size_t)cols * rows);
+	for (unsigned r = 0; r < keep; r++)
+		memcpy(g->cells + (size_t)r * cols, g->shown + (size_t)r * g->cols, width);
+	memset(g->shown, BLANK, (size_t)cols * rows);
+	g->cols = cols;
+	g->rows = rows;
+	g->row = keep - 1;
+	g->col = MIN(g->col, cols);
+	g->dirty_lo = 0;
+	g->dirty_hi = rows;
+}
+
 static void
 scroll_up(struct textgrid *g)
 {

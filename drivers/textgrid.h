@@ -43,5 +43,13 @@ void textgrid_init(struct textgrid *g, u8 *cells, u8 *shown, unsigned cols, unsi
 void textgrid_write(struct textgrid *g, const char *s, size_t n);
 /* Calls draw for every cell that differs from what was last drawn. */
 void textgrid_flush(struct textgrid *g, textgrid_draw_fn draw, void *ctx);
+/*
+ * A new shape, cols x rows, in the same two arrays (which must hold it):
+ * the lines up to the cursor's are kept, as many as fit, at the top, cut
+ * to the new width, and the cursor stays on the last of them. Like init,
+ * it assumes the caller has blanked the screen: the next flush draws the
+ * kept text.
+ */
+void textgrid_resize(struct textgrid *g, unsigned cols, unsigned rows);
 
 #endif

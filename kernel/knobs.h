@@ -73,6 +73,13 @@ struct knob {
 		      .def = (def_), .min = 0, .max = (max_), .zero_name = "off",         \
 		      .runtime = runtime_, .on_change = on_change_)
 
+/* An integer in [min_, max_] whose owner's on_change_(void) runs after each change (see struct knob). */
+#define KNOB_INT_NOTIFY(var, name_, def_, min_, max_, runtime_, on_change_, help_)        \
+	int var = (def_);                                                                 \
+	KNOB_REGISTER(var, .name = name_, .help = help_, .type = KNOB_INT, .value = &var, \
+		      .def = (def_), .min = (min_), .max = (max_), .runtime = runtime_,   \
+		      .on_change = on_change_)
+
 /* The values are the names, in order: KNOB_ENUM(v, "mode", 0, true, "...", "a", "b"). */
 #define KNOB_ENUM(var, name_, def_, runtime_, help_, ...) \
 	KNOB_ENUM_NOTIFY(var, name_, def_, runtime_, NULL, help_, __VA_ARGS__)

@@ -24,6 +24,7 @@
 #include "kernel/process/process.h"
 #include "kernel/random.h"
 #include "kernel/sched/sched.h"
+#include "kernel/sys_info.h"
 #include "kernel/x86/smp.h"
 #include "kernel/lib/string.h"
 #include "kernel/syscall/syscall.h"
@@ -144,8 +145,8 @@ kernel_main(u32 magic, u64 info_phys, u64 entry_tsc)
 	serial_init();
 	tsc_calibrate();
 	cpu_init_boot();
-	pr_notice("rewind %s booting (first line %lu us after the loader's hand-off)\n",
-		  REWIND_VERSION, ns_since_boot() / 1000);
+	pr_notice("rewind %s, build %s, booting (first line %lu us after the loader's hand-off)\n",
+		  REWIND_VERSION, KERNEL_BUILD_NAME, ns_since_boot() / 1000);
 
 	parse_boot_info(magic, info_phys);
 	assemble_cmdline();

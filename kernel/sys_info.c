@@ -38,7 +38,7 @@ uname_fill(struct kernel_utsname *u)
 	copy_field(u->sysname, "rewind", __NEW_UTS_LEN + 1);
 	copy_field(u->nodename, "rewind", __NEW_UTS_LEN + 1);
 	copy_field(u->release, REWIND_VERSION, __NEW_UTS_LEN + 1);
-	copy_field(u->version, "#1 SMP", __NEW_UTS_LEN + 1);
+	copy_field(u->version, "#1 SMP " KERNEL_BUILD_NAME, __NEW_UTS_LEN + 1);
 	copy_field(u->machine, "x86_64", __NEW_UTS_LEN + 1);
 	copy_field(u->domainname, "(none)", __NEW_UTS_LEN + 1);
 }

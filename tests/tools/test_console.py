@@ -20,7 +20,7 @@ from reprolib import console  # noqa: E402
 
 COMPACT = ('@result {"bench":"syscall","variant":{"os":"rewind","release":"61121f9","loglevel":"4"},'
            '"metric":"syscall_getppid","value":254.4,"unit":"ns"}')
-META = '@meta {"bench":"syscall","cpu":"QEMU TCG CPU version 2.5+","hypervisor":"TCGTCGTCGTCG","cpus":2,"tsc_mhz":2600.000}'
+META = '@meta {"bench":"syscall","cpu":"QEMU TCG CPU version 2.5+","hypervisor":"TCGTCGTCGTCG","cpus":2,"tsc_mhz":2600.000,"build":"default"}'
 RUN_LOG = ("\x1b[2J\x1b[01;01HSeaBIOS\r\n\x1b(B\x1b=GRUB\r\nbefore the run\r\n@run-begin\r\n"
            "hello\r\n[    0.100] kernel: a warning\r\n@exit 3\r\nafter\r\n")
 
@@ -54,9 +54,14 @@ class ExactLines(unittest.TestCase):
 
     def test_meta_lines(self):
         self.assertTrue(console.is_exact_meta(META))
-        for bad in (META.replace("2600.000", "2600"), META.replace('"cpus":2', '"cpus":0'), META + "x"):
+        for bad in (META.replace("2600.000", "2600"), META.replace('"cpus":2', '"cpus":0'), META + "x",
+                    META.replace(',"build":"default"', ""), META.replace('"default"', '"No PV"')):
             with self.subTest(bad=bad):
                 self.assertFalse(console.is_exact_meta(bad))
+
+    def test_the_log_keeps_the_kernel_builds_its_figures_came_from(self):
+        log = console.parse(META + "\n" + META.replace('"default"', '"nopv"') + "\n")
+        self.assertEqual(log.builds, {"default", "nopv"})
 
 
 class ProgramRuns(unittest.TestCase):

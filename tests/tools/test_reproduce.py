@@ -17,7 +17,7 @@ TOP = HERE.parent.parent
 sys.path.insert(0, str(TOP / "tools"))
 sys.path.insert(0, str(HERE))
 
-from reprolib import console, experiments, hosted, outputs, plan, ratios, records, runner, summary  # noqa: E402
+from reprolib import console, experiments, hosted, onboard, outputs, plan, ratios, records, runner, summary  # noqa: E402
 import wellformed  # noqa: E402
 
 LOGS = HERE / "logs"
@@ -562,6 +562,66 @@ if __name__ == "__main__":
 
 def paravirt():
     return experiments.load(TOP / "experiments" / "paravirt.toml")
+
+
+def stick_log(build, values):
+    """The console of /bin/experiment --quick paravirt on kernel build `build`
+    (repeats 1): each lat_mmap_lite step prints values[variant] as its 16 MiB
+    figure, with @meta naming the build; the report after it is not a step's."""
+    e = paravirt()
+    steps = [s for s in plan.steps(e, True, 1, build=None if build == "default" else build) if not s.profile]
+    lines = ["experiment paravirt: ...", '@experiment {"experiment":"paravirt","build":"%s","quick":true,'
+             '"repeats":1,"steps":%d}' % (build, len(steps))]
+    for s in steps:
+        lines += [f"@repro-step {s.number}",
+                  '@meta {"bench":"%s","cpu":"X","hypervisor":"none","cpus":4,"tsc_mhz":2000.000,"build":"%s"}'
+                  % (s.bench, build)]
+        if s.bench == "lat_mmap_lite":
+            lines.append('@result {"bench":"lat_mmap_lite","variant":{"os":"rewind"},'
+                         '"metric":"lat_mmap_16m_batchmin","value":%s,"unit":"us"}' % values[s.variant])
+        lines.append(f"@repro-end {s.number} 0")
+    lines += ["@report-begin", '@result {"bench":"lat_mmap_lite","variant":{"stat":"median"},'
+              '"metric":"lat_mmap_16m_batchmin","value":1,"unit":"us"}', "@report-end"]
+    return "\n".join(lines) + "\n"
+
+
+class StickBoots(unittest.TestCase):
+    """tools/reproduce --from-console: the stick's boots of two kernel builds, one report."""
+
+    def write(self, d, name, text):
+        path = os.path.join(d, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def test_two_builds_boots_pair_into_the_ratio(self):
+        registry = {"paravirt": paravirt()}
+        with tempfile.TemporaryDirectory() as d:
+            default = self.write(d, "default.log", stick_log("default", {"indirect": 150, "patched": 108,
+                                                                         "ident": 104}))
+            nopv = self.write(d, "nopv.log", stick_log("nopv", {"nopv": 100}))
+            found, names = onboard.results([default, nopv], registry)
+        self.assertEqual(names, ["paravirt"])
+        boots = [r for r in found if r["type"] == "boot"]
+        self.assertEqual([(b["boot"], b["status"], b["build"]) for b in boots],
+                         [("paravirt-stick-default", "ok", ""), ("paravirt-stick-nopv", "ok", "nopv")])
+        self.assertEqual(boots[0]["machine"]["accelerator"], "bare metal")
+        figures = [r for r in found if r["type"] == "figure"]
+        self.assertEqual(len(figures), 4)	# the report's median line is no step's figure
+        row = ratios.rows(summary.group_figures(found), paravirt().ratios[0])[0]
+        self.assertAlmostEqual(row.ours, 1.08)
+
+    def test_a_log_that_does_not_fit_the_plan_is_refused(self):
+        registry = {"paravirt": paravirt()}
+        with tempfile.TemporaryDirectory() as d:
+            for text, why in ((stick_log("nopv", {"nopv": 1}).replace('"steps":3', '"steps":4'), "revision"),
+                              (stick_log("nopv", {"nopv": 1}).replace('"build":"nopv"}', '"build":"default"}'),
+                               "name kernel builds"),
+                              (stick_log("nopv", {"nopv": 1}).replace('"nopv","quick"', '"pv99","quick"'),
+                               "no kernel build"),
+                              ("just a boot\n", "not a log of /bin/experiment")):
+                with self.subTest(why=why), self.assertRaisesRegex(experiments.ExperimentError, why):
+                    onboard.results([self.write(d, "x.log", text)], registry)
 
 
 class SecondBuilds(unittest.TestCase):

@@ -472,22 +472,22 @@ UNIT_TEST(fbcon_registers_on_an_rgb_framebuffer)
 /* Laptop panels: the font grows with the screen and the grid stays at least 80x30. */
 UNIT_TEST(font_scale_follows_the_screen_size)
 {
-	CHECK_EQ(fbdraw_choose_scale(640, 480), 1);
-	CHECK_EQ(fbdraw_choose_scale(1024, 768), 1);
-	CHECK_EQ(fbdraw_choose_scale(1366, 768), 1);
-	CHECK_EQ(fbdraw_choose_scale(1920, 1080), 2);
-	CHECK_EQ(fbdraw_choose_scale(2560, 1440), 3);
-	CHECK_EQ(fbdraw_choose_scale(2880, 1800), 3);
-	CHECK_EQ(fbdraw_choose_scale(3840, 2160), 4);
-	CHECK_EQ(fbdraw_choose_scale(7680, 4320), FBDRAW_MAX_SCALE);
+	CHECK_EQ(fbdraw_choose_scale(640, 480, FBDRAW_MIN_ROWS), 1);
+	CHECK_EQ(fbdraw_choose_scale(1024, 768, FBDRAW_MIN_ROWS), 1);
+	CHECK_EQ(fbdraw_choose_scale(1366, 768, FBDRAW_MIN_ROWS), 1);
+	CHECK_EQ(fbdraw_choose_scale(1920, 1080, FBDRAW_MIN_ROWS), 2);
+	CHECK_EQ(fbdraw_choose_scale(2560, 1440, FBDRAW_MIN_ROWS), 3);
+	CHECK_EQ(fbdraw_choose_scale(2880, 1800, FBDRAW_MIN_ROWS), 3);
+	CHECK_EQ(fbdraw_choose_scale(3840, 2160, FBDRAW_MIN_ROWS), 4);
+	CHECK_EQ(fbdraw_choose_scale(7680, 4320, FBDRAW_MIN_ROWS), FBDRAW_MAX_SCALE);
 	/* Too small for 80x30 at any scale, or degenerate: unscaled. */
-	CHECK_EQ(fbdraw_choose_scale(320, 200), 1);
-	CHECK_EQ(fbdraw_choose_scale(0, 0), 1);
+	CHECK_EQ(fbdraw_choose_scale(320, 200, FBDRAW_MIN_ROWS), 1);
+	CHECK_EQ(fbdraw_choose_scale(0, 0, FBDRAW_MIN_ROWS), 1);
 	/* A portrait screen is limited by its width. */
-	CHECK_EQ(fbdraw_choose_scale(1080, 1920), 1);
+	CHECK_EQ(fbdraw_choose_scale(1080, 1920, FBDRAW_MIN_ROWS), 1);
 	for (u32 w = 640; w <= 7680; w += 97) {
 		for (u32 h = 480; h <= 4320; h += 89) {
-			unsigned s = fbdraw_choose_scale(w, h);
+			unsigned s = fbdraw_choose_scale(w, h, FBDRAW_MIN_ROWS);
 			bool fits = w / (FONT_WIDTH * s) >= FBDRAW_MIN_COLS &&
 				    h / (FONT_HEIGHT * s) >= FBDRAW_MIN_ROWS;
 			bool next_fits = w / (FONT_WIDTH * (s + 1)) >= FBDRAW_MIN_COLS &&
@@ -496,6 +496,95 @@ UNIT_TEST(font_scale_follows_the_screen_size)
 			CHECK(s == FBDRAW_MAX_SCALE || !next_fits);
 		}
 	}
+}
+
+/*
+ * A long table (the experiment report of `all`: about 46 rows with the
+ * shell's lines after it) on common laptop panels: asking for its rows
+ * gives a scale that shows them all, the largest such, wherever even
+ * scale 1 has them; and 100 columns, the table's width.
+ */
+UNIT_TEST(font_scale_leaves_the_rows_asked_for)
+{
+	static const struct {
+		u32 width, height;
+		unsigned rows_at_scale_1;
+	} panels[] = { { 1920, 1080, 67 }, { 1366, 768, 48 }, { 3840, 2160, 135 } };
+
+	for (unsigned i = 0; i < ARRAY_SIZE(panels); i++) {
+		u32 w = panels[i].width, h = panels[i].height;
+		for (unsigned needed = FBDRAW_MIN_ROWS; needed <= 70; needed++) {
+			unsigned s = fbdraw_choose_scale(w, h, needed);
+			CHECK_EQ(h / (FONT_HEIGHT * s) >= needed,
+				 needed <= panels[i].rows_at_scale_1);
+			CHECK(w / (FONT_WIDTH * s) >= 100);
+			CHECK(s == FBDRAW_MAX_SCALE || h / (FONT_HEIGHT * (s + 1)) < needed ||
+			      w / (FONT_WIDTH * (s + 1)) < FBDRAW_MIN_COLS);
+		}
+	}
+	CHECK_EQ(fbdraw_choose_scale(1920, 1080, 46), 1);
+	CHECK_EQ(fbdraw_choose_scale(1366, 768, 46), 1);
+	CHECK_EQ(fbdraw_choose_scale(3840, 2160, 46), 2); /* 67 rows; x3 would give 45 */
+	CHECK_EQ(fbdraw_choose_scale(3840, 2160, 45), 3);
+}
+
+/* A resize keeps the text up to the cursor, as much as fits, at the top. */
+UNIT_TEST(grid_resize_keeps_the_last_lines)
+{
+	u8 cells[16 * 6], shown[16 * 6];
+	struct textgrid g;
+
+	textgrid_init(&g, cells, shown, 8, 4);
+	feed(&g, "one\ntwo\nthree\nfour");
+	textgrid_resize(&g, 16, 6); /* more room: every line stays */
+	CHECK_STR(line(&g, 0), "one");
+	CHECK_STR(line(&g, 3), "four");
+	CHECK_EQ(g.row, 3);
+	CHECK_EQ(g.col, 4);
+	CHECK_EQ(g.dirty_lo, 0);
+	CHECK_EQ(g.dirty_hi, 6);
+	CHECK(memchr(g.shown, 'o', 16 * 6) == NULL); /* the screen was blanked: all to draw */
+	feed(&g, "!\nfive");
+	CHECK_STR(line(&g, 3), "four!");
+	CHECK_STR(line(&g, 4), "five");
+	textgrid_resize(&g, 3, 2); /* less: the last two lines, cut */
+	CHECK_STR(line(&g, 0), "fou");
+	CHECK_STR(line(&g, 1), "fiv");
+	CHECK_EQ(g.row, 1);
+	CHECK_EQ(g.col, 3);
+}
+
+/* Asking for more rows than the screen has at its scale lays it out again on the next write. */
+UNIT_TEST(fbcon_rows_knob_scales_the_font_down)
+{
+	memset(&boot, 0, sizeof(boot));
+	boot.has_framebuffer = true;
+	boot.efi = true;
+	boot.fb = rgb_fb(3840, 2160, 32, 16, 8, 8, 8, 0, 8);
+	fbcon_rows = FBDRAW_MIN_ROWS;
+	pending_scale = 0;
+	fbcon_init(&boot);
+	registered->write("report\n", 7);
+	CHECK_EQ(grid.rows, 33);
+	fbcon_rows = 46;
+	fbcon_rows_changed();
+	CHECK_STR(unit_last_log, "fbcon: at least 46 rows asked: 240x67 text, font 8x16 x2\n");
+	CHECK_EQ(grid.rows, 33); /* not before the next write, which holds printk's lock */
+	registered->write("table\n", 6);
+	CHECK_EQ(pixels.scale, 2);
+	CHECK_EQ(grid.rows, 67);
+	CHECK_EQ(grid.cols, 240);
+	CHECK_STR(line(&grid, 0), "report");
+	CHECK_STR(line(&grid, 1), "table");
+	const u8 *t = font8x16_glyph('t');
+	int wrong = 0;
+	for (u32 y = 0; y < FONT_HEIGHT * 2; y++) /* 't' begins row 1: a 16x32 block at (0, 32) */
+		for (u32 x = 0; x < FONT_WIDTH * 2; x++)
+			wrong += pixel_at(&pixels, x, FONT_HEIGHT * 2 + y) !=
+				 (t[y / 2] & (0x80 >> (x / 2)) ? pixels.fg : pixels.bg);
+	CHECK_EQ(wrong, 0);
+	fbcon_rows = FBDRAW_MIN_ROWS;
+	pending_scale = 0;
 }
 
 /* A glyph drawn at scale 3 is the unscaled glyph with every pixel a 3x3 block. */

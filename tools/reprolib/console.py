@@ -14,7 +14,8 @@ is counted as garbled, never fatal.
     @repro-end N S       step N ended with exit status S
     @result {...}        a figure (DESIGN.md §1.5), of the step that is open
     @meta {...}          where a benchmark ran: the CPU the guest sees, the
-                         hypervisor, the CPU count, the TSC rate
+                         hypervisor, the CPU count, the TSC rate, the kernel
+                         build ("default", "nopv", "pv30"; "linux" on Linux)
 
 This is the one reader of console logs: the shell harnesses (boot-test,
 crash-test, rewind-run) reach it through tools/console-log, bench-check
@@ -42,7 +43,7 @@ EXACT_RESULT_RE = re.compile(r'@result \{"bench":"[a-z0-9_]+","variant":\{("[a-z
                              r'(,"[a-z0-9_]+":"[^"\\]*")*\},"metric":"[a-z0-9_]+",'
                              r'"value":[0-9.]+(e[+-]?[0-9]+)?,"unit":"[a-zA-Z/]+"\}')
 EXACT_META_RE = re.compile(r'@meta \{"bench":"[a-z0-9_]+","cpu":"[^"\\]*","hypervisor":"[^"\\]*",'
-                           r'"cpus":[1-9][0-9]*,"tsc_mhz":[0-9]+\.[0-9]+\}')
+                           r'"cpus":[1-9][0-9]*,"tsc_mhz":[0-9]+\.[0-9]+,"build":"[a-z0-9_]+"\}')
 RUN_BEGIN = "@run-begin"
 RUN_EXIT_RE = re.compile(r"@exit (-?\d+)")
 KERNEL_LINE_RE = re.compile(r"\[ *\d+\.\d+\] ")	# printk's time stamp
@@ -64,6 +65,7 @@ class ConsoleLog:
     cpu_model: str | None = None
     hypervisor: str | None = None
     release: str | None = None
+    builds: set = field(default_factory=set)	# the kernel builds @meta lines named
 
     def step(self, n):
         return self.steps.setdefault(n, StepOutput())
@@ -146,6 +148,8 @@ def _note_meta(log, meta):
         log.cpu_model = meta["cpu"]
     if log.hypervisor is None and isinstance(meta.get("hypervisor"), str):
         log.hypervisor = meta["hypervisor"]
+    if isinstance(meta.get("build"), str):
+        log.builds.add(meta["build"])
 
 
 def _note_facts(log, line):

@@ -11,6 +11,9 @@ TCG_NOTE = ("TCG executes every instruction faithfully but models no caches, wri
             "or branch prediction, and its costs are not hardware costs: these figures show "
             "*instruction-path* differences (trap vs system call vs vDSO, spin vs sleep) only.")
 KVM_NOTE = "KVM with hardware virtualization: figures include the host CPU's micro-architecture."
+BARE_NOTE = ("Bare metal (the USB stick, `tools/reproduce --from-console`): the figures measure that "
+             "machine's CPU, caches and memory; the host CPU above is that machine's.")
+NOTES = {"tcg": TCG_NOTE, "kvm": KVM_NOTE, "bare metal": BARE_NOTE}
 
 
 def _fmt(value):
@@ -50,7 +53,8 @@ def _machine_section(boots):
     if any(b["kernel"] == "hosted" for b in boots):
         rows.append(("hosted column", f"{m.get('host_cpu_model', '?')}: kernel code in host "
                      "programs (tests/hosted/), user mode, real caches"))
-    return _table(["", ""], rows) + ["", "> " + (TCG_NOTE if accel == "tcg" else KVM_NOTE)]
+    rows = [(k, str(v).replace("None", "-")) for k, v in rows]	# a run read from consoles has no QEMU
+    return _table(["", ""], rows) + ["", "> " + NOTES.get(accel, KVM_NOTE)]
 
 
 def _boots_section(boots):

@@ -10,14 +10,23 @@
  * /etc/experiments/NAME.sh runs every benchmark under every knob variant,
  * interleaved and repeated, switching the knobs at run time with the
  * shell's `knob` builtin; NAME.plan names each step's variant and lists the
- * seed ratios. This program runs the script, passes its output through
+ * seed ratios. On a second kernel build (the stick's PARAVIRT=n kernel,
+ * say: uname -v names it) the plan is NAME@BUILD's, whose steps are the
+ * build's own variant, so that its figures pair with the default kernel's
+ * boot by repeat (tools/reproduce --from-console combines the two serial
+ * logs; the table shows the one side it has of such a ratio).
+ * This program runs the script, passes its output through
  * (the raw @result lines reach the serial port as on a host run), keeps
  * the figures, and at the end prints the report: per group of figures an
  * @result line with the median, per ratio an @ratio line, and last, so
  * that it stays on the screen, a summary table: our ratio (median over
  * median) with its per-repeat range beside the seed's, and whether the
  * regression reproduced, judged as tools/reprolib/ratios.py judges it, all
- * under the ground the figures stand on (TCG, KVM or bare metal).
+ * under the ground the figures stand on (TCG, KVM or bare metal). Before
+ * the table it asks the screen console for as many text rows as the table
+ * needs (the fbcon_rows knob: the font is scaled down if it must be), so
+ * that the whole table stays on the screen of a machine without a serial
+ * port; the serial port gets every line anyway.
  *
  * --then-shell: after the report, a shell on the console instead of the
  * end of the run (init would power off, and the report would vanish from
@@ -39,11 +48,15 @@
 #include <unistd.h>
 
 #include "kernel/x86/ground.h"
+#include "lib/bench.h"
 
-#define PLAN_DIR    "/etc/experiments"
-#define MAX_NAME    128
-#define MAX_LINE    4096
-#define MAX_REPEATS 64
+#define PLAN_DIR      "/etc/experiments"
+#define DEFAULT_BUILD "default" /* kernel/sys_info.h's name for the default kernel */
+#define SCREEN_ROWS   "/proc/sys/rewind/fbcon_rows"
+#define TABLE_WIDTH   100 /* the widest line of the table */
+#define MAX_NAME      128
+#define MAX_LINE      4096
+#define MAX_REPEATS   64
 
 struct step {
 	int number, repeat;
@@ -68,7 +81,8 @@ struct figure {
 };
 
 struct experiment {
-	char name[MAX_NAME], title[MAX_NAME];
+	char name[MAX_NAME], title[MAX_NAME], build[MAX_NAME];
+	bool quick;
 	int repeats;
 	struct step *steps;
 	int nsteps;
@@ -143,28 +157,39 @@ split_tabs(char *line, char **field, int max)
 	return n;
 }
 
-static bool
-load_plan(struct experiment *e, const char *name, bool quick)
+/* PLAN_DIR/NAME[@BUILD][.quick].EXT, as tools/onboard-plans names them. */
+static void
+plan_path(char *path, size_t size, const char *name, const char *build, bool quick, const char *ext)
 {
-	char path[256], line[MAX_LINE], *f[8];
+	bool other = strcmp(build, DEFAULT_BUILD) != 0;
+
+	snprintf(path, size, PLAN_DIR "/%.*s%s%.*s%s.%s", MAX_NAME, name, other ? "@" : "",
+		 MAX_NAME, other ? build : "", quick ? ".quick" : "", ext);
+}
+
+static bool
+load_plan(struct experiment *e, const char *name, const char *build, bool quick)
+{
+	char path[2 * MAX_NAME + 64], line[MAX_LINE], *f[8];
 	FILE *in;
 
-	snprintf(path, sizeof(path), PLAN_DIR "/%.*s%s.plan", MAX_NAME, name,
-		 quick ? ".quick" : "");
+	plan_path(path, sizeof(path), name, build, quick, "plan");
 	in = fopen(path, "r");
 	if (!in) {
-		fprintf(stderr, "experiment: no plan for '%s' (%s: %s)\n", name, path,
-			strerror(errno));
+		fprintf(stderr, "experiment: no plan for '%s' on kernel build %s (%s: %s)\n", name,
+			build, path, strerror(errno));
 		return false;
 	}
 	memset(e, 0, sizeof(*e));
+	e->quick = quick;
 	while (fgets(line, sizeof(line), in)) {
 		int n = split_tabs(line, f, 8);
 
-		if (n == 4 && !strcmp(f[0], "experiment")) {
+		if (n == 5 && !strcmp(f[0], "experiment")) {
 			copy_field(e->name, f[1]);
 			copy_field(e->title, f[2]);
 			e->repeats = atoi(f[3]);
+			copy_field(e->build, f[4]);
 		} else if (n == 6 && !strcmp(f[0], "step")) {
 			e->steps = grow(e->steps, e->nsteps, sizeof(*e->steps));
 			struct step *s = &e->steps[e->nsteps++];
@@ -279,14 +304,13 @@ follow(struct experiment *e, FILE *out)
 }
 
 static int
-run_script(struct experiment *e, bool quick)
+run_script(struct experiment *e)
 {
-	char path[256];
+	char path[2 * MAX_NAME + 64];
 	int fds[2], status;
 	pid_t pid;
 
-	snprintf(path, sizeof(path), PLAN_DIR "/%.*s%s.sh", MAX_NAME, e->name,
-		 quick ? ".quick" : "");
+	plan_path(path, sizeof(path), e->name, e->build, e->quick, "sh");
 	if (pipe(fds) < 0 || (pid = fork()) < 0) {
 		perror("experiment");
 		return -1;
@@ -508,27 +532,65 @@ print_ratio_lines(const struct experiment *e, const struct ground *g)
 	}
 }
 
-/* The table a person reads off the screen: at most 100 columns a row. */
+/*
+ * A ratio with one side's figures only: the other side is a second kernel
+ * build's variant, measured in that kernel's boot. Shows the median this
+ * boot has ("nopv 464 us"), for dividing by hand; tools/reproduce
+ * --from-console pairs the two boots' figures by repeat.
+ */
+static bool
+one_side(const struct experiment *e, const struct ratio *r, char *out, size_t size)
+{
+	const struct ref *sides[2] = { &r->num, &r->den };
+	double med, per_repeat[MAX_REPEATS];
+
+	for (int i = 0; i < 2; i++) {
+		const struct ref *ref = sides[i];
+		if (!ref->variant[0] || !collect(e, ref, NULL, &med, per_repeat))
+			continue;
+		for (int k = 0; k < e->nfigures; k++)
+			if (matches(&e->figures[k], ref, NULL)) {
+				snprintf(out, size, "%.8s %.4g %.8s", ref->variant, med,
+					 e->figures[k].unit);
+				return true;
+			}
+	}
+	return false;
+}
+
+/* The experiment's line: name, how it went, and as much of its title as fits. */
 static void
-print_table(const struct experiment *e)
+print_heading(FILE *out, const struct experiment *e)
+{
+	char line[320], failed[64] = "every step ended well";
+
+	if (e->failed_steps)
+		snprintf(failed, sizeof(failed), "%d STEPS FAILED (see above)", e->failed_steps);
+	snprintf(line, sizeof(line), "-- %.32s%s%.16s: %d repeat%s, %d steps, %s -- %.100s",
+		 e->name, strcmp(e->build, DEFAULT_BUILD) ? " on " : "",
+		 strcmp(e->build, DEFAULT_BUILD) ? e->build : "", e->repeats,
+		 e->repeats == 1 ? "" : "s", e->nsteps, failed, e->title);
+	fprintf(out, "%.*s\n", TABLE_WIDTH, line);
+}
+
+/* One experiment's rows of the table a person reads off the screen: at most 100 columns. */
+static void
+print_table(FILE *out, const struct experiment *e)
 {
 	struct ratio_row rows[16];
-	char name[2 * MAX_NAME + 8], range[48];
+	char name[2 * MAX_NAME + 8], range[64];
 
-	printf("-- %s: %s\n   %d repeat%s, %d steps, %s\n", e->name, e->title, e->repeats,
-	       e->repeats == 1 ? "" : "s", e->nsteps,
-	       e->failed_steps ? "SOME STEPS FAILED (see above)" : "every step ended well");
-	if (e->failed_steps)
-		printf("   %d of %d steps did not end with status 0\n", e->failed_steps, e->nsteps);
-	printf("   %-50s %8s %-17s %7s  %s\n", "ratio", "ours", "(per repeat)", "seed",
-	       "reproduced");
+	print_heading(out, e);
 	for (int i = 0; i < e->nratios; i++) {
 		const struct ratio *r = &e->ratios[i];
 		int n = ratio_rows(e, r, rows, 16);
 
-		if (n == 0)
-			printf("   %-50.50s %8s %-17s %7.3g  %s\n", r->name, "-", "", r->seed,
-			       "not measured here");
+		if (n == 0 && one_side(e, r, range, sizeof(range)))
+			fprintf(out, "   %-50.50s %8s %-17.17s %7.3g  %s\n", r->name, "-", range,
+				r->seed, "other boot");
+		else if (n == 0)
+			fprintf(out, "   %-50.50s %8s %-17s %7.3g  %s\n", r->name, "-", "", r->seed,
+				"not measured here");
 		for (int k = 0; k < n; k++) {
 			const char *label =
 				rows[k].label[0] == '*' ? rows[k].label + 1 : rows[k].label;
@@ -537,16 +599,16 @@ print_table(const struct experiment *e)
 			snprintf(name, sizeof(name), "%.*s%s%.*s%s", MAX_NAME, r->name,
 				 label[0] ? " [" : "", MAX_NAME, label, label[0] ? "]" : "");
 			snprintf(range, sizeof(range), "(%.3g-%.3g)", rows[k].low, rows[k].high);
-			printf("   %-50.50s %8.3g %-17s %7.3g  %s\n", name, rows[k].ours,
-			       isfinite(rows[k].low) ? range : "", r->seed, rows[k].verdict);
+			fprintf(out, "   %-50.50s %8.3g %-17s %7.3g  %s\n", name, rows[k].ours,
+				isfinite(rows[k].low) ? range : "", r->seed, rows[k].verdict);
 		}
 	}
 }
 
 static void
-print_machine(const struct ground *g)
+print_machine(FILE *out, const struct ground *g)
 {
-	char line[256], model[128] = "unknown CPU";
+	char line[256], model[128] = "unknown CPU", build[MAX_NAME];
 	struct utsname u;
 	FILE *f = fopen("/proc/cpuinfo", "r");
 
@@ -562,31 +624,83 @@ print_machine(const struct ground *g)
 		fclose(f);
 	if (uname(&u) < 0)
 		strcpy(u.release, "?");
-	printf("ground: %s%s%s%s - the figures measure %s\n", g->name,
-	       g->signature[0] ? " (cpuid '" : "", g->signature, g->signature[0] ? "')" : "",
-	       g->what);
-	printf("machine: %s, %ld CPUs, rewind %s\n", model, sysconf(_SC_NPROCESSORS_ONLN),
-	       u.release);
+	bench_kernel_build(build, sizeof(build));
+	fprintf(out, "ground: %s%s%s%s - the figures measure %s\n", g->name,
+		g->signature[0] ? " (cpuid '" : "", g->signature, g->signature[0] ? "')" : "",
+		g->what);
+	fprintf(out, "machine: %.60s, %ld CPUs, rewind %s, kernel build %s\n", model,
+		sysconf(_SC_NPROCESSORS_ONLN), u.release, build);
 }
 
+/* The summary table, into a buffer: its rows are counted before it is shown. */
+static char *
+summary_table(const struct experiment *list, int n, const struct ground *g, size_t *len)
+{
+	char *text = NULL;
+	FILE *out = open_memstream(&text, len);
+
+	if (!out) {
+		perror("experiment");
+		exit(2);
+	}
+	fprintf(out, "==== rewind experiment report ====\n");
+	print_machine(out, g);
+	fprintf(out, "   %-50s %8s %-17s %7s  %s\n", "ratio", "ours", "(per repeat)", "seed",
+		"reproduced");
+	for (int i = 0; i < n; i++)
+		print_table(out, &list[i]);
+	fprintf(out,
+		"(ours = median / median over the repeats; \"reproduced\" as tools/reproduce"
+		" judges it; ground: %s)\n@report-end\n",
+		g->name);
+	fclose(out);
+	return text;
+}
+
+/*
+ * Asks the screen console for rows text rows (never fewer than it keeps
+ * now): it scales its font down where it must (drivers/fbcon.c). No such
+ * file (VGA text, another kernel): the table scrolls as it will.
+ */
 static void
-report(struct experiment *list, int n)
+make_room(int rows)
+{
+	char now[32] = "";
+	FILE *f = fopen(SCREEN_ROWS, "r+");
+
+	if (!f)
+		return;
+	if (fgets(now, sizeof(now), f) && atoi(now) < rows) {
+		rewind(f);
+		fprintf(f, "%d\n", rows);
+	}
+	fclose(f);
+}
+
+/* The lines that follow the table on the screen: then_shell's two and the prompt. */
+#define SHELL_TAIL_ROWS 3
+
+static void
+report(struct experiment *list, int n, bool shell)
 {
 	struct ground g = ground_detect();
+	size_t len;
+	int rows = shell ? SHELL_TAIL_ROWS : 0;
 
 	printf("\n@report-begin\n");
 	for (int i = 0; i < n; i++)
 		print_medians(&list[i]);
 	for (int i = 0; i < n; i++)
 		print_ratio_lines(&list[i], &g);
-	printf("\n==== rewind experiment report ====\n");
-	print_machine(&g);
-	for (int i = 0; i < n; i++)
-		print_table(&list[i]);
-	printf("(ours = median / median over the repeats; \"reproduced\" as tools/reproduce judges it;"
-	       " ground: %s)\n@report-end\n",
-	       g.name);
+	char *table = summary_table(list, n, &g, &len);
+	for (size_t i = 0; i < len; i++)
+		rows += table[i] == '\n';
+	printf("\n");
 	fflush(stdout);
+	make_room(rows);
+	fwrite(table, 1, len, stdout);
+	fflush(stdout);
+	free(table);
 }
 
 /* A shell on the console for the person in front of the screen; does not return. */
@@ -609,7 +723,9 @@ usage(void)
 {
 	fprintf(stderr,
 		"usage: experiment [--quick] [--then-shell] NAME...|all\n"
-		"  the experiments are the files " PLAN_DIR "/NAME.plan\n");
+		"  the experiments are the files " PLAN_DIR
+		"/NAME.plan (NAME@BUILD.plan on a\n"
+		"  second kernel build: uname -v names the build)\n");
 	return 2;
 }
 
@@ -619,19 +735,25 @@ compare_names(const void *a, const void *b)
 	return strcmp(a, b);
 }
 
-/* "all": every NAME.plan of the directory (not the .quick ones), in name order. */
+/*
+ * "all": every experiment with a plan for this kernel build (NAME.plan, or
+ * NAME@BUILD.plan on a second build; not the .quick ones), in name order.
+ */
 static int
-all_names(char names[][MAX_NAME], int max)
+all_names(char names[][MAX_NAME], int max, const char *build)
 {
 	DIR *d = opendir(PLAN_DIR);
 	struct dirent *de;
+	char suffix[MAX_NAME + 8];
 	int n = 0;
 
+	snprintf(suffix, sizeof(suffix), "%s%.*s.plan", strcmp(build, DEFAULT_BUILD) ? "@" : "",
+		 MAX_NAME, strcmp(build, DEFAULT_BUILD) ? build : "");
 	while (d && n < max && (de = readdir(d))) {
-		size_t len = strlen(de->d_name);
-		if (len > 5 && len < MAX_NAME && !strcmp(de->d_name + len - 5, ".plan") &&
-		    !strstr(de->d_name, ".quick.")) {
-			copy_text(names[n], len - 4, de->d_name);
+		size_t len = strlen(de->d_name), cut = len - strlen(suffix);
+		if (len > strlen(suffix) && len < MAX_NAME && !strcmp(de->d_name + cut, suffix) &&
+		    !memchr(de->d_name, '@', cut) && !memchr(de->d_name, '.', cut)) {
+			copy_text(names[n], cut + 1, de->d_name);
 			n++;
 		}
 	}
@@ -645,39 +767,46 @@ int
 main(int argc, char **argv)
 {
 	bool quick = false, shell = false;
-	char names[16][MAX_NAME];
+	char names[16][MAX_NAME], build[MAX_NAME];
 	struct experiment list[16];
 	int n = 0, failed = 0;
 
+	bench_kernel_build(build, sizeof(build));
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--quick"))
 			quick = true;
 		else if (!strcmp(argv[i], "--then-shell"))
 			shell = true;
 		else if (!strcmp(argv[i], "all"))
-			n += all_names(names + n, 16 - n);
+			n += all_names(names + n, 16 - n, build);
 		else if (argv[i][0] == '-' || n == 16)
 			return usage();
 		else
 			copy_text(names[n++], MAX_NAME, argv[i]);
 	}
-	if (n == 0)
+	if (n == 0) {
+		fprintf(stderr, "experiment: no experiments to run on kernel build %s\n", build);
 		return usage();
+	}
 	for (int i = 0; i < n; i++)
-		if (!load_plan(&list[i], names[i], quick))
+		if (!load_plan(&list[i], names[i], build, quick))
 			return 2;
 	struct ground g = ground_detect();
-	printf("experiment: %d experiment%s on %s%s\n", n, n == 1 ? "" : "s", g.name,
-	       quick ? ", quick runs" : "");
+	printf("experiment: %d experiment%s on %s, kernel build %s%s\n", n, n == 1 ? "" : "s",
+	       g.name, build, quick ? ", quick runs" : "");
 	for (int i = 0; i < n; i++) {
 		printf("experiment %s: %s, %d steps\n", list[i].name, list[i].title,
 		       list[i].nsteps);
+		printf("@experiment {\"experiment\":\"%s\",\"build\":\"%s\",\"quick\":%s,"
+		       "\"repeats\":%d,\"steps\":%d}\n",
+		       list[i].name, list[i].build, quick ? "true" : "false", list[i].repeats,
+		       list[i].nsteps);
 		fflush(stdout);
-		if (run_script(&list[i], quick) < 0)
+		if (run_script(&list[i]) < 0)
 			return 2;
 		failed += list[i].failed_steps;
 	}
-	report(list, n);
+	report(list, n, shell);
 	if (shell)
 		then_shell();
 	return failed ? 1 : 0;

@@ -5,6 +5,7 @@
 #include "lib/procfile.h"
 #include "kernel/x86/ground.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -94,16 +95,37 @@ hypervisor_name(char out[13])
 	strcpy(out, g.signature[0] ? g.signature : "none");
 }
 
+/* On rewind the last word of uname's version ("#1 SMP nopv", kernel/sys_info.h). */
+void
+bench_kernel_build(char *out, size_t size)
+{
+	struct utsname u;
+	const char *word;
+
+	if (uname(&u) != 0) {
+		snprintf(out, size, "unknown");
+		return;
+	}
+	word = strrchr(u.version, ' ');
+	if (strcmp(u.sysname, "rewind") == 0 && word)
+		snprintf(out, size, "%s", word + 1);
+	else
+		snprintf(out, size, "%s", u.sysname);
+	for (char *p = out; *p; p++)
+		*p = isalnum((unsigned char)*p) ? tolower((unsigned char)*p) : '_';
+}
+
 /*
  * Where the figures come from (DESIGN.md §4): one @meta line per run with
- * the CPU the guest sees, the hypervisor under it, the CPU count and the
- * TSC rate, beside the kernel and release that every variant carries.
+ * the CPU the guest sees, the hypervisor under it, the CPU count, the TSC
+ * rate and the kernel build, beside the kernel and release that every
+ * variant carries.
  */
 static void
 print_meta(void)
 {
 	static char cpuinfo[16384];
-	char model[96] = "unknown", hypervisor[13];
+	char model[96] = "unknown", hypervisor[13], build[65];
 	double mhz = 0;
 	const char *f;
 
@@ -114,9 +136,10 @@ print_meta(void)
 			mhz = atof(f);
 	}
 	hypervisor_name(hypervisor);
+	bench_kernel_build(build, sizeof(build));
 	printf("@meta {\"bench\":\"%s\",\"cpu\":\"%s\",\"hypervisor\":\"%s\",\"cpus\":%ld,"
-	       "\"tsc_mhz\":%.3f}\n",
-	       bench, model, hypervisor, sysconf(_SC_NPROCESSORS_ONLN), mhz);
+	       "\"tsc_mhz\":%.3f,\"build\":\"%s\"}\n",
+	       bench, model, hypervisor, sysconf(_SC_NPROCESSORS_ONLN), mhz, build);
 }
 
 static void

@@ -56,6 +56,11 @@ double bench_now_ns(void);
 /* Whether the kernel is rewind (else Linux or another). */
 int bench_on_rewind(void);
 /*
+ * The kernel build, as a name of [a-z0-9_]: on rewind "default", "nopv" or
+ * "pv30" (the Makefile's trees); elsewhere the system's name ("linux").
+ */
+void bench_kernel_build(char *out, size_t size);
+/*
  * Sets a rewind knob at run time (/proc/sys/rewind/NAME) and refreshes the
  * variant every later result carries; -1 if there is no such knob (Linux)
  * or the kernel refused the value.
