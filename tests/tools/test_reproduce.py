@@ -507,6 +507,25 @@ class CpuListsAndProfiles(unittest.TestCase):
         self.assertEqual(plan.steps(vsyscall(), quick=True, repeats=1, cpus=4)[0].params, {})
         self.assertEqual([b.cpus for b in runner.boots(vsyscall(), with_linux=False)], [None])
 
+    def test_per_cpu_estimates_grow_with_the_boots_cpus(self):
+        e = rwsem()
+        self.assertTrue(all(r.per_cpu for r in e.runs))
+        storm = e.runs[0]
+        for cpus in e.cpus:
+            boot = next(b for b in runner.boots(e, with_linux=False) if b.cpus == cpus)
+            opts = runner.Options(top=TOP, build="", out="", cpus=2, memory="512M", quick=False,
+                                  repeat=1, step_timeout=None, with_linux=False)
+            steps = boot.plan(opts)
+            self.assertEqual(steps[0].seconds, storm.seconds * cpus)
+            self.assertEqual(opts.step_limit(steps[0]), int(60 + 5 * storm.seconds * cpus))
+        # without a CPU list, the boot's --cpus count; a run not per_cpu keeps its estimate
+        self.assertEqual(plan.steps(e, quick=True, repeats=1, vcpus=3)[0].seconds, storm.quick_seconds * 3)
+        self.assertEqual(plan.steps(vsyscall(), quick=True, repeats=1, vcpus=8)[0].seconds,
+                         vsyscall().runs[0].quick_seconds)
+        with tempfile.TemporaryDirectory() as d:
+            with self.assertRaises(experiments.ExperimentError):
+                experiments.load(write_experiment(d, MINIMAL + 'per_cpu = "yes"\n'))
+
     def test_profiled_steps_run_once_and_print_the_profile(self):
         e = rwsem()
         steps = plan.steps(e, quick=True, repeats=2)
