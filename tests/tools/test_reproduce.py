@@ -557,7 +557,9 @@ class CpuListsAndProfiles(unittest.TestCase):
             results_dir(d, [e], [records.boot_records(head, steps, log, MACHINE, None, saved)])
             report = Path(d, "report.md").read_text()
             self.assertIn("### Profiles", report)
-            self.assertIn("| 10 | 75.0 % | [flame graph](plots/flame-rwsem-rewind-cpus2-step", report)
+            # these steps have no times: nothing to say how much was sampled
+            self.assertIn("| 10 | 75.0 % | 75.0 % | - | [flame graph](plots/flame-rwsem-rewind-cpus2-step",
+                          report)
             svgs = sorted(Path(d, "plots").glob("flame-*.svg"))
             self.assertEqual(len(svgs), 6)
             self.assertIn("osq_lock", svgs[0].read_text())
@@ -573,6 +575,15 @@ class CpuListsAndProfiles(unittest.TestCase):
                                                              .replace("k handle", "u handle")), ("x",)))
         with self.assertRaises(profile.ProfileError):
             profile.extract(PROFILE.replace("# end", ""))
+
+    def test_busy_share_leaves_the_idle_loop_out(self):
+        from reprolib import profile
+        p = profile.parse(PROFILE.replace("# end", "4 0 k native_safe_halt sched_idle_loop ap_main\n"
+                                                   "4 0 k sched_idle_loop kernel_main\n# end"))
+        self.assertAlmostEqual(profile.kernel_share(p, ("osq_lock",)), 6 / 16)
+        self.assertAlmostEqual(profile.kernel_share(p, ("osq_lock",), busy=True), 6 / 8)
+        self.assertAlmostEqual(profile.sampled_fraction(p, 0.01), 18 / 9.97)
+        self.assertIsNone(profile.sampled_fraction(p, None))
 
 
 if __name__ == "__main__":
