@@ -16,10 +16,10 @@
  * host thread descheduled, which a loaded host does for milliseconds), it
  * would wait for a number that is gone - for ever, with interrupts off
  * and already online, so the boot CPU's next call to all CPUs would wait
- * for ever too. Boots with 3 or more CPUs hung that way, about one in 30
- * under a load of 20. So the boot CPU publishes the last round: the AP's
- * last act is its acknowledgement, which the boot CPU waits for, and
- * after that the AP reads nothing shared.
+ * for ever too. Boots with 3 or more CPUs hung that way (2 of 116 in a
+ * loop on a host at a load of 20-30). So the boot CPU publishes the last
+ * round: the AP's last act is its acknowledgement, which the boot CPU
+ * waits for, and after that the AP reads nothing shared.
  */
 #include "kernel/time/tsc_sync.h"
 #include "kernel/x86/x86.h"
