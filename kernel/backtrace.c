@@ -8,6 +8,7 @@
  */
 #include "kernel/backtrace.h"
 #include "kernel/ksyms.h"
+#include "kernel/lib/string.h"
 #include "kernel/printk.h"
 #include "mm/extable.h"
 #include "mm/layout.h"
@@ -22,23 +23,76 @@ is_kernel_text(u64 addr)
 }
 
 /*
- * A trap at a function's first instruction, or just after its "push %rbp",
- * comes before the function has a frame of its own: rbp still belongs to
- * the caller, and the return address into it is on top of the stack. So is
- * it after a call through a bad pointer (rip outside kernel text).
+ * The function that the call returning to ret called, as the call's own
+ * bytes give it: "call rel32", or "call *disp32(%rip)" (a paravirt site,
+ * its slot read). 0 for any other call (through a register) or none.
  */
 static u64
-return_address_before_frame(u64 rip, u64 rsp)
+call_target(u64 ret)
 {
-	u64 off = 0, ret = 0;
+	const u8 *p = (const u8 *)ret;
+	u64 target;
+	s32 rel;
 
-	if (!rsp)
+	if (!is_kernel_text(ret - 6) || !is_kernel_text(ret))
 		return 0;
-	if (!ksym_lookup(rip, &off, NULL) || off == 0)
+	memcpy(&rel, p - 4, sizeof(rel));
+	if (p[-5] == 0xe8)
+		return ret + (u64)(s64)rel;
+	if (p[-6] == 0xff && p[-5] == 0x15 &&
+	    !probe_read_u64((const void *)(ret + (u64)(s64)rel), &target))
+		return target;
+	return 0;
+}
+
+#define FRAMELESS_SCAN_WORDS 8 /* the return address and what a frameless prologue pushes */
+
+/*
+ * The return address into the caller when rip's function has no frame of
+ * its own at rip, so that rbp still belongs to the caller and a walk from
+ * it would skip the caller; 0 when it has one (or cannot tell). Its
+ * return address is then on the stack between rsp and rbp:
+ *  - at rsp at its first instruction, or after a call through a bad
+ *    pointer (rip outside any function);
+ *  - at rsp + 8 just after its "push %rbp";
+ *  - anywhere in a leaf, or in a fast path gcc shrink-wrapped (it sets up
+ *    rbp only on the paths that need it: osq_lock spins frameless), at
+ *    rsp or above the registers the function pushed. A word there counts
+ *    only if it returns from a call to this very function, and not if the
+ *    frame at rbp holds the same address (the function has its frame and
+ *    keeps a copy of its return address, as the spinlock debugging does).
+ * Reads only [rsp, hi).
+ */
+static u64
+caller_before_frame(u64 rip, u64 rsp, u64 rbp, u64 hi)
+{
+	u64 off = 0, ret = 0, framed_ret = 0;
+
+	if (!rsp || rsp + 8 > hi)
+		return 0;
+	if (!ksym_lookup(rip, &off, NULL) || off == 0) {
 		probe_read_u64((void *)rsp, &ret);
-	else if (off == 1 && *(const u8 *)(rip - 1) == 0x55) /* push %rbp */
-		probe_read_u64((void *)(rsp + 8), &ret);
-	return is_kernel_text(ret) ? ret : 0;
+		return is_kernel_text(ret) ? ret : 0;
+	}
+	if (off == 1 && *(const u8 *)(rip - 1) == 0x55) { /* push %rbp */
+		if (rsp + 16 <= hi)
+			probe_read_u64((void *)(rsp + 8), &ret);
+		return is_kernel_text(ret) ? ret : 0;
+	}
+	u64 end = rsp + 8 * FRAMELESS_SCAN_WORDS;
+	if (rbp > rsp && rbp < end)
+		end = rbp;
+	if (end > hi)
+		end = hi;
+	for (u64 at = rsp; at + 8 <= end; at += 8) {
+		if (probe_read_u64((void *)at, &ret) || call_target(ret) != rip - off)
+			continue;
+		if (rbp + 16 <= hi && !probe_read_u64((void *)(rbp + 8), &framed_ret) &&
+		    framed_ret == ret)
+			return 0;
+		return ret;
+	}
+	return 0;
 }
 
 /*
@@ -70,7 +124,7 @@ backtrace_collect(u64 rip, u64 rsp, u64 rbp, u64 *pcs, int max)
 
 	if (n < max)
 		pcs[n++] = rip;
-	u64 caller = return_address_before_frame(rip, rsp);
+	u64 caller = caller_before_frame(rip, rsp, rbp, ~0ul - 16);
 	if (caller && n < max)
 		pcs[n++] = caller;
 	return walk_frames(rbp, DIRECT_MAP_BASE, ~0ul, pcs, n, max);
@@ -79,20 +133,16 @@ backtrace_collect(u64 rip, u64 rsp, u64 rbp, u64 *pcs, int max)
 int
 backtrace_collect_bounded(u64 rip, u64 rsp, u64 rbp, u64 *pcs, int max)
 {
-	u64 lo, hi, off = 0, ret = 0;
+	u64 lo, hi;
 	int n = 0;
 
 	if (n < max)
 		pcs[n++] = rip;
 	if (!is_kernel_text(rip) || !kstack_bounds(rsp, &lo, &hi) || rsp + 16 > hi)
 		return n;
-	/* As return_address_before_frame, within the stack. */
-	if (ksym_lookup(rip, &off, NULL) && off <= 1) {
-		u64 at = off == 0 ? rsp : rsp + 8;
-		if ((off == 0 || *(const u8 *)(rip - 1) == 0x55) &&
-		    !probe_read_u64((void *)at, &ret) && is_kernel_text(ret) && n < max)
-			pcs[n++] = ret;
-	}
+	u64 caller = caller_before_frame(rip, rsp, rbp, hi);
+	if (caller && n < max)
+		pcs[n++] = caller;
 	return walk_frames(rbp, lo, hi, pcs, n, max);
 }
 

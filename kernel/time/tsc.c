@@ -4,6 +4,7 @@
  */
 #include "kernel/time/tsc.h"
 #include "kernel/time/clocksource.h"
+#include "kernel/time/tsc_sync.h"
 #include "kernel/x86/paravirt.h"
 #include "kernel/x86/percpu.h"
 #include "kernel/printk.h"
@@ -121,7 +122,6 @@ tsc_delay_us(u64 us)
 
 #define REFINE_US	     25000 /* long enough that a read's uncertainty is ~40 ppm */
 #define MAX_DISAGREEMENT_PPM 10000
-#define SYNC_ROUNDS	     16
 
 static u64
 tsc_read(void)
@@ -236,54 +236,23 @@ tsc_clocksource_init(void)
 		clocksource_mark_unstable(&tsc_cs, "its rate disagrees with the reference");
 }
 
-/*
- * Warp check: in turns, one CPU publishes its TSC and the other, having
- * seen it, reads its own, which must not be smaller. Rounds are numbered
- * from the new CPU's id, so no state needs resetting between CPUs.
- */
-static u64 sync_stamp;
-static s64 sync_published = -1, sync_checked = -1;
-static u64 sync_worst_warp;
-
-static void
-sync_round(s64 round, bool publish)
-{
-	if (publish) {
-		WRITE_ONCE(
-			sync_stamp,
-			rdtsc_after_loads()); /* not before the load that saw the last round end */
-		__atomic_store_n(&sync_published, round, __ATOMIC_RELEASE);
-		while (__atomic_load_n(&sync_checked, __ATOMIC_ACQUIRE) != round)
-			cpu_relax();
-		return;
-	}
-	while (__atomic_load_n(&sync_published, __ATOMIC_ACQUIRE) != round)
-		cpu_relax();
-	u64 now = rdtsc_after_loads(), stamp = READ_ONCE(sync_stamp);
-	if (now < stamp && stamp - now > sync_worst_warp)
-		sync_worst_warp = stamp - now;
-	__atomic_store_n(&sync_checked, round, __ATOMIC_RELEASE);
-}
-
 void
 tsc_sync_target(void)
 {
-	s64 first = (s64)this_cpu()->id * SYNC_ROUNDS;
+	struct tsc_sync s;
 
-	for (s64 r = first; r < first + SYNC_ROUNDS; r++)
-		sync_round(r, r % 2);
+	tsc_sync_begin(&s, this_cpu()->id, false, rdtsc_after_loads);
+	tsc_sync_run(&s);
 }
 
 void
 tsc_sync_source(unsigned cpu)
 {
-	s64 first = (s64)cpu * SYNC_ROUNDS;
+	struct tsc_sync s;
 
-	sync_worst_warp = 0;
-	for (s64 r = first; r < first + SYNC_ROUNDS; r++)
-		sync_round(r, r % 2 == 0);
-	/* The checks done on the other CPU are visible: it stored sync_checked after each. */
-	u64 warp = __atomic_load_n(&sync_worst_warp, __ATOMIC_ACQUIRE);
+	tsc_sync_begin(&s, cpu, true, rdtsc_after_loads);
+	tsc_sync_run(&s);
+	u64 warp = tsc_sync_worst_warp();
 	if (!warp)
 		return;
 	pr_warn("tsc: CPU %u and CPU 0 are out of step: a TSC went back %lu cycles\n", cpu, warp);

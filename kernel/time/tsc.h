@@ -26,7 +26,11 @@ void tsc_calibrate(void);
  * the longer, finer measurement.
  */
 void tsc_clocksource_init(void);
-/* The warp check at AP start-up: the boot CPU and the new CPU call these together. */
+/*
+ * The warp check at AP start-up (kernel/time/tsc_sync.c): the boot CPU and
+ * the new CPU call these together; once tsc_sync_source() returns, the new
+ * CPU needs nothing more from it, so the boot CPU may start the next.
+ */
 void tsc_sync_source(unsigned cpu);
 void tsc_sync_target(void);
 u64 tsc_cycles_to_ns(u64 cycles);

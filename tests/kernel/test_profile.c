@@ -2,7 +2,8 @@
  * test_profile.c - the sampling profiler (kernel/profile.c): switched on
  * through its knob, every CPU takes samples; a function spinning with
  * interrupts off shows up in its own samples, in mode 'K', with its caller
- * found by the stack walk; switched off, no CPU takes another.
+ * found by the stack walk, and so does the caller of a leaf that runs
+ * without a frame of its own; switched off, no CPU takes another.
  *
  * Mechanisms, not rates: each wait is for an event (a CPU's tick applying
  * the knob, a sample counted), bounded by a generous deadline that only a
@@ -99,6 +100,42 @@ profile_test_spin_irqs_off(u64 more)
 	return ok;
 }
 
+/*
+ * A leaf without a frame of its own, as gcc makes of a short spin loop
+ * (osq_lock's): pauses rdi times. While it runs, rbp is its caller's, so
+ * only the return address on top of the stack names that caller.
+ */
+void profile_test_frameless_spin(u64 turns);
+__asm__(".pushsection .text\n"
+	".globl profile_test_frameless_spin\n"
+	".type profile_test_frameless_spin, @function\n"
+	"profile_test_frameless_spin:\n"
+	"	xor %eax, %eax\n" /* the loop past the first instruction, which the walk knows */
+	"1:	pause\n"
+	"	dec %rdi\n"
+	"	jnz 1b\n"
+	"	ret\n"
+	".size profile_test_frameless_spin, .-profile_test_frameless_spin\n"
+	".popsection\n");
+
+/* Runs the frameless spin until a sample in it names this function as a caller (or the deadline). */
+static __attribute__((noinline)) bool
+profile_test_frameless_caller(void)
+{
+	u64 spin_off, spin_size, me_off, me_size, t0 = ns_since_boot();
+	u64 spin = (u64)profile_test_frameless_spin, me = (u64)profile_test_frameless_caller;
+
+	if (!ksym_lookup(spin, &spin_off, &spin_size) || !ksym_lookup(me, &me_off, &me_size))
+		return false;
+	while (!profile_find_sample(this_cpu()->id, PROFILE_KERNEL, spin, spin + spin_size, me,
+				    me + me_size)) {
+		if (ns_since_boot() - t0 > DEADLINE_NS)
+			return false;
+		profile_test_frameless_spin(100000);
+	}
+	return true;
+}
+
 KTEST(profile_samples_irqs_off_on_every_cpu)
 {
 	const struct knob *k = knob_find("profile");
@@ -119,6 +156,8 @@ KTEST(profile_samples_irqs_off_on_every_cpu)
 	KT_CHECK(profile_find_sample(this_cpu()->id, PROFILE_KERNEL_IRQOFF, spin, spin + spin_size,
 				     test, test + test_size));
 	KT_CHECK(wait_every_cpu(has_samples));
+	/* A sample in a frameless leaf keeps the leaf's caller (backtrace.c, caller_before_frame). */
+	KT_CHECK(profile_test_frameless_caller());
 
 	KT_CHECK_EQ(knob_set(k, "off"), 0);
 	KT_CHECK(wait_every_cpu(stopped));

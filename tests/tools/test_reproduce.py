@@ -507,6 +507,25 @@ class CpuListsAndProfiles(unittest.TestCase):
         self.assertEqual(plan.steps(vsyscall(), quick=True, repeats=1, cpus=4)[0].params, {})
         self.assertEqual([b.cpus for b in runner.boots(vsyscall(), with_linux=False)], [None])
 
+    def test_per_cpu_estimates_grow_with_the_boots_cpus(self):
+        e = rwsem()
+        self.assertTrue(all(r.per_cpu for r in e.runs))
+        storm = e.runs[0]
+        for cpus in e.cpus:
+            boot = next(b for b in runner.boots(e, with_linux=False) if b.cpus == cpus)
+            opts = runner.Options(top=TOP, build="", out="", cpus=2, memory="512M", quick=False,
+                                  repeat=1, step_timeout=None, with_linux=False)
+            steps = boot.plan(opts)
+            self.assertEqual(steps[0].seconds, storm.seconds * cpus)
+            self.assertEqual(opts.step_limit(steps[0]), int(60 + 5 * storm.seconds * cpus))
+        # without a CPU list, the boot's --cpus count; a run not per_cpu keeps its estimate
+        self.assertEqual(plan.steps(e, quick=True, repeats=1, vcpus=3)[0].seconds, storm.quick_seconds * 3)
+        self.assertEqual(plan.steps(vsyscall(), quick=True, repeats=1, vcpus=8)[0].seconds,
+                         vsyscall().runs[0].quick_seconds)
+        with tempfile.TemporaryDirectory() as d:
+            with self.assertRaises(experiments.ExperimentError):
+                experiments.load(write_experiment(d, MINIMAL + 'per_cpu = "yes"\n'))
+
     def test_profiled_steps_run_once_and_print_the_profile(self):
         e = rwsem()
         steps = plan.steps(e, quick=True, repeats=2)
@@ -538,7 +557,9 @@ class CpuListsAndProfiles(unittest.TestCase):
             results_dir(d, [e], [records.boot_records(head, steps, log, MACHINE, None, saved)])
             report = Path(d, "report.md").read_text()
             self.assertIn("### Profiles", report)
-            self.assertIn("| 10 | 75.0 % | [flame graph](plots/flame-rwsem-rewind-cpus2-step", report)
+            # these steps have no times: nothing to say how much was sampled
+            self.assertIn("| 10 | 75.0 % | 75.0 % | - | [flame graph](plots/flame-rwsem-rewind-cpus2-step",
+                          report)
             svgs = sorted(Path(d, "plots").glob("flame-*.svg"))
             self.assertEqual(len(svgs), 6)
             self.assertIn("osq_lock", svgs[0].read_text())
@@ -554,6 +575,15 @@ class CpuListsAndProfiles(unittest.TestCase):
                                                              .replace("k handle", "u handle")), ("x",)))
         with self.assertRaises(profile.ProfileError):
             profile.extract(PROFILE.replace("# end", ""))
+
+    def test_busy_share_leaves_the_idle_loop_out(self):
+        from reprolib import profile
+        p = profile.parse(PROFILE.replace("# end", "4 0 k native_safe_halt sched_idle_loop ap_main\n"
+                                                   "4 0 k sched_idle_loop kernel_main\n# end"))
+        self.assertAlmostEqual(profile.kernel_share(p, ("osq_lock",)), 6 / 16)
+        self.assertAlmostEqual(profile.kernel_share(p, ("osq_lock",), busy=True), 6 / 8)
+        self.assertAlmostEqual(profile.sampled_fraction(p, 0.01), 18 / 9.97)
+        self.assertIsNone(profile.sampled_fraction(p, None))
 
 
 if __name__ == "__main__":

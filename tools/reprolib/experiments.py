@@ -42,6 +42,7 @@ class Run:
     variants: tuple
     sweep: Sweep | None
     profile: int = 0	# Hz: sample each step with profile= (first repeat only); 0: not profiled
+    per_cpu: bool = False	# seconds and quick_seconds are per guest CPU of the boot
 
 
 @dataclass(frozen=True)
@@ -203,7 +204,8 @@ def _run(table, where, knob_defaults):
     if not 0 <= profile <= 100000:
         raise ExperimentError(f"{where}: profile must be a sampling rate in Hz (0: off)")
     return Run(bench, args, quick_args, seconds,
-               _need(table, "quick_seconds", float, where, seconds), variants, sweep, profile)
+               _need(table, "quick_seconds", float, where, seconds), variants, sweep, profile,
+               _need(table, "per_cpu", bool, where, False))
 
 
 def _hosted(table, where):

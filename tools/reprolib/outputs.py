@@ -39,8 +39,9 @@ def write(directory, registry):
 
 def draw_profiles(directory, experiment, records_list, plot_dir):
     """A flame graph per profiled step of the experiment (plots/flame-<boot>-step<N>.svg);
-    per step (step record, SVG name or None, samples, share of kernel samples in
-    the experiment's profile_frames, why it was not drawn)."""
+    per step (step record, SVG name or None, samples, {"share": of kernel samples
+    in the experiment's profile_frames, "busy": the same outside the idle loop,
+    "sampled": profile.sampled_fraction}, why it was not drawn)."""
     out = []
     for step in records_list:
         if step["type"] != "step" or step["experiment"] != experiment.name or "profile" not in step:
@@ -52,8 +53,11 @@ def draw_profiles(directory, experiment, records_list, plot_dir):
             with open(os.path.join(directory, step["profile"]), errors="replace") as f:
                 text = f.read()
             samples = profile.write_flamegraph(text, os.path.join(plot_dir, name), title)
-            share = profile.kernel_share(profile.parse(text), experiment.profile_frames)
-            out.append((step, name, samples, share, None))
+            parsed = profile.parse(text)
+            shares = {"share": profile.kernel_share(parsed, experiment.profile_frames),
+                      "busy": profile.kernel_share(parsed, experiment.profile_frames, busy=True),
+                      "sampled": profile.sampled_fraction(parsed, step.get("seconds"))}
+            out.append((step, name, samples, shares, None))
         except (OSError, profile.ProfileError) as e:
-            out.append((step, None, 0, None, str(e)))
+            out.append((step, None, 0, {}, str(e)))
     return out

@@ -40,13 +40,15 @@ def _sweep_values(run, quick):
     return list(run.sweep.quick_values if quick else run.sweep.values)
 
 
-def steps(experiment, quick, repeats, linux=False, cpus=None, build=None):
+def steps(experiment, quick, repeats, linux=False, cpus=None, build=None, vcpus=None):
     """The steps of one boot, in the order the guest runs them. cpus: the
     boot's CPU count, a parameter of every step when the experiment lists
     CPU counts. build: the name of a second kernel build (experiments'
     [[build]]), whose boot runs each benchmark once per repeat as that
     variant, without knobs. A profiled run is sampled, so not timed: it runs
-    in the first repeat only, and only on rewind."""
+    in the first repeat only, and only on rewind. vcpus: the boot's CPU
+    count whatever its source (default cpus, else 1), which multiplies the
+    estimate of a per_cpu run."""
     out = []
     for repeat in range(1, repeats + 1):
         for run in experiment.runs:
@@ -54,6 +56,8 @@ def steps(experiment, quick, repeats, linux=False, cpus=None, build=None):
                 continue
             args = run.quick_args if quick else run.args
             seconds = run.quick_seconds if quick else run.seconds
+            if run.per_cpu:
+                seconds *= vcpus or cpus or 1
             if linux or build:
                 variants = [(LINUX_VARIANT if linux else build, {})]
             else:

@@ -6,7 +6,8 @@ docs/profiler.md), read and turned into what people look at:
     collapsed(profile)      "root;...;leaf N" lines: FlameGraph, speedscope, inferno
     flamegraph_svg(profile) an SVG flame graph, drawn here (no external tool)
     write_flamegraph(text, path, title)  what `make reproduce` calls for its report
-    extract(text), kernel_share(profile, frames)  the profiled steps of `make reproduce`
+    extract(text), kernel_share(profile, frames[, busy]), sampled_fraction(profile, seconds)
+                            the profiled steps of `make reproduce`
 
 The kernel has already named every kernel frame (its own symbol table), so
 nothing here needs build/kernel.elf. User-mode samples carry the user rip;
@@ -25,6 +26,8 @@ HEADER = "# rewind profile v1"
 END = "# end"
 USER_ROOT = "[user]"
 MODES = {"k": "kernel", "K": "kernel, interrupts off", "u": "user"}
+# A CPU with nothing to run: the halt (PARAVIRT=y) and the loop around it (the halt inlined there).
+IDLE_LEAVES = ("native_safe_halt", "sched_idle_loop")
 
 
 @dataclass
@@ -93,15 +96,34 @@ def extract(text):
     return "\n".join(lines[start:lines.index(END, start) + 1]) + "\n"
 
 
-def kernel_share(profile, frames):
+def kernel_share(profile, frames, busy=False):
     """The share (0 - 1) of kernel samples whose stack holds one of frames
-    (function names): how much of the kernel's time went there. None when
-    there are no kernel samples."""
-    kernel = [s for s in profile.stacks if s.mode != "u"]
+    (function names): how much of the kernel's time went there. busy: of
+    the kernel samples outside the idle loop only (leaf in IDLE_LEAVES): the
+    NMI timer samples a halted CPU, the `cycles` event of a perf profile
+    (the seeds') does not count while halted. None when there are none."""
+    kernel = [s for s in profile.stacks
+              if s.mode != "u" and not (busy and s.frames and s.frames[0] in IDLE_LEAVES)]
     total = sum(s.count for s in kernel)
     if not total:
         return None
     return sum(s.count for s in kernel if any(f in frames for f in s.frames)) / total
+
+
+def sampled_fraction(profile, seconds):
+    """Samples taken over those the CPUs would have taken had each run all
+    of `seconds` of wall time. Under TCG the sampling timer follows the
+    host's clock, and a vCPU thread the host does not run takes no samples
+    meanwhile (the timer's NMIs wait, merged into one, until it runs): on a
+    loaded host this is about the share of time the vCPUs got a host core.
+    None without the rate, the CPUs or the time."""
+    try:
+        rate = float(profile.freq)
+    except ValueError:
+        return None
+    if not rate or not profile.cpus or not seconds:
+        return None
+    return profile.total / (rate * len(profile.cpus) * seconds)
 
 
 def user_symbols(binary):

@@ -130,13 +130,20 @@ def _profiles_section(experiment, profiled):
     if not profiled:
         return []
     frames = ", ".join(f"`{f}`" for f in experiment.profile_frames) or "(none named)"
+
+    def pct(value):
+        return "-" if value is None else f"{100 * value:.1f} %"
     rows = [(s["boot"], s["variant"], " ".join(f"{k}={v}" for k, v in sorted(s["params"].items())),
-             samples, "-" if share is None else f"{100 * share:.1f} %",
+             samples, pct(shares.get("share")), pct(shares.get("busy")), pct(shares.get("sampled")),
              f"[flame graph](plots/{svg})" if svg else f"not drawn ({problem})")
-            for s, svg, samples, share, problem in profiled]
+            for s, svg, samples, shares, problem in profiled]
     out = ["", "### Profiles", "", f"Share of kernel samples whose stack holds {frames}"
-           + (f"; the seed: {experiment.profile_seed}." if experiment.profile_seed else "."), ""]
-    out += _table(["boot", "variant", "params", "samples", "share", "flame graph"], rows)
+           + (f"; the seed: {experiment.profile_seed}." if experiment.profile_seed else ".")
+           + " \"of busy\": of the kernel samples outside the idle loop (a halted CPU is sampled here, "
+           "not by perf's `cycles`); \"sampled\": samples over what the CPUs would have taken running "
+           "the whole step (under TCG, a vCPU the host does not run takes none: the rest is steal).", ""]
+    out += _table(["boot", "variant", "params", "samples", "share", "of busy", "sampled", "flame graph"],
+                  rows)
     return out + [""] + [f"![{s['variant']}](plots/{svg})" for s, svg, *_ in profiled if svg]
 
 

@@ -52,7 +52,7 @@ class Boot:
     def plan(self, opts):
         e = self.experiment
         return plan.steps(e, opts.quick, opts.repeat or e.repeats(opts.quick), self.kernel == "linux",
-                          self.cpus, self.build.name if self.build else None)
+                          self.cpus, self.build.name if self.build else None, self.vcpus(opts))
 
     def iso(self, opts):
         return os.path.join(opts.build, self.build.dir if self.build else "", "rewind.iso")
