@@ -146,6 +146,7 @@ vfs_init(void)
 	root_mount.sb = sb_get(root_sb);
 	root_mount.root = dget(vfs_root);
 	root_sb->mnt_id = next_mnt_id++;
+	list_init(&mounts); /* the root mount is the first (host tests boot the VFS again) */
 	list_add_tail(&root_mount.link, &mounts);
 	register_filesystem(&tmpfs_type);
 	register_filesystem(&ramfs_type);
@@ -220,7 +221,14 @@ new_instance(struct fs_type *type, char *options, u32 flags, struct super_block 
 	return 0;
 }
 
-/* Linux's graft checks: a directory that still has a name, not the root. */
+/*
+ * Linux's graft checks (d's inode->lock held, so that rmdir, which checks
+ * d->mounted under the same lock, cannot remove it meanwhile): a directory
+ * that still has a name, not the root, on a mounted instance (not in a
+ * tree unmounted lazily, which umount empties). And one the walk will meet again:
+ * a linked RAM-file-system name or a mount's root; procfs makes a new
+ * dentry at every lookup, so a mount there could never be reached (EINVAL).
+ */
 static int
 mountpoint_check(struct dentry *d)
 {
@@ -228,7 +236,14 @@ mountpoint_check(struct dentry *d)
 		return -ENOTDIR;
 	if (d->deleted || d->inode->dead)
 		return -ENOENT;
-	return d == vfs_root ? -EBUSY : 0;
+	if (d == vfs_root)
+		return -EBUSY;
+	if (!READ_ONCE(d->inode->sb->mnt_id))
+		return -EINVAL; /* in a tree unmounted lazily: it is going away */
+	spin_lock(&mount_lock);
+	bool mount_root = mount_of_root(d) != NULL;
+	spin_unlock(&mount_lock);
+	return d->linked || mount_root ? 0 : -EINVAL;
 }
 
 /* Shows a new instance of type at mountpoint (namespace_mutex held): 0 or -errno. */
@@ -241,22 +256,19 @@ graft(struct dentry *mountpoint, struct fs_type *type, const char *source, u32 f
 
 	if (err)
 		return err;
-	err = mountpoint_check(mountpoint);
-	if (err) {
-		inode_put(root_inode);
-		sb_put(sb);
-		return err;
-	}
 	struct mount *m = kzalloc(sizeof(*m));
 	char *src = kmalloc(strlen(source) + 1);
 	struct dentry *root = dentry_alloc_mount_root(root_inode, mountpoint);
-	if (!m || !src || !root) {
+	mutex_lock(&mountpoint->inode->lock);
+	err = !m || !src || !root ? -ENOMEM : mountpoint_check(mountpoint);
+	if (err) {
+		mutex_unlock(&mountpoint->inode->lock);
 		kfree(m);
 		kfree(src);
 		if (root)
 			dput(root);
 		sb_put(sb);
-		return -ENOMEM;
+		return err;
 	}
 	memcpy(src, source, strlen(source) + 1);
 	*m = (struct mount){
@@ -273,6 +285,7 @@ graft(struct dentry *mountpoint, struct fs_type *type, const char *source, u32 f
 	list_add_tail(&m->link, &mounts);
 	mountpoint->mounted++;
 	spin_unlock(&mount_lock);
+	mutex_unlock(&mountpoint->inode->lock);
 	return 0;
 }
 

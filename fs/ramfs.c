@@ -162,17 +162,22 @@ ramfs_remove(struct dentry *dir, struct dentry *victim)
 	dentry_unlink(victim);
 }
 
-/* Locks a directory victim and checks it is empty: 0, or -ENOTEMPTY (unlocked again). */
+/*
+ * Locks a directory victim and checks it is empty and no mount point
+ * (fs/mount.c mounts under the same lock): 0, or -errno (unlocked again).
+ */
 static int
 lock_if_dir(struct dentry *victim)
 {
 	if (!S_ISDIR(victim->inode->mode))
 		return 0;
 	mutex_lock(&victim->inode->lock);
-	if (list_empty(&victim->children))
-		return 0;
-	mutex_unlock(&victim->inode->lock);
-	return -ENOTEMPTY;
+	int err = READ_ONCE(victim->mounted)	  ? -EBUSY
+		  : list_empty(&victim->children) ? 0
+						  : -ENOTEMPTY;
+	if (err)
+		mutex_unlock(&victim->inode->lock);
+	return err;
 }
 
 static void
