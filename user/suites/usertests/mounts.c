@@ -16,6 +16,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/statvfs.h> /* ST_RDONLY ... (glibc has them only here) */
 #include <sys/wait.h>
 #include <unistd.h>
 
