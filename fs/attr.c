@@ -13,7 +13,7 @@
  *
  * procfs makes its inodes afresh at each lookup, so a change could not
  * stick: it refuses them with EPERM (Linux's proc_setattr does for the
- * process directories).
+ * process directories). On a read-only mount every change is EROFS.
  *
  * Not here: the path walk (fs/namei.c, which decides what
  * AT_SYMLINK_NOFOLLOW means) and the FIFO itself (fs/pipe.c).
@@ -29,7 +29,9 @@
 static int
 may_change(struct inode *inode)
 {
-	return inode->dev == DEV_PROCFS ? -EPERM : 0;
+	int err = sb_may_write(inode);
+
+	return err ? err : inode->sb->type == &procfs_type ? -EPERM : 0;
 }
 
 /* ---- chmod --------------------------------------------------------------------- */

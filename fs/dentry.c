@@ -132,6 +132,31 @@ dentry_alloc_root(struct inode *inode)
 	return d;
 }
 
+/*
+ * The root of a mounted instance: named as the dentry it covers and with
+ * that one's parent, so that ".." out of it and every path through it
+ * (getcwd, /proc/mounts) read as Linux's do; it is in no children list.
+ */
+struct dentry *
+dentry_alloc_mount_root(struct inode *inode, struct dentry *mountpoint)
+{
+	char name[NAME_MAX + 1];
+
+	spin_lock(&dentry_tree_lock);
+	size_t len = mountpoint->len;
+	memcpy(name, mountpoint->name, len);
+	struct dentry *parent = dget(mountpoint->parent);
+	spin_unlock(&dentry_tree_lock);
+	struct dentry *d = dentry_new(name, len, inode);
+	if (!d) {
+		dput(parent);
+		inode_put(inode);
+		return NULL;
+	}
+	d->parent = parent;
+	return d;
+}
+
 struct dentry *
 dentry_alloc_child(struct dentry *parent, const char *name, size_t len, struct inode *inode)
 {

@@ -9,6 +9,7 @@
 #include "fs/vfs.h"
 #include "kernel/objcount.h"
 #include "uapi/errno.h"
+#include "uapi/mount.h"
 #include "kernel/lib/string.h"
 #include "kernel/lib/vsprintf.h"
 #include "mm/kmalloc.h"
@@ -47,9 +48,35 @@ file_alloc(struct inode *inode, struct dentry *dentry, u32 flags)
 	mutex_init(&f->pos_lock, "file_pos");
 	f->inode = inode_get(inode);
 	f->dentry = dentry ? dget(dentry) : NULL;
+	sb_pin(inode->sb); /* an open file keeps its instance mounted (umount: EBUSY) */
 	f->ops = inode->fops ? inode->fops : &empty_fops;
 	objcount_created(OBJ_FILE);
 	return f;
+}
+
+/*
+ * Write access for an open that writes or truncates: the mount's (not
+ * read-only: EROFS, checked first as Linux's mnt_want_write) and the
+ * inode's (no program running from it: ETXTBSY).
+ */
+static int
+get_writer(struct inode *inode)
+{
+	int err = sb_get_writer(inode);
+
+	if (err)
+		return err;
+	err = inode_get_write_access(inode);
+	if (err)
+		sb_put_writer(inode);
+	return err;
+}
+
+static void
+put_writer(struct inode *inode)
+{
+	inode_put_write_access(inode);
+	sb_put_writer(inode);
 }
 
 /* Frees f without calling release: for an open that failed, and after release. */
@@ -57,7 +84,8 @@ static void
 file_free(struct file *f)
 {
 	if (f->fmode & FMODE_WRITER)
-		inode_put_write_access(f->inode);
+		put_writer(f->inode);
+	sb_unpin(f->inode->sb);
 	dput(f->dentry);
 	inode_put(f->inode);
 	kfree(f);
@@ -95,28 +123,32 @@ file_open_dentry(struct dentry *d, u32 flags, struct file **out)
 	/* A writer, or a truncation, of a file some program runs from: -ETXTBSY. */
 	bool writer = !(flags & O_PATH) && S_ISREG(inode->mode) &&
 		      ((fmode & FMODE_WRITE) || (flags & O_TRUNC));
+	/* A device node on a nodev mount cannot be opened, as Linux's may_open. */
+	if (!(flags & O_PATH) && (S_ISCHR(inode->mode) || S_ISBLK(inode->mode)) &&
+	    (READ_ONCE(inode->sb->flags) & MS_NODEV))
+		return -EACCES;
 	if (writer) {
-		int err = inode_get_write_access(inode);
+		int err = get_writer(inode);
 		if (err)
 			return err;
 	}
 	if (writer && (flags & O_TRUNC)) {
 		int err = vfs_truncate(inode, 0);
 		if (err) {
-			inode_put_write_access(inode);
+			put_writer(inode);
 			return err;
 		}
 	}
 	struct file *f = file_alloc(inode, d, flags | O_LARGEFILE);
 	if (!f) {
 		if (writer)
-			inode_put_write_access(inode);
+			put_writer(inode);
 		return -ENOMEM;
 	}
 	if (writer && (fmode & FMODE_WRITE))
 		f->fmode |= FMODE_WRITER; /* kept until the last close (file_free) */
 	else if (writer)
-		inode_put_write_access(inode); /* O_RDONLY | O_TRUNC: only for the truncation */
+		put_writer(inode); /* O_RDONLY | O_TRUNC: only for the truncation */
 	if (flags & O_PATH) {
 		f->fmode = FMODE_PATH;
 		f->ops = &empty_fops;
@@ -275,7 +307,13 @@ file_size(struct file *f)
 bool
 file_is_executable(struct file *f)
 {
-	return S_ISREG(f->inode->mode) && (f->inode->mode & S_IXUGO);
+	return S_ISREG(f->inode->mode) && (f->inode->mode & S_IXUGO) && !file_on_noexec(f);
+}
+
+bool
+file_on_noexec(struct file *f)
+{
+	return READ_ONCE(f->inode->sb->flags) & MS_NOEXEC;
 }
 
 void

@@ -19,9 +19,9 @@
  * Linux 2.6.29, seed 004, docs/regressions/nocache.md). Reads and every
  * other user copy stay cached under every policy.
  *
- * filemap_nr_pages counts the cached pages against the RAM file system's
- * size (ramfs.c): a new page beyond it is refused, and a write fails with
- * ENOSPC.
+ * Each instance counts its cached pages against its size (super.c: the
+ * root's is the ramfs_size knob, a tmpfs mount's its size=): a new page
+ * beyond it is refused, and a write fails with ENOSPC.
  *
  * Not here: O_APPEND, file offsets and size limits (ramfs.c), locking of
  * writers against each other (the caller holds inode->lock).
@@ -46,8 +46,6 @@ set_page_dirty(struct page *page)
 	if (!(__atomic_load_n(&page->flags, __ATOMIC_RELAXED) & PG_DIRTY))
 		__atomic_or_fetch(&page->flags, PG_DIRTY, __ATOMIC_RELAXED);
 }
-
-u64 filemap_nr_pages;
 
 /*
  * never:  cached copies, as every Linux since f1800536 (2.6.29)
@@ -92,37 +90,17 @@ index_get(struct inode *inode, u64 index, struct page *fresh, bool within_size)
 	return page;
 }
 
-/*
- * Counts one more cached page, unless the file system is full
- * (ramfs_size_pages): taken before the page is allocated, so that racing
- * writers cannot overshoot the size together.
- */
-static bool
-charge_page(void)
-{
-	if (__atomic_add_fetch(&filemap_nr_pages, 1, __ATOMIC_RELAXED) <= ramfs_size_pages())
-		return true;
-	__atomic_fetch_sub(&filemap_nr_pages, 1, __ATOMIC_RELAXED);
-	return false;
-}
-
-static void
-uncharge_page(void)
-{
-	__atomic_fetch_sub(&filemap_nr_pages, 1, __ATOMIC_RELAXED);
-}
-
 struct page *
 filemap_get_page(struct inode *inode, u64 index, unsigned how)
 {
 	struct page *page = index_get(inode, index, NULL, how & FGP_WITHIN_SIZE);
 
-	if (page || !(how & FGP_CREATE) || !charge_page())
+	if (page || !(how & FGP_CREATE) || !sb_charge_page(inode->sb))
 		return page;
 	/* Allocated outside the lock; if another thread won the race, theirs is used. */
 	struct page *fresh = alloc_shared_page();
 	if (!fresh) {
-		uncharge_page();
+		sb_uncharge_page(inode->sb);
 		return NULL;
 	}
 	fresh->mapping = inode;
@@ -131,17 +109,19 @@ filemap_get_page(struct inode *inode, u64 index, unsigned how)
 	if (page != fresh) {
 		fresh->mapping = NULL;
 		put_page(fresh);
-		uncharge_page();
+		sb_uncharge_page(inode->sb);
 	}
 	return page;
 }
 
 /* Why a new cache page could not be had: the file system is full, or memory is. */
 static long
-no_page_error(void)
+no_page_error(struct inode *inode)
 {
-	return __atomic_load_n(&filemap_nr_pages, __ATOMIC_RELAXED) >= ramfs_size_pages() ? -ENOSPC
-											  : -ENOMEM;
+	struct super_block *sb = inode->sb;
+
+	return __atomic_load_n(&sb->nr_pages, __ATOMIC_RELAXED) >= sb_max_pages(sb) ? -ENOSPC
+										    : -ENOMEM;
 }
 
 /* Copies n bytes of a page (or zeros, for a hole: src NULL) to dst + done. */
@@ -215,7 +195,7 @@ generic_perform_write(struct inode *inode, const char __user *buf, size_t n, u64
 		size_t bytes = MIN(PAGE_SIZE - offset, n - done);
 		struct page *page = filemap_get_page(inode, pos >> PAGE_SHIFT, FGP_CREATE);
 		if (!page) {
-			err = no_page_error();
+			err = no_page_error(inode);
 			break;
 		}
 		char *kaddr = page_address(page);
@@ -249,7 +229,7 @@ filemap_fill(struct inode *inode, const void *data, u64 size)
 	for (u64 off = 0; off < size; off += PAGE_SIZE) {
 		struct page *page = filemap_get_page(inode, off >> PAGE_SHIFT, FGP_CREATE);
 		if (!page)
-			return (int)no_page_error();
+			return (int)no_page_error(inode);
 		u64 chunk = MIN(PAGE_SIZE, size - off);
 		memcpy(page_address(page), (const char *)data + off, chunk);
 		put_page(page);
@@ -268,7 +248,7 @@ drop_pages_from(struct inode *inode, u64 first)
 		struct page *page = page_index_next(&inode->pages, &index);
 		if (page) {
 			page_index_remove(&inode->pages, index);
-			__atomic_fetch_sub(&filemap_nr_pages, 1, __ATOMIC_RELAXED);
+			sb_uncharge_page(inode->sb);
 		}
 		spin_unlock(&inode->pages_lock);
 		if (!page)

@@ -32,8 +32,10 @@ long kernel_read(struct file *f, void *buf, size_t n, u64 off);
 struct file *file_get(struct file *f);
 void file_put(struct file *f);
 u64 file_size(struct file *f);
-/* Whether the file may be executed (a regular file with an x bit). */
+/* Whether the file may be executed (a regular file with an x bit, not on a noexec mount). */
 bool file_is_executable(struct file *f);
+/* Whether f is on a noexec mount (execve: EACCES; mmap with PROT_EXEC: EPERM). */
+bool file_on_noexec(struct file *f);
 /*
  * Denies writes to the file while something runs from it (execve, its
  * mappings): 0, or -ETXTBSY while it is open for writing. Each denial is

@@ -3,7 +3,8 @@
  * and the calls that read or change them: chdir, fchdir, getcwd, umask.
  *
  * Shared by threads (and counted for that); fork copies it, execve keeps
- * it. Kernel threads have none and work from the global root. Not here:
+ * it. Its root and cwd each pin their file-system instance (super.c), so
+ * that umount of a mount a process works in is EBUSY. Kernel threads have none and work from the global root. Not here:
  * the walk that uses them (namei.c).
  */
 #include "fs/vfs.h"
@@ -66,6 +67,8 @@ fs_context_new(struct dentry *root, struct dentry *cwd, u32 umask)
 	spin_lock_init(&fs->lock, "fs_context");
 	fs->root = dget(root);
 	fs->cwd = dget(cwd);
+	sb_pin(root->inode->sb);
+	sb_pin(cwd->inode->sb);
 	fs->umask = umask;
 	return fs;
 }
@@ -100,6 +103,8 @@ fs_context_put(struct fs_context *fs)
 {
 	if (!fs || __atomic_sub_fetch(&fs->refcount, 1, __ATOMIC_ACQ_REL) != 0)
 		return;
+	sb_unpin(fs->root->inode->sb);
+	sb_unpin(fs->cwd->inode->sb);
 	dput(fs->root);
 	dput(fs->cwd);
 	kfree(fs);
@@ -115,10 +120,12 @@ set_cwd(struct dentry *d)
 		dput(d);
 		return -ENOTDIR;
 	}
+	sb_pin(d->inode->sb);
 	spin_lock(&fs->lock);
 	struct dentry *old = fs->cwd;
 	fs->cwd = d;
 	spin_unlock(&fs->lock);
+	sb_unpin(old->inode->sb);
 	dput(old);
 	return 0;
 }

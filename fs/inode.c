@@ -5,7 +5,8 @@
  * pipe's two ends. When the last reference goes its file system's evict
  * operation frees what it holds (ramfs: the page cache; pipes: the ring
  * buffer). Not here: how names reach inodes (dentry.c, namei.c) or what
- * the data is (filemap.c, pipe.c, the devices).
+ * the data is (filemap.c, pipe.c, the devices). Each inode holds its
+ * file-system instance (super.c) and counts in its nr_inodes.
  */
 #include "fs/vfs.h"
 #include "kernel/objcount.h"
@@ -28,13 +29,31 @@ fs_now(void)
 	return (struct fs_time){ .sec = (s64)(ns / 1000000000), .nsec = (s64)(ns % 1000000000) };
 }
 
-struct inode *
-inode_alloc(u32 mode, const struct inode_operations *iops, const struct file_operations *fops)
+/* Counts one more inode of sb, unless it holds its nr_inodes= already. */
+static bool
+charge_inode(struct super_block *sb)
 {
+	u64 max = READ_ONCE(sb->max_inodes);
+
+	if (__atomic_add_fetch(&sb->nr_inodes, 1, __ATOMIC_RELAXED) <= max || !max)
+		return true;
+	__atomic_fetch_sub(&sb->nr_inodes, 1, __ATOMIC_RELAXED);
+	return false;
+}
+
+struct inode *
+inode_alloc(struct super_block *sb, u32 mode, const struct inode_operations *iops,
+	    const struct file_operations *fops)
+{
+	if (!charge_inode(sb))
+		return NULL;
 	struct inode *inode = kzalloc(sizeof(*inode));
 
-	if (!inode)
+	if (!inode) {
+		__atomic_fetch_sub(&sb->nr_inodes, 1, __ATOMIC_RELAXED);
 		return NULL;
+	}
+	inode->sb = sb_get(sb);
 	inode->refcount = 1;
 	inode->mode = mode;
 	inode->nlink = 1;
@@ -64,7 +83,10 @@ inode_put(struct inode *inode)
 		return;
 	if (inode->iops && inode->iops->evict)
 		inode->iops->evict(inode);
+	struct super_block *sb = inode->sb;
+	__atomic_fetch_sub(&sb->nr_inodes, 1, __ATOMIC_RELAXED);
 	kfree(inode);
+	sb_put(sb);
 	objcount_freed(OBJ_INODE);
 }
 
@@ -78,7 +100,7 @@ void
 inode_fill_stat(struct inode *inode, struct kernel_stat *st)
 {
 	*st = (struct kernel_stat){
-		.st_dev = inode->dev,
+		.st_dev = inode->sb->dev,
 		.st_ino = inode->ino,
 		.st_nlink = READ_ONCE(inode->nlink),
 		.st_mode = inode->mode,

@@ -34,7 +34,7 @@ new_name_check(const struct nameparent *np)
 	}
 	if (err != -ENOENT)
 		return err;
-	return np->trailing_slash ? -ENOENT : 0;
+	return np->trailing_slash ? -ENOENT : sb_may_write(np->dir->inode);
 }
 
 int
@@ -143,7 +143,7 @@ link_locked(struct dentry *old, const struct nameparent *np)
 
 	if (err)
 		return err;
-	if (old->inode->dev != di->dev)
+	if (old->inode->sb != di->sb)
 		return -EXDEV;
 	if (S_ISDIR(old->inode->mode))
 		return -EPERM;

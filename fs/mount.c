@@ -1,37 +1,118 @@
 /*
- * mount.c - the root of the tree and what hangs off it at boot: a ramfs
- * root with /dev (device nodes), /proc (where procfs will be mounted) and
- * /tmp, then the devices. vfs_mount() lets another file system show its
- * root at an empty directory.
+ * mount.c - the mount table: the root file system made at boot, and
+ * mount(2) and umount2(2), which show a new file-system instance at a
+ * directory and take it away again, as Linux's do.
  *
- * A mount here is the covered dentry taking the other file system's root
- * inode (Linux keeps a separate mount tree; with one mount point that is
- * not worth having). Mounting is meant for boot, before any process could
- * be walking through the directory being covered.
+ * A mount is an instance (super.c) shown at a dentry it covers. The
+ * instance's root gets a dentry of its own, named as the covered one and
+ * with the same parent (dentry_alloc_mount_root): ".." out of it leads
+ * where ".." out of the covered directory would, and getcwd and
+ * /proc/mounts read paths through it as on Linux. The covered dentry is
+ * left as it was, its contents hidden and back after umount; the path walk
+ * steps from it onto the top mount's root (mount_follow). Mounting on a
+ * directory that is already a mount point stacks: the new mount covers the
+ * root of the one that was on top, and umount takes the top one off.
  *
- * The mounts are also kept in a short table, the root first, for
- * /proc/mounts: written only at boot, read by anyone afterwards.
+ * What rewind leaves out: bind mounts and MS_MOVE (EINVAL; an instance has
+ * exactly one mount, so the mount flags live in the instance), mount
+ * namespaces and propagation (MS_SHARED and friends are accepted on a
+ * mount point and change nothing: every mount is private), MNT_EXPIRE
+ * (EINVAL), and mounting on the root directory itself (EBUSY: a process's
+ * root would not see it, as on Linux, and it could never be unmounted).
+ *
+ * Invariants, all under mount_lock (a spinlock):
+ *   - mounts holds every attached mount in mount order, the root first;
+ *   - dentry->mounted counts the attached mounts whose mountpoint it is
+ *     (0 or 1: a second mount there covers the first's root instead), and
+ *     a mount holds a reference on its mountpoint and its root dentry;
+ *   - a mount's parent is the mount its mountpoint belongs to.
+ * The walk reads dentry->mounted without the lock, and only when it is
+ * non-zero takes the lock to find the mount; a umount racing with it
+ * leaves it either on the covered dentry or holding the unmounted root.
+ * namespace_mutex serializes mount, remount and umount (they sleep: path
+ * walks, options, the tree's teardown) and keeps the table still for
+ * /proc/mounts; it is taken before mount_lock, never under it.
  */
 #include "fs/vfs.h"
 #include "uapi/errno.h"
+#include "uapi/mount.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "kernel/process/task.h"
+#include "kernel/syscall/syscall.h"
+#include "kernel/lib/string.h"
+#include "kernel/lib/vsprintf.h"
+#include "mm/kmalloc.h"
+
+struct mount {
+	struct super_block *sb;	   /* referenced */
+	struct dentry *root;	   /* the instance's root as shown here, referenced */
+	struct dentry *mountpoint; /* the dentry covered, referenced; NULL for the root mount */
+	struct mount *parent;	   /* the mount mountpoint belongs to; NULL for the root mount */
+	char *source;		   /* the first field of /proc/mounts */
+	struct list_head link;	   /* in mounts */
+};
 
 struct dentry *vfs_root;
 
-#define MAX_MOUNTS 8
+static struct list_head mounts = LIST_HEAD_INIT(mounts);
+static struct spinlock mount_lock = SPINLOCK_INIT("mount");
+static struct mutex namespace_mutex = MUTEX_INIT(namespace_mutex, "namespace");
+static u32 next_mnt_id = 1;
 
-static struct vfs_mount_info mounts[MAX_MOUNTS] = { { "/", DEV_RAMFS } };
-static unsigned nmounts = 1;
+/* The flags an instance keeps from mount(2) (the rest are requests, not state). */
+#define MS_KEPT                                                                                    \
+	(MS_RDONLY | MS_SYNCHRONOUS | MS_DIRSYNC | MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_NOATIME | \
+	 MS_NODIRATIME | MS_RELATIME)
+#define MS_ATIME (MS_NOATIME | MS_RELATIME | MS_STRICTATIME)
 
-bool
-vfs_mount_at(unsigned i, struct vfs_mount_info *out)
+/* ---- the walk's side ------------------------------------------------------- */
+
+/* The attached mount on d (mount_lock held), or NULL. */
+static struct mount *
+mount_on(struct dentry *d)
 {
-	if (i >= READ_ONCE(nmounts))
-		return false;
-	*out = mounts[i];
-	return true;
+	struct list_head *pos;
+
+	list_for_each(pos, &mounts) {
+		struct mount *m = list_entry(pos, struct mount, link);
+		if (m->mountpoint == d)
+			return m;
+	}
+	return NULL;
 }
+
+/* The attached mount whose root is d (mount_lock held), or NULL. */
+static struct mount *
+mount_of_root(struct dentry *d)
+{
+	struct list_head *pos;
+
+	list_for_each(pos, &mounts) {
+		struct mount *m = list_entry(pos, struct mount, link);
+		if (m->root == d)
+			return m;
+	}
+	return NULL;
+}
+
+struct dentry *
+mount_follow(struct dentry *d)
+{
+	while (READ_ONCE(d->mounted)) {
+		spin_lock(&mount_lock);
+		struct mount *m = mount_on(d);
+		struct dentry *root = m ? dget(m->root) : NULL;
+		spin_unlock(&mount_lock);
+		if (!root)
+			break;
+		dput(d);
+		d = root;
+	}
+	return d;
+}
+
+/* ---- boot ------------------------------------------------------------------- */
 
 static void
 make_dir(const char *path, u32 mode)
@@ -42,14 +123,33 @@ make_dir(const char *path, u32 mode)
 		panic("vfs: cannot create %s: error %d", path, -err);
 }
 
+static struct mount root_mount = { .source = "rootfs" };
+
+/*
+ * The root of the tree and what hangs off it at boot: a RAM file system
+ * root with /dev (device nodes), /proc (where procfs is mounted) and /tmp,
+ * then the devices.
+ */
 void
 vfs_init(void)
 {
-	struct inode *root = ramfs_new_inode(S_IFDIR | 0755);
-
+	root_sb = sb_alloc(&rootfs_type);
+	pipefs_sb = sb_alloc(&pipefs_type);
+	if (!root_sb || !pipefs_sb)
+		panic("vfs: no memory for the root file system");
+	root_sb->max_pages = SB_PAGES_KNOB;
+	root_sb->mode = 0755;
+	struct inode *root = ramfs_new_inode(root_sb, S_IFDIR | 0755);
 	vfs_root = root ? dentry_alloc_root(root) : NULL;
 	if (!vfs_root)
 		panic("vfs: no memory for the root directory");
+	root_mount.sb = sb_get(root_sb);
+	root_mount.root = dget(vfs_root);
+	root_sb->mnt_id = next_mnt_id++;
+	list_init(&mounts); /* the root mount is the first (host tests boot the VFS again) */
+	list_add_tail(&root_mount.link, &mounts);
+	register_filesystem(&tmpfs_type);
+	register_filesystem(&ramfs_type);
 	make_dir("/dev", 0755);
 	make_dir("/proc", 0555);
 	make_dir("/tmp", 01777);
@@ -58,31 +158,452 @@ vfs_init(void)
 	pr_info("vfs: ramfs root with /dev, /proc, /tmp\n");
 }
 
-int
-vfs_mount(const char *path, struct inode *root)
+/* ---- options ---------------------------------------------------------------- */
+
+/* Applies "key[=value],..." (options is changed in place) to sb: 0 or -EINVAL. */
+static int
+parse_options(struct super_block *sb, char *options, bool remount)
 {
-	struct dentry *d;
-	int err = path_lookup(AT_FDCWD, path, &d);
+	char *p = options;
+
+	while (p && *p) {
+		char *key = p, *comma = strchr(p, ','), *eq;
+		if (comma)
+			*comma = '\0';
+		p = comma ? comma + 1 : NULL;
+		if (!*key)
+			continue;
+		eq = strchr(key, '=');
+		if (eq)
+			*eq = '\0';
+		int err = sb->type->parse_option
+				  ? sb->type->parse_option(sb, key, eq ? eq + 1 : NULL, remount)
+				  : -EINVAL;
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* The instance flags a new mount's request gives: relatime unless asked otherwise, as Linux. */
+static u32
+new_flags(u32 flags)
+{
+	if (!(flags & MS_ATIME))
+		flags |= MS_RELATIME;
+	return flags & MS_KEPT;
+}
+
+/* ---- mount ------------------------------------------------------------------ */
+
+/* A new instance of type with its root inode, options applied: 0 or -errno. */
+static int
+new_instance(struct fs_type *type, char *options, u32 flags, struct super_block **sbp,
+	     struct inode **rootp)
+{
+	struct super_block *sb = sb_alloc(type);
+
+	if (!sb)
+		return -ENOMEM;
+	if (type->init)
+		type->init(sb);
+	int err = parse_options(sb, options, false);
+	struct inode *root = err ? NULL : type->new_root(sb);
+	if (!err && !root)
+		err = -ENOMEM;
+	if (err) {
+		sb_put(sb);
+		return err;
+	}
+	sb->flags = new_flags(flags);
+	*sbp = sb;
+	*rootp = root;
+	return 0;
+}
+
+/*
+ * Linux's graft checks (d's inode->lock held, so that rmdir, which checks
+ * d->mounted under the same lock, cannot remove it meanwhile): a directory
+ * that still has a name, not the root, on a mounted instance (not in a
+ * tree unmounted lazily, which umount empties). And one the walk will meet again:
+ * a linked RAM-file-system name or a mount's root; procfs makes a new
+ * dentry at every lookup, so a mount there could never be reached (EINVAL).
+ */
+static int
+mountpoint_check(struct dentry *d)
+{
+	if (!S_ISDIR(d->inode->mode))
+		return -ENOTDIR;
+	if (d->deleted || d->inode->dead)
+		return -ENOENT;
+	if (d == vfs_root)
+		return -EBUSY;
+	if (!READ_ONCE(d->inode->sb->mnt_id))
+		return -EINVAL; /* in a tree unmounted lazily: it is going away */
+	spin_lock(&mount_lock);
+	bool mount_root = mount_of_root(d) != NULL;
+	spin_unlock(&mount_lock);
+	return d->linked || mount_root ? 0 : -EINVAL;
+}
+
+/* Shows a new instance of type at mountpoint (namespace_mutex held): 0 or -errno. */
+static int
+graft(struct dentry *mountpoint, struct fs_type *type, const char *source, u32 flags, char *options)
+{
+	struct super_block *sb;
+	struct inode *root_inode;
+	int err = new_instance(type, options, flags, &sb, &root_inode);
 
 	if (err)
 		return err;
-	struct inode *covered = d->inode;
-	mutex_lock(&covered->lock);
-	if (!S_ISDIR(covered->mode) || !S_ISDIR(root->mode))
-		err = -ENOTDIR;
-	else if (d->mounted || !list_empty(&d->children))
-		err = -EBUSY;
-	else {
-		d->inode = root;
-		d->mounted = true;
+	struct mount *m = kzalloc(sizeof(*m));
+	char *src = kmalloc(strlen(source) + 1);
+	struct dentry *root = dentry_alloc_mount_root(root_inode, mountpoint);
+	mutex_lock(&mountpoint->inode->lock);
+	err = !m || !src || !root ? -ENOMEM : mountpoint_check(mountpoint);
+	if (err) {
+		mutex_unlock(&mountpoint->inode->lock);
+		kfree(m);
+		kfree(src);
+		if (root)
+			dput(root);
+		sb_put(sb);
+		return err;
 	}
-	mutex_unlock(&covered->lock);
+	memcpy(src, source, strlen(source) + 1);
+	*m = (struct mount){
+		.sb = sb, .root = root, .mountpoint = dget(mountpoint), .source = src
+	};
+	spin_lock(&mount_lock);
+	struct list_head *pos;
+	list_for_each(pos, &mounts) {
+		struct mount *p = list_entry(pos, struct mount, link);
+		if (p->sb == mountpoint->inode->sb)
+			m->parent = p;
+	}
+	sb->mnt_id = next_mnt_id++;
+	list_add_tail(&m->link, &mounts);
+	mountpoint->mounted++;
+	spin_unlock(&mount_lock);
+	mutex_unlock(&mountpoint->inode->lock);
+	return 0;
+}
+
+/* The attached mount whose root d is (namespace_mutex held), or NULL. */
+static struct mount *
+mount_at(struct dentry *d)
+{
+	spin_lock(&mount_lock);
+	struct mount *m = mount_of_root(d);
+	spin_unlock(&mount_lock);
+	return m;
+}
+
+/*
+ * MS_REMOUNT: new flags (the atime ones kept unless given, as Linux) and,
+ * unless MS_BIND, options; going read-only with files open for writing is
+ * EBUSY. Options are checked on a copy, so a bad one changes nothing.
+ */
+static int
+remount(struct mount *m, u32 flags, char *options)
+{
+	struct super_block *sb = m->sb, opts = *sb;
+
+	if (!(flags & MS_BIND)) {
+		int err = parse_options(&opts, options, true);
+		if (err)
+			return err;
+	}
+	u32 old = READ_ONCE(sb->flags);
+	u32 kept = flags & MS_ATIME ? 0 : old & (MS_NOATIME | MS_RELATIME);
+	u32 want = (flags & MS_KEPT) | kept;
+	__atomic_store_n(&sb->flags, want, __ATOMIC_SEQ_CST);
+	if ((want & MS_RDONLY) && !(old & MS_RDONLY) &&
+	    __atomic_load_n(&sb->writers, __ATOMIC_SEQ_CST)) {
+		__atomic_store_n(&sb->flags, old, __ATOMIC_SEQ_CST);
+		return -EBUSY;
+	}
+	WRITE_ONCE(sb->max_pages, opts.max_pages);
+	WRITE_ONCE(sb->max_inodes, opts.max_inodes);
+	return 0;
+}
+
+/* Only root mounts and unmounts (CAP_SYS_ADMIN); kernel threads (boot) may. */
+static bool
+may_mount(void)
+{
+	struct task *t = current();
+
+	return !t || !t->group_leader || t->group_leader->euid == 0;
+}
+
+/* mount(2) on a kernel path, strings in kernel memory (options is changed). */
+static int
+do_mount(const char *source, const char *path, const char *type, u32 flags, char *options)
+{
+	struct dentry *d;
+
+	if ((flags & MS_MGC_MSK) == MS_MGC_VAL)
+		flags &= ~MS_MGC_MSK;
+	int err = path_lookup(AT_FDCWD, path, &d);
+	if (err)
+		return err;
+	if (!may_mount()) {
+		dput(d);
+		return -EPERM;
+	}
+	mutex_lock(&namespace_mutex);
+	d = mount_follow(d); /* a mount may have come meanwhile: the top one */
+	struct mount *m = mount_at(d);
+	if (flags & MS_REMOUNT)
+		err = m ? remount(m, flags, options) : -EINVAL;
+	else if (flags & (MS_BIND | MS_MOVE))
+		err = -EINVAL;
+	else if (flags & (MS_SHARED | MS_PRIVATE | MS_SLAVE | MS_UNBINDABLE))
+		err = m ? 0 : -EINVAL;
+	else if (!type || !*type)
+		err = -EINVAL;
+	else if (!find_filesystem(type))
+		err = -ENODEV;
+	if (!err && !(flags & (MS_REMOUNT | MS_SHARED | MS_PRIVATE | MS_SLAVE | MS_UNBINDABLE)))
+		err = graft(d, find_filesystem(type), source ? source : "none", flags, options);
+	mutex_unlock(&namespace_mutex);
+	dput(d);
+	return err;
+}
+
+int
+vfs_mount(const char *path, const char *type, const char *source, u32 flags, const char *options)
+{
+	char opts[64] = "";
+
+	if (options && strlen(options) >= sizeof(opts))
+		return -EINVAL;
+	if (options)
+		memcpy(opts, options, strlen(options) + 1);
+	return do_mount(source, path, type, flags, opts);
+}
+
+/* ---- umount ----------------------------------------------------------------- */
+
+/* Whether another attached mount hangs off m (mount_lock held). */
+static bool
+has_children(struct mount *m)
+{
+	struct list_head *pos;
+
+	list_for_each(pos, &mounts)
+		if (list_entry(pos, struct mount, link)->parent == m)
+			return true;
+	return false;
+}
+
+/* Takes m out of the table onto gone (mount_lock held). */
+static void
+detach(struct mount *m, struct list_head *gone)
+{
+	m->mountpoint->mounted--;
+	list_del(&m->link);
+	list_add_tail(&m->link, gone);
+}
+
+/* MNT_DETACH: m and every mount below it, each parent before its children. */
+static void
+detach_tree(struct mount *m, struct list_head *gone)
+{
+	detach(m, gone);
+	for (struct list_head *g = gone->next; g != gone; g = g->next) {
+		struct mount *parent = list_entry(g, struct mount, link);
+		struct list_head *pos = mounts.next;
+		while (pos != &mounts) {
+			struct mount *c = list_entry(pos, struct mount, link);
+			pos = pos->next;
+			if (c->parent == parent)
+				detach(c, gone);
+		}
+	}
+}
+
+/* Frees detached mounts; each instance's tree goes now, or with its last pin (super.c). */
+static void
+release_mounts(struct list_head *gone)
+{
+	while (!list_empty(gone)) {
+		struct mount *m = list_entry(gone->next, struct mount, link);
+		list_del(&m->link);
+		dput(m->mountpoint);
+		m->sb->mnt_id = 0;
+		sb_detach(m->sb, m->root);
+		sb_put(m->sb);
+		kfree(m->source);
+		kfree(m);
+	}
+}
+
+/* umount2 of the mount whose root is d (namespace_mutex held). */
+static int
+do_umount(struct dentry *d, int flags)
+{
+	struct list_head gone = LIST_HEAD_INIT(gone);
+	int err = 0;
+
+	spin_lock(&mount_lock);
+	struct mount *m = mount_of_root(d);
+	if (!m)
+		err = -EINVAL;
+	else if (m == &root_mount)
+		err = -EBUSY;
+	else if (flags & MNT_DETACH)
+		detach_tree(m, &gone);
+	else if (has_children(m) || __atomic_load_n(&m->sb->pins, __ATOMIC_SEQ_CST))
+		err = -EBUSY;
+	else
+		detach(m, &gone);
+	spin_unlock(&mount_lock);
+	release_mounts(&gone);
+	return err;
+}
+
+/* ---- the system calls -------------------------------------------------------- */
+
+/* A string argument of mount(2) (NULL stays NULL): 0, -EFAULT or -ENOMEM. */
+static int
+copy_mount_string(const char __user *u, size_t max, char **out)
+{
+	*out = NULL;
+	if (!u)
+		return 0;
+	char *s = kmalloc(max);
+	if (!s)
+		return -ENOMEM;
+	long n = strncpy_from_user(s, u, max);
+	if (n < 0) {
+		kfree(s);
+		return (int)n;
+	}
+	s[MIN((size_t)n, max - 1)] = '\0'; /* data may fill its page: Linux reads one */
+	*out = s;
+	return 0;
+}
+
+SYSCALL5(mount, const char __user *, usource, const char __user *, upath, const char __user *,
+	 utype, unsigned long, flags, const void __user *, udata)
+{
+	char *type, *source = NULL, *path = NULL, *data = NULL;
+	int err = copy_mount_string(utype, PAGE_SIZE, &type);
+
+	if (!err)
+		err = copy_mount_string(usource, PAGE_SIZE, &source);
+	if (!err)
+		err = copy_mount_string(udata, PAGE_SIZE, &data);
+	if (!err)
+		err = getname(upath, &path);
+	if (!err)
+		err = do_mount(source, path, type, (u32)flags, data);
+	kfree(type);
+	kfree(source);
+	kfree(data);
+	if (path)
+		putname(path);
+	return err;
+}
+
+SYSCALL2(umount2, const char __user *, upath, int, flags)
+{
+	struct dentry *d;
+	char *path;
+
+	if (flags & ~(MNT_FORCE | MNT_DETACH | MNT_EXPIRE | UMOUNT_NOFOLLOW))
+		return -EINVAL;
+	int err = getname(upath, &path);
+	if (err)
+		return err;
+	err = path_lookup_at(AT_FDCWD, path, !(flags & UMOUNT_NOFOLLOW), &d);
+	putname(path);
+	if (err)
+		return err;
+	if (!may_mount())
+		err = -EPERM;
+	else if (flags & MNT_EXPIRE)
+		err = -EINVAL; /* no expiry marks are kept */
 	if (!err) {
-		inode_put(covered);
-		if (nmounts < MAX_MOUNTS)
-			mounts[nmounts] = (struct vfs_mount_info){ path, root->dev };
-		WRITE_ONCE(nmounts, MIN(nmounts + 1, MAX_MOUNTS));
+		mutex_lock(&namespace_mutex);
+		err = do_umount(d, flags);
+		mutex_unlock(&namespace_mutex);
 	}
 	dput(d);
 	return err;
+}
+
+/* ---- /proc/mounts -------------------------------------------------------------- */
+
+/* Appends s with space, tab, newline and backslash as \ooo, as Linux's mangle. */
+static size_t
+append_mangled(char *buf, size_t at, size_t size, const char *s)
+{
+	for (; *s && at + 5 < size; s++) {
+		if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\\')
+			at += (size_t)ksnprintf(buf + at, size - at, "\\%03o", (unsigned char)*s);
+		else
+			buf[at++] = *s;
+	}
+	buf[at] = '\0';
+	return at;
+}
+
+/* Linux's show_sb_opts and show_mnt_opts, after "rw" or "ro". */
+static size_t
+show_flags(u32 flags, char *buf, size_t size)
+{
+	static const struct {
+		u32 flag;
+		const char *name;
+	} names[] = {
+		{ MS_SYNCHRONOUS, ",sync" },	  { MS_DIRSYNC, ",dirsync" },
+		{ MS_NOSUID, ",nosuid" },	  { MS_NODEV, ",nodev" },
+		{ MS_NOEXEC, ",noexec" },	  { MS_NOATIME, ",noatime" },
+		{ MS_NODIRATIME, ",nodiratime" }, { MS_RELATIME, ",relatime" },
+	};
+	size_t n = (size_t)ksnprintf(buf, size, flags & MS_RDONLY ? "ro" : "rw");
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (flags & names[i].flag)
+			n += (size_t)ksnprintf(buf + n, size - n, "%s", names[i].name);
+	return n;
+}
+
+/* One line: "source mount-point type options 0 0\n". */
+static void
+format_mount(struct mount *m, char *buf, size_t size, char *path)
+{
+	struct super_block *sb = m->sb;
+	long len = dentry_path(m->root, path, PATH_MAX);
+	size_t at = append_mangled(buf, 0, size, m->source);
+
+	at += (size_t)ksnprintf(buf + at, size - at, " ");
+	at = append_mangled(buf, at, size, len < 0 ? "?" : path);
+	at += (size_t)ksnprintf(buf + at, size - at, " %s ", sb->type->name);
+	at += show_flags(READ_ONCE(sb->flags), buf + at, size - at);
+	if (sb->type->show_options)
+		at += sb->type->show_options(sb, buf + at, size - at);
+	ksnprintf(buf + at, size - at, " 0 0\n");
+}
+
+void
+mounts_show(void (*emit)(void *ctx, const char *line), void *ctx)
+{
+	size_t size = 8 * PATH_MAX + 512; /* the source and the path mangled: fourfold each */
+	char *buf = kmalloc(size), *path = kmalloc(PATH_MAX);
+
+	if (buf && path) {
+		mutex_lock(&namespace_mutex);
+		struct list_head *pos;
+		list_for_each(pos, &mounts) {
+			format_mount(list_entry(pos, struct mount, link), buf, size, path);
+			emit(ctx, buf);
+		}
+		mutex_unlock(&namespace_mutex);
+	}
+	kfree(buf);
+	kfree(path);
 }

@@ -16,6 +16,11 @@
  * ".." after a link goes up from where the link led (the dentry tree, not
  * the text). One walk follows at most MAXSYMLINKS links in all: ELOOP.
  *
+ * A step onto a directory something is mounted on goes on to the root of
+ * the top mount there (fs/mount.c); ".." out of a mount's root leads to
+ * the parent of the directory it covers, since the root's dentry has that
+ * parent.
+ *
  * Each step locks only the directory it looks in, and holds a reference on
  * the dentry it stands on, so walks run in parallel with each other and
  * with changes elsewhere in the tree. Not here: what to do with the result
@@ -123,12 +128,14 @@ step(struct dentry *d, const char *name, size_t len, struct dentry **next)
 		*next = dget(d);
 		break;
 	case LAST_DOTDOT:
-		*next = dotdot(d);
+		*next = mount_follow(dotdot(d));
 		break;
 	case LAST_NORM:
 		mutex_lock(&d->inode->lock);
 		err = lookup_child(d, name, len, next);
 		mutex_unlock(&d->inode->lock);
+		if (!err)
+			*next = mount_follow(*next);
 		break;
 	}
 	return err;

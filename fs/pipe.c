@@ -26,6 +26,7 @@
  */
 #include "fs/vfs.h"
 #include "uapi/errno.h"
+#include "uapi/magic.h"
 #include "kernel/signal/signal.h"
 #include "kernel/syscall/syscall.h"
 #include "mm/kmalloc.h"
@@ -240,12 +241,16 @@ pipe_alloc(void)
 	return p;
 }
 
+/* The instance every pipe is on: never mounted, it only gives st_dev and statfs's f_type. */
+struct fs_type pipefs_type = { .name = "pipefs", .magic = PIPEFS_MAGIC };
+
 /* A pipe inode with its buffer: one reference, or NULL. */
 static struct inode *
 pipe_inode_new(void)
 {
 	struct pipe *p = pipe_alloc();
-	struct inode *inode = p ? inode_alloc(S_IFIFO | 0600, &pipe_iops, &pipe_fops) : NULL;
+	struct inode *inode =
+		p ? inode_alloc(pipefs_sb, S_IFIFO | 0600, &pipe_iops, &pipe_fops) : NULL;
 
 	if (!inode) {
 		if (p)
@@ -253,7 +258,6 @@ pipe_inode_new(void)
 		kfree(p);
 		return NULL;
 	}
-	inode->dev = DEV_PIPEFS;
 	inode->private = p;
 	return inode;
 }

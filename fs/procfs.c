@@ -13,12 +13,11 @@
 #include "fs/procfs.h"
 #include "fs/procfs_internal.h"
 #include "uapi/errno.h"
+#include "uapi/magic.h"
 #include "kernel/printk.h"
 #include "kernel/lib/string.h"
 #include "mm/kmalloc.h"
 #include "mm/layout.h"
-
-/* st_dev of procfs, next to vfs.h's DEV_RAMFS and DEV_PIPEFS (belongs in that enum). */
 
 #define PROC_ROOT_INO  1   /* as Linux's PROC_ROOT_INO */
 #define PROC_WRITE_MAX 256 /* the longest write a writable file takes, NUL included */
@@ -50,7 +49,7 @@ proc_ino(u64 parent, const char *name, size_t len)
 }
 
 static struct inode *
-proc_inode_new(const struct proc_entry *e, union proc_arg arg, u64 ino)
+proc_inode_new(struct super_block *sb, const struct proc_entry *e, union proc_arg arg, u64 ino)
 {
 	bool dir = S_ISDIR(e->mode), link = S_ISLNK(e->mode);
 	struct proc_node *node = kmalloc(sizeof(*node));
@@ -59,9 +58,9 @@ proc_inode_new(const struct proc_entry *e, union proc_arg arg, u64 ino)
 	if (!node)
 		return NULL;
 	if (link)
-		inode = inode_alloc(e->mode, e->jump ? &proc_jump_iops : &proc_link_iops, NULL);
+		inode = inode_alloc(sb, e->mode, e->jump ? &proc_jump_iops : &proc_link_iops, NULL);
 	else
-		inode = inode_alloc(e->mode, dir ? &proc_dir_iops : &proc_file_iops,
+		inode = inode_alloc(sb, e->mode, dir ? &proc_dir_iops : &proc_file_iops,
 				    dir ? &proc_dir_fops : &proc_file_fops);
 	if (!inode) {
 		kfree(node);
@@ -70,7 +69,6 @@ proc_inode_new(const struct proc_entry *e, union proc_arg arg, u64 ino)
 	*node = (struct proc_node){ .entry = e, .arg = arg };
 	inode->private = node;
 	inode->ino = ino;
-	inode->dev = DEV_PROCFS;
 	/*
 	 * Size 0, as Linux's proc files: the length is only known once the text
 	 * is generated. nlink stays 1 for directories too: find and fts then do
@@ -114,7 +112,8 @@ proc_lookup(struct dentry *dir, const char *name, size_t len, struct dentry **ou
 	} else if (!pd->find || !pd->find(parent->arg, name, len, &dyn)) {
 		return -ENOENT;
 	}
-	inode = proc_inode_new(dyn.entry, dyn.arg, proc_ino(dir->inode->ino, name, len));
+	inode = proc_inode_new(dir->inode->sb, dyn.entry, dyn.arg,
+			       proc_ino(dir->inode->ino, name, len));
 	if (!inode)
 		return -ENOMEM;
 	*out = dentry_alloc_child(dir, name, len, inode);
@@ -378,15 +377,25 @@ static const struct proc_entry root_entry = { .name = "proc",
 					      .mode = S_IFDIR | 0555,
 					      .dir = &root_dir };
 
+static struct inode *
+proc_new_root(struct super_block *sb)
+{
+	return proc_inode_new(sb, &root_entry, (union proc_arg){ 0 }, PROC_ROOT_INO);
+}
+
+/* Every instance shows the same processes; it takes no options (hidepid= is not kept). */
+struct fs_type procfs_type = {
+	.name = "proc",
+	.magic = PROC_SUPER_MAGIC,
+	.new_root = proc_new_root,
+};
+
 void
 procfs_init(void)
 {
-	struct inode *root = proc_inode_new(&root_entry, (union proc_arg){ 0 }, PROC_ROOT_INO);
-	int err = root ? vfs_mount("/proc", root) : -ENOMEM;
+	register_filesystem(&procfs_type);
+	int err = vfs_mount("/proc", "proc", "proc", 0, NULL);
 
-	if (err) {
+	if (err)
 		pr_err("procfs: cannot mount /proc (error %d); booting on without it\n", err);
-		if (root)
-			inode_put(root);
-	}
 }

@@ -157,26 +157,20 @@ proc_show_meminfo(struct procbuf *b, union proc_arg arg)
 
 /*
  * The mounts file (also in each process directory: one mount table for all), in
- * Linux's format, "device mount-point type options 0 0". The names and
- * options are what Linux 6.1 shows for the same file systems on an
- * initramfs: the root is "rootfs", a tmpfs of half of RAM.
+ * Linux's format, "device mount-point type options 0 0" (fs/mount.c). The
+ * names and options are what Linux 6.1 shows for the same file systems on
+ * an initramfs: the root is "rootfs", a tmpfs of half of RAM.
  */
+static void
+emit_mount(void *b, const char *line)
+{
+	procbuf_printf(b, "%s", line);
+}
+
 int
 proc_show_mounts(struct procbuf *b, union proc_arg arg)
 {
-	struct vfs_mount_info m;
-
-	for (unsigned i = 0; vfs_mount_at(i, &m); i++) {
-		if (m.dev == DEV_RAMFS) {
-			u64 blocks, bfree, files, ffree;
-			ramfs_usage(&blocks, &bfree, &files, &ffree);
-			procbuf_printf(b,
-				       "rootfs %s rootfs rw,size=%luk,nr_inodes=%lu,inode64 0 0\n",
-				       m.path, blocks * (PAGE_SIZE / 1024), files);
-		} else if (m.dev == DEV_PROCFS) {
-			procbuf_printf(b, "proc %s proc rw,relatime 0 0\n", m.path);
-		}
-	}
+	mounts_show(emit_mount, b);
 	return 0;
 }
 

@@ -438,22 +438,10 @@ jump_root(union proc_arg arg, struct dentry **out)
 	return *out ? 0 : -ENOENT;
 }
 
-/* A file system's mount id: its line in /proc/mounts (1 for the root), or 0 when not mounted. */
-static unsigned
-mount_id(u32 dev)
-{
-	struct vfs_mount_info m;
-
-	for (unsigned i = 0; vfs_mount_at(i, &m); i++)
-		if (m.dev == dev)
-			return i + 1;
-	return 0;
-}
-
 /*
  * /proc/<pid>/fdinfo/N, as Linux 6.1 shows it for a plain file: the
  * offset, the open flags in octal with O_CLOEXEC from the fd table, the
- * mount's id (its line number in /proc/mounts; 0 for a pipe, which is on
+ * mount's id (fs/mount.c numbers mounts from 1, the root's; 0 for a pipe, which is on
  * no mount here) and the inode number.
  */
 static int
@@ -468,7 +456,7 @@ show_fdinfo(struct procbuf *b, union proc_arg arg)
 	if (!f)
 		return -ENOENT;
 	procbuf_printf(b, "pos:\t%lu\nflags:\t0%o\nmnt_id:\t%u\nino:\t%lu\n", READ_ONCE(f->pos),
-		       f->flags | (cloexec ? O_CLOEXEC : 0), mount_id(f->inode->dev),
+		       f->flags | (cloexec ? O_CLOEXEC : 0), READ_ONCE(f->inode->sb->mnt_id),
 		       f->inode->ino);
 	file_put(f);
 	return 0;

@@ -10,11 +10,13 @@
  * write, so O_APPEND writes and truncations are atomic with respect to each
  * other; reads take no lock (filemap.c).
  *
- * Its size is limited as tmpfs's is (size=, by default half of RAM): the
- * page cache refuses pages beyond it, and a write then fails with ENOSPC,
- * so that filling the file system leaves memory for the processes. The
- * `ramfs_size` knob sets it at run time, as a tmpfs remount would (a size
- * below what is in use just refuses new pages until files go).
+ * Each instance (the root, and every tmpfs or ramfs mount, fs/tmpfs.c) is
+ * a tree of its own. Its size is limited as tmpfs's is (size=, by default
+ * half of RAM): the page cache refuses pages beyond it, and a write then
+ * fails with ENOSPC, so that filling the file system leaves memory for the
+ * processes. The root's is the `ramfs_size` knob, set at run time as a
+ * tmpfs remount would (a size below what is in use just refuses new pages
+ * until files go).
  *
  * Not here: the path walk (namei.c), the checks common to all file systems
  * (treeops.c, file.c), the page cache itself (filemap.c).
@@ -42,29 +44,38 @@ ramfs_size_pages(void)
 }
 
 struct inode *
-ramfs_new_inode(u32 mode)
+ramfs_new_inode(struct super_block *sb, u32 mode)
 {
 	struct inode *inode;
 
 	if (S_ISDIR(mode))
-		inode = inode_alloc(mode, &ramfs_dir_iops, &ramfs_dir_fops);
+		inode = inode_alloc(sb, mode, &ramfs_dir_iops, &ramfs_dir_fops);
 	else if (S_ISREG(mode))
-		inode = inode_alloc(mode, &ramfs_file_iops, &ramfs_file_fops);
+		inode = inode_alloc(sb, mode, &ramfs_file_iops, &ramfs_file_fops);
 	else if (S_ISLNK(mode))
-		inode = inode_alloc(mode, &ramfs_link_iops, NULL); /* opened only with O_PATH */
+		inode = inode_alloc(sb, mode, &ramfs_link_iops, NULL); /* opened only with O_PATH */
 	else if (S_ISFIFO(mode))
-		inode = inode_alloc(mode, &fifo_iops, &fifo_fops); /* a named pipe (fs/pipe.c) */
+		inode = inode_alloc(sb, mode, &fifo_iops,
+				    &fifo_fops); /* a named pipe (fs/pipe.c) */
 	else
-		inode = inode_alloc(mode, NULL, NULL); /* a device node: devfs sets fops */
+		inode = inode_alloc(sb, mode, NULL, NULL); /* a device node: devfs sets fops */
 	if (!inode)
 		return NULL;
-	inode->dev = DEV_RAMFS;
 	if (S_ISDIR(mode))
 		inode->nlink = 2; /* its name and its "." */
 	return inode;
 }
 
 /* ---- directories --------------------------------------------------------- */
+
+/* Why no inode could be had: the instance holds its nr_inodes= (ENOSPC), or memory is short. */
+static int
+no_inode_error(struct super_block *sb)
+{
+	u64 max = READ_ONCE(sb->max_inodes);
+
+	return max && __atomic_load_n(&sb->nr_inodes, __ATOMIC_RELAXED) >= max ? -ENOSPC : -ENOMEM;
+}
 
 static int
 ramfs_lookup(struct dentry *dir, const char *name, size_t len, struct dentry **out)
@@ -76,10 +87,10 @@ ramfs_lookup(struct dentry *dir, const char *name, size_t len, struct dentry **o
 static int
 ramfs_create(struct dentry *dir, const char *name, size_t len, u32 mode, struct dentry **out)
 {
-	struct inode *inode = ramfs_new_inode(mode);
+	struct inode *inode = ramfs_new_inode(dir->inode->sb, mode);
 
 	if (!inode)
-		return -ENOMEM;
+		return no_inode_error(dir->inode->sb);
 	struct dentry *d = dentry_alloc_child(dir, name, len, inode);
 	if (!d)
 		return -ENOMEM;
@@ -98,11 +109,11 @@ ramfs_symlink(struct dentry *dir, const char *name, size_t len, const char *targ
 {
 	size_t n = strlen(target);
 	char *text = kmalloc(n + 1);
-	struct inode *inode = text ? ramfs_new_inode(S_IFLNK | 0777) : NULL;
+	struct inode *inode = text ? ramfs_new_inode(dir->inode->sb, S_IFLNK | 0777) : NULL;
 
 	if (!inode) {
 		kfree(text);
-		return -ENOMEM;
+		return text ? no_inode_error(dir->inode->sb) : -ENOMEM;
 	}
 	memcpy(text, target, n + 1);
 	inode->private = text;
@@ -151,17 +162,22 @@ ramfs_remove(struct dentry *dir, struct dentry *victim)
 	dentry_unlink(victim);
 }
 
-/* Locks a directory victim and checks it is empty: 0, or -ENOTEMPTY (unlocked again). */
+/*
+ * Locks a directory victim and checks it is empty and no mount point
+ * (fs/mount.c mounts under the same lock): 0, or -errno (unlocked again).
+ */
 static int
 lock_if_dir(struct dentry *victim)
 {
 	if (!S_ISDIR(victim->inode->mode))
 		return 0;
 	mutex_lock(&victim->inode->lock);
-	if (list_empty(&victim->children))
-		return 0;
-	mutex_unlock(&victim->inode->lock);
-	return -ENOTEMPTY;
+	int err = READ_ONCE(victim->mounted)	  ? -EBUSY
+		  : list_empty(&victim->children) ? 0
+						  : -ENOTEMPTY;
+	if (err)
+		mutex_unlock(&victim->inode->lock);
+	return err;
 }
 
 static void
@@ -210,6 +226,48 @@ ramfs_rename(struct dentry *olddir, struct dentry *old, struct dentry *newdir, c
 	inode_touch(olddir->inode);
 	inode_touch(newdir->inode);
 	return 0;
+}
+
+/*
+ * Unlinks every name under root, deepest first, when its instance is
+ * unmounted: each inode then goes with its last reference (at once, unless
+ * a walk in progress or an orphaned open file holds it). The root is
+ * marked dead first, so nothing new is made under it; a directory filled
+ * again while being emptied is simply emptied again. A loop, not
+ * recursion: a deep tree must not overflow the kernel stack.
+ */
+void
+ramfs_kill_tree(struct dentry *root)
+{
+	struct dentry *d = dget(root);
+
+	mutex_lock(&root->inode->lock);
+	root->inode->dead = true;
+	mutex_unlock(&root->inode->lock);
+	for (;;) {
+		mutex_lock(&d->inode->lock);
+		struct dentry *child =
+			list_empty(&d->children)
+				? NULL
+				: dget(list_entry(d->children.next, struct dentry, sibling));
+		int err = child ? ramfs_unlink(d, child) : 0;
+		mutex_unlock(&d->inode->lock);
+		if (err == -ENOTEMPTY) {
+			dput(d);
+			d = child; /* emptied first; it keeps its parent alive meanwhile */
+			continue;
+		}
+		if (child) {
+			dput(child);
+			continue;
+		}
+		if (d == root)
+			break;
+		struct dentry *parent = dget_parent(d);
+		dput(d);
+		d = parent; /* which unlinks d on the next turn */
+	}
+	dput(d);
 }
 
 static int

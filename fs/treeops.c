@@ -29,9 +29,10 @@ vfs_create(struct dentry *dir, const char *name, size_t len, u32 mode, bool excl
 		dput(*out);
 		err = -EEXIST;
 	} else if (err == -ENOENT && !di->dead) {
-		if (di->iops->create)
+		err = sb_may_write(di);
+		if (!err && di->iops->create)
 			err = di->iops->create(dir, name, len, mode, out);
-		else
+		else if (!err)
 			err = S_ISDIR(mode) ? -EPERM : -EACCES; /* as Linux, e.g. in /proc */
 	}
 	mutex_unlock(&di->lock);
@@ -134,6 +135,8 @@ do_remove(int dirfd, const char *path, bool rmdir)
 	if (err)
 		return err;
 	err = remove_special(&np, rmdir);
+	if (!err)
+		err = sb_may_write(np.dir->inode);
 	if (!err) {
 		struct inode *di = np.dir->inode;
 		mutex_lock(&di->lock);
@@ -244,11 +247,14 @@ do_renameat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath
 		dput(op.dir);
 		return err;
 	}
-	if (op.dir->inode->iops != np.dir->inode->iops) {
-		err = -EXDEV; /* another file system */
+	if (op.dir->inode->sb != np.dir->inode->sb) {
+		err = -EXDEV; /* another file system, or another instance of one */
 	} else if (op.type != LAST_NORM || np.type != LAST_NORM) {
 		err = -EBUSY;
 	} else {
+		err = sb_may_write(op.dir->inode);
+	}
+	if (!err) {
 		mutex_lock(&rename_lock);
 		err = rename_locked(&op, &np);
 		mutex_unlock(&rename_lock);

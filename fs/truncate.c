@@ -41,9 +41,11 @@ vfs_truncate(struct inode *inode, u64 size)
 		return -EISDIR;
 	if (!S_ISREG(inode->mode) || !inode->iops || !inode->iops->setsize)
 		return -EINVAL;
+	int err = sb_may_write(inode);
+	if (err)
+		return err;
 	mutex_lock(&inode->lock);
 	/* Only growth is limited (Linux's inode_newsize_ok). */
-	int err = 0;
 	if (size > i_size_read(inode) && size > rlimit(RLIMIT_FSIZE)) {
 		signal_send_self(SIGXFSZ);
 		err = -EFBIG;

@@ -26,6 +26,7 @@
  *
  * Locking, from outermost to innermost (a lock is only ever taken while
  * holding locks above it):
+ *   namespace_mutex (fs/mount.c)  serializes mount, remount and umount
  *   rename_lock (mutex, fs/treeops.c)  serializes renames, so the tree's
  *                                      shape changes by one rename at a time
  *   file->pos_lock (mutex)  the offset of a regular file or directory, held
@@ -47,6 +48,8 @@
  *                         pointers, for walks upwards (.., getcwd); the
  *                         name hash's lock nests inside it
  *   files->lock, fs->lock (spinlocks)  leaves: nothing is taken under them
+ *   mount_lock (spinlock, fs/mount.c)  the mount table and dentry->mounted;
+ *                         the walk takes it only at a mount point
  *   locks_mutex (fs/locks.c)  every inode's record locks; taken with none
  *                         of the above held
  * Reads of regular files take no inode lock at all: they read i_size once
@@ -60,12 +63,19 @@
  * makes /dev/console; each open gets a struct file with f->ops = &my_fops
  * and f->private = my_data, after calling my_fops.open if it is set.
  *
- * Adding a file system under a directory (procfs at /proc): build its root
- * inode with inode_alloc(S_IFDIR | 0555, &my_dir_iops, &my_dir_fops) and call
- * vfs_mount("/proc", root). The walk then asks my_dir_iops.lookup for names
- * under /proc (make a fresh dentry with dentry_alloc_child and return it),
- * and getdents asks my_dir_fops.getdents (emit entries with dir_emit).
- * Operations left NULL fail cleanly (creating a file there: -EPERM ...).
+ * Adding a file system (procfs): a struct fs_type whose new_root makes the
+ * root inode of an instance, inode_alloc(sb, S_IFDIR | 0555, &my_dir_iops,
+ * &my_dir_fops), registered with register_filesystem; then mount(2) or
+ * vfs_mount("/proc", "proc", "proc", 0, NULL) shows an instance. The walk
+ * asks my_dir_iops.lookup for names under it (make a fresh dentry with
+ * dentry_alloc_child and return it), and getdents asks my_dir_fops.getdents
+ * (emit entries with dir_emit). Operations left NULL fail cleanly
+ * (creating a file there: -EPERM ...).
+ *
+ *   struct super_block  one instance of a file system (fs/super.c): st_dev,
+ *                   flags, limits; counted by its inodes and its mount.
+ *   struct mount    an instance shown at a directory (fs/mount.c, where the
+ *                   mount table's invariants are).
  */
 #ifndef REWIND_VFS_H
 #define REWIND_VFS_H
@@ -109,6 +119,7 @@ long file_size_allowed(u64 pos, size_t n);
 
 struct dentry;
 struct file;
+struct super_block;
 struct file_lock_context;
 struct inode;
 struct poll_table;
@@ -153,15 +164,17 @@ struct inode_operations {
 	void (*evict)(struct inode *inode);
 };
 
+/* 256 bytes, a kmalloc size class: a field more should take the place of one. */
 struct inode {
 	u32 refcount; /* atomic */
 	u32 mode;     /* S_IF* type and permission bits */
 	u32 nlink;    /* names (for a directory: 2 + subdirectories) */
 	u32 uid, gid;
-	u32 dev;  /* st_dev: which file system */
-	u32 rdev; /* device nodes: MKDEV(major, minor) */
+	u32 rdev;		/* device nodes: MKDEV(major, minor) */
+	struct super_block *sb; /* the file-system instance it is on, referenced */
 	/* >0: open files that may write it; <0: executable mappings denying writes (write_access.c) */
 	s32 writecount;
+	bool dead; /* a removed directory: nothing may be created in it */
 	u64 ino;
 	u64 size; /* i_size_read; i_size_write under lock */
 	struct fs_time atime, mtime, ctime;
@@ -179,11 +192,7 @@ struct inode {
 
 	/* directories */
 	u64 next_pos; /* getdents position for the next child linked */
-	bool dead;    /* removed: nothing may be created in it */
 };
-
-/* Device numbers for st_dev. */
-enum { DEV_RAMFS = 1, DEV_PIPEFS = 2, DEV_PROCFS = 3 };
 
 /* i_size for readers that take no lock: pairs with i_size_write after the data is in place. */
 static inline u64
@@ -198,8 +207,11 @@ i_size_write(struct inode *inode, u64 size)
 	__atomic_store_n(&inode->size, size, __ATOMIC_RELEASE);
 }
 
-/* A new inode with one reference, its times set to now. */
-struct inode *inode_alloc(u32 mode, const struct inode_operations *iops,
+/*
+ * A new inode of sb with one reference, its times set to now; NULL when
+ * memory is short or sb holds its nr_inodes= already.
+ */
+struct inode *inode_alloc(struct super_block *sb, u32 mode, const struct inode_operations *iops,
 			  const struct file_operations *fops);
 struct inode *inode_get(struct inode *inode);
 void inode_put(struct inode *inode);
@@ -232,7 +244,7 @@ struct dentry {
 	u64 pos;		    /* getdents position in the parent */
 	bool linked;		    /* in its parent's children (holds a self reference) */
 	bool deleted;		    /* unlinked: its name is gone */
-	bool mounted;		    /* another file system's root is shown here */
+	u32 mounted; /* mounts on it (fs/mount.c): the walk crosses into the top one */
 };
 
 /* The root of everything (fs/mount.c). */
@@ -240,6 +252,8 @@ extern struct dentry *vfs_root;
 
 /* The root dentry (its own parent), taking over the reference on inode. */
 struct dentry *dentry_alloc_root(struct inode *inode);
+/* A mount's root covering mountpoint (fs/mount.c), taking over the reference on inode. */
+struct dentry *dentry_alloc_mount_root(struct inode *inode, struct dentry *mountpoint);
 /* A dentry named name under parent, taking over the caller's reference on inode. */
 struct dentry *dentry_alloc_child(struct dentry *parent, const char *name, size_t len,
 				  struct inode *inode);
@@ -415,9 +429,7 @@ struct read_dest {
 	bool kernel;
 };
 
-/* Pages in every file's cache together (atomic): what ramfs uses of memory (statfs). */
-extern u64 filemap_nr_pages;
-/* The RAM file system's size in pages (ramfs.c): the page cache holds no more. */
+/* The root file system's size in pages (the ramfs_size knob, ramfs.c). */
 u64 ramfs_size_pages(void);
 /* Reads from a regular file's cache: bytes read, or -EFAULT if none could be. */
 long filemap_read(struct inode *inode, struct read_dest dst, size_t n, u64 pos);
@@ -445,8 +457,12 @@ void filemap_evict(struct inode *inode);
 
 extern const struct inode_operations ramfs_dir_iops, ramfs_file_iops, ramfs_link_iops;
 extern const struct file_operations ramfs_dir_fops, ramfs_file_fops;
-/* A new ramfs inode of mode's type: directory, regular file, symlink, or (with fops) device. */
-struct inode *ramfs_new_inode(u32 mode);
+/* A new ramfs inode of sb of mode's type: directory, regular file, symlink, or (with fops) device. */
+struct inode *ramfs_new_inode(struct super_block *sb, u32 mode);
+/* The RAM file system's types (fs/tmpfs.c): registered by vfs_init. */
+extern struct fs_type rootfs_type, tmpfs_type, ramfs_type;
+/* Unlinks every name under root (an unmounted instance's): fs_type.kill_tree. */
+void ramfs_kill_tree(struct dentry *root);
 /* llseek for files whose offsets are bytes up to MAX_FILE_SIZE (regular files). */
 s64 generic_file_llseek(struct file *f, s64 off, int whence);
 
@@ -493,19 +509,107 @@ s64 dir_llseek(struct file *f, s64 off, int whence);
 /* Called by a poll op for each queue whose wake-up may change its mask. */
 void poll_wait(struct file *f, struct wait_queue *q, struct poll_table *pt);
 
-/* ---- mounts and devices (fs/mount.c, fs/devfs.c, drivers/tty.c) --------- */
+/* ---- file-system instances (fs/super.c) ---------------------------------- */
 
 /*
- * Makes the directory at path show the file system whose root is root
- * (path must stay: a string constant).
+ * A file-system type mount(2) can name ("tmpfs", "proc"): how to make the
+ * root of a new instance and what its options mean. Registered at boot.
  */
-int vfs_mount(const char *path, struct inode *root);
-/* The i-th mount, the root first, for /proc/mounts: false past the last. */
-struct vfs_mount_info {
-	const char *path;
-	u32 dev; /* DEV_*: which file system */
+struct fs_type {
+	const char *name;
+	long magic; /* statfs's f_type (uapi/magic.h) */
+	/* Sets a new instance's default options (before mount's data is parsed); may be NULL. */
+	void (*init)(struct super_block *sb);
+	/* The root directory inode of the new instance sb: one reference, or NULL. */
+	struct inode *(*new_root)(struct super_block *sb);
+	/*
+	 * Applies one "key" or "key=value" of mount's data to sb (remount: only
+	 * what may change); NULL: the type takes no options. 0 or -EINVAL.
+	 */
+	int (*parse_option)(struct super_block *sb, const char *key, const char *value,
+			    bool remount);
+	/* Appends ",opt=value..." to buf for /proc/mounts: the length written. */
+	size_t (*show_options)(struct super_block *sb, char *buf, size_t size);
+	/* statfs's block and inode figures; NULL: none (Linux's simple_statfs). */
+	void (*usage)(struct super_block *sb, u64 *blocks, u64 *bfree, u64 *files, u64 *ffree);
+	/* The last mount of the instance is gone: drop its tree (ramfs: every name). */
+	void (*kill_tree)(struct dentry *root);
+	struct fs_type *next;
 };
-bool vfs_mount_at(unsigned i, struct vfs_mount_info *out);
+
+void register_filesystem(struct fs_type *type);
+/* The registered type called name, or NULL. */
+struct fs_type *find_filesystem(const char *name);
+
+/*
+ * One instance of a file system: what its inodes share. Counted by its
+ * inodes and its mount; st_dev is an anonymous device number of its own
+ * (major 0), as Linux gives tmpfs and proc.
+ */
+struct super_block {
+	u32 refcount; /* atomic */
+	u32 dev;      /* st_dev */
+	struct fs_type *type;
+	u32 flags;	    /* MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_NOATIME, MS_RELATIME */
+	u32 mnt_id;	    /* its mount's id (fdinfo's mnt_id); 0 while not mounted */
+	u64 max_pages;	    /* the page cache's limit: SB_PAGES_KNOB (the root), or 0 for none */
+	u64 max_inodes;	    /* 0 for none */
+	u64 nr_pages;	    /* atomic: cached file pages */
+	u64 nr_inodes;	    /* atomic: live inodes */
+	u32 pins;	    /* atomic: open files, cwds and roots on it (umount's EBUSY) */
+	u32 writers;	    /* atomic: files open for writing (a remount read-only: EBUSY) */
+	u32 mode, uid, gid; /* the root directory's, as mounted (tmpfs's mode=, uid=, gid=) */
+	struct dentry *detached_root; /* atomic: unmounted, its tree to drop with the last pin */
+};
+
+/* max_pages of the root file system: the ramfs_size knob decides (ramfs.c). */
+#define SB_PAGES_KNOB ((u64)-1)
+
+/* A new instance of type with one reference and a device number, or NULL. */
+struct super_block *sb_alloc(struct fs_type *type);
+struct super_block *sb_get(struct super_block *sb);
+void sb_put(struct super_block *sb);
+/* The root file system and the pipes' (made by vfs_init). */
+extern struct super_block *root_sb, *pipefs_sb;
+extern struct fs_type pipefs_type, procfs_type;
+/*
+ * A pin: something that keeps sb busy for umount (an open file, a cwd).
+ * The last unpin of a lazily unmounted instance drops its tree.
+ */
+void sb_pin(struct super_block *sb);
+void sb_unpin(struct super_block *sb);
+/*
+ * sb is unmounted: root (the mount's reference, taken over) and its tree
+ * are dropped now if nothing pins sb, else by the last unpin.
+ */
+void sb_detach(struct super_block *sb, struct dentry *root);
+/* The page cache's limit for sb in pages: U64_MAX for none. */
+u64 sb_max_pages(struct super_block *sb);
+/* Counts a new file page against sb's size: false when it is full. */
+bool sb_charge_page(struct super_block *sb);
+void sb_uncharge_page(struct super_block *sb);
+/* 0, or -EROFS when inode is on a read-only mount (mnt_want_write). */
+int sb_may_write(struct inode *inode);
+/* A file open for writing on inode's instance: 0, or -EROFS. */
+int sb_get_writer(struct inode *inode);
+void sb_put_writer(struct inode *inode);
+
+/* ---- the mount table (fs/mount.c) ---------------------------------------- */
+
+/*
+ * Mounts path's directory as a new instance of the type called type
+ * (boot: /proc): 0 or -errno. source is what /proc/mounts shows for it.
+ */
+int vfs_mount(const char *path, const char *type, const char *source, u32 flags,
+	      const char *options);
+/*
+ * d (referenced) or, when something is mounted on it, the root of the top
+ * mount there, referenced in its place: what the walk steps onto.
+ */
+struct dentry *mount_follow(struct dentry *d);
+/* Each mount's line of /proc/mounts (Linux's format, the newline included), in mount order. */
+void mounts_show(void (*emit)(void *ctx, const char *line), void *ctx);
+
 /* Creates /dev/<name>: a character device with its own operations. */
 int devfs_register(const char *name, u32 rdev, const struct file_operations *ops, void *priv);
 /* /dev/null and /dev/zero (fs/mem_devices.c). */
@@ -518,11 +622,6 @@ void mem_devices_init(void);
  */
 void console_dev_init(void);
 struct file *console_open(void);
-
-/* ---- file-system figures (fs/statfs.c) ----------------------------------- */
-
-/* The RAM file system as tmpfs counts it, in 4 KiB pages: size, free, inodes, free inodes. */
-void ramfs_usage(u64 *blocks, u64 *bfree, u64 *files, u64 *ffree);
 
 /* ---- truncation (fs/truncate.c) ------------------------------------------ */
 

@@ -35,6 +35,8 @@ check_file_access(struct file *f, int prot, int type)
 		return -EACCES;
 	if (type != MAP_PRIVATE && (prot & PROT_WRITE) && mode != O_RDWR)
 		return -EACCES;
+	if ((prot & PROT_EXEC) && file_on_noexec(f))
+		return -EPERM; /* as Linux's do_mmap for a noexec mount */
 	return 0;
 }
 

@@ -9,5 +9,6 @@
 #define TMPFS_MAGIC	 0x01021994 /* tmpfs, and Linux's rootfs and devtmpfs */
 #define PROC_SUPER_MAGIC 0x9fa0
 #define PIPEFS_MAGIC	 0x50495045
+#define RAMFS_MAGIC	 0x858458f6
 
 #endif

@@ -21,6 +21,7 @@
 #define S_ISREG(m)  (((m)&S_IFMT) == S_IFREG)
 #define S_ISDIR(m)  (((m)&S_IFMT) == S_IFDIR)
 #define S_ISCHR(m)  (((m)&S_IFMT) == S_IFCHR)
+#define S_ISBLK(m)  (((m)&S_IFMT) == S_IFBLK)
 #define S_ISFIFO(m) (((m)&S_IFMT) == S_IFIFO)
 #define S_ISLNK(m)  (((m)&S_IFMT) == S_IFLNK)
 
@@ -54,6 +55,7 @@ struct kernel_stat {
 /* The mode bits chown clears (linux/stat.h). */
 #define S_ISUID 04000
 #define S_ISGID 02000
+#define S_ISVTX 01000
 #define S_IXGRP 00010
 
 /* utimensat's special tv_nsec values (linux/stat.h). */

@@ -1,6 +1,6 @@
 # applets.sh - Debian's busybox as a tool set: --install -s, then the shell
 # (pipes, redirections, here-documents, &, wait), files and links, text
-# tools, processes and signals, /proc and the mounts. tools/busybox-check
+# tools, processes and signals, /proc and the mounts, mount and umount. tools/busybox-check
 # runs it on rewind (with --linux on Linux too); its output must be
 # applets.expected on both kernels, so every line depends on behaviour
 # only, never on pids, sizes or times.
@@ -75,4 +75,20 @@ df /proc | tr -s ' ' | tail -1
 df | head -1 | tr -s ' '
 mount | grep ' /proc '
 grep -c '^proc /proc proc ' /proc/mounts /proc/self/mounts
+echo "== mount"
+# A tmpfs of its own: a file in it, df, its /proc/mounts line (",inode64" is
+# a kernel configuration's), EBUSY while the shell is inside, read-only after
+# a remount, then a proc instance and an unknown type.
+m=/tmp/m
+mkdir $m && mount -t tmpfs -o size=1m none $m; echo "mount tmpfs: $?"
+echo hello > $m/f; cat $m/f
+df $m | tr -s ' ' | tail -1
+df | grep " $m\$" | tr -s ' '
+grep " $m " /proc/mounts | sed 's/,inode64//'
+mount | grep " $m " | sed 's/,inode64//'
+cd $m; umount $m 2>&1; echo "umount busy: $?"; cd /tmp
+mount -o remount,ro $m; (echo ro > $m/g) 2>&1 | sed "s/.*: //"; grep " $m " /proc/mounts | cut -d" " -f4 | sed "s/,inode64//"
+umount $m; echo "umount: $? $(ls $m | wc -l)"
+mount -t proc proc $m && [ -d $m/self ] && echo "proc at $m: $(grep -c " $m proc " /proc/mounts)"
+umount $m; mount -t nosuchfs none $m 2>&1; rmdir $m
 echo "== done"

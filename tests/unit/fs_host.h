@@ -37,6 +37,8 @@
 #include "fs/page_index.c"
 #include "fs/cpio.c"
 #include "fs/inode.c"
+#include "fs/super.c"
+#include "fs/tmpfs.c"
 #include "fs/dentry.c"
 #include "fs/namei.c"
 #include "fs/file.c"

@@ -60,7 +60,7 @@ UNIT_TEST(pipe_basics)
 	CHECK_EQ(do_sys_pread64(fds[0], buf, 1, 0), -ESPIPE);
 	CHECK_EQ(do_sys_fstat(fds[0], &st), 0);
 	CHECK_EQ(st.st_mode, S_IFIFO | 0600);
-	CHECK_EQ(st.st_dev, DEV_PIPEFS);
+	CHECK_EQ(st.st_dev, pipefs_sb->dev);
 	CHECK_EQ(do_sys_fcntl(fds[0], F_GETFL, 0), O_RDONLY);
 	CHECK_EQ(do_sys_fcntl(fds[1], F_GETFL, 0), O_WRONLY);
 	CHECK_EQ(do_sys_getdents64(fds[0], buf, sizeof(buf)), -ENOTDIR);

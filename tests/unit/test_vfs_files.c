@@ -45,7 +45,7 @@ UNIT_TEST(write_then_read_back)
 	CHECK_EQ(st.st_nlink, 1);
 	CHECK_EQ(st.st_blksize, 4096);
 	CHECK_EQ(st.st_blocks, 8);
-	CHECK_EQ(st.st_dev, DEV_RAMFS);
+	CHECK_EQ(st.st_dev, root_sb->dev);
 	CHECK_EQ(do_sys_pread64(fd, buf, 5, 0), 5);
 	CHECK(memcmp(buf, "hello", 5) == 0);
 	CHECK_EQ(do_sys_lseek(fd, 0, SEEK_CUR), 12); /* pread leaves the offset */
