@@ -23,6 +23,12 @@
 /* setitimer(2), getitimer(2): the one timer rewind has. */
 #define ITIMER_REAL 0
 
+/* struct sigevent's sigev_notify (timer_create(2)): how an expiry is announced. */
+#define SIGEV_SIGNAL	0 /* sigev_signo to the process */
+#define SIGEV_NONE	1 /* nothing: the timer is only read (timer_gettime) */
+#define SIGEV_THREAD	2 /* libc's business; the kernel treats it as SIGEV_SIGNAL */
+#define SIGEV_THREAD_ID 4 /* with SIGEV_SIGNAL: sigev_signo to the thread sigev_tid */
+
 struct kernel_timespec {
 	long tv_sec;
 	long tv_nsec;
@@ -41,6 +47,23 @@ struct kernel_timezone {
 struct kernel_itimerval {
 	struct kernel_timeval it_interval;
 	struct kernel_timeval it_value;
+};
+
+/* timer_settime(2), timer_gettime(2): the period, and the time to (or of) the next expiry. */
+struct kernel_itimerspec {
+	struct kernel_timespec it_interval;
+	struct kernel_timespec it_value;
+};
+
+/* timer_create(2)'s struct sigevent, 64 bytes (asm-generic/siginfo.h). */
+struct kernel_sigevent {
+	unsigned long sigev_value; /* union sigval: si_value of the signal */
+	int sigev_signo;
+	int sigev_notify;
+	union {
+		int pad[12];
+		int tid; /* SIGEV_THREAD_ID's thread */
+	};
 };
 
 #endif

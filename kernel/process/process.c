@@ -30,6 +30,7 @@
 #include "kernel/x86/fpu.h"
 #include "kernel/sched/futex.h"
 #include "kernel/time/itimer.h"
+#include "kernel/time/posix_timer.h"
 #include "kernel/knobs.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
@@ -116,6 +117,7 @@ register_with_pid(struct task *t, struct task *parent, int pid)
 	list_add_tail(&t->thread_link, &t->threads);
 	t->live_threads = 1;
 	itimer_init(t);
+	posix_timers_init(t);
 	if (parent) {
 		session_fork(t, parent);
 		list_add_tail(&t->sibling, &parent->children);
@@ -167,8 +169,11 @@ reap_dead_threads(void)
 	while (!list_empty(&done)) {
 		struct task *t = list_first_entry(&done, struct task, sibling);
 		list_del(&t->sibling);
-		if (t->group_leader == t && t->parent)
-			itimer_release(t); /* a process its parent wanted no zombie of */
+		if (t->group_leader == t &&
+		    t->parent) { /* a process its parent wanted no zombie of */
+			itimer_release(t);
+			posix_timers_release(t);
+		}
 		task_free(t);
 	}
 }
@@ -452,6 +457,15 @@ task_exit(int wait_status)
 
 	if (t->group_leader == init_task)
 		panic("init (pid 1) exited with wait status %#x", wait_status);
+	/*
+	 * The last thread alive (no other can appear: only live threads
+	 * clone) ends the process's POSIX timers, as Linux's exit_itimers.
+	 * If two last threads exit together neither sees 1: the reaping of the
+	 * leader deletes them then, and meanwhile they send nothing, the
+	 * process having no live thread (send_signal).
+	 */
+	if (READ_ONCE(t->group_leader->live_threads) == 1)
+		posix_timers_release(t->group_leader);
 	release_resources(t);
 	u64 flags = spin_lock_irqsave(&tasks_lock);
 	WRITE_ONCE(t->state, TASK_ZOMBIE);
@@ -636,9 +650,11 @@ exec_single_thread(struct task *t)
 		}
 	}
 	spin_unlock_irqrestore(&tasks_lock, flags);
+	posix_timers_release(leader); /* execve deletes them, as Linux's */
 	if (leader != t) {
 		/* Before the old leader can be freed: its timer's expiry must be over. */
 		itimer_handoff(leader, t);
+		posix_timers_handoff(leader, t);
 		flags = spin_lock_irqsave(&tasks_lock);
 		take_over_leader(t, leader);
 		spin_unlock_irqrestore(&tasks_lock, flags);

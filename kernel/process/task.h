@@ -135,6 +135,9 @@ struct task {
 	int exit_signal;	 /* sent to the parent when the process ends (clone's low byte) */
 	struct timer real_timer; /* leader only: ITIMER_REAL and alarm (kernel/time/itimer.c) */
 	u64 real_interval_ns;	 /* leader only: its interval, as set */
+	/* leader only: timer_create's timers (kernel/time/posix_timer.c, under its lock) */
+	struct list_head posix_timers;
+	int next_posix_timer_id;
 
 	/* resource limits and user ids: leader only; tasks_lock for writing (rlimit.c, cred.c) */
 	struct kernel_rlimit rlim[RLIM_NLIMITS];

@@ -19,6 +19,7 @@
 #include "kernel/syscall/syscall.h"
 #include "kernel/time/cputime.h"
 #include "kernel/time/itimer.h"
+#include "kernel/time/posix_timer.h"
 #include "kernel/x86/x86.h"
 #include "uapi/errno.h"
 #include "uapi/resource.h"
@@ -129,6 +130,7 @@ reap(struct task *parent, struct wait_found *found)
 	cputime_add(&parent->children_time, found->time);
 	parent->children_minor_faults += found->faults;
 	itimer_release(c);
+	posix_timers_release(c);
 	task_free(c);
 }
 
