@@ -128,7 +128,7 @@ fault_in(struct mm *mm, struct vma *v, u64 va, bool write, struct task *charged)
 		return pte ? FAULT_OK : FAULT_OOM;
 	}
 	set_pte(pte, make_pte(page_to_phys(page) | vm_pte_flags(v->flags, writable)));
-	mm->rss++;
+	mm_rss_inc(mm);
 	spin_unlock(&mm->pt_lock);
 	if (charged)
 		charged->minor_faults++;

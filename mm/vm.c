@@ -348,7 +348,7 @@ copy_pte(pte_t *pte, u64 va, void *arg)
 	}
 	get_page(pte_page(val));
 	set_pte(dst, make_pte(val));
-	c->child->rss++;
+	mm_rss_inc(c->child);
 }
 
 struct mm *

@@ -82,8 +82,18 @@ struct mm {
 	u64 arg_start, arg_end;	  /* argv's strings */
 	u64 env_start, env_end;	  /* envp's strings */
 	u64 rss;		  /* pages mapped (special mappings not counted) */
+	u64 hiwater_rss;	  /* the most rss ever was (getrusage's ru_maxrss) */
 	u64 vdso_base;		  /* the vDSO's ELF header (AT_SYSINFO_EHDR), or 0 */
 };
+
+/* One more page mapped (pt_lock held): rss and its high-water mark. */
+static inline void
+mm_rss_inc(struct mm *mm)
+{
+	mm->rss++;
+	if (mm->rss > mm->hiwater_rss)
+		mm->hiwater_rss = mm->rss;
+}
 
 struct mm *mm_create(void);
 struct mm *mm_fork(struct mm *old); /* copy-on-write copy; NULL when out of memory */

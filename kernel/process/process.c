@@ -397,6 +397,9 @@ task_swap_mm(struct task *t, struct mm *mm)
 	task_lock(t); /* against get_task_mm's readers */
 	t->mm = mm;
 	task_unlock(t);
+	if (old && t->group_leader) /* exec and exit: getrusage keeps its high-water mark */
+		t->group_leader->maxrss_kb = MAX(t->group_leader->maxrss_kb,
+						 READ_ONCE(old->hiwater_rss) * (PAGE_SIZE / 1024));
 	spin_unlock_irqrestore(&tasks_lock, flags);
 	return old;
 }
@@ -596,6 +599,8 @@ take_over_leader(struct task *t, struct task *leader)
 	t->children_time = leader->children_time;
 	t->minor_faults += leader->minor_faults;
 	t->children_minor_faults = leader->children_minor_faults;
+	t->maxrss_kb = MAX(t->maxrss_kb, leader->maxrss_kb);
+	t->children_maxrss_kb = leader->children_maxrss_kb;
 	signal_take_shared(t, leader);
 	session_take_over(t, leader);
 	if (leader == init_task)

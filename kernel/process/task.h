@@ -150,6 +150,8 @@ struct task {
 	u64 time_stamp;			    /* TSC when the current user/sys stretch began */
 	u64 start_tsc;
 	u64 minor_faults, children_minor_faults;
+	/* leader only, under tasks_lock: ru_maxrss of the address spaces it left (exec, exit) */
+	u64 maxrss_kb, children_maxrss_kb; /* and the largest of its reaped children's */
 
 	struct list_head all_link; /* every task, for /proc and ps */
 };

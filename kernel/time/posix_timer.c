@@ -6,7 +6,7 @@
  * A process's timers hang off its leader, with ids counted up from 0 per
  * process and not reused until the count wraps (Linux's
  * next_posix_timer_id). A timer runs on one of two engines:
- *  - CLOCK_REALTIME, CLOCK_MONOTONIC, CLOCK_BOOTTIME: a kernel timer
+ *  - CLOCK_REALTIME, CLOCK_MONOTONIC, CLOCK_BOOTTIME, CLOCK_TAI: a kernel timer
  *    (timer.c) on a TSC deadline, so it fires at the first tick past it;
  *    an absolute REALTIME time is turned into a TSC deadline when the timer
  *    is set (a later clock_settime does not move it, unlike Linux);
@@ -186,7 +186,7 @@ alloc_id(void)
 	return -EAGAIN;
 }
 
-/* Linux's: REALTIME, MONOTONIC and BOOTTIME have timers, the raw and coarse clocks none. */
+/* Linux's: REALTIME, MONOTONIC, BOOTTIME and TAI have timers, the raw and coarse clocks none. */
 static int
 clock_kind(int clock, bool *cpu)
 {
@@ -195,6 +195,7 @@ clock_kind(int clock, bool *cpu)
 	case CLOCK_REALTIME:
 	case CLOCK_MONOTONIC:
 	case CLOCK_BOOTTIME:
+	case CLOCK_TAI:
 		return 0;
 	case CLOCK_MONOTONIC_RAW:
 	case CLOCK_REALTIME_COARSE:

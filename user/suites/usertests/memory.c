@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 TEST(brk)
@@ -371,4 +373,48 @@ TEST(syscall_demand_paging)
 	CHECK(pwrite(fd, q, LEN, 0) == LEN); /* q was never touched: zeros */
 	CHECK(pread(fd, p, LEN, 0) == LEN);
 	CHECK(all_bytes(p, LEN, 0));
+}
+
+/* Maps and touches mb MiB of fresh anonymous memory; returns it. */
+static char *
+touch_mib(size_t mb)
+{
+	char *p = mmap(NULL, mb << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	CHECK(p != MAP_FAILED);
+	for (size_t off = 0; off < mb << 20; off += 4096)
+		p[off] = 1;
+	return p;
+}
+
+static long
+maxrss_kb(int who)
+{
+	struct rusage ru;
+
+	EXPECT_OK(getrusage(who, &ru));
+	return ru.ru_maxrss;
+}
+
+/* ru_maxrss is the high-water mark of the resident set: it covers what was touched and stays. */
+TEST(getrusage_maxrss)
+{
+	char *p = touch_mib(16);
+	long peak = maxrss_kb(RUSAGE_SELF);
+
+	CHECK(peak >= 16 << 10);
+	CHECK(maxrss_kb(RUSAGE_THREAD) >= 16 << 10);
+	EXPECT_OK(munmap(p, 16 << 20));
+	CHECK(maxrss_kb(RUSAGE_SELF) >= peak);
+
+	pid_t pid = xfork();
+	if (pid == 0) {
+		touch_mib(32);
+		_exit(0);
+	}
+	struct rusage ru;
+	int status;
+	EXPECT_OK(wait4(pid, &status, 0, &ru));
+	CHECK(ru.ru_maxrss >= 32 << 10);
+	CHECK(maxrss_kb(RUSAGE_CHILDREN) >= 32 << 10);
 }
