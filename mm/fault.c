@@ -21,7 +21,8 @@
  * access_remote_vm reads another address space the same way, bringing in
  * what a read there would (for /proc/<pid>/cmdline and environ).
  */
-#include "mm/vm.h"
+#include "mm/vm_internal.h"
+#include "uapi/errno.h"
 #include "mm/oom_kill.h"
 #include "mm/page_alloc.h"
 #include "mm/paging.h"
@@ -227,4 +228,24 @@ access_remote_vm(struct mm *mm, u64 addr, void *buf, size_t len)
 	}
 	up_read(&mm->mmap_lock);
 	return done;
+}
+
+int
+vm_populate(struct mm *mm, u64 start, u64 end, bool write)
+{
+	for (u64 va = start; va < end;) {
+		struct vma *v = vma_above(mm, va);
+		if (!v || v->start > va)
+			return -ENOMEM;
+		u64 stop = MIN(end, v->end);
+		bool accessible = v->flags & VM_PROT_MASK;
+		for (; accessible && !v->special && va < stop; va += PAGE_SIZE) {
+			if (fatal_signal_pending())
+				return -EINTR;
+			if (fault_in(mm, v, va, write, current()) == FAULT_OOM)
+				return -EAGAIN;
+		}
+		va = stop;
+	}
+	return 0;
 }
