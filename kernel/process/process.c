@@ -118,6 +118,7 @@ register_with_pid(struct task *t, struct task *parent, int pid)
 	t->live_threads = 1;
 	itimer_init(t);
 	posix_timers_init(t);
+	t->parent_tid = parent ? current()->pid : 0;
 	if (parent) {
 		session_fork(t, parent);
 		list_add_tail(&t->sibling, &parent->children);
@@ -341,6 +342,39 @@ move_children(struct task *from, struct task *to)
 	}
 }
 
+/*
+ * The processes thread dying forked learn that their parent is gone, as
+ * Linux's forget_original_parent: each of their threads that asked with
+ * PR_SET_PDEATHSIG gets its signal (to its process, from the dying
+ * process), and they count another thread of the group, or init once the
+ * group is gone, as the one that forked them. Called once dying has left
+ * its group; tasks_lock held.
+ */
+static void
+notify_parent_death(struct task *dying)
+{
+	struct task *leader = dying->group_leader;
+	int heir = list_empty(&leader->threads)
+			   ? 1
+			   : list_first_entry(&leader->threads, struct task, thread_link)->pid;
+	struct kernel_siginfo info = { .code = SI_USER,
+				       .kill = { .pid = dying->tgid, .uid = leader->uid } };
+	struct list_head *pos, *tpos;
+
+	list_for_each(pos, &leader->children) {
+		struct task *c = list_entry(pos, struct task, sibling);
+		if (c->parent_tid != dying->pid)
+			continue;
+		c->parent_tid = heir;
+		list_for_each(tpos, &c->threads) {
+			struct task *t = list_entry(tpos, struct task, thread_link);
+			info.signo = READ_ONCE(t->pdeath_signal);
+			if (info.signo)
+				signal_send_process(t, &info);
+		}
+	}
+}
+
 /* Gives the children to init; tasks_lock held. */
 static void
 reparent_children(struct task *t)
@@ -473,6 +507,7 @@ task_exit(int wait_status)
 	u64 flags = spin_lock_irqsave(&tasks_lock);
 	WRITE_ONCE(t->state, TASK_ZOMBIE);
 	leave_thread_group(t, wait_status);
+	notify_parent_death(t);
 	if (!t->group_leader->live_threads) { /* the process is gone: its children go to init */
 		session_process_exit(t->group_leader);
 		reparent_children(t->group_leader);

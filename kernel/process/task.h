@@ -132,7 +132,9 @@ struct task {
 	struct sigpending sig_shared;  /* leader only: directed at the process */
 	struct altstack altstack;
 	struct fault_context fault; /* the last fault's, for the sigcontext */
-	int exit_signal;	 /* sent to the parent when the process ends (clone's low byte) */
+	int exit_signal;   /* sent to the parent when the process ends (clone's low byte) */
+	int pdeath_signal; /* PR_SET_PDEATHSIG: sent to this process when its parent thread exits */
+	int parent_tid;	   /* leader only: the thread of the parent that forked it (tasks_lock) */
 	struct timer real_timer; /* leader only: ITIMER_REAL and alarm (kernel/time/itimer.c) */
 	u64 real_interval_ns;	 /* leader only: its interval, as set */
 	/* leader only: timer_create's timers (kernel/time/posix_timer.c, under its lock) */
