@@ -143,6 +143,7 @@ pending_add(struct sigpending *p, const struct kernel_siginfo *info)
 		return -EAGAIN;
 	if (q) {
 		q->info = *info;
+		q->owned = false;
 		list_add_tail(&q->link, &p->queue);
 		p->queued++;
 	}
