@@ -21,7 +21,8 @@
  * access_remote_vm reads another address space the same way, bringing in
  * what a read there would (for /proc/<pid>/cmdline and environ).
  */
-#include "mm/vm.h"
+#include "mm/vm_internal.h"
+#include "uapi/errno.h"
 #include "mm/oom_kill.h"
 #include "mm/page_alloc.h"
 #include "mm/paging.h"
@@ -128,7 +129,7 @@ fault_in(struct mm *mm, struct vma *v, u64 va, bool write, struct task *charged)
 		return pte ? FAULT_OK : FAULT_OOM;
 	}
 	set_pte(pte, make_pte(page_to_phys(page) | vm_pte_flags(v->flags, writable)));
-	mm->rss++;
+	mm_rss_inc(mm);
 	spin_unlock(&mm->pt_lock);
 	if (charged)
 		charged->minor_faults++;
@@ -227,4 +228,24 @@ access_remote_vm(struct mm *mm, u64 addr, void *buf, size_t len)
 	}
 	up_read(&mm->mmap_lock);
 	return done;
+}
+
+int
+vm_populate(struct mm *mm, u64 start, u64 end, bool write)
+{
+	for (u64 va = start; va < end;) {
+		struct vma *v = vma_above(mm, va);
+		if (!v || v->start > va)
+			return -ENOMEM;
+		u64 stop = MIN(end, v->end);
+		bool accessible = v->flags & VM_PROT_MASK;
+		for (; accessible && !v->special && va < stop; va += PAGE_SIZE) {
+			if (fatal_signal_pending())
+				return -EINTR;
+			if (fault_in(mm, v, va, write, current()) == FAULT_OOM)
+				return -EAGAIN;
+		}
+		va = stop;
+	}
+	return 0;
 }

@@ -113,27 +113,6 @@ SYSCALL1(brk, u64, addr)
 	return (long)vm_brk(current()->mm, addr);
 }
 
-SYSCALL3(madvise, u64, addr, u64, len, int, advice)
-{
-	if (!page_aligned(addr))
-		return -EINVAL;
-	switch (advice) {
-	case MADV_DONTNEED:
-		if (!len)
-			return 0;
-		if (!(len = user_length(len)) || addr > USER_TOP - len)
-			return -EINVAL;
-		return vm_discard(current()->mm, addr, len);
-	case 0:
-	case 1:
-	case 2:
-	case 3: /* NORMAL, RANDOM, SEQUENTIAL, WILLNEED: hints only */
-		return 0;
-	default:
-		return -EINVAL;
-	}
-}
-
 /*
  * msync: Linux's checks and its walk over the areas (mm/msync.c). Every
  * file here lives in the page cache of a RAM file system, which is the

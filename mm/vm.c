@@ -90,6 +90,19 @@ vma_find(struct mm *mm, u64 addr)
 	return NULL;
 }
 
+struct vma *
+vma_above(struct mm *mm, u64 addr)
+{
+	struct list_head *pos;
+
+	list_for_each(pos, &mm->vmas) {
+		struct vma *v = list_entry(pos, struct vma, link);
+		if (v->end > addr)
+			return v;
+	}
+	return NULL;
+}
+
 /* Whether b continues a seamlessly: same properties, and the file (or special page) offset lines up. */
 static bool
 vma_mergeable(const struct vma *a, const struct vma *b)
@@ -98,6 +111,29 @@ vma_mergeable(const struct vma *a, const struct vma *b)
 	       a->name == b->name && a->special == b->special &&
 	       ((!a->file && !a->special) ||
 		a->pgoff + ((a->end - a->start) >> PAGE_SHIFT) == b->pgoff);
+}
+
+/* Merges v (in its list) with the areas on either side that continue it; the area now holding it. */
+static struct vma *
+vma_merge_neighbours(struct mm *mm, struct vma *v)
+{
+	struct vma *next = vma_next(mm, v);
+
+	if (next && vma_mergeable(v, next)) {
+		v->end = next->end;
+		list_del(&next->link);
+		vma_free(next);
+	}
+	if (v->link.prev != &mm->vmas) {
+		struct vma *prev = list_entry(v->link.prev, struct vma, link);
+		if (vma_mergeable(prev, v)) {
+			prev->end = v->end;
+			list_del(&v->link);
+			vma_free(v);
+			return prev;
+		}
+	}
+	return v;
 }
 
 /* Inserts v in order (the range must be free) and merges it with its neighbours. */
@@ -109,21 +145,31 @@ vma_insert(struct mm *mm, struct vma *v)
 	while (pos->next != &mm->vmas && list_entry(pos->next, struct vma, link)->start < v->start)
 		pos = pos->next;
 	list_add(&v->link, pos);
+	vma_merge_neighbours(mm, v);
+}
 
-	struct vma *next = vma_next(mm, v);
-	if (next && vma_mergeable(v, next)) {
-		v->end = next->end;
-		list_del(&next->link);
-		vma_free(next);
-	}
-	if (pos != &mm->vmas) {
-		struct vma *prev = list_entry(pos, struct vma, link);
-		if (vma_mergeable(prev, v)) {
-			prev->end = v->end;
-			list_del(&v->link);
-			vma_free(v);
+int
+vm_apply_flags(struct mm *mm, u64 start, u64 end, u32 set, u32 clear)
+{
+	for (u64 a = start; a < end;) {
+		struct vma *v = vma_above(mm, a);
+		if (!v || v->start >= end)
+			break;
+		a = MAX(a, v->start);
+		u32 flags = (v->flags & ~clear) | set;
+		if (flags != v->flags) {
+			int err = 0;
+			if (v->start < a && (err = vma_split(v, a)))
+				return err;
+			v = vma_find(mm, a);
+			if (v->end > end && (err = vma_split(v, end)))
+				return err;
+			v->flags = flags;
+			v = vma_merge_neighbours(mm, v);
 		}
+		a = v->end;
 	}
+	return 0;
 }
 
 /* Splits v at addr (strictly inside it): v keeps the low part. */
@@ -162,7 +208,7 @@ zap_pte(pte_t *pte, u64 va, void *arg)
 }
 
 /* Drops every page mapped in [start, end), a part of v. */
-static void
+void
 zap_range(struct mm *mm, const struct vma *v, u64 start, u64 end)
 {
 	struct zap z = { mm, v->special != NULL, 0 };
@@ -348,7 +394,7 @@ copy_pte(pte_t *pte, u64 va, void *arg)
 	}
 	get_page(pte_page(val));
 	set_pte(dst, make_pte(val));
-	c->child->rss++;
+	mm_rss_inc(c->child);
 }
 
 struct mm *
@@ -375,13 +421,19 @@ mm_fork(struct mm *old)
 	mm->vdso_base = old->vdso_base;
 	list_for_each(pos, &old->vmas) {
 		struct vma *v = list_entry(pos, struct vma, link);
-		struct vma *nv = vma_new(v->start, v->end, v->flags, v->file, v->pgoff, v->name);
+		if (v->flags & VM_DONTCOPY)
+			continue;
+		/* Locks are not inherited (nor is mlockall's MCL_FUTURE: def_flags stays 0). */
+		struct vma *nv = vma_new(v->start, v->end, v->flags & ~(VM_LOCKED | VM_LOCKONFAULT),
+					 v->file, v->pgoff, v->name);
 		if (!nv) {
 			c.failed = true;
 			break;
 		}
 		nv->special = v->special;
 		list_add_tail(&nv->link, &mm->vmas);
+		if (v->flags & VM_WIPEONFORK)
+			continue; /* the child starts with zero pages there */
 		c.vma = v;
 		spin_lock(&old->pt_lock);
 		walk_present_ptes(old->pgd, v->start, v->end, copy_pte, &c);
@@ -528,8 +580,8 @@ vm_mmap(struct mm *mm, u64 addr, u64 len, int prot, int flags, struct file *file
 	bool shared = (flags & MAP_TYPE) == MAP_SHARED;
 	/* Writes to a shared file mapping reach the file: only if the file was opened for them. */
 	bool may_write = !shared || !file || (file_flags(file) & O_ACCMODE) == O_RDWR;
-	u32 vmflags =
-		(prot & VM_PROT_MASK) | (shared ? VM_SHARED : 0) | (may_write ? VM_MAYWRITE : 0);
+	u32 vmflags = (prot & VM_PROT_MASK) | (shared ? VM_SHARED : 0) |
+		      (may_write ? VM_MAYWRITE : 0) | mm->def_flags;
 	long ret;
 
 	len = ALIGN_UP(len, PAGE_SIZE);
@@ -547,6 +599,8 @@ vm_mmap(struct mm *mm, u64 addr, u64 len, int prot, int flags, struct file *file
 	}
 	if (ret > 0 && !may_expand(mm, (u64)ret, (u64)ret + len, vmflags))
 		ret = -ENOMEM;
+	if (ret > 0 && (vmflags & VM_LOCKED) && !vm_may_lock(mm, len))
+		ret = -EAGAIN; /* mlockall(MCL_FUTURE) and RLIMIT_MEMLOCK, as Linux's mlock_future_check */
 	if (ret > 0) {
 		int err = map_locked(mm, (u64)ret, len, vmflags, file, pgoff, NULL);
 		if (err)
@@ -678,20 +732,6 @@ out:
 	return want;
 }
 
-/* The lowest area ending above addr, or NULL; mmap_lock held. */
-static struct vma *
-vma_above(struct mm *mm, u64 addr)
-{
-	struct list_head *pos;
-
-	list_for_each(pos, &mm->vmas) {
-		struct vma *v = list_entry(pos, struct vma, link);
-		if (v->end > addr)
-			return v;
-	}
-	return NULL;
-}
-
 int
 vm_grow_stack(struct mm *mm, u64 addr)
 {
@@ -715,26 +755,6 @@ vm_grow_stack(struct mm *mm, u64 addr)
 		}
 	}
 	up_write(&mm->mmap_lock);
-	return err;
-}
-
-int
-vm_discard(struct mm *mm, u64 start, u64 len)
-{
-	u64 end = start + ALIGN_UP(len, PAGE_SIZE);
-	int err = 0;
-
-	down_read(&mm->mmap_lock);
-	for (u64 a = start; a < end;) {
-		struct vma *v = vma_find(mm, a);
-		if (!v) {
-			err = -ENOMEM;
-			break;
-		}
-		zap_range(mm, v, MAX(a, v->start), MIN(end, v->end));
-		a = v->end;
-	}
-	up_read(&mm->mmap_lock);
 	return err;
 }
 

@@ -37,6 +37,21 @@ struct task;
 #define VM_MAYWRITE  0x20
 #define VM_DENYWRITE 0x40
 #define VM_GROWSDOWN 0x80 /* the main stack: a fault just below it extends it (vm_grow_stack) */
+/*
+ * What mlock and madvise record (mm/mlock.c, mm/madvise.c). rewind has no
+ * swap, no huge pages for user memory, no page merging and no core dumps:
+ * VM_LOCKED is counted against RLIMIT_MEMLOCK and its pages are brought in;
+ * fork honours VM_DONTCOPY and VM_WIPEONFORK; the rest are only kept, as
+ * on a Linux whose transparent huge pages and KSM are switched off.
+ */
+#define VM_LOCKED      0x100
+#define VM_LOCKONFAULT 0x200 /* with VM_LOCKED: pages locked as they arrive, not brought in */
+#define VM_DONTCOPY    0x400 /* MADV_DONTFORK: a fork child does not get the area */
+#define VM_WIPEONFORK  0x800 /* a fork child gets the area empty (zero pages) */
+#define VM_DONTDUMP    0x1000
+#define VM_HUGEPAGE    0x2000
+#define VM_NOHUGEPAGE  0x4000
+#define VM_MERGEABLE   0x8000
 
 #define USER_STACK_TOP	0x00007ffffffff000ul
 #define USER_STACK_SIZE (8ul << 20)   /* kept free for the stack: Linux's default RLIMIT_STACK */
@@ -82,8 +97,19 @@ struct mm {
 	u64 arg_start, arg_end;	  /* argv's strings */
 	u64 env_start, env_end;	  /* envp's strings */
 	u64 rss;		  /* pages mapped (special mappings not counted) */
-	u64 vdso_base;		  /* the vDSO's ELF header (AT_SYSINFO_EHDR), or 0 */
+	u64 hiwater_rss;	  /* the most rss ever was (getrusage's ru_maxrss) */
+	u32 def_flags; /* VM_LOCKED (| VM_LOCKONFAULT) for new areas: mlockall(MCL_FUTURE) */
+	u64 vdso_base; /* the vDSO's ELF header (AT_SYSINFO_EHDR), or 0 */
 };
+
+/* One more page mapped (pt_lock held): rss and its high-water mark. */
+static inline void
+mm_rss_inc(struct mm *mm)
+{
+	mm->rss++;
+	if (mm->rss > mm->hiwater_rss)
+		mm->hiwater_rss = mm->rss;
+}
 
 struct mm *mm_create(void);
 struct mm *mm_fork(struct mm *old); /* copy-on-write copy; NULL when out of memory */
@@ -124,6 +150,11 @@ int vm_map_special(struct mm *mm, u64 start, const struct special_mapping *sm, u
 long vm_mmap(struct mm *mm, u64 addr, u64 len, int prot, int flags, struct file *file, u64 pgoff);
 int vm_munmap(struct mm *mm, u64 start, u64 len);
 int vm_mprotect(struct mm *mm, u64 start, u64 len, int prot);
+/*
+ * Whether len more bytes may be locked in mm (mmap_lock held): within
+ * RLIMIT_MEMLOCK, or privileged (mm/mlock.c).
+ */
+bool vm_may_lock(struct mm *mm, u64 len);
 /* Sets up the heap after exec: an empty [heap] at start. */
 void vm_brk_init(struct mm *mm, u64 start);
 /* brk(2): moves the end of the heap; returns the (possibly unchanged) end. */
@@ -135,8 +166,6 @@ u64 vm_brk(struct mm *mm, u64 want);
  * SIGSEGV). Takes mmap_lock for writing.
  */
 int vm_grow_stack(struct mm *mm, u64 addr);
-/* madvise(MADV_DONTNEED): the pages go; the next touch brings zeros or file data. */
-int vm_discard(struct mm *mm, u64 start, u64 len);
 /* The area containing addr, or NULL; mmap_lock held. */
 struct vma *vma_find(struct mm *mm, u64 addr);
 /* Entry bits of a user page: absent (PTE_PROTNONE) while the area allows no access. */

@@ -18,6 +18,23 @@ struct vma *vma_next(struct mm *mm, struct vma *v);
 void vma_insert(struct mm *mm, struct vma *v);
 /* Splits v at addr (strictly inside it): v keeps the low part. 0 or -ENOMEM. */
 int vma_split(struct vma *v, u64 addr);
+/* The lowest area ending above addr, or NULL. */
+struct vma *vma_above(struct mm *mm, u64 addr);
+/*
+ * Sets the VM_* bits set and clears those in clear on the areas in
+ * [start, end) (holes are skipped), splitting them at its ends and merging
+ * the results with matching neighbours. 0 or -ENOMEM.
+ */
+int vm_apply_flags(struct mm *mm, u64 start, u64 end, u32 set, u32 clear);
+/* Drops the pages mapped in [start, end), a part of v (mmap_lock for reading is enough). */
+void zap_range(struct mm *mm, const struct vma *v, u64 start, u64 end);
+/*
+ * Faults in every page of [start, end) as an access would, with a write
+ * fault where write (breaking copy-on-write); areas without access and
+ * special mappings are skipped. mmap_lock held for reading. 0, -ENOMEM for
+ * a hole, -EAGAIN when memory ran out.
+ */
+int vm_populate(struct mm *mm, u64 start, u64 end, bool write);
 /* Removes every area and page in [start, end), splitting areas that straddle it. */
 int unmap_range(struct mm *mm, u64 start, u64 end);
 /* Whether no area overlaps [start, end). */

@@ -1,5 +1,5 @@
 /*
- * mman.h - mmap(2), mprotect(2), mremap(2), madvise(2) and msync(2) values, Linux x86-64's
+ * mman.h - mmap(2), mprotect(2), mremap(2), madvise(2), msync(2) and mlock(2) values, Linux x86-64's
  * (asm-generic/mman-common.h, linux/mman.h). libc's <sys/mman.h> has the
  * same: user code includes that, not this.
  */
@@ -22,7 +22,33 @@
 #define MREMAP_FIXED	 2
 #define MREMAP_DONTUNMAP 4
 
-#define MADV_DONTNEED 4
+#define MADV_NORMAL	     0
+#define MADV_RANDOM	     1
+#define MADV_SEQUENTIAL	     2
+#define MADV_WILLNEED	     3
+#define MADV_DONTNEED	     4
+#define MADV_FREE	     8
+#define MADV_REMOVE	     9
+#define MADV_DONTFORK	     10
+#define MADV_DOFORK	     11
+#define MADV_MERGEABLE	     12
+#define MADV_UNMERGEABLE     13
+#define MADV_HUGEPAGE	     14
+#define MADV_NOHUGEPAGE	     15
+#define MADV_DONTDUMP	     16
+#define MADV_DODUMP	     17
+#define MADV_WIPEONFORK	     18
+#define MADV_KEEPONFORK	     19
+#define MADV_COLD	     20
+#define MADV_PAGEOUT	     21
+#define MADV_POPULATE_READ   22
+#define MADV_POPULATE_WRITE  23
+#define MADV_DONTNEED_LOCKED 24
+
+#define MLOCK_ONFAULT 1
+#define MCL_CURRENT   1
+#define MCL_FUTURE    2
+#define MCL_ONFAULT   4
 
 #define MS_ASYNC      1
 #define MS_INVALIDATE 2

@@ -12,7 +12,9 @@
 #define ARCH_GET_FS 0x1003
 #define ARCH_GET_GS 0x1004
 
-#define PR_SET_NAME 15 /* the calling thread's name (comm), from a string */
-#define PR_GET_NAME 16 /* ...into a buffer of 16 bytes */
+#define PR_SET_PDEATHSIG 1  /* the signal to get when the parent thread exits (0: none) */
+#define PR_GET_PDEATHSIG 2  /* ...into an int */
+#define PR_SET_NAME	 15 /* the calling thread's name (comm), from a string */
+#define PR_GET_NAME	 16 /* ...into a buffer of 16 bytes */
 
 #endif

@@ -75,6 +75,7 @@
 #define SI_USER	      0
 #define SI_KERNEL     0x80
 #define SI_QUEUE      (-1)
+#define SI_TIMER      (-2)
 #define SI_TKILL      (-6)
 #define ILL_ILLOPN    2
 #define FPE_INTDIV    1
@@ -108,6 +109,11 @@ struct kernel_siginfo {
 			unsigned int uid;
 			unsigned long value;
 		} kill;
+		struct {		     /* POSIX timers (SI_TIMER) */
+			int tid;	     /* the timer's id */
+			int overrun;	     /* expiries the signal stands for, less one */
+			unsigned long value; /* the sigevent's sigev_value */
+		} timer;
 		struct { /* SIGCHLD */
 			int pid;
 			unsigned int uid;

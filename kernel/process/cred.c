@@ -6,6 +6,7 @@
  */
 #include "kernel/process/cred.h"
 #include "kernel/syscall/syscall.h"
+#include "uapi/capability.h"
 #include "uapi/errno.h"
 
 #define NO_CHANGE ((u32)-1) /* setreuid/setresuid's "leave this one" */
@@ -23,8 +24,10 @@ set_ids_locked(struct task *leader, u32 uid, u32 euid, u32 suid)
 {
 	if (uid != NO_CHANGE)
 		leader->uid = uid;
-	if (euid != NO_CHANGE)
+	if (euid != NO_CHANGE && euid != leader->euid) {
 		leader->euid = euid;
+		WRITE_ONCE(current()->pdeath_signal, 0); /* Linux's commit_creds: a new identity */
+	}
 	if (suid != NO_CHANGE)
 		leader->suid = suid;
 }
@@ -58,7 +61,7 @@ SYSCALL1(setuid, u32, uid)
 	if (leader->euid == 0)
 		set_ids_locked(leader, uid, uid, uid);
 	else if (uid == leader->uid || uid == leader->suid)
-		leader->euid = uid;
+		set_ids_locked(leader, NO_CHANGE, uid, NO_CHANGE);
 	else
 		ret = -EPERM;
 	spin_unlock_irqrestore(&tasks_lock, flags);
@@ -108,4 +111,40 @@ SYSCALL0(getuid)
 SYSCALL0(geteuid)
 {
 	return READ_ONCE(current()->group_leader->euid);
+}
+
+/*
+ * capget: the capability sets as Linux's root has them (every capability
+ * permitted and effective, none inheritable) for a process whose
+ * effective uid is 0, and none otherwise - the model this file keeps
+ * (privileged()). An unknown version gets the preferred one written back
+ * and EINVAL; a NULL data pointer then only asks for it. capset is not
+ * implemented: rewind cannot drop single capabilities.
+ */
+SYSCALL2(capget, struct kernel_cap_header __user *, uhdr, struct kernel_cap_data __user *, udata)
+{
+	struct kernel_cap_header hdr;
+	unsigned version = _LINUX_CAPABILITY_VERSION_3;
+
+	if (copy_from_user(&hdr, uhdr, sizeof(hdr)))
+		return -EFAULT;
+	if (hdr.version != _LINUX_CAPABILITY_VERSION_1 &&
+	    hdr.version != _LINUX_CAPABILITY_VERSION_2 &&
+	    hdr.version != _LINUX_CAPABILITY_VERSION_3)
+		return copy_to_user(&uhdr->version, &version, sizeof(version)) ? -EFAULT : -EINVAL;
+	if (!udata)
+		return 0;
+	if (hdr.pid < 0)
+		return -EINVAL;
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	struct task *t = hdr.pid ? task_find(hdr.pid) : current();
+	bool root = t && READ_ONCE(t->group_leader->euid) == 0;
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	if (!t)
+		return -ESRCH;
+	u64 caps = root ? (1ul << (CAP_LAST_CAP + 1)) - 1 : 0;
+	struct kernel_cap_data data[2] = { { (u32)caps, (u32)caps, 0 },
+					   { (u32)(caps >> 32), (u32)(caps >> 32), 0 } };
+	size_t n = hdr.version == _LINUX_CAPABILITY_VERSION_1 ? 1 : 2;
+	return copy_to_user(udata, data, n * sizeof(data[0])) ? -EFAULT : 0;
 }

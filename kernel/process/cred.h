@@ -1,6 +1,7 @@
 /*
  * cred.h - who a process is: its real, effective and saved user ids
- * (getuid, setuid, setreuid, setresuid and their readers, cred.c).
+ * (getuid, setuid, setreuid, setresuid and their readers, cred.c), and the
+ * capabilities that follow from them (capget).
  *
  * rewind's first process is root, as the first process of a Linux
  * initramfs is, and so is everything it starts unless a program gives

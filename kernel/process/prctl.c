@@ -6,7 +6,11 @@
  * comm that ps, top and /proc/<pid>/{stat,status,comm} show. Busybox
  * needs it: an applet that ash runs by re-executing /proc/self/exe starts
  * named "exe", and busybox renames it to the applet ("sleep"), as it
- * shows on Linux. Any other option answers EINVAL, as Linux answers an
+ * shows on Linux. And the parent-death signal, PR_SET_PDEATHSIG and
+ * PR_GET_PDEATHSIG (stress-ng's workers ask for SIGKILL), which the exit of
+ * the parent thread sends (kernel/process/process.c, notify_parent_death);
+ * like Linux, a change of effective user id clears it (cred.c), fork does
+ * not pass it on and execve keeps it. Any other option answers EINVAL, as Linux answers an
  * option it does not know, with a console notice naming the option (a
  * program that needs one shows up there, as with unimplemented calls).
  */
@@ -63,6 +67,15 @@ SYSCALL5(prctl, int, option, unsigned long, arg2, unsigned long, arg3, unsigned 
 		return set_name((const char __user *)arg2);
 	case PR_GET_NAME:
 		return get_name((char __user *)arg2);
+	case PR_SET_PDEATHSIG:
+		if (arg2 > _NSIG)
+			return -EINVAL;
+		WRITE_ONCE(current()->pdeath_signal, (int)arg2);
+		return 0;
+	case PR_GET_PDEATHSIG: {
+		int sig = current()->pdeath_signal;
+		return copy_to_user((int __user *)arg2, &sig, sizeof(sig)) ? -EFAULT : 0;
+	}
 	default:
 		pr_warn_ratelimited(
 			"prctl: %s (pid %d): option %d is not implemented; "

@@ -30,6 +30,7 @@
 #include "kernel/x86/fpu.h"
 #include "kernel/sched/futex.h"
 #include "kernel/time/itimer.h"
+#include "kernel/time/posix_timer.h"
 #include "kernel/knobs.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
@@ -116,6 +117,8 @@ register_with_pid(struct task *t, struct task *parent, int pid)
 	list_add_tail(&t->thread_link, &t->threads);
 	t->live_threads = 1;
 	itimer_init(t);
+	posix_timers_init(t);
+	t->parent_tid = parent ? current()->pid : 0;
 	if (parent) {
 		session_fork(t, parent);
 		list_add_tail(&t->sibling, &parent->children);
@@ -167,8 +170,11 @@ reap_dead_threads(void)
 	while (!list_empty(&done)) {
 		struct task *t = list_first_entry(&done, struct task, sibling);
 		list_del(&t->sibling);
-		if (t->group_leader == t && t->parent)
-			itimer_release(t); /* a process its parent wanted no zombie of */
+		if (t->group_leader == t &&
+		    t->parent) { /* a process its parent wanted no zombie of */
+			itimer_release(t);
+			posix_timers_release(t);
+		}
 		task_free(t);
 	}
 }
@@ -336,6 +342,39 @@ move_children(struct task *from, struct task *to)
 	}
 }
 
+/*
+ * The processes thread dying forked learn that their parent is gone, as
+ * Linux's forget_original_parent: each of their threads that asked with
+ * PR_SET_PDEATHSIG gets its signal (to its process, from the dying
+ * process), and they count another thread of the group, or init once the
+ * group is gone, as the one that forked them. Called once dying has left
+ * its group; tasks_lock held.
+ */
+static void
+notify_parent_death(struct task *dying)
+{
+	struct task *leader = dying->group_leader;
+	int heir = list_empty(&leader->threads)
+			   ? 1
+			   : list_first_entry(&leader->threads, struct task, thread_link)->pid;
+	struct kernel_siginfo info = { .code = SI_USER,
+				       .kill = { .pid = dying->tgid, .uid = leader->uid } };
+	struct list_head *pos, *tpos;
+
+	list_for_each(pos, &leader->children) {
+		struct task *c = list_entry(pos, struct task, sibling);
+		if (c->parent_tid != dying->pid)
+			continue;
+		c->parent_tid = heir;
+		list_for_each(tpos, &c->threads) {
+			struct task *t = list_entry(tpos, struct task, thread_link);
+			info.signo = READ_ONCE(t->pdeath_signal);
+			if (info.signo)
+				signal_send_process(t, &info);
+		}
+	}
+}
+
 /* Gives the children to init; tasks_lock held. */
 static void
 reparent_children(struct task *t)
@@ -392,6 +431,9 @@ task_swap_mm(struct task *t, struct mm *mm)
 	task_lock(t); /* against get_task_mm's readers */
 	t->mm = mm;
 	task_unlock(t);
+	if (old && t->group_leader) /* exec and exit: getrusage keeps its high-water mark */
+		t->group_leader->maxrss_kb = MAX(t->group_leader->maxrss_kb,
+						 READ_ONCE(old->hiwater_rss) * (PAGE_SIZE / 1024));
 	spin_unlock_irqrestore(&tasks_lock, flags);
 	return old;
 }
@@ -452,10 +494,20 @@ task_exit(int wait_status)
 
 	if (t->group_leader == init_task)
 		panic("init (pid 1) exited with wait status %#x", wait_status);
+	/*
+	 * The last thread alive (no other can appear: only live threads
+	 * clone) ends the process's POSIX timers, as Linux's exit_itimers.
+	 * If two last threads exit together neither sees 1: the reaping of the
+	 * leader deletes them then, and meanwhile they send nothing, the
+	 * process having no live thread (send_signal).
+	 */
+	if (READ_ONCE(t->group_leader->live_threads) == 1)
+		posix_timers_release(t->group_leader);
 	release_resources(t);
 	u64 flags = spin_lock_irqsave(&tasks_lock);
 	WRITE_ONCE(t->state, TASK_ZOMBIE);
 	leave_thread_group(t, wait_status);
+	notify_parent_death(t);
 	if (!t->group_leader->live_threads) { /* the process is gone: its children go to init */
 		session_process_exit(t->group_leader);
 		reparent_children(t->group_leader);
@@ -582,6 +634,8 @@ take_over_leader(struct task *t, struct task *leader)
 	t->children_time = leader->children_time;
 	t->minor_faults += leader->minor_faults;
 	t->children_minor_faults = leader->children_minor_faults;
+	t->maxrss_kb = MAX(t->maxrss_kb, leader->maxrss_kb);
+	t->children_maxrss_kb = leader->children_maxrss_kb;
 	signal_take_shared(t, leader);
 	session_take_over(t, leader);
 	if (leader == init_task)
@@ -636,9 +690,11 @@ exec_single_thread(struct task *t)
 		}
 	}
 	spin_unlock_irqrestore(&tasks_lock, flags);
+	posix_timers_release(leader); /* execve deletes them, as Linux's */
 	if (leader != t) {
 		/* Before the old leader can be freed: its timer's expiry must be over. */
 		itimer_handoff(leader, t);
+		posix_timers_handoff(leader, t);
 		flags = spin_lock_irqsave(&tasks_lock);
 		take_over_leader(t, leader);
 		spin_unlock_irqrestore(&tasks_lock, flags);

@@ -132,9 +132,14 @@ struct task {
 	struct sigpending sig_shared;  /* leader only: directed at the process */
 	struct altstack altstack;
 	struct fault_context fault; /* the last fault's, for the sigcontext */
-	int exit_signal;	 /* sent to the parent when the process ends (clone's low byte) */
+	int exit_signal;   /* sent to the parent when the process ends (clone's low byte) */
+	int pdeath_signal; /* PR_SET_PDEATHSIG: sent to this process when its parent thread exits */
+	int parent_tid;	   /* leader only: the thread of the parent that forked it (tasks_lock) */
 	struct timer real_timer; /* leader only: ITIMER_REAL and alarm (kernel/time/itimer.c) */
 	u64 real_interval_ns;	 /* leader only: its interval, as set */
+	/* leader only: timer_create's timers (kernel/time/posix_timer.c, under its lock) */
+	struct list_head posix_timers;
+	int next_posix_timer_id;
 
 	/* resource limits and user ids: leader only; tasks_lock for writing (rlimit.c, cred.c) */
 	struct kernel_rlimit rlim[RLIM_NLIMITS];
@@ -147,6 +152,8 @@ struct task {
 	u64 time_stamp;			    /* TSC when the current user/sys stretch began */
 	u64 start_tsc;
 	u64 minor_faults, children_minor_faults;
+	/* leader only, under tasks_lock: ru_maxrss of the address spaces it left (exec, exit) */
+	u64 maxrss_kb, children_maxrss_kb; /* and the largest of its reaped children's */
 
 	struct list_head all_link; /* every task, for /proc and ps */
 };

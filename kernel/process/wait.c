@@ -19,6 +19,7 @@
 #include "kernel/syscall/syscall.h"
 #include "kernel/time/cputime.h"
 #include "kernel/time/itimer.h"
+#include "kernel/time/posix_timer.h"
 #include "kernel/x86/x86.h"
 #include "uapi/errno.h"
 #include "uapi/resource.h"
@@ -43,6 +44,7 @@ struct wait_found {
 	int why;    /* CLD_EXITED, CLD_KILLED, CLD_STOPPED, CLD_CONTINUED */
 	struct cputime time;
 	u64 faults;
+	u64 maxrss_kb;
 };
 
 static bool
@@ -66,6 +68,7 @@ child_usage(struct task *c, struct wait_found *out)
 	cputime_add(&out->time, c->exited_threads_time);
 	cputime_add(&out->time, c->children_time);
 	out->faults = c->minor_faults + c->children_minor_faults;
+	out->maxrss_kb = MAX(c->maxrss_kb, c->children_maxrss_kb);
 }
 
 /* What c has to report to w, into out; false if nothing. tasks_lock held. */
@@ -128,7 +131,9 @@ reap(struct task *parent, struct wait_found *found)
 	child_usage(c, found);
 	cputime_add(&parent->children_time, found->time);
 	parent->children_minor_faults += found->faults;
+	parent->children_maxrss_kb = MAX(parent->children_maxrss_kb, found->maxrss_kb);
 	itimer_release(c);
+	posix_timers_release(c);
 	task_free(c);
 }
 
@@ -164,7 +169,7 @@ put_rusage(struct kernel_rusage __user *uru, const struct wait_found *found)
 
 	if (!uru)
 		return 0;
-	fill_rusage(&ru, found->time, found->faults);
+	fill_rusage(&ru, found->time, found->faults, found->maxrss_kb);
 	return copy_to_user(uru, &ru, sizeof(ru)) ? -EFAULT : 0;
 }
 

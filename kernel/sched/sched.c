@@ -26,6 +26,7 @@
 #include "kernel/sched/loadavg.h"
 #include "kernel/objcount.h"
 #include "kernel/time/cputime.h"
+#include "kernel/time/posix_timer.h"
 #include "uapi/errno.h"
 #include "kernel/x86/fpu.h"
 #include "kernel/panic.h"
@@ -336,8 +337,10 @@ sched_tick(void)
 	u64 now = rdtsc();
 
 	timers_run();
-	if (c->id == 0)
+	if (c->id == 0) {
+		posix_cpu_timers_tick();
 		loadavg_tick();
+	}
 	spin_lock(&rq->lock);
 	struct list_head *pos = rq->sleepers.next;
 	while (pos != &rq->sleepers) {

@@ -39,11 +39,6 @@
 /* At most this many siginfos wait in one pending set; realtime signals beyond get -EAGAIN. */
 #define SIGQUEUE_MAX 256
 
-struct sigqueue {
-	struct list_head link;
-	struct kernel_siginfo info;
-};
-
 /* ---- dispositions -------------------------------------------------------------- */
 
 bool
@@ -103,7 +98,17 @@ pending_init(struct sigpending *p)
 	p->queued = 0;
 }
 
-/* Removes the signals in mask and their siginfos; sighand lock held (or the task is gone). */
+/* Takes q out of p: an owned one goes back to its timer, any other is freed. Sighand lock held. */
+static void
+pending_unlink(struct sigpending *p, struct sigqueue *q)
+{
+	list_del(&q->link); /* leaves it empty: not pending */
+	p->queued--;
+	if (!q->owned)
+		kfree(q);
+}
+
+/* Removes the signals in mask and their siginfos; sighand lock held. */
 static void
 pending_flush(struct sigpending *p, u64 mask)
 {
@@ -112,11 +117,8 @@ pending_flush(struct sigpending *p, u64 mask)
 	while (pos != &p->queue) {
 		struct sigqueue *q = list_entry(pos, struct sigqueue, link);
 		pos = pos->next;
-		if (mask & sigmask(q->info.signo)) {
-			list_del(&q->link);
-			kfree(q);
-			p->queued--;
-		}
+		if (mask & sigmask(q->info.signo))
+			pending_unlink(p, q);
 	}
 	p->set &= ~mask;
 }
@@ -141,6 +143,7 @@ pending_add(struct sigpending *p, const struct kernel_siginfo *info)
 		return -EAGAIN;
 	if (q) {
 		q->info = *info;
+		q->owned = false;
 		list_add_tail(&q->link, &p->queue);
 		p->queued++;
 	}
@@ -179,9 +182,9 @@ pending_take(struct sigpending *p, int sig, struct kernel_siginfo *info)
 	}
 	if (found) {
 		*info = found->info;
-		list_del(&found->link);
-		kfree(found);
-		p->queued--;
+		if (found->owned)
+			found->last_overrun = info->timer.overrun;
+		pending_unlink(p, found);
 	} else {
 		*info = (struct kernel_siginfo){ .signo = sig, .code = SI_KERNEL };
 	}
@@ -287,11 +290,33 @@ pick_thread(struct task *leader, int sig)
 }
 
 /*
- * The common part of both sends: t is the thread named (thread-directed)
- * or any member of the process. tasks_lock held.
+ * Puts a timer's owned q in p, or, if it waits there already, adds the
+ * expiries to its overrun: false then, nobody is to be woken again.
+ * Sighand lock held.
+ */
+static bool
+pending_add_owned(struct sigpending *p, struct sigqueue *q, u64 expiries)
+{
+	s64 overrun = list_empty(&q->link) ? -1 : q->info.timer.overrun;
+
+	overrun += (s64)MIN(expiries, (u64)__INT_MAX__);
+	q->info.timer.overrun = (int)MIN(overrun, (s64)__INT_MAX__);
+	if (!list_empty(&q->link))
+		return false;
+	list_add_tail(&q->link, &p->queue);
+	p->queued++;
+	p->set |= sigmask(q->info.signo);
+	return true;
+}
+
+/*
+ * The common part of the sends: t is the thread named (thread-directed)
+ * or any member of the process; a timer's signal comes in its owned q
+ * (info is then q's). tasks_lock held.
  */
 static int
-send_signal(struct task *t, const struct kernel_siginfo *info, bool whole_process)
+send_signal(struct task *t, const struct kernel_siginfo *info, bool whole_process,
+	    struct sigqueue *owned, u64 expiries)
 {
 	struct task *leader = t->group_leader;
 	int sig = info->signo, err = 0;
@@ -310,9 +335,13 @@ send_signal(struct task *t, const struct kernel_siginfo *info, bool whole_proces
 	/* Ignored signals are dropped now, unless blocked: the disposition may change meanwhile. */
 	if (!(t->sig_blocked & sigmask(sig)) && sig_handler_ignores(sig_action(t, sig), sig))
 		goto out;
-	err = pending_add(whole_process ? &leader->sig_shared : &t->sig_pending, info);
-	if (err)
+	struct sigpending *p = whole_process ? &leader->sig_shared : &t->sig_pending;
+	if (owned) {
+		if (!pending_add_owned(p, owned, expiries))
+			goto out;
+	} else if ((err = pending_add(p, info)) != 0) {
 		goto out;
+	}
 	struct task *target = whole_process ? pick_thread(leader, sig) : t;
 	if (!target || !wants_signal(target, sig))
 		goto out; /* pending until a thread unblocks it */
@@ -330,13 +359,50 @@ out:
 int
 signal_send_process(struct task *p, const struct kernel_siginfo *info)
 {
-	return send_signal(p, info, true);
+	return send_signal(p, info, true, NULL, 0);
 }
 
 int
 signal_send_thread(struct task *t, const struct kernel_siginfo *info)
 {
-	return send_signal(t, info, false);
+	return send_signal(t, info, false, NULL, 0);
+}
+
+void
+signal_send_timer(struct task *t, struct sigqueue *q, bool whole_process, u64 expiries)
+{
+	send_signal(t, &q->info, whole_process, q, expiries);
+}
+
+void
+signal_disown(struct task *t, struct sigqueue *q)
+{
+	u64 flags = sighand_lock(t);
+	bool pending = !list_empty(&q->link);
+
+	q->owned = false;
+	sighand_unlock(t, flags);
+	if (!pending)
+		kfree(q);
+}
+
+int
+signal_last_overrun(struct task *t, struct sigqueue *q)
+{
+	u64 flags = sighand_lock(t);
+	int overrun = q->last_overrun;
+
+	sighand_unlock(t, flags);
+	return overrun;
+}
+
+void
+signal_reset_overrun(struct task *t, struct sigqueue *q)
+{
+	u64 flags = sighand_lock(t);
+
+	q->last_overrun = 0;
+	sighand_unlock(t, flags);
 }
 
 void
@@ -605,8 +671,10 @@ signal_free(struct task *t)
 {
 	if (!t->sighand)
 		return; /* a kernel thread, or a fork that failed before its signal state */
+	u64 flags = sighand_lock(t); /* a timer's owned siginfo may be looked at meanwhile */
 	pending_flush(&t->sig_pending, ~0ul);
 	pending_flush(&t->sig_shared, ~0ul);
+	sighand_unlock(t, flags);
 	sighand_put(t->sighand);
 	t->sighand = NULL;
 }

@@ -11,6 +11,7 @@
  * are charged nothing while the CPU idles.
  */
 #include "kernel/time/cputime.h"
+#include "mm/vm.h"
 #include "kernel/x86/entry.h"
 #include "uapi/errno.h"
 #include "kernel/syscall/syscall.h"
@@ -159,7 +160,7 @@ cputime_ns(u64 cycles)
 }
 
 void
-fill_rusage(struct kernel_rusage *ru, struct cputime c, u64 minflt)
+fill_rusage(struct kernel_rusage *ru, struct cputime c, u64 minflt, u64 maxrss_kb)
 {
 	c = cputime_selected(c);
 	u64 u = cputime_ns(c.user) / 1000, s = cputime_ns(c.sys) / 1000;
@@ -170,6 +171,20 @@ fill_rusage(struct kernel_rusage *ru, struct cputime c, u64 minflt)
 	ru->ru_stime.tv_sec = (s64)(s / 1000000);
 	ru->ru_stime.tv_usec = (s64)(s % 1000000);
 	ru->ru_minflt = (s64)minflt;
+	ru->ru_maxrss = (s64)maxrss_kb;
+}
+
+/*
+ * ru_maxrss of the caller's process (Linux's, for RUSAGE_SELF and
+ * RUSAGE_THREAD alike): the largest resident set of the address spaces it
+ * had, the current one's high-water mark included.
+ */
+static u64
+own_maxrss_kb(struct task *t)
+{
+	u64 kb = READ_ONCE(t->group_leader->maxrss_kb);
+
+	return t->mm ? MAX(kb, READ_ONCE(t->mm->hiwater_rss) * (PAGE_SIZE / 1024)) : kb;
 }
 
 /* ---- the system calls that report CPU time ------------------------------------ */
@@ -181,14 +196,15 @@ SYSCALL2(getrusage, int, who, struct kernel_rusage __user *, uru)
 
 	switch (who) {
 	case RUSAGE_SELF:
-		fill_rusage(&ru, cputime_read_process(t), t->minor_faults);
+		fill_rusage(&ru, cputime_read_process(t), t->minor_faults, own_maxrss_kb(t));
 		break;
 	case RUSAGE_THREAD:
-		fill_rusage(&ru, cputime_read(t), t->minor_faults);
+		fill_rusage(&ru, cputime_read(t), t->minor_faults, own_maxrss_kb(t));
 		break;
 	case RUSAGE_CHILDREN:
 		fill_rusage(&ru, t->group_leader->children_time,
-			    t->group_leader->children_minor_faults);
+			    t->group_leader->children_minor_faults,
+			    READ_ONCE(t->group_leader->children_maxrss_kb));
 		break;
 	default:
 		return -EINVAL;

@@ -47,7 +47,7 @@ struct cputime cputime_read_process_locked(struct task *t);
 /* Cycles of CPU time to nanoseconds. */
 u64 cputime_ns(u64 cycles);
 
-/* c as the knob selects it (raw sums, as wait4's, are fine). */
-void fill_rusage(struct kernel_rusage *ru, struct cputime c, u64 minflt);
+/* c as the knob selects it (raw sums, as wait4's, are fine); maxrss in KB. */
+void fill_rusage(struct kernel_rusage *ru, struct cputime c, u64 minflt, u64 maxrss_kb);
 
 #endif

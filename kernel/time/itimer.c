@@ -22,12 +22,13 @@
 
 /* Timer context: interrupts off, on whichever CPU's tick saw the deadline. */
 static void
-itimer_expired(struct timer *tm)
+itimer_expired(struct timer *tm, u64 expiries)
 {
 	struct task *leader = container_of(tm, struct task, real_timer);
 	struct kernel_siginfo info = { .signo = SIGALRM, .code = SI_KERNEL };
 	u64 flags = spin_lock_irqsave(&tasks_lock);
 
+	(void)expiries; /* one SIGALRM however many: a standard signal is pending at most once */
 	signal_send_process(leader, &info);
 	spin_unlock_irqrestore(&tasks_lock, flags);
 }

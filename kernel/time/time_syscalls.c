@@ -9,6 +9,7 @@
  * (the TSC), which MONOTONIC follows; an absolute REALTIME sleep is
  * measured from the wall clock's reading when it starts.
  */
+#include "kernel/time/clock.h"
 #include "kernel/time/cputime.h"
 #include "uapi/errno.h"
 #include "kernel/sched/sched.h"
@@ -48,28 +49,53 @@ cpu_clock_task(int pid, bool thread)
 	return t->group_leader == t ? t : NULL;
 }
 
-static s64
-cpu_clock_ns(int clock)
+int
+cpu_clock_bind(int clock, struct cpu_clock *c)
 {
+	if (clock == CLOCK_PROCESS_CPUTIME_ID || clock == CLOCK_THREAD_CPUTIME_ID) {
+		bool thread = clock == CLOCK_THREAD_CPUTIME_ID;
+		*c = (struct cpu_clock){ thread ? current()->pid : current()->tgid, thread, false };
+		return 0;
+	}
+	if (clock >= 0 || (clock & 3) == CPUCLOCK_INVALID)
+		return -EINVAL;
 	int pid = ~(clock >> 3); /* the shift keeps the sign: ~ gives pid back */
 	bool thread = clock & CPUCLOCK_PERTHREAD;
-	int what = clock & 3;
-	struct cputime c;
-
-	if (what == CPUCLOCK_INVALID)
-		return -EINVAL;
 	u64 flags = spin_lock_irqsave(&tasks_lock);
 	struct task *t = cpu_clock_task(pid, thread);
 	if (t)
-		c = thread ? cputime_read(t) : cputime_read_process_locked(t);
+		*c = (struct cpu_clock){ thread ? t->pid : t->tgid, thread,
+					 (clock & 3) == CPUCLOCK_VIRT };
 	spin_unlock_irqrestore(&tasks_lock, flags);
-	if (!t)
-		return -EINVAL;
-	return (s64)cputime_ns(what == CPUCLOCK_VIRT ? c.user : c.user + c.sys);
+	return t ? 0 : -EINVAL;
 }
 
-/* The clock's reading in ns, or -EINVAL for an unknown clock. */
+s64
+cpu_clock_read_locked(const struct cpu_clock *c)
+{
+	struct task *t = task_find(c->pid);
+	struct cputime time;
+
+	if (!t || (!c->thread && t->group_leader != t))
+		return -EINVAL;
+	time = c->thread ? cputime_read(t) : cputime_read_process_locked(t);
+	return (s64)cputime_ns(c->user_only ? time.user : time.user + time.sys);
+}
+
 static s64
+cpu_clock_ns(int clock)
+{
+	struct cpu_clock c;
+
+	if (cpu_clock_bind(clock, &c))
+		return -EINVAL;
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	s64 ns = cpu_clock_read_locked(&c);
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return ns;
+}
+
+s64
 clock_read_ns(int clock)
 {
 	if (clock < 0)
@@ -82,11 +108,11 @@ clock_read_ns(int clock)
 		struct cputime c = cputime_read(current());
 		return (s64)cputime_ns(c.user + c.sys);
 	}
-	u64 ns = timekeeping_read_ns(clock);
-	return ns == ~0ull ? -EINVAL : (s64)ns;
+	u64 ns = timekeeping_read_ns(clock == CLOCK_TAI ? CLOCK_REALTIME : clock);
+	return ns == ~0ull ? -EINVAL : (s64)ns; /* TAI: rewind's TAI offset is always 0 */
 }
 
-static struct kernel_timespec
+struct kernel_timespec
 ns_to_timespec(u64 ns)
 {
 	return (struct kernel_timespec){ (s64)(ns / NSEC_PER_SEC), (s64)(ns % NSEC_PER_SEC) };
@@ -102,7 +128,7 @@ ns_to_timespec(u64 ns)
 #define KTIME_SEC_MAX  (KTIME_MAX_NS / NSEC_PER_SEC)
 #define SETTOD_SEC_MAX (KTIME_SEC_MAX - 30 * 365ull * 86400)
 
-static int
+int
 timespec_to_ns(const struct kernel_timespec *ts, u64 *ns)
 {
 	if (ts->tv_sec < 0 || ts->tv_nsec < 0 || ts->tv_nsec >= (s64)NSEC_PER_SEC)
@@ -248,6 +274,7 @@ sleepable_clock(int clock)
 	case CLOCK_REALTIME:
 	case CLOCK_MONOTONIC:
 	case CLOCK_BOOTTIME:
+	case CLOCK_TAI:
 		return 0;
 	case CLOCK_MONOTONIC_RAW:
 	case CLOCK_REALTIME_COARSE:

@@ -19,7 +19,7 @@ static struct spinlock timers_lock = SPINLOCK_INIT("timers");
 static u64 next_deadline = ~0ul; /* the first pending deadline; READ_ONCE outside the lock */
 
 void
-timer_init(struct timer *t, void (*fn)(struct timer *))
+timer_init(struct timer *t, void (*fn)(struct timer *, u64))
 {
 	list_init(&t->link);
 	t->deadline = 0;
@@ -92,9 +92,12 @@ timer_cancel(struct timer *t)
 	}
 }
 
-/* The first due timer, taken off the list (and re-armed if periodic), or NULL; timers_lock held. */
+/*
+ * The first due timer, taken off the list (and re-armed if periodic), or
+ * NULL; *expiries gets the periods it stands for. timers_lock held.
+ */
 static struct timer *
-take_due(u64 now)
+take_due(u64 now, u64 *expiries)
 {
 	if (list_empty(&pending))
 		return NULL;
@@ -102,10 +105,11 @@ take_due(u64 now)
 	if (t->deadline > now)
 		return NULL;
 	unlink(t);
+	*expiries = 1;
 	if (t->period) {
 		/* Expiries missed while nobody looked collapse into this one. */
-		u64 missed = (now - t->deadline) / t->period;
-		t->deadline += (missed + 1) * t->period;
+		*expiries += (now - t->deadline) / t->period;
+		t->deadline += *expiries * t->period;
 		insert(t);
 	}
 	t->running++;
@@ -121,9 +125,10 @@ timers_run(void)
 		return;
 	u64 flags = spin_lock_irqsave(&timers_lock);
 	struct timer *t;
-	while ((t = take_due(now)) != NULL) {
+	u64 expiries;
+	while ((t = take_due(now, &expiries)) != NULL) {
 		spin_unlock_irqrestore(&timers_lock, flags);
-		t->fn(t);
+		t->fn(t, expiries);
 		flags = spin_lock_irqsave(&timers_lock);
 		t->running--;
 	}

@@ -2,8 +2,9 @@
  * timer.h - kernel timers: a function called at a TSC deadline, once or
  * periodically, from the timer interrupt of the first CPU whose tick sees
  * the deadline passed (so the resolution is one tick). For ITIMER_REAL and
- * alarm (kernel/time/itimer.c); timed sleeps have their own per-CPU lists in
- * sched.c because they only need a wake-up.
+ * alarm (kernel/time/itimer.c) and the POSIX timers (posix_timer.c); timed
+ * sleeps have their own per-CPU lists in sched.c because they only need a
+ * wake-up.
  */
 #ifndef REWIND_TIMER_H
 #define REWIND_TIMER_H
@@ -12,14 +13,21 @@
 #include "kernel/lib/types.h"
 
 struct timer {
-	struct list_head link;	    /* on the pending list, by deadline; empty when not armed */
-	u64 deadline;		    /* TSC */
-	u64 period;		    /* TSC cycles between expiries, or 0 for once */
-	void (*fn)(struct timer *); /* interrupts off, in interrupt context: must not sleep */
-	int running;		    /* calls of fn in progress */
+	struct list_head link; /* on the pending list, by deadline; empty when not armed */
+	u64 deadline;	       /* TSC */
+	u64 period;	       /* TSC cycles between expiries, or 0 for once */
+	/*
+	 * Interrupts off, in interrupt context: must not sleep. expiries: the
+	 * periods that passed since the last call (1, or more when the tick
+	 * came later than a period), which POSIX timers count as overruns.
+	 * Calls for one timer may overlap on two CPUs when its period is shorter
+	 * than the tick.
+	 */
+	void (*fn)(struct timer *, u64 expiries);
+	int running; /* calls of fn in progress */
 };
 
-void timer_init(struct timer *t, void (*fn)(struct timer *));
+void timer_init(struct timer *t, void (*fn)(struct timer *, u64));
 /* (Re)arms t for deadline, then every period cycles (0: once); deadline 0 disarms. */
 void timer_arm(struct timer *t, u64 deadline, u64 period);
 /* Cycles until t's next expiry (at least 1 while armed), or 0 when it is not armed. */

@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 TEST(brk)
@@ -414,4 +416,176 @@ TEST(syscall_demand_paging)
 	CHECK(pwrite(fd, q, LEN, 0) == LEN); /* q was never touched: zeros */
 	CHECK(pread(fd, p, LEN, 0) == LEN);
 	CHECK(all_bytes(p, LEN, 0));
+}
+
+/* Maps and touches mb MiB of fresh anonymous memory; returns it. */
+static char *
+touch_mib(size_t mb)
+{
+	char *p = mmap(NULL, mb << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	CHECK(p != MAP_FAILED);
+	for (size_t off = 0; off < mb << 20; off += 4096)
+		p[off] = 1;
+	return p;
+}
+
+static long
+maxrss_kb(int who)
+{
+	struct rusage ru;
+
+	EXPECT_OK(getrusage(who, &ru));
+	return ru.ru_maxrss;
+}
+
+/* ru_maxrss is the high-water mark of the resident set: it covers what was touched and stays. */
+TEST(getrusage_maxrss)
+{
+	char *p = touch_mib(16);
+	long peak = maxrss_kb(RUSAGE_SELF);
+
+	CHECK(peak >= 16 << 10);
+	CHECK(maxrss_kb(RUSAGE_THREAD) >= 16 << 10);
+	EXPECT_OK(munmap(p, 16 << 20));
+	CHECK(maxrss_kb(RUSAGE_SELF) >= peak);
+
+	pid_t pid = xfork();
+	if (pid == 0) {
+		touch_mib(32);
+		_exit(0);
+	}
+	struct rusage ru;
+	int status;
+	EXPECT_OK(wait4(pid, &status, 0, &ru));
+	CHECK(ru.ru_maxrss >= 32 << 10);
+	CHECK(maxrss_kb(RUSAGE_CHILDREN) >= 32 << 10);
+}
+
+/* Advice newer than musl's headers (Linux 5.14 and 5.18). */
+#define ADVICE_POPULATE_READ   22
+#define ADVICE_POPULATE_WRITE  23
+#define ADVICE_DONTNEED_LOCKED 24
+
+/* A child's verdict on the area at p after fork: 0 absent, 1 there with its data, 2 there but zero. */
+static int
+seen_by_child(const unsigned char *p)
+{
+	pid_t pid = xfork();
+
+	if (pid == 0) {
+		if (madvise((void *)p, PAGE, MADV_NORMAL) < 0)
+			_exit(errno == ENOMEM ? 0 : 9);
+		_exit(p[0] == 0x5a ? 1 : p[0] == 0 ? 2 : 9);
+	}
+	int status = wait_status(pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) != 9);
+	return WEXITSTATUS(status);
+}
+
+TEST(madvise_advice)
+{
+	static const int accepted[] = {
+		MADV_NORMAL,	 MADV_RANDOM,	       MADV_SEQUENTIAL,
+		MADV_WILLNEED,	 MADV_HUGEPAGE,	       MADV_NOHUGEPAGE,
+		MADV_DONTDUMP,	 MADV_DODUMP,	       MADV_COLD,
+		MADV_PAGEOUT,	 ADVICE_POPULATE_READ, ADVICE_POPULATE_WRITE,
+		MADV_KEEPONFORK, MADV_DOFORK,	       MADV_FREE
+	};
+	unsigned char *p = map_anon(4 * PAGE, PROT_READ | PROT_WRITE);
+
+	memset(p, 0x5a, 4 * PAGE);
+	for (size_t i = 0; i < sizeof(accepted) / sizeof(accepted[0]); i++)
+		if (madvise(p, 4 * PAGE, accepted[i]) < 0)
+			fail("madvise(%d) failed with %s", accepted[i], errname(errno));
+	memset(p, 0x5a, 4 * PAGE); /* MADV_FREE may have taken the data: written again, it stays */
+	EXPECT_ERR(EINVAL, madvise(p, PAGE, 12345));
+	EXPECT_ERR(EINVAL, madvise(p, PAGE, -1));
+	/* The advice reaches the mapped parts; a hole makes it ENOMEM. */
+	EXPECT_OK(munmap(p + PAGE, PAGE));
+	EXPECT_ERR(ENOMEM, madvise(p, 3 * PAGE, MADV_NORMAL));
+	EXPECT_ERR(ENOMEM, madvise(p, 3 * PAGE, ADVICE_POPULATE_READ));
+
+	/* What fork gives a child: nothing with DONTFORK, zeros with WIPEONFORK. */
+	CHECK(seen_by_child(p) == 1);
+	EXPECT_OK(madvise(p, PAGE, MADV_DONTFORK));
+	CHECK(seen_by_child(p) == 0);
+	EXPECT_OK(madvise(p, PAGE, MADV_DOFORK));
+	EXPECT_OK(madvise(p, PAGE, MADV_WIPEONFORK));
+	CHECK(seen_by_child(p) == 2);
+	CHECK(p[0] == 0x5a);
+	EXPECT_OK(madvise(p, PAGE, MADV_KEEPONFORK));
+	CHECK(seen_by_child(p) == 1);
+
+	/* Refused where they do not fit: file pages, read-only pages. */
+	unsigned char data[PAGE];
+	memset(data, 'd', sizeof(data));
+	int fd = create_file("f", data, sizeof(data), 0644);
+	unsigned char *f = mmap(NULL, PAGE, PROT_READ, MAP_PRIVATE, fd, 0);
+	CHECK(f != MAP_FAILED);
+	EXPECT_ERR(EINVAL, madvise(f, PAGE, MADV_FREE));
+	EXPECT_ERR(EINVAL, madvise(f, PAGE, MADV_WIPEONFORK));
+	EXPECT_ERR(EINVAL, madvise(f, PAGE, ADVICE_POPULATE_WRITE));
+	EXPECT_OK(madvise(f, PAGE, ADVICE_POPULATE_READ));
+	CHECK(f[0] == 'd');
+}
+
+TEST(mlock_family)
+{
+	unsigned char *p = map_anon(4 * PAGE, PROT_READ | PROT_WRITE);
+
+	EXPECT_OK(mlock(p + 1, 2 * PAGE)); /* any address: the pages it touches */
+	EXPECT_OK(munlock(p, 4 * PAGE));
+	EXPECT_OK(syscall(SYS_mlock2, p, PAGE, MLOCK_ONFAULT));
+	EXPECT_ERR(EINVAL, syscall(SYS_mlock2, p, PAGE, 2));
+	/* Locked pages may not be dropped, except by ADVICE_DONTNEED_LOCKED. */
+	EXPECT_OK(mlock(p, PAGE));
+	EXPECT_ERR(EINVAL, madvise(p, PAGE, MADV_DONTNEED));
+	EXPECT_ERR(EINVAL, madvise(p, PAGE, MADV_COLD));
+	EXPECT_OK(madvise(p, PAGE, ADVICE_DONTNEED_LOCKED));
+	EXPECT_OK(munlockall());
+	EXPECT_OK(madvise(p, PAGE, MADV_DONTNEED));
+
+	EXPECT_OK(munmap(p + 3 * PAGE, PAGE));
+	EXPECT_ERR(ENOMEM, mlock(p, 4 * PAGE));
+	EXPECT_ERR(ENOMEM, munlock(p + 3 * PAGE, PAGE));
+	EXPECT_ERR(EINVAL, mlock(p, -PAGE));
+	EXPECT_ERR(EINVAL, mlockall(0));
+	EXPECT_ERR(EINVAL, mlockall(MCL_ONFAULT));
+	EXPECT_ERR(EINVAL, mlockall(8));
+	EXPECT_OK(mlockall(MCL_CURRENT | MCL_FUTURE));
+	EXPECT_OK(munlockall());
+}
+
+static void
+mlock_unprivileged(void)
+{
+	unsigned char *p =
+		mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct rlimit one_page = { PAGE, PAGE }, none = { 0, 0 };
+
+	if (p == MAP_FAILED || setrlimit(RLIMIT_MEMLOCK, &one_page) || setuid(65534))
+		_exit(10);
+	if (mlock(p, 2 * PAGE) != -1 || errno != ENOMEM)
+		_exit(11);
+	if (mlock(p, PAGE) || mlock(p, PAGE)) /* locking a locked page again costs nothing */
+		_exit(12);
+	if (mlockall(MCL_CURRENT) != -1 || errno != ENOMEM)
+		_exit(13);
+	if (munlock(p, PAGE) || setrlimit(RLIMIT_MEMLOCK, &none))
+		_exit(14);
+	if (mlock(p, PAGE) != -1 || errno != EPERM)
+		_exit(15);
+	_exit(0);
+}
+
+TEST(mlock_limit)
+{
+	if (geteuid() != 0)
+		skip("needs root to become another user");
+	pid_t pid = xfork();
+
+	if (pid == 0)
+		mlock_unprivileged();
+	expect_exited(wait_status(pid), 0, "RLIMIT_MEMLOCK for an unprivileged process");
 }

@@ -9,10 +9,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/times.h>
@@ -420,4 +422,104 @@ TEST(int80)
 	CHECK(ret == getpid());
 	__asm__ volatile("int $0x80" : "=a"(ret) : "a"(1000L) : "rcx", "r11", "memory");
 	CHECK(ret == -ENOSYS);
+}
+
+static int pdeath_pipe[2];
+
+/* Forks the child that asks for SIGKILL when this thread dies; returns once it has asked. */
+static void *
+fork_orphan_to_be(void *pidp)
+{
+	pid_t pid = fork();
+	char c;
+
+	if (pid == 0) {
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+			_exit(3);
+		if (write(pdeath_pipe[1], "r", 1) != 1)
+			_exit(4);
+		for (;;)
+			pause();
+	}
+	*(pid_t *)pidp = pid;
+	if (pid > 0 && read(pdeath_pipe[0], &c, 1) != 1)
+		*(pid_t *)pidp = -1;
+	return NULL; /* this thread ends: its child is told, though the process lives on */
+}
+
+/* The middle process: a thread of it forks, then exits; the child must die of SIGKILL. */
+static void
+pdeath_middle(void)
+{
+	pthread_t t;
+	pid_t child = 0;
+	int status;
+
+	if (pipe(pdeath_pipe) || pthread_create(&t, NULL, fork_orphan_to_be, &child) ||
+	    pthread_join(t, NULL) || child <= 0)
+		_exit(10);
+	if (waitpid(child, &status, 0) != child)
+		_exit(11);
+	_exit(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL ? 0 : 12);
+}
+
+TEST(prctl_pdeathsig)
+{
+	int sig = -1;
+
+	EXPECT_ERR(EINVAL, prctl(PR_SET_PDEATHSIG, 65));
+	EXPECT_OK(prctl(PR_SET_PDEATHSIG, SIGUSR1));
+	EXPECT_OK(prctl(PR_GET_PDEATHSIG, &sig));
+	CHECK(sig == SIGUSR1);
+	EXPECT_ERR(EFAULT, prctl(PR_GET_PDEATHSIG, (void *)1));
+	pid_t pid = xfork();
+	if (pid == 0) { /* fork does not pass it on */
+		prctl(PR_GET_PDEATHSIG, &sig);
+		_exit(sig);
+	}
+	expect_exited(wait_status(pid), 0, "a forked child's PR_GET_PDEATHSIG");
+	EXPECT_OK(prctl(PR_SET_PDEATHSIG, 0));
+
+	pid = xfork();
+	if (pid == 0)
+		pdeath_middle();
+	expect_exited(wait_status(pid), 0, "a child whose parent thread exited");
+}
+
+/* capget's structures (musl has no <linux/capability.h>). */
+struct cap_header {
+	unsigned version;
+	int pid;
+};
+struct cap_data {
+	unsigned effective, permitted, inheritable;
+};
+#define CAPS_V3 0x20080522
+
+TEST(capget)
+{
+	struct cap_header hdr = { 0, 0 };
+	struct cap_data data[2];
+
+	EXPECT_ERR(EINVAL, syscall(SYS_capget, &hdr, data));
+	CHECK(hdr.version == CAPS_V3); /* the version the kernel prefers, written back */
+	EXPECT_OK(syscall(SYS_capget, &hdr, NULL));
+	EXPECT_OK(syscall(SYS_capget, &hdr, data));
+	CHECK(!(data[0].effective & ~data[0].permitted) &&
+	      !(data[1].effective & ~data[1].permitted));
+	hdr.pid = -1;
+	EXPECT_ERR(EINVAL, syscall(SYS_capget, &hdr, data));
+	hdr.pid = 0x3ffffff0;
+	EXPECT_ERR(ESRCH, syscall(SYS_capget, &hdr, data));
+	EXPECT_ERR(EFAULT, syscall(SYS_capget, (void *)1, data));
+	if (geteuid() != 0)
+		return;
+	pid_t pid = xfork();
+	if (pid == 0) { /* root that becomes another user keeps no capability */
+		hdr.pid = 0;
+		if (setuid(65534) || syscall(SYS_capget, &hdr, data))
+			_exit(2);
+		_exit(data[0].effective || data[0].permitted || data[1].effective ? 3 : 0);
+	}
+	expect_exited(wait_status(pid), 0, "capget after setuid");
 }

@@ -12,6 +12,7 @@
 #include <sys/random.h>
 #include <sys/syscall.h>
 #include <grp.h>
+#include <sys/timex.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -44,6 +45,47 @@ TEST(clocks)
 	CHECK(res.tv_sec == 0 && res.tv_nsec > 0);
 	EXPECT_ERR(EINVAL, syscall(SYS_clock_gettime, 12345, &a));
 	EXPECT_ERR(EINVAL, syscall(SYS_clock_getres, 12345, &a));
+}
+
+/*
+ * adjtimex's query: the state is the machine's (synchronized or not), but
+ * the tick, the tolerance and the time are fixed by the ABI or measurable.
+ */
+TEST(adjtimex_query)
+{
+	struct timex tx = { 0 };
+	struct timespec before, after;
+
+	EXPECT_OK(clock_gettime(CLOCK_REALTIME, &before));
+	long state = EXPECT_OK(syscall(SYS_adjtimex, &tx));
+	EXPECT_OK(clock_gettime(CLOCK_REALTIME, &after));
+	CHECK(state >= TIME_OK && state <= TIME_ERROR);
+	CHECK(tx.tick == 10000 && tx.tolerance == 500 << 16);
+	CHECK(tx.time.tv_sec >= before.tv_sec && tx.time.tv_sec <= after.tv_sec);
+	tx.modes = ADJ_OFFSET_SS_READ;
+	EXPECT_OK(syscall(SYS_clock_adjtime, CLOCK_REALTIME, &tx));
+	tx.modes = 0;
+	EXPECT_ERR(EOPNOTSUPP, syscall(SYS_clock_adjtime, CLOCK_MONOTONIC, &tx));
+	EXPECT_ERR(EOPNOTSUPP, syscall(SYS_clock_adjtime, CLOCK_PROCESS_CPUTIME_ID, &tx));
+	EXPECT_ERR(EINVAL, syscall(SYS_clock_adjtime, 10, &tx));
+	EXPECT_ERR(EINVAL, syscall(SYS_clock_adjtime, 12345, &tx));
+	EXPECT_ERR(EFAULT, syscall(SYS_clock_adjtime, CLOCK_REALTIME, (void *)1));
+	EXPECT_ERR(EFAULT, syscall(SYS_adjtimex, (void *)1));
+	/* Checked before anything would change (root may change the rest; not tried here). */
+	tx.modes = ADJ_TICK;
+	tx.tick = 1;
+	EXPECT_ERR(geteuid() ? EPERM : EINVAL, syscall(SYS_adjtimex, &tx));
+}
+
+/* CLOCK_TAI runs ahead of REALTIME by the TAI offset, which is never negative. */
+TEST(clock_tai)
+{
+	struct timespec real, tai;
+
+	EXPECT_OK(clock_gettime(CLOCK_REALTIME, &real));
+	EXPECT_OK(clock_gettime(CLOCK_TAI, &tai));
+	CHECK(tai.tv_sec >= real.tv_sec);
+	EXPECT_OK(clock_getres(CLOCK_TAI, &tai));
 }
 
 TEST(nanosleep)

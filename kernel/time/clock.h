@@ -1,0 +1,37 @@
+/*
+ * clock.h - the clocks user space names by id (clock_gettime's), as the
+ * clock and timer calls share them: reading one, the CPU-time clocks bound
+ * to the task they measure, and the timespec conversions. In
+ * time_syscalls.c.
+ */
+#ifndef REWIND_CLOCK_H
+#define REWIND_CLOCK_H
+
+#include "kernel/lib/types.h"
+#include "uapi/time.h"
+
+/* The clock's reading in ns for the caller, or -EINVAL for an unknown clock. */
+s64 clock_read_ns(int clock);
+
+/* A CPU-time clock tied to its task: a timer on it keeps measuring that task. */
+struct cpu_clock {
+	int pid;	/* the thread's id, or the process's (its leader's) */
+	bool thread;	/* that thread alone, else its whole process */
+	bool user_only; /* user time only ("virt"), else user + system */
+};
+
+/*
+ * The task CPU-time clock id clock measures for the caller
+ * (CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID, or an id built by
+ * clock_getcpuclockid): 0, or -EINVAL if it is no CPU-time clock or names
+ * no task the caller may read.
+ */
+int cpu_clock_bind(int clock, struct cpu_clock *c);
+/* Its reading in ns, tasks_lock held; -EINVAL once the task is gone. */
+s64 cpu_clock_read_locked(const struct cpu_clock *c);
+
+/* ts in ns, clamped to Linux's KTIME_MAX; -EINVAL unless 0 <= tv_sec and 0 <= tv_nsec < 1e9. */
+int timespec_to_ns(const struct kernel_timespec *ts, u64 *ns);
+struct kernel_timespec ns_to_timespec(u64 ns);
+
+#endif
