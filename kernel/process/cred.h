@@ -1,14 +1,17 @@
 /*
- * cred.h - who a process is: its real, effective and saved user ids
- * (getuid, setuid, setreuid, setresuid and their readers, cred.c).
+ * cred.h - who a process is: its real, effective and saved user ids and
+ * group ids (the set*id and get*id calls, cred.c).
  *
  * rewind's first process is root, as the first process of a Linux
  * initramfs is, and so is everything it starts unless a program gives
  * that up with setuid. Privilege is an effective uid of 0: it stands for
- * every capability Linux's root has, and is what raising a hard resource
- * limit (rlimit.h) or forking past RLIMIT_NPROC takes. Not modelled: group
- * ids (every process has gid 0), file permission checks and the uid checks
- * of kill - a process that gave up root still opens and signals as root.
+ * every capability Linux's root has, and is what changing to ids it does
+ * not hold (CAP_SETUID, CAP_SETGID), raising a hard resource limit
+ * (rlimit.h) or forking past RLIMIT_NPROC takes. Not modelled:
+ * supplementary groups (the list is always empty), the file-system ids
+ * (they follow the effective ones), file permission checks and the uid
+ * checks of kill - a process that gave up root still opens and signals
+ * as root.
  */
 #ifndef REWIND_CRED_H
 #define REWIND_CRED_H
@@ -19,7 +22,14 @@
 static inline bool
 privileged(void)
 {
-	return READ_ONCE(current()->group_leader->euid) == 0;
+	return READ_ONCE(current()->group_leader->uids.effective) == 0;
+}
+
+/* Whether all three of ids are id (prlimit's and the NPROC count's "same user"). */
+static inline bool
+all_ids_are(const struct id_set *ids, u32 id)
+{
+	return ids->real == id && ids->effective == id && ids->saved == id;
 }
 
 #endif
