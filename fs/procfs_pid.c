@@ -568,7 +568,11 @@ static const struct proc_dir proc_task_dir = { .next = tid_next, .find = tid_fin
 /* "task" is last, so that a thread's directory can show all the entries but it. */
 static const struct proc_entry pid_entries[] = {
 	{ .name = "cmdline", .mode = S_IFREG | 0444, .show = show_cmdline },
-	{ .name = "comm", .mode = S_IFREG | 0644, .show = show_comm, .write = write_comm },
+	{ .name = "comm",
+	  .mode = S_IFREG | 0644,
+	  .show = show_comm,
+	  .write = write_comm,
+	  .self_writable = true },
 	{ .name = "cwd", .mode = S_IFLNK | 0777, .link = show_cwd, .jump = jump_cwd },
 	{ .name = "exe", .mode = S_IFLNK | 0777, .link = show_exe, .jump = jump_exe },
 	{ .name = "environ", .mode = S_IFREG | 0400, .show = show_environ },
