@@ -22,6 +22,7 @@
 #include "fs/vfs.h"
 #include "uapi/errno.h"
 #include "kernel/knobs.h"
+#include "kernel/process/cred.h"
 #include "kernel/lib/string.h"
 #include "mm/kmalloc.h"
 #include "mm/page_alloc.h"
@@ -59,6 +60,8 @@ ramfs_new_inode(u32 mode)
 	if (!inode)
 		return NULL;
 	inode->dev = DEV_RAMFS;
+	inode->uid = current_fsuid(); /* the creator's, as on Linux */
+	inode->gid = current_fsgid();
 	if (S_ISDIR(mode))
 		inode->nlink = 2; /* its name and its "." */
 	return inode;

@@ -7,11 +7,13 @@
  * that up with setuid. Privilege is an effective uid of 0: it stands for
  * every capability Linux's root has, and is what changing to ids it does
  * not hold (CAP_SETUID, CAP_SETGID), raising a hard resource limit
- * (rlimit.h) or forking past RLIMIT_NPROC takes. Not modelled:
- * supplementary groups (the list is always empty), the file-system ids
- * (they follow the effective ones), file permission checks and the uid
- * checks of kill - a process that gave up root still opens and signals
- * as root.
+ * (rlimit.h), forking past RLIMIT_NPROC, changing another user's file's
+ * mode, owner or times (CAP_FOWNER, CAP_CHOWN: fs/attr.c) and writing
+ * kernel controls in /proc take. A new file belongs to its creator's
+ * effective ids. Not modelled: supplementary groups (the list is always
+ * empty), separate file-system ids (they are the effective ones), the
+ * permission bits at open and the uid checks of kill - a process that
+ * gave up root still opens and signals as root.
  */
 #ifndef REWIND_CRED_H
 #define REWIND_CRED_H
@@ -23,6 +25,26 @@ static inline bool
 privileged(void)
 {
 	return READ_ONCE(current()->group_leader->uids.effective) == 0;
+}
+
+/*
+ * The ids files are made and checked with (Linux's fsuid and fsgid, which
+ * follow the effective ids); root's for a kernel thread.
+ */
+static inline u32
+current_fsuid(void)
+{
+	struct task *leader = current()->group_leader;
+
+	return leader ? READ_ONCE(leader->uids.effective) : 0;
+}
+
+static inline u32
+current_fsgid(void)
+{
+	struct task *leader = current()->group_leader;
+
+	return leader ? READ_ONCE(leader->gids.effective) : 0;
 }
 
 /* Whether all three of ids are id (prlimit's and the NPROC count's "same user"). */

@@ -273,3 +273,88 @@ TEST(mknod_fifo_and_file)
 	EXPECT_OK(unlink("mknod_fifo"));
 	EXPECT_ERR(ENOENT, stat("mknod_fifo", &st));
 }
+
+#define NOBODY_ID 65534
+
+/* Runs check(path) in a child that has become user and group nobody. */
+static void
+as_nobody(void (*check)(const char *), const char *path)
+{
+	pid_t pid = xfork();
+
+	if (pid == 0) {
+		EXPECT_OK(setresgid(NOBODY_ID, NOBODY_ID, NOBODY_ID));
+		EXPECT_OK(setresuid(NOBODY_ID, NOBODY_ID, NOBODY_ID));
+		check(path);
+		_exit(0);
+	}
+	expect_exited(wait_status(pid), 0, "the checks as nobody");
+}
+
+static const struct timespec explicit_times[2] = { { 1000, 0 }, { 2000, 0 } };
+
+/* A file of root's, mode 0644: nobody changes nothing about it. */
+static void
+others_file(const char *path)
+{
+	EXPECT_ERR(EPERM, chmod(path, 0777));
+	EXPECT_ERR(EPERM, chown(path, NOBODY_ID, -1));
+	EXPECT_ERR(EPERM, chown(path, -1, NOBODY_ID));
+	EXPECT_ERR(EPERM, utimensat(AT_FDCWD, path, explicit_times, 0));
+	EXPECT_ERR(EACCES, utimensat(AT_FDCWD, path, NULL, 0)); /* "now" needs write permission */
+	CHECK(mode_of(path) == (S_IFREG | 0644));
+}
+
+/* A file root gave to nobody (group root): its owner changes mode and times, not its owner. */
+static void
+own_file(const char *path)
+{
+	struct stat st;
+
+	EXPECT_OK(chmod(path, 02750)); /* not in the file's group: set-group-ID is dropped */
+	CHECK(mode_of(path) == (S_IFREG | 0750));
+	EXPECT_OK(utimensat(AT_FDCWD, path, explicit_times, 0));
+	EXPECT_OK(stat(path, &st));
+	CHECK(st.st_mtim.tv_sec == 2000);
+	EXPECT_OK(chown(path, NOBODY_ID, -1)); /* to itself: no change */
+	EXPECT_ERR(EPERM, chown(path, 0, -1));
+	EXPECT_OK(chown(path, -1, NOBODY_ID)); /* its own group */
+	EXPECT_OK(chmod(path, 02750));	       /* now kept */
+	CHECK(mode_of(path) == (S_IFREG | 02750));
+	EXPECT_ERR(EPERM, chown(path, -1, 0));
+}
+
+/* Root's file that anyone may write: "now" is allowed, explicit times are not. */
+static void
+writable_file(const char *path)
+{
+	EXPECT_OK(utimensat(AT_FDCWD, path, NULL, 0));
+	EXPECT_ERR(EPERM, utimensat(AT_FDCWD, path, explicit_times, 0));
+	EXPECT_ERR(EPERM, chmod(path, 0600));
+}
+
+/*
+ * Changing a file's metadata takes ownership or root (Linux's
+ * setattr_prepare): trinity, running as nobody, once set /dev/null's mode
+ * to 0. A new file belongs to its creator.
+ */
+TEST(attr_changes_need_ownership)
+{
+	char path[64];
+	struct stat st;
+
+	if (geteuid() != 0)
+		skip("needs root");
+	snprintf(path, sizeof(path), "/tmp/attr_owner_%d", getpid());
+	make_file(path, "x", 1);
+	EXPECT_OK(chmod(path, 0644));
+	EXPECT_OK(stat(path, &st));
+	CHECK(st.st_uid == geteuid() && st.st_gid == getegid());
+	as_nobody(others_file, path);
+	EXPECT_OK(chown(path, NOBODY_ID, 0));
+	as_nobody(own_file, path);
+	EXPECT_OK(chown(path, 0, 0));
+	EXPECT_OK(chmod(path, 0666));
+	as_nobody(writable_file, path);
+	EXPECT_OK(unlink(path));
+}
