@@ -18,7 +18,8 @@
 
 /*
  * The checks of a new name np for symlink and link, dir locked: -EEXIST if
- * it is taken, -ENOENT for "name/" or a removed directory.
+ * it is taken, -ENOENT for "name/" or a removed directory, -EACCES if the
+ * caller may not write the directory.
  */
 static int
 new_name_check(const struct nameparent *np)
@@ -34,7 +35,7 @@ new_name_check(const struct nameparent *np)
 	}
 	if (err != -ENOENT)
 		return err;
-	return np->trailing_slash ? -ENOENT : 0;
+	return np->trailing_slash ? -ENOENT : may_create(np->dir->inode);
 }
 
 int

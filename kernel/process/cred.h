@@ -20,11 +20,13 @@
 
 #include "kernel/process/task.h"
 
-/* Whether the current process holds root's capabilities (an effective uid of 0). */
+/* Whether the current process holds root's capabilities (an effective uid of 0); the kernel's own work does. */
 static inline bool
 privileged(void)
 {
-	return READ_ONCE(current()->group_leader->uids.effective) == 0;
+	struct task *leader = current()->group_leader;
+
+	return !leader || READ_ONCE(leader->uids.effective) == 0;
 }
 
 /*

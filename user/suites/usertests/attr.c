@@ -358,3 +358,67 @@ TEST(attr_changes_need_ownership)
 	as_nobody(writable_file, path);
 	EXPECT_OK(unlink(path));
 }
+
+static char locked_dir[64], sticky_dir[64];
+
+/* Paths under locked_dir (root's, 0755) and sticky_dir (root's, 01777). */
+static const char *
+under(const char *dir, const char *name)
+{
+	static char paths[4][96];
+	static unsigned turn;
+	char *p = paths[turn++ % 4];
+
+	snprintf(p, sizeof(paths[0]), "%s/%s", dir, name);
+	return p;
+}
+
+/* Nobody adds or removes no name in root's 0755 directory; in a sticky one only its own. */
+static void
+directory_checks(const char *unused)
+{
+	(void)unused;
+	EXPECT_ERR(EACCES, open(under(locked_dir, "new"), O_CREAT | O_WRONLY, 0644));
+	EXPECT_ERR(EACCES, mkdir(under(locked_dir, "newdir"), 0755));
+	EXPECT_ERR(EACCES, mknod(under(locked_dir, "fifo"), S_IFIFO | 0644, 0));
+	EXPECT_ERR(EACCES, symlink("x", under(locked_dir, "link")));
+	EXPECT_ERR(EACCES, unlink(under(locked_dir, "file")));
+	EXPECT_ERR(EACCES, rmdir(under(locked_dir, "sub")));
+	EXPECT_ERR(EACCES, rename(under(locked_dir, "file"), under(locked_dir, "moved")));
+	EXPECT_ERR(EACCES, rename(under(locked_dir, "file"), under(sticky_dir, "moved")));
+	/* The sticky directory: root's file stays, nobody's own comes and goes. */
+	EXPECT_ERR(EPERM, unlink(under(sticky_dir, "roots")));
+	EXPECT_ERR(EPERM, rename(under(sticky_dir, "roots"), under(sticky_dir, "mine")));
+	int fd = EXPECT_OK(open(under(sticky_dir, "mine"), O_CREAT | O_WRONLY, 0644));
+	close(fd);
+	/* A hard link of its own file (Linux's protected_hardlinks allows it) into root's directory. */
+	EXPECT_ERR(EACCES, link(under(sticky_dir, "mine"), under(locked_dir, "hard")));
+	EXPECT_OK(rename(under(sticky_dir, "mine"), under(sticky_dir, "mine2")));
+	EXPECT_OK(unlink(under(sticky_dir, "mine2")));
+}
+
+/*
+ * Adding and removing names takes write and search permission on the
+ * directory, and a sticky directory keeps others' names (Linux's
+ * may_create, may_delete): trinity, running as nobody, once replaced
+ * /dev/console with a directory.
+ */
+TEST(directory_changes_need_permission)
+{
+	if (geteuid() != 0)
+		skip("needs root");
+	snprintf(locked_dir, sizeof(locked_dir), "/tmp/locked_%d", getpid());
+	snprintf(sticky_dir, sizeof(sticky_dir), "/tmp/sticky_%d", getpid());
+	EXPECT_OK(mkdir(locked_dir, 0755));
+	EXPECT_OK(mkdir(sticky_dir, 0755));
+	EXPECT_OK(chmod(sticky_dir, 01777));
+	EXPECT_OK(mkdir(under(locked_dir, "sub"), 0755));
+	make_file(under(locked_dir, "file"), "x", 1);
+	make_file(under(sticky_dir, "roots"), "x", 1);
+	as_nobody(directory_checks, NULL);
+	EXPECT_OK(unlink(under(sticky_dir, "roots")));
+	EXPECT_OK(rmdir(sticky_dir));
+	EXPECT_OK(unlink(under(locked_dir, "file")));
+	EXPECT_OK(rmdir(under(locked_dir, "sub")));
+	EXPECT_OK(rmdir(locked_dir));
+}
