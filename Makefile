@@ -197,6 +197,15 @@ WORKERS ?= 4
 fuzz: $(ISO)
 	$(Q)tools/fuzz-check --calls $(CALLS) --seed $(SEED) --workers $(WORKERS) --timeout 86400
 
+# --- Debian's trinity, the Linux system-call fuzzer, on rewind (not in make test) ---
+# make trinity [TRINITY_CALLS=1000000] [SEED=random|N] [CPUS=2]: as user nobody, under
+# leakcheck with lockdebug and kmemdebug (tools/trinity-check; the package: tools/deps --trinity).
+TRINITY_CALLS ?= 1000000
+.PHONY: trinity
+trinity: $(ISO)
+	$(Q)tools/deps --trinity
+	$(Q)tools/trinity-check --calls $(TRINITY_CALLS) --seed $(SEED) --timeout 86400
+
 # --- the torture tests, long (make test runs each once; tools/torture-check) ---
 # make torture [ROUNDS=3] [REPEAT=10]: boots with lockdebug and kmemdebug, each
 # running the in-kernel lock torture and REPEAT rounds of the user-space storms.

@@ -3,10 +3,12 @@
  * fchown, lchown, fchownat; utimensat, futimesat, utimes, utime; and
  * mknod/mknodat, which makes FIFOs (and regular files) by name.
  *
- * Every process is root here (uid and gid 0, no capabilities to lack), so
- * no call checks ownership: root may chmod, chown and set the times of
- * any file, as on Linux. What each call still does as Linux's
- * notify_change: chmod keeps the type bits and sets the 07777 ones; chown
+ * Who may (Linux's setattr_prepare): root changes anything. Otherwise
+ * only the file's owner changes its mode (losing set-group-ID unless the
+ * file's group is its own) or sets explicit times; the owner may give the
+ * file its own group but never another owner; setting the times to "now"
+ * also takes only write permission by the mode bits. Others get EPERM
+ * (EACCES for "now"). What each call then does as Linux's notify_change: chmod keeps the type bits and sets the 07777 ones; chown
  * of anything but a directory clears set-user-ID, and set-group-ID when
  * the group may execute; every change stamps ctime. Times accept
  * UTIME_NOW and UTIME_OMIT, and a NULL array means "now" for both.
@@ -23,6 +25,7 @@
 #include "uapi/time.h"
 #include "uapi/utime.h"
 #include "kernel/syscall/syscall.h"
+#include "kernel/process/cred.h"
 
 #define NSEC_PER_SEC 1000000000l
 
@@ -34,6 +37,26 @@ may_change(struct inode *inode)
 	return err ? err : inode->sb->type == &procfs_type ? -EPERM : 0;
 }
 
+/* Linux's inode_owner_or_capable: the file's owner, or root (CAP_FOWNER). */
+static bool
+owner_or_root(const struct inode *inode)
+{
+	return privileged() || READ_ONCE(inode->uid) == current_fsuid();
+}
+
+/* The mode bits grant the caller writing: the owner's, the group's or the others' (no ACLs). */
+static bool
+mode_permits_write(const struct inode *inode)
+{
+	u32 mode = READ_ONCE(inode->mode);
+
+	if (READ_ONCE(inode->uid) == current_fsuid())
+		return mode & S_IWUSR;
+	if (READ_ONCE(inode->gid) == current_fsgid())
+		return mode & S_IWGRP;
+	return mode & S_IWOTH;
+}
+
 /* ---- chmod --------------------------------------------------------------------- */
 
 static int
@@ -43,7 +66,12 @@ inode_chmod(struct inode *inode, u32 mode)
 
 	if (err)
 		return err;
+	if (!owner_or_root(inode))
+		return -EPERM;
 	mutex_lock(&inode->lock);
+	/* Set-group-ID only for a group the caller is in (or for root: CAP_FSETID). */
+	if (!privileged() && inode->gid != current_fsgid())
+		mode &= ~S_ISGID;
 	WRITE_ONCE(inode->mode, (inode->mode & S_IFMT) | (mode & S_IALLUGO));
 	inode->ctime = fs_now();
 	mutex_unlock(&inode->lock);
@@ -106,6 +134,19 @@ struct owner {
 	u32 uid, gid; /* (u32)-1: leave it */
 };
 
+/* Linux's chown_ok and chgrp_ok: only root gives a file away; its owner may pick its own group. */
+static bool
+may_chown(const struct inode *inode, const struct owner *o)
+{
+	bool owner = inode->uid == current_fsuid();
+
+	if (privileged())
+		return true;
+	return (o->uid == (u32)-1 || (owner && o->uid == inode->uid)) &&
+	       (o->gid == (u32)-1 ||
+		(owner && (o->gid == inode->gid || o->gid == current_fsgid())));
+}
+
 static int
 chown_fn(struct inode *inode, void *arg)
 {
@@ -115,6 +156,10 @@ chown_fn(struct inode *inode, void *arg)
 	if (err)
 		return err;
 	mutex_lock(&inode->lock);
+	if (!may_chown(inode, o)) {
+		mutex_unlock(&inode->lock);
+		return -EPERM;
+	}
 	if (o->uid != (u32)-1)
 		WRITE_ONCE(inode->uid, o->uid);
 	if (o->gid != (u32)-1)
@@ -161,10 +206,17 @@ static int
 times_fn(struct inode *inode, void *arg)
 {
 	const struct kernel_timespec *ts = arg;
+	bool only_now = !ts || (ts[0].tv_nsec == UTIME_NOW && ts[1].tv_nsec == UTIME_NOW);
 	int err = may_change(inode);
 
 	if (err)
 		return err;
+	if (!owner_or_root(inode)) {
+		if (!only_now)
+			return -EPERM;
+		if (!mode_permits_write(inode))
+			return -EACCES;
+	}
 	struct fs_time now = fs_now();
 	struct fs_time *field[2] = { &inode->atime, &inode->mtime };
 	mutex_lock(&inode->lock);

@@ -181,6 +181,8 @@ open_tmpfile(int dirfd, const char *path, u32 flags, u32 mode, struct file **out
 	if (!S_ISDIR(dir->inode->mode))
 		err = -ENOTDIR;
 	else
+		err = may_create(dir->inode);
+	if (!err)
 		err = vfs_create_unnamed(dir, S_IFREG | (mode & S_IALLUGO), &d);
 	if (!err) {
 		err = file_open_dentry(d, flags & ~(__O_TMPFILE | O_DIRECTORY | O_CREAT), out);

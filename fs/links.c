@@ -18,7 +18,8 @@
 
 /*
  * The checks of a new name np for symlink and link, dir locked: -EEXIST if
- * it is taken, -ENOENT for "name/" or a removed directory.
+ * it is taken, -ENOENT for "name/" or a removed directory, -EACCES if the
+ * caller may not write the directory.
  */
 static int
 new_name_check(const struct nameparent *np)
@@ -34,7 +35,10 @@ new_name_check(const struct nameparent *np)
 	}
 	if (err != -ENOENT)
 		return err;
-	return np->trailing_slash ? -ENOENT : sb_may_write(np->dir->inode);
+	if (np->trailing_slash)
+		return -ENOENT;
+	err = sb_may_write(np->dir->inode);
+	return err ? err : may_create(np->dir->inode);
 }
 
 int

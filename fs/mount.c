@@ -34,6 +34,7 @@
  * /proc/mounts; it is taken before mount_lock, never under it.
  */
 #include "fs/vfs.h"
+#include "kernel/process/cred.h"
 #include "uapi/errno.h"
 #include "uapi/mount.h"
 #include "kernel/panic.h"
@@ -334,7 +335,7 @@ may_mount(void)
 {
 	struct task *t = current();
 
-	return !t || !t->group_leader || t->group_leader->euid == 0;
+	return !t || privileged();
 }
 
 /* mount(2) on a kernel path, strings in kernel memory (options is changed). */

@@ -12,6 +12,7 @@
  */
 #include "fs/procfs.h"
 #include "fs/procfs_internal.h"
+#include "kernel/process/cred.h"
 #include "uapi/errno.h"
 #include "uapi/magic.h"
 #include "kernel/printk.h"
@@ -214,8 +215,13 @@ generate(const struct proc_node *node, struct proc_text **out)
 static int
 proc_file_open(struct inode *inode, struct file *f)
 {
+	const struct proc_node *node = inode->private;
 	struct proc_text *text;
-	int err = generate(inode->private, &text);
+
+	/* Knobs, lockstat, profile switch the whole kernel: root's alone (Linux: EACCES at open). */
+	if ((f->fmode & FMODE_WRITE) && !node->entry->self_writable && !privileged())
+		return -EACCES;
+	int err = generate(node, &text);
 
 	if (!err)
 		f->private = text;

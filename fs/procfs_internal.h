@@ -38,6 +38,12 @@ struct proc_entry {
 	int (*show)(struct procbuf *b, union proc_arg arg);
 	/* Writable files: takes the value one write(2) carried, trimmed. NULL: -EPERM. */
 	int (*write)(const char *value, union proc_arg arg);
+	/*
+	 * Writable by the process it describes, not only by root (comm; the
+	 * write checks which process). Every other file is root's, as Linux's
+	 * sysctls and kernel controls are: others may not open it for writing.
+	 */
+	bool self_writable;
 	/* Directories. */
 	const struct proc_dir *dir;
 	/* Symbolic links: the target text, or -errno. */

@@ -54,6 +54,15 @@ state_letter(const struct task *t)
 	}
 }
 
+/* A process's ids, in the order status shows them. */
+static void
+copy_ids(u32 out[3], const struct id_set *ids)
+{
+	out[0] = ids->real;
+	out[1] = ids->effective;
+	out[2] = ids->saved;
+}
+
 /* tasks_lock held; the process's mm, referenced, goes to *mm (NULL: none). */
 static void
 copy_task(struct task *t, struct procfs_task *out, struct mm **mm)
@@ -89,6 +98,10 @@ copy_task(struct task *t, struct procfs_task *out, struct mm **mm)
 		.sig_shared = READ_ONCE(t->sig_shared.set),
 		.sig_blocked = READ_ONCE(t->sig_blocked),
 	};
+	const struct task *leader =
+		t->group_leader ? t->group_leader : t; /* ids are the leader's */
+	copy_ids(out->uids, &leader->uids);
+	copy_ids(out->gids, &leader->gids);
 	signal_dispositions(t, &out->sig_ignored, &out->sig_caught);
 	/* exec may be rewriting comm on another CPU: copy it whole, end it for sure. */
 	memcpy(out->comm, t->comm, sizeof(out->comm));
@@ -543,7 +556,11 @@ static const struct proc_dir proc_task_dir = { .next = tid_next, .find = tid_fin
 /* "task" is last, so that a thread's directory can show all the entries but it. */
 static const struct proc_entry pid_entries[] = {
 	{ .name = "cmdline", .mode = S_IFREG | 0444, .show = show_cmdline },
-	{ .name = "comm", .mode = S_IFREG | 0644, .show = show_comm, .write = write_comm },
+	{ .name = "comm",
+	  .mode = S_IFREG | 0644,
+	  .show = show_comm,
+	  .write = write_comm,
+	  .self_writable = true },
 	{ .name = "cwd", .mode = S_IFLNK | 0777, .link = show_cwd, .jump = jump_cwd },
 	{ .name = "exe", .mode = S_IFLNK | 0777, .link = show_exe, .jump = jump_exe },
 	{ .name = "environ", .mode = S_IFREG | 0400, .show = show_environ },

@@ -359,14 +359,20 @@ format_vm_lines(struct procbuf *b, const struct vm_usage *u)
 	vm_line(b, "VmSwap", 0); /* there is no swap */
 }
 
-/* Every process runs as root until credentials exist: uid and gid 0 are the truth. */
+/* Real, effective, saved and file-system id; the last is the effective one (no setfsuid). */
+static void
+id_line(struct procbuf *b, const char *name, const u32 ids[3])
+{
+	procbuf_printf(b, "%s:\t%u\t%u\t%u\t%u\n", name, ids[0], ids[1], ids[2], ids[1]);
+}
+
 void
 procfs_format_status(struct procbuf *b, const struct procfs_task *t)
 {
-	procbuf_printf(b,
-		       "Name:\t%s\nState:\t%s\nTgid:\t%d\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n"
-		       "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n",
+	procbuf_printf(b, "Name:\t%s\nState:\t%s\nTgid:\t%d\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n",
 		       t->comm, state_name(t->state), t->tgid, t->pid, t->ppid);
+	id_line(b, "Uid", t->uids);
+	id_line(b, "Gid", t->gids);
 	if (t->has_mm)
 		format_vm_lines(b, &t->vm);
 	procbuf_printf(b,

@@ -24,6 +24,7 @@
 #include "fs/vfs.h"
 #include "uapi/errno.h"
 #include "kernel/knobs.h"
+#include "kernel/process/cred.h"
 #include "kernel/lib/string.h"
 #include "mm/kmalloc.h"
 #include "mm/page_alloc.h"
@@ -61,6 +62,8 @@ ramfs_new_inode(struct super_block *sb, u32 mode)
 		inode = inode_alloc(sb, mode, NULL, NULL); /* a device node: devfs sets fops */
 	if (!inode)
 		return NULL;
+	inode->uid = current_fsuid(); /* the creator's, as on Linux */
+	inode->gid = current_fsgid();
 	if (S_ISDIR(mode))
 		inode->nlink = 2; /* its name and its "." */
 	return inode;

@@ -3,7 +3,8 @@
  * (for open's O_CREAT and O_TMPFILE, mkdir, device nodes), mkdir(at),
  * rmdir, unlink(at) and rename(at), with Linux's checks and errors.
  *
- * Each change locks the directory it changes. A rename also takes
+ * Each change takes write and search permission on the directories it
+ * changes (may_create, may_delete: fs/permission.c) and locks them. A rename also takes
  * rename_lock first, so that no other rename can reshape the tree while it
  * checks ancestry (moving a directory into itself: EINVAL) and locks two
  * directories; it locks an ancestor before its descendant, the same order
@@ -30,6 +31,8 @@ vfs_create(struct dentry *dir, const char *name, size_t len, u32 mode, bool excl
 		err = -EEXIST;
 	} else if (err == -ENOENT && !di->dead) {
 		err = sb_may_write(di);
+		if (!err)
+			err = may_create(di);
 		if (!err && di->iops->create)
 			err = di->iops->create(dir, name, len, mode, out);
 		else if (!err)
@@ -142,7 +145,9 @@ do_remove(int dirfd, const char *path, bool rmdir)
 		mutex_lock(&di->lock);
 		err = lookup_child(np.dir, np.last, np.len, &victim);
 		if (!err) {
-			err = remove_check(&np, victim, rmdir);
+			err = may_delete(di, victim->inode);
+			if (!err)
+				err = remove_check(&np, victim, rmdir);
 			if (!err)
 				err = di->iops->unlink ? di->iops->unlink(np.dir, victim) : -EPERM;
 			dput(victim);
@@ -184,6 +189,24 @@ unlock_two(struct dentry *a, struct dentry *b)
 		mutex_unlock(&b->inode->lock);
 }
 
+/*
+ * The old name goes and the new one comes or is replaced; a directory
+ * moving to another parent also needs writing itself (its "..").
+ */
+static int
+rename_permission(const struct nameparent *op, const struct nameparent *np, struct dentry *old,
+		  struct dentry *target)
+{
+	int err = may_delete(op->dir->inode, old->inode);
+
+	if (!err)
+		err = target ? may_delete(np->dir->inode, target->inode)
+			     : may_create(np->dir->inode);
+	if (!err && S_ISDIR(old->inode->mode) && op->dir != np->dir)
+		err = inode_permission(old->inode, MAY_WRITE);
+	return err;
+}
+
 /* Linux's checks of rename(2), in its order; target may be NULL. */
 static int
 rename_check(const struct nameparent *op, const struct nameparent *np, struct dentry *old,
@@ -197,6 +220,9 @@ rename_check(const struct nameparent *op, const struct nameparent *np, struct de
 		return -EINVAL; /* into itself */
 	if (target && dentry_is_ancestor(target, op->dir))
 		return -ENOTEMPTY; /* over its own ancestor */
+	int err = rename_permission(op, np, old, target);
+	if (err)
+		return err;
 	if (target && isdir && !S_ISDIR(target->inode->mode))
 		return -ENOTDIR;
 	if (target && !isdir && S_ISDIR(target->inode->mode))

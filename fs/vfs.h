@@ -630,13 +630,27 @@ int vfs_truncate(struct inode *inode, u64 size);
 
 /* ---- changing the tree (fs/treeops.c) ------------------------------------ */
 
+/* inode_permission's wants, Linux's values. */
+#define MAY_EXEC  1u
+#define MAY_WRITE 2u
+#define MAY_READ  4u
+#define S_ISVTX	  01000 /* sticky: in a directory, only owners remove names */
+
+/* Whether the caller's ids and the mode bits grant all of want: 0 or -EACCES (permission.c). */
+int inode_permission(const struct inode *inode, u32 want);
+/* Whether the caller may add a name to dir: 0 or -EACCES. */
+int may_create(const struct inode *dir);
+/* Whether the caller may remove or replace victim's name in dir: 0, -EACCES or -EPERM (sticky). */
+int may_delete(const struct inode *dir, const struct inode *victim);
+
 /*
  * The entry name in dir, made with mode (type bits included) if missing:
  * a referenced dentry; -EEXIST if it exists and excl.
  */
 int vfs_create(struct dentry *dir, const char *name, size_t len, u32 mode, bool excl,
 	       struct dentry **out);
-/* A new file in dir that has no name (O_TMPFILE): a referenced, deleted dentry. */
+/* A new file in dir that has no name (O_TMPFILE, shared anonymous memory): a referenced, deleted
+ * dentry. No permission check: the caller makes it (open_tmpfile), or needs none (fs/shmem.c). */
 int vfs_create_unnamed(struct dentry *dir, u32 mode, struct dentry **out);
 /* A new directory (mode as given, no umask): 0 or -errno. */
 int vfs_mkdirat(int dirfd, const char *path, u32 mode);

@@ -52,11 +52,14 @@ struct kernel_stat {
 	long __unused[3];
 };
 
-/* The mode bits chown clears (linux/stat.h). */
+/* The mode bits chown clears, and the write bits utimensat's "now" checks (linux/stat.h). */
 #define S_ISUID 04000
 #define S_ISGID 02000
 #define S_ISVTX 01000
 #define S_IXGRP 00010
+#define S_IWUSR 00200
+#define S_IWGRP 00020
+#define S_IWOTH 00002
 
 /* utimensat's special tv_nsec values (linux/stat.h). */
 #define UTIME_NOW  ((1l << 30) - 1l)

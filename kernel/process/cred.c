@@ -1,6 +1,9 @@
 /*
- * cred.c - the user-id calls; see cred.h. The ids are the process's (its
- * leader's), as musl makes them by applying a change to every thread.
+ * cred.c - the user-id and group-id calls; see cred.h. The ids are the
+ * process's (its leader's), as musl and glibc make them by applying a
+ * change to every thread. The rules are the same for both kinds of id
+ * (Linux's kernel/sys.c), so each call is one function over an id_set:
+ * the process's uids or its gids. Privilege is root's in both cases.
  * Changes happen under tasks_lock, which prlimit64 and fork hold to read
  * another process's ids.
  */
@@ -9,59 +12,72 @@
 #include "uapi/capability.h"
 #include "uapi/errno.h"
 
-#define NO_CHANGE ((u32)-1) /* setreuid/setresuid's "leave this one" */
+#define NO_CHANGE ((u32)-1) /* setre*id/setres*id's "leave this one" */
+
+static struct id_set *
+user_ids(void)
+{
+	return &current()->group_leader->uids;
+}
+
+static struct id_set *
+group_ids(void)
+{
+	return &current()->group_leader->gids;
+}
 
 /* Whether an unprivileged process may take id: it must already hold it as one of its three. */
 static bool
-holds_id(const struct task *leader, u32 id)
+holds_id(const struct id_set *ids, u32 id)
 {
-	return id == leader->uid || id == leader->euid || id == leader->suid;
+	return id == ids->real || id == ids->effective || id == ids->saved;
 }
 
 /* Applies (real, effective, saved), each NO_CHANGE to keep it; tasks_lock held. */
 static void
-set_ids_locked(struct task *leader, u32 uid, u32 euid, u32 suid)
+set_ids_locked(struct id_set *ids, u32 real, u32 effective, u32 saved)
 {
-	if (uid != NO_CHANGE)
-		leader->uid = uid;
-	if (euid != NO_CHANGE && euid != leader->euid) {
-		leader->euid = euid;
+	if (real != NO_CHANGE)
+		ids->real = real;
+	if (effective != NO_CHANGE && effective != ids->effective) {
+		ids->effective = effective;
 		WRITE_ONCE(current()->pdeath_signal, 0); /* Linux's commit_creds: a new identity */
 	}
-	if (suid != NO_CHANGE)
-		leader->suid = suid;
+	if (saved != NO_CHANGE)
+		ids->saved = saved;
 }
 
-SYSCALL3(setresuid, u32, uid, u32, euid, u32, suid)
+/* Root sets any of the three; anyone else only to ids it already holds (Linux's __sys_setresuid). */
+static long
+set_res_ids(struct id_set *ids, u32 real, u32 effective, u32 saved)
 {
-	struct task *leader = current()->group_leader;
 	u64 flags = spin_lock_irqsave(&tasks_lock);
-	bool allowed = leader->euid == 0 || ((uid == NO_CHANGE || holds_id(leader, uid)) &&
-					     (euid == NO_CHANGE || holds_id(leader, euid)) &&
-					     (suid == NO_CHANGE || holds_id(leader, suid)));
+	bool allowed = privileged() || ((real == NO_CHANGE || holds_id(ids, real)) &&
+					(effective == NO_CHANGE || holds_id(ids, effective)) &&
+					(saved == NO_CHANGE || holds_id(ids, saved)));
 
 	if (allowed)
-		set_ids_locked(leader, uid, euid, suid);
+		set_ids_locked(ids, real, effective, saved);
 	spin_unlock_irqrestore(&tasks_lock, flags);
 	return allowed ? 0 : -EPERM;
 }
 
 /*
  * Root sets all three; anyone else only the effective id, to its real or
- * saved one (Linux's __sys_setuid).
+ * saved one (Linux's __sys_setuid and __sys_setgid).
  */
-SYSCALL1(setuid, u32, uid)
+static long
+set_one_id(struct id_set *ids, u32 id)
 {
-	struct task *leader = current()->group_leader;
 	long ret = 0;
 
-	if (uid == NO_CHANGE)
+	if (id == NO_CHANGE)
 		return -EINVAL;
 	u64 flags = spin_lock_irqsave(&tasks_lock);
-	if (leader->euid == 0)
-		set_ids_locked(leader, uid, uid, uid);
-	else if (uid == leader->uid || uid == leader->suid)
-		set_ids_locked(leader, NO_CHANGE, uid, NO_CHANGE);
+	if (privileged())
+		set_ids_locked(ids, id, id, id);
+	else if (id == ids->real || id == ids->saved)
+		set_ids_locked(ids, NO_CHANGE, id, NO_CHANGE);
 	else
 		ret = -EPERM;
 	spin_unlock_irqrestore(&tasks_lock, flags);
@@ -72,45 +88,96 @@ SYSCALL1(setuid, u32, uid)
  * The real id may become the effective one, the effective any of the
  * three; setting the real id, or an effective id other than the old real
  * one, also makes the saved id the new effective one (Linux's
- * __sys_setreuid).
+ * __sys_setreuid and __sys_setregid).
  */
-SYSCALL2(setreuid, u32, uid, u32, euid)
+static long
+set_re_ids(struct id_set *ids, u32 real, u32 effective)
 {
-	struct task *leader = current()->group_leader;
 	long ret = -EPERM;
 	u64 flags = spin_lock_irqsave(&tasks_lock);
-	u32 old_uid = leader->uid;
+	u32 old_real = ids->real;
 
-	if (leader->euid == 0 || ((uid == NO_CHANGE || uid == leader->uid || uid == leader->euid) &&
-				  (euid == NO_CHANGE || holds_id(leader, euid)))) {
-		set_ids_locked(leader, uid, euid, NO_CHANGE);
-		if (uid != NO_CHANGE || (euid != NO_CHANGE && euid != old_uid))
-			leader->suid = leader->euid;
+	if (privileged() || ((real == NO_CHANGE || real == ids->real || real == ids->effective) &&
+			     (effective == NO_CHANGE || holds_id(ids, effective)))) {
+		set_ids_locked(ids, real, effective, NO_CHANGE);
+		if (real != NO_CHANGE || (effective != NO_CHANGE && effective != old_real))
+			ids->saved = ids->effective;
 		ret = 0;
 	}
 	spin_unlock_irqrestore(&tasks_lock, flags);
 	return ret;
 }
 
-SYSCALL3(getresuid, u32 __user *, uid, u32 __user *, euid, u32 __user *, suid)
+static long
+get_res_ids(const struct id_set *ids, u32 __user *real, u32 __user *effective, u32 __user *saved)
 {
-	struct task *leader = current()->group_leader;
-	u32 ids[3] = { READ_ONCE(leader->uid), READ_ONCE(leader->euid), READ_ONCE(leader->suid) };
+	u32 copy[3] = { READ_ONCE(ids->real), READ_ONCE(ids->effective), READ_ONCE(ids->saved) };
 
-	if (copy_to_user(uid, &ids[0], sizeof(u32)) || copy_to_user(euid, &ids[1], sizeof(u32)) ||
-	    copy_to_user(suid, &ids[2], sizeof(u32)))
+	if (copy_to_user(real, &copy[0], sizeof(u32)) ||
+	    copy_to_user(effective, &copy[1], sizeof(u32)) ||
+	    copy_to_user(saved, &copy[2], sizeof(u32)))
 		return -EFAULT;
 	return 0;
 }
 
+SYSCALL3(setresuid, u32, uid, u32, euid, u32, suid)
+{
+	return set_res_ids(user_ids(), uid, euid, suid);
+}
+
+SYSCALL3(setresgid, u32, gid, u32, egid, u32, sgid)
+{
+	return set_res_ids(group_ids(), gid, egid, sgid);
+}
+
+SYSCALL1(setuid, u32, uid)
+{
+	return set_one_id(user_ids(), uid);
+}
+
+SYSCALL1(setgid, u32, gid)
+{
+	return set_one_id(group_ids(), gid);
+}
+
+SYSCALL2(setreuid, u32, uid, u32, euid)
+{
+	return set_re_ids(user_ids(), uid, euid);
+}
+
+SYSCALL2(setregid, u32, gid, u32, egid)
+{
+	return set_re_ids(group_ids(), gid, egid);
+}
+
+SYSCALL3(getresuid, u32 __user *, uid, u32 __user *, euid, u32 __user *, suid)
+{
+	return get_res_ids(user_ids(), uid, euid, suid);
+}
+
+SYSCALL3(getresgid, u32 __user *, gid, u32 __user *, egid, u32 __user *, sgid)
+{
+	return get_res_ids(group_ids(), gid, egid, sgid);
+}
+
 SYSCALL0(getuid)
 {
-	return READ_ONCE(current()->group_leader->uid);
+	return READ_ONCE(user_ids()->real);
 }
 
 SYSCALL0(geteuid)
 {
-	return READ_ONCE(current()->group_leader->euid);
+	return READ_ONCE(user_ids()->effective);
+}
+
+SYSCALL0(getgid)
+{
+	return READ_ONCE(group_ids()->real);
+}
+
+SYSCALL0(getegid)
+{
+	return READ_ONCE(group_ids()->effective);
 }
 
 /*
@@ -138,7 +205,7 @@ SYSCALL2(capget, struct kernel_cap_header __user *, uhdr, struct kernel_cap_data
 		return -EINVAL;
 	u64 flags = spin_lock_irqsave(&tasks_lock);
 	struct task *t = hdr.pid ? task_find(hdr.pid) : current();
-	bool root = t && READ_ONCE(t->group_leader->euid) == 0;
+	bool root = t && READ_ONCE(t->group_leader->uids.effective) == 0;
 	spin_unlock_irqrestore(&tasks_lock, flags);
 	if (!t)
 		return -ESRCH;

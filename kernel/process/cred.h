@@ -1,26 +1,60 @@
 /*
- * cred.h - who a process is: its real, effective and saved user ids
- * (getuid, setuid, setreuid, setresuid and their readers, cred.c), and the
- * capabilities that follow from them (capget).
+ * cred.h - who a process is: its real, effective and saved user ids and
+ * group ids (the set*id and get*id calls, cred.c), and the capabilities
+ * that follow from them (capget).
  *
  * rewind's first process is root, as the first process of a Linux
  * initramfs is, and so is everything it starts unless a program gives
  * that up with setuid. Privilege is an effective uid of 0: it stands for
- * every capability Linux's root has, and is what raising a hard resource
- * limit (rlimit.h) or forking past RLIMIT_NPROC takes. Not modelled: group
- * ids (every process has gid 0), file permission checks and the uid checks
- * of kill - a process that gave up root still opens and signals as root.
+ * every capability Linux's root has, and is what changing to ids it does
+ * not hold (CAP_SETUID, CAP_SETGID), raising a hard resource limit
+ * (rlimit.h), forking past RLIMIT_NPROC, changing another user's file's
+ * mode, owner or times (CAP_FOWNER, CAP_CHOWN: fs/attr.c) and writing
+ * kernel controls in /proc take. A new file belongs to its creator's
+ * effective ids. Not modelled: supplementary groups (the list is always
+ * empty), separate file-system ids (they are the effective ones), the
+ * permission bits at open and the uid checks of kill - a process that
+ * gave up root still opens and signals as root.
  */
 #ifndef REWIND_CRED_H
 #define REWIND_CRED_H
 
 #include "kernel/process/task.h"
 
-/* Whether the current process holds root's capabilities (an effective uid of 0). */
+/* Whether the current process holds root's capabilities (an effective uid of 0); the kernel's own work does. */
 static inline bool
 privileged(void)
 {
-	return READ_ONCE(current()->group_leader->euid) == 0;
+	struct task *leader = current()->group_leader;
+
+	return !leader || READ_ONCE(leader->uids.effective) == 0;
+}
+
+/*
+ * The ids files are made and checked with (Linux's fsuid and fsgid, which
+ * follow the effective ids); root's for a kernel thread.
+ */
+static inline u32
+current_fsuid(void)
+{
+	struct task *leader = current()->group_leader;
+
+	return leader ? READ_ONCE(leader->uids.effective) : 0;
+}
+
+static inline u32
+current_fsgid(void)
+{
+	struct task *leader = current()->group_leader;
+
+	return leader ? READ_ONCE(leader->gids.effective) : 0;
+}
+
+/* Whether all three of ids are id (prlimit's and the NPROC count's "same user"). */
+static inline bool
+all_ids_are(const struct id_set *ids, u32 id)
+{
+	return ids->real == id && ids->effective == id && ids->saved == id;
 }
 
 #endif

@@ -97,9 +97,8 @@ static void
 copy_limits_and_ids(struct task *to, const struct task *from)
 {
 	memcpy(to->rlim, from->rlim, sizeof(to->rlim));
-	to->uid = from->uid;
-	to->euid = from->euid;
-	to->suid = from->suid;
+	to->uids = from->uids;
+	to->gids = from->gids;
 }
 
 static void
@@ -206,12 +205,12 @@ over_task_limit(void)
 
 	if (limit == RLIM_INFINITY || privileged())
 		return false;
-	u32 uid = current()->group_leader->uid;
+	u32 uid = current()->group_leader->uids.real;
 	u64 n = 0, flags = spin_lock_irqsave(&tasks_lock);
 	struct list_head *pos;
 	list_for_each(pos, &all_tasks) {
 		struct task *t = list_entry(pos, struct task, all_link);
-		n += t->group_leader && t->group_leader->uid == uid;
+		n += t->group_leader && t->group_leader->uids.real == uid;
 	}
 	spin_unlock_irqrestore(&tasks_lock, flags);
 	return n >= limit;
@@ -358,7 +357,7 @@ notify_parent_death(struct task *dying)
 			   ? 1
 			   : list_first_entry(&leader->threads, struct task, thread_link)->pid;
 	struct kernel_siginfo info = { .code = SI_USER,
-				       .kill = { .pid = dying->tgid, .uid = leader->uid } };
+				       .kill = { .pid = dying->tgid, .uid = leader->uids.real } };
 	struct list_head *pos, *tpos;
 
 	list_for_each(pos, &leader->children) {
@@ -727,15 +726,6 @@ SYSCALL0(getppid)
 
 	spin_unlock_irqrestore(&tasks_lock, flags);
 	return ppid;
-}
-
-SYSCALL0(getgid)
-{
-	return 0;
-}
-SYSCALL0(getegid)
-{
-	return 0;
 }
 
 #define NGROUPS_MAX 65536 /* Linux's limit on supplementary groups */

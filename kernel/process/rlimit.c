@@ -48,15 +48,16 @@ rlimits_set_defaults(struct kernel_rlimit lim[RLIM_NLIMITS])
 
 /*
  * Another process's limits: the caller's real uid must be all three of
- * its ids, or the caller privileged (Linux's check_prlimit_permission,
- * without the group ids rewind does not have). tasks_lock held.
+ * its user ids and the caller's real gid all three of its group ids, or
+ * the caller privileged (Linux's check_prlimit_permission). tasks_lock held.
  */
 static bool
 may_touch_limits(const struct task *leader)
 {
-	u32 uid = current()->group_leader->uid;
+	const struct task *me = current()->group_leader;
 
-	return privileged() || (leader->uid == uid && leader->euid == uid && leader->suid == uid);
+	return privileged() || (all_ids_are(&leader->uids, me->uids.real) &&
+				all_ids_are(&leader->gids, me->gids.real));
 }
 
 /* Sets resource of leader's process to *lim (if not NULL), the old value to *old; tasks_lock held. */

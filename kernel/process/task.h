@@ -27,6 +27,11 @@ struct fs_context;
 struct trap_frame;
 struct sighand;
 
+/* A process's real, effective and saved ids: of users, or of groups (cred.c). */
+struct id_set {
+	u32 real, effective, saved;
+};
+
 enum task_state {
 	TASK_RUNNABLE, /* on a run queue or running */
 	TASK_SLEEPING, /* waiting on a wait queue or a timer */
@@ -141,9 +146,9 @@ struct task {
 	struct list_head posix_timers;
 	int next_posix_timer_id;
 
-	/* resource limits and user ids: leader only; tasks_lock for writing (rlimit.c, cred.c) */
+	/* resource limits, user and group ids: leader only; tasks_lock for writing (rlimit.c, cred.c) */
 	struct kernel_rlimit rlim[RLIM_NLIMITS];
-	u32 uid, euid, suid; /* real, effective, saved */
+	struct id_set uids, gids;
 
 	/* accounting (kernel/time/cputime.c) */
 	struct cputime time;		    /* own */

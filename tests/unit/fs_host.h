@@ -47,6 +47,7 @@
 #include "fs/fs_context.c"
 #include "fs/filemap.c"
 #include "fs/ramfs.c"
+#include "fs/permission.c"
 #include "fs/treeops.c"
 #include "fs/links.c"
 #include "fs/read_write.c"

@@ -273,3 +273,152 @@ TEST(mknod_fifo_and_file)
 	EXPECT_OK(unlink("mknod_fifo"));
 	EXPECT_ERR(ENOENT, stat("mknod_fifo", &st));
 }
+
+#define NOBODY_ID 65534
+
+/* Runs check(path) in a child that has become user and group nobody. */
+static void
+as_nobody(void (*check)(const char *), const char *path)
+{
+	pid_t pid = xfork();
+
+	if (pid == 0) {
+		EXPECT_OK(setresgid(NOBODY_ID, NOBODY_ID, NOBODY_ID));
+		EXPECT_OK(setresuid(NOBODY_ID, NOBODY_ID, NOBODY_ID));
+		check(path);
+		_exit(0);
+	}
+	expect_exited(wait_status(pid), 0, "the checks as nobody");
+}
+
+static const struct timespec explicit_times[2] = { { 1000, 0 }, { 2000, 0 } };
+
+/* A file of root's, mode 0644: nobody changes nothing about it. */
+static void
+others_file(const char *path)
+{
+	EXPECT_ERR(EPERM, chmod(path, 0777));
+	EXPECT_ERR(EPERM, chown(path, NOBODY_ID, -1));
+	EXPECT_ERR(EPERM, chown(path, -1, NOBODY_ID));
+	EXPECT_ERR(EPERM, utimensat(AT_FDCWD, path, explicit_times, 0));
+	EXPECT_ERR(EACCES, utimensat(AT_FDCWD, path, NULL, 0)); /* "now" needs write permission */
+	CHECK(mode_of(path) == (S_IFREG | 0644));
+}
+
+/* A file root gave to nobody (group root): its owner changes mode and times, not its owner. */
+static void
+own_file(const char *path)
+{
+	struct stat st;
+
+	EXPECT_OK(chmod(path, 02750)); /* not in the file's group: set-group-ID is dropped */
+	CHECK(mode_of(path) == (S_IFREG | 0750));
+	EXPECT_OK(utimensat(AT_FDCWD, path, explicit_times, 0));
+	EXPECT_OK(stat(path, &st));
+	CHECK(st.st_mtim.tv_sec == 2000);
+	EXPECT_OK(chown(path, NOBODY_ID, -1)); /* to itself: no change */
+	EXPECT_ERR(EPERM, chown(path, 0, -1));
+	EXPECT_OK(chown(path, -1, NOBODY_ID)); /* its own group */
+	EXPECT_OK(chmod(path, 02750));	       /* now kept */
+	CHECK(mode_of(path) == (S_IFREG | 02750));
+	EXPECT_ERR(EPERM, chown(path, -1, 0));
+}
+
+/* Root's file that anyone may write: "now" is allowed, explicit times are not. */
+static void
+writable_file(const char *path)
+{
+	EXPECT_OK(utimensat(AT_FDCWD, path, NULL, 0));
+	EXPECT_ERR(EPERM, utimensat(AT_FDCWD, path, explicit_times, 0));
+	EXPECT_ERR(EPERM, chmod(path, 0600));
+}
+
+/*
+ * Changing a file's metadata takes ownership or root (Linux's
+ * setattr_prepare): trinity, running as nobody, once set /dev/null's mode
+ * to 0. A new file belongs to its creator.
+ */
+TEST(attr_changes_need_ownership)
+{
+	char path[64];
+	struct stat st;
+
+	if (geteuid() != 0)
+		skip("needs root");
+	snprintf(path, sizeof(path), "/tmp/attr_owner_%d", getpid());
+	make_file(path, "x", 1);
+	EXPECT_OK(chmod(path, 0644));
+	EXPECT_OK(stat(path, &st));
+	CHECK(st.st_uid == geteuid() && st.st_gid == getegid());
+	as_nobody(others_file, path);
+	EXPECT_OK(chown(path, NOBODY_ID, 0));
+	as_nobody(own_file, path);
+	EXPECT_OK(chown(path, 0, 0));
+	EXPECT_OK(chmod(path, 0666));
+	as_nobody(writable_file, path);
+	EXPECT_OK(unlink(path));
+}
+
+static char locked_dir[64], sticky_dir[64];
+
+/* Paths under locked_dir (root's, 0755) and sticky_dir (root's, 01777). */
+static const char *
+under(const char *dir, const char *name)
+{
+	static char paths[4][96];
+	static unsigned turn;
+	char *p = paths[turn++ % 4];
+
+	snprintf(p, sizeof(paths[0]), "%s/%s", dir, name);
+	return p;
+}
+
+/* Nobody adds or removes no name in root's 0755 directory; in a sticky one only its own. */
+static void
+directory_checks(const char *unused)
+{
+	(void)unused;
+	EXPECT_ERR(EACCES, open(under(locked_dir, "new"), O_CREAT | O_WRONLY, 0644));
+	EXPECT_ERR(EACCES, mkdir(under(locked_dir, "newdir"), 0755));
+	EXPECT_ERR(EACCES, mknod(under(locked_dir, "fifo"), S_IFIFO | 0644, 0));
+	EXPECT_ERR(EACCES, symlink("x", under(locked_dir, "link")));
+	EXPECT_ERR(EACCES, unlink(under(locked_dir, "file")));
+	EXPECT_ERR(EACCES, rmdir(under(locked_dir, "sub")));
+	EXPECT_ERR(EACCES, rename(under(locked_dir, "file"), under(locked_dir, "moved")));
+	EXPECT_ERR(EACCES, rename(under(locked_dir, "file"), under(sticky_dir, "moved")));
+	/* The sticky directory: root's file stays, nobody's own comes and goes. */
+	EXPECT_ERR(EPERM, unlink(under(sticky_dir, "roots")));
+	EXPECT_ERR(EPERM, rename(under(sticky_dir, "roots"), under(sticky_dir, "mine")));
+	int fd = EXPECT_OK(open(under(sticky_dir, "mine"), O_CREAT | O_WRONLY, 0644));
+	close(fd);
+	/* A hard link of its own file (Linux's protected_hardlinks allows it) into root's directory. */
+	EXPECT_ERR(EACCES, link(under(sticky_dir, "mine"), under(locked_dir, "hard")));
+	EXPECT_OK(rename(under(sticky_dir, "mine"), under(sticky_dir, "mine2")));
+	EXPECT_OK(unlink(under(sticky_dir, "mine2")));
+}
+
+/*
+ * Adding and removing names takes write and search permission on the
+ * directory, and a sticky directory keeps others' names (Linux's
+ * may_create, may_delete): trinity, running as nobody, once replaced
+ * /dev/console with a directory.
+ */
+TEST(directory_changes_need_permission)
+{
+	if (geteuid() != 0)
+		skip("needs root");
+	snprintf(locked_dir, sizeof(locked_dir), "/tmp/locked_%d", getpid());
+	snprintf(sticky_dir, sizeof(sticky_dir), "/tmp/sticky_%d", getpid());
+	EXPECT_OK(mkdir(locked_dir, 0755));
+	EXPECT_OK(mkdir(sticky_dir, 0755));
+	EXPECT_OK(chmod(sticky_dir, 01777));
+	EXPECT_OK(mkdir(under(locked_dir, "sub"), 0755));
+	make_file(under(locked_dir, "file"), "x", 1);
+	make_file(under(sticky_dir, "roots"), "x", 1);
+	as_nobody(directory_checks, NULL);
+	EXPECT_OK(unlink(under(sticky_dir, "roots")));
+	EXPECT_OK(rmdir(sticky_dir));
+	EXPECT_OK(unlink(under(locked_dir, "file")));
+	EXPECT_OK(rmdir(under(locked_dir, "sub")));
+	EXPECT_OK(rmdir(locked_dir));
+}

@@ -112,6 +112,19 @@ TEST(mmap_shared_anonymous_across_fork)
 	CHECK(m != MAP_FAILED);
 	expect_shared_after_fork(m, "MAP_SHARED of /dev/zero");
 	EXPECT_OK(munmap(m, 3 * PAGE));
+
+	/* Anyone may have it, not only who may create files in / (the file has no name). */
+	if (getuid() == 0) {
+		pid_t pid = xfork();
+		if (pid == 0) {
+			if (setuid(65534) != 0)
+				_exit(2);
+			void *n = mmap(NULL, PAGE, PROT_READ | PROT_WRITE,
+				       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+			_exit(n == MAP_FAILED ? 1 : 0);
+		}
+		expect_exit(pid, 0, "an unprivileged process's shared anonymous mapping");
+	}
 }
 
 /* Splitting one mapping with munmap and mprotect, then filling the hole again. */

@@ -437,3 +437,33 @@ TEST(proc_sys_kernel_uname)
 			     (const char *)&u + fields[i].offset);
 	}
 }
+
+/*
+ * Kernel controls are root's: a process that gave up root may not open a
+ * sysctl (or one of rewind's knobs, lockstat, profile) for writing - a
+ * fuzzer running as nobody once switched knobs. It still reads them, and
+ * still names itself through its own comm.
+ */
+TEST(proc_controls_are_roots_to_write)
+{
+	static const char *const controls[] = { "/proc/sys/kernel/hostname",
+						"/proc/sys/rewind/vsyscall", "/proc/lockstat",
+						"/proc/profile" };
+	char text[256];
+
+	if (geteuid() != 0)
+		skip("needs root");
+	EXPECT_OK(setuid(65534));
+	for (unsigned i = 0; i < sizeof(controls) / sizeof(controls[0]); i++) {
+		if (!on_rewind() && i > 0)
+			break; /* rewind's own controls */
+		EXPECT_ERR(EACCES, open(controls[i], O_WRONLY));
+		EXPECT_ERR(EACCES, open(controls[i], O_RDWR));
+		CHECK(read_text_file(controls[i], text, sizeof(text)) >= 0);
+	}
+	if (on_rewind()) {
+		int fd = EXPECT_OK(open("/proc/self/comm", O_WRONLY));
+		EXPECT_OK(write(fd, "nobody", 6));
+		close(fd);
+	}
+}

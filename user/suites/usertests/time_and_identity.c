@@ -1,11 +1,13 @@
 /*
  * time_and_identity.c - usertests: clocks and sleeps, getrandom, uname,
- * and the auxiliary vector the kernel gives a new program.
+ * the auxiliary vector the kernel gives a new program, and the group ids.
  */
 #define _GNU_SOURCE
 #include "usertests.h"
 
 #include <elf.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <errno.h>
 #include <string.h>
 #include <sys/auxv.h>
@@ -181,4 +183,63 @@ TEST(groups)
 	CHECK(getgroups(0, NULL) == 0 && getgroups(4, list) == 0);
 	EXPECT_ERR(EINVAL, syscall(SYS_setgroups, -1L, list));
 	EXPECT_ERR(EINVAL, syscall(SYS_setgroups, 65537L, list));
+}
+
+/* The Gid line of /proc/self/status equals "real effective saved effective". */
+static void
+check_status_gids(gid_t real, gid_t effective, gid_t saved)
+{
+	char text[4096], want[80];
+	int fd = open("/proc/self/status", O_RDONLY);
+	ssize_t n = fd < 0 ? -1 : read(fd, text, sizeof(text) - 1);
+
+	CHECK(n > 0);
+	close(fd);
+	text[n] = '\0';
+	snprintf(want, sizeof(want), "\nGid:\t%u\t%u\t%u\t%u\n", real, effective, saved, effective);
+	CHECK(strstr(text, want) != NULL);
+}
+
+static void
+check_gids(gid_t real, gid_t effective, gid_t saved)
+{
+	gid_t r, e, s;
+
+	EXPECT_OK(getresgid(&r, &e, &s));
+	CHECK(r == real && e == effective && s == saved);
+	CHECK(getgid() == real && getegid() == effective);
+	check_status_gids(real, effective, saved);
+}
+
+/*
+ * Group ids follow the user ids' rules: root sets any, a process without
+ * root only ids it holds; setregid's saved id follows a new effective one.
+ */
+TEST(group_ids)
+{
+	gid_t r, e;
+
+	if (geteuid() != 0)
+		skip("needs root");
+	EXPECT_OK(setresgid(10, 20, 30));
+	check_gids(10, 20, 30);
+	EXPECT_OK(setregid(-1, 40)); /* an effective id other than the real one: saved follows */
+	check_gids(10, 40, 40);
+	EXPECT_OK(setgid(50)); /* root: all three */
+	check_gids(50, 50, 50);
+	EXPECT_OK(setresgid(10, 20, 30));
+	EXPECT_ERR(EFAULT, syscall(SYS_getresgid, &r, &e, (gid_t *)1));
+	EXPECT_OK(setuid(65534)); /* give up root; the group ids stay */
+	check_gids(10, 20, 30);
+	EXPECT_ERR(EPERM, setgid(40));
+	EXPECT_ERR(EPERM, setresgid(-1, 0, -1));
+	EXPECT_ERR(EPERM,
+		   setregid(30, -1)); /* the real id may become only the effective or real one */
+	EXPECT_OK(setgid(30));	      /* the saved id may become the effective one */
+	check_gids(10, 30, 30);
+	EXPECT_OK(setresgid(-1, 10, -1));
+	check_gids(10, 10, 30);
+	EXPECT_OK(setregid(10, 30)); /* real set: saved follows the effective */
+	check_gids(10, 30, 30);
+	EXPECT_ERR(EINVAL, setgid(-1));
 }
