@@ -634,7 +634,6 @@ int vfs_truncate(struct inode *inode, u64 size);
 #define MAY_EXEC  1u
 #define MAY_WRITE 2u
 #define MAY_READ  4u
-#define S_ISVTX	  01000 /* sticky: in a directory, only owners remove names */
 
 /* Whether the caller's ids and the mode bits grant all of want: 0 or -EACCES (permission.c). */
 int inode_permission(const struct inode *inode, u32 want);
