@@ -696,3 +696,14 @@ class SecondBuilds(unittest.TestCase):
         row = ratios.rows(summary.group_figures(rs), paravirt().ratios[0])[0]
         self.assertAlmostEqual(row.ours, 1.15)
         self.assertEqual((row.low, row.high), (1.1, 1.2))
+
+    def test_a_repeat_with_several_figures_is_its_median(self):
+        def figure(variant, repeat, value):
+            return {"type": "figure", "experiment": "paravirt", "kernel": "rewind", "bench": "lat_mmap_lite",
+                    "variant": variant, "params": {}, "metric": "lat_mmap_16m_batchmin", "unit": "us",
+                    "boot": "paravirt-rewind", "repeat": repeat, "value": value, "complete": True}
+        # a step printing its metric once per loop: 0 first, then the real figures
+        rs = [figure("patched", 1, v) for v in (0, 120, 130)] + [figure("patched", 2, v) for v in (0, 150, 160)]
+        rs += [figure("nopv", r, v) for r in (1, 2) for v in (0, 100, 100)]
+        row = ratios.rows(summary.group_figures(rs), paravirt().ratios[0])[0]
+        self.assertEqual((row.low, row.high), (1.2, 1.5))

@@ -1,7 +1,8 @@
 """ratios - our ratios next to the seed's, and whether the regression
 reproduced. Ours is median(numerator) / median(denominator) over the
 repeats of one variant (a ratio of medians, as DESIGN.md §4 asks); the range
-beside it is that of the per-repeat ratios. Linux's column pools every
+beside it is that of the per-repeat ratios (each repeat's median over
+the other side's median in the same repeat). Linux's column pools every
 Linux boot of the experiment, since its metric names carry the mode; the
 hosted column (hosted.py) pools the host programs' runs the same way.
 
@@ -45,12 +46,21 @@ def _quotient(a, b):
     return a / b if b else None
 
 
+def _by_repeat(group):
+    """Each repeat's median of the group's figures: a step may print a metric
+    more than once (a figure per loop), and a repeat is one measurement."""
+    figures = {}
+    for (_, repeat), v in group.samples:
+        figures.setdefault(repeat, []).append(v)
+    return {repeat: statistics.median(vs) for repeat, vs in figures.items()}
+
+
 def _per_repeat(num, den):
     """The ratio in each repeat: by repeat number, so that figures of two
     boots (an experiment's second build) pair too."""
-    by_repeat = {repeat: v for (_, repeat), v in den.samples}
-    return [q for (_, repeat), v in num.samples if repeat in by_repeat
-            and (q := _quotient(v, by_repeat[repeat])) is not None]
+    dens = _by_repeat(den)
+    return [q for repeat, v in _by_repeat(num).items() if repeat in dens
+            and (q := _quotient(v, dens[repeat])) is not None]
 
 
 def verdict(ratio, ours):

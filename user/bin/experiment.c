@@ -387,7 +387,11 @@ pair_label(const struct figure *f, const struct ref *ref, char *out, size_t size
 		label_of(f->step, out, size);
 }
 
-/* The median of ref's figures in group pair; per_repeat[r] the first of repeat r (NAN: none). */
+/*
+ * The median of ref's figures in group pair; per_repeat[r] the median of
+ * those of repeat r (NAN: none), since a step may print a metric more than
+ * once and a repeat is one measurement (ratios.py's _by_repeat).
+ */
 static int
 collect(const struct experiment *e, const struct ref *ref, const char *pair, double *med,
 	double *per_repeat)
@@ -395,16 +399,18 @@ collect(const struct experiment *e, const struct ref *ref, const char *pair, dou
 	double *values = malloc((e->nfigures + 1) * sizeof(*values));
 	int n = 0;
 
-	for (int r = 0; r < MAX_REPEATS; r++)
-		per_repeat[r] = NAN;
-	for (int i = 0; i < e->nfigures; i++) {
-		const struct figure *f = &e->figures[i];
-		if (!matches(f, ref, pair))
-			continue;
-		values[n++] = f->value;
-		if (f->step->repeat < MAX_REPEATS && isnan(per_repeat[f->step->repeat]))
-			per_repeat[f->step->repeat] = f->value;
+	for (int r = 0; r < MAX_REPEATS; r++) {
+		int in_repeat = 0;
+		for (int i = 0; i < e->nfigures; i++) {
+			const struct figure *f = &e->figures[i];
+			if (f->step->repeat == r && matches(f, ref, pair))
+				values[in_repeat++] = f->value;
+		}
+		per_repeat[r] = in_repeat ? median(values, in_repeat) : NAN;
 	}
+	for (int i = 0; i < e->nfigures; i++)
+		if (matches(&e->figures[i], ref, pair))
+			values[n++] = e->figures[i].value;
 	*med = n ? median(values, n) : NAN;
 	free(values);
 	return n;
