@@ -44,19 +44,6 @@ owner_or_root(const struct inode *inode)
 	return privileged() || READ_ONCE(inode->uid) == current_fsuid();
 }
 
-/* The mode bits grant the caller writing: the owner's, the group's or the others' (no ACLs). */
-static bool
-mode_permits_write(const struct inode *inode)
-{
-	u32 mode = READ_ONCE(inode->mode);
-
-	if (READ_ONCE(inode->uid) == current_fsuid())
-		return mode & S_IWUSR;
-	if (READ_ONCE(inode->gid) == current_fsgid())
-		return mode & S_IWGRP;
-	return mode & S_IWOTH;
-}
-
 /* ---- chmod --------------------------------------------------------------------- */
 
 static int
@@ -214,8 +201,9 @@ times_fn(struct inode *inode, void *arg)
 	if (!owner_or_root(inode)) {
 		if (!only_now)
 			return -EPERM;
-		if (!mode_permits_write(inode))
-			return -EACCES;
+		err = inode_permission(inode, MAY_WRITE);
+		if (err)
+			return err;
 	}
 	struct fs_time now = fs_now();
 	struct fs_time *field[2] = { &inode->atime, &inode->mtime };
@@ -357,7 +345,7 @@ do_mknodat(int dirfd, const char __user *upath, u32 mode, u32 dev)
 		else
 			err = vfs_create(np.dir, np.last, np.len,
 					 (mode & S_IFMT) | (mode & S_IALLUGO & ~current_umask()),
-					 true, &d);
+					 true, &d, NULL);
 		if (!err)
 			dput(d);
 		dput(np.dir);

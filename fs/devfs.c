@@ -20,7 +20,7 @@ devfs_register(const char *name, u32 rdev, const struct file_operations *ops, vo
 	int err = path_lookup(AT_FDCWD, "/dev", &dir);
 
 	if (!err) {
-		err = vfs_create(dir, name, strlen(name), S_IFCHR | 0666, true, &d);
+		err = vfs_create(dir, name, strlen(name), S_IFCHR | 0666, true, &d, NULL);
 		dput(dir);
 	}
 	if (err) {

@@ -110,7 +110,7 @@ file_put(struct file *f)
 }
 
 int
-file_open_dentry(struct dentry *d, u32 flags, struct file **out)
+file_open_dentry(struct dentry *d, u32 flags, bool permitted, struct file **out)
 {
 	struct inode *inode = d->inode;
 	u32 fmode = fmode_of(flags);
@@ -127,6 +127,11 @@ file_open_dentry(struct dentry *d, u32 flags, struct file **out)
 	if (!(flags & O_PATH) && (S_ISCHR(inode->mode) || S_ISBLK(inode->mode)) &&
 	    (READ_ONCE(inode->sb->flags) & MS_NODEV))
 		return -EACCES;
+	if (!permitted) {
+		int err = may_open(inode, flags);
+		if (err)
+			return err;
+	}
 	if (writer) {
 		int err = get_writer(inode);
 		if (err)
@@ -185,7 +190,8 @@ open_tmpfile(int dirfd, const char *path, u32 flags, u32 mode, struct file **out
 	if (!err)
 		err = vfs_create_unnamed(dir, S_IFREG | (mode & S_IALLUGO), &d);
 	if (!err) {
-		err = file_open_dentry(d, flags & ~(__O_TMPFILE | O_DIRECTORY | O_CREAT), out);
+		err = file_open_dentry(d, flags & ~(__O_TMPFILE | O_DIRECTORY | O_CREAT), true,
+				       out);
 		dput(d);
 	}
 	dput(dir);
@@ -193,12 +199,13 @@ open_tmpfile(int dirfd, const char *path, u32 flags, u32 mode, struct file **out
 }
 
 /*
- * Looks up or creates the file at path for O_CREAT: a referenced dentry.
- * A symbolic link there is followed (not with O_EXCL: EEXIST, nor with
- * O_NOFOLLOW: ELOOP), and a dangling one creates its target, as Linux.
+ * Looks up or creates the file at path for O_CREAT: a referenced dentry,
+ * *created set if this call made it. A symbolic link there is followed
+ * (not with O_EXCL: EEXIST, nor with O_NOFOLLOW: ELOOP), and a dangling
+ * one creates its target, as Linux.
  */
 static int
-open_create(int dirfd, const char *path, u32 flags, u32 mode, struct dentry **out)
+open_create(int dirfd, const char *path, u32 flags, u32 mode, struct dentry **out, bool *created)
 {
 	struct nameparent np;
 	struct walk w = { 0 };
@@ -213,7 +220,7 @@ open_create(int dirfd, const char *path, u32 flags, u32 mode, struct dentry **ou
 			err = -EISDIR;
 		else
 			err = vfs_create(np.dir, np.last, np.len, S_IFREG | (mode & S_IALLUGO),
-					 flags & O_EXCL, out);
+					 flags & O_EXCL, out, created);
 		if (err || !S_ISLNK((*out)->inode->mode))
 			break;
 		link = *out;
@@ -252,6 +259,7 @@ int
 file_open_at(int dirfd, const char *path, u32 flags, u32 mode, struct file **out)
 {
 	struct dentry *d;
+	bool created = false;
 	int err;
 
 	/* As Linux's open(2): O_PATH first strips what it ignores, O_TMPFILE among them. */
@@ -264,7 +272,7 @@ file_open_at(int dirfd, const char *path, u32 flags, u32 mode, struct file **out
 	}
 	if ((flags & (O_CREAT | O_DIRECTORY)) == (O_CREAT | O_DIRECTORY))
 		return -EINVAL;
-	err = flags & O_CREAT ? open_create(dirfd, path, flags, mode, &d)
+	err = flags & O_CREAT ? open_create(dirfd, path, flags, mode, &d, &created)
 			      : path_lookup_at(dirfd, path, !(flags & O_NOFOLLOW), &d);
 	if (err)
 		return err;
@@ -273,7 +281,7 @@ file_open_at(int dirfd, const char *path, u32 flags, u32 mode, struct file **out
 		dput(d);
 		return -ELOOP;
 	}
-	err = file_open_dentry(d, flags, out);
+	err = file_open_dentry(d, flags, created, out);
 	dput(d);
 	return err;
 }
@@ -281,9 +289,18 @@ file_open_at(int dirfd, const char *path, u32 flags, u32 mode, struct file **out
 /* ---- fs/fs.h: what the rest of the kernel asks of an open file ---------- */
 
 int
-kernel_open(const char *path, int flags, struct file **out)
+open_exec(const char *path, struct file **out)
 {
-	return file_open_at(AT_FDCWD, path, (u32)flags, 0, out);
+	struct dentry *d;
+	int err = path_lookup_at(AT_FDCWD, path, true, &d);
+
+	if (err)
+		return err;
+	err = may_exec(d->inode);
+	if (!err)
+		err = file_open_dentry(d, O_RDONLY, true, out);
+	dput(d);
+	return err;
 }
 
 long
@@ -304,12 +321,6 @@ u64
 file_size(struct file *f)
 {
 	return READ_ONCE(f->inode->size);
-}
-
-bool
-file_is_executable(struct file *f)
-{
-	return S_ISREG(f->inode->mode) && (f->inode->mode & S_IXUGO) && !file_on_noexec(f);
 }
 
 bool

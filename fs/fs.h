@@ -25,15 +25,18 @@ void initrd_unpack(const char *what, const void *buf, size_t size);
 /* The archive QEMU may pass through fw_cfg (tools/rewind-run's binaries), if any. */
 void initrd_load_fw_cfg(void);
 
-/* Opens a path (relative paths from the current task's cwd) for the kernel: 0 or -errno. */
-int kernel_open(const char *path, int flags, struct file **out);
+/*
+ * Opens the program at path (relative paths from the current task's cwd)
+ * for execve, read-only: 0, -EACCES (not a regular file, no execute
+ * permission, a noexec mount: fs/permission.c's may_exec) or the lookup's
+ * -errno. Reading is not asked of the caller.
+ */
+int open_exec(const char *path, struct file **out);
 /* Reads up to n bytes at offset off: the count read, or -errno. */
 long kernel_read(struct file *f, void *buf, size_t n, u64 off);
 struct file *file_get(struct file *f);
 void file_put(struct file *f);
 u64 file_size(struct file *f);
-/* Whether the file may be executed (a regular file with an x bit, not on a noexec mount). */
-bool file_is_executable(struct file *f);
 /* Whether f is on a noexec mount (execve: EACCES; mmap with PROT_EXEC: EPERM). */
 bool file_on_noexec(struct file *f);
 /*

@@ -110,15 +110,16 @@ fs_context_put(struct fs_context *fs)
 	kfree(fs);
 }
 
-/* Makes d (a referenced dentry, handed over) the cwd, if it is a directory. */
+/* Makes d (a referenced dentry, handed over) the cwd, if it is a directory the caller may search. */
 static int
 set_cwd(struct dentry *d)
 {
 	struct fs_context *fs = current_fs();
+	int err = S_ISDIR(d->inode->mode) ? inode_permission(d->inode, MAY_EXEC) : -ENOTDIR;
 
-	if (!S_ISDIR(d->inode->mode)) {
+	if (err) {
 		dput(d);
-		return -ENOTDIR;
+		return err;
 	}
 	sb_pin(d->inode->sb);
 	spin_lock(&fs->lock);

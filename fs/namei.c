@@ -114,15 +114,24 @@ dotdot(struct dentry *d)
 static int walk_parent(struct dentry *start, const char *path, struct nameparent *np,
 		       struct walk *w);
 
-/* The child name of directory d (or d itself, or its parent), referenced; d is kept. */
+/*
+ * The child name of directory d (or d itself, or its parent), referenced;
+ * d is kept. Every name looked up in d takes search permission on it, "."
+ * and ".." too, as Linux's may_lookup.
+ */
 static int
 step(struct dentry *d, const char *name, size_t len, struct dentry **next)
 {
+	enum last_type type = classify(name, len);
 	int err = 0;
 
 	if (!S_ISDIR(d->inode->mode))
 		return -ENOTDIR;
-	switch (classify(name, len)) {
+	if (type != LAST_ROOT)
+		err = inode_permission(d->inode, MAY_EXEC);
+	if (err)
+		return err;
+	switch (type) {
 	case LAST_ROOT:
 	case LAST_DOT:
 		*next = dget(d);

@@ -3,9 +3,8 @@
  *
  * The system calls copy the path in, apply the umask to a new file's mode
  * and install the file at the lowest free descriptor; file.c does the
- * open itself. Every process runs as root for now, so access() grants
- * reading and writing always and execution when any x bit is set (or for
- * a directory), as Linux does for root.
+ * open itself, fs/permission.c the permission checks; access() asks them
+ * with the real ids.
  */
 #include "fs/vfs.h"
 #include "uapi/errno.h"
@@ -62,8 +61,8 @@ faccessat_user(int dirfd, const char __user *upath, int mode, int flags)
 	int err = lookup_user_inode_at(dirfd, upath, flags, &inode);
 	if (err)
 		return err;
-	if ((mode & X_OK) && !S_ISDIR(inode->mode) && !(inode->mode & S_IXUGO))
-		err = -EACCES;
+	/* R_OK, W_OK and X_OK are MAY_READ, MAY_WRITE and MAY_EXEC. */
+	err = access_permission(inode, (u32)mode, flags & AT_EACCESS);
 	inode_put(inode);
 	return err;
 }

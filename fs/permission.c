@@ -1,35 +1,117 @@
 /*
- * permission.c - whether the caller may read, write or search an inode by
- * its mode bits (Linux's generic_permission, without ACLs), and the two
- * rules built on it for changing a directory: may_create and may_delete
- * (Linux's of the same names), which mkdir, mknod, open's O_CREAT,
- * symlink, link, unlink, rmdir and rename apply to the directories they
- * change.
+ * permission.c - whether the caller may read, write, search or execute an
+ * inode by its mode bits (Linux's generic_permission, without ACLs), and
+ * the rules built on it: may_open for open(2), may_exec for execve,
+ * may_create and may_delete for the directories that mkdir, mknod, open's
+ * O_CREAT, symlink, link, unlink, rmdir and rename change, and
+ * access_permission for access(2), which asks with the real ids.
  *
  * The owner's bits apply to the owner, the group's to its group, the
- * others' to everyone else; root (an effective uid of 0, kernel/process/
- * cred.h) may read and write anything and search any directory, as
- * CAP_DAC_OVERRIDE allows. open does not check the bits yet: a process that
- * gave up root still opens any file (docs/robustness.md).
+ * others' to everyone else. Root (kernel/process/cred.h) may read and
+ * write anything and search any directory, as CAP_DAC_OVERRIDE allows,
+ * but executes only a file with an x bit somewhere: a data file is not a
+ * program for root either. Every component of a path walk takes search
+ * permission on the directory it is looked up in (fs/namei.c).
  */
 #include "fs/vfs.h"
 #include "kernel/process/cred.h"
 #include "uapi/errno.h"
+#include "uapi/fcntl.h"
+#include "uapi/mount.h"
 
-int
-inode_permission(const struct inode *inode, u32 want)
+/* Who asks: the ids the bits are matched against, and whether root's override applies. */
+struct asker {
+	u32 uid, gid;
+	bool root;
+};
+
+static int
+permission_for(const struct inode *inode, u32 want, struct asker who)
 {
 	u32 mode = READ_ONCE(inode->mode), bits;
 
-	if (privileged())
-		return 0;
-	if (READ_ONCE(inode->uid) == current_fsuid())
+	if (who.root) {
+		if (!(want & MAY_EXEC) || S_ISDIR(mode) || (mode & S_IXUGO))
+			return 0;
+		return -EACCES;
+	}
+	if (READ_ONCE(inode->uid) == who.uid)
 		bits = mode >> 6;
-	else if (READ_ONCE(inode->gid) == current_fsgid())
+	else if (READ_ONCE(inode->gid) == who.gid)
 		bits = mode >> 3;
 	else
 		bits = mode;
 	return (bits & want & 7) == (want & 7) ? 0 : -EACCES;
+}
+
+int
+generic_permission(const struct inode *inode, u32 want)
+{
+	return permission_for(inode, want,
+			      (struct asker){ current_fsuid(), current_fsgid(), privileged() });
+}
+
+/* A file system may widen the rule for some inodes (procfs: a process's own fd directory). */
+int
+inode_permission(const struct inode *inode, u32 want)
+{
+	if (inode->iops && inode->iops->permission)
+		return inode->iops->permission(inode, want);
+	return generic_permission(inode, want);
+}
+
+/*
+ * access(2) asks as the real ids (AT_EACCESS: the effective ones), so that
+ * a set-user-ID program can ask what its invoker may do; root's override
+ * follows the real uid then, as Linux's access override credentials. A
+ * write to a read-only mount is EROFS for the kinds of file that live on
+ * it; devices, FIFOs and sockets are written elsewhere.
+ */
+int
+access_permission(const struct inode *inode, u32 want, bool effective)
+{
+	struct id_set uids = current_uids(), gids = current_gids();
+	u32 uid = effective ? uids.effective : uids.real;
+	u32 gid = effective ? gids.effective : gids.real;
+	u32 mode = READ_ONCE(inode->mode);
+
+	if ((want & MAY_WRITE) && (S_ISREG(mode) || S_ISDIR(mode) || S_ISLNK(mode)) &&
+	    sb_may_write(inode))
+		return -EROFS;
+	return permission_for(inode, want, (struct asker){ uid, gid, uid == 0 });
+}
+
+/*
+ * open(2) of an existing file (Linux's may_open): read permission for
+ * reading, write permission for writing or O_TRUNC; the access mode 3
+ * ("neither", ioctl only) asks for both, as Linux does. O_PATH asks
+ * nothing, and neither does the open that created the file.
+ */
+int
+may_open(const struct inode *inode, u32 flags)
+{
+	static const u32 want_of_mode[4] = { MAY_READ, MAY_WRITE, MAY_READ | MAY_WRITE,
+					     MAY_READ | MAY_WRITE };
+	u32 want = want_of_mode[flags & O_ACCMODE];
+
+	if (flags & O_PATH)
+		return 0;
+	if (flags & O_TRUNC)
+		want |= MAY_WRITE;
+	return inode_permission(inode, want);
+}
+
+/*
+ * execve of inode (Linux's do_open_execat and may_open with MAY_EXEC):
+ * a regular file, execute permission, not on a noexec mount. Reading is
+ * not asked: a mode 0711 program runs.
+ */
+int
+may_exec(const struct inode *inode)
+{
+	if (!S_ISREG(READ_ONCE(inode->mode)) || (READ_ONCE(inode->sb->flags) & MS_NOEXEC))
+		return -EACCES;
+	return inode_permission(inode, MAY_EXEC);
 }
 
 int

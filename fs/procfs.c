@@ -12,10 +12,10 @@
  */
 #include "fs/procfs.h"
 #include "fs/procfs_internal.h"
-#include "kernel/process/cred.h"
 #include "uapi/errno.h"
 #include "uapi/magic.h"
 #include "kernel/printk.h"
+#include "kernel/process/task.h"
 #include "kernel/lib/string.h"
 #include "mm/kmalloc.h"
 #include "mm/layout.h"
@@ -117,6 +117,11 @@ proc_lookup(struct dentry *dir, const char *name, size_t len, struct dentry **ou
 			       proc_ino(dir->inode->ino, name, len));
 	if (!inode)
 		return -ENOMEM;
+	/* A process's directory is its owner's, as is what is in it. */
+	const struct proc_dir *owned =
+		dyn.entry->dir && dyn.entry->dir->owner ? dyn.entry->dir : pd;
+	if (owned->owner)
+		owned->owner(dyn.arg, dyn.entry->mode, &inode->uid, &inode->gid);
 	*out = dentry_alloc_child(dir, name, len, inode);
 	return *out ? 0 : -ENOMEM;
 }
@@ -218,9 +223,6 @@ proc_file_open(struct inode *inode, struct file *f)
 	const struct proc_node *node = inode->private;
 	struct proc_text *text;
 
-	/* Knobs, lockstat, profile switch the whole kernel: root's alone (Linux: EACCES at open). */
-	if ((f->fmode & FMODE_WRITE) && !node->entry->self_writable && !privileged())
-		return -EACCES;
 	int err = generate(node, &text);
 
 	if (!err)
@@ -328,9 +330,27 @@ static const struct inode_operations proc_file_iops = {
 	.evict = proc_evict,
 };
 
+/*
+ * The mode bits, and one widening: a process's fd and fdinfo directories
+ * are open to the process itself even when they are root's (it gave up
+ * root, so it is not dumpable), as Linux's proc_fd_permission: ttyname()
+ * reads /proc/self/fd.
+ */
+static int
+proc_dir_permission(const struct inode *inode, u32 want)
+{
+	const struct proc_node *node = inode->private;
+	int err = generic_permission(inode, want);
+
+	if (err && node->entry->dir->open_to_self && node->arg.pid == current()->tgid)
+		return 0;
+	return err;
+}
+
 static const struct inode_operations proc_dir_iops = {
 	.lookup = proc_lookup,
 	.evict = proc_evict,
+	.permission = proc_dir_permission,
 };
 
 static const struct file_operations proc_file_fops = {

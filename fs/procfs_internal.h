@@ -38,12 +38,6 @@ struct proc_entry {
 	int (*show)(struct procbuf *b, union proc_arg arg);
 	/* Writable files: takes the value one write(2) carried, trimmed. NULL: -EPERM. */
 	int (*write)(const char *value, union proc_arg arg);
-	/*
-	 * Writable by the process it describes, not only by root (comm; the
-	 * write checks which process). Every other file is root's, as Linux's
-	 * sysctls and kernel controls are: others may not open it for writing.
-	 */
-	bool self_writable;
 	/* Directories. */
 	const struct proc_dir *dir;
 	/* Symbolic links: the target text, or -errno. */
@@ -64,6 +58,14 @@ struct proc_dyn {
 struct proc_dir {
 	const struct proc_entry *entries;
 	size_t nentries;
+	/*
+	 * The owner of the directory's entries of mode, who the permission bits
+	 * apply to (NULL: root): a process's files are its effective user's and
+	 * group's (fs/procfs_pid.c says when they are root's).
+	 */
+	void (*owner)(union proc_arg arg, u32 mode, u32 *uid, u32 *gid);
+	/* Searchable and readable by the process it shows whoever owns it (fd, fdinfo). */
+	bool open_to_self;
 	/* Dynamic names (NULL: none): the first whose cookie is >= *cookie, set to it. */
 	bool (*next)(union proc_arg dir_arg, u64 *cookie, struct proc_dyn *out);
 	/* The dynamic name name[0..len), if it exists now. */
@@ -91,6 +93,7 @@ int proc_self_link(struct procbuf *b, union proc_arg arg);
 int proc_thread_self_link(struct procbuf *b, union proc_arg arg);
 bool proc_pid_next(union proc_arg dir_arg, u64 *cookie, struct proc_dyn *out);
 bool proc_pid_find(union proc_arg dir_arg, const char *name, size_t len, struct proc_dyn *out);
+void proc_pid_owner(union proc_arg arg, u32 mode, u32 *uid, u32 *gid);
 
 /* fs/procfs_sys.c: /proc/sys. */
 extern const struct proc_dir proc_sys_dir;

@@ -63,6 +63,24 @@ copy_ids(u32 out[3], const struct id_set *ids)
 	out[2] = ids->saved;
 }
 
+/*
+ * Who owns a file of process arg.pid (Linux's task_dump_owner): its
+ * effective ids; root once it is gone, and, but for the world-readable
+ * directories (/proc/<pid> itself, which ps stats for the user), while it
+ * has no address space or is not dumpable.
+ */
+void
+proc_pid_owner(union proc_arg arg, u32 mode, u32 *uid, u32 *gid)
+{
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	const struct task *t = find_leader(arg.pid);
+	bool owned = t && (mode == (S_IFDIR | 0555) || (READ_ONCE(t->mm) && !t->not_dumpable));
+
+	*uid = owned ? t->uids.effective : 0;
+	*gid = owned ? t->gids.effective : 0;
+	spin_unlock_irqrestore(&tasks_lock, flags);
+}
+
 /* tasks_lock held; the process's mm, referenced, goes to *mm (NULL: none). */
 static void
 copy_task(struct task *t, struct procfs_task *out, struct mm **mm)
@@ -545,22 +563,24 @@ fdinfo_find(union proc_arg dir_arg, const char *name, size_t len, struct proc_dy
 	return find_fd(&fdinfo_entry, dir_arg, name, len, out);
 }
 
-static const struct proc_dir proc_fdinfo_dir = { .next = fdinfo_next, .find = fdinfo_find };
-static const struct proc_dir proc_fd_dir = { .next = fd_next, .find = fd_find };
+static const struct proc_dir proc_fdinfo_dir = {
+	.owner = proc_pid_owner, .open_to_self = true, .next = fdinfo_next, .find = fdinfo_find
+};
+static const struct proc_dir proc_fd_dir = {
+	.owner = proc_pid_owner, .open_to_self = true, .next = fd_next, .find = fd_find
+};
 
 /* /proc/<pid>/task: the threads, by tid (the cookie); see tid_dir below. */
 static bool tid_next(union proc_arg dir_arg, u64 *cookie, struct proc_dyn *out);
 static bool tid_find(union proc_arg dir_arg, const char *name, size_t len, struct proc_dyn *out);
-static const struct proc_dir proc_task_dir = { .next = tid_next, .find = tid_find };
+static const struct proc_dir proc_task_dir = { .owner = proc_pid_owner,
+					       .next = tid_next,
+					       .find = tid_find };
 
 /* "task" is last, so that a thread's directory can show all the entries but it. */
 static const struct proc_entry pid_entries[] = {
 	{ .name = "cmdline", .mode = S_IFREG | 0444, .show = show_cmdline },
-	{ .name = "comm",
-	  .mode = S_IFREG | 0644,
-	  .show = show_comm,
-	  .write = write_comm,
-	  .self_writable = true },
+	{ .name = "comm", .mode = S_IFREG | 0644, .show = show_comm, .write = write_comm },
 	{ .name = "cwd", .mode = S_IFLNK | 0777, .link = show_cwd, .jump = jump_cwd },
 	{ .name = "exe", .mode = S_IFLNK | 0777, .link = show_exe, .jump = jump_exe },
 	{ .name = "environ", .mode = S_IFREG | 0400, .show = show_environ },
@@ -578,6 +598,7 @@ static const struct proc_entry pid_entries[] = {
 const struct proc_dir proc_pid_dir = {
 	.entries = pid_entries,
 	.nentries = ARRAY_SIZE(pid_entries),
+	.owner = proc_pid_owner,
 };
 
 /*
@@ -588,6 +609,7 @@ const struct proc_dir proc_pid_dir = {
 static const struct proc_dir proc_tid_dir = {
 	.entries = pid_entries,
 	.nentries = ARRAY_SIZE(pid_entries) - 1,
+	.owner = proc_pid_owner,
 };
 
 static const struct proc_entry tid_dir_entry = { .mode = S_IFDIR | 0555, .dir = &proc_tid_dir };

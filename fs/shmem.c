@@ -32,7 +32,7 @@ shmem_zero_file(u64 size, struct file **out)
 	err = inode->iops->setsize(inode, size);
 	mutex_unlock(&inode->lock);
 	if (!err)
-		err = file_open_dentry(d, O_RDWR, out);
+		err = file_open_dentry(d, O_RDWR, true, out);
 	dput(d);
 	return err;
 }

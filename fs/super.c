@@ -198,7 +198,7 @@ sb_uncharge_page(struct super_block *sb)
 /* ---- flags --------------------------------------------------------------- */
 
 int
-sb_may_write(struct inode *inode)
+sb_may_write(const struct inode *inode)
 {
 	return READ_ONCE(inode->sb->flags) & MS_RDONLY ? -EROFS : 0;
 }

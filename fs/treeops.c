@@ -20,7 +20,7 @@ static struct mutex rename_lock = MUTEX_INIT(rename_lock, "rename");
 
 int
 vfs_create(struct dentry *dir, const char *name, size_t len, u32 mode, bool excl,
-	   struct dentry **out)
+	   struct dentry **out, bool *created)
 {
 	struct inode *di = dir->inode;
 
@@ -33,9 +33,11 @@ vfs_create(struct dentry *dir, const char *name, size_t len, u32 mode, bool excl
 		err = sb_may_write(di);
 		if (!err)
 			err = may_create(di);
-		if (!err && di->iops->create)
+		if (!err && di->iops->create) {
 			err = di->iops->create(dir, name, len, mode, out);
-		else if (!err)
+			if (!err && created)
+				*created = true;
+		} else if (!err)
 			err = S_ISDIR(mode) ? -EPERM : -EACCES; /* as Linux, e.g. in /proc */
 	}
 	mutex_unlock(&di->lock);
@@ -88,7 +90,7 @@ vfs_mkdirat(int dirfd, const char *path, u32 mode)
 	if (np.type != LAST_NORM)
 		err = -EEXIST; /* ".", ".." and "/" all exist */
 	else
-		err = vfs_create(np.dir, np.last, np.len, S_IFDIR | (mode & 01777), true, &d);
+		err = vfs_create(np.dir, np.last, np.len, S_IFDIR | (mode & 01777), true, &d, NULL);
 	if (!err)
 		dput(d);
 	dput(np.dir);

@@ -162,6 +162,8 @@ struct inode_operations {
 	int (*setsize)(struct inode *inode, u64 size);
 	/* The last reference is gone: free what private data and pages remain. */
 	void (*evict)(struct inode *inode);
+	/* May the caller access the inode as want asks: 0 or -EACCES. NULL: the mode bits decide. */
+	int (*permission)(const struct inode *inode, u32 want);
 };
 
 /* 256 bytes, a kmalloc size class: a field more should take the place of one. */
@@ -372,8 +374,12 @@ struct file {
 
 /* A new file on inode (and dentry, may be NULL), taking references on both. */
 struct file *file_alloc(struct inode *inode, struct dentry *dentry, u32 flags);
-/* Opens an existing dentry as open(2) does after the walk: 0 or -errno. */
-int file_open_dentry(struct dentry *d, u32 flags, struct file **out);
+/*
+ * Opens an existing dentry as open(2) does after the walk: 0 or -errno.
+ * permitted: the caller created the file or checked its own permission
+ * (execve), so may_open is not asked.
+ */
+int file_open_dentry(struct dentry *d, u32 flags, bool permitted, struct file **out);
 /* open(2) on a kernel path: creates with exactly mode (no umask) for O_CREAT. */
 int file_open_at(int dirfd, const char *path, u32 flags, u32 mode, struct file **out);
 
@@ -589,7 +595,7 @@ u64 sb_max_pages(struct super_block *sb);
 bool sb_charge_page(struct super_block *sb);
 void sb_uncharge_page(struct super_block *sb);
 /* 0, or -EROFS when inode is on a read-only mount (mnt_want_write). */
-int sb_may_write(struct inode *inode);
+int sb_may_write(const struct inode *inode);
 /* A file open for writing on inode's instance: 0, or -EROFS. */
 int sb_get_writer(struct inode *inode);
 void sb_put_writer(struct inode *inode);
@@ -635,8 +641,16 @@ int vfs_truncate(struct inode *inode, u64 size);
 #define MAY_WRITE 2u
 #define MAY_READ  4u
 
-/* Whether the caller's ids and the mode bits grant all of want: 0 or -EACCES (permission.c). */
+/* Whether the caller may do all of want with inode: 0 or -EACCES (permission.c). */
 int inode_permission(const struct inode *inode, u32 want);
+/* Whether the caller's ids and the mode bits alone grant all of want: 0 or -EACCES. */
+int generic_permission(const struct inode *inode, u32 want);
+/* access(2)'s question, asked with the real ids (effective: the effective ones): 0, -EACCES, -EROFS. */
+int access_permission(const struct inode *inode, u32 want, bool effective);
+/* Whether the caller may open an existing inode with open(2)'s flags: 0 or -EACCES. */
+int may_open(const struct inode *inode, u32 flags);
+/* Whether the caller may execute inode: 0 or -EACCES. */
+int may_exec(const struct inode *inode);
 /* Whether the caller may add a name to dir: 0 or -EACCES. */
 int may_create(const struct inode *dir);
 /* Whether the caller may remove or replace victim's name in dir: 0, -EACCES or -EPERM (sticky). */
@@ -644,10 +658,11 @@ int may_delete(const struct inode *dir, const struct inode *victim);
 
 /*
  * The entry name in dir, made with mode (type bits included) if missing:
- * a referenced dentry; -EEXIST if it exists and excl.
+ * a referenced dentry, *created (if not NULL) set when this call made it;
+ * -EEXIST if it exists and excl.
  */
 int vfs_create(struct dentry *dir, const char *name, size_t len, u32 mode, bool excl,
-	       struct dentry **out);
+	       struct dentry **out, bool *created);
 /* A new file in dir that has no name (O_TMPFILE, shared anonymous memory): a referenced, deleted
  * dentry. No permission check: the caller makes it (open_tmpfile), or needs none (fs/shmem.c). */
 int vfs_create_unnamed(struct dentry *dir, u32 mode, struct dentry **out);

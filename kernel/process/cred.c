@@ -41,7 +41,9 @@ set_ids_locked(struct id_set *ids, u32 real, u32 effective, u32 saved)
 		ids->real = real;
 	if (effective != NO_CHANGE && effective != ids->effective) {
 		ids->effective = effective;
-		WRITE_ONCE(current()->pdeath_signal, 0); /* Linux's commit_creds: a new identity */
+		/* Linux's commit_creds: a new identity keeps no parent-death signal, and no dumps. */
+		WRITE_ONCE(current()->pdeath_signal, 0);
+		WRITE_ONCE(current()->group_leader->not_dumpable, true);
 	}
 	if (saved != NO_CHANGE)
 		ids->saved = saved;
@@ -214,4 +216,14 @@ SYSCALL2(capget, struct kernel_cap_header __user *, uhdr, struct kernel_cap_data
 					   { (u32)(caps >> 32), (u32)(caps >> 32), 0 } };
 	size_t n = hdr.version == _LINUX_CAPABILITY_VERSION_1 ? 1 : 2;
 	return copy_to_user(udata, data, n * sizeof(data[0])) ? -EFAULT : 0;
+}
+
+void
+cred_exec(struct task *leader)
+{
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+
+	leader->not_dumpable = leader->uids.effective != leader->uids.real ||
+			       leader->gids.effective != leader->gids.real;
+	spin_unlock_irqrestore(&tasks_lock, flags);
 }

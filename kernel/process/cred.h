@@ -9,12 +9,12 @@
  * every capability Linux's root has, and is what changing to ids it does
  * not hold (CAP_SETUID, CAP_SETGID), raising a hard resource limit
  * (rlimit.h), forking past RLIMIT_NPROC, changing another user's file's
- * mode, owner or times (CAP_FOWNER, CAP_CHOWN: fs/attr.c) and writing
+ * mode, owner or times (CAP_FOWNER, CAP_CHOWN: fs/attr.c), reading and
+ * writing past the permission bits (CAP_DAC_OVERRIDE: fs/permission.c),
+ * signalling another user's process (CAP_KILL: kernel/signal) and writing
  * kernel controls in /proc take. A new file belongs to its creator's
  * effective ids. Not modelled: supplementary groups (the list is always
- * empty), separate file-system ids (they are the effective ones), the
- * permission bits at open and the uid checks of kill - a process that
- * gave up root still opens and signals as root.
+ * empty) and separate file-system ids (they are the effective ones).
  */
 #ifndef REWIND_CRED_H
 #define REWIND_CRED_H
@@ -49,6 +49,39 @@ current_fsgid(void)
 
 	return leader ? READ_ONCE(leader->gids.effective) : 0;
 }
+
+/* The current process's user or group ids, as one read of each (root's for a kernel thread). */
+static inline struct id_set
+current_ids(bool groups)
+{
+	struct task *leader = current()->group_leader;
+	const struct id_set *ids;
+
+	if (!leader)
+		return (struct id_set){ 0, 0, 0 };
+	ids = groups ? &leader->gids : &leader->uids;
+	return (struct id_set){ READ_ONCE(ids->real), READ_ONCE(ids->effective),
+				READ_ONCE(ids->saved) };
+}
+
+static inline struct id_set
+current_uids(void)
+{
+	return current_ids(false);
+}
+
+static inline struct id_set
+current_gids(void)
+{
+	return current_ids(true);
+}
+
+/*
+ * execve: the new program may be dumped, and its /proc/<pid> is its
+ * user's, unless its effective ids differ from its real ones (Linux's
+ * begin_new_exec with suid_dumpable 0).
+ */
+void cred_exec(struct task *leader);
 
 /* Whether all three of ids are id (prlimit's and the NPROC count's "same user"). */
 static inline bool

@@ -26,6 +26,7 @@
  *   NULL, argv[], argc  <- rsp
  */
 #include "kernel/process/exec.h"
+#include "kernel/process/cred.h"
 #include "kernel/process/rlimit.h"
 #include "kernel/process/session.h"
 #include "kernel/process/elf.h"
@@ -450,17 +451,14 @@ open_executable(const char *path, struct loaded_elf *e, bool interp)
 {
 	const char *why;
 	u8 *hdr = kmalloc(ELF_HEADER_READ);
-	int err = hdr ? kernel_open(path, 0 /* O_RDONLY */, &e->file) : -ENOMEM;
+	int err = hdr ? open_exec(path, &e->file) : -ENOMEM;
 
 	if (err)
 		goto out;
-	err = file_is_executable(e->file) ? 0 : -EACCES;
-	if (!err) {
-		long n = kernel_read(e->file, hdr, ELF_HEADER_READ, 0);
-		if (n >= 0 && interp && n < ELF_EHDR_SIZE)
-			n = -EIO;
-		err = n < 0 ? (int)n : elf_parse(hdr, (size_t)n, file_size(e->file), &e->img, &why);
-	}
+	long n = kernel_read(e->file, hdr, ELF_HEADER_READ, 0);
+	if (n >= 0 && interp && n < ELF_EHDR_SIZE)
+		n = -EIO;
+	err = n < 0 ? (int)n : elf_parse(hdr, (size_t)n, file_size(e->file), &e->img, &why);
 	if (err == -ENOEXEC)
 		pr_info_ratelimited("exec: %s: %s\n", path, why);
 	if (err)
@@ -606,6 +604,7 @@ do_execve(const char *path, struct exec_args *a)
 	}
 	task_set_exe_file(t, prog.file); /* past the point of no return: /proc/<pid>/exe */
 	session_exec(t);
+	cred_exec(t->group_leader);
 	start_program(t, mm, &prog, &interp, a, path);
 out:
 	put_loaded(&interp);

@@ -10,7 +10,10 @@
  * PR_GET_PDEATHSIG (stress-ng's workers ask for SIGKILL), which the exit of
  * the parent thread sends (kernel/process/process.c, notify_parent_death);
  * like Linux, a change of effective user id clears it (cred.c), fork does
- * not pass it on and execve keeps it. Any other option answers EINVAL, as Linux answers an
+ * not pass it on and execve keeps it. And whether the process is
+ * dumpable, PR_SET_DUMPABLE and PR_GET_DUMPABLE: no core dumps here, but
+ * the flag decides who owns /proc/<pid> (fs/procfs_pid.c), and a change of
+ * ids clears it (cred.c) as on Linux. Any other option answers EINVAL, as Linux answers an
  * option it does not know, with a console notice naming the option (a
  * program that needs one shows up there, as with unimplemented calls).
  */
@@ -76,6 +79,13 @@ SYSCALL5(prctl, int, option, unsigned long, arg2, unsigned long, arg3, unsigned 
 		int sig = current()->pdeath_signal;
 		return copy_to_user((int __user *)arg2, &sig, sizeof(sig)) ? -EFAULT : 0;
 	}
+	case PR_SET_DUMPABLE:
+		if (arg2 > 1)
+			return -EINVAL;
+		WRITE_ONCE(current()->group_leader->not_dumpable, arg2 == 0);
+		return 0;
+	case PR_GET_DUMPABLE:
+		return !READ_ONCE(current()->group_leader->not_dumpable);
 	default:
 		pr_warn_ratelimited(
 			"prctl: %s (pid %d): option %d is not implemented; "

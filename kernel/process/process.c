@@ -92,13 +92,14 @@ alloc_pid(void)
 	return last_pid;
 }
 
-/* A process's limits and user ids, which are its leader's: inherited at fork, handed on by execve. */
+/* A process's limits, user ids and dumpable flag, which are its leader's: inherited at fork, handed on by execve. */
 static void
 copy_limits_and_ids(struct task *to, const struct task *from)
 {
 	memcpy(to->rlim, from->rlim, sizeof(to->rlim));
 	to->uids = from->uids;
 	to->gids = from->gids;
+	to->not_dumpable = from->not_dumpable;
 }
 
 static void

@@ -68,17 +68,20 @@ int
 session_send_to_group(int pgid, const struct kernel_siginfo *info)
 {
 	struct list_head *pos;
-	bool found = false;
+	bool found = false, sent = false;
 
 	list_for_each(pos, &all_tasks) {
 		struct task *p = list_entry(pos, struct task, all_link);
 		if (!is_process(p) || p->pgid != pgid)
 			continue;
 		found = true;
+		if (!signal_permitted(p, info))
+			continue;
+		sent = true;
 		if (info->signo)
 			signal_send_process(p, info);
 	}
-	return found ? 0 : -ESRCH;
+	return sent ? 0 : found ? -EPERM : -ESRCH;
 }
 
 void

@@ -16,7 +16,11 @@ void session_fork(struct task *child, const struct task *parent);
 void session_take_over(struct task *to, const struct task *from);
 /* execve: the parent may no longer move the process to another group (EACCES). */
 void session_exec(struct task *t);
-/* Sends info to every process in group pgid (signal 0: none); -ESRCH if there is none. tasks_lock held. */
+/*
+ * Sends info to every process in group pgid that the sender may signal
+ * (signal 0: none): 0, -EPERM if it may signal none of them, -ESRCH if
+ * there is none. tasks_lock held.
+ */
 int session_send_to_group(int pgid, const struct kernel_siginfo *info);
 /* The kernel's signal (SI_KERNEL) to group pgid; takes tasks_lock (the terminal's ISIG, SIGTTIN). */
 void session_signal_group(int pgid, int sig);

@@ -149,6 +149,11 @@ struct task {
 	/* resource limits, user and group ids: leader only; tasks_lock for writing (rlimit.c, cred.c) */
 	struct kernel_rlimit rlim[RLIM_NLIMITS];
 	struct id_set uids, gids;
+	/*
+	 * Linux's dumpable 0: the ids changed since the last execve, or
+	 * PR_SET_DUMPABLE said so; /proc/<pid> is then root's (cred.h).
+	 */
+	bool not_dumpable;
 
 	/* accounting (kernel/time/cputime.c) */
 	struct cputime time;		    /* own */

@@ -100,6 +100,8 @@ void force_sigsegv(const char *why);
  */
 int signal_send_process(struct task *p, const struct kernel_siginfo *info);
 int signal_send_thread(struct task *t, const struct kernel_siginfo *info);
+/* Whether the caller may send info to p's process (signal_syscalls.c); tasks_lock held. */
+bool signal_permitted(const struct task *p, const struct kernel_siginfo *info);
 /*
  * A POSIX timer's signal q, owned by the timer, for t's process
  * (whole_process) or thread t: expiries periods have passed since the last

@@ -6,11 +6,13 @@
  *
  * kill(0, sig) reaches the caller's process group, kill(-pgid, sig) group
  * pgid (kernel/process/session.c), kill(-1, sig) every process but init
- * and the caller's. There are no users, so every sender may signal every
- * process.
+ * and the caller's. A user's signal reaches only the processes it may
+ * signal (signal_permitted): kill(-1) skips the others, a group with none
+ * of its own is EPERM.
  * rt_sigreturn and sigaltstack are with the frame code (signal_frame.c).
  */
 #include "kernel/signal/signal_internal.h"
+#include "kernel/process/cred.h"
 #include "kernel/process/session.h"
 #include "uapi/errno.h"
 #include "kernel/sched/sched.h"
@@ -226,16 +228,43 @@ SYSCALL4(rt_sigtimedwait, const u64 __user *, uthese, struct kernel_siginfo __us
 
 /* ---- sending ---------------------------------------------------------------------- */
 
+/*
+ * The kernel's own signals (a code above 0) go anywhere; a user's (kill,
+ * tkill, sigqueue) go where Linux's check_kill_permission lets them: from
+ * root; from a sender whose real or effective uid is the target's real or
+ * saved one; and SIGCONT within the sender's session, so that a shell
+ * continues the job it stopped even after the job changed its ids.
+ */
+bool
+signal_permitted(const struct task *p, const struct kernel_siginfo *info)
+{
+	const struct task *target = p->group_leader ? p->group_leader : p;
+	struct id_set me = current_uids();
+
+	if (info->code > 0 || privileged())
+		return true;
+	u32 real = READ_ONCE(target->uids.real), saved = READ_ONCE(target->uids.saved);
+	if (me.effective == real || me.effective == saved || me.real == real || me.real == saved)
+		return true;
+	return info->signo == SIGCONT && target->sid == current()->group_leader->sid;
+}
+
 /* To the process of t (a thread id names its process, as in Linux); tasks_lock held. */
 static long
 send_to_process(struct task *t, const struct kernel_siginfo *info)
 {
 	if (!t)
 		return -ESRCH;
+	if (!signal_permitted(t, info))
+		return -EPERM;
 	return info->signo ? signal_send_process(t, info) : 0;
 }
 
-/* kill(-1): every process but init and the caller's; tasks_lock held. */
+/*
+ * kill(-1): every process but init and the caller's that the caller may
+ * signal; 0 if there is any process besides those two, as Linux, even if
+ * none of them could be signalled. tasks_lock held.
+ */
 static long
 send_to_all(const struct kernel_siginfo *info)
 {
@@ -294,6 +323,8 @@ send_to_thread(int tgid, int tid, int sig)
 	long ret = 0;
 	if (!t || READ_ONCE(t->state) == TASK_ZOMBIE || (tgid != -1 && t->tgid != tgid))
 		ret = -ESRCH;
+	else if (!signal_permitted(t, &info))
+		ret = -EPERM;
 	else if (sig)
 		ret = signal_send_thread(t, &info);
 	spin_unlock_irqrestore(&tasks_lock, flags);

@@ -108,8 +108,7 @@ UNIT_TEST(an_archive_becomes_the_tree)
 	CHECK_EQ(stat_of("/tmp").st_mode, S_IFDIR | 01777);
 	CHECK(strstr(unit_last_log, "initrd0: 3 directories, 3 files (28 bytes), 1 symlinks"));
 	struct file *f;
-	CHECK_EQ(kernel_open("/bin/sh", O_RDONLY, &f), 0);
-	CHECK(file_is_executable(f));
+	CHECK_EQ(open_exec("/bin/sh", &f), 0);
 	file_put(f);
 }
 

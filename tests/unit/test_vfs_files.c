@@ -495,8 +495,7 @@ UNIT_TEST(what_execve_and_mmap_use)
 	do_sys_close(fd);
 	make_file("/data", "plain");
 
-	CHECK_EQ(kernel_open("/prog", O_RDONLY, &f), 0);
-	CHECK(file_is_executable(f));
+	CHECK_EQ(open_exec("/prog", &f), 0);
 	CHECK_EQ(file_size(f), 5000);
 	CHECK_EQ(kernel_read(f, buf, sizeof(buf), 4990), 10);
 	CHECK(memcmp(buf, "eeeeeeeeee", 10) == 0);
@@ -520,16 +519,15 @@ UNIT_TEST(what_execve_and_mmap_use)
 	put_page(p);
 	file_put(f);
 
-	CHECK_EQ(kernel_open("/data", O_RDONLY, &f), 0);
-	CHECK(!file_is_executable(f));
+	/* No x bit (even for root), a directory, nothing: not a program. */
+	CHECK_EQ(open_exec("/data", &f), -EACCES);
+	CHECK_EQ(open_exec("/tmp", &f), -EACCES);
+	CHECK_EQ(open_exec("/missing", &f), -ENOENT);
+	CHECK_EQ(file_open_at(AT_FDCWD, "/tmp", O_RDONLY, 0, &f), 0);
+	CHECK_EQ(kernel_read(f, buf, 1, 0), -EINVAL); /* only regular files are read */
 	file_put(f);
-	CHECK_EQ(kernel_open("/tmp", O_RDONLY, &f), 0);
-	CHECK_EQ(kernel_read(f, buf, 1, 0), -EINVAL);
-	CHECK(!file_is_executable(f));
-	file_put(f);
-	CHECK_EQ(kernel_open("/missing", O_RDONLY, &f), -ENOENT);
 	/* A hole in the middle of a file is a fresh zero page for mmap. */
-	CHECK_EQ(kernel_open("/prog", O_RDWR, &f), 0);
+	CHECK_EQ(open_exec("/prog", &f), 0);
 	CHECK_EQ(vfs_truncate(f->inode, 3 * PAGE_SIZE), 0);
 	p = file_get_page(f, 2);
 	CHECK(p != NULL && all_zero(page_address(p), PAGE_SIZE));

@@ -274,23 +274,6 @@ TEST(mknod_fifo_and_file)
 	EXPECT_ERR(ENOENT, stat("mknod_fifo", &st));
 }
 
-#define NOBODY_ID 65534
-
-/* Runs check(path) in a child that has become user and group nobody. */
-static void
-as_nobody(void (*check)(const char *), const char *path)
-{
-	pid_t pid = xfork();
-
-	if (pid == 0) {
-		EXPECT_OK(setresgid(NOBODY_ID, NOBODY_ID, NOBODY_ID));
-		EXPECT_OK(setresuid(NOBODY_ID, NOBODY_ID, NOBODY_ID));
-		check(path);
-		_exit(0);
-	}
-	expect_exited(wait_status(pid), 0, "the checks as nobody");
-}
-
 static const struct timespec explicit_times[2] = { { 1000, 0 }, { 2000, 0 } };
 
 /* A file of root's, mode 0644: nobody changes nothing about it. */
@@ -359,42 +342,30 @@ TEST(attr_changes_need_ownership)
 	EXPECT_OK(unlink(path));
 }
 
-static char locked_dir[64], sticky_dir[64];
-
-/* Paths under locked_dir (root's, 0755) and sticky_dir (root's, 01777). */
-static const char *
-under(const char *dir, const char *name)
-{
-	static char paths[4][96];
-	static unsigned turn;
-	char *p = paths[turn++ % 4];
-
-	snprintf(p, sizeof(paths[0]), "%s/%s", dir, name);
-	return p;
-}
+static char locked_dir[64], sticky_dir[64]; /* root's, 0755; root's, 01777 */
 
 /* Nobody adds or removes no name in root's 0755 directory; in a sticky one only its own. */
 static void
 directory_checks(const char *unused)
 {
 	(void)unused;
-	EXPECT_ERR(EACCES, open(under(locked_dir, "new"), O_CREAT | O_WRONLY, 0644));
-	EXPECT_ERR(EACCES, mkdir(under(locked_dir, "newdir"), 0755));
-	EXPECT_ERR(EACCES, mknod(under(locked_dir, "fifo"), S_IFIFO | 0644, 0));
-	EXPECT_ERR(EACCES, symlink("x", under(locked_dir, "link")));
-	EXPECT_ERR(EACCES, unlink(under(locked_dir, "file")));
-	EXPECT_ERR(EACCES, rmdir(under(locked_dir, "sub")));
-	EXPECT_ERR(EACCES, rename(under(locked_dir, "file"), under(locked_dir, "moved")));
-	EXPECT_ERR(EACCES, rename(under(locked_dir, "file"), under(sticky_dir, "moved")));
+	EXPECT_ERR(EACCES, open(path_under(locked_dir, "new"), O_CREAT | O_WRONLY, 0644));
+	EXPECT_ERR(EACCES, mkdir(path_under(locked_dir, "newdir"), 0755));
+	EXPECT_ERR(EACCES, mknod(path_under(locked_dir, "fifo"), S_IFIFO | 0644, 0));
+	EXPECT_ERR(EACCES, symlink("x", path_under(locked_dir, "link")));
+	EXPECT_ERR(EACCES, unlink(path_under(locked_dir, "file")));
+	EXPECT_ERR(EACCES, rmdir(path_under(locked_dir, "sub")));
+	EXPECT_ERR(EACCES, rename(path_under(locked_dir, "file"), path_under(locked_dir, "moved")));
+	EXPECT_ERR(EACCES, rename(path_under(locked_dir, "file"), path_under(sticky_dir, "moved")));
 	/* The sticky directory: root's file stays, nobody's own comes and goes. */
-	EXPECT_ERR(EPERM, unlink(under(sticky_dir, "roots")));
-	EXPECT_ERR(EPERM, rename(under(sticky_dir, "roots"), under(sticky_dir, "mine")));
-	int fd = EXPECT_OK(open(under(sticky_dir, "mine"), O_CREAT | O_WRONLY, 0644));
+	EXPECT_ERR(EPERM, unlink(path_under(sticky_dir, "roots")));
+	EXPECT_ERR(EPERM, rename(path_under(sticky_dir, "roots"), path_under(sticky_dir, "mine")));
+	int fd = EXPECT_OK(open(path_under(sticky_dir, "mine"), O_CREAT | O_WRONLY, 0644));
 	close(fd);
 	/* A hard link of its own file (Linux's protected_hardlinks allows it) into root's directory. */
-	EXPECT_ERR(EACCES, link(under(sticky_dir, "mine"), under(locked_dir, "hard")));
-	EXPECT_OK(rename(under(sticky_dir, "mine"), under(sticky_dir, "mine2")));
-	EXPECT_OK(unlink(under(sticky_dir, "mine2")));
+	EXPECT_ERR(EACCES, link(path_under(sticky_dir, "mine"), path_under(locked_dir, "hard")));
+	EXPECT_OK(rename(path_under(sticky_dir, "mine"), path_under(sticky_dir, "mine2")));
+	EXPECT_OK(unlink(path_under(sticky_dir, "mine2")));
 }
 
 /*
@@ -412,13 +383,13 @@ TEST(directory_changes_need_permission)
 	EXPECT_OK(mkdir(locked_dir, 0755));
 	EXPECT_OK(mkdir(sticky_dir, 0755));
 	EXPECT_OK(chmod(sticky_dir, 01777));
-	EXPECT_OK(mkdir(under(locked_dir, "sub"), 0755));
-	make_file(under(locked_dir, "file"), "x", 1);
-	make_file(under(sticky_dir, "roots"), "x", 1);
+	EXPECT_OK(mkdir(path_under(locked_dir, "sub"), 0755));
+	make_file(path_under(locked_dir, "file"), "x", 1);
+	make_file(path_under(sticky_dir, "roots"), "x", 1);
 	as_nobody(directory_checks, NULL);
-	EXPECT_OK(unlink(under(sticky_dir, "roots")));
+	EXPECT_OK(unlink(path_under(sticky_dir, "roots")));
 	EXPECT_OK(rmdir(sticky_dir));
-	EXPECT_OK(unlink(under(locked_dir, "file")));
-	EXPECT_OK(rmdir(under(locked_dir, "sub")));
+	EXPECT_OK(unlink(path_under(locked_dir, "file")));
+	EXPECT_OK(rmdir(path_under(locked_dir, "sub")));
 	EXPECT_OK(rmdir(locked_dir));
 }

@@ -292,6 +292,69 @@ TEST(exec_bad_segments)
 	free(self);
 }
 
+/* execve(path) runs it: the harmless arguments make the copy exit 0 at once. */
+static void
+expect_exec_runs(const char *path)
+{
+	char *argv[] = HARMLESS_ARGS(path), *envp[] = { NULL };
+	int status, e = exec_errno(path, argv, envp, &status);
+
+	if (e > 0)
+		fail("execve(%s) failed with %s as uid %d", path, errname(e), (int)geteuid());
+	expect_exited(status, 0, path);
+}
+
+/*
+ * As nobody, in a directory of root's programs: "private" (0700) is not
+ * for it, "unreadable" (0711) runs though it cannot be read, and
+ * "hidden/program" (0755) is out of reach behind a 0700 directory.
+ */
+static void
+exec_checks_as_nobody(const char *dir)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/private", dir);
+	expect_exec_fails(path, EACCES, 0);
+	snprintf(path, sizeof(path), "%s/unreadable", dir);
+	EXPECT_ERR(EACCES, open(path, O_RDONLY));
+	expect_exec_runs(path);
+	snprintf(path, sizeof(path), "%s/hidden/program", dir);
+	expect_exec_fails(path, EACCES, 0);
+}
+
+/* Execution takes the x bit of the caller's class, and search permission on the way (Linux's may_open with MAY_EXEC). */
+TEST(exec_needs_execute_permission)
+{
+	char dir[64], path[128];
+	size_t len;
+
+	if (geteuid() != 0)
+		skip("needs root");
+	unsigned char *self = read_self(&len);
+	snprintf(dir, sizeof(dir), "/tmp/exec_perm_%d", getpid());
+	EXPECT_OK(mkdir(dir, 0755));
+	const char *names[] = { "private", "unreadable", "hidden/program" };
+	const mode_t modes[] = { 0700, 0711, 0755 };
+	snprintf(path, sizeof(path), "%s/hidden", dir);
+	EXPECT_OK(mkdir(path, 0700));
+	for (int i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		close(create_file(path, self, len, modes[i]));
+		EXPECT_OK(chmod(path, modes[i])); /* past the umask */
+		expect_exec_runs(path);		  /* root runs anything with an x bit */
+	}
+	free(self);
+	as_nobody(exec_checks_as_nobody, dir);
+	for (int i = 2; i >= 0; i--) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		EXPECT_OK(unlink(path));
+	}
+	snprintf(path, sizeof(path), "%s/hidden", dir);
+	EXPECT_OK(rmdir(path));
+	EXPECT_OK(rmdir(dir));
+}
+
 TEST(exec_errors)
 {
 	char *argv[] = HARMLESS_ARGS(self_path), *envp[] = { NULL };

@@ -1,9 +1,11 @@
 /*
  * helpers.c - the helpers the files of usertests share (see usertests.h).
  */
+#define _GNU_SOURCE /* setresuid */
 #include "usertests.h"
 
 #include <fcntl.h>
+#include <stdio.h>
 #include <unistd.h>
 
 const unsigned long bad_addrs[NBAD] = {
@@ -27,6 +29,17 @@ void
 make_file(const char *path, const void *data, size_t len)
 {
 	close(create_file(path, data, len, 0644));
+}
+
+const char *
+path_under(const char *dir, const char *name)
+{
+	static char paths[4][PATH_MAX];
+	static unsigned turn;
+	char *p = paths[turn++ % 4];
+
+	snprintf(p, PATH_MAX, "%s/%s", dir, name);
+	return p;
 }
 
 void
@@ -58,4 +71,18 @@ long long
 tv_us(struct timeval tv)
 {
 	return tv.tv_sec * 1000000LL + tv.tv_usec;
+}
+
+void
+as_nobody(void (*check)(const char *), const char *arg)
+{
+	pid_t pid = xfork();
+
+	if (pid == 0) {
+		EXPECT_OK(setresgid(NOBODY_ID, NOBODY_ID, NOBODY_ID));
+		EXPECT_OK(setresuid(NOBODY_ID, NOBODY_ID, NOBODY_ID));
+		check(arg);
+		_exit(0);
+	}
+	expect_exited(wait_status(pid), 0, "the checks as nobody");
 }

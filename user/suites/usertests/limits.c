@@ -24,7 +24,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define NOBODY	 65534
 #define NR_OPEN_ 1048576 /* fs.nr_open's default: no RLIMIT_NOFILE above it */
 
 static struct rlimit
@@ -78,7 +77,7 @@ give_up_root(void)
 	uid_t r, e, s;
 
 	if (geteuid() == 0)
-		EXPECT_OK(setuid(NOBODY));
+		EXPECT_OK(setuid(NOBODY_ID));
 	EXPECT_OK(getresuid(&r, &e, &s));
 	CHECK(e != 0 && r == e && s == e);
 }

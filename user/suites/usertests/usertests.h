@@ -28,6 +28,9 @@ int create_file(const char *path, const void *data, size_t len, mode_t mode);
 /* Creates (or truncates) path holding data, mode 0644. */
 void make_file(const char *path, const void *data, size_t len);
 
+/* "dir/name" in one of four buffers used in turn: four such paths live at a time. */
+const char *path_under(const char *dir, const char *name);
+
 /* A byte pattern that differs with seed, and with the offset within and across pages. */
 void fill_pattern(unsigned char *p, size_t len, unsigned seed);
 bool has_pattern(const unsigned char *p, size_t len, unsigned seed);
@@ -36,6 +39,11 @@ bool all_bytes(const void *p, size_t len, unsigned char c);
 
 /* A timeval in microseconds. */
 long long tv_us(struct timeval tv);
+
+/* User and group nobody: what a test that needs an unprivileged process becomes. */
+#define NOBODY_ID 65534
+/* Runs check(arg) in a child that has become user and group nobody; it must exit 0. */
+void as_nobody(void (*check)(const char *), const char *arg);
 
 /* `usertests --helper NAME ARGS...`: what the exec tests run (exec.c); the exit status. */
 int run_helper(int argc, char **argv);

@@ -1,0 +1,273 @@
+/*
+ * permissions.c - usertests: who may open, search and signal what. The
+ * permission bits of a file's owner, group or others (whichever class the
+ * caller is in, and only that one) decide open(2) and every directory a
+ * path walks through; root reads and writes past them; access(2) asks
+ * with the real ids. A signal from a user reaches only processes of the
+ * same user, or SIGCONT within a session. /proc/<pid> belongs to the
+ * process's user. Each test gives up root in a child (as_nobody), so it
+ * needs root to start with, and passes on Linux as on rewind.
+ */
+#define _GNU_SOURCE
+#include "usertests.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char top[64];
+
+/* A path under this test's directory. */
+static const char *
+at(const char *name)
+{
+	return path_under(top, name);
+}
+
+/* A file of mode (exactly), owned by uid and gid. */
+static void
+make_owned(const char *name, mode_t mode, uid_t uid, gid_t gid)
+{
+	make_file(at(name), "data", 4);
+	EXPECT_OK(chown(at(name), uid, gid));
+	EXPECT_OK(chmod(at(name), mode));
+}
+
+static void
+make_tree(void)
+{
+	if (geteuid() != 0)
+		skip("needs root");
+	snprintf(top, sizeof(top), "/tmp/perm_%d", getpid());
+	EXPECT_OK(mkdir(top, 0755));
+	EXPECT_OK(chmod(top, 0777)); /* nobody adds its own files here */
+	make_owned("secret", 0600, 0, 0);
+	make_owned("public", 0644, 0, 0);
+	make_owned("groups", 0640, 0, NOBODY_ID);
+	make_owned("owner_has_none", 0066, NOBODY_ID, NOBODY_ID);
+	EXPECT_OK(mkdir(at("locked"), 0700));
+	make_file(at("locked/inside"), "data", 4);
+	EXPECT_OK(mkdir(at("listless"), 0711)); /* searchable, not listable */
+	make_file(at("listless/known"), "data", 4);
+}
+
+static void
+remove_tree(void)
+{
+	const char *files[] = { "secret",	 "public",	   "groups", "owner_has_none",
+				"locked/inside", "listless/known", "created" };
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		unlink(at(files[i]));
+	EXPECT_OK(rmdir(at("locked")));
+	EXPECT_OK(rmdir(at("listless")));
+	EXPECT_OK(rmdir(top));
+}
+
+static void
+open_checks(const char *unused)
+{
+	struct stat st;
+	int fd;
+
+	(void)unused;
+	EXPECT_ERR(EACCES, open(at("secret"), O_RDONLY));
+	fd = EXPECT_OK(open(at("secret"), O_PATH)); /* a handle on the name asks nothing */
+	close(fd);
+	close(EXPECT_OK(open(at("public"), O_RDONLY)));
+	EXPECT_ERR(EACCES, open(at("public"), O_WRONLY));
+	EXPECT_ERR(EACCES, open(at("public"), O_RDWR));
+	EXPECT_ERR(EACCES, open(at("public"), O_RDONLY | O_TRUNC));
+	EXPECT_ERR(EACCES, open(at("public"), O_WRONLY | O_CREAT, 0644)); /* exists: no creation */
+	/* The group's bits for a member of the group; the owner's alone for the owner. */
+	close(EXPECT_OK(open(at("groups"), O_RDONLY)));
+	EXPECT_ERR(EACCES, open(at("groups"), O_WRONLY));
+	EXPECT_ERR(EACCES, open(at("owner_has_none"), O_RDONLY));
+	/* Search permission on every directory on the way, read permission to list one. */
+	EXPECT_ERR(EACCES, stat(at("locked/inside"), &st));
+	EXPECT_ERR(EACCES, open(at("locked/inside"), O_RDONLY));
+	EXPECT_ERR(EACCES, open(at("locked/../public"), O_RDONLY));
+	EXPECT_ERR(EACCES, open(at("locked"), O_RDONLY | O_DIRECTORY));
+	EXPECT_ERR(EACCES, chdir(at("locked")));
+	EXPECT_OK(stat(at("listless/known"), &st));
+	EXPECT_ERR(EACCES, open(at("listless"), O_RDONLY | O_DIRECTORY));
+	EXPECT_OK(chdir(at("listless")));
+	/* The open that creates a file needs no permission on it; the next one does. */
+	fd = EXPECT_OK(open(at("created"), O_RDWR | O_CREAT | O_EXCL, 0444));
+	CHECK(write(fd, "x", 1) == 1);
+	close(fd);
+	EXPECT_ERR(EACCES, open(at("created"), O_RDWR));
+	EXPECT_OK(fstatat(AT_FDCWD, at("created"), &st, 0));
+	CHECK(st.st_uid == NOBODY_ID && (st.st_mode & 07777) == 0444);
+}
+
+/* Opening, searching and listing take the permission bits of the caller's class. */
+TEST(open_checks_permission_bits)
+{
+	make_tree();
+	as_nobody(open_checks, NULL);
+	/* Root reads and writes past the bits, and searches any directory. */
+	EXPECT_OK(chmod(at("secret"), 0));
+	close(EXPECT_OK(open(at("secret"), O_RDWR)));
+	close(EXPECT_OK(open(at("locked/inside"), O_RDONLY)));
+	remove_tree();
+}
+
+static void
+access_checks(const char *unused)
+{
+	(void)unused;
+	EXPECT_ERR(EACCES, access(at("secret"), R_OK));
+	EXPECT_OK(access(at("public"), R_OK));
+	EXPECT_ERR(EACCES, access(at("public"), W_OK));
+	EXPECT_ERR(EACCES, access(at("public"), X_OK));
+	EXPECT_ERR(EACCES, access(at("locked/inside"), F_OK));
+	EXPECT_OK(access(at("listless"), X_OK));
+	EXPECT_ERR(EACCES, access(at("listless"), R_OK));
+}
+
+/* access(2) answers for the real ids: a process that is root only in its effective id is asked as its user. */
+static void
+real_ids_checks(void)
+{
+	EXPECT_OK(setresuid(NOBODY_ID, 0, 0));
+	close(EXPECT_OK(open(at("secret"), O_RDONLY))); /* open: the effective id, root */
+	EXPECT_ERR(EACCES, access(at("secret"), R_OK));
+	EXPECT_OK(faccessat(AT_FDCWD, at("secret"), R_OK, AT_EACCESS));
+	_exit(0);
+}
+
+TEST(access_asks_as_the_real_ids)
+{
+	make_tree();
+	as_nobody(access_checks, NULL);
+	/* Root: read and write anything, execute what has an x bit somewhere. */
+	EXPECT_OK(access(at("secret"), R_OK | W_OK));
+	EXPECT_ERR(EACCES, access(at("public"), X_OK));
+	EXPECT_OK(chmod(at("public"), 0645));
+	EXPECT_OK(access(at("public"), X_OK));
+	EXPECT_OK(access(at("locked"), X_OK));
+	pid_t pid = xfork();
+	if (pid == 0)
+		real_ids_checks();
+	expect_exit(pid, 0, "access with a real uid of nobody");
+	remove_tree();
+}
+
+/* Root's process sleeping in its own group, for the kill checks to aim at. */
+static pid_t roots_process;
+
+static void
+kill_checks(const char *unused)
+{
+	siginfo_t info;
+
+	(void)unused;
+	EXPECT_ERR(EPERM, kill(roots_process, 0));
+	EXPECT_ERR(EPERM, kill(roots_process, SIGTERM));
+	EXPECT_ERR(EPERM, kill(-roots_process, SIGTERM)); /* a group with nothing of its own */
+	EXPECT_ERR(EPERM, syscall(SYS_tgkill, roots_process, roots_process, SIGTERM));
+	memset(&info, 0, sizeof(info));
+	info.si_signo = SIGTERM;
+	info.si_code = SI_QUEUE;
+	EXPECT_ERR(EPERM, syscall(SYS_rt_sigqueueinfo, roots_process, SIGTERM, &info));
+	EXPECT_OK(kill(-1, 0)); /* others exist: 0, though it may signal none of them */
+	/* SIGCONT goes to the whole session: to the parent, root's, in ours. */
+	EXPECT_OK(kill(getppid(), SIGCONT));
+	/* Its own processes, of course. */
+	pid_t mine = xfork();
+	if (mine == 0) {
+		pause();
+		_exit(0);
+	}
+	EXPECT_OK(kill(mine, 0));
+	EXPECT_OK(kill(mine, SIGKILL));
+	CHECK(WIFSIGNALED(wait_status(mine)));
+}
+
+/* A user's signals reach its own processes only (Linux's check_kill_permission). */
+TEST(kill_needs_the_same_user)
+{
+	if (geteuid() != 0)
+		skip("needs root");
+	roots_process = xfork();
+	if (roots_process == 0) {
+		setpgid(0, 0);
+		pause();
+		_exit(0);
+	}
+	setpgid(roots_process, roots_process); /* whichever of the two runs first */
+	as_nobody(kill_checks, NULL);
+	EXPECT_OK(kill(roots_process, 0));
+	EXPECT_OK(kill(roots_process, SIGKILL));
+	CHECK(WIFSIGNALED(wait_status(roots_process)));
+}
+
+/*
+ * /proc/<pid> is its own; the files in it are root's (not dumpable: it
+ * changed ids) or, once dumpable again, its own.
+ */
+static void
+check_own_proc(bool dumpable)
+{
+	uid_t owner = dumpable ? NOBODY_ID : 0;
+	char target[64];
+	struct stat st;
+
+	CHECK(prctl(PR_GET_DUMPABLE) == dumpable);
+	EXPECT_OK(stat("/proc/self", &st));
+	CHECK(st.st_uid == NOBODY_ID && st.st_gid == NOBODY_ID);
+	EXPECT_OK(stat("/proc/self/status", &st));
+	CHECK(st.st_uid == owner && st.st_gid == owner);
+	/* Its fd directory (mode 0500) opens for it either way: ttyname reads it. */
+	close(EXPECT_OK(open("/proc/self/fd", O_RDONLY | O_DIRECTORY)));
+	CHECK(readlink("/proc/self/fd/0", target, sizeof(target)) > 0);
+	if (!dumpable) {
+		EXPECT_ERR(EACCES, open("/proc/self/comm", O_WRONLY));
+		return;
+	}
+	int fd = EXPECT_OK(open("/proc/self/comm", O_WRONLY));
+	CHECK(write(fd, "renamed", 7) == 7);
+	close(fd);
+}
+
+static void
+proc_checks(const char *unused)
+{
+	char path[64];
+
+	(void)unused;
+	check_own_proc(false);
+	EXPECT_ERR(EINVAL, prctl(PR_SET_DUMPABLE, 2));
+	EXPECT_OK(prctl(PR_SET_DUMPABLE, 1));
+	check_own_proc(true);
+	/* Another user's is out of reach. */
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)getppid());
+	EXPECT_ERR(EACCES, open(path, O_RDONLY | O_DIRECTORY));
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)getppid());
+	EXPECT_ERR(EACCES, open(path, O_WRONLY));
+}
+
+/*
+ * /proc/<pid> belongs to the process's effective user and group, and what
+ * is in it too while it is dumpable; a change of ids makes it undumpable
+ * and those files root's, as on Linux.
+ */
+TEST(proc_pid_belongs_to_its_user)
+{
+	struct stat st;
+
+	if (geteuid() != 0)
+		skip("needs root");
+	CHECK(prctl(PR_GET_DUMPABLE) == 1);
+	EXPECT_OK(stat("/proc/self/fd", &st));
+	CHECK(st.st_uid == 0 && (st.st_mode & 0777) == 0500);
+	as_nobody(proc_checks, NULL);
+}
