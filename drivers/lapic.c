@@ -6,7 +6,16 @@
  * interrupt command register is one 64-bit MSR. Everything else is shared.
  *
  * Timer: divide by 16, count down from 0xffffffff for 10 ms of TSC time to
- * learn its rate, then reload periodically at rate / hz.
+ * learn its rate. Then, with high-resolution events (knob `highres`, as
+ * Linux's hrtimers with a one-shot clock event device), it runs one-shot:
+ * each interrupt programs the next for the nearest of this CPU's next tick
+ * (due every 1/hz s of TSC time), its earliest timed sleeper and the
+ * earliest kernel timer, and an interrupt that comes before the tick is
+ * due only wakes what is due (sched_timer_event), so ticks still come hz
+ * times a second and are all that time accounting and the scheduler see.
+ * A sleep or timer nearer than what is programmed reprograms it at once
+ * (timer_interrupt_at). With highres=0 the timer reloads periodically at
+ * rate / hz, and sleeps and timers end at the tick after their deadline.
  */
 #include "drivers/lapic.h"
 #include "kernel/time/cputime.h"
@@ -58,6 +67,8 @@
 
 KNOB_INT(hz, "hz", 1000, 100, 10000, false, "timer interrupts per second on every CPU");
 KNOB_BOOL(nox2apic, "nox2apic", 0, false, "use the xAPIC (MMIO) even where the CPU has x2APIC");
+KNOB_BOOL(highres, "highres", 1, false,
+	  "timer interrupts at each sleep's and timer's deadline too (0: at ticks only)");
 
 u64 jiffies;
 static volatile u32 *mmio;
@@ -179,11 +190,34 @@ lapic_error(struct trap_frame *f)
 	pr_warn("lapic: error interrupt on CPU %u, ESR %#x\n", this_cpu()->id, lapic_read(REG_ESR));
 }
 
+/* Starts the one-shot count to deadline (now if it has passed); interrupts off. */
 static void
-lapic_tick(struct trap_frame *f)
+program_event(struct cpu *c, u64 deadline, u64 now)
 {
-	struct cpu *c = this_cpu();
+	u64 delta = deadline > now ? deadline - now : 0;
+	/* Rounded up: an interrupt before the deadline would find nothing due. */
+	u64 count = (delta * timer_hz + tsc_hz - 1) / tsc_hz;
 
+	c->next_event_tsc = deadline;
+	lapic_write(REG_TIMER_INIT, (u32)MAX(count, 1ul));
+}
+
+void
+timer_interrupt_at(u64 deadline)
+{
+	if (!highres)
+		return;
+	u64 flags = local_irq_save();
+	struct cpu *c = this_cpu();
+	/* Not counting (before the timer starts, or in the profiler's NMI mode): nothing to move. */
+	if (!READ_ONCE(c->timer_nmi_rate) && deadline < c->next_event_tsc)
+		program_event(c, deadline, rdtsc());
+	local_irq_restore(flags);
+}
+
+static void
+tick(struct cpu *c, struct trap_frame *f)
+{
 	c->ticks++;
 	if (c->id == 0) {
 		WRITE_ONCE(jiffies, jiffies + 1);
@@ -192,6 +226,31 @@ lapic_tick(struct trap_frame *f)
 	cputime_tick(f);
 	profile_tick();
 	sched_tick();
+}
+
+static void
+lapic_tick(struct trap_frame *f)
+{
+	struct cpu *c = this_cpu();
+	u64 now = rdtsc();
+
+	/* Periodic mode, or the profiler's NMIs passing ticks on: every interrupt is a tick. */
+	if (!highres || READ_ONCE(c->timer_nmi_rate)) {
+		tick(c, f);
+		return;
+	}
+	if (now >= c->next_tick_tsc) {
+		/* On time, the next is one period on; after a long stall, one period from now. */
+		c->next_tick_tsc += tsc_hz / (u64)hz;
+		if (c->next_tick_tsc <= now)
+			c->next_tick_tsc = now + tsc_hz / (u64)hz;
+		tick(c, f);
+	} else {
+		sched_timer_event();
+	}
+	/* The NMI mode may have begun in a handler above (profile_tick): it owns the timer then. */
+	if (!READ_ONCE(c->timer_nmi_rate))
+		program_event(c, MIN(c->next_tick_tsc, sched_next_event()), rdtsc());
 }
 
 static void
@@ -243,23 +302,41 @@ calibrate_timer(void)
 	timer_hz = (u64)(0xffffffffu - left) * tsc_hz / cycles;
 }
 
+/* The timer as the tick's: one-shot from now to the next tick (highres), or periodic at hz. */
+static void
+timer_for_ticks(struct cpu *c)
+{
+	if (!highres) {
+		lapic_write(REG_LVT_TIMER, LVT_PERIODIC | VEC_LAPIC_TIMER);
+		lapic_write(REG_TIMER_INIT, (u32)(timer_hz / (u64)hz));
+		return;
+	}
+	u64 now = rdtsc();
+	lapic_write(REG_LVT_TIMER, VEC_LAPIC_TIMER); /* one-shot */
+	c->next_tick_tsc = now + tsc_hz / (u64)hz;
+	program_event(c, MIN(c->next_tick_tsc, sched_next_event()), now);
+}
+
 void
 lapic_timer_start(void)
 {
 	if (!timer_hz) {
 		calibrate_timer();
-		pr_info("lapic: timer runs at %lu.%03lu MHz (after divide-by-16); tick at %d Hz\n",
-			timer_hz / 1000000, timer_hz / 1000 % 1000, hz);
+		pr_info("lapic: timer runs at %lu.%03lu MHz (after divide-by-16); tick at %d Hz, %s\n",
+			timer_hz / 1000000, timer_hz / 1000 % 1000, hz,
+			highres ? "high-resolution events" : "periodic");
 	}
 	lapic_write(REG_TIMER_DIV, TIMER_DIV_16);
-	lapic_write(REG_LVT_TIMER, LVT_PERIODIC | VEC_LAPIC_TIMER);
-	lapic_write(REG_TIMER_INIT, (u32)(timer_hz / (u64)hz));
+	u64 flags = local_irq_save();
+	timer_for_ticks(this_cpu());
+	local_irq_restore(flags);
 }
 
 /*
  * One LAPIC has one timer, and the tick already has it: the profiler's
  * NMIs take it over and hand the tick on (Bresenham-style credit, so the
- * tick rate stays hz on average whatever the NMI rate). The rate field is
+ * tick rate stays hz on average whatever the NMI rate); sleeps and timers
+ * end at ticks meanwhile, as with highres=0. The rate field is
  * written before the LVT changes to NMI and cleared after it changes back,
  * so that every NMI the timer sends finds it set.
  */
@@ -273,11 +350,11 @@ lapic_timer_nmi_mode(u32 rate)
 	c->tick_credit = 0;
 	if (rate) {
 		WRITE_ONCE(c->timer_nmi_rate, rate);
+		c->next_event_tsc = 0;
 		lapic_write(REG_LVT_TIMER, LVT_PERIODIC | DELIVERY_NMI);
 		lapic_write(REG_TIMER_INIT, (u32)(timer_hz / rate));
 	} else {
-		lapic_write(REG_LVT_TIMER, LVT_PERIODIC | VEC_LAPIC_TIMER);
-		lapic_write(REG_TIMER_INIT, (u32)(timer_hz / (u64)hz));
+		timer_for_ticks(c);
 		WRITE_ONCE(c->timer_nmi_rate, 0);
 	}
 }

@@ -51,6 +51,7 @@ struct runqueue {
 	struct spinlock lock;
 	struct list_head queue;	   /* runnable, not running */
 	struct list_head sleepers; /* timed sleeps, via timer_link */
+	u64 next_wake; /* no sleeper's deadline is earlier (~0: none); may be stale early */
 	unsigned nr_queued;
 	u64 nr_switches; /* since boot, under lock */
 };
@@ -72,6 +73,7 @@ rq_init(struct runqueue *rq)
 	spin_lock_init(&rq->lock, "runqueue");
 	list_init(&rq->queue);
 	list_init(&rq->sleepers);
+	rq->next_wake = ~0ul;
 	rq->nr_queued = 0;
 }
 
@@ -328,13 +330,49 @@ task_first_run(struct task *prev)
 	first_return_to_user(t);
 }
 
+/* Wakes this CPU's sleepers whose deadline passed and notes the earliest left; rq->lock held. */
+static void
+wake_due_sleepers(struct runqueue *rq, u64 now)
+{
+	struct list_head *pos = rq->sleepers.next;
+	u64 next = ~0ul;
+
+	while (pos != &rq->sleepers) {
+		struct task *s = list_entry(pos, struct task, timer_link);
+		pos = pos->next;
+		if (now >= s->wake_deadline) {
+			list_del(&s->timer_link);
+			wake_locked(rq, s); /* this CPU's own queue: it needs no IPI */
+		} else {
+			next = MIN(next, s->wake_deadline);
+		}
+	}
+	WRITE_ONCE(rq->next_wake, next);
+}
+
+void
+sched_timer_event(void)
+{
+	struct runqueue *rq = rq_of(this_cpu()->id);
+
+	timers_run();
+	spin_lock(&rq->lock);
+	wake_due_sleepers(rq, rdtsc());
+	spin_unlock(&rq->lock);
+}
+
+u64
+sched_next_event(void)
+{
+	return MIN(READ_ONCE(rq_of(this_cpu()->id)->next_wake), timers_next_deadline());
+}
+
 void
 sched_tick(void)
 {
 	struct cpu *c = this_cpu();
 	struct runqueue *rq = rq_of(c->id);
 	struct task *t = c->current;
-	u64 now = rdtsc();
 
 	timers_run();
 	if (c->id == 0) {
@@ -342,15 +380,7 @@ sched_tick(void)
 		loadavg_tick();
 	}
 	spin_lock(&rq->lock);
-	struct list_head *pos = rq->sleepers.next;
-	while (pos != &rq->sleepers) {
-		struct task *s = list_entry(pos, struct task, timer_link);
-		pos = pos->next;
-		if (now >= s->wake_deadline) {
-			list_del(&s->timer_link);
-			wake_locked(rq, s); /* this CPU's own queue: it needs no IPI */
-		}
-	}
+	wake_due_sleepers(rq, rdtsc());
 	if (t != c->idle && --t->slice <= 0)
 		WRITE_ONCE(c->need_resched, true);
 	if (t == c->idle && rq->nr_queued)
@@ -393,6 +423,10 @@ schedule_timeout_ns(u64 ns)
 	u64 flags = spin_lock_irqsave(&rq->lock);
 	t->wake_deadline = deadline;
 	list_add_tail(&t->timer_link, &rq->sleepers);
+	if (deadline < rq->next_wake) {
+		WRITE_ONCE(rq->next_wake, deadline);
+		timer_interrupt_at(deadline); /* this CPU's list: this CPU's timer */
+	}
 	spin_unlock_irqrestore(&rq->lock, flags);
 
 	schedule();

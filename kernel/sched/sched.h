@@ -40,6 +40,10 @@ cond_resched(void)
 }
 /* Timer interrupt work: kernel timers, the time slice, and sleepers whose deadline passed. */
 void sched_tick(void);
+/* A timer interrupt between ticks (drivers/lapic.c's high-resolution events): due timers and sleepers only. */
+void sched_timer_event(void);
+/* The earliest TSC deadline of this CPU's timed sleepers and of the kernel timers (~0: none). */
+u64 sched_next_event(void);
 /* Tasks running or queued on any CPU now (idle tasks not counted); read without locks. */
 unsigned sched_nr_running(void);
 /* Context switches on all CPUs since boot (/proc/stat's ctxt). */

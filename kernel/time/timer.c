@@ -4,7 +4,9 @@
  * One list for the whole machine, sorted by deadline, under one lock: there
  * are few timers (one per process using ITIMER_REAL at most), and a tick
  * that has nothing due only compares the TSC with next_deadline, without
- * the lock. A due timer is taken off the list (and put back first if it is
+ * the lock. Arming asks this CPU's timer for an interrupt at the deadline
+ * (timer_interrupt_at), and every CPU's timer interrupt asks for the next
+ * one it sees, so that a timer fires on time, not at the next tick. A due timer is taken off the list (and put back first if it is
  * periodic, so that disarming it is always one operation under the lock),
  * then its function runs with the lock dropped, counted in `running` so
  * that timer_cancel() can wait for it before the timer's memory goes.
@@ -63,6 +65,14 @@ timer_arm(struct timer *t, u64 deadline, u64 period)
 	if (deadline)
 		insert(t);
 	spin_unlock_irqrestore(&timers_lock, flags);
+	if (deadline)
+		timer_interrupt_at(deadline);
+}
+
+u64
+timers_next_deadline(void)
+{
+	return READ_ONCE(next_deadline);
 }
 
 u64

@@ -1,10 +1,11 @@
 /*
  * timer.h - kernel timers: a function called at a TSC deadline, once or
- * periodically, from the timer interrupt of the first CPU whose tick sees
- * the deadline passed (so the resolution is one tick). For ITIMER_REAL and
- * alarm (kernel/time/itimer.c) and the POSIX timers (posix_timer.c); timed
- * sleeps have their own per-CPU lists in sched.c because they only need a
- * wake-up.
+ * periodically, from the timer interrupt of the first CPU that sees the
+ * deadline passed. With high-resolution events (the `highres` knob,
+ * drivers/lapic.c) that interrupt comes at the deadline; without, at the
+ * next tick. For ITIMER_REAL and alarm (kernel/time/itimer.c) and the
+ * POSIX timers (posix_timer.c); timed sleeps have their own per-CPU lists
+ * in sched.c because they only need a wake-up.
  */
 #ifndef REWIND_TIMER_H
 #define REWIND_TIMER_H
@@ -34,7 +35,15 @@ void timer_arm(struct timer *t, u64 deadline, u64 period);
 u64 timer_remaining(const struct timer *t, u64 now);
 /* Disarms t and waits for a call of fn that is running elsewhere: then t may be freed. */
 void timer_cancel(struct timer *t);
-/* From every CPU's tick: calls the functions of the timers that are due. */
+/* From every CPU's timer interrupt: calls the functions of the timers that are due. */
 void timers_run(void);
+/* The earliest armed deadline (~0: none). */
+u64 timers_next_deadline(void);
+/*
+ * Asks for a timer interrupt on this CPU at TSC deadline, or as soon as it
+ * can when that has passed (drivers/lapic.c); a no-op without
+ * high-resolution events, where the next tick serves.
+ */
+void timer_interrupt_at(u64 deadline);
 
 #endif
