@@ -27,6 +27,7 @@
 #include "fs/vfs.h"
 #include "uapi/errno.h"
 #include "uapi/magic.h"
+#include "kernel/process/cred.h"
 #include "kernel/signal/signal.h"
 #include "kernel/syscall/syscall.h"
 #include "mm/kmalloc.h"
@@ -259,6 +260,9 @@ pipe_inode_new(void)
 		return NULL;
 	}
 	inode->private = p;
+	/* Its creator's, as Linux's pipes (fstat shows it). */
+	inode->uid = current_fsuid();
+	inode->gid = current_fsgid();
 	return inode;
 }
 
