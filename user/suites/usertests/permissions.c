@@ -108,10 +108,11 @@ open_checks(const char *unused)
 	CHECK(st.st_uid == NOBODY_ID && (st.st_mode & 07777) == 0444);
 }
 
-/* A pipe is its creator's, mode 0600, as a file it made. */
+/* A pipe is its creator's, mode 0600: it opens its own again through /proc/self/fd. */
 static void
 pipe_checks(const char *unused)
 {
+	char path[64], c;
 	struct stat st;
 	int fds[2];
 
@@ -120,6 +121,15 @@ pipe_checks(const char *unused)
 	EXPECT_OK(fstat(fds[0], &st));
 	CHECK(st.st_uid == NOBODY_ID && st.st_gid == NOBODY_ID);
 	CHECK(st.st_mode == (S_IFIFO | 0600));
+	CHECK(write(fds[1], "p", 1) == 1);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fds[0]);
+	int again = EXPECT_OK(open(path, O_RDONLY));
+	CHECK(read(again, &c, 1) == 1 && c == 'p');
+	char link[64];
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", again);
+	ssize_t n = readlink(path, link, sizeof(link) - 1);
+	CHECK(n > 6 && !strncmp(link, "pipe:[", 6)); /* the same pipe, named as Linux names it */
+	close(again);
 	close(fds[0]);
 	close(fds[1]);
 }
