@@ -332,7 +332,8 @@ file_on_noexec(struct file *f)
 void
 file_path(struct file *f, char *buf, size_t size)
 {
-	if (!f->dentry)
+	if (!f->dentry ||
+	    f->inode->sb == pipefs_sb) /* a pipe, perhaps opened again (pipe_dentry) */
 		ksnprintf(buf, size, "pipe:[%lu]", (unsigned long)f->inode->ino);
 	else if (dentry_path(f->dentry, buf, size) < 0)
 		ksnprintf(buf, size, "%s", f->dentry->name); /* too long: the last name */

@@ -27,6 +27,8 @@
 #include "fs/vfs.h"
 #include "uapi/errno.h"
 #include "uapi/magic.h"
+#include "kernel/lib/vsprintf.h"
+#include "kernel/process/cred.h"
 #include "kernel/signal/signal.h"
 #include "kernel/syscall/syscall.h"
 #include "mm/kmalloc.h"
@@ -216,7 +218,10 @@ static const struct inode_operations pipe_iops = {
 	.evict = pipe_evict,
 };
 
+static int fifo_open(struct inode *inode, struct file *f);
+
 static const struct file_operations pipe_fops = {
+	.open = fifo_open, /* opened again through /proc/<pid>/fd/N: pipe_dentry */
 	.read = pipe_read,
 	.write = pipe_write,
 	.poll = pipe_poll,
@@ -259,7 +264,24 @@ pipe_inode_new(void)
 		return NULL;
 	}
 	inode->private = p;
+	/* Its creator's, as Linux's pipes (fstat shows it). */
+	inode->uid = current_fsuid();
+	inode->gid = current_fsgid();
 	return inode;
+}
+
+struct dentry *
+pipe_dentry(struct inode *inode)
+{
+	char name[32];
+	int len = ksnprintf(name, sizeof(name), "pipe:[%lu]", (unsigned long)inode->ino);
+
+	/*
+	 * Never linked into the root's children, so no walk finds it; the
+	 * root is only a parent to hold (a pipe is no directory: no walk
+	 * goes on from it to "..").
+	 */
+	return dentry_alloc_child(vfs_root, name, (size_t)len, inode_get(inode));
 }
 
 /* ---- named pipes (FIFOs: mknod S_IFIFO) ---------------------------------------- */

@@ -395,17 +395,15 @@ show_file(struct procbuf *b, struct file *f)
 	return path ? 0 : -ENOMEM;
 }
 
-/* Opening the link opens the file anew; a pipe has no name to open it by here. */
+/* Opening the link opens the file anew; a pipe again as a FIFO, through a dentry of its own. */
 static int
 jump_file(struct file *f, struct dentry **out)
 {
 	if (!f)
 		return -ENOENT;
-	int err = f->dentry ? 0 : -ENXIO;
-	if (!err)
-		*out = dget(f->dentry);
+	*out = f->dentry ? dget(f->dentry) : pipe_dentry(f->inode);
 	file_put(f);
-	return err;
+	return *out ? 0 : -ENOMEM;
 }
 
 static int

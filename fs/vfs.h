@@ -487,6 +487,12 @@ void locks_remove_posix(struct file *f, struct files *owner);
 
 /* ---- named pipes (fs/pipe.c) -------------------------------------------- */
 
+/*
+ * A nameless dentry on pipe inode, referenced, or NULL: what an open of
+ * /proc/<pid>/fd/N opens for a pipe, as a FIFO (Linux's pipefs dentry).
+ */
+struct dentry *pipe_dentry(struct inode *inode);
+
 /* A FIFO inode's operations: its first open makes the pipe. */
 extern const struct inode_operations fifo_iops;
 extern const struct file_operations fifo_fops;

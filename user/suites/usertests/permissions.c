@@ -108,11 +108,38 @@ open_checks(const char *unused)
 	CHECK(st.st_uid == NOBODY_ID && (st.st_mode & 07777) == 0444);
 }
 
+/* A pipe is its creator's, mode 0600: it opens its own again through /proc/self/fd. */
+static void
+pipe_checks(const char *unused)
+{
+	char path[64], c;
+	struct stat st;
+	int fds[2];
+
+	(void)unused;
+	EXPECT_OK(pipe(fds));
+	EXPECT_OK(fstat(fds[0], &st));
+	CHECK(st.st_uid == NOBODY_ID && st.st_gid == NOBODY_ID);
+	CHECK(st.st_mode == (S_IFIFO | 0600));
+	CHECK(write(fds[1], "p", 1) == 1);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fds[0]);
+	int again = EXPECT_OK(open(path, O_RDONLY));
+	CHECK(read(again, &c, 1) == 1 && c == 'p');
+	char link[64];
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", again);
+	ssize_t n = readlink(path, link, sizeof(link) - 1);
+	CHECK(n > 6 && !strncmp(link, "pipe:[", 6)); /* the same pipe, named as Linux names it */
+	close(again);
+	close(fds[0]);
+	close(fds[1]);
+}
+
 /* Opening, searching and listing take the permission bits of the caller's class. */
 TEST(open_checks_permission_bits)
 {
 	make_tree();
 	as_nobody(open_checks, NULL);
+	as_nobody(pipe_checks, NULL);
 	/* Root reads and writes past the bits, and searches any directory. */
 	EXPECT_OK(chmod(at("secret"), 0));
 	close(EXPECT_OK(open(at("secret"), O_RDWR)));
