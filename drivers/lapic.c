@@ -14,7 +14,8 @@
  * due only wakes what is due (sched_timer_event), so ticks still come hz
  * times a second and are all that time accounting and the scheduler see.
  * A sleep or timer nearer than what is programmed reprograms it at once
- * (timer_interrupt_at). With highres=0 the timer reloads periodically at
+ * (timer_interrupt_at); from the handler itself the next event is at least
+ * MIN_EVENT_GAP_NS away, so that no timer can keep a CPU in it. With highres=0 the timer reloads periodically at
  * rate / hz, and sleeps and timers end at the tick after their deadline.
  */
 #include "drivers/lapic.h"
@@ -26,6 +27,7 @@
 #include "kernel/x86/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
+#include "kernel/time/clocksource.h"
 #include "kernel/time/timekeeping.h"
 #include "kernel/x86/traps.h"
 #include "kernel/x86/paravirt.h"
@@ -67,6 +69,16 @@
 
 KNOB_INT(hz, "hz", 1000, 100, 10000, false, "timer interrupts per second on every CPU");
 KNOB_BOOL(nox2apic, "nox2apic", 0, false, "use the xAPIC (MMIO) even where the CPU has x2APIC");
+/*
+ * The handler programs its next event no sooner than this after itself:
+ * a periodic timer with a period shorter than an interrupt takes (a 1 ns
+ * setitimer interval) would otherwise keep the CPU in this handler. The
+ * missed periods still count as overruns. 20 us, below Linux's default
+ * timer slack of 50 us; a sleep asked for from a system call is
+ * programmed as asked (timer_interrupt_at).
+ */
+#define MIN_EVENT_GAP_NS 20000ul
+
 KNOB_BOOL(highres, "highres", 1, false,
 	  "timer interrupts at each sleep's and timer's deadline too (0: at ticks only)");
 
@@ -249,8 +261,11 @@ lapic_tick(struct trap_frame *f)
 		sched_timer_event();
 	}
 	/* The NMI mode may have begun in a handler above (profile_tick): it owns the timer then. */
-	if (!READ_ONCE(c->timer_nmi_rate))
-		program_event(c, MIN(c->next_tick_tsc, sched_next_event()), rdtsc());
+	if (!READ_ONCE(c->timer_nmi_rate)) {
+		now = rdtsc();
+		u64 soonest = now + tsc_hz / (NSEC_PER_SEC / MIN_EVENT_GAP_NS);
+		program_event(c, MIN(c->next_tick_tsc, MAX(sched_next_event(), soonest)), now);
+	}
 }
 
 static void
