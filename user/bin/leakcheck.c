@@ -5,8 +5,15 @@
  * them (kernel/objcount.h) - and that kmemdebug reported nothing meanwhile
  * (its count is the last line there).
  *
- *	leakcheck [-r N] COMMAND...	(each "PROGRAM ARG ..." from /bin, one after
- *					the other; with -r, all of them N times over)
+ *	leakcheck [-r N] [-p DIR] COMMAND...	(each "PROGRAM ARG ..." from /bin,
+ *					one after the other; with -r, all of them N
+ *					times over)
+ *
+ * -p DIR reads the counts through a proc instance of its own, mounted on
+ * DIR for the run: a fuzzer with root's rights (trinity's children before
+ * they drop them) may unmount /proc, and the second reading would find
+ * nothing. The instance is there for both readings, so its few objects
+ * are no leak.
  *
  * Whatever the programs made and gave back must be gone once they have
  * exited: a count above its first reading is a leak, named by kind. Some
@@ -21,6 +28,8 @@
  */
 #include <fcntl.h>
 #include <stdbool.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,12 +45,14 @@ struct reading {
 	unsigned long counts[MAX_KINDS];
 };
 
+static char objects_path[256] = "/proc/objects";
+
 /* With read(2) into static memory: a stdio stream would allocate, and grow this process between readings. */
 static int
 read_objects(struct reading *r)
 {
 	static char text[1024];
-	int fd = open("/proc/objects", O_RDONLY), used;
+	int fd = open(objects_path, O_RDONLY), used;
 	ssize_t n = fd < 0 ? -1 : read(fd, text, sizeof(text) - 1);
 	const char *p = text;
 
@@ -130,14 +141,27 @@ main(int argc, char **argv)
 {
 	struct reading before, after;
 	int status = 0, passed = 0, failed = 0, rounds = 1, first = 1;
+	const char *own_proc = NULL;
 
-	if (argc > 2 && !strcmp(argv[1], "-r")) {
-		rounds = atoi(argv[2]);
-		first = 3;
+	for (; first + 1 < argc && argv[first][0] == '-'; first += 2) {
+		if (!strcmp(argv[first], "-r"))
+			rounds = atoi(argv[first + 1]);
+		else if (!strcmp(argv[first], "-p"))
+			own_proc = argv[first + 1];
+		else
+			break;
 	}
-	if (argc <= first || rounds < 1) {
-		fprintf(stderr, "usage: leakcheck [-r ROUNDS] \"PROGRAM [ARG...]\"...\n");
+	if (argc <= first || rounds < 1 || argv[first][0] == '-') {
+		fprintf(stderr, "usage: leakcheck [-r ROUNDS] [-p DIR] \"PROGRAM [ARG...]\"...\n");
 		return 2;
+	}
+	if (own_proc) {
+		mkdir(own_proc, 0700);
+		if (mount("proc", own_proc, "proc", 0, NULL) != 0) {
+			perror("leakcheck: mount proc");
+			return 2;
+		}
+		snprintf(objects_path, sizeof(objects_path), "%s/objects", own_proc);
 	}
 	fault_in_own_memory();
 	if (read_objects(&before) != 0) {
@@ -155,5 +179,7 @@ main(int argc, char **argv)
 		leaked ? failed++ : passed++;
 	}
 	printf("leakcheck: %d passed, %d failed\n", passed, failed);
+	if (own_proc)
+		umount2(own_proc, MNT_DETACH);
 	return failed ? 1 : status;
 }
