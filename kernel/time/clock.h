@@ -13,6 +13,17 @@
 /* The clock's reading in ns for the caller, or -EINVAL for an unknown clock. */
 s64 clock_read_ns(int clock);
 
+/* What timers a clock id has, as Linux's (clock_timer_kind). */
+enum { CLOCK_TIMERS_WALL = 1, CLOCK_TIMERS_CPU = 2 };
+/*
+ * CLOCK_TIMERS_WALL for REALTIME, MONOTONIC, BOOTTIME and TAI;
+ * CLOCK_TIMERS_CPU for a CPU-time clock id (the named ones, and any other
+ * negative id but a device file's: whether it names a task is for
+ * cpu_clock_bind); -EOPNOTSUPP for the raw and coarse clocks and a device
+ * file's; -EINVAL for an unknown id.
+ */
+int clock_timer_kind(int clock);
+
 /* A CPU-time clock tied to its task: a timer on it keeps measuring that task. */
 struct cpu_clock {
 	int pid;	/* the thread's id, or the process's (its leader's) */

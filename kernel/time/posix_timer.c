@@ -40,8 +40,7 @@
 #include "uapi/errno.h"
 #include "uapi/resource.h"
 
-#define MAX_NS	(1ul << 62) /* far enough: no overflow in TSC cycles */
-#define CLOCKFD 3	    /* the low bits of a negative clock id naming a device file's clock */
+#define MAX_NS (1ul << 62) /* far enough: no overflow in TSC cycles */
 
 struct posix_timer {
 	struct list_head link; /* in the leader's posix_timers */
@@ -186,35 +185,6 @@ alloc_id(void)
 	return -EAGAIN;
 }
 
-/* Linux's: REALTIME, MONOTONIC, BOOTTIME and TAI have timers, the raw and coarse clocks none. */
-static int
-clock_kind(int clock, bool *cpu)
-{
-	*cpu = false;
-	switch (clock) {
-	case CLOCK_REALTIME:
-	case CLOCK_MONOTONIC:
-	case CLOCK_BOOTTIME:
-	case CLOCK_TAI:
-		return 0;
-	case CLOCK_MONOTONIC_RAW:
-	case CLOCK_REALTIME_COARSE:
-	case CLOCK_MONOTONIC_COARSE:
-		return -EOPNOTSUPP;
-	case CLOCK_PROCESS_CPUTIME_ID:
-	case CLOCK_THREAD_CPUTIME_ID:
-		*cpu = true;
-		return 0;
-	default:
-		if (clock >= 0)
-			return -EINVAL;
-		if ((clock & 7) == CLOCKFD)
-			return -EOPNOTSUPP; /* Linux's clocks of a device file have no timers */
-		*cpu = true; /* which task, and whether it may be read: once an id is taken, as Linux */
-		return 0;
-	}
-}
-
 /*
  * Where sigevent ev sends the signal (Linux's good_sigevent): the pid in
  * *target, or -EINVAL for an unknown notification, a signal number out of
@@ -282,13 +252,12 @@ timer_destroy(struct task *member, struct posix_timer *pt)
 SYSCALL3(timer_create, int, clock, const struct kernel_sigevent __user *, uevent, int __user *, uid)
 {
 	struct kernel_sigevent ev = { .sigev_signo = SIGALRM, .sigev_notify = SIGEV_SIGNAL };
-	bool cpu;
-
 	if (uevent && copy_from_user(&ev, uevent, sizeof(ev)))
 		return -EFAULT;
-	long err = clock_kind(clock, &cpu);
-	if (err)
+	long err = clock_timer_kind(clock);
+	if (err < 0)
 		return err;
+	bool cpu = err == CLOCK_TIMERS_CPU;
 	struct posix_timer *pt = timer_alloc();
 	if (!pt)
 		return -EAGAIN;

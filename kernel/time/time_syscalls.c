@@ -262,29 +262,48 @@ SYSCALL2(nanosleep, const struct kernel_timespec __user *, ureq, struct kernel_t
 	return sleep_until(CLOCK_MONOTONIC, (u64)clock_read_ns(CLOCK_MONOTONIC) + ns, urem);
 }
 
-/*
- * The clocks one can sleep on, as Linux: the raw and coarse clocks have no
- * timers (EOPNOTSUPP), and neither do CPU-time clocks here (Linux's
- * CPU-time sleeps need CPU timers, which rewind does not have).
- */
-static long
-sleepable_clock(int clock)
+#define CLOCKFD 3 /* the low bits of a negative clock id naming a device file's clock */
+
+int
+clock_timer_kind(int clock)
 {
 	switch (clock) {
 	case CLOCK_REALTIME:
 	case CLOCK_MONOTONIC:
 	case CLOCK_BOOTTIME:
 	case CLOCK_TAI:
-		return 0;
+		return CLOCK_TIMERS_WALL;
 	case CLOCK_MONOTONIC_RAW:
 	case CLOCK_REALTIME_COARSE:
 	case CLOCK_MONOTONIC_COARSE:
+		return -EOPNOTSUPP;
 	case CLOCK_PROCESS_CPUTIME_ID:
 	case CLOCK_THREAD_CPUTIME_ID:
-		return -EOPNOTSUPP;
+		return CLOCK_TIMERS_CPU;
 	default:
-		return clock < 0 && clock_read_ns(clock) >= 0 ? -EOPNOTSUPP : -EINVAL;
+		if (clock >= 0)
+			return -EINVAL;
+		return (clock & 7) == CLOCKFD ? -EOPNOTSUPP : CLOCK_TIMERS_CPU;
 	}
+}
+
+/*
+ * The clocks one can sleep on: those with wall timers. CPU-time sleeps
+ * need CPU timers, which rewind's sleeps do not use (EOPNOTSUPP), and a
+ * negative id is EINVAL unless it can be read.
+ */
+static long
+sleepable_clock(int clock)
+{
+	int kind = clock_timer_kind(clock);
+
+	if (kind == CLOCK_TIMERS_WALL)
+		return 0;
+	if (kind == -EINVAL)
+		return -EINVAL;
+	if (clock < 0)
+		return clock_read_ns(clock) >= 0 ? -EOPNOTSUPP : -EINVAL;
+	return -EOPNOTSUPP;
 }
 
 SYSCALL4(clock_nanosleep, int, clock, int, flags, const struct kernel_timespec __user *, ureq,

@@ -29,7 +29,7 @@ scratch_dir(char *dir, size_t size)
 {
 	if (geteuid() != 0)
 		skip("mount needs root");
-	snprintf(dir, size, "/tmp/mnt.XXXXXX");
+	snprintf(dir, size, "/tmp/mnt.XXXXXX"); /* mkdtemp's template: it fills in the Xs */
 	CHECK(mkdtemp(dir) != NULL);
 }
 
