@@ -341,7 +341,7 @@ clean:
 
 help:
 	@sed -n '2,12p' Makefile | sed 's/^# \{0,1\}//'
-	@echo "Variables: CPUS= MEM= ACCEL=kvm|tcg CMDLINE=\"...\" UEFI=1 QEMUEXTRA=\"...\" V=1 PARAVIRT=y|n PV_CALLEE_SAVE=n|y"
+	@echo "Variables: CPUS= MEM= ACCEL=kvm|tcg|icount CMDLINE=\"...\" UEFI=1 QEMUEXTRA=\"...\" V=1 PARAVIRT=y|n PV_CALLEE_SAVE=n|y"
 	@echo "           BOOT_CMDLINE=\"...\" (baked into the ISO) GRUB_TIMEOUT=N (menu delay on real machines)"
 	@echo "Targets:   all iso qemu qemu-gdb gdb print-qemu test unit-test boot-test deps clean knobs-doc"
 	@echo "           hosted-bench (kernel code timed on this host's CPU: build/hosted/rwsem_bench, fstime_host, paravirt_bench)"
