@@ -331,10 +331,13 @@ $(BUILD)/nopv/kernel.elf: FORCE
 $(BUILD)/pv30/kernel.elf: FORCE
 	$(Q)$(MAKE) -s PV_CALLEE_SAVE=y BUILD=$(BUILD)/pv30 $@
 
-# make test boots the PV_CALLEE_SAVE=y kernel (2.6.30) too: its own kernel, this build's initrd.
+# make test boots the PV_CALLEE_SAVE=y (2.6.30) and PARAVIRT=n kernels too
+# (tools/test-all, tools/icount-check): each its own ISO, this build's initrd.
 PV30_ISO := $(BUILD)/pv30/rewind.iso
-$(PV30_ISO): $(BUILD)/pv30/kernel.elf $(BUILD)/initrd.cpio boot/grub.cfg.in | deps
-	$(call make_iso,$(BUILD)/pv30/kernel.elf,$(BUILD)/initrd.cpio,$(BUILD)/pv30/iso)
+NOPV_ISO := $(BUILD)/nopv/rewind.iso
+$(BUILD)/pv30/rewind.iso $(BUILD)/nopv/rewind.iso: $(BUILD)/%/rewind.iso: $(BUILD)/%/kernel.elf \
+		$(BUILD)/initrd.cpio boot/grub.cfg.in | deps
+	$(call make_iso,$(BUILD)/$*/kernel.elf,$(BUILD)/initrd.cpio,$(BUILD)/$*/iso)
 
 clean:
 	rm -rf $(BUILD)
@@ -353,8 +356,8 @@ help:
 # --- make test: last, so that every list above is defined when its prerequisites are read ---
 # The hosted benchmarks are built (not run) so that they cannot rot; the
 # fuzz targets replay their seeds inside tools/test-all.
-# The PARAVIRT=n kernel is built (not booted) so that it cannot rot; the
-# default build's tests also boot the PV_CALLEE_SAVE=y one (tools/test-all).
+# The default build's tests also boot the PV_CALLEE_SAVE=y and PARAVIRT=n
+# kernels (tools/test-all, tools/icount-check).
 test: $(ISO) $(UNIT_BINS) $(HOSTED_BENCH) $(HOSTED_RWSEM) $(HOSTED_FSTIME) $(HOSTED_PARAVIRT) $(FUZZ_REPLAYS) \
-		$(FUZZ_SEEDS) nopv-kernel $(if $(filter y,$(PARAVIRT)),$(if $(filter n,$(PV_CALLEE_SAVE)),$(PV30_ISO)))
+		$(FUZZ_SEEDS) nopv-kernel $(if $(filter y,$(PARAVIRT)),$(if $(filter n,$(PV_CALLEE_SAVE)),$(PV30_ISO) $(NOPV_ISO)))
 	$(Q)tools/test-all --iso $(ISO) $(UNIT_BINS)
