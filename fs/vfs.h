@@ -263,6 +263,8 @@ struct dentry *dget(struct dentry *d);
 void dput(struct dentry *d);
 /* d's parent, referenced (d itself for the root). */
 struct dentry *dget_parent(struct dentry *d);
+/* A lazily unmounted tree's root: its own parent from now on (fs/dentry.c). */
+void dentry_make_root(struct dentry *d);
 /* The linked child of parent called name, referenced, or NULL (the parent's inode->lock held). */
 struct dentry *dentry_find_child(struct dentry *parent, const char *name, size_t len);
 /* Links d into its parent's children (the parent's inode->lock held). */
