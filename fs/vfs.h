@@ -657,6 +657,8 @@ int generic_permission(const struct inode *inode, u32 want);
 int access_permission(const struct inode *inode, u32 want, bool effective);
 /* Whether the caller may open an existing inode with open(2)'s flags: 0 or -EACCES. */
 int may_open(const struct inode *inode, u32 flags);
+/* The file's owner, or root (Linux's inode_owner_or_capable, CAP_FOWNER). */
+bool inode_owner_or_root(const struct inode *inode);
 /* Whether the caller may execute inode: 0 or -EACCES. */
 int may_exec(const struct inode *inode);
 /* Whether the caller may add a name to dir: 0 or -EACCES. */

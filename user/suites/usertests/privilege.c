@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -295,4 +296,46 @@ TEST(linkat_empty_path_needs_privilege)
 	as_nobody(link_checks, stolen);
 	EXPECT_OK(linkat(path_fd, "", AT_FDCWD, stolen, AT_EMPTY_PATH)); /* root may */
 	EXPECT_OK(unlink(stolen));
+}
+
+static int locked_dir_fd = -1; /* root's 0700 directory, open */
+
+static void
+owner_checks(const char *path)
+{
+	EXPECT_ERR(EPERM, open(path, O_RDONLY | O_NOATIME));
+	int fd = EXPECT_OK(open(path, O_RDONLY));
+	EXPECT_ERR(EPERM, fcntl(fd, F_SETFL, O_NOATIME));
+	close(fd);
+	close(create_file("mine", "m", 1, 0644)); /* its own file: fine */
+	fd = EXPECT_OK(open("mine", O_RDONLY | O_NOATIME));
+	EXPECT_OK(fcntl(fd, F_SETFL, 0));
+	close(fd);
+	EXPECT_OK(unlink("mine"));
+	EXPECT_ERR(EPERM, syscall(SYS_setgroups, 0, NULL));
+	EXPECT_ERR(EACCES, fchdir(locked_dir_fd));
+	if (isatty(0)) {
+		EXPECT_OK(setsid()); /* the terminal is no longer its own */
+		EXPECT_ERR(EPERM, ioctl(0, TIOCSTI, "x"));
+	}
+}
+
+/*
+ * Found by the audit (docs/robustness.md): O_NOATIME at open and by
+ * F_SETFL is the file's owner's (CAP_FOWNER); setgroups is root's even for
+ * the empty list (CAP_SETGID); fchdir asks search permission as chdir;
+ * TIOCSTI types only into one's own controlling terminal (CAP_SYS_ADMIN).
+ */
+TEST(owner_and_root_only_calls)
+{
+	char cwd[PATH_MAX];
+
+	need_root();
+	const char *path = roots_file("roots", 0644);
+	CHECK(getcwd(cwd, sizeof(cwd)) != NULL);
+	EXPECT_OK(mkdir("locked", 0700));
+	locked_dir_fd = EXPECT_OK(open("locked", O_RDONLY | O_DIRECTORY));
+	EXPECT_OK(chmod(cwd, 0777));
+	as_nobody(owner_checks, path);
+	EXPECT_OK(rmdir("locked"));
 }
