@@ -227,10 +227,35 @@ write_comm(const char *value, union proc_arg arg)
 	return err;
 }
 
+/*
+ * Where another user's program lies (code, stack, data, arguments) and
+ * how it ended are for who may inspect it: others see 1 for the code's
+ * start and end (still telling a process from a kernel thread) and 0 for
+ * the rest, as Linux's do_task_stat without ptrace access.
+ */
+static void
+hide_layout(struct procfs_task *t)
+{
+	struct vm_usage *u = &t->vm;
+
+	u->start_code = u->end_code = 1;
+	u->start_stack = u->start_data = u->end_data = u->start_brk = 0;
+	u->arg_start = u->arg_end = u->env_start = u->env_end = 0;
+	t->exit_code = 0;
+}
+
 static int
 show_stat(struct procbuf *b, union proc_arg arg)
 {
-	return show_task(b, arg.pid, procfs_format_stat);
+	struct procfs_task t;
+	int err = snapshot(arg.pid, &t, NULL);
+
+	if (err)
+		return err;
+	if (!proc_pid_may_inspect(arg.pid))
+		hide_layout(&t);
+	procfs_format_stat(b, &t);
+	return 0;
 }
 
 static int

@@ -15,10 +15,13 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/timex.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -99,11 +102,16 @@ machine_checks(const char *unused)
 	EXPECT_OK(gettimeofday(&tv, NULL));
 	EXPECT_ERR(EPERM, syscall(SYS_settimeofday, &tv, NULL));
 	EXPECT_ERR(EPERM, syscall(SYS_settimeofday, NULL, &tz));
+	struct timex tx = { .modes = ADJ_FREQUENCY };
+	EXPECT_ERR(EPERM, syscall(SYS_adjtimex, &tx));
+	EXPECT_ERR(EPERM, syscall(SYS_clock_adjtime, CLOCK_REALTIME, &tx));
+	tx.modes = 0;
+	EXPECT_OK(syscall(SYS_adjtimex, &tx)); /* reading is anyone's */
 	tv.tv_usec = -1; /* the value is checked before the privilege, as Linux does */
 	EXPECT_ERR(EINVAL, syscall(SYS_settimeofday, &tv, NULL));
 }
 
-/* reboot (CAP_SYS_BOOT), clock_settime and settimeofday (CAP_SYS_TIME) are root's. */
+/* reboot (CAP_SYS_BOOT), clock_settime, settimeofday and adjtimex's changes (CAP_SYS_TIME) are root's. */
 TEST(reboot_and_clock_need_root)
 {
 	need_root();
@@ -143,6 +151,35 @@ expect_readable(pid_t pid)
 	close(EXPECT_OK(open(path, O_RDONLY)));
 }
 
+/* Field n (from 1) of /proc/<pid>/stat, counted after the command's closing parenthesis. */
+static unsigned long
+stat_field(pid_t pid, int n)
+{
+	char path[64], text[1024];
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	int fd = EXPECT_OK(open(path, O_RDONLY));
+	ssize_t len = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	CHECK(len > 0);
+	text[len > 0 ? len : 0] = '\0';
+	char *p = strrchr(text, ')');
+	CHECK(p != NULL);
+	for (int field = 2; p && field < n; field++)
+		p = strchr(p + 1, ' ');
+	return p ? strtoul(p + 1, NULL, 10) : 0;
+}
+
+/* Another user's layout in stat: start and end of code 1, the stack and fields 45-51 0. */
+static void
+expect_layout_hidden(pid_t pid)
+{
+	CHECK(stat_field(pid, 26) == 1 && stat_field(pid, 27) == 1);
+	CHECK(stat_field(pid, 28) == 0);
+	for (int n = 45; n <= 51; n++)
+		CHECK(stat_field(pid, n) == 0);
+}
+
 static void
 inspect_checks(const char *unused)
 {
@@ -155,6 +192,8 @@ inspect_checks(const char *unused)
 	expect_open_refused(roots_process, "maps");
 	expect_open_refused(roots_process, "environ");
 	expect_open_refused(roots_process, "fd");
+	expect_layout_hidden(roots_process);
+	CHECK(stat_field(getpid(), 26) > 1 && stat_field(getpid(), 28) > 0); /* its own it sees */
 	/* Its own files, and those of its own dumpable process, it may see. */
 	expect_readable(getpid());
 	nobodys_process = xfork();
@@ -201,7 +240,8 @@ stop_sleeper(pid_t pid)
 /*
  * /proc/<pid>/{cwd,root,exe,maps,environ,fd} of another user's process
  * are EACCES (Linux's ptrace_may_access, PTRACE_MODE_READ_FSCREDS), and of
- * one's own when it is not dumpable.
+ * one's own when it is not dumpable; its stat hides where its code, stack
+ * and arguments lie.
  */
 TEST(proc_pid_needs_inspect_permission)
 {
@@ -313,6 +353,7 @@ owner_checks(const char *path)
 	close(fd);
 	EXPECT_OK(unlink("mine"));
 	EXPECT_ERR(EPERM, syscall(SYS_setgroups, 0, NULL));
+	EXPECT_ERR(EPERM, mknod("null", S_IFCHR | 0666, makedev(1, 3))); /* CAP_MKNOD */
 	EXPECT_ERR(EACCES, fchdir(locked_dir_fd));
 	if (isatty(0)) {
 		EXPECT_OK(setsid()); /* the terminal is no longer its own */
@@ -323,7 +364,8 @@ owner_checks(const char *path)
 /*
  * Found by the audit (docs/robustness.md): O_NOATIME at open and by
  * F_SETFL is the file's owner's (CAP_FOWNER); setgroups is root's even for
- * the empty list (CAP_SETGID); fchdir asks search permission as chdir;
+ * the empty list (CAP_SETGID); device nodes are root's (CAP_MKNOD); fchdir
+ * asks search permission as chdir;
  * TIOCSTI types only into one's own controlling terminal (CAP_SYS_ADMIN).
  */
 TEST(owner_and_root_only_calls)
