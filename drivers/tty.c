@@ -24,6 +24,7 @@
  * or changes the settings gets SIGTTOU (Linux's __tty_check_change).
  */
 #include "drivers/tty.h"
+#include "kernel/process/cred.h"
 #include "drivers/ldisc.h"
 #include "drivers/ps2kbd.h"
 #include "drivers/serial.h"
@@ -368,8 +369,8 @@ get_owner(void __user *arg, bool want_session)
 
 /*
  * TIOCSCTTY: a session leader without a terminal takes this one. One that
- * belongs to another session is taken from it only with arg 1 by the
- * superuser (everyone, here), as in Linux.
+ * belongs to another session is taken from it only with arg 1 by root
+ * (CAP_SYS_ADMIN), as in Linux.
  */
 static long
 set_controlling(unsigned long arg)
@@ -382,7 +383,7 @@ set_controlling(unsigned long arg)
 		goto out; /* already its own */
 	if (!me.session_leader)
 		err = -EPERM;
-	else if (tty.session && arg != 1)
+	else if (tty.session && (arg != 1 || !privileged()))
 		err = -EPERM;
 	else {
 		tty.session = me.sid;
@@ -418,12 +419,21 @@ give_up_controlling(void)
 	return 0;
 }
 
-/* TIOCSTI: a byte pushed into the input as if typed (the superuser's right, so everyone's here). */
+/*
+ * TIOCSTI: a byte pushed into the input as if typed - into one's own
+ * controlling terminal, or by root (CAP_SYS_ADMIN): else anyone who can
+ * open the console could type commands into root's shell (Linux's tiocsti).
+ */
 static long
 simulate_input(const void __user *arg)
 {
+	struct session_ids me = session_current();
+	int session, pgrp;
 	char c;
 
+	owner(&session, &pgrp);
+	if (!privileged() && !is_controlling(&me, session))
+		return -EPERM;
 	if (copy_from_user(&c, arg, 1))
 		return -EFAULT;
 	tty_receive(c);

@@ -37,13 +37,6 @@ may_change(struct inode *inode)
 	return err ? err : inode->sb->type == &procfs_type ? -EPERM : 0;
 }
 
-/* Linux's inode_owner_or_capable: the file's owner, or root (CAP_FOWNER). */
-static bool
-owner_or_root(const struct inode *inode)
-{
-	return privileged() || READ_ONCE(inode->uid) == current_fsuid();
-}
-
 /* ---- chmod --------------------------------------------------------------------- */
 
 static int
@@ -53,7 +46,7 @@ inode_chmod(struct inode *inode, u32 mode)
 
 	if (err)
 		return err;
-	if (!owner_or_root(inode))
+	if (!inode_owner_or_root(inode))
 		return -EPERM;
 	mutex_lock(&inode->lock);
 	/* Set-group-ID only for a group the caller is in (or for root: CAP_FSETID). */
@@ -198,7 +191,7 @@ times_fn(struct inode *inode, void *arg)
 
 	if (err)
 		return err;
-	if (!owner_or_root(inode)) {
+	if (!inode_owner_or_root(inode)) {
 		if (!only_now)
 			return -EPERM;
 		err = inode_permission(inode, MAY_WRITE);

@@ -181,7 +181,7 @@ void
 dput(struct dentry *d)
 {
 	while (d && __atomic_sub_fetch(&d->refcount, 1, __ATOMIC_ACQ_REL) == 0) {
-		struct dentry *parent = d->parent;
+		struct dentry *parent = d->parent != d ? d->parent : NULL; /* a detached root */
 		BUG_ON(d->linked);
 		inode_put(d->inode);
 		kfree(d->name);
@@ -189,6 +189,24 @@ dput(struct dentry *d)
 		objcount_freed(OBJ_DENTRY);
 		d = parent;
 	}
+}
+
+/*
+ * A lazily unmounted tree's root becomes a root of its own: ".." out of it
+ * stays in it, as in Linux's detached mounts, instead of leading back into
+ * the tree it was cut from. It holds no reference on itself (unlike the
+ * boot root), so it goes with its last user; getcwd inside it reads from
+ * it as "/".
+ */
+void
+dentry_make_root(struct dentry *d)
+{
+	spin_lock(&dentry_tree_lock);
+	struct dentry *old = d->parent;
+	d->parent = d;
+	spin_unlock(&dentry_tree_lock);
+	if (old != d)
+		dput(old);
 }
 
 struct dentry *

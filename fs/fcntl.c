@@ -103,6 +103,12 @@ SYSCALL3(fcntl, int, fd, int, cmd, unsigned long, arg)
 			ret = -EBADF;
 			break;
 		}
+		/* Turning O_NOATIME on or off is the owner's, as at open (fs/permission.c). */
+		if (((u32)arg ^ READ_ONCE(f->flags)) & O_NOATIME &&
+		    !inode_owner_or_root(f->inode)) {
+			ret = -EPERM;
+			break;
+		}
 		set_status_flags(f, (u32)arg, SETFL_MASK);
 		ret = 0;
 		break;

@@ -11,6 +11,7 @@
  * (ramfs.c, procfs.c).
  */
 #include "fs/vfs.h"
+#include "kernel/process/cred.h"
 #include "uapi/errno.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/lib/string.h"
@@ -158,13 +159,21 @@ link_locked(struct dentry *old, const struct nameparent *np)
 	return di->iops->link(np->dir, np->last, np->len, old);
 }
 
+/*
+ * An empty old path (AT_EMPTY_PATH) links the file open on olddirfd: only
+ * root may (CAP_DAC_READ_SEARCH), or anyone could give a name to a file
+ * it holds only as a handle - an O_PATH fd of another user's 0600 file, a
+ * file already unlinked. Others get -ENOENT, as on Linux.
+ */
 static int
 do_linkat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, int flags)
 {
 	struct nameparent np;
 	struct dentry *old;
-	int err = lookup_dentry_at(olddirfd, oldpath, flags, flags & AT_SYMLINK_FOLLOW, &old);
 
+	if ((flags & AT_EMPTY_PATH) && !*oldpath && !privileged())
+		return -ENOENT;
+	int err = lookup_dentry_at(olddirfd, oldpath, flags, flags & AT_SYMLINK_FOLLOW, &old);
 	if (err)
 		return err;
 	err = path_parent(newdirfd, newpath, &np);

@@ -461,6 +461,9 @@ do_umount(struct dentry *d, int flags)
 	else
 		detach(m, &gone);
 	spin_unlock(&mount_lock);
+	/* Whoever is still inside the detached tree stays in it ("..", dentry_make_root). */
+	if (!err)
+		dentry_make_root(m->root);
 	release_mounts(&gone);
 	return err;
 }

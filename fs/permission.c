@@ -3,8 +3,9 @@
  * inode by its mode bits (Linux's generic_permission, without ACLs), and
  * the rules built on it: may_open for open(2), may_exec for execve,
  * may_create and may_delete for the directories that mkdir, mknod, open's
- * O_CREAT, symlink, link, unlink, rmdir and rename change, and
- * access_permission for access(2), which asks with the real ids.
+ * O_CREAT, symlink, link, unlink, rmdir and rename change,
+ * access_permission for access(2), which asks with the real ids, and
+ * inode_owner_or_root for what only a file's owner may do.
  *
  * The owner's bits apply to the owner, the group's to its group, the
  * others' to everyone else. Root (kernel/process/cred.h) may read and
@@ -81,11 +82,19 @@ access_permission(const struct inode *inode, u32 want, bool effective)
 	return permission_for(inode, want, (struct asker){ uid, gid, uid == 0 });
 }
 
+/* Linux's inode_owner_or_capable: the file's owner, or root (CAP_FOWNER). */
+bool
+inode_owner_or_root(const struct inode *inode)
+{
+	return privileged() || READ_ONCE(inode->uid) == current_fsuid();
+}
+
 /*
  * open(2) of an existing file (Linux's may_open): read permission for
  * reading, write permission for writing or O_TRUNC; the access mode 3
  * ("neither", ioctl only) asks for both, as Linux does. O_PATH asks
- * nothing, and neither does the open that created the file.
+ * nothing, and neither does the open that created the file. O_NOATIME
+ * is the owner's (EPERM): others' reads must show in the access time.
  */
 int
 may_open(const struct inode *inode, u32 flags)
@@ -98,7 +107,10 @@ may_open(const struct inode *inode, u32 flags)
 		return 0;
 	if (flags & O_TRUNC)
 		want |= MAY_WRITE;
-	return inode_permission(inode, want);
+	int err = inode_permission(inode, want);
+	if (!err && (flags & O_NOATIME) && !inode_owner_or_root(inode))
+		err = -EPERM;
+	return err;
 }
 
 /*

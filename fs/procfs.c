@@ -217,13 +217,22 @@ generate(const struct proc_node *node, struct proc_text **out)
 	}
 }
 
+/* 0, or -EACCES for a file about a process the caller may not inspect. */
+static int
+may_inspect(const struct proc_node *node)
+{
+	return node->entry->inspects && !proc_pid_may_inspect(node->arg.pid) ? -EACCES : 0;
+}
+
 static int
 proc_file_open(struct inode *inode, struct file *f)
 {
 	const struct proc_node *node = inode->private;
 	struct proc_text *text;
 
-	int err = generate(node, &text);
+	int err = may_inspect(node);
+	if (!err)
+		err = generate(node, &text);
 
 	if (!err)
 		f->private = text;
@@ -259,6 +268,8 @@ proc_file_write(struct file *f, const char __user *buf, size_t n, u64 *pos)
 
 	if (!node->entry->write)
 		return -EPERM;
+	if (node->entry->control && generic_permission(f->inode, MAY_WRITE))
+		return -EPERM;
 	if (n >= sizeof(text))
 		return -EINVAL;
 	if (copy_from_user(text, buf, n))
@@ -293,12 +304,15 @@ static long
 proc_readlink(struct dentry *link, char *buf, size_t size)
 {
 	const struct proc_node *node = link->inode->private;
+	int err = may_inspect(node);
+
+	if (err)
+		return err;
 	/* The formatter ends the text with a NUL: made whole here, then cut to size. */
 	struct procbuf b = { .p = kmalloc(PATH_MAX + 1), .size = PATH_MAX + 1 };
-
 	if (!b.p)
 		return -ENOMEM;
-	int err = node->entry->link(&b, node->arg);
+	err = node->entry->link(&b, node->arg);
 	size_t n = MIN(MIN(b.len, PATH_MAX), size);
 	if (!err)
 		memcpy(buf, b.p, n);
@@ -310,8 +324,9 @@ static int
 proc_jump(struct dentry *link, struct dentry **out)
 {
 	const struct proc_node *node = link->inode->private;
+	int err = may_inspect(node);
 
-	return node->entry->jump(node->arg, out);
+	return err ? err : node->entry->jump(node->arg, out);
 }
 
 static const struct inode_operations proc_link_iops = {
@@ -375,14 +390,16 @@ static const struct proc_entry root_entries[] = {
 	{ .name = "lockstat",
 	  .mode = S_IFREG | 0644,
 	  .show = proc_show_lockstat,
-	  .write = proc_write_lockstat },
+	  .write = proc_write_lockstat,
+	  .control = true },
 	{ .name = "meminfo", .mode = S_IFREG | 0444, .show = proc_show_meminfo },
 	{ .name = "mounts", .mode = S_IFREG | 0444, .show = proc_show_mounts },
 	{ .name = "objects", .mode = S_IFREG | 0444, .show = proc_show_objects },
 	{ .name = "profile",
 	  .mode = S_IFREG | 0644,
 	  .show = proc_show_profile,
-	  .write = proc_write_profile },
+	  .write = proc_write_profile,
+	  .control = true },
 	/* Links to the caller's own directories, read at each walk: "<tgid>" and "<tgid>/task/<tid>". */
 	{ .name = "self", .mode = S_IFLNK | 0777, .link = proc_self_link },
 	{ .name = "stat", .mode = S_IFREG | 0444, .show = proc_show_stat },

@@ -46,6 +46,20 @@ struct proc_entry {
 	int (*jump)(union proc_arg arg, struct dentry **out);
 	/* The argument this entry shows, from its directory's; NULL: the same. */
 	union proc_arg (*resolve)(union proc_arg dir_arg);
+	/*
+	 * A process's memory, files or places (maps, environ, cwd, fd/N ...):
+	 * opened, read as a link or followed only by who may inspect the
+	 * process (proc_pid_may_inspect), else -EACCES, as Linux's
+	 * ptrace_may_access checks in proc_mem_open and proc_fd_access_allowed.
+	 */
+	bool inspects;
+	/*
+	 * A kernel control (a knob, lockstat, profile): every write asks the
+	 * writer's own ids for write permission again, -EPERM otherwise, as
+	 * Linux's proc_sys_call_handler; else a file root opened would stay
+	 * writable by whatever the opener became.
+	 */
+	bool control;
 };
 
 /* A name that comes and goes, found by a directory's next or find. */
@@ -94,6 +108,8 @@ int proc_thread_self_link(struct procbuf *b, union proc_arg arg);
 bool proc_pid_next(union proc_arg dir_arg, u64 *cookie, struct proc_dyn *out);
 bool proc_pid_find(union proc_arg dir_arg, const char *name, size_t len, struct proc_dyn *out);
 void proc_pid_owner(union proc_arg arg, u32 mode, u32 *uid, u32 *gid);
+/* Whether the caller may inspect process pid (kernel/process/cred.h); true once it is gone. */
+bool proc_pid_may_inspect(int pid);
 
 /* fs/procfs_sys.c: /proc/sys. */
 extern const struct proc_dir proc_sys_dir;

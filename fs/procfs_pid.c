@@ -14,8 +14,13 @@
  * (access_remote_vm), then the reference is dropped. An mm read so may
  * already belong to a process that has exited or exec'ed since: a moment
  * old, as every /proc figure is, never freed memory.
+ *
+ * Who may look: the mode bits (the owner is the process's user while it
+ * is dumpable, proc_pid_owner), and for the files marked `inspects` also
+ * the ptrace-style check of kernel/process/cred.h (task_may_inspect).
  */
 #include "fs/procfs_internal.h"
+#include "kernel/process/cred.h"
 #include "drivers/tty.h"
 #include "kernel/time/cputime.h"
 #include "uapi/errno.h"
@@ -79,6 +84,17 @@ proc_pid_owner(union proc_arg arg, u32 mode, u32 *uid, u32 *gid)
 	*uid = owned ? t->uids.effective : 0;
 	*gid = owned ? t->gids.effective : 0;
 	spin_unlock_irqrestore(&tasks_lock, flags);
+}
+
+bool
+proc_pid_may_inspect(int pid)
+{
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	const struct task *t = find_leader(pid);
+	bool allowed = !t || task_may_inspect(t);
+
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return allowed;
 }
 
 /* tasks_lock held; the process's mm, referenced, goes to *mm (NULL: none). */
@@ -211,10 +227,35 @@ write_comm(const char *value, union proc_arg arg)
 	return err;
 }
 
+/*
+ * Where another user's program lies (code, stack, data, arguments) and
+ * how it ended are for who may inspect it: others see 1 for the code's
+ * start and end (still telling a process from a kernel thread) and 0 for
+ * the rest, as Linux's do_task_stat without ptrace access.
+ */
+static void
+hide_layout(struct procfs_task *t)
+{
+	struct vm_usage *u = &t->vm;
+
+	u->start_code = u->end_code = 1;
+	u->start_stack = u->start_data = u->end_data = u->start_brk = 0;
+	u->arg_start = u->arg_end = u->env_start = u->env_end = 0;
+	t->exit_code = 0;
+}
+
 static int
 show_stat(struct procbuf *b, union proc_arg arg)
 {
-	return show_task(b, arg.pid, procfs_format_stat);
+	struct procfs_task t;
+	int err = snapshot(arg.pid, &t, NULL);
+
+	if (err)
+		return err;
+	if (!proc_pid_may_inspect(arg.pid))
+		hide_layout(&t);
+	procfs_format_stat(b, &t);
+	return 0;
 }
 
 static int
@@ -492,10 +533,12 @@ show_fdinfo(struct procbuf *b, union proc_arg arg)
 }
 
 /* /proc/<pid>/fd and fdinfo: one entry per open fd, named by its number, which is its cookie. */
-static const struct proc_entry fd_link_entry = { .mode = S_IFLNK | 0700,
-						 .link = show_fd,
-						 .jump = jump_fd };
-static const struct proc_entry fdinfo_entry = { .mode = S_IFREG | 0444, .show = show_fdinfo };
+static const struct proc_entry fd_link_entry = {
+	.mode = S_IFLNK | 0700, .link = show_fd, .jump = jump_fd, .inspects = true
+};
+static const struct proc_entry fdinfo_entry = { .mode = S_IFREG | 0444,
+						.show = show_fdinfo,
+						.inspects = true };
 
 static void
 fd_dyn(const struct proc_entry *e, int pid, int n, struct proc_dyn *out)
@@ -579,13 +622,25 @@ static const struct proc_dir proc_task_dir = { .owner = proc_pid_owner,
 static const struct proc_entry pid_entries[] = {
 	{ .name = "cmdline", .mode = S_IFREG | 0444, .show = show_cmdline },
 	{ .name = "comm", .mode = S_IFREG | 0644, .show = show_comm, .write = write_comm },
-	{ .name = "cwd", .mode = S_IFLNK | 0777, .link = show_cwd, .jump = jump_cwd },
-	{ .name = "exe", .mode = S_IFLNK | 0777, .link = show_exe, .jump = jump_exe },
-	{ .name = "environ", .mode = S_IFREG | 0400, .show = show_environ },
+	{ .name = "cwd",
+	  .mode = S_IFLNK | 0777,
+	  .link = show_cwd,
+	  .jump = jump_cwd,
+	  .inspects = true },
+	{ .name = "exe",
+	  .mode = S_IFLNK | 0777,
+	  .link = show_exe,
+	  .jump = jump_exe,
+	  .inspects = true },
+	{ .name = "environ", .mode = S_IFREG | 0400, .show = show_environ, .inspects = true },
 	{ .name = "fd", .mode = S_IFDIR | 0500, .dir = &proc_fd_dir },
 	{ .name = "fdinfo", .mode = S_IFDIR | 0500, .dir = &proc_fdinfo_dir },
-	{ .name = "maps", .mode = S_IFREG | 0444, .show = show_maps },
-	{ .name = "root", .mode = S_IFLNK | 0777, .link = show_root, .jump = jump_root },
+	{ .name = "maps", .mode = S_IFREG | 0444, .show = show_maps, .inspects = true },
+	{ .name = "root",
+	  .mode = S_IFLNK | 0777,
+	  .link = show_root,
+	  .jump = jump_root,
+	  .inspects = true },
 	{ .name = "mounts", .mode = S_IFREG | 0444, .show = proc_show_mounts },
 	{ .name = "stat", .mode = S_IFREG | 0444, .show = show_stat },
 	{ .name = "statm", .mode = S_IFREG | 0444, .show = show_statm },

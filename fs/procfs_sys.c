@@ -34,9 +34,9 @@ write_knob(const char *value, union proc_arg arg)
 	return knob_set(arg.knob, value);
 }
 
-static const struct proc_entry knob_rw = { .mode = S_IFREG | 0644,
-					   .show = show_knob,
-					   .write = write_knob };
+static const struct proc_entry knob_rw = {
+	.mode = S_IFREG | 0644, .show = show_knob, .write = write_knob, .control = true
+};
 static const struct proc_entry knob_ro = { .mode = S_IFREG | 0444, .show = show_knob };
 
 static void

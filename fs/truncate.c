@@ -4,7 +4,9 @@
  * growing leaves a hole that reads as zeros (filemap.c). Errors are
  * Linux's: a negative length -EINVAL, a directory -EISDIR, anything else
  * that is not a regular file (or an fd not open for writing) -EINVAL, a file
- * a program runs from -ETXTBSY (fs/write_access.c).
+ * a program runs from -ETXTBSY (fs/write_access.c). truncate by name asks
+ * write permission (-EACCES), ftruncate an fd open for writing (-EINVAL;
+ * an O_PATH fd is -EBADF).
  *
  * The size limits every growth of a file obeys live here too: the
  * process's RLIMIT_FSIZE (going past it raises SIGXFSZ, then -EFBIG) and
@@ -34,14 +36,22 @@ file_size_allowed(u64 pos, size_t n)
 	return (long)MIN((u64)n, MAX_FILE_SIZE - pos);
 }
 
-int
-vfs_truncate(struct inode *inode, u64 size)
+/* What every truncate asks of the file first: a regular file on a writable mount. */
+static int
+truncatable(const struct inode *inode)
 {
 	if (S_ISDIR(inode->mode))
 		return -EISDIR;
 	if (!S_ISREG(inode->mode) || !inode->iops || !inode->iops->setsize)
 		return -EINVAL;
-	int err = sb_may_write(inode);
+	return sb_may_write(inode);
+}
+
+int
+vfs_truncate(struct inode *inode, u64 size)
+{
+	int err = truncatable(inode);
+
 	if (err)
 		return err;
 	mutex_lock(&inode->lock);
@@ -74,12 +84,19 @@ SYSCALL2(truncate, const char __user *, upath, s64, length)
 	putname(path);
 	if (err)
 		return err;
-	/* As a writer would: not while a program runs from it (ftruncate's fd holds it already). */
-	err = S_ISREG(d->inode->mode) ? inode_get_write_access(d->inode) : 0;
+	/*
+	 * By name it takes write permission (Linux's vfs_truncate; ftruncate's
+	 * fd was checked at open), then, as a writer would, not while a
+	 * program runs from it.
+	 */
+	err = truncatable(d->inode);
+	if (!err)
+		err = inode_permission(d->inode, MAY_WRITE);
+	if (!err)
+		err = inode_get_write_access(d->inode);
 	if (!err) {
 		err = vfs_truncate(d->inode, (u64)length);
-		if (S_ISREG(d->inode->mode))
-			inode_put_write_access(d->inode);
+		inode_put_write_access(d->inode);
 	}
 	dput(d);
 	return err;

@@ -263,6 +263,8 @@ struct dentry *dget(struct dentry *d);
 void dput(struct dentry *d);
 /* d's parent, referenced (d itself for the root). */
 struct dentry *dget_parent(struct dentry *d);
+/* A lazily unmounted tree's root: its own parent from now on (fs/dentry.c). */
+void dentry_make_root(struct dentry *d);
 /* The linked child of parent called name, referenced, or NULL (the parent's inode->lock held). */
 struct dentry *dentry_find_child(struct dentry *parent, const char *name, size_t len);
 /* Links d into its parent's children (the parent's inode->lock held). */
@@ -655,6 +657,8 @@ int generic_permission(const struct inode *inode, u32 want);
 int access_permission(const struct inode *inode, u32 want, bool effective);
 /* Whether the caller may open an existing inode with open(2)'s flags: 0 or -EACCES. */
 int may_open(const struct inode *inode, u32 flags);
+/* The file's owner, or root (Linux's inode_owner_or_capable, CAP_FOWNER). */
+bool inode_owner_or_root(const struct inode *inode);
 /* Whether the caller may execute inode: 0 or -EACCES. */
 int may_exec(const struct inode *inode);
 /* Whether the caller may add a name to dir: 0 or -EACCES. */

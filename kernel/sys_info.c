@@ -10,6 +10,7 @@
 #include "kernel/printk.h"
 #include "kernel/lib/string.h"
 #include "kernel/syscall/syscall.h"
+#include "kernel/process/cred.h"
 #include "kernel/process/task.h"
 #include "kernel/time/tsc.h"
 #include "kernel/x86/x86.h"
@@ -65,8 +66,11 @@ restart_machine(void)
 		;
 }
 
+/* Only root (CAP_SYS_BOOT) reboots, even with wrong magic numbers: Linux asks that first. */
 SYSCALL4(reboot, unsigned, magic1, unsigned, magic2, unsigned, cmd, void __user *, arg)
 {
+	if (!privileged())
+		return -EPERM;
 	if (magic1 != LINUX_REBOOT_MAGIC1 ||
 	    (magic2 != LINUX_REBOOT_MAGIC2 && magic2 != LINUX_REBOOT_MAGIC2A &&
 	     magic2 != LINUX_REBOOT_MAGIC2B && magic2 != LINUX_REBOOT_MAGIC2C))

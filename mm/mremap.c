@@ -127,7 +127,20 @@ move_area(struct mm *mm, struct vma *v, u64 addr, u64 old_len, u64 new_addr, u64
 	return (long)new_addr;
 }
 
-/* MREMAP_FIXED or MREMAP_DONTUNMAP: the move to a place the caller named (or hinted). */
+/* Whether [addr, addr + len) lies in user space without wrapping (Linux's munmap checks). */
+static bool
+user_range(u64 addr, u64 len)
+{
+	return len <= USER_TOP && addr <= USER_TOP - len;
+}
+
+/*
+ * MREMAP_FIXED or MREMAP_DONTUNMAP: the move to a place the caller named
+ * (or hinted). An old range that wraps (old_len -4096) is EINVAL before
+ * anything is unmapped: its end would pass the overlap check and its tail
+ * unmap nothing, moving the area instead of failing as Linux's munmap of
+ * that tail does.
+ */
 static long
 remap_to(struct mm *mm, u64 addr, u64 old_len, u64 new_addr, u64 new_len, u64 flags)
 {
@@ -136,7 +149,7 @@ remap_to(struct mm *mm, u64 addr, u64 old_len, u64 new_addr, u64 new_len, u64 fl
 
 	if (!IS_ALIGNED(new_addr, PAGE_SIZE))
 		return -EINVAL;
-	if (new_len > USER_TOP || new_addr > USER_TOP - new_len)
+	if (!user_range(new_addr, new_len) || !user_range(addr, old_len))
 		return -EINVAL;
 	if (addr + old_len > new_addr && new_addr + new_len > addr)
 		return -EINVAL; /* the ranges overlap */
@@ -189,7 +202,7 @@ do_mremap(struct mm *mm, u64 addr, u64 old_len, u64 new_len, u64 flags, u64 new_
 	if (flags & (MREMAP_FIXED | MREMAP_DONTUNMAP))
 		return remap_to(mm, addr, old_len, new_addr, new_len, flags);
 	if (old_len >= new_len) { /* shrinking just unmaps the tail, checked as munmap */
-		if (old_len > USER_TOP || addr > USER_TOP - old_len)
+		if (!user_range(addr, old_len))
 			return -EINVAL;
 		err = unmap_range(mm, addr + new_len, addr + old_len);
 		return err ? err : (long)addr;

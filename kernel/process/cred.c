@@ -5,7 +5,8 @@
  * (Linux's kernel/sys.c), so each call is one function over an id_set:
  * the process's uids or its gids. Privilege is root's in both cases.
  * Changes happen under tasks_lock, which prlimit64 and fork hold to read
- * another process's ids.
+ * another process's ids. The checks other calls make against another
+ * process's ids (same owner, may inspect) are here too.
  */
 #include "kernel/process/cred.h"
 #include "kernel/syscall/syscall.h"
@@ -226,4 +227,25 @@ cred_exec(struct task *leader)
 	leader->not_dumpable = leader->uids.effective != leader->uids.real ||
 			       leader->gids.effective != leader->gids.real;
 	spin_unlock_irqrestore(&tasks_lock, flags);
+}
+
+bool
+task_same_owner(const struct task *t)
+{
+	const struct task *leader = t->group_leader ? t->group_leader : t;
+	u32 me = current_uids().effective;
+
+	return privileged() || me == leader->uids.effective || me == leader->uids.real;
+}
+
+bool
+task_may_inspect(const struct task *t)
+{
+	const struct task *leader = t->group_leader ? t->group_leader : t;
+
+	if (privileged() || t->tgid == current()->tgid)
+		return true;
+	return all_ids_are(&leader->uids, current_fsuid()) &&
+	       all_ids_are(&leader->gids, current_fsgid()) &&
+	       (!leader->mm || !leader->not_dumpable);
 }

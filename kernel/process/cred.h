@@ -90,4 +90,21 @@ all_ids_are(const struct id_set *ids, u32 id)
 	return ids->real == id && ids->effective == id && ids->saved == id;
 }
 
+/*
+ * Linux's check_same_owner, for changing another process's scheduling
+ * (sched_setaffinity): the caller's effective uid is the target's real or
+ * effective one, or the caller is root (CAP_SYS_NICE). tasks_lock held.
+ */
+bool task_same_owner(const struct task *t);
+
+/*
+ * Linux's ptrace_may_access(PTRACE_MODE_READ_FSCREDS), which guards what
+ * /proc shows of a process's memory, files and places (maps, environ,
+ * cwd, root, exe, fd/N): the caller's own process; or every one of the
+ * target's uids and gids is the caller's file-system id and the target
+ * is dumpable (or has no memory); or the caller is root
+ * (CAP_SYS_PTRACE). A ptrace would ask the same. tasks_lock held.
+ */
+bool task_may_inspect(const struct task *t);
+
 #endif

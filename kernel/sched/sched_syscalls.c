@@ -3,6 +3,7 @@
  * (sched_setaffinity, sched_getaffinity), getcpu, and set_robust_list
  * (recorded, for musl's threads).
  *
+ * Another user's process is changed only by root (Linux's check_same_owner).
  * A cpu_set_t is a bit array in longs; rewind has at most 64 CPUs, so the
  * first long holds every bit that matters and the rest must be zero.
  */
@@ -11,6 +12,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/x86/smp.h"
 #include "kernel/syscall/syscall.h"
+#include "kernel/process/cred.h"
 #include "kernel/process/task.h"
 
 #define ROBUST_LIST_HEAD_SIZE 24
@@ -34,11 +36,14 @@ SYSCALL3(sched_setaffinity, int, pid, size_t, len, const u64 __user *, umask)
 		return -EINVAL;
 	u64 flags = spin_lock_irqsave(&tasks_lock);
 	struct task *t = task_by_pid(pid);
-	if (t)
+	bool allowed = t && task_same_owner(t); /* Linux: else CAP_SYS_NICE */
+	if (allowed)
 		WRITE_ONCE(t->cpus_allowed, mask);
 	spin_unlock_irqrestore(&tasks_lock, flags);
 	if (!t)
 		return -ESRCH;
+	if (!allowed)
+		return -EPERM;
 	/* A task on a CPU it may no longer use moves when it next leaves it. */
 	if (!(mask & (1ul << this_cpu()->id)) && t == current())
 		WRITE_ONCE(this_cpu()->need_resched, true);

@@ -367,3 +367,34 @@ TEST(mount_errors)
 	EXPECT_OK(unlink(file));
 	EXPECT_OK(rmdir(dir));
 }
+
+/*
+ * A lazily unmounted tree is cut loose: ".." out of its root, where a
+ * process still is, stays in it (its own root now), as on Linux; it does
+ * not lead back into the tree the mount was taken from.
+ */
+TEST(umount_lazy_dotdot_stays_detached)
+{
+	char dir[64], path[PATH_MAX];
+	struct stat st;
+
+	scratch_dir(dir, sizeof(dir));
+	mount_tmpfs(dir, 0, NULL);
+	dev_t mounted = dev_of(dir);
+	snprintf(path, sizeof(path), "%s/marker", dir);
+	close(create_file(path, "m", 1, 0644));
+	pid_t pid = xfork();
+	if (pid == 0) {
+		EXPECT_OK(chdir(dir));
+		EXPECT_OK(umount2(dir, MNT_DETACH));
+		EXPECT_OK(chdir(".."));
+		EXPECT_OK(chdir("../.."));
+		EXPECT_OK(stat(".", &st));
+		CHECK(st.st_dev == mounted);
+		EXPECT_OK(stat("marker", &st));
+		_exit(0);
+	}
+	expect_exit(pid, 0, "the walk out of the detached tree");
+	CHECK(dev_of(dir) != mounted);
+	EXPECT_OK(rmdir(dir));
+}

@@ -208,6 +208,8 @@ TEST(mremap_errors)
 	EXPECT_ERR(EFAULT, remap(hole, PAGE, 2 * PAGE, MREMAP_MAYMOVE, NULL));	/* not mapped */
 	EXPECT_ERR(EFAULT, remap(p, 3 * PAGE, 4 * PAGE, MREMAP_MAYMOVE, NULL)); /* past the area */
 	EXPECT_ERR(EFAULT, remap(hole, PAGE, PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, p));
+	/* An old range that wraps: its end passes the overlap check, yet nothing may move. */
+	EXPECT_ERR(EINVAL, remap(p, (size_t)-PAGE, PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, hole));
 	CHECK(all_bytes(p, 2 * PAGE, 0)); /* none of it touched p */
 	EXPECT_OK(munmap(p, 3 * PAGE));
 }
