@@ -46,7 +46,7 @@ def rows(groups, control):
     hosted_state = state(control, hosted.interval)
     return [ControlRow(control, p, state(control, p.estimate.interval), hosted, hosted_state)
             for p in ratios.pairs(groups, control.numerator, control.denominator)] or \
-        [ControlRow(control, ratios.Pair("", (None, ()), ratios.Estimate(None, 0), False),
+        [ControlRow(control, ratios.Pair("", (None, ()), ratios.Estimate(None), False),
                     ratios.NOT_MEASURED, hosted, hosted_state)]
 
 

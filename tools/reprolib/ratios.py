@@ -33,7 +33,6 @@ class Estimate:
     """A ratio over the repeats: its interval (None when no repeat gave one)
     and the repeats dropped, by reason."""
     interval: intervals.Interval | None
-    planned: int
     dropped: dict = field(default_factory=dict)	# reason -> repeats
 
     @property
@@ -94,7 +93,8 @@ def _side(groups):
         for repeat, v in g.by_repeat().items():
             figures.setdefault(repeat, []).append(v)
     planned = set(figures).union(*(g.planned for g in groups))
-    return {r: statistics.median(vs) for r, vs in figures.items()}, planned, set().union(*(g.failed for g in groups))
+    failed = set().union(*(g.failed for g in groups))
+    return {r: statistics.median(vs) for r, vs in figures.items()}, planned, failed
 
 
 def estimate(nums, dens):
@@ -113,7 +113,7 @@ def estimate(nums, dens):
             values.append(num[repeat] / den[repeat])
             continue
         dropped[reason] = dropped.get(reason, 0) + 1
-    return Estimate(intervals.of_values(values), len(num_planned | den_planned), dropped)
+    return Estimate(intervals.of_values(values), dropped)
 
 
 def pairs(groups, numerator, denominator):
@@ -167,6 +167,6 @@ def rows(groups, ratio):
     hosted = pooled(groups, ratio.numerator, ratio.denominator, "hosted")
     hosted_verdict = verdict(ratio, hosted.interval)
     found = pairs(groups, ratio.numerator, ratio.denominator) or \
-        [Pair("", (None, ()), Estimate(None, 0), False)]
+        [Pair("", (None, ()), Estimate(None), False)]
     return [RatioRow(ratio, p, linux, hosted, verdict(ratio, p.estimate.interval), hosted_verdict)
             for p in found]
