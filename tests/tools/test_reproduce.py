@@ -942,6 +942,13 @@ class Compare(unittest.TestCase):
             self.assertIn("| hand: t_fast@default@rewind | 10 ms | 5 ms | -50.0 % | 0.5 - 0.5 (min-max of 3) "
                           "| faster | 0 / 0 |", text)
 
+    def test_a_zero_repeat_is_dropped_and_counted(self):
+        with tempfile.TemporaryDirectory() as d:
+            a = self.write_run(d, "a", [("default", r, "t_fast", v) for r, v in ((1, 0), (2, 10), (3, 10))])
+            b = self.write_run(d, "b", [("default", r, "t_fast", 10) for r in (1, 2, 3)])
+            (row,), _ = compare.rows(a, b, 0.01)
+            self.assertEqual((row[3], row[5], row[6]), ("+0.0 %", "no change", "1 / 0"))
+
     def test_direction_follows_the_unit(self):
         slower = intervals.Interval(1.2, 1.1, 1.3, "min-max", 3)
         self.assertEqual(compare.verdict(slower, "lower", 0.01), "slower")

@@ -44,9 +44,11 @@ def _groups(directory):
 
 
 def _kept(group):
-    """The group's per-repeat figures, without failed repeats; and how many were dropped."""
-    values = {r: v for r, v in group.by_repeat().items() if r not in group.failed}
-    return list(values.values()), len(group.failed) + len(group.missing)
+    """The group's per-repeat figures, without failed or zero repeats (no quotient
+    stands on a zero); and how many repeats were dropped, missing ones included."""
+    ended = [v for r, v in group.by_repeat().items() if r not in group.failed]
+    kept = [v for v in ended if v > 0]
+    return kept, len(group.failed) + len(group.missing) + len(ended) - len(kept)
 
 
 def rows(a_dir, b_dir, threshold):
@@ -61,7 +63,7 @@ def rows(a_dir, b_dir, threshold):
         name = "@".join(filter(None, [g.metric, g.variant, g.params_text().replace(" ", ","), g.kernel]))
         change = "-" if interval is None else f"{(interval.value - 1) * 100:+.1f} %"
         spread = "-" if interval is None else \
-            f"{interval.low:.3g} - {interval.high:.3g} ({interval.describe()})"
+            f"{interval.low:.4g} - {interval.high:.4g} ({interval.describe()})"
         out.append((f"{g.experiment}: {name}", f"{g.median:.4g} {g.unit}", f"{b[key].median:.4g} {g.unit}",
                     change, spread, verdict(interval, better(g), threshold), f"{lost_a} / {lost_b}"))
     return out, len(set(a) ^ set(b))
