@@ -14,7 +14,8 @@ import xml.etree.ElementTree as ET
 FIGURE_KEYS = {"experiment", "kernel", "boot", "step", "program", "variant", "knobs", "repeat",
                "params", "bench", "metric", "value", "unit", "complete", "machine"}
 CSV_HEADER = ["experiment", "kernel", "bench", "variant", "params", "metric", "unit",
-              "n", "median", "min", "max", "spread_pct", "complete"]
+              "n", "median", "min", "max", "spread_pct", "complete",
+              "repeats_planned", "repeats_failed", "repeats_missing"]
 
 
 def _jsonl(path):

@@ -9,7 +9,11 @@
     machine      the host's facts about where a run happened
     progress     the line on the terminal
     summary      medians, spreads, summary.csv
+    intervals    the interval of a ratio over repeats (min-max or bootstrap)
     ratios       our ratios beside the seeds', and the verdicts
+    controls     the ratios that must hold for verdicts to mean anything
+    load         the host's load over boots and steps
+    compare      two results directories figure by figure (--compare)
     plots        gnuplot bars and lines, PNG and SVG
     report       report.md
     outputs      results.jsonl -> summary.csv, plots/, report.md

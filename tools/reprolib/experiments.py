@@ -86,6 +86,19 @@ class Ratio:
 
 
 @dataclass(frozen=True)
+class Control:
+    """A ratio that must lie within bounds for the verdicts it guards to mean
+    anything (controls.py): the ground doing what the comparison assumes."""
+    name: str
+    numerator: MetricRef
+    denominator: MetricRef
+    at_least: float	# 0: no lower bound
+    at_most: float	# math.inf: no upper bound
+    why: str		# the reason for the bounds, shown in the report
+    guards: tuple	# names of the experiment's ratios it guards
+
+
+@dataclass(frozen=True)
 class Plot:
     name: str
     title: str
@@ -120,6 +133,7 @@ class Experiment:
     knobs: tuple = ()	# knobs it is about that no variant sets (a benchmark switches them)
     hosted: tuple = ()	# of Hosted: the hosted ground's programs
     builds: tuple = ()	# of Build: one more rewind boot each
+    controls: tuple = ()	# of Control
 
     def repeats(self, quick):
         return self.quick_repeat if quick else self.repeat
@@ -218,6 +232,14 @@ def _hosted(table, where):
                   _need(table, "quick_seconds", float, where, seconds))
 
 
+def _refs(table, where):
+    """The numerator and denominator references of a ratio or control."""
+    try:
+        return [MetricRef.parse(_need(table, k, str, where)) for k in ("numerator", "denominator")]
+    except ValueError as e:
+        raise ExperimentError(f"{where}: {e}") from None
+
+
 def _ratio(table, where):
     expect = _need(table, "expect", str, where)
     if expect not in EXPECTATIONS:
@@ -225,15 +247,26 @@ def _ratio(table, where):
     seed = _need(table, "seed", float, where)
     if not seed > 0:
         raise ExperimentError(f"{where}: seed must be a positive ratio")
-    try:
-        refs = [MetricRef.parse(_need(table, k, str, where)) for k in ("numerator", "denominator")]
-    except ValueError as e:
-        raise ExperimentError(f"{where}: {e}") from None
+    refs = _refs(table, where)
     tolerance = _need(table, "tolerance", float, where, 1.25 if expect == "same" else 2.0)
     if tolerance <= 1 or (expect != "same" and math.isclose(seed, 1.0)):
         raise ExperimentError(f"{where}: tolerance must exceed 1, and a seed of 1 means expect = \"same\"")
     return Ratio(_need(table, "name", str, where), refs[0], refs[1], seed,
                  _need(table, "seed_text", str, where, ""), expect, tolerance)
+
+
+def _control(table, where, ratio_names):
+    refs = _refs(table, where)
+    at_least = _need(table, "at_least", float, where, 0.0)
+    at_most = _need(table, "at_most", float, where, math.inf)
+    if not ("at_least" in table or "at_most" in table) or not 0 <= at_least < at_most:
+        raise ExperimentError(f"{where}: a control needs at_least and/or at_most, at_least below at_most")
+    guards = _names(table, "guards", where) or tuple(ratio_names)
+    unknown = [g for g in guards if g not in ratio_names]
+    if unknown:
+        raise ExperimentError(f"{where}: guards name no ratio of the experiment: {', '.join(unknown)}")
+    return Control(_need(table, "name", str, where), refs[0], refs[1], at_least, at_most,
+                   _need(table, "why", str, where), guards)
 
 
 def _plot(table, where):
@@ -294,6 +327,8 @@ def load(path):
     if not all(isinstance(c, int) and not isinstance(c, bool) and 1 <= c <= 64 for c in cpus) or \
             len(set(cpus)) != len(cpus):
         raise ExperimentError(f"{where}: cpus must be a list of distinct CPU counts (1 - 64)")
+    ratios = tuple(_ratio(r, f"{where}, ratio {i + 1}") for i, r in enumerate(_tables(data, "ratio", where)))
+    ratio_names = [r.name for r in ratios]
     return Experiment(
         name=name, title=_need(data, "title", str, where, name), doc=_need(data, "doc", str, where, ""),
         seeds=tuple(_need(data, "seeds", list, where, [])), repeat=repeat, quick_repeat=quick_repeat,
@@ -304,7 +339,9 @@ def load(path):
         knobs=_names(data, "knobs", where),
         runs=runs,
         hosted=tuple(_hosted(h, f"{where}, hosted {i + 1}") for i, h in enumerate(_tables(data, "hosted", where))),
-        ratios=tuple(_ratio(r, f"{where}, ratio {i + 1}") for i, r in enumerate(_tables(data, "ratio", where))),
+        ratios=ratios,
+        controls=tuple(_control(c, f"{where}, control {i + 1}", ratio_names)
+                       for i, c in enumerate(_tables(data, "control", where))),
         plots=tuple(_plot(p, f"{where}, plot {i + 1}") for i, p in enumerate(_tables(data, "plot", where))),
         builds=tuple(_build(b, f"{where}, build {i + 1}") for i, b in enumerate(_tables(data, "build", where))))
 

@@ -17,7 +17,7 @@ import os
 import subprocess
 import time
 
-from . import console
+from . import console, load
 
 
 def estimate(experiment, quick):
@@ -40,7 +40,7 @@ def _step(head, number, h, repeat, opts, log):
     path = os.path.join(opts.build, h.program)
     args = (h.quick_args if opts.quick else h.args).split()
     limit = int(60 + 5 * h.seconds_for(opts.quick))
-    started = time.monotonic()
+    started, host = time.monotonic(), load.Span()
     try:
         done = subprocess.run([path] + args, capture_output=True, text=True, timeout=limit,
                               stdin=subprocess.DEVNULL)
@@ -58,7 +58,7 @@ def _step(head, number, h, repeat, opts, log):
                     unit=r["unit"], complete=status == "ok", guest_variant=r["variant"],
                     machine=head["machine"]) for r in _results(text)]
     step = dict({"type": "step"}, **where, args=" ".join(args), status=status, figures=len(figures),
-                seconds=round(time.monotonic() - started, 1))
+                seconds=round(time.monotonic() - started, 1), host_load=host.end())
     return step, figures
 
 
@@ -71,7 +71,7 @@ def run(experiment, opts, machine, progress, label):
             "linux_params": "", "qemu_status": None, "timeout": None, "garbled_lines": 0,
             "outside_figures": 0, "console_log": os.path.relpath(log_path, opts.out), "machine": machine}
     steps, figures = [], []
-    started = time.monotonic()
+    started, host = time.monotonic(), load.Span()
     with open(log_path, "w") as log:
         for repeat in range(1, experiment.repeats(opts.quick) + 1):
             for h in experiment.hosted:
@@ -82,6 +82,6 @@ def run(experiment, opts, machine, progress, label):
                 progress.advance(h.seconds_for(opts.quick))
     ok = sum(s["status"] == "ok" for s in steps)
     head.update(status="ok" if ok == len(steps) else "failed", steps=len(steps), steps_ok=ok,
-                seconds=round(time.monotonic() - started, 1))
+                seconds=round(time.monotonic() - started, 1), host_load=host.end())
     progress.say(f"{label}: {head['status']}, {ok} of {len(steps)} runs ok, {head['seconds']:.0f} s")
     return [head] + steps + figures

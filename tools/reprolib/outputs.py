@@ -22,7 +22,7 @@ def write(directory, registry):
         raise ExperimentError(f"results name experiments that are no longer registered: {', '.join(unknown)}")
     experiments = [registry[n] for n in names]
     groups = summary.group_figures(records_list)
-    summary.mark_incomplete(groups, records_list)
+    summary.account_steps(groups, records_list)
     summary.write_csv(os.path.join(directory, "summary.csv"), groups)
     plot_dir = os.path.join(directory, "plots")
     os.makedirs(plot_dir, exist_ok=True)

@@ -23,10 +23,11 @@ def step_status(output):
     return "ok" if output.status == 0 else f"exit {output.status}"
 
 
-def boot_records(boot, plan, log, machine, step_seconds=None, profiles=None):
+def boot_records(boot, plan, log, machine, step_seconds=None, profiles=None, step_loads=None):
     """The records of one boot: boot is a dict (id, experiment, kernel, status ...);
     step_seconds the host's wall time of each step seen to begin; profiles the
-    saved /proc/profile file of each profiled step (a step record's "profile")."""
+    saved /proc/profile file of each profiled step (a step record's "profile");
+    step_loads the host's load over each step (load.Span's record)."""
     machine = dict(machine, guest_tsc_mhz=log.tsc_mhz, guest_cpu_model=log.cpu_model,
                    guest_release=log.release)
     common = {"experiment": boot["experiment"], "kernel": boot["kernel"], "boot": boot["boot"]}
@@ -39,6 +40,7 @@ def boot_records(boot, plan, log, machine, step_seconds=None, profiles=None):
         results = output.results if output else []
         steps.append(dict({"type": "step"}, **where, args=step.args, status=status, figures=len(results),
                           seconds=(step_seconds or {}).get(step.number),
+                          host_load=(step_loads or {}).get(step.number),
                           **({"profile": profiles[step.number]} if step.number in (profiles or {}) else {})))
         for r in results:
             figures.append(dict({"type": "figure"}, **where, bench=r["bench"], metric=r["metric"],

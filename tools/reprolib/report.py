@@ -5,7 +5,7 @@ marked, never dropped).
 
 Not for: computing anything (summary.py, ratios.py) or drawing (plots.py).
 """
-from . import ratios as ratio_rows
+from . import controls, load, ratios
 
 TCG_NOTE = ("TCG executes every instruction faithfully but models no caches, write combining "
             "or branch prediction, and its costs are not hardware costs: these figures show "
@@ -13,7 +13,21 @@ TCG_NOTE = ("TCG executes every instruction faithfully but models no caches, wri
 KVM_NOTE = "KVM with hardware virtualization: figures include the host CPU's micro-architecture."
 BARE_NOTE = ("Bare metal (the USB stick, `tools/reproduce --from-console`): the figures measure that "
              "machine's CPU, caches and memory; the host CPU above is that machine's.")
-NOTES = {"tcg": TCG_NOTE, "kvm": KVM_NOTE, "bare metal": BARE_NOTE}
+ICOUNT_NOTE = ("icount, the deterministic ground (`--ground icount`): TCG whose clocks count "
+               "instructions, every one costing the same 1 ns. It shows instruction paths and counts; "
+               "it cannot show caches, memory latency or any micro-architecture. Its vCPUs take turns "
+               "on one host thread, so a vCPU spinning on a lock burns its turn while the holder waits "
+               "for its own: spinning (rwsem's osq and its fixes) looks costlier than on real SMP. "
+               "Figures repeat exactly whatever the host's load, so the spread between repeats is the "
+               "workload's own, not the host's.")
+NOTES = {"tcg": TCG_NOTE, "kvm": KVM_NOTE, "bare metal": BARE_NOTE, "icount": ICOUNT_NOTE}
+
+
+def ground(boots):
+    """The accelerator of the run's guests (rewind's first), or None."""
+    guests = [b for b in boots if b["kernel"] != "hosted"]
+    rewind = next((b for b in guests if b["kernel"] == "rewind"), guests[0] if guests else None)
+    return rewind["machine"].get("accelerator", "?") if rewind else None
 
 
 def _fmt(value):
@@ -22,8 +36,34 @@ def _fmt(value):
     return f"{value:.3g}" if abs(value) < 1000 else f"{value:.0f}"
 
 
-def _range(low, high):
-    return "" if low is None else f" ({_fmt(low)} - {_fmt(high)})"
+def _dropped(estimate):
+    return ", ".join(f"{estimate.dropped[r]} {r}" for r in ratios.DROP_REASONS if estimate.dropped.get(r))
+
+
+def _estimate(estimate):
+    """"median (low - high, method of n; dropped: ...)": a figure never without its interval and losses."""
+    dropped = _dropped(estimate)
+    i = estimate.interval
+    if i is None:
+        return "-" + (f" (dropped: {dropped})" if dropped else "")
+    return (f"{_fmt(i.value)} ({_fmt(i.low)} - {_fmt(i.high)}, {i.describe()}"
+            + (f"; dropped: {dropped}" if dropped else "") + ")")
+
+
+def _repeats(group):
+    """"have of planned" repeats of a figure, with the failed and missing ones."""
+    have = len(group.by_repeat())
+    losses = ", ".join(f"{n} {what}" for what, n in (("failed", len(group.failed)), ("missing", len(group.missing)))
+                       if n)
+    return f"{have} of {len(group.planned | set(group.by_repeat()))}" + (f" ({losses})" if losses else "")
+
+
+def _host_load(record):
+    h = record.get("host_load") or {}
+    if h.get("load_start") is None:
+        return "-"
+    steal = f", steal {h['host_steal_pct']:g} %" if h.get("host_steal_pct") else ""
+    return f"{h['load_start']:g} - {h['load_end']:g}{steal}"
 
 
 def _table(header, rows):
@@ -53,33 +93,57 @@ def _machine_section(boots):
     if any(b["kernel"] == "hosted" for b in boots):
         rows.append(("hosted column", f"{m.get('host_cpu_model', '?')}: kernel code in host "
                      "programs (tests/hosted/), user mode, real caches"))
+    peak, cpus = load.worst(boots)
+    if peak is not None:
+        rows.append(("host load", f"load average up to {peak:g} over the timed boots ({cpus} CPUs)"))
     rows = [(k, str(v).replace("None", "-")) for k, v in rows]	# a run read from consoles has no QEMU
-    return _table(["", ""], rows) + ["", "> " + NOTES.get(accel, KVM_NOTE)]
+    return _table(["", ""], rows)
 
 
 def _boots_section(boots):
     rows = [(b["boot"], b["status"], f"{b['steps_ok']} of {b['steps']}", f"{b['seconds']:.0f}",
-             b["garbled_lines"], f"[log]({b['console_log']})") for b in boots]
-    return _table(["boot", "status", "steps ok", "seconds", "garbled lines", "console"], rows)
+             b["garbled_lines"], f"[log]({b['console_log']})", _host_load(b)) for b in boots]
+    return _table(["boot", "status", "steps ok", "seconds", "garbled lines", "console",
+                   "host load (start - end)"], rows)
 
 
-def _ratio_section(experiment, groups):
+def _seed(ratio):
+    return f"{ratio.seed:g}" + (f": {ratio.seed_text}" if ratio.seed_text else "")
+
+
+def _ratio_section(experiment, ratio_rows):
     rows = []
-    for ratio in experiment.ratios:
-        for r in ratio_rows.rows(groups, ratio):
-            ours = _fmt(r.ours) + _range(r.low, r.high) + ("" if r.complete or r.ours is None else " *partial*")
-            seed = f"{ratio.seed:g}" + (f": {ratio.seed_text}" if ratio.seed_text else "")
-            row = (ratio.name, r.label, seed, ours, _fmt(r.linux))
-            hosted = _fmt(r.hosted) + (f" ({ratio_rows.verdict(ratio, r.hosted)})" if r.hosted else "")
-            rows.append(row + ((hosted,) if experiment.hosted else ()) + (r.verdict,))
+    for r in ratio_rows:
+        ours = _estimate(r.pair.estimate) + ("" if r.pair.complete or r.ours is None else " *partial*")
+        row = (r.ratio.name, r.pair.label, _seed(r.ratio), ours, _estimate(r.linux))
+        hosted = _estimate(r.hosted) + (f" ({r.hosted_verdict})" if r.hosted.interval else "")
+        rows.append(row + ((hosted,) if experiment.hosted else ()) + (r.verdict,))
     if not rows:
         return ["No seed ratios are declared for this experiment."]
     hosted = ["hosted: this CPU, user mode (reproduced?)"] if experiment.hosted else []
-    return (_table(["ratio", "variant", "seed", "ours: median (repeat range)",
+    return (_table(["ratio", "variant", "seed", "ours: median (interval; dropped repeats)",
                     "Linux 6.1, same VM"] + hosted + ["reproduced"], rows)
-            + ["", f"Reproduced: direction on the seed's side of 1, and the effect (the log of the "
-               "ratio) within the ratio's tolerance factor of the seed's (default 2). "
-               "Ratios of the fastest-batch medians where the metric is `_batchmin`."])
+            + ["", "Each ratio is taken per repeat; ours is their median, the interval their min - max "
+               "under 8 repeats, else a bootstrap 95 % interval of the median (fixed seed). Reproduced: "
+               "the whole interval on the seed's side of 1 and the effect (the log of the ratio) within "
+               "the ratio's tolerance factor of the seed's (default 2) somewhere in it; inconclusive "
+               "when the interval straddles 1; wrong direction only when all of it lies on the other "
+               "side. A failed control voids the verdicts it guards. Repeats that failed, are missing "
+               "or gave a zero are dropped and counted. Ratios of the fastest-batch medians where the "
+               "metric is `_batchmin`."])
+
+
+def _controls_section(experiment, control_rows):
+    if not control_rows:
+        return []
+    rows = [(c.control.name, c.pair.label, controls.bounds_text(c.control), _estimate(c.pair.estimate),
+             c.state) + ((f"{_estimate(c.hosted)} ({c.hosted_state})",) if experiment.hosted else ())
+            + (c.control.why,) for c in control_rows]
+    return ["", "### Controls", "", "Ratios that must lie within their bounds for the verdicts they "
+            "guard to mean anything: one that fails voids them, one that straddles a bound leaves them "
+            "inconclusive.", ""] + \
+        _table(["control", "variant", "must be", "ours", "state"] + (["hosted"] if experiment.hosted else [])
+               + ["why"], rows)
 
 
 def _figures_section(experiment, groups):
@@ -87,11 +151,11 @@ def _figures_section(experiment, groups):
     wanted |= {ref.metric for p in experiment.plots for ref in p.metrics}
     rows = [(g.kernel, g.bench, g.metric, " ".join(filter(None, [g.variant, g.params_text()])),
              f"{_fmt(g.median)} {g.unit}", f"{_fmt(min(g.values))} - {_fmt(max(g.values))}",
-             f"{g.spread_pct:.0f} %", len(g.samples), "yes" if g.complete else "**no**")
+             f"{g.spread_pct:.0f} %", _repeats(g), "yes" if g.complete else "**no**")
             for g in groups if g.metric in wanted]
     if not rows:
         return ["No figures (see the boots above)."]
-    return _table(["kernel", "bench", "metric", "variant", "median", "min - max", "spread", "n",
+    return _table(["kernel", "bench", "metric", "variant", "median", "min - max", "spread", "repeats",
                    "complete"], rows) + ["", "Every figure is in `summary.csv`; every raw one in `results.jsonl`."]
 
 
@@ -152,18 +216,26 @@ def render(run, experiments, records, groups, drawn, reasons, profiled=None):
     profiled: outputs.draw_profiles's answers per experiment name."""
     boots = [r for r in records if r["type"] == "boot"]
     status = f"**partial**: {'; '.join(reasons)}" if reasons else "complete"
+    accel = ground(boots)
     out = ["# rewind: reproducing the regressions", "",
-           f"Run of {run['started']}, `{run['command']}`: {status}.", "", "## Where it ran", ""]
-    out += _machine_section(boots)
+           f"Run of {run['started']}, `{run['command']}`: {status}.", ""]
+    if accel:
+        out += [f"**Ground: {accel.upper()}.** " + NOTES.get(accel, KVM_NOTE), ""]
+    warning = load.loaded_warning(records)
+    if warning:
+        out += ["> **Loaded host.** " + warning, ""]
+    out += ["## Where it ran", ""] + _machine_section(boots)
     for e in experiments:
         mine = [g for g in groups if g.experiment == e.name]
+        ratio_rows, control_rows = controls.judge(e, mine)
         out += ["", f"## {e.name}: {e.title}", ""]
         seeds = ", ".join(f"`{s}`" for s in e.seeds) or "none"
         if e.doc:
             out += [f"Regression page: [`{e.doc}`](../../{e.doc}); seeds: {seeds}.", ""]
         out += _boots_section([b for b in boots if b["experiment"] == e.name])
         out += _bad_steps([r for r in records if r["type"] == "step" and r["experiment"] == e.name])
-        out += ["", "### Against the seed", ""] + _ratio_section(e, mine)
+        out += _controls_section(e, control_rows)
+        out += ["", "### Against the seed", ""] + _ratio_section(e, ratio_rows)
         out += ["", "### Figures", ""] + _figures_section(e, mine)
         out += ["", "### Plots", ""] + _plots_section(drawn.get(e.name, []))
         out += _profiles_section(e, (profiled or {}).get(e.name, []))

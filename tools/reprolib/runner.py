@@ -17,10 +17,15 @@ import subprocess
 import time
 from dataclasses import dataclass
 
-from . import console, plan, profile, records
+from . import console, load, plan, profile, records
 
 BOOT_SECONDS = {"rewind": 2, "linux": 8}	# guest boot and power-off, for estimates
 BOOT_LIMIT = 120	# seconds to the first step, and from the last to power-off
+# How much longer a guest second takes on a ground than the experiment files'
+# estimates (timed TCG). icount runs every vCPU on one host thread and counts
+# 1 ns per instruction: a boot with syscall_bench -q took 19.5 s against
+# TCG's 3.4 s on this 2-core host (load 4), about 6x.
+GROUND_SLOWDOWN = {"icount": 6.0}
 LINUX_LIB = "tools/lib/linux-guest.sh"
 
 
@@ -35,9 +40,17 @@ class Options:
     repeat: int | None	# overrides the experiments' repeat counts
     step_timeout: int | None	# seconds a step may run; default from its estimate
     with_linux: bool
+    ground: str = ""	# the accelerator every boot uses (qemu-run's ACCEL); "": its choice
+
+    @property
+    def slowdown(self):
+        return GROUND_SLOWDOWN.get(self.ground, 1.0)
 
     def step_limit(self, step):
-        return self.step_timeout or int(60 + 5 * step.seconds)
+        return self.step_timeout or int(60 + 5 * self.slowdown * step.seconds)
+
+    def boot_limit(self):
+        return int(BOOT_LIMIT * self.slowdown)
 
 
 @dataclass(frozen=True)
@@ -64,7 +77,7 @@ class Boot:
         return self.cpus or opts.cpus
 
     def estimate(self, opts):
-        return BOOT_SECONDS[self.kernel] + sum(s.seconds for s in self.plan(opts))
+        return opts.slowdown * (BOOT_SECONDS[self.kernel] + sum(s.seconds for s in self.plan(opts)))
 
 
 def boots(experiment, with_linux):
@@ -96,7 +109,7 @@ def _stage(boot, boot_id, opts, steps):
         f.write(plan.guest_script(boot.experiment, steps, boot.kernel == "linux", boot.build is None))
     log = os.path.join(opts.out, "logs", boot_id + ".log")
     # qemu-run's own time-out: the last guard, should the host's watch fail
-    tmo = 2 * BOOT_LIMIT + sum(opts.step_limit(s) for s in steps)
+    tmo = 2 * opts.boot_limit() + sum(opts.step_limit(s) for s in steps)
     env = dict(os.environ, CPUS=str(boot.vcpus(opts)), MEM=opts.memory)
     if boot.kernel == "rewind":
         archive = os.path.join(guest, "overlay.cpio")
@@ -121,7 +134,7 @@ def _stage(boot, boot_id, opts, steps):
 
 class _Watch:
     """Follows a growing console log for the step markers: progress, step
-    times, and whether the guest has hung."""
+    times and the host's load over each, and whether the guest has hung."""
 
     def __init__(self, log, steps, opts, progress, label):
         self.log, self.steps, self.opts, self.progress, self.label = log, steps, opts, progress, label
@@ -129,6 +142,7 @@ class _Watch:
         self.offset, self.partial = 0, ""
         self.current, self.since = None, time.monotonic()	# the step running, and since when
         self.began = {}	# step number -> when its marker was seen
+        self.span, self.loads = None, {}	# the running step's load.Span; step number -> its record
 
     def poll(self):
         try:
@@ -149,13 +163,14 @@ class _Watch:
     def _begin(self, step):
         self._end()
         self.began[step.number] = self.since = time.monotonic()
-        self.current = step
+        self.current, self.span = step, load.Span()
         self.progress.show(f"{self.label}: step {step.number + 1}/{len(self.steps)} "
                            f"{step.describe()}, repeat {step.repeat}")
 
     def _end(self):
         if self.current is not None:
-            self.progress.advance(self.current.seconds)
+            self.progress.advance(self.current.seconds * self.opts.slowdown)
+            self.loads[self.current.number] = self.span.end()
             self.current, self.since = None, time.monotonic()
 
     def overdue(self):
@@ -165,8 +180,8 @@ class _Watch:
             limit = self.opts.step_limit(self.current)
             if spent > limit:
                 return f"step {self.current.number} ({self.current.describe()}) ran over {limit} s"
-        elif spent > BOOT_LIMIT:
-            return f"no step began or power-off came within {BOOT_LIMIT} s"
+        elif spent > self.opts.boot_limit():
+            return f"no step began or power-off came within {self.opts.boot_limit()} s"
         return None
 
     def finish(self):
@@ -241,13 +256,13 @@ def _boot_once(boot, boot_id, steps, opts, machine, progress, label):
     """One guest boot running steps; its records."""
     command, env, log_path, tmo = _stage(boot, boot_id, opts, steps)
     progress.show(f"{label}: booting")
-    started = time.monotonic()
+    started, host = time.monotonic(), load.Span()
     child = subprocess.Popen(command, env=env, cwd=opts.top, stdin=subprocess.DEVNULL,
                              start_new_session=True)
     watch = _Watch(log_path, steps, opts, progress, label)
     qemu_status = _wait(child, watch)
     step_seconds = watch.finish()
-    progress.advance(BOOT_SECONDS[boot.kernel])
+    progress.advance(BOOT_SECONDS[boot.kernel] * opts.slowdown)
     try:
         with open(log_path, errors="replace") as f:
             text = f.read()
@@ -262,8 +277,8 @@ def _boot_once(boot, boot_id, steps, opts, machine, progress, label):
             "linux_params": boot.linux_params, "status": status,
             "qemu_status": qemu_status if isinstance(qemu_status, int) else None,
             "seconds": round(time.monotonic() - started, 1), "timeout": tmo,
-            "console_log": os.path.relpath(log_path, opts.out)}
-    out = records.boot_records(head, steps, log, machine, step_seconds, profiles)
+            "console_log": os.path.relpath(log_path, opts.out), "host_load": host.end()}
+    out = records.boot_records(head, steps, log, machine, step_seconds, profiles, watch.loads)
     progress.say(f"{label}: {status}, {out[0]['steps_ok']} of {len(steps)} steps ok, {head['seconds']:.0f} s")
     if status not in ("ok", "interrupted"):
         progress.say(f"  console tail ({log_path}):")
@@ -285,7 +300,7 @@ def run_boot(boot, opts, machine, progress, label):
         began = {r["step"] for r in got if r["type"] == "step" and r["status"] != "not run"}
         rest = [s for s in pending if s.number not in began]
         if status == "interrupted" or not rest or not began:
-            progress.advance(sum(s.seconds for s in rest))	# no longer ahead of us
+            progress.advance(opts.slowdown * sum(s.seconds for s in rest))	# no longer ahead of us
             return out + got, status == "interrupted"
         # The steps that never began are the next boot's, not this one's.
         out += [r for r in got if not (r["type"] == "step" and r["status"] == "not run")]

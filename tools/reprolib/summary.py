@@ -2,6 +2,8 @@
 variant, sweep value, metric), with median, min, max and spread, and
 summary.csv. A comparison is a median over repeats (DESIGN.md §4); the
 spread, (max - min) / median, says how far to trust it on a shared host.
+Each group also knows the repeats its steps were planned in and those whose
+step did not end well, so that no repeat drops out of a figure unsaid.
 
 Not for: comparing with the seeds (ratios.py).
 """
@@ -10,7 +12,8 @@ import statistics
 from dataclasses import dataclass, field
 
 CSV_FIELDS = ["experiment", "kernel", "bench", "variant", "params", "metric", "unit",
-              "n", "median", "min", "max", "spread_pct", "complete"]
+              "n", "median", "min", "max", "spread_pct", "complete",
+              "repeats_planned", "repeats_failed", "repeats_missing"]
 
 
 @dataclass
@@ -24,6 +27,8 @@ class Group:
     unit: str
     samples: list = field(default_factory=list)	# ((boot, repeat), value)
     complete: bool = True
+    planned: set = field(default_factory=set)	# repeats a step was planned to feed it in
+    failed: set = field(default_factory=set)	# repeats whose step did not end well
 
     @property
     def values(self):
@@ -41,6 +46,19 @@ class Group:
     def params_text(self):
         return " ".join(f"{k}={v}" for k, v in self.params)
 
+    def by_repeat(self):
+        """Each repeat's median of the group's figures: a step may print a metric
+        more than once (a figure per loop), and a repeat is one measurement."""
+        figures = {}
+        for (_, repeat), v in self.samples:
+            figures.setdefault(repeat, []).append(v)
+        return {repeat: statistics.median(vs) for repeat, vs in figures.items()}
+
+    @property
+    def missing(self):
+        """Planned repeats that ended well yet gave no figure."""
+        return self.planned - self.failed - set(self.by_repeat())
+
 
 def group_figures(records):
     """Groups in the order their first figure appears."""
@@ -56,16 +74,23 @@ def group_figures(records):
     return list(groups.values())
 
 
-def mark_incomplete(groups, records):
-    """A group is also incomplete when a step that should have fed it did not end well."""
-    bad = {(r["experiment"], r["kernel"], r["program"], r["variant"]) for r in records
-           if r["type"] == "step" and r["status"] != "ok"}
+def account_steps(groups, records):
+    """Each group's planned and failed repeats, from the step records that
+    should have fed it; a group with a failed repeat is incomplete."""
+    steps = {}
+    for r in records:
+        if r["type"] == "step":
+            key = (r["experiment"], r["kernel"], r["program"], r["variant"], tuple(sorted(r["params"].items())))
+            steps.setdefault(key, []).append(r)
     programs = {(r["experiment"], r["kernel"], r["bench"], r["variant"]): r["program"]
                 for r in records if r["type"] == "figure"}
     for g in groups:
         program = programs[(g.experiment, g.kernel, g.bench, g.variant)]
-        if (g.experiment, g.kernel, program, g.variant) in bad:
-            g.complete = False
+        for step in steps.get((g.experiment, g.kernel, program, g.variant, g.params), []):
+            g.planned.add(step["repeat"])
+            if step["status"] != "ok":
+                g.failed.add(step["repeat"])
+                g.complete = False
 
 
 def write_csv(path, groups):
@@ -75,4 +100,5 @@ def write_csv(path, groups):
         for g in groups:
             w.writerow([g.experiment, g.kernel, g.bench, g.variant, g.params_text(), g.metric, g.unit,
                         len(g.samples), f"{g.median:.6g}", f"{min(g.values):.6g}",
-                        f"{max(g.values):.6g}", f"{g.spread_pct:.1f}", "yes" if g.complete else "no"])
+                        f"{max(g.values):.6g}", f"{g.spread_pct:.1f}", "yes" if g.complete else "no",
+                        len(g.planned), len(g.failed), len(g.missing)])
