@@ -4,7 +4,7 @@
  * memcpy and memset move 8 bytes per step (rep movsq/stosq) and finish the
  * tail bytewise. QEMU 7.2's TCG executes "rep movsb" one byte per
  * iteration, which made byte-wise page clearing the dominant cost of a page
- * fault there (see ../shared/docs/linux-6.1-under-tcg.md); on real CPUs the
+ * fault there (docs/design.md, "Linux in the same VM"); on real CPUs the
  * quadword form is as fast as ERMS "rep movsb" for aligned pages. GCC may
  * also emit calls to these four for struct copies.
  */

@@ -1,7 +1,7 @@
 /*
  * paravirt_patch.c - the bytes of a patched call site; see paravirt_patch.h.
  *
- * The replacements are 2.6.25's native_patch (linux-facts §3.3): cli, sti,
+ * The replacements are 2.6.25's native_patch (docs/regressions/paravirt.md): cli, sti,
  * "pushfq; pop %rax", "push %rdi; popfq", the CR2/CR3 moves, invlpg,
  * swapgs and "swapgs; sysretq" inline, iret a direct jump (E9 rel32),
  * everything else a direct call (E8 rel32) to the slot's target where

@@ -19,7 +19,7 @@ linux_guest_tools=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 # Linux's command line: the serial console; quiet, that is warnings and
 # errors only (rewind gets loglevel=4); no reboot loop after a panic; and
-# the TCG pitfalls of shared/docs/linux-6.1-under-tcg.md: without
+# the TCG pitfalls of docs/design.md ("Linux in the same VM"): without
 # tsc=reliable Linux drops the TSC and its vDSO falls back to syscalls, and
 # Debian's kernel defaults to vsyscall=none where rewind emulates;
 # norandmaps, because rewind places the vDSO at one address by default

@@ -6,7 +6,7 @@
  * A measurement runs the operation in batches sized to last about 1 ms
  * and reports two figures per metric: the mean over every batch, and the
  * mean of the fastest batch ("_batchmin"), which is far steadier on a
- * shared, noisy host (../shared/docs/linux-6.1-under-tcg.md).
+ * shared, noisy host (docs/design.md, "Linux in the same VM, under TCG").
  *
  * Each figure is printed as one machine-readable line (DESIGN.md §1.5):
  *   @result {"bench":"...","variant":{...},"metric":"...","value":N,"unit":"..."}
