@@ -170,7 +170,11 @@ HOSTCFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter -I. 
 $(BUILD)/unit/%: tests/unit/%.c tests/unit/unit.h | deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $<")
-	$(Q)$(HOSTCC) $(HOSTCFLAGS) -o $@ $<
+	$(Q)$(HOSTCC) $(HOSTCFLAGS) -o $@ $< -lm
+
+# test_judge includes the in-boot runner, whose headers are found as user programs find them.
+$(BUILD)/unit/test_judge: HOSTCFLAGS += -Iuser
+$(BUILD)/unit/test_judge: user/bin/experiment.c user/lib/judge.c user/lib/judge.h
 
 unit-test: $(UNIT_BINS)
 	$(Q)tools/run-unit-tests $(UNIT_BINS)

@@ -18,11 +18,14 @@
  * This program runs the script, passes its output through
  * (the raw @result lines reach the serial port as on a host run), keeps
  * the figures, and at the end prints the report: per group of figures an
- * @result line with the median, per ratio an @ratio line, and last, so
- * that it stays on the screen, a summary table: our ratio (median over
- * median) with its per-repeat range beside the seed's, and whether the
- * regression reproduced, judged as tools/reprolib/ratios.py judges it, all
- * under the ground the figures stand on (TCG, KVM or bare metal). Before
+ * @result line with the median, per ratio and per control an @ratio or
+ * @control line, and last, so that it stays on the screen, a summary table:
+ * our ratio (the median of the per-repeat ratios) with its interval beside
+ * the seed's, whether the regression reproduced, judged on the interval
+ * and under the experiment's controls (lib/judge.h: as tools/reprolib's
+ * ratios.py and controls.py judge), the repeats that gave no ratio and
+ * why, and each control's state, all under the ground the figures stand
+ * on (TCG, KVM or bare metal). Before
  * the table it asks the screen console for as many text rows as the table
  * needs (the fbcon_rows knob: the font is scaled down if it must be), so
  * that the whole table stays on the screen of a machine without a serial
@@ -39,6 +42,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +53,7 @@
 
 #include "kernel/x86/ground.h"
 #include "lib/bench.h"
+#include "lib/judge.h"
 
 #define PLAN_DIR      "/etc/experiments"
 #define DEFAULT_BUILD "default" /* kernel/sys_info.h's name for the default kernel */
@@ -56,7 +61,9 @@
 #define TABLE_WIDTH   100 /* the widest line of the table */
 #define MAX_NAME      128
 #define MAX_LINE      4096
-#define MAX_REPEATS   64
+#define MAX_REPEATS   64 /* repeat numbers below this: a bit each in a uint64_t */
+#define MAX_GUARDS    16 /* tools/onboard-plans refuses more */
+#define MAX_VERDICT   (MAX_NAME + 160)
 
 struct step {
 	int number, repeat;
@@ -74,6 +81,14 @@ struct ratio {
 	char expect[16], name[MAX_NAME], seed_text[MAX_NAME];
 };
 
+/* A ratio that must lie within bounds for the verdicts it guards to mean anything. */
+struct control {
+	struct ref num, den;
+	double at_least, at_most; /* 0 and inf: no bound */
+	char name[MAX_NAME], guards[MAX_GUARDS][MAX_NAME];
+	int nguards;
+};
+
 struct figure {
 	const struct step *step;
 	char bench[MAX_NAME], metric[MAX_NAME], unit[32];
@@ -88,9 +103,13 @@ struct experiment {
 	int nsteps;
 	struct ratio *ratios;
 	int nratios;
+	struct control *controls;
+	int ncontrols;
 	struct figure *figures;
 	int nfigures;
 	int failed_steps;
+	struct row *rows; /* judge()'s: every ratio's and control's rows */
+	int nrows;
 };
 
 static void *
@@ -170,7 +189,7 @@ plan_path(char *path, size_t size, const char *name, const char *build, bool qui
 static bool
 load_plan(struct experiment *e, const char *name, const char *build, bool quick)
 {
-	char path[2 * MAX_NAME + 64], line[MAX_LINE], *f[8];
+	char path[2 * MAX_NAME + 64], line[MAX_LINE], *f[6 + MAX_GUARDS];
 	FILE *in;
 
 	plan_path(path, sizeof(path), name, build, quick, "plan");
@@ -183,7 +202,7 @@ load_plan(struct experiment *e, const char *name, const char *build, bool quick)
 	memset(e, 0, sizeof(*e));
 	e->quick = quick;
 	while (fgets(line, sizeof(line), in)) {
-		int n = split_tabs(line, f, 8);
+		int n = split_tabs(line, f, 6 + MAX_GUARDS);
 
 		if (n == 5 && !strcmp(f[0], "experiment")) {
 			copy_field(e->name, f[1]);
@@ -209,6 +228,17 @@ load_plan(struct experiment *e, const char *name, const char *build, bool quick)
 			r->tolerance = atof(f[5]);
 			copy_field(r->name, f[6]);
 			copy_field(r->seed_text, f[7]);
+		} else if (n >= 6 && !strcmp(f[0], "control")) {
+			e->controls = grow(e->controls, e->ncontrols, sizeof(*e->controls));
+			struct control *c = &e->controls[e->ncontrols++];
+			parse_ref(&c->num, f[1]);
+			parse_ref(&c->den, f[2]);
+			c->at_least = strtod(f[3], NULL);
+			c->at_most = strtod(f[4], NULL);
+			copy_field(c->name, f[5]);
+			c->nguards = n - 6;
+			for (int k = 0; k < c->nguards; k++)
+				copy_field(c->guards[k], f[6 + k]);
 		} else {
 			fprintf(stderr, "experiment: %s: a line of an unknown form\n", path);
 		}
@@ -334,21 +364,7 @@ run_script(struct experiment *e)
 	return 0;
 }
 
-/* ---- statistics: tools/reprolib/summary.py and ratios.py, for one boot ---- */
-
-static int
-compare_doubles(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double
-median(double *v, int n)
-{
-	qsort(v, n, sizeof(*v), compare_doubles);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
+/* ---- statistics: tools/reprolib/ratios.py and controls.py, for one boot ---- */
 
 /* "variant" or "variant params": the label of a step's group. */
 static void
@@ -358,26 +374,10 @@ label_of(const struct step *s, char *out, size_t size)
 }
 
 /*
- * Does figure f belong to ref, and to the group of pair label `pair`? A
- * ref without a variant pairs numerator and denominator within each
- * variant (and sweep value); with one, across them (only params must agree).
+ * The pair label of figure f under ref: numerator and denominator figures
+ * pair when theirs agree. A ref without a variant pairs them within each
+ * variant (and sweep value); with one, across variants ("*" and the params).
  */
-static bool
-matches(const struct figure *f, const struct ref *ref, const char *pair)
-{
-	char label[2 * MAX_NAME + 2];
-
-	if (strcmp(f->metric, ref->metric) || (ref->bench[0] && strcmp(f->bench, ref->bench)))
-		return false;
-	if (ref->variant[0] && strcmp(f->step->variant, ref->variant))
-		return false;
-	if (ref->variant[0])
-		snprintf(label, sizeof(label), "*%s", f->step->params);
-	else
-		label_of(f->step, label, sizeof(label));
-	return !pair || !strcmp(label, pair);
-}
-
 static void
 pair_label(const struct figure *f, const struct ref *ref, char *out, size_t size)
 {
@@ -387,98 +387,317 @@ pair_label(const struct figure *f, const struct ref *ref, char *out, size_t size
 		label_of(f->step, out, size);
 }
 
+/* Does figure f belong to ref, and (pair not NULL) to the pair labelled pair? */
+static bool
+matches(const struct figure *f, const struct ref *ref, const char *pair)
+{
+	char label[2 * MAX_NAME + 2];
+
+	if (strcmp(f->metric, ref->metric) || (ref->bench[0] && strcmp(f->bench, ref->bench)))
+		return false;
+	if (ref->variant[0] && strcmp(f->step->variant, ref->variant))
+		return false;
+	pair_label(f, ref, label, sizeof(label));
+	return !pair || !strcmp(label, pair);
+}
+
+static bool
+same_group(const struct step *a, const struct step *b)
+{
+	return !strcmp(a->bench, b->bench) && !strcmp(a->variant, b->variant) &&
+	       !strcmp(a->params, b->params);
+}
+
 /*
- * The median of ref's figures in group pair; per_repeat[r] the median of
- * those of repeat r (NAN: none), since a step may print a metric more than
- * once and a repeat is one measurement (ratios.py's _by_repeat).
+ * One side of a ratio in one pair: per repeat the median of its figures
+ * (NAN: none; a step may print a metric more than once, and a repeat is one
+ * measurement), and the repeats in which the steps that feed it were
+ * planned and in which they failed (bit r: repeat r).
  */
-static int
-collect(const struct experiment *e, const struct ref *ref, const char *pair, double *med,
-	double *per_repeat)
+struct side {
+	double value[MAX_REPEATS];
+	uint64_t planned, failed;
+	int figures;
+};
+
+static void
+side_of(const struct experiment *e, const struct ref *ref, const char *pair, struct side *side)
 {
 	double *values = malloc((e->nfigures + 1) * sizeof(*values));
-	int n = 0;
 
+	if (!values) {
+		perror("experiment");
+		exit(2);
+	}
+	memset(side, 0, sizeof(*side));
 	for (int r = 0; r < MAX_REPEATS; r++) {
-		int in_repeat = 0;
+		int n = 0;
 		for (int i = 0; i < e->nfigures; i++) {
 			const struct figure *f = &e->figures[i];
 			if (f->step->repeat == r && matches(f, ref, pair))
-				values[in_repeat++] = f->value;
+				values[n++] = f->value;
 		}
-		per_repeat[r] = in_repeat ? median(values, in_repeat) : NAN;
+		side->value[r] = n ? median_of(values, n) : NAN;
+		side->figures += n;
 	}
-	for (int i = 0; i < e->nfigures; i++)
-		if (matches(&e->figures[i], ref, pair))
-			values[n++] = e->figures[i].value;
-	*med = n ? median(values, n) : NAN;
 	free(values);
-	return n;
+	for (int k = 0; k < e->nsteps; k++) {
+		const struct step *s = &e->steps[k];
+		bool feeds = false;
+		for (int i = 0; i < e->nfigures && !feeds; i++)
+			feeds = matches(&e->figures[i], ref, pair) &&
+				same_group(e->figures[i].step, s);
+		if (!feeds || s->repeat < 0 || s->repeat >= MAX_REPEATS)
+			continue;
+		side->planned |= 1ull << s->repeat;
+		if (s->status != 0)
+			side->failed |= 1ull << s->repeat;
+	}
 }
 
-static const char *
-verdict(const struct ratio *r, double ours)
-{
-	if (!(ours > 0))
-		return "not measured";
-	if (!strcmp(r->expect, "same"))
-		return 1 / r->tolerance <= ours && ours <= r->tolerance ? "yes"
-									: "no (not about 1)";
-	if ((ours > 1) != !strcmp(r->expect, "higher") || ours == 1)
-		return "no (wrong direction)";
-	double effect = log(ours) / log(r->seed);
-	if (1 / r->tolerance <= effect && effect <= r->tolerance)
-		return "yes";
-	return effect > 1 ? "direction only (larger effect)" : "direction only (smaller effect)";
-}
+/* Why a planned repeat gave no ratio (ratios.py's DROP_REASONS). */
+enum drop { DROP_FAILED, DROP_MISSING, DROP_ZERO, NDROPS };
+static const char *const drop_names[NDROPS] = { "failed", "missing", "zero" };
 
-struct ratio_row {
-	char label[2 * MAX_NAME + 2];
-	double ours, low, high;
-	const char *verdict;
+struct estimate {
+	struct interval interval;
+	int dropped[NDROPS];
 };
 
-/* Emits one row per pair label that has both figures (ratios.py's rows()). */
-static int
-ratio_rows(const struct experiment *e, const struct ratio *r, struct ratio_row *rows, int max)
+/* The per-repeat ratios num / den and their interval; each repeat that gave none is counted. */
+static struct estimate
+estimate(const struct side *num, const struct side *den)
 {
-	char pair[2 * MAX_NAME + 2], den_pair[2 * MAX_NAME + 2];
-	double num_rep[MAX_REPEATS], den_rep[MAX_REPEATS], num_med, den_med;
+	struct estimate est = { 0 };
+	double values[MAX_REPEATS];
 	int n = 0;
 
-	for (int i = 0; i < e->nfigures && n < max; i++) {
+	for (int r = 0; r < MAX_REPEATS; r++) {
+		double a = num->value[r], b = den->value[r];
+		bool planned = ((num->planned | den->planned) >> r) & 1;
+
+		if (!planned && isnan(a) && isnan(b))
+			continue;
+		if (((num->failed | den->failed) >> r) & 1)
+			est.dropped[DROP_FAILED]++;
+		else if (isnan(a) || isnan(b))
+			est.dropped[DROP_MISSING]++;
+		else if (a <= 0 || b <= 0)
+			est.dropped[DROP_ZERO]++;
+		else
+			values[n++] = a / b;
+	}
+	est.interval = interval_of(values, n);
+	return est;
+}
+
+/*
+ * One row of the report: a ratio's or a control's estimate in one pair. Its
+ * key (variant, "" when both sides name theirs; params) says which control
+ * rows speak for which ratio rows (controls.py's _covers).
+ */
+struct row {
+	const struct ratio *ratio;     /* or */
+	const struct control *control; /* one of the two */
+	char label[2 * MAX_NAME + 2], variant[MAX_NAME], params[MAX_NAME];
+	struct estimate est;
+	enum control_state state;  /* a control row's */
+	char verdict[MAX_VERDICT]; /* a ratio row's, under its controls */
+	char short_verdict[48];	   /* the same, for the screen's table */
+};
+
+static struct row *
+add_row(struct experiment *e)
+{
+	e->rows = grow(e->rows, e->nrows, sizeof(*e->rows));
+	struct row *row = &e->rows[e->nrows++];
+	memset(row, 0, sizeof(*row));
+	return row;
+}
+
+/*
+ * The rows of num / den: one per pair label that has both sides' figures
+ * (ratios.py's pairs()); none at all gives one row with nothing measured,
+ * whose key is the widest (ratios.py's empty Pair).
+ */
+static void
+add_pairs(struct experiment *e, const struct ref *num, const struct ref *den,
+	  const struct ratio *ratio, const struct control *control)
+{
+	char pair[2 * MAX_NAME + 2], den_pair[2 * MAX_NAME + 2];
+	struct side num_side, den_side;
+	int first = e->nrows;
+
+	for (int i = 0; i < e->nfigures; i++) {
 		const struct figure *f = &e->figures[i];
 		bool seen = false;
 
-		if (!matches(f, &r->num, NULL))
+		if (!matches(f, num, NULL))
 			continue;
-		pair_label(f, &r->num, pair, sizeof(pair));
-		for (int k = 0; k < n; k++)
-			seen |= !strcmp(rows[k].label, pair);
+		pair_label(f, num, pair, sizeof(pair));
+		for (int k = first; k < e->nrows; k++)
+			seen |= !strcmp(e->rows[k].label, pair);
 		if (seen)
 			continue;
-		/* The denominator's group of the same pair: its own label form, same params. */
-		if (r->den.variant[0])
-			snprintf(den_pair, sizeof(den_pair), "*%s", f->step->params);
-		else
-			label_of(f->step, den_pair, sizeof(den_pair));
-		if (!collect(e, &r->den, den_pair, &den_med, den_rep) || !(den_med != 0))
+		pair_label(f, den, den_pair, sizeof(den_pair));
+		side_of(e, den, den_pair, &den_side);
+		if (!den_side.figures)
 			continue;
-		collect(e, &r->num, pair, &num_med, num_rep);
-		struct ratio_row *row = &rows[n++];
+		side_of(e, num, pair, &num_side);
+		struct row *row = add_row(e);
+		row->ratio = ratio;
+		row->control = control;
 		copy_text(row->label, sizeof(row->label), pair);
-		row->ours = num_med / den_med;
-		row->low = INFINITY;
-		row->high = -INFINITY;
-		for (int k = 0; k < MAX_REPEATS; k++) {
-			if (isnan(num_rep[k]) || isnan(den_rep[k]) || den_rep[k] == 0)
-				continue;
-			row->low = fmin(row->low, num_rep[k] / den_rep[k]);
-			row->high = fmax(row->high, num_rep[k] / den_rep[k]);
-		}
-		row->verdict = verdict(r, row->ours);
+		copy_text(row->variant, sizeof(row->variant),
+			  num->variant[0] ? "" : f->step->variant);
+		copy_text(row->params, sizeof(row->params), f->step->params);
+		row->est = estimate(&num_side, &den_side);
 	}
-	return n;
+	if (e->nrows == first) {
+		struct row *row = add_row(e);
+		row->ratio = ratio;
+		row->control = control;
+	}
+}
+
+/* Whether every word of part (space-separated "key=value") is one of whole's. */
+static bool
+params_within(const char *part, const char *whole)
+{
+	char words[MAX_NAME], *save = NULL;
+
+	copy_text(words, sizeof(words), part);
+	for (char *w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		size_t len = strlen(w);
+		bool found = false;
+		for (const char *p = whole; (p = strstr(p, w)) && !found; p++)
+			found = (p == whole || p[-1] == ' ') && (p[len] == ' ' || !p[len]);
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+/* Whether control row c speaks for ratio row r: c's sweep values are r's, and its variant. */
+static bool
+covers(const struct row *c, const struct row *r)
+{
+	return params_within(c->params, r->params) &&
+	       (!c->variant[0] || !r->variant[0] || !strcmp(c->variant, r->variant));
+}
+
+static bool
+guards(const struct control *c, const struct ratio *r)
+{
+	for (int k = 0; k < c->nguards; k++)
+		if (!strcmp(c->guards[k], r->name))
+			return true;
+	return false;
+}
+
+static void
+bounds_text(const struct control *c, char *out, size_t size)
+{
+	if (c->at_least > 0 && isfinite(c->at_most))
+		snprintf(out, size, ">= %.4g and <= %.4g", c->at_least, c->at_most);
+	else if (c->at_least > 0)
+		snprintf(out, size, ">= %.4g", c->at_least);
+	else
+		snprintf(out, size, "<= %.4g", c->at_most);
+}
+
+/*
+ * A ratio row's verdict under the controls that guard it: the first that
+ * fails voids it, else the first unsettled or unmeasured one makes it
+ * inconclusive - nothing then says the ground was sound (controls.py).
+ */
+static void
+guard_verdict(const struct experiment *e, struct row *r)
+{
+	static const enum control_state worst_first[] = { CONTROL_FAILS, CONTROL_UNSETTLED,
+							  CONTROL_NOT_MEASURED };
+
+	if (r->est.interval.n == 0)
+		return;
+	for (int w = 0; w < 3; w++)
+		for (int k = 0; k < e->nrows; k++) {
+			const struct row *c = &e->rows[k];
+			const struct interval *i = &c->est.interval;
+			char bounds[64];
+
+			if (!c->control || c->state != worst_first[w] ||
+			    !guards(c->control, r->ratio) || !covers(c, r))
+				continue;
+			bounds_text(c->control, bounds, sizeof(bounds));
+			if (c->state == CONTROL_FAILS)
+				snprintf(
+					r->verdict, sizeof(r->verdict),
+					"void: control \"%s\" failed (%.3g, %.3g - %.3g; must be %s)",
+					c->control->name, i->value, i->low, i->high, bounds);
+			else
+				snprintf(r->verdict, sizeof(r->verdict),
+					 "inconclusive: control \"%s\" %s", c->control->name,
+					 control_state_name(c->state));
+			snprintf(r->short_verdict, sizeof(r->short_verdict), "%s (control %s)",
+				 c->state == CONTROL_FAILS ? "void" : "inconclusive",
+				 control_state_name(c->state));
+			return;
+		}
+}
+
+/* Every ratio's and control's rows, the controls' states and the ratios' verdicts under them. */
+static void
+judge(struct experiment *e)
+{
+	for (int i = 0; i < e->ncontrols; i++)
+		add_pairs(e, &e->controls[i].num, &e->controls[i].den, NULL, &e->controls[i]);
+	for (int i = 0; i < e->nratios; i++)
+		add_pairs(e, &e->ratios[i].num, &e->ratios[i].den, &e->ratios[i], NULL);
+	for (int k = 0; k < e->nrows; k++) {
+		struct row *row = &e->rows[k];
+		if (row->control) {
+			row->state = control_state(&row->est.interval, row->control->at_least,
+						   row->control->at_most);
+			continue;
+		}
+		const char *v = ratio_verdict(&row->est.interval, row->ratio->expect,
+					      row->ratio->seed, row->ratio->tolerance);
+		copy_text(row->verdict, sizeof(row->verdict), v);
+		copy_text(row->short_verdict, sizeof(row->short_verdict), v);
+		guard_verdict(e, row);
+	}
+}
+
+/* "1 failed, 2 zero": the repeats a row's figure lacks, or "" when none. */
+static void
+dropped_text(const struct estimate *est, char *out, size_t size)
+{
+	size_t used = 0;
+
+	out[0] = '\0';
+	for (int d = 0; d < NDROPS; d++)
+		if (est->dropped[d] && used < size)
+			used += snprintf(out + used, size - used, "%s%d %s", used ? ", " : "",
+					 est->dropped[d], drop_names[d]);
+}
+
+/* The median of ref's figures in pair (NULL: all of them), and their count in *n. */
+static double
+median_of_ref(const struct experiment *e, const struct ref *ref, const char *pair, int *n)
+{
+	double *values = malloc((e->nfigures + 1) * sizeof(*values)), med;
+
+	if (!values) {
+		perror("experiment");
+		exit(2);
+	}
+	*n = 0;
+	for (int i = 0; i < e->nfigures; i++)
+		if (matches(&e->figures[i], ref, pair))
+			values[(*n)++] = e->figures[i].value;
+	med = *n ? median_of(values, *n) : NAN;
+	free(values);
+	return med;
 }
 
 /* ---- the report ---------------------------------------------------------- */
@@ -490,51 +709,78 @@ print_medians(const struct experiment *e)
 	for (int i = 0; i < e->nfigures; i++) {
 		const struct figure *f = &e->figures[i];
 		char label[2 * MAX_NAME + 2];
-		double values_med, per_repeat[MAX_REPEATS];
-		struct ref ref;
+		struct ref ref = { .variant = "" };
 		bool first = true;
+		int n;
 
-		label_of(f->step, label, sizeof(label));
 		for (int k = 0; k < i && first; k++) {
 			const struct figure *g = &e->figures[k];
 			first = strcmp(g->metric, f->metric) || strcmp(g->bench, f->bench) ||
-				strcmp(g->step->variant, f->step->variant) ||
-				strcmp(g->step->params, f->step->params);
+				!same_group(g->step, f->step);
 		}
 		if (!first)
 			continue;
 		copy_text(ref.bench, sizeof(ref.bench), f->bench);
 		copy_text(ref.metric, sizeof(ref.metric), f->metric);
-		ref.variant[0] = '\0';
-		int n = collect(e, &ref, label, &values_med, per_repeat);
+		label_of(f->step, label, sizeof(label));
+		double med = median_of_ref(e, &ref, label, &n);
 		printf("@result {\"bench\":\"%s\",\"variant\":{\"experiment\":\"%s\",\"variant\":\"%s\","
 		       "\"params\":\"%s\",\"stat\":\"median\",\"n\":\"%d\"},\"metric\":\"%s\","
 		       "\"value\":%.6g,\"unit\":\"%s\"}\n",
-		       f->bench, e->name, f->step->variant, f->step->params, n, f->metric,
-		       values_med, f->unit);
+		       f->bench, e->name, f->step->variant, f->step->params, n, f->metric, med,
+		       f->unit);
 	}
 }
 
-static void
-print_ratio_lines(const struct experiment *e, const struct ground *g)
+/* A row's label as the report shows it: without the "*" of a pair across variants. */
+static const char *
+shown_label(const struct row *row)
 {
-	struct ratio_row rows[16];
+	return row->label[0] == '*' ? row->label + 1 : row->label;
+}
 
-	for (int i = 0; i < e->nratios; i++) {
-		const struct ratio *r = &e->ratios[i];
-		int n = ratio_rows(e, r, rows, 16);
+/* The JSON fields of a row's estimate: ours, its interval and the repeats it lacks. */
+static void
+print_estimate_json(const struct row *row)
+{
+	const struct interval *i = &row->est.interval;
 
-		if (n == 0)
-			printf("@ratio {\"experiment\":\"%s\",\"name\":\"%s\",\"ground\":\"%s\","
-			       "\"seed\":%g,\"verdict\":\"not measured\"}\n",
-			       e->name, r->name, g->name, r->seed);
-		for (int k = 0; k < n; k++)
-			printf("@ratio {\"experiment\":\"%s\",\"name\":\"%s\",\"label\":\"%s\","
-			       "\"ground\":\"%s\",\"ours\":%.4g,\"low\":%.4g,\"high\":%.4g,"
-			       "\"seed\":%g,\"verdict\":\"%s\"}\n",
-			       e->name, r->name,
-			       rows[k].label[0] == '*' ? rows[k].label + 1 : rows[k].label, g->name,
-			       rows[k].ours, rows[k].low, rows[k].high, r->seed, rows[k].verdict);
+	printf("\"ours\":%.4g,\"low\":%.4g,\"high\":%.4g,\"interval\":\"%s\",\"n\":%d,"
+	       "\"dropped\":{",
+	       i->value, i->low, i->high, i->bootstrap ? "bootstrap" : "min-max", i->n);
+	for (int d = 0, any = 0; d < NDROPS; d++)
+		if (row->est.dropped[d])
+			printf("%s\"%s\":%d", any++ ? "," : "", drop_names[d], row->est.dropped[d]);
+	printf("}");
+}
+
+/* @ratio and @control lines: every row with its interval, dropped repeats and verdict. */
+static void
+print_row_lines(const struct experiment *e, const struct ground *g)
+{
+	for (int k = 0; k < e->nrows; k++) {
+		const struct row *row = &e->rows[k];
+		const char *name = row->ratio ? row->ratio->name : row->control->name;
+
+		printf("@%s {\"experiment\":\"%s\",\"name\":\"%s\",",
+		       row->ratio ? "ratio" : "control", e->name, name);
+		if (row->est.interval.n == 0) {
+			printf("\"ground\":\"%s\",\"verdict\":\"not measured\"}\n", g->name);
+			continue;
+		}
+		printf("\"label\":\"%s\",\"ground\":\"%s\",", shown_label(row), g->name);
+		print_estimate_json(row);
+		if (row->ratio) {
+			printf(",\"seed\":%g,\"verdict\":\"", row->ratio->seed);
+			for (const char *c = row->verdict; *c; c++) /* a control's name is quoted */
+				printf(*c == '"' ? "\\\"" : "%c", *c);
+			printf("\"}\n");
+		} else {
+			char bounds[64];
+			bounds_text(row->control, bounds, sizeof(bounds));
+			printf(",\"bounds\":\"%s\",\"state\":\"%s\"}\n", bounds,
+			       control_state_name(row->state));
+		}
 	}
 }
 
@@ -545,14 +791,16 @@ print_ratio_lines(const struct experiment *e, const struct ground *g)
  * --from-console pairs the two boots' figures by repeat.
  */
 static bool
-one_side(const struct experiment *e, const struct ratio *r, char *out, size_t size)
+one_side(const struct experiment *e, const struct ref *num, const struct ref *den, char *out,
+	 size_t size)
 {
-	const struct ref *sides[2] = { &r->num, &r->den };
-	double med, per_repeat[MAX_REPEATS];
+	const struct ref *sides[2] = { num, den };
+	int n;
 
 	for (int i = 0; i < 2; i++) {
 		const struct ref *ref = sides[i];
-		if (!ref->variant[0] || !collect(e, ref, NULL, &med, per_repeat))
+		double med = median_of_ref(e, ref, NULL, &n);
+		if (!ref->variant[0] || !n)
 			continue;
 		for (int k = 0; k < e->nfigures; k++)
 			if (matches(&e->figures[k], ref, NULL)) {
@@ -579,36 +827,53 @@ print_heading(FILE *out, const struct experiment *e)
 	fprintf(out, "%.*s\n", TABLE_WIDTH, line);
 }
 
-/* One experiment's rows of the table a person reads off the screen: at most 100 columns. */
+/*
+ * One row of the table a person reads off the screen: the name and pair,
+ * ours with its interval, the seed (a control: its bounds), the verdict
+ * (a control: its state) and the repeats it lacks, if any.
+ */
+static void
+print_table_row(FILE *out, const struct experiment *e, const struct row *row)
+{
+	const char *name = row->ratio ? row->ratio->name : row->control->name;
+	const char *label = shown_label(row);
+	const struct interval *i = &row->est.interval;
+	char text[2 * MAX_NAME + 16], range[64] = "", seed[64], dropped[64];
+
+	if (!strcmp(label, "default"))
+		label = ""; /* the only variant: naming it says nothing */
+	snprintf(text, sizeof(text), "%s%.*s%s%.*s%s", row->ratio ? "" : "control: ", MAX_NAME,
+		 name, label[0] ? " [" : "", MAX_NAME, label, label[0] ? "]" : "");
+	if (row->ratio)
+		snprintf(seed, sizeof(seed), "%7.3g", row->ratio->seed);
+	else
+		bounds_text(row->control, seed, sizeof(seed));
+	if (i->n == 0) {
+		const struct ref *num = row->ratio ? &row->ratio->num : &row->control->num;
+		const struct ref *den = row->ratio ? &row->ratio->den : &row->control->den;
+		bool other = one_side(e, num, den, range, sizeof(range));
+		fprintf(out, "   %-50.50s %8s %-17.17s %7s  %s\n", text, "-", range, seed,
+			other ? "other boot" : "not measured here");
+		return;
+	}
+	snprintf(range, sizeof(range), "(%.3g-%.3g)", i->low, i->high);
+	dropped_text(&row->est, dropped, sizeof(dropped));
+	fprintf(out, "   %-50.50s %8.3g %-17s %7s  %s%s%s\n", text, i->value, range, seed,
+		row->ratio ? row->short_verdict : control_state_name(row->state),
+		dropped[0] ? "; repeats dropped: " : "", dropped);
+}
+
+/* One experiment's rows of the table: its ratios, then the controls they stand on. */
 static void
 print_table(FILE *out, const struct experiment *e)
 {
-	struct ratio_row rows[16];
-	char name[2 * MAX_NAME + 8], range[64];
-
 	print_heading(out, e);
-	for (int i = 0; i < e->nratios; i++) {
-		const struct ratio *r = &e->ratios[i];
-		int n = ratio_rows(e, r, rows, 16);
-
-		if (n == 0 && one_side(e, r, range, sizeof(range)))
-			fprintf(out, "   %-50.50s %8s %-17.17s %7.3g  %s\n", r->name, "-", range,
-				r->seed, "other boot");
-		else if (n == 0)
-			fprintf(out, "   %-50.50s %8s %-17s %7.3g  %s\n", r->name, "-", "", r->seed,
-				"not measured here");
-		for (int k = 0; k < n; k++) {
-			const char *label =
-				rows[k].label[0] == '*' ? rows[k].label + 1 : rows[k].label;
-			if (!strcmp(label, "default"))
-				label = ""; /* the only variant: naming it says nothing */
-			snprintf(name, sizeof(name), "%.*s%s%.*s%s", MAX_NAME, r->name,
-				 label[0] ? " [" : "", MAX_NAME, label, label[0] ? "]" : "");
-			snprintf(range, sizeof(range), "(%.3g-%.3g)", rows[k].low, rows[k].high);
-			fprintf(out, "   %-50.50s %8.3g %-17s %7.3g  %s\n", name, rows[k].ours,
-				isfinite(rows[k].low) ? range : "", r->seed, rows[k].verdict);
-		}
-	}
+	for (int k = 0; k < e->nrows; k++)
+		if (e->rows[k].ratio)
+			print_table_row(out, e, &e->rows[k]);
+	for (int k = 0; k < e->nrows; k++)
+		if (e->rows[k].control)
+			print_table_row(out, e, &e->rows[k]);
 }
 
 static void
@@ -651,14 +916,15 @@ summary_table(const struct experiment *list, int n, const struct ground *g, size
 	}
 	fprintf(out, "==== rewind experiment report ====\n");
 	print_machine(out, g);
-	fprintf(out, "   %-50s %8s %-17s %7s  %s\n", "ratio", "ours", "(per repeat)", "seed",
+	fprintf(out, "   %-50s %8s %-17s %7s  %s\n", "ratio", "ours", "(interval)", "seed",
 		"reproduced");
 	for (int i = 0; i < n; i++)
 		print_table(out, &list[i]);
 	fprintf(out,
-		"(ours = median / median over the repeats; \"reproduced\" as tools/reproduce"
-		" judges it; ground: %s)\n@report-end\n",
-		g->name);
+		"(ours = the median of the per-repeat ratios; interval: their min-max under %d"
+		" repeats, else a 95 %% bootstrap of the median; judged on the interval and the"
+		" controls as tools/reproduce judges; ground: %s)\n@report-end\n",
+		JUDGE_BOOTSTRAP_FROM, g->name);
 	fclose(out);
 	return text;
 }
@@ -697,7 +963,7 @@ report(struct experiment *list, int n, bool shell)
 	for (int i = 0; i < n; i++)
 		print_medians(&list[i]);
 	for (int i = 0; i < n; i++)
-		print_ratio_lines(&list[i], &g);
+		print_row_lines(&list[i], &g);
 	char *table = summary_table(list, n, &g, &len);
 	for (size_t i = 0; i < len; i++)
 		rows += table[i] == '\n';
@@ -810,6 +1076,7 @@ main(int argc, char **argv)
 		fflush(stdout);
 		if (run_script(&list[i]) < 0)
 			return 2;
+		judge(&list[i]);
 		failed += list[i].failed_steps;
 	}
 	report(list, n, shell);
