@@ -252,7 +252,8 @@ fuzz-host: $(FUZZ_SEEDS)
 			$(BUILD)/fuzz/corpus/$$t || exit 1; \
 	done
 
-# --- hosted measurement: kernel-side code timed on the host's CPU (DESIGN.md §4) ---
+# --- hosted measurement: kernel-side code timed on the host's CPU ---
+# (docs/grounds.md, "The hosted ground")
 # The vDSO's clock code, compiled with the vDSO's flags, in a host program.
 HOSTED_BENCH := $(BUILD)/hosted/vclock_bench
 .PHONY: hosted-bench

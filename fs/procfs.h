@@ -1,7 +1,8 @@
 /*
  * procfs.h - the /proc file system: machine-wide files (meminfo, cpuinfo,
  * uptime, cmdline), one directory per process, and /proc/sys/rewind/<knob>
- * for reading and changing every knob at run time (DESIGN.md §1.4).
+ * for reading and changing every knob at run time (docs/design.md, "Knobs,
+ * not forks").
  */
 #ifndef REWIND_PROCFS_H
 #define REWIND_PROCFS_H

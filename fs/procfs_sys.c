@@ -1,7 +1,8 @@
 /*
  * procfs_sys.c - /proc/sys/rewind/<knob>: every knob of the registry
  * (kernel/knobs.h) as a file, so that scripts and benchmarks can switch
- * policies at run time, A, B, A, B ... in one boot (DESIGN.md §1.4); and
+ * policies at run time, A, B, A, B ... in one boot (docs/design.md, "Knobs,
+ * not forks"); and
  * /proc/sys/kernel/{ostype,osrelease,version,hostname,domainname}, the
  * uname fields as Linux shows them there (read-only here).
  *

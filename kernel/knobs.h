@@ -1,5 +1,6 @@
 /*
- * knobs.h - the registry of run-time policies (DESIGN.md §1.4).
+ * knobs.h - the registry of run-time policies (docs/design.md, "Knobs, not
+ * forks").
  *
  * A knob is a named int with a default, a help line and its valid values:
  * a boolean flag, an integer range, or an enumeration of names. Each file

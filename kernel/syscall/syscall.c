@@ -6,7 +6,8 @@
  * $0x80` through the IDT; both reach syscall_dispatch() with the same
  * frame, between kernel/x86/entry.c's enter_from_user and exit_to_user.
  * Each call's name comes from the header of the numbers, so that even an
- * unimplemented call is named in the -ENOSYS line (DESIGN.md §1.2).
+ * unimplemented call is named in the -ENOSYS line (docs/userspace.md,
+ * "Entering and leaving the kernel").
  */
 #include "kernel/syscall/syscall.h"
 #include "kernel/x86/entry.h"

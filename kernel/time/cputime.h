@@ -2,7 +2,8 @@
  * cputime.h - per-task CPU time, kept two ways at once:
  *  - exact: the TSC is read at every entry to and exit from the kernel and
  *    at every context switch, and the stretch since the last reading is
- *    charged to user or system time (DESIGN.md §4);
+ *    charged to user or system time (docs/grounds.md, "Measurement
+ *    rules");
  *  - tick: each timer tick charges a whole tick to the task it interrupted,
  *    as user or system time by the mode it interrupted (Linux 3.0's way).
  * The `cputime=tsc|tick` knob (run time) chooses which one is reported:

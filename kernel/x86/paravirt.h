@@ -1,5 +1,6 @@
 /*
- * paravirt.h - the paravirt boundary (DESIGN.md §1.7, regression 3).
+ * paravirt.h - the paravirt boundary (docs/design.md, "The paravirt
+ * boundary"; regression 3).
  *
  * Every page-table entry read and write, CR2/CR3 access, TLB flush,
  * interrupt-flag change, halt, TSC read, sched_clock and irq-saving spin

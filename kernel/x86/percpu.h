@@ -1,5 +1,6 @@
 /*
- * percpu.h - per-CPU state, reached through the GS base (DESIGN.md §1.6).
+ * percpu.h - per-CPU state, reached through the GS base (docs/design.md,
+ * "Per-CPU state through the GS base").
  *
  * While a CPU runs kernel code its GS base points at its struct cpu, whose
  * first word points at itself, so this_cpu() is one %gs-relative load and

@@ -1,6 +1,6 @@
 /*
- * paravirt_bench.c - the paravirt call sites on real silicon (regression 3,
- * DESIGN.md §4 "hosted measurement"): mm/paging.c's page-table code, with
+ * paravirt_bench.c - the paravirt call sites on real silicon (regression 3;
+ * docs/grounds.md, "The hosted ground"): mm/paging.c's page-table code, with
  * the kernel's own paravirt.h, compiled for the host and timed on the
  * page-table work of a fault and an unmap (tests/hosted/pgtable_work.c),
  * in one process, interleaved, under

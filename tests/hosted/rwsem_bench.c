@@ -1,7 +1,7 @@
 /*
  * rwsem_bench.c - rewind's rwsem and osq (locking/rwsem*.c, osq.c,
  * unchanged, built with -DHOSTED) on the host's real cores, with host
- * threads as CPUs (DESIGN.md §4, "hosted measurement").
+ * threads as CPUs (docs/grounds.md, "The hosted ground").
  *
  * Under TCG a spinning vCPU and the lock holder's vCPU share the host's
  * cores with the emulator, so spin-versus-sleep costs there are not a

@@ -1,7 +1,7 @@
 /*
  * vclock_bench.c - rewind's vDSO clock code timed on the host's real CPU,
- * beside a bare rdtsc and the host kernel's own vDSO (DESIGN.md §4,
- * "hosted measurement").
+ * beside a bare rdtsc and the host kernel's own vDSO (docs/grounds.md,
+ * "The hosted ground").
  *
  * Under TCG an instruction's cost is the emulator's, so issue 5's goal -
  * clock_gettime(MONOTONIC) through the vDSO within 1.3x of a bare rdtsc

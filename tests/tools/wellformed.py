@@ -2,7 +2,8 @@
 every file it should, each well formed: results.jsonl, summary.csv,
 report.md and the plots the report shows. Used by the host tests (on
 directories made from recorded console logs) and by the quick end-to-end run
-in `make test`. It checks form, never figures (DESIGN.md §5).
+in `make test`. It checks form, never figures (docs/design.md, "Tests assert
+mechanisms, not figures").
 """
 import csv
 import json

@@ -12,7 +12,8 @@ is counted as garbled, never fatal.
                          program's output and kernel lines ("[   1.234] ...")
     @repro-step N        step N of the plan begins (echoed by the guest script)
     @repro-end N S       step N ended with exit status S
-    @result {...}        a figure (DESIGN.md §1.5), of the step that is open
+    @result {...}        a figure (docs/design.md, "The @result line"), of
+                         the step that is open
     @meta {...}          where a benchmark ran: the CPU the guest sees, the
                          hypervisor, the CPU count, the TSC rate, the kernel
                          build ("default", "nopv", "pv30"; "linux" on Linux)

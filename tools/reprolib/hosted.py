@@ -1,5 +1,5 @@
-"""hosted - an experiment's hosted ground (DESIGN.md §4, "hosted
-measurement"): host programs built from tests/hosted/ that compile the kernel
+"""hosted - an experiment's hosted ground (docs/grounds.md, "The hosted
+ground"): host programs built from tests/hosted/ that compile the kernel
 code a regression lives in, unchanged, into a user-mode program, so that it
 runs on this CPU's real caches and predictors where TCG models none. Each
 program is run once per repeat on the host, as a "boot" of kernel "hosted"

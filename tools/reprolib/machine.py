@@ -1,6 +1,7 @@
 """machine - the facts about where a run happened that the host can tell
-(DESIGN.md §4: every figure says which ground it stands on). The guest's
-own facts (its TSC rate, what CPU it sees) come from its console (console.py).
+(docs/grounds.md, "Measurement rules": every figure names its ground). The
+guest's own facts (its TSC rate, what CPU it sees) come from its console
+(console.py).
 
 Not for: choosing the accelerator: tools/qemu-run decides, this only asks it.
 """

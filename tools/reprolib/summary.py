@@ -1,7 +1,8 @@
 """summary - the figures of a run grouped per (experiment, kernel, benchmark,
 variant, sweep value, metric), with median, min, max and spread, and
-summary.csv. A comparison is a median over repeats (DESIGN.md §4); the
-spread, (max - min) / median, says how far to trust it on a shared host.
+summary.csv. A comparison is a median over repeats (docs/grounds.md,
+"Measurement rules"); the spread, (max - min) / median, says how far to
+trust it on a shared host.
 Each group also knows the repeats its steps were planned in and those whose
 step did not end well, so that no repeat drops out of a figure unsaid.
 

@@ -12,9 +12,10 @@
  * On rewind each repeat measures the syscall and vDSO routes, then switches
  * /proc/sys/rewind/vsyscall through every mode that can be called (all but
  * none) and measures the page: the variants interleave A, B, C ... A, B,
- * C within one boot, as DESIGN.md §4 asks; the mode in force at the start
- * is restored at the end. On Linux the page is measured in whatever mode
- * the kernel was booted with (read from /proc/self/maps), if any.
+ * C within one boot (docs/grounds.md, "Measurement rules"); the mode in
+ * force at the start is restored at the end. On Linux the page is measured
+ * in whatever mode the kernel was booted with (read from /proc/self/maps),
+ * if any.
  *
  * At the end: the seed's ratios computed from the fastest batch of each
  * figure (median over repeats), as "ratio_*" results.

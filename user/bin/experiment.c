@@ -273,7 +273,10 @@ json_string(const char *line, const char *key, char *out, size_t size)
 	return true;
 }
 
-/* An @result line of the open step (DESIGN.md 1.5's exact form); others are passed by. */
+/*
+ * An @result line of the open step, in its exact form (docs/design.md, "The
+ * @result line"); others are passed by.
+ */
 static void
 take_result(struct experiment *e, const struct step *open, const char *line)
 {

@@ -116,10 +116,10 @@ bench_kernel_build(char *out, size_t size)
 }
 
 /*
- * Where the figures come from (DESIGN.md §4): one @meta line per run with
- * the CPU the guest sees, the hypervisor under it, the CPU count, the TSC
- * rate and the kernel build, beside the kernel and release that every
- * variant carries.
+ * Where the figures come from (docs/grounds.md, "Measurement rules"): one
+ * @meta line per run with the CPU the guest sees, the hypervisor under it,
+ * the CPU count, the TSC rate and the kernel build, beside the kernel and
+ * release that every variant carries.
  */
 static void
 print_meta(void)

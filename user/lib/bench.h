@@ -8,7 +8,8 @@
  * mean of the fastest batch ("_batchmin"), which is far steadier on a
  * shared, noisy host (docs/design.md, "Linux in the same VM, under TCG").
  *
- * Each figure is printed as one machine-readable line (DESIGN.md §1.5):
+ * Each figure is printed as one machine-readable line (docs/design.md,
+ * "The @result line"):
  *   @result {"bench":"...","variant":{...},"metric":"...","value":N,"unit":"..."}
  * where variant holds the OS, its release and the rewind knobs that matter
  * to the figure: those not at their default (/proc/sys/rewind/<name> says
