@@ -26,6 +26,7 @@
  *   NULL, argv[], argc  <- rsp
  */
 #include "kernel/process/exec.h"
+#include "kernel/process/vfork.h"
 #include "kernel/process/cred.h"
 #include "kernel/process/rlimit.h"
 #include "kernel/process/session.h"
@@ -524,6 +525,7 @@ start_program(struct task *t, struct mm *mm, const struct loaded_elf *prog,
 	struct mm *old = task_swap_mm(t, mm);
 	int err = 0;
 
+	vfork_release(t); /* off the parent's memory: a vfork parent goes on */
 	mm_activate(mm);
 	if (old)
 		mm_put(old);

@@ -22,6 +22,7 @@
 #include "uapi/resource.h"
 
 struct mm;
+struct vfork_done;
 struct files;
 struct fs_context;
 struct trap_frame;
@@ -103,6 +104,8 @@ struct task {
 	u64 clear_child_tid;		/* set_tid_address, CLONE_CHILD_CLEARTID */
 	u64 set_child_tid;		/* CLONE_CHILD_SETTID: written in the child's memory */
 	u64 robust_list;		/* set_robust_list: recorded only */
+	struct vfork_done
+		*vfork_done; /* CLONE_VFORK: the parent waits on it (vfork.c); task_lock */
 
 	/* threads: a process is the group of tasks with its leader's tgid */
 	struct task *group_leader;    /* itself for a process's first task */
