@@ -27,6 +27,7 @@
  */
 #include "kernel/process/exec.h"
 #include "kernel/process/vfork.h"
+#include "kernel/sched/futex.h"
 #include "kernel/process/cred.h"
 #include "kernel/process/rlimit.h"
 #include "kernel/process/session.h"
@@ -522,6 +523,7 @@ static void
 start_program(struct task *t, struct mm *mm, const struct loaded_elf *prog,
 	      const struct loaded_elf *interp, const struct exec_args *a, const char *path)
 {
+	futex_robust_release(t); /* its mutexes are in the memory going away */
 	struct mm *old = task_swap_mm(t, mm);
 	int err = 0;
 

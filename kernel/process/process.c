@@ -407,6 +407,7 @@ clear_child_tid(struct task *t)
 static void
 release_resources(struct task *t)
 {
+	futex_robust_release(t);
 	clear_child_tid(t);
 	vfork_release(t);
 	/* Out of procfs's sight first (it takes references under tasks_lock), then dropped. */
