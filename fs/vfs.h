@@ -491,9 +491,9 @@ int vfs_symlinkat(const char *target, int dirfd, const char *path);
 /* ---- record locks (fs/locks.c) ------------------------------------------ */
 
 struct kernel_flock;
-/* fcntl's F_GETLK, and F_SETLK/F_SETLKW (wait): 0 or -errno. */
+/* fcntl's F_GETLK, and F_SETLK/F_SETLKW (wait) on f, which is fd: 0 or -errno. */
 long fcntl_getlk(struct file *f, struct kernel_flock __user *ufl);
-long fcntl_setlk(struct file *f, bool wait, const struct kernel_flock __user *ufl);
+long fcntl_setlk(int fd, struct file *f, bool wait, const struct kernel_flock __user *ufl);
 /* A descriptor of f is being closed by the process owning fd table owner: its locks on f go. */
 void locks_remove_posix(struct file *f, struct files *owner);
 
