@@ -120,7 +120,8 @@ SYSCALL3(fcntl, int, fd, int, cmd, unsigned long, arg)
 		else if (cmd == F_GETLK)
 			ret = fcntl_getlk(f, (struct kernel_flock __user *)arg);
 		else
-			ret = fcntl_setlk(f, cmd == F_SETLKW, (struct kernel_flock __user *)arg);
+			ret = fcntl_setlk(fd, f, cmd == F_SETLKW,
+					  (struct kernel_flock __user *)arg);
 		break;
 	default:
 		ret = (f->fmode & FMODE_PATH) ? -EBADF : -EINVAL;

@@ -32,6 +32,7 @@
 #include "uapi/errno.h"
 #include "kernel/lib/string.h"
 #include "mm/page_alloc.h"
+#include "mm/i_mmap.h"
 
 static inline u64
 pages_for(u64 size)
@@ -276,6 +277,8 @@ filemap_set_size(struct inode *inode, u64 size)
 		}
 	}
 	drop_pages_from(inode, pages_for(size));
+	unmap_mapping_pages(inode,
+			    pages_for(size)); /* mappings drop them too (SIGBUS past the end) */
 }
 
 void

@@ -64,7 +64,8 @@ inode_alloc(struct super_block *sb, u32 mode, const struct inode_operations *iop
 	page_index_init(&inode->pages);
 	inode->iops = iops;
 	inode->fops = fops;
-	inode->next_pos = 2; /* 0 and 1 are "." and ".." */
+	if (S_ISDIR(mode))
+		inode->next_pos = 2; /* 0 and 1 are "." and ".." */
 	objcount_created(OBJ_INODE);
 	return inode;
 }

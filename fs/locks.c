@@ -15,6 +15,8 @@
  * Closing any descriptor of a file drops all of its process's locks on
  * that inode (POSIX's surprising rule, fdtable.c calls locks_remove_posix
  * on every close); exit closes everything, so locks go with their process.
+ * A lock F_SETLKW obtains after another thread closed its fd is undone
+ * (EBADF), or it would escape that rule.
  *
  * F_SETLKW sleeps interruptibly until nothing is in the way; every unlock
  * wakes every waiter, which looks again. Before sleeping it follows the
@@ -287,8 +289,38 @@ fcntl_getlk(struct file *f, struct kernel_flock __user *ufl)
 	return copy_to_user(ufl, &fl, sizeof(fl)) ? -EFAULT : 0;
 }
 
+/* Whether fd still names f in the caller's fd table. */
+static bool
+fd_still_names(int fd, struct file *f)
+{
+	struct file *now = fd_get_raw(fd);
+
+	if (now)
+		file_put(now);
+	return now == f;
+}
+
+/*
+ * A lock granted to fd after another thread closed it (or put another
+ * file there) while F_SETLKW slept: that close dropped the process's locks
+ * before this one existed, and no later close would find it, so it would
+ * outlive the process. Undone, as Linux's fcntl_setlk: -EBADF. The fd
+ * table's lock orders the check after the grant, and a close that comes
+ * after the check finds the lock and drops it itself.
+ */
+static long
+undo_if_closed(int fd, struct file *f, s64 start, s64 end)
+{
+	if (fd_still_names(fd, f))
+		return 0;
+	mutex_lock(&locks_mutex);
+	apply_lock(f->inode, current_owner(), F_UNLCK, start, end);
+	mutex_unlock(&locks_mutex);
+	return -EBADF;
+}
+
 long
-fcntl_setlk(struct file *f, bool wait, const struct kernel_flock __user *ufl)
+fcntl_setlk(int fd, struct file *f, bool wait, const struct kernel_flock __user *ufl)
 {
 	struct kernel_flock fl;
 	s64 start, end;
@@ -340,7 +372,9 @@ fcntl_setlk(struct file *f, bool wait, const struct kernel_flock __user *ufl)
 		list_del(&me.link); /* a no-op if forget_waiters_of took it out already */
 	}
 	mutex_unlock(&locks_mutex);
-	if (!err)
+	if (!err && fl.l_type != F_UNLCK)
+		err = undo_if_closed(fd, f, start, end);
+	if (!err || err == -EBADF)
 		wake_up_all(&lock_wait); /* what was unlocked or split may unblock someone */
 	return err;
 }

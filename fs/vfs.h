@@ -40,10 +40,13 @@
  *                         (rename) are locked in address order.
  *   mm->mmap_lock (rwsem, mm/)  taken by the page fault a write(2) may take
  *                         on its source buffer while it holds inode->lock
- *   inode->pages_lock (spinlock)  the page-cache index alone, so that the
+ *   inode->pages_lock (spinlock)  the page-cache index and the list of
+ *                         areas mapping the file (i_mmap), so that the
  *                         page-fault path (mmap lock held) can reach file
  *                         pages without an inode mutex: a write(2) copying
- *                         from an mmap of the same file cannot deadlock
+ *                         from an mmap of the same file cannot deadlock.
+ *                         A truncation holds it while it takes the pages
+ *                         out of every mapping; page-table locks nest in it
  *   dentry_tree_lock (spinlock, fs/dentry.c)  every dentry's parent and name
  *                         pointers, for walks upwards (.., getcwd); the
  *                         name hash's lock nests inside it
@@ -192,8 +195,15 @@ struct inode {
 	/* POSIX record locks (fs/locks.c), under its mutex: NULL until the first */
 	struct file_lock_context *flctx;
 
-	/* directories */
-	u64 next_pos; /* getdents position for the next child linked */
+	union {
+		/* directories: getdents position for the next child linked */
+		u64 next_pos;
+		/*
+		 * page-cache files: the areas mapping them (mm/i_mmap.c, Linux's
+		 * i_mmap), under pages_lock
+		 */
+		struct hlist_head i_mmap;
+	};
 };
 
 /* i_size for readers that take no lock: pairs with i_size_write after the data is in place. */
@@ -481,9 +491,9 @@ int vfs_symlinkat(const char *target, int dirfd, const char *path);
 /* ---- record locks (fs/locks.c) ------------------------------------------ */
 
 struct kernel_flock;
-/* fcntl's F_GETLK, and F_SETLK/F_SETLKW (wait): 0 or -errno. */
+/* fcntl's F_GETLK, and F_SETLK/F_SETLKW (wait) on f, which is fd: 0 or -errno. */
 long fcntl_getlk(struct file *f, struct kernel_flock __user *ufl);
-long fcntl_setlk(struct file *f, bool wait, const struct kernel_flock __user *ufl);
+long fcntl_setlk(int fd, struct file *f, bool wait, const struct kernel_flock __user *ufl);
 /* A descriptor of f is being closed by the process owning fd table owner: its locks on f go. */
 void locks_remove_posix(struct file *f, struct files *owner);
 

@@ -22,6 +22,7 @@
  * what a read there would (for /proc/<pid>/cmdline and environ).
  */
 #include "mm/vm_internal.h"
+#include "mm/i_mmap.h"
 #include "uapi/errno.h"
 #include "mm/oom_kill.h"
 #include "mm/page_alloc.h"
@@ -66,11 +67,17 @@ write_protect_fault(struct vma *v, pte_t *pte, u64 va)
 	return FAULT_OK;
 }
 
-/* The page to map at va, with a reference, and whether it may be writable. */
+/*
+ * The page to map at va, with a reference, and whether it may be writable;
+ * for a file area also the file's page it came from (*cached, referenced
+ * too), which must still be the file's when the entry goes in.
+ */
 static enum fault_result
-get_fault_page(struct vma *v, u64 va, bool write, struct page **out, bool *writable)
+get_fault_page(struct vma *v, u64 va, bool write, struct page **out, bool *writable,
+	       struct page **cached)
 {
 	*writable = true;
+	*cached = NULL;
 	if (!v->file) {
 		*out = alloc_shared_page();
 		return *out ? FAULT_OK : FAULT_OOM;
@@ -78,19 +85,22 @@ get_fault_page(struct vma *v, u64 va, bool write, struct page **out, bool *writa
 	struct page *p = file_get_page(v->file, v->pgoff + ((va - v->start) >> PAGE_SHIFT));
 	if (!p)
 		return FAULT_BUS;
+	*cached = p;
 	if (!(v->flags & VM_SHARED)) {
 		if (!write) {
 			*writable = false; /* copy on the first write */
 		} else {
 			struct page *copy = alloc_shared_page();
-			if (copy)
-				memcpy(page_address(copy), page_address(p), PAGE_SIZE);
-			put_page(p);
-			if (!copy)
+			if (!copy) {
+				put_page(p);
 				return FAULT_OOM;
-			p = copy;
+			}
+			memcpy(page_address(copy), page_address(p), PAGE_SIZE);
+			*out = copy;
+			return FAULT_OK;
 		}
 	}
+	get_page(p);
 	*out = p;
 	return FAULT_OK;
 }
@@ -115,23 +125,33 @@ fault_in(struct mm *mm, struct vma *v, u64 va, bool write, struct task *charged)
 	}
 	spin_unlock(&mm->pt_lock);
 
-	struct page *page;
+	struct page *page, *cached;
 	bool writable;
-	enum fault_result r = get_fault_page(v, va, write, &page, &writable);
+	enum fault_result r = get_fault_page(v, va, write, &page, &writable, &cached);
 	if (r != FAULT_OK)
 		return r;
 
 	spin_lock(&mm->pt_lock);
 	pte = pte_walk(mm->pgd, va, true);
-	if (!pte || (pte_val(*pte) & PTE_PRESENT)) {
-		spin_unlock(&mm->pt_lock);
-		put_page(page);
-		return pte ? FAULT_OK : FAULT_OOM;
+	/*
+	 * Present: another thread mapped it meanwhile. A file page truncated
+	 * meanwhile is not mapped: the access faults again and finds the
+	 * file's page, or SIGBUS past its end (mm/i_mmap.c).
+	 */
+	bool install = pte && !(pte_val(*pte) & PTE_PRESENT) &&
+		       (!cached || i_mmap_page_current(v, cached));
+	if (install) {
+		set_pte(pte, make_pte(page_to_phys(page) | vm_pte_flags(v->flags, writable)));
+		mm_rss_inc(mm);
 	}
-	set_pte(pte, make_pte(page_to_phys(page) | vm_pte_flags(v->flags, writable)));
-	mm_rss_inc(mm);
 	spin_unlock(&mm->pt_lock);
-	if (charged)
+	if (!install)
+		put_page(page);
+	if (cached)
+		put_page(cached);
+	if (!pte)
+		return FAULT_OOM;
+	if (install && charged)
 		charged->minor_faults++;
 	return FAULT_OK;
 }

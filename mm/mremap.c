@@ -16,6 +16,7 @@
  * shared memory objects, which rewind lacks: EINVAL).
  */
 #include "mm/vm_internal.h"
+#include "mm/i_mmap.h"
 #include "mm/paging.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/process/task.h"
@@ -112,10 +113,13 @@ move_area(struct mm *mm, struct vma *v, u64 addr, u64 old_len, u64 new_addr, u64
 	if (old_len && addr + old_len < v->end && vma_split(v, addr + old_len))
 		return -ENOMEM;
 	/* The [heap] and [stack] names belong to their places, not to the pages. */
-	struct vma *nv = vma_new(new_addr, new_addr + new_len, v->flags, v->file, pgoff, NULL);
+	struct vma *nv = vma_new(mm, new_addr, new_addr + new_len, v->flags, v->file, pgoff, NULL);
 	if (!nv)
 		return -ENOMEM;
-	if (old_len && move_page_tables(mm, addr, new_addr, old_len)) {
+	i_mmap_lock(v); /* a truncation zaps the entries before or after the move */
+	int err = old_len ? move_page_tables(mm, addr, new_addr, old_len) : 0;
+	i_mmap_unlock(v);
+	if (err) {
 		vma_free(nv);
 		return -ENOMEM;
 	}

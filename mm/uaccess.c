@@ -14,6 +14,7 @@
  *   clear_user()      "rep stosb"
  *   get_user_u32_nofault()  one aligned load, for callers that may not
  *                     sleep (under a spinlock: futexes)
+ *   cmpxchg_user_u32()  one "lock cmpxchgl" (robust futexes at thread exit)
  *
  * A fault on a user page that is merely not present yet is first resolved
  * by the page-fault handler (kernel/x86/traps.c) and the instruction runs
@@ -250,6 +251,26 @@ get_user_u32_nofault(u32 *out, const u32 __user *p)
 	user_close();
 	this_cpu()->pagefault_disabled--;
 	*out = v;
+	return err;
+}
+
+int
+cmpxchg_user_u32(u32 __user *p, u32 *expected, u32 new)
+{
+	int err = 0;
+	u32 seen = *expected;
+
+	if (!access_ok(p, sizeof(*p)) || !IS_ALIGNED((u64)(uintptr_t)p, sizeof(*p)))
+		return -EFAULT;
+	user_open();
+	__asm__ __volatile__(
+		"1:	lock cmpxchgl %[new], (%[p])\n"
+		"2:\n\t" EXTABLE_FIXUP(3, "movl %[efault], %[err]", 2b) EXTABLE_ENTRY(1b, 3b)
+		: "+a"(seen), [err] "+r"(err)
+		: [new] "r"(new), [p] "r"(p), [efault] "i"(-EFAULT)
+		: "memory");
+	user_close();
+	*expected = seen;
 	return err;
 }
 

@@ -64,6 +64,16 @@ long strncpy_from_user(char *dst, const char __user *src, size_t max);
  */
 int get_user_u32_nofault(u32 *out, const u32 __user *p);
 
+/*
+ * Atomically replaces the aligned u32 at p with new if it holds *expected
+ * (lock cmpxchg), leaving in *expected what it held: equal to the old
+ * *expected exactly when the store happened. A fault on an absent page is
+ * resolved and the instruction retried; an address that cannot be written
+ * (unmapped, read-only, kernel) gives -EFAULT. Sleeps: no spinlock held.
+ * Linux's futex_atomic_cmpxchg_inatomic with its fault_in retry folded in.
+ */
+int cmpxchg_user_u32(u32 __user *p, u32 *expected, u32 new);
+
 /* Turned on at boot when the CPU has SMAP (CR4.SMAP set). */
 extern bool uaccess_smap;
 /* SMEP and SMAP on this CPU, where it has them. */

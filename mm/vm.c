@@ -14,6 +14,7 @@
  */
 #include "mm/vm.h"
 #include "mm/vm_internal.h"
+#include "mm/i_mmap.h"
 #include "kernel/objcount.h"
 #include "mm/kmalloc.h"
 #include "mm/page_alloc.h"
@@ -32,12 +33,14 @@
 /* ---- vma objects ---------------------------------------------------------- */
 
 struct vma *
-vma_new(u64 start, u64 end, u32 flags, struct file *file, u64 pgoff, const char *name)
+vma_new(struct mm *mm, u64 start, u64 end, u32 flags, struct file *file, u64 pgoff,
+	const char *name)
 {
 	struct vma *v = kzalloc(sizeof(*v));
 
 	if (!v)
 		return NULL;
+	v->mm = mm;
 	v->start = start;
 	v->end = end;
 	v->flags = flags;
@@ -54,6 +57,8 @@ vma_new(u64 start, u64 end, u32 flags, struct file *file, u64 pgoff, const char 
 	v->pgoff = pgoff;
 	v->name = name;
 	list_init(&v->link);
+	if (file)
+		i_mmap_link(v);
 	objcount_created(OBJ_VMA);
 	return v;
 }
@@ -63,8 +68,10 @@ vma_free(struct vma *v)
 {
 	if (v->file && (v->flags & VM_DENYWRITE))
 		file_allow_write(v->file);
-	if (v->file)
+	if (v->file) {
+		i_mmap_unlink(v);
 		file_put(v->file);
+	}
 	kfree(v);
 	objcount_freed(OBJ_VMA);
 }
@@ -176,7 +183,7 @@ vm_apply_flags(struct mm *mm, u64 start, u64 end, u32 set, u32 clear)
 int
 vma_split(struct vma *v, u64 addr)
 {
-	struct vma *hi = vma_new(addr, v->end, v->flags, v->file,
+	struct vma *hi = vma_new(v->mm, addr, v->end, v->flags, v->file,
 				 v->pgoff + ((addr - v->start) >> PAGE_SHIFT), v->name);
 	if (!hi)
 		return -ENOMEM;
@@ -424,8 +431,9 @@ mm_fork(struct mm *old)
 		if (v->flags & VM_DONTCOPY)
 			continue;
 		/* Locks are not inherited (nor is mlockall's MCL_FUTURE: def_flags stays 0). */
-		struct vma *nv = vma_new(v->start, v->end, v->flags & ~(VM_LOCKED | VM_LOCKONFAULT),
-					 v->file, v->pgoff, v->name);
+		struct vma *nv =
+			vma_new(mm, v->start, v->end, v->flags & ~(VM_LOCKED | VM_LOCKONFAULT),
+				v->file, v->pgoff, v->name);
 		if (!nv) {
 			c.failed = true;
 			break;
@@ -435,9 +443,11 @@ mm_fork(struct mm *old)
 		if (v->flags & VM_WIPEONFORK)
 			continue; /* the child starts with zero pages there */
 		c.vma = v;
+		i_mmap_lock(v);
 		spin_lock(&old->pt_lock);
 		walk_present_ptes(old->pgd, v->start, v->end, copy_pte, &c);
 		spin_unlock(&old->pt_lock);
+		i_mmap_unlock(v);
 	}
 	tlb_flush_mm_range(old, 0, USER_TOP); /* the parent's entries lost their write permission */
 	up_write(&old->mmap_lock);
@@ -457,7 +467,7 @@ map_locked(struct mm *mm, u64 start, u64 len, u32 flags, struct file *file, u64 
 	int err = unmap_range(mm, start, start + len);
 	if (err)
 		return err;
-	struct vma *v = vma_new(start, start + len, flags, file, pgoff, name);
+	struct vma *v = vma_new(mm, start, start + len, flags, file, pgoff, name);
 	if (!v)
 		return -ENOMEM;
 	vma_insert(mm, v);
@@ -514,7 +524,7 @@ vm_map_special(struct mm *mm, u64 start, const struct special_mapping *sm, u32 f
 		up_write(&mm->mmap_lock);
 		return -EEXIST;
 	}
-	struct vma *v = vma_new(start, start + len, flags, NULL, 0, sm->name);
+	struct vma *v = vma_new(mm, start, start + len, flags, NULL, 0, sm->name);
 	if (!v) {
 		up_write(&mm->mmap_lock);
 		return -ENOMEM;

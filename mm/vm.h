@@ -73,12 +73,14 @@ struct special_mapping {
 };
 
 struct vma {
-	struct list_head link; /* in mm->vmas, sorted by address */
-	u64 start, end;	       /* [start, end), page-aligned */
-	u32 flags;	       /* VM_* */
-	struct file *file;     /* NULL for anonymous memory */
-	u64 pgoff;	       /* file page at start (special mappings: their page index) */
-	const char *name;      /* "[heap]", "[stack]", or NULL */
+	struct list_head link;	  /* in mm->vmas, sorted by address */
+	struct mm *mm;		  /* the address space it is in */
+	struct hlist_node shared; /* file areas: in the file's i_mmap (mm/i_mmap.c) */
+	u64 start, end;		  /* [start, end), page-aligned */
+	u32 flags;		  /* VM_* */
+	struct file *file;	  /* NULL for anonymous memory */
+	u64 pgoff;		  /* file page at start (special mappings: their page index) */
+	const char *name;	  /* "[heap]", "[stack]", or NULL */
 	const struct special_mapping *special; /* or NULL */
 };
 

@@ -8,8 +8,12 @@
 
 #include "mm/vm.h"
 
-/* A new area, not yet in any list; it references file (and denies writes for VM_DENYWRITE). */
-struct vma *vma_new(u64 start, u64 end, u32 flags, struct file *file, u64 pgoff, const char *name);
+/*
+ * A new area of mm, not yet in its list; it references file (and denies
+ * writes for VM_DENYWRITE) and is on the file's list of mappings at once.
+ */
+struct vma *vma_new(struct mm *mm, u64 start, u64 end, u32 flags, struct file *file, u64 pgoff,
+		    const char *name);
 /* Frees an area taken out of its list (its pages must be gone already). */
 void vma_free(struct vma *v);
 /* The area after v, or NULL. */

@@ -26,4 +26,25 @@
 /* The bitset that matches every waiter (what plain FUTEX_WAIT and FUTEX_WAKE use). */
 #define FUTEX_BITSET_MATCH_ANY 0xffffffffu
 
+/* A robust mutex's word: the owner's tid and two flags (Linux's futex.h). */
+#define FUTEX_WAITERS	 0x80000000u
+#define FUTEX_OWNER_DIED 0x40000000u
+#define FUTEX_TID_MASK	 0x3fffffffu
+
+/*
+ * set_robust_list's list: the mutexes a thread holds, each entry futex_offset
+ * bytes before its word (bit 0 of a pointer: a PI futex), and the one it is
+ * taking or releasing (list_op_pending). The kernel walks it when the thread
+ * exits or execs.
+ */
+struct robust_list {
+	struct robust_list *next;
+};
+
+struct robust_list_head {
+	struct robust_list list;
+	long futex_offset;
+	struct robust_list *list_op_pending;
+};
+
 #endif

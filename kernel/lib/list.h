@@ -2,7 +2,9 @@
  * list.h - intrusive circular doubly linked lists.
  *
  * A list_head is embedded in the object it links; the empty list points at
- * itself, so insertion and removal never test for NULL.
+ * itself, so insertion and removal never test for NULL. An hlist is the
+ * one-pointer variant for heads that must stay small (an inode's mappings):
+ * NULL-terminated, added at the head, removed in O(1) through pprev.
  */
 #ifndef REWIND_LIST_H
 #define REWIND_LIST_H
@@ -62,5 +64,35 @@ list_del(struct list_head *node)
 #define list_entry(ptr, type, member)	     container_of(ptr, type, member)
 #define list_first_entry(head, type, member) list_entry((head)->next, type, member)
 #define list_for_each(pos, head)	     for ((pos) = (head)->next; (pos) != (head); (pos) = (pos)->next)
+
+struct hlist_node {
+	struct hlist_node *next, **pprev;
+};
+
+struct hlist_head {
+	struct hlist_node *first;
+};
+
+static inline void
+hlist_add_head(struct hlist_node *node, struct hlist_head *head)
+{
+	node->next = head->first;
+	if (node->next)
+		node->next->pprev = &node->next;
+	head->first = node;
+	node->pprev = &head->first;
+}
+
+static inline void
+hlist_del(struct hlist_node *node)
+{
+	*node->pprev = node->next;
+	if (node->next)
+		node->next->pprev = node->pprev;
+	node->next = NULL;
+	node->pprev = NULL;
+}
+
+#define hlist_for_each(pos, head) for ((pos) = (head)->first; (pos); (pos) = (pos)->next)
 
 #endif

@@ -101,30 +101,56 @@ entry_is_loaded(const struct elf_image *img)
 }
 
 int
-elf_parse(const u8 *b, size_t len, u64 file_size, struct elf_image *img, const char **why)
+elf_phdr_table(const u8 *b, size_t len, u64 *offset, size_t *size, const char **why)
 {
 	int err = check_ident(b, len, why);
 	if (err)
 		return err;
-	memset(img, 0, sizeof(*img));
 	u16 type = rd16(b + 16);
 	if (type != ET_EXEC && type != ET_DYN)
 		return fail(why, "not an executable (ELF type)");
 	if (rd16(b + 18) != EM_X86_64)
 		return fail(why, "not an x86-64 executable");
-	img->relocatable = type == ET_DYN;
-	img->entry = rd64(b + 24);
-	u64 phoff = rd64(b + 32);
 	u16 phentsize = rd16(b + 54), phnum = rd16(b + 56);
-	if (phentsize != PHDR_SIZE || phnum == 0 || phnum > 64)
+	if (phentsize != PHDR_SIZE || phnum == 0 || phnum > ELF_MAX_PHNUM)
 		return fail(why, "bad program header table size");
-	if (phoff > len || (u64)phnum * PHDR_SIZE > len - phoff)
+	*offset = rd64(b + 32);
+	*size = (size_t)phnum * PHDR_SIZE;
+	return 0;
+}
+
+int
+elf_parse(const u8 *b, size_t len, u64 file_size, struct elf_image *img, const char **why)
+{
+	u64 phoff;
+	size_t size;
+	int err = elf_phdr_table(b, len, &phoff, &size, why);
+
+	if (err)
+		return err;
+	if (phoff > len || size > len - phoff)
 		return fail(why, "program headers lie outside the first page of the file");
+	return elf_parse_split(b, len, b + phoff, file_size, img, why);
+}
+
+int
+elf_parse_split(const u8 *b, size_t len, const u8 *phdrs, u64 file_size, struct elf_image *img,
+		const char **why)
+{
+	u64 phoff;
+	size_t size;
+	int err = elf_phdr_table(b, len, &phoff, &size, why);
+	if (err)
+		return err;
+	memset(img, 0, sizeof(*img));
+	img->relocatable = rd16(b + 16) == ET_DYN;
+	img->entry = rd64(b + 24);
+	u16 phnum = (u16)(size / PHDR_SIZE);
 	img->phnum = phnum;
 
 	u64 phdr_in_memory = 0;
 	for (u16 i = 0; i < phnum; i++) {
-		const u8 *ph = b + phoff + (u64)i * PHDR_SIZE;
+		const u8 *ph = phdrs + (u64)i * PHDR_SIZE;
 		u32 ptype = rd32(ph);
 		if (ptype == PT_INTERP && (err = parse_interp(ph, file_size, img, why)))
 			return err;

@@ -14,6 +14,7 @@
 #include "kernel/lib/types.h"
 
 #define ELF_MAX_SEGMENTS 16
+#define ELF_MAX_PHNUM	 64   /* program headers: a sane bound (Linux's is 64 KiB of them) */
 #define ELF_HEADER_READ	 4096 /* execve reads this much before parsing */
 #define ELF_EHDR_SIZE	 64   /* the ELF64 file header */
 
@@ -40,10 +41,20 @@ struct elf_image {
 };
 
 /*
- * Parses the first buf_len bytes of a file of file_size bytes. Returns 0,
- * or -ENOEXEC with *why naming the problem (for the kernel log).
+ * Parses the first buf_len bytes of a file of file_size bytes, which must
+ * hold the program headers too. Returns 0, or -ENOEXEC with *why naming
+ * the problem (for the kernel log).
  */
 int elf_parse(const u8 *buf, size_t buf_len, u64 file_size, struct elf_image *out,
 	      const char **why);
+/*
+ * Where the program headers of the file whose first buf_len bytes are buf
+ * lie: file offset and size (0, or -ENOEXEC with *why), so that execve can
+ * read them wherever e_phoff puts them, as Linux's load_elf_phdrs.
+ */
+int elf_phdr_table(const u8 *buf, size_t buf_len, u64 *offset, size_t *size, const char **why);
+/* elf_parse with the program headers read separately into phdrs (elf_phdr_table's size). */
+int elf_parse_split(const u8 *buf, size_t buf_len, const u8 *phdrs, u64 file_size,
+		    struct elf_image *out, const char **why);
 
 #endif

@@ -26,6 +26,8 @@
  *   NULL, argv[], argc  <- rsp
  */
 #include "kernel/process/exec.h"
+#include "kernel/process/vfork.h"
+#include "kernel/sched/futex.h"
 #include "kernel/process/cred.h"
 #include "kernel/process/rlimit.h"
 #include "kernel/process/session.h"
@@ -51,9 +53,9 @@
 #include "uapi/auxvec.h"
 #include "uapi/param.h"
 
-#define ARG_MAX_BYTES (128 * 1024) /* argv + envp strings, as Linux's MAX_ARG_STRLEN era */
-#define ARG_MAX_COUNT 4096
-#define PIE_LOAD_BIAS 0x555555554000ul /* Linux's ELF_ET_DYN_BASE on x86-64 */
+#define ARG_MIN_BYTES  (32 * PAGE_SIZE) /* always allowed, whatever RLIMIT_STACK (Linux's ARG_MAX) */
+#define MAX_ARG_STRLEN (32 * PAGE_SIZE) /* one string, its NUL included (Linux's) */
+#define PIE_LOAD_BIAS  0x555555554000ul /* Linux's ELF_ET_DYN_BASE on x86-64 */
 
 /* An ELF file to load: the program or its interpreter, and where it goes (bias). */
 struct loaded_elf {
@@ -65,18 +67,73 @@ struct loaded_elf {
 /* The strings of argv and envp, packed, plus their counts. */
 struct exec_args {
 	char *strings; /* argc + envc NUL-terminated strings, back to back */
-	size_t bytes;
+	size_t bytes, capacity;
 	int argc, envc;
 };
+
+/*
+ * The most bytes of arguments and environment, strings and pointers, exec
+ * takes: a quarter of RLIMIT_STACK, at most 6 MiB, at least ARG_MIN_BYTES
+ * (Linux's bprm_stack_limits).
+ */
+static u64
+arg_limit(void)
+{
+	return MAX(MIN(USER_STACK_SIZE / 4 * 3, rlimit(RLIMIT_STACK) / 4), ARG_MIN_BYTES);
+}
+
+/*
+ * Room for more bytes of strings: the buffer starts at ARG_MIN_BYTES and
+ * doubles, up to arg_limit. 0, -E2BIG when it is that big already, or
+ * -ENOMEM.
+ */
+static int
+args_reserve(struct exec_args *a, size_t more)
+{
+	size_t limit = (size_t)arg_limit();
+
+	if (a->bytes + more <= a->capacity)
+		return 0;
+	if (a->capacity >= limit)
+		return -E2BIG;
+	size_t want = MIN(MAX(a->capacity * 2, a->bytes + more), limit);
+	char *grown = kmalloc(want);
+	if (!grown)
+		return -ENOMEM;
+	memcpy(grown, a->strings, a->bytes);
+	kfree(a->strings);
+	a->strings = grown;
+	a->capacity = want;
+	return 0;
+}
 
 static int
 args_append(struct exec_args *a, const char *s, size_t len)
 {
-	if (a->bytes + len + 1 > ARG_MAX_BYTES || a->argc + a->envc >= ARG_MAX_COUNT)
-		return -E2BIG;
+	int err = len + 1 > MAX_ARG_STRLEN ? -E2BIG : args_reserve(a, len + 1);
+
+	if (err)
+		return err;
 	memcpy(a->strings + a->bytes, s, len + 1);
 	a->bytes += len + 1;
 	return 0;
+}
+
+/* Copies one user string to the end of the strings, growing them as needed: its length. */
+static long
+args_copy_user_string(struct exec_args *a, const char __user *s)
+{
+	for (;;) {
+		size_t room = MIN(a->capacity - a->bytes, (size_t)MAX_ARG_STRLEN);
+		long len = strncpy_from_user(a->strings + a->bytes, s, room);
+		if (len != -ENAMETOOLONG)
+			return len;
+		if (room == MAX_ARG_STRLEN)
+			return -E2BIG; /* longer than any one string may be */
+		int err = args_reserve(a, MIN((size_t)MAX_ARG_STRLEN, 2 * room + PAGE_SIZE));
+		if (err)
+			return err;
+	}
 }
 
 /* Appends a user vector (NULL-terminated array of string pointers); returns its count. */
@@ -91,13 +148,14 @@ args_copy_user_vector(struct exec_args *a, const char *const __user *vec)
 			return -EFAULT;
 		if (!p)
 			break;
-		long len = strncpy_from_user(a->strings + a->bytes, (const char __user *)p,
-					     ARG_MAX_BYTES - a->bytes);
+		long len = args_copy_user_string(a, (const char __user *)p);
 		if (len < 0)
-			return len == -ENAMETOOLONG ? -E2BIG : (int)len;
-		if (a->argc + a->envc + n >= ARG_MAX_COUNT)
-			return -E2BIG;
+			return (int)len;
 		a->bytes += (size_t)len + 1;
+		/* The pointers count too: a vector of empty strings ends here, not at INT_MAX. */
+		if (a->bytes + sizeof(u64) * ((u64)a->argc + (u64)a->envc + (u64)n + 1) >
+		    arg_limit())
+			return -E2BIG;
 	}
 	return n;
 }
@@ -208,16 +266,11 @@ initial_stack_bytes(const struct exec_args *a, const char *path)
 	return a->bytes + strlen(path) + 1 + 8 * ((u64)a->argc + (u64)a->envc + 3) + 1024;
 }
 
-/*
- * Too many argument bytes for the stack: more than a quarter of
- * RLIMIT_STACK (at most 6 MiB, always 128 KiB), as Linux's get_arg_page.
- */
+/* Too many argument bytes for the stack (arg_limit), as Linux's get_arg_page. */
 static bool
 arguments_too_big(const struct exec_args *a, const char *path)
 {
-	u64 limit = MAX(MIN(USER_STACK_SIZE / 4 * 3, rlimit(RLIMIT_STACK) / 4), 32 * PAGE_SIZE);
-
-	return initial_stack_bytes(a, path) > limit;
+	return initial_stack_bytes(a, path) > arg_limit();
 }
 
 /*
@@ -442,6 +495,33 @@ set_comm(struct task *t, const char *path)
 }
 
 /*
+ * Checks the ELF header in hdr (the file's first len bytes) and the
+ * program headers, read from wherever e_phoff puts them (Linux's
+ * load_elf_phdrs), not only from the first page.
+ */
+static int
+parse_headers(struct file *f, const u8 *hdr, size_t len, struct elf_image *img, const char **why)
+{
+	u64 phoff;
+	size_t size;
+	int err = elf_phdr_table(hdr, len, &phoff, &size, why);
+
+	if (err)
+		return err;
+	if (phoff <= len && size <= len - phoff)
+		return elf_parse_split(hdr, len, hdr + phoff, file_size(f), img, why);
+	u8 *phdrs = kmalloc(size);
+	long n = phdrs ? kernel_read(f, phdrs, size, phoff) : -ENOMEM;
+	if (n >= 0 && (size_t)n != size) {
+		*why = "program headers lie past the end of the file";
+		n = -ENOEXEC;
+	}
+	err = n < 0 ? (int)n : elf_parse_split(hdr, len, phdrs, file_size(f), img, why);
+	kfree(phdrs);
+	return err;
+}
+
+/*
  * Opens path and checks its ELF headers into e; 0 or -errno with nothing
  * held. An interpreter shorter than an ELF header is EIO, as Linux's read
  * of that header fails.
@@ -458,7 +538,7 @@ open_executable(const char *path, struct loaded_elf *e, bool interp)
 	long n = kernel_read(e->file, hdr, ELF_HEADER_READ, 0);
 	if (n >= 0 && interp && n < ELF_EHDR_SIZE)
 		n = -EIO;
-	err = n < 0 ? (int)n : elf_parse(hdr, (size_t)n, file_size(e->file), &e->img, &why);
+	err = n < 0 ? (int)n : parse_headers(e->file, hdr, (size_t)n, &e->img, &why);
 	if (err == -ENOEXEC)
 		pr_info_ratelimited("exec: %s: %s\n", path, why);
 	if (err)
@@ -521,9 +601,11 @@ static void
 start_program(struct task *t, struct mm *mm, const struct loaded_elf *prog,
 	      const struct loaded_elf *interp, const struct exec_args *a, const char *path)
 {
+	futex_robust_release(t); /* its mutexes are in the memory going away */
 	struct mm *old = task_swap_mm(t, mm);
 	int err = 0;
 
+	vfork_release(t); /* off the parent's memory: a vfork parent goes on */
 	mm_activate(mm);
 	if (old)
 		mm_put(old);
@@ -617,10 +699,12 @@ args_alloc(void)
 {
 	struct exec_args *a = kzalloc(sizeof(*a));
 
-	if (a && !(a->strings = kmalloc(ARG_MAX_BYTES))) {
+	if (a && !(a->strings = kmalloc(ARG_MIN_BYTES))) {
 		kfree(a);
 		a = NULL;
 	}
+	if (a)
+		a->capacity = ARG_MIN_BYTES;
 	return a;
 }
 

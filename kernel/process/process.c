@@ -27,6 +27,7 @@
 #include "kernel/process/cred.h"
 #include "kernel/process/rlimit.h"
 #include "kernel/process/session.h"
+#include "kernel/process/vfork.h"
 #include "kernel/x86/fpu.h"
 #include "kernel/sched/futex.h"
 #include "kernel/time/itimer.h"
@@ -262,7 +263,9 @@ do_clone(struct trap_frame *f, const struct clone_args_k *a)
 	struct task *child = task_alloc(parent->comm);
 	if (!child)
 		return -ENOMEM;
-	if (!clone_resources(child, parent, a->flags)) {
+	struct vfork_done *vfork = NULL;
+	if (!clone_resources(child, parent, a->flags) ||
+	    ((a->flags & CLONE_VFORK) && !(vfork = vfork_prepare(child)))) {
 		if (child->mm)
 			mm_put(child->mm);
 		if (child->files)
@@ -296,6 +299,8 @@ do_clone(struct trap_frame *f, const struct clone_args_k *a)
 	if ((a->flags & CLONE_PARENT_SETTID) && copy_to_user(a->parent_tid, &pid, sizeof(pid)))
 		pid = -EFAULT; /* Linux reports it too; the child runs all the same */
 	sched_start_task(child);
+	if (vfork)
+		vfork_wait(vfork); /* child may be gone already: only vfork is used */
 	return pid;
 }
 
@@ -314,7 +319,9 @@ SYSCALL_FRAME(fork, 0)
 
 SYSCALL_FRAME(vfork, 0)
 {
-	return do_fork(f); /* a full copy-on-write fork is a correct vfork */
+	struct clone_args_k a = { .flags = CLONE_VM | CLONE_VFORK | SIGCHLD };
+
+	return do_clone(f, &a);
 }
 
 /* clone(flags, stack, parent_tid, child_tid, tls): the x86-64 argument order. */
@@ -400,7 +407,9 @@ clear_child_tid(struct task *t)
 static void
 release_resources(struct task *t)
 {
+	futex_robust_release(t);
 	clear_child_tid(t);
+	vfork_release(t);
 	/* Out of procfs's sight first (it takes references under tasks_lock), then dropped. */
 	u64 flags = spin_lock_irqsave(&tasks_lock);
 	struct files *files = t->files;

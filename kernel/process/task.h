@@ -22,6 +22,7 @@
 #include "uapi/resource.h"
 
 struct mm;
+struct vfork_done;
 struct files;
 struct fs_context;
 struct trap_frame;
@@ -102,7 +103,9 @@ struct task {
 	int exit_status;		/* wait status as wait4 reports it */
 	u64 clear_child_tid;		/* set_tid_address, CLONE_CHILD_CLEARTID */
 	u64 set_child_tid;		/* CLONE_CHILD_SETTID: written in the child's memory */
-	u64 robust_list;		/* set_robust_list: recorded only */
+	u64 robust_list; /* set_robust_list: walked at exit and exec (robust_futex.c) */
+	struct vfork_done
+		*vfork_done; /* CLONE_VFORK: the parent waits on it (vfork.c); task_lock */
 
 	/* threads: a process is the group of tasks with its leader's tgid */
 	struct task *group_leader;    /* itself for a process's first task */

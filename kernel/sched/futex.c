@@ -354,6 +354,12 @@ futex_wake(u64 uaddr, bool shared, int n, u32 bitset)
 }
 
 int
+futex_wake_user(u64 uaddr, int n)
+{
+	return (int)futex_wake(uaddr, true, n, FUTEX_BITSET_MATCH_ANY);
+}
+
+int
 futex_wake_address(struct mm *mm, u64 uaddr, int n)
 {
 	struct futex_key key = private_key(mm, uaddr);

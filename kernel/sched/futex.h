@@ -3,7 +3,8 @@
  * musl's mutexes, condition variables and pthread_join sleep and wake in.
  *
  * The system call itself is defined in kernel/sched/futex.c; other kernel code
- * needs only the wake-up that thread exit does for CLONE_CHILD_CLEARTID.
+ * needs only the wake-ups that thread exit does, for CLONE_CHILD_CLEARTID
+ * and for the robust list (kernel/sched/robust_futex.c).
  */
 #ifndef REWIND_FUTEX_H
 #define REWIND_FUTEX_H
@@ -11,6 +12,7 @@
 #include "kernel/lib/types.h"
 
 struct mm;
+struct task;
 
 /*
  * Wakes up to n (at least one) waiters on the futex at uaddr in mm, keyed
@@ -20,5 +22,17 @@ struct mm;
  * number woken, or -EINVAL (misaligned) / -EFAULT (not a user address).
  */
 int futex_wake_address(struct mm *mm, u64 uaddr, int n);
+/*
+ * FUTEX_WAKE of up to n waiters on the word at uaddr of the current
+ * process, in the shared form, which also meets private waiters on private
+ * memory: what a dead robust-mutex owner's word gets. Returns as futex_wake.
+ */
+int futex_wake_user(u64 uaddr, int n);
+/*
+ * t (the current task) exits or execs: its robust list is walked, each
+ * mutex it still holds marked FUTEX_OWNER_DIED and a waiter woken, and the
+ * list forgotten (kernel/sched/robust_futex.c).
+ */
+void futex_robust_release(struct task *t);
 
 #endif

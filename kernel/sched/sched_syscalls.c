@@ -1,7 +1,6 @@
 /*
  * sched_syscalls.c - the scheduler's system calls about CPUs: affinity
- * (sched_setaffinity, sched_getaffinity), getcpu, and set_robust_list
- * (recorded, for musl's threads).
+ * (sched_setaffinity, sched_getaffinity) and getcpu.
  *
  * Another user's process is changed only by root (Linux's check_same_owner).
  * A cpu_set_t is a bit array in longs; rewind has at most 64 CPUs, so the
@@ -14,8 +13,6 @@
 #include "kernel/syscall/syscall.h"
 #include "kernel/process/cred.h"
 #include "kernel/process/task.h"
-
-#define ROBUST_LIST_HEAD_SIZE 24
 
 /* The task pid names (0: the caller), or NULL; tasks_lock held. */
 static struct task *
@@ -73,13 +70,5 @@ SYSCALL3(getcpu, unsigned __user *, ucpu, unsigned __user *, unode, void __user 
 		return -EFAULT;
 	if (unode && copy_to_user(unode, &node, sizeof(node)))
 		return -EFAULT;
-	return 0;
-}
-
-SYSCALL2(set_robust_list, u64, head, size_t, len)
-{
-	if (len != ROBUST_LIST_HEAD_SIZE)
-		return -EINVAL;
-	current()->robust_list = head;
 	return 0;
 }

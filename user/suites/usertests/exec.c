@@ -241,6 +241,116 @@ TEST(exec_enoexec)
 	free(self);
 }
 
+/* Runs path with argv and no environment; fails the test unless it ran and exited 0. */
+static void
+expect_runs_with(const char *path, char *const argv[], const char *what)
+{
+	char *envp[] = { NULL };
+	int status, e = exec_errno(path, argv, envp, &status);
+
+	if (e > 0)
+		fail("%s: execve failed with %s", what, errname(e));
+	expect_exited(status, 0, what);
+}
+
+/*
+ * A program of a few instructions (exit(0)) with its one PT_LOAD mapping
+ * the whole file, whose program headers are at file offset phoff.
+ */
+static void
+write_tiny_exe(const char *name, size_t phoff)
+{
+	static const unsigned char exit0[] = { 0xb8, 60,   0, 0, 0, /* mov $60, %eax */
+					       0x31, 0xff,	    /* xor %edi, %edi */
+					       0x0f, 0x05 };	    /* syscall */
+	size_t len = phoff + sizeof(Elf64_Phdr);
+	unsigned char *img = calloc(1, len);
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)img;
+	Elf64_Phdr *ph = (Elf64_Phdr *)(img + phoff);
+
+	CHECK(img != NULL);
+	memcpy(eh->e_ident, ELFMAG, SELFMAG);
+	eh->e_ident[EI_CLASS] = ELFCLASS64;
+	eh->e_ident[EI_DATA] = ELFDATA2LSB;
+	eh->e_ident[EI_VERSION] = EV_CURRENT;
+	eh->e_type = ET_EXEC;
+	eh->e_machine = EM_X86_64;
+	eh->e_version = EV_CURRENT;
+	eh->e_entry = 0x400000 + 0x80;
+	eh->e_phoff = phoff;
+	eh->e_ehsize = sizeof(*eh);
+	eh->e_phentsize = sizeof(*ph);
+	eh->e_phnum = 1;
+	memcpy(img + 0x80, exit0, sizeof(exit0));
+	ph->p_type = PT_LOAD;
+	ph->p_flags = PF_R | PF_X;
+	ph->p_vaddr = ph->p_paddr = 0x400000;
+	ph->p_filesz = ph->p_memsz = len;
+	ph->p_align = PAGE;
+	write_exe(name, img, len);
+	free(img);
+}
+
+/* Program headers are read wherever e_phoff puts them, not only in the first page (row 15). */
+TEST(exec_phdrs_anywhere)
+{
+	char *argv[] = { NULL, NULL };
+
+	write_tiny_exe("phdrs-first-page", 0x100);
+	argv[0] = "./phdrs-first-page";
+	expect_runs_with(argv[0], argv, "program headers in the first page");
+	write_tiny_exe("phdrs-at-8k", 2 * PAGE + 8);
+	argv[0] = "./phdrs-at-8k";
+	expect_runs_with(argv[0], argv, "program headers at 8 KiB");
+}
+
+/*
+ * The arguments and environment may take a quarter of RLIMIT_STACK (at
+ * least 128 KiB), each string up to 128 KiB with its NUL, whatever their
+ * number (Linux's; issue 24 row 15).
+ */
+TEST(exec_big_arguments)
+{
+	enum { MANY = 5000, BIG = 100 * 1024, STRLEN_MAX = 32 * PAGE };
+	char **argv = calloc(MANY + 8, sizeof(char *)), *big = malloc(STRLEN_MAX + 1);
+	char *envp[] = { NULL };
+	int status;
+
+	CHECK(argv != NULL && big != NULL);
+	argv[0] = self_path;
+	argv[1] = "--helper";
+	argv[2] = "exit";
+	argv[3] = "0";
+	for (int i = 0; i < MANY; i++)
+		argv[4 + i] = "x";
+	expect_runs_with(self_path, argv, "5000 one-byte arguments");
+
+	memset(big, 'y', STRLEN_MAX);
+	big[BIG] = '\0';
+	argv[4] = argv[5] = big;
+	argv[6] = NULL;
+	expect_runs_with(self_path, argv, "two 100 KiB arguments");
+	big[BIG] = 'y';
+	big[STRLEN_MAX - 1] = '\0';
+	argv[5] = NULL;
+	expect_runs_with(self_path, argv, "the longest argument");
+	big[STRLEN_MAX - 1] = 'y';
+	big[STRLEN_MAX] = '\0';
+	CHECK(exec_errno(self_path, argv, envp, &status) == E2BIG); /* one byte longer */
+
+	/* RLIMIT_STACK 1 MiB: 256 KiB of arguments at most. */
+	struct rlimit small = { 1 << 20, 1 << 20 };
+	EXPECT_OK(setrlimit(RLIMIT_STACK, &small));
+	big[BIG] = '\0';
+	argv[4] = argv[5] = argv[6] = big;
+	argv[7] = NULL;
+	CHECK(exec_errno(self_path, argv, envp, &status) == E2BIG);
+	argv[6] = NULL;
+	expect_runs_with(self_path, argv, "200 KiB of arguments under a 1 MiB stack limit");
+	free(big);
+	free(argv);
+}
+
 /*
  * Executables whose header is fine but whose segments are not: Linux finds
  * some of these only after the old program is gone and then kills the

@@ -9,6 +9,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -368,6 +370,71 @@ TEST(fcntl_lock_wait)
 	int released = *lock_released;
 	expect_exit(pid, 0, "holder");
 	CHECK(released == 1); /* granted only after the holder let go */
+	close(fd);
+}
+
+static int holder_gate = -1; /* the holder below unlocks when a byte comes */
+
+static int
+unlock_on_gate(int fd)
+{
+	char c;
+
+	if (read(holder_gate, &c, 1) != 1)
+		return 3;
+	return set_lock(fd, F_SETLK, F_UNLCK, 0, 0) == 0 ? 0 : 2;
+}
+
+struct setlkw_call {
+	int fd;
+	pid_t tid; /* set once the thread runs */
+	int ret, err;
+};
+
+static void *
+setlkw_in_thread(void *arg)
+{
+	struct setlkw_call *c = arg;
+
+	c->tid = (pid_t)syscall(SYS_gettid);
+	c->ret = set_lock(c->fd, F_SETLKW, F_WRLCK, 0, 0);
+	c->err = errno;
+	return NULL;
+}
+
+/*
+ * A thread waits in F_SETLKW while another closes the fd: the lock, once
+ * granted, is undone and the call fails with EBADF, else it would outlive
+ * the close that should have dropped it, and the process (issue 24 row 6).
+ */
+TEST(fcntl_lock_closed_while_waiting)
+{
+	int fd = create_file("lock_c", "x", 1, 0644), gate[2];
+	struct setlkw_call call = { .fd = fd, .tid = 0 };
+	pthread_t thread;
+
+	EXPECT_OK(pipe(gate));
+	holder_gate = gate[0];
+	pid_t holder = fork_holder(fd, 0, 0, unlock_on_gate);
+	CHECK(pthread_create(&thread, NULL, setlkw_in_thread, &call) == 0);
+	while (!__atomic_load_n(&call.tid, __ATOMIC_ACQUIRE))
+		sched_yield();
+	/*
+	 * Time to reach its F_SETLKW (/proc/<tid>/stat is not rewind's yet); a
+	 * close before it would give EBADF too, only not through the undo.
+	 */
+	struct timespec nap = { 0, 200 * 1000000 };
+	nanosleep(&nap, NULL);
+	EXPECT_OK(close(fd));
+	CHECK(write(gate[1], "u", 1) == 1);
+	CHECK(pthread_join(thread, NULL) == 0);
+	if (call.ret != -1 || call.err != EBADF)
+		fail("F_SETLKW on an fd closed meanwhile: %d (%s), want EBADF", call.ret,
+		     errname(call.err));
+	expect_exit(holder, 0, "holder");
+	fd = open("lock_c", O_RDWR);
+	EXPECT_OK(fd);
+	CHECK(in_child(fd, child_locks_all) == 0); /* nobody holds it */
 	close(fd);
 }
 

@@ -353,6 +353,56 @@ TEST(msync_file)
 	close(fd);
 }
 
+static volatile char *truncated_map; /* touched by the child that must die of SIGBUS */
+
+static void
+touch_truncated_map(void)
+{
+	(void)truncated_map[0];
+}
+
+/*
+ * Truncation takes the file's pages out of every shared mapping, this
+ * process's and a fork child's: past the end an access is SIGBUS, not the
+ * old data; after the file grows again the mapping and the file are the
+ * same bytes both ways (issue 24 row 7).
+ */
+TEST(truncate_unmaps_shared_pages)
+{
+	char buf[4];
+	int fd = create_file("trunc_map", NULL, 0, 0644);
+	int go[2];
+
+	EXPECT_OK(ftruncate(fd, 2 * PAGE));
+	char *p = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	CHECK(p != MAP_FAILED);
+	memcpy(p, "old", 3);
+	memcpy(p + PAGE, "old", 3);
+	EXPECT_OK(pipe(go));
+	pid_t child = xfork();
+	if (child == 0) { /* its mapping was filled before the truncation */
+		close(go[1]);
+		if (read(go[0], buf, 1) != 1)
+			_exit(2);
+		_exit(p[PAGE] == 'o' ? 3 : 0);
+	}
+	close(go[0]);
+	EXPECT_OK(ftruncate(fd, 0));
+	CHECK(write(go[1], "g", 1) == 1);
+	expect_signaled(wait_status(child), SIGBUS, "the fork child's old page past the end");
+	truncated_map = p;
+	expect_killed(touch_truncated_map, SIGBUS, "a mapped page past the end");
+
+	EXPECT_OK(ftruncate(fd, 2 * PAGE));
+	CHECK(all_bytes(p, 2 * PAGE, 0)); /* a hole again, not the old data */
+	memcpy(p + PAGE, "new", 3);
+	CHECK(pread(fd, buf, 3, PAGE) == 3 && memcmp(buf, "new", 3) == 0);
+	CHECK(pwrite(fd, "fil", 3, 0) == 3);
+	CHECK(memcmp(p, "fil", 3) == 0);
+	munmap(p, 2 * PAGE);
+	close(fd);
+}
+
 TEST(msync_errors)
 {
 	char *p = map_anon(3 * PAGE, PROT_READ | PROT_WRITE);

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -400,6 +401,111 @@ TEST(clone_settls_checked)
 		EXPECT_ERR(EPERM, syscall(SYS_arch_prctl, ARCH_SET_FS, bad_tls[i]));
 	}
 	EXPECT_ERR(ECHILD, waitpid(-1, NULL, WNOHANG));
+}
+
+static volatile int vfork_child_done; /* set by a CLONE_VM child just before it leaves */
+
+static void
+nap_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
+
+	nanosleep(&ts, NULL);
+}
+
+static int
+late_vfork_child(void *arg)
+{
+	(void)arg;
+	nap_ms(200);
+	vfork_child_done = 1;
+	_exit(0);
+}
+
+/*
+ * clone(CLONE_VM | CLONE_VFORK) returns in the parent only once the child
+ * has exited or exec'd (LTP clone05), here 200 ms late (issue 24 row 17).
+ */
+TEST(clone_vfork_suspends_parent)
+{
+	static char stack[64 * 1024] __attribute__((aligned(16)));
+
+	vfork_child_done = 0;
+	pid_t pid = clone(late_vfork_child, stack + sizeof(stack), CLONE_VM | CLONE_VFORK | SIGCHLD,
+			  NULL);
+	CHECK(pid > 0);
+	CHECK(vfork_child_done == 1);
+	expect_exit(pid, 0, "the CLONE_VFORK child");
+
+	/* vfork() then execve: the parent goes on when the exec is done. */
+	char *argv[] = { self_path, "--helper", "exit", "7", NULL };
+	vfork_child_done = 0;
+	pid = vfork();
+	if (pid == 0) {
+		nap_ms(200);
+		vfork_child_done = 1;
+		execv(self_path, argv);
+		_exit(127);
+	}
+	CHECK(pid > 0);
+	CHECK(vfork_child_done == 1);
+	expect_exit(pid, 7, "the vfork child's program");
+}
+
+static volatile sig_atomic_t vfork_parent_signalled;
+
+static void
+note_vfork_signal(int sig)
+{
+	(void)sig;
+	vfork_parent_signalled = 1;
+}
+
+/* A vfork parent whose child reports its pid on report and waits for a signal. */
+static pid_t
+start_vfork_parent(int report)
+{
+	pid_t parent = xfork();
+
+	if (parent == 0) {
+		signal(SIGUSR1, note_vfork_signal);
+		pid_t child = vfork();
+		if (child == 0) {
+			pid_t me = getpid();
+			if (write(report, &me, sizeof(me)) != sizeof(me))
+				_exit(1);
+			pause();
+			_exit(0);
+		}
+		_exit(vfork_parent_signalled ? 5 : 6);
+	}
+	return parent;
+}
+
+/*
+ * The vfork wait is killable and nothing else: SIGUSR1 waits (the handler
+ * runs once the child is gone), SIGKILL ends it.
+ */
+TEST(vfork_parent_wait_killable)
+{
+	int report[2];
+	pid_t child;
+
+	EXPECT_OK(pipe(report));
+	pid_t parent = start_vfork_parent(report[1]);
+	CHECK(read(report[0], &child, sizeof(child)) == sizeof(child));
+	nap_ms(50);
+	EXPECT_OK(kill(parent, SIGUSR1));
+	nap_ms(100);
+	CHECK(waitpid(parent, NULL, WNOHANG) == 0); /* still in vfork */
+	EXPECT_OK(kill(child, SIGKILL));
+	expect_exit(parent, 5, "the vfork parent, its child killed");
+
+	parent = start_vfork_parent(report[1]);
+	CHECK(read(report[0], &child, sizeof(child)) == sizeof(child));
+	EXPECT_OK(kill(parent, SIGKILL));
+	expect_signaled(wait_status(parent), SIGKILL, "the vfork parent killed");
+	EXPECT_OK(kill(child, SIGKILL));
 }
 
 TEST(enosys)
