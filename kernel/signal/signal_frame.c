@@ -34,10 +34,6 @@
 #define FXSAVE_MXCSR_MASK  28
 #define MXCSR_MASK_DEFAULT 0xffbf /* when the CPU reports 0 (Intel's rule) */
 
-/* The flags rt_sigreturn may set: the arithmetic ones, TF, DF, RF, AC (Linux's FIX_EFLAGS). */
-#define RFLAGS_USER_CHANGEABLE                                                                \
-	(0x1ul | 0x4ul | 0x10ul | 0x40ul | 0x80ul | 0x100ul | 0x400ul | 0x800ul | 0x10000ul | \
-	 0x40000ul)
 /* Cleared for the handler, as Linux does: single-step, direction, resume. */
 #define RFLAGS_HANDLER_CLEAR (0x100ul | 0x400ul | 0x10000ul)
 #define NONCANONICAL_LOW     0x0000800000000000ul
