@@ -22,6 +22,7 @@
  * setting; it leaves through iretq since rcx and r11 hold user values.
  */
 #include "kernel/signal/signal_internal.h"
+#include "kernel/time/posix_timer.h"
 #include "uapi/errno.h"
 #include "kernel/x86/fpu.h"
 #include "kernel/process/process.h"
@@ -289,6 +290,7 @@ signal_deliver(struct trap_frame *f)
 	struct kernel_siginfo info;
 	struct kernel_sigaction act;
 	int sig = 0;
+	bool timer = false;
 
 	if (READ_ONCE(t->stop_pending)) { /* another thread began a stop: take part */
 		signal_stop_join();
@@ -296,7 +298,7 @@ signal_deliver(struct trap_frame *f)
 	}
 	if (t->sighand && sig_deliverable(t)) {
 		u64 flags = sighand_lock(t);
-		sig = dequeue_signal(t, ~t->sig_blocked, &info);
+		sig = dequeue_signal(t, ~t->sig_blocked, &info, &timer);
 		if (sig) {
 			act = *sig_action(t, sig);
 			if (act.handler > SIG_IGN && (act.flags & SA_RESETHAND))
@@ -304,6 +306,8 @@ signal_deliver(struct trap_frame *f)
 		}
 		sighand_unlock(t, flags);
 	}
+	if (timer)
+		posix_timer_delivered(&info);
 	if (!sig) { /* nothing, or another thread took it first */
 		settle_without_handler(f, t);
 		return false;
