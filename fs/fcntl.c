@@ -122,6 +122,10 @@ SYSCALL3(fcntl, int, fd, int, cmd, unsigned long, arg)
 		else
 			ret = fcntl_setlk(f, cmd == F_SETLKW, (struct kernel_flock __user *)arg);
 		break;
+	case F_GETPIPE_SZ:
+	case F_SETPIPE_SZ:
+		ret = pipe_fcntl(f, (int)cmd, arg);
+		break;
 	default:
 		ret = (f->fmode & FMODE_PATH) ? -EBADF : -EINVAL;
 		break;
