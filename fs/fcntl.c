@@ -123,6 +123,10 @@ SYSCALL3(fcntl, int, fd, int, cmd, unsigned long, arg)
 			ret = fcntl_setlk(fd, f, cmd == F_SETLKW,
 					  (struct kernel_flock __user *)arg);
 		break;
+	case F_GETPIPE_SZ:
+	case F_SETPIPE_SZ:
+		ret = pipe_fcntl(f, (int)cmd, arg);
+		break;
 	default:
 		ret = (f->fmode & FMODE_PATH) ? -EBADF : -EINVAL;
 		break;

@@ -1,5 +1,5 @@
 /*
- * pipe.c - pipes: a 64 KiB ring buffer (Linux's default pipe capacity)
+ * pipe.c - pipes: a ring buffer (64 KiB, Linux's default pipe capacity)
  * between a read end and a write end, with Linux's semantics.
  *
  *  - read returns what is there (at most what was asked), blocks while the
@@ -15,6 +15,11 @@
  *  - poll: POLLIN with data, POLLHUP without writers, POLLOUT when a
  *    PIPE_BUF write would not block, POLLERR without readers.
  *
+ * The buffer is charged to its creator's user (fs/pipe_accounting.c: a
+ * user above pipe-user-pages-soft gets 8 KiB pipes, above -hard none, as
+ * Linux's alloc_pipe_info) and to its creator's process, whose size the
+ * OOM killer weighs (mm/oom_kill.c). F_SETPIPE_SZ resizes it (pipe_fcntl).
+ *
  * Named pipes (FIFOs) are the same pipe behind a name on the RAM file
  * system: their inode has fifo_fops, whose open makes the pipe and waits
  * for the other end as Linux does (fifo_open below).
@@ -25,28 +30,30 @@
  * not supported: pipe2 refuses it.
  */
 #include "fs/vfs.h"
+#include "fs/pipe_accounting.h"
 #include "uapi/errno.h"
 #include "uapi/magic.h"
+#include "kernel/lib/string.h"
 #include "kernel/lib/vsprintf.h"
 #include "kernel/process/cred.h"
 #include "kernel/signal/signal.h"
 #include "kernel/syscall/syscall.h"
 #include "mm/kmalloc.h"
+#include "mm/oom_kill.h"
 #include "mm/page_alloc.h"
-
-#define PIPE_SIZE (16 * PAGE_SIZE) /* Linux: 16 pipe buffers of a page */
 
 struct pipe {
 	struct mutex lock;
-	char *buf;		   /* PIPE_SIZE bytes, a ring */
-	u32 head, tail;		   /* bytes ever written and read (mod 2^32) */
-	u32 readers, writers;	   /* open ends */
-	u32 r_counter, w_counter;  /* opens ever of each end (FIFOs wait for them to move) */
-	struct wait_queue rd_wait; /* readers wait for data or no writers */
-	struct wait_queue wr_wait; /* writers wait for room or no readers */
+	char *buf;		     /* size bytes, a ring */
+	u32 size;		     /* a power of two of pages; changes under the lock */
+	struct pipe_account account; /* the pages, charged to the creator's user */
+	struct mem_charge *charge;   /* and to its process; NULL if none could be had */
+	u32 head, tail;		     /* bytes ever written and read (mod 2^32) */
+	u32 readers, writers;	     /* open ends */
+	u32 r_counter, w_counter;    /* opens ever of each end (FIFOs wait for them to move) */
+	struct wait_queue rd_wait;   /* readers wait for data or no writers */
+	struct wait_queue wr_wait;   /* writers wait for room or no readers */
 };
-
-BUILD_BUG_ON(PIPE_BUF > PIPE_SIZE);
 
 static u32
 pipe_used(struct pipe *p)
@@ -57,14 +64,14 @@ pipe_used(struct pipe *p)
 static u32
 pipe_room(struct pipe *p)
 {
-	return PIPE_SIZE - pipe_used(p);
+	return READ_ONCE(p->size) - pipe_used(p);
 }
 
 /* Copies n (<= used) bytes out of the ring: 0 or -EFAULT; the lock is held. */
 static int
 ring_read(struct pipe *p, char __user *buf, u32 n)
 {
-	u32 at = p->tail % PIPE_SIZE, first = MIN(n, PIPE_SIZE - at);
+	u32 at = p->tail % p->size, first = MIN(n, p->size - at);
 
 	if (copy_to_user(buf, p->buf + at, first) || copy_to_user(buf + first, p->buf, n - first))
 		return -EFAULT;
@@ -76,7 +83,7 @@ ring_read(struct pipe *p, char __user *buf, u32 n)
 static int
 ring_write(struct pipe *p, const char __user *buf, u32 n)
 {
-	u32 at = p->head % PIPE_SIZE, first = MIN(n, PIPE_SIZE - at);
+	u32 at = p->head % p->size, first = MIN(n, p->size - at);
 
 	if (copy_from_user(p->buf + at, buf, first) ||
 	    copy_from_user(p->buf, buf + first, n - first))
@@ -136,7 +143,7 @@ pipe_write(struct file *f, const char __user *buf, size_t n, u64 *pos)
 			err = -EPIPE;
 			break;
 		}
-		u32 room = PIPE_SIZE - (p->head - p->tail);
+		u32 room = p->size - (p->head - p->tail);
 		if (room >= need) {
 			u32 put = (u32)MIN(room, n - done);
 			if (ring_write(p, buf + done, put)) {
@@ -205,13 +212,29 @@ pipe_release(struct file *f)
 	wake_up_all(&p->wr_wait);
 }
 
+/* Moves pages more (or fewer) of p's buffer onto its user's and its process's counts. */
+static void
+pipe_charge(struct pipe *p, long pages)
+{
+	pipe_account_add(&p->account, pages);
+	if (p->charge)
+		mem_charge_add(p->charge, pages);
+}
+
+static void
+pipe_free(struct pipe *p)
+{
+	pipe_charge(p, -(long)p->account.pages);
+	if (p->charge)
+		mem_charge_put(p->charge);
+	kfree(p->buf);
+	kfree(p);
+}
+
 static void
 pipe_evict(struct inode *inode)
 {
-	struct pipe *p = inode->private;
-
-	kfree(p->buf);
-	kfree(p);
+	pipe_free(inode->private);
 }
 
 static const struct inode_operations pipe_iops = {
@@ -228,46 +251,141 @@ static const struct file_operations pipe_fops = {
 	.release = pipe_release,
 };
 
-/* A pipe's buffer and queues, or NULL. */
-static struct pipe *
-pipe_alloc(void)
+/*
+ * How many pages a new pipe gets, charged to its user's count (Linux's
+ * alloc_pipe_info): 16, fewer if pipe-max-size is smaller, 2 for a user
+ * above the soft limit; 0 (nothing charged) above the hard limit. Root is
+ * not limited.
+ */
+static unsigned long
+charge_new_pipe(struct pipe_account *a)
+{
+	bool limited = !privileged();
+	unsigned long pages = PIPE_DEF_PAGES;
+
+	if (limited && pages * PAGE_SIZE > READ_ONCE(pipe_max_size))
+		pages = READ_ONCE(pipe_max_size) / PAGE_SIZE;
+	unsigned long total = pipe_account_add(a, (long)pages);
+	if (limited && pipe_user_over_soft(total)) {
+		total = pipe_account_add(a, PIPE_MIN_DEF_PAGES - (long)pages);
+		pages = PIPE_MIN_DEF_PAGES;
+	}
+	if (limited && pipe_user_over_hard(total)) {
+		pipe_account_add(a, -(long)pages);
+		return 0;
+	}
+	return pages;
+}
+
+/* A pipe's buffer and queues in *out: 0, -ENFILE above the user's hard limit, or -ENOMEM. */
+static int
+pipe_alloc(struct pipe **out)
 {
 	struct pipe *p = kzalloc(sizeof(*p));
 
-	if (p && !(p->buf = kmalloc(PIPE_SIZE))) {
+	if (!p)
+		return -ENOMEM;
+	p->account = (struct pipe_account){ .uid = current_uids().real, .slot = -1 };
+	unsigned long pages = charge_new_pipe(&p->account);
+	if (!pages) {
 		kfree(p);
-		return NULL;
+		return -ENFILE;
 	}
-	if (p) {
-		mutex_init(&p->lock, "pipe");
-		wait_queue_init(&p->rd_wait);
-		wait_queue_init(&p->wr_wait);
+	p->size = (u32)(pages * PAGE_SIZE);
+	p->charge = mem_charge_current();
+	if (p->charge)
+		mem_charge_add(p->charge, (long)pages);
+	if (!p->charge || !(p->buf = kmalloc(p->size))) {
+		pipe_free(p);
+		return -ENOMEM;
 	}
-	return p;
+	mutex_init(&p->lock, "pipe");
+	wait_queue_init(&p->rd_wait);
+	wait_queue_init(&p->wr_wait);
+	*out = p;
+	return 0;
+}
+
+/*
+ * F_SETPIPE_SZ (Linux's pipe_set_size): the buffer becomes bytes rounded up
+ * to a power of two of pages, with what it holds; its new size, -EINVAL
+ * for over 2 GiB, -EPERM to grow past pipe-max-size or a user limit
+ * without privilege, -EBUSY below what it holds. The lock is held.
+ */
+static long
+pipe_set_size(struct pipe *p, unsigned long bytes)
+{
+	unsigned long size = pipe_round_size(bytes), pages = size / PAGE_SIZE;
+	unsigned long old = p->account.pages;
+	bool limited = !privileged();
+
+	if (!pages)
+		return -EINVAL;
+	if (size > p->size && size > READ_ONCE(pipe_max_size) && limited)
+		return -EPERM;
+	unsigned long total = pipe_account_add(&p->account, (long)pages - (long)old);
+	long err = 0;
+	if (pages > old && limited && (pipe_user_over_hard(total) || pipe_user_over_soft(total)))
+		err = -EPERM;
+	else if (p->head - p->tail > size)
+		err = -EBUSY;
+	char *buf = err ? NULL : kmalloc(size);
+	if (!err && !buf)
+		err = -ENOMEM;
+	pipe_account_add(&p->account, (long)old - (long)pages); /* pipe_charge does both counts */
+	if (err)
+		return err;
+	u32 used = p->head - p->tail, at = p->tail % p->size, first = MIN(used, p->size - at);
+	memcpy(buf, p->buf + at, first);
+	memcpy(buf + first, p->buf, used - first);
+	kfree(p->buf);
+	p->buf = buf;
+	p->tail = 0;
+	p->head = used;
+	WRITE_ONCE(p->size, (u32)size);
+	pipe_charge(p, (long)pages - (long)old);
+	return (long)size;
+}
+
+long
+pipe_fcntl(struct file *f, int cmd, unsigned long arg)
+{
+	if (f->inode->fops != &pipe_fops && f->inode->fops != &fifo_fops)
+		return -EBADF;
+	struct pipe *p = f->inode->private;
+	if (!p)
+		return -EBADF;
+	mutex_lock(&p->lock);
+	long ret = cmd == F_GETPIPE_SZ ? (long)p->size : pipe_set_size(p, arg);
+	mutex_unlock(&p->lock);
+	if (ret > 0)
+		wake_up_all(&p->wr_wait); /* more room, perhaps */
+	return ret;
 }
 
 /* The instance every pipe is on: never mounted, it only gives st_dev and statfs's f_type. */
 struct fs_type pipefs_type = { .name = "pipefs", .magic = PIPEFS_MAGIC };
 
 /* A pipe inode with its buffer: one reference, or NULL. */
-static struct inode *
-pipe_inode_new(void)
+static int
+pipe_inode_new(struct inode **out)
 {
-	struct pipe *p = pipe_alloc();
-	struct inode *inode =
-		p ? inode_alloc(pipefs_sb, S_IFIFO | 0600, &pipe_iops, &pipe_fops) : NULL;
+	struct pipe *p;
+	int err = pipe_alloc(&p);
 
+	if (err)
+		return err;
+	struct inode *inode = inode_alloc(pipefs_sb, S_IFIFO | 0600, &pipe_iops, &pipe_fops);
 	if (!inode) {
-		if (p)
-			kfree(p->buf);
-		kfree(p);
-		return NULL;
+		pipe_free(p);
+		return -ENOMEM;
 	}
 	inode->private = p;
 	/* Its creator's, as Linux's pipes (fstat shows it). */
 	inode->uid = current_fsuid();
 	inode->gid = current_fsgid();
-	return inode;
+	*out = inode;
+	return 0;
 }
 
 struct dentry *
@@ -311,13 +429,13 @@ fifo_open(struct inode *inode, struct file *f)
 {
 	mutex_lock(&inode->lock);
 	struct pipe *p = inode->private;
-	if (!p)
-		p = inode->private = pipe_alloc();
+	int err = p ? 0 : pipe_alloc(&p);
+	if (!err)
+		inode->private = p;
 	mutex_unlock(&inode->lock);
-	if (!p)
-		return -ENOMEM;
+	if (err)
+		return err == -ENFILE ? -ENOMEM : err; /* Linux's fifo_open: ENOMEM either way */
 	bool nonblock = f->flags & O_NONBLOCK;
-	int err = 0;
 	mutex_lock(&p->lock);
 	switch (f->fmode & (FMODE_READ | FMODE_WRITE)) {
 	case FMODE_READ:
@@ -382,10 +500,11 @@ const struct file_operations fifo_fops = {
 static int
 pipe_create(u32 flags, struct file **rd, struct file **wr)
 {
-	struct inode *inode = pipe_inode_new();
+	struct inode *inode;
+	int err = pipe_inode_new(&inode);
 
-	if (!inode)
-		return -ENOMEM;
+	if (err)
+		return err;
 	struct pipe *p = inode->private;
 	*rd = file_alloc(inode, NULL, O_RDONLY | (flags & O_NONBLOCK));
 	*wr = file_alloc(inode, NULL, O_WRONLY | (flags & O_NONBLOCK));

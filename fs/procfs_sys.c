@@ -4,7 +4,9 @@
  * policies at run time, A, B, A, B ... in one boot (docs/design.md, "Knobs,
  * not forks"); and
  * /proc/sys/kernel/{ostype,osrelease,version,hostname,domainname}, the
- * uname fields as Linux shows them there (read-only here).
+ * uname fields as Linux shows them there (read-only here); and
+ * /proc/sys/fs/pipe-{max-size,user-pages-soft,user-pages-hard}, root's to
+ * set, as Linux's.
  *
  * Reading gives the current value alone on the first line, then
  * "# valid: ..." and "# default: ..." (procfs_format_knob). Writing a
@@ -15,6 +17,7 @@
  * code that reads the knob.
  */
 #include "fs/procfs_internal.h"
+#include "fs/pipe_accounting.h"
 #include "kernel/knobs.h"
 #include "kernel/sys_info.h"
 #include "kernel/lib/string.h"
@@ -113,7 +116,93 @@ static const struct proc_dir kernel_dir = {
 	.nentries = ARRAY_SIZE(kernel_entries),
 };
 
+/* ---- /proc/sys/fs: the pipe limits (fs/pipe_accounting.h) ----------------- */
+
+/* A decimal number, all of value: 0 or -EINVAL. */
+static int
+parse_decimal(const char *value, unsigned long *out)
+{
+	unsigned long n = 0;
+
+	if (!*value)
+		return -EINVAL;
+	for (; *value; value++) {
+		if (*value < '0' || *value > '9' || n > (~0ul - 9) / 10)
+			return -EINVAL;
+		n = n * 10 + (unsigned long)(*value - '0');
+	}
+	*out = n;
+	return 0;
+}
+
+static int
+show_ulong(struct procbuf *b, const unsigned long *v)
+{
+	procbuf_printf(b, "%lu\n", READ_ONCE(*v));
+	return 0;
+}
+
+static int
+show_pipe_max_size(struct procbuf *b, union proc_arg arg)
+{
+	return show_ulong(b, &pipe_max_size);
+}
+
+/* Rounded as F_SETPIPE_SZ rounds (Linux's proc_dopipe_max_size); EINVAL past 2 GiB. */
+static int
+write_pipe_max_size(const char *value, union proc_arg arg)
+{
+	unsigned long n;
+	int err = parse_decimal(value, &n);
+
+	if (!err && !(n = pipe_round_size(n)))
+		err = -EINVAL;
+	if (!err)
+		WRITE_ONCE(pipe_max_size, n);
+	return err;
+}
+
+#define PIPE_PAGES_FILE(show, write, var)                       \
+	static int show(struct procbuf *b, union proc_arg arg)  \
+	{                                                       \
+		return show_ulong(b, &var);                     \
+	}                                                       \
+	static int write(const char *value, union proc_arg arg) \
+	{                                                       \
+		unsigned long n;                                \
+		int err = parse_decimal(value, &n);             \
+		if (!err)                                       \
+			WRITE_ONCE(var, n);                     \
+		return err;                                     \
+	}
+PIPE_PAGES_FILE(show_pipe_pages_soft, write_pipe_pages_soft, pipe_user_pages_soft)
+PIPE_PAGES_FILE(show_pipe_pages_hard, write_pipe_pages_hard, pipe_user_pages_hard)
+
+static const struct proc_entry fs_entries[] = {
+	{ .name = "pipe-max-size",
+	  .mode = S_IFREG | 0644,
+	  .show = show_pipe_max_size,
+	  .write = write_pipe_max_size,
+	  .control = true },
+	{ .name = "pipe-user-pages-hard",
+	  .mode = S_IFREG | 0644,
+	  .show = show_pipe_pages_hard,
+	  .write = write_pipe_pages_hard,
+	  .control = true },
+	{ .name = "pipe-user-pages-soft",
+	  .mode = S_IFREG | 0644,
+	  .show = show_pipe_pages_soft,
+	  .write = write_pipe_pages_soft,
+	  .control = true },
+};
+
+static const struct proc_dir fs_dir = {
+	.entries = fs_entries,
+	.nentries = ARRAY_SIZE(fs_entries),
+};
+
 static const struct proc_entry sys_entries[] = {
+	{ .name = "fs", .mode = S_IFDIR | 0555, .dir = &fs_dir },
 	{ .name = "kernel", .mode = S_IFDIR | 0555, .dir = &kernel_dir },
 	{ .name = "rewind", .mode = S_IFDIR | 0555, .dir = &knob_dir },
 };

@@ -505,6 +505,9 @@ void locks_remove_posix(struct file *f, struct files *owner);
  */
 struct dentry *pipe_dentry(struct inode *inode);
 
+/* F_GETPIPE_SZ and F_SETPIPE_SZ on f: -EBADF unless it is a pipe or a FIFO. */
+long pipe_fcntl(struct file *f, int cmd, unsigned long arg);
+
 /* A FIFO inode's operations: its first open makes the pipe. */
 extern const struct inode_operations fifo_iops;
 extern const struct file_operations fifo_fops;

@@ -5,6 +5,14 @@
  * waits and faults again instead of dying in its place. init is chosen
  * only when nothing else is left; kernel threads have no pages to give.
  *
+ * A process's size is its resident pages plus the kernel memory charged to
+ * it (struct mem_charge: the pipe buffers it made). Linux's oom_badness
+ * counts resident pages, swap and page tables; it does not count pipe
+ * buffers, which it bounds per user instead (pipe-user-pages-soft) and
+ * charges to a memory cgroup. rewind has no cgroups, so without this a
+ * user filling memory with empty pipes left its own processes small and a
+ * bystander was killed.
+ *
  * One victim at a time: while a task still uses the last victim's address
  * space (its threads are on their way out), nobody else is killed, as
  * Linux's tsk_is_oom_victim check. The victim is known by its mm's address
@@ -23,7 +31,13 @@
 #include "kernel/process/process.h"
 #include "kernel/process/task.h"
 #include "kernel/sched/sched.h"
+#include "mm/kmalloc.h"
 #include "uapi/signal.h"
+
+struct mem_charge {
+	s64 refs;
+	s64 pages;
+};
 
 #define OOM_NAP_NS     (1000 * 1000) /* between two attempts of a waiting fault */
 #define OOM_WAIT_TRIES 1000
@@ -46,7 +60,59 @@ victim_still_dying(void)
 	return false;
 }
 
-/* The process to kill: most resident pages, init last; NULL if none. tasks_lock held. */
+struct mem_charge *
+mem_charge_current(void)
+{
+	struct task *leader = current()->group_leader;
+	struct mem_charge *c = __atomic_load_n(&leader->mem_charge, __ATOMIC_ACQUIRE), *none = NULL;
+
+	if (!c) {
+		struct mem_charge *fresh = kzalloc(sizeof(*fresh));
+		if (!fresh)
+			return NULL;
+		fresh->refs = 1; /* the leader's */
+		c = fresh;
+		if (!__atomic_compare_exchange_n(&leader->mem_charge, &none, fresh, false,
+						 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+			kfree(fresh); /* another thread made one first */
+			c = none;
+		}
+	}
+	__atomic_fetch_add(&c->refs, 1, __ATOMIC_RELAXED);
+	return c;
+}
+
+void
+mem_charge_add(struct mem_charge *c, s64 pages)
+{
+	__atomic_fetch_add(&c->pages, pages, __ATOMIC_RELAXED);
+}
+
+void
+mem_charge_put(struct mem_charge *c)
+{
+	if (__atomic_sub_fetch(&c->refs, 1, __ATOMIC_ACQ_REL) == 0)
+		kfree(c);
+}
+
+void
+mem_charge_release(struct task *leader)
+{
+	if (leader->mem_charge)
+		mem_charge_put(leader->mem_charge);
+}
+
+/* What the choice weighs: resident pages and charged kernel pages; tasks_lock held. */
+static u64
+badness(const struct task *leader)
+{
+	const struct mem_charge *c = leader->mem_charge;
+
+	return leader->mm->rss +
+	       (c ? (u64)MAX(__atomic_load_n(&c->pages, __ATOMIC_RELAXED), 0l) : 0);
+}
+
+/* The process to kill: the most pages by badness, init last; NULL if none. tasks_lock held. */
 static struct task *
 choose_victim(void)
 {
@@ -61,7 +127,7 @@ choose_victim(void)
 			init = t;
 			continue;
 		}
-		if (!best || t->mm->rss > best->mm->rss)
+		if (!best || badness(t) > badness(best))
 			best = t;
 	}
 	return best ? best : init;
@@ -77,9 +143,9 @@ kill_a_victim(void)
 		struct task *v = choose_victim();
 		if (v) {
 			victim_mm = v->mm;
-			pr_err("oom: out of memory at a fault of pid %d (%s): killed pid %d (%s), %lu resident pages\n",
+			pr_err("oom: out of memory at a fault of pid %d (%s): killed pid %d (%s), %lu resident pages, %lu in all\n",
 			       current()->pid, current()->comm, v->tgid, v->comm,
-			       (unsigned long)v->mm->rss);
+			       (unsigned long)v->mm->rss, (unsigned long)badness(v));
 			group_kill_locked(v, SIGKILL); /* a wait status of "killed by SIGKILL" */
 		}
 	}

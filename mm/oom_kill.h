@@ -15,4 +15,20 @@
  */
 bool out_of_memory(void);
 
+/*
+ * Kernel memory a process caused and that outlives its address space's
+ * accounting (pipe buffers, fs/pipe.c): counted with its resident pages
+ * when a victim is chosen. The object outlives the process while
+ * something it created still holds it (a pipe passed on). Reference
+ * counted; the leader holds one.
+ */
+struct mem_charge;
+/* The current process's charge with a reference for the caller, or NULL (no memory). */
+struct mem_charge *mem_charge_current(void);
+void mem_charge_add(struct mem_charge *c, s64 pages);
+void mem_charge_put(struct mem_charge *c);
+struct task;
+/* leader is being freed: its reference goes. */
+void mem_charge_release(struct task *leader);
+
 #endif

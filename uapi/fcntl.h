@@ -46,6 +46,8 @@
 #define F_GETFL		3
 #define F_SETFL		4
 #define F_DUPFD_CLOEXEC 1030
+#define F_SETPIPE_SZ	1031 /* a pipe's buffer size (F_LINUX_SPECIFIC_BASE + 7) */
+#define F_GETPIPE_SZ	1032
 
 /* POSIX record locks: fcntl's commands, l_type's values and the record (asm-generic/fcntl.h). */
 #define F_GETLK	 5

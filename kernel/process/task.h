@@ -147,6 +147,7 @@ struct task {
 	u64 real_interval_ns;	 /* leader only: its interval, as set */
 	/* leader only: timer_create's timers (kernel/time/posix_timer.c, under its lock) */
 	struct list_head posix_timers;
+	struct mem_charge *mem_charge; /* the leader's: kernel memory it caused (mm/oom_kill.h) */
 	int next_posix_timer_id;
 
 	/* resource limits, user and group ids: leader only; tasks_lock for writing (rlimit.c, cred.c) */

@@ -44,6 +44,7 @@
 #include "kernel/x86/x86.h"
 #include "mm/kmalloc.h"
 #include "mm/uaccess.h"
+#include "mm/oom_kill.h"
 #include "mm/vm.h"
 #include "mm/vmap.h"
 
@@ -490,6 +491,7 @@ void
 task_free(struct task *t)
 {
 	signal_free(t);
+	mem_charge_release(t);
 	kstack_free(t->kstack_top);
 	kfree(t);
 	objcount_freed(OBJ_TASK);

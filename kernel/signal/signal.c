@@ -162,8 +162,11 @@ next_signal(u64 pending, u64 mask)
 	return ready ? __builtin_ctzl(ready) + 1 : 0;
 }
 
-/* Takes sig's oldest siginfo out of p; the bit stays while another one is queued. */
-static void
+/*
+ * Takes sig's oldest siginfo out of p; the bit stays while another one is
+ * queued. Whether it was a live timer's: the caller tells the timer.
+ */
+static bool
 pending_take(struct sigpending *p, int sig, struct kernel_siginfo *info)
 {
 	struct sigqueue *found = NULL;
@@ -180,20 +183,20 @@ pending_take(struct sigpending *p, int sig, struct kernel_siginfo *info)
 		}
 		found = q;
 	}
+	bool timer = found && found->owned;
 	if (found) {
 		*info = found->info;
-		if (found->owned)
-			found->last_overrun = info->timer.overrun;
 		pending_unlink(p, found);
 	} else {
 		*info = (struct kernel_siginfo){ .signo = sig, .code = SI_KERNEL };
 	}
 	if (!more)
 		p->set &= ~sigmask(sig);
+	return timer;
 }
 
 int
-dequeue_signal(struct task *t, u64 mask, struct kernel_siginfo *info)
+dequeue_signal(struct task *t, u64 mask, struct kernel_siginfo *info, bool *timer)
 {
 	struct sigpending *p = &t->sig_pending;
 	int sig = next_signal(p->set, mask);
@@ -202,8 +205,7 @@ dequeue_signal(struct task *t, u64 mask, struct kernel_siginfo *info)
 		p = &t->group_leader->sig_shared;
 		sig = next_signal(p->set, mask);
 	}
-	if (sig)
-		pending_take(p, sig, info);
+	*timer = sig && pending_take(p, sig, info);
 	return sig;
 }
 
@@ -290,19 +292,17 @@ pick_thread(struct task *leader, int sig)
 }
 
 /*
- * Puts a timer's owned q in p, or, if it waits there already, adds the
- * expiries to its overrun: false then, nobody is to be woken again.
- * Sighand lock held.
+ * Puts a timer's owned q in p, or, if it waits there already, adds one to
+ * its overrun: false then, nobody is to be woken again. Sighand lock held.
  */
 static bool
-pending_add_owned(struct sigpending *p, struct sigqueue *q, u64 expiries)
+pending_add_owned(struct sigpending *p, struct sigqueue *q)
 {
-	s64 overrun = list_empty(&q->link) ? -1 : q->info.timer.overrun;
-
-	overrun += (s64)MIN(expiries, (u64)__INT_MAX__);
-	q->info.timer.overrun = (int)MIN(overrun, (s64)__INT_MAX__);
-	if (!list_empty(&q->link))
+	if (!list_empty(&q->link)) {
+		q->info.timer.overrun += q->info.timer.overrun < __INT_MAX__;
 		return false;
+	}
+	q->info.timer.overrun = 0;
 	list_add_tail(&q->link, &p->queue);
 	p->queued++;
 	p->set |= sigmask(q->info.signo);
@@ -312,11 +312,12 @@ pending_add_owned(struct sigpending *p, struct sigqueue *q, u64 expiries)
 /*
  * The common part of the sends: t is the thread named (thread-directed)
  * or any member of the process; a timer's signal comes in its owned q
- * (info is then q's). tasks_lock held.
+ * (info is then q's), and *owned_pending tells whether q is pending after.
+ * tasks_lock held.
  */
 static int
 send_signal(struct task *t, const struct kernel_siginfo *info, bool whole_process,
-	    struct sigqueue *owned, u64 expiries)
+	    struct sigqueue *owned, bool *owned_pending)
 {
 	struct task *leader = t->group_leader;
 	int sig = info->signo, err = 0;
@@ -337,7 +338,8 @@ send_signal(struct task *t, const struct kernel_siginfo *info, bool whole_proces
 		goto out;
 	struct sigpending *p = whole_process ? &leader->sig_shared : &t->sig_pending;
 	if (owned) {
-		if (!pending_add_owned(p, owned, expiries))
+		*owned_pending = true;
+		if (!pending_add_owned(p, owned))
 			goto out;
 	} else if ((err = pending_add(p, info)) != 0) {
 		goto out;
@@ -359,19 +361,22 @@ out:
 int
 signal_send_process(struct task *p, const struct kernel_siginfo *info)
 {
-	return send_signal(p, info, true, NULL, 0);
+	return send_signal(p, info, true, NULL, NULL);
 }
 
 int
 signal_send_thread(struct task *t, const struct kernel_siginfo *info)
 {
-	return send_signal(t, info, false, NULL, 0);
+	return send_signal(t, info, false, NULL, NULL);
 }
 
-void
-signal_send_timer(struct task *t, struct sigqueue *q, bool whole_process, u64 expiries)
+bool
+signal_send_timer(struct task *t, struct sigqueue *q, bool whole_process)
 {
-	send_signal(t, &q->info, whole_process, q, expiries);
+	bool pending = false;
+
+	send_signal(t, &q->info, whole_process, q, &pending);
+	return pending;
 }
 
 void
@@ -384,25 +389,6 @@ signal_disown(struct task *t, struct sigqueue *q)
 	sighand_unlock(t, flags);
 	if (!pending)
 		kfree(q);
-}
-
-int
-signal_last_overrun(struct task *t, struct sigqueue *q)
-{
-	u64 flags = sighand_lock(t);
-	int overrun = q->last_overrun;
-
-	sighand_unlock(t, flags);
-	return overrun;
-}
-
-void
-signal_reset_overrun(struct task *t, struct sigqueue *q)
-{
-	u64 flags = sighand_lock(t);
-
-	q->last_overrun = 0;
-	sighand_unlock(t, flags);
 }
 
 void

@@ -48,14 +48,13 @@ struct sigpending {
  * freed when it is taken. A POSIX timer (kernel/time/posix_timer.c) owns one
  * for its whole life instead (Linux's preallocated sigqueue): it is in a
  * pending set at most once, an expiry while it waits only adds to its
- * si_overrun, and taking it hands it back to the timer with that overrun in
- * last_overrun (timer_getoverrun). link and last_overrun: the sighand lock.
+ * si_overrun, and taking it hands it back to the timer
+ * (posix_timer_delivered). link: the sighand lock.
  */
 struct sigqueue {
 	struct list_head link; /* an owned one's is empty while it is not pending */
 	struct kernel_siginfo info;
 	bool owned;
-	int last_overrun;
 };
 
 /* The alternate signal stack (sigaltstack), per thread. */
@@ -104,22 +103,19 @@ int signal_send_thread(struct task *t, const struct kernel_siginfo *info);
 bool signal_permitted(const struct task *p, const struct kernel_siginfo *info);
 /*
  * A POSIX timer's signal q, owned by the timer, for t's process
- * (whole_process) or thread t: expiries periods have passed since the last
- * call. If q is still pending they only add to its overrun (capped at
- * INT_MAX, Linux's DELAYTIMER_MAX); else q is queued with an overrun of
- * expiries - 1. tasks_lock held, as for the other sends.
+ * (whole_process) or thread t. If q is still pending the expiry only adds
+ * one to its overrun (capped at INT_MAX, Linux's DELAYTIMER_MAX); else q is
+ * queued with an overrun of 0. Whether q is pending now: false when the
+ * signal is ignored (or its process is on its way out). tasks_lock held,
+ * as for the other sends.
  */
-void signal_send_timer(struct task *t, struct sigqueue *q, bool whole_process, u64 expiries);
+bool signal_send_timer(struct task *t, struct sigqueue *q, bool whole_process);
 /*
  * The timer that owned q is gone (t: a task of its process, which must
  * still hold its signal table): q is freed now, or, if it is pending, once
  * it has been delivered (Linux delivers the last signal of a deleted timer).
  */
 void signal_disown(struct task *t, struct sigqueue *q);
-/* The overrun of the last signal of q taken (timer_getoverrun); t as above. */
-int signal_last_overrun(struct task *t, struct sigqueue *q);
-/* Forgets q's last overrun (the timer was set again). */
-void signal_reset_overrun(struct task *t, struct sigqueue *q);
 
 /*
  * t has left its thread group (tasks_lock held): a process signal it may

@@ -22,6 +22,7 @@
  * setting; it leaves through iretq since rcx and r11 hold user values.
  */
 #include "kernel/signal/signal_internal.h"
+#include "kernel/time/posix_timer.h"
 #include "uapi/errno.h"
 #include "kernel/x86/fpu.h"
 #include "kernel/process/process.h"
@@ -34,10 +35,6 @@
 #define FXSAVE_MXCSR_MASK  28
 #define MXCSR_MASK_DEFAULT 0xffbf /* when the CPU reports 0 (Intel's rule) */
 
-/* The flags rt_sigreturn may set: the arithmetic ones, TF, DF, RF, AC (Linux's FIX_EFLAGS). */
-#define RFLAGS_USER_CHANGEABLE                                                                \
-	(0x1ul | 0x4ul | 0x10ul | 0x40ul | 0x80ul | 0x100ul | 0x400ul | 0x800ul | 0x10000ul | \
-	 0x40000ul)
 /* Cleared for the handler, as Linux does: single-step, direction, resume. */
 #define RFLAGS_HANDLER_CLEAR (0x100ul | 0x400ul | 0x10000ul)
 #define NONCANONICAL_LOW     0x0000800000000000ul
@@ -293,6 +290,7 @@ signal_deliver(struct trap_frame *f)
 	struct kernel_siginfo info;
 	struct kernel_sigaction act;
 	int sig = 0;
+	bool timer = false;
 
 	if (READ_ONCE(t->stop_pending)) { /* another thread began a stop: take part */
 		signal_stop_join();
@@ -300,7 +298,7 @@ signal_deliver(struct trap_frame *f)
 	}
 	if (t->sighand && sig_deliverable(t)) {
 		u64 flags = sighand_lock(t);
-		sig = dequeue_signal(t, ~t->sig_blocked, &info);
+		sig = dequeue_signal(t, ~t->sig_blocked, &info, &timer);
 		if (sig) {
 			act = *sig_action(t, sig);
 			if (act.handler > SIG_IGN && (act.flags & SA_RESETHAND))
@@ -308,6 +306,8 @@ signal_deliver(struct trap_frame *f)
 		}
 		sighand_unlock(t, flags);
 	}
+	if (timer)
+		posix_timer_delivered(&info);
 	if (!sig) { /* nothing, or another thread took it first */
 		settle_without_handler(f, t);
 		return false;

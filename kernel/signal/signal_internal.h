@@ -59,9 +59,11 @@ bool sig_deliverable(struct task *t);
 /*
  * Takes the first pending signal in mask for t (its own before its
  * process's, faults before the rest, then the lowest number) into info;
- * its number, or 0. sighand lock held.
+ * its number, or 0. *timer: it was a POSIX timer's, for the caller to pass
+ * to posix_timer_delivered once it has dropped the sighand lock. Sighand
+ * lock held.
  */
-int dequeue_signal(struct task *t, u64 mask, struct kernel_siginfo *info);
+int dequeue_signal(struct task *t, u64 mask, struct kernel_siginfo *info, bool *timer);
 /* Drops pending signals in mask from t's process and every thread; sighand lock held. */
 void flush_pending(struct task *t, u64 mask);
 /* Sets the current thread's blocked mask (less SIGKILL and SIGSTOP). */

@@ -12,6 +12,7 @@
  * rt_sigreturn and sigaltstack are with the frame code (signal_frame.c).
  */
 #include "kernel/signal/signal_internal.h"
+#include "kernel/time/posix_timer.h"
 #include "kernel/process/cred.h"
 #include "kernel/process/session.h"
 #include "uapi/errno.h"
@@ -206,10 +207,13 @@ SYSCALL4(rt_sigtimedwait, const u64 __user *, uthese, struct kernel_siginfo __us
 		return ret;
 	these &= ~UNBLOCKABLE;
 	for (;;) {
+		bool timer;
 		u64 flags = sighand_lock(t);
-		ret = dequeue_signal(t, these, &info);
+		ret = dequeue_signal(t, these, &info, &timer);
 		t->sig_waiting = ret ? 0 : these;
 		sighand_unlock(t, flags);
+		if (timer)
+			posix_timer_delivered(&info);
 		if (ret)
 			break;
 		ret = sleep_until_signal(uts ? &deadline : NULL);

@@ -6,41 +6,45 @@
  * A process's timers hang off its leader, with ids counted up from 0 per
  * process and not reused until the count wraps (Linux's
  * next_posix_timer_id). A timer runs on one of two engines:
- *  - CLOCK_REALTIME, CLOCK_MONOTONIC, CLOCK_BOOTTIME, CLOCK_TAI: a kernel timer
- *    (timer.c) on a TSC deadline, so it fires at the first tick past it;
- *    an absolute REALTIME time is turned into a TSC deadline when the timer
- *    is set (a later clock_settime does not move it, unlike Linux);
+ *  - CLOCK_REALTIME, CLOCK_MONOTONIC, CLOCK_BOOTTIME, CLOCK_TAI: a one-shot
+ *    kernel timer (timer.c, timer_arm_at) at the expiry;
  *  - the CPU-time clocks (CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID
  *    and clock_getcpuclockid's ids): on the armed_cpu list, compared with
  *    the measured task's CPU time (cputime.c, exact) at every tick of the
  *    boot CPU.
+ * expiry_ns, on the timer's clock, is always the next expiry not yet
+ * signalled. A SIGEV_NONE timer never goes on an engine: timer_gettime
+ * computes what is left from expiry_ns (Linux's common_timer_get).
+ *
  * An expiry sends the timer's one siginfo (SI_TIMER: si_timerid,
- * si_overrun, si_value), which the timer owns for its life: while it is
- * still pending, further expiries only count as its overrun (signal.h,
- * signal_send_timer). timer_getoverrun reports the overrun of the last
- * signal delivered. Linux counts overruns up to the delivery, rewind up to
- * the last tick before it: the same but for the periods of that last
- * fraction of a tick.
+ * si_overrun, si_value), which the timer owns for its life. A periodic
+ * timer is then off its engine until that signal is delivered (Linux's
+ * "requeue on delivery", posixtimer_rearm): the delivery counts the
+ * periods that passed meanwhile as the signal's si_overrun and arms the
+ * next expiry. So a timer of 1 ns with its signal blocked fires once, not
+ * at every interrupt, and costs nothing until its process takes the
+ * signal. A signal that is ignored is not queued and would never be
+ * delivered: such a timer re-arms itself at most once a tick (Linux's
+ * posix_timer_fn), so that a handler installed later sees it.
+ * timer_getoverrun reports the overrun of the last signal delivered.
  *
  * Locking: posix_timers_lock guards every process's list and every timer's
  * setting (a machine-wide lock, as timer.c's: processes have few timers).
  * Order: tasks_lock, posix_timers_lock, then the sighand lock a signal takes.
- * A kernel timer's expiry runs without posix_timers_lock (timer_cancel
- * waits for it before a timer is freed), and reads only what never changes
- * after timer_create.
+ * A kernel timer's expiry takes both (timer_cancel waits for it before a
+ * timer is freed).
  */
 #include "kernel/time/posix_timer.h"
 #include "kernel/process/rlimit.h"
 #include "kernel/process/task.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/time/clock.h"
+#include "kernel/time/timekeeping.h"
 #include "kernel/time/tsc.h"
 #include "kernel/x86/paravirt.h"
 #include "mm/kmalloc.h"
 #include "uapi/errno.h"
 #include "uapi/resource.h"
-
-#define MAX_NS (1ul << 62) /* far enough: no overflow in TSC cycles */
 
 struct posix_timer {
 	struct list_head link; /* in the leader's posix_timers */
@@ -53,11 +57,15 @@ struct posix_timer {
 	int tgid;   /* its process */
 	struct sigqueue *sigq; /* its signal's siginfo, owned */
 	/* The setting. */
-	u64 interval_ns; /* 0: one-shot (and 0 while disarmed, as Linux reports it) */
+	bool active;	      /* set, and not a one-shot that has fired */
+	u64 interval_ns;      /* 0: one-shot (and 0 while disarmed, as Linux reports it) */
+	u64 expiry_ns;	      /* the next expiry not yet signalled, on its clock */
+	bool requeue_pending; /* periodic, off its engine until its signal is delivered */
+	s64 overrun;	      /* periods past expiry_ns's predecessor since the last delivery */
+	int overrun_last;     /* timer_getoverrun */
 	struct timer timer;
 	struct cpu_clock cpu;	   /* CPU-time timers: the clock */
 	struct list_head cpu_link; /* on armed_cpu while armed, else empty */
-	u64 cpu_deadline_ns;
 };
 
 static struct spinlock posix_timers_lock = SPINLOCK_INIT("posix_timers");
@@ -79,26 +87,11 @@ posix_timers_handoff(struct task *from, struct task *to)
 
 /* ---- expiry ------------------------------------------------------------------ */
 
-/* Sends pt's signal for expiries periods; tasks_lock held. */
-static void
-fire(struct posix_timer *pt, u64 expiries)
+/* pt's clock now in ns: a CPU-time clock read with tasks_lock held (-1 once its task is gone). */
+static s64
+timer_clock_now(struct posix_timer *pt)
 {
-	if (pt->notify == SIGEV_NONE)
-		return;
-	struct task *t = task_find(pt->target);
-	if (t && t->tgid == pt->tgid) /* a SIGEV_THREAD_ID thread that exited gets nothing */
-		signal_send_timer(t, pt->sigq, !(pt->notify & SIGEV_THREAD_ID), expiries);
-}
-
-/* A wall-clock timer's kernel timer: interrupts off, on whichever CPU's tick saw it due. */
-static void
-wall_timer_expired(struct timer *tm, u64 expiries)
-{
-	struct posix_timer *pt = container_of(tm, struct posix_timer, timer);
-	u64 flags = spin_lock_irqsave(&tasks_lock);
-
-	fire(pt, expiries);
-	spin_unlock_irqrestore(&tasks_lock, flags);
+	return pt->on_cpu_clock ? cpu_clock_read_locked(&pt->cpu) : clock_read_ns(pt->clock);
 }
 
 /* Takes pt off armed_cpu; posix_timers_lock held. */
@@ -107,6 +100,84 @@ cpu_disarm(struct posix_timer *pt)
 {
 	if (!list_empty(&pt->cpu_link))
 		list_del(&pt->cpu_link);
+}
+
+/* Puts pt on its engine for expiry_ns; both locks held. */
+static void
+engine_arm(struct posix_timer *pt)
+{
+	if (!pt->on_cpu_clock)
+		timer_arm_at(&pt->timer, pt->clock, pt->expiry_ns);
+	else if (list_empty(&pt->cpu_link))
+		list_add_tail(&pt->cpu_link, &armed_cpu);
+}
+
+static void
+engine_disarm(struct posix_timer *pt)
+{
+	if (pt->on_cpu_clock)
+		cpu_disarm(pt);
+	else
+		timer_arm(&pt->timer, 0, 0);
+}
+
+/* Moves a periodic pt's expiry past now, counting the expiries passed as overruns. */
+static void
+forward(struct posix_timer *pt, u64 now)
+{
+	if (now < pt->expiry_ns)
+		return;
+	u64 periods = (now - pt->expiry_ns) / pt->interval_ns + 1;
+	pt->expiry_ns += periods * pt->interval_ns;
+	pt->overrun = (s64)MIN((u64)pt->overrun + periods, (u64)__INT_MAX__);
+}
+
+/* Sends pt's signal: whether it is pending now (false: ignored, or its thread gone). */
+static bool
+fire(struct posix_timer *pt)
+{
+	struct task *t = task_find(pt->target);
+
+	if (!t || t->tgid != pt->tgid) /* a SIGEV_THREAD_ID thread that exited gets nothing */
+		return false;
+	return signal_send_timer(t, pt->sigq, !(pt->notify & SIGEV_THREAD_ID));
+}
+
+/* pt's expiry_ns has come, its clock reads now, and it is off its engine; both locks held. */
+static void
+expire(struct posix_timer *pt, u64 now)
+{
+	bool queued = fire(pt);
+
+	if (!pt->interval_ns) {
+		pt->active = false;
+		return;
+	}
+	pt->expiry_ns += pt->interval_ns; /* the one signalled is not an overrun */
+	if (queued) {
+		pt->requeue_pending = true; /* the delivery arms the next */
+		return;
+	}
+	forward(pt, now + timekeeping_tick_ns());
+	engine_arm(pt);
+}
+
+/*
+ * A wall-clock timer's kernel timer: interrupts off, on whichever CPU's
+ * tick saw it due. A call that timer_settime overtook (the timer disarmed
+ * or armed again meanwhile) does nothing.
+ */
+static void
+wall_timer_expired(struct timer *tm, u64 expiries)
+{
+	struct posix_timer *pt = container_of(tm, struct posix_timer, timer);
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+
+	spin_lock(&posix_timers_lock);
+	if (pt->active && !pt->requeue_pending && !timer_remaining(tm, rdtsc()))
+		expire(pt, (u64)clock_read_ns(pt->clock));
+	spin_unlock(&posix_timers_lock);
+	spin_unlock_irqrestore(&tasks_lock, flags);
 }
 
 void
@@ -121,20 +192,11 @@ posix_cpu_timers_tick(void)
 		struct posix_timer *pt = list_entry(pos, struct posix_timer, cpu_link);
 		pos = pos->next;
 		s64 now = cpu_clock_read_locked(&pt->cpu);
-		if (now < 0) { /* the measured task is gone: its clock stopped for good */
-			cpu_disarm(pt);
+		if (now >= 0 && (u64)now < pt->expiry_ns)
 			continue;
-		}
-		if ((u64)now < pt->cpu_deadline_ns)
-			continue;
-		u64 expiries = 1;
-		if (pt->interval_ns) {
-			expiries += ((u64)now - pt->cpu_deadline_ns) / pt->interval_ns;
-			pt->cpu_deadline_ns += expiries * pt->interval_ns;
-		} else {
-			cpu_disarm(pt);
-		}
-		fire(pt, expiries);
+		cpu_disarm(pt);
+		if (now >= 0) /* else the measured task is gone: its clock stopped for good */
+			expire(pt, (u64)now);
 	}
 	spin_unlock(&posix_timers_lock);
 	spin_unlock_irqrestore(&tasks_lock, flags);
@@ -296,58 +358,72 @@ fail:
 
 /* ---- the setting ------------------------------------------------------------- */
 
-/* Nanoseconds to the deadline (0: passed) and the period; both 0 while disarmed. */
+/*
+ * Nanoseconds to the next expiry and the period; both 0 while disarmed. A
+ * periodic timer waiting for its signal's delivery, or a SIGEV_NONE one,
+ * is moved past now first. A timer whose expiry has passed reads 1 ns
+ * while its signal is still to come, a SIGEV_NONE one-shot 0 (Linux's
+ * common_timer_get). Both locks held.
+ */
 static void
-read_setting(struct posix_timer *pt, s64 cpu_now, struct kernel_itimerspec *out)
+read_setting(struct posix_timer *pt, struct kernel_itimerspec *out)
 {
-	u64 left;
+	s64 now = timer_clock_now(pt);
+	u64 left = 0;
 
-	if (pt->on_cpu_clock) {
-		bool armed = !list_empty(&pt->cpu_link);
-		left = !armed				    ? 0
-		       : pt->cpu_deadline_ns > (u64)cpu_now ? pt->cpu_deadline_ns - (u64)cpu_now
-							    : 1;
-	} else {
-		left = timer_remaining(&pt->timer, rdtsc());
-		left = left ? MAX(tsc_cycles_to_ns(left), 1ul) : 0;
-	}
-	/* An armed timer whose deadline just passed reads 1 ns, never "disarmed" (Linux's). */
+	*out = (struct kernel_itimerspec){ 0 };
+	if (!pt->active || now < 0)
+		return;
+	bool none = pt->notify == SIGEV_NONE;
+	if (pt->interval_ns && (pt->requeue_pending || none))
+		forward(pt, (u64)now);
+	if (pt->expiry_ns > (u64)now)
+		left = pt->expiry_ns - (u64)now;
+	else if (!none)
+		left = 1;
 	out->it_value = ns_to_timespec(left);
-	out->it_interval = ns_to_timespec(left ? pt->interval_ns : 0);
-}
-
-/* A CPU-time timer's clock now, read with tasks_lock, or 0 for the other timers. */
-static s64
-cpu_clock_now(struct posix_timer *pt)
-{
-	return pt->on_cpu_clock ? cpu_clock_read_locked(&pt->cpu) : 0;
+	out->it_interval = ns_to_timespec(pt->interval_ns);
 }
 
 /* Arms (value != 0) or disarms pt; value is absolute on its clock if abs. Both locks held. */
 static void
-arm(struct posix_timer *pt, u64 value, u64 interval, bool abs, s64 cpu_now)
+arm(struct posix_timer *pt, u64 value, u64 interval, bool abs)
 {
-	pt->interval_ns = value ? interval : 0;
-	signal_reset_overrun(current(), pt->sigq);
-	if (pt->on_cpu_clock) {
-		cpu_disarm(pt);
-		if (value && cpu_now >= 0) {
-			pt->cpu_deadline_ns = abs ? value : (u64)cpu_now + value;
-			list_add_tail(&pt->cpu_link, &armed_cpu);
+	s64 now = timer_clock_now(pt);
+
+	engine_disarm(pt);
+	pt->active = value && now >= 0;
+	pt->interval_ns = pt->active ? interval : 0;
+	pt->requeue_pending = false;
+	pt->overrun = 0;
+	pt->overrun_last = 0;
+	if (!pt->active)
+		return;
+	pt->expiry_ns = abs ? value : (u64)now + MIN(value, ~(u64)now);
+	if (pt->notify != SIGEV_NONE)
+		engine_arm(pt);
+}
+
+void
+posix_timer_delivered(struct kernel_siginfo *info)
+{
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+
+	spin_lock(&posix_timers_lock);
+	struct posix_timer *pt = find_timer(info->timer.tid);
+	if (pt && pt->requeue_pending) {
+		pt->requeue_pending = false;
+		s64 now = timer_clock_now(pt);
+		if (now >= 0) {
+			forward(pt, (u64)now);
+			engine_arm(pt);
 		}
-		return;
+		pt->overrun_last = (int)MIN(pt->overrun + info->timer.overrun, (s64)__INT_MAX__);
+		pt->overrun = 0;
+		info->timer.overrun = pt->overrun_last;
 	}
-	if (!value) {
-		timer_arm(&pt->timer, 0, 0);
-		return;
-	}
-	if (abs) {
-		u64 now = (u64)clock_read_ns(pt->clock);
-		value = value > now ? value - now : 0;
-	}
-	u64 deadline = rdtsc() + tsc_ns_to_cycles(MIN(value, MAX_NS));
-	u64 period = interval ? MAX(tsc_ns_to_cycles(MIN(interval, MAX_NS)), 1ul) : 0;
-	timer_arm(&pt->timer, deadline, period);
+	spin_unlock(&posix_timers_lock);
+	spin_unlock_irqrestore(&tasks_lock, flags);
 }
 
 SYSCALL4(timer_settime, int, id, int, flags, const struct kernel_itimerspec __user *, unew,
@@ -366,9 +442,8 @@ SYSCALL4(timer_settime, int, id, int, flags, const struct kernel_itimerspec __us
 	spin_lock(&posix_timers_lock);
 	struct posix_timer *pt = find_timer(id);
 	if (pt) {
-		s64 cpu_now = cpu_clock_now(pt);
-		read_setting(pt, cpu_now, &old);
-		arm(pt, value, interval, flags & TIMER_ABSTIME, cpu_now);
+		read_setting(pt, &old);
+		arm(pt, value, interval, flags & TIMER_ABSTIME);
 	}
 	spin_unlock(&posix_timers_lock);
 	spin_unlock_irqrestore(&tasks_lock, irq);
@@ -385,7 +460,7 @@ SYSCALL2(timer_gettime, int, id, struct kernel_itimerspec __user *, ucur)
 	spin_lock(&posix_timers_lock);
 	struct posix_timer *pt = find_timer(id);
 	if (pt)
-		read_setting(pt, cpu_clock_now(pt), &cur);
+		read_setting(pt, &cur);
 	spin_unlock(&posix_timers_lock);
 	spin_unlock_irqrestore(&tasks_lock, irq);
 	if (!pt)
@@ -397,7 +472,7 @@ SYSCALL1(timer_getoverrun, int, id)
 {
 	u64 flags = spin_lock_irqsave(&posix_timers_lock);
 	struct posix_timer *pt = find_timer(id);
-	int overrun = pt ? signal_last_overrun(current(), pt->sigq) : -EINVAL;
+	int overrun = pt ? pt->overrun_last : -EINVAL;
 
 	spin_unlock_irqrestore(&posix_timers_lock, flags);
 	return overrun;
@@ -411,6 +486,7 @@ unlink_timer(struct posix_timer *pt)
 {
 	list_del(&pt->link);
 	cpu_disarm(pt);
+	pt->active = false; /* an expiry in progress does nothing */
 }
 
 SYSCALL1(timer_delete, int, id)

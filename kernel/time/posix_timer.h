@@ -17,6 +17,14 @@ void posix_timers_init(struct task *leader);
 void posix_timers_release(struct task *leader);
 /* execve by a thread that takes over from the leader: the id counter goes on. */
 void posix_timers_handoff(struct task *from, struct task *to);
+/*
+ * A thread of the timer's process has taken the signal of one of its
+ * timers (signal.c's dequeue, no locks held): a periodic timer is armed
+ * again for its next expiry, and info's si_overrun gets the periods that
+ * passed meanwhile (Linux's posixtimer_rearm).
+ */
+struct kernel_siginfo;
+void posix_timer_delivered(struct kernel_siginfo *info);
 /* The boot CPU's tick: the CPU-time timers whose clock has passed their deadline fire. */
 void posix_cpu_timers_tick(void);
 

@@ -1,57 +1,76 @@
 /*
  * timer.c - kernel timers; see timer.h.
  *
- * One list for the whole machine, sorted by deadline, under one lock: there
- * are few timers (one per process using ITIMER_REAL at most), and a tick
- * that has nothing due only compares the TSC with next_deadline, without
- * the lock. Arming asks this CPU's timer for an interrupt at the deadline
- * (timer_interrupt_at), and every CPU's timer interrupt asks for the next
- * one it sees, so that a timer fires on time, not at the next tick. A due timer is taken off the list (and put back first if it is
- * periodic, so that disarming it is always one operation under the lock),
- * then its function runs with the lock dropped, counted in `running` so
- * that timer_cancel() can wait for it before the timer's memory goes.
+ * The armed timers of the whole machine are one pairing heap by deadline
+ * (kernel/lib/pairing_heap.c) under one lock. A user arms as many as
+ * RLIMIT_SIGPENDING allows per process (POSIX timers), so with interrupts
+ * off nothing may cost O(n): arming is O(1), disarming and taking the
+ * first due O(log n) amortized; a sorted list, as before, made 1000 timers
+ * a machine-wide stall. A tick that has nothing due only compares the TSC
+ * with next_deadline, without the lock. Arming asks this CPU's timer for
+ * an interrupt at the deadline (timer_interrupt_at), and every CPU's timer
+ * interrupt asks for the next one it sees, so that a timer fires on time,
+ * not at the next tick.
+ *
+ * Invariants (timers_lock): t->armed iff t is in the heap; next_deadline is
+ * the heap's minimum deadline, ~0 when it is empty. A due timer is taken
+ * out (and put back first if it is periodic, so that disarming it is
+ * always one operation under the lock), then its function runs with the
+ * lock dropped, counted in `running` so that timer_cancel() can wait for it
+ * before the timer's memory goes.
  */
 #include "kernel/time/timer.h"
+#include "kernel/time/clock.h"
+#include "kernel/time/tsc.h"
 #include "kernel/x86/paravirt.h"
 #include "kernel/x86/x86.h"
 #include "locking/spinlock.h"
 
-static struct list_head pending = LIST_HEAD_INIT(pending);
+#define MAX_AHEAD_NS (1ul << 62) /* far enough: no overflow in TSC cycles */
+
+static bool
+earlier(const struct pheap_node *a, const struct pheap_node *b)
+{
+	return container_of(a, struct timer, node)->deadline <
+	       container_of(b, struct timer, node)->deadline;
+}
+
+static struct pheap pending = { .before = earlier };
 static struct spinlock timers_lock = SPINLOCK_INIT("timers");
 static u64 next_deadline = ~0ul; /* the first pending deadline; READ_ONCE outside the lock */
 
 void
 timer_init(struct timer *t, void (*fn)(struct timer *, u64))
 {
-	list_init(&t->link);
-	t->deadline = 0;
-	t->period = 0;
-	t->fn = fn;
-	t->running = 0;
+	*t = (struct timer){ .fn = fn };
 }
 
-/* Puts t in deadline order and refreshes next_deadline; timers_lock held. */
+static void
+refresh_next_deadline(void)
+{
+	struct pheap_node *first = pheap_min(&pending);
+
+	WRITE_ONCE(next_deadline, first ? container_of(first, struct timer, node)->deadline : ~0ul);
+}
+
+/* Adds t to the heap; timers_lock held. */
 static void
 insert(struct timer *t)
 {
-	struct list_head *pos = pending.next;
-
-	while (pos != &pending && list_entry(pos, struct timer, link)->deadline <= t->deadline)
-		pos = pos->next;
-	list_add_tail(&t->link, pos);
-	WRITE_ONCE(next_deadline, list_first_entry(&pending, struct timer, link)->deadline);
+	pheap_insert(&pending, &t->node);
+	t->armed = true;
+	refresh_next_deadline();
 }
 
-/* Takes t off the list if it is on it; timers_lock held. */
+/* Takes t out of the heap if it is in it; timers_lock held. */
 static void
 unlink(struct timer *t)
 {
-	if (list_empty(&t->link))
+	if (!t->armed)
 		return;
-	list_del(&t->link);
-	WRITE_ONCE(next_deadline,
-		   list_empty(&pending) ? ~0ul
-					: list_first_entry(&pending, struct timer, link)->deadline);
+	pheap_remove(&pending, &t->node);
+	t->armed = false;
+	refresh_next_deadline();
 }
 
 void
@@ -69,6 +88,15 @@ timer_arm(struct timer *t, u64 deadline, u64 period)
 		timer_interrupt_at(deadline);
 }
 
+void
+timer_arm_at(struct timer *t, int clock, u64 expiry_ns)
+{
+	s64 now = clock_read_ns(clock);
+	u64 ahead = expiry_ns > (u64)now ? MIN(expiry_ns - (u64)now, MAX_AHEAD_NS) : 0;
+
+	timer_arm(t, rdtsc() + tsc_ns_to_cycles(ahead) + 1, 0); /* + 1: never 0, "disarmed" */
+}
+
 u64
 timers_next_deadline(void)
 {
@@ -81,7 +109,7 @@ timer_remaining(const struct timer *t, u64 now)
 	u64 flags = spin_lock_irqsave(&timers_lock);
 	u64 left = 0;
 
-	if (!list_empty(&t->link))
+	if (t->armed)
 		left = t->deadline > now ? t->deadline - now : 1;
 	spin_unlock_irqrestore(&timers_lock, flags);
 	return left;
@@ -109,9 +137,10 @@ timer_cancel(struct timer *t)
 static struct timer *
 take_due(u64 now, u64 *expiries)
 {
-	if (list_empty(&pending))
+	struct pheap_node *first = pheap_min(&pending);
+	if (!first)
 		return NULL;
-	struct timer *t = list_first_entry(&pending, struct timer, link);
+	struct timer *t = container_of(first, struct timer, node);
 	if (t->deadline > now)
 		return NULL;
 	unlink(t);

@@ -10,13 +10,14 @@
 #ifndef REWIND_TIMER_H
 #define REWIND_TIMER_H
 
-#include "kernel/lib/list.h"
+#include "kernel/lib/pairing_heap.h"
 #include "kernel/lib/types.h"
 
 struct timer {
-	struct list_head link; /* on the pending list, by deadline; empty when not armed */
-	u64 deadline;	       /* TSC */
-	u64 period;	       /* TSC cycles between expiries, or 0 for once */
+	struct pheap_node node; /* in the pending heap while armed */
+	bool armed;
+	u64 deadline; /* TSC */
+	u64 period;   /* TSC cycles between expiries, or 0 for once */
 	/*
 	 * Interrupts off, in interrupt context: must not sleep. expiries: the
 	 * periods that passed since the last call (1, or more when the tick
@@ -31,6 +32,13 @@ struct timer {
 void timer_init(struct timer *t, void (*fn)(struct timer *, u64));
 /* (Re)arms t for deadline, then every period cycles (0: once); deadline 0 disarms. */
 void timer_arm(struct timer *t, u64 deadline, u64 period);
+/*
+ * (Re)arms t once, for when clock (CLOCK_REALTIME, _MONOTONIC, _BOOTTIME or
+ * _TAI) reads expiry_ns; a time already past fires at once. For the POSIX
+ * timers and timerfd. The deadline is the TSC's: a later clock_settime does
+ * not move it (Linux's does for CLOCK_REALTIME).
+ */
+void timer_arm_at(struct timer *t, int clock, u64 expiry_ns);
 /* Cycles until t's next expiry (at least 1 while armed), or 0 when it is not armed. */
 u64 timer_remaining(const struct timer *t, u64 now);
 /* Disarms t and waits for a call of fn that is running elsewhere: then t may be freed. */

@@ -29,6 +29,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/vdso/vsyscall.h"
+#include "kernel/x86/user_iret.h"
 #include "kernel/x86/x86.h"
 #include "mm/extable.h"
 #include "mm/vm.h"
@@ -373,7 +374,12 @@ user_exception(struct trap_frame *f, u64 cr2)
 	if (f->vector == VEC_PAGE_FAULT) {
 		if (vsyscall_fault(f, cr2))
 			return;
-		enum fault_result r = handle_mm_fault(cr2, f->error);
+		/* A supervisor access from ring 3: an emulator's, that no fault-in would fix. */
+		bool supervisor = !(f->error & PF_USER);
+		if (supervisor && user_iretq_emulated(f))
+			return;
+		enum fault_result r =
+			supervisor ? FAULT_SEGV_ACCERR : handle_mm_fault(cr2, f->error);
 		if (r == FAULT_OK)
 			return;
 		report = page_fault_report(r, f, cr2);

@@ -138,5 +138,12 @@ read_rflags(void)
 #define CR4_SMEP   (1ul << 20)
 #define CR4_SMAP   (1ul << 21)
 #define RFLAGS_IF  (1ul << 9)
+/*
+ * The flags user mode may set by rt_sigreturn or its own iretq: the
+ * arithmetic ones, TF, DF, RF, AC (Linux's FIX_EFLAGS).
+ */
+#define RFLAGS_USER_CHANGEABLE                                                                \
+	(0x1ul | 0x4ul | 0x10ul | 0x40ul | 0x80ul | 0x100ul | 0x400ul | 0x800ul | 0x10000ul | \
+	 0x40000ul)
 
 #endif

@@ -218,6 +218,68 @@ TEST(posix_timer_overruns_on_one_signal)
 	EXPECT_OK(syscall(SYS_timer_delete, id));
 }
 
+/*
+ * A periodic timer whose signal waits is not re-queued: the delivery counts
+ * the periods that passed and arms the next (Linux's requeue on delivery).
+ * Meanwhile timer_gettime still reads the time to the next period.
+ */
+TEST(posix_timer_rearms_on_delivery)
+{
+	sigset_t set;
+	siginfo_t info;
+	struct itimerspec cur;
+	struct timespec nap = { 0, 30 * MS }, patience = { 10, 0 };
+	int id = signal_timer(CLOCK_MONOTONIC, 0);
+
+	mask_signal(SIG_BLOCK, TIMER_SIGNAL);
+	EXPECT_OK(settime(id, 0, 1 * MS, 1 * MS, NULL));
+	nanosleep(&nap, NULL);
+	EXPECT_OK(gettime(id, &cur));
+	CHECK(ts_ns(cur.it_value) > 0 && ts_ns(cur.it_value) <= 1 * MS);
+	CHECK(ts_ns(cur.it_interval) == 1 * MS);
+	sigemptyset(&set);
+	sigaddset(&set, TIMER_SIGNAL);
+	EXPECT_OK(sigwaitinfo(&set, &info));
+	CHECK(info.si_overrun >= 1);
+	CHECK(syscall(SYS_timer_getoverrun, id) == info.si_overrun);
+	/* The delivery armed the next expiry. */
+	CHECK(sigtimedwait(&set, &info, &patience) == TIMER_SIGNAL && info.si_timerid == id);
+	EXPECT_OK(syscall(SYS_timer_delete, id));
+}
+
+/* An ignored signal is never queued: the timer keeps running, for a handler installed later. */
+TEST(posix_timer_survives_an_ignored_signal)
+{
+	struct timespec nap = { 0, 20 * MS };
+	int id = signal_timer(CLOCK_MONOTONIC, 0);
+
+	set_disposition(TIMER_SIGNAL, SIG_IGN);
+	EXPECT_OK(settime(id, 0, 1 * MS, 1 * MS, NULL));
+	nanosleep(&nap, NULL);
+	set_handler(TIMER_SIGNAL, count, 0);
+	wait_handled(1, "a periodic timer after its signal was ignored");
+	EXPECT_OK(syscall(SYS_timer_delete, id));
+}
+
+/* A periodic SIGEV_NONE timer is never on an engine; gettime moves it past now. */
+TEST(posix_timer_sigev_none_periodic_reads_the_next_period)
+{
+	struct raw_sigevent ev = { .signo = TIMER_SIGNAL, .notify = SIGEV_NONE };
+	struct itimerspec cur;
+	struct timespec nap = { 0, 5 * MS };
+	int id = -1;
+
+	EXPECT_OK(create(CLOCK_MONOTONIC, &ev, &id));
+	EXPECT_OK(settime(id, 0, 1, 2 * MS, NULL));
+	for (int i = 0; i < 3; i++) {
+		nanosleep(&nap, NULL);
+		EXPECT_OK(gettime(id, &cur));
+		CHECK(ts_ns(cur.it_value) > 0 && ts_ns(cur.it_value) <= 2 * MS);
+		CHECK(ts_ns(cur.it_interval) == 2 * MS);
+	}
+	EXPECT_OK(syscall(SYS_timer_delete, id));
+}
+
 static volatile pid_t target_tid;
 static volatile int target_got;
 
