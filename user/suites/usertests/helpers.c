@@ -6,6 +6,7 @@
 
 #include <fcntl.h>
 #include <stdio.h>
+#include <time.h>
 #include <unistd.h>
 
 const unsigned long bad_addrs[NBAD] = {
@@ -85,4 +86,20 @@ as_nobody(void (*check)(const char *), const char *arg)
 		_exit(0);
 	}
 	expect_exited(wait_status(pid), 0, "the checks as nobody");
+}
+
+/* A child that writes "w" to fd 50 ms from now, to wake a waiting reader. */
+pid_t
+write_later(int fd)
+{
+	pid_t pid = xfork();
+
+	if (pid == 0) {
+		struct timespec ts = { 0, 50 * 1000000 };
+
+		nanosleep(&ts, NULL);
+		write(fd, "w", 1);
+		_exit(0);
+	}
+	return pid;
 }
