@@ -252,6 +252,14 @@ wake_up_all(struct wait_queue *q)
 	}
 }
 
+/* /dev/urandom's bytes: no generator here, only something that is not zeros. */
+long
+random_read_user(void *buf, size_t len)
+{
+	memset(buf, 0x5a, len);
+	return (long)len;
+}
+
 bool
 task_interrupted(void)
 {

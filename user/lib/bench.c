@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,15 +143,38 @@ print_meta(void)
 	       bench, model, hypervisor, sysconf(_SC_NPROCESSORS_ONLN), mhz, build);
 }
 
+/*
+ * rewind's git revision: the word before the build in uname's version
+ * ("#1 SMP d888c24 nopv"); its release is the Linux ABI level, the same
+ * for every build, so the revision is what tells one kernel from another.
+ */
+static bool
+rewind_revision(const struct utsname *u, char *out, size_t size)
+{
+	const char *end = strrchr(u->version, ' ');
+	const char *start = end;
+
+	if (strcmp(u->sysname, "rewind") != 0 || !end)
+		return false;
+	while (start > u->version && start[-1] != ' ')
+		start--;
+	snprintf(out, size, "%.*s", (int)(end - start), start);
+	return start > u->version;
+}
+
 static void
 build_variant(void)
 {
 	struct utsname u;
+	char revision[65];
 
 	if (uname(&u) != 0)
 		strcpy(u.sysname, "unknown");
 	snprintf(variant, sizeof(variant), "{\"os\":\"%s\",\"release\":\"%s\"", u.sysname,
 		 u.release);
+	if (rewind_revision(&u, revision, sizeof(revision)))
+		snprintf(variant + strlen(variant), sizeof(variant) - strlen(variant),
+			 ",\"revision\":\"%s\"", revision);
 	append_knobs(variant, sizeof(variant) - 1);
 	strcat(variant, "}");
 }
