@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -138,7 +139,7 @@ setup_paths(const char *sandbox)
 
 /*
  * The pool: files, a directory, both ends of a pipe (non-blocking, so reads
- * do not hang), devices, an epoll instance.
+ * do not hang), devices, an epoll instance, an eventfd (non-blocking too).
  */
 static void
 setup_fds(void)
@@ -157,6 +158,7 @@ setup_fds(void)
 	fds[n++] = open("/dev/zero", O_RDONLY);
 	fds[n++] = open("/proc/self/status", O_RDONLY);
 	fds[n++] = epoll_create1(0);
+	fds[n++] = eventfd(1, EFD_NONBLOCK);
 	while (n < NFDS)
 		fds[n++] = -1;
 	write(fds[0], "sysfuzz", 7);

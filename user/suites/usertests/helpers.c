@@ -88,9 +88,8 @@ as_nobody(void (*check)(const char *), const char *arg)
 	expect_exited(wait_status(pid), 0, "the checks as nobody");
 }
 
-/* A child that writes "w" to fd 50 ms from now, to wake a waiting reader. */
 pid_t
-write_later(int fd)
+run_later(void (*action)(long arg), long arg)
 {
 	pid_t pid = xfork();
 
@@ -98,8 +97,20 @@ write_later(int fd)
 		struct timespec ts = { 0, 50 * 1000000 };
 
 		nanosleep(&ts, NULL);
-		write(fd, "w", 1);
+		action(arg);
 		_exit(0);
 	}
 	return pid;
+}
+
+static void
+write_w(long fd)
+{
+	write((int)fd, "w", 1);
+}
+
+pid_t
+write_later(int fd)
+{
+	return run_later(write_w, fd);
 }
