@@ -1,8 +1,10 @@
 /*
  * event_files.c - usertests: files that stand for events rather than data:
  * eventfd (a counter; its semaphore mode; blocking, EAGAIN and EINVAL
- * edges; readiness through poll and epoll) and signalfd (the mask, the
- * siginfo record, reading consumes the signal, a sleeper woken).
+ * edges; readiness through poll and epoll), signalfd (the mask, the
+ * siginfo record, reading consumes the signal, a sleeper woken) and
+ * timerfd (every clock, relative and absolute, periodic, disarming,
+ * cancelled by a change of the wall clock).
  */
 #define _GNU_SOURCE
 #include "usertests.h"
@@ -18,6 +20,7 @@
 #include <sys/eventfd.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
+#include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -224,4 +227,145 @@ TEST(signalfd_wakes_reader_and_epoll)
 	pid = run_later(send_usr1, getpid());
 	CHECK(read(fd, &si, sizeof(si)) == sizeof(si) && si.ssi_signo == SIGUSR1);
 	expect_exit(pid, 0, "sender");
+}
+
+static long long
+ts_ns(struct timespec ts)
+{
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Arms fd relative, value and interval in ms (0 disarms). */
+static void
+arm_ms(int fd, long value_ms, long interval_ms)
+{
+	struct itimerspec its = { .it_value = { 0, value_ms * 1000000 },
+				  .it_interval = { 0, interval_ms * 1000000 } };
+
+	EXPECT_OK(timerfd_settime(fd, 0, &its, NULL));
+}
+
+TEST(timerfd_errors)
+{
+	struct itimerspec its = { 0 };
+	int p[2];
+
+	EXPECT_OK(pipe(p));
+	EXPECT_ERR(EINVAL, timerfd_create(CLOCK_PROCESS_CPUTIME_ID, 0));
+	EXPECT_ERR(EINVAL, timerfd_create(CLOCK_MONOTONIC_RAW, 0));
+	EXPECT_ERR(EINVAL, timerfd_create(CLOCK_MONOTONIC, 0x10));
+	int fd = EXPECT_OK(timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK));
+	CHECK(fcntl(fd, F_GETFD) == FD_CLOEXEC && (fcntl(fd, F_GETFL) & O_NONBLOCK));
+	expect_fd_link(fd, "anon_inode:[timerfd]");
+	EXPECT_ERR(EINVAL, timerfd_settime(fd, 0x10, &its, NULL));
+	its.it_value.tv_nsec = 1000000000;
+	EXPECT_ERR(EINVAL, timerfd_settime(fd, 0, &its, NULL));
+	its.it_value.tv_nsec = 0;
+	EXPECT_ERR(EFAULT, syscall(SYS_timerfd_settime, fd, 0, (void *)8, NULL));
+	EXPECT_ERR(EBADF, timerfd_settime(999, 0, &its, NULL));
+	EXPECT_ERR(EINVAL, timerfd_settime(p[0], 0, &its, NULL));
+	EXPECT_ERR(EINVAL, timerfd_gettime(p[0], &its));
+	EXPECT_ERR(EFAULT, syscall(SYS_timerfd_gettime, fd, (void *)8));
+	uint64_t ticks;
+	EXPECT_ERR(EAGAIN, read(fd, &ticks, sizeof(ticks))); /* never armed */
+	EXPECT_ERR(EINVAL, read(fd, &ticks, 4));
+}
+
+TEST(timerfd_one_shot_and_periodic)
+{
+	struct itimerspec its, old;
+	uint64_t ticks;
+	int fd = EXPECT_OK(timerfd_create(CLOCK_MONOTONIC, 0));
+
+	long long t0 = mono_ns();
+	arm_ms(fd, 30, 0);
+	EXPECT_OK(timerfd_gettime(fd, &its));
+	CHECK(ts_ns(its.it_value) > 0 && ts_ns(its.it_value) <= 30000000 &&
+	      ts_ns(its.it_interval) == 0);
+	CHECK(read_u64(fd) == 1); /* slept until it expired */
+	CHECK(mono_ns() - t0 >= 30000000);
+	EXPECT_OK(timerfd_gettime(fd, &its));
+	CHECK(ts_ns(its.it_value) == 0); /* spent */
+	/* Periodic: the expiries since the last read add up. */
+	arm_ms(fd, 5, 5);
+	struct timespec nap = { 0, 40 * 1000000 };
+	nanosleep(&nap, NULL);
+	ticks = read_u64(fd);
+	CHECK(ticks >= 2);
+	/* Disarming gives back what was set, and forgets expiries not read. */
+	nanosleep(&nap, NULL);
+	its = (struct itimerspec){ 0 };
+	EXPECT_OK(timerfd_settime(fd, 0, &its, &old));
+	CHECK(ts_ns(old.it_interval) == 5000000 && ts_ns(old.it_value) <= 5000000);
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	CHECK(poll(&pfd, 1, 20) == 0);
+}
+
+TEST(timerfd_every_clock)
+{
+	static const clockid_t clocks[] = { CLOCK_REALTIME, CLOCK_MONOTONIC, CLOCK_BOOTTIME,
+					    CLOCK_REALTIME_ALARM, CLOCK_BOOTTIME_ALARM };
+
+	for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
+		int fd = timerfd_create(clocks[i], 0);
+		if (fd < 0 && errno == EPERM)
+			continue; /* the alarm clocks want CAP_WAKE_ALARM */
+		CHECK(fd >= 0);
+		/* Absolute: 10 ms from now on the timer's own clock. */
+		struct timespec now;
+		clockid_t base = clocks[i] == CLOCK_REALTIME_ALARM   ? CLOCK_REALTIME
+				 : clocks[i] == CLOCK_BOOTTIME_ALARM ? CLOCK_BOOTTIME
+								     : clocks[i];
+		EXPECT_OK(clock_gettime(base, &now));
+		long long at = ts_ns(now) + 10000000;
+		struct itimerspec its = { .it_value = { at / 1000000000, at % 1000000000 } };
+		EXPECT_OK(timerfd_settime(fd, TFD_TIMER_ABSTIME, &its, NULL));
+		CHECK(read_u64(fd) == 1);
+		EXPECT_OK(clock_gettime(base, &now));
+		CHECK(ts_ns(now) >= at);
+		/* A time already past expires at once. */
+		its.it_value = (struct timespec){ 1, 0 };
+		EXPECT_OK(timerfd_settime(fd, TFD_TIMER_ABSTIME, &its, NULL));
+		CHECK(read_u64(fd) == 1);
+		close(fd);
+	}
+}
+
+TEST(timerfd_wakes_epoll)
+{
+	struct epoll_event ev;
+	int fd = EXPECT_OK(timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK));
+	int ep = EXPECT_OK(epoll_create1(0));
+
+	ev = (struct epoll_event){ .events = EPOLLIN, .data.fd = fd };
+	EXPECT_OK(epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev));
+	CHECK(epoll_wait(ep, &ev, 1, 0) == 0);
+	arm_ms(fd, 20, 0);
+	CHECK(epoll_wait(ep, &ev, 1, 5000) == 1 && ev.data.fd == fd);
+	CHECK(read_u64(fd) == 1);
+	CHECK(epoll_wait(ep, &ev, 1, 0) == 0);
+}
+
+/* Setting the wall clock (to what it says) cancels a CANCEL_ON_SET timer: ECANCELED. */
+TEST(timerfd_cancel_on_set)
+{
+	if (!on_rewind())
+		skip("sets the wall clock: only on rewind");
+	int fd = EXPECT_OK(timerfd_create(CLOCK_REALTIME, TFD_NONBLOCK));
+	struct timespec now;
+	EXPECT_OK(clock_gettime(CLOCK_REALTIME, &now));
+	struct itimerspec its = { .it_value = { now.tv_sec + 3600, 0 } };
+	EXPECT_OK(timerfd_settime(fd, TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET, &its, NULL));
+	uint64_t ticks;
+	EXPECT_ERR(EAGAIN, read(fd, &ticks, sizeof(ticks)));
+	EXPECT_OK(clock_gettime(CLOCK_REALTIME, &now));
+	EXPECT_OK(clock_settime(CLOCK_REALTIME, &now));
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	CHECK(poll(&pfd, 1, 0) == 1);
+	EXPECT_ERR(ECANCELED, read(fd, &ticks, sizeof(ticks)));
+	EXPECT_ERR(EAGAIN, read(fd, &ticks, sizeof(ticks)));
+	/* Without CANCEL_ON_SET the timer stays. */
+	EXPECT_OK(timerfd_settime(fd, TFD_TIMER_ABSTIME, &its, NULL));
+	EXPECT_OK(clock_settime(CLOCK_REALTIME, &now));
+	EXPECT_ERR(EAGAIN, read(fd, &ticks, sizeof(ticks)));
 }
