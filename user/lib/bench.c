@@ -143,23 +143,22 @@ print_meta(void)
 	       bench, model, hypervisor, sysconf(_SC_NPROCESSORS_ONLN), mhz, build);
 }
 
-/*
- * rewind's git revision: the word before the build in uname's version
- * ("#1 SMP d888c24 nopv"); its release is the Linux ABI level, the same
- * for every build, so the revision is what tells one kernel from another.
- */
-static bool
-rewind_revision(const struct utsname *u, char *out, size_t size)
+/* The release is the same for every rewind kernel, so the revision is what tells them apart. */
+bool
+bench_kernel_revision(char *out, size_t size)
 {
-	const char *end = strrchr(u->version, ' ');
-	const char *start = end;
+	struct utsname u;
 
-	if (strcmp(u->sysname, "rewind") != 0 || !end)
+	if (uname(&u) != 0 || strcmp(u.sysname, "rewind") != 0)
 		return false;
-	while (start > u->version && start[-1] != ' ')
+	const char *end = strrchr(u.version, ' ');
+	const char *start = end;
+	if (!end)
+		return false;
+	while (start > u.version && start[-1] != ' ')
 		start--;
 	snprintf(out, size, "%.*s", (int)(end - start), start);
-	return start > u->version;
+	return start > u.version;
 }
 
 static void
@@ -172,7 +171,7 @@ build_variant(void)
 		strcpy(u.sysname, "unknown");
 	snprintf(variant, sizeof(variant), "{\"os\":\"%s\",\"release\":\"%s\"", u.sysname,
 		 u.release);
-	if (rewind_revision(&u, revision, sizeof(revision)))
+	if (bench_kernel_revision(revision, sizeof(revision)))
 		snprintf(variant + strlen(variant), sizeof(variant) - strlen(variant),
 			 ",\"revision\":\"%s\"", revision);
 	append_knobs(variant, sizeof(variant) - 1);

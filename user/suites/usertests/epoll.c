@@ -61,6 +61,7 @@ TEST(epoll_create_flags)
 	CHECK(n > 0);
 	target[n > 0 ? n : 0] = '\0';
 	CHECK(strcmp(target, "anon_inode:[eventpoll]") == 0);
+	EXPECT_ERR(ENXIO, open(link, O_RDONLY)); /* no file to open anew */
 }
 
 TEST(epoll_ctl_errors)
