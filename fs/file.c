@@ -46,6 +46,7 @@ file_alloc(struct inode *inode, struct dentry *dentry, u32 flags)
 	f->flags = flags & ~OPEN_ONLY_FLAGS;
 	f->fmode = fmode_of(flags);
 	mutex_init(&f->pos_lock, "file_pos");
+	list_init(&f->epitems);
 	f->inode = inode_get(inode);
 	f->dentry = dentry ? dget(dentry) : NULL;
 	sb_pin(inode->sb); /* an open file keeps its instance mounted (umount: EBUSY) */
@@ -104,6 +105,7 @@ file_put(struct file *f)
 {
 	if (__atomic_sub_fetch(&f->refcount, 1, __ATOMIC_ACQ_REL) != 0)
 		return;
+	eventpoll_release(f);
 	if (f->ops->release)
 		f->ops->release(f);
 	file_free(f);
@@ -332,8 +334,10 @@ file_on_noexec(struct file *f)
 void
 file_path(struct file *f, char *buf, size_t size)
 {
-	if (!f->dentry ||
-	    f->inode->sb == pipefs_sb) /* a pipe, perhaps opened again (pipe_dentry) */
+	if (f->inode->sb == anon_inode_sb)
+		ksnprintf(buf, size, "anon_inode:%s", f->ops->name);
+	else if (!f->dentry ||
+		 f->inode->sb == pipefs_sb) /* a pipe, perhaps opened again (pipe_dentry) */
 		ksnprintf(buf, size, "pipe:[%lu]", (unsigned long)f->inode->ino);
 	else if (dentry_path(f->dentry, buf, size) < 0)
 		ksnprintf(buf, size, "%s", f->dentry->name); /* too long: the last name */

@@ -101,4 +101,7 @@ struct fs_context *fs_context_dup(struct fs_context *old);
 struct fs_context *fs_context_share(struct fs_context *fs); /* clone(CLONE_FS) */
 void fs_context_put(struct fs_context *fs);
 
+/* The wall clock was set: timerfds armed with TFD_TIMER_CANCEL_ON_SET are cancelled (fs/timerfd.c). */
+void timerfd_clock_was_set(void);
+
 #endif

@@ -1,12 +1,19 @@
 /*
- * mem_devices.c - /dev/null (reads end at once, writes vanish) and
- * /dev/zero (reads give zeros, writes vanish), with Linux's device numbers
- * and its quirk that seeking either always lands at 0. Mapping /dev/zero
+ * mem_devices.c - Linux's memory devices (major 1), with its device
+ * numbers and its quirk that seeking always lands at 0:
+ *   /dev/null     reads end at once, writes vanish
+ *   /dev/zero     reads give zeros, writes vanish
+ *   /dev/full     reads give zeros, writes fail with ENOSPC
+ *   /dev/random, /dev/urandom  reads give getrandom's bytes (kernel/random.c);
+ *                 writes are taken and change nothing (Linux mixes them in);
+ *                 always ready for poll and epoll, as Linux's since 5.18
+ * Mapping /dev/zero
  * is the memory manager's business (it is anonymous memory), so neither
  * has a get_page operation.
  */
 #include "fs/vfs.h"
 #include "uapi/errno.h"
+#include "kernel/random.h"
 #include "kernel/sched/sched.h"
 
 static long
@@ -49,6 +56,24 @@ zero_read(struct file *f, char __user *buf, size_t n, u64 *pos)
 	return (long)done;
 }
 
+static long
+full_write(struct file *f, const char __user *buf, size_t n, u64 *pos)
+{
+	return -ENOSPC;
+}
+
+static long
+random_read(struct file *f, char __user *buf, size_t n, u64 *pos)
+{
+	return random_read_user(buf, MIN(n, (size_t)MAX_RW_COUNT));
+}
+
+static unsigned
+random_poll(struct file *f, struct poll_table *pt)
+{
+	return POLLIN | POLLRDNORM | POLLOUT | POLLWRNORM;
+}
+
 static const struct file_operations null_fops = {
 	.read = null_read,
 	.write = null_write,
@@ -61,9 +86,25 @@ static const struct file_operations zero_fops = {
 	.llseek = null_llseek,
 };
 
+static const struct file_operations full_fops = {
+	.read = zero_read,
+	.write = full_write,
+	.llseek = null_llseek,
+};
+
+static const struct file_operations random_fops = {
+	.read = random_read,
+	.write = null_write,
+	.llseek = null_llseek,
+	.poll = random_poll,
+};
+
 void
 mem_devices_init(void)
 {
 	devfs_register("null", MKDEV(1, 3), &null_fops, NULL);
 	devfs_register("zero", MKDEV(1, 5), &zero_fops, NULL);
+	devfs_register("full", MKDEV(1, 7), &full_fops, NULL);
+	devfs_register("random", MKDEV(1, 8), &random_fops, NULL);
+	devfs_register("urandom", MKDEV(1, 9), &random_fops, NULL);
 }

@@ -138,6 +138,7 @@ vfs_init(void)
 	pipefs_sb = sb_alloc(&pipefs_type);
 	if (!root_sb || !pipefs_sb)
 		panic("vfs: no memory for the root file system");
+	anon_inode_init();
 	root_sb->max_pages = SB_PAGES_KNOB;
 	root_sb->mode = 0755;
 	struct inode *root = ramfs_new_inode(root_sb, S_IFDIR | 0755);

@@ -48,7 +48,9 @@ struct poll_chunk {
 	struct poll_entry e[POLL_CHUNK];
 };
 
-struct poll_table {
+/* poll's and select's table: the queues the task sleeps on. */
+struct poll_wait_table {
+	struct poll_table pt;
 	unsigned n; /* inline entries in use */
 	struct poll_entry inline_e[POLL_INLINE];
 	struct poll_chunk *chunks; /* once the inline ones are used up; newest first */
@@ -57,9 +59,12 @@ struct poll_table {
 	struct wait_entry self_we;
 };
 
+static void poll_queue_task(struct file *f, struct wait_queue *q, struct poll_table *table);
+
 static void
-poll_table_init(struct poll_table *pt)
+poll_table_init(struct poll_wait_table *pt)
 {
+	pt->pt.queue = poll_queue_task;
 	pt->n = 0;
 	pt->chunks = NULL;
 	pt->error = 0;
@@ -69,7 +74,7 @@ poll_table_init(struct poll_table *pt)
 }
 
 static struct poll_entry *
-poll_entry_new(struct poll_table *pt)
+poll_entry_new(struct poll_wait_table *pt)
 {
 	struct poll_chunk *c = pt->chunks;
 
@@ -89,8 +94,20 @@ poll_entry_new(struct poll_table *pt)
 void
 poll_wait(struct file *f, struct wait_queue *q, struct poll_table *pt)
 {
-	if (!pt)
-		return;
+	if (pt)
+		pt->queue(f, q, pt);
+}
+
+unsigned
+file_poll(struct file *f, struct poll_table *pt)
+{
+	return f->ops->poll ? f->ops->poll(f, pt) : DEFAULT_POLLMASK;
+}
+
+static void
+poll_queue_task(struct file *f, struct wait_queue *q, struct poll_table *table)
+{
+	struct poll_wait_table *pt = container_of(table, struct poll_wait_table, pt);
 	struct poll_entry *e = poll_entry_new(pt);
 	if (!e) {
 		pt->error = -ENOMEM;
@@ -111,7 +128,7 @@ poll_entry_done(struct poll_entry *e)
 
 /* Leaves every queue, drops the files, and marks the task running again. */
 static void
-poll_table_free(struct poll_table *pt)
+poll_table_free(struct poll_wait_table *pt)
 {
 	struct poll_chunk *c, *next;
 
@@ -134,7 +151,7 @@ poll_one(struct kernel_pollfd *pfd, struct poll_table *pt)
 	struct file *f = fd_get(pfd->fd);
 	if (!f)
 		return POLLNVAL;
-	unsigned mask = f->ops->poll ? f->ops->poll(f, pt) : DEFAULT_POLLMASK;
+	unsigned mask = file_poll(f, pt);
 	file_put(f);
 	return (short)(mask & ((u16)pfd->events | POLLERR | POLLHUP));
 }
@@ -168,14 +185,14 @@ static long
 poll_loop(long (*pass)(void *arg, struct poll_table *pt), void *arg, s64 *timeout_ns)
 {
 	u64 deadline = *timeout_ns > 0 ? ns_since_boot() + (u64)*timeout_ns : 0;
-	struct poll_table pt;
+	struct poll_wait_table pt;
 	long ret;
 
 	if (*timeout_ns == 0)
 		return pass(arg, NULL);
 	for (;;) {
 		poll_table_init(&pt);
-		ret = pass(arg, &pt);
+		ret = pass(arg, &pt.pt);
 		if (!ret && pt.error)
 			ret = pt.error;
 		else if (!ret && task_interrupted())
@@ -306,7 +323,7 @@ select_pass(void *arg, struct poll_table *pt)
 				return -EBADF;
 			unsigned mask = 0; /* an O_PATH file is never ready, as in Linux */
 			if (!(f->fmode & FMODE_PATH))
-				mask = f->ops->poll ? f->ops->poll(f, pt) : DEFAULT_POLLMASK;
+				mask = file_poll(f, pt);
 			file_put(f);
 			for (int s = 0; s < 3; s++) {
 				if ((a->want[s][w] & m) && (mask & select_mask[s])) {

@@ -4,7 +4,8 @@
  * policies at run time, A, B, A, B ... in one boot (docs/design.md, "Knobs,
  * not forks"); and
  * /proc/sys/kernel/{ostype,osrelease,version,hostname,domainname}, the
- * uname fields as Linux shows them there (read-only here); and
+ * uname fields as Linux shows them there (read-only here), pid_max
+ * (where pids wrap) and tainted (always 0: nothing taints rewind); and
  * /proc/sys/fs/pipe-{max-size,user-pages-soft,user-pages-hard}, root's to
  * set, as Linux's.
  *
@@ -19,6 +20,7 @@
 #include "fs/procfs_internal.h"
 #include "fs/pipe_accounting.h"
 #include "kernel/knobs.h"
+#include "kernel/process/process.h"
 #include "kernel/sys_info.h"
 #include "kernel/lib/string.h"
 #include "kernel/lib/vsprintf.h"
@@ -103,11 +105,27 @@ UTS_FILE(show_version, version)
 UTS_FILE(show_hostname, nodename)
 UTS_FILE(show_domainname, domainname)
 
+static int
+show_pid_max(struct procbuf *b, union proc_arg arg)
+{
+	procbuf_printf(b, "%d\n", PID_MAX);
+	return 0;
+}
+
+static int
+show_tainted(struct procbuf *b, union proc_arg arg)
+{
+	procbuf_printf(b, "0\n");
+	return 0;
+}
+
 static const struct proc_entry kernel_entries[] = {
 	{ .name = "domainname", .mode = S_IFREG | 0444, .show = show_domainname },
 	{ .name = "hostname", .mode = S_IFREG | 0444, .show = show_hostname },
 	{ .name = "osrelease", .mode = S_IFREG | 0444, .show = show_osrelease },
 	{ .name = "ostype", .mode = S_IFREG | 0444, .show = show_ostype },
+	{ .name = "pid_max", .mode = S_IFREG | 0444, .show = show_pid_max },
+	{ .name = "tainted", .mode = S_IFREG | 0444, .show = show_tainted },
 	{ .name = "version", .mode = S_IFREG | 0444, .show = show_version },
 };
 

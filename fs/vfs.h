@@ -370,6 +370,8 @@ struct file_operations {
 	void (*release)(struct file *f);
 	/* mmap: page index of the file with a reference, as file_get_page (fs.h). */
 	struct page *(*get_page)(struct file *f, u64 index);
+	/* A nameless file's kind, "[eventpoll]": /proc/<pid>/fd shows "anon_inode:[eventpoll]". */
+	const char *name;
 };
 
 struct file {
@@ -382,6 +384,7 @@ struct file {
 	struct dentry *dentry; /* referenced; NULL for pipes */
 	const struct file_operations *ops;
 	void *private;
+	struct list_head epitems; /* the epoll instances watching it (fs/eventpoll.c) */
 };
 
 /* A new file on inode (and dentry, may be NULL), taking references on both. */
@@ -394,6 +397,25 @@ struct file *file_alloc(struct inode *inode, struct dentry *dentry, u32 flags);
 int file_open_dentry(struct dentry *d, u32 flags, bool permitted, struct file **out);
 /* open(2) on a kernel path: creates with exactly mode (no umask) for O_CREAT. */
 int file_open_at(int dirfd, const char *path, u32 flags, u32 mode, struct file **out);
+
+/* ---- files with no name (fs/anon_inode.c) ------------------------------- */
+
+extern struct super_block *anon_inode_sb;
+/* Makes the instance and its one inode (vfs_init). */
+void anon_inode_init(void);
+/* A new nameless file as below, referenced, not yet in the fd table; NULL when memory is short. */
+struct file *anon_inode_getfile(const struct file_operations *fops, void *priv, u32 flags);
+/*
+ * A new fd for a nameless file with operations fops and private data priv:
+ * flags' access mode and O_NONBLOCK go to the file, O_CLOEXEC to the fd.
+ * The fd, or -errno and priv is still the caller's to free.
+ */
+int anon_inode_getfd(const struct file_operations *fops, void *priv, u32 flags);
+
+/* ---- epoll (fs/eventpoll.c) ---------------------------------------------- */
+
+/* f's last reference is gone: every epoll instance watching it forgets it (file_put). */
+void eventpoll_release(struct file *f);
 
 /* ---- fd tables (fs/fdtable.c) -------------------------------------------- */
 
@@ -533,8 +555,20 @@ s64 dir_llseek(struct file *f, s64 off, int whence);
 
 /* ---- poll (fs/poll.c) ---------------------------------------------------- */
 
-/* Called by a poll op for each queue whose wake-up may change its mask. */
+/*
+ * What a poll op is asked with: queue is called for each wait queue whose
+ * wake-up may change the file's mask. poll and select queue the sleeping
+ * task (fs/poll.c); epoll hooks a wake function that marks the file ready
+ * (fs/eventpoll.c), as Linux's poll_table and its _qproc.
+ */
+struct poll_table {
+	void (*queue)(struct file *f, struct wait_queue *q, struct poll_table *pt);
+};
+
+/* Called by a poll op for each queue whose wake-up may change its mask (pt may be NULL). */
 void poll_wait(struct file *f, struct wait_queue *q, struct poll_table *pt);
+/* The mask f is ready with now (no poll op: readable and writable, as in Linux). */
+unsigned file_poll(struct file *f, struct poll_table *pt);
 
 /* ---- file-system instances (fs/super.c) ---------------------------------- */
 

@@ -76,22 +76,19 @@ get_random_bytes(void *buf, size_t n)
 	}
 }
 
-SYSCALL3(getrandom, void __user *, ubuf, size_t, len, unsigned, flags)
+long
+random_read_user(void __user *ubuf, size_t len)
 {
 	u8 chunk[256];
 	size_t done = 0;
 
-	if (flags & ~(GRND_NONBLOCK | GRND_RANDOM))
-		return -EINVAL;
-	if (len > 0x1ffffff)
-		len = 0x1ffffff; /* Linux caps one call at 32 MiB - 1 */
 	while (done < len) {
 		size_t k = MIN(len - done, sizeof(chunk));
 		get_random_bytes(chunk, k);
 		if (copy_to_user((u8 __user *)ubuf + done, chunk, k))
 			return done ? (long)done : -EFAULT;
 		done += k;
-		/* Up to 32 MiB: at each page a signal cuts it short (as Linux), and others may run. */
+		/* At each page a signal cuts it short (as Linux), and others may run. */
 		if (done < len && done % PAGE_SIZE == 0) {
 			if (signal_pending())
 				break;
@@ -99,4 +96,13 @@ SYSCALL3(getrandom, void __user *, ubuf, size_t, len, unsigned, flags)
 		}
 	}
 	return (long)done;
+}
+
+SYSCALL3(getrandom, void __user *, ubuf, size_t, len, unsigned, flags)
+{
+	if (flags & ~(GRND_NONBLOCK | GRND_RANDOM))
+		return -EINVAL;
+	if (len > 0x1ffffff)
+		len = 0x1ffffff; /* Linux caps one call at 32 MiB - 1 */
+	return random_read_user(ubuf, len);
 }

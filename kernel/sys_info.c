@@ -38,8 +38,8 @@ uname_fill(struct kernel_utsname *u)
 	memset(u, 0, sizeof(*u));
 	copy_field(u->sysname, "rewind", __NEW_UTS_LEN + 1);
 	copy_field(u->nodename, "rewind", __NEW_UTS_LEN + 1);
-	copy_field(u->release, REWIND_VERSION, __NEW_UTS_LEN + 1);
-	copy_field(u->version, "#1 SMP " KERNEL_BUILD_NAME, __NEW_UTS_LEN + 1);
+	copy_field(u->release, LINUX_ABI_RELEASE, __NEW_UTS_LEN + 1);
+	copy_field(u->version, "#1 SMP " REWIND_VERSION " " KERNEL_BUILD_NAME, __NEW_UTS_LEN + 1);
 	copy_field(u->machine, "x86_64", __NEW_UTS_LEN + 1);
 	copy_field(u->domainname, "(none)", __NEW_UTS_LEN + 1);
 }

@@ -48,5 +48,6 @@
 #define EOPNOTSUPP   95
 #define EAFNOSUPPORT 97
 #define ETIMEDOUT    110
+#define ECANCELED    125
 
 #endif

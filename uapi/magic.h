@@ -6,9 +6,10 @@
 #ifndef REWIND_UAPI_MAGIC_H
 #define REWIND_UAPI_MAGIC_H
 
-#define TMPFS_MAGIC	 0x01021994 /* tmpfs, and Linux's rootfs and devtmpfs */
-#define PROC_SUPER_MAGIC 0x9fa0
-#define PIPEFS_MAGIC	 0x50495045
-#define RAMFS_MAGIC	 0x858458f6
+#define TMPFS_MAGIC	    0x01021994 /* tmpfs, and Linux's rootfs and devtmpfs */
+#define PROC_SUPER_MAGIC    0x9fa0
+#define PIPEFS_MAGIC	    0x50495045
+#define RAMFS_MAGIC	    0x858458f6
+#define ANON_INODE_FS_MAGIC 0x09041934
 
 #endif

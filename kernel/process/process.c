@@ -46,8 +46,6 @@
 #include "mm/vm.h"
 #include "uapi/wait.h"
 
-#define PID_MAX 4194304 /* Linux's pid_max limit on 64-bit */
-
 struct list_head all_tasks = LIST_HEAD_INIT(all_tasks);
 static struct list_head dead_threads = LIST_HEAD_INIT(dead_threads);
 struct spinlock tasks_lock = SPINLOCK_INIT("tasks");

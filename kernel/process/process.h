@@ -8,6 +8,9 @@
 #include "kernel/process/task.h"
 #include "uapi/sched.h" /* the clone flags */
 
+/* Pids go up to PID_MAX - 1, then wrap (/proc/sys/kernel/pid_max): Linux's limit on 64-bit. */
+#define PID_MAX 4194304
+
 /* Frees exited threads, and processes whose parent wants no zombie, once their CPU has left their stack. */
 void reap_dead_threads(void);
 /* Gives t a pid (its own tgid), links it under parent (NULL: none) and into all_tasks. */

@@ -19,6 +19,7 @@ prepare_to_wait(struct wait_queue *q, struct wait_entry *e)
 	u64 flags = spin_lock_irqsave(&q->lock);
 
 	e->task = current();
+	e->func = NULL;
 	if (list_empty(&e->link))
 		list_add_tail(&e->link, &q->waiters);
 	set_current_sleeping();
@@ -36,13 +37,38 @@ finish_wait(struct wait_queue *q, struct wait_entry *e)
 }
 
 void
+add_wait_queue_func(struct wait_queue *q, struct wait_entry *e, wake_func_t func)
+{
+	u64 flags = spin_lock_irqsave(&q->lock);
+
+	e->task = NULL;
+	e->func = func;
+	list_add_tail(&e->link, &q->waiters);
+	spin_unlock_irqrestore(&q->lock, flags);
+}
+
+void
+remove_wait_queue(struct wait_queue *q, struct wait_entry *e)
+{
+	u64 flags = spin_lock_irqsave(&q->lock);
+
+	list_del(&e->link);
+	spin_unlock_irqrestore(&q->lock, flags);
+}
+
+void
 wake_up_all(struct wait_queue *q)
 {
 	u64 flags = spin_lock_irqsave(&q->lock);
 	struct list_head *pos;
 
-	list_for_each(pos, &q->waiters)
-		wake_up_task(list_entry(pos, struct wait_entry, link)->task);
+	list_for_each(pos, &q->waiters) {
+		struct wait_entry *e = list_entry(pos, struct wait_entry, link);
+		if (e->func)
+			e->func(e);
+		else
+			wake_up_task(e->task);
+	}
 	spin_unlock_irqrestore(&q->lock, flags);
 }
 

@@ -6,6 +6,12 @@
  * wakes the queue. Whichever order the two CPUs run in, the sleeper either
  * sees the new condition or is woken after it went to sleep: no lost
  * wake-ups. wait_event() packages that loop.
+ *
+ * An entry may instead carry a wake function (add_wait_queue_func): a
+ * wake-up then calls it, under the queue's lock with interrupts off, in
+ * place of waking a task. That is how an epoll instance hears from the
+ * files it watches without a task sleeping on each (fs/eventpoll.c), as
+ * Linux's wait_queue_entry.func.
  */
 #ifndef REWIND_WAIT_H
 #define REWIND_WAIT_H
@@ -22,13 +28,19 @@ struct wait_queue {
 	struct list_head waiters; /* of struct wait_entry */
 };
 
+struct wait_entry;
+/* Called by a wake-up in place of waking e->task (under the queue's lock, interrupts off). */
+typedef void (*wake_func_t)(struct wait_entry *e);
+
 struct wait_entry {
 	struct list_head link;
 	struct task *task;
+	wake_func_t func; /* NULL: wake task */
 };
 
 /* A wait entry must start unlinked: WAIT_ENTRY(e) declares one. */
-#define WAIT_ENTRY(e) struct wait_entry e = { .link = LIST_HEAD_INIT(e.link), .task = NULL }
+#define WAIT_ENTRY(e) \
+	struct wait_entry e = { .link = LIST_HEAD_INIT(e.link), .task = NULL, .func = NULL }
 
 /* clang-format off */
 #define WAIT_QUEUE_INIT(q) { .lock = SPINLOCK_INIT("waitq"), .waiters = LIST_HEAD_INIT((q).waiters) }
@@ -39,7 +51,11 @@ void wait_queue_init(struct wait_queue *q);
 void prepare_to_wait(struct wait_queue *q, struct wait_entry *e);
 /* Takes the current task off the queue and marks it running. */
 void finish_wait(struct wait_queue *q, struct wait_entry *e);
-/* Wakes every task on the queue. */
+/* Queues e with wake function func, leaving the current task's state alone. */
+void add_wait_queue_func(struct wait_queue *q, struct wait_entry *e, wake_func_t func);
+/* Takes e off q: once it returns, no wake-up of q is calling e's function. */
+void remove_wait_queue(struct wait_queue *q, struct wait_entry *e);
+/* Wakes every task on the queue and calls every wake function. */
 void wake_up_all(struct wait_queue *q);
 /* Whether the current task has a reason to stop sleeping early (a signal, or being killed). */
 bool task_interrupted(void);

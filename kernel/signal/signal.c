@@ -77,11 +77,19 @@ sighand_alloc(void)
 	if (sh) {
 		sh->refs = 1;
 		spin_lock_init(&sh->lock, "sighand");
+		wait_queue_init(&sh->signalfd_wq);
 	}
 	return sh;
 }
 
-static void
+struct sighand *
+sighand_get(struct sighand *sh)
+{
+	__atomic_add_fetch(&sh->refs, 1, __ATOMIC_RELAXED);
+	return sh;
+}
+
+void
 sighand_put(struct sighand *sh)
 {
 	if (__atomic_sub_fetch(&sh->refs, 1, __ATOMIC_ACQ_REL) == 0)
@@ -321,7 +329,7 @@ send_signal(struct task *t, const struct kernel_siginfo *info, bool whole_proces
 {
 	struct task *leader = t->group_leader;
 	int sig = info->signo, err = 0;
-	bool continued = false;
+	bool continued = false, queued = false;
 
 	if (!t->sighand || leader->group_exiting || !leader->live_threads)
 		return 0; /* a kernel thread, or a process on its way out: nothing to do */
@@ -344,6 +352,7 @@ send_signal(struct task *t, const struct kernel_siginfo *info, bool whole_proces
 	} else if ((err = pending_add(p, info)) != 0) {
 		goto out;
 	}
+	queued = true;
 	struct task *target = whole_process ? pick_thread(leader, sig) : t;
 	if (!target || !wants_signal(target, sig))
 		goto out; /* pending until a thread unblocks it */
@@ -353,6 +362,8 @@ send_signal(struct task *t, const struct kernel_siginfo *info, bool whole_proces
 		signal_wake(target);
 out:
 	sighand_unlock(t, flags);
+	if (queued)
+		wake_up_all(&t->sighand->signalfd_wq); /* a signalfd may read it (signalfd.c) */
 	if (continued)
 		stop_notify_continued(leader);
 	return err;

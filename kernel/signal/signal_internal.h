@@ -8,6 +8,7 @@
 
 #include "kernel/signal/signal.h"
 #include "kernel/process/task.h"
+#include "kernel/sched/wait.h"
 #include "locking/spinlock.h"
 
 /* SIGKILL and SIGSTOP: no handler, never blocked. */
@@ -22,7 +23,12 @@ struct sighand {
 	int refs; /* atomic */
 	struct spinlock lock;
 	struct kernel_sigaction action[_NSIG];
+	struct wait_queue signalfd_wq; /* woken by every signal queued (signalfd.c) */
 };
+
+/* A reference that keeps sh (and its signalfd_wq) alive; sighand_put drops it. */
+struct sighand *sighand_get(struct sighand *sh);
+void sighand_put(struct sighand *sh);
 
 static inline u64
 sighand_lock(struct task *t)

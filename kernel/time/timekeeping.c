@@ -22,6 +22,7 @@
 #include "kernel/vdso/vvar.h"
 #include "drivers/lapic.h"
 #include "drivers/rtc.h"
+#include "fs/fs.h" /* timerfd_clock_was_set */
 #include "locking/spinlock.h"
 
 KNOB_ENUM(clocksource_choice, "clocksource", 0, true,
@@ -203,6 +204,7 @@ timekeeping_set_realtime(u64 ns)
 	vvar_publish();
 	seq_write_end(&tk_seq);
 	spin_unlock_irqrestore(&tk_lock, flags);
+	timerfd_clock_was_set();
 }
 
 void

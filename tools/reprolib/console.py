@@ -178,7 +178,9 @@ def parse(text):
             if result is None:
                 log.garbled.append(line)
             else:
-                log.release = log.release or result["variant"].get("release")
+                # rewind's revision (its release is the Linux ABI level), or Linux's release
+                log.release = (log.release or result["variant"].get("revision")
+                               or result["variant"].get("release"))
                 (log.step(current).results if current is not None else log.outside).append(result)
         elif "@meta" in line:
             meta = parse_meta(line)

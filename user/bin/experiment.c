@@ -47,7 +47,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -882,8 +881,7 @@ print_table(FILE *out, const struct experiment *e)
 static void
 print_machine(FILE *out, const struct ground *g)
 {
-	char line[256], model[128] = "unknown CPU", build[MAX_NAME];
-	struct utsname u;
+	char line[256], model[128] = "unknown CPU", build[MAX_NAME], revision[MAX_NAME] = "?";
 	FILE *f = fopen("/proc/cpuinfo", "r");
 
 	while (f && fgets(line, sizeof(line), f)) {
@@ -896,14 +894,13 @@ print_machine(FILE *out, const struct ground *g)
 	}
 	if (f)
 		fclose(f);
-	if (uname(&u) < 0)
-		strcpy(u.release, "?");
+	bench_kernel_revision(revision, sizeof(revision));
 	bench_kernel_build(build, sizeof(build));
 	fprintf(out, "ground: %s%s%s%s - the figures measure %s\n", g->name,
 		g->signature[0] ? " (cpuid '" : "", g->signature, g->signature[0] ? "')" : "",
 		g->what);
 	fprintf(out, "machine: %.60s, %ld CPUs, rewind %s, kernel build %s\n", model,
-		sysconf(_SC_NPROCESSORS_ONLN), u.release, build);
+		sysconf(_SC_NPROCESSORS_ONLN), revision, build);
 }
 
 /* The summary table, into a buffer: its rows are counted before it is shown. */

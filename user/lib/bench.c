@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,15 +143,37 @@ print_meta(void)
 	       bench, model, hypervisor, sysconf(_SC_NPROCESSORS_ONLN), mhz, build);
 }
 
+/* The release is the same for every rewind kernel, so the revision is what tells them apart. */
+bool
+bench_kernel_revision(char *out, size_t size)
+{
+	struct utsname u;
+
+	if (uname(&u) != 0 || strcmp(u.sysname, "rewind") != 0)
+		return false;
+	const char *end = strrchr(u.version, ' ');
+	const char *start = end;
+	if (!end)
+		return false;
+	while (start > u.version && start[-1] != ' ')
+		start--;
+	snprintf(out, size, "%.*s", (int)(end - start), start);
+	return start > u.version;
+}
+
 static void
 build_variant(void)
 {
 	struct utsname u;
+	char revision[65];
 
 	if (uname(&u) != 0)
 		strcpy(u.sysname, "unknown");
 	snprintf(variant, sizeof(variant), "{\"os\":\"%s\",\"release\":\"%s\"", u.sysname,
 		 u.release);
+	if (bench_kernel_revision(revision, sizeof(revision)))
+		snprintf(variant + strlen(variant), sizeof(variant) - strlen(variant),
+			 ",\"revision\":\"%s\"", revision);
 	append_knobs(variant, sizeof(variant) - 1);
 	strcat(variant, "}");
 }

@@ -20,6 +20,7 @@
 #ifndef USER_BENCH_H
 #define USER_BENCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -61,6 +62,12 @@ int bench_on_rewind(void);
  * "pv30" (the Makefile's trees); elsewhere the system's name ("linux").
  */
 void bench_kernel_build(char *out, size_t size);
+/*
+ * rewind's git revision, the word before the build in uname's version
+ * ("#1 SMP d888c24 nopv"; the release is the Linux ABI level, 6.1.0):
+ * false on another kernel.
+ */
+bool bench_kernel_revision(char *out, size_t size);
 /*
  * Sets a rewind knob at run time (/proc/sys/rewind/NAME) and refreshes the
  * variant every later result carries; -1 if there is no such knob (Linux)

@@ -21,6 +21,8 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -135,7 +137,10 @@ setup_paths(const char *sandbox)
 		paths[n] = storage[0];
 }
 
-/* The pool: files, a directory, both ends of a pipe (non-blocking, so reads do not hang), devices. */
+/*
+ * The pool: files, a directory, both ends of a pipe (non-blocking, so reads
+ * do not hang), devices, an epoll instance, an eventfd (non-blocking too).
+ */
 static void
 setup_fds(void)
 {
@@ -152,6 +157,8 @@ setup_fds(void)
 	fds[n++] = open("/dev/null", O_RDWR);
 	fds[n++] = open("/dev/zero", O_RDONLY);
 	fds[n++] = open("/proc/self/status", O_RDONLY);
+	fds[n++] = epoll_create1(0);
+	fds[n++] = eventfd(1, EFD_NONBLOCK);
 	while (n < NFDS)
 		fds[n++] = -1;
 	write(fds[0], "sysfuzz", 7);

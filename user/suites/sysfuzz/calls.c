@@ -48,12 +48,19 @@ has(const char *s, const char *word)
 	return strstr(s, word) != NULL;
 }
 
+static bool
+ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), t = strlen(tail);
+
+	return n >= t && strcmp(s + n - t, tail) == 0;
+}
+
 /* From the argument's name first (it says what the value means), then its type. */
 static enum arg_kind
 kind_of(const char *call, const char *type, const char *name)
 {
-	if (strcmp(name, "fd") == 0 || has(name, "dirfd") || strcmp(name, "oldfd") == 0 ||
-	    strcmp(name, "newfd") == 0)
+	if (ends_with(name, "fd")) /* fd, olddirfd, epfd, in_fd ... */
 		return ARG_FD;
 	if (strcmp(name, "pid") == 0 || strcmp(name, "tid") == 0 || strcmp(name, "tgid") == 0)
 		return ARG_PID;
@@ -71,7 +78,7 @@ kind_of(const char *call, const char *type, const char *name)
 	if (has(name, "addr") || strcmp(call, "brk") == 0)
 		return ARG_ADDRESS;
 	if (has(name, "len") || has(name, "size") || has(name, "count") || strcmp(name, "n") == 0 ||
-	    has(type, "size_t"))
+	    has(name, "maxevents") || has(type, "size_t"))
 		return ARG_SIZE;
 	return ARG_INT;
 }

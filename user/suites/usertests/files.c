@@ -11,10 +11,12 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/vfs.h>
 #include <sys/time.h>
@@ -527,6 +529,42 @@ TEST(dev_null_zero)
 	CHECK(read(zero, buf, sizeof(buf)) == sizeof(buf));
 	CHECK(all_bytes(buf, sizeof(buf), 0));
 	CHECK(write(zero, buf, sizeof(buf)) == sizeof(buf));
+}
+
+/* The device numbers of Linux's memory devices (drivers/char/mem.c). */
+static void
+check_mem_device(const char *path, unsigned minor)
+{
+	struct stat st;
+
+	EXPECT_OK(stat(path, &st));
+	CHECK(S_ISCHR(st.st_mode) && (st.st_mode & 0777) == 0666);
+	CHECK(major(st.st_rdev) == 1 && minor(st.st_rdev) == minor);
+}
+
+TEST(dev_full_random)
+{
+	unsigned char a[64], b[64];
+	int full = EXPECT_OK(open("/dev/full", O_RDWR));
+
+	check_mem_device("/dev/full", 7);
+	check_mem_device("/dev/random", 8);
+	check_mem_device("/dev/urandom", 9);
+	memset(a, 0xff, sizeof(a));
+	CHECK(read(full, a, sizeof(a)) == sizeof(a) && all_bytes(a, sizeof(a), 0));
+	EXPECT_ERR(ENOSPC, write(full, a, 1));
+	CHECK(lseek(full, 100, SEEK_SET) == 0);
+	/* Two reads of random bytes differ; writing is allowed and changes nothing visible. */
+	int urandom = EXPECT_OK(open("/dev/urandom", O_RDWR));
+	int random = EXPECT_OK(open("/dev/random", O_RDONLY | O_NONBLOCK));
+	CHECK(read(urandom, a, sizeof(a)) == sizeof(a));
+	CHECK(read(random, b, sizeof(b)) == sizeof(b));
+	CHECK(memcmp(a, b, sizeof(a)) != 0);
+	CHECK(write(urandom, "seed", 4) == 4);
+	EXPECT_ERR(EFAULT, read(urandom, (void *)8, 16));
+	/* Always ready: poll says so at once. */
+	struct pollfd pfd = { .fd = random, .events = POLLIN };
+	CHECK(poll(&pfd, 1, 0) == 1 && pfd.revents == POLLIN);
 }
 
 /* /etc/usertests.dat is made by user/user.mk: 300 numbered lines. */

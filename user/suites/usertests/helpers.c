@@ -6,6 +6,7 @@
 
 #include <fcntl.h>
 #include <stdio.h>
+#include <time.h>
 #include <unistd.h>
 
 const unsigned long bad_addrs[NBAD] = {
@@ -85,4 +86,31 @@ as_nobody(void (*check)(const char *), const char *arg)
 		_exit(0);
 	}
 	expect_exited(wait_status(pid), 0, "the checks as nobody");
+}
+
+pid_t
+run_later(void (*action)(long arg), long arg)
+{
+	pid_t pid = xfork();
+
+	if (pid == 0) {
+		struct timespec ts = { 0, 50 * 1000000 };
+
+		nanosleep(&ts, NULL);
+		action(arg);
+		_exit(0);
+	}
+	return pid;
+}
+
+static void
+write_w(long fd)
+{
+	write((int)fd, "w", 1);
+}
+
+pid_t
+write_later(int fd)
+{
+	return run_later(write_w, fd);
 }

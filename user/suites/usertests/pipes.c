@@ -150,22 +150,6 @@ TEST(poll_pipe)
 	EXPECT_ERR(EINVAL, syscall(SYS_poll, f, 1L << 30, 0));
 }
 
-/* A child that writes "w" to fd 50 ms from now, to wake a waiting reader. */
-static pid_t
-write_later(int fd)
-{
-	pid_t pid = xfork();
-
-	if (pid == 0) {
-		struct timespec ts = { 0, 50 * 1000000 };
-
-		nanosleep(&ts, NULL);
-		write(fd, "w", 1);
-		_exit(0);
-	}
-	return pid;
-}
-
 TEST(poll_wakeup)
 {
 	int p[2];

@@ -438,6 +438,20 @@ TEST(proc_sys_kernel_uname)
 	}
 }
 
+/* pid_max: where pids wrap, above any pid in use; tainted: a number (0 on rewind). */
+TEST(proc_sys_kernel_pid_max_tainted)
+{
+	char text[32];
+	long pid_max, tainted;
+
+	CHECK(read_text_file("/proc/sys/kernel/pid_max", text, sizeof(text)) > 0);
+	CHECK(sscanf(text, "%ld", &pid_max) == 1 && pid_max > getpid() && pid_max <= 4194304);
+	CHECK(read_text_file("/proc/sys/kernel/tainted", text, sizeof(text)) > 0);
+	CHECK(sscanf(text, "%ld", &tainted) == 1 && tainted >= 0);
+	if (on_rewind())
+		CHECK(tainted == 0);
+}
+
 /*
  * Kernel controls are root's: a process that gave up root may not open a
  * sysctl (or one of rewind's knobs, lockstat, profile) for writing - a

@@ -145,6 +145,12 @@ TEST(uname)
 	EXPECT_OK(uname(&u));
 	CHECK(u.sysname[0] && u.release[0] && u.version[0]);
 	CHECK(strcmp(u.machine, "x86_64") == 0);
+	/* The release starts N.N.N, as programs parsing it (LTP's tst_kvercmp) expect. */
+	unsigned major, minor, patch;
+	int used = 0;
+	CHECK(sscanf(u.release, "%u.%u.%u%n", &major, &minor, &patch, &used) == 3 && used > 0);
+	CHECK(u.release[used] == '\0' || u.release[used] == '-' || u.release[used] == '+');
+	CHECK(major >= 3); /* older than any kernel a current libc would run on */
 }
 
 /* The auxiliary vector the kernel put on our initial stack. */

@@ -40,6 +40,11 @@ bool all_bytes(const void *p, size_t len, unsigned char c);
 /* A timeval in microseconds. */
 long long tv_us(struct timeval tv);
 
+/* A child that runs action(arg) 50 ms from now, to wake a waiting parent; its pid. */
+pid_t run_later(void (*action)(long arg), long arg);
+/* A child that writes "w" to fd 50 ms from now, to wake a waiting reader (pipes, epoll). */
+pid_t write_later(int fd);
+
 /* User and group nobody: what a test that needs an unprivileged process becomes. */
 #define NOBODY_ID 65534
 /* Runs check(arg) in a child that has become user and group nobody; it must exit 0. */
