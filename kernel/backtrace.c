@@ -4,7 +4,11 @@
  * The walk trusts nothing: every frame is read with a fault-tolerant probe,
  * and it stops at a NULL or misaligned rbp, at a frame that does not move up
  * the stack, or at a return address outside kernel text (the entry code
- * starts each stack with rbp = 0).
+ * starts each stack with rbp = 0). The bounded walk (the profiler's, in NMI
+ * context) reads nothing outside the kernel stack that holds rsp: the
+ * frameless-caller test once read the frame at a user rbp, and the page
+ * fault it took inside the NMI crashed the kernel (docs/profiler.md,
+ * "Faults in the NMI").
  */
 #include "kernel/backtrace.h"
 #include "kernel/ksyms.h"
@@ -61,10 +65,13 @@ call_target(u64 ret)
  *    only if it returns from a call to this very function, and not if the
  *    frame at rbp holds the same address (the function has its frame and
  *    keeps a copy of its return address, as the spinlock debugging does).
- * Reads only [rsp, hi).
+ * Reads only [rsp, hi), and the frame at rbp only when it lies in [lo, hi):
+ * an NMI may land where rbp still holds the user's frame pointer (the entry
+ * and exit paths), and a read of user memory from NMI context is the fault
+ * docs/profiler.md's "Faults in the NMI" tells of.
  */
 static u64
-caller_before_frame(u64 rip, u64 rsp, u64 rbp, u64 hi)
+caller_before_frame(u64 rip, u64 rsp, u64 rbp, u64 lo, u64 hi)
 {
 	u64 off = 0, ret = 0, framed_ret = 0;
 
@@ -87,8 +94,8 @@ caller_before_frame(u64 rip, u64 rsp, u64 rbp, u64 hi)
 	for (u64 at = rsp; at + 8 <= end; at += 8) {
 		if (probe_read_u64((void *)at, &ret) || call_target(ret) != rip - off)
 			continue;
-		if (rbp + 16 <= hi && !probe_read_u64((void *)(rbp + 8), &framed_ret) &&
-		    framed_ret == ret)
+		if (rbp >= lo && rbp + 16 <= hi &&
+		    !probe_read_u64((void *)(rbp + 8), &framed_ret) && framed_ret == ret)
 			return 0;
 		return ret;
 	}
@@ -124,7 +131,7 @@ backtrace_collect(u64 rip, u64 rsp, u64 rbp, u64 *pcs, int max)
 
 	if (n < max)
 		pcs[n++] = rip;
-	u64 caller = caller_before_frame(rip, rsp, rbp, ~0ul - 16);
+	u64 caller = caller_before_frame(rip, rsp, rbp, 0, ~0ul - 16);
 	if (caller && n < max)
 		pcs[n++] = caller;
 	return walk_frames(rbp, DIRECT_MAP_BASE, ~0ul, pcs, n, max);
@@ -140,7 +147,7 @@ backtrace_collect_bounded(u64 rip, u64 rsp, u64 rbp, u64 *pcs, int max)
 		pcs[n++] = rip;
 	if (!is_kernel_text(rip) || !kstack_bounds(rsp, &lo, &hi) || rsp + 16 > hi)
 		return n;
-	u64 caller = caller_before_frame(rip, rsp, rbp, hi);
+	u64 caller = caller_before_frame(rip, rsp, rbp, lo, hi);
 	if (caller && n < max)
 		pcs[n++] = caller;
 	return walk_frames(rbp, lo, hi, pcs, n, max);

@@ -5,7 +5,8 @@
 ; frame; and the two ways out, iretq and sysret. The C side of each entry
 ; from user mode is kernel/x86/entry.c, which also decides which way out a
 ; return takes: every entry calls C, then leaves by sysret when C returned
-; 1, else by iretq.
+; 1, else by iretq - but for an exception inside the NMI handler, which
+; must not unblock NMIs before the NMI's own iretq (return_within_nmi).
 ;
 ; GS: the kernel runs with its per-CPU pointer in the GS base; user mode has
 ; its own. An entry from user mode (CS RPL 3) does swapgs on the way in and
@@ -113,9 +114,10 @@ trap_entry:
 	cld
 	CLEAR_AC
 	mov rdi, rsp
-	call trap_dispatch		; returns 1 to leave by sysret (a user-mode trap only)
-	test eax, eax
-	jnz sysret_return
+	call trap_dispatch		; enum trap_exit: 0 iretq, 1 sysret, 2 within an NMI
+	cmp eax, 1
+	je sysret_return
+	ja return_within_nmi
 global trap_return
 trap_return:
 	DISABLE_INTERRUPTS		; from here to iretq: no interrupt may see a user GS
@@ -126,6 +128,31 @@ trap_return:
 .to_kernel:
 	add rsp, 16			; vector and error code
 	INTERRUPT_RETURN
+
+; An exception taken inside the NMI handler (a probe's fault, a #DB) goes
+; back into it without iretq: iretq would unblock NMIs, and the next NMI,
+; arriving on the same IST stack while this one still runs there, would
+; write its frame over the running one's (Linux's "NMI nesting" problem,
+; kernel/x86/traps.c). Same privilege, same stack: rip and rflags go just
+; below the interrupted rsp (the kernel has no red zone), then popfq; ret.
+; Those two words may overlap the frame's ss and rsp, so rsp is read first
+; and the target kept in the error code's slot.
+return_within_nmi:
+	RESTORE_REGS
+	push rax
+	push rbx			; now: rbx rax vector error rip cs rflags rsp ss
+	mov rax, [rsp + 56]		; the interrupted rsp
+	sub rax, 16
+	mov rbx, [rsp + 32]		; rip
+	mov [rax + 8], rbx
+	mov rbx, [rsp + 48]		; rflags
+	mov [rax], rbx
+	mov [rsp + 24], rax
+	pop rbx
+	pop rax
+	mov rsp, [rsp + 8]
+	popfq
+	ret
 
 paranoid_entry:
 	SAVE_REGS

@@ -69,8 +69,9 @@ struct cpu {
 	struct tss tss __aligned(16);
 	struct expected_trap *expected_trap; /* armed by a self-test, see traps.h */
 	u32 pagefault_disabled; /* nonzero: a uaccess fault fails, never sleeps (uaccess.h) */
-	u64 ticks;		/* local timer interrupts */
-	u64 irqs;		/* interrupts taken, all vectors */
+	bool in_nmi;	    /* running the NMI handler: NMIs blocked until its iretq (traps.c) */
+	u64 ticks;	    /* local timer interrupts */
+	u64 irqs;	    /* interrupts taken, all vectors */
 	u32 timer_nmi_rate; /* LAPIC timer NMIs per second; 0: the timer is the tick (lapic.h) */
 	u32 tick_credit;    /* NMI mode: hz per NMI, one tick each time it reaches the rate */
 	u64 next_tick_tsc;  /* highres: when the next tick is due (TSC) */

@@ -11,6 +11,16 @@
  * table resumes at its fixup; anything else is fatal: die() prints the
  * exception, the decoded error code, CR2, every register and a symbolized
  * backtrace, stops all CPUs and halts (or ends QEMU under test).
+ *
+ * NMI context (the profiler's stack walk runs there) is kept apart, as
+ * Linux keeps it: page faults are disabled, so that a probe of user memory
+ * fails through its fixup instead of paging in under the interrupted
+ * task's locks; an exception taken inside the handler returns without
+ * iretq (TRAP_EXIT_WITHIN_NMI), because iretq unblocks NMIs and the next
+ * one would overwrite the running one's frame on the shared IST stack; and
+ * CR2 is put back for a #PF handler the NMI interrupted. Until Dec 5 all
+ * three happened at once in a profiled lat_mmap_lite: a #GP on iretq with a
+ * garbage CS (docs/profiler.md, "Faults in the NMI").
  */
 #include "kernel/x86/traps.h"
 #include "kernel/backtrace.h"
@@ -246,7 +256,7 @@ die(struct trap_frame *f, const char *why)
  * line, which is reported.
  */
 static void
-nmi(struct trap_frame *f)
+nmi_handle(struct trap_frame *f)
 {
 	if (panic_in_progress()) {
 		if (panic_on_this_cpu())
@@ -260,6 +270,28 @@ nmi(struct trap_frame *f)
 	if (profile_nmi(f))
 		return;
 	pr_warn("NMI on CPU %u at rip %#lx (port 0x61 = %#x)\n", this_cpu()->id, f->rip, inb(0x61));
+}
+
+/*
+ * NMI context, as Linux keeps it (see the header): page faults disabled, so
+ * that a fault on user memory fails through its fixup instead of paging in
+ * under whatever lock the interrupted code holds; in_nmi, so that an
+ * exception taken here returns without iretq; and CR2 as it was, for a #PF
+ * handler the NMI interrupted before it read the address.
+ */
+static void
+nmi(struct trap_frame *f)
+{
+	struct cpu *c = this_cpu();
+	u64 cr2 = read_cr2();
+
+	c->in_nmi = true;
+	c->pagefault_disabled++;
+	nmi_handle(f);
+	c->pagefault_disabled--;
+	c->in_nmi = false;
+	if (read_cr2() != cr2)
+		write_cr2(cr2);
 }
 
 /* x87 (#MF) or SIMD (#XM): the first unmasked exception flag, as Linux turns it into si_code. */
@@ -431,7 +463,7 @@ trap_dispatch(struct trap_frame *f)
 {
 	if (f->vector == VEC_NMI) {
 		nmi(f);
-		return 0;
+		return TRAP_EXIT_IRETQ; /* paranoid_entry's own iretq, in fact */
 	}
 	if (trap_from_user(f))
 		return user_trap(f);
@@ -441,5 +473,5 @@ trap_dispatch(struct trap_frame *f)
 		irq_dispatch(f);
 	else
 		kernel_exception(f);
-	return 0;
+	return this_cpu()->in_nmi ? TRAP_EXIT_WITHIN_NMI : TRAP_EXIT_IRETQ;
 }

@@ -67,7 +67,13 @@ void idt_load(void);
 const char *exception_name(unsigned vector);
 /* Prints everything known about a fatal exception, then stops the machine. */
 __noreturn void die(struct trap_frame *f, const char *why);
-/* The C side of every gate entry (entry_64.asm); returns 1 to leave by sysret. */
+/* How entry_64.asm leaves a frame, as trap_dispatch returns it. */
+enum trap_exit {
+	TRAP_EXIT_IRETQ,
+	TRAP_EXIT_SYSRET,     /* a user-mode trap whose frame sysret restores faithfully */
+	TRAP_EXIT_WITHIN_NMI, /* an exception inside the NMI handler: popfq and ret, no iretq */
+};
+/* The C side of every gate entry (entry_64.asm): an enum trap_exit. */
 int trap_dispatch(struct trap_frame *f);
 /*
  * An exception taken in user mode, interrupts on: a page to fault in, or a

@@ -108,6 +108,12 @@ write_cr4(u64 v)
 {
 	__asm__ __volatile__("mov %0, %%cr4" : : "r"(v) : "memory");
 }
+/* Only the NMI writes CR2: to put back the fault address a fault inside it replaced. */
+static inline void
+write_cr2(u64 v)
+{
+	__asm__ __volatile__("mov %0, %%cr2" : : "r"(v) : "memory");
+}
 
 static inline void
 cpu_relax(void)

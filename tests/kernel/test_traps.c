@@ -14,6 +14,7 @@
 #include "kernel/time/tsc.h"
 #include "drivers/lapic.h"
 #include "mm/extable.h"
+#include "mm/kmalloc.h"
 
 static void
 do_ud2(void)
@@ -94,6 +95,58 @@ KTEST(symbols_and_backtraces)
 			saw_runner = true;
 	}
 	KT_CHECK(saw_runner);
+}
+
+static __attribute__((noinline)) u64
+return_address_of_this_call(void)
+{
+	return (u64)__builtin_return_address(0);
+}
+
+/*
+ * The profiler's walk, at an NMI that landed a few instructions into a
+ * frameless function while rbp still holds someone else's frame pointer -
+ * the user's, on the entry and exit paths. The frame at rbp lies outside
+ * the stack and must not be read: it was, and a user rbp made the NMI take
+ * a page fault (docs/profiler.md, "Faults in the NMI"). The decoy there
+ * holds the same return address, which the old walk took for proof that
+ * the function had its own frame, dropping the caller.
+ */
+KTEST(profiler_walk_reads_no_frame_outside_the_stack)
+{
+	u64 ret = return_address_of_this_call();
+	u64 stack[8] = { ret }, pcs[4];
+	u64 *decoy = kmalloc(2 * sizeof(u64)); /* direct map: below every kernel stack */
+
+	KT_CHECK(decoy != NULL);
+	decoy[0] = 0;
+	decoy[1] = ret;
+	u64 rip = (u64)return_address_of_this_call + 4;
+	int n = backtrace_collect_bounded(rip, (u64)stack, (u64)decoy, pcs, 4);
+	kfree(decoy);
+	KT_CHECK_EQ(n, 2);
+	KT_CHECK_EQ(pcs[1], ret);
+}
+
+/*
+ * A fault inside the NMI handler comes back by return_within_nmi
+ * (entry_64.asm), which must resume at the fixup with the registers and
+ * flags as they were: interrupts stay off, as in an NMI.
+ */
+KTEST(exception_inside_the_nmi_handler_resumes_without_iretq)
+{
+	struct cpu *c = this_cpu();
+	u64 v = 1, flags = local_irq_save();
+
+	c->in_nmi = true;
+	int err = probe_read_u64(NULL, &v);
+	bool irqs_on = irqs_enabled();
+	int ok = probe_read_u64(&v, &v);
+	c->in_nmi = false;
+	local_irq_restore(flags);
+	KT_CHECK_EQ(err, -14);
+	KT_CHECK_EQ(ok, 0);
+	KT_CHECK(!irqs_on);
 }
 
 #define VEC_SELFTEST 0xf8
