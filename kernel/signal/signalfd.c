@@ -23,6 +23,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscall/syscall.h"
+#include "kernel/time/posix_timer.h"
 #include "mm/kmalloc.h"
 #include "uapi/errno.h"
 #include "uapi/signal.h"
@@ -106,9 +107,12 @@ take_signal(u64 mask, struct kernel_siginfo *info)
 {
 	struct task *t = current();
 	u64 flags = sighand_lock(t);
-	int sig = dequeue_signal(t, mask, info);
+	bool timer;
+	int sig = dequeue_signal(t, mask, info, &timer);
 
 	sighand_unlock(t, flags);
+	if (timer) /* a timer's signal, taken: the timer may arm again */
+		posix_timer_delivered(info);
 	return sig;
 }
 
