@@ -671,53 +671,6 @@ TEST(vsyscall_noncanonical_return)
 	}
 }
 
-/* Calls the three vsyscall entries until *stop is set (shared memory). */
-static void
-call_page_until(volatile int *stop)
-{
-	struct timeval tv;
-	unsigned cpu;
-
-	while (!*stop) {
-		((gettimeofday_fn)VSYSCALL_PAGE)(&tv, NULL);
-		((time_fn)(VSYSCALL_PAGE + 0x400))(NULL);
-		((getcpu_fn)(VSYSCALL_PAGE + 0x800))(&cpu, NULL, NULL);
-	}
-	_exit(0);
-}
-
-/*
- * Switching the mode while processes run inside the page (in legacy's
- * code, at a native stub's syscall or ret, returning there by sysret)
- * kills none of them: the switch waits until no thread is inside
- * (issue 24 row 12).
- */
-TEST(vsyscall_switch_under_callers)
-{
-	static const char *const usable[] = { "legacy",	 "native",	"trap",
-					      "emulate", "trap-sysret", "xonly" };
-	enum { CALLERS = 2, SWITCHES = 60 };
-	volatile int *stop =
-		mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	pid_t callers[CALLERS];
-
-	require_rewind();
-	CHECK(stop != MAP_FAILED);
-	*stop = 0;
-	set_mode("legacy");
-	fflush(NULL);
-	for (int i = 0; i < CALLERS; i++) {
-		callers[i] = xfork();
-		if (callers[i] == 0)
-			call_page_until(stop);
-	}
-	for (int i = 0; i < SWITCHES; i++)
-		set_mode(usable[i % (sizeof(usable) / sizeof(usable[0]))]);
-	*stop = 1;
-	for (int i = 0; i < CALLERS; i++)
-		expect_exited(wait_status(callers[i]), 0, "a process calling the page throughout");
-}
-
 /* Each mode also passes the agreement and register tests above. */
 TEST(vsyscall_modes_agree)
 {

@@ -22,20 +22,10 @@
  * differs only in that reads of the page fault, which no caller measures.
  *
  * Switching at run time swaps the page-table entry of the shared page to
- * the mode's image. A thread may be inside the old image at that moment:
- * in the middle of legacy's clock code, or at the `syscall` or `ret` of a
- * native stub (sysret returns there). The new image has other bytes at
- * those addresses - int3 filler (SIGTRAP), a stub's middle, or no execute
- * permission (SIGSEGV) - so such a thread would die or run garbage (issue
- * 24 row 12). The swap is therefore made with every other CPU parked
- * (stop_machine), only when no thread's saved user rip lies inside the
- * page anywhere but at an entry's first byte, which is a valid start in
- * every image; the parked CPUs drop their TLB entries before they go on.
- * Otherwise it is tried again a millisecond later, for up to two seconds
- * (a thread stopped inside the page: it is then made anyway, with a
- * warning). Each trap or fault reads the mode once, so a handler never
- * mixes two modes; a call that enters at an entry finds a page it can run
- * or a trap it can emulate.
+ * the mode's image and flushes that global entry on every CPU. Each trap
+ * or fault reads the mode once, so a handler never mixes two modes; a call
+ * that raced with the switch still finds a page it can run or a trap it
+ * can emulate.
  */
 #include "kernel/vdso/vsyscall.h"
 #include "uapi/errno.h"
@@ -47,7 +37,6 @@
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
 #include "kernel/x86/smp.h"
-#include "kernel/x86/stop_machine.h"
 #include "kernel/lib/string.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/process/task.h"
@@ -163,74 +152,13 @@ map_fixed_hpet(void)
 	}
 }
 
-static int entry_index(u64 addr);
-
-#define SWITCH_RETRY_NS	 1000000ul /* between attempts at a switch */
-#define SWITCH_MAX_TRIES 2000	   /* two seconds of them */
-
-/* Whether t's user code stands inside the page other than at an entry's first byte. */
-static bool
-inside_page(struct task *t)
-{
-	u64 rip = task_user_frame(t)->rip;
-
-	return t->mm && (rip & PAGE_MASK) == VSYSCALL_ADDR && entry_index(rip) < 0;
-}
-
-struct page_switch {
-	u64 entry; /* the new page-table entry */
-	bool force, done;
-	int busy_pid; /* a thread found inside the page */
-};
-
-/* Every other CPU parked, so every thread's user rip is in its saved frame. */
-static void
-switch_if_no_thread_inside(void *arg)
-{
-	struct page_switch *sw = arg;
-	struct list_head *pos;
-	u64 flags = spin_lock_irqsave(&tasks_lock);
-
-	sw->busy_pid = 0;
-	list_for_each(pos, &all_tasks) {
-		struct task *t = list_entry(pos, struct task, all_link);
-		if (inside_page(t)) {
-			sw->busy_pid = t->pid;
-			break;
-		}
-	}
-	spin_unlock_irqrestore(&tasks_lock, flags);
-	if (sw->busy_pid && !sw->force)
-		return;
-	set_pte(vsyscall_pte, make_pte(sw->entry));
-	__native_flush_tlb_single(VSYSCALL_ADDR); /* the parked CPUs flush on their way out */
-	sw->done = true;
-}
-
-static bool
-park_anywhere(u64 rip)
-{
-	(void)rip;
-	return true;
-}
-
-/* Puts the mode's image in place once no thread runs inside the old one. */
 static void
 remap(void)
 {
-	struct page_switch sw = { .entry = vsyscall_entry_for(READ_ONCE(vsyscall_mode)) };
-
 	mutex_lock(&remap_lock);
 	map_fixed_hpet();
-	for (int tries = 1; !sw.done; tries++) {
-		sw.force = tries == SWITCH_MAX_TRIES;
-		stop_machine(switch_if_no_thread_inside, &sw, park_anywhere);
-		if (!sw.done)
-			sleep_ns(SWITCH_RETRY_NS);
-	}
-	if (sw.force && sw.busy_pid)
-		pr_warn("vsyscall: pid %d stayed inside the vsyscall page; switched anyway\n",
-			sw.busy_pid);
+	set_pte(vsyscall_pte, make_pte(vsyscall_entry_for(READ_ONCE(vsyscall_mode))));
+	tlb_flush_kernel_range(VSYSCALL_ADDR, VSYSCALL_ADDR + PAGE_SIZE);
 	mutex_unlock(&remap_lock);
 }
 
@@ -253,10 +181,8 @@ vsyscall_init(void)
 	if (!vsyscall_pte || !vvar_pte || !hpet_pte)
 		panic("vsyscall: no memory for the page tables of the fixed user pages");
 	set_pte(vvar_pte, make_pte(vvar_phys | PAGE_USER_RO));
-	map_fixed_hpet();
-	set_pte(vsyscall_pte, make_pte(vsyscall_entry_for(READ_ONCE(vsyscall_mode))));
-	tlb_flush_kernel_range(VSYSCALL_ADDR, VSYSCALL_ADDR + PAGE_SIZE);
-	WRITE_ONCE(vsyscall_ready, true); /* no user thread yet: later switches go through remap */
+	WRITE_ONCE(vsyscall_ready, true);
+	remap();
 	pr_info("vsyscall: page at %#lx, vsyscall=%s\n", VSYSCALL_ADDR,
 		vsyscall_mode_names[READ_ONCE(vsyscall_mode)]);
 }

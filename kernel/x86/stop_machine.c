@@ -52,8 +52,7 @@ ipi_stop(struct trap_frame *f)
 	__atomic_or_fetch(&stop.parked, me, __ATOMIC_RELEASE);
 	while (READ_ONCE(stop.state) != STOP_RELEASED)
 		cpu_relax();
-	cpuid(0, 0);		     /* serializing: no stale prefetch of rewritten text survives */
-	__native_flush_tlb_global(); /* nor a stale translation of a remapped page (vsyscall) */
+	cpuid(0, 0); /* serializing: no stale prefetch of rewritten text survives */
 	__atomic_and_fetch(&stop.parked, ~me, __ATOMIC_RELEASE);
 }
 
