@@ -27,7 +27,7 @@ static struct spinlock accounting_lock = SPINLOCK_INIT("pipe_accounting");
 
 /* uid's slot, a free one for it, or the overflow slot; accounting_lock held. */
 static unsigned
-slot_of(u32 uid)
+user_slot(u32 uid)
 {
 	unsigned free = OVERFLOW_SLOT;
 
@@ -46,7 +46,7 @@ pipe_account_add(struct pipe_account *a, long delta)
 	u64 flags = spin_lock_irqsave(&accounting_lock);
 
 	if (a->slot < 0) {
-		a->slot = (int)slot_of(a->uid);
+		a->slot = (int)user_slot(a->uid);
 		users[a->slot].uid = a->uid;
 	}
 	a->pages += (unsigned long)delta;

@@ -57,6 +57,7 @@
 #include "fs/open.c"
 #include "fs/truncate.c"
 #include "fs/sync.c"
+#include "fs/pipe_accounting.c"
 #include "fs/pipe.c"
 #include "fs/poll.c"
 #include "fs/anon_inode.c"
@@ -68,6 +69,32 @@
 #include "fs/initrd.c"
 
 u64 direct_map_base;
+
+/* ---- the OOM killer's charge (mm/oom_kill.c): one process here ------------------- */
+
+struct mem_charge {
+	s64 refs, pages;
+};
+static struct mem_charge host_charge;
+
+struct mem_charge *
+mem_charge_current(void)
+{
+	host_charge.refs++;
+	return &host_charge;
+}
+
+void
+mem_charge_add(struct mem_charge *c, s64 pages)
+{
+	c->pages += pages;
+}
+
+void
+mem_charge_put(struct mem_charge *c)
+{
+	c->refs--;
+}
 
 /* ---- user memory ------------------------------------------------------------ */
 

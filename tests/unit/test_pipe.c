@@ -8,6 +8,8 @@
  */
 #include "tests/unit/fs_host.h"
 
+#define PIPE_SIZE (PIPE_DEF_PAGES * PAGE_SIZE) /* a new pipe's buffer */
+
 static int rd, wr;
 static char chunk[PIPE_SIZE * 3];
 
