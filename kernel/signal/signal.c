@@ -329,7 +329,7 @@ send_signal(struct task *t, const struct kernel_siginfo *info, bool whole_proces
 {
 	struct task *leader = t->group_leader;
 	int sig = info->signo, err = 0;
-	bool continued = false, queued = false;
+	bool continued = false;
 
 	if (!t->sighand || leader->group_exiting || !leader->live_threads)
 		return 0; /* a kernel thread, or a process on its way out: nothing to do */
@@ -352,7 +352,8 @@ send_signal(struct task *t, const struct kernel_siginfo *info, bool whole_proces
 	} else if ((err = pending_add(p, info)) != 0) {
 		goto out;
 	}
-	queued = true;
+	/* A signalfd may read it (signalfd.c); woken under the lock, so the sighand is this one. */
+	wake_up_all(&t->sighand->signalfd_wq);
 	struct task *target = whole_process ? pick_thread(leader, sig) : t;
 	if (!target || !wants_signal(target, sig))
 		goto out; /* pending until a thread unblocks it */
@@ -362,8 +363,6 @@ send_signal(struct task *t, const struct kernel_siginfo *info, bool whole_proces
 		signal_wake(target);
 out:
 	sighand_unlock(t, flags);
-	if (queued)
-		wake_up_all(&t->sighand->signalfd_wq); /* a signalfd may read it (signalfd.c) */
 	if (continued)
 		stop_notify_continued(leader);
 	return err;
