@@ -283,7 +283,7 @@ def _boot_once(boot, boot_id, steps, opts, machine, progress, label):
         text = ""
     log = console.parse(text)
     status = boot_status(qemu_status, log, steps)
-    machine = dict(machine, guest_cpus=boot.vcpus(opts))
+    machine = dict(machine, guest_cpus=boot.vcpus(opts), guest_memory=boot.memory(opts))
     profiles = _save_profiles(text, boot_id, steps, opts.out)
     head = {"boot": boot_id, "experiment": boot.experiment.name, "kernel": boot.kernel,
             "build": boot.build.name if boot.build else "",
