@@ -5,6 +5,7 @@ verdicts, and a results directory made end to end from the logs.
 
     python3 -m unittest discover -s tests/tools     (or tests/tools/run-checks)
 """
+import dataclasses
 import os
 import subprocess
 import sys
@@ -519,7 +520,7 @@ class CpuListsAndProfiles(unittest.TestCase):
     def test_rwsem_declares_cpus_and_a_profiled_run(self):
         e = rwsem()
         self.assertEqual(e.cpus, (2, 4))
-        self.assertEqual([r.profile for r in e.runs], [0, 0, 997])
+        self.assertEqual([r.profile for r in e.runs], [0, 0, 0, 997])
         self.assertIn("osq_lock", e.profile_frames)
 
     def test_bad_cpus_and_profile_are_named(self):
@@ -540,22 +541,33 @@ class CpuListsAndProfiles(unittest.TestCase):
 
     def test_per_cpu_estimates_grow_with_the_boots_cpus(self):
         e = rwsem()
-        self.assertTrue(all(r.per_cpu for r in e.runs))
-        storm = e.runs[0]
+        # xfs_repair's work does not grow with the CPUs; the storm's threads do
+        self.assertEqual([r.per_cpu for r in e.runs], [False, True, True, True])
+        repair, storm = e.runs[0], e.runs[1]
         for cpus in e.cpus:
             boot = next(b for b in runner.boots(e, with_linux=False) if b.cpus == cpus)
             opts = runner.Options(top=TOP, build="", out="", cpus=2, memory="512M", quick=False,
                                   repeat=1, step_timeout=None, with_linux=False)
             steps = boot.plan(opts)
-            self.assertEqual(steps[0].seconds, storm.seconds * cpus)
-            self.assertEqual(opts.step_limit(steps[0]), int(60 + 5 * storm.seconds * cpus))
+            first_storm = next(s for s in steps if s.bench == storm.bench)
+            self.assertEqual(steps[0].seconds, repair.seconds)
+            self.assertEqual(first_storm.seconds, storm.seconds * cpus)
+            self.assertEqual(opts.step_limit(first_storm), int(60 + 5 * storm.seconds * cpus))
         # without a CPU list, the boot's --cpus count; a run not per_cpu keeps its estimate
-        self.assertEqual(plan.steps(e, quick=True, repeats=1, vcpus=3)[0].seconds, storm.quick_seconds * 3)
+        first_storm = next(s for s in plan.steps(e, quick=True, repeats=1, vcpus=3) if s.bench == storm.bench)
+        self.assertEqual(first_storm.seconds, storm.quick_seconds * 3)
         self.assertEqual(plan.steps(vsyscall(), quick=True, repeats=1, vcpus=8)[0].seconds,
                          vsyscall().runs[0].quick_seconds)
         with tempfile.TemporaryDirectory() as d:
             with self.assertRaises(experiments.ExperimentError):
                 experiments.load(write_experiment(d, MINIMAL + 'per_cpu = "yes"\n'))
+
+    def test_only_cpus_narrows_a_cpu_list(self):
+        e = rwsem()
+        self.assertEqual([b.cpus for b in runner.boots(e, with_linux=False, only_cpus=[2])], [2])
+        self.assertEqual(runner.boots(e, with_linux=False, only_cpus=[3]), [])
+        # an experiment without a list boots once at --cpus, whatever the filter
+        self.assertEqual([b.cpus for b in runner.boots(vsyscall(), with_linux=False, only_cpus=[4])], [None])
 
     def test_profiled_steps_run_once_and_print_the_profile(self):
         e = rwsem()
@@ -970,3 +982,37 @@ class Compare(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class StagedFilesAndMemory(unittest.TestCase):
+    """An experiment's stage program and memory (rwsem's xfs_repair and image)."""
+
+    def options(self, out, memory="512M"):
+        return runner.Options(top=str(TOP), build="", out=out, cpus=2, memory=memory, quick=True,
+                              repeat=1, step_timeout=None, with_linux=False)
+
+    def test_memory_raises_mem_and_never_lowers_it(self):
+        boot = runner.boots(rwsem(), with_linux=False)[0]
+        self.assertEqual(boot.memory(self.options("")), "2G")
+        self.assertEqual(boot.memory(self.options("", "4G")), "4G")
+        self.assertEqual(boot.memory(self.options("", "3072")), "3072")
+        self.assertEqual(runner.boots(vsyscall(), with_linux=False)[0].memory(self.options("")), "512M")
+        with tempfile.TemporaryDirectory() as d:
+            for text in ('memory = "2T"\n' + MINIMAL, 'memory = 2\n' + MINIMAL):
+                with self.assertRaises(experiments.ExperimentError):
+                    experiments.load(write_experiment(d, text))
+
+    def test_stage_fills_the_guest_root_before_it_is_packed(self):
+        with tempfile.TemporaryDirectory() as d:
+            stage = Path(d, "stage")
+            stage.write_text('#!/bin/sh\nmkdir -p "$1/xfs" && echo staged > "$1/xfs/pristine.img"\n')
+            stage.chmod(0o755)
+            e = dataclasses.replace(vsyscall(), stage=str(stage))
+            boot = runner.boots(e, with_linux=False)[0]
+            opts = self.options(d)
+            command, env, _, _ = runner._stage(boot, boot.id, opts, boot.plan(opts))
+            root = Path(d, "guest", boot.id, "root")
+            self.assertEqual(Path(root, "xfs", "pristine.img").read_text(), "staged\n")
+            listing = subprocess.run(["cpio", "-t"], input=Path(env["INITRD_EXTRA"]).read_bytes(),
+                                     capture_output=True, check=True).stdout.decode()
+            self.assertIn("xfs/pristine.img", listing)

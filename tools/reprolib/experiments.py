@@ -134,6 +134,8 @@ class Experiment:
     hosted: tuple = ()	# of Hosted: the hosted ground's programs
     builds: tuple = ()	# of Build: one more rewind boot each
     controls: tuple = ()	# of Control
+    stage: str = ""	# a host program putting what the runs need into each guest's root
+    memory: str = ""	# the guest memory every boot gets at least ("2G"); "": --mem
 
     def repeats(self, quick):
         return self.quick_repeat if quick else self.repeat
@@ -299,6 +301,23 @@ def _names(table, key, where):
     return names
 
 
+MEMORY_RE = re.compile(r"^[1-9][0-9]*[MG]$")
+
+
+def memory_mib(size):
+    """A guest memory size as QEMU's -m takes it ("512M", "2G", "3072": MiB), in MiB."""
+    if size[-1:] in ("M", "G"):
+        return int(size[:-1]) * (1024 if size.endswith("G") else 1)
+    return int(size)
+
+
+def _memory(data, where):
+    memory = _need(data, "memory", str, where, "")
+    if memory and not MEMORY_RE.match(memory):
+        raise ExperimentError(f"{where}: memory must be a size in M or G (\"2G\")")
+    return memory
+
+
 def load(path):
     """One experiment file, checked."""
     path = Path(path)
@@ -337,6 +356,8 @@ def load(path):
         profile_frames=_names(data, "profile_frames", where),
         profile_seed=_need(data, "profile_seed", str, where, ""),
         knobs=_names(data, "knobs", where),
+        stage=_need(data, "stage", str, where, ""),
+        memory=_memory(data, where),
         runs=runs,
         hosted=tuple(_hosted(h, f"{where}, hosted {i + 1}") for i, h in enumerate(_tables(data, "hosted", where))),
         ratios=ratios,

@@ -17,7 +17,7 @@ import subprocess
 import time
 from dataclasses import dataclass
 
-from . import console, load, plan, profile, records
+from . import console, experiments, load, plan, profile, records
 
 BOOT_SECONDS = {"rewind": 2, "linux": 8}	# guest boot and power-off, for estimates
 BOOT_LIMIT = 120	# seconds to the first step, and from the last to power-off
@@ -76,15 +76,26 @@ class Boot:
     def vcpus(self, opts):
         return self.cpus or opts.cpus
 
+    def memory(self, opts):
+        """--mem, or the experiment's memory if that is more."""
+        wanted = self.experiment.memory
+        if wanted and experiments.memory_mib(wanted) > experiments.memory_mib(opts.memory):
+            return wanted
+        return opts.memory
+
     def estimate(self, opts):
         return opts.slowdown * (BOOT_SECONDS[self.kernel] + sum(s.seconds for s in self.plan(opts)))
 
 
-def boots(experiment, with_linux):
+def boots(experiment, with_linux, only_cpus=()):
     """The boots of an experiment: per CPU count it lists (or once, at --cpus),
-    one rewind boot and with_linux one per linux_boots entry."""
+    one rewind boot and with_linux one per linux_boots entry. only_cpus: of
+    the counts it lists, boot only these (--only-cpus)."""
     out = []
-    for cpus in experiment.cpus or (None,):
+    counts = experiment.cpus or (None,)
+    if only_cpus and experiment.cpus:
+        counts = [c for c in counts if c in only_cpus]
+    for cpus in counts:
         tail = f"-cpus{cpus}" if cpus else ""
         out.append(Boot(experiment, "rewind", "", f"{experiment.name}-rewind{tail}", cpus))
         for b in experiment.builds:
@@ -107,10 +118,12 @@ def _stage(boot, boot_id, opts, steps):
     os.makedirs(root, exist_ok=True)
     with open(os.path.join(root, "reproduce.sh"), "w") as f:
         f.write(plan.guest_script(boot.experiment, steps, boot.kernel == "linux", boot.build is None))
+    if boot.experiment.stage:
+        subprocess.run([os.path.join(opts.top, boot.experiment.stage), root], check=True)
     log = os.path.join(opts.out, "logs", boot_id + ".log")
     # qemu-run's own time-out: the last guard, should the host's watch fail
     tmo = 2 * opts.boot_limit() + sum(opts.step_limit(s) for s in steps)
-    env = dict(os.environ, CPUS=str(boot.vcpus(opts)), MEM=opts.memory)
+    env = dict(os.environ, CPUS=str(boot.vcpus(opts)), MEM=boot.memory(opts))
     if boot.kernel == "rewind":
         archive = os.path.join(guest, "overlay.cpio")
         _pack(opts, root, archive)
@@ -270,7 +283,7 @@ def _boot_once(boot, boot_id, steps, opts, machine, progress, label):
         text = ""
     log = console.parse(text)
     status = boot_status(qemu_status, log, steps)
-    machine = dict(machine, guest_cpus=boot.vcpus(opts))
+    machine = dict(machine, guest_cpus=boot.vcpus(opts), guest_memory=boot.memory(opts))
     profiles = _save_profiles(text, boot_id, steps, opts.out)
     head = {"boot": boot_id, "experiment": boot.experiment.name, "kernel": boot.kernel,
             "build": boot.build.name if boot.build else "",
