@@ -174,7 +174,8 @@ $(BUILD)/unit/%: tests/unit/%.c tests/unit/unit.h | deps
 
 # test_judge includes the in-boot runner, whose headers are found as user programs find them.
 $(BUILD)/unit/test_judge: HOSTCFLAGS += -Iuser
-$(BUILD)/unit/test_judge: user/bin/experiment.c user/lib/judge.c user/lib/judge.h
+$(BUILD)/unit/test_judge: user/bin/experiment.c user/lib/judge.c user/lib/judge.h \
+	user/lib/experiment_judge.c user/lib/experiment_judge.h
 
 unit-test: $(UNIT_BINS)
 	$(Q)tools/run-unit-tests $(UNIT_BINS)

@@ -10,6 +10,7 @@
 #define main experiment_main /* the runner's own main is not this program's */
 #include "user/bin/experiment.c"
 #undef main
+#include "user/lib/experiment_judge.c"
 #include "user/lib/judge.c"
 
 /* The runner asks which kernel build and revision it is on; here there is none. */
