@@ -27,35 +27,30 @@ struct eventfd {
 	struct wait_queue wq;
 };
 
+/* Runs step(ctx, arg) under the lock: whether it could act. */
+static bool
+try_step(struct eventfd *ctx, bool (*step)(struct eventfd *ctx, u64 *arg), u64 *arg)
+{
+	u64 flags = spin_lock_irqsave(&ctx->lock);
+	bool done = step(ctx, arg);
+
+	spin_unlock_irqrestore(&ctx->lock, flags);
+	return done;
+}
+
 /*
- * Waits until step(ctx, arg) succeeds (it runs under the lock and says
- * whether it could act): 0, -EAGAIN for a non-blocking file that would
- * wait, or -ERESTARTSYS for a signal.
+ * Waits until step(ctx, arg) succeeds, then wakes the other side: 0,
+ * -EAGAIN for a non-blocking file that would wait, or -ERESTARTSYS.
  */
 static long
 eventfd_wait(struct file *f, bool (*step)(struct eventfd *ctx, u64 *arg), u64 *arg)
 {
 	struct eventfd *ctx = f->private;
+	long ret = wait_event_nonblock(&ctx->wq, f->flags & O_NONBLOCK, try_step(ctx, step, arg));
 
-	for (;;) {
-		WAIT_ENTRY(we);
-		prepare_to_wait(&ctx->wq, &we); /* before the test: no lost wake-up */
-		u64 flags = spin_lock_irqsave(&ctx->lock);
-		bool done = step(ctx, arg);
-		spin_unlock_irqrestore(&ctx->lock, flags);
-		long ret = 0;
-		if (done)
-			wake_up_all(&ctx->wq);
-		else if (f->flags & O_NONBLOCK)
-			ret = -EAGAIN;
-		else if (task_interrupted())
-			ret = -ERESTARTSYS;
-		else
-			schedule();
-		finish_wait(&ctx->wq, &we);
-		if (done || ret)
-			return ret;
-	}
+	if (!ret)
+		wake_up_all(&ctx->wq);
+	return ret;
 }
 
 /* A read's step: takes the count (or 1) into *value when there is one. */

@@ -117,26 +117,14 @@ timerfd_read(struct file *f, char __user *buf, size_t n, u64 *pos)
 {
 	struct timerfd *ctx = f->private;
 	u64 ticks;
-	long ret;
+	long taken = 1; /* take_ticks's answer */
 
 	if (n < sizeof(ticks))
 		return -EINVAL;
-	for (;;) {
-		WAIT_ENTRY(we);
-		prepare_to_wait(&ctx->wq, &we); /* before the test: no lost wake-up */
-		ret = take_ticks(ctx, &ticks);
-		if (ret == 1 && (f->flags & O_NONBLOCK))
-			ret = -EAGAIN;
-		else if (ret == 1 && task_interrupted())
-			ret = -ERESTARTSYS;
-		else if (ret == 1)
-			schedule();
-		finish_wait(&ctx->wq, &we);
-		if (ret != 1)
-			break;
-	}
-	if (ret)
-		return ret;
+	long ret = wait_event_nonblock(&ctx->wq, f->flags & O_NONBLOCK,
+				       (taken = take_ticks(ctx, &ticks)) != 1);
+	if (ret || taken)
+		return ret ? ret : taken;
 	return copy_to_user(buf, &ticks, sizeof(ticks)) ? -EFAULT : (long)sizeof(ticks);
 }
 

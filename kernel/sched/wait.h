@@ -16,6 +16,7 @@
 #ifndef REWIND_WAIT_H
 #define REWIND_WAIT_H
 
+#include "uapi/errno.h"
 #include "kernel/lib/list.h"
 #include "kernel/signal/signal.h"
 #include "kernel/lib/types.h"
@@ -61,11 +62,14 @@ void wake_up_all(struct wait_queue *q);
 bool task_interrupted(void);
 
 /*
- * Sleeps until cond is true. Returns 0, or -ERESTARTSYS (kernel/signal/signal.h)
- * when a signal interrupts: the call is restarted or fails with EINTR,
- * depending on the handler (SA_RESTART), on the way back to user mode.
+ * Sleeps until cond is true. Returns 0, -EAGAIN at once when nonblock (a
+ * file's O_NONBLOCK) and cond is false, or -ERESTARTSYS
+ * (kernel/signal/signal.h) when a signal interrupts: the call is restarted
+ * or fails with EINTR, depending on the handler (SA_RESTART), on the way
+ * back to user mode. The entry is queued before cond is tested, so a
+ * wake-up between the test and the sleep is not lost.
  */
-#define wait_event_interruptible(q, cond)            \
+#define wait_event_nonblock(q, nonblock, cond)       \
 	({                                           \
 		WAIT_ENTRY(we_);                     \
 		long ret_ = 0;                       \
@@ -73,6 +77,10 @@ bool task_interrupted(void);
 			prepare_to_wait((q), &we_);  \
 			if (cond)                    \
 				break;               \
+			if (nonblock) {              \
+				ret_ = -EAGAIN;      \
+				break;               \
+			}                            \
 			if (task_interrupted()) {    \
 				ret_ = -ERESTARTSYS; \
 				break;               \
@@ -82,6 +90,8 @@ bool task_interrupted(void);
 		finish_wait((q), &we_);              \
 		ret_;                                \
 	})
+
+#define wait_event_interruptible(q, cond) wait_event_nonblock(q, false, cond)
 
 void schedule(void);
 

@@ -120,24 +120,8 @@ take_signal(u64 mask, struct kernel_siginfo *info)
 static long
 wait_signal(struct file *f, u64 mask, struct kernel_siginfo *info)
 {
-	struct wait_queue *q = &current()->sighand->signalfd_wq;
-
-	for (;;) {
-		WAIT_ENTRY(we);
-		prepare_to_wait(q, &we); /* before the test: no lost wake-up */
-		long ret = 0;
-		if (take_signal(mask, info))
-			ret = 1;
-		else if (f->flags & O_NONBLOCK)
-			ret = -EAGAIN;
-		else if (task_interrupted())
-			ret = -ERESTARTSYS;
-		else
-			schedule();
-		finish_wait(q, &we);
-		if (ret)
-			return ret < 0 ? ret : 0;
-	}
+	return wait_event_nonblock(&current()->sighand->signalfd_wq, f->flags & O_NONBLOCK,
+				   take_signal(mask, info));
 }
 
 static long
