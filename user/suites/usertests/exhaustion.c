@@ -149,19 +149,6 @@ TEST(ramfs_full_enospc)
 	expect_exited(status, 0, "filling a 1 MiB tmpfs");
 }
 
-/* Touches memory until something gives. */
-static void __attribute__((noreturn)) hog_memory(void)
-{
-	for (;;) {
-		char *p = mmap(NULL, 16 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-			       -1, 0);
-		if (p == MAP_FAILED)
-			_exit(3); /* not what should run out: the test fails instead of hanging */
-		for (size_t i = 0; i < 16 << 20; i += PAGE)
-			p[i] = 1;
-	}
-}
-
 TEST(oom_kills_the_hog)
 {
 	struct sysinfo si;

@@ -6,6 +6,8 @@
 
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -113,4 +115,38 @@ pid_t
 write_later(int fd)
 {
 	return run_later(write_w, fd);
+}
+
+unsigned long
+read_number(const char *path)
+{
+	char buf[32] = "";
+	int fd = (int)EXPECT_OK(open(path, O_RDONLY));
+
+	CHECK(read(fd, buf, sizeof(buf) - 1) > 0);
+	close(fd);
+	return strtoul(buf, NULL, 10);
+}
+
+void
+write_number(const char *path, unsigned long n)
+{
+	char buf[32];
+	int len = snprintf(buf, sizeof(buf), "%lu\n", n);
+	int fd = (int)EXPECT_OK(open(path, O_WRONLY));
+
+	CHECK(write(fd, buf, (size_t)len) == len);
+	close(fd);
+}
+
+void __attribute__((noreturn)) hog_memory(void)
+{
+	for (;;) {
+		char *p = mmap(NULL, 16 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			       -1, 0);
+		if (p == MAP_FAILED)
+			_exit(3); /* not what should run out: the test fails instead of hanging */
+		for (size_t i = 0; i < 16 << 20; i += PAGE)
+			p[i] = 1;
+	}
 }

@@ -18,28 +18,6 @@
 #define HARD	 "/proc/sys/fs/pipe-user-pages-hard"
 #define MAX_SIZE "/proc/sys/fs/pipe-max-size"
 
-static unsigned long
-read_number(const char *path)
-{
-	char buf[32] = "";
-	int fd = (int)EXPECT_OK(open(path, O_RDONLY));
-
-	CHECK(read(fd, buf, sizeof(buf) - 1) > 0);
-	close(fd);
-	return strtoul(buf, NULL, 10);
-}
-
-static void
-write_number(const char *path, unsigned long n)
-{
-	char buf[32];
-	int len = snprintf(buf, sizeof(buf), "%lu\n", n);
-	int fd = (int)EXPECT_OK(open(path, O_WRONLY));
-
-	CHECK(write(fd, buf, (size_t)len) == len);
-	close(fd);
-}
-
 TEST(pipe_size_fcntl)
 {
 	int p[2];

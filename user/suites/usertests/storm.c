@@ -98,14 +98,7 @@ static void __attribute__((noreturn)) storm(int to_parent, int from_parent)
 		;
 	if (errno != ENOMEM && errno != ENFILE && errno != EMFILE)
 		_exit(4);
-	for (;;) {
-		char *m = mmap(NULL, 16 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-			       -1, 0);
-		if (m == MAP_FAILED)
-			_exit(3); /* not what should run out: the test fails instead of hanging */
-		for (size_t i = 0; i < 16 << 20; i += PAGE)
-			m[i] = 1;
-	}
+	hog_memory();
 }
 
 /* As root: its memory, then WORKER_ROUNDS of work and system calls while the timers run. */
@@ -128,28 +121,6 @@ static void __attribute__((noreturn)) bystander(int to_parent, int from_parent)
 	_exit(all_bytes(mine, BYSTANDER_BYTES, 5) ? 0 : 5);
 }
 
-static unsigned long
-read_soft_limit(void)
-{
-	char buf[32] = "";
-	int fd = (int)EXPECT_OK(open(SOFT, O_RDONLY));
-
-	CHECK(read(fd, buf, sizeof(buf) - 1) > 0);
-	close(fd);
-	return strtoul(buf, NULL, 10);
-}
-
-static void
-write_soft_limit(unsigned long pages)
-{
-	char buf[32];
-	int len = snprintf(buf, sizeof(buf), "%lu\n", pages);
-	int fd = (int)EXPECT_OK(open(SOFT, O_WRONLY));
-
-	CHECK(write(fd, buf, (size_t)len) == len);
-	close(fd);
-}
-
 TEST(timer_and_pipe_storm_by_nobody)
 {
 	struct sysinfo si;
@@ -167,7 +138,7 @@ TEST(timer_and_pipe_storm_by_nobody)
 	if (by == 0)
 		bystander(up[1], down_b[0]);
 	CHECK(hear(up[0]) == 'r');
-	unsigned long soft = read_soft_limit();
+	unsigned long soft = read_number(SOFT);
 	struct rlimit files = { HOG_FILES, HOG_FILES };
 	pid_t hog = xfork();
 	if (hog == 0) {
@@ -177,10 +148,10 @@ TEST(timer_and_pipe_storm_by_nobody)
 	CHECK(hear(up[0]) == 't');
 	tell(down_b[1], 'g'); /* the worker's rounds, beside the armed timers */
 	CHECK(hear(up[0]) == 'd');
-	write_soft_limit(0);
+	write_number(SOFT, 0);
 	tell(down_h[1], 'g');
 	int status = wait_status(hog);
-	write_soft_limit(soft);
+	write_number(SOFT, soft);
 	expect_signaled(status, SIGKILL, "the hog, by the OOM killer");
 	tell(down_b[1], 'e');
 	expect_exited(wait_status(by), 0, "the root bystander");

@@ -45,6 +45,13 @@ pid_t run_later(void (*action)(long arg), long arg);
 /* A child that writes "w" to fd 50 ms from now, to wake a waiting reader (pipes, epoll). */
 pid_t write_later(int fd);
 
+/* A number in a file such as a /proc/sys knob, read and written as text. */
+unsigned long read_number(const char *path);
+void write_number(const char *path, unsigned long n);
+
+/* Touches anonymous memory 16 MiB at a time until the OOM killer ends it (exit 3: mmap failed). */
+void __attribute__((noreturn)) hog_memory(void);
+
 /* User and group nobody: what a test that needs an unprivileged process becomes. */
 #define NOBODY_ID 65534
 /* Runs check(arg) in a child that has become user and group nobody; it must exit 0. */
