@@ -66,8 +66,9 @@ def compile_with_wrong_rwsem(top):
                            input="include Makefile\nprint:\n\t@echo $(HOSTCFLAGS)\n").stdout.split()
     flags = [f for f in flags if f not in ("-MMD", "-MP")]
     (top / "build" / "unit").mkdir(parents=True)
-    subprocess.run(["cc"] + flags + [f"-I{top}", f"-I{TOP}", "-o", str(top / "build/unit/test_rwsem"),
-                                     str(TOP / "tests/unit/test_rwsem.c"), "-lm"], check=True)
+    # -I top first: HOSTCFLAGS' own -I. would find the reference file
+    subprocess.run(["cc", f"-I{top}"] + flags + ["-o", str(top / "build/unit/test_rwsem"),
+                                                 "tests/unit/test_rwsem.c", "-lm"], cwd=TOP, check=True)
 
 
 class TimeLimits(unittest.TestCase):
