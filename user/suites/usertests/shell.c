@@ -100,5 +100,6 @@ TEST(shell_lab0_knob_write_answers)
 		     "sh: echo: write error: Invalid argument");
 	EXPECT_OK(read_text_file("/proc/sys/rewind/vsyscall", after, sizeof(after)));
 	CHECK(strcmp(before, after) == 0);
-	expect_shell("echo 100 > /proc/sys/rewind/hz", 1, "sh: echo: write error: Operation not permitted");
+	expect_shell("echo 100 > /proc/sys/rewind/hz", 1,
+		     "sh: echo: write error: Operation not permitted");
 }
