@@ -183,10 +183,14 @@ unit-test: $(UNIT_BINS)
 boot-test: $(ISO)
 	$(Q)tools/boot-test --iso $(ISO)
 
-# The labs' coding part (docs/labs/): make grade LAB=N [QUICK=1]; tools/lab start N / reset.
-.PHONY: grade
+# The labs' coding part (docs/labs/): make grade LAB=N [QUICK=1] [V=1] (the result also in
+# build/lab/grade.json); make handin LAB=N [ANSWERS=FILE]; tools/lab start N / reset.
+.PHONY: grade handin
 grade:
-	$(Q)$(if $(LAB),tools/lab grade $(if $(QUICK),--quick) $(LAB),tools/lab list; echo "make grade LAB=N"; exit 2)
+	$(Q)$(if $(LAB),tools/lab grade $(if $(QUICK),--quick) $(if $(filter 1,$(V)),--verbose) $(LAB),tools/lab list; echo "make grade LAB=N"; exit 2)
+
+handin:
+	$(Q)$(if $(LAB),tools/lab handin $(if $(ANSWERS),--answers $(ANSWERS)) $(LAB),echo "make handin LAB=N [ANSWERS=FILE]"; exit 2)
 
 # docs/knobs.md, the knob reference, from the registry the kernel prints with `help`
 .PHONY: knobs-doc
@@ -355,7 +359,7 @@ help:
 	@echo "Targets:   all iso qemu qemu-gdb gdb print-qemu test unit-test boot-test deps clean knobs-doc"
 	@echo "           hosted-bench (kernel code timed on this host's CPU: build/hosted/rwsem_bench, fstime_host, paravirt_bench)"
 	@echo "           reproduce [ARGS=\"--only NAME --quick --repeat N --with-linux\"] (results/<timestamp>/)"
-	@echo "           grade LAB=N [QUICK=1] (docs/labs/: tools/lab start N, tools/lab reset)"
+	@echo "           grade LAB=N [QUICK=1] [V=1], handin LAB=N (docs/labs/: tools/lab start N, tools/lab reset)"
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 

@@ -9,9 +9,12 @@
  * /bin); `a | b | c`; `< file`, `> file`, `>> file`; '...' and "..."
  * quoting and backslash escapes; $? and $NAME (from the environment);
  * `;` or newlines between pipelines, `&&` and `||`; `#` comments. Built in: `cd [dir]`,
- * `exit [n]`, `knob [NAME [VALUE]]` (the kernel's run-time policies in
- * /proc/sys/rewind/), and the prefix `time PIPELINE`, which prints real,
- * user and sys seconds on stderr in the format of `/usr/bin/time -p`.
+ * `exit [n]`, `echo [-n] [WORD...]`, `knob [NAME [VALUE]]` (the kernel's
+ * run-time policies in /proc/sys/rewind/), and the prefix `time PIPELINE`,
+ * which prints real, user and sys seconds on stderr in the format of
+ * `/usr/bin/time -p`. A builtin whose output cannot be written says
+ * "sh: NAME: write error: REASON" and fails, as bash's do: `echo bogus >
+ * /proc/sys/rewind/vsyscall` reports the knob's EINVAL and sets $? to 1.
  *
  * On its controlling terminal (init gives it the console) each pipeline
  * runs in a process group of its own in the foreground, so that ^C, ^\
@@ -37,6 +40,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/echo.h"
 #include "lib/procfile.h"
 
 #define MAX_LINE 4096
@@ -600,17 +604,38 @@ builtin_knob(int argc, char **argv)
 	return 2;
 }
 
+static int
+builtin_echo(int argc, char **argv)
+{
+	echo_words(argc, argv);
+	return 0;
+}
+
 struct builtin {
 	const char *name;
 	int (*fn)(int argc, char **argv);
-	bool in_shell; /* changes the shell itself: never forked */
+	bool in_shell; /* changes the shell itself: never forked; writes nothing to stdout */
 };
 
 static const struct builtin builtins[] = {
 	{ "cd", builtin_cd, true },
+	{ "echo", builtin_echo, false },
 	{ "exit", builtin_exit, true },
 	{ "knob", builtin_knob, false },
 };
+
+/* A forked builtin's status: its own, or 1 if what it wrote could not be written. */
+static int
+run_forked_builtin(const struct builtin *b, int argc, char **argv)
+{
+	char who[32];
+	int status = b->fn(argc, argv);
+
+	snprintf(who, sizeof(who), "sh: %s", b->name);
+	if (report_write_error(who) && !status)
+		status = 1;
+	return status;
+}
 
 static const struct builtin *
 find_builtin(const struct cmd *c)
@@ -641,7 +666,7 @@ static void __attribute__((noreturn)) run_child(struct cmd *c, int in_fd, int ou
 	if (!c->argc)
 		_exit(0);
 	if (b)
-		exit(b->fn(c->argc, c->argv));
+		exit(run_forked_builtin(b, c->argc, c->argv));
 	exec_command(c->argv);
 }
 

@@ -89,6 +89,16 @@ class Flat(unittest.TestCase):
         self.assertIn("# Samples: 95 ", profile.flat(p, kernel_only=True))
         self.assertIn("# Samples: 10 ", profile.flat(p, cpu=1))
 
+    def test_no_idle_leaves_the_halted_cpus_out(self):
+        p = profile.parse(RECORDED.read_text())
+        idle = sum(s.count for s in p.stacks if profile.is_idle(s))
+        self.assertGreater(idle, 0)
+        busy = profile.flat(p, no_idle=True)
+        self.assertIn(f"# Samples: {p.total - idle} ", busy)
+        for leaf in profile.IDLE_LEAVES:
+            self.assertNotIn(f" {leaf}\n", busy)
+        self.assertNotIn("sched_idle_loop", profile.collapsed(p, no_idle=True))
+
 
 class Collapsed(unittest.TestCase):
     def test_root_first_and_merged(self):
@@ -153,6 +163,11 @@ class Command(unittest.TestCase):
             r = self.run_tool("--svg", os.path.join(d, "f.svg"), str(RECORDED))
             self.assertEqual(r.returncode, 0, r.stderr)
             ET.parse(os.path.join(d, "f.svg"))
+
+    def test_no_idle_option(self):
+        r = self.run_tool("--no-idle", str(RECORDED))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertNotIn("sched_idle_loop", r.stdout)
 
     def test_no_profile_fails_with_a_message(self):
         r = self.run_tool("/nonexistent/profile")

@@ -12,6 +12,7 @@ import sys
 import tempfile
 import unittest
 from pathlib import Path
+from types import SimpleNamespace
 
 HERE = Path(__file__).resolve().parent
 TOP = HERE.parent.parent
@@ -19,7 +20,7 @@ sys.path.insert(0, str(TOP / "tools"))
 sys.path.insert(0, str(HERE))
 
 from reprolib import (compare, console, controls, experiments, hosted, intervals, load, onboard, outputs,  # noqa: E402
-                      plan, ratios, records, runner, summary)
+                      plan, plots, ratios, records, runner, summary)
 import wellformed  # noqa: E402
 
 LOGS = HERE / "logs"
@@ -355,6 +356,34 @@ class Verdicts(unittest.TestCase):
         self.assertEqual((rows[0].ours, rows[0].verdict), (None, "not measured"))
 
 
+class Plots(unittest.TestCase):
+    """plots.py's choices on made-up groups."""
+
+    @staticmethod
+    def group(values, variant="default"):
+        return summary.Group("e", "rewind", "b", variant, (), "m", "ns", [((0, i), v) for i, v in enumerate(values)])
+
+    def script(self, groups, variants=()):
+        run = experiments.Run("b", "", "", 1, 1, tuple(variants), None)
+        e = SimpleNamespace(name="e", runs=(run,))
+        plot = experiments.Plot("p", "a plot", (experiments.MetricRef("m", None, None),))
+        return plots._script(e, plot, groups, "e-p")
+
+    def test_a_zero_on_a_log_scale_is_drawn_at_the_floor(self):
+        data, script = self.script([self.group([0, 10, 2000])])
+        self.assertIn("set logscale y", script)
+        self.assertIn("set yrange [1:*]", script)
+        self.assertIn("0 drawn at 1 (log scale)", script)
+        self.assertEqual(data.split()[1:], ["10", "1", "2000"])
+
+    def test_one_series_has_no_legend_two_have_one(self):
+        self.assertIn("set key off", self.script([self.group([1, 2])])[1])
+        two = self.script([self.group([1, 2]), self.group([3, 4], "osq")],
+                          [experiments.Variant("osq", {"rwsem_spin": "osq"})])[1]
+        self.assertIn("set key top left", two)
+        self.assertIn("title 'rewind, rwsem_spin=osq'", two)
+
+
 class ResultsDirectories(unittest.TestCase):
     def test_complete_run_with_linux(self):
         e = vsyscall()
@@ -370,7 +399,12 @@ class ResultsDirectories(unittest.TestCase):
             self.assertIn(": complete.", report)
             for plot in ("vsyscall-gettimeofday", "vsyscall-fsmark-user-cpu"):
                 self.assertTrue(Path(d, "plots", plot + ".png").exists())
-                self.assertIn("histogram errorbars", Path(d, "plots", plot + ".gp").read_text())
+                script = Path(d, "plots", plot + ".gp").read_text()
+                self.assertIn("histogram errorbars", script)
+                self.assertRegex(script, r"set xlabel 'metric \(\w+")
+                self.assertRegex(script, r"set ylabel 'median \(\w+\)'")
+                self.assertIn("bars: min-max", script)
+                self.assertTrue(Path(d, "plots", plot + ".pdf").read_bytes().startswith(b"%PDF-"))
 
     def test_partial_run_is_marked(self):
         e = vsyscall()
@@ -396,10 +430,13 @@ class ResultsDirectories(unittest.TestCase):
             results_dir(d, [e], [boot(e, "rewind", "scaling.console", False, 2)])
             self.assertEqual(wellformed.check(d), [])
             script = Path(d, "plots", "scaling-wall.gp").read_text()
-            self.assertIn("with yerrorlines title 'rewind, osq'", script)
+            self.assertIn("with yerrorlines title 'rewind, rwsem_spin=osq'", script)
+            self.assertIn("set ylabel 'median (ms)'", script)
+            self.assertIn("n = 2 repeats a point; point: median, bars: min-max", script)
+            self.assertIn("set key top left", script)
             self.assertIn("set xlabel 'threads'", script)
             data = Path(d, "plots", "scaling-wall.dat").read_text()
-            self.assertIn("# rewind, off\n1 103 102 104\n2 ", data)
+            self.assertIn("# rewind, rwsem_spin=off\n1 103 102 104\n2 ", data)
 
     def test_a_broken_directory_is_caught(self):
         e = vsyscall()

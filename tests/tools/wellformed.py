@@ -77,6 +77,9 @@ def _report(directory, experiments):
             ET.parse(os.path.join(directory, image[:-4] + ".svg"))
         except (OSError, ET.ParseError) as e:
             problems.append(f"{image[:-4]}.svg: {e}")
+        pdf = os.path.join(directory, image[:-4] + ".pdf")
+        if not os.path.isfile(pdf) or open(pdf, "rb").read(5) != b"%PDF-":
+            problems.append(f"{image[:-4]}.pdf is missing or not a PDF")
     return problems
 
 

@@ -1,9 +1,17 @@
-"""plots - the experiment's declared plots, drawn by gnuplot as PNG and SVG.
+"""plots - the experiment's declared plots, drawn by gnuplot as PNG, SVG and
+a vector PDF (for a paper).
 
 A plot names metrics. Without a sweep they become bars, one cluster per
 metric and one bar per variant (and Linux), at the median with an error bar
 from min to max; metrics of a sweep run become lines over the swept
-parameter (threads, CPUs ...), one per variant and metric. The generated
+parameter (threads, CPUs ...), one per variant and metric. Both axes are
+labelled, with the unit; the caption under the plot says n (the repeats a
+point stands on) and what the bars are (min-max: the raw spread, not
+intervals.py's interval of a ratio); a variant is named by the knobs it
+sets (rwsem_spin=osq), as a reader of the kernel knows it; a plot of one
+series has no legend. On a log scale a zero has no place, so it is drawn
+at the axis' floor (a tenth of the smallest positive value) and the caption
+says so, instead of vanishing and leaving its error bar's cap afloat. The generated
 .gp and .dat files are kept beside the images, so a plot can be restyled by
 hand and redrawn with `gnuplot NAME.gp`.
 
@@ -16,12 +24,21 @@ import subprocess
 
 LINUX_TITLE = "Linux 6.1, same VM"
 SIZE = "1000,560"
+PDF_SIZE = "7in,3.9in"	# the PNG's shape, a page's width
 
 
-def _series_name(group):
+def knob_names(experiment):
+    """{variant name: "knob=value,..."}: a variant as the knobs it sets."""
+    return {v.name: ",".join(f"{k}={val}" for k, val in sorted(v.knobs.items()))
+            for run in experiment.runs for v in run.variants if v.knobs}
+
+
+def _series_name(group, knobs):
     if group.kernel == "linux":
         return LINUX_TITLE
-    return "rewind" if group.variant == "default" else f"rewind, {group.variant}"
+    if group.variant == "default":
+        return "rewind"
+    return f"rewind, {knobs.get(group.variant, group.variant)}"
 
 
 def _matching(groups, plot):
@@ -52,70 +69,88 @@ def _label(text):
     return '"' + text.replace('"', "'") + '"'
 
 
-def _stats(values):
-    """median, min, max as data columns; "-" (missing) for none."""
+def _stats(values, floor):
+    """median, min, max as data columns, none below floor; "-" (missing) for none."""
     if not values:
         return ["-"] * 3
-    return [f"{v:.6g}" for v in (statistics.median(values), min(values), max(values))]
+    return [f"{max(v, floor):.6g}" for v in (statistics.median(values), min(values), max(values))]
 
 
-def _bars(plot, groups, base):
-    """(data, plot command) for a bar chart."""
+def _bars(plot, groups, base, knobs, floor):
+    """(data, plot command, series count) for a bar chart."""
     metrics = [ref.metric for ref in plot.metrics if any(g.metric == ref.metric for g in groups)]
-    series = list(dict.fromkeys(_series_name(g) for g in groups))
+    series = list(dict.fromkeys(_series_name(g, knobs) for g in groups))
     cell = {}
     for g in groups:	# Linux boots pool into one series
-        cell.setdefault((g.metric, _series_name(g)), []).extend(g.values)
+        cell.setdefault((g.metric, _series_name(g, knobs)), []).extend(g.values)
     rows = []
     for metric, label in zip(metrics, short_labels(metrics)):
         row = [_label(label)]
         for s in series:
-            row += _stats(cell.get((metric, s), []))
+            row += _stats(cell.get((metric, s), []), floor)
         rows.append(" ".join(row))
     using = [f"using {2 + 3 * i}:{3 + 3 * i}:{4 + 3 * i}" + (":xtic(1)" if i == 0 else "")
              + f" title {_quote(s)}" for i, s in enumerate(series)]
     command = ("set style data histograms\nset style histogram errorbars gap 2 lw 1\n"
                "set style fill solid 0.75 border -1\nset xtics rotate by -25\n"
+               f"set xlabel {_quote('metric (' + ', '.join(sorted({g.bench for g in groups})) + ')')}\n"
                f"plot {_quote(base + '.dat')} " + ", '' ".join(using))
-    return "\n".join(rows) + "\n", command
+    return "\n".join(rows) + "\n", command, len(series)
 
 
-def _lines(plot, groups, base):
-    """(data, plot command) for lines over a swept parameter."""
+def _lines(plot, groups, base, knobs, floor):
+    """(data, plot command, series count) for lines over a swept parameter."""
     param = next(g.params[0][0] for g in groups if g.params)
     several = len({g.metric for g in groups}) > 1
     series = {}
     for g in groups:
-        name = f"{g.metric} {_series_name(g)}" if several else _series_name(g)
+        name = f"{g.metric} {_series_name(g, knobs)}" if several else _series_name(g, knobs)
         series.setdefault(name, {}).setdefault(dict(g.params).get(param), []).extend(g.values)
     blocks, using = [], []
     for i, (name, points) in enumerate(series.items()):
         block = [f"# {name}"]
         for x in sorted(p for p in points if p is not None):
-            block.append(" ".join([str(x)] + _stats(points[x])))
+            block.append(" ".join([str(x)] + _stats(points[x], floor)))
         blocks.append("\n".join(block))
         using.append(f"index {i} using 1:2:3:4 with yerrorlines title {_quote(name)}")
     xs = sorted({x for points in series.values() for x in points if x is not None})
     command = (f"set xlabel {_quote(param)}\nset xtics ({', '.join(map(str, xs))})\n"
                + ("set logscale x 2\n" if xs[0] > 0 and xs[-1] / xs[0] >= 8 else "")
                + f"plot {_quote(base + '.dat')} " + ", '' ".join(using))
-    return "\n\n\n".join(blocks) + "\n", command
+    return "\n\n\n".join(blocks) + "\n", command, len(series)
+
+
+def caption(groups, floor):
+    """n, what the bars are, and where a zero went."""
+    counts = sorted({len(g.values) for g in groups})
+    n = str(counts[0]) if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
+    text = f"n = {n} repeats a point; point: median, bars: min-max"
+    if floor and any(v <= 0 for g in groups for v in g.values):
+        text += f"; 0 drawn at {floor:.3g} (log scale)"
+    return text
 
 
 def _script(experiment, plot, groups, base):
     lines = any(g.params for g in groups if g.kernel == "rewind")
-    data, command = (_lines if lines else _bars)(plot, groups, base)
-    values = [v for g in groups for v in g.values if v > 0]
-    log_y = values and max(values) / min(values) > 30
+    positive = [v for g in groups for v in g.values if v > 0]
+    log_y = bool(positive) and max(positive) / min(positive) > 30
+    floor = min(positive) / 10 if log_y else float("-inf")
+    data, command, series = (_lines if lines else _bars)(plot, groups, base, knob_names(experiment), floor)
+    units = " / ".join(sorted({g.unit for g in groups}))
     setup = "\n".join([
         f"set title {_quote(f'{experiment.name}: {plot.title}')} noenhanced",
-        f"set ylabel {_quote(' / '.join(sorted({g.unit for g in groups})))}",
-        'set datafile missing "-"', "set key top left noenhanced", "set grid ytics",
-        "set logscale y" if log_y else "set yrange [0:*]"])
+        f"set ylabel {_quote(f'median ({units})')}",
+        f"set label 1 {_quote(caption(groups, floor if log_y else 0))} at screen 0.01,0.02 noenhanced",
+        "set bmargin 8",
+        'set datafile missing "-"', "set key top left noenhanced" if series > 1 else "set key off",
+        "set grid ytics",
+        f"set logscale y\nset yrange [{floor:.6g}:*]" if log_y else "set yrange [0:*]"])
     body = f"{setup}\n{command}\n"
     script = (f"set terminal pngcairo size {SIZE} noenhanced font ',10'\n"
               f"set output {_quote(base + '.png')}\n{body}"
-              f"set terminal svg size {SIZE} noenhanced\nset output {_quote(base + '.svg')}\nreplot\n")
+              f"set terminal svg size {SIZE} noenhanced\nset output {_quote(base + '.svg')}\nreplot\n"
+              f"set terminal pdfcairo size {PDF_SIZE} noenhanced font ',8'\n"
+              f"set output {_quote(base + '.pdf')}\nreplot\n")
     return data, script
 
 

@@ -102,8 +102,7 @@ def kernel_share(profile, frames, busy=False):
     the kernel samples outside the idle loop only (leaf in IDLE_LEAVES): the
     NMI timer samples a halted CPU, the `cycles` event of a perf profile
     (the seeds') does not count while halted. None when there are none."""
-    kernel = [s for s in profile.stacks
-              if s.mode != "u" and not (busy and s.frames and s.frames[0] in IDLE_LEAVES)]
+    kernel = [s for s in profile.stacks if s.mode != "u" and not (busy and is_idle(s))]
     total = sum(s.count for s in kernel)
     if not total:
         return None
@@ -161,23 +160,29 @@ def frames_of(stack, user_lookup=None):
     return [name or rip, USER_ROOT]
 
 
-def _filtered(profile, cpu=None, kernel_only=False):
+def is_idle(stack):
+    """A sample of a halted CPU: the NMI timer samples one, perf's `cycles` event does not."""
+    return stack.mode != "u" and bool(stack.frames) and stack.frames[0] in IDLE_LEAVES
+
+
+def _filtered(profile, cpu=None, kernel_only=False, no_idle=False):
     return [s for s in profile.stacks
-            if (cpu is None or s.cpu == cpu) and not (kernel_only and s.mode == "u")]
+            if (cpu is None or s.cpu == cpu) and not (kernel_only and s.mode == "u")
+            and not (no_idle and is_idle(s))]
 
 
 # ---- collapsed stacks ---------------------------------------------------------------
 
-def collapsed_counts(profile, user_lookup=None, cpu=None, kernel_only=False):
+def collapsed_counts(profile, user_lookup=None, cpu=None, kernel_only=False, no_idle=False):
     """Counter of root-first ';'-joined stacks."""
     counts = Counter()
-    for s in _filtered(profile, cpu, kernel_only):
+    for s in _filtered(profile, cpu, kernel_only, no_idle):
         counts[";".join(reversed(frames_of(s, user_lookup)))] += s.count
     return counts
 
 
-def collapsed(profile, user_lookup=None, cpu=None, kernel_only=False):
-    counts = collapsed_counts(profile, user_lookup, cpu, kernel_only)
+def collapsed(profile, user_lookup=None, cpu=None, kernel_only=False, no_idle=False):
+    counts = collapsed_counts(profile, user_lookup, cpu, kernel_only, no_idle)
     return "".join(f"{k} {v}\n" for k, v in sorted(counts.items()))
 
 
@@ -213,9 +218,10 @@ def _print_tree(out, children, parent_count, indent, min_pct, show_pct):
 
 
 def flat(profile, user_lookup=None, cpu=None, kernel_only=False, callers_min=1.0,
-         chain_min=0.5, limit=None):
-    """perf report's form: each sampled function with its share, the busy ones with callers."""
-    stacks = _filtered(profile, cpu, kernel_only)
+         chain_min=0.5, limit=None, no_idle=False):
+    """perf report's form: each sampled function with its share, the busy ones with callers.
+    no_idle: shares of the busy samples only, as perf's `cycles` event gives them."""
+    stacks = _filtered(profile, cpu, kernel_only, no_idle)
     total = sum(s.count for s in stacks)
     by_leaf = defaultdict(list)
     kinds = {}
