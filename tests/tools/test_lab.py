@@ -32,7 +32,7 @@ def load_lab():
 
 lab = load_lab()
 
-# The plausible wrong solution of issue 28: wait for an owner that readers never store.
+# A plausible wrong solution a student might write: wait for an owner that readers never store.
 WRONG_RWSEM = ["case RWSEM_SPIN_OWNER_NULL_FIX:", "\twhile (!READ_ONCE(s->owner))", "\t\tcpu_relax();",
                "\treturn true;"]
 
@@ -59,7 +59,7 @@ def made_up_lab(checks, **fields):
 def compile_with_wrong_rwsem(top):
     """build/unit/test_rwsem in top, its can_spin_on_owner() holding WRONG_RWSEM in lab 2's hole."""
     hole = lab2()["hole"][0]
-    holed = dict(hole, stub=WRONG_RWSEM, task="the wrong solution of issue 28")
+    holed = dict(hole, stub=WRONG_RWSEM, task="a plausible wrong solution")
     write(top / hole["file"], lab.holed_text((TOP / hole["file"]).read_text(), lab2(), holed))
     flags = subprocess.run(["make", "-s", "--no-print-directory", "-f", "-", "print"], cwd=TOP, text=True,
                            capture_output=True, check=True,
