@@ -36,6 +36,7 @@
 #define EROFS	     30
 #define EMLINK	     31
 #define EPIPE	     32
+#define EDOM 33
 #define ERANGE	     34
 #define EDEADLK	     35
 #define ENAMETOOLONG 36
@@ -45,9 +46,21 @@
 #define ELOOP	     40
 #define EOVERFLOW    75
 #define ELIBBAD	     80 /* a program's interpreter is not an executable for this machine */
+#define ENOTSOCK 88
+#define EMSGSIZE 90
+#define EPROTOTYPE 91
+#define ENOPROTOOPT 92
+#define EPROTONOSUPPORT 93
+#define ESOCKTNOSUPPORT 94
 #define EOPNOTSUPP   95
 #define EAFNOSUPPORT 97
+#define EADDRINUSE 98
+#define ECONNRESET 104
+#define ENOBUFS 105
+#define EISCONN 106
+#define ENOTCONN 107
 #define ETIMEDOUT    110
+#define ECONNREFUSED 111
 #define ECANCELED    125
 
 #endif
