@@ -451,7 +451,7 @@ unix_recv(struct unix_sock *u, struct unix_msg_args *m)
 		return -EOPNOTSUPP;
 	list_init(&done);
 	m->has_name = false;
-	m->out_flags = 0;
+	m->out_flags = m->flags & MSG_CMSG_CLOEXEC; /* Linux gives it back in msg_flags */
 	got.cred.pid = -1; /* no message read: no control */
 	mutex_lock(&unix_lock);
 	long ret = u->type == SOCK_STREAM ? recv_stream(u, m, &got, &done)
