@@ -29,8 +29,9 @@ static long
 socket_read(struct file *f, char __user *buf, size_t n, u64 *pos)
 {
 	struct kernel_iovec iov = { buf, n };
-	struct unix_msg_args m = { .iov = &iov, .iovcnt = 1, .total = n,
-				   .nonblock = READ_ONCE(f->flags) & O_NONBLOCK };
+	struct unix_msg_args m = {
+		.iov = &iov, .iovcnt = 1, .total = n, .nonblock = READ_ONCE(f->flags) & O_NONBLOCK
+	};
 
 	return unix_recv(f->private, &m);
 }
@@ -39,8 +40,9 @@ static long
 socket_write(struct file *f, const char __user *buf, size_t n, u64 *pos)
 {
 	struct kernel_iovec iov = { (void *)buf, n };
-	struct unix_msg_args m = { .iov = &iov, .iovcnt = 1, .total = n,
-				   .nonblock = READ_ONCE(f->flags) & O_NONBLOCK };
+	struct unix_msg_args m = {
+		.iov = &iov, .iovcnt = 1, .total = n, .nonblock = READ_ONCE(f->flags) & O_NONBLOCK
+	};
 
 	return unix_send(f->private, &m);
 }
@@ -165,7 +167,7 @@ unix_type(int family, int type, int protocol)
 		return -EAFNOSUPPORT; /* no network stack: docs/userspace.md, "Sockets" */
 	if (protocol && protocol != AF_UNIX)
 		return -EPROTONOSUPPORT;
-	if (base == 3)		/* SOCK_RAW: a datagram socket, as Linux's unix_create */
+	if (base == 3) /* SOCK_RAW: a datagram socket, as Linux's unix_create */
 		return SOCK_DGRAM;
 	if (base != SOCK_STREAM && base != SOCK_DGRAM && base != SOCK_SEQPACKET)
 		return -ESOCKTNOSUPPORT;
@@ -387,8 +389,7 @@ SYSCALL2(shutdown, int, fd, int, how)
 	return err;
 }
 
-SYSCALL5(getsockopt, int, fd, int, level, int, optname, void __user *, optval,
-	 int __user *, optlen)
+SYSCALL5(getsockopt, int, fd, int, level, int, optname, void __user *, optval, int __user *, optlen)
 {
 	struct file *f;
 	long err = sock_get(fd, &f);
@@ -400,8 +401,7 @@ SYSCALL5(getsockopt, int, fd, int, level, int, optname, void __user *, optval,
 	return err;
 }
 
-SYSCALL5(setsockopt, int, fd, int, level, int, optname, const void __user *, optval, int,
-	 optlen)
+SYSCALL5(setsockopt, int, fd, int, level, int, optname, const void __user *, optval, int, optlen)
 {
 	struct file *f;
 	long err = sock_get(fd, &f);

@@ -102,8 +102,8 @@ name_put(struct unix_msg_args *m, void __user *uaddr, int __user *ulen)
 	return unix_address_put(m->has_name ? m->name : &none, uaddr, ulen);
 }
 
-SYSCALL6(recvfrom, int, fd, void __user *, buf, size_t, len, unsigned, flags, void __user *,
-	 uaddr, int __user *, uaddr_len)
+SYSCALL6(recvfrom, int, fd, void __user *, buf, size_t, len, unsigned, flags, void __user *, uaddr,
+	 int __user *, uaddr_len)
 {
 	struct kernel_iovec iov = { buf, MIN(len, MAX_RW_COUNT) };
 	struct unix_address a;
@@ -150,7 +150,8 @@ msghdr_put(struct kernel_msghdr *h, struct kernel_msghdr __user *uh, struct unix
 {
 	int namelen = m->has_name ? (int)m->name->len : 0;
 
-	if (h->msg_name && copy_to_user(h->msg_name, &m->name->sun, (size_t)MIN(h->msg_namelen, namelen)))
+	if (h->msg_name &&
+	    copy_to_user(h->msg_name, &m->name->sun, (size_t)MIN(h->msg_namelen, namelen)))
 		return -EFAULT;
 	h->msg_namelen = h->msg_name ? namelen : h->msg_namelen;
 	h->msg_controllen = m->controllen;
@@ -202,8 +203,7 @@ mmsg_len_put(struct kernel_mmsghdr __user *mm, long len)
 	return copy_to_user(&mm->msg_len, &n, sizeof(n)) ? -EFAULT : 0;
 }
 
-SYSCALL4(sendmmsg, int, fd, struct kernel_mmsghdr __user *, mmsg, unsigned, vlen, unsigned,
-	 flags)
+SYSCALL4(sendmmsg, int, fd, struct kernel_mmsghdr __user *, mmsg, unsigned, vlen, unsigned, flags)
 {
 	unsigned sent = 0;
 	struct file *f;
@@ -234,8 +234,8 @@ deadline_passed(u64 deadline, struct kernel_timespec *left)
 	return now >= deadline;
 }
 
-SYSCALL5(recvmmsg, int, fd, struct kernel_mmsghdr __user *, mmsg, unsigned, vlen, unsigned,
-	 flags, struct kernel_timespec __user *, timeout)
+SYSCALL5(recvmmsg, int, fd, struct kernel_mmsghdr __user *, mmsg, unsigned, vlen, unsigned, flags,
+	 struct kernel_timespec __user *, timeout)
 {
 	struct kernel_timespec ts;
 	u64 deadline = 0, ns;

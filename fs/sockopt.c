@@ -57,8 +57,8 @@ option_value(struct unix_sock *u, int name, char *val)
 		break;
 	case SO_PEERCRED: {
 		/* No peer: pid 0 and the overflow ids, as Linux's cred_to_ucred(NULL). */
-		struct kernel_ucred c = u->has_peercred ? u->peercred
-							: (struct kernel_ucred){ 0, 65534, 65534 };
+		struct kernel_ucred c =
+			u->has_peercred ? u->peercred : (struct kernel_ucred){ 0, 65534, 65534 };
 		memcpy(val, &c, sizeof(c));
 		return sizeof(c);
 	}

@@ -46,10 +46,10 @@ struct unix_sock {
 	u32 refcount; /* the file, a peer pointing at it, its queued messages, a listener's queue */
 	int type;     /* SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET */
 	enum unix_state state;
-	bool dead;     /* its file is closed */
-	bool passcred; /* SO_PASSCRED */
-	u32 shutdown;  /* RCV_SHUTDOWN | SEND_SHUTDOWN */
-	int error;     /* SO_ERROR: ECONNRESET when the peer left with data unread */
+	bool dead;		/* its file is closed */
+	bool passcred;		/* SO_PASSCRED */
+	u32 shutdown;		/* RCV_SHUTDOWN | SEND_SHUTDOWN */
+	int error;		/* SO_ERROR: ECONNRESET when the peer left with data unread */
 	struct unix_sock *peer; /* referenced: the other end, or a datagram socket's default */
 	struct list_head queue; /* received unix_msgs; a listener's: connections not accepted */
 	struct list_head pending_link; /* in a listener's queue, until accepted */
@@ -109,8 +109,7 @@ void unix_wmem_add(struct unix_sock *u, s64 delta);
  * dropped while asleep: 0, -EAGAIN (nonblock, or timeo ns ran out: 0 is
  * forever), -ERESTARTSYS or -EINTR (a signal; EINTR with a timeout, as Linux).
  */
-int unix_wait(struct wait_queue *q, bool (*ready)(void *arg), void *arg, bool nonblock,
-	      u64 timeo);
+int unix_wait(struct wait_queue *q, bool (*ready)(void *arg), void *arg, bool nonblock, u64 timeo);
 
 /* ---- unix_names.c ---- */
 /* A sockaddr from user memory into *a: 0 or -errno (EINVAL for a wrong family or length). */
@@ -169,8 +168,7 @@ void unix_scm_drop(struct unix_scm *scm);
 void unix_scm_put(struct unix_scm *got, bool passcred, struct unix_msg_args *m);
 
 /* ---- sockopt.c ---- */
-long unix_getsockopt(struct unix_sock *u, int level, int name, void __user *val,
-		     int __user *ulen);
+long unix_getsockopt(struct unix_sock *u, int level, int name, void __user *val, int __user *ulen);
 long unix_setsockopt(struct unix_sock *u, int level, int name, const void __user *val, int len);
 
 #endif

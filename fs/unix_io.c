@@ -134,7 +134,7 @@ send_one(struct send_state *s, struct unix_msg_args *m, size_t off, u32 n, struc
 		return err;
 	if ((u->shutdown & SEND_SHUTDOWN) || receiver_gone(u, to))
 		return u->type == SOCK_DGRAM && !(u->shutdown & SEND_SHUTDOWN) ? -ECONNREFUSED
-										 : -EPIPE;
+									       : -EPIPE;
 	struct unix_msg *msg = kmalloc(sizeof(*msg) + n);
 	if (!msg)
 		return -ENOMEM;
@@ -452,7 +452,7 @@ unix_recv(struct unix_sock *u, struct unix_msg_args *m)
 	list_init(&done);
 	m->has_name = false;
 	m->out_flags = m->flags & MSG_CMSG_CLOEXEC; /* Linux gives it back in msg_flags */
-	got.cred.pid = -1; /* no message read: no control */
+	got.cred.pid = -1;			    /* no message read: no control */
 	mutex_lock(&unix_lock);
 	long ret = u->type == SOCK_STREAM ? recv_stream(u, m, &got, &done)
 					  : recv_record(u, m, &got, &done);

@@ -70,7 +70,7 @@ find_abstract(const struct unix_address *a, int type)
 {
 	struct list_head *e;
 
-	list_for_each (e, &bound) {
+	list_for_each(e, &bound) {
 		struct unix_sock *u = list_entry(e, struct unix_sock, bound_link);
 		if (!u->node && u->type == type && u->addr->len == a->len &&
 		    memcmp(&u->addr->sun, &a->sun, a->len) == 0)
@@ -84,7 +84,7 @@ find_node(const struct inode *node)
 {
 	struct list_head *e;
 
-	list_for_each (e, &bound) {
+	list_for_each(e, &bound) {
 		struct unix_sock *u = list_entry(e, struct unix_sock, bound_link);
 		if (u->node == node)
 			return u;
@@ -192,7 +192,8 @@ unix_bind(struct unix_sock *u, const struct unix_address *a)
 	err = u->addr ? -EINVAL : set_name(u, &named, node);
 	mutex_unlock(&unix_lock);
 	if (err)
-		inode_put(node); /* another thread bound it meanwhile: the name stays, as in Linux */
+		inode_put(
+			node); /* another thread bound it meanwhile: the name stays, as in Linux */
 	return err;
 }
 

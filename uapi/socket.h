@@ -15,13 +15,13 @@
 #define AF_INET6  10
 #define AF_MAX	  46 /* Linux 6.1's: families are 0..45 */
 
-#define SOCK_STREAM	1
-#define SOCK_DGRAM	2
-#define SOCK_SEQPACKET	5
-#define SOCK_PACKET	10 /* the highest type number */
-#define SOCK_TYPE_MASK	0xf
-#define SOCK_CLOEXEC	02000000 /* O_CLOEXEC */
-#define SOCK_NONBLOCK	04000	 /* O_NONBLOCK */
+#define SOCK_STREAM    1
+#define SOCK_DGRAM     2
+#define SOCK_SEQPACKET 5
+#define SOCK_PACKET    10 /* the highest type number */
+#define SOCK_TYPE_MASK 0xf
+#define SOCK_CLOEXEC   02000000 /* O_CLOEXEC */
+#define SOCK_NONBLOCK  04000	/* O_NONBLOCK */
 
 #define MSG_OOB		 0x1
 #define MSG_PEEK	 0x2

@@ -129,7 +129,8 @@ TEST(unix_fs_names)
 	CHECK(S_ISSOCK(st.st_mode));
 	EXPECT_ERR(ENXIO, open("sock", O_RDWR));
 	EXPECT_OK(getsockname(l, (struct sockaddr *)&got, &len));
-	CHECK(len == offsetof(struct sockaddr_un, sun_path) + 5 && strcmp(got.sun_path, "sock") == 0);
+	CHECK(len == offsetof(struct sockaddr_un, sun_path) + 5 &&
+	      strcmp(got.sun_path, "sock") == 0);
 	EXPECT_ERR(ECONNREFUSED, connect(EXPECT_OK(socket(AF_UNIX, SOCK_STREAM, 0)),
 					 (struct sockaddr *)&a, addr_of("sock", &a)));
 	EXPECT_OK(listen(l, 5));
@@ -202,8 +203,8 @@ TEST(unix_abstract_names_and_autobind)
 	EXPECT_OK(listen(l, 1));
 	EXPECT_OK(getsockname(l, (struct sockaddr *)&got, &len));
 	CHECK(len == addr_of(name, &a) && memcmp(&got, &a, len) == 0);
-	EXPECT_ERR(EADDRINUSE, bind(EXPECT_OK(socket(AF_UNIX, SOCK_SEQPACKET, 0)),
-				    (struct sockaddr *)&a, len));
+	EXPECT_ERR(EADDRINUSE,
+		   bind(EXPECT_OK(socket(AF_UNIX, SOCK_SEQPACKET, 0)), (struct sockaddr *)&a, len));
 	int c = connected_socket(SOCK_SEQPACKET, name);
 	int s = EXPECT_OK(accept4(l, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK));
 	CHECK(fcntl(s, F_GETFD) == FD_CLOEXEC && (fcntl(s, F_GETFL) & O_NONBLOCK));
@@ -240,7 +241,7 @@ TEST(unix_dgram_boundaries)
 	CHECK(flen == offsetof(struct sockaddr_un, sun_path) + 7 &&
 	      strcmp(from.sun_path, "sender") == 0);
 	CHECK(recv(r, buf, 2, 0) == 2 && memcmp(buf, "se", 2) == 0); /* the rest is lost */
-	CHECK(recv(r, buf, sizeof(buf), MSG_DONTWAIT) == 0);	      /* an empty datagram */
+	CHECK(recv(r, buf, sizeof(buf), MSG_DONTWAIT) == 0);	     /* an empty datagram */
 	EXPECT_ERR(EAGAIN, recv(r, buf, sizeof(buf), MSG_DONTWAIT));
 	EXPECT_ERR(ENOTCONN, send(s, "x", 1, 0));
 	EXPECT_ERR(EOPNOTSUPP, listen(r, 1));
@@ -273,7 +274,8 @@ TEST(unix_seqpacket_boundaries_and_trunc)
 	pair(SOCK_SEQPACKET, sv);
 	CHECK(send(sv[0], "abcdefgh", 8, 0) == 8);
 	CHECK(send(sv[0], "xy", 2, 0) == 2);
-	CHECK(recvmsg(sv[1], &m, 0) == 4 && (m.msg_flags & MSG_TRUNC) && memcmp(buf, "abcd", 4) == 0);
+	CHECK(recvmsg(sv[1], &m, 0) == 4 && (m.msg_flags & MSG_TRUNC) &&
+	      memcmp(buf, "abcd", 4) == 0);
 	m.msg_flags = 0;
 	CHECK(recvmsg(sv[1], &m, 0) == 2 && !(m.msg_flags & MSG_TRUNC));
 	CHECK(send(sv[0], "0123456789", 10, 0) == 10);
@@ -296,7 +298,9 @@ send_fd(int s, int fd)
 		struct cmsghdr align;
 	} u;
 	struct iovec iov = { "F", 1 };
-	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
+	struct msghdr m = { .msg_iov = &iov,
+			    .msg_iovlen = 1,
+			    .msg_control = u.buf,
 			    .msg_controllen = sizeof(u.buf) };
 	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
 
@@ -317,8 +321,9 @@ recv_fd(int s, int *fd, size_t controllen, int flags)
 	} u;
 	char c;
 	struct iovec iov = { &c, 1 };
-	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
-			    .msg_controllen = controllen };
+	struct msghdr m = {
+		.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = controllen
+	};
 
 	CHECK(recvmsg(s, &m, flags) == 1);
 	*fd = -1;
@@ -337,7 +342,8 @@ TEST(unix_scm_rights_pipe)
 	EXPECT_OK(pipe(p));
 	send_fd(sv[0], p[1]);
 	close(p[1]); /* in flight, the pipe's write end stays alive */
-	CHECK((recv_fd(sv[1], &got, CMSG_SPACE(sizeof(int) * 4), MSG_CMSG_CLOEXEC) & MSG_CTRUNC) == 0);
+	CHECK((recv_fd(sv[1], &got, CMSG_SPACE(sizeof(int) * 4), MSG_CMSG_CLOEXEC) & MSG_CTRUNC) ==
+	      0);
 	CHECK(got >= 0 && got != p[1] + 100);
 	CHECK(fcntl(got, F_GETFD) == FD_CLOEXEC);
 	CHECK(write(got, "via", 3) == 3);
@@ -356,7 +362,9 @@ TEST(unix_scm_rights_pipe)
 		struct cmsghdr align;
 	} u;
 	struct iovec iov = { "F", 1 };
-	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
+	struct msghdr m = { .msg_iov = &iov,
+			    .msg_iovlen = 1,
+			    .msg_control = u.buf,
 			    .msg_controllen = sizeof(u.buf) };
 	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
 	int bad = 999;
@@ -397,7 +405,9 @@ TEST(unix_peercred_and_passcred)
 	} u;
 	char c;
 	struct iovec iov = { &c, 1 };
-	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
+	struct msghdr m = { .msg_iov = &iov,
+			    .msg_iovlen = 1,
+			    .msg_control = u.buf,
 			    .msg_controllen = sizeof(u.buf) };
 	CHECK(recvmsg(sv[1], &m, 0) == 1);
 	struct cmsghdr *h = CMSG_FIRSTHDR(&m);
@@ -446,7 +456,8 @@ TEST(unix_socket_options)
 	CHECK(mono_ns() - t0 >= 40000000);
 	len = sizeof(tv);
 	EXPECT_OK(getsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, &len));
-	CHECK(len == sizeof(tv) && tv.tv_sec == 0 && tv.tv_usec >= 50000 && tv.tv_usec < 60000); /* Linux keeps jiffies */
+	CHECK(len == sizeof(tv) && tv.tv_sec == 0 && tv.tv_usec >= 50000 &&
+	      tv.tv_usec < 60000); /* Linux keeps jiffies */
 	tv.tv_usec = 2000000;
 	EXPECT_ERR(EDOM, setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)));
 	EXPECT_ERR(EINVAL, setsockopt(s, SOL_SOCKET, SO_SNDBUF, &val, 2));
