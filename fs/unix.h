@@ -143,6 +143,8 @@ struct unix_msg_args {
 };
 long unix_send(struct unix_sock *u, struct unix_msg_args *m);
 long unix_recv(struct unix_sock *u, struct unix_msg_args *m);
+/* Takes msg off u's queue; its sender gets its cost back. unix_lock held; free it after. */
+void unix_msg_dequeue(struct unix_sock *u, struct unix_msg *msg);
 /* Frees messages taken off a queue (unix_lock NOT held: their files are put). */
 void unix_msgs_free(struct list_head *msgs);
 /* Whether u's peer or u may take another message now (poll's POLLOUT). */

@@ -66,9 +66,8 @@ unix_msgs_free(struct list_head *msgs)
 	}
 }
 
-/* Takes msg off u's queue; its sender gets its cost back. unix_lock held; free it after. */
-static void
-msg_dequeue(struct unix_sock *u, struct unix_msg *msg)
+void
+unix_msg_dequeue(struct unix_sock *u, struct unix_msg *msg)
 {
 	struct unix_sock *s = msg->sender;
 
@@ -363,7 +362,7 @@ recv_record(struct unix_sock *u, struct unix_msg_args *m, struct unix_scm *got,
 		m->out_flags |= MSG_TRUNC;
 	long ret = (m->flags & MSG_TRUNC) ? (long)msg->len : (long)n;
 	if (!peek) {
-		msg_dequeue(u, msg);
+		unix_msg_dequeue(u, msg);
 		list_add_tail(&msg->link, done);
 	}
 	return ret;
@@ -431,7 +430,7 @@ recv_stream(struct unix_sock *u, struct unix_msg_args *m, struct unix_scm *got,
 		if (!peek) {
 			msg->off += (u32)n;
 			if (msg->off == msg->len) {
-				msg_dequeue(u, msg);
+				unix_msg_dequeue(u, msg);
 				list_add_tail(&msg->link, done);
 			}
 		}

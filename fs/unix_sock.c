@@ -321,16 +321,15 @@ unix_shutdown(struct unix_sock *u, int how)
 	return 0;
 }
 
-/* Takes u's received messages onto out (to free without the lock). */
+/* Takes u's received messages onto out (to free without the lock); their senders get them back. */
 static void
 take_queue(struct unix_sock *u, struct list_head *out)
 {
 	while (!list_empty(&u->queue)) {
-		struct list_head *e = u->queue.next;
-		list_del(e);
-		list_add_tail(e, out);
+		struct unix_msg *msg = list_first_entry(&u->queue, struct unix_msg, link);
+		unix_msg_dequeue(u, msg);
+		list_add_tail(&msg->link, out);
 	}
-	u->qlen = 0;
 }
 
 /*
