@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/mman.h>
 #include <sys/param.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -94,25 +95,27 @@ TEST(unix_stream_echo_socketpair)
 		_exit(got == 0 ? 0 : 2);
 	}
 	close(sv[1]);
-	static unsigned char out[1 << 20], in[1 << 20];
-	fill_pattern(out, sizeof(out), 7);
+	enum { MEG = 1 << 20 };
+	/* Mapped, not static: usertests' data segment stays small for rlimit_data. */
+	unsigned char *out = map_anon(MEG, PROT_READ | PROT_WRITE),
+		      *in = map_anon(MEG, PROT_READ | PROT_WRITE);
+	fill_pattern(out, MEG, 7);
 	size_t sent = 0, recvd = 0;
-	while (recvd < sizeof(in)) {
-		if (sent < sizeof(out)) {
-			ssize_t w = send(sv[0], out + sent, MIN(sizeof(out) - sent, 8192),
-					 MSG_DONTWAIT);
+	while (recvd < MEG) {
+		if (sent < MEG) {
+			ssize_t w = send(sv[0], out + sent, MIN(MEG - sent, 8192), MSG_DONTWAIT);
 			if (w > 0)
 				sent += (size_t)w;
 			else
 				CHECK(errno == EAGAIN);
 		}
-		ssize_t r = recv(sv[0], in + recvd, sizeof(in) - recvd, MSG_DONTWAIT);
+		ssize_t r = recv(sv[0], in + recvd, MEG - recvd, MSG_DONTWAIT);
 		if (r > 0)
 			recvd += (size_t)r;
 		else
 			CHECK(r < 0 && errno == EAGAIN);
 	}
-	CHECK(has_pattern(in, sizeof(in), 7));
+	CHECK(has_pattern(in, MEG, 7));
 	EXPECT_OK(shutdown(sv[0], SHUT_WR));
 	expect_exit(pid, 0, "echo child");
 	close(sv[0]);
