@@ -299,10 +299,10 @@ SYSCALL2(utime, const char __user *, path, const struct kernel_utimbuf __user *,
 
 /*
  * Linux's may_mknod first (a directory is EPERM, an unknown type EINVAL),
- * then the name, made with the umask applied. Regular files and FIFOs are
- * made; device nodes and sockets, which root may make on Linux, are EPERM
- * here: rewind has no devices by number (devfs makes /dev's nodes) and no
- * sockets.
+ * then the name, made with the umask applied. Regular files, FIFOs and
+ * socket names (which no socket is bound to: connect finds none) are
+ * made; device nodes, which root may make on Linux, are EPERM here: rewind
+ * has no devices by number (devfs makes /dev's nodes).
  */
 static long
 do_mknodat(int dirfd, const char __user *upath, u32 mode, u32 dev)
@@ -314,10 +314,10 @@ do_mknodat(int dirfd, const char __user *upath, u32 mode, u32 dev)
 		break;
 	case S_IFREG:
 	case S_IFIFO:
+	case S_IFSOCK:
 		break;
 	case S_IFCHR:
 	case S_IFBLK:
-	case S_IFSOCK:
 	case S_IFDIR:
 		return -EPERM;
 	default:

@@ -336,6 +336,8 @@ file_path(struct file *f, char *buf, size_t size)
 {
 	if (f->inode->sb == anon_inode_sb)
 		ksnprintf(buf, size, "anon_inode:%s", f->ops->name);
+	else if (f->inode->sb == sockfs_sb)
+		ksnprintf(buf, size, "socket:[%lu]", (unsigned long)f->inode->ino);
 	else if (!f->dentry ||
 		 f->inode->sb == pipefs_sb) /* a pipe, perhaps opened again (pipe_dentry) */
 		ksnprintf(buf, size, "pipe:[%lu]", (unsigned long)f->inode->ino);

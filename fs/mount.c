@@ -136,7 +136,8 @@ vfs_init(void)
 {
 	root_sb = sb_alloc(&rootfs_type);
 	pipefs_sb = sb_alloc(&pipefs_type);
-	if (!root_sb || !pipefs_sb)
+	sockfs_sb = sb_alloc(&sockfs_type);
+	if (!root_sb || !pipefs_sb || !sockfs_sb)
 		panic("vfs: no memory for the root file system");
 	anon_inode_init();
 	root_sb->max_pages = SB_PAGES_KNOB;

@@ -58,6 +58,9 @@ ramfs_new_inode(struct super_block *sb, u32 mode)
 	else if (S_ISFIFO(mode))
 		inode = inode_alloc(sb, mode, &fifo_iops,
 				    &fifo_fops); /* a named pipe (fs/pipe.c) */
+	else if (S_ISSOCK(mode))
+		inode = inode_alloc(sb, mode, NULL,
+				    &socket_fops); /* a socket's name: ENXIO to open */
 	else
 		inode = inode_alloc(sb, mode, NULL, NULL); /* a device node: devfs sets fops */
 	if (!inode)

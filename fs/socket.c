@@ -1,38 +1,414 @@
 /*
- * socket.c - socket and socketpair in a kernel without networking: no
- * address family is registered, so every well-formed request is
- * EAFNOSUPPORT, as Linux answers for a family whose module is absent
- * (glibc then falls back: nscd's socket, for one, is optional). Malformed
- * type flags are EINVAL first, in Linux's order.
+ * socket.c - the socket system calls and socket files.
+ *
+ * AF_UNIX is the one family (fs/unix_*.c): rewind has no network stack,
+ * so AF_INET, AF_INET6 and every other family are EAFNOSUPPORT, as Linux
+ * answers for a family whose module is absent (programs fall back; see
+ * docs/userspace.md, "Sockets"). Malformed type flags are EINVAL first, in
+ * Linux's order. A socket is a file on an inode of its own (S_IFSOCK, on
+ * an instance never mounted, as Linux's sockfs): read and write are recv
+ * and send, poll reports what a send or receive would find, fstat shows
+ * the type and /proc/<pid>/fd shows "socket:[inode]". A socket call on
+ * any other file is ENOTSOCK.
  */
-#include "uapi/errno.h"
-#include "uapi/fcntl.h"
+#include "fs/unix.h"
+#include "kernel/process/cred.h"
 #include "kernel/syscall/syscall.h"
+#include "kernel/time/clock.h"
+#include "kernel/time/tsc.h"
+#include "mm/kmalloc.h"
+#include "uapi/magic.h"
+#include "uapi/time.h"
 
-#define SOCK_TYPE_MASK 0xf
-#define SOCK_MAX       11 /* types are 1..10 (SOCK_PACKET) */
-#define NPROTO	       46 /* AF_MAX in Linux 6.1 */
+struct fs_type sockfs_type = { .name = "sockfs", .magic = SOCKFS_MAGIC };
+struct super_block *sockfs_sb;
+
+/* ---- socket files ---------------------------------------------------------------- */
 
 static long
-no_family(int family, int type)
+socket_read(struct file *f, char __user *buf, size_t n, u64 *pos)
+{
+	struct kernel_iovec iov = { buf, n };
+	struct unix_msg_args m = {
+		.iov = &iov, .iovcnt = 1, .total = n, .nonblock = READ_ONCE(f->flags) & O_NONBLOCK
+	};
+
+	return unix_recv(f->private, &m);
+}
+
+static long
+socket_write(struct file *f, const char __user *buf, size_t n, u64 *pos)
+{
+	struct kernel_iovec iov = { (void *)buf, n };
+	struct unix_msg_args m = {
+		.iov = &iov, .iovcnt = 1, .total = n, .nonblock = READ_ONCE(f->flags) & O_NONBLOCK
+	};
+
+	return unix_send(f->private, &m);
+}
+
+/* Linux's unix_poll and unix_dgram_poll, read without the lock as they are. */
+static unsigned
+socket_poll(struct file *f, struct poll_table *pt)
+{
+	struct unix_sock *u = f->private;
+	u32 shutdown = READ_ONCE(u->shutdown);
+	unsigned mask = 0;
+
+	poll_wait(f, &u->wq, pt);
+	if (READ_ONCE(u->error))
+		mask |= POLLERR;
+	if (shutdown == SHUTDOWN_MASK)
+		mask |= POLLHUP;
+	if (shutdown & RCV_SHUTDOWN)
+		mask |= POLLRDHUP | POLLIN | POLLRDNORM;
+	if (READ_ONCE(u->qlen))
+		mask |= POLLIN | POLLRDNORM;
+	if (u->type != SOCK_DGRAM && u->state == UNIX_UNCONNECTED) {
+		mask |= POLLHUP;
+		if (u->type == SOCK_SEQPACKET)
+			return mask;
+	}
+	if (unix_writable(u))
+		mask |= POLLOUT | POLLWRNORM | POLLWRBAND;
+	return mask;
+}
+
+static void
+socket_release(struct file *f)
+{
+	unix_release(f->private);
+}
+
+/* Opening a socket anew (its name, /proc/<pid>/fd/N) is ENXIO, as Linux. */
+static int
+socket_open(struct inode *inode, struct file *f)
+{
+	return -ENXIO;
+}
+
+const struct file_operations socket_fops = {
+	.open = socket_open,
+	.read = socket_read,
+	.write = socket_write,
+	.poll = socket_poll,
+	.release = socket_release,
+};
+
+/* A file for u (taking over the caller's reference): NULL when memory is short. */
+static struct file *
+socket_file(struct unix_sock *u, int flags)
+{
+	struct inode *inode = inode_alloc(sockfs_sb, S_IFSOCK | 0777, NULL, &socket_fops);
+
+	if (!inode)
+		return NULL;
+	inode->uid = current_fsuid();
+	inode->gid = current_fsgid();
+	struct file *f = file_alloc(inode, NULL, O_RDWR | (flags & O_NONBLOCK));
+	inode_put(inode);
+	if (f)
+		f->private = u;
+	return f;
+}
+
+/* A file for u installed as a new fd: the fd, or -errno (u is closed then). */
+static int
+socket_fd(struct unix_sock *u, int flags)
+{
+	struct file *f = socket_file(u, flags);
+
+	if (!f) {
+		unix_release(u);
+		return -ENOMEM;
+	}
+	int fd = fd_alloc(f, 0, flags & O_CLOEXEC);
+	if (fd < 0)
+		file_put(f);
+	return fd;
+}
+
+int
+sock_get(int fd, struct file **fp)
+{
+	struct file *f = fd_get(fd);
+
+	if (!f)
+		return -EBADF;
+	if (f->ops != &socket_fops || !f->private) {
+		file_put(f);
+		return -ENOTSOCK;
+	}
+	*fp = f;
+	return 0;
+}
+
+bool
+file_nonblock(struct file *f)
+{
+	return READ_ONCE(f->flags) & O_NONBLOCK;
+}
+
+/* ---- socket, socketpair ------------------------------------------------------------ */
+
+/* The AF_UNIX type a socket call asks for, or -errno, checked in Linux's order. */
+static int
+unix_type(int family, int type, int protocol)
 {
 	int base = type & SOCK_TYPE_MASK;
 
-	if (type & ~(SOCK_TYPE_MASK | O_CLOEXEC | O_NONBLOCK))
-		return -EINVAL; /* SOCK_CLOEXEC and SOCK_NONBLOCK are the O_ flags' values */
-	if (family < 0 || family >= NPROTO)
-		return -EAFNOSUPPORT;
-	if (base >= SOCK_MAX)
+	if (type & ~(SOCK_TYPE_MASK | SOCK_CLOEXEC | SOCK_NONBLOCK))
 		return -EINVAL;
-	return -EAFNOSUPPORT;
+	if (family < 0 || family >= AF_MAX)
+		return -EAFNOSUPPORT;
+	if (base > SOCK_PACKET)
+		return -EINVAL;
+	if (family != AF_UNIX)
+		return -EAFNOSUPPORT; /* no network stack: docs/userspace.md, "Sockets" */
+	if (protocol && protocol != AF_UNIX)
+		return -EPROTONOSUPPORT;
+	if (base == 3) /* SOCK_RAW: a datagram socket, as Linux's unix_create */
+		return SOCK_DGRAM;
+	if (base != SOCK_STREAM && base != SOCK_DGRAM && base != SOCK_SEQPACKET)
+		return -ESOCKTNOSUPPORT;
+	return base;
 }
 
 SYSCALL3(socket, int, family, int, type, int, protocol)
 {
-	return no_family(family, type);
+	int kind = unix_type(family, type, protocol);
+
+	if (kind < 0)
+		return kind;
+	struct unix_sock *u = unix_sock_alloc(kind);
+	return u ? socket_fd(u, type) : -ENOMEM;
 }
 
-SYSCALL4(socketpair, int, family, int, type, int, protocol, int __user *, fds)
+/* Both files of a new pair, or -ENOMEM with nothing left. */
+static int
+pair_files(int kind, int type, struct file **fa, struct file **fb)
 {
-	return no_family(family, type);
+	struct unix_sock *a = unix_sock_alloc(kind), *b = a ? unix_sock_alloc(kind) : NULL;
+
+	if (!b) {
+		if (a)
+			unix_sock_put(a);
+		return -ENOMEM;
+	}
+	mutex_lock(&unix_lock);
+	unix_pair(a, b);
+	mutex_unlock(&unix_lock);
+	*fa = socket_file(a, type);
+	*fb = *fa ? socket_file(b, type) : NULL;
+	if (*fb)
+		return 0;
+	if (*fa)
+		file_put(*fa);
+	else
+		unix_release(a);
+	unix_release(b);
+	return -ENOMEM;
+}
+
+SYSCALL4(socketpair, int, family, int, type, int, protocol, int __user *, sv)
+{
+	int kind = unix_type(family, type, protocol);
+	struct file *fa, *fb;
+
+	if (kind < 0)
+		return kind;
+	int err = pair_files(kind, type, &fa, &fb);
+	if (err)
+		return err;
+	int fds[2] = { fd_alloc(fa, 0, type & SOCK_CLOEXEC), -1 };
+	if (fds[0] < 0) {
+		file_put(fa);
+		file_put(fb);
+		return fds[0];
+	}
+	fds[1] = fd_alloc(fb, 0, type & SOCK_CLOEXEC);
+	if (fds[1] < 0) {
+		fd_close(fds[0]);
+		file_put(fb);
+		return fds[1];
+	}
+	if (copy_to_user(sv, fds, sizeof(fds))) {
+		fd_close(fds[0]);
+		fd_close(fds[1]);
+		return -EFAULT;
+	}
+	return 0;
+}
+
+/* ---- names and connections ----------------------------------------------------------- */
+
+SYSCALL3(bind, int, fd, const void __user *, uaddr, int, namelen)
+{
+	struct unix_address a;
+	struct file *f;
+	int err = sock_get(fd, &f);
+
+	if (err)
+		return err;
+	err = unix_address_get(uaddr, namelen, &a);
+	if (!err)
+		err = unix_bind(f->private, &a);
+	file_put(f);
+	return err;
+}
+
+SYSCALL3(connect, int, fd, const void __user *, uaddr, int, namelen)
+{
+	struct unix_address a;
+	struct file *f;
+	int err = sock_get(fd, &f);
+
+	if (err)
+		return err;
+	err = unix_address_get(uaddr, namelen, &a);
+	if (!err)
+		err = unix_connect(f->private, &a, file_nonblock(f));
+	file_put(f);
+	return err;
+}
+
+SYSCALL2(listen, int, fd, int, backlog)
+{
+	struct file *f;
+	int err = sock_get(fd, &f);
+
+	if (err)
+		return err;
+	err = unix_listen(f->private, backlog);
+	file_put(f);
+	return err;
+}
+
+/* The peer's name for accept and getpeername, copied under the lock; NULL if unnamed. */
+static struct unix_address *
+peer_name(struct unix_sock *u, struct unix_address *buf)
+{
+	struct unix_address *a = NULL;
+
+	mutex_lock(&unix_lock);
+	if (u->peer && u->peer->addr) {
+		*buf = *u->peer->addr;
+		a = buf;
+	}
+	mutex_unlock(&unix_lock);
+	return a;
+}
+
+static long
+do_accept4(int fd, void __user *upeer, int __user *ulen, int flags)
+{
+	struct unix_address buf;
+	struct unix_sock *n;
+	struct file *f;
+
+	if (flags & ~(SOCK_CLOEXEC | SOCK_NONBLOCK))
+		return -EINVAL;
+	int err = sock_get(fd, &f);
+	if (err)
+		return err;
+	err = unix_accept(f->private, file_nonblock(f), &n);
+	file_put(f);
+	if (err)
+		return err;
+	struct file *nf = socket_file(n, flags);
+	if (!nf) {
+		unix_release(n);
+		return -ENOMEM;
+	}
+	if (upeer && (err = unix_address_put(peer_name(n, &buf), upeer, ulen))) {
+		file_put(nf);
+		return err;
+	}
+	int newfd = fd_alloc(nf, 0, flags & SOCK_CLOEXEC);
+	if (newfd < 0)
+		file_put(nf);
+	return newfd;
+}
+
+SYSCALL3(accept, int, fd, void __user *, upeer, int __user *, upeer_len)
+{
+	return do_accept4(fd, upeer, upeer_len, 0);
+}
+
+SYSCALL4(accept4, int, fd, void __user *, upeer, int __user *, upeer_len, int, flags)
+{
+	return do_accept4(fd, upeer, upeer_len, flags);
+}
+
+SYSCALL3(getsockname, int, fd, void __user *, uaddr, int __user *, uaddr_len)
+{
+	struct unix_address buf, *a = NULL;
+	struct file *f;
+	int err = sock_get(fd, &f);
+
+	if (err)
+		return err;
+	struct unix_sock *u = f->private;
+	mutex_lock(&unix_lock);
+	if (u->addr) {
+		buf = *u->addr;
+		a = &buf;
+	}
+	mutex_unlock(&unix_lock);
+	err = unix_address_put(a, uaddr, uaddr_len);
+	file_put(f);
+	return err;
+}
+
+SYSCALL3(getpeername, int, fd, void __user *, uaddr, int __user *, uaddr_len)
+{
+	struct unix_address buf;
+	struct file *f;
+	int err = sock_get(fd, &f);
+
+	if (err)
+		return err;
+	struct unix_sock *u = f->private;
+	if (READ_ONCE(u->state) != UNIX_CONNECTED)
+		err = -ENOTCONN;
+	else
+		err = unix_address_put(peer_name(u, &buf), uaddr, uaddr_len);
+	file_put(f);
+	return err;
+}
+
+SYSCALL2(shutdown, int, fd, int, how)
+{
+	struct file *f;
+	int err = sock_get(fd, &f);
+
+	if (err)
+		return err;
+	err = unix_shutdown(f->private, how);
+	file_put(f);
+	return err;
+}
+
+SYSCALL5(getsockopt, int, fd, int, level, int, optname, void __user *, optval, int __user *, optlen)
+{
+	struct file *f;
+	long err = sock_get(fd, &f);
+
+	if (err)
+		return err;
+	err = unix_getsockopt(f->private, level, optname, optval, optlen);
+	file_put(f);
+	return err;
+}
+
+SYSCALL5(setsockopt, int, fd, int, level, int, optname, const void __user *, optval, int, optlen)
+{
+	struct file *f;
+	long err = sock_get(fd, &f);
+
+	if (err)
+		return err;
+	err = unix_setsockopt(f->private, level, optname, optval, optlen);
+	file_put(f);
+	return err;
 }

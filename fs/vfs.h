@@ -398,6 +398,22 @@ int file_open_dentry(struct dentry *d, u32 flags, bool permitted, struct file **
 /* open(2) on a kernel path: creates with exactly mode (no umask) for O_CREAT. */
 int file_open_at(int dirfd, const char *path, u32 flags, u32 mode, struct file **out);
 
+/*
+ * Copies and checks an iovec array from user memory (fs/read_write.c):
+ * the total length (clamped to MAX_RW_COUNT), or -errno; *out is kfree'd by the caller.
+ */
+long iovec_import(const struct kernel_iovec __user *uiov, int cnt, struct kernel_iovec **out);
+
+/* ---- sockets (fs/socket.c) ------------------------------------------------ */
+
+/*
+ * Socket files and the instance their inodes are on (made by vfs_init);
+ * socket_fops is also a socket name's in the tree, whose open is ENXIO.
+ */
+extern struct super_block *sockfs_sb;
+extern struct fs_type sockfs_type;
+extern const struct file_operations socket_fops;
+
 /* ---- files with no name (fs/anon_inode.c) ------------------------------- */
 
 extern struct super_block *anon_inode_sb;

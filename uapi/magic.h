@@ -9,6 +9,7 @@
 #define TMPFS_MAGIC	    0x01021994 /* tmpfs, and Linux's rootfs and devtmpfs */
 #define PROC_SUPER_MAGIC    0x9fa0
 #define PIPEFS_MAGIC	    0x50495045
+#define SOCKFS_MAGIC	    0x534f434b
 #define RAMFS_MAGIC	    0x858458f6
 #define ANON_INODE_FS_MAGIC 0x09041934
 

@@ -24,6 +24,7 @@
 #define S_ISBLK(m)  (((m)&S_IFMT) == S_IFBLK)
 #define S_ISFIFO(m) (((m)&S_IFMT) == S_IFIFO)
 #define S_ISLNK(m)  (((m)&S_IFMT) == S_IFLNK)
+#define S_ISSOCK(m) (((m)&S_IFMT) == S_IFSOCK)
 
 /* The file type as getdents64 reports it in d_type (libc: <dirent.h>). */
 #define DT_UNKNOWN 0

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/socket.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -139,7 +140,8 @@ setup_paths(const char *sandbox)
 
 /*
  * The pool: files, a directory, both ends of a pipe (non-blocking, so reads
- * do not hang), devices, an epoll instance, an eventfd (non-blocking too).
+ * do not hang), devices, an epoll instance, an eventfd and both ends of an
+ * AF_UNIX stream socket pair (non-blocking too), for the socket calls.
  */
 static void
 setup_fds(void)
@@ -159,6 +161,11 @@ setup_fds(void)
 	fds[n++] = open("/proc/self/status", O_RDONLY);
 	fds[n++] = epoll_create1(0);
 	fds[n++] = eventfd(1, EFD_NONBLOCK);
+	int sv[2];
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, sv) == 0) {
+		fds[n++] = sv[0];
+		fds[n++] = sv[1];
+	}
 	while (n < NFDS)
 		fds[n++] = -1;
 	write(fds[0], "sysfuzz", 7);

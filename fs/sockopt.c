@@ -1,0 +1,170 @@
+/*
+ * sockopt.c - getsockopt and setsockopt at SOL_SOCKET for AF_UNIX sockets,
+ * with Linux's values and quirks: SO_SNDBUF and SO_RCVBUF store twice what
+ * is asked (the kernel's bookkeeping share, Linux says), capped at
+ * net.core.wmem_max/rmem_max unless root forces them; SO_PEERCRED is the
+ * peer's credentials as at connect (or socketpair, or listen); timeouts
+ * are a struct timeval. An option rewind does not know is ENOPROTOOPT,
+ * another level EOPNOTSUPP (AF_UNIX has no options of its own).
+ */
+#include "fs/unix.h"
+#include "kernel/process/cred.h"
+#include "kernel/lib/string.h"
+#include "uapi/time.h"
+
+#define NSEC_PER_USEC 1000ull
+#define NSEC_PER_SEC  1000000000ull
+
+static int
+timeout_get(u64 ns, struct kernel_timeval *tv)
+{
+	tv->tv_sec = (long)(ns / NSEC_PER_SEC);
+	tv->tv_usec = (long)(ns % NSEC_PER_SEC / NSEC_PER_USEC);
+	return sizeof(*tv);
+}
+
+/* The option's value into val (at most 16 bytes): its length, or -ENOPROTOOPT. */
+static int
+option_value(struct unix_sock *u, int name, char *val)
+{
+	int v;
+
+	switch (name) {
+	case SO_TYPE:
+		v = u->type;
+		break;
+	case SO_DOMAIN:
+		v = AF_UNIX;
+		break;
+	case SO_PROTOCOL:
+		v = 0;
+		break;
+	case SO_ERROR:
+		v = u->error;
+		u->error = 0;
+		break;
+	case SO_SNDBUF:
+		v = (int)u->sndbuf;
+		break;
+	case SO_RCVBUF:
+		v = (int)u->rcvbuf;
+		break;
+	case SO_PASSCRED:
+		v = u->passcred;
+		break;
+	case SO_ACCEPTCONN:
+		v = u->state == UNIX_LISTENING;
+		break;
+	case SO_PEERCRED: {
+		/* No peer: pid 0 and the overflow ids, as Linux's cred_to_ucred(NULL). */
+		struct kernel_ucred c =
+			u->has_peercred ? u->peercred : (struct kernel_ucred){ 0, 65534, 65534 };
+		memcpy(val, &c, sizeof(c));
+		return sizeof(c);
+	}
+	case SO_RCVTIMEO_OLD:
+	case SO_RCVTIMEO_NEW:
+		return timeout_get(u->rcvtimeo, (struct kernel_timeval *)val);
+	case SO_SNDTIMEO_OLD:
+	case SO_SNDTIMEO_NEW:
+		return timeout_get(u->sndtimeo, (struct kernel_timeval *)val);
+	default:
+		return -ENOPROTOOPT;
+	}
+	memcpy(val, &v, sizeof(v));
+	return sizeof(v);
+}
+
+long
+unix_getsockopt(struct unix_sock *u, int level, int name, void __user *uval, int __user *ulen)
+{
+	char val[16] __aligned(8);
+	int len;
+
+	if (level != SOL_SOCKET)
+		return -EOPNOTSUPP;
+	if (copy_from_user(&len, ulen, sizeof(len)))
+		return -EFAULT;
+	if (len < 0)
+		return -EINVAL;
+	mutex_lock(&unix_lock);
+	int size = option_value(u, name, val);
+	mutex_unlock(&unix_lock);
+	if (size < 0)
+		return size;
+	len = MIN(len, size); /* a short buffer gets the start, as Linux */
+	if (copy_to_user(uval, val, (size_t)len) || copy_to_user(ulen, &len, sizeof(len)))
+		return -EFAULT;
+	return 0;
+}
+
+/* Linux's sock_set_timeout: 0 is forever, a negative time is at once. */
+static int
+timeout_set(const void __user *uval, int len, u64 *ns)
+{
+	struct kernel_timeval tv;
+
+	if (len < (int)sizeof(tv))
+		return -EINVAL;
+	if (copy_from_user(&tv, uval, sizeof(tv)))
+		return -EFAULT;
+	if (tv.tv_usec < 0 || tv.tv_usec >= 1000000)
+		return -EDOM;
+	if (tv.tv_sec < 0)
+		*ns = 1; /* the shortest wait there is */
+	else
+		*ns = (u64)tv.tv_sec * NSEC_PER_SEC + (u64)tv.tv_usec * NSEC_PER_USEC;
+	return 0;
+}
+
+/* A buffer size as Linux stores it: doubled, at least min, val capped at max unless forced. */
+static u32
+buffer_size(int val, u32 min, bool force)
+{
+	u64 v = val < 0 ? 0 : (u64)val;
+
+	if (!force)
+		v = MIN(v, (u64)SOCK_BUF_MAX);
+	v *= 2;
+	return (u32)MIN(MAX(v, (u64)min), (u64)INT32_MAX);
+}
+
+long
+unix_setsockopt(struct unix_sock *u, int level, int name, const void __user *uval, int len)
+{
+	int v = 0;
+
+	if (level != SOL_SOCKET)
+		return -EOPNOTSUPP;
+	if (name == SO_RCVTIMEO_OLD || name == SO_RCVTIMEO_NEW)
+		return timeout_set(uval, len, &u->rcvtimeo);
+	if (name == SO_SNDTIMEO_OLD || name == SO_SNDTIMEO_NEW)
+		return timeout_set(uval, len, &u->sndtimeo);
+	if (len < (int)sizeof(int))
+		return -EINVAL;
+	if (copy_from_user(&v, uval, sizeof(v)))
+		return -EFAULT;
+	bool force = name == SO_SNDBUFFORCE || name == SO_RCVBUFFORCE;
+	if (force && !privileged())
+		return -EPERM;
+	long err = 0;
+	mutex_lock(&unix_lock);
+	switch (name) {
+	case SO_SNDBUF:
+	case SO_SNDBUFFORCE:
+		u->sndbuf = buffer_size(v, SOCK_MIN_SNDBUF, force);
+		wake_up_all(&u->wq); /* room for a waiting sender, perhaps */
+		break;
+	case SO_RCVBUF:
+	case SO_RCVBUFFORCE:
+		u->rcvbuf = buffer_size(v, SOCK_MIN_RCVBUF, force);
+		break;
+	case SO_PASSCRED:
+		u->passcred = v != 0;
+		break;
+	default:
+		err = -ENOPROTOOPT;
+	}
+	mutex_unlock(&unix_lock);
+	return err;
+}

@@ -1,0 +1,176 @@
+/*
+ * unix.h - AF_UNIX sockets inside the kernel: what the files that build
+ * them share (fs/socket.c the calls and socket files, unix_sock.c
+ * connections, unix_names.c addresses, unix_io.c data, unix_scm.c control
+ * messages, sockopt.c options).
+ *
+ * One mutex, unix_lock, guards every socket's state, queues and peer
+ * links and the table of bound names: a connect or a send touches two
+ * sockets, and one lock makes that simple where Linux orders per-socket
+ * locks. Sleepers wait on a socket's queue without it (unix_wait).
+ * Nothing calls file_put while holding it: a file in flight may be a
+ * socket whose release takes it again.
+ */
+#ifndef REWIND_UNIX_H
+#define REWIND_UNIX_H
+
+#include "fs/pipe_accounting.h"
+#include "fs/vfs.h"
+#include "uapi/socket.h"
+
+extern struct mutex unix_lock;
+
+/* Linux's net.core.{w,r}mem_default and _max, and SOCK_MIN_{SND,RCV}BUF on x86-64. */
+#define SOCK_BUF_DEFAULT 212992u
+#define SOCK_BUF_MAX	 212992u
+#define SOCK_MIN_SNDBUF	 4608u
+#define SOCK_MIN_RCVBUF	 2304u
+#define SOMAXCONN	 4096u /* net.core.somaxconn */
+#define MAX_DGRAM_QLEN	 10u   /* net.unix.max_dgram_qlen */
+#define MSG_OVERHEAD	 256u  /* what a queued message costs besides its bytes (skb truesize) */
+
+/* sk_shutdown bits: this side will receive, send no more. */
+#define RCV_SHUTDOWN  1u
+#define SEND_SHUTDOWN 2u
+#define SHUTDOWN_MASK 3u
+
+enum unix_state { UNIX_UNCONNECTED, UNIX_LISTENING, UNIX_CONNECTED };
+
+/* A bound name: sun_family and the path bytes, len in all (what getsockname returns). */
+struct unix_address {
+	u32 len;
+	struct kernel_sockaddr_un sun;
+};
+
+struct unix_sock {
+	u32 refcount; /* the file, a peer pointing at it, its queued messages, a listener's queue */
+	int type;     /* SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET */
+	enum unix_state state;
+	bool dead;		/* its file is closed */
+	bool passcred;		/* SO_PASSCRED */
+	u32 shutdown;		/* RCV_SHUTDOWN | SEND_SHUTDOWN */
+	int error;		/* SO_ERROR: ECONNRESET when the peer left with data unread */
+	struct unix_sock *peer; /* referenced: the other end, or a datagram socket's default */
+	struct list_head queue; /* received unix_msgs; a listener's: connections not accepted */
+	struct list_head pending_link; /* in a listener's queue, until accepted */
+	u32 qlen;		       /* messages or connections in queue */
+	u32 backlog;		       /* a listener's: connections it holds at most */
+	u32 sndbuf, rcvbuf;
+	u64 wmem;		  /* bytes of this socket's messages queued anywhere */
+	u64 rcvtimeo, sndtimeo;	  /* ns; 0: forever */
+	struct kernel_ucred cred; /* its creator's, for the peer's SO_PEERCRED */
+	struct kernel_ucred peercred;
+	bool has_peercred;
+	struct unix_address *addr; /* bound name, or NULL */
+	struct inode *node;	   /* a file-system name's socket inode, referenced */
+	struct list_head bound_link;
+	struct wait_queue wq; /* readers, writers, connectors, accepters, poll */
+	/* wmem's pages, charged to the creator's user and process as pipes are */
+	struct pipe_account account;
+	struct mem_charge *charge;
+};
+
+/* One message in a receive queue (a stream's too: a write's worth of bytes). */
+struct unix_msg {
+	struct list_head link;
+	struct unix_sock *sender; /* referenced: its wmem holds this message */
+	u32 len, off;		  /* bytes, and bytes a stream reader took already */
+	struct kernel_ucred cred;
+	u32 nfiles;
+	struct file **files; /* SCM_RIGHTS in flight, referenced */
+	char data[];
+};
+
+/* ---- socket.c ---- */
+/* The socket at fd, with its file referenced in *fp: 0, -EBADF, -ENOTSOCK. */
+int sock_get(int fd, struct file **fp);
+/* Whether calls on f must not wait (O_NONBLOCK now). */
+bool file_nonblock(struct file *f);
+
+/* ---- unix_sock.c ---- */
+struct unix_sock *unix_sock_alloc(int type);
+void unix_sock_get(struct unix_sock *u);
+void unix_sock_put(struct unix_sock *u);
+/* Makes the sockets a and b each other's peer (socketpair): unix_lock held. */
+void unix_pair(struct unix_sock *a, struct unix_sock *b);
+int unix_connect(struct unix_sock *u, const struct unix_address *to, bool nonblock);
+int unix_listen(struct unix_sock *u, int backlog);
+/* The next connection to accept, referenced for the caller's new file: 0 or -errno. */
+int unix_accept(struct unix_sock *u, bool nonblock, struct unix_sock **out);
+int unix_shutdown(struct unix_sock *u, int how);
+/* The file of u is closed. */
+void unix_release(struct unix_sock *u);
+/* The credentials of the current process, as a message or SO_PEERCRED carries them. */
+struct kernel_ucred unix_current_cred(void);
+/* Adds delta bytes to u's wmem and its pages to its charges: unix_lock held. */
+void unix_wmem_add(struct unix_sock *u, s64 delta);
+/*
+ * Sleeps on q until ready(arg), unix_lock held on entry and return and
+ * dropped while asleep: 0, -EAGAIN (nonblock, or timeo ns ran out: 0 is
+ * forever), -ERESTARTSYS or -EINTR (a signal; EINTR with a timeout, as Linux).
+ */
+int unix_wait(struct wait_queue *q, bool (*ready)(void *arg), void *arg, bool nonblock, u64 timeo);
+
+/* ---- unix_names.c ---- */
+/* A sockaddr from user memory into *a: 0 or -errno (EINVAL for a wrong family or length). */
+int unix_address_get(const void __user *uaddr, int len, struct unix_address *a);
+int unix_bind(struct unix_sock *u, const struct unix_address *a);
+/* Binds u to a fresh abstract name if it has none: unix_lock held. */
+int unix_autobind(struct unix_sock *u);
+/*
+ * The socket of type bound to a, referenced: 0, or ECONNREFUSED (none),
+ * ENOENT, EACCES, EPROTOTYPE. Called without unix_lock (it walks paths).
+ */
+int unix_find(const struct unix_address *a, int type, struct unix_sock **out);
+/* Forgets u's name (its file closed): unix_lock held; the node inode is left in *node to put. */
+void unix_unbind(struct unix_sock *u, struct inode **node);
+/* Copies u's address (its family alone if unnamed) to a user sockaddr and length: 0 or -errno. */
+int unix_address_put(const struct unix_address *a, void __user *uaddr, int __user *ulen);
+
+/* ---- unix_io.c ---- */
+/* What a send or receive moves: user buffers, their total, flags; control and name too. */
+struct unix_msg_args {
+	const struct kernel_iovec *iov;
+	int iovcnt;
+	size_t total;
+	unsigned flags;	    /* MSG_* asked */
+	unsigned out_flags; /* receive: MSG_TRUNC, MSG_CTRUNC given back */
+	bool nonblock;
+	struct unix_address *name; /* send: destination or NULL; receive: the sender's, or NULL */
+	bool has_name;
+	void __user *control; /* msghdr's, or NULL */
+	size_t controllen;    /* receive: bytes of control written */
+};
+long unix_send(struct unix_sock *u, struct unix_msg_args *m);
+long unix_recv(struct unix_sock *u, struct unix_msg_args *m);
+/* Takes msg off u's queue; its sender gets its cost back. unix_lock held; free it after. */
+void unix_msg_dequeue(struct unix_sock *u, struct unix_msg *msg);
+/* Frees messages taken off a queue (unix_lock NOT held: their files are put). */
+void unix_msgs_free(struct list_head *msgs);
+/* Whether u's peer or u may take another message now (poll's POLLOUT). */
+bool unix_writable(struct unix_sock *u);
+
+/* ---- unix_scm.c ---- */
+/* What a send's control messages say. */
+struct unix_scm {
+	struct kernel_ucred cred;
+	u32 nfiles;
+	struct file **files; /* referenced */
+};
+/* Parses control messages from user memory: 0 or -errno (nothing held then). */
+int unix_scm_get(const void __user *control, size_t len, struct unix_scm *scm);
+/* Drops what unix_scm_get took and nobody took over. */
+void unix_scm_drop(struct unix_scm *scm);
+/*
+ * Writes what a receive got to its control buffer (m->control, then
+ * m->controllen is the bytes used): the credentials if passcred, the
+ * files as new fds. Files that do not fit are closed, as Linux's
+ * (MSG_CTRUNC). Takes over got's files; unix_lock NOT held.
+ */
+void unix_scm_put(struct unix_scm *got, bool passcred, struct unix_msg_args *m);
+
+/* ---- sockopt.c ---- */
+long unix_getsockopt(struct unix_sock *u, int level, int name, void __user *val, int __user *ulen);
+long unix_setsockopt(struct unix_sock *u, int level, int name, const void __user *val, int len);
+
+#endif

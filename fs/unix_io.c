@@ -1,0 +1,466 @@
+/*
+ * unix_io.c - moving data between AF_UNIX sockets, as Linux's
+ * unix_stream_sendmsg/unix_dgram_sendmsg and their recvmsg.
+ *
+ * A send copies the caller's bytes into messages on the receiver's queue
+ * (a stream splits a large write; a datagram or seqpacket record is one
+ * message, at most SO_SNDBUF - 32 bytes, else EMSGSIZE). The sender waits
+ * while what it has queued (wmem) is at its SO_SNDBUF, and a datagram
+ * sender also while a receiver not connected back to it holds more than
+ * max_dgram_qlen (10) messages. A stream reader takes bytes across
+ * messages (up to one carrying files); a datagram or seqpacket reader
+ * takes one message, the rest of it lost (MSG_TRUNC says so).
+ */
+#include "fs/unix.h"
+#include "kernel/lib/string.h"
+#include "kernel/process/cred.h"
+#include "kernel/signal/signal.h"
+#include "mm/kmalloc.h"
+
+#define STREAM_CHUNK 65536u /* the most one stream message carries (Linux's SKB_MAX_ALLOC order) */
+
+/* Copies n bytes at offset off of the iovec m from or to buf: 0 or -EFAULT. */
+static int
+iov_copy(const struct unix_msg_args *m, size_t off, char *buf, size_t n, bool to_user)
+{
+	for (int i = 0; i < m->iovcnt && n; i++) {
+		size_t len = m->iov[i].iov_len;
+		if (off >= len) {
+			off -= len;
+			continue;
+		}
+		size_t part = MIN(n, len - off);
+		char __user *at = (char __user *)m->iov[i].iov_base + off;
+		if (to_user ? copy_to_user(at, buf, part) : copy_from_user(buf, at, part))
+			return -EFAULT;
+		buf += part;
+		n -= part;
+		off = 0;
+	}
+	return 0;
+}
+
+/* What sending msg costs its sender. */
+static u64
+msg_cost(const struct unix_msg *msg)
+{
+	return msg->len + MSG_OVERHEAD;
+}
+
+static void
+msg_free(struct unix_msg *msg)
+{
+	for (u32 i = 0; i < msg->nfiles; i++)
+		file_put(msg->files[i]);
+	kfree(msg->files);
+	kfree(msg);
+}
+
+void
+unix_msgs_free(struct list_head *msgs)
+{
+	while (!list_empty(msgs)) {
+		struct unix_msg *msg = list_first_entry(msgs, struct unix_msg, link);
+		list_del(&msg->link);
+		msg_free(msg);
+	}
+}
+
+void
+unix_msg_dequeue(struct unix_sock *u, struct unix_msg *msg)
+{
+	struct unix_sock *s = msg->sender;
+
+	list_del(&msg->link);
+	u->qlen--;
+	unix_wmem_add(s, -(s64)msg_cost(msg));
+	wake_up_all(&s->wq);
+	wake_up_all(&u->wq); /* a datagram sender waiting for the queue to shorten */
+	unix_sock_put(s);
+}
+
+/* ---- sending ---------------------------------------------------------------------- */
+
+struct send_state {
+	struct unix_sock *u, *to; /* the sender and the receiver (referenced) */
+	u64 need;		  /* the cost of the next message */
+};
+
+/* The wmem limit: SO_SNDBUF, or two pages once the user holds more than the soft limit. */
+static u64
+sndbuf_limit(struct unix_sock *u)
+{
+	if (!privileged() && pipe_user_over_soft(pipe_account_add(&u->account, 0)))
+		return MIN(u->sndbuf, PIPE_MIN_DEF_PAGES * PAGE_SIZE);
+	return u->sndbuf;
+}
+
+static bool
+receiver_gone(const struct unix_sock *u, const struct unix_sock *to)
+{
+	return to->dead || (u->type != SOCK_DGRAM && (to->shutdown & RCV_SHUTDOWN));
+}
+
+/* A datagram receiver not connected back to the sender takes at most max_dgram_qlen. */
+static bool
+receiver_full(const struct unix_sock *u, const struct unix_sock *to)
+{
+	return u->type == SOCK_DGRAM && to != u && to->peer != u && to->qlen > MAX_DGRAM_QLEN;
+}
+
+static bool
+can_send(void *arg)
+{
+	struct send_state *s = arg;
+
+	if ((s->u->shutdown & SEND_SHUTDOWN) || receiver_gone(s->u, s->to))
+		return true; /* the caller finds out */
+	/* One message always goes into an empty budget, as Linux's sock_alloc_send_pskb. */
+	return (s->u->wmem == 0 || s->u->wmem + s->need <= sndbuf_limit(s->u)) &&
+	       !receiver_full(s->u, s->to);
+}
+
+/* Sends one message of n bytes from offset off, with scm's files and credentials: unix_lock held. */
+static int
+send_one(struct send_state *s, struct unix_msg_args *m, size_t off, u32 n, struct unix_scm *scm)
+{
+	struct unix_sock *u = s->u, *to = s->to;
+
+	s->need = n + MSG_OVERHEAD;
+	int err = unix_wait(&u->wq, can_send, s, m->nonblock || (m->flags & MSG_DONTWAIT),
+			    u->sndtimeo);
+	if (err)
+		return err;
+	if ((u->shutdown & SEND_SHUTDOWN) || receiver_gone(u, to))
+		return u->type == SOCK_DGRAM && !(u->shutdown & SEND_SHUTDOWN) ? -ECONNREFUSED
+									       : -EPIPE;
+	struct unix_msg *msg = kmalloc(sizeof(*msg) + n);
+	if (!msg)
+		return -ENOMEM;
+	if (iov_copy(m, off, msg->data, n, false)) {
+		kfree(msg);
+		return -EFAULT;
+	}
+	msg->len = n;
+	msg->off = 0;
+	msg->cred = scm->cred;
+	msg->nfiles = scm->nfiles;
+	msg->files = scm->files;
+	scm->nfiles = 0; /* the message holds them now */
+	scm->files = NULL;
+	msg->sender = u;
+	unix_sock_get(u);
+	unix_wmem_add(u, (s64)msg_cost(msg));
+	list_add_tail(&msg->link, &to->queue);
+	to->qlen++;
+	wake_up_all(&to->wq);
+	return 0;
+}
+
+/* The receiver of a send (referenced): the peer, or the datagram destination named. */
+static int
+send_target(struct unix_sock *u, struct unix_msg_args *m, struct unix_sock **to)
+{
+	if (u->type != SOCK_DGRAM) {
+		if (m->has_name && u->type == SOCK_STREAM)
+			return u->state == UNIX_CONNECTED ? -EISCONN : -EOPNOTSUPP;
+		if (u->state != UNIX_CONNECTED)
+			return -ENOTCONN;
+	}
+	if (m->has_name && u->type == SOCK_DGRAM)
+		return unix_find(m->name, SOCK_DGRAM, to);
+	mutex_lock(&unix_lock);
+	*to = u->peer;
+	if (*to)
+		unix_sock_get(*to);
+	mutex_unlock(&unix_lock);
+	if (!*to)
+		return u->type == SOCK_STREAM ? -EPIPE : -ENOTCONN;
+	return 0;
+}
+
+/* A datagram to a destination that is gone: a connected socket forgets it (Linux). */
+static void
+forget_dead_peer(struct unix_sock *u, struct unix_sock *to)
+{
+	if (u->peer == to && to->dead) {
+		u->peer = NULL;
+		u->state = UNIX_UNCONNECTED;
+		unix_sock_put(to);
+	}
+}
+
+static long
+send_locked(struct send_state *s, struct unix_msg_args *m, struct unix_scm *scm)
+{
+	struct unix_sock *u = s->u;
+
+	if (u->type != SOCK_STREAM) {
+		if (m->total > u->sndbuf - 32)
+			return -EMSGSIZE;
+		int err = send_one(s, m, 0, (u32)m->total, scm);
+		if (err == -ECONNREFUSED)
+			forget_dead_peer(u, s->to);
+		return err ? err : (long)m->total;
+	}
+	size_t done = 0;
+	do {
+		u32 n = (u32)MIN(m->total - done, MIN(STREAM_CHUNK, u->sndbuf / 2 - 64));
+		int err = send_one(s, m, done, n, scm);
+		if (err)
+			return done ? (long)done : err;
+		done += n;
+	} while (done < m->total);
+	return (long)done;
+}
+
+long
+unix_send(struct unix_sock *u, struct unix_msg_args *m)
+{
+	struct unix_scm scm;
+	struct send_state s = { .u = u };
+
+	if (m->flags & MSG_OOB)
+		return -EOPNOTSUPP;
+	int err = unix_scm_get(m->control, m->controllen, &scm);
+	if (err)
+		return err;
+	err = send_target(u, m, &s.to);
+	if (err) {
+		unix_scm_drop(&scm);
+		if (err == -EPIPE && !(m->flags & MSG_NOSIGNAL))
+			signal_send_self(SIGPIPE);
+		return err;
+	}
+	mutex_lock(&unix_lock);
+	long ret = 0;
+	if (u->type == SOCK_DGRAM && !u->addr && (u->passcred || s.to->passcred))
+		ret = unix_autobind(u); /* the receiver learns who sent, as Linux */
+	if (!ret)
+		ret = send_locked(&s, m, &scm);
+	unix_sock_put(s.to);
+	mutex_unlock(&unix_lock);
+	unix_scm_drop(&scm);
+	if (ret == -EPIPE && !(m->flags & MSG_NOSIGNAL))
+		signal_send_self(SIGPIPE);
+	return ret;
+}
+
+bool
+unix_writable(struct unix_sock *u)
+{
+	struct unix_sock *p = u->peer;
+
+	if (u->state == UNIX_LISTENING)
+		return false;
+	if (p && receiver_full(u, p))
+		return false;
+	return u->wmem * 4 <= u->sndbuf; /* Linux's unix_writable */
+}
+
+/* ---- receiving -------------------------------------------------------------------- */
+
+/* Whether a reader of u has something to do: data, or news that none will come. */
+static bool
+can_recv(void *arg)
+{
+	struct unix_sock *u = arg;
+
+	if (!list_empty(&u->queue) || u->error || (u->shutdown & RCV_SHUTDOWN))
+		return true;
+	if (u->type == SOCK_DGRAM)
+		return false;
+	return !u->peer || u->peer->dead;
+}
+
+static bool
+cred_equal(const struct kernel_ucred *a, const struct kernel_ucred *b)
+{
+	return a->pid == b->pid && a->uid == b->uid && a->gid == b->gid;
+}
+
+/* Sets m->name to the sender's address (a copy), if it has one. */
+static void
+note_sender(struct unix_msg_args *m, const struct unix_msg *msg)
+{
+	if (m->name && msg->sender->addr) {
+		*m->name = *msg->sender->addr;
+		m->has_name = true;
+	}
+}
+
+/*
+ * Waits for a message: 0 with one at the head of u's queue, 1 for end of
+ * file, or -errno. unix_lock held.
+ */
+static int
+wait_message(struct unix_sock *u, struct unix_msg_args *m)
+{
+	int err = unix_wait(&u->wq, can_recv, u, m->nonblock || (m->flags & MSG_DONTWAIT),
+			    u->rcvtimeo);
+	if (err)
+		return err;
+	if (!list_empty(&u->queue))
+		return 0;
+	if (u->error) {
+		err = -u->error;
+		u->error = 0;
+		return err;
+	}
+	return 1;
+}
+
+/*
+ * What msg tells its reader besides its bytes, into got: its credentials,
+ * and its files (taken over from a message that is consumed, duplicated
+ * for a peek). unix_lock held.
+ */
+static int
+take_control(struct unix_msg *msg, bool peek, struct unix_scm *got)
+{
+	got->cred = msg->cred;
+	got->nfiles = 0;
+	got->files = NULL;
+	if (!msg->nfiles)
+		return 0;
+	if (!peek) {
+		got->files = msg->files;
+		got->nfiles = msg->nfiles;
+		msg->files = NULL;
+		msg->nfiles = 0;
+		return 0;
+	}
+	got->files = kmalloc(msg->nfiles * sizeof(*got->files));
+	if (!got->files)
+		return -ENOMEM;
+	for (u32 i = 0; i < msg->nfiles; i++)
+		got->files[i] = file_get(msg->files[i]);
+	got->nfiles = msg->nfiles;
+	return 0;
+}
+
+/* One datagram or seqpacket record. */
+static long
+recv_record(struct unix_sock *u, struct unix_msg_args *m, struct unix_scm *got,
+	    struct list_head *done)
+{
+	bool peek = m->flags & MSG_PEEK;
+
+	if (u->type == SOCK_SEQPACKET && u->state != UNIX_CONNECTED)
+		return -ENOTCONN;
+	int err = wait_message(u, m);
+	if (err)
+		return err > 0 ? 0 : err;
+	struct unix_msg *msg = list_first_entry(&u->queue, struct unix_msg, link);
+	size_t n = MIN(m->total, msg->len);
+	if (iov_copy(m, 0, msg->data, n, true))
+		return -EFAULT;
+	if (take_control(msg, peek, got))
+		return -ENOMEM;
+	note_sender(m, msg);
+	if (n < msg->len)
+		m->out_flags |= MSG_TRUNC;
+	long ret = (m->flags & MSG_TRUNC) ? (long)msg->len : (long)n;
+	if (!peek) {
+		unix_msg_dequeue(u, msg);
+		list_add_tail(&msg->link, done);
+	}
+	return ret;
+}
+
+/*
+ * The message a stream read at offset copied (from the head) goes on
+ * with, and in *skip how much of it a peek has seen already; NULL if none.
+ */
+static struct unix_msg *
+stream_next(struct unix_sock *u, bool peek, size_t copied, size_t *skip)
+{
+	size_t seen = 0;
+
+	*skip = 0;
+	if (list_empty(&u->queue))
+		return NULL;
+	if (!peek)
+		return list_first_entry(&u->queue, struct unix_msg, link);
+	for (struct list_head *e = u->queue.next; e != &u->queue; e = e->next) {
+		struct unix_msg *msg = list_entry(e, struct unix_msg, link);
+		size_t left = msg->len - msg->off;
+		if (seen + left > copied) {
+			*skip = copied - seen;
+			return msg;
+		}
+		seen += left;
+	}
+	return NULL;
+}
+
+/* Stream bytes, across messages, until enough (1, or all with MSG_WAITALL). */
+static long
+recv_stream(struct unix_sock *u, struct unix_msg_args *m, struct unix_scm *got,
+	    struct list_head *done)
+{
+	size_t copied = 0, target = (m->flags & MSG_WAITALL) ? m->total : 1;
+	bool peek = m->flags & MSG_PEEK;
+
+	if (u->state != UNIX_CONNECTED)
+		return -EINVAL;
+	while (copied < m->total) {
+		size_t skip;
+		struct unix_msg *msg = stream_next(u, peek, copied, &skip);
+		if (!msg) {
+			if (copied >= target || (peek && copied))
+				break;
+			int err = wait_message(u, m);
+			if (err)
+				return copied ? (long)copied : err > 0 ? 0 : err;
+			continue;
+		}
+		if (copied && (msg->nfiles || (u->passcred && !cred_equal(&msg->cred, &got->cred))))
+			break; /* files, or another sender's bytes, start a read of their own */
+		size_t n = MIN(m->total - copied, msg->len - msg->off - skip);
+		if (iov_copy(m, copied, msg->data + msg->off + skip, n, true))
+			return copied ? (long)copied : -EFAULT;
+		bool carried_files = msg->nfiles;
+		if (!copied) {
+			note_sender(m, msg);
+			if (take_control(msg, peek, got))
+				return -ENOMEM;
+		}
+		copied += n;
+		if (!peek) {
+			msg->off += (u32)n;
+			if (msg->off == msg->len) {
+				unix_msg_dequeue(u, msg);
+				list_add_tail(&msg->link, done);
+			}
+		}
+		if (carried_files)
+			break;
+	}
+	return (long)copied;
+}
+
+long
+unix_recv(struct unix_sock *u, struct unix_msg_args *m)
+{
+	struct list_head done;
+	struct unix_scm got = { .nfiles = 0 };
+
+	if (m->flags & MSG_OOB)
+		return -EOPNOTSUPP;
+	list_init(&done);
+	m->has_name = false;
+	m->out_flags = m->flags & MSG_CMSG_CLOEXEC; /* Linux gives it back in msg_flags */
+	got.cred.pid = -1;			    /* no message read: no control */
+	mutex_lock(&unix_lock);
+	long ret = u->type == SOCK_STREAM ? recv_stream(u, m, &got, &done)
+					  : recv_record(u, m, &got, &done);
+	bool passcred = u->passcred;
+	mutex_unlock(&unix_lock);
+	if (ret >= 0 && got.cred.pid != -1)
+		unix_scm_put(&got, passcred, m);
+	else
+		unix_scm_drop(&got);
+	unix_msgs_free(&done);
+	return ret;
+}
