@@ -135,8 +135,7 @@ SYSCALL4(pwrite64, int, fd, const char __user *, buf, size_t, n, s64, pos)
 	return prw_fd(fd, true, (char __user *)buf, n, pos);
 }
 
-/* Copies and checks an iovec array: the total length (clamped), or -errno. */
-static long
+long
 iovec_import(const struct kernel_iovec __user *uiov, int cnt, struct kernel_iovec **out)
 {
 	if (cnt < 0 || cnt > UIO_MAXIOV)
