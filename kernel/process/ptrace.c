@@ -54,6 +54,20 @@ notify_tracer(struct task *tracer, int code, int status)
 }
 
 /*
+ * Whether t is to die without stopping: it was killed - but the exit
+ * event of exit_group (which marks its threads killed too) still stops,
+ * unless the death is SIGKILL's, as on Linux.
+ */
+static bool
+must_leave(struct task *t, int status)
+{
+	bool exit_event = status == STOP_STATUS(SIGTRAP | (PTRACE_EVENT_EXIT << 8));
+
+	return READ_ONCE(t->killed) &&
+	       (!exit_event || (t->group_leader->group_exit_status & 0x7f) == SIGKILL);
+}
+
+/*
  * Stops the current task for its tracer, reporting `status`, until it is
  * resumed, let go or killed. info (may be NULL) is what GETSIGINFO shows.
  */
@@ -64,7 +78,7 @@ ptrace_stop(int status, const struct kernel_siginfo *info, u8 syscall_stop)
 	struct ptrace_link *p = &t->ptrace;
 	u64 flags = spin_lock_irqsave(&tasks_lock);
 
-	if (!p->tracer || READ_ONCE(t->killed)) {
+	if (!p->tracer || must_leave(t, status)) {
 		spin_unlock_irqrestore(&tasks_lock, flags);
 		return;
 	}
@@ -78,7 +92,7 @@ ptrace_stop(int status, const struct kernel_siginfo *info, u8 syscall_stop)
 	notify_tracer(p->tracer, CLD_TRAPPED, (status >> 8) & 0xff);
 	for (;;) {
 		set_current_sleeping();
-		if (!p->stopped || READ_ONCE(t->killed))
+		if (!p->stopped || must_leave(t, status))
 			break;
 		spin_unlock_irqrestore(&tasks_lock, flags);
 		schedule();
