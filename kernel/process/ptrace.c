@@ -21,6 +21,8 @@
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
 #include "kernel/syscall/syscall.h"
+#include "kernel/x86/traps.h"
+#include "kernel/x86/x86.h"
 #include "uapi/errno.h"
 #include "uapi/wait.h"
 
@@ -119,7 +121,20 @@ trap_stop(int what, int code, u8 syscall_stop)
 bool
 ptrace_traces_syscalls(void)
 {
-	return READ_ONCE(current()->ptrace.trace_syscalls);
+	struct ptrace_link *p = &current()->ptrace;
+
+	return READ_ONCE(p->trace_syscalls) || READ_ONCE(p->stepping);
+}
+
+/* A single-stepped system call ends in SIGTRAP, as Linux's user_single_step_report. */
+static void
+step_over_syscall(struct trap_frame *f)
+{
+	struct kernel_siginfo info = { .signo = SIGTRAP, .code = TRAP_BRKPT, .fault.addr = f->rip };
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+
+	signal_send_thread(current(), &info);
+	spin_unlock_irqrestore(&tasks_lock, flags);
 }
 
 static void
@@ -141,16 +156,24 @@ syscall_stop(u8 which)
 void
 ptrace_syscall(struct trap_frame *f)
 {
-	f->rax = (u64)-ENOSYS;
-	syscall_stop(PTRACE_SYSCALL_INFO_ENTRY);
-	if (fatal_signal_pending())
-		return;
-	if (f->error != (u64)-1) {
-		f->rax = f->error;
+	struct ptrace_link *p = &current()->ptrace;
+
+	if (!READ_ONCE(p->trace_syscalls)) {
 		syscall_run(f);
+	} else {
+		f->rax = (u64)-ENOSYS;
+		syscall_stop(PTRACE_SYSCALL_INFO_ENTRY);
+		if (fatal_signal_pending())
+			return;
+		if (f->error != (u64)-1) {
+			f->rax = f->error;
+			syscall_run(f);
+		}
 	}
-	if (ptrace_traces_syscalls())
+	if (READ_ONCE(p->trace_syscalls))
 		syscall_stop(PTRACE_SYSCALL_INFO_EXIT);
+	else if (READ_ONCE(p->stepping))
+		step_over_syscall(f);
 }
 
 /* ---- signals and events ----------------------------------------------------------------- */
@@ -233,10 +256,16 @@ ptrace_link_locked(struct task *t, struct task *tracer, struct ptrace_exit *exit
 }
 
 void
-ptrace_resume_locked(struct task *t, int sig, bool trace_syscalls)
+ptrace_resume_locked(struct task *t, int sig, bool trace_syscalls, bool step)
 {
 	struct ptrace_link *p = &t->ptrace;
+	struct trap_frame *f = task_user_frame(t);
 
+	if (step)
+		f->rflags |= RFLAGS_TF;
+	else if (p->stepping) /* TF was the tracer's: the program's own is not kept */
+		f->rflags &= ~RFLAGS_TF;
+	WRITE_ONCE(p->stepping, step);
 	p->resume_signal = sig;
 	WRITE_ONCE(p->trace_syscalls, trace_syscalls);
 	p->stopped = false;
@@ -250,7 +279,7 @@ ptrace_unlink_locked(struct task *t, int sig)
 	struct ptrace_link *p = &t->ptrace;
 
 	if (p->stopped)
-		ptrace_resume_locked(t, sig, false);
+		ptrace_resume_locked(t, sig, false, false);
 	list_del(&p->tracee_link);
 	list_init(&p->tracee_link);
 	p->tracer = NULL;

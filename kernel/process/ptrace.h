@@ -26,6 +26,7 @@ struct ptrace_link {
 	bool seized;		      /* by PTRACE_SEIZE (or inherited from one) */
 	bool stopped;		      /* in a ptrace stop, until the tracer resumes it */
 	bool trace_syscalls;	      /* resumed by PTRACE_SYSCALL: stop at entry and exit */
+	bool stepping;		      /* resumed by PTRACE_SINGLESTEP: TF set in its frame */
 	u8 syscall_stop;	      /* PTRACE_SYSCALL_INFO_* of the stop it is in */
 	int report;		      /* wait status of a stop not yet waited for; 0: none */
 	int resume_signal; /* a signal-delivery-stop's signal, as the tracer resumed it */
@@ -47,7 +48,10 @@ extern int ptrace_tracee_count;
 /* A new task's empty lists (task_alloc). */
 void ptrace_task_init(struct task *t);
 
-/* Runs the system call in f with syscall-enter and -exit stops, if current is so traced. */
+/*
+ * Whether the current task's system calls take ptrace_syscall: it stops
+ * at their entry and exit, or it is single-stepped (a call is one step).
+ */
 bool ptrace_traces_syscalls(void);
 void ptrace_syscall(struct trap_frame *f);
 

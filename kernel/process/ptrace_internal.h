@@ -26,8 +26,11 @@ int ptrace_link_locked(struct task *t, struct task *tracer, struct ptrace_exit *
 		       unsigned options);
 /* Ends the tracing of t, which resumes with signal sig if stopped; tasks_lock held. */
 void ptrace_unlink_locked(struct task *t, int sig);
-/* Resumes a stopped tracee with signal sig, tracing its system calls or not; tasks_lock held. */
-void ptrace_resume_locked(struct task *t, int sig, bool trace_syscalls);
+/*
+ * Resumes a stopped tracee with signal sig, stopping at its system calls
+ * or not, single-stepping it (TF) or not; tasks_lock held.
+ */
+void ptrace_resume_locked(struct task *t, int sig, bool trace_syscalls, bool step);
 /* Asks a tracee for a PTRACE_EVENT_STOP (PTRACE_INTERRUPT); tasks_lock held. */
 void ptrace_interrupt_locked(struct task *t);
 

@@ -349,7 +349,8 @@ resume_request(long request, int pid, u64 sig)
 	if (request == PTRACE_DETACH)
 		ptrace_unlink_locked(t, (int)sig);
 	else
-		ptrace_resume_locked(t, (int)sig, request == PTRACE_SYSCALL);
+		ptrace_resume_locked(t, (int)sig, request == PTRACE_SYSCALL,
+				     request == PTRACE_SINGLESTEP);
 	tracee_unlock(flags);
 	return 0;
 }
@@ -429,6 +430,7 @@ SYSCALL4(ptrace, long, request, long, pid, unsigned long, addr, unsigned long, d
 		return syscall_info_request((int)pid, addr, (void __user *)data);
 	case PTRACE_CONT:
 	case PTRACE_SYSCALL:
+	case PTRACE_SINGLESTEP:
 	case PTRACE_DETACH:
 		return resume_request(request, (int)pid, data);
 	case PTRACE_KILL:
@@ -437,6 +439,6 @@ SYSCALL4(ptrace, long, request, long, pid, unsigned long, addr, unsigned long, d
 	case PTRACE_GETEVENTMSG:
 		return control_request(request, (int)pid, data);
 	default:
-		return -EIO; /* SINGLESTEP, LISTEN and the rest: not built (docs/ptrace.md) */
+		return -EIO; /* LISTEN and the rest: not built (docs/ptrace.md) */
 	}
 }

@@ -461,7 +461,8 @@ signal_exit_retarget(struct task *t)
  * A fault's signal cannot be refused: if it is blocked or ignored, the
  * default comes back (Linux's force_sig). This also catches a fault inside
  * the fault's own handler, which runs with the signal blocked. Queues it
- * for the current thread and returns true if a handler will run; false if
+ * for the current thread and returns true if a handler will run, or a
+ * tracer is to see it first (int3's and single-step's SIGTRAP); false if
  * the default action, death, applies.
  */
 static bool
@@ -476,7 +477,7 @@ force_signal(const struct kernel_siginfo *info)
 		a->handler = SIG_DFL;
 		t->sig_blocked &= ~sigmask(sig);
 	}
-	bool handled = a->handler != SIG_DFL;
+	bool handled = a->handler != SIG_DFL || READ_ONCE(t->ptrace.tracer);
 	if (handled)
 		pending_add(&t->sig_pending, info);
 	sighand_unlock(t, flags);

@@ -383,6 +383,43 @@ TEST(ptrace_a_fatal_signal_stops_first_and_kills_when_passed_on)
 	expect_signaled(wait_traced(pid), SIGTERM, "the tracee");
 }
 
+/* ---- breakpoints and single-step -------------------------------------------------------- */
+
+static void
+hit_int3(void)
+{
+	__asm__ volatile("int3");
+}
+
+TEST(ptrace_int3_stops_with_sigtrap_and_continues)
+{
+	pid_t pid = traced_child(hit_int3);
+	struct user_regs_struct regs;
+
+	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	expect_stop(pid, SIGTRAP);
+	EXPECT_OK(trace(PTRACE_GETREGS, pid, 0, (unsigned long)&regs));
+	CHECK(ptrace(PTRACE_PEEKTEXT, pid, regs.rip - 1, 0) % 256 == 0xcc);
+	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	expect_exited(wait_traced(pid), 0, "the tracee after its breakpoint");
+}
+
+TEST(ptrace_singlestep_stops_after_one_instruction)
+{
+	pid_t pid = traced_child(call_getppid_and_exit);
+	struct user_regs_struct before, after;
+
+	EXPECT_OK(trace(PTRACE_GETREGS, pid, 0, (unsigned long)&before));
+	for (int i = 0; i < 3; i++) {
+		EXPECT_OK(trace(PTRACE_SINGLESTEP, pid, 0, 0));
+		expect_stop(pid, SIGTRAP);
+	}
+	EXPECT_OK(trace(PTRACE_GETREGS, pid, 0, (unsigned long)&after));
+	CHECK(after.rip != before.rip);
+	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0)); /* TF off again: it runs to its end */
+	expect_exited(wait_traced(pid), 0, "the stepped tracee");
+}
+
 /* ---- events ----------------------------------------------------------------------------- */
 
 static void
