@@ -69,8 +69,9 @@ void ptrace_trap_stop(void);
 void ptrace_event(int event, u64 message);
 
 /*
- * fork/clone: attaches child to the tracer of the current task if its
- * options follow this kind of clone; the PTRACE_EVENT_* to stop with after
+ * fork/clone: clears the TF a single-stepping parent's frame gave child;
+ * attaches child to the tracer of the current task if its options follow
+ * this kind of clone; the PTRACE_EVENT_* to stop with after
  * the child starts, or 0. tasks_lock not held; child not yet running.
  */
 int ptrace_fork(struct task *child, u64 clone_flags);

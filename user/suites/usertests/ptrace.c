@@ -420,6 +420,30 @@ TEST(ptrace_singlestep_stops_after_one_instruction)
 	expect_exited(wait_traced(pid), 0, "the stepped tracee");
 }
 
+static void
+fork_a_child_exiting_0(void)
+{
+	int status;
+	long child = syscall(SYS_fork);
+
+	if (child == 0)
+		_exit(0);
+	_exit(waitpid((pid_t)child, &status, 0) == child && status == 0 ? 0 : 1);
+}
+
+TEST(ptrace_a_stepped_fork_child_is_not_stepped)
+{
+	pid_t pid = traced_child(fork_a_child_exiting_0);
+	int status = STOPPED_WITH(SIGTRAP);
+
+	/* Step until it ends; another signal's stop (SIGCHLD) is passed over. */
+	for (int steps = 0; WIFSTOPPED(status) && steps < 100000; steps++) {
+		EXPECT_OK(trace(PTRACE_SINGLESTEP, pid, 0, 0));
+		status = wait_traced(pid);
+	}
+	expect_exited(status, 0, "the stepped tracee, whose child ran untrapped");
+}
+
 /* ---- events ----------------------------------------------------------------------------- */
 
 static void
