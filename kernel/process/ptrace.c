@@ -317,7 +317,9 @@ ptrace_fork(struct task *child, u64 clone_flags)
 	struct task *t = current();
 	int event = clone_event(clone_flags);
 
-	if (READ_ONCE(t->ptrace.stepping)) /* the step is the parent's: the child does not inherit TF */
+	if (READ_ONCE(
+		    t->ptrace
+			    .stepping)) /* the step is the parent's: the child does not inherit TF */
 		task_user_frame(child)->rflags &= ~RFLAGS_TF;
 	if (!READ_ONCE(t->ptrace.tracer) || !(READ_ONCE(t->ptrace.options) & (1u << event)))
 		return 0;
