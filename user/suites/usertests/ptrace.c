@@ -399,7 +399,7 @@ TEST(ptrace_int3_stops_with_sigtrap_and_continues)
 	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
 	expect_stop(pid, SIGTRAP);
 	EXPECT_OK(trace(PTRACE_GETREGS, pid, 0, (unsigned long)&regs));
-	CHECK(ptrace(PTRACE_PEEKTEXT, pid, regs.rip - 1, 0) % 256 == 0xcc);
+	CHECK((ptrace(PTRACE_PEEKTEXT, pid, regs.rip - 1, 0) & 0xff) == 0xcc);
 	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
 	expect_exited(wait_traced(pid), 0, "the tracee after its breakpoint");
 }
