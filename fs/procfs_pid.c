@@ -47,6 +47,8 @@ find_leader(int pid)
 static char
 state_letter(const struct task *t)
 {
+	if (t->ptrace.stopped)
+		return 't'; /* in a ptrace stop (kernel/process/ptrace.c) */
 	if (READ_ONCE(t->stopped))
 		return 'T'; /* asleep in a group stop (kernel/signal/stop.c) */
 	switch (READ_ONCE(t->state)) {
@@ -111,6 +113,7 @@ copy_task(struct task *t, struct procfs_task *out, struct mm **mm)
 		.tgid = t->tgid,
 		.ppid = t->group_leader && t->group_leader->parent ? t->group_leader->parent->tgid
 								   : 0,
+		.tracer_pid = ptrace_tracer_pid(t),
 		.pgrp = t->pgid,
 		.session = t->sid,
 		.tty_nr = tty_nr,

@@ -317,6 +317,8 @@ state_name(char state)
 		return "S (sleeping)";
 	case 'T':
 		return "T (stopped)";
+	case 't':
+		return "t (tracing stop)";
 	default:
 		return "Z (zombie)";
 	}
@@ -369,8 +371,8 @@ id_line(struct procbuf *b, const char *name, const u32 ids[3])
 void
 procfs_format_status(struct procbuf *b, const struct procfs_task *t)
 {
-	procbuf_printf(b, "Name:\t%s\nState:\t%s\nTgid:\t%d\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n",
-		       t->comm, state_name(t->state), t->tgid, t->pid, t->ppid);
+	procbuf_printf(b, "Name:\t%s\nState:\t%s\nTgid:\t%d\nPid:\t%d\nPPid:\t%d\nTracerPid:\t%d\n",
+		       t->comm, state_name(t->state), t->tgid, t->pid, t->ppid, t->tracer_pid);
 	id_line(b, "Uid", t->uids);
 	id_line(b, "Gid", t->gids);
 	if (t->has_mm)

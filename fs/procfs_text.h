@@ -139,8 +139,9 @@ void procfs_format_lockstat_rwsem(struct procbuf *b, const struct lockstat_rwsem
 /* What the files of one process show, copied while its task could not go away. */
 struct procfs_task {
 	int pid, tgid, ppid;
+	int tracer_pid;			  /* 0: not traced */
 	int pgrp, session, tty_nr, tpgid; /* job control's: stat's fields 5-8 */
-	char state;			  /* 'R', 'S', 'T' or 'Z', as Linux abbreviates them */
+	char state;			  /* 'R', 'S', 'T', 't' or 'Z', as Linux abbreviates them */
 	char comm[TASK_COMM_LEN];
 	u64 utime_ns, stime_ns;	  /* of all its threads */
 	u64 cutime_ns, cstime_ns; /* of reaped children */

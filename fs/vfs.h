@@ -104,7 +104,14 @@
 
 /* ---- limits and mode bits of the kernel's own ----------------------------- */
 
-#define MAX_RW_COUNT  0x7ffff000ul /* Linux clamps one read/write to this */
+#define MAX_RW_COUNT 0x7ffff000ul /* Linux clamps one read/write to this */
+
+/*
+ * Copies and checks a user iovec array of cnt (at most UIO_MAXIOV) into
+ * *out (kmalloc'd; NULL and 0 for none): the total length, clamped to
+ * MAX_RW_COUNT, or -EINVAL, -EFAULT, -ENOMEM (readv, process_vm_readv).
+ */
+long iovec_import(const struct kernel_iovec __user *uiov, int cnt, struct kernel_iovec **out);
 #define MAX_FILE_SIZE ((u64)INT64_MAX)
 /*
  * How many of the n bytes from pos a regular file may grow to hold: the

@@ -269,3 +269,62 @@ vm_populate(struct mm *mm, u64 start, u64 end, bool write)
 	}
 	return 0;
 }
+
+/*
+ * The page at va of mm made ready for another process's write: a private
+ * area's page shared with the page cache or another process is copied
+ * first (copy on write, the entry keeping its permissions). The area must
+ * be writable, unless `force` (a debugger's write, Linux's FOLL_FORCE)
+ * lets a private read-only one (program text) be written too - its copy
+ * stays read-only to its program. Referenced, or NULL. mmap_lock held.
+ */
+static struct page *
+get_page_for_remote_write(struct mm *mm, u64 va, bool force)
+{
+	struct vma *v = vma_find(mm, va);
+
+	if (!v || v->special || (!(v->flags & VM_WRITE) && (!force || (v->flags & VM_SHARED))))
+		return NULL;
+	struct page *p = get_readable_page(mm, va);
+	if (!p || (v->flags & VM_SHARED))
+		return p;
+	put_page(p);
+	spin_lock(&mm->pt_lock);
+	pte_t *pte = pte_walk(mm->pgd, va, false);
+	p = pte && (pte_val(*pte) & PTE_PRESENT) ? pte_page(pte_val(*pte)) : NULL;
+	if (p && (p->mapping || page_refcount(p) > 1)) {
+		struct page *copy = alloc_shared_page();
+		if (copy) {
+			memcpy(page_address(copy), page_address(p), PAGE_SIZE);
+			set_pte(pte,
+				make_pte(page_to_phys(copy) | (pte_val(*pte) & ~PTE_ADDR_MASK)));
+			put_page(p);
+			tlb_flush_mm_range(mm, va, va + PAGE_SIZE);
+		}
+		p = copy;
+	}
+	if (p)
+		get_page(p);
+	spin_unlock(&mm->pt_lock);
+	return p;
+}
+
+size_t
+access_remote_vm_write(struct mm *mm, u64 addr, const void *buf, size_t len, bool force)
+{
+	size_t done = 0;
+
+	down_read(&mm->mmap_lock);
+	while (done < len && addr + done >= addr && addr + done < USER_TOP) {
+		u64 va = addr + done;
+		struct page *p = get_page_for_remote_write(mm, va & PAGE_MASK, force);
+		if (!p)
+			break;
+		size_t off = va & (PAGE_SIZE - 1), n = MIN(len - done, PAGE_SIZE - off);
+		memcpy((char *)page_address(p) + off, (const char *)buf + done, n);
+		put_page(p);
+		done += n;
+	}
+	up_read(&mm->mmap_lock);
+	return done;
+}

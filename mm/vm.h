@@ -130,6 +130,13 @@ struct mm *get_task_mm(struct task *t);
  * Linux's access_remote_vm, reading only.
  */
 size_t access_remote_vm(struct mm *mm, u64 addr, void *buf, size_t len);
+/*
+ * Writes up to len bytes of buf at addr of mm (process_vm_writev), stopping
+ * at the first address it cannot write; with `force`, as a debugger does
+ * (ptrace's POKETEXT, Linux's FOLL_FORCE), read-only private areas too,
+ * through a private copy of the page. The bytes written. Sleeps.
+ */
+size_t access_remote_vm_write(struct mm *mm, u64 addr, const void *buf, size_t len, bool force);
 /* Loads mm's page tables on this CPU (the kernel's alone for NULL). */
 void mm_activate(struct mm *mm);
 

@@ -37,6 +37,7 @@
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/process/process.h"
+#include "uapi/ptrace.h"
 #include "kernel/random.h"
 #include "kernel/signal/signal.h"
 #include "kernel/lib/string.h"
@@ -679,6 +680,7 @@ do_execve(const char *path, struct exec_args *a)
 	err = map_err;
 	if (!mm)
 		goto out;
+	int old_pid = t->pid;
 	err = exec_single_thread(t); /* the other threads run the old program: they go first */
 	if (err) {
 		mm_put(mm);
@@ -688,6 +690,7 @@ do_execve(const char *path, struct exec_args *a)
 	session_exec(t);
 	cred_exec(t->group_leader);
 	start_program(t, mm, &prog, &interp, a, path);
+	ptrace_exec(old_pid);
 out:
 	put_loaded(&interp);
 	put_loaded(&prog);

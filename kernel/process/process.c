@@ -20,6 +20,7 @@
  * parent also gets the child's exit signal (SIGCHLD) then.
  */
 #include "kernel/process/process.h"
+#include "uapi/ptrace.h"
 #include "kernel/x86/entry.h"
 #include "kernel/time/cputime.h"
 #include "uapi/errno.h"
@@ -293,12 +294,17 @@ do_clone(struct trap_frame *f, const struct clone_args_k *a)
 	else
 		task_register(child,
 			      parent->group_leader); /* the process is the parent, not the thread */
-	int pid = child->pid;
+	int pid = child->pid, child_pid = child->pid;
 	if ((a->flags & CLONE_PARENT_SETTID) && copy_to_user(a->parent_tid, &pid, sizeof(pid)))
 		pid = -EFAULT; /* Linux reports it too; the child runs all the same */
+	int event = ptrace_fork(child, a->flags);
 	sched_start_task(child);
-	if (vfork)
+	if (event)
+		ptrace_event(event, child_pid);
+	if (vfork) {
 		vfork_wait(vfork); /* child may be gone already: only vfork is used */
+		ptrace_event(PTRACE_EVENT_VFORK_DONE, child_pid);
+	}
 	return pid;
 }
 
@@ -501,6 +507,7 @@ task_exit(int wait_status)
 
 	if (t->group_leader == init_task)
 		panic("init (pid 1) exited with wait status %#x", wait_status);
+	ptrace_event(PTRACE_EVENT_EXIT, wait_status);
 	/*
 	 * The last thread alive (no other can appear: only live threads
 	 * clone) ends the process's POSIX timers, as Linux's exit_itimers.
@@ -512,6 +519,7 @@ task_exit(int wait_status)
 		posix_timers_release(t->group_leader);
 	release_resources(t);
 	u64 flags = spin_lock_irqsave(&tasks_lock);
+	ptrace_exit_locked(t, wait_status);
 	WRITE_ONCE(t->state, TASK_ZOMBIE);
 	leave_thread_group(t, wait_status);
 	notify_parent_death(t);

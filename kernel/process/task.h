@@ -13,6 +13,7 @@
 #define REWIND_TASK_H
 
 #include "kernel/lib/list.h"
+#include "kernel/process/ptrace.h"
 #include "kernel/x86/percpu.h"
 #include "kernel/signal/signal.h"
 #include "kernel/time/timer.h"
@@ -124,11 +125,11 @@ struct task {
 	bool tty_detached; /* gave up the session's terminal (TIOCNOTTY by a non-leader) */
 
 	/* the group stop (kernel/signal/stop.c): under the sighand lock */
-	unsigned jobctl;   /* leader only: JOBCTL_* (kernel/signal/signal.h) */
-	int stop_count;	   /* leader only: threads still to stop in a group stop */
-	int stop_signal;   /* leader only: the signal that stopped the process */
-	bool stop_pending; /* this thread is to take part in its group's stop */
-	bool stopped;	   /* this thread sleeps in a group stop (State T) */
+	unsigned jobctl; /* leader only: JOBCTL_* (kernel/signal/signal.h) */
+	int stop_count;	 /* leader only: threads still to stop in a group stop */
+	int stop_signal; /* leader only: the signal that stopped the process */
+	u8 stop_pending; /* STOP_GROUP: its part in a group stop; STOP_PTRACE_TRAP (signal.h) */
+	bool stopped;	 /* this thread sleeps in a group stop (State T) */
 
 	/* signals (kernel/signal*.c, itimer.c): sighand->lock guards these; the timer has its own */
 	struct sighand *sighand; /* dispositions, shared by CLONE_SIGHAND */
@@ -158,6 +159,8 @@ struct task {
 	 * PR_SET_DUMPABLE said so; /proc/<pid> is then root's (cred.h).
 	 */
 	bool not_dumpable;
+
+	struct ptrace_link ptrace; /* tracer and tracees (kernel/process/ptrace.c) */
 
 	/* accounting (kernel/time/cputime.c) */
 	struct cputime time;		    /* own */

@@ -9,8 +9,11 @@
  * (kernel/signal/stop.c keeps them). Without WNOHANG the caller sleeps on
  * its child_exited queue, which exits, stops and continues wake.
  *
+ * A tracer also waits for its tracees (kernel/process/ptrace.c): their
+ * ptrace stops, reported whatever the options, and their ends.
+ *
  * __WALL, __WCLONE and __WNOTHREAD are accepted and change nothing: every
- * child is waited for alike, and always by the whole process.
+ * child and tracee is waited for alike, and always by the whole process.
  */
 #include "kernel/process/process.h"
 #include "kernel/process/session.h"
@@ -97,13 +100,38 @@ child_report(struct task *c, const struct wait_request *w, struct wait_found *ou
 	return true;
 }
 
+/* What a tracee of the waiting process has: a ptrace stop, or its end. tasks_lock held. */
+static int
+tracee_report(struct task *parent, const struct wait_request *w, struct wait_found *out)
+{
+	struct ptrace_wait pw = { .idtype = w->idtype,
+				  .id = w->id,
+				  .consume = !(w->options & WNOWAIT),
+				  .exits = w->options & WEXITED };
+	int found = ptrace_wait_locked(parent, &pw);
+
+	if (found == 1) {
+		*out = (struct wait_found){ .pid = pw.pid, .status = pw.status };
+		out->why = (pw.status & 0xff) == 0x7f ? CLD_TRAPPED
+			   : (pw.status & 0x7f)	      ? CLD_KILLED
+						      : CLD_EXITED;
+	}
+	return found;
+}
+
 /* 1 with *out filled, 0 if matching children have nothing yet, -ECHILD if none match. */
 static int
 search_children(struct task *parent, const struct wait_request *w, struct wait_found *out)
 {
 	struct list_head *pos;
-	bool any = false;
 	u64 flags = spin_lock_irqsave(&tasks_lock);
+	int traced = tracee_report(parent, w, out);
+	bool any = traced == 0;
+
+	if (traced == 1) {
+		spin_unlock_irqrestore(&tasks_lock, flags);
+		return 1;
+	}
 
 	list_for_each(pos, &parent->children) {
 		struct task *c = list_entry(pos, struct task, sibling);
@@ -214,10 +242,11 @@ put_child_info(struct kernel_siginfo __user *uinfo, long found, const struct wai
 		info.signo = SIGCHLD;
 		info.code = f->why;
 		info.child.pid = f->pid;
-		info.child.status = f->why == CLD_EXITED    ? (f->status >> 8) & 0xff
-				    : f->why == CLD_KILLED  ? f->status & 0x7f
-				    : f->why == CLD_STOPPED ? (f->status >> 8) & 0xff
-							    : SIGCONT;
+		info.child.status = f->why == CLD_EXITED   ? (f->status >> 8) & 0xff
+				    : f->why == CLD_KILLED ? f->status & 0x7f
+				    : f->why == CLD_STOPPED || f->why == CLD_TRAPPED
+					    ? (f->status >> 8) & 0xff
+					    : SIGCONT;
 	}
 	return copy_to_user(uinfo, &info, sizeof(info)) ? -EFAULT : 0;
 }

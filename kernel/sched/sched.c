@@ -31,6 +31,7 @@
 #include "kernel/x86/fpu.h"
 #include "kernel/panic.h"
 #include "kernel/process/process.h"
+#include "kernel/process/ptrace.h"
 #include "kernel/x86/smp.h"
 #include "kernel/x86/paravirt.h"
 #include "kernel/printk.h"
@@ -482,6 +483,7 @@ task_alloc(const char *name)
 	list_init(&t->sibling);
 	list_init(&t->all_link);
 	wait_queue_init(&t->child_exited);
+	ptrace_task_init(t);
 	t->start_tsc = rdtsc();
 	objcount_created(OBJ_TASK);
 	return t;

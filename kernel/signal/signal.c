@@ -341,8 +341,12 @@ send_signal(struct task *t, const struct kernel_siginfo *info, bool whole_proces
 		goto out;
 	}
 	continued = stop_prepare_send(leader, sig);
-	/* Ignored signals are dropped now, unless blocked: the disposition may change meanwhile. */
-	if (!(t->sig_blocked & sigmask(sig)) && sig_handler_ignores(sig_action(t, sig), sig))
+	/*
+	 * Ignored signals are dropped now, unless blocked (the disposition
+	 * may change meanwhile) or traced (the tracer sees every signal).
+	 */
+	if (!(t->sig_blocked & sigmask(sig)) && sig_handler_ignores(sig_action(t, sig), sig) &&
+	    !t->ptrace.tracer)
 		goto out;
 	struct sigpending *p = whole_process ? &leader->sig_shared : &t->sig_pending;
 	if (owned) {
@@ -357,7 +361,7 @@ send_signal(struct task *t, const struct kernel_siginfo *info, bool whole_proces
 	struct task *target = whole_process ? pick_thread(leader, sig) : t;
 	if (!target || !wants_signal(target, sig))
 		goto out; /* pending until a thread unblocks it */
-	if (sig_fatal(t, sig) && !(target->sig_waiting & sigmask(sig)))
+	if (sig_fatal(t, sig) && !(target->sig_waiting & sigmask(sig)) && !target->ptrace.tracer)
 		group_kill_locked(leader, sig);
 	else
 		signal_wake(target);
@@ -457,7 +461,8 @@ signal_exit_retarget(struct task *t)
  * A fault's signal cannot be refused: if it is blocked or ignored, the
  * default comes back (Linux's force_sig). This also catches a fault inside
  * the fault's own handler, which runs with the signal blocked. Queues it
- * for the current thread and returns true if a handler will run; false if
+ * for the current thread and returns true if a handler will run, or a
+ * tracer is to see it first (int3's and single-step's SIGTRAP); false if
  * the default action, death, applies.
  */
 static bool
@@ -472,7 +477,7 @@ force_signal(const struct kernel_siginfo *info)
 		a->handler = SIG_DFL;
 		t->sig_blocked &= ~sigmask(sig);
 	}
-	bool handled = a->handler != SIG_DFL;
+	bool handled = a->handler != SIG_DFL || READ_ONCE(t->ptrace.tracer);
 	if (handled)
 		pending_add(&t->sig_pending, info);
 	sighand_unlock(t, flags);

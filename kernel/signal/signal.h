@@ -155,6 +155,10 @@ void signal_restore_temporary_mask(bool interrupted);
 #define JOBCTL_REPORT_STOP 4u /* stopped, not yet reported to a WUNTRACED wait */
 #define JOBCTL_REPORT_CONT 8u /* continued, not yet reported to a WCONTINUED wait */
 
+/* A thread's stop_pending: the stops it is to take on its way to user mode. */
+#define STOP_GROUP	 1u /* its part in its group's stop */
+#define STOP_PTRACE_TRAP 2u /* PTRACE_INTERRUPT's, for its tracer */
+
 /* SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU: their default action stops the process. */
 bool sig_is_stop(int sig);
 /* Whether the process whose leader this is has stopped (State T, orphaned groups). */
@@ -168,6 +172,10 @@ bool signal_group_stopped(const struct task *leader);
 void signal_stop(int sig);
 /* The current thread takes its part in a group stop it was marked for, if any. */
 void signal_stop_join(void);
+/* Marks t for STOP_PTRACE_TRAP and wakes it (tasks_lock held). */
+void signal_request_trap(struct task *t);
+/* Takes the current thread's STOP_PTRACE_TRAP mark: whether it had one. */
+bool signal_take_trap(void);
 /* Thread t has left its group (tasks_lock held): a stop no longer waits for it. */
 void signal_stop_thread_exit(struct task *t);
 /* A new thread t of leader's process (tasks_lock held) joins a stop under way. */

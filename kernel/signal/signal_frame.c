@@ -31,9 +31,6 @@
 
 #define RED_ZONE	   128
 #define FXSAVE_SW_RESERVED 464 /* bytes 464..511: software's, never the CPU's */
-#define FXSAVE_MXCSR	   24
-#define FXSAVE_MXCSR_MASK  28
-#define MXCSR_MASK_DEFAULT 0xffbf /* when the CPU reports 0 (Intel's rule) */
 
 /* Cleared for the handler, as Linux does: single-step, direction, resume. */
 #define RFLAGS_HANDLER_CLEAR (0x100ul | 0x400ul | 0x10000ul)
@@ -283,6 +280,18 @@ run_handler(struct trap_frame *f, const struct kernel_siginfo *info,
 	set_current_blocked(mask);
 }
 
+/* What sig's disposition says now; a handler with SA_RESETHAND runs only this once. */
+static void
+take_action(struct task *t, int sig, struct kernel_sigaction *act)
+{
+	u64 flags = sighand_lock(t);
+
+	*act = *sig_action(t, sig);
+	if (act->handler > SIG_IGN && (act->flags & SA_RESETHAND))
+		sig_action(t, sig)->handler = SIG_DFL;
+	sighand_unlock(t, flags);
+}
+
 bool
 signal_deliver(struct trap_frame *f)
 {
@@ -292,18 +301,16 @@ signal_deliver(struct trap_frame *f)
 	int sig = 0;
 	bool timer = false;
 
-	if (READ_ONCE(t->stop_pending)) { /* another thread began a stop: take part */
-		signal_stop_join();
+	if (READ_ONCE(t->stop_pending)) { /* a stop to take: its tracer's, or its group's */
+		if (signal_take_trap())
+			ptrace_trap_stop();
+		else
+			signal_stop_join();
 		return true;
 	}
 	if (t->sighand && sig_deliverable(t)) {
 		u64 flags = sighand_lock(t);
 		sig = dequeue_signal(t, ~t->sig_blocked, &info, &timer);
-		if (sig) {
-			act = *sig_action(t, sig);
-			if (act.handler > SIG_IGN && (act.flags & SA_RESETHAND))
-				sig_action(t, sig)->handler = SIG_DFL;
-		}
 		sighand_unlock(t, flags);
 	}
 	if (timer)
@@ -312,6 +319,11 @@ signal_deliver(struct trap_frame *f)
 		settle_without_handler(f, t);
 		return false;
 	}
+	/* A tracee's signal goes to its tracer first, which may change or drop it. */
+	if (READ_ONCE(t->ptrace.tracer) && sig != SIGKILL &&
+	    !(sig = ptrace_signal_stop(sig, &info)))
+		return true;
+	take_action(t, sig, &act);
 	if (sig_handler_ignores(&act, sig))
 		return true;
 	if (act.handler == SIG_DFL && sig_is_stop(sig)) {
@@ -326,38 +338,18 @@ signal_deliver(struct trap_frame *f)
 
 /* ---- rt_sigreturn ----------------------------------------------------------------------- */
 
-static u32
-mxcsr_writable_bits(void)
-{
-	static u32 mask;
-	u32 m = READ_ONCE(mask);
-
-	if (!m) {
-		struct fpu_state probe;
-		fpu_save(&probe);
-		memcpy(&m, probe.bytes + FXSAVE_MXCSR_MASK, sizeof(m));
-		if (!m)
-			m = MXCSR_MASK_DEFAULT;
-		WRITE_ONCE(mask, m);
-	}
-	return m;
-}
-
 /* Loads the FPU image at ufx (0: a fresh state) into the registers; false if unreadable. */
 static bool
 restore_fpu(u64 ufx)
 {
 	struct fpu_state fx;
-	u32 mxcsr;
 
 	if (!ufx) {
 		fpu_reset_state(&fx);
 	} else {
 		if (copy_from_user(&fx, (const void __user *)ufx, sizeof(fx)))
 			return false;
-		memcpy(&mxcsr, fx.bytes + FXSAVE_MXCSR, sizeof(mxcsr));
-		mxcsr &= mxcsr_writable_bits();
-		memcpy(fx.bytes + FXSAVE_MXCSR, &mxcsr, sizeof(mxcsr));
+		fpu_sanitize(&fx);
 	}
 	fpu_restore(&fx);
 	return true;

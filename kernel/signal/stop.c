@@ -21,6 +21,7 @@
  */
 #include "kernel/signal/signal_internal.h"
 #include "kernel/process/process.h"
+#include "kernel/process/ptrace.h"
 #include "kernel/process/session.h"
 #include "kernel/sched/sched.h"
 #include "kernel/x86/smp.h"
@@ -63,6 +64,15 @@ notify_parent(struct task *leader, int why, int sig)
 	wake_up_all(&parent->child_exited);
 }
 
+/* Makes thread m leave a sleep or user mode for the stop it is marked for. */
+static void
+wake_to_stop(struct task *m)
+{
+	wake_up_task(m);
+	if (READ_ONCE(m->on_cpu))
+		smp_send_reschedule(READ_ONCE(m->cpu));
+}
+
 /* One thread of the stop has arrived; the last makes it complete. Both locks held. */
 static bool
 arrive(struct task *leader)
@@ -88,13 +98,10 @@ begin_group_stop(struct task *leader, int sig)
 		struct task *m = list_entry(pos, struct task, thread_link);
 		if (READ_ONCE(m->killed))
 			continue;
-		m->stop_pending = true;
+		m->stop_pending |= STOP_GROUP;
 		leader->stop_count++;
-		if (m != current()) {
-			wake_up_task(m);
-			if (READ_ONCE(m->on_cpu))
-				smp_send_reschedule(READ_ONCE(m->cpu));
-		}
+		if (m != current())
+			wake_to_stop(m);
 	}
 }
 
@@ -124,9 +131,9 @@ signal_stop_join(void)
 	u64 flags = spin_lock_irqsave(&tasks_lock);
 
 	spin_lock(&t->sighand->lock);
-	bool mine = t->stop_pending, complete = false;
+	bool mine = t->stop_pending & STOP_GROUP, complete = false;
 	if (mine) {
-		t->stop_pending = false;
+		t->stop_pending &= ~STOP_GROUP;
 		complete = arrive(leader);
 		t->stopped = true;
 	}
@@ -137,9 +144,15 @@ signal_stop_join(void)
 	}
 	if (complete)
 		notify_parent(leader, CLD_STOPPED, leader->stop_signal);
+	if (t->ptrace
+		    .tracer) { /* its tracer, not SIGCONT, resumes it (Linux's ptrace group-stop) */
+		spin_unlock_irqrestore(&tasks_lock, flags);
+		ptrace_group_stop(leader->stop_signal);
+		flags = spin_lock_irqsave(&tasks_lock);
+	}
 	for (;;) {
 		set_current_sleeping();
-		if (!(leader->jobctl & JOBCTL_STOPPING) || READ_ONCE(t->killed))
+		if (!(leader->jobctl & JOBCTL_STOPPING) || READ_ONCE(t->killed) || t->ptrace.tracer)
 			break;
 		spin_unlock_irqrestore(&tasks_lock, flags);
 		schedule();
@@ -158,8 +171,8 @@ signal_stop_thread_exit(struct task *t)
 	if (!t->sighand || !leader->live_threads)
 		return;
 	spin_lock(&t->sighand->lock);
-	bool complete = t->stop_pending && arrive(leader);
-	t->stop_pending = false;
+	bool complete = (t->stop_pending & STOP_GROUP) && arrive(leader);
+	t->stop_pending &= ~STOP_GROUP;
 	spin_unlock(&t->sighand->lock);
 	if (complete)
 		notify_parent(leader, CLD_STOPPED, leader->stop_signal);
@@ -170,8 +183,31 @@ signal_stop_new_thread(struct task *t, struct task *leader)
 {
 	if (!(leader->jobctl & JOBCTL_STOPPING) || (leader->jobctl & JOBCTL_STOPPED))
 		return;
-	t->stop_pending = true;
+	t->stop_pending |= STOP_GROUP;
 	leader->stop_count++;
+}
+
+void
+signal_request_trap(struct task *t)
+{
+	u64 flags = sighand_lock(t);
+
+	t->stop_pending |= STOP_PTRACE_TRAP;
+	sighand_unlock(t, flags);
+	if (t != current())
+		wake_to_stop(t);
+}
+
+bool
+signal_take_trap(void)
+{
+	struct task *t = current();
+	u64 flags = sighand_lock(t);
+	bool had = t->stop_pending & STOP_PTRACE_TRAP;
+
+	t->stop_pending &= ~STOP_PTRACE_TRAP;
+	sighand_unlock(t, flags);
+	return had;
 }
 
 bool
@@ -195,7 +231,7 @@ stop_prepare_send(struct task *leader, int sig)
 	leader->stop_count = 0;
 	list_for_each(pos, &leader->threads) {
 		struct task *m = list_entry(pos, struct task, thread_link);
-		m->stop_pending = false;
+		m->stop_pending &= ~STOP_GROUP;
 		/* Running again as of now, as Linux's wake-up of TASK_STOPPED: /proc says so at once. */
 		WRITE_ONCE(m->stopped, false);
 		wake_up_task(m);

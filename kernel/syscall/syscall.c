@@ -16,6 +16,7 @@
 #include "kernel/x86/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/process/task.h"
+#include "kernel/process/ptrace.h"
 #include "kernel/lib/string.h"
 #include "kernel/syscall/strace.h"
 #include "kernel/x86/x86.h"
@@ -44,7 +45,8 @@ syscall_lookup(u64 nr)
 	return nr < NR_SYSCALLS ? entries[nr] : NULL;
 }
 
-static void
+/* Out of line, as a cold call: inlined it would cost the hot path a saved register. */
+static __attribute__((noinline)) void
 warn_unknown(struct trap_frame *f)
 {
 	static struct ratelimit rl;
@@ -79,13 +81,28 @@ syscall_run(struct trap_frame *f)
 	run(f);
 }
 
-/* With strace= off this costs one load and one branch that always goes the same way. */
+/* A traced call: ptrace's stops (kernel/process/ptrace.c) come before strace='s line. */
+static __attribute__((noinline)) void
+observed(struct trap_frame *f)
+{
+	if (ptrace_traces_syscalls())
+		ptrace_syscall(f);
+	else if (READ_ONCE(strace_mode) != STRACE_OFF)
+		strace_syscall(f);
+	else
+		run(f);
+}
+
+/*
+ * With strace= off and no task traced this costs two loads, an or and a
+ * branch that always goes the same way.
+ */
 __entry_text void
 syscall_dispatch(struct trap_frame *f)
 {
 	f->error = f->rax; /* for a restart (syscall_restartable) */
-	if (unlikely(READ_ONCE(strace_mode) != STRACE_OFF))
-		strace_syscall(f);
+	if (unlikely(READ_ONCE(strace_mode) | READ_ONCE(ptrace_tracee_count)))
+		observed(f);
 	else
 		run(f);
 }

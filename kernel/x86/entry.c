@@ -35,7 +35,6 @@
 #include "kernel/x86/x86.h"
 #include "mm/layout.h"
 
-#define RFLAGS_TF (1ul << 8)
 #define RFLAGS_RF (1ul << 16)
 /* The highest rip sysret may return to: canonical, and not the last page below the hole. */
 #define SYSRET_RIP_MAX 0x00007ffffffff000ul

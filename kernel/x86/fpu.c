@@ -5,12 +5,15 @@
 #include "kernel/lib/string.h"
 #include "kernel/x86/x86.h"
 
-#define CR0_MP	       (1ul << 1)
-#define CR0_EM	       (1ul << 2)
-#define CR0_TS	       (1ul << 3)
-#define CR0_NE	       (1ul << 5)
-#define CR4_OSXMMEXCPT (1ul << 10)
-#define MXCSR_DEFAULT  0x1f80 /* all SIMD exceptions masked, round to nearest */
+#define CR0_MP		   (1ul << 1)
+#define CR0_EM		   (1ul << 2)
+#define CR0_TS		   (1ul << 3)
+#define CR0_NE		   (1ul << 5)
+#define CR4_OSXMMEXCPT	   (1ul << 10)
+#define MXCSR_DEFAULT	   0x1f80 /* all SIMD exceptions masked, round to nearest */
+#define FXSAVE_MXCSR	   24
+#define FXSAVE_MXCSR_MASK  28
+#define MXCSR_MASK_DEFAULT 0xffbf /* when the CPU reports 0 (Intel's rule) */
 
 static struct fpu_state initial_state;
 
@@ -28,4 +31,31 @@ void
 fpu_reset_state(struct fpu_state *s)
 {
 	memcpy(s, &initial_state, sizeof(*s));
+}
+
+static u32
+mxcsr_writable_bits(void)
+{
+	static u32 mask;
+	u32 m = READ_ONCE(mask);
+
+	if (!m) {
+		struct fpu_state probe;
+		fpu_save(&probe);
+		memcpy(&m, probe.bytes + FXSAVE_MXCSR_MASK, sizeof(m));
+		if (!m)
+			m = MXCSR_MASK_DEFAULT;
+		WRITE_ONCE(mask, m);
+	}
+	return m;
+}
+
+void
+fpu_sanitize(struct fpu_state *s)
+{
+	u32 mxcsr;
+
+	memcpy(&mxcsr, s->bytes + FXSAVE_MXCSR, sizeof(mxcsr));
+	mxcsr &= mxcsr_writable_bits();
+	memcpy(s->bytes + FXSAVE_MXCSR, &mxcsr, sizeof(mxcsr));
 }

@@ -13,6 +13,11 @@
 void fpu_init_cpu(void);
 /* The state a new program starts with: x87 reset, all exceptions masked. */
 void fpu_reset_state(struct fpu_state *s);
+/*
+ * Clears the MXCSR bits the CPU refuses in an image from user space
+ * (rt_sigreturn, ptrace), so that FXRSTOR cannot fault on it.
+ */
+void fpu_sanitize(struct fpu_state *s);
 
 static inline void
 fpu_save(struct fpu_state *s)

@@ -143,6 +143,7 @@ read_rflags(void)
 #define CR4_OSFXSR (1ul << 9)
 #define CR4_SMEP   (1ul << 20)
 #define CR4_SMAP   (1ul << 21)
+#define RFLAGS_TF  (1ul << 8) /* single-step: #DB after each instruction */
 #define RFLAGS_IF  (1ul << 9)
 /*
  * The flags user mode may set by rt_sigreturn or its own iretq: the

@@ -1,0 +1,550 @@
+/*
+ * ptrace.c - usertests: one process tracing another (ptrace(2)) as
+ * strace and gdb use it: becoming a tracer (TRACEME, ATTACH, SEIZE), the
+ * stops and their wait statuses (exec's SIGTRAP, signal-delivery,
+ * syscall-enter and -exit with TRACESYSGOOD, PTRACE_EVENT_*), what a
+ * tracer reads and writes in a stopped tracee (registers, memory, the
+ * signal to deliver, a system call's number and result), and who may
+ * trace whom. Reading another process's memory with process_vm_readv too.
+ */
+#define _GNU_SOURCE
+#include "usertests.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lib/procfile.h"
+
+/* The wait status of a stop with `what` (a signal, with an event above it) in bits 8-23. */
+#define STOPPED_WITH(what) (((what) << 8) | 0x7f)
+
+static long
+trace(int request, pid_t pid, unsigned long addr, unsigned long data)
+{
+	return syscall(SYS_ptrace, request, pid, addr, data);
+}
+
+static int
+wait_traced(pid_t pid)
+{
+	int status;
+
+	CHECK(EXPECT_OK(waitpid(pid, &status, __WALL)) == pid);
+	return status;
+}
+
+/* Waits for pid's next stop and fails the test unless its status is STOPPED_WITH(what). */
+static void
+expect_stop(pid_t pid, int what)
+{
+	int status = wait_traced(pid);
+
+	if (status != STOPPED_WITH(what))
+		fail("pid %d: wait status %#x, want %#x", pid, status, STOPPED_WITH(what));
+}
+
+/* A child that asks to be traced and stops itself with SIGSTOP, then runs body and exits 0. */
+static pid_t
+traced_child(void (*body)(void))
+{
+	pid_t pid = xfork();
+
+	if (pid == 0) {
+		if (ptrace(PTRACE_TRACEME, 0, 0, 0) != 0)
+			_exit(90);
+		raise(SIGSTOP);
+		body();
+		_exit(0);
+	}
+	expect_stop(pid, SIGSTOP);
+	return pid;
+}
+
+static void
+sleep_forever(void)
+{
+	for (;;)
+		pause();
+}
+
+/* Ends a child that would sleep forever, and reaps it. */
+static void
+kill_and_reap(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	while (waitpid(pid, NULL, __WALL) != pid && errno == EINTR)
+		;
+}
+
+static long
+tracer_pid_of(pid_t pid)
+{
+	char path[64], text[4096];
+	unsigned long long value;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	EXPECT_OK(read_text_file(path, text, sizeof(text)));
+	EXPECT_OK(field_ull(text, "TracerPid", &value));
+	return (long)value;
+}
+
+TEST(ptrace_traceme_exec_stops_with_sigtrap)
+{
+	pid_t pid = xfork();
+
+	if (pid == 0) {
+		EXPECT_OK(ptrace(PTRACE_TRACEME, 0, 0, 0));
+		execl(self_path, self_path, "--helper", "exit", "5", (char *)NULL);
+		_exit(99);
+	}
+	expect_stop(pid, SIGTRAP);
+	CHECK(tracer_pid_of(pid) == getpid());
+	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	expect_exited(wait_traced(pid), 5, "the traced program");
+}
+
+TEST(ptrace_traceme_twice_is_eperm)
+{
+	pid_t pid = xfork();
+
+	if (pid == 0) {
+		EXPECT_OK(ptrace(PTRACE_TRACEME, 0, 0, 0));
+		EXPECT_ERR(EPERM, ptrace(PTRACE_TRACEME, 0, 0, 0));
+		_exit(0);
+	}
+	expect_exited(wait_traced(pid), 0, "the child");
+}
+
+TEST(ptrace_attach_stops_and_detach_lets_go)
+{
+	pid_t pid = xfork();
+
+	if (pid == 0)
+		sleep_forever();
+	EXPECT_OK(trace(PTRACE_ATTACH, pid, 0, 0));
+	expect_stop(pid, SIGSTOP);
+	CHECK(tracer_pid_of(pid) == getpid());
+	EXPECT_ERR(EPERM, trace(PTRACE_ATTACH, pid, 0, 0));
+	EXPECT_OK(trace(PTRACE_DETACH, pid, 0, 0));
+	CHECK(tracer_pid_of(pid) == 0);
+	EXPECT_ERR(ESRCH, trace(PTRACE_CONT, pid, 0, 0));
+	kill_and_reap(pid);
+}
+
+TEST(ptrace_seize_then_interrupt_stops_with_event_stop)
+{
+	pid_t pid = xfork();
+
+	if (pid == 0)
+		sleep_forever();
+	EXPECT_OK(trace(PTRACE_SEIZE, pid, 0, PTRACE_O_TRACESYSGOOD));
+	EXPECT_ERR(ESRCH, trace(PTRACE_GETEVENTMSG, pid, 0, 0)); /* running: not stopped */
+	EXPECT_OK(trace(PTRACE_INTERRUPT, pid, 0, 0));
+	expect_stop(pid, SIGTRAP | (PTRACE_EVENT_STOP << 8));
+	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	kill_and_reap(pid);
+}
+
+TEST(ptrace_requests_of_a_non_tracee_are_esrch)
+{
+	pid_t pid = xfork();
+	struct user_regs_struct regs;
+
+	if (pid == 0)
+		sleep_forever();
+	EXPECT_ERR(ESRCH, trace(PTRACE_CONT, pid, 0, 0));
+	EXPECT_ERR(ESRCH, trace(PTRACE_GETREGS, pid, 0, (unsigned long)&regs));
+	EXPECT_ERR(ESRCH, trace(PTRACE_INTERRUPT, pid, 0, 0));
+	EXPECT_ERR(ESRCH, trace(PTRACE_KILL, pid, 0, 0));
+	kill_and_reap(pid);
+}
+
+static void
+attach_refused(const char *pid)
+{
+	EXPECT_ERR(EPERM, trace(PTRACE_ATTACH, atoi(pid), 0, 0));
+	EXPECT_ERR(EPERM, trace(PTRACE_SEIZE, atoi(pid), 0, 0));
+}
+
+TEST(ptrace_another_users_process_is_eperm)
+{
+	char arg[16];
+	pid_t pid;
+
+	if (getuid() != 0)
+		skip("needs root to become nobody");
+	pid = xfork();
+	if (pid == 0)
+		sleep_forever();
+	snprintf(arg, sizeof(arg), "%d", pid);
+	as_nobody(attach_refused, arg);
+	kill_and_reap(pid);
+}
+
+/* ---- system-call stops ------------------------------------------------------------------ */
+
+/* Runs the tracee to its next syscall stop with TRACESYSGOOD; its registers. */
+static void
+next_syscall_stop(pid_t pid, struct user_regs_struct *regs)
+{
+	EXPECT_OK(trace(PTRACE_SYSCALL, pid, 0, 0));
+	expect_stop(pid, SIGTRAP | 0x80);
+	EXPECT_OK(trace(PTRACE_GETREGS, pid, 0, (unsigned long)regs));
+}
+
+/* Runs the tracee to the entry of its next call number nr (the calls before run untouched). */
+static void
+run_to_entry(pid_t pid, long nr, struct user_regs_struct *regs)
+{
+	EXPECT_OK(trace(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACESYSGOOD));
+	for (;;) {
+		next_syscall_stop(pid, regs); /* an entry */
+		if ((long)regs->orig_rax == nr)
+			return;
+		next_syscall_stop(pid, regs); /* its exit */
+	}
+}
+
+static void
+call_getppid_and_exit(void)
+{
+	_exit(syscall(SYS_getppid) == getppid() ? 0 : 1);
+}
+
+TEST(ptrace_syscall_stops_show_number_and_result)
+{
+	pid_t pid = traced_child(call_getppid_and_exit);
+	struct user_regs_struct regs;
+	struct __ptrace_syscall_info info;
+
+	run_to_entry(pid, SYS_getppid, &regs);
+	CHECK((long)regs.rax == -ENOSYS);
+	long size =
+		EXPECT_OK(trace(PTRACE_GET_SYSCALL_INFO, pid, sizeof(info), (unsigned long)&info));
+	CHECK(size == offsetof(struct __ptrace_syscall_info, entry.args) + 6 * 8);
+	CHECK(info.op == PTRACE_SYSCALL_INFO_ENTRY && info.entry.nr == SYS_getppid);
+	CHECK(info.instruction_pointer == regs.rip && info.stack_pointer == regs.rsp);
+	next_syscall_stop(pid, &regs);
+	CHECK((long)regs.orig_rax == SYS_getppid && (pid_t)regs.rax == getpid());
+	EXPECT_OK(trace(PTRACE_GET_SYSCALL_INFO, pid, sizeof(info), (unsigned long)&info));
+	CHECK(info.op == PTRACE_SYSCALL_INFO_EXIT && info.exit.rval == getpid() &&
+	      !info.exit.is_error);
+	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	expect_exited(wait_traced(pid), 0, "the tracee");
+}
+
+static void
+expect_getppid_4242(void)
+{
+	_exit(syscall(SYS_getppid) == 4242 ? 0 : 1);
+}
+
+TEST(ptrace_tracer_changes_a_syscall_result)
+{
+	pid_t pid = traced_child(expect_getppid_4242);
+	struct user_regs_struct regs;
+
+	run_to_entry(pid, SYS_getppid, &regs);
+	next_syscall_stop(pid, &regs);
+	regs.rax = 4242;
+	EXPECT_OK(trace(PTRACE_SETREGS, pid, 0, (unsigned long)&regs));
+	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	expect_exited(wait_traced(pid), 0, "the tracee, seeing 4242");
+}
+
+static void
+expect_kill_skipped(void)
+{
+	/* Skipped by the tracer, kill never runs: -ENOSYS, and the process lives. */
+	long ret = syscall(SYS_kill, getpid(), SIGKILL);
+	_exit(ret == -1 && errno == ENOSYS ? 0 : 1);
+}
+
+TEST(ptrace_orig_rax_minus_one_skips_the_call)
+{
+	pid_t pid = traced_child(expect_kill_skipped);
+	struct user_regs_struct regs;
+
+	run_to_entry(pid, SYS_kill, &regs);
+	regs.orig_rax = -1;
+	EXPECT_OK(trace(PTRACE_SETREGS, pid, 0, (unsigned long)&regs));
+	next_syscall_stop(pid, &regs);
+	CHECK((long)regs.rax == -ENOSYS);
+	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	expect_exited(wait_traced(pid), 0, "the tracee");
+}
+
+/* ---- registers and memory --------------------------------------------------------------- */
+
+TEST(ptrace_getregs_peekuser_and_regsets_agree)
+{
+	pid_t pid = traced_child(sleep_forever);
+	struct user_regs_struct regs, again;
+	struct user_fpregs_struct fp;
+	struct iovec iov = { &again, sizeof(again) + 64 };
+
+	EXPECT_OK(trace(PTRACE_GETREGS, pid, 0, (unsigned long)&regs));
+	errno = 0;
+	long rip = ptrace(PTRACE_PEEKUSER, pid, offsetof(struct user_regs_struct, rip), 0);
+	CHECK(errno == 0 && (unsigned long)rip == regs.rip);
+	EXPECT_ERR(EIO, trace(PTRACE_PEEKUSER, pid, 3, 0));
+	EXPECT_OK(trace(PTRACE_GETREGSET, pid, 1 /* NT_PRSTATUS */, (unsigned long)&iov));
+	CHECK(iov.iov_len == sizeof(again) && memcmp(&regs, &again, sizeof(regs)) == 0);
+	EXPECT_OK(trace(PTRACE_SETREGS, pid, 0, (unsigned long)&regs));
+	EXPECT_OK(trace(PTRACE_GETFPREGS, pid, 0, (unsigned long)&fp));
+	EXPECT_OK(trace(PTRACE_SETFPREGS, pid, 0, (unsigned long)&fp));
+	EXPECT_OK(trace(PTRACE_POKEUSER, pid, offsetof(struct user_regs_struct, r12), 0x1234));
+	EXPECT_OK(trace(PTRACE_GETREGS, pid, 0, (unsigned long)&again));
+	CHECK(again.r12 == 0x1234 && again.rip == regs.rip);
+	kill_and_reap(pid);
+}
+
+static volatile long data_word = 0x1122334455667788;
+static const long rodata_word = 0x0102030405060708;
+
+static void
+expect_poked_words(void)
+{
+	raise(SIGSTOP); /* the tracer pokes here */
+	_exit(data_word == 0x7777 && *(volatile const long *)&rodata_word == 0x8888 ? 0 : 1);
+}
+
+TEST(ptrace_peek_and_poke_data_and_read_only_text)
+{
+	pid_t pid = traced_child(expect_poked_words);
+
+	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	expect_stop(pid, SIGSTOP);
+	errno = 0;
+	CHECK(ptrace(PTRACE_PEEKDATA, pid, &data_word, 0) == 0x1122334455667788 && errno == 0);
+	CHECK(ptrace(PTRACE_PEEKTEXT, pid, &rodata_word, 0) == 0x0102030405060708);
+	EXPECT_OK(trace(PTRACE_POKEDATA, pid, (unsigned long)&data_word, 0x7777));
+	EXPECT_OK(trace(PTRACE_POKETEXT, pid, (unsigned long)&rodata_word, 0x8888));
+	EXPECT_ERR(EIO, trace(PTRACE_POKEDATA, pid, 8, 1));
+	CHECK(data_word == 0x1122334455667788 && rodata_word == 0x0102030405060708);
+	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	expect_exited(wait_traced(pid), 0, "the tracee, reading the poked words");
+}
+
+/* ---- signals ---------------------------------------------------------------------------- */
+
+static volatile int usr1_caught;
+
+static void
+count_usr1(int sig)
+{
+	(void)sig;
+	usr1_caught++;
+}
+
+static void
+raise_usr1_then_usr2(void)
+{
+	signal(SIGUSR1, count_usr1);
+	raise(SIGUSR1); /* the tracer drops it */
+	raise(SIGUSR2); /* the tracer delivers SIGUSR1 instead */
+	_exit(usr1_caught == 1 ? 0 : 1);
+}
+
+TEST(ptrace_tracer_drops_and_injects_signals)
+{
+	pid_t pid = traced_child(raise_usr1_then_usr2);
+	siginfo_t si;
+
+	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	expect_stop(pid, SIGUSR1);
+	EXPECT_OK(trace(PTRACE_GETSIGINFO, pid, 0, (unsigned long)&si));
+	CHECK(si.si_signo == SIGUSR1 && si.si_code == SI_TKILL && si.si_pid == pid);
+	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	expect_stop(pid, SIGUSR2);
+	EXPECT_ERR(EIO, trace(PTRACE_CONT, pid, 0, 65));
+	EXPECT_OK(trace(PTRACE_CONT, pid, 0, SIGUSR1));
+	expect_exited(wait_traced(pid), 0, "the tracee, with one SIGUSR1 handled");
+}
+
+TEST(ptrace_a_fatal_signal_stops_first_and_kills_when_passed_on)
+{
+	pid_t pid = traced_child(sleep_forever);
+
+	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	kill(pid, SIGTERM);
+	expect_stop(pid, SIGTERM);
+	EXPECT_OK(trace(PTRACE_CONT, pid, 0, SIGTERM));
+	expect_signaled(wait_traced(pid), SIGTERM, "the tracee");
+}
+
+/* ---- breakpoints and single-step -------------------------------------------------------- */
+
+static void
+hit_int3(void)
+{
+	__asm__ volatile("int3");
+}
+
+TEST(ptrace_int3_stops_with_sigtrap_and_continues)
+{
+	pid_t pid = traced_child(hit_int3);
+	struct user_regs_struct regs;
+
+	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	expect_stop(pid, SIGTRAP);
+	EXPECT_OK(trace(PTRACE_GETREGS, pid, 0, (unsigned long)&regs));
+	CHECK((ptrace(PTRACE_PEEKTEXT, pid, regs.rip - 1, 0) & 0xff) == 0xcc);
+	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	expect_exited(wait_traced(pid), 0, "the tracee after its breakpoint");
+}
+
+TEST(ptrace_singlestep_stops_after_one_instruction)
+{
+	pid_t pid = traced_child(call_getppid_and_exit);
+	struct user_regs_struct before, after;
+
+	EXPECT_OK(trace(PTRACE_GETREGS, pid, 0, (unsigned long)&before));
+	for (int i = 0; i < 3; i++) {
+		EXPECT_OK(trace(PTRACE_SINGLESTEP, pid, 0, 0));
+		expect_stop(pid, SIGTRAP);
+	}
+	EXPECT_OK(trace(PTRACE_GETREGS, pid, 0, (unsigned long)&after));
+	CHECK(after.rip != before.rip);
+	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0)); /* TF off again: it runs to its end */
+	expect_exited(wait_traced(pid), 0, "the stepped tracee");
+}
+
+static void
+fork_a_child_exiting_0(void)
+{
+	int status;
+	long child = syscall(SYS_fork);
+
+	if (child == 0)
+		_exit(0);
+	_exit(waitpid((pid_t)child, &status, 0) == child && status == 0 ? 0 : 1);
+}
+
+TEST(ptrace_a_stepped_fork_child_is_not_stepped)
+{
+	pid_t pid = traced_child(fork_a_child_exiting_0);
+	int status = STOPPED_WITH(SIGTRAP);
+
+	/* Step until it ends; another signal's stop (SIGCHLD) is passed over. */
+	for (int steps = 0; WIFSTOPPED(status) && steps < 100000; steps++) {
+		EXPECT_OK(trace(PTRACE_SINGLESTEP, pid, 0, 0));
+		status = wait_traced(pid);
+	}
+	expect_exited(status, 0, "the stepped tracee, whose child ran untrapped");
+}
+
+/* ---- events ----------------------------------------------------------------------------- */
+
+static void
+fork_a_child_exiting_7(void)
+{
+	pid_t child = fork();
+
+	if (child == 0)
+		_exit(7);
+	_exit(waitpid(child, NULL, 0) == child ? 0 : 1);
+}
+
+TEST(ptrace_tracefork_attaches_the_child)
+{
+	pid_t pid = traced_child(fork_a_child_exiting_7);
+	unsigned long child;
+
+	EXPECT_OK(trace(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACEFORK));
+	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	expect_stop(pid, SIGTRAP | (PTRACE_EVENT_FORK << 8));
+	EXPECT_OK(trace(PTRACE_GETEVENTMSG, pid, 0, (unsigned long)&child));
+	expect_stop((pid_t)child, SIGSTOP); /* the new tracee's first stop */
+	CHECK(tracer_pid_of((pid_t)child) == getpid());
+	EXPECT_OK(trace(PTRACE_CONT, (pid_t)child, 0, 0));
+	expect_exited(wait_traced((pid_t)child), 7, "the traced grandchild");
+	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	expect_stop(pid, SIGCHLD); /* the grandchild's end, queued during the event stop */
+	EXPECT_OK(trace(PTRACE_CONT, pid, 0, SIGCHLD));
+	expect_exited(wait_traced(pid), 0, "the tracee");
+}
+
+TEST(ptrace_traceexec_reports_the_exec_event)
+{
+	pid_t pid = xfork();
+	unsigned long former;
+
+	if (pid == 0) {
+		EXPECT_OK(ptrace(PTRACE_TRACEME, 0, 0, 0));
+		raise(SIGSTOP);
+		execl(self_path, self_path, "--helper", "exit", "6", (char *)NULL);
+		_exit(99);
+	}
+	expect_stop(pid, SIGSTOP);
+	EXPECT_OK(trace(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACEEXEC));
+	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	expect_stop(pid, SIGTRAP | (PTRACE_EVENT_EXEC << 8));
+	EXPECT_OK(trace(PTRACE_GETEVENTMSG, pid, 0, (unsigned long)&former));
+	CHECK((pid_t)former == pid);
+	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	expect_exited(wait_traced(pid), 6, "the traced program");
+}
+
+/* The middle process: seizes target with options, then exits. */
+static void
+seize_and_exit(pid_t target, unsigned long options)
+{
+	pid_t middle = xfork();
+
+	if (middle == 0)
+		_exit(trace(PTRACE_SEIZE, target, 0, options) == 0 ? 0 : 1);
+	expect_exited(wait_status(middle), 0, "the tracer");
+}
+
+TEST(ptrace_exitkill_kills_the_tracee_when_the_tracer_ends)
+{
+	pid_t target = xfork();
+
+	if (target == 0)
+		sleep_forever();
+	seize_and_exit(target, PTRACE_O_EXITKILL);
+	expect_signaled(wait_status(target), SIGKILL, "the tracee of an ended tracer");
+}
+
+TEST(ptrace_tracer_end_detaches_its_tracees)
+{
+	pid_t target = xfork();
+
+	if (target == 0)
+		sleep_forever();
+	seize_and_exit(target, 0);
+	CHECK(tracer_pid_of(target) == 0);
+	kill_and_reap(target);
+}
+
+/* ---- process_vm_readv ------------------------------------------------------------------- */
+
+TEST(process_vm_readv_reads_another_process)
+{
+	static char text[] = "in the other process";
+	pid_t pid = xfork();
+	char buf[8], rest[64] = { 0 };
+	struct iovec local[2] = { { buf, sizeof(buf) }, { rest, sizeof(text) - sizeof(buf) } };
+	struct iovec remote = { text, sizeof(text) };
+
+	if (pid == 0) {
+		memcpy(text, "IN THE OTHER PROCESS", sizeof(text));
+		sleep_forever();
+	}
+	wait_until_asleep(pid);
+	CHECK(EXPECT_OK(process_vm_readv(pid, local, 2, &remote, 1, 0)) == sizeof(text));
+	CHECK(memcmp(buf, "IN THE O", 8) == 0 && strcmp(rest, "THER PROCESS") == 0);
+	EXPECT_ERR(EINVAL, process_vm_readv(pid, local, 2, &remote, 1, 1));
+	kill_and_reap(pid);
+}
