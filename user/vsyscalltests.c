@@ -715,9 +715,10 @@ call_page_until(volatile int *stop)
  */
 TEST(vsyscall_switch_under_callers)
 {
-	static const char *const cycle[] = { "legacy", "native",      "legacy", "trap",
-					     "native", "trap-sysret", "emulate", "legacy",
-					     "xonly",  "native" };
+	static const char *const cycle[] = {
+		"legacy",      "native",  "legacy", "trap",  "native",
+		"trap-sysret", "emulate", "legacy", "xonly", "native"
+	};
 	enum { CALLERS = 2, SWITCHES = 100 };
 	volatile int *stop =
 		mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);

@@ -198,7 +198,8 @@ move_to_alias(struct trap_frame *f)
 void
 vsyscall_leave_page(struct trap_frame *f)
 {
-	u64 irq = local_irq_save(); /* no stop (which needs this CPU parked) between read and write */
+	u64 irq =
+		local_irq_save(); /* no stop (which needs this CPU parked) between read and write */
 
 	move_to_alias(f);
 	local_irq_restore(irq);

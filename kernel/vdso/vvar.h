@@ -37,7 +37,7 @@
  */
 #define VSYSCALL_LEGACY_ALIAS 0xffffffffff603000ul /* HPET at -2 pages, vvar_data at -1 */
 #define VSYSCALL_NATIVE_ALIAS 0xffffffffff604000ul /* the syscall stubs, executable */
-#define VVAR_HPET_COUNTER    0xf0 /* main counter register offset in the HPET page */
+#define VVAR_HPET_COUNTER     0xf0 /* main counter register offset in the HPET page */
 
 /* How user mode reads the counter the kernel's clocksource uses. */
 enum vclock_mode {
