@@ -5,14 +5,6 @@
  * from Linux), and again every interval if one is set. A kernel timer
  * (kernel/time/timer.c) in the group leader does the work.
  *
- * The timer is armed once at a time: an interval starts again when SIGALRM
- * is taken (itimer_signal_taken, from dequeue_signal, as Linux's), the
- * periods missed meanwhile skipped. So a 1 us interval costs at most one
- * expiry per delivered signal, and none while SIGALRM stays pending
- * (blocked): no interrupt storm (issue 24). An ignored SIGALRM is never
- * queued; then the timer re-arms itself, at most once a tick. Meanwhile
- * getitimer reads 0 left, the interval as set (Linux's itimer_get_remtime).
- *
  * The CPU-time timers (ITIMER_VIRTUAL, ITIMER_PROF) are not implemented
  * and give -EINVAL.
  */
@@ -23,24 +15,10 @@
 #include "kernel/signal/signal_internal.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/time/tsc.h"
-#include "kernel/time/timekeeping.h"
 
 #define USEC_PER_SEC  1000000
 #define NSEC_PER_USEC 1000
 #define MAX_NS	      (1ul << 62) /* far enough: no overflow in TSC cycles */
-
-/* The first deadline of the interval after now, on the grid of the last one. */
-static void
-rearm(struct task *leader, u64 now, u64 not_before)
-{
-	struct timer *tm = &leader->real_timer;
-	u64 interval = MAX(tsc_ns_to_cycles(leader->real_interval_ns), 1ul);
-	u64 next = tm->deadline + interval;
-
-	if (next <= not_before)
-		next += ((not_before - next) / interval + 1) * interval;
-	timer_arm(tm, MAX(next, now + 1), 0);
-}
 
 /* Timer context: interrupts off, on whichever CPU's tick saw the deadline. */
 static void
@@ -50,23 +28,9 @@ itimer_expired(struct timer *tm, u64 expiries)
 	struct kernel_siginfo info = { .signo = SIGALRM, .code = SI_KERNEL };
 	u64 flags = spin_lock_irqsave(&tasks_lock);
 
-	(void)expiries; /* armed once at a time: always 1 */
+	(void)expiries; /* one SIGALRM however many: a standard signal is pending at most once */
 	signal_send_process(leader, &info);
-	bool queued = READ_ONCE(leader->sig_shared.set) & sigmask(SIGALRM);
-	if (!queued && READ_ONCE(leader->real_interval_ns)) {
-		u64 now = rdtsc();
-		rearm(leader, now, now + tsc_ns_to_cycles(timekeeping_tick_ns()));
-	}
 	spin_unlock_irqrestore(&tasks_lock, flags);
-}
-
-void
-itimer_signal_taken(struct task *leader)
-{
-	u64 now = rdtsc();
-
-	if (leader->real_interval_ns && !timer_remaining(&leader->real_timer, now))
-		rearm(leader, now, now);
 }
 
 void
@@ -86,14 +50,13 @@ void
 itimer_handoff(struct task *from, struct task *to)
 {
 	u64 now = rdtsc();
-	u64 left = timer_remaining(&from->real_timer, now);
+	u64 left = timer_remaining(&from->real_timer, now), period = from->real_timer.period;
 
 	timer_cancel(&from->real_timer); /* waits for an expiry in progress: from may go after */
 	itimer_init(to);
 	to->real_interval_ns = from->real_interval_ns;
-	to->real_timer.deadline = from->real_timer.deadline; /* the grid of the next interval */
 	if (left)
-		timer_arm(&to->real_timer, now + left, 0);
+		timer_arm(&to->real_timer, now + left, period);
 }
 
 static bool
@@ -130,12 +93,13 @@ itimer_swap(const struct kernel_itimerval *new, struct kernel_itimerval *old)
 	u64 left = timer_remaining(tm, now);
 
 	old->it_value = ns_to_timeval(left ? tsc_cycles_to_ns(left) : 0);
-	old->it_interval = ns_to_timeval(leader->real_interval_ns);
+	old->it_interval = ns_to_timeval(left ? leader->real_interval_ns : 0);
 	if (new) {
 		u64 value = timeval_to_ns(&new->it_value),
 		    interval = timeval_to_ns(&new->it_interval);
-		WRITE_ONCE(leader->real_interval_ns, value ? interval : 0);
-		timer_arm(tm, value ? now + tsc_ns_to_cycles(value) : 0, 0);
+		leader->real_interval_ns = value ? interval : 0;
+		timer_arm(tm, value ? now + tsc_ns_to_cycles(value) : 0,
+			  value ? tsc_ns_to_cycles(interval) : 0);
 	}
 	sighand_unlock(t, flags);
 }
