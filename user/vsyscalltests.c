@@ -671,6 +671,82 @@ TEST(vsyscall_noncanonical_return)
 	}
 }
 
+static void
+ignore_signal(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * Calls the three entries until *stop is set (shared memory), with a
+ * SIGALRM each millisecond so that handlers also interrupt it inside the
+ * page; exits 0 if every result was right, 1 + the check that failed.
+ */
+static void
+call_page_until(volatile int *stop)
+{
+	struct itimerval every_ms = { { 0, 1000 }, { 0, 1000 } };
+	struct timeval tv, last = { 0, 0 };
+	unsigned cpu;
+
+	signal(SIGALRM, ignore_signal);
+	setitimer(ITIMER_REAL, &every_ms, NULL);
+	while (!*stop) {
+		if (((gettimeofday_fn)VSYSCALL_PAGE)(&tv, NULL) != 0 || tv.tv_usec >= 1000000)
+			_exit(1);
+		if (tv.tv_sec < last.tv_sec)
+			_exit(2);
+		last = tv;
+		time_t now = ((time_fn)(VSYSCALL_PAGE + 0x400))(NULL);
+		if (now < tv.tv_sec - 1 || now > tv.tv_sec + 1)
+			_exit(3);
+		if (((getcpu_fn)(VSYSCALL_PAGE + 0x800))(&cpu, NULL, NULL) != 0 || cpu >= 1024)
+			_exit(4);
+	}
+	_exit(0);
+}
+
+/*
+ * Switching vsyscall= while processes run inside the page (in legacy's
+ * code, at a native stub's syscall or ret, in a signal handler that
+ * interrupted either) kills none of them and gives each call its right
+ * result (issue 24 row 12: SIGTRAP before). On Linux, which has no knob,
+ * the callers run unswitched.
+ */
+TEST(vsyscall_switch_under_callers)
+{
+	static const char *const cycle[] = {
+		"legacy",      "native",  "legacy", "trap",  "native",
+		"trap-sysret", "emulate", "legacy", "xonly", "native"
+	};
+	enum { CALLERS = 2, SWITCHES = 100 };
+	volatile int *stop =
+		mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	pid_t callers[CALLERS];
+	char line[256];
+
+	if (maps_line("[vsyscall]", line, sizeof(line)) != 0)
+		skip("no vsyscall page here");
+	CHECK(stop != MAP_FAILED);
+	*stop = 0;
+	if (on_rewind())
+		set_mode("legacy");
+	fflush(NULL);
+	for (int i = 0; i < CALLERS; i++) {
+		callers[i] = xfork();
+		if (callers[i] == 0)
+			call_page_until(stop);
+	}
+	for (int i = 0; i < SWITCHES; i++) {
+		if (on_rewind())
+			set_mode(cycle[i % (sizeof(cycle) / sizeof(cycle[0]))]);
+		usleep(2000);
+	}
+	*stop = 1;
+	for (int i = 0; i < CALLERS; i++)
+		expect_exited(wait_status(callers[i]), 0, "a process calling the page throughout");
+}
+
 /* Each mode also passes the agreement and register tests above. */
 TEST(vsyscall_modes_agree)
 {

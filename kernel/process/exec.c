@@ -49,6 +49,7 @@
 #include "kernel/x86/x86.h"
 #include "fs/fs.h"
 #include "mm/kmalloc.h"
+#include "mm/vmap.h"
 #include "mm/page_alloc.h"
 #include "mm/vm.h"
 #include "uapi/auxvec.h"
@@ -84,6 +85,28 @@ arg_limit(void)
 }
 
 /*
+ * A buffer for the strings or their vector: up to ARG_MIN_BYTES from the
+ * page allocator as ever, above it from single pages (vmalloc), since the
+ * 6 MiB arg_limit allows is beyond the largest block (4 MiB) and a large
+ * block may not be found in fragmented memory: a legal argument set must
+ * not fail with ENOMEM where Linux, which copies them page by page, runs it.
+ */
+static void *
+arg_buffer_alloc(size_t size)
+{
+	return size <= ARG_MIN_BYTES ? kmalloc(size) : vmalloc(size);
+}
+
+static void
+arg_buffer_free(void *p, size_t size)
+{
+	if (size <= ARG_MIN_BYTES)
+		kfree(p);
+	else if (p)
+		vfree(p, size);
+}
+
+/*
  * Room for more bytes of strings: the buffer starts at ARG_MIN_BYTES and
  * doubles, up to arg_limit. 0, -E2BIG when it is that big already, or
  * -ENOMEM.
@@ -98,11 +121,11 @@ args_reserve(struct exec_args *a, size_t more)
 	if (a->capacity >= limit)
 		return -E2BIG;
 	size_t want = MIN(MAX(a->capacity * 2, a->bytes + more), limit);
-	char *grown = kmalloc(want);
+	char *grown = arg_buffer_alloc(want);
 	if (!grown)
 		return -ENOMEM;
 	memcpy(grown, a->strings, a->bytes);
-	kfree(a->strings);
+	arg_buffer_free(a->strings, a->capacity);
 	a->strings = grown;
 	a->capacity = want;
 	return 0;
@@ -449,7 +472,8 @@ write_initial_stack(const struct exec_args *a, const struct loaded_elf *prog,
 	push_bytes(&b, auxv, sizeof(auxv));
 
 	/* The vectors point into the string block, whose layout mirrors a->strings. */
-	u64 *vec = kmalloc(sizeof(u64) * (size_t)(a->argc + a->envc + 3));
+	size_t vec_size = sizeof(u64) * (size_t)(a->argc + a->envc + 3);
+	u64 *vec = arg_buffer_alloc(vec_size);
 	if (!vec) {
 		*err = -ENOMEM;
 		return 0;
@@ -466,7 +490,7 @@ write_initial_stack(const struct exec_args *a, const struct loaded_elf *prog,
 		vec[k++] = 0; /* argv's terminator (no envp entry came after it) */
 	vec[k++] = 0;	      /* envp's terminator */
 	push_bytes(&b, vec, k * sizeof(u64));
-	kfree(vec);
+	arg_buffer_free(vec, vec_size);
 	*err = b.err;
 	return b.sp;
 }
@@ -714,7 +738,7 @@ args_alloc(void)
 static void
 args_free(struct exec_args *a)
 {
-	kfree(a->strings);
+	arg_buffer_free(a->strings, a->capacity);
 	kfree(a);
 }
 

@@ -28,6 +28,7 @@
 #include "kernel/process/process.h"
 #include "kernel/lib/string.h"
 #include "kernel/syscall/syscall.h"
+#include "kernel/vdso/vsyscall.h"
 
 #define RED_ZONE	   128
 #define FXSAVE_SW_RESERVED 464 /* bytes 464..511: software's, never the CPU's */
@@ -187,6 +188,7 @@ setup_frame(struct trap_frame *f, const struct kernel_siginfo *info,
 	/* Running off the bottom of the alternate stack would overwrite whatever lies below. */
 	if ((nested || entering) && !within_altstack(t, addr))
 		return false;
+	vsyscall_leave_page(f);
 	save_registers(&frame.uc.uc_mcontext, f);
 	frame.uc.uc_mcontext.err = t->fault.error;
 	frame.uc.uc_mcontext.trapno = t->fault.trapno;

@@ -21,11 +21,23 @@
  * vsyscall=emulate too, so the default compares like with like. xonly
  * differs only in that reads of the page fault, which no caller measures.
  *
- * Switching at run time swaps the page-table entry of the shared page to
- * the mode's image and flushes that global entry on every CPU. Each trap
- * or fault reads the mode once, so a handler never mixes two modes; a call
- * that raced with the switch still finds a page it can run or a trap it
- * can emulate.
+ * Switching at run time (Linux never does) swaps the page-table entry of
+ * the shared page to the mode's image. A thread may stand inside the old
+ * image then: anywhere in legacy's clock code, or at a native stub's
+ * `syscall` or `ret` (where the system call returns); at those addresses
+ * the new image has int3 filler, a stub's middle or no execute permission
+ * (issue 24 row 12). So the swap is made with every other CPU parked
+ * (stop_machine), which puts every thread's user rip in its saved frame,
+ * and each frame inside the old image other than at an entry's first byte
+ * (a valid start in every image) is moved to the same offset of a
+ * permanent alias of that image (VSYSCALL_LEGACY_ALIAS, _NATIVE_ALIAS),
+ * where the call finishes and returns to its caller. Trap's only inner
+ * rip, entry+2, is the trap being served, which returns to the caller
+ * itself. Parked CPUs drop their TLB entries before they go on. A signal
+ * handler's saved rip is moved the same way before it is written to the
+ * user stack (vsyscall_leave_page), since no stop can see it there.
+ * Each trap or fault reads the mode once, so a handler never mixes two
+ * modes.
  */
 #include "kernel/vdso/vsyscall.h"
 #include "uapi/errno.h"
@@ -37,6 +49,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
 #include "kernel/x86/smp.h"
+#include "kernel/x86/stop_machine.h"
 #include "kernel/lib/string.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/process/task.h"
@@ -84,8 +97,9 @@ static const struct vsyscall_entry {
 extern const u8 vsyscall_legacy_page[]; /* kernel/vdso/vdso_image.asm */
 
 static phys_addr_t trap_page, stubs_page; /* built at boot */
-static pte_t *vsyscall_pte, *hpet_pte;
+static pte_t *vsyscall_pte, *hpet_pte, *alias_hpet_pte;
 static bool vsyscall_ready;
+static int shown_mode; /* the mode whose image the page holds; changed only under a stop */
 static struct mutex remap_lock = MUTEX_INIT(remap_lock, "vsyscall_remap");
 
 /* ---- the page images and their mapping ------------------------------------- */
@@ -148,18 +162,94 @@ map_fixed_hpet(void)
 
 	if (pte_val(*hpet_pte) != want) {
 		set_pte(hpet_pte, make_pte(want));
+		set_pte(alias_hpet_pte, make_pte(want));
 		tlb_flush_kernel_range(VVAR_HPET_FIXED_ADDR, VVAR_HPET_FIXED_ADDR + PAGE_SIZE);
+		tlb_flush_kernel_range(VSYSCALL_LEGACY_ALIAS - 2 * PAGE_SIZE,
+				       VSYSCALL_LEGACY_ALIAS - PAGE_SIZE);
 	}
+}
+
+static int entry_index(u64 addr);
+
+/* Where a thread inside mode's image continues: its permanent alias, or 0 for none needed. */
+static u64
+alias_of(int mode)
+{
+	switch (mode) {
+	case VSYSCALL_LEGACY:
+		return VSYSCALL_LEGACY_ALIAS;
+	case VSYSCALL_NATIVE:
+		return VSYSCALL_NATIVE_ALIAS;
+	default:
+		return 0; /* trap's entry+2 returns by itself; the other images never run */
+	}
+}
+
+/* Moves f's rip from inside the page's current image to the same place in its alias. */
+static void
+move_to_alias(struct trap_frame *f)
+{
+	u64 alias = alias_of(shown_mode);
+
+	if (alias && (f->rip & PAGE_MASK) == VSYSCALL_ADDR && entry_index(f->rip) < 0)
+		f->rip = alias + (f->rip & ~PAGE_MASK);
+}
+
+void
+vsyscall_leave_page(struct trap_frame *f)
+{
+	u64 irq =
+		local_irq_save(); /* no stop (which needs this CPU parked) between read and write */
+
+	move_to_alias(f);
+	local_irq_restore(irq);
+}
+
+/* Every other CPU parked: every user thread's rip is in its saved frame. */
+static void
+switch_image(void *new_mode)
+{
+	struct list_head *pos;
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+
+	list_for_each(pos, &all_tasks) {
+		struct task *t = list_entry(pos, struct task, all_link);
+		if (t->mm)
+			move_to_alias(task_user_frame(t));
+	}
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	shown_mode = *(int *)new_mode;
+	set_pte(vsyscall_pte, make_pte(vsyscall_entry_for(shown_mode)));
+	__native_flush_tlb_single(VSYSCALL_ADDR); /* the parked CPUs flush on their way out */
+}
+
+static bool
+park_anywhere(u64 rip)
+{
+	(void)rip;
+	return true;
 }
 
 static void
 remap(void)
 {
 	mutex_lock(&remap_lock);
+	int mode = READ_ONCE(vsyscall_mode);
 	map_fixed_hpet();
-	set_pte(vsyscall_pte, make_pte(vsyscall_entry_for(READ_ONCE(vsyscall_mode))));
-	tlb_flush_kernel_range(VSYSCALL_ADDR, VSYSCALL_ADDR + PAGE_SIZE);
+	if (mode != shown_mode)
+		stop_machine(switch_image, &mode, park_anywhere);
 	mutex_unlock(&remap_lock);
+}
+
+/* A user-executable page-table entry for the alias at va of the page at phys. */
+static void
+map_alias(u64 va, u64 entry)
+{
+	pte_t *pte = kernel_user_pte(va);
+
+	if (!pte)
+		panic("vsyscall: no memory for the page tables of the aliases");
+	set_pte(pte, make_pte(entry));
 }
 
 /* The knob's on_change: also called for the command line, before there is a page. */
@@ -178,11 +268,19 @@ vsyscall_init(void)
 	pte_t *vvar_pte = kernel_user_pte(VVAR_FIXED_ADDR);
 	vsyscall_pte = kernel_user_pte(VSYSCALL_ADDR);
 	hpet_pte = kernel_user_pte(VVAR_HPET_FIXED_ADDR);
-	if (!vsyscall_pte || !vvar_pte || !hpet_pte)
+	alias_hpet_pte = kernel_user_pte(VSYSCALL_LEGACY_ALIAS - 2 * PAGE_SIZE);
+	if (!vsyscall_pte || !vvar_pte || !hpet_pte || !alias_hpet_pte)
 		panic("vsyscall: no memory for the page tables of the fixed user pages");
 	set_pte(vvar_pte, make_pte(vvar_phys | PAGE_USER_RO));
+	map_alias(VSYSCALL_LEGACY_ALIAS - PAGE_SIZE, vvar_phys | PAGE_USER_RO);
+	map_alias(VSYSCALL_LEGACY_ALIAS, vsyscall_entry_for(VSYSCALL_LEGACY));
+	map_alias(VSYSCALL_NATIVE_ALIAS, vsyscall_entry_for(VSYSCALL_NATIVE));
+	/* No user thread yet: the first image goes in without a stop. */
+	shown_mode = READ_ONCE(vsyscall_mode);
+	map_fixed_hpet();
+	set_pte(vsyscall_pte, make_pte(vsyscall_entry_for(shown_mode)));
+	tlb_flush_kernel_range(VSYSCALL_ADDR, VSYSCALL_ADDR + PAGE_SIZE);
 	WRITE_ONCE(vsyscall_ready, true);
-	remap();
 	pr_info("vsyscall: page at %#lx, vsyscall=%s\n", VSYSCALL_ADDR,
 		vsyscall_mode_names[READ_ONCE(vsyscall_mode)]);
 }

@@ -37,6 +37,12 @@ bool vsyscall_fault(struct trap_frame *f, u64 addr);
  * (trap-sysret), having made rcx and r11 match rip and rflags.
  */
 bool vsyscall_trap(struct trap_frame *f);
+/*
+ * Before a signal handler's frame saves f: a rip inside the page's image
+ * moves to the image's permanent alias, so that sigreturn finds the same
+ * code whatever vsyscall= has become meanwhile.
+ */
+void vsyscall_leave_page(struct trap_frame *f);
 /* The page's permissions for /proc/<pid>/maps ("r-xp"), or NULL when it is not shown. */
 const char *vsyscall_maps_perms(void);
 

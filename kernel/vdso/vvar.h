@@ -29,7 +29,15 @@
 #define VVAR_FIXED_ADDR	     0xffffffffff5ff000ul /* vvar_data, fixed (Linux 3.x VVAR_ADDRESS) */
 #define VVAR_HPET_FIXED_ADDR 0xffffffffff5fe000ul /* the HPET registers, fixed */
 #define VVAR_PAGES	     2			  /* [HPET][vvar_data] below the code */
-#define VVAR_HPET_COUNTER    0xf0 /* main counter register offset in the HPET page */
+/*
+ * Permanent aliases of the two vsyscall images that run code, where a
+ * thread caught inside the page by a switch of vsyscall= finishes its call
+ * (kernel/vdso/vsyscall.c). The legacy alias has its own [HPET][vvar_data]
+ * below it, as the position-independent clock code expects.
+ */
+#define VSYSCALL_LEGACY_ALIAS 0xffffffffff603000ul /* HPET at -2 pages, vvar_data at -1 */
+#define VSYSCALL_NATIVE_ALIAS 0xffffffffff604000ul /* the syscall stubs, executable */
+#define VVAR_HPET_COUNTER     0xf0 /* main counter register offset in the HPET page */
 
 /* How user mode reads the counter the kernel's clocksource uses. */
 enum vclock_mode {

@@ -16,6 +16,7 @@
 #include "kernel/x86/percpu.h"
 #include "kernel/x86/smp.h"
 #include "kernel/x86/traps.h"
+#include "kernel/x86/paravirt.h"
 #include "kernel/x86/x86.h"
 #include "drivers/lapic.h"
 #include "locking/spinlock.h"
@@ -52,7 +53,8 @@ ipi_stop(struct trap_frame *f)
 	__atomic_or_fetch(&stop.parked, me, __ATOMIC_RELEASE);
 	while (READ_ONCE(stop.state) != STOP_RELEASED)
 		cpu_relax();
-	cpuid(0, 0); /* serializing: no stale prefetch of rewritten text survives */
+	cpuid(0, 0);		     /* serializing: no stale prefetch of rewritten text survives */
+	__native_flush_tlb_global(); /* nor a stale translation of a remapped page (vsyscall) */
 	__atomic_and_fetch(&stop.parked, ~me, __ATOMIC_RELEASE);
 }
 

@@ -12,7 +12,8 @@
  * spins with interrupts off in a loop that runs no code fn may change. A
  * CPU is parked only where may_park(rip) says its interrupted instruction
  * pointer is safe; elsewhere it is asked again shortly. Each parked CPU
- * serializes its instruction stream before it goes on. Call with
+ * serializes its instruction stream and drops its TLB entries (global ones
+ * too) before it goes on, so fn may rewrite text and kernel mappings. Call with
  * interrupts enabled (a CPU that waits for this one's answer to its own
  * IPI must get it), from task context; one stop at a time.
  */

@@ -352,6 +352,42 @@ TEST(exec_big_arguments)
 }
 
 /*
+ * Under a 32 MiB RLIMIT_STACK the arguments may take 6 MiB (Linux caps a
+ * quarter of the limit at 3/4 of its 8 MiB default stack): 5 MiB of them
+ * run, beyond the largest block the kernel's page allocator hands out; 6.5
+ * MiB is E2BIG, never ENOMEM (issue 24 row 15).
+ */
+TEST(exec_arguments_up_to_6mib)
+{
+	enum { STRLEN_MAX = 32 * PAGE, FITS = 40, TOO_MANY = 52 };
+	char **argv = calloc(TOO_MANY + 8, sizeof(char *)), *big = malloc(STRLEN_MAX);
+	struct rlimit large, old;
+	char *envp[] = { NULL };
+	int status;
+
+	CHECK(argv != NULL && big != NULL);
+	EXPECT_OK(getrlimit(RLIMIT_STACK, &old));
+	large = (struct rlimit){ 32 << 20, old.rlim_max };
+	if (old.rlim_max != RLIM_INFINITY && old.rlim_max < large.rlim_cur)
+		skip("the hard RLIMIT_STACK is below 32 MiB here");
+	EXPECT_OK(setrlimit(RLIMIT_STACK, &large));
+	memset(big, 'z', STRLEN_MAX - 1);
+	big[STRLEN_MAX - 1] = '\0';
+	argv[0] = self_path;
+	argv[1] = "--helper";
+	argv[2] = "exit";
+	argv[3] = "0";
+	for (int i = 0; i < TOO_MANY; i++)
+		argv[4 + i] = big;
+	CHECK(exec_errno(self_path, argv, envp, &status) == E2BIG);
+	argv[4 + FITS] = NULL;
+	expect_runs_with(self_path, argv, "5 MiB of arguments under a 32 MiB stack limit");
+	EXPECT_OK(setrlimit(RLIMIT_STACK, &old));
+	free(big);
+	free(argv);
+}
+
+/*
  * Executables whose header is fine but whose segments are not: Linux finds
  * some of these only after the old program is gone and then kills the
  * process. Either way the program must not run, and the kernel goes on.
