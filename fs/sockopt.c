@@ -12,8 +12,8 @@
 #include "kernel/lib/string.h"
 #include "uapi/time.h"
 
-#define NSEC_PER_USEC 1000ull
-#define NSEC_PER_SEC  1000000000ull
+#define NSEC_PER_USEC 1000l
+#define NSEC_PER_SEC 1000000000l
 
 static int
 timeout_get(u64 ns, struct kernel_timeval *tv)

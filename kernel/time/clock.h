@@ -41,7 +41,14 @@ int cpu_clock_bind(int clock, struct cpu_clock *c);
 /* Its reading in ns, tasks_lock held; -EINVAL once the task is gone. */
 s64 cpu_clock_read_locked(const struct cpu_clock *c);
 
-/* ts in ns, clamped to Linux's KTIME_MAX; -EINVAL unless 0 <= tv_sec and 0 <= tv_nsec < 1e9. */
+/*
+ * Clocks count nanoseconds in 63 bits, to year 2262 (Linux's KTIME_MAX).
+ * A sleep longer than that is clamped to it - forever, in practice.
+ */
+#define KTIME_MAX_NS  0x7fffffffffffffffull
+#define KTIME_SEC_MAX (KTIME_MAX_NS / 1000000000ull)
+
+/* ts in ns, clamped to KTIME_MAX_NS; -EINVAL unless 0 <= tv_sec and 0 <= tv_nsec < 1e9 (kernel/time/timespec.c). */
 int timespec_to_ns(const struct kernel_timespec *ts, u64 *ns);
 struct kernel_timespec ns_to_timespec(u64 ns);
 

@@ -113,31 +113,11 @@ clock_read_ns(int clock)
 	return ns == ~0ull ? -EINVAL : (s64)ns; /* TAI: rewind's TAI offset is always 0 */
 }
 
-struct kernel_timespec
-ns_to_timespec(u64 ns)
-{
-	return (struct kernel_timespec){ (s64)(ns / NSEC_PER_SEC), (s64)(ns % NSEC_PER_SEC) };
-}
-
 /*
- * Clocks count nanoseconds in 63 bits, to year 2262 (Linux's KTIME_MAX).
- * A sleep longer than that is clamped to it - forever, in practice - and
- * the wall clock cannot be set within 30 years of it (Linux's
+ * The wall clock cannot be set within 30 years of KTIME_MAX_NS (Linux's
  * TIME_SETTOD_SEC_MAX), so that time since boot still fits.
  */
-#define KTIME_MAX_NS   0x7fffffffffffffffull
-#define KTIME_SEC_MAX  (KTIME_MAX_NS / NSEC_PER_SEC)
 #define SETTOD_SEC_MAX (KTIME_SEC_MAX - 30 * 365ull * 86400)
-
-int
-timespec_to_ns(const struct kernel_timespec *ts, u64 *ns)
-{
-	if (ts->tv_sec < 0 || ts->tv_nsec < 0 || ts->tv_nsec >= (s64)NSEC_PER_SEC)
-		return -EINVAL;
-	*ns = (u64)ts->tv_sec >= KTIME_SEC_MAX ? KTIME_MAX_NS
-					       : (u64)ts->tv_sec * NSEC_PER_SEC + (u64)ts->tv_nsec;
-	return 0;
-}
 
 SYSCALL2(clock_gettime, int, clock, struct kernel_timespec __user *, uts)
 {
