@@ -185,13 +185,20 @@ alias_of(int mode)
 	}
 }
 
-/* Moves f's rip from inside the page's current image to the same place in its alias. */
+/*
+ * Moves f's rip from inside the page's current image to the same place in
+ * its alias. A frame of int $0xcc not yet served (its thread parked or
+ * preempted before vsyscall_trap read rip) is left alone: its rip, entry+2,
+ * names the trapping entry whatever the page shows now, and moving it
+ * after a later switch to legacy would make the trap look foreign.
+ */
 static void
 move_to_alias(struct trap_frame *f)
 {
 	u64 alias = alias_of(shown_mode);
 
-	if (alias && (f->rip & PAGE_MASK) == VSYSCALL_ADDR && entry_index(f->rip) < 0)
+	if (alias && f->vector != VSYSCALL_VECTOR && (f->rip & PAGE_MASK) == VSYSCALL_ADDR &&
+	    entry_index(f->rip) < 0)
 		f->rip = alias + (f->rip & ~PAGE_MASK);
 }
 
