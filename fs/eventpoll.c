@@ -56,7 +56,7 @@
 #define EPOLLEXCLUSIVE_OK_BITS \
 	(POLLIN | POLLOUT | POLLERR | POLLHUP | EPOLLWAKEUP | EPOLLET | EPOLLEXCLUSIVE)
 #define EP_MAX_EVENTS (0x7fffffff / sizeof(struct kernel_epoll_event))
-#define NSEC_PER_SEC 1000000000l
+#define NSEC_PER_SEC  1000000000l
 
 struct eventpoll {
 	struct mutex mtx;

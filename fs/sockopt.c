@@ -13,7 +13,7 @@
 #include "uapi/time.h"
 
 #define NSEC_PER_USEC 1000l
-#define NSEC_PER_SEC 1000000000l
+#define NSEC_PER_SEC  1000000000l
 
 static int
 timeout_get(u64 ns, struct kernel_timeval *tv)
