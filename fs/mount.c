@@ -549,7 +549,7 @@ append_mangled(char *buf, size_t at, size_t size, const char *s)
 {
 	for (; *s && at + 5 < size; s++) {
 		if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\\')
-			at += (size_t)ksnprintf(buf + at, size - at, "\\%03o", (unsigned char)*s);
+			at += (size_t)kscnprintf(buf + at, size - at, "\\%03o", (unsigned char)*s);
 		else
 			buf[at++] = *s;
 	}
@@ -570,11 +570,11 @@ show_flags(u32 flags, char *buf, size_t size)
 		{ MS_NOEXEC, ",noexec" },	  { MS_NOATIME, ",noatime" },
 		{ MS_NODIRATIME, ",nodiratime" }, { MS_RELATIME, ",relatime" },
 	};
-	size_t n = (size_t)ksnprintf(buf, size, flags & MS_RDONLY ? "ro" : "rw");
+	size_t n = (size_t)kscnprintf(buf, size, flags & MS_RDONLY ? "ro" : "rw");
 
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		if (flags & names[i].flag)
-			n += (size_t)ksnprintf(buf + n, size - n, "%s", names[i].name);
+			n += (size_t)kscnprintf(buf + n, size - n, "%s", names[i].name);
 	return n;
 }
 
@@ -586,9 +586,9 @@ format_mount(struct mount *m, char *buf, size_t size, char *path)
 	long len = dentry_path(m->root, path, PATH_MAX);
 	size_t at = append_mangled(buf, 0, size, m->source);
 
-	at += (size_t)ksnprintf(buf + at, size - at, " ");
+	at += (size_t)kscnprintf(buf + at, size - at, " ");
 	at = append_mangled(buf, at, size, len < 0 ? "?" : path);
-	at += (size_t)ksnprintf(buf + at, size - at, " %s ", sb->type->name);
+	at += (size_t)kscnprintf(buf + at, size - at, " %s ", sb->type->name);
 	at += show_flags(READ_ONCE(sb->flags), buf + at, size - at);
 	if (sb->type->show_options)
 		at += sb->type->show_options(sb, buf + at, size - at);

@@ -191,33 +191,33 @@ tmpfs_show_options(struct super_block *sb, char *buf, size_t size)
 	size_t n = 0;
 
 	if (sb->max_pages != half)
-		n += (size_t)ksnprintf(buf + n, size - n, ",size=%luk",
-				       (unsigned long)(sb->max_pages * (PAGE_SIZE / 1024)));
+		n += (size_t)kscnprintf(buf + n, size - n, ",size=%luk",
+					(unsigned long)(sb->max_pages * (PAGE_SIZE / 1024)));
 	if (sb->max_inodes != half)
-		n += (size_t)ksnprintf(buf + n, size - n, ",nr_inodes=%lu",
-				       (unsigned long)sb->max_inodes);
+		n += (size_t)kscnprintf(buf + n, size - n, ",nr_inodes=%lu",
+					(unsigned long)sb->max_inodes);
 	if (sb->mode != (S_ISVTX | 0777))
-		n += (size_t)ksnprintf(buf + n, size - n, ",mode=%03o", sb->mode);
+		n += (size_t)kscnprintf(buf + n, size - n, ",mode=%03o", sb->mode);
 	if (sb->uid)
-		n += (size_t)ksnprintf(buf + n, size - n, ",uid=%u", sb->uid);
+		n += (size_t)kscnprintf(buf + n, size - n, ",uid=%u", sb->uid);
 	if (sb->gid)
-		n += (size_t)ksnprintf(buf + n, size - n, ",gid=%u", sb->gid);
-	return n + (size_t)ksnprintf(buf + n, size - n, ",inode64");
+		n += (size_t)kscnprintf(buf + n, size - n, ",gid=%u", sb->gid);
+	return n + (size_t)kscnprintf(buf + n, size - n, ",inode64");
 }
 
 static size_t
 ramfs_show_options(struct super_block *sb, char *buf, size_t size)
 {
-	return sb->mode != 0755 ? (size_t)ksnprintf(buf, size, ",mode=%o", sb->mode) : 0;
+	return sb->mode != 0755 ? (size_t)kscnprintf(buf, size, ",mode=%o", sb->mode) : 0;
 }
 
 /* The root shows its size and inodes always, as Linux's rootfs line on an initramfs does. */
 static size_t
 rootfs_show_options(struct super_block *sb, char *buf, size_t size)
 {
-	return (size_t)ksnprintf(buf, size, ",size=%luk,nr_inodes=%lu,inode64",
-				 (unsigned long)(sb_max_pages(sb) * (PAGE_SIZE / 1024)),
-				 (unsigned long)half_of_ram_pages());
+	return (size_t)kscnprintf(buf, size, ",size=%luk,nr_inodes=%lu,inode64",
+				  (unsigned long)(sb_max_pages(sb) * (PAGE_SIZE / 1024)),
+				  (unsigned long)half_of_ram_pages());
 }
 
 /*

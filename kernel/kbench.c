@@ -60,7 +60,7 @@ format_variant(char *buf, size_t size)
 			continue;
 		char v[160];
 		knob_format_current(k, v, sizeof(v));
-		n += (size_t)ksnprintf(buf + n, size - n, ",\"%s\":\"%s\"", k->name, v);
+		n += (size_t)kscnprintf(buf + n, size - n, ",\"%s\":\"%s\"", k->name, v);
 	}
 	if (n + 2 < size)
 		memcpy(buf + n, "}", 2);

@@ -201,8 +201,7 @@ warn_unknown(const char *name)
 
 	list[0] = '\0';
 	for_each_knob(k)
-		n += ksnprintf(list + MIN(n, sizeof(list)), sizeof(list) - MIN(n, sizeof(list)),
-			       "%s%s", n ? ", " : "", k->name);
+		n += kscnprintf(list + n, sizeof(list) - n, "%s%s", n ? ", " : "", k->name);
 	pr_warn("knobs: unknown knob '%s' ignored (valid knobs: %s; 'help' describes them)\n", name,
 		list);
 }
@@ -271,7 +270,7 @@ knobs_print_state(int level)
 			printk(level, "  knobs:%s\n", line);
 			n = 0;
 		}
-		n += ksnprintf(line + n, sizeof(line) - n, " %s=%s", k->name, v);
+		n += kscnprintf(line + n, sizeof(line) - n, " %s=%s", k->name, v);
 	}
 	if (n)
 		printk(level, "  knobs:%s\n", line);

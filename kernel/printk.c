@@ -72,7 +72,7 @@ vprintk(int level, const char *fmt, va_list ap)
 	u64 ns = ns_since_boot();
 	int n = ksnprintf(line, sizeof(line), "[%5lu.%06lu] ", (unsigned long)(ns / 1000000000),
 			  (unsigned long)(ns / 1000 % 1000000));
-	n += kvsnprintf(line + n, sizeof(line) - n, fmt, ap);
+	n += kvscnprintf(line + n, sizeof(line) - n, fmt, ap);
 	if (n >= LINE_MAX - 1) {
 		n = LINE_MAX - 2;
 		line[n++] = '\n';

@@ -270,3 +270,23 @@ ksnprintf(char *buf, size_t size, const char *fmt, ...)
 	va_end(ap);
 	return n;
 }
+
+int
+kvscnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+{
+	int n = kvsnprintf(buf, size, fmt, ap);
+
+	if (!size)
+		return 0;
+	return (size_t)n < size ? n : (int)(size - 1);
+}
+
+int
+kscnprintf(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = kvscnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	return n;
+}

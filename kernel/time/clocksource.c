@@ -104,6 +104,5 @@ clocksource_list_usable(char *buf, size_t size)
 		buf[0] = '\0';
 	for (int i = 0; i < nsources; i++)
 		if (!READ_ONCE(sources[i]->unstable))
-			n += ksnprintf(buf + MIN(n, size), size - MIN(n, size), "%s%s",
-				       n ? ", " : "", sources[i]->name);
+			n += kscnprintf(buf + n, size - n, "%s%s", n ? ", " : "", sources[i]->name);
 }

@@ -8,6 +8,8 @@
  * conversions are the kernel's own and are checked against literals.
  * Truncation, size 0 and size 1 are checked with guard bytes around the
  * buffer, so a write past `size` is seen even where ASan would not see it.
+ * kscnprintf, which returns what it wrote, is checked in the append idiom
+ * it exists for.
  */
 #include "kernel/lib/types.h"
 #include "tests/unit/unit.h"
@@ -343,4 +345,37 @@ UNIT_TEST(caller_va_list_is_not_consumed)
 	CHECK_EQ(format_twice(a, b, sizeof(a), "%d %s %#lx", 7, "seven", 0x7ul), 11);
 	CHECK_STR(a, "7 seven 0x7");
 	CHECK_STR(a, b);
+}
+
+UNIT_TEST(kscnprintf_returns_what_it_wrote)
+{
+	struct guarded g;
+
+	guard_init(&g);
+	CHECK_EQ(kscnprintf(g.buf, 0, "%d", 123), 0);
+	CHECK(guards_intact(&g, 0));
+	CHECK_EQ(kscnprintf(g.buf, 1, "%d", 123), 0);
+	CHECK_EQ(g.buf[0], '\0');
+	CHECK_EQ(kscnprintf(g.buf, 4, "%d", 123), 3); /* exact fit */
+	CHECK_STR(g.buf, "123");
+	CHECK_EQ(kscnprintf(g.buf, 4, "%d", 12345), 3); /* cut: the NUL's byte is not counted */
+	CHECK_STR(g.buf, "123");
+	CHECK(guards_intact(&g, 4));
+}
+
+/* The idiom kscnprintf is for: appending never passes the end, however much is cut. */
+UNIT_TEST(kscnprintf_appends_stay_inside_the_buffer)
+{
+	for (size_t size = 1; size <= 16; size++) {
+		struct guarded g;
+		size_t at = 0;
+
+		guard_init(&g);
+		for (int i = 0; i < 10; i++)
+			at += (size_t)kscnprintf(g.buf + at, size - at, "%s%d", i ? "," : "", i * 11);
+		CHECK(at < size);
+		CHECK_EQ(strlen(g.buf), at);
+		CHECK(strncmp(g.buf, "0,11,22,33,44,55,66,77,88,99", at) == 0);
+		CHECK(guards_intact(&g, size));
+	}
 }
