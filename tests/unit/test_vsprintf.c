@@ -372,7 +372,8 @@ UNIT_TEST(kscnprintf_appends_stay_inside_the_buffer)
 
 		guard_init(&g);
 		for (int i = 0; i < 10; i++)
-			at += (size_t)kscnprintf(g.buf + at, size - at, "%s%d", i ? "," : "", i * 11);
+			at += (size_t)kscnprintf(g.buf + at, size - at, "%s%d", i ? "," : "",
+						 i * 11);
 		CHECK(at < size);
 		CHECK_EQ(strlen(g.buf), at);
 		CHECK(strncmp(g.buf, "0,11,22,33,44,55,66,77,88,99", at) == 0);
