@@ -571,9 +571,6 @@ fork_a_child_through_the_breakpoint_site(void)
 
 TEST(ptrace_a_fork_child_let_go_after_its_breakpoint_is_removed_runs_on)
 {
-	/* Issue 27: on rewind this test hangs (the let-go child never ends); until fixed, skip. */
-	if (on_rewind())
-		skip("known bug, issue 27: a let-go fork child does not run on");
 	pid_t pid = traced_child(fork_a_child_through_the_breakpoint_site);
 	unsigned long site = (unsigned long)breakpoint_site, child;
 	long original = ptrace(PTRACE_PEEKTEXT, pid, site, 0);
