@@ -87,6 +87,7 @@ ptrace_stop(int status, const struct kernel_siginfo *info, u8 syscall_stop)
 	p->report = status;
 	p->stopped = true;
 	p->resume_signal = 0;
+	p->detached = false;
 	p->syscall_stop = syscall_stop;
 	p->has_siginfo = info != NULL;
 	if (info)
@@ -193,8 +194,9 @@ ptrace_signal_stop(int sig, struct kernel_siginfo *info)
 						 .kill.pid = p->tracer ? p->tracer->tgid : 0 };
 	else if (resumed && p->has_siginfo)
 		*info = p->siginfo; /* PTRACE_SETSIGINFO may have changed it */
-	if (!p->tracer && !READ_ONCE(t->killed))
-		resumed = sig; /* let go meanwhile: the signal is delivered as it came */
+	/* The tracer ended meanwhile: the signal is delivered as it came (a detach chose). */
+	if (!p->tracer && !p->detached && !READ_ONCE(t->killed))
+		resumed = sig;
 	/* A signal the tracer chose that the thread blocks waits in its queue. */
 	if (resumed && (t->sig_blocked & sigmask(resumed))) {
 		signal_send_thread(t, info);

@@ -30,6 +30,7 @@ struct ptrace_link {
 	u8 syscall_stop;	      /* PTRACE_SYSCALL_INFO_* of the stop it is in */
 	int report;		      /* wait status of a stop not yet waited for; 0: none */
 	int resume_signal; /* a signal-delivery-stop's signal, as the tracer resumed it */
+	bool detached;	   /* PTRACE_DETACH ended the stop: resume_signal stays its choice */
 	u64 message;	   /* PTRACE_GETEVENTMSG */
 	bool has_siginfo;  /* a signal-delivery-stop, or an event's SIGTRAP */
 	struct kernel_siginfo siginfo;

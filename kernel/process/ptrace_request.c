@@ -346,9 +346,10 @@ resume_request(long request, int pid, u64 sig)
 	struct task *t = tracee_lock(pid, true, &flags, &err);
 	if (!t)
 		return err;
-	if (request == PTRACE_DETACH)
+	if (request == PTRACE_DETACH) {
+		t->ptrace.detached = true; /* its signal counts, as Linux's exit_code = data */
 		ptrace_unlink_locked(t, (int)sig);
-	else
+	} else
 		ptrace_resume_locked(t, (int)sig, request == PTRACE_SYSCALL,
 				     request == PTRACE_SINGLESTEP);
 	tracee_unlock(flags);

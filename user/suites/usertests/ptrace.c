@@ -548,3 +548,51 @@ TEST(process_vm_readv_reads_another_process)
 	EXPECT_ERR(EINVAL, process_vm_readv(pid, local, 2, &remote, 1, 1));
 	kill_and_reap(pid);
 }
+
+/* ---- a debugger letting go of a fork child (gdb's detach-on-fork) ----------------------- */
+
+static __attribute__((noinline)) int
+breakpoint_site(int x)
+{
+	__asm__ volatile("" ::: "memory");
+	return x + 1;
+}
+
+static void
+fork_a_child_through_the_breakpoint_site(void)
+{
+	int status;
+	pid_t child = fork();
+
+	if (child == 0)
+		_exit(breakpoint_site(-1));
+	_exit(waitpid(child, &status, 0) == child && status == 0 ? 0 : 1);
+}
+
+TEST(ptrace_a_fork_child_let_go_after_its_breakpoint_is_removed_runs_on)
+{
+	pid_t pid = traced_child(fork_a_child_through_the_breakpoint_site);
+	unsigned long site = (unsigned long)breakpoint_site, child;
+	long original = ptrace(PTRACE_PEEKTEXT, pid, site, 0);
+
+	/* A breakpoint in the parent's text, inherited by the fork child as gdb leaves it. */
+	EXPECT_OK(trace(PTRACE_POKETEXT, pid, site, (original & ~0xffL) | 0xcc));
+	EXPECT_OK(trace(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACEFORK));
+	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	expect_stop(pid, SIGTRAP | (PTRACE_EVENT_FORK << 8));
+	EXPECT_OK(trace(PTRACE_GETEVENTMSG, pid, 0, (unsigned long)&child));
+	expect_stop((pid_t)child, SIGSTOP);
+	/* The breakpoint removed from the child only, then the child let go. */
+	EXPECT_OK(trace(PTRACE_POKEDATA, (pid_t)child, site, original));
+	CHECK(ptrace(PTRACE_PEEKTEXT, pid, site, 0) == ((original & ~0xffL) | 0xcc));
+	EXPECT_OK(trace(PTRACE_DETACH, (pid_t)child, 0, 0));
+	/* The parent leaves its breakpoint for good and waits for the child. */
+	EXPECT_OK(trace(PTRACE_POKETEXT, pid, site, original));
+	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	int status = wait_traced(pid);
+	if (WIFSTOPPED(status) && WSTOPSIG(status) == SIGCHLD) {
+		EXPECT_OK(trace(PTRACE_CONT, pid, 0, SIGCHLD));
+		status = wait_traced(pid);
+	}
+	expect_exited(status, 0, "the tracee, whose let-go child ran through and exited 0");
+}
