@@ -149,6 +149,31 @@ lock_new(struct files *owner, short type, s64 start, s64 end)
 }
 
 /*
+ * Puts l among its owner's locks in order of start (after the other
+ * owners' locks if it is its owner's first), as Linux's posix_lock_inode
+ * keeps them: F_GETLK reports the first lock in the way in list order, so
+ * of one owner's locks it names the lowest, as LTP's fcntl tests expect.
+ */
+static void
+insert_in_start_order(struct list_head *head, struct file_lock *added)
+{
+	struct list_head *pos;
+	bool seen_owner = false;
+
+	list_for_each(pos, head) {
+		struct file_lock *l = list_entry(pos, struct file_lock, link);
+		if (l->owner == added->owner) {
+			seen_owner = true;
+			if (l->start > added->start)
+				break;
+		} else if (seen_owner) {
+			break;
+		}
+	}
+	list_insert_between(&added->link, pos->prev, pos);
+}
+
+/*
  * Makes owner's locks on inode say type over [start, end] (F_UNLCK: none
  * there), nothing being in the way: 0 or -ENOLCK (locks_mutex held).
  */
@@ -208,7 +233,7 @@ apply_lock(struct inode *inode, struct files *owner, short type, s64 start, s64 
 		}
 	}
 	if (added)
-		list_add_tail(&added->link, head);
+		insert_in_start_order(head, added);
 	kfree(spare);
 	ctx_put_if_empty(inode);
 	return 0;

@@ -256,6 +256,26 @@ child_probe_neg(int fd)
 	return fl.l_type == F_WRLCK && fl.l_start == 25 && fl.l_len == 5 ? 0 : 1;
 }
 
+static int
+child_probe_lowest(int fd)
+{
+	/* The parent locked [20,30) then [0,10): F_GETLK names the lower one first. */
+	struct flock fl = get_lock(fd, F_WRLCK, 0, 0);
+
+	return fl.l_type == F_RDLCK && fl.l_start == 0 && fl.l_len == 10 ? 0 : 1;
+}
+
+/* Of one owner's locks in the way, F_GETLK reports the lowest, whatever order they came in. */
+TEST(fcntl_lock_reports_lowest)
+{
+	int fd = create_file("lock_o", "", 0, 0644);
+
+	EXPECT_OK(set_lock(fd, F_SETLK, F_WRLCK, 20, 10));
+	EXPECT_OK(set_lock(fd, F_SETLK, F_RDLCK, 0, 10));
+	CHECK(in_child(fd, child_probe_lowest) == 0);
+	close(fd);
+}
+
 TEST(fcntl_lock_split_merge)
 {
 	int fd = create_file("lock_s", "", 0, 0644);
