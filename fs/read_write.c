@@ -18,7 +18,7 @@
 #include "kernel/syscall/syscall.h"
 #include "mm/kmalloc.h"
 
-static long
+long
 vfs_read(struct file *f, char __user *buf, size_t n, u64 *pos)
 {
 	if (!(f->fmode & FMODE_READ))
@@ -30,7 +30,7 @@ vfs_read(struct file *f, char __user *buf, size_t n, u64 *pos)
 	return f->ops->read(f, buf, MIN(n, MAX_RW_COUNT), pos);
 }
 
-static long
+long
 vfs_write(struct file *f, const char __user *buf, size_t n, u64 *pos)
 {
 	if (!(f->fmode & FMODE_WRITE))

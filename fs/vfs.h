@@ -112,6 +112,12 @@
  * MAX_RW_COUNT, or -EINVAL, -EFAULT, -ENOMEM (readv, process_vm_readv).
  */
 long iovec_import(const struct kernel_iovec __user *uiov, int cnt, struct kernel_iovec **out);
+/*
+ * One read or write at *pos after read(2)'s checks (access mode, the user
+ * range, the MAX_RW_COUNT clamp): bytes moved or -errno. fs/read_write.c.
+ */
+long vfs_read(struct file *f, char __user *buf, size_t n, u64 *pos);
+long vfs_write(struct file *f, const char __user *buf, size_t n, u64 *pos);
 #define MAX_FILE_SIZE ((u64)INT64_MAX)
 /*
  * How many of the n bytes from pos a regular file may grow to hold: the

@@ -25,6 +25,7 @@
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -171,9 +172,24 @@ setup_fds(void)
 	write(fds[0], "sysfuzz", 7);
 }
 
+/*
+ * Files the worker writes stay small: sendfile from /dev/zero would
+ * otherwise fill memory with one call, and leave the kernel unable to fork
+ * or write for the checks that follow the storm. EFBIG, not SIGXFSZ.
+ */
+static void
+limit_file_size(void)
+{
+	struct rlimit fsize = { 16 << 20, 16 << 20 };
+
+	setrlimit(RLIMIT_FSIZE, &fsize);
+	signal(SIGXFSZ, SIG_IGN);
+}
+
 void
 worker_setup(const char *sandbox, struct rng *r)
 {
+	limit_file_size();
 	mkdir("d0", 0755);
 	mkdir("d1", 0755);
 	setup_memory(r);
