@@ -1,5 +1,5 @@
 /*
- * profile.h - the sampling profiler (issue 12): knob `profile=` (off, or
+ * profile.h - the sampling profiler (docs/profiler.md): knob `profile=` (off, or
  * samples per second on every CPU), read as /proc/profile.
  *
  * Each CPU's LAPIC timer is switched to NMI delivery (drivers/lapic.h,

@@ -5,7 +5,7 @@
  * that maps it (inode->i_mmap, under inode->pages_lock). Truncation walks
  * it to take the pages past the new end out of each mapping: without it a
  * shared mapping would keep the dropped pages, reading the old data and
- * writing where the file no longer looks (issue 24 row 7).
+ * writing where the file no longer looks (docs/robustness.md, review 2 row 7).
  *
  * Races with the page-table writers that do not hold pages_lock:
  *   - a fault took its page before the truncation dropped it: it checks,

@@ -710,7 +710,7 @@ call_page_until(volatile int *stop)
  * Switching vsyscall= while processes run inside the page (in legacy's
  * code, at a native stub's syscall or ret, in a signal handler that
  * interrupted either) kills none of them and gives each call its right
- * result (issue 24 row 12: SIGTRAP before). On Linux, which has no knob,
+ * result (docs/robustness.md, review 2 row 12: SIGTRAP before). On Linux, which has no knob,
  * the callers run unswitched.
  */
 TEST(vsyscall_switch_under_callers)

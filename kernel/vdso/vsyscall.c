@@ -26,7 +26,7 @@
  * image then: anywhere in legacy's clock code, or at a native stub's
  * `syscall` or `ret` (where the system call returns); at those addresses
  * the new image has int3 filler, a stub's middle or no execute permission
- * (issue 24 row 12). So the swap is made with every other CPU parked
+ * (docs/robustness.md, review 2 row 12). So the swap is made with every other CPU parked
  * (stop_machine), which puts every thread's user rip in its saved frame,
  * and each frame inside the old image other than at an entry's first byte
  * (a valid start in every image) is moved to the same offset of a

@@ -3,7 +3,7 @@
  * beside a bare rdtsc and the host kernel's own vDSO (docs/grounds.md,
  * "The hosted ground").
  *
- * Under TCG an instruction's cost is the emulator's, so issue 5's goal -
+ * Under TCG an instruction's cost is the emulator's, so the vDSO's goal -
  * clock_gettime(MONOTONIC) through the vDSO within 1.3x of a bare rdtsc
  * loop - cannot be judged in the guest. Here user/vdso/vclock.c is
  * compiled with the vDSO's own flags into a host program that fills a

@@ -1,5 +1,5 @@
 #!/bin/busybox sh
-# lmbench.sh - runs the lmbench3 programs of issue 11 (those that need no
+# lmbench.sh - runs the lmbench3 programs (those that need no
 # network) one after the other, in one boot of rewind or Linux: a line
 # "== PROGRAM ARGS", the program's own output, "-- status N". The programs,
 # built unmodified (docs/real-programs.md), are in /lmb; `lat_proc exec`

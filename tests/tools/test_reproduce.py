@@ -901,7 +901,7 @@ class Controls(unittest.TestCase):
 
 class DroppedRepeats(unittest.TestCase):
     def test_a_zero_repeat_is_dropped_and_counted_never_silently(self):
-        """Issue 23's row "5.01 (1 - 1)": a zero dropped unsaid, the median outside its range."""
+        """A report's row once read "5.01 (1 - 1)": a zero dropped unsaid, the median outside its range."""
         figures = hand_figures(base=12)
         figures[0] = ("default", 1, "t_fast", 0)
         ratio_rows, _ = judged(by_hand(figures))

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 BOOTSTRAP_FROM = 8	# repeats; fewer: min - max
 RESAMPLES = 2000
 LEVEL = 0.95
-SEED = 23	# issue 23: any fixed seed, so a report is reproducible from its results
+SEED = 23	# any fixed seed, so a report is reproducible from its results
 
 
 @dataclass(frozen=True)

@@ -307,7 +307,7 @@ TEST(exec_phdrs_anywhere)
 /*
  * The arguments and environment may take a quarter of RLIMIT_STACK (at
  * least 128 KiB), each string up to 128 KiB with its NUL, whatever their
- * number (Linux's; issue 24 row 15).
+ * number (Linux's; docs/robustness.md, review 2 row 15).
  */
 TEST(exec_big_arguments)
 {
@@ -355,7 +355,7 @@ TEST(exec_big_arguments)
  * Under a 32 MiB RLIMIT_STACK the arguments may take 6 MiB (Linux caps a
  * quarter of the limit at 3/4 of its 8 MiB default stack): 5 MiB of them
  * run, beyond the largest block the kernel's page allocator hands out; 6.5
- * MiB is E2BIG, never ENOMEM (issue 24 row 15).
+ * MiB is E2BIG, never ENOMEM (docs/robustness.md, review 2 row 15).
  */
 TEST(exec_arguments_up_to_6mib)
 {

@@ -425,7 +425,7 @@ setlkw_in_thread(void *arg)
 /*
  * A thread waits in F_SETLKW while another closes the fd: the lock, once
  * granted, is undone and the call fails with EBADF, else it would outlive
- * the close that should have dropped it, and the process (issue 24 row 6).
+ * the close that should have dropped it, and the process (docs/robustness.md, review 2 row 6).
  */
 TEST(fcntl_lock_closed_while_waiting)
 {

@@ -365,7 +365,7 @@ touch_truncated_map(void)
  * Truncation takes the file's pages out of every shared mapping, this
  * process's and a fork child's: past the end an access is SIGBUS, not the
  * old data; after the file grows again the mapping and the file are the
- * same bytes both ways (issue 24 row 7).
+ * same bytes both ways (docs/robustness.md, review 2 row 7).
  */
 TEST(truncate_unmaps_shared_pages)
 {

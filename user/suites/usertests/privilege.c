@@ -1,6 +1,6 @@
 /*
  * privilege.c - usertests: what a process that gave up root may not do to
- * root's files, processes and machine (issue 24's findings, and the audit
+ * root's files, processes and machine (review 2's findings, and the audit
  * of docs/robustness.md): truncate a file it may not write, reboot, set
  * the clock, inspect or re-pin another user's process, keep using a
  * kernel control root opened, link a file it holds only as an O_PATH

@@ -424,7 +424,7 @@ late_vfork_child(void *arg)
 
 /*
  * clone(CLONE_VM | CLONE_VFORK) returns in the parent only once the child
- * has exited or exec'd (LTP clone05), here 200 ms late (issue 24 row 17).
+ * has exited or exec'd (LTP clone05), here 200 ms late (docs/robustness.md, review 2 row 17).
  */
 TEST(clone_vfork_suspends_parent)
 {

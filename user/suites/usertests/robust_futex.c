@@ -3,7 +3,7 @@
  * holding a robust mutex, the kernel marks the mutex's word
  * FUTEX_OWNER_DIED and wakes a waiter, so that the next locker gets
  * EOWNERDEAD instead of waiting forever; get_robust_list reads the list
- * head back, for whoever may inspect the thread (issue 24 row 18).
+ * head back, for whoever may inspect the thread (docs/robustness.md, review 2 row 18).
  */
 #define _GNU_SOURCE
 #include "usertests.h"
