@@ -88,6 +88,73 @@ UNIT_TEST(control_states)
 	CHECK_EQ(control_state(&none, 0, 2.0), CONTROL_NOT_MEASURED);
 }
 
+/*
+ * tests/judge_cases.txt, which tools/reprolib is held to as well
+ * (tests/tools/test_judge_cases.py): one table, so the two judges agree.
+ * Read from the top of the tree, where make runs the unit tests.
+ */
+#define JUDGE_CASES "tests/judge_cases.txt"
+
+static char *
+trimmed(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	char *end = s + strlen(s);
+	while (end > s && strchr(" \t\n", end[-1]))
+		*--end = 0;
+	return s;
+}
+
+/* The verdict or state of one row's head words and values. */
+static const char *
+judge_case(const char *head, char *values)
+{
+	double v[32];
+	int n = 0;
+	char *end;
+
+	for (double x = strtod(values, &end); end != values && n < 32; x = strtod(values, &end)) {
+		v[n++] = x;
+		values = end;
+	}
+	struct interval i = interval_of(v, n);
+	char kind[16], expect[16];
+	double a, b, c;
+	if (sscanf(head, "ratio %15s %lf %lf", expect, &a, &b) == 3)
+		return ratio_verdict(&i, expect, a, b);
+	if (sscanf(head, "%15s %lf %lf", kind, &a, &c) == 3 && !strcmp(kind, "control"))
+		return control_state_name(control_state(&i, a, c));
+	return "(a row this test cannot read)";
+}
+
+UNIT_TEST(every_row_of_the_shared_table_is_judged_as_written)
+{
+	FILE *f = fopen(JUDGE_CASES, "r");
+	char line[512];
+	int rows = 0, number = 0;
+
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		number++;
+		char *head = line, *values = strchr(line, '|'), *want;
+		if (line[0] == '#' || !values || !(want = strchr(values + 1, '|')))
+			continue;
+		*values++ = 0;
+		*want++ = 0;
+		const char *got = judge_case(head, values);
+		if (strcmp(got, trimmed(want)))
+			printf("    %s:%d: \"%s\", table says \"%s\"\n", JUDGE_CASES, number, got,
+			       trimmed(want));
+		CHECK(!strcmp(got, trimmed(want)));
+		rows++;
+	}
+	fclose(f);
+	CHECK(rows > 20);
+}
+
 /* ---- an experiment's figures, built by hand ---- */
 
 static void

@@ -3,7 +3,8 @@
  * it reproduces a seed's: the in-boot runner's (user/bin/experiment.c) form
  * of tools/reprolib/intervals.py, ratios.py's verdict and controls.py's
  * states, so that a machine with no host beside it (the USB stick) judges
- * its figures as tools/reproduce does.
+ * its figures as tools/reproduce does. Both judges are held to the rows of
+ * tests/judge_cases.txt (tests/unit/test_judge.c, tests/tools/test_judge_cases.py).
  *
  * A ratio stands on its per-repeat values (one repeat's numerator over the
  * same repeat's denominator), never on one median over another. Its interval:
