@@ -26,8 +26,7 @@
 #include "uapi/utime.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/process/cred.h"
-
-#define NSEC_PER_SEC 1000000000l
+#include "kernel/time/time64.h"
 
 static int
 may_change(struct inode *inode)

@@ -50,13 +50,13 @@
 #include "uapi/errno.h"
 #include "uapi/eventpoll.h"
 #include "uapi/time.h"
+#include "kernel/time/time64.h"
 
 #define EP_MAX_NESTS	4
 #define EP_PRIVATE_BITS (EPOLLWAKEUP | EPOLLONESHOT | EPOLLET | EPOLLEXCLUSIVE)
 #define EPOLLEXCLUSIVE_OK_BITS \
 	(POLLIN | POLLOUT | POLLERR | POLLHUP | EPOLLWAKEUP | EPOLLET | EPOLLEXCLUSIVE)
 #define EP_MAX_EVENTS (0x7fffffff / sizeof(struct kernel_epoll_event))
-#define NSEC_PER_SEC  1000000000l
 
 struct eventpoll {
 	struct mutex mtx;

@@ -31,6 +31,7 @@
 #include "kernel/time/tsc.h"
 #include "uapi/time.h"
 #include "mm/kmalloc.h"
+#include "kernel/time/time64.h"
 
 #define DEFAULT_POLLMASK (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM)
 #define POLL_INLINE	 8
@@ -245,8 +246,6 @@ SYSCALL3(poll, struct kernel_pollfd __user *, fds, unsigned, nfds, int, timeout_
 	return poll_user(fds, nfds, &timeout_ns);
 }
 
-#define NSEC_PER_SEC 1000000000l
-
 SYSCALL5(ppoll, struct kernel_pollfd __user *, fds, unsigned, nfds, struct kernel_timespec __user *,
 	 tsp, const void __user *, sigmask, size_t, sigsetsize)
 {
@@ -288,7 +287,6 @@ SYSCALL5(ppoll, struct kernel_pollfd __user *, fds, unsigned, nfds, struct kerne
 #define SELECT_IN     (POLLIN | POLLRDNORM | POLLRDBAND | POLLHUP | POLLERR)
 #define SELECT_OUT    (POLLOUT | POLLWRNORM | POLLWRBAND | POLLERR)
 #define SELECT_EX     POLLPRI
-#define NSEC_PER_USEC 1000l
 
 /*
  * The sets as select sees them: bitmaps of n bits in 64-bit words (an

@@ -11,9 +11,7 @@
 #include "kernel/process/cred.h"
 #include "kernel/lib/string.h"
 #include "uapi/time.h"
-
-#define NSEC_PER_USEC 1000l
-#define NSEC_PER_SEC  1000000000l
+#include "kernel/time/time64.h"
 
 static int
 timeout_get(u64 ns, struct kernel_timeval *tv)

@@ -56,8 +56,7 @@
 #include "mm/vm.h"
 #include "uapi/futex.h"
 #include "uapi/time.h"
-
-#define NSEC_PER_SEC 1000000000ul
+#include "kernel/time/time64.h"
 
 /*
  * (mm, user address) for a private futex, (struct page, offset in it) for

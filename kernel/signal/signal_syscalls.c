@@ -20,8 +20,7 @@
 #include "kernel/syscall/syscall.h"
 #include "kernel/time/tsc.h"
 #include "uapi/time.h"
-
-#define NSEC_PER_SEC 1000000000l
+#include "kernel/time/time64.h"
 
 static bool
 valid_signal(int sig)

@@ -20,6 +20,7 @@
 #include "uapi/errno.h"
 #include "uapi/param.h"
 #include "uapi/time.h"
+#include "kernel/time/time64.h"
 
 #define NTP_PHASE_LIMIT	  16000000ll	/* us: the error an unsynchronized clock reports */
 #define NTP_TOLERANCE	  (500ll << 16) /* 500 ppm, in ppm << 16 */
@@ -27,8 +28,6 @@
 #define PPM_SCALE	  (1000ll << 16) /* a freq of 1 ppm, as the kernel scales it */
 #define ADJ_ADJTIME	  0x8000	 /* the bits adjtime(3)'s modes are told apart by */
 #define ADJ_OFFSET_RDONLY 0x2000
-#define NSEC_PER_SEC	  1000000000ll
-#define USEC_PER_SEC	  1000000ll
 #define TICK_USEC	  (USEC_PER_SEC / USER_HZ)
 
 /* Linux's timekeeping_validate_timex: the errnos a request gets before anything changes. */

@@ -13,8 +13,8 @@
 #define REWIND_CLOCKSOURCE_H
 
 #include "kernel/lib/types.h"
+#include "kernel/time/time64.h"
 
-#define NSEC_PER_SEC 1000000000ull
 /* Longest stretch between two readings the conversion must survive (Linux's cap too). */
 #define CLOCKSOURCE_MAX_SEC 600
 

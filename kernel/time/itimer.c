@@ -15,9 +15,8 @@
 #include "kernel/signal/signal_internal.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/time/tsc.h"
+#include "kernel/time/time64.h"
 
-#define USEC_PER_SEC  1000000
-#define NSEC_PER_USEC 1000
 #define MAX_NS	      (1ul << 62) /* far enough: no overflow in TSC cycles */
 
 /* Timer context: interrupts off, on whichever CPU's tick saw the deadline. */

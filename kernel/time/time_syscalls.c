@@ -19,8 +19,7 @@
 #include "kernel/time/timekeeping.h"
 #include "kernel/time/tsc.h"
 #include "uapi/time.h"
-
-#define NSEC_PER_SEC 1000000000ul
+#include "kernel/time/time64.h"
 
 /*
  * Another task's CPU-time clock, as Linux encodes it (and musl's

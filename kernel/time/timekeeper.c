@@ -20,7 +20,7 @@ tk_base_ns(const struct tk_base *b, u32 shift)
 static void
 base_add(struct tk_base *b, u64 snsec, u32 shift)
 {
-	u64 second = NSEC_PER_SEC << shift;
+	u64 second = (u64)NSEC_PER_SEC << shift;
 
 	b->snsec += snsec;
 	if (b->snsec >= second) {

@@ -5,8 +5,7 @@
  */
 #include "kernel/time/clock.h"
 #include "uapi/errno.h"
-
-#define NSEC_PER_SEC 1000000000l
+#include "kernel/time/time64.h"
 
 struct kernel_timespec
 ns_to_timespec(u64 ns)

@@ -22,8 +22,7 @@
 #include "kernel/vdso/vvar.h"
 #include "uapi/time.h" /* the Linux layouts: this code sees no libc headers */
 #include "uapi/unistd.h"
-
-#define NSEC_PER_SEC 1000000000ull
+#include "kernel/time/time64.h"
 
 typedef unsigned long long u64;
 
