@@ -284,9 +284,9 @@ SYSCALL5(ppoll, struct kernel_pollfd __user *, fds, unsigned, nfds, struct kerne
 /* ---- select and pselect6 ----------------------------------------------------------------- */
 
 /* What each of select's three sets waits for, in poll's terms (Linux's POLLIN_SET ...). */
-#define SELECT_IN     (POLLIN | POLLRDNORM | POLLRDBAND | POLLHUP | POLLERR)
-#define SELECT_OUT    (POLLOUT | POLLWRNORM | POLLWRBAND | POLLERR)
-#define SELECT_EX     POLLPRI
+#define SELECT_IN  (POLLIN | POLLRDNORM | POLLRDBAND | POLLHUP | POLLERR)
+#define SELECT_OUT (POLLOUT | POLLWRNORM | POLLWRBAND | POLLERR)
+#define SELECT_EX  POLLPRI
 
 /*
  * The sets as select sees them: bitmaps of n bits in 64-bit words (an

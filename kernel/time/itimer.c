@@ -17,7 +17,7 @@
 #include "kernel/time/tsc.h"
 #include "kernel/time/time64.h"
 
-#define MAX_NS	      (1ul << 62) /* far enough: no overflow in TSC cycles */
+#define MAX_NS (1ul << 62) /* far enough: no overflow in TSC cycles */
 
 /* Timer context: interrupts off, on whichever CPU's tick saw the deadline. */
 static void
