@@ -53,12 +53,6 @@ __asm__(".pushsection .text, \"ax\"\n\t"
 	".popsection");
 /* clang-format on */
 
-/* The entry code names these slots by number (paravirt_asm.inc). */
-BUILD_BUG_ON(PV_TYPE(cpu.swapgs) != 1);
-BUILD_BUG_ON(PV_TYPE(cpu.iret) != 2);
-BUILD_BUG_ON(PV_TYPE(cpu.usergs_sysret64) != 3);
-BUILD_BUG_ON(PV_TYPE(irq.irq_disable) != 6);
-
 u64
 native_read_tsc(void)
 {
