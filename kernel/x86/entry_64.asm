@@ -42,21 +42,21 @@ section .text
 
 ; FRAME_PUSH what, FIELD: push what into the frame slot below the previous
 ; push (frame_slot: the frame offset rsp points at), after checking at
-; assembly time that struct trap_frame puts FIELD there. FRAME_POP reg,
-; FIELD is the reverse. FRAME_AT FIELD starts a sequence at a field.
+; assembly time that struct trap_frame puts FIELD (TF_FIELD) there.
+; FRAME_POP reg, FIELD is the reverse. FRAME_AT TF_FIELD starts a sequence.
 %macro FRAME_AT 1
 %assign frame_slot %1
 %endmacro
 %macro FRAME_PUSH 2
 %assign frame_slot frame_slot - 8
-%if frame_slot != %2
-%error push of %1 does not land on %2: entry_64.asm disagrees with struct trap_frame
+%if frame_slot != TF_%2
+%error push of %1 lands at frame offset frame_slot, struct trap_frame (traps.h) has %2 at TF_%2
 %endif
 	push %1
 %endmacro
 %macro FRAME_POP 2
-%if frame_slot != %2
-%error pop of %1 does not read %2: entry_64.asm disagrees with struct trap_frame
+%if frame_slot != TF_%2
+%error pop of %1 reads frame offset frame_slot, struct trap_frame (traps.h) has %2 at TF_%2
 %endif
 	pop %1
 %assign frame_slot frame_slot + 8
@@ -65,41 +65,41 @@ section .text
 ; below the vector (rsp = TF_VECTOR), every general register
 %macro SAVE_REGS 0
 	FRAME_AT TF_VECTOR
-	FRAME_PUSH rax, TF_RAX
-	FRAME_PUSH rbx, TF_RBX
-	FRAME_PUSH rcx, TF_RCX
-	FRAME_PUSH rdx, TF_RDX
-	FRAME_PUSH rsi, TF_RSI
-	FRAME_PUSH rdi, TF_RDI
-	FRAME_PUSH rbp, TF_RBP
-	FRAME_PUSH r8, TF_R8
-	FRAME_PUSH r9, TF_R9
-	FRAME_PUSH r10, TF_R10
-	FRAME_PUSH r11, TF_R11
-	FRAME_PUSH r12, TF_R12
-	FRAME_PUSH r13, TF_R13
-	FRAME_PUSH r14, TF_R14
-	FRAME_PUSH r15, TF_R15
+	FRAME_PUSH rax, RAX
+	FRAME_PUSH rbx, RBX
+	FRAME_PUSH rcx, RCX
+	FRAME_PUSH rdx, RDX
+	FRAME_PUSH rsi, RSI
+	FRAME_PUSH rdi, RDI
+	FRAME_PUSH rbp, RBP
+	FRAME_PUSH r8, R8
+	FRAME_PUSH r9, R9
+	FRAME_PUSH r10, R10
+	FRAME_PUSH r11, R11
+	FRAME_PUSH r12, R12
+	FRAME_PUSH r13, R13
+	FRAME_PUSH r14, R14
+	FRAME_PUSH r15, R15
 %endmacro
 
 ; from the frame's start, every general register; then rsp = TF_VECTOR
 %macro RESTORE_REGS 0
 	FRAME_AT 0
-	FRAME_POP r15, TF_R15
-	FRAME_POP r14, TF_R14
-	FRAME_POP r13, TF_R13
-	FRAME_POP r12, TF_R12
-	FRAME_POP r11, TF_R11
-	FRAME_POP r10, TF_R10
-	FRAME_POP r9, TF_R9
-	FRAME_POP r8, TF_R8
-	FRAME_POP rbp, TF_RBP
-	FRAME_POP rdi, TF_RDI
-	FRAME_POP rsi, TF_RSI
-	FRAME_POP rdx, TF_RDX
-	FRAME_POP rcx, TF_RCX
-	FRAME_POP rbx, TF_RBX
-	FRAME_POP rax, TF_RAX
+	FRAME_POP r15, R15
+	FRAME_POP r14, R14
+	FRAME_POP r13, R13
+	FRAME_POP r12, R12
+	FRAME_POP r11, R11
+	FRAME_POP r10, R10
+	FRAME_POP r9, R9
+	FRAME_POP r8, R8
+	FRAME_POP rbp, RBP
+	FRAME_POP rdi, RDI
+	FRAME_POP rsi, RSI
+	FRAME_POP rdx, RDX
+	FRAME_POP rcx, RCX
+	FRAME_POP rbx, RBX
+	FRAME_POP rax, RAX
 %if frame_slot != TF_VECTOR
 %error "RESTORE_REGS must leave rsp at the vector"
 %endif
@@ -129,9 +129,9 @@ vector_%1:
 	FRAME_AT TF_ERROR		; the CPU pushed the error code
 %else
 	FRAME_AT TF_RIP
-	FRAME_PUSH 0, TF_ERROR
+	FRAME_PUSH 0, ERROR
 %endif
-	FRAME_PUSH %1, TF_VECTOR
+	FRAME_PUSH %1, VECTOR
 %if PARANOID(%1)
 	jmp paranoid_entry
 %else
@@ -237,13 +237,13 @@ syscall_entry:
 	mov [gs:CPU_USER_RSP], rsp
 	mov rsp, [gs:CPU_KERNEL_RSP]
 	FRAME_AT TF_SIZE
-	FRAME_PUSH USER_DS, TF_SS
-	FRAME_PUSH qword [gs:CPU_USER_RSP], TF_RSP
-	FRAME_PUSH r11, TF_RFLAGS
-	FRAME_PUSH USER_CS, TF_CS
-	FRAME_PUSH rcx, TF_RIP
-	FRAME_PUSH 0, TF_ERROR
-	FRAME_PUSH VEC_SYSCALL_INSN, TF_VECTOR
+	FRAME_PUSH USER_DS, SS
+	FRAME_PUSH qword [gs:CPU_USER_RSP], RSP
+	FRAME_PUSH r11, RFLAGS
+	FRAME_PUSH USER_CS, CS
+	FRAME_PUSH rcx, RIP
+	FRAME_PUSH 0, ERROR
+	FRAME_PUSH VEC_SYSCALL_INSN, VECTOR
 	SAVE_REGS
 	cld				; (AC is already clear: FMASK)
 	mov rdi, rsp
