@@ -20,7 +20,6 @@ struct trap_frame;
 #define VEC_LAPIC_TIMER	   0xf0
 #define VEC_IPI_RESCHEDULE 0xf1
 #define VEC_IPI_CALL	   0xf2
-#define VEC_IPI_TLB	   0xf3
 #define VEC_IPI_STOP	   0xf4
 #define VEC_LAPIC_ERROR	   0xfe
 #define VEC_SPURIOUS	   0xff

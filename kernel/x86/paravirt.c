@@ -197,7 +197,11 @@ paravirt_site_is(const struct paravirt_site *s, enum pv_mode mode)
 	return memcmp((const void *)s->addr, want, s->len) == 0;
 }
 
-/* Whether rip stands after the first byte of a site: a CPU there may not be parked. */
+/*
+ * stop_machine's may_park: whether rip is clear of every site's inside.
+ * A CPU stopped past a site's first byte would resume in the middle of
+ * rewritten bytes; one at a site's first byte or anywhere else may park.
+ */
 static bool
 outside_sites(u64 rip)
 {
