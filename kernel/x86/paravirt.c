@@ -84,7 +84,7 @@ native_write_cr3(u64 v)
 	__native_write_cr3(v);
 }
 void
-native_flush_tlb(void)
+native_flush_tlb_user(void)
 {
 	__native_write_cr3(__native_read_cr3());
 }
@@ -125,7 +125,7 @@ struct paravirt_ops pv_ops = {
 	.mmu = { .read_cr2 = native_read_cr2,
 		 .read_cr3 = native_read_cr3,
 		 .write_cr3 = native_write_cr3,
-		 .flush_tlb_user = native_flush_tlb,
+		 .flush_tlb_user = native_flush_tlb_user,
 		 .flush_tlb_kernel = native_flush_tlb_global,
 		 .flush_tlb_single = native_flush_tlb_single,
 		 PV_LEVEL_SLOTS(pgd),
