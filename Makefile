@@ -34,7 +34,8 @@ V ?= 0
 Q := $(if $(filter 1,$(V)),,@)
 
 KERNEL_DIRS := kernel $(patsubst %/,%,$(wildcard kernel/*/)) mm locking fs drivers tests/kernel
-KERNEL_C    := $(sort $(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c)))
+# asm-offsets.c is compiled to assembly only, never linked (the rule below).
+KERNEL_C    := $(filter-out kernel/x86/asm-offsets.c,$(sort $(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c))))
 KERNEL_ASM  := $(sort $(wildcard boot/*.asm) $(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.asm)))
 ifeq ($(PARAVIRT),n)
 KERNEL_C    := $(filter-out kernel/x86/paravirt.c kernel/x86/paravirt_patch.c,$(KERNEL_C))
@@ -68,10 +69,29 @@ $(BUILD)/%.o: %.c | deps
 $(BUILD)/%.o: %.asm | deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  NASM    $<")
-	$(Q)$(NASM) -f elf64 -g -F dwarf -I. $(if $(filter n,$(PARAVIRT)),,-DCONFIG_PARAVIRT) \
+	$(Q)$(NASM) -f elf64 -g -F dwarf -I. -I$(BUILD)/generated/ $(if $(filter n,$(PARAVIRT)),,-DCONFIG_PARAVIRT) \
 		-MD $(@:.o=.d) -MP -o $@ $<
 	$(Q)# macro-local labels (..@N.name) would name code in backtraces, profiles and gdb
 	$(Q)objcopy --wildcard --strip-symbol='..@*' $@
+
+# The numbers the assembly shares with C - struct offsets, the trap frame's
+# layout, selectors, vectors - as NASM %defines computed by the compiler from
+# kernel/x86/asm-offsets.c's markers. Its .d file names the headers it read,
+# so a changed struct regenerates the include and reassembles the .asm files.
+ASM_OFFSETS := $(BUILD)/generated/asm-offsets.inc
+$(BUILD)/kernel/x86/asm-offsets.s: kernel/x86/asm-offsets.c | deps
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC -S   $<")
+	$(Q)$(CC) $(KCFLAGS) -S -o $@ $<
+$(ASM_OFFSETS): $(BUILD)/kernel/x86/asm-offsets.s
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  GEN     $@")
+	$(Q){ echo "; generated from kernel/x86/asm-offsets.c by the Makefile: do not edit"; \
+	  echo "%ifndef ASM_OFFSETS_INC"; echo "%define ASM_OFFSETS_INC"; \
+	  sed -n 's/^[[:space:]]*\.ascii[[:space:]]*"@asm-const \([A-Za-z0-9_]*\) \$$\([^"]*\)"$$/%define \1 \2/p' $<; \
+	  echo "%endif"; } > $@.tmp
+	$(Q)mv $@.tmp $@
+$(KERNEL_ASM:%.asm=$(BUILD)/%.o): $(ASM_OFFSETS)
 
 $(BUILD)/generated/version.h: FORCE
 	$(Q)tools/genversion $@

@@ -36,12 +36,6 @@ ioapic_write(u32 reg, u32 v)
 	regs[4] = v;
 }
 
-unsigned
-ioapic_pins(void)
-{
-	return npins;
-}
-
 void
 ioapic_mask(unsigned pin)
 {

@@ -14,6 +14,5 @@ void ioapic_init(void);
 /* Routes an ISA IRQ line (edge, active high) to vector VEC_DEVICE_BASE + irq on a CPU. */
 int ioapic_route_isa_irq(unsigned irq, u32 apic_id);
 void ioapic_mask(unsigned pin);
-unsigned ioapic_pins(void);
 
 #endif

@@ -104,18 +104,6 @@ lapic_write(u32 reg, u32 v)
 		mmio[reg / 4] = v;
 }
 
-bool
-lapic_is_x2apic(void)
-{
-	return x2apic;
-}
-
-u64
-lapic_timer_hz(void)
-{
-	return timer_hz;
-}
-
 u32
 lapic_id(void)
 {

@@ -17,8 +17,6 @@ void lapic_init(void);	      /* this CPU: enable, mask LVTs, error/spurious vect
 void lapic_timer_start(void); /* calibrate (once) and start the periodic tick on this CPU */
 void lapic_eoi(void);
 u32 lapic_id(void);
-bool lapic_is_x2apic(void);
-u64 lapic_timer_hz(void); /* the calibrated timer input frequency (after divide) */
 void lapic_send_ipi(u32 apic_id, u8 vector);
 /* The INIT and STARTUP messages that wake an application processor (MP spec). */
 void lapic_send_init(u32 apic_id);

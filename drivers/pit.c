@@ -8,7 +8,6 @@
 #include "drivers/pit.h"
 #include "kernel/x86/x86.h"
 
-#define PIT_CH0	    0x40
 #define PIT_CH2	    0x42
 #define PIT_MODE    0x43
 #define PORT_61	    0x61
@@ -36,12 +35,4 @@ pit_oneshot_wait(void)
 {
 	while (!(inb(PORT_61) & P61_OUT2))
 		cpu_relax();
-}
-
-void
-pit_disable_channel0(void)
-{
-	outb(PIT_MODE, 0x30); /* channel 0, lobyte/hibyte, mode 0 */
-	outb(PIT_CH0, 0);
-	outb(PIT_CH0, 0);
 }

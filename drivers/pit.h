@@ -14,7 +14,5 @@
 void pit_oneshot_start(u32 us);
 /* Spins until it has run out. */
 void pit_oneshot_wait(void);
-/* Puts channel 0 into a harmless state (one-shot, never fires again). */
-void pit_disable_channel0(void);
 
 #endif

@@ -228,12 +228,6 @@ fd_alloc(struct file *f, int min, bool cloexec)
 }
 
 int
-fd_install(struct file *f)
-{
-	return fd_alloc(f, 0, false);
-}
-
-int
 fd_replace(int fd, struct file *f, bool cloexec)
 {
 	struct files *files = current_files();

@@ -68,8 +68,6 @@ struct files *
 files_share(struct files *files);    /* clone(CLONE_FILES): one more user of the same table */
 void files_put(struct files *files); /* last user closes everything */
 void files_close_on_exec(struct files *files);
-/* Installs f at the lowest free fd: the fd or -EMFILE. Takes over the caller's reference. */
-int fd_install(struct file *f);
 /* The open file behind fd in the current process, with a reference (file_put); NULL if none. */
 struct file *fd_get(int fd);
 /*

@@ -44,12 +44,6 @@ struct rwsem {
 	struct lock_track stat; /* held_since: the writer's */
 };
 
-/* clang-format off */
-#define RWSEM_INIT(s, n) { .count = 0, .owner = 0, .osq = OSQ_INIT, .layout = RWSEM_LAYOUT_XADD, \
-			   .wait_lock = SPINLOCK_INIT("rwsem_wait"), \
-			   .wait_list = LIST_HEAD_INIT((s).wait_list), .name = (n) }
-/* clang-format on */
-
 /* The layout comes from the policy in force now (rwsem.c says why). */
 void rwsem_init(struct rwsem *s, const char *name);
 void down_read(struct rwsem *s);

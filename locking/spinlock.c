@@ -49,7 +49,7 @@
 
 KNOB_BOOL_AT(lockdebug, lock_knobs.debug, "lockdebug", 0, false,
 	     "check spinlocks: record holder CPU and place, catch recursion and bad "
-	     "releases, warn about a lock held for over a second");
+	     "releases, warn about a lock waited for over " __stringify(SPIN_WARN_SECONDS) " s");
 
 struct held_spinlock {
 	struct spinlock *lock;

@@ -165,9 +165,9 @@ fault_once(struct mm *mm, u64 addr, u64 error)
 	struct vma *v = vma_find(mm, addr);
 	if (!v) { /* perhaps just below the stack, which then grows */
 		up_read(&mm->mmap_lock);
-		int grown = vm_grow_stack(mm, addr);
+		int grow_err = vm_grow_stack(mm, addr);
 		down_read(&mm->mmap_lock);
-		v = grown ? NULL : vma_find(mm, addr);
+		v = grow_err ? NULL : vma_find(mm, addr);
 	}
 	if (!v)
 		r = FAULT_SEGV_MAPERR;

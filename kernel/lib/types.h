@@ -48,4 +48,8 @@ typedef long ssize_t_k;
 
 #define BUILD_BUG_ON(cond) _Static_assert(!(cond), #cond)
 
+/* A macro's value as a string literal: __stringify(SPIN_WARN_SECONDS) is "5". */
+#define __stringify_1(x) #x
+#define __stringify(x)	 __stringify_1(x)
+
 #endif

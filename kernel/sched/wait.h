@@ -5,7 +5,8 @@
  * testing the condition; the waker changes the condition first and then
  * wakes the queue. Whichever order the two CPUs run in, the sleeper either
  * sees the new condition or is woken after it went to sleep: no lost
- * wake-ups. wait_event() packages that loop.
+ * wake-ups. wait_event_interruptible() and wait_event_nonblock() package
+ * that loop.
  *
  * An entry may instead carry a wake function (add_wait_queue_func): a
  * wake-up then calls it, under the queue's lock with interrupts off, in

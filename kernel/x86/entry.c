@@ -109,9 +109,9 @@ leave_only_at_canonical_rip(struct trap_frame *f)
 static inline bool
 sysret_allowed(const struct trap_frame *f)
 {
-	bool canonical = f->rip < SYSRET_RIP_MAX || (f->rip & PAGE_MASK) == VSYSCALL_ADDR;
+	bool rip_sysret_safe = f->rip < SYSRET_RIP_MAX || (f->rip & PAGE_MASK) == VSYSCALL_ADDR;
 
-	return f->rcx == f->rip && f->r11 == f->rflags && canonical && f->cs == USER_CS &&
+	return f->rcx == f->rip && f->r11 == f->rflags && rip_sysret_safe && f->cs == USER_CS &&
 	       f->ss == USER_DS && !(f->rflags & (RFLAGS_TF | RFLAGS_RF));
 }
 

@@ -5,7 +5,7 @@
  *   0x00-0x1f  CPU exceptions (kernel/x86/traps.c)
  *   0x20-0x2f  the legacy 8259 PICs, remapped and fully masked: only spurious
  *   0x30-0xef  device interrupts routed through the IOAPIC (ISA IRQ n -> 0x30 + n)
- *   0xf0-0xfd  the local APIC timer and inter-processor interrupts
+ *   0xf0-0xfd  the local APIC timer, inter-processor interrupts, a self-test's vector
  *   0xfe       local APIC error, 0xff local APIC spurious
  */
 #ifndef REWIND_IRQ_H
@@ -20,7 +20,6 @@ struct trap_frame;
 #define VEC_LAPIC_TIMER	   0xf0
 #define VEC_IPI_RESCHEDULE 0xf1
 #define VEC_IPI_CALL	   0xf2
-#define VEC_IPI_TLB	   0xf3
 #define VEC_IPI_STOP	   0xf4
 #define VEC_LAPIC_ERROR	   0xfe
 #define VEC_SPURIOUS	   0xff

@@ -53,12 +53,6 @@ __asm__(".pushsection .text, \"ax\"\n\t"
 	".popsection");
 /* clang-format on */
 
-/* The entry code names these slots by number (paravirt_asm.inc). */
-BUILD_BUG_ON(PV_TYPE(cpu.swapgs) != 1);
-BUILD_BUG_ON(PV_TYPE(cpu.iret) != 2);
-BUILD_BUG_ON(PV_TYPE(cpu.usergs_sysret64) != 3);
-BUILD_BUG_ON(PV_TYPE(irq.irq_disable) != 6);
-
 u64
 native_read_tsc(void)
 {
@@ -90,7 +84,7 @@ native_write_cr3(u64 v)
 	__native_write_cr3(v);
 }
 void
-native_flush_tlb(void)
+native_flush_tlb_user(void)
 {
 	__native_write_cr3(__native_read_cr3());
 }
@@ -131,7 +125,7 @@ struct paravirt_ops pv_ops = {
 	.mmu = { .read_cr2 = native_read_cr2,
 		 .read_cr3 = native_read_cr3,
 		 .write_cr3 = native_write_cr3,
-		 .flush_tlb_user = native_flush_tlb,
+		 .flush_tlb_user = native_flush_tlb_user,
 		 .flush_tlb_kernel = native_flush_tlb_global,
 		 .flush_tlb_single = native_flush_tlb_single,
 		 PV_LEVEL_SLOTS(pgd),
@@ -203,7 +197,11 @@ paravirt_site_is(const struct paravirt_site *s, enum pv_mode mode)
 	return memcmp((const void *)s->addr, want, s->len) == 0;
 }
 
-/* Whether rip stands after the first byte of a site: a CPU there may not be parked. */
+/*
+ * stop_machine's may_park: whether rip is clear of every site's inside.
+ * A CPU stopped past a site's first byte would resume in the middle of
+ * rewritten bytes; one at a site's first byte or anywhere else may park.
+ */
 static bool
 outside_sites(u64 rip)
 {

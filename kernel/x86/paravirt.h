@@ -406,7 +406,7 @@ void native_halt(void);
 u64 native_read_cr2(void);
 u64 native_read_cr3(void);
 void native_write_cr3(u64 v);
-void native_flush_tlb(void);
+void native_flush_tlb_user(void);
 void native_flush_tlb_global(void);
 void native_flush_tlb_single(u64 addr);
 
@@ -511,7 +511,7 @@ write_cr3(u64 v)
 }
 /* Reloading CR3 drops every non-global translation. */
 static inline void
-flush_tlb_all(void)
+flush_tlb_user(void)
 {
 	PVOP_CALL0(mmu.flush_tlb_user);
 }
@@ -611,7 +611,7 @@ write_cr3(u64 v)
 	__native_write_cr3(v);
 }
 static inline void
-flush_tlb_all(void)
+flush_tlb_user(void)
 {
 	__native_write_cr3(__native_read_cr3());
 }

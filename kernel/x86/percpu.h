@@ -5,7 +5,9 @@
  * While a CPU runs kernel code its GS base points at its struct cpu, whose
  * first word points at itself, so this_cpu() is one %gs-relative load and
  * there is no global "current" anything. Entry from user mode does swapgs
- * (kernel/x86/entry_64.asm). Field offsets used from assembly are fixed here.
+ * (kernel/x86/entry_64.asm), which reaches the fields it needs by the
+ * offsets kernel/x86/asm-offsets.c computes from this structure: they may
+ * move freely.
  */
 #ifndef REWIND_PERCPU_H
 #define REWIND_PERCPU_H
@@ -51,14 +53,10 @@ struct tss {
 struct task;
 struct profile_cpu;
 
-/* Offsets of the fields the syscall entry reads through %gs. */
-#define CPU_OFF_USER_RSP   8
-#define CPU_OFF_KERNEL_RSP 16
-
 struct cpu {
-	struct cpu *self;     /* %gs:0 */
-	u64 user_rsp;	      /* %gs:8  syscall entry: the user stack pointer */
-	u64 kernel_rsp;	      /* %gs:16 top of the running task's kernel stack */
+	struct cpu *self;     /* %gs:0, this_cpu() */
+	u64 user_rsp;	      /* syscall entry: the user stack pointer */
+	u64 kernel_rsp;	      /* top of the running task's kernel stack */
 	struct task *current; /* the task running here */
 	struct task *idle;    /* runs when nothing else can */
 	bool need_resched;    /* switch tasks before returning to user mode */
@@ -80,6 +78,9 @@ struct cpu {
 	bool online;
 	int ap_start; /* kernel/x86/smp.c: whether the AP or the boot CPU's give-up came first */
 };
+
+/* this_cpu() is one load of %gs:0: self stays the first field. */
+BUILD_BUG_ON(offsetof(struct cpu, self) != 0);
 
 extern struct cpu *cpus[MAX_CPUS];
 extern unsigned ncpus;

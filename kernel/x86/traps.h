@@ -7,12 +7,23 @@
 
 #include "kernel/lib/types.h"
 
-/* Pushed by entry.asm, then by the CPU; the order matters. */
+/*
+ * The stack image entry_64.asm's pushes build below the CPU's five words,
+ * lowest address first. The assembly takes every offset from
+ * kernel/x86/asm-offsets.c and checks its push order against this at
+ * assembly time: fields may not be reordered without reordering the pushes.
+ */
 struct trap_frame {
 	u64 r15, r14, r13, r12, r11, r10, r9, r8;
 	u64 rbp, rdi, rsi, rdx, rcx, rbx, rax;
 	u64 vector;
-	u64 error; /* the CPU's error code, or 0 */
+	/*
+	 * The CPU's error code, or 0. A system call's frame (VEC_SYSCALL_INSN,
+	 * VEC_SYSCALL_INT80) holds the call's number here instead, as Linux's
+	 * orig_ax: ptrace's orig_rax, and what a signal restarts
+	 * (kernel/syscall/syscall.h, SYSCALL_SETTLED).
+	 */
+	u64 error;
 	u64 rip, cs, rflags, rsp, ss;
 };
 

@@ -71,7 +71,7 @@ check_ops(void)
 	KT_CHECK_EQ(read_cr3(), __native_read_cr3());
 	write_cr3(read_cr3());
 	flush_tlb_one((u64)&pte);
-	flush_tlb_all();
+	flush_tlb_user();
 	flush_tlb_all_global();
 	KT_CHECK_EQ(pte_val(pte), 0x123456000ul | PTE_PRESENT | PTE_NX); /* still mapped */
 
