@@ -45,6 +45,7 @@
 #include "kernel/knobs.h"
 #include "kernel/panic.h"
 #include "kernel/sched/sched.h"
+#include "locking/lockdebug.h"
 
 #define RWSEM_POLICY_KNOB_NAME(id, name) name,
 KNOB_ENUM(rwsem_spin, "rwsem_spin", RWSEM_SPIN_OFF, true,
@@ -128,6 +129,7 @@ down_read(struct rwsem *s)
 {
 	u64 waited = 0;
 
+	might_sleep(s->name);
 	if (bits_layout(s)) {
 		long c = __atomic_add_fetch(&s->count, RWSEM_READER_BIAS, __ATOMIC_ACQUIRE);
 		if (unlikely(c & RWSEM_READ_FAILED_MASK))
@@ -175,6 +177,7 @@ down_write(struct rwsem *s)
 {
 	u64 waited = 0;
 
+	might_sleep(s->name);
 	if (bits_layout(s)) {
 		long c = 0;
 		if (unlikely(!rwsem_cmpxchg(s, &c, RWSEM_WRITER_LOCKED)))

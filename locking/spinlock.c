@@ -123,21 +123,28 @@ still_held(const struct held_spinlock *e)
 	return probe_read_u64(e->lock, &words) == 0 && (u32)(words >> 32) == e->ticket;
 }
 
+/*
+ * Keeps this CPU's spinlocks_recorded (percpu.h) true while lockdebug has
+ * records here, so that exit_to_user's one test of exit_work sends a return
+ * to user mode that holds a spinlock to lockdebug_user_return.
+ */
+static void
+note_depth(const struct held_spinlocks *h)
+{
+	WRITE_ONCE(this_cpu()->spinlocks_recorded, h->depth != 0 && READ_ONCE(lock_knobs.debug));
+}
+
 /* Pushes a record on this CPU's stack; one that finds it full of live ones is lost. */
 static void
 push(const struct held_spinlock *e)
 {
 	struct held_spinlocks *h = &held[cpu_id()];
 
-	if (h->depth == HELD_MAX) {
-		u32 live = 0;
-		for (u32 i = 0; i < HELD_MAX; i++)
-			if (still_held(&h->e[i]))
-				h->e[live++] = h->e[i];
-		h->depth = live;
-	}
+	if (h->depth == HELD_MAX)
+		spin_held_forget_stale();
 	if (h->depth < HELD_MAX)
 		h->e[h->depth++] = *e;
+	note_depth(h);
 }
 
 /* Removes one of this CPU's records, keeping the others in order. */
@@ -149,6 +156,38 @@ drop(struct held_spinlock *e)
 	h->depth--;
 	for (u32 i = (u32)(e - h->e); i < h->depth; i++)
 		h->e[i] = h->e[i + 1];
+	note_depth(h);
+}
+
+u32
+spin_held_here(const struct spinlock *except, const struct spinlock **innermost, u64 *pc)
+{
+	struct held_spinlocks *h = &held[cpu_id()];
+	u32 n = 0;
+
+	for (u32 i = h->depth; i-- > 0;) {
+		const struct held_spinlock *e = &h->e[i];
+		if (e->lock == except || !still_held(e))
+			continue;
+		if (n++ == 0) {
+			*innermost = e->lock;
+			*pc = e->pc;
+		}
+	}
+	return n;
+}
+
+void
+spin_held_forget_stale(void)
+{
+	struct held_spinlocks *h = &held[cpu_id()];
+	u32 live = 0;
+
+	for (u32 i = 0; i < h->depth; i++)
+		if (still_held(&h->e[i]))
+			h->e[live++] = h->e[i];
+	h->depth = live;
+	note_depth(h);
 }
 
 /* ---- lockdebug's reports ---------------------------------------------------------------- */

@@ -101,6 +101,15 @@ __callee_saves_all void spin_unlock_tracked(struct spinlock *l);
  */
 bool spin_lock_holder(const struct spinlock *l, u32 *cpu, u64 *pc);
 
+/*
+ * For lockdebug's context checks (lockdebug.h), interrupts off: how many
+ * spinlocks this CPU holds by its records, not counting except (may be
+ * NULL); *innermost and *pc: the last taken of them and where.
+ */
+u32 spin_held_here(const struct spinlock *except, const struct spinlock **innermost, u64 *pc);
+/* Drops this CPU's records of locks released while the knobs were off. Interrupts off. */
+void spin_held_forget_stale(void);
+
 #ifdef HOSTED
 static inline bool
 spin_instrumented(void)
