@@ -13,6 +13,7 @@
 #define REWIND_LOCKDEBUG_H
 
 #include "kernel/lib/types.h"
+#include "kernel/panic.h"
 #include "locking/lockstat.h"
 
 struct spinlock;
@@ -39,20 +40,42 @@ void lockdebug_user_return(u64 rip, u64 vector);
 /* kernel_main: interrupts are on; from now on a sleep with them off is a bug. */
 void lockdebug_irqs_on_at_boot(void);
 
+#ifdef HOSTED
+static inline bool
+lockdebug_on(void)
+{
+	return false;
+}
+#else
+static inline bool
+lockdebug_on(void)
+{
+	return unlikely(READ_ONCE(lock_knobs.debug) != 0);
+}
+#endif
+
+/*
+ * A documented invariant of the lock named lock_name, checked under
+ * lockdebug where its comment says it holds (fs/mount.c, the rwsem count
+ * layouts): a panic naming the lock, the condition and the place.
+ */
+#define LOCKDEBUG_ASSERT(cond, lock_name)                                                          \
+	do {                                                                                       \
+		if (lockdebug_on() && !(cond))                                                     \
+			panic("lockdebug: %s: invariant '%s' broken at %s:%d", (lock_name), #cond, \
+			      __FILE__, __LINE__);                                                 \
+	} while (0)
+
 /*
  * Linux's might_sleep(): at the entry of everything that may sleep (the
  * sleeping locks, the wait and sleep primitives), so that a caller in the
  * wrong context is caught even when this call does not happen to sleep.
  * what names the lock or primitive; the report names the caller.
  */
-#ifdef HOSTED
-#define might_sleep(what) ((void)(what))
-#else
 #define might_sleep(what)                                                                \
 	do {                                                                             \
-		if (unlikely(READ_ONCE(lock_knobs.debug) != 0))                          \
+		if (lockdebug_on())                                                      \
 			lockdebug_might_sleep((what), (u64)__builtin_return_address(0)); \
 	} while (0)
-#endif
 
 #endif

@@ -227,12 +227,16 @@ up_write(struct rwsem *s)
 	if (bits_layout(s)) {
 		__atomic_store_n(&s->owner, 0, __ATOMIC_RELAXED);
 		long old = __atomic_fetch_add(&s->count, -RWSEM_WRITER_LOCKED, __ATOMIC_RELEASE);
+		LOCKDEBUG_ASSERT(old & RWSEM_WRITER_LOCKED, s->name);
 		if (unlikely(old & RWSEM_FLAG_WAITERS))
 			rwsem_bits_wake(s);
 		return;
 	}
 	WRITE_ONCE(s->owner, 0);
-	xadd_wake_if_idle(s, xadd(&s->count, -RWSEM_ACTIVE_WRITE_BIAS) - RWSEM_ACTIVE_WRITE_BIAS);
+	long old = xadd(&s->count, -RWSEM_ACTIVE_WRITE_BIAS);
+	/* The writer's WAITING_BIAS and its active 1 were in (rwsem_xadd.c's layout). */
+	LOCKDEBUG_ASSERT(old < 0 && (old & RWSEM_ACTIVE_MASK) != 0, s->name);
+	xadd_wake_if_idle(s, old - RWSEM_ACTIVE_WRITE_BIAS);
 }
 
 void

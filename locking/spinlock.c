@@ -30,6 +30,9 @@
  *    two looks, and such a gap (over SPIN_GAP_MS) is left out, or every
  *    waiter of the stall would warn of a hold that never was.
  * A lock taken before lockdebug went on has no record and is not checked.
+ * The records also serve lockdebug's context checks (lockdebug.c): no
+ * spinlock held where a task may sleep, in schedule() but its runqueue
+ * lock, or on the way back to user mode.
  */
 #include "locking/spinlock.h"
 #include "kernel/backtrace.h"
@@ -49,7 +52,8 @@
 
 KNOB_BOOL_AT(lockdebug, lock_knobs.debug, "lockdebug", 0, false,
 	     "check spinlocks: record holder CPU and place, catch recursion and bad "
-	     "releases, warn about a lock held for over a second");
+	     "releases, a spinlock held where a task may sleep, schedules or returns to "
+	     "user mode, warn about a lock held for over a second");
 
 struct held_spinlock {
 	struct spinlock *lock;
@@ -175,6 +179,18 @@ spin_held_here(const struct spinlock *except, const struct spinlock **innermost,
 		}
 	}
 	return n;
+}
+
+bool
+spin_not_mine(const struct spinlock *l)
+{
+	u64 flags = local_irq_save();
+	bool mine = find_mine(l) != NULL;
+	u32 cpu;
+	u64 pc;
+
+	local_irq_restore(flags);
+	return !mine && (!spin_is_locked((struct spinlock *)l) || spin_lock_holder(l, &cpu, &pc));
 }
 
 void

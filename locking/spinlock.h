@@ -116,7 +116,21 @@ spin_instrumented(void)
 {
 	return false;
 }
+
+static inline bool
+spin_not_mine(const struct spinlock *l)
+{
+	(void)l;
+	return false;
+}
 #else
+/*
+ * lockdebug's lockdep_assert_held: whether l is surely not held by this
+ * CPU - free, or recorded as another CPU's. A holding lockdebug did not
+ * record (taken before it went on) gives false.
+ */
+bool spin_not_mine(const struct spinlock *l);
+
 static inline bool
 spin_instrumented(void)
 {
