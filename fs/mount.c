@@ -43,6 +43,7 @@
 #include "kernel/syscall/syscall.h"
 #include "kernel/lib/string.h"
 #include "kernel/lib/vsprintf.h"
+#include "locking/lockdebug.h"
 #include "mm/kmalloc.h"
 
 struct mount {
@@ -66,6 +67,21 @@ static u32 next_mnt_id = 1;
 	(MS_RDONLY | MS_SYNCHRONOUS | MS_DIRSYNC | MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_NOATIME | \
 	 MS_NODIRATIME | MS_RELATIME)
 #define MS_ATIME (MS_NOATIME | MS_RELATIME | MS_STRICTATIME)
+
+/*
+ * The invariants above for m, attached, as graft leaves it and detach
+ * finds it (mount_lock held): its mountpoint counts it alone, and its
+ * parent is an attached mount of the instance the mountpoint is on.
+ */
+static void
+assert_attached(const struct mount *m)
+{
+	LOCKDEBUG_ASSERT(!spin_not_mine(&mount_lock), "mount");
+	LOCKDEBUG_ASSERT(m->mountpoint && m->mountpoint->mounted == 1, "mount");
+	LOCKDEBUG_ASSERT(m->parent && m->parent->sb == m->mountpoint->inode->sb &&
+				 READ_ONCE(m->parent->sb->mnt_id) != 0,
+			 "mount");
+}
 
 /* ---- the walk's side ------------------------------------------------------- */
 
@@ -287,6 +303,7 @@ graft(struct dentry *mountpoint, struct fs_type *type, const char *source, u32 f
 	sb->mnt_id = next_mnt_id++;
 	list_add_tail(&m->link, &mounts);
 	mountpoint->mounted++;
+	assert_attached(m);
 	spin_unlock(&mount_lock);
 	mutex_unlock(&mountpoint->inode->lock);
 	return 0;
@@ -405,6 +422,7 @@ has_children(struct mount *m)
 static void
 detach(struct mount *m, struct list_head *gone)
 {
+	assert_attached(m);
 	m->mountpoint->mounted--;
 	list_del(&m->link);
 	list_add_tail(&m->link, gone);

@@ -8,11 +8,14 @@
 #include "kernel/knobs.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "kernel/sched/sched.h"
+#include "locking/mutex.h"
 #include "locking/spinlock.h"
 
 KNOB_ENUM(crashtest, "crashtest", 0, false,
 	  "after boot, crash on purpose to exercise the fault report", "none", "panic", "null",
-	  "nx", "ud2", "stack-overflow", "spin-recursion", "spin-bad-release");
+	  "nx", "ud2", "stack-overflow", "spin-recursion", "spin-bad-release", "sleep-in-atomic",
+	  "schedule-in-atomic");
 
 enum {
 	CRASH_NONE,
@@ -22,7 +25,9 @@ enum {
 	CRASH_UD2,
 	CRASH_STACK_OVERFLOW,
 	CRASH_SPIN_RECURSION,
-	CRASH_SPIN_BAD_RELEASE
+	CRASH_SPIN_BAD_RELEASE,
+	CRASH_SLEEP_IN_ATOMIC,
+	CRASH_SCHEDULE_IN_ATOMIC
 };
 
 static __attribute__((noinline)) u64
@@ -47,7 +52,7 @@ crash_recurse(u64 depth)
 
 static const u8 not_code[16] = { 0xc3 }; /* rodata: mapped NX */
 
-/* The spinlock crashes are lockdebug's to catch: they switch it on themselves. */
+/* The spinlock and atomic-context crashes are lockdebug's to catch: they switch it on themselves. */
 static struct spinlock crash_lock = SPINLOCK_INIT("crashtest");
 
 static __attribute__((noinline)) void
@@ -60,6 +65,26 @@ crash_spin_recursion(void)
 static __attribute__((noinline)) void
 crash_spin_bad_release(void)
 {
+	spin_unlock(&crash_lock);
+}
+
+/* A sleeping lock under a spinlock: might_sleep's report, even though the mutex is free. */
+static __attribute__((noinline)) void
+crash_sleep_in_atomic(void)
+{
+	static struct mutex m = MUTEX_INIT(m, "crashtest_mutex");
+
+	spin_lock(&crash_lock);
+	mutex_lock(&m);
+	mutex_unlock(&m);
+	spin_unlock(&crash_lock);
+}
+
+static __attribute__((noinline)) void
+crash_schedule_in_atomic(void)
+{
+	spin_lock(&crash_lock);
+	schedule();
 	spin_unlock(&crash_lock);
 }
 
@@ -93,6 +118,14 @@ crashtest_run(void)
 	case CRASH_SPIN_BAD_RELEASE:
 		WRITE_ONCE(lock_knobs.debug, 1);
 		crash_spin_bad_release();
+		break;
+	case CRASH_SLEEP_IN_ATOMIC:
+		WRITE_ONCE(lock_knobs.debug, 1);
+		crash_sleep_in_atomic();
+		break;
+	case CRASH_SCHEDULE_IN_ATOMIC:
+		WRITE_ONCE(lock_knobs.debug, 1);
+		crash_schedule_in_atomic();
 		break;
 	}
 	panic("crashtest: survived '%s'", crashtest_names[what]);

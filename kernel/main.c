@@ -35,6 +35,7 @@
 #include "kernel/vdso/vvar.h"
 #include "kernel/x86/x86.h"
 #include "kernel/x86/ground.h"
+#include "locking/lockdebug.h"
 #include "drivers/acpi.h"
 #include "drivers/acpi_pm.h"
 #include "drivers/fbcon.h"
@@ -184,6 +185,7 @@ kernel_main(u32 magic, u64 info_phys, u64 entry_tsc)
 	timekeeping_init();
 	lapic_timer_start();
 	local_irq_enable();
+	lockdebug_irqs_on_at_boot();
 	smp_boot();
 	profile_init(); /* after the APs: a buffer for each */
 	vdso_init();

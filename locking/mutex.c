@@ -26,6 +26,7 @@
 #include "locking/mutex.h"
 #include "kernel/panic.h"
 #include "kernel/sched/sched.h"
+#include "locking/lockdebug.h"
 
 struct mutex_waiter {
 	struct list_head link;
@@ -86,6 +87,7 @@ mutex_lock(struct mutex *m)
 {
 	u64 waited = 0;
 
+	might_sleep(m->name);
 	BUG_ON(READ_ONCE(m->owner) == current());
 	if (unlikely(__atomic_sub_fetch(&m->count, 1, __ATOMIC_ACQUIRE) < 0))
 		waited = mutex_lock_slowpath(m);

@@ -45,6 +45,7 @@
 #include "kernel/knobs.h"
 #include "kernel/panic.h"
 #include "kernel/sched/sched.h"
+#include "locking/lockdebug.h"
 
 #define RWSEM_POLICY_KNOB_NAME(id, name) name,
 KNOB_ENUM(rwsem_spin, "rwsem_spin", RWSEM_SPIN_OFF, true,
@@ -128,6 +129,7 @@ down_read(struct rwsem *s)
 {
 	u64 waited = 0;
 
+	might_sleep(s->name);
 	if (bits_layout(s)) {
 		long c = __atomic_add_fetch(&s->count, RWSEM_READER_BIAS, __ATOMIC_ACQUIRE);
 		if (unlikely(c & RWSEM_READ_FAILED_MASK))
@@ -175,6 +177,7 @@ down_write(struct rwsem *s)
 {
 	u64 waited = 0;
 
+	might_sleep(s->name);
 	if (bits_layout(s)) {
 		long c = 0;
 		if (unlikely(!rwsem_cmpxchg(s, &c, RWSEM_WRITER_LOCKED)))
@@ -224,12 +227,16 @@ up_write(struct rwsem *s)
 	if (bits_layout(s)) {
 		__atomic_store_n(&s->owner, 0, __ATOMIC_RELAXED);
 		long old = __atomic_fetch_add(&s->count, -RWSEM_WRITER_LOCKED, __ATOMIC_RELEASE);
+		LOCKDEBUG_ASSERT(old & RWSEM_WRITER_LOCKED, s->name);
 		if (unlikely(old & RWSEM_FLAG_WAITERS))
 			rwsem_bits_wake(s);
 		return;
 	}
 	WRITE_ONCE(s->owner, 0);
-	xadd_wake_if_idle(s, xadd(&s->count, -RWSEM_ACTIVE_WRITE_BIAS) - RWSEM_ACTIVE_WRITE_BIAS);
+	long old = xadd(&s->count, -RWSEM_ACTIVE_WRITE_BIAS);
+	/* The writer's WAITING_BIAS and its active 1 were in (rwsem_xadd.c's layout). */
+	LOCKDEBUG_ASSERT(old < 0 && (old & RWSEM_ACTIVE_MASK) != 0, s->name);
+	xadd_wake_if_idle(s, old - RWSEM_ACTIVE_WRITE_BIAS);
 }
 
 void

@@ -49,6 +49,7 @@
 #include "locking/rwsem_internal.h"
 #include "kernel/panic.h"
 #include "kernel/sched/sched.h"
+#include "locking/lockdebug.h"
 #include "kernel/time/tsc.h"
 
 #define BITS_POLICY RWSEM_SPIN_HANDOFF /* the policy these figures count under */
@@ -111,6 +112,10 @@ bits_mark_wake(struct rwsem *s, enum rwsem_wake_type type, struct list_head *wak
 	long adjustment = 0, woken = 0;
 	struct list_head *pos, *next;
 
+	/* Invariants: FLAG_WAITERS is set while anyone is queued; the low bits hold no stray flag. */
+	LOCKDEBUG_ASSERT((READ_ONCE(s->count) & (RWSEM_READER_BIAS - 1) &
+			  ~(RWSEM_WRITER_LOCKED | RWSEM_FLAG_HANDOFF)) == RWSEM_FLAG_WAITERS,
+			 s->name);
 	if (w->type == RWSEM_WAITING_FOR_WRITE) {
 		if (type == WAKE_ANY)
 			wake_up_task(w->task);

@@ -78,6 +78,7 @@
 #include "locking/rwsem_internal.h"
 #include "kernel/panic.h"
 #include "kernel/sched/sched.h"
+#include "locking/lockdebug.h"
 
 /* The wake routine; wait lock held, list not empty. */
 static void
@@ -88,6 +89,8 @@ do_wake(struct rwsem *s, enum rwsem_wake_type type, int p)
 	bool queue_emptied = true;
 	struct list_head *pos;
 
+	/* Invariants: the queue's WAITING_BIAS is in while anyone is queued. */
+	LOCKDEBUG_ASSERT(READ_ONCE(s->count) < 0, s->name);
 	if (w->type == RWSEM_WAITING_FOR_WRITE) {
 		if (type == WAKE_ANY)
 			wake_up_task(w->task); /* it stays queued and retries: no grant */

@@ -30,6 +30,9 @@
  *    two looks, and such a gap (over SPIN_GAP_MS) is left out, or every
  *    waiter of the stall would warn of a hold that never was.
  * A lock taken before lockdebug went on has no record and is not checked.
+ * The records also serve lockdebug's context checks (lockdebug.c): no
+ * spinlock held where a task may sleep, in schedule() but its runqueue
+ * lock, or on the way back to user mode.
  */
 #include "locking/spinlock.h"
 #include "kernel/backtrace.h"
@@ -49,7 +52,8 @@
 
 KNOB_BOOL_AT(lockdebug, lock_knobs.debug, "lockdebug", 0, false,
 	     "check spinlocks: record holder CPU and place, catch recursion and bad "
-	     "releases, warn about a lock waited for over " __stringify(SPIN_WARN_SECONDS) " s");
+	     "releases, a spinlock held where a task may sleep, schedules or returns to "
+	     "user mode, warn about a lock waited for over " __stringify(SPIN_WARN_SECONDS) " s");
 
 struct held_spinlock {
 	struct spinlock *lock;
@@ -123,21 +127,28 @@ still_held(const struct held_spinlock *e)
 	return probe_read_u64(e->lock, &words) == 0 && (u32)(words >> 32) == e->ticket;
 }
 
+/*
+ * Keeps this CPU's spinlocks_recorded (percpu.h) true while lockdebug has
+ * records here, so that exit_to_user's one test of exit_work sends a return
+ * to user mode that holds a spinlock to lockdebug_user_return.
+ */
+static void
+note_depth(const struct held_spinlocks *h)
+{
+	WRITE_ONCE(this_cpu()->spinlocks_recorded, h->depth != 0 && READ_ONCE(lock_knobs.debug));
+}
+
 /* Pushes a record on this CPU's stack; one that finds it full of live ones is lost. */
 static void
 push(const struct held_spinlock *e)
 {
 	struct held_spinlocks *h = &held[cpu_id()];
 
-	if (h->depth == HELD_MAX) {
-		u32 live = 0;
-		for (u32 i = 0; i < HELD_MAX; i++)
-			if (still_held(&h->e[i]))
-				h->e[live++] = h->e[i];
-		h->depth = live;
-	}
+	if (h->depth == HELD_MAX)
+		spin_held_forget_stale();
 	if (h->depth < HELD_MAX)
 		h->e[h->depth++] = *e;
+	note_depth(h);
 }
 
 /* Removes one of this CPU's records, keeping the others in order. */
@@ -149,6 +160,50 @@ drop(struct held_spinlock *e)
 	h->depth--;
 	for (u32 i = (u32)(e - h->e); i < h->depth; i++)
 		h->e[i] = h->e[i + 1];
+	note_depth(h);
+}
+
+u32
+spin_held_here(const struct spinlock *except, const struct spinlock **innermost, u64 *pc)
+{
+	struct held_spinlocks *h = &held[cpu_id()];
+	u32 n = 0;
+
+	for (u32 i = h->depth; i-- > 0;) {
+		const struct held_spinlock *e = &h->e[i];
+		if (e->lock == except || !still_held(e))
+			continue;
+		if (n++ == 0) {
+			*innermost = e->lock;
+			*pc = e->pc;
+		}
+	}
+	return n;
+}
+
+bool
+spin_not_mine(const struct spinlock *l)
+{
+	u64 flags = local_irq_save();
+	bool mine = find_mine(l) != NULL;
+	u32 cpu;
+	u64 pc;
+
+	local_irq_restore(flags);
+	return !mine && (!spin_is_locked((struct spinlock *)l) || spin_lock_holder(l, &cpu, &pc));
+}
+
+void
+spin_held_forget_stale(void)
+{
+	struct held_spinlocks *h = &held[cpu_id()];
+	u32 live = 0;
+
+	for (u32 i = 0; i < h->depth; i++)
+		if (still_held(&h->e[i]))
+			h->e[live++] = h->e[i];
+	h->depth = live;
+	note_depth(h);
 }
 
 /* ---- lockdebug's reports ---------------------------------------------------------------- */

@@ -101,13 +101,36 @@ __callee_saves_all void spin_unlock_tracked(struct spinlock *l);
  */
 bool spin_lock_holder(const struct spinlock *l, u32 *cpu, u64 *pc);
 
+/*
+ * For lockdebug's context checks (lockdebug.h), interrupts off: how many
+ * spinlocks this CPU holds by its records, not counting except (may be
+ * NULL); *innermost and *pc: the last taken of them and where.
+ */
+u32 spin_held_here(const struct spinlock *except, const struct spinlock **innermost, u64 *pc);
+/* Drops this CPU's records of locks released while the knobs were off. Interrupts off. */
+void spin_held_forget_stale(void);
+
 #ifdef HOSTED
 static inline bool
 spin_instrumented(void)
 {
 	return false;
 }
+
+static inline bool
+spin_not_mine(const struct spinlock *l)
+{
+	(void)l;
+	return false;
+}
 #else
+/*
+ * lockdebug's lockdep_assert_held: whether l is surely not held by this
+ * CPU - free, or recorded as another CPU's. A holding lockdebug did not
+ * record (taken before it went on) gives false.
+ */
+bool spin_not_mine(const struct spinlock *l);
+
 static inline bool
 spin_instrumented(void)
 {

@@ -43,6 +43,7 @@
 #include "kernel/time/tsc.h"
 #include "kernel/lib/vsprintf.h"
 #include "kernel/x86/x86.h"
+#include "locking/lockdebug.h"
 #include "mm/kmalloc.h"
 #include "mm/uaccess.h"
 #include "mm/oom_kill.h"
@@ -290,6 +291,8 @@ schedule(void)
 	u64 flags = spin_lock_irqsave(&rq->lock);
 	struct task *prev = c->current;
 
+	if (unlikely(READ_ONCE(lock_knobs.debug)))
+		lockdebug_schedule(&rq->lock, flags, (u64)__builtin_return_address(0));
 	WRITE_ONCE(c->need_resched, false);
 	if (prev != c->idle && prev->state == TASK_RUNNABLE) {
 		if (prev->cpus_allowed & (1ul << c->id))
@@ -418,6 +421,7 @@ sched_nr_switches(void)
 u64
 schedule_timeout_ns(u64 ns)
 {
+	might_sleep("schedule_timeout_ns");
 	struct task *t = current();
 	struct runqueue *rq = rq_of(this_cpu()->id);
 	u64 deadline = rdtsc() + tsc_ns_to_cycles(MIN(ns, 1ul << 62));

@@ -5,6 +5,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
 #include "kernel/process/task.h"
+#include "locking/lockdebug.h"
 
 void
 wait_queue_init(struct wait_queue *q)
@@ -16,6 +17,7 @@ wait_queue_init(struct wait_queue *q)
 void
 prepare_to_wait(struct wait_queue *q, struct wait_entry *e)
 {
+	might_sleep("prepare_to_wait");
 	u64 flags = spin_lock_irqsave(&q->lock);
 
 	e->task = current();

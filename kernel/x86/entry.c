@@ -33,6 +33,7 @@
 #include "kernel/x86/percpu.h"
 #include "kernel/x86/traps.h"
 #include "kernel/x86/x86.h"
+#include "locking/lockdebug.h"
 #include "mm/layout.h"
 
 #define RFLAGS_RF (1ul << 16)
@@ -115,11 +116,16 @@ sysret_allowed(const struct trap_frame *f)
 	       f->ss == USER_DS && !(f->rflags & (RFLAGS_TF | RFLAGS_RF));
 }
 
-/* Whether anything is left to do before user mode; interrupts off. */
+/*
+ * Whether anything is left to do before user mode; interrupts off.
+ * exit_work is need_resched and, under lockdebug, whether this CPU holds
+ * a spinlock (percpu.h), in one test: lockdebug's check costs the fast
+ * return nothing.
+ */
 static inline bool
 work_before_user(const struct trap_frame *f)
 {
-	return READ_ONCE(this_cpu()->need_resched) || !is_canonical_address(f->rip) ||
+	return READ_ONCE(this_cpu()->exit_work) || !is_canonical_address(f->rip) ||
 	       signal_work_on_return(f);
 }
 
@@ -128,6 +134,8 @@ static __attribute__((noinline)) void
 do_work_before_user(struct trap_frame *f)
 {
 	do {
+		if (READ_ONCE(this_cpu()->spinlocks_recorded))
+			lockdebug_user_return(f->rip, f->vector);
 		local_irq_enable();
 		reschedule_and_deliver(f);
 		leave_only_at_canonical_rip(f);

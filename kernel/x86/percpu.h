@@ -59,7 +59,13 @@ struct cpu {
 	u64 kernel_rsp;	      /* top of the running task's kernel stack */
 	struct task *current; /* the task running here */
 	struct task *idle;    /* runs when nothing else can */
-	bool need_resched;    /* switch tasks before returning to user mode */
+	union {
+		struct {
+			bool need_resched;	 /* switch tasks before returning to user mode */
+			bool spinlocks_recorded; /* lockdebug holds records of spinlocks here */
+		};
+		u16 exit_work; /* either: exit_to_user's one test (entry.c) */
+	};
 	struct mm *active_mm; /* the address space loaded in CR3 (NULL: the kernel's) */
 	u32 id;		      /* 0 .. ncpus-1, 0 = boot CPU */
 	u32 apic_id;

@@ -16,6 +16,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/lib/string.h"
 #include "kernel/time/tsc.h"
+#include "locking/lockdebug.h"
 #include "locking/mutex.h"
 #include "locking/rwsem.h"
 #include "locking/spinlock.h"
@@ -232,6 +233,86 @@ KTEST(lockdebug_records_holder_cpu_and_place)
 	const char *where = ksym_lookup(pc, &off, NULL);
 	KT_CHECK(where && strcmp(where, "take_debug_lock") == 0);
 	KT_CHECK(!recorded_after);
+}
+
+/*
+ * The context checks (lockdebug.h) report through lockdebug_sleep_forbidden,
+ * which says what it would panic about; the panics themselves are
+ * crashtests (kernel/crashtest.c): they end the boot.
+ */
+static bool
+reason_names(const char *why, const char *lock, const char *place)
+{
+	return strstr(why, lock) && strstr(why, place);
+}
+
+KTEST(lockdebug_forbids_sleep_under_a_spinlock)
+{
+	static struct spinlock other = SPINLOCK_INIT("ktest_other");
+	int was = READ_ONCE(lock_knobs.debug);
+	char held[LOCKDEBUG_WHY] = "", besides[LOCKDEBUG_WHY] = "", alone[LOCKDEBUG_WHY] = "";
+
+	WRITE_ONCE(lock_knobs.debug, 1);
+	bool before = lockdebug_sleep_forbidden(NULL, held, sizeof(held));
+	take_debug_lock();
+	bool under = lockdebug_sleep_forbidden(NULL, held, sizeof(held));
+	spin_lock(&other);
+	/* schedule()'s form: its runqueue lock is allowed, any other is not */
+	bool under_two = lockdebug_sleep_forbidden(&debug_lock, besides, sizeof(besides));
+	spin_unlock(&other);
+	bool except_only = lockdebug_sleep_forbidden(&debug_lock, alone, sizeof(alone));
+	spin_unlock(&debug_lock);
+	bool after = lockdebug_sleep_forbidden(NULL, alone, sizeof(alone));
+	WRITE_ONCE(lock_knobs.debug, was);
+
+	KT_CHECK(!before);
+	KT_CHECK(under);
+	KT_CHECK(reason_names(held, "spinlock ktest_debug", "take_debug_lock+"));
+	KT_CHECK(under_two);
+	KT_CHECK(strstr(besides, "spinlock ktest_other") != NULL);
+	KT_CHECK(!except_only);
+	KT_CHECK(!after);
+}
+
+KTEST(lockdebug_forbids_sleep_with_interrupts_off)
+{
+	int was = READ_ONCE(lock_knobs.debug);
+	char why[LOCKDEBUG_WHY] = "";
+
+	WRITE_ONCE(lock_knobs.debug, 1);
+	u64 flags = local_irq_save();
+	bool off = lockdebug_sleep_forbidden(NULL, why, sizeof(why));
+	local_irq_restore(flags);
+	bool on = lockdebug_sleep_forbidden(NULL, why + 64, sizeof(why) - 64);
+	WRITE_ONCE(lock_knobs.debug, was);
+
+	KT_CHECK(off);
+	KT_CHECK(strcmp(why, "interrupts are off") == 0);
+	KT_CHECK(!on);
+}
+
+/*
+ * A return to user mode holding a spinlock is caught because the lock
+ * marks its CPU's exit_work, the one word exit_to_user tests before it
+ * leaves (kernel/x86/entry.c): that mark is what is checked here.
+ */
+KTEST(lockdebug_marks_a_held_spinlock_for_the_return_to_user)
+{
+	int was = READ_ONCE(lock_knobs.debug);
+	u64 flags = local_irq_save(); /* nothing else takes a lock on this CPU meanwhile */
+
+	WRITE_ONCE(lock_knobs.debug, 1);
+	take_debug_lock();
+	bool marked = READ_ONCE(this_cpu()->spinlocks_recorded);
+	u16 work = READ_ONCE(this_cpu()->exit_work);
+	spin_unlock(&debug_lock);
+	bool cleared = !READ_ONCE(this_cpu()->spinlocks_recorded);
+	WRITE_ONCE(lock_knobs.debug, was);
+	local_irq_restore(flags);
+
+	KT_CHECK(marked);
+	KT_CHECK(work != 0);
+	KT_CHECK(cleared);
 }
 
 /* ---- what the instrumentation costs ------------------------------------------------------ */
