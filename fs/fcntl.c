@@ -1,8 +1,8 @@
 /*
  * fcntl.c - duplicating descriptors (dup, dup2, dup3, F_DUPFD), their
  * close-on-exec bit, a file's status flags (F_GETFL/F_SETFL), record locks
- * (F_GETLK, F_SETLK, F_SETLKW: handed to locks.c), and ioctl's
- * generic requests before the file's own. Errors are Linux's: -EBADF for a
+ * (F_GETLK, F_SETLK, F_SETLKW and their F_OFD_ twins: handed to locks.c),
+ * and ioctl's generic requests before the file's own. Errors are Linux's: -EBADF for a
  * bad descriptor (also dup2's target out of range), -EINVAL for a bad
  * command, flag or F_DUPFD minimum. Not here: the table itself (fdtable.c).
  */
@@ -115,13 +115,15 @@ SYSCALL3(fcntl, int, fd, int, cmd, unsigned long, arg)
 	case F_GETLK:
 	case F_SETLK:
 	case F_SETLKW:
+	case F_OFD_GETLK:
+	case F_OFD_SETLK:
+	case F_OFD_SETLKW:
 		if (f->fmode & FMODE_PATH)
 			ret = -EBADF;
-		else if (cmd == F_GETLK)
-			ret = fcntl_getlk(f, (struct kernel_flock __user *)arg);
+		else if (cmd == F_GETLK || cmd == F_OFD_GETLK)
+			ret = fcntl_getlk(f, cmd, (struct kernel_flock __user *)arg);
 		else
-			ret = fcntl_setlk(fd, f, cmd == F_SETLKW,
-					  (struct kernel_flock __user *)arg);
+			ret = fcntl_setlk(fd, f, cmd, (struct kernel_flock __user *)arg);
 		break;
 	case F_GETPIPE_SZ:
 	case F_SETPIPE_SZ:

@@ -106,6 +106,7 @@ file_put(struct file *f)
 	if (__atomic_sub_fetch(&f->refcount, 1, __ATOMIC_ACQ_REL) != 0)
 		return;
 	eventpoll_release(f);
+	locks_remove_file(f); /* its OFD and flock locks: nothing else can reach it now */
 	if (f->ops->release)
 		f->ops->release(f);
 	file_free(f);

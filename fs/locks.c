@@ -1,39 +1,57 @@
 /*
- * locks.c - POSIX record locks: fcntl's F_GETLK, F_SETLK and F_SETLKW, as
- * Linux's fs/locks.c has them for POSIX (not OFD, not flock) locks.
+ * locks.c - file locks, as Linux's fs/locks.c has them: POSIX record locks
+ * (fcntl's F_GETLK, F_SETLK, F_SETLKW), open file description ("OFD")
+ * record locks (F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW) and flock(2).
  *
- * A lock covers bytes [start, end] of an inode (end LOCK_EOF: however far
- * the file grows), is shared (F_RDLCK) or exclusive (F_WRLCK), and belongs
- * to a process - its fd table, as Linux's fl_owner is current->files - so
- * that its threads share locks and a child of fork has none of them. Two
- * locks conflict when their owners differ, their ranges overlap and one of
- * them is exclusive. An owner's own locks never conflict: a new request
- * replaces whatever of its locks it overlaps (splitting one that reaches
- * past it on both sides) and merges with its own adjacent locks of the
- * same type, so that an owner's locks on an inode are always disjoint.
+ * Record locks cover bytes [start, end] of an inode (end LOCK_EOF: however
+ * far the file grows) and are shared (F_RDLCK) or exclusive (F_WRLCK). A
+ * POSIX lock belongs to a process - its fd table, as Linux's fl_owner is
+ * current->files - so that its threads share locks and a child of fork has
+ * none of them; an OFD lock belongs to the open file description (struct
+ * file), so that dup'd and inherited fds share it and two open()s of one
+ * file by one process are two owners. Both kinds live in one list and
+ * conflict with each other: two locks conflict when their owners differ,
+ * their ranges overlap and one of them is exclusive. An owner's own locks
+ * never conflict: a new request replaces whatever of its locks it overlaps
+ * (splitting one that reaches past it on both sides) and merges with its
+ * own adjacent locks of the same type, so that an owner's locks on an
+ * inode are always disjoint.
  *
- * Closing any descriptor of a file drops all of its process's locks on
- * that inode (POSIX's surprising rule, fdtable.c calls locks_remove_posix
- * on every close); exit closes everything, so locks go with their process.
- * A lock F_SETLKW obtains after another thread closed its fd is undone
- * (EBADF), or it would escape that rule.
+ * flock(2) locks are whole-file, shared (LOCK_SH) or exclusive (LOCK_EX),
+ * belong to the open file description, and live in a list of their own:
+ * they never meet record locks (Linux keeps them apart too). A description
+ * holds at most one; changing its type drops it before asking for the
+ * other, as Linux does, so a conversion that has to wait or fails has let
+ * go of the old lock.
  *
- * F_SETLKW sleeps interruptibly until nothing is in the way; every unlock
- * wakes every waiter, which looks again. Before sleeping it follows the
- * chain "the owner in my way waits for the owner in its way..." and fails
- * with EDEADLK if the chain comes back to itself (Linux's
- * posix_locks_deadlock, with the same depth limit); a waiter leaves that
- * chain as soon as the owner it waits for changes its locks, as Linux
- * takes it off the blocker's list when it wakes it.
+ * Closing any descriptor of a file drops all of its process's POSIX locks
+ * on that inode (POSIX's surprising rule, fdtable.c calls
+ * locks_remove_posix on every close); exit closes everything, so POSIX
+ * locks go with their process. A POSIX lock F_SETLKW obtains after another
+ * thread closed its fd is undone (EBADF), or it would escape that rule.
+ * OFD and flock locks go when the description's last reference does
+ * (file.c calls locks_remove_file from file_put).
  *
- * One mutex guards every inode's list and the waiters; it is taken with
- * nothing else held and takes nothing but kmalloc.
+ * A request that has to wait sleeps interruptibly until nothing is in the
+ * way; every unlock wakes every waiter, which looks again. Before sleeping,
+ * a POSIX request follows the chain "the owner in my way waits for the
+ * owner in its way..." and fails with EDEADLK if the chain comes back to
+ * itself (Linux's posix_locks_deadlock, with the same depth limit); a
+ * waiter leaves that chain as soon as the owner it waits for changes its
+ * locks, as Linux takes it off the blocker's list when it wakes it. OFD and
+ * flock waiters are not in the chain, as in Linux: a description is no
+ * task that could be found waiting.
+ *
+ * One mutex guards every inode's lists and the waiters. Nothing but
+ * kmalloc is taken under it, so it nests inside whatever a caller of
+ * file_put holds.
  */
 #include "fs/vfs.h"
 #include "uapi/errno.h"
 #include "kernel/process/task.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
+#include "kernel/syscall/syscall.h"
 #include "mm/kmalloc.h"
 
 #define LOCK_EOF	INT64_MAX
@@ -41,32 +59,32 @@
 
 /* An inode's locks, made at its first lock and freed when the last goes (Linux's i_flctx). */
 struct file_lock_context {
-	struct list_head locks;
+	struct list_head records; /* POSIX and OFD locks: one space of byte ranges */
+	struct list_head flocks;  /* flock(2) locks, whole-file: a space of their own */
 };
 
+/*
+ * A lock's owner is an address: a process's struct files for a POSIX lock,
+ * a struct file for an OFD or flock lock. Distinct live objects, so one
+ * address never names two owners; each owner's locks go before it is freed.
+ */
 struct file_lock {
-	struct list_head link; /* in inode->flctx->locks */
-	struct files *owner;
-	int pid; /* the owner's tgid, for F_GETLK */
+	struct list_head link; /* in one of inode->flctx's lists */
+	const void *owner;
+	int pid; /* F_GETLK's l_pid: a POSIX owner's tgid, -1 for an OFD lock (Linux's) */
 	short type;
 	s64 start, end;
 };
 
-/* An owner asleep in F_SETLKW, and whose lock it waits for. */
+/* A POSIX owner asleep in F_SETLKW, and whose lock it waits for. */
 struct lock_waiter {
 	struct list_head link;
-	struct files *owner, *blocker;
+	const void *owner, *blocker;
 };
 
 static struct mutex locks_mutex = MUTEX_INIT(locks_mutex, "file_locks");
 static struct list_head waiters = LIST_HEAD_INIT(waiters);
 static struct wait_queue lock_wait = WAIT_QUEUE_INIT(lock_wait);
-
-static struct files *
-current_owner(void)
-{
-	return current()->files;
-}
 
 static bool
 overlap(const struct file_lock *a, s64 start, s64 end)
@@ -74,15 +92,13 @@ overlap(const struct file_lock *a, s64 start, s64 end)
 	return a->start <= end && start <= a->end;
 }
 
-/* A lock of another owner in the way of [start, end] of type, or NULL (locks_mutex held). */
+/* A lock of another owner on list head in the way of [start, end] of type, or NULL. */
 static struct file_lock *
-find_conflict(struct inode *inode, struct files *owner, short type, s64 start, s64 end)
+find_conflict(struct list_head *head, const void *owner, short type, s64 start, s64 end)
 {
 	struct list_head *pos;
 
-	if (!inode->flctx)
-		return NULL;
-	list_for_each(pos, &inode->flctx->locks) {
+	list_for_each(pos, head) {
 		struct file_lock *l = list_entry(pos, struct file_lock, link);
 		if (l->owner != owner && overlap(l, start, end) &&
 		    (l->type == F_WRLCK || type == F_WRLCK))
@@ -91,12 +107,38 @@ find_conflict(struct inode *inode, struct files *owner, short type, s64 start, s
 	return NULL;
 }
 
+/* inode's context, made if it has none: NULL when out of memory (locks_mutex held). */
+static struct file_lock_context *
+ctx_get(struct inode *inode)
+{
+	struct file_lock_context *ctx = inode->flctx;
+
+	if (!ctx && (ctx = kmalloc(sizeof(*ctx)))) {
+		list_init(&ctx->records);
+		list_init(&ctx->flocks);
+		WRITE_ONCE(inode->flctx, ctx);
+	}
+	return ctx;
+}
+
+/* The inode's last lock is gone: so goes its context (locks_mutex held). */
+static void
+ctx_put_if_empty(struct inode *inode)
+{
+	struct file_lock_context *ctx = inode->flctx;
+
+	if (ctx && list_empty(&ctx->records) && list_empty(&ctx->flocks)) {
+		kfree(ctx);
+		WRITE_ONCE(inode->flctx, NULL);
+	}
+}
+
 /* Whether owner waiting for blocker would close a cycle of waiters (locks_mutex held). */
 static bool
-would_deadlock(struct files *owner, struct files *blocker)
+would_deadlock(const void *owner, const void *blocker)
 {
 	for (int i = 0; i < MAX_DEADLK_LOOP; i++) {
-		struct files *next = NULL;
+		const void *next = NULL;
 		struct list_head *pos;
 		list_for_each(pos, &waiters) {
 			struct lock_waiter *w = list_entry(pos, struct lock_waiter, link);
@@ -121,7 +163,7 @@ would_deadlock(struct files *owner, struct files *blocker)
  * The caller wakes the waiters once the mutex is dropped.
  */
 static void
-forget_waiters_of(struct files *owner)
+forget_waiters_of(const void *owner)
 {
 	struct list_head *pos, *next;
 
@@ -132,20 +174,69 @@ forget_waiters_of(struct files *owner)
 	}
 }
 
-static void ctx_put_if_empty(struct inode *inode);
+/* Drops every lock of owner on list head: whether there was one (locks_mutex held). */
+static bool
+remove_owned(struct list_head *head, const void *owner)
+{
+	struct list_head *pos, *next;
+	bool removed = false;
+
+	for (pos = head->next; pos != head; pos = next) {
+		next = pos->next;
+		struct file_lock *l = list_entry(pos, struct file_lock, link);
+		if (l->owner == owner) {
+			list_del(&l->link);
+			kfree(l);
+			removed = true;
+		}
+	}
+	return removed;
+}
+
+/*
+ * Sleeps once on lock_wait, dropping locks_mutex meanwhile: the caller
+ * looks again when it returns. Queued before the unlock, so no wake-up
+ * between the look and the sleep is lost.
+ */
+static void
+wait_for_unlock(void)
+{
+	WAIT_ENTRY(we);
+
+	prepare_to_wait(&lock_wait, &we);
+	mutex_unlock(&locks_mutex);
+	schedule();
+	finish_wait(&lock_wait, &we);
+	mutex_lock(&locks_mutex);
+}
 
 static struct file_lock *
-lock_new(struct files *owner, short type, s64 start, s64 end)
+lock_new(const void *owner, int pid, short type, s64 start, s64 end)
 {
 	struct file_lock *l = kmalloc(sizeof(*l));
 
 	if (l)
-		*l = (struct file_lock){ .owner = owner,
-					 .pid = current()->tgid,
-					 .type = type,
-					 .start = start,
-					 .end = end };
+		*l = (struct file_lock){
+			.owner = owner, .pid = pid, .type = type, .start = start, .end = end
+		};
 	return l;
+}
+
+/* ---- record locks: POSIX and OFD ---------------------------------------------- */
+
+/* Who owns the record locks a request names: the description for OFD, else the process. */
+struct record_owner {
+	const void *owner;
+	int pid;
+	bool ofd;
+};
+
+static struct record_owner
+record_owner_of(struct file *f, bool ofd)
+{
+	if (ofd)
+		return (struct record_owner){ .owner = f, .pid = -1, .ofd = true };
+	return (struct record_owner){ .owner = current()->files, .pid = current()->tgid };
 }
 
 /*
@@ -174,20 +265,19 @@ insert_in_start_order(struct list_head *head, struct file_lock *added)
 }
 
 /*
- * Makes owner's locks on inode say type over [start, end] (F_UNLCK: none
- * there), nothing being in the way: 0 or -ENOLCK (locks_mutex held).
+ * Makes ro's record locks on inode say type over [start, end] (F_UNLCK:
+ * none there), nothing being in the way: 0 or -ENOLCK (locks_mutex held).
  */
 static int
-apply_lock(struct inode *inode, struct files *owner, short type, s64 start, s64 end)
+apply_lock(struct inode *inode, struct record_owner ro, short type, s64 start, s64 end)
 {
 	struct list_head *pos, *next;
 	/* The one allocation that can be needed besides the new lock: a split's right part. */
-	struct file_lock *spare = lock_new(owner, 0, 0, 0);
-	struct file_lock *added = type != F_UNLCK ? lock_new(owner, type, start, end) : NULL;
+	struct file_lock *spare = lock_new(ro.owner, ro.pid, 0, 0, 0);
+	struct file_lock *added =
+		type != F_UNLCK ? lock_new(ro.owner, ro.pid, type, start, end) : NULL;
 
-	if (!inode->flctx && type != F_UNLCK && (inode->flctx = kmalloc(sizeof(*inode->flctx))))
-		list_init(&inode->flctx->locks);
-	if (!spare || (type != F_UNLCK && (!added || !inode->flctx))) {
+	if (!spare || (type != F_UNLCK && (!added || !ctx_get(inode)))) {
 		kfree(spare);
 		kfree(added);
 		return -ENOLCK;
@@ -196,11 +286,11 @@ apply_lock(struct inode *inode, struct files *owner, short type, s64 start, s64 
 		kfree(spare);
 		return 0;
 	}
-	struct list_head *head = &inode->flctx->locks;
+	struct list_head *head = &inode->flctx->records;
 	for (pos = head->next; pos != head; pos = next) {
 		next = pos->next;
 		struct file_lock *l = list_entry(pos, struct file_lock, link);
-		if (l->owner != owner)
+		if (l->owner != ro.owner)
 			continue;
 		bool adjacent = (l->end != LOCK_EOF && l->end + 1 == start) ||
 				(end != LOCK_EOF && end + 1 == l->start);
@@ -215,11 +305,8 @@ apply_lock(struct inode *inode, struct files *owner, short type, s64 start, s64 
 		if (!overlap(l, start, end))
 			continue;
 		if (l->start < start && l->end > end) { /* the request is inside l: split it */
-			*spare = (struct file_lock){ .owner = owner,
-						     .pid = l->pid,
-						     .type = l->type,
-						     .start = end + 1,
-						     .end = l->end };
+			*spare = *l;
+			spare->start = end + 1;
 			list_add(&spare->link, &l->link);
 			spare = NULL;
 			l->end = start - 1;
@@ -237,16 +324,6 @@ apply_lock(struct inode *inode, struct files *owner, short type, s64 start, s64 
 	kfree(spare);
 	ctx_put_if_empty(inode);
 	return 0;
-}
-
-/* The inode's last lock is gone: so goes its context (locks_mutex held). */
-static void
-ctx_put_if_empty(struct inode *inode)
-{
-	if (inode->flctx && list_empty(&inode->flctx->locks)) {
-		kfree(inode->flctx);
-		WRITE_ONCE(inode->flctx, NULL);
-	}
 }
 
 /* flock's range as bytes [*start, *end]: Linux's flock_to_posix_lock. */
@@ -287,7 +364,7 @@ flock_range(struct file *f, const struct kernel_flock *fl, s64 *start, s64 *end)
 }
 
 long
-fcntl_getlk(struct file *f, struct kernel_flock __user *ufl)
+fcntl_getlk(struct file *f, int cmd, struct kernel_flock __user *ufl)
 {
 	struct kernel_flock fl;
 	s64 start, end;
@@ -299,8 +376,13 @@ fcntl_getlk(struct file *f, struct kernel_flock __user *ufl)
 	int err = flock_range(f, &fl, &start, &end);
 	if (err)
 		return err;
+	if (cmd == F_OFD_GETLK && fl.l_pid != 0) /* reserved, as Linux */
+		return -EINVAL;
+	struct record_owner ro = record_owner_of(f, cmd == F_OFD_GETLK);
 	mutex_lock(&locks_mutex);
-	struct file_lock *l = find_conflict(f->inode, current_owner(), fl.l_type, start, end);
+	struct file_lock *l = f->inode->flctx ? find_conflict(&f->inode->flctx->records, ro.owner,
+							      fl.l_type, start, end)
+					      : NULL;
 	if (l) {
 		fl.l_type = l->type;
 		fl.l_whence = SEEK_SET;
@@ -326,26 +408,66 @@ fd_still_names(int fd, struct file *f)
 }
 
 /*
- * A lock granted to fd after another thread closed it (or put another
- * file there) while F_SETLKW slept: that close dropped the process's locks
- * before this one existed, and no later close would find it, so it would
- * outlive the process. Undone, as Linux's fcntl_setlk: -EBADF. The fd
- * table's lock orders the check after the grant, and a close that comes
- * after the check finds the lock and drops it itself.
+ * A POSIX lock granted to fd after another thread closed it (or put
+ * another file there) while F_SETLKW slept: that close dropped the
+ * process's locks before this one existed, and no later close would find
+ * it, so it would outlive the process. Undone, as Linux's fcntl_setlk:
+ * -EBADF. The fd table's lock orders the check after the grant, and a close
+ * that comes after the check finds the lock and drops it itself. (An OFD
+ * lock needs no such check: the file it belongs to drops it when it goes.)
  */
 static long
-undo_if_closed(int fd, struct file *f, s64 start, s64 end)
+undo_if_closed(int fd, struct file *f, struct record_owner ro, s64 start, s64 end)
 {
 	if (fd_still_names(fd, f))
 		return 0;
 	mutex_lock(&locks_mutex);
-	apply_lock(f->inode, current_owner(), F_UNLCK, start, end);
+	apply_lock(f->inode, ro, F_UNLCK, start, end);
 	mutex_unlock(&locks_mutex);
 	return -EBADF;
 }
 
+/*
+ * Takes ro's request type over [start, end] once nothing is in the way,
+ * sleeping for it if wait: 0 or -errno (locks_mutex held, dropped while
+ * asleep).
+ */
+static long
+set_record_lock(struct inode *inode, struct record_owner ro, bool wait, short type, s64 start,
+		s64 end)
+{
+	struct lock_waiter me = { .owner = ro.owner };
+	long err;
+
+	list_init(&me.link);
+	for (;;) {
+		struct file_lock *l =
+			type == F_UNLCK || !inode->flctx
+				? NULL
+				: find_conflict(&inode->flctx->records, ro.owner, type, start, end);
+		if (!l) {
+			err = apply_lock(inode, ro, type, start, end);
+			if (!err)
+				forget_waiters_of(ro.owner);
+			return err;
+		}
+		if (!wait)
+			return -EAGAIN;
+		if (!ro.ofd && would_deadlock(ro.owner, l->owner))
+			return -EDEADLK;
+		if (task_interrupted())
+			return -ERESTARTSYS;
+		if (!ro.ofd) {
+			me.blocker = l->owner;
+			list_add_tail(&me.link, &waiters);
+		}
+		wait_for_unlock();
+		list_del(&me.link); /* a no-op if forget_waiters_of took it out already */
+	}
+}
+
 long
-fcntl_setlk(int fd, struct file *f, bool wait, const struct kernel_flock __user *ufl)
+fcntl_setlk(int fd, struct file *f, int cmd, const struct kernel_flock __user *ufl)
 {
 	struct kernel_flock fl;
 	s64 start, end;
@@ -359,71 +481,137 @@ fcntl_setlk(int fd, struct file *f, bool wait, const struct kernel_flock __user 
 	int err = flock_range(f, &fl, &start, &end);
 	if (err)
 		return err;
-	struct inode *inode = f->inode;
-	struct files *owner = current_owner();
-	struct lock_waiter me = { .owner = owner };
-	WAIT_ENTRY(we);
-	list_init(&me.link);
+	bool ofd = cmd == F_OFD_SETLK || cmd == F_OFD_SETLKW;
+	if (ofd && fl.l_pid != 0) /* reserved, as Linux */
+		return -EINVAL;
+	struct record_owner ro = record_owner_of(f, ofd);
 	mutex_lock(&locks_mutex);
-	for (;;) {
-		struct file_lock *l = fl.l_type == F_UNLCK
-					      ? NULL
-					      : find_conflict(inode, owner, fl.l_type, start, end);
-		if (!l) {
-			err = apply_lock(inode, owner, fl.l_type, start, end);
-			if (!err)
-				forget_waiters_of(owner);
+	err = set_record_lock(f->inode, ro, cmd == F_SETLKW || cmd == F_OFD_SETLKW, fl.l_type,
+			      start, end);
+	mutex_unlock(&locks_mutex);
+	if (!err && fl.l_type != F_UNLCK && !ofd)
+		err = undo_if_closed(fd, f, ro, start, end);
+	if (!err || err == -EBADF)
+		wake_up_all(&lock_wait); /* what was unlocked or split may unblock someone */
+	return err;
+}
+
+/* ---- flock(2) ------------------------------------------------------------------ */
+
+/* f's flock lock on its inode, or NULL (locks_mutex held). */
+static struct file_lock *
+flock_held(struct file *f)
+{
+	struct list_head *pos;
+
+	if (!f->inode->flctx)
+		return NULL;
+	list_for_each(pos, &f->inode->flctx->flocks) {
+		struct file_lock *l = list_entry(pos, struct file_lock, link);
+		if (l->owner == f)
+			return l;
+	}
+	return NULL;
+}
+
+/*
+ * Gives f a flock lock of type (F_UNLCK: none), sleeping for it if wait:
+ * 0 or -errno. Whatever lock f held of the other type is dropped first,
+ * and stays dropped if the new one cannot be had (Linux's flock_lock_inode).
+ */
+static long
+flock_set(struct file *f, short type, bool wait)
+{
+	struct inode *inode = f->inode;
+	struct file_lock *added = NULL;
+	long err = 0;
+
+	if (type != F_UNLCK && !(added = lock_new(f, -1, type, 0, LOCK_EOF)))
+		return -ENOLCK;
+	mutex_lock(&locks_mutex);
+	struct file_lock *held = flock_held(f);
+	if (held && held->type == type) {
+		mutex_unlock(&locks_mutex);
+		kfree(added);
+		return 0;
+	}
+	if (held) {
+		list_del(&held->link);
+		kfree(held);
+		wake_up_all(&lock_wait); /* before any sleep below: it may unblock someone */
+	}
+	while (added) {
+		if (!ctx_get(inode)) {
+			err = -ENOLCK;
+			break;
+		}
+		if (!find_conflict(&inode->flctx->flocks, f, type, 0, LOCK_EOF)) {
+			list_add_tail(&added->link, &inode->flctx->flocks);
+			added = NULL;
 			break;
 		}
 		if (!wait) {
-			err = -EAGAIN;
-			break;
-		}
-		if (would_deadlock(owner, l->owner)) {
-			err = -EDEADLK;
+			err = -EAGAIN; /* EWOULDBLOCK */
 			break;
 		}
 		if (task_interrupted()) {
 			err = -ERESTARTSYS;
 			break;
 		}
-		me.blocker = l->owner;
-		list_add_tail(&me.link, &waiters);
-		prepare_to_wait(&lock_wait, &we); /* before the unlock: no wake-up is lost */
-		mutex_unlock(&locks_mutex);
-		schedule();
-		finish_wait(&lock_wait, &we);
-		mutex_lock(&locks_mutex);
-		list_del(&me.link); /* a no-op if forget_waiters_of took it out already */
+		wait_for_unlock();
 	}
+	ctx_put_if_empty(inode);
 	mutex_unlock(&locks_mutex);
-	if (!err && fl.l_type != F_UNLCK)
-		err = undo_if_closed(fd, f, start, end);
-	if (!err || err == -EBADF)
-		wake_up_all(&lock_wait); /* what was unlocked or split may unblock someone */
+	kfree(added);
 	return err;
 }
 
-void
-locks_remove_posix(struct file *f, struct files *owner)
+/* flock(2)'s operation, LOCK_NB aside, as a lock type; -1 if it is none. */
+static short
+flock_type(unsigned operation)
 {
-	struct inode *inode = f->inode;
-	struct list_head *pos, *next;
-	bool removed = false;
+	switch (operation) {
+	case LOCK_SH:
+		return F_RDLCK;
+	case LOCK_EX:
+		return F_WRLCK;
+	case LOCK_UN:
+		return F_UNLCK;
+	default:
+		return -1;
+	}
+}
 
+SYSCALL2(flock, int, fd, unsigned, operation)
+{
+	if (operation & LOCK_MAND) /* never did anything; Linux now ignores it */
+		return 0;
+	short type = flock_type(operation & ~LOCK_NB);
+	if (type < 0) /* checked before the fd, as Linux */
+		return -EINVAL;
+	struct file *f = fd_get(fd);
+	if (!f)
+		return -EBADF;
+	long err = type != F_UNLCK && !(f->fmode & (FMODE_READ | FMODE_WRITE))
+			   ? -EBADF
+			   : flock_set(f, type, !(operation & LOCK_NB));
+	file_put(f);
+	return err;
+}
+
+/* ---- when an owner goes --------------------------------------------------------- */
+
+/* Drops owner's locks on inode, record and flock ones alike, and wakes whoever they held up. */
+static void
+remove_locks_of(struct inode *inode, const void *owner)
+{
 	if (!READ_ONCE(inode->flctx)) /* the common case: no locks at all */
 		return;
 	mutex_lock(&locks_mutex);
-	struct list_head *head = inode->flctx ? &inode->flctx->locks : NULL;
-	for (pos = head ? head->next : NULL; head && pos != head; pos = next) {
-		next = pos->next;
-		struct file_lock *l = list_entry(pos, struct file_lock, link);
-		if (l->owner == owner) {
-			list_del(&l->link);
-			kfree(l);
-			removed = true;
-		}
-	}
+	struct file_lock_context *ctx = inode->flctx;
+	bool removed = ctx && remove_owned(&ctx->records, owner);
+	if (ctx)
+		removed |= remove_owned(&ctx->flocks, owner);
 	if (removed) {
 		forget_waiters_of(owner);
 		ctx_put_if_empty(inode);
@@ -431,4 +619,16 @@ locks_remove_posix(struct file *f, struct files *owner)
 	mutex_unlock(&locks_mutex);
 	if (removed)
 		wake_up_all(&lock_wait);
+}
+
+void
+locks_remove_posix(struct file *f, struct files *owner)
+{
+	remove_locks_of(f->inode, owner);
+}
+
+void
+locks_remove_file(struct file *f)
+{
+	remove_locks_of(f->inode, f);
 }

@@ -53,8 +53,10 @@
  *   files->lock, fs->lock (spinlocks)  leaves: nothing is taken under them
  *   mount_lock (spinlock, fs/mount.c)  the mount table and dentry->mounted;
  *                         the walk takes it only at a mount point
- *   locks_mutex (fs/locks.c)  every inode's record locks; taken with none
- *                         of the above held
+ *   locks_mutex (fs/locks.c)  every inode's file locks; taken by fcntl and
+ *                         flock with none of the above held, and by file_put
+ *                         under whatever its caller holds: nothing but
+ *                         kmalloc is taken under it
  * Reads of regular files take no inode lock at all: they read i_size once
  * and copy from pages they hold a reference on.
  *
@@ -539,14 +541,17 @@ s64 generic_file_llseek(struct file *f, s64 off, int whence);
 
 /* A new symbolic link at path (from the cwd) to target: 0 or -errno (the initrd's links). */
 int vfs_symlinkat(const char *target, int dirfd, const char *path);
-/* ---- record locks (fs/locks.c) ------------------------------------------ */
+/* ---- file locks (fs/locks.c) -------------------------------------------- */
 
 struct kernel_flock;
-/* fcntl's F_GETLK, and F_SETLK/F_SETLKW (wait) on f, which is fd: 0 or -errno. */
-long fcntl_getlk(struct file *f, struct kernel_flock __user *ufl);
-long fcntl_setlk(int fd, struct file *f, bool wait, const struct kernel_flock __user *ufl);
-/* A descriptor of f is being closed by the process owning fd table owner: its locks on f go. */
+/* fcntl's F_GETLK and F_OFD_GETLK (cmd) on f: 0 or -errno. */
+long fcntl_getlk(struct file *f, int cmd, struct kernel_flock __user *ufl);
+/* F_SETLK, F_SETLKW, F_OFD_SETLK and F_OFD_SETLKW (cmd) on f, which is fd: 0 or -errno. */
+long fcntl_setlk(int fd, struct file *f, int cmd, const struct kernel_flock __user *ufl);
+/* A descriptor of f is being closed by the process owning fd table owner: its POSIX locks go. */
 void locks_remove_posix(struct file *f, struct files *owner);
+/* f's last reference is going: its OFD and flock locks go. */
+void locks_remove_file(struct file *f);
 
 /* ---- named pipes (fs/pipe.c) -------------------------------------------- */
 

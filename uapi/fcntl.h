@@ -1,6 +1,6 @@
 /*
  * fcntl.h - open(2) flags, the *at(2) flags, fcntl(2) commands, lseek(2)
- * whences and access(2) modes: Linux x86-64's values (asm-generic/fcntl.h,
+ * whences, flock(2) operations and access(2) modes: Linux x86-64's values (asm-generic/fcntl.h,
  * linux/fcntl.h, linux/fs.h). libc's <fcntl.h> and <unistd.h> define the
  * same names (with other spellings of the values): user code includes
  * those, not this.
@@ -56,6 +56,10 @@
 #define F_RDLCK	 0
 #define F_WRLCK	 1
 #define F_UNLCK	 2
+/* The same on locks owned by the open file description (Linux's OFD locks, since 3.15). */
+#define F_OFD_GETLK  36
+#define F_OFD_SETLK  37
+#define F_OFD_SETLKW 38
 
 struct kernel_flock {
 	short l_type;
@@ -65,6 +69,13 @@ struct kernel_flock {
 	int l_pid;  /* F_GETLK: the process holding the lock in the way */
 };
 #define FD_CLOEXEC 1
+
+/* flock(2)'s operations (asm-generic/fcntl.h); LOCK_MAND is accepted and ignored, as Linux. */
+#define LOCK_SH	  1
+#define LOCK_EX	  2
+#define LOCK_NB	  4
+#define LOCK_UN	  8
+#define LOCK_MAND 32
 
 /* lseek(2) */
 #define SEEK_SET  0

@@ -1,0 +1,333 @@
+/*
+ * file_locks.c - usertests: the locks owned by an open file description
+ * rather than a process: flock(2) and fcntl's OFD record locks
+ * (F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW). POSIX record locks, owned by
+ * the process, are tested in fds.c.
+ *
+ * Each open() makes a description of its own, so one process with two
+ * opens of a file plays two owners; dup and fork share one description,
+ * hence one owner.
+ */
+#define _GNU_SOURCE
+#include "usertests.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/file.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int
+open_rw(const char *path)
+{
+	return (int)EXPECT_OK(open(path, O_RDWR));
+}
+
+/* Whether a LOCK_NB request on fd is refused for another's lock, as it must be here. */
+#define CHECK_FLOCK_BUSY(fd, op) EXPECT_ERR(EWOULDBLOCK, flock((fd), (op) | LOCK_NB))
+
+/* ---- flock(2) ------------------------------------------------------------------- */
+
+TEST(flock_conflicts_between_opens)
+{
+	int a = create_file("f", "x", 1, 0644), b = open_rw("f");
+
+	EXPECT_OK(flock(a, LOCK_SH));
+	EXPECT_OK(flock(b, LOCK_SH | LOCK_NB)); /* shared locks share */
+	EXPECT_OK(flock(b, LOCK_UN));
+	EXPECT_OK(flock(a, LOCK_EX)); /* converts a's own: b holds nothing now */
+	/* The same process, another description: another owner. */
+	CHECK_FLOCK_BUSY(b, LOCK_SH);
+	CHECK_FLOCK_BUSY(b, LOCK_EX);
+	EXPECT_OK(flock(a, LOCK_EX | LOCK_NB)); /* its own lock again: no conflict */
+	EXPECT_OK(flock(a, LOCK_UN));
+	EXPECT_OK(flock(b, LOCK_EX | LOCK_NB));
+	CHECK_FLOCK_BUSY(a, LOCK_SH);
+	EXPECT_OK(flock(b, LOCK_UN | LOCK_NB));
+	EXPECT_OK(flock(a, LOCK_UN)); /* unlocking what is not held is no error */
+}
+
+static int
+child_takes_whole_file_record_lock(int fd)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+
+	return fcntl(fd, F_SETLK, &fl) == 0 ? 0 : 1;
+}
+
+/* flock locks and record locks never meet, as on Linux. */
+TEST(flock_independent_of_record_locks)
+{
+	int a = create_file("f", "x", 1, 0644), b = open_rw("f");
+	struct flock ofd = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+
+	EXPECT_OK(flock(a, LOCK_EX));
+	EXPECT_OK(fcntl(b, F_OFD_SETLK, &ofd)); /* another description: not in a's way */
+	ofd.l_type = F_UNLCK;
+	EXPECT_OK(fcntl(b, F_OFD_SETLK, &ofd));
+	pid_t pid = xfork();
+	if (pid == 0)
+		_exit(child_takes_whole_file_record_lock(b));
+	expect_exit(pid, 0, "a POSIX lock under another's flock");
+}
+
+static int
+child_shares_parent_flock(int fd)
+{
+	int own = open("f", O_RDONLY);
+
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) /* the inherited description holds it */
+		return 1;
+	if (own < 0 || flock(own, LOCK_SH | LOCK_NB) != -1 || errno != EWOULDBLOCK)
+		return 2;
+	return flock(fd, LOCK_UN) == 0 ? 0 : 3; /* the parent's lock too: it is the same one */
+}
+
+TEST(flock_shared_by_dup_and_fork)
+{
+	int a = create_file("f", "x", 1, 0644), b = open_rw("f");
+	int d = (int)EXPECT_OK(dup(a));
+
+	EXPECT_OK(flock(a, LOCK_EX));
+	EXPECT_OK(flock(d, LOCK_EX | LOCK_NB));
+	CHECK_FLOCK_BUSY(b, LOCK_SH);
+	pid_t pid = xfork();
+	if (pid == 0)
+		_exit(child_shares_parent_flock(a));
+	expect_exit(pid, 0, "the child on the shared description");
+	EXPECT_OK(flock(b, LOCK_EX | LOCK_NB)); /* the child's unlock was the parent's */
+}
+
+TEST(flock_released_on_last_close)
+{
+	int a = create_file("f", "x", 1, 0644), b = open_rw("f");
+	int d = (int)EXPECT_OK(dup(a));
+	int p[2];
+	char c;
+
+	EXPECT_OK(flock(a, LOCK_EX));
+	close(a);
+	CHECK_FLOCK_BUSY(b, LOCK_SH); /* d still refers to the description */
+	close(open_rw("f"));	      /* closing another description of the file: nothing */
+	CHECK_FLOCK_BUSY(b, LOCK_SH);
+	close(d);
+	EXPECT_OK(flock(b, LOCK_EX | LOCK_NB));
+	EXPECT_OK(flock(b, LOCK_UN));
+
+	/* A child that inherited the description keeps the lock after the parent closes it. */
+	a = open_rw("f");
+	EXPECT_OK(flock(a, LOCK_EX));
+	EXPECT_OK(pipe(p));
+	pid_t pid = xfork();
+	if (pid == 0) {
+		close(p[1]);
+		_exit(read(p[0], &c, 1) == 0 ? 0 : 1); /* until the parent closes its end */
+	}
+	close(p[0]);
+	close(a);
+	CHECK_FLOCK_BUSY(b, LOCK_SH);
+	close(p[1]);
+	expect_exit(pid, 0, "the last holder of the description");
+	EXPECT_OK(flock(b, LOCK_EX | LOCK_NB)); /* its exit dropped the last reference */
+}
+
+/* Converting drops the old lock before taking the new one, as Linux: a refused upgrade loses it. */
+TEST(flock_conversion_not_atomic)
+{
+	int a = create_file("f", "x", 1, 0644), b = open_rw("f");
+
+	EXPECT_OK(flock(a, LOCK_SH));
+	EXPECT_OK(flock(b, LOCK_SH));
+	CHECK_FLOCK_BUSY(b, LOCK_EX);		/* a's shared lock is in the way ... */
+	EXPECT_OK(flock(a, LOCK_EX | LOCK_NB)); /* ... and b's is gone */
+	EXPECT_OK(flock(a, LOCK_SH));		/* down again */
+	EXPECT_OK(flock(b, LOCK_SH | LOCK_NB));
+}
+
+static void
+unlock_flock(long fd)
+{
+	flock((int)fd, LOCK_UN);
+}
+
+TEST(flock_waits_and_wakes)
+{
+	int a = create_file("f", "x", 1, 0644), b = open_rw("f");
+
+	EXPECT_OK(flock(a, LOCK_EX));
+	pid_t pid = run_later(unlock_flock, a); /* the child shares a: its unlock is ours */
+	EXPECT_OK(flock(b, LOCK_EX));		/* sleeps until then */
+	expect_exit(pid, 0, "the unlocker");
+	CHECK_FLOCK_BUSY(a, LOCK_SH);
+}
+
+static void
+on_alarm(int sig)
+{
+	(void)sig;
+}
+
+TEST(flock_interrupted_by_signal)
+{
+	int a = create_file("f", "x", 1, 0644), b = open_rw("f");
+	struct sigaction sa = { .sa_handler = on_alarm }; /* no SA_RESTART */
+	struct itimerval it = { .it_value = { 0, 50 * 1000 } };
+
+	EXPECT_OK(sigaction(SIGALRM, &sa, NULL));
+	EXPECT_OK(flock(a, LOCK_EX));
+	EXPECT_OK(setitimer(ITIMER_REAL, &it, NULL));
+	EXPECT_ERR(EINTR, flock(b, LOCK_SH));
+	EXPECT_OK(flock(a, LOCK_UN));
+	EXPECT_OK(flock(a, LOCK_EX | LOCK_NB)); /* the interrupted request left nothing */
+}
+
+TEST(flock_bad_fd_and_operation)
+{
+	int fd = create_file("f", "x", 1, 0644);
+	int path = (int)EXPECT_OK(open("f", O_PATH));
+
+	EXPECT_ERR(EBADF, flock(-1, LOCK_SH));
+	EXPECT_ERR(EBADF, flock(1000, LOCK_EX));
+	EXPECT_ERR(EBADF, flock(path, LOCK_SH)); /* O_PATH: no description to lock with */
+	EXPECT_ERR(EINVAL, flock(fd, 0));
+	EXPECT_ERR(EINVAL, flock(fd, LOCK_NB));
+	EXPECT_ERR(EINVAL, flock(fd, LOCK_SH | LOCK_EX));
+	EXPECT_ERR(EINVAL, flock(fd, LOCK_SH | LOCK_UN));
+	EXPECT_ERR(EINVAL, flock(fd, 16));
+	EXPECT_ERR(EINVAL, flock(-1, 0)); /* the operation is checked first, as Linux */
+}
+
+/* ---- OFD record locks -------------------------------------------------------------- */
+
+static int
+ofd_lock(int fd, int cmd, short type, off_t start, off_t len)
+{
+	struct flock fl = { .l_type = type, .l_whence = SEEK_SET, .l_start = start, .l_len = len };
+
+	return fcntl(fd, cmd, &fl);
+}
+
+/* What a GETLK (cmd) on fd says about a write lock on [start, start + len). */
+static struct flock
+probe(int fd, int cmd, off_t start, off_t len)
+{
+	struct flock fl = {
+		.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = start, .l_len = len
+	};
+
+	EXPECT_OK(fcntl(fd, cmd, &fl));
+	return fl;
+}
+
+TEST(ofd_lock_conflicts_in_one_process)
+{
+	int a = create_file("f", "0123456789", 10, 0644), b = open_rw("f");
+	int d = (int)EXPECT_OK(dup(a));
+
+	EXPECT_OK(ofd_lock(a, F_OFD_SETLK, F_WRLCK, 0, 10));
+	EXPECT_ERR(EAGAIN, ofd_lock(b, F_OFD_SETLK, F_RDLCK, 5, 1));
+	EXPECT_OK(ofd_lock(b, F_OFD_SETLK, F_RDLCK, 10, 5)); /* past a's range */
+	EXPECT_OK(ofd_lock(d, F_OFD_SETLK, F_WRLCK, 0, 5));  /* the same description: a's own */
+	struct flock fl = probe(b, F_OFD_GETLK, 0, 0);
+	CHECK(fl.l_type == F_WRLCK && fl.l_start == 0 && fl.l_len == 10 && fl.l_pid == -1);
+	CHECK(probe(a, F_OFD_GETLK, 0, 10).l_type == F_UNLCK); /* its own lock is no conflict */
+	/* This process's POSIX locks are another owner: they meet the OFD locks of both. */
+	EXPECT_ERR(EAGAIN, ofd_lock(b, F_SETLK, F_WRLCK, 3, 1));
+	fl = probe(a, F_GETLK, 12, 1);
+	CHECK(fl.l_type == F_RDLCK && fl.l_start == 10 && fl.l_len == 5 && fl.l_pid == -1);
+	EXPECT_OK(ofd_lock(a, F_OFD_SETLK, F_UNLCK, 0, 0));
+	EXPECT_OK(ofd_lock(b, F_SETLK, F_RDLCK, 3, 1)); /* shared with b's read lock */
+	EXPECT_ERR(EAGAIN, ofd_lock(a, F_OFD_SETLK, F_WRLCK, 0, 0));
+}
+
+static int
+child_meets_parent_ofd_lock(int fd)
+{
+	struct flock fl = probe(fd, F_GETLK, 0, 0);
+
+	if (fl.l_type != F_WRLCK || fl.l_start != 0 || fl.l_len != 10 || fl.l_pid != -1)
+		return 1;
+	return ofd_lock(fd, F_SETLK, F_RDLCK, 9, 1) == -1 && errno == EAGAIN ? 0 : 2;
+}
+
+TEST(ofd_lock_vs_posix_lock_of_another_process)
+{
+	int fd = create_file("f", "0123456789", 10, 0644), own = open_rw("f");
+	int p[2];
+	char c;
+
+	/* A child's POSIX lock is in the way of our OFD locks, and F_OFD_GETLK names its pid. */
+	EXPECT_OK(pipe(p));
+	pid_t pid = xfork();
+	if (pid == 0) {
+		close(p[0]);
+		if (ofd_lock(fd, F_SETLK, F_WRLCK, 5, 5) != 0)
+			_exit(1);
+		close(p[1]); /* "locked": the parent's read sees the end */
+		pause();
+		_exit(0);
+	}
+	close(p[1]);
+	CHECK(read(p[0], &c, 1) == 0);
+	close(p[0]);
+	EXPECT_ERR(EAGAIN, ofd_lock(own, F_OFD_SETLK, F_RDLCK, 0, 6));
+	struct flock fl = probe(own, F_OFD_GETLK, 0, 0);
+	CHECK(fl.l_type == F_WRLCK && fl.l_start == 5 && fl.l_len == 5 && fl.l_pid == pid);
+	EXPECT_OK(kill(pid, SIGKILL));
+	waitpid(pid, NULL, 0);
+	/* And the other way: our OFD lock is in the way of a child's POSIX lock. */
+	EXPECT_OK(ofd_lock(own, F_OFD_SETLK, F_WRLCK, 0, 10));
+	pid = xfork();
+	if (pid == 0)
+		_exit(child_meets_parent_ofd_lock(fd));
+	expect_exit(pid, 0, "the child meeting an OFD lock");
+}
+
+TEST(ofd_lock_pid_must_be_zero)
+{
+	int fd = create_file("f", "x", 1, 0644);
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_pid = 1 };
+
+	EXPECT_ERR(EINVAL, fcntl(fd, F_OFD_SETLK, &fl));
+	EXPECT_ERR(EINVAL, fcntl(fd, F_OFD_SETLKW, &fl));
+	EXPECT_ERR(EINVAL, fcntl(fd, F_OFD_GETLK, &fl));
+	fl.l_type = F_UNLCK;
+	EXPECT_ERR(EINVAL, fcntl(fd, F_OFD_SETLK, &fl));
+	fl.l_type = F_WRLCK;
+	EXPECT_OK(fcntl(fd, F_SETLK, &fl)); /* a POSIX lock ignores l_pid */
+	fl.l_pid = 0;
+	EXPECT_ERR(EAGAIN, fcntl(fd, F_OFD_SETLK, &fl)); /* and meets this description's OFD ones */
+}
+
+TEST(ofd_lock_close_rules)
+{
+	int a = create_file("f", "x", 1, 0644), b = open_rw("f");
+	int d = (int)EXPECT_OK(dup(a));
+
+	EXPECT_OK(ofd_lock(a, F_OFD_SETLK, F_WRLCK, 0, 0));
+	close(open_rw("f")); /* a POSIX lock would go with this close; an OFD lock stays */
+	EXPECT_ERR(EAGAIN, ofd_lock(b, F_OFD_SETLK, F_RDLCK, 0, 0));
+	close(a);
+	EXPECT_ERR(EAGAIN, ofd_lock(b, F_OFD_SETLK, F_RDLCK, 0, 0)); /* d holds it still */
+	close(d);
+	EXPECT_OK(ofd_lock(b, F_OFD_SETLK, F_WRLCK, 0, 0));
+}
+
+static void
+unlock_ofd(long fd)
+{
+	ofd_lock((int)fd, F_OFD_SETLK, F_UNLCK, 0, 0);
+}
+
+TEST(ofd_setlkw_waits_and_wakes)
+{
+	int a = create_file("f", "0123456789", 10, 0644), b = open_rw("f");
+
+	EXPECT_OK(ofd_lock(a, F_OFD_SETLK, F_WRLCK, 0, 10));
+	pid_t pid = run_later(unlock_ofd, a);		      /* a shared description: ours */
+	EXPECT_OK(ofd_lock(b, F_OFD_SETLKW, F_WRLCK, 5, 10)); /* sleeps until then */
+	expect_exit(pid, 0, "the unlocker");
+	EXPECT_ERR(EAGAIN, ofd_lock(a, F_OFD_SETLK, F_RDLCK, 9, 1));
+}
