@@ -1,0 +1,238 @@
+/*
+ * process.c - the process table: pids, the all_tasks list and a task's entry
+ * into it (a new process, a new thread of one), the task fields other tasks
+ * read under tasks_lock, the id calls (getpid, gettid, getppid) and process
+ * 1. Creating a process is fork.c's, ending one exit.c's, waiting for one
+ * wait.c's.
+ *
+ * tasks_lock guards the pid space, the all_tasks list, every parent/
+ * children link and every thread-group list. Children belong to the
+ * process - to its leader - whichever thread forked them, so any thread may
+ * wait for them and they stay with the process until its last thread ends
+ * (as Linux). Threads (clone with CLONE_THREAD) join their leader's group:
+ * they share its tgid and are not children of anyone.
+ */
+#include "kernel/process/process.h"
+#include "kernel/process/process_internal.h"
+#include "kernel/x86/entry.h"
+#include "kernel/process/exec.h"
+#include "kernel/process/rlimit.h"
+#include "kernel/process/session.h"
+#include "kernel/time/itimer.h"
+#include "kernel/time/posix_timer.h"
+#include "kernel/knobs.h"
+#include "kernel/panic.h"
+#include "kernel/sched/sched.h"
+#include "kernel/signal/signal.h"
+#include "kernel/lib/string.h"
+#include "kernel/syscall/syscall.h"
+#include "kernel/lib/vsprintf.h"
+#include "fs/fs.h"
+#include "mm/vm.h"
+
+struct list_head all_tasks = LIST_HEAD_INIT(all_tasks);
+struct spinlock tasks_lock = SPINLOCK_INIT("tasks");
+static int last_pid;
+static u64 nr_forks; /* processes and threads created since boot; tasks_lock */
+struct task *init_task;
+
+struct task *
+task_find(int pid)
+{
+	struct list_head *pos;
+
+	list_for_each(pos, &all_tasks) {
+		struct task *t = list_entry(pos, struct task, all_link);
+		if (t->pid == pid)
+			return t;
+	}
+	return NULL;
+}
+
+void
+task_census(struct task_census *c)
+{
+	struct list_head *pos;
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+
+	c->tasks = 0;
+	list_for_each(pos, &all_tasks)
+		c->tasks++;
+	c->last_pid = last_pid;
+	c->forks = nr_forks;
+	spin_unlock_irqrestore(&tasks_lock, flags);
+}
+
+/* The next unused pid, never 1 (init's, whenever init starts); tasks_lock held. */
+static int
+alloc_pid(void)
+{
+	nr_forks++;
+	do {
+		last_pid = last_pid >= PID_MAX - 1 || last_pid < 1 ? 2 : last_pid + 1;
+	} while (task_find(last_pid));
+	return last_pid;
+}
+
+/* A process's limits, user ids and dumpable flag, which are its leader's: inherited at fork, handed on by execve. */
+void
+copy_limits_and_ids(struct task *to, const struct task *from)
+{
+	memcpy(to->rlim, from->rlim, sizeof(to->rlim));
+	to->uids = from->uids;
+	to->gids = from->gids;
+	to->not_dumpable = from->not_dumpable;
+}
+
+static void
+register_with_pid(struct task *t, struct task *parent, int pid)
+{
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	if (parent)
+		copy_limits_and_ids(t, parent);
+	else
+		rlimits_set_defaults(t->rlim); /* the first process: root */
+	t->pid = t->tgid = pid ? pid : alloc_pid();
+	t->parent = parent;
+	t->group_leader = t;
+	list_init(&t->threads);
+	list_add_tail(&t->thread_link, &t->threads);
+	t->live_threads = 1;
+	itimer_init(t);
+	posix_timers_init(t);
+	t->parent_tid = parent ? current()->pid : 0;
+	if (parent) {
+		session_fork(t, parent);
+		list_add_tail(&t->sibling, &parent->children);
+	}
+	list_add_tail(&t->all_link, &all_tasks);
+	spin_unlock_irqrestore(&tasks_lock, flags);
+}
+
+void
+task_register(struct task *t, struct task *parent)
+{
+	register_with_pid(t, parent, 0);
+}
+
+/* Makes t a new member of leader's thread group. */
+void
+thread_register(struct task *t, struct task *leader)
+{
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	t->pid = alloc_pid();
+	t->tgid = leader->tgid;
+	t->parent = NULL; /* the process's parent is its leader's: it may change (reparenting) */
+	/* Too late to join a process that is ending, or whose execve is getting rid of threads. */
+	t->killed = leader->group_exiting || leader->exec_task;
+	t->group_leader = leader;
+	list_add_tail(&t->thread_link, &leader->threads);
+	leader->live_threads++;
+	signal_stop_new_thread(t, leader);
+	list_add_tail(&t->all_link, &all_tasks);
+	spin_unlock_irqrestore(&tasks_lock, flags);
+}
+
+struct mm *
+task_swap_mm(struct task *t, struct mm *mm)
+{
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	struct mm *old = t->mm;
+
+	task_lock(t); /* against get_task_mm's readers */
+	t->mm = mm;
+	task_unlock(t);
+	if (old && t->group_leader) /* exec and exit: getrusage keeps its high-water mark */
+		t->group_leader->maxrss_kb = MAX(t->group_leader->maxrss_kb,
+						 READ_ONCE(old->hiwater_rss) * (PAGE_SIZE / 1024));
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return old;
+}
+
+void
+task_set_exe_file(struct task *t, struct file *f)
+{
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	struct file *old = t->exe_file;
+
+	t->exe_file = file_get(f);
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	if (old)
+		file_put(old);
+}
+
+/* ---- identity ---------------------------------------------------------------- */
+
+SYSCALL0(getpid)
+{
+	return current()->tgid;
+}
+
+SYSCALL0(gettid)
+{
+	return current()->pid;
+}
+
+/*
+ * The parent is the process's, its leader's, and it changes when the parent
+ * ends (reparenting to init, which then may reap and free the old one):
+ * read it under tasks_lock, as Linux reads real_parent under RCU.
+ */
+SYSCALL0(getppid)
+{
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	struct task *p = current()->group_leader->parent;
+	int ppid = p ? p->tgid : 0;
+
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return ppid;
+}
+
+/* ---- the first process --------------------------------------------------------- */
+
+KNOB_STRING(init_path, "init", 128, "/sbin/init", "the program run as process 1");
+KNOB_STRING(
+	run_command, "run", 1024, "",
+	"a command line for init to run (then power off with its status); passed to init as $run");
+
+static void
+init_thread(void *unused)
+{
+	struct task *t = current();
+	char run_env[1040];
+	const char *argv[] = { init_path, NULL };
+	const char *envp[] = { "HOME=/", "PATH=/bin:/sbin", "TERM=linux", run_env, NULL };
+
+	t->files = files_alloc();
+	t->fs = fs_context_root();
+	if (!t->files || !t->fs || signal_init_process(t))
+		panic("init: no memory for its file table and signal state");
+	if (console_open_stdio())
+		panic("init: cannot open /dev/console");
+	ksnprintf(run_env, sizeof(run_env), "run=%s", run_command);
+	if (!run_command[0])
+		envp[3] = NULL;
+	long err = kernel_execve(init_path, argv, envp);
+	if (err)
+		panic("init: cannot run %s (error %ld); try init=<path>", init_path, err);
+	t->kthread_fn = NULL;
+	first_return_to_user(t);
+}
+
+void
+start_init_process(void)
+{
+	struct task *t = kthread_create("init", init_thread, NULL, ~0ul);
+
+	if (!t)
+		panic("init: no memory to start process 1");
+	register_with_pid(t, NULL, 1);
+	init_task = t;
+	sched_start_task(t);
+}
+
+bool
+init_has_run_command(void)
+{
+	return run_command[0] != '\0';
+}
