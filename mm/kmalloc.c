@@ -21,53 +21,14 @@
  * falls inside an object, panics, and so does a double free (see
  * FREELIST_POISON).
  *
- * The kmemdebug knob (at run time) gives every allocation made while it is
- * on, of any size, a red zone after the bytes asked for and a trailer at
- * its end with the sites (return addresses) that allocated and freed it.
- * Freed memory is poisoned; kfree checks the red zone and refuses a double
- * free; the poison is checked when the memory is handed out again or given
- * back to the buddy allocator (else it was written after being freed).
- * Each finding is one report naming the object, the offending byte and the
- * sites, symbolized, and the allocator goes on: nothing kmemdebug finds
- * panics. Objects keep the caches they were made in, so the knob may
- * change at any time.
- *
- *  - Small requests go to a second set of caches whose objects have room
- *    for the trailer. A plain cache keeps a free object's link in its first
- *    word, where a write after free breaks the list; a debug cache keeps it
- *    in the trailer instead (as Linux's SLUB moves its free pointer past
- *    the object when debugging), so every byte a user was given is poisoned
- *    and checked, the first word included. A link that is nevertheless bad
- *    (an overrun of more than the red zone into the next object's trailer)
- *    is reported and the slab's free list cut there: its remaining free
- *    objects are lost to the cache, not handed out.
- *  - Large requests get a block with room for the trailer at its end (the
- *    same layout as a slab object, one per block; a request within
- *    DEBUG_OVERHEAD bytes of the largest block is served plainly, as it
- *    would not fit). A freed block is poisoned and held in a quarantine of
- *    QUARANTINE_PAGES, oldest out first, so that a double free or a write
- *    after free is still the allocator's to see; its poison is checked
- *    when it leaves for the buddy allocator. kmalloc drains the quarantine
- *    before it fails for want of pages.
- *
- * A double free is seen while the memory is still kmalloc's: a slab object
- * until its emptied slab goes back (the slab's poison is checked then), a
- * large block while in the quarantine. Later, the memory may be anyone's,
- * and kfree's pointer check panics as it does without kmemdebug.
+ * The kmemdebug knob's red zones, poison and reports are kmemdebug.c's. An
+ * allocation made while it is on comes from a second set of caches here
+ * (debug_caches), whose objects have room for kmemdebug's trailer, or is a
+ * large block of kmemdebug's own.
  */
-#include "mm/kmalloc.h"
-#include "mm/page_alloc.h"
-#include "kernel/knobs.h"
-#include "kernel/ksyms.h"
+#include "mm/kmalloc_internal.h"
 #include "kernel/panic.h"
-#include "kernel/printk.h"
 #include "kernel/lib/string.h"
-#include "kernel/lib/vsprintf.h"
-#include "locking/spinlock.h"
-
-KNOB_BOOL(kmemdebug, "kmemdebug", 0, true,
-	  "kmalloc red zones, poisoning of freed objects, double-free and use-after-free reports "
-	  "naming the allocation site (for objects allocated while on)");
 
 /*
  * Free-list links are stored XORed with this. The pointers and zeros a user
@@ -78,24 +39,12 @@ KNOB_BOOL(kmemdebug, "kmemdebug", 0, true,
  */
 #define FREELIST_POISON 0xdead5ab000000000ul
 
-struct kmem_cache {
-	struct spinlock lock;
-	size_t size;		  /* of every object */
-	bool debug;		  /* kmemdebug's: objects end in a red zone and a trailer */
-	struct list_head partial; /* slabs with at least one free object */
-	u64 slabs, inuse, allocs, frees;
-};
-
 BUILD_BUG_ON(KMALLOC_MIN_SIZE < sizeof(void *));
 BUILD_BUG_ON(KMALLOC_MIN_SIZE << (KMALLOC_NCLASSES - 1) != KMALLOC_MAX_SMALL);
 BUILD_BUG_ON(KMALLOC_MAX_SMALL > PAGE_SIZE);
 
 static struct kmem_cache caches[KMALLOC_NCLASSES];
 static struct kmem_cache debug_caches[KMALLOC_NCLASSES];
-/* The owner (page->slab) of kmemdebug's large blocks; its lock guards the quarantine. */
-static struct kmem_cache debug_large;
-static struct list_head quarantine; /* head pages of freed blocks, oldest first */
-static u64 quarantine_pages;
 
 int
 kmalloc_size_class(size_t size)
@@ -108,8 +57,8 @@ kmalloc_size_class(size_t size)
 	return (64 - __builtin_clzl(size - 1)) - __builtin_ctzl(KMALLOC_MIN_SIZE);
 }
 
-static void
-cache_init(struct kmem_cache *c, size_t size, bool debug)
+void
+kmem_cache_init(struct kmem_cache *c, size_t size, bool debug)
 {
 	memset(c, 0, sizeof(*c));
 	spin_lock_init(&c->lock, debug ? "kmalloc_debug" : "kmalloc");
@@ -122,191 +71,10 @@ void
 kmalloc_init(void)
 {
 	for (int i = 0; i < KMALLOC_NCLASSES; i++) {
-		cache_init(&caches[i], (size_t)KMALLOC_MIN_SIZE << i, false);
-		cache_init(&debug_caches[i], (size_t)KMALLOC_MIN_SIZE << i, true);
+		kmem_cache_init(&caches[i], (size_t)KMALLOC_MIN_SIZE << i, false);
+		kmem_cache_init(&debug_caches[i], (size_t)KMALLOC_MIN_SIZE << i, true);
 	}
-	cache_init(&debug_large, 0, true);
-	list_init(&quarantine);
-	quarantine_pages = 0;
-}
-
-/* ---- kmemdebug: red zones, poison, the sites of an object's life ---------- */
-
-#define POISON_FREE	 0x6b /* the bytes of a free object, up to its trailer */
-#define RED_ZONE	 0xbb /* a live object's bytes past those asked for */
-#define DEBUG_LIVE	 0x4c495645u
-#define DEBUG_FREE	 0x46524545u
-#define QUARANTINE_PAGES 256 /* freed large blocks held back: 1 MiB */
-
-/*
- * At the end of every kmemdebug object, slab object or large block: its
- * span is the class size, or the block's.
- */
-struct debug_trailer {
-	uintptr_t link;		   /* a debug slab's free-list link (FREELIST_POISON-coded) */
-	u64 alloc_site, free_site; /* return addresses into kmalloc's and kfree's callers */
-	u32 size;		   /* bytes asked for */
-	u32 state;		   /* DEBUG_LIVE or DEBUG_FREE */
-};
-
-/* What a kmemdebug object adds: the trailer and a red zone of at least a word. */
-#define DEBUG_OVERHEAD (sizeof(struct debug_trailer) + sizeof(u64))
-
-enum finding_kind {
-	FOUND_NOTHING,
-	FOUND_USE_AFTER_FREE,
-	FOUND_RED_ZONE,
-	FOUND_DOUBLE_FREE,
-	FOUND_BAD_LINK,
-};
-
-/* A kmemdebug finding, gathered under a lock and reported after it. */
-struct finding {
-	enum finding_kind kind;
-	const void *obj;
-	struct debug_trailer trailer; /* as found */
-	size_t offset;		      /* of the first bad byte */
-	u8 byte;		      /* its value */
-	u64 caller;		      /* the kmalloc or kfree that found it */
-};
-
-static u64 debug_reports;
-static char debug_last_report[384];
-static struct spinlock report_lock = SPINLOCK_INIT("kmemdebug_report");
-
-/* span: the bytes the object occupies, trailer included. */
-static struct debug_trailer *
-trailer_of(void *obj, size_t span)
-{
-	return (struct debug_trailer *)((char *)obj + span - sizeof(struct debug_trailer));
-}
-
-/* The first byte of [from, to) in obj that is not value, or to. */
-static size_t
-first_unlike(const void *obj, size_t from, size_t to, u8 value)
-{
-	const u8 *b = obj;
-
-	while (from < to && b[from] == value)
-		from++;
-	return from;
-}
-
-static void
-site_format(u64 site, char *buf, size_t size)
-{
-	if (!site)
-		ksnprintf(buf, size, "?");
-#ifdef HOSTED
-	else
-		ksnprintf(buf, size, "0x%lx", site); /* no symbol table on the host */
-#else
-	else
-		ksym_format(site, buf, size);
-#endif
-}
-
-static void
-report(const struct finding *f)
-{
-	static const char *const what[] = {
-		[FOUND_USE_AFTER_FREE] = "use after free: written after kfree",
-		[FOUND_RED_ZONE] = "red zone overwritten",
-		[FOUND_DOUBLE_FREE] = "double free",
-		[FOUND_BAD_LINK] = "free-list link overwritten (free list cut)",
-	};
-	char alloc[96], freed[96], by[96], bad[32] = "";
-
-	site_format(f->trailer.alloc_site, alloc, sizeof(alloc));
-	site_format(f->trailer.free_site, freed, sizeof(freed));
-	site_format(f->caller, by, sizeof(by));
-	if (f->kind != FOUND_DOUBLE_FREE)
-		ksnprintf(bad, sizeof(bad), " (byte %zu is 0x%02x)", f->offset, f->byte);
-	u64 flags = spin_lock_irqsave(&report_lock);
-	ksnprintf(debug_last_report, sizeof(debug_last_report),
-		  "%s: %u-byte object %p%s, allocated at %s, freed at %s, found by %s",
-		  what[f->kind], f->trailer.size, f->obj, bad, alloc, freed, by);
-	__atomic_add_fetch(&debug_reports, 1, __ATOMIC_RELAXED);
-	pr_err("kmemdebug: %s\n", debug_last_report);
-	spin_unlock_irqrestore(&report_lock, flags);
-}
-
-u64
-kmemdebug_report_count(void)
-{
-	return __atomic_load_n(&debug_reports, __ATOMIC_RELAXED);
-}
-
-const char *
-kmemdebug_last_report(void)
-{
-	return debug_last_report;
-}
-
-static void
-found(struct finding *f, enum finding_kind kind, void *obj, size_t span, size_t offset, u64 caller)
-{
-	*f = (struct finding){ kind,  obj, *trailer_of(obj, span), offset, ((u8 *)obj)[offset],
-			       caller };
-}
-
-/* A free object: poisoned up to its trailer, the trailer saying so. */
-static void
-debug_poison(void *obj, size_t span)
-{
-	memset(obj, POISON_FREE, span - sizeof(struct debug_trailer));
-	trailer_of(obj, span)->state = DEBUG_FREE;
-}
-
-/* Whether the free object obj is as debug_poison left it; if not, f says how. */
-static bool
-debug_check_poison(void *obj, size_t span, u64 caller, struct finding *f)
-{
-	size_t end = span - sizeof(struct debug_trailer);
-	size_t bad = first_unlike(obj, 0, end, POISON_FREE);
-
-	if (bad == end && trailer_of(obj, span)->state == DEBUG_FREE)
-		return true;
-	found(f, FOUND_USE_AFTER_FREE, obj, span, bad < end ? bad : 0, caller);
-	return false;
-}
-
-/* Hands out obj (size bytes, for caller): its red zone laid, its trailer filled in. */
-static void
-debug_make_live(void *obj, size_t span, size_t size, u64 caller)
-{
-	struct debug_trailer *t = trailer_of(obj, span);
-
-	t->alloc_site = caller;
-	t->free_site = 0;
-	t->size = (u32)size;
-	t->state = DEBUG_LIVE;
-	memset((char *)obj + size, RED_ZONE, span - sizeof(*t) - size);
-}
-
-/*
- * Whether obj may be freed by caller: not if it is free already (a double
- * free, reported and ignored). Its red zone is checked and it is poisoned.
- * Under the lock of its cache.
- */
-static bool
-debug_on_free(void *obj, size_t span, u64 caller, struct finding *f)
-{
-	struct debug_trailer *t = trailer_of(obj, span);
-	size_t end = span - sizeof(*t);
-
-	if (t->state == DEBUG_FREE) {
-		found(f, FOUND_DOUBLE_FREE, obj, span, 0, caller);
-		return false;
-	}
-	/* A trailer overwritten too: the red zone is the whole slack, as far as it can tell. */
-	size_t size = t->state == DEBUG_LIVE && t->size < end ? t->size : 0;
-	size_t bad = first_unlike(obj, size, end, RED_ZONE);
-	if (bad < end || t->state != DEBUG_LIVE)
-		found(f, FOUND_RED_ZONE, obj, span, bad < end ? bad : 0, caller);
-	t->free_site = caller;
-	debug_poison(obj, span);
-	return true;
+	kmemdebug_init();
 }
 
 /* ---- slabs ------------------------------------------------------------------ */
@@ -348,7 +116,7 @@ freelist_next(const struct kmem_cache *c, const struct page *slab, void *obj, st
 		return (void *)next;
 	if (!c->debug)
 		panic("kmalloc-%zu: free object %p was written to (use after free?)", c->size, obj);
-	found(f, FOUND_BAD_LINK, obj, c->size, c->size - sizeof(struct debug_trailer), 0);
+	kmemdebug_found(f, FOUND_BAD_LINK, obj, c->size, c->size - sizeof(struct debug_trailer), 0);
 	return NULL;
 }
 
@@ -411,7 +179,7 @@ slab_retire(const struct kmem_cache *c, struct page *slab, u64 caller)
 
 	for (size_t off = 0; c->debug && off < PAGE_SIZE; off += c->size)
 		if (!debug_check_poison((char *)page_address(slab) + off, c->size, caller, &f))
-			report(&f);
+			kmemdebug_report(&f);
 	free_pages(slab, 0);
 }
 
@@ -440,9 +208,9 @@ cache_alloc(struct kmem_cache *c, size_t size, u64 caller)
 	}
 	spin_unlock_irqrestore(&c->lock, flags);
 	if (bad_poison.kind != FOUND_NOTHING)
-		report(&bad_poison);
+		kmemdebug_report(&bad_poison);
 	if (bad_link.kind != FOUND_NOTHING)
-		report(&bad_link);
+		kmemdebug_report(&bad_link);
 	return obj;
 }
 
@@ -459,7 +227,7 @@ cache_free(struct kmem_cache *c, struct page *slab, void *obj, u64 caller)
 		spin_unlock_irqrestore(&c->lock, flags);
 		if (!c->debug)
 			panic("kfree(%p): double free (kmalloc-%zu)", obj, c->size);
-		report(&f);
+		kmemdebug_report(&f);
 		return;
 	}
 	if (!slab->freelist)
@@ -476,22 +244,12 @@ cache_free(struct kmem_cache *c, struct page *slab, void *obj, u64 caller)
 	}
 	spin_unlock_irqrestore(&c->lock, flags);
 	if (f.kind != FOUND_NOTHING)
-		report(&f);
+		kmemdebug_report(&f);
 	if (retired)
 		slab_retire(c, retired, caller);
 }
 
 /* ---- large blocks ---------------------------------------------------------- */
-
-static unsigned
-order_for(size_t bytes)
-{
-	unsigned order = 0;
-
-	while (order < MAX_ORDER && (PAGE_SIZE << order) < bytes)
-		order++;
-	return order; /* MAX_ORDER: larger than any block */
-}
 
 static void *
 large_alloc(size_t size)
@@ -503,103 +261,6 @@ large_alloc(size_t size)
 	page->flags |= PG_LARGE;
 	page->slab = NULL; /* not kmemdebug's */
 	return page_address(page);
-}
-
-static size_t
-block_span(const struct page *page)
-{
-	return PAGE_SIZE << page->order;
-}
-
-/* Gives a block that has left the quarantine back to the buddy allocator, its poison checked. */
-static void
-quarantine_release(struct page *page, u64 caller)
-{
-	struct finding f;
-
-	if (!debug_check_poison(page_address(page), block_span(page), caller, &f))
-		report(&f);
-	free_pages(page, page->order);
-}
-
-/* Takes blocks out of the quarantine, oldest first, until it holds at most keep pages. */
-static void
-quarantine_shrink(u64 keep, u64 caller)
-{
-	for (;;) {
-		struct page *oldest = NULL;
-		u64 flags = spin_lock_irqsave(&debug_large.lock);
-		if (quarantine_pages > keep) {
-			oldest = list_first_entry(&quarantine, struct page, list);
-			list_del(&oldest->list);
-			quarantine_pages -= 1ul << oldest->order;
-			oldest->flags &= ~PG_LARGE; /* no longer kfree's to see */
-			oldest->slab = NULL;
-		}
-		spin_unlock_irqrestore(&debug_large.lock, flags);
-		if (!oldest)
-			return;
-		quarantine_release(oldest, caller);
-	}
-}
-
-void
-kmemdebug_drain_quarantine(void)
-{
-	quarantine_shrink(0, (u64)__builtin_return_address(0));
-}
-
-u64
-kmemdebug_quarantined_pages(void)
-{
-	return __atomic_load_n(&quarantine_pages, __ATOMIC_RELAXED);
-}
-
-/* A large block with kmemdebug's red zone and trailer, or NULL when it would not fit in one. */
-static void *
-debug_large_alloc(size_t size, u64 caller)
-{
-	unsigned order = order_for(size + DEBUG_OVERHEAD);
-	struct page *page;
-
-	if (order >= MAX_ORDER)
-		return NULL;
-	page = alloc_pages(order);
-	if (!page) {
-		quarantine_shrink(0, caller);
-		page = alloc_pages(order);
-	}
-	if (!page)
-		return NULL;
-	debug_make_live(page_address(page), block_span(page), size, caller);
-	u64 flags = spin_lock_irqsave(&debug_large.lock);
-	page->flags |= PG_LARGE;
-	page->slab = &debug_large;
-	debug_large.inuse++;
-	debug_large.allocs++;
-	spin_unlock_irqrestore(&debug_large.lock, flags);
-	return page_address(page);
-}
-
-/* kfree of a kmemdebug block: checked, poisoned and quarantined (a double free reported). */
-static void
-debug_large_free(struct page *page, void *p, u64 caller)
-{
-	struct finding f = { FOUND_NOTHING };
-	u64 flags = spin_lock_irqsave(&debug_large.lock);
-	bool freed = debug_on_free(p, block_span(page), caller, &f);
-
-	if (freed) {
-		list_add_tail(&page->list, &quarantine);
-		quarantine_pages += 1ul << page->order;
-		debug_large.inuse--;
-		debug_large.frees++;
-	}
-	spin_unlock_irqrestore(&debug_large.lock, flags);
-	if (f.kind != FOUND_NOTHING)
-		report(&f);
-	if (freed)
-		quarantine_shrink(QUARANTINE_PAGES, caller);
 }
 
 /* ---- the interface ---------------------------------------------------------- */

@@ -33,7 +33,7 @@ struct kmalloc_class_stats {
 #define KMALLOC_NCLASSES 9 /* 8, 16, 32, 64, 128, 256, 512, 1024, 2048 */
 void kmalloc_get_stats(struct kmalloc_class_stats out[KMALLOC_NCLASSES]);
 
-/* kmemdebug (kmalloc.c): reports made since boot, and the text of the last one. */
+/* kmemdebug (kmemdebug.c): reports made since boot, and the text of the last one. */
 u64 kmemdebug_report_count(void);
 const char *kmemdebug_last_report(void);
 /* Freed large blocks kmemdebug holds back (pages), and their release, each checked. */

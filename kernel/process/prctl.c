@@ -8,7 +8,7 @@
  * named "exe", and busybox renames it to the applet ("sleep"), as it
  * shows on Linux. And the parent-death signal, PR_SET_PDEATHSIG and
  * PR_GET_PDEATHSIG (stress-ng's workers ask for SIGKILL), which the exit of
- * the parent thread sends (kernel/process/process.c, notify_parent_death);
+ * the parent thread sends (kernel/process/exit.c, notify_parent_death);
  * like Linux, a change of effective user id clears it (cred.c), fork does
  * not pass it on and execve keeps it. And whether the process is
  * dumpable, PR_SET_DUMPABLE and PR_GET_DUMPABLE: no core dumps here, but

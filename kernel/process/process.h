@@ -1,6 +1,7 @@
 /*
- * process.h - process life cycle: ids, fork, exit, wait, and killing a
- * process (exit_group, a fatal signal or fault).
+ * process.h - process life cycle: the process table and ids (process.c),
+ * fork (fork.c), exit and killing a process - exit_group, a fatal signal or
+ * fault (exit.c).
  */
 #ifndef REWIND_PROCESS_H
 #define REWIND_PROCESS_H

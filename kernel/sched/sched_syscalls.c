@@ -1,6 +1,6 @@
 /*
  * sched_syscalls.c - the scheduler's system calls about CPUs: affinity
- * (sched_setaffinity, sched_getaffinity) and getcpu.
+ * (sched_setaffinity, sched_getaffinity), getcpu and sched_yield.
  *
  * Another user's process is changed only by root (Linux's check_same_owner).
  * A cpu_set_t is a bit array in longs; rewind has at most 64 CPUs, so the
@@ -70,5 +70,11 @@ SYSCALL3(getcpu, unsigned __user *, ucpu, unsigned __user *, unode, void __user 
 		return -EFAULT;
 	if (unode && copy_to_user(unode, &node, sizeof(node)))
 		return -EFAULT;
+	return 0;
+}
+
+SYSCALL0(sched_yield)
+{
+	WRITE_ONCE(this_cpu()->need_resched, true);
 	return 0;
 }

@@ -34,6 +34,7 @@
 #include "kernel/objcount.c"
 #include "mm/page_alloc.c"
 #include "mm/kmalloc.c"
+#include "mm/kmemdebug.c"
 #include "fs/page_index.c"
 #include "fs/cpio.c"
 #include "fs/inode.c"

@@ -1,6 +1,6 @@
 /*
- * test_kmalloc.c - host tests for kmalloc (mm/kmalloc.c) over the real
- * buddy allocator (mm/page_alloc.c).
+ * test_kmalloc.c - host tests for kmalloc (mm/kmalloc.c, and kmemdebug,
+ * mm/kmemdebug.c) over the real buddy allocator (mm/page_alloc.c).
  *
  * Slabs keep their free lists inside the objects, so the frames need memory
  * behind them: a page-aligned host buffer whose address, shifted down, is
@@ -12,6 +12,7 @@
 #include "tests/unit/unit.h"
 #include "mm/page_alloc.c"
 #include "mm/kmalloc.c"
+#include "mm/kmemdebug.c"
 
 u64 direct_map_base;
 

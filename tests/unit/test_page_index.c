@@ -12,6 +12,7 @@
 #include "tests/unit/unit.h"
 #include "mm/page_alloc.c"
 #include "mm/kmalloc.c"
+#include "mm/kmemdebug.c"
 #include "fs/page_index.c"
 
 u64 direct_map_base;

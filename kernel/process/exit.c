@@ -1,0 +1,414 @@
+/*
+ * exit.c - a task's end: exit, exit_group, death by a fatal signal or
+ * fault, the zombie it leaves and the freeing of exited threads; and the
+ * end of a process's other threads when one of them calls execve.
+ *
+ * A task that exits becomes a zombie holding only its wait status and CPU
+ * times; its children pass to init (pid 1), which reaps them. The parent
+ * frees the zombie in wait4 (wait.c), once the zombie's CPU has switched
+ * away from its kernel stack (on_cpu).
+ *
+ * A thread that exits is freed by the kernel itself (dead_threads, reaped
+ * once off its CPU); the process is reported to its parent when the last
+ * member of the group has exited, with the leader's status, or
+ * exit_group's. exit_group and a fatal signal (kernel/signal/signal.c) mark
+ * every member `killed`: each leaves at its next return to user mode, and
+ * interruptible sleeps end early for it. The parent also gets the child's
+ * exit signal (SIGCHLD) then.
+ */
+#include "kernel/process/process.h"
+#include "kernel/process/process_internal.h"
+#include "uapi/ptrace.h"
+#include "uapi/errno.h"
+#include "kernel/time/cputime.h"
+#include "kernel/process/session.h"
+#include "kernel/process/vfork.h"
+#include "kernel/sched/futex.h"
+#include "kernel/time/itimer.h"
+#include "kernel/time/posix_timer.h"
+#include "kernel/panic.h"
+#include "kernel/printk.h"
+#include "kernel/sched/sched.h"
+#include "kernel/signal/signal.h"
+#include "kernel/x86/smp.h"
+#include "kernel/syscall/syscall.h"
+#include "fs/fs.h"
+#include "mm/vm.h"
+
+static struct list_head dead_threads = LIST_HEAD_INIT(dead_threads);
+
+void
+reap_dead_threads(void)
+{
+	struct list_head done = LIST_HEAD_INIT(done);
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	struct list_head *pos = dead_threads.next;
+
+	while (pos != &dead_threads) {
+		struct task *t = list_entry(pos, struct task, sibling);
+		pos = pos->next;
+		if (!READ_ONCE(t->on_cpu)) {
+			list_del(&t->sibling);
+			list_add(&t->sibling, &done);
+		}
+	}
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	while (!list_empty(&done)) {
+		struct task *t = list_first_entry(&done, struct task, sibling);
+		list_del(&t->sibling);
+		if (t->group_leader == t &&
+		    t->parent) { /* a process its parent wanted no zombie of */
+			itimer_release(t);
+			posix_timers_release(t);
+		}
+		task_free(t);
+	}
+}
+
+/* Makes from's children to's; tasks_lock held. */
+static void
+move_children(struct task *from, struct task *to)
+{
+	while (!list_empty(&from->children)) {
+		struct task *c = list_first_entry(&from->children, struct task, sibling);
+		list_del(&c->sibling);
+		c->parent = to;
+		list_add_tail(&c->sibling, &to->children);
+	}
+}
+
+/*
+ * The processes thread dying forked learn that their parent is gone, as
+ * Linux's forget_original_parent: each of their threads that asked with
+ * PR_SET_PDEATHSIG gets its signal (to its process, from the dying
+ * process), and they count another thread of the group, or init once the
+ * group is gone, as the one that forked them. Called once dying has left
+ * its group; tasks_lock held.
+ */
+static void
+notify_parent_death(struct task *dying)
+{
+	struct task *leader = dying->group_leader;
+	int heir = list_empty(&leader->threads)
+			   ? 1
+			   : list_first_entry(&leader->threads, struct task, thread_link)->pid;
+	struct kernel_siginfo info = { .code = SI_USER,
+				       .kill = { .pid = dying->tgid, .uid = leader->uids.real } };
+	struct list_head *pos, *tpos;
+
+	list_for_each(pos, &leader->children) {
+		struct task *c = list_entry(pos, struct task, sibling);
+		if (c->parent_tid != dying->pid)
+			continue;
+		c->parent_tid = heir;
+		list_for_each(tpos, &c->threads) {
+			struct task *t = list_entry(tpos, struct task, thread_link);
+			info.signo = READ_ONCE(t->pdeath_signal);
+			if (info.signo)
+				signal_send_process(t, &info);
+		}
+	}
+}
+
+/* Gives the children to init; tasks_lock held. */
+static void
+reparent_children(struct task *t)
+{
+	if (list_empty(&t->children))
+		return;
+	move_children(t, init_task);
+	wake_up_all(&init_task->child_exited);
+}
+
+/* CLONE_CHILD_CLEARTID: zero the tid word and wake a joiner waiting on it (pthread_join). */
+static void
+clear_child_tid(struct task *t)
+{
+	int zero = 0;
+
+	if (!t->clear_child_tid || !t->mm || READ_ONCE(t->mm->users) < 2)
+		return;
+	if (copy_to_user((int __user *)t->clear_child_tid, &zero, sizeof(zero)) == 0)
+		futex_wake_address(t->mm, t->clear_child_tid, 1);
+}
+
+static void
+release_resources(struct task *t)
+{
+	futex_robust_release(t);
+	clear_child_tid(t);
+	vfork_release(t);
+	/* Out of procfs's sight first (it takes references under tasks_lock), then dropped. */
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	struct files *files = t->files;
+	struct fs_context *fs = t->fs;
+	struct file *exe = t->exe_file;
+	t->files = NULL;
+	t->fs = NULL;
+	t->exe_file = NULL;
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	if (files)
+		files_put(files);
+	if (fs)
+		fs_context_put(fs);
+	if (exe)
+		file_put(exe);
+	if (t->mm) {
+		mm_activate(NULL);
+		mm_put(task_swap_mm(t, NULL));
+	}
+}
+
+/*
+ * The group's bookkeeping when member t exits; tasks_lock held. A thread
+ * other than the leader is freed by the kernel; the leader stays a zombie,
+ * and the parent hears of the process once no member is left.
+ */
+static void
+leave_thread_group(struct task *t, int wait_status)
+{
+	struct task *leader = t->group_leader;
+
+	t->exit_status = wait_status;
+	list_del(&t->thread_link);
+	/* The process keeps its time (all but the last few instructions to the final switch). */
+	if (t != leader)
+		cputime_add(&leader->exited_threads_time, t->time);
+	if (t != leader || !t->parent) { /* a thread, or a kernel thread: nobody waits */
+		list_del(&t->all_link);
+		list_add_tail(&t->sibling, &dead_threads);
+	}
+	leader->live_threads--;
+	if (leader->exec_task && leader->live_threads == 1)
+		wake_up_task(leader->exec_task); /* execve waits to be alone (exec_single_thread) */
+	if (leader->live_threads > 0)
+		return;
+	if (leader->group_exiting)
+		leader->exit_status = leader->group_exit_status;
+	if (leader->parent) {
+		struct task *parent = leader->parent;
+		if (signal_notify_parent(leader)) { /* no zombie wanted: freed like a thread */
+			list_del(&leader->sibling);
+			list_del(&leader->all_link);
+			list_add_tail(&leader->sibling, &dead_threads);
+		}
+		wake_up_all(&parent->child_exited);
+	}
+}
+
+__noreturn void
+task_exit(int wait_status)
+{
+	struct task *t = current();
+
+	if (t->group_leader == init_task)
+		panic("init (pid 1) exited with wait status %#x", wait_status);
+	ptrace_event(PTRACE_EVENT_EXIT, wait_status);
+	/*
+	 * The last thread alive (no other can appear: only live threads
+	 * clone) ends the process's POSIX timers, as Linux's exit_itimers.
+	 * If two last threads exit together neither sees 1: the reaping of the
+	 * leader deletes them then, and meanwhile they send nothing, the
+	 * process having no live thread (send_signal).
+	 */
+	if (READ_ONCE(t->group_leader->live_threads) == 1)
+		posix_timers_release(t->group_leader);
+	release_resources(t);
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	ptrace_exit_locked(t, wait_status);
+	WRITE_ONCE(t->state, TASK_ZOMBIE);
+	leave_thread_group(t, wait_status);
+	notify_parent_death(t);
+	if (!t->group_leader->live_threads) { /* the process is gone: its children go to init */
+		session_process_exit(t->group_leader);
+		reparent_children(t->group_leader);
+	}
+	signal_exit_retarget(t);
+	signal_stop_thread_exit(t);
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	schedule();
+	panic("a zombie was scheduled");
+}
+
+void
+group_kill_locked(struct task *leader, int wait_status)
+{
+	struct list_head *pos;
+
+	if (!leader->group_exiting) {
+		leader->group_exiting = true;
+		leader->group_exit_status = wait_status;
+	}
+	list_for_each(pos, &leader->threads) {
+		struct task *m = list_entry(pos, struct task, thread_link);
+		WRITE_ONCE(m->killed, true);
+		wake_up_task(m);
+		if (m != current())
+			smp_send_reschedule(m->cpu);
+	}
+}
+
+__noreturn void
+group_exit(int wait_status)
+{
+	struct task *leader = current()->group_leader;
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+
+	group_kill_locked(leader, wait_status);
+	wait_status = leader->group_exit_status;
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	task_exit(wait_status);
+}
+
+void
+exit_if_killed(void)
+{
+	struct task *t = current();
+
+	if (READ_ONCE(t->killed))
+		task_exit(t->group_leader->group_exit_status);
+}
+
+SYSCALL1(exit, int, code)
+{
+	task_exit((code & 0xff) << 8);
+}
+
+SYSCALL1(exit_group, int, code)
+{
+	group_exit((code & 0xff) << 8);
+}
+
+static const char *
+signal_name(int sig)
+{
+	switch (sig) {
+	case SIGILL:
+		return "SIGILL";
+	case SIGTRAP:
+		return "SIGTRAP";
+	case SIGBUS:
+		return "SIGBUS";
+	case SIGFPE:
+		return "SIGFPE";
+	case SIGKILL:
+		return "SIGKILL";
+	default:
+		return "SIGSEGV";
+	}
+}
+
+__noreturn void
+kill_current(int sig, const char *why, u64 addr, u64 rip)
+{
+	struct task *t = current();
+
+	pr_notice_ratelimited("pid %d (%s): killed by %s: %s at address %#lx, rip %#lx\n", t->pid,
+			      t->comm, signal_name(sig), why, addr, rip);
+	group_exit(sig);
+}
+
+/* ---- execve in a thread group ---------------------------------------------------- */
+
+/*
+ * The exec'ing thread t takes over from the dead leader (Linux's
+ * de_thread): its pid (the process's, which the parent and every kill
+ * know), its place among the parent's children, its children, the
+ * process's pending signals, interval timer and accounting. The old leader
+ * takes t's pid and is freed like any exited thread. tasks_lock held.
+ */
+static void
+take_over_leader(struct task *t, struct task *leader)
+{
+	int pid = t->pid;
+
+	t->pid = leader->pid;
+	leader->pid = pid;
+	t->parent = leader->parent;
+	leader->parent = NULL; /* so that freeing it releases no timer: t has it */
+	if (t->parent) {
+		struct list_head *prev = leader->sibling.prev;
+		list_del(&leader->sibling);
+		list_add(&t->sibling, prev);
+	}
+	move_children(leader, t);
+	list_del(&t->thread_link);
+	list_init(&t->threads);
+	list_add_tail(&t->thread_link, &t->threads);
+	t->group_leader = t;
+	t->live_threads = 1;
+	t->exit_signal = leader->exit_signal;
+	copy_limits_and_ids(t, leader);
+	t->start_tsc = leader->start_tsc;
+	cputime_add(&t->exited_threads_time, leader->exited_threads_time);
+	cputime_add(&t->exited_threads_time, leader->time);
+	t->children_time = leader->children_time;
+	t->minor_faults += leader->minor_faults;
+	t->children_minor_faults = leader->children_minor_faults;
+	t->maxrss_kb = MAX(t->maxrss_kb, leader->maxrss_kb);
+	t->children_maxrss_kb = leader->children_maxrss_kb;
+	signal_take_shared(t, leader);
+	session_take_over(t, leader);
+	if (leader == init_task)
+		init_task = t;
+	list_del(&leader->all_link);
+	list_add_tail(&leader->sibling, &dead_threads); /* freed once off its CPU */
+}
+
+/*
+ * execve's first step past the point where the new program is ready: the
+ * other threads of the process are killed and waited for (they run the
+ * old program, whose memory is about to go), so the new program starts
+ * alone, as the process's leader, with a signal table of its own. -EAGAIN
+ * when the process is ending anyway (exit_group, a fatal signal, another
+ * thread's execve got there first): the caller then leaves.
+ */
+int
+exec_single_thread(struct task *t)
+{
+	struct task *leader = t->group_leader;
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+
+	if (leader->live_threads > 1 || leader != t) {
+		if (leader->group_exiting || leader->exec_task || READ_ONCE(t->killed)) {
+			spin_unlock_irqrestore(&tasks_lock, flags);
+			return -EAGAIN;
+		}
+		leader->exec_task = t;
+		struct list_head *pos;
+		list_for_each(pos, &leader->threads) {
+			struct task *m = list_entry(pos, struct task, thread_link);
+			if (m == t)
+				continue;
+			WRITE_ONCE(m->killed, true);
+			wake_up_task(m);
+			smp_send_reschedule(m->cpu);
+		}
+		/* Sleeping is announced before the test, so the last one's wake-up is never lost. */
+		for (;;) {
+			set_current_sleeping();
+			if (leader->live_threads == 1 || READ_ONCE(t->killed))
+				break;
+			spin_unlock_irqrestore(&tasks_lock, flags);
+			schedule();
+			flags = spin_lock_irqsave(&tasks_lock);
+		}
+		WRITE_ONCE(t->state, TASK_RUNNABLE);
+		leader->exec_task = NULL;
+		if (READ_ONCE(t->killed)) {
+			spin_unlock_irqrestore(&tasks_lock, flags);
+			return -EAGAIN;
+		}
+	}
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	posix_timers_release(leader); /* execve deletes them, as Linux's */
+	if (leader != t) {
+		/* Before the old leader can be freed: its timer's expiry must be over. */
+		itimer_handoff(leader, t);
+		posix_timers_handoff(leader, t);
+		flags = spin_lock_irqsave(&tasks_lock);
+		take_over_leader(t, leader);
+		spin_unlock_irqrestore(&tasks_lock, flags);
+	}
+	return signal_unshare(t);
+}

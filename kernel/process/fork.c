@@ -1,0 +1,187 @@
+/*
+ * fork.c - creating processes and threads: fork, vfork and clone, what the
+ * child shares with its parent or is given a copy of, and set_tid_address
+ * (the clear-child-tid word clone also sets).
+ *
+ * The child enters the process table (process.c) last, once its state is
+ * complete: a new process as a child of the forking process's leader,
+ * whichever thread forked it; a thread (CLONE_THREAD) as a member of the
+ * leader's group.
+ */
+#include "kernel/process/process.h"
+#include "kernel/process/process_internal.h"
+#include "uapi/ptrace.h"
+#include "uapi/errno.h"
+#include "kernel/process/cred.h"
+#include "kernel/process/rlimit.h"
+#include "kernel/process/vfork.h"
+#include "kernel/x86/fpu.h"
+#include "kernel/sched/sched.h"
+#include "kernel/signal/signal.h"
+#include "kernel/syscall/syscall.h"
+#include "fs/fs.h"
+#include "mm/vm.h"
+
+#define CLONE_SUPPORTED                                                                   \
+	(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_VFORK | CLONE_THREAD | \
+	 CLONE_SYSVSEM | CLONE_SETTLS | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID |      \
+	 CLONE_DETACHED | CLONE_CHILD_SETTID | CSIGNAL)
+
+struct clone_args_k {
+	u64 flags;
+	u64 stack; /* the child's rsp, or 0 for the parent's */
+	int __user *parent_tid;
+	int __user *child_tid;
+	u64 tls;
+};
+
+/*
+ * RLIMIT_NPROC: the tasks of the caller's real user, zombies included
+ * until reaped, as Linux's per-user count; root is exempt (Linux: the root
+ * user and CAP_SYS_RESOURCE), so only a process that gave up root meets it.
+ */
+static bool
+over_task_limit(void)
+{
+	u64 limit = rlimit(RLIMIT_NPROC);
+
+	if (limit == RLIM_INFINITY || privileged())
+		return false;
+	u32 uid = current()->group_leader->uids.real;
+	u64 n = 0, flags = spin_lock_irqsave(&tasks_lock);
+	struct list_head *pos;
+	list_for_each(pos, &all_tasks) {
+		struct task *t = list_entry(pos, struct task, all_link);
+		n += t->group_leader && t->group_leader->uids.real == uid;
+	}
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return n >= limit;
+}
+
+/* Linux's rules for flag combinations. */
+static long
+check_clone_flags(u64 flags)
+{
+	if (flags & ~(u64)CLONE_SUPPORTED)
+		return -EINVAL;
+	if ((flags & CLONE_THREAD) && !(flags & CLONE_SIGHAND))
+		return -EINVAL;
+	if ((flags & CLONE_SIGHAND) && !(flags & CLONE_VM))
+		return -EINVAL;
+	return 0;
+}
+
+/* The child's share of the parent's process state: shared or copied as the flags say. */
+static bool
+clone_resources(struct task *child, struct task *parent, u64 flags)
+{
+	if (flags & CLONE_VM) {
+		mm_get(parent->mm);
+		child->mm = parent->mm;
+	} else {
+		child->mm = mm_fork(parent->mm);
+	}
+	child->files = flags & CLONE_FILES ? files_share(parent->files) : files_dup(parent->files);
+	child->fs = flags & CLONE_FS ? fs_context_share(parent->fs) : fs_context_dup(parent->fs);
+	child->exe_file = parent->exe_file ? file_get(parent->exe_file) : NULL;
+	return child->mm && child->files && child->fs && signal_fork(child, parent, flags) == 0;
+}
+
+static long
+do_clone(struct trap_frame *f, const struct clone_args_k *a)
+{
+	struct task *parent = current();
+	long err = check_clone_flags(a->flags);
+
+	if (err)
+		return err;
+	if ((a->flags & CLONE_SETTLS) && !fs_base_allowed(a->tls))
+		return -EPERM;
+	if (over_task_limit())
+		return -EAGAIN;
+	reap_dead_threads();
+	struct task *child = task_alloc(parent->comm);
+	if (!child)
+		return -ENOMEM;
+	struct vfork_done *vfork = NULL;
+	if (!clone_resources(child, parent, a->flags) ||
+	    ((a->flags & CLONE_VFORK) && !(vfork = vfork_prepare(child)))) {
+		if (child->mm)
+			mm_put(child->mm);
+		if (child->files)
+			files_put(child->files);
+		if (child->fs)
+			fs_context_put(child->fs);
+		if (child->exe_file)
+			file_put(child->exe_file);
+		task_free(child);
+		return -ENOMEM;
+	}
+	fpu_save(&child->fpu); /* the parent's live registers */
+	child->fs_base = a->flags & CLONE_SETTLS ? a->tls : parent->fs_base;
+	child->cpus_allowed = parent->cpus_allowed;
+	struct trap_frame *cf = task_user_frame(child);
+	*cf = *f;
+	cf->rax = 0; /* clone and fork return 0 in the child */
+	if (a->stack)
+		cf->rsp = a->stack;
+	if (a->flags & CLONE_CHILD_SETTID)
+		child->set_child_tid = (u64)a->child_tid;
+	if (a->flags & CLONE_CHILD_CLEARTID)
+		child->clear_child_tid = (u64)a->child_tid;
+	task_prepare_user_return(child);
+	if (a->flags & CLONE_THREAD)
+		thread_register(child, parent->group_leader);
+	else
+		task_register(child,
+			      parent->group_leader); /* the process is the parent, not the thread */
+	int pid = child->pid, child_pid = child->pid;
+	if ((a->flags & CLONE_PARENT_SETTID) && copy_to_user(a->parent_tid, &pid, sizeof(pid)))
+		pid = -EFAULT; /* Linux reports it too; the child runs all the same */
+	int event = ptrace_fork(child, a->flags);
+	sched_start_task(child);
+	if (event)
+		ptrace_event(event, child_pid);
+	if (vfork) {
+		vfork_wait(vfork); /* child may be gone already: only vfork is used */
+		ptrace_event(PTRACE_EVENT_VFORK_DONE, child_pid);
+	}
+	return pid;
+}
+
+static long
+do_fork(struct trap_frame *f)
+{
+	struct clone_args_k a = { .flags = SIGCHLD };
+
+	return do_clone(f, &a);
+}
+
+SYSCALL_FRAME(fork, 0)
+{
+	return do_fork(f);
+}
+
+SYSCALL_FRAME(vfork, 0)
+{
+	struct clone_args_k a = { .flags = CLONE_VM | CLONE_VFORK | SIGCHLD };
+
+	return do_clone(f, &a);
+}
+
+/* clone(flags, stack, parent_tid, child_tid, tls): the x86-64 argument order. */
+SYSCALL_FRAME(clone, 5, SYSCALL_ARG(u64, flags), SYSCALL_ARG(u64, stack),
+	      SYSCALL_ARG(int __user *, parent_tid), SYSCALL_ARG(int __user *, child_tid),
+	      SYSCALL_ARG(u64, tls))
+{
+	struct clone_args_k a = { f->rdi, f->rsi, (int __user *)f->rdx, (int __user *)f->r10,
+				  f->r8 };
+
+	return do_clone(f, &a);
+}
+
+SYSCALL1(set_tid_address, u64, tidptr)
+{
+	current()->clear_child_tid = tidptr;
+	return current()->pid;
+}
