@@ -1,9 +1,9 @@
 /*
- * procfs_info.c - the machine-wide files: /proc/cmdline, cpuinfo, lockstat,
+ * machine.c - the machine-wide files: /proc/cmdline, cpuinfo, lockstat,
  * loadavg, meminfo, mounts, objects, profile, stat, syscalls and uptime.
- * Each gathers its figures here and leaves the layout to procfs_text.c.
+ * Each gathers its figures here and leaves the layout to text.c.
  */
-#include "fs/procfs_internal.h"
+#include "fs/proc/internal.h"
 #include "kernel/boot.h"
 #include "kernel/process/process.h"
 #include "kernel/sched/loadavg.h"
