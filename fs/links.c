@@ -8,7 +8,7 @@
  * same inode: nlink counts the names, the inode's reference count the names
  * and open files, so the data stays until the last of both is gone.
  * Not here: following links (namei.c), how a file system stores them
- * (ramfs.c, procfs.c).
+ * (ramfs.c, proc/procfs.c).
  */
 #include "fs/vfs.h"
 #include "kernel/process/cred.h"

@@ -3,7 +3,7 @@
  * limits on it that Linux has in /proc/sys/fs: pipe-user-pages-soft (a
  * user above it gets small pipes), pipe-user-pages-hard (above it, no new
  * pipe and no growth) and pipe-max-size (the most F_SETPIPE_SZ gives
- * without privilege). fs/pipe.c charges every buffer here; procfs_sys.c
+ * without privilege). fs/pipe.c charges every buffer here; proc/sysctl.c
  * shows and sets the limits.
  */
 #ifndef REWIND_PIPE_ACCOUNTING_H

@@ -6,7 +6,7 @@
  * a boolean flag, an integer range, or an enumeration of names. Each file
  * declares its own knobs with the macros below; they land in the `knobs`
  * linker section, so one registry serves the kernel command line, `help`,
- * and /proc/sys/rewind/<name> (fs/procfs_sys.c). Each entry records the
+ * and /proc/sys/rewind/<name> (fs/proc/sysctl.c). Each entry records the
  * file that declared it, so that `help` leads to the code it switches.
  *
  * The live value is a plain int read with READ_ONCE and written with one

@@ -52,7 +52,7 @@
 #include "mm/mm.h"
 #include "mm/uaccess.h"
 #include "fs/fs.h"
-#include "fs/procfs.h"
+#include "fs/proc/procfs.h"
 #include "version.h" /* generated: build/generated/version.h */
 
 struct boot_info boot_info;

@@ -25,7 +25,7 @@
  */
 #include "kernel/profile.h"
 #include "drivers/lapic.h"
-#include "fs/procfs_text.h"
+#include "fs/proc/text.h"
 #include "kernel/backtrace.h"
 #include "kernel/knobs.h"
 #include "kernel/ksyms.h"

@@ -12,7 +12,7 @@
  * like Linux, a change of effective user id clears it (cred.c), fork does
  * not pass it on and execve keeps it. And whether the process is
  * dumpable, PR_SET_DUMPABLE and PR_GET_DUMPABLE: no core dumps here, but
- * the flag decides who owns /proc/<pid> (fs/procfs_pid.c), and a change of
+ * the flag decides who owns /proc/<pid> (fs/proc/pid.c), and a change of
  * ids clears it (cred.c) as on Linux. Any other option answers EINVAL, as Linux answers an
  * option it does not know, with a console notice naming the option (a
  * program that needs one shows up there, as with unimplemented calls).

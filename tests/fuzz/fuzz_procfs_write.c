@@ -1,6 +1,6 @@
 /*
  * fuzz_procfs_write.c - what a write to /proc/sys/rewind/<knob> goes
- * through, on arbitrary bytes: fs/procfs.c's length limit and blank
+ * through, on arbitrary bytes: fs/proc/procfs.c's length limit and blank
  * trimming (procfs_trim), the knob parser (knob_set), then the file's text
  * (procfs_format_knob) into buffers of every size. The input is a series
  * of writes, each a byte choosing the knob, a byte of length, the bytes.
@@ -15,9 +15,9 @@
 #undef parse_int
 #include "kernel/lib/cmdline.c"
 #include "kernel/knobs.c"
-#include "fs/procfs_text.c"
+#include "fs/proc/text.c"
 
-#define PROC_WRITE_MAX 256 /* fs/procfs.c's: longer writes are EINVAL */
+#define PROC_WRITE_MAX 256 /* fs/proc/procfs.c's: longer writes are EINVAL */
 
 KNOB_INT(f_int, "f_int", 5, -3, 1000, true, "an integer");
 KNOB_INT_OFF(f_off, "f_off", 0, 997, true, NULL, "an integer also spelled off");

@@ -9,7 +9,7 @@
  * The map function hands the parser an exactly sized heap copy of what it
  * asks for, so ASan catches any read past what it mapped; asking for bytes
  * beyond the fake memory gives NULL, as for a table that cannot be mapped.
- * Every printk line is kept, so that tests find warnings among the summaries.
+ * Tests find warnings among the summaries with unit_logged (unit.h).
  * Each test program includes this once; not every program uses every builder.
  */
 #ifndef REWIND_ACPI_HOST_H
@@ -17,52 +17,8 @@
 
 #pragma GCC diagnostic ignored "-Wunused-function"
 
-#define UNIT_NO_PRINTK
 #include "tests/unit/unit.h"
-#include "kernel/printk.h"
-#include "kernel/lib/vsprintf.c"
 #include "drivers/acpi_tables.c"
-
-/* ---- the log ------------------------------------------------------------------- */
-
-static char log_text[32768];
-
-void
-vprintk(int level, const char *fmt, va_list ap)
-{
-	size_t n = strlen(log_text);
-
-	kvsnprintf(unit_last_log, sizeof(unit_last_log), fmt, ap);
-	unit_log_count++;
-	snprintf(log_text + n, sizeof(log_text) - n, "%s", unit_last_log);
-	if (getenv("UNIT_VERBOSE"))
-		printf("    printk(%d): %s", level, unit_last_log);
-}
-
-void
-printk(int level, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vprintk(level, fmt, ap);
-	va_end(ap);
-}
-
-/* Whether the log holds the formatted text. */
-static bool __printf(1, 2) logged(const char *fmt, ...)
-{
-	char want[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(want, sizeof(want), fmt, ap);
-	va_end(ap);
-	if (strstr(log_text, want))
-		return true;
-	printf("    not in the log: \"%s\"; the log:\n%s", want, log_text);
-	return false;
-}
 
 /* ---- fake physical memory ------------------------------------------------------- */
 
@@ -82,7 +38,7 @@ reset(void)
 	mem_used = 0;
 	while (ncopies)
 		free(copies[--ncopies]);
-	log_text[0] = '\0';
+	unit_log_clear();
 	memset(&info, 0xee, sizeof(info)); /* the parser must clear it */
 }
 
@@ -510,8 +466,8 @@ check_standard_madt(void)
 	CHECK_EQ(info.ioapics[0].gsi_base, 0);
 	CHECK_EQ(info.noverrides, 5);
 	CHECK(
-		logged("acpi: MADT: 2 CPUs (APIC ids 0 1), LAPIC at 0xfee00000, "
-		       "IOAPIC id 0 at 0xfec00000 GSI 0, 5 overrides\n"));
+		unit_logged("acpi: MADT: 2 CPUs (APIC ids 0 1), LAPIC at 0xfee00000, "
+			    "IOAPIC id 0 at 0xfec00000 GSI 0, 5 overrides\n"));
 }
 
 #endif

@@ -85,15 +85,15 @@ UNIT_TEST(v1_rsdp_and_rsdt)
 	CHECK_EQ(info.s5_typ_a, 0);
 	CHECK_EQ(info.s5_typ_b, 0);
 	CHECK_EQ(info.hpet_address, 0xfed00000);
-	CHECK(logged("acpi: RSDP revision 0 (OEM 'BOCHS '), RSDT at %#lx lists 3 tables\n",
-		     PHYS_BASE + mem_used - 36 - 12));
-	CHECK(logged(
+	CHECK(unit_logged("acpi: RSDP revision 0 (OEM 'BOCHS '), RSDT at %#lx lists 3 tables\n",
+			  PHYS_BASE + mem_used - 36 - 12));
+	CHECK(unit_logged(
 		"acpi: FADT: PM timer port 0x608 (24-bit), PM1a_CNT 0x604, reset 0x6 to port 0xcf9, "
 		"DSDT at %#lx\n",
 		PHYS_BASE));
-	CHECK(logged("acpi: DSDT: \\_S5 SLP_TYPa 0 SLP_TYPb 0\n"));
-	CHECK(logged("acpi: HPET: at 0xfed00000, 3 comparators\n"));
-	CHECK(!strstr(log_text, "skipped"));
+	CHECK(unit_logged("acpi: DSDT: \\_S5 SLP_TYPa 0 SLP_TYPb 0\n"));
+	CHECK(unit_logged("acpi: HPET: at 0xfed00000, 3 comparators\n"));
+	CHECK(!strstr(unit_log, "skipped"));
 }
 
 UNIT_TEST(v2_rsdp_uses_the_xsdt)
@@ -109,7 +109,7 @@ UNIT_TEST(v2_rsdp_uses_the_xsdt)
 	CHECK_EQ(info.revision, 2);
 	check_standard_madt();
 	CHECK(info.has_s5);
-	CHECK(logged("XSDT at %#lx lists 3 tables", xsdt));
+	CHECK(unit_logged("XSDT at %#lx lists 3 tables", xsdt));
 
 	reset();
 	n = standard_tables(tables);
@@ -137,8 +137,8 @@ UNIT_TEST(bad_xsdt_falls_back_to_the_rsdt)
 	corrupt(xsdt);
 	make_rsdp(2, (u32)rsdt, xsdt);
 	parse(36);
-	CHECK(logged("acpi: XSDT at %#lx has a bad checksum; skipped\n", xsdt));
-	CHECK(logged("RSDT at %#lx lists 3 tables", rsdt));
+	CHECK(unit_logged("acpi: XSDT at %#lx has a bad checksum; skipped\n", xsdt));
+	CHECK(unit_logged("RSDT at %#lx lists 3 tables", rsdt));
 	CHECK_EQ(info.ncpus, 2);
 }
 
@@ -148,8 +148,8 @@ UNIT_TEST(unusable_root_table)
 	u64 bogus = table("FACP", (const u8 *)"", 0);
 	make_rsdp(0, (u32)bogus, 0);
 	parse(20);
-	CHECK(logged("acpi: RSDT at %#lx has the signature 'FACP'; skipped\n", bogus));
-	CHECK(logged("acpi: no usable RSDT or XSDT; the ACPI tables are ignored\n"));
+	CHECK(unit_logged("acpi: RSDT at %#lx has the signature 'FACP'; skipped\n", bogus));
+	CHECK(unit_logged("acpi: no usable RSDT or XSDT; the ACPI tables are ignored\n"));
 	CHECK(info.present);
 	CHECK_EQ(info.ncpus, 0);
 	CHECK_EQ(info.pm_timer_port, 0);
@@ -163,7 +163,7 @@ UNIT_TEST(bad_checksum_skips_that_table_only)
 	int n = standard_tables(tables);
 	corrupt(tables[1]);
 	boot_rsdt(tables, n);
-	CHECK(logged("acpi: APIC at %#lx has a bad checksum; skipped\n", tables[1]));
+	CHECK(unit_logged("acpi: APIC at %#lx has a bad checksum; skipped\n", tables[1]));
 	CHECK_EQ(info.ncpus, 0);
 	CHECK_EQ(info.nioapics, 0);
 	CHECK_EQ(info.pm_timer_port, 0x608);
@@ -179,7 +179,7 @@ UNIT_TEST(bad_dsdt_checksum)
 	int n = standard_tables(tables);
 	corrupt(PHYS_BASE); /* the DSDT is placed first */
 	boot_rsdt(tables, n);
-	CHECK(logged("acpi: DSDT at %#lx has a bad checksum; skipped\n", PHYS_BASE));
+	CHECK(unit_logged("acpi: DSDT at %#lx has a bad checksum; skipped\n", PHYS_BASE));
 	CHECK(!info.has_s5);
 	CHECK_EQ(info.pm1a_control, 0x604);
 }
@@ -197,8 +197,8 @@ UNIT_TEST(table_longer_than_memory)
 	set_length(tables[1], (u32)(PHYS_BASE + mem_used - tables[1] + 64));
 	make_rsdp(0, (u32)rsdt, 0);
 	parse(20);
-	CHECK(logged("acpi: APIC at %#lx: its %lu bytes cannot be mapped; skipped\n", tables[1],
-		     PHYS_BASE + mem_used - tables[1] + 64));
+	CHECK(unit_logged("acpi: APIC at %#lx: its %lu bytes cannot be mapped; skipped\n",
+			  tables[1], PHYS_BASE + mem_used - tables[1] + 64));
 	CHECK_EQ(info.ncpus, 0);
 	CHECK_EQ(info.hpet_address, 0xfed00000);
 }
@@ -213,11 +213,12 @@ UNIT_TEST(implausible_lengths_and_addresses)
 	set_length(tables[2], 0xffffffff);
 	tables[3] = 0x1000; /* outside the fake memory */
 	boot_rsdt(tables, 4);
-	CHECK(logged("acpi: APIC at %#lx has an implausible length (35 bytes); skipped\n",
-		     tables[1]));
-	CHECK(logged("acpi: HPET at %#lx has an implausible length (4294967295 bytes); skipped\n",
-		     tables[2]));
-	CHECK(logged("acpi: a table at 0x1000 cannot be mapped; skipped\n"));
+	CHECK(unit_logged("acpi: APIC at %#lx has an implausible length (35 bytes); skipped\n",
+			  tables[1]));
+	CHECK(unit_logged(
+		"acpi: HPET at %#lx has an implausible length (4294967295 bytes); skipped\n",
+		tables[2]));
+	CHECK(unit_logged("acpi: a table at 0x1000 cannot be mapped; skipped\n"));
 	CHECK_EQ(info.pm1a_control, 0x604);
 }
 
@@ -231,7 +232,7 @@ UNIT_TEST(duplicate_table_is_ignored)
 	madt_lapic(0, 7, 1);
 	tables[3] = madt_place();
 	boot_rsdt(tables, 4);
-	CHECK(logged("acpi: a second APIC table; ignored\n"));
+	CHECK(unit_logged("acpi: a second APIC table; ignored\n"));
 	check_standard_madt();
 }
 
@@ -288,10 +289,10 @@ UNIT_TEST(madt_entries_of_each_type)
 	CHECK_EQ(info.overrides[3].isa_irq, 11);
 	CHECK_EQ(info.overrides[3].gsi, 11);
 	CHECK_EQ(info.lapic_address, 0x100000000ull);
-	CHECK(logged(
+	CHECK(unit_logged(
 		"acpi: MADT: 2 CPUs (APIC ids 0 300(x2)) + 1 online-capable, not started, LAPIC at 0x100000000, "
 		"IOAPIC id 1 at 0xfec00000 GSI 0, IOAPIC id 2 at 0xfec01000 GSI 24, 4 overrides\n"));
-	CHECK(!strstr(log_text, "acpi: MADT entry"));
+	CHECK(!strstr(unit_log, "acpi: MADT entry"));
 }
 
 UNIT_TEST(madt_zero_length_entry_stops_the_walk)
@@ -302,10 +303,10 @@ UNIT_TEST(madt_zero_length_entry_stops_the_walk)
 	madt_raw(0, 0, 6);
 	madt_lapic(1, 1, 1);
 	parse_madt_only();
-	CHECK(logged(
+	CHECK(unit_logged(
 		"acpi: MADT entry of type 0 at offset 52 claims 0 bytes; the rest is ignored\n"));
 	CHECK_EQ(info.ncpus, 1);
-	CHECK(logged(
+	CHECK(unit_logged(
 		"acpi: MADT: 1 CPU (APIC ids 0), LAPIC at 0xfee00000, no IOAPIC, 0 overrides\n"));
 }
 
@@ -318,8 +319,8 @@ UNIT_TEST(madt_entry_past_the_end_or_too_short)
 	madt_lapic(1, 1, 1);
 	madt_raw(0, 20, 6); /* claims 20, 8 left */
 	parse_madt_only();
-	CHECK(logged("acpi: MADT entry of type 1 has only 8 bytes; skipped\n"));
-	CHECK(logged(
+	CHECK(unit_logged("acpi: MADT entry of type 1 has only 8 bytes; skipped\n"));
+	CHECK(unit_logged(
 		"acpi: MADT entry of type 0 at offset 68 claims 20 bytes; the rest is ignored\n"));
 	CHECK_EQ(info.ncpus, 2);
 	CHECK_EQ(info.nioapics, 0);
@@ -334,7 +335,7 @@ UNIT_TEST(madt_more_cpus_than_fit)
 	parse_madt_only();
 	CHECK_EQ(info.ncpus, ACPI_MAX_CPUS);
 	CHECK_EQ(info.cpus[ACPI_MAX_CPUS - 1].apic_id, ACPI_MAX_CPUS - 1);
-	CHECK(logged("acpi: MADT: more than 64 CPUs; id 65 ignored\n"));
+	CHECK(unit_logged("acpi: MADT: more than 64 CPUs; id 65 ignored\n"));
 }
 
 UNIT_TEST(madt_too_short)
@@ -343,6 +344,6 @@ UNIT_TEST(madt_too_short)
 	madt_begin(0xfee00000, 1);
 	madt.n = 4; /* no flags field */
 	parse_madt_only();
-	CHECK(logged("acpi: APIC of 40 bytes is too short (44 needed); skipped\n"));
+	CHECK(unit_logged("acpi: APIC of 40 bytes is too short (44 needed); skipped\n"));
 	CHECK_EQ(info.lapic_address, 0);
 }

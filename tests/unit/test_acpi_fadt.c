@@ -35,10 +35,10 @@ UNIT_TEST(fadt_acpi_1_0_short_form)
 	CHECK_EQ(info.pm1b_control, 0x504);
 	CHECK(!info.has_reset_reg);
 	CHECK_EQ(info.dsdt_address, 0x1000);
-	CHECK(
-		logged("acpi: FADT: PM timer port 0x408 (32-bit), PM1a_CNT 0x404, PM1b_CNT 0x504, "
-		       "no reset register, DSDT at 0x1000\n"));
-	CHECK(logged("acpi: DSDT table at 0x1000 cannot be mapped; skipped\n"));
+	CHECK(unit_logged(
+		"acpi: FADT: PM timer port 0x408 (32-bit), PM1a_CNT 0x404, PM1b_CNT 0x504, "
+		"no reset register, DSDT at 0x1000\n"));
+	CHECK(unit_logged("acpi: DSDT table at 0x1000 cannot be mapped; skipped\n"));
 	CHECK(!info.has_s5);
 }
 
@@ -69,7 +69,7 @@ UNIT_TEST(fadt_long_form_prefers_the_64_bit_fields)
 	CHECK_EQ(info.reset_value, 0x42);
 	CHECK_EQ(info.dsdt_address, d);
 	CHECK(info.has_s5);
-	CHECK(logged("reset 0x42 to memory 0xfee1dead0"));
+	CHECK(unit_logged("reset 0x42 to memory 0xfee1dead0"));
 }
 
 UNIT_TEST(fadt_64_bit_fields_absent_or_unusable)
@@ -110,7 +110,7 @@ UNIT_TEST(fadt_too_short)
 	memset(fadt, 0, sizeof(fadt));
 	put32(fadt + F_PM_TMR, 0x408);
 	parse_fadt_only(FADT_LEN_V1 - 4);
-	CHECK(logged("acpi: FACP of 112 bytes is too short (116 needed); skipped\n"));
+	CHECK(unit_logged("acpi: FACP of 112 bytes is too short (116 needed); skipped\n"));
 	CHECK_EQ(info.pm_timer_port, 0);
 }
 
@@ -216,7 +216,7 @@ UNIT_TEST(dsdt_without_s5)
 	put32(fadt + F_PM1A_CNT, 0x404);
 	parse_fadt_only(FADT_LEN_V1);
 	CHECK(!info.has_s5);
-	CHECK(logged("acpi: DSDT: no \\_S5 package found; no power off through ACPI\n"));
+	CHECK(unit_logged("acpi: DSDT: no \\_S5 package found; no power off through ACPI\n"));
 }
 
 /* ---- HPET ------------------------------------------------------------------------------- */
@@ -229,12 +229,12 @@ UNIT_TEST(hpet_in_io_space_or_too_short)
 	t = hpet_table(1, 0xfed00000);
 	boot_rsdt(&t, 1);
 	CHECK_EQ(info.hpet_address, 0);
-	CHECK(logged(
+	CHECK(unit_logged(
 		"acpi: HPET registers not in memory (space 1, address 0xfed00000); ignored\n"));
 
 	reset();
 	t = table("HPET", (const u8 *)"\x01\xa2\x86\x80\x00\x40\x00\x00", 8);
 	boot_rsdt(&t, 1);
-	CHECK(logged("acpi: HPET of 44 bytes is too short (52 needed); skipped\n"));
+	CHECK(unit_logged("acpi: HPET of 44 bytes is too short (52 needed); skipped\n"));
 	CHECK_EQ(info.hpet_address, 0);
 }

@@ -5,8 +5,8 @@
  * The test declares its own knobs with KNOB_BOOL/KNOB_INT/KNOB_ENUM/KNOB_STRING; with
  * knobs.c's `help` they are the whole `knobs` section here (GNU ld provides
  * __start_knobs/__stop_knobs), since the kernel's other knobs are not
- * linked in. printk is replaced (UNIT_NO_PRINTK) by one that keeps every
- * line and its level, because `help` and knobs_print_state print several.
+ * linked in. unit.h's printk keeps every line and the last one's level,
+ * which `help` and knobs_print_state need, since they print several.
  *
  * Covers word splitting (blanks, quotes, over-long words), name=value and
  * bare flags, every bool spelling, integer syntax and range checks, enum
@@ -14,63 +14,14 @@
  * unknown knobs, invalid values and missing values, each of which must leave
  * every knob as it was.
  */
-#define UNIT_NO_PRINTK
+/* vsprintf.c (through unit.h) and knobs.c each have a static parse_int. */
+#define parse_int vsprintf_parse_int
 #include "kernel/lib/types.h"
 #include "tests/unit/unit.h"
-#include "kernel/printk.h"
-/* vsprintf.c and knobs.c each have a static parse_int; one TU needs two names. */
-#define parse_int vsprintf_parse_int
-#include "kernel/lib/vsprintf.c"
 #undef parse_int
 #include "kernel/lib/cmdline.c"
 #include "kernel/knobs.c"
 #include <limits.h>
-
-/* ---- printk, keeping every line ------------------------------------------ */
-
-static char log_text[16384]; /* all lines since log_clear() */
-static size_t log_len;
-static int log_lines, log_last_level;
-
-static void
-log_clear(void)
-{
-	log_text[0] = '\0';
-	log_len = 0;
-	log_lines = 0;
-	log_last_level = -1;
-	unit_last_log[0] = '\0';
-}
-
-void
-vprintk(int level, const char *fmt, va_list ap)
-{
-	kvsnprintf(unit_last_log, sizeof(unit_last_log), fmt, ap);
-	unit_log_count++;
-	log_lines++;
-	log_last_level = level;
-	if (log_len + strlen(unit_last_log) < sizeof(log_text)) {
-		strcpy(log_text + log_len, unit_last_log);
-		log_len += strlen(unit_last_log);
-	}
-	if (getenv("UNIT_VERBOSE"))
-		printf("    printk(%d): %s", level, unit_last_log);
-}
-
-void
-printk(int level, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vprintk(level, fmt, ap);
-	va_end(ap);
-}
-
-static bool
-logged(const char *s)
-{
-	return strstr(log_text, s) != NULL;
-}
 
 /* ---- the test's knobs ---------------------------------------------------- */
 
@@ -109,7 +60,7 @@ reset(void)
 			*k->value = k->def;
 		}
 	}
-	log_clear();
+	unit_log_clear();
 }
 
 /* Every knob's value (all str_size bytes of a text), to check that bad input changes none of them. */
@@ -294,7 +245,7 @@ UNIT_TEST(name_value_sets_each_kind_of_knob)
 	CHECK_EQ(t_count, 17);
 	CHECK_EQ(t_signed, -20);
 	CHECK_EQ(t_mode, 2);
-	CHECK_EQ(log_lines, 0); /* valid input is silent */
+	CHECK_EQ(unit_log_count, 0); /* valid input is silent */
 }
 
 UNIT_TEST(bare_bool_flag_means_on)
@@ -302,7 +253,7 @@ UNIT_TEST(bare_bool_flag_means_on)
 	reset();
 	knobs_apply_cmdline("t_flag");
 	CHECK_EQ(t_flag, 1);
-	CHECK_EQ(log_lines, 0);
+	CHECK_EQ(unit_log_count, 0);
 }
 
 UNIT_TEST(later_words_win)
@@ -327,7 +278,7 @@ UNIT_TEST(empty_command_line_changes_nothing)
 	knobs_apply_cmdline("");
 	knobs_apply_cmdline("   \t  ");
 	CHECK(unchanged(before));
-	CHECK_EQ(log_lines, 0);
+	CHECK_EQ(unit_log_count, 0);
 }
 
 UNIT_TEST(every_bool_spelling)
@@ -342,7 +293,7 @@ UNIT_TEST(every_bool_spelling)
 		CHECK_EQ(knob_set(knob_find("t_flag"), off[i]), 0);
 		CHECK_EQ(t_flag, 0);
 	}
-	CHECK_EQ(log_lines, 0);
+	CHECK_EQ(unit_log_count, 0);
 }
 
 UNIT_TEST(bad_bool_spellings_are_rejected)
@@ -355,7 +306,7 @@ UNIT_TEST(bad_bool_spellings_are_rejected)
 		t_flag = 1;
 		CHECK_EQ(knob_set(k, bad[i]), -EINVAL);
 		CHECK_EQ(t_flag, 1);
-		CHECK(logged("(valid: 0|1); keeping 1"));
+		CHECK(unit_logged("(valid: 0|1); keeping 1"));
 	}
 }
 
@@ -385,7 +336,7 @@ UNIT_TEST(int_range_is_inclusive_and_enforced)
 	CHECK_EQ(set_count("101", -EINVAL), 4);
 	CHECK_EQ(set_count("-1", -EINVAL), 4);
 	CHECK_EQ(set_count("0x65", -EINVAL), 4);
-	CHECK(logged("invalid value '0x65' for t_count (valid: 0..100); keeping 4"));
+	CHECK(unit_logged("invalid value '0x65' for t_count (valid: 0..100); keeping 4"));
 	reset();
 	CHECK_EQ(knob_set(knob_find("t_signed"), "-50"), 0);
 	CHECK_EQ(t_signed, -50);
@@ -393,7 +344,7 @@ UNIT_TEST(int_range_is_inclusive_and_enforced)
 	CHECK_EQ(t_signed, -16);
 	CHECK_EQ(knob_set(knob_find("t_signed"), "-51"), -EINVAL);
 	CHECK_EQ(t_signed, -16);
-	CHECK(logged("(valid: -50..50); keeping -16"));
+	CHECK(unit_logged("(valid: -50..50); keeping -16"));
 }
 
 UNIT_TEST(int_junk_is_rejected)
@@ -405,7 +356,7 @@ UNIT_TEST(int_junk_is_rejected)
 
 	for (size_t i = 0; i < ARRAY_SIZE(junk); i++) {
 		CHECK_EQ(set_count(junk[i], -EINVAL), 4);
-		CHECK(logged("for t_count (valid: 0..100); keeping 4"));
+		CHECK(unit_logged("for t_count (valid: 0..100); keeping 4"));
 	}
 }
 
@@ -451,7 +402,7 @@ UNIT_TEST(int_with_an_off_name_takes_it_and_shows_it)
 	CHECK_EQ(t_freq_changes, 3);
 	CHECK_EQ(knob_set(k, "5001"), -EINVAL);
 	CHECK_EQ(knob_set(k, "of"), -EINVAL);
-	CHECK(logged("for t_freq (valid: off|0..5000); keeping off"));
+	CHECK(unit_logged("for t_freq (valid: off|0..5000); keeping off"));
 	CHECK_EQ(t_freq_changes, 3);
 }
 
@@ -471,8 +422,8 @@ UNIT_TEST(enum_takes_names_only)
 	CHECK_EQ(knob_set(k, "tra"), -EINVAL);
 	CHECK_EQ(knob_set(k, ""), -EINVAL);
 	CHECK_EQ(t_mode, 2);
-	CHECK(logged("invalid value '' for t_mode (valid: legacy|trap|none); keeping none"));
-	CHECK_EQ(log_last_level, LOG_WARNING);
+	CHECK(unit_logged("invalid value '' for t_mode (valid: legacy|trap|none); keeping none"));
+	CHECK_EQ(unit_log_level, LOG_WARNING);
 }
 
 UNIT_TEST(unknown_knob_warns_with_the_valid_names_and_changes_nothing)
@@ -481,12 +432,12 @@ UNIT_TEST(unknown_knob_warns_with_the_valid_names_and_changes_nothing)
 	struct snapshot before = snapshot();
 	knobs_apply_cmdline("no_such_knob");
 	CHECK(unchanged(before));
-	CHECK_EQ(log_lines, 1);
-	CHECK_EQ(log_last_level, LOG_WARNING);
-	CHECK(logged("unknown knob 'no_such_knob' ignored"));
+	CHECK_EQ(unit_log_count, 1);
+	CHECK_EQ(unit_log_level, LOG_WARNING);
+	CHECK(unit_logged("unknown knob 'no_such_knob' ignored"));
 	for_each_knob(k)
-		CHECK(logged(k->name));
-	CHECK(logged("'help' describes them"));
+		CHECK(unit_logged(k->name));
+	CHECK(unit_logged("'help' describes them"));
 }
 
 UNIT_TEST(unknown_knob_with_value_names_only_the_name)
@@ -495,12 +446,12 @@ UNIT_TEST(unknown_knob_with_value_names_only_the_name)
 	struct snapshot before = snapshot();
 	knobs_apply_cmdline("bogus=3 t_coun=5 T_COUNT=6 =7");
 	CHECK(unchanged(before));
-	CHECK_EQ(log_lines, 4);
-	CHECK(logged("unknown knob 'bogus' ignored"));
-	CHECK(logged("unknown knob 't_coun' ignored"));	 /* no prefix matching */
-	CHECK(logged("unknown knob 'T_COUNT' ignored")); /* nor case folding */
-	CHECK(logged("unknown knob '' ignored"));
-	CHECK(!logged("bogus=3"));
+	CHECK_EQ(unit_log_count, 4);
+	CHECK(unit_logged("unknown knob 'bogus' ignored"));
+	CHECK(unit_logged("unknown knob 't_coun' ignored"));  /* no prefix matching */
+	CHECK(unit_logged("unknown knob 'T_COUNT' ignored")); /* nor case folding */
+	CHECK(unit_logged("unknown knob '' ignored"));
+	CHECK(!strstr(unit_log, "bogus=3"));
 }
 
 UNIT_TEST(bad_words_do_not_stop_the_good_ones)
@@ -510,7 +461,7 @@ UNIT_TEST(bad_words_do_not_stop_the_good_ones)
 	CHECK_EQ(t_count, 7);
 	CHECK_EQ(t_mode, 1);
 	CHECK_EQ(t_signed, 12);
-	CHECK_EQ(log_lines, 3);
+	CHECK_EQ(unit_log_count, 3);
 }
 
 UNIT_TEST(invalid_value_warns_with_valid_values_and_keeps_the_old)
@@ -519,10 +470,10 @@ UNIT_TEST(invalid_value_warns_with_valid_values_and_keeps_the_old)
 	t_count = 9;
 	knobs_apply_cmdline("t_count=lots");
 	CHECK_EQ(t_count, 9);
-	CHECK_EQ(log_lines, 1);
+	CHECK_EQ(unit_log_count, 1);
 	CHECK_STR(unit_last_log,
 		  "knobs: invalid value 'lots' for t_count (valid: 0..100); keeping 9\n");
-	CHECK_EQ(log_last_level, LOG_WARNING);
+	CHECK_EQ(unit_log_level, LOG_WARNING);
 }
 
 UNIT_TEST(non_bool_without_value_warns)
@@ -536,7 +487,7 @@ UNIT_TEST(non_bool_without_value_warns)
 	CHECK(unchanged(before));
 	CHECK_STR(unit_last_log,
 		  "knobs: t_mode needs a value (t_mode=<legacy|trap|none>); ignored\n");
-	CHECK_EQ(log_last_level, LOG_WARNING);
+	CHECK_EQ(unit_log_level, LOG_WARNING);
 }
 
 UNIT_TEST(over_long_word_is_ignored_with_a_warning)
@@ -551,8 +502,8 @@ UNIT_TEST(over_long_word_is_ignored_with_a_warning)
 	knobs_apply_cmdline(line);
 	CHECK_EQ(t_count, 4);
 	CHECK_EQ(t_flag, 1); /* the next word still counts */
-	CHECK_EQ(log_lines, 1);
-	CHECK(logged(
+	CHECK_EQ(unit_log_count, 1);
+	CHECK(unit_logged(
 		"longer than 1023 characters ignored: t_count=11111111111111111111111111111111..."));
 
 	/* 255 characters is still fine. */
@@ -564,7 +515,7 @@ UNIT_TEST(over_long_word_is_ignored_with_a_warning)
 	reset();
 	knobs_apply_cmdline(line);
 	CHECK_EQ(t_count, 12);
-	CHECK_EQ(log_lines, 0);
+	CHECK_EQ(unit_log_count, 0);
 }
 
 /* ---- help and state -------------------------------------------------------- */
@@ -574,22 +525,22 @@ UNIT_TEST(help_prints_every_knob)
 	reset();
 	knobs_apply_cmdline("t_count=8 help");
 	CHECK_EQ(knob_help, 1);
-	CHECK_EQ(log_lines, 1 + NKNOBS); /* a heading, then one line each */
-	CHECK_EQ(log_last_level, LOG_NOTICE);
-	CHECK(logged("knobs (name=value on the kernel command line"));
+	CHECK_EQ(unit_log_count, 1 + NKNOBS); /* a heading, then one line each */
+	CHECK_EQ(unit_log_level, LOG_NOTICE);
+	CHECK(unit_logged("knobs (name=value on the kernel command line"));
 	for_each_knob(k) {
-		CHECK(logged(k->name));
-		CHECK(logged(k->help));
+		CHECK(unit_logged(k->name));
+		CHECK(unit_logged(k->help));
 	}
 	/* name, runtime mark, valid values, default, current value, help */
-	CHECK(logged(
+	CHECK(unit_logged(
 		"  t_count         0..100                       default 4        now 8        a test count [tests/unit/test_knobs.c]\n"));
-	CHECK(logged(
+	CHECK(unit_logged(
 		"  t_mode        * legacy|trap|none             default trap     now trap     a test enumeration [tests/unit/test_knobs.c]\n"));
-	CHECK(logged(
+	CHECK(unit_logged(
 		"  t_flag        * 0|1                          default 0        now 0        a test flag [tests/unit/test_knobs.c]\n"));
 	/* Text in quotes; the valid column is one wider than its padding. */
-	CHECK(logged(
+	CHECK(unit_logged(
 		"  t_text          text of at most 15 characters default \"dflt\"   now \"dflt\"   a test text [tests/unit/test_knobs.c]\n"));
 }
 
@@ -597,16 +548,16 @@ UNIT_TEST(help_only_when_asked)
 {
 	reset();
 	knobs_apply_cmdline("help=0 t_flag");
-	CHECK_EQ(log_lines, 0);
+	CHECK_EQ(unit_log_count, 0);
 	knobs_apply_cmdline("help=yes");
-	CHECK_EQ(log_lines, 1 + NKNOBS);
+	CHECK_EQ(unit_log_count, 1 + NKNOBS);
 }
 
 /* The knob=value pairs on the state lines, in order, each line checked for length. */
 static void
 check_state_lines(char *pairs, size_t size)
 {
-	char *line = log_text;
+	char *line = unit_log;
 
 	pairs[0] = '\0';
 	for (char *nl; (nl = strchr(line, '\n')); line = nl + 1) {
@@ -623,10 +574,10 @@ UNIT_TEST(state_lists_every_value_across_lines)
 
 	reset();
 	knobs_apply_cmdline("t_mode=legacy t_signed=-9 t_flag");
-	log_clear();
+	unit_log_clear();
 	knobs_print_state(LOG_INFO);
-	CHECK(log_lines >= 2); /* the long names do not fit on one */
-	CHECK_EQ(log_last_level, LOG_INFO);
+	CHECK(unit_log_count >= 2); /* the long names do not fit on one */
+	CHECK_EQ(unit_log_level, LOG_INFO);
 	check_state_lines(pairs, sizeof(pairs));
 	strcat(pairs, " "); /* so every pair is " name=value " */
 	CHECK(strstr(pairs, " t_flag=1 "));
@@ -658,7 +609,7 @@ UNIT_TEST(text_set_by_name_value)
 	CHECK_STR(t_text, "x");
 	knobs_apply_cmdline("t_text="); /* empty text is text */
 	CHECK_STR(t_text, "");
-	CHECK_EQ(log_lines, 0);
+	CHECK_EQ(unit_log_count, 0);
 }
 
 UNIT_TEST(text_in_quotes_keeps_its_spaces)
@@ -673,7 +624,7 @@ UNIT_TEST(text_in_quotes_keeps_its_spaces)
 	CHECK_STR(t_text, "");
 	knobs_apply_cmdline("t_text=\"-n 3\"\"x\""); /* quoted parts join */
 	CHECK_STR(t_text, "-n 3x");
-	CHECK_EQ(log_lines, 0);
+	CHECK_EQ(unit_log_count, 0);
 }
 
 UNIT_TEST(text_up_to_the_limit_is_taken)
@@ -684,7 +635,7 @@ UNIT_TEST(text_up_to_the_limit_is_taken)
 	CHECK_EQ(t_text[15], '\0');
 	knobs_apply_cmdline("t_text=\"0123456789 bcde\"");
 	CHECK_STR(t_text, "0123456789 bcde");
-	CHECK_EQ(log_lines, 0);
+	CHECK_EQ(unit_log_count, 0);
 }
 
 UNIT_TEST(text_too_long_warns_with_the_limit_and_keeps_the_old)
@@ -696,8 +647,8 @@ UNIT_TEST(text_too_long_warns_with_the_limit_and_keeps_the_old)
 	CHECK_EQ(knob_set(k, "0123456789abcdef"), -EINVAL); /* 16: no room for the NUL */
 	CHECK(unchanged(before));
 	CHECK_STR(t_text, "dflt");
-	CHECK_EQ(log_lines, 1);
-	CHECK_EQ(log_last_level, LOG_WARNING);
+	CHECK_EQ(unit_log_count, 1);
+	CHECK_EQ(unit_log_level, LOG_WARNING);
 	CHECK_STR(unit_last_log,
 		  "knobs: invalid value '0123456789abcdef' for t_text "
 		  "(valid: text of at most 15 characters); keeping \"dflt\"\n");
@@ -718,7 +669,7 @@ UNIT_TEST(text_too_long_warns_with_the_limit_and_keeps_the_old)
 	longer[sizeof(longer) - 1] = '\0';
 	CHECK_EQ(knob_set(k, longer), -EINVAL);
 	CHECK(unchanged(before));
-	CHECK(logged("(valid: text of at most 15 characters); keeping \"a b\"\n"));
+	CHECK(unit_logged("(valid: text of at most 15 characters); keeping \"a b\"\n"));
 }
 
 UNIT_TEST(text_without_value_warns)
@@ -727,8 +678,8 @@ UNIT_TEST(text_without_value_warns)
 	struct snapshot before = snapshot();
 	knobs_apply_cmdline("t_text");
 	CHECK(unchanged(before));
-	CHECK_EQ(log_lines, 1);
-	CHECK_EQ(log_last_level, LOG_WARNING);
+	CHECK_EQ(unit_log_count, 1);
+	CHECK_EQ(unit_log_level, LOG_WARNING);
 	CHECK_STR(
 		unit_last_log,
 		"knobs: t_text needs a value (t_text=<text of at most 15 characters>); ignored\n");
@@ -739,8 +690,8 @@ UNIT_TEST(text_help_shows_default_and_current_in_quotes)
 {
 	reset();
 	knobs_apply_cmdline("t_text=\"a b\" help");
-	CHECK_EQ(log_lines, 1 + NKNOBS);
-	CHECK(logged(
+	CHECK_EQ(unit_log_count, 1 + NKNOBS);
+	CHECK(unit_logged(
 		"  t_text          text of at most 15 characters default \"dflt\"   now \"a b\"    a test text [tests/unit/test_knobs.c]\n"));
 }
 
@@ -750,7 +701,7 @@ UNIT_TEST(text_state_shows_the_value_in_quotes)
 
 	reset();
 	knobs_apply_cmdline("\"t_text=x y\"");
-	log_clear();
+	unit_log_clear();
 	knobs_print_state(LOG_INFO);
 	check_state_lines(pairs, sizeof(pairs));
 	CHECK(strstr(pairs, " t_text=\"x y\""));
@@ -758,7 +709,7 @@ UNIT_TEST(text_state_shows_the_value_in_quotes)
 	/* At its longest. */
 	reset();
 	knobs_apply_cmdline("t_text=0123456789abcde");
-	log_clear();
+	unit_log_clear();
 	knobs_print_state(LOG_INFO);
 	check_state_lines(pairs, sizeof(pairs));
 	CHECK(strstr(pairs, " t_text=\"0123456789abcde\""));

@@ -1,6 +1,6 @@
 /*
  * test_lockstat.c - host tests for the lock statistics bookkeeping
- * (locking/lockstat.c) and the text of /proc/lockstat (fs/procfs_text.c):
+ * (locking/lockstat.c) and the text of /proc/lockstat (fs/proc/text.c):
  * class registration by name, the "(other)" overflow class, folding the
  * CPUs' counters together, reset by generation, the order of the table
  * and its format.
@@ -19,7 +19,7 @@
 #undef parse_int
 #include "kernel/lib/cmdline.c"
 #include "kernel/knobs.c"
-#include "fs/procfs_text.c"
+#include "fs/proc/text.c"
 #include "locking/lockstat.c"
 
 u64

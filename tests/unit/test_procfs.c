@@ -1,6 +1,6 @@
 /*
  * test_procfs.c - host tests for the text of the /proc files
- * (fs/procfs_text.c): the /proc/sys/rewind knob files and the trimming of
+ * (fs/proc/text.c): the /proc/sys/rewind knob files and the trimming of
  * written values, the CPUID flag names and the rest of a /proc/cpuinfo
  * block, /proc/meminfo, /proc/uptime, and /proc/<pid>/status and stat.
  * The expected texts are Linux's formats, byte for byte.
@@ -15,7 +15,7 @@
 #undef parse_int
 #include "kernel/lib/cmdline.c"
 #include "kernel/knobs.c"
-#include "fs/procfs_text.c"
+#include "fs/proc/text.c"
 
 KNOB_INT(t_hz, "t_hz", 1000, 100, 10000, true, "a test rate");
 KNOB_ENUM(t_mode, "t_mode", 1, true, "a test enumeration", "legacy", "trap", "none");

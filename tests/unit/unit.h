@@ -8,8 +8,9 @@
  * and exits non-zero on any failure. tools/run-unit-tests adds the counts
  * of all the programs up.
  *
- * printk is replaced by a version that keeps the last line in unit_last_log
- * (so tests can assert on warnings) and prints only with UNIT_VERBOSE=1.
+ * printk is replaced by a version that keeps the lines it is given (so tests
+ * can assert on warnings: unit_logged) and prints them only with
+ * UNIT_VERBOSE=1.
  * panic() longjmps back into unit_panics(), so tests can assert that bad
  * input is caught; a panic outside unit_panics() aborts the program.
  */
@@ -81,18 +82,33 @@ rng(void)
 
 /* ---- the kernel's printk, hosted ---------------------------------------- */
 
+/*
+ * Every line is kept, so that tests can assert on what the code reports:
+ * unit_last_log is the last line, unit_log the lines since unit_log_clear()
+ * (as many as fit), unit_log_count how many there were and unit_log_level
+ * the last one's level.
+ */
 static char unit_last_log[1024];
-static int unit_log_count;
+static char unit_log[32768];
+static size_t unit_log_len;
+static int unit_log_count, unit_log_level = -1;
 
-#ifndef UNIT_NO_PRINTK
 #include "kernel/printk.h"
 #include "kernel/lib/vsprintf.c"
 
 void
 vprintk(int level, const char *fmt, va_list ap)
 {
+	size_t n;
+
 	kvsnprintf(unit_last_log, sizeof(unit_last_log), fmt, ap);
 	unit_log_count++;
+	unit_log_level = level;
+	n = strlen(unit_last_log);
+	if (unit_log_len + n < sizeof(unit_log)) {
+		memcpy(unit_log + unit_log_len, unit_last_log, n + 1);
+		unit_log_len += n;
+	}
 	if (getenv("UNIT_VERBOSE"))
 		printf("    printk(%d): %s", level, unit_last_log);
 }
@@ -105,9 +121,31 @@ printk(int level, const char *fmt, ...)
 	vprintk(level, fmt, ap);
 	va_end(ap);
 }
-#endif
 
-#include "kernel/printk.h"
+static void __attribute__((unused)) unit_log_clear(void)
+{
+	unit_log[0] = '\0';
+	unit_log_len = 0;
+	unit_log_count = 0;
+	unit_log_level = -1;
+	unit_last_log[0] = '\0';
+}
+
+/* Whether the lines since unit_log_clear() hold the formatted text; if not, they are shown. */
+static bool __printf(1, 2) __attribute__((unused)) unit_logged(const char *fmt, ...)
+{
+	char want[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(want, sizeof(want), fmt, ap);
+	va_end(ap);
+	if (strstr(unit_log, want))
+		return true;
+	printf("    not in the log: \"%s\"; the log:\n%s", want, unit_log);
+	return false;
+}
+
 /* Hosted, no message is rate-limited: a test sees every line its code prints. */
 __attribute__((weak)) bool
 ratelimit_allow(struct ratelimit *rl, unsigned *dropped)

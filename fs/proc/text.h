@@ -1,11 +1,11 @@
 /*
- * procfs_text.h - the text of the /proc files, in Linux's formats.
+ * text.h - the text of the /proc files, in Linux's formats.
  *
  * Everything here is pure formatting from figures the caller gathered
  * (CPUID words, page counts, a snapshot of a task), so that the host unit
  * tests compile it unchanged and check the formats byte for byte. Where
  * the figures come from, and the file system around them, is in
- * fs/procfs*.c.
+ * the other files of fs/proc/.
  */
 #ifndef REWIND_PROCFS_TEXT_H
 #define REWIND_PROCFS_TEXT_H

@@ -1,5 +1,5 @@
 /*
- * procfs_pid.c - /proc/<pid> for every process (its group leader's task),
+ * pid.c - /proc/<pid> for every process (its group leader's task),
  * with status, stat, statm, maps, cmdline, comm, environ, the links exe, cwd and
  * root, fd/ (a link per open file), fdinfo/ and task/; and the links
  * /proc/self and /proc/thread-self.
@@ -19,7 +19,7 @@
  * is dumpable, proc_pid_owner), and for the files marked `inspects` also
  * the ptrace-style check of kernel/process/cred.h (task_may_inspect).
  */
-#include "fs/procfs_internal.h"
+#include "fs/proc/internal.h"
 #include "kernel/process/cred.h"
 #include "drivers/tty.h"
 #include "kernel/time/cputime.h"

@@ -1,5 +1,5 @@
 /*
- * procfs_sys.c - /proc/sys/rewind/<knob>: every knob of the registry
+ * sysctl.c - /proc/sys/rewind/<knob>: every knob of the registry
  * (kernel/knobs.h) as a file, so that scripts and benchmarks can switch
  * policies at run time, A, B, A, B ... in one boot (docs/design.md, "Knobs,
  * not forks"); and
@@ -17,7 +17,7 @@
  * writing gives -EPERM). A change is one store, so it is atomic for the
  * code that reads the knob.
  */
-#include "fs/procfs_internal.h"
+#include "fs/proc/internal.h"
 #include "fs/pipe_accounting.h"
 #include "kernel/knobs.h"
 #include "kernel/process/process.h"

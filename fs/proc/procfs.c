@@ -1,17 +1,17 @@
 /*
  * procfs.c - the /proc file system's machinery: inodes made on lookup,
  * directory listings, and regular files whose text is generated at open.
- * What the files say is elsewhere: procfs_info.c (machine-wide files),
- * procfs_pid.c (per process), procfs_sys.c (knobs), in the formats of
- * procfs_text.c. How the parts describe their files: procfs_internal.h.
+ * What the files say is elsewhere: machine.c (machine-wide files),
+ * pid.c (per process), sysctl.c (knobs), in the formats of
+ * text.c. How the parts describe their files: internal.h.
  *
  * Nothing is stored: a lookup makes a fresh dentry and inode that live
  * only while used, and each open generates the text anew. Inode numbers
  * are derived from the path (a hash of the name, seeded with the parent's
  * number), so that stat() and getdents agree without a table.
  */
-#include "fs/procfs.h"
-#include "fs/procfs_internal.h"
+#include "fs/proc/procfs.h"
+#include "fs/proc/internal.h"
 #include "uapi/errno.h"
 #include "uapi/magic.h"
 #include "kernel/printk.h"

@@ -1,6 +1,6 @@
 /*
- * procfs_text.c - the text of the /proc files, in Linux's formats; see
- * procfs_text.h.
+ * text.c - the text of the /proc files, in Linux's formats; see
+ * text.h.
  *
  * Programs written for Linux parse these files (free, ps, top, scripts
  * reading /proc/self/status), so field names, order, padding and units
@@ -9,7 +9,7 @@
  * must stay (the stat line), never invented. /proc/lockstat is rewind's
  * own.
  */
-#include "fs/procfs_text.h"
+#include "fs/proc/text.h"
 #include "kernel/lib/string.h"
 #include "kernel/lib/vsprintf.h"
 #include "mm/layout.h"

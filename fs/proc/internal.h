@@ -1,6 +1,6 @@
 /*
- * procfs_internal.h - how the parts of procfs describe their files to the
- * common machinery in fs/procfs.c.
+ * internal.h - how the parts of procfs describe their files to the
+ * common machinery in fs/proc/procfs.c.
  *
  * Every procfs directory is a struct proc_dir: a table of fixed entries
  * (meminfo, status ...) and, optionally, names that come and go (pids,
@@ -16,7 +16,7 @@
 #ifndef REWIND_PROCFS_INTERNAL_H
 #define REWIND_PROCFS_INTERNAL_H
 
-#include "fs/procfs_text.h"
+#include "fs/proc/text.h"
 #include "fs/vfs.h"
 
 /* What an entry is about: a process (group leader's pid), one of its fds, or a knob. */
@@ -75,7 +75,7 @@ struct proc_dir {
 	/*
 	 * The owner of the directory's entries of mode, who the permission bits
 	 * apply to (NULL: root): a process's files are its effective user's and
-	 * group's (fs/procfs_pid.c says when they are root's).
+	 * group's (fs/proc/pid.c says when they are root's).
 	 */
 	void (*owner)(union proc_arg arg, u32 mode, u32 *uid, u32 *gid);
 	/* Searchable and readable by the process it shows whoever owns it (fd, fdinfo). */
@@ -86,7 +86,7 @@ struct proc_dir {
 	bool (*find)(union proc_arg dir_arg, const char *name, size_t len, struct proc_dyn *out);
 };
 
-/* fs/procfs_info.c: the machine-wide files. */
+/* fs/proc/machine.c: the machine-wide files. */
 int proc_show_cmdline(struct procbuf *b, union proc_arg arg);
 int proc_show_cpuinfo(struct procbuf *b, union proc_arg arg);
 int proc_show_loadavg(struct procbuf *b, union proc_arg arg);
@@ -101,7 +101,7 @@ int proc_show_profile(struct procbuf *b, union proc_arg arg);
 int proc_write_profile(const char *value, union proc_arg arg);
 int proc_show_uptime(struct procbuf *b, union proc_arg arg);
 
-/* fs/procfs_pid.c: /proc/<pid>, /proc/self and /proc/thread-self. */
+/* fs/proc/pid.c: /proc/<pid>, /proc/self and /proc/thread-self. */
 extern const struct proc_dir proc_pid_dir;
 int proc_self_link(struct procbuf *b, union proc_arg arg);
 int proc_thread_self_link(struct procbuf *b, union proc_arg arg);
@@ -111,7 +111,7 @@ void proc_pid_owner(union proc_arg arg, u32 mode, u32 *uid, u32 *gid);
 /* Whether the caller may inspect process pid (kernel/process/cred.h); true once it is gone. */
 bool proc_pid_may_inspect(int pid);
 
-/* fs/procfs_sys.c: /proc/sys. */
+/* fs/proc/sysctl.c: /proc/sys. */
 extern const struct proc_dir proc_sys_dir;
 
 #endif

@@ -1,9 +1,9 @@
 /*
- * procfs_info.c - the machine-wide files: /proc/cmdline, cpuinfo, lockstat,
+ * machine.c - the machine-wide files: /proc/cmdline, cpuinfo, lockstat,
  * loadavg, meminfo, mounts, objects, profile, stat, syscalls and uptime.
- * Each gathers its figures here and leaves the layout to procfs_text.c.
+ * Each gathers its figures here and leaves the layout to text.c.
  */
-#include "fs/procfs_internal.h"
+#include "fs/proc/internal.h"
 #include "kernel/boot.h"
 #include "kernel/process/process.h"
 #include "kernel/sched/loadavg.h"
@@ -273,7 +273,7 @@ proc_show_syscalls(struct procbuf *b, union proc_arg arg)
  * objcount.h, the slab pages kmalloc keeps for its next objects, which
  * the kmalloc line counts one object at a time, and kmemdebug's quarantine
  * of freed large blocks), kmalloc objects in use,
- * the objects of objcount.h, and the reports kmemdebug made (mm/kmalloc.c) -
+ * the objects of objcount.h, and the reports kmemdebug made (mm/kmemdebug.c) -
  * for the leak check (user/bin/leakcheck.c), which compares two readings:
  * a report while the programs ran is a failure like a leak.
  */
