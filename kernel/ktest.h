@@ -1,10 +1,12 @@
 /*
  * ktest.h - in-kernel self-tests, run at boot with the `ktest` flag.
  *
- * A test is KTEST(name) { ... KT_CHECK(cond); ... } anywhere in the kernel
+ * A test is KTEST(name) { ... CHECK(cond); ... } anywhere in the kernel
  * (tests/kernel/ by convention); it registers itself in the `ktests` linker
  * section. The runner prints one line per test, then
- * "ktest: N passed, N failed", and ends QEMU with the verdict.
+ * "ktest: N passed, N failed", and ends QEMU with the verdict. CHECK and
+ * CHECK_EQ are the host unit tests' words too (tests/unit/unit.h): a failed
+ * check is reported and the test goes on.
  */
 #ifndef REWIND_KTEST_H
 #define REWIND_KTEST_H
@@ -25,13 +27,13 @@ struct ktest {
 
 void ktest_fail(const char *file, int line, const char *what);
 
-#define KT_CHECK(cond)                                         \
+#define CHECK(cond)                                            \
 	do {                                                   \
 		if (!(cond))                                   \
 			ktest_fail(__FILE__, __LINE__, #cond); \
 	} while (0)
 
-#define KT_CHECK_EQ(a, b)                                                             \
+#define CHECK_EQ(a, b)                                                                \
 	do {                                                                          \
 		long long a_ = (long long)(a), b_ = (long long)(b);                   \
 		if (a_ != b_) {                                                       \

@@ -29,7 +29,7 @@ class_counts(const char *name)
 	struct lockstat_row *rows = kmalloc(LOCKSTAT_ROWS * sizeof(*rows));
 	struct lockstat_counters c = { 0 };
 
-	KT_CHECK(rows != NULL);
+	CHECK(rows != NULL);
 	if (!rows)
 		return c;
 	size_t n = lockstat_snapshot(rows);
@@ -51,14 +51,14 @@ KTEST(lockstat_counts_spinlock_acquisitions_and_holds)
 		spin_lock(&l);
 		spin_unlock(&l);
 	}
-	KT_CHECK(spin_trylock(&l));
+	CHECK(spin_trylock(&l));
 	spin_unlock(&l);
 	struct lockstat_counters after = class_counts("ktest_spin");
 	WRITE_ONCE(lock_knobs.stat, was);
 
-	KT_CHECK_EQ(after.acquisitions - before.acquisitions, 4);
-	KT_CHECK_EQ(after.contentions - before.contentions, 0);
-	KT_CHECK(after.hold > before.hold);
+	CHECK_EQ(after.acquisitions - before.acquisitions, 4);
+	CHECK_EQ(after.contentions - before.contentions, 0);
+	CHECK(after.hold > before.hold);
 }
 
 /* ---- a sleeping lock contended by two kernel threads ----------------------------------- */
@@ -158,14 +158,14 @@ contend(enum scenario s, const char *name)
 	rwsem_init(&c->rwsem, name);
 	WRITE_ONCE(lock_knobs.stat, 1);
 	struct lockstat_counters before = class_counts(name);
-	KT_CHECK(kthread_start_on("lock_holder", holder_thread, c, here) != NULL);
-	KT_CHECK(kthread_start_on("lock_contender", contender_thread, c, here) != NULL);
+	CHECK(kthread_start_on("lock_holder", holder_thread, c, here) != NULL);
+	CHECK(kthread_start_on("lock_contender", contender_thread, c, here) != NULL);
 	while (__atomic_load_n(&c->done, __ATOMIC_ACQUIRE) < 2 && rdtsc() < deadline)
 		schedule(); /* let this CPU's threads run */
 	struct lockstat_counters after = class_counts(name);
 	WRITE_ONCE(lock_knobs.stat, was);
 
-	KT_CHECK_EQ(c->done, 2);
+	CHECK_EQ(c->done, 2);
 #define DELTA(field, how) after.field -= before.field;
 	LOCKSTAT_COUNTERS(DELTA)
 #undef DELTA
@@ -176,33 +176,33 @@ KTEST(lockstat_counts_a_contended_mutex)
 {
 	struct lockstat_counters d = contend(MUTEX, "ktest_mutex");
 
-	KT_CHECK_EQ(d.acquisitions, 2);
-	KT_CHECK_EQ(d.contentions, 1);
-	KT_CHECK_EQ(d.read_contentions, 0);
-	KT_CHECK(d.wait > 0);
-	KT_CHECK(d.hold > 0);
+	CHECK_EQ(d.acquisitions, 2);
+	CHECK_EQ(d.contentions, 1);
+	CHECK_EQ(d.read_contentions, 0);
+	CHECK(d.wait > 0);
+	CHECK(d.hold > 0);
 }
 
 KTEST(lockstat_counts_a_reader_behind_a_writer)
 {
 	struct lockstat_counters d = contend(RWSEM_WRITER_HOLDS, "ktest_rwsem_w");
 
-	KT_CHECK_EQ(d.acquisitions, 2);
-	KT_CHECK_EQ(d.contentions, 0);
-	KT_CHECK_EQ(d.read_contentions, 1);
-	KT_CHECK(d.wait > 0);
-	KT_CHECK(d.hold > 0); /* the writer's */
+	CHECK_EQ(d.acquisitions, 2);
+	CHECK_EQ(d.contentions, 0);
+	CHECK_EQ(d.read_contentions, 1);
+	CHECK(d.wait > 0);
+	CHECK(d.hold > 0); /* the writer's */
 }
 
 KTEST(lockstat_counts_a_writer_behind_a_reader)
 {
 	struct lockstat_counters d = contend(RWSEM_READER_HOLDS, "ktest_rwsem_r");
 
-	KT_CHECK_EQ(d.acquisitions, 2);
-	KT_CHECK_EQ(d.contentions, 1);
-	KT_CHECK_EQ(d.read_contentions, 0);
-	KT_CHECK(d.wait > 0);
-	KT_CHECK(d.hold > 0); /* the writer's, after its wait */
+	CHECK_EQ(d.acquisitions, 2);
+	CHECK_EQ(d.contentions, 1);
+	CHECK_EQ(d.read_contentions, 0);
+	CHECK(d.wait > 0);
+	CHECK(d.hold > 0); /* the writer's, after its wait */
 }
 
 /* ---- lockdebug ---------------------------------------------------------------------------- */
@@ -228,11 +228,11 @@ KTEST(lockdebug_records_holder_cpu_and_place)
 	bool recorded_after = spin_lock_holder(&debug_lock, &cpu_after, &pc_after);
 	WRITE_ONCE(lock_knobs.debug, was);
 
-	KT_CHECK(recorded);
-	KT_CHECK_EQ(cpu, this_cpu()->id);
+	CHECK(recorded);
+	CHECK_EQ(cpu, this_cpu()->id);
 	const char *where = ksym_lookup(pc, &off, NULL);
-	KT_CHECK(where && strcmp(where, "take_debug_lock") == 0);
-	KT_CHECK(!recorded_after);
+	CHECK(where && strcmp(where, "take_debug_lock") == 0);
+	CHECK(!recorded_after);
 }
 
 /*
@@ -265,13 +265,13 @@ KTEST(lockdebug_forbids_sleep_under_a_spinlock)
 	bool after = lockdebug_sleep_forbidden(NULL, alone, sizeof(alone));
 	WRITE_ONCE(lock_knobs.debug, was);
 
-	KT_CHECK(!before);
-	KT_CHECK(under);
-	KT_CHECK(reason_names(held, "spinlock ktest_debug", "take_debug_lock+"));
-	KT_CHECK(under_two);
-	KT_CHECK(strstr(besides, "spinlock ktest_other") != NULL);
-	KT_CHECK(!except_only);
-	KT_CHECK(!after);
+	CHECK(!before);
+	CHECK(under);
+	CHECK(reason_names(held, "spinlock ktest_debug", "take_debug_lock+"));
+	CHECK(under_two);
+	CHECK(strstr(besides, "spinlock ktest_other") != NULL);
+	CHECK(!except_only);
+	CHECK(!after);
 }
 
 KTEST(lockdebug_forbids_sleep_with_interrupts_off)
@@ -286,9 +286,9 @@ KTEST(lockdebug_forbids_sleep_with_interrupts_off)
 	bool on = lockdebug_sleep_forbidden(NULL, why + 64, sizeof(why) - 64);
 	WRITE_ONCE(lock_knobs.debug, was);
 
-	KT_CHECK(off);
-	KT_CHECK(strcmp(why, "interrupts are off") == 0);
-	KT_CHECK(!on);
+	CHECK(off);
+	CHECK(strcmp(why, "interrupts are off") == 0);
+	CHECK(!on);
 }
 
 /*
@@ -310,9 +310,9 @@ KTEST(lockdebug_marks_a_held_spinlock_for_the_return_to_user)
 	WRITE_ONCE(lock_knobs.debug, was);
 	local_irq_restore(flags);
 
-	KT_CHECK(marked);
-	KT_CHECK(work != 0);
-	KT_CHECK(cleared);
+	CHECK(marked);
+	CHECK(work != 0);
+	CHECK(cleared);
 }
 
 /* ---- what the instrumentation costs ------------------------------------------------------ */
@@ -348,8 +348,8 @@ KTEST(spinlock_round_trip_cost_per_knob)
 	u64 stat = round_trip_cycles(&l, 0, 1);
 	u64 debug = round_trip_cycles(&l, 1, 0);
 
-	KT_CHECK_EQ(class_counts("ktest_cost").acquisitions - before, COST_ROUNDS);
-	KT_CHECK(!spin_is_locked(&l));
+	CHECK_EQ(class_counts("ktest_cost").acquisitions - before, COST_ROUNDS);
+	CHECK(!spin_is_locked(&l));
 	pr_info("ktest:     spin_lock+spin_unlock: %lu cycles with no knob, %lu with lockstat, "
 		"%lu with lockdebug\n",
 		off, stat, debug);

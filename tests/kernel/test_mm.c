@@ -41,7 +41,7 @@ KTEST(page_allocator_stress)
 		for (int i = 0; i < BLOCKS; i++) {
 			orders[i] = rng() % 5;
 			blocks[i] = alloc_pages(orders[i]);
-			KT_CHECK(blocks[i] != NULL);
+			CHECK(blocks[i] != NULL);
 			if (!blocks[i])
 				return;
 			/* Tag every page with its own pfn: an overlap shows as a wrong tag. */
@@ -55,14 +55,14 @@ KTEST(page_allocator_stress)
 				if (*(u64 *)phys_to_virt(page_to_phys(blocks[i]) + p * PAGE_SIZE) !=
 				    page_to_pfn(blocks[i]) + p)
 					bad++;
-		KT_CHECK_EQ(bad, 0);
+		CHECK_EQ(bad, 0);
 		for (int i = BLOCKS - 1; i >= 0; i -= 2) /* free in a scattered order */
 			free_pages(blocks[i], orders[i]);
 		for (int i = BLOCKS - 2; i >= 0; i -= 2)
 			free_pages(blocks[i], orders[i]);
 	}
 	page_alloc_get_stats(&after);
-	KT_CHECK_EQ(after.free_pages, before.free_pages);
+	CHECK_EQ(after.free_pages, before.free_pages);
 }
 
 KTEST(kmalloc_stress)
@@ -76,10 +76,10 @@ KTEST(kmalloc_stress)
 	for (int i = 0; i < OBJECTS; i++) {
 		sizes[i] = i % 17 == 0 ? 4096 + rng() % 20000 : 1 + rng() % 2048;
 		objs[i] = kmalloc(sizes[i]);
-		KT_CHECK(objs[i] != NULL);
+		CHECK(objs[i] != NULL);
 		if (!objs[i])
 			return;
-		KT_CHECK(ksize(objs[i]) >= sizes[i]);
+		CHECK(ksize(objs[i]) >= sizes[i]);
 		memset(objs[i], (u8)i, sizes[i]);
 	}
 	u64 bad = 0;
@@ -87,7 +87,7 @@ KTEST(kmalloc_stress)
 		for (size_t b = 0; b < sizes[i]; b++)
 			if (objs[i][b] != (u8)i)
 				bad++;
-	KT_CHECK_EQ(bad, 0);
+	CHECK_EQ(bad, 0);
 	for (int i = 0; i < OBJECTS; i++) {
 		int j = (int)(rng() % OBJECTS); /* free in random order */
 		kfree(objs[j]);
@@ -97,7 +97,7 @@ KTEST(kmalloc_stress)
 	}
 	kmalloc_get_stats(after);
 	for (int c = 0; c < KMALLOC_NCLASSES; c++)
-		KT_CHECK_EQ(after[c].objects_in_use, before[c].objects_in_use);
+		CHECK_EQ(after[c].objects_in_use, before[c].objects_in_use);
 }
 
 KTEST(map_and_unmap_a_page)
@@ -105,22 +105,22 @@ KTEST(map_and_unmap_a_page)
 	u64 *page = alloc_zeroed_page();
 	int level;
 
-	KT_CHECK(page != NULL);
+	CHECK(page != NULL);
 	if (!page)
 		return;
-	KT_CHECK_EQ(map_kernel_page(TEST_VA, virt_to_phys(page), PAGE_KERNEL_RW), 0);
+	CHECK_EQ(map_kernel_page(TEST_VA, virt_to_phys(page), PAGE_KERNEL_RW), 0);
 	u64 pte = lookup_kernel_mapping(TEST_VA, &level);
-	KT_CHECK_EQ(level, 1);
-	KT_CHECK_EQ(pte & PTE_ADDR_MASK, virt_to_phys(page));
-	KT_CHECK((pte & (PTE_PRESENT | PTE_WRITE | PTE_NX)) == (PTE_PRESENT | PTE_WRITE | PTE_NX));
+	CHECK_EQ(level, 1);
+	CHECK_EQ(pte & PTE_ADDR_MASK, virt_to_phys(page));
+	CHECK((pte & (PTE_PRESENT | PTE_WRITE | PTE_NX)) == (PTE_PRESENT | PTE_WRITE | PTE_NX));
 
 	*(volatile u64 *)(TEST_VA + 8) = 0x1234abcd; /* through the new mapping */
-	KT_CHECK_EQ(page[1], 0x1234abcd);	     /* seen through the direct map */
+	CHECK_EQ(page[1], 0x1234abcd);		     /* seen through the direct map */
 
 	unmap_kernel_page(TEST_VA);
-	KT_CHECK_EQ(lookup_kernel_mapping(TEST_VA, &level), 0);
+	CHECK_EQ(lookup_kernel_mapping(TEST_VA, &level), 0);
 	u64 v;
-	KT_CHECK_EQ(probe_read_u64((void *)TEST_VA, &v), -EFAULT);
+	CHECK_EQ(probe_read_u64((void *)TEST_VA, &v), -EFAULT);
 	free_page_virt(page);
 }
 
@@ -129,20 +129,20 @@ KTEST(nx_pages_do_not_execute)
 	u8 *page = alloc_zeroed_page();
 	struct expected_trap e;
 
-	KT_CHECK(page != NULL);
+	CHECK(page != NULL);
 	if (!page)
 		return;
 	page[0] = 0xc3; /* ret */
 	void (*fn)(void) = (void (*)(void))TEST_VA;
 
 	map_kernel_page(TEST_VA, virt_to_phys(page), PAGE_KERNEL_RO); /* NX */
-	KT_CHECK(ktest_call_expecting_trap(VEC_PAGE_FAULT, fn, &e));
-	KT_CHECK_EQ(e.error, PF_INSTR | PF_PRESENT);
-	KT_CHECK_EQ(e.cr2, TEST_VA);
+	CHECK(ktest_call_expecting_trap(VEC_PAGE_FAULT, fn, &e));
+	CHECK_EQ(e.error, PF_INSTR | PF_PRESENT);
+	CHECK_EQ(e.cr2, TEST_VA);
 	unmap_kernel_page(TEST_VA);
 
 	map_kernel_page(TEST_VA, virt_to_phys(page), PAGE_KERNEL_RX);
-	KT_CHECK(!ktest_call_expecting_trap(VEC_PAGE_FAULT, fn, &e)); /* runs and returns */
+	CHECK(!ktest_call_expecting_trap(VEC_PAGE_FAULT, fn, &e)); /* runs and returns */
 	unmap_kernel_page(TEST_VA);
 	free_page_virt(page);
 }
@@ -154,36 +154,36 @@ KTEST(kernel_image_is_w_xor_x)
 {
 	int level;
 	u64 text = lookup_kernel_mapping((u64)&kernel_image_is_w_xor_x, &level);
-	KT_CHECK_EQ(level, 1);
-	KT_CHECK(!(text & PTE_WRITE) && !(text & PTE_NX));
+	CHECK_EQ(level, 1);
+	CHECK(!(text & PTE_WRITE) && !(text & PTE_NX));
 
 	u64 ro = lookup_kernel_mapping((u64)&read_only_data, &level);
-	KT_CHECK(!(ro & PTE_WRITE) && (ro & PTE_NX));
+	CHECK(!(ro & PTE_WRITE) && (ro & PTE_NX));
 
 	u64 rw = lookup_kernel_mapping((u64)&writable_data, &level);
-	KT_CHECK((rw & PTE_WRITE) && (rw & PTE_NX));
+	CHECK((rw & PTE_WRITE) && (rw & PTE_NX));
 
 	/* CR0.WP: even the kernel cannot write read-only pages. */
-	KT_CHECK_EQ(probe_write_u64((void *)&read_only_data, 0), -EFAULT);
-	KT_CHECK_EQ(read_only_data, 2);
-	KT_CHECK_EQ(writable_data, 1);
+	CHECK_EQ(probe_write_u64((void *)&read_only_data, 0), -EFAULT);
+	CHECK_EQ(read_only_data, 2);
+	CHECK_EQ(writable_data, 1);
 }
 
 KTEST(kernel_stacks_have_guard_pages)
 {
 	u64 top = kstack_alloc(), v;
 
-	KT_CHECK(top != 0);
+	CHECK(top != 0);
 	if (!top)
 		return;
 	u64 bottom = top - KSTACK_SIZE;
-	KT_CHECK_EQ(probe_read_u64((void *)bottom, &v), 0);
-	KT_CHECK_EQ(probe_read_u64((void *)(top - 8), &v), 0);
-	KT_CHECK_EQ(probe_read_u64((void *)(bottom - 8), &v), -EFAULT);
-	KT_CHECK(kstack_is_guard(bottom - 8));
-	KT_CHECK(!kstack_is_guard(bottom));
+	CHECK_EQ(probe_read_u64((void *)bottom, &v), 0);
+	CHECK_EQ(probe_read_u64((void *)(top - 8), &v), 0);
+	CHECK_EQ(probe_read_u64((void *)(bottom - 8), &v), -EFAULT);
+	CHECK(kstack_is_guard(bottom - 8));
+	CHECK(!kstack_is_guard(bottom));
 	kstack_free(top);
-	KT_CHECK_EQ(probe_read_u64((void *)bottom, &v), -EFAULT);
+	CHECK_EQ(probe_read_u64((void *)bottom, &v), -EFAULT);
 }
 
 /*
@@ -200,37 +200,37 @@ KTEST(kmemdebug_reports_name_the_allocation_site)
 
 	WRITE_ONCE(kmemdebug, 1);
 	char *p = kmalloc(40);
-	KT_CHECK(p && ksize(p) == 40);
+	CHECK(p && ksize(p) == 40);
 	if (!p)
 		goto out;
 	p[40] = 'x'; /* one byte past the end */
 	kfree(p);
-	KT_CHECK(kmemdebug_report_count() == reports + 1);
-	KT_CHECK(strstr(kmemdebug_last_report(), "red zone overwritten: 40-byte object") != NULL);
-	KT_CHECK(strstr(kmemdebug_last_report(),
-			"allocated at kmemdebug_reports_name_the_allocation_site+") != NULL);
+	CHECK(kmemdebug_report_count() == reports + 1);
+	CHECK(strstr(kmemdebug_last_report(), "red zone overwritten: 40-byte object") != NULL);
+	CHECK(strstr(kmemdebug_last_report(),
+		     "allocated at kmemdebug_reports_name_the_allocation_site+") != NULL);
 
 	char *q = kmalloc(100);
-	KT_CHECK(q != NULL);
+	CHECK(q != NULL);
 	if (!q)
 		goto out;
 	kfree(q);
 	kfree(q); /* reported and ignored */
-	KT_CHECK(kmemdebug_report_count() == reports + 2);
-	KT_CHECK(strstr(kmemdebug_last_report(), "double free: 100-byte object") != NULL);
-	KT_CHECK(strstr(kmemdebug_last_report(),
-			"freed at kmemdebug_reports_name_the_allocation_site+") != NULL);
+	CHECK(kmemdebug_report_count() == reports + 2);
+	CHECK(strstr(kmemdebug_last_report(), "double free: 100-byte object") != NULL);
+	CHECK(strstr(kmemdebug_last_report(),
+		     "freed at kmemdebug_reports_name_the_allocation_site+") != NULL);
 
 	char *r = kmalloc(200);
-	KT_CHECK(r != NULL);
+	CHECK(r != NULL);
 	if (!r)
 		goto out;
 	kfree(r);
 	r[50] = 1;
 	/* The next allocation of that class gets it back and finds the write (here or on another CPU). */
 	char *s = kmalloc(200);
-	KT_CHECK(kmemdebug_report_count() == reports + 3);
-	KT_CHECK(strstr(kmemdebug_last_report(), "use after free") != NULL);
+	CHECK(kmemdebug_report_count() == reports + 3);
+	CHECK(strstr(kmemdebug_last_report(), "use after free") != NULL);
 	kfree(s);
 out:
 	WRITE_ONCE(kmemdebug, was);
@@ -254,15 +254,15 @@ KTEST(kmemdebug_reports_a_write_to_the_first_word_after_free)
 
 	WRITE_ONCE(kmemdebug, 1);
 	u64 *p = kmalloc(64);
-	KT_CHECK(p != NULL);
+	CHECK(p != NULL);
 	if (p) {
 		kfree(p);
 		*p = 0;		      /* where the link would be */
 		u64 *q = kmalloc(64); /* the same object, unless another CPU took it first */
-		KT_CHECK(kmemdebug_report_count() == reports + 1);
-		KT_CHECK(strstr(kmemdebug_last_report(), "(byte 0 is 0x00)") != NULL);
-		KT_CHECK(reported("use after free", "allocated at ", __func__));
-		KT_CHECK(reported("use after free", "freed at ", __func__));
+		CHECK(kmemdebug_report_count() == reports + 1);
+		CHECK(strstr(kmemdebug_last_report(), "(byte 0 is 0x00)") != NULL);
+		CHECK(reported("use after free", "allocated at ", __func__));
+		CHECK(reported("use after free", "freed at ", __func__));
 		kfree(q);
 	}
 	WRITE_ONCE(kmemdebug, was);
@@ -283,33 +283,33 @@ KTEST(kmemdebug_covers_page_sized_and_multi_page_allocations)
 		size_t size = sizes[i];
 		u64 reports = kmemdebug_report_count();
 		u8 *p = kmalloc(size);
-		KT_CHECK(p && ksize(p) == size);
+		CHECK(p && ksize(p) == size);
 		if (!p)
 			break;
 		p[size] = 'x';
 		kfree(p);
-		KT_CHECK(kmemdebug_report_count() == reports + 1);
-		KT_CHECK(reported("red zone overwritten", "allocated at ", __func__));
+		CHECK(kmemdebug_report_count() == reports + 1);
+		CHECK(reported("red zone overwritten", "allocated at ", __func__));
 
 		p = kmalloc(size);
-		KT_CHECK(p != NULL);
+		CHECK(p != NULL);
 		if (!p)
 			break;
 		kfree(p);
 		kfree(p); /* reported and ignored */
-		KT_CHECK(kmemdebug_report_count() == reports + 2);
-		KT_CHECK(reported("double free", "freed at ", __func__));
+		CHECK(kmemdebug_report_count() == reports + 2);
+		CHECK(reported("double free", "freed at ", __func__));
 
 		p = kmalloc(size);
-		KT_CHECK(p != NULL);
+		CHECK(p != NULL);
 		if (!p)
 			break;
 		kfree(p);
 		p[0] = 1;
 		kmemdebug_drain_quarantine();
-		KT_CHECK(kmemdebug_report_count() == reports + 3);
-		KT_CHECK(strstr(kmemdebug_last_report(), "(byte 0 is 0x01)") != NULL);
-		KT_CHECK(reported("use after free", "freed at ", __func__));
+		CHECK(kmemdebug_report_count() == reports + 3);
+		CHECK(strstr(kmemdebug_last_report(), "(byte 0 is 0x01)") != NULL);
+		CHECK(reported("use after free", "freed at ", __func__));
 	}
 	WRITE_ONCE(kmemdebug, was);
 }
@@ -346,6 +346,6 @@ KTEST(kmalloc_round_trip_cost_with_kmemdebug)
 	u64 reports = kmemdebug_report_count();
 	u64 off = kmalloc_round_trip_cycles(0), on = kmalloc_round_trip_cycles(1);
 
-	KT_CHECK(kmemdebug_report_count() == reports);
+	CHECK(kmemdebug_report_count() == reports);
 	pr_info("ktest:     kmalloc(64)+kfree: %lu cycles plain, %lu with kmemdebug\n", off, on);
 }

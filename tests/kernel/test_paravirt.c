@@ -50,38 +50,38 @@ check_ops(void)
 	pgd_t pgd;
 
 	set_pte(&pte, make_pte(0x123456000ul | PTE_PRESENT | PTE_NX));
-	KT_CHECK_EQ(pte_val(pte), 0x123456000ul | PTE_PRESENT | PTE_NX);
+	CHECK_EQ(pte_val(pte), 0x123456000ul | PTE_PRESENT | PTE_NX);
 	set_pmd(&pmd, make_pmd(0x200000ul | PTE_HUGE));
-	KT_CHECK_EQ(pmd_val(pmd), 0x200000ul | PTE_HUGE);
+	CHECK_EQ(pmd_val(pmd), 0x200000ul | PTE_HUGE);
 	set_pud(&pud, make_pud(0x40000000ul | PTE_WRITE));
-	KT_CHECK_EQ(pud_val(pud), 0x40000000ul | PTE_WRITE);
+	CHECK_EQ(pud_val(pud), 0x40000000ul | PTE_WRITE);
 	set_pgd(&pgd, make_pgd(0x7000ul | PTE_USER));
-	KT_CHECK_EQ(pgd_val(pgd), 0x7000ul | PTE_USER);
+	CHECK_EQ(pgd_val(pgd), 0x7000ul | PTE_USER);
 
 	u64 f = local_irq_save();
-	KT_CHECK(!irqs_enabled());
-	KT_CHECK_EQ(save_fl(), __native_save_fl());
+	CHECK(!irqs_enabled());
+	CHECK_EQ(save_fl(), __native_save_fl());
 	local_irq_enable();
-	KT_CHECK(irqs_enabled());
+	CHECK(irqs_enabled());
 	local_irq_disable();
-	KT_CHECK(!irqs_enabled());
+	CHECK(!irqs_enabled());
 	local_irq_restore(f);
-	KT_CHECK_EQ(irqs_enabled(), (f & (1ul << 9)) != 0);
+	CHECK_EQ(irqs_enabled(), (f & (1ul << 9)) != 0);
 
-	KT_CHECK_EQ(read_cr3(), __native_read_cr3());
+	CHECK_EQ(read_cr3(), __native_read_cr3());
 	write_cr3(read_cr3());
 	flush_tlb_one((u64)&pte);
 	flush_tlb_user();
 	flush_tlb_all_global();
-	KT_CHECK_EQ(pte_val(pte), 0x123456000ul | PTE_PRESENT | PTE_NX); /* still mapped */
+	CHECK_EQ(pte_val(pte), 0x123456000ul | PTE_PRESENT | PTE_NX); /* still mapped */
 
 	u64 t0 = rdtsc(), ns0 = sched_clock(), t1 = rdtsc(), ns1 = sched_clock();
-	KT_CHECK(t1 > t0);
-	KT_CHECK(ns1 >= ns0);
+	CHECK(t1 > t0);
+	CHECK(ns1 >= ns0);
 	struct clocksource *kvm = clocksource_find("kvm-clock");
 	if (kvm) {
 		u64 a = kvm->read(), b = kvm->read();
-		KT_CHECK(b >= a);
+		CHECK(b >= a);
 	}
 }
 
@@ -91,16 +91,16 @@ KTEST(paravirt_every_mode_patches_every_site)
 	size_t n;
 
 	paravirt_sites(&n);
-	KT_CHECK(n > 100);
-	KT_CHECK_EQ(sites_not_in(boot_mode), 0);
+	CHECK(n > 100);
+	CHECK_EQ(sites_not_in(boot_mode), 0);
 	for (int m = PV_MODE_INDIRECT; m <= PV_MODE_IDENT; m++) {
-		KT_CHECK_EQ(set_mode((enum pv_mode)m), 0);
-		KT_CHECK_EQ(paravirt_mode(), m);
-		KT_CHECK_EQ(sites_not_in((enum pv_mode)m), 0);
+		CHECK_EQ(set_mode((enum pv_mode)m), 0);
+		CHECK_EQ(paravirt_mode(), m);
+		CHECK_EQ(sites_not_in((enum pv_mode)m), 0);
 		check_ops();
 	}
-	KT_CHECK_EQ(set_mode(boot_mode), 0);
-	KT_CHECK_EQ(sites_not_in(boot_mode), 0);
+	CHECK_EQ(set_mode(boot_mode), 0);
+	CHECK_EQ(sites_not_in(boot_mode), 0);
 }
 
 /* The modes really differ where they should: a pte_val site is a call, a call, a mov. */
@@ -112,20 +112,20 @@ KTEST(paravirt_modes_differ_as_linux_did)
 	for (size_t i = 0; i < n; i++) {
 		if (s[i].type == PV_TYPE(mmu.pte_val)) {
 			pte_sites++;
-			KT_CHECK(!paravirt_type_inlined(PV_MODE_PATCHED, s[i].type));
-			KT_CHECK(paravirt_type_inlined(PV_MODE_IDENT, s[i].type));
-			KT_CHECK_EQ(s[i].clobbers,
-				    PV_ACCESSOR_CLOBBERS); /* 2.6.25: all; 2.6.30: rax */
+			CHECK(!paravirt_type_inlined(PV_MODE_PATCHED, s[i].type));
+			CHECK(paravirt_type_inlined(PV_MODE_IDENT, s[i].type));
+			CHECK_EQ(s[i].clobbers,
+				 PV_ACCESSOR_CLOBBERS); /* 2.6.25: all; 2.6.30: rax */
 		}
 		if (s[i].type == PV_TYPE(irq.save_fl)) {
 			irq_sites++;
-			KT_CHECK(paravirt_type_inlined(PV_MODE_PATCHED, s[i].type));
-			KT_CHECK_EQ(s[i].clobbers, CLBR_RAX);
+			CHECK(paravirt_type_inlined(PV_MODE_PATCHED, s[i].type));
+			CHECK_EQ(s[i].clobbers, CLBR_RAX);
 		}
-		KT_CHECK_EQ(s[i].len, PV_SITE_LEN);
+		CHECK_EQ(s[i].len, PV_SITE_LEN);
 	}
-	KT_CHECK(pte_sites > 0);
-	KT_CHECK(irq_sites > 0);
+	CHECK(pte_sites > 0);
+	CHECK(irq_sites > 0);
 }
 
 #ifdef CONFIG_PV_CALLEE_SAVE
@@ -170,9 +170,9 @@ KTEST(paravirt_accessor_thunks_keep_every_register_but_rax)
 
 	for (size_t k = 0; k < ARRAY_SIZE(accessors); k++) {
 		void *thunk = accessors[k].slot->func;
-		KT_CHECK(thunk != accessors[k].c_native);
-		KT_CHECK(callee_save_identity(thunk, 0x8000000000123067ul));
-		KT_CHECK_EQ(paravirt_target_clobbers(accessors[k].type), CLBR_RAX);
+		CHECK(thunk != accessors[k].c_native);
+		CHECK(callee_save_identity(thunk, 0x8000000000123067ul));
+		CHECK_EQ(paravirt_target_clobbers(accessors[k].type), CLBR_RAX);
 	}
 }
 
@@ -183,20 +183,20 @@ KTEST(paravirt_patched_accessor_sites_call_the_thunk)
 	size_t n, checked = 0;
 	const struct paravirt_site *s = paravirt_sites(&n);
 
-	KT_CHECK_EQ(set_mode(PV_MODE_PATCHED), 0);
+	CHECK_EQ(set_mode(PV_MODE_PATCHED), 0);
 	for (size_t i = 0; i < n; i++) {
 		if (s[i].type != PV_TYPE(mmu.pte_val))
 			continue;
 		const u8 *call = (const u8 *)s[i].addr + s[i].len - 5;
 		s32 rel;
 		memcpy(&rel, call + 1, sizeof(rel));
-		KT_CHECK_EQ(call[0], 0xe8);
-		KT_CHECK_EQ((u64)(call + 5) + (u64)(s64)rel, (u64)pv_ops.mmu.pte_val.func);
+		CHECK_EQ(call[0], 0xe8);
+		CHECK_EQ((u64)(call + 5) + (u64)(s64)rel, (u64)pv_ops.mmu.pte_val.func);
 		checked++;
 	}
-	KT_CHECK(checked > 0);
+	CHECK(checked > 0);
 	check_ops();
-	KT_CHECK_EQ(set_mode(boot_mode), 0);
+	CHECK_EQ(set_mode(boot_mode), 0);
 }
 #endif
 
@@ -237,9 +237,9 @@ KTEST(paravirt_switch_under_a_running_cpu)
 		return;
 	}
 	c = (struct churn){ .running = 1 };
-	KT_CHECK(kthread_start_on("pv-churn", churn_thread, &c, 1ul << 1) != NULL);
+	CHECK(kthread_start_on("pv-churn", churn_thread, &c, 1ul << 1) != NULL);
 	for (int i = 0; i < 30; i++) {
-		KT_CHECK_EQ(set_mode((enum pv_mode)(i % 3)), 0);
+		CHECK_EQ(set_mode((enum pv_mode)(i % 3)), 0);
 		u64 seen = __atomic_load_n(&c.rounds, __ATOMIC_RELAXED);
 		while (__atomic_load_n(&c.rounds, __ATOMIC_RELAXED) == seen)
 			schedule(); /* the other CPU went through the sites in this mode */
@@ -247,8 +247,8 @@ KTEST(paravirt_switch_under_a_running_cpu)
 	__atomic_store_n(&c.stop, 1, __ATOMIC_RELEASE);
 	while (__atomic_load_n(&c.running, __ATOMIC_ACQUIRE))
 		schedule();
-	KT_CHECK_EQ(c.errors, 0);
-	KT_CHECK_EQ(set_mode(boot_mode), 0);
+	CHECK_EQ(c.errors, 0);
+	CHECK_EQ(set_mode(boot_mode), 0);
 	pr_info("ktest:     30 mode switches while CPU 1 made %lu rounds through the sites\n",
 		c.rounds);
 }
@@ -259,8 +259,8 @@ KTEST(paravirt_n_has_no_call_sites)
 {
 	extern const char __start_parainstructions[], __stop_parainstructions[];
 
-	KT_CHECK_EQ(__stop_parainstructions - __start_parainstructions, 0);
-	KT_CHECK(knob_find("paravirt") == NULL);
+	CHECK_EQ(__stop_parainstructions - __start_parainstructions, 0);
+	CHECK(knob_find("paravirt") == NULL);
 }
 
 #endif

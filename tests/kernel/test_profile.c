@@ -141,26 +141,26 @@ KTEST(profile_samples_irqs_off_on_every_cpu)
 	const struct knob *k = knob_find("profile");
 	u64 spin_off, spin_size, test_off, test_size;
 
-	KT_CHECK(k != NULL);
-	KT_CHECK(ksym_lookup((u64)profile_test_spin_irqs_off, &spin_off, &spin_size));
-	KT_CHECK(ksym_lookup((u64)profile_samples_irqs_off_on_every_cpu, &test_off, &test_size));
+	CHECK(k != NULL);
+	CHECK(ksym_lookup((u64)profile_test_spin_irqs_off, &spin_off, &spin_size));
+	CHECK(ksym_lookup((u64)profile_samples_irqs_off_on_every_cpu, &test_off, &test_size));
 
-	KT_CHECK_EQ(knob_set(k, "997"), 0);
-	KT_CHECK_EQ(profile_hz, 997);
-	KT_CHECK(wait_every_cpu(sampling));
+	CHECK_EQ(knob_set(k, "997"), 0);
+	CHECK_EQ(profile_hz, 997);
+	CHECK(wait_every_cpu(sampling));
 
 	/* Interrupts off: only an NMI can take these samples. */
-	KT_CHECK(profile_test_spin_irqs_off(5));
+	CHECK(profile_test_spin_irqs_off(5));
 	u64 spin = (u64)profile_test_spin_irqs_off;
 	u64 test = (u64)profile_samples_irqs_off_on_every_cpu;
-	KT_CHECK(profile_find_sample(this_cpu()->id, PROFILE_KERNEL_IRQOFF, spin, spin + spin_size,
-				     test, test + test_size));
-	KT_CHECK(wait_every_cpu(has_samples));
+	CHECK(profile_find_sample(this_cpu()->id, PROFILE_KERNEL_IRQOFF, spin, spin + spin_size,
+				  test, test + test_size));
+	CHECK(wait_every_cpu(has_samples));
 	/* A sample in a frameless leaf keeps the leaf's caller (backtrace.c, caller_before_frame). */
-	KT_CHECK(profile_test_frameless_caller());
+	CHECK(profile_test_frameless_caller());
 
-	KT_CHECK_EQ(knob_set(k, "off"), 0);
-	KT_CHECK(wait_every_cpu(stopped));
+	CHECK_EQ(knob_set(k, "off"), 0);
+	CHECK(wait_every_cpu(stopped));
 	u64 before[MAX_CPUS];
 	for (unsigned i = 0; i < ncpus; i++) {
 		struct profile_cpu_state s;
@@ -171,7 +171,7 @@ KTEST(profile_samples_irqs_off_on_every_cpu)
 	for (unsigned i = 0; i < ncpus; i++) {
 		struct profile_cpu_state s;
 		profile_cpu_state(i, &s);
-		KT_CHECK_EQ(s.samples, before[i]);
+		CHECK_EQ(s.samples, before[i]);
 	}
 	pr_info("ktest:     %u CPUs sampled; CPU %u: %lu samples\n", ncpus, this_cpu()->id,
 		before[this_cpu()->id]);

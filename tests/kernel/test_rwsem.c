@@ -173,10 +173,10 @@ torture(const char *what, bool switching)
 		"%lu lost updates, %lu violations\n",
 		what, threads, sections, writes, tsc_cycles_to_ns(rdtsc() - t0) / 1000000, lost,
 		tt.violations);
-	KT_CHECK_EQ(tt.violations, 0);
-	KT_CHECK(!rwsem_is_locked(&tt.sem));
-	KT_CHECK(list_empty(&tt.sem.wait_list));
-	KT_CHECK(!osq_is_locked(&tt.sem.osq));
+	CHECK_EQ(tt.violations, 0);
+	CHECK(!rwsem_is_locked(&tt.sem));
+	CHECK(list_empty(&tt.sem.wait_list));
+	CHECK(!osq_is_locked(&tt.sem.osq));
 	return lost;
 }
 
@@ -186,9 +186,9 @@ KTEST(rwsem_torture_under_every_policy)
 
 	for (int p = 0; p < RWSEM_SPIN_POLICIES; p++) {
 		WRITE_ONCE(rwsem_spin, p);
-		KT_CHECK_EQ(torture(rwsem_policy_name((unsigned)p), false), 0);
-		KT_CHECK_EQ(tt.sem.layout,
-			    p == RWSEM_SPIN_HANDOFF ? RWSEM_LAYOUT_BITS : RWSEM_LAYOUT_XADD);
+		CHECK_EQ(torture(rwsem_policy_name((unsigned)p), false), 0);
+		CHECK_EQ(tt.sem.layout,
+			 p == RWSEM_SPIN_HANDOFF ? RWSEM_LAYOUT_BITS : RWSEM_LAYOUT_XADD);
 	}
 	WRITE_ONCE(rwsem_spin, was);
 }
@@ -198,6 +198,6 @@ KTEST(rwsem_torture_while_the_policy_switches)
 	int was = READ_ONCE(rwsem_spin);
 
 	WRITE_ONCE(rwsem_spin, RWSEM_SPIN_OFF); /* an xadd lock: every policy acts on it */
-	KT_CHECK_EQ(torture("(switching)", true), 0);
+	CHECK_EQ(torture("(switching)", true), 0);
 	WRITE_ONCE(rwsem_spin, was);
 }

@@ -37,8 +37,8 @@ KTEST(ipi_calls_reach_every_cpu)
 		smp_call_mask(others, count_ipi, NULL);
 	u64 ns = tsc_cycles_to_ns(rdtsc() - t0) / 100;
 	for (unsigned i = 1; i < ncpus; i++)
-		KT_CHECK_EQ(ipi_hits[i], 100);
-	KT_CHECK_EQ(ipi_hits[0], 0); /* never the caller itself */
+		CHECK_EQ(ipi_hits[i], 100);
+	CHECK_EQ(ipi_hits[0], 0); /* never the caller itself */
 	pr_info("ktest:     %u CPUs; IPI call to all others and back: %lu ns\n", ncpus, ns);
 }
 
@@ -112,17 +112,17 @@ hammer(enum lock_kind kind)
 
 KTEST(spinlock_loses_no_update_across_cpus)
 {
-	KT_CHECK_EQ(hammer(USE_SPINLOCK), (u64)HAMMER_ROUNDS * ncpus);
+	CHECK_EQ(hammer(USE_SPINLOCK), (u64)HAMMER_ROUNDS * ncpus);
 }
 
 KTEST(mutex_loses_no_update_across_cpus)
 {
-	KT_CHECK_EQ(hammer(USE_MUTEX), (u64)HAMMER_ROUNDS * ncpus);
+	CHECK_EQ(hammer(USE_MUTEX), (u64)HAMMER_ROUNDS * ncpus);
 }
 
 KTEST(rwsem_loses_no_update_across_cpus)
 {
-	KT_CHECK_EQ(hammer(USE_RWSEM), (u64)HAMMER_ROUNDS * ncpus);
+	CHECK_EQ(hammer(USE_RWSEM), (u64)HAMMER_ROUNDS * ncpus);
 }
 
 /* ---- a stale translation on another CPU is gone after the shootdown ---------- */
@@ -149,19 +149,19 @@ KTEST(kernel_tlb_shootdown_reaches_other_cpus)
 	u64 *page = alloc_zeroed_page();
 	struct probe p;
 
-	KT_CHECK(page != NULL);
+	CHECK(page != NULL);
 	if (!page)
 		return;
 	page[0] = 0x5eed;
-	KT_CHECK_EQ(map_kernel_page(TEST_VA, virt_to_phys(page), PAGE_KERNEL_RW), 0);
+	CHECK_EQ(map_kernel_page(TEST_VA, virt_to_phys(page), PAGE_KERNEL_RW), 0);
 	smp_call_mask(1ul << 1, read_test_page, &p); /* CPU 1 caches the translation */
-	KT_CHECK_EQ(p.result, 0);
-	KT_CHECK_EQ(p.value, 0x5eed);
+	CHECK_EQ(p.result, 0);
+	CHECK_EQ(p.value, 0x5eed);
 
 	unmap_kernel_page(TEST_VA);
 	tlb_flush_kernel_range(TEST_VA, TEST_VA + PAGE_SIZE);
 	smp_call_mask(1ul << 1, read_test_page, &p);
-	KT_CHECK_EQ(p.result, -14); /* faults now: the entry is gone there too */
+	CHECK_EQ(p.result, -14); /* faults now: the entry is gone there too */
 	free_page_virt(page);
 }
 
@@ -191,9 +191,9 @@ KTEST(kernel_thread_follows_its_affinity)
 	static struct migration m;
 
 	m.done = 0;
-	KT_CHECK(kthread_start("migrate", migrating_thread, &m) != NULL);
+	CHECK(kthread_start("migrate", migrating_thread, &m) != NULL);
 	while (!__atomic_load_n(&m.done, __ATOMIC_ACQUIRE))
 		schedule();
 	for (unsigned step = 0; step < 4; step++)
-		KT_CHECK_EQ(m.seen[step], step % ncpus);
+		CHECK_EQ(m.seen[step], step % ncpus);
 }

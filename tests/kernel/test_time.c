@@ -49,9 +49,9 @@ KTEST(tsc_is_monotonic)
 			backwards++;
 		prev = now;
 	}
-	KT_CHECK_EQ(backwards, 0);
-	KT_CHECK(tsc_hz > 100000000ul); /* slower than 100 MHz: calibration broke */
-	KT_CHECK(ns_since_boot() > 0);
+	CHECK_EQ(backwards, 0);
+	CHECK(tsc_hz > 100000000ul); /* slower than 100 MHz: calibration broke */
+	CHECK(ns_since_boot() > 0);
 }
 
 KTEST(timer_ticks_advance_at_hz)
@@ -60,21 +60,21 @@ KTEST(timer_ticks_advance_at_hz)
 	u64 start_jiffies = READ_ONCE(jiffies), start_cpu_ticks = this_cpu()->ticks;
 	u64 t0 = rdtsc(), deadline = hang_guard();
 
-	KT_CHECK(irqs_enabled());
+	CHECK(irqs_enabled());
 	while (READ_ONCE(jiffies) - start_jiffies < want && rdtsc() < deadline)
 		safe_halt();
 	u64 ticks = READ_ONCE(jiffies) - start_jiffies;
 	u64 us = tsc_cycles_to_ns(rdtsc() - t0) / 1000;
 
-	KT_CHECK(ticks >= want);
-	KT_CHECK(this_cpu()->ticks - start_cpu_ticks >= want);
+	CHECK(ticks >= want);
+	CHECK(this_cpu()->ticks - start_cpu_ticks >= want);
 	/*
 	 * 50 ticks take 50 ms at hz=1000. A loaded host loses ticks (a period
 	 * that expires while one is pending merges with it), so they may come
 	 * slower, never faster: a timer programmed too fast still shows.
 	 */
 	u64 expect_us = want * 1000000 / (u64)hz;
-	KT_CHECK(us >= expect_us / 2);
+	CHECK(us >= expect_us / 2);
 	pr_info("ktest:     %lu ticks in %lu us (expected %lu us)\n", ticks, us, expect_us);
 }
 
@@ -135,12 +135,12 @@ KTEST(every_clocksource_keeps_pace_with_the_tsc)
 			continue;
 		found++;
 		u64 apart = pace_apart(cs);
-		KT_CHECK(apart <= 200); /* 2 % */
+		CHECK(apart <= 200); /* 2 % */
 		pr_info("ktest:     %s keeps pace with the TSC within %lu.%02lu %%\n", cs->name,
 			apart / 100, apart % 100);
 	}
-	KT_CHECK(found >= 1);
-	KT_CHECK(clocksource_find(timekeeping_clocksource_name()) != NULL);
+	CHECK(found >= 1);
+	CHECK(clocksource_find(timekeeping_clocksource_name()) != NULL);
 }
 
 KTEST(realtime_started_at_the_rtc)
@@ -148,12 +148,12 @@ KTEST(realtime_started_at_the_rtc)
 	struct rtc_time t;
 
 	u64 real0 = timekeeping_read_ns(VVAR_CLOCK_REALTIME) / NSEC_PER_SEC;
-	KT_CHECK(rtc_read(&t));
+	CHECK(rtc_read(&t));
 	u64 rtc = rtc_time_to_unix(&t),
 	    real1 = timekeeping_read_ns(VVAR_CLOCK_REALTIME) / NSEC_PER_SEC;
 	/* Whole seconds on both sides: the RTC's reading falls within the bracket, give or take one. */
-	KT_CHECK(real0 <= rtc + 2 && rtc <= real1 + 2);
-	KT_CHECK(rtc > 1500000000); /* after 2017: the date came through */
+	CHECK(real0 <= rtc + 2 && rtc <= real1 + 2);
+	CHECK(rtc > 1500000000); /* after 2017: the date came through */
 }
 
 KTEST(clocks_agree_with_each_other)
@@ -170,23 +170,22 @@ KTEST(clocks_agree_with_each_other)
 	 * of the time since boot, the pace test's tolerance halved.
 	 */
 	u64 slack = 5000000 + boot1 / 100;
-	KT_CHECK(mono + slack > boot0 && mono < boot1 + slack);
+	CHECK(mono + slack > boot0 && mono < boot1 + slack);
 	/* COARSE is MONOTONIC at the last tick: behind it, and moved on by the next tick. */
 	u64 coarse = timekeeping_read_ns(VVAR_CLOCK_MONOTONIC_COARSE);
-	KT_CHECK(coarse <= timekeeping_read_ns(VVAR_CLOCK_MONOTONIC));
+	CHECK(coarse <= timekeeping_read_ns(VVAR_CLOCK_MONOTONIC));
 	u64 j0 = READ_ONCE(jiffies), deadline = hang_guard();
 	while (READ_ONCE(jiffies) < j0 + 2 && rdtsc() < deadline)
 		cpu_relax();
-	KT_CHECK(timekeeping_read_ns(VVAR_CLOCK_MONOTONIC_COARSE) > coarse);
-	KT_CHECK(timekeeping_read_ns(VVAR_CLOCK_MONOTONIC_RAW) >= mono);
-	KT_CHECK(timekeeping_read_ns(VVAR_CLOCK_BOOTTIME) >= mono);
-	KT_CHECK_EQ(timekeeping_read_ns(11), ~0ull); /* CLOCK_TAI: not kept */
+	CHECK(timekeeping_read_ns(VVAR_CLOCK_MONOTONIC_COARSE) > coarse);
+	CHECK(timekeeping_read_ns(VVAR_CLOCK_MONOTONIC_RAW) >= mono);
+	CHECK(timekeeping_read_ns(VVAR_CLOCK_BOOTTIME) >= mono);
+	CHECK_EQ(timekeeping_read_ns(11), ~0ull); /* CLOCK_TAI: not kept */
 	s64 offset = timekeeping_realtime_offset_ns();
 	u64 mono2 = timekeeping_read_ns(VVAR_CLOCK_MONOTONIC);
 	u64 real = timekeeping_read_ns(VVAR_CLOCK_REALTIME) - (u64)offset;
 	u64 mono3 = timekeeping_read_ns(VVAR_CLOCK_MONOTONIC);
-	KT_CHECK(real + 1000000 > mono2 &&
-		 real < mono3 + 1000000); /* REALTIME = MONOTONIC + offset */
+	CHECK(real + 1000000 > mono2 && real < mono3 + 1000000); /* REALTIME = MONOTONIC + offset */
 }
 
 KTEST(setting_realtime_moves_only_realtime)
@@ -199,12 +198,12 @@ KTEST(setting_realtime_moves_only_realtime)
 	timekeeping_set_realtime(target);
 	u64 got = timekeeping_read_ns(VVAR_CLOCK_REALTIME);
 	u64 mono1 = timekeeping_read_ns(VVAR_CLOCK_MONOTONIC);
-	KT_CHECK(got >= target && got - target <= mono1 - mono0 + 1000000); /* what time passed */
-	KT_CHECK(timekeeping_read_ns(VVAR_CLOCK_MONOTONIC) >= mono);
-	KT_CHECK(timekeeping_realtime_offset_ns() > (s64)(target - mono - 1000000000));
+	CHECK(got >= target && got - target <= mono1 - mono0 + 1000000); /* what time passed */
+	CHECK(timekeeping_read_ns(VVAR_CLOCK_MONOTONIC) >= mono);
+	CHECK(timekeeping_realtime_offset_ns() > (s64)(target - mono - 1000000000));
 	/* put it back, with the time that passed */
 	timekeeping_set_realtime(real + (timekeeping_read_ns(VVAR_CLOCK_MONOTONIC) - mono));
-	KT_CHECK(timekeeping_read_ns(VVAR_CLOCK_REALTIME) < target);
+	CHECK(timekeeping_read_ns(VVAR_CLOCK_REALTIME) < target);
 }
 
 /* ---- MONOTONIC on every CPU ---------------------------------------------------------- */
@@ -243,7 +242,7 @@ KTEST(monotonic_never_goes_backwards_across_cpus)
 			__atomic_fetch_sub(&r.running, 1, __ATOMIC_RELEASE);
 	while (__atomic_load_n(&r.running, __ATOMIC_ACQUIRE))
 		schedule();
-	KT_CHECK_EQ(r.backwards, 0);
+	CHECK_EQ(r.backwards, 0);
 	pr_info("ktest:     %u CPUs, 20000 readings each, on %s\n", ncpus,
 		timekeeping_clocksource_name());
 }
@@ -282,17 +281,17 @@ KTEST(switching_clocksource_keeps_monotonic_time_monotonic)
 	for (size_t i = 0; i < ARRAY_SIZE(source_names); i++) {
 		if (!clocksource_find(source_names[i]))
 			continue;
-		KT_CHECK(set_knob("clocksource", source_names[i]));
+		CHECK(set_knob("clocksource", source_names[i]));
 		watch_switch(source_names[i], &backwards);
-		KT_CHECK(strcmp(timekeeping_clocksource_name(), source_names[i]) == 0);
-		KT_CHECK_EQ(READ_ONCE(vvar->vclock_mode),
-			    clocksource_find(source_names[i])->vclock_mode);
+		CHECK(strcmp(timekeeping_clocksource_name(), source_names[i]) == 0);
+		CHECK_EQ(READ_ONCE(vvar->vclock_mode),
+			 clocksource_find(source_names[i])->vclock_mode);
 		switched++;
 	}
-	KT_CHECK(set_knob("clocksource", original));
+	CHECK(set_knob("clocksource", original));
 	watch_switch(original, &backwards);
-	KT_CHECK(strcmp(timekeeping_clocksource_name(), original) == 0);
-	KT_CHECK_EQ(backwards, 0);
+	CHECK(strcmp(timekeeping_clocksource_name(), original) == 0);
+	CHECK_EQ(backwards, 0);
 	pr_info("ktest:     %d clocksources switched through, back on %s\n", switched, original);
 }
 
@@ -312,12 +311,12 @@ KTEST(an_absent_clocksource_is_refused)
 	char value[32];
 	u64 deadline = hang_guard();
 
-	KT_CHECK(set_knob("clocksource", absent));
+	CHECK(set_knob("clocksource", absent));
 	do /* the next tick refuses it */
 		knob_format_current(k, value, sizeof(value));
 	while (strcmp(value, absent) == 0 && rdtsc() < deadline);
-	KT_CHECK(strcmp(value, before) == 0); /* the knob went back */
-	KT_CHECK(strcmp(timekeeping_clocksource_name(), before) == 0);
+	CHECK(strcmp(value, before) == 0); /* the knob went back */
+	CHECK(strcmp(timekeeping_clocksource_name(), before) == 0);
 }
 
 /* ---- what user mode reads ---------------------------------------------------------------- */
@@ -327,11 +326,11 @@ KTEST(vvar_page_holds_the_clocks)
 	const struct vvar_data *v = vvar;
 	u32 seq = READ_ONCE(v->seq);
 
-	KT_CHECK(seq % 2 == 0 && seq > 0);
-	KT_CHECK(v->mult != 0);
-	KT_CHECK_EQ(v->hres_res_ns, 1);
-	KT_CHECK_EQ(v->coarse_res_ns, timekeeping_tick_ns());
-	KT_CHECK_EQ(v->getcpu_mode, cpu_vgetcpu_mode());
+	CHECK(seq % 2 == 0 && seq > 0);
+	CHECK(v->mult != 0);
+	CHECK_EQ(v->hres_res_ns, 1);
+	CHECK_EQ(v->coarse_res_ns, timekeeping_tick_ns());
+	CHECK_EQ(v->getcpu_mode, cpu_vgetcpu_mode());
 	u64 mono, base;
 	do { /* as a reader in user mode: no tick between the two readings */
 		seq = READ_ONCE(v->seq);
@@ -341,12 +340,12 @@ KTEST(vvar_page_holds_the_clocks)
 		mono = timekeeping_read_ns(VVAR_CLOCK_MONOTONIC);
 		barrier();
 	} while ((seq & 1) || READ_ONCE(v->seq) != seq);
-	KT_CHECK(base <= mono);
+	CHECK(base <= mono);
 	/* The base is the last tick's: the next tick publishes a later one. */
 	u64 deadline = hang_guard();
 	while (READ_ONCE(v->seq) == seq && rdtsc() < deadline)
 		cpu_relax();
-	KT_CHECK(READ_ONCE(v->seq) != seq);
+	CHECK(READ_ONCE(v->seq) != seq);
 	u64 next_base;
 	do {
 		seq = READ_ONCE(v->seq);
@@ -355,11 +354,10 @@ KTEST(vvar_page_holds_the_clocks)
 			    (v->base[VVAR_CLOCK_MONOTONIC].snsec >> v->shift);
 		barrier();
 	} while ((seq & 1) || READ_ONCE(v->seq) != seq);
-	KT_CHECK(next_base > base);
+	CHECK(next_base > base);
 	u64 coarse = v->base[VVAR_CLOCK_REALTIME_COARSE].sec * NSEC_PER_SEC +
 		     v->base[VVAR_CLOCK_REALTIME_COARSE].snsec;
-	KT_CHECK(coarse / NSEC_PER_SEC + 1 >=
-		 timekeeping_read_ns(VVAR_CLOCK_REALTIME) / NSEC_PER_SEC);
+	CHECK(coarse / NSEC_PER_SEC + 1 >= timekeeping_read_ns(VVAR_CLOCK_REALTIME) / NSEC_PER_SEC);
 }
 
 #define MSR_TSC_AUX 0xc0000103 /* as kernel/x86/cpu.c programs it */
@@ -395,9 +393,9 @@ KTEST(every_cpu_publishes_its_number_for_user_mode)
 	while (__atomic_load_n(&n.running, __ATOMIC_ACQUIRE))
 		schedule();
 	for (unsigned i = 0; i < ncpus; i++) {
-		KT_CHECK_EQ(n.lsl[i], i);
+		CHECK_EQ(n.lsl[i], i);
 		if (cpu_vgetcpu_mode() != VGETCPU_LSL)
-			KT_CHECK_EQ(n.tsc_aux[i], i);
+			CHECK_EQ(n.tsc_aux[i], i);
 	}
 }
 
@@ -419,18 +417,18 @@ KTEST(tick_accounting_charges_whole_ticks)
 	u64 flags = local_irq_save();
 	u64 ticks0 = cpu->ticks, tick_sys = t->time.tick_sys, exact_sys = t->time.sys;
 	local_irq_restore(flags);
-	KT_CHECK(set_knob("cputime", "tick"));
+	CHECK(set_knob("cputime", "tick"));
 	while (READ_ONCE(cpu->ticks) - ticks0 < 30 && rdtsc() < deadline)
 		cpu_relax(); /* in the kernel, interrupts on */
 	flags = local_irq_save();
 	u64 ticks = cpu->ticks - ticks0, charged = t->time.tick_sys - tick_sys;
 	struct cputime c = cputime_read(t);
 	local_irq_restore(flags);
-	KT_CHECK(set_knob("cputime", "tsc"));
-	KT_CHECK(ticks >= 30);
-	KT_CHECK_EQ(charged, ticks * tick); /* whole ticks, one per tick taken */
-	KT_CHECK_EQ(c.sys, c.tick_sys);	    /* what the knob selected */
-	KT_CHECK_EQ(c.user, c.tick_user);
-	KT_CHECK(cputime_read(t).sys >= exact_sys); /* and back to exact */
+	CHECK(set_knob("cputime", "tsc"));
+	CHECK(ticks >= 30);
+	CHECK_EQ(charged, ticks * tick); /* whole ticks, one per tick taken */
+	CHECK_EQ(c.sys, c.tick_sys);	 /* what the knob selected */
+	CHECK_EQ(c.user, c.tick_user);
+	CHECK(cputime_read(t).sys >= exact_sys); /* and back to exact */
 	pr_info("ktest:     %lu ticks taken, %lu charged\n", ticks, charged / tick);
 }

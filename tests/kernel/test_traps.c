@@ -39,30 +39,30 @@ KTEST(exceptions_without_error_code_resume)
 {
 	struct expected_trap e;
 
-	KT_CHECK(ktest_call_expecting_trap(VEC_INVALID_OPCODE, do_ud2, &e));
-	KT_CHECK_EQ(e.error, 0);
-	KT_CHECK(ksym_lookup(e.rip, NULL, NULL) &&
-		 strcmp(ksym_lookup(e.rip, NULL, NULL), "do_ud2") == 0);
-	KT_CHECK(ktest_call_expecting_trap(VEC_DIVIDE, do_divide_by_zero, &e));
+	CHECK(ktest_call_expecting_trap(VEC_INVALID_OPCODE, do_ud2, &e));
+	CHECK_EQ(e.error, 0);
+	CHECK(ksym_lookup(e.rip, NULL, NULL) &&
+	      strcmp(ksym_lookup(e.rip, NULL, NULL), "do_ud2") == 0);
+	CHECK(ktest_call_expecting_trap(VEC_DIVIDE, do_divide_by_zero, &e));
 }
 
 KTEST(exception_error_code_reaches_the_handler)
 {
 	struct expected_trap e;
 
-	KT_CHECK(ktest_call_expecting_trap(VEC_GENERAL_PROTECTION, do_bad_segment_load, &e));
-	KT_CHECK_EQ(e.error, 0x3ff8);
+	CHECK(ktest_call_expecting_trap(VEC_GENERAL_PROTECTION, do_bad_segment_load, &e));
+	CHECK_EQ(e.error, 0x3ff8);
 }
 
 KTEST(exception_table_turns_faults_into_efault)
 {
 	u64 v = 1;
 
-	KT_CHECK_EQ(probe_read_u64(NULL, &v), -14); /* #PF, unmapped */
-	KT_CHECK_EQ(v, 0);
-	KT_CHECK_EQ(probe_read_u64((void *)0x0000800000000000ul, &v), -14); /* #GP, non-canonical */
-	KT_CHECK_EQ(probe_write_u64((void *)0xfffffffffffff000ul, 1), -14);
-	KT_CHECK_EQ(probe_read_u64(&v, &v), 0);
+	CHECK_EQ(probe_read_u64(NULL, &v), -14); /* #PF, unmapped */
+	CHECK_EQ(v, 0);
+	CHECK_EQ(probe_read_u64((void *)0x0000800000000000ul, &v), -14); /* #GP, non-canonical */
+	CHECK_EQ(probe_write_u64((void *)0xfffffffffffff000ul, 1), -14);
+	CHECK_EQ(probe_read_u64(&v, &v), 0);
 }
 
 static __attribute__((noinline)) u64
@@ -79,22 +79,22 @@ KTEST(symbols_and_backtraces)
 	int n;
 
 	u64 main_addr = ksym_address("kernel_main");
-	KT_CHECK(main_addr != 0);
+	CHECK(main_addr != 0);
 	const char *name = ksym_lookup(main_addr + 5, &off, &size);
-	KT_CHECK(name && strcmp(name, "kernel_main") == 0);
-	KT_CHECK_EQ(off, 5);
-	KT_CHECK(size > 5);
-	KT_CHECK(ksym_lookup(0x1000, NULL, NULL) == NULL);
+	CHECK(name && strcmp(name, "kernel_main") == 0);
+	CHECK_EQ(off, 5);
+	CHECK(size > 5);
+	CHECK(ksym_lookup(0x1000, NULL, NULL) == NULL);
 
 	leaf_collecting_backtrace(pcs, &n);
-	KT_CHECK(n >= 3); /* this test, the runner, kernel_main at least */
+	CHECK(n >= 3); /* this test, the runner, kernel_main at least */
 	bool saw_runner = false;
 	for (int i = 0; i < n; i++) {
 		const char *s = ksym_lookup(pcs[i] - 1, NULL, NULL);
 		if (s && strcmp(s, "ktest_run_all") == 0)
 			saw_runner = true;
 	}
-	KT_CHECK(saw_runner);
+	CHECK(saw_runner);
 }
 
 static __attribute__((noinline)) u64
@@ -118,14 +118,14 @@ KTEST(profiler_walk_reads_no_frame_outside_the_stack)
 	u64 stack[8] = { ret }, pcs[4];
 	u64 *decoy = kmalloc(2 * sizeof(u64)); /* direct map: below every kernel stack */
 
-	KT_CHECK(decoy != NULL);
+	CHECK(decoy != NULL);
 	decoy[0] = 0;
 	decoy[1] = ret;
 	u64 rip = (u64)return_address_of_this_call + 4;
 	int n = backtrace_collect_bounded(rip, (u64)stack, (u64)decoy, pcs, 4);
 	kfree(decoy);
-	KT_CHECK_EQ(n, 2);
-	KT_CHECK_EQ(pcs[1], ret);
+	CHECK_EQ(n, 2);
+	CHECK_EQ(pcs[1], ret);
 }
 
 /*
@@ -144,9 +144,9 @@ KTEST(exception_inside_the_nmi_handler_resumes_without_iretq)
 	int ok = probe_read_u64(&v, &v);
 	c->in_nmi = false;
 	local_irq_restore(flags);
-	KT_CHECK_EQ(err, -14);
-	KT_CHECK_EQ(ok, 0);
-	KT_CHECK(!irqs_on);
+	CHECK_EQ(err, -14);
+	CHECK_EQ(ok, 0);
+	CHECK(!irqs_on);
 }
 
 #define VEC_SELFTEST 0xf8
@@ -168,8 +168,8 @@ KTEST(self_ipi_is_delivered_and_acknowledged)
 		while (selftest_irqs < round && rdtsc() < deadline)
 			safe_halt();
 		/* A missing EOI would block every later round. */
-		KT_CHECK_EQ(selftest_irqs, round);
+		CHECK_EQ(selftest_irqs, round);
 	}
-	KT_CHECK_EQ(irq_count(VEC_SELFTEST), 3);
+	CHECK_EQ(irq_count(VEC_SELFTEST), 3);
 	irq_register(VEC_SELFTEST, NULL, NULL);
 }
