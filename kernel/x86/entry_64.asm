@@ -34,7 +34,7 @@ section .text
 %define PARANOID(v) ((v) == VEC_NMI || (v) == VEC_DOUBLE_FAULT || (v) == VEC_MACHINE_CHECK)
 
 ; The CPU's own part of the frame, rip to ss, is in the order it pushes it;
-; the stubs push the error code and vector just below.
+; the stubs push the error code and vector just below (VECTOR_STUB, checked there).
 %if TF_CS != TF_RIP + 8 || TF_RFLAGS != TF_CS + 8 || TF_RSP != TF_RFLAGS + 8 || TF_SS != TF_RSP + 8 || \
 	TF_SIZE != TF_SS + 8
 %error "struct trap_frame (kernel/x86/traps.h) must end with the CPU's rip, cs, rflags, rsp, ss"

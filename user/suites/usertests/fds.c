@@ -152,24 +152,6 @@ TEST(ioctl_console)
 
 /* ---- POSIX record locks ------------------------------------------------------------- */
 
-static int
-set_lock(int fd, int cmd, short type, off_t start, off_t len)
-{
-	struct flock fl = { .l_type = type, .l_whence = SEEK_SET, .l_start = start, .l_len = len };
-
-	return fcntl(fd, cmd, &fl);
-}
-
-/* What F_GETLK says about [start, start + len) from this process: the lock in the way. */
-static struct flock
-get_lock(int fd, short type, off_t start, off_t len)
-{
-	struct flock fl = { .l_type = type, .l_whence = SEEK_SET, .l_start = start, .l_len = len };
-
-	EXPECT_OK(fcntl(fd, F_GETLK, &fl));
-	return fl;
-}
-
 /* Runs fn(fd) in a child (a process of its own: its own lock owner); its exit status. */
 static int
 in_child(int fd, int (*fn)(int fd))
@@ -185,37 +167,38 @@ in_child(int fd, int (*fn)(int fd))
 static int
 child_sees_write_lock(int fd)
 {
-	struct flock fl = get_lock(fd, F_RDLCK, 5, 1);
+	struct flock fl = record_lock_query(fd, F_GETLK, F_RDLCK, 5, 1);
 
 	if (fl.l_type != F_WRLCK || fl.l_start != 0 || fl.l_len != 10 || fl.l_pid != getppid())
 		return 1;
-	if (set_lock(fd, F_SETLK, F_RDLCK, 9, 5) != -1 || (errno != EAGAIN && errno != EACCES))
+	if (record_lock(fd, F_SETLK, F_RDLCK, 9, 5) != -1 || (errno != EAGAIN && errno != EACCES))
 		return 2;
-	if (set_lock(fd, F_SETLK, F_WRLCK, 10, 5) != 0) /* past the parent's range */
+	if (record_lock(fd, F_SETLK, F_WRLCK, 10, 5) != 0) /* past the parent's range */
 		return 3;
-	fl = get_lock(fd, F_WRLCK, 20, 0); /* to the end of the file: nobody there */
+	/* to the end of the file: nobody there */
+	fl = record_lock_query(fd, F_GETLK, F_WRLCK, 20, 0);
 	return fl.l_type == F_UNLCK ? 0 : 4;
 }
 
 static int
 child_shares_read_lock(int fd)
 {
-	if (set_lock(fd, F_SETLK, F_RDLCK, 0, 10) != 0)
+	if (record_lock(fd, F_SETLK, F_RDLCK, 0, 10) != 0)
 		return 1;
-	return set_lock(fd, F_SETLK, F_WRLCK, 0, 1) == -1 && errno == EAGAIN ? 0 : 2;
+	return record_lock(fd, F_SETLK, F_WRLCK, 0, 1) == -1 && errno == EAGAIN ? 0 : 2;
 }
 
 TEST(fcntl_lock_conflicts)
 {
 	int fd = create_file("lock_f", "0123456789", 10, 0644);
 
-	EXPECT_OK(set_lock(fd, F_SETLK, F_WRLCK, 0, 10));
+	EXPECT_OK(record_lock(fd, F_SETLK, F_WRLCK, 0, 10));
 	/* Our own locks are never in our way. */
-	CHECK(get_lock(fd, F_WRLCK, 0, 10).l_type == F_UNLCK);
-	EXPECT_OK(set_lock(fd, F_SETLK, F_WRLCK, 0, 10));
+	CHECK(record_lock_query(fd, F_GETLK, F_WRLCK, 0, 10).l_type == F_UNLCK);
+	EXPECT_OK(record_lock(fd, F_SETLK, F_WRLCK, 0, 10));
 	CHECK(in_child(fd, child_sees_write_lock) == 0);
 	/* Shared locks share; an exclusive one of another process is refused. */
-	EXPECT_OK(set_lock(fd, F_SETLK, F_RDLCK, 0, 10)); /* converts ours in place */
+	EXPECT_OK(record_lock(fd, F_SETLK, F_RDLCK, 0, 10)); /* converts ours in place */
 	CHECK(in_child(fd, child_shares_read_lock) == 0);
 	close(fd);
 }
@@ -224,13 +207,13 @@ static int
 child_probe_middle(int fd)
 {
 	/* The parent holds [0,40) and [60,100) after unlocking the middle of [0,100). */
-	struct flock fl = get_lock(fd, F_WRLCK, 40, 20);
+	struct flock fl = record_lock_query(fd, F_GETLK, F_WRLCK, 40, 20);
 	if (fl.l_type != F_UNLCK)
 		return 1;
-	fl = get_lock(fd, F_WRLCK, 50, 50);
+	fl = record_lock_query(fd, F_GETLK, F_WRLCK, 50, 50);
 	if (fl.l_type != F_WRLCK || fl.l_start != 60 || fl.l_len != 40)
 		return 2;
-	fl = get_lock(fd, F_WRLCK, 0, 41);
+	fl = record_lock_query(fd, F_GETLK, F_WRLCK, 0, 41);
 	if (fl.l_type != F_WRLCK || fl.l_start != 0 || fl.l_len != 40)
 		return 3;
 	return 0;
@@ -239,19 +222,19 @@ child_probe_middle(int fd)
 static int
 child_probe_merged(int fd)
 {
-	struct flock fl = get_lock(fd, F_WRLCK, 99, 1);
+	struct flock fl = record_lock_query(fd, F_GETLK, F_WRLCK, 99, 1);
 
 	/* [0,40) + [40,60) + [60,100): one lock again, and l_len 0 means "to the end". */
 	if (fl.l_type != F_WRLCK || fl.l_start != 0 || fl.l_len != 100)
 		return 1;
-	fl = get_lock(fd, F_WRLCK, 1000, 1);
+	fl = record_lock_query(fd, F_GETLK, F_WRLCK, 1000, 1);
 	return fl.l_type == F_RDLCK && fl.l_start == 200 && fl.l_len == 0 ? 0 : 2;
 }
 
 static int
 child_probe_neg(int fd)
 {
-	struct flock fl = get_lock(fd, F_WRLCK, 0, 0);
+	struct flock fl = record_lock_query(fd, F_GETLK, F_WRLCK, 0, 0);
 
 	return fl.l_type == F_WRLCK && fl.l_start == 25 && fl.l_len == 5 ? 0 : 1;
 }
@@ -260,7 +243,7 @@ static int
 child_probe_lowest(int fd)
 {
 	/* The parent locked [20,30) then [0,10): F_GETLK names the lower one first. */
-	struct flock fl = get_lock(fd, F_WRLCK, 0, 0);
+	struct flock fl = record_lock_query(fd, F_GETLK, F_WRLCK, 0, 0);
 
 	return fl.l_type == F_RDLCK && fl.l_start == 0 && fl.l_len == 10 ? 0 : 1;
 }
@@ -270,8 +253,8 @@ TEST(fcntl_lock_reports_lowest)
 {
 	int fd = create_file("lock_o", "", 0, 0644);
 
-	EXPECT_OK(set_lock(fd, F_SETLK, F_WRLCK, 20, 10));
-	EXPECT_OK(set_lock(fd, F_SETLK, F_RDLCK, 0, 10));
+	EXPECT_OK(record_lock(fd, F_SETLK, F_WRLCK, 20, 10));
+	EXPECT_OK(record_lock(fd, F_SETLK, F_RDLCK, 0, 10));
 	CHECK(in_child(fd, child_probe_lowest) == 0);
 	close(fd);
 }
@@ -280,15 +263,15 @@ TEST(fcntl_lock_split_merge)
 {
 	int fd = create_file("lock_s", "", 0, 0644);
 
-	EXPECT_OK(set_lock(fd, F_SETLK, F_WRLCK, 0, 100));
-	EXPECT_OK(set_lock(fd, F_SETLK, F_UNLCK, 40, 20));
+	EXPECT_OK(record_lock(fd, F_SETLK, F_WRLCK, 0, 100));
+	EXPECT_OK(record_lock(fd, F_SETLK, F_UNLCK, 40, 20));
 	CHECK(in_child(fd, child_probe_middle) == 0);
-	EXPECT_OK(set_lock(fd, F_SETLK, F_WRLCK, 40, 20));
-	EXPECT_OK(set_lock(fd, F_SETLK, F_RDLCK, 200, 0));
+	EXPECT_OK(record_lock(fd, F_SETLK, F_WRLCK, 40, 20));
+	EXPECT_OK(record_lock(fd, F_SETLK, F_RDLCK, 200, 0));
 	CHECK(in_child(fd, child_probe_merged) == 0);
 	/* SEEK_CUR and SEEK_END count from the offset and the size; a negative length goes back. */
 	CHECK(lseek(fd, 0, SEEK_END) == 0);
-	EXPECT_OK(set_lock(fd, F_SETLK, F_UNLCK, 0, 0));
+	EXPECT_OK(record_lock(fd, F_SETLK, F_UNLCK, 0, 0));
 	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_CUR, .l_start = 10, .l_len = -5 };
 	EXPECT_OK(lseek(fd, 20, SEEK_SET));
 	EXPECT_OK(fcntl(fd, F_SETLK, &fl)); /* bytes [25, 30) */
@@ -299,7 +282,7 @@ TEST(fcntl_lock_split_merge)
 static int
 child_locks_all(int fd)
 {
-	return set_lock(fd, F_SETLK, F_WRLCK, 0, 0) == 0 ? 0 : 1;
+	return record_lock(fd, F_SETLK, F_WRLCK, 0, 0) == 0 ? 0 : 1;
 }
 
 /* Closing any descriptor of the file drops the process's locks on it; so does exit. */
@@ -309,19 +292,19 @@ TEST(fcntl_lock_close_exit)
 	int other = open("lock_c", O_RDONLY);
 
 	EXPECT_OK(other);
-	EXPECT_OK(set_lock(fd, F_SETLK, F_WRLCK, 0, 0));
+	EXPECT_OK(record_lock(fd, F_SETLK, F_WRLCK, 0, 0));
 	CHECK(in_child(fd, child_locks_all) == 1);
 	close(other); /* another descriptor, even one that took no lock */
 	CHECK(in_child(fd, child_locks_all) == 0);
 	/* A child's locks go when it exits: the parent can take them after. */
 	pid_t pid = xfork();
 	if (pid == 0) {
-		if (set_lock(fd, F_SETLK, F_WRLCK, 0, 0) != 0)
+		if (record_lock(fd, F_SETLK, F_WRLCK, 0, 0) != 0)
 			_exit(1);
 		_exit(0);
 	}
 	expect_exit(pid, 0, "locker");
-	EXPECT_OK(set_lock(fd, F_SETLK, F_WRLCK, 0, 0));
+	EXPECT_OK(record_lock(fd, F_SETLK, F_WRLCK, 0, 0));
 	/* Locks are not inherited by fork. */
 	CHECK(in_child(fd, child_locks_all) == 1);
 	close(fd);
@@ -341,7 +324,7 @@ fork_holder(int fd, off_t start, off_t len, int (*then)(int fd))
 	EXPECT_OK(pipe(p));
 	pid_t pid = xfork();
 	if (pid == 0) {
-		if (set_lock(fd, F_SETLK, F_WRLCK, start, len) != 0)
+		if (record_lock(fd, F_SETLK, F_WRLCK, start, len) != 0)
 			_exit(1);
 		write(p[1], "l", 1);
 		_exit(then(fd));
@@ -361,13 +344,13 @@ unlock_when_parent_waits(int fd)
 {
 	wait_until_asleep(getppid());
 	*lock_released = 1;
-	return set_lock(fd, F_SETLK, F_UNLCK, 0, 0) == 0 ? 0 : 2;
+	return record_lock(fd, F_SETLK, F_UNLCK, 0, 0) == 0 ? 0 : 2;
 }
 
 static int
 wait_for_byte0(int fd)
 {
-	return set_lock(fd, F_SETLKW, F_WRLCK, 0, 1) == 0 ? 0 : 2;
+	return record_lock(fd, F_SETLKW, F_WRLCK, 0, 1) == 0 ? 0 : 2;
 }
 
 static int
@@ -386,7 +369,7 @@ TEST(fcntl_lock_wait)
 	CHECK(lock_released != MAP_FAILED);
 	pid_t pid = fork_holder(fd, 0, 0, unlock_when_parent_waits);
 
-	EXPECT_OK(set_lock(fd, F_SETLKW, F_WRLCK, 0, 0));
+	EXPECT_OK(record_lock(fd, F_SETLKW, F_WRLCK, 0, 0));
 	int released = *lock_released;
 	expect_exit(pid, 0, "holder");
 	CHECK(released == 1); /* granted only after the holder let go */
@@ -402,7 +385,7 @@ unlock_on_gate(int fd)
 
 	if (read(holder_gate, &c, 1) != 1)
 		return 3;
-	return set_lock(fd, F_SETLK, F_UNLCK, 0, 0) == 0 ? 0 : 2;
+	return record_lock(fd, F_SETLK, F_UNLCK, 0, 0) == 0 ? 0 : 2;
 }
 
 struct setlkw_call {
@@ -417,7 +400,7 @@ setlkw_in_thread(void *arg)
 	struct setlkw_call *c = arg;
 
 	c->tid = (pid_t)syscall(SYS_gettid);
-	c->ret = set_lock(c->fd, F_SETLKW, F_WRLCK, 0, 0);
+	c->ret = record_lock(c->fd, F_SETLKW, F_WRLCK, 0, 0);
 	c->err = errno;
 	return NULL;
 }
@@ -463,12 +446,12 @@ TEST(fcntl_lock_deadlock)
 {
 	int fd = create_file("lock_d", "xx", 2, 0644);
 
-	EXPECT_OK(set_lock(fd, F_SETLK, F_WRLCK, 0, 1)); /* we hold byte 0 */
+	EXPECT_OK(record_lock(fd, F_SETLK, F_WRLCK, 0, 1)); /* we hold byte 0 */
 	/* It holds byte 1 and waits for byte 0. */
 	pid_t pid = fork_holder(fd, 1, 1, wait_for_byte0);
 	wait_until_asleep(pid); /* in its F_SETLKW */
-	EXPECT_ERR(EDEADLK, set_lock(fd, F_SETLKW, F_WRLCK, 1, 1));
-	EXPECT_OK(set_lock(fd, F_SETLK, F_UNLCK, 0, 1)); /* lets it through */
+	EXPECT_ERR(EDEADLK, record_lock(fd, F_SETLKW, F_WRLCK, 1, 1));
+	EXPECT_OK(record_lock(fd, F_SETLK, F_UNLCK, 0, 1)); /* lets it through */
 	expect_exit(pid, 0, "waiter");
 	close(fd);
 }
@@ -491,32 +474,32 @@ TEST(fcntl_lock_eintr_and_errors)
 	 */
 	struct itimerval it = { { 0, 30000 }, { 0, 30000 } }, off = { 0 };
 	EXPECT_OK(setitimer(ITIMER_REAL, &it, NULL));
-	EXPECT_ERR(EINTR, set_lock(fd, F_SETLKW, F_WRLCK, 0, 0));
+	EXPECT_ERR(EINTR, record_lock(fd, F_SETLKW, F_WRLCK, 0, 0));
 	EXPECT_OK(setitimer(ITIMER_REAL, &off, NULL));
-	EXPECT_ERR(EAGAIN, set_lock(fd, F_SETLK, F_RDLCK, 0, 0));
+	EXPECT_ERR(EAGAIN, record_lock(fd, F_SETLK, F_RDLCK, 0, 0));
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
-	EXPECT_OK(set_lock(fd, F_SETLK, F_WRLCK, 0, 0)); /* a killed holder's locks go too */
+	EXPECT_OK(record_lock(fd, F_SETLK, F_WRLCK, 0, 0)); /* a killed holder's locks go too */
 	/* The open mode must allow the lock's kind. */
 	int rd = open("lock_e", O_RDONLY), wr = open("lock_e", O_WRONLY);
 	EXPECT_OK(rd);
 	EXPECT_OK(wr);
-	EXPECT_ERR(EBADF, set_lock(rd, F_SETLK, F_WRLCK, 0, 0));
-	EXPECT_ERR(EBADF, set_lock(wr, F_SETLK, F_RDLCK, 0, 0));
-	EXPECT_OK(set_lock(rd, F_SETLK, F_UNLCK, 0, 0));
+	EXPECT_ERR(EBADF, record_lock(rd, F_SETLK, F_WRLCK, 0, 0));
+	EXPECT_ERR(EBADF, record_lock(wr, F_SETLK, F_RDLCK, 0, 0));
+	EXPECT_OK(record_lock(rd, F_SETLK, F_UNLCK, 0, 0));
 	/* Bad records. */
-	EXPECT_ERR(EINVAL, set_lock(fd, F_SETLK, 7, 0, 0));
-	EXPECT_ERR(EINVAL, set_lock(fd, F_SETLK, F_WRLCK, -1, 1));
-	EXPECT_ERR(EINVAL, set_lock(fd, F_SETLK, F_WRLCK, 2, -3));
+	EXPECT_ERR(EINVAL, record_lock(fd, F_SETLK, 7, 0, 0));
+	EXPECT_ERR(EINVAL, record_lock(fd, F_SETLK, F_WRLCK, -1, 1));
+	EXPECT_ERR(EINVAL, record_lock(fd, F_SETLK, F_WRLCK, 2, -3));
 	struct flock fl = { .l_type = F_WRLCK, .l_whence = 9 };
 	EXPECT_ERR(EINVAL, fcntl(fd, F_SETLK, &fl));
 	fl = (struct flock){ .l_type = F_UNLCK, .l_whence = SEEK_SET };
 	EXPECT_ERR(EINVAL, fcntl(fd, F_GETLK, &fl));
 	EXPECT_ERR(EFAULT, syscall(SYS_fcntl, fd, F_SETLK, bad_addrs[0]));
 	EXPECT_ERR(EFAULT, syscall(SYS_fcntl, fd, F_GETLK, bad_addrs[0]));
-	EXPECT_ERR(EBADF, set_lock(-1, F_SETLK, F_WRLCK, 0, 0));
+	EXPECT_ERR(EBADF, record_lock(-1, F_SETLK, F_WRLCK, 0, 0));
 	int path = open("lock_e", O_PATH);
 	EXPECT_OK(path);
-	EXPECT_ERR(EBADF, set_lock(path, F_SETLK, F_UNLCK, 0, 0));
+	EXPECT_ERR(EBADF, record_lock(path, F_SETLK, F_UNLCK, 0, 0));
 	close(fd);
 }

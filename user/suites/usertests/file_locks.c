@@ -201,55 +201,36 @@ TEST(flock_bad_fd_and_operation)
 
 /* ---- OFD record locks -------------------------------------------------------------- */
 
-static int
-ofd_lock(int fd, int cmd, short type, off_t start, off_t len)
-{
-	struct flock fl = { .l_type = type, .l_whence = SEEK_SET, .l_start = start, .l_len = len };
-
-	return fcntl(fd, cmd, &fl);
-}
-
-/* What a GETLK (cmd) on fd says about a write lock on [start, start + len). */
-static struct flock
-probe(int fd, int cmd, off_t start, off_t len)
-{
-	struct flock fl = {
-		.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = start, .l_len = len
-	};
-
-	EXPECT_OK(fcntl(fd, cmd, &fl));
-	return fl;
-}
-
 TEST(ofd_lock_conflicts_in_one_process)
 {
 	int a = create_file("f", "0123456789", 10, 0644), b = open_rw("f");
 	int d = (int)EXPECT_OK(dup(a));
 
-	EXPECT_OK(ofd_lock(a, F_OFD_SETLK, F_WRLCK, 0, 10));
-	EXPECT_ERR(EAGAIN, ofd_lock(b, F_OFD_SETLK, F_RDLCK, 5, 1));
-	EXPECT_OK(ofd_lock(b, F_OFD_SETLK, F_RDLCK, 10, 5)); /* past a's range */
-	EXPECT_OK(ofd_lock(d, F_OFD_SETLK, F_WRLCK, 0, 5));  /* the same description: a's own */
-	struct flock fl = probe(b, F_OFD_GETLK, 0, 0);
+	EXPECT_OK(record_lock(a, F_OFD_SETLK, F_WRLCK, 0, 10));
+	EXPECT_ERR(EAGAIN, record_lock(b, F_OFD_SETLK, F_RDLCK, 5, 1));
+	EXPECT_OK(record_lock(b, F_OFD_SETLK, F_RDLCK, 10, 5)); /* past a's range */
+	EXPECT_OK(record_lock(d, F_OFD_SETLK, F_WRLCK, 0, 5));	/* the same description: a's own */
+	struct flock fl = record_lock_query(b, F_OFD_GETLK, F_WRLCK, 0, 0);
 	CHECK(fl.l_type == F_WRLCK && fl.l_start == 0 && fl.l_len == 10 && fl.l_pid == -1);
-	CHECK(probe(a, F_OFD_GETLK, 0, 10).l_type == F_UNLCK); /* its own lock is no conflict */
+	CHECK(record_lock_query(a, F_OFD_GETLK, F_WRLCK, 0, 10).l_type ==
+	      F_UNLCK); /* its own lock is no conflict */
 	/* This process's POSIX locks are another owner: they meet the OFD locks of both. */
-	EXPECT_ERR(EAGAIN, ofd_lock(b, F_SETLK, F_WRLCK, 3, 1));
-	fl = probe(a, F_GETLK, 12, 1);
+	EXPECT_ERR(EAGAIN, record_lock(b, F_SETLK, F_WRLCK, 3, 1));
+	fl = record_lock_query(a, F_GETLK, F_WRLCK, 12, 1);
 	CHECK(fl.l_type == F_RDLCK && fl.l_start == 10 && fl.l_len == 5 && fl.l_pid == -1);
-	EXPECT_OK(ofd_lock(a, F_OFD_SETLK, F_UNLCK, 0, 0));
-	EXPECT_OK(ofd_lock(b, F_SETLK, F_RDLCK, 3, 1)); /* shared with b's read lock */
-	EXPECT_ERR(EAGAIN, ofd_lock(a, F_OFD_SETLK, F_WRLCK, 0, 0));
+	EXPECT_OK(record_lock(a, F_OFD_SETLK, F_UNLCK, 0, 0));
+	EXPECT_OK(record_lock(b, F_SETLK, F_RDLCK, 3, 1)); /* shared with b's read lock */
+	EXPECT_ERR(EAGAIN, record_lock(a, F_OFD_SETLK, F_WRLCK, 0, 0));
 }
 
 static int
 child_meets_parent_ofd_lock(int fd)
 {
-	struct flock fl = probe(fd, F_GETLK, 0, 0);
+	struct flock fl = record_lock_query(fd, F_GETLK, F_WRLCK, 0, 0);
 
 	if (fl.l_type != F_WRLCK || fl.l_start != 0 || fl.l_len != 10 || fl.l_pid != -1)
 		return 1;
-	return ofd_lock(fd, F_SETLK, F_RDLCK, 9, 1) == -1 && errno == EAGAIN ? 0 : 2;
+	return record_lock(fd, F_SETLK, F_RDLCK, 9, 1) == -1 && errno == EAGAIN ? 0 : 2;
 }
 
 TEST(ofd_lock_vs_posix_lock_of_another_process)
@@ -263,7 +244,7 @@ TEST(ofd_lock_vs_posix_lock_of_another_process)
 	pid_t pid = xfork();
 	if (pid == 0) {
 		close(p[0]);
-		if (ofd_lock(fd, F_SETLK, F_WRLCK, 5, 5) != 0)
+		if (record_lock(fd, F_SETLK, F_WRLCK, 5, 5) != 0)
 			_exit(1);
 		close(p[1]); /* "locked": the parent's read sees the end */
 		pause();
@@ -272,13 +253,13 @@ TEST(ofd_lock_vs_posix_lock_of_another_process)
 	close(p[1]);
 	CHECK(read(p[0], &c, 1) == 0);
 	close(p[0]);
-	EXPECT_ERR(EAGAIN, ofd_lock(own, F_OFD_SETLK, F_RDLCK, 0, 6));
-	struct flock fl = probe(own, F_OFD_GETLK, 0, 0);
+	EXPECT_ERR(EAGAIN, record_lock(own, F_OFD_SETLK, F_RDLCK, 0, 6));
+	struct flock fl = record_lock_query(own, F_OFD_GETLK, F_WRLCK, 0, 0);
 	CHECK(fl.l_type == F_WRLCK && fl.l_start == 5 && fl.l_len == 5 && fl.l_pid == pid);
 	EXPECT_OK(kill(pid, SIGKILL));
 	waitpid(pid, NULL, 0);
 	/* And the other way: our OFD lock is in the way of a child's POSIX lock. */
-	EXPECT_OK(ofd_lock(own, F_OFD_SETLK, F_WRLCK, 0, 10));
+	EXPECT_OK(record_lock(own, F_OFD_SETLK, F_WRLCK, 0, 10));
 	pid = xfork();
 	if (pid == 0)
 		_exit(child_meets_parent_ofd_lock(fd));
@@ -306,28 +287,28 @@ TEST(ofd_lock_close_rules)
 	int a = create_file("f", "x", 1, 0644), b = open_rw("f");
 	int d = (int)EXPECT_OK(dup(a));
 
-	EXPECT_OK(ofd_lock(a, F_OFD_SETLK, F_WRLCK, 0, 0));
+	EXPECT_OK(record_lock(a, F_OFD_SETLK, F_WRLCK, 0, 0));
 	close(open_rw("f")); /* a POSIX lock would go with this close; an OFD lock stays */
-	EXPECT_ERR(EAGAIN, ofd_lock(b, F_OFD_SETLK, F_RDLCK, 0, 0));
+	EXPECT_ERR(EAGAIN, record_lock(b, F_OFD_SETLK, F_RDLCK, 0, 0));
 	close(a);
-	EXPECT_ERR(EAGAIN, ofd_lock(b, F_OFD_SETLK, F_RDLCK, 0, 0)); /* d holds it still */
+	EXPECT_ERR(EAGAIN, record_lock(b, F_OFD_SETLK, F_RDLCK, 0, 0)); /* d holds it still */
 	close(d);
-	EXPECT_OK(ofd_lock(b, F_OFD_SETLK, F_WRLCK, 0, 0));
+	EXPECT_OK(record_lock(b, F_OFD_SETLK, F_WRLCK, 0, 0));
 }
 
 static void
 unlock_ofd(long fd)
 {
-	ofd_lock((int)fd, F_OFD_SETLK, F_UNLCK, 0, 0);
+	record_lock((int)fd, F_OFD_SETLK, F_UNLCK, 0, 0);
 }
 
 TEST(ofd_setlkw_waits_and_wakes)
 {
 	int a = create_file("f", "0123456789", 10, 0644), b = open_rw("f");
 
-	EXPECT_OK(ofd_lock(a, F_OFD_SETLK, F_WRLCK, 0, 10));
-	pid_t pid = run_later(unlock_ofd, a);		      /* a shared description: ours */
-	EXPECT_OK(ofd_lock(b, F_OFD_SETLKW, F_WRLCK, 5, 10)); /* sleeps until then */
+	EXPECT_OK(record_lock(a, F_OFD_SETLK, F_WRLCK, 0, 10));
+	pid_t pid = run_later(unlock_ofd, a);			 /* a shared description: ours */
+	EXPECT_OK(record_lock(b, F_OFD_SETLKW, F_WRLCK, 5, 10)); /* sleeps until then */
 	expect_exit(pid, 0, "the unlocker");
-	EXPECT_ERR(EAGAIN, ofd_lock(a, F_OFD_SETLK, F_RDLCK, 9, 1));
+	EXPECT_ERR(EAGAIN, record_lock(a, F_OFD_SETLK, F_RDLCK, 9, 1));
 }

@@ -150,3 +150,20 @@ void __attribute__((noreturn)) hog_memory(void)
 			p[i] = 1;
 	}
 }
+
+int
+record_lock(int fd, int cmd, short type, off_t start, off_t len)
+{
+	struct flock fl = { .l_type = type, .l_whence = SEEK_SET, .l_start = start, .l_len = len };
+
+	return fcntl(fd, cmd, &fl);
+}
+
+struct flock
+record_lock_query(int fd, int cmd, short type, off_t start, off_t len)
+{
+	struct flock fl = { .l_type = type, .l_whence = SEEK_SET, .l_start = start, .l_len = len };
+
+	EXPECT_OK(fcntl(fd, cmd, &fl));
+	return fl;
+}

@@ -6,6 +6,7 @@
 #ifndef USERTESTS_H
 #define USERTESTS_H
 
+#include <fcntl.h> /* struct flock, for the record-lock helpers */
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -51,6 +52,11 @@ void write_number(const char *path, unsigned long n);
 
 /* Touches anonymous memory 16 MiB at a time until the OOM killer ends it (exit 3: mmap failed). */
 void __attribute__((noreturn)) hog_memory(void);
+
+/* fcntl(fd, cmd, ...) on [start, start + len): a POSIX or OFD record lock of type. */
+int record_lock(int fd, int cmd, short type, off_t start, off_t len);
+/* What a GETLK (F_GETLK or F_OFD_GETLK, cmd) says of a lock of type on that range. */
+struct flock record_lock_query(int fd, int cmd, short type, off_t start, off_t len);
 
 /* User and group nobody: what a test that needs an unprivileged process becomes. */
 #define NOBODY_ID 65534
