@@ -627,10 +627,13 @@ signal_unshare(struct task *t)
 	struct sighand *sh = sighand_alloc();
 	if (!sh)
 		return -ENOMEM;
-	u64 flags = spin_lock_irqsave(&old->lock);
+	/* tasks_lock first: a parent's wait or a sender holding it must not find old (sighand_lock). */
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	spin_lock(&old->lock);
 	memcpy(sh->action, old->action, sizeof(sh->action));
-	t->sighand = sh;
-	spin_unlock_irqrestore(&old->lock, flags);
+	WRITE_ONCE(t->sighand, sh);
+	spin_unlock(&old->lock);
+	spin_unlock_irqrestore(&tasks_lock, flags);
 	sighand_put(old);
 	return 0;
 }

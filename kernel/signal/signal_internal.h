@@ -30,10 +30,23 @@ struct sighand {
 struct sighand *sighand_get(struct sighand *sh);
 void sighand_put(struct sighand *sh);
 
+/*
+ * Locks t's dispositions and pending sets. t->sighand is replaced only by
+ * t itself (execve's signal_unshare), under tasks_lock and the old sighand's
+ * lock: so the lock taken is checked to still be t's, and once it is, the
+ * pointer holds still until the unlock. The old one cannot be freed under a
+ * waiter who found it: other tasks lock t's sighand only under tasks_lock.
+ */
 static inline u64
 sighand_lock(struct task *t)
 {
-	return spin_lock_irqsave(&t->sighand->lock);
+	for (;;) {
+		struct sighand *sh = READ_ONCE(t->sighand);
+		u64 flags = spin_lock_irqsave(&sh->lock);
+		if (sh == READ_ONCE(t->sighand))
+			return flags;
+		spin_unlock_irqrestore(&sh->lock, flags);
+	}
 }
 
 static inline void

@@ -664,6 +664,34 @@ helper_alone(const char *pid)
 	return 0;
 }
 
+/*
+ * A parent polling wait4 while its child execs from a threaded process: the
+ * exec replaces the child's dispositions (the dead threads still hold the
+ * old ones), and the parent's wait locks them meanwhile. It once unlocked
+ * the new ones after locking the old (a lockdebug panic), so it is hammered
+ * here: the parent polls with WUNTRACED|WCONTINUED, which looks at the
+ * child's stop state under that lock, for the whole exec chain.
+ */
+#define THREADED_CHAIN_LENGTH 60
+
+TEST(exec_while_parent_polls_wait)
+{
+	char arg[16], *argv[] = { "usertests", "--helper", "threaded_chain", arg, NULL };
+	int status = 0;
+	pid_t pid, got;
+
+	snprintf(arg, sizeof(arg), "%d", THREADED_CHAIN_LENGTH);
+	pid = xfork();
+	if (pid == 0)
+		exec_helper(argv);
+	while ((got = waitpid(pid, &status, WNOHANG | WUNTRACED | WCONTINUED)) == 0)
+		;
+	if (got != pid)
+		fail("waitpid(%d) returned %d (%s)", pid, got, errname(errno));
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		fail("the threaded exec chain ended with wait status %#x, want exit 0", status);
+}
+
 /* === helpers: this program exec'd by the tests above ====================== */
 
 static int
@@ -678,6 +706,22 @@ helper_chain(int n)
 	snprintf(arg, sizeof(arg), "%d", n - 1);
 	execv(self_path, argv); /* the same environment */
 	fail("chain %d: execve failed with %s", n, errname(errno));
+}
+
+/* threaded_chain N: starts a thread, then execs threaded_chain N-1 over it; 0 ends it. */
+static int
+helper_threaded_chain(int n)
+{
+	char arg[16], *argv[] = { self_path, "--helper", "threaded_chain", arg, NULL };
+	pthread_t t;
+
+	if (n == 0)
+		return 0;
+	if (pthread_create(&t, NULL, block_forever, NULL))
+		fail("threaded chain %d: pthread_create failed", n);
+	snprintf(arg, sizeof(arg), "%d", n - 1);
+	execv(self_path, argv);
+	fail("threaded chain %d: execve failed with %s", n, errname(errno));
 }
 
 /* tree N: two children each exec tree N-1; exits with the number of leaves. */
@@ -769,6 +813,8 @@ run_helper(int argc, char **argv)
 		return atoi(argv[1]);
 	if (argc >= 2 && !strcmp(argv[0], "chain"))
 		return helper_chain(atoi(argv[1]));
+	if (argc >= 2 && !strcmp(argv[0], "threaded_chain"))
+		return helper_threaded_chain(atoi(argv[1]));
 	if (argc >= 2 && !strcmp(argv[0], "tree"))
 		return helper_tree(atoi(argv[1]));
 	if (argc >= 1 && !strcmp(argv[0], "args"))
