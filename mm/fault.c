@@ -63,7 +63,7 @@ write_protect_fault(struct vma *v, pte_t *pte, u64 va)
 		tlb_flush_mm_range(current()->mm, va, va + PAGE_SIZE);
 		return FAULT_OK;
 	}
-	flush_tlb_one(va); /* only more permission: elsewhere a stale entry just faults again */
+	flush_tlb_single(va); /* only more permission: elsewhere a stale entry just faults again */
 	return FAULT_OK;
 }
 

@@ -287,7 +287,7 @@ unmap_kernel_page(u64 va)
 	u64 irq = spin_lock_irqsave(&kernel_pt_lock);
 	pte_t old = unmap_kernel_page_locked(va);
 	spin_unlock_irqrestore(&kernel_pt_lock, irq);
-	flush_tlb_one(va); /* this CPU; the caller shoots the range down everywhere */
+	flush_tlb_single(va); /* this CPU; the caller shoots the range down everywhere */
 	return old;
 }
 

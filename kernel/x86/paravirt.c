@@ -126,7 +126,7 @@ struct paravirt_ops pv_ops = {
 		 .read_cr3 = native_read_cr3,
 		 .write_cr3 = native_write_cr3,
 		 .flush_tlb_user = native_flush_tlb_user,
-		 .flush_tlb_kernel = native_flush_tlb_global,
+		 .flush_tlb_global = native_flush_tlb_global,
 		 .flush_tlb_single = native_flush_tlb_single,
 		 PV_LEVEL_SLOTS(pgd),
 		 PV_LEVEL_SLOTS(pud),

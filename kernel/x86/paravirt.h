@@ -223,7 +223,7 @@ struct pv_mmu_ops {
 	u64 (*read_cr3)(void);
 	void (*write_cr3)(u64 v);
 	void (*flush_tlb_user)(void);
-	void (*flush_tlb_kernel)(void);
+	void (*flush_tlb_global)(void);
 	void (*flush_tlb_single)(u64 addr);
 	PV_LEVEL_OPS(pgd)
 	PV_LEVEL_OPS(pud)
@@ -517,12 +517,12 @@ flush_tlb_user(void)
 }
 /* Drops every translation, global (kernel) ones included. */
 static inline void
-flush_tlb_all_global(void)
+flush_tlb_global(void)
 {
-	PVOP_CALL0(mmu.flush_tlb_kernel);
+	PVOP_CALL0(mmu.flush_tlb_global);
 }
 static inline void
-flush_tlb_one(u64 addr)
+flush_tlb_single(u64 addr)
 {
 	PVOP_CALL1(mmu.flush_tlb_single, addr);
 }
@@ -616,12 +616,12 @@ flush_tlb_user(void)
 	__native_write_cr3(__native_read_cr3());
 }
 static inline void
-flush_tlb_all_global(void)
+flush_tlb_global(void)
 {
 	__native_flush_tlb_global();
 }
 static inline void
-flush_tlb_one(u64 addr)
+flush_tlb_single(u64 addr)
 {
 	__native_flush_tlb_single(addr);
 }

@@ -127,11 +127,11 @@ flush_range_here(void *arg)
 	const struct flush_range *r = arg;
 
 	if (r->end - r->start > 32 * PAGE_SIZE) {
-		flush_tlb_all_global();
+		flush_tlb_global();
 		return;
 	}
 	for (u64 va = r->start; va < r->end; va += PAGE_SIZE)
-		flush_tlb_one(va);
+		flush_tlb_single(va);
 }
 
 void

@@ -133,7 +133,7 @@ __attribute__((visibility("default"))) struct paravirt_ops pv_ops = {
 		 .read_cr3 = (void *)unreachable_op,
 		 .write_cr3 = (void *)unreachable_op,
 		 .flush_tlb_user = unreachable_op,
-		 .flush_tlb_kernel = unreachable_op,
+		 .flush_tlb_global = unreachable_op,
 		 .flush_tlb_single = (void *)unreachable_op,
 		 PV_LEVEL_SLOTS(pgd),
 		 PV_LEVEL_SLOTS(pud),

@@ -70,9 +70,9 @@ check_ops(void)
 
 	CHECK_EQ(read_cr3(), __native_read_cr3());
 	write_cr3(read_cr3());
-	flush_tlb_one((u64)&pte);
+	flush_tlb_single((u64)&pte);
 	flush_tlb_user();
-	flush_tlb_all_global();
+	flush_tlb_global();
 	CHECK_EQ(pte_val(pte), 0x123456000ul | PTE_PRESENT | PTE_NX); /* still mapped */
 
 	u64 t0 = rdtsc(), ns0 = sched_clock(), t1 = rdtsc(), ns1 = sched_clock();
