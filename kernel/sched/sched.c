@@ -24,6 +24,7 @@
  */
 #include "kernel/sched/sched.h"
 #include "kernel/sched/loadavg.h"
+#include "kernel/sched/switch.h"
 #include "kernel/objcount.h"
 #include "kernel/time/cputime.h"
 #include "kernel/time/posix_timer.h"
@@ -60,9 +61,6 @@ struct runqueue {
 };
 
 static struct runqueue runqueues[MAX_CPUS];
-
-extern u64 switch_stacks(u64 *save_rsp, u64 load_rsp, struct task *prev);
-extern void task_entry(void);
 
 static struct runqueue *
 rq_of(unsigned cpu)
@@ -513,12 +511,10 @@ task_user_frame(struct task *t)
 static void
 prepare_first_switch(struct task *t, u64 stack_top)
 {
-	u64 *sp = (u64 *)stack_top;
+	struct switch_frame *f = (struct switch_frame *)stack_top - 1;
 
-	*--sp = (u64)task_entry;
-	for (int i = 0; i < 6; i++) /* rbp rbx r12 r13 r14 r15 */
-		*--sp = 0;
-	t->saved_rsp = (u64)sp;
+	*f = (struct switch_frame){ .ret = (u64)task_entry };
+	t->saved_rsp = (u64)f;
 }
 
 void

@@ -7,9 +7,23 @@
 ; task, handing back in rax the task that ran before (its third argument,
 ; which survives the switch in rdx), so the new context can finish the
 ; switch for it. Everything else a switch involves is C (kernel/sched/sched.c).
+; The stack it leaves is C's struct switch_frame (kernel/sched/switch.h),
+; which also builds new tasks' stacks: SWITCH_POP checks each register
+; against that layout while assembling, so the two cannot drift apart.
 
 bits 64
 section .text
+%include "asm-offsets.inc"
+
+; SWITCH_POP reg, FIELD: pop reg from the frame slot rsp points at (sw_slot),
+; after checking that struct switch_frame puts FIELD (SW_FIELD) there.
+%macro SWITCH_POP 2
+%if sw_slot != SW_%2
+%error pop of %1 reads switch frame offset sw_slot, struct switch_frame (switch.h) has %2 at SW_%2
+%endif
+	pop %1
+%assign sw_slot sw_slot + 8
+%endmacro
 
 global switch_stacks
 switch_stacks:
@@ -21,12 +35,16 @@ switch_stacks:
 	push r15
 	mov [rdi], rsp
 	mov rsp, rsi
-	pop r15
-	pop r14
-	pop r13
-	pop r12
-	pop rbx
-	pop rbp
+%assign sw_slot 0
+	SWITCH_POP r15, R15
+	SWITCH_POP r14, R14
+	SWITCH_POP r13, R13
+	SWITCH_POP r12, R12
+	SWITCH_POP rbx, RBX
+	SWITCH_POP rbp, RBP
+%if sw_slot != SW_RET
+%error switch_stacks returns through frame offset sw_slot, struct switch_frame has ret at SW_RET
+%endif
 	mov rax, rdx
 	ret
 

@@ -1,7 +1,8 @@
 /*
  * asm-offsets.c - the numbers the assembly shares with C, computed by the
  * compiler from the C definitions: where struct cpu keeps the stack
- * pointers the syscall entry swaps, the layout of struct trap_frame, the
+ * pointers the syscall entry swaps, the layout of struct trap_frame and of
+ * the context-switch frame (kernel/sched/switch.h), the
  * selectors, vectors and MSR the entry code uses, and the paravirt slots
  * and site records of paravirt_asm.inc.
  *
@@ -12,6 +13,7 @@
  * build (Linux's asm-offsets; docs/design.md, "Traps, interrupts, faults").
  */
 #include "kernel/lib/types.h"
+#include "kernel/sched/switch.h"
 #include "kernel/x86/paravirt.h"
 #include "kernel/x86/percpu.h"
 #include "kernel/x86/traps.h"
@@ -25,6 +27,9 @@
 #define ASM_CONST(name, value) \
 	__asm__ __volatile__("\n.ascii \"@asm-const " #name " %0\"" : : "i"((u64)(value)))
 
+/* The offset of a context-switch frame field (kernel/sched/switch.h): SW_RBP. */
+#define SW(name, field) ASM_CONST(SW_##name, offsetof(struct switch_frame, field))
+
 /* The offset of a trap frame field, as the .asm files name it: TF_RIP. */
 #define TF(name, field) ASM_CONST(TF_##name, offsetof(struct trap_frame, field))
 
@@ -35,6 +40,14 @@ asm_offsets(void)
 {
 	ASM_CONST(CPU_USER_RSP, offsetof(struct cpu, user_rsp));
 	ASM_CONST(CPU_KERNEL_RSP, offsetof(struct cpu, kernel_rsp));
+
+	SW(R15, r15);
+	SW(R14, r14);
+	SW(R13, r13);
+	SW(R12, r12);
+	SW(RBX, rbx);
+	SW(RBP, rbp);
+	SW(RET, ret);
 
 	TF(R15, r15);
 	TF(R14, r14);
