@@ -1,10 +1,10 @@
 /*
  * asm-offsets.c - the numbers the assembly shares with C, computed by the
  * compiler from the C definitions: where struct cpu keeps the stack
- * pointers the syscall entry swaps, the layout of struct trap_frame and of
- * the context-switch frame (kernel/sched/switch.h), the
- * selectors, vectors and MSR the entry code uses, and the paravirt slots
- * and site records of paravirt_asm.inc.
+ * pointers the syscall entry swaps, the layouts of struct trap_frame and
+ * of the context-switch frame (kernel/sched/switch.h), the selectors,
+ * vectors and MSR the entry code uses, and the paravirt slots and site
+ * records of paravirt_asm.inc.
  *
  * Never linked. The Makefile compiles this file to assembly with the
  * kernel's flags and turns each ASM_CONST marker in it into a line

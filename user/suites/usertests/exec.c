@@ -688,40 +688,31 @@ TEST(exec_while_parent_polls_wait)
 		;
 	if (got != pid)
 		fail("waitpid(%d) returned %d (%s)", pid, got, errname(errno));
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		fail("the threaded exec chain ended with wait status %#x, want exit 0", status);
+	expect_exited(status, 42, "the threaded exec chain");
 }
 
 /* === helpers: this program exec'd by the tests above ====================== */
 
+/*
+ * chain N (threaded_chain N): execs chain N-1 (after starting a thread that
+ * the exec will end), and so on; exits 42 at the end of the chain.
+ */
 static int
-helper_chain(int n)
+helper_chain(int n, bool threaded)
 {
-	char arg[16], *argv[] = { self_path, "--helper", "chain", arg, NULL };
+	char arg[16], *argv[] = { self_path, "--helper", threaded ? "threaded_chain" : "chain", arg,
+				  NULL };
+	pthread_t t;
 
 	if (!getenv("USERTESTS_MARK"))
 		fail("chain %d: the environment was lost", n);
 	if (n == 0)
 		return 42;
+	if (threaded && pthread_create(&t, NULL, block_forever, NULL))
+		fail("threaded chain %d: pthread_create failed", n);
 	snprintf(arg, sizeof(arg), "%d", n - 1);
 	execv(self_path, argv); /* the same environment */
 	fail("chain %d: execve failed with %s", n, errname(errno));
-}
-
-/* threaded_chain N: starts a thread, then execs threaded_chain N-1 over it; 0 ends it. */
-static int
-helper_threaded_chain(int n)
-{
-	char arg[16], *argv[] = { self_path, "--helper", "threaded_chain", arg, NULL };
-	pthread_t t;
-
-	if (n == 0)
-		return 0;
-	if (pthread_create(&t, NULL, block_forever, NULL))
-		fail("threaded chain %d: pthread_create failed", n);
-	snprintf(arg, sizeof(arg), "%d", n - 1);
-	execv(self_path, argv);
-	fail("threaded chain %d: execve failed with %s", n, errname(errno));
 }
 
 /* tree N: two children each exec tree N-1; exits with the number of leaves. */
@@ -812,9 +803,9 @@ run_helper(int argc, char **argv)
 	if (argc >= 2 && !strcmp(argv[0], "exit"))
 		return atoi(argv[1]);
 	if (argc >= 2 && !strcmp(argv[0], "chain"))
-		return helper_chain(atoi(argv[1]));
+		return helper_chain(atoi(argv[1]), false);
 	if (argc >= 2 && !strcmp(argv[0], "threaded_chain"))
-		return helper_threaded_chain(atoi(argv[1]));
+		return helper_chain(atoi(argv[1]), true);
 	if (argc >= 2 && !strcmp(argv[0], "tree"))
 		return helper_tree(atoi(argv[1]));
 	if (argc >= 1 && !strcmp(argv[0], "args"))
