@@ -16,7 +16,7 @@ from pathlib import Path
 TOP = Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(TOP / "tools"))
 
-from reprolib import profile  # noqa: E402
+from reprolib import flamegraph, profile, profile_diff  # noqa: E402
 
 RECORDED = TOP / "tests" / "tools" / "profiles" / "syscall_bench.profile"
 
@@ -86,18 +86,19 @@ class Flat(unittest.TestCase):
 
     def test_kernel_only_and_one_cpu(self):
         p = profile.parse(SEED_LIKE)
-        self.assertIn("# Samples: 95 ", profile.flat(p, kernel_only=True))
-        self.assertIn("# Samples: 10 ", profile.flat(p, cpu=1))
+        self.assertIn("# Samples: 95 of 100 ", profile.flat(p, keep=profile.Filter(kernel_only=True)))
+        self.assertIn("# Samples: 10 of 100 ", profile.flat(p, keep=profile.Filter(cpu=1)))
 
     def test_no_idle_leaves_the_halted_cpus_out(self):
         p = profile.parse(RECORDED.read_text())
         idle = sum(s.count for s in p.stacks if profile.is_idle(s))
         self.assertGreater(idle, 0)
-        busy = profile.flat(p, no_idle=True)
-        self.assertIn(f"# Samples: {p.total - idle} ", busy)
+        busy = profile.flat(p, keep=profile.Filter(no_idle=True))
+        self.assertIn(f"# Samples: {p.total - idle} of {p.total} ", busy)
+        self.assertIn(f"# Dropped: {idle} by --no-idle\n", busy)
         for leaf in profile.IDLE_LEAVES:
             self.assertNotIn(f" {leaf}\n", busy)
-        self.assertNotIn("sched_idle_loop", profile.collapsed(p, no_idle=True))
+        self.assertNotIn("sched_idle_loop", profile.collapsed(p, keep=profile.Filter(no_idle=True)))
 
 
 class Collapsed(unittest.TestCase):
@@ -128,7 +129,7 @@ class Collapsed(unittest.TestCase):
 class FlameGraph(unittest.TestCase):
     def test_svg_is_xml_with_a_box_per_frame(self):
         p = profile.parse(SEED_LIKE)
-        svg = profile.flamegraph_svg(profile.collapsed_counts(p), "seed <002>")
+        svg = flamegraph.svg(profile.collapsed_counts(p), "seed <002>")
         root = ET.fromstring(svg)
         ns = "{http://www.w3.org/2000/svg}"
         titles = [t.text for t in root.iter(ns + "title")]
@@ -140,12 +141,12 @@ class FlameGraph(unittest.TestCase):
     def test_write_flamegraph_for_the_report(self):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "flame.svg")
-            self.assertEqual(profile.write_flamegraph(RECORDED.read_text(), path, "t"),
+            self.assertEqual(flamegraph.write_flamegraph(RECORDED.read_text(), path, "t"),
                              profile.parse(RECORDED.read_text()).total)
             ET.parse(path)
             empty = "# rewind profile v1\n# cpu 0: 0 samples, 0 lost\n# end\n"
             with self.assertRaises(profile.ProfileError):
-                profile.write_flamegraph(empty, path)
+                flamegraph.write_flamegraph(empty, path)
 
 
 class Command(unittest.TestCase):

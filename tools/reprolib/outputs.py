@@ -7,7 +7,7 @@ Not for: running guests (runner.py).
 """
 import os
 
-from . import plots, profile, records, report, summary
+from . import flamegraph, plots, profile, records, report, summary
 from .experiments import ExperimentError
 
 
@@ -52,7 +52,7 @@ def draw_profiles(directory, experiment, records_list, plot_dir):
         try:
             with open(os.path.join(directory, step["profile"]), errors="replace") as f:
                 text = f.read()
-            samples = profile.write_flamegraph(text, os.path.join(plot_dir, name), title)
+            samples = flamegraph.write_flamegraph(text, os.path.join(plot_dir, name), title)
             parsed = profile.parse(text)
             shares = {"share": profile.kernel_share(parsed, experiment.profile_frames),
                       "busy": profile.kernel_share(parsed, experiment.profile_frames, busy=True),

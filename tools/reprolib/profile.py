@@ -2,12 +2,14 @@
 docs/profiler.md), read and turned into what people look at:
 
     parse(text)             -> Profile (the text may be inside a console log)
+    Filter(...).apply(p)    the samples a report keeps, and how many each filter dropped
     flat(profile)           a perf-report-like flat profile with callers (seed 002's form)
     collapsed(profile)      "root;...;leaf N" lines: FlameGraph, speedscope, inferno
-    flamegraph_svg(profile) an SVG flame graph, drawn here (no external tool)
-    write_flamegraph(text, path, title)  what `make reproduce` calls for its report
     extract(text), kernel_share(profile, frames[, busy]), sampled_fraction(profile, seconds)
                             the profiled steps of `make reproduce`
+
+The flame graph is drawn by flamegraph.py, the comparison of two profiles
+made by profile_diff.py.
 
 The kernel has already named every kernel frame (its own symbol table), so
 nothing here needs build/kernel.elf. User-mode samples carry the user rip;
@@ -17,13 +19,14 @@ function names too.
 Not for: running the guest (tools/profile-run), judging figures.
 """
 import bisect
-import html
 import subprocess
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-HEADER = "# rewind profile v1"
+# v1 lines are "count cpu mode frames..."; v2 (kernel/profile.c now) adds the pid and comm.
+HEADERS = {"# rewind profile v1": 1, "# rewind profile v2": 2}
 END = "# end"
+COMM_LEN = 15	# the kernel's TASK_COMM_LEN less its NUL: longer names are cut so
 USER_ROOT = "[user]"
 MODES = {"k": "kernel", "K": "kernel, interrupts off", "u": "user"}
 # A CPU with nothing to run: the halt (PARAVIRT=y) and the loop around it (the halt inlined there).
@@ -36,10 +39,13 @@ class Stack:
     cpu: int
     mode: str		# k, K or u
     frames: list	# leaf first: kernel function names, or the user rip
+    pid: int = None	# the interrupted task (v2; 0 is a CPU's idle task)
+    comm: str = None	# its name, blanks as '_' (v2)
 
 
 @dataclass
 class Profile:
+    version: int = 2
     freq: str = "?"
     stacks: list = field(default_factory=list)
     cpus: dict = field(default_factory=dict)	# cpu -> (samples, lost)
@@ -60,11 +66,8 @@ class ProfileError(ValueError):
 def parse(text):
     """The first /proc/profile text in text; ProfileError if there is none or it is cut."""
     lines = [line.rstrip("\r") for line in text.splitlines()]
-    try:
-        start = next(i for i, line in enumerate(lines) if line.strip() == HEADER)
-    except StopIteration:
-        raise ProfileError("no '# rewind profile v1' header") from None
-    p = Profile()
+    start = _header_line(lines)
+    p = Profile(version=HEADERS[lines[start].strip()])
     for line in lines[start + 1:]:
         line = line.strip()
         if line == END:
@@ -80,11 +83,26 @@ def parse(text):
         elif line.startswith("#") or not line:
             continue
         else:
-            words = line.split()
-            if len(words) < 4 or words[2] not in MODES or not (words[0] + words[1]).isdigit():
-                raise ProfileError(f"bad sample line: {line!r}")
-            p.stacks.append(Stack(int(words[0]), int(words[1]), words[2], words[3:]))
+            p.stacks.append(_sample_line(line, p.version))
     raise ProfileError("the profile is cut short (no '# end')")
+
+
+def _header_line(lines):
+    try:
+        return next(i for i, line in enumerate(lines) if line.strip() in HEADERS)
+    except StopIteration:
+        raise ProfileError("no '# rewind profile v1' or 'v2' header") from None
+
+
+def _sample_line(line, version):
+    words = line.split()
+    task = words[3:5] if version >= 2 else []
+    frames = words[3 + len(task):]
+    if (not frames or words[2] not in MODES or not (words[0] + words[1]).isdigit()
+            or (task and not task[0].isdigit())):
+        raise ProfileError(f"bad sample line: {line!r}")
+    pid, comm = (int(task[0]), task[1]) if task else (None, None)
+    return Stack(int(words[0]), int(words[1]), words[2], frames, pid, comm)
 
 
 def extract(text):
@@ -92,7 +110,7 @@ def extract(text):
     to its end line, checked by parse; ProfileError if there is none or it is cut."""
     parse(text)
     lines = [line.rstrip("\r").strip() for line in text.splitlines()]
-    start = lines.index(HEADER)
+    start = _header_line(lines)
     return "\n".join(lines[start:lines.index(END, start) + 1]) + "\n"
 
 
@@ -165,24 +183,70 @@ def is_idle(stack):
     return stack.mode != "u" and bool(stack.frames) and stack.frames[0] in IDLE_LEAVES
 
 
-def _filtered(profile, cpu=None, kernel_only=False, no_idle=False):
-    return [s for s in profile.stacks
-            if (cpu is None or s.cpu == cpu) and not (kernel_only and s.mode == "u")
-            and not (no_idle and is_idle(s))]
+# ---- filters ----------------------------------------------------------------------
+
+@dataclass
+class Filter:
+    """Which samples a report keeps. Each set field is one filter, applied in
+    the order below to what the ones before it kept, so that the samples each
+    dropped add up to all that were dropped. Unset fields keep everything."""
+    cpu: int = None
+    kernel_only: bool = False
+    pid: int = None
+    comm: str = None
+    no_idle: bool = False
+
+    def tests(self):
+        """(option as the command line spells it, keep(stack)) for each filter that is set."""
+        tests = []
+        if self.cpu is not None:
+            tests.append((f"--cpu {self.cpu}", lambda s: s.cpu == self.cpu))
+        if self.kernel_only:
+            tests.append(("--kernel-only", lambda s: s.mode != "u"))
+        if self.pid is not None:
+            tests.append((f"--pid {self.pid}", lambda s: s.pid == self.pid))
+        if self.comm is not None:
+            tests.append((f"--comm {self.comm}", lambda s: s.comm == self.comm[:COMM_LEN]))
+        if self.no_idle:
+            tests.append(("--no-idle", lambda s: not is_idle(s)))
+        return tests
+
+    def apply(self, profile):
+        """(the stacks kept, [(option, samples it dropped)] in order); ProfileError
+        when a filter needs what the profile does not carry (pids before v2)."""
+        if (self.pid is not None or self.comm is not None) and profile.version < 2:
+            raise ProfileError("this profile (v1) carries no pid or comm: --pid and --comm "
+                               "need a kernel that writes '# rewind profile v2'")
+        stacks, dropped = profile.stacks, []
+        for option, keep in self.tests():
+            kept = [s for s in stacks if keep(s)]
+            dropped.append((option, sum(s.count for s in stacks) - sum(s.count for s in kept)))
+            stacks = kept
+        return stacks, dropped
+
+
+def dropped_text(dropped):
+    """"120 by --no-idle, 0 by --pid 7": what the report says each filter took out."""
+    return ", ".join(f"{n} by {option}" for option, n in dropped)
 
 
 # ---- collapsed stacks ---------------------------------------------------------------
 
-def collapsed_counts(profile, user_lookup=None, cpu=None, kernel_only=False, no_idle=False):
+def counts_of(stacks, user_lookup=None):
     """Counter of root-first ';'-joined stacks."""
     counts = Counter()
-    for s in _filtered(profile, cpu, kernel_only, no_idle):
+    for s in stacks:
         counts[";".join(reversed(frames_of(s, user_lookup)))] += s.count
     return counts
 
 
-def collapsed(profile, user_lookup=None, cpu=None, kernel_only=False, no_idle=False):
-    counts = collapsed_counts(profile, user_lookup, cpu, kernel_only, no_idle)
+def collapsed_counts(profile, user_lookup=None, keep=None):
+    """Counter of root-first ';'-joined stacks of the samples keep keeps."""
+    return counts_of((keep or Filter()).apply(profile)[0], user_lookup)
+
+
+def collapsed(profile, user_lookup=None, keep=None):
+    counts = collapsed_counts(profile, user_lookup, keep)
     return "".join(f"{k} {v}\n" for k, v in sorted(counts.items()))
 
 
@@ -217,11 +281,13 @@ def _print_tree(out, children, parent_count, indent, min_pct, show_pct):
         _print_tree(out, sub, count, indent + 3, min_pct, False)
 
 
-def flat(profile, user_lookup=None, cpu=None, kernel_only=False, callers_min=1.0,
-         chain_min=0.5, limit=None, no_idle=False):
-    """perf report's form: each sampled function with its share, the busy ones with callers.
-    no_idle: shares of the busy samples only, as perf's `cycles` event gives them."""
-    stacks = _filtered(profile, cpu, kernel_only, no_idle)
+def flat(profile, user_lookup=None, keep=None, callers_min=1.0, chain_min=0.5, limit=None,
+         title=None):
+    """perf report's form: each sampled function with its share of the samples
+    keep keeps, the busy ones with callers; title (the program and its knob
+    variant) heads it. Filter(no_idle=True): shares of the busy samples only,
+    as perf's `cycles` event gives them."""
+    stacks, dropped = (keep or Filter()).apply(profile)
     total = sum(s.count for s in stacks)
     by_leaf = defaultdict(list)
     kinds = {}
@@ -229,9 +295,13 @@ def flat(profile, user_lookup=None, cpu=None, kernel_only=False, callers_min=1.0
         frames = frames_of(s, user_lookup)
         by_leaf[frames[0]].append((s.count, frames))
         kinds[frames[0]] = ("[user]", "[.]") if s.mode == "u" else ("[kernel]", "[k]")
-    out = [f"# Samples: {total} (profile={profile.freq} Hz per CPU; "
-           f"{len(profile.cpus)} CPUs, {profile.lost} lost)",
-           "# Overhead  Shared Object  Symbol", "#"]
+    out = [f"# {title}"] if title else []
+    of_all = f" of {profile.total}" if dropped else ""
+    out.append(f"# Samples: {total}{of_all} (profile={profile.freq} Hz per CPU; "
+               f"{len(profile.cpus)} CPUs, {profile.lost} lost)")
+    if dropped:
+        out.append(f"# Dropped: {dropped_text(dropped)}")
+    out += ["# Overhead  Shared Object  Symbol", "#"]
     rows = sorted(by_leaf.items(), key=lambda kv: (-sum(c for c, _ in kv[1]), kv[0]))
     for n, (leaf, chains) in enumerate(rows):
         if limit is not None and n >= limit:
@@ -244,80 +314,3 @@ def flat(profile, user_lookup=None, cpu=None, kernel_only=False, callers_min=1.0
         if expand:
             _print_tree(out, _caller_tree(chains), count, 3, chain_min, False)
     return "\n".join(out) + "\n"
-
-
-# ---- SVG flame graph --------------------------------------------------------------
-
-def _color(name):
-    """A stable warm colour per name (FlameGraph's palette idea); kernel and user apart."""
-    h = 0
-    for ch in name:
-        h = (h * 31 + ord(ch)) & 0xffffffff
-    if name == USER_ROOT:
-        return "rgb(120,170,220)"
-    return f"rgb({205 + h % 50},{80 + (h >> 8) % 130},{(h >> 16) % 60})"
-
-
-def flamegraph_svg(counts, title="rewind profile", width=1200, frame_h=16):
-    """counts: Counter of root-first ';' stacks (collapsed_counts) -> the SVG text."""
-    root = [0, {}]
-    for stack, n in counts.items():
-        root[0] += n
-        node = root
-        for name in stack.split(";"):
-            node = node[1].setdefault(name, [0, {}])
-            node[0] += n
-
-    def depth(node):
-        return 1 + max((depth(c) for c in node[1].values()), default=0)
-    levels = depth(root)
-    pad, top = 10, 40
-    height = top + levels * frame_h + pad
-    total = root[0] or 1
-    scale = (width - 2 * pad) / total
-    rects = []
-
-    def draw(name, node, x, level):
-        w = node[0] * scale
-        if w < 0.3:
-            return
-        y = height - pad - (level + 1) * frame_h
-        label = f"{name} ({node[0]} samples, {_pct(node[0], total):.2f}%)"
-        text = ""
-        chars = int((w - 6) / 7)
-        if chars >= 3:
-            shown = name if len(name) <= chars else name[:chars - 2] + ".."
-            text = (f'<text x="{x + 3:.1f}" y="{y + frame_h - 4}">'
-                    f"{html.escape(shown)}</text>")
-        rects.append(f'<g><title>{html.escape(label)}</title>'
-                     f'<rect x="{x:.1f}" y="{y}" width="{w:.1f}" height="{frame_h - 1}" '
-                     f'fill="{_color(name)}" rx="2"/>{text}</g>')
-        cx = x
-        for child, sub in sorted(node[1].items()):
-            draw(child, sub, cx, level + 1)
-            cx += sub[0] * scale
-
-    draw("all", root, pad, 0)
-    return (f'<?xml version="1.0" standalone="no"?>\n'
-            f'<svg version="1.1" xmlns="http://www.w3.org/2000/svg" width="{width}" '
-            f'height="{height}" viewBox="0 0 {width} {height}">\n'
-            f'<style>text {{ font-family: monospace; font-size: 11px; fill: #000; }}'
-            f' .title {{ font-size: 16px; }}</style>\n'
-            f'<rect width="100%" height="100%" fill="#fdfdf5"/>\n'
-            f'<text class="title" x="{width / 2}" y="24" text-anchor="middle">'
-            f'{html.escape(title)} - {root[0]} samples</text>\n'
-            + "\n".join(rects) + "\n</svg>\n")
-
-
-def write_flamegraph(profile_text, path, title="rewind profile", user_binary=None,
-                     kernel_only=False):
-    """For `make reproduce`: the flame graph of a /proc/profile text (or a console log
-    holding one) into path. Returns the number of samples drawn; ProfileError if none."""
-    p = parse(profile_text)
-    lookup = user_symbols(user_binary) if user_binary else None
-    counts = collapsed_counts(p, lookup, kernel_only=kernel_only)
-    if not counts:
-        raise ProfileError("the profile holds no samples")
-    with open(path, "w") as f:
-        f.write(flamegraph_svg(counts, title))
-    return sum(counts.values())
