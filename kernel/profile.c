@@ -2,9 +2,11 @@
  * profile.c - the sampling profiler; see profile.h.
  *
  * Buffers. Each CPU has one buffer of u64 words, appended to by its own
- * NMIs only. A sample is a header word (bits 0-7: how many words follow,
- * bits 8-9: the mode, bits 32-63: the pid) and then the kernel pcs, leaf
- * first, or the user rip. The head is published after the words, so a
+ * NMIs only. A sample is a header word (bits 0-7: how many pcs follow,
+ * bits 8-9: the mode, bits 32-63: the pid), the interrupted task's comm
+ * (COMM_WORDS words: a profile is read after its programs have exited, so
+ * the name cannot be looked up later) and then the kernel pcs, leaf first,
+ * or the user rip. The head is published after the words, so a
  * reader on another CPU copies [0, head) while sampling goes on. Nothing is
  * ever overwritten within a generation: a full buffer counts the sample as
  * lost. A reset only advances profile_gen; each CPU's next NMI sees the new
@@ -39,7 +41,7 @@
 #include "mm/kmalloc.h"
 #include "uapi/errno.h"
 
-#define PROFILE_BUF_BYTES (1ul << 20) /* per CPU: about 10,000 samples of 12 words */
+#define PROFILE_BUF_BYTES (1ul << 20) /* per CPU: about 9,000 samples of 14 words */
 
 struct profile_cpu {
 	u32 gen;      /* the reset generation the contents belong to */
@@ -65,7 +67,14 @@ static bool profile_ready;  /* the APs are up and kmalloc works: buffers may be 
 #define HDR_WORDS(h) ((u32)((h)&0xff))
 #define HDR_MODE(h)  ((enum profile_mode)(((h) >> 8) & 3))
 #define HDR_PID(h)   ((int)((h) >> 32))
-#define HDR_KEY(h)   ((h)&0xffff) /* what aggregation compares: length and mode */
+
+#define COMM_WORDS (TASK_COMM_LEN / sizeof(u64))
+BUILD_BUG_ON(TASK_COMM_LEN % sizeof(u64) != 0);
+
+/* A sample at w: its length in words, where its comm and its pcs start. */
+#define SAMPLE_WORDS(w) (1 + COMM_WORDS + HDR_WORDS((w)[0]))
+#define SAMPLE_COMM(w)	((const char *)((w) + 1))
+#define SAMPLE_PCS(w)	((w) + 1 + COMM_WORDS)
 
 static u64
 make_hdr(u32 nwords, enum profile_mode mode, int pid)
@@ -180,17 +189,20 @@ record(struct profile_cpu *p, struct trap_frame *f)
 		mode = f->rflags & RFLAGS_IF ? PROFILE_KERNEL : PROFILE_KERNEL_IRQOFF;
 		n = backtrace_collect_bounded(f->rip, f->rsp, f->rbp, pcs, PROFILE_DEPTH);
 	}
-	u64 head = p->head;
-	if (head + 1 + (u64)n > p->capacity) {
+	u64 head = p->head, *w = &p->words[head];
+	if (head + 1 + COMM_WORDS + (u64)n > p->capacity) {
 		WRITE_ONCE(p->lost, p->lost + 1);
 		return;
 	}
 	struct task *t = READ_ONCE(this_cpu()->current);
-	p->words[head] = make_hdr((u32)n, mode, t ? t->pid : 0);
+	w[0] = make_hdr((u32)n, mode, t ? t->pid : 0);
+	/* Unlocked: an exec renaming t right now can only tear this sample's name. */
+	for (unsigned i = 0; i < COMM_WORDS; i++)
+		w[1 + i] = t ? ((const u64 *)t->comm)[i] : 0;
 	for (int i = 0; i < n; i++)
-		p->words[head + 1 + i] = pcs[i];
+		SAMPLE_PCS(w)[i] = pcs[i];
 	barrier(); /* the words before the head that publishes them (stores stay in order on x86) */
-	WRITE_ONCE(p->head, head + 1 + (u64)n);
+	WRITE_ONCE(p->head, head + SAMPLE_WORDS(w));
 	WRITE_ONCE(p->samples, p->samples + 1);
 }
 
@@ -286,8 +298,8 @@ profile_find_sample(unsigned cpu, enum profile_mode mode, u64 lo, u64 hi, u64 ca
 	if (!s.words)
 		return false;
 	snapshot_cpu(p, READ_ONCE(profile_gen), &s);
-	for (u64 i = 0; i < s.nwords && !found; i += 1 + HDR_WORDS(s.words[i])) {
-		const u64 *pcs = &s.words[i + 1];
+	for (u64 i = 0; i < s.nwords && !found; i += SAMPLE_WORDS(&s.words[i])) {
+		const u64 *pcs = SAMPLE_PCS(&s.words[i]);
 		u32 n = HDR_WORDS(s.words[i]), at = 0;
 		if (HDR_MODE(s.words[i]) != mode)
 			continue;
@@ -312,23 +324,25 @@ profile_find_sample(unsigned cpu, enum profile_mode mode, u64 lo, u64 hi, u64 ca
 static void
 canonicalize(u64 *words, u64 nwords)
 {
-	for (u64 i = 0; i < nwords; i += 1 + HDR_WORDS(words[i])) {
+	for (u64 i = 0; i < nwords; i += SAMPLE_WORDS(&words[i])) {
+		u64 *pcs = SAMPLE_PCS(&words[i]);
 		if (HDR_MODE(words[i]) == PROFILE_USER)
 			continue;
 		for (u32 j = 0; j < HDR_WORDS(words[i]); j++) {
-			u64 pc = words[i + 1 + j], look = j ? pc - 1 : pc, off;
+			u64 look = j ? pcs[j] - 1 : pcs[j], off;
 			if (ksym_lookup(look, &off, NULL))
-				words[i + 1 + j] = look - off;
+				pcs[j] = look - off;
 		}
 	}
 }
 
+/* Samples aggregate when all their words agree: mode, pid, comm and stack. */
 static u32
 stack_hash(const u64 *w)
 {
-	u64 h = 14695981039346656037ul ^ HDR_KEY(w[0]);
+	u64 h = 14695981039346656037ul;
 
-	for (u32 i = 1; i <= HDR_WORDS(w[0]); i++)
+	for (u32 i = 0; i < SAMPLE_WORDS(w); i++)
 		h = (h ^ w[i]) * 1099511628211ul;
 	return (u32)(h ^ h >> 32);
 }
@@ -336,34 +350,49 @@ stack_hash(const u64 *w)
 static bool
 same_stack(const u64 *a, const u64 *b)
 {
-	return HDR_KEY(a[0]) == HDR_KEY(b[0]) &&
-	       memcmp(a + 1, b + 1, HDR_WORDS(a[0]) * sizeof(u64)) == 0;
+	return a[0] == b[0] && memcmp(a + 1, b + 1, (SAMPLE_WORDS(a) - 1) * sizeof(u64)) == 0;
 }
 
 static const char mode_letters[] = { 'k', 'K', 'u' };
 
+/* The comm as one word of the line: cut at its end, blanks and controls as '_'. */
+static void
+print_comm(struct procbuf *b, const char *comm)
+{
+	char word[TASK_COMM_LEN];
+	size_t n = strnlen(comm, TASK_COMM_LEN - 1);
+
+	for (size_t i = 0; i < n; i++)
+		word[i] = comm[i] > ' ' && comm[i] < 0x7f ? comm[i] : '_';
+	word[n] = '\0';
+	procbuf_printf(b, " %s", n ? word : "-");
+}
+
 static void
 print_stack(struct procbuf *b, unsigned cpu, u32 count, const u64 *w)
 {
-	procbuf_printf(b, "%u %u %c", count, cpu, mode_letters[HDR_MODE(w[0])]);
-	for (u32 i = 1; i <= HDR_WORDS(w[0]); i++) {
+	const u64 *pcs = SAMPLE_PCS(w);
+
+	procbuf_printf(b, "%u %u %c %d", count, cpu, mode_letters[HDR_MODE(w[0])], HDR_PID(w[0]));
+	print_comm(b, SAMPLE_COMM(w));
+	for (u32 i = 0; i < HDR_WORDS(w[0]); i++) {
 		const char *name =
-			HDR_MODE(w[0]) == PROFILE_USER ? NULL : ksym_lookup(w[i], NULL, NULL);
+			HDR_MODE(w[0]) == PROFILE_USER ? NULL : ksym_lookup(pcs[i], NULL, NULL);
 		if (name)
 			procbuf_printf(b, " %s", name);
 		else
-			procbuf_printf(b, " %#lx", w[i]);
+			procbuf_printf(b, " %#lx", pcs[i]);
 	}
 	procbuf_printf(b, "\n");
 }
 
-/* One CPU's snapshot as "count cpu mode frames..." lines, identical stacks merged. */
+/* One CPU's snapshot as "count cpu mode pid comm frames..." lines, identical stacks merged. */
 static int
 print_aggregated(struct procbuf *b, unsigned cpu, struct snapshot *s)
 {
 	u64 size = 16, records = 0;
 
-	for (u64 i = 0; i < s->nwords; i += 1 + HDR_WORDS(s->words[i]))
+	for (u64 i = 0; i < s->nwords; i += SAMPLE_WORDS(&s->words[i]))
 		records++;
 	while (size < 2 * records) /* at most half full: probes stay short, and end */
 		size *= 2;
@@ -375,7 +404,7 @@ print_aggregated(struct procbuf *b, unsigned cpu, struct snapshot *s)
 		return -ENOMEM;
 	}
 	canonicalize(s->words, s->nwords);
-	for (u64 i = 0; i < s->nwords; i += 1 + HDR_WORDS(s->words[i])) {
+	for (u64 i = 0; i < s->nwords; i += SAMPLE_WORDS(&s->words[i])) {
 		u64 h = stack_hash(&s->words[i]) & (size - 1);
 		while (slot[h] && !same_stack(&s->words[slot[h] - 1], &s->words[i]))
 			h = (h + 1) & (size - 1);
@@ -399,12 +428,13 @@ profile_show(struct procbuf *b)
 
 	procbuf_printf(
 		b,
-		"# rewind profile v1\n"
+		"# rewind profile v2\n"
 		"# profile=%d: samples per second per CPU, by LAPIC timer NMI (now %s); hz=%d\n"
 		"# stacks: frame pointers, at most %d frames, leaf first, named in the "
 		"kernel (function names)\n"
 		"# modes: k kernel, K kernel with interrupts off, u user (the frame is "
-		"the user rip)\n",
+		"the user rip)\n"
+		"# lines: count cpu mode pid comm frames (pid 0: a CPU's idle task)\n",
 		READ_ONCE(profile_last_hz), READ_ONCE(profile_hz) ? "on" : "off", hz,
 		PROFILE_DEPTH);
 	for (unsigned cpu = 0; cpu < READ_ONCE(ncpus) && !err; cpu++) {

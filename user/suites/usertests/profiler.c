@@ -60,5 +60,5 @@ TEST(profiler_samples_user_faults_and_the_kernel_lives)
 	write_knob(before);
 	CHECK(touched > 0);
 	CHECK(read_text_file("/proc/profile", profile, sizeof(profile)) > 0);
-	CHECK(strncmp(profile, "# rewind profile v1", 19) == 0);
+	CHECK(strncmp(profile, "# rewind profile v2", 19) == 0);
 }
