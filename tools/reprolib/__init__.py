@@ -17,5 +17,8 @@
     plots        gnuplot bars and lines, PNG and SVG
     report       report.md
     outputs      results.jsonl -> summary.csv, plots/, report.md
-    profile      /proc/profile -> flat profile with callers, collapsed stacks, SVG flame graph
+    profile      /proc/profile -> samples kept by filters, flat profile with callers, collapsed stacks
+    flamegraph   collapsed stacks -> an SVG flame graph to search and zoom in, or a differential one
+    profile_diff two profiles -> each frame's and function's change in share
+    usage        a hand-parsing tool's usage message from its docstring
 """
