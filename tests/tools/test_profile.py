@@ -90,7 +90,8 @@ class Flat(unittest.TestCase):
 
     def test_kernel_only_and_one_cpu(self):
         p = profile.parse(SEED_LIKE)
-        self.assertIn("# Samples: 95 of 100 ", profile.flat(p, keep=profile.Filter(kernel_only=True)))
+        kernel = profile.flat(p, keep=profile.Filter(kernel_only=True))
+        self.assertIn("# Samples: 95 of 100 ", kernel)
         self.assertIn("# Samples: 10 of 100 ", profile.flat(p, keep=profile.Filter(cpu=1)))
 
     def test_no_idle_leaves_the_halted_cpus_out(self):

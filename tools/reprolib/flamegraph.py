@@ -79,15 +79,16 @@ def svg(counts, title="rewind profile", subtitle="", change=None, width=1200):
     def draw(name, node, path, offset, depth):
         x, w = PAD + offset * scale, node[0] * scale
         y = height - PAD - (depth + 1) * FRAME_H
-        tip = f"{name} ({node[0]} samples, {100 * node[0] / (total or 1):.2f}%"
+        share = f"{node[0]} samples, {100 * node[0] / (total or 1):.2f}%"
         if change is None:
             fill = name_colour(name)
         else:
             moved = change.get(path, 0.0)
             fill = change_colour(moved, biggest)
-            tip += f", {moved:+.2f} points"
+            share += f", {moved:+.2f} points"
+        tip = html.escape(f"{name} ({share})")
         frames.append(f'<g class="f" data-n="{html.escape(name)}" data-x="{offset}" '
-                      f'data-s="{node[0]}" data-d="{depth}"><title>{html.escape(tip)})</title>'
+                      f'data-s="{node[0]}" data-d="{depth}"><title>{tip}</title>'
                       f'<rect x="{x:.1f}" y="{y}" width="{w:.1f}" height="{FRAME_H - 1}" '
                       f'fill="{fill}" rx="2"/><text x="{x + 3:.1f}" y="{y + FRAME_H - 4}">'
                       f"{html.escape(label(name, w))}</text></g>")

@@ -120,7 +120,7 @@ def kernel_share(profile, frames, busy=False):
     the kernel samples outside the idle loop only (leaf in IDLE_LEAVES): the
     NMI timer samples a halted CPU, the `cycles` event of a perf profile
     (the seeds') does not count while halted. None when there are none."""
-    kernel = [s for s in profile.stacks if s.mode != "u" and not (busy and is_idle(s))]
+    kernel, _ = Filter(kernel_only=True, no_idle=busy).apply(profile)
     total = sum(s.count for s in kernel)
     if not total:
         return None

@@ -48,7 +48,8 @@ def self_changes(before, after, limit=20):
     """(function, percent before, percent after) for the limit functions whose
     self share moved most, in either direction; those of only one side too."""
     was, now = self_shares(before), self_shares(after)
-    rows = [(name, 100 * was.get(name, 0.0), 100 * now.get(name, 0.0)) for name in set(was) | set(now)]
+    rows = [(name, 100 * was.get(name, 0.0), 100 * now.get(name, 0.0))
+            for name in set(was) | set(now)]
     rows.sort(key=lambda r: (-abs(r[2] - r[1]), r[0]))
     return rows[:limit]
 
