@@ -332,7 +332,7 @@ HOSTED_PV_COPY_native := $(filter-out -DCONFIG_PARAVIRT,$(HOSTED_PV_CFLAGS))
 HOSTED_PV_COPY_pv := $(HOSTED_PV_CFLAGS)
 HOSTED_PV_COPY_pv30 := $(HOSTED_PV_CFLAGS) -DCONFIG_PV_CALLEE_SAVE -Dpv_ops=pv_ops30
 $(BUILD)/hosted/pgtable_work_%.o: tests/hosted/pgtable_work.c mm/paging.c $(wildcard mm/*.h) \
-		kernel/x86/paravirt.h | deps
+		kernel/x86/paravirt.h kernel/x86/paravirt_types.h kernel/x86/native.h | deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $@")
 	$(Q)$(HOSTCC) $(HOSTED_PV_COPY_$*) -DPGTABLE_WORK=pgtable_work_$* -fvisibility=hidden \

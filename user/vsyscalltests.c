@@ -132,7 +132,7 @@ pin_to(int cpu)
 
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
-	EXPECT_OK(sched_setaffinity(0, sizeof(set), &set));
+	CHECK_OK(sched_setaffinity(0, sizeof(set), &set));
 }
 
 /*
@@ -217,7 +217,7 @@ TEST(vdso_announced)
 	char line[256], want[32];
 
 	CHECK(base != 0);
-	CHECK(memcmp((const void *)base, "\177ELF", 4) == 0);
+	CHECK_EQ(memcmp((const void *)base, "\177ELF", 4), 0);
 	if (maps_line("[vdso]", line, sizeof(line)) < 0)
 		fail("no [vdso] line in /proc/self/maps");
 	snprintf(want, sizeof(want), "%lx-", base);
@@ -227,7 +227,7 @@ TEST(vdso_announced)
 		fail("no read-only [vvar] line in /proc/self/maps");
 	if (on_rewind()) { /* rewind's layout: exactly two vvar pages right below the code */
 		unsigned long start, end;
-		CHECK(sscanf(line, "%lx-%lx", &start, &end) == 2);
+		CHECK_EQ(sscanf(line, "%lx-%lx", &start, &end), 2);
 		if (end != base || end - start != 2 * 4096)
 			fail("[vvar] is %#lx-%#lx, want the two pages below %#lx", start, end,
 			     base);
@@ -251,8 +251,8 @@ TEST(vdso_symbols)
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!vdso_sym(names[i]))
 			fail("the vDSO has no %s of version LINUX_2.6", names[i]);
-	CHECK(vdso_sym("__vdso_nonexistent") == NULL);
-	CHECK(vdso_sym("__vdso_time") == vdso_sym("time"));
+	CHECK_EQ(vdso_sym("__vdso_nonexistent"), NULL);
+	CHECK_EQ(vdso_sym("__vdso_time"), vdso_sym("time"));
 }
 
 static void
@@ -298,12 +298,12 @@ TEST(vdso_special_mappings)
 	if (maps_line("[vvar]", line, sizeof(line)) < 0 ||
 	    sscanf(line, "%lx-%lx", &start, &end) != 2)
 		fail("no [vvar] line");
-	EXPECT_ERR(EACCES, mprotect((void *)start, end - start, PROT_READ | PROT_WRITE));
-	EXPECT_ERR(EACCES, mprotect((void *)start, end - start,
-				    PROT_READ | PROT_EXEC)); /* data, never code */
+	CHECK_ERR(EACCES, mprotect((void *)start, end - start, PROT_READ | PROT_WRITE));
+	CHECK_ERR(EACCES, mprotect((void *)start, end - start,
+				   PROT_READ | PROT_EXEC)); /* data, never code */
 	if (on_rewind()) /* Linux lets the vDSO be made writable (copy on write), rewind does not */
-		EXPECT_ERR(EACCES, mprotect((void *)getauxval(AT_SYSINFO_EHDR), 4096,
-					    PROT_READ | PROT_WRITE | PROT_EXEC));
+		CHECK_ERR(EACCES, mprotect((void *)getauxval(AT_SYSINFO_EHDR), 4096,
+					   PROT_READ | PROT_WRITE | PROT_EXEC));
 	expect_child(use_vdso_after_dontneed, 0, "the vDSO after fork and MADV_DONTNEED");
 }
 
@@ -329,13 +329,13 @@ TEST(clock_gettime_routes_agree)
 	CHECK(vdso.clock_gettime != NULL);
 	for (size_t c = 0; c < sizeof(clocks) / sizeof(clocks[0]); c++) {
 		struct timespec res, t[4];
-		EXPECT_OK(clock_getres(clocks[c], &res));
+		CHECK_OK(clock_getres(clocks[c], &res));
 		long long slack = is_coarse(clocks[c]) ? ts_ns(&res) : 0;
 		for (int i = 0; i < SAMPLES; i++) {
-			CHECK(sys.clock_gettime(clocks[c], &t[0]) == 0);
-			CHECK(vdso.clock_gettime(clocks[c], &t[1]) == 0);
-			CHECK(sys.clock_gettime(clocks[c], &t[2]) == 0);
-			CHECK(vdso.clock_gettime(clocks[c], &t[3]) == 0);
+			CHECK_EQ(sys.clock_gettime(clocks[c], &t[0]), 0);
+			CHECK_EQ(vdso.clock_gettime(clocks[c], &t[1]), 0);
+			CHECK_EQ(sys.clock_gettime(clocks[c], &t[2]), 0);
+			CHECK_EQ(vdso.clock_gettime(clocks[c], &t[3]), 0);
 			for (int k = 1; k < 4; k++)
 				if (ts_ns(&t[k]) + slack < ts_ns(&t[k - 1]))
 					fail("clock %d went back from %lld to %lld ns (route %s after %s)",
@@ -354,13 +354,13 @@ TEST(clock_getres_routes_agree)
 	CHECK(vgetres != NULL);
 	for (size_t c = 0; c < sizeof(clocks) / sizeof(clocks[0]); c++) {
 		struct timespec a, b;
-		EXPECT_OK(clock_getres(clocks[c], &a));
-		CHECK(vgetres(clocks[c], &b) == 0);
+		CHECK_OK(clock_getres(clocks[c], &a));
+		CHECK_EQ(vgetres(clocks[c], &b), 0);
 		if (ts_ns(&a) != ts_ns(&b))
 			fail("clock %d: resolution %lld ns by syscall, %lld ns by the vDSO",
 			     (int)clocks[c], ts_ns(&a), ts_ns(&b));
 	}
-	CHECK(vgetres(12345, &(struct timespec){ 0 }) == -EINVAL);
+	CHECK_EQ(vgetres(12345, &(struct timespec){ 0 }), -EINVAL);
 }
 
 /* The routes this kernel offers now: syscall, vDSO, and the vsyscall page when it is usable. */
@@ -387,7 +387,7 @@ TEST(gettimeofday_routes_agree)
 		struct timeval tv[NROUTES + 1];
 		struct timezone tz[2];
 		for (int k = 0; k <= n; k++) /* A, B, C, A */
-			CHECK(r[k % n].gettimeofday(&tv[k], k < 2 ? &tz[k] : NULL) == 0);
+			CHECK_EQ(r[k % n].gettimeofday(&tv[k], k < 2 ? &tz[k] : NULL), 0);
 		for (int k = 1; k <= n; k++)
 			if (tv_us(&tv[k]) < tv_us(&tv[k - 1]))
 				fail("gettimeofday went back from %lld to %lld us (%s after %s)",
@@ -410,7 +410,7 @@ TEST(time_routes_agree)
 		struct timeval tv;
 		for (int k = 0; k <= n; k++)
 			t[k] = r[k % n].time(k == 1 ? &stored : NULL);
-		CHECK(stored == t[1]);
+		CHECK_EQ(stored, t[1]);
 		gettimeofday(&tv, NULL);
 		for (int k = 1; k <= n; k++)
 			if (t[k] < t[k - 1])
@@ -432,11 +432,11 @@ TEST(getcpu_routes_agree)
 		pin_to(cpu);
 		for (int k = 0; k < n; k++) {
 			unsigned got = ~0u, node = ~0u;
-			CHECK(r[k].getcpu(&got, &node, NULL) == 0);
+			CHECK_EQ(r[k].getcpu(&got, &node, NULL), 0);
 			if (got != (unsigned)cpu || node != 0)
 				fail("getcpu by %s says cpu %u node %u, pinned to cpu %d node 0",
 				     clock_route_name((enum clock_route)k), got, node, cpu);
-			CHECK(r[k].getcpu(NULL, NULL, NULL) == 0);
+			CHECK_EQ(r[k].getcpu(NULL, NULL, NULL), 0);
 		}
 	}
 }

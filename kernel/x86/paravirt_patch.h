@@ -7,7 +7,7 @@
 #ifndef REWIND_PARAVIRT_PATCH_H
 #define REWIND_PARAVIRT_PATCH_H
 
-#include "kernel/x86/paravirt.h"
+#include "kernel/x86/paravirt_types.h"
 
 enum pv_mode {
 	PV_MODE_INDIRECT, /* call *pv_ops.op(%rip): an unpatched CONFIG_PARAVIRT kernel */

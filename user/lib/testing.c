@@ -108,7 +108,7 @@ skip(const char *fmt, ...)
 }
 
 void
-expect_err(long ret, int want, const char *what, int line)
+check_err(long ret, int want, const char *what, int line)
 {
 	int got = errno;
 
@@ -120,7 +120,7 @@ expect_err(long ret, int want, const char *what, int line)
 }
 
 long
-expect_ok(long ret, const char *what, int line)
+check_ok(long ret, const char *what, int line)
 {
 	if (ret == -1)
 		fail("line %d: %s failed with %s", line, what, errname(errno));

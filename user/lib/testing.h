@@ -9,12 +9,28 @@
  *	skip knobs: no /proc/sys/rewind (not running on rewind)
  *	usertests: 97 passed, 1 failed
  *
- * A test is a function that returns to pass, or calls fail() or skip(),
- * which end the whole test process (from any of its threads) with one
- * line of reason. Because each test is its own process, a crash, a leaked
- * fd or a stray thread in one test cannot hurt the next: the runner sees a
- * crash as "FAIL NAME: crashed (...)". A skipped test counts as neither
- * passed nor failed.
+ * A test is a function that returns to pass; a failed check ends the whole
+ * test process (from any of its threads) with one line of reason. Because
+ * each test is its own process, a crash, a leaked fd or a stray thread in
+ * one test cannot hurt the next: the runner sees a crash as "FAIL NAME:
+ * crashed (...)". A skipped test counts as neither passed nor failed.
+ *
+ * The words are the kernel's and the host unit tests' (kernel/ktest.h,
+ * tests/unit/unit.h), where they mean the same; which to use when:
+ *
+ *	CHECK(cond)		a condition; the failure quotes it
+ *	CHECK_EQ(a, b)		a value; the failure gives both values
+ *	CHECK_OK(call)		a system call that must succeed (not return -1);
+ *				returns its value; the failure names errno
+ *	CHECK_ERR(err, call)	a system call that must fail with errno err
+ *	expect_exited() ...	how a child must end (the helpers below)
+ *	fail(fmt, ...)		a failure no check can word: a reason in
+ *				prose with the figures that explain it
+ *	skip(fmt, ...)		the test does not apply here (no such
+ *				interface, not on rewind): no CHECK says that
+ *
+ * Unlike the kernel's, a failed check here ends the test: what follows it
+ * usually needs what it checked.
  */
 #ifndef USER_TESTING_H
 #define USER_TESTING_H
@@ -57,13 +73,25 @@ void skip(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 			fail("line %d: %s", __LINE__, #cond); \
 	} while (0)
 
-/* call must fail with errno err; the text of call is the failure message. */
-#define EXPECT_ERR(err, call) expect_err((long)(call), (err), #call, __LINE__)
-/* call must succeed (not return -1); its value is returned. */
-#define EXPECT_OK(call) expect_ok((long)(call), #call, __LINE__)
+/*
+ * a == b, compared in the type C's == would use (that of 0 ? a : b), each
+ * evaluated once; a failure prints both as integers, b the one wanted.
+ */
+#define CHECK_EQ(a, b)                                                               \
+	do {                                                                         \
+		__typeof__(0 ? (a) : (b)) check_a_ = (a), check_b_ = (b);            \
+		if (!(check_a_ == check_b_))                                         \
+			fail("line %d: %s == %s: %lld, want %lld", __LINE__, #a, #b, \
+			     (long long)check_a_, (long long)check_b_);              \
+	} while (0)
 
-void expect_err(long ret, int want, const char *what, int line);
-long expect_ok(long ret, const char *what, int line);
+/* call must fail with errno err; the text of call is the failure message. */
+#define CHECK_ERR(err, call) check_err((long)(call), (err), #call, __LINE__)
+/* call must succeed (not return -1); its value is returned. */
+#define CHECK_OK(call) check_ok((long)(call), #call, __LINE__)
+
+void check_err(long ret, int want, const char *what, int line);
+long check_ok(long ret, const char *what, int line);
 
 /* "EBADF (9)": the symbolic name where known; a few buffers in turn, so one message can name two. */
 const char *errname(int e);

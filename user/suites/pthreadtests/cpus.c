@@ -45,7 +45,7 @@ affinity_thread(void *arg)
 		pin(0, cpu);
 		snprintf(when, sizeof(when), "pinned to CPU %d", cpu);
 		expect_on_cpu(cpu, when);
-		EXPECT_OK(sched_getaffinity(0, sizeof(got), &got));
+		CHECK_OK(sched_getaffinity(0, sizeof(got), &got));
 		if (CPU_COUNT(&got) != 1 || !CPU_ISSET(cpu, &got))
 			fail("%s: sched_getaffinity has %d CPUs", when, CPU_COUNT(&got));
 		for (int i = 0; i < 20; i++) {
@@ -77,19 +77,19 @@ TEST(affinity_getcpu)
 	r.ncpus = allowed_cpus(r.cpus);
 	if (r.ncpus < 2)
 		skip("only one CPU online");
-	EXPECT_OK(sched_getaffinity(0, sizeof(before), &before));
+	CHECK_OK(sched_getaffinity(0, sizeof(before), &before));
 	CPU_ZERO(&none);
-	EXPECT_ERR(EINVAL, sched_setaffinity(0, sizeof(none), &none));
+	CHECK_ERR(EINVAL, sched_setaffinity(0, sizeof(none), &none));
 
 	pthread_t t = start_thread(affinity_thread, &r);
 	await_count(&r.pinned_self, 1, "threads done pinning themselves");
 	int target = r.cpus[1]; /* its own last pin was to cpus[0] */
 	pin(r.tid, target);
-	EXPECT_OK(sched_getaffinity(r.tid, sizeof(after), &after));
+	CHECK_OK(sched_getaffinity(r.tid, sizeof(after), &after));
 	CHECK(CPU_COUNT(&after) == 1 && CPU_ISSET(target, &after));
 	atomic_store(&r.target, target);
 	/* The thread's affinity is its own: ours is what it was. */
-	EXPECT_OK(sched_getaffinity(0, sizeof(after), &after));
+	CHECK_OK(sched_getaffinity(0, sizeof(after), &after));
 	CHECK(CPU_EQUAL(&before, &after));
 	atomic_store(&r.done, true);
 	join_thread(t);

@@ -82,7 +82,7 @@ TEST(cputime_thread_clock)
 	clockid_t clock;
 
 	start_burners(&r, t);
-	CHECK(pthread_getcpuclockid(t[0], &clock) == 0);
+	CHECK_EQ(pthread_getcpuclockid(t[0], &clock), 0);
 	long long ns = clock_ns(clock);
 	if (ns < BURN_MS * MS)
 		fail("a thread that burned %d ms of CPU: its clock reads %lld us from another thread",
@@ -103,7 +103,7 @@ TEST(cputime_process)
 	if (ns < BURNERS * BURN_MS * MS)
 		fail("CLOCK_PROCESS_CPUTIME_ID reads %lld us after %d threads burned %d ms each",
 		     ns / 1000, BURNERS, BURN_MS);
-	EXPECT_OK(getrusage(RUSAGE_SELF, &ru));
+	CHECK_OK(getrusage(RUSAGE_SELF, &ru));
 	if (rusage_ns(&ru) < BURNERS * BURN_MS * MS)
 		fail("getrusage(RUSAGE_SELF) gives %lld us after %d threads burned %d ms each",
 		     rusage_ns(&ru) / 1000, BURNERS, BURN_MS);
@@ -125,12 +125,12 @@ TEST(cputime_wait4)
 		end_burners(&r, t);
 		_exit(0);
 	}
-	CHECK(wait4(pid, &status, 0, &ru) == pid);
+	CHECK_EQ(wait4(pid, &status, 0, &ru), pid);
 	expect_exited(status, 0, "a child with CPU-burning threads");
 	if (rusage_ns(&ru) < BURNERS * BURN_MS * MS)
 		fail("wait4's rusage gives %lld us for a child whose %d threads burned %d ms each",
 		     rusage_ns(&ru) / 1000, BURNERS, BURN_MS);
-	EXPECT_OK(getrusage(RUSAGE_CHILDREN, &ru));
+	CHECK_OK(getrusage(RUSAGE_CHILDREN, &ru));
 	if (rusage_ns(&ru) < BURNERS * BURN_MS * MS)
 		fail("getrusage(RUSAGE_CHILDREN) gives %lld us for a child whose %d threads burned %d ms each",
 		     rusage_ns(&ru) / 1000, BURNERS, BURN_MS);

@@ -82,7 +82,7 @@ allowed_cpus(int cpus[MAX_CPUS])
 	cpu_set_t set;
 	int n = 0;
 
-	EXPECT_OK(sched_getaffinity(0, sizeof(set), &set));
+	CHECK_OK(sched_getaffinity(0, sizeof(set), &set));
 	for (int c = 0; c < MAX_CPUS; c++)
 		if (CPU_ISSET(c, &set))
 			cpus[n++] = c;

@@ -49,7 +49,7 @@ TEST(stop_signal_stops_every_thread)
 		mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 
 	CHECK(s != MAP_FAILED);
-	EXPECT_OK(pipe(s->data));
+	CHECK_OK(pipe(s->data));
 	pid_t pid = xfork();
 	if (pid == 0) {
 		setpgid(0, 0); /* a group its parent holds: not orphaned, whatever ours is */
@@ -60,23 +60,23 @@ TEST(stop_signal_stops_every_thread)
 	}
 	setpgid(pid, pid);
 	await_count(&s->spins, 1, "the spinning thread starts");
-	CHECK(write(s->data[1], "a", 1) == 1);
+	CHECK_EQ(write(s->data[1], "a", 1), 1);
 	await_count(&s->reads, 1, "the reading thread reads");
 
-	EXPECT_OK(kill(pid, SIGTSTP));
+	CHECK_OK(kill(pid, SIGTSTP));
 	int status;
-	CHECK(waitpid(pid, &status, WUNTRACED) == pid);
+	CHECK_EQ(waitpid(pid, &status, WUNTRACED), pid);
 	CHECK(WIFSTOPPED(status) && WSTOPSIG(status) == SIGTSTP);
 	unsigned long spins = atomic_load(&s->spins);
-	CHECK(write(s->data[1], "b", 1) == 1);
+	CHECK_EQ(write(s->data[1], "b", 1), 1);
 	for (int i = 0; i < 1000; i++)
 		sched_yield();
 	struct pollfd unread = { .fd = s->data[0], .events = POLLIN };
-	CHECK(poll(&unread, 1, 0) == 1); /* still in the pipe */
-	CHECK(atomic_load(&s->reads) == 1);
-	CHECK(atomic_load(&s->spins) == spins);
+	CHECK_EQ(poll(&unread, 1, 0), 1); /* still in the pipe */
+	CHECK_EQ(atomic_load(&s->reads), 1);
+	CHECK_EQ(atomic_load(&s->spins), spins);
 
-	EXPECT_OK(kill(pid, SIGCONT));
+	CHECK_OK(kill(pid, SIGCONT));
 	await_count(&s->reads, 2, "the reading thread reads after SIGCONT");
 	await_count(&s->spins, spins + 1, "the spinning thread spins after SIGCONT");
 	kill(pid, SIGKILL);

@@ -120,9 +120,9 @@ TEST(pshared_mutex)
 	if (s == MAP_FAILED)
 		fail("mmap of a shared page failed with %s", errname(errno));
 	memset(s, 0, sizeof(*s));
-	CHECK(pthread_mutexattr_init(&attr) == 0);
-	CHECK(pthread_mutexattr_setpshared(&attr, PTHREAD_PROCESS_SHARED) == 0);
-	CHECK(pthread_mutex_init(&s->m, &attr) == 0);
+	CHECK_EQ(pthread_mutexattr_init(&attr), 0);
+	CHECK_EQ(pthread_mutexattr_setpshared(&attr, PTHREAD_PROCESS_SHARED), 0);
+	CHECK_EQ(pthread_mutex_init(&s->m, &attr), 0);
 	s->r = (struct counter_run){ &mutex_ops, &s->m, { 0, COUNTER_THREADS }, COUNTER_ITERS, 0 };
 	pid_t pid = xfork();
 	run_counters(&s->r, COUNTER_THREADS / 2);
@@ -253,8 +253,8 @@ TEST(cond_queue)
 	for (int i = 0; i < PRODUCERS * ITEMS; i++)
 		if (q.seen[i] != 1)
 			fail("item %d consumed %d times, want once", i, q.seen[i]);
-	CHECK(q.consumed == PRODUCERS * ITEMS);
-	CHECK(q.count == 0);
+	CHECK_EQ(q.consumed, PRODUCERS * ITEMS);
+	CHECK_EQ(q.count, 0);
 }
 
 #define BARRIER_THREADS 6
@@ -302,7 +302,7 @@ TEST(barrier_rounds)
 	static struct barrier_run r;
 	pthread_t t[BARRIER_THREADS];
 
-	CHECK(pthread_barrier_init(&r.barrier, NULL, BARRIER_THREADS) == 0);
+	CHECK_EQ(pthread_barrier_init(&r.barrier, NULL, BARRIER_THREADS), 0);
 	for (int i = 0; i < BARRIER_THREADS; i++)
 		t[i] = start_thread(barrier_thread, &r);
 	for (int i = 0; i < BARRIER_THREADS; i++)
@@ -310,5 +310,5 @@ TEST(barrier_rounds)
 	if (r.serial != 2 * ROUNDS)
 		fail("%d waits returned PTHREAD_BARRIER_SERIAL_THREAD over %d barrier cycles, want one each",
 		     r.serial, 2 * ROUNDS);
-	CHECK(pthread_barrier_destroy(&r.barrier) == 0);
+	CHECK_EQ(pthread_barrier_destroy(&r.barrier), 0);
 }

@@ -68,7 +68,7 @@ TEST(create_join_many)
 			t[i] = start_thread(record_tid, &r);
 		for (int i = 0; i < BATCH; i++)
 			join_thread(t[i]);
-		CHECK(r.ran == BATCH);
+		CHECK_EQ(r.ran, BATCH);
 		/* The threads of a batch lived at the same time, at least in part: distinct ids. */
 		for (int i = 0; i < BATCH; i++) {
 			if (r.tids[i] <= 0 || r.tids[i] == getpid())
@@ -79,7 +79,7 @@ TEST(create_join_many)
 		}
 		total += r.ran;
 	}
-	CHECK(total == TOTAL);
+	CHECK_EQ(total, TOTAL);
 }
 
 static atomic_ulong detached_ran;
@@ -88,7 +88,7 @@ static void *
 detached_thread(void *arg)
 {
 	if (arg) /* half of them detach themselves, the rest are created detached */
-		CHECK(pthread_detach(pthread_self()) == 0);
+		CHECK_EQ(pthread_detach(pthread_self()), 0);
 	atomic_fetch_add(&detached_ran, 1);
 	return NULL;
 }
@@ -103,8 +103,8 @@ TEST(detached)
 	enum { ROUNDS_OF = 8, PER_ROUND = 16 };
 	pthread_attr_t attr;
 
-	CHECK(pthread_attr_init(&attr) == 0);
-	CHECK(pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED) == 0);
+	CHECK_EQ(pthread_attr_init(&attr), 0);
+	CHECK_EQ(pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED), 0);
 	for (int round = 0; round < ROUNDS_OF; round++) {
 		for (int i = 0; i < PER_ROUND; i++) {
 			pthread_t t;
@@ -159,13 +159,13 @@ TEST(tls)
 	static struct tls_run r;
 	pthread_t t[N];
 
-	CHECK(pthread_barrier_init(&r.all_alive, NULL, N) == 0);
+	CHECK_EQ(pthread_barrier_init(&r.all_alive, NULL, N), 0);
 	tls_value = 7;
 	for (int i = 0; i < N; i++)
 		t[i] = start_thread(tls_thread, &r);
 	for (int i = 0; i < N; i++)
 		join_thread(t[i]);
-	CHECK(tls_value == 7);
+	CHECK_EQ(tls_value, 7);
 	for (int i = 0; i < N; i++) {
 		if (r.pid[i] != getpid())
 			fail("getpid() in thread %d is %d, in main %d", i, r.pid[i], getpid());
@@ -176,7 +176,7 @@ TEST(tls)
 				fail("threads %d and %d share tid %d or __thread address %p", j, i,
 				     r.tid[i], (void *)r.addr[i]);
 	}
-	CHECK(tid() == getpid()); /* the main thread is the group leader */
+	CHECK_EQ(tid(), getpid()); /* the main thread is the group leader */
 }
 
 static void __attribute__((noreturn)) exit_deep(int depth)
@@ -213,9 +213,9 @@ TEST(thread_exit)
 	pthread_t worker = start_thread(busy_worker, NULL);
 	pthread_t quitter = start_thread(pthread_exit_thread, NULL);
 
-	CHECK(join_thread(quitter) == (void *)(uintptr_t)1234);
-	CHECK(join_thread(worker) == (void *)(uintptr_t)5678);
-	CHECK(worker_steps == 1000);
+	CHECK_EQ(join_thread(quitter), (void *)(uintptr_t)1234);
+	CHECK_EQ(join_thread(worker), (void *)(uintptr_t)5678);
+	CHECK_EQ(worker_steps, 1000);
 }
 
 /* Writes a byte to fd, then ends the process from this thread with exit(code). */
@@ -251,14 +251,14 @@ TEST(main_thread_exit)
 {
 	int p[2];
 
-	EXPECT_OK(pipe(p));
+	CHECK_OK(pipe(p));
 	struct exiter e = { p[1], 23, 100 };
 	int status = run_child(main_pthread_exit_child, &e);
 	char c;
 
 	expect_exited(status, 23, "main thread's pthread_exit, then exit(23) in another thread");
 	close(p[1]);
-	CHECK(read(p[0], &c, 1) == 1);
+	CHECK_EQ(read(p[0], &c, 1), 1);
 }
 
 static void *
@@ -327,7 +327,7 @@ TEST(exit_from_thread)
 	int p[2];
 	char got[2];
 
-	EXPECT_OK(pipe(p));
+	CHECK_OK(pipe(p));
 	struct exiter e = { p[1], 42, 50 };
 	int status = run_child(exit_from_thread_child, &e);
 
@@ -398,7 +398,7 @@ TEST(wait_for_another_threads_child)
 	pthread_join(t, &ret);
 	pid_t pid = (pid_t)(intptr_t)ret;
 	CHECK(pid > 0);
-	CHECK(waitpid(pid, &status, 0) == pid);
+	CHECK_EQ(waitpid(pid, &status, 0), pid);
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 5);
 }
 
@@ -432,15 +432,15 @@ TEST(thread_getppid_after_reparent)
 			pid_t first = getppid();
 			go_fd = go[0];
 			pthread_t t = start_thread(ppid_after_go, NULL);
-			CHECK(write(ready[1], "r", 1) == 1);
+			CHECK_EQ(write(ready[1], "r", 1), 1);
 			long from_thread = (long)join_thread(t);
 			long from_main = getppid();
 			long answer[3] = { first, from_thread, from_main };
-			CHECK(write(result[1], answer, sizeof(answer)) == sizeof(answer));
+			CHECK_EQ(write(result[1], answer, sizeof(answer)), sizeof(answer));
 			_exit(0);
 		}
 		char c;
-		CHECK(read(ready[0], &c, 1) == 1);
+		CHECK_EQ(read(ready[0], &c, 1), 1);
 		_exit(0); /* the thread's parent ends */
 	}
 	expect_exit(middle, 0, "the middle process");
@@ -451,9 +451,9 @@ TEST(thread_getppid_after_reparent)
 			_exit(0);
 		expect_exit(p, 0, "a filler child");
 	}
-	CHECK(write(go[1], "g", 1) == 1);
+	CHECK_EQ(write(go[1], "g", 1), 1);
 	long answer[3];
-	CHECK(read(result[0], answer, sizeof(answer)) == sizeof(answer));
+	CHECK_EQ(read(result[0], answer, sizeof(answer)), sizeof(answer));
 	if (answer[0] != middle)
 		fail("the grandchild's parent was %ld, want %d", answer[0], (int)middle);
 	if (answer[1] != answer[2] || answer[1] == middle || answer[1] <= 0)

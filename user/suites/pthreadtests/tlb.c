@@ -58,10 +58,10 @@ tlb_child(void *arg)
 	start_thread(tlb_toucher, r);
 	await_count(&r->progress, 100000, "toucher accesses");
 	if (r->change == TLB_MUNMAP)
-		EXPECT_OK(munmap((void *)r->page, PAGE));
+		CHECK_OK(munmap((void *)r->page, PAGE));
 	else
-		EXPECT_OK(mprotect((void *)r->page, PAGE,
-				   r->change == TLB_PROT_NONE ? PROT_NONE : PROT_READ));
+		CHECK_OK(mprotect((void *)r->page, PAGE,
+				  r->change == TLB_PROT_NONE ? PROT_NONE : PROT_READ));
 	/*
 	 * An access that began before the call may still be counted once;
 	 * two more counts mean an access that began after the call returned.

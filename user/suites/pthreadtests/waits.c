@@ -72,7 +72,7 @@ TEST(mutex_timedlock)
 	join_thread(start_thread(timedlock_thread, &r));
 	expect_timed_out(r.err, r.took, TIMEOUT_MS, "pthread_mutex_timedlock");
 	/* A deadline already past: at once. */
-	CHECK(pthread_mutex_timedlock(&r.m, &past) == ETIMEDOUT);
+	CHECK_EQ(pthread_mutex_timedlock(&r.m, &past), ETIMEDOUT);
 	/* Released while the other thread waits: it gets the lock. */
 	r.timeout_ms = DEADLINE_NS / MS;
 	pthread_t t = start_thread(timedlock_thread, &r);
@@ -119,17 +119,17 @@ TEST(cond_timedwait)
 		/* Error-checking, so that unlock proves the wait gave the mutex back to us. */
 		pthread_mutexattr_init(&ma);
 		pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_ERRORCHECK);
-		CHECK(pthread_mutex_init(&r.m, &ma) == 0);
+		CHECK_EQ(pthread_mutex_init(&r.m, &ma), 0);
 		pthread_condattr_init(&ca);
-		CHECK(pthread_condattr_setclock(&ca, clocks[i]) == 0);
-		CHECK(pthread_cond_init(&r.c, &ca) == 0);
+		CHECK_EQ(pthread_condattr_setclock(&ca, clocks[i]), 0);
+		CHECK_EQ(pthread_cond_init(&r.c, &ca), 0);
 
 		pthread_mutex_lock(&r.m);
 		long long start = mono_ns();
 		struct timespec until = deadline_in(clocks[i], TIMEOUT_MS);
 		int err = pthread_cond_timedwait(&r.c, &r.m, &until);
 		expect_timed_out(err, mono_ns() - start, TIMEOUT_MS, what);
-		CHECK(pthread_mutex_unlock(&r.m) == 0);
+		CHECK_EQ(pthread_mutex_unlock(&r.m), 0);
 
 		pthread_mutex_lock(&r.m);
 		pthread_t t = start_thread(signal_after_50ms, &r);
@@ -139,7 +139,7 @@ TEST(cond_timedwait)
 			err = pthread_cond_timedwait(&r.c, &r.m, &until);
 		if (err)
 			fail("%s signalled after 50 ms returned %s", what, errname(err));
-		CHECK(pthread_mutex_unlock(&r.m) == 0);
+		CHECK_EQ(pthread_mutex_unlock(&r.m), 0);
 		join_thread(t);
 	}
 }
@@ -181,27 +181,27 @@ TEST(futex_wait_wake)
 	pthread_t t[N];
 	long woken = 0;
 
-	EXPECT_ERR(EAGAIN, futex(&w.word, FUTEX_WAIT_PRIVATE, 1, NULL, NULL, 0));
-	EXPECT_ERR(ETIMEDOUT, futex(&w.word, FUTEX_WAIT_PRIVATE, 0, &rel, NULL, 0));
+	CHECK_ERR(EAGAIN, futex(&w.word, FUTEX_WAIT_PRIVATE, 1, NULL, NULL, 0));
+	CHECK_ERR(ETIMEDOUT, futex(&w.word, FUTEX_WAIT_PRIVATE, 0, &rel, NULL, 0));
 	if (mono_ns() - start < TIMEOUT_MS * MS)
 		fail("FUTEX_WAIT with a %d ms timeout returned after %lld us", TIMEOUT_MS,
 		     (mono_ns() - start) / 1000);
 	/* WAIT_BITSET's timeout is an absolute CLOCK_MONOTONIC time. */
 	struct timespec until = deadline_in(CLOCK_MONOTONIC, TIMEOUT_MS);
 	long long until_ns = until.tv_sec * 1000000000LL + until.tv_nsec;
-	EXPECT_ERR(ETIMEDOUT, futex(&w.word, FUTEX_WAIT_BITSET_PRIVATE, 0, &until, NULL,
-				    FUTEX_BITSET_MATCH_ANY));
+	CHECK_ERR(ETIMEDOUT, futex(&w.word, FUTEX_WAIT_BITSET_PRIVATE, 0, &until, NULL,
+				   FUTEX_BITSET_MATCH_ANY));
 	if (mono_ns() < until_ns)
 		fail("FUTEX_WAIT_BITSET returned %lld us before its deadline",
 		     (until_ns - mono_ns()) / 1000);
-	CHECK(futex(&w.word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0) == 0);
+	CHECK_EQ(futex(&w.word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0), 0);
 
 	for (int i = 0; i < N; i++)
 		t[i] = start_thread(futex_waiter, &w);
 	/* One at a time until each has been woken: a waiter not asleep yet is not counted. */
 	long long deadline = mono_ns() + DEADLINE_NS;
 	while (woken < N && mono_ns() < deadline) {
-		long n = EXPECT_OK(futex(&w.word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0));
+		long n = CHECK_OK(futex(&w.word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0));
 		if (n > 1)
 			fail("FUTEX_WAKE of 1 returned %ld", n);
 		woken += n;
@@ -211,7 +211,7 @@ TEST(futex_wait_wake)
 		fail("FUTEX_WAKE woke %ld of %d waiters in 10 s", woken, N);
 	for (int i = 0; i < N; i++)
 		join_thread(t[i]);
-	CHECK(w.returned == N);
+	CHECK_EQ(w.returned, N);
 }
 
 struct requeue_run {
@@ -229,22 +229,22 @@ TEST(futex_requeue)
 	for (int i = 0; i < N; i++)
 		t[i] = start_thread(futex_waiter, &r.from);
 	/* CMP_REQUEUE only while the word still holds the expected value. */
-	EXPECT_ERR(EAGAIN, futex(&r.from.word, FUTEX_CMP_REQUEUE_PRIVATE, 0,
-				 (const struct timespec *)(uintptr_t)INT_MAX, &r.to, 1));
+	CHECK_ERR(EAGAIN, futex(&r.from.word, FUTEX_CMP_REQUEUE_PRIVATE, 0,
+				(const struct timespec *)(uintptr_t)INT_MAX, &r.to, 1));
 	long long deadline = mono_ns() + DEADLINE_NS;
 	while (moved < N && mono_ns() < deadline) {
 		/* Wake none, move all: the timeout argument is the requeue count here. */
-		moved += EXPECT_OK(futex(&r.from.word, FUTEX_CMP_REQUEUE_PRIVATE, 0,
-					 (const struct timespec *)(uintptr_t)INT_MAX, &r.to, 0));
+		moved += CHECK_OK(futex(&r.from.word, FUTEX_CMP_REQUEUE_PRIVATE, 0,
+					(const struct timespec *)(uintptr_t)INT_MAX, &r.to, 0));
 		sched_yield();
 	}
 	if (moved != N)
 		fail("FUTEX_CMP_REQUEUE moved %ld of %d waiters in 10 s", moved, N);
-	CHECK(r.from.returned == 0);
+	CHECK_EQ(r.from.returned, 0);
 	/* They sleep on the second word now: a wake on the first finds nobody. */
-	CHECK(futex(&r.from.word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0) == 0);
-	CHECK(futex(&r.to, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0) == N);
+	CHECK_EQ(futex(&r.from.word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0), 0);
+	CHECK_EQ(futex(&r.to, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0), N);
 	for (int i = 0; i < N; i++)
 		join_thread(t[i]);
-	CHECK(r.from.returned == N);
+	CHECK_EQ(r.from.returned, N);
 }

@@ -19,13 +19,13 @@ TEST(segv_null_write_siginfo)
 		*(volatile int *)0 = 1;
 		fail("the write to NULL did not fault");
 	}
-	CHECK(handled == 1);
-	CHECK(last_info.si_signo == SIGSEGV);
-	CHECK(last_info.si_code == SEGV_MAPERR);
-	CHECK(last_info.si_addr == NULL);
-	CHECK(last_uc.uc_mcontext.gregs[REG_TRAPNO] == TRAP_PAGE_FAULT);
-	CHECK((last_uc.uc_mcontext.gregs[REG_ERR] & PF_WRITE_USER) == PF_WRITE_USER);
-	CHECK(last_uc.uc_mcontext.gregs[REG_CR2] == 0);
+	CHECK_EQ(handled, 1);
+	CHECK_EQ(last_info.si_signo, SIGSEGV);
+	CHECK_EQ(last_info.si_code, SEGV_MAPERR);
+	CHECK_EQ(last_info.si_addr, NULL);
+	CHECK_EQ(last_uc.uc_mcontext.gregs[REG_TRAPNO], TRAP_PAGE_FAULT);
+	CHECK_EQ((last_uc.uc_mcontext.gregs[REG_ERR] & PF_WRITE_USER), PF_WRITE_USER);
+	CHECK_EQ(last_uc.uc_mcontext.gregs[REG_CR2], 0);
 	CHECK(!is_blocked(SIGSEGV)); /* siglongjmp restored the mask */
 }
 
@@ -45,10 +45,10 @@ TEST(segv_readonly_fixed_in_handler)
 	readonly_page = map_anon(PAGE, PROT_READ);
 	set_handler(SIGSEGV, unprotect, 0);
 	((volatile char *)readonly_page)[100] = 42;
-	CHECK(handled == 1);
-	CHECK(last_info.si_code == SEGV_ACCERR);
-	CHECK(last_info.si_addr == readonly_page + 100);
-	CHECK(readonly_page[100] == 42);
+	CHECK_EQ(handled, 1);
+	CHECK_EQ(last_info.si_code, SEGV_ACCERR);
+	CHECK_EQ(last_info.si_addr, readonly_page + 100);
+	CHECK_EQ(readonly_page[100], 42);
 }
 
 /* divl with a zero divisor at a known address. */
@@ -73,10 +73,10 @@ TEST(sigfpe_intdiv)
 		divide_by_zero();
 		fail("the division by zero did not fault");
 	}
-	CHECK(last_info.si_signo == SIGFPE);
-	CHECK(last_info.si_code == FPE_INTDIV);
-	CHECK(last_info.si_addr == (void *)div_insn);
-	CHECK(last_uc.uc_mcontext.gregs[REG_RIP] == (greg_t)div_insn);
+	CHECK_EQ(last_info.si_signo, SIGFPE);
+	CHECK_EQ(last_info.si_code, FPE_INTDIV);
+	CHECK_EQ(last_info.si_addr, (void *)div_insn);
+	CHECK_EQ(last_uc.uc_mcontext.gregs[REG_RIP], (greg_t)div_insn);
 }
 
 extern const char after_int3[];
@@ -86,10 +86,10 @@ TEST(sigtrap_int3)
 {
 	set_handler(SIGTRAP, record, 0);
 	__asm__ volatile("int3\n.globl after_int3\nafter_int3:");
-	CHECK(handled == 1);
-	CHECK(last_info.si_signo == SIGTRAP);
-	CHECK(last_info.si_code == SI_KERNEL);
-	CHECK(last_uc.uc_mcontext.gregs[REG_RIP] == (greg_t)after_int3);
+	CHECK_EQ(handled, 1);
+	CHECK_EQ(last_info.si_signo, SIGTRAP);
+	CHECK_EQ(last_info.si_code, SI_KERNEL);
+	CHECK_EQ(last_uc.uc_mcontext.gregs[REG_RIP], (greg_t)after_int3);
 }
 
 extern const char ud2_insn[];
@@ -101,8 +101,8 @@ TEST(sigill_ud2)
 		__asm__ volatile(".globl ud2_insn\nud2_insn: ud2");
 		fail("ud2 did not fault");
 	}
-	CHECK(last_info.si_code == ILL_ILLOPN);
-	CHECK(last_info.si_addr == (void *)ud2_insn);
+	CHECK_EQ(last_info.si_code, ILL_ILLOPN);
+	CHECK_EQ(last_info.si_addr, (void *)ud2_insn);
 }
 
 /* #GP: SIGSEGV with SI_KERNEL and no address. */
@@ -113,7 +113,7 @@ TEST(segv_general_protection)
 		__asm__ volatile("hlt");
 		fail("hlt did not fault");
 	}
-	CHECK(last_info.si_code == SI_KERNEL);
-	CHECK(last_info.si_addr == NULL);
-	CHECK(last_uc.uc_mcontext.gregs[REG_TRAPNO] == 13);
+	CHECK_EQ(last_info.si_code, SI_KERNEL);
+	CHECK_EQ(last_info.si_addr, NULL);
+	CHECK_EQ(last_uc.uc_mcontext.gregs[REG_TRAPNO], 13);
 }

@@ -105,7 +105,7 @@ TEST(registers_survive_async_signals)
 
 	set_handler(SIGALRM, clobber_all, SA_RESTART);
 	spin_budget = 20000000000L;
-	EXPECT_OK(setitimer(ITIMER_REAL, &it, NULL));
+	CHECK_OK(setitimer(ITIMER_REAL, &it, NULL));
 	spin_with_known_registers();
 	arm_timer_ms(0);
 	if (alarms < 5)
@@ -160,10 +160,10 @@ TEST(fpu_state_in_frame)
 	raise(SIGUSR1);
 	unsigned after = read_mxcsr();
 	write_mxcsr(MXCSR_DEFAULT);
-	CHECK(handled == 1);
-	CHECK(handler_mxcsr == MXCSR_DEFAULT);
-	CHECK(frame_mxcsr == (MXCSR_DEFAULT | MXCSR_ROUND_ZERO));
-	CHECK(after == (MXCSR_DEFAULT | 0x2000));
+	CHECK_EQ(handled, 1);
+	CHECK_EQ(handler_mxcsr, MXCSR_DEFAULT);
+	CHECK_EQ(frame_mxcsr, (MXCSR_DEFAULT | MXCSR_ROUND_ZERO));
+	CHECK_EQ(after, (MXCSR_DEFAULT | 0x2000));
 }
 
 /* Reserved MXCSR bits in the frame must not hurt the kernel: sanitized, or SIGSEGV. */
@@ -222,16 +222,16 @@ TEST(sigaltstack_used)
 
 	alt_base = map_anon(SIGSTKSZ, PROT_READ | PROT_WRITE);
 	ss.ss_sp = alt_base;
-	EXPECT_OK(sigaltstack(&ss, NULL));
+	CHECK_OK(sigaltstack(&ss, NULL));
 	set_handler(SIGUSR1, on_alt, SA_ONSTACK);
 	raise(SIGUSR1);
-	CHECK(handled == 1);
+	CHECK_EQ(handled, 1);
 	CHECK(handler_local_addr >= (uintptr_t)alt_base);
 	CHECK(handler_local_addr < (uintptr_t)alt_base + SIGSTKSZ);
-	CHECK(alt_flags_inside == SS_ONSTACK);
-	CHECK(alt_change_errno == EPERM);
-	EXPECT_OK(sigaltstack(NULL, &old));
-	CHECK(old.ss_flags == 0);
+	CHECK_EQ(alt_flags_inside, SS_ONSTACK);
+	CHECK_EQ(alt_change_errno, EPERM);
+	CHECK_OK(sigaltstack(NULL, &old));
+	CHECK_EQ(old.ss_flags, 0);
 	CHECK(old.ss_sp == alt_base && old.ss_size == (size_t)SIGSTKSZ);
 }
 
@@ -239,16 +239,16 @@ TEST(sigaltstack_errors)
 {
 	stack_t ss = { .ss_sp = map_anon(PAGE, PROT_READ | PROT_WRITE), .ss_size = 100 };
 
-	EXPECT_ERR(ENOMEM, sigaltstack(&ss, NULL));
+	CHECK_ERR(ENOMEM, sigaltstack(&ss, NULL));
 	ss.ss_size = PAGE;
 	ss.ss_flags = 0x1234;
-	EXPECT_ERR(EINVAL, sigaltstack(&ss, NULL));
-	EXPECT_ERR(EFAULT, syscall(SYS_sigaltstack, (void *)1, NULL));
+	CHECK_ERR(EINVAL, sigaltstack(&ss, NULL));
+	CHECK_ERR(EFAULT, syscall(SYS_sigaltstack, (void *)1, NULL));
 	ss.ss_flags = SS_DISABLE;
-	EXPECT_OK(sigaltstack(&ss, NULL));
+	CHECK_OK(sigaltstack(&ss, NULL));
 	stack_t old;
-	EXPECT_OK(sigaltstack(NULL, &old));
-	CHECK(old.ss_flags == SS_DISABLE);
+	CHECK_OK(sigaltstack(NULL, &old));
+	CHECK_EQ(old.ss_flags, SS_DISABLE);
 }
 
 /* The classic use: a stack overflow handled on the alternate stack. */
@@ -268,12 +268,12 @@ TEST(sigaltstack_stack_overflow_recovered)
 	stack_t ss = { .ss_size = 4 * SIGSTKSZ };
 
 	ss.ss_sp = map_anon(ss.ss_size, PROT_READ | PROT_WRITE);
-	EXPECT_OK(sigaltstack(&ss, NULL));
+	CHECK_OK(sigaltstack(&ss, NULL));
 	set_handler(SIGSEGV, record_and_jump, SA_ONSTACK);
 	if (sigsetjmp(recover, 1) == 0) {
 		recurse(0);
 		fail("endless recursion returned");
 	}
-	CHECK(handled == 1);
-	CHECK(last_info.si_signo == SIGSEGV);
+	CHECK_EQ(handled, 1);
+	CHECK_EQ(last_info.si_signo, SIGSEGV);
 }

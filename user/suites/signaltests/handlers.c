@@ -17,12 +17,12 @@
 TEST(handler_siginfo_from_kill)
 {
 	set_handler(SIGUSR1, record, 0);
-	EXPECT_OK(kill(getpid(), SIGUSR1));
-	CHECK(handled == 1);
-	CHECK(handled_sig == SIGUSR1);
-	CHECK(last_info.si_signo == SIGUSR1);
-	CHECK(last_info.si_code == SI_USER);
-	CHECK(last_info.si_pid == getpid());
+	CHECK_OK(kill(getpid(), SIGUSR1));
+	CHECK_EQ(handled, 1);
+	CHECK_EQ(handled_sig, SIGUSR1);
+	CHECK_EQ(last_info.si_signo, SIGUSR1);
+	CHECK_EQ(last_info.si_code, SI_USER);
+	CHECK_EQ(last_info.si_pid, getpid());
 	CHECK(sig_was_blocked_inside);			   /* no SA_NODEFER */
 	CHECK(!sigismember(&last_uc.uc_sigmask, SIGUSR1)); /* the mask before */
 	CHECK(!is_blocked(SIGUSR1));			   /* restored by rt_sigreturn */
@@ -31,10 +31,10 @@ TEST(handler_siginfo_from_kill)
 TEST(handler_siginfo_from_tkill)
 {
 	set_handler(SIGUSR2, record, 0);
-	EXPECT_OK(syscall(SYS_tgkill, getpid(), gettid(), SIGUSR2));
-	CHECK(handled == 1);
-	CHECK(last_info.si_code == SI_TKILL);
-	CHECK(last_info.si_pid == getpid());
+	CHECK_OK(syscall(SYS_tgkill, getpid(), gettid(), SIGUSR2));
+	CHECK_EQ(handled, 1);
+	CHECK_EQ(last_info.si_code, SI_TKILL);
+	CHECK_EQ(last_info.si_pid, getpid());
 }
 
 /* The handler's first instruction: where is rsp? (rsp + 8) % 16 == 0, as after a call. */
@@ -63,17 +63,17 @@ TEST(handler_flags)
 
 	sigemptyset(&sa.sa_mask);
 	sigaddset(&sa.sa_mask, SIGUSR2);
-	EXPECT_OK(sigaction(SIGUSR1, &sa, NULL));
+	CHECK_OK(sigaction(SIGUSR1, &sa, NULL));
 	raise(SIGUSR1);
-	CHECK(handled == 1);
+	CHECK_EQ(handled, 1);
 	CHECK(!sig_was_blocked_inside);
-	EXPECT_OK(sigaction(SIGUSR1, NULL, &now));
-	CHECK(now.sa_handler == SIG_DFL);
+	CHECK_OK(sigaction(SIGUSR1, NULL, &now));
+	CHECK_EQ(now.sa_handler, SIG_DFL);
 
 	sa.sa_flags = SA_SIGINFO;
-	EXPECT_OK(sigaction(SIGUSR1, &sa, NULL));
+	CHECK_OK(sigaction(SIGUSR1, &sa, NULL));
 	raise(SIGUSR1);
-	CHECK(handled == 2);
+	CHECK_EQ(handled, 2);
 	CHECK(sig_was_blocked_inside);
 }
 
@@ -93,9 +93,9 @@ TEST(handler_sa_mask)
 
 	sigemptyset(&sa.sa_mask);
 	sigaddset(&sa.sa_mask, SIGUSR2);
-	EXPECT_OK(sigaction(SIGUSR1, &sa, NULL));
+	CHECK_OK(sigaction(SIGUSR1, &sa, NULL));
 	raise(SIGUSR1);
-	CHECK(handled == 1);
+	CHECK_EQ(handled, 1);
 	CHECK(!is_blocked(SIGUSR2));
 }
 
@@ -105,19 +105,19 @@ TEST(sigaction_errors)
 {
 	struct sigaction sa = { .sa_handler = SIG_IGN }, old;
 
-	EXPECT_ERR(EINVAL, sigaction(0, &sa, NULL));
-	EXPECT_ERR(EINVAL, syscall(SYS_rt_sigaction, 65, NULL, &old, SIGSET_SIZE));
-	EXPECT_ERR(EINVAL, sigaction(SIGKILL, &sa, NULL));
-	EXPECT_ERR(EINVAL, sigaction(SIGSTOP, &sa, NULL));
-	EXPECT_OK(sigaction(SIGKILL, NULL, &old)); /* reading is allowed */
-	EXPECT_ERR(EINVAL, syscall(SYS_rt_sigaction, SIGUSR1, NULL, &old, 4));
-	EXPECT_ERR(EFAULT, syscall(SYS_rt_sigaction, SIGUSR1, (void *)1, NULL, SIGSET_SIZE));
-	EXPECT_ERR(EFAULT, syscall(SYS_rt_sigaction, SIGUSR1, NULL, (void *)1, SIGSET_SIZE));
-	EXPECT_ERR(EINVAL, syscall(SYS_rt_sigprocmask, 7, &old.sa_mask, NULL, SIGSET_SIZE));
-	EXPECT_ERR(EFAULT, syscall(SYS_rt_sigprocmask, SIG_BLOCK, (void *)1, NULL, SIGSET_SIZE));
-	EXPECT_ERR(EINVAL, syscall(SYS_rt_sigprocmask, SIG_BLOCK, NULL, NULL, 4));
-	EXPECT_ERR(EFAULT, syscall(SYS_rt_sigpending, (void *)1, SIGSET_SIZE));
-	EXPECT_ERR(EFAULT, syscall(SYS_rt_sigsuspend, (void *)1, SIGSET_SIZE));
+	CHECK_ERR(EINVAL, sigaction(0, &sa, NULL));
+	CHECK_ERR(EINVAL, syscall(SYS_rt_sigaction, 65, NULL, &old, SIGSET_SIZE));
+	CHECK_ERR(EINVAL, sigaction(SIGKILL, &sa, NULL));
+	CHECK_ERR(EINVAL, sigaction(SIGSTOP, &sa, NULL));
+	CHECK_OK(sigaction(SIGKILL, NULL, &old)); /* reading is allowed */
+	CHECK_ERR(EINVAL, syscall(SYS_rt_sigaction, SIGUSR1, NULL, &old, 4));
+	CHECK_ERR(EFAULT, syscall(SYS_rt_sigaction, SIGUSR1, (void *)1, NULL, SIGSET_SIZE));
+	CHECK_ERR(EFAULT, syscall(SYS_rt_sigaction, SIGUSR1, NULL, (void *)1, SIGSET_SIZE));
+	CHECK_ERR(EINVAL, syscall(SYS_rt_sigprocmask, 7, &old.sa_mask, NULL, SIGSET_SIZE));
+	CHECK_ERR(EFAULT, syscall(SYS_rt_sigprocmask, SIG_BLOCK, (void *)1, NULL, SIGSET_SIZE));
+	CHECK_ERR(EINVAL, syscall(SYS_rt_sigprocmask, SIG_BLOCK, NULL, NULL, 4));
+	CHECK_ERR(EFAULT, syscall(SYS_rt_sigpending, (void *)1, SIGSET_SIZE));
+	CHECK_ERR(EFAULT, syscall(SYS_rt_sigsuspend, (void *)1, SIGSET_SIZE));
 }
 
 /* SIGKILL and SIGSTOP cannot be blocked: the kernel takes them out of any mask. */
@@ -126,8 +126,8 @@ TEST(sigkill_cannot_be_blocked)
 	sigset_t all, now;
 
 	sigfillset(&all);
-	EXPECT_OK(syscall(SYS_rt_sigprocmask, SIG_BLOCK, &all, NULL, SIGSET_SIZE));
-	EXPECT_OK(sigprocmask(SIG_BLOCK, NULL, &now));
+	CHECK_OK(syscall(SYS_rt_sigprocmask, SIG_BLOCK, &all, NULL, SIGSET_SIZE));
+	CHECK_OK(sigprocmask(SIG_BLOCK, NULL, &now));
 	CHECK(!sigismember(&now, SIGKILL));
 	CHECK(!sigismember(&now, SIGSTOP));
 	CHECK(sigismember(&now, SIGTERM));

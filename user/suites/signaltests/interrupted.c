@@ -32,7 +32,7 @@ TEST(pipe_read_restarted_with_sa_restart)
 {
 	char c;
 
-	EXPECT_OK(pipe(alarm_pipe));
+	CHECK_OK(pipe(alarm_pipe));
 	set_handler(SIGALRM, feed_pipe, SA_RESTART);
 	arm_timer_ms(30);
 	long n = read(alarm_pipe[0], &c, 1);
@@ -40,17 +40,17 @@ TEST(pipe_read_restarted_with_sa_restart)
 	CHECK(handled >= 1);
 	if (n != 1)
 		fail("read returned %ld (%s), want 1 (restarted)", n, errname(errno));
-	CHECK(c == 'x');
+	CHECK_EQ(c, 'x');
 }
 
 TEST(pipe_read_eintr_without_sa_restart)
 {
 	char c;
 
-	EXPECT_OK(pipe(alarm_pipe));
+	CHECK_OK(pipe(alarm_pipe));
 	set_handler(SIGALRM, count, 0); /* not feed_pipe: an alarm before the read would end it */
 	arm_timer_ms(30);
-	EXPECT_ERR(EINTR, read(alarm_pipe[0], &c, 1));
+	CHECK_ERR(EINTR, read(alarm_pipe[0], &c, 1));
 	arm_timer_ms(0);
 	CHECK(handled >= 1);
 }
@@ -61,7 +61,7 @@ TEST(nanosleep_eintr_with_remaining_time)
 
 	set_handler(SIGALRM, count, 0);
 	arm_timer_ms(50);
-	EXPECT_ERR(EINTR, nanosleep(&req, &rem));
+	CHECK_ERR(EINTR, nanosleep(&req, &rem));
 	arm_timer_ms(0);
 	CHECK(handled >= 1);
 	long long left = rem.tv_sec * 1000 * MS + rem.tv_nsec;
@@ -74,7 +74,7 @@ TEST(wait4_eintr)
 	int p[2];
 	char c;
 
-	EXPECT_OK(pipe(p));
+	CHECK_OK(pipe(p));
 	pid_t pid = xfork();
 	if (pid == 0) {
 		close(p[1]);
@@ -85,7 +85,7 @@ TEST(wait4_eintr)
 	set_handler(SIGALRM, count, 0);
 	arm_timer_ms(30);
 	int status;
-	EXPECT_ERR(EINTR, waitpid(pid, &status, 0));
+	CHECK_ERR(EINTR, waitpid(pid, &status, 0));
 	arm_timer_ms(0);
 	close(p[1]);
 	expect_exit(pid, 3, "the child");
@@ -95,7 +95,7 @@ TEST(pause_returns_eintr)
 {
 	set_handler(SIGALRM, count, SA_RESTART); /* pause is never restarted */
 	arm_timer_ms(20);
-	EXPECT_ERR(EINTR, pause());
+	CHECK_ERR(EINTR, pause());
 	arm_timer_ms(0);
 	CHECK(handled >= 1);
 }
@@ -153,9 +153,9 @@ TEST(long_calls_stop_for_a_signal)
 		mmap(NULL, ZERO_LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	CHECK(buf != MAP_FAILED);
-	zero_fd = EXPECT_OK(open("/dev/zero", O_RDONLY));
+	zero_fd = CHECK_OK(open("/dev/zero", O_RDONLY));
 	set_handler(SIGALRM, count, 0); /* no SA_RESTART */
-	EXPECT_OK(setitimer(ITIMER_REAL, &every_ms, NULL));
+	CHECK_OK(setitimer(ITIMER_REAL, &every_ms, NULL));
 	cut_short("getrandom", call_getrandom, buf, RANDOM_LEN, PAGE);
 	cut_short("read of /dev/zero", call_read_zero, buf, ZERO_LEN, PAGE);
 	/* The console only on rewind (its output is the test log: carriage returns, which it drops). */
@@ -164,6 +164,6 @@ TEST(long_calls_stop_for_a_signal)
 		cut_short("console write", call_write_console, buf, CONSOLE_LEN, 1);
 		close(console_fd);
 	}
-	EXPECT_OK(setitimer(ITIMER_REAL, &off, NULL));
+	CHECK_OK(setitimer(ITIMER_REAL, &off, NULL));
 	CHECK(handled > 0);
 }

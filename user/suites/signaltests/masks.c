@@ -22,13 +22,13 @@ TEST(blocked_signal_pends_until_unblocked)
 	mask_signal(SIG_BLOCK, SIGUSR1);
 	raise(SIGUSR1);
 	raise(SIGUSR1); /* a standard signal is pending once */
-	CHECK(handled == 0);
-	EXPECT_OK(sigpending(&pending));
+	CHECK_EQ(handled, 0);
+	CHECK_OK(sigpending(&pending));
 	CHECK(sigismember(&pending, SIGUSR1));
 	CHECK(!sigismember(&pending, SIGUSR2));
 	mask_signal(SIG_UNBLOCK, SIGUSR1); /* delivered on the way out of this call */
-	CHECK(handled == 1);
-	EXPECT_OK(sigpending(&pending));
+	CHECK_EQ(handled, 1);
+	CHECK_OK(sigpending(&pending));
 	CHECK(!sigismember(&pending, SIGUSR1));
 }
 
@@ -50,10 +50,10 @@ TEST(realtime_signals_queue_in_order)
 	set_handler(sig, record_rt, 0);
 	mask_signal(SIG_BLOCK, sig);
 	for (int i = 1; i <= 3; i++)
-		EXPECT_OK(sigqueue(getpid(), sig, (union sigval){ .sival_int = i * 10 }));
-	CHECK(rt_count == 0);
+		CHECK_OK(sigqueue(getpid(), sig, (union sigval){ .sival_int = i * 10 }));
+	CHECK_EQ(rt_count, 0);
 	mask_signal(SIG_UNBLOCK, sig);
-	CHECK(rt_count == 3);
+	CHECK_EQ(rt_count, 3);
 	CHECK(rt_values[0] == 10 && rt_values[1] == 20 && rt_values[2] == 30);
 }
 
@@ -79,9 +79,9 @@ TEST(sigsuspend_waits_and_restores_mask)
 	mask_signal(SIG_BLOCK, SIGUSR1);
 	pid_t pid = fork_usr1_sender();
 	sigemptyset(&wait_mask);
-	EXPECT_ERR(EINTR, sigsuspend(&wait_mask));
-	CHECK(handled == 1);
-	CHECK(last_info.si_pid == pid);
+	CHECK_ERR(EINTR, sigsuspend(&wait_mask));
+	CHECK_EQ(handled, 1);
+	CHECK_EQ(last_info.si_pid, pid);
 	CHECK(sigismember(&last_uc.uc_sigmask, SIGUSR1)); /* the mask to go back to */
 	CHECK(is_blocked(SIGUSR1));
 	expect_exit(pid, 0, "the sender");
@@ -96,14 +96,14 @@ TEST(sigtimedwait_takes_blocked_signal)
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR2);
 	mask_signal(SIG_BLOCK, SIGUSR2);
-	EXPECT_ERR(EAGAIN, sigtimedwait(&set, &info, &ts));
+	CHECK_ERR(EAGAIN, sigtimedwait(&set, &info, &ts));
 	/*
 	 * tgkill and the raw rt_sigtimedwait, not raise() and sigtimedwait():
 	 * glibc's raise may send SI_USER, and its sigtimedwait turns SI_TKILL
 	 * into SI_USER; musl does neither. The kernel's answer is SI_TKILL.
 	 */
-	EXPECT_OK(syscall(SYS_tgkill, getpid(), gettid(), SIGUSR2));
-	CHECK(syscall(SYS_rt_sigtimedwait, &set, &info, &ts, _NSIG / 8) == SIGUSR2);
+	CHECK_OK(syscall(SYS_tgkill, getpid(), gettid(), SIGUSR2));
+	CHECK_EQ(syscall(SYS_rt_sigtimedwait, &set, &info, &ts, _NSIG / 8), SIGUSR2);
 	CHECK(info.si_signo == SIGUSR2 && info.si_code == SI_TKILL);
 	sigset_t pending;
 	sigpending(&pending);
@@ -120,8 +120,8 @@ TEST(sigtimedwait_woken_by_other_process)
 	sigaddset(&set, SIGUSR1);
 	mask_signal(SIG_BLOCK, SIGUSR1);
 	pid_t pid = fork_usr1_sender();
-	CHECK(sigwaitinfo(&set, &info) == SIGUSR1);
-	CHECK(info.si_pid == pid);
+	CHECK_EQ(sigwaitinfo(&set, &info), SIGUSR1);
+	CHECK_EQ(info.si_pid, pid);
 	expect_exit(pid, 0, "the sender");
 }
 
@@ -153,7 +153,7 @@ TEST(status_signal_lines)
 		fail("cannot read /proc/self/status: %s", errname(errno));
 	CHECK(status_mask(text, "SigIgn") & BIT(SIGUSR1));
 	CHECK(status_mask(text, "SigCgt") & BIT(SIGUSR2));
-	CHECK(status_mask(text, "SigBlk") == (BIT(SIGTERM) | BIT(SIGHUP)));
-	CHECK(status_mask(text, "SigPnd") == BIT(SIGTERM));
-	CHECK(status_mask(text, "ShdPnd") == BIT(SIGHUP));
+	CHECK_EQ(status_mask(text, "SigBlk"), (BIT(SIGTERM) | BIT(SIGHUP)));
+	CHECK_EQ(status_mask(text, "SigPnd"), BIT(SIGTERM));
+	CHECK_EQ(status_mask(text, "ShdPnd"), BIT(SIGHUP));
 }

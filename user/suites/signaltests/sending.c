@@ -20,15 +20,15 @@ TEST(kill_child_wait_status)
 
 	if (pid == 0)
 		sleep_forever();
-	EXPECT_OK(kill(pid, SIGTERM));
+	CHECK_OK(kill(pid, SIGTERM));
 	int status = wait_status(pid);
 	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
-	CHECK(status == SIGTERM); /* no core bit */
+	CHECK_EQ(status, SIGTERM); /* no core bit */
 
 	pid = xfork();
 	if (pid == 0)
 		sleep_forever();
-	EXPECT_OK(kill(pid, SIGABRT)); /* a core signal: no core file either */
+	CHECK_OK(kill(pid, SIGABRT)); /* a core signal: no core file either */
 	status = wait_status(pid);
 	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
 }
@@ -38,7 +38,7 @@ TEST(sigkill_sleeping_child_that_blocks_all)
 	int p[2];
 	char c;
 
-	EXPECT_OK(pipe(p));
+	CHECK_OK(pipe(p));
 	pid_t pid = xfork();
 	if (pid == 0) {
 		sigset_t all;
@@ -50,7 +50,7 @@ TEST(sigkill_sleeping_child_that_blocks_all)
 	}
 	close(p[0]);
 	usleep(20000);
-	EXPECT_OK(kill(pid, SIGKILL));
+	CHECK_OK(kill(pid, SIGKILL));
 	int status = wait_status(pid);
 	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 	close(p[1]);
@@ -58,18 +58,18 @@ TEST(sigkill_sleeping_child_that_blocks_all)
 
 TEST(kill_errors)
 {
-	EXPECT_ERR(EINVAL, kill(getpid(), 65));
-	EXPECT_ERR(EINVAL, kill(getpid(), -1));
-	EXPECT_OK(kill(getpid(), 0));
+	CHECK_ERR(EINVAL, kill(getpid(), 65));
+	CHECK_ERR(EINVAL, kill(getpid(), -1));
+	CHECK_OK(kill(getpid(), 0));
 	pid_t pid = xfork();
 	if (pid == 0)
 		_exit(0);
 	wait_status(pid);
-	EXPECT_ERR(ESRCH, kill(pid, 0)); /* reaped: gone */
-	EXPECT_ERR(EINVAL, syscall(SYS_tgkill, getpid(), 0, SIGUSR1));
-	EXPECT_ERR(EINVAL, syscall(SYS_tgkill, 0, gettid(), SIGUSR1));
-	EXPECT_ERR(ESRCH, syscall(SYS_tgkill, getpid() + 100000, gettid(), SIGUSR1));
-	EXPECT_ERR(EINVAL, syscall(SYS_tkill, gettid(), 99));
+	CHECK_ERR(ESRCH, kill(pid, 0)); /* reaped: gone */
+	CHECK_ERR(EINVAL, syscall(SYS_tgkill, getpid(), 0, SIGUSR1));
+	CHECK_ERR(EINVAL, syscall(SYS_tgkill, 0, gettid(), SIGUSR1));
+	CHECK_ERR(ESRCH, syscall(SYS_tgkill, getpid() + 100000, gettid(), SIGUSR1));
+	CHECK_ERR(EINVAL, syscall(SYS_tkill, gettid(), 99));
 }
 
 static volatile pid_t thread_tid, handler_tid;
@@ -110,12 +110,12 @@ TEST(tgkill_reaches_that_thread)
 
 	start_idle_thread(&t);
 	CHECK(thread_tid != gettid());
-	EXPECT_OK(syscall(SYS_tgkill, getpid(), thread_tid, SIGUSR1));
+	CHECK_OK(syscall(SYS_tgkill, getpid(), thread_tid, SIGUSR1));
 	wait_handled(1, "tgkill");
-	CHECK(handler_tid == thread_tid);
-	EXPECT_OK(pthread_kill(pthread_self(), SIGUSR1));
-	CHECK(handled == 2);
-	CHECK(handler_tid == gettid());
+	CHECK_EQ(handler_tid, thread_tid);
+	CHECK_OK(pthread_kill(pthread_self(), SIGUSR1));
+	CHECK_EQ(handled, 2);
+	CHECK_EQ(handler_tid, gettid());
 	thread_may_exit = true;
 	pthread_join(t, NULL);
 }
@@ -127,9 +127,9 @@ TEST(process_signal_to_unblocking_thread)
 
 	start_idle_thread(&t);
 	mask_signal(SIG_BLOCK, SIGUSR1);
-	EXPECT_OK(kill(getpid(), SIGUSR1));
+	CHECK_OK(kill(getpid(), SIGUSR1));
 	wait_handled(1, "kill with the main thread blocking");
-	CHECK(handler_tid == thread_tid);
+	CHECK_EQ(handler_tid, thread_tid);
 	thread_may_exit = true;
 	pthread_join(t, NULL);
 }
@@ -159,9 +159,9 @@ TEST(sigchld_handler)
 	sigemptyset(&empty);
 	while (!handled)
 		sigsuspend(&empty);
-	CHECK(child_pid_seen == pid);
-	CHECK(child_code_seen == CLD_EXITED);
-	CHECK(child_status_seen == 7);
+	CHECK_EQ(child_pid_seen, pid);
+	CHECK_EQ(child_code_seen, CLD_EXITED);
+	CHECK_EQ(child_status_seen, 7);
 	expect_exit(pid, 7, "the child");
 
 	handled = 0;
@@ -171,8 +171,8 @@ TEST(sigchld_handler)
 	kill(pid, SIGTERM);
 	while (!handled)
 		sigsuspend(&empty);
-	CHECK(child_code_seen == CLD_KILLED);
-	CHECK(child_status_seen == SIGTERM);
+	CHECK_EQ(child_code_seen, CLD_KILLED);
+	CHECK_EQ(child_status_seen, SIGTERM);
 	wait_status(pid);
 }
 
@@ -189,13 +189,13 @@ TEST(sigchld_ignored_leaves_no_zombie)
 	pid_t pid = xfork();
 	if (pid == 0)
 		_exit(3);
-	EXPECT_ERR(ECHILD, waitpid(pid, &status, 0));
+	CHECK_ERR(ECHILD, waitpid(pid, &status, 0));
 
 	sigaction(SIGCHLD, &nocldwait, NULL);
 	pid = xfork();
 	if (pid == 0)
 		_exit(4);
-	EXPECT_ERR(ECHILD, waitpid(-1, &status, 0));
+	CHECK_ERR(ECHILD, waitpid(-1, &status, 0));
 }
 
 /* Ignored by default: the process goes on (no job control: the stopping ones are not tried). */
@@ -204,9 +204,9 @@ TEST(default_ignored_signals)
 	static const int sigs[] = { SIGCHLD, SIGURG, SIGWINCH, SIGCONT };
 
 	for (unsigned i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		EXPECT_OK(kill(getpid(), sigs[i]));
+		CHECK_OK(kill(getpid(), sigs[i]));
 	set_disposition(SIGUSR1, SIG_IGN);
-	EXPECT_OK(raise(SIGUSR1));
+	CHECK_OK(raise(SIGUSR1));
 	/* Blocked and then ignored: the pending one is thrown away. */
 	mask_signal(SIG_BLOCK, SIGUSR2);
 	raise(SIGUSR2);
@@ -231,8 +231,8 @@ TEST(sigpipe)
 	expect_signaled(run_child(write_to_closed_pipe), SIGPIPE,
 			"write to a pipe without readers");
 	int p[2];
-	EXPECT_OK(pipe(p));
+	CHECK_OK(pipe(p));
 	close(p[0]);
 	set_disposition(SIGPIPE, SIG_IGN);
-	EXPECT_ERR(EPIPE, write(p[1], "x", 1));
+	CHECK_ERR(EPIPE, write(p[1], "x", 1));
 }

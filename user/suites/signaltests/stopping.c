@@ -53,7 +53,7 @@ start_reader(int *write_end)
 {
 	int p[2];
 
-	EXPECT_OK(pipe(p));
+	CHECK_OK(pipe(p));
 	pid_t pid = fork();
 	if (pid == 0) {
 		char c;
@@ -75,8 +75,8 @@ stop_and_check(pid_t pid, int sig)
 {
 	int status;
 
-	EXPECT_OK(kill(pid, sig));
-	CHECK(waitpid(pid, &status, WUNTRACED) == pid);
+	CHECK_OK(kill(pid, sig));
+	CHECK_EQ(waitpid(pid, &status, WUNTRACED), pid);
 	if (!WIFSTOPPED(status) || WSTOPSIG(status) != sig)
 		fail("wait status %#x, want stopped by %d", status, sig);
 }
@@ -97,23 +97,23 @@ TEST(stop_and_continue_a_sleeping_process)
 	if (strcmp(state, "T (stopped)"))
 		fail("State of a stopped process: '%s', want 'T (stopped)'", state);
 	/* Reported once: a second WUNTRACED wait finds nothing new. */
-	CHECK(waitpid(pid, &status, WUNTRACED | WNOHANG) == 0);
-	CHECK(waitpid(pid, &status, WCONTINUED | WNOHANG) == 0);
-	EXPECT_OK(kill(pid, SIGCONT));
-	CHECK(waitpid(pid, &status, WCONTINUED) == pid);
+	CHECK_EQ(waitpid(pid, &status, WUNTRACED | WNOHANG), 0);
+	CHECK_EQ(waitpid(pid, &status, WCONTINUED | WNOHANG), 0);
+	CHECK_OK(kill(pid, SIGCONT));
+	CHECK_EQ(waitpid(pid, &status, WCONTINUED), pid);
 	CHECK(WIFCONTINUED(status));
-	CHECK(waitpid(pid, &status, WCONTINUED | WNOHANG) == 0);
+	CHECK_EQ(waitpid(pid, &status, WCONTINUED | WNOHANG), 0);
 	proc_state(pid, state, sizeof(state));
 	CHECK(state[0] != 'T');
 	/* The other stop signals stop by default too. */
 	stop_and_check(pid, SIGTSTP);
-	EXPECT_OK(kill(pid, SIGCONT));
+	CHECK_OK(kill(pid, SIGCONT));
 	stop_and_check(pid, SIGTTIN);
-	EXPECT_OK(kill(pid, SIGCONT));
+	CHECK_OK(kill(pid, SIGCONT));
 	stop_and_check(pid, SIGTTOU);
-	EXPECT_OK(kill(pid, SIGCONT));
-	CHECK(write(fd, "\x2a", 1) == 1);
-	CHECK(waitpid(pid, &status, 0) == pid);
+	CHECK_OK(kill(pid, SIGCONT));
+	CHECK_EQ(write(fd, "\x2a", 1), 1);
+	CHECK_EQ(waitpid(pid, &status, 0), pid);
 	expect_exited(status, 0x2a, "reader continued after its stops");
 }
 
@@ -123,17 +123,17 @@ TEST(sigkill_ends_a_stopped_process)
 	pid_t pid = start_reader(&fd);
 
 	stop_and_check(pid, SIGSTOP);
-	EXPECT_OK(kill(pid, SIGKILL));
-	CHECK(waitpid(pid, &status, 0) == pid);
+	CHECK_OK(kill(pid, SIGKILL));
+	CHECK_EQ(waitpid(pid, &status, 0), pid);
 	expect_signaled(status, SIGKILL, "stopped process");
 
 	/* Any other signal waits for the SIGCONT: a stopped process takes none. */
 	pid = start_reader(&fd);
 	stop_and_check(pid, SIGSTOP);
-	EXPECT_OK(kill(pid, SIGTERM));
-	CHECK(waitpid(pid, &status, WNOHANG) == 0);
-	EXPECT_OK(kill(pid, SIGCONT));
-	CHECK(waitpid(pid, &status, 0) == pid);
+	CHECK_OK(kill(pid, SIGTERM));
+	CHECK_EQ(waitpid(pid, &status, WNOHANG), 0);
+	CHECK_OK(kill(pid, SIGCONT));
+	CHECK_EQ(waitpid(pid, &status, 0), pid);
 	expect_signaled(status, SIGTERM, "stopped process, then continued");
 }
 
@@ -186,28 +186,28 @@ TEST(sigchld_for_stop_and_continue)
 	mask_signal(SIG_BLOCK, SIGCHLD);
 	set_handler(SIGCHLD, record, 0); /* not ignored, so that it queues */
 	pid_t pid = start_reader(&fd);
-	EXPECT_OK(kill(pid, SIGTSTP));
-	CHECK(sigtimedwait(&chld, &info, &forever) == SIGCHLD);
+	CHECK_OK(kill(pid, SIGTSTP));
+	CHECK_EQ(sigtimedwait(&chld, &info, &forever), SIGCHLD);
 	CHECK(info.si_code == CLD_STOPPED && info.si_pid == pid && info.si_status == SIGTSTP);
-	EXPECT_OK(kill(pid, SIGCONT));
-	CHECK(sigtimedwait(&chld, &info, &forever) == SIGCHLD);
+	CHECK_OK(kill(pid, SIGCONT));
+	CHECK_EQ(sigtimedwait(&chld, &info, &forever), SIGCHLD);
 	CHECK(info.si_code == CLD_CONTINUED && info.si_pid == pid && info.si_status == SIGCONT);
-	CHECK(write(fd, "\x07", 1) == 1);
-	CHECK(sigtimedwait(&chld, &info, &forever) == SIGCHLD);
+	CHECK_EQ(write(fd, "\x07", 1), 1);
+	CHECK_EQ(sigtimedwait(&chld, &info, &forever), SIGCHLD);
 	CHECK(info.si_code == CLD_EXITED && info.si_pid == pid && info.si_status == 7);
-	CHECK(waitpid(pid, NULL, 0) == pid);
+	CHECK_EQ(waitpid(pid, NULL, 0), pid);
 
 	/* SA_NOCLDSTOP: no SIGCHLD for the stop or the continue, only for the end. */
 	set_handler(SIGCHLD, record, SA_NOCLDSTOP);
 	pid = start_reader(&fd);
 	int status;
 	stop_and_check(pid, SIGSTOP);
-	EXPECT_OK(kill(pid, SIGCONT));
+	CHECK_OK(kill(pid, SIGCONT));
 	CHECK(waitpid(pid, &status, WCONTINUED) == pid && WIFCONTINUED(status));
-	CHECK(write(fd, "\x08", 1) == 1);
-	CHECK(sigtimedwait(&chld, &info, &forever) == SIGCHLD);
+	CHECK_EQ(write(fd, "\x08", 1), 1);
+	CHECK_EQ(sigtimedwait(&chld, &info, &forever), SIGCHLD);
 	CHECK(info.si_code == CLD_EXITED && info.si_status == 8);
-	CHECK(waitpid(pid, NULL, 0) == pid);
+	CHECK_EQ(waitpid(pid, NULL, 0), pid);
 }
 
 /* waitid: WSTOPPED and WCONTINUED, WNOWAIT leaving the report in place, and its errors. */
@@ -217,34 +217,34 @@ TEST(waitid_stopped_and_continued)
 	siginfo_t info;
 	pid_t pid = start_reader(&fd);
 
-	EXPECT_ERR(EINVAL, waitid(P_PID, pid, &info, WNOHANG));
-	EXPECT_ERR(EINVAL, waitid(P_PID, 0, &info, WEXITED));
-	EXPECT_ERR(EINVAL, waitid(7, pid, &info, WEXITED));
-	EXPECT_OK(kill(pid, SIGSTOP));
+	CHECK_ERR(EINVAL, waitid(P_PID, pid, &info, WNOHANG));
+	CHECK_ERR(EINVAL, waitid(P_PID, 0, &info, WEXITED));
+	CHECK_ERR(EINVAL, waitid(7, pid, &info, WEXITED));
+	CHECK_OK(kill(pid, SIGSTOP));
 	memset(&info, 0xff, sizeof(info));
-	EXPECT_OK(waitid(P_PID, pid, &info, WSTOPPED | WNOWAIT));
+	CHECK_OK(waitid(P_PID, pid, &info, WSTOPPED | WNOWAIT));
 	CHECK(info.si_signo == SIGCHLD && info.si_code == CLD_STOPPED && info.si_pid == pid &&
 	      info.si_status == SIGSTOP);
-	EXPECT_OK(waitid(P_ALL, 0, &info, WSTOPPED));
+	CHECK_OK(waitid(P_ALL, 0, &info, WSTOPPED));
 	CHECK(info.si_code == CLD_STOPPED && info.si_pid == pid);
 	/* Taken: nothing left to report, and WNOHANG then zeroes the siginfo. */
 	memset(&info, 0xff, sizeof(info));
-	EXPECT_OK(waitid(P_PID, pid, &info, WSTOPPED | WNOHANG));
+	CHECK_OK(waitid(P_PID, pid, &info, WSTOPPED | WNOHANG));
 	CHECK(info.si_pid == 0 && info.si_signo == 0);
-	EXPECT_OK(kill(pid, SIGCONT));
-	EXPECT_OK(waitid(P_PID, pid, &info, WCONTINUED));
+	CHECK_OK(kill(pid, SIGCONT));
+	CHECK_OK(waitid(P_PID, pid, &info, WCONTINUED));
 	CHECK(info.si_code == CLD_CONTINUED && info.si_status == SIGCONT && info.si_pid == pid);
 	/* WEXITED alone does not report a stop. */
-	EXPECT_OK(kill(pid, SIGSTOP));
-	EXPECT_OK(waitid(P_PID, pid, &info, WSTOPPED));
+	CHECK_OK(kill(pid, SIGSTOP));
+	CHECK_OK(waitid(P_PID, pid, &info, WSTOPPED));
 	memset(&info, 0xff, sizeof(info));
-	EXPECT_OK(waitid(P_PID, pid, &info, WEXITED | WNOHANG));
-	CHECK(info.si_pid == 0);
-	EXPECT_OK(kill(pid, SIGKILL));
-	EXPECT_OK(waitid(P_PID, pid, &info, WEXITED | WNOWAIT));
+	CHECK_OK(waitid(P_PID, pid, &info, WEXITED | WNOHANG));
+	CHECK_EQ(info.si_pid, 0);
+	CHECK_OK(kill(pid, SIGKILL));
+	CHECK_OK(waitid(P_PID, pid, &info, WEXITED | WNOWAIT));
 	CHECK(info.si_code == CLD_KILLED && info.si_status == SIGKILL);
 	int status;
-	CHECK(waitpid(pid, &status, 0) == pid);
+	CHECK_EQ(waitpid(pid, &status, 0), pid);
 	expect_signaled(status, SIGKILL, "killed after waitid WNOWAIT");
 }
 
@@ -268,11 +268,11 @@ TEST(orphaned_group_ignores_terminal_stops)
 
 	if (pid == 0)
 		stop_signals_in_an_orphaned_group();
-	CHECK(waitpid(pid, &status, WUNTRACED) == pid);
+	CHECK_EQ(waitpid(pid, &status, WUNTRACED), pid);
 	if (!WIFSTOPPED(status) || WSTOPSIG(status) != SIGSTOP)
 		fail("wait status %#x, want stopped by SIGSTOP (the terminal's stops dropped)",
 		     status);
-	EXPECT_OK(kill(pid, SIGCONT));
-	CHECK(waitpid(pid, &status, 0) == pid);
+	CHECK_OK(kill(pid, SIGCONT));
+	CHECK_EQ(waitpid(pid, &status, 0), pid);
 	expect_exited(status, 0, "orphaned child");
 }

@@ -33,37 +33,37 @@ TEST(xattr_absent)
 	char buf[64];
 
 	make_file("f", "x", 1);
-	EXPECT_OK(symlink("f", "link"));
-	int fd = EXPECT_OK(open("f", O_RDONLY));
+	CHECK_OK(symlink("f", "link"));
+	int fd = CHECK_OK(open("f", O_RDONLY));
 	expect_no_attribute(getxattr("f", NO_ATTR, buf, sizeof(buf)), "getxattr");
 	expect_no_attribute(lgetxattr("link", NO_ATTR, buf, sizeof(buf)), "lgetxattr");
 	expect_no_attribute(fgetxattr(fd, NO_ATTR, buf, sizeof(buf)), "fgetxattr");
 	expect_no_attribute(removexattr("f", NO_ATTR), "removexattr");
 	expect_no_attribute(fremovexattr(fd, NO_ATTR), "fremovexattr");
-	CHECK(EXPECT_OK(listxattr("f", buf, sizeof(buf))) >= 0);
-	CHECK(EXPECT_OK(flistxattr(fd, NULL, 0)) >= 0);
+	CHECK(CHECK_OK(listxattr("f", buf, sizeof(buf))) >= 0);
+	CHECK(CHECK_OK(flistxattr(fd, NULL, 0)) >= 0);
 
-	EXPECT_ERR(ENOENT, getxattr("missing", NO_ATTR, buf, sizeof(buf)));
-	EXPECT_ERR(ENOENT, listxattr("missing", buf, sizeof(buf)));
-	EXPECT_ERR(EBADF, fgetxattr(-1, NO_ATTR, buf, sizeof(buf)));
-	EXPECT_ERR(EBADF, flistxattr(-1, buf, sizeof(buf)));
-	EXPECT_ERR(ERANGE, getxattr("f", "", buf, sizeof(buf)));
+	CHECK_ERR(ENOENT, getxattr("missing", NO_ATTR, buf, sizeof(buf)));
+	CHECK_ERR(ENOENT, listxattr("missing", buf, sizeof(buf)));
+	CHECK_ERR(EBADF, fgetxattr(-1, NO_ATTR, buf, sizeof(buf)));
+	CHECK_ERR(EBADF, flistxattr(-1, buf, sizeof(buf)));
+	CHECK_ERR(ERANGE, getxattr("f", "", buf, sizeof(buf)));
 	char long_name[300];
 	memset(long_name, 'a', sizeof(long_name) - 1);
 	memcpy(long_name, "user.", 5);
 	long_name[sizeof(long_name) - 1] = '\0';
-	EXPECT_ERR(ERANGE, getxattr("f", long_name, buf, sizeof(buf)));
-	EXPECT_ERR(EFAULT, getxattr("f", (const char *)8, buf, sizeof(buf)));
+	CHECK_ERR(ERANGE, getxattr("f", long_name, buf, sizeof(buf)));
+	CHECK_ERR(EFAULT, getxattr("f", (const char *)8, buf, sizeof(buf)));
 	close(fd);
 }
 
 TEST(socket_argument_errors)
 {
-	EXPECT_ERR(EAFNOSUPPORT, socket(12345, SOCK_STREAM, 0));
-	EXPECT_ERR(EAFNOSUPPORT, socket(-1, SOCK_STREAM, 0));
-	EXPECT_ERR(EINVAL, socket(AF_UNIX, SOCK_STREAM | 0x40000000, 0));
+	CHECK_ERR(EAFNOSUPPORT, socket(12345, SOCK_STREAM, 0));
+	CHECK_ERR(EAFNOSUPPORT, socket(-1, SOCK_STREAM, 0));
+	CHECK_ERR(EINVAL, socket(AF_UNIX, SOCK_STREAM | 0x40000000, 0));
 	int sv[2];
-	EXPECT_ERR(EAFNOSUPPORT, socketpair(12345, SOCK_STREAM, 0, sv));
+	CHECK_ERR(EAFNOSUPPORT, socketpair(12345, SOCK_STREAM, 0, sv));
 	/* A family Linux has (this one may lack it: then it is EAFNOSUPPORT too). */
 	int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (s < 0 && errno != EAFNOSUPPORT)
@@ -77,14 +77,14 @@ TEST(fadvise_hints)
 	int p[2];
 
 	make_file("f", "data", 4);
-	int fd = EXPECT_OK(open("f", O_RDONLY));
+	int fd = CHECK_OK(open("f", O_RDONLY));
 	for (int advice = POSIX_FADV_NORMAL; advice <= POSIX_FADV_NOREUSE; advice++)
-		CHECK(posix_fadvise(fd, 0, 0, advice) == 0);
-	CHECK(posix_fadvise(fd, 0, 0, 99) == EINVAL);
-	CHECK(posix_fadvise(fd, 0, -1, POSIX_FADV_NORMAL) == EINVAL);
-	CHECK(posix_fadvise(-1, 0, 0, POSIX_FADV_NORMAL) == EBADF);
-	EXPECT_OK(pipe(p));
-	CHECK(posix_fadvise(p[0], 0, 0, POSIX_FADV_NORMAL) == ESPIPE);
+		CHECK_EQ(posix_fadvise(fd, 0, 0, advice), 0);
+	CHECK_EQ(posix_fadvise(fd, 0, 0, 99), EINVAL);
+	CHECK_EQ(posix_fadvise(fd, 0, -1, POSIX_FADV_NORMAL), EINVAL);
+	CHECK_EQ(posix_fadvise(-1, 0, 0, POSIX_FADV_NORMAL), EBADF);
+	CHECK_OK(pipe(p));
+	CHECK_EQ(posix_fadvise(p[0], 0, 0, POSIX_FADV_NORMAL), ESPIPE);
 	close(p[0]);
 	close(p[1]);
 	close(fd);

@@ -29,7 +29,7 @@ static void __attribute__((noreturn)) exec_helper(char *argv[])
 {
 	char env_fd[64];
 	char *envp[] = { env_fd, "USERTESTS_MARK=exec", NULL };
-	int fd = EXPECT_OK(fcntl(test_report_fd, F_DUPFD, 20)); /* without FD_CLOEXEC */
+	int fd = CHECK_OK(fcntl(test_report_fd, F_DUPFD, 20)); /* without FD_CLOEXEC */
 
 	argv[0] = self_path;
 	snprintf(env_fd, sizeof(env_fd), "%s=%d", HELPER_FD_ENV, fd);
@@ -60,12 +60,12 @@ TEST(exec_keeps_rlimits)
 	char *argv[] = { "usertests", "--helper", "rlimit", "99", "1234567", NULL };
 	struct rlimit nofile, fsize;
 
-	EXPECT_OK(getrlimit(RLIMIT_NOFILE, &nofile));
-	EXPECT_OK(getrlimit(RLIMIT_FSIZE, &fsize));
+	CHECK_OK(getrlimit(RLIMIT_NOFILE, &nofile));
+	CHECK_OK(getrlimit(RLIMIT_FSIZE, &fsize));
 	nofile.rlim_cur = 99;
 	fsize.rlim_cur = 1234567;
-	EXPECT_OK(setrlimit(RLIMIT_NOFILE, &nofile));
-	EXPECT_OK(setrlimit(RLIMIT_FSIZE, &fsize));
+	CHECK_OK(setrlimit(RLIMIT_NOFILE, &nofile));
+	CHECK_OK(setrlimit(RLIMIT_FSIZE, &fsize));
 	expect_helper_exit(argv, 0, "helper checking its limits");
 }
 
@@ -99,9 +99,9 @@ TEST(exec_fds)
 	int kept, closed;
 
 	make_file("f", "0123456789", 10);
-	kept = EXPECT_OK(open("f", O_RDONLY));
-	closed = EXPECT_OK(open("f", O_RDONLY | O_CLOEXEC));
-	CHECK(lseek(kept, 4, SEEK_SET) == 4);
+	kept = CHECK_OK(open("f", O_RDONLY));
+	closed = CHECK_OK(open("f", O_RDONLY | O_CLOEXEC));
+	CHECK_EQ(lseek(kept, 4, SEEK_SET), 4);
 	snprintf(a, sizeof(a), "%d", kept);
 	snprintf(b, sizeof(b), "%d", closed);
 	argv[3] = a;
@@ -174,13 +174,13 @@ static unsigned char *
 read_self(size_t *len)
 {
 	struct stat st;
-	int fd = EXPECT_OK(open(self_path, O_RDONLY));
+	int fd = CHECK_OK(open(self_path, O_RDONLY));
 	unsigned char *buf;
 
-	EXPECT_OK(fstat(fd, &st));
+	CHECK_OK(fstat(fd, &st));
 	buf = malloc(st.st_size);
 	CHECK(buf != NULL);
-	CHECK(read(fd, buf, st.st_size) == st.st_size);
+	CHECK_EQ(read(fd, buf, st.st_size), st.st_size);
 	close(fd);
 	*len = st.st_size;
 	return buf;
@@ -213,7 +213,7 @@ TEST(exec_enoexec)
 	};
 
 	CHECK(img != NULL && len > sizeof(*eh));
-	CHECK(memcmp(self, ELFMAG, SELFMAG) == 0);
+	CHECK_EQ(memcmp(self, ELFMAG, SELFMAG), 0);
 	write_exe("empty", "", 0);
 	expect_exec_fails("./empty", ENOEXEC, 0);
 	write_exe("text", "this is a text file, not a program\n", 35);
@@ -336,15 +336,15 @@ TEST(exec_big_arguments)
 	expect_runs_with(self_path, argv, "the longest argument");
 	big[STRLEN_MAX - 1] = 'y';
 	big[STRLEN_MAX] = '\0';
-	CHECK(exec_errno(self_path, argv, envp, &status) == E2BIG); /* one byte longer */
+	CHECK_EQ(exec_errno(self_path, argv, envp, &status), E2BIG); /* one byte longer */
 
 	/* RLIMIT_STACK 1 MiB: 256 KiB of arguments at most. */
 	struct rlimit small = { 1 << 20, 1 << 20 };
-	EXPECT_OK(setrlimit(RLIMIT_STACK, &small));
+	CHECK_OK(setrlimit(RLIMIT_STACK, &small));
 	big[BIG] = '\0';
 	argv[4] = argv[5] = argv[6] = big;
 	argv[7] = NULL;
-	CHECK(exec_errno(self_path, argv, envp, &status) == E2BIG);
+	CHECK_EQ(exec_errno(self_path, argv, envp, &status), E2BIG);
 	argv[6] = NULL;
 	expect_runs_with(self_path, argv, "200 KiB of arguments under a 1 MiB stack limit");
 	free(big);
@@ -366,11 +366,11 @@ TEST(exec_arguments_up_to_6mib)
 	int status;
 
 	CHECK(argv != NULL && big != NULL);
-	EXPECT_OK(getrlimit(RLIMIT_STACK, &old));
+	CHECK_OK(getrlimit(RLIMIT_STACK, &old));
 	large = (struct rlimit){ 32 << 20, old.rlim_max };
 	if (old.rlim_max != RLIM_INFINITY && old.rlim_max < large.rlim_cur)
 		skip("the hard RLIMIT_STACK is below 32 MiB here");
-	EXPECT_OK(setrlimit(RLIMIT_STACK, &large));
+	CHECK_OK(setrlimit(RLIMIT_STACK, &large));
 	memset(big, 'z', STRLEN_MAX - 1);
 	big[STRLEN_MAX - 1] = '\0';
 	argv[0] = self_path;
@@ -379,10 +379,10 @@ TEST(exec_arguments_up_to_6mib)
 	argv[3] = "0";
 	for (int i = 0; i < TOO_MANY; i++)
 		argv[4 + i] = big;
-	CHECK(exec_errno(self_path, argv, envp, &status) == E2BIG);
+	CHECK_EQ(exec_errno(self_path, argv, envp, &status), E2BIG);
 	argv[4 + FITS] = NULL;
 	expect_runs_with(self_path, argv, "5 MiB of arguments under a 32 MiB stack limit");
-	EXPECT_OK(setrlimit(RLIMIT_STACK, &old));
+	CHECK_OK(setrlimit(RLIMIT_STACK, &old));
 	free(big);
 	free(argv);
 }
@@ -463,7 +463,7 @@ exec_checks_as_nobody(const char *dir)
 	snprintf(path, sizeof(path), "%s/private", dir);
 	expect_exec_fails(path, EACCES, 0);
 	snprintf(path, sizeof(path), "%s/unreadable", dir);
-	EXPECT_ERR(EACCES, open(path, O_RDONLY));
+	CHECK_ERR(EACCES, open(path, O_RDONLY));
 	expect_exec_runs(path);
 	snprintf(path, sizeof(path), "%s/hidden/program", dir);
 	expect_exec_fails(path, EACCES, 0);
@@ -479,26 +479,26 @@ TEST(exec_needs_execute_permission)
 		skip("needs root");
 	unsigned char *self = read_self(&len);
 	snprintf(dir, sizeof(dir), "/tmp/exec_perm_%d", getpid());
-	EXPECT_OK(mkdir(dir, 0755));
+	CHECK_OK(mkdir(dir, 0755));
 	const char *names[] = { "private", "unreadable", "hidden/program" };
 	const mode_t modes[] = { 0700, 0711, 0755 };
 	snprintf(path, sizeof(path), "%s/hidden", dir);
-	EXPECT_OK(mkdir(path, 0700));
+	CHECK_OK(mkdir(path, 0700));
 	for (int i = 0; i < 3; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		close(create_file(path, self, len, modes[i]));
-		EXPECT_OK(chmod(path, modes[i])); /* past the umask */
-		expect_exec_runs(path);		  /* root runs anything with an x bit */
+		CHECK_OK(chmod(path, modes[i])); /* past the umask */
+		expect_exec_runs(path);		 /* root runs anything with an x bit */
 	}
 	free(self);
 	as_nobody(exec_checks_as_nobody, dir);
 	for (int i = 2; i >= 0; i--) {
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		EXPECT_OK(unlink(path));
+		CHECK_OK(unlink(path));
 	}
 	snprintf(path, sizeof(path), "%s/hidden", dir);
-	EXPECT_OK(rmdir(path));
-	EXPECT_OK(rmdir(dir));
+	CHECK_OK(rmdir(path));
+	CHECK_OK(rmdir(dir));
 }
 
 TEST(exec_errors)
@@ -507,13 +507,13 @@ TEST(exec_errors)
 	int status;
 
 	make_file("plain", "x", 1);
-	EXPECT_OK(mkdir("dir", 0755));
+	CHECK_OK(mkdir("dir", 0755));
 	expect_exec_fails("./missing", ENOENT, 0);
 	expect_exec_fails("./dir", EACCES, 0);
 	expect_exec_fails("./plain/x", ENOTDIR, 0);
 	/* Without an execute bit nothing runs, not even for root: EACCES before the format. */
 	expect_exec_fails("./plain", EACCES, 0);
-	EXPECT_OK(chmod("plain", 0755));
+	CHECK_OK(chmod("plain", 0755));
 	expect_exec_fails("./plain", ENOEXEC, 0);
 	size_t len;
 	unsigned char *self = read_self(&len);
@@ -521,12 +521,12 @@ TEST(exec_errors)
 	free(self);
 	expect_exec_fails("./self-copy", EACCES, 0);
 	for (unsigned i = 0; i < NBAD; i++) {
-		CHECK(exec_errno((char *)bad_addrs[i], argv, envp, &status) == EFAULT);
-		CHECK(exec_errno(self_path, (char **)bad_addrs[i], envp, &status) == EFAULT);
-		CHECK(exec_errno(self_path, argv, (char **)bad_addrs[i], &status) == EFAULT);
+		CHECK_EQ(exec_errno((char *)bad_addrs[i], argv, envp, &status), EFAULT);
+		CHECK_EQ(exec_errno(self_path, (char **)bad_addrs[i], envp, &status), EFAULT);
+		CHECK_EQ(exec_errno(self_path, argv, (char **)bad_addrs[i], &status), EFAULT);
 		char *bad_argv[] = { self_path, "--helper", (char *)bad_addrs[i], NULL };
 
-		CHECK(exec_errno(self_path, bad_argv, envp, &status) == EFAULT);
+		CHECK_EQ(exec_errno(self_path, bad_argv, envp, &status), EFAULT);
 	}
 }
 
@@ -544,7 +544,7 @@ TEST(exec_text_busy)
 
 	write_exe("busy", image, len);
 	free(image);
-	EXPECT_OK(pipe(ready));
+	CHECK_OK(pipe(ready));
 	snprintf(fdarg, sizeof(fdarg), "%d", ready[1]);
 	pid_t pid = xfork();
 	if (pid == 0) {
@@ -554,29 +554,29 @@ TEST(exec_text_busy)
 		_exit(100);
 	}
 	close(ready[1]);
-	CHECK(read(ready[0], &c, 1) == 1); /* it runs: "busy" is its text */
-	EXPECT_ERR(ETXTBSY, open("busy", O_WRONLY));
-	EXPECT_ERR(ETXTBSY, open("busy", O_RDWR));
-	EXPECT_ERR(ETXTBSY, open("busy", O_RDONLY | O_TRUNC));
-	EXPECT_ERR(ETXTBSY, truncate("busy", 0));
-	EXPECT_ERR(ETXTBSY, truncate("busy", 1));
-	int rfd = EXPECT_OK(open("busy", O_RDONLY)); /* reading is fine */
+	CHECK_EQ(read(ready[0], &c, 1), 1); /* it runs: "busy" is its text */
+	CHECK_ERR(ETXTBSY, open("busy", O_WRONLY));
+	CHECK_ERR(ETXTBSY, open("busy", O_RDWR));
+	CHECK_ERR(ETXTBSY, open("busy", O_RDONLY | O_TRUNC));
+	CHECK_ERR(ETXTBSY, truncate("busy", 0));
+	CHECK_ERR(ETXTBSY, truncate("busy", 1));
+	int rfd = CHECK_OK(open("busy", O_RDONLY)); /* reading is fine */
 	CHECK(read(rfd, &c, 1) == 1 && c == 0x7f);
-	EXPECT_ERR(EINVAL, ftruncate(rfd, 0));
+	CHECK_ERR(EINVAL, ftruncate(rfd, 0));
 	close(rfd);
 	/* A forked copy of the running program holds the file too. */
-	EXPECT_OK(kill(pid, SIGKILL));
+	CHECK_OK(kill(pid, SIGKILL));
 	expect_signaled(wait_status(pid), SIGKILL, "the running copy");
 	close(ready[0]);
 	/* Its mappings are gone: the file may be written again, and then not run. */
-	int wfd = EXPECT_OK(open("busy", O_WRONLY));
+	int wfd = CHECK_OK(open("busy", O_WRONLY));
 	char *argv[] = HARMLESS_ARGS("busy"), *envp[] = { NULL };
 	int status, e = exec_errno("busy", argv, envp, &status);
 	if (e != ETXTBSY)
 		fail("execve of a file open for writing: %s, want ETXTBSY",
 		     e < 0 ? "it ran" : errname(e));
 	close(wfd);
-	EXPECT_OK(truncate("busy", 0));
+	CHECK_OK(truncate("busy", 0));
 }
 
 /*
@@ -629,10 +629,10 @@ TEST(exec_from_threads_runs_alone)
 			pthread_t t;
 			signal(SIGUSR1, ignore_signal);
 			snprintf(alone_pid, sizeof(alone_pid), "%d", getpid());
-			CHECK(pthread_create(&t, NULL, spin_forever, (void *)&spins) == 0);
-			CHECK(pthread_create(&t, NULL, block_forever, NULL) == 0);
+			CHECK_EQ(pthread_create(&t, NULL, spin_forever, (void *)&spins), 0);
+			CHECK_EQ(pthread_create(&t, NULL, block_forever, NULL), 0);
 			if (from_thread) {
-				CHECK(pthread_create(&t, NULL, exec_alone, NULL) == 0);
+				CHECK_EQ(pthread_create(&t, NULL, exec_alone, NULL), 0);
 				block_forever(NULL);
 			}
 			exec_alone(NULL);

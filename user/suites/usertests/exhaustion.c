@@ -34,9 +34,9 @@
 static void
 write_text(const char *path, const char *text)
 {
-	int fd = EXPECT_OK(open(path, O_WRONLY));
+	int fd = CHECK_OK(open(path, O_WRONLY));
 
-	CHECK(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	CHECK_EQ(write(fd, text, strlen(text)), (ssize_t)strlen(text));
 	close(fd);
 }
 
@@ -45,7 +45,7 @@ free_bytes(const char *dir)
 {
 	struct statfs st;
 
-	EXPECT_OK(statfs(dir, &st));
+	CHECK_OK(statfs(dir, &st));
 	return (unsigned long long)st.f_bfree * st.f_bsize;
 }
 
@@ -55,7 +55,7 @@ fill(const char *path)
 {
 	static char chunk[64 * 1024];
 	unsigned long long total = 0;
-	int fd = EXPECT_OK(open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644));
+	int fd = CHECK_OK(open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644));
 	ssize_t n;
 
 	memset(chunk, 0x5a, sizeof(chunk));
@@ -78,27 +78,27 @@ check_full_file_system(const char *dir)
 	unsigned long long written = fill(path);
 	CHECK(written >= ROOM / 2 && written <= 2 * ROOM);
 	/* Full: a new file can be made (no data), but not given data. */
-	int fd = EXPECT_OK(open(other, O_WRONLY | O_CREAT, 0644));
-	EXPECT_ERR(ENOSPC, write(fd, "x", 1));
-	EXPECT_OK(close(fd));
+	int fd = CHECK_OK(open(other, O_WRONLY | O_CREAT, 0644));
+	CHECK_ERR(ENOSPC, write(fd, "x", 1));
+	CHECK_OK(close(fd));
 	/* The rest of the system does not notice: memory, pipes, processes. */
 	char *p = map_anon(4 * ROOM, PROT_READ | PROT_WRITE);
 	memset(p, 1, 4 * ROOM);
-	EXPECT_OK(pipe(fds));
-	CHECK(write(fds[1], p, 4096) == 4096);
+	CHECK_OK(pipe(fds));
+	CHECK_EQ(write(fds[1], p, 4096), 4096);
 	pid_t pid = xfork();
 	if (pid == 0)
 		_exit(7);
 	expect_exit(pid, 7, "a child while the file system is full");
 	/* Unlink and close never need room; the space comes back. */
 	unsigned long long before = free_bytes(dir);
-	EXPECT_OK(unlink(path));
-	EXPECT_OK(unlink(other));
+	CHECK_OK(unlink(path));
+	CHECK_OK(unlink(other));
 	CHECK(free_bytes(dir) >= before + written / 2);
-	fd = EXPECT_OK(open(path, O_WRONLY | O_CREAT, 0644));
-	CHECK(write(fd, p, 4096) == 4096);
-	EXPECT_OK(close(fd));
-	EXPECT_OK(unlink(path));
+	fd = CHECK_OK(open(path, O_WRONLY | O_CREAT, 0644));
+	CHECK_EQ(write(fd, p, 4096), 4096);
+	CHECK_OK(close(fd));
+	CHECK_OK(unlink(path));
 }
 
 /* rewind: the knob set to what is in use plus ROOM, in a child; the parent puts it back. */
@@ -107,14 +107,14 @@ fill_rewind_ramfs(void)
 {
 	char old[64], size[64];
 	struct statfs st;
-	int fd = EXPECT_OK(open(KNOB, O_RDONLY));
+	int fd = CHECK_OK(open(KNOB, O_RDONLY));
 	ssize_t n = read(fd, old, sizeof(old) - 1);
 
 	close(fd);
 	CHECK(n > 0);
 	old[n] = '\0';
 	old[strcspn(old, "\n")] = '\0'; /* the value; a comment follows */
-	EXPECT_OK(statfs(".", &st));
+	CHECK_OK(statfs(".", &st));
 	unsigned long long used = (unsigned long long)(st.f_blocks - st.f_bfree) * st.f_bsize;
 	snprintf(size, sizeof(size), "%llu\n", (used + ROOM) / 1024);
 	write_text(KNOB, size);
@@ -136,7 +136,7 @@ TEST(ramfs_full_enospc)
 	}
 	if (geteuid() != 0)
 		skip("not root: cannot mount a small tmpfs");
-	EXPECT_OK(mkdir("small", 0755));
+	CHECK_OK(mkdir("small", 0755));
 	if (mount("tmpfs", "small", "tmpfs", 0, "size=1m") != 0)
 		skip("cannot mount a tmpfs here (%s)", errname(errno));
 	pid_t pid = xfork();
@@ -145,7 +145,7 @@ TEST(ramfs_full_enospc)
 		_exit(0);
 	}
 	int status = wait_status(pid);
-	EXPECT_OK(umount("small"));
+	CHECK_OK(umount("small"));
 	expect_exited(status, 0, "filling a 1 MiB tmpfs");
 }
 
@@ -155,11 +155,11 @@ TEST(oom_kills_the_hog)
 	int ping[2], pong[2];
 	char c;
 
-	EXPECT_OK(sysinfo(&si));
+	CHECK_OK(sysinfo(&si));
 	if ((unsigned long long)si.totalram * si.mem_unit > (2ull << 30))
 		skip("more than 2 GiB of RAM: not exhausting this machine");
-	EXPECT_OK(pipe(ping));
-	EXPECT_OK(pipe(pong));
+	CHECK_OK(pipe(ping));
+	CHECK_OK(pipe(pong));
 	/* A bystander with a little memory of its own, to answer afterwards. */
 	pid_t bystander = xfork();
 	if (bystander == 0) {
@@ -173,7 +173,7 @@ TEST(oom_kills_the_hog)
 	if (hog == 0)
 		hog_memory();
 	expect_signaled(wait_status(hog), SIGKILL, "the memory hog");
-	CHECK(write(ping[1], "?", 1) == 1);
+	CHECK_EQ(write(ping[1], "?", 1), 1);
 	CHECK(read(pong[0], &c, 1) == 1 && c == 'y');
 	expect_exit(bystander, 0, "the bystander");
 }

@@ -26,30 +26,30 @@ TEST(dup)
 {
 	int fd = create_file("f", "", 0, 0644), g, d;
 
-	d = EXPECT_OK(dup(fd));
+	d = CHECK_OK(dup(fd));
 	CHECK(d != fd);
-	CHECK(write(d, "abc", 3) == 3);
-	CHECK(lseek(fd, 0, SEEK_CUR) == 3); /* one shared offset */
+	CHECK_EQ(write(d, "abc", 3), 3);
+	CHECK_EQ(lseek(fd, 0, SEEK_CUR), 3); /* one shared offset */
 	close(d);
-	g = EXPECT_OK(open("f", O_RDONLY));
-	CHECK(g == d); /* the lowest free number */
-	CHECK(dup2(fd, 50) == 50);
-	CHECK(lseek(50, 0, SEEK_CUR) == 3);
-	CHECK(dup2(fd, fd) == fd);
-	CHECK(dup2(fd, g) == g); /* closes what g was */
-	CHECK(write(g, "d", 1) == 1);
-	CHECK(syscall(SYS_dup3, fd, 51, O_CLOEXEC) == 51);
-	CHECK(fcntl(51, F_GETFD) == FD_CLOEXEC);
-	CHECK(fcntl(50, F_GETFD) == 0);
+	g = CHECK_OK(open("f", O_RDONLY));
+	CHECK_EQ(g, d); /* the lowest free number */
+	CHECK_EQ(dup2(fd, 50), 50);
+	CHECK_EQ(lseek(50, 0, SEEK_CUR), 3);
+	CHECK_EQ(dup2(fd, fd), fd);
+	CHECK_EQ(dup2(fd, g), g); /* closes what g was */
+	CHECK_EQ(write(g, "d", 1), 1);
+	CHECK_EQ(syscall(SYS_dup3, fd, 51, O_CLOEXEC), 51);
+	CHECK_EQ(fcntl(51, F_GETFD), FD_CLOEXEC);
+	CHECK_EQ(fcntl(50, F_GETFD), 0);
 	/* Raw calls: musl answers these two itself, or uses dup2 without flags. */
-	EXPECT_ERR(EINVAL, syscall(SYS_dup3, fd, fd, 0));
-	EXPECT_ERR(EINVAL, syscall(SYS_dup3, fd, 52, 0x1));
-	EXPECT_ERR(EBADF, dup(-1));
-	EXPECT_ERR(EBADF, dup(999));
-	EXPECT_ERR(EBADF, dup2(999, 53));
-	EXPECT_ERR(EBADF, dup2(fd, -1));
-	EXPECT_ERR(EBADF, dup2(fd, 1 << 30));
-	EXPECT_ERR(EBADF, close(-1));
+	CHECK_ERR(EINVAL, syscall(SYS_dup3, fd, fd, 0));
+	CHECK_ERR(EINVAL, syscall(SYS_dup3, fd, 52, 0x1));
+	CHECK_ERR(EBADF, dup(-1));
+	CHECK_ERR(EBADF, dup(999));
+	CHECK_ERR(EBADF, dup2(999, 53));
+	CHECK_ERR(EBADF, dup2(fd, -1));
+	CHECK_ERR(EBADF, dup2(fd, 1 << 30));
+	CHECK_ERR(EBADF, close(-1));
 }
 
 TEST(fcntl)
@@ -57,23 +57,23 @@ TEST(fcntl)
 	int fd = create_file("f", "", 0, 0644), p[2], d;
 	char c;
 
-	CHECK((fcntl(fd, F_GETFL) & O_ACCMODE) == O_RDWR);
-	CHECK(fcntl(fd, F_GETFD) == 0);
-	EXPECT_OK(fcntl(fd, F_SETFD, FD_CLOEXEC));
-	CHECK(fcntl(fd, F_GETFD) == FD_CLOEXEC);
-	EXPECT_OK(fcntl(fd, F_SETFL, O_APPEND | O_RDONLY)); /* the access mode stays */
-	CHECK((fcntl(fd, F_GETFL) & (O_ACCMODE | O_APPEND)) == (O_RDWR | O_APPEND));
-	d = EXPECT_OK(fcntl(fd, F_DUPFD, 60));
+	CHECK_EQ((fcntl(fd, F_GETFL) & O_ACCMODE), O_RDWR);
+	CHECK_EQ(fcntl(fd, F_GETFD), 0);
+	CHECK_OK(fcntl(fd, F_SETFD, FD_CLOEXEC));
+	CHECK_EQ(fcntl(fd, F_GETFD), FD_CLOEXEC);
+	CHECK_OK(fcntl(fd, F_SETFL, O_APPEND | O_RDONLY)); /* the access mode stays */
+	CHECK_EQ((fcntl(fd, F_GETFL) & (O_ACCMODE | O_APPEND)), (O_RDWR | O_APPEND));
+	d = CHECK_OK(fcntl(fd, F_DUPFD, 60));
 	CHECK(d >= 60 && fcntl(d, F_GETFD) == 0);
-	d = EXPECT_OK(fcntl(fd, F_DUPFD_CLOEXEC, 70));
+	d = CHECK_OK(fcntl(fd, F_DUPFD_CLOEXEC, 70));
 	CHECK(d >= 70 && fcntl(d, F_GETFD) == FD_CLOEXEC);
-	EXPECT_OK(pipe(p));
-	EXPECT_OK(fcntl(p[0], F_SETFL, O_NONBLOCK));
+	CHECK_OK(pipe(p));
+	CHECK_OK(fcntl(p[0], F_SETFL, O_NONBLOCK));
 	CHECK(fcntl(p[0], F_GETFL) & O_NONBLOCK);
-	EXPECT_ERR(EAGAIN, read(p[0], &c, 1));
-	EXPECT_ERR(EINVAL, fcntl(fd, 9999));
-	EXPECT_ERR(EBADF, fcntl(999, F_GETFD));
-	EXPECT_ERR(EINVAL, fcntl(fd, F_DUPFD, -1));
+	CHECK_ERR(EAGAIN, read(p[0], &c, 1));
+	CHECK_ERR(EINVAL, fcntl(fd, 9999));
+	CHECK_ERR(EBADF, fcntl(999, F_GETFD));
+	CHECK_ERR(EINVAL, fcntl(fd, F_DUPFD, -1));
 }
 
 TEST(ebadf)
@@ -88,17 +88,17 @@ TEST(ebadf)
 	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		int fd = bad[i];
 
-		EXPECT_ERR(EBADF, read(fd, buf, 1));
-		EXPECT_ERR(EBADF, write(fd, buf, 1));
-		EXPECT_ERR(EBADF, pread(fd, buf, 1, 0));
-		EXPECT_ERR(EBADF, pwrite(fd, buf, 1, 0));
-		EXPECT_ERR(EBADF, close(fd));
-		EXPECT_ERR(EBADF, syscall(SYS_fstat, fd, &st));
-		EXPECT_ERR(EBADF, lseek(fd, 0, SEEK_SET));
-		EXPECT_ERR(EBADF, fsync(fd));
-		EXPECT_ERR(EBADF, ioctl(fd, TCGETS, buf));
-		EXPECT_ERR(EBADF, syscall(SYS_getdents64, fd, buf, sizeof(buf)));
-		EXPECT_ERR(EBADF, syscall(SYS_newfstatat, fd, "x", &st, 0));
+		CHECK_ERR(EBADF, read(fd, buf, 1));
+		CHECK_ERR(EBADF, write(fd, buf, 1));
+		CHECK_ERR(EBADF, pread(fd, buf, 1, 0));
+		CHECK_ERR(EBADF, pwrite(fd, buf, 1, 0));
+		CHECK_ERR(EBADF, close(fd));
+		CHECK_ERR(EBADF, syscall(SYS_fstat, fd, &st));
+		CHECK_ERR(EBADF, lseek(fd, 0, SEEK_SET));
+		CHECK_ERR(EBADF, fsync(fd));
+		CHECK_ERR(EBADF, ioctl(fd, TCGETS, buf));
+		CHECK_ERR(EBADF, syscall(SYS_getdents64, fd, buf, sizeof(buf)));
+		CHECK_ERR(EBADF, syscall(SYS_newfstatat, fd, "x", &st, 0));
 	}
 }
 
@@ -109,14 +109,14 @@ TEST(ioctl_not_a_tty)
 	struct termios t;
 	struct winsize w;
 	int fd = create_file("f", "", 0, 0644), p[2];
-	int null = EXPECT_OK(open("/dev/null", O_RDWR));
+	int null = CHECK_OK(open("/dev/null", O_RDWR));
 
-	EXPECT_OK(pipe(p));
-	EXPECT_ERR(ENOTTY, ioctl(fd, TCGETS, &t));
-	EXPECT_ERR(ENOTTY, ioctl(fd, TIOCGWINSZ, &w));
-	EXPECT_ERR(ENOTTY, ioctl(p[0], TCGETS, &t));
-	EXPECT_ERR(ENOTTY, ioctl(null, TCGETS, &t));
-	EXPECT_ERR(EBADF, ioctl(999, TCGETS, &t));
+	CHECK_OK(pipe(p));
+	CHECK_ERR(ENOTTY, ioctl(fd, TCGETS, &t));
+	CHECK_ERR(ENOTTY, ioctl(fd, TIOCGWINSZ, &w));
+	CHECK_ERR(ENOTTY, ioctl(p[0], TCGETS, &t));
+	CHECK_ERR(ENOTTY, ioctl(null, TCGETS, &t));
+	CHECK_ERR(EBADF, ioctl(999, TCGETS, &t));
 }
 
 /* The console: stdin, stdout or stderr when it is a terminal (always on rewind). */
@@ -129,7 +129,7 @@ console_fd(void)
 		if (ioctl(fd, TCGETS, &t) == 0)
 			return fd;
 	if (on_rewind())
-		return EXPECT_OK(open("/dev/console", O_RDWR));
+		return CHECK_OK(open("/dev/console", O_RDWR));
 	skip("no terminal on fds 0-2");
 }
 
@@ -140,13 +140,13 @@ TEST(ioctl_console)
 	struct winsize w;
 	struct pollfd f = { .fd = fd, .events = POLLOUT };
 
-	EXPECT_OK(ioctl(fd, TCGETS, &t));
-	EXPECT_OK(ioctl(fd, TIOCGWINSZ, &w));
+	CHECK_OK(ioctl(fd, TCGETS, &t));
+	CHECK_OK(ioctl(fd, TIOCGWINSZ, &w));
 	for (unsigned i = 0; i < NBAD; i++) {
-		EXPECT_ERR(EFAULT, syscall(SYS_ioctl, fd, TCGETS, bad_addrs[i]));
-		EXPECT_ERR(EFAULT, syscall(SYS_ioctl, fd, TIOCGWINSZ, bad_addrs[i]));
+		CHECK_ERR(EFAULT, syscall(SYS_ioctl, fd, TCGETS, bad_addrs[i]));
+		CHECK_ERR(EFAULT, syscall(SYS_ioctl, fd, TIOCGWINSZ, bad_addrs[i]));
 	}
-	EXPECT_ERR(ENOTTY, ioctl(fd, 0x5401ff, &t));
+	CHECK_ERR(ENOTTY, ioctl(fd, 0x5401ff, &t));
 	CHECK(poll(&f, 1, 0) == 1 && (f.revents & POLLOUT));
 }
 
@@ -192,14 +192,14 @@ TEST(fcntl_lock_conflicts)
 {
 	int fd = create_file("lock_f", "0123456789", 10, 0644);
 
-	EXPECT_OK(record_lock(fd, F_SETLK, F_WRLCK, 0, 10));
+	CHECK_OK(record_lock(fd, F_SETLK, F_WRLCK, 0, 10));
 	/* Our own locks are never in our way. */
-	CHECK(record_lock_query(fd, F_GETLK, F_WRLCK, 0, 10).l_type == F_UNLCK);
-	EXPECT_OK(record_lock(fd, F_SETLK, F_WRLCK, 0, 10));
-	CHECK(in_child(fd, child_sees_write_lock) == 0);
+	CHECK_EQ(record_lock_query(fd, F_GETLK, F_WRLCK, 0, 10).l_type, F_UNLCK);
+	CHECK_OK(record_lock(fd, F_SETLK, F_WRLCK, 0, 10));
+	CHECK_EQ(in_child(fd, child_sees_write_lock), 0);
 	/* Shared locks share; an exclusive one of another process is refused. */
-	EXPECT_OK(record_lock(fd, F_SETLK, F_RDLCK, 0, 10)); /* converts ours in place */
-	CHECK(in_child(fd, child_shares_read_lock) == 0);
+	CHECK_OK(record_lock(fd, F_SETLK, F_RDLCK, 0, 10)); /* converts ours in place */
+	CHECK_EQ(in_child(fd, child_shares_read_lock), 0);
 	close(fd);
 }
 
@@ -253,9 +253,9 @@ TEST(fcntl_lock_reports_lowest)
 {
 	int fd = create_file("lock_o", "", 0, 0644);
 
-	EXPECT_OK(record_lock(fd, F_SETLK, F_WRLCK, 20, 10));
-	EXPECT_OK(record_lock(fd, F_SETLK, F_RDLCK, 0, 10));
-	CHECK(in_child(fd, child_probe_lowest) == 0);
+	CHECK_OK(record_lock(fd, F_SETLK, F_WRLCK, 20, 10));
+	CHECK_OK(record_lock(fd, F_SETLK, F_RDLCK, 0, 10));
+	CHECK_EQ(in_child(fd, child_probe_lowest), 0);
 	close(fd);
 }
 
@@ -263,19 +263,19 @@ TEST(fcntl_lock_split_merge)
 {
 	int fd = create_file("lock_s", "", 0, 0644);
 
-	EXPECT_OK(record_lock(fd, F_SETLK, F_WRLCK, 0, 100));
-	EXPECT_OK(record_lock(fd, F_SETLK, F_UNLCK, 40, 20));
-	CHECK(in_child(fd, child_probe_middle) == 0);
-	EXPECT_OK(record_lock(fd, F_SETLK, F_WRLCK, 40, 20));
-	EXPECT_OK(record_lock(fd, F_SETLK, F_RDLCK, 200, 0));
-	CHECK(in_child(fd, child_probe_merged) == 0);
+	CHECK_OK(record_lock(fd, F_SETLK, F_WRLCK, 0, 100));
+	CHECK_OK(record_lock(fd, F_SETLK, F_UNLCK, 40, 20));
+	CHECK_EQ(in_child(fd, child_probe_middle), 0);
+	CHECK_OK(record_lock(fd, F_SETLK, F_WRLCK, 40, 20));
+	CHECK_OK(record_lock(fd, F_SETLK, F_RDLCK, 200, 0));
+	CHECK_EQ(in_child(fd, child_probe_merged), 0);
 	/* SEEK_CUR and SEEK_END count from the offset and the size; a negative length goes back. */
-	CHECK(lseek(fd, 0, SEEK_END) == 0);
-	EXPECT_OK(record_lock(fd, F_SETLK, F_UNLCK, 0, 0));
+	CHECK_EQ(lseek(fd, 0, SEEK_END), 0);
+	CHECK_OK(record_lock(fd, F_SETLK, F_UNLCK, 0, 0));
 	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_CUR, .l_start = 10, .l_len = -5 };
-	EXPECT_OK(lseek(fd, 20, SEEK_SET));
-	EXPECT_OK(fcntl(fd, F_SETLK, &fl)); /* bytes [25, 30) */
-	CHECK(in_child(fd, child_probe_neg) == 0);
+	CHECK_OK(lseek(fd, 20, SEEK_SET));
+	CHECK_OK(fcntl(fd, F_SETLK, &fl)); /* bytes [25, 30) */
+	CHECK_EQ(in_child(fd, child_probe_neg), 0);
 	close(fd);
 }
 
@@ -291,11 +291,11 @@ TEST(fcntl_lock_close_exit)
 	int fd = create_file("lock_c", "x", 1, 0644);
 	int other = open("lock_c", O_RDONLY);
 
-	EXPECT_OK(other);
-	EXPECT_OK(record_lock(fd, F_SETLK, F_WRLCK, 0, 0));
-	CHECK(in_child(fd, child_locks_all) == 1);
+	CHECK_OK(other);
+	CHECK_OK(record_lock(fd, F_SETLK, F_WRLCK, 0, 0));
+	CHECK_EQ(in_child(fd, child_locks_all), 1);
 	close(other); /* another descriptor, even one that took no lock */
-	CHECK(in_child(fd, child_locks_all) == 0);
+	CHECK_EQ(in_child(fd, child_locks_all), 0);
 	/* A child's locks go when it exits: the parent can take them after. */
 	pid_t pid = xfork();
 	if (pid == 0) {
@@ -304,9 +304,9 @@ TEST(fcntl_lock_close_exit)
 		_exit(0);
 	}
 	expect_exit(pid, 0, "locker");
-	EXPECT_OK(record_lock(fd, F_SETLK, F_WRLCK, 0, 0));
+	CHECK_OK(record_lock(fd, F_SETLK, F_WRLCK, 0, 0));
 	/* Locks are not inherited by fork. */
-	CHECK(in_child(fd, child_locks_all) == 1);
+	CHECK_EQ(in_child(fd, child_locks_all), 1);
 	close(fd);
 }
 
@@ -321,7 +321,7 @@ fork_holder(int fd, off_t start, off_t len, int (*then)(int fd))
 	int p[2];
 	char c;
 
-	EXPECT_OK(pipe(p));
+	CHECK_OK(pipe(p));
 	pid_t pid = xfork();
 	if (pid == 0) {
 		if (record_lock(fd, F_SETLK, F_WRLCK, start, len) != 0)
@@ -329,7 +329,7 @@ fork_holder(int fd, off_t start, off_t len, int (*then)(int fd))
 		write(p[1], "l", 1);
 		_exit(then(fd));
 	}
-	CHECK(read(p[0], &c, 1) == 1);
+	CHECK_EQ(read(p[0], &c, 1), 1);
 	close(p[0]);
 	close(p[1]);
 	return pid;
@@ -369,10 +369,10 @@ TEST(fcntl_lock_wait)
 	CHECK(lock_released != MAP_FAILED);
 	pid_t pid = fork_holder(fd, 0, 0, unlock_when_parent_waits);
 
-	EXPECT_OK(record_lock(fd, F_SETLKW, F_WRLCK, 0, 0));
+	CHECK_OK(record_lock(fd, F_SETLKW, F_WRLCK, 0, 0));
 	int released = *lock_released;
 	expect_exit(pid, 0, "holder");
-	CHECK(released == 1); /* granted only after the holder let go */
+	CHECK_EQ(released, 1); /* granted only after the holder let go */
 	close(fd);
 }
 
@@ -416,10 +416,10 @@ TEST(fcntl_lock_closed_while_waiting)
 	struct setlkw_call call = { .fd = fd, .tid = 0 };
 	pthread_t thread;
 
-	EXPECT_OK(pipe(gate));
+	CHECK_OK(pipe(gate));
 	holder_gate = gate[0];
 	pid_t holder = fork_holder(fd, 0, 0, unlock_on_gate);
-	CHECK(pthread_create(&thread, NULL, setlkw_in_thread, &call) == 0);
+	CHECK_EQ(pthread_create(&thread, NULL, setlkw_in_thread, &call), 0);
 	while (!__atomic_load_n(&call.tid, __ATOMIC_ACQUIRE))
 		sched_yield();
 	/*
@@ -428,16 +428,16 @@ TEST(fcntl_lock_closed_while_waiting)
 	 */
 	struct timespec nap = { 0, 200 * 1000000 };
 	nanosleep(&nap, NULL);
-	EXPECT_OK(close(fd));
-	CHECK(write(gate[1], "u", 1) == 1);
-	CHECK(pthread_join(thread, NULL) == 0);
+	CHECK_OK(close(fd));
+	CHECK_EQ(write(gate[1], "u", 1), 1);
+	CHECK_EQ(pthread_join(thread, NULL), 0);
 	if (call.ret != -1 || call.err != EBADF)
 		fail("F_SETLKW on an fd closed meanwhile: %d (%s), want EBADF", call.ret,
 		     errname(call.err));
 	expect_exit(holder, 0, "holder");
 	fd = open("lock_c", O_RDWR);
-	EXPECT_OK(fd);
-	CHECK(in_child(fd, child_locks_all) == 0); /* nobody holds it */
+	CHECK_OK(fd);
+	CHECK_EQ(in_child(fd, child_locks_all), 0); /* nobody holds it */
 	close(fd);
 }
 
@@ -446,12 +446,12 @@ TEST(fcntl_lock_deadlock)
 {
 	int fd = create_file("lock_d", "xx", 2, 0644);
 
-	EXPECT_OK(record_lock(fd, F_SETLK, F_WRLCK, 0, 1)); /* we hold byte 0 */
+	CHECK_OK(record_lock(fd, F_SETLK, F_WRLCK, 0, 1)); /* we hold byte 0 */
 	/* It holds byte 1 and waits for byte 0. */
 	pid_t pid = fork_holder(fd, 1, 1, wait_for_byte0);
 	wait_until_asleep(pid); /* in its F_SETLKW */
-	EXPECT_ERR(EDEADLK, record_lock(fd, F_SETLKW, F_WRLCK, 1, 1));
-	EXPECT_OK(record_lock(fd, F_SETLK, F_UNLCK, 0, 1)); /* lets it through */
+	CHECK_ERR(EDEADLK, record_lock(fd, F_SETLKW, F_WRLCK, 1, 1));
+	CHECK_OK(record_lock(fd, F_SETLK, F_UNLCK, 0, 1)); /* lets it through */
 	expect_exit(pid, 0, "waiter");
 	close(fd);
 }
@@ -467,39 +467,39 @@ TEST(fcntl_lock_eintr_and_errors)
 	int fd = create_file("lock_e", "x", 1, 0644);
 	pid_t pid = fork_holder(fd, 0, 0, hold_forever);
 	struct sigaction sa = { .sa_handler = on_alarm_lock };
-	EXPECT_OK(sigaction(SIGALRM, &sa, NULL));
+	CHECK_OK(sigaction(SIGALRM, &sa, NULL));
 	/*
 	 * Every 30 ms, not once: on a loaded host a single alarm may fire
 	 * before F_SETLKW sleeps, and the wait would then never end.
 	 */
 	struct itimerval it = { { 0, 30000 }, { 0, 30000 } }, off = { 0 };
-	EXPECT_OK(setitimer(ITIMER_REAL, &it, NULL));
-	EXPECT_ERR(EINTR, record_lock(fd, F_SETLKW, F_WRLCK, 0, 0));
-	EXPECT_OK(setitimer(ITIMER_REAL, &off, NULL));
-	EXPECT_ERR(EAGAIN, record_lock(fd, F_SETLK, F_RDLCK, 0, 0));
+	CHECK_OK(setitimer(ITIMER_REAL, &it, NULL));
+	CHECK_ERR(EINTR, record_lock(fd, F_SETLKW, F_WRLCK, 0, 0));
+	CHECK_OK(setitimer(ITIMER_REAL, &off, NULL));
+	CHECK_ERR(EAGAIN, record_lock(fd, F_SETLK, F_RDLCK, 0, 0));
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
-	EXPECT_OK(record_lock(fd, F_SETLK, F_WRLCK, 0, 0)); /* a killed holder's locks go too */
+	CHECK_OK(record_lock(fd, F_SETLK, F_WRLCK, 0, 0)); /* a killed holder's locks go too */
 	/* The open mode must allow the lock's kind. */
 	int rd = open("lock_e", O_RDONLY), wr = open("lock_e", O_WRONLY);
-	EXPECT_OK(rd);
-	EXPECT_OK(wr);
-	EXPECT_ERR(EBADF, record_lock(rd, F_SETLK, F_WRLCK, 0, 0));
-	EXPECT_ERR(EBADF, record_lock(wr, F_SETLK, F_RDLCK, 0, 0));
-	EXPECT_OK(record_lock(rd, F_SETLK, F_UNLCK, 0, 0));
+	CHECK_OK(rd);
+	CHECK_OK(wr);
+	CHECK_ERR(EBADF, record_lock(rd, F_SETLK, F_WRLCK, 0, 0));
+	CHECK_ERR(EBADF, record_lock(wr, F_SETLK, F_RDLCK, 0, 0));
+	CHECK_OK(record_lock(rd, F_SETLK, F_UNLCK, 0, 0));
 	/* Bad records. */
-	EXPECT_ERR(EINVAL, record_lock(fd, F_SETLK, 7, 0, 0));
-	EXPECT_ERR(EINVAL, record_lock(fd, F_SETLK, F_WRLCK, -1, 1));
-	EXPECT_ERR(EINVAL, record_lock(fd, F_SETLK, F_WRLCK, 2, -3));
+	CHECK_ERR(EINVAL, record_lock(fd, F_SETLK, 7, 0, 0));
+	CHECK_ERR(EINVAL, record_lock(fd, F_SETLK, F_WRLCK, -1, 1));
+	CHECK_ERR(EINVAL, record_lock(fd, F_SETLK, F_WRLCK, 2, -3));
 	struct flock fl = { .l_type = F_WRLCK, .l_whence = 9 };
-	EXPECT_ERR(EINVAL, fcntl(fd, F_SETLK, &fl));
+	CHECK_ERR(EINVAL, fcntl(fd, F_SETLK, &fl));
 	fl = (struct flock){ .l_type = F_UNLCK, .l_whence = SEEK_SET };
-	EXPECT_ERR(EINVAL, fcntl(fd, F_GETLK, &fl));
-	EXPECT_ERR(EFAULT, syscall(SYS_fcntl, fd, F_SETLK, bad_addrs[0]));
-	EXPECT_ERR(EFAULT, syscall(SYS_fcntl, fd, F_GETLK, bad_addrs[0]));
-	EXPECT_ERR(EBADF, record_lock(-1, F_SETLK, F_WRLCK, 0, 0));
+	CHECK_ERR(EINVAL, fcntl(fd, F_GETLK, &fl));
+	CHECK_ERR(EFAULT, syscall(SYS_fcntl, fd, F_SETLK, bad_addrs[0]));
+	CHECK_ERR(EFAULT, syscall(SYS_fcntl, fd, F_GETLK, bad_addrs[0]));
+	CHECK_ERR(EBADF, record_lock(-1, F_SETLK, F_WRLCK, 0, 0));
 	int path = open("lock_e", O_PATH);
-	EXPECT_OK(path);
-	EXPECT_ERR(EBADF, record_lock(path, F_SETLK, F_UNLCK, 0, 0));
+	CHECK_OK(path);
+	CHECK_ERR(EBADF, record_lock(path, F_SETLK, F_UNLCK, 0, 0));
 	close(fd);
 }

@@ -22,11 +22,11 @@
 static int
 open_rw(const char *path)
 {
-	return (int)EXPECT_OK(open(path, O_RDWR));
+	return (int)CHECK_OK(open(path, O_RDWR));
 }
 
 /* Whether a LOCK_NB request on fd is refused for another's lock, as it must be here. */
-#define CHECK_FLOCK_BUSY(fd, op) EXPECT_ERR(EWOULDBLOCK, flock((fd), (op) | LOCK_NB))
+#define CHECK_FLOCK_BUSY(fd, op) CHECK_ERR(EWOULDBLOCK, flock((fd), (op) | LOCK_NB))
 
 /* ---- flock(2) ------------------------------------------------------------------- */
 
@@ -34,19 +34,19 @@ TEST(flock_conflicts_between_opens)
 {
 	int a = create_file("f", "x", 1, 0644), b = open_rw("f");
 
-	EXPECT_OK(flock(a, LOCK_SH));
-	EXPECT_OK(flock(b, LOCK_SH | LOCK_NB)); /* shared locks share */
-	EXPECT_OK(flock(b, LOCK_UN));
-	EXPECT_OK(flock(a, LOCK_EX)); /* converts a's own: b holds nothing now */
+	CHECK_OK(flock(a, LOCK_SH));
+	CHECK_OK(flock(b, LOCK_SH | LOCK_NB)); /* shared locks share */
+	CHECK_OK(flock(b, LOCK_UN));
+	CHECK_OK(flock(a, LOCK_EX)); /* converts a's own: b holds nothing now */
 	/* The same process, another description: another owner. */
 	CHECK_FLOCK_BUSY(b, LOCK_SH);
 	CHECK_FLOCK_BUSY(b, LOCK_EX);
-	EXPECT_OK(flock(a, LOCK_EX | LOCK_NB)); /* its own lock again: no conflict */
-	EXPECT_OK(flock(a, LOCK_UN));
-	EXPECT_OK(flock(b, LOCK_EX | LOCK_NB));
+	CHECK_OK(flock(a, LOCK_EX | LOCK_NB)); /* its own lock again: no conflict */
+	CHECK_OK(flock(a, LOCK_UN));
+	CHECK_OK(flock(b, LOCK_EX | LOCK_NB));
 	CHECK_FLOCK_BUSY(a, LOCK_SH);
-	EXPECT_OK(flock(b, LOCK_UN | LOCK_NB));
-	EXPECT_OK(flock(a, LOCK_UN)); /* unlocking what is not held is no error */
+	CHECK_OK(flock(b, LOCK_UN | LOCK_NB));
+	CHECK_OK(flock(a, LOCK_UN)); /* unlocking what is not held is no error */
 }
 
 static int
@@ -63,10 +63,10 @@ TEST(flock_independent_of_record_locks)
 	int a = create_file("f", "x", 1, 0644), b = open_rw("f");
 	struct flock ofd = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
 
-	EXPECT_OK(flock(a, LOCK_EX));
-	EXPECT_OK(fcntl(b, F_OFD_SETLK, &ofd)); /* another description: not in a's way */
+	CHECK_OK(flock(a, LOCK_EX));
+	CHECK_OK(fcntl(b, F_OFD_SETLK, &ofd)); /* another description: not in a's way */
 	ofd.l_type = F_UNLCK;
-	EXPECT_OK(fcntl(b, F_OFD_SETLK, &ofd));
+	CHECK_OK(fcntl(b, F_OFD_SETLK, &ofd));
 	pid_t pid = xfork();
 	if (pid == 0)
 		_exit(child_takes_whole_file_record_lock(b));
@@ -88,38 +88,38 @@ child_shares_parent_flock(int fd)
 TEST(flock_shared_by_dup_and_fork)
 {
 	int a = create_file("f", "x", 1, 0644), b = open_rw("f");
-	int d = (int)EXPECT_OK(dup(a));
+	int d = (int)CHECK_OK(dup(a));
 
-	EXPECT_OK(flock(a, LOCK_EX));
-	EXPECT_OK(flock(d, LOCK_EX | LOCK_NB));
+	CHECK_OK(flock(a, LOCK_EX));
+	CHECK_OK(flock(d, LOCK_EX | LOCK_NB));
 	CHECK_FLOCK_BUSY(b, LOCK_SH);
 	pid_t pid = xfork();
 	if (pid == 0)
 		_exit(child_shares_parent_flock(a));
 	expect_exit(pid, 0, "the child on the shared description");
-	EXPECT_OK(flock(b, LOCK_EX | LOCK_NB)); /* the child's unlock was the parent's */
+	CHECK_OK(flock(b, LOCK_EX | LOCK_NB)); /* the child's unlock was the parent's */
 }
 
 TEST(flock_released_on_last_close)
 {
 	int a = create_file("f", "x", 1, 0644), b = open_rw("f");
-	int d = (int)EXPECT_OK(dup(a));
+	int d = (int)CHECK_OK(dup(a));
 	int p[2];
 	char c;
 
-	EXPECT_OK(flock(a, LOCK_EX));
+	CHECK_OK(flock(a, LOCK_EX));
 	close(a);
 	CHECK_FLOCK_BUSY(b, LOCK_SH); /* d still refers to the description */
 	close(open_rw("f"));	      /* closing another description of the file: nothing */
 	CHECK_FLOCK_BUSY(b, LOCK_SH);
 	close(d);
-	EXPECT_OK(flock(b, LOCK_EX | LOCK_NB));
-	EXPECT_OK(flock(b, LOCK_UN));
+	CHECK_OK(flock(b, LOCK_EX | LOCK_NB));
+	CHECK_OK(flock(b, LOCK_UN));
 
 	/* A child that inherited the description keeps the lock after the parent closes it. */
 	a = open_rw("f");
-	EXPECT_OK(flock(a, LOCK_EX));
-	EXPECT_OK(pipe(p));
+	CHECK_OK(flock(a, LOCK_EX));
+	CHECK_OK(pipe(p));
 	pid_t pid = xfork();
 	if (pid == 0) {
 		close(p[1]);
@@ -130,7 +130,7 @@ TEST(flock_released_on_last_close)
 	CHECK_FLOCK_BUSY(b, LOCK_SH);
 	close(p[1]);
 	expect_exit(pid, 0, "the last holder of the description");
-	EXPECT_OK(flock(b, LOCK_EX | LOCK_NB)); /* its exit dropped the last reference */
+	CHECK_OK(flock(b, LOCK_EX | LOCK_NB)); /* its exit dropped the last reference */
 }
 
 /* Converting drops the old lock before taking the new one, as Linux: a refused upgrade loses it. */
@@ -138,12 +138,12 @@ TEST(flock_conversion_not_atomic)
 {
 	int a = create_file("f", "x", 1, 0644), b = open_rw("f");
 
-	EXPECT_OK(flock(a, LOCK_SH));
-	EXPECT_OK(flock(b, LOCK_SH));
-	CHECK_FLOCK_BUSY(b, LOCK_EX);		/* a's shared lock is in the way ... */
-	EXPECT_OK(flock(a, LOCK_EX | LOCK_NB)); /* ... and b's is gone */
-	EXPECT_OK(flock(a, LOCK_SH));		/* down again */
-	EXPECT_OK(flock(b, LOCK_SH | LOCK_NB));
+	CHECK_OK(flock(a, LOCK_SH));
+	CHECK_OK(flock(b, LOCK_SH));
+	CHECK_FLOCK_BUSY(b, LOCK_EX);	       /* a's shared lock is in the way ... */
+	CHECK_OK(flock(a, LOCK_EX | LOCK_NB)); /* ... and b's is gone */
+	CHECK_OK(flock(a, LOCK_SH));	       /* down again */
+	CHECK_OK(flock(b, LOCK_SH | LOCK_NB));
 }
 
 static void
@@ -156,9 +156,9 @@ TEST(flock_waits_and_wakes)
 {
 	int a = create_file("f", "x", 1, 0644), b = open_rw("f");
 
-	EXPECT_OK(flock(a, LOCK_EX));
+	CHECK_OK(flock(a, LOCK_EX));
 	pid_t pid = run_later(unlock_flock, a); /* the child shares a: its unlock is ours */
-	EXPECT_OK(flock(b, LOCK_EX));		/* sleeps until then */
+	CHECK_OK(flock(b, LOCK_EX));		/* sleeps until then */
 	expect_exit(pid, 0, "the unlocker");
 	CHECK_FLOCK_BUSY(a, LOCK_SH);
 }
@@ -175,28 +175,28 @@ TEST(flock_interrupted_by_signal)
 	struct sigaction sa = { .sa_handler = on_alarm }; /* no SA_RESTART */
 	struct itimerval it = { .it_value = { 0, 50 * 1000 } };
 
-	EXPECT_OK(sigaction(SIGALRM, &sa, NULL));
-	EXPECT_OK(flock(a, LOCK_EX));
-	EXPECT_OK(setitimer(ITIMER_REAL, &it, NULL));
-	EXPECT_ERR(EINTR, flock(b, LOCK_SH));
-	EXPECT_OK(flock(a, LOCK_UN));
-	EXPECT_OK(flock(a, LOCK_EX | LOCK_NB)); /* the interrupted request left nothing */
+	CHECK_OK(sigaction(SIGALRM, &sa, NULL));
+	CHECK_OK(flock(a, LOCK_EX));
+	CHECK_OK(setitimer(ITIMER_REAL, &it, NULL));
+	CHECK_ERR(EINTR, flock(b, LOCK_SH));
+	CHECK_OK(flock(a, LOCK_UN));
+	CHECK_OK(flock(a, LOCK_EX | LOCK_NB)); /* the interrupted request left nothing */
 }
 
 TEST(flock_bad_fd_and_operation)
 {
 	int fd = create_file("f", "x", 1, 0644);
-	int path = (int)EXPECT_OK(open("f", O_PATH));
+	int path = (int)CHECK_OK(open("f", O_PATH));
 
-	EXPECT_ERR(EBADF, flock(-1, LOCK_SH));
-	EXPECT_ERR(EBADF, flock(1000, LOCK_EX));
-	EXPECT_ERR(EBADF, flock(path, LOCK_SH)); /* O_PATH: no description to lock with */
-	EXPECT_ERR(EINVAL, flock(fd, 0));
-	EXPECT_ERR(EINVAL, flock(fd, LOCK_NB));
-	EXPECT_ERR(EINVAL, flock(fd, LOCK_SH | LOCK_EX));
-	EXPECT_ERR(EINVAL, flock(fd, LOCK_SH | LOCK_UN));
-	EXPECT_ERR(EINVAL, flock(fd, 16));
-	EXPECT_ERR(EINVAL, flock(-1, 0)); /* the operation is checked first, as Linux */
+	CHECK_ERR(EBADF, flock(-1, LOCK_SH));
+	CHECK_ERR(EBADF, flock(1000, LOCK_EX));
+	CHECK_ERR(EBADF, flock(path, LOCK_SH)); /* O_PATH: no description to lock with */
+	CHECK_ERR(EINVAL, flock(fd, 0));
+	CHECK_ERR(EINVAL, flock(fd, LOCK_NB));
+	CHECK_ERR(EINVAL, flock(fd, LOCK_SH | LOCK_EX));
+	CHECK_ERR(EINVAL, flock(fd, LOCK_SH | LOCK_UN));
+	CHECK_ERR(EINVAL, flock(fd, 16));
+	CHECK_ERR(EINVAL, flock(-1, 0)); /* the operation is checked first, as Linux */
 }
 
 /* ---- OFD record locks -------------------------------------------------------------- */
@@ -204,23 +204,23 @@ TEST(flock_bad_fd_and_operation)
 TEST(ofd_lock_conflicts_in_one_process)
 {
 	int a = create_file("f", "0123456789", 10, 0644), b = open_rw("f");
-	int d = (int)EXPECT_OK(dup(a));
+	int d = (int)CHECK_OK(dup(a));
 
-	EXPECT_OK(record_lock(a, F_OFD_SETLK, F_WRLCK, 0, 10));
-	EXPECT_ERR(EAGAIN, record_lock(b, F_OFD_SETLK, F_RDLCK, 5, 1));
-	EXPECT_OK(record_lock(b, F_OFD_SETLK, F_RDLCK, 10, 5)); /* past a's range */
-	EXPECT_OK(record_lock(d, F_OFD_SETLK, F_WRLCK, 0, 5));	/* the same description: a's own */
+	CHECK_OK(record_lock(a, F_OFD_SETLK, F_WRLCK, 0, 10));
+	CHECK_ERR(EAGAIN, record_lock(b, F_OFD_SETLK, F_RDLCK, 5, 1));
+	CHECK_OK(record_lock(b, F_OFD_SETLK, F_RDLCK, 10, 5)); /* past a's range */
+	CHECK_OK(record_lock(d, F_OFD_SETLK, F_WRLCK, 0, 5));  /* the same description: a's own */
 	struct flock fl = record_lock_query(b, F_OFD_GETLK, F_WRLCK, 0, 0);
 	CHECK(fl.l_type == F_WRLCK && fl.l_start == 0 && fl.l_len == 10 && fl.l_pid == -1);
-	CHECK(record_lock_query(a, F_OFD_GETLK, F_WRLCK, 0, 10).l_type ==
-	      F_UNLCK); /* its own lock is no conflict */
+	CHECK_EQ(record_lock_query(a, F_OFD_GETLK, F_WRLCK, 0, 10).l_type,
+		 F_UNLCK); /* its own lock is no conflict */
 	/* This process's POSIX locks are another owner: they meet the OFD locks of both. */
-	EXPECT_ERR(EAGAIN, record_lock(b, F_SETLK, F_WRLCK, 3, 1));
+	CHECK_ERR(EAGAIN, record_lock(b, F_SETLK, F_WRLCK, 3, 1));
 	fl = record_lock_query(a, F_GETLK, F_WRLCK, 12, 1);
 	CHECK(fl.l_type == F_RDLCK && fl.l_start == 10 && fl.l_len == 5 && fl.l_pid == -1);
-	EXPECT_OK(record_lock(a, F_OFD_SETLK, F_UNLCK, 0, 0));
-	EXPECT_OK(record_lock(b, F_SETLK, F_RDLCK, 3, 1)); /* shared with b's read lock */
-	EXPECT_ERR(EAGAIN, record_lock(a, F_OFD_SETLK, F_WRLCK, 0, 0));
+	CHECK_OK(record_lock(a, F_OFD_SETLK, F_UNLCK, 0, 0));
+	CHECK_OK(record_lock(b, F_SETLK, F_RDLCK, 3, 1)); /* shared with b's read lock */
+	CHECK_ERR(EAGAIN, record_lock(a, F_OFD_SETLK, F_WRLCK, 0, 0));
 }
 
 static int
@@ -240,7 +240,7 @@ TEST(ofd_lock_vs_posix_lock_of_another_process)
 	char c;
 
 	/* A child's POSIX lock is in the way of our OFD locks, and F_OFD_GETLK names its pid. */
-	EXPECT_OK(pipe(p));
+	CHECK_OK(pipe(p));
 	pid_t pid = xfork();
 	if (pid == 0) {
 		close(p[0]);
@@ -251,15 +251,15 @@ TEST(ofd_lock_vs_posix_lock_of_another_process)
 		_exit(0);
 	}
 	close(p[1]);
-	CHECK(read(p[0], &c, 1) == 0);
+	CHECK_EQ(read(p[0], &c, 1), 0);
 	close(p[0]);
-	EXPECT_ERR(EAGAIN, record_lock(own, F_OFD_SETLK, F_RDLCK, 0, 6));
+	CHECK_ERR(EAGAIN, record_lock(own, F_OFD_SETLK, F_RDLCK, 0, 6));
 	struct flock fl = record_lock_query(own, F_OFD_GETLK, F_WRLCK, 0, 0);
 	CHECK(fl.l_type == F_WRLCK && fl.l_start == 5 && fl.l_len == 5 && fl.l_pid == pid);
-	EXPECT_OK(kill(pid, SIGKILL));
+	CHECK_OK(kill(pid, SIGKILL));
 	waitpid(pid, NULL, 0);
 	/* And the other way: our OFD lock is in the way of a child's POSIX lock. */
-	EXPECT_OK(record_lock(own, F_OFD_SETLK, F_WRLCK, 0, 10));
+	CHECK_OK(record_lock(own, F_OFD_SETLK, F_WRLCK, 0, 10));
 	pid = xfork();
 	if (pid == 0)
 		_exit(child_meets_parent_ofd_lock(fd));
@@ -271,29 +271,29 @@ TEST(ofd_lock_pid_must_be_zero)
 	int fd = create_file("f", "x", 1, 0644);
 	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_pid = 1 };
 
-	EXPECT_ERR(EINVAL, fcntl(fd, F_OFD_SETLK, &fl));
-	EXPECT_ERR(EINVAL, fcntl(fd, F_OFD_SETLKW, &fl));
-	EXPECT_ERR(EINVAL, fcntl(fd, F_OFD_GETLK, &fl));
+	CHECK_ERR(EINVAL, fcntl(fd, F_OFD_SETLK, &fl));
+	CHECK_ERR(EINVAL, fcntl(fd, F_OFD_SETLKW, &fl));
+	CHECK_ERR(EINVAL, fcntl(fd, F_OFD_GETLK, &fl));
 	fl.l_type = F_UNLCK;
-	EXPECT_ERR(EINVAL, fcntl(fd, F_OFD_SETLK, &fl));
+	CHECK_ERR(EINVAL, fcntl(fd, F_OFD_SETLK, &fl));
 	fl.l_type = F_WRLCK;
-	EXPECT_OK(fcntl(fd, F_SETLK, &fl)); /* a POSIX lock ignores l_pid */
+	CHECK_OK(fcntl(fd, F_SETLK, &fl)); /* a POSIX lock ignores l_pid */
 	fl.l_pid = 0;
-	EXPECT_ERR(EAGAIN, fcntl(fd, F_OFD_SETLK, &fl)); /* and meets this description's OFD ones */
+	CHECK_ERR(EAGAIN, fcntl(fd, F_OFD_SETLK, &fl)); /* and meets this description's OFD ones */
 }
 
 TEST(ofd_lock_close_rules)
 {
 	int a = create_file("f", "x", 1, 0644), b = open_rw("f");
-	int d = (int)EXPECT_OK(dup(a));
+	int d = (int)CHECK_OK(dup(a));
 
-	EXPECT_OK(record_lock(a, F_OFD_SETLK, F_WRLCK, 0, 0));
+	CHECK_OK(record_lock(a, F_OFD_SETLK, F_WRLCK, 0, 0));
 	close(open_rw("f")); /* a POSIX lock would go with this close; an OFD lock stays */
-	EXPECT_ERR(EAGAIN, record_lock(b, F_OFD_SETLK, F_RDLCK, 0, 0));
+	CHECK_ERR(EAGAIN, record_lock(b, F_OFD_SETLK, F_RDLCK, 0, 0));
 	close(a);
-	EXPECT_ERR(EAGAIN, record_lock(b, F_OFD_SETLK, F_RDLCK, 0, 0)); /* d holds it still */
+	CHECK_ERR(EAGAIN, record_lock(b, F_OFD_SETLK, F_RDLCK, 0, 0)); /* d holds it still */
 	close(d);
-	EXPECT_OK(record_lock(b, F_OFD_SETLK, F_WRLCK, 0, 0));
+	CHECK_OK(record_lock(b, F_OFD_SETLK, F_WRLCK, 0, 0));
 }
 
 static void
@@ -306,9 +306,9 @@ TEST(ofd_setlkw_waits_and_wakes)
 {
 	int a = create_file("f", "0123456789", 10, 0644), b = open_rw("f");
 
-	EXPECT_OK(record_lock(a, F_OFD_SETLK, F_WRLCK, 0, 10));
-	pid_t pid = run_later(unlock_ofd, a);			 /* a shared description: ours */
-	EXPECT_OK(record_lock(b, F_OFD_SETLKW, F_WRLCK, 5, 10)); /* sleeps until then */
+	CHECK_OK(record_lock(a, F_OFD_SETLK, F_WRLCK, 0, 10));
+	pid_t pid = run_later(unlock_ofd, a);			/* a shared description: ours */
+	CHECK_OK(record_lock(b, F_OFD_SETLKW, F_WRLCK, 5, 10)); /* sleeps until then */
 	expect_exit(pid, 0, "the unlocker");
-	EXPECT_ERR(EAGAIN, record_lock(a, F_OFD_SETLK, F_RDLCK, 9, 1));
+	CHECK_ERR(EAGAIN, record_lock(a, F_OFD_SETLK, F_RDLCK, 9, 1));
 }

@@ -35,29 +35,29 @@ TEST(file_rw)
 	int fd = create_file("f", "hello, world", 12, 0644);
 	struct stat st;
 
-	CHECK(lseek(fd, 0, SEEK_CUR) == 12);
-	CHECK(lseek(fd, 0, SEEK_SET) == 0);
+	CHECK_EQ(lseek(fd, 0, SEEK_CUR), 12);
+	CHECK_EQ(lseek(fd, 0, SEEK_SET), 0);
 	CHECK(read(fd, buf, sizeof(buf)) == 12 && memcmp(buf, "hello, world", 12) == 0);
-	CHECK(read(fd, buf, sizeof(buf)) == 0); /* end of file */
-	CHECK(lseek(fd, 7, SEEK_SET) == 7);
-	CHECK(write(fd, "rewind", 6) == 6);
-	CHECK(lseek(fd, -6, SEEK_END) == 7);
-	CHECK(lseek(fd, 2, SEEK_CUR) == 9);
+	CHECK_EQ(read(fd, buf, sizeof(buf)), 0); /* end of file */
+	CHECK_EQ(lseek(fd, 7, SEEK_SET), 7);
+	CHECK_EQ(write(fd, "rewind", 6), 6);
+	CHECK_EQ(lseek(fd, -6, SEEK_END), 7);
+	CHECK_EQ(lseek(fd, 2, SEEK_CUR), 9);
 	CHECK(pread(fd, buf, 20, 0) == 13 && memcmp(buf, "hello, rewind", 13) == 0);
-	CHECK(pwrite(fd, "H", 1, 0) == 1);
-	CHECK(lseek(fd, 0, SEEK_CUR) == 9); /* pread/pwrite keep the offset */
-	EXPECT_OK(fstat(fd, &st));
+	CHECK_EQ(pwrite(fd, "H", 1, 0), 1);
+	CHECK_EQ(lseek(fd, 0, SEEK_CUR), 9); /* pread/pwrite keep the offset */
+	CHECK_OK(fstat(fd, &st));
 	CHECK(S_ISREG(st.st_mode) && st.st_size == 13 && st.st_nlink == 1);
 	/* Writing past the end leaves a hole that reads as zeros. */
-	CHECK(pwrite(fd, "!", 1, 10000) == 1);
+	CHECK_EQ(pwrite(fd, "!", 1, 10000), 1);
 	CHECK(pread(fd, buf, 10, 9990) == 10 && all_bytes(buf, 10, 0));
 	CHECK(pread(fd, buf, 10, 10000) == 1 && buf[0] == '!');
-	EXPECT_ERR(EINVAL, lseek(fd, -1, SEEK_SET));
-	EXPECT_ERR(EINVAL, lseek(fd, -20000, SEEK_END));
-	EXPECT_ERR(EINVAL, lseek(fd, 0, 7));
-	EXPECT_ERR(EINVAL, syscall(SYS_pread64, fd, buf, 1, -1L));
+	CHECK_ERR(EINVAL, lseek(fd, -1, SEEK_SET));
+	CHECK_ERR(EINVAL, lseek(fd, -20000, SEEK_END));
+	CHECK_ERR(EINVAL, lseek(fd, 0, 7));
+	CHECK_ERR(EINVAL, syscall(SYS_pread64, fd, buf, 1, -1L));
 	close(fd);
-	EXPECT_ERR(EBADF, close(fd));
+	CHECK_ERR(EBADF, close(fd));
 }
 
 /* Odd-sized writes and reads across page boundaries: the page cache's edges. */
@@ -71,19 +71,19 @@ TEST(file_pages)
 	fill_pattern(data, LEN, 17);
 	for (off = 0; off < LEN; off += 1000)
 		CHECK(write(fd, data + off, off + 1000 <= LEN ? 1000 : LEN - off) > 0);
-	CHECK(lseek(fd, 0, SEEK_SET) == 0);
+	CHECK_EQ(lseek(fd, 0, SEEK_SET), 0);
 	for (off = 0; off < LEN;) {
 		ssize_t n = read(fd, back + off, 777);
 
 		CHECK(n > 0);
 		off += n;
 	}
-	CHECK(memcmp(data, back, LEN) == 0);
+	CHECK_EQ(memcmp(data, back, LEN), 0);
 	/* Rewrite a range straddling two pages, then check the neighbours. */
 	memset(data + PAGE - 10, 'Z', 20);
-	CHECK(pwrite(fd, data + PAGE - 10, 20, PAGE - 10) == 20);
-	CHECK(pread(fd, back, LEN, 0) == LEN);
-	CHECK(memcmp(data, back, LEN) == 0);
+	CHECK_EQ(pwrite(fd, data + PAGE - 10, 20, PAGE - 10), 20);
+	CHECK_EQ(pread(fd, back, LEN, 0), LEN);
+	CHECK_EQ(memcmp(data, back, LEN), 0);
 }
 
 TEST(open_flags)
@@ -92,35 +92,35 @@ TEST(open_flags)
 	int fd;
 
 	make_file("f", "0123456789", 10);
-	fd = EXPECT_OK(open("f", O_WRONLY | O_APPEND));
-	CHECK(lseek(fd, 0, SEEK_SET) == 0);
-	CHECK(write(fd, "ab", 2) == 2); /* appended regardless */
-	CHECK(lseek(fd, 0, SEEK_CUR) == 12);
-	EXPECT_ERR(EBADF, read(fd, buf, 1));
+	fd = CHECK_OK(open("f", O_WRONLY | O_APPEND));
+	CHECK_EQ(lseek(fd, 0, SEEK_SET), 0);
+	CHECK_EQ(write(fd, "ab", 2), 2); /* appended regardless */
+	CHECK_EQ(lseek(fd, 0, SEEK_CUR), 12);
+	CHECK_ERR(EBADF, read(fd, buf, 1));
 	close(fd);
-	fd = EXPECT_OK(open("f", O_RDONLY));
+	fd = CHECK_OK(open("f", O_RDONLY));
 	CHECK(read(fd, buf, 16) == 12 && memcmp(buf, "0123456789ab", 12) == 0);
-	EXPECT_ERR(EBADF, write(fd, "x", 1));
+	CHECK_ERR(EBADF, write(fd, "x", 1));
 	close(fd);
-	fd = EXPECT_OK(open("f", O_RDWR | O_TRUNC));
-	CHECK(read(fd, buf, 16) == 0);
+	fd = CHECK_OK(open("f", O_RDWR | O_TRUNC));
+	CHECK_EQ(read(fd, buf, 16), 0);
 	close(fd);
-	EXPECT_ERR(EEXIST, open("f", O_RDWR | O_CREAT | O_EXCL, 0644));
-	EXPECT_ERR(ENOENT, open("missing", O_RDONLY));
-	EXPECT_ERR(ENOENT, open("missing/f", O_RDWR | O_CREAT, 0644));
-	EXPECT_ERR(ENOENT, open("", O_RDONLY));
-	EXPECT_ERR(ENOTDIR, open("f", O_RDONLY | O_DIRECTORY));
-	EXPECT_ERR(ENOTDIR, open("f/", O_RDONLY));
-	fd = EXPECT_OK(syscall(SYS_creat, "c", 0644));
-	CHECK(write(fd, "c", 1) == 1);
-	EXPECT_ERR(EBADF, read(fd, buf, 1)); /* creat opens write-only */
+	CHECK_ERR(EEXIST, open("f", O_RDWR | O_CREAT | O_EXCL, 0644));
+	CHECK_ERR(ENOENT, open("missing", O_RDONLY));
+	CHECK_ERR(ENOENT, open("missing/f", O_RDWR | O_CREAT, 0644));
+	CHECK_ERR(ENOENT, open("", O_RDONLY));
+	CHECK_ERR(ENOTDIR, open("f", O_RDONLY | O_DIRECTORY));
+	CHECK_ERR(ENOTDIR, open("f/", O_RDONLY));
+	fd = CHECK_OK(syscall(SYS_creat, "c", 0644));
+	CHECK_EQ(write(fd, "c", 1), 1);
+	CHECK_ERR(EBADF, read(fd, buf, 1)); /* creat opens write-only */
 	/* O_TMPFILE wants O_DIRECTORY (it includes it), no O_CREAT, and write access. */
-	EXPECT_ERR(EINVAL, open(".", O_TMPFILE | O_CREAT | O_RDWR, 0600));
-	EXPECT_ERR(EINVAL, open(".", (O_TMPFILE & ~O_DIRECTORY) | O_RDWR, 0600));
-	EXPECT_ERR(EINVAL, open(".", O_TMPFILE | O_RDONLY, 0600));
+	CHECK_ERR(EINVAL, open(".", O_TMPFILE | O_CREAT | O_RDWR, 0600));
+	CHECK_ERR(EINVAL, open(".", (O_TMPFILE & ~O_DIRECTORY) | O_RDWR, 0600));
+	CHECK_ERR(EINVAL, open(".", O_TMPFILE | O_RDONLY, 0600));
 	/* O_PATH opens anything, whatever else is asked: the other flags are dropped. */
-	fd = EXPECT_OK(open(".", O_PATH | O_WRONLY | O_CREAT | O_EXCL | O_TRUNC, 0600));
-	EXPECT_ERR(EBADF, read(fd, buf, 1));
+	fd = CHECK_OK(open(".", O_PATH | O_WRONLY | O_CREAT | O_EXCL | O_TRUNC, 0600));
+	CHECK_ERR(EBADF, read(fd, buf, 1));
 	close(fd);
 }
 
@@ -136,21 +136,21 @@ TEST(readv_writev)
 	struct iovec in[] = { { a, 3 }, { b, 5 }, { c, sizeof(c) } };
 	int fd = create_file("f", "", 0, 0644), p[2];
 
-	CHECK(writev(fd, out, 4) == 26);
-	CHECK(lseek(fd, 0, SEEK_SET) == 0);
-	CHECK(readv(fd, in, 3) == 26);
+	CHECK_EQ(writev(fd, out, 4), 26);
+	CHECK_EQ(lseek(fd, 0, SEEK_SET), 0);
+	CHECK_EQ(readv(fd, in, 3), 26);
 	CHECK(memcmp(a, "abc", 3) == 0 && memcmp(b, "defgh", 5) == 0);
-	CHECK(memcmp(c, "ijklmnopqrstuvwxyz", 18) == 0);
-	CHECK(writev(fd, out, 0) == 0);
-	EXPECT_OK(pipe(p));
-	CHECK(writev(p[1], out, 4) == 26);
-	CHECK(readv(p[0], in, 3) == 26);
-	CHECK(memcmp(c, "ijklmnopqrstuvwxyz", 18) == 0);
-	EXPECT_ERR(EINVAL, syscall(SYS_writev, fd, out, -1));
-	EXPECT_ERR(EINVAL, syscall(SYS_writev, fd, out, 1025));
-	EXPECT_ERR(EINVAL, syscall(SYS_readv, fd, in, -1));
-	EXPECT_ERR(EBADF, writev(999, out, 1));
-	EXPECT_ERR(EBADF, readv(999, in, 1));
+	CHECK_EQ(memcmp(c, "ijklmnopqrstuvwxyz", 18), 0);
+	CHECK_EQ(writev(fd, out, 0), 0);
+	CHECK_OK(pipe(p));
+	CHECK_EQ(writev(p[1], out, 4), 26);
+	CHECK_EQ(readv(p[0], in, 3), 26);
+	CHECK_EQ(memcmp(c, "ijklmnopqrstuvwxyz", 18), 0);
+	CHECK_ERR(EINVAL, syscall(SYS_writev, fd, out, -1));
+	CHECK_ERR(EINVAL, syscall(SYS_writev, fd, out, 1025));
+	CHECK_ERR(EINVAL, syscall(SYS_readv, fd, in, -1));
+	CHECK_ERR(EBADF, writev(999, out, 1));
+	CHECK_ERR(EBADF, readv(999, in, 1));
 }
 
 TEST(stat)
@@ -158,28 +158,28 @@ TEST(stat)
 	struct stat a, b, c;
 	int fd = create_file("f", "12345", 5, 0644), dir;
 
-	EXPECT_OK(mkdir("d", 0755));
-	EXPECT_OK(stat("f", &a));
-	EXPECT_OK(fstat(fd, &b));
-	EXPECT_OK(lstat("f", &c));
+	CHECK_OK(mkdir("d", 0755));
+	CHECK_OK(stat("f", &a));
+	CHECK_OK(fstat(fd, &b));
+	CHECK_OK(lstat("f", &c));
 	CHECK(S_ISREG(a.st_mode) && a.st_size == 5);
 	CHECK(a.st_ino == b.st_ino && a.st_ino == c.st_ino && a.st_dev == b.st_dev);
 	CHECK((a.st_mode & 0777 & ~0644) == 0 &&
 	      (a.st_mode & 0600) == 0600); /* 0644 less the umask */
-	EXPECT_OK(stat("d", &b));
+	CHECK_OK(stat("d", &b));
 	CHECK(S_ISDIR(b.st_mode) && b.st_ino != a.st_ino);
-	dir = EXPECT_OK(open("d", O_RDONLY | O_DIRECTORY));
+	dir = CHECK_OK(open("d", O_RDONLY | O_DIRECTORY));
 	make_file("d/g", "", 0);
-	EXPECT_OK(fstatat(dir, "g", &c, 0));
+	CHECK_OK(fstatat(dir, "g", &c, 0));
 	CHECK(S_ISREG(c.st_mode) && c.st_size == 0);
-	EXPECT_OK(fstatat(AT_FDCWD, "f", &c, 0));
-	CHECK(c.st_ino == a.st_ino);
-	EXPECT_ERR(ENOENT, stat("missing", &c));
-	EXPECT_ERR(ENOTDIR, stat("f/x", &c));
-	EXPECT_ERR(EINVAL, syscall(SYS_newfstatat, AT_FDCWD, "f", &c, 0x80000));
+	CHECK_OK(fstatat(AT_FDCWD, "f", &c, 0));
+	CHECK_EQ(c.st_ino, a.st_ino);
+	CHECK_ERR(ENOENT, stat("missing", &c));
+	CHECK_ERR(ENOTDIR, stat("f/x", &c));
+	CHECK_ERR(EINVAL, syscall(SYS_newfstatat, AT_FDCWD, "f", &c, 0x80000));
 	/* The root is its own parent. */
-	EXPECT_OK(stat("/", &a));
-	EXPECT_OK(stat("/..", &b));
+	CHECK_OK(stat("/", &a));
+	CHECK_OK(stat("/..", &b));
 	CHECK(S_ISDIR(a.st_mode) && a.st_ino == b.st_ino);
 }
 
@@ -191,7 +191,7 @@ TEST(file_times)
 	time_t after = time(NULL);
 	struct stat st;
 
-	EXPECT_OK(fstat(fd, &st));
+	CHECK_OK(fstat(fd, &st));
 	/* One second of slack each side: a file's stamp and time() may round at different ticks. */
 	CHECK(st.st_mtime >= before - 1 && st.st_mtime <= after + 1);
 	CHECK(st.st_ctime >= before - 1 && st.st_ctime <= after + 1);
@@ -201,29 +201,29 @@ TEST(file_times)
 TEST(dir_ops)
 {
 	make_file("f", "", 0);
-	EXPECT_OK(mkdir("d", 0755));
-	EXPECT_OK(mkdir("d/sub/", 0755)); /* a trailing slash is fine */
-	EXPECT_ERR(EEXIST, mkdir("d", 0755));
-	EXPECT_ERR(EEXIST, mkdir("f", 0755));
-	EXPECT_ERR(ENOENT, mkdir("missing/x", 0755));
-	EXPECT_ERR(ENOTDIR, mkdir("f/x", 0755));
-	EXPECT_ERR(ENOTEMPTY, rmdir("d"));
-	EXPECT_ERR(ENOTDIR, rmdir("f"));
-	EXPECT_ERR(ENOENT, rmdir("missing"));
-	EXPECT_ERR(EINVAL, rmdir("d/sub/."));
-	EXPECT_ERR(EISDIR, unlink("d"));
-	EXPECT_ERR(ENOENT, unlink("missing"));
-	EXPECT_ERR(EISDIR, open("d", O_WRONLY));
-	EXPECT_ERR(EISDIR, open("d", O_RDWR));
-	int fd = EXPECT_OK(open("d", O_RDONLY));
+	CHECK_OK(mkdir("d", 0755));
+	CHECK_OK(mkdir("d/sub/", 0755)); /* a trailing slash is fine */
+	CHECK_ERR(EEXIST, mkdir("d", 0755));
+	CHECK_ERR(EEXIST, mkdir("f", 0755));
+	CHECK_ERR(ENOENT, mkdir("missing/x", 0755));
+	CHECK_ERR(ENOTDIR, mkdir("f/x", 0755));
+	CHECK_ERR(ENOTEMPTY, rmdir("d"));
+	CHECK_ERR(ENOTDIR, rmdir("f"));
+	CHECK_ERR(ENOENT, rmdir("missing"));
+	CHECK_ERR(EINVAL, rmdir("d/sub/."));
+	CHECK_ERR(EISDIR, unlink("d"));
+	CHECK_ERR(ENOENT, unlink("missing"));
+	CHECK_ERR(EISDIR, open("d", O_WRONLY));
+	CHECK_ERR(EISDIR, open("d", O_RDWR));
+	int fd = CHECK_OK(open("d", O_RDONLY));
 	char c;
 
-	EXPECT_ERR(EISDIR, read(fd, &c, 1));
-	EXPECT_OK(rmdir("d/sub"));
-	EXPECT_OK(rmdir("d"));
-	EXPECT_ERR(ENOENT, open("d", O_RDONLY));
-	EXPECT_OK(unlink("f"));
-	EXPECT_ERR(ENOENT, unlink("f"));
+	CHECK_ERR(EISDIR, read(fd, &c, 1));
+	CHECK_OK(rmdir("d/sub"));
+	CHECK_OK(rmdir("d"));
+	CHECK_ERR(ENOENT, open("d", O_RDONLY));
+	CHECK_OK(unlink("f"));
+	CHECK_ERR(ENOENT, unlink("f"));
 }
 
 /*
@@ -310,7 +310,7 @@ check_listing(int dirfd, size_t bufsize, int removed_every)
 {
 	struct seen s = { { 0 }, 0, 0, 0 };
 
-	CHECK(lseek(dirfd, 0, SEEK_SET) == 0);
+	CHECK_EQ(lseek(dirfd, 0, SEEK_SET), 0);
 	for_each_dirent(dirfd, bufsize, note_dirent, &s)
 		;
 	CHECK(s.dots == 1 && s.dotdots == 1 && s.dirs == 1);
@@ -328,8 +328,8 @@ TEST(getdents)
 	char name[256], buf[512];
 	int dirfd, fd;
 
-	EXPECT_OK(mkdir("d", 0755));
-	EXPECT_OK(mkdir("d/subdir", 0755));
+	CHECK_OK(mkdir("d", 0755));
+	CHECK_OK(mkdir("d/subdir", 0755));
 	for (int i = 0; i < NFILES; i++) {
 		char path[300];
 
@@ -337,7 +337,7 @@ TEST(getdents)
 		snprintf(path, sizeof(path), "d/%s", name);
 		make_file(path, "", 0);
 	}
-	dirfd = EXPECT_OK(open("d", O_RDONLY | O_DIRECTORY));
+	dirfd = CHECK_OK(open("d", O_RDONLY | O_DIRECTORY));
 	check_listing(dirfd, 4096, 0);
 	check_listing(dirfd, 300, 0); /* one or two entries per call */
 	for (int i = 0; i < NFILES; i += 3) {
@@ -345,14 +345,14 @@ TEST(getdents)
 
 		dirent_name(i, name, sizeof(name));
 		snprintf(path, sizeof(path), "d/%s", name);
-		EXPECT_OK(unlink(path));
+		CHECK_OK(unlink(path));
 	}
 	check_listing(dirfd, 4096, 3);
-	CHECK(lseek(dirfd, 0, SEEK_SET) == 0); /* at the end nothing would be too big */
-	EXPECT_ERR(EINVAL, syscall(SYS_getdents64, dirfd, buf, 1));
+	CHECK_EQ(lseek(dirfd, 0, SEEK_SET), 0); /* at the end nothing would be too big */
+	CHECK_ERR(EINVAL, syscall(SYS_getdents64, dirfd, buf, 1));
 	fd = create_file("f", "", 0, 0644);
-	EXPECT_ERR(ENOTDIR, syscall(SYS_getdents64, fd, buf, sizeof(buf)));
-	EXPECT_ERR(EBADF, syscall(SYS_getdents64, 999, buf, sizeof(buf)));
+	CHECK_ERR(ENOTDIR, syscall(SYS_getdents64, fd, buf, sizeof(buf)));
+	CHECK_ERR(EBADF, syscall(SYS_getdents64, 999, buf, sizeof(buf)));
 }
 
 TEST(rename)
@@ -362,24 +362,24 @@ TEST(rename)
 
 	make_file("a", "AAA", 3);
 	make_file("b", "BBB", 3);
-	EXPECT_OK(rename("a", "c"));
-	EXPECT_ERR(ENOENT, open("a", O_RDONLY));
-	EXPECT_OK(rename("c", "b")); /* replaces b */
-	fd = EXPECT_OK(open("b", O_RDONLY));
+	CHECK_OK(rename("a", "c"));
+	CHECK_ERR(ENOENT, open("a", O_RDONLY));
+	CHECK_OK(rename("c", "b")); /* replaces b */
+	fd = CHECK_OK(open("b", O_RDONLY));
 	CHECK(read(fd, buf, 8) == 3 && memcmp(buf, "AAA", 3) == 0);
-	EXPECT_OK(rename("b", "b"));
-	EXPECT_OK(mkdir("d", 0755));
-	EXPECT_OK(mkdir("e", 0755));
-	EXPECT_OK(mkdir("full", 0755));
+	CHECK_OK(rename("b", "b"));
+	CHECK_OK(mkdir("d", 0755));
+	CHECK_OK(mkdir("e", 0755));
+	CHECK_OK(mkdir("full", 0755));
 	make_file("full/x", "", 0);
-	EXPECT_ERR(EINVAL, rename("d", "d/inside"));
-	EXPECT_ERR(EISDIR, rename("b", "d"));
-	EXPECT_ERR(ENOTDIR, rename("d", "b"));
-	EXPECT_ERR(ENOTEMPTY, rename("d", "full"));
-	EXPECT_ERR(ENOENT, rename("missing", "x"));
-	EXPECT_OK(rename("b", "d/moved")); /* across directories */
-	EXPECT_OK(rename("d", "e"));	   /* over an empty directory */
-	fd = EXPECT_OK(open("e/moved", O_RDONLY));
+	CHECK_ERR(EINVAL, rename("d", "d/inside"));
+	CHECK_ERR(EISDIR, rename("b", "d"));
+	CHECK_ERR(ENOTDIR, rename("d", "b"));
+	CHECK_ERR(ENOTEMPTY, rename("d", "full"));
+	CHECK_ERR(ENOENT, rename("missing", "x"));
+	CHECK_OK(rename("b", "d/moved")); /* across directories */
+	CHECK_OK(rename("d", "e"));	  /* over an empty directory */
+	fd = CHECK_OK(open("e/moved", O_RDONLY));
 	CHECK(read(fd, buf, 8) == 3 && memcmp(buf, "AAA", 3) == 0);
 }
 
@@ -389,31 +389,31 @@ TEST(ftruncate)
 	int fd = create_file("f", "0123456789", 10, 0644), ro;
 	struct stat st;
 
-	EXPECT_OK(ftruncate(fd, 2 * PAGE + 5));
-	EXPECT_OK(fstat(fd, &st));
-	CHECK(st.st_size == 2 * PAGE + 5);
+	CHECK_OK(ftruncate(fd, 2 * PAGE + 5));
+	CHECK_OK(fstat(fd, &st));
+	CHECK_EQ(st.st_size, 2 * PAGE + 5);
 	CHECK(pread(fd, buf, 20, 0) == 20 && memcmp(buf, "0123456789", 10) == 0);
 	CHECK(all_bytes(buf + 10, 10, 0));
-	EXPECT_OK(ftruncate(fd, 3));
-	CHECK(pread(fd, buf, 20, 0) == 3);
+	CHECK_OK(ftruncate(fd, 3));
+	CHECK_EQ(pread(fd, buf, 20, 0), 3);
 	/* Growing again must not bring back the cut bytes of the same page. */
-	EXPECT_OK(ftruncate(fd, 10));
+	CHECK_OK(ftruncate(fd, 10));
 	CHECK(pread(fd, buf, 20, 0) == 10 && memcmp(buf, "012", 3) == 0 &&
 	      all_bytes(buf + 3, 7, 0));
-	EXPECT_ERR(EINVAL, ftruncate(fd, -1));
-	ro = EXPECT_OK(open("f", O_RDONLY));
-	EXPECT_ERR(EINVAL, ftruncate(ro, 0));
-	EXPECT_ERR(EBADF, ftruncate(999, 0));
+	CHECK_ERR(EINVAL, ftruncate(fd, -1));
+	ro = CHECK_OK(open("f", O_RDONLY));
+	CHECK_ERR(EINVAL, ftruncate(ro, 0));
+	CHECK_ERR(EBADF, ftruncate(999, 0));
 }
 
 TEST(fsync)
 {
 	int fd = create_file("f", "x", 1, 0644), p[2];
 
-	EXPECT_OK(fsync(fd));
-	EXPECT_ERR(EBADF, fsync(999));
-	EXPECT_OK(pipe(p));
-	EXPECT_ERR(EINVAL, fsync(p[0]));
+	CHECK_OK(fsync(fd));
+	CHECK_ERR(EBADF, fsync(999));
+	CHECK_OK(pipe(p));
+	CHECK_ERR(EINVAL, fsync(p[0]));
 }
 
 TEST(cwd)
@@ -422,31 +422,31 @@ TEST(cwd)
 	size_t len;
 
 	CHECK(getcwd(start, sizeof(start)) != NULL);
-	CHECK(start[0] == '/');
-	EXPECT_OK(mkdir("sub", 0755));
-	EXPECT_OK(chdir("sub"));
+	CHECK_EQ(start[0], '/');
+	CHECK_OK(mkdir("sub", 0755));
+	CHECK_OK(chdir("sub"));
 	CHECK(getcwd(buf, sizeof(buf)) != NULL);
 	len = strlen(start);
 	CHECK(strncmp(buf, start, len) == 0 && strcmp(buf + len, "/sub") == 0);
 	make_file("here", "", 0);
-	EXPECT_OK(chdir(".."));
-	EXPECT_OK(access("sub/here", F_OK));
+	CHECK_OK(chdir(".."));
+	CHECK_OK(access("sub/here", F_OK));
 	CHECK(getcwd(buf, sizeof(buf)) != NULL && strcmp(buf, start) == 0);
-	EXPECT_ERR(ERANGE, syscall(SYS_getcwd, buf, 1));
-	EXPECT_ERR(ENOENT, chdir("missing"));
-	EXPECT_ERR(ENOTDIR, chdir("sub/here"));
-	EXPECT_OK(chdir("/"));
+	CHECK_ERR(ERANGE, syscall(SYS_getcwd, buf, 1));
+	CHECK_ERR(ENOENT, chdir("missing"));
+	CHECK_ERR(ENOTDIR, chdir("sub/here"));
+	CHECK_OK(chdir("/"));
 	CHECK(getcwd(buf, sizeof(buf)) != NULL && strcmp(buf, "/") == 0);
 }
 
 TEST(access)
 {
 	make_file("f", "", 0);
-	EXPECT_OK(access("f", F_OK));
-	EXPECT_OK(access("f", R_OK | W_OK));
-	EXPECT_OK(access(".", R_OK | W_OK | X_OK));
-	EXPECT_ERR(ENOENT, access("missing", F_OK));
-	EXPECT_ERR(EINVAL, access("f", 0x100));
+	CHECK_OK(access("f", F_OK));
+	CHECK_OK(access("f", R_OK | W_OK));
+	CHECK_OK(access(".", R_OK | W_OK | X_OK));
+	CHECK_ERR(ENOENT, access("missing", F_OK));
+	CHECK_ERR(EINVAL, access("f", 0x100));
 }
 
 TEST(path_walk)
@@ -454,24 +454,24 @@ TEST(path_walk)
 	static char longname[300], longpath[PATH_MAX + 100];
 	struct stat a, b;
 
-	EXPECT_OK(mkdir("a", 0755));
-	EXPECT_OK(mkdir("a/b", 0755));
+	CHECK_OK(mkdir("a", 0755));
+	CHECK_OK(mkdir("a/b", 0755));
 	make_file("a/b/f", "x", 1);
-	EXPECT_OK(stat("a/b/f", &a));
-	EXPECT_OK(stat("./a/../a/b/./f", &b));
-	CHECK(a.st_ino == b.st_ino);
-	EXPECT_OK(stat("a//b///f", &b));
-	CHECK(a.st_ino == b.st_ino);
-	EXPECT_OK(stat("a/b/../../a/b/f", &b));
-	EXPECT_ERR(ENOTDIR, stat("a/b/f/", &b));
-	EXPECT_ERR(ENOTDIR, stat("a/b/f/..", &b));
-	EXPECT_ERR(ENOENT, stat("a/missing/../b/f", &b));
+	CHECK_OK(stat("a/b/f", &a));
+	CHECK_OK(stat("./a/../a/b/./f", &b));
+	CHECK_EQ(a.st_ino, b.st_ino);
+	CHECK_OK(stat("a//b///f", &b));
+	CHECK_EQ(a.st_ino, b.st_ino);
+	CHECK_OK(stat("a/b/../../a/b/f", &b));
+	CHECK_ERR(ENOTDIR, stat("a/b/f/", &b));
+	CHECK_ERR(ENOTDIR, stat("a/b/f/..", &b));
+	CHECK_ERR(ENOENT, stat("a/missing/../b/f", &b));
 	memset(longname, 'n', 256);
-	EXPECT_ERR(ENAMETOOLONG, open(longname, O_RDONLY | O_CREAT, 0644));
+	CHECK_ERR(ENAMETOOLONG, open(longname, O_RDONLY | O_CREAT, 0644));
 	memset(longpath, 'p', sizeof(longpath) - 1);
 	for (size_t i = 100; i < sizeof(longpath) - 1; i += 100)
 		longpath[i] = '/';
-	EXPECT_ERR(ENAMETOOLONG, stat(longpath, &b));
+	CHECK_ERR(ENAMETOOLONG, stat(longpath, &b));
 }
 
 TEST(openat)
@@ -479,24 +479,24 @@ TEST(openat)
 	int dir, file, fd;
 	char abs[PATH_MAX];
 
-	EXPECT_OK(mkdir("d", 0755));
-	EXPECT_OK(mkdir("d/e", 0755));
+	CHECK_OK(mkdir("d", 0755));
+	CHECK_OK(mkdir("d/e", 0755));
 	make_file("d/e/f", "F", 1);
-	dir = EXPECT_OK(open("d", O_RDONLY | O_DIRECTORY));
-	fd = EXPECT_OK(openat(dir, "e/f", O_RDONLY));
+	dir = CHECK_OK(open("d", O_RDONLY | O_DIRECTORY));
+	fd = CHECK_OK(openat(dir, "e/f", O_RDONLY));
 	close(fd);
-	fd = EXPECT_OK(openat(dir, "new", O_RDWR | O_CREAT, 0644));
+	fd = CHECK_OK(openat(dir, "new", O_RDWR | O_CREAT, 0644));
 	close(fd);
-	EXPECT_OK(access("d/new", F_OK));
-	file = EXPECT_OK(open("d/e/f", O_RDONLY));
-	EXPECT_ERR(ENOTDIR, openat(file, "x", O_RDONLY));
-	EXPECT_ERR(EBADF, openat(999, "x", O_RDONLY));
+	CHECK_OK(access("d/new", F_OK));
+	file = CHECK_OK(open("d/e/f", O_RDONLY));
+	CHECK_ERR(ENOTDIR, openat(file, "x", O_RDONLY));
+	CHECK_ERR(EBADF, openat(999, "x", O_RDONLY));
 	/* An absolute path ignores the directory fd, even a bad one. */
 	CHECK(getcwd(abs, sizeof(abs) - 10) != NULL);
 	strcat(abs, "/d/e/f");
-	fd = EXPECT_OK(openat(999, abs, O_RDONLY));
+	fd = CHECK_OK(openat(999, abs, O_RDONLY));
 	close(fd);
-	fd = EXPECT_OK(openat(AT_FDCWD, "d/e/f", O_RDONLY));
+	fd = CHECK_OK(openat(AT_FDCWD, "d/e/f", O_RDONLY));
 }
 
 TEST(unlink_open_file)
@@ -505,30 +505,30 @@ TEST(unlink_open_file)
 	int fd = create_file("f", "abc", 3, 0644);
 	struct stat st;
 
-	EXPECT_OK(unlink("f"));
-	EXPECT_ERR(ENOENT, stat("f", &st));
+	CHECK_OK(unlink("f"));
+	CHECK_ERR(ENOENT, stat("f", &st));
 	/* The inode lives on while it is open. */
-	CHECK(write(fd, "def", 3) == 3);
+	CHECK_EQ(write(fd, "def", 3), 3);
 	CHECK(pread(fd, buf, 8, 0) == 6 && memcmp(buf, "abcdef", 6) == 0);
-	EXPECT_OK(fstat(fd, &st));
+	CHECK_OK(fstat(fd, &st));
 	CHECK(st.st_nlink == 0 && st.st_size == 6);
 	/* A new file of the same name is a different file. */
 	make_file("f", "new", 3);
-	CHECK(pread(fd, buf, 8, 0) == 6);
+	CHECK_EQ(pread(fd, buf, 8, 0), 6);
 }
 
 TEST(dev_null_zero)
 {
 	char buf[100];
-	int null = EXPECT_OK(open("/dev/null", O_RDWR));
-	int zero = EXPECT_OK(open("/dev/zero", O_RDWR));
+	int null = CHECK_OK(open("/dev/null", O_RDWR));
+	int zero = CHECK_OK(open("/dev/zero", O_RDWR));
 
-	CHECK(read(null, buf, sizeof(buf)) == 0);
-	CHECK(write(null, buf, sizeof(buf)) == sizeof(buf));
+	CHECK_EQ(read(null, buf, sizeof(buf)), 0);
+	CHECK_EQ(write(null, buf, sizeof(buf)), sizeof(buf));
 	memset(buf, 0xff, sizeof(buf));
-	CHECK(read(zero, buf, sizeof(buf)) == sizeof(buf));
+	CHECK_EQ(read(zero, buf, sizeof(buf)), sizeof(buf));
 	CHECK(all_bytes(buf, sizeof(buf), 0));
-	CHECK(write(zero, buf, sizeof(buf)) == sizeof(buf));
+	CHECK_EQ(write(zero, buf, sizeof(buf)), sizeof(buf));
 }
 
 /* The device numbers of Linux's memory devices (drivers/char/mem.c). */
@@ -537,7 +537,7 @@ check_mem_device(const char *path, unsigned minor)
 {
 	struct stat st;
 
-	EXPECT_OK(stat(path, &st));
+	CHECK_OK(stat(path, &st));
 	CHECK(S_ISCHR(st.st_mode) && (st.st_mode & 0777) == 0666);
 	CHECK(major(st.st_rdev) == 1 && minor(st.st_rdev) == minor);
 }
@@ -545,23 +545,23 @@ check_mem_device(const char *path, unsigned minor)
 TEST(dev_full_random)
 {
 	unsigned char a[64], b[64];
-	int full = EXPECT_OK(open("/dev/full", O_RDWR));
+	int full = CHECK_OK(open("/dev/full", O_RDWR));
 
 	check_mem_device("/dev/full", 7);
 	check_mem_device("/dev/random", 8);
 	check_mem_device("/dev/urandom", 9);
 	memset(a, 0xff, sizeof(a));
 	CHECK(read(full, a, sizeof(a)) == sizeof(a) && all_bytes(a, sizeof(a), 0));
-	EXPECT_ERR(ENOSPC, write(full, a, 1));
-	CHECK(lseek(full, 100, SEEK_SET) == 0);
+	CHECK_ERR(ENOSPC, write(full, a, 1));
+	CHECK_EQ(lseek(full, 100, SEEK_SET), 0);
 	/* Two reads of random bytes differ; writing is allowed and changes nothing visible. */
-	int urandom = EXPECT_OK(open("/dev/urandom", O_RDWR));
-	int random = EXPECT_OK(open("/dev/random", O_RDONLY | O_NONBLOCK));
-	CHECK(read(urandom, a, sizeof(a)) == sizeof(a));
-	CHECK(read(random, b, sizeof(b)) == sizeof(b));
+	int urandom = CHECK_OK(open("/dev/urandom", O_RDWR));
+	int random = CHECK_OK(open("/dev/random", O_RDONLY | O_NONBLOCK));
+	CHECK_EQ(read(urandom, a, sizeof(a)), sizeof(a));
+	CHECK_EQ(read(random, b, sizeof(b)), sizeof(b));
 	CHECK(memcmp(a, b, sizeof(a)) != 0);
-	CHECK(write(urandom, "seed", 4) == 4);
-	EXPECT_ERR(EFAULT, read(urandom, (void *)8, 16));
+	CHECK_EQ(write(urandom, "seed", 4), 4);
+	CHECK_ERR(EFAULT, read(urandom, (void *)8, 16));
 	/* Always ready: poll says so at once. */
 	struct pollfd pfd = { .fd = random, .events = POLLIN };
 	CHECK(poll(&pfd, 1, 0) == 1 && pfd.revents == POLLIN);
@@ -586,7 +586,7 @@ TEST(initrd_file)
 			fail("/etc/usertests.dat differs in line %d", i);
 		off += len;
 	}
-	CHECK((size_t)n == off);
+	CHECK_EQ((size_t)n, off);
 }
 
 /* The initrd's symbolic links arrive as links: /etc/usertests.link -> usertests.dat. */
@@ -599,7 +599,7 @@ TEST(initrd_symlink)
 	if (n < 0 && errno == ENOENT && !on_rewind())
 		skip("no /etc/usertests.link (it comes with rewind's initrd)");
 	CHECK(n == 13 && memcmp(buf, "usertests.dat", 13) == 0);
-	EXPECT_OK(stat("/etc/usertests.link", &st));
+	CHECK_OK(stat("/etc/usertests.link", &st));
 	CHECK(S_ISREG(st.st_mode) && st.st_size > 0);
 }
 
@@ -610,10 +610,10 @@ locks_per_write_x100(int fd, const char *cls, int n)
 	unsigned long long count = 0;
 	char block[256] = { 1 };
 
-	EXPECT_OK(proc_lockstat_reset());
+	CHECK_OK(proc_lockstat_reset());
 	for (int i = 0; i < n; i++)
-		CHECK(write(fd, block, sizeof(block)) == 256);
-	EXPECT_OK(proc_lockstat_acquisitions(cls, &count));
+		CHECK_EQ(write(fd, block, sizeof(block)), 256);
+	CHECK_OK(proc_lockstat_acquisitions(cls, &count));
 	return count * 100 / (unsigned long long)n;
 }
 
@@ -632,16 +632,16 @@ TEST(write_lock_operations)
 	if (!on_rewind())
 		skip("lockstat is rewind's");
 	int fd = create_file("f", "", 0, 0644);
-	EXPECT_OK(knob_read("lockstat", old, sizeof(old)));
-	EXPECT_OK(knob_write("lockstat", "1"));
-	CHECK(lseek(fd, 0, SEEK_SET) == 0);
+	CHECK_OK(knob_read("lockstat", old, sizeof(old)));
+	CHECK_OK(knob_write("lockstat", "1"));
+	CHECK_EQ(lseek(fd, 0, SEEK_SET), 0);
 	unsigned long long inode = locks_per_write_x100(fd, "inode", N);
 	unsigned long long pages = locks_per_write_x100(fd, "inode_pages", N);
 	unsigned long long files = locks_per_write_x100(fd, "files", N);
 	unsigned long long pos = locks_per_write_x100(fd, "file_pos", N);
-	int dup_fd = EXPECT_OK(dup(fd));
+	int dup_fd = CHECK_OK(dup(fd));
 	unsigned long long pos_shared = locks_per_write_x100(fd, "file_pos", N);
-	EXPECT_OK(knob_write("lockstat", old));
+	CHECK_OK(knob_write("lockstat", old));
 	close(dup_fd);
 	if (inode < 100 || inode > 110 || pages < 100 || pages > 110 || files > 10 || pos > 10)
 		fail("per write x100: inode %llu, inode_pages %llu, files %llu, file_pos %llu",

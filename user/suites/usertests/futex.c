@@ -48,7 +48,7 @@ shared_words(void)
 static uint32_t *
 file_words(const char *path, int prot, int flags)
 {
-	int fd = EXPECT_OK(open(path, O_RDWR));
+	int fd = CHECK_OK(open(path, O_RDWR));
 	uint32_t *p = mmap(NULL, PAGE, prot, flags, fd, 0);
 
 	if (p == MAP_FAILED)
@@ -63,7 +63,7 @@ time_in(clockid_t clock, long long ns)
 {
 	struct timespec ts;
 
-	EXPECT_OK(clock_gettime(clock, &ts));
+	CHECK_OK(clock_gettime(clock, &ts));
 	ns += ts.tv_sec * 1000000000LL + ts.tv_nsec;
 	return (struct timespec){ ns / 1000000000LL, ns % 1000000000LL };
 }
@@ -93,7 +93,7 @@ static void __attribute__((noreturn)) wait_to_be_woken(uint32_t *word, int op, u
 static long
 futex_waiters(uint32_t *word)
 {
-	return EXPECT_OK(futex_requeue(word, FUTEX_REQUEUE, 0, INT_MAX, word, 0));
+	return CHECK_OK(futex_requeue(word, FUTEX_REQUEUE, 0, INT_MAX, word, 0));
 }
 
 /* Returns once n forked waiters are queued on the futex at word. */
@@ -118,16 +118,16 @@ TEST(futex_value)
 		mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 
 	CHECK(fresh_shared != MAP_FAILED);
-	EXPECT_ERR(EAGAIN, futex(&word, FUTEX_WAIT, 0, NULL, 0));
-	EXPECT_ERR(EAGAIN, futex(&word, FUTEX_WAIT | FUTEX_PRIVATE_FLAG, 0, NULL, 0));
-	EXPECT_ERR(EAGAIN, futex(&word, FUTEX_WAIT_BITSET, 0, NULL, FUTEX_BITSET_MATCH_ANY));
-	EXPECT_ERR(EAGAIN, futex(shared, FUTEX_WAIT, 1, NULL, 0));
-	EXPECT_ERR(EAGAIN, futex(fresh, FUTEX_WAIT | FUTEX_PRIVATE_FLAG, 1, NULL, 0));
-	EXPECT_ERR(EAGAIN, futex(fresh + 1, FUTEX_WAIT, 1, NULL, 0));
-	EXPECT_ERR(EAGAIN, futex(fresh_shared, FUTEX_WAIT, 1, NULL, 0));
+	CHECK_ERR(EAGAIN, futex(&word, FUTEX_WAIT, 0, NULL, 0));
+	CHECK_ERR(EAGAIN, futex(&word, FUTEX_WAIT | FUTEX_PRIVATE_FLAG, 0, NULL, 0));
+	CHECK_ERR(EAGAIN, futex(&word, FUTEX_WAIT_BITSET, 0, NULL, FUTEX_BITSET_MATCH_ANY));
+	CHECK_ERR(EAGAIN, futex(shared, FUTEX_WAIT, 1, NULL, 0));
+	CHECK_ERR(EAGAIN, futex(fresh, FUTEX_WAIT | FUTEX_PRIVATE_FLAG, 1, NULL, 0));
+	CHECK_ERR(EAGAIN, futex(fresh + 1, FUTEX_WAIT, 1, NULL, 0));
+	CHECK_ERR(EAGAIN, futex(fresh_shared, FUTEX_WAIT, 1, NULL, 0));
 	/* An empty bitset matches nobody. */
-	EXPECT_ERR(EINVAL, futex(&word, FUTEX_WAIT_BITSET, 1, NULL, 0));
-	EXPECT_ERR(EINVAL, futex(&word, FUTEX_WAKE_BITSET, 1, NULL, 0));
+	CHECK_ERR(EINVAL, futex(&word, FUTEX_WAIT_BITSET, 1, NULL, 0));
+	CHECK_ERR(EINVAL, futex(&word, FUTEX_WAKE_BITSET, 1, NULL, 0));
 }
 
 TEST(futex_timeout)
@@ -137,43 +137,43 @@ TEST(futex_timeout)
 	long long t0 = mono_ns();
 
 	/* FUTEX_WAIT's timeout is relative: it lasts at least about that long (no upper bound). */
-	EXPECT_ERR(ETIMEDOUT, futex(&word, FUTEX_WAIT | FUTEX_PRIVATE_FLAG, 0, &rel, 0));
+	CHECK_ERR(ETIMEDOUT, futex(&word, FUTEX_WAIT | FUTEX_PRIVATE_FLAG, 0, &rel, 0));
 	CHECK(mono_ns() - t0 >= 40 * 1000000LL);
 	/* FUTEX_WAIT_BITSET's is an absolute time, on CLOCK_MONOTONIC or CLOCK_REALTIME. */
 	t0 = mono_ns();
 	abs = time_in(CLOCK_MONOTONIC, 30 * 1000000LL);
-	EXPECT_ERR(ETIMEDOUT, futex(&word, FUTEX_WAIT_BITSET, 0, &abs, FUTEX_BITSET_MATCH_ANY));
+	CHECK_ERR(ETIMEDOUT, futex(&word, FUTEX_WAIT_BITSET, 0, &abs, FUTEX_BITSET_MATCH_ANY));
 	CHECK(mono_ns() - t0 >= 20 * 1000000LL);
 	t0 = mono_ns();
 	abs = time_in(CLOCK_REALTIME, 30 * 1000000LL);
-	EXPECT_ERR(ETIMEDOUT, futex(&word, FUTEX_WAIT_BITSET | FUTEX_CLOCK_REALTIME, 0, &abs, 1));
+	CHECK_ERR(ETIMEDOUT, futex(&word, FUTEX_WAIT_BITSET | FUTEX_CLOCK_REALTIME, 0, &abs, 1));
 	CHECK(mono_ns() - t0 >= 20 * 1000000LL);
 	/* A time already past ends the wait at once, but the value is compared first. */
 	abs = time_in(CLOCK_MONOTONIC, 0);
-	EXPECT_ERR(ETIMEDOUT, futex(&word, FUTEX_WAIT_BITSET, 0, &abs, 1));
-	EXPECT_ERR(EAGAIN, futex(&word, FUTEX_WAIT_BITSET, 1, &abs, 1));
-	EXPECT_ERR(ETIMEDOUT, futex(&word, FUTEX_WAIT, 0, &(struct timespec){ 0, 0 }, 0));
+	CHECK_ERR(ETIMEDOUT, futex(&word, FUTEX_WAIT_BITSET, 0, &abs, 1));
+	CHECK_ERR(EAGAIN, futex(&word, FUTEX_WAIT_BITSET, 1, &abs, 1));
+	CHECK_ERR(ETIMEDOUT, futex(&word, FUTEX_WAIT, 0, &(struct timespec){ 0, 0 }, 0));
 	/* A malformed or unreadable timeout. */
-	EXPECT_ERR(EINVAL, futex(&word, FUTEX_WAIT, 0, &(struct timespec){ 0, 1000000000 }, 0));
-	EXPECT_ERR(EINVAL, futex(&word, FUTEX_WAIT_BITSET, 0, &(struct timespec){ -1, 0 }, 1));
+	CHECK_ERR(EINVAL, futex(&word, FUTEX_WAIT, 0, &(struct timespec){ 0, 1000000000 }, 0));
+	CHECK_ERR(EINVAL, futex(&word, FUTEX_WAIT_BITSET, 0, &(struct timespec){ -1, 0 }, 1));
 	for (unsigned i = 0; i < NBAD; i++)
-		EXPECT_ERR(EFAULT, syscall(SYS_futex, &word, FUTEX_WAIT, 0, bad_addrs[i], NULL, 0));
+		CHECK_ERR(EFAULT, syscall(SYS_futex, &word, FUTEX_WAIT, 0, bad_addrs[i], NULL, 0));
 }
 
 TEST(futex_wake_none)
 {
 	uint32_t words[2] = { 0, 0 }, *shared = shared_words();
 
-	CHECK(futex(words, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1, NULL, 0) == 0);
-	CHECK(futex(words, FUTEX_WAKE, INT_MAX, NULL, 0) == 0);
-	CHECK(futex(shared, FUTEX_WAKE, 1, NULL, 0) == 0);
-	CHECK(futex(shared, FUTEX_WAKE_BITSET, 1, NULL, 0xff) == 0);
-	CHECK(futex_requeue(words, FUTEX_REQUEUE, 1, 1, shared, 0) == 0);
-	CHECK(futex_requeue(words, FUTEX_CMP_REQUEUE | FUTEX_PRIVATE_FLAG, 1, 1, &words[1], 0) ==
-	      0);
-	EXPECT_ERR(EAGAIN, futex_requeue(words, FUTEX_CMP_REQUEUE, 1, 1, &words[1], 5));
-	EXPECT_ERR(EINVAL, futex_requeue(words, FUTEX_REQUEUE, -1, 1, &words[1], 0));
-	EXPECT_ERR(EINVAL, futex_requeue(words, FUTEX_CMP_REQUEUE, 1, -1, &words[1], 0));
+	CHECK_EQ(futex(words, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1, NULL, 0), 0);
+	CHECK_EQ(futex(words, FUTEX_WAKE, INT_MAX, NULL, 0), 0);
+	CHECK_EQ(futex(shared, FUTEX_WAKE, 1, NULL, 0), 0);
+	CHECK_EQ(futex(shared, FUTEX_WAKE_BITSET, 1, NULL, 0xff), 0);
+	CHECK_EQ(futex_requeue(words, FUTEX_REQUEUE, 1, 1, shared, 0), 0);
+	CHECK_EQ(futex_requeue(words, FUTEX_CMP_REQUEUE | FUTEX_PRIVATE_FLAG, 1, 1, &words[1], 0),
+		 0);
+	CHECK_ERR(EAGAIN, futex_requeue(words, FUTEX_CMP_REQUEUE, 1, 1, &words[1], 5));
+	CHECK_ERR(EINVAL, futex_requeue(words, FUTEX_REQUEUE, -1, 1, &words[1], 0));
+	CHECK_ERR(EINVAL, futex_requeue(words, FUTEX_CMP_REQUEUE, 1, -1, &words[1], 0));
 }
 
 TEST(futex_wake_child)
@@ -186,8 +186,8 @@ TEST(futex_wake_child)
 		wait_to_be_woken(shared, FUTEX_WAIT, 0);
 	wait_for_waiters(shared, 1);
 	/* A private futex is this address space's own: the child's is another one. */
-	CHECK(futex(shared, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1, NULL, 0) == 0);
-	CHECK(futex(shared, FUTEX_WAKE, 1, NULL, 0) == 1);
+	CHECK_EQ(futex(shared, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1, NULL, 0), 0);
+	CHECK_EQ(futex(shared, FUTEX_WAKE, 1, NULL, 0), 1);
 	expect_exit(pid, 0, "waiter on a shared anonymous page");
 
 	/* A file page is one futex for every process that maps it, shared or privately. */
@@ -199,7 +199,7 @@ TEST(futex_wake_child)
 		if (pid == 0)
 			wait_to_be_woken(file_words("f", PROT_READ, flags), FUTEX_WAIT, 0);
 		wait_for_waiters(mine, 1);
-		CHECK(futex(mine, FUTEX_WAKE, 1, NULL, 0) == 1);
+		CHECK_EQ(futex(mine, FUTEX_WAKE, 1, NULL, 0), 1);
 		expect_exit(pid, 0,
 			    flags == MAP_SHARED ? "waiter on a MAP_SHARED file"
 						: "waiter on a MAP_PRIVATE file");
@@ -214,8 +214,8 @@ TEST(futex_wake_bitset)
 	if (pid == 0)
 		wait_to_be_woken(shared, FUTEX_WAIT_BITSET, 0x1);
 	wait_for_waiters(shared, 1);
-	CHECK(futex(shared, FUTEX_WAKE_BITSET, 1, NULL, 0x6) == 0); /* no bit in common */
-	CHECK(futex(shared, FUTEX_WAKE_BITSET, 1, NULL, 0x3) == 1);
+	CHECK_EQ(futex(shared, FUTEX_WAKE_BITSET, 1, NULL, 0x6), 0); /* no bit in common */
+	CHECK_EQ(futex(shared, FUTEX_WAKE_BITSET, 1, NULL, 0x3), 1);
 	expect_exit(pid, 0, "waiter");
 }
 
@@ -231,12 +231,12 @@ TEST(futex_requeue)
 	}
 	wait_for_waiters(&w[0], 2);
 	/* CMP_REQUEUE acts only while the word holds val3; it counts woken and moved. */
-	EXPECT_ERR(EAGAIN, futex_requeue(&w[0], FUTEX_CMP_REQUEUE, 1, 1, &w[1], 1));
-	CHECK(futex_requeue(&w[0], FUTEX_CMP_REQUEUE, 1, 1, &w[1], 0) == 2);
-	CHECK(futex(&w[0], FUTEX_WAKE, 1, NULL, 0) == 0);
-	CHECK(futex_requeue(&w[1], FUTEX_REQUEUE, 0, 1, &w[2], 0) == 1);
-	CHECK(futex(&w[1], FUTEX_WAKE, 1, NULL, 0) == 0);
-	CHECK(futex(&w[2], FUTEX_WAKE, INT_MAX, NULL, 0) == 1);
+	CHECK_ERR(EAGAIN, futex_requeue(&w[0], FUTEX_CMP_REQUEUE, 1, 1, &w[1], 1));
+	CHECK_EQ(futex_requeue(&w[0], FUTEX_CMP_REQUEUE, 1, 1, &w[1], 0), 2);
+	CHECK_EQ(futex(&w[0], FUTEX_WAKE, 1, NULL, 0), 0);
+	CHECK_EQ(futex_requeue(&w[1], FUTEX_REQUEUE, 0, 1, &w[2], 0), 1);
+	CHECK_EQ(futex(&w[1], FUTEX_WAKE, 1, NULL, 0), 0);
+	CHECK_EQ(futex(&w[2], FUTEX_WAKE, INT_MAX, NULL, 0), 1);
 	expect_exit(pids[0], 0, "first waiter");
 	expect_exit(pids[1], 0, "second waiter");
 }
@@ -273,7 +273,7 @@ TEST(futex_pingpong)
 	}
 	take_turns(turn, 0, 2000);
 	expect_exit(pid, 0, "the other player");
-	CHECK(*turn == 4000);
+	CHECK_EQ(*turn, 4000);
 }
 
 TEST(futex_errors)
@@ -282,27 +282,27 @@ TEST(futex_errors)
 	uint32_t *odd = (uint32_t *)((char *)words + 1);
 	uint32_t *gone = map_anon(PAGE, PROT_READ | PROT_WRITE);
 
-	EXPECT_OK(munmap(gone, PAGE));
+	CHECK_OK(munmap(gone, PAGE));
 	/* A futex word is 4-byte aligned. */
-	EXPECT_ERR(EINVAL, futex(odd, FUTEX_WAIT, 0, NULL, 0));
-	EXPECT_ERR(EINVAL, futex(odd, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1, NULL, 0));
-	EXPECT_ERR(EINVAL, futex_requeue(words, FUTEX_REQUEUE, 1, 1, odd, 0));
+	CHECK_ERR(EINVAL, futex(odd, FUTEX_WAIT, 0, NULL, 0));
+	CHECK_ERR(EINVAL, futex(odd, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1, NULL, 0));
+	CHECK_ERR(EINVAL, futex_requeue(words, FUTEX_REQUEUE, 1, 1, odd, 0));
 	/* Memory that is not mapped, or not the user's. A private wake reads nothing. */
-	EXPECT_ERR(EFAULT, futex(gone, FUTEX_WAIT, 0, NULL, 0));
-	EXPECT_ERR(EFAULT, futex(gone, FUTEX_WAIT | FUTEX_PRIVATE_FLAG, 0, NULL, 0));
-	EXPECT_ERR(EFAULT, futex(gone, FUTEX_WAKE, 1, NULL, 0));
-	CHECK(futex(gone, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1, NULL, 0) == 0);
-	EXPECT_ERR(EFAULT, futex_requeue(words, FUTEX_CMP_REQUEUE, 1, 1, gone, 0));
+	CHECK_ERR(EFAULT, futex(gone, FUTEX_WAIT, 0, NULL, 0));
+	CHECK_ERR(EFAULT, futex(gone, FUTEX_WAIT | FUTEX_PRIVATE_FLAG, 0, NULL, 0));
+	CHECK_ERR(EFAULT, futex(gone, FUTEX_WAKE, 1, NULL, 0));
+	CHECK_EQ(futex(gone, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1, NULL, 0), 0);
+	CHECK_ERR(EFAULT, futex_requeue(words, FUTEX_CMP_REQUEUE, 1, 1, gone, 0));
 	for (unsigned i = 1; i < NBAD; i++) { /* bad_addrs[0] is odd */
 		uint32_t *bad = (uint32_t *)bad_addrs[i];
 
-		EXPECT_ERR(EFAULT, futex(bad, FUTEX_WAIT | FUTEX_PRIVATE_FLAG, 0, NULL, 0));
-		EXPECT_ERR(EFAULT, futex(bad, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1, NULL, 0));
-		EXPECT_ERR(EFAULT, futex_requeue(words, FUTEX_REQUEUE, 1, 1, bad, 0));
+		CHECK_ERR(EFAULT, futex(bad, FUTEX_WAIT | FUTEX_PRIVATE_FLAG, 0, NULL, 0));
+		CHECK_ERR(EFAULT, futex(bad, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1, NULL, 0));
+		CHECK_ERR(EFAULT, futex_requeue(words, FUTEX_REQUEUE, 1, 1, bad, 0));
 	}
 	/* Operations that do not exist (2 was FUTEX_FD), or that take no clock. */
-	EXPECT_ERR(ENOSYS, futex(words, 2, 0, NULL, 0));
-	EXPECT_ERR(ENOSYS, futex(words, 99, 0, NULL, 0));
-	EXPECT_ERR(ENOSYS, futex(words, FUTEX_WAKE | FUTEX_CLOCK_REALTIME, 1, NULL, 0));
-	EXPECT_ERR(ENOSYS, futex(words, FUTEX_WAIT | FUTEX_CLOCK_REALTIME, 1, NULL, 0));
+	CHECK_ERR(ENOSYS, futex(words, 2, 0, NULL, 0));
+	CHECK_ERR(ENOSYS, futex(words, 99, 0, NULL, 0));
+	CHECK_ERR(ENOSYS, futex(words, FUTEX_WAKE | FUTEX_CLOCK_REALTIME, 1, NULL, 0));
+	CHECK_ERR(ENOSYS, futex(words, FUTEX_WAIT | FUTEX_CLOCK_REALTIME, 1, NULL, 0));
 }

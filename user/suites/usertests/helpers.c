@@ -21,10 +21,10 @@ const unsigned long bad_addrs[NBAD] = {
 int
 create_file(const char *path, const void *data, size_t len, mode_t mode)
 {
-	int fd = EXPECT_OK(open(path, O_RDWR | O_CREAT | O_TRUNC, mode));
+	int fd = CHECK_OK(open(path, O_RDWR | O_CREAT | O_TRUNC, mode));
 
 	if (len)
-		CHECK(write(fd, data, len) == (ssize_t)len);
+		CHECK_EQ(write(fd, data, len), (ssize_t)len);
 	return fd;
 }
 
@@ -82,8 +82,8 @@ as_nobody(void (*check)(const char *), const char *arg)
 	pid_t pid = xfork();
 
 	if (pid == 0) {
-		EXPECT_OK(setresgid(NOBODY_ID, NOBODY_ID, NOBODY_ID));
-		EXPECT_OK(setresuid(NOBODY_ID, NOBODY_ID, NOBODY_ID));
+		CHECK_OK(setresgid(NOBODY_ID, NOBODY_ID, NOBODY_ID));
+		CHECK_OK(setresuid(NOBODY_ID, NOBODY_ID, NOBODY_ID));
 		check(arg);
 		_exit(0);
 	}
@@ -121,7 +121,7 @@ unsigned long
 read_number(const char *path)
 {
 	char buf[32] = "";
-	int fd = (int)EXPECT_OK(open(path, O_RDONLY));
+	int fd = (int)CHECK_OK(open(path, O_RDONLY));
 
 	CHECK(read(fd, buf, sizeof(buf) - 1) > 0);
 	close(fd);
@@ -133,9 +133,9 @@ write_number(const char *path, unsigned long n)
 {
 	char buf[32];
 	int len = snprintf(buf, sizeof(buf), "%lu\n", n);
-	int fd = (int)EXPECT_OK(open(path, O_WRONLY));
+	int fd = (int)CHECK_OK(open(path, O_WRONLY));
 
-	CHECK(write(fd, buf, (size_t)len) == len);
+	CHECK_EQ(write(fd, buf, (size_t)len), len);
 	close(fd);
 }
 
@@ -164,6 +164,6 @@ record_lock_query(int fd, int cmd, short type, off_t start, off_t len)
 {
 	struct flock fl = { .l_type = type, .l_whence = SEEK_SET, .l_start = start, .l_len = len };
 
-	EXPECT_OK(fcntl(fd, cmd, &fl));
+	CHECK_OK(fcntl(fd, cmd, &fl));
 	return fl;
 }

@@ -28,13 +28,13 @@ static unsigned char *
 read_self_with_room(size_t *len, size_t room)
 {
 	struct stat st;
-	int fd = EXPECT_OK(open(self_path, O_RDONLY));
+	int fd = CHECK_OK(open(self_path, O_RDONLY));
 	unsigned char *buf;
 
-	EXPECT_OK(fstat(fd, &st));
+	CHECK_OK(fstat(fd, &st));
 	buf = calloc(1, st.st_size + room);
 	CHECK(buf != NULL);
-	CHECK(read(fd, buf, st.st_size) == st.st_size);
+	CHECK_EQ(read(fd, buf, st.st_size), st.st_size);
 	close(fd);
 	*len = st.st_size;
 	return buf;
@@ -111,11 +111,11 @@ TEST(exec_interpreter_errors)
 	static const char text[] =
 		"a text file, not an interpreter:\nlonger than the 64 bytes of an ELF header, so that it is read whole\n";
 	make_file("text", text, sizeof(text) - 1);
-	EXPECT_OK(chmod("text", 0755));
+	CHECK_OK(chmod("text", 0755));
 	make_file("short", "#!", 2); /* shorter than an ELF header: the read of one fails */
-	EXPECT_OK(chmod("short", 0755));
+	CHECK_OK(chmod("short", 0755));
 	close(create_file("not-executable", "\177ELF", 4, 0644));
-	EXPECT_OK(mkdir("dir", 0755));
+	CHECK_OK(mkdir("dir", 0755));
 	char cwd[PATH_MAX], path[PATH_MAX + 32];
 	CHECK(getcwd(cwd, sizeof(cwd)) != NULL);
 
@@ -174,7 +174,7 @@ TEST(exec_interpreter_runs_first)
 	char *argv[] = { "./prog", "--helper", "auxv", want_entry, "./prog", NULL };
 	pid_t pid = xfork();
 	if (pid == 0) {
-		int fd = EXPECT_OK(fcntl(test_report_fd, F_DUPFD, 20));
+		int fd = CHECK_OK(fcntl(test_report_fd, F_DUPFD, 20));
 		snprintf(env_fd, sizeof(env_fd), "USERTESTS_REPORT_FD=%d", fd);
 		execve("./prog", argv, envp);
 		fail("execve(./prog) failed with %s", errname(errno));

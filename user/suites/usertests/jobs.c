@@ -43,35 +43,35 @@ TEST(process_group_ids)
 {
 	pid_t pgrp = getpgrp(), sid = getsid(0);
 
-	CHECK(pgrp == getpgid(0));
-	CHECK(pgrp == getpgid(getpid()));
-	CHECK(sid == EXPECT_OK(getsid(getpid())));
-	EXPECT_ERR(ESRCH, getpgid(NO_SUCH_PID));
-	EXPECT_ERR(ESRCH, getsid(NO_SUCH_PID));
-	EXPECT_ERR(ESRCH, syscall(SYS_getpgid, -1));
-	EXPECT_ERR(EINVAL, setpgid(0, -1));
-	EXPECT_ERR(ESRCH, setpgid(NO_SUCH_PID, 0));
+	CHECK_EQ(pgrp, getpgid(0));
+	CHECK_EQ(pgrp, getpgid(getpid()));
+	CHECK_EQ(sid, CHECK_OK(getsid(getpid())));
+	CHECK_ERR(ESRCH, getpgid(NO_SUCH_PID));
+	CHECK_ERR(ESRCH, getsid(NO_SUCH_PID));
+	CHECK_ERR(ESRCH, syscall(SYS_getpgid, -1));
+	CHECK_ERR(EINVAL, setpgid(0, -1));
+	CHECK_ERR(ESRCH, setpgid(NO_SUCH_PID, 0));
 	/* The parent is no child of ours. */
-	EXPECT_ERR(ESRCH, setpgid(getppid(), 0));
+	CHECK_ERR(ESRCH, setpgid(getppid(), 0));
 	/* A group of our own, then into a child's group (same session), then our own again. */
-	EXPECT_OK(setpgid(0, 0));
-	CHECK(getpgrp() == getpid());
-	CHECK(getsid(0) == sid);
+	CHECK_OK(setpgid(0, 0));
+	CHECK_EQ(getpgrp(), getpid());
+	CHECK_EQ(getsid(0), sid);
 	int go[2];
-	EXPECT_OK(pipe(go));
+	CHECK_OK(pipe(go));
 	pid_t child = xfork();
 	if (child == 0) {
 		close(go[1]);
 		read_byte(go[0]);
 		_exit(0);
 	}
-	EXPECT_OK(setpgid(child, child));
-	EXPECT_OK(setpgid(0, child));
+	CHECK_OK(setpgid(child, child));
+	CHECK_OK(setpgid(0, child));
 	CHECK(getpgrp() == child && getpgid(child) == child);
-	EXPECT_OK(setpgid(0, getpid()));
-	CHECK(getpgrp() == getpid());
+	CHECK_OK(setpgid(0, getpid()));
+	CHECK_EQ(getpgrp(), getpid());
 	/* No group has this number. */
-	EXPECT_ERR(EPERM, setpgid(0, NO_SUCH_PID));
+	CHECK_ERR(EPERM, setpgid(0, NO_SUCH_PID));
 	write_byte(go[1], 'g');
 	expect_exit(child, 0, "child with a group of its own");
 }
@@ -81,8 +81,8 @@ TEST(setpgid_of_a_child)
 {
 	int go[2], told[2];
 
-	EXPECT_OK(pipe(go));
-	EXPECT_OK(pipe(told));
+	CHECK_OK(pipe(go));
+	CHECK_OK(pipe(told));
 	pid_t child = xfork();
 	if (child == 0) {
 		read_byte(go[0]);
@@ -91,17 +91,17 @@ TEST(setpgid_of_a_child)
 		read_byte(go[0]);
 		_exit(0);
 	}
-	EXPECT_OK(setpgid(child, child));
-	CHECK(getpgid(child) == child);
+	CHECK_OK(setpgid(child, child));
+	CHECK_EQ(getpgid(child), child);
 	write_byte(go[1], 'g');
 	pid_t seen;
-	CHECK(read(told[0], &seen, sizeof(seen)) == sizeof(seen));
-	CHECK(seen == child);
+	CHECK_EQ(read(told[0], &seen, sizeof(seen)), sizeof(seen));
+	CHECK_EQ(seen, child);
 	/* Into ours (a group of our own: the one we started in may be init's 0), then into none. */
-	EXPECT_OK(setpgid(0, 0));
-	EXPECT_OK(setpgid(child, getpid()));
-	CHECK(getpgid(child) == getpid());
-	EXPECT_ERR(EPERM, setpgid(child, NO_SUCH_PID));
+	CHECK_OK(setpgid(0, 0));
+	CHECK_OK(setpgid(child, getpid()));
+	CHECK_EQ(getpgid(child), getpid());
+	CHECK_ERR(EPERM, setpgid(child, NO_SUCH_PID));
 	write_byte(go[1], 'g');
 	expect_exit(child, 0, "child moved between groups");
 
@@ -114,8 +114,8 @@ TEST(setpgid_of_a_child)
 		execv(self_path, argv);
 		_exit(127);
 	}
-	CHECK(read_byte(told[0]) == 'r');
-	EXPECT_ERR(EACCES, setpgid(child, child));
+	CHECK_EQ(read_byte(told[0]), 'r');
+	CHECK_ERR(EACCES, setpgid(child, child));
 	kill(child, SIGKILL);
 	expect_signaled(wait_status(child), SIGKILL, "exec'd child");
 
@@ -128,10 +128,10 @@ TEST(setpgid_of_a_child)
 		read_byte(go[0]);
 		_exit(0);
 	}
-	CHECK(read_byte(told[0]) == 's');
-	EXPECT_ERR(EPERM, setpgid(child, child));
-	EXPECT_ERR(EPERM, setpgid(child, getpgrp()));
-	CHECK(getsid(child) == child);
+	CHECK_EQ(read_byte(told[0]), 's');
+	CHECK_ERR(EPERM, setpgid(child, child));
+	CHECK_ERR(EPERM, setpgid(child, getpgrp()));
+	CHECK_EQ(getsid(child), child);
 	write_byte(go[1], 'g');
 	expect_exit(child, 0, "session leader child");
 }
@@ -147,17 +147,17 @@ TEST(setsid_rules)
 		if (getsid(0) != me || getpgrp() != me || old_sid == me)
 			fail("after setsid: sid %d pgrp %d, want %d", getsid(0), getpgrp(), me);
 		/* A session leader is a group leader: no second setsid, no move. */
-		EXPECT_ERR(EPERM, setsid());
-		EXPECT_ERR(EPERM, setpgid(0, 0));
+		CHECK_ERR(EPERM, setsid());
+		CHECK_ERR(EPERM, setpgid(0, 0));
 		/* No controlling terminal in a new session. */
-		EXPECT_ERR(ENXIO, open("/dev/tty", O_RDWR));
+		CHECK_ERR(ENXIO, open("/dev/tty", O_RDWR));
 		/* A child of the leader is in its session and group, and may not setsid into the group's id. */
 		pid_t grandchild = xfork();
 		if (grandchild == 0) {
 			if (getsid(0) != me || getpgrp() != me)
 				fail("grandchild: sid %d pgrp %d, want %d", getsid(0), getpgrp(),
 				     me);
-			EXPECT_OK(setsid());
+			CHECK_OK(setsid());
 			_exit(0);
 		}
 		expect_exit(grandchild, 0, "grandchild setsid");
@@ -168,8 +168,8 @@ TEST(setsid_rules)
 	/* A group leader cannot start a session: its group would span two. */
 	child = xfork();
 	if (child == 0) {
-		EXPECT_OK(setpgid(0, 0));
-		EXPECT_ERR(EPERM, setsid());
+		CHECK_OK(setpgid(0, 0));
+		CHECK_ERR(EPERM, setsid());
 		_exit(0);
 	}
 	expect_exit(child, 0, "group leader setsid");
@@ -180,10 +180,10 @@ TEST(ids_across_fork_and_exec)
 {
 	int p[2];
 
-	EXPECT_OK(pipe(p));
+	CHECK_OK(pipe(p));
 	pid_t child = xfork();
 	if (child == 0) {
-		EXPECT_OK(setsid());
+		CHECK_OK(setsid());
 		pid_t grandchild = xfork();
 		if (grandchild == 0) {
 			pid_t ids[2] = { getpgrp(), getsid(0) };
@@ -225,7 +225,7 @@ TEST(kill_process_group)
 	pid_t leader = xfork();
 
 	if (leader == 0) {
-		EXPECT_OK(setpgid(0, 0));
+		CHECK_OK(setpgid(0, 0));
 		signal(SIGUSR1, count_usr1);
 		sigset_t usr1, old;
 		sigemptyset(&usr1);
@@ -242,22 +242,22 @@ TEST(kill_process_group)
 		if (outsider == 0) {
 			signal(SIGUSR1, SIG_DFL);
 			sigprocmask(SIG_SETMASK, &old, NULL);
-			EXPECT_OK(setpgid(0, 0));
+			CHECK_OK(setpgid(0, 0));
 			for (;;)
 				pause();
 		}
 		/* The outsider may still be on its way into its own group: put it there from here too. */
 		setpgid(outsider, outsider);
-		EXPECT_OK(kill(0, SIGUSR1));
+		CHECK_OK(kill(0, SIGUSR1));
 		while (!usr1_seen)
 			sigsuspend(&old);
 		expect_signaled(wait_status(member), SIGUSR1, "member of the group");
-		CHECK(waitpid(outsider, NULL, WNOHANG) == 0);
-		EXPECT_OK(kill(-outsider, 0));
-		EXPECT_OK(kill(-outsider, SIGTERM));
+		CHECK_EQ(waitpid(outsider, NULL, WNOHANG), 0);
+		CHECK_OK(kill(-outsider, 0));
+		CHECK_OK(kill(-outsider, SIGTERM));
 		expect_signaled(wait_status(outsider), SIGTERM, "the other group");
-		EXPECT_ERR(ESRCH, kill(-outsider, 0));
-		EXPECT_ERR(ESRCH, kill(-NO_SUCH_PID, SIGTERM));
+		CHECK_ERR(ESRCH, kill(-outsider, 0));
+		CHECK_ERR(ESRCH, kill(-NO_SUCH_PID, SIGTERM));
 		_exit(0);
 	}
 	expect_exit(leader, 0, "group leader");
@@ -269,9 +269,9 @@ TEST(wait_for_a_group)
 	pid_t parent = xfork();
 
 	if (parent == 0) {
-		EXPECT_OK(setpgid(0, 0));
+		CHECK_OK(setpgid(0, 0));
 		int go[2];
-		EXPECT_OK(pipe(go));
+		CHECK_OK(pipe(go));
 		pid_t same = xfork();
 		if (same == 0) {
 			read_byte(go[0]);
@@ -282,21 +282,21 @@ TEST(wait_for_a_group)
 			read_byte(go[0]);
 			_exit(4);
 		}
-		EXPECT_OK(setpgid(other, other));
+		CHECK_OK(setpgid(other, other));
 		int status;
-		CHECK(waitpid(0, &status, WNOHANG) == 0);
-		CHECK(waitpid(-other, &status, WNOHANG) == 0);
-		EXPECT_ERR(ECHILD, waitpid(-NO_SUCH_PID, &status, WNOHANG));
+		CHECK_EQ(waitpid(0, &status, WNOHANG), 0);
+		CHECK_EQ(waitpid(-other, &status, WNOHANG), 0);
+		CHECK_ERR(ECHILD, waitpid(-NO_SUCH_PID, &status, WNOHANG));
 		write_byte(go[1], 'g');
 		write_byte(go[1], 'g');
-		CHECK(waitpid(0, &status, 0) == same);
+		CHECK_EQ(waitpid(0, &status, 0), same);
 		expect_exited(status, 3, "child in our group");
 		/* Only the other group's child is left: not ours to wait for with 0. */
-		EXPECT_ERR(ECHILD, waitpid(0, &status, 0));
+		CHECK_ERR(ECHILD, waitpid(0, &status, 0));
 		siginfo_t info = { 0 };
-		EXPECT_OK(waitid(P_PGID, other, &info, WEXITED | WNOWAIT));
+		CHECK_OK(waitid(P_PGID, other, &info, WEXITED | WNOWAIT));
 		CHECK(info.si_pid == other && info.si_code == CLD_EXITED && info.si_status == 4);
-		CHECK(waitpid(-other, &status, 0) == other);
+		CHECK_EQ(waitpid(-other, &status, 0), other);
 		expect_exited(status, 4, "child in the other group");
 		_exit(0);
 	}
@@ -319,14 +319,14 @@ TEST(orphaned_stopped_group_gets_hangup)
 {
 	int p[2];
 
-	EXPECT_OK(pipe(p));
+	CHECK_OK(pipe(p));
 	pid_t middle = xfork();
 	if (middle == 0) {
-		EXPECT_OK(
+		CHECK_OK(
 			setsid()); /* a session of our own: the host's init cannot hold the group */
 		pid_t stopped = xfork();
 		if (stopped == 0) {
-			EXPECT_OK(setpgid(0, 0));
+			CHECK_OK(setpgid(0, 0));
 			signal(SIGHUP, note_hangup);
 			raise(SIGSTOP);
 			/* Continued: by the SIGCONT that follows the SIGHUP. */
@@ -342,5 +342,5 @@ TEST(orphaned_stopped_group_gets_hangup)
 	}
 	expect_exit(middle, 0, "middle process");
 	close(p[1]);
-	CHECK(read_byte(p[0]) == 'H');
+	CHECK_EQ(read_byte(p[0]), 'H');
 }

@@ -31,7 +31,7 @@ get_limit(int resource)
 {
 	struct rlimit r;
 
-	EXPECT_OK(getrlimit(resource, &r));
+	CHECK_OK(getrlimit(resource, &r));
 	return r;
 }
 
@@ -41,7 +41,7 @@ set_soft(int resource, rlim_t cur)
 	struct rlimit r = get_limit(resource);
 
 	r.rlim_cur = cur;
-	EXPECT_OK(setrlimit(resource, &r));
+	CHECK_OK(setrlimit(resource, &r));
 }
 
 #define CAP_SYS_RESOURCE 24
@@ -77,8 +77,8 @@ give_up_root(void)
 	uid_t r, e, s;
 
 	if (geteuid() == 0)
-		EXPECT_OK(setuid(NOBODY_ID));
-	EXPECT_OK(getresuid(&r, &e, &s));
+		CHECK_OK(setuid(NOBODY_ID));
+	CHECK_OK(getresuid(&r, &e, &s));
 	CHECK(e != 0 && r == e && s == e);
 }
 
@@ -88,34 +88,34 @@ TEST(rlimit_rules)
 
 	CHECK(r.rlim_cur <= r.rlim_max);
 	/* prlimit64 on itself, by pid 0 and by its own pid, reads the same. */
-	EXPECT_OK(syscall(SYS_prlimit64, 0, RLIMIT_NOFILE, NULL, &got));
+	CHECK_OK(syscall(SYS_prlimit64, 0, RLIMIT_NOFILE, NULL, &got));
 	CHECK(got.rlim_cur == r.rlim_cur && got.rlim_max == r.rlim_max);
-	EXPECT_OK(syscall(SYS_prlimit64, getpid(), RLIMIT_NOFILE, NULL, &got));
+	CHECK_OK(syscall(SYS_prlimit64, getpid(), RLIMIT_NOFILE, NULL, &got));
 	CHECK(got.rlim_cur == r.rlim_cur && got.rlim_max == r.rlim_max);
 	/* Bad resource, soft above hard, no such process, bad pointers. */
-	EXPECT_ERR(EINVAL, syscall(SYS_getrlimit, 16, &got));
-	EXPECT_ERR(EINVAL, syscall(SYS_prlimit64, 0, 1000, NULL, &got));
+	CHECK_ERR(EINVAL, syscall(SYS_getrlimit, 16, &got));
+	CHECK_ERR(EINVAL, syscall(SYS_prlimit64, 0, 1000, NULL, &got));
 	struct rlimit inverted = { r.rlim_max, r.rlim_max - 1 };
-	EXPECT_ERR(EINVAL, syscall(SYS_setrlimit, RLIMIT_NOFILE, &inverted));
-	EXPECT_ERR(ESRCH, syscall(SYS_prlimit64, 0x3ffffff, RLIMIT_NOFILE, NULL, &got));
-	EXPECT_ERR(EFAULT, syscall(SYS_getrlimit, RLIMIT_NOFILE, bad_addrs[0]));
-	EXPECT_ERR(EFAULT, syscall(SYS_setrlimit, RLIMIT_NOFILE, bad_addrs[1]));
+	CHECK_ERR(EINVAL, syscall(SYS_setrlimit, RLIMIT_NOFILE, &inverted));
+	CHECK_ERR(ESRCH, syscall(SYS_prlimit64, 0x3ffffff, RLIMIT_NOFILE, NULL, &got));
+	CHECK_ERR(EFAULT, syscall(SYS_getrlimit, RLIMIT_NOFILE, bad_addrs[0]));
+	CHECK_ERR(EFAULT, syscall(SYS_setrlimit, RLIMIT_NOFILE, bad_addrs[1]));
 	/* Lower the soft limit, then back up to the hard one: anyone may. */
 	struct rlimit lower = { 100, r.rlim_max };
-	EXPECT_OK(syscall(SYS_prlimit64, 0, RLIMIT_NOFILE, &lower, &old));
-	CHECK(old.rlim_cur == r.rlim_cur);
-	CHECK(get_limit(RLIMIT_NOFILE).rlim_cur == 100);
-	EXPECT_OK(setrlimit(RLIMIT_NOFILE, &r));
+	CHECK_OK(syscall(SYS_prlimit64, 0, RLIMIT_NOFILE, &lower, &old));
+	CHECK_EQ(old.rlim_cur, r.rlim_cur);
+	CHECK_EQ(get_limit(RLIMIT_NOFILE).rlim_cur, 100);
+	CHECK_OK(setrlimit(RLIMIT_NOFILE, &r));
 	/* No RLIMIT_NOFILE above fs.nr_open, not even for root. */
 	struct rlimit huge = { NR_OPEN_ + 1, NR_OPEN_ + 1 };
-	EXPECT_ERR(EPERM, setrlimit(RLIMIT_NOFILE, &huge));
+	CHECK_ERR(EPERM, setrlimit(RLIMIT_NOFILE, &huge));
 	/* A lowered hard limit comes back up only with privilege. */
 	struct rlimit lowered = { 64, 64 }, back = { 64, 4096 };
-	EXPECT_OK(setrlimit(RLIMIT_NOFILE, &lowered));
+	CHECK_OK(setrlimit(RLIMIT_NOFILE, &lowered));
 	if (may_raise_hard_limits())
-		EXPECT_OK(setrlimit(RLIMIT_NOFILE, &back));
+		CHECK_OK(setrlimit(RLIMIT_NOFILE, &back));
 	else
-		EXPECT_ERR(EPERM, setrlimit(RLIMIT_NOFILE, &back));
+		CHECK_ERR(EPERM, setrlimit(RLIMIT_NOFILE, &back));
 }
 
 /* Without root: a hard limit only goes down; ids only among those held; limits of root's processes are out of reach. */
@@ -125,15 +125,15 @@ TEST(rlimit_unprivileged)
 	uid_t r, e, s;
 
 	give_up_root();
-	EXPECT_OK(setrlimit(RLIMIT_NOFILE, &hard));
-	EXPECT_ERR(EPERM, setrlimit(RLIMIT_NOFILE, &raise));
-	CHECK(get_limit(RLIMIT_NOFILE).rlim_max == 512);
-	EXPECT_ERR(EPERM, setuid(0));
-	EXPECT_ERR(EPERM, setresuid(-1, 0, -1));
-	EXPECT_OK(getresuid(&r, &e, &s));
+	CHECK_OK(setrlimit(RLIMIT_NOFILE, &hard));
+	CHECK_ERR(EPERM, setrlimit(RLIMIT_NOFILE, &raise));
+	CHECK_EQ(get_limit(RLIMIT_NOFILE).rlim_max, 512);
+	CHECK_ERR(EPERM, setuid(0));
+	CHECK_ERR(EPERM, setresuid(-1, 0, -1));
+	CHECK_OK(getresuid(&r, &e, &s));
 	CHECK(e != 0);
 	/* init runs as root: another user may not read its limits. */
-	EXPECT_ERR(EPERM, syscall(SYS_prlimit64, 1, RLIMIT_NOFILE, NULL, &got));
+	CHECK_ERR(EPERM, syscall(SYS_prlimit64, 1, RLIMIT_NOFILE, NULL, &got));
 }
 
 TEST(rlimit_inherited_by_fork)
@@ -142,8 +142,8 @@ TEST(rlimit_inherited_by_fork)
 	set_soft(RLIMIT_FSIZE, 123456);
 	pid_t pid = xfork();
 	if (pid == 0) {
-		CHECK(get_limit(RLIMIT_NOFILE).rlim_cur == 77);
-		CHECK(get_limit(RLIMIT_FSIZE).rlim_cur == 123456);
+		CHECK_EQ(get_limit(RLIMIT_NOFILE).rlim_cur, 77);
+		CHECK_EQ(get_limit(RLIMIT_FSIZE).rlim_cur, 123456);
 		_exit(0);
 	}
 	expect_exit(pid, 0, "child reading its limits");
@@ -156,57 +156,57 @@ TEST(rlimit_nofile)
 	set_soft(RLIMIT_NOFILE, 16);
 	while ((fd = open("/dev/null", O_RDONLY)) >= 0)
 		last = fd;
-	CHECK(errno == EMFILE);
-	CHECK(last == 15);
-	EXPECT_ERR(EMFILE, dup(0));
-	EXPECT_ERR(EMFILE, pipe(fds));
-	EXPECT_ERR(EMFILE, fcntl(0, F_DUPFD, 3));
-	EXPECT_ERR(EBADF, dup2(0, 16));
-	EXPECT_ERR(EINVAL, fcntl(0, F_DUPFD, 16));
-	EXPECT_OK(close(last));
-	CHECK(dup2(0, 15) == 15);
+	CHECK_EQ(errno, EMFILE);
+	CHECK_EQ(last, 15);
+	CHECK_ERR(EMFILE, dup(0));
+	CHECK_ERR(EMFILE, pipe(fds));
+	CHECK_ERR(EMFILE, fcntl(0, F_DUPFD, 3));
+	CHECK_ERR(EBADF, dup2(0, 16));
+	CHECK_ERR(EINVAL, fcntl(0, F_DUPFD, 16));
+	CHECK_OK(close(last));
+	CHECK_EQ(dup2(0, 15), 15);
 	/* A lower limit closes nothing: fds above it still work. */
 	set_soft(RLIMIT_NOFILE, 8);
-	EXPECT_OK(fcntl(15, F_GETFD));
-	EXPECT_OK(close(15));
-	EXPECT_ERR(EMFILE, open("/dev/null", O_RDONLY));
+	CHECK_OK(fcntl(15, F_GETFD));
+	CHECK_OK(close(15));
+	CHECK_ERR(EMFILE, open("/dev/null", O_RDONLY));
 	set_soft(RLIMIT_NOFILE, 64);
-	CHECK(open("/dev/null", O_RDONLY) == 15);
+	CHECK_EQ(open("/dev/null", O_RDONLY), 15);
 }
 
 static void
 write_past_fsize(void)
 {
-	int fd = EXPECT_OK(open("big", O_WRONLY | O_CREAT | O_TRUNC, 0644));
+	int fd = CHECK_OK(open("big", O_WRONLY | O_CREAT | O_TRUNC, 0644));
 
 	set_soft(RLIMIT_FSIZE, 4096);
-	EXPECT_OK(lseek(fd, 4096, SEEK_SET));
+	CHECK_OK(lseek(fd, 4096, SEEK_SET));
 	(void)write(fd, "x", 1); /* SIGXFSZ ends the process */
 }
 
 TEST(rlimit_fsize)
 {
 	static char buf[3000];
-	int fd = EXPECT_OK(open("f", O_RDWR | O_CREAT | O_TRUNC, 0644));
+	int fd = CHECK_OK(open("f", O_RDWR | O_CREAT | O_TRUNC, 0644));
 
 	expect_killed(write_past_fsize, SIGXFSZ, "a write at RLIMIT_FSIZE");
 	signal(SIGXFSZ, SIG_IGN);
 	set_soft(RLIMIT_FSIZE, 5000);
-	CHECK(write(fd, buf, sizeof(buf)) == 3000);
+	CHECK_EQ(write(fd, buf, sizeof(buf)), 3000);
 	/* A write across the limit is cut short at it; one at the limit fails. */
-	CHECK(write(fd, buf, sizeof(buf)) == 2000);
-	EXPECT_ERR(EFBIG, write(fd, buf, 1));
-	EXPECT_ERR(EFBIG, pwrite(fd, buf, 1, 1 << 20));
+	CHECK_EQ(write(fd, buf, sizeof(buf)), 2000);
+	CHECK_ERR(EFBIG, write(fd, buf, 1));
+	CHECK_ERR(EFBIG, pwrite(fd, buf, 1, 1 << 20));
 	/* Truncation may not grow past it either; shrinking is fine. */
-	EXPECT_ERR(EFBIG, ftruncate(fd, 5001));
-	EXPECT_OK(ftruncate(fd, 5000));
-	EXPECT_OK(ftruncate(fd, 10));
+	CHECK_ERR(EFBIG, ftruncate(fd, 5001));
+	CHECK_OK(ftruncate(fd, 5000));
+	CHECK_OK(ftruncate(fd, 10));
 	struct stat st;
-	EXPECT_OK(fstat(fd, &st));
-	CHECK(st.st_size == 10);
+	CHECK_OK(fstat(fd, &st));
+	CHECK_EQ(st.st_size, 10);
 	/* Reading is not limited: only growth is. */
 	set_soft(RLIMIT_FSIZE, 4);
-	CHECK(pread(fd, buf, sizeof(buf), 0) == 10);
+	CHECK_EQ(pread(fd, buf, sizeof(buf), 0), 10);
 }
 
 TEST(rlimit_as)
@@ -215,14 +215,14 @@ TEST(rlimit_as)
 	unsigned long brk0 = syscall(SYS_brk, 0);
 
 	set_soft(RLIMIT_AS, 64 * MIB);
-	EXPECT_ERR(ENOMEM,
-		   (long)mmap(NULL, 128 * MIB, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+	CHECK_ERR(ENOMEM,
+		  (long)mmap(NULL, 128 * MIB, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
 	void *p = mmap(NULL, 4 * MIB, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	CHECK(p != MAP_FAILED);
 	memset(p, 1, 4 * MIB);
 	/* The heap is bounded too: brk stays where it was. */
-	CHECK((unsigned long)syscall(SYS_brk, brk0 + 128 * MIB) == brk0);
-	CHECK((unsigned long)syscall(SYS_brk, brk0 + MIB) == brk0 + MIB);
+	CHECK_EQ((unsigned long)syscall(SYS_brk, brk0 + 128 * MIB), brk0);
+	CHECK_EQ((unsigned long)syscall(SYS_brk, brk0 + MIB), brk0 + MIB);
 }
 
 TEST(rlimit_data)
@@ -232,15 +232,15 @@ TEST(rlimit_data)
 
 	set_soft(RLIMIT_DATA, 16 * MIB);
 	/* Private writable memory counts; read-only and shared memory do not. */
-	EXPECT_ERR(ENOMEM, (long)mmap(NULL, 32 * MIB, PROT_READ | PROT_WRITE,
-				      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+	CHECK_ERR(ENOMEM, (long)mmap(NULL, 32 * MIB, PROT_READ | PROT_WRITE,
+				     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
 	void *ro = mmap(NULL, 32 * MIB, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	CHECK(ro != MAP_FAILED);
 	void *shared =
 		mmap(NULL, 32 * MIB, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	CHECK(shared != MAP_FAILED);
-	CHECK((unsigned long)syscall(SYS_brk, brk0 + 32 * MIB) == brk0);
-	CHECK((unsigned long)syscall(SYS_brk, brk0 + MIB) == brk0 + MIB);
+	CHECK_EQ((unsigned long)syscall(SYS_brk, brk0 + 32 * MIB), brk0);
+	CHECK_EQ((unsigned long)syscall(SYS_brk, brk0 + MIB), brk0 + MIB);
 }
 
 /* Uses about kib KiB of stack, a page at a time, in a way no compiler can fold. */
@@ -264,10 +264,10 @@ overflow_small_stack(void)
 TEST(rlimit_stack)
 {
 	/* Within the limit the stack grows; past it, SIGSEGV. */
-	CHECK(stack_pages(4 * 1024) == 0);
+	CHECK_EQ(stack_pages(4 * 1024), 0);
 	expect_killed(overflow_small_stack, SIGSEGV, "recursing past RLIMIT_STACK");
 	set_soft(RLIMIT_STACK, 1024 * 1024);
-	CHECK(stack_pages(256) == 0);
+	CHECK_EQ(stack_pages(256), 0);
 }
 
 TEST(rlimit_nproc)
@@ -284,7 +284,7 @@ TEST(rlimit_nproc)
 	}
 	give_up_root();
 	set_soft(RLIMIT_NPROC, 0);
-	EXPECT_ERR(EAGAIN, fork());
+	CHECK_ERR(EAGAIN, fork());
 	set_soft(RLIMIT_NPROC, get_limit(RLIMIT_NPROC).rlim_max);
 	pid = xfork();
 	if (pid == 0)

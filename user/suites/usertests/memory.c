@@ -25,19 +25,19 @@ TEST(brk)
 
 	CHECK(cur != 0);
 	/* musl's malloc counts on brk() answering exactly the address asked for. */
-	CHECK((unsigned long)syscall(SYS_brk, want) == want);
+	CHECK_EQ((unsigned long)syscall(SYS_brk, want), want);
 	memset(p, 0xab, 3 * PAGE + 5);
-	CHECK((unsigned long)syscall(SYS_brk, cur) == cur);
-	CHECK((unsigned long)syscall(SYS_brk, want) == want);
+	CHECK_EQ((unsigned long)syscall(SYS_brk, cur), cur);
+	CHECK_EQ((unsigned long)syscall(SYS_brk, want), want);
 	/* Shrinking freed the whole pages; they come back zeroed. */
 	unsigned long whole = (cur + PAGE - 1) & ~(unsigned long)(PAGE - 1);
 
 	CHECK(all_bytes((unsigned char *)whole, want - whole, 0));
-	CHECK((unsigned long)syscall(SYS_brk, cur) == cur);
+	CHECK_EQ((unsigned long)syscall(SYS_brk, cur), cur);
 	/* A request it cannot grant leaves the break where it was. */
-	CHECK((unsigned long)syscall(SYS_brk, 1) == cur);
-	CHECK((unsigned long)syscall(SYS_brk, 0xffff800000000000UL) == cur);
-	CHECK((unsigned long)syscall(SYS_brk, 0) == cur);
+	CHECK_EQ((unsigned long)syscall(SYS_brk, 1), cur);
+	CHECK_EQ((unsigned long)syscall(SYS_brk, 0xffff800000000000UL), cur);
+	CHECK_EQ((unsigned long)syscall(SYS_brk, 0), cur);
 }
 
 static unsigned char *unmapped_page;
@@ -59,16 +59,17 @@ TEST(mmap_anon)
 	enum { LEN = 16 * PAGE };
 	unsigned char *p = map_anon(LEN, PROT_READ | PROT_WRITE);
 
-	CHECK(((unsigned long)p & (PAGE - 1)) == 0);
+	CHECK_EQ(((unsigned long)p & (PAGE - 1)), 0);
 	CHECK(all_bytes(p, LEN, 0));
 	fill_pattern(p, LEN, 5);
 	CHECK(has_pattern(p, LEN, 5));
-	EXPECT_OK(munmap(p, LEN));
+	CHECK_OK(munmap(p, LEN));
 	unmapped_page = p + 5 * PAGE;
 	expect_killed(touch_unmapped, SIGSEGV, "read after munmap");
 	/* The same range mapped again is fresh zeroed memory. */
-	CHECK(mmap(p, LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1,
-		   0) == p);
+	CHECK_EQ(mmap(p, LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1,
+		      0),
+		 p);
 	CHECK(all_bytes(p, LEN, 0));
 }
 
@@ -104,14 +105,14 @@ TEST(mmap_shared_anonymous_across_fork)
 		mmap(NULL, 3 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	CHECK(m != MAP_FAILED);
 	expect_shared_after_fork(m, "MAP_SHARED | MAP_ANONYMOUS");
-	EXPECT_OK(munmap(m, 3 * PAGE));
+	CHECK_OK(munmap(m, 3 * PAGE));
 
-	int zero = EXPECT_OK(open("/dev/zero", O_RDWR));
+	int zero = CHECK_OK(open("/dev/zero", O_RDWR));
 	m = mmap(NULL, 3 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, zero, 0);
 	close(zero);
 	CHECK(m != MAP_FAILED);
 	expect_shared_after_fork(m, "MAP_SHARED of /dev/zero");
-	EXPECT_OK(munmap(m, 3 * PAGE));
+	CHECK_OK(munmap(m, 3 * PAGE));
 
 	/* Anyone may have it, not only who may create files in / (the file has no name). */
 	if (getuid() == 0) {
@@ -135,21 +136,22 @@ TEST(mmap_split)
 
 	fill_pattern(ref, 4 * PAGE, 9);
 	memcpy(p, ref, 4 * PAGE);
-	EXPECT_OK(munmap(p + PAGE, PAGE));
+	CHECK_OK(munmap(p + PAGE, PAGE));
 	unmapped_page = p + PAGE;
 	expect_killed(touch_unmapped, SIGSEGV, "read of the unmapped middle page");
-	CHECK(memcmp(p, ref, PAGE) == 0);
-	EXPECT_OK(mprotect(p + 2 * PAGE, PAGE, PROT_READ));
+	CHECK_EQ(memcmp(p, ref, PAGE), 0);
+	CHECK_OK(mprotect(p + 2 * PAGE, PAGE, PROT_READ));
 	unmapped_page = p + 2 * PAGE;
 	expect_killed(write_unmapped, SIGSEGV, "write to the read-only page");
-	CHECK(memcmp(p + 2 * PAGE, ref + 2 * PAGE, 2 * PAGE) == 0);
-	EXPECT_OK(mprotect(p + 2 * PAGE, PAGE, PROT_READ | PROT_WRITE));
+	CHECK_EQ(memcmp(p + 2 * PAGE, ref + 2 * PAGE, 2 * PAGE), 0);
+	CHECK_OK(mprotect(p + 2 * PAGE, PAGE, PROT_READ | PROT_WRITE));
 	p[2 * PAGE] = 1;
-	CHECK(mmap(p + PAGE, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
-		   -1, 0) == p + PAGE);
+	CHECK_EQ(mmap(p + PAGE, PAGE, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0),
+		 p + PAGE);
 	CHECK(all_bytes(p + PAGE, PAGE, 0));
-	CHECK(memcmp(p + 3 * PAGE, ref + 3 * PAGE, PAGE) == 0);
-	EXPECT_OK(munmap(p, 4 * PAGE));
+	CHECK_EQ(memcmp(p + 3 * PAGE, ref + 3 * PAGE, PAGE), 0);
+	CHECK_OK(munmap(p, 4 * PAGE));
 }
 
 TEST(mprotect)
@@ -157,15 +159,15 @@ TEST(mprotect)
 	unsigned char *p = map_anon(2 * PAGE, PROT_READ | PROT_WRITE);
 
 	p[0] = 7;
-	EXPECT_OK(mprotect(p, PAGE, PROT_NONE));
+	CHECK_OK(mprotect(p, PAGE, PROT_NONE));
 	unmapped_page = p;
 	expect_killed(touch_unmapped, SIGSEGV, "read of a PROT_NONE page");
-	EXPECT_OK(mprotect(p, PAGE, PROT_READ));
-	CHECK(p[0] == 7);
-	EXPECT_ERR(EINVAL, syscall(SYS_mprotect, p + 1, PAGE, PROT_READ)); /* musl would round it */
-	EXPECT_ERR(EINVAL, syscall(SYS_mprotect, p, PAGE, 0x100));
-	EXPECT_OK(munmap(p + PAGE, PAGE));
-	EXPECT_ERR(ENOMEM, mprotect(p + PAGE, PAGE, PROT_READ));
+	CHECK_OK(mprotect(p, PAGE, PROT_READ));
+	CHECK_EQ(p[0], 7);
+	CHECK_ERR(EINVAL, syscall(SYS_mprotect, p + 1, PAGE, PROT_READ)); /* musl would round it */
+	CHECK_ERR(EINVAL, syscall(SYS_mprotect, p, PAGE, 0x100));
+	CHECK_OK(munmap(p + PAGE, PAGE));
+	CHECK_ERR(ENOMEM, mprotect(p + PAGE, PAGE, PROT_READ));
 }
 
 /* Code written to memory runs once the page is made executable. */
@@ -175,8 +177,8 @@ TEST(mmap_exec)
 	unsigned char *p = map_anon(PAGE, PROT_READ | PROT_WRITE);
 
 	memcpy(p, code, sizeof(code));
-	EXPECT_OK(mprotect(p, PAGE, PROT_READ | PROT_EXEC));
-	CHECK(((int (*)(void))p)() == 42);
+	CHECK_OK(mprotect(p, PAGE, PROT_READ | PROT_EXEC));
+	CHECK_EQ(((int (*)(void))p)(), 42);
 }
 
 TEST(madvise_dontneed)
@@ -186,7 +188,7 @@ TEST(madvise_dontneed)
 	int fd;
 
 	memset(p, 0x5a, 4 * PAGE);
-	EXPECT_OK(madvise(p + PAGE, 2 * PAGE, MADV_DONTNEED));
+	CHECK_OK(madvise(p + PAGE, 2 * PAGE, MADV_DONTNEED));
 	CHECK(p[0] == 0x5a && p[3 * PAGE] == 0x5a);
 	CHECK(all_bytes(p + PAGE, 2 * PAGE, 0));
 	/* A private file mapping drops its copies and shows the file again. */
@@ -195,10 +197,10 @@ TEST(madvise_dontneed)
 	f = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
 	CHECK(f != MAP_FAILED);
 	memset(f, 'w', 2 * PAGE);
-	EXPECT_OK(madvise(f, 2 * PAGE, MADV_DONTNEED));
+	CHECK_OK(madvise(f, 2 * PAGE, MADV_DONTNEED));
 	CHECK(all_bytes(f, 2 * PAGE, 'd'));
-	EXPECT_ERR(EINVAL, madvise(p + 1, PAGE, MADV_DONTNEED));
-	EXPECT_ERR(EINVAL, madvise(p, PAGE, 12345));
+	CHECK_ERR(EINVAL, madvise(p + 1, PAGE, MADV_DONTNEED));
+	CHECK_ERR(EINVAL, madvise(p, PAGE, 12345));
 }
 
 TEST(mmap_file)
@@ -212,26 +214,26 @@ TEST(mmap_file)
 	fd = create_file("f", data, LEN, 0644);
 	m = mmap(NULL, 4 * PAGE, PROT_READ, MAP_PRIVATE, fd, 0);
 	CHECK(m != MAP_FAILED);
-	CHECK(memcmp(m, data, LEN) == 0);
+	CHECK_EQ(memcmp(m, data, LEN), 0);
 	CHECK(all_bytes(m + LEN, 4 * PAGE - LEN, 0)); /* past EOF in the last page */
 	/* An offset maps from that page of the file on. */
 	w = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, PAGE);
 	CHECK(w != MAP_FAILED);
-	CHECK(memcmp(w, data + PAGE, PAGE) == 0);
+	CHECK_EQ(memcmp(w, data + PAGE, PAGE), 0);
 	/* Private writes stay private: the file and other mappings keep the data. */
 	memset(w, 0, PAGE);
-	CHECK(memcmp(m + PAGE, data + PAGE, PAGE) == 0);
-	CHECK(pread(fd, back, LEN, 0) == LEN);
-	CHECK(memcmp(back, data, LEN) == 0);
+	CHECK_EQ(memcmp(m + PAGE, data + PAGE, PAGE), 0);
+	CHECK_EQ(pread(fd, back, LEN, 0), LEN);
+	CHECK_EQ(memcmp(back, data, LEN), 0);
 	/* A shared read-only mapping sees later writes through the file. */
 	unsigned char *s = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, fd, 0);
 
 	CHECK(s != MAP_FAILED);
-	CHECK(pwrite(fd, "new", 3, 10) == 3);
-	CHECK(memcmp(s + 10, "new", 3) == 0);
-	EXPECT_OK(munmap(m, 4 * PAGE));
-	EXPECT_OK(munmap(w, PAGE));
-	EXPECT_OK(munmap(s, PAGE));
+	CHECK_EQ(pwrite(fd, "new", 3, 10), 3);
+	CHECK_EQ(memcmp(s + 10, "new", 3), 0);
+	CHECK_OK(munmap(m, 4 * PAGE));
+	CHECK_OK(munmap(w, PAGE));
+	CHECK_OK(munmap(s, PAGE));
 }
 
 TEST(mmap_errors)
@@ -239,26 +241,26 @@ TEST(mmap_errors)
 	int fd = create_file("f", "data", 4, 0644), wfd, rfd;
 	void *p = map_anon(PAGE, PROT_READ);
 
-	wfd = EXPECT_OK(open("f", O_WRONLY));
-	rfd = EXPECT_OK(open("f", O_RDONLY));
+	wfd = CHECK_OK(open("f", O_WRONLY));
+	rfd = CHECK_OK(open("f", O_RDONLY));
 	/* Raw calls: musl checks the offset and length itself. */
-	EXPECT_ERR(EINVAL,
-		   syscall(SYS_mmap, NULL, 0, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
-	EXPECT_ERR(EINVAL, syscall(SYS_mmap, NULL, PAGE, PROT_READ, MAP_ANONYMOUS, -1, 0));
-	EXPECT_ERR(EINVAL, syscall(SYS_mmap, 0x10000001, PAGE, PROT_READ,
-				   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0));
-	EXPECT_ERR(EINVAL, syscall(SYS_mmap, NULL, PAGE, PROT_READ, MAP_PRIVATE, fd, 100));
-	EXPECT_ERR(EBADF, syscall(SYS_mmap, NULL, PAGE, PROT_READ, MAP_PRIVATE, -1, 0));
-	EXPECT_ERR(EBADF, syscall(SYS_mmap, NULL, PAGE, PROT_READ, MAP_PRIVATE, 999, 0));
-	EXPECT_ERR(EACCES, syscall(SYS_mmap, NULL, PAGE, PROT_READ, MAP_PRIVATE, wfd, 0));
-	EXPECT_ERR(EACCES,
-		   syscall(SYS_mmap, NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, rfd, 0));
-	EXPECT_ERR(ENOMEM, syscall(SYS_mmap, NULL, 1UL << 62, PROT_READ,
-				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
-	EXPECT_ERR(ENOMEM, syscall(SYS_mmap, 0xffff800000000000UL, PAGE, PROT_READ,
-				   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0));
-	EXPECT_ERR(EINVAL, munmap((char *)p + 1, PAGE));
-	EXPECT_ERR(EINVAL, munmap(p, 0));
+	CHECK_ERR(EINVAL,
+		  syscall(SYS_mmap, NULL, 0, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+	CHECK_ERR(EINVAL, syscall(SYS_mmap, NULL, PAGE, PROT_READ, MAP_ANONYMOUS, -1, 0));
+	CHECK_ERR(EINVAL, syscall(SYS_mmap, 0x10000001, PAGE, PROT_READ,
+				  MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0));
+	CHECK_ERR(EINVAL, syscall(SYS_mmap, NULL, PAGE, PROT_READ, MAP_PRIVATE, fd, 100));
+	CHECK_ERR(EBADF, syscall(SYS_mmap, NULL, PAGE, PROT_READ, MAP_PRIVATE, -1, 0));
+	CHECK_ERR(EBADF, syscall(SYS_mmap, NULL, PAGE, PROT_READ, MAP_PRIVATE, 999, 0));
+	CHECK_ERR(EACCES, syscall(SYS_mmap, NULL, PAGE, PROT_READ, MAP_PRIVATE, wfd, 0));
+	CHECK_ERR(EACCES,
+		  syscall(SYS_mmap, NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, rfd, 0));
+	CHECK_ERR(ENOMEM, syscall(SYS_mmap, NULL, 1UL << 62, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS,
+				  -1, 0));
+	CHECK_ERR(ENOMEM, syscall(SYS_mmap, 0xffff800000000000UL, PAGE, PROT_READ,
+				  MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0));
+	CHECK_ERR(EINVAL, munmap((char *)p + 1, PAGE));
+	CHECK_ERR(EINVAL, munmap(p, 0));
 }
 
 /*
@@ -272,22 +274,22 @@ TEST(mprotect_shared_readonly_file)
 	char buf[4];
 
 	close(fd);
-	rfd = EXPECT_OK(open("f", O_RDONLY));
-	EXPECT_ERR(EACCES, mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, rfd, 0));
+	rfd = CHECK_OK(open("f", O_RDONLY));
+	CHECK_ERR(EACCES, mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, rfd, 0));
 	char *shared = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, rfd, 0);
 	CHECK(shared != MAP_FAILED && memcmp(shared, "data", 4) == 0);
-	EXPECT_ERR(EACCES, mprotect(shared, PAGE, PROT_READ | PROT_WRITE));
-	EXPECT_ERR(EACCES, mprotect(shared, PAGE, PROT_WRITE));
-	EXPECT_OK(mprotect(shared, PAGE, PROT_NONE)); /* taking rights away is fine */
-	EXPECT_ERR(EACCES, mprotect(shared, PAGE, PROT_READ | PROT_WRITE));
-	EXPECT_OK(mprotect(shared, PAGE, PROT_READ));
-	CHECK(memcmp(shared, "data", 4) == 0);
+	CHECK_ERR(EACCES, mprotect(shared, PAGE, PROT_READ | PROT_WRITE));
+	CHECK_ERR(EACCES, mprotect(shared, PAGE, PROT_WRITE));
+	CHECK_OK(mprotect(shared, PAGE, PROT_NONE)); /* taking rights away is fine */
+	CHECK_ERR(EACCES, mprotect(shared, PAGE, PROT_READ | PROT_WRITE));
+	CHECK_OK(mprotect(shared, PAGE, PROT_READ));
+	CHECK_EQ(memcmp(shared, "data", 4), 0);
 	char *priv = mmap(NULL, PAGE, PROT_READ, MAP_PRIVATE, rfd, 0);
 	CHECK(priv != MAP_FAILED);
-	EXPECT_OK(mprotect(priv, PAGE, PROT_READ | PROT_WRITE));
+	CHECK_OK(mprotect(priv, PAGE, PROT_READ | PROT_WRITE));
 	memcpy(priv, "priv", 4);
 	CHECK(pread(rfd, buf, 4, 0) == 4 && memcmp(buf, "data", 4) == 0);
-	CHECK(memcmp(shared, "data", 4) == 0);
+	CHECK_EQ(memcmp(shared, "data", 4), 0);
 }
 
 /*
@@ -315,20 +317,20 @@ TEST(mmap_huge_hints)
 				fail("hint %#lx len %#lx: mapped at %#lx, outside user space",
 				     hints[i], lens[j], a);
 			*(volatile char *)a = 1; /* usable */
-			EXPECT_OK(munmap((void *)a, lens[j]));
+			CHECK_OK(munmap((void *)a, lens[j]));
 			if (hints[i] >= 0x0000800000000000UL) /* (Linux's top is one page lower) */
-				EXPECT_ERR(ENOMEM,
-					   syscall(SYS_mmap, hints[i], lens[j], PROT_READ,
-						   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0));
+				CHECK_ERR(ENOMEM,
+					  syscall(SYS_mmap, hints[i], lens[j], PROT_READ,
+						  MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0));
 		}
 	}
 	/* Lengths that wrap to zero or past the top when rounded to pages. */
-	EXPECT_ERR(ENOMEM,
-		   syscall(SYS_mmap, 0, ~0UL, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
-	EXPECT_ERR(ENOMEM, syscall(SYS_mmap, 0, ~0UL - PAGE + 2, PROT_READ,
-				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
-	EXPECT_ERR(ENOMEM, syscall(SYS_mmap, 0x10000, ~0UL - 0xffff, PROT_READ,
-				   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0));
+	CHECK_ERR(ENOMEM,
+		  syscall(SYS_mmap, 0, ~0UL, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+	CHECK_ERR(ENOMEM, syscall(SYS_mmap, 0, ~0UL - PAGE + 2, PROT_READ,
+				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+	CHECK_ERR(ENOMEM, syscall(SYS_mmap, 0x10000, ~0UL - 0xffff, PROT_READ,
+				  MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0));
 }
 
 /* msync: a shared file mapping's stores are the file's, before and after; its checks. */
@@ -337,18 +339,18 @@ TEST(msync_file)
 	char buf[8];
 	int fd = create_file("msync_f", NULL, 0, 0644);
 
-	EXPECT_OK(ftruncate(fd, 2 * PAGE));
+	CHECK_OK(ftruncate(fd, 2 * PAGE));
 	char *p = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	CHECK(p != MAP_FAILED);
 	memcpy(p + PAGE, "synced", 6);
-	EXPECT_OK(msync(p, 2 * PAGE, MS_SYNC));
+	CHECK_OK(msync(p, 2 * PAGE, MS_SYNC));
 	CHECK(pread(fd, buf, 6, PAGE) == 6 && memcmp(buf, "synced", 6) == 0);
-	EXPECT_OK(msync(p, 1, MS_ASYNC)); /* the length is rounded up to pages */
-	EXPECT_OK(msync(p + PAGE, PAGE, MS_INVALIDATE));
-	EXPECT_OK(msync(p, PAGE, MS_SYNC | MS_INVALIDATE));
-	EXPECT_OK(msync(p, 0, MS_SYNC));
-	EXPECT_OK(msync(p, 2 * PAGE, 0)); /* no flag at all is MS_ASYNC's behaviour */
-	CHECK(p[PAGE] == 's');
+	CHECK_OK(msync(p, 1, MS_ASYNC)); /* the length is rounded up to pages */
+	CHECK_OK(msync(p + PAGE, PAGE, MS_INVALIDATE));
+	CHECK_OK(msync(p, PAGE, MS_SYNC | MS_INVALIDATE));
+	CHECK_OK(msync(p, 0, MS_SYNC));
+	CHECK_OK(msync(p, 2 * PAGE, 0)); /* no flag at all is MS_ASYNC's behaviour */
+	CHECK_EQ(p[PAGE], 's');
 	munmap(p, 2 * PAGE);
 	close(fd);
 }
@@ -373,12 +375,12 @@ TEST(truncate_unmaps_shared_pages)
 	int fd = create_file("trunc_map", NULL, 0, 0644);
 	int go[2];
 
-	EXPECT_OK(ftruncate(fd, 2 * PAGE));
+	CHECK_OK(ftruncate(fd, 2 * PAGE));
 	char *p = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	CHECK(p != MAP_FAILED);
 	memcpy(p, "old", 3);
 	memcpy(p + PAGE, "old", 3);
-	EXPECT_OK(pipe(go));
+	CHECK_OK(pipe(go));
 	pid_t child = xfork();
 	if (child == 0) { /* its mapping was filled before the truncation */
 		close(go[1]);
@@ -387,18 +389,18 @@ TEST(truncate_unmaps_shared_pages)
 		_exit(p[PAGE] == 'o' ? 3 : 0);
 	}
 	close(go[0]);
-	EXPECT_OK(ftruncate(fd, 0));
-	CHECK(write(go[1], "g", 1) == 1);
+	CHECK_OK(ftruncate(fd, 0));
+	CHECK_EQ(write(go[1], "g", 1), 1);
 	expect_signaled(wait_status(child), SIGBUS, "the fork child's old page past the end");
 	truncated_map = p;
 	expect_killed(touch_truncated_map, SIGBUS, "a mapped page past the end");
 
-	EXPECT_OK(ftruncate(fd, 2 * PAGE));
+	CHECK_OK(ftruncate(fd, 2 * PAGE));
 	CHECK(all_bytes(p, 2 * PAGE, 0)); /* a hole again, not the old data */
 	memcpy(p + PAGE, "new", 3);
 	CHECK(pread(fd, buf, 3, PAGE) == 3 && memcmp(buf, "new", 3) == 0);
-	CHECK(pwrite(fd, "fil", 3, 0) == 3);
-	CHECK(memcmp(p, "fil", 3) == 0);
+	CHECK_EQ(pwrite(fd, "fil", 3, 0), 3);
+	CHECK_EQ(memcmp(p, "fil", 3), 0);
 	munmap(p, 2 * PAGE);
 	close(fd);
 }
@@ -407,22 +409,22 @@ TEST(msync_errors)
 {
 	char *p = map_anon(3 * PAGE, PROT_READ | PROT_WRITE);
 
-	EXPECT_OK(msync(p, 3 * PAGE, MS_SYNC)); /* anonymous memory: nothing to do */
-	EXPECT_ERR(EINVAL, msync(p + 1, PAGE, MS_SYNC));
-	EXPECT_ERR(EINVAL, msync(p, PAGE, MS_SYNC | MS_ASYNC));
-	EXPECT_ERR(EINVAL, msync(p, PAGE, 8));
-	EXPECT_ERR(EINVAL, msync(p + 1, 0, MS_SYNC)); /* checked before the length */
+	CHECK_OK(msync(p, 3 * PAGE, MS_SYNC)); /* anonymous memory: nothing to do */
+	CHECK_ERR(EINVAL, msync(p + 1, PAGE, MS_SYNC));
+	CHECK_ERR(EINVAL, msync(p, PAGE, MS_SYNC | MS_ASYNC));
+	CHECK_ERR(EINVAL, msync(p, PAGE, 8));
+	CHECK_ERR(EINVAL, msync(p + 1, 0, MS_SYNC)); /* checked before the length */
 	/* A hole anywhere in the range: ENOMEM, whatever the flags. */
-	EXPECT_OK(munmap(p + PAGE, PAGE));
-	EXPECT_ERR(ENOMEM, msync(p, 3 * PAGE, MS_SYNC));
-	EXPECT_ERR(ENOMEM, msync(p, 3 * PAGE, MS_ASYNC));
-	EXPECT_ERR(ENOMEM, msync(p, 3 * PAGE, MS_INVALIDATE));
-	EXPECT_ERR(ENOMEM, msync(p + PAGE, PAGE, MS_SYNC));
-	EXPECT_ERR(ENOMEM, msync(p + PAGE, 2 * PAGE, MS_SYNC));
-	EXPECT_ERR(ENOMEM, msync(p, 2 * PAGE, MS_SYNC));
-	EXPECT_OK(msync(p + 2 * PAGE, PAGE, MS_SYNC));
-	EXPECT_ERR(ENOMEM, syscall(SYS_msync, 0x100000000000UL, PAGE, MS_SYNC));
-	EXPECT_ERR(ENOMEM, syscall(SYS_msync, (unsigned long)p, -2UL * PAGE, MS_SYNC));
+	CHECK_OK(munmap(p + PAGE, PAGE));
+	CHECK_ERR(ENOMEM, msync(p, 3 * PAGE, MS_SYNC));
+	CHECK_ERR(ENOMEM, msync(p, 3 * PAGE, MS_ASYNC));
+	CHECK_ERR(ENOMEM, msync(p, 3 * PAGE, MS_INVALIDATE));
+	CHECK_ERR(ENOMEM, msync(p + PAGE, PAGE, MS_SYNC));
+	CHECK_ERR(ENOMEM, msync(p + PAGE, 2 * PAGE, MS_SYNC));
+	CHECK_ERR(ENOMEM, msync(p, 2 * PAGE, MS_SYNC));
+	CHECK_OK(msync(p + 2 * PAGE, PAGE, MS_SYNC));
+	CHECK_ERR(ENOMEM, syscall(SYS_msync, 0x100000000000UL, PAGE, MS_SYNC));
+	CHECK_ERR(ENOMEM, syscall(SYS_msync, (unsigned long)p, -2UL * PAGE, MS_SYNC));
 	munmap(p, 3 * PAGE);
 }
 
@@ -460,7 +462,7 @@ use_stack(int kib)
 
 TEST(stack_1mib)
 {
-	CHECK(use_stack(1024) == 0);
+	CHECK_EQ(use_stack(1024), 0);
 }
 
 /* The kernel itself faults in untouched pages that a system call writes or reads. */
@@ -474,10 +476,10 @@ TEST(syscall_demand_paging)
 
 	fill_pattern(data, LEN, 13);
 	fd = create_file("f", data, LEN, 0644);
-	CHECK(pread(fd, p, LEN, 0) == LEN);
-	CHECK(memcmp(p, data, LEN) == 0);
-	CHECK(pwrite(fd, q, LEN, 0) == LEN); /* q was never touched: zeros */
-	CHECK(pread(fd, p, LEN, 0) == LEN);
+	CHECK_EQ(pread(fd, p, LEN, 0), LEN);
+	CHECK_EQ(memcmp(p, data, LEN), 0);
+	CHECK_EQ(pwrite(fd, q, LEN, 0), LEN); /* q was never touched: zeros */
+	CHECK_EQ(pread(fd, p, LEN, 0), LEN);
 	CHECK(all_bytes(p, LEN, 0));
 }
 
@@ -498,7 +500,7 @@ maxrss_kb(int who)
 {
 	struct rusage ru;
 
-	EXPECT_OK(getrusage(who, &ru));
+	CHECK_OK(getrusage(who, &ru));
 	return ru.ru_maxrss;
 }
 
@@ -510,7 +512,7 @@ TEST(getrusage_maxrss)
 
 	CHECK(peak >= 16 << 10);
 	CHECK(maxrss_kb(RUSAGE_THREAD) >= 16 << 10);
-	EXPECT_OK(munmap(p, 16 << 20));
+	CHECK_OK(munmap(p, 16 << 20));
 	CHECK(maxrss_kb(RUSAGE_SELF) >= peak);
 
 	pid_t pid = xfork();
@@ -520,7 +522,7 @@ TEST(getrusage_maxrss)
 	}
 	struct rusage ru;
 	int status;
-	EXPECT_OK(wait4(pid, &status, 0, &ru));
+	CHECK_OK(wait4(pid, &status, 0, &ru));
 	CHECK(ru.ru_maxrss >= 32 << 10);
 	CHECK(maxrss_kb(RUSAGE_CHILDREN) >= 32 << 10);
 }
@@ -562,23 +564,23 @@ TEST(madvise_advice)
 		if (madvise(p, 4 * PAGE, accepted[i]) < 0)
 			fail("madvise(%d) failed with %s", accepted[i], errname(errno));
 	memset(p, 0x5a, 4 * PAGE); /* MADV_FREE may have taken the data: written again, it stays */
-	EXPECT_ERR(EINVAL, madvise(p, PAGE, 12345));
-	EXPECT_ERR(EINVAL, madvise(p, PAGE, -1));
+	CHECK_ERR(EINVAL, madvise(p, PAGE, 12345));
+	CHECK_ERR(EINVAL, madvise(p, PAGE, -1));
 	/* The advice reaches the mapped parts; a hole makes it ENOMEM. */
-	EXPECT_OK(munmap(p + PAGE, PAGE));
-	EXPECT_ERR(ENOMEM, madvise(p, 3 * PAGE, MADV_NORMAL));
-	EXPECT_ERR(ENOMEM, madvise(p, 3 * PAGE, ADVICE_POPULATE_READ));
+	CHECK_OK(munmap(p + PAGE, PAGE));
+	CHECK_ERR(ENOMEM, madvise(p, 3 * PAGE, MADV_NORMAL));
+	CHECK_ERR(ENOMEM, madvise(p, 3 * PAGE, ADVICE_POPULATE_READ));
 
 	/* What fork gives a child: nothing with DONTFORK, zeros with WIPEONFORK. */
-	CHECK(seen_by_child(p) == 1);
-	EXPECT_OK(madvise(p, PAGE, MADV_DONTFORK));
-	CHECK(seen_by_child(p) == 0);
-	EXPECT_OK(madvise(p, PAGE, MADV_DOFORK));
-	EXPECT_OK(madvise(p, PAGE, MADV_WIPEONFORK));
-	CHECK(seen_by_child(p) == 2);
-	CHECK(p[0] == 0x5a);
-	EXPECT_OK(madvise(p, PAGE, MADV_KEEPONFORK));
-	CHECK(seen_by_child(p) == 1);
+	CHECK_EQ(seen_by_child(p), 1);
+	CHECK_OK(madvise(p, PAGE, MADV_DONTFORK));
+	CHECK_EQ(seen_by_child(p), 0);
+	CHECK_OK(madvise(p, PAGE, MADV_DOFORK));
+	CHECK_OK(madvise(p, PAGE, MADV_WIPEONFORK));
+	CHECK_EQ(seen_by_child(p), 2);
+	CHECK_EQ(p[0], 0x5a);
+	CHECK_OK(madvise(p, PAGE, MADV_KEEPONFORK));
+	CHECK_EQ(seen_by_child(p), 1);
 
 	/* Refused where they do not fit: file pages, read-only pages. */
 	unsigned char data[PAGE];
@@ -586,38 +588,38 @@ TEST(madvise_advice)
 	int fd = create_file("f", data, sizeof(data), 0644);
 	unsigned char *f = mmap(NULL, PAGE, PROT_READ, MAP_PRIVATE, fd, 0);
 	CHECK(f != MAP_FAILED);
-	EXPECT_ERR(EINVAL, madvise(f, PAGE, MADV_FREE));
-	EXPECT_ERR(EINVAL, madvise(f, PAGE, MADV_WIPEONFORK));
-	EXPECT_ERR(EINVAL, madvise(f, PAGE, ADVICE_POPULATE_WRITE));
-	EXPECT_OK(madvise(f, PAGE, ADVICE_POPULATE_READ));
-	CHECK(f[0] == 'd');
+	CHECK_ERR(EINVAL, madvise(f, PAGE, MADV_FREE));
+	CHECK_ERR(EINVAL, madvise(f, PAGE, MADV_WIPEONFORK));
+	CHECK_ERR(EINVAL, madvise(f, PAGE, ADVICE_POPULATE_WRITE));
+	CHECK_OK(madvise(f, PAGE, ADVICE_POPULATE_READ));
+	CHECK_EQ(f[0], 'd');
 }
 
 TEST(mlock_family)
 {
 	unsigned char *p = map_anon(4 * PAGE, PROT_READ | PROT_WRITE);
 
-	EXPECT_OK(mlock(p + 1, 2 * PAGE)); /* any address: the pages it touches */
-	EXPECT_OK(munlock(p, 4 * PAGE));
-	EXPECT_OK(syscall(SYS_mlock2, p, PAGE, MLOCK_ONFAULT));
-	EXPECT_ERR(EINVAL, syscall(SYS_mlock2, p, PAGE, 2));
+	CHECK_OK(mlock(p + 1, 2 * PAGE)); /* any address: the pages it touches */
+	CHECK_OK(munlock(p, 4 * PAGE));
+	CHECK_OK(syscall(SYS_mlock2, p, PAGE, MLOCK_ONFAULT));
+	CHECK_ERR(EINVAL, syscall(SYS_mlock2, p, PAGE, 2));
 	/* Locked pages may not be dropped, except by ADVICE_DONTNEED_LOCKED. */
-	EXPECT_OK(mlock(p, PAGE));
-	EXPECT_ERR(EINVAL, madvise(p, PAGE, MADV_DONTNEED));
-	EXPECT_ERR(EINVAL, madvise(p, PAGE, MADV_COLD));
-	EXPECT_OK(madvise(p, PAGE, ADVICE_DONTNEED_LOCKED));
-	EXPECT_OK(munlockall());
-	EXPECT_OK(madvise(p, PAGE, MADV_DONTNEED));
+	CHECK_OK(mlock(p, PAGE));
+	CHECK_ERR(EINVAL, madvise(p, PAGE, MADV_DONTNEED));
+	CHECK_ERR(EINVAL, madvise(p, PAGE, MADV_COLD));
+	CHECK_OK(madvise(p, PAGE, ADVICE_DONTNEED_LOCKED));
+	CHECK_OK(munlockall());
+	CHECK_OK(madvise(p, PAGE, MADV_DONTNEED));
 
-	EXPECT_OK(munmap(p + 3 * PAGE, PAGE));
-	EXPECT_ERR(ENOMEM, mlock(p, 4 * PAGE));
-	EXPECT_ERR(ENOMEM, munlock(p + 3 * PAGE, PAGE));
-	EXPECT_ERR(EINVAL, mlock(p, -PAGE));
-	EXPECT_ERR(EINVAL, mlockall(0));
-	EXPECT_ERR(EINVAL, mlockall(MCL_ONFAULT));
-	EXPECT_ERR(EINVAL, mlockall(8));
-	EXPECT_OK(mlockall(MCL_CURRENT | MCL_FUTURE));
-	EXPECT_OK(munlockall());
+	CHECK_OK(munmap(p + 3 * PAGE, PAGE));
+	CHECK_ERR(ENOMEM, mlock(p, 4 * PAGE));
+	CHECK_ERR(ENOMEM, munlock(p + 3 * PAGE, PAGE));
+	CHECK_ERR(EINVAL, mlock(p, -PAGE));
+	CHECK_ERR(EINVAL, mlockall(0));
+	CHECK_ERR(EINVAL, mlockall(MCL_ONFAULT));
+	CHECK_ERR(EINVAL, mlockall(8));
+	CHECK_OK(mlockall(MCL_CURRENT | MCL_FUTURE));
+	CHECK_OK(munlockall());
 }
 
 static void

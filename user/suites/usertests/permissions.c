@@ -36,8 +36,8 @@ static void
 make_owned(const char *name, mode_t mode, uid_t uid, gid_t gid)
 {
 	make_file(at(name), "data", 4);
-	EXPECT_OK(chown(at(name), uid, gid));
-	EXPECT_OK(chmod(at(name), mode));
+	CHECK_OK(chown(at(name), uid, gid));
+	CHECK_OK(chmod(at(name), mode));
 }
 
 static void
@@ -46,15 +46,15 @@ make_tree(void)
 	if (geteuid() != 0)
 		skip("needs root");
 	snprintf(top, sizeof(top), "/tmp/perm_%d", getpid());
-	EXPECT_OK(mkdir(top, 0755));
-	EXPECT_OK(chmod(top, 0777)); /* nobody adds its own files here */
+	CHECK_OK(mkdir(top, 0755));
+	CHECK_OK(chmod(top, 0777)); /* nobody adds its own files here */
 	make_owned("secret", 0600, 0, 0);
 	make_owned("public", 0644, 0, 0);
 	make_owned("groups", 0640, 0, NOBODY_ID);
 	make_owned("owner_has_none", 0066, NOBODY_ID, NOBODY_ID);
-	EXPECT_OK(mkdir(at("locked"), 0700));
+	CHECK_OK(mkdir(at("locked"), 0700));
 	make_file(at("locked/inside"), "data", 4);
-	EXPECT_OK(mkdir(at("listless"), 0711)); /* searchable, not listable */
+	CHECK_OK(mkdir(at("listless"), 0711)); /* searchable, not listable */
 	make_file(at("listless/known"), "data", 4);
 }
 
@@ -66,9 +66,9 @@ remove_tree(void)
 
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
 		unlink(at(files[i]));
-	EXPECT_OK(rmdir(at("locked")));
-	EXPECT_OK(rmdir(at("listless")));
-	EXPECT_OK(rmdir(top));
+	CHECK_OK(rmdir(at("locked")));
+	CHECK_OK(rmdir(at("listless")));
+	CHECK_OK(rmdir(top));
 }
 
 static void
@@ -78,33 +78,33 @@ open_checks(const char *unused)
 	int fd;
 
 	(void)unused;
-	EXPECT_ERR(EACCES, open(at("secret"), O_RDONLY));
-	fd = EXPECT_OK(open(at("secret"), O_PATH)); /* a handle on the name asks nothing */
+	CHECK_ERR(EACCES, open(at("secret"), O_RDONLY));
+	fd = CHECK_OK(open(at("secret"), O_PATH)); /* a handle on the name asks nothing */
 	close(fd);
-	close(EXPECT_OK(open(at("public"), O_RDONLY)));
-	EXPECT_ERR(EACCES, open(at("public"), O_WRONLY));
-	EXPECT_ERR(EACCES, open(at("public"), O_RDWR));
-	EXPECT_ERR(EACCES, open(at("public"), O_RDONLY | O_TRUNC));
-	EXPECT_ERR(EACCES, open(at("public"), O_WRONLY | O_CREAT, 0644)); /* exists: no creation */
+	close(CHECK_OK(open(at("public"), O_RDONLY)));
+	CHECK_ERR(EACCES, open(at("public"), O_WRONLY));
+	CHECK_ERR(EACCES, open(at("public"), O_RDWR));
+	CHECK_ERR(EACCES, open(at("public"), O_RDONLY | O_TRUNC));
+	CHECK_ERR(EACCES, open(at("public"), O_WRONLY | O_CREAT, 0644)); /* exists: no creation */
 	/* The group's bits for a member of the group; the owner's alone for the owner. */
-	close(EXPECT_OK(open(at("groups"), O_RDONLY)));
-	EXPECT_ERR(EACCES, open(at("groups"), O_WRONLY));
-	EXPECT_ERR(EACCES, open(at("owner_has_none"), O_RDONLY));
+	close(CHECK_OK(open(at("groups"), O_RDONLY)));
+	CHECK_ERR(EACCES, open(at("groups"), O_WRONLY));
+	CHECK_ERR(EACCES, open(at("owner_has_none"), O_RDONLY));
 	/* Search permission on every directory on the way, read permission to list one. */
-	EXPECT_ERR(EACCES, stat(at("locked/inside"), &st));
-	EXPECT_ERR(EACCES, open(at("locked/inside"), O_RDONLY));
-	EXPECT_ERR(EACCES, open(at("locked/../public"), O_RDONLY));
-	EXPECT_ERR(EACCES, open(at("locked"), O_RDONLY | O_DIRECTORY));
-	EXPECT_ERR(EACCES, chdir(at("locked")));
-	EXPECT_OK(stat(at("listless/known"), &st));
-	EXPECT_ERR(EACCES, open(at("listless"), O_RDONLY | O_DIRECTORY));
-	EXPECT_OK(chdir(at("listless")));
+	CHECK_ERR(EACCES, stat(at("locked/inside"), &st));
+	CHECK_ERR(EACCES, open(at("locked/inside"), O_RDONLY));
+	CHECK_ERR(EACCES, open(at("locked/../public"), O_RDONLY));
+	CHECK_ERR(EACCES, open(at("locked"), O_RDONLY | O_DIRECTORY));
+	CHECK_ERR(EACCES, chdir(at("locked")));
+	CHECK_OK(stat(at("listless/known"), &st));
+	CHECK_ERR(EACCES, open(at("listless"), O_RDONLY | O_DIRECTORY));
+	CHECK_OK(chdir(at("listless")));
 	/* The open that creates a file needs no permission on it; the next one does. */
-	fd = EXPECT_OK(open(at("created"), O_RDWR | O_CREAT | O_EXCL, 0444));
-	CHECK(write(fd, "x", 1) == 1);
+	fd = CHECK_OK(open(at("created"), O_RDWR | O_CREAT | O_EXCL, 0444));
+	CHECK_EQ(write(fd, "x", 1), 1);
 	close(fd);
-	EXPECT_ERR(EACCES, open(at("created"), O_RDWR));
-	EXPECT_OK(fstatat(AT_FDCWD, at("created"), &st, 0));
+	CHECK_ERR(EACCES, open(at("created"), O_RDWR));
+	CHECK_OK(fstatat(AT_FDCWD, at("created"), &st, 0));
 	CHECK(st.st_uid == NOBODY_ID && (st.st_mode & 07777) == 0444);
 }
 
@@ -117,13 +117,13 @@ pipe_checks(const char *unused)
 	int fds[2];
 
 	(void)unused;
-	EXPECT_OK(pipe(fds));
-	EXPECT_OK(fstat(fds[0], &st));
+	CHECK_OK(pipe(fds));
+	CHECK_OK(fstat(fds[0], &st));
 	CHECK(st.st_uid == NOBODY_ID && st.st_gid == NOBODY_ID);
-	CHECK(st.st_mode == (S_IFIFO | 0600));
-	CHECK(write(fds[1], "p", 1) == 1);
+	CHECK_EQ(st.st_mode, (S_IFIFO | 0600));
+	CHECK_EQ(write(fds[1], "p", 1), 1);
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fds[0]);
-	int again = EXPECT_OK(open(path, O_RDONLY));
+	int again = CHECK_OK(open(path, O_RDONLY));
 	CHECK(read(again, &c, 1) == 1 && c == 'p');
 	char link[64];
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", again);
@@ -141,9 +141,9 @@ TEST(open_checks_permission_bits)
 	as_nobody(open_checks, NULL);
 	as_nobody(pipe_checks, NULL);
 	/* Root reads and writes past the bits, and searches any directory. */
-	EXPECT_OK(chmod(at("secret"), 0));
-	close(EXPECT_OK(open(at("secret"), O_RDWR)));
-	close(EXPECT_OK(open(at("locked/inside"), O_RDONLY)));
+	CHECK_OK(chmod(at("secret"), 0));
+	close(CHECK_OK(open(at("secret"), O_RDWR)));
+	close(CHECK_OK(open(at("locked/inside"), O_RDONLY)));
 	remove_tree();
 }
 
@@ -151,23 +151,23 @@ static void
 access_checks(const char *unused)
 {
 	(void)unused;
-	EXPECT_ERR(EACCES, access(at("secret"), R_OK));
-	EXPECT_OK(access(at("public"), R_OK));
-	EXPECT_ERR(EACCES, access(at("public"), W_OK));
-	EXPECT_ERR(EACCES, access(at("public"), X_OK));
-	EXPECT_ERR(EACCES, access(at("locked/inside"), F_OK));
-	EXPECT_OK(access(at("listless"), X_OK));
-	EXPECT_ERR(EACCES, access(at("listless"), R_OK));
+	CHECK_ERR(EACCES, access(at("secret"), R_OK));
+	CHECK_OK(access(at("public"), R_OK));
+	CHECK_ERR(EACCES, access(at("public"), W_OK));
+	CHECK_ERR(EACCES, access(at("public"), X_OK));
+	CHECK_ERR(EACCES, access(at("locked/inside"), F_OK));
+	CHECK_OK(access(at("listless"), X_OK));
+	CHECK_ERR(EACCES, access(at("listless"), R_OK));
 }
 
 /* access(2) answers for the real ids: a process that is root only in its effective id is asked as its user. */
 static void
 real_ids_checks(void)
 {
-	EXPECT_OK(setresuid(NOBODY_ID, 0, 0));
-	close(EXPECT_OK(open(at("secret"), O_RDONLY))); /* open: the effective id, root */
-	EXPECT_ERR(EACCES, access(at("secret"), R_OK));
-	EXPECT_OK(faccessat(AT_FDCWD, at("secret"), R_OK, AT_EACCESS));
+	CHECK_OK(setresuid(NOBODY_ID, 0, 0));
+	close(CHECK_OK(open(at("secret"), O_RDONLY))); /* open: the effective id, root */
+	CHECK_ERR(EACCES, access(at("secret"), R_OK));
+	CHECK_OK(faccessat(AT_FDCWD, at("secret"), R_OK, AT_EACCESS));
 	_exit(0);
 }
 
@@ -176,11 +176,11 @@ TEST(access_asks_as_the_real_ids)
 	make_tree();
 	as_nobody(access_checks, NULL);
 	/* Root: read and write anything, execute what has an x bit somewhere. */
-	EXPECT_OK(access(at("secret"), R_OK | W_OK));
-	EXPECT_ERR(EACCES, access(at("public"), X_OK));
-	EXPECT_OK(chmod(at("public"), 0645));
-	EXPECT_OK(access(at("public"), X_OK));
-	EXPECT_OK(access(at("locked"), X_OK));
+	CHECK_OK(access(at("secret"), R_OK | W_OK));
+	CHECK_ERR(EACCES, access(at("public"), X_OK));
+	CHECK_OK(chmod(at("public"), 0645));
+	CHECK_OK(access(at("public"), X_OK));
+	CHECK_OK(access(at("locked"), X_OK));
 	pid_t pid = xfork();
 	if (pid == 0)
 		real_ids_checks();
@@ -197,25 +197,25 @@ kill_checks(const char *unused)
 	siginfo_t info;
 
 	(void)unused;
-	EXPECT_ERR(EPERM, kill(roots_process, 0));
-	EXPECT_ERR(EPERM, kill(roots_process, SIGTERM));
-	EXPECT_ERR(EPERM, kill(-roots_process, SIGTERM)); /* a group with nothing of its own */
-	EXPECT_ERR(EPERM, syscall(SYS_tgkill, roots_process, roots_process, SIGTERM));
+	CHECK_ERR(EPERM, kill(roots_process, 0));
+	CHECK_ERR(EPERM, kill(roots_process, SIGTERM));
+	CHECK_ERR(EPERM, kill(-roots_process, SIGTERM)); /* a group with nothing of its own */
+	CHECK_ERR(EPERM, syscall(SYS_tgkill, roots_process, roots_process, SIGTERM));
 	memset(&info, 0, sizeof(info));
 	info.si_signo = SIGTERM;
 	info.si_code = SI_QUEUE;
-	EXPECT_ERR(EPERM, syscall(SYS_rt_sigqueueinfo, roots_process, SIGTERM, &info));
-	EXPECT_OK(kill(-1, 0)); /* others exist: 0, though it may signal none of them */
+	CHECK_ERR(EPERM, syscall(SYS_rt_sigqueueinfo, roots_process, SIGTERM, &info));
+	CHECK_OK(kill(-1, 0)); /* others exist: 0, though it may signal none of them */
 	/* SIGCONT goes to the whole session: to the parent, root's, in ours. */
-	EXPECT_OK(kill(getppid(), SIGCONT));
+	CHECK_OK(kill(getppid(), SIGCONT));
 	/* Its own processes, of course. */
 	pid_t mine = xfork();
 	if (mine == 0) {
 		pause();
 		_exit(0);
 	}
-	EXPECT_OK(kill(mine, 0));
-	EXPECT_OK(kill(mine, SIGKILL));
+	CHECK_OK(kill(mine, 0));
+	CHECK_OK(kill(mine, SIGKILL));
 	CHECK(WIFSIGNALED(wait_status(mine)));
 }
 
@@ -232,8 +232,8 @@ TEST(kill_needs_the_same_user)
 	}
 	setpgid(roots_process, roots_process); /* whichever of the two runs first */
 	as_nobody(kill_checks, NULL);
-	EXPECT_OK(kill(roots_process, 0));
-	EXPECT_OK(kill(roots_process, SIGKILL));
+	CHECK_OK(kill(roots_process, 0));
+	CHECK_OK(kill(roots_process, SIGKILL));
 	CHECK(WIFSIGNALED(wait_status(roots_process)));
 }
 
@@ -248,20 +248,20 @@ check_own_proc(bool dumpable)
 	char target[64];
 	struct stat st;
 
-	CHECK(prctl(PR_GET_DUMPABLE) == dumpable);
-	EXPECT_OK(stat("/proc/self", &st));
+	CHECK_EQ(prctl(PR_GET_DUMPABLE), dumpable);
+	CHECK_OK(stat("/proc/self", &st));
 	CHECK(st.st_uid == NOBODY_ID && st.st_gid == NOBODY_ID);
-	EXPECT_OK(stat("/proc/self/status", &st));
+	CHECK_OK(stat("/proc/self/status", &st));
 	CHECK(st.st_uid == owner && st.st_gid == owner);
 	/* Its fd directory (mode 0500) opens for it either way: ttyname reads it. */
-	close(EXPECT_OK(open("/proc/self/fd", O_RDONLY | O_DIRECTORY)));
+	close(CHECK_OK(open("/proc/self/fd", O_RDONLY | O_DIRECTORY)));
 	CHECK(readlink("/proc/self/fd/0", target, sizeof(target)) > 0);
 	if (!dumpable) {
-		EXPECT_ERR(EACCES, open("/proc/self/comm", O_WRONLY));
+		CHECK_ERR(EACCES, open("/proc/self/comm", O_WRONLY));
 		return;
 	}
-	int fd = EXPECT_OK(open("/proc/self/comm", O_WRONLY));
-	CHECK(write(fd, "renamed", 7) == 7);
+	int fd = CHECK_OK(open("/proc/self/comm", O_WRONLY));
+	CHECK_EQ(write(fd, "renamed", 7), 7);
 	close(fd);
 }
 
@@ -272,14 +272,14 @@ proc_checks(const char *unused)
 
 	(void)unused;
 	check_own_proc(false);
-	EXPECT_ERR(EINVAL, prctl(PR_SET_DUMPABLE, 2));
-	EXPECT_OK(prctl(PR_SET_DUMPABLE, 1));
+	CHECK_ERR(EINVAL, prctl(PR_SET_DUMPABLE, 2));
+	CHECK_OK(prctl(PR_SET_DUMPABLE, 1));
 	check_own_proc(true);
 	/* Another user's is out of reach. */
 	snprintf(path, sizeof(path), "/proc/%d/fd", (int)getppid());
-	EXPECT_ERR(EACCES, open(path, O_RDONLY | O_DIRECTORY));
+	CHECK_ERR(EACCES, open(path, O_RDONLY | O_DIRECTORY));
 	snprintf(path, sizeof(path), "/proc/%d/comm", (int)getppid());
-	EXPECT_ERR(EACCES, open(path, O_WRONLY));
+	CHECK_ERR(EACCES, open(path, O_WRONLY));
 }
 
 /*
@@ -293,8 +293,8 @@ TEST(proc_pid_belongs_to_its_user)
 
 	if (geteuid() != 0)
 		skip("needs root");
-	CHECK(prctl(PR_GET_DUMPABLE) == 1);
-	EXPECT_OK(stat("/proc/self/fd", &st));
+	CHECK_EQ(prctl(PR_GET_DUMPABLE), 1);
+	CHECK_OK(stat("/proc/self/fd", &st));
 	CHECK(st.st_uid == 0 && (st.st_mode & 0777) == 0500);
 	as_nobody(proc_checks, NULL);
 }

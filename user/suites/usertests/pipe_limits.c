@@ -23,22 +23,22 @@ TEST(pipe_size_fcntl)
 	int p[2];
 	static char data[3 * PAGE];
 
-	EXPECT_OK(pipe(p));
-	CHECK(fcntl(p[0], F_GETPIPE_SZ) == 16 * PAGE);
-	CHECK(fcntl(p[1], F_SETPIPE_SZ, 1) == PAGE); /* at least a page */
-	CHECK(fcntl(p[0], F_GETPIPE_SZ) == PAGE);
-	CHECK(fcntl(p[1], F_SETPIPE_SZ, 3 * PAGE) == 4 * PAGE); /* a power of two of pages */
+	CHECK_OK(pipe(p));
+	CHECK_EQ(fcntl(p[0], F_GETPIPE_SZ), 16 * PAGE);
+	CHECK_EQ(fcntl(p[1], F_SETPIPE_SZ, 1), PAGE); /* at least a page */
+	CHECK_EQ(fcntl(p[0], F_GETPIPE_SZ), PAGE);
+	CHECK_EQ(fcntl(p[1], F_SETPIPE_SZ, 3 * PAGE), 4 * PAGE); /* a power of two of pages */
 	memset(data, 'x', sizeof(data));
-	CHECK(write(p[1], data, sizeof(data)) == (ssize_t)sizeof(data));
-	EXPECT_ERR(EBUSY, fcntl(p[1], F_SETPIPE_SZ, 2 * PAGE)); /* below what it holds */
-	CHECK(fcntl(p[1], F_SETPIPE_SZ, 32 * PAGE) == 32 * PAGE);
+	CHECK_EQ(write(p[1], data, sizeof(data)), (ssize_t)sizeof(data));
+	CHECK_ERR(EBUSY, fcntl(p[1], F_SETPIPE_SZ, 2 * PAGE)); /* below what it holds */
+	CHECK_EQ(fcntl(p[1], F_SETPIPE_SZ, 32 * PAGE), 32 * PAGE);
 	static char back[3 * PAGE];
 	CHECK(read(p[0], back, sizeof(back)) == (ssize_t)sizeof(back) &&
 	      !memcmp(back, data, sizeof(data)));
-	EXPECT_ERR(EINVAL, fcntl(p[1], F_SETPIPE_SZ, (1ul << 31) + 1));
-	int file = (int)EXPECT_OK(open("/proc/self/stat", O_RDONLY));
-	EXPECT_ERR(EBADF, fcntl(file, F_GETPIPE_SZ));
-	EXPECT_ERR(EBADF, fcntl(file, F_SETPIPE_SZ, PAGE));
+	CHECK_ERR(EINVAL, fcntl(p[1], F_SETPIPE_SZ, (1ul << 31) + 1));
+	int file = (int)CHECK_OK(open("/proc/self/stat", O_RDONLY));
+	CHECK_ERR(EBADF, fcntl(file, F_GETPIPE_SZ));
+	CHECK_ERR(EBADF, fcntl(file, F_SETPIPE_SZ, PAGE));
 	close(file);
 	close(p[0]);
 	close(p[1]);
@@ -52,9 +52,9 @@ grow_past_max(const char *unused)
 	unsigned long max = read_number(MAX_SIZE);
 
 	(void)unused;
-	EXPECT_OK(pipe(p));
-	CHECK(fcntl(p[0], F_SETPIPE_SZ, max) == (long)max);
-	EXPECT_ERR(EPERM, fcntl(p[0], F_SETPIPE_SZ, max * 2));
+	CHECK_OK(pipe(p));
+	CHECK_EQ(fcntl(p[0], F_SETPIPE_SZ, max), (long)max);
+	CHECK_ERR(EPERM, fcntl(p[0], F_SETPIPE_SZ, max * 2));
 }
 
 /*
@@ -71,12 +71,12 @@ run_into_the_limits(const char *unused)
 	while (n < 16 && pipe(p) == 0) {
 		sizes[n++] = fcntl(p[0], F_GETPIPE_SZ);
 		if (n == 3)
-			EXPECT_ERR(EPERM, fcntl(p[0], F_SETPIPE_SZ, 32 * PAGE));
+			CHECK_ERR(EPERM, fcntl(p[0], F_SETPIPE_SZ, 32 * PAGE));
 	}
-	CHECK(errno == ENFILE);
-	CHECK(n == 7); /* 16 + 16 + 16 + 2 + 2 + 2 + 2 = 56 */
+	CHECK_EQ(errno, ENFILE);
+	CHECK_EQ(n, 7); /* 16 + 16 + 16 + 2 + 2 + 2 + 2 = 56 */
 	for (int i = 0; i < n; i++)
-		CHECK(sizes[i] == (i < 3 ? 16 * PAGE : 2 * PAGE));
+		CHECK_EQ(sizes[i], (i < 3 ? 16 * PAGE : 2 * PAGE));
 }
 
 TEST(pipe_user_limits)
@@ -93,8 +93,8 @@ TEST(pipe_user_limits)
 	if (pid == 0) {
 		as_nobody(run_into_the_limits, NULL);
 		int p[2]; /* root is not limited */
-		EXPECT_OK(pipe(p));
-		CHECK(fcntl(p[0], F_GETPIPE_SZ) == 16 * PAGE);
+		CHECK_OK(pipe(p));
+		CHECK_EQ(fcntl(p[0], F_GETPIPE_SZ), 16 * PAGE);
 		_exit(0);
 	}
 	int status = wait_status(pid);

@@ -22,24 +22,24 @@ TEST(pipe_basic)
 	int p[2];
 	char buf[16];
 
-	EXPECT_OK(pipe(p));
-	CHECK(write(p[1], "hello", 5) == 5);
-	CHECK(write(p[1], "world", 5) == 5);
+	CHECK_OK(pipe(p));
+	CHECK_EQ(write(p[1], "hello", 5), 5);
+	CHECK_EQ(write(p[1], "world", 5), 5);
 	CHECK(read(p[0], buf, 3) == 3 && memcmp(buf, "hel", 3) == 0);
 	CHECK(read(p[0], buf, 16) == 7 && memcmp(buf, "loworld", 7) == 0);
-	EXPECT_ERR(ESPIPE, lseek(p[0], 0, SEEK_SET));
-	EXPECT_ERR(ESPIPE, pread(p[0], buf, 1, 0));
-	EXPECT_ERR(ESPIPE, pwrite(p[1], buf, 1, 0));
-	EXPECT_ERR(EBADF, write(p[0], "x", 1));
-	EXPECT_ERR(EBADF, read(p[1], buf, 1));
+	CHECK_ERR(ESPIPE, lseek(p[0], 0, SEEK_SET));
+	CHECK_ERR(ESPIPE, pread(p[0], buf, 1, 0));
+	CHECK_ERR(ESPIPE, pwrite(p[1], buf, 1, 0));
+	CHECK_ERR(EBADF, write(p[0], "x", 1));
+	CHECK_ERR(EBADF, read(p[1], buf, 1));
 	struct stat st;
 
-	EXPECT_OK(fstat(p[0], &st));
+	CHECK_OK(fstat(p[0], &st));
 	CHECK(S_ISFIFO(st.st_mode));
-	EXPECT_OK(pipe2(p, O_CLOEXEC | O_NONBLOCK));
+	CHECK_OK(pipe2(p, O_CLOEXEC | O_NONBLOCK));
 	CHECK(fcntl(p[0], F_GETFD) == FD_CLOEXEC && fcntl(p[1], F_GETFD) == FD_CLOEXEC);
-	EXPECT_ERR(EAGAIN, read(p[0], buf, 1));
-	EXPECT_ERR(EINVAL, pipe2(p, 0x1));
+	CHECK_ERR(EAGAIN, read(p[0], buf, 1));
+	CHECK_ERR(EINVAL, pipe2(p, 0x1));
 }
 
 TEST(pipe_eof_epipe)
@@ -48,14 +48,14 @@ TEST(pipe_eof_epipe)
 	char c;
 
 	signal(SIGPIPE, SIG_IGN); /* so that write() reports EPIPE */
-	EXPECT_OK(pipe(p));
-	CHECK(write(p[1], "x", 1) == 1);
+	CHECK_OK(pipe(p));
+	CHECK_EQ(write(p[1], "x", 1), 1);
 	close(p[1]);
-	CHECK(read(p[0], &c, 1) == 1);
-	CHECK(read(p[0], &c, 1) == 0); /* no writer left: end of file */
-	EXPECT_OK(pipe(p));
+	CHECK_EQ(read(p[0], &c, 1), 1);
+	CHECK_EQ(read(p[0], &c, 1), 0); /* no writer left: end of file */
+	CHECK_OK(pipe(p));
 	close(p[0]);
-	EXPECT_ERR(EPIPE, write(p[1], "x", 1));
+	CHECK_ERR(EPIPE, write(p[1], "x", 1));
 }
 
 TEST(pipe_capacity)
@@ -64,7 +64,7 @@ TEST(pipe_capacity)
 	int p[2];
 	ssize_t n, total = 0;
 
-	EXPECT_OK(pipe2(p, O_NONBLOCK));
+	CHECK_OK(pipe2(p, O_NONBLOCK));
 	fill_pattern((unsigned char *)buf, sizeof(buf), 21);
 	while ((n = write(p[1], buf + total, 1000)) > 0)
 		total += n;
@@ -76,8 +76,8 @@ TEST(pipe_capacity)
 	while ((n = read(p[0], back + got, 777)) > 0)
 		got += n;
 	CHECK(n == -1 && errno == EAGAIN);
-	CHECK(got == total);
-	CHECK(memcmp(buf, back, total) == 0);
+	CHECK_EQ(got, total);
+	CHECK_EQ(memcmp(buf, back, total), 0);
 }
 
 /* A megabyte through a pipe between two processes, with blocking on both sides. */
@@ -89,7 +89,7 @@ TEST(pipe_transfer)
 	size_t got = 0;
 	pid_t pid;
 
-	EXPECT_OK(pipe(p));
+	CHECK_OK(pipe(p));
 	pid = xfork();
 	if (pid == 0) {
 		close(p[0]);
@@ -114,7 +114,7 @@ TEST(pipe_transfer)
 		memcpy(buf + got, chunk, n);
 		got += n;
 	}
-	CHECK(got == LEN);
+	CHECK_EQ(got, LEN);
 	CHECK(has_pattern(buf, LEN, 23));
 	expect_exit(pid, 0, "writer");
 }
@@ -125,29 +125,29 @@ TEST(poll_pipe)
 	struct pollfd f[2];
 	char c;
 
-	EXPECT_OK(pipe(p));
+	CHECK_OK(pipe(p));
 	f[0] = (struct pollfd){ .fd = p[0], .events = POLLIN };
 	f[1] = (struct pollfd){ .fd = p[1], .events = POLLOUT };
-	CHECK(poll(f, 2, 0) == 1);
+	CHECK_EQ(poll(f, 2, 0), 1);
 	CHECK(f[0].revents == 0 && f[1].revents == POLLOUT);
-	CHECK(write(p[1], "x", 1) == 1);
-	CHECK(poll(f, 2, 0) == 2);
-	CHECK(f[0].revents == POLLIN);
-	CHECK(read(p[0], &c, 1) == 1);
+	CHECK_EQ(write(p[1], "x", 1), 1);
+	CHECK_EQ(poll(f, 2, 0), 2);
+	CHECK_EQ(f[0].revents, POLLIN);
+	CHECK_EQ(read(p[0], &c, 1), 1);
 	close(p[1]);
-	CHECK(poll(f, 1, 0) == 1);
+	CHECK_EQ(poll(f, 1, 0), 1);
 	CHECK(f[0].revents & POLLHUP); /* writer gone */
-	EXPECT_OK(pipe(p));
+	CHECK_OK(pipe(p));
 	close(p[0]);
 	f[0] = (struct pollfd){ .fd = p[1], .events = POLLOUT };
-	CHECK(poll(f, 1, 0) == 1);
+	CHECK_EQ(poll(f, 1, 0), 1);
 	CHECK(f[0].revents & POLLERR); /* reader gone */
 	/* A negative fd is skipped; a closed one is reported, not an error. */
 	f[0] = (struct pollfd){ .fd = -1, .events = POLLIN };
 	f[1] = (struct pollfd){ .fd = 999, .events = POLLIN };
-	CHECK(poll(f, 2, 0) == 1);
+	CHECK_EQ(poll(f, 2, 0), 1);
 	CHECK(f[0].revents == 0 && f[1].revents == POLLNVAL);
-	EXPECT_ERR(EINVAL, syscall(SYS_poll, f, 1L << 30, 0));
+	CHECK_ERR(EINVAL, syscall(SYS_poll, f, 1L << 30, 0));
 }
 
 TEST(poll_wakeup)
@@ -157,11 +157,11 @@ TEST(poll_wakeup)
 	long long t0;
 	pid_t pid;
 
-	EXPECT_OK(pipe(p));
+	CHECK_OK(pipe(p));
 	/* An empty pipe times out, after at least the time asked for. */
 	f = (struct pollfd){ .fd = p[0], .events = POLLIN };
 	t0 = mono_ns();
-	CHECK(poll(&f, 1, 30) == 0);
+	CHECK_EQ(poll(&f, 1, 30), 0);
 	CHECK(mono_ns() - t0 >= 30 * 1000000LL);
 	/* A writer wakes a reader that waits without a time limit. */
 	pid = write_later(p[1]);
@@ -182,20 +182,20 @@ TEST(select_pipe)
 	fd_set r, w;
 	char c;
 
-	EXPECT_OK(pipe(p));
+	CHECK_OK(pipe(p));
 	FD_ZERO(&r);
 	FD_ZERO(&w);
 	FD_SET(p[0], &r);
 	FD_SET(p[1], &w);
 	struct timeval tv = { 0, 0 };
 	/* Only the writable end is ready: the sets come back holding only it. */
-	CHECK(raw_select(p[1] + 1, &r, &w, NULL, &tv) == 1);
+	CHECK_EQ(raw_select(p[1] + 1, &r, &w, NULL, &tv), 1);
 	CHECK(!FD_ISSET(p[0], &r) && FD_ISSET(p[1], &w));
-	CHECK(write(p[1], "x", 1) == 1);
+	CHECK_EQ(write(p[1], "x", 1), 1);
 	FD_SET(p[0], &r);
 	FD_SET(p[1], &r); /* a write end asked for reading is not readable */
 	FD_SET(p[1], &w);
-	CHECK(raw_select(p[1] + 1, &r, &w, NULL, &tv) == 2); /* one per bit set */
+	CHECK_EQ(raw_select(p[1] + 1, &r, &w, NULL, &tv), 2); /* one per bit set */
 	CHECK(FD_ISSET(p[0], &r) && !FD_ISSET(p[1], &r) && FD_ISSET(p[1], &w));
 	/* The same fd in two sets counts twice; readiness in exceptfds is POLLPRI only. */
 	fd_set e;
@@ -206,22 +206,22 @@ TEST(select_pipe)
 	FD_SET(p[0], &e);
 	FD_SET(p[1], &w);
 	FD_SET(p[1], &e);
-	CHECK(raw_select(p[1] + 1, &r, &w, &e, &tv) == 2);
+	CHECK_EQ(raw_select(p[1] + 1, &r, &w, &e, &tv), 2);
 	CHECK(FD_ISSET(p[0], &r) && FD_ISSET(p[1], &w) && !FD_ISSET(p[0], &e) &&
 	      !FD_ISSET(p[1], &e));
 	/* End of file (no writer) is readable. */
-	CHECK(read(p[0], &c, 1) == 1);
+	CHECK_EQ(read(p[0], &c, 1), 1);
 	close(p[1]);
 	FD_ZERO(&r);
 	FD_SET(p[0], &r);
 	CHECK(raw_select(p[0] + 1, &r, NULL, NULL, &tv) == 1 && FD_ISSET(p[0], &r));
 	/* Bits at or above nfds are neither looked at nor kept. */
-	EXPECT_OK(pipe(p));
+	CHECK_OK(pipe(p));
 	FD_ZERO(&r);
 	FD_SET(p[0], &r);
 	CHECK(raw_select(p[0], &r, NULL, NULL, &tv) == 0 && !FD_ISSET(p[0], &r));
 	/* No sets at all: a sleep. */
-	CHECK(raw_select(0, NULL, NULL, NULL, &tv) == 0);
+	CHECK_EQ(raw_select(0, NULL, NULL, NULL, &tv), 0);
 }
 
 TEST(select_wakeup)
@@ -230,7 +230,7 @@ TEST(select_wakeup)
 	fd_set r;
 	pid_t pid;
 
-	EXPECT_OK(pipe(p));
+	CHECK_OK(pipe(p));
 	pid = write_later(p[1]);
 	FD_ZERO(&r);
 	FD_SET(p[0], &r);
@@ -244,34 +244,34 @@ TEST(select_timeout)
 	fd_set r, w;
 	long long t0;
 
-	EXPECT_OK(pipe(p));
+	CHECK_OK(pipe(p));
 	/* An empty pipe times out after the time asked for, and the time left (0) is written back. */
 	FD_ZERO(&r);
 	FD_SET(p[0], &r);
 	struct timeval tv = { 0, 30000 };
 	t0 = mono_ns();
-	CHECK(raw_select(p[0] + 1, &r, NULL, NULL, &tv) == 0);
+	CHECK_EQ(raw_select(p[0] + 1, &r, NULL, NULL, &tv), 0);
 	CHECK(mono_ns() - t0 >= 30 * 1000000LL);
 	CHECK(tv.tv_sec == 0 && tv.tv_usec == 0 && !FD_ISSET(p[0], &r));
 	/* Ready at once: the time left is nearly all of it, and never more. */
 	FD_ZERO(&w);
 	FD_SET(p[1], &w);
 	tv = (struct timeval){ 5, 0 };
-	CHECK(raw_select(p[1] + 1, NULL, &w, NULL, &tv) == 1);
+	CHECK_EQ(raw_select(p[1] + 1, NULL, &w, NULL, &tv), 1);
 	CHECK(tv_us(tv) <= 5000000 && tv_us(tv) > 4000000);
 	/* A timeout that is not one. */
 	tv = (struct timeval){ -1, 0 };
-	EXPECT_ERR(EINVAL, raw_select(p[1] + 1, NULL, &w, NULL, &tv));
+	CHECK_ERR(EINVAL, raw_select(p[1] + 1, NULL, &w, NULL, &tv));
 	tv = (struct timeval){ 0, -1 };
-	EXPECT_ERR(EINVAL, raw_select(p[1] + 1, NULL, &w, NULL, &tv));
+	CHECK_ERR(EINVAL, raw_select(p[1] + 1, NULL, &w, NULL, &tv));
 	/* pselect6's timespec is written back too. */
 	struct timespec ts = { 0, 20 * 1000000 };
 	FD_ZERO(&r);
 	FD_SET(p[0], &r);
-	CHECK(syscall(SYS_pselect6, p[0] + 1, &r, NULL, NULL, &ts, NULL) == 0);
+	CHECK_EQ(syscall(SYS_pselect6, p[0] + 1, &r, NULL, NULL, &ts, NULL), 0);
 	CHECK(ts.tv_sec == 0 && ts.tv_nsec == 0);
 	ts = (struct timespec){ 0, 1000000000 };
-	EXPECT_ERR(EINVAL, syscall(SYS_pselect6, p[0] + 1, &r, NULL, NULL, &ts, NULL));
+	CHECK_ERR(EINVAL, syscall(SYS_pselect6, p[0] + 1, &r, NULL, NULL, &ts, NULL));
 }
 
 TEST(select_errors)
@@ -280,28 +280,28 @@ TEST(select_errors)
 	fd_set r;
 	struct timeval tv = { 0, 0 };
 
-	EXPECT_OK(pipe(p));
+	CHECK_OK(pipe(p));
 	close(60);
 	FD_ZERO(&r);
 	FD_SET(p[0], &r);
 	FD_SET(60, &r);
-	EXPECT_ERR(EBADF, raw_select(61, &r, NULL, NULL, &tv));
+	CHECK_ERR(EBADF, raw_select(61, &r, NULL, NULL, &tv));
 	CHECK(FD_ISSET(60, &r)); /* the sets are left alone on an error */
-	EXPECT_ERR(EINVAL, raw_select(-1, NULL, NULL, NULL, &tv));
+	CHECK_ERR(EINVAL, raw_select(-1, NULL, NULL, NULL, &tv));
 	/* nfds past the fd table is cut down to it, not an error. */
 	FD_ZERO(&r);
 	FD_SET(p[0], &r);
-	CHECK(raw_select(FD_SETSIZE, &r, NULL, NULL, &tv) == 0);
-	CHECK(syscall(SYS_select, 1 << 30, NULL, NULL, NULL, &tv) == 0);
-	EXPECT_ERR(EFAULT, raw_select(p[0] + 1, (fd_set *)bad_addrs[0], NULL, NULL, &tv));
-	EXPECT_ERR(EFAULT, raw_select(p[0] + 1, &r, NULL, NULL, (struct timeval *)bad_addrs[0]));
+	CHECK_EQ(raw_select(FD_SETSIZE, &r, NULL, NULL, &tv), 0);
+	CHECK_EQ(syscall(SYS_select, 1 << 30, NULL, NULL, NULL, &tv), 0);
+	CHECK_ERR(EFAULT, raw_select(p[0] + 1, (fd_set *)bad_addrs[0], NULL, NULL, &tv));
+	CHECK_ERR(EFAULT, raw_select(p[0] + 1, &r, NULL, NULL, (struct timeval *)bad_addrs[0]));
 	/* pselect6: the mask's size must be a sigset's. */
 	unsigned long long mask = 0;
 	struct {
 		void *set;
 		size_t size;
 	} sm = { &mask, 16 };
-	EXPECT_ERR(EINVAL, syscall(SYS_pselect6, 0, NULL, NULL, NULL, NULL, &sm));
+	CHECK_ERR(EINVAL, syscall(SYS_pselect6, 0, NULL, NULL, NULL, NULL, &sm));
 }
 
 static volatile sig_atomic_t usr1_seen;
@@ -324,11 +324,11 @@ TEST(pselect6_sigmask)
 		size_t size;
 	} sm = { &empty, 8 };
 
-	EXPECT_OK(pipe(p));
+	CHECK_OK(pipe(p));
 	signal(SIGUSR1, on_usr1);
 	sigemptyset(&block);
 	sigaddset(&block, SIGUSR1);
-	EXPECT_OK(sigprocmask(SIG_BLOCK, &block, &old));
+	CHECK_OK(sigprocmask(SIG_BLOCK, &block, &old));
 	raise(SIGUSR1); /* pending, blocked */
 	/* A mask that still blocks it: the call times out, the signal stays pending. */
 	unsigned long long usr1 = 1ull << (SIGUSR1 - 1);
@@ -339,21 +339,21 @@ TEST(pselect6_sigmask)
 	struct timespec ts = { 0, 10 * 1000000 };
 	FD_ZERO(&r);
 	FD_SET(p[0], &r);
-	CHECK(syscall(SYS_pselect6, p[0] + 1, &r, NULL, NULL, &ts, &sm_block) == 0);
-	CHECK(usr1_seen == 0);
+	CHECK_EQ(syscall(SYS_pselect6, p[0] + 1, &r, NULL, NULL, &ts, &sm_block), 0);
+	CHECK_EQ(usr1_seen, 0);
 	/* The empty mask lets it in while waiting: the handler runs, EINTR, the old mask is back. */
 	FD_SET(p[0], &r);
-	EXPECT_ERR(EINTR, syscall(SYS_pselect6, p[0] + 1, &r, NULL, NULL, NULL, &sm));
-	CHECK(usr1_seen == 1);
-	EXPECT_OK(sigprocmask(SIG_BLOCK, NULL, &now));
+	CHECK_ERR(EINTR, syscall(SYS_pselect6, p[0] + 1, &r, NULL, NULL, NULL, &sm));
+	CHECK_EQ(usr1_seen, 1);
+	CHECK_OK(sigprocmask(SIG_BLOCK, NULL, &now));
 	CHECK(sigismember(&now, SIGUSR1));
 	/* The libc call, on whatever system call libc uses. */
 	raise(SIGUSR1);
 	sigset_t none;
 	sigemptyset(&none);
 	FD_SET(p[0], &r);
-	EXPECT_ERR(EINTR, pselect(p[0] + 1, &r, NULL, NULL, NULL, &none));
-	CHECK(usr1_seen == 2);
+	CHECK_ERR(EINTR, pselect(p[0] + 1, &r, NULL, NULL, NULL, &none));
+	CHECK_EQ(usr1_seen, 2);
 }
 
 TEST(ppoll_sigmask)
@@ -361,17 +361,17 @@ TEST(ppoll_sigmask)
 	int p[2];
 	sigset_t block, now, none;
 
-	EXPECT_OK(pipe(p));
+	CHECK_OK(pipe(p));
 	signal(SIGUSR1, on_usr1);
 	sigemptyset(&block);
 	sigaddset(&block, SIGUSR1);
-	EXPECT_OK(sigprocmask(SIG_BLOCK, &block, NULL));
+	CHECK_OK(sigprocmask(SIG_BLOCK, &block, NULL));
 	raise(SIGUSR1);
 	struct pollfd f = { .fd = p[0], .events = POLLIN };
 	sigemptyset(&none);
-	EXPECT_ERR(EINTR, ppoll(&f, 1, NULL, &none));
-	CHECK(usr1_seen == 1);
-	EXPECT_OK(sigprocmask(SIG_BLOCK, NULL, &now));
+	CHECK_ERR(EINTR, ppoll(&f, 1, NULL, &none));
+	CHECK_EQ(usr1_seen, 1);
+	CHECK_OK(sigprocmask(SIG_BLOCK, NULL, &now));
 	CHECK(sigismember(&now, SIGUSR1));
 }
 
@@ -380,35 +380,35 @@ TEST(fifo_data)
 {
 	char buf[16];
 
-	EXPECT_OK(mkfifo("fifo_d", 0600));
+	CHECK_OK(mkfifo("fifo_d", 0600));
 	int rd = open("fifo_d", O_RDONLY | O_NONBLOCK); /* a reader need not wait */
-	EXPECT_OK(rd);
+	CHECK_OK(rd);
 	int wr = open("fifo_d", O_WRONLY); /* a reader is there: no wait */
-	EXPECT_OK(wr);
-	CHECK(write(wr, "hello", 5) == 5);
+	CHECK_OK(wr);
+	CHECK_EQ(write(wr, "hello", 5), 5);
 	CHECK(read(rd, buf, sizeof(buf)) == 5 && memcmp(buf, "hello", 5) == 0);
-	EXPECT_ERR(EAGAIN, read(rd, buf, 1));
-	EXPECT_ERR(ESPIPE, lseek(rd, 0, SEEK_SET));
+	CHECK_ERR(EAGAIN, read(rd, buf, 1));
+	CHECK_ERR(ESPIPE, lseek(rd, 0, SEEK_SET));
 	struct pollfd f = { .fd = rd, .events = POLLIN };
-	CHECK(write(wr, "x", 1) == 1);
+	CHECK_EQ(write(wr, "x", 1), 1);
 	CHECK(poll(&f, 1, 0) == 1 && (f.revents & POLLIN));
 	close(wr);
-	CHECK(read(rd, buf, sizeof(buf)) == 1);
-	CHECK(read(rd, buf, sizeof(buf)) == 0); /* the writer is gone: end of file */
+	CHECK_EQ(read(rd, buf, sizeof(buf)), 1);
+	CHECK_EQ(read(rd, buf, sizeof(buf)), 0); /* the writer is gone: end of file */
 	close(rd);
 	/* With no reader, a non-blocking writer cannot open; O_RDWR opens both ends. */
-	EXPECT_ERR(ENXIO, open("fifo_d", O_WRONLY | O_NONBLOCK));
+	CHECK_ERR(ENXIO, open("fifo_d", O_WRONLY | O_NONBLOCK));
 	int both = open("fifo_d", O_RDWR);
-	EXPECT_OK(both);
+	CHECK_OK(both);
 	CHECK(write(both, "ab", 2) == 2 && read(both, buf, 2) == 2 && memcmp(buf, "ab", 2) == 0);
 	/* Data left when every end closes is gone at the next open. */
-	CHECK(write(both, "left", 4) == 4);
+	CHECK_EQ(write(both, "left", 4), 4);
 	close(both);
 	both = open("fifo_d", O_RDWR | O_NONBLOCK);
-	EXPECT_OK(both);
-	EXPECT_ERR(EAGAIN, read(both, buf, 1));
+	CHECK_OK(both);
+	CHECK_ERR(EAGAIN, read(both, buf, 1));
 	struct stat st;
-	EXPECT_OK(fstat(both, &st));
+	CHECK_OK(fstat(both, &st));
 	CHECK(S_ISFIFO(st.st_mode));
 	close(both);
 }
@@ -418,7 +418,7 @@ TEST(fifo_open_waits)
 {
 	char buf[8];
 
-	EXPECT_OK(mkfifo("fifo_w", 0600));
+	CHECK_OK(mkfifo("fifo_w", 0600));
 	pid_t pid = xfork();
 	if (pid == 0) {
 		struct timespec ts = { 0, 50 * 1000000 };
@@ -429,11 +429,11 @@ TEST(fifo_open_waits)
 		_exit(0);
 	}
 	int rd = open("fifo_w", O_RDONLY); /* waits for the child's open */
-	EXPECT_OK(rd);
+	CHECK_OK(rd);
 	/* Had it not waited for a writer, read would see end of file, not "hi". */
 	CHECK(read(rd, buf, sizeof(buf)) == 2 && memcmp(buf, "hi", 2) == 0);
 	expect_exit(pid, 0, "writer");
-	CHECK(read(rd, buf, sizeof(buf)) == 0);
+	CHECK_EQ(read(rd, buf, sizeof(buf)), 0);
 	close(rd);
 	/* And the other way: a writer waits for a reader. */
 	pid = xfork();
@@ -444,8 +444,8 @@ TEST(fifo_open_waits)
 		_exit(r >= 0 && read(r, buf, sizeof(buf)) == 3 ? 0 : 1);
 	}
 	int wr = open("fifo_w", O_WRONLY);
-	EXPECT_OK(wr);
-	CHECK(write(wr, "abc", 3) == 3);
+	CHECK_OK(wr);
+	CHECK_EQ(write(wr, "abc", 3), 3);
 	close(wr);
 	expect_exit(pid, 0, "reader");
 }
@@ -461,13 +461,13 @@ TEST(fifo_open_eintr)
 {
 	struct sigaction sa = { .sa_handler = on_alarm };
 
-	EXPECT_OK(mkfifo("fifo_i", 0600));
-	EXPECT_OK(sigaction(SIGALRM, &sa, NULL));
+	CHECK_OK(mkfifo("fifo_i", 0600));
+	CHECK_OK(sigaction(SIGALRM, &sa, NULL));
 	/* Repeating: one alarm could fire before open sleeps (a loaded host), and open would wait on. */
 	struct itimerval it = { { 0, 30000 }, { 0, 30000 } }, off = { 0 };
-	EXPECT_OK(setitimer(ITIMER_REAL, &it, NULL));
-	EXPECT_ERR(EINTR, open("fifo_i", O_RDONLY));
-	EXPECT_OK(setitimer(ITIMER_REAL, &off, NULL));
+	CHECK_OK(setitimer(ITIMER_REAL, &it, NULL));
+	CHECK_ERR(EINTR, open("fifo_i", O_RDONLY));
+	CHECK_OK(setitimer(ITIMER_REAL, &off, NULL));
 	/* The failed open left no reader behind. */
-	EXPECT_ERR(ENXIO, open("fifo_i", O_WRONLY | O_NONBLOCK));
+	CHECK_ERR(ENXIO, open("fifo_i", O_WRONLY | O_NONBLOCK));
 }

@@ -49,10 +49,10 @@ roots_file(const char *name, mode_t mode)
 	static char cwd[PATH_MAX];
 
 	CHECK(getcwd(cwd, sizeof(cwd)) != NULL);
-	EXPECT_OK(chmod(cwd, 0755));
+	CHECK_OK(chmod(cwd, 0755));
 	const char *path = path_under(cwd, name);
 	close(create_file(path, "root's data", 11, mode));
-	EXPECT_OK(chmod(path, mode));
+	CHECK_OK(chmod(path, mode));
 	return path;
 }
 
@@ -63,15 +63,15 @@ truncate_checks(const char *path)
 {
 	struct stat st;
 
-	EXPECT_ERR(EACCES, truncate(path, 0));
-	int fd = EXPECT_OK(open(path, O_RDONLY));
-	EXPECT_ERR(EINVAL, ftruncate(fd, 0)); /* not open for writing */
+	CHECK_ERR(EACCES, truncate(path, 0));
+	int fd = CHECK_OK(open(path, O_RDONLY));
+	CHECK_ERR(EINVAL, ftruncate(fd, 0)); /* not open for writing */
 	close(fd);
-	EXPECT_ERR(EBADF, ftruncate(path_fd, 0));
+	CHECK_ERR(EBADF, ftruncate(path_fd, 0));
 	/* Raw calls: musl's fchmod and fchown retry an O_PATH fd by its /proc/self/fd name. */
-	EXPECT_ERR(EBADF, syscall(SYS_fchmod, path_fd, 0666));
-	EXPECT_ERR(EBADF, syscall(SYS_fchown, path_fd, NOBODY_ID, NOBODY_ID));
-	EXPECT_OK(stat(path, &st));
+	CHECK_ERR(EBADF, syscall(SYS_fchmod, path_fd, 0666));
+	CHECK_ERR(EBADF, syscall(SYS_fchown, path_fd, NOBODY_ID, NOBODY_ID));
+	CHECK_OK(stat(path, &st));
 	CHECK(st.st_size == 11 && (st.st_mode & 0777) == 0644 && st.st_uid == 0);
 }
 
@@ -80,9 +80,9 @@ TEST(truncate_needs_write_permission)
 {
 	need_root();
 	const char *path = roots_file("roots", 0644);
-	path_fd = EXPECT_OK(open(path, O_PATH));
+	path_fd = CHECK_OK(open(path, O_PATH));
 	as_nobody(truncate_checks, path);
-	EXPECT_OK(truncate(path, 0)); /* root's own: still fine */
+	CHECK_OK(truncate(path, 0)); /* root's own: still fine */
 }
 
 static void
@@ -93,22 +93,21 @@ machine_checks(const char *unused)
 	struct timezone tz = { 0, 0 };
 
 	(void)unused;
-	EXPECT_ERR(EPERM,
-		   syscall(SYS_reboot, REBOOT_MAGIC1, REBOOT_MAGIC2, REBOOT_POWER_OFF, NULL));
-	EXPECT_ERR(EPERM, syscall(SYS_reboot, REBOOT_MAGIC1, REBOOT_MAGIC2, REBOOT_CAD_ON, NULL));
-	EXPECT_ERR(EPERM, syscall(SYS_reboot, 0, 0, REBOOT_RESTART, NULL)); /* asked first */
-	EXPECT_OK(clock_gettime(CLOCK_REALTIME, &now));
-	EXPECT_ERR(EPERM, syscall(SYS_clock_settime, CLOCK_REALTIME, &now));
-	EXPECT_OK(gettimeofday(&tv, NULL));
-	EXPECT_ERR(EPERM, syscall(SYS_settimeofday, &tv, NULL));
-	EXPECT_ERR(EPERM, syscall(SYS_settimeofday, NULL, &tz));
+	CHECK_ERR(EPERM, syscall(SYS_reboot, REBOOT_MAGIC1, REBOOT_MAGIC2, REBOOT_POWER_OFF, NULL));
+	CHECK_ERR(EPERM, syscall(SYS_reboot, REBOOT_MAGIC1, REBOOT_MAGIC2, REBOOT_CAD_ON, NULL));
+	CHECK_ERR(EPERM, syscall(SYS_reboot, 0, 0, REBOOT_RESTART, NULL)); /* asked first */
+	CHECK_OK(clock_gettime(CLOCK_REALTIME, &now));
+	CHECK_ERR(EPERM, syscall(SYS_clock_settime, CLOCK_REALTIME, &now));
+	CHECK_OK(gettimeofday(&tv, NULL));
+	CHECK_ERR(EPERM, syscall(SYS_settimeofday, &tv, NULL));
+	CHECK_ERR(EPERM, syscall(SYS_settimeofday, NULL, &tz));
 	struct timex tx = { .modes = ADJ_FREQUENCY };
-	EXPECT_ERR(EPERM, syscall(SYS_adjtimex, &tx));
-	EXPECT_ERR(EPERM, syscall(SYS_clock_adjtime, CLOCK_REALTIME, &tx));
+	CHECK_ERR(EPERM, syscall(SYS_adjtimex, &tx));
+	CHECK_ERR(EPERM, syscall(SYS_clock_adjtime, CLOCK_REALTIME, &tx));
 	tx.modes = 0;
-	EXPECT_OK(syscall(SYS_adjtimex, &tx)); /* reading is anyone's */
+	CHECK_OK(syscall(SYS_adjtimex, &tx)); /* reading is anyone's */
 	tv.tv_usec = -1; /* the value is checked before the privilege, as Linux does */
-	EXPECT_ERR(EINVAL, syscall(SYS_settimeofday, &tv, NULL));
+	CHECK_ERR(EINVAL, syscall(SYS_settimeofday, &tv, NULL));
 }
 
 /* reboot (CAP_SYS_BOOT), clock_settime, settimeofday and adjtimex's changes (CAP_SYS_TIME) are root's. */
@@ -127,8 +126,8 @@ expect_link_refused(pid_t pid, const char *name)
 	char path[64], target[PATH_MAX];
 
 	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, name);
-	EXPECT_ERR(EACCES, readlink(path, target, sizeof(target)));
-	EXPECT_ERR(EACCES, open(path, O_RDONLY));
+	CHECK_ERR(EACCES, readlink(path, target, sizeof(target)));
+	CHECK_ERR(EACCES, open(path, O_RDONLY));
 }
 
 static void
@@ -137,7 +136,7 @@ expect_open_refused(pid_t pid, const char *name)
 	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, name);
-	EXPECT_ERR(EACCES, open(path, O_RDONLY));
+	CHECK_ERR(EACCES, open(path, O_RDONLY));
 }
 
 static void
@@ -148,7 +147,7 @@ expect_readable(pid_t pid)
 	snprintf(path, sizeof(path), "/proc/%d/cwd", (int)pid);
 	CHECK(readlink(path, target, sizeof(target)) > 0);
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	close(EXPECT_OK(open(path, O_RDONLY)));
+	close(CHECK_OK(open(path, O_RDONLY)));
 }
 
 /* Field n (from 1) of /proc/<pid>/stat, counted after the command's closing parenthesis. */
@@ -158,7 +157,7 @@ stat_field(pid_t pid, int n)
 	char path[64], text[1024];
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	int fd = EXPECT_OK(open(path, O_RDONLY));
+	int fd = CHECK_OK(open(path, O_RDONLY));
 	ssize_t len = read(fd, text, sizeof(text) - 1);
 	close(fd);
 	CHECK(len > 0);
@@ -175,9 +174,9 @@ static void
 expect_layout_hidden(pid_t pid)
 {
 	CHECK(stat_field(pid, 26) == 1 && stat_field(pid, 27) == 1);
-	CHECK(stat_field(pid, 28) == 0);
+	CHECK_EQ(stat_field(pid, 28), 0);
 	for (int n = 45; n <= 51; n++)
-		CHECK(stat_field(pid, n) == 0);
+		CHECK_EQ(stat_field(pid, n), 0);
 }
 
 static void
@@ -186,7 +185,7 @@ inspect_checks(const char *unused)
 	static const char *const links[] = { "cwd", "root", "exe" };
 
 	(void)unused;
-	EXPECT_OK(prctl(PR_SET_DUMPABLE, 1)); /* no excuse of its own */
+	CHECK_OK(prctl(PR_SET_DUMPABLE, 1)); /* no excuse of its own */
 	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++)
 		expect_link_refused(roots_process, links[i]);
 	expect_open_refused(roots_process, "maps");
@@ -259,11 +258,11 @@ affinity_checks(const char *unused)
 
 	(void)unused;
 	CPU_ZERO(&set);
-	EXPECT_OK(sched_getaffinity(roots_process, sizeof(set), &set)); /* reading is anyone's */
-	EXPECT_ERR(EPERM, sched_setaffinity(roots_process, sizeof(set), &set));
-	EXPECT_OK(sched_setaffinity(0, sizeof(set), &set));
+	CHECK_OK(sched_getaffinity(roots_process, sizeof(set), &set)); /* reading is anyone's */
+	CHECK_ERR(EPERM, sched_setaffinity(roots_process, sizeof(set), &set));
+	CHECK_OK(sched_setaffinity(0, sizeof(set), &set));
 	pid_t mine = sleeper();
-	EXPECT_OK(sched_setaffinity(mine, sizeof(set), &set));
+	CHECK_OK(sched_setaffinity(mine, sizeof(set), &set));
 	stop_sleeper(mine);
 }
 
@@ -283,7 +282,7 @@ static void
 control_checks(const char *unused)
 {
 	(void)unused;
-	EXPECT_ERR(EPERM, write(control_fd, control_value, strlen(control_value)));
+	CHECK_ERR(EPERM, write(control_fd, control_value, strlen(control_value)));
 }
 
 /*
@@ -298,24 +297,24 @@ TEST(proc_control_write_checks_the_writer)
 		on_rewind() ? "/proc/sys/rewind/vsyscall" : "/proc/sys/kernel/domainname";
 
 	need_root();
-	int fd = EXPECT_OK(open(control, O_RDONLY));
+	int fd = CHECK_OK(open(control, O_RDONLY));
 	ssize_t n = read(fd, control_value, sizeof(control_value) - 1);
 	close(fd);
 	CHECK(n > 0);
 	control_value[n] = '\0';
 	control_value[strcspn(control_value, "\n")] = '\0';
-	control_fd = EXPECT_OK(open(control, O_WRONLY));
+	control_fd = CHECK_OK(open(control, O_WRONLY));
 	as_nobody(control_checks, NULL);
-	CHECK(write(control_fd, control_value, strlen(control_value)) ==
-	      (ssize_t)strlen(control_value));
+	CHECK_EQ(write(control_fd, control_value, strlen(control_value)),
+		 (ssize_t)strlen(control_value));
 	close(control_fd);
 }
 
 static void
 link_checks(const char *name)
 {
-	EXPECT_ERR(ENOENT, linkat(path_fd, "", AT_FDCWD, name, AT_EMPTY_PATH));
-	EXPECT_ERR(ENOENT, access(name, F_OK));
+	CHECK_ERR(ENOENT, linkat(path_fd, "", AT_FDCWD, name, AT_EMPTY_PATH));
+	CHECK_ERR(ENOENT, access(name, F_OK));
 }
 
 /*
@@ -329,13 +328,13 @@ TEST(linkat_empty_path_needs_privilege)
 
 	need_root();
 	const char *path = roots_file("secret", 0600);
-	path_fd = EXPECT_OK(open(path, O_PATH));
+	path_fd = CHECK_OK(open(path, O_PATH));
 	CHECK(getcwd(cwd, sizeof(cwd)) != NULL);
-	EXPECT_OK(chmod(cwd, 0777));
+	CHECK_OK(chmod(cwd, 0777));
 	const char *stolen = path_under(cwd, "stolen");
 	as_nobody(link_checks, stolen);
-	EXPECT_OK(linkat(path_fd, "", AT_FDCWD, stolen, AT_EMPTY_PATH)); /* root may */
-	EXPECT_OK(unlink(stolen));
+	CHECK_OK(linkat(path_fd, "", AT_FDCWD, stolen, AT_EMPTY_PATH)); /* root may */
+	CHECK_OK(unlink(stolen));
 }
 
 static int locked_dir_fd = -1; /* root's 0700 directory, open */
@@ -343,21 +342,21 @@ static int locked_dir_fd = -1; /* root's 0700 directory, open */
 static void
 owner_checks(const char *path)
 {
-	EXPECT_ERR(EPERM, open(path, O_RDONLY | O_NOATIME));
-	int fd = EXPECT_OK(open(path, O_RDONLY));
-	EXPECT_ERR(EPERM, fcntl(fd, F_SETFL, O_NOATIME));
+	CHECK_ERR(EPERM, open(path, O_RDONLY | O_NOATIME));
+	int fd = CHECK_OK(open(path, O_RDONLY));
+	CHECK_ERR(EPERM, fcntl(fd, F_SETFL, O_NOATIME));
 	close(fd);
 	close(create_file("mine", "m", 1, 0644)); /* its own file: fine */
-	fd = EXPECT_OK(open("mine", O_RDONLY | O_NOATIME));
-	EXPECT_OK(fcntl(fd, F_SETFL, 0));
+	fd = CHECK_OK(open("mine", O_RDONLY | O_NOATIME));
+	CHECK_OK(fcntl(fd, F_SETFL, 0));
 	close(fd);
-	EXPECT_OK(unlink("mine"));
-	EXPECT_ERR(EPERM, syscall(SYS_setgroups, 0, NULL));
-	EXPECT_ERR(EPERM, mknod("null", S_IFCHR | 0666, makedev(1, 3))); /* CAP_MKNOD */
-	EXPECT_ERR(EACCES, fchdir(locked_dir_fd));
+	CHECK_OK(unlink("mine"));
+	CHECK_ERR(EPERM, syscall(SYS_setgroups, 0, NULL));
+	CHECK_ERR(EPERM, mknod("null", S_IFCHR | 0666, makedev(1, 3))); /* CAP_MKNOD */
+	CHECK_ERR(EACCES, fchdir(locked_dir_fd));
 	if (isatty(0)) {
-		EXPECT_OK(setsid()); /* the terminal is no longer its own */
-		EXPECT_ERR(EPERM, ioctl(0, TIOCSTI, "x"));
+		CHECK_OK(setsid()); /* the terminal is no longer its own */
+		CHECK_ERR(EPERM, ioctl(0, TIOCSTI, "x"));
 	}
 }
 
@@ -375,9 +374,9 @@ TEST(owner_and_root_only_calls)
 	need_root();
 	const char *path = roots_file("roots", 0644);
 	CHECK(getcwd(cwd, sizeof(cwd)) != NULL);
-	EXPECT_OK(mkdir("locked", 0700));
-	locked_dir_fd = EXPECT_OK(open("locked", O_RDONLY | O_DIRECTORY));
-	EXPECT_OK(chmod(cwd, 0777));
+	CHECK_OK(mkdir("locked", 0700));
+	locked_dir_fd = CHECK_OK(open("locked", O_RDONLY | O_DIRECTORY));
+	CHECK_OK(chmod(cwd, 0777));
 	as_nobody(owner_checks, path);
-	EXPECT_OK(rmdir("locked"));
+	CHECK_OK(rmdir("locked"));
 }

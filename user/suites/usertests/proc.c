@@ -27,7 +27,7 @@ TEST(proc_meminfo)
 	char text[8192];
 	unsigned long long total, mfree;
 
-	EXPECT_OK(read_text_file("/proc/meminfo", text, sizeof(text)));
+	CHECK_OK(read_text_file("/proc/meminfo", text, sizeof(text)));
 	CHECK(field_ull(text, "MemTotal", &total) == 0 && total > 0);
 	CHECK(field_ull(text, "MemFree", &mfree) == 0 && mfree <= total);
 	CHECK(strstr(text, " kB\n") != NULL);
@@ -40,7 +40,7 @@ TEST(proc_self_status)
 
 	const char *base = strrchr(self_path, '/') ? strrchr(self_path, '/') + 1 : self_path;
 
-	EXPECT_OK(read_text_file("/proc/self/status", text, sizeof(text)));
+	CHECK_OK(read_text_file("/proc/self/status", text, sizeof(text)));
 	/* The name is the executable's file name, cut to 15 characters as Linux does. */
 	CHECK(field_str(text, "Name", name, sizeof(name)) == 0 && strncmp(name, base, 15) == 0);
 	CHECK(field_str(text, "State", state, sizeof(state)) == 0 && state[0] == 'R');
@@ -57,7 +57,7 @@ TEST(proc_pid_status)
 	char c;
 	pid_t pid;
 
-	EXPECT_OK(pipe(p));
+	CHECK_OK(pipe(p));
 	pid = xfork();
 	if (pid == 0) {
 		close(p[1]);
@@ -65,7 +65,7 @@ TEST(proc_pid_status)
 		_exit(0);
 	}
 	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	EXPECT_OK(read_text_file(path, text, sizeof(text)));
+	CHECK_OK(read_text_file(path, text, sizeof(text)));
 	CHECK(field_ull(text, "PPid", &ppid) == 0 && ppid == (unsigned long long)getpid());
 	CHECK(find_field(text, "Name") && find_field(text, "State"));
 	close(p[1]);
@@ -105,7 +105,7 @@ TEST(proc_self_maps)
 	static const int constant = 1;
 	unsigned char *ro = map_anon(PAGE, PROT_READ);
 
-	EXPECT_OK(read_text_file("/proc/self/maps", text, sizeof(text)));
+	CHECK_OK(read_text_file("/proc/self/maps", text, sizeof(text)));
 	CHECK(maps_perms(text, (unsigned long)&local, perms) && !strcmp(perms, "rw-p"));
 	CHECK(maps_perms(text, (unsigned long)test_proc_self_maps, perms) &&
 	      !strcmp(perms, "r-xp"));
@@ -120,11 +120,11 @@ TEST(proc_misc)
 	char text[65536];
 	double up, idle;
 
-	EXPECT_OK(read_text_file("/proc/uptime", text, sizeof(text)));
+	CHECK_OK(read_text_file("/proc/uptime", text, sizeof(text)));
 	CHECK(sscanf(text, "%lf %lf", &up, &idle) == 2 && up > 0);
-	EXPECT_OK(read_text_file("/proc/cpuinfo", text, sizeof(text)));
+	CHECK_OK(read_text_file("/proc/cpuinfo", text, sizeof(text)));
 	CHECK(strstr(text, "processor") != NULL);
-	EXPECT_ERR(ENOENT, open("/proc/no-such-file", O_RDONLY));
+	CHECK_ERR(ENOENT, open("/proc/no-such-file", O_RDONLY));
 }
 
 /* Every knob reads; nonsense written to one is refused and changes nothing. */
@@ -165,9 +165,9 @@ TEST(proc_mounts)
 	int a, b, n;
 	bool root = false, proc = false;
 
-	EXPECT_OK(read_text_file("/proc/mounts", text, sizeof(text)));
-	EXPECT_OK(read_text_file("/proc/self/mounts", self, sizeof(self)));
-	CHECK(strcmp(text, self) == 0);
+	CHECK_OK(read_text_file("/proc/mounts", text, sizeof(text)));
+	CHECK_OK(read_text_file("/proc/self/mounts", self, sizeof(self)));
+	CHECK_EQ(strcmp(text, self), 0);
 	for (char *line = text; *line; line = strchr(line, '\n') + 1) {
 		CHECK(strchr(line, '\n') != NULL);
 		CHECK(sscanf(line, "%255s %255s %63s %1023s %d %d%n", dev, dir, type, opts, &a, &b,
@@ -182,8 +182,8 @@ TEST(proc_mounts)
 		if (strcmp(type, "rootfs") == 0) {
 			struct statfs st;
 			unsigned long long kb;
-			EXPECT_OK(statfs("/", &st));
-			CHECK(strcmp(dev, "rootfs") == 0);
+			CHECK_OK(statfs("/", &st));
+			CHECK_EQ(strcmp(dev, "rootfs"), 0);
 			CHECK(sscanf(opts, "rw,size=%lluk", &kb) == 1 &&
 			      kb == st.f_blocks * (st.f_bsize / 1024));
 			CHECK(strstr(opts, ",nr_inodes=") != NULL);
@@ -210,7 +210,7 @@ TEST(knobs)
 	}
 	closedir(d);
 	CHECK(n > 0);
-	EXPECT_ERR(ENOENT, open("/proc/sys/rewind/no-such-knob", O_RDONLY));
+	CHECK_ERR(ENOENT, open("/proc/sys/rewind/no-such-knob", O_RDONLY));
 }
 
 /* rewind's /proc/syscalls: each implemented call with its arguments' types and names. */
@@ -226,7 +226,7 @@ TEST(proc_syscalls)
 	CHECK(strstr(text, "\n39\tgetpid\n") != NULL);
 	CHECK(strstr(text, "\topenat\tint dirfd\tconst char * path\tint flags\tu32 mode\n") !=
 	      NULL);
-	CHECK(strstr(text, "\ttuxcall") == NULL); /* only what rewind implements */
+	CHECK_EQ(strstr(text, "\ttuxcall"), NULL); /* only what rewind implements */
 }
 
 /*
@@ -248,12 +248,12 @@ TEST(knob_invalid_write_flood)
 
 		snprintf(path, sizeof(path), "/proc/sys/rewind/%s", writes[k][0]);
 		CHECK(read_text_file(path, before, sizeof(before)) > 0);
-		fd = EXPECT_OK(open(path, O_WRONLY));
+		fd = CHECK_OK(open(path, O_WRONLY));
 		for (int i = 0; i < 2000; i++)
-			EXPECT_ERR(EINVAL, write(fd, writes[k][1], strlen(writes[k][1])));
+			CHECK_ERR(EINVAL, write(fd, writes[k][1], strlen(writes[k][1])));
 		close(fd);
 		CHECK(read_text_file(path, after, sizeof(after)) > 0);
-		CHECK(strcmp(before, after) == 0);
+		CHECK_EQ(strcmp(before, after), 0);
 	}
 }
 
@@ -276,15 +276,15 @@ TEST(proc_self_link)
 
 	snprintf(want, sizeof(want), "%d", getpid());
 	CHECK(read_link("/proc/self", buf, sizeof(buf)) > 0 && strcmp(buf, want) == 0);
-	EXPECT_OK(lstat("/proc/self", &st));
+	CHECK_OK(lstat("/proc/self", &st));
 	CHECK(S_ISLNK(st.st_mode));
-	EXPECT_OK(stat("/proc/self", &st));
+	CHECK_OK(stat("/proc/self", &st));
 	CHECK(S_ISDIR(st.st_mode));
 	snprintf(want, sizeof(want), "%d/task/%d", getpid(), (int)syscall(SYS_gettid));
 	CHECK(read_link("/proc/thread-self", buf, sizeof(buf)) > 0 && strcmp(buf, want) == 0);
-	EXPECT_OK(stat("/proc/thread-self/status", &st));
+	CHECK_OK(stat("/proc/thread-self/status", &st));
 	snprintf(want, sizeof(want), "/proc/%d/task/%d/status", getpid(), (int)syscall(SYS_gettid));
-	EXPECT_OK(stat(want, &st));
+	CHECK_OK(stat(want, &st));
 	/* A child sees itself. */
 	pid_t pid = fork();
 	if (pid == 0) {
@@ -302,15 +302,15 @@ TEST(proc_exe)
 	char path[PATH_MAX];
 	struct stat self, st;
 
-	EXPECT_OK(stat(self_path, &self));
+	CHECK_OK(stat(self_path, &self));
 	CHECK(read_link("/proc/self/exe", path, sizeof(path)) > 0 && path[0] == '/');
-	EXPECT_OK(stat(path, &st));
+	CHECK_OK(stat(path, &st));
 	CHECK(st.st_ino == self.st_ino && st.st_dev == self.st_dev);
-	EXPECT_OK(lstat("/proc/self/exe", &st));
+	CHECK_OK(lstat("/proc/self/exe", &st));
 	CHECK(S_ISLNK(st.st_mode));
-	int fd = EXPECT_OK(open("/proc/self/exe", O_RDONLY));
-	EXPECT_OK(fstat(fd, &st));
-	CHECK(st.st_ino == self.st_ino);
+	int fd = CHECK_OK(open("/proc/self/exe", O_RDONLY));
+	CHECK_OK(fstat(fd, &st));
+	CHECK_EQ(st.st_ino, self.st_ino);
 	char magic[4];
 	CHECK(read(fd, magic, 4) == 4 && memcmp(magic, "\177ELF", 4) == 0);
 	close(fd);
@@ -326,12 +326,12 @@ TEST(proc_cwd_root)
 	CHECK(read_link("/proc/self/cwd", buf, sizeof(buf)) > 0 && strcmp(buf, cwd) == 0);
 	CHECK(read_link("/proc/self/root", buf, sizeof(buf)) > 0 && strcmp(buf, "/") == 0);
 	make_file("here", "h", 1);
-	EXPECT_OK(stat("/proc/self/cwd/here", &st));
-	CHECK(st.st_size == 1);
-	EXPECT_OK(mkdir("sub", 0755));
-	EXPECT_OK(chdir("sub"));
+	CHECK_OK(stat("/proc/self/cwd/here", &st));
+	CHECK_EQ(st.st_size, 1);
+	CHECK_OK(mkdir("sub", 0755));
+	CHECK_OK(chdir("sub"));
 	CHECK(read_link("/proc/self/cwd", buf, sizeof(buf)) > 0 && strstr(buf, "/sub") != NULL);
-	EXPECT_OK(chdir(".."));
+	CHECK_OK(chdir(".."));
 }
 
 /* /proc/self/fd: a link per open fd; paths for files, "pipe:[ino]" for pipes. */
@@ -346,17 +346,17 @@ TEST(proc_fd_links)
 	snprintf(want, sizeof(want), "%s/f", cwd);
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	CHECK(read_link(path, buf, sizeof(buf)) > 0 && strcmp(buf, want) == 0);
-	EXPECT_OK(lstat(path, &lst));
+	CHECK_OK(lstat(path, &lst));
 	CHECK(S_ISLNK(lst.st_mode));
 	/* Opening the link opens the file anew, with an offset of its own. */
-	int again = EXPECT_OK(open(path, O_RDONLY));
-	EXPECT_OK(fstat(again, &st));
-	EXPECT_OK(fstat(fd, &lst));
-	CHECK(st.st_ino == lst.st_ino);
+	int again = CHECK_OK(open(path, O_RDONLY));
+	CHECK_OK(fstat(again, &st));
+	CHECK_OK(fstat(fd, &lst));
+	CHECK_EQ(st.st_ino, lst.st_ino);
 	CHECK(read(again, buf, 8) == 3 && lseek(fd, 0, SEEK_CUR) == 3);
 	close(again);
-	EXPECT_OK(pipe(p));
-	EXPECT_OK(fstat(p[0], &st));
+	CHECK_OK(pipe(p));
+	CHECK_OK(fstat(p[0], &st));
 	snprintf(want, sizeof(want), "pipe:[%lu]", (unsigned long)st.st_ino);
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", p[1]);
 	CHECK(read_link(path, buf, sizeof(buf)) > 0 && strcmp(buf, want) == 0);
@@ -370,11 +370,11 @@ TEST(proc_fd_links)
 			seen += e->d_type == DT_LNK;
 	}
 	closedir(dir);
-	CHECK(seen == 2);
+	CHECK_EQ(seen, 2);
 	close(p[0]);
 	close(p[1]);
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", p[1]);
-	EXPECT_ERR(ENOENT, readlink(path, buf, sizeof(buf)));
+	CHECK_ERR(ENOENT, readlink(path, buf, sizeof(buf)));
 	close(fd);
 }
 
@@ -384,9 +384,9 @@ TEST(proc_pid_links)
 	char path[64], buf[PATH_MAX], want[PATH_MAX];
 	int ready[2], go[2];
 
-	EXPECT_OK(mkdir("child", 0755));
-	EXPECT_OK(pipe(ready));
-	EXPECT_OK(pipe(go));
+	CHECK_OK(mkdir("child", 0755));
+	CHECK_OK(pipe(ready));
+	CHECK_OK(pipe(go));
 	pid_t pid = fork();
 	if (pid == 0) {
 		char c = 0;
@@ -398,7 +398,7 @@ TEST(proc_pid_links)
 		_exit(0);
 	}
 	char c;
-	CHECK(read(ready[0], &c, 1) == 1);
+	CHECK_EQ(read(ready[0], &c, 1), 1);
 	CHECK(getcwd(want, sizeof(want) - 8) != NULL);
 	strcat(want, "/child");
 	snprintf(path, sizeof(path), "/proc/%d/cwd", pid);
@@ -428,7 +428,7 @@ TEST(proc_sys_kernel_uname)
 	struct utsname u;
 	char text[256];
 
-	EXPECT_OK(uname(&u));
+	CHECK_OK(uname(&u));
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
 		CHECK(read_text_file(fields[i].file, text, sizeof(text)) > 0);
 		text[strcspn(text, "\n")] = '\0';
@@ -449,7 +449,7 @@ TEST(proc_sys_kernel_pid_max_tainted)
 	CHECK(read_text_file("/proc/sys/kernel/tainted", text, sizeof(text)) > 0);
 	CHECK(sscanf(text, "%ld", &tainted) == 1 && tainted >= 0);
 	if (on_rewind())
-		CHECK(tainted == 0);
+		CHECK_EQ(tainted, 0);
 }
 
 /*
@@ -466,14 +466,14 @@ TEST(proc_controls_are_roots_to_write)
 
 	if (geteuid() != 0)
 		skip("needs root");
-	EXPECT_OK(setuid(65534));
+	CHECK_OK(setuid(65534));
 	for (unsigned i = 0; i < sizeof(controls) / sizeof(controls[0]); i++) {
 		if (!on_rewind() && i > 0)
 			break; /* rewind's own controls */
-		EXPECT_ERR(EACCES, open(controls[i], O_WRONLY));
-		EXPECT_ERR(EACCES, open(controls[i], O_RDWR));
+		CHECK_ERR(EACCES, open(controls[i], O_WRONLY));
+		CHECK_ERR(EACCES, open(controls[i], O_RDWR));
 		CHECK(read_text_file(controls[i], text, sizeof(text)) >= 0);
 	}
 	/* Its own comm is root's too while the change of ids leaves it undumpable (permissions.c). */
-	EXPECT_ERR(EACCES, open("/proc/self/comm", O_WRONLY));
+	CHECK_ERR(EACCES, open("/proc/self/comm", O_WRONLY));
 }

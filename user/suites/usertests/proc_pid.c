@@ -26,7 +26,7 @@
 static size_t
 read_bytes(const char *path, char *buf, size_t size)
 {
-	int fd = EXPECT_OK(open(path, O_RDONLY));
+	int fd = CHECK_OK(open(path, O_RDONLY));
 	size_t len = 0;
 	ssize_t n;
 
@@ -55,7 +55,7 @@ read_stat(pid_t pid, struct stat_line *s)
 	int n = 0;
 
 	pid_path(path, sizeof(path), pid, "stat");
-	EXPECT_OK(read_text_file(path, text, sizeof(text)));
+	CHECK_OK(read_text_file(path, text, sizeof(text)));
 	char *p = strrchr(text, ')');
 	CHECK(p && p[1] == ' ');
 	s->state = p[2];
@@ -82,9 +82,10 @@ read_statm(pid_t pid, unsigned long long v[7])
 	char path[64], text[256];
 
 	pid_path(path, sizeof(path), pid, "statm");
-	EXPECT_OK(read_text_file(path, text, sizeof(text)));
-	CHECK(sscanf(text, "%llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4],
-		     &v[5], &v[6]) == 7);
+	CHECK_OK(read_text_file(path, text, sizeof(text)));
+	CHECK_EQ(sscanf(text, "%llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+			&v[4], &v[5], &v[6]),
+		 7);
 }
 
 /*
@@ -107,8 +108,8 @@ start_ready_child(void)
 	char c;
 	struct ready_child r;
 
-	EXPECT_OK(pipe(p));
-	EXPECT_OK(pipe2(hold, O_CLOEXEC)); /* only the child's read end crosses its execve */
+	CHECK_OK(pipe(p));
+	CHECK_OK(pipe2(hold, O_CLOEXEC)); /* only the child's read end crosses its execve */
 	snprintf(r.fdarg, sizeof(r.fdarg), "%d", p[1]);
 	r.pid = xfork();
 	if (r.pid == 0) {
@@ -123,14 +124,14 @@ start_ready_child(void)
 	close(p[1]);
 	close(hold[0]); /* hold[1] stays open in this test until it ends */
 	r.ready = p[0];
-	CHECK(read(r.ready, &c, 1) == 1);
+	CHECK_EQ(read(r.ready, &c, 1), 1);
 	return r;
 }
 
 static void
 stop_ready_child(struct ready_child *r)
 {
-	EXPECT_OK(kill(r->pid, SIGKILL));
+	CHECK_OK(kill(r->pid, SIGKILL));
 	expect_signaled(wait_status(r->pid), SIGKILL, "the ready helper");
 	close(r->ready);
 }
@@ -159,7 +160,7 @@ TEST(proc_pid_cmdline_and_environ)
 	read_stat(r.pid, &s);
 	unsigned long long arg_start = s.field[48], arg_end = s.field[49];
 	unsigned long long env_start = s.field[50], env_end = s.field[51];
-	CHECK(arg_end - arg_start == (unsigned long long)wn + 1);
+	CHECK_EQ(arg_end - arg_start, (unsigned long long)wn + 1);
 	CHECK(env_start == arg_end && env_end - env_start == sizeof(helper_env));
 	CHECK(s.field[28] != 0 && s.field[28] < arg_start); /* argc sits below the strings */
 	stop_ready_child(&r);
@@ -181,8 +182,8 @@ TEST(proc_self_cmdline_after_setproctitle)
 	memset(args, 't', len);
 	size_t n = read_bytes("/proc/self/cmdline", buf, sizeof(buf));
 	const char *env = (const char *)(unsigned long)s.field[50];
-	CHECK(s.field[50] == s.field[49]);
-	CHECK(n == len + strlen(env) + 1);
+	CHECK_EQ(s.field[50], s.field[49]);
+	CHECK_EQ(n, len + strlen(env) + 1);
 	CHECK(all_bytes(buf, len, 't') && strcmp(buf + len, env) == 0);
 
 	/* A short title ended by a NUL: up to it, NUL included. */
@@ -210,11 +211,11 @@ TEST(proc_pid_memory_figures)
 			break;
 		usleep(1000);
 	}
-	CHECK(s.state == 'S');
-	CHECK(s.field[4] == (unsigned long long)getpid());
-	CHECK(s.field[20] == 1); /* threads */
+	CHECK_EQ(s.state, 'S');
+	CHECK_EQ(s.field[4], (unsigned long long)getpid());
+	CHECK_EQ(s.field[20], 1); /* threads */
 	CHECK(m[0] > 0 && m[1] > 0 && m[1] <= m[0]);
-	CHECK(s.field[23] == m[0] * PAGE); /* vsize in bytes, statm in pages */
+	CHECK_EQ(s.field[23], m[0] * PAGE); /* vsize in bytes, statm in pages */
 	/*
 	 * Resident pages: newer Linux sums per-CPU counters approximately for
 	 * stat, exactly for statm, so only rewind (one count) must agree.
@@ -224,7 +225,7 @@ TEST(proc_pid_memory_figures)
 	CHECK(m[3] > 0);				      /* text */
 	CHECK(s.field[26] != 0 && s.field[26] < s.field[27]); /* start and end of code */
 	pid_path(path, sizeof(path), r.pid, "status");
-	EXPECT_OK(read_text_file(path, text, sizeof(text)));
+	CHECK_OK(read_text_file(path, text, sizeof(text)));
 	CHECK(field_ull(text, "VmSize", &vmsize) == 0 && vmsize == m[0] * PAGE / 1024);
 	CHECK(field_ull(text, "VmRSS", &vmrss) == 0 && vmrss > 0 && vmrss <= vmsize);
 	CHECK(!on_rewind() || vmrss == m[1] * PAGE / 1024);
@@ -234,7 +235,7 @@ TEST(proc_pid_memory_figures)
 
 	/* The start of the stack lies in the [stack] line of its maps. */
 	pid_path(path, sizeof(path), r.pid, "maps");
-	EXPECT_OK(read_text_file(path, text, sizeof(text)));
+	CHECK_OK(read_text_file(path, text, sizeof(text)));
 	bool found = false;
 	for (char *line = text; line && *line;
 	     line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
@@ -254,21 +255,21 @@ TEST(proc_pid_of_a_zombie)
 	unsigned long long m[7];
 	char path[64], buf[256];
 
-	EXPECT_OK(kill(r.pid, SIGKILL));
+	CHECK_OK(kill(r.pid, SIGKILL));
 	for (int i = 0; i < 100000; i++) {
 		read_stat(r.pid, &s);
 		if (s.state == 'Z')
 			break;
 		usleep(1000);
 	}
-	CHECK(s.state == 'Z');
+	CHECK_EQ(s.state, 'Z');
 	CHECK(s.field[23] == 0 && s.field[24] == 0 && s.field[48] == 0);
 	read_statm(r.pid, m);
 	CHECK(m[0] == 0 && m[1] == 0);
 	pid_path(path, sizeof(path), r.pid, "cmdline");
-	CHECK(read_bytes(path, buf, sizeof(buf)) == 0);
+	CHECK_EQ(read_bytes(path, buf, sizeof(buf)), 0);
 	pid_path(path, sizeof(path), r.pid, "maps");
-	CHECK(read_bytes(path, buf, sizeof(buf)) == 0);
+	CHECK_EQ(read_bytes(path, buf, sizeof(buf)), 0);
 	expect_signaled(wait_status(r.pid), SIGKILL, "the zombie");
 	close(r.ready);
 	CHECK(access(path, F_OK) == -1 && errno == ENOENT);
@@ -288,7 +289,7 @@ TEST(proc_self_statm_tracks_memory)
 	CHECK(touched[0] >= before[0] + pages);
 	/* Linux may count the last 64 faults of a task late (its per-task cache). */
 	CHECK(touched[1] >= before[1] + pages - 64);
-	EXPECT_OK(munmap(p, pages * PAGE));
+	CHECK_OK(munmap(p, pages * PAGE));
 	read_statm(getpid(), after);
 	CHECK(after[0] + pages <= touched[0]);
 	CHECK(after[1] + pages - 64 <= touched[1]);
@@ -302,28 +303,28 @@ fdinfo_fields(pid_t pid, int fd, unsigned long long *pos, unsigned long *flags,
 	const char *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", pid, fd);
-	EXPECT_OK(read_text_file(path, text, sizeof(text)));
-	CHECK(field_ull(text, "pos", pos) == 0);
+	CHECK_OK(read_text_file(path, text, sizeof(text)));
+	CHECK_EQ(field_ull(text, "pos", pos), 0);
 	CHECK((f = find_field(text, "flags")) && f[0] == '0');
 	*flags = strtoul(f, NULL, 8);
 	CHECK(find_field(text, "mnt_id") != NULL);
-	CHECK(field_ull(text, "ino", ino) == 0);
+	CHECK_EQ(field_ull(text, "ino", ino), 0);
 }
 
 TEST(proc_fdinfo)
 {
-	int fd = EXPECT_OK(open("f", O_RDWR | O_CREAT | O_CLOEXEC, 0644));
+	int fd = CHECK_OK(open("f", O_RDWR | O_CREAT | O_CLOEXEC, 0644));
 	unsigned long long pos, ino;
 	unsigned long flags;
 	struct stat st;
 	char path[64];
 
-	CHECK(write(fd, "hello", 5) == 5);
-	EXPECT_OK(fstat(fd, &st));
+	CHECK_EQ(write(fd, "hello", 5), 5);
+	CHECK_OK(fstat(fd, &st));
 	fdinfo_fields(getpid(), fd, &pos, &flags, &ino);
 	CHECK(pos == 5 && ino == st.st_ino);
 	CHECK((flags & O_ACCMODE) == O_RDWR && (flags & O_CLOEXEC));
-	EXPECT_OK(fcntl(fd, F_SETFD, 0));
+	CHECK_OK(fcntl(fd, F_SETFD, 0));
 	fdinfo_fields(getpid(), fd, &pos, &flags, &ino);
 	CHECK(!(flags & O_CLOEXEC));
 
@@ -338,11 +339,11 @@ TEST(proc_fdinfo)
 		usleep(1000); /* the offset is shared: it moves once the child ran */
 	fdinfo_fields(pid, fd, &pos, &flags, &ino);
 	CHECK(pos == 2 && ino == st.st_ino);
-	EXPECT_OK(kill(pid, SIGKILL));
+	CHECK_OK(kill(pid, SIGKILL));
 	expect_signaled(wait_status(pid), SIGKILL, "the child");
 	close(fd);
 	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	EXPECT_ERR(ENOENT, open(path, O_RDONLY));
+	CHECK_ERR(ENOENT, open(path, O_RDONLY));
 }
 
 /* The counter lines of /proc/stat, by name; -1 when missing. */
@@ -362,8 +363,8 @@ TEST(proc_stat)
 	char text[16384], again[16384];
 	unsigned long long user, nice, sys, idle;
 
-	EXPECT_OK(read_text_file("/proc/stat", text, sizeof(text)));
-	CHECK(sscanf(text, "cpu  %llu %llu %llu %llu", &user, &nice, &sys, &idle) == 4);
+	CHECK_OK(read_text_file("/proc/stat", text, sizeof(text)));
+	CHECK_EQ(sscanf(text, "cpu  %llu %llu %llu %llu", &user, &nice, &sys, &idle), 4);
 	CHECK(strstr(text, "\ncpu0 ") != NULL);
 	long long btime = stat_counter(text, "btime");
 	CHECK(btime > 0 && btime <= (long long)time(NULL));
@@ -377,10 +378,10 @@ TEST(proc_stat)
 		_exit(0);
 	expect_exit(pid, 0, "child");
 	usleep(1000);
-	EXPECT_OK(read_text_file("/proc/stat", again, sizeof(again)));
+	CHECK_OK(read_text_file("/proc/stat", again, sizeof(again)));
 	CHECK(stat_counter(again, "processes") > stat_counter(text, "processes"));
 	CHECK(stat_counter(again, "ctxt") > stat_counter(text, "ctxt"));
-	CHECK(stat_counter(again, "btime") == btime);
+	CHECK_EQ(stat_counter(again, "btime"), btime);
 }
 
 TEST(proc_loadavg)
@@ -389,12 +390,12 @@ TEST(proc_loadavg)
 	double a1, a5, a15;
 	int running, total, last;
 
-	EXPECT_OK(read_text_file("/proc/loadavg", text, sizeof(text)));
-	CHECK(sscanf(text, "%lf %lf %lf %d/%d %d", &a1, &a5, &a15, &running, &total, &last) == 6);
+	CHECK_OK(read_text_file("/proc/loadavg", text, sizeof(text)));
+	CHECK_EQ(sscanf(text, "%lf %lf %lf %d/%d %d", &a1, &a5, &a15, &running, &total, &last), 6);
 	CHECK(a1 >= 0 && a5 >= 0 && a15 >= 0);
 	CHECK(running >= 1 && total >= running && total >= 2); /* this process and its parent */
 	CHECK(last > 0);
-	CHECK(strchr(text, '\n') == text + strlen(text) - 1);
+	CHECK_EQ(strchr(text, '\n'), text + strlen(text) - 1);
 }
 
 /* The name that /proc/<pid>/comm and stat's second field show of pid. */
@@ -404,14 +405,14 @@ expect_comm(pid_t pid, const char *want)
 	char path[64], text[64], line[64];
 
 	pid_path(path, sizeof(path), pid, "comm");
-	EXPECT_OK(read_text_file(path, text, sizeof(text)));
+	CHECK_OK(read_text_file(path, text, sizeof(text)));
 	snprintf(line, sizeof(line), "%s\n", want);
 	if (strcmp(text, line) != 0)
 		fail("%s: '%s', want '%s'", path, text, want);
 	pid_path(path, sizeof(path), pid, "stat");
-	EXPECT_OK(read_text_file(path, text, sizeof(text)));
+	CHECK_OK(read_text_file(path, text, sizeof(text)));
 	snprintf(line, sizeof(line), "%d (%s) ", pid, want);
-	CHECK(strncmp(text, line, strlen(line)) == 0);
+	CHECK_EQ(strncmp(text, line, strlen(line)), 0);
 }
 
 /* prctl's thread name is what ps shows: set, read back, cut at 15 bytes, renamed through /proc. */
@@ -419,21 +420,21 @@ TEST(prctl_name_and_proc_comm)
 {
 	char name[16];
 
-	EXPECT_OK(prctl(PR_SET_NAME, "renamed"));
+	CHECK_OK(prctl(PR_SET_NAME, "renamed"));
 	memset(name, 'x', sizeof(name));
-	EXPECT_OK(prctl(PR_GET_NAME, name));
-	CHECK(strcmp(name, "renamed") == 0);
+	CHECK_OK(prctl(PR_GET_NAME, name));
+	CHECK_EQ(strcmp(name, "renamed"), 0);
 	expect_comm(getpid(), "renamed");
-	EXPECT_OK(prctl(PR_SET_NAME, "a-name-longer-than-fifteen-bytes"));
-	EXPECT_OK(prctl(PR_GET_NAME, name));
-	CHECK(strcmp(name, "a-name-longer-t") == 0);
-	EXPECT_ERR(EFAULT, prctl(PR_SET_NAME, (char *)bad_addrs[0]));
-	EXPECT_ERR(EFAULT, prctl(PR_GET_NAME, (char *)bad_addrs[0]));
-	EXPECT_ERR(EINVAL, prctl(-1, 0, 0, 0, 0));
+	CHECK_OK(prctl(PR_SET_NAME, "a-name-longer-than-fifteen-bytes"));
+	CHECK_OK(prctl(PR_GET_NAME, name));
+	CHECK_EQ(strcmp(name, "a-name-longer-t"), 0);
+	CHECK_ERR(EFAULT, prctl(PR_SET_NAME, (char *)bad_addrs[0]));
+	CHECK_ERR(EFAULT, prctl(PR_GET_NAME, (char *)bad_addrs[0]));
+	CHECK_ERR(EINVAL, prctl(-1, 0, 0, 0, 0));
 
 	/* A process renames itself through /proc; another may not. */
 	int ready[2];
-	EXPECT_OK(pipe(ready));
+	CHECK_OK(pipe(ready));
 	pid_t pid = xfork();
 	if (pid == 0) {
 		int fd = open("/proc/self/comm", O_WRONLY);
@@ -442,15 +443,15 @@ TEST(prctl_name_and_proc_comm)
 			      : (pause(), 0));
 	}
 	char c;
-	CHECK(read(ready[0], &c, 1) == 1);
+	CHECK_EQ(read(ready[0], &c, 1), 1);
 	expect_comm(pid, "child");
 	char path[64];
 	pid_path(path, sizeof(path), pid, "comm");
-	int fd = EXPECT_OK(open(path, O_WRONLY));
-	EXPECT_ERR(EINVAL, write(fd, "other", 5));
+	int fd = CHECK_OK(open(path, O_WRONLY));
+	CHECK_ERR(EINVAL, write(fd, "other", 5));
 	close(fd);
 	expect_comm(pid, "child");
-	EXPECT_OK(kill(pid, SIGKILL));
+	CHECK_OK(kill(pid, SIGKILL));
 	expect_signaled(wait_status(pid), SIGKILL, "the child");
 	close(ready[0]);
 	close(ready[1]);

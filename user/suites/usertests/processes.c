@@ -30,7 +30,7 @@ cpu_ns(clockid_t clock)
 {
 	struct timespec ts;
 
-	EXPECT_OK(clock_gettime(clock, &ts));
+	CHECK_OK(clock_gettime(clock, &ts));
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
@@ -60,11 +60,11 @@ TEST(getpid)
 	int p[2];
 
 	CHECK(me > 0);
-	CHECK(syscall(SYS_gettid) == me);
-	CHECK(syscall(SYS_set_tid_address, NULL) == me);
-	CHECK(getuid() == geteuid());
-	CHECK(getgid() == getegid());
-	EXPECT_OK(pipe(p));
+	CHECK_EQ(syscall(SYS_gettid), me);
+	CHECK_EQ(syscall(SYS_set_tid_address, NULL), me);
+	CHECK_EQ(getuid(), geteuid());
+	CHECK_EQ(getgid(), getegid());
+	CHECK_OK(pipe(p));
 	pid = xfork();
 	if (pid == 0) {
 		pid_t mine = getpid();
@@ -76,8 +76,8 @@ TEST(getpid)
 	}
 	pid_t told;
 
-	CHECK(read(p[0], &told, sizeof(told)) == sizeof(told));
-	CHECK(told == pid);
+	CHECK_EQ(read(p[0], &told, sizeof(told)), sizeof(told));
+	CHECK_EQ(told, pid);
 	CHECK(pid != me);
 	expect_exit(pid, 0, "getpid child");
 }
@@ -90,10 +90,10 @@ TEST(fork_wait)
 
 	if (pid == 0)
 		_exit(42);
-	CHECK(wait4(pid, &status, 0, &ru) == pid);
+	CHECK_EQ(wait4(pid, &status, 0, &ru), pid);
 	CHECK(WIFEXITED(status));
-	CHECK(WEXITSTATUS(status) == 42);
-	EXPECT_ERR(ECHILD, wait4(pid, &status, 0, NULL));
+	CHECK_EQ(WEXITSTATUS(status), 42);
+	CHECK_ERR(ECHILD, wait4(pid, &status, 0, NULL));
 }
 
 TEST(fork_many)
@@ -110,14 +110,14 @@ TEST(fork_many)
 	/* Reap in whatever order they end, matching pid to exit code. */
 	for (int n = 0; n < N; n++) {
 		int status;
-		pid_t got = EXPECT_OK(wait(&status));
+		pid_t got = CHECK_OK(wait(&status));
 		int i = WEXITSTATUS(status) - 100;
 
 		CHECK(WIFEXITED(status) && i >= 0 && i < N);
 		CHECK(pids[i] == got && !seen[i]);
 		seen[i] = true;
 	}
-	EXPECT_ERR(ECHILD, wait(NULL));
+	CHECK_ERR(ECHILD, wait(NULL));
 }
 
 TEST(exit_codes)
@@ -148,9 +148,9 @@ TEST(wait_options)
 	pid_t pid;
 	char c = 'x';
 
-	EXPECT_ERR(ECHILD, wait4(-1, &status, WNOHANG, NULL));
-	EXPECT_ERR(ECHILD, wait4(1, &status, 0, NULL));
-	EXPECT_OK(pipe(p));
+	CHECK_ERR(ECHILD, wait4(-1, &status, WNOHANG, NULL));
+	CHECK_ERR(ECHILD, wait4(1, &status, 0, NULL));
+	CHECK_OK(pipe(p));
 	pid = xfork();
 	if (pid == 0) {
 		close(p[1]);
@@ -159,16 +159,16 @@ TEST(wait_options)
 	}
 	close(p[0]);
 	/* The child is blocked in read(): it cannot have ended yet. */
-	CHECK(wait4(pid, &status, WNOHANG, NULL) == 0);
-	CHECK(wait4(-1, &status, WNOHANG, NULL) == 0);
-	EXPECT_ERR(EINVAL, syscall(SYS_wait4, pid, &status, 0x1000, NULL));
-	CHECK(write(p[1], &c, 1) == 1);
+	CHECK_EQ(wait4(pid, &status, WNOHANG, NULL), 0);
+	CHECK_EQ(wait4(-1, &status, WNOHANG, NULL), 0);
+	CHECK_ERR(EINVAL, syscall(SYS_wait4, pid, &status, 0x1000, NULL));
+	CHECK_EQ(write(p[1], &c, 1), 1);
 	expect_exit(pid, 5, "reader child");
 	for (unsigned i = 0; i < NBAD; i++) {
 		pid = xfork();
 		if (pid == 0)
 			_exit(0);
-		EXPECT_ERR(EFAULT, syscall(SYS_wait4, pid, bad_addrs[i], 0, NULL));
+		CHECK_ERR(EFAULT, syscall(SYS_wait4, pid, bad_addrs[i], 0, NULL));
 		/* Linux reaps the child even when it cannot store the status. */
 		waitpid(pid, NULL, WNOHANG);
 	}
@@ -184,16 +184,16 @@ TEST(wait4_rusage)
 		burn_cpu(30 * 1000000LL);
 		_exit(0);
 	}
-	CHECK(wait4(pid, &status, 0, &ru) == pid);
+	CHECK_EQ(wait4(pid, &status, 0, &ru), pid);
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	/* The child ran for 30 ms of CPU time; its rusage must show some. */
 	CHECK(tv_us(ru.ru_utime) + tv_us(ru.ru_stime) > 0);
 	CHECK(ru.ru_utime.tv_usec < 1000000 && ru.ru_stime.tv_usec < 1000000);
-	EXPECT_OK(getrusage(RUSAGE_CHILDREN, &children));
+	CHECK_OK(getrusage(RUSAGE_CHILDREN, &children));
 	CHECK(tv_us(children.ru_utime) + tv_us(children.ru_stime) > 0);
 	for (unsigned i = 0; i < NBAD; i++)
-		EXPECT_ERR(EFAULT, syscall(SYS_getrusage, RUSAGE_SELF, bad_addrs[i]));
-	EXPECT_ERR(EINVAL, syscall(SYS_getrusage, 12345, &ru));
+		CHECK_ERR(EFAULT, syscall(SYS_getrusage, RUSAGE_SELF, bad_addrs[i]));
+	CHECK_ERR(EINVAL, syscall(SYS_getrusage, 12345, &ru));
 }
 
 TEST(cpu_time)
@@ -202,13 +202,13 @@ TEST(cpu_time)
 	struct tms t0, t1;
 	long long p0, p1, th0, th1;
 
-	EXPECT_OK(getrusage(RUSAGE_SELF, &r0));
-	EXPECT_OK(times(&t0));
+	CHECK_OK(getrusage(RUSAGE_SELF, &r0));
+	CHECK_OK(times(&t0));
 	p0 = cpu_ns(CLOCK_PROCESS_CPUTIME_ID);
 	th0 = cpu_ns(CLOCK_THREAD_CPUTIME_ID);
 	burn_cpu(30 * 1000000LL);
-	EXPECT_OK(getrusage(RUSAGE_SELF, &r1));
-	EXPECT_OK(times(&t1));
+	CHECK_OK(getrusage(RUSAGE_SELF, &r1));
+	CHECK_OK(times(&t1));
 	p1 = cpu_ns(CLOCK_PROCESS_CPUTIME_ID);
 	th1 = cpu_ns(CLOCK_THREAD_CPUTIME_ID);
 	CHECK(p1 - p0 >= 30 * 1000000LL);
@@ -217,7 +217,7 @@ TEST(cpu_time)
 	/* 30 ms always crosses at least one 10 ms clock tick of times(). */
 	CHECK(t1.tms_utime + t1.tms_stime > t0.tms_utime + t0.tms_stime);
 	for (unsigned i = 0; i < NBAD; i++)
-		EXPECT_ERR(EFAULT, syscall(SYS_times, bad_addrs[i]));
+		CHECK_ERR(EFAULT, syscall(SYS_times, bad_addrs[i]));
 }
 
 /*
@@ -250,8 +250,8 @@ TEST(fork_cow)
 	CHECK(heap != NULL);
 	for (unsigned i = 0; i < 5; i++)
 		fill_pattern(r[i].p, r[i].len, 1);
-	EXPECT_OK(pipe(to_child));
-	EXPECT_OK(pipe(to_parent));
+	CHECK_OK(pipe(to_child));
+	CHECK_OK(pipe(to_parent));
 	pid = xfork();
 	if (pid == 0) {
 		for (unsigned i = 0; i < 5; i++) {
@@ -266,13 +266,13 @@ TEST(fork_cow)
 				fail("child: region %u sees the parent's later writes", i);
 		_exit(0);
 	}
-	CHECK(read(to_parent[0], &c, 1) == 1);
+	CHECK_EQ(read(to_parent[0], &c, 1), 1);
 	for (unsigned i = 0; i < 5; i++) {
 		if (!has_pattern(r[i].p, r[i].len, 1))
 			fail("parent: region %u sees the child's writes", i);
 		fill_pattern(r[i].p, r[i].len, 3);
 	}
-	CHECK(write(to_child[1], "g", 1) == 1);
+	CHECK_EQ(write(to_child[1], "g", 1), 1);
 	expect_exit(pid, 0, "cow child");
 	for (unsigned i = 0; i < 5; i++)
 		CHECK(has_pattern(r[i].p, r[i].len, 3));
@@ -290,16 +290,16 @@ TEST(fork_cow_syscall)
 	memset(src, 'F', sizeof(src));
 	make_file("f", src, sizeof(src));
 	memset(buf, 'P', sizeof(buf));
-	EXPECT_OK(pipe(p));
+	CHECK_OK(pipe(p));
 	pid = xfork();
 	if (pid == 0) {
-		fd = EXPECT_OK(open("f", O_RDONLY));
-		CHECK(read(fd, buf + 100, PAGE) == PAGE); /* straddles two pages */
+		fd = CHECK_OK(open("f", O_RDONLY));
+		CHECK_EQ(read(fd, buf + 100, PAGE), PAGE); /* straddles two pages */
 		CHECK(all_bytes(buf + 100, PAGE, 'F'));
 		write(p[1], "r", 1);
 		_exit(0);
 	}
-	CHECK(read(p[0], &c, 1) == 1);
+	CHECK_EQ(read(p[0], &c, 1), 1);
 	expect_exit(pid, 0, "read() in child");
 	CHECK(all_bytes(buf, sizeof(buf), 'P'));
 }
@@ -310,17 +310,17 @@ TEST(fork_fd_sharing)
 	pid_t pid = xfork();
 
 	if (pid == 0) {
-		CHECK(write(fd, "child", 5) == 5);
+		CHECK_EQ(write(fd, "child", 5), 5);
 		_exit(0);
 	}
 	expect_exit(pid, 0, "writer child");
 	/* The open file description, and so the offset, is shared. */
-	CHECK(lseek(fd, 0, SEEK_CUR) == 5);
-	CHECK(write(fd, "parent", 6) == 6);
+	CHECK_EQ(lseek(fd, 0, SEEK_CUR), 5);
+	CHECK_EQ(write(fd, "parent", 6), 6);
 	char buf[16] = "";
 
-	CHECK(pread(fd, buf, sizeof(buf), 0) == 11);
-	CHECK(memcmp(buf, "childparent", 11) == 0);
+	CHECK_EQ(pread(fd, buf, sizeof(buf), 0), 11);
+	CHECK_EQ(memcmp(buf, "childparent", 11), 0);
 }
 
 /* An orphan is adopted by init (or on a Linux host, by the nearest subreaper). */
@@ -329,7 +329,7 @@ TEST(orphan)
 	int p[2];
 	pid_t middle, orphan_ppid;
 
-	EXPECT_OK(pipe(p));
+	CHECK_OK(pipe(p));
 	middle = xfork();
 	if (middle == 0) {
 		pid_t me = getpid();
@@ -348,7 +348,7 @@ TEST(orphan)
 	}
 	close(p[1]);
 	expect_exit(middle, 0, "middle child");
-	CHECK(read(p[0], &orphan_ppid, sizeof(orphan_ppid)) == sizeof(orphan_ppid));
+	CHECK_EQ(read(p[0], &orphan_ppid, sizeof(orphan_ppid)), sizeof(orphan_ppid));
 	if (orphan_ppid == middle)
 		fail("the orphan still has its dead parent %d as parent", middle);
 	if (on_rewind() && orphan_ppid != 1)
@@ -358,7 +358,7 @@ TEST(orphan)
 TEST(sched_yield)
 {
 	for (int i = 0; i < 100; i++)
-		CHECK(sched_yield() == 0);
+		CHECK_EQ(sched_yield(), 0);
 }
 
 /* The thread pointer musl set at start-up is what the kernel has in FS. */
@@ -367,14 +367,14 @@ TEST(arch_prctl)
 	unsigned long fs = 0, self;
 
 	__asm__ volatile("mov %%fs:0, %0" : "=r"(self));
-	EXPECT_OK(syscall(SYS_arch_prctl, ARCH_GET_FS, &fs));
-	CHECK(fs == self);
-	EXPECT_OK(syscall(SYS_arch_prctl, ARCH_SET_FS, self));
+	CHECK_OK(syscall(SYS_arch_prctl, ARCH_GET_FS, &fs));
+	CHECK_EQ(fs, self);
+	CHECK_OK(syscall(SYS_arch_prctl, ARCH_SET_FS, self));
 	errno = 0; /* errno lives in TLS: it must still work */
-	CHECK(errno == 0);
-	EXPECT_ERR(EINVAL, syscall(SYS_arch_prctl, 0x9999, 0));
-	EXPECT_ERR(EPERM, syscall(SYS_arch_prctl, ARCH_SET_FS, 0xffff800000000000UL));
-	EXPECT_ERR(EFAULT, syscall(SYS_arch_prctl, ARCH_GET_FS, bad_addrs[2]));
+	CHECK_EQ(errno, 0);
+	CHECK_ERR(EINVAL, syscall(SYS_arch_prctl, 0x9999, 0));
+	CHECK_ERR(EPERM, syscall(SYS_arch_prctl, ARCH_SET_FS, 0xffff800000000000UL));
+	CHECK_ERR(EFAULT, syscall(SYS_arch_prctl, ARCH_GET_FS, bad_addrs[2]));
 }
 
 /*
@@ -397,10 +397,10 @@ TEST(clone_settls_checked)
 			expect_exit((pid_t)r, 99, "child of clone with a bad TLS");
 			fail("clone(CLONE_SETTLS, tls %#lx) made a child, want EPERM", bad_tls[i]);
 		}
-		EXPECT_ERR(EPERM, r);
-		EXPECT_ERR(EPERM, syscall(SYS_arch_prctl, ARCH_SET_FS, bad_tls[i]));
+		CHECK_ERR(EPERM, r);
+		CHECK_ERR(EPERM, syscall(SYS_arch_prctl, ARCH_SET_FS, bad_tls[i]));
 	}
-	EXPECT_ERR(ECHILD, waitpid(-1, NULL, WNOHANG));
+	CHECK_ERR(ECHILD, waitpid(-1, NULL, WNOHANG));
 }
 
 static volatile int vfork_child_done; /* set by a CLONE_VM child just before it leaves */
@@ -434,7 +434,7 @@ TEST(clone_vfork_suspends_parent)
 	pid_t pid = clone(late_vfork_child, stack + sizeof(stack), CLONE_VM | CLONE_VFORK | SIGCHLD,
 			  NULL);
 	CHECK(pid > 0);
-	CHECK(vfork_child_done == 1);
+	CHECK_EQ(vfork_child_done, 1);
 	expect_exit(pid, 0, "the CLONE_VFORK child");
 
 	/* vfork() then execve: the parent goes on when the exec is done. */
@@ -448,7 +448,7 @@ TEST(clone_vfork_suspends_parent)
 		_exit(127);
 	}
 	CHECK(pid > 0);
-	CHECK(vfork_child_done == 1);
+	CHECK_EQ(vfork_child_done, 1);
 	expect_exit(pid, 7, "the vfork child's program");
 }
 
@@ -491,30 +491,30 @@ TEST(vfork_parent_wait_killable)
 	int report[2];
 	pid_t child;
 
-	EXPECT_OK(pipe(report));
+	CHECK_OK(pipe(report));
 	pid_t parent = start_vfork_parent(report[1]);
-	CHECK(read(report[0], &child, sizeof(child)) == sizeof(child));
+	CHECK_EQ(read(report[0], &child, sizeof(child)), sizeof(child));
 	nap_ms(50);
-	EXPECT_OK(kill(parent, SIGUSR1));
+	CHECK_OK(kill(parent, SIGUSR1));
 	nap_ms(100);
-	CHECK(waitpid(parent, NULL, WNOHANG) == 0); /* still in vfork */
-	EXPECT_OK(kill(child, SIGKILL));
+	CHECK_EQ(waitpid(parent, NULL, WNOHANG), 0); /* still in vfork */
+	CHECK_OK(kill(child, SIGKILL));
 	expect_exit(parent, 5, "the vfork parent, its child killed");
 
 	parent = start_vfork_parent(report[1]);
-	CHECK(read(report[0], &child, sizeof(child)) == sizeof(child));
-	EXPECT_OK(kill(parent, SIGKILL));
+	CHECK_EQ(read(report[0], &child, sizeof(child)), sizeof(child));
+	CHECK_OK(kill(parent, SIGKILL));
 	expect_signaled(wait_status(parent), SIGKILL, "the vfork parent killed");
-	EXPECT_OK(kill(child, SIGKILL));
+	CHECK_OK(kill(child, SIGKILL));
 }
 
 TEST(enosys)
 {
 	/* First (the log line is rate-limited): a Linux number no Linux implements, which rewind's log line names. */
-	EXPECT_ERR(ENOSYS, syscall(SYS_tuxcall));
-	EXPECT_ERR(ENOSYS, syscall(1000));
-	EXPECT_ERR(ENOSYS, syscall(100000));
-	EXPECT_ERR(ENOSYS, syscall(-1L));
+	CHECK_ERR(ENOSYS, syscall(SYS_tuxcall));
+	CHECK_ERR(ENOSYS, syscall(1000));
+	CHECK_ERR(ENOSYS, syscall(100000));
+	CHECK_ERR(ENOSYS, syscall(-1L));
 }
 
 /* rewind's `int 0x80` entry uses the x86-64 numbers (Linux's uses i386's). */
@@ -525,9 +525,9 @@ TEST(int80)
 	if (!on_rewind())
 		skip("int 0x80 is rewind's x86-64 trap entry only on rewind");
 	__asm__ volatile("int $0x80" : "=a"(ret) : "a"((long)SYS_getpid) : "rcx", "r11", "memory");
-	CHECK(ret == getpid());
+	CHECK_EQ(ret, getpid());
 	__asm__ volatile("int $0x80" : "=a"(ret) : "a"(1000L) : "rcx", "r11", "memory");
-	CHECK(ret == -ENOSYS);
+	CHECK_EQ(ret, -ENOSYS);
 }
 
 static int pdeath_pipe[2];
@@ -573,18 +573,18 @@ TEST(prctl_pdeathsig)
 {
 	int sig = -1;
 
-	EXPECT_ERR(EINVAL, prctl(PR_SET_PDEATHSIG, 65));
-	EXPECT_OK(prctl(PR_SET_PDEATHSIG, SIGUSR1));
-	EXPECT_OK(prctl(PR_GET_PDEATHSIG, &sig));
-	CHECK(sig == SIGUSR1);
-	EXPECT_ERR(EFAULT, prctl(PR_GET_PDEATHSIG, (void *)1));
+	CHECK_ERR(EINVAL, prctl(PR_SET_PDEATHSIG, 65));
+	CHECK_OK(prctl(PR_SET_PDEATHSIG, SIGUSR1));
+	CHECK_OK(prctl(PR_GET_PDEATHSIG, &sig));
+	CHECK_EQ(sig, SIGUSR1);
+	CHECK_ERR(EFAULT, prctl(PR_GET_PDEATHSIG, (void *)1));
 	pid_t pid = xfork();
 	if (pid == 0) { /* fork does not pass it on */
 		prctl(PR_GET_PDEATHSIG, &sig);
 		_exit(sig);
 	}
 	expect_exited(wait_status(pid), 0, "a forked child's PR_GET_PDEATHSIG");
-	EXPECT_OK(prctl(PR_SET_PDEATHSIG, 0));
+	CHECK_OK(prctl(PR_SET_PDEATHSIG, 0));
 
 	pid = xfork();
 	if (pid == 0)
@@ -607,17 +607,17 @@ TEST(capget)
 	struct cap_header hdr = { 0, 0 };
 	struct cap_data data[2];
 
-	EXPECT_ERR(EINVAL, syscall(SYS_capget, &hdr, data));
-	CHECK(hdr.version == CAPS_V3); /* the version the kernel prefers, written back */
-	EXPECT_OK(syscall(SYS_capget, &hdr, NULL));
-	EXPECT_OK(syscall(SYS_capget, &hdr, data));
+	CHECK_ERR(EINVAL, syscall(SYS_capget, &hdr, data));
+	CHECK_EQ(hdr.version, CAPS_V3); /* the version the kernel prefers, written back */
+	CHECK_OK(syscall(SYS_capget, &hdr, NULL));
+	CHECK_OK(syscall(SYS_capget, &hdr, data));
 	CHECK(!(data[0].effective & ~data[0].permitted) &&
 	      !(data[1].effective & ~data[1].permitted));
 	hdr.pid = -1;
-	EXPECT_ERR(EINVAL, syscall(SYS_capget, &hdr, data));
+	CHECK_ERR(EINVAL, syscall(SYS_capget, &hdr, data));
 	hdr.pid = 0x3ffffff0;
-	EXPECT_ERR(ESRCH, syscall(SYS_capget, &hdr, data));
-	EXPECT_ERR(EFAULT, syscall(SYS_capget, (void *)1, data));
+	CHECK_ERR(ESRCH, syscall(SYS_capget, &hdr, data));
+	CHECK_ERR(EFAULT, syscall(SYS_capget, (void *)1, data));
 	if (geteuid() != 0)
 		return;
 	pid_t pid = xfork();

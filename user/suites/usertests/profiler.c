@@ -22,9 +22,9 @@
 static void
 write_knob(const char *text)
 {
-	int fd = EXPECT_OK(open(PROFILE_KNOB, O_WRONLY));
+	int fd = CHECK_OK(open(PROFILE_KNOB, O_WRONLY));
 
-	CHECK(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	CHECK_EQ(write(fd, text, strlen(text)), (ssize_t)strlen(text));
 	close(fd);
 }
 
@@ -39,7 +39,7 @@ fault_for_a_while(void)
 		volatile char *p = map_anon(PAGES_PER_TURN * PAGE, PROT_READ | PROT_WRITE);
 		for (int i = 0; i < PAGES_PER_TURN; i++)
 			p[i * PAGE] = 1;
-		EXPECT_OK(munmap((void *)p, PAGES_PER_TURN * PAGE));
+		CHECK_OK(munmap((void *)p, PAGES_PER_TURN * PAGE));
 		touched += PAGES_PER_TURN;
 	}
 	return touched;
@@ -60,5 +60,5 @@ TEST(profiler_samples_user_faults_and_the_kernel_lives)
 	write_knob(before);
 	CHECK(touched > 0);
 	CHECK(read_text_file("/proc/profile", profile, sizeof(profile)) > 0);
-	CHECK(strncmp(profile, "# rewind profile v2", 19) == 0);
+	CHECK_EQ(strncmp(profile, "# rewind profile v2", 19), 0);
 }

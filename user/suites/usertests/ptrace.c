@@ -39,7 +39,7 @@ wait_traced(pid_t pid)
 {
 	int status;
 
-	CHECK(EXPECT_OK(waitpid(pid, &status, __WALL)) == pid);
+	CHECK_EQ(CHECK_OK(waitpid(pid, &status, __WALL)), pid);
 	return status;
 }
 
@@ -93,8 +93,8 @@ tracer_pid_of(pid_t pid)
 	unsigned long long value;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	EXPECT_OK(read_text_file(path, text, sizeof(text)));
-	EXPECT_OK(field_ull(text, "TracerPid", &value));
+	CHECK_OK(read_text_file(path, text, sizeof(text)));
+	CHECK_OK(field_ull(text, "TracerPid", &value));
 	return (long)value;
 }
 
@@ -103,13 +103,13 @@ TEST(ptrace_traceme_exec_stops_with_sigtrap)
 	pid_t pid = xfork();
 
 	if (pid == 0) {
-		EXPECT_OK(ptrace(PTRACE_TRACEME, 0, 0, 0));
+		CHECK_OK(ptrace(PTRACE_TRACEME, 0, 0, 0));
 		execl(self_path, self_path, "--helper", "exit", "5", (char *)NULL);
 		_exit(99);
 	}
 	expect_stop(pid, SIGTRAP);
-	CHECK(tracer_pid_of(pid) == getpid());
-	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	CHECK_EQ(tracer_pid_of(pid), getpid());
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
 	expect_exited(wait_traced(pid), 5, "the traced program");
 }
 
@@ -118,8 +118,8 @@ TEST(ptrace_traceme_twice_is_eperm)
 	pid_t pid = xfork();
 
 	if (pid == 0) {
-		EXPECT_OK(ptrace(PTRACE_TRACEME, 0, 0, 0));
-		EXPECT_ERR(EPERM, ptrace(PTRACE_TRACEME, 0, 0, 0));
+		CHECK_OK(ptrace(PTRACE_TRACEME, 0, 0, 0));
+		CHECK_ERR(EPERM, ptrace(PTRACE_TRACEME, 0, 0, 0));
 		_exit(0);
 	}
 	expect_exited(wait_traced(pid), 0, "the child");
@@ -131,13 +131,13 @@ TEST(ptrace_attach_stops_and_detach_lets_go)
 
 	if (pid == 0)
 		sleep_forever();
-	EXPECT_OK(trace(PTRACE_ATTACH, pid, 0, 0));
+	CHECK_OK(trace(PTRACE_ATTACH, pid, 0, 0));
 	expect_stop(pid, SIGSTOP);
-	CHECK(tracer_pid_of(pid) == getpid());
-	EXPECT_ERR(EPERM, trace(PTRACE_ATTACH, pid, 0, 0));
-	EXPECT_OK(trace(PTRACE_DETACH, pid, 0, 0));
-	CHECK(tracer_pid_of(pid) == 0);
-	EXPECT_ERR(ESRCH, trace(PTRACE_CONT, pid, 0, 0));
+	CHECK_EQ(tracer_pid_of(pid), getpid());
+	CHECK_ERR(EPERM, trace(PTRACE_ATTACH, pid, 0, 0));
+	CHECK_OK(trace(PTRACE_DETACH, pid, 0, 0));
+	CHECK_EQ(tracer_pid_of(pid), 0);
+	CHECK_ERR(ESRCH, trace(PTRACE_CONT, pid, 0, 0));
 	kill_and_reap(pid);
 }
 
@@ -147,11 +147,11 @@ TEST(ptrace_seize_then_interrupt_stops_with_event_stop)
 
 	if (pid == 0)
 		sleep_forever();
-	EXPECT_OK(trace(PTRACE_SEIZE, pid, 0, PTRACE_O_TRACESYSGOOD));
-	EXPECT_ERR(ESRCH, trace(PTRACE_GETEVENTMSG, pid, 0, 0)); /* running: not stopped */
-	EXPECT_OK(trace(PTRACE_INTERRUPT, pid, 0, 0));
+	CHECK_OK(trace(PTRACE_SEIZE, pid, 0, PTRACE_O_TRACESYSGOOD));
+	CHECK_ERR(ESRCH, trace(PTRACE_GETEVENTMSG, pid, 0, 0)); /* running: not stopped */
+	CHECK_OK(trace(PTRACE_INTERRUPT, pid, 0, 0));
 	expect_stop(pid, SIGTRAP | (PTRACE_EVENT_STOP << 8));
-	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
 	kill_and_reap(pid);
 }
 
@@ -162,18 +162,18 @@ TEST(ptrace_requests_of_a_non_tracee_are_esrch)
 
 	if (pid == 0)
 		sleep_forever();
-	EXPECT_ERR(ESRCH, trace(PTRACE_CONT, pid, 0, 0));
-	EXPECT_ERR(ESRCH, trace(PTRACE_GETREGS, pid, 0, (unsigned long)&regs));
-	EXPECT_ERR(ESRCH, trace(PTRACE_INTERRUPT, pid, 0, 0));
-	EXPECT_ERR(ESRCH, trace(PTRACE_KILL, pid, 0, 0));
+	CHECK_ERR(ESRCH, trace(PTRACE_CONT, pid, 0, 0));
+	CHECK_ERR(ESRCH, trace(PTRACE_GETREGS, pid, 0, (unsigned long)&regs));
+	CHECK_ERR(ESRCH, trace(PTRACE_INTERRUPT, pid, 0, 0));
+	CHECK_ERR(ESRCH, trace(PTRACE_KILL, pid, 0, 0));
 	kill_and_reap(pid);
 }
 
 static void
 attach_refused(const char *pid)
 {
-	EXPECT_ERR(EPERM, trace(PTRACE_ATTACH, atoi(pid), 0, 0));
-	EXPECT_ERR(EPERM, trace(PTRACE_SEIZE, atoi(pid), 0, 0));
+	CHECK_ERR(EPERM, trace(PTRACE_ATTACH, atoi(pid), 0, 0));
+	CHECK_ERR(EPERM, trace(PTRACE_SEIZE, atoi(pid), 0, 0));
 }
 
 TEST(ptrace_another_users_process_is_eperm)
@@ -197,16 +197,16 @@ TEST(ptrace_another_users_process_is_eperm)
 static void
 next_syscall_stop(pid_t pid, struct user_regs_struct *regs)
 {
-	EXPECT_OK(trace(PTRACE_SYSCALL, pid, 0, 0));
+	CHECK_OK(trace(PTRACE_SYSCALL, pid, 0, 0));
 	expect_stop(pid, SIGTRAP | 0x80);
-	EXPECT_OK(trace(PTRACE_GETREGS, pid, 0, (unsigned long)regs));
+	CHECK_OK(trace(PTRACE_GETREGS, pid, 0, (unsigned long)regs));
 }
 
 /* Runs the tracee to the entry of its next call number nr (the calls before run untouched). */
 static void
 run_to_entry(pid_t pid, long nr, struct user_regs_struct *regs)
 {
-	EXPECT_OK(trace(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACESYSGOOD));
+	CHECK_OK(trace(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACESYSGOOD));
 	for (;;) {
 		next_syscall_stop(pid, regs); /* an entry */
 		if ((long)regs->orig_rax == nr)
@@ -228,18 +228,18 @@ TEST(ptrace_syscall_stops_show_number_and_result)
 	struct __ptrace_syscall_info info;
 
 	run_to_entry(pid, SYS_getppid, &regs);
-	CHECK((long)regs.rax == -ENOSYS);
+	CHECK_EQ((long)regs.rax, -ENOSYS);
 	long size =
-		EXPECT_OK(trace(PTRACE_GET_SYSCALL_INFO, pid, sizeof(info), (unsigned long)&info));
-	CHECK(size == offsetof(struct __ptrace_syscall_info, entry.args) + 6 * 8);
+		CHECK_OK(trace(PTRACE_GET_SYSCALL_INFO, pid, sizeof(info), (unsigned long)&info));
+	CHECK_EQ(size, offsetof(struct __ptrace_syscall_info, entry.args) + 6 * 8);
 	CHECK(info.op == PTRACE_SYSCALL_INFO_ENTRY && info.entry.nr == SYS_getppid);
 	CHECK(info.instruction_pointer == regs.rip && info.stack_pointer == regs.rsp);
 	next_syscall_stop(pid, &regs);
 	CHECK((long)regs.orig_rax == SYS_getppid && (pid_t)regs.rax == getpid());
-	EXPECT_OK(trace(PTRACE_GET_SYSCALL_INFO, pid, sizeof(info), (unsigned long)&info));
+	CHECK_OK(trace(PTRACE_GET_SYSCALL_INFO, pid, sizeof(info), (unsigned long)&info));
 	CHECK(info.op == PTRACE_SYSCALL_INFO_EXIT && info.exit.rval == getpid() &&
 	      !info.exit.is_error);
-	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
 	expect_exited(wait_traced(pid), 0, "the tracee");
 }
 
@@ -257,8 +257,8 @@ TEST(ptrace_tracer_changes_a_syscall_result)
 	run_to_entry(pid, SYS_getppid, &regs);
 	next_syscall_stop(pid, &regs);
 	regs.rax = 4242;
-	EXPECT_OK(trace(PTRACE_SETREGS, pid, 0, (unsigned long)&regs));
-	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	CHECK_OK(trace(PTRACE_SETREGS, pid, 0, (unsigned long)&regs));
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
 	expect_exited(wait_traced(pid), 0, "the tracee, seeing 4242");
 }
 
@@ -277,10 +277,10 @@ TEST(ptrace_orig_rax_minus_one_skips_the_call)
 
 	run_to_entry(pid, SYS_kill, &regs);
 	regs.orig_rax = -1;
-	EXPECT_OK(trace(PTRACE_SETREGS, pid, 0, (unsigned long)&regs));
+	CHECK_OK(trace(PTRACE_SETREGS, pid, 0, (unsigned long)&regs));
 	next_syscall_stop(pid, &regs);
-	CHECK((long)regs.rax == -ENOSYS);
-	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	CHECK_EQ((long)regs.rax, -ENOSYS);
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
 	expect_exited(wait_traced(pid), 0, "the tracee");
 }
 
@@ -293,18 +293,18 @@ TEST(ptrace_getregs_peekuser_and_regsets_agree)
 	struct user_fpregs_struct fp;
 	struct iovec iov = { &again, sizeof(again) + 64 };
 
-	EXPECT_OK(trace(PTRACE_GETREGS, pid, 0, (unsigned long)&regs));
+	CHECK_OK(trace(PTRACE_GETREGS, pid, 0, (unsigned long)&regs));
 	errno = 0;
 	long rip = ptrace(PTRACE_PEEKUSER, pid, offsetof(struct user_regs_struct, rip), 0);
 	CHECK(errno == 0 && (unsigned long)rip == regs.rip);
-	EXPECT_ERR(EIO, trace(PTRACE_PEEKUSER, pid, 3, 0));
-	EXPECT_OK(trace(PTRACE_GETREGSET, pid, 1 /* NT_PRSTATUS */, (unsigned long)&iov));
+	CHECK_ERR(EIO, trace(PTRACE_PEEKUSER, pid, 3, 0));
+	CHECK_OK(trace(PTRACE_GETREGSET, pid, 1 /* NT_PRSTATUS */, (unsigned long)&iov));
 	CHECK(iov.iov_len == sizeof(again) && memcmp(&regs, &again, sizeof(regs)) == 0);
-	EXPECT_OK(trace(PTRACE_SETREGS, pid, 0, (unsigned long)&regs));
-	EXPECT_OK(trace(PTRACE_GETFPREGS, pid, 0, (unsigned long)&fp));
-	EXPECT_OK(trace(PTRACE_SETFPREGS, pid, 0, (unsigned long)&fp));
-	EXPECT_OK(trace(PTRACE_POKEUSER, pid, offsetof(struct user_regs_struct, r12), 0x1234));
-	EXPECT_OK(trace(PTRACE_GETREGS, pid, 0, (unsigned long)&again));
+	CHECK_OK(trace(PTRACE_SETREGS, pid, 0, (unsigned long)&regs));
+	CHECK_OK(trace(PTRACE_GETFPREGS, pid, 0, (unsigned long)&fp));
+	CHECK_OK(trace(PTRACE_SETFPREGS, pid, 0, (unsigned long)&fp));
+	CHECK_OK(trace(PTRACE_POKEUSER, pid, offsetof(struct user_regs_struct, r12), 0x1234));
+	CHECK_OK(trace(PTRACE_GETREGS, pid, 0, (unsigned long)&again));
 	CHECK(again.r12 == 0x1234 && again.rip == regs.rip);
 	kill_and_reap(pid);
 }
@@ -323,16 +323,16 @@ TEST(ptrace_peek_and_poke_data_and_read_only_text)
 {
 	pid_t pid = traced_child(expect_poked_words);
 
-	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
 	expect_stop(pid, SIGSTOP);
 	errno = 0;
 	CHECK(ptrace(PTRACE_PEEKDATA, pid, &data_word, 0) == 0x1122334455667788 && errno == 0);
-	CHECK(ptrace(PTRACE_PEEKTEXT, pid, &rodata_word, 0) == 0x0102030405060708);
-	EXPECT_OK(trace(PTRACE_POKEDATA, pid, (unsigned long)&data_word, 0x7777));
-	EXPECT_OK(trace(PTRACE_POKETEXT, pid, (unsigned long)&rodata_word, 0x8888));
-	EXPECT_ERR(EIO, trace(PTRACE_POKEDATA, pid, 8, 1));
+	CHECK_EQ(ptrace(PTRACE_PEEKTEXT, pid, &rodata_word, 0), 0x0102030405060708);
+	CHECK_OK(trace(PTRACE_POKEDATA, pid, (unsigned long)&data_word, 0x7777));
+	CHECK_OK(trace(PTRACE_POKETEXT, pid, (unsigned long)&rodata_word, 0x8888));
+	CHECK_ERR(EIO, trace(PTRACE_POKEDATA, pid, 8, 1));
 	CHECK(data_word == 0x1122334455667788 && rodata_word == 0x0102030405060708);
-	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
 	expect_exited(wait_traced(pid), 0, "the tracee, reading the poked words");
 }
 
@@ -361,14 +361,14 @@ TEST(ptrace_tracer_drops_and_injects_signals)
 	pid_t pid = traced_child(raise_usr1_then_usr2);
 	siginfo_t si;
 
-	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
 	expect_stop(pid, SIGUSR1);
-	EXPECT_OK(trace(PTRACE_GETSIGINFO, pid, 0, (unsigned long)&si));
+	CHECK_OK(trace(PTRACE_GETSIGINFO, pid, 0, (unsigned long)&si));
 	CHECK(si.si_signo == SIGUSR1 && si.si_code == SI_TKILL && si.si_pid == pid);
-	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
 	expect_stop(pid, SIGUSR2);
-	EXPECT_ERR(EIO, trace(PTRACE_CONT, pid, 0, 65));
-	EXPECT_OK(trace(PTRACE_CONT, pid, 0, SIGUSR1));
+	CHECK_ERR(EIO, trace(PTRACE_CONT, pid, 0, 65));
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, SIGUSR1));
 	expect_exited(wait_traced(pid), 0, "the tracee, with one SIGUSR1 handled");
 }
 
@@ -376,10 +376,10 @@ TEST(ptrace_a_fatal_signal_stops_first_and_kills_when_passed_on)
 {
 	pid_t pid = traced_child(sleep_forever);
 
-	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
 	kill(pid, SIGTERM);
 	expect_stop(pid, SIGTERM);
-	EXPECT_OK(trace(PTRACE_CONT, pid, 0, SIGTERM));
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, SIGTERM));
 	expect_signaled(wait_traced(pid), SIGTERM, "the tracee");
 }
 
@@ -396,11 +396,11 @@ TEST(ptrace_int3_stops_with_sigtrap_and_continues)
 	pid_t pid = traced_child(hit_int3);
 	struct user_regs_struct regs;
 
-	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
 	expect_stop(pid, SIGTRAP);
-	EXPECT_OK(trace(PTRACE_GETREGS, pid, 0, (unsigned long)&regs));
-	CHECK((ptrace(PTRACE_PEEKTEXT, pid, regs.rip - 1, 0) & 0xff) == 0xcc);
-	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	CHECK_OK(trace(PTRACE_GETREGS, pid, 0, (unsigned long)&regs));
+	CHECK_EQ((ptrace(PTRACE_PEEKTEXT, pid, regs.rip - 1, 0) & 0xff), 0xcc);
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
 	expect_exited(wait_traced(pid), 0, "the tracee after its breakpoint");
 }
 
@@ -409,14 +409,14 @@ TEST(ptrace_singlestep_stops_after_one_instruction)
 	pid_t pid = traced_child(call_getppid_and_exit);
 	struct user_regs_struct before, after;
 
-	EXPECT_OK(trace(PTRACE_GETREGS, pid, 0, (unsigned long)&before));
+	CHECK_OK(trace(PTRACE_GETREGS, pid, 0, (unsigned long)&before));
 	for (int i = 0; i < 3; i++) {
-		EXPECT_OK(trace(PTRACE_SINGLESTEP, pid, 0, 0));
+		CHECK_OK(trace(PTRACE_SINGLESTEP, pid, 0, 0));
 		expect_stop(pid, SIGTRAP);
 	}
-	EXPECT_OK(trace(PTRACE_GETREGS, pid, 0, (unsigned long)&after));
+	CHECK_OK(trace(PTRACE_GETREGS, pid, 0, (unsigned long)&after));
 	CHECK(after.rip != before.rip);
-	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0)); /* TF off again: it runs to its end */
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0)); /* TF off again: it runs to its end */
 	expect_exited(wait_traced(pid), 0, "the stepped tracee");
 }
 
@@ -438,7 +438,7 @@ TEST(ptrace_a_stepped_fork_child_is_not_stepped)
 
 	/* Step until it ends; another signal's stop (SIGCHLD) is passed over. */
 	for (int steps = 0; WIFSTOPPED(status) && steps < 100000; steps++) {
-		EXPECT_OK(trace(PTRACE_SINGLESTEP, pid, 0, 0));
+		CHECK_OK(trace(PTRACE_SINGLESTEP, pid, 0, 0));
 		status = wait_traced(pid);
 	}
 	expect_exited(status, 0, "the stepped tracee, whose child ran untrapped");
@@ -461,17 +461,17 @@ TEST(ptrace_tracefork_attaches_the_child)
 	pid_t pid = traced_child(fork_a_child_exiting_7);
 	unsigned long child;
 
-	EXPECT_OK(trace(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACEFORK));
-	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	CHECK_OK(trace(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACEFORK));
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
 	expect_stop(pid, SIGTRAP | (PTRACE_EVENT_FORK << 8));
-	EXPECT_OK(trace(PTRACE_GETEVENTMSG, pid, 0, (unsigned long)&child));
+	CHECK_OK(trace(PTRACE_GETEVENTMSG, pid, 0, (unsigned long)&child));
 	expect_stop((pid_t)child, SIGSTOP); /* the new tracee's first stop */
-	CHECK(tracer_pid_of((pid_t)child) == getpid());
-	EXPECT_OK(trace(PTRACE_CONT, (pid_t)child, 0, 0));
+	CHECK_EQ(tracer_pid_of((pid_t)child), getpid());
+	CHECK_OK(trace(PTRACE_CONT, (pid_t)child, 0, 0));
 	expect_exited(wait_traced((pid_t)child), 7, "the traced grandchild");
-	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
 	expect_stop(pid, SIGCHLD); /* the grandchild's end, queued during the event stop */
-	EXPECT_OK(trace(PTRACE_CONT, pid, 0, SIGCHLD));
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, SIGCHLD));
 	expect_exited(wait_traced(pid), 0, "the tracee");
 }
 
@@ -481,18 +481,18 @@ TEST(ptrace_traceexec_reports_the_exec_event)
 	unsigned long former;
 
 	if (pid == 0) {
-		EXPECT_OK(ptrace(PTRACE_TRACEME, 0, 0, 0));
+		CHECK_OK(ptrace(PTRACE_TRACEME, 0, 0, 0));
 		raise(SIGSTOP);
 		execl(self_path, self_path, "--helper", "exit", "6", (char *)NULL);
 		_exit(99);
 	}
 	expect_stop(pid, SIGSTOP);
-	EXPECT_OK(trace(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACEEXEC));
-	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	CHECK_OK(trace(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACEEXEC));
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
 	expect_stop(pid, SIGTRAP | (PTRACE_EVENT_EXEC << 8));
-	EXPECT_OK(trace(PTRACE_GETEVENTMSG, pid, 0, (unsigned long)&former));
-	CHECK((pid_t)former == pid);
-	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	CHECK_OK(trace(PTRACE_GETEVENTMSG, pid, 0, (unsigned long)&former));
+	CHECK_EQ((pid_t)former, pid);
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
 	expect_exited(wait_traced(pid), 6, "the traced program");
 }
 
@@ -524,7 +524,7 @@ TEST(ptrace_tracer_end_detaches_its_tracees)
 	if (target == 0)
 		sleep_forever();
 	seize_and_exit(target, 0);
-	CHECK(tracer_pid_of(target) == 0);
+	CHECK_EQ(tracer_pid_of(target), 0);
 	kill_and_reap(target);
 }
 
@@ -543,9 +543,9 @@ TEST(process_vm_readv_reads_another_process)
 		sleep_forever();
 	}
 	wait_until_asleep(pid);
-	CHECK(EXPECT_OK(process_vm_readv(pid, local, 2, &remote, 1, 0)) == sizeof(text));
+	CHECK_EQ(CHECK_OK(process_vm_readv(pid, local, 2, &remote, 1, 0)), sizeof(text));
 	CHECK(memcmp(buf, "IN THE O", 8) == 0 && strcmp(rest, "THER PROCESS") == 0);
-	EXPECT_ERR(EINVAL, process_vm_readv(pid, local, 2, &remote, 1, 1));
+	CHECK_ERR(EINVAL, process_vm_readv(pid, local, 2, &remote, 1, 1));
 	kill_and_reap(pid);
 }
 
@@ -576,22 +576,22 @@ TEST(ptrace_a_fork_child_let_go_after_its_breakpoint_is_removed_runs_on)
 	long original = ptrace(PTRACE_PEEKTEXT, pid, site, 0);
 
 	/* A breakpoint in the parent's text, inherited by the fork child as gdb leaves it. */
-	EXPECT_OK(trace(PTRACE_POKETEXT, pid, site, (original & ~0xffL) | 0xcc));
-	EXPECT_OK(trace(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACEFORK));
-	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	CHECK_OK(trace(PTRACE_POKETEXT, pid, site, (original & ~0xffL) | 0xcc));
+	CHECK_OK(trace(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACEFORK));
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
 	expect_stop(pid, SIGTRAP | (PTRACE_EVENT_FORK << 8));
-	EXPECT_OK(trace(PTRACE_GETEVENTMSG, pid, 0, (unsigned long)&child));
+	CHECK_OK(trace(PTRACE_GETEVENTMSG, pid, 0, (unsigned long)&child));
 	expect_stop((pid_t)child, SIGSTOP);
 	/* The breakpoint removed from the child only, then the child let go. */
-	EXPECT_OK(trace(PTRACE_POKEDATA, (pid_t)child, site, original));
-	CHECK(ptrace(PTRACE_PEEKTEXT, pid, site, 0) == ((original & ~0xffL) | 0xcc));
-	EXPECT_OK(trace(PTRACE_DETACH, (pid_t)child, 0, 0));
+	CHECK_OK(trace(PTRACE_POKEDATA, (pid_t)child, site, original));
+	CHECK_EQ(ptrace(PTRACE_PEEKTEXT, pid, site, 0), ((original & ~0xffL) | 0xcc));
+	CHECK_OK(trace(PTRACE_DETACH, (pid_t)child, 0, 0));
 	/* The parent leaves its breakpoint for good and waits for the child. */
-	EXPECT_OK(trace(PTRACE_POKETEXT, pid, site, original));
-	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	CHECK_OK(trace(PTRACE_POKETEXT, pid, site, original));
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
 	int status = wait_traced(pid);
 	if (WIFSTOPPED(status) && WSTOPSIG(status) == SIGCHLD) {
-		EXPECT_OK(trace(PTRACE_CONT, pid, 0, SIGCHLD));
+		CHECK_OK(trace(PTRACE_CONT, pid, 0, SIGCHLD));
 		status = wait_traced(pid);
 	}
 	expect_exited(status, 0, "the tracee, whose let-go child ran through and exited 0");

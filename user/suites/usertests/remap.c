@@ -40,7 +40,7 @@ map_fenced(size_t npages)
 {
 	unsigned char *p = map_anon((npages + 1) * PAGE, PROT_READ | PROT_WRITE);
 
-	EXPECT_OK(mprotect(p + npages * PAGE, PAGE, PROT_NONE));
+	CHECK_OK(mprotect(p + npages * PAGE, PAGE, PROT_NONE));
 	return p;
 }
 
@@ -49,11 +49,11 @@ TEST(mremap_shrink)
 	unsigned char *p = map_anon(4 * PAGE, PROT_READ | PROT_WRITE);
 
 	fill_pattern(p, 4 * PAGE, 1);
-	CHECK(remap(p, 4 * PAGE, 2 * PAGE + 1, 0, NULL) == (long)p); /* lengths round up */
+	CHECK_EQ(remap(p, 4 * PAGE, 2 * PAGE + 1, 0, NULL), (long)p); /* lengths round up */
 	CHECK(has_pattern(p, PAGE, 1));
 	CHECK(range_free(p + 3 * PAGE, PAGE) && !range_free(p + 2 * PAGE, PAGE));
-	CHECK(remap(p, 3 * PAGE, 3 * PAGE, 0, NULL) == (long)p); /* the same size: nothing */
-	EXPECT_OK(munmap(p, 3 * PAGE));
+	CHECK_EQ(remap(p, 3 * PAGE, 3 * PAGE, 0, NULL), (long)p); /* the same size: nothing */
+	CHECK_OK(munmap(p, 3 * PAGE));
 }
 
 TEST(mremap_grow_in_place)
@@ -61,12 +61,12 @@ TEST(mremap_grow_in_place)
 	unsigned char *p = map_anon(4 * PAGE, PROT_READ | PROT_WRITE);
 
 	fill_pattern(p, 2 * PAGE, 2);
-	EXPECT_OK(munmap(p + 2 * PAGE, 2 * PAGE));
-	CHECK(remap(p, 2 * PAGE, 4 * PAGE, 0, NULL) == (long)p);
+	CHECK_OK(munmap(p + 2 * PAGE, 2 * PAGE));
+	CHECK_EQ(remap(p, 2 * PAGE, 4 * PAGE, 0, NULL), (long)p);
 	CHECK(has_pattern(p, 2 * PAGE, 2));
 	CHECK(all_bytes(p + 2 * PAGE, 2 * PAGE, 0)); /* new memory: zeros, writable */
 	p[4 * PAGE - 1] = 7;
-	EXPECT_OK(munmap(p, 4 * PAGE));
+	CHECK_OK(munmap(p, 4 * PAGE));
 }
 
 /* Blocked growth fails without MREMAP_MAYMOVE and moves with it, data and all. */
@@ -75,7 +75,7 @@ TEST(mremap_maymove)
 	unsigned char *p = map_fenced(2);
 
 	fill_pattern(p, 2 * PAGE, 3);
-	EXPECT_ERR(ENOMEM, remap(p, 2 * PAGE, 4 * PAGE, 0, NULL));
+	CHECK_ERR(ENOMEM, remap(p, 2 * PAGE, 4 * PAGE, 0, NULL));
 	CHECK(has_pattern(p, 2 * PAGE, 3)); /* untouched */
 	long q = remap(p, 2 * PAGE, 8 * PAGE, MREMAP_MAYMOVE, NULL);
 	CHECK(q > 0 && q != (long)p);
@@ -83,8 +83,8 @@ TEST(mremap_maymove)
 	CHECK(has_pattern(n, 2 * PAGE, 3));
 	CHECK(all_bytes(n + 2 * PAGE, 6 * PAGE, 0));
 	CHECK(range_free(p, 2 * PAGE));
-	EXPECT_OK(munmap(n, 8 * PAGE));
-	EXPECT_OK(munmap(p + 2 * PAGE, PAGE));
+	CHECK_OK(munmap(n, 8 * PAGE));
+	CHECK_OK(munmap(p + 2 * PAGE, PAGE));
 }
 
 /*
@@ -102,8 +102,8 @@ TEST(mremap_moves_pages_not_copies)
 
 	CHECK(shared != MAP_FAILED);
 	memset(shared, 1, 2 * PAGE);
-	EXPECT_OK(pipe(go));
-	EXPECT_OK(pipe(done));
+	CHECK_OK(pipe(go));
+	CHECK_OK(pipe(done));
 	pid_t pid = xfork();
 	if (pid == 0) {
 		read(go[0], &c, 1);
@@ -115,7 +115,7 @@ TEST(mremap_moves_pages_not_copies)
 		       (char *)map_anon(4 * PAGE, PROT_READ) + PAGE);
 	CHECK(q > 0 && q != (long)shared);
 	((unsigned char *)q)[PAGE + 5] = 42;
-	CHECK(write(go[1], "g", 1) == 1);
+	CHECK_EQ(write(go[1], "g", 1), 1);
 	CHECK(read(done[0], &c, 1) == 1 && c == 42);
 	expect_exit(pid, 0, "child");
 
@@ -124,12 +124,12 @@ TEST(mremap_moves_pages_not_copies)
 	memset(p, 9, pages * PAGE);
 	q = remap(p, pages * PAGE, 2 * pages * PAGE, MREMAP_MAYMOVE, NULL);
 	CHECK(q > 0 && q != (long)p);
-	EXPECT_OK(getrusage(RUSAGE_SELF, &before));
+	CHECK_OK(getrusage(RUSAGE_SELF, &before));
 	unsigned sum = 0;
 	for (size_t i = 0; i < pages; i++)
 		sum += ((volatile unsigned char *)q)[i * PAGE];
-	EXPECT_OK(getrusage(RUSAGE_SELF, &after));
-	CHECK(sum == 9 * pages);
+	CHECK_OK(getrusage(RUSAGE_SELF, &after));
+	CHECK_EQ(sum, 9 * pages);
 	CHECK(after.ru_minflt - before.ru_minflt < (long)pages / 4);
 }
 
@@ -141,16 +141,16 @@ TEST(mremap_fixed)
 
 	fill_pattern(a, 2 * PAGE, 4);
 	memset(b, 'b', 3 * PAGE);
-	CHECK(remap(a, 2 * PAGE, 2 * PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, b) == (long)b);
+	CHECK_EQ(remap(a, 2 * PAGE, 2 * PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, b), (long)b);
 	CHECK(has_pattern(b, 2 * PAGE, 4));
 	CHECK(all_bytes(b + 2 * PAGE, PAGE, 'b'));
 	CHECK(range_free(a, 2 * PAGE));
 	/* Moving and shrinking at once: the tail is dropped first. */
-	CHECK(remap(b, 2 * PAGE, PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, a) == (long)a);
+	CHECK_EQ(remap(b, 2 * PAGE, PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, a), (long)a);
 	CHECK(has_pattern(a, PAGE, 4));
 	CHECK(range_free(b, 2 * PAGE));
-	EXPECT_OK(munmap(a, PAGE));
-	EXPECT_OK(munmap(b + 2 * PAGE, PAGE));
+	CHECK_OK(munmap(a, PAGE));
+	CHECK_OK(munmap(b + 2 * PAGE, PAGE));
 }
 
 /* MREMAP_DONTUNMAP moves the pages and leaves the old range mapped, empty. */
@@ -164,8 +164,8 @@ TEST(mremap_dontunmap)
 	CHECK(has_pattern((unsigned char *)q, 2 * PAGE, 5));
 	CHECK(!range_free(a, 2 * PAGE));
 	CHECK(all_bytes(a, 2 * PAGE, 0)); /* fresh zero pages on the next touch */
-	EXPECT_OK(munmap(a, 2 * PAGE));
-	EXPECT_OK(munmap((void *)q, 2 * PAGE));
+	CHECK_OK(munmap(a, 2 * PAGE));
+	CHECK_OK(munmap((void *)q, 2 * PAGE));
 }
 
 /* A moved file mapping keeps its file offsets, and a shared one still writes the file. */
@@ -175,15 +175,15 @@ TEST(mremap_file_mapping)
 	int fd = create_file("f", NULL, 0, 0644);
 
 	fill_pattern(data, sizeof(data), 6);
-	CHECK(write(fd, data, sizeof(data)) == (ssize_t)sizeof(data));
+	CHECK_EQ(write(fd, data, sizeof(data)), (ssize_t)sizeof(data));
 	unsigned char *p = mmap(NULL, 3 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	CHECK(p != MAP_FAILED);
-	CHECK(p[0] == data[0]); /* the first page is present before the move */
+	CHECK_EQ(p[0], data[0]); /* the first page is present before the move */
 	long q = remap(p + PAGE, 2 * PAGE, 2 * PAGE, MREMAP_MAYMOVE | MREMAP_FIXED,
 		       (char *)map_anon(2 * PAGE, PROT_NONE));
 	CHECK(q > 0);
 	unsigned char *n = (unsigned char *)q;
-	CHECK(memcmp(n, data + PAGE, 2 * PAGE) == 0);
+	CHECK_EQ(memcmp(n, data + PAGE, 2 * PAGE), 0);
 	n[PAGE] = 0x5a; /* file offset 2 pages */
 	CHECK(pread(fd, back, PAGE, 2 * PAGE) == PAGE && back[0] == 0x5a);
 	CHECK(memcmp(p, data, PAGE) == 0 && range_free(p + PAGE, 2 * PAGE));
@@ -195,21 +195,21 @@ TEST(mremap_errors)
 	unsigned char *p = map_fenced(2); /* an area of its own: the fence is another */
 	unsigned char *hole = map_anon(PAGE, PROT_READ);
 
-	EXPECT_OK(munmap(hole, PAGE));
-	EXPECT_ERR(EINVAL, remap(p, PAGE, PAGE, 8, NULL));		  /* unknown flag */
-	EXPECT_ERR(EINVAL, remap(p, PAGE, PAGE, MREMAP_FIXED, hole));	  /* FIXED alone */
-	EXPECT_ERR(EINVAL, remap(p, PAGE, PAGE, MREMAP_DONTUNMAP, NULL)); /* no MAYMOVE */
-	EXPECT_ERR(EINVAL, remap(p, PAGE, 2 * PAGE, MREMAP_MAYMOVE | MREMAP_DONTUNMAP, NULL));
-	EXPECT_ERR(EINVAL, remap(p + 1, PAGE, PAGE, 0, NULL));	     /* unaligned */
-	EXPECT_ERR(EINVAL, remap(p, PAGE, 0, 0, NULL));		     /* nothing left */
-	EXPECT_ERR(EINVAL, remap(p, 0, PAGE, MREMAP_MAYMOVE, NULL)); /* private copy */
-	EXPECT_ERR(EINVAL, remap(p, PAGE, PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, hole + 1));
-	EXPECT_ERR(EINVAL, remap(p, 2 * PAGE, 2 * PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, p + PAGE));
-	EXPECT_ERR(EFAULT, remap(hole, PAGE, 2 * PAGE, MREMAP_MAYMOVE, NULL));	/* not mapped */
-	EXPECT_ERR(EFAULT, remap(p, 3 * PAGE, 4 * PAGE, MREMAP_MAYMOVE, NULL)); /* past the area */
-	EXPECT_ERR(EFAULT, remap(hole, PAGE, PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, p));
+	CHECK_OK(munmap(hole, PAGE));
+	CHECK_ERR(EINVAL, remap(p, PAGE, PAGE, 8, NULL));		 /* unknown flag */
+	CHECK_ERR(EINVAL, remap(p, PAGE, PAGE, MREMAP_FIXED, hole));	 /* FIXED alone */
+	CHECK_ERR(EINVAL, remap(p, PAGE, PAGE, MREMAP_DONTUNMAP, NULL)); /* no MAYMOVE */
+	CHECK_ERR(EINVAL, remap(p, PAGE, 2 * PAGE, MREMAP_MAYMOVE | MREMAP_DONTUNMAP, NULL));
+	CHECK_ERR(EINVAL, remap(p + 1, PAGE, PAGE, 0, NULL));	    /* unaligned */
+	CHECK_ERR(EINVAL, remap(p, PAGE, 0, 0, NULL));		    /* nothing left */
+	CHECK_ERR(EINVAL, remap(p, 0, PAGE, MREMAP_MAYMOVE, NULL)); /* private copy */
+	CHECK_ERR(EINVAL, remap(p, PAGE, PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, hole + 1));
+	CHECK_ERR(EINVAL, remap(p, 2 * PAGE, 2 * PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, p + PAGE));
+	CHECK_ERR(EFAULT, remap(hole, PAGE, 2 * PAGE, MREMAP_MAYMOVE, NULL));  /* not mapped */
+	CHECK_ERR(EFAULT, remap(p, 3 * PAGE, 4 * PAGE, MREMAP_MAYMOVE, NULL)); /* past the area */
+	CHECK_ERR(EFAULT, remap(hole, PAGE, PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, p));
 	/* An old range that wraps: its end passes the overlap check, yet nothing may move. */
-	EXPECT_ERR(EINVAL, remap(p, (size_t)-PAGE, PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, hole));
+	CHECK_ERR(EINVAL, remap(p, (size_t)-PAGE, PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, hole));
 	CHECK(all_bytes(p, 2 * PAGE, 0)); /* none of it touched p */
-	EXPECT_OK(munmap(p, 3 * PAGE));
+	CHECK_OK(munmap(p, 3 * PAGE));
 }

@@ -35,10 +35,10 @@ shared_robust_mutex(void)
 	pthread_mutex_t *m = shared_page();
 	pthread_mutexattr_t a;
 
-	CHECK(pthread_mutexattr_init(&a) == 0);
-	CHECK(pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED) == 0);
-	CHECK(pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST) == 0);
-	CHECK(pthread_mutex_init(m, &a) == 0);
+	CHECK_EQ(pthread_mutexattr_init(&a), 0);
+	CHECK_EQ(pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED), 0);
+	CHECK_EQ(pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST), 0);
+	CHECK_EQ(pthread_mutex_init(m, &a), 0);
 	return m;
 }
 
@@ -64,10 +64,10 @@ TEST(robust_mutex_owner_dies)
 	int ready[2];
 	char c;
 
-	EXPECT_OK(pipe(ready));
+	CHECK_OK(pipe(ready));
 	/* A waiter asleep when the owner dies is woken with EOWNERDEAD. */
 	pid_t owner = owner_that_dies(m, ready[1], 200);
-	CHECK(read(ready[0], &c, 1) == 1);
+	CHECK_EQ(read(ready[0], &c, 1), 1);
 	struct timespec limit;
 	clock_gettime(CLOCK_REALTIME, &limit);
 	limit.tv_sec += 10;
@@ -75,15 +75,15 @@ TEST(robust_mutex_owner_dies)
 	if (r != EOWNERDEAD)
 		fail("waiting on a dead owner's robust mutex: %s, want EOWNERDEAD", errname(r));
 	expect_exit(owner, 0, "the owner");
-	CHECK(pthread_mutex_consistent(m) == 0);
-	CHECK(pthread_mutex_unlock(m) == 0);
+	CHECK_EQ(pthread_mutex_consistent(m), 0);
+	CHECK_EQ(pthread_mutex_unlock(m), 0);
 
 	/* Taken after the owner died: EOWNERDEAD at once. */
 	owner = owner_that_dies(m, ready[1], 0);
 	expect_exit(owner, 0, "the second owner");
-	CHECK(pthread_mutex_lock(m) == EOWNERDEAD);
-	CHECK(pthread_mutex_consistent(m) == 0);
-	CHECK(pthread_mutex_unlock(m) == 0);
+	CHECK_EQ(pthread_mutex_lock(m), EOWNERDEAD);
+	CHECK_EQ(pthread_mutex_consistent(m), 0);
+	CHECK_EQ(pthread_mutex_unlock(m), 0);
 }
 
 /* A robust list built by hand in shared memory: mutexes of a link and a word, as libc's. */
@@ -176,7 +176,7 @@ TEST(robust_list_hostile)
 		if (i < 2)
 			CHECK(l->m[0].word == FUTEX_OWNER_DIED);
 	}
-	CHECK(*readonly == 0);
+	CHECK_EQ(*readonly, 0);
 }
 
 static void
@@ -186,7 +186,7 @@ robust_list_of_init(const char *unused)
 	size_t len;
 
 	(void)unused;
-	EXPECT_ERR(EPERM, syscall(SYS_get_robust_list, 1, &head, &len));
+	CHECK_ERR(EPERM, syscall(SYS_get_robust_list, 1, &head, &len));
 }
 
 TEST(get_robust_list_errors)
@@ -194,11 +194,11 @@ TEST(get_robust_list_errors)
 	struct robust_list_head *head;
 	size_t len;
 
-	EXPECT_ERR(EINVAL, syscall(SYS_set_robust_list, NULL, sizeof(*head) + 1));
-	EXPECT_ERR(ESRCH, syscall(SYS_get_robust_list, 0x3fffffff, &head, &len));
-	EXPECT_ERR(EFAULT, syscall(SYS_get_robust_list, 0, (void *)8, &len));
-	EXPECT_ERR(EFAULT, syscall(SYS_get_robust_list, 0, &head, (void *)8));
-	EXPECT_OK(syscall(SYS_get_robust_list, getpid(), &head, &len));
-	CHECK(len == sizeof(*head));
+	CHECK_ERR(EINVAL, syscall(SYS_set_robust_list, NULL, sizeof(*head) + 1));
+	CHECK_ERR(ESRCH, syscall(SYS_get_robust_list, 0x3fffffff, &head, &len));
+	CHECK_ERR(EFAULT, syscall(SYS_get_robust_list, 0, (void *)8, &len));
+	CHECK_ERR(EFAULT, syscall(SYS_get_robust_list, 0, &head, (void *)8));
+	CHECK_OK(syscall(SYS_get_robust_list, getpid(), &head, &len));
+	CHECK_EQ(len, sizeof(*head));
 	as_nobody(robust_list_of_init, NULL);
 }

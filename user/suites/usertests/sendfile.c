@@ -29,16 +29,16 @@ TEST(sendfile_offsets)
 	int out = create_file("sf_out", "", 0, 0644);
 	off_t off = 2;
 
-	CHECK(lseek(in, 1, SEEK_SET) == 1);
-	CHECK(sendfile(out, in, &off, 4) == 4);
+	CHECK_EQ(lseek(in, 1, SEEK_SET), 1);
+	CHECK_EQ(sendfile(out, in, &off, 4), 4);
 	CHECK(off == 6 && lseek(in, 0, SEEK_CUR) == 1); /* given offset: position untouched */
-	CHECK(sendfile(out, in, NULL, 3) == 3);
-	CHECK(lseek(in, 0, SEEK_CUR) == 4); /* NULL: the position moves */
+	CHECK_EQ(sendfile(out, in, NULL, 3), 3);
+	CHECK_EQ(lseek(in, 0, SEEK_CUR), 4); /* NULL: the position moves */
 	off = 8;
 	CHECK(sendfile(out, in, &off, 100) == 2 && off == 10); /* short at end of file */
-	CHECK(sendfile(out, in, &off, 100) == 0);
+	CHECK_EQ(sendfile(out, in, &off, 100), 0);
 	CHECK(pread(out, buf, sizeof(buf), 0) == 9 && memcmp(buf, "234512389", 9) == 0);
-	CHECK(sendfile(out, in, NULL, 0) == 0);
+	CHECK_EQ(sendfile(out, in, NULL, 0), 0);
 	close(in);
 	close(out);
 }
@@ -49,15 +49,15 @@ TEST(sendfile_pipe_and_socket)
 	int in = create_file("sf_src", "payload", 7, 0644);
 	int p[2], s[2];
 
-	EXPECT_OK(pipe(p));
-	EXPECT_OK(socketpair(AF_UNIX, SOCK_STREAM, 0, s));
+	CHECK_OK(pipe(p));
+	CHECK_OK(socketpair(AF_UNIX, SOCK_STREAM, 0, s));
 	off_t off = 0;
-	CHECK(sendfile(p[1], in, &off, 7) == 7);
+	CHECK_EQ(sendfile(p[1], in, &off, 7), 7);
 	CHECK(read(p[0], buf, sizeof(buf)) == 7 && memcmp(buf, "payload", 7) == 0);
 	off = 3;
-	CHECK(sendfile(s[0], in, &off, 7) == 4);
+	CHECK_EQ(sendfile(s[0], in, &off, 7), 4);
 	CHECK(read(s[1], buf, sizeof(buf)) == 4 && memcmp(buf, "load", 4) == 0);
-	EXPECT_ERR(ESPIPE, sendfile(in, p[0], &off, 1)); /* an offset on a pipe */
+	CHECK_ERR(ESPIPE, sendfile(in, p[0], &off, 1)); /* an offset on a pipe */
 	close(p[0]);
 	close(p[1]);
 	close(s[0]);
@@ -72,11 +72,11 @@ TEST(sendfile_errors)
 	int app = open("sf_e2", O_CREAT | O_WRONLY | O_APPEND, 0644);
 	off_t off = -1;
 
-	EXPECT_ERR(EBADF, sendfile(ro, in, NULL, 1));  /* out not open for writing */
-	EXPECT_ERR(EBADF, sendfile(in, app, NULL, 1)); /* in not open for reading */
-	EXPECT_ERR(EBADF, sendfile(-1, in, NULL, 1));
-	EXPECT_ERR(EINVAL, sendfile(in, ro, &off, 1));
-	EXPECT_ERR(EINVAL, sendfile(app, ro, NULL, 1)); /* O_APPEND destination */
+	CHECK_ERR(EBADF, sendfile(ro, in, NULL, 1));  /* out not open for writing */
+	CHECK_ERR(EBADF, sendfile(in, app, NULL, 1)); /* in not open for reading */
+	CHECK_ERR(EBADF, sendfile(-1, in, NULL, 1));
+	CHECK_ERR(EINVAL, sendfile(in, ro, &off, 1));
+	CHECK_ERR(EINVAL, sendfile(app, ro, NULL, 1)); /* O_APPEND destination */
 	close(in);
 	close(ro);
 	close(app);
@@ -89,13 +89,13 @@ TEST(copy_file_range_basic)
 	int out = create_file("cfr_out", "", 0, 0644);
 	off_t in_off = 2, out_off = 1;
 
-	CHECK(copy_range(in, &in_off, out, &out_off, 3, 0) == 3);
+	CHECK_EQ(copy_range(in, &in_off, out, &out_off, 3, 0), 3);
 	CHECK(in_off == 5 && out_off == 4);
 	CHECK(lseek(in, 0, SEEK_CUR) == 8 && lseek(out, 0, SEEK_CUR) == 0);
-	CHECK(copy_range(in, &in_off, out, NULL, 100, 0) == 3); /* short at end of file */
-	CHECK(lseek(out, 0, SEEK_CUR) == 3);
+	CHECK_EQ(copy_range(in, &in_off, out, NULL, 100, 0), 3); /* short at end of file */
+	CHECK_EQ(lseek(out, 0, SEEK_CUR), 3);
 	CHECK(pread(out, buf, sizeof(buf), 0) == 4 && memcmp(buf, "fghe", 4) == 0);
-	CHECK(copy_range(in, NULL, out, NULL, 0, 0) == 0);
+	CHECK_EQ(copy_range(in, NULL, out, NULL, 0, 0), 0);
 	close(in);
 	close(out);
 }
@@ -109,17 +109,17 @@ TEST(copy_file_range_errors)
 	int p[2];
 	off_t a = 0, b = 4, neg = -1;
 
-	EXPECT_OK(pipe(p));
-	EXPECT_ERR(EINVAL, copy_range(ro, NULL, f, NULL, 1, 1)); /* flags */
-	EXPECT_ERR(EBADF, copy_range(ro, NULL, ro, NULL, 1, 0));
-	EXPECT_ERR(EBADF, copy_range(ro, NULL, app, NULL, 1, 0)); /* O_APPEND destination */
-	EXPECT_ERR(EISDIR, copy_range(dir, NULL, f, NULL, 1, 0));
-	EXPECT_ERR(EINVAL, copy_range(p[0], NULL, f, NULL, 1, 0));
-	EXPECT_ERR(EINVAL, copy_range(ro, &a, f, &b, 5, 0));	  /* overlapping, one file */
-	EXPECT_ERR(EOVERFLOW, copy_range(ro, &neg, f, &b, 1, 0)); /* the unsigned sum wraps */
-	EXPECT_ERR(EINVAL,
-		   copy_range(ro, &b, f, &a, 100, 0)); /* cut at the end, still overlapping */
-	CHECK(copy_range(ro, &a, f, &b, 4, 0) == 4);   /* same file, apart */
+	CHECK_OK(pipe(p));
+	CHECK_ERR(EINVAL, copy_range(ro, NULL, f, NULL, 1, 1)); /* flags */
+	CHECK_ERR(EBADF, copy_range(ro, NULL, ro, NULL, 1, 0));
+	CHECK_ERR(EBADF, copy_range(ro, NULL, app, NULL, 1, 0)); /* O_APPEND destination */
+	CHECK_ERR(EISDIR, copy_range(dir, NULL, f, NULL, 1, 0));
+	CHECK_ERR(EINVAL, copy_range(p[0], NULL, f, NULL, 1, 0));
+	CHECK_ERR(EINVAL, copy_range(ro, &a, f, &b, 5, 0));	 /* overlapping, one file */
+	CHECK_ERR(EOVERFLOW, copy_range(ro, &neg, f, &b, 1, 0)); /* the unsigned sum wraps */
+	CHECK_ERR(EINVAL,
+		  copy_range(ro, &b, f, &a, 100, 0)); /* cut at the end, still overlapping */
+	CHECK_EQ(copy_range(ro, &a, f, &b, 4, 0), 4); /* same file, apart */
 	close(p[0]);
 	close(p[1]);
 	close(dir);
@@ -145,12 +145,12 @@ TEST(sendfile_interrupted)
 	int p[2];
 	off_t off = 0;
 
-	EXPECT_OK(pipe(p));
-	EXPECT_OK(sigaction(SIGALRM, &sa, NULL));
-	EXPECT_OK(setitimer(ITIMER_REAL, &it, NULL));
+	CHECK_OK(pipe(p));
+	CHECK_OK(sigaction(SIGALRM, &sa, NULL));
+	CHECK_OK(setitimer(ITIMER_REAL, &it, NULL));
 	long sent = sendfile(p[1], in, &off, sizeof(big));
 	CHECK(sent > 0 && sent < (long)sizeof(big) && off == sent);
-	EXPECT_OK(setitimer(ITIMER_REAL, &stop, NULL));
+	CHECK_OK(setitimer(ITIMER_REAL, &stop, NULL));
 	signal(SIGALRM, SIG_DFL);
 	close(p[0]);
 	close(p[1]);

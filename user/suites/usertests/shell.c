@@ -38,8 +38,8 @@ run_shell(const char *script, char *err, size_t size)
 	ssize_t n;
 
 	sibling("sh", sh, sizeof(sh));
-	EXPECT_OK(pipe(pipefd));
-	pid_t pid = EXPECT_OK(fork());
+	CHECK_OK(pipe(pipefd));
+	pid_t pid = CHECK_OK(fork());
 	if (pid == 0) {
 		dup2(pipefd[1], STDERR_FILENO);
 		execl(sh, "sh", "-c", script, (char *)NULL);
@@ -50,7 +50,7 @@ run_shell(const char *script, char *err, size_t size)
 		got += n;
 	err[got] = '\0';
 	close(pipefd[0]);
-	EXPECT_OK(waitpid(pid, &status, 0));
+	CHECK_OK(waitpid(pid, &status, 0));
 	if (!WIFEXITED(status))
 		fail("sh -c '%s' did not exit (status %#x)", script, status);
 	return WEXITSTATUS(status);
@@ -95,11 +95,11 @@ TEST(shell_lab0_knob_write_answers)
 
 	if (!on_rewind())
 		skip("no /proc/sys/rewind (not running on rewind)");
-	EXPECT_OK(read_text_file("/proc/sys/rewind/vsyscall", before, sizeof(before)));
+	CHECK_OK(read_text_file("/proc/sys/rewind/vsyscall", before, sizeof(before)));
 	expect_shell("echo bogus > /proc/sys/rewind/vsyscall", 1,
 		     "sh: echo: write error: Invalid argument");
-	EXPECT_OK(read_text_file("/proc/sys/rewind/vsyscall", after, sizeof(after)));
-	CHECK(strcmp(before, after) == 0);
+	CHECK_OK(read_text_file("/proc/sys/rewind/vsyscall", after, sizeof(after)));
+	CHECK_EQ(strcmp(before, after), 0);
 	expect_shell("echo 100 > /proc/sys/rewind/hz", 1,
 		     "sh: echo: write error: Operation not permitted");
 }

@@ -26,7 +26,7 @@
 static void
 pair(int type, int sv[2])
 {
-	EXPECT_OK(socketpair(AF_UNIX, type, 0, sv));
+	CHECK_OK(socketpair(AF_UNIX, type, 0, sv));
 }
 
 /* A file-system or abstract (leading '@' becomes NUL) address; its length. */
@@ -47,9 +47,9 @@ bound_socket(int type, const char *name)
 {
 	struct sockaddr_un a;
 	socklen_t len = addr_of(name, &a);
-	int s = EXPECT_OK(socket(AF_UNIX, type, 0));
+	int s = CHECK_OK(socket(AF_UNIX, type, 0));
 
-	EXPECT_OK(bind(s, (struct sockaddr *)&a, len));
+	CHECK_OK(bind(s, (struct sockaddr *)&a, len));
 	return s;
 }
 
@@ -58,9 +58,9 @@ connected_socket(int type, const char *name)
 {
 	struct sockaddr_un a;
 	socklen_t len = addr_of(name, &a);
-	int s = EXPECT_OK(socket(AF_UNIX, type, 0));
+	int s = CHECK_OK(socket(AF_UNIX, type, 0));
 
-	EXPECT_OK(connect(s, (struct sockaddr *)&a, len));
+	CHECK_OK(connect(s, (struct sockaddr *)&a, len));
 	return s;
 }
 
@@ -71,13 +71,13 @@ TEST(unix_stream_echo_socketpair)
 	struct stat st;
 
 	pair(SOCK_STREAM, sv);
-	CHECK(write(sv[0], "hello", 5) == 5);
-	CHECK(send(sv[0], " world", 6, 0) == 6);
+	CHECK_EQ(write(sv[0], "hello", 5), 5);
+	CHECK_EQ(send(sv[0], " world", 6, 0), 6);
 	CHECK(read(sv[1], buf, sizeof(buf)) == 11 && memcmp(buf, "hello world", 11) == 0);
-	CHECK(write(sv[1], "back", 4) == 4);
+	CHECK_EQ(write(sv[1], "back", 4), 4);
 	CHECK(recv(sv[0], buf, 2, 0) == 2 && memcmp(buf, "ba", 2) == 0);
 	CHECK(recv(sv[0], buf, sizeof(buf), 0) == 2 && memcmp(buf, "ck", 2) == 0);
-	EXPECT_OK(fstat(sv[0], &st));
+	CHECK_OK(fstat(sv[0], &st));
 	CHECK(S_ISSOCK(st.st_mode));
 	char link[64], want[64];
 	ssize_t n = readlink("/proc/self/fd/3", link, sizeof(link) - 1);
@@ -107,7 +107,7 @@ TEST(unix_stream_echo_socketpair)
 			if (w > 0)
 				sent += (size_t)w;
 			else
-				CHECK(errno == EAGAIN);
+				CHECK_EQ(errno, EAGAIN);
 		}
 		ssize_t r = recv(sv[0], in + recvd, MEG - recvd, MSG_DONTWAIT);
 		if (r > 0)
@@ -116,7 +116,7 @@ TEST(unix_stream_echo_socketpair)
 			CHECK(r < 0 && errno == EAGAIN);
 	}
 	CHECK(has_pattern(in, MEG, 7));
-	EXPECT_OK(shutdown(sv[0], SHUT_WR));
+	CHECK_OK(shutdown(sv[0], SHUT_WR));
 	expect_exit(pid, 0, "echo child");
 	close(sv[0]);
 }
@@ -128,45 +128,45 @@ TEST(unix_fs_names)
 	int l = bound_socket(SOCK_STREAM, "sock");
 	struct stat st;
 
-	EXPECT_OK(stat("sock", &st));
+	CHECK_OK(stat("sock", &st));
 	CHECK(S_ISSOCK(st.st_mode));
-	EXPECT_ERR(ENXIO, open("sock", O_RDWR));
-	EXPECT_OK(getsockname(l, (struct sockaddr *)&got, &len));
+	CHECK_ERR(ENXIO, open("sock", O_RDWR));
+	CHECK_OK(getsockname(l, (struct sockaddr *)&got, &len));
 	CHECK(len == offsetof(struct sockaddr_un, sun_path) + 5 &&
 	      strcmp(got.sun_path, "sock") == 0);
-	EXPECT_ERR(ECONNREFUSED, connect(EXPECT_OK(socket(AF_UNIX, SOCK_STREAM, 0)),
-					 (struct sockaddr *)&a, addr_of("sock", &a)));
-	EXPECT_OK(listen(l, 5));
+	CHECK_ERR(ECONNREFUSED, connect(CHECK_OK(socket(AF_UNIX, SOCK_STREAM, 0)),
+					(struct sockaddr *)&a, addr_of("sock", &a)));
+	CHECK_OK(listen(l, 5));
 	int val = 0;
 	socklen_t vlen = sizeof(val);
-	EXPECT_OK(getsockopt(l, SOL_SOCKET, SO_ACCEPTCONN, &val, &vlen));
-	CHECK(val == 1);
+	CHECK_OK(getsockopt(l, SOL_SOCKET, SO_ACCEPTCONN, &val, &vlen));
+	CHECK_EQ(val, 1);
 	int c = connected_socket(SOCK_STREAM, "sock");
-	CHECK(write(c, "ping", 4) == 4); /* before the accept: it waits in the new socket */
+	CHECK_EQ(write(c, "ping", 4), 4); /* before the accept: it waits in the new socket */
 	len = sizeof(got);
-	int s = EXPECT_OK(accept(l, (struct sockaddr *)&got, &len));
-	CHECK(len == offsetof(struct sockaddr_un, sun_path)); /* the client has no name */
+	int s = CHECK_OK(accept(l, (struct sockaddr *)&got, &len));
+	CHECK_EQ(len, offsetof(struct sockaddr_un, sun_path)); /* the client has no name */
 	char buf[8];
 	CHECK(read(s, buf, sizeof(buf)) == 4 && memcmp(buf, "ping", 4) == 0);
 	len = sizeof(got);
-	EXPECT_OK(getpeername(c, (struct sockaddr *)&got, &len));
-	CHECK(strcmp(got.sun_path, "sock") == 0);
+	CHECK_OK(getpeername(c, (struct sockaddr *)&got, &len));
+	CHECK_EQ(strcmp(got.sun_path, "sock"), 0);
 	len = sizeof(got);
-	EXPECT_OK(getsockname(s, (struct sockaddr *)&got, &len));
-	CHECK(strcmp(got.sun_path, "sock") == 0);
+	CHECK_OK(getsockname(s, (struct sockaddr *)&got, &len));
+	CHECK_EQ(strcmp(got.sun_path, "sock"), 0);
 	/* The name is taken while the file exists, even after the socket is gone. */
-	int other = EXPECT_OK(socket(AF_UNIX, SOCK_STREAM, 0));
-	EXPECT_ERR(EADDRINUSE, bind(other, (struct sockaddr *)&a, addr_of("sock", &a)));
-	EXPECT_ERR(EINVAL, bind(l, (struct sockaddr *)&a, addr_of("sock2", &a)));
-	EXPECT_ERR(EISCONN, connect(c, (struct sockaddr *)&a, addr_of("sock", &a)));
-	EXPECT_ERR(ENOENT, connect(other, (struct sockaddr *)&a, addr_of("missing", &a)));
+	int other = CHECK_OK(socket(AF_UNIX, SOCK_STREAM, 0));
+	CHECK_ERR(EADDRINUSE, bind(other, (struct sockaddr *)&a, addr_of("sock", &a)));
+	CHECK_ERR(EINVAL, bind(l, (struct sockaddr *)&a, addr_of("sock2", &a)));
+	CHECK_ERR(EISCONN, connect(c, (struct sockaddr *)&a, addr_of("sock", &a)));
+	CHECK_ERR(ENOENT, connect(other, (struct sockaddr *)&a, addr_of("missing", &a)));
 	make_file("plain", "x", 1);
-	EXPECT_ERR(ECONNREFUSED, connect(other, (struct sockaddr *)&a, addr_of("plain", &a)));
-	int dg = EXPECT_OK(socket(AF_UNIX, SOCK_DGRAM, 0));
-	EXPECT_ERR(EPROTOTYPE, connect(dg, (struct sockaddr *)&a, addr_of("sock", &a)));
+	CHECK_ERR(ECONNREFUSED, connect(other, (struct sockaddr *)&a, addr_of("plain", &a)));
+	int dg = CHECK_OK(socket(AF_UNIX, SOCK_DGRAM, 0));
+	CHECK_ERR(EPROTOTYPE, connect(dg, (struct sockaddr *)&a, addr_of("sock", &a)));
 	close(l);
-	EXPECT_ERR(ECONNREFUSED, connect(other, (struct sockaddr *)&a, addr_of("sock", &a)));
-	EXPECT_OK(unlink("sock"));
+	CHECK_ERR(ECONNREFUSED, connect(other, (struct sockaddr *)&a, addr_of("sock", &a)));
+	CHECK_OK(unlink("sock"));
 	close(c);
 	close(s);
 	close(other);
@@ -188,8 +188,8 @@ TEST(unix_fs_name_needs_write_permission)
 	if (geteuid() != 0)
 		skip("needs root to become nobody");
 	int l = bound_socket(SOCK_STREAM, "/tmp/usertests_private_sock");
-	EXPECT_OK(listen(l, 1));
-	EXPECT_OK(chmod("/tmp/usertests_private_sock", 0700));
+	CHECK_OK(listen(l, 1));
+	CHECK_OK(chmod("/tmp/usertests_private_sock", 0700));
 	as_nobody(connect_as_nobody, "/tmp/usertests_private_sock");
 	unlink("/tmp/usertests_private_sock");
 	close(l);
@@ -203,20 +203,20 @@ TEST(unix_abstract_names_and_autobind)
 
 	snprintf(name, sizeof(name), "@usertests-%d", getpid());
 	int l = bound_socket(SOCK_SEQPACKET, name);
-	EXPECT_OK(listen(l, 1));
-	EXPECT_OK(getsockname(l, (struct sockaddr *)&got, &len));
+	CHECK_OK(listen(l, 1));
+	CHECK_OK(getsockname(l, (struct sockaddr *)&got, &len));
 	CHECK(len == addr_of(name, &a) && memcmp(&got, &a, len) == 0);
-	EXPECT_ERR(EADDRINUSE,
-		   bind(EXPECT_OK(socket(AF_UNIX, SOCK_SEQPACKET, 0)), (struct sockaddr *)&a, len));
+	CHECK_ERR(EADDRINUSE,
+		  bind(CHECK_OK(socket(AF_UNIX, SOCK_SEQPACKET, 0)), (struct sockaddr *)&a, len));
 	int c = connected_socket(SOCK_SEQPACKET, name);
-	int s = EXPECT_OK(accept4(l, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK));
+	int s = CHECK_OK(accept4(l, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK));
 	CHECK(fcntl(s, F_GETFD) == FD_CLOEXEC && (fcntl(s, F_GETFL) & O_NONBLOCK));
-	EXPECT_ERR(EINVAL, syscall(SYS_accept4, l, NULL, NULL, 0x1)); /* libc might retry accept */
+	CHECK_ERR(EINVAL, syscall(SYS_accept4, l, NULL, NULL, 0x1)); /* libc might retry accept */
 	/* Autobind: an empty address gets a name of five hex digits after a NUL. */
-	int d = EXPECT_OK(socket(AF_UNIX, SOCK_DGRAM, 0));
-	EXPECT_OK(bind(d, (struct sockaddr *)&a, offsetof(struct sockaddr_un, sun_path)));
+	int d = CHECK_OK(socket(AF_UNIX, SOCK_DGRAM, 0));
+	CHECK_OK(bind(d, (struct sockaddr *)&a, offsetof(struct sockaddr_un, sun_path)));
 	len = sizeof(got);
-	EXPECT_OK(getsockname(d, (struct sockaddr *)&got, &len));
+	CHECK_OK(getsockname(d, (struct sockaddr *)&got, &len));
 	CHECK(len == offsetof(struct sockaddr_un, sun_path) + 6 && got.sun_path[0] == '\0');
 	/* The name goes with the socket. */
 	close(l);
@@ -237,33 +237,33 @@ TEST(unix_dgram_boundaries)
 	int r = bound_socket(SOCK_DGRAM, name);
 	int s = bound_socket(SOCK_DGRAM, "sender");
 	socklen_t alen = addr_of(name, &a);
-	CHECK(sendto(s, "one", 3, 0, (struct sockaddr *)&a, alen) == 3);
-	CHECK(sendto(s, "second", 6, 0, (struct sockaddr *)&a, alen) == 6);
-	CHECK(sendto(s, "", 0, 0, (struct sockaddr *)&a, alen) == 0);
-	CHECK(recvfrom(r, buf, sizeof(buf), 0, (struct sockaddr *)&from, &flen) == 3);
+	CHECK_EQ(sendto(s, "one", 3, 0, (struct sockaddr *)&a, alen), 3);
+	CHECK_EQ(sendto(s, "second", 6, 0, (struct sockaddr *)&a, alen), 6);
+	CHECK_EQ(sendto(s, "", 0, 0, (struct sockaddr *)&a, alen), 0);
+	CHECK_EQ(recvfrom(r, buf, sizeof(buf), 0, (struct sockaddr *)&from, &flen), 3);
 	CHECK(flen == offsetof(struct sockaddr_un, sun_path) + 7 &&
 	      strcmp(from.sun_path, "sender") == 0);
 	CHECK(recv(r, buf, 2, 0) == 2 && memcmp(buf, "se", 2) == 0); /* the rest is lost */
-	CHECK(recv(r, buf, sizeof(buf), MSG_DONTWAIT) == 0);	     /* an empty datagram */
-	EXPECT_ERR(EAGAIN, recv(r, buf, sizeof(buf), MSG_DONTWAIT));
-	EXPECT_ERR(ENOTCONN, send(s, "x", 1, 0));
-	EXPECT_ERR(EOPNOTSUPP, listen(r, 1));
-	EXPECT_ERR(EOPNOTSUPP, accept(r, NULL, NULL));
+	CHECK_EQ(recv(r, buf, sizeof(buf), MSG_DONTWAIT), 0);	     /* an empty datagram */
+	CHECK_ERR(EAGAIN, recv(r, buf, sizeof(buf), MSG_DONTWAIT));
+	CHECK_ERR(ENOTCONN, send(s, "x", 1, 0));
+	CHECK_ERR(EOPNOTSUPP, listen(r, 1));
+	CHECK_ERR(EOPNOTSUPP, accept(r, NULL, NULL));
 	/* connect names the default destination; AF_UNSPEC forgets it. */
-	EXPECT_OK(connect(s, (struct sockaddr *)&a, alen));
-	CHECK(send(s, "abc", 3, 0) == 3);
-	CHECK(recv(r, buf, sizeof(buf), MSG_PEEK) == 3);
-	CHECK(recv(r, buf, 1, MSG_TRUNC) == 3); /* MSG_TRUNC: the datagram's real length */
+	CHECK_OK(connect(s, (struct sockaddr *)&a, alen));
+	CHECK_EQ(send(s, "abc", 3, 0), 3);
+	CHECK_EQ(recv(r, buf, sizeof(buf), MSG_PEEK), 3);
+	CHECK_EQ(recv(r, buf, 1, MSG_TRUNC), 3); /* MSG_TRUNC: the datagram's real length */
 	struct sockaddr unspec = { .sa_family = AF_UNSPEC };
-	EXPECT_OK(connect(s, &unspec, sizeof(unspec)));
-	EXPECT_ERR(ENOTCONN, send(s, "x", 1, 0));
+	CHECK_OK(connect(s, &unspec, sizeof(unspec)));
+	CHECK_ERR(ENOTCONN, send(s, "x", 1, 0));
 	/* A datagram longer than the send buffer cannot go. */
 	int small = 8192;
-	EXPECT_OK(setsockopt(s, SOL_SOCKET, SO_SNDBUF, &small, sizeof(small)));
+	CHECK_OK(setsockopt(s, SOL_SOCKET, SO_SNDBUF, &small, sizeof(small)));
 	static char big[65536];
-	EXPECT_ERR(EMSGSIZE, sendto(s, big, sizeof(big), 0, (struct sockaddr *)&a, alen));
+	CHECK_ERR(EMSGSIZE, sendto(s, big, sizeof(big), 0, (struct sockaddr *)&a, alen));
 	close(r);
-	EXPECT_ERR(ECONNREFUSED, sendto(s, "x", 1, 0, (struct sockaddr *)&a, alen));
+	CHECK_ERR(ECONNREFUSED, sendto(s, "x", 1, 0, (struct sockaddr *)&a, alen));
 	close(s);
 }
 
@@ -275,19 +275,19 @@ TEST(unix_seqpacket_boundaries_and_trunc)
 	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
 
 	pair(SOCK_SEQPACKET, sv);
-	CHECK(send(sv[0], "abcdefgh", 8, 0) == 8);
-	CHECK(send(sv[0], "xy", 2, 0) == 2);
+	CHECK_EQ(send(sv[0], "abcdefgh", 8, 0), 8);
+	CHECK_EQ(send(sv[0], "xy", 2, 0), 2);
 	CHECK(recvmsg(sv[1], &m, 0) == 4 && (m.msg_flags & MSG_TRUNC) &&
 	      memcmp(buf, "abcd", 4) == 0);
 	m.msg_flags = 0;
 	CHECK(recvmsg(sv[1], &m, 0) == 2 && !(m.msg_flags & MSG_TRUNC));
-	CHECK(send(sv[0], "0123456789", 10, 0) == 10);
-	CHECK(recv(sv[1], buf, 3, MSG_TRUNC) == 10);
+	CHECK_EQ(send(sv[0], "0123456789", 10, 0), 10);
+	CHECK_EQ(recv(sv[1], buf, 3, MSG_TRUNC), 10);
 	close(sv[0]);
-	CHECK(recv(sv[1], buf, sizeof(buf), 0) == 0); /* the peer is gone: end of file */
-	int s = EXPECT_OK(socket(AF_UNIX, SOCK_SEQPACKET, 0));
-	EXPECT_ERR(ENOTCONN, recv(s, buf, sizeof(buf), MSG_DONTWAIT));
-	EXPECT_ERR(ENOTCONN, send(s, "x", 1, MSG_NOSIGNAL));
+	CHECK_EQ(recv(sv[1], buf, sizeof(buf), 0), 0); /* the peer is gone: end of file */
+	int s = CHECK_OK(socket(AF_UNIX, SOCK_SEQPACKET, 0));
+	CHECK_ERR(ENOTCONN, recv(s, buf, sizeof(buf), MSG_DONTWAIT));
+	CHECK_ERR(ENOTCONN, send(s, "x", 1, MSG_NOSIGNAL));
 	close(s);
 	close(sv[1]);
 }
@@ -311,7 +311,7 @@ send_fd(int s, int fd)
 	c->cmsg_type = SCM_RIGHTS;
 	c->cmsg_len = CMSG_LEN(sizeof(int));
 	memcpy(CMSG_DATA(c), &fd, sizeof(int));
-	CHECK(sendmsg(s, &m, 0) == 1);
+	CHECK_EQ(sendmsg(s, &m, 0), 1);
 }
 
 /* Receives one byte and what fd came with it (-1 if none) into *fd; the msg_flags. */
@@ -328,7 +328,7 @@ recv_fd(int s, int *fd, size_t controllen, int flags)
 		.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = controllen
 	};
 
-	CHECK(recvmsg(s, &m, flags) == 1);
+	CHECK_EQ(recvmsg(s, &m, flags), 1);
 	*fd = -1;
 	for (struct cmsghdr *h = CMSG_FIRSTHDR(&m); h; h = CMSG_NXTHDR(&m, h))
 		if (h->cmsg_level == SOL_SOCKET && h->cmsg_type == SCM_RIGHTS)
@@ -342,23 +342,23 @@ TEST(unix_scm_rights_pipe)
 	char buf[8];
 
 	pair(SOCK_STREAM, sv);
-	EXPECT_OK(pipe(p));
+	CHECK_OK(pipe(p));
 	send_fd(sv[0], p[1]);
 	close(p[1]); /* in flight, the pipe's write end stays alive */
-	CHECK((recv_fd(sv[1], &got, CMSG_SPACE(sizeof(int) * 4), MSG_CMSG_CLOEXEC) & MSG_CTRUNC) ==
-	      0);
+	CHECK_EQ((recv_fd(sv[1], &got, CMSG_SPACE(sizeof(int) * 4), MSG_CMSG_CLOEXEC) & MSG_CTRUNC),
+		 0);
 	CHECK(got >= 0 && got != p[1] + 100);
-	CHECK(fcntl(got, F_GETFD) == FD_CLOEXEC);
-	CHECK(write(got, "via", 3) == 3);
+	CHECK_EQ(fcntl(got, F_GETFD), FD_CLOEXEC);
+	CHECK_EQ(write(got, "via", 3), 3);
 	CHECK(read(p[0], buf, sizeof(buf)) == 3 && memcmp(buf, "via", 3) == 0);
 	close(got);
 	/* No room for the fd: MSG_CTRUNC, and the file is closed (EOF on the pipe). */
-	EXPECT_OK(pipe(p));
+	CHECK_OK(pipe(p));
 	send_fd(sv[0], p[1]);
 	close(p[1]);
 	CHECK(recv_fd(sv[1], &got, 0, 0) & MSG_CTRUNC);
-	CHECK(got == -1);
-	CHECK(read(p[0], buf, sizeof(buf)) == 0);
+	CHECK_EQ(got, -1);
+	CHECK_EQ(read(p[0], buf, sizeof(buf)), 0);
 	/* A bad fd cannot be sent. */
 	union {
 		char buf[CMSG_SPACE(sizeof(int))];
@@ -375,7 +375,7 @@ TEST(unix_scm_rights_pipe)
 	c->cmsg_type = SCM_RIGHTS;
 	c->cmsg_len = CMSG_LEN(sizeof(int));
 	memcpy(CMSG_DATA(c), &bad, sizeof(int));
-	EXPECT_ERR(EBADF, sendmsg(sv[0], &m, 0));
+	CHECK_ERR(EBADF, sendmsg(sv[0], &m, 0));
 	close(p[0]);
 	close(sv[0]);
 	close(sv[1]);
@@ -388,17 +388,17 @@ TEST(unix_peercred_and_passcred)
 	socklen_t len = sizeof(cred);
 
 	pair(SOCK_STREAM, sv);
-	EXPECT_OK(getsockopt(sv[0], SOL_SOCKET, SO_PEERCRED, &cred, &len));
+	CHECK_OK(getsockopt(sv[0], SOL_SOCKET, SO_PEERCRED, &cred, &len));
 	CHECK(len == sizeof(cred) && cred.pid == getpid() && cred.uid == geteuid() &&
 	      cred.gid == getegid());
-	int lone = EXPECT_OK(socket(AF_UNIX, SOCK_STREAM, 0));
-	EXPECT_OK(getsockopt(lone, SOL_SOCKET, SO_PEERCRED, &cred, &len));
-	CHECK(cred.pid == 0);
+	int lone = CHECK_OK(socket(AF_UNIX, SOCK_STREAM, 0));
+	CHECK_OK(getsockopt(lone, SOL_SOCKET, SO_PEERCRED, &cred, &len));
+	CHECK_EQ(cred.pid, 0);
 	/* SO_PASSCRED: every message brings its sender's credentials. */
-	EXPECT_OK(setsockopt(sv[1], SOL_SOCKET, SO_PASSCRED, &on, sizeof(on)));
+	CHECK_OK(setsockopt(sv[1], SOL_SOCKET, SO_PASSCRED, &on, sizeof(on)));
 	pid_t pid = xfork();
 	if (pid == 0) {
-		CHECK(write(sv[0], "c", 1) == 1);
+		CHECK_EQ(write(sv[0], "c", 1), 1);
 		_exit(0);
 	}
 	expect_exit(pid, 0, "sender");
@@ -412,15 +412,15 @@ TEST(unix_peercred_and_passcred)
 			    .msg_iovlen = 1,
 			    .msg_control = u.buf,
 			    .msg_controllen = sizeof(u.buf) };
-	CHECK(recvmsg(sv[1], &m, 0) == 1);
+	CHECK_EQ(recvmsg(sv[1], &m, 0), 1);
 	struct cmsghdr *h = CMSG_FIRSTHDR(&m);
 	CHECK(h && h->cmsg_type == SCM_CREDENTIALS && h->cmsg_len == CMSG_LEN(sizeof(cred)));
 	memcpy(&cred, CMSG_DATA(h), sizeof(cred));
 	CHECK(cred.pid == pid && cred.uid == getuid());
 	int val;
 	len = sizeof(val);
-	EXPECT_OK(getsockopt(sv[1], SOL_SOCKET, SO_PASSCRED, &val, &len));
-	CHECK(val == 1);
+	CHECK_OK(getsockopt(sv[1], SOL_SOCKET, SO_PASSCRED, &val, &len));
+	CHECK_EQ(val, 1);
 	close(lone);
 	close(sv[0]);
 	close(sv[1]);
@@ -428,45 +428,45 @@ TEST(unix_peercred_and_passcred)
 
 TEST(unix_socket_options)
 {
-	int s = EXPECT_OK(socket(AF_UNIX, SOCK_DGRAM, 0)), val;
+	int s = CHECK_OK(socket(AF_UNIX, SOCK_DGRAM, 0)), val;
 	socklen_t len = sizeof(val);
 
-	EXPECT_OK(getsockopt(s, SOL_SOCKET, SO_TYPE, &val, &len));
-	CHECK(val == SOCK_DGRAM);
-	EXPECT_OK(getsockopt(s, SOL_SOCKET, SO_DOMAIN, &val, &len));
-	CHECK(val == AF_UNIX);
-	EXPECT_OK(getsockopt(s, SOL_SOCKET, SO_PROTOCOL, &val, &len));
-	CHECK(val == 0);
-	EXPECT_OK(getsockopt(s, SOL_SOCKET, SO_ERROR, &val, &len));
-	CHECK(val == 0);
+	CHECK_OK(getsockopt(s, SOL_SOCKET, SO_TYPE, &val, &len));
+	CHECK_EQ(val, SOCK_DGRAM);
+	CHECK_OK(getsockopt(s, SOL_SOCKET, SO_DOMAIN, &val, &len));
+	CHECK_EQ(val, AF_UNIX);
+	CHECK_OK(getsockopt(s, SOL_SOCKET, SO_PROTOCOL, &val, &len));
+	CHECK_EQ(val, 0);
+	CHECK_OK(getsockopt(s, SOL_SOCKET, SO_ERROR, &val, &len));
+	CHECK_EQ(val, 0);
 	val = 65536;
-	EXPECT_OK(setsockopt(s, SOL_SOCKET, SO_SNDBUF, &val, sizeof(val)));
-	EXPECT_OK(getsockopt(s, SOL_SOCKET, SO_SNDBUF, &val, &len));
-	CHECK(val == 131072); /* Linux doubles what it is given */
+	CHECK_OK(setsockopt(s, SOL_SOCKET, SO_SNDBUF, &val, sizeof(val)));
+	CHECK_OK(getsockopt(s, SOL_SOCKET, SO_SNDBUF, &val, &len));
+	CHECK_EQ(val, 131072); /* Linux doubles what it is given */
 	val = 10000;
-	EXPECT_OK(setsockopt(s, SOL_SOCKET, SO_RCVBUF, &val, sizeof(val)));
-	EXPECT_OK(getsockopt(s, SOL_SOCKET, SO_RCVBUF, &val, &len));
-	CHECK(val == 20000);
+	CHECK_OK(setsockopt(s, SOL_SOCKET, SO_RCVBUF, &val, sizeof(val)));
+	CHECK_OK(getsockopt(s, SOL_SOCKET, SO_RCVBUF, &val, &len));
+	CHECK_EQ(val, 20000);
 	struct timeval tv = { 0, 50000 };
-	EXPECT_OK(setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)));
+	CHECK_OK(setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)));
 	char name[64];
 	snprintf(name, sizeof(name), "@usertests-timeo-%d", getpid());
 	struct sockaddr_un a;
-	EXPECT_OK(bind(s, (struct sockaddr *)&a, addr_of(name, &a)));
+	CHECK_OK(bind(s, (struct sockaddr *)&a, addr_of(name, &a)));
 	long long t0 = mono_ns();
 	char c;
-	EXPECT_ERR(EAGAIN, recv(s, &c, 1, 0));
+	CHECK_ERR(EAGAIN, recv(s, &c, 1, 0));
 	CHECK(mono_ns() - t0 >= 40000000);
 	len = sizeof(tv);
-	EXPECT_OK(getsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, &len));
+	CHECK_OK(getsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, &len));
 	CHECK(len == sizeof(tv) && tv.tv_sec == 0 && tv.tv_usec >= 50000 &&
 	      tv.tv_usec < 60000); /* Linux keeps jiffies */
 	tv.tv_usec = 2000000;
-	EXPECT_ERR(EDOM, setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)));
-	EXPECT_ERR(EINVAL, setsockopt(s, SOL_SOCKET, SO_SNDBUF, &val, 2));
-	EXPECT_ERR(ENOPROTOOPT, getsockopt(s, SOL_SOCKET, 12345, &val, &len));
+	CHECK_ERR(EDOM, setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)));
+	CHECK_ERR(EINVAL, setsockopt(s, SOL_SOCKET, SO_SNDBUF, &val, 2));
+	CHECK_ERR(ENOPROTOOPT, getsockopt(s, SOL_SOCKET, 12345, &val, &len));
 	len = sizeof(val);
-	EXPECT_ERR(EOPNOTSUPP, getsockopt(s, 6 /* SOL_TCP */, 1, &val, &len));
+	CHECK_ERR(EOPNOTSUPP, getsockopt(s, 6 /* SOL_TCP */, 1, &val, &len));
 	close(s);
 }
 
@@ -477,16 +477,16 @@ TEST(unix_shutdown_semantics)
 
 	signal(SIGPIPE, SIG_IGN);
 	pair(SOCK_STREAM, sv);
-	CHECK(write(sv[0], "tail", 4) == 4);
-	EXPECT_OK(shutdown(sv[0], SHUT_WR));
-	EXPECT_ERR(EPIPE, write(sv[0], "x", 1));
-	CHECK(read(sv[1], buf, sizeof(buf)) == 4);
-	CHECK(read(sv[1], buf, sizeof(buf)) == 0); /* the data, then end of file */
-	CHECK(write(sv[1], "ok", 2) == 2);	   /* the other half still works */
-	CHECK(read(sv[0], buf, sizeof(buf)) == 2);
-	EXPECT_OK(shutdown(sv[1], SHUT_RD));
-	EXPECT_ERR(EPIPE, write(sv[0], "x", 1));
-	EXPECT_ERR(EINVAL, shutdown(sv[0], 3));
+	CHECK_EQ(write(sv[0], "tail", 4), 4);
+	CHECK_OK(shutdown(sv[0], SHUT_WR));
+	CHECK_ERR(EPIPE, write(sv[0], "x", 1));
+	CHECK_EQ(read(sv[1], buf, sizeof(buf)), 4);
+	CHECK_EQ(read(sv[1], buf, sizeof(buf)), 0); /* the data, then end of file */
+	CHECK_EQ(write(sv[1], "ok", 2), 2);	    /* the other half still works */
+	CHECK_EQ(read(sv[0], buf, sizeof(buf)), 2);
+	CHECK_OK(shutdown(sv[1], SHUT_RD));
+	CHECK_ERR(EPIPE, write(sv[0], "x", 1));
+	CHECK_ERR(EINVAL, shutdown(sv[0], 3));
 	struct pollfd pfd = { sv[1], POLLIN | POLLRDHUP, 0 };
 	CHECK(poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLRDHUP));
 	close(sv[0]);
@@ -511,12 +511,12 @@ TEST(unix_epipe_and_sigpipe)
 	expect_killed(write_to_closed_peer, SIGPIPE, "write to a closed peer");
 	pair(SOCK_STREAM, sv);
 	close(sv[1]);
-	EXPECT_ERR(EPIPE, send(sv[0], "x", 1, MSG_NOSIGNAL)); /* no signal: the test lives on */
+	CHECK_ERR(EPIPE, send(sv[0], "x", 1, MSG_NOSIGNAL)); /* no signal: the test lives on */
 	close(sv[0]);
-	int s = EXPECT_OK(socket(AF_UNIX, SOCK_STREAM, 0));
-	EXPECT_ERR(ENOTCONN, send(s, "x", 1, MSG_NOSIGNAL));
+	int s = CHECK_OK(socket(AF_UNIX, SOCK_STREAM, 0));
+	CHECK_ERR(ENOTCONN, send(s, "x", 1, MSG_NOSIGNAL));
 	char c;
-	EXPECT_ERR(EINVAL, recv(s, &c, 1, 0));
+	CHECK_ERR(EINVAL, recv(s, &c, 1, 0));
 	close(s);
 }
 
@@ -525,21 +525,21 @@ TEST(unix_nonblocking_eagain)
 	int sv[2];
 	char buf[4096];
 
-	EXPECT_OK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, sv));
-	EXPECT_ERR(EAGAIN, read(sv[0], buf, sizeof(buf)));
+	CHECK_OK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, sv));
+	CHECK_ERR(EAGAIN, read(sv[0], buf, sizeof(buf)));
 	memset(buf, 'x', sizeof(buf));
 	size_t total = 0;
 	ssize_t n;
 	while ((n = write(sv[0], buf, sizeof(buf))) > 0)
 		total += (size_t)n;
 	CHECK(errno == EAGAIN && total > 0 && total < (64u << 20));
-	int l = EXPECT_OK(socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0));
+	int l = CHECK_OK(socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0));
 	char name[64];
 	snprintf(name, sizeof(name), "@usertests-nb-%d", getpid());
 	struct sockaddr_un a;
-	EXPECT_OK(bind(l, (struct sockaddr *)&a, addr_of(name, &a)));
-	EXPECT_OK(listen(l, 0));
-	EXPECT_ERR(EAGAIN, accept(l, NULL, NULL));
+	CHECK_OK(bind(l, (struct sockaddr *)&a, addr_of(name, &a)));
+	CHECK_OK(listen(l, 0));
+	CHECK_ERR(EAGAIN, accept(l, NULL, NULL));
 	close(l);
 	close(sv[0]);
 	close(sv[1]);
@@ -553,15 +553,15 @@ TEST(unix_poll_and_epoll_readiness)
 	pair(SOCK_STREAM, sv);
 	struct pollfd pfd = { sv[1], POLLIN | POLLOUT, 0 };
 	CHECK(poll(&pfd, 1, 0) == 1 && pfd.revents == POLLOUT);
-	int ep = EXPECT_OK(epoll_create1(0));
+	int ep = CHECK_OK(epoll_create1(0));
 	struct epoll_event ev = { .events = EPOLLIN, .data.fd = sv[1] };
-	EXPECT_OK(epoll_ctl(ep, EPOLL_CTL_ADD, sv[1], &ev));
-	CHECK(epoll_wait(ep, &ev, 1, 0) == 0);
+	CHECK_OK(epoll_ctl(ep, EPOLL_CTL_ADD, sv[1], &ev));
+	CHECK_EQ(epoll_wait(ep, &ev, 1, 0), 0);
 	pid_t pid = write_later(sv[0]); /* wakes both waits below */
 	CHECK(epoll_wait(ep, &ev, 1, 5000) == 1 && ev.data.fd == sv[1] && (ev.events & EPOLLIN));
 	CHECK(poll(&pfd, 1, 5000) == 1 && (pfd.revents & POLLIN));
 	expect_exit(pid, 0, "writer");
-	CHECK(read(sv[1], &c, 1) == 1);
+	CHECK_EQ(read(sv[1], &c, 1), 1);
 	close(sv[0]);
 	pfd.events = POLLIN;
 	CHECK(poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLHUP) && (pfd.revents & POLLIN));
@@ -569,9 +569,9 @@ TEST(unix_poll_and_epoll_readiness)
 	char name[64];
 	snprintf(name, sizeof(name), "@usertests-poll-%d", getpid());
 	int l = bound_socket(SOCK_STREAM, name);
-	EXPECT_OK(listen(l, 4));
+	CHECK_OK(listen(l, 4));
 	struct pollfd lp = { l, POLLIN, 0 };
-	CHECK(poll(&lp, 1, 0) == 0);
+	CHECK_EQ(poll(&lp, 1, 0), 0);
 	int cl = connected_socket(SOCK_STREAM, name);
 	CHECK(poll(&lp, 1, 0) == 1 && lp.revents == POLLIN);
 	close(cl);
@@ -587,28 +587,28 @@ TEST(unix_enotsock_and_argument_errors)
 	socklen_t len = sizeof(a);
 	int val;
 
-	EXPECT_ERR(ENOTSOCK, getpeername(fd, (struct sockaddr *)&a, &len));
-	EXPECT_ERR(ENOTSOCK, getsockname(fd, (struct sockaddr *)&a, &len));
-	EXPECT_ERR(ENOTSOCK, listen(fd, 1));
-	EXPECT_ERR(ENOTSOCK, accept(fd, NULL, NULL));
-	EXPECT_ERR(ENOTSOCK, shutdown(fd, SHUT_RD));
-	EXPECT_ERR(ENOTSOCK, send(fd, "x", 1, 0));
-	EXPECT_ERR(ENOTSOCK, getsockopt(fd, SOL_SOCKET, SO_TYPE, &val, &len));
-	EXPECT_ERR(EBADF, getpeername(-1, (struct sockaddr *)&a, &len));
+	CHECK_ERR(ENOTSOCK, getpeername(fd, (struct sockaddr *)&a, &len));
+	CHECK_ERR(ENOTSOCK, getsockname(fd, (struct sockaddr *)&a, &len));
+	CHECK_ERR(ENOTSOCK, listen(fd, 1));
+	CHECK_ERR(ENOTSOCK, accept(fd, NULL, NULL));
+	CHECK_ERR(ENOTSOCK, shutdown(fd, SHUT_RD));
+	CHECK_ERR(ENOTSOCK, send(fd, "x", 1, 0));
+	CHECK_ERR(ENOTSOCK, getsockopt(fd, SOL_SOCKET, SO_TYPE, &val, &len));
+	CHECK_ERR(EBADF, getpeername(-1, (struct sockaddr *)&a, &len));
 	if (on_rewind())
-		EXPECT_ERR(EAFNOSUPPORT, socket(AF_INET, SOCK_STREAM, 0)); /* no network stack */
-	int s = EXPECT_OK(socket(AF_UNIX, SOCK_STREAM, 0));
-	EXPECT_ERR(EPROTONOSUPPORT, socket(AF_UNIX, SOCK_STREAM, 7));
-	EXPECT_ERR(ESOCKTNOSUPPORT, socket(AF_UNIX, 4 /* SOCK_RDM */, 0));
-	EXPECT_ERR(EINVAL, bind(s, (struct sockaddr *)&a, 1));
+		CHECK_ERR(EAFNOSUPPORT, socket(AF_INET, SOCK_STREAM, 0)); /* no network stack */
+	int s = CHECK_OK(socket(AF_UNIX, SOCK_STREAM, 0));
+	CHECK_ERR(EPROTONOSUPPORT, socket(AF_UNIX, SOCK_STREAM, 7));
+	CHECK_ERR(ESOCKTNOSUPPORT, socket(AF_UNIX, 4 /* SOCK_RDM */, 0));
+	CHECK_ERR(EINVAL, bind(s, (struct sockaddr *)&a, 1));
 	a.sun_family = AF_INET;
-	EXPECT_ERR(EINVAL, bind(s, (struct sockaddr *)&a, sizeof(a)));
-	EXPECT_ERR(EINVAL, listen(s, 1)); /* not bound */
-	EXPECT_ERR(ENOTCONN, getpeername(s, (struct sockaddr *)&a, &len));
-	EXPECT_ERR(EINVAL, accept(s, NULL, NULL));
+	CHECK_ERR(EINVAL, bind(s, (struct sockaddr *)&a, sizeof(a)));
+	CHECK_ERR(EINVAL, listen(s, 1)); /* not bound */
+	CHECK_ERR(ENOTCONN, getpeername(s, (struct sockaddr *)&a, &len));
+	CHECK_ERR(EINVAL, accept(s, NULL, NULL));
 	char name[64];
 	snprintf(name, sizeof(name), "@usertests-refused-%d", getpid());
-	EXPECT_ERR(ECONNREFUSED, connect(s, (struct sockaddr *)&a, addr_of(name, &a)));
+	CHECK_ERR(ECONNREFUSED, connect(s, (struct sockaddr *)&a, addr_of(name, &a)));
 	close(s);
 	close(fd);
 }

@@ -52,24 +52,24 @@ TEST(statx_matches_stat)
 	struct stat st;
 
 	make_file("f", "hello, statx", 12);
-	EXPECT_OK(symlink("f", "link"));
-	EXPECT_OK(raw_statx(AT_FDCWD, "f", 0, STATX_BASIC_STATS, &sx));
-	EXPECT_OK(stat("f", &st));
+	CHECK_OK(symlink("f", "link"));
+	CHECK_OK(raw_statx(AT_FDCWD, "f", 0, STATX_BASIC_STATS, &sx));
+	CHECK_OK(stat("f", &st));
 	expect_same("file", &sx, &st);
-	CHECK(sx.stx_size == 12);
+	CHECK_EQ(sx.stx_size, 12);
 
-	EXPECT_OK(raw_statx(AT_FDCWD, "link", 0, STATX_BASIC_STATS, &sx));
+	CHECK_OK(raw_statx(AT_FDCWD, "link", 0, STATX_BASIC_STATS, &sx));
 	expect_same("link followed", &sx, &st);
-	EXPECT_OK(raw_statx(AT_FDCWD, "link", AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, &sx));
-	EXPECT_OK(lstat("link", &st));
+	CHECK_OK(raw_statx(AT_FDCWD, "link", AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, &sx));
+	CHECK_OK(lstat("link", &st));
 	expect_same("link itself", &sx, &st);
 	CHECK(S_ISLNK(sx.stx_mode));
 
-	int fd = EXPECT_OK(open("f", O_RDONLY));
-	EXPECT_OK(raw_statx(fd, "", AT_EMPTY_PATH | AT_STATX_DONT_SYNC, STATX_BASIC_STATS, &sx));
-	EXPECT_OK(fstat(fd, &st));
+	int fd = CHECK_OK(open("f", O_RDONLY));
+	CHECK_OK(raw_statx(fd, "", AT_EMPTY_PATH | AT_STATX_DONT_SYNC, STATX_BASIC_STATS, &sx));
+	CHECK_OK(fstat(fd, &st));
 	expect_same("AT_EMPTY_PATH", &sx, &st);
-	EXPECT_OK(raw_statx(AT_FDCWD, ".", 0, STATX_TYPE, &sx));
+	CHECK_OK(raw_statx(AT_FDCWD, ".", 0, STATX_TYPE, &sx));
 	CHECK(S_ISDIR(sx.stx_mode));
 	close(fd);
 }
@@ -79,11 +79,11 @@ TEST(statx_errors)
 	struct kernel_statx sx;
 
 	make_file("f", "x", 1);
-	EXPECT_ERR(ENOENT, raw_statx(AT_FDCWD, "missing", 0, STATX_BASIC_STATS, &sx));
-	EXPECT_ERR(ENOENT, raw_statx(AT_FDCWD, "", 0, STATX_BASIC_STATS, &sx));
-	EXPECT_ERR(EINVAL, raw_statx(AT_FDCWD, "f", 0x1, STATX_BASIC_STATS, &sx));
-	EXPECT_ERR(EINVAL, raw_statx(AT_FDCWD, "f", AT_STATX_SYNC_TYPE, STATX_BASIC_STATS, &sx));
-	EXPECT_ERR(EINVAL, raw_statx(AT_FDCWD, "f", 0, STATX__RESERVED, &sx));
-	EXPECT_ERR(EBADF, raw_statx(-5, "f", 0, STATX_BASIC_STATS, &sx));
-	EXPECT_ERR(EFAULT, syscall(SYS_statx, AT_FDCWD, "f", 0, STATX_BASIC_STATS, (void *)8));
+	CHECK_ERR(ENOENT, raw_statx(AT_FDCWD, "missing", 0, STATX_BASIC_STATS, &sx));
+	CHECK_ERR(ENOENT, raw_statx(AT_FDCWD, "", 0, STATX_BASIC_STATS, &sx));
+	CHECK_ERR(EINVAL, raw_statx(AT_FDCWD, "f", 0x1, STATX_BASIC_STATS, &sx));
+	CHECK_ERR(EINVAL, raw_statx(AT_FDCWD, "f", AT_STATX_SYNC_TYPE, STATX_BASIC_STATS, &sx));
+	CHECK_ERR(EINVAL, raw_statx(AT_FDCWD, "f", 0, STATX__RESERVED, &sx));
+	CHECK_ERR(EBADF, raw_statx(-5, "f", 0, STATX_BASIC_STATS, &sx));
+	CHECK_ERR(EFAULT, syscall(SYS_statx, AT_FDCWD, "f", 0, STATX_BASIC_STATS, (void *)8));
 }

@@ -57,7 +57,7 @@ arm_timers(int count, int notify, int signo)
 		int id;
 		if (syscall(SYS_timer_create, CLOCK_MONOTONIC, &ev, &id) != 0)
 			break;
-		EXPECT_OK(syscall(SYS_timer_settime, id, 0, &every_ns, NULL));
+		CHECK_OK(syscall(SYS_timer_settime, id, 0, &every_ns, NULL));
 	}
 	return made;
 }
@@ -65,7 +65,7 @@ arm_timers(int count, int notify, int signo)
 static void
 tell(int fd, char c)
 {
-	CHECK(write(fd, &c, 1) == 1);
+	CHECK_EQ(write(fd, &c, 1), 1);
 }
 
 static char
@@ -73,7 +73,7 @@ hear(int fd)
 {
 	char c = 0;
 
-	CHECK(read(fd, &c, 1) == 1);
+	CHECK_EQ(read(fd, &c, 1), 1);
 	return c;
 }
 
@@ -82,8 +82,8 @@ static void __attribute__((noreturn)) storm(int to_parent, int from_parent)
 {
 	sigset_t blocked;
 
-	EXPECT_OK(setresgid(NOBODY_ID, NOBODY_ID, NOBODY_ID));
-	EXPECT_OK(setresuid(NOBODY_ID, NOBODY_ID, NOBODY_ID));
+	CHECK_OK(setresgid(NOBODY_ID, NOBODY_ID, NOBODY_ID));
+	CHECK_OK(setresuid(NOBODY_ID, NOBODY_ID, NOBODY_ID));
 	sigemptyset(&blocked);
 	sigaddset(&blocked, STORM_SIGNAL);
 	sigprocmask(SIG_BLOCK, &blocked, NULL);
@@ -113,7 +113,7 @@ static void __attribute__((noreturn)) bystander(int to_parent, int from_parent)
 	hear(from_parent);
 	pid_t parent = getppid();
 	for (int i = 0; i < WORKER_ROUNDS; i++) {
-		CHECK(getppid() == parent);
+		CHECK_EQ(getppid(), parent);
 		sched_yield();
 	}
 	tell(to_parent, 'd');
@@ -128,26 +128,26 @@ TEST(timer_and_pipe_storm_by_nobody)
 
 	if (geteuid() != 0)
 		skip("not root: cannot become nobody");
-	EXPECT_OK(sysinfo(&si));
+	CHECK_OK(sysinfo(&si));
 	if ((unsigned long long)si.totalram * si.mem_unit > (2ull << 30))
 		skip("more than 2 GiB of RAM: not exhausting this machine");
-	EXPECT_OK(pipe(up));
-	EXPECT_OK(pipe(down_b));
-	EXPECT_OK(pipe(down_h));
+	CHECK_OK(pipe(up));
+	CHECK_OK(pipe(down_b));
+	CHECK_OK(pipe(down_h));
 	pid_t by = xfork();
 	if (by == 0)
 		bystander(up[1], down_b[0]);
-	CHECK(hear(up[0]) == 'r');
+	CHECK_EQ(hear(up[0]), 'r');
 	unsigned long soft = read_number(SOFT);
 	struct rlimit files = { HOG_FILES, HOG_FILES };
 	pid_t hog = xfork();
 	if (hog == 0) {
-		EXPECT_OK(setrlimit(RLIMIT_NOFILE, &files));
+		CHECK_OK(setrlimit(RLIMIT_NOFILE, &files));
 		storm(up[1], down_h[0]);
 	}
-	CHECK(hear(up[0]) == 't');
+	CHECK_EQ(hear(up[0]), 't');
 	tell(down_b[1], 'g'); /* the worker's rounds, beside the armed timers */
-	CHECK(hear(up[0]) == 'd');
+	CHECK_EQ(hear(up[0]), 'd');
 	write_number(SOFT, 0);
 	tell(down_h[1], 'g');
 	int status = wait_status(hog);

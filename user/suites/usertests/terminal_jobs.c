@@ -44,16 +44,16 @@ open_terminal(struct terminal *t)
 	if (t->master < 0) {
 		if (!on_rewind())
 			skip("no pseudo-terminal: %s", strerror(errno));
-		t->fd = EXPECT_OK(open("/dev/console", O_RDWR | O_NOCTTY));
+		t->fd = CHECK_OK(open("/dev/console", O_RDWR | O_NOCTTY));
 	} else {
-		EXPECT_OK(grantpt(t->master));
-		EXPECT_OK(unlockpt(t->master));
-		t->fd = EXPECT_OK(open(ptsname(t->master), O_RDWR | O_NOCTTY));
+		CHECK_OK(grantpt(t->master));
+		CHECK_OK(unlockpt(t->master));
+		t->fd = CHECK_OK(open(ptsname(t->master), O_RDWR | O_NOCTTY));
 	}
-	EXPECT_OK(tcgetattr(t->fd, &t->saved));
+	CHECK_OK(tcgetattr(t->fd, &t->saved));
 	struct termios quiet = t->saved;
 	quiet.c_lflag &= ~ECHO; /* what the tests type stays off the console */
-	EXPECT_OK(tcsetattr(t->fd, TCSANOW, &quiet));
+	CHECK_OK(tcsetattr(t->fd, TCSANOW, &quiet));
 }
 
 /* Puts the settings back (from any group: SIGTTOU blocked) and lets the typed input go. */
@@ -75,9 +75,9 @@ type_keys(const struct terminal *t, const char *keys)
 {
 	for (; *keys; keys++) {
 		if (t->master >= 0)
-			EXPECT_OK(write(t->master, keys, 1));
+			CHECK_OK(write(t->master, keys, 1));
 		else
-			EXPECT_OK(ioctl(t->fd, TIOCSTI, keys));
+			CHECK_OK(ioctl(t->fd, TIOCSTI, keys));
 	}
 }
 
@@ -85,9 +85,9 @@ type_keys(const struct terminal *t, const char *keys)
 static void
 take_terminal(struct terminal *t)
 {
-	EXPECT_OK(setsid());
+	CHECK_OK(setsid());
 	open_terminal(t);
-	EXPECT_OK(ioctl(t->fd, TIOCSCTTY, 0));
+	CHECK_OK(ioctl(t->fd, TIOCSCTTY, 0));
 }
 
 static void
@@ -95,9 +95,9 @@ set_lflag(const struct terminal *t, tcflag_t bit, bool on)
 {
 	struct termios tio;
 
-	EXPECT_OK(tcgetattr(t->fd, &tio));
+	CHECK_OK(tcgetattr(t->fd, &tio));
 	tio.c_lflag = on ? tio.c_lflag | bit : tio.c_lflag & ~bit;
-	EXPECT_OK(tcsetattr(t->fd, TCSANOW, &tio));
+	CHECK_OK(tcsetattr(t->fd, TCSANOW, &tio));
 }
 
 /* Runs fn in a child of its own session; fails the test unless it exits with 0. */
@@ -127,46 +127,46 @@ controlling_terminal(void)
 {
 	struct terminal t;
 
-	EXPECT_OK(setsid());
+	CHECK_OK(setsid());
 	open_terminal(&t);
 	/* Not ours yet: opening never made it so. */
-	EXPECT_ERR(ENOTTY, tcgetpgrp(t.fd));
-	EXPECT_ERR(ENOTTY, tcgetsid(t.fd));
-	EXPECT_ERR(ENXIO, open("/dev/tty", O_RDWR));
-	EXPECT_OK(ioctl(t.fd, TIOCSCTTY, 0));
-	EXPECT_OK(ioctl(t.fd, TIOCSCTTY, 0)); /* already ours: fine */
-	CHECK(tcgetpgrp(t.fd) == getpid());
-	CHECK(tcgetsid(t.fd) == getpid());
-	close(EXPECT_OK(open("/dev/tty", O_RDWR)));
+	CHECK_ERR(ENOTTY, tcgetpgrp(t.fd));
+	CHECK_ERR(ENOTTY, tcgetsid(t.fd));
+	CHECK_ERR(ENXIO, open("/dev/tty", O_RDWR));
+	CHECK_OK(ioctl(t.fd, TIOCSCTTY, 0));
+	CHECK_OK(ioctl(t.fd, TIOCSCTTY, 0)); /* already ours: fine */
+	CHECK_EQ(tcgetpgrp(t.fd), getpid());
+	CHECK_EQ(tcgetsid(t.fd), getpid());
+	close(CHECK_OK(open("/dev/tty", O_RDWR)));
 
 	pid_t member = xfork();
 	if (member == 0) {
 		/* Not a session leader: cannot take it; may give it up for itself alone. */
-		EXPECT_ERR(EPERM, ioctl(t.fd, TIOCSCTTY, 0));
-		CHECK(tcgetpgrp(t.fd) == getppid());
-		EXPECT_OK(ioctl(t.fd, TIOCNOTTY));
-		EXPECT_ERR(ENOTTY, tcgetpgrp(t.fd));
-		EXPECT_ERR(ENXIO, open("/dev/tty", O_RDWR));
+		CHECK_ERR(EPERM, ioctl(t.fd, TIOCSCTTY, 0));
+		CHECK_EQ(tcgetpgrp(t.fd), getppid());
+		CHECK_OK(ioctl(t.fd, TIOCNOTTY));
+		CHECK_ERR(ENOTTY, tcgetpgrp(t.fd));
+		CHECK_ERR(ENXIO, open("/dev/tty", O_RDWR));
 		_exit(0);
 	}
 	expect_exit(member, 0, "session member");
-	CHECK(tcgetpgrp(t.fd) == getpid());
+	CHECK_EQ(tcgetpgrp(t.fd), getpid());
 
 	pid_t other = xfork();
 	if (other == 0) {
 		/* Another session's leader: the terminal is taken. */
-		EXPECT_OK(setsid());
-		EXPECT_ERR(EPERM, ioctl(t.fd, TIOCSCTTY, 0));
-		EXPECT_ERR(ENOTTY, tcgetpgrp(t.fd));
+		CHECK_OK(setsid());
+		CHECK_ERR(EPERM, ioctl(t.fd, TIOCSCTTY, 0));
+		CHECK_ERR(ENOTTY, tcgetpgrp(t.fd));
 		_exit(0);
 	}
 	expect_exit(other, 0, "other session");
 
 	/* The leader gives it up: its foreground group (itself) gets SIGHUP. */
 	signal(SIGHUP, count_hangup);
-	EXPECT_OK(ioctl(t.fd, TIOCNOTTY));
-	CHECK(hangups == 1);
-	EXPECT_ERR(ENOTTY, tcgetpgrp(t.fd));
+	CHECK_OK(ioctl(t.fd, TIOCNOTTY));
+	CHECK_EQ(hangups, 1);
+	CHECK_ERR(ENOTTY, tcgetpgrp(t.fd));
 	restore_terminal(&t);
 }
 
@@ -183,11 +183,11 @@ foreground_group(void)
 	pid_t outside = getpgrp();
 
 	take_terminal(&t);
-	EXPECT_ERR(ESRCH, tcsetpgrp(t.fd, NO_SUCH_PID));
-	EXPECT_ERR(EINVAL, tcsetpgrp(t.fd, -1));
-	EXPECT_ERR(EPERM, tcsetpgrp(t.fd, outside)); /* our parent's group: another session */
+	CHECK_ERR(ESRCH, tcsetpgrp(t.fd, NO_SUCH_PID));
+	CHECK_ERR(EINVAL, tcsetpgrp(t.fd, -1));
+	CHECK_ERR(EPERM, tcsetpgrp(t.fd, outside)); /* our parent's group: another session */
 	int go[2];
-	EXPECT_OK(pipe(go));
+	CHECK_OK(pipe(go));
 	pid_t bg = xfork();
 	if (bg == 0) {
 		char c;
@@ -195,16 +195,16 @@ foreground_group(void)
 		read(go[0], &c, 1);
 		_exit(0);
 	}
-	EXPECT_OK(setpgid(bg, bg));
-	EXPECT_OK(tcsetpgrp(t.fd, bg));
-	CHECK(tcgetpgrp(t.fd) == bg);
+	CHECK_OK(setpgid(bg, bg));
+	CHECK_OK(tcsetpgrp(t.fd, bg));
+	CHECK_EQ(tcgetpgrp(t.fd), bg);
 	/* Now we are the background: taking it back needs SIGTTOU blocked. */
 	sigset_t ttou;
 	sigemptyset(&ttou);
 	sigaddset(&ttou, SIGTTOU);
 	sigprocmask(SIG_BLOCK, &ttou, NULL);
-	EXPECT_OK(tcsetpgrp(t.fd, getpgrp()));
-	CHECK(tcgetpgrp(t.fd) == getpid());
+	CHECK_OK(tcsetpgrp(t.fd, getpgrp()));
+	CHECK_EQ(tcgetpgrp(t.fd), getpid());
 	close(go[1]);
 	expect_exit(bg, 0, "group brought to the foreground");
 	restore_terminal(&t);
@@ -265,7 +265,7 @@ expect_stopped(pid_t pid, int sig, const char *what)
 {
 	int status;
 
-	CHECK(waitpid(pid, &status, WUNTRACED) == pid);
+	CHECK_EQ(waitpid(pid, &status, WUNTRACED), pid);
 	if (!WIFSTOPPED(status) || WSTOPSIG(status) != sig)
 		fail("%s: wait status %#x, want stopped by %d", what, status, sig);
 }
@@ -312,8 +312,8 @@ orphaned_read(void)
 	int p[2], verdict[2];
 
 	take_terminal(&t);
-	EXPECT_OK(pipe(p));
-	EXPECT_OK(pipe(verdict));
+	CHECK_OK(pipe(p));
+	CHECK_OK(pipe(verdict));
 	pid_t middle = xfork();
 	if (middle == 0) {
 		pid_t reader = xfork();
@@ -330,11 +330,11 @@ orphaned_read(void)
 	}
 	expect_exit(middle, 0, "middle process");
 	/* The reader's parent is gone (to init, outside the session): its group is orphaned. */
-	CHECK(write(p[1], "g", 1) == 1);
+	CHECK_EQ(write(p[1], "g", 1), 1);
 	char c = 0;
 	close(verdict[1]);
 	read(verdict[0], &c, 1);
-	CHECK(c == 'E');
+	CHECK_EQ(c, 'E');
 	restore_terminal(&t);
 }
 
@@ -398,9 +398,9 @@ foreground_keys(const struct terminal *t)
 	CHECK(read(t->fd, buf, sizeof(buf)) == 5 && !memcmp(buf, "kept\n", 5));
 	/* Another interrupt character; ^C is then typed text. */
 	struct termios tio;
-	EXPECT_OK(tcgetattr(t->fd, &tio));
+	CHECK_OK(tcgetattr(t->fd, &tio));
 	tio.c_cc[VINTR] = 'X' & 0x1f;
-	EXPECT_OK(tcsetattr(t->fd, TCSANOW, &tio));
+	CHECK_OK(tcsetattr(t->fd, TCSANOW, &tio));
 	expect_key_signal(t, "\x18", &set, SIGINT);
 	type_keys(t, "\x03\n");
 	CHECK(read(t->fd, buf, sizeof(buf)) == 2 && buf[0] == 3);
@@ -428,8 +428,8 @@ terminal_keys(void)
 		foreground_keys(&t);
 		_exit(0);
 	}
-	EXPECT_OK(setpgid(fg, fg));
-	EXPECT_OK(tcsetpgrp(t.fd, fg));
+	CHECK_OK(setpgid(fg, fg));
+	CHECK_OK(tcsetpgrp(t.fd, fg));
 	/* The leader is in the background: the keys must not reach it (it would die of SIGINT). */
 	expect_exit(fg, 0, "foreground group");
 
@@ -447,9 +447,9 @@ terminal_keys(void)
 			pause();
 	}
 	setpgid(fg, fg);
-	EXPECT_OK(tcsetpgrp(t.fd, fg));
+	CHECK_OK(tcsetpgrp(t.fd, fg));
 	expect_stopped(fg, SIGTSTP, "foreground job after ^Z");
-	EXPECT_OK(tcsetpgrp(t.fd, getpgrp()));
+	CHECK_OK(tcsetpgrp(t.fd, getpgrp()));
 	kill(fg, SIGKILL);
 	wait_status(fg);
 	restore_terminal(&t);
@@ -467,7 +467,7 @@ leader_exit(void)
 	struct terminal t;
 	int p[2];
 
-	EXPECT_OK(pipe(p));
+	CHECK_OK(pipe(p));
 	pid_t leader = xfork();
 	if (leader == 0) {
 		take_terminal(&t);
@@ -483,7 +483,7 @@ leader_exit(void)
 			_exit(0);
 		}
 		setpgid(fg, fg);
-		EXPECT_OK(tcsetpgrp(t.fd, fg));
+		CHECK_OK(tcsetpgrp(t.fd, fg));
 		char c;
 		read(p[0], &c, 1);
 		restore_terminal(&t);
@@ -493,7 +493,7 @@ leader_exit(void)
 	expect_exit(leader, 0, "session leader");
 	char c = 0;
 	read(p[0], &c, 1);
-	CHECK(c == 'H');
+	CHECK_EQ(c, 'H');
 }
 
 TEST(session_leader_exit_hangs_up)

@@ -26,27 +26,27 @@ TEST(clocks)
 	time_t t;
 
 	for (int i = 0; i < 1000; i++) {
-		EXPECT_OK(clock_gettime(CLOCK_MONOTONIC, &a));
-		EXPECT_OK(syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &b)); /* not the vDSO */
-		EXPECT_OK(clock_gettime(CLOCK_MONOTONIC, &c));
+		CHECK_OK(clock_gettime(CLOCK_MONOTONIC, &a));
+		CHECK_OK(syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &b)); /* not the vDSO */
+		CHECK_OK(clock_gettime(CLOCK_MONOTONIC, &c));
 		CHECK(a.tv_nsec >= 0 && a.tv_nsec < 1000000000 && b.tv_nsec < 1000000000);
 		CHECK(a.tv_sec < b.tv_sec || (a.tv_sec == b.tv_sec && a.tv_nsec <= b.tv_nsec));
 		CHECK(b.tv_sec < c.tv_sec || (b.tv_sec == c.tv_sec && b.tv_nsec <= c.tv_nsec));
 	}
 	/* gettimeofday and time agree with CLOCK_REALTIME, which they lie between. */
-	EXPECT_OK(clock_gettime(CLOCK_REALTIME, &a));
-	EXPECT_OK(gettimeofday(&tv, NULL));
+	CHECK_OK(clock_gettime(CLOCK_REALTIME, &a));
+	CHECK_OK(gettimeofday(&tv, NULL));
 	t = time(NULL);
-	EXPECT_OK(clock_gettime(CLOCK_REALTIME, &c));
+	CHECK_OK(clock_gettime(CLOCK_REALTIME, &c));
 	CHECK(tv.tv_usec >= 0 && tv.tv_usec < 1000000);
 	CHECK(tv_us(tv) >= a.tv_sec * 1000000LL + a.tv_nsec / 1000);
 	CHECK(tv_us(tv) <= c.tv_sec * 1000000LL + c.tv_nsec / 1000);
 	/* time() is the last tick's second (on Linux too): just after a second begins it may lag one. */
 	CHECK(t >= a.tv_sec - 1 && t <= c.tv_sec);
-	EXPECT_OK(clock_getres(CLOCK_MONOTONIC, &res));
+	CHECK_OK(clock_getres(CLOCK_MONOTONIC, &res));
 	CHECK(res.tv_sec == 0 && res.tv_nsec > 0);
-	EXPECT_ERR(EINVAL, syscall(SYS_clock_gettime, 12345, &a));
-	EXPECT_ERR(EINVAL, syscall(SYS_clock_getres, 12345, &a));
+	CHECK_ERR(EINVAL, syscall(SYS_clock_gettime, 12345, &a));
+	CHECK_ERR(EINVAL, syscall(SYS_clock_getres, 12345, &a));
 }
 
 /*
@@ -58,25 +58,25 @@ TEST(adjtimex_query)
 	struct timex tx = { 0 };
 	struct timespec before, after;
 
-	EXPECT_OK(clock_gettime(CLOCK_REALTIME, &before));
-	long state = EXPECT_OK(syscall(SYS_adjtimex, &tx));
-	EXPECT_OK(clock_gettime(CLOCK_REALTIME, &after));
+	CHECK_OK(clock_gettime(CLOCK_REALTIME, &before));
+	long state = CHECK_OK(syscall(SYS_adjtimex, &tx));
+	CHECK_OK(clock_gettime(CLOCK_REALTIME, &after));
 	CHECK(state >= TIME_OK && state <= TIME_ERROR);
 	CHECK(tx.tick == 10000 && tx.tolerance == 500 << 16);
 	CHECK(tx.time.tv_sec >= before.tv_sec && tx.time.tv_sec <= after.tv_sec);
 	tx.modes = ADJ_OFFSET_SS_READ;
-	EXPECT_OK(syscall(SYS_clock_adjtime, CLOCK_REALTIME, &tx));
+	CHECK_OK(syscall(SYS_clock_adjtime, CLOCK_REALTIME, &tx));
 	tx.modes = 0;
-	EXPECT_ERR(EOPNOTSUPP, syscall(SYS_clock_adjtime, CLOCK_MONOTONIC, &tx));
-	EXPECT_ERR(EOPNOTSUPP, syscall(SYS_clock_adjtime, CLOCK_PROCESS_CPUTIME_ID, &tx));
-	EXPECT_ERR(EINVAL, syscall(SYS_clock_adjtime, 10, &tx));
-	EXPECT_ERR(EINVAL, syscall(SYS_clock_adjtime, 12345, &tx));
-	EXPECT_ERR(EFAULT, syscall(SYS_clock_adjtime, CLOCK_REALTIME, (void *)1));
-	EXPECT_ERR(EFAULT, syscall(SYS_adjtimex, (void *)1));
+	CHECK_ERR(EOPNOTSUPP, syscall(SYS_clock_adjtime, CLOCK_MONOTONIC, &tx));
+	CHECK_ERR(EOPNOTSUPP, syscall(SYS_clock_adjtime, CLOCK_PROCESS_CPUTIME_ID, &tx));
+	CHECK_ERR(EINVAL, syscall(SYS_clock_adjtime, 10, &tx));
+	CHECK_ERR(EINVAL, syscall(SYS_clock_adjtime, 12345, &tx));
+	CHECK_ERR(EFAULT, syscall(SYS_clock_adjtime, CLOCK_REALTIME, (void *)1));
+	CHECK_ERR(EFAULT, syscall(SYS_adjtimex, (void *)1));
 	/* Checked before anything would change (root may change the rest; not tried here). */
 	tx.modes = ADJ_TICK;
 	tx.tick = 1;
-	EXPECT_ERR(geteuid() ? EPERM : EINVAL, syscall(SYS_adjtimex, &tx));
+	CHECK_ERR(geteuid() ? EPERM : EINVAL, syscall(SYS_adjtimex, &tx));
 }
 
 /* CLOCK_TAI runs ahead of REALTIME by the TAI offset, which is never negative. */
@@ -84,10 +84,10 @@ TEST(clock_tai)
 {
 	struct timespec real, tai;
 
-	EXPECT_OK(clock_gettime(CLOCK_REALTIME, &real));
-	EXPECT_OK(clock_gettime(CLOCK_TAI, &tai));
+	CHECK_OK(clock_gettime(CLOCK_REALTIME, &real));
+	CHECK_OK(clock_gettime(CLOCK_TAI, &tai));
 	CHECK(tai.tv_sec >= real.tv_sec);
-	EXPECT_OK(clock_getres(CLOCK_TAI, &tai));
+	CHECK_OK(clock_getres(CLOCK_TAI, &tai));
 }
 
 TEST(nanosleep)
@@ -96,32 +96,32 @@ TEST(nanosleep)
 	long long t0 = mono_ns();
 	struct timespec until;
 
-	EXPECT_OK(nanosleep(&ts, NULL));
+	CHECK_OK(nanosleep(&ts, NULL));
 	CHECK(mono_ns() - t0 >= 20 * 1000000LL);
-	EXPECT_ERR(EINVAL, syscall(SYS_nanosleep, &bad, NULL));
-	EXPECT_ERR(EINVAL, syscall(SYS_nanosleep, &neg, NULL));
+	CHECK_ERR(EINVAL, syscall(SYS_nanosleep, &bad, NULL));
+	CHECK_ERR(EINVAL, syscall(SYS_nanosleep, &neg, NULL));
 	/* clock_nanosleep to an absolute time: it is that time, or later, after. */
-	EXPECT_OK(clock_gettime(CLOCK_MONOTONIC, &until));
+	CHECK_OK(clock_gettime(CLOCK_MONOTONIC, &until));
 	until.tv_nsec += 20 * 1000000;
 	if (until.tv_nsec >= 1000000000) {
 		until.tv_sec++;
 		until.tv_nsec -= 1000000000;
 	}
-	EXPECT_OK(syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL));
+	CHECK_OK(syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL));
 	CHECK(mono_ns() >= until.tv_sec * 1000000000LL + until.tv_nsec);
 	/* A time already past returns at once. */
-	EXPECT_OK(syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL));
-	EXPECT_OK(syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, 0, &(struct timespec){ 0, 1000 },
-			  NULL));
-	EXPECT_ERR(EINVAL, syscall(SYS_clock_nanosleep, 12345, 0, &ts, NULL));
-	EXPECT_ERR(EINVAL, syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, 0, &bad, NULL));
+	CHECK_OK(syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL));
+	CHECK_OK(syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, 0, &(struct timespec){ 0, 1000 },
+			 NULL));
+	CHECK_ERR(EINVAL, syscall(SYS_clock_nanosleep, 12345, 0, &ts, NULL));
+	CHECK_ERR(EINVAL, syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, 0, &bad, NULL));
 	/* Clocks without timers: Linux says EOPNOTSUPP (a thread's CPU clock too, whatever the manual says). */
-	EXPECT_ERR(EOPNOTSUPP, syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC_RAW, 0,
-				       &(struct timespec){ 0, 1000 }, NULL));
-	EXPECT_ERR(EOPNOTSUPP, syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC_COARSE, 0,
-				       &(struct timespec){ 0, 1000 }, NULL));
-	EXPECT_ERR(EOPNOTSUPP, syscall(SYS_clock_nanosleep, CLOCK_THREAD_CPUTIME_ID, 0,
-				       &(struct timespec){ 0, 1000 }, NULL));
+	CHECK_ERR(EOPNOTSUPP, syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC_RAW, 0,
+				      &(struct timespec){ 0, 1000 }, NULL));
+	CHECK_ERR(EOPNOTSUPP, syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC_COARSE, 0,
+				      &(struct timespec){ 0, 1000 }, NULL));
+	CHECK_ERR(EOPNOTSUPP, syscall(SYS_clock_nanosleep, CLOCK_THREAD_CPUTIME_ID, 0,
+				      &(struct timespec){ 0, 1000 }, NULL));
 }
 
 TEST(getrandom)
@@ -130,21 +130,21 @@ TEST(getrandom)
 
 	memset(a, 0, sizeof(a));
 	memset(b, 0, sizeof(b));
-	CHECK(getrandom(a, sizeof(a), 0) == sizeof(a));
-	CHECK(getrandom(b, sizeof(b), GRND_NONBLOCK) == sizeof(b));
+	CHECK_EQ(getrandom(a, sizeof(a), 0), sizeof(a));
+	CHECK_EQ(getrandom(b, sizeof(b), GRND_NONBLOCK), sizeof(b));
 	CHECK(!all_bytes(a, sizeof(a), 0));
 	CHECK(memcmp(a, b, sizeof(a)) != 0);
-	CHECK(getrandom(a, 0, 0) == 0);
-	EXPECT_ERR(EINVAL, syscall(SYS_getrandom, a, 16, 0x1000));
+	CHECK_EQ(getrandom(a, 0, 0), 0);
+	CHECK_ERR(EINVAL, syscall(SYS_getrandom, a, 16, 0x1000));
 }
 
 TEST(uname)
 {
 	struct utsname u;
 
-	EXPECT_OK(uname(&u));
+	CHECK_OK(uname(&u));
 	CHECK(u.sysname[0] && u.release[0] && u.version[0]);
-	CHECK(strcmp(u.machine, "x86_64") == 0);
+	CHECK_EQ(strcmp(u.machine, "x86_64"), 0);
 	/* The release starts N.N.N, as programs parsing it (LTP's tst_kvercmp) expect. */
 	unsigned major, minor, patch;
 	int used = 0;
@@ -158,9 +158,9 @@ TEST(auxv)
 {
 	unsigned char *random = (unsigned char *)getauxval(AT_RANDOM);
 
-	CHECK(getauxval(AT_PAGESZ) == PAGE);
+	CHECK_EQ(getauxval(AT_PAGESZ), PAGE);
 	CHECK(getauxval(AT_PHDR) != 0);
-	CHECK(getauxval(AT_PHENT) == sizeof(Elf64_Phdr));
+	CHECK_EQ(getauxval(AT_PHENT), sizeof(Elf64_Phdr));
 	CHECK(getauxval(AT_PHNUM) > 0);
 	CHECK(getauxval(AT_ENTRY) != 0);
 	CHECK(getauxval(AT_UID) == getuid() && getauxval(AT_EUID) == geteuid());
@@ -183,12 +183,12 @@ TEST(groups)
 	int n = getgroups(0, NULL);
 	CHECK(n >= 0);
 	if (on_rewind())
-		CHECK(n == 0);
-	EXPECT_ERR(EINVAL, getgroups(-1, list));
-	EXPECT_OK(setgroups(0, NULL));
+		CHECK_EQ(n, 0);
+	CHECK_ERR(EINVAL, getgroups(-1, list));
+	CHECK_OK(setgroups(0, NULL));
 	CHECK(getgroups(0, NULL) == 0 && getgroups(4, list) == 0);
-	EXPECT_ERR(EINVAL, syscall(SYS_setgroups, -1L, list));
-	EXPECT_ERR(EINVAL, syscall(SYS_setgroups, 65537L, list));
+	CHECK_ERR(EINVAL, syscall(SYS_setgroups, -1L, list));
+	CHECK_ERR(EINVAL, syscall(SYS_setgroups, 65537L, list));
 }
 
 /* The Gid line of /proc/self/status equals "real effective saved effective". */
@@ -211,7 +211,7 @@ check_gids(gid_t real, gid_t effective, gid_t saved)
 {
 	gid_t r, e, s;
 
-	EXPECT_OK(getresgid(&r, &e, &s));
+	CHECK_OK(getresgid(&r, &e, &s));
 	CHECK(r == real && e == effective && s == saved);
 	CHECK(getgid() == real && getegid() == effective);
 	check_status_gids(real, effective, saved);
@@ -227,25 +227,25 @@ TEST(group_ids)
 
 	if (geteuid() != 0)
 		skip("needs root");
-	EXPECT_OK(setresgid(10, 20, 30));
+	CHECK_OK(setresgid(10, 20, 30));
 	check_gids(10, 20, 30);
-	EXPECT_OK(setregid(-1, 40)); /* an effective id other than the real one: saved follows */
+	CHECK_OK(setregid(-1, 40)); /* an effective id other than the real one: saved follows */
 	check_gids(10, 40, 40);
-	EXPECT_OK(setgid(50)); /* root: all three */
+	CHECK_OK(setgid(50)); /* root: all three */
 	check_gids(50, 50, 50);
-	EXPECT_OK(setresgid(10, 20, 30));
-	EXPECT_ERR(EFAULT, syscall(SYS_getresgid, &r, &e, (gid_t *)1));
-	EXPECT_OK(setuid(65534)); /* give up root; the group ids stay */
+	CHECK_OK(setresgid(10, 20, 30));
+	CHECK_ERR(EFAULT, syscall(SYS_getresgid, &r, &e, (gid_t *)1));
+	CHECK_OK(setuid(65534)); /* give up root; the group ids stay */
 	check_gids(10, 20, 30);
-	EXPECT_ERR(EPERM, setgid(40));
-	EXPECT_ERR(EPERM, setresgid(-1, 0, -1));
-	EXPECT_ERR(EPERM,
-		   setregid(30, -1)); /* the real id may become only the effective or real one */
-	EXPECT_OK(setgid(30));	      /* the saved id may become the effective one */
+	CHECK_ERR(EPERM, setgid(40));
+	CHECK_ERR(EPERM, setresgid(-1, 0, -1));
+	CHECK_ERR(EPERM,
+		  setregid(30, -1)); /* the real id may become only the effective or real one */
+	CHECK_OK(setgid(30));	     /* the saved id may become the effective one */
 	check_gids(10, 30, 30);
-	EXPECT_OK(setresgid(-1, 10, -1));
+	CHECK_OK(setresgid(-1, 10, -1));
 	check_gids(10, 10, 30);
-	EXPECT_OK(setregid(10, 30)); /* real set: saved follows the effective */
+	CHECK_OK(setregid(10, 30)); /* real set: saved follows the effective */
 	check_gids(10, 30, 30);
-	EXPECT_ERR(EINVAL, setgid(-1));
+	CHECK_ERR(EINVAL, setgid(-1));
 }

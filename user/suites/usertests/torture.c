@@ -91,7 +91,7 @@ TEST(fork_exec_exit_storm)
 			expect_exit(pids[i], 1 + (wave * PER_WAVE + i) % 200, what);
 		}
 	}
-	EXPECT_ERR(ECHILD, wait(NULL)); /* the orphans went to init, not here */
+	CHECK_ERR(ECHILD, wait(NULL)); /* the orphans went to init, not here */
 }
 
 /* ---- TLB shootdown: a page remapped under a reader on another CPU ----------------- */
@@ -148,29 +148,29 @@ TEST(tlb_shootdown_remap_race)
 {
 	static struct remap_race race;
 	unsigned words[PAGE / sizeof(unsigned)];
-	int fd = EXPECT_OK(open("pages", O_RDWR | O_CREAT | O_TRUNC, 0644));
+	int fd = CHECK_OK(open("pages", O_RDWR | O_CREAT | O_TRUNC, 0644));
 	pthread_t reader;
 
 	/* File page k holds k in every word. */
 	for (unsigned k = 0; k < TLB_PAGES; k++) {
 		for (size_t w = 0; w < PAGE / sizeof(unsigned); w++)
 			words[w] = k;
-		CHECK(write(fd, words, PAGE) == PAGE);
+		CHECK_EQ(write(fd, words, PAGE), PAGE);
 	}
 	race.page = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, fd, 0);
 	CHECK(race.page != MAP_FAILED);
 	atomic_store(&race.published, 0);
 	atomic_store(&race.stop, false);
 	pin_to_cpu(0);
-	CHECK(pthread_create(&reader, NULL, remap_reader, &race) == 0);
+	CHECK_EQ(pthread_create(&reader, NULL, remap_reader, &race), 0);
 	for (unsigned r = 1; r <= TLB_ROUNDS && !atomic_load(&race.stop); r++) {
 		void *p = mmap((void *)race.page, PAGE, PROT_READ, MAP_SHARED | MAP_FIXED, fd,
 			       (off_t)(r % TLB_PAGES) * PAGE);
-		CHECK(p == (void *)race.page);
+		CHECK_EQ(p, (void *)race.page);
 		atomic_store_explicit(&race.published, r, memory_order_release);
 	}
 	atomic_store(&race.stop, true);
-	CHECK(pthread_join(reader, NULL) == 0);
+	CHECK_EQ(pthread_join(reader, NULL), 0);
 	if (race.failed)
 		fail("round %u published, the reader still saw file page %u", race.bad_round,
 		     race.bad_value);
