@@ -163,6 +163,8 @@ void signal_restore_temporary_mask(bool interrupted);
 bool sig_is_stop(int sig);
 /* Whether the process whose leader this is has stopped (State T, orphaned groups). */
 bool signal_group_stopped(const struct task *leader);
+/* The signal of leader's group stop while one is under way or complete, else 0. */
+int signal_group_stop_signal(const struct task *leader);
 /*
  * The default action of stop signal sig, taken by the current thread: its
  * process stops (every thread), and this returns once it is continued or

@@ -155,6 +155,64 @@ TEST(ptrace_seize_then_interrupt_stops_with_event_stop)
 	kill_and_reap(pid);
 }
 
+/* A child seized and stopped by SIGSTOP, in its group-stop (the tracer passed the signal on). */
+static pid_t
+seized_group_stopped_child(void)
+{
+	pid_t pid = xfork();
+
+	if (pid == 0)
+		sleep_forever();
+	EXPECT_OK(trace(PTRACE_SEIZE, pid, 0, 0));
+	EXPECT_OK(kill(pid, SIGSTOP));
+	expect_stop(pid, SIGSTOP); /* the signal-delivery-stop */
+	EXPECT_OK(trace(PTRACE_CONT, pid, 0, SIGSTOP));
+	expect_stop(pid, SIGSTOP | (PTRACE_EVENT_STOP << 8)); /* the group-stop */
+	return pid;
+}
+
+TEST(ptrace_listen_keeps_a_group_stop_until_sigcont_retraps)
+{
+	pid_t pid = seized_group_stopped_child();
+	int status;
+
+	EXPECT_OK(trace(PTRACE_LISTEN, pid, 0, 0));
+	CHECK(EXPECT_OK(waitpid(pid, &status, __WALL | WNOHANG)) == 0); /* not reported */
+	EXPECT_ERR(ESRCH, trace(PTRACE_CONT, pid, 0, 0)); /* a listener is not in a trap */
+	EXPECT_OK(kill(pid, SIGCONT));
+	expect_stop(pid, SIGTRAP | (PTRACE_EVENT_STOP << 8)); /* the tracer sees the continue */
+	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	expect_stop(pid, SIGCONT); /* and then the signal itself */
+	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	kill_and_reap(pid);
+}
+
+TEST(ptrace_interrupt_retraps_a_listener_still_group_stopped)
+{
+	pid_t pid = seized_group_stopped_child();
+
+	EXPECT_OK(trace(PTRACE_LISTEN, pid, 0, 0));
+	EXPECT_OK(trace(PTRACE_INTERRUPT, pid, 0, 0));
+	expect_stop(pid, SIGSTOP | (PTRACE_EVENT_STOP << 8));
+	kill_and_reap(pid);
+}
+
+TEST(ptrace_listen_outside_a_seized_event_stop_is_eio)
+{
+	pid_t old_style = traced_child(sleep_forever); /* in SIGSTOP's signal-delivery-stop */
+	pid_t seized = xfork();
+
+	if (seized == 0)
+		sleep_forever();
+	EXPECT_ERR(EIO, trace(PTRACE_LISTEN, old_style, 0, 0));
+	EXPECT_OK(trace(PTRACE_SEIZE, seized, 0, 0));
+	EXPECT_OK(kill(seized, SIGSTOP));
+	expect_stop(seized, SIGSTOP);
+	EXPECT_ERR(EIO, trace(PTRACE_LISTEN, seized, 0, 0));
+	kill_and_reap(old_style);
+	kill_and_reap(seized);
+}
+
 TEST(ptrace_requests_of_a_non_tracee_are_esrch)
 {
 	pid_t pid = xfork();
