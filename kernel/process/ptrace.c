@@ -4,13 +4,14 @@
  *
  * A traced task stops only in its own context, at a few places: the
  * system call's entry and exit (PTRACE_SYSCALL), the delivery of a signal,
- * its part in a group stop, PTRACE_INTERRUPT's trap, and the events of
- * fork, execve and exit the tracer asked for. Each stop is one
- * ptrace_stop(): the wait status to report is left in the task, the
- * tracer's process is woken (its wait4 finds it, ptrace_wait_locked) and
- * sent SIGCHLD, and the task sleeps until a request resumes it, its
- * tracer lets it go or it is killed. While it sleeps its registers and
- * memory are the tracer's to read and write (ptrace_request.c).
+ * its part in a group stop, the trap PTRACE_INTERRUPT or SIGCONT asks of
+ * a seized tracee, and the events of fork, execve and exit the tracer
+ * asked for. Each stop is one ptrace_stop(): the wait status to report
+ * is left in the task, the tracer's process is woken (its wait4 finds
+ * it, ptrace_wait_locked) and sent SIGCHLD, and the task sleeps until a
+ * request resumes it, its tracer lets it go or it is killed. While it
+ * sleeps its registers and memory are the tracer's to read and write
+ * (ptrace_request.c).
  *
  * Locking: tasks_lock guards every field of struct ptrace_link; a stopped
  * tracee tests its `stopped` under it, as a group stop does (stop.c).

@@ -65,7 +65,7 @@ void ptrace_syscall(struct trap_frame *f);
 int ptrace_signal_stop(int sig, struct kernel_siginfo *info);
 /* A traced thread's part in a group stop is a ptrace stop; tasks_lock not held. */
 void ptrace_group_stop(int sig);
-/* PTRACE_INTERRUPT's stop (signal.h's STOP_PTRACE_TRAP). */
+/* The PTRACE_EVENT_STOP trap PTRACE_INTERRUPT or SIGCONT asked (signal.h's STOP_PTRACE_TRAP). */
 void ptrace_trap_stop(void);
 /* A PTRACE_EVENT_* stop, if the tracer asked for that event; message for GETEVENTMSG. */
 void ptrace_event(int event, u64 message);

@@ -157,7 +157,7 @@ void signal_restore_temporary_mask(bool interrupted);
 
 /* A thread's stop_pending: the stops it is to take on its way to user mode. */
 #define STOP_GROUP	 1u /* its part in its group's stop */
-#define STOP_PTRACE_TRAP 2u /* PTRACE_INTERRUPT's, for its tracer */
+#define STOP_PTRACE_TRAP 2u /* PTRACE_INTERRUPT's or SIGCONT's, for its tracer */
 
 /* SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU: their default action stops the process. */
 bool sig_is_stop(int sig);
