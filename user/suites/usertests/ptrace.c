@@ -187,6 +187,21 @@ TEST(ptrace_listen_keeps_a_group_stop_until_sigcont_retraps)
 	kill_and_reap(pid);
 }
 
+TEST(ptrace_sigcont_traps_a_running_seized_tracee_before_its_delivery)
+{
+	pid_t pid = xfork();
+
+	if (pid == 0)
+		sleep_forever();
+	EXPECT_OK(trace(PTRACE_SEIZE, pid, 0, 0));
+	EXPECT_OK(kill(pid, SIGCONT));
+	expect_stop(pid, SIGTRAP | (PTRACE_EVENT_STOP << 8));
+	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	expect_stop(pid, SIGCONT);
+	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	kill_and_reap(pid);
+}
+
 TEST(ptrace_interrupt_retraps_a_listener_still_group_stopped)
 {
 	pid_t pid = seized_group_stopped_child();
