@@ -90,6 +90,7 @@
 #define BUS_ADRERR    2
 #define TRAP_BRKPT    1
 #define TRAP_TRACE    2
+#define TRAP_HWBKPT   4
 #define CLD_EXITED    1
 #define CLD_KILLED    2
 #define CLD_DUMPED    3

@@ -33,6 +33,7 @@
 #include "kernel/process/session.h"
 #include "kernel/process/elf.h"
 #include "uapi/errno.h"
+#include "kernel/x86/debugreg.h"
 #include "kernel/x86/fpu.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
@@ -650,6 +651,7 @@ start_program(struct task *t, struct mm *mm, const struct loaded_elf *prog,
 	fpu_restore(&t->fpu);
 	t->fs_base = 0;
 	wrmsr(MSR_FS_BASE, 0);
+	debugreg_exec(t);
 	files_close_on_exec(t->files);
 	signal_exec(t);
 	set_comm(t, path);

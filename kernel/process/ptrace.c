@@ -4,13 +4,14 @@
  *
  * A traced task stops only in its own context, at a few places: the
  * system call's entry and exit (PTRACE_SYSCALL), the delivery of a signal,
- * its part in a group stop, PTRACE_INTERRUPT's trap, and the events of
- * fork, execve and exit the tracer asked for. Each stop is one
- * ptrace_stop(): the wait status to report is left in the task, the
- * tracer's process is woken (its wait4 finds it, ptrace_wait_locked) and
- * sent SIGCHLD, and the task sleeps until a request resumes it, its
- * tracer lets it go or it is killed. While it sleeps its registers and
- * memory are the tracer's to read and write (ptrace_request.c).
+ * its part in a group stop, the trap PTRACE_INTERRUPT or SIGCONT asks of
+ * a seized tracee, and the events of fork, execve and exit the tracer
+ * asked for. Each stop is one ptrace_stop(): the wait status to report
+ * is left in the task, the tracer's process is woken (its wait4 finds
+ * it, ptrace_wait_locked) and sent SIGCHLD, and the task sleeps until a
+ * request resumes it, its tracer lets it go or it is killed. While it
+ * sleeps its registers and memory are the tracer's to read and write
+ * (ptrace_request.c).
  *
  * Locking: tasks_lock guards every field of struct ptrace_link; a stopped
  * tracee tests its `stopped` under it, as a group stop does (stop.c).
@@ -70,8 +71,20 @@ must_leave(struct task *t, int status)
 }
 
 /*
+ * A listener leaves its stop when a new trap is asked of it: SIGCONT or
+ * PTRACE_INTERRUPT (stop.c's STOP_PTRACE_TRAP, set under tasks_lock).
+ */
+static bool
+listener_retraps(const struct task *t)
+{
+	return t->ptrace.listening && (READ_ONCE(t->stop_pending) & STOP_PTRACE_TRAP);
+}
+
+/*
  * Stops the current task for its tracer, reporting `status`, until it is
- * resumed, let go or killed. info (may be NULL) is what GETSIGINFO shows.
+ * resumed, let go or killed, or, listening, asked for a new trap (taken
+ * on its way back to user mode). info (may be NULL) is what GETSIGINFO
+ * shows.
  */
 static void
 ptrace_stop(int status, const struct kernel_siginfo *info, u8 syscall_stop)
@@ -95,7 +108,7 @@ ptrace_stop(int status, const struct kernel_siginfo *info, u8 syscall_stop)
 	notify_tracer(p->tracer, CLD_TRAPPED, (status >> 8) & 0xff);
 	for (;;) {
 		set_current_sleeping();
-		if (!p->stopped || must_leave(t, status))
+		if (!p->stopped || must_leave(t, status) || listener_retraps(t))
 			break;
 		spin_unlock_irqrestore(&tasks_lock, flags);
 		schedule();
@@ -103,6 +116,7 @@ ptrace_stop(int status, const struct kernel_siginfo *info, u8 syscall_stop)
 	}
 	WRITE_ONCE(t->state, TASK_RUNNABLE);
 	p->stopped = false;
+	p->listening = false;
 	p->report = 0;
 	p->syscall_stop = PTRACE_SYSCALL_INFO_NONE;
 	spin_unlock_irqrestore(&tasks_lock, flags);
@@ -206,21 +220,37 @@ ptrace_signal_stop(int sig, struct kernel_siginfo *info)
 	return resumed;
 }
 
+/* A seized tracee's PTRACE_EVENT_STOP: sig the group's stop signal, or SIGTRAP. */
+static void
+event_stop(int sig)
+{
+	int what = sig | (PTRACE_EVENT_STOP << 8);
+	struct kernel_siginfo info = { .signo = sig, .code = what };
+
+	ptrace_stop(STOP_STATUS(what), &info, PTRACE_SYSCALL_INFO_NONE);
+}
+
+/*
+ * Old-style tracees show a group stop as the bare signal, with no siginfo
+ * (GETSIGINFO's EINVAL tells it from a signal-delivery-stop); seized ones
+ * as a PTRACE_EVENT_STOP, which PTRACE_LISTEN may leave waiting.
+ */
 void
 ptrace_group_stop(int sig)
 {
-	int what = sig;
-
 	if (current()->ptrace.seized)
-		what |= PTRACE_EVENT_STOP << 8;
-	ptrace_stop(STOP_STATUS(what), NULL, PTRACE_SYSCALL_INFO_NONE);
+		event_stop(sig);
+	else
+		ptrace_stop(STOP_STATUS(sig), NULL, PTRACE_SYSCALL_INFO_NONE);
 }
 
+/* As Linux's do_jobctl_trap: a trap while the process is group-stopped shows the stop signal. */
 void
 ptrace_trap_stop(void)
 {
-	trap_stop(SIGTRAP | (PTRACE_EVENT_STOP << 8), SIGTRAP | (PTRACE_EVENT_STOP << 8),
-		  PTRACE_SYSCALL_INFO_NONE);
+	int sig = signal_group_stop_signal(current()->group_leader);
+
+	event_stop(sig ? sig : SIGTRAP);
 }
 
 void
@@ -298,6 +328,21 @@ void
 ptrace_interrupt_locked(struct task *t)
 {
 	signal_request_trap(t);
+}
+
+int
+ptrace_listen_locked(struct task *t)
+{
+	struct ptrace_link *p = &t->ptrace;
+
+	if (!p->seized || !p->has_siginfo || (p->siginfo.code >> 8) != PTRACE_EVENT_STOP)
+		return -EIO;
+	p->listening = true;
+	p->report = 0;
+	/* A SIGCONT or INTERRUPT that came during the stop re-traps it at once, as on Linux. */
+	if (READ_ONCE(t->stop_pending) & STOP_PTRACE_TRAP)
+		wake_up_task(t);
+	return 0;
 }
 
 /* ---- fork, execve, exit ----------------------------------------------------------------- */

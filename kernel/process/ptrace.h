@@ -25,6 +25,7 @@ struct ptrace_link {
 	unsigned options;	      /* PTRACE_O_* */
 	bool seized;		      /* by PTRACE_SEIZE (or inherited from one) */
 	bool stopped;		      /* in a ptrace stop, until the tracer resumes it */
+	bool listening;		      /* PTRACE_LISTEN: still stopped, but not reported */
 	bool trace_syscalls;	      /* resumed by PTRACE_SYSCALL: stop at entry and exit */
 	bool stepping;		      /* resumed by PTRACE_SINGLESTEP: TF set in its frame */
 	u8 syscall_stop;	      /* PTRACE_SYSCALL_INFO_* of the stop it is in */
@@ -32,7 +33,7 @@ struct ptrace_link {
 	int resume_signal; /* a signal-delivery-stop's signal, as the tracer resumed it */
 	bool detached;	   /* PTRACE_DETACH ended the stop: resume_signal stays its choice */
 	u64 message;	   /* PTRACE_GETEVENTMSG */
-	bool has_siginfo;  /* a signal-delivery-stop, or an event's SIGTRAP */
+	bool has_siginfo;  /* a signal's stop, an event's, a seized group stop */
 	struct kernel_siginfo siginfo;
 
 	/* as a tracer */
@@ -64,7 +65,7 @@ void ptrace_syscall(struct trap_frame *f);
 int ptrace_signal_stop(int sig, struct kernel_siginfo *info);
 /* A traced thread's part in a group stop is a ptrace stop; tasks_lock not held. */
 void ptrace_group_stop(int sig);
-/* PTRACE_INTERRUPT's stop (signal.h's STOP_PTRACE_TRAP). */
+/* The PTRACE_EVENT_STOP trap PTRACE_INTERRUPT or SIGCONT asked (signal.h's STOP_PTRACE_TRAP). */
 void ptrace_trap_stop(void);
 /* A PTRACE_EVENT_* stop, if the tracer asked for that event; message for GETEVENTMSG. */
 void ptrace_event(int event, u64 message);

@@ -33,6 +33,12 @@ void ptrace_unlink_locked(struct task *t, int sig);
 void ptrace_resume_locked(struct task *t, int sig, bool trace_syscalls, bool step);
 /* Asks a tracee for a PTRACE_EVENT_STOP (PTRACE_INTERRUPT); tasks_lock held. */
 void ptrace_interrupt_locked(struct task *t);
+/*
+ * PTRACE_LISTEN: a seized tracee in a PTRACE_EVENT_STOP stays stopped but
+ * is no longer reported, until SIGCONT or PTRACE_INTERRUPT traps it again
+ * (-EIO for any other tracee or stop). tasks_lock held.
+ */
+int ptrace_listen_locked(struct task *t);
 
 /* ptrace_regs.c: the tracee's registers as struct user_regs_struct, and back (-EIO: refused). */
 void ptrace_get_regs(struct task *t, struct kernel_user_regs *r);

@@ -2,7 +2,9 @@
  * ptrace_regs.c - a stopped tracee's registers as ptrace shows them:
  * struct user_regs_struct (GETREGS, NT_PRSTATUS, PEEKUSER's first 216
  * bytes) made from the register frame of its last entry to the kernel,
- * and the FXSAVE image (GETFPREGS, NT_PRFPREG).
+ * and the FXSAVE image (GETFPREGS, NT_PRFPREG). PEEKUSER and POKEUSER
+ * also reach the debug registers, u_debugreg[8] (kernel/x86/debugreg.c);
+ * the rest of struct user reads 0 and takes no writes.
  *
  * What a tracer may write is what user mode could reach itself: flags
  * only in RFLAGS_USER_CHANGEABLE, the user code and stack segments, an
@@ -13,6 +15,7 @@
  */
 #include "kernel/process/ptrace_internal.h"
 #include "kernel/lib/string.h"
+#include "kernel/x86/debugreg.h"
 #include "kernel/x86/fpu.h"
 #include "kernel/x86/traps.h"
 #include "kernel/x86/x86.h"
@@ -87,7 +90,9 @@ ptrace_peek_user(struct task *t, u64 off, u64 *value)
 
 	if ((off & 7) || off >= USER_AREA_END)
 		return -EIO;
-	*value = 0; /* the rest of struct user, debug registers included, reads 0 */
+	if (off >= USER_DEBUGREG)
+		return debugreg_read(t, (off - USER_DEBUGREG) / 8, value);
+	*value = 0;
 	if (off < sizeof(r)) {
 		ptrace_get_regs(t, &r);
 		memcpy(value, (const char *)&r + off, sizeof(*value));
@@ -102,8 +107,10 @@ ptrace_poke_user(struct task *t, u64 off, u64 value)
 
 	if ((off & 7) || off >= USER_AREA_END)
 		return -EIO;
-	if (off >= sizeof(r)) /* no debug registers: only clearing them is honoured */
-		return off >= USER_DEBUGREG && !value ? 0 : -EIO;
+	if (off >= USER_DEBUGREG)
+		return debugreg_write(t, (off - USER_DEBUGREG) / 8, value);
+	if (off >= sizeof(r))
+		return -EIO;
 	ptrace_get_regs(t, &r);
 	memcpy((char *)&r + off, &value, sizeof(value));
 	return ptrace_set_regs(t, &r);

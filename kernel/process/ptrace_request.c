@@ -98,7 +98,9 @@ ptrace_attach(int pid, bool seize, u64 addr, u64 options)
  * The caller's tracee pid, under tasks_lock (taken here, *flags to give
  * back), stopped and off its CPU if `stopped`; NULL (lock not held) with
  * -ESRCH in *err otherwise. A tracee on its way to sleep in its stop is
- * waited for: its registers are saved only when it leaves the CPU.
+ * waited for: its registers are saved only when it leaves the CPU. A
+ * listener (PTRACE_LISTEN) counts as running, as on Linux: it may leave
+ * its stop at any moment.
  */
 static struct task *
 tracee_lock(int pid, bool stopped, u64 *flags, long *err)
@@ -106,7 +108,8 @@ tracee_lock(int pid, bool stopped, u64 *flags, long *err)
 	for (;;) {
 		*flags = spin_lock_irqsave(&tasks_lock);
 		struct task *t = task_find(pid);
-		if (!t || t->ptrace.tracer != current() || (stopped && !t->ptrace.stopped))
+		if (!t || t->ptrace.tracer != current() ||
+		    (stopped && (!t->ptrace.stopped || t->ptrace.listening)))
 			break;
 		if (!stopped || !READ_ONCE(t->on_cpu))
 			return t;
@@ -356,13 +359,13 @@ resume_request(long request, int pid, u64 sig)
 	return 0;
 }
 
-/* KILL, INTERRUPT, SETOPTIONS, GETEVENTMSG: what needs no registers. */
+/* KILL, INTERRUPT, LISTEN, SETOPTIONS, GETEVENTMSG: what needs no registers. */
 static long
 control_request(long request, int pid, u64 data)
 {
 	long err = 0;
 	u64 flags, message = 0;
-	bool stopped = request == PTRACE_SETOPTIONS || request == PTRACE_GETEVENTMSG;
+	bool stopped = request != PTRACE_KILL && request != PTRACE_INTERRUPT;
 	struct task *t = tracee_lock(pid, stopped, &flags, &err);
 
 	if (!t)
@@ -377,6 +380,9 @@ control_request(long request, int pid, u64 data)
 			ptrace_interrupt_locked(t);
 		else
 			err = -EIO;
+		break;
+	case PTRACE_LISTEN:
+		err = ptrace_listen_locked(t);
 		break;
 	case PTRACE_SETOPTIONS:
 		if (data & ~PTRACE_O_MASK)
@@ -436,10 +442,11 @@ SYSCALL4(ptrace, long, request, long, pid, unsigned long, addr, unsigned long, d
 		return resume_request(request, (int)pid, data);
 	case PTRACE_KILL:
 	case PTRACE_INTERRUPT:
+	case PTRACE_LISTEN:
 	case PTRACE_SETOPTIONS:
 	case PTRACE_GETEVENTMSG:
 		return control_request(request, (int)pid, data);
 	default:
-		return -EIO; /* LISTEN and the rest: not built (docs/ptrace.md) */
+		return -EIO; /* the rest: not built (docs/ptrace.md) */
 	}
 }

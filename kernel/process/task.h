@@ -14,6 +14,7 @@
 
 #include "kernel/lib/list.h"
 #include "kernel/process/ptrace.h"
+#include "kernel/x86/debugreg.h"
 #include "kernel/x86/percpu.h"
 #include "kernel/signal/signal.h"
 #include "kernel/time/timer.h"
@@ -77,6 +78,7 @@ struct task {
 	/* user-mode state kept across switches */
 	struct fpu_state fpu;
 	u64 fs_base;
+	struct debugregs debugregs; /* a tracer's hardware breakpoints (debugreg.c) */
 
 	/* identity */
 	int pid;  /* this task (thread) */

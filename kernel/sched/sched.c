@@ -29,6 +29,7 @@
 #include "kernel/time/cputime.h"
 #include "kernel/time/posix_timer.h"
 #include "uapi/errno.h"
+#include "kernel/x86/debugreg.h"
 #include "kernel/x86/fpu.h"
 #include "kernel/panic.h"
 #include "kernel/process/process.h"
@@ -236,7 +237,11 @@ pull_task(struct cpu *c)
 	spin_unlock(&here->lock);
 }
 
-/* Everything but the stack: address space, FPU, TLS base, kernel stack for traps. */
+/*
+ * Everything but the stack: address space, FPU, TLS base, kernel stack
+ * for traps; debug registers only if next has breakpoints or this CPU
+ * still holds another task's, so that a switch without pays one test.
+ */
 static void
 switch_cpu_state(struct cpu *c, struct task *prev, struct task *next)
 {
@@ -246,6 +251,8 @@ switch_cpu_state(struct cpu *c, struct task *prev, struct task *next)
 		fpu_restore(&next->fpu);
 		wrmsr(MSR_FS_BASE, next->fs_base);
 	}
+	if (next->debugregs.hw_dr7 | c->hw_dr7)
+		debugreg_switch(c, next);
 	mm_activate(next->mm);
 	c->kernel_rsp = next->kstack_top;
 	c->tss.rsp[0] = next->kstack_top;

@@ -157,12 +157,14 @@ void signal_restore_temporary_mask(bool interrupted);
 
 /* A thread's stop_pending: the stops it is to take on its way to user mode. */
 #define STOP_GROUP	 1u /* its part in its group's stop */
-#define STOP_PTRACE_TRAP 2u /* PTRACE_INTERRUPT's, for its tracer */
+#define STOP_PTRACE_TRAP 2u /* PTRACE_INTERRUPT's or SIGCONT's, for its tracer */
 
 /* SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU: their default action stops the process. */
 bool sig_is_stop(int sig);
 /* Whether the process whose leader this is has stopped (State T, orphaned groups). */
 bool signal_group_stopped(const struct task *leader);
+/* The signal of leader's group stop while one is under way or complete, else 0. */
+int signal_group_stop_signal(const struct task *leader);
 /*
  * The default action of stop signal sig, taken by the current thread: its
  * process stops (every thread), and this returns once it is continued or

@@ -41,6 +41,12 @@ signal_group_stopped(const struct task *leader)
 	return READ_ONCE(leader->jobctl) & JOBCTL_STOPPED;
 }
 
+int
+signal_group_stop_signal(const struct task *leader)
+{
+	return READ_ONCE(leader->jobctl) & JOBCTL_STOPPING ? READ_ONCE(leader->stop_signal) : 0;
+}
+
 /*
  * SIGCHLD to the parent for a stop or a continue (always SIGCHLD, whatever
  * the exit signal), unless it asked for none with SA_NOCLDSTOP; its wait
@@ -210,6 +216,25 @@ signal_take_trap(void)
 	return had;
 }
 
+/*
+ * SIGCONT is news for the tracer of a seized thread, stopped or not: the
+ * thread traps with PTRACE_EVENT_STOP on its way to user mode, or at once
+ * if it listens (Linux's ptrace_trap_notify). Both locks held.
+ */
+static void
+trap_seized_tracees(struct task *leader)
+{
+	struct list_head *pos;
+
+	list_for_each(pos, &leader->threads) {
+		struct task *m = list_entry(pos, struct task, thread_link);
+		if (m->ptrace.tracer && m->ptrace.seized) {
+			m->stop_pending |= STOP_PTRACE_TRAP;
+			wake_to_stop(m);
+		}
+	}
+}
+
 bool
 stop_prepare_send(struct task *leader, int sig)
 {
@@ -222,6 +247,7 @@ stop_prepare_send(struct task *leader, int sig)
 	if (sig != SIGCONT)
 		return false;
 	flush_pending(leader, STOP_SIGNALS);
+	trap_seized_tracees(leader);
 	if (!(leader->jobctl & JOBCTL_STOPPING))
 		return false;
 	bool was_stopped = leader->jobctl & JOBCTL_STOPPED;

@@ -36,7 +36,6 @@
 #include "locking/lockdebug.h"
 #include "mm/layout.h"
 
-#define RFLAGS_RF (1ul << 16)
 /* The highest rip sysret may return to: canonical, and not the last page below the hole. */
 #define SYSRET_RIP_MAX 0x00007ffffffff000ul
 

@@ -82,6 +82,7 @@ struct cpu {
 	u64 next_event_tsc; /* highres: the deadline the one-shot timer counts to; 0: not counting */
 	struct profile_cpu *profile; /* the sampling profiler's buffer and state, or NULL */
 	bool online;
+	u64 hw_dr7;   /* DR7 as loaded for the running task; 0: no breakpoints (debugreg.c) */
 	int ap_start; /* kernel/x86/smp.c: whether the AP or the boot CPU's give-up came first */
 };
 

@@ -24,6 +24,7 @@
  */
 #include "kernel/x86/traps.h"
 #include "kernel/backtrace.h"
+#include "kernel/x86/debugreg.h"
 #include "kernel/x86/entry.h"
 #include "kernel/x86/fpu.h"
 #include "kernel/x86/irq.h"
@@ -327,10 +328,11 @@ fpu_exception_code(unsigned vector)
 /*
  * The signal, si_code and si_addr Linux gives a user exception other than
  * a page fault. #GP and most others are SIGSEGV with SI_KERNEL and no
- * address; int3 too is SI_KERNEL (Linux's do_trap), not TRAP_BRKPT.
+ * address; int3 too is SI_KERNEL (Linux's do_trap), not TRAP_BRKPT. A #DB
+ * also takes its hit from DR6 (which may set RF in f: debugreg.c).
  */
 static struct fault_report
-signal_for(const struct trap_frame *f)
+signal_for(struct trap_frame *f)
 {
 	unsigned vector = (unsigned)f->vector;
 	struct fault_report r = {
@@ -352,8 +354,8 @@ signal_for(const struct trap_frame *f)
 	case VEC_INVALID_OPCODE:
 		r.sig = SIGILL, r.code = ILL_ILLOPN, r.addr = f->rip;
 		break;
-	case VEC_DEBUG: /* user mode can only single-step (TF) */
-		r.sig = SIGTRAP, r.code = TRAP_TRACE, r.addr = f->rip;
+	case VEC_DEBUG: /* a single-step (TF) or a tracer's hardware breakpoint */
+		r.sig = SIGTRAP, r.code = debugreg_user_trap(f), r.addr = f->rip;
 		break;
 	case VEC_BREAKPOINT:
 		r.sig = SIGTRAP;
@@ -443,10 +445,18 @@ fault_in_for_uaccess(struct trap_frame *f)
 	return ok;
 }
 
+/* A user watchpoint's #DB raised by the kernel's own access to the watched bytes. */
+static bool
+watchpoint_in_kernel(const struct trap_frame *f)
+{
+	return f->vector == VEC_DEBUG && debugreg_kernel_trap();
+}
+
 static void
 kernel_exception(struct trap_frame *f)
 {
-	if (take_expected_trap(f) || fault_in_for_uaccess(f) || extable_fixup(f))
+	if (take_expected_trap(f) || watchpoint_in_kernel(f) || fault_in_for_uaccess(f) ||
+	    extable_fixup(f))
 		return;
 	die(f, exception_name((unsigned)f->vector));
 }

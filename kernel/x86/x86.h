@@ -145,6 +145,7 @@ read_rflags(void)
 #define CR4_SMAP   (1ul << 21)
 #define RFLAGS_TF  (1ul << 8) /* single-step: #DB after each instruction */
 #define RFLAGS_IF  (1ul << 9)
+#define RFLAGS_RF  (1ul << 16) /* resume: no instruction breakpoint on the next one */
 /*
  * The flags user mode may set by rt_sigreturn or its own iretq: the
  * arithmetic ones, TF, DF, RF, AC (Linux's FIX_EFLAGS).

@@ -155,6 +155,79 @@ TEST(ptrace_seize_then_interrupt_stops_with_event_stop)
 	kill_and_reap(pid);
 }
 
+/* A child seized and stopped by SIGSTOP, in its group-stop (the tracer passed the signal on). */
+static pid_t
+seized_group_stopped_child(void)
+{
+	pid_t pid = xfork();
+
+	if (pid == 0)
+		sleep_forever();
+	EXPECT_OK(trace(PTRACE_SEIZE, pid, 0, 0));
+	EXPECT_OK(kill(pid, SIGSTOP));
+	expect_stop(pid, SIGSTOP); /* the signal-delivery-stop */
+	EXPECT_OK(trace(PTRACE_CONT, pid, 0, SIGSTOP));
+	expect_stop(pid, SIGSTOP | (PTRACE_EVENT_STOP << 8)); /* the group-stop */
+	return pid;
+}
+
+TEST(ptrace_listen_keeps_a_group_stop_until_sigcont_retraps)
+{
+	pid_t pid = seized_group_stopped_child();
+	int status;
+
+	EXPECT_OK(trace(PTRACE_LISTEN, pid, 0, 0));
+	CHECK(EXPECT_OK(waitpid(pid, &status, __WALL | WNOHANG)) == 0); /* not reported */
+	EXPECT_ERR(ESRCH, trace(PTRACE_CONT, pid, 0, 0)); /* a listener is not in a trap */
+	EXPECT_OK(kill(pid, SIGCONT));
+	expect_stop(pid, SIGTRAP | (PTRACE_EVENT_STOP << 8)); /* the tracer sees the continue */
+	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	expect_stop(pid, SIGCONT); /* and then the signal itself */
+	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	kill_and_reap(pid);
+}
+
+TEST(ptrace_sigcont_traps_a_running_seized_tracee_before_its_delivery)
+{
+	pid_t pid = xfork();
+
+	if (pid == 0)
+		sleep_forever();
+	EXPECT_OK(trace(PTRACE_SEIZE, pid, 0, 0));
+	EXPECT_OK(kill(pid, SIGCONT));
+	expect_stop(pid, SIGTRAP | (PTRACE_EVENT_STOP << 8));
+	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	expect_stop(pid, SIGCONT);
+	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	kill_and_reap(pid);
+}
+
+TEST(ptrace_interrupt_retraps_a_listener_still_group_stopped)
+{
+	pid_t pid = seized_group_stopped_child();
+
+	EXPECT_OK(trace(PTRACE_LISTEN, pid, 0, 0));
+	EXPECT_OK(trace(PTRACE_INTERRUPT, pid, 0, 0));
+	expect_stop(pid, SIGSTOP | (PTRACE_EVENT_STOP << 8));
+	kill_and_reap(pid);
+}
+
+TEST(ptrace_listen_outside_a_seized_event_stop_is_eio)
+{
+	pid_t old_style = traced_child(sleep_forever); /* in SIGSTOP's signal-delivery-stop */
+	pid_t seized = xfork();
+
+	if (seized == 0)
+		sleep_forever();
+	EXPECT_ERR(EIO, trace(PTRACE_LISTEN, old_style, 0, 0));
+	EXPECT_OK(trace(PTRACE_SEIZE, seized, 0, 0));
+	EXPECT_OK(kill(seized, SIGSTOP));
+	expect_stop(seized, SIGSTOP);
+	EXPECT_ERR(EIO, trace(PTRACE_LISTEN, seized, 0, 0));
+	kill_and_reap(old_style);
+	kill_and_reap(seized);
+}
+
 TEST(ptrace_requests_of_a_non_tracee_are_esrch)
 {
 	pid_t pid = xfork();
@@ -595,4 +668,128 @@ TEST(ptrace_a_fork_child_let_go_after_its_breakpoint_is_removed_runs_on)
 		status = wait_traced(pid);
 	}
 	expect_exited(status, 0, "the tracee, whose let-go child ran through and exited 0");
+}
+
+/* ---- hardware breakpoints: struct user's u_debugreg ------------------------------------- */
+
+#ifndef TRAP_HWBKPT
+#define TRAP_HWBKPT 4
+#endif
+
+#define DEBUGREG(n) (offsetof(struct user, u_debugreg) + 8 * (n))
+/* DR7: slot i's local enable, and its R/W (0 execute, 1 write) and LEN (0 one byte, 3 four). */
+#define DR7_SLOT(i, rw, len) \
+	((1ul << (2 * (i))) | ((unsigned long)((rw) | ((len) << 2)) << (16 + 4 * (i))))
+#define DR7_EXECUTE 0
+#define DR7_WRITE   1
+#define DR7_LEN4    3
+
+static unsigned long
+peek_debugreg(pid_t pid, int n)
+{
+	unsigned long value;
+
+	EXPECT_OK(trace(PTRACE_PEEKUSER, pid, DEBUGREG(n), (unsigned long)&value));
+	return value;
+}
+
+static __attribute__((noinline)) int
+hw_breakpoint_target(int x)
+{
+	return x * 3 + 1;
+}
+
+static void
+call_hw_breakpoint_target_once(void)
+{
+	int (*volatile target)(int) = hw_breakpoint_target; /* a real call, not inlined */
+
+	if (target(4) != 13)
+		_exit(91);
+}
+
+/*
+ * Waits for pid's SIGTRAP stop and fails unless it is a hardware
+ * breakpoint's. Some virtual machines never raise a guest's breakpoints
+ * (gdb's watchpoints do not fire there either): off rewind, a tracee that
+ * ran to its end instead is a skip.
+ */
+static void
+expect_hw_breakpoint_stop(pid_t pid)
+{
+	siginfo_t si;
+	int status = wait_traced(pid);
+
+	if (WIFEXITED(status) && !on_rewind())
+		skip("this machine's debug registers never fire (a VM that keeps them)");
+	if (status != STOPPED_WITH(SIGTRAP))
+		fail("pid %d: wait status %#x, want %#x", pid, status, STOPPED_WITH(SIGTRAP));
+	EXPECT_OK(trace(PTRACE_GETSIGINFO, pid, 0, (unsigned long)&si));
+	CHECK(si.si_signo == SIGTRAP && si.si_code == TRAP_HWBKPT);
+}
+
+TEST(ptrace_dr0_execute_breakpoint_stops_once_at_the_function)
+{
+	pid_t pid = traced_child(call_hw_breakpoint_target_once);
+	unsigned long target = (unsigned long)hw_breakpoint_target;
+	struct user_regs_struct regs;
+
+	EXPECT_OK(trace(PTRACE_POKEUSER, pid, DEBUGREG(0), target));
+	EXPECT_OK(trace(PTRACE_POKEUSER, pid, DEBUGREG(7), DR7_SLOT(0, DR7_EXECUTE, 0)));
+	CHECK(peek_debugreg(pid, 0) == target);
+	CHECK(peek_debugreg(pid, 7) == DR7_SLOT(0, DR7_EXECUTE, 0));
+	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	expect_hw_breakpoint_stop(pid);
+	EXPECT_OK(trace(PTRACE_GETREGS, pid, 0, (unsigned long)&regs));
+	CHECK(regs.rip == target); /* before the instruction: a breakpoint is a fault */
+	CHECK((peek_debugreg(pid, 6) & 0xf) == 1); /* DR6 says slot 0 hit */
+	/* Still armed: the instruction runs on (RF) and the one call is the one stop. */
+	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	expect_exited(wait_traced(pid), 0, "the tracee past its hardware breakpoint");
+}
+
+static volatile int watched_word;
+
+/* Writes the watched word, then has the kernel write it (read from a pipe), which is no stop. */
+static void
+write_the_watched_word(void)
+{
+	int fds[2], want = 0x64636261; /* "abcd" */
+
+	watched_word = 1;
+	if (pipe(fds) || write(fds[1], "abcd", 4) != 4 ||
+	    read(fds[0], (void *)&watched_word, 4) != 4)
+		_exit(91);
+	_exit(watched_word == want ? 0 : 92);
+}
+
+TEST(ptrace_dr1_write_watchpoint_stops_after_the_write)
+{
+	pid_t pid = traced_child(write_the_watched_word);
+	unsigned long addr = (unsigned long)&watched_word;
+
+	EXPECT_OK(trace(PTRACE_POKEUSER, pid, DEBUGREG(1), addr));
+	EXPECT_OK(trace(PTRACE_POKEUSER, pid, DEBUGREG(7), DR7_SLOT(1, DR7_WRITE, DR7_LEN4)));
+	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	expect_hw_breakpoint_stop(pid);
+	CHECK((peek_debugreg(pid, 6) & 0xf) == 2);
+	CHECK((int)ptrace(PTRACE_PEEKDATA, pid, addr, 0) == 1); /* a watchpoint traps after */
+	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	expect_exited(wait_traced(pid), 0, "the tracee after its watchpoint");
+}
+
+TEST(ptrace_debugregs_refuse_bad_dr7_and_kernel_addresses)
+{
+	pid_t pid = traced_child(sleep_forever);
+
+	EXPECT_ERR(EINVAL,
+		   trace(PTRACE_POKEUSER, pid, DEBUGREG(7), DR7_SLOT(0, DR7_EXECUTE, DR7_LEN4)));
+	EXPECT_ERR(EINVAL, trace(PTRACE_POKEUSER, pid, DEBUGREG(7), DR7_SLOT(0, 2 /* I/O */, 0)));
+	EXPECT_OK(trace(PTRACE_POKEUSER, pid, DEBUGREG(0), (unsigned long)&watched_word + 1));
+	EXPECT_ERR(EINVAL,
+		   trace(PTRACE_POKEUSER, pid, DEBUGREG(7), DR7_SLOT(0, DR7_WRITE, DR7_LEN4)));
+	CHECK(peek_debugreg(pid, 7) == 0); /* each refusal left DR7 as it was */
+	EXPECT_ERR(EINVAL, trace(PTRACE_POKEUSER, pid, DEBUGREG(1), 0xffffffff81000000ul));
+	CHECK(peek_debugreg(pid, 1) == 0);
+	kill_and_reap(pid);
 }
