@@ -163,10 +163,10 @@ seized_group_stopped_child(void)
 
 	if (pid == 0)
 		sleep_forever();
-	EXPECT_OK(trace(PTRACE_SEIZE, pid, 0, 0));
-	EXPECT_OK(kill(pid, SIGSTOP));
+	CHECK_OK(trace(PTRACE_SEIZE, pid, 0, 0));
+	CHECK_OK(kill(pid, SIGSTOP));
 	expect_stop(pid, SIGSTOP); /* the signal-delivery-stop */
-	EXPECT_OK(trace(PTRACE_CONT, pid, 0, SIGSTOP));
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, SIGSTOP));
 	expect_stop(pid, SIGSTOP | (PTRACE_EVENT_STOP << 8)); /* the group-stop */
 	return pid;
 }
@@ -176,14 +176,14 @@ TEST(ptrace_listen_keeps_a_group_stop_until_sigcont_retraps)
 	pid_t pid = seized_group_stopped_child();
 	int status;
 
-	EXPECT_OK(trace(PTRACE_LISTEN, pid, 0, 0));
-	CHECK(EXPECT_OK(waitpid(pid, &status, __WALL | WNOHANG)) == 0); /* not reported */
-	EXPECT_ERR(ESRCH, trace(PTRACE_CONT, pid, 0, 0)); /* a listener is not in a trap */
-	EXPECT_OK(kill(pid, SIGCONT));
+	CHECK_OK(trace(PTRACE_LISTEN, pid, 0, 0));
+	CHECK(CHECK_OK(waitpid(pid, &status, __WALL | WNOHANG)) == 0); /* not reported */
+	CHECK_ERR(ESRCH, trace(PTRACE_CONT, pid, 0, 0)); /* a listener is not in a trap */
+	CHECK_OK(kill(pid, SIGCONT));
 	expect_stop(pid, SIGTRAP | (PTRACE_EVENT_STOP << 8)); /* the tracer sees the continue */
-	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
 	expect_stop(pid, SIGCONT); /* and then the signal itself */
-	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
 	kill_and_reap(pid);
 }
 
@@ -193,12 +193,12 @@ TEST(ptrace_sigcont_traps_a_running_seized_tracee_before_its_delivery)
 
 	if (pid == 0)
 		sleep_forever();
-	EXPECT_OK(trace(PTRACE_SEIZE, pid, 0, 0));
-	EXPECT_OK(kill(pid, SIGCONT));
+	CHECK_OK(trace(PTRACE_SEIZE, pid, 0, 0));
+	CHECK_OK(kill(pid, SIGCONT));
 	expect_stop(pid, SIGTRAP | (PTRACE_EVENT_STOP << 8));
-	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
 	expect_stop(pid, SIGCONT);
-	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
 	kill_and_reap(pid);
 }
 
@@ -206,8 +206,8 @@ TEST(ptrace_interrupt_retraps_a_listener_still_group_stopped)
 {
 	pid_t pid = seized_group_stopped_child();
 
-	EXPECT_OK(trace(PTRACE_LISTEN, pid, 0, 0));
-	EXPECT_OK(trace(PTRACE_INTERRUPT, pid, 0, 0));
+	CHECK_OK(trace(PTRACE_LISTEN, pid, 0, 0));
+	CHECK_OK(trace(PTRACE_INTERRUPT, pid, 0, 0));
 	expect_stop(pid, SIGSTOP | (PTRACE_EVENT_STOP << 8));
 	kill_and_reap(pid);
 }
@@ -219,11 +219,11 @@ TEST(ptrace_listen_outside_a_seized_event_stop_is_eio)
 
 	if (seized == 0)
 		sleep_forever();
-	EXPECT_ERR(EIO, trace(PTRACE_LISTEN, old_style, 0, 0));
-	EXPECT_OK(trace(PTRACE_SEIZE, seized, 0, 0));
-	EXPECT_OK(kill(seized, SIGSTOP));
+	CHECK_ERR(EIO, trace(PTRACE_LISTEN, old_style, 0, 0));
+	CHECK_OK(trace(PTRACE_SEIZE, seized, 0, 0));
+	CHECK_OK(kill(seized, SIGSTOP));
 	expect_stop(seized, SIGSTOP);
-	EXPECT_ERR(EIO, trace(PTRACE_LISTEN, seized, 0, 0));
+	CHECK_ERR(EIO, trace(PTRACE_LISTEN, seized, 0, 0));
 	kill_and_reap(old_style);
 	kill_and_reap(seized);
 }
@@ -689,7 +689,7 @@ peek_debugreg(pid_t pid, int n)
 {
 	unsigned long value;
 
-	EXPECT_OK(trace(PTRACE_PEEKUSER, pid, DEBUGREG(n), (unsigned long)&value));
+	CHECK_OK(trace(PTRACE_PEEKUSER, pid, DEBUGREG(n), (unsigned long)&value));
 	return value;
 }
 
@@ -724,7 +724,7 @@ expect_hw_breakpoint_stop(pid_t pid)
 		skip("this machine's debug registers never fire (a VM that keeps them)");
 	if (status != STOPPED_WITH(SIGTRAP))
 		fail("pid %d: wait status %#x, want %#x", pid, status, STOPPED_WITH(SIGTRAP));
-	EXPECT_OK(trace(PTRACE_GETSIGINFO, pid, 0, (unsigned long)&si));
+	CHECK_OK(trace(PTRACE_GETSIGINFO, pid, 0, (unsigned long)&si));
 	CHECK(si.si_signo == SIGTRAP && si.si_code == TRAP_HWBKPT);
 }
 
@@ -734,17 +734,17 @@ TEST(ptrace_dr0_execute_breakpoint_stops_once_at_the_function)
 	unsigned long target = (unsigned long)hw_breakpoint_target;
 	struct user_regs_struct regs;
 
-	EXPECT_OK(trace(PTRACE_POKEUSER, pid, DEBUGREG(0), target));
-	EXPECT_OK(trace(PTRACE_POKEUSER, pid, DEBUGREG(7), DR7_SLOT(0, DR7_EXECUTE, 0)));
+	CHECK_OK(trace(PTRACE_POKEUSER, pid, DEBUGREG(0), target));
+	CHECK_OK(trace(PTRACE_POKEUSER, pid, DEBUGREG(7), DR7_SLOT(0, DR7_EXECUTE, 0)));
 	CHECK(peek_debugreg(pid, 0) == target);
 	CHECK(peek_debugreg(pid, 7) == DR7_SLOT(0, DR7_EXECUTE, 0));
-	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
 	expect_hw_breakpoint_stop(pid);
-	EXPECT_OK(trace(PTRACE_GETREGS, pid, 0, (unsigned long)&regs));
+	CHECK_OK(trace(PTRACE_GETREGS, pid, 0, (unsigned long)&regs));
 	CHECK(regs.rip == target); /* before the instruction: a breakpoint is a fault */
 	CHECK((peek_debugreg(pid, 6) & 0xf) == 1); /* DR6 says slot 0 hit */
 	/* Still armed: the instruction runs on (RF) and the one call is the one stop. */
-	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
 	expect_exited(wait_traced(pid), 0, "the tracee past its hardware breakpoint");
 }
 
@@ -768,13 +768,13 @@ TEST(ptrace_dr1_write_watchpoint_stops_after_the_write)
 	pid_t pid = traced_child(write_the_watched_word);
 	unsigned long addr = (unsigned long)&watched_word;
 
-	EXPECT_OK(trace(PTRACE_POKEUSER, pid, DEBUGREG(1), addr));
-	EXPECT_OK(trace(PTRACE_POKEUSER, pid, DEBUGREG(7), DR7_SLOT(1, DR7_WRITE, DR7_LEN4)));
-	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	CHECK_OK(trace(PTRACE_POKEUSER, pid, DEBUGREG(1), addr));
+	CHECK_OK(trace(PTRACE_POKEUSER, pid, DEBUGREG(7), DR7_SLOT(1, DR7_WRITE, DR7_LEN4)));
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
 	expect_hw_breakpoint_stop(pid);
 	CHECK((peek_debugreg(pid, 6) & 0xf) == 2);
 	CHECK((int)ptrace(PTRACE_PEEKDATA, pid, addr, 0) == 1); /* a watchpoint traps after */
-	EXPECT_OK(trace(PTRACE_CONT, pid, 0, 0));
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
 	expect_exited(wait_traced(pid), 0, "the tracee after its watchpoint");
 }
 
@@ -782,14 +782,14 @@ TEST(ptrace_debugregs_refuse_bad_dr7_and_kernel_addresses)
 {
 	pid_t pid = traced_child(sleep_forever);
 
-	EXPECT_ERR(EINVAL,
+	CHECK_ERR(EINVAL,
 		   trace(PTRACE_POKEUSER, pid, DEBUGREG(7), DR7_SLOT(0, DR7_EXECUTE, DR7_LEN4)));
-	EXPECT_ERR(EINVAL, trace(PTRACE_POKEUSER, pid, DEBUGREG(7), DR7_SLOT(0, 2 /* I/O */, 0)));
-	EXPECT_OK(trace(PTRACE_POKEUSER, pid, DEBUGREG(0), (unsigned long)&watched_word + 1));
-	EXPECT_ERR(EINVAL,
+	CHECK_ERR(EINVAL, trace(PTRACE_POKEUSER, pid, DEBUGREG(7), DR7_SLOT(0, 2 /* I/O */, 0)));
+	CHECK_OK(trace(PTRACE_POKEUSER, pid, DEBUGREG(0), (unsigned long)&watched_word + 1));
+	CHECK_ERR(EINVAL,
 		   trace(PTRACE_POKEUSER, pid, DEBUGREG(7), DR7_SLOT(0, DR7_WRITE, DR7_LEN4)));
 	CHECK(peek_debugreg(pid, 7) == 0); /* each refusal left DR7 as it was */
-	EXPECT_ERR(EINVAL, trace(PTRACE_POKEUSER, pid, DEBUGREG(1), 0xffffffff81000000ul));
+	CHECK_ERR(EINVAL, trace(PTRACE_POKEUSER, pid, DEBUGREG(1), 0xffffffff81000000ul));
 	CHECK(peek_debugreg(pid, 1) == 0);
 	kill_and_reap(pid);
 }
