@@ -195,6 +195,9 @@ struct inode {
 	/* >0: open files that may write it; <0: executable mappings denying writes (write_access.c) */
 	s32 writecount;
 	bool dead; /* a removed directory: nothing may be created in it */
+	/* memfd_create's files: seals apply (fs/memfd.c); others refuse seals */
+	bool sealable;
+	u8 seals; /* F_SEAL_*: added under lock and pages_lock, so either lock reads them */
 	u64 ino;
 	u64 size; /* i_size_read; i_size_write under lock */
 	struct fs_time atime, mtime, ctime;
@@ -552,6 +555,15 @@ long fcntl_setlk(int fd, struct file *f, int cmd, const struct kernel_flock __us
 void locks_remove_posix(struct file *f, struct files *owner);
 /* f's last reference is going: its OFD and flock locks go. */
 void locks_remove_file(struct file *f);
+
+/* ---- file seals (fs/memfd.c) ------------------------------------------- */
+
+/* fcntl's F_ADD_SEALS and F_GET_SEALS on f: the seals, 0 or -errno. */
+long memfd_fcntl(struct file *f, int cmd, unsigned long arg);
+/* How many of the n bytes at pos inode's seals let a write store, or -EPERM (inode->lock held). */
+long seals_allow_write(struct inode *inode, u64 pos, size_t n);
+/* Whether inode's seals let truncate make it size bytes long: 0 or -EPERM (inode->lock held). */
+int seals_allow_resize(struct inode *inode, u64 size);
 
 /* ---- named pipes (fs/pipe.c) -------------------------------------------- */
 
