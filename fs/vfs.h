@@ -133,6 +133,19 @@ long file_size_allowed(u64 pos, size_t n);
 /* Device numbers as x86-64 Linux encodes them in st_rdev (new_encode_dev). */
 #define MKDEV(major, minor) ((u32)(((minor)&0xff) | ((major) << 8) | (((minor) & ~0xffu) << 12)))
 
+/* And back (huge_encode_dev's, which new_encode_dev's is the low half of): 12 bits of major, 20 of minor. */
+static inline unsigned int
+dev_major(u64 dev)
+{
+	return (unsigned int)(((dev >> 8) & 0xfff) | ((dev >> 32) & ~0xffful));
+}
+
+static inline unsigned int
+dev_minor(u64 dev)
+{
+	return (unsigned int)((dev & 0xff) | ((dev >> 12) & ~0xfful));
+}
+
 /* ---- inodes (fs/inode.c) ------------------------------------------------- */
 
 struct dentry;
@@ -555,6 +568,8 @@ long fcntl_setlk(int fd, struct file *f, int cmd, const struct kernel_flock __us
 void locks_remove_posix(struct file *f, struct files *owner);
 /* f's last reference is going: its OFD and flock locks go. */
 void locks_remove_file(struct file *f);
+/* Each lock's line of /proc/locks (Linux's format, the newline included), numbered from 1. */
+void locks_show(void (*emit)(void *arg, const char *line), void *arg);
 
 /* ---- file seals (fs/memfd.c) ------------------------------------------- */
 
