@@ -2,7 +2,8 @@
  * fcntl.c - duplicating descriptors (dup, dup2, dup3, F_DUPFD), their
  * close-on-exec bit, a file's status flags (F_GETFL/F_SETFL), record locks
  * (F_GETLK, F_SETLK, F_SETLKW and their F_OFD_ twins: handed to locks.c),
- * and ioctl's generic requests before the file's own. Errors are Linux's: -EBADF for a
+ * seals (F_ADD_SEALS, F_GET_SEALS: handed to memfd.c) and ioctl's generic
+ * requests before the file's own. Errors are Linux's: -EBADF for a
  * bad descriptor (also dup2's target out of range), -EINVAL for a bad
  * command, flag or F_DUPFD minimum. Not here: the table itself (fdtable.c).
  */
@@ -128,6 +129,10 @@ SYSCALL3(fcntl, int, fd, int, cmd, unsigned long, arg)
 	case F_GETPIPE_SZ:
 	case F_SETPIPE_SZ:
 		ret = pipe_fcntl(f, (int)cmd, arg);
+		break;
+	case F_ADD_SEALS:
+	case F_GET_SEALS:
+		ret = (f->fmode & FMODE_PATH) ? -EBADF : memfd_fcntl(f, cmd, arg);
 		break;
 	default:
 		ret = (f->fmode & FMODE_PATH) ? -EBADF : -EINVAL;

@@ -58,6 +58,8 @@ struct page *file_get_page(struct file *f, u64 index);
 /* What mmap of the file means: its pages, anonymous memory (/dev/zero), or nothing (-ENODEV). */
 enum file_mmap { FILE_MMAP_PAGES, FILE_MMAP_ANONYMOUS, FILE_MMAP_UNSUPPORTED };
 enum file_mmap file_mmap_kind(struct file *f);
+/* Whether f is sealed against writes (F_SEAL_WRITE, F_SEAL_FUTURE_WRITE: fs/memfd.c). */
+bool file_write_sealed(struct file *f);
 /* A nameless RAM-fs file of size bytes, open read-write: what a shared anonymous mapping maps (fs/shmem.c). */
 int shmem_zero_file(u64 size, struct file **out);
 

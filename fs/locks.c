@@ -42,7 +42,11 @@
  * flock waiters are not in the chain, as in Linux: a description is no
  * task that could be found waiting.
  *
- * One mutex guards every inode's lists and the waiters. Nothing but
+ * /proc/locks lists every lock, one line each in Linux's format, from a
+ * list of every inode's lock context (Linux keeps a global list of locks);
+ * waiters are not shown, unlike Linux's "->" lines.
+ *
+ * One mutex guards every inode's lists, that list and the waiters. Nothing but
  * kmalloc is taken under it, so it nests inside whatever a caller of
  * file_put holds.
  */
@@ -52,6 +56,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
 #include "kernel/syscall/syscall.h"
+#include "kernel/lib/vsprintf.h"
 #include "mm/kmalloc.h"
 
 #define LOCK_EOF	INT64_MAX
@@ -61,6 +66,8 @@
 struct file_lock_context {
 	struct list_head records; /* POSIX and OFD locks: one space of byte ranges */
 	struct list_head flocks;  /* flock(2) locks, whole-file: a space of their own */
+	struct inode *inode;	  /* whose: it goes before the inode does */
+	struct list_head all;	  /* in lock_contexts, for /proc/locks */
 };
 
 /*
@@ -71,7 +78,8 @@ struct file_lock_context {
 struct file_lock {
 	struct list_head link; /* in one of inode->flctx's lists */
 	const void *owner;
-	int pid; /* F_GETLK's l_pid: a POSIX owner's tgid, -1 for an OFD lock (Linux's) */
+	/* F_GETLK's l_pid: a POSIX owner's tgid, -1 for an OFD lock (Linux's); flock: the taker's */
+	int pid;
 	short type;
 	s64 start, end;
 };
@@ -84,6 +92,7 @@ struct lock_waiter {
 
 static struct mutex locks_mutex = MUTEX_INIT(locks_mutex, "file_locks");
 static struct list_head waiters = LIST_HEAD_INIT(waiters);
+static struct list_head lock_contexts = LIST_HEAD_INIT(lock_contexts); /* every inode's */
 static struct wait_queue lock_wait = WAIT_QUEUE_INIT(lock_wait);
 
 static bool
@@ -116,6 +125,8 @@ ctx_get(struct inode *inode)
 	if (!ctx && (ctx = kmalloc(sizeof(*ctx)))) {
 		list_init(&ctx->records);
 		list_init(&ctx->flocks);
+		ctx->inode = inode;
+		list_add_tail(&ctx->all, &lock_contexts);
 		WRITE_ONCE(inode->flctx, ctx);
 	}
 	return ctx;
@@ -128,6 +139,7 @@ ctx_put_if_empty(struct inode *inode)
 	struct file_lock_context *ctx = inode->flctx;
 
 	if (ctx && list_empty(&ctx->records) && list_empty(&ctx->flocks)) {
+		list_del(&ctx->all);
 		kfree(ctx);
 		WRITE_ONCE(inode->flctx, NULL);
 	}
@@ -526,7 +538,7 @@ flock_set(struct file *f, short type, bool wait)
 	struct file_lock *added = NULL;
 	long err = 0;
 
-	if (type != F_UNLCK && !(added = lock_new(f, -1, type, 0, LOCK_EOF)))
+	if (type != F_UNLCK && !(added = lock_new(f, current()->tgid, type, 0, LOCK_EOF)))
 		return -ENOLCK;
 	mutex_lock(&locks_mutex);
 	struct file_lock *held = flock_held(f);
@@ -597,6 +609,58 @@ SYSCALL2(flock, int, fd, unsigned, operation)
 			   : flock_set(f, type, !(operation & LOCK_NB));
 	file_put(f);
 	return err;
+}
+
+/* ---- /proc/locks ---------------------------------------------------------------- */
+
+/*
+ * One lock's line as Linux's lock_get_status writes it: "1: POSIX  ADVISORY  WRITE 1234
+ * 00:05:12345 0 EOF", the kind padded to six, the range inclusive. An OFD lock is the
+ * record lock whose pid is -1.
+ */
+static void
+format_lock(char *buf, size_t size, int id, const struct file_lock *l, bool flock,
+	    const struct inode *inode)
+{
+	const char *kind = flock ? "FLOCK " : l->pid < 0 ? "OFDLCK" : "POSIX ";
+	size_t n = (size_t)kscnprintf(buf, size, "%d: %s ADVISORY  %s %d %02x:%02x:%lu %ld ", id,
+				      kind, l->type == F_WRLCK ? "WRITE" : "READ", l->pid,
+				      dev_major(inode->sb->dev), dev_minor(inode->sb->dev),
+				      (unsigned long)inode->ino, (long)l->start);
+	if (l->end == LOCK_EOF)
+		kscnprintf(buf + n, size - n, "EOF\n");
+	else
+		kscnprintf(buf + n, size - n, "%ld\n", (long)l->end);
+}
+
+/* Each line of a lock list (locks_mutex held); id numbers the lines. */
+static void
+show_list(struct list_head *head, bool flock, const struct inode *inode, int *id,
+	  void (*emit)(void *arg, const char *line), void *arg)
+{
+	char line[128];
+	struct list_head *pos;
+
+	list_for_each(pos, head) {
+		format_lock(line, sizeof(line), ++*id, list_entry(pos, struct file_lock, link),
+			    flock, inode);
+		emit(arg, line);
+	}
+}
+
+void
+locks_show(void (*emit)(void *arg, const char *line), void *arg)
+{
+	struct list_head *pos;
+	int id = 0;
+
+	mutex_lock(&locks_mutex);
+	list_for_each(pos, &lock_contexts) {
+		struct file_lock_context *ctx = list_entry(pos, struct file_lock_context, all);
+		show_list(&ctx->records, false, ctx->inode, &id, emit, arg);
+		show_list(&ctx->flocks, true, ctx->inode, &id, emit, arg);
+	}
+	mutex_unlock(&locks_mutex);
 }
 
 /* ---- when an owner goes --------------------------------------------------------- */

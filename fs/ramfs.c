@@ -361,7 +361,7 @@ ramfs_read(struct file *f, char __user *buf, size_t n, u64 *pos)
 	return ret;
 }
 
-/* The write(2) checks of Linux's generic_write_checks, then the page-cache loop. */
+/* The write(2) checks of Linux's generic_write_checks and the seals', then the page-cache loop. */
 static long
 ramfs_write(struct file *f, const char __user *buf, size_t n, u64 *pos)
 {
@@ -372,7 +372,9 @@ ramfs_write(struct file *f, const char __user *buf, size_t n, u64 *pos)
 		return 0;
 	mutex_lock(&inode->lock);
 	u64 at = (READ_ONCE(f->flags) & O_APPEND) ? i_size_read(inode) : *pos;
-	ret = file_size_allowed(at, n);
+	ret = seals_allow_write(inode, at, n);
+	if (ret > 0)
+		ret = file_size_allowed(at, (size_t)ret);
 	if (ret > 0) {
 		ret = generic_perform_write(inode, buf, (size_t)ret, at);
 		if (ret > 0)

@@ -65,19 +65,6 @@ SYSCALL2(fstat, int, fd, struct kernel_stat __user *, st)
 	return ret;
 }
 
-/* Linux's dev_t encoding (huge_encode_dev): 12 bits of major, 20 of minor, interleaved. */
-static unsigned int
-dev_major(u64 dev)
-{
-	return (unsigned int)(((dev >> 8) & 0xfff) | ((dev >> 32) & ~0xffful));
-}
-
-static unsigned int
-dev_minor(u64 dev)
-{
-	return (unsigned int)((dev & 0xff) | ((dev >> 12) & ~0xfful));
-}
-
 static struct kernel_statx_timestamp
 statx_time(u64 sec, u64 nsec)
 {

@@ -63,6 +63,8 @@ vfs_truncate(struct inode *inode, u64 size)
 		err = -EFBIG;
 	}
 	if (!err)
+		err = seals_allow_resize(inode, size);
+	if (!err)
 		err = inode->iops->setsize(inode, size);
 	if (!err)
 		inode_touch(inode);

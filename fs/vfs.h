@@ -133,6 +133,19 @@ long file_size_allowed(u64 pos, size_t n);
 /* Device numbers as x86-64 Linux encodes them in st_rdev (new_encode_dev). */
 #define MKDEV(major, minor) ((u32)(((minor)&0xff) | ((major) << 8) | (((minor) & ~0xffu) << 12)))
 
+/* And back (huge_encode_dev's, which new_encode_dev's is the low half of): 12 bits of major, 20 of minor. */
+static inline unsigned int
+dev_major(u64 dev)
+{
+	return (unsigned int)(((dev >> 8) & 0xfff) | ((dev >> 32) & ~0xffful));
+}
+
+static inline unsigned int
+dev_minor(u64 dev)
+{
+	return (unsigned int)((dev & 0xff) | ((dev >> 12) & ~0xfful));
+}
+
 /* ---- inodes (fs/inode.c) ------------------------------------------------- */
 
 struct dentry;
@@ -195,6 +208,9 @@ struct inode {
 	/* >0: open files that may write it; <0: executable mappings denying writes (write_access.c) */
 	s32 writecount;
 	bool dead; /* a removed directory: nothing may be created in it */
+	/* memfd_create's files: seals apply (fs/memfd.c); others refuse seals */
+	bool sealable;
+	u8 seals; /* F_SEAL_*: added under lock and pages_lock, so either lock reads them */
 	u64 ino;
 	u64 size; /* i_size_read; i_size_write under lock */
 	struct fs_time atime, mtime, ctime;
@@ -552,6 +568,17 @@ long fcntl_setlk(int fd, struct file *f, int cmd, const struct kernel_flock __us
 void locks_remove_posix(struct file *f, struct files *owner);
 /* f's last reference is going: its OFD and flock locks go. */
 void locks_remove_file(struct file *f);
+/* Each lock's line of /proc/locks (Linux's format, the newline included), numbered from 1. */
+void locks_show(void (*emit)(void *arg, const char *line), void *arg);
+
+/* ---- file seals (fs/memfd.c) ------------------------------------------- */
+
+/* fcntl's F_ADD_SEALS and F_GET_SEALS on f: the seals, 0 or -errno. */
+long memfd_fcntl(struct file *f, int cmd, unsigned long arg);
+/* How many of the n bytes at pos inode's seals let a write store, or -EPERM (inode->lock held). */
+long seals_allow_write(struct inode *inode, u64 pos, size_t n);
+/* Whether inode's seals let truncate make it size bytes long: 0 or -EPERM (inode->lock held). */
+int seals_allow_resize(struct inode *inode, u64 size);
 
 /* ---- named pipes (fs/pipe.c) -------------------------------------------- */
 

@@ -31,14 +31,38 @@ area_inode(const struct vma *v)
 	return v->file ? v->file->inode : NULL;
 }
 
-void
+static bool
+shared_may_write(const struct vma *v)
+{
+	return (v->flags & (VM_SHARED | VM_MAYWRITE)) == (VM_SHARED | VM_MAYWRITE);
+}
+
+int
 i_mmap_link(struct vma *v)
 {
 	struct inode *inode = area_inode(v);
+	int err = 0;
 
 	spin_lock(&inode->pages_lock);
-	hlist_add_head(&v->shared, &inode->i_mmap);
+	if (shared_may_write(v) && (inode->seals & F_SEAL_WRITE))
+		err = -EPERM;
+	else
+		hlist_add_head(&v->shared, &inode->i_mmap);
 	spin_unlock(&inode->pages_lock);
+	return err;
+}
+
+bool
+i_mmap_writable(struct inode *inode)
+{
+	struct hlist_node *pos;
+
+	hlist_for_each(pos, &inode->i_mmap)
+	{
+		if (shared_may_write(container_of(pos, struct vma, shared)))
+			return true;
+	}
+	return false;
 }
 
 void

@@ -11,10 +11,19 @@
 struct inode;
 struct page;
 
-/* Adds v (a file area: v->file set) to its file's list; vma_new calls it. */
-void i_mmap_link(struct vma *v);
+/*
+ * Adds v (a file area: v->file set) to its file's list; vma_new calls it.
+ * -EPERM when v could write a file sealed against writes (fs/memfd.c), a
+ * seal that came after mmap checked for it.
+ */
+int i_mmap_link(struct vma *v);
 /* Takes v off its file's list; vma_free calls it. */
 void i_mmap_unlink(struct vma *v);
+/*
+ * Whether a shared area that may write maps inode (pages_lock held):
+ * F_SEAL_WRITE cannot go on while one does (Linux's mapping_writably_mapped).
+ */
+bool i_mmap_writable(struct inode *inode);
 /*
  * Held by anything that copies or moves the page entries of a file area
  * (fork, mremap), so that a truncation sees them either before or after,

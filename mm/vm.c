@@ -32,6 +32,15 @@
 
 /* ---- vma objects ---------------------------------------------------------- */
 
+/* Gives back what a file area holds on its file: the denial of writes, the reference. */
+static void
+vma_undo_file(struct vma *v)
+{
+	if (v->flags & VM_DENYWRITE)
+		file_allow_write(v->file);
+	file_put(v->file);
+}
+
 struct vma *
 vma_new(struct mm *mm, u64 start, u64 end, u32 flags, struct file *file, u64 pgoff,
 	const char *name)
@@ -57,8 +66,11 @@ vma_new(struct mm *mm, u64 start, u64 end, u32 flags, struct file *file, u64 pgo
 	v->pgoff = pgoff;
 	v->name = name;
 	list_init(&v->link);
-	if (file)
-		i_mmap_link(v);
+	if (file && i_mmap_link(v)) {
+		vma_undo_file(v);
+		kfree(v);
+		return NULL;
+	}
 	objcount_created(OBJ_VMA);
 	return v;
 }
@@ -66,11 +78,9 @@ vma_new(struct mm *mm, u64 start, u64 end, u32 flags, struct file *file, u64 pgo
 void
 vma_free(struct vma *v)
 {
-	if (v->file && (v->flags & VM_DENYWRITE))
-		file_allow_write(v->file);
 	if (v->file) {
 		i_mmap_unlink(v);
-		file_put(v->file);
+		vma_undo_file(v);
 	}
 	kfree(v);
 	objcount_freed(OBJ_VMA);
@@ -597,6 +607,12 @@ vm_mmap(struct mm *mm, u64 addr, u64 len, int prot, int flags, struct file *file
 	len = ALIGN_UP(len, PAGE_SIZE);
 	if (len == 0 || len > USER_TOP)
 		return -ENOMEM;
+	/* A file sealed against writes (fs/memfd.c): no shared mapping writes it, now or later. */
+	if (shared && file && file_write_sealed(file)) {
+		if (prot & PROT_WRITE)
+			return -EPERM;
+		vmflags &= ~VM_MAYWRITE;
+	}
 	down_write(&mm->mmap_lock);
 	if (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) {
 		ret = (long)addr;

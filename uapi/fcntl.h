@@ -48,6 +48,14 @@
 #define F_DUPFD_CLOEXEC 1030
 #define F_SETPIPE_SZ	1031 /* a pipe's buffer size (F_LINUX_SPECIFIC_BASE + 7) */
 #define F_GETPIPE_SZ	1032
+/* File seals (memfd_create's files): F_LINUX_SPECIFIC_BASE + 9 and + 10, and the seals. */
+#define F_ADD_SEALS	    1033
+#define F_GET_SEALS	    1034
+#define F_SEAL_SEAL	    0x0001 /* no more seals may be added */
+#define F_SEAL_SHRINK	    0x0002
+#define F_SEAL_GROW	    0x0004
+#define F_SEAL_WRITE	    0x0008
+#define F_SEAL_FUTURE_WRITE 0x0010 /* as F_SEAL_WRITE, but mappings made before may still write */
 
 /* POSIX record locks: fcntl's commands, l_type's values and the record (asm-generic/fcntl.h). */
 #define F_GETLK	 5

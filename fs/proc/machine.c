@@ -1,5 +1,5 @@
 /*
- * machine.c - the machine-wide files: /proc/cmdline, cpuinfo, lockstat,
+ * machine.c - the machine-wide files: /proc/cmdline, cpuinfo, locks, lockstat,
  * loadavg, meminfo, mounts, objects, profile, stat, syscalls and uptime.
  * Each gathers its figures here and leaves the layout to text.c.
  */
@@ -155,22 +155,31 @@ proc_show_meminfo(struct procbuf *b, union proc_arg arg)
 	return 0;
 }
 
+/* Puts one line that fs/ formatted (a mount, a lock) into the file. */
+static void
+emit_line(void *b, const char *line)
+{
+	procbuf_printf(b, "%s", line);
+}
+
 /*
  * The mounts file (also in each process directory: one mount table for all), in
  * Linux's format, "device mount-point type options 0 0" (fs/mount.c). The
  * names and options are what Linux 6.1 shows for the same file systems on
  * an initramfs: the root is "rootfs", a tmpfs of half of RAM.
  */
-static void
-emit_mount(void *b, const char *line)
-{
-	procbuf_printf(b, "%s", line);
-}
-
 int
 proc_show_mounts(struct procbuf *b, union proc_arg arg)
 {
-	mounts_show(emit_mount, b);
+	mounts_show(emit_line, b);
+	return 0;
+}
+
+/* Every file lock, POSIX, OFD and flock, in Linux's format (fs/locks.c). */
+int
+proc_show_locks(struct procbuf *b, union proc_arg arg)
+{
+	locks_show(emit_line, b);
 	return 0;
 }
 

@@ -387,6 +387,7 @@ static const struct proc_entry root_entries[] = {
 	{ .name = "cmdline", .mode = S_IFREG | 0444, .show = proc_show_cmdline },
 	{ .name = "cpuinfo", .mode = S_IFREG | 0444, .show = proc_show_cpuinfo },
 	{ .name = "loadavg", .mode = S_IFREG | 0444, .show = proc_show_loadavg },
+	{ .name = "locks", .mode = S_IFREG | 0444, .show = proc_show_locks },
 	{ .name = "lockstat",
 	  .mode = S_IFREG | 0644,
 	  .show = proc_show_lockstat,

@@ -57,6 +57,7 @@
 #include "fs/fcntl.c"
 #include "fs/open.c"
 #include "fs/truncate.c"
+#include "fs/memfd.c"
 #include "fs/sync.c"
 #include "fs/pipe_accounting.c"
 #include "fs/pipe.c"
@@ -412,6 +413,14 @@ unmap_mapping_pages(struct inode *inode, u64 first)
 {
 	(void)inode;
 	(void)first;
+}
+
+/* Nor a shared mapping that could write a file being sealed. */
+bool
+i_mmap_writable(struct inode *inode)
+{
+	(void)inode;
+	return false;
 }
 
 /* ---- the world: memory, one task, a fresh file system -------------------------- */

@@ -2,7 +2,8 @@
  * file_locks.c - usertests: the locks owned by an open file description
  * rather than a process: flock(2) and fcntl's OFD record locks
  * (F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW). POSIX record locks, owned by
- * the process, are tested in fds.c.
+ * the process, are tested in fds.c; /proc/locks, which lists all three
+ * kinds, here.
  *
  * Each open() makes a description of its own, so one process with two
  * opens of a file plays two owners; dup and fork share one description,
@@ -14,7 +15,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -311,4 +317,68 @@ TEST(ofd_setlkw_waits_and_wakes)
 	CHECK_OK(record_lock(b, F_OFD_SETLKW, F_WRLCK, 5, 10)); /* sleeps until then */
 	expect_exit(pid, 0, "the unlocker");
 	CHECK_ERR(EAGAIN, record_lock(a, F_OFD_SETLK, F_RDLCK, 9, 1));
+}
+
+/* ---- /proc/locks ----------------------------------------------------------------- */
+
+/*
+ * How many lines of /proc/locks are about fd's file; the last one's text
+ * after its "N: " into out, and fd's " MAJ:MIN:INO " into key.
+ */
+static int
+proc_locks_about(int fd, char *key, size_t key_size, char *out, size_t size)
+{
+	char line[256];
+	struct stat st;
+	int found = 0;
+
+	EXPECT_OK(fstat(fd, &st));
+	snprintf(key, key_size, " %02x:%02x:%lu ", major(st.st_dev), minor(st.st_dev),
+		 (unsigned long)st.st_ino);
+	FILE *f = fopen("/proc/locks", "r");
+	CHECK(f != NULL);
+	for (int n = 1; fgets(line, sizeof(line), f); n++) {
+		char *text = strstr(line, ": ");
+		if (!text || atoi(line) != n)
+			fail("line %d of /proc/locks is '%s'", n, line);
+		if (strstr(line, key)) {
+			found++;
+			snprintf(out, size, "%s", text + 2);
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+/* fd's file has exactly one lock, and /proc/locks shows it as want, its "%s" fd's key. */
+static void
+expect_proc_lock(int fd, const char *want_fmt, int pid)
+{
+	char key[64], text[256], want[256];
+
+	if (proc_locks_about(fd, key, sizeof(key), text, sizeof(text)) != 1)
+		fail("not one line of /proc/locks about%s", key);
+	snprintf(want, sizeof(want), want_fmt, pid, key);
+	if (strcmp(text, want) != 0)
+		fail("/proc/locks says '%s', want '%s'", text, want);
+}
+
+TEST(proc_locks_lists_every_kind)
+{
+	char key[64], text[256];
+	int posix = create_file("posix", "x", 1, 0644), ofd = create_file("ofd", "x", 1, 0644);
+	int whole = create_file("flock", "x", 1, 0644);
+
+	EXPECT_OK(record_lock(posix, F_SETLK, F_WRLCK, 5, 0));
+	expect_proc_lock(posix, "POSIX  ADVISORY  WRITE %d%s5 EOF\n", getpid());
+	EXPECT_OK(record_lock(ofd, F_OFD_SETLK, F_RDLCK, 10, 10));
+	expect_proc_lock(ofd, "OFDLCK ADVISORY  READ %d%s10 19\n", -1);
+	EXPECT_OK(flock(whole, LOCK_EX));
+	expect_proc_lock(whole, "FLOCK  ADVISORY  WRITE %d%s0 EOF\n", getpid());
+	/* A lock that goes leaves the list. */
+	EXPECT_OK(record_lock(posix, F_SETLK, F_UNLCK, 0, 0));
+	CHECK(proc_locks_about(posix, key, sizeof(key), text, sizeof(text)) == 0);
+	EXPECT_OK(flock(whole, LOCK_UN));
+	CHECK(proc_locks_about(whole, key, sizeof(key), text, sizeof(text)) == 0);
+	CHECK(proc_locks_about(ofd, key, sizeof(key), text, sizeof(text)) == 1);
 }
