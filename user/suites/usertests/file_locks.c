@@ -332,7 +332,7 @@ proc_locks_about(int fd, char *key, size_t key_size, char *out, size_t size)
 	struct stat st;
 	int found = 0;
 
-	EXPECT_OK(fstat(fd, &st));
+	CHECK_OK(fstat(fd, &st));
 	snprintf(key, key_size, " %02x:%02x:%lu ", major(st.st_dev), minor(st.st_dev),
 		 (unsigned long)st.st_ino);
 	FILE *f = fopen("/proc/locks", "r");
@@ -369,16 +369,16 @@ TEST(proc_locks_lists_every_kind)
 	int posix = create_file("posix", "x", 1, 0644), ofd = create_file("ofd", "x", 1, 0644);
 	int whole = create_file("flock", "x", 1, 0644);
 
-	EXPECT_OK(record_lock(posix, F_SETLK, F_WRLCK, 5, 0));
+	CHECK_OK(record_lock(posix, F_SETLK, F_WRLCK, 5, 0));
 	expect_proc_lock(posix, "POSIX  ADVISORY  WRITE %d%s5 EOF\n", getpid());
-	EXPECT_OK(record_lock(ofd, F_OFD_SETLK, F_RDLCK, 10, 10));
+	CHECK_OK(record_lock(ofd, F_OFD_SETLK, F_RDLCK, 10, 10));
 	expect_proc_lock(ofd, "OFDLCK ADVISORY  READ %d%s10 19\n", -1);
-	EXPECT_OK(flock(whole, LOCK_EX));
+	CHECK_OK(flock(whole, LOCK_EX));
 	expect_proc_lock(whole, "FLOCK  ADVISORY  WRITE %d%s0 EOF\n", getpid());
 	/* A lock that goes leaves the list. */
-	EXPECT_OK(record_lock(posix, F_SETLK, F_UNLCK, 0, 0));
+	CHECK_OK(record_lock(posix, F_SETLK, F_UNLCK, 0, 0));
 	CHECK(proc_locks_about(posix, key, sizeof(key), text, sizeof(text)) == 0);
-	EXPECT_OK(flock(whole, LOCK_UN));
+	CHECK_OK(flock(whole, LOCK_UN));
 	CHECK(proc_locks_about(whole, key, sizeof(key), text, sizeof(text)) == 0);
 	CHECK(proc_locks_about(ofd, key, sizeof(key), text, sizeof(text)) == 1);
 }
