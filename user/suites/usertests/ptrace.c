@@ -783,11 +783,11 @@ TEST(ptrace_debugregs_refuse_bad_dr7_and_kernel_addresses)
 	pid_t pid = traced_child(sleep_forever);
 
 	CHECK_ERR(EINVAL,
-		   trace(PTRACE_POKEUSER, pid, DEBUGREG(7), DR7_SLOT(0, DR7_EXECUTE, DR7_LEN4)));
+		  trace(PTRACE_POKEUSER, pid, DEBUGREG(7), DR7_SLOT(0, DR7_EXECUTE, DR7_LEN4)));
 	CHECK_ERR(EINVAL, trace(PTRACE_POKEUSER, pid, DEBUGREG(7), DR7_SLOT(0, 2 /* I/O */, 0)));
 	CHECK_OK(trace(PTRACE_POKEUSER, pid, DEBUGREG(0), (unsigned long)&watched_word + 1));
 	CHECK_ERR(EINVAL,
-		   trace(PTRACE_POKEUSER, pid, DEBUGREG(7), DR7_SLOT(0, DR7_WRITE, DR7_LEN4)));
+		  trace(PTRACE_POKEUSER, pid, DEBUGREG(7), DR7_SLOT(0, DR7_WRITE, DR7_LEN4)));
 	CHECK(peek_debugreg(pid, 7) == 0); /* each refusal left DR7 as it was */
 	CHECK_ERR(EINVAL, trace(PTRACE_POKEUSER, pid, DEBUGREG(1), 0xffffffff81000000ul));
 	CHECK(peek_debugreg(pid, 1) == 0);
