@@ -194,7 +194,8 @@ struct inode {
 	struct super_block *sb; /* the file-system instance it is on, referenced */
 	/* >0: open files that may write it; <0: executable mappings denying writes (write_access.c) */
 	s32 writecount;
-	bool dead; /* a removed directory: nothing may be created in it */
+	bool dead;   /* a removed directory: nothing may be created in it */
+	u16 watches; /* inotify watches on it (fs/inotify.c keeps them), under its lock */
 	u64 ino;
 	u64 size; /* i_size_read; i_size_write under lock */
 	struct fs_time atime, mtime, ctime;
@@ -288,6 +289,8 @@ struct dentry *dget(struct dentry *d);
 void dput(struct dentry *d);
 /* d's parent, referenced (d itself for the root). */
 struct dentry *dget_parent(struct dentry *d);
+/* The same, and d's name copied into name (NUL-terminated): its length in *len. */
+struct dentry *dget_parent_name(struct dentry *d, char name[NAME_MAX + 1], size_t *len);
 /* A lazily unmounted tree's root: its own parent from now on (fs/dentry.c). */
 void dentry_make_root(struct dentry *d);
 /* The linked child of parent called name, referenced, or NULL (the parent's inode->lock held). */
