@@ -51,6 +51,10 @@
  *                         pointers, for walks upwards (.., getcwd); the
  *                         name hash's lock nests inside it
  *   files->lock, fs->lock (spinlocks)  leaves: nothing is taken under them
+ *   inotify_lock (spinlock, fs/inotify.c)  every watch and event queue; the
+ *                         hooks (fs/notify.h) take it under any lock above
+ *                         but these; only kmalloc and the wake-up of an
+ *                         instance's readers (its wait queue) nest in it
  *   mount_lock (spinlock, fs/mount.c)  the mount table and dentry->mounted;
  *                         the walk takes it only at a mount point
  *   locks_mutex (fs/locks.c)  every inode's file locks; taken by fcntl and
