@@ -1,6 +1,6 @@
 /*
  * anon_inode.c - open files with no name: epoll instances, event fds,
- * signal fds. They all share one inode (mode 0600, no file type, as
+ * signal fds, inotify instances. They all share one inode (mode 0600, no file type, as
  * Linux's anon_inode_inode) on an instance that is never mounted; their
  * operations come with the file (the inode's own only refuse an open), and /proc/<pid>/fd shows each as
  * "anon_inode:<kind>" (file_operations.name).

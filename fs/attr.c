@@ -20,6 +20,7 @@
  * Not here: the path walk (fs/namei.c, which decides what
  * AT_SYMLINK_NOFOLLOW means) and the FIFO itself (fs/pipe.c).
  */
+#include "fs/notify.h"
 #include "fs/vfs.h"
 #include "uapi/errno.h"
 #include "uapi/time.h"
@@ -54,6 +55,7 @@ inode_chmod(struct inode *inode, u32 mode)
 	WRITE_ONCE(inode->mode, (inode->mode & S_IFMT) | (mode & S_IALLUGO));
 	inode->ctime = fs_now();
 	mutex_unlock(&inode->lock);
+	notify_inode(inode, IN_ATTRIB);
 	return 0;
 }
 
@@ -152,6 +154,7 @@ chown_fn(struct inode *inode, void *arg)
 	}
 	inode->ctime = fs_now();
 	mutex_unlock(&inode->lock);
+	notify_inode(inode, IN_ATTRIB);
 	return 0;
 }
 
@@ -199,15 +202,22 @@ times_fn(struct inode *inode, void *arg)
 	}
 	struct fs_time now = fs_now();
 	struct fs_time *field[2] = { &inode->atime, &inode->mtime };
+	bool set[2] = { false, false };
 	mutex_lock(&inode->lock);
 	for (int i = 0; i < 2; i++) {
+		set[i] = !ts || ts[i].tv_nsec != UTIME_OMIT;
 		if (!ts || ts[i].tv_nsec == UTIME_NOW)
 			*field[i] = now;
-		else if (ts[i].tv_nsec != UTIME_OMIT)
+		else if (set[i])
 			*field[i] = (struct fs_time){ ts[i].tv_sec, ts[i].tv_nsec };
 	}
 	inode->ctime = now;
 	mutex_unlock(&inode->lock);
+	/* As Linux's fsnotify_change: both times are a utime call, one alone an access or a change. */
+	notify_inode(inode, set[0] && set[1] ? IN_ATTRIB
+			    : set[0]	     ? IN_ACCESS
+			    : set[1]	     ? IN_MODIFY
+					     : 0);
 	return 0;
 }
 

@@ -218,6 +218,18 @@ dget_parent(struct dentry *d)
 	return p;
 }
 
+struct dentry *
+dget_parent_name(struct dentry *d, char name[NAME_MAX + 1], size_t *len)
+{
+	spin_lock(&dentry_tree_lock);
+	struct dentry *p = dget(d->parent);
+	*len = d->len;
+	memcpy(name, d->name, d->len);
+	name[d->len] = '\0';
+	spin_unlock(&dentry_tree_lock);
+	return p;
+}
+
 void
 dentry_link(struct dentry *d)
 {

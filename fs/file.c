@@ -6,6 +6,7 @@
  *
  * Not here: fd numbers (fdtable.c) or reading and writing (read_write.c).
  */
+#include "fs/notify.h"
 #include "fs/vfs.h"
 #include "kernel/objcount.h"
 #include "uapi/errno.h"
@@ -105,6 +106,7 @@ file_put(struct file *f)
 {
 	if (__atomic_sub_fetch(&f->refcount, 1, __ATOMIC_ACQ_REL) != 0)
 		return;
+	notify_file(f, f->fmode & FMODE_WRITE ? IN_CLOSE_WRITE : IN_CLOSE_NOWRITE);
 	eventpoll_release(f);
 	locks_remove_file(f); /* its OFD and flock locks: nothing else can reach it now */
 	if (f->ops->release)
@@ -167,6 +169,7 @@ file_open_dentry(struct dentry *d, u32 flags, bool permitted, struct file **out)
 			return err;
 		}
 	}
+	notify_file(f, IN_OPEN);
 	*out = f;
 	return 0;
 }

@@ -10,6 +10,7 @@
  * Not here: following links (namei.c), how a file system stores them
  * (ramfs.c, proc/procfs.c).
  */
+#include "fs/notify.h"
 #include "fs/vfs.h"
 #include "kernel/process/cred.h"
 #include "uapi/errno.h"
@@ -59,8 +60,10 @@ vfs_symlinkat(const char *target, int dirfd, const char *path)
 	if (!err)
 		err = di->iops->symlink ? di->iops->symlink(np.dir, np.last, np.len, target, &d)
 					: -EPERM;
-	if (!err)
+	if (!err) {
+		notify_create(np.dir, (struct notify_name){ np.last, np.len }, d->inode);
 		dput(d);
+	}
 	mutex_unlock(&di->lock);
 	dput(np.dir);
 	return err;
@@ -156,7 +159,12 @@ link_locked(struct dentry *old, const struct nameparent *np)
 		return -EPERM;
 	if (READ_ONCE(old->inode->nlink) == 0)
 		return -ENOENT; /* unlinked meanwhile: no name to add to */
-	return di->iops->link(np->dir, np->last, np->len, old);
+	err = di->iops->link(np->dir, np->last, np->len, old);
+	if (!err) {
+		notify_inode(old->inode, IN_ATTRIB); /* its link count */
+		notify_create(np->dir, (struct notify_name){ np->last, np->len }, old->inode);
+	}
+	return err;
 }
 
 /*

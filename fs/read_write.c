@@ -13,6 +13,7 @@
  * without vectored operations. Not here: what the transfer does (each
  * file's read/write operation).
  */
+#include "fs/notify.h"
 #include "fs/vfs.h"
 #include "uapi/errno.h"
 #include "kernel/syscall/syscall.h"
@@ -27,7 +28,10 @@ vfs_read(struct file *f, char __user *buf, size_t n, u64 *pos)
 		return S_ISDIR(f->inode->mode) ? -EISDIR : -EINVAL;
 	if (!access_ok(buf, n))
 		return -EFAULT;
-	return f->ops->read(f, buf, MIN(n, MAX_RW_COUNT), pos);
+	long ret = f->ops->read(f, buf, MIN(n, MAX_RW_COUNT), pos);
+	if (ret > 0)
+		notify_file(f, IN_ACCESS);
+	return ret;
 }
 
 long
@@ -39,7 +43,10 @@ vfs_write(struct file *f, const char __user *buf, size_t n, u64 *pos)
 		return -EINVAL;
 	if (!access_ok(buf, n))
 		return -EFAULT;
-	return f->ops->write(f, buf, MIN(n, MAX_RW_COUNT), pos);
+	long ret = f->ops->write(f, buf, MIN(n, MAX_RW_COUNT), pos);
+	if (ret > 0)
+		notify_file(f, IN_MODIFY);
+	return ret;
 }
 
 static long

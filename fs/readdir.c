@@ -7,6 +7,7 @@
  * entry starts, so that lseek(SEEK_SET, d_off) resumes there.
  * Not here: how a directory stores its entries.
  */
+#include "fs/notify.h"
 #include "fs/vfs.h"
 #include "uapi/errno.h"
 #include "kernel/lib/string.h"
@@ -85,6 +86,7 @@ SYSCALL3(getdents64, int, fd, void __user *, dirp, unsigned, count)
 	int err = f->ops->getdents(f, &ctx);
 	f->pos = ctx.pos;
 	mutex_unlock(&f->pos_lock);
+	notify_file(f, IN_ACCESS); /* even at the end, as Linux's iterate_dir */
 	file_put(f);
 	if (ctx.used)
 		return (long)ctx.used;

@@ -11,6 +11,7 @@
  * rmdir uses (parent, then the victim), so the two cannot deadlock.
  * Not here: what a file system does for each (its inode_operations).
  */
+#include "fs/notify.h"
 #include "fs/vfs.h"
 #include "uapi/errno.h"
 #include "kernel/syscall/syscall.h"
@@ -35,6 +36,9 @@ vfs_create(struct dentry *dir, const char *name, size_t len, u32 mode, bool excl
 			err = may_create(di);
 		if (!err && di->iops->create) {
 			err = di->iops->create(dir, name, len, mode, out);
+			if (!err)
+				notify_create(dir, (struct notify_name){ name, len },
+					      (*out)->inode);
 			if (!err && created)
 				*created = true;
 		} else if (!err)
@@ -152,6 +156,9 @@ do_remove(int dirfd, const char *path, bool rmdir)
 				err = remove_check(&np, victim, rmdir);
 			if (!err)
 				err = di->iops->unlink ? di->iops->unlink(np.dir, victim) : -EPERM;
+			if (!err)
+				notify_delete(np.dir, (struct notify_name){ np.last, np.len },
+					      victim);
 			dput(victim);
 		}
 		mutex_unlock(&di->lock);
@@ -251,9 +258,14 @@ rename_locked(const struct nameparent *op, const struct nameparent *np)
 		if (!err)
 			err = rename_check(op, np, old, target);
 		/* The same file (or two hard links of it): nothing to do, as Linux. */
-		if (!err && (!target || old->inode != target->inode))
+		if (!err && (!target || old->inode != target->inode)) {
 			err = olddir->inode->iops->rename(olddir, old, newdir, np->last, np->len,
 							  target);
+			if (!err)
+				notify_move(olddir, (struct notify_name){ op->last, op->len },
+					    newdir, (struct notify_name){ np->last, np->len },
+					    old->inode, target ? target->inode : NULL);
+		}
 		if (target)
 			dput(target);
 		dput(old);

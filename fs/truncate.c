@@ -12,6 +12,7 @@
  * process's RLIMIT_FSIZE (going past it raises SIGXFSZ, then -EFBIG) and
  * the largest size the file system knows (-EFBIG alone).
  */
+#include "fs/notify.h"
 #include "fs/vfs.h"
 #include "uapi/errno.h"
 #include "uapi/signal.h"
@@ -69,6 +70,8 @@ vfs_truncate(struct inode *inode, u64 size)
 	if (!err)
 		inode_touch(inode);
 	mutex_unlock(&inode->lock);
+	if (!err)
+		notify_inode(inode, IN_MODIFY);
 	return err;
 }
 

@@ -51,6 +51,10 @@
  *                         pointers, for walks upwards (.., getcwd); the
  *                         name hash's lock nests inside it
  *   files->lock, fs->lock (spinlocks)  leaves: nothing is taken under them
+ *   inotify_lock (spinlock, fs/inotify.c)  every watch and event queue; the
+ *                         hooks (fs/notify.h) take it under any lock above
+ *                         but these; only kmalloc and the wake-up of an
+ *                         instance's readers (its wait queue) nest in it
  *   mount_lock (spinlock, fs/mount.c)  the mount table and dentry->mounted;
  *                         the walk takes it only at a mount point
  *   locks_mutex (fs/locks.c)  every inode's file locks; taken by fcntl and
@@ -207,10 +211,11 @@ struct inode {
 	struct super_block *sb; /* the file-system instance it is on, referenced */
 	/* >0: open files that may write it; <0: executable mappings denying writes (write_access.c) */
 	s32 writecount;
-	bool dead; /* a removed directory: nothing may be created in it */
+	bool dead : 1; /* a removed directory: nothing may be created in it */
 	/* memfd_create's files: seals apply (fs/memfd.c); others refuse seals */
-	bool sealable;
-	u8 seals; /* F_SEAL_*: added under lock and pages_lock, so either lock reads them */
+	bool sealable : 1;
+	u8 seals;    /* F_SEAL_*: added under lock and pages_lock, so either lock reads them */
+	u16 watches; /* inotify watches on it (fs/inotify.c keeps them), under its lock */
 	u64 ino;
 	u64 size; /* i_size_read; i_size_write under lock */
 	struct fs_time atime, mtime, ctime;
@@ -304,6 +309,8 @@ struct dentry *dget(struct dentry *d);
 void dput(struct dentry *d);
 /* d's parent, referenced (d itself for the root). */
 struct dentry *dget_parent(struct dentry *d);
+/* The same, and d's name copied into name (NUL-terminated): its length in *len. */
+struct dentry *dget_parent_name(struct dentry *d, char name[NAME_MAX + 1], size_t *len);
 /* A lazily unmounted tree's root: its own parent from now on (fs/dentry.c). */
 void dentry_make_root(struct dentry *d);
 /* The linked child of parent called name, referenced, or NULL (the parent's inode->lock held). */

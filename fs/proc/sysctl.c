@@ -6,8 +6,9 @@
  * /proc/sys/kernel/{ostype,osrelease,version,hostname,domainname}, the
  * uname fields as Linux shows them there (read-only here), pid_max
  * (where pids wrap) and tainted (always 0: nothing taints rewind); and
- * /proc/sys/fs/pipe-{max-size,user-pages-soft,user-pages-hard}, root's to
- * set, as Linux's.
+ * /proc/sys/fs/pipe-{max-size,user-pages-soft,user-pages-hard} and
+ * /proc/sys/fs/inotify/max_{queued_events,user_instances,user_watches},
+ * root's to set, as Linux's.
  *
  * Reading gives the current value alone on the first line, then
  * "# valid: ..." and "# default: ..." (procfs_format_knob). Writing a
@@ -18,6 +19,7 @@
  * code that reads the knob.
  */
 #include "fs/proc/internal.h"
+#include "fs/notify.h"
 #include "fs/pipe_accounting.h"
 #include "kernel/knobs.h"
 #include "kernel/process/process.h"
@@ -134,7 +136,7 @@ static const struct proc_dir kernel_dir = {
 	.nentries = ARRAY_SIZE(kernel_entries),
 };
 
-/* ---- /proc/sys/fs: the pipe limits (fs/pipe_accounting.h) ----------------- */
+/* ---- /proc/sys/fs: the pipe limits (fs/pipe_accounting.h), inotify's (fs/inotify.c) ---- */
 
 /* A decimal number, all of value: 0 or -EINVAL. */
 static int
@@ -180,7 +182,8 @@ write_pipe_max_size(const char *value, union proc_arg arg)
 	return err;
 }
 
-#define PIPE_PAGES_FILE(show, write, var)                       \
+/* A file showing var and setting it to any decimal number. */
+#define ULONG_FILE(show, write, var)                            \
 	static int show(struct procbuf *b, union proc_arg arg)  \
 	{                                                       \
 		return show_ulong(b, &var);                     \
@@ -193,10 +196,37 @@ write_pipe_max_size(const char *value, union proc_arg arg)
 			WRITE_ONCE(var, n);                     \
 		return err;                                     \
 	}
-PIPE_PAGES_FILE(show_pipe_pages_soft, write_pipe_pages_soft, pipe_user_pages_soft)
-PIPE_PAGES_FILE(show_pipe_pages_hard, write_pipe_pages_hard, pipe_user_pages_hard)
+ULONG_FILE(show_pipe_pages_soft, write_pipe_pages_soft, pipe_user_pages_soft)
+ULONG_FILE(show_pipe_pages_hard, write_pipe_pages_hard, pipe_user_pages_hard)
+ULONG_FILE(show_inotify_events, write_inotify_events, inotify_max_queued_events)
+ULONG_FILE(show_inotify_instances, write_inotify_instances, inotify_max_user_instances)
+ULONG_FILE(show_inotify_watches, write_inotify_watches, inotify_max_user_watches)
+
+static const struct proc_entry inotify_entries[] = {
+	{ .name = "max_queued_events",
+	  .mode = S_IFREG | 0644,
+	  .show = show_inotify_events,
+	  .write = write_inotify_events,
+	  .control = true },
+	{ .name = "max_user_instances",
+	  .mode = S_IFREG | 0644,
+	  .show = show_inotify_instances,
+	  .write = write_inotify_instances,
+	  .control = true },
+	{ .name = "max_user_watches",
+	  .mode = S_IFREG | 0644,
+	  .show = show_inotify_watches,
+	  .write = write_inotify_watches,
+	  .control = true },
+};
+
+static const struct proc_dir inotify_dir = {
+	.entries = inotify_entries,
+	.nentries = ARRAY_SIZE(inotify_entries),
+};
 
 static const struct proc_entry fs_entries[] = {
+	{ .name = "inotify", .mode = S_IFDIR | 0555, .dir = &inotify_dir },
 	{ .name = "pipe-max-size",
 	  .mode = S_IFREG | 0644,
 	  .show = show_pipe_max_size,

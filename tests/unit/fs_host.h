@@ -63,6 +63,8 @@
 #include "fs/pipe.c"
 #include "fs/poll.c"
 #include "fs/anon_inode.c"
+#include "fs/notify.c"
+#include "fs/inotify.c"
 #include "kernel/time/timespec.c"
 #include "fs/socket.c"
 #include "fs/socket_msg.c"

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/inotify.h>
 #include <sys/socket.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -31,7 +32,7 @@
 
 #define PAGE	     4096
 #define SCRATCH_SIZE (16 * PAGE)
-#define NFDS	     12
+#define NFDS	     13
 #define NPATHS	     24
 
 static int fds[NFDS];
@@ -141,8 +142,10 @@ setup_paths(const char *sandbox)
 
 /*
  * The pool: files, a directory, both ends of a pipe (non-blocking, so reads
- * do not hang), devices, an epoll instance, an eventfd and both ends of an
- * AF_UNIX stream socket pair (non-blocking too), for the socket calls.
+ * do not hang), devices, an epoll instance, an eventfd, an inotify instance
+ * watching the worker's directory (so every call there makes events) and
+ * both ends of an AF_UNIX stream socket pair (non-blocking too), for the
+ * socket calls.
  */
 static void
 setup_fds(void)
@@ -162,6 +165,8 @@ setup_fds(void)
 	fds[n++] = open("/proc/self/status", O_RDONLY);
 	fds[n++] = epoll_create1(0);
 	fds[n++] = eventfd(1, EFD_NONBLOCK);
+	fds[n] = inotify_init1(IN_NONBLOCK);
+	inotify_add_watch(fds[n++], ".", IN_ALL_EVENTS);
 	int sv[2];
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, sv) == 0) {
 		fds[n++] = sv[0];

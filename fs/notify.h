@@ -1,0 +1,76 @@
+/*
+ * notify.h - what the VFS tells about each change to a file or a
+ * directory, for inotify (fs/inotify.c) to deliver: Linux's fsnotify
+ * hooks, at the same points (open, read, write, close, truncate, the
+ * attribute calls, and each change of the tree of names).
+ *
+ * A hook costs one test of the inode's watch count when nobody watches it,
+ * and the hot ones (read, write, open, close) also one test of a global
+ * count of watched directories, because a directory's watches hear about
+ * its children too: everything else happens out of line, in fs/notify.c.
+ */
+#ifndef REWIND_NOTIFY_H
+#define REWIND_NOTIFY_H
+
+#include "fs/vfs.h"
+#include "uapi/inotify.h"
+
+/* Watches on directories, which hear about every child's open, read, write and close. */
+extern u32 notify_dir_watches;
+
+static inline bool
+inode_watched(const struct inode *inode)
+{
+	return READ_ONCE(inode->watches) != 0;
+}
+
+void __notify_file(struct file *f, u32 mask);
+
+/*
+ * f was read (IN_ACCESS), written (IN_MODIFY), opened (IN_OPEN) or is
+ * closing (IN_CLOSE_*): to its inode's watches, and to its directory's
+ * with its name.
+ */
+static inline void
+notify_file(struct file *f, u32 mask)
+{
+	if (unlikely(inode_watched(f->inode)) || unlikely(READ_ONCE(notify_dir_watches)))
+		__notify_file(f, mask);
+}
+
+/* inode changed (IN_ATTRIB, IN_MODIFY, IN_ACCESS), told by inode only: its own watches hear. */
+void notify_inode(struct inode *inode, u32 mask);
+/* A name in a directory, not NUL-terminated (a path's last component). */
+struct notify_name {
+	const char *s;
+	size_t len;
+};
+/* dir has a new name for child: IN_CREATE. */
+void notify_create(struct dentry *dir, struct notify_name name, struct inode *child);
+/* victim's name went from dir: IN_ATTRIB, IN_DELETE_SELF (its last name), IN_DELETE. */
+void notify_delete(struct dentry *dir, struct notify_name name, struct dentry *victim);
+/*
+ * moved went from olddir's oldname to newdir's newname, over target (NULL
+ * for none): IN_MOVED_FROM and IN_MOVED_TO with one cookie, IN_MOVE_SELF,
+ * and target's removal.
+ */
+void notify_move(struct dentry *olddir, struct notify_name oldname, struct dentry *newdir,
+		 struct notify_name newname, struct inode *moved, struct inode *target);
+
+/* ---- fs/inotify.c: the delivery --------------------------------------------- */
+
+/* The limits of /proc/sys/fs/inotify (fs/proc/sysctl.c shows and sets them). */
+extern unsigned long inotify_max_queued_events, inotify_max_user_instances,
+	inotify_max_user_watches;
+
+/*
+ * One event to inode's watches that want it: about inode itself (name
+ * NULL) or about its child called name (child_unlinked: that child has
+ * no name any more, for IN_EXCL_UNLINK).
+ */
+void inotify_deliver(struct inode *inode, u32 mask, u32 cookie, const char *name, size_t len,
+		     bool child_unlinked);
+/* inode lost its last name: IN_DELETE_SELF, and its watches go (IN_IGNORED). */
+void inotify_inode_removed(struct inode *inode);
+
+#endif
