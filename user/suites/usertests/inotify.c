@@ -100,13 +100,13 @@ expect_events(int fd, const struct want *want, int n, struct seen *got)
 static int
 watcher(void)
 {
-	return EXPECT_OK(inotify_init1(IN_NONBLOCK));
+	return CHECK_OK(inotify_init1(IN_NONBLOCK));
 }
 
 static void
 open_close(const char *path, int flags)
 {
-	EXPECT_OK(close(EXPECT_OK(open(path, flags))));
+	CHECK_OK(close(CHECK_OK(open(path, flags))));
 }
 
 /* ---- the calls ------------------------------------------------------------ */
@@ -115,21 +115,21 @@ TEST(inotify_init_flags)
 {
 	char link[64], target[64];
 
-	EXPECT_ERR(EINVAL, inotify_init1(IN_NONBLOCK << 1));
-	EXPECT_ERR(EINVAL, inotify_init1(O_RDWR));
-	int fd = EXPECT_OK(syscall(SYS_inotify_init));
+	CHECK_ERR(EINVAL, inotify_init1(IN_NONBLOCK << 1));
+	CHECK_ERR(EINVAL, inotify_init1(O_RDWR));
+	int fd = CHECK_OK(syscall(SYS_inotify_init));
 	CHECK(fcntl(fd, F_GETFD) == 0);
 	CHECK((fcntl(fd, F_GETFL) & (O_ACCMODE | O_NONBLOCK)) == O_RDONLY);
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	ssize_t n = EXPECT_OK(readlink(link, target, sizeof(target) - 1));
+	ssize_t n = CHECK_OK(readlink(link, target, sizeof(target) - 1));
 	target[n] = '\0';
 	CHECK(strcmp(target, "anon_inode:inotify") == 0);
-	fd = EXPECT_OK(inotify_init1(IN_CLOEXEC | IN_NONBLOCK));
+	fd = CHECK_OK(inotify_init1(IN_CLOEXEC | IN_NONBLOCK));
 	CHECK(fcntl(fd, F_GETFD) == FD_CLOEXEC);
 	CHECK(fcntl(fd, F_GETFL) & O_NONBLOCK);
 	char buf[64];
-	EXPECT_ERR(EAGAIN, read(fd, buf, sizeof(buf)));
-	EXPECT_ERR(EBADF, write(fd, buf, 1)); /* open for reading only */
+	CHECK_ERR(EAGAIN, read(fd, buf, sizeof(buf)));
+	CHECK_ERR(EBADF, write(fd, buf, 1)); /* open for reading only */
 }
 
 TEST(inotify_add_watch_errors)
@@ -137,28 +137,28 @@ TEST(inotify_add_watch_errors)
 	int fd = watcher(), pipes[2];
 
 	make_file("f", "", 0);
-	EXPECT_OK(pipe(pipes));
-	EXPECT_ERR(EBADF, inotify_add_watch(-1, "f", IN_OPEN));
-	EXPECT_ERR(EBADF, inotify_add_watch(999, "f", IN_OPEN));
-	EXPECT_ERR(EINVAL, inotify_add_watch(pipes[0], "f", IN_OPEN));
-	EXPECT_ERR(EINVAL, inotify_add_watch(fd, "f", 0));
-	EXPECT_ERR(EINVAL, inotify_add_watch(fd, "f", IN_OPEN | IN_MASK_ADD | IN_MASK_CREATE));
-	EXPECT_ERR(ENOENT, inotify_add_watch(fd, "missing", IN_OPEN));
-	EXPECT_ERR(EFAULT, inotify_add_watch(fd, (const char *)bad_addrs[0], IN_OPEN));
-	EXPECT_ERR(ENOTDIR, inotify_add_watch(fd, "f", IN_OPEN | IN_ONLYDIR));
-	int wd = EXPECT_OK(inotify_add_watch(fd, "f", IN_OPEN));
+	CHECK_OK(pipe(pipes));
+	CHECK_ERR(EBADF, inotify_add_watch(-1, "f", IN_OPEN));
+	CHECK_ERR(EBADF, inotify_add_watch(999, "f", IN_OPEN));
+	CHECK_ERR(EINVAL, inotify_add_watch(pipes[0], "f", IN_OPEN));
+	CHECK_ERR(EINVAL, inotify_add_watch(fd, "f", 0));
+	CHECK_ERR(EINVAL, inotify_add_watch(fd, "f", IN_OPEN | IN_MASK_ADD | IN_MASK_CREATE));
+	CHECK_ERR(ENOENT, inotify_add_watch(fd, "missing", IN_OPEN));
+	CHECK_ERR(EFAULT, inotify_add_watch(fd, (const char *)bad_addrs[0], IN_OPEN));
+	CHECK_ERR(ENOTDIR, inotify_add_watch(fd, "f", IN_OPEN | IN_ONLYDIR));
+	int wd = CHECK_OK(inotify_add_watch(fd, "f", IN_OPEN));
 	CHECK(wd >= 1);
-	EXPECT_ERR(EEXIST, inotify_add_watch(fd, "f", IN_OPEN | IN_MASK_CREATE));
+	CHECK_ERR(EEXIST, inotify_add_watch(fd, "f", IN_OPEN | IN_MASK_CREATE));
 	CHECK(inotify_add_watch(fd, "f", IN_CLOSE) == wd); /* the same inode: the same wd */
-	EXPECT_OK(link("f", "g"));
+	CHECK_OK(link("f", "g"));
 	CHECK(inotify_add_watch(fd, "g", IN_CLOSE) == wd); /* another name of it too */
-	int dwd = EXPECT_OK(inotify_add_watch(fd, ".", IN_CREATE | IN_ONLYDIR));
+	int dwd = CHECK_OK(inotify_add_watch(fd, ".", IN_CREATE | IN_ONLYDIR));
 	CHECK(dwd != wd);
-	EXPECT_ERR(EBADF, inotify_rm_watch(-1, wd));
-	EXPECT_ERR(EINVAL, inotify_rm_watch(pipes[0], wd));
-	EXPECT_ERR(EINVAL, inotify_rm_watch(fd, dwd + 100));
-	EXPECT_OK(inotify_rm_watch(fd, wd));
-	EXPECT_ERR(EINVAL, inotify_rm_watch(fd, wd));
+	CHECK_ERR(EBADF, inotify_rm_watch(-1, wd));
+	CHECK_ERR(EINVAL, inotify_rm_watch(pipes[0], wd));
+	CHECK_ERR(EINVAL, inotify_rm_watch(fd, dwd + 100));
+	CHECK_OK(inotify_rm_watch(fd, wd));
+	CHECK_ERR(EINVAL, inotify_rm_watch(fd, wd));
 	EXPECT_EVENTS(fd, { wd, IN_IGNORED, "" });
 }
 
@@ -167,7 +167,7 @@ watch_unreadable(const char *path)
 {
 	int fd = watcher();
 
-	EXPECT_ERR(EACCES, inotify_add_watch(fd, path, IN_OPEN));
+	CHECK_ERR(EACCES, inotify_add_watch(fd, path, IN_OPEN));
 }
 
 TEST(inotify_add_watch_needs_read_permission)
@@ -178,9 +178,9 @@ TEST(inotify_add_watch_needs_read_permission)
 		skip("needs root");
 	snprintf(path, sizeof(path), "/tmp/inotify_%d", getpid());
 	make_file(path, "", 0);
-	EXPECT_OK(chmod(path, 0200)); /* root's, and only writable */
+	CHECK_OK(chmod(path, 0200)); /* root's, and only writable */
 	as_nobody(watch_unreadable, path);
-	EXPECT_OK(unlink(path));
+	CHECK_OK(unlink(path));
 }
 
 /* ---- events --------------------------------------------------------------- */
@@ -191,20 +191,20 @@ TEST(inotify_file_events)
 	char c;
 
 	make_file("f", "x", 1);
-	int wd = EXPECT_OK(inotify_add_watch(fd, "f", IN_ALL_EVENTS));
-	int f = EXPECT_OK(open("f", O_RDWR));
+	int wd = CHECK_OK(inotify_add_watch(fd, "f", IN_ALL_EVENTS));
+	int f = CHECK_OK(open("f", O_RDWR));
 	CHECK(read(f, &c, 1) == 1);
 	CHECK(write(f, "y", 1) == 1);
 	CHECK(write(f, "z", 1) == 1); /* the same event again: coalesced */
-	EXPECT_OK(fchmod(f, 0600));
-	EXPECT_OK(ftruncate(f, 0));
-	EXPECT_OK(close(f));
+	CHECK_OK(fchmod(f, 0600));
+	CHECK_OK(ftruncate(f, 0));
+	CHECK_OK(close(f));
 	EXPECT_EVENTS(fd, { wd, IN_OPEN, "" }, { wd, IN_ACCESS, "" }, { wd, IN_MODIFY, "" },
 		      { wd, IN_ATTRIB, "" }, { wd, IN_MODIFY, "" }, { wd, IN_CLOSE_WRITE, "" });
 	open_close("f", O_RDONLY);
-	EXPECT_OK(chown("f", geteuid(), (gid_t)-1));
-	EXPECT_OK(utimensat(AT_FDCWD, "f", NULL, 0));
-	EXPECT_OK(truncate("f", 5));
+	CHECK_OK(chown("f", geteuid(), (gid_t)-1));
+	CHECK_OK(utimensat(AT_FDCWD, "f", NULL, 0));
+	CHECK_OK(truncate("f", 5));
 	EXPECT_EVENTS(fd, { wd, IN_OPEN, "" }, { wd, IN_CLOSE_NOWRITE, "" }, { wd, IN_ATTRIB, "" },
 		      { wd, IN_MODIFY, "" });
 	/* Only what the mask asks for. */
@@ -218,19 +218,19 @@ TEST(inotify_directory_events)
 {
 	int fd = watcher();
 
-	int wd = EXPECT_OK(inotify_add_watch(fd, ".", IN_ALL_EVENTS & ~IN_ACCESS));
-	int f = EXPECT_OK(open("f", O_CREAT | O_WRONLY, 0644));
+	int wd = CHECK_OK(inotify_add_watch(fd, ".", IN_ALL_EVENTS & ~IN_ACCESS));
+	int f = CHECK_OK(open("f", O_CREAT | O_WRONLY, 0644));
 	CHECK(write(f, "y", 1) == 1);
-	EXPECT_OK(close(f));
-	EXPECT_OK(mkdir("sub", 0755));
-	EXPECT_OK(mknod("fifo", S_IFIFO | 0644, 0));
-	EXPECT_OK(symlink("f", "sym"));
+	CHECK_OK(close(f));
+	CHECK_OK(mkdir("sub", 0755));
+	CHECK_OK(mknod("fifo", S_IFIFO | 0644, 0));
+	CHECK_OK(symlink("f", "sym"));
 	EXPECT_EVENTS(fd, { wd, IN_CREATE, "f" }, { wd, IN_OPEN, "f" }, { wd, IN_MODIFY, "f" },
 		      { wd, IN_CLOSE_WRITE, "f" }, { wd, IN_CREATE | IN_ISDIR, "sub" },
 		      { wd, IN_CREATE, "fifo" }, { wd, IN_CREATE, "sym" });
-	EXPECT_OK(link("f", "hard"));
-	EXPECT_OK(unlink("hard"));
-	EXPECT_OK(rmdir("sub"));
+	CHECK_OK(link("f", "hard"));
+	CHECK_OK(unlink("hard"));
+	CHECK_OK(rmdir("sub"));
 	open_close(".", O_RDONLY | O_DIRECTORY);
 	EXPECT_EVENTS(fd, { wd, IN_CREATE, "hard" }, { wd, IN_DELETE, "hard" },
 		      { wd, IN_DELETE | IN_ISDIR, "sub" }, { wd, IN_OPEN | IN_ISDIR, "" },
@@ -242,23 +242,23 @@ TEST(inotify_moves_share_a_cookie)
 	int fd = watcher();
 	struct seen got[MAX_SEEN];
 
-	EXPECT_OK(mkdir("a", 0755));
-	EXPECT_OK(mkdir("b", 0755));
+	CHECK_OK(mkdir("a", 0755));
+	CHECK_OK(mkdir("b", 0755));
 	make_file("a/f", "", 0);
-	int wa = EXPECT_OK(inotify_add_watch(fd, "a", IN_MOVE));
-	int wb = EXPECT_OK(inotify_add_watch(fd, "b", IN_MOVE));
-	EXPECT_OK(rename("a/f", "b/g"));
+	int wa = CHECK_OK(inotify_add_watch(fd, "a", IN_MOVE));
+	int wb = CHECK_OK(inotify_add_watch(fd, "b", IN_MOVE));
+	CHECK_OK(rename("a/f", "b/g"));
 	const struct want want[] = { { wa, IN_MOVED_FROM, "f" }, { wb, IN_MOVED_TO, "g" } };
 	expect_events(fd, want, 2, got);
 	CHECK(got[0].cookie != 0 && got[0].cookie == got[1].cookie);
 	unsigned first_cookie = got[0].cookie;
-	EXPECT_OK(rename("b/g", "b/h"));
+	CHECK_OK(rename("b/g", "b/h"));
 	expect_events(fd,
 		      (const struct want[]){ { wb, IN_MOVED_FROM, "g" }, { wb, IN_MOVED_TO, "h" } },
 		      2, got);
 	CHECK(got[0].cookie == got[1].cookie && got[0].cookie != first_cookie);
-	EXPECT_OK(mkdir("a/d", 0755));
-	EXPECT_OK(rename("a/d", "b/d"));
+	CHECK_OK(mkdir("a/d", 0755));
+	CHECK_OK(rename("a/d", "b/d"));
 	EXPECT_EVENTS(fd, { wa, IN_MOVED_FROM | IN_ISDIR, "d" },
 		      { wb, IN_MOVED_TO | IN_ISDIR, "d" });
 }
@@ -268,17 +268,17 @@ TEST(inotify_self_events)
 	int fd = watcher();
 
 	make_file("f", "", 0);
-	EXPECT_OK(mkdir("d", 0755));
-	int wf = EXPECT_OK(inotify_add_watch(fd, "f", IN_ALL_EVENTS));
-	int wd = EXPECT_OK(inotify_add_watch(fd, "d", IN_ALL_EVENTS));
-	EXPECT_OK(rename("f", "g"));
-	EXPECT_OK(rename("d", "e"));
+	CHECK_OK(mkdir("d", 0755));
+	int wf = CHECK_OK(inotify_add_watch(fd, "f", IN_ALL_EVENTS));
+	int wd = CHECK_OK(inotify_add_watch(fd, "d", IN_ALL_EVENTS));
+	CHECK_OK(rename("f", "g"));
+	CHECK_OK(rename("d", "e"));
 	EXPECT_EVENTS(fd, { wf, IN_MOVE_SELF, "" }, { wd, IN_MOVE_SELF, "" });
-	EXPECT_OK(unlink("g"));
-	EXPECT_OK(rmdir("e"));
+	CHECK_OK(unlink("g"));
+	CHECK_OK(rmdir("e"));
 	EXPECT_EVENTS(fd, { wf, IN_ATTRIB, "" }, { wf, IN_DELETE_SELF, "" }, { wf, IN_IGNORED, "" },
 		      { wd, IN_DELETE_SELF, "" }, { wd, IN_IGNORED, "" });
-	EXPECT_ERR(EINVAL, inotify_rm_watch(fd, wf));
+	CHECK_ERR(EINVAL, inotify_rm_watch(fd, wf));
 }
 
 TEST(inotify_unlink_keeping_other_names)
@@ -287,11 +287,11 @@ TEST(inotify_unlink_keeping_other_names)
 
 	make_file("f", "", 0);
 	make_file("victim", "", 0);
-	EXPECT_OK(link("f", "g"));
-	int wf = EXPECT_OK(inotify_add_watch(fd, "f", IN_ATTRIB | IN_DELETE_SELF));
-	int wv = EXPECT_OK(inotify_add_watch(fd, "victim", IN_DELETE_SELF));
-	EXPECT_OK(unlink("g")); /* a link count change, not a deletion */
-	EXPECT_OK(rename("f", "victim"));
+	CHECK_OK(link("f", "g"));
+	int wf = CHECK_OK(inotify_add_watch(fd, "f", IN_ATTRIB | IN_DELETE_SELF));
+	int wv = CHECK_OK(inotify_add_watch(fd, "victim", IN_DELETE_SELF));
+	CHECK_OK(unlink("g")); /* a link count change, not a deletion */
+	CHECK_OK(rename("f", "victim"));
 	EXPECT_EVENTS(fd, { wf, IN_ATTRIB, "" }, { wv, IN_DELETE_SELF, "" },
 		      { wv, IN_IGNORED, "" });
 }
@@ -303,11 +303,11 @@ TEST(inotify_oneshot)
 	int fd = watcher();
 
 	make_file("f", "", 0);
-	int wd = EXPECT_OK(inotify_add_watch(fd, "f", IN_OPEN | IN_CLOSE | IN_ONESHOT));
+	int wd = CHECK_OK(inotify_add_watch(fd, "f", IN_OPEN | IN_CLOSE | IN_ONESHOT));
 	open_close("f", O_RDONLY);
 	EXPECT_EVENTS(fd, { wd, IN_OPEN, "" }, { wd, IN_IGNORED, "" });
-	EXPECT_ERR(EINVAL, inotify_rm_watch(fd, wd));
-	int again = EXPECT_OK(inotify_add_watch(fd, "f", IN_OPEN));
+	CHECK_ERR(EINVAL, inotify_rm_watch(fd, wd));
+	int again = CHECK_OK(inotify_add_watch(fd, "f", IN_OPEN));
 	CHECK(again != wd);
 }
 
@@ -316,7 +316,7 @@ TEST(inotify_mask_add_and_replace)
 	int fd = watcher();
 
 	make_file("f", "", 0);
-	int wd = EXPECT_OK(inotify_add_watch(fd, "f", IN_OPEN));
+	int wd = CHECK_OK(inotify_add_watch(fd, "f", IN_OPEN));
 	CHECK(inotify_add_watch(fd, "f", IN_CLOSE_NOWRITE | IN_MASK_ADD) == wd);
 	open_close("f", O_RDONLY);
 	EXPECT_EVENTS(fd, { wd, IN_OPEN, "" }, { wd, IN_CLOSE_NOWRITE, "" });
@@ -331,11 +331,11 @@ TEST(inotify_excl_unlink)
 
 	make_file("kept", "", 0);
 	make_file("gone", "", 0);
-	int keep = EXPECT_OK(open("kept", O_WRONLY));
-	int gone = EXPECT_OK(open("gone", O_WRONLY));
-	int wd = EXPECT_OK(inotify_add_watch(fd, ".", IN_MODIFY | IN_EXCL_UNLINK));
-	EXPECT_OK(unlink("kept"));
-	EXPECT_OK(unlink("gone"));
+	int keep = CHECK_OK(open("kept", O_WRONLY));
+	int gone = CHECK_OK(open("gone", O_WRONLY));
+	int wd = CHECK_OK(inotify_add_watch(fd, ".", IN_MODIFY | IN_EXCL_UNLINK));
+	CHECK_OK(unlink("kept"));
+	CHECK_OK(unlink("gone"));
 	CHECK(write(gone, "x", 1) == 1); /* unlinked: not the directory's any more */
 	EXPECT_NO_EVENTS(fd);
 	CHECK(inotify_add_watch(fd, ".", IN_MODIFY) == wd);
@@ -348,12 +348,12 @@ TEST(inotify_dont_follow)
 	int fd = watcher();
 
 	make_file("f", "", 0);
-	EXPECT_OK(symlink("f", "link"));
-	int wf = EXPECT_OK(inotify_add_watch(fd, "link", IN_ATTRIB));
-	int wl = EXPECT_OK(inotify_add_watch(fd, "link", IN_ATTRIB | IN_DONT_FOLLOW));
+	CHECK_OK(symlink("f", "link"));
+	int wf = CHECK_OK(inotify_add_watch(fd, "link", IN_ATTRIB));
+	int wl = CHECK_OK(inotify_add_watch(fd, "link", IN_ATTRIB | IN_DONT_FOLLOW));
 	CHECK(wf != wl);
 	CHECK(inotify_add_watch(fd, "f", IN_ATTRIB) == wf);
-	EXPECT_ERR(ENOTDIR, inotify_add_watch(fd, "link", IN_ATTRIB | IN_ONLYDIR));
+	CHECK_ERR(ENOTDIR, inotify_add_watch(fd, "link", IN_ATTRIB | IN_ONLYDIR));
 }
 
 /* ---- reading -------------------------------------------------------------- */
@@ -363,22 +363,22 @@ TEST(inotify_read_whole_events)
 	int fd = watcher(), queued = -1;
 	char buf[256] __attribute__((aligned(8)));
 
-	int wd = EXPECT_OK(inotify_add_watch(fd, ".", IN_CREATE));
+	int wd = CHECK_OK(inotify_add_watch(fd, ".", IN_CREATE));
 	make_file("abc", "", 0);
 	make_file("0123456789abcdefX", "", 0); /* 17 bytes and a NUL: 32 of name */
 	size_t first = sizeof(struct inotify_event) + 16,
 	       second = sizeof(struct inotify_event) + 32;
-	EXPECT_OK(ioctl(fd, FIONREAD, &queued));
+	CHECK_OK(ioctl(fd, FIONREAD, &queued));
 	CHECK(queued == (int)(first + second));
-	EXPECT_ERR(EINVAL, read(fd, buf, 0));
-	EXPECT_ERR(EINVAL, read(fd, buf, first - 1));
+	CHECK_ERR(EINVAL, read(fd, buf, 0));
+	CHECK_ERR(EINVAL, read(fd, buf, first - 1));
 	CHECK(read(fd, buf, first + second - 1) == (ssize_t)first); /* the second waits */
 	struct inotify_event *e = (struct inotify_event *)buf;
 	CHECK(e->wd == wd && e->mask == IN_CREATE && e->len == 16 && strcmp(e->name, "abc") == 0);
 	CHECK(all_bytes(e->name + 3, 13, 0)); /* NUL-padded */
 	CHECK(read(fd, buf, sizeof(buf)) == (ssize_t)second);
 	CHECK(e->len == 32 && strcmp(e->name, "0123456789abcdefX") == 0);
-	EXPECT_OK(ioctl(fd, FIONREAD, &queued));
+	CHECK_OK(ioctl(fd, FIONREAD, &queued));
 	CHECK(queued == 0);
 }
 
@@ -390,14 +390,14 @@ make_later_file(long arg __attribute__((unused)))
 
 TEST(inotify_read_blocks_and_polls)
 {
-	int fd = EXPECT_OK(inotify_init1(0));
-	int ep = EXPECT_OK(epoll_create1(0));
+	int fd = CHECK_OK(inotify_init1(0));
+	int ep = CHECK_OK(epoll_create1(0));
 	struct epoll_event ev = { .events = EPOLLIN, .data.fd = fd };
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 	char buf[256] __attribute__((aligned(8)));
 
-	int wd = EXPECT_OK(inotify_add_watch(fd, ".", IN_CREATE));
-	EXPECT_OK(epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev));
+	int wd = CHECK_OK(inotify_add_watch(fd, ".", IN_CREATE));
+	CHECK_OK(epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev));
 	CHECK(poll(&p, 1, 0) == 0);
 	CHECK(epoll_wait(ep, &ev, 1, 0) == 0);
 	pid_t pid = run_later(make_later_file, 0);
@@ -419,7 +419,7 @@ TEST(inotify_queue_overflow)
 	int fd = watcher();
 
 	make_file("f", "", 0);
-	int wd = EXPECT_OK(inotify_add_watch(fd, "f", IN_OPEN | IN_CLOSE));
+	int wd = CHECK_OK(inotify_add_watch(fd, "f", IN_OPEN | IN_CLOSE));
 	for (unsigned long i = 0; i < max / 2 + 1; i++)
 		open_close("f", O_RDONLY); /* OPEN, CLOSE_NOWRITE, ...: none coalesce */
 	unsigned long n = 0;
