@@ -28,6 +28,7 @@
 #include "kernel/syscall/syscall.h"
 #include "kernel/lib/string.h"
 #include "kernel/x86/traps.h"
+#include "kernel/time/itimer.h"
 #include "kernel/time/tsc.h"
 #include "mm/kmalloc.h"
 #include "uapi/param.h"
@@ -214,6 +215,8 @@ dequeue_signal(struct task *t, u64 mask, struct kernel_siginfo *info, bool *time
 		sig = next_signal(p->set, mask);
 	}
 	*timer = sig && pending_take(p, sig, info);
+	if (sig == SIGALRM && p == &t->group_leader->sig_shared)
+		itimer_signal_taken(t->group_leader);
 	return sig;
 }
 

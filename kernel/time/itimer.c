@@ -5,6 +5,15 @@
  * from Linux), and again every interval if one is set. A kernel timer
  * (kernel/time/timer.c) in the group leader does the work.
  *
+ * The timer is armed once at a time: an interval starts again when SIGALRM
+ * is taken (itimer_signal_taken, from dequeue_signal, as Linux's), the
+ * periods missed meanwhile skipped. So a 1 us interval costs at most one
+ * expiry per delivered signal, and none while SIGALRM stays pending
+ * (blocked): no interrupt storm. An ignored SIGALRM is never queued; then
+ * the timer re-arms itself, at most once a tick, while the process lives.
+ * Meanwhile getitimer reads 0 left, the interval as set (Linux's
+ * itimer_get_remtime).
+ *
  * The CPU-time timers (ITIMER_VIRTUAL, ITIMER_PROF) are not implemented
  * and give -EINVAL.
  */
@@ -16,8 +25,40 @@
 #include "kernel/syscall/syscall.h"
 #include "kernel/time/tsc.h"
 #include "kernel/time/time64.h"
+#include "kernel/time/timekeeping.h"
 
 #define MAX_NS (1ul << 62) /* far enough: no overflow in TSC cycles */
+
+/*
+ * Arms the first deadline of the interval after not_before, on the grid of
+ * the last one - unless setitimer armed the timer meanwhile.
+ */
+static void
+rearm(struct task *leader, u64 now, u64 not_before)
+{
+	struct timer *tm = &leader->real_timer;
+	u64 interval = MAX(tsc_ns_to_cycles(leader->real_interval_ns), 1ul);
+	u64 next = tm->deadline + interval;
+
+	if (timer_remaining(tm, now))
+		return;
+	if (next <= not_before)
+		next += ((not_before - next) / interval + 1) * interval;
+	timer_arm(tm, MAX(next, now + 1), 0);
+}
+
+/*
+ * Whether an expiry must arm the next period itself: an interval is set,
+ * the process lives on, and SIGALRM was not queued (ignored), so no
+ * dequeue_signal will. tasks_lock and the sighand lock held: setitimer and
+ * dequeue_signal decide under the latter too.
+ */
+static bool
+rearms_itself(struct task *leader)
+{
+	return leader->real_interval_ns && !leader->group_exiting && leader->live_threads &&
+	       !(leader->sig_shared.set & sigmask(SIGALRM));
+}
 
 /* Timer context: interrupts off, on whichever CPU's tick saw the deadline. */
 static void
@@ -27,9 +68,24 @@ itimer_expired(struct timer *tm, u64 expiries)
 	struct kernel_siginfo info = { .signo = SIGALRM, .code = SI_KERNEL };
 	u64 flags = spin_lock_irqsave(&tasks_lock);
 
-	(void)expiries; /* one SIGALRM however many: a standard signal is pending at most once */
+	(void)expiries; /* armed once at a time: always 1 */
 	signal_send_process(leader, &info);
+	u64 sighand_flags = sighand_lock(leader);
+	if (rearms_itself(leader)) {
+		u64 now = rdtsc();
+		rearm(leader, now, now + tsc_ns_to_cycles(timekeeping_tick_ns()));
+	}
+	sighand_unlock(leader, sighand_flags);
 	spin_unlock_irqrestore(&tasks_lock, flags);
+}
+
+void
+itimer_signal_taken(struct task *leader)
+{
+	u64 now = rdtsc();
+
+	if (leader->real_interval_ns)
+		rearm(leader, now, now);
 }
 
 void
@@ -49,13 +105,14 @@ void
 itimer_handoff(struct task *from, struct task *to)
 {
 	u64 now = rdtsc();
-	u64 left = timer_remaining(&from->real_timer, now), period = from->real_timer.period;
+	u64 left = timer_remaining(&from->real_timer, now);
 
 	timer_cancel(&from->real_timer); /* waits for an expiry in progress: from may go after */
 	itimer_init(to);
 	to->real_interval_ns = from->real_interval_ns;
+	to->real_timer.deadline = from->real_timer.deadline; /* the grid of the next interval */
 	if (left)
-		timer_arm(&to->real_timer, now + left, period);
+		timer_arm(&to->real_timer, now + left, 0);
 }
 
 static bool
@@ -92,13 +149,12 @@ itimer_swap(const struct kernel_itimerval *new, struct kernel_itimerval *old)
 	u64 left = timer_remaining(tm, now);
 
 	old->it_value = ns_to_timeval(left ? tsc_cycles_to_ns(left) : 0);
-	old->it_interval = ns_to_timeval(left ? leader->real_interval_ns : 0);
+	old->it_interval = ns_to_timeval(leader->real_interval_ns);
 	if (new) {
 		u64 value = timeval_to_ns(&new->it_value),
 		    interval = timeval_to_ns(&new->it_interval);
-		leader->real_interval_ns = value ? interval : 0;
-		timer_arm(tm, value ? now + tsc_ns_to_cycles(value) : 0,
-			  value ? tsc_ns_to_cycles(interval) : 0);
+		WRITE_ONCE(leader->real_interval_ns, value ? interval : 0);
+		timer_arm(tm, value ? now + tsc_ns_to_cycles(value) : 0, 0);
 	}
 	sighand_unlock(t, flags);
 }

@@ -6,8 +6,12 @@
 #include "signaltests.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <sched.h>
+#include <stdio.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 TEST(itimer_and_alarm)
@@ -53,4 +57,72 @@ die_by_alarm(void)
 TEST(alarm_default_kills)
 {
 	expect_signaled(run_child(die_by_alarm), SIGALRM, "alarm(1) without a handler");
+}
+
+static void
+sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+/* A 1 us interval timer with SIGALRM blocked; the child then idles until killed. */
+static void
+arm_microsecond_timer_blocked(void)
+{
+	struct itimerval it = { .it_interval = { 0, 1 }, .it_value = { 0, 1 } };
+
+	mask_signal(SIG_BLOCK, SIGALRM);
+	setitimer(ITIMER_REAL, &it, NULL);
+	sleep_forever();
+}
+
+/*
+ * An interval timer arms its next period when SIGALRM is taken, as Linux's
+ * (dequeue_signal): while the signal is pending it is not armed - getitimer
+ * reads 0 left and the interval as set - and processes with 1 us timers
+ * and SIGALRM blocked do not storm the machine (each expiry re-armed the
+ * timer in the interrupt before).
+ */
+TEST(itimer_rearms_when_signal_taken)
+{
+	enum { HOGS = 4, ROUNDS = 2000 };
+	struct itimerval it = { .it_interval = { 0, 10000 }, .it_value = { 0, 1 } }, now;
+	pid_t hogs[HOGS];
+
+	struct timespec second = { 1, 0 };
+	sigset_t alrm;
+
+	sigemptyset(&alrm);
+	sigaddset(&alrm, SIGALRM);
+	set_handler(SIGALRM, count, SA_RESTART); /* for the last one, pending at the end */
+	mask_signal(SIG_BLOCK, SIGALRM);
+	EXPECT_OK(setitimer(ITIMER_REAL, &it, NULL));
+	for (int taken = 0; taken < 2; taken++) {
+		sleep_ms(30); /* three periods of 10 ms */
+		EXPECT_OK(getitimer(ITIMER_REAL, &now));
+		CHECK(now.it_value.tv_sec == 0 && now.it_value.tv_usec == 0);
+		CHECK(now.it_interval.tv_sec == 0 && now.it_interval.tv_usec == 10000);
+		/* Taking it arms the next period, whose SIGALRM the next round takes. */
+		CHECK(sigtimedwait(&alrm, NULL, &second) == SIGALRM);
+	}
+	arm_timer_ms(0);
+	mask_signal(SIG_UNBLOCK, SIGALRM);
+
+	fflush(NULL);
+	for (int i = 0; i < HOGS; i++) {
+		hogs[i] = xfork();
+		if (hogs[i] == 0)
+			arm_microsecond_timer_blocked(); /* never returns: a hog forks no hogs */
+	}
+	for (int i = 0; i < ROUNDS; i++) { /* must finish: the machine still answers */
+		getppid();
+		sched_yield();
+	}
+	for (int i = 0; i < HOGS; i++) {
+		kill(hogs[i], SIGKILL);
+		expect_signaled(wait_status(hogs[i]), SIGKILL, "a process with a 1 us timer");
+	}
 }
