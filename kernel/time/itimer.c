@@ -1,7 +1,9 @@
 /*
- * itimer.c - the real-time interval timer of a process: setitimer and
- * getitimer with ITIMER_REAL, and alarm, which is the same timer in whole
- * seconds. At the deadline the process gets SIGALRM (si_code SI_KERNEL, as
+ * itimer.c - the interval timers of a process: setitimer and getitimer
+ * with ITIMER_REAL, and alarm, which is the same timer in whole seconds;
+ * and the CPU-time timers ITIMER_VIRTUAL and ITIMER_PROF.
+ *
+ * ITIMER_REAL: At the deadline the process gets SIGALRM (si_code SI_KERNEL, as
  * from Linux), and again every interval if one is set. A kernel timer
  * (kernel/time/timer.c) in the group leader does the work.
  *
@@ -14,8 +16,12 @@
  * Meanwhile getitimer reads 0 left, the interval as set (Linux's
  * itimer_get_remtime).
  *
- * The CPU-time timers (ITIMER_VIRTUAL, ITIMER_PROF) are not implemented
- * and give -EINVAL.
+ * ITIMER_VIRTUAL counts the process's user time down, ITIMER_PROF its user
+ * and system time, at the tick (itimer_cpu_tick, from cputime_tick: a
+ * whole tick charged to the task it interrupted, Linux 3.0's way), so
+ * their resolution is the tick. At zero the process gets SIGVTALRM or
+ * SIGPROF and the timer reloads its interval. A tick costs one load per
+ * timer when neither is armed.
  */
 #include "kernel/time/itimer.h"
 #include "uapi/time.h"
@@ -26,6 +32,7 @@
 #include "kernel/time/tsc.h"
 #include "kernel/time/time64.h"
 #include "kernel/time/timekeeping.h"
+#include "kernel/lib/string.h"
 
 #define MAX_NS (1ul << 62) /* far enough: no overflow in TSC cycles */
 
@@ -93,6 +100,36 @@ itimer_init(struct task *leader)
 {
 	timer_init(&leader->real_timer, itimer_expired);
 	leader->real_interval_ns = 0;
+	memset(leader->cpu_itimers, 0, sizeof(leader->cpu_itimers));
+}
+
+static const int cpu_itimer_signal[] = { [ITIMER_VIRTUAL - 1] = SIGVTALRM,
+					 [ITIMER_PROF - 1] = SIGPROF };
+
+void
+itimer_cpu_tick(struct task *t, bool user, u64 ns)
+{
+	struct task *leader = t->group_leader;
+
+	if (!leader || !t->sighand)
+		return; /* a kernel thread */
+	if (!READ_ONCE(leader->cpu_itimers[0].left_ns) &&
+	    !READ_ONCE(leader->cpu_itimers[1].left_ns))
+		return;
+	u64 flags = spin_lock_irqsave(&tasks_lock); /* threads on other CPUs count down too */
+	for (int i = user ? ITIMER_VIRTUAL - 1 : ITIMER_PROF - 1; i < 2; i++) {
+		struct cpu_itimer *it = &leader->cpu_itimers[i];
+		if (!it->left_ns)
+			continue;
+		if (it->left_ns > ns) {
+			it->left_ns -= ns;
+			continue;
+		}
+		WRITE_ONCE(it->left_ns, it->interval_ns);
+		struct kernel_siginfo info = { .signo = cpu_itimer_signal[i], .code = SI_KERNEL };
+		signal_send_process(leader, &info);
+	}
+	spin_unlock_irqrestore(&tasks_lock, flags);
 }
 
 void
@@ -110,6 +147,7 @@ itimer_handoff(struct task *from, struct task *to)
 	timer_cancel(&from->real_timer); /* waits for an expiry in progress: from may go after */
 	itimer_init(to);
 	to->real_interval_ns = from->real_interval_ns;
+	memcpy(to->cpu_itimers, from->cpu_itimers, sizeof(to->cpu_itimers));
 	to->real_timer.deadline = from->real_timer.deadline; /* the grid of the next interval */
 	if (left)
 		timer_arm(&to->real_timer, now + left, 0);
@@ -138,9 +176,9 @@ ns_to_timeval(u64 ns)
 	return (struct kernel_timeval){ (s64)(us / USEC_PER_SEC), (s64)(us % USEC_PER_SEC) };
 }
 
-/* Reports the current setting in old and, if new is not NULL, replaces it. */
+/* Reports ITIMER_REAL's setting in old and, if new is not NULL, replaces it. */
 static void
-itimer_swap(const struct kernel_itimerval *new, struct kernel_itimerval *old)
+real_swap(const struct kernel_itimerval *new, struct kernel_itimerval *old)
 {
 	struct task *t = current(), *leader = t->group_leader;
 	struct timer *tm = &leader->real_timer;
@@ -159,13 +197,48 @@ itimer_swap(const struct kernel_itimerval *new, struct kernel_itimerval *old)
 	sighand_unlock(t, flags);
 }
 
+/* The same for ITIMER_VIRTUAL or ITIMER_PROF. */
+static void
+cpu_swap(int which, const struct kernel_itimerval *new, struct kernel_itimerval *old)
+{
+	struct cpu_itimer *it = &current()->group_leader->cpu_itimers[which - 1];
+	u64 flags = spin_lock_irqsave(&tasks_lock); /* the tick's lock */
+
+	old->it_value = ns_to_timeval(it->left_ns);
+	old->it_interval = ns_to_timeval(it->interval_ns);
+	if (new) {
+		u64 value = timeval_to_ns(&new->it_value);
+		it->interval_ns = value ? timeval_to_ns(&new->it_interval) : 0;
+		/* A tick more, as Linux's: the tick in progress may be charged whole. */
+		WRITE_ONCE(it->left_ns, value ? value + timekeeping_tick_ns() : 0);
+	}
+	spin_unlock_irqrestore(&tasks_lock, flags);
+}
+
+/* Reports timer which's setting in old and, if new is not NULL, replaces it; -EINVAL: no such timer. */
+static int
+itimer_swap(int which, const struct kernel_itimerval *new, struct kernel_itimerval *old)
+{
+	switch (which) {
+	case ITIMER_REAL:
+		real_swap(new, old);
+		return 0;
+	case ITIMER_VIRTUAL:
+	case ITIMER_PROF:
+		cpu_swap(which, new, old);
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
 SYSCALL2(getitimer, int, which, struct kernel_itimerval __user *, uval)
 {
 	struct kernel_itimerval old;
+	int err = itimer_swap(which, NULL, &old);
 
-	if (which != ITIMER_REAL)
-		return -EINVAL;
-	itimer_swap(NULL, &old);
+	if (err)
+		return err;
 	return copy_to_user(uval, &old, sizeof(old)) ? -EFAULT : 0;
 }
 
@@ -175,13 +248,13 @@ SYSCALL3(setitimer, int, which, const struct kernel_itimerval __user *, unew,
 {
 	struct kernel_itimerval new = { 0 }, old;
 
-	if (which != ITIMER_REAL)
-		return -EINVAL;
 	if (unew && copy_from_user(&new, unew, sizeof(new)))
 		return -EFAULT;
 	if (!timeval_valid(&new.it_value) || !timeval_valid(&new.it_interval))
 		return -EINVAL;
-	itimer_swap(&new, &old);
+	int err = itimer_swap(which, &new, &old);
+	if (err)
+		return err;
 	if (uold && copy_to_user(uold, &old, sizeof(old)))
 		return -EFAULT;
 	return 0;
@@ -192,7 +265,7 @@ SYSCALL1(alarm, unsigned, seconds)
 {
 	struct kernel_itimerval new = { .it_value.tv_sec = seconds }, old;
 
-	itimer_swap(&new, &old);
+	real_swap(&new, &old);
 	s64 left = old.it_value.tv_sec;
 	if ((!left && old.it_value.tv_usec) || old.it_value.tv_usec >= USEC_PER_SEC / 2)
 		left++;

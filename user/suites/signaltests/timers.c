@@ -1,6 +1,8 @@
 /*
  * timers.c - signaltests: setitimer, getitimer and alarm, an interval
- * timer's repeated SIGALRM, and SIGALRM's default action.
+ * timer's repeated SIGALRM, its re-arming when the signal is taken,
+ * SIGALRM's default action, and the CPU-time timers ITIMER_VIRTUAL and
+ * ITIMER_PROF.
  */
 #define _GNU_SOURCE
 #include "signaltests.h"
@@ -125,4 +127,67 @@ TEST(itimer_rearms_when_signal_taken)
 		kill(hogs[i], SIGKILL);
 		expect_signaled(wait_status(hogs[i]), SIGKILL, "a process with a 1 us timer");
 	}
+}
+
+/* Spins, making system calls too if asked, until n signals were handled or 10 s have passed. */
+static void
+spin_until_handled(int n, bool syscalls)
+{
+	long long deadline = mono_ns() + 10000 * MS;
+
+	while (handled < n && mono_ns() < deadline)
+		if (syscalls)
+			getppid();
+}
+
+/* A child exits 0 if its CPU-time timer which is off: fork does not inherit it. */
+static void
+expect_child_timer_off(int which)
+{
+	fflush(NULL);
+	pid_t pid = xfork();
+
+	if (pid == 0) {
+		struct itimerval now;
+		getitimer(which, &now);
+		_exit(now.it_value.tv_sec || now.it_value.tv_usec || now.it_interval.tv_usec);
+	}
+	expect_exit(pid, 0, "a child of a process with a CPU-time timer");
+}
+
+/*
+ * ITIMER_VIRTUAL counts the process's user time and ITIMER_PROF its user
+ * and system time: each, every 10 ms of it, sends its signal to a process
+ * that spins; getitimer reads the setting back, fork does not inherit it,
+ * and a zero value disarms it.
+ */
+static void
+check_cpu_itimer(int which, int sig, bool syscalls)
+{
+	const struct itimerval every_10ms = { { 0, 10000 }, { 0, 10000 } },
+			       off = { { 0, 0 }, { 0, 0 } };
+	struct itimerval now;
+
+	set_handler(sig, count, SA_RESTART);
+	EXPECT_OK(setitimer(which, &every_10ms, NULL));
+	EXPECT_OK(getitimer(which, &now));
+	CHECK(now.it_interval.tv_sec == 0 && now.it_interval.tv_usec == 10000);
+	CHECK(now.it_value.tv_sec == 0 && now.it_value.tv_usec > 0); /* plus a tick, as Linux's */
+	expect_child_timer_off(which);
+	spin_until_handled(3, syscalls);
+	CHECK(handled >= 3);
+	EXPECT_OK(setitimer(which, &off, &now));
+	CHECK(now.it_interval.tv_usec == 10000);
+	EXPECT_OK(getitimer(which, &now));
+	CHECK(now.it_value.tv_sec == 0 && now.it_value.tv_usec == 0);
+}
+
+TEST(itimer_virtual_counts_user_time)
+{
+	check_cpu_itimer(ITIMER_VIRTUAL, SIGVTALRM, false);
+}
+
+TEST(itimer_prof_counts_all_cpu_time)
+{
+	check_cpu_itimer(ITIMER_PROF, SIGPROF, true);
 }
