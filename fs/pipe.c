@@ -285,7 +285,7 @@ pipe_alloc(struct pipe **out)
 
 	if (!p)
 		return -ENOMEM;
-	p->account = (struct pipe_account){ .uid = current_uids().real, .slot = -1 };
+	p->account = (struct pipe_account){ .user = USER_CHARGE(current_uids().real) };
 	unsigned long pages = charge_new_pipe(&p->account);
 	if (!pages) {
 		kfree(p);

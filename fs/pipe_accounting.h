@@ -3,13 +3,14 @@
  * limits on it that Linux has in /proc/sys/fs: pipe-user-pages-soft (a
  * user above it gets small pipes), pipe-user-pages-hard (above it, no new
  * pipe and no growth) and pipe-max-size (the most F_SETPIPE_SZ gives
- * without privilege). fs/pipe.c charges every buffer here; proc/sysctl.c
- * shows and sets the limits.
+ * without privilege). fs/pipe.c charges every buffer here, to the user's
+ * count in kernel/process/user_count.c; proc/sysctl.c shows and sets the
+ * limits.
  */
 #ifndef REWIND_PIPE_ACCOUNTING_H
 #define REWIND_PIPE_ACCOUNTING_H
 
-#include "kernel/lib/types.h"
+#include "kernel/process/user_count.h"
 
 #define PIPE_DEF_PAGES	   16 /* a new pipe: 64 KiB, Linux's PIPE_DEF_BUFFERS */
 #define PIPE_MIN_DEF_PAGES 2  /* one of a user above the soft limit (PIPE_MIN_DEF_BUFFERS) */
@@ -20,8 +21,7 @@ extern unsigned long pipe_user_pages_hard; /* 0: none */
 
 /* One pipe's charge to its creator's user. */
 struct pipe_account {
-	u32 uid;
-	int slot;	     /* where the user's count is, from the first charge on; -1 before */
+	struct user_charge user;
 	unsigned long pages; /* charged by this pipe */
 };
 

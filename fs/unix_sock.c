@@ -49,7 +49,7 @@ unix_sock_alloc(int type)
 	u->sndbuf = SOCK_BUF_DEFAULT;
 	u->rcvbuf = SOCK_BUF_DEFAULT;
 	u->cred = unix_current_cred();
-	u->account = (struct pipe_account){ .uid = current_uids().real, .slot = -1 };
+	u->account = (struct pipe_account){ .user = USER_CHARGE(current_uids().real) };
 	list_init(&u->queue);
 	list_init(&u->pending_link);
 	list_init(&u->bound_link);

@@ -23,8 +23,10 @@
 /* clock_nanosleep(2), timer_settime(2): the time is absolute. */
 #define TIMER_ABSTIME 1
 
-/* setitimer(2), getitimer(2): the one timer rewind has. */
-#define ITIMER_REAL 0
+/* setitimer(2), getitimer(2): which of a process's interval timers. */
+#define ITIMER_REAL    0 /* wall-clock time, SIGALRM */
+#define ITIMER_VIRTUAL 1 /* the process's user CPU time, SIGVTALRM */
+#define ITIMER_PROF    2 /* its user and system CPU time, SIGPROF */
 
 /* struct sigevent's sigev_notify (timer_create(2)): how an expiry is announced. */
 #define SIGEV_SIGNAL	0 /* sigev_signo to the process */

@@ -14,6 +14,8 @@
  *   RLIMIT_NOFILE  fd numbers: open, pipe, dup... EMFILE; dup2 EBADF
  *   RLIMIT_NPROC   tasks of a real user: fork/clone EAGAIN (root exempt)
  *   RLIMIT_FSIZE   file size: write/truncate past it SIGXFSZ and EFBIG
+ *   RLIMIT_SIGPENDING  siginfos queued to a real user's processes: a
+ *                  realtime sigqueue/tgkill beyond EAGAIN (kernel/signal)
  *
  * The others are kept and reported only.
  */
@@ -25,11 +27,18 @@
 /* fs.nr_open, Linux's default: no RLIMIT_NOFILE may go above it, root's neither. */
 #define NR_OPEN_MAX (1u << 20)
 
-/* The current process's soft limit on resource; RLIM_INFINITY: none. */
+/* t's process's soft limit on resource; RLIM_INFINITY: none. */
+static inline u64
+task_rlimit(const struct task *t, unsigned resource)
+{
+	return READ_ONCE(t->group_leader->rlim[resource].rlim_cur);
+}
+
+/* The current process's soft limit on resource. */
 static inline u64
 rlimit(unsigned resource)
 {
-	return READ_ONCE(current()->group_leader->rlim[resource].rlim_cur);
+	return task_rlimit(current(), resource);
 }
 
 /* The limits of the first process (Linux's INIT_RLIMITS, NPROC sized by RAM). */

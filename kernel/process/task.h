@@ -59,6 +59,11 @@ struct cputime {
 	u64 tick_sys;
 };
 
+/* ITIMER_VIRTUAL or ITIMER_PROF (kernel/time/itimer.c): CPU time left, and the reload; 0: off. */
+struct cpu_itimer {
+	u64 left_ns, interval_ns;
+};
+
 struct task {
 	/* scheduling (kernel/sched/sched.c) */
 	int state;		   /* enum task_state; READ_ONCE/WRITE_ONCE */
@@ -148,6 +153,8 @@ struct task {
 	int parent_tid;	   /* leader only: the thread of the parent that forked it (tasks_lock) */
 	struct timer real_timer; /* leader only: ITIMER_REAL and alarm (kernel/time/itimer.c) */
 	u64 real_interval_ns;	 /* leader only: its interval, as set */
+	struct cpu_itimer
+		cpu_itimers[2]; /* leader only: ITIMER_VIRTUAL, ITIMER_PROF (tasks_lock) */
 	/* leader only: timer_create's timers (kernel/time/posix_timer.c, under its lock) */
 	struct list_head posix_timers;
 	struct mem_charge *mem_charge; /* the leader's: kernel memory it caused (mm/oom_kill.h) */

@@ -2,7 +2,8 @@
  * signal.c - generating signals and keeping them until delivery: the
  * dispositions (struct sighand, shared by a process's threads), the
  * pending sets (one per thread, one per process in its group leader) with
- * a siginfo queued for each signal, sending with Linux's choice of the
+ * a siginfo queued for each signal (charged to a user, RLIMIT_SIGPENDING),
+ * sending with Linux's choice of the
  * thread that takes a process-directed signal, death as a default action
  * decided when sending, and the state across fork, execve and exit.
  *
@@ -23,11 +24,13 @@
 #include "kernel/time/cputime.h"
 #include "uapi/errno.h"
 #include "kernel/process/process.h"
+#include "kernel/process/rlimit.h"
 #include "kernel/sched/sched.h"
 #include "kernel/x86/smp.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/lib/string.h"
 #include "kernel/x86/traps.h"
+#include "kernel/time/itimer.h"
 #include "kernel/time/tsc.h"
 #include "mm/kmalloc.h"
 #include "uapi/param.h"
@@ -36,8 +39,6 @@
 #define SYNCHRONOUS_MASK                                                           \
 	(sigmask(SIGSEGV) | sigmask(SIGBUS) | sigmask(SIGILL) | sigmask(SIGTRAP) | \
 	 sigmask(SIGFPE) | sigmask(SIGSYS))
-/* At most this many siginfos wait in one pending set; realtime signals beyond get -EAGAIN. */
-#define SIGQUEUE_MAX 256
 
 /* ---- dispositions -------------------------------------------------------------- */
 
@@ -103,7 +104,42 @@ pending_init(struct sigpending *p)
 {
 	p->set = 0;
 	list_init(&p->queue);
-	p->queued = 0;
+}
+
+/*
+ * A siginfo for a signal to t, charged to the real user of t's process
+ * against its RLIMIT_SIGPENDING, as Linux's __sigqueue_alloc (which counts
+ * the user's queued siginfos everywhere); NULL at the limit (unless
+ * may_exceed) or out of memory.
+ */
+static struct sigqueue *
+sigqueue_alloc(struct task *t, bool may_exceed)
+{
+	struct task *leader = t->group_leader;
+	struct user_charge user = USER_CHARGE(READ_ONCE(leader->uids.real));
+
+	if (may_exceed)
+		user_count_add(&user, USER_SIGPENDING, 1);
+	else if (!user_count_add_one_within(&user, USER_SIGPENDING,
+					    task_rlimit(leader, RLIMIT_SIGPENDING)))
+		return NULL;
+	struct sigqueue *q = kmalloc(sizeof(*q));
+	if (!q) {
+		user_count_add(&user, USER_SIGPENDING, -1);
+		return NULL;
+	}
+	q->owned = false;
+	q->user = user;
+	return q;
+}
+
+/* Frees q and gives back its charge (a deleted timer's last one has none). */
+static void
+sigqueue_free(struct sigqueue *q)
+{
+	if (q->user.slot >= 0)
+		user_count_add(&q->user, USER_SIGPENDING, -1);
+	kfree(q);
 }
 
 /* Takes q out of p: an owned one goes back to its timer, any other is freed. Sighand lock held. */
@@ -111,9 +147,8 @@ static void
 pending_unlink(struct sigpending *p, struct sigqueue *q)
 {
 	list_del(&q->link); /* leaves it empty: not pending */
-	p->queued--;
 	if (!q->owned)
-		kfree(q);
+		sigqueue_free(q);
 }
 
 /* Removes the signals in mask and their siginfos; sighand lock held. */
@@ -132,28 +167,27 @@ pending_flush(struct sigpending *p, u64 mask)
 }
 
 /*
- * Adds a signal. A standard signal is pending at most once (a second one
- * merges with the first); realtime signals queue, each with its siginfo.
- * If no siginfo can be stored the signal is still pending, with a minimal
- * one made up at delivery. Sighand lock held.
+ * Adds a signal sent to t. A standard signal is pending at most once (a
+ * second one merges with the first); realtime signals queue, each with its
+ * siginfo. If no siginfo can be stored the signal is still pending, with a
+ * minimal one made up at delivery - except a realtime one from sigqueue,
+ * tgkill and the like, which fails -EAGAIN, as Linux's. The kernel's and
+ * kill's standard signals (si_code >= 0) may go past RLIMIT_SIGPENDING, as
+ * Linux's override_rlimit. Sighand lock held.
  */
 static int
-pending_add(struct sigpending *p, const struct kernel_siginfo *info)
+pending_add(struct task *t, struct sigpending *p, const struct kernel_siginfo *info)
 {
 	int sig = info->signo;
-	struct sigqueue *q = NULL;
 
 	if (sig < SIGRTMIN && (p->set & sigmask(sig)))
 		return 0;
-	if (p->queued < SIGQUEUE_MAX)
-		q = kmalloc(sizeof(*q));
-	else if (sig >= SIGRTMIN)
-		return -EAGAIN;
+	struct sigqueue *q = sigqueue_alloc(t, sig < SIGRTMIN && info->code >= 0);
 	if (q) {
 		q->info = *info;
-		q->owned = false;
 		list_add_tail(&q->link, &p->queue);
-		p->queued++;
+	} else if (sig >= SIGRTMIN && info->code != SI_USER) {
+		return -EAGAIN;
 	}
 	p->set |= sigmask(sig);
 	return 0;
@@ -214,6 +248,8 @@ dequeue_signal(struct task *t, u64 mask, struct kernel_siginfo *info, bool *time
 		sig = next_signal(p->set, mask);
 	}
 	*timer = sig && pending_take(p, sig, info);
+	if (sig == SIGALRM && p == &t->group_leader->sig_shared)
+		itimer_signal_taken(t->group_leader);
 	return sig;
 }
 
@@ -312,7 +348,6 @@ pending_add_owned(struct sigpending *p, struct sigqueue *q)
 	}
 	q->info.timer.overrun = 0;
 	list_add_tail(&q->link, &p->queue);
-	p->queued++;
 	p->set |= sigmask(q->info.signo);
 	return true;
 }
@@ -353,7 +388,7 @@ send_signal(struct task *t, const struct kernel_siginfo *info, bool whole_proces
 		*owned_pending = true;
 		if (!pending_add_owned(p, owned))
 			goto out;
-	} else if ((err = pending_add(p, info)) != 0) {
+	} else if ((err = pending_add(t, p, info)) != 0) {
 		goto out;
 	}
 	/* A signalfd may read it (signalfd.c); woken under the lock, so the sighand is this one. */
@@ -479,7 +514,7 @@ force_signal(const struct kernel_siginfo *info)
 	}
 	bool handled = a->handler != SIG_DFL || READ_ONCE(t->ptrace.tracer);
 	if (handled)
-		pending_add(&t->sig_pending, info);
+		pending_add(t, &t->sig_pending, info);
 	sighand_unlock(t, flags);
 	return handled;
 }
@@ -649,7 +684,6 @@ signal_take_shared(struct task *to, struct task *from)
 		struct list_head *q = from->sig_shared.queue.next;
 		list_del(q);
 		list_add_tail(q, &to->sig_shared.queue);
-		to->sig_shared.queued++;
 	}
 	pending_init(&from->sig_shared);
 	sighand_unlock(to, flags);

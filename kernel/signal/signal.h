@@ -10,6 +10,7 @@
 #define REWIND_SIGNAL_H
 
 #include "kernel/lib/list.h"
+#include "kernel/process/user_count.h"
 #include "kernel/lib/types.h"
 #include "uapi/signal.h"
 
@@ -40,12 +41,12 @@ BUILD_BUG_ON(sizeof(struct kernel_siginfo) != 128);
 struct sigpending {
 	u64 set;
 	struct list_head queue; /* of struct sigqueue */
-	int queued;
 };
 
 /*
  * A siginfo in a pending set. Most are allocated when a signal is sent and
- * freed when it is taken. A POSIX timer (kernel/time/posix_timer.c) owns one
+ * freed when it is taken, charged meanwhile to the real user of the
+ * process it was sent to (RLIMIT_SIGPENDING). A POSIX timer (kernel/time/posix_timer.c) owns one
  * for its whole life instead (Linux's preallocated sigqueue): it is in a
  * pending set at most once, an expiry while it waits only adds to its
  * si_overrun, and taking it hands it back to the timer
@@ -55,6 +56,7 @@ struct sigqueue {
 	struct list_head link; /* an owned one's is empty while it is not pending */
 	struct kernel_siginfo info;
 	bool owned;
+	struct user_charge user; /* slot -1: not charged (a timer's; timer_create counts those) */
 };
 
 /* The alternate signal stack (sigaltstack), per thread. */

@@ -21,6 +21,7 @@
 #include "kernel/knobs.h"
 #include "kernel/x86/traps.h"
 #include "kernel/time/tsc.h"
+#include "kernel/time/itimer.h"
 #include "drivers/lapic.h"
 #include "uapi/param.h"
 
@@ -74,6 +75,7 @@ cputime_tick(const struct trap_frame *f)
 		t->time.tick_user += tick;
 	else
 		t->time.tick_sys += tick;
+	itimer_cpu_tick(t, trap_from_user(f), cputime_ns(tick));
 	if (t == this_cpu()->idle)
 		WRITE_ONCE(u->idle, u->idle + tick);
 	else if (trap_from_user(f))

@@ -293,6 +293,7 @@ timer_alloc(void)
 	}
 	list_init(&pt->sigq->link);
 	pt->sigq->owned = true;
+	pt->sigq->user = USER_CHARGE(0); /* never charged: alloc_id counts the timers */
 	timer_init(&pt->timer, wall_timer_expired);
 	list_init(&pt->cpu_link);
 	return pt;

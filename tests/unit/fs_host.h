@@ -59,6 +59,7 @@
 #include "fs/truncate.c"
 #include "fs/memfd.c"
 #include "fs/sync.c"
+#include "kernel/process/user_count.c"
 #include "fs/pipe_accounting.c"
 #include "fs/pipe.c"
 #include "fs/poll.c"

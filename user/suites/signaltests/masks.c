@@ -1,13 +1,14 @@
 /*
  * masks.c - signaltests: blocked signals pending until unblocked, queued
- * real-time signals, sigsuspend, sigtimedwait, and the masks and pending
- * sets as /proc/self/status shows them.
+ * real-time signals and their per-user limit, sigsuspend, sigtimedwait,
+ * and the masks and pending sets as /proc/self/status shows them.
  */
 #define _GNU_SOURCE
 #include "signaltests.h"
 
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -55,6 +56,44 @@ TEST(realtime_signals_queue_in_order)
 	mask_signal(SIG_UNBLOCK, sig);
 	CHECK_EQ(rt_count, 3);
 	CHECK(rt_values[0] == 10 && rt_values[1] == 20 && rt_values[2] == 30);
+}
+
+/*
+ * RLIMIT_SIGPENDING bounds the siginfos queued to a real user's processes,
+ * as Linux's: a process queueing realtime signals to itself gets EAGAIN
+ * from sigqueue and tgkill once it holds exactly its limit, taking one
+ * makes room for one, and kill's standard signal still arrives. As a user
+ * of its own when it can, so that no other process's signals count.
+ */
+TEST(sigpending_limit_counts_queued_signals)
+{
+	enum { LIMIT = 8, LONE_UID = 4321 };
+	const struct rlimit lim = { LIMIT, LIMIT };
+	const struct timespec now = { 0, 0 };
+	int sig = SIGRTMIN + 2, queued = 0;
+	sigset_t set;
+	siginfo_t info;
+
+	if (getuid() == 0)
+		EXPECT_OK(setuid(LONE_UID));
+	mask_signal(SIG_BLOCK, sig);
+	mask_signal(SIG_BLOCK, SIGUSR1);
+	EXPECT_OK(setrlimit(RLIMIT_SIGPENDING, &lim));
+	while (queued <= LIMIT &&
+	       sigqueue(getpid(), sig, (union sigval){ .sival_int = queued }) == 0)
+		queued++;
+	CHECK(queued == LIMIT && errno == EAGAIN);
+	EXPECT_ERR(EAGAIN, syscall(SYS_tgkill, getpid(), gettid(), sig));
+
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	CHECK(sigtimedwait(&set, &info, &now) == sig && info.si_value.sival_int == 0);
+	EXPECT_OK(sigqueue(getpid(), sig, (union sigval){ .sival_int = LIMIT }));
+	EXPECT_ERR(EAGAIN, sigqueue(getpid(), sig, (union sigval){ .sival_int = LIMIT + 1 }));
+
+	EXPECT_OK(kill(getpid(), SIGUSR1));
+	EXPECT_OK(sigpending(&set));
+	CHECK(sigismember(&set, SIGUSR1));
 }
 
 /* A child that sends this process SIGUSR1 after 20 ms; its pid. */
