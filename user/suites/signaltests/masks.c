@@ -75,24 +75,24 @@ TEST(sigpending_limit_counts_queued_signals)
 	siginfo_t info;
 
 	if (getuid() == 0)
-		EXPECT_OK(setuid(LONE_UID));
+		CHECK_OK(setuid(LONE_UID));
 	mask_signal(SIG_BLOCK, sig);
 	mask_signal(SIG_BLOCK, SIGUSR1);
-	EXPECT_OK(setrlimit(RLIMIT_SIGPENDING, &lim));
+	CHECK_OK(setrlimit(RLIMIT_SIGPENDING, &lim));
 	while (queued <= LIMIT &&
 	       sigqueue(getpid(), sig, (union sigval){ .sival_int = queued }) == 0)
 		queued++;
 	CHECK(queued == LIMIT && errno == EAGAIN);
-	EXPECT_ERR(EAGAIN, syscall(SYS_tgkill, getpid(), gettid(), sig));
+	CHECK_ERR(EAGAIN, syscall(SYS_tgkill, getpid(), gettid(), sig));
 
 	sigemptyset(&set);
 	sigaddset(&set, sig);
 	CHECK(sigtimedwait(&set, &info, &now) == sig && info.si_value.sival_int == 0);
-	EXPECT_OK(sigqueue(getpid(), sig, (union sigval){ .sival_int = LIMIT }));
-	EXPECT_ERR(EAGAIN, sigqueue(getpid(), sig, (union sigval){ .sival_int = LIMIT + 1 }));
+	CHECK_OK(sigqueue(getpid(), sig, (union sigval){ .sival_int = LIMIT }));
+	CHECK_ERR(EAGAIN, sigqueue(getpid(), sig, (union sigval){ .sival_int = LIMIT + 1 }));
 
-	EXPECT_OK(kill(getpid(), SIGUSR1));
-	EXPECT_OK(sigpending(&set));
+	CHECK_OK(kill(getpid(), SIGUSR1));
+	CHECK_OK(sigpending(&set));
 	CHECK(sigismember(&set, SIGUSR1));
 }
 

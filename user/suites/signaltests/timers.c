@@ -101,10 +101,10 @@ TEST(itimer_rearms_when_signal_taken)
 	sigaddset(&alrm, SIGALRM);
 	set_handler(SIGALRM, count, SA_RESTART); /* for the last one, pending at the end */
 	mask_signal(SIG_BLOCK, SIGALRM);
-	EXPECT_OK(setitimer(ITIMER_REAL, &it, NULL));
+	CHECK_OK(setitimer(ITIMER_REAL, &it, NULL));
 	for (int taken = 0; taken < 2; taken++) {
 		sleep_ms(30); /* three periods of 10 ms */
-		EXPECT_OK(getitimer(ITIMER_REAL, &now));
+		CHECK_OK(getitimer(ITIMER_REAL, &now));
 		CHECK(now.it_value.tv_sec == 0 && now.it_value.tv_usec == 0);
 		CHECK(now.it_interval.tv_sec == 0 && now.it_interval.tv_usec == 10000);
 		/* Taking it arms the next period, whose SIGALRM the next round takes. */
@@ -169,16 +169,16 @@ check_cpu_itimer(int which, int sig, bool syscalls)
 	struct itimerval now;
 
 	set_handler(sig, count, SA_RESTART);
-	EXPECT_OK(setitimer(which, &every_10ms, NULL));
-	EXPECT_OK(getitimer(which, &now));
+	CHECK_OK(setitimer(which, &every_10ms, NULL));
+	CHECK_OK(getitimer(which, &now));
 	CHECK(now.it_interval.tv_sec == 0 && now.it_interval.tv_usec == 10000);
 	CHECK(now.it_value.tv_sec == 0 && now.it_value.tv_usec > 0); /* plus a tick, as Linux's */
 	expect_child_timer_off(which);
 	spin_until_handled(3, syscalls);
 	CHECK(handled >= 3);
-	EXPECT_OK(setitimer(which, &off, &now));
+	CHECK_OK(setitimer(which, &off, &now));
 	CHECK(now.it_interval.tv_usec == 10000);
-	EXPECT_OK(getitimer(which, &now));
+	CHECK_OK(getitimer(which, &now));
 	CHECK(now.it_value.tv_sec == 0 && now.it_value.tv_usec == 0);
 }
 
