@@ -672,10 +672,6 @@ TEST(ptrace_a_fork_child_let_go_after_its_breakpoint_is_removed_runs_on)
 
 /* ---- hardware breakpoints: struct user's u_debugreg ------------------------------------- */
 
-#ifndef TRAP_HWBKPT
-#define TRAP_HWBKPT 4
-#endif
-
 #define DEBUGREG(n) (offsetof(struct user, u_debugreg) + 8 * (n))
 /* DR7: slot i's local enable, and its R/W (0 execute, 1 write) and LEN (0 one byte, 3 four). */
 #define DR7_SLOT(i, rw, len) \
