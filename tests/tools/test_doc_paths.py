@@ -1,7 +1,8 @@
 """test_doc_paths - every repository path that a comment or a document
-names exists, and no file cites documents that live outside the
-repository: a fresh clone must explain itself, and a renamed file must not
-leave its old name behind in the prose.
+names exists, no file cites documents that live outside the repository,
+and a file that names a seed ("seed 002") names docs/seeds.md first, where
+each seed has its section: a fresh clone must explain itself, and a renamed
+file must not leave its old name behind in the prose.
 
 A path is a word that starts with a top-level folder of the repository
 (kernel/x86/entry.c, docs/seeds.md, tools/reproduce). Not checked, since
@@ -35,6 +36,9 @@ UPPER_FILES = re.compile(r"README|Makefile|LICENSE")
 LINUX_CONTEXT = 60		# characters before a path searched for "Linux"
 LINE_START = re.compile(r"[\s*#/(`]*$")	# a comment's or paragraph's continuation: look one line up
 SOURCE_OF_PROGRAM = (".c", ".asm", ".sh")
+
+SEEDS = Path("docs") / "seeds.md"
+SEED = re.compile(r"\bseed (\d{3})\b", re.IGNORECASE)
 
 # Built from pieces, so that this file does not cite them itself.
 OUTSIDE_CITATIONS = re.compile("DESIGN" + r"\.md §|linux-" + "facts §")
@@ -90,6 +94,19 @@ def dangling_paths(text):
             yield number, path
 
 
+def seeds_without_their_page(name, text):
+    """(line number, seed) where a file first names a seed before naming
+    docs/seeds.md, the page that tells it: "seed 002" alone means nothing
+    to a reader of one file."""
+    for number, line in enumerate(text.splitlines(), 1):
+        if "seeds.md" in line:
+            return
+        m = SEED.search(line)
+        if m:
+            yield number, m.group(1)
+            return
+
+
 class DocPaths(unittest.TestCase):
     def test_every_named_repository_path_exists(self):
         missing = [f"{name}:{number}: {path} does not exist"
@@ -103,6 +120,18 @@ class DocPaths(unittest.TestCase):
                  for m in OUTSIDE_CITATIONS.finditer(line)]
         self.assertEqual(found, [], "\n" + "\n".join(found))
 
+    def test_every_seed_is_cited_with_its_page(self):
+        headings = set(re.findall(r"^## Seed (\d{3})$", (TOP / SEEDS).read_text(), re.MULTILINE))
+        unknown, unexplained = [], []
+        for name, text in text_files():
+            if name == SEEDS:
+                continue
+            unknown += [f"{name}: seed {seed} has no section in {SEEDS}"
+                        for seed in sorted(set(SEED.findall(text)) - headings)]
+            unexplained += [f"{name}:{number}: seed {seed} is named before {SEEDS} is"
+                            for number, seed in seeds_without_their_page(name, text)]
+        self.assertEqual(unknown + unexplained, [], "\n" + "\n".join(unknown + unexplained))
+
     def test_the_checker_sees_what_it_should(self):
         text = ("see docs/seeds.md and docs/no-such-page.md\n"
                 "fs/unix_*.c, experiments/NAME.toml, build/user/bin/x.c\n"
@@ -110,6 +139,8 @@ class DocPaths(unittest.TestCase):
                 "Linux's mm/no_such_file.c; \"locking/rwsem: Support optimistic spinning\"\n")
         self.assertEqual(list(dangling_paths(text)),
                          [(1, "docs/no-such-page.md"), (3, "tools/no-such-tool")])
+        self.assertEqual(list(seeds_without_their_page("a", "x\nas seed 002 showed\n")), [(2, "002")])
+        self.assertEqual(list(seeds_without_their_page("a", "docs/seeds.md (seed 002)\n")), [])
 
 
 if __name__ == "__main__":
