@@ -16,7 +16,7 @@
  * mm/filemap.c:generic_perform_write, and its one user copy is the one
  * place user data enters the page cache: the knob copy_nocache switches
  * exactly that call between cached and non-temporal stores (regression 4,
- * Linux 2.6.29, seed 004, docs/regressions/nocache.md). Reads and every
+ * Linux 2.6.29, docs/seeds.md's seed 004, docs/regressions/nocache.md). Reads and every
  * other user copy stay cached under every policy.
  *
  * Each instance counts its cached pages against its size (super.c: the

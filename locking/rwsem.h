@@ -1,7 +1,7 @@
 /*
  * rwsem.h - the sleeping reader-writer semaphore behind each address
  * space's mmap lock: mmap, munmap, mprotect and brk take it for writing,
- * the page-fault handler for reading (seed 002 is about exactly this
+ * the page-fault handler for reading (docs/seeds.md's seed 002 is about exactly this
  * pairing).
  *
  * Which Linux rwsem it is, is the run-time knob `rwsem_spin`

@@ -10,7 +10,7 @@
  *
  * The page cache's write loop (fs/filemap.c) copies with the two partial
  * copies below, chosen by the copy_nocache knob: the non-temporal copy
- * regression of Linux 2.6.29 (seed 004, docs/regressions/nocache.md).
+ * regression of Linux 2.6.29 (docs/seeds.md, seed 004; docs/regressions/nocache.md).
  */
 #ifndef REWIND_UACCESS_H
 #define REWIND_UACCESS_H

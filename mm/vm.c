@@ -10,7 +10,7 @@
  * TLB: after changing live entries, every CPU that has the address space
  * loaded forgets them (tlb_flush_mm_range: a shootdown IPI to mm->cpumask);
  * a change that met no present entry sends none, as Linux's mprotect and
- * munmap do not (and seed 002's mprotects of fresh reservations met none).
+ * munmap do not (and the mprotects of fresh reservations in docs/seeds.md's seed 002 met none).
  */
 #include "mm/vm.h"
 #include "mm/vm_internal.h"

@@ -1,6 +1,6 @@
 /*
- * eventpoll.h - epoll's flags, operations and struct epoll_event, Linux
- * x86-64's (uapi/linux/eventpoll.h). On x86-64 the structure is packed: 12
+ * eventpoll.h - epoll's flags, operations and struct epoll_event, as in
+ * Linux's uapi/linux/eventpoll.h. On x86-64 the structure is packed: 12
  * bytes, data right after events.
  */
 #ifndef REWIND_UAPI_EVENTPOLL_H

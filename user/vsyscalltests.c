@@ -181,7 +181,7 @@ __asm__(".text\n"
 	"	mov %rcx, (%rsi)\n	mov %r11, 8(%rsi)\n	lea 1b(%rip), %rax\n	mov %rax, 16(%rsi)\n"
 	"	ret\n");
 
-/* A trap leaves by sysret in trap-sysret (seed 001's fix), by iret in trap. */
+/* A trap leaves by sysret in trap-sysret (docs/seeds.md, seed 001's fix), by iret in trap. */
 TEST(trap_sysret_returns_by_sysret)
 {
 	static const struct {

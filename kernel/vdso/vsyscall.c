@@ -8,7 +8,7 @@
  *   trap         Linux 3.0 (5cec93c2): each entry is `int $0xcc`; the kernel
  *                emulates the call (vsyscall_trap) and returns with iretq.
  *   trap-sysret  the same, returning with sysret: Lutomirski's experiment in
- *                the thread of seed 001 (237 -> 157 ns).
+ *                the thread of docs/seeds.md's seed 001 (237 -> 157 ns).
  *   native       Linux 3.1-4.19 vsyscall=native: `mov $nr, %eax; syscall; ret`.
  *   emulate      Linux 3.1+: the same bytes, readable but not executable;
  *                the instruction fetch faults and the #PF handler emulates.

@@ -15,7 +15,7 @@
  *   torture     every thread mixes reads, writes and downgrades on one
  *               rwsem; writers do a non-atomic increment: lost updates and
  *               exclusion violations must be 0 (the exit status says so)
- *   contention  seed 002's pattern: T-1 readers (page faults: a short read
+ *   contention  docs/seeds.md's seed 002 pattern: T-1 readers (page faults: a short read
  *               hold) and one writer (mprotect: a short write hold, then a
  *               simulated I/O wait of 50 us off the lock); reader and
  *               writer operations per second, the share of the run the

@@ -1,6 +1,6 @@
 #!/bin/busybox sh
 # unixbench.sh - UnixBench 5.1's fstime, syscall, pipe, context1, spawn and
-# execl, then fs_mark 3.3 with seed 000's options scaled down, in one boot of
+# execl, then fs_mark 3.3 with docs/seeds.md's seed 000 options scaled down, in one boot of
 # rewind or Linux: a line "== PROGRAM ARGS", the program's own output,
 # "-- status N". The programs, built unmodified (docs/real-programs.md), are
 # in /ub, which execl finds through UB_BINDIR. Run with tools/rewind-run

@@ -24,7 +24,8 @@ from reprolib import flamegraph, profile, profile_diff  # noqa: E402
 NS = "{http://www.w3.org/2000/svg}"
 RECORDED = TOP / "tests" / "tools" / "profiles" / "syscall_bench.profile"
 
-# The shape of seed 002's profile: the spin under the write-lock slow path from mprotect.
+# The shape of seed 002's profile (docs/seeds.md): the spin under the write-lock slow path
+# from mprotect.
 SEED_LIKE = """\
 noise before, as in a console log
 # rewind profile v1

@@ -24,7 +24,7 @@ def command(tool):
 
 class Help(unittest.TestCase):
     def test_every_tool_prints_its_usage_and_exits_0(self):
-        tools = sorted(p for p in TOOLS.iterdir() if p.is_file())
+        tools = sorted(p for p in TOOLS.iterdir() if p.is_file() and p.name != "README.md")
         self.assertGreater(len(tools), 30)
         for tool in tools:
             with self.subTest(tool=tool.name):

@@ -186,7 +186,7 @@ nocache_copies_for(int policy, size_t size, size_t start)
 }
 
 /*
- * 3255aa2 (seed 004's patch): `large` goes around the cache only for a copy
+ * 3255aa2 (docs/seeds.md, seed 004's patch): `large` goes around the cache only for a copy
  * of a whole page; each page's part of a write is one copy, so a page-sized
  * write that straddles two pages is two small copies, both cached.
  */

@@ -3,7 +3,7 @@ docs/profiler.md), read and turned into what people look at:
 
     parse(text)             -> Profile (the text may be inside a console log)
     Filter(...).apply(p)    the samples a report keeps, and how many each filter dropped
-    flat(profile)           a perf-report-like flat profile with callers (seed 002's form)
+    flat(profile)           a perf-report-like flat profile with callers (docs/seeds.md, seed 002)
     collapsed(profile)      "root;...;leaf N" lines: FlameGraph, speedscope, inferno
     extract(text), kernel_share(profile, frames[, busy]), sampled_fraction(profile, seconds)
                             the profiled steps of `make reproduce`

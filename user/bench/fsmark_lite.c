@@ -1,5 +1,5 @@
 /*
- * fsmark_lite.c - the workload of seed 000: fs_mark 3.3 run as
+ * fsmark_lite.c - the workload of docs/seeds.md's seed 000: fs_mark 3.3 run as
  * `fs_mark -S0 -s 0 -d DIR ...`, reduced to what made it sensitive to the
  * vsyscall page: many small file creations, each bracketed by gettimeofday
  * calls.

@@ -1,6 +1,6 @@
 /*
  * fstime.c - UnixBench 5.1's file-system throughput test (src/fstime.c:
- * write, read and copy), the benchmark of seed 004, written anew with the
+ * write, read and copy), the benchmark of docs/seeds.md's seed 004, written anew with the
  * same semantics, plus a read-back variant and rewind's copy_nocache
  * policies switched within one run.
  *

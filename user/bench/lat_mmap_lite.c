@@ -1,5 +1,5 @@
 /*
- * lat_mmap_lite.c - lmbench3's lat_mmap, the benchmark of seed 003 (paravirt
+ * lat_mmap_lite.c - lmbench3's lat_mmap, the benchmark of docs/seeds.md's seed 003 (paravirt
  * ops on bare metal), with its semantics (docs/regressions/paravirt.md): map a file of
  * size S shared and read-write, write one byte every 16 KiB over the
  * first tenth of the mapping (-R: every 160 KiB over all of it), unmap.

@@ -1,5 +1,5 @@
 /*
- * repair_storm.c - the shape of xfs_repair's phase 3 (seed 002) behind the
+ * repair_storm.c - the shape of xfs_repair's phase 3 (docs/seeds.md, seed 002) behind the
  * mmap lock, under every rwsem_spin= policy, and a small readers-versus-
  * one-writer contention benchmark on the same lock.
  *

@@ -1,5 +1,5 @@
 /*
- * vsyscall_bench.c - seed 001's table: what it costs to ask the time (and
+ * vsyscall_bench.c - docs/seeds.md's seed 001 table: what it costs to ask the time (and
  * the CPU) through the system call, through the vDSO and through the
  * legacy vsyscall page, the latter under every vsyscall= mode.
  *

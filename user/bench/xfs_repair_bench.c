@@ -1,5 +1,5 @@
 /*
- * xfs_repair_bench.c - seed 002's own workload: Debian's xfs_repair, run
+ * xfs_repair_bench.c - docs/seeds.md's seed 002, its own workload: Debian's xfs_repair, run
  * unmodified on an XFS image, timed the way the seed timed it.
  *
  * Per repetition and per ag_stride S (interleaved, -s -1,4 by default):
