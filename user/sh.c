@@ -8,6 +8,8 @@
  * What it understands: programs with arguments, searched in $PATH (default
  * /bin); `a | b | c`; `< file`, `> file`, `>> file`; '...' and "..."
  * quoting and backslash escapes; $? and $NAME (from the environment);
+ * `*` and `?` typed bare in a word (`cat /proc/sys/rewind/v*`): the paths
+ * they match, sorted, or the word as it is when none matches, as sh does;
  * `;` or newlines between pipelines, `&&` and `||`; `#` comments. Built in: `cd [dir]`,
  * `exit [n]`, `echo [-n] [WORD...]`, `knob [NAME [VALUE]]` (the kernel's
  * run-time policies in /proc/sys/rewind/), and the prefix `time PIPELINE`,
@@ -22,12 +24,13 @@
  * is continued at once, since there is no job control here (busybox ash
  * has it).
  *
- * Not for: variables, control flow, background jobs (`&`), globbing. Scripts that
+ * Not for: variables, control flow, background jobs (`&`). Scripts that
  * need those belong on the host.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -105,10 +108,12 @@ read_line(int fd, char *buf, size_t size)
 enum token { T_WORD, T_PIPE, T_IN, T_OUT, T_APPEND, T_SEP, T_AND, T_OR, T_END, T_ERROR };
 
 struct lexer {
-	const char *p;		/* next input character */
-	char buf[2 * MAX_LINE]; /* the words of the current pipeline */
+	const char *p;		  /* next input character */
+	char buf[2 * MAX_LINE];	  /* the words of the current pipeline */
+	bool typed[2 * MAX_LINE]; /* buf[i] was typed bare: a * or ? there is a pattern */
 	size_t used;
-	char *word; /* the text of the last T_WORD */
+	char *word;   /* the text of the last T_WORD */
+	bool pattern; /* that word has a bare * or ?: it names the files it matches */
 };
 
 static bool
@@ -117,12 +122,26 @@ ends_word(char c)
 	return !c || strchr(" \t\n;|&<>", c);
 }
 
+/* A character of a word as it is: quoted, escaped or expanded from a variable. */
 static bool
 put(struct lexer *lx, char c)
 {
 	if (lx->used == sizeof(lx->buf))
 		return false;
+	lx->typed[lx->used] = false;
 	lx->buf[lx->used++] = c;
+	return true;
+}
+
+/* A bare character of a word, which may make it a file-name pattern. */
+static bool
+put_typed(struct lexer *lx, char c)
+{
+	if (!put(lx, c))
+		return false;
+	lx->typed[lx->used - 1] = true;
+	if (c == '*' || c == '?')
+		lx->pattern = true;
 	return true;
 }
 
@@ -181,6 +200,7 @@ lex_word(struct lexer *lx)
 	bool ok = true;
 
 	lx->word = lx->buf + lx->used;
+	lx->pattern = false;
 	while (ok && *lx->p && (quote || !ends_word(*lx->p))) {
 		char c = *lx->p;
 
@@ -200,7 +220,7 @@ lex_word(struct lexer *lx)
 		else if (c == '\\' && *lx->p)
 			ok = put(lx, *lx->p++);
 		else
-			ok = put(lx, c);
+			ok = put_typed(lx, c);
 	}
 	if (ok)
 		ok = put(lx, '\0');
@@ -296,6 +316,66 @@ syntax_error(enum token t)
 	return -1;
 }
 
+static int
+add_arg(struct cmd *c, char *arg)
+{
+	if (c->argc == MAX_ARGS - 1) {
+		fprintf(stderr, "sh: more than %d arguments\n", MAX_ARGS - 1);
+		return -1;
+	}
+	c->argv[c->argc++] = arg;
+	return 0;
+}
+
+/*
+ * The last word as glob(3) must see it: its quoted and escaped characters
+ * behind a backslash, so that only what was typed bare is a pattern.
+ */
+static bool
+word_pattern(const struct lexer *lx, char *out, size_t size)
+{
+	size_t n = 0;
+
+	for (size_t i = lx->word - lx->buf; lx->buf[i]; i++) {
+		if (!lx->typed[i] && strchr("*?[\\", lx->buf[i]) && n < size)
+			out[n++] = '\\';
+		if (n < size)
+			out[n++] = lx->buf[i];
+	}
+	if (n == size)
+		return false;
+	out[n] = '\0';
+	return true;
+}
+
+/*
+ * Adds the last word to c's arguments; a word with a bare * or ? becomes
+ * the paths it matches, sorted, or stays as typed when none does, as in sh.
+ */
+static int
+add_word(struct lexer *lx, struct cmd *c)
+{
+	static char pattern[2 * MAX_LINE];
+	glob_t g;
+	int rc = 0;
+
+	if (!lx->pattern || !word_pattern(lx, pattern, sizeof(pattern)) ||
+	    glob(pattern, 0, NULL, &g) != 0)
+		return add_arg(c, lx->word);
+	for (size_t i = 0; i < g.gl_pathc && rc == 0; i++) {
+		char *path = lx->buf + lx->used;
+
+		if (!put_str(lx, g.gl_pathv[i]) || !put(lx, '\0')) {
+			fprintf(stderr, "sh: line too long\n");
+			rc = -1;
+		} else {
+			rc = add_arg(c, path);
+		}
+	}
+	globfree(&g);
+	return rc;
+}
+
 static bool
 cmd_is_empty(const struct cmd *c)
 {
@@ -337,14 +417,10 @@ parse_pipeline(struct lexer *lx, struct pipeline *pl, enum token *end)
 
 		switch (t) {
 		case T_WORD:
-			if (pl->n == 1 && c->argc == 0 && !pl->timed && !strcmp(lx->word, "time")) {
+			if (pl->n == 1 && c->argc == 0 && !pl->timed && !strcmp(lx->word, "time"))
 				pl->timed = true;
-			} else if (c->argc == MAX_ARGS - 1) {
-				fprintf(stderr, "sh: more than %d arguments\n", MAX_ARGS - 1);
+			else if (add_word(lx, c) < 0)
 				return -1;
-			} else {
-				c->argv[c->argc++] = lx->word;
-			}
 			break;
 		case T_IN:
 		case T_OUT:
