@@ -11,8 +11,9 @@
  * `*` and `?` typed bare in a word (`cat /proc/sys/rewind/v*`): the paths
  * they match, sorted, or the word as it is when none matches, as sh does;
  * `;` or newlines between pipelines, `&&` and `||`; `#` comments. Built in: `cd [dir]`,
- * `exit [n]`, `echo [-n] [WORD...]`, `knob [NAME [VALUE]]` (the kernel's
- * run-time policies in /proc/sys/rewind/), and the prefix `time PIPELINE`,
+ * `exit [n]`, `echo [-n] [WORD...]`, `help` (lists these), `knob [NAME [VALUE]]`
+ * (the kernel's policies in /proc/sys/rewind/, * marking those that can be
+ * set at run time), and the prefix `time PIPELINE`,
  * which prints real, user and sys seconds on stderr in the format of
  * `/usr/bin/time -p`. A builtin whose output cannot be written says
  * "sh: NAME: write error: REASON" and fails, as bash's do: `echo bogus >
@@ -37,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -587,23 +589,33 @@ builtin_exit(int argc, char **argv)
 	exit(code & 0xff);
 }
 
-/* Prints "NAME VALUE" for one knob. */
+/*
+ * Prints "NAME * VALUE  valid: ...  default: ...  declared in: ..." for one
+ * knob, the * when it can be set now (its file is writable: fs/proc/sysctl.c).
+ */
 static int
 knob_show(const char *name)
 {
 	char path[256], value[512];
+	struct stat st;
 
 	snprintf(path, sizeof(path), "%s/%s", KNOB_DIR, name);
-	if (strchr(name, '/') || read_text_file(path, value, sizeof(value)) < 0) {
+	if (strchr(name, '/') || read_text_file(path, value, sizeof(value)) < 0 ||
+	    stat(path, &st) < 0) {
 		fprintf(stderr, "sh: knob: %s: %s\n", name,
 			strchr(name, '/') ? "no such knob" : strerror(errno));
 		return 1;
 	}
-	/* The file is "VALUE\n# valid: ...\n# default: ...\n# declared in: ...\n": one line here. */
+	/*
+	 * The file is "VALUE\n# valid: ...\n# default: ...\n# declared in: ...\n":
+	 * one line here. The value is the first line even when it is empty (run=).
+	 */
 	static const char *const fields[] = { "valid", "default", "declared in" };
-	char *line = strtok(value, "\n");
-	printf("%-14s %-16s", name, line ? line : "");
-	while ((line = strtok(NULL, "\n")))
+	char *rest = value + strcspn(value, "\n"), *line;
+	if (*rest)
+		*rest++ = '\0';
+	printf("%-18s %c %-16s", name, st.st_mode & S_IWUSR ? '*' : ' ', value);
+	for (line = strtok(rest, "\n"); line; line = strtok(NULL, "\n"))
 		for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
 			size_t n = strlen(fields[i]);
 			if (strncmp(line, "# ", 2) == 0 && strncmp(line + 2, fields[i], n) == 0 &&
@@ -660,6 +672,7 @@ knob_list(void)
 			names[n++] = strdup(e->d_name);
 	closedir(d);
 	qsort(names, n, sizeof(names[0]), compare_names);
+	printf("knobs (* = can be set now: knob NAME VALUE; the others only on the kernel command line):\n");
 	for (int i = 0; i < n; i++) {
 		rc |= knob_show(names[i]);
 		free(names[i]);
@@ -687,18 +700,35 @@ builtin_echo(int argc, char **argv)
 	return 0;
 }
 
+/* Builtins share one signature; help takes no arguments. */
+static int builtin_help(int argc __attribute__((unused)), char **argv __attribute__((unused)));
+
 struct builtin {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	bool in_shell; /* changes the shell itself: never forked; writes nothing to stdout */
+	const char *usage, *what; /* for help */
 };
 
 static const struct builtin builtins[] = {
-	{ "cd", builtin_cd, true },
-	{ "echo", builtin_echo, false },
-	{ "exit", builtin_exit, true },
-	{ "knob", builtin_knob, false },
+	{ "cd", builtin_cd, true, "cd [DIR]", "change directory ($HOME, else /)" },
+	{ "echo", builtin_echo, false, "echo [-n] [WORD...]", "print the words" },
+	{ "exit", builtin_exit, true, "exit [N]", "leave the shell with status N (else $?)" },
+	{ "help", builtin_help, false, "help", "this list" },
+	{ "knob", builtin_knob, false, "knob [NAME [VALUE]]",
+	  "list the kernel's knobs, show one, or set one at run time (/proc/sys/rewind/)" },
 };
+
+static int
+builtin_help(int argc __attribute__((unused)), char **argv __attribute__((unused)))
+{
+	printf("built-in commands:\n");
+	for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
+		printf("  %-22s %s\n", builtins[i].usage, builtins[i].what);
+	printf("  %-22s %s\n", "time PIPELINE", "run it, then print real, user and sys seconds");
+	printf("other commands are programs in $PATH: ls /bin\n");
+	return 0;
+}
 
 /* A forked builtin's status: its own, or 1 if what it wrote could not be written. */
 static int
