@@ -175,12 +175,6 @@ gdb: $(KERNEL)
 print-qemu: $(ISO)
 	$(Q)tools/qemu-run --iso $(ISO) --print
 
-# The experiments, headless, into results/<timestamp>/ (tools/reproduce --help);
-# options through ARGS, e.g. make reproduce ARGS="--only vsyscall --quick --with-linux".
-.PHONY: reproduce
-reproduce: $(ISO)
-	$(Q)tools/reproduce --build $(BUILD) --no-build $(ARGS)
-
 # --- tests -------------------------------------------------------------------
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/unit/%)
@@ -368,6 +362,16 @@ NOPV_ISO := $(BUILD)/nopv/rewind.iso
 $(BUILD)/pv30/rewind.iso $(BUILD)/nopv/rewind.iso: $(BUILD)/%/rewind.iso: $(BUILD)/%/kernel.elf \
 		$(BUILD)/initrd.cpio boot/grub.cfg.in | deps
 	$(call make_iso,$(BUILD)/$*/kernel.elf,$(BUILD)/initrd.cpio,$(BUILD)/$*/iso)
+# The default build's second ISOs, which the paravirt experiment boots too
+# (experiments/paravirt.toml's [[build]] trees).
+SECOND_ISOS := $(if $(filter y,$(PARAVIRT)),$(if $(filter n,$(PV_CALLEE_SAVE)),$(PV30_ISO) $(NOPV_ISO)))
+
+# The experiments, headless, into results/<timestamp>/ (tools/reproduce --help);
+# options through ARGS, e.g. make reproduce ARGS="--only vsyscall --quick --with-linux".
+# Here, below the second ISOs: --no-build boots only what this make has built.
+.PHONY: reproduce
+reproduce: $(ISO) $(SECOND_ISOS)
+	$(Q)tools/reproduce --build $(BUILD) --no-build $(ARGS)
 
 clean:
 	rm -rf $(BUILD)
@@ -389,5 +393,5 @@ help:
 # The default build's tests also boot the PV_CALLEE_SAVE=y and PARAVIRT=n
 # kernels (tools/test-all, tools/icount-check).
 test: $(ISO) $(UNIT_BINS) $(HOSTED_BENCH) $(HOSTED_RWSEM) $(HOSTED_FSTIME) $(HOSTED_PARAVIRT) $(FUZZ_REPLAYS) \
-		$(FUZZ_SEEDS) nopv-kernel $(if $(filter y,$(PARAVIRT)),$(if $(filter n,$(PV_CALLEE_SAVE)),$(PV30_ISO) $(NOPV_ISO)))
+		$(FUZZ_SEEDS) nopv-kernel $(SECOND_ISOS)
 	$(Q)tools/test-all --iso $(ISO) $(UNIT_BINS)

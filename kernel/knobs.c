@@ -1,8 +1,10 @@
 /*
  * knobs.c - looking up, parsing, setting and listing knobs; see knobs.h.
  *
- * Bad input never stops the boot: an unknown name or an invalid value gets
- * a warning that names what is valid, and the knob keeps its value.
+ * Bad input never stops the boot here: an unknown name or an invalid value
+ * gets a warning that names what is valid, and the knob keeps its value;
+ * knobs_apply_cmdline counts such words for a caller that asked to stop
+ * (knob_strict, kernel/main.c).
  */
 #include "kernel/knobs.h"
 #include "kernel/lib/cmdline.h"
@@ -206,22 +208,24 @@ warn_unknown(const char *name)
 		list);
 }
 
-void
+int
 knobs_apply_cmdline(const char *cmdline)
 {
 	const char *cursor = cmdline;
 	char word[1024];
-	int len;
+	int len, refused = 0;
 
 	while ((len = cmdline_next_word(&cursor, word, sizeof(word))) >= 0) {
 		if ((size_t)len >= sizeof(word)) {
 			pr_warn("knobs: command-line word longer than %zu characters ignored: %.40s...\n",
 				sizeof(word) - 1, word);
+			refused++;
 			continue;
 		}
 		char *value = cmdline_split_value(word);
 		const struct knob *k = knob_find(word);
 		if (!k) {
+			refused++;
 			warn_unknown(word);
 			continue;
 		}
@@ -231,15 +235,18 @@ knobs_apply_cmdline(const char *cmdline)
 				knob_format_valid(k, valid, sizeof(valid));
 				pr_warn("knobs: %s needs a value (%s=<%s>); ignored\n", k->name,
 					k->name, valid);
+				refused++;
 				continue;
 			}
 			value = "1";
 		}
-		knob_set(k, value);
+		if (knob_set(k, value) < 0)
+			refused++;
 	}
 	cmdline_applied = true;
 	if (READ_ONCE(knob_help))
 		knobs_print_help();
+	return refused;
 }
 
 void

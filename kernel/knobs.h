@@ -111,7 +111,8 @@ int knob_format_current(const struct knob *k, char *buf, size_t size);
 int knob_format_default(const struct knob *k, char *buf, size_t size);
 /* The valid values, e.g. "0..7", "0|1", "legacy|trap|none". */
 int knob_format_valid(const struct knob *k, char *buf, size_t size);
-void knobs_apply_cmdline(const char *cmdline);
+/* Applies the command line's words; returns how many it refused (each one warned about). */
+int knobs_apply_cmdline(const char *cmdline);
 void knobs_print_help(void);
 /* Every knob's current value on as few lines as fit, at the given log level. */
 void knobs_print_state(int level);

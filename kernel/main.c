@@ -65,6 +65,16 @@ KNOB_BOOL(
 	"run the in-kernel self-tests and print 'ktest: N passed, N failed'; then end QEMU with the "
 	"verdict, or, when run= asks for a program, run it and fail its power-off if a test failed");
 
+/*
+ * Normally a refused knob is only warned about, so that a typo on a real
+ * machine's GRUB line still boots. A tool that runs one program and labels
+ * its figures with the knobs it asked for (tools/rewind-run) wants the
+ * opposite: no figure at all rather than one under a default kept silently.
+ */
+KNOB_BOOL(knob_strict, "knob_strict", 0, false,
+	  "end the boot with the failure status, before any program runs, if a command-line "
+	  "word was refused");
+
 const char *
 boot_cmdline(void)
 {
@@ -153,7 +163,10 @@ kernel_main(u32 magic, u64 info_phys, u64 entry_tsc)
 	assemble_cmdline();
 	pr_info("boot: loader '%s', %s, command line '%s'\n", boot_info.loader_name,
 		boot_info.efi ? "UEFI" : "BIOS", cmdline);
-	knobs_apply_cmdline(cmdline);
+	if (knobs_apply_cmdline(cmdline) && READ_ONCE(knob_strict)) {
+		pr_err("knobs: a command-line word was refused and knob_strict is set: no program runs\n");
+		machine_exit(false);
+	}
 	print_cpu();
 	print_ground();
 

@@ -8,9 +8,12 @@
  * What it understands: programs with arguments, searched in $PATH (default
  * /bin); `a | b | c`; `< file`, `> file`, `>> file`; '...' and "..."
  * quoting and backslash escapes; $? and $NAME (from the environment);
+ * `*` and `?` typed bare in a word (`cat /proc/sys/rewind/v*`): the paths
+ * they match, sorted, or the word as it is when none matches, as sh does;
  * `;` or newlines between pipelines, `&&` and `||`; `#` comments. Built in: `cd [dir]`,
- * `exit [n]`, `echo [-n] [WORD...]`, `knob [NAME [VALUE]]` (the kernel's
- * run-time policies in /proc/sys/rewind/), and the prefix `time PIPELINE`,
+ * `exit [n]`, `echo [-n] [WORD...]`, `help` (lists these), `knob [NAME [VALUE]]`
+ * (the kernel's policies in /proc/sys/rewind/, * marking those that can be
+ * set at run time), and the prefix `time PIPELINE`,
  * which prints real, user and sys seconds on stderr in the format of
  * `/usr/bin/time -p`. A builtin whose output cannot be written says
  * "sh: NAME: write error: REASON" and fails, as bash's do: `echo bogus >
@@ -22,18 +25,20 @@
  * is continued at once, since there is no job control here (busybox ash
  * has it).
  *
- * Not for: variables, control flow, background jobs (`&`), globbing. Scripts that
+ * Not for: variables, control flow, background jobs (`&`). Scripts that
  * need those belong on the host.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -105,10 +110,12 @@ read_line(int fd, char *buf, size_t size)
 enum token { T_WORD, T_PIPE, T_IN, T_OUT, T_APPEND, T_SEP, T_AND, T_OR, T_END, T_ERROR };
 
 struct lexer {
-	const char *p;		/* next input character */
-	char buf[2 * MAX_LINE]; /* the words of the current pipeline */
+	const char *p;		  /* next input character */
+	char buf[2 * MAX_LINE];	  /* the words of the current pipeline */
+	bool typed[2 * MAX_LINE]; /* buf[i] was typed bare: a * or ? there is a pattern */
 	size_t used;
-	char *word; /* the text of the last T_WORD */
+	char *word;   /* the text of the last T_WORD */
+	bool pattern; /* that word has a bare * or ?: it names the files it matches */
 };
 
 static bool
@@ -117,12 +124,26 @@ ends_word(char c)
 	return !c || strchr(" \t\n;|&<>", c);
 }
 
+/* A character of a word as it is: quoted, escaped or expanded from a variable. */
 static bool
 put(struct lexer *lx, char c)
 {
 	if (lx->used == sizeof(lx->buf))
 		return false;
+	lx->typed[lx->used] = false;
 	lx->buf[lx->used++] = c;
+	return true;
+}
+
+/* A bare character of a word, which may make it a file-name pattern. */
+static bool
+put_typed(struct lexer *lx, char c)
+{
+	if (!put(lx, c))
+		return false;
+	lx->typed[lx->used - 1] = true;
+	if (c == '*' || c == '?')
+		lx->pattern = true;
 	return true;
 }
 
@@ -181,6 +202,7 @@ lex_word(struct lexer *lx)
 	bool ok = true;
 
 	lx->word = lx->buf + lx->used;
+	lx->pattern = false;
 	while (ok && *lx->p && (quote || !ends_word(*lx->p))) {
 		char c = *lx->p;
 
@@ -200,7 +222,7 @@ lex_word(struct lexer *lx)
 		else if (c == '\\' && *lx->p)
 			ok = put(lx, *lx->p++);
 		else
-			ok = put(lx, c);
+			ok = put_typed(lx, c);
 	}
 	if (ok)
 		ok = put(lx, '\0');
@@ -296,6 +318,66 @@ syntax_error(enum token t)
 	return -1;
 }
 
+static int
+add_arg(struct cmd *c, char *arg)
+{
+	if (c->argc == MAX_ARGS - 1) {
+		fprintf(stderr, "sh: more than %d arguments\n", MAX_ARGS - 1);
+		return -1;
+	}
+	c->argv[c->argc++] = arg;
+	return 0;
+}
+
+/*
+ * The last word as glob(3) must see it: its quoted and escaped characters
+ * behind a backslash, so that only what was typed bare is a pattern.
+ */
+static bool
+word_pattern(const struct lexer *lx, char *out, size_t size)
+{
+	size_t n = 0;
+
+	for (size_t i = lx->word - lx->buf; lx->buf[i]; i++) {
+		if (!lx->typed[i] && strchr("*?[\\", lx->buf[i]) && n < size)
+			out[n++] = '\\';
+		if (n < size)
+			out[n++] = lx->buf[i];
+	}
+	if (n == size)
+		return false;
+	out[n] = '\0';
+	return true;
+}
+
+/*
+ * Adds the last word to c's arguments; a word with a bare * or ? becomes
+ * the paths it matches, sorted, or stays as typed when none does, as in sh.
+ */
+static int
+add_word(struct lexer *lx, struct cmd *c)
+{
+	static char pattern[2 * MAX_LINE];
+	glob_t g;
+	int rc = 0;
+
+	if (!lx->pattern || !word_pattern(lx, pattern, sizeof(pattern)) ||
+	    glob(pattern, 0, NULL, &g) != 0)
+		return add_arg(c, lx->word);
+	for (size_t i = 0; i < g.gl_pathc && rc == 0; i++) {
+		char *path = lx->buf + lx->used;
+
+		if (!put_str(lx, g.gl_pathv[i]) || !put(lx, '\0')) {
+			fprintf(stderr, "sh: line too long\n");
+			rc = -1;
+		} else {
+			rc = add_arg(c, path);
+		}
+	}
+	globfree(&g);
+	return rc;
+}
+
 static bool
 cmd_is_empty(const struct cmd *c)
 {
@@ -337,14 +419,10 @@ parse_pipeline(struct lexer *lx, struct pipeline *pl, enum token *end)
 
 		switch (t) {
 		case T_WORD:
-			if (pl->n == 1 && c->argc == 0 && !pl->timed && !strcmp(lx->word, "time")) {
+			if (pl->n == 1 && c->argc == 0 && !pl->timed && !strcmp(lx->word, "time"))
 				pl->timed = true;
-			} else if (c->argc == MAX_ARGS - 1) {
-				fprintf(stderr, "sh: more than %d arguments\n", MAX_ARGS - 1);
+			else if (add_word(lx, c) < 0)
 				return -1;
-			} else {
-				c->argv[c->argc++] = lx->word;
-			}
 			break;
 		case T_IN:
 		case T_OUT:
@@ -511,23 +589,33 @@ builtin_exit(int argc, char **argv)
 	exit(code & 0xff);
 }
 
-/* Prints "NAME VALUE" for one knob. */
+/*
+ * Prints "NAME * VALUE  valid: ...  default: ...  declared in: ..." for one
+ * knob, the * when it can be set now (its file is writable: fs/proc/sysctl.c).
+ */
 static int
 knob_show(const char *name)
 {
 	char path[256], value[512];
+	struct stat st;
 
 	snprintf(path, sizeof(path), "%s/%s", KNOB_DIR, name);
-	if (strchr(name, '/') || read_text_file(path, value, sizeof(value)) < 0) {
+	if (strchr(name, '/') || read_text_file(path, value, sizeof(value)) < 0 ||
+	    stat(path, &st) < 0) {
 		fprintf(stderr, "sh: knob: %s: %s\n", name,
 			strchr(name, '/') ? "no such knob" : strerror(errno));
 		return 1;
 	}
-	/* The file is "VALUE\n# valid: ...\n# default: ...\n# declared in: ...\n": one line here. */
+	/*
+	 * The file is "VALUE\n# valid: ...\n# default: ...\n# declared in: ...\n":
+	 * one line here. The value is the first line even when it is empty (run=).
+	 */
 	static const char *const fields[] = { "valid", "default", "declared in" };
-	char *line = strtok(value, "\n");
-	printf("%-14s %-16s", name, line ? line : "");
-	while ((line = strtok(NULL, "\n")))
+	char *rest = value + strcspn(value, "\n"), *line;
+	if (*rest)
+		*rest++ = '\0';
+	printf("%-18s %c %-16s", name, st.st_mode & S_IWUSR ? '*' : ' ', value);
+	for (line = strtok(rest, "\n"); line; line = strtok(NULL, "\n"))
 		for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
 			size_t n = strlen(fields[i]);
 			if (strncmp(line, "# ", 2) == 0 && strncmp(line + 2, fields[i], n) == 0 &&
@@ -584,6 +672,7 @@ knob_list(void)
 			names[n++] = strdup(e->d_name);
 	closedir(d);
 	qsort(names, n, sizeof(names[0]), compare_names);
+	printf("knobs (* = can be set now: knob NAME VALUE; the others only on the kernel command line):\n");
 	for (int i = 0; i < n; i++) {
 		rc |= knob_show(names[i]);
 		free(names[i]);
@@ -611,18 +700,35 @@ builtin_echo(int argc, char **argv)
 	return 0;
 }
 
+/* Builtins share one signature; help takes no arguments. */
+static int builtin_help(int argc __attribute__((unused)), char **argv __attribute__((unused)));
+
 struct builtin {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	bool in_shell; /* changes the shell itself: never forked; writes nothing to stdout */
+	const char *usage, *what; /* for help */
 };
 
 static const struct builtin builtins[] = {
-	{ "cd", builtin_cd, true },
-	{ "echo", builtin_echo, false },
-	{ "exit", builtin_exit, true },
-	{ "knob", builtin_knob, false },
+	{ "cd", builtin_cd, true, "cd [DIR]", "change directory ($HOME, else /)" },
+	{ "echo", builtin_echo, false, "echo [-n] [WORD...]", "print the words" },
+	{ "exit", builtin_exit, true, "exit [N]", "leave the shell with status N (else $?)" },
+	{ "help", builtin_help, false, "help", "this list" },
+	{ "knob", builtin_knob, false, "knob [NAME [VALUE]]",
+	  "list the kernel's knobs, show one, or set one at run time (/proc/sys/rewind/)" },
 };
+
+static int
+builtin_help(int argc __attribute__((unused)), char **argv __attribute__((unused)))
+{
+	printf("built-in commands:\n");
+	for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
+		printf("  %-22s %s\n", builtins[i].usage, builtins[i].what);
+	printf("  %-22s %s\n", "time PIPELINE", "run it, then print real, user and sys seconds");
+	printf("other commands are programs in $PATH: ls /bin\n");
+	return 0;
+}
 
 /* A forked builtin's status: its own, or 1 if what it wrote could not be written. */
 static int

@@ -240,7 +240,7 @@ UNIT_TEST(split_value_at_first_equals)
 UNIT_TEST(name_value_sets_each_kind_of_knob)
 {
 	reset();
-	knobs_apply_cmdline("t_flag=1 t_count=17 t_signed=-20 t_mode=none");
+	CHECK_EQ(knobs_apply_cmdline("t_flag=1 t_count=17 t_signed=-20 t_mode=none"), 0);
 	CHECK_EQ(t_flag, 1);
 	CHECK_EQ(t_count, 17);
 	CHECK_EQ(t_signed, -20);
@@ -444,7 +444,7 @@ UNIT_TEST(unknown_knob_with_value_names_only_the_name)
 {
 	reset();
 	struct snapshot before = snapshot();
-	knobs_apply_cmdline("bogus=3 t_coun=5 T_COUNT=6 =7");
+	CHECK_EQ(knobs_apply_cmdline("bogus=3 t_coun=5 T_COUNT=6 =7"), 4);
 	CHECK(unchanged(before));
 	CHECK_EQ(unit_log_count, 4);
 	CHECK(unit_logged("unknown knob 'bogus' ignored"));
@@ -457,7 +457,8 @@ UNIT_TEST(unknown_knob_with_value_names_only_the_name)
 UNIT_TEST(bad_words_do_not_stop_the_good_ones)
 {
 	reset();
-	knobs_apply_cmdline("bogus t_count=7 t_mode=weird t_signed=12 t_count");
+	/* Each refused word counted, for knob_strict (kernel/main.c). */
+	CHECK_EQ(knobs_apply_cmdline("bogus t_count=7 t_mode=weird t_signed=12 t_count"), 3);
 	CHECK_EQ(t_count, 7);
 	CHECK_EQ(t_mode, 1);
 	CHECK_EQ(t_signed, 12);

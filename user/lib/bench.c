@@ -7,6 +7,8 @@
 
 #include <ctype.h>
 #include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -22,8 +24,21 @@ static const char *bench;
 static double seconds_per_metric = 0.5;
 static int quick, repeats;
 static char variant[2048];
-static char varied[8][64]; /* knobs bench_set_knob has switched */
+/*
+ * The knobs bench_set_knob has switched, each with the value it had
+ * before: put back at exit and on the signals that end a run from the
+ * terminal or a supervisor, so that a benchmark stopped by ^C leaves the
+ * machine's policies as it found them for whatever runs next.
+ */
+static struct varied_knob {
+	char name[64];
+	char path[96];
+	char line[130]; /* the value at the start, with its newline, ready to write */
+	int len;
+} varied[8];
 static int nvaried;
+static pid_t knob_owner; /* forked children inherit the handlers but do not restore */
+static const int restoring_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 
 double
 bench_now_ns(void)
@@ -54,7 +69,7 @@ knob_in_variant(const char *name, const char *value, const char *file_text)
 	char def[128], type[16];
 
 	for (int i = 0; i < nvaried; i++)
-		if (strcmp(varied[i], name) == 0)
+		if (strcmp(varied[i].name, name) == 0)
 			return 1;
 	if (field_str(file_text, "# type", type, sizeof(type)) == 0 && strcmp(type, "text") == 0)
 		return 0;
@@ -178,26 +193,87 @@ build_variant(void)
 	strcat(variant, "}");
 }
 
+/* Async-signal-safe: only open, write and close, on text prepared beforehand. */
 static void
-note_varied(const char *name)
+restore_knobs(void)
 {
+	if (getpid() != knob_owner)
+		return;
+	for (int i = 0; i < nvaried; i++) {
+		int fd = open(varied[i].path, O_WRONLY);
+
+		if (fd < 0)
+			continue;
+		/* A refused old value leaves nothing more to try from a handler. */
+		(void)!write(fd, varied[i].line, varied[i].len);
+		close(fd);
+	}
+}
+
+/* SA_RESETHAND: the signal raised again ends the process as it would have. */
+static void
+restore_knobs_and_die(int sig)
+{
+	restore_knobs();
+	raise(sig);
+}
+
+static void
+arm_restore(void)
+{
+	struct sigaction sa = { .sa_handler = restore_knobs_and_die, .sa_flags = SA_RESETHAND };
+
+	knob_owner = getpid();
+	atexit(restore_knobs);
+	for (size_t i = 0; i < sizeof(restoring_signals) / sizeof(restoring_signals[0]); i++) {
+		struct sigaction old;
+
+		/* A signal ignored by whoever started us (nohup) stays ignored. */
+		if (sigaction(restoring_signals[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(restoring_signals[i], &sa, NULL);
+	}
+}
+
+/* The slot of a knob already switched, or a new one holding its value now; NULL if none. */
+static struct varied_knob *
+remember_knob(const char *name, bool *is_new)
+{
+	struct varied_knob *v;
+	char now[sizeof(v->line) - 1];
+
+	*is_new = false;
 	for (int i = 0; i < nvaried; i++)
-		if (strcmp(varied[i], name) == 0)
-			return;
-	if (nvaried < (int)(sizeof(varied) / sizeof(varied[0])))
-		snprintf(varied[nvaried++], sizeof(varied[0]), "%s", name);
+		if (strcmp(varied[i].name, name) == 0)
+			return &varied[i];
+	if (nvaried == (int)(sizeof(varied) / sizeof(varied[0])) ||
+	    knob_read(name, now, sizeof(now)) != 0)
+		return NULL;
+	if (!knob_owner)
+		arm_restore();
+	v = &varied[nvaried];
+	snprintf(v->name, sizeof(v->name), "%s", name);
+	snprintf(v->path, sizeof(v->path), "/proc/sys/rewind/%s", name);
+	v->len = snprintf(v->line, sizeof(v->line), "%s\n", now);
+	*is_new = true;
+	nvaried++; /* only now may a signal handler see it */
+	return v;
 }
 
 int
 bench_set_knob(const char *name, const char *value)
 {
 	char now[128];
+	bool is_new;
 
+	if (!remember_knob(name, &is_new))
+		return -1;
 	/* A refused value leaves the old one: check what is in force now. */
 	if (knob_write(name, value) != 0 || knob_read(name, now, sizeof(now)) != 0 ||
-	    strcmp(now, value) != 0)
+	    strcmp(now, value) != 0) {
+		if (is_new)
+			nvaried--;
 		return -1;
-	note_varied(name);
+	}
 	build_variant();
 	return 0;
 }

@@ -71,7 +71,9 @@ bool bench_kernel_revision(char *out, size_t size);
 /*
  * Sets a rewind knob at run time (/proc/sys/rewind/NAME) and refreshes the
  * variant every later result carries; -1 if there is no such knob (Linux)
- * or the kernel refused the value.
+ * or the kernel refused the value. Every knob switched is put back to the
+ * value it had before the first switch when the process exits, and when
+ * SIGINT, SIGTERM, SIGHUP or SIGQUIT ends it (^C in the middle of a run).
  */
 int bench_set_knob(const char *name, const char *value);
 
