@@ -4,36 +4,20 @@
  *	kill [-SIGNAL] PID...     SIGNAL: a number or a name (TERM, KILL ...);
  *	                          the default is TERM
  */
+#include "lib/signame.h"
+
 #include <err.h>
 #include <signal.h>
 #include <stdlib.h>
-#include <string.h>
-#include <strings.h>
-
-static const struct {
-	const char *name;
-	int number;
-} signals[] = {
-	{ "HUP", SIGHUP },   { "INT", SIGINT },	  { "QUIT", SIGQUIT }, { "ILL", SIGILL },
-	{ "ABRT", SIGABRT }, { "FPE", SIGFPE },	  { "KILL", SIGKILL }, { "SEGV", SIGSEGV },
-	{ "PIPE", SIGPIPE }, { "ALRM", SIGALRM }, { "TERM", SIGTERM }, { "USR1", SIGUSR1 },
-	{ "USR2", SIGUSR2 }, { "CHLD", SIGCHLD }, { "CONT", SIGCONT }, { "STOP", SIGSTOP },
-};
 
 static int
 parse_signal(const char *s)
 {
-	char *end;
-	long n = strtol(s, &end, 10);
+	int sig = signal_by_name(s);
 
-	if (end != s && !*end && n >= 0 && n < 65)
-		return (int)n;
-	if (!strncasecmp(s, "SIG", 3))
-		s += 3;
-	for (size_t i = 0; i < sizeof(signals) / sizeof(signals[0]); i++)
-		if (!strcasecmp(s, signals[i].name))
-			return signals[i].number;
-	errx(2, "unknown signal '%s'", s);
+	if (sig < 0)
+		errx(2, "unknown signal '%s'", s);
+	return sig;
 }
 
 int

@@ -5,6 +5,7 @@
 #include "usertests.h"
 
 #include <fcntl.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -17,6 +18,15 @@ const unsigned long bad_addrs[NBAD] = {
 	0xffff800000000000UL,
 	0xffffffff80000000UL,
 };
+
+void
+sibling(const char *name, char *path, size_t size)
+{
+	char dir[PATH_MAX];
+
+	snprintf(dir, sizeof(dir), "%s", self_path);
+	snprintf(path, size, "%s/%s", dirname(dir), name);
+}
 
 int
 create_file(const char *path, const void *data, size_t len, mode_t mode)

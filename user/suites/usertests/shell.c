@@ -11,22 +11,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-/* The program named name beside this one. */
-static void
-sibling(const char *name, char *path, size_t size)
-{
-	char dir[PATH_MAX];
-
-	snprintf(dir, sizeof(dir), "%s", self_path);
-	snprintf(path, size, "%s/%s", dirname(dir), name);
-}
 
 /* Runs `sh -c script`; its stderr goes to err; returns its exit status. */
 static int

@@ -23,6 +23,8 @@ extern const unsigned long bad_addrs[NBAD];
 
 /* This program, absolute, for execve; main sets it before anything runs. */
 extern char self_path[PATH_MAX];
+/* The program named name beside this one (/bin/NAME on rewind, build/user/bin/NAME on the host). */
+void sibling(const char *name, char *path, size_t size);
 
 /* Creates (or truncates) path holding data; returns it open for reading and writing. */
 int create_file(const char *path, const void *data, size_t len, mode_t mode);
