@@ -109,6 +109,18 @@ chosen(size_t size, const char *policy)
 	       (!only_policy || strcmp(policy, only_policy) == 0);
 }
 
+static const struct bench_help help = {
+	.name = "fstime_host",
+	.about =
+		"rewind's write() path (fs/, mm/uaccess.c) on this CPU's caches, in fstime's pattern\n"
+		"under each copy_nocache policy: write, readback and read KiB/s per block size.",
+	.synopsis = "[-m MAX_BLOCKS] [-p POLICY] [-b SIZE]",
+	.options =
+		"  -m MAX_BLOCKS  file size in KiB, 1 to 8192 (default 2000)\n"
+		"  -p POLICY      only this copy_nocache policy (never, large, always)\n"
+		"  -b SIZE        only this block size (256, 1024 or 4096)\n",
+};
+
 int
 main(int argc, char **argv)
 {
@@ -121,8 +133,7 @@ main(int argc, char **argv)
 			 { "always", COPY_NOCACHE_ALWAYS } };
 	double sums[ARRAY_SIZE(sizes)][ARRAY_SIZE(policies)][T_COUNT] = { 0 };
 
-	bench_init_opts(argc, argv, "fstime_host", "m:p:b:", opt,
-			" [-m max_blocks] [-p policy] [-b block-size]");
+	bench_init_opts(argc, argv, &help, "m:p:b:", opt);
 	double secs = bench_quick() ? 0.05 : 1.0;
 	int repeats = bench_repeats(3);
 

@@ -324,13 +324,26 @@ opt(int c, const char *arg)
 	return threads_opt >= 2 && threads_opt <= MAX_THREADS ? 0 : -1;
 }
 
+static const struct bench_help help = {
+	.name = "rwsem_hosted",
+	.about =
+		"locking/'s rwsem and osq on this machine's cores, host threads as CPUs, under every\n"
+		"rwsem_spin policy: a torture run and the seed 002 readers-and-writer contention.",
+	.synopsis = "[-T THREADS]",
+	.options =
+		"  -T THREADS  threads as CPUs, 2 to 64 (default the host's cores, at least 2)\n",
+	.exits = "  0  the figures were printed and the torture runs lost nothing\n"
+		 "  1  a torture run lost an update or broke exclusion\n"
+		 "  2  bad usage\n",
+};
+
 int
 main(int argc, char **argv)
 {
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	int bad = 0;
 
-	bench_init_opts(argc, argv, "rwsem_hosted", "T:", opt, "[-T THREADS (2..64)]");
+	bench_init_opts(argc, argv, &help, "T:", opt);
 	int threads = threads_opt ? threads_opt : (int)MIN(MAX(cores, 2l), (long)MAX_THREADS);
 	double seconds = bench_quick() ? 0.05 : 0.5;
 	char name[96];

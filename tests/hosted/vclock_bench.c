@@ -99,12 +99,24 @@ op_host_vdso(void *unused)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 }
 
+static const struct bench_help help = {
+	.name = "vclock_hosted",
+	.about =
+		"rewind's vDSO clock_gettime(CLOCK_MONOTONIC) on this CPU, beside a bare rdtsc and the\n"
+		"host's own vDSO, in ns.",
+	.synopsis = "",
+	.options = "",
+	.exits = "  0  the figures were printed\n"
+		 "  1  rewind's reader disagrees with the host's clock (by more than 1 ms)\n"
+		 "  2  bad usage\n",
+};
+
 int
 main(int argc, char **argv)
 {
 	struct timespec ours;
 
-	bench_init(argc, argv, "vclock_hosted");
+	bench_init(argc, argv, &help);
 	publish(tsc_hz());
 	vclock_gettime(CLOCK_MONOTONIC, &ours);
 	double drift = ours.tv_sec * 1e9 + ours.tv_nsec - host_ns();

@@ -2,6 +2,10 @@
 on stdout and exit status 0, before doing anything else: the shell tools
 through tools/lib/usage.sh, the Python ones through argparse or
 tools/reprolib/usage.py, each message starting with a "usage: " line.
+So does every benchmark of user/bench/ (user/lib/bench.c's
+bench_answer_help), run on this host as the static program it is, whose
+help must also describe each option of its usage line and its exit
+statuses.
 
     python3 -m unittest discover -s tests/tools     (or tests/tools/run-checks)
 """
@@ -11,7 +15,9 @@ import subprocess
 import unittest
 from pathlib import Path
 
-TOOLS = Path(__file__).resolve().parent.parent.parent / "tools"
+TOP = Path(__file__).resolve().parent.parent.parent
+TOOLS = TOP / "tools"
+BENCH_BIN = TOP / "build" / "user" / "bin"
 
 
 def command(tool):
@@ -32,6 +38,40 @@ class Help(unittest.TestCase):
                                    timeout=60, stdin=subprocess.DEVNULL)
                 self.assertEqual(r.returncode, 0, r.stderr)
                 self.assertRegex(r.stdout, re.compile(r"^usage: \S", re.MULTILINE | re.IGNORECASE))
+
+
+
+def options_of(usage_line):
+    """The option letters a usage line offers: -q, -t, ..., -c|-r|-w as three."""
+    return sorted(set(re.findall(r"(?<=[\[|\s])-([A-Za-z])\b", usage_line)))
+
+
+class BenchmarkHelp(unittest.TestCase):
+    def test_every_benchmark_describes_its_options_and_exit_statuses(self):
+        names = sorted(p.stem for p in (TOP / "user" / "bench").glob("*.c"))
+        if not all((BENCH_BIN / n).exists() for n in names):
+            self.skipTest("the benchmarks are not built (make user)")
+        for name in names:
+            with self.subTest(bench=name):
+                r = subprocess.run([str(BENCH_BIN / name), "--help"], capture_output=True,
+                                   text=True, timeout=60, stdin=subprocess.DEVNULL)
+                self.assertEqual(r.returncode, 0, r.stderr)
+                usage, _, rest = r.stdout.partition("\n\n")
+                self.assertRegex(usage, rf"^usage: {name} ")
+                described = re.findall(r"^\s+((?:-[A-Za-z],? ?)+)", rest, re.MULTILINE)
+                letters = set(re.findall(r"-([A-Za-z])", " ".join(described)))
+                for letter in options_of(usage):
+                    self.assertIn(letter, letters, f"-{letter} is in the usage line, not described")
+                self.assertRegex(rest, r"(?m)^exit status:\n  0  .*\n(  [1-9].*\n)+")
+
+    def test_a_bad_option_is_status_2_with_the_usage_on_stderr(self):
+        bench = BENCH_BIN / "syscall_bench"
+        if not bench.exists():
+            self.skipTest("the benchmarks are not built (make user)")
+        r = subprocess.run([str(bench), "-Z"], capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 2)
+        self.assertEqual(r.stdout, "")
+        self.assertRegex(r.stderr, r"(?m)^usage: syscall_bench ")
 
 
 if __name__ == "__main__":

@@ -301,12 +301,36 @@ open_files(void)
 		die("fstime: open");
 }
 
+static const struct bench_help help = {
+	.name = "fstime",
+	.about =
+		"UnixBench 5.1's fstime (seed 004): a file of MAX_BLOCKS KiB written, read or copied\n"
+		"BUFSIZE bytes at a time for SECONDS; KiB/s, per copy_nocache= policy with -P.",
+	.synopsis =
+		"[-c|-r|-w|-R] [-b BUFSIZE] [-m MAX_BLOCKS] [-t SECONDS] [-d DIR] [-s SETTLE]\n"
+		"              [-P POLICY,...] [-n REPEATS] [-L] [-q]",
+	.options =
+		"  -c, -r, -w     the copy (default), read or write test\n"
+		"  -R             write each block, then read it back at once\n"
+		"  -b BUFSIZE     bytes per call, 256 to 8192 (default 1024)\n"
+		"  -m MAX_BLOCKS  file size in KiB, 1 to 1048576 (default 2000)\n"
+		"  -t SECONDS     seconds per test, 1 to 3600 (default 10)\n"
+		"  -d DIR         where the files go (default: the current directory)\n"
+		"  -s SETTLE      seconds of each sleep between the fsyncs before a test (default 2)\n"
+		"  -P POLICY,...  copy_nocache= policies (never, large, always), one run each,\n"
+		"                 interleaved within each repeat (rewind only)\n"
+		"  -n REPEATS     repeats of the whole set (default 1)\n"
+		"  -L             count the locks one write() takes (lockstat; rewind only)\n"
+		"  -q             quick: -t 1 -s 0\n",
+	.exits = "  0  the figures were printed\n"
+		 "  1  a file could not be made, written or read\n"
+		 "  2  bad usage, or a copy_nocache policy refused\n",
+};
+
 static __attribute__((noreturn)) void
 usage(void)
 {
-	fprintf(stderr,
-		"usage: fstime [-c|-r|-w|-R] [-b bufsize] [-m max_blocks] [-t seconds] "
-		"[-d dir] [-s settle-seconds] [-P policy,...] [-n repeats] [-L] [-q]\n");
+	fprintf(stderr, "usage: fstime %s\n", help.synopsis);
 	exit(2);
 }
 
@@ -328,6 +352,7 @@ main(int argc, char **argv)
 	int npolicies = 0, repeats = 1, locks = 0, c;
 	char test = 'c', at_start[32] = "";
 
+	bench_answer_help(argc, argv, &help, false);
 	while ((c = getopt(argc, argv, "crwRb:m:t:d:s:P:n:Lq")) != -1) {
 		switch (c) {
 		case 'c':
@@ -377,7 +402,7 @@ main(int argc, char **argv)
 	for (int i = 0; i < bufsize; i++)
 		buf[i] = (char)(i & 0xff);
 
-	bench_init(1, argv, "fstime");
+	bench_init(1, argv, &help);
 	printf("# fstime -%c: %d-byte blocks, %d KiB file, %d s per test\n", test, bufsize,
 	       max_blocks, seconds);
 	open_files();

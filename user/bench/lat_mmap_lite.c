@@ -108,13 +108,27 @@ open_file(size_t size)
 	return fd;
 }
 
+static const struct bench_help help = {
+	.name = "lat_mmap_lite",
+	.about =
+		"lmbench3's lat_mmap (seed 003): map a file shared, write a byte every 16 KiB over\n"
+		"its first tenth, unmap; us per iteration for each size (lat_mmap_<S>m).",
+	.synopsis = "[-s MIB[,MIB...]] [-R] [-f FILE]",
+	.options =
+		"  -s MIB,...  mapping sizes in MiB, 1 to 1024, at most 8 (default 1,4,16,64; -q: 1,8)\n"
+		"  -R          write every 160 KiB over the whole mapping (lmbench's -r)\n"
+		"  -f FILE     the file to map (default /tmp/lat_mmap_lite.data; removed at the end)\n",
+	.exits = "  0  the figures were printed\n"
+		 "  1  the file could not be made or mapped\n"
+		 "  2  bad usage\n",
+};
+
 int
 main(int argc, char **argv)
 {
 	unsigned long largest = 0;
 
-	bench_init_opts(argc, argv, "lat_mmap_lite", "s:Rf:", parse_option,
-			" [-s MIB[,MIB...]] [-R] [-f FILE]");
+	bench_init_opts(argc, argv, &help, "s:Rf:", parse_option);
 	if (!nsizes)
 		parse_sizes(bench_quick() ? "1,8" : "1,4,16,64");
 	for (int i = 0; i < nsizes; i++)

@@ -67,10 +67,18 @@ mmap_touch_munmap(void *arg)
 	munmap((void *)p, PAGE);
 }
 
+static const struct bench_help help = {
+	.name = "pagefault",
+	.about = "A page fault on anonymous memory, per 4 KiB page (write: allocate and zero;\n"
+		 "read), and a whole mmap + touch one page + munmap cycle, in ns or us.",
+	.synopsis = "",
+	.options = "",
+};
+
 int
 main(int argc, char **argv)
 {
-	bench_init(argc, argv, "pagefault");
+	bench_init(argc, argv, &help);
 	bench_report("pf_anon_write_4k", bench_measure_timed(write_faults, 0), "ns");
 	bench_report("pf_anon_read_4k", bench_measure_timed(read_faults, 0), "ns");
 	bench_report("mmap_touch_munmap_4k", bench_measure(mmap_touch_munmap, 0), "ns");

@@ -51,12 +51,20 @@ echo_child(struct pingpong *pp)
 	_exit(0);
 }
 
+static const struct bench_help help = {
+	.name = "proc",
+	.about = "fork + exit + wait of a child that does nothing, and a one-byte ping-pong\n"
+		 "between two processes over two pipes (round trip), in us.",
+	.synopsis = "",
+	.options = "",
+};
+
 int
 main(int argc, char **argv)
 {
 	struct pingpong pp;
 
-	bench_init(argc, argv, "proc");
+	bench_init(argc, argv, &help);
 	bench_report("fork_exit_wait", bench_measure(fork_exit_wait, 0), "us");
 
 	if (pipe(pp.to_child) || pipe(pp.to_parent)) {

@@ -370,14 +370,30 @@ option(int c, const char *arg)
 	return -1;
 }
 
+static const struct bench_help help = {
+	.name = "repair_storm",
+	.about =
+		"xfs_repair's phase 3 behind the mmap lock (seed 002), T threads under every\n"
+		"rwsem_spin= policy: wall and CPU ms, regions/s, I/Os/s; and a readers-versus-writer\n"
+		"contention run on the same lock.",
+	.synopsis = "[-n REGIONS] [-p PAGES] [-c CHUNK] [-d IO_US] [-T MAX_THREADS] [-L] [-P]",
+	.options =
+		"  -n REGIONS      buffer regions in all, split over the threads (default 2000; -q: 48)\n"
+		"  -p PAGES        pages per region, 1 to 4096 (default 16)\n"
+		"  -c CHUNK        pages per mprotect and simulated I/O (default 4)\n"
+		"  -d IO_US        simulated direct I/O time in us (default 100)\n"
+		"  -T MAX_THREADS  largest thread count, T = 1, 2, 4 ... up to it (default 4 x CPUs)\n"
+		"  -L              lockstat=1, for spin and sleep figures from /proc/lockstat\n"
+		"  -P              one run at the largest T under the policy in force (to profile)\n",
+};
+
 int
 main(int argc, char **argv)
 {
 	char at_start[64] = "", lockstat_at_start[16] = "";
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
-	bench_init_opts(argc, argv, "repair_storm", "n:p:c:d:T:LP", option,
-			"[-n REGIONS] [-p PAGES] [-c CHUNK] [-d IO_US] [-T MAX_THREADS] [-L] [-P]");
+	bench_init_opts(argc, argv, &help, "n:p:c:d:T:LP", option);
 	if (cpus < 1)
 		cpus = 1;
 	if (!max_threads)

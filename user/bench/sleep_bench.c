@@ -45,12 +45,20 @@ measure(long us, int n)
 	free(asleep);
 }
 
+static const struct bench_help help = {
+	.name = "sleep",
+	.about = "How long nanosleep of 50 us, 200 us and 1 ms really takes (CLOCK_MONOTONIC):\n"
+		 "median and 90th percentile in us.",
+	.synopsis = "",
+	.options = "",
+};
+
 int
 main(int argc, char **argv)
 {
 	static const long sleeps_us[] = { 50, 200, 1000 };
 
-	bench_init(argc, argv, "sleep");
+	bench_init(argc, argv, &help);
 	for (unsigned i = 0; i < sizeof(sleeps_us) / sizeof(sleeps_us[0]); i++)
 		measure(sleeps_us[i], bench_quick() ? 20 : 200);
 	return 0;

@@ -52,12 +52,20 @@ op_syscall_unknown(void *arg)
 	raw_syscall0(NR_UNKNOWN);
 }
 
+static const struct bench_help help = {
+	.name = "syscall",
+	.about = "Entering and leaving the kernel: getppid through syscall and through int $0x80,\n"
+		 "and an unknown call number (the -ENOSYS path), in ns.",
+	.synopsis = "",
+	.options = "",
+};
+
 int
 main(int argc, char **argv)
 {
 	long int80_nr = bench_on_rewind() ? NR_GETPPID_64 : NR_GETPPID_32;
 
-	bench_init(argc, argv, "syscall");
+	bench_init(argc, argv, &help);
 	if (raw_syscall0(NR_GETPPID_64) != raw_int80(int80_nr))
 		bench_result("check_int80_matches_syscall", 0, "bool");
 	bench_report("syscall_getppid", bench_measure(op_syscall_getppid, 0), "ns");

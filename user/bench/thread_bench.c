@@ -178,12 +178,20 @@ report_pingpong(const struct pingpong_kind *k, int main_cpu, int partner_cpu)
 	set_affinity(&all_cpus);
 }
 
+static const struct bench_help help = {
+	.name = "thread",
+	.about = "pthread_create + join of an empty thread, and futex and sched_yield ping-pongs\n"
+		 "between two threads on one CPU and on two, per round trip.",
+	.synopsis = "",
+	.options = "",
+};
+
 int
 main(int argc, char **argv)
 {
 	int cpus[2], n = 0;
 
-	bench_init(argc, argv, "thread");
+	bench_init(argc, argv, &help);
 	if (sched_getaffinity(0, sizeof(all_cpus), &all_cpus) < 0)
 		die("sched_getaffinity", errno);
 	for (int c = 0; c < CPU_SETSIZE && n < 2; c++)

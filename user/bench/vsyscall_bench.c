@@ -230,13 +230,21 @@ report_ratios(void)
 		     "clock_monotonic_vdso", "33.5 / 16.2 = 2.1");
 }
 
+static const struct bench_help help = {
+	.name = "vsyscall",
+	.about = "The time and the CPU through the system call, the vDSO and the vsyscall page\n"
+		 "under every vsyscall= mode (seed 001), in ns, and the seed's ratios.",
+	.synopsis = "",
+	.options = "",
+};
+
 int
 main(int argc, char **argv)
 {
 	char mode_at_start[64] = "";
 	int repeats;
 
-	bench_init(argc, argv, "vsyscall");
+	bench_init(argc, argv, &help);
 	repeats = bench_repeats(bench_quick() ? 1 : 3);
 	if (repeats > MAX_REPEATS)
 		repeats = MAX_REPEATS;

@@ -240,14 +240,29 @@ report_run(int stride, const struct repair_run *r)
 	}
 }
 
+static const struct bench_help help = {
+	.name = "xfs_repair_bench",
+	.about =
+		"Debian's xfs_repair -f -vv -o ag_stride=S on a fresh copy of an XFS image (seed 002):\n"
+		"wall, user and system ms and each phase's ms, per stride.",
+	.synopsis = "[-s STRIDE,...] [-i PRISTINE] [-o SCRATCH] [-x XFS_REPAIR]",
+	.options =
+		"  -s STRIDE,...  ag_stride values, -1 or from 1, at most 8 (default -1,4)\n"
+		"  -i PRISTINE    the image to copy (default /xfs/pristine.img; tools/xfs-image)\n"
+		"  -o SCRATCH     the copy xfs_repair repairs (default /xfs/repair.img)\n"
+		"  -x XFS_REPAIR  the program (default /bin/xfs_repair)\n",
+	.exits =
+		"  0  the figures were printed\n"
+		"  1  a copy failed or an xfs_repair run did not exit 0 (its output is in '#' lines)\n"
+		"  2  bad usage\n",
+};
+
 int
 main(int argc, char **argv)
 {
 	int failed = 0;
 
-	bench_init_opts(
-		argc, argv, "xfs_repair_bench", "s:i:o:x:", parse_option,
-		" [-s stride,stride...] [-i pristine.img] [-o scratch.img] [-x xfs_repair]");
+	bench_init_opts(argc, argv, &help, "s:i:o:x:", parse_option);
 	for (int rep = 0; rep < bench_repeats(1); rep++)
 		for (int i = 0; i < nstrides; i++) {
 			struct repair_run r;

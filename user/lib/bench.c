@@ -278,14 +278,55 @@ bench_set_knob(const char *name, const char *value)
 	return 0;
 }
 
+#define COMMON_SYNOPSIS "[-q] [-t SECONDS] [-r REPEATS]"
+#define COMMON_OPTIONS                                                                              \
+	"  -q          quick: 0.05 s per metric (and smaller sizes where the benchmark has them)\n" \
+	"  -t SECONDS  seconds per metric (default 0.5)\n"                                          \
+	"  -r REPEATS  repeats of the whole set, variants interleaved within each\n"                \
+	"              (benchmarks that switch variants themselves; others ignore it)\n"
+#define USUAL_EXITS                                                                            \
+	"  0  the figures were printed\n"                                                      \
+	"  1  a measurement failed (a system call or a child went wrong: stderr says which)\n" \
+	"  2  bad usage\n"
+
+static const char *
+program_name(const char *argv0)
+{
+	const char *slash = strrchr(argv0, '/');
+
+	return slash ? slash + 1 : argv0;
+}
+
+static void
+print_usage(FILE *f, const char *argv0, const struct bench_help *help, bool common)
+{
+	fprintf(f, "usage: %s %s%s%s\n", program_name(argv0), common ? COMMON_SYNOPSIS : "",
+		common && help->synopsis[0] ? " " : "", help->synopsis);
+}
+
 void
-bench_init_opts(int argc, char **argv, const char *bench_name, const char *more_opts,
-		int (*opt)(int c, const char *arg), const char *more_usage)
+bench_answer_help(int argc, char **argv, const struct bench_help *help, bool common)
+{
+	if (argc < 2 || strcmp(argv[1], "--help") != 0)
+		return;
+	print_usage(stdout, argv[0], help, common);
+	printf("\n%s\n\noptions:\n%s%s\nexit status:\n%s", help->about,
+	       common ? COMMON_OPTIONS : "", help->options,
+	       help->exits ? help->exits : USUAL_EXITS);
+	printf("\nEach figure is an @result line on stdout (bench \"%s\"; docs/userspace.md).\n",
+	       help->name);
+	exit(0);
+}
+
+void
+bench_init_opts(int argc, char **argv, const struct bench_help *help, const char *more_opts,
+		int (*opt)(int c, const char *arg))
 {
 	char opts[64];
 	int c;
 
-	bench = bench_name;
+	bench_answer_help(argc, argv, help, true);
+	bench = help->name;
 	snprintf(opts, sizeof(opts), "qt:r:%s", more_opts);
 	while ((c = getopt(argc, argv, opts)) != -1) {
 		if (c == 'q') {
@@ -296,8 +337,7 @@ bench_init_opts(int argc, char **argv, const char *bench_name, const char *more_
 		} else if (c == 'r' && atoi(optarg) > 0) {
 			repeats = atoi(optarg);
 		} else if (c == '?' || !strchr(more_opts, c) || opt(c, optarg) != 0) {
-			fprintf(stderr, "usage: %s [-q] [-t seconds-per-metric] [-r repeats]%s\n",
-				argv[0], more_usage);
+			print_usage(stderr, argv[0], help, true);
 			exit(2);
 		}
 	}
@@ -307,9 +347,9 @@ bench_init_opts(int argc, char **argv, const char *bench_name, const char *more_
 }
 
 void
-bench_init(int argc, char **argv, const char *bench_name)
+bench_init(int argc, char **argv, const struct bench_help *help)
 {
-	bench_init_opts(argc, argv, bench_name, "", NULL, "");
+	bench_init_opts(argc, argv, help, "", NULL);
 }
 
 int

@@ -31,14 +31,33 @@ struct bench_stat {
 };
 
 /*
+ * What a benchmark says of itself. `name --help` prints it on stdout with
+ * the options every benchmark takes and exits 0; a bad option prints the
+ * usage line on stderr and exits 2.
+ */
+struct bench_help {
+	const char *name;  /* the "bench" of its @result lines */
+	const char *about; /* what it measures and in what unit, a line or a few */
+	const char *
+		synopsis; /* its own options, as in the usage line: "[-d N] [-n N]" ("" for none) */
+	const char *options; /* a "  -d N   meaning" line per own option ("" for none) */
+	const char *exits;   /* its exit statuses, or NULL for the usual: 0, 1 failed, 2 usage */
+};
+
+/*
  * Command-line options every benchmark takes: -t SECONDS per metric, -q
  * quick (0.05 s), -r N repeats of the whole set (for benchmarks that
  * interleave variants). bench_init_opts also hands the benchmark's own
  * options (more_opts, getopt syntax) to opt(), which returns 0 if the value is good.
  */
-void bench_init(int argc, char **argv, const char *bench_name);
-void bench_init_opts(int argc, char **argv, const char *bench_name, const char *more_opts,
-		     int (*opt)(int c, const char *arg), const char *more_usage);
+void bench_init(int argc, char **argv, const struct bench_help *help);
+void bench_init_opts(int argc, char **argv, const struct bench_help *help, const char *more_opts,
+		     int (*opt)(int c, const char *arg));
+/*
+ * If argv[1] is --help: prints help on stdout and exits 0. For a benchmark
+ * that parses its options itself (common: whether it takes the common ones).
+ */
+void bench_answer_help(int argc, char **argv, const struct bench_help *help, bool common);
 /* Whether -q was given. */
 int bench_quick(void);
 /* The -r value, or fallback when none was given. */
