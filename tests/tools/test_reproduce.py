@@ -718,6 +718,23 @@ class StickBoots(unittest.TestCase):
         row = ratios.rows(summary.group_figures(found), paravirt().ratios[0])[0]
         self.assertAlmostEqual(row.ours, 1.08)
 
+    def test_the_results_directory_is_the_last_line_on_stdout(self):
+        """For scripts: --from-console prints where it wrote, --report where it rewrote."""
+        tool = str(TOP / "tools" / "reproduce")
+        with tempfile.TemporaryDirectory() as d:
+            logs = [self.write(d, "default.log", stick_log("default", {"indirect": 150, "patched": 108,
+                                                                        "ident": 104})),
+                    self.write(d, "nopv.log", stick_log("nopv", {"nopv": 100}))]
+            made = subprocess.run([tool, "--results", d, "--from-console", *logs],
+                                  capture_output=True, text=True)
+            self.assertIn(made.returncode, (0, 3), made.stderr)
+            out = made.stdout.splitlines()[-1]
+            self.assertEqual(os.path.dirname(out), d)
+            self.assertTrue(os.path.isfile(os.path.join(out, "report.md")))
+            again = subprocess.run([tool, "--report", out], capture_output=True, text=True)
+            self.assertEqual(again.returncode, made.returncode, again.stderr)
+            self.assertEqual(again.stdout.splitlines(), [out])
+
     def test_a_log_that_does_not_fit_the_plan_is_refused(self):
         registry = {"paravirt": paravirt()}
         with tempfile.TemporaryDirectory() as d:
