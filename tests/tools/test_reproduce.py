@@ -363,9 +363,9 @@ class Plots(unittest.TestCase):
     def group(values, variant="default"):
         return summary.Group("e", "rewind", "b", variant, (), "m", "ns", [((0, i), v) for i, v in enumerate(values)])
 
-    def script(self, groups, variants=()):
+    def script(self, groups, variants=(), builds=()):
         run = experiments.Run("b", "", "", 1, 1, tuple(variants), None)
-        e = SimpleNamespace(name="e", runs=(run,))
+        e = SimpleNamespace(name="e", runs=(run,), builds=tuple(builds))
         plot = experiments.Plot("p", "a plot", (experiments.MetricRef("m", None, None),))
         return plots._script(e, plot, groups, "e-p")
 
@@ -382,6 +382,11 @@ class Plots(unittest.TestCase):
                           [experiments.Variant("osq", {"rwsem_spin": "osq"})])[1]
         self.assertIn("set key top left", two)
         self.assertIn("title 'rewind, rwsem_spin=osq'", two)
+
+    def test_a_second_build_is_named_by_its_make_variables(self):
+        script = self.script([self.group([1, 2]), self.group([3, 4], "nopv")],
+                             builds=[experiments.Build("nopv", ("PARAVIRT=n",), "nopv")])[1]
+        self.assertIn("title 'rewind, PARAVIRT=n build'", script)
 
 
 class ResultsDirectories(unittest.TestCase):
@@ -432,7 +437,7 @@ class ResultsDirectories(unittest.TestCase):
             script = Path(d, "plots", "scaling-wall.gp").read_text()
             self.assertIn("with yerrorlines title 'rewind, rwsem_spin=osq'", script)
             self.assertIn("set ylabel 'median (ms)'", script)
-            self.assertIn("n = 2 repeats a point; point: median, bars: min-max", script)
+            self.assertIn("n = 2 repeats per point; point: median, bars: min-max", script)
             self.assertIn("set key top left", script)
             self.assertIn("set xlabel 'threads'", script)
             data = Path(d, "plots", "scaling-wall.dat").read_text()

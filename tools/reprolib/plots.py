@@ -8,7 +8,8 @@ parameter (threads, CPUs ...), one per variant and metric. Both axes are
 labelled, with the unit; the caption under the plot says n (the repeats a
 point stands on) and what the bars are (min-max: the raw spread, not
 intervals.py's interval of a ratio); a variant is named by the knobs it
-sets (rwsem_spin=osq), as a reader of the kernel knows it; a plot of one
+sets (rwsem_spin=osq), as a reader of the kernel knows it, and a second
+kernel build by its make variables (PARAVIRT=n build); a plot of one
 series has no legend. On a log scale a zero has no place, so it is drawn
 at the axis' floor (a tenth of the smallest positive value) and the caption
 says so, instead of vanishing and leaving its error bar's cap afloat. The generated
@@ -28,9 +29,12 @@ PDF_SIZE = "7in,3.9in"	# the PNG's shape, a page's width
 
 
 def knob_names(experiment):
-    """{variant name: "knob=value,..."}: a variant as the knobs it sets."""
-    return {v.name: ",".join(f"{k}={val}" for k, val in sorted(v.knobs.items()))
-            for run in experiment.runs for v in run.variants if v.knobs}
+    """{variant name: "knob=value,..."}: a variant as the knobs it sets, and a
+    second kernel build's as the make variables that built it (PARAVIRT=n build)."""
+    names = {v.name: ",".join(f"{k}={val}" for k, val in sorted(v.knobs.items()))
+             for run in experiment.runs for v in run.variants if v.knobs}
+    names.update({b.name: " ".join(b.make) + " build" for b in experiment.builds})
+    return names
 
 
 def _series_name(group, knobs):
@@ -124,7 +128,7 @@ def caption(groups, floor):
     """n, what the bars are, and where a zero went."""
     counts = sorted({len(g.values) for g in groups})
     n = str(counts[0]) if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
-    text = f"n = {n} repeats a point; point: median, bars: min-max"
+    text = f"n = {n} repeats per point; point: median, bars: min-max"
     if floor and any(v <= 0 for g in groups for v in g.values):
         text += f"; 0 drawn at {floor:.3g} (log scale)"
     return text
