@@ -138,8 +138,8 @@ class Plans(unittest.TestCase):
         e = vsyscall()
         script = plan.guest_script(e, plan.steps(e, quick=True, repeats=2)).splitlines()
         self.assertIn("echo '@repro-step 1'", script)
-        self.assertIn('knob cputime tsc && /bin/fsmark_lite -q -d 2 -n 100 -r 1; echo "@repro-end 1 $?"', script)
-        self.assertIn('knob cputime tick && /bin/fsmark_lite -q -d 2 -n 100 -r 1; echo "@repro-end 2 $?"', script)
+        self.assertIn('knob cputime tsc && /bin/fsmark_lite -q -n 100 -L 1 -r 1; echo "@repro-end 1 $?"', script)
+        self.assertIn('knob cputime tick && /bin/fsmark_lite -q -n 100 -L 1 -r 1; echo "@repro-end 2 $?"', script)
         # back to the default, not chained: a kernel without the knob still runs the step
         at = script.index("echo '@repro-step 3'")
         self.assertEqual(script[at + 1], "knob cputime tsc")

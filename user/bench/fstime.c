@@ -1,36 +1,40 @@
 /*
- * fstime.c - UnixBench 5.1's file-system throughput test (src/fstime.c:
- * write, read and copy), the benchmark of docs/seeds.md's seed 004, written anew with the
- * same semantics, plus a read-back variant and rewind's copy_nocache
- * policies switched within one run.
+ * fstime.c - UnixBench's file-system throughput test (src/fstime.c: write,
+ * read and copy), the benchmark of docs/seeds.md's seed 004, written anew
+ * with the same semantics, plus a read-back variant and rewind's
+ * copy_nocache policies switched within one run.
  *
  * As UnixBench's: a file of max_blocks KiB is written (or read) bufsize
  * bytes at a time from a static buffer, with an lseek to 0 at the end of
  * every pass, until alarm(t) sets a flag; a call cut short by the alarm
  * earns partial credit in 256-byte units (COUNTSIZE), and the score is
- * counted units / (elapsed s x 4) = KiB/s. Before each test: fsync, sleep,
- * fsync, sleep (2 s each in UnixBench; -s). The read test first writes for
- * 2 s to make the file, the copy test writes and reads for 2 s each to
- * calibrate the partial credit of a cut-short copy (read f, write g). The
- * file never grows past max_blocks KiB, so after the first pass every
- * write() lands on a page already cached: pure copy and dirtying, the
- * path that the non-temporal copy (Linux 2.6.29) slowed down.
+ * counted units / (elapsed s x 4), which UnixBench prints as KBps (its K is
+ * 1024 bytes). Before each test: fsync, sleep, fsync, sleep (2 s each in
+ * UnixBench; -s). The read test first writes for 2 s to make the file, the
+ * copy test writes and reads for 2 s each to calibrate the partial credit of
+ * a cut-short copy (read f, write g). The file never grows past max_blocks
+ * KiB, so after the first pass every write() lands on a page already cached:
+ * pure copy and dirtying, the path that the non-temporal copy (Linux 2.6.29)
+ * slowed down.
  *
  *   -R  read-back: each block is written, then read back at once (pread
  *       of the same bytes), where the lines a non-temporal copy evicted
  *       must come back from memory; scored as the write test
  *
- * UnixBench's Run script: fstime -c -t 30 -d tmp -b 1024 -m 2000 (and -b
- * 256 -m 500 "fsbuffer", -b 4096 -m 8000 "fsdisk"); seed 004: 256-byte
- * writes, max_blocks 2000.
+ * The defaults are seed 004's run, not UnixBench 5.1's (-c -b 1024 -m 2000):
+ * the write test only, 10 s, and passes of 2000 writes of 256 bytes (the
+ * seed's "MAX_BLOCK of 2000"), a 500 KiB file. 5.1 counts max_blocks in KiB
+ * (max_buffs = max_blocks x 1024 / bufsize), so that shape is -b 256 -m 500,
+ * the sizes of its Run script's "fsbuffer"; -b 256 -m 2000 would be passes
+ * of 8000 writes over a 2000 KiB file.
  *
  * Ours: -P p1,p2... runs the test once per copy_nocache policy, interleaved
  * within each of -n repeats (metrics suffixed _<policy>; on Linux, whose
  * write path copies cached, once, suffixed _linux); -L counts the lock
  * acquisitions of one write() with lockstat (rewind only); -q is -t 1 -s 0.
  *
- * Metrics: <test>_kbps_b<bufsize>[_<policy>], test = write, read, copy or
- * readback; locks_per_write_<class>_b<bufsize>.
+ * Metrics: <test>_kbps_b<bufsize>[_<policy>] in KBps, test = write, read,
+ * copy or readback; locks_per_write_<class>_b<bufsize>.
  */
 #define _GNU_SOURCE
 #include "lib/bench.h"
@@ -52,7 +56,7 @@
 #define MAX_POLICIES 8
 
 static char buf[MAX_BUFSIZE], back[MAX_BUFSIZE]; /* static, as UnixBench's (see there) */
-static int bufsize = 1024, max_blocks = 2000, max_buffs, count_per_buf;
+static int bufsize = 256, max_blocks = 500, max_buffs, count_per_buf; /* seed 004 */
 static int seconds = 10, settle = 2;
 static int f = -1, g = -1;
 static char fname0[32], fname1[32];
@@ -305,15 +309,16 @@ static const struct bench_help help = {
 	.name = "fstime",
 	.about =
 		"UnixBench 5.1's fstime (seed 004): a file of MAX_BLOCKS KiB written, read or copied\n"
-		"BUFSIZE bytes at a time for SECONDS; KiB/s, per copy_nocache= policy with -P.",
+		"BUFSIZE bytes at a time for SECONDS; KBps, per copy_nocache= policy with -P. The\n"
+		"defaults are seed 004's run: passes of 2000 writes of 256 B (-w -b 256 -m 500).",
 	.synopsis =
 		"[-c|-r|-w|-R] [-b BUFSIZE] [-m MAX_BLOCKS] [-t SECONDS] [-d DIR] [-s SETTLE]\n"
 		"              [-P POLICY,...] [-n REPEATS] [-L] [-q]",
 	.options =
-		"  -c, -r, -w     the copy (default), read or write test\n"
+		"  -c, -r, -w     the copy, read or write (default) test\n"
 		"  -R             write each block, then read it back at once\n"
-		"  -b BUFSIZE     bytes per call, 256 to 8192 (default 1024)\n"
-		"  -m MAX_BLOCKS  file size in KiB, 1 to 1048576 (default 2000)\n"
+		"  -b BUFSIZE     bytes per call, 256 to 8192 (default 256)\n"
+		"  -m MAX_BLOCKS  file size in KiB, 1 to 1048576 (default 500)\n"
 		"  -t SECONDS     seconds per test, 1 to 3600 (default 10)\n"
 		"  -d DIR         where the files go (default: the current directory)\n"
 		"  -s SETTLE      seconds of each sleep between the fsyncs before a test (default 2)\n"
@@ -350,7 +355,7 @@ main(int argc, char **argv)
 {
 	const char *policies[MAX_POLICIES];
 	int npolicies = 0, repeats = 1, locks = 0, c;
-	char test = 'c', at_start[32] = "";
+	char test = 'w', at_start[32] = "";
 
 	bench_answer_help(argc, argv, &help, false);
 	while ((c = getopt(argc, argv, "crwRb:m:t:d:s:P:n:Lq")) != -1) {
@@ -403,8 +408,8 @@ main(int argc, char **argv)
 		buf[i] = (char)(i & 0xff);
 
 	bench_init(1, argv, &help);
-	printf("# fstime -%c: %d-byte blocks, %d KiB file, %d s per test\n", test, bufsize,
-	       max_blocks, seconds);
+	printf("# fstime -%c: %d-byte blocks, %d KiB file (%d blocks a pass), %d s per test\n",
+	       test, bufsize, max_blocks, max_buffs, seconds);
 	open_files();
 	if (locks)
 		count_locks();
@@ -430,7 +435,7 @@ main(int argc, char **argv)
 			else
 				bench_metric_name(metric, sizeof(metric), "%s_kbps_b%d",
 						  test_name(test), bufsize);
-			bench_result(metric, (double)kbps, "KiB/s");
+			bench_result(metric, (double)kbps, "KBps");
 		}
 	if (at_start[0])
 		bench_set_knob("copy_nocache", at_start);
