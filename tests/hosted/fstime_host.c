@@ -17,7 +17,7 @@
  * Per block size (256, 1024, 4096 bytes) and policy, interleaved within
  * each of -r repeats (default 3), whole passes for a second each (-q: 50 ms):
  *
- *   write     fstime -w: max_blocks KiB (-m, default 2000) written from one
+ *   write     fstime -w: max_blocks KiB (-m, default 500, seed 004's file) written from one
  *             static buffer a block at a time, lseek to 0 after each pass
  *   readback  each block read back (pread) right after it is written
  *   read      fstime -r over the same file: the reads stay cached
@@ -35,7 +35,7 @@
 
 #include <time.h>
 
-static int max_blocks = 2000;
+static int max_blocks = 500;
 static const char *only_policy; /* -p */
 static size_t only_size;	/* -b */
 
@@ -116,7 +116,7 @@ static const struct bench_help help = {
 		"under each copy_nocache policy: write, readback and read KiB/s per block size.",
 	.synopsis = "[-m MAX_BLOCKS] [-p POLICY] [-b SIZE]",
 	.options =
-		"  -m MAX_BLOCKS  file size in KiB, 1 to 8192 (default 2000)\n"
+		"  -m MAX_BLOCKS  file size in KiB, 1 to 8192 (default 500)\n"
 		"  -p POLICY      only this copy_nocache policy (never, large, always)\n"
 		"  -b SIZE        only this block size (256, 1024 or 4096)\n",
 };
