@@ -6,7 +6,7 @@
  * /proc/sys/kernel/{ostype,osrelease,version,hostname,domainname}, the
  * uname fields as Linux shows them there (read-only here), pid_max
  * (where pids wrap) and tainted (always 0: nothing taints rewind); and
- * /proc/sys/fs/pipe-{max-size,user-pages-soft,user-pages-hard} and
+ * /proc/sys/fs/mount-max, /proc/sys/fs/pipe-{max-size,user-pages-soft,user-pages-hard} and
  * /proc/sys/fs/inotify/max_{queued_events,user_instances,user_watches},
  * root's to set, as Linux's.
  *
@@ -182,6 +182,26 @@ write_pipe_max_size(const char *value, union proc_arg arg)
 	return err;
 }
 
+static int
+show_mount_max(struct procbuf *b, union proc_arg arg)
+{
+	return show_ulong(b, &mount_max);
+}
+
+/* At least 1 and an int, as Linux's proc_dointvec_minmax with SYSCTL_ONE: else EINVAL. */
+static int
+write_mount_max(const char *value, union proc_arg arg)
+{
+	unsigned long n;
+	int err = parse_decimal(value, &n);
+
+	if (!err && (n < 1 || n > 0x7fffffff))
+		err = -EINVAL;
+	if (!err)
+		WRITE_ONCE(mount_max, n);
+	return err;
+}
+
 /* A file showing var and setting it to any decimal number. */
 #define ULONG_FILE(show, write, var)                            \
 	static int show(struct procbuf *b, union proc_arg arg)  \
@@ -227,6 +247,11 @@ static const struct proc_dir inotify_dir = {
 
 static const struct proc_entry fs_entries[] = {
 	{ .name = "inotify", .mode = S_IFDIR | 0555, .dir = &inotify_dir },
+	{ .name = "mount-max",
+	  .mode = S_IFREG | 0644,
+	  .show = show_mount_max,
+	  .write = write_mount_max,
+	  .control = true },
 	{ .name = "pipe-max-size",
 	  .mode = S_IFREG | 0644,
 	  .show = show_pipe_max_size,

@@ -71,10 +71,15 @@ check_clone_flags(u64 flags)
 	return 0;
 }
 
-/* The child's share of the parent's process state: shared or copied as the flags say. */
+/*
+ * The child's share of the parent's process state: shared or copied as the
+ * flags say; its kernel stack is charged to the process it joins or starts.
+ */
 static bool
 clone_resources(struct task *child, struct task *parent, u64 flags)
 {
+	if (!task_charge_stack(child, flags & CLONE_THREAD ? parent->group_leader : child))
+		return false;
 	if (flags & CLONE_VM) {
 		mm_get(parent->mm);
 		child->mm = parent->mm;
