@@ -126,6 +126,14 @@ badness(const struct task *leader)
 	return leader->mm->rss + (u64)MAX(bytes, 0l) / PAGE_SIZE;
 }
 
+unsigned long
+oom_score(const struct task *leader, u64 total_pages)
+{
+	if (!leader->mm || leader->tgid == 1 || leader->group_exiting || !total_pages)
+		return 0;
+	return (unsigned long)((1000 + badness(leader) * 1000 / total_pages) * 2 / 3);
+}
+
 /* The process to kill: the most pages by badness, init last; NULL if none. tasks_lock held. */
 static struct task *
 choose_victim(void)

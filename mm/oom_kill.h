@@ -34,6 +34,13 @@ struct mem_charge *mem_charge_of(struct task *leader);
 void mem_charge_add(struct mem_charge *c, s64 pages);
 void mem_charge_add_bytes(struct mem_charge *c, s64 bytes);
 void mem_charge_put(struct mem_charge *c);
+/*
+ * /proc/<pid>/oom_score of the process leader leads (tasks_lock held), as
+ * Linux's proc_oom_score: (1000 + badness * 1000 / total pages) * 2 / 3,
+ * where badness is what the choice of a victim weighs; 0 for a process
+ * that is never chosen while another is left (init) or has no memory.
+ */
+unsigned long oom_score(const struct task *leader, u64 total_pages);
 /* leader is being freed: its reference goes. */
 void mem_charge_release(struct task *leader);
 
