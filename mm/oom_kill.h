@@ -27,7 +27,10 @@ bool out_of_memory(void);
  */
 struct mem_charge;
 struct task;
-/* The current process's charge with a reference for the caller, or NULL (no memory, or no process: the kernel's own work). */
+/*
+ * The current process's charge with a reference for the caller, or NULL
+ * (no memory, or no process: the kernel's own work).
+ */
 struct mem_charge *mem_charge_current(void);
 /* The same for the process leader leads. */
 struct mem_charge *mem_charge_of(struct task *leader);
