@@ -46,18 +46,32 @@
  * list of every inode's lock context (Linux keeps a global list of locks);
  * waiters are not shown, unlike Linux's "->" lines.
  *
+ * Every lock is charged to whoever takes it, as pipe buffers are: one to
+ * the taker's real user, whose count the locks_user_max knob bounds (root
+ * exempt; past it ENOLCK, Linux's errno for a lock it cannot allocate),
+ * and its bytes to the taker's process, whose size the OOM killer weighs
+ * (mm/oom_kill.c). Linux charges lock memory to the taker's memory cgroup
+ * (SLAB_ACCOUNT) and has no count of its own; rewind has no cgroups, and
+ * without a bound one user's locks could take every page the kernel has.
+ * An unlock needs a new lock only to split one in two; it then fails at
+ * the limit, as Linux's when the allocation fails.
+ *
  * One mutex guards every inode's lists, that list and the waiters. Nothing but
- * kmalloc is taken under it, so it nests inside whatever a caller of
- * file_put holds.
+ * kmalloc and the charges' spinlocks is taken under it, so it nests inside
+ * whatever a caller of file_put holds.
  */
 #include "fs/vfs.h"
 #include "uapi/errno.h"
+#include "kernel/knobs.h"
+#include "kernel/process/cred.h"
 #include "kernel/process/task.h"
+#include "kernel/process/user_count.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/lib/vsprintf.h"
 #include "mm/kmalloc.h"
+#include "mm/oom_kill.h"
 
 #define LOCK_EOF	INT64_MAX
 #define MAX_DEADLK_LOOP 10 /* Linux's MAX_DEADLK_ITERATIONS */
@@ -82,7 +96,12 @@ struct file_lock {
 	int pid;
 	short type;
 	s64 start, end;
+	struct mem_charge *charge; /* the taker's process, which the OOM killer weighs */
+	struct user_charge user;   /* the taker's user, counted against locks_user_max */
 };
+
+KNOB_INT(locks_user_max, "locks_user_max", 16384, 0, INT32_MAX, true,
+	 "file locks one user but root may hold (0: no limit); past it ENOLCK");
 
 /* A POSIX owner asleep in F_SETLKW, and whose lock it waits for. */
 struct lock_waiter {
@@ -114,6 +133,56 @@ find_conflict(struct list_head *head, const void *owner, short type, s64 start, 
 			return l;
 	}
 	return NULL;
+}
+
+/* Charges l to the current user and process: false past the user's limit or without memory. */
+static bool
+lock_charge(struct file_lock *l)
+{
+	unsigned long limit = (unsigned long)READ_ONCE(locks_user_max);
+
+	l->user = USER_CHARGE(current_uids().real);
+	if (privileged() || !limit)
+		limit = ~0ul;
+	if (!user_count_add_one_within(&l->user, USER_FILE_LOCKS, limit))
+		return false;
+	l->charge = mem_charge_current();
+	if (!l->charge) {
+		user_count_add(&l->user, USER_FILE_LOCKS, -1);
+		return false;
+	}
+	mem_charge_add_bytes(l->charge, (s64)sizeof(*l));
+	return true;
+}
+
+/* A lock charged to the caller, or NULL (the caller's -ENOLCK). */
+static struct file_lock *
+lock_new(const void *owner, int pid, short type, s64 start, s64 end)
+{
+	struct file_lock *l = kmalloc(sizeof(*l));
+
+	if (!l)
+		return NULL;
+	*l = (struct file_lock){
+		.owner = owner, .pid = pid, .type = type, .start = start, .end = end
+	};
+	if (!lock_charge(l)) {
+		kfree(l);
+		return NULL;
+	}
+	return l;
+}
+
+/* Frees l (NULL: nothing) and gives its charges back. */
+static void
+lock_free(struct file_lock *l)
+{
+	if (!l)
+		return;
+	user_count_add(&l->user, USER_FILE_LOCKS, -1);
+	mem_charge_add_bytes(l->charge, -(s64)sizeof(*l));
+	mem_charge_put(l->charge);
+	kfree(l);
 }
 
 /* inode's context, made if it has none: NULL when out of memory (locks_mutex held). */
@@ -198,7 +267,7 @@ remove_owned(struct list_head *head, const void *owner)
 		struct file_lock *l = list_entry(pos, struct file_lock, link);
 		if (l->owner == owner) {
 			list_del(&l->link);
-			kfree(l);
+			lock_free(l);
 			removed = true;
 		}
 	}
@@ -220,18 +289,6 @@ wait_for_unlock(void)
 	schedule();
 	finish_wait(&lock_wait, &we);
 	mutex_lock(&locks_mutex);
-}
-
-static struct file_lock *
-lock_new(const void *owner, int pid, short type, s64 start, s64 end)
-{
-	struct file_lock *l = kmalloc(sizeof(*l));
-
-	if (l)
-		*l = (struct file_lock){
-			.owner = owner, .pid = pid, .type = type, .start = start, .end = end
-		};
-	return l;
 }
 
 /* ---- record locks: POSIX and OFD ---------------------------------------------- */
@@ -277,6 +334,27 @@ insert_in_start_order(struct list_head *head, struct file_lock *added)
 }
 
 /*
+ * Whether making owner's record locks on inode say type over [start, end]
+ * cuts one of them in two: one of another type (or an unlock) strictly
+ * inside it. Its owner's locks being disjoint, nothing else then changes
+ * but the new lock's insertion (locks_mutex held).
+ */
+static bool
+splits_a_lock(struct inode *inode, const void *owner, short type, s64 start, s64 end)
+{
+	struct list_head *pos;
+
+	if (!inode->flctx)
+		return false;
+	list_for_each(pos, &inode->flctx->records) {
+		struct file_lock *l = list_entry(pos, struct file_lock, link);
+		if (l->owner == owner && l->type != type && l->start < start && l->end > end)
+			return true;
+	}
+	return false;
+}
+
+/*
  * Makes ro's record locks on inode say type over [start, end] (F_UNLCK:
  * none there), nothing being in the way: 0 or -ENOLCK (locks_mutex held).
  */
@@ -284,20 +362,19 @@ static int
 apply_lock(struct inode *inode, struct record_owner ro, short type, s64 start, s64 end)
 {
 	struct list_head *pos, *next;
-	/* The one allocation that can be needed besides the new lock: a split's right part. */
-	struct file_lock *spare = lock_new(ro.owner, ro.pid, 0, 0, 0);
+	/* The one lock that can be needed besides the new one: a split's right part. */
+	bool split = splits_a_lock(inode, ro.owner, type, start, end);
+	struct file_lock *spare = split ? lock_new(ro.owner, ro.pid, 0, 0, 0) : NULL;
 	struct file_lock *added =
 		type != F_UNLCK ? lock_new(ro.owner, ro.pid, type, start, end) : NULL;
 
-	if (!spare || (type != F_UNLCK && (!added || !ctx_get(inode)))) {
-		kfree(spare);
-		kfree(added);
+	if ((split && !spare) || (type != F_UNLCK && (!added || !ctx_get(inode)))) {
+		lock_free(spare);
+		lock_free(added);
 		return -ENOLCK;
 	}
-	if (!inode->flctx) { /* unlocking where nothing was ever locked */
-		kfree(spare);
+	if (!inode->flctx) /* unlocking where nothing was ever locked */
 		return 0;
-	}
 	struct list_head *head = &inode->flctx->records;
 	for (pos = head->next; pos != head; pos = next) {
 		next = pos->next;
@@ -311,16 +388,17 @@ apply_lock(struct inode *inode, struct record_owner ro, short type, s64 start, s
 			added->start = MIN(added->start, l->start);
 			added->end = MAX(added->end, l->end);
 			list_del(&l->link);
-			kfree(l);
+			lock_free(l);
 			continue;
 		}
 		if (!overlap(l, start, end))
 			continue;
 		if (l->start < start && l->end > end) { /* the request is inside l: split it */
-			*spare = *l;
+			spare->pid = l->pid;
+			spare->type = l->type;
 			spare->start = end + 1;
+			spare->end = l->end;
 			list_add(&spare->link, &l->link);
-			spare = NULL;
 			l->end = start - 1;
 		} else if (l->start < start) {
 			l->end = start - 1;
@@ -328,12 +406,11 @@ apply_lock(struct inode *inode, struct record_owner ro, short type, s64 start, s
 			l->start = end + 1;
 		} else {
 			list_del(&l->link);
-			kfree(l);
+			lock_free(l);
 		}
 	}
 	if (added)
 		insert_in_start_order(head, added);
-	kfree(spare);
 	ctx_put_if_empty(inode);
 	return 0;
 }
@@ -544,12 +621,12 @@ flock_set(struct file *f, short type, bool wait)
 	struct file_lock *held = flock_held(f);
 	if (held && held->type == type) {
 		mutex_unlock(&locks_mutex);
-		kfree(added);
+		lock_free(added);
 		return 0;
 	}
 	if (held) {
 		list_del(&held->link);
-		kfree(held);
+		lock_free(held);
 		wake_up_all(&lock_wait); /* before any sleep below: it may unblock someone */
 	}
 	while (added) {
@@ -574,7 +651,7 @@ flock_set(struct file *f, short type, bool wait)
 	}
 	ctx_put_if_empty(inode);
 	mutex_unlock(&locks_mutex);
-	kfree(added);
+	lock_free(added);
 	return err;
 }
 

@@ -13,6 +13,13 @@
  * directory that is already a mount point stacks: the new mount covers the
  * root of the one that was on top, and umount takes the top one off.
  *
+ * The table is bounded as Linux's mount namespace is: at most mount_max
+ * mounts (/proc/sys/fs/mount-max, 100000), the root's included; past it
+ * mount(2) fails with ENOSPC. Each mount's memory is charged to the
+ * process that made it (mm/oom_kill.h), as Linux's mnt_cache is
+ * SLAB_ACCOUNT: it stays charged after the process is gone, while the
+ * mount lives.
+ *
  * What rewind leaves out: bind mounts and MS_MOVE (EINVAL; an instance has
  * exactly one mount, so the mount flags live in the instance), mount
  * namespaces and propagation (MS_SHARED and friends are accepted on a
@@ -45,6 +52,7 @@
 #include "kernel/lib/vsprintf.h"
 #include "locking/lockdebug.h"
 #include "mm/kmalloc.h"
+#include "mm/oom_kill.h"
 
 struct mount {
 	struct super_block *sb;	   /* referenced */
@@ -53,7 +61,10 @@ struct mount {
 	struct mount *parent;	   /* the mount mountpoint belongs to; NULL for the root mount */
 	char *source;		   /* the first field of /proc/mounts */
 	struct list_head link;	   /* in mounts */
+	struct mem_charge *charge; /* its maker's process; NULL: the kernel's */
 };
+
+unsigned long mount_max = 100000;
 
 struct dentry *vfs_root;
 
@@ -61,6 +72,7 @@ static struct list_head mounts = LIST_HEAD_INIT(mounts);
 static struct spinlock mount_lock = SPINLOCK_INIT("mount");
 static struct mutex namespace_mutex = MUTEX_INIT(namespace_mutex, "namespace");
 static u32 next_mnt_id = 1;
+static unsigned long mount_count; /* attached mounts, the root's too; namespace_mutex */
 
 /* The flags an instance keeps from mount(2) (the rest are requests, not state). */
 #define MS_KEPT                                                                                    \
@@ -167,6 +179,7 @@ vfs_init(void)
 	root_sb->mnt_id = next_mnt_id++;
 	list_init(&mounts); /* the root mount is the first (host tests boot the VFS again) */
 	list_add_tail(&root_mount.link, &mounts);
+	mount_count = 1;
 	register_filesystem(&tmpfs_type);
 	register_filesystem(&ramfs_type);
 	make_dir("/dev", 0755);
@@ -265,6 +278,14 @@ mountpoint_check(struct dentry *d)
 	return d->linked || mount_root ? 0 : -EINVAL;
 }
 
+/* Adds (sign 1) or gives back (-1) m's bytes to the process that made it. */
+static void
+mount_charge(struct mount *m, int sign)
+{
+	if (m->charge)
+		mem_charge_add_bytes(m->charge, sign * (s64)(sizeof(*m) + strlen(m->source) + 1));
+}
+
 /* Shows a new instance of type at mountpoint (namespace_mutex held): 0 or -errno. */
 static int
 graft(struct dentry *mountpoint, struct fs_type *type, const char *source, u32 flags, char *options)
@@ -280,6 +301,8 @@ graft(struct dentry *mountpoint, struct fs_type *type, const char *source, u32 f
 	struct dentry *root = dentry_alloc_mount_root(root_inode, mountpoint);
 	mutex_lock(&mountpoint->inode->lock);
 	err = !m || !src || !root ? -ENOMEM : mountpoint_check(mountpoint);
+	if (!err && mount_count >= READ_ONCE(mount_max))
+		err = -ENOSPC; /* Linux's count_mounts */
 	if (err) {
 		mutex_unlock(&mountpoint->inode->lock);
 		kfree(m);
@@ -290,9 +313,13 @@ graft(struct dentry *mountpoint, struct fs_type *type, const char *source, u32 f
 		return err;
 	}
 	memcpy(src, source, strlen(source) + 1);
-	*m = (struct mount){
-		.sb = sb, .root = root, .mountpoint = dget(mountpoint), .source = src
-	};
+	*m = (struct mount){ .sb = sb,
+			     .root = root,
+			     .mountpoint = dget(mountpoint),
+			     .source = src,
+			     .charge = mem_charge_current() };
+	mount_charge(m, 1);
+	mount_count++;
 	spin_lock(&mount_lock);
 	struct list_head *pos;
 	list_for_each(pos, &mounts) {
@@ -424,6 +451,7 @@ detach(struct mount *m, struct list_head *gone)
 {
 	assert_attached(m);
 	m->mountpoint->mounted--;
+	mount_count--;
 	list_del(&m->link);
 	list_add_tail(&m->link, gone);
 }
@@ -456,6 +484,9 @@ release_mounts(struct list_head *gone)
 		m->sb->mnt_id = 0;
 		sb_detach(m->sb, m->root);
 		sb_put(m->sb);
+		mount_charge(m, -1);
+		if (m->charge)
+			mem_charge_put(m->charge);
 		kfree(m->source);
 		kfree(m);
 	}

@@ -297,6 +297,8 @@ struct dentry {
 
 /* The root of everything (fs/mount.c). */
 extern struct dentry *vfs_root;
+/* /proc/sys/fs/mount-max: the most mounts, the root's included (fs/mount.c); at least 1. */
+extern unsigned long mount_max;
 
 /* The root dentry (its own parent), taking over the reference on inode. */
 struct dentry *dentry_alloc_root(struct inode *inode);

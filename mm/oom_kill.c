@@ -6,12 +6,13 @@
  * only when nothing else is left; kernel threads have no pages to give.
  *
  * A process's size is its resident pages plus the kernel memory charged to
- * it (struct mem_charge: the pipe buffers it made). Linux's oom_badness
- * counts resident pages, swap and page tables; it does not count pipe
- * buffers, which it bounds per user instead (pipe-user-pages-soft) and
- * charges to a memory cgroup. rewind has no cgroups, so without this a
- * user filling memory with empty pipes left its own processes small and a
- * bystander was killed.
+ * it (struct mem_charge: the pipe buffers, file locks, mounts and thread
+ * stacks it made). Linux's oom_badness counts resident pages, swap and
+ * page tables; it does not count these, which it bounds by per-user
+ * limits instead (pipe-user-pages-soft, RLIMIT_NPROC) and charges to a
+ * memory cgroup. rewind has no cgroups, so without this a user filling
+ * memory with empty pipes left its own processes small and a bystander
+ * was killed.
  *
  * One victim at a time: while a task still uses the last victim's address
  * space (its threads are on their way out), nobody else is killed, as
@@ -36,7 +37,7 @@
 
 struct mem_charge {
 	s64 refs;
-	s64 pages;
+	s64 bytes;
 };
 
 #define OOM_NAP_NS     (1000 * 1000) /* between two attempts of a waiting fault */
@@ -64,6 +65,13 @@ struct mem_charge *
 mem_charge_current(void)
 {
 	struct task *leader = current()->group_leader;
+
+	return leader ? mem_charge_of(leader) : NULL; /* none for the kernel's own work */
+}
+
+struct mem_charge *
+mem_charge_of(struct task *leader)
+{
 	struct mem_charge *c = __atomic_load_n(&leader->mem_charge, __ATOMIC_ACQUIRE), *none = NULL;
 
 	if (!c) {
@@ -85,7 +93,13 @@ mem_charge_current(void)
 void
 mem_charge_add(struct mem_charge *c, s64 pages)
 {
-	__atomic_fetch_add(&c->pages, pages, __ATOMIC_RELAXED);
+	mem_charge_add_bytes(c, pages * (s64)PAGE_SIZE);
+}
+
+void
+mem_charge_add_bytes(struct mem_charge *c, s64 bytes)
+{
+	__atomic_fetch_add(&c->bytes, bytes, __ATOMIC_RELAXED);
 }
 
 void
@@ -107,9 +121,17 @@ static u64
 badness(const struct task *leader)
 {
 	const struct mem_charge *c = leader->mem_charge;
+	s64 bytes = c ? __atomic_load_n(&c->bytes, __ATOMIC_RELAXED) : 0;
 
-	return leader->mm->rss +
-	       (c ? (u64)MAX(__atomic_load_n(&c->pages, __ATOMIC_RELAXED), 0l) : 0);
+	return leader->mm->rss + (u64)MAX(bytes, 0l) / PAGE_SIZE;
+}
+
+unsigned long
+oom_score(const struct task *leader, u64 total_pages)
+{
+	if (!leader->mm || leader->tgid == 1 || leader->group_exiting || !total_pages)
+		return 0;
+	return (unsigned long)((1000 + badness(leader) * 1000 / total_pages) * 2 / 3);
 }
 
 /* The process to kill: the most pages by badness, init last; NULL if none. tasks_lock held. */

@@ -16,18 +16,34 @@
 bool out_of_memory(void);
 
 /*
- * Kernel memory a process caused and that outlives its address space's
- * accounting (pipe buffers, fs/pipe.c): counted with its resident pages
- * when a victim is chosen. The object outlives the process while
- * something it created still holds it (a pipe passed on). Reference
- * counted; the leader holds one.
+ * Kernel memory a process caused and that its address space does not
+ * count (pipe buffers, fs/pipe.c; file locks, fs/locks.c; its threads'
+ * kernel stacks, kernel/process/fork.c; mounts, fs/mount.c): counted with
+ * its resident pages when a victim is chosen, as Linux's memory cgroups
+ * count such objects (__GFP_ACCOUNT, SLAB_ACCOUNT). Kept in bytes, since
+ * most of these objects are smaller than a page. The object outlives the
+ * process while something it created still holds it (a pipe passed on).
+ * Reference counted; the leader holds one.
  */
 struct mem_charge;
-/* The current process's charge with a reference for the caller, or NULL (no memory). */
-struct mem_charge *mem_charge_current(void);
-void mem_charge_add(struct mem_charge *c, s64 pages);
-void mem_charge_put(struct mem_charge *c);
 struct task;
+/*
+ * The current process's charge with a reference for the caller, or NULL
+ * (no memory, or no process: the kernel's own work).
+ */
+struct mem_charge *mem_charge_current(void);
+/* The same for the process leader leads. */
+struct mem_charge *mem_charge_of(struct task *leader);
+void mem_charge_add(struct mem_charge *c, s64 pages);
+void mem_charge_add_bytes(struct mem_charge *c, s64 bytes);
+void mem_charge_put(struct mem_charge *c);
+/*
+ * /proc/<pid>/oom_score of the process leader leads (tasks_lock held), as
+ * Linux's proc_oom_score: (1000 + badness * 1000 / total pages) * 2 / 3,
+ * where badness is what the choice of a victim weighs; 0 for a process
+ * that is never chosen while another is left (init) or has no memory.
+ */
+unsigned long oom_score(const struct task *leader, u64 total_pages);
 /* leader is being freed: its reference goes. */
 void mem_charge_release(struct task *leader);
 

@@ -20,7 +20,6 @@
 
 #define KSTACK_PAGES ((int)(KSTACK_SIZE / PAGE_SIZE))
 #define KSTACK_SLOT  (KSTACK_SIZE + PAGE_SIZE)
-#define KSTACK_SLOTS 4096
 #define MMIO_BASE    (VMAP_BASE + VMAP_SIZE / 2)
 
 static u64 slot_used[KSTACK_SLOTS / 64];

@@ -13,7 +13,8 @@
 
 #include "kernel/lib/types.h"
 
-#define KSTACK_SIZE (16 * 1024)
+#define KSTACK_SIZE  (16 * 1024)
+#define KSTACK_SLOTS 4096 /* kernel stacks there can be at once */
 
 /* Returns the top (initial stack pointer) of a fresh, zeroed kernel stack, or 0. */
 u64 kstack_alloc(void);

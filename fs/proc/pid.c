@@ -1,7 +1,7 @@
 /*
  * pid.c - /proc/<pid> for every process (its group leader's task),
- * with status, stat, statm, maps, cmdline, comm, environ, the links exe, cwd and
- * root, fd/ (a link per open file), fdinfo/ and task/; and the links
+ * with status, stat, statm, maps, cmdline, comm, environ, oom_score, the links
+ * exe, cwd and root, fd/ (a link per open file), fdinfo/ and task/; and the links
  * /proc/self and /proc/thread-self.
  *
  * Lifetime: a task is freed only after wait4 unlinked it from all_tasks
@@ -33,6 +33,8 @@
 #include "mm/vm.h"
 #include "mm/vm_usage.h"
 #include "mm/kmalloc.h"
+#include "mm/oom_kill.h"
+#include "mm/page_alloc.h"
 #include "fs/fs.h"
 
 /* The process whose group leader has this pid, or NULL; tasks_lock held. */
@@ -265,6 +267,23 @@ static int
 show_statm(struct procbuf *b, union proc_arg arg)
 {
 	return show_task(b, arg.pid, procfs_format_statm);
+}
+
+/* How likely the OOM killer is to choose the process (mm/oom_kill.c). */
+static int
+show_oom_score(struct procbuf *b, union proc_arg arg)
+{
+	struct page_alloc_stats st;
+
+	page_alloc_get_stats(&st);
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	const struct task *t = find_leader(arg.pid);
+	unsigned long score = t ? oom_score(t, st.total_pages) : 0;
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	if (!t)
+		return -ESRCH;
+	procbuf_printf(b, "%lu\n", score);
+	return 0;
 }
 
 /* Kernel threads and zombies have no mappings: an empty file, as on Linux. */
@@ -645,6 +664,7 @@ static const struct proc_entry pid_entries[] = {
 	  .jump = jump_root,
 	  .inspects = true },
 	{ .name = "mounts", .mode = S_IFREG | 0444, .show = proc_show_mounts },
+	{ .name = "oom_score", .mode = S_IFREG | 0444, .show = show_oom_score },
 	{ .name = "stat", .mode = S_IFREG | 0444, .show = show_stat },
 	{ .name = "statm", .mode = S_IFREG | 0444, .show = show_statm },
 	{ .name = "status", .mode = S_IFREG | 0444, .show = show_status },

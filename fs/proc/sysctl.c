@@ -5,8 +5,9 @@
  * not forks"); and
  * /proc/sys/kernel/{ostype,osrelease,version,hostname,domainname}, the
  * uname fields as Linux shows them there (read-only here), pid_max
- * (where pids wrap) and tainted (always 0: nothing taints rewind); and
- * /proc/sys/fs/pipe-{max-size,user-pages-soft,user-pages-hard} and
+ * (where pids wrap), tainted (always 0: nothing taints rewind) and
+ * threads-max (root's to set, kernel/process/rlimit.h); and
+ * /proc/sys/fs/mount-max, /proc/sys/fs/pipe-{max-size,user-pages-soft,user-pages-hard} and
  * /proc/sys/fs/inotify/max_{queued_events,user_instances,user_watches},
  * root's to set, as Linux's.
  *
@@ -23,6 +24,7 @@
 #include "fs/pipe_accounting.h"
 #include "kernel/knobs.h"
 #include "kernel/process/process.h"
+#include "kernel/process/rlimit.h"
 #include "kernel/sys_info.h"
 #include "kernel/lib/string.h"
 #include "kernel/lib/vsprintf.h"
@@ -114,30 +116,6 @@ show_pid_max(struct procbuf *b, union proc_arg arg)
 	return 0;
 }
 
-static int
-show_tainted(struct procbuf *b, union proc_arg arg)
-{
-	procbuf_printf(b, "0\n");
-	return 0;
-}
-
-static const struct proc_entry kernel_entries[] = {
-	{ .name = "domainname", .mode = S_IFREG | 0444, .show = show_domainname },
-	{ .name = "hostname", .mode = S_IFREG | 0444, .show = show_hostname },
-	{ .name = "osrelease", .mode = S_IFREG | 0444, .show = show_osrelease },
-	{ .name = "ostype", .mode = S_IFREG | 0444, .show = show_ostype },
-	{ .name = "pid_max", .mode = S_IFREG | 0444, .show = show_pid_max },
-	{ .name = "tainted", .mode = S_IFREG | 0444, .show = show_tainted },
-	{ .name = "version", .mode = S_IFREG | 0444, .show = show_version },
-};
-
-static const struct proc_dir kernel_dir = {
-	.entries = kernel_entries,
-	.nentries = ARRAY_SIZE(kernel_entries),
-};
-
-/* ---- /proc/sys/fs: the pipe limits (fs/pipe_accounting.h), inotify's (fs/inotify.c) ---- */
-
 /* A decimal number, all of value: 0 or -EINVAL. */
 static int
 parse_decimal(const char *value, unsigned long *out)
@@ -154,6 +132,56 @@ parse_decimal(const char *value, unsigned long *out)
 	*out = n;
 	return 0;
 }
+
+static int
+show_threads_max(struct procbuf *b, union proc_arg arg)
+{
+	procbuf_printf(b, "%lu\n", READ_ONCE(threads_max));
+	return 0;
+}
+
+/* Linux's sysctl_max_threads: within [MIN_THREADS, MAX_THREADS], else EINVAL. */
+static int
+write_threads_max(const char *value, union proc_arg arg)
+{
+	unsigned long n;
+	int err = parse_decimal(value, &n);
+
+	if (!err && (n < THREADS_MAX_MIN || n > THREADS_MAX_MAX))
+		err = -EINVAL;
+	if (!err)
+		WRITE_ONCE(threads_max, n);
+	return err;
+}
+
+static int
+show_tainted(struct procbuf *b, union proc_arg arg)
+{
+	procbuf_printf(b, "0\n");
+	return 0;
+}
+
+static const struct proc_entry kernel_entries[] = {
+	{ .name = "domainname", .mode = S_IFREG | 0444, .show = show_domainname },
+	{ .name = "hostname", .mode = S_IFREG | 0444, .show = show_hostname },
+	{ .name = "osrelease", .mode = S_IFREG | 0444, .show = show_osrelease },
+	{ .name = "ostype", .mode = S_IFREG | 0444, .show = show_ostype },
+	{ .name = "pid_max", .mode = S_IFREG | 0444, .show = show_pid_max },
+	{ .name = "tainted", .mode = S_IFREG | 0444, .show = show_tainted },
+	{ .name = "threads-max",
+	  .mode = S_IFREG | 0644,
+	  .show = show_threads_max,
+	  .write = write_threads_max,
+	  .control = true },
+	{ .name = "version", .mode = S_IFREG | 0444, .show = show_version },
+};
+
+static const struct proc_dir kernel_dir = {
+	.entries = kernel_entries,
+	.nentries = ARRAY_SIZE(kernel_entries),
+};
+
+/* ---- /proc/sys/fs: the pipe limits (fs/pipe_accounting.h), inotify's (fs/inotify.c) ---- */
 
 static int
 show_ulong(struct procbuf *b, const unsigned long *v)
@@ -179,6 +207,26 @@ write_pipe_max_size(const char *value, union proc_arg arg)
 		err = -EINVAL;
 	if (!err)
 		WRITE_ONCE(pipe_max_size, n);
+	return err;
+}
+
+static int
+show_mount_max(struct procbuf *b, union proc_arg arg)
+{
+	return show_ulong(b, &mount_max);
+}
+
+/* At least 1 and an int, as Linux's proc_dointvec_minmax with SYSCTL_ONE: else EINVAL. */
+static int
+write_mount_max(const char *value, union proc_arg arg)
+{
+	unsigned long n;
+	int err = parse_decimal(value, &n);
+
+	if (!err && (n < 1 || n > 0x7fffffff))
+		err = -EINVAL;
+	if (!err)
+		WRITE_ONCE(mount_max, n);
 	return err;
 }
 
@@ -227,6 +275,11 @@ static const struct proc_dir inotify_dir = {
 
 static const struct proc_entry fs_entries[] = {
 	{ .name = "inotify", .mode = S_IFDIR | 0555, .dir = &inotify_dir },
+	{ .name = "mount-max",
+	  .mode = S_IFREG | 0644,
+	  .show = show_mount_max,
+	  .write = write_mount_max,
+	  .control = true },
 	{ .name = "pipe-max-size",
 	  .mode = S_IFREG | 0644,
 	  .show = show_pipe_max_size,

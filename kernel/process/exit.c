@@ -314,8 +314,9 @@ kill_current(int sig, const char *why, u64 addr, u64 rip)
  * The exec'ing thread t takes over from the dead leader (Linux's
  * de_thread): its pid (the process's, which the parent and every kill
  * know), its place among the parent's children, its children, the
- * process's pending signals, interval timer and accounting. The old leader
- * takes t's pid and is freed like any exited thread. tasks_lock held.
+ * process's pending signals, interval timer, accounting and kernel-memory
+ * charge (mm/oom_kill.h). The old leader takes t's pid and is freed like
+ * any exited thread. tasks_lock held.
  */
 static void
 take_over_leader(struct task *t, struct task *leader)
@@ -347,6 +348,8 @@ take_over_leader(struct task *t, struct task *leader)
 	t->children_minor_faults = leader->children_minor_faults;
 	t->maxrss_kb = MAX(t->maxrss_kb, leader->maxrss_kb);
 	t->children_maxrss_kb = leader->children_maxrss_kb;
+	t->mem_charge = leader->mem_charge; /* what the process made stays its weight */
+	leader->mem_charge = NULL;
 	signal_take_shared(t, leader);
 	session_take_over(t, leader);
 	if (leader == init_task)

@@ -39,23 +39,24 @@ struct clone_args_k {
  * RLIMIT_NPROC: the tasks of the caller's real user, zombies included
  * until reaped, as Linux's per-user count; root is exempt (Linux: the root
  * user and CAP_SYS_RESOURCE), so only a process that gave up root meets it.
+ * threads_max: the tasks in all, root's too (Linux's nr_threads check).
  */
 static bool
 over_task_limit(void)
 {
 	u64 limit = rlimit(RLIMIT_NPROC);
-
-	if (limit == RLIM_INFINITY || privileged())
-		return false;
+	bool per_user = limit != RLIM_INFINITY && !privileged();
 	u32 uid = current()->group_leader->uids.real;
-	u64 n = 0, flags = spin_lock_irqsave(&tasks_lock);
+	u64 mine = 0, all = 0, flags = spin_lock_irqsave(&tasks_lock);
 	struct list_head *pos;
+
 	list_for_each(pos, &all_tasks) {
 		struct task *t = list_entry(pos, struct task, all_link);
-		n += t->group_leader && t->group_leader->uids.real == uid;
+		mine += t->group_leader && t->group_leader->uids.real == uid;
+		all++;
 	}
 	spin_unlock_irqrestore(&tasks_lock, flags);
-	return n >= limit;
+	return all >= READ_ONCE(threads_max) || (per_user && mine >= limit);
 }
 
 /* Linux's rules for flag combinations. */
@@ -71,10 +72,15 @@ check_clone_flags(u64 flags)
 	return 0;
 }
 
-/* The child's share of the parent's process state: shared or copied as the flags say. */
+/*
+ * The child's share of the parent's process state: shared or copied as the
+ * flags say; its kernel stack is charged to the process it joins or starts.
+ */
 static bool
 clone_resources(struct task *child, struct task *parent, u64 flags)
 {
+	if (!task_charge_stack(child, flags & CLONE_THREAD ? parent->group_leader : child))
+		return false;
 	if (flags & CLONE_VM) {
 		mm_get(parent->mm);
 		child->mm = parent->mm;

@@ -15,24 +15,29 @@
 #define MLOCK_LIMIT  (8ul << 20) /* RLIMIT_MEMLOCK */
 #define MQ_BYTES_MAX 819200	 /* RLIMIT_MSGQUEUE */
 
+unsigned long threads_max = KSTACK_SLOTS; /* until the first process sets it from RAM */
+
 /*
  * Linux sizes its task limit so that kernel stacks take at most an eighth
  * of RAM (max_threads), and gives the first process half of that as its
- * RLIMIT_NPROC and RLIMIT_SIGPENDING.
+ * RLIMIT_NPROC and RLIMIT_SIGPENDING; rewind has KSTACK_SLOTS stacks at most.
  */
 static u64
-default_task_limit(void)
+default_threads_max(void)
 {
 	struct page_alloc_stats st;
 
 	page_alloc_get_stats(&st);
-	return MAX(st.total_pages / (8 * (KSTACK_SIZE / PAGE_SIZE)) / 2, 10ul);
+	u64 n = st.total_pages / (8 * (KSTACK_SIZE / PAGE_SIZE));
+	return MIN(MAX(n, (u64)THREADS_MAX_MIN), (u64)KSTACK_SLOTS);
 }
 
 void
 rlimits_set_defaults(struct kernel_rlimit lim[RLIM_NLIMITS])
 {
-	u64 tasks = default_task_limit();
+	u64 tasks = default_threads_max() / 2;
+
+	WRITE_ONCE(threads_max, tasks * 2);
 
 	for (unsigned r = 0; r < RLIM_NLIMITS; r++)
 		lim[r] = (struct kernel_rlimit){ RLIM_INFINITY, RLIM_INFINITY };

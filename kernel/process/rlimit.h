@@ -12,7 +12,8 @@
  *   RLIMIT_DATA    private writable memory: mmap ENOMEM, brk stays put
  *   RLIMIT_STACK   how far the main stack grows; a fault beyond: SIGSEGV
  *   RLIMIT_NOFILE  fd numbers: open, pipe, dup... EMFILE; dup2 EBADF
- *   RLIMIT_NPROC   tasks of a real user: fork/clone EAGAIN (root exempt)
+ *   RLIMIT_NPROC   tasks of a real user: fork/clone EAGAIN (root exempt);
+ *                  and tasks in all, threads_max below: EAGAIN for root too
  *   RLIMIT_FSIZE   file size: write/truncate past it SIGXFSZ and EFBIG
  *   RLIMIT_SIGPENDING  siginfos queued to a real user's processes: a
  *                  realtime sigqueue/tgkill beyond EAGAIN (kernel/signal)
@@ -23,6 +24,17 @@
 #define REWIND_RLIMIT_H
 
 #include "kernel/process/task.h"
+
+/*
+ * kernel.threads-max (/proc/sys/kernel/threads-max): the most tasks there
+ * may be, as Linux's max_threads: kernel stacks take at most an eighth of
+ * RAM, and no more than there are stack slots. Set with the first
+ * process's limits (its RLIMIT_NPROC is half of it), as Linux's
+ * set_max_threads; root may write it (20 to THREADS_MAX_MAX, EINVAL else).
+ */
+extern unsigned long threads_max;
+#define THREADS_MAX_MIN 20	   /* Linux's MIN_THREADS */
+#define THREADS_MAX_MAX 0x3fffffff /* Linux's MAX_THREADS, FUTEX_TID_MASK */
 
 /* fs.nr_open, Linux's default: no RLIMIT_NOFILE may go above it, root's neither. */
 #define NR_OPEN_MAX (1u << 20)

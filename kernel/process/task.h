@@ -157,7 +157,8 @@ struct task {
 		cpu_itimers[2]; /* leader only: ITIMER_VIRTUAL, ITIMER_PROF (tasks_lock) */
 	/* leader only: timer_create's timers (kernel/time/posix_timer.c, under its lock) */
 	struct list_head posix_timers;
-	struct mem_charge *mem_charge; /* the leader's: kernel memory it caused (mm/oom_kill.h) */
+	struct mem_charge *mem_charge;	 /* the leader's: kernel memory it caused (mm/oom_kill.h) */
+	struct mem_charge *stack_charge; /* where this task's stack is charged: its process's */
 	int next_posix_timer_id;
 
 	/* resource limits, user and group ids: leader only; tasks_lock for writing (rlimit.c, cred.c) */

@@ -2,10 +2,10 @@
  * user_count.h - what each user holds of the resources Linux counts per
  * user (its user_struct and ucounts), against the limits that apply to
  * the user as a whole: pipe and socket buffer pages (fs/pipe_accounting.c,
- * /proc/sys/fs/pipe-user-pages-*) and queued signals (kernel/signal/signal.c,
- * RLIMIT_SIGPENDING).
+ * /proc/sys/fs/pipe-user-pages-*), queued signals (kernel/signal/signal.c,
+ * RLIMIT_SIGPENDING) and file locks (fs/locks.c, the locks_user_max knob).
  *
- * A holder - a pipe, a socket, a queued siginfo - remembers the user it
+ * A holder - a pipe, a socket, a queued siginfo, a lock - remembers the user it
  * charged in a struct user_charge, so that it gives back to the same count
  * even after its creator changed its ids.
  */
@@ -17,6 +17,7 @@
 enum user_resource {
 	USER_PIPE_PAGES, /* pipe and unix socket buffer pages */
 	USER_SIGPENDING, /* queued siginfos (Linux's UCOUNT_RLIMIT_SIGPENDING) */
+	USER_FILE_LOCKS, /* POSIX, OFD and flock locks held */
 	USER_RESOURCES
 };
 

@@ -498,10 +498,25 @@ task_alloc(const char *name)
 	return t;
 }
 
+#define TASK_KERNEL_BYTES ((s64)(KSTACK_SIZE + sizeof(struct task)))
+
+bool
+task_charge_stack(struct task *t, struct task *leader)
+{
+	t->stack_charge = mem_charge_of(leader);
+	if (t->stack_charge)
+		mem_charge_add_bytes(t->stack_charge, TASK_KERNEL_BYTES);
+	return t->stack_charge != NULL;
+}
+
 void
 task_free(struct task *t)
 {
 	signal_free(t);
+	if (t->stack_charge) {
+		mem_charge_add_bytes(t->stack_charge, -TASK_KERNEL_BYTES);
+		mem_charge_put(t->stack_charge);
+	}
 	mem_charge_release(t);
 	kstack_free(t->kstack_top);
 	kfree(t);

@@ -59,6 +59,12 @@ long sleep_ns(u64 ns);
 
 /* Allocates a task with a kernel stack, copying nothing: for fork and kthreads. */
 struct task *task_alloc(const char *name);
+/*
+ * Charges t's kernel stack and struct to the process leader leads, as
+ * Linux's memory cgroups count kernel stacks: a process of many threads
+ * weighs that much more to the OOM killer. false without memory.
+ */
+bool task_charge_stack(struct task *t, struct task *leader);
 void task_free(struct task *t);
 /* A kernel thread that runs fn(arg), then exits (freed by the kernel). */
 struct task *kthread_start(const char *name, void (*fn)(void *), void *arg);

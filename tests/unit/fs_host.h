@@ -86,7 +86,7 @@ u64 direct_map_base;
 /* ---- the OOM killer's charge (mm/oom_kill.c): one process here ------------------- */
 
 struct mem_charge {
-	s64 refs, pages;
+	s64 refs, bytes;
 };
 static struct mem_charge host_charge;
 
@@ -98,9 +98,15 @@ mem_charge_current(void)
 }
 
 void
+mem_charge_add_bytes(struct mem_charge *c, s64 bytes)
+{
+	c->bytes += bytes;
+}
+
+void
 mem_charge_add(struct mem_charge *c, s64 pages)
 {
-	c->pages += pages;
+	mem_charge_add_bytes(c, pages * (s64)PAGE_SIZE);
 }
 
 void

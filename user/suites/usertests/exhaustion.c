@@ -9,13 +9,15 @@
  * look for: on rewind the RAM file system is shrunk through its knob
  * (/proc/sys/rewind/ramfs_size, as tmpfs's size=), on Linux a 1 MiB tmpfs
  * is mounted (root only); the memory hog runs only where RAM is at most
- * 2 GiB (rewind's VMs), never on a big host.
+ * 2 GiB (rewind's VMs), never on a big host. And what the killer weighs
+ * beside resident pages, as /proc/self/oom_score shows it.
  */
 #define _GNU_SOURCE
 #include "usertests.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -176,4 +178,88 @@ TEST(oom_kills_the_hog)
 	CHECK_EQ(write(ping[1], "?", 1), 1);
 	CHECK(read(pong[0], &c, 1) == 1 && c == 'y');
 	expect_exit(bystander, 0, "the bystander");
+}
+
+/* ---- what the OOM killer weighs ------------------------------------------------- */
+
+#define KERNEL_THREADS 400
+#define HELD_PIPES     160
+#define LOCK_FILES     40
+#define LOCKS_EACH     1000
+
+static unsigned long
+own_oom_score(void)
+{
+	return read_number("/proc/self/oom_score");
+}
+
+/* Points of oom_score that pages more of a process's weight make (Linux's proc_oom_score). */
+static unsigned long
+points_of(unsigned long pages)
+{
+	struct sysinfo si;
+
+	CHECK_OK(sysinfo(&si));
+	unsigned long total = (unsigned long)((unsigned long long)si.totalram * si.mem_unit / PAGE);
+	return pages * 1000 / total * 2 / 3;
+}
+
+/* On rewind, oom_score rose by at least what pages of kernel memory weigh (a point of slack). */
+static void
+check_weighed(unsigned long before, unsigned long pages, const char *what)
+{
+	unsigned long after = own_oom_score(), want = points_of(pages);
+
+	if (access("/proc/sys/rewind", F_OK) != 0)
+		return; /* Linux's badness counts neither: memory cgroups weigh them */
+	if (after + 1 < before + want)
+		fail("oom_score %lu -> %lu with %s: want a rise of at least %lu", before, after,
+		     what, want);
+}
+
+static void *
+wait_for_eof(void *fd)
+{
+	char c;
+
+	(void)!read((int)(long)fd, &c, 1);
+	return NULL;
+}
+
+/*
+ * rewind's OOM killer weighs a process's resident pages and the kernel
+ * memory it caused: pipe buffers, threads' kernel stacks, file locks.
+ * /proc/self/oom_score (Linux's scale) shows each rise. Linux weighs
+ * resident pages, swap and page tables only, and charges the rest to the
+ * memory cgroup, so on Linux the file is only read.
+ */
+TEST(oom_score_weighs_kernel_memory)
+{
+	int gate[2], p[2];
+	pthread_t threads[KERNEL_THREADS];
+	char path[64];
+
+	unsigned long before = own_oom_score();
+	CHECK(before <= 2000);
+	for (int i = 0; i < HELD_PIPES; i++)
+		CHECK_OK(pipe(p));
+	check_weighed(before, HELD_PIPES * 16, "64 KiB pipes");
+
+	before = own_oom_score();
+	CHECK_OK(pipe(gate));
+	for (int i = 0; i < KERNEL_THREADS; i++)
+		CHECK_EQ(pthread_create(&threads[i], NULL, wait_for_eof, (void *)(long)gate[0]), 0);
+	check_weighed(before, KERNEL_THREADS * 4, "threads' 16 KiB kernel stacks");
+	close(gate[1]);
+	for (int i = 0; i < KERNEL_THREADS; i++)
+		CHECK_EQ(pthread_join(threads[i], NULL), 0);
+
+	before = own_oom_score();
+	for (int f = 0; f < LOCK_FILES; f++) {
+		snprintf(path, sizeof(path), "locked%d", f);
+		int fd = create_file(path, "", 0, 0644);
+		for (int i = 0; i < LOCKS_EACH; i++)
+			CHECK_OK(record_lock(fd, F_SETLK, F_WRLCK, 2 * i, 1));
+	}
+	check_weighed(before, LOCK_FILES * LOCKS_EACH * 64 / PAGE, "file locks of 64 bytes");
 }

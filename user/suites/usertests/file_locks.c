@@ -382,3 +382,69 @@ TEST(proc_locks_lists_every_kind)
 	CHECK(proc_locks_about(whole, key, sizeof(key), text, sizeof(text)) == 0);
 	CHECK(proc_locks_about(ofd, key, sizeof(key), text, sizeof(text)) == 1);
 }
+
+/* ---- the per-user bound ----------------------------------------------------------- */
+
+#define LOCKS_KNOB "/proc/sys/rewind/locks_user_max"
+#define LOCK_LIMIT 8
+
+/*
+ * As nobody at a limit of LOCK_LIMIT locks: record locks of both kinds and
+ * flock count alike; past the limit a lock is ENOLCK, and so is an unlock
+ * that would cut a lock in two (it needs one more), while one that only
+ * trims a lock or drops locks needs none; dropped locks make room again.
+ */
+static void
+locks_up_to_the_limit(const char *path)
+{
+	int fd = open_rw(path), other = open_rw(path);
+
+	for (int i = 0; i < LOCK_LIMIT - 2; i++) /* [4i, 4i + 2]: apart, never merged */
+		CHECK_OK(record_lock(fd, F_SETLK, F_WRLCK, 4 * i, 3));
+	CHECK_OK(record_lock(other, F_OFD_SETLK, F_RDLCK, 100, 1));
+	CHECK_OK(flock(other, LOCK_SH));
+	CHECK_ERR(ENOLCK, record_lock(fd, F_SETLK, F_WRLCK, 200, 1));
+	CHECK_ERR(ENOLCK, record_lock(other, F_OFD_SETLK, F_RDLCK, 300, 1));
+	CHECK_ERR(ENOLCK, record_lock(fd, F_SETLK, F_UNLCK, 1, 1)); /* would split [0, 2] */
+	CHECK_OK(record_lock(fd, F_SETLK, F_UNLCK, 0, 1));	    /* trims it to [1, 2] */
+	CHECK_OK(record_lock(fd, F_SETLK, F_UNLCK, 0, 0));	    /* drops every POSIX lock */
+	for (int i = 0; i < LOCK_LIMIT - 2; i++)
+		CHECK_OK(record_lock(fd, F_SETLK, F_WRLCK, 4 * i, 3));
+	CHECK_ERR(ENOLCK, record_lock(fd, F_SETLK, F_WRLCK, 200, 1));
+	CHECK_OK(close(other)); /* its OFD and flock locks go with it */
+	CHECK_OK(record_lock(fd, F_SETLK, F_WRLCK, 200, 1));
+}
+
+/*
+ * rewind bounds each user's file locks (knob locks_user_max; root exempt),
+ * as it bounds pipe pages, so that one user cannot take the kernel's
+ * memory with them; Linux has no such count and bounds lock memory by the
+ * memory cgroup alone, so this runs on rewind only.
+ */
+TEST(file_locks_bounded_per_user)
+{
+	char path[64];
+
+	if (geteuid() != 0)
+		skip("needs root");
+	if (access(LOCKS_KNOB, W_OK) != 0)
+		skip("no %s: Linux bounds lock memory by its memory cgroup only", LOCKS_KNOB);
+	snprintf(path, sizeof(path), "/tmp/locks_bound_%d", getpid());
+	make_file(path, "", 0);
+	CHECK_OK(chmod(path, 0666));
+	unsigned long old = read_number(LOCKS_KNOB);
+	write_number(LOCKS_KNOB, LOCK_LIMIT);
+	pid_t pid = xfork();
+	if (pid == 0) {
+		int fd = open_rw(path);
+		for (int i = 0; i < 2 * LOCK_LIMIT;
+		     i++) /* root is not bounded, nor counted for nobody */
+			CHECK_OK(record_lock(fd, F_SETLK, F_RDLCK, 1000 + 2 * i, 1));
+		as_nobody(locks_up_to_the_limit, path);
+		_exit(0);
+	}
+	int status = wait_status(pid);
+	write_number(LOCKS_KNOB, old);
+	expect_exited(status, 0, "locks up to the limit");
+	CHECK_OK(unlink(path));
+}

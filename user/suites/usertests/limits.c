@@ -291,3 +291,59 @@ TEST(rlimit_nproc)
 		_exit(0);
 	expect_exit(pid, 0, "child within RLIMIT_NPROC");
 }
+
+#define THREADS_MAX "/proc/sys/kernel/threads-max"
+
+/* Forks children that wait for gate's EOF until a fork fails: how many were made, its errno in *err. */
+static int
+fork_until_refused(const int gate[2], int most, int *err)
+{
+	int made = 0;
+
+	for (; made < most; made++) {
+		pid_t c = fork();
+		if (c < 0) {
+			*err = errno;
+			break;
+		}
+		if (c == 0) {
+			char ch;
+			close(gate[1]);
+			_exit(read(gate[0], &ch, 1) == 0 ? 0 : 1);
+		}
+	}
+	return made;
+}
+
+/*
+ * kernel.threads-max bounds the tasks in all, root's too (Linux's
+ * nr_threads check in copy_process): at 20, root's forks fail with EAGAIN
+ * before 20 more; below 20 is EINVAL. Only on rewind: on a host, a low
+ * threads-max would stop every other program's forks as well.
+ */
+TEST(threads_max_eagain)
+{
+	if (geteuid() != 0)
+		skip("needs root");
+	if (access("/proc/sys/rewind", F_OK) != 0)
+		skip("not on rewind: a low threads-max would stop the host's other programs' forks");
+	int fd = CHECK_OK(open(THREADS_MAX, O_WRONLY));
+	CHECK_ERR(EINVAL, write(fd, "19\n", 3));
+	close(fd);
+	unsigned long old = read_number(THREADS_MAX);
+	CHECK(old >= 20);
+	pid_t pid = xfork();
+	if (pid == 0) {
+		int gate[2], err = 0;
+		CHECK_OK(pipe(gate));
+		write_number(THREADS_MAX, 20);
+		int made = fork_until_refused(gate, 40, &err);
+		close(gate[1]);
+		while (wait(NULL) > 0)
+			;
+		_exit(err == EAGAIN && made < 20 ? 0 : 1);
+	}
+	int status = wait_status(pid);
+	write_number(THREADS_MAX, old);
+	expect_exited(status, 0, "forks at threads-max 20: EAGAIN");
+}

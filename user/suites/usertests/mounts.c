@@ -398,3 +398,35 @@ TEST(umount_lazy_dotdot_stays_detached)
 	CHECK(dev_of(dir) != mounted);
 	CHECK_OK(rmdir(dir));
 }
+
+#define MOUNT_MAX "/proc/sys/fs/mount-max"
+
+/*
+ * fs.mount-max bounds the mount table, the root's mount included (Linux's
+ * count_mounts): at 1 any mount is ENOSPC, and 0 is no value (EINVAL).
+ * The child sets it and the parent puts it back whatever happened.
+ */
+TEST(mount_max_enospc)
+{
+	char dir[64];
+
+	scratch_dir(dir, sizeof(dir));
+	int fd = open(MOUNT_MAX, O_WRONLY);
+	if (fd < 0)
+		skip("cannot set %s here (%s)", MOUNT_MAX, errname(errno));
+	CHECK_ERR(EINVAL, write(fd, "0\n", 2));
+	close(fd);
+	unsigned long max = read_number(MOUNT_MAX);
+	pid_t pid = xfork();
+	if (pid == 0) {
+		write_number(MOUNT_MAX, 1);
+		_exit(mount("none", dir, "tmpfs", 0, NULL) < 0 && errno == ENOSPC ? 0 : 1);
+	}
+	int status = wait_status(pid);
+	write_number(MOUNT_MAX, max);
+	umount(dir); /* in case the mount was let through */
+	expect_exited(status, 0, "a mount past mount-max: ENOSPC");
+	mount_tmpfs(dir, 0, NULL);
+	CHECK_OK(umount(dir));
+	CHECK_OK(rmdir(dir));
+}
