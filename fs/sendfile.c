@@ -5,7 +5,7 @@
  * untouched).
  *
  * The bytes pass through a scratch anonymous mapping in the caller's own
- * address space, so that every file's ordinary read and write operations
+ * address space (transfer_buffer_get, which splice.c shares), so that every file's ordinary read and write operations
  * (page cache, pipe, AF_UNIX socket) carry them with no second copy path:
  * their write sides copy only from user memory. Linux's iov_iter source for
  * its write paths would remove the mapping; it is not built here yet.
@@ -20,7 +20,20 @@
 #include "kernel/signal/signal.h"
 #include "mm/vm.h"
 
-#define TRANSFER_CHUNK (64 * 1024ul)
+char __user *
+transfer_buffer_get(void)
+{
+	long addr = vm_mmap(current()->mm, 0, TRANSFER_CHUNK, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, NULL, 0);
+
+	return addr < 0 ? NULL : (char __user *)addr;
+}
+
+void
+transfer_buffer_put(char __user *buf)
+{
+	vm_munmap(current()->mm, (u64)buf, TRANSFER_CHUNK);
+}
 
 /*
  * Moves up to count bytes from in at *in_pos to out at *out_pos, chunk by
@@ -30,12 +43,9 @@
 static long
 transfer(struct file *in, u64 *in_pos, struct file *out, u64 *out_pos, size_t count)
 {
-	struct mm *mm = current()->mm;
-	long addr = vm_mmap(mm, 0, TRANSFER_CHUNK, PROT_READ | PROT_WRITE,
-			    MAP_PRIVATE | MAP_ANONYMOUS, NULL, 0);
-	if (addr < 0)
-		return addr;
-	char __user *buf = (char __user *)addr;
+	char __user *buf = transfer_buffer_get();
+	if (!buf)
+		return -ENOMEM;
 	long done = 0, err = 0;
 
 	while ((size_t)done < count) {
@@ -57,7 +67,7 @@ transfer(struct file *in, u64 *in_pos, struct file *out, u64 *out_pos, size_t co
 		if (put < got)
 			break;
 	}
-	vm_munmap(mm, (u64)addr, TRANSFER_CHUNK);
+	transfer_buffer_put(buf);
 	return done ? done : err;
 }
 

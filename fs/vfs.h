@@ -124,6 +124,15 @@ long iovec_import(const struct kernel_iovec __user *uiov, int cnt, struct kernel
  */
 long vfs_read(struct file *f, char __user *buf, size_t n, u64 *pos);
 long vfs_write(struct file *f, const char __user *buf, size_t n, u64 *pos);
+/*
+ * A scratch buffer of TRANSFER_CHUNK bytes in the caller's own address
+ * space, through which sendfile, copy_file_range and splice move data
+ * between two files' user-copying operations (fs/sendfile.c): NULL when
+ * no memory is left.
+ */
+#define TRANSFER_CHUNK (64 * 1024ul)
+char __user *transfer_buffer_get(void);
+void transfer_buffer_put(char __user *buf);
 #define MAX_FILE_SIZE ((u64)INT64_MAX)
 /*
  * How many of the n bytes from pos a regular file may grow to hold: the
