@@ -553,6 +553,14 @@ int filemap_fill(struct inode *inode, const void *data, u64 size);
 struct page *filemap_get_page(struct inode *inode, u64 index, unsigned how);
 /* Truncates or extends (inode->lock held). */
 void filemap_set_size(struct inode *inode, u64 size);
+/*
+ * Gives every page of [start, end) a cache page, i_size untouched
+ * (fallocate; inode->lock held): 0, -ENOSPC, -ENOMEM, or -EINTR when the
+ * task is killed meanwhile. Pages made before a failure stay, zero-filled.
+ */
+int filemap_allocate(struct inode *inode, u64 start, u64 end);
+/* Zeroes the bytes of [start, end) below i_size, in place (a punched hole; inode->lock held). */
+void filemap_zero_range(struct inode *inode, u64 start, u64 end);
 /* Drops every page (the inode is going away). */
 void filemap_evict(struct inode *inode);
 
@@ -765,6 +773,11 @@ struct file *console_open(void);
 
 /* Truncates or extends a regular file: for truncate, ftruncate and O_TRUNC. */
 int vfs_truncate(struct inode *inode, u64 size);
+/*
+ * Whether inode may grow to size (Linux's inode_newsize_ok): 0, or -EFBIG
+ * past RLIMIT_FSIZE (with SIGXFSZ) or the largest file. Shrinking is free.
+ */
+int size_change_allowed(struct inode *inode, u64 size);
 
 /* ---- changing the tree (fs/treeops.c) ------------------------------------ */
 

@@ -98,15 +98,6 @@ struct kernel_flock {
 #define SPLICE_F_MORE	  4
 #define SPLICE_F_GIFT	  8
 
-/* fallocate(2) modes (linux/falloc.h) */
-#define FALLOC_FL_KEEP_SIZE	 0x01
-#define FALLOC_FL_PUNCH_HOLE	 0x02
-#define FALLOC_FL_NO_HIDE_STALE	 0x04
-#define FALLOC_FL_COLLAPSE_RANGE 0x08
-#define FALLOC_FL_ZERO_RANGE	 0x10
-#define FALLOC_FL_INSERT_RANGE	 0x20
-#define FALLOC_FL_UNSHARE_RANGE	 0x40
-
 /* access(2), faccessat(2) */
 #define F_OK 0
 #define X_OK 1
