@@ -17,6 +17,7 @@
 #include "kernel/time/clock.h"
 #include "kernel/time/tsc.h"
 #include "mm/kmalloc.h"
+#include "uapi/ioctls.h"
 #include "uapi/magic.h"
 #include "uapi/time.h"
 
@@ -74,6 +75,36 @@ socket_poll(struct file *f, struct poll_table *pt)
 	return mask;
 }
 
+/*
+ * Linux's unix_ioctl: what a read could take (SIOCINQ, which is FIONREAD)
+ * and what this socket sent that its receiver has not read (SIOCOUTQ,
+ * counted with each message's overhead as Linux counts skb truesize).
+ */
+static long
+socket_ioctl(struct file *f, unsigned cmd, unsigned long arg)
+{
+	struct unix_sock *u = f->private;
+	long amount;
+
+	mutex_lock(&unix_lock);
+	switch (cmd) {
+	case SIOCINQ:
+		amount = unix_inq_len(u);
+		break;
+	case SIOCOUTQ:
+		amount = (long)u->wmem;
+		break;
+	default:
+		amount = -ENOTTY;
+		break;
+	}
+	mutex_unlock(&unix_lock);
+	if (amount < 0)
+		return amount;
+	int v = (int)amount;
+	return copy_to_user((int __user *)arg, &v, sizeof(v)) ? -EFAULT : 0;
+}
+
 static void
 socket_release(struct file *f)
 {
@@ -92,6 +123,7 @@ const struct file_operations socket_fops = {
 	.read = socket_read,
 	.write = socket_write,
 	.poll = socket_poll,
+	.ioctl = socket_ioctl,
 	.release = socket_release,
 };
 

@@ -58,6 +58,7 @@ struct unix_sock {
 	u32 sndbuf, rcvbuf;
 	u64 wmem;		  /* bytes of this socket's messages queued anywhere */
 	u64 rcvtimeo, sndtimeo;	  /* ns; 0: forever */
+	int peek_off;		  /* SO_PEEK_OFF: where a MSG_PEEK starts; -1: at the head */
 	struct kernel_ucred cred; /* its creator's, for the peer's SO_PEERCRED */
 	struct kernel_ucred peercred;
 	bool has_peercred;
@@ -149,6 +150,12 @@ void unix_msg_dequeue(struct unix_sock *u, struct unix_msg *msg);
 void unix_msgs_free(struct list_head *msgs);
 /* Whether u's peer or u may take another message now (poll's POLLOUT). */
 bool unix_writable(struct unix_sock *u);
+/*
+ * What a reader of u could take (SIOCINQ, FIONREAD): a stream's or
+ * seqpacket's queued bytes, a datagram socket's first message; -EINVAL for
+ * a listener. unix_lock held.
+ */
+long unix_inq_len(struct unix_sock *u);
 
 /* ---- unix_scm.c ---- */
 /* What a send's control messages say. */

@@ -260,17 +260,73 @@ unix_writable(struct unix_sock *u)
 
 /* ---- receiving -------------------------------------------------------------------- */
 
+/* Bytes queued for u's reader, what stream readers took already aside. */
+static u64
+queued_bytes(struct unix_sock *u)
+{
+	u64 n = 0;
+
+	for (struct list_head *e = u->queue.next; e != &u->queue; e = e->next) {
+		struct unix_msg *msg = list_entry(e, struct unix_msg, link);
+		n += msg->len - msg->off;
+	}
+	return n;
+}
+
+long
+unix_inq_len(struct unix_sock *u)
+{
+	if (u->state == UNIX_LISTENING)
+		return -EINVAL;
+	if (u->type != SOCK_DGRAM)
+		return (long)queued_bytes(u);
+	return list_empty(&u->queue) ? 0 : list_first_entry(&u->queue, struct unix_msg, link)->len;
+}
+
+/* Whether u holds data past the first beyond bytes (a peek offset's). */
+static bool
+has_data(struct unix_sock *u, size_t beyond)
+{
+	return beyond ? queued_bytes(u) > beyond : !list_empty(&u->queue);
+}
+
+/* What a reader waits for: data past beyond bytes of u's queue. */
+struct recv_wait {
+	struct unix_sock *u;
+	size_t beyond;
+};
+
 /* Whether a reader of u has something to do: data, or news that none will come. */
 static bool
 can_recv(void *arg)
 {
-	struct unix_sock *u = arg;
+	struct recv_wait *w = arg;
+	struct unix_sock *u = w->u;
 
-	if (!list_empty(&u->queue) || u->error || (u->shutdown & RCV_SHUTDOWN))
+	if (has_data(u, w->beyond) || u->error || (u->shutdown & RCV_SHUTDOWN))
 		return true;
 	if (u->type == SOCK_DGRAM)
 		return false;
 	return !u->peer || u->peer->dead;
+}
+
+/* Where a read starts in u's queue: a peek at SO_PEEK_OFF when it is set, else the head. */
+static size_t
+peek_start(struct unix_sock *u, const struct unix_msg_args *m)
+{
+	return (m->flags & MSG_PEEK) && u->peek_off >= 0 ? (size_t)u->peek_off : 0;
+}
+
+/* SO_PEEK_OFF follows what was read: forward by a peek's bytes, back by a read's (Linux). */
+static void
+peek_off_advance(struct unix_sock *u, bool peek, size_t n)
+{
+	if (u->peek_off < 0)
+		return;
+	if (peek)
+		u->peek_off += (int)n;
+	else
+		u->peek_off = n >= (size_t)u->peek_off ? 0 : u->peek_off - (int)n;
 }
 
 static bool
@@ -290,17 +346,18 @@ note_sender(struct unix_msg_args *m, const struct unix_msg *msg)
 }
 
 /*
- * Waits for a message: 0 with one at the head of u's queue, 1 for end of
- * file, or -errno. unix_lock held.
+ * Waits for data past the first beyond bytes of u's queue: 0 when there is
+ * some, 1 for end of file, or -errno. unix_lock held.
  */
 static int
-wait_message(struct unix_sock *u, struct unix_msg_args *m)
+wait_message(struct unix_sock *u, struct unix_msg_args *m, size_t beyond)
 {
-	int err = unix_wait(&u->wq, can_recv, u, m->nonblock || (m->flags & MSG_DONTWAIT),
+	struct recv_wait w = { u, beyond };
+	int err = unix_wait(&u->wq, can_recv, &w, m->nonblock || (m->flags & MSG_DONTWAIT),
 			    u->rcvtimeo);
 	if (err)
 		return err;
-	if (!list_empty(&u->queue))
+	if (has_data(u, beyond))
 		return 0;
 	if (u->error) {
 		err = -u->error;
@@ -339,28 +396,49 @@ take_control(struct unix_msg *msg, bool peek, struct unix_scm *got)
 	return 0;
 }
 
-/* One datagram or seqpacket record. */
+/*
+ * The record a read at offset off of u's queue starts in, and in *skip
+ * where in it: whole records the offset passes are stepped over (Linux's
+ * __skb_try_recv_from_queue). NULL if the offset is past them all.
+ */
+static struct unix_msg *
+record_at(struct unix_sock *u, size_t off, size_t *skip)
+{
+	for (struct list_head *e = u->queue.next; e != &u->queue; e = e->next) {
+		struct unix_msg *msg = list_entry(e, struct unix_msg, link);
+		if (!off || off < msg->len) {
+			*skip = off;
+			return msg;
+		}
+		off -= msg->len;
+	}
+	return NULL;
+}
+
+/* One datagram or seqpacket record (from SO_PEEK_OFF on for a peek). */
 static long
 recv_record(struct unix_sock *u, struct unix_msg_args *m, struct unix_scm *got,
 	    struct list_head *done)
 {
 	bool peek = m->flags & MSG_PEEK;
+	size_t skip, start = peek_start(u, m);
 
 	if (u->type == SOCK_SEQPACKET && u->state != UNIX_CONNECTED)
 		return -ENOTCONN;
-	int err = wait_message(u, m);
+	int err = wait_message(u, m, start);
 	if (err)
 		return err > 0 ? 0 : err;
-	struct unix_msg *msg = list_first_entry(&u->queue, struct unix_msg, link);
-	size_t n = MIN(m->total, msg->len);
-	if (iov_copy(m, 0, msg->data, n, true))
+	struct unix_msg *msg = record_at(u, start, &skip);
+	size_t left = msg->len - skip, n = MIN(m->total, left);
+	if (iov_copy(m, 0, msg->data + skip, n, true))
 		return -EFAULT;
 	if (take_control(msg, peek, got))
 		return -ENOMEM;
 	note_sender(m, msg);
-	if (n < msg->len)
+	if (n < left)
 		m->out_flags |= MSG_TRUNC;
-	long ret = (m->flags & MSG_TRUNC) ? (long)msg->len : (long)n;
+	long ret = (m->flags & MSG_TRUNC) ? (long)left : (long)n;
+	peek_off_advance(u, peek, peek ? n : msg->len);
 	if (!peek) {
 		unix_msg_dequeue(u, msg);
 		list_add_tail(&msg->link, done);
@@ -396,21 +474,23 @@ stream_next(struct unix_sock *u, bool peek, size_t copied, size_t *skip)
 
 /* Stream bytes, across messages, until enough (1, or all with MSG_WAITALL). */
 static long
-recv_stream(struct unix_sock *u, struct unix_msg_args *m, struct unix_scm *got,
+stream_copy(struct unix_sock *u, struct unix_msg_args *m, struct unix_scm *got,
 	    struct list_head *done)
 {
 	size_t copied = 0, target = (m->flags & MSG_WAITALL) ? m->total : 1;
 	bool peek = m->flags & MSG_PEEK;
+	size_t start = peek_start(u, m);
 
 	if (u->state != UNIX_CONNECTED)
 		return -EINVAL;
 	while (copied < m->total) {
 		size_t skip;
-		struct unix_msg *msg = stream_next(u, peek, copied, &skip);
+		struct unix_msg *msg = stream_next(u, peek, start + copied, &skip);
 		if (!msg) {
 			if (copied >= target || (peek && copied))
 				break;
-			int err = wait_message(u, m);
+			int err = wait_message(u, m,
+					       start); /* a peek waits only before its first byte */
 			if (err)
 				return copied ? (long)copied : err > 0 ? 0 : err;
 			continue;
@@ -438,6 +518,18 @@ recv_stream(struct unix_sock *u, struct unix_msg_args *m, struct unix_scm *got,
 			break;
 	}
 	return (long)copied;
+}
+
+/* A stream read, SO_PEEK_OFF moved by what it took. */
+static long
+recv_stream(struct unix_sock *u, struct unix_msg_args *m, struct unix_scm *got,
+	    struct list_head *done)
+{
+	long ret = stream_copy(u, m, got, done);
+
+	if (ret > 0)
+		peek_off_advance(u, m->flags & MSG_PEEK, (size_t)ret);
+	return ret;
 }
 
 long

@@ -52,6 +52,7 @@
 #define SO_RCVBUFFORCE	33
 #define SO_PROTOCOL	38
 #define SO_DOMAIN	39
+#define SO_PEEK_OFF	42
 #define SO_RCVTIMEO_NEW 66
 #define SO_SNDTIMEO_NEW 67
 
