@@ -65,6 +65,8 @@ socket_poll(struct file *f, struct poll_table *pt)
 		mask |= POLLRDHUP | POLLIN | POLLRDNORM;
 	if (READ_ONCE(u->qlen))
 		mask |= POLLIN | POLLRDNORM;
+	if (READ_ONCE(u->oob_msg))
+		mask |= POLLPRI; /* urgent data waits */
 	if (u->type != SOCK_DGRAM && u->state == UNIX_UNCONNECTED) {
 		mask |= POLLHUP;
 		if (u->type == SOCK_SEQPACKET)
@@ -76,9 +78,10 @@ socket_poll(struct file *f, struct poll_table *pt)
 }
 
 /*
- * Linux's unix_ioctl: what a read could take (SIOCINQ, which is FIONREAD)
- * and what this socket sent that its receiver has not read (SIOCOUTQ,
- * counted with each message's overhead as Linux counts skb truesize).
+ * Linux's unix_ioctl: what a read could take (SIOCINQ, which is FIONREAD),
+ * what this socket sent that its receiver has not read (SIOCOUTQ, counted
+ * with each message's overhead as Linux counts skb truesize), and whether
+ * the next byte is the urgent one (SIOCATMARK).
  */
 static long
 socket_ioctl(struct file *f, unsigned cmd, unsigned long arg)
@@ -93,6 +96,9 @@ socket_ioctl(struct file *f, unsigned cmd, unsigned long arg)
 		break;
 	case SIOCOUTQ:
 		amount = (long)u->wmem;
+		break;
+	case SIOCATMARK:
+		amount = unix_at_mark(u);
 		break;
 	default:
 		amount = -ENOTTY;

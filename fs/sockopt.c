@@ -57,6 +57,9 @@ option_value(struct unix_sock *u, int name, char *val)
 	case SO_PEEK_OFF:
 		v = u->peek_off;
 		break;
+	case SO_OOBINLINE:
+		v = u->oobinline;
+		break;
 	case SO_PEERCRED: {
 		/* No peer: pid 0 and the overflow ids, as Linux's cred_to_ucred(NULL). */
 		struct kernel_ucred c =
@@ -166,6 +169,9 @@ unix_setsockopt(struct unix_sock *u, int level, int name, const void __user *uva
 		break;
 	case SO_PEEK_OFF:
 		u->peek_off = v; /* any value, as Linux 6.1's unix_set_peek_off; -1 turns it off */
+		break;
+	case SO_OOBINLINE:
+		u->oobinline = v != 0;
 		break;
 	default:
 		err = -ENOPROTOOPT;

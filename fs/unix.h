@@ -59,6 +59,8 @@ struct unix_sock {
 	u64 wmem;		  /* bytes of this socket's messages queued anywhere */
 	u64 rcvtimeo, sndtimeo;	  /* ns; 0: forever */
 	int peek_off;		  /* SO_PEEK_OFF: where a MSG_PEEK starts; -1: at the head */
+	bool oobinline;		  /* SO_OOBINLINE: the urgent byte is read in the stream */
+	struct unix_msg *oob_msg; /* a stream's urgent byte (MSG_OOB) in queue, unread, or NULL */
 	struct kernel_ucred cred; /* its creator's, for the peer's SO_PEERCRED */
 	struct kernel_ucred peercred;
 	bool has_peercred;
@@ -156,6 +158,8 @@ bool unix_writable(struct unix_sock *u);
  * a listener. unix_lock held.
  */
 long unix_inq_len(struct unix_sock *u);
+/* Whether the next byte a reader of u gets is the urgent one (SIOCATMARK). unix_lock held. */
+bool unix_at_mark(struct unix_sock *u);
 
 /* ---- unix_scm.c ---- */
 /* What a send's control messages say. */

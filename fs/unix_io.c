@@ -10,6 +10,13 @@
  * max_dgram_qlen (10) messages. A stream reader takes bytes across
  * messages (up to one carrying files); a datagram or seqpacket reader
  * takes one message, the rest of it lost (MSG_TRUNC says so).
+ *
+ * A stream carries one urgent byte at a time, as Linux's AF_UNIX since
+ * 5.15: send(MSG_OOB) queues its last byte as a message of its own and
+ * marks it (a newer one takes the mark, the older byte stays as data).
+ * Reads stop at the mark; recv(MSG_OOB) takes the byte out of band; a
+ * read that reaches it first drops it, unless SO_OOBINLINE keeps it in the
+ * stream (then MSG_OOB is EINVAL).
  */
 #include "fs/unix.h"
 #include "kernel/lib/string.h"
@@ -72,6 +79,8 @@ unix_msg_dequeue(struct unix_sock *u, struct unix_msg *msg)
 	struct unix_sock *s = msg->sender;
 
 	list_del(&msg->link);
+	if (u->oob_msg == msg)
+		u->oob_msg = NULL;
 	u->qlen--;
 	unix_wmem_add(s, -(s64)msg_cost(msg));
 	wake_up_all(&s->wq);
@@ -84,6 +93,7 @@ unix_msg_dequeue(struct unix_sock *u, struct unix_msg *msg)
 struct send_state {
 	struct unix_sock *u, *to; /* the sender and the receiver (referenced) */
 	u64 need;		  /* the cost of the next message */
+	struct unix_msg *sent;	  /* the message send_one queued last */
 };
 
 /* The wmem limit: SO_SNDBUF, or two pages once the user holds more than the soft limit. */
@@ -152,6 +162,7 @@ send_one(struct send_state *s, struct unix_msg_args *m, size_t off, u32 n, struc
 	unix_sock_get(u);
 	unix_wmem_add(u, (s64)msg_cost(msg));
 	list_add_tail(&msg->link, &to->queue);
+	s->sent = msg;
 	to->qlen++;
 	wake_up_all(&to->wq);
 	return 0;
@@ -203,14 +214,24 @@ send_locked(struct send_state *s, struct unix_msg_args *m, struct unix_scm *scm)
 			forget_dead_peer(u, s->to);
 		return err ? err : (long)m->total;
 	}
-	size_t done = 0;
-	do {
-		u32 n = (u32)MIN(m->total - done, MIN(STREAM_CHUNK, u->sndbuf / 2 - 64));
-		int err = send_one(s, m, done, n, scm);
+	bool oob = m->flags & MSG_OOB;
+	size_t done = 0, body = m->total - oob; /* MSG_OOB: the last byte goes on its own */
+	if (body || !oob) {
+		do {
+			u32 n = (u32)MIN(body - done, MIN(STREAM_CHUNK, u->sndbuf / 2 - 64));
+			int err = send_one(s, m, done, n, scm);
+			if (err)
+				return done ? (long)done : err;
+			done += n;
+		} while (done < body);
+	}
+	if (oob) {
+		int err = send_one(s, m, done, 1, scm);
 		if (err)
 			return done ? (long)done : err;
-		done += n;
-	} while (done < m->total);
+		s->to->oob_msg = s->sent; /* an older urgent byte becomes ordinary data */
+		done++;
+	}
 	return (long)done;
 }
 
@@ -220,8 +241,8 @@ unix_send(struct unix_sock *u, struct unix_msg_args *m)
 	struct unix_scm scm;
 	struct send_state s = { .u = u };
 
-	if (m->flags & MSG_OOB)
-		return -EOPNOTSUPP;
+	if ((m->flags & MSG_OOB) && (u->type != SOCK_STREAM || !m->total))
+		return -EOPNOTSUPP; /* only a stream has urgent data, and it needs a byte */
 	int err = unix_scm_get(m->control, m->controllen, &scm);
 	if (err)
 		return err;
@@ -281,6 +302,12 @@ unix_inq_len(struct unix_sock *u)
 	if (u->type != SOCK_DGRAM)
 		return (long)queued_bytes(u);
 	return list_empty(&u->queue) ? 0 : list_first_entry(&u->queue, struct unix_msg, link)->len;
+}
+
+bool
+unix_at_mark(struct unix_sock *u)
+{
+	return u->oob_msg && list_first_entry(&u->queue, struct unix_msg, link) == u->oob_msg;
 }
 
 /* Whether u holds data past the first beyond bytes (a peek offset's). */
@@ -495,6 +522,18 @@ stream_copy(struct unix_sock *u, struct unix_msg_args *m, struct unix_scm *got,
 				return copied ? (long)copied : err > 0 ? 0 : err;
 			continue;
 		}
+		if (msg == u->oob_msg) {
+			if (copied)
+				break; /* a read stops at the urgent byte's mark */
+			if (!peek && !u->oobinline) {
+				/* not taken with MSG_OOB: it is lost, as Linux's manage_oob */
+				unix_msg_dequeue(u, msg);
+				list_add_tail(&msg->link, done);
+				continue;
+			}
+			if (!peek)
+				u->oob_msg = NULL; /* inline: an ordinary byte from now on */
+		}
 		if (copied && (msg->nfiles || (u->passcred && !cred_equal(&msg->cred, &got->cred))))
 			break; /* files, or another sender's bytes, start a read of their own */
 		size_t n = MIN(m->total - copied, msg->len - msg->off - skip);
@@ -520,6 +559,28 @@ stream_copy(struct unix_sock *u, struct unix_msg_args *m, struct unix_scm *got,
 	return (long)copied;
 }
 
+/*
+ * recv(MSG_OOB): the urgent byte, once (a peek leaves it), MSG_OOB in
+ * msg_flags; EINVAL when there is none or SO_OOBINLINE keeps it in the
+ * stream (Linux's unix_stream_recv_urg). It never waits.
+ */
+static long
+recv_urgent(struct unix_sock *u, struct unix_msg_args *m, struct list_head *done)
+{
+	struct unix_msg *msg = u->oob_msg;
+
+	if (!msg || u->oobinline)
+		return -EINVAL;
+	if (iov_copy(m, 0, msg->data, MIN(m->total, 1), true))
+		return -EFAULT;
+	if (!(m->flags & MSG_PEEK)) {
+		unix_msg_dequeue(u, msg);
+		list_add_tail(&msg->link, done);
+	}
+	m->out_flags |= MSG_OOB;
+	return 1;
+}
+
 /* A stream read, SO_PEEK_OFF moved by what it took. */
 static long
 recv_stream(struct unix_sock *u, struct unix_msg_args *m, struct unix_scm *got,
@@ -538,15 +599,16 @@ unix_recv(struct unix_sock *u, struct unix_msg_args *m)
 	struct list_head done;
 	struct unix_scm got = { .nfiles = 0 };
 
-	if (m->flags & MSG_OOB)
+	if ((m->flags & MSG_OOB) && u->type != SOCK_STREAM)
 		return -EOPNOTSUPP;
 	list_init(&done);
 	m->has_name = false;
 	m->out_flags = m->flags & MSG_CMSG_CLOEXEC; /* Linux gives it back in msg_flags */
 	got.cred.pid = -1;			    /* no message read: no control */
 	mutex_lock(&unix_lock);
-	long ret = u->type == SOCK_STREAM ? recv_stream(u, m, &got, &done)
-					  : recv_record(u, m, &got, &done);
+	long ret = (m->flags & MSG_OOB)	    ? recv_urgent(u, m, &done)
+		   : u->type == SOCK_STREAM ? recv_stream(u, m, &got, &done)
+					    : recv_record(u, m, &got, &done);
 	bool passcred = u->passcred;
 	mutex_unlock(&unix_lock);
 	if (ret >= 0 && got.cred.pid != -1)

@@ -43,6 +43,7 @@
 #define SO_ERROR	4
 #define SO_SNDBUF	7
 #define SO_RCVBUF	8
+#define SO_OOBINLINE	10
 #define SO_PASSCRED	16
 #define SO_PEERCRED	17
 #define SO_RCVTIMEO_OLD 20
