@@ -145,8 +145,12 @@ socket_file(struct unix_sock *u, int flags)
 	inode->gid = current_fsgid();
 	struct file *f = file_alloc(inode, NULL, O_RDWR | (flags & O_NONBLOCK));
 	inode_put(inode);
-	if (f)
-		f->private = u;
+	if (!f)
+		return NULL;
+	f->private = u;
+	mutex_lock(&unix_lock);
+	u->file = f;
+	mutex_unlock(&unix_lock);
 	return f;
 }
 

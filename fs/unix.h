@@ -46,10 +46,12 @@ struct unix_sock {
 	u32 refcount; /* the file, a peer pointing at it, its queued messages, a listener's queue */
 	int type;     /* SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET */
 	enum unix_state state;
-	bool dead;		/* its file is closed */
-	bool passcred;		/* SO_PASSCRED */
-	u32 shutdown;		/* RCV_SHUTDOWN | SEND_SHUTDOWN */
-	int error;		/* SO_ERROR: ECONNRESET when the peer left with data unread */
+	bool dead; /* its file is closed */
+	struct file
+		*file; /* its file, not referenced: valid while !dead (its owner hears SIGURG) */
+	bool passcred; /* SO_PASSCRED */
+	u32 shutdown;  /* RCV_SHUTDOWN | SEND_SHUTDOWN */
+	int error;     /* SO_ERROR: ECONNRESET when the peer left with data unread */
 	struct unix_sock *peer; /* referenced: the other end, or a datagram socket's default */
 	struct list_head queue; /* received unix_msgs; a listener's: connections not accepted */
 	struct list_head pending_link; /* in a listener's queue, until accepted */

@@ -14,9 +14,10 @@
  * A stream carries one urgent byte at a time, as Linux's AF_UNIX since
  * 5.15: send(MSG_OOB) queues its last byte as a message of its own and
  * marks it (a newer one takes the mark, the older byte stays as data).
- * Reads stop at the mark; recv(MSG_OOB) takes the byte out of band; a
- * read that reaches it first drops it, unless SO_OOBINLINE keeps it in the
- * stream (then MSG_OOB is EINVAL).
+ * The receiver's owner (F_SETOWN) gets SIGURG. Reads stop at the mark;
+ * recv(MSG_OOB) takes the byte out of band; a read that reaches it first
+ * drops it, unless SO_OOBINLINE keeps it in the stream (then MSG_OOB is
+ * EINVAL).
  */
 #include "fs/unix.h"
 #include "kernel/lib/string.h"
@@ -230,6 +231,8 @@ send_locked(struct send_state *s, struct unix_msg_args *m, struct unix_scm *scm)
 		if (err)
 			return done ? (long)done : err;
 		s->to->oob_msg = s->sent; /* an older urgent byte becomes ordinary data */
+		if (!s->to->dead && s->to->file)
+			file_signal_owner(s->to->file, SIGURG); /* Linux's sk_send_sigurg */
 		done++;
 	}
 	return (long)done;

@@ -401,6 +401,18 @@ void putname(char *name);
 #define FMODE_PATH   4u /* O_PATH: only a handle on a name */
 #define FMODE_WRITER 8u /* holds write access to its regular file (fs/write_access.c) */
 
+/* A file's owner (fs/fown.c): a pid, or a process group as -pgid, 0 for none; the setter's uids. */
+struct fown {
+	int pid;
+	u32 uid, euid;
+};
+
+/* fcntl's F_SETOWN (0, -EINVAL, -ESRCH when nothing has that id) and F_GETOWN. */
+long f_setown(struct file *f, unsigned long arg);
+long f_getown(struct file *f);
+/* Sends sig to f's owner, each process of it that the setter may signal (Linux's send_sigurg). */
+void file_signal_owner(struct file *f, int sig);
+
 struct file_operations {
 	/* Called once per open; may set f->private. */
 	int (*open)(struct inode *inode, struct file *f);
@@ -422,10 +434,11 @@ struct file_operations {
 };
 
 struct file {
-	u32 refcount;	       /* atomic */
-	u32 flags;	       /* O_* status flags: O_APPEND, O_NONBLOCK ... */
-	u32 fmode;	       /* FMODE_* */
-	u64 pos;	       /* under pos_lock */
+	u32 refcount;	   /* atomic */
+	u32 flags;	   /* O_* status flags: O_APPEND, O_NONBLOCK ... */
+	u32 fmode;	   /* FMODE_* */
+	struct fown owner; /* F_SETOWN's: who hears of urgent data (fs/fown.c), under tasks_lock */
+	u64 pos;	   /* under pos_lock */
 	struct mutex pos_lock; /* regular files and directories */
 	struct inode *inode;   /* referenced */
 	struct dentry *dentry; /* referenced; NULL for pipes */

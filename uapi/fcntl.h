@@ -45,6 +45,8 @@
 #define F_SETFD		2
 #define F_GETFL		3
 #define F_SETFL		4
+#define F_SETOWN	8 /* the process (or -group) a file's signals go to */
+#define F_GETOWN	9
 #define F_DUPFD_CLOEXEC 1030
 #define F_SETPIPE_SZ	1031 /* a pipe's buffer size (F_LINUX_SPECIFIC_BASE + 7) */
 #define F_GETPIPE_SZ	1032

@@ -2,17 +2,21 @@
  * socket_oob.c - usertests: urgent data on AF_UNIX stream sockets
  * (MSG_OOB, Linux 5.15+): the last byte of a send(MSG_OOB) marked, reads
  * stopping at the mark, recv(MSG_OOB), SIOCATMARK, POLLPRI, a byte read
- * past and lost, a newer mark, SO_OOBINLINE, and the socket types and
- * sizes that refuse it.
+ * past and lost, a newer mark, SO_OOBINLINE, SIGURG to the F_SETOWN
+ * owner, and the socket types and sizes that refuse it.
  */
 #define _GNU_SOURCE
 #include "usertests.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static int
@@ -144,4 +148,62 @@ TEST(oob_refused)
 	close(d[1]);
 	close(q[0]);
 	close(q[1]);
+}
+
+static volatile sig_atomic_t urgent_signals;
+
+static void
+on_sigurg(int sig)
+{
+	(void)sig;
+	urgent_signals++;
+}
+
+/* Sends one urgent byte over s and says whether SIGURG came (pending signals arrive on return). */
+static bool
+urgent_signalled(int s[2])
+{
+	int before = urgent_signals;
+
+	CHECK_EQ(send(s[0], "u", 1, MSG_OOB), 1);
+	return urgent_signals > before;
+}
+
+TEST(oob_sigurg_to_owner)
+{
+	int s[2];
+
+	stream_pair(s);
+	CHECK_OK(setpgid(0, 0)); /* a group of its own, for the group owner below */
+	signal(SIGURG, on_sigurg);
+	CHECK_EQ(fcntl(s[1], F_GETOWN), 0);
+	CHECK(!urgent_signalled(s)); /* no owner: nobody hears */
+	CHECK_OK(fcntl(s[1], F_SETOWN, getpid()));
+	CHECK_EQ(fcntl(s[1], F_GETOWN), getpid());
+	CHECK(urgent_signalled(s));
+	CHECK_OK(fcntl(s[1], F_SETOWN, -getpgrp())); /* a process group */
+	CHECK_EQ(fcntl(s[1], F_GETOWN), -getpgrp());
+	CHECK(urgent_signalled(s));
+	CHECK_OK(fcntl(s[0], F_SETOWN, getpid())); /* the sender's owner hears nothing */
+	CHECK_OK(fcntl(s[1], F_SETOWN, 0));
+	CHECK(!urgent_signalled(s));
+	close(s[0]);
+	close(s[1]);
+}
+
+TEST(f_setown_errors)
+{
+	int p[2];
+
+	CHECK_OK(pipe(p));
+	pid_t child = fork();
+	if (child == 0)
+		_exit(0);
+	CHECK_OK(waitpid(child, NULL, 0)); /* its pid names nobody now */
+	CHECK_ERR(ESRCH, fcntl(p[0], F_SETOWN, child));
+	CHECK_ERR(EINVAL, fcntl(p[0], F_SETOWN, INT_MIN));
+	CHECK_ERR(EBADF, fcntl(-1, F_SETOWN, getpid()));
+	CHECK_EQ(fcntl(p[0], F_GETOWN), 0);
+	close(p[0]);
+	close(p[1]);
 }
