@@ -71,17 +71,15 @@ transfer(struct file *in, u64 *in_pos, struct file *out, u64 *out_pos, size_t co
 	return done ? done : err;
 }
 
-/* The position a transfer starts at: *uoff when given (0 or -EFAULT), else f's. */
-static long
-offset_import(struct file *f, const s64 __user *uoff, u64 *pos)
+long
+transfer_offset_import(struct file *f, const s64 __user *uoff, u64 *pos)
 {
 	*pos = f->pos;
 	return uoff && copy_from_user(pos, uoff, sizeof(*pos)) ? -EFAULT : 0;
 }
 
-/* Where a transfer ended: into *uoff when given, else f's position. */
-static long
-offset_export(struct file *f, s64 __user *uoff, u64 pos)
+long
+transfer_offset_export(struct file *f, s64 __user *uoff, u64 pos)
 {
 	if (!uoff) {
 		f->pos = pos;
@@ -96,7 +94,7 @@ transfer_at(struct file *in, s64 __user *uin, u64 in_at, struct file *out, s64 _
 	    u64 out_at, size_t count)
 {
 	long ret = transfer(in, &in_at, out, &out_at, count);
-	if (offset_export(in, uin, in_at) || offset_export(out, uout, out_at))
+	if (transfer_offset_export(in, uin, in_at) || transfer_offset_export(out, uout, out_at))
 		return -EFAULT;
 	return ret;
 }
@@ -124,7 +122,7 @@ SYSCALL4(sendfile, int, out_fd, int, in_fd, s64 __user *, offset, size_t, count)
 	u64 in_at, out_at;
 
 	if (!ret)
-		ret = offset_import(in.file, offset, &in_at);
+		ret = transfer_offset_import(in.file, offset, &in_at);
 	if (!ret && (s64)in_at < 0)
 		ret = -EINVAL;
 	if (!ret && count) {
@@ -180,9 +178,9 @@ SYSCALL6(copy_file_range, int, in_fd, s64 __user *, off_in, int, out_fd, s64 __u
 	long ret = (in.file && out.file) ? 0 : -EBADF;
 
 	if (!ret)
-		ret = offset_import(in.file, off_in, &in_at);
+		ret = transfer_offset_import(in.file, off_in, &in_at);
 	if (!ret)
-		ret = offset_import(out.file, off_out, &out_at);
+		ret = transfer_offset_import(out.file, off_out, &out_at);
 	if (!ret)
 		ret = copy_range_check(in.file, in_at, out.file, out_at, len, flags);
 	if (!ret && len)

@@ -196,25 +196,10 @@ splice_nonblock(struct file *f, unsigned flags)
 static long
 splice_offset_get(struct file *f, const s64 __user *uoff, u64 *pos)
 {
-	*pos = f->pos;
-	if (!uoff)
-		return 0;
-	if (!f->ops->llseek)
+	if (uoff && !f->ops->llseek)
 		return -EINVAL;
-	if (copy_from_user(pos, uoff, sizeof(*pos)))
-		return -EFAULT;
-	return (s64)*pos < 0 ? -EINVAL : 0;
-}
-
-/* Where a file end's transfer ended: into *uoff when given, else f's position. */
-static long
-splice_offset_put(struct file *f, s64 __user *uoff, u64 pos)
-{
-	if (!uoff) {
-		f->pos = pos;
-		return 0;
-	}
-	return copy_to_user(uoff, &pos, sizeof(pos)) ? -EFAULT : 0;
+	long err = transfer_offset_import(f, uoff, pos);
+	return !err && (s64)*pos < 0 ? -EINVAL : err;
 }
 
 /* Linux 6.1's do_splice, both files referenced and checked open. */
@@ -243,7 +228,7 @@ do_splice(struct file *in, s64 __user *off_in, struct file *out, s64 __user *off
 		if (err)
 			return err;
 		long ret = splice_from_pipe(ipipe, out, &pos, len, splice_nonblock(in, flags));
-		err = splice_offset_put(out, off_out, pos);
+		err = transfer_offset_export(out, off_out, pos);
 		return err ? err : ret;
 	}
 	if (opipe) {
@@ -253,7 +238,7 @@ do_splice(struct file *in, s64 __user *off_in, struct file *out, s64 __user *off
 		if (err)
 			return err;
 		long ret = splice_to_pipe(in, &pos, opipe, len, splice_nonblock(out, flags));
-		err = splice_offset_put(in, off_in, pos);
+		err = transfer_offset_export(in, off_in, pos);
 		return err ? err : ret;
 	}
 	return -EINVAL;

@@ -133,6 +133,10 @@ long vfs_write(struct file *f, const char __user *buf, size_t n, u64 *pos);
 #define TRANSFER_CHUNK (64 * 1024ul)
 char __user *transfer_buffer_get(void);
 void transfer_buffer_put(char __user *buf);
+/* The position a transfer starts at: *uoff when given (0 or -EFAULT), else f's. */
+long transfer_offset_import(struct file *f, const s64 __user *uoff, u64 *pos);
+/* Where a transfer ended: into *uoff when given (0 or -EFAULT), else f's position. */
+long transfer_offset_export(struct file *f, s64 __user *uoff, u64 pos);
 #define MAX_FILE_SIZE ((u64)INT64_MAX)
 /*
  * How many of the n bytes from pos a regular file may grow to hold: the
