@@ -34,12 +34,25 @@
 #define SPLICE_F_ALL (SPLICE_F_MOVE | SPLICE_F_NONBLOCK | SPLICE_F_MORE | SPLICE_F_GIFT)
 
 /*
+ * Whether f's end of a splice is EINVAL: the anonymous-inode files
+ * (eventfd, epoll, timerfd, signalfd, inotify) have no splice_read or
+ * splice_write in Linux, so their bytes never enter or leave a pipe.
+ */
+static bool
+splice_unsupported(struct file *f)
+{
+	return f->inode->sb == anon_inode_sb;
+}
+
+/*
  * From pipe p to out at *pos: what p holds, up to len, waiting only while
  * nothing has moved yet (Linux's splice_from_pipe_next).
  */
 static long
 splice_from_pipe(struct pipe *p, struct file *out, u64 *pos, size_t len, bool nonblock)
 {
+	if (splice_unsupported(out))
+		return -EINVAL;
 	char __user *buf = transfer_buffer_get();
 	size_t done = 0;
 	long err = 0;
@@ -85,6 +98,8 @@ splice_to_pipe(struct file *in, u64 *pos, struct pipe *p, size_t len, bool nonbl
 		return -ENOMEM;
 	mutex_lock(&p->lock);
 	long err = pipe_wait_writable(p, 1, nonblock);
+	if (!err && splice_unsupported(in))
+		err = -EINVAL;
 	if (!err)
 		len = MIN(len, p->size - (p->head - p->tail));
 	while (!err && done < len) {

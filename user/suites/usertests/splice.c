@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -160,6 +161,10 @@ TEST(splice_errors)
 	CHECK_ERR(EINVAL, splice(p[0], NULL, s[0], &off, 1, 0));      /* cannot seek */
 	CHECK_ERR(EINVAL, splice(ro, &neg, p[1], NULL, 1, 0));	      /* negative offset */
 	CHECK_ERR(EFAULT, splice(ro, (loff_t *)8, p[1], NULL, 1, 0)); /* bad offset pointer */
+	int efd = (int)CHECK_OK(eventfd(1, 0));
+	CHECK_ERR(EINVAL, splice(efd, NULL, p[1], NULL, 8, 0)); /* no splice_read in Linux */
+	CHECK_ERR(EINVAL, splice(p[0], NULL, efd, NULL, 1, 0)); /* nor splice_write */
+	close(efd);
 	close(p[0]);
 	close(p[1]);
 	close(s[0]);
