@@ -96,6 +96,12 @@ SYSCALL3(fcntl, int, fd, int, cmd, unsigned long, arg)
 	case F_SETFD:
 		ret = fd_set_cloexec(fd, arg & FD_CLOEXEC);
 		break;
+	case F_SETOWN: /* the file's owner: fown.c */
+		ret = (f->fmode & FMODE_PATH) ? -EBADF : f_setown(f, arg);
+		break;
+	case F_GETOWN:
+		ret = (f->fmode & FMODE_PATH) ? -EBADF : f_getown(f);
+		break;
 	case F_GETFL:
 		ret = READ_ONCE(f->flags);
 		break;

@@ -239,6 +239,37 @@ filemap_fill(struct inode *inode, const void *data, u64 size)
 	return 0;
 }
 
+int
+filemap_allocate(struct inode *inode, u64 start, u64 end)
+{
+	for (u64 index = start >> PAGE_SHIFT; index < pages_for(end); index++) {
+		struct page *page = filemap_get_page(inode, index, FGP_CREATE);
+		if (!page)
+			return (int)no_page_error(inode);
+		put_page(page);
+		if (fatal_signal_pending())
+			return -EINTR;
+	}
+	return 0;
+}
+
+void
+filemap_zero_range(struct inode *inode, u64 start, u64 end)
+{
+	end = MIN(end, i_size_read(inode)); /* past i_size every cached byte is zero already */
+	for (u64 at = start; at < end;) {
+		size_t offset = at & (PAGE_SIZE - 1);
+		size_t chunk = (size_t)MIN(PAGE_SIZE - offset, end - at);
+		struct page *page = filemap_get_page(inode, at >> PAGE_SHIFT, 0);
+		if (page) { /* a hole reads as zeros already */
+			memset((char *)page_address(page) + offset, 0, chunk);
+			set_page_dirty(page);
+			put_page(page);
+		}
+		at += chunk;
+	}
+}
+
 /* Drops every page at index >= first from the cache. */
 static void
 drop_pages_from(struct inode *inode, u64 first)

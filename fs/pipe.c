@@ -18,7 +18,9 @@
  * The buffer is charged to its creator's user (fs/pipe_accounting.c: a
  * user above pipe-user-pages-soft gets 8 KiB pipes, above -hard none, as
  * Linux's alloc_pipe_info) and to its creator's process, whose size the
- * OOM killer weighs (mm/oom_kill.c). F_SETPIPE_SZ resizes it (pipe_fcntl).
+ * OOM killer weighs (mm/oom_kill.c). F_SETPIPE_SZ resizes it (pipe_fcntl),
+ * FIONREAD says how much it holds, and splice, tee and vmsplice reach the
+ * ring through the primitives fs/pipe.h declares (fs/splice.c).
  *
  * Named pipes (FIFOs) are the same pipe behind a name on the RAM file
  * system: their inode has fifo_fops, whose open makes the pipe and waits
@@ -29,9 +31,9 @@
  * it, testing the counters with single reads. O_DIRECT (packet mode) is
  * not supported: pipe2 refuses it.
  */
-#include "fs/vfs.h"
-#include "fs/pipe_accounting.h"
+#include "fs/pipe.h"
 #include "uapi/errno.h"
+#include "uapi/ioctls.h"
 #include "uapi/magic.h"
 #include "kernel/lib/string.h"
 #include "kernel/lib/vsprintf.h"
@@ -42,46 +44,36 @@
 #include "mm/oom_kill.h"
 #include "mm/page_alloc.h"
 
-struct pipe {
-	struct mutex lock;
-	char *buf;		     /* size bytes, a ring */
-	u32 size;		     /* a power of two of pages; changes under the lock */
-	struct pipe_account account; /* the pages, charged to the creator's user */
-	struct mem_charge *charge;   /* and to its process; NULL if none could be had */
-	u32 head, tail;		     /* bytes ever written and read (mod 2^32) */
-	u32 readers, writers;	     /* open ends */
-	u32 r_counter, w_counter;    /* opens ever of each end (FIFOs wait for them to move) */
-	struct wait_queue rd_wait;   /* readers wait for data or no writers */
-	struct wait_queue wr_wait;   /* writers wait for room or no readers */
-};
-
-static u32
+u32
 pipe_used(struct pipe *p)
 {
 	return READ_ONCE(p->head) - READ_ONCE(p->tail);
 }
 
-static u32
+u32
 pipe_room(struct pipe *p)
 {
 	return READ_ONCE(p->size) - pipe_used(p);
 }
 
-/* Copies n (<= used) bytes out of the ring: 0 or -EFAULT; the lock is held. */
-static int
-ring_read(struct pipe *p, char __user *buf, u32 n)
+int
+pipe_peek_to_user(struct pipe *p, char __user *buf, u32 n)
 {
 	u32 at = p->tail % p->size, first = MIN(n, p->size - at);
 
 	if (copy_to_user(buf, p->buf + at, first) || copy_to_user(buf + first, p->buf, n - first))
 		return -EFAULT;
-	WRITE_ONCE(p->tail, p->tail + n);
 	return 0;
 }
 
-/* Copies n (<= room) bytes into the ring: 0 or -EFAULT; the lock is held. */
-static int
-ring_write(struct pipe *p, const char __user *buf, u32 n)
+void
+pipe_consume(struct pipe *p, u32 n)
+{
+	WRITE_ONCE(p->tail, p->tail + n);
+}
+
+int
+pipe_append_from_user(struct pipe *p, const char __user *buf, u32 n)
 {
 	u32 at = p->head % p->size, first = MIN(n, p->size - at);
 
@@ -92,35 +84,72 @@ ring_write(struct pipe *p, const char __user *buf, u32 n)
 	return 0;
 }
 
+void
+pipe_copy_data(struct pipe *from, struct pipe *to, u32 n)
+{
+	for (u32 done = 0; done < n;) {
+		u32 src = (from->tail + done) % from->size, dst = to->head % to->size;
+		u32 part = MIN(n - done, MIN(from->size - src, to->size - dst));
+		memcpy(to->buf + dst, from->buf + src, part);
+		WRITE_ONCE(to->head, to->head + part);
+		done += part;
+	}
+}
+
+int
+pipe_wait_readable(struct pipe *p, bool nonblock)
+{
+	while (p->head == p->tail && p->writers) {
+		if (nonblock)
+			return -EAGAIN;
+		mutex_unlock(&p->lock);
+		int err = wait_event_interruptible(&p->rd_wait,
+						   pipe_used(p) || !READ_ONCE(p->writers));
+		mutex_lock(&p->lock);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int
+pipe_wait_writable(struct pipe *p, u32 need, bool nonblock)
+{
+	for (;;) {
+		if (!p->readers) {
+			signal_send_self(SIGPIPE); /* even after a partial write, as Linux */
+			return -EPIPE;
+		}
+		if (p->size - (p->head - p->tail) >= need)
+			return 0;
+		if (nonblock)
+			return -EAGAIN;
+		mutex_unlock(&p->lock);
+		wake_up_all(&p->rd_wait); /* let them drain what is in */
+		int err = wait_event_interruptible(&p->wr_wait,
+						   pipe_room(p) >= need || !READ_ONCE(p->readers));
+		mutex_lock(&p->lock);
+		if (err)
+			return err;
+	}
+}
+
 static long
 pipe_read(struct file *f, char __user *buf, size_t n, u64 *pos)
 {
 	struct pipe *p = f->inode->private;
-	long ret;
 
 	if (n == 0)
 		return 0;
 	mutex_lock(&p->lock);
-	for (;;) {
-		u32 used = p->head - p->tail;
-		if (used) {
-			u32 take = (u32)MIN(n, used);
-			ret = ring_read(p, buf, take) ? -EFAULT : (long)take;
-			break;
+	long ret = pipe_wait_readable(p, READ_ONCE(f->flags) & O_NONBLOCK);
+	u32 take = (u32)MIN(n, p->head - p->tail);
+	if (!ret && take) {
+		ret = pipe_peek_to_user(p, buf, take);
+		if (!ret) {
+			pipe_consume(p, take);
+			ret = take;
 		}
-		if (!p->writers) {
-			ret = 0;
-			break;
-		}
-		if (READ_ONCE(f->flags) & O_NONBLOCK) {
-			ret = -EAGAIN;
-			break;
-		}
-		mutex_unlock(&p->lock);
-		ret = wait_event_interruptible(&p->rd_wait, pipe_used(p) || !READ_ONCE(p->writers));
-		if (ret)
-			return ret;
-		mutex_lock(&p->lock);
 	}
 	mutex_unlock(&p->lock);
 	if (ret > 0)
@@ -138,33 +167,14 @@ pipe_write(struct file *f, const char __user *buf, size_t n, u64 *pos)
 
 	mutex_lock(&p->lock);
 	while (done < n) {
-		if (!p->readers) {
-			signal_send_self(SIGPIPE); /* even after a partial write, as Linux */
-			err = -EPIPE;
-			break;
-		}
-		u32 room = p->size - (p->head - p->tail);
-		if (room >= need) {
-			u32 put = (u32)MIN(room, n - done);
-			if (ring_write(p, buf + done, put)) {
-				err = -EFAULT;
-				break;
-			}
-			done += put;
-			continue;
-		}
-		if (READ_ONCE(f->flags) & O_NONBLOCK) {
-			err = -EAGAIN;
-			break;
-		}
-		mutex_unlock(&p->lock);
-		if (done)
-			wake_up_all(&p->rd_wait); /* let them drain what is in */
-		err = wait_event_interruptible(&p->wr_wait,
-					       pipe_room(p) >= need || !READ_ONCE(p->readers));
-		mutex_lock(&p->lock);
+		err = pipe_wait_writable(p, need, READ_ONCE(f->flags) & O_NONBLOCK);
 		if (err)
 			break;
+		u32 put = (u32)MIN(p->size - (p->head - p->tail), n - done);
+		err = pipe_append_from_user(p, buf + done, put);
+		if (err)
+			break;
+		done += put;
 	}
 	mutex_unlock(&p->lock);
 	if (done)
@@ -193,6 +203,18 @@ pipe_poll(struct file *f, struct poll_table *pt)
 			mask |= POLLERR;
 	}
 	return mask;
+}
+
+/* FIONREAD: the bytes a read could take now (Linux's pipe_ioctl). */
+static long
+pipe_ioctl(struct file *f, unsigned cmd, unsigned long arg)
+{
+	struct pipe *p = f->inode->private;
+
+	if (cmd != FIONREAD)
+		return -ENOTTY;
+	int used = (int)pipe_used(p);
+	return copy_to_user((int __user *)arg, &used, sizeof(used)) ? -EFAULT : 0;
 }
 
 static void
@@ -248,8 +270,17 @@ static const struct file_operations pipe_fops = {
 	.read = pipe_read,
 	.write = pipe_write,
 	.poll = pipe_poll,
+	.ioctl = pipe_ioctl,
 	.release = pipe_release,
 };
+
+struct pipe *
+pipe_of(struct file *f)
+{
+	const struct file_operations *ops = f->inode->fops;
+
+	return ops == &pipe_fops || ops == &fifo_fops ? f->inode->private : NULL;
+}
 
 /*
  * How many pages a new pipe gets, charged to its user's count (Linux's
@@ -350,9 +381,7 @@ pipe_set_size(struct pipe *p, unsigned long bytes)
 long
 pipe_fcntl(struct file *f, int cmd, unsigned long arg)
 {
-	if (f->inode->fops != &pipe_fops && f->inode->fops != &fifo_fops)
-		return -EBADF;
-	struct pipe *p = f->inode->private;
+	struct pipe *p = pipe_of(f);
 	if (!p)
 		return -EBADF;
 	mutex_lock(&p->lock);
@@ -493,6 +522,7 @@ const struct file_operations fifo_fops = {
 	.read = pipe_read,
 	.write = pipe_write,
 	.poll = pipe_poll,
+	.ioctl = pipe_ioctl,
 	.release = pipe_release,
 };
 

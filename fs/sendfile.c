@@ -5,7 +5,7 @@
  * untouched).
  *
  * The bytes pass through a scratch anonymous mapping in the caller's own
- * address space, so that every file's ordinary read and write operations
+ * address space (transfer_buffer_get, which splice.c shares), so that every file's ordinary read and write operations
  * (page cache, pipe, AF_UNIX socket) carry them with no second copy path:
  * their write sides copy only from user memory. Linux's iov_iter source for
  * its write paths would remove the mapping; it is not built here yet.
@@ -20,7 +20,20 @@
 #include "kernel/signal/signal.h"
 #include "mm/vm.h"
 
-#define TRANSFER_CHUNK (64 * 1024ul)
+char __user *
+transfer_buffer_get(void)
+{
+	long addr = vm_mmap(current()->mm, 0, TRANSFER_CHUNK, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, NULL, 0);
+
+	return addr < 0 ? NULL : (char __user *)addr;
+}
+
+void
+transfer_buffer_put(char __user *buf)
+{
+	vm_munmap(current()->mm, (u64)buf, TRANSFER_CHUNK);
+}
 
 /*
  * Moves up to count bytes from in at *in_pos to out at *out_pos, chunk by
@@ -30,12 +43,9 @@
 static long
 transfer(struct file *in, u64 *in_pos, struct file *out, u64 *out_pos, size_t count)
 {
-	struct mm *mm = current()->mm;
-	long addr = vm_mmap(mm, 0, TRANSFER_CHUNK, PROT_READ | PROT_WRITE,
-			    MAP_PRIVATE | MAP_ANONYMOUS, NULL, 0);
-	if (addr < 0)
-		return addr;
-	char __user *buf = (char __user *)addr;
+	char __user *buf = transfer_buffer_get();
+	if (!buf)
+		return -ENOMEM;
 	long done = 0, err = 0;
 
 	while ((size_t)done < count) {
@@ -57,21 +67,19 @@ transfer(struct file *in, u64 *in_pos, struct file *out, u64 *out_pos, size_t co
 		if (put < got)
 			break;
 	}
-	vm_munmap(mm, (u64)addr, TRANSFER_CHUNK);
+	transfer_buffer_put(buf);
 	return done ? done : err;
 }
 
-/* The position a transfer starts at: *uoff when given (0 or -EFAULT), else f's. */
-static long
-offset_import(struct file *f, const s64 __user *uoff, u64 *pos)
+long
+transfer_offset_import(struct file *f, const s64 __user *uoff, u64 *pos)
 {
 	*pos = f->pos;
 	return uoff && copy_from_user(pos, uoff, sizeof(*pos)) ? -EFAULT : 0;
 }
 
-/* Where a transfer ended: into *uoff when given, else f's position. */
-static long
-offset_export(struct file *f, s64 __user *uoff, u64 pos)
+long
+transfer_offset_export(struct file *f, s64 __user *uoff, u64 pos)
 {
 	if (!uoff) {
 		f->pos = pos;
@@ -86,7 +94,7 @@ transfer_at(struct file *in, s64 __user *uin, u64 in_at, struct file *out, s64 _
 	    u64 out_at, size_t count)
 {
 	long ret = transfer(in, &in_at, out, &out_at, count);
-	if (offset_export(in, uin, in_at) || offset_export(out, uout, out_at))
+	if (transfer_offset_export(in, uin, in_at) || transfer_offset_export(out, uout, out_at))
 		return -EFAULT;
 	return ret;
 }
@@ -114,7 +122,7 @@ SYSCALL4(sendfile, int, out_fd, int, in_fd, s64 __user *, offset, size_t, count)
 	u64 in_at, out_at;
 
 	if (!ret)
-		ret = offset_import(in.file, offset, &in_at);
+		ret = transfer_offset_import(in.file, offset, &in_at);
 	if (!ret && (s64)in_at < 0)
 		ret = -EINVAL;
 	if (!ret && count) {
@@ -170,9 +178,9 @@ SYSCALL6(copy_file_range, int, in_fd, s64 __user *, off_in, int, out_fd, s64 __u
 	long ret = (in.file && out.file) ? 0 : -EBADF;
 
 	if (!ret)
-		ret = offset_import(in.file, off_in, &in_at);
+		ret = transfer_offset_import(in.file, off_in, &in_at);
 	if (!ret)
-		ret = offset_import(out.file, off_out, &out_at);
+		ret = transfer_offset_import(out.file, off_out, &out_at);
 	if (!ret)
 		ret = copy_range_check(in.file, in_at, out.file, out_at, len, flags);
 	if (!ret && len)

@@ -17,6 +17,7 @@
 #include "kernel/time/clock.h"
 #include "kernel/time/tsc.h"
 #include "mm/kmalloc.h"
+#include "uapi/ioctls.h"
 #include "uapi/magic.h"
 #include "uapi/time.h"
 
@@ -64,6 +65,8 @@ socket_poll(struct file *f, struct poll_table *pt)
 		mask |= POLLRDHUP | POLLIN | POLLRDNORM;
 	if (READ_ONCE(u->qlen))
 		mask |= POLLIN | POLLRDNORM;
+	if (READ_ONCE(u->oob_msg))
+		mask |= POLLPRI; /* urgent data waits */
 	if (u->type != SOCK_DGRAM && u->state == UNIX_UNCONNECTED) {
 		mask |= POLLHUP;
 		if (u->type == SOCK_SEQPACKET)
@@ -72,6 +75,40 @@ socket_poll(struct file *f, struct poll_table *pt)
 	if (unix_writable(u))
 		mask |= POLLOUT | POLLWRNORM | POLLWRBAND;
 	return mask;
+}
+
+/*
+ * Linux's unix_ioctl: what a read could take (SIOCINQ, which is FIONREAD),
+ * what this socket sent that its receiver has not read (SIOCOUTQ, counted
+ * with each message's overhead as Linux counts skb truesize), and whether
+ * the next byte is the urgent one (SIOCATMARK).
+ */
+static long
+socket_ioctl(struct file *f, unsigned cmd, unsigned long arg)
+{
+	struct unix_sock *u = f->private;
+	long amount;
+
+	mutex_lock(&unix_lock);
+	switch (cmd) {
+	case SIOCINQ:
+		amount = unix_inq_len(u);
+		break;
+	case SIOCOUTQ:
+		amount = (long)u->wmem;
+		break;
+	case SIOCATMARK:
+		amount = unix_at_mark(u);
+		break;
+	default:
+		amount = -ENOTTY;
+		break;
+	}
+	mutex_unlock(&unix_lock);
+	if (amount < 0)
+		return amount;
+	int v = (int)amount;
+	return copy_to_user((int __user *)arg, &v, sizeof(v)) ? -EFAULT : 0;
 }
 
 static void
@@ -92,6 +129,7 @@ const struct file_operations socket_fops = {
 	.read = socket_read,
 	.write = socket_write,
 	.poll = socket_poll,
+	.ioctl = socket_ioctl,
 	.release = socket_release,
 };
 
@@ -107,8 +145,12 @@ socket_file(struct unix_sock *u, int flags)
 	inode->gid = current_fsgid();
 	struct file *f = file_alloc(inode, NULL, O_RDWR | (flags & O_NONBLOCK));
 	inode_put(inode);
-	if (f)
-		f->private = u;
+	if (!f)
+		return NULL;
+	f->private = u;
+	mutex_lock(&unix_lock);
+	u->file = f;
+	mutex_unlock(&unix_lock);
 	return f;
 }
 

@@ -4,7 +4,8 @@
  * is asked (the kernel's bookkeeping share, Linux says), capped at
  * net.core.wmem_max/rmem_max unless root forces them; SO_PEERCRED is the
  * peer's credentials as at connect (or socketpair, or listen); timeouts
- * are a struct timeval. An option rewind does not know is ENOPROTOOPT,
+ * are a struct timeval; SO_PEEK_OFF is where the next MSG_PEEK starts
+ * (unix_io.c moves it). An option rewind does not know is ENOPROTOOPT,
  * another level EOPNOTSUPP (AF_UNIX has no options of its own).
  */
 #include "fs/unix.h"
@@ -52,6 +53,12 @@ option_value(struct unix_sock *u, int name, char *val)
 		break;
 	case SO_ACCEPTCONN:
 		v = u->state == UNIX_LISTENING;
+		break;
+	case SO_PEEK_OFF:
+		v = u->peek_off;
+		break;
+	case SO_OOBINLINE:
+		v = u->oobinline;
 		break;
 	case SO_PEERCRED: {
 		/* No peer: pid 0 and the overflow ids, as Linux's cred_to_ucred(NULL). */
@@ -159,6 +166,12 @@ unix_setsockopt(struct unix_sock *u, int level, int name, const void __user *uva
 		break;
 	case SO_PASSCRED:
 		u->passcred = v != 0;
+		break;
+	case SO_PEEK_OFF:
+		u->peek_off = v; /* any value, as Linux 6.1's unix_set_peek_off; -1 turns it off */
+		break;
+	case SO_OOBINLINE:
+		u->oobinline = v != 0;
 		break;
 	default:
 		err = -ENOPROTOOPT;

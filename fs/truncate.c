@@ -37,6 +37,18 @@ file_size_allowed(u64 pos, size_t n)
 	return (long)MIN((u64)n, MAX_FILE_SIZE - pos);
 }
 
+int
+size_change_allowed(struct inode *inode, u64 size)
+{
+	if (size <= i_size_read(inode))
+		return 0;
+	if (size > rlimit(RLIMIT_FSIZE)) {
+		signal_send_self(SIGXFSZ);
+		return -EFBIG;
+	}
+	return size > MAX_FILE_SIZE ? -EFBIG : 0;
+}
+
 /* What every truncate asks of the file first: a regular file on a writable mount. */
 static int
 truncatable(const struct inode *inode)
@@ -56,13 +68,7 @@ vfs_truncate(struct inode *inode, u64 size)
 	if (err)
 		return err;
 	mutex_lock(&inode->lock);
-	/* Only growth is limited (Linux's inode_newsize_ok). */
-	if (size > i_size_read(inode) && size > rlimit(RLIMIT_FSIZE)) {
-		signal_send_self(SIGXFSZ);
-		err = -EFBIG;
-	} else if (size > MAX_FILE_SIZE) {
-		err = -EFBIG;
-	}
+	err = size_change_allowed(inode, size);
 	if (!err)
 		err = seals_allow_resize(inode, size);
 	if (!err)

@@ -46,10 +46,12 @@ struct unix_sock {
 	u32 refcount; /* the file, a peer pointing at it, its queued messages, a listener's queue */
 	int type;     /* SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET */
 	enum unix_state state;
-	bool dead;		/* its file is closed */
-	bool passcred;		/* SO_PASSCRED */
-	u32 shutdown;		/* RCV_SHUTDOWN | SEND_SHUTDOWN */
-	int error;		/* SO_ERROR: ECONNRESET when the peer left with data unread */
+	bool dead; /* its file is closed */
+	struct file
+		*file; /* its file, not referenced: valid while !dead (its owner hears SIGURG) */
+	bool passcred; /* SO_PASSCRED */
+	u32 shutdown;  /* RCV_SHUTDOWN | SEND_SHUTDOWN */
+	int error;     /* SO_ERROR: ECONNRESET when the peer left with data unread */
 	struct unix_sock *peer; /* referenced: the other end, or a datagram socket's default */
 	struct list_head queue; /* received unix_msgs; a listener's: connections not accepted */
 	struct list_head pending_link; /* in a listener's queue, until accepted */
@@ -58,6 +60,9 @@ struct unix_sock {
 	u32 sndbuf, rcvbuf;
 	u64 wmem;		  /* bytes of this socket's messages queued anywhere */
 	u64 rcvtimeo, sndtimeo;	  /* ns; 0: forever */
+	int peek_off;		  /* SO_PEEK_OFF: where a MSG_PEEK starts; -1: at the head */
+	bool oobinline;		  /* SO_OOBINLINE: the urgent byte is read in the stream */
+	struct unix_msg *oob_msg; /* a stream's urgent byte (MSG_OOB) in queue, unread, or NULL */
 	struct kernel_ucred cred; /* its creator's, for the peer's SO_PEERCRED */
 	struct kernel_ucred peercred;
 	bool has_peercred;
@@ -149,6 +154,14 @@ void unix_msg_dequeue(struct unix_sock *u, struct unix_msg *msg);
 void unix_msgs_free(struct list_head *msgs);
 /* Whether u's peer or u may take another message now (poll's POLLOUT). */
 bool unix_writable(struct unix_sock *u);
+/*
+ * What a reader of u could take (SIOCINQ, FIONREAD): a stream's or
+ * seqpacket's queued bytes, a datagram socket's first message; -EINVAL for
+ * a listener. unix_lock held.
+ */
+long unix_inq_len(struct unix_sock *u);
+/* Whether the next byte a reader of u gets is the urgent one (SIOCATMARK). unix_lock held. */
+bool unix_at_mark(struct unix_sock *u);
 
 /* ---- unix_scm.c ---- */
 /* What a send's control messages say. */

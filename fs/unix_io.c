@@ -10,6 +10,14 @@
  * max_dgram_qlen (10) messages. A stream reader takes bytes across
  * messages (up to one carrying files); a datagram or seqpacket reader
  * takes one message, the rest of it lost (MSG_TRUNC says so).
+ *
+ * A stream carries one urgent byte at a time, as Linux's AF_UNIX since
+ * 5.15: send(MSG_OOB) queues its last byte as a message of its own and
+ * marks it (a newer one takes the mark, the older byte stays as data).
+ * The receiver's owner (F_SETOWN) gets SIGURG. Reads stop at the mark;
+ * recv(MSG_OOB) takes the byte out of band; a read that reaches it first
+ * drops it, unless SO_OOBINLINE keeps it in the stream (then MSG_OOB is
+ * EINVAL).
  */
 #include "fs/unix.h"
 #include "kernel/lib/string.h"
@@ -72,6 +80,8 @@ unix_msg_dequeue(struct unix_sock *u, struct unix_msg *msg)
 	struct unix_sock *s = msg->sender;
 
 	list_del(&msg->link);
+	if (u->oob_msg == msg)
+		u->oob_msg = NULL;
 	u->qlen--;
 	unix_wmem_add(s, -(s64)msg_cost(msg));
 	wake_up_all(&s->wq);
@@ -84,6 +94,7 @@ unix_msg_dequeue(struct unix_sock *u, struct unix_msg *msg)
 struct send_state {
 	struct unix_sock *u, *to; /* the sender and the receiver (referenced) */
 	u64 need;		  /* the cost of the next message */
+	struct unix_msg *sent;	  /* the message send_one queued last */
 };
 
 /* The wmem limit: SO_SNDBUF, or two pages once the user holds more than the soft limit. */
@@ -152,6 +163,7 @@ send_one(struct send_state *s, struct unix_msg_args *m, size_t off, u32 n, struc
 	unix_sock_get(u);
 	unix_wmem_add(u, (s64)msg_cost(msg));
 	list_add_tail(&msg->link, &to->queue);
+	s->sent = msg;
 	to->qlen++;
 	wake_up_all(&to->wq);
 	return 0;
@@ -203,14 +215,26 @@ send_locked(struct send_state *s, struct unix_msg_args *m, struct unix_scm *scm)
 			forget_dead_peer(u, s->to);
 		return err ? err : (long)m->total;
 	}
-	size_t done = 0;
-	do {
-		u32 n = (u32)MIN(m->total - done, MIN(STREAM_CHUNK, u->sndbuf / 2 - 64));
-		int err = send_one(s, m, done, n, scm);
+	bool oob = m->flags & MSG_OOB;
+	size_t done = 0, body = m->total - oob; /* MSG_OOB: the last byte goes on its own */
+	if (body || !oob) {
+		do {
+			u32 n = (u32)MIN(body - done, MIN(STREAM_CHUNK, u->sndbuf / 2 - 64));
+			int err = send_one(s, m, done, n, scm);
+			if (err)
+				return done ? (long)done : err;
+			done += n;
+		} while (done < body);
+	}
+	if (oob) {
+		int err = send_one(s, m, done, 1, scm);
 		if (err)
 			return done ? (long)done : err;
-		done += n;
-	} while (done < m->total);
+		s->to->oob_msg = s->sent; /* an older urgent byte becomes ordinary data */
+		if (!s->to->dead && s->to->file)
+			file_signal_owner(s->to->file, SIGURG); /* Linux's sk_send_sigurg */
+		done++;
+	}
 	return (long)done;
 }
 
@@ -220,8 +244,8 @@ unix_send(struct unix_sock *u, struct unix_msg_args *m)
 	struct unix_scm scm;
 	struct send_state s = { .u = u };
 
-	if (m->flags & MSG_OOB)
-		return -EOPNOTSUPP;
+	if ((m->flags & MSG_OOB) && (u->type != SOCK_STREAM || !m->total))
+		return -EOPNOTSUPP; /* only a stream has urgent data, and it needs a byte */
 	int err = unix_scm_get(m->control, m->controllen, &scm);
 	if (err)
 		return err;
@@ -260,17 +284,79 @@ unix_writable(struct unix_sock *u)
 
 /* ---- receiving -------------------------------------------------------------------- */
 
+/* Bytes queued for u's reader, what stream readers took already aside. */
+static u64
+queued_bytes(struct unix_sock *u)
+{
+	u64 n = 0;
+
+	for (struct list_head *e = u->queue.next; e != &u->queue; e = e->next) {
+		struct unix_msg *msg = list_entry(e, struct unix_msg, link);
+		n += msg->len - msg->off;
+	}
+	return n;
+}
+
+long
+unix_inq_len(struct unix_sock *u)
+{
+	if (u->state == UNIX_LISTENING)
+		return -EINVAL;
+	if (u->type != SOCK_DGRAM)
+		return (long)queued_bytes(u);
+	return list_empty(&u->queue) ? 0 : list_first_entry(&u->queue, struct unix_msg, link)->len;
+}
+
+bool
+unix_at_mark(struct unix_sock *u)
+{
+	return u->oob_msg && list_first_entry(&u->queue, struct unix_msg, link) == u->oob_msg;
+}
+
+/* Whether u holds data past the first beyond bytes (a peek offset's). */
+static bool
+has_data(struct unix_sock *u, size_t beyond)
+{
+	return beyond ? queued_bytes(u) > beyond : !list_empty(&u->queue);
+}
+
+/* What a reader waits for: data past beyond bytes of u's queue. */
+struct recv_wait {
+	struct unix_sock *u;
+	size_t beyond;
+};
+
 /* Whether a reader of u has something to do: data, or news that none will come. */
 static bool
 can_recv(void *arg)
 {
-	struct unix_sock *u = arg;
+	struct recv_wait *w = arg;
+	struct unix_sock *u = w->u;
 
-	if (!list_empty(&u->queue) || u->error || (u->shutdown & RCV_SHUTDOWN))
+	if (has_data(u, w->beyond) || u->error || (u->shutdown & RCV_SHUTDOWN))
 		return true;
 	if (u->type == SOCK_DGRAM)
 		return false;
 	return !u->peer || u->peer->dead;
+}
+
+/* Where a read starts in u's queue: a peek at SO_PEEK_OFF when it is set, else the head. */
+static size_t
+peek_start(struct unix_sock *u, const struct unix_msg_args *m)
+{
+	return (m->flags & MSG_PEEK) && u->peek_off >= 0 ? (size_t)u->peek_off : 0;
+}
+
+/* SO_PEEK_OFF follows what was read: forward by a peek's bytes, back by a read's (Linux). */
+static void
+peek_off_advance(struct unix_sock *u, bool peek, size_t n)
+{
+	if (u->peek_off < 0)
+		return;
+	if (peek)
+		u->peek_off += (int)n;
+	else
+		u->peek_off = n >= (size_t)u->peek_off ? 0 : u->peek_off - (int)n;
 }
 
 static bool
@@ -290,17 +376,18 @@ note_sender(struct unix_msg_args *m, const struct unix_msg *msg)
 }
 
 /*
- * Waits for a message: 0 with one at the head of u's queue, 1 for end of
- * file, or -errno. unix_lock held.
+ * Waits for data past the first beyond bytes of u's queue: 0 when there is
+ * some, 1 for end of file, or -errno. unix_lock held.
  */
 static int
-wait_message(struct unix_sock *u, struct unix_msg_args *m)
+wait_message(struct unix_sock *u, struct unix_msg_args *m, size_t beyond)
 {
-	int err = unix_wait(&u->wq, can_recv, u, m->nonblock || (m->flags & MSG_DONTWAIT),
+	struct recv_wait w = { u, beyond };
+	int err = unix_wait(&u->wq, can_recv, &w, m->nonblock || (m->flags & MSG_DONTWAIT),
 			    u->rcvtimeo);
 	if (err)
 		return err;
-	if (!list_empty(&u->queue))
+	if (has_data(u, beyond))
 		return 0;
 	if (u->error) {
 		err = -u->error;
@@ -339,28 +426,49 @@ take_control(struct unix_msg *msg, bool peek, struct unix_scm *got)
 	return 0;
 }
 
-/* One datagram or seqpacket record. */
+/*
+ * The record a read at offset off of u's queue starts in, and in *skip
+ * where in it: whole records the offset passes are stepped over (Linux's
+ * __skb_try_recv_from_queue). NULL if the offset is past them all.
+ */
+static struct unix_msg *
+record_at(struct unix_sock *u, size_t off, size_t *skip)
+{
+	for (struct list_head *e = u->queue.next; e != &u->queue; e = e->next) {
+		struct unix_msg *msg = list_entry(e, struct unix_msg, link);
+		if (!off || off < msg->len) {
+			*skip = off;
+			return msg;
+		}
+		off -= msg->len;
+	}
+	return NULL;
+}
+
+/* One datagram or seqpacket record (from SO_PEEK_OFF on for a peek). */
 static long
 recv_record(struct unix_sock *u, struct unix_msg_args *m, struct unix_scm *got,
 	    struct list_head *done)
 {
 	bool peek = m->flags & MSG_PEEK;
+	size_t skip, start = peek_start(u, m);
 
 	if (u->type == SOCK_SEQPACKET && u->state != UNIX_CONNECTED)
 		return -ENOTCONN;
-	int err = wait_message(u, m);
+	int err = wait_message(u, m, start);
 	if (err)
 		return err > 0 ? 0 : err;
-	struct unix_msg *msg = list_first_entry(&u->queue, struct unix_msg, link);
-	size_t n = MIN(m->total, msg->len);
-	if (iov_copy(m, 0, msg->data, n, true))
+	struct unix_msg *msg = record_at(u, start, &skip);
+	size_t left = msg->len - skip, n = MIN(m->total, left);
+	if (iov_copy(m, 0, msg->data + skip, n, true))
 		return -EFAULT;
 	if (take_control(msg, peek, got))
 		return -ENOMEM;
 	note_sender(m, msg);
-	if (n < msg->len)
+	if (n < left)
 		m->out_flags |= MSG_TRUNC;
-	long ret = (m->flags & MSG_TRUNC) ? (long)msg->len : (long)n;
+	long ret = (m->flags & MSG_TRUNC) ? (long)left : (long)n;
+	peek_off_advance(u, peek, peek ? n : msg->len);
 	if (!peek) {
 		unix_msg_dequeue(u, msg);
 		list_add_tail(&msg->link, done);
@@ -396,24 +504,38 @@ stream_next(struct unix_sock *u, bool peek, size_t copied, size_t *skip)
 
 /* Stream bytes, across messages, until enough (1, or all with MSG_WAITALL). */
 static long
-recv_stream(struct unix_sock *u, struct unix_msg_args *m, struct unix_scm *got,
+stream_copy(struct unix_sock *u, struct unix_msg_args *m, struct unix_scm *got,
 	    struct list_head *done)
 {
 	size_t copied = 0, target = (m->flags & MSG_WAITALL) ? m->total : 1;
 	bool peek = m->flags & MSG_PEEK;
+	size_t start = peek_start(u, m);
 
 	if (u->state != UNIX_CONNECTED)
 		return -EINVAL;
 	while (copied < m->total) {
 		size_t skip;
-		struct unix_msg *msg = stream_next(u, peek, copied, &skip);
+		struct unix_msg *msg = stream_next(u, peek, start + copied, &skip);
 		if (!msg) {
 			if (copied >= target || (peek && copied))
 				break;
-			int err = wait_message(u, m);
+			int err = wait_message(u, m,
+					       start); /* a peek waits only before its first byte */
 			if (err)
 				return copied ? (long)copied : err > 0 ? 0 : err;
 			continue;
+		}
+		if (msg == u->oob_msg) {
+			if (copied)
+				break; /* a read stops at the urgent byte's mark */
+			if (!peek && !u->oobinline) {
+				/* not taken with MSG_OOB: it is lost, as Linux's manage_oob */
+				unix_msg_dequeue(u, msg);
+				list_add_tail(&msg->link, done);
+				continue;
+			}
+			if (!peek)
+				u->oob_msg = NULL; /* inline: an ordinary byte from now on */
 		}
 		if (copied && (msg->nfiles || (u->passcred && !cred_equal(&msg->cred, &got->cred))))
 			break; /* files, or another sender's bytes, start a read of their own */
@@ -440,21 +562,56 @@ recv_stream(struct unix_sock *u, struct unix_msg_args *m, struct unix_scm *got,
 	return (long)copied;
 }
 
+/*
+ * recv(MSG_OOB): the urgent byte, once (a peek leaves it), MSG_OOB in
+ * msg_flags; EINVAL when there is none or SO_OOBINLINE keeps it in the
+ * stream (Linux's unix_stream_recv_urg). It never waits.
+ */
+static long
+recv_urgent(struct unix_sock *u, struct unix_msg_args *m, struct list_head *done)
+{
+	struct unix_msg *msg = u->oob_msg;
+
+	if (!msg || u->oobinline)
+		return -EINVAL;
+	if (iov_copy(m, 0, msg->data, MIN(m->total, 1), true))
+		return -EFAULT;
+	if (!(m->flags & MSG_PEEK)) {
+		unix_msg_dequeue(u, msg);
+		list_add_tail(&msg->link, done);
+	}
+	m->out_flags |= MSG_OOB;
+	return 1;
+}
+
+/* A stream read, SO_PEEK_OFF moved by what it took. */
+static long
+recv_stream(struct unix_sock *u, struct unix_msg_args *m, struct unix_scm *got,
+	    struct list_head *done)
+{
+	long ret = stream_copy(u, m, got, done);
+
+	if (ret > 0)
+		peek_off_advance(u, m->flags & MSG_PEEK, (size_t)ret);
+	return ret;
+}
+
 long
 unix_recv(struct unix_sock *u, struct unix_msg_args *m)
 {
 	struct list_head done;
 	struct unix_scm got = { .nfiles = 0 };
 
-	if (m->flags & MSG_OOB)
+	if ((m->flags & MSG_OOB) && u->type != SOCK_STREAM)
 		return -EOPNOTSUPP;
 	list_init(&done);
 	m->has_name = false;
 	m->out_flags = m->flags & MSG_CMSG_CLOEXEC; /* Linux gives it back in msg_flags */
 	got.cred.pid = -1;			    /* no message read: no control */
 	mutex_lock(&unix_lock);
-	long ret = u->type == SOCK_STREAM ? recv_stream(u, m, &got, &done)
-					  : recv_record(u, m, &got, &done);
+	long ret = (m->flags & MSG_OOB)	    ? recv_urgent(u, m, &done)
+		   : u->type == SOCK_STREAM ? recv_stream(u, m, &got, &done)
+					    : recv_record(u, m, &got, &done);
 	bool passcred = u->passcred;
 	mutex_unlock(&unix_lock);
 	if (ret >= 0 && got.cred.pid != -1)

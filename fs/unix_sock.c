@@ -48,6 +48,7 @@ unix_sock_alloc(int type)
 	u->type = type;
 	u->sndbuf = SOCK_BUF_DEFAULT;
 	u->rcvbuf = SOCK_BUF_DEFAULT;
+	u->peek_off = -1;
 	u->cred = unix_current_cred();
 	u->account = (struct pipe_account){ .user = USER_CHARGE(current_uids().real) };
 	list_init(&u->queue);

@@ -124,6 +124,19 @@ long iovec_import(const struct kernel_iovec __user *uiov, int cnt, struct kernel
  */
 long vfs_read(struct file *f, char __user *buf, size_t n, u64 *pos);
 long vfs_write(struct file *f, const char __user *buf, size_t n, u64 *pos);
+/*
+ * A scratch buffer of TRANSFER_CHUNK bytes in the caller's own address
+ * space, through which sendfile, copy_file_range and splice move data
+ * between two files' user-copying operations (fs/sendfile.c): NULL when
+ * no memory is left.
+ */
+#define TRANSFER_CHUNK (64 * 1024ul)
+char __user *transfer_buffer_get(void);
+void transfer_buffer_put(char __user *buf);
+/* The position a transfer starts at: *uoff when given (0 or -EFAULT), else f's. */
+long transfer_offset_import(struct file *f, const s64 __user *uoff, u64 *pos);
+/* Where a transfer ended: into *uoff when given (0 or -EFAULT), else f's position. */
+long transfer_offset_export(struct file *f, s64 __user *uoff, u64 pos);
 #define MAX_FILE_SIZE ((u64)INT64_MAX)
 /*
  * How many of the n bytes from pos a regular file may grow to hold: the
@@ -394,6 +407,18 @@ void putname(char *name);
 #define FMODE_PATH   4u /* O_PATH: only a handle on a name */
 #define FMODE_WRITER 8u /* holds write access to its regular file (fs/write_access.c) */
 
+/* A file's owner (fs/fown.c): a pid, or a process group as -pgid, 0 for none; the setter's uids. */
+struct fown {
+	int pid;
+	u32 uid, euid;
+};
+
+/* fcntl's F_SETOWN (0, -EINVAL, -ESRCH when nothing has that id) and F_GETOWN. */
+long f_setown(struct file *f, unsigned long arg);
+long f_getown(struct file *f);
+/* Sends sig to f's owner, each process of it that the setter may signal (Linux's send_sigurg). */
+void file_signal_owner(struct file *f, int sig);
+
 struct file_operations {
 	/* Called once per open; may set f->private. */
 	int (*open)(struct inode *inode, struct file *f);
@@ -415,10 +440,11 @@ struct file_operations {
 };
 
 struct file {
-	u32 refcount;	       /* atomic */
-	u32 flags;	       /* O_* status flags: O_APPEND, O_NONBLOCK ... */
-	u32 fmode;	       /* FMODE_* */
-	u64 pos;	       /* under pos_lock */
+	u32 refcount;	   /* atomic */
+	u32 flags;	   /* O_* status flags: O_APPEND, O_NONBLOCK ... */
+	u32 fmode;	   /* FMODE_* */
+	struct fown owner; /* F_SETOWN's: who hears of urgent data (fs/fown.c), under tasks_lock */
+	u64 pos;	   /* under pos_lock */
 	struct mutex pos_lock; /* regular files and directories */
 	struct inode *inode;   /* referenced */
 	struct dentry *dentry; /* referenced; NULL for pipes */
@@ -546,6 +572,14 @@ int filemap_fill(struct inode *inode, const void *data, u64 size);
 struct page *filemap_get_page(struct inode *inode, u64 index, unsigned how);
 /* Truncates or extends (inode->lock held). */
 void filemap_set_size(struct inode *inode, u64 size);
+/*
+ * Gives every page of [start, end) a cache page, i_size untouched
+ * (fallocate; inode->lock held): 0, -ENOSPC, -ENOMEM, or -EINTR when the
+ * task is killed meanwhile. Pages made before a failure stay, zero-filled.
+ */
+int filemap_allocate(struct inode *inode, u64 start, u64 end);
+/* Zeroes the bytes of [start, end) below i_size, in place (a punched hole; inode->lock held). */
+void filemap_zero_range(struct inode *inode, u64 start, u64 end);
 /* Drops every page (the inode is going away). */
 void filemap_evict(struct inode *inode);
 
@@ -758,6 +792,11 @@ struct file *console_open(void);
 
 /* Truncates or extends a regular file: for truncate, ftruncate and O_TRUNC. */
 int vfs_truncate(struct inode *inode, u64 size);
+/*
+ * Whether inode may grow to size (Linux's inode_newsize_ok): 0, or -EFBIG
+ * past RLIMIT_FSIZE (with SIGXFSZ) or the largest file. Shrinking is free.
+ */
+int size_change_allowed(struct inode *inode, u64 size);
 
 /* ---- changing the tree (fs/treeops.c) ------------------------------------ */
 

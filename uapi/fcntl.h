@@ -45,6 +45,8 @@
 #define F_SETFD		2
 #define F_GETFL		3
 #define F_SETFL		4
+#define F_SETOWN	8 /* the process (or -group) a file's signals go to */
+#define F_GETOWN	9
 #define F_DUPFD_CLOEXEC 1030
 #define F_SETPIPE_SZ	1031 /* a pipe's buffer size (F_LINUX_SPECIFIC_BASE + 7) */
 #define F_GETPIPE_SZ	1032
@@ -91,6 +93,12 @@ struct kernel_flock {
 #define SEEK_END  2
 #define SEEK_DATA 3
 #define SEEK_HOLE 4
+
+/* splice(2), tee(2), vmsplice(2) flags (Linux's linux/splice.h) */
+#define SPLICE_F_MOVE	  1
+#define SPLICE_F_NONBLOCK 2
+#define SPLICE_F_MORE	  4
+#define SPLICE_F_GIFT	  8
 
 /* access(2), faccessat(2) */
 #define F_OK 0

@@ -1,7 +1,7 @@
 /*
  * ioctls.h - the ioctl(2) request numbers rewind answers, Linux x86-64's
- * (asm-generic/ioctls.h): the terminal's and those every file
- * understands. libc's <sys/ioctl.h> and <termios.h> have the same names:
+ * (asm-generic/ioctls.h): the terminal's, those every file understands,
+ * and the sockets' (linux/sockios.h). libc's <sys/ioctl.h> and <termios.h> have the same names:
  * user code includes those.
  */
 #ifndef REWIND_UAPI_IOCTLS_H
@@ -17,6 +17,7 @@
 #define TIOCSPGRP  0x5410
 #define TIOCGWINSZ 0x5413
 #define TIOCSWINSZ 0x5414
+#define TIOCOUTQ   0x5411
 #define TIOCSTI	   0x5412
 #define FIONREAD   0x541b
 #define FIONBIO	   0x5421
@@ -24,6 +25,11 @@
 #define TIOCGSID   0x5429
 #define FIONCLEX   0x5450
 #define FIOCLEX	   0x5451
+
+/* Sockets' (linux/sockios.h, asm/sockios.h): bytes to read, bytes sent but unread, at the mark */
+#define SIOCINQ	   FIONREAD
+#define SIOCOUTQ   TIOCOUTQ
+#define SIOCATMARK 0x8905
 
 /* TCFLSH's queue selector */
 #define TCIFLUSH  0

@@ -43,6 +43,7 @@
 #define SO_ERROR	4
 #define SO_SNDBUF	7
 #define SO_RCVBUF	8
+#define SO_OOBINLINE	10
 #define SO_PASSCRED	16
 #define SO_PEERCRED	17
 #define SO_RCVTIMEO_OLD 20
@@ -52,6 +53,7 @@
 #define SO_RCVBUFFORCE	33
 #define SO_PROTOCOL	38
 #define SO_DOMAIN	39
+#define SO_PEEK_OFF	42
 #define SO_RCVTIMEO_NEW 66
 #define SO_SNDTIMEO_NEW 67
 

@@ -83,6 +83,26 @@
 
 u64 direct_map_base;
 
+/* ---- a file's owner (fs/fown.c): no other process to signal here --------------- */
+
+long
+f_setown(struct file *f, unsigned long arg)
+{
+	f->owner.pid = (int)arg;
+	return 0;
+}
+
+long
+f_getown(struct file *f)
+{
+	return f->owner.pid;
+}
+
+void
+file_signal_owner(struct file *f, int sig)
+{
+}
+
 /* ---- the OOM killer's charge (mm/oom_kill.c): one process here ------------------- */
 
 struct mem_charge {

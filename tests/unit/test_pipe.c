@@ -25,7 +25,7 @@ make_pipe(int flags)
 }
 
 static struct pipe *
-pipe_of(int fd)
+pipe_at_fd(int fd)
 {
 	struct file *f = fd_get(fd);
 	struct pipe *p = f->inode->private;
@@ -37,7 +37,7 @@ pipe_of(int fd)
 static bool
 queues_empty(int fd)
 {
-	struct pipe *p = pipe_of(fd);
+	struct pipe *p = pipe_at_fd(fd);
 
 	return list_empty(&p->rd_wait.waiters) && list_empty(&p->wr_wait.waiters);
 }
@@ -214,7 +214,7 @@ UNIT_TEST(blocking_read_and_write_wake_up)
 	other_side = reader_drains;
 	CHECK_EQ(do_sys_write(wr, chunk, sizeof(chunk)), sizeof(chunk));
 	CHECK_EQ(sleeps, 4);
-	CHECK_EQ(drained + pipe_used(pipe_of(wr)), sizeof(chunk));
+	CHECK_EQ(drained + pipe_used(pipe_at_fd(wr)), sizeof(chunk));
 
 	/* The reader goes away while the writer waits: what was written counts, then EPIPE. */
 	CHECK_EQ(do_sys_read(rd, chunk, 1000), 1000);
