@@ -19,8 +19,8 @@ TOP = HERE.parent.parent
 sys.path.insert(0, str(TOP / "tools"))
 sys.path.insert(0, str(HERE))
 
-from reprolib import (compare, console, controls, experiments, hosted, intervals, load, onboard, outputs,  # noqa: E402
-                      plan, plots, ratios, records, runner, summary)
+from reprolib import (compare, console, controls, experiments, hosted, intervals, load, numbers, onboard,  # noqa: E402
+                      outputs, plan, plots, ratios, records, runner, summary)
 import wellformed  # noqa: E402
 
 LOGS = HERE / "logs"
@@ -282,6 +282,16 @@ class Statistics(unittest.TestCase):
         groups = self.groups("vsyscall-rewind-truncated.console")
         self.assertFalse(groups[("tsc", "files_per_s_vdso")].complete)
         self.assertTrue(groups[("default", "gettimeofday_vdso")].complete)
+
+
+class ReadableNumbers(unittest.TestCase):
+    def test_no_scientific_notation_for_people(self):
+        cases = {1234567.0: "1,234,567", 9999.7: "10,000", 123.456: "123.5", 0.5: "0.5",
+                 0.0000123: "0.0000123", 0: "0", -2500000: "-2,500,000", 3.0: "3"}
+        for value, text in cases.items():
+            self.assertEqual(numbers.readable(value), text)
+        for exponent in range(-9, 13):
+            self.assertNotIn("e", numbers.readable(1.2345 * 10 ** exponent))
 
 
 class Verdicts(unittest.TestCase):
