@@ -7,6 +7,7 @@ verdicts, and a results directory made end to end from the logs.
 """
 import dataclasses
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -112,6 +113,17 @@ class ExperimentFiles(unittest.TestCase):
                     with self.assertRaisesRegex(experiments.ExperimentError, message):
                         experiments.load(write_experiment(d, text))
 
+
+    def test_list_gives_each_experiment_its_estimated_cost(self):
+        """The README's durations point at --list, so that they are the files' own figures."""
+        done = subprocess.run([str(TOP / "tools" / "reproduce"), "--list"], capture_output=True,
+                              text=True, check=True)
+        names = sorted(p.stem for p in (TOP / "experiments").glob("*.toml"))
+        listed = re.findall(r"(?m)^(\S+) +(\d+):(\d\d) +(\d+):(\d\d)  \S", done.stdout)
+        self.assertEqual(sorted(n for n, *_ in listed), names)
+        for name, full_m, full_s, quick_m, quick_s in listed:
+            with self.subTest(experiment=name):
+                self.assertGreater(int(full_m) * 60 + int(full_s), int(quick_m) * 60 + int(quick_s))
 
     def test_quick_args_default_to_args(self):
         with tempfile.TemporaryDirectory() as d:
