@@ -89,5 +89,20 @@ class BenchmarkHelp(unittest.TestCase):
         self.assertRegex(r.stderr, r"(?m)^usage: syscall_bench ")
 
 
+class BenchmarkFigures(unittest.TestCase):
+    def test_the_lines_for_people_have_no_scientific_notation(self):
+        """user/lib/bench.c writes each figure twice: an @result line for the tools, and a
+        line for a person, where 20951 ns must not read 2.095e+04."""
+        bench = BENCH_BIN / "syscall_bench"
+        if not bench.exists():
+            self.skipTest("the benchmarks are not built (make user)")
+        r = subprocess.run([str(bench), "-q"], capture_output=True, text=True, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = [l for l in r.stdout.splitlines() if l.startswith("  ")]
+        self.assertTrue(lines)
+        for line in lines:
+            self.assertNotRegex(line, r"\de[+-]\d", line)
+
+
 if __name__ == "__main__":
     unittest.main()

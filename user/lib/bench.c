@@ -423,12 +423,31 @@ bench_metric_name(char *out, size_t size, const char *fmt, ...)
 			*p = '_';
 }
 
+/*
+ * A figure as a person reads it: %.4g would write 123456 ns as 1.235e+05
+ * and 0.00002 as 2e-05, so large figures are whole numbers and tiny ones
+ * decimals (as tools/reprolib/numbers.py writes them on the host).
+ */
+static void
+readable_figure(char *out, size_t size, double value)
+{
+	if (value >= 1e3 || value <= -1e3)
+		snprintf(out, size, "%.0f", value);
+	else if (value != 0 && value < 1e-4 && value > -1e-4)
+		snprintf(out, size, "%.8f", value);
+	else
+		snprintf(out, size, "%.4g", value);
+}
+
 void
 bench_result(const char *metric, double value, const char *unit)
 {
+	char figure[64];
+
+	readable_figure(figure, sizeof(figure), value);
 	printf("@result {\"bench\":\"%s\",\"variant\":%s,\"metric\":\"%s\",\"value\":%.4g,\"unit\":\"%s\"}\n",
 	       bench, variant, metric, value, unit);
-	printf("  %-36s %12.4g %s\n", metric, value, unit);
+	printf("  %-36s %12s %s\n", metric, figure, unit);
 	fflush(stdout);
 }
 
