@@ -2,6 +2,7 @@
  * bench.c - see bench.h.
  */
 #include "lib/bench.h"
+#include "lib/figure.h"
 #include "lib/procfile.h"
 #include "kernel/x86/ground.h"
 
@@ -421,22 +422,6 @@ bench_metric_name(char *out, size_t size, const char *fmt, ...)
 	for (char *p = out; *p; p++)
 		if (*p == '-')
 			*p = '_';
-}
-
-/*
- * A figure as a person reads it: %.4g would write 123456 ns as 1.235e+05
- * and 0.00002 as 2e-05, so large figures are whole numbers and tiny ones
- * decimals (as tools/reprolib/numbers.py writes them on the host).
- */
-static void
-readable_figure(char *out, size_t size, double value)
-{
-	if (value >= 1e3 || value <= -1e3)
-		snprintf(out, size, "%.0f", value);
-	else if (value != 0 && value < 1e-4 && value > -1e-4)
-		snprintf(out, size, "%.8f", value);
-	else
-		snprintf(out, size, "%.4g", value);
 }
 
 void
