@@ -151,6 +151,16 @@ class Grading(unittest.TestCase):
         self.assertIn("CHECK(1 == 2) at fake.c:7", bad["output"])
 
 
+class TheTour(unittest.TestCase):
+    def test_lab_0_has_no_hole_and_its_grade_runs_the_test_of_its_answers(self):
+        labs = lab.load_labs(str(TOP))
+        tour = lab.lab_by_number(labs, 0)
+        self.assertEqual(tour["hole"], [])
+        self.assertIn("usertests shell_lab0_knob_write_answers", lab.guest_script([tour], False))
+        with self.assertRaisesRegex(lab.LabError, "no code to write"):
+            lab.cmd_start(labs, 0)
+
+
 class Handin(unittest.TestCase):
     def test_the_tarball_holds_the_diff_from_the_start_and_the_answers(self):
         with tempfile.TemporaryDirectory() as tmp:

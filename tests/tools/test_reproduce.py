@@ -7,6 +7,7 @@ verdicts, and a results directory made end to end from the logs.
 """
 import dataclasses
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -19,8 +20,8 @@ TOP = HERE.parent.parent
 sys.path.insert(0, str(TOP / "tools"))
 sys.path.insert(0, str(HERE))
 
-from reprolib import (compare, console, controls, experiments, hosted, intervals, load, onboard, outputs,  # noqa: E402
-                      plan, plots, ratios, records, runner, summary)
+from reprolib import (compare, console, controls, experiments, hosted, intervals, load, numbers, onboard,  # noqa: E402
+                      outputs, plan, plots, ratios, records, runner, summary)
 import wellformed  # noqa: E402
 
 LOGS = HERE / "logs"
@@ -112,6 +113,17 @@ class ExperimentFiles(unittest.TestCase):
                     with self.assertRaisesRegex(experiments.ExperimentError, message):
                         experiments.load(write_experiment(d, text))
 
+
+    def test_list_gives_each_experiment_its_estimated_cost(self):
+        """The README's durations point at --list, so that they are the files' own figures."""
+        done = subprocess.run([str(TOP / "tools" / "reproduce"), "--list"], capture_output=True,
+                              text=True, check=True)
+        names = sorted(p.stem for p in (TOP / "experiments").glob("*.toml"))
+        listed = re.findall(r"(?m)^(\S+) +(\d+):(\d\d) +(\d+):(\d\d)  \S", done.stdout)
+        self.assertEqual(sorted(n for n, *_ in listed), names)
+        for name, full_m, full_s, quick_m, quick_s in listed:
+            with self.subTest(experiment=name):
+                self.assertGreater(int(full_m) * 60 + int(full_s), int(quick_m) * 60 + int(quick_s))
 
     def test_quick_args_default_to_args(self):
         with tempfile.TemporaryDirectory() as d:
@@ -282,6 +294,16 @@ class Statistics(unittest.TestCase):
         groups = self.groups("vsyscall-rewind-truncated.console")
         self.assertFalse(groups[("tsc", "files_per_s_vdso")].complete)
         self.assertTrue(groups[("default", "gettimeofday_vdso")].complete)
+
+
+class ReadableNumbers(unittest.TestCase):
+    def test_no_scientific_notation_for_people(self):
+        cases = {1234567.0: "1,234,567", 9999.7: "10,000", 123.456: "123.5", 0.5: "0.5",
+                 0.0000123: "0.0000123", 0: "0", -2500000: "-2,500,000", 3.0: "3"}
+        for value, text in cases.items():
+            self.assertEqual(numbers.readable(value), text)
+        for exponent in range(-9, 13):
+            self.assertNotIn("e", numbers.readable(1.2345 * 10 ** exponent))
 
 
 class Verdicts(unittest.TestCase):

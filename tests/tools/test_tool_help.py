@@ -1,7 +1,9 @@
 """test_tool_help - every program in tools/ answers --help with its usage
 on stdout and exit status 0, before doing anything else: the shell tools
 through tools/lib/usage.sh, the Python ones through argparse or
-tools/reprolib/usage.py, each message starting with a "usage: " line.
+tools/reprolib/usage.py, each message starting with a "usage: " line and
+saying what its exit statuses mean. Every argparse argument of a Python
+tool carries a help= text, so that --help describes each flag.
 So does every benchmark of user/bench/ (user/lib/bench.c's
 bench_answer_help), run on this host as the static program it is, whose
 help must also describe each option of its usage line and its exit
@@ -9,6 +11,7 @@ statuses.
 
     python3 -m unittest discover -s tests/tools     (or tests/tools/run-checks)
 """
+import ast
 import os
 import re
 import subprocess
@@ -38,6 +41,18 @@ class Help(unittest.TestCase):
                                    timeout=60, stdin=subprocess.DEVNULL)
                 self.assertEqual(r.returncode, 0, r.stderr)
                 self.assertRegex(r.stdout, re.compile(r"^usage: \S", re.MULTILINE | re.IGNORECASE))
+                self.assertRegex(r.stdout, re.compile(r"exit status", re.IGNORECASE),
+                                 "the help does not say what the exit statuses mean")
+
+    def test_every_argparse_argument_is_described(self):
+        for tool in sorted(TOOLS.iterdir()):
+            if not tool.is_file() or not tool.read_text(errors="replace").startswith("#!/usr/bin/env python3"):
+                continue
+            for call in ast.walk(ast.parse(tool.read_text())):
+                if isinstance(call, ast.Call) and getattr(call.func, "attr", None) == "add_argument":
+                    with self.subTest(tool=tool.name, line=call.lineno):
+                        self.assertIn("help", [k.arg for k in call.keywords],
+                                      f"{ast.unparse(call)} has no help= text")
 
 
 
@@ -72,6 +87,21 @@ class BenchmarkHelp(unittest.TestCase):
         self.assertEqual(r.returncode, 2)
         self.assertEqual(r.stdout, "")
         self.assertRegex(r.stderr, r"(?m)^usage: syscall_bench ")
+
+
+class BenchmarkFigures(unittest.TestCase):
+    def test_the_lines_for_people_have_no_scientific_notation(self):
+        """user/lib/bench.c writes each figure twice: an @result line for the tools, and a
+        line for a person, where 20951 ns must not read 2.095e+04."""
+        bench = BENCH_BIN / "syscall_bench"
+        if not bench.exists():
+            self.skipTest("the benchmarks are not built (make user)")
+        r = subprocess.run([str(bench), "-q"], capture_output=True, text=True, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = [l for l in r.stdout.splitlines() if l.startswith("  ")]
+        self.assertTrue(lines)
+        for line in lines:
+            self.assertNotRegex(line, r"\de[+-]\d", line)
 
 
 if __name__ == "__main__":

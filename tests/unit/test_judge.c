@@ -11,6 +11,7 @@
 #include "user/bin/experiment.c"
 #undef main
 #include "user/lib/experiment_judge.c"
+#include "user/lib/figure.c"
 #include "user/lib/judge.c"
 
 /* The runner asks which kernel build and revision it is on; here there is none. */
@@ -32,6 +33,23 @@ interval_of3(double a, double b, double c)
 {
 	double v[] = { a, b, c };
 	return interval_of(v, 3);
+}
+
+/* The stick's report and the benchmarks' lines are read by people: no 1.235e+05. */
+UNIT_TEST(figures_for_people_are_never_in_scientific_notation)
+{
+	char s[32];
+
+	readable_figure(s, sizeof(s), 123456.4);
+	CHECK_STR(s, "123456");
+	readable_figure(s, sizeof(s), 218.94);
+	CHECK_STR(s, "218.9");
+	readable_figure(s, sizeof(s), 0.00002);
+	CHECK_STR(s, "0.00002000");
+	readable_figure(s, sizeof(s), 999.97);
+	CHECK_STR(s, "1000");
+	readable_figure(s, sizeof(s), 0);
+	CHECK_STR(s, "0");
 }
 
 UNIT_TEST(few_repeats_give_their_range)

@@ -14,7 +14,8 @@
     controls     the ratios that must hold for verdicts to mean anything
     load         the host's load over boots and steps
     compare      two results directories figure by figure (--compare)
-    plots        gnuplot bars and lines, PNG and SVG
+    numbers      figures for people: never in scientific notation
+    plots        gnuplot bars and lines, PNG, SVG and PDF
     report       report.md
     outputs      results.jsonl -> summary.csv, plots/, report.md
     profile      /proc/profile -> samples kept by filters, flat profile with callers, collapsed stacks

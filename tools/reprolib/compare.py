@@ -12,6 +12,7 @@ Not for: seed verdicts (ratios.py).
 import os
 
 from . import intervals, records, summary
+from .numbers import readable
 
 TIME_UNITS = ("ns", "us", "µs", "ms", "s", "cycles")
 
@@ -63,8 +64,8 @@ def rows(a_dir, b_dir, threshold):
         name = "@".join(filter(None, [g.metric, g.variant, g.params_text().replace(" ", ","), g.kernel]))
         change = "-" if interval is None else f"{(interval.value - 1) * 100:+.1f} %"
         spread = "-" if interval is None else \
-            f"{interval.low:.4g} - {interval.high:.4g} ({interval.describe()})"
-        out.append((f"{g.experiment}: {name}", f"{g.median:.4g} {g.unit}", f"{b[key].median:.4g} {g.unit}",
+            f"{readable(interval.low)} - {readable(interval.high)} ({interval.describe()})"
+        out.append((f"{g.experiment}: {name}", f"{readable(g.median)} {g.unit}", f"{readable(b[key].median)} {g.unit}",
                     change, spread, verdict(interval, better(g), threshold), f"{lost_a} / {lost_b}"))
     return out, len(set(a) ^ set(b))
 

@@ -53,6 +53,7 @@
 #include "kernel/x86/ground.h"
 #include "lib/bench.h"
 #include "lib/experiment_judge.h"
+#include "lib/figure.h"
 
 #define PLAN_DIR      "/etc/experiments"
 #define DEFAULT_BUILD "default" /* kernel/sys_info.h's name for the default kernel */
@@ -396,7 +397,10 @@ one_side(const struct experiment *e, const struct ref *num, const struct ref *de
 			continue;
 		for (int k = 0; k < e->nfigures; k++)
 			if (matches(&e->figures[k], ref, NULL)) {
-				snprintf(out, size, "%.8s %.4g %.8s", ref->variant, med,
+				char figure[32];
+
+				readable_figure(figure, sizeof(figure), med);
+				snprintf(out, size, "%.8s %s %.8s", ref->variant, figure,
 					 e->figures[k].unit);
 				return true;
 			}

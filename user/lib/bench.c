@@ -2,6 +2,7 @@
  * bench.c - see bench.h.
  */
 #include "lib/bench.h"
+#include "lib/figure.h"
 #include "lib/procfile.h"
 #include "kernel/x86/ground.h"
 
@@ -426,9 +427,12 @@ bench_metric_name(char *out, size_t size, const char *fmt, ...)
 void
 bench_result(const char *metric, double value, const char *unit)
 {
+	char figure[64];
+
+	readable_figure(figure, sizeof(figure), value);
 	printf("@result {\"bench\":\"%s\",\"variant\":%s,\"metric\":\"%s\",\"value\":%.4g,\"unit\":\"%s\"}\n",
 	       bench, variant, metric, value, unit);
-	printf("  %-36s %12.4g %s\n", metric, value, unit);
+	printf("  %-36s %12s %s\n", metric, figure, unit);
 	fflush(stdout);
 }
 
