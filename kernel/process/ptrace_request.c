@@ -18,6 +18,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/process/cred.h"
 #include "kernel/process/process.h"
+#include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/x86/fpu.h"
@@ -86,6 +87,9 @@ ptrace_attach(int pid, bool seize, u64 addr, u64 options)
 	if (!err && !seize)
 		signal_send_thread(t,
 				   &(struct kernel_siginfo){ .signo = SIGSTOP, .code = SI_USER });
+	/* Already group-stopped: it wakes to trap for its tracer (stop.c's signal_stop_join). */
+	if (!err && READ_ONCE(t->stopped))
+		wake_up_task(t);
 	spin_unlock_irqrestore(&tasks_lock, flags);
 	if (err)
 		kfree(exit);

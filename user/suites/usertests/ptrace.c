@@ -228,6 +228,84 @@ TEST(ptrace_listen_outside_a_seized_event_stop_is_eio)
 	kill_and_reap(seized);
 }
 
+/* Fails the test unless pid is in a group-stop: a stop with no siginfo (GETSIGINFO's EINVAL). */
+static void
+expect_group_stop_without_siginfo(pid_t pid)
+{
+	siginfo_t si;
+
+	CHECK_ERR(EINVAL, trace(PTRACE_GETSIGINFO, pid, 0, (unsigned long)&si));
+}
+
+/*
+ * SIGCONT does not end an old-style tracee's group-stop: its tracer does
+ * (Linux wakes only __TASK_STOPPED tasks). Resumed, it takes SIGCONT's
+ * signal-delivery-stop, as strace shows it.
+ */
+static void
+expect_sigcont_after_the_group_stop(pid_t pid)
+{
+	siginfo_t si;
+	int status;
+
+	CHECK_OK(kill(pid, SIGCONT));
+	CHECK(CHECK_OK(waitpid(pid, &status, __WALL | WNOHANG)) == 0); /* nothing new */
+	expect_group_stop_without_siginfo(pid); /* still in it: requests work */
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
+	expect_stop(pid, SIGCONT);
+	CHECK_OK(trace(PTRACE_GETSIGINFO, pid, 0, (unsigned long)&si));
+	CHECK(si.si_signo == SIGCONT && si.si_code == SI_USER && si.si_pid == getpid());
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, SIGCONT));
+	kill_and_reap(pid);
+}
+
+TEST(ptrace_sigcont_reaches_an_old_style_tracee_in_group_stop_when_resumed)
+{
+	pid_t pid = traced_child(sleep_forever); /* raise(SIGSTOP)'s signal-delivery-stop */
+
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, SIGSTOP));
+	expect_stop(pid, SIGSTOP);
+	expect_group_stop_without_siginfo(pid);
+	expect_sigcont_after_the_group_stop(pid);
+}
+
+TEST(ptrace_attach_to_a_stopped_process_retraps_its_group_stop)
+{
+	pid_t pid = xfork();
+	int status;
+
+	if (pid == 0)
+		sleep_forever();
+	CHECK_OK(kill(pid, SIGSTOP));
+	CHECK_EQ(CHECK_OK(waitpid(pid, &status, WUNTRACED)), pid);
+	CHECK(WIFSTOPPED(status) && WSTOPSIG(status) == SIGSTOP);
+	CHECK_OK(trace(PTRACE_ATTACH, pid, 0, 0));
+	expect_stop(pid, SIGSTOP);
+	expect_group_stop_without_siginfo(pid);
+	/* SIGCONT drops the attach's own SIGSTOP, still pending, as any stop signal. */
+	expect_sigcont_after_the_group_stop(pid);
+}
+
+TEST(ptrace_seize_of_a_stopped_process_traps_with_its_stop_signal)
+{
+	pid_t pid = xfork();
+	int status;
+
+	if (pid == 0)
+		sleep_forever();
+	CHECK_OK(kill(pid, SIGSTOP));
+	CHECK_EQ(CHECK_OK(waitpid(pid, &status, WUNTRACED)), pid);
+	CHECK_OK(trace(PTRACE_SEIZE, pid, 0, 0));
+	expect_stop(pid, SIGSTOP | (PTRACE_EVENT_STOP << 8));
+	CHECK_OK(trace(PTRACE_LISTEN, pid, 0, 0));
+	CHECK_OK(kill(pid, SIGCONT));
+	expect_stop(pid, SIGTRAP | (PTRACE_EVENT_STOP << 8));
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
+	expect_stop(pid, SIGCONT);
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
+	kill_and_reap(pid);
+}
+
 TEST(ptrace_requests_of_a_non_tracee_are_esrch)
 {
 	pid_t pid = xfork();
