@@ -10,9 +10,11 @@
 #define _GNU_SOURCE
 #include "usertests.h"
 
+#include <cpuid.h>
 #include <errno.h>
 #include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -468,6 +470,98 @@ expect_poked_words(void)
 {
 	raise(SIGSTOP); /* the tracer pokes here */
 	_exit(data_word == 0x7777 && *(volatile const long *)&rodata_word == 0x8888 ? 0 : 1);
+}
+
+/* ---- the XSAVE image (NT_X86_XSTATE) ------------------------------------------------------ */
+
+#define NOTE_X86_XSTATE 0x202
+#define XSAVE_SW_BYTES	464 /* the first word: XCR0, for debuggers */
+#define XSAVE_XFEATURES 512 /* the header: the components the image holds */
+#define XSAVE_XCOMP_BV	520
+#define XSAVE_XMM0	160
+#define XSAVE_MXCSR	24
+
+static uint64_t
+xsave_word(const unsigned char *image, size_t off)
+{
+	uint64_t v;
+
+	memcpy(&v, image + off, sizeof(v));
+	return v;
+}
+
+static void
+set_xsave_word(unsigned char *image, size_t off, uint64_t v)
+{
+	memcpy(image + off, &v, sizeof(v));
+}
+
+static uint64_t
+xcr0(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ __volatile__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+	return ((uint64_t)hi << 32) | lo;
+}
+
+static long
+xstate_request(int request, pid_t pid, void *image, size_t len)
+{
+	struct iovec iov = { image, len };
+
+	return trace(request, pid, NOTE_X86_XSTATE, (unsigned long)&iov);
+}
+
+/* SETREGSET of image with the word at off replaced by v fails with err. */
+static void
+expect_xstate_refused(pid_t pid, const unsigned char *image, size_t size, size_t off, uint64_t v,
+		      int err)
+{
+	static unsigned char bad[16384];
+
+	memcpy(bad, image, size);
+	set_xsave_word(bad, off, v);
+	CHECK_ERR(err, xstate_request(PTRACE_SETREGSET, pid, bad, size));
+}
+
+TEST(ptrace_xstate_regset_is_the_xsave_layout_gdb_reads)
+{
+	static unsigned char image[16384] __attribute__((aligned(64)));
+	static const unsigned char pattern[16] = "xmm0 via XSTATE";
+	unsigned eax, ebx, ecx, edx;
+	struct user_fpregs_struct fp;
+
+	__cpuid(1, eax, ebx, ecx, edx);
+	if (!(ecx & bit_OSXSAVE))
+		skip("XSAVE is not enabled on this CPU");
+	__cpuid_count(0xd, 0, eax, ebx, ecx, edx); /* ebx: the image size for XCR0's features */
+	pid_t pid = traced_child(sleep_forever);
+	struct iovec iov = { image, sizeof(image) };
+	CHECK_OK(trace(PTRACE_GETREGSET, pid, NOTE_X86_XSTATE, (unsigned long)&iov));
+	CHECK_EQ(iov.iov_len, (size_t)ebx);
+	size_t size = iov.iov_len;
+	CHECK(xsave_word(image, XSAVE_SW_BYTES) == xcr0());
+	CHECK((xsave_word(image, XSAVE_XFEATURES) & ~xcr0()) == 0);
+	CHECK(xsave_word(image, XSAVE_XCOMP_BV) == 0); /* the standard format, not compacted */
+	CHECK_OK(trace(PTRACE_GETFPREGS, pid, 0, (unsigned long)&fp));
+	CHECK(memcmp(image, &fp, XSAVE_XMM0 + 256) == 0); /* the FXSAVE region is the same */
+
+	/* A new XMM0 goes in through the image and comes out through GETFPREGS. */
+	memcpy(image + XSAVE_XMM0, pattern, sizeof(pattern));
+	set_xsave_word(image, XSAVE_XFEATURES, xsave_word(image, XSAVE_XFEATURES) | 3);
+	CHECK_OK(xstate_request(PTRACE_SETREGSET, pid, image, size));
+	CHECK_OK(trace(PTRACE_GETFPREGS, pid, 0, (unsigned long)&fp));
+	CHECK(memcmp(fp.xmm_space, pattern, sizeof(pattern)) == 0);
+
+	CHECK_ERR(EINVAL, xstate_request(PTRACE_GETREGSET, pid, image, 12)); /* not whole words */
+	CHECK_ERR(EFAULT, xstate_request(PTRACE_SETREGSET, pid, image, size - 8));
+	expect_xstate_refused(pid, image, size, XSAVE_XFEATURES, 1ull << 63, EINVAL);
+	expect_xstate_refused(pid, image, size, XSAVE_XCOMP_BV, (1ull << 63) | 3, EINVAL);
+	expect_xstate_refused(pid, image, size, XSAVE_MXCSR, 0xffffffffu, EINVAL);
+	CHECK_OK(trace(PTRACE_GETFPREGS, pid, 0, (unsigned long)&fp));
+	CHECK(memcmp(fp.xmm_space, pattern, sizeof(pattern)) == 0); /* refusals change nothing */
+	kill_and_reap(pid);
 }
 
 TEST(ptrace_peek_and_poke_data_and_read_only_text)
