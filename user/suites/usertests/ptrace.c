@@ -288,6 +288,46 @@ TEST(ptrace_attach_to_a_stopped_process_retraps_its_group_stop)
 	expect_sigcont_after_the_group_stop(pid);
 }
 
+/* The state letter of /proc/<pid>/status ("T (stopped)": 'T'). */
+static char
+state_of(pid_t pid)
+{
+	char path[64], text[4096], state[32];
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	CHECK_OK(read_text_file(path, text, sizeof(text)));
+	CHECK_OK(field_str(text, "State", state, sizeof(state)));
+	return state[0];
+}
+
+TEST(ptrace_detach_from_a_retrapped_group_stop_leaves_it_stopped)
+{
+	pid_t pid = xfork();
+	int status;
+
+	if (pid == 0)
+		sleep_forever();
+	CHECK_OK(kill(pid, SIGSTOP));
+	CHECK_EQ(CHECK_OK(waitpid(pid, &status, WUNTRACED)), pid);
+	CHECK_OK(trace(PTRACE_ATTACH, pid, 0, 0));
+	expect_stop(pid, SIGSTOP);
+	CHECK_OK(trace(PTRACE_DETACH, pid, 0, 0));
+	/*
+	 * Back in the group stop its process is still in: Linux gets there on
+	 * the tracee's way out of its trap, so wait for it (bounded against a hang only).
+	 */
+	for (int i = 0; state_of(pid) != 'T'; i++) {
+		if (i == 60000)
+			fail("pid %d: state %c a minute after the detach, want T", pid,
+			     state_of(pid));
+		usleep(1000);
+	}
+	CHECK_OK(kill(pid, SIGCONT));
+	CHECK_EQ(CHECK_OK(waitpid(pid, &status, WCONTINUED)), pid);
+	CHECK(WIFCONTINUED(status));
+	kill_and_reap(pid);
+}
+
 TEST(ptrace_seize_of_a_stopped_process_traps_with_its_stop_signal)
 {
 	pid_t pid = xfork();
