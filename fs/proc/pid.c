@@ -660,6 +660,7 @@ static const struct proc_entry pid_entries[] = {
 	{ .name = "fd", .mode = S_IFDIR | 0500, .dir = &proc_fd_dir },
 	{ .name = "fdinfo", .mode = S_IFDIR | 0500, .dir = &proc_fdinfo_dir },
 	{ .name = "maps", .mode = S_IFREG | 0444, .show = show_maps, .inspects = true },
+	{ .name = "mem", .mode = S_IFREG | 0600, .fops = &proc_mem_fops, .inspects = true },
 	{ .name = "root",
 	  .mode = S_IFLNK | 0777,
 	  .link = show_root,

@@ -12,6 +12,7 @@
 
 #include <cpuid.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -619,6 +620,28 @@ TEST(ptrace_peek_and_poke_data_and_read_only_text)
 	CHECK(data_word == 0x1122334455667788 && rodata_word == 0x0102030405060708);
 	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
 	expect_exited(wait_traced(pid), 0, "the tracee, reading the poked words");
+}
+
+/* /proc/<pid>/mem: the tracee's memory at the file offset of its address, as gdb reads it. */
+TEST(ptrace_proc_pid_mem_reads_and_writes_the_tracee)
+{
+	pid_t pid = traced_child(expect_poked_words);
+	char path[64];
+	long word = 0x7777, text_word = 0x8888, got = 0;
+
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
+	expect_stop(pid, SIGSTOP);
+	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
+	int fd = CHECK_OK(open(path, O_RDWR));
+	CHECK_EQ(pread(fd, &got, sizeof(got), (off_t)&data_word), (ssize_t)sizeof(got));
+	CHECK_EQ(got, 0x1122334455667788);
+	CHECK_EQ(pwrite(fd, &word, sizeof(word), (off_t)&data_word), (ssize_t)sizeof(word));
+	CHECK_EQ(pwrite(fd, &text_word, sizeof(text_word), (off_t)&rodata_word),
+		 (ssize_t)sizeof(text_word)); /* read-only to the program, not to its debugger */
+	CHECK_ERR(EIO, pread(fd, &got, sizeof(got), 8)); /* nothing mapped there */
+	CHECK_OK(close(fd));
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
+	expect_exited(wait_traced(pid), 0, "the tracee, reading the words written through mem");
 }
 
 /* ---- signals ---------------------------------------------------------------------------- */
