@@ -435,6 +435,8 @@ mm_fork(struct mm *old)
 	mm->arg_end = old->arg_end;
 	mm->env_start = old->env_start;
 	mm->env_end = old->env_end;
+	mm->auxv_start = old->auxv_start;
+	mm->auxv_end = old->auxv_end;
 	mm->vdso_base = old->vdso_base;
 	list_for_each(pos, &old->vmas) {
 		struct vma *v = list_entry(pos, struct vma, link);

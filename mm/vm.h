@@ -98,6 +98,7 @@ struct mm {
 	u64 start_data, end_data; /* the other segments' */
 	u64 arg_start, arg_end;	  /* argv's strings */
 	u64 env_start, env_end;	  /* envp's strings */
+	u64 auxv_start, auxv_end; /* the auxiliary vector, AT_NULL included */
 	u64 rss;		  /* pages mapped (special mappings not counted) */
 	u64 hiwater_rss;	  /* the most rss ever was (getrusage's ru_maxrss) */
 	u32 def_flags; /* VM_LOCKED (| VM_LOCKONFAULT) for new areas: mlockall(MCL_FUTURE) */

@@ -80,5 +80,7 @@ vm_usage(struct mm *mm, struct vm_usage *u)
 	u->arg_end = mm->arg_end;
 	u->env_start = mm->env_start;
 	u->env_end = mm->env_end;
+	u->auxv_start = mm->auxv_start;
+	u->auxv_end = mm->auxv_end;
 	up_read(&mm->mmap_lock);
 }

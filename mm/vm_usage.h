@@ -20,7 +20,7 @@ struct vm_usage {
 	u64 start_code, end_code; /* and the rest as struct mm names them */
 	u64 start_data, end_data;
 	u64 start_brk, brk, start_stack;
-	u64 arg_start, arg_end, env_start, env_end;
+	u64 arg_start, arg_end, env_start, env_end, auxv_start, auxv_end;
 };
 
 /* Fills u from mm; takes mm's mmap lock for reading (sleeps). */

@@ -59,8 +59,9 @@
 #define PTRACE_EVENT_STOP	128
 
 /* PTRACE_GETREGSET's notes (elf.h) */
-#define NT_PRSTATUS 1
-#define NT_PRFPREG  2
+#define NT_PRSTATUS   1
+#define NT_PRFPREG    2
+#define NT_X86_XSTATE 0x202 /* the XSAVE standard format (kernel/x86/xstate.h) */
 
 /* PTRACE_GET_SYSCALL_INFO's op */
 #define PTRACE_SYSCALL_INFO_NONE  0

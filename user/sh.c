@@ -11,7 +11,7 @@
  * `*` and `?` typed bare in a word (`cat /proc/sys/rewind/v*`): the paths
  * they match, sorted, or the word as it is when none matches, as sh does;
  * `;` or newlines between pipelines, `&&` and `||`; `#` comments. Built in: `cd [dir]`,
- * `exit [n]`, `echo [-n] [WORD...]`, `help` (lists these), `knob [NAME [VALUE]]`
+ * `exec CMD [ARG...]`, `exit [n]`, `echo [-n] [WORD...]`, `help` (lists these), `knob [NAME [VALUE]]`
  * (the kernel's policies in /proc/sys/rewind/, * marking those that can be
  * set at run time), and the prefix `time PIPELINE`,
  * which prints real, user and sys seconds on stderr in the format of
@@ -593,6 +593,20 @@ builtin_echo(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * exec CMD [ARG...]: the shell becomes CMD, in its own process, as a
+ * debugger's `sh -c 'exec PROGRAM'` expects (gdb counts that one execve).
+ * Its redirections were applied to the shell first (redirects_shell).
+ */
+static int
+builtin_exec(int argc, char **argv)
+{
+	if (argc < 2)
+		return 0;
+	fflush(NULL);
+	exec_command(argv + 1);
+}
+
 /* Builtins share one signature; help takes no arguments. */
 static int builtin_help(int argc __attribute__((unused)), char **argv __attribute__((unused)));
 
@@ -601,15 +615,18 @@ struct builtin {
 	int (*fn)(int argc, char **argv);
 	bool in_shell; /* changes the shell itself: never forked; writes nothing to stdout */
 	const char *usage, *what; /* for help */
+	bool redirects_shell;	  /* in_shell, and its redirections are the shell's own */
 };
 
 static const struct builtin builtins[] = {
-	{ "cd", builtin_cd, true, "cd [DIR]", "change directory ($HOME, else /)" },
-	{ "echo", builtin_echo, false, "echo [-n] [WORD...]", "print the words" },
-	{ "exit", builtin_exit, true, "exit [N]", "leave the shell with status N (else $?)" },
-	{ "help", builtin_help, false, "help", "this list" },
+	{ "cd", builtin_cd, true, "cd [DIR]", "change directory ($HOME, else /)", false },
+	{ "echo", builtin_echo, false, "echo [-n] [WORD...]", "print the words", false },
+	{ "exec", builtin_exec, true, "exec CMD [ARG...]", "replace the shell with CMD", true },
+	{ "exit", builtin_exit, true, "exit [N]", "leave the shell with status N (else $?)",
+	  false },
+	{ "help", builtin_help, false, "help", "this list", false },
 	{ "knob", knob_command, false, "knob [NAME [VALUE]]",
-	  "list the kernel's knobs, show one, or set one at run time (/proc/sys/rewind/)" },
+	  "list the kernel's knobs, show one, or set one at run time (/proc/sys/rewind/)", false },
 };
 
 static int
@@ -787,7 +804,10 @@ run_pipeline(struct pipeline *pl)
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (pl->n == 1 && (pl->cmd[0].argc == 0 || (b && b->in_shell))) {
-		status = touch_redirections(&pl->cmd[0]) < 0 ? 1 : 0;
+		if (b && b->redirects_shell)
+			status = apply_redirections(&pl->cmd[0]) < 0 ? 1 : 0;
+		else
+			status = touch_redirections(&pl->cmd[0]) < 0 ? 1 : 0;
 		if (!status && b)
 			status = b->fn(pl->cmd[0].argc, pl->cmd[0].argv);
 	} else if (pl->n > 0) {

@@ -60,6 +60,8 @@ struct proc_entry {
 	 * writable by whatever the opener became.
 	 */
 	bool control;
+	/* A file with reads and writes of its own, not a text (/proc/<pid>/mem). */
+	const struct file_operations *fops;
 };
 
 /* A name that comes and goes, found by a directory's next or find. */
@@ -111,6 +113,10 @@ bool proc_pid_find(union proc_arg dir_arg, const char *name, size_t len, struct 
 void proc_pid_owner(union proc_arg arg, u32 mode, u32 *uid, u32 *gid);
 /* Whether the caller may inspect process pid (kernel/process/cred.h); true once it is gone. */
 bool proc_pid_may_inspect(int pid);
+/* The argument of the entry a proc inode shows (for an entry's own fops). */
+union proc_arg proc_inode_arg(const struct inode *inode);
+/* fs/proc/pid_mem.c: /proc/<pid>/mem. */
+extern const struct file_operations proc_mem_fops;
 
 /* fs/proc/sysctl.c: /proc/sys. */
 extern const struct proc_dir proc_sys_dir;

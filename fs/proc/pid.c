@@ -246,6 +246,7 @@ hide_layout(struct procfs_task *t)
 	u->start_code = u->end_code = 1;
 	u->start_stack = u->start_data = u->end_data = u->start_brk = 0;
 	u->arg_start = u->arg_end = u->env_start = u->env_end = 0;
+	u->auxv_start = u->auxv_end = 0;
 	t->exit_code = 0;
 }
 
@@ -370,6 +371,25 @@ show_environ(struct procbuf *b, union proc_arg arg)
 		return err;
 	if (t.vm.env_start < t.vm.env_end)
 		append_remote(b, mm, t.vm.env_start, t.vm.env_end - t.vm.env_start);
+	mm_put(mm);
+	return 0;
+}
+
+/*
+ * The auxiliary vector exec gave the program, as Linux's saved_auxv: a
+ * debugger finds a PIE's load address by its AT_ENTRY (gdb's svr4 solib).
+ */
+static int
+show_auxv(struct procbuf *b, union proc_arg arg)
+{
+	struct procfs_task t;
+	struct mm *mm;
+	int err = snapshot(arg.pid, &t, &mm);
+
+	if (err || !mm)
+		return err;
+	if (t.vm.auxv_start < t.vm.auxv_end)
+		append_remote(b, mm, t.vm.auxv_start, t.vm.auxv_end - t.vm.auxv_start);
 	mm_put(mm);
 	return 0;
 }
@@ -642,6 +662,7 @@ static const struct proc_dir proc_task_dir = { .owner = proc_pid_owner,
 
 /* "task" is last, so that a thread's directory can show all the entries but it. */
 static const struct proc_entry pid_entries[] = {
+	{ .name = "auxv", .mode = S_IFREG | 0400, .show = show_auxv, .inspects = true },
 	{ .name = "cmdline", .mode = S_IFREG | 0444, .show = show_cmdline },
 	{ .name = "comm", .mode = S_IFREG | 0644, .show = show_comm, .write = write_comm },
 	{ .name = "cwd",
@@ -658,6 +679,7 @@ static const struct proc_entry pid_entries[] = {
 	{ .name = "fd", .mode = S_IFDIR | 0500, .dir = &proc_fd_dir },
 	{ .name = "fdinfo", .mode = S_IFDIR | 0500, .dir = &proc_fdinfo_dir },
 	{ .name = "maps", .mode = S_IFREG | 0444, .show = show_maps, .inspects = true },
+	{ .name = "mem", .mode = S_IFREG | 0600, .fops = &proc_mem_fops, .inspects = true },
 	{ .name = "root",
 	  .mode = S_IFLNK | 0777,
 	  .link = show_root,

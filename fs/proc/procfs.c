@@ -62,7 +62,9 @@ proc_inode_new(struct super_block *sb, const struct proc_entry *e, union proc_ar
 		inode = inode_alloc(sb, e->mode, e->jump ? &proc_jump_iops : &proc_link_iops, NULL);
 	else
 		inode = inode_alloc(sb, e->mode, dir ? &proc_dir_iops : &proc_file_iops,
-				    dir ? &proc_dir_fops : &proc_file_fops);
+				    dir	      ? &proc_dir_fops
+				    : e->fops ? e->fops
+					      : &proc_file_fops);
 	if (!inode) {
 		kfree(node);
 		return NULL;
@@ -192,6 +194,14 @@ proc_getdents(struct file *f, struct dir_context *ctx)
 }
 
 /* ---- regular files ------------------------------------------------------------ */
+
+union proc_arg
+proc_inode_arg(const struct inode *inode)
+{
+	const struct proc_node *node = inode->private;
+
+	return node->arg;
+}
 
 /* Generates the whole text, growing the buffer until it fits. */
 static int

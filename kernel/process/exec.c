@@ -470,7 +470,8 @@ write_initial_stack(const struct exec_args *a, const struct loaded_elf *prog,
 	size_t words = 1 + (size_t)a->argc + 1 + (size_t)a->envc + 1 + 2 * ARRAY_SIZE(auxv);
 	if (words % 2)
 		push_word(&b, 0);
-	push_bytes(&b, auxv, sizeof(auxv));
+	mm->auxv_start = push_bytes(&b, auxv, sizeof(auxv));
+	mm->auxv_end = mm->auxv_start + sizeof(auxv); /* for /proc/<pid>/auxv */
 
 	/* The vectors point into the string block, whose layout mirrors a->strings. */
 	size_t vec_size = sizeof(u64) * (size_t)(a->argc + a->envc + 3);

@@ -10,6 +10,8 @@
 #include "kernel/process/task.h"
 #include "uapi/ptrace.h"
 
+struct xstate_image;
+
 /* What a tracee ends with, kept for the tracer's wait once the task itself is gone. */
 struct ptrace_exit {
 	struct list_head link;
@@ -49,5 +51,8 @@ int ptrace_poke_user(struct task *t, u64 off, u64 value);
 /* FXSAVE images; the tracee is off its CPU. */
 void ptrace_get_fpregs(struct task *t, struct fpu_state *fx);
 void ptrace_set_fpregs(struct task *t, const struct fpu_state *fx);
+/* The same state as an XSAVE image (NT_X86_XSTATE); -EINVAL: refused, nothing changed. */
+void ptrace_get_xstate(struct task *t, struct xstate_image *x);
+int ptrace_set_xstate(struct task *t, const struct xstate_image *x);
 
 #endif

@@ -2,7 +2,8 @@
  * ptrace_regs.c - a stopped tracee's registers as ptrace shows them:
  * struct user_regs_struct (GETREGS, NT_PRSTATUS, PEEKUSER's first 216
  * bytes) made from the register frame of its last entry to the kernel,
- * and the FXSAVE image (GETFPREGS, NT_PRFPREG). PEEKUSER and POKEUSER
+ * the FXSAVE image (GETFPREGS, NT_PRFPREG) and its XSAVE form
+ * (NT_X86_XSTATE, kernel/x86/xstate.c). PEEKUSER and POKEUSER
  * also reach the debug registers, u_debugreg[8] (kernel/x86/debugreg.c);
  * the rest of struct user reads 0 and takes no writes.
  *
@@ -19,6 +20,7 @@
 #include "kernel/x86/fpu.h"
 #include "kernel/x86/traps.h"
 #include "kernel/x86/x86.h"
+#include "kernel/x86/xstate.h"
 #include "uapi/errno.h"
 
 void
@@ -127,4 +129,16 @@ ptrace_set_fpregs(struct task *t, const struct fpu_state *fx)
 {
 	t->fpu = *fx;
 	fpu_sanitize(&t->fpu);
+}
+
+void
+ptrace_get_xstate(struct task *t, struct xstate_image *x)
+{
+	xstate_from_fpu(&t->fpu, x);
+}
+
+int
+ptrace_set_xstate(struct task *t, const struct xstate_image *x)
+{
+	return xstate_to_fpu(x, &t->fpu);
 }

@@ -18,10 +18,12 @@
 #include "kernel/lib/string.h"
 #include "kernel/process/cred.h"
 #include "kernel/process/process.h"
+#include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/x86/fpu.h"
 #include "kernel/x86/x86.h"
+#include "kernel/x86/xstate.h"
 #include "mm/vm.h"
 #include "uapi/errno.h"
 #include "uapi/uio.h"
@@ -86,6 +88,9 @@ ptrace_attach(int pid, bool seize, u64 addr, u64 options)
 	if (!err && !seize)
 		signal_send_thread(t,
 				   &(struct kernel_siginfo){ .signo = SIGSTOP, .code = SI_USER });
+	/* Already group-stopped: it wakes to trap for its tracer (stop.c's signal_stop_join). */
+	if (!err && READ_ONCE(t->stopped))
+		wake_up_task(t);
 	spin_unlock_irqrestore(&tasks_lock, flags);
 	if (err)
 		kfree(exit);
@@ -176,11 +181,15 @@ poke(int pid, u64 addr, u64 word)
 
 /* ---- registers -------------------------------------------------------------------------- */
 
-/* A register set as bytes: struct user_regs_struct or the FXSAVE image. */
+/* A register set as bytes: struct user_regs_struct, the FXSAVE image or the XSAVE one. */
 union regset {
 	struct kernel_user_regs regs;
 	struct fpu_state fpu;
+	struct xstate_image xstate;
 };
+
+/* Every x86-64 regset is counted in 8-byte words (Linux's user_regset.size). */
+#define REGSET_WORD 8
 
 static long
 regset_size(u64 note)
@@ -190,6 +199,8 @@ regset_size(u64 note)
 		return sizeof(struct kernel_user_regs);
 	case NT_PRFPREG:
 		return sizeof(struct fpu_state);
+	case NT_X86_XSTATE:
+		return xstate_size() ? (long)xstate_size() : -ENODEV; /* no XSAVE: as Linux */
 	default:
 		return -EINVAL;
 	}
@@ -204,6 +215,12 @@ regset_access_locked(struct task *t, u64 note, union regset *r, bool set)
 			ptrace_set_fpregs(t, &r->fpu);
 		else
 			ptrace_get_fpregs(t, &r->fpu);
+		return 0;
+	}
+	if (note == NT_X86_XSTATE) {
+		if (set)
+			return ptrace_set_xstate(t, &r->xstate);
+		ptrace_get_xstate(t, &r->xstate);
 		return 0;
 	}
 	if (set)
@@ -249,6 +266,11 @@ regset_iovec_request(int pid, u64 note, struct kernel_iovec __user *uiov, bool s
 	if (size < 0)
 		return size;
 	if (copy_from_user(&iov, uiov, sizeof(iov)))
+		return -EFAULT;
+	if (iov.iov_len % REGSET_WORD)
+		return -EINVAL;
+	/* Linux's xstateregs_set takes only a whole image. */
+	if (set && note == NT_X86_XSTATE && iov.iov_len != (unsigned long)size)
 		return -EFAULT;
 	iov.iov_len = MIN(iov.iov_len, (unsigned long)size);
 	long err = regset_request(pid, note, iov.iov_base, iov.iov_len, set);

@@ -89,6 +89,7 @@ struct task {
 	int pid;  /* this task (thread) */
 	int tgid; /* its process */
 	char comm[TASK_COMM_LEN];
+	unsigned int personality; /* personality(2)'s flags (personality.c) */
 
 	/* the process it belongs to */
 	/*

@@ -150,16 +150,26 @@ signal_stop_join(void)
 	}
 	if (complete)
 		notify_parent(leader, CLD_STOPPED, leader->stop_signal);
-	if (t->ptrace
-		    .tracer) { /* its tracer, not SIGCONT, resumes it (Linux's ptrace group-stop) */
-		spin_unlock_irqrestore(&tasks_lock, flags);
-		ptrace_group_stop(leader->stop_signal);
-		flags = spin_lock_irqsave(&tasks_lock);
-	}
 	for (;;) {
+		if (!(leader->jobctl & JOBCTL_STOPPING) || READ_ONCE(t->killed))
+			break;
+		/*
+		 * Traced, or attached while stopped (Linux's JOBCTL_TRAP_STOP):
+		 * the tracer, not SIGCONT, ends the stop, and then it runs. A
+		 * tracer that detaches meanwhile leaves it in the group stop.
+		 */
+		if (t->ptrace.tracer) {
+			WRITE_ONCE(t->state, TASK_RUNNABLE);
+			spin_unlock_irqrestore(&tasks_lock, flags);
+			ptrace_group_stop(leader->stop_signal);
+			flags = spin_lock_irqsave(&tasks_lock);
+			if (t->ptrace.tracer)
+				break;
+			continue;
+		}
 		set_current_sleeping();
 		if (!(leader->jobctl & JOBCTL_STOPPING) || READ_ONCE(t->killed) || t->ptrace.tracer)
-			break;
+			continue;
 		spin_unlock_irqrestore(&tasks_lock, flags);
 		schedule();
 		flags = spin_lock_irqsave(&tasks_lock);

@@ -12,7 +12,8 @@
  * Placement: in the gap between the top of the mmap area and the stack,
  * so it never fragments the mmap area; at its top, or with
  * randomize_va_space=1|2 (Linux's sysctl of that name) at a random page
- * offset, as Linux 3.x put the vDSO at a random spot near the stack.
+ * offset, as Linux 3.x put the vDSO at a random spot near the stack,
+ * unless the program's personality says ADDR_NO_RANDOMIZE (gdb's default).
  * Fixed is rewind's default because under TCG the cost of the very same
  * code depends on its address (the emulator's TLB and jump cache are
  * indexed by it): randomly placed, clock_gettime through the vDSO varied
@@ -20,7 +21,9 @@
  */
 #include "kernel/vdso/vdso.h"
 #include "kernel/process/elf.h"
+#include "kernel/process/process.h"
 #include "uapi/errno.h"
+#include "uapi/personality.h"
 #include "kernel/knobs.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
@@ -134,7 +137,7 @@ choose_address(u64 len)
 	u64 gap = USER_STACK_TOP - USER_STACK_SIZE - PAGE_SIZE - USER_MMAP_TOP;
 	u64 slots = (gap - len) >> PAGE_SHIFT, r;
 
-	if (!READ_ONCE(randomize_va_space))
+	if (!READ_ONCE(randomize_va_space) || (current()->personality & ADDR_NO_RANDOMIZE))
 		return USER_MMAP_TOP + slots * PAGE_SIZE;
 	get_random_bytes(&r, sizeof(r));
 	return USER_MMAP_TOP + (r % (slots + 1)) * PAGE_SIZE;

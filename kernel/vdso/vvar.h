@@ -86,8 +86,8 @@ struct vvar_data {
 	int getcpu_mode;		  /* enum vgetcpu_mode */
 };
 
-/* The selector whose segment limit is (node << 12) | cpu, for lsl (GDT index 8, DPL 3). */
-#define VGETCPU_SELECTOR 0x43
+/* The selector whose segment limit is (node << 12) | cpu, for lsl (GDT index 9, DPL 3). */
+#define VGETCPU_SELECTOR 0x4b
 
 #ifndef __VDSO__
 /* Kernel side (kernel/vdso/vvar.c): the one page, allocated at boot. */

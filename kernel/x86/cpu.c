@@ -130,6 +130,7 @@ cpu_load(struct cpu *c)
 {
 	c->self = c;
 	c->gdt[GDT_NULL] = 0;
+	c->gdt[GDT_KERNEL_CODE32] = 0;
 	c->gdt[GDT_KERNEL_CODE] = segment(true, 0);
 	c->gdt[GDT_KERNEL_DATA] = segment(false, 0);
 	c->gdt[GDT_USER_CODE32] = 0;

@@ -4,6 +4,7 @@
 #include "kernel/x86/fpu.h"
 #include "kernel/lib/string.h"
 #include "kernel/x86/x86.h"
+#include "kernel/x86/xstate.h"
 
 #define CR0_MP		   (1ul << 1)
 #define CR0_EM		   (1ul << 2)
@@ -25,6 +26,7 @@ fpu_init_cpu(void)
 	u32 mxcsr = MXCSR_DEFAULT;
 	__asm__ __volatile__("fninit; ldmxcsr %0" : : "m"(mxcsr));
 	fpu_save(&initial_state);
+	xstate_init_cpu();
 }
 
 void
@@ -33,8 +35,8 @@ fpu_reset_state(struct fpu_state *s)
 	memcpy(s, &initial_state, sizeof(*s));
 }
 
-static u32
-mxcsr_writable_bits(void)
+u32
+fpu_mxcsr_mask(void)
 {
 	static u32 mask;
 	u32 m = READ_ONCE(mask);
@@ -56,6 +58,6 @@ fpu_sanitize(struct fpu_state *s)
 	u32 mxcsr;
 
 	memcpy(&mxcsr, s->bytes + FXSAVE_MXCSR, sizeof(mxcsr));
-	mxcsr &= mxcsr_writable_bits();
+	mxcsr &= fpu_mxcsr_mask();
 	memcpy(s->bytes + FXSAVE_MXCSR, &mxcsr, sizeof(mxcsr));
 }

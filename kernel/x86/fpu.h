@@ -9,7 +9,7 @@
 
 #include "kernel/process/task.h"
 
-/* Enables FXSAVE/SSE on this CPU (CR0, CR4) and records the initial state. */
+/* Enables FXSAVE/SSE and XSAVE (xstate.h) on this CPU and records the initial state. */
 void fpu_init_cpu(void);
 /* The state a new program starts with: x87 reset, all exceptions masked. */
 void fpu_reset_state(struct fpu_state *s);
@@ -18,6 +18,8 @@ void fpu_reset_state(struct fpu_state *s);
  * (rt_sigreturn, ptrace), so that FXRSTOR cannot fault on it.
  */
 void fpu_sanitize(struct fpu_state *s);
+/* The MXCSR bits this CPU lets software set (FXSAVE's MXCSR_MASK). */
+u32 fpu_mxcsr_mask(void);
 
 static inline void
 fpu_save(struct fpu_state *s)

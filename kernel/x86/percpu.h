@@ -18,17 +18,22 @@ struct expected_trap;
 
 #define MAX_CPUS 64
 
-/* GDT layout; the order is what syscall/sysret require (STAR). */
+/*
+ * GDT layout; the order is what syscall/sysret require (STAR). The user
+ * selectors are Linux's (cs 0x33, ss 0x2b): debuggers tell a 64-bit
+ * process by them (gdb's x86 target description reads cs == 0x33).
+ */
 enum {
 	GDT_NULL,
-	GDT_KERNEL_CODE, /* 0x08 */
-	GDT_KERNEL_DATA, /* 0x10 */
-	GDT_USER_CODE32, /* 0x18: sysret's base; 32-bit user code is never run */
-	GDT_USER_DATA,	 /* 0x20 | 3 */
-	GDT_USER_CODE,	 /* 0x28 | 3 */
-	GDT_TSS,	 /* 0x30, two slots */
+	GDT_KERNEL_CODE32, /* 0x08: Linux's; unused, keeps the user selectors Linux's */
+	GDT_KERNEL_CODE,   /* 0x10 */
+	GDT_KERNEL_DATA,   /* 0x18 */
+	GDT_USER_CODE32,   /* 0x20: sysret's base; 32-bit user code is never run */
+	GDT_USER_DATA,	   /* 0x28 | 3 */
+	GDT_USER_CODE,	   /* 0x30 | 3 */
+	GDT_TSS,	   /* 0x38, two slots */
 	GDT_TSS_HIGH,
-	GDT_PER_CPU, /* 0x40 | 3: limit = (node << 12) | cpu, for lsl (vvar.h) */
+	GDT_PER_CPU, /* 0x48 | 3: limit = (node << 12) | cpu, for lsl (vvar.h) */
 	GDT_ENTRIES
 };
 #define KERNEL_CS (GDT_KERNEL_CODE * 8)

@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # check.sh - the verdict lines of the shell checkers (tools/busybox-check,
-# dynamic-check, fuzz-check, rewind-run-check, strace-check, torture-check,
-# trinity-check): a line per check, "  [TAG] ok   NAME" or
+# dynamic-check, fuzz-check, ptrace-check, rewind-run-check, strace-check,
+# torture-check, trinity-check): a line per check, "  [TAG] ok   NAME" or
 # "  [TAG] FAIL NAME: DETAIL", and last the counts, "N passed, N failed",
 # the line tools/test-all adds up into make test's own last line. Sourced,
 # so that every checker words and counts its verdicts one way.

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/personality.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -67,6 +68,18 @@ TEST(exec_keeps_rlimits)
 	CHECK_OK(setrlimit(RLIMIT_NOFILE, &nofile));
 	CHECK_OK(setrlimit(RLIMIT_FSIZE, &fsize));
 	expect_helper_exit(argv, 0, "helper checking its limits");
+}
+
+/* personality(2): 0xffffffff only asks; a fork child and an execve keep what was set. */
+TEST(exec_keeps_the_personality)
+{
+	char *argv[] = { "usertests", "--helper", "personality", NULL };
+	int old = CHECK_OK(personality(0xffffffff));
+
+	CHECK_EQ(CHECK_OK(personality(old | ADDR_NO_RANDOMIZE)), old);
+	CHECK_EQ(personality(0xffffffff), old | ADDR_NO_RANDOMIZE);
+	expect_helper_exit(argv, 0, "helper checking its personality");
+	CHECK_EQ(CHECK_OK(personality(old)), old | ADDR_NO_RANDOMIZE);
 }
 
 TEST(exec_chain)
@@ -816,6 +829,8 @@ run_helper(int argc, char **argv)
 		return helper_fds(atoi(argv[1]), atoi(argv[2]));
 	if (argc >= 3 && !strcmp(argv[0], "auxv"))
 		return helper_auxv(argv[1], argv[2]);
+	if (argc >= 1 && !strcmp(argv[0], "personality"))
+		return personality(0xffffffff) & ADDR_NO_RANDOMIZE ? 0 : 1;
 	if (argc >= 2 && !strcmp(argv[0], "alone"))
 		return helper_alone(argv[1]);
 	/* Tells the test it runs, then waits: to be killed, or for EOF on the fd in argv[2]. */

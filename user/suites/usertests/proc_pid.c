@@ -1,6 +1,6 @@
 /*
  * proc_pid.c - usertests: what /proc shows of another process, read from
- * its address space (cmdline, environ, stat, statm, status, maps), of its
+ * its address space (cmdline, environ, auxv, stat, statm, status, maps), of its
  * open files (fdinfo), its name (comm, which prctl sets), and the
  * machine-wide counters ps and top read (/proc/stat, /proc/loadavg).
  */
@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -167,6 +168,23 @@ TEST(proc_pid_cmdline_and_environ)
 }
 
 /* What a program that rewrites its arguments (setproctitle) shows: its text up to a NUL. */
+/* auxv: the (type, value) pairs exec gave, AT_NULL last, as getauxval reads them in memory. */
+TEST(proc_self_auxv_is_the_vector_exec_gave)
+{
+	unsigned long v[128];
+	size_t len = read_bytes("/proc/self/auxv", (char *)v, sizeof(v));
+	bool entry = false, pagesz = false;
+
+	CHECK(len % (2 * sizeof(v[0])) == 0 && len >= 2 * sizeof(v[0]));
+	size_t n = len / sizeof(v[0]);
+	CHECK(v[n - 2] == AT_NULL && v[n - 1] == 0);
+	for (size_t i = 0; i + 1 < n; i += 2) {
+		entry |= v[i] == AT_ENTRY && v[i + 1] == getauxval(AT_ENTRY);
+		pagesz |= v[i] == AT_PAGESZ && v[i + 1] == 4096;
+	}
+	CHECK(entry && pagesz);
+}
+
 TEST(proc_self_cmdline_after_setproctitle)
 {
 	struct stat_line s;

@@ -10,9 +10,12 @@
 #define _GNU_SOURCE
 #include "usertests.h"
 
+#include <cpuid.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,6 +231,124 @@ TEST(ptrace_listen_outside_a_seized_event_stop_is_eio)
 	kill_and_reap(seized);
 }
 
+/* Fails the test unless pid is in a group-stop: a stop with no siginfo (GETSIGINFO's EINVAL). */
+static void
+expect_group_stop_without_siginfo(pid_t pid)
+{
+	siginfo_t si;
+
+	CHECK_ERR(EINVAL, trace(PTRACE_GETSIGINFO, pid, 0, (unsigned long)&si));
+}
+
+/*
+ * SIGCONT does not end an old-style tracee's group-stop: its tracer does
+ * (Linux wakes only __TASK_STOPPED tasks). Resumed, it takes SIGCONT's
+ * signal-delivery-stop, as strace shows it.
+ */
+static void
+expect_sigcont_after_the_group_stop(pid_t pid)
+{
+	siginfo_t si;
+	int status;
+
+	CHECK_OK(kill(pid, SIGCONT));
+	CHECK(CHECK_OK(waitpid(pid, &status, __WALL | WNOHANG)) == 0); /* nothing new */
+	expect_group_stop_without_siginfo(pid); /* still in it: requests work */
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
+	expect_stop(pid, SIGCONT);
+	CHECK_OK(trace(PTRACE_GETSIGINFO, pid, 0, (unsigned long)&si));
+	CHECK(si.si_signo == SIGCONT && si.si_code == SI_USER && si.si_pid == getpid());
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, SIGCONT));
+	kill_and_reap(pid);
+}
+
+TEST(ptrace_sigcont_reaches_an_old_style_tracee_in_group_stop_when_resumed)
+{
+	pid_t pid = traced_child(sleep_forever); /* raise(SIGSTOP)'s signal-delivery-stop */
+
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, SIGSTOP));
+	expect_stop(pid, SIGSTOP);
+	expect_group_stop_without_siginfo(pid);
+	expect_sigcont_after_the_group_stop(pid);
+}
+
+TEST(ptrace_attach_to_a_stopped_process_retraps_its_group_stop)
+{
+	pid_t pid = xfork();
+	int status;
+
+	if (pid == 0)
+		sleep_forever();
+	CHECK_OK(kill(pid, SIGSTOP));
+	CHECK_EQ(CHECK_OK(waitpid(pid, &status, WUNTRACED)), pid);
+	CHECK(WIFSTOPPED(status) && WSTOPSIG(status) == SIGSTOP);
+	CHECK_OK(trace(PTRACE_ATTACH, pid, 0, 0));
+	expect_stop(pid, SIGSTOP);
+	expect_group_stop_without_siginfo(pid);
+	/* SIGCONT drops the attach's own SIGSTOP, still pending, as any stop signal. */
+	expect_sigcont_after_the_group_stop(pid);
+}
+
+/* The state letter of /proc/<pid>/status ("T (stopped)": 'T'). */
+static char
+state_of(pid_t pid)
+{
+	char path[64], text[4096], state[32];
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	CHECK_OK(read_text_file(path, text, sizeof(text)));
+	CHECK_OK(field_str(text, "State", state, sizeof(state)));
+	return state[0];
+}
+
+TEST(ptrace_detach_from_a_retrapped_group_stop_leaves_it_stopped)
+{
+	pid_t pid = xfork();
+	int status;
+
+	if (pid == 0)
+		sleep_forever();
+	CHECK_OK(kill(pid, SIGSTOP));
+	CHECK_EQ(CHECK_OK(waitpid(pid, &status, WUNTRACED)), pid);
+	CHECK_OK(trace(PTRACE_ATTACH, pid, 0, 0));
+	expect_stop(pid, SIGSTOP);
+	CHECK_OK(trace(PTRACE_DETACH, pid, 0, 0));
+	/*
+	 * Back in the group stop its process is still in: Linux gets there on
+	 * the tracee's way out of its trap, so wait for it (bounded against a hang only).
+	 */
+	for (int i = 0; state_of(pid) != 'T'; i++) {
+		if (i == 60000)
+			fail("pid %d: state %c a minute after the detach, want T", pid,
+			     state_of(pid));
+		usleep(1000);
+	}
+	CHECK_OK(kill(pid, SIGCONT));
+	CHECK_EQ(CHECK_OK(waitpid(pid, &status, WCONTINUED)), pid);
+	CHECK(WIFCONTINUED(status));
+	kill_and_reap(pid);
+}
+
+TEST(ptrace_seize_of_a_stopped_process_traps_with_its_stop_signal)
+{
+	pid_t pid = xfork();
+	int status;
+
+	if (pid == 0)
+		sleep_forever();
+	CHECK_OK(kill(pid, SIGSTOP));
+	CHECK_EQ(CHECK_OK(waitpid(pid, &status, WUNTRACED)), pid);
+	CHECK_OK(trace(PTRACE_SEIZE, pid, 0, 0));
+	expect_stop(pid, SIGSTOP | (PTRACE_EVENT_STOP << 8));
+	CHECK_OK(trace(PTRACE_LISTEN, pid, 0, 0));
+	CHECK_OK(kill(pid, SIGCONT));
+	expect_stop(pid, SIGTRAP | (PTRACE_EVENT_STOP << 8));
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
+	expect_stop(pid, SIGCONT);
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
+	kill_and_reap(pid);
+}
+
 TEST(ptrace_requests_of_a_non_tracee_are_esrch)
 {
 	pid_t pid = xfork();
@@ -392,6 +513,98 @@ expect_poked_words(void)
 	_exit(data_word == 0x7777 && *(volatile const long *)&rodata_word == 0x8888 ? 0 : 1);
 }
 
+/* ---- the XSAVE image (NT_X86_XSTATE) ------------------------------------------------------ */
+
+#define NOTE_X86_XSTATE 0x202
+#define XSAVE_SW_BYTES	464 /* the first word: XCR0, for debuggers */
+#define XSAVE_XFEATURES 512 /* the header: the components the image holds */
+#define XSAVE_XCOMP_BV	520
+#define XSAVE_XMM0	160
+#define XSAVE_MXCSR	24
+
+static uint64_t
+xsave_word(const unsigned char *image, size_t off)
+{
+	uint64_t v;
+
+	memcpy(&v, image + off, sizeof(v));
+	return v;
+}
+
+static void
+set_xsave_word(unsigned char *image, size_t off, uint64_t v)
+{
+	memcpy(image + off, &v, sizeof(v));
+}
+
+static uint64_t
+xcr0(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ __volatile__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+	return ((uint64_t)hi << 32) | lo;
+}
+
+static long
+xstate_request(int request, pid_t pid, void *image, size_t len)
+{
+	struct iovec iov = { image, len };
+
+	return trace(request, pid, NOTE_X86_XSTATE, (unsigned long)&iov);
+}
+
+/* SETREGSET of image with the word at off replaced by v fails with err. */
+static void
+expect_xstate_refused(pid_t pid, const unsigned char *image, size_t size, size_t off, uint64_t v,
+		      int err)
+{
+	static unsigned char bad[16384];
+
+	memcpy(bad, image, size);
+	set_xsave_word(bad, off, v);
+	CHECK_ERR(err, xstate_request(PTRACE_SETREGSET, pid, bad, size));
+}
+
+TEST(ptrace_xstate_regset_is_the_xsave_layout_gdb_reads)
+{
+	static unsigned char image[16384] __attribute__((aligned(64)));
+	static const unsigned char pattern[16] = "xmm0 via XSTATE";
+	unsigned eax, ebx, ecx, edx;
+	struct user_fpregs_struct fp;
+
+	__cpuid(1, eax, ebx, ecx, edx);
+	if (!(ecx & bit_OSXSAVE))
+		skip("XSAVE is not enabled on this CPU");
+	__cpuid_count(0xd, 0, eax, ebx, ecx, edx); /* ebx: the image size for XCR0's features */
+	pid_t pid = traced_child(sleep_forever);
+	struct iovec iov = { image, sizeof(image) };
+	CHECK_OK(trace(PTRACE_GETREGSET, pid, NOTE_X86_XSTATE, (unsigned long)&iov));
+	CHECK_EQ(iov.iov_len, (size_t)ebx);
+	size_t size = iov.iov_len;
+	CHECK(xsave_word(image, XSAVE_SW_BYTES) == xcr0());
+	CHECK((xsave_word(image, XSAVE_XFEATURES) & ~xcr0()) == 0);
+	CHECK(xsave_word(image, XSAVE_XCOMP_BV) == 0); /* the standard format, not compacted */
+	CHECK_OK(trace(PTRACE_GETFPREGS, pid, 0, (unsigned long)&fp));
+	CHECK(memcmp(image, &fp, XSAVE_XMM0 + 256) == 0); /* the FXSAVE region is the same */
+
+	/* A new XMM0 goes in through the image and comes out through GETFPREGS. */
+	memcpy(image + XSAVE_XMM0, pattern, sizeof(pattern));
+	set_xsave_word(image, XSAVE_XFEATURES, xsave_word(image, XSAVE_XFEATURES) | 3);
+	CHECK_OK(xstate_request(PTRACE_SETREGSET, pid, image, size));
+	CHECK_OK(trace(PTRACE_GETFPREGS, pid, 0, (unsigned long)&fp));
+	CHECK(memcmp(fp.xmm_space, pattern, sizeof(pattern)) == 0);
+
+	CHECK_ERR(EINVAL, xstate_request(PTRACE_GETREGSET, pid, image, 12)); /* not whole words */
+	CHECK_ERR(EFAULT, xstate_request(PTRACE_SETREGSET, pid, image, size - 8));
+	expect_xstate_refused(pid, image, size, XSAVE_XFEATURES, 1ull << 63, EINVAL);
+	expect_xstate_refused(pid, image, size, XSAVE_XCOMP_BV, (1ull << 63) | 3, EINVAL);
+	expect_xstate_refused(pid, image, size, XSAVE_MXCSR, 0xffffffffu, EINVAL);
+	CHECK_OK(trace(PTRACE_GETFPREGS, pid, 0, (unsigned long)&fp));
+	CHECK(memcmp(fp.xmm_space, pattern, sizeof(pattern)) == 0); /* refusals change nothing */
+	kill_and_reap(pid);
+}
+
 TEST(ptrace_peek_and_poke_data_and_read_only_text)
 {
 	pid_t pid = traced_child(expect_poked_words);
@@ -407,6 +620,28 @@ TEST(ptrace_peek_and_poke_data_and_read_only_text)
 	CHECK(data_word == 0x1122334455667788 && rodata_word == 0x0102030405060708);
 	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
 	expect_exited(wait_traced(pid), 0, "the tracee, reading the poked words");
+}
+
+/* /proc/<pid>/mem: the tracee's memory at the file offset of its address, as gdb reads it. */
+TEST(ptrace_proc_pid_mem_reads_and_writes_the_tracee)
+{
+	pid_t pid = traced_child(expect_poked_words);
+	char path[64];
+	long word = 0x7777, text_word = 0x8888, got = 0;
+
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
+	expect_stop(pid, SIGSTOP);
+	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
+	int fd = CHECK_OK(open(path, O_RDWR));
+	CHECK_EQ(pread(fd, &got, sizeof(got), (off_t)&data_word), (ssize_t)sizeof(got));
+	CHECK_EQ(got, 0x1122334455667788);
+	CHECK_EQ(pwrite(fd, &word, sizeof(word), (off_t)&data_word), (ssize_t)sizeof(word));
+	CHECK_EQ(pwrite(fd, &text_word, sizeof(text_word), (off_t)&rodata_word),
+		 (ssize_t)sizeof(text_word)); /* read-only to the program, not to its debugger */
+	CHECK_ERR(EIO, pread(fd, &got, sizeof(got), 8)); /* nothing mapped there */
+	CHECK_OK(close(fd));
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
+	expect_exited(wait_traced(pid), 0, "the tracee, reading the words written through mem");
 }
 
 /* ---- signals ---------------------------------------------------------------------------- */

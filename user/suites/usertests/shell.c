@@ -92,3 +92,17 @@ TEST(shell_lab0_knob_write_answers)
 	expect_shell("echo 100 > /proc/sys/rewind/hz", 1,
 		     "sh: echo: write error: Operation not permitted");
 }
+
+/* exec replaces the shell: what follows never runs, and its redirections hold for the program. */
+TEST(shell_exec_becomes_the_program)
+{
+	char script[2 * PATH_MAX + 64], echo[PATH_MAX];
+
+	snprintf(script, sizeof(script), "exec %s --helper exit 5; exit 9", self_path);
+	expect_shell(script, 5, "");
+	sibling("echo", echo, sizeof(echo));
+	snprintf(script, sizeof(script), "exec %s hi > /dev/full", echo);
+	expect_shell(script, 1, "echo: write error: No space left on device");
+	expect_shell("exec", 0, "");
+	expect_shell("exec /nonexistent", 127, "sh: /nonexistent: not found");
+}
