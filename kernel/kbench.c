@@ -10,10 +10,10 @@
  *   kbench=copy  the two user-copy routines of mm/uaccess.c (rep movs and
  *                movnti + sfence) in fstime's pattern: copies of 64 bytes to
  *                a page from one 8 KiB source, one after another through the
- *                pages of a 500 KiB "file" (seed 004's), over and over; TSC cycles per
- *                copy, alone and with the copied bytes read back at once
- *                (where lines written around the cache must come back
- *                from memory). Regression 4 (docs/regressions/nocache.md).
+ *                pages of a 500 KiB "file" (docs/seeds.md's seed 004), over
+ *                and over; TSC cycles per copy, alone and with the copied
+ *                bytes read back at once (where lines written around the
+ *                cache must come back from memory). Regression 4 (docs/regressions/nocache.md).
  *   kbench=irq   local_irq_save + local_irq_restore, through the paravirt
  *                call sites as paravirt= left them, and as the native
  *                instructions inline; ns per pair. Patched sites should cost

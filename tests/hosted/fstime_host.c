@@ -17,8 +17,9 @@
  * Per block size (256, 1024, 4096 bytes) and policy, interleaved within
  * each of -r repeats (default 3), whole passes for a second each (-q: 50 ms):
  *
- *   write     fstime -w: max_blocks KiB (-m, default 500, seed 004's file) written from one
- *             static buffer a block at a time, lseek to 0 after each pass
+ *   write     fstime -w: max_blocks KiB (-m, default 500: docs/seeds.md's seed
+ *             004) written from one static buffer a block at a time, lseek
+ *             to 0 after each pass
  *   readback  each block read back (pread) right after it is written
  *   read      fstime -r over the same file: the reads stay cached
  *
