@@ -50,7 +50,7 @@
  * kmalloc is taken under it, so it nests inside whatever a caller of
  * file_put holds.
  */
-#include "fs/vfs.h"
+#include "fs/locks.h"
 #include "uapi/errno.h"
 #include "kernel/process/task.h"
 #include "kernel/sched/sched.h"
@@ -61,14 +61,6 @@
 
 #define LOCK_EOF	INT64_MAX
 #define MAX_DEADLK_LOOP 10 /* Linux's MAX_DEADLK_ITERATIONS */
-
-/* An inode's locks, made at its first lock and freed when the last goes (Linux's i_flctx). */
-struct file_lock_context {
-	struct list_head records; /* POSIX and OFD locks: one space of byte ranges */
-	struct list_head flocks;  /* flock(2) locks, whole-file: a space of their own */
-	struct inode *inode;	  /* whose: it goes before the inode does */
-	struct list_head all;	  /* in lock_contexts, for /proc/locks */
-};
 
 /*
  * A lock's owner is an address: a process's struct files for a POSIX lock,
@@ -90,10 +82,10 @@ struct lock_waiter {
 	const void *owner, *blocker;
 };
 
-static struct mutex locks_mutex = MUTEX_INIT(locks_mutex, "file_locks");
+struct mutex locks_mutex = MUTEX_INIT(locks_mutex, "file_locks");
 static struct list_head waiters = LIST_HEAD_INIT(waiters);
 static struct list_head lock_contexts = LIST_HEAD_INIT(lock_contexts); /* every inode's */
-static struct wait_queue lock_wait = WAIT_QUEUE_INIT(lock_wait);
+struct wait_queue lock_wait = WAIT_QUEUE_INIT(lock_wait);
 
 static bool
 overlap(const struct file_lock *a, s64 start, s64 end)
@@ -116,8 +108,7 @@ find_conflict(struct list_head *head, const void *owner, short type, s64 start, 
 	return NULL;
 }
 
-/* inode's context, made if it has none: NULL when out of memory (locks_mutex held). */
-static struct file_lock_context *
+struct file_lock_context *
 ctx_get(struct inode *inode)
 {
 	struct file_lock_context *ctx = inode->flctx;
@@ -125,6 +116,7 @@ ctx_get(struct inode *inode)
 	if (!ctx && (ctx = kmalloc(sizeof(*ctx)))) {
 		list_init(&ctx->records);
 		list_init(&ctx->flocks);
+		list_init(&ctx->leases);
 		ctx->inode = inode;
 		list_add_tail(&ctx->all, &lock_contexts);
 		WRITE_ONCE(inode->flctx, ctx);
@@ -132,13 +124,13 @@ ctx_get(struct inode *inode)
 	return ctx;
 }
 
-/* The inode's last lock is gone: so goes its context (locks_mutex held). */
-static void
+void
 ctx_put_if_empty(struct inode *inode)
 {
 	struct file_lock_context *ctx = inode->flctx;
 
-	if (ctx && list_empty(&ctx->records) && list_empty(&ctx->flocks)) {
+	if (ctx && list_empty(&ctx->records) && list_empty(&ctx->flocks) &&
+	    list_empty(&ctx->leases)) {
 		list_del(&ctx->all);
 		kfree(ctx);
 		WRITE_ONCE(inode->flctx, NULL);
@@ -659,15 +651,19 @@ locks_show(void (*emit)(void *arg, const char *line), void *arg)
 		struct file_lock_context *ctx = list_entry(pos, struct file_lock_context, all);
 		show_list(&ctx->records, false, ctx->inode, &id, emit, arg);
 		show_list(&ctx->flocks, true, ctx->inode, &id, emit, arg);
+		leases_show(ctx, &id, emit, arg);
 	}
 	mutex_unlock(&locks_mutex);
 }
 
 /* ---- when an owner goes --------------------------------------------------------- */
 
-/* Drops owner's locks on inode, record and flock ones alike, and wakes whoever they held up. */
+/*
+ * Drops owner's locks on inode, record and flock ones alike (and its lease,
+ * when the owner is a file going away), and wakes whoever they held up.
+ */
 static void
-remove_locks_of(struct inode *inode, const void *owner)
+remove_locks_of(struct inode *inode, const void *owner, bool file_goes)
 {
 	if (!READ_ONCE(inode->flctx)) /* the common case: no locks at all */
 		return;
@@ -676,6 +672,8 @@ remove_locks_of(struct inode *inode, const void *owner)
 	bool removed = ctx && remove_owned(&ctx->records, owner);
 	if (ctx)
 		removed |= remove_owned(&ctx->flocks, owner);
+	if (ctx && file_goes)
+		removed |= leases_remove_file((struct file *)owner);
 	if (removed) {
 		forget_waiters_of(owner);
 		ctx_put_if_empty(inode);
@@ -688,11 +686,11 @@ remove_locks_of(struct inode *inode, const void *owner)
 void
 locks_remove_posix(struct file *f, struct files *owner)
 {
-	remove_locks_of(f->inode, owner);
+	remove_locks_of(f->inode, owner, false);
 }
 
 void
 locks_remove_file(struct file *f)
 {
-	remove_locks_of(f->inode, f);
+	remove_locks_of(f->inode, f, true);
 }

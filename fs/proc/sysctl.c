@@ -136,7 +136,7 @@ static const struct proc_dir kernel_dir = {
 	.nentries = ARRAY_SIZE(kernel_entries),
 };
 
-/* ---- /proc/sys/fs: the pipe limits (fs/pipe_accounting.h), inotify's (fs/inotify.c) ---- */
+/* ---- /proc/sys/fs: the pipe limits (fs/pipe_accounting.h), inotify's (fs/inotify.c), leases' ---- */
 
 /* A decimal number, all of value: 0 or -EINVAL. */
 static int
@@ -198,6 +198,7 @@ write_pipe_max_size(const char *value, union proc_arg arg)
 	}
 ULONG_FILE(show_pipe_pages_soft, write_pipe_pages_soft, pipe_user_pages_soft)
 ULONG_FILE(show_pipe_pages_hard, write_pipe_pages_hard, pipe_user_pages_hard)
+ULONG_FILE(show_lease_break_time, write_lease_break_time, lease_break_time)
 ULONG_FILE(show_inotify_events, write_inotify_events, inotify_max_queued_events)
 ULONG_FILE(show_inotify_instances, write_inotify_instances, inotify_max_user_instances)
 ULONG_FILE(show_inotify_watches, write_inotify_watches, inotify_max_user_watches)
@@ -227,6 +228,11 @@ static const struct proc_dir inotify_dir = {
 
 static const struct proc_entry fs_entries[] = {
 	{ .name = "inotify", .mode = S_IFDIR | 0555, .dir = &inotify_dir },
+	{ .name = "lease-break-time",
+	  .mode = S_IFREG | 0644,
+	  .show = show_lease_break_time,
+	  .write = write_lease_break_time,
+	  .control = true },
 	{ .name = "pipe-max-size",
 	  .mode = S_IFREG | 0644,
 	  .show = show_pipe_max_size,
