@@ -107,9 +107,17 @@ socket_file(struct unix_sock *u, int flags)
 	inode->gid = current_fsgid();
 	struct file *f = file_alloc(inode, NULL, O_RDWR | (flags & O_NONBLOCK));
 	inode_put(inode);
-	if (f)
+	if (f) {
 		f->private = u;
+		u->file = f;
+	}
 	return f;
+}
+
+struct unix_sock *
+unix_sock_of_file(struct file *f)
+{
+	return f->ops == &socket_fops ? f->private : NULL;
 }
 
 /* A file for u installed as a new fd: the fd, or -errno (u is closed then). */

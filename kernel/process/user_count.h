@@ -2,8 +2,9 @@
  * user_count.h - what each user holds of the resources Linux counts per
  * user (its user_struct and ucounts), against the limits that apply to
  * the user as a whole: pipe and socket buffer pages (fs/pipe_accounting.c,
- * /proc/sys/fs/pipe-user-pages-*) and queued signals (kernel/signal/signal.c,
- * RLIMIT_SIGPENDING).
+ * /proc/sys/fs/pipe-user-pages-*), queued signals (kernel/signal/signal.c,
+ * RLIMIT_SIGPENDING) and files in flight over AF_UNIX sockets
+ * (fs/unix_scm.c, RLIMIT_NOFILE).
  *
  * A holder - a pipe, a socket, a queued siginfo - remembers the user it
  * charged in a struct user_charge, so that it gives back to the same count
@@ -15,8 +16,9 @@
 #include "kernel/lib/types.h"
 
 enum user_resource {
-	USER_PIPE_PAGES, /* pipe and unix socket buffer pages */
-	USER_SIGPENDING, /* queued siginfos (Linux's UCOUNT_RLIMIT_SIGPENDING) */
+	USER_PIPE_PAGES,    /* pipe and unix socket buffer pages */
+	USER_SIGPENDING,    /* queued siginfos (Linux's UCOUNT_RLIMIT_SIGPENDING) */
+	USER_UNIX_INFLIGHT, /* files in flight in SCM_RIGHTS messages (fs/unix_scm.c) */
 	USER_RESOURCES
 };
 

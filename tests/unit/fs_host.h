@@ -74,6 +74,7 @@
 #include "fs/unix_names.c"
 #include "fs/unix_io.c"
 #include "fs/unix_scm.c"
+#include "fs/unix_gc.c"
 #include "fs/eventpoll.c"
 #include "fs/locks.c"
 #include "fs/leases.c"
