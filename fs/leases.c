@@ -93,6 +93,7 @@ lease_of(struct file_lock_context *ctx, struct file *f)
 static void
 lease_change(struct lease *l, short type)
 {
+	forget_waiters_of(l->file); /* they look again, and queue on what is left */
 	if (type == F_UNLCK) {
 		list_del(&l->link);
 		kfree(l);
@@ -266,15 +267,18 @@ in_the_way(const struct lease *l, bool want_write)
 	return want_write || l->type == F_WRLCK;
 }
 
-static bool
-any_in_the_way(struct file_lock_context *ctx, bool want_write)
+/* The first lease in the way: or NULL; what a breaker is shown waiting for. */
+static struct lease *
+first_in_the_way(struct file_lock_context *ctx, bool want_write)
 {
 	struct list_head *pos;
 
-	list_for_each(pos, &ctx->leases)
-		if (in_the_way(list_entry(pos, struct lease, link), want_write))
-			return true;
-	return false;
+	list_for_each(pos, &ctx->leases) {
+		struct lease *l = list_entry(pos, struct lease, link);
+		if (in_the_way(l, want_write))
+			return l;
+	}
+	return NULL;
 }
 
 /*
@@ -343,23 +347,35 @@ first_deadline(struct file_lock_context *ctx, bool want_write)
 static int
 wait_for_breaks(struct inode *inode, bool want_write)
 {
+	struct lock_waiter me = {
+		.kind = WAIT_LEASE_BREAK,
+		.request = { .owner = current()->files,
+			     .pid = current()->tgid,
+			     .type = want_write ? F_WRLCK : F_RDLCK,
+			     .end = LOCK_EOF },
+	};
+
+	list_init(&me.link);
 	for (;;) {
 		struct file_lock_context *ctx = inode->flctx;
 		if (ctx && time_out_leases(ctx))
 			wake_up_all(&lock_wait); /* other openers may go too */
-		if (!ctx || !any_in_the_way(ctx, want_write))
+		if (!ctx || !first_in_the_way(ctx, want_write))
 			return 0;
 		if (task_interrupted())
 			return -ERESTARTSYS;
 		start_breaks(ctx, want_write); /* leases taken meanwhile, by a downgrade */
 		u64 deadline = first_deadline(ctx, want_write), now = ns_since_boot();
+		struct lease *blocking = first_in_the_way(ctx, want_write);
 		WAIT_ENTRY(we);
+		waiter_queue(&me, blocking->file, blocking);
 		prepare_to_wait(&lock_wait, &we);
 		mutex_unlock(&locks_mutex);
 		if (deadline > now)
 			schedule_timeout_ns(deadline - now);
 		finish_wait(&lock_wait, &we);
 		mutex_lock(&locks_mutex);
+		waiter_dequeue(&me);
 	}
 }
 
@@ -375,7 +391,7 @@ break_lease(struct inode *inode, u32 flags)
 	int err = 0;
 	if (ctx && !list_empty(&ctx->leases)) {
 		time_out_leases(ctx);
-		if (any_in_the_way(ctx, want_write)) {
+		if (first_in_the_way(ctx, want_write)) {
 			start_breaks(ctx, want_write);
 			err = (flags & O_NONBLOCK) ? -EAGAIN : wait_for_breaks(inode, want_write);
 		}
@@ -397,14 +413,13 @@ leases_show(struct file_lock_context *ctx, int *id, void (*emit)(void *arg, cons
 
 	list_for_each(pos, &ctx->leases) {
 		struct lease *l = list_entry(pos, struct lease, link);
-		short type = target_type(l);
-		kscnprintf(line, sizeof(line), "%d: LEASE  %s%s %d %02x:%02x:%lu 0 EOF\n", ++*id,
-			   breaking(l) ? "BREAKING  " : "ACTIVE    ",
-			   type == F_WRLCK   ? "WRITE"
-			   : type == F_RDLCK ? "READ"
-					     : "UNLCK",
-			   l->pid, dev_major(ctx->inode->sb->dev), dev_minor(ctx->inode->sb->dev),
-			   (unsigned long)ctx->inode->ino);
+		struct file_lock shown = {
+			.pid = l->pid, .type = target_type(l), .start = 0, .end = LOCK_EOF
+		};
+		format_lock_line(line, sizeof(line), ++*id, "",
+				 breaking(l) ? "LEASE  BREAKING " : "LEASE  ACTIVE   ", &shown,
+				 ctx->inode);
 		emit(arg, line);
+		show_waiters(l, *id, ctx->inode, emit, arg);
 	}
 }

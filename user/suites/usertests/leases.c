@@ -272,26 +272,6 @@ TEST(lease_break_times_out)
 	CHECK_ERR(EAGAIN, fcntl(rd, F_SETLEASE, F_UNLCK)); /* it is gone */
 }
 
-/* /proc/locks's lines about fd's file, after their "N: ", one per buffer. */
-static int
-proc_locks_of(int fd, char lines[][128], int max)
-{
-	char line[256], key[64];
-	struct stat st;
-	int found = 0;
-
-	CHECK_OK(fstat(fd, &st));
-	snprintf(key, sizeof(key), " %02x:%02x:%lu ", major(st.st_dev), minor(st.st_dev),
-		 (unsigned long)st.st_ino);
-	FILE *f = fopen("/proc/locks", "r");
-	CHECK(f != NULL);
-	while (fgets(line, sizeof(line), f))
-		if (strstr(line, key) && found < max)
-			snprintf(lines[found++], 128, "%s", strstr(line, ": ") + 2);
-	fclose(f);
-	return found;
-}
-
 TEST(proc_locks_lists_leases)
 {
 	int rd = quiet_file("f"), done;
@@ -301,15 +281,19 @@ TEST(proc_locks_lists_leases)
 	CHECK_OK(fstat(rd, &st));
 	block_signal(SIGIO);
 	CHECK_OK(fcntl(rd, F_SETLEASE, F_RDLCK));
-	CHECK_EQ(proc_locks_of(rd, lines, 4), 1);
+	CHECK_EQ(proc_locks_of(rd, lines, 4, NULL), 1);
 	snprintf(want, sizeof(want), "LEASE  ACTIVE    READ %d %02x:%02x:%lu 0 EOF\n", getpid(),
 		 major(st.st_dev), minor(st.st_dev), (unsigned long)st.st_ino);
 	CHECK_EQ(strcmp(lines[0], want), 0);
 	pid_t pid = opener("f", O_WRONLY, &done);
 	wait_signal(SIGIO);
-	CHECK_EQ(proc_locks_of(rd, lines, 4), 1);
+	CHECK_EQ(proc_locks_of(rd, lines, 4, NULL), 1);
 	CHECK(strncmp(lines[0], "LEASE  BREAKING  UNLCK ", 23) == 0);
+	/* The opener waits for it: a "->" line with its number, no inode (a breaker has no file). */
+	snprintf(want, sizeof(want), "%d: -> LEASE  BREAKER   WRITE %d <none>:0 0 EOF\n",
+		 proc_lock_number(rd), pid);
+	wait_for_proc_locks_line(want);
 	CHECK_OK(fcntl(rd, F_SETLEASE, F_UNLCK));
 	CHECK_EQ(opener_result(pid, done), 0);
-	CHECK_EQ(proc_locks_of(rd, lines, 4), 0);
+	CHECK_EQ(proc_locks_of(rd, lines, 4, NULL), 0);
 }

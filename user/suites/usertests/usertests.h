@@ -67,6 +67,16 @@ ssize_t send_fd(int s, int fd);
  */
 int recv_fd(int s, int *fd, size_t controllen, int flags);
 
+/*
+ * The lines of /proc/locks about fd's file (at most max), each after its
+ * "N: ", and the first one's number in *first (if not NULL): how many.
+ */
+int proc_locks_of(int fd, char lines[][128], int max, int *first);
+/* The number of the first line of /proc/locks about fd's file. */
+int proc_lock_number(int fd);
+/* Waits until /proc/locks has the line want (a waiter shows once it is asleep). */
+void wait_for_proc_locks_line(const char *want);
+
 /* User and group nobody: what a test that needs an unprivileged process becomes. */
 #define NOBODY_ID 65534
 /* Runs check(arg) in a child that has become user and group nobody; it must exit 0. */
