@@ -2,6 +2,8 @@
  * fcntl.c - duplicating descriptors (dup, dup2, dup3, F_DUPFD), their
  * close-on-exec bit, a file's status flags (F_GETFL/F_SETFL), record locks
  * (F_GETLK, F_SETLK, F_SETLKW and their F_OFD_ twins: handed to locks.c),
+ * leases (F_SETLEASE, F_GETLEASE: leases.c) and the signal a lease break
+ * sends (F_SETSIG, F_GETSIG),
  * seals (F_ADD_SEALS, F_GET_SEALS: handed to memfd.c) and ioctl's generic
  * requests before the file's own. Errors are Linux's: -EBADF for a
  * bad descriptor (also dup2's target out of range), -EINVAL for a bad
@@ -11,6 +13,7 @@
 #include "uapi/errno.h"
 #include "kernel/syscall/syscall.h"
 #include "uapi/ioctls.h"
+#include "uapi/signal.h"
 
 /* The flags F_SETFL may change; the others it silently leaves, as Linux does. */
 #define SETFL_MASK (O_APPEND | O_NONBLOCK | O_ASYNC | O_DIRECT | O_NOATIME)
@@ -131,6 +134,25 @@ SYSCALL3(fcntl, int, fd, int, cmd, unsigned long, arg)
 			ret = fcntl_getlk(f, cmd, (struct kernel_flock __user *)arg);
 		else
 			ret = fcntl_setlk(fd, f, cmd, (struct kernel_flock __user *)arg);
+		break;
+	case F_SETLEASE:
+		ret = (f->fmode & FMODE_PATH) ? -EBADF : fcntl_setlease(fd, f, arg);
+		break;
+	case F_GETLEASE:
+		ret = (f->fmode & FMODE_PATH) ? -EBADF : fcntl_getlease(f);
+		break;
+	case F_SETSIG:
+		if (f->fmode & FMODE_PATH)
+			ret = -EBADF;
+		else if (arg > _NSIG) /* Linux's valid_signal; 0 is SIGIO */
+			ret = -EINVAL;
+		else {
+			WRITE_ONCE(f->signum, (int)arg);
+			ret = 0;
+		}
+		break;
+	case F_GETSIG:
+		ret = (f->fmode & FMODE_PATH) ? -EBADF : READ_ONCE(f->signum);
 		break;
 	case F_GETPIPE_SZ:
 	case F_SETPIPE_SZ:

@@ -87,6 +87,8 @@ file_free(struct file *f)
 {
 	if (f->fmode & FMODE_WRITER)
 		put_writer(f->inode);
+	if (f->fmode & FMODE_READER)
+		__atomic_sub_fetch(&f->inode->readcount, 1, __ATOMIC_RELAXED);
 	sb_unpin(f->inode->sb);
 	dput(f->dentry);
 	inode_put(f->inode);
@@ -142,23 +144,28 @@ file_open_dentry(struct dentry *d, u32 flags, bool permitted, struct file **out)
 		if (err)
 			return err;
 	}
-	if (writer && (flags & O_TRUNC)) {
-		int err = vfs_truncate(inode, 0);
-		if (err) {
-			put_writer(inode);
-			return err;
-		}
-	}
 	struct file *f = file_alloc(inode, d, flags | O_LARGEFILE);
 	if (!f) {
 		if (writer)
 			put_writer(inode);
 		return -ENOMEM;
 	}
-	if (writer && (fmode & FMODE_WRITE))
+	if (writer)
 		f->fmode |= FMODE_WRITER; /* kept until the last close (file_free) */
-	else if (writer)
+	if (S_ISREG(inode->mode) && fmode == FMODE_READ && !(flags & O_PATH))
+		file_count_reader(f);
+	/* Counted first, so that a lease taken meanwhile sees this open (fs/leases.c). */
+	int err = S_ISREG(inode->mode) && !(flags & O_PATH) ? break_lease(inode, flags) : 0;
+	if (!err && writer && (flags & O_TRUNC))
+		err = vfs_truncate(inode, 0);
+	if (writer && !(fmode & FMODE_WRITE)) {
+		f->fmode &= ~FMODE_WRITER;
 		put_writer(inode); /* O_RDONLY | O_TRUNC: only for the truncation */
+	}
+	if (err) {
+		file_free(f);
+		return err;
+	}
 	if (flags & O_PATH) {
 		f->fmode = FMODE_PATH;
 		f->ops = &empty_fops;

@@ -107,7 +107,7 @@ inode_fill_stat(struct inode *inode, struct kernel_stat *st)
 		.st_mode = inode->mode,
 		.st_uid = inode->uid,
 		.st_gid = inode->gid,
-		.st_rdev = inode->rdev,
+		.st_rdev = S_ISCHR(inode->mode) || S_ISBLK(inode->mode) ? inode->rdev : 0,
 		.st_size = (s64)READ_ONCE(inode->size),
 		.st_blksize = PAGE_SIZE,
 		.st_blocks = (s64)(READ_ONCE(inode->pages.nrpages) * (PAGE_SIZE / 512)),

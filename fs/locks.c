@@ -43,8 +43,10 @@
  * task that could be found waiting.
  *
  * /proc/locks lists every lock, one line each in Linux's format, from a
- * list of every inode's lock context (Linux keeps a global list of locks);
- * waiters are not shown, unlike Linux's "->" lines.
+ * list of every inode's lock context (Linux keeps a global list of locks),
+ * each followed by its waiters' "->" lines, as Linux shows its blocked
+ * requests: every sleeping request is on the waiters list, naming the lock
+ * it waits for (fs/locks.h).
  *
  * Every lock is charged to whoever takes it, as pipe buffers are: one to
  * the taker's real user, whose count the locks_user_max knob bounds (root
@@ -60,7 +62,7 @@
  * kmalloc and the charges' spinlocks is taken under it, so it nests inside
  * whatever a caller of file_put holds.
  */
-#include "fs/vfs.h"
+#include "fs/locks.h"
 #include "uapi/errno.h"
 #include "kernel/knobs.h"
 #include "kernel/process/cred.h"
@@ -73,46 +75,15 @@
 #include "mm/kmalloc.h"
 #include "mm/oom_kill.h"
 
-#define LOCK_EOF	INT64_MAX
 #define MAX_DEADLK_LOOP 10 /* Linux's MAX_DEADLK_ITERATIONS */
 
-/* An inode's locks, made at its first lock and freed when the last goes (Linux's i_flctx). */
-struct file_lock_context {
-	struct list_head records; /* POSIX and OFD locks: one space of byte ranges */
-	struct list_head flocks;  /* flock(2) locks, whole-file: a space of their own */
-	struct inode *inode;	  /* whose: it goes before the inode does */
-	struct list_head all;	  /* in lock_contexts, for /proc/locks */
-};
-
-/*
- * A lock's owner is an address: a process's struct files for a POSIX lock,
- * a struct file for an OFD or flock lock. Distinct live objects, so one
- * address never names two owners; each owner's locks go before it is freed.
- */
-struct file_lock {
-	struct list_head link; /* in one of inode->flctx's lists */
-	const void *owner;
-	/* F_GETLK's l_pid: a POSIX owner's tgid, -1 for an OFD lock (Linux's); flock: the taker's */
-	int pid;
-	short type;
-	s64 start, end;
-	struct mem_charge *charge; /* the taker's process, which the OOM killer weighs */
-	struct user_charge user;   /* the taker's user, counted against locks_user_max */
-};
+struct mutex locks_mutex = MUTEX_INIT(locks_mutex, "file_locks");
 
 KNOB_INT(locks_user_max, "locks_user_max", 16384, 0, INT32_MAX, true,
 	 "file locks one user but root may hold (0: no limit); past it ENOLCK");
-
-/* A POSIX owner asleep in F_SETLKW, and whose lock it waits for. */
-struct lock_waiter {
-	struct list_head link;
-	const void *owner, *blocker;
-};
-
-static struct mutex locks_mutex = MUTEX_INIT(locks_mutex, "file_locks");
 static struct list_head waiters = LIST_HEAD_INIT(waiters);
 static struct list_head lock_contexts = LIST_HEAD_INIT(lock_contexts); /* every inode's */
-static struct wait_queue lock_wait = WAIT_QUEUE_INIT(lock_wait);
+struct wait_queue lock_wait = WAIT_QUEUE_INIT(lock_wait);
 
 static bool
 overlap(const struct file_lock *a, s64 start, s64 end)
@@ -186,7 +157,7 @@ lock_free(struct file_lock *l)
 }
 
 /* inode's context, made if it has none: NULL when out of memory (locks_mutex held). */
-static struct file_lock_context *
+struct file_lock_context *
 ctx_get(struct inode *inode)
 {
 	struct file_lock_context *ctx = inode->flctx;
@@ -194,6 +165,7 @@ ctx_get(struct inode *inode)
 	if (!ctx && (ctx = kmalloc(sizeof(*ctx)))) {
 		list_init(&ctx->records);
 		list_init(&ctx->flocks);
+		list_init(&ctx->leases);
 		ctx->inode = inode;
 		list_add_tail(&ctx->all, &lock_contexts);
 		WRITE_ONCE(inode->flctx, ctx);
@@ -201,13 +173,13 @@ ctx_get(struct inode *inode)
 	return ctx;
 }
 
-/* The inode's last lock is gone: so goes its context (locks_mutex held). */
-static void
+void
 ctx_put_if_empty(struct inode *inode)
 {
 	struct file_lock_context *ctx = inode->flctx;
 
-	if (ctx && list_empty(&ctx->records) && list_empty(&ctx->flocks)) {
+	if (ctx && list_empty(&ctx->records) && list_empty(&ctx->flocks) &&
+	    list_empty(&ctx->leases)) {
 		list_del(&ctx->all);
 		kfree(ctx);
 		WRITE_ONCE(inode->flctx, NULL);
@@ -223,7 +195,7 @@ would_deadlock(const void *owner, const void *blocker)
 		struct list_head *pos;
 		list_for_each(pos, &waiters) {
 			struct lock_waiter *w = list_entry(pos, struct lock_waiter, link);
-			if (w->owner == blocker) {
+			if (w->kind == WAIT_POSIX && w->request.owner == blocker) {
 				next = w->blocker;
 				break;
 			}
@@ -240,10 +212,11 @@ would_deadlock(const void *owner, const void *blocker)
 /*
  * owner's locks changed: whoever waited for it is no longer known to wait
  * (it will look again, and queue again if still in the way), so that a
- * deadlock check never follows a wait that is over (locks_mutex held).
- * The caller wakes the waiters once the mutex is dropped.
+ * deadlock check never follows a wait that is over and /proc/locks never
+ * names a lock that is gone (locks_mutex held). The caller wakes the
+ * waiters once the mutex is dropped.
  */
-static void
+void
 forget_waiters_of(const void *owner)
 {
 	struct list_head *pos, *next;
@@ -274,21 +247,37 @@ remove_owned(struct list_head *head, const void *owner)
 	return removed;
 }
 
+void
+waiter_queue(struct lock_waiter *w, const void *blocker, const void *blocking)
+{
+	w->blocker = blocker;
+	w->blocking = blocking;
+	list_add_tail(&w->link, &waiters);
+}
+
+void
+waiter_dequeue(struct lock_waiter *w)
+{
+	list_del(&w->link); /* a no-op if forget_waiters_of took it out already */
+}
+
 /*
- * Sleeps once on lock_wait, dropping locks_mutex meanwhile: the caller
- * looks again when it returns. Queued before the unlock, so no wake-up
- * between the look and the sleep is lost.
+ * w sleeps once on lock_wait for the lock blocking of blocker, dropping
+ * locks_mutex meanwhile: the caller looks again when it returns. Queued
+ * before the unlock, so no wake-up between the look and the sleep is lost.
  */
 static void
-wait_for_unlock(void)
+wait_for_unlock(struct lock_waiter *w, const void *blocker, const void *blocking)
 {
 	WAIT_ENTRY(we);
 
+	waiter_queue(w, blocker, blocking);
 	prepare_to_wait(&lock_wait, &we);
 	mutex_unlock(&locks_mutex);
 	schedule();
 	finish_wait(&lock_wait, &we);
 	mutex_lock(&locks_mutex);
+	waiter_dequeue(w);
 }
 
 /* ---- record locks: POSIX and OFD ---------------------------------------------- */
@@ -512,6 +501,7 @@ undo_if_closed(int fd, struct file *f, struct record_owner ro, s64 start, s64 en
 		return 0;
 	mutex_lock(&locks_mutex);
 	apply_lock(f->inode, ro, F_UNLCK, start, end);
+	forget_waiters_of(ro.owner);
 	mutex_unlock(&locks_mutex);
 	return -EBADF;
 }
@@ -525,8 +515,14 @@ static long
 set_record_lock(struct inode *inode, struct record_owner ro, bool wait, short type, s64 start,
 		s64 end)
 {
-	struct lock_waiter me = { .owner = ro.owner };
-	long err;
+	struct lock_waiter me = {
+		.kind = ro.ofd ? WAIT_OFD : WAIT_POSIX,
+		.request = { .owner = ro.owner,
+			     .pid = ro.pid,
+			     .type = type,
+			     .start = start,
+			     .end = end },
+	};
 
 	list_init(&me.link);
 	for (;;) {
@@ -535,7 +531,7 @@ set_record_lock(struct inode *inode, struct record_owner ro, bool wait, short ty
 				? NULL
 				: find_conflict(&inode->flctx->records, ro.owner, type, start, end);
 		if (!l) {
-			err = apply_lock(inode, ro, type, start, end);
+			long err = apply_lock(inode, ro, type, start, end);
 			if (!err)
 				forget_waiters_of(ro.owner);
 			return err;
@@ -546,12 +542,7 @@ set_record_lock(struct inode *inode, struct record_owner ro, bool wait, short ty
 			return -EDEADLK;
 		if (task_interrupted())
 			return -ERESTARTSYS;
-		if (!ro.ofd) {
-			me.blocker = l->owner;
-			list_add_tail(&me.link, &waiters);
-		}
-		wait_for_unlock();
-		list_del(&me.link); /* a no-op if forget_waiters_of took it out already */
+		wait_for_unlock(&me, l->owner, l);
 	}
 }
 
@@ -613,8 +604,10 @@ flock_set(struct file *f, short type, bool wait)
 {
 	struct inode *inode = f->inode;
 	struct file_lock *added = NULL;
+	struct lock_waiter me = { .kind = WAIT_FLOCK };
 	long err = 0;
 
+	list_init(&me.link);
 	if (type != F_UNLCK && !(added = lock_new(f, current()->tgid, type, 0, LOCK_EOF)))
 		return -ENOLCK;
 	mutex_lock(&locks_mutex);
@@ -627,14 +620,18 @@ flock_set(struct file *f, short type, bool wait)
 	if (held) {
 		list_del(&held->link);
 		lock_free(held);
+		forget_waiters_of(f);
 		wake_up_all(&lock_wait); /* before any sleep below: it may unblock someone */
 	}
+	if (added)
+		me.request = *added;
 	while (added) {
 		if (!ctx_get(inode)) {
 			err = -ENOLCK;
 			break;
 		}
-		if (!find_conflict(&inode->flctx->flocks, f, type, 0, LOCK_EOF)) {
+		struct file_lock *l = find_conflict(&inode->flctx->flocks, f, type, 0, LOCK_EOF);
+		if (!l) {
 			list_add_tail(&added->link, &inode->flctx->flocks);
 			added = NULL;
 			break;
@@ -647,7 +644,7 @@ flock_set(struct file *f, short type, bool wait)
 			err = -ERESTARTSYS;
 			break;
 		}
-		wait_for_unlock();
+		wait_for_unlock(&me, l->owner, l);
 	}
 	ctx_put_if_empty(inode);
 	mutex_unlock(&locks_mutex);
@@ -690,27 +687,71 @@ SYSCALL2(flock, int, fd, unsigned, operation)
 
 /* ---- /proc/locks ---------------------------------------------------------------- */
 
+static const char *
+type_name(short type)
+{
+	return type == F_WRLCK ? "WRITE" : type == F_RDLCK ? "READ" : "UNLCK";
+}
+
 /*
  * One lock's line as Linux's lock_get_status writes it: "1: POSIX  ADVISORY  WRITE 1234
- * 00:05:12345 0 EOF", the kind padded to six, the range inclusive. An OFD lock is the
- * record lock whose pid is -1.
+ * 00:05:12345 0 EOF", the range inclusive; a waiter's has "-> " (prefix) after its
+ * blocker's number. A lease breaker, which has no file, shows no inode ("<none>:0"), as
+ * Linux's.
  */
-static void
-format_lock(char *buf, size_t size, int id, const struct file_lock *l, bool flock,
-	    const struct inode *inode)
+void
+format_lock_line(char *buf, size_t size, int id, const char *prefix, const char *columns,
+		 const struct file_lock *l, const struct inode *inode)
 {
-	const char *kind = flock ? "FLOCK " : l->pid < 0 ? "OFDLCK" : "POSIX ";
-	size_t n = (size_t)kscnprintf(buf, size, "%d: %s ADVISORY  %s %d %02x:%02x:%lu %ld ", id,
-				      kind, l->type == F_WRLCK ? "WRITE" : "READ", l->pid,
-				      dev_major(inode->sb->dev), dev_minor(inode->sb->dev),
-				      (unsigned long)inode->ino, (long)l->start);
+	size_t n = (size_t)kscnprintf(buf, size, "%d: %s%s %s %d ", id, prefix, columns,
+				      type_name(l->type), l->pid);
+	if (inode)
+		n += (size_t)kscnprintf(buf + n, size - n, "%02x:%02x:%lu ",
+					dev_major(inode->sb->dev), dev_minor(inode->sb->dev),
+					(unsigned long)inode->ino);
+	else
+		n += (size_t)kscnprintf(buf + n, size - n, "<none>:0 ");
+	n += (size_t)kscnprintf(buf + n, size - n, "%ld ", (long)l->start);
 	if (l->end == LOCK_EOF)
 		kscnprintf(buf + n, size - n, "EOF\n");
 	else
 		kscnprintf(buf + n, size - n, "%ld\n", (long)l->end);
 }
 
-/* Each line of a lock list (locks_mutex held); id numbers the lines. */
+/* A lock's kind and status columns, padded as Linux pads them. */
+static const char *
+columns_of(enum waiter_kind kind)
+{
+	switch (kind) {
+	case WAIT_POSIX:
+		return "POSIX  ADVISORY ";
+	case WAIT_OFD:
+		return "OFDLCK ADVISORY ";
+	case WAIT_FLOCK:
+		return "FLOCK  ADVISORY ";
+	default:
+		return "LEASE  BREAKER  ";
+	}
+}
+
+void
+show_waiters(const void *blocking, int id, const struct inode *inode,
+	     void (*emit)(void *arg, const char *line), void *arg)
+{
+	struct list_head *pos;
+	char line[128];
+
+	list_for_each(pos, &waiters) {
+		struct lock_waiter *w = list_entry(pos, struct lock_waiter, link);
+		if (w->blocking != blocking)
+			continue;
+		format_lock_line(line, sizeof(line), id, "-> ", columns_of(w->kind), &w->request,
+				 w->kind == WAIT_LEASE_BREAK ? NULL : inode);
+		emit(arg, line);
+	}
+}
+
+/* Each line of a lock list, its waiters after it (locks_mutex held); id numbers the lines. */
 static void
 show_list(struct list_head *head, bool flock, const struct inode *inode, int *id,
 	  void (*emit)(void *arg, const char *line), void *arg)
@@ -719,9 +760,11 @@ show_list(struct list_head *head, bool flock, const struct inode *inode, int *id
 	struct list_head *pos;
 
 	list_for_each(pos, head) {
-		format_lock(line, sizeof(line), ++*id, list_entry(pos, struct file_lock, link),
-			    flock, inode);
+		struct file_lock *l = list_entry(pos, struct file_lock, link);
+		enum waiter_kind kind = flock ? WAIT_FLOCK : l->pid < 0 ? WAIT_OFD : WAIT_POSIX;
+		format_lock_line(line, sizeof(line), ++*id, "", columns_of(kind), l, inode);
 		emit(arg, line);
+		show_waiters(l, *id, inode, emit, arg);
 	}
 }
 
@@ -736,15 +779,19 @@ locks_show(void (*emit)(void *arg, const char *line), void *arg)
 		struct file_lock_context *ctx = list_entry(pos, struct file_lock_context, all);
 		show_list(&ctx->records, false, ctx->inode, &id, emit, arg);
 		show_list(&ctx->flocks, true, ctx->inode, &id, emit, arg);
+		leases_show(ctx, &id, emit, arg);
 	}
 	mutex_unlock(&locks_mutex);
 }
 
 /* ---- when an owner goes --------------------------------------------------------- */
 
-/* Drops owner's locks on inode, record and flock ones alike, and wakes whoever they held up. */
+/*
+ * Drops owner's locks on inode, record and flock ones alike (and its lease,
+ * when the owner is a file going away), and wakes whoever they held up.
+ */
 static void
-remove_locks_of(struct inode *inode, const void *owner)
+remove_locks_of(struct inode *inode, const void *owner, bool file_goes)
 {
 	if (!READ_ONCE(inode->flctx)) /* the common case: no locks at all */
 		return;
@@ -753,6 +800,8 @@ remove_locks_of(struct inode *inode, const void *owner)
 	bool removed = ctx && remove_owned(&ctx->records, owner);
 	if (ctx)
 		removed |= remove_owned(&ctx->flocks, owner);
+	if (ctx && file_goes)
+		removed |= leases_remove_file((struct file *)owner);
 	if (removed) {
 		forget_waiters_of(owner);
 		ctx_put_if_empty(inode);
@@ -765,11 +814,11 @@ remove_locks_of(struct inode *inode, const void *owner)
 void
 locks_remove_posix(struct file *f, struct files *owner)
 {
-	remove_locks_of(f->inode, owner);
+	remove_locks_of(f->inode, owner, false);
 }
 
 void
 locks_remove_file(struct file *f)
 {
-	remove_locks_of(f->inode, f);
+	remove_locks_of(f->inode, f, true);
 }

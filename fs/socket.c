@@ -154,6 +154,12 @@ socket_file(struct unix_sock *u, int flags)
 	return f;
 }
 
+struct unix_sock *
+unix_sock_of_file(struct file *f)
+{
+	return f->ops == &socket_fops ? f->private : NULL;
+}
+
 /* A file for u installed as a new fd: the fd, or -errno (u is closed then). */
 static int
 socket_fd(struct unix_sock *u, int flags)

@@ -106,7 +106,9 @@ SYSCALL2(truncate, const char __user *, upath, s64, length)
 	if (!err)
 		err = inode_get_write_access(d->inode);
 	if (!err) {
-		err = vfs_truncate(d->inode, (u64)length);
+		err = break_lease(d->inode, O_WRONLY); /* as a writer's open would */
+		if (!err)
+			err = vfs_truncate(d->inode, (u64)length);
 		inode_put_write_access(d->inode);
 	}
 	dput(d);

@@ -2,7 +2,7 @@
  * unix.h - AF_UNIX sockets inside the kernel: what the files that build
  * them share (fs/socket.c the calls and socket files, unix_sock.c
  * connections, unix_names.c addresses, unix_io.c data, unix_scm.c control
- * messages, sockopt.c options).
+ * messages, unix_gc.c files in flight and their collector, sockopt.c options).
  *
  * One mutex, unix_lock, guards every socket's state, queues and peer
  * links and the table of bound names: a connect or a send touches two
@@ -47,11 +47,11 @@ struct unix_sock {
 	int type;     /* SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET */
 	enum unix_state state;
 	bool dead; /* its file is closed */
-	struct file
-		*file; /* its file, not referenced: valid while !dead (its owner hears SIGURG) */
-	bool passcred; /* SO_PASSCRED */
-	u32 shutdown;  /* RCV_SHUTDOWN | SEND_SHUTDOWN */
-	int error;     /* SO_ERROR: ECONNRESET when the peer left with data unread */
+	/* its file, not referenced: valid while !dead (its owner hears SIGURG; unix_gc.c) */
+	struct file *file;
+	bool passcred;		/* SO_PASSCRED */
+	u32 shutdown;		/* RCV_SHUTDOWN | SEND_SHUTDOWN */
+	int error;		/* SO_ERROR: ECONNRESET when the peer left with data unread */
 	struct unix_sock *peer; /* referenced: the other end, or a datagram socket's default */
 	struct list_head queue; /* received unix_msgs; a listener's: connections not accepted */
 	struct list_head pending_link; /* in a listener's queue, until accepted */
@@ -73,6 +73,10 @@ struct unix_sock {
 	/* wmem's pages, charged to the creator's user and process as pipes are */
 	struct pipe_account account;
 	struct mem_charge *charge;
+	u32 inflight;		  /* messages holding its file in flight (unix_gc.c) */
+	struct list_head gc_link; /* in the collector's list while inflight > 0 */
+	bool gc_candidate;	  /* the collector's marks, under unix_lock */
+	u32 gc_refs;
 };
 
 /* One message in a receive queue (a stream's too: a write's worth of bytes). */
@@ -91,6 +95,8 @@ struct unix_msg {
 int sock_get(int fd, struct file **fp);
 /* Whether calls on f must not wait (O_NONBLOCK now). */
 bool file_nonblock(struct file *f);
+/* The socket f is, or NULL if it is no socket. */
+struct unix_sock *unix_sock_of_file(struct file *f);
 
 /* ---- unix_sock.c ---- */
 struct unix_sock *unix_sock_alloc(int type);
@@ -164,11 +170,19 @@ long unix_inq_len(struct unix_sock *u);
 bool unix_at_mark(struct unix_sock *u);
 
 /* ---- unix_scm.c ---- */
-/* What a send's control messages say. */
+/*
+ * What a send's control messages say. A send's files are counted in
+ * flight (in_flight: unix_gc.c, and their sender's user's count) from
+ * unix_scm_get until a receiver takes them (unix_scm_put, which a
+ * receive's files always reach) or they are dropped unsent or unread
+ * (unix_scm_drop, unix_msgs_notinflight). The count goes to cred's uid,
+ * which a message keeps, so that whoever uncounts finds the same user.
+ */
 struct unix_scm {
 	struct kernel_ucred cred;
 	u32 nfiles;
 	struct file **files; /* referenced */
+	bool in_flight;
 };
 /* Parses control messages from user memory: 0 or -errno (nothing held then). */
 int unix_scm_get(const void __user *control, size_t len, struct unix_scm *scm);
@@ -181,6 +195,15 @@ void unix_scm_drop(struct unix_scm *scm);
  * (MSG_CTRUNC). Takes over got's files; unix_lock NOT held.
  */
 void unix_scm_put(struct unix_scm *got, bool passcred, struct unix_msg_args *m);
+/* Messages taken off a queue unread: their files are in flight no more (before unix_msgs_free). */
+void unix_msgs_notinflight(struct list_head *msgs);
+
+/* ---- unix_gc.c ---- */
+/* f is in flight in one more message, or one fewer (a socket's count; others are not counted). */
+void unix_inflight(struct file *f);
+void unix_notinflight(struct file *f);
+/* Frees the sockets only messages in flight keep alive (Linux's unix_gc); unix_lock NOT held. */
+void unix_gc(void);
 
 /* ---- sockopt.c ---- */
 long unix_getsockopt(struct unix_sock *u, int level, int name, void __user *val, int __user *ulen);

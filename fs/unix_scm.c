@@ -4,10 +4,20 @@
  * fds of the receiver; SCM_CREDENTIALS carries the sender's pid, uid and
  * gid, which a receiver with SO_PASSCRED gets with every message (the
  * sender's own unless it sent others it may claim).
+ *
+ * Files in flight are counted (unix.h says from when to when): per socket
+ * for the collector (unix_gc.c), and per user, as Linux's
+ * user->unix_inflight: a user with more files in flight than its
+ * RLIMIT_NOFILE may send no more until some are received (ETOOMANYREFS;
+ * privileged senders are not limited), or a process could hold any number
+ * of open files in messages nobody reads. The user is the message's
+ * credentials' uid - the sender's real uid unless SCM_CREDENTIALS claimed
+ * another - where Linux charges the sender's real user.
  */
 #include "fs/unix.h"
 #include "kernel/process/cred.h"
 #include "kernel/lib/string.h"
+#include "kernel/process/user_count.h"
 #include "mm/kmalloc.h"
 
 #define CONTROL_MAX 20480 /* Linux's net.core.optmem_max: a larger control buffer is ENOBUFS */
@@ -89,6 +99,56 @@ parse_control(const char *buf, size_t len, struct unix_scm *scm)
 	return 0;
 }
 
+/* Adds n to the count of files uid has in flight: the count after. */
+static unsigned long
+user_inflight_add(u32 uid, long n)
+{
+	struct user_charge c = USER_CHARGE(uid);
+
+	return user_count_add(&c, USER_UNIX_INFLIGHT, n);
+}
+
+/* Linux's too_many_unix_fds: the caller's user has more in flight than its RLIMIT_NOFILE. */
+static bool
+too_many_in_flight(void)
+{
+	return user_inflight_add(current_uids().real, 0) > fd_limit() && !privileged();
+}
+
+/* scm's files go in flight: 0, or -ETOOMANYREFS (Linux's unix_attach_fds). */
+static int
+count_in_flight(struct unix_scm *scm)
+{
+	if (too_many_in_flight())
+		return -ETOOMANYREFS;
+	for (u32 i = 0; i < scm->nfiles; i++)
+		unix_inflight(scm->files[i]);
+	user_inflight_add(scm->cred.uid, scm->nfiles);
+	scm->in_flight = true;
+	return 0;
+}
+
+static void
+uncount_in_flight(u32 uid, struct file **files, u32 n)
+{
+	if (!n)
+		return;
+	for (u32 i = 0; i < n; i++)
+		unix_notinflight(files[i]);
+	user_inflight_add(uid, -(long)n);
+}
+
+void
+unix_msgs_notinflight(struct list_head *msgs)
+{
+	struct list_head *pos;
+
+	list_for_each(pos, msgs) {
+		struct unix_msg *msg = list_entry(pos, struct unix_msg, link);
+		uncount_in_flight(msg->cred.uid, msg->files, msg->nfiles);
+	}
+}
+
 int
 unix_scm_get(const void __user *control, size_t len, struct unix_scm *scm)
 {
@@ -104,6 +164,8 @@ unix_scm_get(const void __user *control, size_t len, struct unix_scm *scm)
 		return -ENOMEM;
 	int err = copy_from_user(buf, control, len) ? -EFAULT : parse_control(buf, len, scm);
 	kfree(buf);
+	if (!err && scm->nfiles)
+		err = count_in_flight(scm);
 	if (err)
 		unix_scm_drop(scm);
 	return err;
@@ -112,6 +174,9 @@ unix_scm_get(const void __user *control, size_t len, struct unix_scm *scm)
 void
 unix_scm_drop(struct unix_scm *scm)
 {
+	if (scm->in_flight)
+		uncount_in_flight(scm->cred.uid, scm->files, scm->nfiles);
+	scm->in_flight = false;
 	for (u32 i = 0; i < scm->nfiles; i++)
 		file_put(scm->files[i]);
 	kfree(scm->files);
@@ -170,6 +235,8 @@ unix_scm_put(struct unix_scm *got, bool passcred, struct unix_msg_args *m)
 {
 	size_t at = 0;
 
+	if (!(m->flags & MSG_PEEK)) /* a peek's files are copies: the message still holds them */
+		uncount_in_flight(got->cred.uid, got->files, got->nfiles);
 	if (passcred)
 		put_cmsg(m, &at, SCM_CREDENTIALS, &got->cred, sizeof(got->cred));
 	if (got->nfiles)

@@ -54,6 +54,7 @@ unix_sock_alloc(int type)
 	list_init(&u->queue);
 	list_init(&u->pending_link);
 	list_init(&u->bound_link);
+	list_init(&u->gc_link);
 	wait_queue_init(&u->wq);
 	return u;
 }
@@ -382,10 +383,12 @@ unix_release(struct unix_sock *u)
 	mutex_lock(&unix_lock);
 	unix_close(u, &msgs, &node);
 	mutex_unlock(&unix_lock);
+	unix_msgs_notinflight(&msgs);
 	unix_msgs_free(&msgs); /* files in flight may be sockets: without the lock */
 	if (node)
 		inode_put(node);
 	mutex_lock(&unix_lock);
 	unix_sock_put(u);
 	mutex_unlock(&unix_lock);
+	unix_gc(); /* this socket may have been the last way into a ring of them */
 }

@@ -60,7 +60,8 @@
  *   locks_mutex (fs/locks.c)  every inode's file locks; taken by fcntl and
  *                         flock with none of the above held, and by file_put
  *                         under whatever its caller holds: nothing but
- *                         kmalloc is taken under it
+ *                         kmalloc, and tasks_lock for a lease break's
+ *                         signal (fs/leases.c), is taken under it
  * Reads of regular files take no inode lock at all: they read i_size once
  * and copy from pages they hold a reference on.
  *
@@ -220,7 +221,11 @@ struct inode {
 	u32 mode;     /* S_IF* type and permission bits */
 	u32 nlink;    /* names (for a directory: 2 + subdirectories) */
 	u32 uid, gid;
-	u32 rdev;		/* device nodes: MKDEV(major, minor) */
+	union {
+		u32 rdev; /* device nodes: MKDEV(major, minor) */
+		/* regular files: open files that only read it (Linux's i_readcount, for leases) */
+		u32 readcount;
+	};
 	struct super_block *sb; /* the file-system instance it is on, referenced */
 	/* >0: open files that may write it; <0: executable mappings denying writes (write_access.c) */
 	s32 writecount;
@@ -404,8 +409,9 @@ void putname(char *name);
 /* What reads and writes may do with a file (file->fmode). */
 #define FMODE_READ   1u
 #define FMODE_WRITE  2u
-#define FMODE_PATH   4u /* O_PATH: only a handle on a name */
-#define FMODE_WRITER 8u /* holds write access to its regular file (fs/write_access.c) */
+#define FMODE_PATH   4u	 /* O_PATH: only a handle on a name */
+#define FMODE_WRITER 8u	 /* holds write access to its regular file (fs/write_access.c) */
+#define FMODE_READER 16u /* counted in its regular file's readcount (fs/leases.c) */
 
 /* A file's owner (fs/fown.c): a pid, or a process group as -pgid, 0 for none; the setter's uids. */
 struct fown {
@@ -451,6 +457,7 @@ struct file {
 	const struct file_operations *ops;
 	void *private;
 	struct list_head epitems; /* the epoll instances watching it (fs/eventpoll.c) */
+	int signum;		  /* F_SETSIG: what a lease break sends; 0 is SIGIO */
 };
 
 /* A new file on inode (and dentry, may be NULL), taking references on both. */
@@ -613,6 +620,23 @@ void locks_remove_posix(struct file *f, struct files *owner);
 void locks_remove_file(struct file *f);
 /* Each lock's line of /proc/locks (Linux's format, the newline included), numbered from 1. */
 void locks_show(void (*emit)(void *arg, const char *line), void *arg);
+
+/* ---- file leases (fs/leases.c) ------------------------------------------ */
+
+/* /proc/sys/fs/lease-break-time: seconds a lease holder has to give way (45). */
+extern unsigned long lease_break_time;
+/* fcntl's F_SETLEASE on f, which is fd, with arg F_RDLCK, F_WRLCK or F_UNLCK: 0 or -errno. */
+long fcntl_setlease(int fd, struct file *f, unsigned long arg);
+/* fcntl's F_GETLEASE: the lease f holds (what it is being broken to), or F_UNLCK. */
+long fcntl_getlease(struct file *f);
+/*
+ * An open of inode with flags (or a truncation: O_WRONLY) is about to
+ * happen: breaks the leases in its way and waits for them to go, as
+ * Linux's break_lease: 0, -EAGAIN (EWOULDBLOCK: O_NONBLOCK) or -ERESTARTSYS.
+ */
+int break_lease(struct inode *inode, u32 flags);
+/* f opens its regular file for reading only: counted for write leases (fs/leases.c). */
+void file_count_reader(struct file *f);
 
 /* ---- file seals (fs/memfd.c) ------------------------------------------- */
 

@@ -59,6 +59,7 @@
 #define ENOBUFS		105
 #define EISCONN		106
 #define ENOTCONN	107
+#define ETOOMANYREFS	109 /* SCM_RIGHTS: more files in flight than RLIMIT_NOFILE */
 #define ETIMEDOUT	110
 #define ECONNREFUSED	111
 #define ECANCELED	125

@@ -70,6 +70,12 @@
 #define F_OFD_GETLK  36
 #define F_OFD_SETLK  37
 #define F_OFD_SETLKW 38
+/* The signal F_SETOWN's owner gets for I/O and lease breaks; 0: SIGIO (asm-generic/fcntl.h). */
+#define F_SETSIG 10
+#define F_GETSIG 11
+/* File leases (F_LINUX_SPECIFIC_BASE + 0 and + 1): arg and result F_RDLCK, F_WRLCK, F_UNLCK. */
+#define F_SETLEASE 1024
+#define F_GETLEASE 1025
 
 struct kernel_flock {
 	short l_type;

@@ -16,6 +16,7 @@
 #define POLLRDBAND 0x080
 #define POLLWRNORM 0x100
 #define POLLWRBAND 0x200
+#define POLLMSG	   0x400
 #define POLLRDHUP  0x2000
 
 struct kernel_pollfd {

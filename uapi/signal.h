@@ -97,6 +97,7 @@
 #define CLD_TRAPPED   4
 #define CLD_STOPPED   5
 #define CLD_CONTINUED 6
+#define POLL_MSG      3 /* a lease break (SIGIO's si_code, with si_band and si_fd) */
 
 /* siginfo_t as Linux x86-64 lays it out: 128 bytes, a union from offset 16. */
 struct kernel_siginfo {
@@ -125,6 +126,10 @@ struct kernel_siginfo {
 		struct { /* SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP */
 			unsigned long addr;
 		} fault;
+		struct {	   /* SIGIO or F_SETSIG's signal (si_code POLL_*) */
+			long band; /* POLL* events */
+			int fd;
+		} poll;
 		unsigned char bytes[112];
 	};
 };

@@ -181,7 +181,7 @@ static const struct proc_dir kernel_dir = {
 	.nentries = ARRAY_SIZE(kernel_entries),
 };
 
-/* ---- /proc/sys/fs: the pipe limits (fs/pipe_accounting.h), inotify's (fs/inotify.c) ---- */
+/* ---- /proc/sys/fs: the pipe limits (fs/pipe_accounting.h), inotify's (fs/inotify.c), leases' ---- */
 
 static int
 show_ulong(struct procbuf *b, const unsigned long *v)
@@ -246,6 +246,7 @@ write_mount_max(const char *value, union proc_arg arg)
 	}
 ULONG_FILE(show_pipe_pages_soft, write_pipe_pages_soft, pipe_user_pages_soft)
 ULONG_FILE(show_pipe_pages_hard, write_pipe_pages_hard, pipe_user_pages_hard)
+ULONG_FILE(show_lease_break_time, write_lease_break_time, lease_break_time)
 ULONG_FILE(show_inotify_events, write_inotify_events, inotify_max_queued_events)
 ULONG_FILE(show_inotify_instances, write_inotify_instances, inotify_max_user_instances)
 ULONG_FILE(show_inotify_watches, write_inotify_watches, inotify_max_user_watches)
@@ -275,6 +276,11 @@ static const struct proc_dir inotify_dir = {
 
 static const struct proc_entry fs_entries[] = {
 	{ .name = "inotify", .mode = S_IFDIR | 0555, .dir = &inotify_dir },
+	{ .name = "lease-break-time",
+	  .mode = S_IFREG | 0644,
+	  .show = show_lease_break_time,
+	  .write = write_lease_break_time,
+	  .control = true },
 	{ .name = "mount-max",
 	  .mode = S_IFREG | 0644,
 	  .show = show_mount_max,

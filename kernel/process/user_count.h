@@ -3,7 +3,8 @@
  * user (its user_struct and ucounts), against the limits that apply to
  * the user as a whole: pipe and socket buffer pages (fs/pipe_accounting.c,
  * /proc/sys/fs/pipe-user-pages-*), queued signals (kernel/signal/signal.c,
- * RLIMIT_SIGPENDING) and file locks (fs/locks.c, the locks_user_max knob).
+ * RLIMIT_SIGPENDING), file locks (fs/locks.c, the locks_user_max knob) and
+ * files in flight over AF_UNIX sockets (fs/unix_scm.c, RLIMIT_NOFILE).
  *
  * A holder - a pipe, a socket, a queued siginfo, a lock - remembers the user it
  * charged in a struct user_charge, so that it gives back to the same count
@@ -15,9 +16,10 @@
 #include "kernel/lib/types.h"
 
 enum user_resource {
-	USER_PIPE_PAGES, /* pipe and unix socket buffer pages */
-	USER_SIGPENDING, /* queued siginfos (Linux's UCOUNT_RLIMIT_SIGPENDING) */
-	USER_FILE_LOCKS, /* POSIX, OFD and flock locks held */
+	USER_PIPE_PAGES,    /* pipe and unix socket buffer pages */
+	USER_SIGPENDING,    /* queued siginfos (Linux's UCOUNT_RLIMIT_SIGPENDING) */
+	USER_FILE_LOCKS,    /* POSIX, OFD and flock locks held */
+	USER_UNIX_INFLIGHT, /* files in flight in SCM_RIGHTS messages (fs/unix_scm.c) */
 	USER_RESOURCES
 };
 

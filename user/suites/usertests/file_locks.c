@@ -448,3 +448,29 @@ TEST(file_locks_bounded_per_user)
 	expect_exited(status, 0, "locks up to the limit");
 	CHECK_OK(unlink(path));
 }
+
+static int
+child_waits_for_record_lock(int fd)
+{
+	return record_lock(fd, F_SETLKW, F_WRLCK, 0, 0) == 0 ? 0 : 1;
+}
+
+/* A blocked request shows as "-> " after the lock it waits for, with that lock's number. */
+TEST(proc_locks_shows_waiters)
+{
+	int fd = create_file("f", "x", 1, 0644);
+	char want[128];
+	struct stat st;
+
+	CHECK_OK(fstat(fd, &st));
+	CHECK_OK(record_lock(fd, F_SETLK, F_WRLCK, 0, 0));
+	pid_t pid = xfork();
+	if (pid == 0)
+		_exit(child_waits_for_record_lock(fd));
+	snprintf(want, sizeof(want), "%d: -> POSIX  ADVISORY  WRITE %d %02x:%02x:%lu 0 EOF\n",
+		 proc_lock_number(fd), pid, major(st.st_dev), minor(st.st_dev),
+		 (unsigned long)st.st_ino);
+	wait_for_proc_locks_line(want);
+	CHECK_OK(record_lock(fd, F_SETLK, F_UNLCK, 0, 0));
+	expect_exit(pid, 0, "the waiter");
+}

@@ -8,7 +8,11 @@
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -176,4 +180,99 @@ record_lock_query(int fd, int cmd, short type, off_t start, off_t len)
 
 	CHECK_OK(fcntl(fd, cmd, &fl));
 	return fl;
+}
+
+ssize_t
+send_fd(int s, int fd)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = { "F", 1 };
+	struct msghdr m = { .msg_iov = &iov,
+			    .msg_iovlen = 1,
+			    .msg_control = u.buf,
+			    .msg_controllen = sizeof(u.buf) };
+	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	return sendmsg(s, &m, MSG_NOSIGNAL);
+}
+
+int
+recv_fd(int s, int *fd, size_t controllen, int flags)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(int) * 4)];
+		struct cmsghdr align;
+	} u;
+	char c;
+	struct iovec iov = { &c, 1 };
+	struct msghdr m = {
+		.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = controllen
+	};
+
+	CHECK_EQ(recvmsg(s, &m, flags), 1);
+	*fd = -1;
+	for (struct cmsghdr *h = CMSG_FIRSTHDR(&m); h; h = CMSG_NXTHDR(&m, h))
+		if (h->cmsg_level == SOL_SOCKET && h->cmsg_type == SCM_RIGHTS)
+			memcpy(fd, CMSG_DATA(h), sizeof(int));
+	return m.msg_flags;
+}
+
+int
+proc_locks_of(int fd, char lines[][128], int max, int *first)
+{
+	char line[256], key[64];
+	struct stat st;
+	int found = 0;
+
+	CHECK_OK(fstat(fd, &st));
+	snprintf(key, sizeof(key), " %02x:%02x:%lu ", major(st.st_dev), minor(st.st_dev),
+		 (unsigned long)st.st_ino);
+	FILE *f = fopen("/proc/locks", "r");
+	CHECK(f != NULL);
+	while (fgets(line, sizeof(line), f) && found < max) {
+		if (!strstr(line, key))
+			continue;
+		if (!found && first)
+			*first = atoi(line);
+		snprintf(lines[found++], 128, "%s", strstr(line, ": ") + 2);
+	}
+	fclose(f);
+	return found;
+}
+
+int
+proc_lock_number(int fd)
+{
+	char lines[1][128];
+	int id = 0;
+
+	CHECK_EQ(proc_locks_of(fd, lines, 1, &id), 1);
+	return id;
+}
+
+void
+wait_for_proc_locks_line(const char *want)
+{
+	struct timespec ms = { 0, 1000 * 1000 };
+	char line[256];
+
+	for (int tries = 0; tries < 10000; tries++) {
+		bool found = false;
+		FILE *f = fopen("/proc/locks", "r");
+		CHECK(f != NULL);
+		while (!found && fgets(line, sizeof(line), f))
+			found = strcmp(line, want) == 0;
+		fclose(f);
+		if (found)
+			return;
+		nanosleep(&ms, NULL);
+	}
+	fail("no line '%s' in /proc/locks", want);
 }

@@ -60,6 +60,25 @@ int record_lock(int fd, int cmd, short type, off_t start, off_t len);
 /* What a GETLK (F_GETLK or F_OFD_GETLK, cmd) says of a lock of type on that range. */
 struct flock record_lock_query(int fd, int cmd, short type, off_t start, off_t len);
 
+/* Sends fd over s with SCM_RIGHTS and one byte of data (MSG_NOSIGNAL): sendmsg's result. */
+ssize_t send_fd(int s, int fd);
+/*
+ * Receives one byte on s (CHECKed) and the fd that came with it (-1 if
+ * none) into *fd, with controllen bytes of control room (at most room for
+ * four fds): the msg_flags.
+ */
+int recv_fd(int s, int *fd, size_t controllen, int flags);
+
+/*
+ * The lines of /proc/locks about fd's file (at most max), each after its
+ * "N: ", and the first one's number in *first (if not NULL): how many.
+ */
+int proc_locks_of(int fd, char lines[][128], int max, int *first);
+/* The number of the first line of /proc/locks about fd's file. */
+int proc_lock_number(int fd);
+/* Waits until /proc/locks has the line want (a waiter shows once it is asleep). */
+void wait_for_proc_locks_line(const char *want);
+
 /* User and group nobody: what a test that needs an unprivileged process becomes. */
 #define NOBODY_ID 65534
 /* Runs check(arg) in a child that has become user and group nobody; it must exit 0. */
