@@ -665,7 +665,7 @@ class CpuListsAndProfiles(unittest.TestCase):
             report = Path(d, "report.md").read_text()
             self.assertIn("### Profiles", report)
             # these steps have no times: nothing to say how much was sampled
-            self.assertIn("| 10 | 75.0 % | 75.0 % | - | [flame graph](plots/flame-rwsem-rewind-cpus2-step",
+            self.assertIn("| 10 | 75.0 % | 75.0 % | - | `sys_mprotect` 100.0 % | [flame graph](plots/flame-rwsem-rewind-cpus2-step",
                           report)
             svgs = sorted(Path(d, "plots").glob("flame-*.svg"))
             self.assertEqual(len(svgs), 6)
@@ -691,6 +691,20 @@ class CpuListsAndProfiles(unittest.TestCase):
         self.assertAlmostEqual(profile.kernel_share(p, ("osq_lock",), busy=True), 6 / 8)
         self.assertAlmostEqual(profile.sampled_fraction(p, 0.01), 18 / 9.97)
         self.assertIsNone(profile.sampled_fraction(p, None))
+
+    def test_self_share_counts_leaves_and_names_the_system_calls_under_them(self):
+        from reprolib import profile
+        p = profile.parse(PROFILE.replace("# end", "3 0 k optimistic_spin rwsem_xadd_down_write_failed sys_munmap "
+                                                   "syscall_entry\n"
+                                                   "1 0 k apic_timer osq_lock optimistic_spin sys_mprotect\n"
+                                                   "1 0 k optimistic_spin handle_fault page_fault\n# end"))
+        spin = ("osq_lock", "optimistic_spin")
+        # kernel samples: 6 + 2 + 3 + 1 + 1 = 13; the interrupt inside the spin is its handler's
+        self.assertAlmostEqual(profile.kernel_share(p, spin, self_only=True), 10 / 13)
+        self.assertAlmostEqual(profile.kernel_share(p, spin), 11 / 13)
+        self.assertEqual([(name, round(share, 3)) for name, share in profile.frame_callers(p, spin, True)],
+                         [("sys_mprotect", 0.6), ("sys_munmap", 0.3), ("page_fault", 0.1)])
+        self.assertEqual(profile.frame_callers(p, ("nothing",)), [])
 
 
 

@@ -130,6 +130,7 @@ class Experiment:
     cpus: tuple = ()	# one rewind (and Linux) boot per CPU count; () = --cpus
     profile_frames: tuple = ()	# the report gives each profile's share of kernel samples in these
     profile_seed: str = ""	# the seed's figure for that share
+    profile_self: bool = False	# count a sample only when its leaf is one of them (perf's "self")
     knobs: tuple = ()	# knobs it is about that no variant sets (a benchmark switches them)
     hosted: tuple = ()	# of Hosted: the hosted ground's programs
     builds: tuple = ()	# of Build: one more rewind boot each
@@ -355,6 +356,7 @@ def load(path):
         linux_boots=linux_boots, cpus=cpus,
         profile_frames=_names(data, "profile_frames", where),
         profile_seed=_need(data, "profile_seed", str, where, ""),
+        profile_self=_need(data, "profile_self", bool, where, False),
         knobs=_names(data, "knobs", where),
         stage=_need(data, "stage", str, where, ""),
         memory=_memory(data, where),

@@ -41,7 +41,8 @@ def draw_profiles(directory, experiment, records_list, plot_dir):
     """A flame graph per profiled step of the experiment (plots/flame-<boot>-step<N>.svg);
     per step (step record, SVG name or None, samples, {"share": of kernel samples
     in the experiment's profile_frames, "busy": the same outside the idle loop,
-    "sampled": profile.sampled_fraction}, why it was not drawn)."""
+    "sampled": profile.sampled_fraction, "callers": profile.frame_callers}, why it was
+    not drawn)."""
     out = []
     for step in records_list:
         if step["type"] != "step" or step["experiment"] != experiment.name or "profile" not in step:
@@ -54,9 +55,11 @@ def draw_profiles(directory, experiment, records_list, plot_dir):
                 text = f.read()
             samples = flamegraph.write_flamegraph(text, os.path.join(plot_dir, name), title)
             parsed = profile.parse(text)
-            shares = {"share": profile.kernel_share(parsed, experiment.profile_frames),
-                      "busy": profile.kernel_share(parsed, experiment.profile_frames, busy=True),
-                      "sampled": profile.sampled_fraction(parsed, step.get("seconds"))}
+            frames, self_only = experiment.profile_frames, experiment.profile_self
+            shares = {"share": profile.kernel_share(parsed, frames, self_only=self_only),
+                      "busy": profile.kernel_share(parsed, frames, busy=True, self_only=self_only),
+                      "sampled": profile.sampled_fraction(parsed, step.get("seconds")),
+                      "callers": profile.frame_callers(parsed, frames, self_only)}
             out.append((step, name, samples, shares, None))
         except (OSError, profile.ProfileError) as e:
             out.append((step, None, 0, {}, str(e)))

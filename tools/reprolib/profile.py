@@ -5,7 +5,8 @@ docs/profiler.md), read and turned into what people look at:
     Filter(...).apply(p)    the samples a report keeps, and how many each filter dropped
     flat(profile)           a perf-report-like flat profile with callers (docs/seeds.md, seed 002)
     collapsed(profile)      "root;...;leaf N" lines: FlameGraph, speedscope, inferno
-    extract(text), kernel_share(profile, frames[, busy]), sampled_fraction(profile, seconds)
+    extract(text), kernel_share(profile, frames[, busy, self_only]), frame_callers(profile, frames),
+    sampled_fraction(profile, seconds)
                             the profiled steps of `make reproduce`
 
 The flame graph is drawn by flamegraph.py, the comparison of two profiles
@@ -114,17 +115,37 @@ def extract(text):
     return "\n".join(lines[start:lines.index(END, start) + 1]) + "\n"
 
 
-def kernel_share(profile, frames, busy=False):
+def kernel_share(profile, frames, busy=False, self_only=False):
     """The share (0 - 1) of kernel samples whose stack holds one of frames
     (function names): how much of the kernel's time went there. busy: of
     the kernel samples outside the idle loop only (leaf in IDLE_LEAVES): the
     NMI timer samples a halted CPU, the `cycles` event of a perf profile
-    (the seeds') does not count while halted. None when there are none."""
+    (the seeds') does not count while halted. self_only: only the samples
+    whose leaf is one of frames, perf report's "self" figure, the one the
+    seeds' profiles give (an interrupt taken inside the spin is its
+    handler's). None when there are none."""
     kernel, _ = Filter(kernel_only=True, no_idle=busy).apply(profile)
     total = sum(s.count for s in kernel)
     if not total:
         return None
-    return sum(s.count for s in kernel if any(f in frames for f in s.frames)) / total
+    return sum(s.count for s in kernel if _in_frames(s, frames, self_only)) / total
+
+
+def _in_frames(stack, frames, self_only):
+    return stack.frames[0] in frames if self_only else any(f in frames for f in stack.frames)
+
+
+def frame_callers(profile, frames, self_only=False):
+    """Of the kernel samples kernel_share counts in frames, the share (0 - 1)
+    per caller: the system call they ran under (the first sys_* frame toward
+    the root) or, under none, the root frame (a fault, an interrupt). Largest
+    first, as [(caller, share)]; [] when no sample is in frames."""
+    callers = Counter()
+    for s in profile.stacks:
+        if s.mode != "u" and _in_frames(s, frames, self_only):
+            callers[next((f for f in s.frames if f.startswith("sys_")), s.frames[-1])] += s.count
+    total = sum(callers.values())
+    return [(name, n / total) for name, n in sorted(callers.items(), key=lambda kv: (-kv[1], kv[0]))]
 
 
 def sampled_fraction(profile, seconds):

@@ -199,17 +199,22 @@ def _profiles_section(experiment, profiled):
 
     def pct(value):
         return "-" if value is None else f"{100 * value:.1f} %"
+    def callers(shares):
+        return ", ".join(f"`{name}` {100 * share:.1f} %" for name, share in shares.get("callers", [])[:3]) \
+            or "-"
     rows = [(s["boot"], s["variant"], " ".join(f"{k}={v}" for k, v in sorted(s["params"].items())),
              samples, pct(shares.get("share")), pct(shares.get("busy")), pct(shares.get("sampled")),
-             f"[flame graph](plots/{svg})" if svg else f"not drawn ({problem})")
+             callers(shares), f"[flame graph](plots/{svg})" if svg else f"not drawn ({problem})")
             for s, svg, samples, shares, problem in profiled]
-    out = ["", "### Profiles", "", f"Share of kernel samples whose stack holds {frames}"
+    counted = "whose leaf (perf's \"self\") is one of" if experiment.profile_self else "whose stack holds"
+    out = ["", "### Profiles", "", f"Share of kernel samples {counted} {frames}"
            + (f"; the seed: {experiment.profile_seed}." if experiment.profile_seed else ".")
            + " \"of busy\": of the kernel samples outside the idle loop (a halted CPU is sampled here, "
            "not by perf's `cycles`); \"sampled\": samples over what the CPUs would have taken running "
-           "the whole step (under TCG, a vCPU the host does not run takes none: the rest is steal).", ""]
-    out += _table(["boot", "variant", "params", "samples", "share", "of busy", "sampled", "flame graph"],
-                  rows)
+           "the whole step (under TCG, a vCPU the host does not run takes none: the rest is steal); "
+           "\"callers\": the system calls those samples ran under, by share.", ""]
+    out += _table(["boot", "variant", "params", "samples", "share", "of busy", "sampled", "callers",
+                   "flame graph"], rows)
     return out + [""] + [f"![{s['variant']}](plots/{svg})" for s, svg, *_ in profiled if svg]
 
 
