@@ -23,6 +23,7 @@
 #include "kernel/x86/entry.h"
 #include "kernel/time/cputime.h"
 #include "uapi/errno.h"
+#include "kernel/process/cred.h"
 #include "kernel/process/process.h"
 #include "kernel/process/rlimit.h"
 #include "kernel/sched/sched.h"
@@ -444,7 +445,9 @@ void
 signal_send_self(int sig)
 {
 	struct task *t = current();
-	struct kernel_siginfo info = { .signo = sig, .code = SI_USER, .kill.pid = t->tgid };
+	struct kernel_siginfo info = { .signo = sig,
+				       .code = SI_USER,
+				       .kill = { .pid = t->tgid, .uid = current_uids().real } };
 	u64 flags = spin_lock_irqsave(&tasks_lock);
 
 	signal_send_thread(t,
