@@ -170,11 +170,12 @@ pending_flush(struct sigpending *p, u64 mask)
 /*
  * Adds a signal sent to t. A standard signal is pending at most once (a
  * second one merges with the first); realtime signals queue, each with its
- * siginfo. If no siginfo can be stored the signal is still pending, with a
- * minimal one made up at delivery - except a realtime one from sigqueue,
- * tgkill and the like, which fails -EAGAIN, as Linux's. The kernel's and
- * kill's standard signals (si_code >= 0) may go past RLIMIT_SIGPENDING, as
- * Linux's override_rlimit. Sighand lock held.
+ * siginfo. If no siginfo can be stored the signal is still pending, and
+ * is taken as if kill() by pid 0, uid 0 had sent it (pending_take) -
+ * except a realtime one from sigqueue, tgkill and the like, which fails
+ * -EAGAIN, as Linux's. The kernel's and kill's standard signals (si_code
+ * >= 0) may go past RLIMIT_SIGPENDING, as Linux's override_rlimit.
+ * Sighand lock held.
  */
 static int
 pending_add(struct task *t, struct sigpending *p, const struct kernel_siginfo *info)
@@ -230,8 +231,8 @@ pending_take(struct sigpending *p, int sig, struct kernel_siginfo *info)
 	if (found) {
 		*info = found->info;
 		pending_unlink(p, found);
-	} else {
-		*info = (struct kernel_siginfo){ .signo = sig, .code = SI_KERNEL };
+	} else { /* sent with no siginfo to spare: Linux's collect_signal reports kill() by pid 0 */
+		*info = (struct kernel_siginfo){ .signo = sig, .code = SI_USER };
 	}
 	if (!more)
 		p->set &= ~sigmask(sig);
