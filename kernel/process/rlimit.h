@@ -14,8 +14,9 @@
  *   RLIMIT_NOFILE  fd numbers: open, pipe, dup... EMFILE; dup2 EBADF
  *   RLIMIT_NPROC   tasks of a real user: fork/clone EAGAIN (root exempt)
  *   RLIMIT_FSIZE   file size: write/truncate past it SIGXFSZ and EFBIG
- *   RLIMIT_SIGPENDING  siginfos queued to a real user's processes: a
- *                  realtime sigqueue/tgkill beyond EAGAIN (kernel/signal)
+ *   RLIMIT_SIGPENDING  siginfos queued to a real user's processes and its
+ *                  POSIX timers: a realtime sigqueue/tgkill beyond, and
+ *                  timer_create, EAGAIN (kernel/signal, kernel/time)
  *
  * The others are kept and reported only.
  */

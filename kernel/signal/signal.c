@@ -110,8 +110,8 @@ pending_init(struct sigpending *p)
 /*
  * A siginfo for a signal to t, charged to the real user of t's process
  * against its RLIMIT_SIGPENDING, as Linux's __sigqueue_alloc (which counts
- * the user's queued siginfos everywhere); NULL at the limit (unless
- * may_exceed) or out of memory.
+ * the user's queued siginfos and timers everywhere); NULL at the limit
+ * (unless may_exceed) or out of memory.
  */
 static struct sigqueue *
 sigqueue_alloc(struct task *t, bool may_exceed)
@@ -134,12 +134,11 @@ sigqueue_alloc(struct task *t, bool may_exceed)
 	return q;
 }
 
-/* Frees q and gives back its charge (a deleted timer's last one has none). */
+/* Frees q and gives back its charge. */
 static void
 sigqueue_free(struct sigqueue *q)
 {
-	if (q->user.slot >= 0)
-		user_count_add(&q->user, USER_SIGPENDING, -1);
+	user_count_add(&q->user, USER_SIGPENDING, -1);
 	kfree(q);
 }
 
@@ -430,6 +429,18 @@ signal_send_timer(struct task *t, struct sigqueue *q, bool whole_process)
 	return pending;
 }
 
+struct sigqueue *
+signal_timer_sigqueue(void)
+{
+	struct sigqueue *q = sigqueue_alloc(current(), false);
+
+	if (q) {
+		list_init(&q->link);
+		q->owned = true;
+	}
+	return q;
+}
+
 void
 signal_disown(struct task *t, struct sigqueue *q)
 {
@@ -439,7 +450,7 @@ signal_disown(struct task *t, struct sigqueue *q)
 	q->owned = false;
 	sighand_unlock(t, flags);
 	if (!pending)
-		kfree(q);
+		sigqueue_free(q);
 }
 
 void
