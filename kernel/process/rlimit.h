@@ -15,8 +15,9 @@
  *   RLIMIT_NPROC   tasks of a real user: fork/clone EAGAIN (root exempt);
  *                  and tasks in all, threads_max below: EAGAIN for root too
  *   RLIMIT_FSIZE   file size: write/truncate past it SIGXFSZ and EFBIG
- *   RLIMIT_SIGPENDING  siginfos queued to a real user's processes: a
- *                  realtime sigqueue/tgkill beyond EAGAIN (kernel/signal)
+ *   RLIMIT_SIGPENDING  siginfos queued to a real user's processes and its
+ *                  POSIX timers: a realtime sigqueue/tgkill beyond, and
+ *                  timer_create, EAGAIN (kernel/signal, kernel/time)
  *
  * The others are kept and reported only.
  */

@@ -23,6 +23,7 @@
 #include "kernel/x86/entry.h"
 #include "kernel/time/cputime.h"
 #include "uapi/errno.h"
+#include "kernel/process/cred.h"
 #include "kernel/process/process.h"
 #include "kernel/process/rlimit.h"
 #include "kernel/sched/sched.h"
@@ -109,8 +110,8 @@ pending_init(struct sigpending *p)
 /*
  * A siginfo for a signal to t, charged to the real user of t's process
  * against its RLIMIT_SIGPENDING, as Linux's __sigqueue_alloc (which counts
- * the user's queued siginfos everywhere); NULL at the limit (unless
- * may_exceed) or out of memory.
+ * the user's queued siginfos and timers everywhere); NULL at the limit
+ * (unless may_exceed) or out of memory.
  */
 static struct sigqueue *
 sigqueue_alloc(struct task *t, bool may_exceed)
@@ -133,12 +134,11 @@ sigqueue_alloc(struct task *t, bool may_exceed)
 	return q;
 }
 
-/* Frees q and gives back its charge (a deleted timer's last one has none). */
+/* Frees q and gives back its charge. */
 static void
 sigqueue_free(struct sigqueue *q)
 {
-	if (q->user.slot >= 0)
-		user_count_add(&q->user, USER_SIGPENDING, -1);
+	user_count_add(&q->user, USER_SIGPENDING, -1);
 	kfree(q);
 }
 
@@ -169,11 +169,12 @@ pending_flush(struct sigpending *p, u64 mask)
 /*
  * Adds a signal sent to t. A standard signal is pending at most once (a
  * second one merges with the first); realtime signals queue, each with its
- * siginfo. If no siginfo can be stored the signal is still pending, with a
- * minimal one made up at delivery - except a realtime one from sigqueue,
- * tgkill and the like, which fails -EAGAIN, as Linux's. The kernel's and
- * kill's standard signals (si_code >= 0) may go past RLIMIT_SIGPENDING, as
- * Linux's override_rlimit. Sighand lock held.
+ * siginfo. If no siginfo can be stored the signal is still pending, and
+ * is taken as if kill() by pid 0, uid 0 had sent it (pending_take) -
+ * except a realtime one from sigqueue, tgkill and the like, which fails
+ * -EAGAIN, as Linux's. The kernel's and kill's standard signals (si_code
+ * >= 0) may go past RLIMIT_SIGPENDING, as Linux's override_rlimit.
+ * Sighand lock held.
  */
 static int
 pending_add(struct task *t, struct sigpending *p, const struct kernel_siginfo *info)
@@ -229,8 +230,8 @@ pending_take(struct sigpending *p, int sig, struct kernel_siginfo *info)
 	if (found) {
 		*info = found->info;
 		pending_unlink(p, found);
-	} else {
-		*info = (struct kernel_siginfo){ .signo = sig, .code = SI_KERNEL };
+	} else { /* sent with no siginfo to spare: Linux's collect_signal reports kill() by pid 0 */
+		*info = (struct kernel_siginfo){ .signo = sig, .code = SI_USER };
 	}
 	if (!more)
 		p->set &= ~sigmask(sig);
@@ -428,6 +429,18 @@ signal_send_timer(struct task *t, struct sigqueue *q, bool whole_process)
 	return pending;
 }
 
+struct sigqueue *
+signal_timer_sigqueue(void)
+{
+	struct sigqueue *q = sigqueue_alloc(current(), false);
+
+	if (q) {
+		list_init(&q->link);
+		q->owned = true;
+	}
+	return q;
+}
+
 void
 signal_disown(struct task *t, struct sigqueue *q)
 {
@@ -437,14 +450,16 @@ signal_disown(struct task *t, struct sigqueue *q)
 	q->owned = false;
 	sighand_unlock(t, flags);
 	if (!pending)
-		kfree(q);
+		sigqueue_free(q);
 }
 
 void
 signal_send_self(int sig)
 {
 	struct task *t = current();
-	struct kernel_siginfo info = { .signo = sig, .code = SI_USER, .kill.pid = t->tgid };
+	struct kernel_siginfo info = { .signo = sig,
+				       .code = SI_USER,
+				       .kill = { .pid = t->tgid, .uid = current_uids().real } };
 	u64 flags = spin_lock_irqsave(&tasks_lock);
 
 	signal_send_thread(t,

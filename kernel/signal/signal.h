@@ -44,19 +44,20 @@ struct sigpending {
 };
 
 /*
- * A siginfo in a pending set. Most are allocated when a signal is sent and
- * freed when it is taken, charged meanwhile to the real user of the
- * process it was sent to (RLIMIT_SIGPENDING). A POSIX timer (kernel/time/posix_timer.c) owns one
- * for its whole life instead (Linux's preallocated sigqueue): it is in a
- * pending set at most once, an expiry while it waits only adds to its
- * si_overrun, and taking it hands it back to the timer
- * (posix_timer_delivered). link: the sighand lock.
+ * A siginfo in a pending set, charged while it exists to a real user
+ * (RLIMIT_SIGPENDING). Most are allocated when a signal is sent and freed
+ * when it is taken, charged meanwhile to the real user of the process it
+ * was sent to. A POSIX timer (kernel/time/posix_timer.c) owns one for its
+ * whole life instead (Linux's preallocated sigqueue), charged to the user
+ * who created the timer: it is in a pending set at most once, an expiry
+ * while it waits only adds to its si_overrun, and taking it hands it back
+ * to the timer (posix_timer_delivered). link: the sighand lock.
  */
 struct sigqueue {
 	struct list_head link; /* an owned one's is empty while it is not pending */
 	struct kernel_siginfo info;
 	bool owned;
-	struct user_charge user; /* slot -1: not charged (a timer's; timer_create counts those) */
+	struct user_charge user;
 };
 
 /* The alternate signal stack (sigaltstack), per thread. */
@@ -112,6 +113,14 @@ bool signal_permitted(const struct task *p, const struct kernel_siginfo *info);
  * as for the other sends.
  */
 bool signal_send_timer(struct task *t, struct sigqueue *q, bool whole_process);
+/*
+ * A POSIX timer's own siginfo, not pending, charged to the caller's real
+ * user against the caller's RLIMIT_SIGPENDING as a queued one is (Linux
+ * charges it at timer_create, so that a user's timers and queued signals
+ * share one bound); NULL at the limit or out of memory. signal_disown
+ * gives it and its charge back.
+ */
+struct sigqueue *signal_timer_sigqueue(void);
 /*
  * The timer that owned q is gone (t: a task of its process, which must
  * still hold its signal table): q is freed now, or, if it is pending, once

@@ -299,9 +299,19 @@ kill_locked(int pid, const struct kernel_siginfo *info)
 	return send_to_process(task_find(pid), info);
 }
 
+/* kill's and tkill's siginfo: the sender's process and real user, as Linux's prepare_kill_siginfo. */
+static struct kernel_siginfo
+kill_siginfo(int sig, int code)
+{
+	return (struct kernel_siginfo){ .signo = sig,
+					.code = code,
+					.kill = { .pid = current()->tgid,
+						  .uid = current_uids().real } };
+}
+
 SYSCALL2(kill, int, pid, int, sig)
 {
-	struct kernel_siginfo info = { .signo = sig, .code = SI_USER, .kill.pid = current()->tgid };
+	struct kernel_siginfo info = kill_siginfo(sig, SI_USER);
 
 	if (sig && !valid_signal(sig))
 		return -EINVAL;
@@ -315,9 +325,7 @@ SYSCALL2(kill, int, pid, int, sig)
 static long
 send_to_thread(int tgid, int tid, int sig)
 {
-	struct kernel_siginfo info = { .signo = sig,
-				       .code = SI_TKILL,
-				       .kill.pid = current()->tgid };
+	struct kernel_siginfo info = kill_siginfo(sig, SI_TKILL);
 
 	if (tid <= 0 || (sig && !valid_signal(sig)))
 		return -EINVAL;

@@ -28,6 +28,13 @@
  * posix_timer_fn), so that a handler installed later sees it.
  * timer_getoverrun reports the overrun of the last signal delivered.
  *
+ * That siginfo is charged to the real user who created the timer against
+ * RLIMIT_SIGPENDING from timer_create on, as Linux preallocates and
+ * charges it: a user's timers and queued signals, in all its processes,
+ * share one bound, at which timer_create fails EAGAIN. The charge goes
+ * back at timer_delete or exit, or, if the signal is pending then, once it
+ * is taken.
+ *
  * Locking: posix_timers_lock guards every process's list and every timer's
  * setting (a machine-wide lock, as timer.c's: processes have few timers).
  * Order: tasks_lock, posix_timers_lock, then the sighand lock a signal takes.
@@ -35,7 +42,6 @@
  * timer is freed).
  */
 #include "kernel/time/posix_timer.h"
-#include "kernel/process/rlimit.h"
 #include "kernel/process/task.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/time/clock.h"
@@ -44,7 +50,6 @@
 #include "kernel/x86/paravirt.h"
 #include "mm/kmalloc.h"
 #include "uapi/errno.h"
-#include "uapi/resource.h"
 
 struct posix_timer {
 	struct list_head link; /* in the leader's posix_timers */
@@ -220,9 +225,7 @@ find_timer(int id)
 }
 
 /*
- * The next free id of the caller's process, or -EAGAIN when the process
- * has as many timers as RLIMIT_SIGPENDING allows (Linux charges each
- * timer's siginfo to it, per user rather than per process) or every id is
+ * The next free id of the caller's process, or -EAGAIN when every id is
  * taken. The counter moves on whether or not the timer is then created,
  * as Linux's does. posix_timers_lock held.
  */
@@ -230,13 +233,6 @@ static int
 alloc_id(void)
 {
 	struct task *leader = current()->group_leader;
-	u64 count = 0;
-	struct list_head *pos;
-
-	list_for_each(pos, &leader->posix_timers)
-		count++;
-	if (count >= rlimit(RLIMIT_SIGPENDING))
-		return -EAGAIN;
 	int first = leader->next_posix_timer_id;
 	do {
 		int id = leader->next_posix_timer_id;
@@ -279,6 +275,11 @@ sigevent_target(const struct kernel_sigevent *ev, int *target)
 	}
 }
 
+/*
+ * A timer with its siginfo, which is charged to the caller's real user:
+ * NULL when that user holds as many siginfos and timers as the caller's
+ * RLIMIT_SIGPENDING allows, or out of memory.
+ */
 static struct posix_timer *
 timer_alloc(void)
 {
@@ -286,14 +287,11 @@ timer_alloc(void)
 
 	if (!pt)
 		return NULL;
-	pt->sigq = kzalloc(sizeof(*pt->sigq));
+	pt->sigq = signal_timer_sigqueue();
 	if (!pt->sigq) {
 		kfree(pt);
 		return NULL;
 	}
-	list_init(&pt->sigq->link);
-	pt->sigq->owned = true;
-	pt->sigq->user = USER_CHARGE(0); /* never charged: alloc_id counts the timers */
 	timer_init(&pt->timer, wall_timer_expired);
 	list_init(&pt->cpu_link);
 	return pt;
@@ -352,7 +350,7 @@ SYSCALL3(timer_create, int, clock, const struct kernel_sigevent __user *, uevent
 	spin_unlock_irqrestore(&posix_timers_lock, flags);
 	return 0;
 fail:
-	kfree(pt->sigq);
+	signal_disown(current(), pt->sigq);
 	kfree(pt);
 	return err;
 }

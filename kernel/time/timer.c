@@ -3,7 +3,7 @@
  *
  * The armed timers of the whole machine are one pairing heap by deadline
  * (kernel/lib/pairing_heap.c) under one lock. A user arms as many as
- * RLIMIT_SIGPENDING allows per process (POSIX timers), so with interrupts
+ * RLIMIT_SIGPENDING allows (POSIX timers), so with interrupts
  * off nothing may cost O(n): arming is O(1), disarming and taking the
  * first due O(log n) amortized; a sorted list, as before, made 1000 timers
  * a machine-wide stall. A tick that has nothing due only compares the TSC

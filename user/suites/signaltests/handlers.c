@@ -28,13 +28,17 @@ TEST(handler_siginfo_from_kill)
 	CHECK(!is_blocked(SIGUSR1));			   /* restored by rt_sigreturn */
 }
 
+/* As a user other than root when it can: si_uid is the sender's real user. */
 TEST(handler_siginfo_from_tkill)
 {
+	if (getuid() == 0)
+		CHECK_OK(setuid(4324));
 	set_handler(SIGUSR2, record, 0);
 	CHECK_OK(syscall(SYS_tgkill, getpid(), gettid(), SIGUSR2));
 	CHECK_EQ(handled, 1);
 	CHECK_EQ(last_info.si_code, SI_TKILL);
 	CHECK_EQ(last_info.si_pid, getpid());
+	CHECK_EQ(last_info.si_uid, getuid());
 }
 
 /* The handler's first instruction: where is rsp? (rsp + 8) % 16 == 0, as after a call. */

@@ -1,7 +1,8 @@
 /*
  * masks.c - signaltests: blocked signals pending until unblocked, queued
- * real-time signals and their per-user limit, sigsuspend, sigtimedwait,
- * and the masks and pending sets as /proc/self/status shows them.
+ * real-time signals, their per-user limit and the siginfo of a signal sent
+ * at it, sigsuspend, sigtimedwait, and the masks and pending sets as
+ * /proc/self/status shows them.
  */
 #define _GNU_SOURCE
 #include "signaltests.h"
@@ -94,6 +95,56 @@ TEST(sigpending_limit_counts_queued_signals)
 	CHECK_OK(kill(getpid(), SIGUSR1));
 	CHECK_OK(sigpending(&set));
 	CHECK(sigismember(&set, SIGUSR1));
+}
+
+/*
+ * A signal sent while its user has no siginfo to spare (RLIMIT_SIGPENDING
+ * 0 here) is still pending, but taken it reads as Linux's collect_signal
+ * makes it up: SI_USER from pid 0, uid 0 - for sigwaitinfo and a handler
+ * alike. sigqueue of a standard signal and kill of a realtime one lose
+ * their siginfo so; kill's standard signal may go past the limit and keeps
+ * its sender, and a realtime sigqueue is refused.
+ */
+TEST(siginfo_lost_at_sigpending_limit)
+{
+	enum { LONE_UID = 4322 };
+	const struct rlimit none = { 0, 0 };
+	int rt = SIGRTMIN + 2, handled_rt = SIGRTMIN + 3;
+	sigset_t set;
+	siginfo_t info;
+
+	if (getuid() == 0)
+		CHECK_OK(setuid(LONE_UID));
+	mask_signal(SIG_BLOCK, SIGUSR1);
+	mask_signal(SIG_BLOCK, SIGUSR2);
+	mask_signal(SIG_BLOCK, rt);
+	mask_signal(SIG_BLOCK, handled_rt);
+	set_handler(handled_rt, record, 0);
+	CHECK_OK(setrlimit(RLIMIT_SIGPENDING, &none));
+
+	CHECK_OK(sigqueue(getpid(), SIGUSR1, (union sigval){ .sival_int = 7 }));
+	CHECK_OK(kill(getpid(), rt));
+	CHECK_OK(kill(getpid(), SIGUSR2));
+	CHECK_ERR(EAGAIN, sigqueue(getpid(), rt, (union sigval){ .sival_int = 8 }));
+	CHECK_OK(kill(getpid(), handled_rt));
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigaddset(&set, rt);
+	for (int i = 0; i < 2; i++) {
+		int sig = sigwaitinfo(&set, &info);
+		CHECK(sig == SIGUSR1 || sig == rt);
+		CHECK(info.si_code == SI_USER && info.si_pid == 0 && info.si_uid == 0);
+		sigdelset(&set, sig);
+	}
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR2);
+	CHECK_EQ(sigwaitinfo(&set, &info), SIGUSR2);
+	CHECK(info.si_code == SI_USER && info.si_pid == getpid() && info.si_uid == getuid());
+
+	mask_signal(SIG_UNBLOCK, handled_rt);
+	CHECK_EQ(handled, 1);
+	CHECK(last_info.si_code == SI_USER && last_info.si_pid == 0 && last_info.si_uid == 0);
 }
 
 /* A child that sends this process SIGUSR1 after 20 ms; its pid. */

@@ -12,6 +12,13 @@
  * by its seed, printed first. Each worker counts its calls in memory
  * shared with the parent and records the call it is in, which names a hang.
  *
+ * Started as root, the workers become user and group nobody (65534), each
+ * in a sandbox directory made afresh for it and owned by it: the storm is
+ * what any user can do to the kernel. As root it could unmount /proc,
+ * reboot or set the clock - no bug, but the end of the checks after it.
+ * The parent stays root, out of the workers' reach, to watch, kill and
+ * check.
+ *
  * What fails the run: a worker that SIGKILL does not end within 30 s (the
  * kernel left it unkillable), and checks after the storm that the kernel
  * still forks, writes and reads files and reports memory. A kernel panic or
@@ -28,6 +35,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <grp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,10 +49,12 @@
 
 #define MAX_WORKERS  16
 #define UNKILLABLE_S 30
+#define NOBODY_ID    65534
 
 struct progress {
-	volatile uint64_t calls;   /* made so far by the worker in this slot */
-	volatile unsigned current; /* the number of the call it is in */
+	volatile uint64_t calls;    /* made so far by the worker in this slot */
+	volatile unsigned current;  /* the number of the call it is in */
+	volatile bool setup_failed; /* its sandbox, or becoming nobody: no storm can be had */
 };
 
 struct slot {
@@ -68,7 +78,7 @@ static struct progress *progress; /* MAX_WORKERS of them, shared */
 
 static struct {
 	uint64_t calls, died, hung, restarted;
-	bool unkillable;
+	bool unkillable, setup_failed;
 	unsigned unkillable_call;
 } totals;
 
@@ -124,6 +134,44 @@ one_call(const struct fuzz_call *c, struct rng *r, pid_t self, struct progress *
 	p->calls++;
 }
 
+/* The uid the workers run as: nobody's when started as root. */
+static uid_t
+worker_uid(void)
+{
+	return getuid() == 0 ? NOBODY_ID : getuid();
+}
+
+static int
+remove_entry(const char *path, const struct stat *st __attribute__((unused)),
+	     int type __attribute__((unused)), struct FTW *f __attribute__((unused)))
+{
+	return remove(path) != 0 && errno != ENOENT;
+}
+
+static void
+remove_tree(const char *path)
+{
+	nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+}
+
+/*
+ * Into dir, made afresh (the last worker of this slot may have left it
+ * unusable, its mode 0, to a worker that is not root), as worker_uid()
+ * and owned by it; false if that cannot be.
+ */
+static bool
+enter_sandbox(const char *dir)
+{
+	remove_tree(dir);
+	if (mkdir(dir, 0755) != 0)
+		return false;
+	if (getuid() == 0 && (chown(dir, NOBODY_ID, NOBODY_ID) != 0 || setgroups(0, NULL) != 0 ||
+			      setresgid(NOBODY_ID, NOBODY_ID, NOBODY_ID) != 0 ||
+			      setresuid(NOBODY_ID, NOBODY_ID, NOBODY_ID) != 0))
+		return false;
+	return chdir(dir) == 0;
+}
+
 static __attribute__((noreturn)) void
 worker(int slot, uint64_t worker_seed, uint64_t budget)
 {
@@ -133,9 +181,10 @@ worker(int slot, uint64_t worker_seed, uint64_t budget)
 	pid_t self = getpid();
 
 	snprintf(dir, sizeof(dir), "%s/w%d", sandbox, slot);
-	mkdir(dir, 0755);
-	if (chdir(dir) != 0)
+	if (!enter_sandbox(dir)) {
+		p->setup_failed = true;
 		_exit(3);
+	}
 	quiet_stdio();
 	worker_setup(dir, &r);
 	while (p->calls < budget) {
@@ -176,6 +225,10 @@ watch(struct slot *s, int slot)
 	double t = now_s();
 
 	if (waitpid(s->pid, &status, WNOHANG) == s->pid) {
+		if (progress[slot].setup_failed) {
+			totals.setup_failed = true;
+			return true;
+		}
 		if (progress[slot].calls >= share_of(slot))
 			return true;
 		if (WIFSIGNALED(status) && !s->killed_at)
@@ -231,13 +284,6 @@ storm(void)
 	}
 	for (int i = 0; i < nworkers; i++)
 		totals.calls += progress[i].calls;
-}
-
-static int
-remove_entry(const char *path, const struct stat *st __attribute__((unused)),
-	     int type __attribute__((unused)), struct FTW *f __attribute__((unused)))
-{
-	return remove(path) != 0 && errno != ENOENT;
 }
 
 /* After the storm: the kernel must still do the everyday things. */
@@ -346,12 +392,13 @@ main(int argc, char **argv)
 		return 1;
 	snprintf(sandbox, sizeof(sandbox), "/tmp/sysfuzz.%d", getpid());
 	mkdir(sandbox, 0755);
-	printf("sysfuzz: seed %#lx, %ld calls over %d workers, %d system calls to choose from\n",
-	       seed, total_calls, nworkers, ncalls);
+	printf("sysfuzz: seed %#lx, %ld calls over %d workers as uid %d, %d system calls to "
+	       "choose from\n",
+	       seed, total_calls, nworkers, (int)worker_uid(), ncalls);
 	fflush(stdout);
 
 	storm();
-	nftw(sandbox, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+	remove_tree(sandbox);
 	const char *broken = kernel_still_works();
 	printf("sysfuzz: %lu calls; %lu workers died of their own calls, %lu hung and were killed, "
 	       "%lu restarted\n",
@@ -361,7 +408,10 @@ main(int argc, char **argv)
 		       UNKILLABLE_S, call_name(totals.unkillable_call), seed);
 	if (broken)
 		printf("sysfuzz: FAIL after the storm %s (seed %#lx)\n", broken, seed);
-	bool ok = !totals.unkillable && !broken;
+	if (totals.setup_failed)
+		printf("sysfuzz: FAIL a worker could not enter its sandbox as uid %d\n",
+		       (int)worker_uid());
+	bool ok = !totals.unkillable && !broken && !totals.setup_failed;
 	printf("sysfuzz: %d passed, %d failed\n", ok, !ok);
 	return ok ? 0 : 1;
 }
