@@ -273,6 +273,10 @@ fuzz-host: $(FUZZ_SEEDS)
 
 # --- hosted measurement: kernel-side code timed on the host's CPU ---
 # (docs/grounds.md, "The hosted ground")
+# What every hosted benchmark links of user/lib: the @result lines and the figures for people.
+HOSTED_BENCH_LIB := user/lib/bench.c user/lib/procfile.c user/lib/figure.c
+HOSTED_BENCH_LIB_DEPS := $(HOSTED_BENCH_LIB) user/lib/bench.h user/lib/procfile.h user/lib/figure.h
+
 # The vDSO's clock code, compiled with the vDSO's flags, in a host program.
 HOSTED_BENCH := $(BUILD)/hosted/vclock_bench
 .PHONY: hosted-bench
@@ -281,38 +285,35 @@ hosted-bench: $(HOSTED_BENCH) # and the programs below, named after their defini
 	$(Q)$(HOSTED_FSTIME) $(ARGS)
 	$(Q)$(HOSTED_PARAVIRT)
 
-$(HOSTED_BENCH): tests/hosted/vclock_bench.c user/vdso/vclock.c kernel/vdso/vvar.h user/lib/bench.c \
-		user/lib/bench.h user/lib/procfile.c user/lib/procfile.h | deps
+$(HOSTED_BENCH): tests/hosted/vclock_bench.c user/vdso/vclock.c kernel/vdso/vvar.h $(HOSTED_BENCH_LIB_DEPS) | deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $@")
 	$(Q)$(HOSTCC) $(filter-out -MMD -MP,$(VDSO_CFLAGS)) -DVCLOCK_HOSTED -c -o $(BUILD)/hosted/vclock.o \
 		user/vdso/vclock.c
 	$(Q)$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -Werror -I. -Iuser -o $@ tests/hosted/vclock_bench.c \
-		$(BUILD)/hosted/vclock.o user/lib/bench.c user/lib/procfile.c
+		$(BUILD)/hosted/vclock.o $(HOSTED_BENCH_LIB)
 
 # locking/'s rwsem and osq, unchanged, with host threads as CPUs (tests/hosted/rwsem_bench.c).
 HOSTED_RWSEM := $(BUILD)/hosted/rwsem_bench
 HOSTED_LOCKING := locking/rwsem.c locking/rwsem_xadd.c locking/rwsem_bits.c locking/osq.c \
 	locking/lockstat.c
-$(HOSTED_RWSEM): tests/hosted/rwsem_bench.c $(HOSTED_LOCKING) $(wildcard locking/*.h) user/lib/bench.c \
-		user/lib/bench.h user/lib/procfile.c user/lib/procfile.h | deps
+$(HOSTED_RWSEM): tests/hosted/rwsem_bench.c $(HOSTED_LOCKING) $(wildcard locking/*.h) $(HOSTED_BENCH_LIB_DEPS) | deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $@")
 	$(Q)$(HOSTCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -I. -Iuser -DHOSTED \
-		-pthread -o $@ tests/hosted/rwsem_bench.c $(HOSTED_LOCKING) user/lib/bench.c \
-		user/lib/procfile.c
+		-pthread -o $@ tests/hosted/rwsem_bench.c $(HOSTED_LOCKING) $(HOSTED_BENCH_LIB)
 
 # fs/ and mm/uaccess.c, unchanged, over fs_host.h's page cache: fstime's pattern per copy_nocache
 # policy on this CPU's caches (tests/hosted/fstime_host.c). All of fs/ in one unit at -O2 gives
 # gcc 12 false warnings (getname's out-parameter "maybe uninitialized", wait entries "dangling").
 HOSTED_FSTIME := $(BUILD)/hosted/fstime_host
 $(HOSTED_FSTIME): tests/hosted/fstime_host.c tests/unit/fs_host.h tests/unit/unit.h $(wildcard fs/*.c fs/*.h) \
-		mm/uaccess.c mm/uaccess.h mm/extable.h user/lib/bench.c user/lib/bench.h \
-		user/lib/procfile.c user/lib/procfile.h | deps
+		mm/uaccess.c mm/uaccess.h mm/extable.h \
+		$(HOSTED_BENCH_LIB_DEPS) | deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $@")
 	$(Q)$(HOSTCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -I. -Iuser -DHOSTED \
-		-Wno-maybe-uninitialized -Wno-dangling-pointer -o $@ tests/hosted/fstime_host.c user/lib/bench.c user/lib/procfile.c
+		-Wno-maybe-uninitialized -Wno-dangling-pointer -o $@ tests/hosted/fstime_host.c $(HOSTED_BENCH_LIB)
 
 # mm/paging.c with the paravirt boundary, three times: CONFIG_PARAVIRT
 # (2.6.25's sites), CONFIG_PARAVIRT with CONFIG_PV_CALLEE_SAVE (2.6.30's;
@@ -336,11 +337,10 @@ $(BUILD)/hosted/pgtable_work_%.o: tests/hosted/pgtable_work.c mm/paging.c $(wild
 HOSTED_PV_COPIES := $(BUILD)/hosted/pgtable_work_pv.o $(BUILD)/hosted/pgtable_work_pv30.o \
 	$(BUILD)/hosted/pgtable_work_native.o
 $(HOSTED_PARAVIRT): tests/hosted/paravirt_bench.c kernel/x86/paravirt_patch.c \
-		kernel/x86/paravirt_patch.h $(HOSTED_PV_COPIES) user/lib/bench.c user/lib/bench.h \
-		user/lib/procfile.c user/lib/procfile.h | deps
+		kernel/x86/paravirt_patch.h $(HOSTED_PV_COPIES) $(HOSTED_BENCH_LIB_DEPS) | deps
 	@$(if $(Q),echo "  HOSTCC  $@")
 	$(Q)$(HOSTCC) $(HOSTED_PV_CFLAGS) -no-pie -o $@ tests/hosted/paravirt_bench.c \
-		$(HOSTED_PV_COPIES) user/lib/bench.c user/lib/procfile.c
+		$(HOSTED_PV_COPIES) $(HOSTED_BENCH_LIB)
 # Here, not above: a rule's prerequisites are expanded where make reads them.
 hosted-bench: $(HOSTED_RWSEM) $(HOSTED_FSTIME) $(HOSTED_PARAVIRT)
 
