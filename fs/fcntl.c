@@ -105,6 +105,12 @@ SYSCALL3(fcntl, int, fd, int, cmd, unsigned long, arg)
 	case F_GETOWN:
 		ret = (f->fmode & FMODE_PATH) ? -EBADF : f_getown(f);
 		break;
+	case F_SETOWN_EX:
+		ret = (f->fmode & FMODE_PATH) ? -EBADF : f_setown_ex(f, arg);
+		break;
+	case F_GETOWN_EX:
+		ret = (f->fmode & FMODE_PATH) ? -EBADF : f_getown_ex(f, arg);
+		break;
 	case F_GETFL:
 		ret = READ_ONCE(f->flags);
 		break;

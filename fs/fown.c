@@ -1,8 +1,11 @@
 /*
  * fown.c - a file's owner, as Linux's f_owner: fcntl's F_SETOWN names the
  * process (a positive pid) or process group (a negative one) that news
- * about the file is signalled to, F_GETOWN says which. Today the news is
- * SIGURG when urgent data reaches a socket (fs/unix_io.c).
+ * about the file is signalled to, F_GETOWN says which; F_SETOWN_EX and
+ * F_GETOWN_EX say it as a (type, pid) pair, where a type may also name one
+ * thread (glibc's F_GETOWN is F_GETOWN_EX underneath, so the two agree).
+ * Today the news is SIGURG when urgent data reaches a socket
+ * (fs/unix_io.c).
  *
  * The setter's user ids are kept with the owner, and a process none of
  * them matches (its real or saved uid), unless the setter was root, is
@@ -16,47 +19,91 @@
 #include "kernel/process/cred.h"
 #include "kernel/process/task.h"
 #include "kernel/signal/signal.h"
+#include "mm/uaccess.h"
 
-/* Whether any process is in group pgid, or the task pid exists. tasks_lock held. */
+/* Whether something has the id owner->pid names (0: nothing named, so yes). tasks_lock held. */
 static bool
-owner_exists(int who)
+owner_exists(const struct fown *owner)
 {
 	struct list_head *pos;
 
-	if (who > 0)
-		return task_find(who) != NULL;
+	if (!owner->pid || owner->type != F_OWNER_PGRP)
+		return !owner->pid || task_find(owner->pid) != NULL;
 	list_for_each(pos, &all_tasks) {
 		struct task *p = list_entry(pos, struct task, all_link);
-		if (p == p->group_leader && p->pgid == -who)
+		if (p == p->group_leader && p->pgid == owner->pid)
 			return true;
 	}
 	return false;
+}
+
+/* Makes owner f's, the caller's uids kept with it: 0, or -ESRCH when nothing has its id. */
+static long
+set_owner(struct file *f, struct fown owner)
+{
+	struct id_set ids = current_uids();
+
+	owner.uid = ids.real;
+	owner.euid = ids.effective;
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	long ret = owner_exists(&owner) ? 0 : -ESRCH;
+	if (!ret)
+		f->owner = owner;
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return ret;
+}
+
+static struct fown
+get_owner(struct file *f)
+{
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	struct fown owner = f->owner;
+
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return owner;
 }
 
 long
 f_setown(struct file *f, unsigned long arg)
 {
 	int who = (int)arg;
-	struct id_set ids = current_uids();
 
 	if (who == INT32_MIN)
 		return -EINVAL; /* its group would overflow, as Linux */
-	u64 flags = spin_lock_irqsave(&tasks_lock);
-	long ret = who && !owner_exists(who) ? -ESRCH : 0;
-	if (!ret)
-		f->owner = (struct fown){ who, ids.real, ids.effective };
-	spin_unlock_irqrestore(&tasks_lock, flags);
-	return ret;
+	if (who < 0)
+		return set_owner(f, (struct fown){ .type = F_OWNER_PGRP, .pid = -who });
+	return set_owner(f, (struct fown){ .type = F_OWNER_PID, .pid = who });
 }
 
 long
 f_getown(struct file *f)
 {
-	u64 flags = spin_lock_irqsave(&tasks_lock);
-	int who = f->owner.pid;
+	struct fown owner = get_owner(f);
 
-	spin_unlock_irqrestore(&tasks_lock, flags);
-	return who;
+	return owner.type == F_OWNER_PGRP ? -owner.pid : owner.pid;
+}
+
+long
+f_setown_ex(struct file *f, unsigned long arg)
+{
+	struct kernel_f_owner_ex ex;
+
+	if (copy_from_user(&ex, (const void __user *)arg, sizeof(ex)))
+		return -EFAULT;
+	if (ex.type != F_OWNER_TID && ex.type != F_OWNER_PID && ex.type != F_OWNER_PGRP)
+		return -EINVAL;
+	if (ex.pid < 0)
+		return -ESRCH; /* no pid is negative, as Linux's find_vpid finds none */
+	return set_owner(f, (struct fown){ .type = ex.type, .pid = ex.pid });
+}
+
+long
+f_getown_ex(struct file *f, unsigned long arg)
+{
+	struct fown owner = get_owner(f);
+	struct kernel_f_owner_ex ex = { .type = owner.type, .pid = owner.pid };
+
+	return copy_to_user((void __user *)arg, &ex, sizeof(ex)) ? -EFAULT : 0;
 }
 
 /* Linux's sigio_perm: the setter was root, or one of its uids is p's real or saved uid. */
@@ -76,16 +123,17 @@ file_signal_owner(struct file *f, int sig)
 	struct list_head *pos;
 	u64 flags = spin_lock_irqsave(&tasks_lock);
 	struct fown o = f->owner;
+	struct task *t = o.pid && o.type != F_OWNER_PGRP ? task_find(o.pid) : NULL;
 
-	if (o.pid > 0) {
-		struct task *t = task_find(o.pid);
-		struct task *p = t ? t->group_leader : NULL;
-		if (p && p->sighand && owner_may_signal(&o, p))
-			signal_send_process(p, &info);
-	}
-	for (pos = all_tasks.next; o.pid < 0 && pos != &all_tasks; pos = pos->next) {
+	if (t && o.type == F_OWNER_TID && t->sighand && owner_may_signal(&o, t))
+		signal_send_thread(t, &info);
+	if (t && o.type == F_OWNER_PID && t->group_leader->sighand &&
+	    owner_may_signal(&o, t->group_leader))
+		signal_send_process(t->group_leader, &info);
+	for (pos = all_tasks.next; o.pid && o.type == F_OWNER_PGRP && pos != &all_tasks;
+	     pos = pos->next) {
 		struct task *p = list_entry(pos, struct task, all_link);
-		if (p == p->group_leader && p->sighand && p->pgid == -o.pid &&
+		if (p == p->group_leader && p->sighand && p->pgid == o.pid &&
 		    owner_may_signal(&o, p))
 			signal_send_process(p, &info);
 	}

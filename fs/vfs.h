@@ -413,8 +413,12 @@ void putname(char *name);
 #define FMODE_WRITER 8u	 /* holds write access to its regular file (fs/write_access.c) */
 #define FMODE_READER 16u /* counted in its regular file's readcount (fs/leases.c) */
 
-/* A file's owner (fs/fown.c): a pid, or a process group as -pgid, 0 for none; the setter's uids. */
+/*
+ * A file's owner (fs/fown.c): type (F_OWNER_TID, _PID or _PGRP) says what pid names, 0 for
+ * none (a new file's: a TID of 0, as Linux's); the setter's uids.
+ */
 struct fown {
+	int type;
 	int pid;
 	u32 uid, euid;
 };
@@ -422,6 +426,9 @@ struct fown {
 /* fcntl's F_SETOWN (0, -EINVAL, -ESRCH when nothing has that id) and F_GETOWN. */
 long f_setown(struct file *f, unsigned long arg);
 long f_getown(struct file *f);
+/* F_SETOWN_EX and F_GETOWN_EX: the owner as a struct kernel_f_owner_ex at arg. */
+long f_setown_ex(struct file *f, unsigned long arg);
+long f_getown_ex(struct file *f, unsigned long arg);
 /* Sends sig to f's owner, each process of it that the setter may signal (Linux's send_sigurg). */
 void file_signal_owner(struct file *f, int sig);
 

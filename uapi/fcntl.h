@@ -47,6 +47,8 @@
 #define F_SETFL		4
 #define F_SETOWN	8 /* the process (or -group) a file's signals go to */
 #define F_GETOWN	9
+#define F_SETOWN_EX	15 /* the owner as a struct kernel_f_owner_ex: a thread, process or group */
+#define F_GETOWN_EX	16
 #define F_DUPFD_CLOEXEC 1030
 #define F_SETPIPE_SZ	1031 /* a pipe's buffer size (F_LINUX_SPECIFIC_BASE + 7) */
 #define F_GETPIPE_SZ	1032
@@ -85,6 +87,15 @@ struct kernel_flock {
 	int l_pid;  /* F_GETLK: the process holding the lock in the way */
 };
 #define FD_CLOEXEC 1
+
+/* F_SETOWN_EX's and F_GETOWN_EX's owner: type says what pid names. */
+struct kernel_f_owner_ex {
+	int type;
+	int pid; /* 0: no owner */
+};
+#define F_OWNER_TID  0 /* that thread alone */
+#define F_OWNER_PID  1 /* the process (F_SETOWN with a positive id) */
+#define F_OWNER_PGRP 2 /* each process of the group (F_SETOWN with a negative id) */
 
 /* flock(2)'s operations (asm-generic/fcntl.h); LOCK_MAND is accepted and ignored, as Linux. */
 #define LOCK_SH	  1

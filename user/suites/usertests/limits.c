@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include "usertests.h"
+#include "lib/procfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -225,12 +226,20 @@ TEST(rlimit_as)
 	CHECK_EQ((unsigned long)syscall(SYS_brk, brk0 + MIB), brk0 + MIB);
 }
 
+/*
+ * RLIMIT_DATA bounds private writable memory: set 16 MiB above what the process has
+ * already (VmData: its bss alone is about 15 MiB), a 32 MiB request fails, 1 MiB fits.
+ */
 TEST(rlimit_data)
 {
 	enum { MIB = 1 << 20 };
 	unsigned long brk0 = syscall(SYS_brk, 0);
+	unsigned long long data_kib;
+	char status[4096];
 
-	set_soft(RLIMIT_DATA, 16 * MIB);
+	CHECK(read_text_file("/proc/self/status", status, sizeof(status)) > 0);
+	CHECK_EQ(field_ull(status, "VmData", &data_kib), 0);
+	set_soft(RLIMIT_DATA, data_kib * 1024 + 16 * MIB);
 	/* Private writable memory counts; read-only and shared memory do not. */
 	CHECK_ERR(ENOMEM, (long)mmap(NULL, 32 * MIB, PROT_READ | PROT_WRITE,
 				     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));

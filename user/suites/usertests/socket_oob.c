@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -204,6 +205,48 @@ TEST(f_setown_errors)
 	CHECK_ERR(EINVAL, fcntl(p[0], F_SETOWN, INT_MIN));
 	CHECK_ERR(EBADF, fcntl(-1, F_SETOWN, getpid()));
 	CHECK_EQ(fcntl(p[0], F_GETOWN), 0);
+	close(p[0]);
+	close(p[1]);
+}
+
+/*
+ * F_SETOWN_EX and F_GETOWN_EX: the owner as a (type, pid) pair, F_SETOWN's reading back as a
+ * process or a group, a new file's as "thread 0", as Linux's. glibc's F_GETOWN is F_GETOWN_EX.
+ */
+TEST(f_owner_ex_pairs)
+{
+	struct f_owner_ex ex;
+	pid_t tid = (pid_t)syscall(SYS_gettid);
+	int p[2];
+
+	CHECK_OK(pipe(p));
+	CHECK_OK(fcntl(p[0], F_GETOWN_EX, &ex));
+	CHECK_EQ(ex.type, F_OWNER_TID);
+	CHECK_EQ(ex.pid, 0);
+	CHECK_OK(fcntl(p[0], F_SETOWN, getpid()));
+	CHECK_OK(fcntl(p[0], F_GETOWN_EX, &ex));
+	CHECK_EQ(ex.type, F_OWNER_PID);
+	CHECK_EQ(ex.pid, getpid());
+	pid_t group = fork(); /* a group of its own: rewind-run's program may have pgid 0 */
+	if (group == 0) {
+		pause();
+		_exit(0);
+	}
+	CHECK_OK(setpgid(group, group));
+	CHECK_OK(fcntl(p[0], F_SETOWN, -group));
+	CHECK_OK(fcntl(p[0], F_GETOWN_EX, &ex));
+	CHECK_EQ(ex.type, F_OWNER_PGRP);
+	CHECK_EQ(ex.pid, group);
+	CHECK_EQ(fcntl(p[0], F_GETOWN), -group);
+	CHECK_OK(kill(group, SIGKILL));
+	CHECK_OK(waitpid(group, NULL, 0));
+	ex = (struct f_owner_ex){ .type = F_OWNER_TID, .pid = tid };
+	CHECK_OK(fcntl(p[0], F_SETOWN_EX, &ex));
+	CHECK_EQ(fcntl(p[0], F_GETOWN), tid);
+	ex.type = F_OWNER_PGRP + 1;
+	CHECK_ERR(EINVAL, fcntl(p[0], F_SETOWN_EX, &ex));
+	CHECK_ERR(EFAULT, fcntl(p[0], F_SETOWN_EX, (void *)8));
+	CHECK_ERR(EFAULT, fcntl(p[0], F_GETOWN_EX, (void *)8));
 	close(p[0]);
 	close(p[1]);
 }
