@@ -215,16 +215,21 @@ send_locked(struct send_state *s, struct unix_msg_args *m, struct unix_scm *scm)
 			forget_dead_peer(u, s->to);
 		return err ? err : (long)m->total;
 	}
+	/*
+	 * No bytes, no message (Linux's unix_stream_sendmsg): an empty one
+	 * makes the reader's queue look non-empty with no byte in it, and a
+	 * MSG_PEEK read then spun with unix_lock held, deaf to SIGKILL.
+	 */
+	if (!m->total)
+		return (u->shutdown & SEND_SHUTDOWN) ? -EPIPE : 0;
 	bool oob = m->flags & MSG_OOB;
 	size_t done = 0, body = m->total - oob; /* MSG_OOB: the last byte goes on its own */
-	if (body || !oob) {
-		do {
-			u32 n = (u32)MIN(body - done, MIN(STREAM_CHUNK, u->sndbuf / 2 - 64));
-			int err = send_one(s, m, done, n, scm);
-			if (err)
-				return done ? (long)done : err;
-			done += n;
-		} while (done < body);
+	while (done < body) {
+		u32 n = (u32)MIN(body - done, MIN(STREAM_CHUNK, u->sndbuf / 2 - 64));
+		int err = send_one(s, m, done, n, scm);
+		if (err)
+			return done ? (long)done : err;
+		done += n;
 	}
 	if (oob) {
 		int err = send_one(s, m, done, 1, scm);

@@ -8,6 +8,7 @@
 #include "usertests.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -174,4 +175,38 @@ TEST(so_peek_off_datagram)
 	CHECK_EQ(peek_off(d[1]), 0);
 	close(d[0]);
 	close(d[1]);
+}
+
+/*
+ * A stream send of no bytes queues nothing (Linux's unix_stream_sendmsg),
+ * so a peek finds nothing to wait past: it once found an empty message,
+ * spun with the one AF_UNIX lock held and was deaf to SIGKILL, and every
+ * socket call of every process then hung (docs/robustness.md, issue 24).
+ * A peek that blocks on the empty stream still dies of SIGKILL, and the
+ * stream works after.
+ */
+TEST(stream_empty_send_then_peek)
+{
+	int s[2];
+	char c;
+
+	CHECK_OK(socketpair(AF_UNIX, SOCK_STREAM, 0, s));
+	CHECK_EQ(send(s[0], "", 0, 0), 0);
+	CHECK_EQ(queued(s[1], SOCK_INQ), 0);
+	CHECK_ERR(EAGAIN, recv(s[1], &c, 1, MSG_PEEK | MSG_DONTWAIT));
+	pid_t reader = xfork();
+	if (reader == 0) {
+		recv(s[1], &c, 1, MSG_PEEK);
+		_exit(1); /* SIGKILL ends the peek first */
+	}
+	wait_until_asleep(reader);
+	CHECK_OK(kill(reader, SIGKILL));
+	expect_signaled(wait_status(reader), SIGKILL, "the blocked peek");
+	CHECK_EQ(send(s[0], "x", 1, 0), 1);
+	expect_recv(s[1], MSG_PEEK, 1, "x");
+	expect_recv(s[1], 0, 1, "x");
+	CHECK_OK(shutdown(s[1], SHUT_WR));
+	CHECK_ERR(EPIPE, send(s[1], "", 0, MSG_NOSIGNAL)); /* shut: EPIPE even for no bytes */
+	close(s[0]);
+	close(s[1]);
 }
