@@ -6,6 +6,7 @@
 
 #include <fcntl.h>
 #include <libgen.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +89,16 @@ long long
 tv_us(struct timeval tv)
 {
 	return tv.tv_sec * 1000000LL + tv.tv_usec;
+}
+
+void
+block_signal(int sig)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	CHECK_OK(sigprocmask(SIG_BLOCK, &set, NULL));
 }
 
 void

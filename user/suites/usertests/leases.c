@@ -94,17 +94,6 @@ TEST(lease_only_for_the_owner)
 
 /* ---- breaking ---------------------------------------------------------------------- */
 
-/* Blocks sig, so that the holder takes its break signal with sigwaitinfo. */
-static void
-block_signal(int sig)
-{
-	sigset_t set;
-
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	CHECK_OK(sigprocmask(SIG_BLOCK, &set, NULL));
-}
-
 static siginfo_t
 wait_signal(int sig)
 {

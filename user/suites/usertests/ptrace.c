@@ -272,7 +272,9 @@ TEST(ptrace_sigcont_reaches_an_old_style_tracee_in_group_stop_when_resumed)
 	expect_sigcont_after_the_group_stop(pid);
 }
 
-TEST(ptrace_attach_to_a_stopped_process_retraps_its_group_stop)
+/* A child stopped by SIGSTOP (a group stop), its stop already reported to us. */
+static pid_t
+stopped_child(void)
 {
 	pid_t pid = xfork();
 	int status;
@@ -282,6 +284,13 @@ TEST(ptrace_attach_to_a_stopped_process_retraps_its_group_stop)
 	CHECK_OK(kill(pid, SIGSTOP));
 	CHECK_EQ(CHECK_OK(waitpid(pid, &status, WUNTRACED)), pid);
 	CHECK(WIFSTOPPED(status) && WSTOPSIG(status) == SIGSTOP);
+	return pid;
+}
+
+TEST(ptrace_attach_to_a_stopped_process_retraps_its_group_stop)
+{
+	pid_t pid = stopped_child();
+
 	CHECK_OK(trace(PTRACE_ATTACH, pid, 0, 0));
 	expect_stop(pid, SIGSTOP);
 	expect_group_stop_without_siginfo(pid);
@@ -303,13 +312,9 @@ state_of(pid_t pid)
 
 TEST(ptrace_detach_from_a_retrapped_group_stop_leaves_it_stopped)
 {
-	pid_t pid = xfork();
+	pid_t pid = stopped_child();
 	int status;
 
-	if (pid == 0)
-		sleep_forever();
-	CHECK_OK(kill(pid, SIGSTOP));
-	CHECK_EQ(CHECK_OK(waitpid(pid, &status, WUNTRACED)), pid);
 	CHECK_OK(trace(PTRACE_ATTACH, pid, 0, 0));
 	expect_stop(pid, SIGSTOP);
 	CHECK_OK(trace(PTRACE_DETACH, pid, 0, 0));
@@ -331,13 +336,8 @@ TEST(ptrace_detach_from_a_retrapped_group_stop_leaves_it_stopped)
 
 TEST(ptrace_seize_of_a_stopped_process_traps_with_its_stop_signal)
 {
-	pid_t pid = xfork();
-	int status;
+	pid_t pid = stopped_child();
 
-	if (pid == 0)
-		sleep_forever();
-	CHECK_OK(kill(pid, SIGSTOP));
-	CHECK_EQ(CHECK_OK(waitpid(pid, &status, WUNTRACED)), pid);
 	CHECK_OK(trace(PTRACE_SEIZE, pid, 0, 0));
 	expect_stop(pid, SIGSTOP | (PTRACE_EVENT_STOP << 8));
 	CHECK_OK(trace(PTRACE_LISTEN, pid, 0, 0));

@@ -48,16 +48,6 @@ timers_until_refused(int max)
 }
 
 static void
-block(int sig)
-{
-	sigset_t set;
-
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	CHECK_OK(sigprocmask(SIG_BLOCK, &set, NULL));
-}
-
-static void
 set_sigpending_limit(rlim_t n)
 {
 	const struct rlimit lim = { n, n };
@@ -81,7 +71,7 @@ TEST(posix_timers_share_the_sigpending_limit)
 
 	if (getuid() == 0)
 		CHECK_OK(setuid(LONE_UID));
-	block(sig);
+	block_signal(sig);
 	set_sigpending_limit(LIMIT);
 	for (int i = 0; i < QUEUED; i++)
 		CHECK_OK(sigqueue(getpid(), sig, (union sigval){ .sival_int = i }));
@@ -124,7 +114,7 @@ static void __attribute__((noreturn)) storm(int to_parent, int from_parent)
 
 	CHECK_OK(setresgid(NOBODY_ID, NOBODY_ID, NOBODY_ID));
 	CHECK_OK(setresuid(NOBODY_ID, NOBODY_ID, NOBODY_ID));
-	block(sig);
+	block_signal(sig);
 	for (int made = 0; made < STORM_SIZE; made++) {
 		int id = timer_new(sig);
 		CHECK(id >= 0);

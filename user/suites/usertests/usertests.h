@@ -84,6 +84,9 @@ void wait_for_proc_locks_line(const char *want);
 /* Runs check(arg) in a child that has become user and group nobody; it must exit 0. */
 void as_nobody(void (*check)(const char *), const char *arg);
 
+/* Adds sig to the blocked set, so that it waits to be taken (sigwaitinfo) or stays pending. */
+void block_signal(int sig);
+
 /* `usertests --helper NAME ARGS...`: what the exec tests run (exec.c); the exit status. */
 int run_helper(int argc, char **argv);
 /* The interpreter side of exec_interpreter_runs_first (interp.c). */
