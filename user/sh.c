@@ -45,6 +45,7 @@
 
 #include "lib/echo.h"
 #include "lib/knob_cmd.h"
+#include "lib/read_line.h"
 
 #define MAX_LINE 4096
 #define MAX_ARGS 128
@@ -65,41 +66,6 @@ is_tty(int fd)
 	struct termios t;
 
 	return tcgetattr(fd, &t) == 0; /* ioctl TCGETS */
-}
-
-/*
- * Reads one line without its newline. It reads byte by byte on purpose:
- * when commands come through a pipe, a program we start reads the same
- * stdin right after its line, so we must not swallow lines ahead of it.
- * Returns the length, -1 at end of input, -2 for a line that did not fit
- * (it is consumed and dropped).
- */
-static ssize_t
-read_line(int fd, char *buf, size_t size)
-{
-	size_t len = 0;
-	bool overflow = false;
-
-	for (;;) {
-		char c;
-		ssize_t n = read(fd, &c, 1);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (len == 0 && !overflow)
-				return -1;
-			break;
-		}
-		if (c == '\n')
-			break;
-		if (len + 1 < size)
-			buf[len++] = c;
-		else
-			overflow = true;
-	}
-	buf[len] = '\0';
-	return overflow ? -2 : (ssize_t)len;
 }
 
 /* --- words and operators -------------------------------------------------- */
