@@ -55,7 +55,7 @@ TEST(splice_file_to_pipe)
 TEST(splice_pipe_to_file)
 {
 	char buf[16] = { 0 };
-	int out = create_file("sp_out", "xxxxxxxx", 8, 0644);
+	int out = create_file("sp_out", "--------", 8, 0644);
 	int p[2];
 	loff_t off = 1;
 
@@ -66,7 +66,7 @@ TEST(splice_pipe_to_file)
 	CHECK(off == 4 && lseek(out, 0, SEEK_CUR) == 0);
 	CHECK_EQ(splice(p[0], NULL, out, NULL, 100, 0), 2); /* what the pipe holds, not more */
 	CHECK_EQ(lseek(out, 0, SEEK_CUR), 2);
-	CHECK(pread(out, buf, sizeof(buf), 0) == 8 && memcmp(buf, "loelxxxx", 8) == 0);
+	CHECK(pread(out, buf, sizeof(buf), 0) == 8 && memcmp(buf, "loel----", 8) == 0);
 	CHECK_ERR(EAGAIN, splice(p[0], NULL, out, NULL, 1, SPLICE_F_NONBLOCK)); /* empty */
 	CHECK_OK(fcntl(p[0], F_SETFL, O_NONBLOCK));
 	CHECK_ERR(EAGAIN, splice(p[0], NULL, out, NULL, 1, 0)); /* the pipe's O_NONBLOCK too */
