@@ -1,16 +1,17 @@
 /*
- * path_ops.c - makes, once each, the operations whose kernel paths
- * tools/path-trace --check-budgets counts against tests/path-budgets.txt:
- * the null system call (getppid), a fault on a fresh anonymous page, a
- * 256-byte write to /dev/null, a pipe round trip (a one-byte write, then its
- * read) and a context switch (sched_yield to another runnable thread).
+ * path_ops.c - makes the operations whose kernel paths tools/path-trace
+ * --check-budgets counts against tests/path-budgets.txt: the null system
+ * call (getppid), a fault on a fresh anonymous page, a 256-byte write to
+ * /dev/null, a pipe round trip (a one-byte write, then its read) and a
+ * context switch (sched_yield to another runnable thread).
  *
  * Each operation is first made untraced, so that what a first call sets up
- * once (a pipe's buffer, a region's page table, the scheduler's view of the
- * thread) is not counted; then a marker is made - getppid with PATH_MARKER in
- * rdi, which getppid ignores, so nothing else in the system looks like it -
- * and the operation again: the tracer skips to the marker and counts what
- * follows it. The order of the operations is the tracer's order too.
+ * once (a pipe's buffer, a region's page table, the other thread's first
+ * run) is not counted; then, REPEATS times (argument, default 1), a marker -
+ * getppid with PATH_MARKER in rdi, which getppid ignores, so nothing else in
+ * the system looks like it - and the operation again: the tracer skips to
+ * each marker and counts what follows it. The order of the operations is
+ * the tracer's order too.
  */
 #include "lib/bench.h"
 
@@ -19,6 +20,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -52,19 +54,23 @@ touch(volatile char *page)
 	*page = 1;
 }
 
-/* The first page's fault also allocates the page table; the second's is the plain one. */
+static int repeats = 1;
+
+/* The first page's fault also allocates the page table; the others' are the plain one. */
 static int
 anonymous_fault(void)
 {
-	char *region =
-		mmap(0, 2 * PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	size_t size = (size_t)(1 + repeats) * PAGE_SIZE;
+	char *region = mmap(0, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	if (region == MAP_FAILED)
 		return die("path_ops: mmap");
 	touch(region);
-	marker();
-	touch(region + PAGE_SIZE);
-	return munmap(region, 2 * PAGE_SIZE);
+	for (int i = 1; i <= repeats; i++) {
+		marker();
+		touch(region + i * PAGE_SIZE);
+	}
+	return munmap(region, size);
 }
 
 static int
@@ -76,36 +82,29 @@ write_256(void)
 	if (fd < 0)
 		return die("path_ops: /dev/null");
 	memset(buf, 'w', sizeof(buf));
-	if (write(fd, buf, sizeof(buf)) != sizeof(buf))
-		return die("path_ops: write");
-	marker();
-	if (write(fd, buf, sizeof(buf)) != sizeof(buf))
-		return die("path_ops: write");
+	for (int i = 0; i <= repeats; i++) {
+		if (i > 0)
+			marker();
+		if (write(fd, buf, sizeof(buf)) != sizeof(buf))
+			return die("path_ops: write");
+	}
 	return close(fd);
-}
-
-static int
-pipe_round_trip_once(int fds[2])
-{
-	char byte = 'p';
-
-	if (write(fds[1], &byte, 1) != 1 || read(fds[0], &byte, 1) != 1)
-		return die("path_ops: pipe round trip");
-	return 0;
 }
 
 static int
 pipe_round_trip(void)
 {
+	char byte = 'p';
 	int fds[2];
 
 	if (pipe(fds) != 0)
 		return die("path_ops: pipe");
-	if (pipe_round_trip_once(fds) != 0)
-		return 1;
-	marker();
-	if (pipe_round_trip_once(fds) != 0)
-		return 1;
+	for (int i = 0; i <= repeats; i++) {
+		if (i > 0)
+			marker();
+		if (write(fds[1], &byte, 1) != 1 || read(fds[0], &byte, 1) != 1)
+			return die("path_ops: pipe round trip");
+	}
 	return close(fds[0]) | close(fds[1]);
 }
 
@@ -128,21 +127,34 @@ context_switch(void)
 
 	if (pthread_create(&other, 0, keep_yielding, 0) != 0)
 		return die("path_ops: pthread_create");
-	sched_yield();
-	marker();
-	sched_yield();
+	for (int i = 0; i <= repeats; i++) {
+		if (i > 0)
+			marker();
+		sched_yield();
+	}
 	atomic_store(&yielding_done, 1);
 	return pthread_join(other, 0);
+}
+
+static void
+null_call(void)
+{
+	for (int i = 0; i <= repeats; i++) {
+		if (i > 0)
+			marker();
+		getppid();
+	}
 }
 
 static const struct bench_help help = {
 	.name = "path_ops",
 	.about =
-		"Makes, once each after a marker (getppid with \"pathtrac\" in rdi), the operations\n"
-		"tools/path-trace --check-budgets counts: the null call, an anonymous fault, a\n"
-		"256-byte write, a pipe round trip and a context switch. Times nothing.",
-	.synopsis = "",
-	.options = "  (none)\n",
+		"Makes each operation tools/path-trace --check-budgets counts - the null call, an\n"
+		"anonymous fault, a 256-byte write, a pipe round trip and a context switch - once,\n"
+		"then REPEATS times (default 1) after a marker (getppid with \"pathtrac\" in rdi).\n"
+		"Times nothing.",
+	.synopsis = "[REPEATS]",
+	.options = "  REPEATS  how many times each operation follows a marker (1 to 100)\n",
 	.exits = "  0  every operation was made\n"
 		 "  1  one failed (stderr says which)\n"
 		 "  2  bad usage\n",
@@ -152,15 +164,17 @@ int
 main(int argc, char **argv)
 {
 	bench_answer_help(argc, argv, &help, false);
-	if (argc > 1) {
-		fprintf(stderr, "usage: path_ops \n");
+	if (argc > 1)
+		repeats = atoi(argv[1]);
+	if (argc > 2 || repeats < 1 || repeats > 100) {
+		fprintf(stderr, "usage: path_ops [REPEATS]\n");
 		return 2;
 	}
-	getppid();
-	marker();
-	getppid();
+	null_call();
 	if (anonymous_fault() || write_256() || pipe_round_trip() || context_switch())
 		return 1;
-	printf("path_ops: null call, anonymous fault, 256-byte write, pipe round trip, context switch made\n");
+	printf("path_ops: null call, anonymous fault, 256-byte write, pipe round trip, context switch "
+	       "made, %d times each after a marker\n",
+	       repeats);
 	return 0;
 }
