@@ -29,6 +29,8 @@
 #define PATH_MARKER 0x7061746874726163L /* "pathtrac" */
 #define PAGE_SIZE   4096
 
+static int repeats = 1; /* how many times each operation follows a marker */
+
 static void
 marker(void)
 {
@@ -53,8 +55,6 @@ touch(volatile char *page)
 {
 	*page = 1;
 }
-
-static int repeats = 1;
 
 /* The first page's fault also allocates the page table; the others' are the plain one. */
 static int
