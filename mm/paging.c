@@ -335,6 +335,16 @@ lookup_kernel_mapping(u64 va, int *level)
 	return pte_val(*pte);
 }
 
+phys_addr_t
+kernel_virt_to_phys(const void *va)
+{
+	int level;
+	u64 entry = lookup_kernel_mapping((u64)va, &level);
+	u64 span = level == 3 ? 1ul << 30 : level == 2 ? 1ul << 21 : PAGE_SIZE;
+
+	return (entry & PTE_ADDR_MASK & ~(span - 1)) | ((u64)va & (span - 1));
+}
+
 pte_t *
 pte_walk(pgd_t *pgd, u64 va, bool alloc)
 {

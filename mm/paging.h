@@ -73,6 +73,12 @@ pte_t unmap_kernel_page(u64 va);
  * found (1 = 4 KiB pte, 2 = 2 MiB pmd, 3 = 1 GiB pud); 0 when unmapped.
  */
 u64 lookup_kernel_mapping(u64 va, int *level);
+/*
+ * The physical address behind any mapped kernel address (direct map, kernel
+ * image, vmalloc, a kernel stack): what a device doing DMA must be given.
+ * The address must be mapped; the answer holds for va's page only.
+ */
+phys_addr_t kernel_virt_to_phys(const void *va);
 
 /*
  * The entry of a kernel-half page that user mode may use (the legacy
