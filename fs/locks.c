@@ -63,8 +63,8 @@
  * the limit, as Linux's when the allocation fails.
  *
  * One mutex guards every inode's lists, that list and the waiters. Nothing but
- * kmalloc and the charges' spinlocks is taken under it, so it nests inside
- * whatever a caller of file_put holds.
+ * kmalloc, the charges' spinlocks and, to wake a waiter, its run queue's lock
+ * is taken under it, so it nests inside whatever a caller of file_put holds.
  */
 #include "fs/locks.h"
 #include "uapi/errno.h"
