@@ -31,7 +31,8 @@
  *
  * Leases live in the inode's lock context beside the other locks
  * (fs/locks.h), under locks_mutex; waiters sleep on lock_wait, which every
- * change wakes.
+ * lease change wakes, and forget_waiters_of wakes those that the holder's
+ * change of its leases or locks, or its close, kept waiting.
  */
 #include "fs/locks.h"
 #include "kernel/process/cred.h"

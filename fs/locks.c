@@ -33,7 +33,11 @@
  * (file.c calls locks_remove_file from file_put).
  *
  * A request that has to wait sleeps interruptibly until nothing is in the
- * way; every unlock wakes every waiter, which looks again. Before sleeping,
+ * way. Only a change of the locks of the owner in its way can clear that,
+ * so each change wakes just the waiters of its owner, which look again (as
+ * Linux's locks_wake_up_blocks wakes only a lock's blocked requests): an
+ * unlock nobody waits for wakes nobody and takes no wait-queue lock, and
+ * one inode's unlock does not wake another inode's waiters. Before sleeping,
  * a POSIX request follows the chain "the owner in my way waits for the
  * owner in its way..." and fails with EDEADLK if the chain comes back to
  * itself (Linux's posix_locks_deadlock, with the same depth limit); a
@@ -59,8 +63,8 @@
  * the limit, as Linux's when the allocation fails.
  *
  * One mutex guards every inode's lists, that list and the waiters. Nothing but
- * kmalloc and the charges' spinlocks is taken under it, so it nests inside
- * whatever a caller of file_put holds.
+ * kmalloc, the charges' spinlocks and, to wake a waiter, its run queue's lock
+ * is taken under it, so it nests inside whatever a caller of file_put holds.
  */
 #include "fs/locks.h"
 #include "uapi/errno.h"
@@ -211,10 +215,11 @@ would_deadlock(const void *owner, const void *blocker)
 
 /*
  * owner's locks changed: whoever waited for it is no longer known to wait
- * (it will look again, and queue again if still in the way), so that a
- * deadlock check never follows a wait that is over and /proc/locks never
- * names a lock that is gone (locks_mutex held). The caller wakes the
- * waiters once the mutex is dropped.
+ * and is woken (it will look again, and queue again if still in the way),
+ * so that a deadlock check never follows a wait that is over and
+ * /proc/locks never names a lock that is gone (locks_mutex held: the
+ * waiter cannot leave its wait, and take its entry off the stack, before
+ * the mutex is dropped).
  */
 void
 forget_waiters_of(const void *owner)
@@ -223,8 +228,11 @@ forget_waiters_of(const void *owner)
 
 	for (pos = waiters.next; pos != &waiters; pos = next) {
 		next = pos->next;
-		if (list_entry(pos, struct lock_waiter, link)->blocker == owner)
+		struct lock_waiter *w = list_entry(pos, struct lock_waiter, link);
+		if (w->blocker == owner) {
 			list_del(pos);
+			wake_up_task(w->task);
+		}
 	}
 }
 
@@ -250,6 +258,7 @@ remove_owned(struct list_head *head, const void *owner)
 void
 waiter_queue(struct lock_waiter *w, const void *blocker, const void *blocking)
 {
+	w->task = current();
 	w->blocker = blocker;
 	w->blocking = blocking;
 	list_add_tail(&w->link, &waiters);
@@ -262,20 +271,19 @@ waiter_dequeue(struct lock_waiter *w)
 }
 
 /*
- * w sleeps once on lock_wait for the lock blocking of blocker, dropping
- * locks_mutex meanwhile: the caller looks again when it returns. Queued
- * before the unlock, so no wake-up between the look and the sleep is lost.
+ * w sleeps once for the lock blocking of blocker, dropping locks_mutex
+ * meanwhile: the caller looks again when it returns (woken by
+ * forget_waiters_of or a signal). Queued and marked asleep before the
+ * unlock, so no wake-up between the look and the sleep is lost.
  */
 static void
 wait_for_unlock(struct lock_waiter *w, const void *blocker, const void *blocking)
 {
-	WAIT_ENTRY(we);
-
 	waiter_queue(w, blocker, blocking);
-	prepare_to_wait(&lock_wait, &we);
+	set_current_sleeping();
 	mutex_unlock(&locks_mutex);
 	schedule();
-	finish_wait(&lock_wait, &we);
+	WRITE_ONCE(current()->state, TASK_RUNNABLE); /* a signal may have ended the sleep early */
 	mutex_lock(&locks_mutex);
 	waiter_dequeue(w);
 }
@@ -571,8 +579,6 @@ fcntl_setlk(int fd, struct file *f, int cmd, const struct kernel_flock __user *u
 	mutex_unlock(&locks_mutex);
 	if (!err && fl.l_type != F_UNLCK && !ofd)
 		err = undo_if_closed(fd, f, ro, start, end);
-	if (!err || err == -EBADF)
-		wake_up_all(&lock_wait); /* what was unlocked or split may unblock someone */
 	return err;
 }
 
@@ -620,8 +626,7 @@ flock_set(struct file *f, short type, bool wait)
 	if (held) {
 		list_del(&held->link);
 		lock_free(held);
-		forget_waiters_of(f);
-		wake_up_all(&lock_wait); /* before any sleep below: it may unblock someone */
+		forget_waiters_of(f); /* before any sleep below: it may unblock someone */
 	}
 	if (added)
 		me.request = *added;
@@ -807,8 +812,6 @@ remove_locks_of(struct inode *inode, const void *owner, bool file_goes)
 		ctx_put_if_empty(inode);
 	}
 	mutex_unlock(&locks_mutex);
-	if (removed)
-		wake_up_all(&lock_wait);
 }
 
 void

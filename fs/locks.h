@@ -10,6 +10,7 @@
 #include "kernel/process/user_count.h"
 
 struct mem_charge;
+struct task;
 
 /* An inode's locks, made at its first lock and freed when the last goes (Linux's i_flctx). */
 struct file_lock_context {
@@ -51,12 +52,16 @@ struct lock_waiter {
 	struct list_head link;
 	enum waiter_kind kind;
 	struct file_lock request; /* what it asks; request.owner is whose */
+	struct task *task;	  /* who sleeps: forget_waiters_of wakes it */
 	const void *blocker;	  /* the owner of the lock in its way */
 	const void *blocking;	  /* that lock: a struct file_lock or a lease */
 };
 
 extern struct mutex locks_mutex;
-/* Whoever waits for a lock or a lease to go: woken, after the mutex is dropped, at each change. */
+/*
+ * Openers waiting for a lease to go sleep here (fs/leases.c), woken at each lease change;
+ * record and flock waiters sleep on their own, woken by forget_waiters_of.
+ */
 extern struct wait_queue lock_wait;
 
 /* inode's context, made if it has none: NULL when out of memory (locks_mutex held). */
@@ -67,7 +72,7 @@ void ctx_put_if_empty(struct inode *inode);
 /* w sleeps for the lock blocking, of blocker; it is off the list again once it wakes. */
 void waiter_queue(struct lock_waiter *w, const void *blocker, const void *blocking);
 void waiter_dequeue(struct lock_waiter *w);
-/* owner's locks changed: the waiters it held up are off the list (locks_mutex held). */
+/* owner's locks changed: the waiters it held up are off the list and woken (locks_mutex held). */
 void forget_waiters_of(const void *owner);
 /*
  * l's /proc/locks line (columns: kind and status, "POSIX  ADVISORY "), prefix "-> " for a

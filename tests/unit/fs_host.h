@@ -303,6 +303,19 @@ prepare_to_wait(struct wait_queue *q, struct wait_entry *e)
 }
 
 void
+set_current_sleeping(void)
+{
+	current()->state = TASK_SLEEPING;
+}
+
+void
+wake_up_task(struct task *t)
+{
+	if (t->state == TASK_SLEEPING)
+		t->state = TASK_RUNNABLE;
+}
+
+void
 add_wait_queue_func(struct wait_queue *q, struct wait_entry *e, wake_func_t func)
 {
 	e->task = NULL;
