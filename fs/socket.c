@@ -89,7 +89,8 @@ socket_ioctl(struct file *f, unsigned cmd, unsigned long arg)
 	struct unix_sock *u = f->private;
 	long amount;
 
-	mutex_lock(&unix_lock);
+	if (mutex_lock_killable(&unix_lock))
+		return -EINTR;
 	switch (cmd) {
 	case SIOCINQ:
 		amount = unix_inq_len(u);

@@ -92,7 +92,8 @@ unix_getsockopt(struct unix_sock *u, int level, int name, void __user *uval, int
 		return -EFAULT;
 	if (len < 0)
 		return -EINVAL;
-	mutex_lock(&unix_lock);
+	if (mutex_lock_killable(&unix_lock))
+		return -EINTR;
 	int size = option_value(u, name, val);
 	mutex_unlock(&unix_lock);
 	if (size < 0)
@@ -153,7 +154,8 @@ unix_setsockopt(struct unix_sock *u, int level, int name, const void __user *uva
 	if (force && !privileged())
 		return -EPERM;
 	long err = 0;
-	mutex_lock(&unix_lock);
+	if (mutex_lock_killable(&unix_lock))
+		return -EINTR;
 	switch (name) {
 	case SO_SNDBUF:
 	case SO_SNDBUFFORCE:

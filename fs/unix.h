@@ -10,6 +10,14 @@
  * locks. Sleepers wait on a socket's queue without it (unix_wait).
  * Nothing calls file_put while holding it: a file in flight may be a
  * socket whose release takes it again.
+ *
+ * Lock order: unix_lock is taken with no other sleeping lock held, and
+ * inside it only spinlocks (wait queues, the user accounts) and, on a
+ * page fault while copying a message, the caller's mmap lock; a holder
+ * may sleep there. So the system calls take it with mutex_lock_killable:
+ * a task queued behind such a holder still dies of SIGKILL (its call
+ * gives -EINTR, never seen). Release, the collector and the re-lock in
+ * unix_wait take it unkillably: they must not fail.
  */
 #ifndef REWIND_UNIX_H
 #define REWIND_UNIX_H

@@ -181,7 +181,8 @@ send_target(struct unix_sock *u, struct unix_msg_args *m, struct unix_sock **to)
 	}
 	if (m->has_name && u->type == SOCK_DGRAM)
 		return unix_find(m->name, SOCK_DGRAM, to);
-	mutex_lock(&unix_lock);
+	if (mutex_lock_killable(&unix_lock))
+		return -EINTR;
 	*to = u->peer;
 	if (*to)
 		unix_sock_get(*to);
@@ -261,7 +262,11 @@ unix_send(struct unix_sock *u, struct unix_msg_args *m)
 			signal_send_self(SIGPIPE);
 		return err;
 	}
-	mutex_lock(&unix_lock);
+	if (mutex_lock_killable(&unix_lock)) {
+		unix_sock_put(s.to);
+		unix_scm_drop(&scm);
+		return -EINTR;
+	}
 	long ret = 0;
 	if (u->type == SOCK_DGRAM && !u->addr && (u->passcred || s.to->passcred))
 		ret = unix_autobind(u); /* the receiver learns who sent, as Linux */
@@ -613,7 +618,8 @@ unix_recv(struct unix_sock *u, struct unix_msg_args *m)
 	m->has_name = false;
 	m->out_flags = m->flags & MSG_CMSG_CLOEXEC; /* Linux gives it back in msg_flags */
 	got.cred.pid = -1;			    /* no message read: no control */
-	mutex_lock(&unix_lock);
+	if (mutex_lock_killable(&unix_lock))
+		return -EINTR;
 	long ret = (m->flags & MSG_OOB)	    ? recv_urgent(u, m, &done)
 		   : u->type == SOCK_STREAM ? recv_stream(u, m, &got, &done)
 					    : recv_record(u, m, &got, &done);

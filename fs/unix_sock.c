@@ -225,7 +225,10 @@ unix_connect(struct unix_sock *u, const struct unix_address *to, bool nonblock)
 	int err = unix_find(to, u->type, &target);
 	if (err)
 		return err;
-	mutex_lock(&unix_lock);
+	if (mutex_lock_killable(&unix_lock)) {
+		unix_sock_put(target);
+		return -EINTR;
+	}
 	if (u->passcred && !u->addr)
 		err = unix_autobind(u);
 	if (err)
@@ -250,7 +253,8 @@ unix_listen(struct unix_sock *u, int backlog)
 
 	if (u->type == SOCK_DGRAM)
 		return -EOPNOTSUPP;
-	mutex_lock(&unix_lock);
+	if (mutex_lock_killable(&unix_lock))
+		return -EINTR;
 	if (!u->addr || u->state == UNIX_CONNECTED)
 		err = -EINVAL;
 	else {
@@ -277,7 +281,8 @@ unix_accept(struct unix_sock *u, bool nonblock, struct unix_sock **out)
 {
 	if (u->type == SOCK_DGRAM)
 		return -EOPNOTSUPP;
-	mutex_lock(&unix_lock);
+	if (mutex_lock_killable(&unix_lock))
+		return -EINTR;
 	int err = u->state == UNIX_LISTENING ? 0 : -EINVAL;
 	if (!err)
 		err = unix_wait(&u->wq, has_pending, u, nonblock, u->rcvtimeo);
@@ -315,7 +320,8 @@ unix_shutdown(struct unix_sock *u, int how)
 	if (how < SHUT_RD || how > SHUT_RDWR)
 		return -EINVAL;
 	u32 mode = (u32)how + 1; /* SHUT_RD -> RCV_SHUTDOWN, SHUT_WR -> SEND_SHUTDOWN, both */
-	mutex_lock(&unix_lock);
+	if (mutex_lock_killable(&unix_lock))
+		return -EINTR;
 	u->shutdown |= mode;
 	tell_peer(u, mode);
 	wake_up_all(&u->wq);

@@ -20,6 +20,11 @@
  * or the wake comes after it marked itself. A waiter leaves the list only
  * under the wait lock, so the task an unlocker wakes is still there.
  *
+ * mutex_lock_killable's waiter also leaves the list, without the mutex,
+ * when its task has a fatal signal (Linux's TASK_KILLABLE wait): the
+ * signal's wake-up ends its sleep, and it tries the exchange once more
+ * before it gives up, so that a wake-up meant for it is never lost.
+ *
  * For lockstat, a mutex_lock that took the slow path is a contention,
  * waiting from then until it has the mutex.
  */
@@ -27,6 +32,8 @@
 #include "kernel/panic.h"
 #include "kernel/sched/sched.h"
 #include "locking/lockdebug.h"
+#include "kernel/process/task.h"
+#include "uapi/errno.h"
 
 struct mutex_waiter {
 	struct list_head link;
@@ -44,8 +51,15 @@ mutex_init(struct mutex *m, const char *name)
 	m->stat = (struct lock_track){ 0 };
 }
 
+/*
+ * Queues and sleeps until the mutex is ours: the time waited. killable:
+ * gives up (*gave_up) when the task has a fatal signal and the mutex is
+ * still held by another, having first tried to take it (a wake from the
+ * unlocker is never lost: if the mutex was free we take it; if another
+ * took it meanwhile, our exchange left -1, so its unlock wakes the next).
+ */
 static __attribute__((noinline)) u64
-mutex_lock_slowpath(struct mutex *m)
+mutex_lock_slowpath(struct mutex *m, bool killable, bool *gave_up)
 {
 	u64 waited = lockstat_wait_start();
 	struct mutex_waiter w = { .task = current() };
@@ -58,6 +72,10 @@ mutex_lock_slowpath(struct mutex *m)
 		if (READ_ONCE(m->count) >= 0 &&
 		    __atomic_exchange_n(&m->count, -1, __ATOMIC_ACQUIRE) == 1)
 			break;
+		if (killable && fatal_signal_pending()) {
+			*gave_up = true;
+			break;
+		}
 		set_current_sleeping();
 		spin_unlock(&m->wait_lock);
 		schedule();
@@ -65,6 +83,10 @@ mutex_lock_slowpath(struct mutex *m)
 	}
 	WRITE_ONCE(current()->state, TASK_RUNNABLE);
 	list_del(&w.link);
+	if (*gave_up) {
+		spin_unlock(&m->wait_lock);
+		return waited;
+	}
 taken:
 	if (list_empty(&m->wait_list))
 		__atomic_store_n(&m->count, 0, __ATOMIC_RELAXED);
@@ -82,17 +104,34 @@ mutex_unlock_slowpath(struct mutex *m)
 	spin_unlock(&m->wait_lock);
 }
 
-void
-mutex_lock(struct mutex *m)
+/* The mutex is ours unless killable and a fatal signal came first: 0 or -EINTR. */
+static int
+lock_common(struct mutex *m, bool killable)
 {
 	u64 waited = 0;
+	bool gave_up = false;
 
 	might_sleep(m->name);
 	BUG_ON(READ_ONCE(m->owner) == current());
 	if (unlikely(__atomic_sub_fetch(&m->count, 1, __ATOMIC_ACQUIRE) < 0))
-		waited = mutex_lock_slowpath(m);
+		waited = mutex_lock_slowpath(m, killable, &gave_up);
+	if (gave_up)
+		return -EINTR;
 	WRITE_ONCE(m->owner, current());
 	lock_acquired(&m->stat, m->name, LOCK_EXCLUSIVE, waited);
+	return 0;
+}
+
+void
+mutex_lock(struct mutex *m)
+{
+	lock_common(m, false);
+}
+
+int
+mutex_lock_killable(struct mutex *m)
+{
+	return lock_common(m, true);
 }
 
 bool

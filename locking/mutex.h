@@ -34,6 +34,12 @@ struct mutex {
 
 void mutex_init(struct mutex *m, const char *name);
 void mutex_lock(struct mutex *m);
+/*
+ * mutex_lock, but a fatal signal (SIGKILL, exit_group) ends the wait: 0,
+ * or -EINTR without the mutex (Linux's mutex_lock_killable). For system
+ * calls, so that a task queued behind a long holder can still be killed.
+ */
+int mutex_lock_killable(struct mutex *m);
 bool mutex_trylock(struct mutex *m);
 void mutex_unlock(struct mutex *m);
 bool mutex_is_held_by_me(const struct mutex *m);

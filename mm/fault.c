@@ -110,7 +110,7 @@ static enum fault_result
 fault_in(struct mm *mm, struct vma *v, u64 va, bool write, struct task *charged)
 {
 	spin_lock(&mm->pt_lock);
-	pte_t *pte = pte_walk(mm->pgd, va, true);
+	pte_t *pte = pte_alloc(mm->pgd, va, &mm->pgtables);
 	if (!pte) {
 		spin_unlock(&mm->pt_lock);
 		return FAULT_OOM;
@@ -132,7 +132,7 @@ fault_in(struct mm *mm, struct vma *v, u64 va, bool write, struct task *charged)
 		return r;
 
 	spin_lock(&mm->pt_lock);
-	pte = pte_walk(mm->pgd, va, true);
+	pte = pte_alloc(mm->pgd, va, &mm->pgtables);
 	/*
 	 * Present: another thread mapped it meanwhile. A file page truncated
 	 * meanwhile is not mapped: the access faults again and finds the

@@ -37,7 +37,7 @@ prepare_pte(pte_t *pte, u64 va, void *arg)
 {
 	struct pte_move *m = arg;
 
-	if (!pte_walk(m->mm->pgd, va + m->delta, true))
+	if (!pte_alloc(m->mm->pgd, va + m->delta, &m->mm->pgtables))
 		m->failed = true;
 }
 

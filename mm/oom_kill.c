@@ -5,14 +5,19 @@
  * waits and faults again instead of dying in its place. init is chosen
  * only when nothing else is left; kernel threads have no pages to give.
  *
- * A process's size is its resident pages plus the kernel memory charged to
- * it (struct mem_charge: the pipe buffers, file locks, mounts and thread
- * stacks it made). Linux's oom_badness counts resident pages, swap and
- * page tables; it does not count these, which it bounds by per-user
- * limits instead (pipe-user-pages-soft, RLIMIT_NPROC) and charges to a
- * memory cgroup. rewind has no cgroups, so without this a user filling
- * memory with empty pipes left its own processes small and a bystander
- * was killed.
+ * A process's size is its resident pages and page-table pages (mm->pgtables,
+ * as Linux's oom_badness counts mm_pgtables_bytes: a process touching one
+ * byte per 2 MiB costs a table page for each) plus the kernel memory
+ * charged to it (struct mem_charge: the pipe buffers, file locks, mounts
+ * and thread stacks it made). Linux's oom_badness does not count these,
+ * which it bounds by per-user limits instead (pipe-user-pages-soft,
+ * RLIMIT_NPROC) and charges to a memory cgroup. rewind has no cgroups, so
+ * without this a user filling memory with empty pipes left its own
+ * processes small and a bystander was killed.
+ *
+ * The size is then moved by the process's oom_score_adj, thousandths of
+ * all pages (-1000..1000, /proc/<pid>/oom_score_adj), and a process at
+ * -1000 is never chosen, as Linux's.
  *
  * One victim at a time: while a task still uses the last victim's address
  * space (its threads are on their way out), nobody else is killed, as
@@ -33,6 +38,7 @@
 #include "kernel/process/task.h"
 #include "kernel/sched/sched.h"
 #include "mm/kmalloc.h"
+#include "mm/page_alloc.h"
 #include "uapi/signal.h"
 
 struct mem_charge {
@@ -116,29 +122,47 @@ mem_charge_release(struct task *leader)
 		mem_charge_put(leader->mem_charge);
 }
 
-/* What the choice weighs: resident pages and charged kernel pages; tasks_lock held. */
+/* Pages the process holds: resident, page tables, charged kernel memory; tasks_lock held. */
 static u64
-badness(const struct task *leader)
+weight(const struct task *leader)
 {
 	const struct mem_charge *c = leader->mem_charge;
 	s64 bytes = c ? __atomic_load_n(&c->bytes, __ATOMIC_RELAXED) : 0;
 
-	return leader->mm->rss + (u64)MAX(bytes, 0l) / PAGE_SIZE;
+	return leader->mm->rss + __atomic_load_n(&leader->mm->pgtables, __ATOMIC_RELAXED) +
+	       (u64)MAX(bytes, 0l) / PAGE_SIZE;
+}
+
+/* What the choice weighs: the weight moved by oom_score_adj (Linux's oom_badness). */
+static s64
+badness(const struct task *leader, u64 total_pages)
+{
+	return (s64)weight(leader) + leader->oom_score_adj * (s64)(total_pages / 1000);
+}
+
+/* Whether the choice passes over the process always (init aside, chosen last). */
+static bool
+never_chosen(const struct task *leader)
+{
+	return leader->oom_score_adj == OOM_SCORE_ADJ_MIN;
 }
 
 unsigned long
 oom_score(const struct task *leader, u64 total_pages)
 {
-	if (!leader->mm || leader->tgid == 1 || leader->group_exiting || !total_pages)
+	if (!leader->mm || leader->tgid == 1 || leader->group_exiting || !total_pages ||
+	    never_chosen(leader))
 		return 0;
-	return (unsigned long)((1000 + badness(leader) * 1000 / total_pages) * 2 / 3);
+	s64 points = (1000 + badness(leader, total_pages) * 1000 / (s64)total_pages) * 2 / 3;
+	return (unsigned long)MAX(points, 0l);
 }
 
-/* The process to kill: the most pages by badness, init last; NULL if none. tasks_lock held. */
+/* The process to kill: the highest badness, init last; NULL if none. tasks_lock held. */
 static struct task *
-choose_victim(void)
+choose_victim(u64 total_pages)
 {
 	struct task *best = NULL, *init = NULL;
+	s64 best_points = 0;
 	struct list_head *pos;
 
 	list_for_each(pos, &all_tasks) {
@@ -149,8 +173,11 @@ choose_victim(void)
 			init = t;
 			continue;
 		}
-		if (!best || badness(t) > badness(best))
-			best = t;
+		if (never_chosen(t))
+			continue;
+		s64 points = badness(t, total_pages);
+		if (!best || points > best_points)
+			best = t, best_points = points;
 	}
 	return best ? best : init;
 }
@@ -159,15 +186,18 @@ choose_victim(void)
 static void
 kill_a_victim(void)
 {
-	u64 flags = spin_lock_irqsave(&tasks_lock);
+	struct page_alloc_stats st;
 
+	page_alloc_get_stats(&st);
+	u64 flags = spin_lock_irqsave(&tasks_lock);
 	if (!victim_still_dying()) {
-		struct task *v = choose_victim();
+		struct task *v = choose_victim(st.total_pages);
 		if (v) {
 			victim_mm = v->mm;
-			pr_err("oom: out of memory at a fault of pid %d (%s): killed pid %d (%s), %lu resident pages, %lu in all\n",
+			pr_err("oom: out of memory at a fault of pid %d (%s): killed pid %d (%s), %lu resident pages, %lu in all, oom_score_adj %d\n",
 			       current()->pid, current()->comm, v->tgid, v->comm,
-			       (unsigned long)v->mm->rss, (unsigned long)badness(v));
+			       (unsigned long)v->mm->rss, (unsigned long)weight(v),
+			       v->oom_score_adj);
 			group_kill_locked(v, SIGKILL); /* a wait status of "killed by SIGKILL" */
 		}
 	}

@@ -40,10 +40,18 @@ void mem_charge_put(struct mem_charge *c);
 /*
  * /proc/<pid>/oom_score of the process leader leads (tasks_lock held), as
  * Linux's proc_oom_score: (1000 + badness * 1000 / total pages) * 2 / 3,
- * where badness is what the choice of a victim weighs; 0 for a process
- * that is never chosen while another is left (init) or has no memory.
+ * where badness is what the choice of a victim weighs, oom_score_adj
+ * included; 0 for a process that is never chosen while another is left
+ * (init, oom_score_adj -1000) or has no memory.
  */
 unsigned long oom_score(const struct task *leader, u64 total_pages);
+/* /proc/<pid>/oom_score_adj's range (Linux's uapi/linux/oom.h): -1000 is never chosen. */
+#define OOM_SCORE_ADJ_MIN (-1000)
+#define OOM_SCORE_ADJ_MAX 1000
+/* /proc/<pid>/oom_adj, the older scale: -17 is never chosen. */
+#define OOM_ADJUST_MIN (-17)
+#define OOM_ADJUST_MAX 15
+
 /* leader is being freed: its reference goes. */
 void mem_charge_release(struct task *leader);
 

@@ -357,6 +357,30 @@ pte_walk(pgd_t *pgd, u64 va, bool alloc)
 	return pte_offset(pmd, va, alloc);
 }
 
+/* How many of the tables on the way from pgd to va's entry exist: the pud, pmd and pte tables. */
+static int
+tables_on_path(pgd_t *pgd, u64 va)
+{
+	pgd_t *g = &pgd[PGD_INDEX(va)];
+	if (!(pgd_val(*g) & PTE_PRESENT))
+		return 0;
+	pud_t *u = (pud_t *)table_of(pgd_val(*g)) + PUD_INDEX(va);
+	if (!(pud_val(*u) & PTE_PRESENT))
+		return 1;
+	pmd_t *m = (pmd_t *)table_of(pud_val(*u)) + PMD_INDEX(va);
+	return pmd_val(*m) & PTE_PRESENT ? 3 : 2;
+}
+
+pte_t *
+pte_alloc(pgd_t *pgd, u64 va, u64 *tables)
+{
+	int before = tables_on_path(pgd, va);
+	pte_t *pte = pte_walk(pgd, va, true);
+
+	*tables += (u64)(tables_on_path(pgd, va) - before);
+	return pte;
+}
+
 #define LEVEL_END(va, shift, end) MIN(ALIGN_DOWN((va), 1ul << (shift)) + (1ul << (shift)), (end))
 
 void

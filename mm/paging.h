@@ -93,6 +93,12 @@ pte_t *kernel_user_pte(u64 va);
 
 /* The 4 KiB entry for va under pgd, creating missing tables if alloc; NULL if absent. */
 pte_t *pte_walk(pgd_t *pgd, u64 va, bool alloc);
+/*
+ * pte_walk of a user address, creating missing tables, which are added to
+ * *tables (an mm's pgtables: Linux's mm_pgtables_bytes, which the OOM
+ * killer weighs). The caller holds the lock that orders its table changes.
+ */
+pte_t *pte_alloc(pgd_t *pgd, u64 va, u64 *tables);
 typedef void (*pte_visit_fn)(pte_t *pte, u64 va, void *arg);
 /*
  * Calls fn for every 4 KiB entry in [start, end) that holds a page (present,

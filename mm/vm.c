@@ -395,7 +395,7 @@ copy_pte(pte_t *pte, u64 va, void *arg)
 {
 	struct fork_copy *c = arg;
 	u64 val = pte_val(*pte);
-	pte_t *dst = pte_walk(c->child->pgd, va, true);
+	pte_t *dst = pte_alloc(c->child->pgd, va, &c->child->pgtables);
 
 	if (!dst) {
 		c->failed = true;
@@ -504,7 +504,7 @@ static enum fault_result
 install_special_page(struct mm *mm, const struct vma *v, u64 va)
 {
 	u64 page = v->special->page((unsigned)(v->pgoff + ((va - v->start) >> PAGE_SHIFT)));
-	pte_t *pte = pte_walk(mm->pgd, va, true);
+	pte_t *pte = pte_alloc(mm->pgd, va, &mm->pgtables);
 
 	if (!pte)
 		return FAULT_OOM;

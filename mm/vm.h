@@ -101,6 +101,7 @@ struct mm {
 	u64 auxv_start, auxv_end; /* the auxiliary vector, AT_NULL included */
 	u64 rss;		  /* pages mapped (special mappings not counted) */
 	u64 hiwater_rss;	  /* the most rss ever was (getrusage's ru_maxrss) */
+	u64 pgtables;  /* user page-table pages below pgd (pte_alloc; VmPTE); pt_lock to add */
 	u32 def_flags; /* VM_LOCKED (| VM_LOCKONFAULT) for new areas: mlockall(MCL_FUTURE) */
 	u64 vdso_base; /* the vDSO's ELF header (AT_SYSINFO_EHDR), or 0 */
 };

@@ -82,5 +82,6 @@ vm_usage(struct mm *mm, struct vm_usage *u)
 	u->env_end = mm->env_end;
 	u->auxv_start = mm->auxv_start;
 	u->auxv_end = mm->auxv_end;
+	u->pgtable_pages = __atomic_load_n(&mm->pgtables, __ATOMIC_RELAXED);
 	up_read(&mm->mmap_lock);
 }

@@ -17,6 +17,7 @@ struct vm_usage {
 	u64 data_pages;		  /* private writable areas but the stack (VmData) */
 	u64 stack_pages;	  /* the [stack] area (VmStk) */
 	u64 exec_pages;		  /* executable, unwritable areas (VmExe + VmLib) */
+	u64 pgtable_pages;	  /* user page-table pages (VmPTE) */
 	u64 start_code, end_code; /* and the rest as struct mm names them */
 	u64 start_data, end_data;
 	u64 start_brk, brk, start_stack;

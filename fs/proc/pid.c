@@ -1,6 +1,7 @@
 /*
  * pid.c - /proc/<pid> for every process (its group leader's task),
- * with status, stat, statm, maps, cmdline, comm, environ, oom_score, the links
+ * with status, stat, statm, maps, cmdline, comm, environ, oom_score,
+ * oom_score_adj and oom_adj, the links
  * exe, cwd and root, fd/ (a link per open file), fdinfo/ and task/; and the links
  * /proc/self and /proc/thread-self.
  *
@@ -285,6 +286,92 @@ show_oom_score(struct procbuf *b, union proc_arg arg)
 		return -ESRCH;
 	procbuf_printf(b, "%lu\n", score);
 	return 0;
+}
+
+/* The process's oom_score_adj, or -ESRCH. */
+static int
+read_oom_score_adj(union proc_arg arg, int *adj)
+{
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	const struct task *t = find_leader(arg.pid);
+
+	if (t)
+		*adj = t->oom_score_adj;
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return t ? 0 : -ESRCH;
+}
+
+static int
+show_oom_score_adj(struct procbuf *b, union proc_arg arg)
+{
+	int adj;
+	int err = read_oom_score_adj(arg, &adj);
+
+	if (!err)
+		procbuf_printf(b, "%d\n", adj);
+	return err;
+}
+
+/*
+ * Sets the process's oom_score_adj, as Linux's __set_oom_adj: going below
+ * the least it may have needs CAP_SYS_RESOURCE (EACCES) - for oom_adj, the
+ * legacy file, below the current value; for oom_score_adj below the
+ * floor that root's last write set (0 until then, inherited on fork), so
+ * that a user may raise its own value and lower it back.
+ */
+static int
+set_oom_score_adj(union proc_arg arg, int adj, bool legacy)
+{
+	bool root = privileged();
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	struct task *t = find_leader(arg.pid);
+	int err = !t ? -ESRCH : 0;
+
+	if (!err && !root && adj < (legacy ? t->oom_score_adj : t->oom_score_adj_min))
+		err = -EACCES;
+	if (!err) {
+		t->oom_score_adj = (short)adj;
+		if (!legacy && root)
+			t->oom_score_adj_min = (short)adj;
+	}
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return err;
+}
+
+static int
+write_oom_score_adj(const char *value, union proc_arg arg)
+{
+	int adj;
+
+	if (procfs_parse_int(value, &adj) || adj < OOM_SCORE_ADJ_MIN || adj > OOM_SCORE_ADJ_MAX)
+		return -EINVAL;
+	return set_oom_score_adj(arg, adj, false);
+}
+
+/* oom_adj is oom_score_adj on Linux's older scale, -17 (never chosen) to 15. */
+static int
+show_oom_adj(struct procbuf *b, union proc_arg arg)
+{
+	int adj;
+	int err = read_oom_score_adj(arg, &adj);
+
+	if (!err)
+		procbuf_printf(b, "%d\n",
+			       adj == OOM_SCORE_ADJ_MAX
+				       ? OOM_ADJUST_MAX
+				       : adj * -OOM_ADJUST_MIN / OOM_SCORE_ADJ_MAX);
+	return err;
+}
+
+static int
+write_oom_adj(const char *value, union proc_arg arg)
+{
+	int adj;
+
+	if (procfs_parse_int(value, &adj) || adj < OOM_ADJUST_MIN || adj > OOM_ADJUST_MAX)
+		return -EINVAL;
+	adj = adj == OOM_ADJUST_MAX ? OOM_SCORE_ADJ_MAX : adj * OOM_SCORE_ADJ_MAX / -OOM_ADJUST_MIN;
+	return set_oom_score_adj(arg, adj, true);
 }
 
 /* Kernel threads and zombies have no mappings: an empty file, as on Linux. */
@@ -686,7 +773,12 @@ static const struct proc_entry pid_entries[] = {
 	  .jump = jump_root,
 	  .inspects = true },
 	{ .name = "mounts", .mode = S_IFREG | 0444, .show = proc_show_mounts },
+	{ .name = "oom_adj", .mode = S_IFREG | 0644, .show = show_oom_adj, .write = write_oom_adj },
 	{ .name = "oom_score", .mode = S_IFREG | 0444, .show = show_oom_score },
+	{ .name = "oom_score_adj",
+	  .mode = S_IFREG | 0644,
+	  .show = show_oom_score_adj,
+	  .write = write_oom_score_adj },
 	{ .name = "stat", .mode = S_IFREG | 0444, .show = show_stat },
 	{ .name = "statm", .mode = S_IFREG | 0444, .show = show_statm },
 	{ .name = "status", .mode = S_IFREG | 0444, .show = show_status },

@@ -116,23 +116,6 @@ show_pid_max(struct procbuf *b, union proc_arg arg)
 	return 0;
 }
 
-/* A decimal number, all of value: 0 or -EINVAL. */
-static int
-parse_decimal(const char *value, unsigned long *out)
-{
-	unsigned long n = 0;
-
-	if (!*value)
-		return -EINVAL;
-	for (; *value; value++) {
-		if (*value < '0' || *value > '9' || n > (~0ul - 9) / 10)
-			return -EINVAL;
-		n = n * 10 + (unsigned long)(*value - '0');
-	}
-	*out = n;
-	return 0;
-}
-
 static int
 show_threads_max(struct procbuf *b, union proc_arg arg)
 {
@@ -145,7 +128,7 @@ static int
 write_threads_max(const char *value, union proc_arg arg)
 {
 	unsigned long n;
-	int err = parse_decimal(value, &n);
+	int err = procfs_parse_decimal(value, &n);
 
 	if (!err && (n < THREADS_MAX_MIN || n > THREADS_MAX_MAX))
 		err = -EINVAL;
@@ -201,7 +184,7 @@ static int
 write_pipe_max_size(const char *value, union proc_arg arg)
 {
 	unsigned long n;
-	int err = parse_decimal(value, &n);
+	int err = procfs_parse_decimal(value, &n);
 
 	if (!err && !(n = pipe_round_size(n)))
 		err = -EINVAL;
@@ -221,7 +204,7 @@ static int
 write_mount_max(const char *value, union proc_arg arg)
 {
 	unsigned long n;
-	int err = parse_decimal(value, &n);
+	int err = procfs_parse_decimal(value, &n);
 
 	if (!err && (n < 1 || n > 0x7fffffff))
 		err = -EINVAL;
@@ -239,7 +222,7 @@ write_mount_max(const char *value, union proc_arg arg)
 	static int write(const char *value, union proc_arg arg) \
 	{                                                       \
 		unsigned long n;                                \
-		int err = parse_decimal(value, &n);             \
+		int err = procfs_parse_decimal(value, &n);      \
 		if (!err)                                       \
 			WRITE_ONCE(var, n);                     \
 		return err;                                     \

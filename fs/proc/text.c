@@ -15,6 +15,7 @@
 #include "mm/layout.h"
 #include "uapi/param.h"
 #include "kernel/sched/loadavg.h"
+#include "uapi/errno.h"
 
 void
 procbuf_printf(struct procbuf *b, const char *fmt, ...)
@@ -75,6 +76,36 @@ procfs_trim(char *s)
 	while (n && is_space(s[n - 1]))
 		s[--n] = '\0';
 	return s;
+}
+
+int
+procfs_parse_decimal(const char *value, unsigned long *out)
+{
+	unsigned long n = 0;
+
+	if (!*value)
+		return -EINVAL;
+	for (; *value; value++) {
+		if (*value < '0' || *value > '9' || n > (~0ul - 9) / 10)
+			return -EINVAL;
+		n = n * 10 + (unsigned long)(*value - '0');
+	}
+	*out = n;
+	return 0;
+}
+
+int
+procfs_parse_int(const char *value, int *out)
+{
+	bool negative = *value == '-';
+	unsigned long n;
+
+	if (*value == '-' || *value == '+')
+		value++;
+	if (procfs_parse_decimal(value, &n) || n > (negative ? 1ul << 31 : (1ul << 31) - 1))
+		return -EINVAL;
+	*out = negative ? (int)-(long)n : (int)n;
+	return 0;
 }
 
 /* ---- /proc/cpuinfo ------------------------------------------------------- */
@@ -358,6 +389,7 @@ format_vm_lines(struct procbuf *b, const struct vm_usage *u)
 	vm_line(b, "VmStk", u->stack_pages);
 	vm_line(b, "VmExe", text);
 	vm_line(b, "VmLib", u->exec_pages - text);
+	vm_line(b, "VmPTE", u->pgtable_pages);
 	vm_line(b, "VmSwap", 0); /* there is no swap */
 }
 

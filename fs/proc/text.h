@@ -58,6 +58,10 @@ procbuf_room(const struct procbuf *b)
 void procfs_format_knob(struct procbuf *b, const struct knob *k);
 /* The value in a write: s without leading and trailing blanks (s is changed). */
 char *procfs_trim(char *s);
+/* A decimal number, all of value: 0 or -EINVAL. */
+int procfs_parse_decimal(const char *value, unsigned long *out);
+/* The same with an optional sign, within an int's range (Linux's kstrtoint). */
+int procfs_parse_int(const char *value, int *out);
 
 /* ---- /proc/cpuinfo ------------------------------------------------------- */
 

@@ -74,7 +74,10 @@ alloc_pid(void)
 	return last_pid;
 }
 
-/* A process's limits, user ids and dumpable flag, which are its leader's: inherited at fork, handed on by execve. */
+/*
+ * A process's limits, user ids, dumpable flag and OOM adjustment, which
+ * are its leader's: inherited at fork, handed on by execve.
+ */
 void
 copy_limits_and_ids(struct task *to, const struct task *from)
 {
@@ -82,6 +85,8 @@ copy_limits_and_ids(struct task *to, const struct task *from)
 	to->uids = from->uids;
 	to->gids = from->gids;
 	to->not_dumpable = from->not_dumpable;
+	to->oom_score_adj = from->oom_score_adj;
+	to->oom_score_adj_min = from->oom_score_adj_min;
 }
 
 static void

@@ -160,6 +160,8 @@ struct task {
 	struct list_head posix_timers;
 	struct mem_charge *mem_charge;	 /* the leader's: kernel memory it caused (mm/oom_kill.h) */
 	struct mem_charge *stack_charge; /* where this task's stack is charged: its process's */
+	/* leader only, tasks_lock: /proc/<pid>/oom_score_adj and the least an unprivileged write may set */
+	short oom_score_adj, oom_score_adj_min;
 	int next_posix_timer_id;
 
 	/* resource limits, user and group ids: leader only; tasks_lock for writing (rlimit.c, cred.c) */

@@ -302,6 +302,7 @@ fake_task(void)
 			.data_pages = 50,
 			.stack_pages = 33,
 			.exec_pages = 12,
+			.pgtable_pages = 3,
 			.start_code = 0x401000,
 			.end_code = 0x409800, /* 8.5 pages: 9 pages of text */
 			.start_stack = 0x7ffffffde000,
@@ -328,7 +329,7 @@ UNIT_TEST(status_of_a_process_has_the_vm_lines_in_kb)
 		  "VmSize:\t    4000 kB\nVmRSS:\t    1200 kB\nRssAnon:\t     400 kB\n"
 		  "RssFile:\t     720 kB\nRssShmem:\t      80 kB\nVmData:\t     200 kB\n"
 		  "VmStk:\t     132 kB\nVmExe:\t      36 kB\nVmLib:\t      12 kB\n"
-		  "VmSwap:\t       0 kB\nThreads:\t3\n"
+		  "VmPTE:\t      12 kB\nVmSwap:\t       0 kB\nThreads:\t3\n"
 		  "SigPnd:\t0000000000000200\nShdPnd:\t0000000000000000\n"
 		  "SigBlk:\t0000010000000002\nSigIgn:\t0000000000000000\n"
 		  "SigCgt:\t0000000000000000\n");
