@@ -258,6 +258,14 @@ mutex_lock(struct mutex *m)
 	m->owner = current();
 }
 
+/* One thread, no signals: a killable wait always gets the lock. */
+int
+mutex_lock_killable(struct mutex *m)
+{
+	mutex_lock(m);
+	return 0;
+}
+
 bool
 mutex_trylock(struct mutex *m)
 {
