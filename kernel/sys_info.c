@@ -11,6 +11,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/process/cred.h"
+#include "kernel/process/process.h"
 #include "kernel/process/task.h"
 #include "kernel/time/tsc.h"
 #include "kernel/x86/x86.h"
@@ -103,11 +104,7 @@ SYSCALL1(sysinfo, struct kernel_sysinfo __user *, uinfo)
 	si.totalram = st.total_pages * PAGE_SIZE;
 	si.freeram = st.free_pages * PAGE_SIZE;
 	si.mem_unit = 1;
-	u64 flags = spin_lock_irqsave(&tasks_lock);
-	struct list_head *pos;
-	list_for_each(pos, &all_tasks)
-		si.procs++;
-	spin_unlock_irqrestore(&tasks_lock, flags);
+	si.procs = (u16)task_count();
 	return copy_to_user(uinfo, &si, sizeof(si)) ? -EFAULT : 0;
 }
 

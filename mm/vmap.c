@@ -8,6 +8,24 @@
  *     unmapped page between areas. MMIO is never taken back (devices live
  *     as long as the machine); vfree returns the pages but not the
  *     addresses, which is fine for the few boot-time buffers that use it.
+ *
+ * Freeing a stack (Linux's cached stacks, NR_CACHED_STACKS in
+ * kernel/fork.c, and its lazy vmap purge): unmapping a stack at once costs
+ * a TLB shootdown on every CPU, an IPI round each thread's end waits for.
+ * So a freed stack goes one of two ways instead:
+ *   - into the cache, while it has room: the stack stays mapped in its
+ *     slot, and the next kstack_alloc zeroes it and hands it out - no page
+ *     allocated, nothing mapped, nothing flushed. Its guard page was never
+ *     mapped, so an overflow of a reused stack faults like a new one's.
+ *   - into the lazy batch: its pages are unmapped now (this CPU's TLB
+ *     forgets them) but other CPUs may keep stale entries for them. Such an
+ *     entry is harmless while nothing it points at is reused: its task is
+ *     dead and off its CPU, so nobody touches the addresses, and neither
+ *     the slot (the addresses) nor the pages go back until the flush. When
+ *     KSTACK_LAZY stacks wait, one shootdown covers them all; then their
+ *     pages go back to the page allocator and their slots are free.
+ * A kstack_alloc that finds no slot or no page purges both and tries once
+ * more, so the stacks kept are never what runs the machine out.
  */
 #include "mm/vmap.h"
 #include "mm/kstack_static.h"
@@ -18,12 +36,24 @@
 #include "kernel/lib/string.h"
 #include "locking/spinlock.h"
 
-#define KSTACK_PAGES ((int)(KSTACK_SIZE / PAGE_SIZE))
-#define KSTACK_SLOT  (KSTACK_SIZE + PAGE_SIZE)
-#define MMIO_BASE    (VMAP_BASE + VMAP_SIZE / 2)
+#define KSTACK_PAGES  ((int)(KSTACK_SIZE / PAGE_SIZE))
+#define KSTACK_SLOT   (KSTACK_SIZE + PAGE_SIZE)
+#define MMIO_BASE     (VMAP_BASE + VMAP_SIZE / 2)
+#define KSTACK_CACHED 16 /* freed stacks kept mapped for the next ones */
+#define KSTACK_LAZY   32 /* unmapped stacks that wait for one shootdown */
+
+/* A stack unmapped but perhaps still in other CPUs' TLBs: what it held until the flush. */
+struct lazy_stack {
+	int slot;
+	phys_addr_t pages[KSTACK_PAGES]; /* 0: was not mapped */
+};
 
 static u64 slot_used[KSTACK_SLOTS / 64];
 static struct spinlock kstack_lock = SPINLOCK_INIT("kstack");
+static u64 cached_stacks[KSTACK_CACHED]; /* tops; kstack_lock */
+static int nr_cached;
+static struct lazy_stack lazy_stacks[KSTACK_LAZY]; /* kstack_lock */
+static int nr_lazy;
 static u64 mmio_next = MMIO_BASE;
 static struct spinlock mmio_lock = SPINLOCK_INIT("vmap-area");
 
@@ -78,8 +108,15 @@ unmap_and_free(u64 start, u64 len)
 	}
 }
 
-u64
-kstack_alloc(void)
+static int
+stack_slot(u64 top)
+{
+	return (int)((top - KSTACK_SIZE - PAGE_SIZE - VMAP_BASE) / KSTACK_SLOT);
+}
+
+/* A fresh slot with newly allocated pages mapped in it: its top, or 0. */
+static u64
+map_new_stack(void)
 {
 	int slot = slot_claim();
 	if (slot < 0)
@@ -99,14 +136,147 @@ kstack_alloc(void)
 	return bottom + KSTACK_SIZE;
 }
 
+/* Keeps a freed stack mapped for the next kstack_alloc, if the cache has room. */
+static bool
+cache_put(u64 top)
+{
+	u64 flags = spin_lock_irqsave(&kstack_lock);
+	bool kept = nr_cached < KSTACK_CACHED;
+
+	if (kept)
+		cached_stacks[nr_cached++] = top;
+	spin_unlock_irqrestore(&kstack_lock, flags);
+	return kept;
+}
+
+/* The most recently cached stack (still mapped, not yet zeroed), or 0. */
+static u64
+cache_take(void)
+{
+	u64 flags = spin_lock_irqsave(&kstack_lock);
+	u64 top = nr_cached ? cached_stacks[--nr_cached] : 0;
+
+	spin_unlock_irqrestore(&kstack_lock, flags);
+	return top;
+}
+
+/* Clears the stack's entries (this CPU's TLB only) and notes what it held in *l. */
+static void
+unmap_stack(u64 top, struct lazy_stack *l)
+{
+	u64 bottom = top - KSTACK_SIZE;
+
+	l->slot = stack_slot(top);
+	for (int i = 0; i < KSTACK_PAGES; i++) {
+		pte_t old = unmap_kernel_page(bottom + i * PAGE_SIZE);
+		l->pages[i] = pte_val(old) & PTE_PRESENT ? pte_val(old) & PTE_ADDR_MASK : 0;
+	}
+}
+
+/*
+ * Moves the lazy batch into batch, all of it, or only when full (the
+ * caller then flushes it outside the lock): how many stacks it took.
+ * kstack_lock held.
+ */
+static int
+lazy_take(struct lazy_stack batch[KSTACK_LAZY], bool only_full)
+{
+	int n = 0;
+
+	if (nr_lazy == KSTACK_LAZY || (!only_full && nr_lazy)) {
+		n = nr_lazy;
+		memcpy(batch, lazy_stacks, (size_t)n * sizeof(*batch));
+		nr_lazy = 0;
+	}
+	return n;
+}
+
+/* Queues l for the next shootdown; a full batch moves to batch for the caller to flush. */
+static int
+lazy_add(const struct lazy_stack *l, struct lazy_stack batch[KSTACK_LAZY])
+{
+	u64 flags = spin_lock_irqsave(&kstack_lock);
+
+	lazy_stacks[nr_lazy++] = *l;
+	int n = lazy_take(batch, true);
+	spin_unlock_irqrestore(&kstack_lock, flags);
+	return n;
+}
+
+/* One shootdown on every CPU for the n stacks, then their pages and slots are free. */
+static void
+flush_lazy(const struct lazy_stack *batch, int n)
+{
+	if (n == 0)
+		return;
+	tlb_flush_kernel_range(VMAP_BASE, VMAP_BASE + (u64)KSTACK_SLOTS * KSTACK_SLOT);
+	for (int s = 0; s < n; s++) {
+		for (int i = 0; i < KSTACK_PAGES; i++)
+			if (batch[s].pages[i])
+				free_page_virt(phys_to_virt(batch[s].pages[i]));
+		slot_release(batch[s].slot);
+	}
+}
+
+/* Unmaps a stack lazily; the free that fills the batch flushes it. */
+static void
+retire_stack(u64 top)
+{
+	struct lazy_stack l, batch[KSTACK_LAZY];
+
+	unmap_stack(top, &l);
+	flush_lazy(batch, lazy_add(&l, batch));
+}
+
+bool
+kstack_purge(void)
+{
+	struct lazy_stack l, batch[KSTACK_LAZY];
+	bool released = false;
+	u64 top;
+
+	while ((top = cache_take()) != 0) {
+		unmap_stack(top, &l);
+		flush_lazy(batch, lazy_add(&l, batch));
+		released = true;
+	}
+	u64 flags = spin_lock_irqsave(&kstack_lock);
+	int n = lazy_take(batch, false);
+	spin_unlock_irqrestore(&kstack_lock, flags);
+	flush_lazy(batch, n);
+	return released || n > 0;
+}
+
+u64
+kstack_alloc(void)
+{
+	u64 top = cache_take();
+
+	if (top) {
+		memset((void *)(top - KSTACK_SIZE), 0, KSTACK_SIZE);
+		return top;
+	}
+	top = map_new_stack();
+	if (!top && kstack_purge())
+		top = map_new_stack();
+	return top;
+}
+
 void
 kstack_free(u64 top)
 {
-	u64 bottom = top - KSTACK_SIZE;
-	int slot = (int)((bottom - PAGE_SIZE - VMAP_BASE) / KSTACK_SLOT);
+	if (!cache_put(top))
+		retire_stack(top);
+}
 
-	unmap_and_free(bottom, KSTACK_SIZE);
-	slot_release(slot);
+u64
+kstack_kept_pages(void)
+{
+	u64 flags = spin_lock_irqsave(&kstack_lock);
+	u64 stacks = (u64)(nr_cached + nr_lazy);
+
+	spin_unlock_irqrestore(&kstack_lock, flags);
+	return stacks * KSTACK_PAGES;
 }
 
 bool

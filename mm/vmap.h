@@ -18,7 +18,16 @@
 
 /* Returns the top (initial stack pointer) of a fresh, zeroed kernel stack, or 0. */
 u64 kstack_alloc(void);
+/*
+ * Gives a stack back: kept mapped for the next kstack_alloc, or unmapped
+ * and flushed from other CPUs' TLBs later, in a batch (see vmap.c). Call
+ * with interrupts enabled: the flush may wait for the other CPUs.
+ */
 void kstack_free(u64 top);
+/* Unmaps and flushes every stack kept or waiting; whether there were any. */
+bool kstack_purge(void);
+/* The pages freed stacks hold for now (by design, like kmalloc's slabs: not a leak). */
+u64 kstack_kept_pages(void);
 /*
  * The kernel stack holding addr, [*lo, *hi), if addr is in one (a slot's
  * stack pages or a static stack, not a guard page). Lock-free, reads no

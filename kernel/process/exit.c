@@ -175,7 +175,7 @@ leave_thread_group(struct task *t, int wait_status)
 	if (t != leader)
 		cputime_add(&leader->exited_threads_time, t->time);
 	if (t != leader || !t->parent) { /* a thread, or a kernel thread: nobody waits */
-		list_del(&t->all_link);
+		task_unlink(t);
 		list_add_tail(&t->sibling, &dead_threads);
 	}
 	leader->live_threads--;
@@ -189,7 +189,7 @@ leave_thread_group(struct task *t, int wait_status)
 		struct task *parent = leader->parent;
 		if (signal_notify_parent(leader)) { /* no zombie wanted: freed like a thread */
 			list_del(&leader->sibling);
-			list_del(&leader->all_link);
+			task_unlink(leader);
 			list_add_tail(&leader->sibling, &dead_threads);
 		}
 		wake_up_all(&parent->child_exited);
@@ -354,7 +354,7 @@ take_over_leader(struct task *t, struct task *leader)
 	session_take_over(t, leader);
 	if (leader == init_task)
 		init_task = t;
-	list_del(&leader->all_link);
+	task_unlink(leader);
 	list_add_tail(&leader->sibling, &dead_threads); /* freed once off its CPU */
 }
 

@@ -39,24 +39,28 @@ struct clone_args_k {
  * RLIMIT_NPROC: the tasks of the caller's real user, zombies included
  * until reaped, as Linux's per-user count; root is exempt (Linux: the root
  * user and CAP_SYS_RESOURCE), so only a process that gave up root meets it.
- * threads_max: the tasks in all, root's too (Linux's nr_threads check).
+ * threads_max: the tasks in all, root's too (Linux's nr_threads check),
+ * kept as a count (process.c), so that root's clones walk no list.
  */
 static bool
 over_task_limit(void)
 {
 	u64 limit = rlimit(RLIMIT_NPROC);
-	bool per_user = limit != RLIM_INFINITY && !privileged();
 	u32 uid = current()->group_leader->uids.real;
-	u64 mine = 0, all = 0, flags = spin_lock_irqsave(&tasks_lock);
+	u64 mine = 0, flags;
 	struct list_head *pos;
 
+	if (task_count() >= READ_ONCE(threads_max))
+		return true;
+	if (limit == RLIM_INFINITY || privileged())
+		return false;
+	flags = spin_lock_irqsave(&tasks_lock);
 	list_for_each(pos, &all_tasks) {
 		struct task *t = list_entry(pos, struct task, all_link);
 		mine += t->group_leader && t->group_leader->uids.real == uid;
-		all++;
 	}
 	spin_unlock_irqrestore(&tasks_lock, flags);
-	return all >= READ_ONCE(threads_max) || (per_user && mine >= limit);
+	return mine >= limit;
 }
 
 /* Linux's rules for flag combinations. */

@@ -34,6 +34,8 @@ struct list_head all_tasks = LIST_HEAD_INIT(all_tasks);
 struct spinlock tasks_lock = SPINLOCK_INIT("tasks");
 static int last_pid;
 static u64 nr_forks; /* processes and threads created since boot; tasks_lock */
+/* The tasks in all_tasks, zombies included (Linux's nr_threads): for threads-max without a walk. */
+static unsigned nr_tasks; /* tasks_lock */
 struct task *init_task;
 
 struct task *
@@ -52,15 +54,33 @@ task_find(int pid)
 void
 task_census(struct task_census *c)
 {
-	struct list_head *pos;
 	u64 flags = spin_lock_irqsave(&tasks_lock);
 
-	c->tasks = 0;
-	list_for_each(pos, &all_tasks)
-		c->tasks++;
+	c->tasks = nr_tasks;
 	c->last_pid = last_pid;
 	c->forks = nr_forks;
 	spin_unlock_irqrestore(&tasks_lock, flags);
+}
+
+/* Puts t in all_tasks, where it counts toward threads-max; tasks_lock held. */
+static void
+task_link(struct task *t)
+{
+	list_add_tail(&t->all_link, &all_tasks);
+	nr_tasks++;
+}
+
+void
+task_unlink(struct task *t)
+{
+	list_del(&t->all_link);
+	nr_tasks--;
+}
+
+unsigned
+task_count(void)
+{
+	return READ_ONCE(nr_tasks);
 }
 
 /* The next unused pid, never 1 (init's, whenever init starts); tasks_lock held. */
@@ -110,7 +130,7 @@ register_with_pid(struct task *t, struct task *parent, int pid)
 		session_fork(t, parent);
 		list_add_tail(&t->sibling, &parent->children);
 	}
-	list_add_tail(&t->all_link, &all_tasks);
+	task_link(t);
 	spin_unlock_irqrestore(&tasks_lock, flags);
 }
 
@@ -134,7 +154,7 @@ thread_register(struct task *t, struct task *leader)
 	list_add_tail(&t->thread_link, &leader->threads);
 	leader->live_threads++;
 	signal_stop_new_thread(t, leader);
-	list_add_tail(&t->all_link, &all_tasks);
+	task_link(t);
 	spin_unlock_irqrestore(&tasks_lock, flags);
 }
 

@@ -16,6 +16,10 @@
 void reap_dead_threads(void);
 /* Gives t a pid (its own tgid), links it under parent (NULL: none) and into all_tasks. */
 void task_register(struct task *t, struct task *parent);
+/* Takes t out of all_tasks: it no longer counts toward threads-max; tasks_lock held. */
+void task_unlink(struct task *t);
+/* How many tasks there are, zombies included (Linux's nr_threads), without walking them. */
+unsigned task_count(void);
 /* Counts for /proc/stat and /proc/loadavg. */
 struct task_census {
 	unsigned tasks; /* every task with a pid, zombies included (Linux's nr_threads) */

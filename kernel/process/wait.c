@@ -86,7 +86,7 @@ child_report(struct task *c, const struct wait_request *w, struct wait_found *ou
 		out->why = (c->exit_status & 0x7f) ? CLD_KILLED : CLD_EXITED;
 		if (!(w->options & WNOWAIT)) {
 			list_del(&c->sibling);
-			list_del(&c->all_link);
+			task_unlink(c);
 			out->zombie = c;
 		} else {
 			child_usage(c, out);

@@ -183,7 +183,34 @@ KTEST(kernel_stacks_have_guard_pages)
 	CHECK(kstack_is_guard(bottom - 8));
 	CHECK(!kstack_is_guard(bottom));
 	kstack_free(top);
+	kstack_purge(); /* a freed stack stays mapped in the cache until then */
 	CHECK_EQ(probe_read_u64((void *)bottom, &v), -EFAULT);
+}
+
+/*
+ * A freed stack is kept mapped and handed out again (vmap.c's cache):
+ * zeroed, as a new one, and with its guard page still unmapped.
+ */
+KTEST(kernel_stacks_are_reused_zeroed)
+{
+	u64 top = kstack_alloc(), v;
+
+	CHECK(top != 0);
+	if (!top)
+		return;
+	memset((void *)(top - KSTACK_SIZE), 0x5a, KSTACK_SIZE);
+	kstack_free(top);
+	u64 again = kstack_alloc();
+	CHECK(again != 0);
+	if (!again)
+		return;
+	for (u64 p = again - KSTACK_SIZE; p < again; p += sizeof(u64))
+		if (*(u64 *)p != 0) {
+			CHECK_EQ(*(u64 *)p, 0);
+			break;
+		}
+	CHECK_EQ(probe_read_u64((void *)(again - KSTACK_SIZE - 8), &v), -EFAULT);
+	kstack_free(again);
 }
 
 /*
