@@ -73,4 +73,13 @@ void inotify_deliver(struct inode *inode, u32 mask, u32 cookie, const char *name
 /* inode lost its last name: IN_DELETE_SELF, and its watches go (IN_IGNORED). */
 void inotify_inode_removed(struct inode *inode);
 
+/* ---- fs/dnotify.c: F_NOTIFY's signals ------------------------------------------ */
+
+/*
+ * The event in_mask (IN_*) happened to dir or to a file in it, or a name
+ * in it was renamed inside it (rename_inside: DN_RENAME): signals the
+ * F_NOTIFY requests on dir that asked for it.
+ */
+void dnotify_deliver(struct inode *dir, u32 in_mask, bool rename_inside);
+
 #endif
