@@ -27,6 +27,20 @@
 #include "mm/uaccess.h"
 #include "uapi/poll.h"
 
+/* Whether a process has pgid as its group; tasks_lock held. */
+static bool
+group_exists(int pgid)
+{
+	struct list_head *pos;
+
+	list_for_each(pos, &all_tasks) {
+		struct task *p = list_entry(pos, struct task, all_link);
+		if (p == p->group_leader && p->pgid == pgid)
+			return true;
+	}
+	return false;
+}
+
 /*
  * Whether something has the id owner->pid names (0: nothing named, so
  * yes); a task it names has its start kept in owner. tasks_lock held.
@@ -34,22 +48,24 @@
 static bool
 owner_exists(struct fown *owner)
 {
-	struct list_head *pos;
-
 	if (owner->pid && owner->type != F_OWNER_PGRP) {
 		struct task *t = task_find(owner->pid);
 		if (t)
 			owner->start_tsc = t->start_tsc;
 		return t != NULL;
 	}
-	if (!owner->pid)
-		return true;
-	list_for_each(pos, &all_tasks) {
-		struct task *p = list_entry(pos, struct task, all_link);
-		if (p == p->group_leader && p->pgid == owner->pid)
-			return true;
-	}
-	return false;
+	return !owner->pid || group_exists(owner->pid);
+}
+
+/* The task o names (a thread, or a process's leader) if it is the one o was set to; tasks_lock held. */
+static struct task *
+owner_task(const struct fown *o)
+{
+	struct task *t = o->pid && o->type != F_OWNER_PGRP ? task_find(o->pid) : NULL;
+
+	if (!t || t->start_tsc != o->start_tsc)
+		return NULL; /* gone, its number perhaps someone else's now */
+	return o->type == F_OWNER_TID ? t : t->group_leader;
 }
 
 /* Makes owner f's, the caller's uids kept with it: 0, or -ESRCH when nothing has its id. */
@@ -68,12 +84,16 @@ set_owner(struct file *f, struct fown owner)
 	return ret;
 }
 
+/* f's owner as F_GETOWN shows it: pid 0 once what it named is gone, as Linux's f_getown. */
 static struct fown
 get_owner(struct file *f)
 {
 	u64 flags = spin_lock_irqsave(&tasks_lock);
 	struct fown owner = f->owner;
+	bool gone = owner.type == F_OWNER_PGRP ? !group_exists(owner.pid) : !owner_task(&owner);
 
+	if (owner.pid && gone)
+		owner.pid = 0;
 	spin_unlock_irqrestore(&tasks_lock, flags);
 	return owner;
 }
@@ -93,7 +113,7 @@ f_setown(struct file *f, unsigned long arg)
 void
 f_setown_if_none(struct file *f)
 {
-	if (!get_owner(f).pid)
+	if (!READ_ONCE(f->owner.pid)) /* as Linux, an owner that is gone still counts */
 		set_owner(f, (struct fown){ .type = F_OWNER_PID, .pid = current()->tgid });
 }
 
@@ -136,17 +156,6 @@ owner_may_signal(const struct fown *o, const struct task *p)
 
 	return o->euid == 0 || o->euid == real || o->euid == saved || o->uid == real ||
 	       o->uid == saved;
-}
-
-/* The task o names (a thread, or a process's leader) if it is the one o was set to; tasks_lock held. */
-static struct task *
-owner_task(const struct fown *o)
-{
-	struct task *t = o->pid && o->type != F_OWNER_PGRP ? task_find(o->pid) : NULL;
-
-	if (!t || t->start_tsc != o->start_tsc)
-		return NULL; /* gone, its number perhaps someone else's now */
-	return o->type == F_OWNER_TID ? t : t->group_leader;
 }
 
 /* Sends info to p if o's setter may; an F_SETSIG signal whose queue is full falls back on SIGIO. */

@@ -211,6 +211,87 @@ TEST(async_owner_permission)
 	CHECK_EQ(take_signal(SIGIO, &si), SIGIO);
 }
 
+/* Asked through go, answers through answer whether SIGIO (blocked) came since last asked. */
+static void __attribute__((noreturn)) answer_sigio_questions(int go[2], int answer[2])
+{
+	siginfo_t si;
+	char c;
+
+	close(go[1]); /* the asker's: its close ends the questions */
+	close(answer[0]);
+	while (read(go[0], &c, 1) == 1)
+		if (write(answer[1], take_signal(SIGIO, &si) ? "y" : "n", 1) != 1)
+			_exit(1);
+	_exit(0);
+}
+
+/* A child (SIGIO blocked, answering questions) that has the pid want, or 0 if none could. */
+static pid_t
+child_with_pid(pid_t want, int go[2], int answer[2])
+{
+	for (int attempt = 0; attempt < 50; attempt++) {
+		char last[16];
+		snprintf(last, sizeof(last), "%d", want - 1);
+		int fd = (int)CHECK_OK(open("/proc/sys/kernel/ns_last_pid", O_WRONLY));
+		CHECK_EQ(write(fd, last, strlen(last)), (ssize_t)strlen(last));
+		CHECK_OK(close(fd));
+		pid_t child = xfork();
+		if (child == 0)
+			answer_sigio_questions(go, answer);
+		if (child == want)
+			return child;
+		CHECK_OK(kill(child, SIGKILL)); /* something else took the pid first: again */
+		wait_status(child);
+	}
+	return 0;
+}
+
+/* Writes to the O_ASYNC pipe p, then asks the child whether it was signalled. */
+static char
+signalled_by_write(int p[2], int go[2], int answer[2])
+{
+	char c;
+
+	CHECK_EQ(write(p[1], "w", 1), 1);
+	CHECK_EQ(write(go[1], "?", 1), 1);
+	CHECK_EQ(read(answer[0], &c, 1), 1);
+	return c;
+}
+
+/*
+ * An owner is a process, not a number (Linux holds its struct pid): once
+ * it is gone, a new process given the same pid (through ns_last_pid) is
+ * not signalled.
+ */
+TEST(async_owner_pid_reuse)
+{
+	int p[2], go[2], answer[2];
+
+	if (geteuid() != 0 || access("/proc/sys/kernel/ns_last_pid", W_OK) != 0)
+		skip("needs root and /proc/sys/kernel/ns_last_pid to reuse a pid");
+	block_signal(SIGIO);
+	CHECK_OK(pipe(p));
+	CHECK_OK(pipe(go));
+	CHECK_OK(pipe(answer));
+	CHECK_OK(fcntl(p[0], F_SETFL, O_ASYNC));
+	pid_t first = xfork();
+	if (first == 0)
+		answer_sigio_questions(go, answer);
+	CHECK_OK(fcntl(p[0], F_SETOWN, first));
+	CHECK_EQ(signalled_by_write(p, go, answer), 'y');
+	CHECK_OK(kill(first, SIGKILL));
+	wait_status(first);
+	pid_t second = child_with_pid(first, go, answer);
+	if (!second)
+		skip("pid %d was taken by others each time", (int)first);
+	CHECK_EQ(fcntl(p[0], F_GETOWN), 0); /* what it named is gone (Linux asks pid_task) */
+	CHECK_EQ(signalled_by_write(p, go, answer), 'n');
+	CHECK_OK(fcntl(p[0], F_SETOWN, second)); /* named anew, it is the owner */
+	CHECK_EQ(signalled_by_write(p, go, answer), 'y');
+	CHECK_OK(close(go[1]));
+	CHECK_EQ(wait_status(second), 0);
+}
+
 /* ---- F_NOTIFY ---- */
 
 TEST(dnotify_events)
