@@ -116,6 +116,12 @@ dnotify_fcntl(int fd, struct file *f, u32 arg)
 	}
 	spin_unlock_irqrestore(&dnotify_lock, flags);
 	kfree(fresh);
+	/* A close of fd meanwhile flushed too early: end the request now, as Linux does. */
+	struct file *now = fd_get_raw(fd);
+	if (now != f)
+		dnotify_flush(f, files);
+	if (now)
+		file_put(now);
 	return ret;
 }
 

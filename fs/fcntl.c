@@ -83,18 +83,27 @@ set_status_flags(struct file *f, u32 set, u32 mask)
 /*
  * Sets f's status flags in mask to set's; O_ASYNC turning on or off
  * first has the file join or leave its object's fasync list, and an error
- * there leaves the flags as they were (Linux's setfl).
+ * there leaves the flags as they were (Linux's setfl). One lock orders
+ * the changes of files that have fasync lists, so that the flag and the
+ * list always agree: the last close trusts the flag to take the file off.
  */
 static long
 change_status_flags(int fd, struct file *f, u32 set, u32 mask)
 {
-	if ((set ^ READ_ONCE(f->flags)) & mask & O_ASYNC && f->ops->fasync) {
-		int err = f->ops->fasync(fd, f, set & O_ASYNC);
-		if (err < 0)
-			return err;
+	static struct mutex async_change = MUTEX_INIT(async_change, "fasync_setfl");
+	int err = 0;
+
+	if (!f->ops->fasync) {
+		set_status_flags(f, set, mask);
+		return 0;
 	}
-	set_status_flags(f, set, mask);
-	return 0;
+	mutex_lock(&async_change);
+	if ((set ^ READ_ONCE(f->flags)) & mask & O_ASYNC)
+		err = f->ops->fasync(fd, f, set & O_ASYNC);
+	if (!err)
+		set_status_flags(f, set, mask);
+	mutex_unlock(&async_change);
+	return err < 0 ? err : 0;
 }
 
 SYSCALL3(fcntl, int, fd, int, cmd, unsigned long, arg)
