@@ -11,8 +11,10 @@
  *
  * Where rewind differs: a file's last name going (unlink, rmdir, a rename
  * over it) sends IN_DELETE_SELF at once, where Linux waits for its last
- * dentry reference (an open file's last close). The attribute calls work
- * on inodes (fs/attr.c), so only the inode's own watches hear IN_ATTRIB.
+ * dentry reference (an open file's last close). A change told by inode
+ * alone (notify_inode: a link count, a truncate, fallocate) reaches only
+ * the inode's own watches; the attribute calls tell the name they were
+ * reached by too (notify_change), so a directory hears its children's.
  */
 #include "fs/notify.h"
 
@@ -35,6 +37,19 @@ deliver(struct inode *inode, u32 mask, u32 cookie, const char *name, size_t len,
 		dnotify_deliver(inode, mask, false);
 }
 
+/* mask (IN_ISDIR marked already) to the watches of the directory d is named in, with its name. */
+static void
+tell_parent(struct dentry *d, u32 mask)
+{
+	char name[NAME_MAX + 1];
+	size_t len;
+	struct dentry *dir = dget_parent_name(d, name, &len);
+
+	if (dir != d && inode_watched(dir->inode))
+		deliver(dir->inode, mask, 0, name, len, READ_ONCE(d->deleted));
+	dput(dir);
+}
+
 void
 __notify_file(struct file *f, u32 mask)
 {
@@ -43,16 +58,18 @@ __notify_file(struct file *f, u32 mask)
 	if (f->fmode & FMODE_PATH)
 		return; /* a handle on a name is neither opened nor closed for its data */
 	mask = about(inode, mask);
-	if (f->dentry && READ_ONCE(notify_dir_watches)) {
-		char name[NAME_MAX + 1];
-		size_t len;
-		struct dentry *dir = dget_parent_name(f->dentry, name, &len);
-		if (dir != f->dentry && inode_watched(dir->inode))
-			deliver(dir->inode, mask, 0, name, len, READ_ONCE(f->dentry->deleted));
-		dput(dir);
-	}
+	if (f->dentry && READ_ONCE(notify_dir_watches))
+		tell_parent(f->dentry, mask);
 	if (inode_watched(inode))
 		deliver(inode, mask, 0, NULL, 0, false);
+}
+
+void
+notify_change(struct inode *inode, struct dentry *d, u32 mask)
+{
+	if (d && READ_ONCE(notify_dir_watches))
+		tell_parent(d, about(inode, mask));
+	notify_inode(inode, mask);
 }
 
 void

@@ -40,6 +40,11 @@ notify_file(struct file *f, u32 mask)
 
 /* inode changed (IN_ATTRIB, IN_MODIFY, IN_ACCESS), told by inode only: its own watches hear. */
 void notify_inode(struct inode *inode, u32 mask);
+/*
+ * The same for an attribute call that reached inode through the name d
+ * (NULL: a nameless file): the directory d is in hears it too, with the name.
+ */
+void notify_change(struct inode *inode, struct dentry *d, u32 mask);
 /* A name in a directory, not NUL-terminated (a path's last component). */
 struct notify_name {
 	const char *s;

@@ -372,6 +372,32 @@ TEST(dnotify_rename)
 	CHECK_OK(close(other));
 }
 
+/* A change of a subdirectory's attributes reaches both its own request and its parent's. */
+TEST(dnotify_attrib_parent_and_child)
+{
+	siginfo_t si;
+
+	block_signal(NOTE_SIG);
+	CHECK_OK(mkdir("d", 0755));
+	int parent = (int)CHECK_OK(open(".", O_RDONLY | O_DIRECTORY));
+	int child = (int)CHECK_OK(open("d", O_RDONLY | O_DIRECTORY));
+	for (int i = 0; i < 2; i++) {
+		int fd = i ? child : parent;
+		CHECK_OK(fcntl(fd, F_SETSIG, NOTE_SIG));
+		CHECK_OK(fcntl(fd, F_NOTIFY, DN_ATTRIB | DN_MULTISHOT));
+	}
+	CHECK_OK(chmod("d", 0700));
+	int heard = 0;
+	for (int i = 0; i < 2; i++) {
+		CHECK_EQ(take_signal(NOTE_SIG, &si), NOTE_SIG);
+		heard |= si.si_fd == parent ? 1 : si.si_fd == child ? 2 : 4;
+	}
+	CHECK_EQ(heard, 3);
+	no_signal(NOTE_SIG);
+	CHECK_OK(close(parent));
+	CHECK_OK(close(child));
+}
+
 TEST(dnotify_errors)
 {
 	int p[2];
