@@ -8,7 +8,8 @@
  *
  * A byte per port read costs an exit to QEMU each: a 256 MiB --add took
  * close to a minute. When selector 1 (FW_CFG_ID) has its DMA bit, whole
- * files are read the DMA way instead (QEMU's docs/specs/fw_cfg.rst): a
+ * files are read the DMA way instead (QEMU's fw_cfg specification,
+ * https://www.qemu.org/docs/master/specs/fw_cfg.html): a
  * big-endian descriptor { control, length, address } in guest memory, whose
  * physical address is written big-endian to port 0x514 (high half) and
  * 0x518 (low half, which starts the transfer); QEMU copies up to length

@@ -10,7 +10,8 @@
  *
  * Output is written at once (polled serial, the screen), so nothing is
  * ever queued: TCSETSW has no output to wait for, and POLLOUT is always
- * set. Output is not translated either: the consoles already end a line
+ * set (and O_ASYNC's owner hears only of input, POLL_IN with each line
+ * readable, never POLL_OUT). Output is not translated either: the consoles already end a line
  * with a carriage return (serial.c sends "\r\n", the screen's '\n' returns
  * the carriage), which is what OPOST|ONLCR asks for; clearing those bits
  * does not turn that off.
@@ -50,11 +51,13 @@ static struct {
 	int session;		       /* whose controlling terminal it is; 0: nobody's */
 	int pgrp;		       /* that session's foreground process group; 0: none */
 	struct wait_queue readers;     /* woken when input may have become readable */
+	struct list_head fasync;       /* its files in O_ASYNC mode: POLL_IN with each line */
 	struct mutex write_lock;       /* one write(2) reaches the screen in one piece */
 } tty = {
 	.lock = SPINLOCK_INIT("tty"),
 	.winsize = { .ws_row = 24, .ws_col = 80 },
 	.readers = WAIT_QUEUE_INIT(tty.readers),
+	.fasync = LIST_HEAD_INIT(tty.fasync),
 	.write_lock = MUTEX_INIT(tty.write_lock, "tty_write"),
 };
 
@@ -72,8 +75,10 @@ tty_receive(char c)
 	int sig = ldisc_take_signal(&tty.ld), pgrp = tty.pgrp;
 	spin_unlock_irqrestore(&tty.lock, flags);
 
-	if (readable)
+	if (readable) {
 		wake_up_all(&tty.readers);
+		kill_fasync(&tty.fasync, POLL_IN);
+	}
 	if (sig && pgrp)
 		session_signal_group(pgrp, sig); /* tasks_lock is taken outside the tty's */
 }
@@ -513,6 +518,13 @@ tty_ioctl(struct file *f, unsigned cmd, unsigned long arg)
 	}
 }
 
+/* O_ASYNC: the owner hears of input as readers are woken for it (fs/fasync.c). */
+static int
+tty_fasync(int fd, struct file *f, bool on)
+{
+	return fasync_helper(fd, f, on, &tty.fasync);
+}
+
 /* ---- start-up -------------------------------------------------------------- */
 
 static const struct file_operations tty_fops = {
@@ -520,6 +532,7 @@ static const struct file_operations tty_fops = {
 	.write = tty_write,
 	.poll = tty_poll,
 	.ioctl = tty_ioctl,
+	.fasync = tty_fasync,
 };
 
 /* /dev/tty is the caller's controlling terminal: none, and there is nothing to open. */
@@ -539,6 +552,7 @@ static const struct file_operations own_tty_fops = {
 	.write = tty_write,
 	.poll = tty_poll,
 	.ioctl = tty_ioctl,
+	.fasync = tty_fasync,
 };
 
 void

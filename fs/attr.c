@@ -55,34 +55,65 @@ inode_chmod(struct inode *inode, u32 mode)
 	WRITE_ONCE(inode->mode, (inode->mode & S_IFMT) | (mode & S_IALLUGO));
 	inode->ctime = fs_now();
 	mutex_unlock(&inode->lock);
-	notify_inode(inode, IN_ATTRIB);
-	return 0;
+	return IN_ATTRIB;
 }
 
-/* The inode at path (followed unless at_flags has AT_SYMLINK_NOFOLLOW), then fn on it. */
-static long
-path_change(int dirfd, const char __user *path, int at_flags, int (*fn)(struct inode *, void *),
-	    void *arg)
+/*
+ * Each change below is a function on the inode that returns -errno, or
+ * the inotify event its change makes (0: none), which the callers tell
+ * through the name it was reached by: the directory's watches and
+ * F_NOTIFY requests hear it too, as Linux's fsnotify_change.
+ */
+typedef int (*change_fn)(struct inode *inode, void *arg);
+
+static int
+change_and_notify(struct inode *inode, struct dentry *d, change_fn fn, void *arg)
 {
-	struct inode *inode;
-	int err = lookup_user_inode_at(dirfd, path, at_flags, &inode);
+	int ret = fn(inode, arg);
+
+	if (ret > 0)
+		notify_change(inode, d, (u32)ret);
+	return ret < 0 ? ret : 0;
+}
+
+/* The file at path (followed unless at_flags has AT_SYMLINK_NOFOLLOW), then fn on it. */
+static long
+path_change(int dirfd, const char __user *path, int at_flags, change_fn fn, void *arg)
+{
+	char *kpath;
+	struct dentry *d;
+	int err = getname(path, &kpath);
 
 	if (err)
 		return err;
-	err = fn(inode, arg);
-	inode_put(inode);
+	if (!*kpath && (at_flags & AT_EMPTY_PATH)) { /* the fd's file itself: a pipe has no name */
+		struct inode *inode;
+		err = lookup_inode_at(dirfd, kpath, at_flags, &inode);
+		if (!err) {
+			err = change_and_notify(inode, NULL, fn, arg);
+			inode_put(inode);
+		}
+	} else {
+		err = lookup_dentry_at(dirfd, kpath, at_flags, !(at_flags & AT_SYMLINK_NOFOLLOW),
+				       &d);
+		if (!err) {
+			err = change_and_notify(d->inode, d, fn, arg);
+			dput(d);
+		}
+	}
+	putname(kpath);
 	return err;
 }
 
-/* fn on fd's inode: an O_PATH descriptor is EBADF, as Linux's fdget. */
+/* fn on fd's file: an O_PATH descriptor is EBADF, as Linux's fdget. */
 static long
-fd_change(int fd, int (*fn)(struct inode *, void *), void *arg)
+fd_change(int fd, change_fn fn, void *arg)
 {
 	struct file *f = fd_get(fd);
 
 	if (!f)
 		return -EBADF;
-	int err = fn(f->inode, arg);
+	int err = change_and_notify(f->inode, f->dentry, fn, arg);
 	file_put(f);
 	return err;
 }
@@ -154,8 +185,7 @@ chown_fn(struct inode *inode, void *arg)
 	}
 	inode->ctime = fs_now();
 	mutex_unlock(&inode->lock);
-	notify_inode(inode, IN_ATTRIB);
-	return 0;
+	return IN_ATTRIB;
 }
 
 SYSCALL3(chown, const char __user *, path, u32, uid, u32, gid)
@@ -214,11 +244,7 @@ times_fn(struct inode *inode, void *arg)
 	inode->ctime = now;
 	mutex_unlock(&inode->lock);
 	/* As Linux's fsnotify_change: both times are a utime call, one alone an access or a change. */
-	notify_inode(inode, set[0] && set[1] ? IN_ATTRIB
-			    : set[0]	     ? IN_ACCESS
-			    : set[1]	     ? IN_MODIFY
-					     : 0);
-	return 0;
+	return set[0] && set[1] ? IN_ATTRIB : set[0] ? IN_ACCESS : set[1] ? IN_MODIFY : 0;
 }
 
 static bool

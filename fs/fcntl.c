@@ -2,8 +2,9 @@
  * fcntl.c - duplicating descriptors (dup, dup2, dup3, F_DUPFD), their
  * close-on-exec bit, a file's status flags (F_GETFL/F_SETFL), record locks
  * (F_GETLK, F_SETLK, F_SETLKW and their F_OFD_ twins: handed to locks.c),
- * leases (F_SETLEASE, F_GETLEASE: leases.c) and the signal a lease break
- * sends (F_SETSIG, F_GETSIG),
+ * leases (F_SETLEASE, F_GETLEASE: leases.c), O_ASYNC (fasync.c, also
+ * ioctl's FIOASYNC), directory notification (F_NOTIFY: dnotify.c) and the
+ * signal those and a lease break send (F_SETSIG, F_GETSIG),
  * seals (F_ADD_SEALS, F_GET_SEALS: handed to memfd.c) and ioctl's generic
  * requests before the file's own. Errors are Linux's: -EBADF for a
  * bad descriptor (also dup2's target out of range), -EINVAL for a bad
@@ -79,6 +80,32 @@ set_status_flags(struct file *f, u32 set, u32 mask)
 		;
 }
 
+/*
+ * Sets f's status flags in mask to set's; O_ASYNC turning on or off
+ * first has the file join or leave its object's fasync list, and an error
+ * there leaves the flags as they were (Linux's setfl). One lock orders
+ * the changes of files that have fasync lists, so that the flag and the
+ * list always agree: the last close trusts the flag to take the file off.
+ */
+static long
+change_status_flags(int fd, struct file *f, u32 set, u32 mask)
+{
+	static struct mutex async_change = MUTEX_INIT(async_change, "fasync_setfl");
+	int err = 0;
+
+	if (!f->ops->fasync) {
+		set_status_flags(f, set, mask);
+		return 0;
+	}
+	mutex_lock(&async_change);
+	if ((set ^ READ_ONCE(f->flags)) & mask & O_ASYNC)
+		err = f->ops->fasync(fd, f, set & O_ASYNC);
+	if (!err)
+		set_status_flags(f, set, mask);
+	mutex_unlock(&async_change);
+	return err < 0 ? err : 0;
+}
+
 SYSCALL3(fcntl, int, fd, int, cmd, unsigned long, arg)
 {
 	struct file *f = fd_get_raw(fd);
@@ -125,8 +152,7 @@ SYSCALL3(fcntl, int, fd, int, cmd, unsigned long, arg)
 			ret = -EPERM;
 			break;
 		}
-		set_status_flags(f, (u32)arg, SETFL_MASK);
-		ret = 0;
+		ret = change_status_flags(fd, f, (u32)arg, SETFL_MASK);
 		break;
 	case F_GETLK:
 	case F_SETLK:
@@ -159,6 +185,9 @@ SYSCALL3(fcntl, int, fd, int, cmd, unsigned long, arg)
 		break;
 	case F_GETSIG:
 		ret = (f->fmode & FMODE_PATH) ? -EBADF : READ_ONCE(f->signum);
+		break;
+	case F_NOTIFY:
+		ret = (f->fmode & FMODE_PATH) ? -EBADF : dnotify_fcntl(fd, f, (u32)arg);
 		break;
 	case F_GETPIPE_SZ:
 	case F_SETPIPE_SZ:
@@ -193,6 +222,11 @@ SYSCALL3(ioctl, int, fd, unsigned, cmd, unsigned long, arg)
 		ret = copy_from_user(&on, (const void __user *)arg, sizeof(on));
 		if (!ret)
 			set_status_flags(f, on ? O_NONBLOCK : 0, O_NONBLOCK);
+		break;
+	case FIOASYNC:
+		ret = copy_from_user(&on, (const void __user *)arg, sizeof(on));
+		if (!ret)
+			ret = change_status_flags(fd, f, on ? O_ASYNC : 0, O_ASYNC);
 		break;
 	default:
 		ret = f->ops->ioctl ? f->ops->ioctl(f, cmd, arg) : -ENOTTY;

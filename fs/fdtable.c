@@ -111,11 +111,15 @@ files_dup(struct files *old)
 	}
 }
 
-/* A descriptor of f in files is gone: its process's record locks on f go with it (POSIX). */
+/*
+ * A descriptor of f in files is gone: its process's record locks on f go
+ * with it (POSIX), and so does an F_NOTIFY request made through it.
+ */
 static void
 close_file(struct files *files, struct file *f)
 {
 	locks_remove_posix(f, files);
+	dnotify_flush(f, files);
 	file_put(f);
 }
 

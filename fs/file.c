@@ -111,6 +111,8 @@ file_put(struct file *f)
 	notify_file(f, f->fmode & FMODE_WRITE ? IN_CLOSE_WRITE : IN_CLOSE_NOWRITE);
 	eventpoll_release(f);
 	locks_remove_file(f); /* its OFD and flock locks: nothing else can reach it now */
+	if ((READ_ONCE(f->flags) & O_ASYNC) && f->ops->fasync)
+		f->ops->fasync(-1, f, false); /* off its object's fasync list */
 	if (f->ops->release)
 		f->ops->release(f);
 	file_free(f);

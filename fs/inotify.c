@@ -10,7 +10,8 @@
  * events (EINVAL when the buffer cannot hold the next one) and waits for
  * one unless O_NONBLOCK; an event identical to the last one queued is
  * dropped; past max_queued_events one IN_Q_OVERFLOW (wd -1) ends the
- * queue. A watch that goes - inotify_rm_watch, IN_ONESHOT after its
+ * queue; a file in O_ASYNC mode has its owner signalled (POLL_IN) as
+ * each event is queued. A watch that goes - inotify_rm_watch, IN_ONESHOT after its
  * event, its inode's last name removed - queues IN_IGNORED. Each real
  * user may have max_user_instances instances (EMFILE) and
  * max_user_watches watches (ENOSPC), all three limits in
@@ -60,7 +61,8 @@ struct inotify {
 	struct list_head watches;      /* struct watch, by wd */
 	unsigned nr_watches;
 	int last_wd;
-	struct wait_queue wq; /* readers, poll and epoll */
+	struct wait_queue wq;	 /* readers, poll and epoll */
+	struct list_head fasync; /* its file if in O_ASYNC mode (fs/fasync.c) */
 };
 
 struct watch {
@@ -140,6 +142,7 @@ queue_event(struct inotify *in, int wd, u32 mask, u32 cookie, const char *name, 
 	in->queued++;
 	in->bytes += record_size(e);
 	wake_up_all(&in->wq);
+	kill_fasync(&in->fasync, POLL_IN);
 }
 
 static void
@@ -170,11 +173,11 @@ watch_detach(struct watch *w, bool ignored, struct list_head *doomed)
 	struct inotify *in = w->in;
 
 	hlist_del(&w->inode_link);
-	WRITE_ONCE(w->inode->watches, w->inode->watches - 1);
+	__atomic_sub_fetch(&w->inode->watches, 1, __ATOMIC_RELAXED); /* dnotify counts too */
 	list_del(&w->link);
 	in->nr_watches--;
 	if (S_ISDIR(w->inode->mode))
-		WRITE_ONCE(notify_dir_watches, notify_dir_watches - 1);
+		__atomic_sub_fetch(&notify_dir_watches, 1, __ATOMIC_RELAXED);
 	if (ignored)
 		queue_event(in, w->wd, IN_IGNORED, 0, NULL, 0);
 	list_add_tail(&w->link, doomed);
@@ -302,9 +305,9 @@ watch_update(struct inotify *in, struct inode *inode, u32 mask)
 		list_add_tail(&fresh->link, &in->watches);
 		in->nr_watches++;
 		if (S_ISDIR(inode->mode))
-			WRITE_ONCE(notify_dir_watches, notify_dir_watches + 1);
+			__atomic_add_fetch(&notify_dir_watches, 1, __ATOMIC_RELAXED);
 		hlist_add_head(&fresh->inode_link, watches_of(inode));
-		WRITE_ONCE(inode->watches, inode->watches + 1);
+		__atomic_add_fetch(&inode->watches, 1, __ATOMIC_RELAXED);
 		ret = fresh->wd;
 		fresh = NULL;
 	}
@@ -417,10 +420,19 @@ inotify_release(struct file *f)
 	inotify_free(in);
 }
 
+static int
+inotify_fasync(int fd, struct file *f, bool on)
+{
+	struct inotify *in = f->private;
+
+	return fasync_helper(fd, f, on, &in->fasync);
+}
+
 static const struct file_operations inotify_fops = {
 	.read = inotify_read,
 	.poll = inotify_poll,
 	.ioctl = inotify_ioctl,
+	.fasync = inotify_fasync,
 	.release = inotify_release,
 	.name = "inotify",
 };
@@ -454,6 +466,7 @@ inotify_new(u32 uid, long *err)
 	list_init(&in->queue);
 	list_init(&in->watches);
 	wait_queue_init(&in->wq);
+	list_init(&in->fasync);
 	in->max_queued = (unsigned)READ_ONCE(inotify_max_queued_events);
 	in->overflow->ev = (struct kernel_inotify_event){ .wd = -1, .mask = IN_Q_OVERFLOW };
 	list_init(&in->overflow->link);

@@ -40,6 +40,11 @@ notify_file(struct file *f, u32 mask)
 
 /* inode changed (IN_ATTRIB, IN_MODIFY, IN_ACCESS), told by inode only: its own watches hear. */
 void notify_inode(struct inode *inode, u32 mask);
+/*
+ * The same for an attribute call that reached inode through the name d
+ * (NULL: a nameless file): the directory d is in hears it too, with the name.
+ */
+void notify_change(struct inode *inode, struct dentry *d, u32 mask);
 /* A name in a directory, not NUL-terminated (a path's last component). */
 struct notify_name {
 	const char *s;
@@ -72,5 +77,14 @@ void inotify_deliver(struct inode *inode, u32 mask, u32 cookie, const char *name
 		     bool child_unlinked);
 /* inode lost its last name: IN_DELETE_SELF, and its watches go (IN_IGNORED). */
 void inotify_inode_removed(struct inode *inode);
+
+/* ---- fs/dnotify.c: F_NOTIFY's signals ------------------------------------------ */
+
+/*
+ * The event in_mask (IN_*) happened to dir or to a file in it, or a name
+ * in it was renamed inside it (rename_inside: DN_RENAME): signals the
+ * F_NOTIFY requests on dir that asked for it.
+ */
+void dnotify_deliver(struct inode *dir, u32 in_mask, bool rename_inside);
 
 #endif

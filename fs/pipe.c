@@ -153,7 +153,7 @@ pipe_read(struct file *f, char __user *buf, size_t n, u64 *pos)
 	}
 	mutex_unlock(&p->lock);
 	if (ret > 0)
-		wake_up_all(&p->wr_wait);
+		pipe_wake_writers(p);
 	return ret;
 }
 
@@ -178,8 +178,22 @@ pipe_write(struct file *f, const char __user *buf, size_t n, u64 *pos)
 	}
 	mutex_unlock(&p->lock);
 	if (done)
-		wake_up_all(&p->rd_wait);
+		pipe_wake_readers(p);
 	return done ? (long)done : err;
+}
+
+void
+pipe_wake_readers(struct pipe *p)
+{
+	wake_up_all(&p->rd_wait);
+	kill_fasync(&p->fasync_readers, POLL_IN);
+}
+
+void
+pipe_wake_writers(struct pipe *p)
+{
+	wake_up_all(&p->wr_wait);
+	kill_fasync(&p->fasync_writers, POLL_OUT);
 }
 
 static unsigned
@@ -230,8 +244,24 @@ pipe_release(struct file *f)
 	if (!p->readers && !p->writers)
 		p->tail = p->head; /* a FIFO reopened later starts empty */
 	mutex_unlock(&p->lock);
-	wake_up_all(&p->rd_wait);
-	wake_up_all(&p->wr_wait);
+	pipe_wake_readers(p);
+	pipe_wake_writers(p);
+}
+
+/* O_ASYNC on an end: the reading side joins the readers' list, the writing side the writers'. */
+static int
+pipe_fasync(int fd, struct file *f, bool on)
+{
+	struct pipe *p = f->inode->private;
+	int err = 0;
+
+	if (f->fmode & FMODE_READ)
+		err = fasync_helper(fd, f, on, &p->fasync_readers);
+	if (!err && (f->fmode & FMODE_WRITE))
+		err = fasync_helper(fd, f, on, &p->fasync_writers);
+	if (err && (f->fmode & FMODE_READ))
+		fasync_helper(fd, f, false, &p->fasync_readers);
+	return err;
 }
 
 /* Moves pages more (or fewer) of p's buffer onto its user's and its process's counts. */
@@ -271,6 +301,7 @@ static const struct file_operations pipe_fops = {
 	.write = pipe_write,
 	.poll = pipe_poll,
 	.ioctl = pipe_ioctl,
+	.fasync = pipe_fasync,
 	.release = pipe_release,
 };
 
@@ -333,6 +364,8 @@ pipe_alloc(struct pipe **out)
 	mutex_init(&p->lock, "pipe");
 	wait_queue_init(&p->rd_wait);
 	wait_queue_init(&p->wr_wait);
+	list_init(&p->fasync_readers);
+	list_init(&p->fasync_writers);
 	*out = p;
 	return 0;
 }
@@ -523,6 +556,7 @@ const struct file_operations fifo_fops = {
 	.write = pipe_write,
 	.poll = pipe_poll,
 	.ioctl = pipe_ioctl,
+	.fasync = pipe_fasync,
 	.release = pipe_release,
 };
 

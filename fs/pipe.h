@@ -20,6 +20,7 @@ struct pipe {
 	u32 r_counter, w_counter;    /* opens ever of each end (FIFOs wait for them to move) */
 	struct wait_queue rd_wait;   /* readers wait for data or no writers */
 	struct wait_queue wr_wait;   /* writers wait for room or no readers */
+	struct list_head fasync_readers, fasync_writers; /* the ends in O_ASYNC mode (fasync.c) */
 };
 
 /* The pipe behind f (a pipe's end or an open FIFO), or NULL (Linux's get_pipe_info). */
@@ -39,6 +40,14 @@ int pipe_wait_readable(struct pipe *p, bool nonblock);
  * reader is left, -EAGAIN if nonblock, or a signal's error.
  */
 int pipe_wait_writable(struct pipe *p, u32 need, bool nonblock);
+
+/*
+ * Data came (or the last writer left): wakes p's readers and signals its
+ * O_ASYNC readers' owners (POLL_IN). Without the lock.
+ */
+void pipe_wake_readers(struct pipe *p);
+/* Room came (or the last reader left): the same for p's writers (POLL_OUT). */
+void pipe_wake_writers(struct pipe *p);
 
 /* Copies n (<= used) bytes from p's head of data to buf, leaving them there: 0 or -EFAULT. */
 int pipe_peek_to_user(struct pipe *p, char __user *buf, u32 n);

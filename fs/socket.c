@@ -112,6 +112,14 @@ socket_ioctl(struct file *f, unsigned cmd, unsigned long arg)
 	return copy_to_user((int __user *)arg, &v, sizeof(v)) ? -EFAULT : 0;
 }
 
+static int
+socket_fasync(int fd, struct file *f, bool on)
+{
+	struct unix_sock *u = f->private;
+
+	return fasync_helper(fd, f, on, &u->fasync);
+}
+
 static void
 socket_release(struct file *f)
 {
@@ -131,6 +139,7 @@ const struct file_operations socket_fops = {
 	.write = socket_write,
 	.poll = socket_poll,
 	.ioctl = socket_ioctl,
+	.fasync = socket_fasync,
 	.release = socket_release,
 };
 

@@ -79,7 +79,7 @@ splice_from_pipe(struct pipe *p, struct file *out, u64 *pos, size_t len, bool no
 	mutex_unlock(&p->lock);
 	transfer_buffer_put(buf);
 	if (done)
-		wake_up_all(&p->wr_wait);
+		pipe_wake_writers(p);
 	return done ? (long)done : err;
 }
 
@@ -118,7 +118,7 @@ splice_to_pipe(struct file *in, u64 *pos, struct pipe *p, size_t len, bool nonbl
 	mutex_unlock(&p->lock);
 	transfer_buffer_put(buf);
 	if (done)
-		wake_up_all(&p->rd_wait);
+		pipe_wake_readers(p);
 	return done ? (long)done : err;
 }
 
@@ -185,9 +185,9 @@ pipe_to_pipe(struct pipe *in, struct pipe *out, size_t len, bool nonblock, bool 
 		bool at_eof = in->head == in->tail && !in->writers;
 		pipes_unlock(in, out);
 		if (ret > 0) {
-			wake_up_all(&out->rd_wait);
+			pipe_wake_readers(out);
 			if (consume)
-				wake_up_all(&in->wr_wait);
+				pipe_wake_writers(in);
 		}
 		if (ret || at_eof)
 			return ret;
@@ -318,7 +318,7 @@ vmsplice_to_pipe(struct pipe *p, const struct kernel_iovec *iov, int cnt, bool n
 	}
 	mutex_unlock(&p->lock);
 	if (done)
-		wake_up_all(&p->rd_wait);
+		pipe_wake_readers(p);
 	return done ? (long)done : err;
 }
 
@@ -342,7 +342,7 @@ vmsplice_from_pipe(struct pipe *p, const struct kernel_iovec *iov, int cnt, bool
 	}
 	mutex_unlock(&p->lock);
 	if (done)
-		wake_up_all(&p->wr_wait);
+		pipe_wake_writers(p);
 	return done ? (long)done : err;
 }
 

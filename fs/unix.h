@@ -77,7 +77,9 @@ struct unix_sock {
 	struct unix_address *addr; /* bound name, or NULL */
 	struct inode *node;	   /* a file-system name's socket inode, referenced */
 	struct list_head bound_link;
-	struct wait_queue wq; /* readers, writers, connectors, accepters, poll */
+	struct wait_queue wq;	 /* readers, writers, connectors, accepters, poll */
+	struct list_head fasync; /* its file if in O_ASYNC mode (fs/fasync.c) */
+	bool async_nospace;	 /* a send found no room: POLL_OUT when room comes (unix_io.c) */
 	/* wmem's pages, charged to the creator's user and process as pipes are */
 	struct pipe_account account;
 	struct mem_charge *charge;

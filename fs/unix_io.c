@@ -86,6 +86,10 @@ unix_msg_dequeue(struct unix_sock *u, struct unix_msg *msg)
 	unix_wmem_add(s, -(s64)msg_cost(msg));
 	wake_up_all(&s->wq);
 	wake_up_all(&u->wq); /* a datagram sender waiting for the queue to shorten */
+	if (s->async_nospace && unix_writable(s)) { /* room again for a sender that had none */
+		s->async_nospace = false;
+		kill_fasync(&s->fasync, POLL_OUT);
+	}
 	unix_sock_put(s);
 }
 
@@ -138,6 +142,8 @@ send_one(struct send_state *s, struct unix_msg_args *m, size_t off, u32 n, struc
 	struct unix_sock *u = s->u, *to = s->to;
 
 	s->need = n + MSG_OVERHEAD;
+	if (!can_send(s))
+		u->async_nospace = true; /* its O_ASYNC owner hears when room comes */
 	int err = unix_wait(&u->wq, can_send, s, m->nonblock || (m->flags & MSG_DONTWAIT),
 			    u->sndtimeo);
 	if (err)
@@ -166,6 +172,7 @@ send_one(struct send_state *s, struct unix_msg_args *m, size_t off, u32 n, struc
 	s->sent = msg;
 	to->qlen++;
 	wake_up_all(&to->wq);
+	kill_fasync(&to->fasync, POLL_IN);
 	return 0;
 }
 

@@ -56,6 +56,7 @@ unix_sock_alloc(int type)
 	list_init(&u->bound_link);
 	list_init(&u->gc_link);
 	wait_queue_init(&u->wq);
+	list_init(&u->fasync);
 	return u;
 }
 
@@ -190,6 +191,7 @@ connect_stream(struct unix_sock *u, struct unix_sock *l, bool nonblock)
 	list_add_tail(&n->pending_link, &l->queue); /* the queue's reference: n's own */
 	l->qlen++;
 	wake_up_all(&l->wq);
+	kill_fasync(&l->fasync, POLL_IN); /* a connection to accept */
 	return 0;
 }
 
@@ -312,6 +314,9 @@ tell_peer(struct unix_sock *u, u32 mode)
 	if (mode & SEND_SHUTDOWN)
 		p->shutdown |= RCV_SHUTDOWN;
 	wake_up_all(&p->wq);
+	/* Its reader sees the end of the stream: POLL_HUP if it can no longer send either. */
+	if (mode & SEND_SHUTDOWN)
+		kill_fasync(&p->fasync, mode & RCV_SHUTDOWN ? POLL_HUP : POLL_IN);
 }
 
 int
@@ -362,6 +367,8 @@ unix_close(struct unix_sock *u, struct list_head *msgs, struct inode **node)
 		/* The peer keeps pointing here: it must see this side dead, not unconnected. */
 		u->peer = NULL;
 		wake_up_all(&p->wq);
+		if (u->type != SOCK_DGRAM)
+			kill_fasync(&p->fasync, POLL_HUP);
 		unix_sock_put(p);
 	}
 	if (u->state == UNIX_LISTENING) {

@@ -233,7 +233,7 @@ struct inode {
 	/* memfd_create's files: seals apply (fs/memfd.c); others refuse seals */
 	bool sealable : 1;
 	u8 seals;    /* F_SEAL_*: added under lock and pages_lock, so either lock reads them */
-	u16 watches; /* inotify watches on it (fs/inotify.c keeps them), under its lock */
+	u16 watches; /* inotify watches and dnotify requests on it (fs/inotify.c, fs/dnotify.c) */
 	u64 ino;
 	u64 size; /* i_size_read; i_size_write under lock */
 	struct fs_time atime, mtime, ctime;
@@ -420,6 +420,7 @@ void putname(char *name);
 struct fown {
 	int type;
 	int pid;
+	u64 start_tsc; /* the task pid named when set: one that reuses the number is not it */
 	u32 uid, euid;
 };
 
@@ -429,8 +430,30 @@ long f_getown(struct file *f);
 /* F_SETOWN_EX and F_GETOWN_EX: the owner as a struct kernel_f_owner_ex at arg. */
 long f_setown_ex(struct file *f, unsigned long arg);
 long f_getown_ex(struct file *f, unsigned long arg);
+/* The caller's process becomes f's owner unless f has one (Linux's dnotify and leases). */
+void f_setown_if_none(struct file *f);
 /* Sends sig to f's owner, each process of it that the setter may signal (Linux's send_sigurg). */
 void file_signal_owner(struct file *f, int sig);
+/*
+ * Tells f's owner that f (at fd) is ready, as Linux's send_sigio: SIGIO,
+ * or F_SETSIG's signal with si_code reason (POLL_IN ...), its band and fd.
+ */
+void file_send_sigio(struct file *f, int fd, int reason);
+
+/*
+ * O_ASYNC (fs/fasync.c): the files in O_ASYNC mode on one object (a
+ * pipe's readers, a socket), Linux's fasync list. fasync_helper adds f
+ * (on) or takes it off; kill_fasync tells each file's owner that the
+ * object is ready for reason (POLL_IN, POLL_OUT ...).
+ */
+int fasync_helper(int fd, struct file *f, bool on, struct list_head *list);
+void kill_fasync(struct list_head *list, int reason);
+
+/* fcntl's F_NOTIFY on the directory f at fd (fs/dnotify.c): 0 or -errno (ENOTDIR). */
+long dnotify_fcntl(int fd, struct file *f, u32 arg);
+struct files;
+/* An fd of f in files closes: the F_NOTIFY request made through them ends. */
+void dnotify_flush(struct file *f, struct files *files);
 
 struct file_operations {
 	/* Called once per open; may set f->private. */
@@ -444,6 +467,8 @@ struct file_operations {
 	/* The POLL* mask ready now, after poll_wait on every queue that may change it. */
 	unsigned (*poll)(struct file *f, struct poll_table *pt);
 	long (*ioctl)(struct file *f, unsigned cmd, unsigned long arg);
+	/* O_ASYNC turns on or off (fasync_helper); fd -1 at the last close. 0 or -errno. */
+	int (*fasync)(int fd, struct file *f, bool on);
 	/* The last reference is gone. */
 	void (*release)(struct file *f);
 	/* mmap: page index of the file with a reference, as file_get_page (fs.h). */
@@ -453,18 +478,18 @@ struct file_operations {
 };
 
 struct file {
-	u32 refcount;	   /* atomic */
-	u32 flags;	   /* O_* status flags: O_APPEND, O_NONBLOCK ... */
-	u32 fmode;	   /* FMODE_* */
-	struct fown owner; /* F_SETOWN's: who hears of urgent data (fs/fown.c), under tasks_lock */
-	u64 pos;	   /* under pos_lock */
+	u32 refcount;	       /* atomic */
+	u32 flags;	       /* O_* status flags: O_APPEND, O_NONBLOCK ... */
+	u32 fmode;	       /* FMODE_* */
+	struct fown owner;     /* F_SETOWN's: who hears of I/O (fs/fown.c), under tasks_lock */
+	u64 pos;	       /* under pos_lock */
 	struct mutex pos_lock; /* regular files and directories */
 	struct inode *inode;   /* referenced */
 	struct dentry *dentry; /* referenced; NULL for pipes */
 	const struct file_operations *ops;
 	void *private;
 	struct list_head epitems; /* the epoll instances watching it (fs/eventpoll.c) */
-	int signum;		  /* F_SETSIG: what a lease break sends; 0 is SIGIO */
+	int signum; /* F_SETSIG: what O_ASYNC, dnotify and a lease break send; 0 is SIGIO */
 };
 
 /* A new file on inode (and dentry, may be NULL), taking references on both. */

@@ -78,6 +78,15 @@
 /* File leases (F_LINUX_SPECIFIC_BASE + 0 and + 1): arg and result F_RDLCK, F_WRLCK, F_UNLCK. */
 #define F_SETLEASE 1024
 #define F_GETLEASE 1025
+/* Directory notification (dnotify, F_LINUX_SPECIFIC_BASE + 2): arg is DN_* bits; 0 stops it. */
+#define F_NOTIFY     1026
+#define DN_ACCESS    0x00000001 /* a file in it was read */
+#define DN_MODIFY    0x00000002 /* written or truncated */
+#define DN_CREATE    0x00000004 /* a name made (or moved in) */
+#define DN_DELETE    0x00000008 /* a name removed (or moved out) */
+#define DN_RENAME    0x00000010 /* a name in it renamed */
+#define DN_ATTRIB    0x00000020 /* attributes changed */
+#define DN_MULTISHOT 0x80000000 /* stay after the first signal */
 
 struct kernel_flock {
 	short l_type;

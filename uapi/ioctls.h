@@ -25,6 +25,7 @@
 #define TIOCGSID   0x5429
 #define FIONCLEX   0x5450
 #define FIOCLEX	   0x5451
+#define FIOASYNC   0x5452 /* int: O_ASYNC on or off, as F_SETFL */
 
 /* Sockets' (linux/sockios.h, asm/sockios.h): bytes to read, bytes sent but unread, at the mark */
 #define SIOCINQ	   FIONREAD

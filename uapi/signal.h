@@ -97,7 +97,13 @@
 #define CLD_TRAPPED   4
 #define CLD_STOPPED   5
 #define CLD_CONTINUED 6
-#define POLL_MSG      3 /* a lease break (SIGIO's si_code, with si_band and si_fd) */
+/* SIGIO's si_code (with si_band and si_fd) when F_SETSIG chose the signal: why it came. */
+#define POLL_IN	 1 /* input ready */
+#define POLL_OUT 2 /* room for output */
+#define POLL_MSG 3 /* a message: a lease break, a directory change (dnotify) */
+#define POLL_ERR 4
+#define POLL_PRI 5
+#define POLL_HUP 6
 
 /* siginfo_t as Linux x86-64 lays it out: 128 bytes, a union from offset 16. */
 struct kernel_siginfo {

@@ -5,7 +5,8 @@
  * not forks"); and
  * /proc/sys/kernel/{ostype,osrelease,version,hostname,domainname}, the
  * uname fields as Linux shows them there (read-only here), pid_max
- * (where pids wrap), tainted (always 0: nothing taints rewind) and
+ * (where pids wrap), ns_last_pid (where the next pid search starts; root's
+ * to set), tainted (always 0: nothing taints rewind) and
  * threads-max (root's to set, kernel/process/rlimit.h); and
  * /proc/sys/fs/mount-max, /proc/sys/fs/pipe-{max-size,user-pages-soft,user-pages-hard} and
  * /proc/sys/fs/inotify/max_{queued_events,user_instances,user_watches},
@@ -23,6 +24,7 @@
 #include "fs/notify.h"
 #include "fs/pipe_accounting.h"
 #include "kernel/knobs.h"
+#include "kernel/process/cred.h"
 #include "kernel/process/process.h"
 #include "kernel/process/rlimit.h"
 #include "kernel/sys_info.h"
@@ -116,6 +118,17 @@ show_pid_max(struct procbuf *b, union proc_arg arg)
 	return 0;
 }
 
+/* The pid handed out last, as Linux's ns_last_pid. */
+static int
+show_ns_last_pid(struct procbuf *b, union proc_arg arg)
+{
+	struct task_census c;
+
+	task_census(&c);
+	procbuf_printf(b, "%d\n", c.last_pid);
+	return 0;
+}
+
 static int
 show_threads_max(struct procbuf *b, union proc_arg arg)
 {
@@ -137,6 +150,26 @@ write_threads_max(const char *value, union proc_arg arg)
 	return err;
 }
 
+/*
+ * Where the next pid search starts (checkpoint/restore programs give a
+ * restored process its old pid so): anyone may open it, as Linux's 0666,
+ * but only root may write (EPERM), a pid up to pid_max (EINVAL).
+ */
+static int
+write_ns_last_pid(const char *value, union proc_arg arg)
+{
+	unsigned long n;
+	int err = procfs_parse_decimal(value, &n);
+
+	if (!err && !privileged())
+		err = -EPERM;
+	if (!err && n > PID_MAX)
+		err = -EINVAL;
+	if (!err)
+		pid_set_last((int)n);
+	return err;
+}
+
 static int
 show_tainted(struct procbuf *b, union proc_arg arg)
 {
@@ -147,6 +180,11 @@ show_tainted(struct procbuf *b, union proc_arg arg)
 static const struct proc_entry kernel_entries[] = {
 	{ .name = "domainname", .mode = S_IFREG | 0444, .show = show_domainname },
 	{ .name = "hostname", .mode = S_IFREG | 0444, .show = show_hostname },
+	{ .name = "ns_last_pid",
+	  .mode = S_IFREG | 0666,
+	  .show = show_ns_last_pid,
+	  .write = write_ns_last_pid,
+	  .control = true },
 	{ .name = "osrelease", .mode = S_IFREG | 0444, .show = show_osrelease },
 	{ .name = "ostype", .mode = S_IFREG | 0444, .show = show_ostype },
 	{ .name = "pid_max", .mode = S_IFREG | 0444, .show = show_pid_max },

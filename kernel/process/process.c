@@ -83,6 +83,15 @@ task_count(void)
 	return READ_ONCE(nr_tasks);
 }
 
+void
+pid_set_last(int pid)
+{
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+
+	last_pid = pid;
+	spin_unlock_irqrestore(&tasks_lock, flags);
+}
+
 /* The next unused pid, never 1 (init's, whenever init starts); tasks_lock held. */
 static int
 alloc_pid(void)

@@ -27,6 +27,8 @@ struct task_census {
 	u64 forks;	/* tasks created since boot, threads included (Linux's total_forks) */
 };
 void task_census(struct task_census *c);
+/* The next fork takes the first free pid after pid (/proc/sys/kernel/ns_last_pid's write). */
+void pid_set_last(int pid);
 /* Ends the current task with a wait status (exit code << 8, or a signal number). */
 __noreturn void task_exit(int wait_status);
 /* execve: t now runs f (a new reference is taken; the old one is dropped). */

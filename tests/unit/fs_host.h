@@ -66,6 +66,8 @@
 #include "fs/anon_inode.c"
 #include "fs/notify.c"
 #include "fs/inotify.c"
+#include "fs/dnotify.c"
+#include "fs/fasync.c"
 #include "kernel/time/timespec.c"
 #include "fs/socket.c"
 #include "fs/socket_msg.c"
@@ -119,6 +121,16 @@ f_getown_ex(struct file *f, unsigned long arg)
 
 void
 file_signal_owner(struct file *f, int sig)
+{
+}
+
+void
+f_setown_if_none(struct file *f)
+{
+}
+
+void
+file_send_sigio(struct file *f, int fd, int reason)
 {
 }
 

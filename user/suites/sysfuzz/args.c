@@ -195,6 +195,8 @@ void
 worker_setup(const char *sandbox, struct rng *r)
 {
 	limit_file_size();
+	/* A file it owns in O_ASYNC mode, or a directory it asked F_NOTIFY of, must not end it. */
+	signal(SIGIO, SIG_IGN);
 	mkdir("d0", 0755);
 	mkdir("d1", 0755);
 	setup_memory(r);
@@ -262,6 +264,17 @@ make_signal(struct rng *r)
 	uint64_t sig = rng_below(r, 70);
 
 	return (sig == SIGKILL || sig == SIGSTOP) && rng_below(r, 8) ? SIGUSR1 : sig;
+}
+
+/* Half the time a command fcntl has, so that its rarer ones (F_NOTIFY is 1026) are reached. */
+static uint64_t
+make_fcntl_cmd(struct rng *r)
+{
+	if (rng_below(r, 2))
+		return make_int(r);
+	return PICK(r, F_DUPFD, F_GETFL, F_SETFL, F_SETOWN, F_GETOWN, F_SETSIG, F_GETSIG,
+		    F_SETOWN_EX, F_GETOWN_EX, F_SETLK, F_OFD_SETLK, F_SETLEASE, F_NOTIFY,
+		    F_SETPIPE_SZ, F_ADD_SEALS);
 }
 
 static uint64_t
@@ -358,6 +371,8 @@ make_arg(enum arg_kind k, struct rng *r)
 		return make_address(r);
 	case ARG_ARGV:
 		return make_argv(r);
+	case ARG_FCNTL:
+		return make_fcntl_cmd(r);
 	case ARG_INT:
 		break;
 	}

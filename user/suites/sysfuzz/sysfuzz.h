@@ -29,6 +29,7 @@ enum arg_kind {
 	ARG_POINTER, /* into a scratch mapping, at its edges, or bad */
 	ARG_ADDRESS, /* an address to map, unmap or protect */
 	ARG_ARGV,    /* an argv-like array */
+	ARG_FCNTL,   /* fcntl's cmd: a real command (F_NOTIFY, F_SETSIG ...) or any integer */
 };
 
 struct fuzz_call {

@@ -500,3 +500,38 @@ TEST(session_leader_exit_hangs_up)
 {
 	in_new_session(leader_exit, "outer session");
 }
+
+/*
+ * O_ASYNC on a terminal: its owner gets SIGIO (here F_SETSIG's signal,
+ * with POLL_IN and the fd) when a line of input is there to read. On
+ * Linux the pseudo-terminal's input reaches the line discipline later,
+ * from a work queue: the test waits for the signal, for no set time.
+ */
+static void
+terminal_input_signals(void)
+{
+	struct terminal t;
+	int sig = SIGRTMIN + 2;
+	sigset_t set;
+	siginfo_t si;
+	char line[8];
+
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	CHECK_OK(sigprocmask(SIG_BLOCK, &set, NULL));
+	take_terminal(&t);
+	CHECK_OK(fcntl(t.fd, F_SETOWN, getpid()));
+	CHECK_OK(fcntl(t.fd, F_SETSIG, sig));
+	CHECK_OK(fcntl(t.fd, F_SETFL, fcntl(t.fd, F_GETFL) | O_ASYNC));
+	type_keys(&t, "in\n");
+	CHECK_EQ(sigwaitinfo(&set, &si), sig);
+	CHECK_EQ(si.si_code, POLL_IN);
+	CHECK_EQ(si.si_fd, t.fd);
+	CHECK_EQ(read(t.fd, line, sizeof(line)), 3);
+	restore_terminal(&t);
+}
+
+TEST(terminal_o_async)
+{
+	in_new_session(terminal_input_signals, "session leader");
+}
