@@ -230,9 +230,11 @@ prwv_fd(int fd, bool write, const struct kernel_iovec __user *uiov, int cnt, s64
 	if (!f)
 		return -EBADF;
 	u64 at = (u64)pos;
-	long ret = !(f->fmode & (write ? FMODE_WRITE : FMODE_READ)) ? -EBADF
-		   : !f->ops->llseek				    ? -ESPIPE
-								    : iovec_import(uiov, cnt, &iov);
+	/* Seekability first, then the access mode, as Linux's do_preadv and vfs_readv ask. */
+	long ret = !f->ops->llseek ? -ESPIPE
+		   : !(f->fmode & (write ? FMODE_WRITE : FMODE_READ))
+			   ? -EBADF
+			   : iovec_import(uiov, cnt, &iov);
 	if (ret > 0)
 		ret = rwv(f, write, iov, cnt, ret, &at);
 	kfree(iov);

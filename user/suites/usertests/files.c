@@ -463,6 +463,7 @@ TEST(preadv_pwritev)
 	CHECK_ERR(EBADF, pwritev(ro, iov, 1, 0));
 	CHECK_OK(pipe(p));
 	CHECK_ERR(ESPIPE, preadv(p[0], iov, 1, 0));
+	CHECK_ERR(ESPIPE, pwritev(p[0], iov, 1, 0)); /* before the access mode (LTP's pwritev202) */
 	CHECK_OK(lseek(fd, 0, SEEK_SET));
 	CHECK_EQ(syscall(SYS_preadv2, fd, iov, 1, -1L, 0L, 0), 4);
 	CHECK(memcmp(a, "0123", 4) == 0);
