@@ -373,6 +373,13 @@ SECOND_ISOS := $(if $(filter y,$(PARAVIRT)),$(if $(filter n,$(PV_CALLEE_SAVE)),$
 reproduce: $(ISO) $(SECOND_ISOS)
 	$(Q)tools/reproduce --build $(BUILD) --no-build $(ARGS)
 
+# --- LTP's system-call tests on rewind and on Linux 6.1, same VM (not in make test) ---
+# make ltp: tools/ltp --make, which fetches nothing: without an LTP build in /tmp/ltp it says
+# how to make one (tools/ltp --build) and skips; results in /tmp/ltp-results/ (docs/ltp.md).
+.PHONY: ltp
+ltp: $(ISO)
+	$(Q)tools/ltp --make
+
 clean:
 	rm -rf $(BUILD)
 
@@ -384,6 +391,7 @@ help:
 	@echo "           hosted-bench (kernel code timed on this host's CPU: build/hosted/rwsem_bench, fstime_host, paravirt_bench)"
 	@echo "           reproduce [ARGS=\"--only NAME --quick --repeat N --with-linux\"] (results/<timestamp>/)"
 	@echo "           grade LAB=N [QUICK=1] [V=1], handin LAB=N (docs/labs/: tools/lab start N, tools/lab reset)"
+	@echo "           ltp (LTP's system-call tests on rewind and Linux, docs/ltp.md; tools/ltp --build first)"
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 

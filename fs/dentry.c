@@ -308,23 +308,31 @@ prepend(char *buf, size_t *at, const char *s, size_t n)
 }
 
 long
-dentry_path(struct dentry *d, char *buf, size_t size)
+dentry_path_from(struct dentry *d, struct dentry *root, char *buf, size_t size)
 {
-	static const char deleted[] = " (deleted)";
-	bool root = d->parent == d;
+	static const char deleted[] = " (deleted)", unreachable[] = "(unreachable)";
+	bool named = false;
 	size_t at = size;
 	bool ok;
 
 	spin_lock(&dentry_tree_lock);
 	ok = prepend(buf, &at, "", 1) &&
 	     (!d->deleted || prepend(buf, &at, deleted, sizeof(deleted) - 1));
-	for (; ok && d->parent != d; d = d->parent)
+	for (; ok && d != root && d->parent != d; d = d->parent, named = true)
 		ok = prepend(buf, &at, d->name, d->len) && prepend(buf, &at, "/", 1);
-	if (ok && root)
+	if (ok && !named)
 		ok = prepend(buf, &at, "/", 1);
+	if (ok && root && d != root) /* outside a chroot: Linux's getcwd says so */
+		ok = prepend(buf, &at, unreachable, sizeof(unreachable) - 1);
 	spin_unlock(&dentry_tree_lock);
 	if (!ok)
 		return -ERANGE;
 	memmove(buf, buf + at, size - at);
 	return (long)(size - at - 1);
+}
+
+long
+dentry_path(struct dentry *d, char *buf, size_t size)
+{
+	return dentry_path_from(d, NULL, buf, size);
 }

@@ -8,11 +8,14 @@
  * spinlock held only to read or swap slots: a file is never released
  * under it (release may sleep), and arrays are allocated outside it.
  * Threads share one table (counted); fork copies it, taking a reference on
- * every open file. Not here: what the files are (file.c).
+ * every open file; close_range closes (or marks) a range of numbers at
+ * once. Not here: what the files are (file.c).
  */
 #include "fs/vfs.h"
+#include "uapi/close_range.h"
 #include "uapi/errno.h"
 #include "kernel/lib/string.h"
+#include "kernel/syscall/syscall.h"
 #include "kernel/process/rlimit.h"
 #include "kernel/process/task.h"
 #include "mm/kmalloc.h"
@@ -266,6 +269,64 @@ fd_close(int fd)
 	if (!f)
 		return -EBADF;
 	close_file(files, f);
+	return 0;
+}
+
+/*
+ * Gives the calling thread a table of its own when it shares one
+ * (unshare(CLONE_FILES)): 0 or -ENOMEM. Swapped under tasks_lock, as exit
+ * does, for procfs's sake.
+ */
+static int
+files_unshare(void)
+{
+	struct task *t = current();
+	struct files *old = t->files;
+
+	if (__atomic_load_n(&old->refcount, __ATOMIC_ACQUIRE) == 1)
+		return 0;
+	struct files *copy = files_dup(old);
+	if (!copy)
+		return -ENOMEM;
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	t->files = copy;
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	files_put(old);
+	return 0;
+}
+
+/*
+ * close_range (Linux 5.9): closes every open fd from first to last, or with
+ * CLOSE_RANGE_CLOEXEC marks them close-on-exec; with CLOSE_RANGE_UNSHARE the
+ * calling thread first gets its own copy of a shared table, so that the
+ * threads or CLONE_FILES children it shares with keep theirs. Free numbers
+ * in the range are no error.
+ */
+SYSCALL3(close_range, unsigned, first, unsigned, last, unsigned, flags)
+{
+	int err = 0;
+
+	if ((flags & ~(CLOSE_RANGE_UNSHARE | CLOSE_RANGE_CLOEXEC)) || first > last)
+		return -EINVAL;
+	if (flags & CLOSE_RANGE_UNSHARE)
+		err = files_unshare();
+	if (err)
+		return err;
+	struct files *files = current_files();
+	spin_lock(&files->lock);
+	for (unsigned fd = first; fd < files->max && fd <= last; fd++) {
+		if (!files->fd[fd])
+			continue;
+		if (flags & CLOSE_RANGE_CLOEXEC) {
+			cloexec_assign(files, fd, true);
+			continue;
+		}
+		struct file *f = slot_take(files, fd);
+		spin_unlock(&files->lock); /* release may sleep */
+		close_file(files, f);
+		spin_lock(&files->lock);
+	}
+	spin_unlock(&files->lock);
 	return 0;
 }
 

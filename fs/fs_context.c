@@ -1,6 +1,7 @@
 /*
  * fs_context.c - each process's root and working directory and its umask,
- * and the calls that read or change them: chdir, fchdir, getcwd, umask.
+ * and the calls that read or change them: chdir, fchdir, chroot, getcwd,
+ * umask.
  *
  * Shared by threads (and counted for that); fork copies it, execve keeps
  * it. Its root and cwd each pin their file-system instance (super.c), so
@@ -10,6 +11,7 @@
 #include "fs/vfs.h"
 #include "uapi/errno.h"
 #include "kernel/syscall/syscall.h"
+#include "kernel/process/cred.h"
 #include "kernel/process/task.h"
 #include "mm/kmalloc.h"
 
@@ -110,25 +112,36 @@ fs_context_put(struct fs_context *fs)
 	kfree(fs);
 }
 
-/* Makes d (a referenced dentry, handed over) the cwd, if it is a directory the caller may search. */
+/*
+ * Makes d (a referenced dentry, handed over) the cwd or the root (which of
+ * fs's two), if it is a directory the caller may search.
+ */
 static int
-set_cwd(struct dentry *d)
+set_fs_dir(struct dentry *d, bool root)
 {
 	struct fs_context *fs = current_fs();
 	int err = S_ISDIR(d->inode->mode) ? inode_permission(d->inode, MAY_EXEC) : -ENOTDIR;
 
+	if (!err && root && !privileged())
+		err = -EPERM; /* CAP_SYS_CHROOT, asked after the path as Linux's chroot does */
 	if (err) {
 		dput(d);
 		return err;
 	}
 	sb_pin(d->inode->sb);
 	spin_lock(&fs->lock);
-	struct dentry *old = fs->cwd;
-	fs->cwd = d;
+	struct dentry **which = root ? &fs->root : &fs->cwd, *old = *which;
+	*which = d;
 	spin_unlock(&fs->lock);
 	sb_unpin(old->inode->sb);
 	dput(old);
 	return 0;
+}
+
+static int
+set_cwd(struct dentry *d)
+{
+	return set_fs_dir(d, false);
 }
 
 SYSCALL1(chdir, const char __user *, upath)
@@ -144,6 +157,25 @@ SYSCALL1(chdir, const char __user *, upath)
 	return err ? err : set_cwd(d);
 }
 
+/*
+ * chroot: path lookups from this process (and the threads and children
+ * sharing or copying its fs_context) start at path for "/", and ".." stops
+ * there (namei.c's dotdot). The cwd stays where it is, as on Linux: a
+ * process that does not chdir into the new root can still reach outside it.
+ */
+SYSCALL1(chroot, const char __user *, upath)
+{
+	struct dentry *d;
+	char *path;
+	int err = getname(upath, &path);
+
+	if (err)
+		return err;
+	err = path_lookup(AT_FDCWD, path, &d);
+	putname(path);
+	return err ? err : set_fs_dir(d, true);
+}
+
 SYSCALL1(fchdir, int, fd)
 {
 	struct file *f = fd_get_raw(fd);
@@ -155,21 +187,21 @@ SYSCALL1(fchdir, int, fd)
 	return d ? set_cwd(d) : -ENOTDIR;
 }
 
-/* The path of the directory cwd: its length, -ENOENT once it was removed. */
+/* The path of the directory cwd seen from root: its length, -ENOENT once it was removed. */
 static long
-cwd_path(struct dentry *cwd, char *buf)
+cwd_path(struct dentry *cwd, struct dentry *root, char *buf)
 {
 	if (cwd->deleted)
 		return -ENOENT;
-	long len = dentry_path(cwd, buf, PATH_MAX);
+	long len = dentry_path_from(cwd, root, buf, PATH_MAX);
 	return len == -ERANGE ? -ENAMETOOLONG : len;
 }
 
 SYSCALL2(getcwd, char __user *, ubuf, unsigned long, size)
 {
-	struct dentry *cwd = current_cwd();
+	struct dentry *cwd = current_cwd(), *root = current_root();
 	char *buf = kmalloc(PATH_MAX);
-	long len = buf ? cwd_path(cwd, buf) : -ENOMEM;
+	long len = buf ? cwd_path(cwd, root, buf) : -ENOMEM;
 
 	if (len >= 0 && (unsigned long)len + 1 > size)
 		len = -ERANGE;
@@ -177,6 +209,7 @@ SYSCALL2(getcwd, char __user *, ubuf, unsigned long, size)
 		len = copy_to_user(ubuf, buf, (size_t)len + 1) ? -EFAULT : len + 1;
 	kfree(buf);
 	dput(cwd);
+	dput(root);
 	return len;
 }
 

@@ -1,5 +1,6 @@
 /*
- * read_write.c - read, write, pread64, pwrite64, readv, writev and lseek:
+ * read_write.c - read, write, pread64, pwrite64, readv, writev, preadv,
+ * pwritev, preadv2, pwritev2 and lseek:
  * the checks Linux makes before a file's own operation runs (access mode,
  * user buffer, count clamped to MAX_RW_COUNT, seekability), and the file
  * offset, which one mutex per regular file or directory keeps consistent
@@ -214,6 +215,73 @@ SYSCALL3(readv, int, fd, const struct kernel_iovec __user *, iov, int, cnt)
 SYSCALL3(writev, int, fd, const struct kernel_iovec __user *, iov, int, cnt)
 {
 	return rwv_fd(fd, true, iov, cnt);
+}
+
+/* preadv and pwritev: the segments at pos, leaving the file offset alone (as pread64). */
+static long
+prwv_fd(int fd, bool write, const struct kernel_iovec __user *uiov, int cnt, s64 pos)
+{
+	struct kernel_iovec *iov = NULL;
+
+	if (pos < 0)
+		return -EINVAL;
+	struct fd fdp = fdget(fd);
+	struct file *f = fdp.file;
+	if (!f)
+		return -EBADF;
+	u64 at = (u64)pos;
+	/* Seekability first, then the access mode, as Linux's do_preadv and vfs_readv ask. */
+	long ret = !f->ops->llseek ? -ESPIPE
+		   : !(f->fmode & (write ? FMODE_WRITE : FMODE_READ))
+			   ? -EBADF
+			   : iovec_import(uiov, cnt, &iov);
+	if (ret > 0)
+		ret = rwv(f, write, iov, cnt, ret, &at);
+	kfree(iov);
+	fdput(fdp);
+	return ret;
+}
+
+/*
+ * The position comes in two longs for 32-bit callers' sake; on x86-64 the
+ * low one holds all of it (Linux's pos_from_hilo).
+ */
+SYSCALL5(preadv, int, fd, const struct kernel_iovec __user *, iov, int, cnt, unsigned long, pos_l,
+	 unsigned long, pos_h)
+{
+	return prwv_fd(fd, false, iov, cnt, (s64)pos_l);
+}
+
+SYSCALL5(pwritev, int, fd, const struct kernel_iovec __user *, iov, int, cnt, unsigned long, pos_l,
+	 unsigned long, pos_h)
+{
+	return prwv_fd(fd, true, iov, cnt, (s64)pos_l);
+}
+
+/*
+ * preadv2 and pwritev2: a position of -1 means the file offset (readv,
+ * writev). Of the flags, the synchronous and polling hints change nothing
+ * on files kept in memory; RWF_NOWAIT and RWF_APPEND are not supported
+ * (EOPNOTSUPP, Linux's answer for a flag a file does not support).
+ */
+static long
+prwv2_fd(int fd, bool write, const struct kernel_iovec __user *iov, int cnt, s64 pos, int flags)
+{
+	if (flags & ~(RWF_HIPRI | RWF_DSYNC | RWF_SYNC))
+		return -EOPNOTSUPP;
+	return pos == -1 ? rwv_fd(fd, write, iov, cnt) : prwv_fd(fd, write, iov, cnt, pos);
+}
+
+SYSCALL6(preadv2, int, fd, const struct kernel_iovec __user *, iov, int, cnt, unsigned long, pos_l,
+	 unsigned long, pos_h, int, flags)
+{
+	return prwv2_fd(fd, false, iov, cnt, (s64)pos_l, flags);
+}
+
+SYSCALL6(pwritev2, int, fd, const struct kernel_iovec __user *, iov, int, cnt, unsigned long, pos_l,
+	 unsigned long, pos_h, int, flags)
+{
+	return prwv2_fd(fd, true, iov, cnt, (s64)pos_l, flags);
 }
 
 SYSCALL3(lseek, int, fd, s64, off, unsigned, whence)

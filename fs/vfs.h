@@ -348,6 +348,8 @@ bool dentry_is_ancestor(struct dentry *anc, struct dentry *d);
  * -ERANGE when it does not fit. A deleted dentry's path gets " (deleted)".
  */
 long dentry_path(struct dentry *d, char *buf, size_t size);
+/* The same as a process whose root is root sees it (getcwd), "(unreachable)/..." outside it. */
+long dentry_path_from(struct dentry *d, struct dentry *root, char *buf, size_t size);
 
 /* ---- path walk (fs/namei.c) ---------------------------------------------- */
 

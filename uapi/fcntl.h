@@ -126,6 +126,13 @@ struct kernel_f_owner_ex {
 #define SPLICE_F_MORE	  4
 #define SPLICE_F_GIFT	  8
 
+/* preadv2(2), pwritev2(2) flags (Linux's linux/fs.h) */
+#define RWF_HIPRI  0x01
+#define RWF_DSYNC  0x02
+#define RWF_SYNC   0x04
+#define RWF_NOWAIT 0x08
+#define RWF_APPEND 0x10
+
 /* access(2), faccessat(2) */
 #define F_OK 0
 #define X_OK 1

@@ -1,10 +1,11 @@
 /*
  * fds.c - usertests: file descriptors themselves: dup, fcntl, what every
  * call answers for a bad fd, the terminal ioctls (on files, pipes and
- * the console), and fcntl's POSIX record locks.
+ * the console), close_range, and fcntl's POSIX record locks.
  */
 #define _GNU_SOURCE
 #include "usertests.h"
+#include "uapi/close_range.h" /* musl has no <linux/close_range.h> */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -50,6 +51,46 @@ TEST(dup)
 	CHECK_ERR(EBADF, dup2(fd, -1));
 	CHECK_ERR(EBADF, dup2(fd, 1 << 30));
 	CHECK_ERR(EBADF, close(-1));
+}
+
+static int thread_fd;
+
+static void *
+close_in_unshared_table(void *arg)
+{
+	(void)arg;
+	return (void *)syscall(SYS_close_range, thread_fd, thread_fd, CLOSE_RANGE_UNSHARE);
+}
+
+/*
+ * close_range (LTP's close_range01-02): a range closed at once, free numbers
+ * in it no error; CLOSE_RANGE_CLOEXEC marks instead; CLOSE_RANGE_UNSHARE
+ * closes in the calling thread's own copy of the table only.
+ */
+TEST(close_range)
+{
+	int fds[4];
+	pthread_t thread;
+	void *ret;
+
+	for (int i = 0; i < 4; i++)
+		fds[i] = CHECK_OK(dup(0));
+	CHECK_OK(close(fds[1]));
+	CHECK_OK(syscall(SYS_close_range, fds[0], fds[2], 0));
+	CHECK_ERR(EBADF, fcntl(fds[0], F_GETFD));
+	CHECK_ERR(EBADF, fcntl(fds[2], F_GETFD));
+	CHECK_OK(fcntl(fds[3], F_GETFD));
+	CHECK_OK(syscall(SYS_close_range, fds[3], ~0U, CLOSE_RANGE_CLOEXEC));
+	CHECK_EQ(fcntl(fds[3], F_GETFD), FD_CLOEXEC);
+	CHECK_ERR(EINVAL, syscall(SYS_close_range, 5, 4, 0));
+	CHECK_ERR(EINVAL, syscall(SYS_close_range, 3, 4, 1));
+	thread_fd = fds[3];
+	CHECK_EQ(pthread_create(&thread, NULL, close_in_unshared_table, NULL), 0);
+	CHECK_EQ(pthread_join(thread, &ret), 0);
+	CHECK_EQ((long)ret, 0);
+	CHECK_OK(fcntl(fds[3], F_GETFD)); /* still open in the table this thread kept */
+	CHECK_OK(syscall(SYS_close_range, fds[3], fds[3], 0));
+	CHECK_ERR(EBADF, fcntl(fds[3], F_GETFD));
 }
 
 TEST(fcntl)

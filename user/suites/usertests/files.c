@@ -1,6 +1,6 @@
 /*
  * files.c - usertests: regular files and directories: read, write and
- * seek, the page cache's edges, open flags, stat, file times, getdents, rename,
+ * seek, preadv/pwritev, the page cache's edges, open flags, stat, file times, getdents, rename,
  * truncate, the working directory, path walks, openat, unlinked open
  * files, /dev/null and /dev/zero, and the initrd's files and links.
  * Links are in links.c, statfs and metadata changes in attr.c.
@@ -437,6 +437,44 @@ TEST(cwd)
 	CHECK_ERR(ENOTDIR, chdir("sub/here"));
 	CHECK_OK(chdir("/"));
 	CHECK(getcwd(buf, sizeof(buf)) != NULL && strcmp(buf, "/") == 0);
+}
+
+/*
+ * preadv/pwritev (LTP's preadv01-02, pwritev01-02 and their v2 calls): the
+ * segments at a position, the offset untouched; the v2 calls at -1 use and
+ * move the offset; an unknown RWF_ flag is EOPNOTSUPP.
+ */
+TEST(preadv_pwritev)
+{
+	char a[4], b[4];
+	struct iovec iov[2] = { { a, sizeof(a) }, { b, sizeof(b) } };
+	int fd = create_file("f", "0123456789", 10, 0644), ro = CHECK_OK(open("f", O_RDONLY)), p[2];
+
+	CHECK_EQ(preadv(fd, iov, 2, 2), 8);
+	CHECK(memcmp(a, "2345", 4) == 0 && memcmp(b, "6789", 4) == 0);
+	CHECK_EQ(lseek(fd, 0, SEEK_CUR), 10); /* where create_file's write left it */
+	memcpy(a, "abcd", 4);
+	CHECK_EQ(pwritev(fd, iov, 1, 8), 4);
+	CHECK_EQ(lseek(fd, 0, SEEK_END), 12);
+	CHECK_EQ(preadv(fd, iov, 2, 6), 6); /* short at the end of the file */
+	CHECK(memcmp(a, "67ab", 4) == 0 && memcmp(b, "cd", 2) == 0);
+	CHECK_ERR(EINVAL, preadv(fd, iov, 2, -1));
+	CHECK_ERR(EINVAL, preadv(fd, iov, -1, 0));
+	CHECK_ERR(EBADF, pwritev(ro, iov, 1, 0));
+	CHECK_OK(pipe(p));
+	CHECK_ERR(ESPIPE, preadv(p[0], iov, 1, 0));
+	CHECK_ERR(ESPIPE, pwritev(p[0], iov, 1, 0)); /* before the access mode (LTP's pwritev202) */
+	CHECK_OK(lseek(fd, 0, SEEK_SET));
+	CHECK_EQ(syscall(SYS_preadv2, fd, iov, 1, -1L, 0L, 0), 4);
+	CHECK(memcmp(a, "0123", 4) == 0);
+	CHECK_EQ(lseek(fd, 0, SEEK_CUR), 4);
+	CHECK_EQ(syscall(SYS_pwritev2, fd, iov, 1, 0L, 0L, 0), 4);
+	CHECK_EQ(lseek(fd, 0, SEEK_CUR), 4);
+	CHECK_ERR(EOPNOTSUPP, syscall(SYS_preadv2, fd, iov, 1, 0L, 0L, 0x40000000));
+	close(p[0]);
+	close(p[1]);
+	close(ro);
+	close(fd);
 }
 
 TEST(access)

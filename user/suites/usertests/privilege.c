@@ -4,8 +4,8 @@
  * of docs/robustness.md): truncate a file it may not write, reboot, set
  * the clock, inspect or re-pin another user's process, keep using a
  * kernel control root opened, link a file it holds only as an O_PATH
- * handle. Each check runs as nobody (as_nobody), so the tests need root
- * to start with, and pass on Linux as on rewind.
+ * handle, chroot. Each check runs as nobody (as_nobody), so the tests need
+ * root to start with, and pass on Linux as on rewind.
  */
 #define _GNU_SOURCE
 #include "usertests.h"
@@ -379,4 +379,73 @@ TEST(owner_and_root_only_calls)
 	CHECK_OK(chmod(cwd, 0777));
 	as_nobody(owner_checks, path);
 	CHECK_OK(rmdir("locked"));
+}
+
+static void
+chroot_refused(const char *dir)
+{
+	CHECK_ERR(EPERM, chroot(dir));	      /* CAP_SYS_CHROOT */
+	CHECK_ERR(ENOENT, chroot("missing")); /* the path's own errors come first */
+}
+
+/* getcwd's own answer (libc's wrapper refuses a path that is not absolute). */
+static const char *
+kernel_getcwd(void)
+{
+	static char buf[PATH_MAX];
+
+	return syscall(SYS_getcwd, buf, sizeof(buf)) > 0 ? buf : "";
+}
+
+static void
+chrooted_child(ino_t marker)
+{
+	struct stat st;
+
+	CHECK_OK(chroot("jail"));
+	/* The cwd stays where it was, outside the new root, and getcwd says so. */
+	CHECK(strncmp(kernel_getcwd(), "(unreachable)/", 14) == 0);
+	CHECK_OK(chdir("/"));
+	CHECK(strcmp(kernel_getcwd(), "/") == 0);
+	CHECK_OK(stat("/marker", &st));
+	CHECK_EQ(st.st_ino, marker);
+	CHECK_OK(stat("/../../marker", &st)); /* ".." stops at the root */
+	CHECK_EQ(st.st_ino, marker);
+	CHECK_OK(chdir("sub"));
+	CHECK(strcmp(kernel_getcwd(), "/sub") == 0);
+	CHECK_OK(stat("../marker", &st));
+	CHECK_EQ(st.st_ino, marker);
+	_exit(0);
+}
+
+/*
+ * chroot (LTP's chroot01-04): "/" and ".." stop at the new root for the
+ * process and the children it makes, not for its parent; the path's
+ * errors come before the privilege check.
+ */
+TEST(chroot_confines_paths)
+{
+	char cwd[PATH_MAX];
+	struct stat st;
+
+	need_root();
+	CHECK(getcwd(cwd, sizeof(cwd)) != NULL);
+	CHECK_OK(chmod(cwd, 0777));
+	CHECK_OK(mkdir("jail", 0755));
+	CHECK_OK(mkdir("jail/sub", 0755));
+	close(CHECK_OK(open("jail/marker", O_CREAT | O_WRONLY, 0644)));
+	close(CHECK_OK(open("plain", O_CREAT | O_WRONLY, 0644)));
+	CHECK_OK(stat("jail/marker", &st));
+	CHECK_ERR(ENOTDIR, chroot("plain"));
+	CHECK_ERR(EFAULT, syscall(SYS_chroot, (void *)8));
+	as_nobody(chroot_refused, "jail");
+	pid_t pid = xfork();
+	if (pid == 0)
+		chrooted_child(st.st_ino);
+	expect_exited(wait_status(pid), 0, "the chrooted child");
+	CHECK_OK(access("plain", F_OK)); /* the parent's root is its own */
+	CHECK_OK(unlink("plain"));
+	CHECK_OK(unlink("jail/marker"));
+	CHECK_OK(rmdir("jail/sub"));
+	CHECK_OK(rmdir("jail"));
 }
