@@ -204,6 +204,16 @@ kill_a_victim(void)
 	spin_unlock_irqrestore(&tasks_lock, flags);
 }
 
+void
+oom_forget_mm(const struct mm *mm)
+{
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+
+	if (victim_mm == mm)
+		victim_mm = NULL;
+	spin_unlock_irqrestore(&tasks_lock, flags);
+}
+
 bool
 out_of_memory(void)
 {

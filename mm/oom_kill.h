@@ -14,6 +14,14 @@
  * or the victim would not go (the fault fails).
  */
 bool out_of_memory(void);
+/*
+ * An address space is being freed: if it was the last victim's, the victim
+ * is gone. Without this a new address space allocated at the freed one's
+ * address would pass for the victim, still dying, and its own faults would
+ * wait for itself and fail.
+ */
+struct mm;
+void oom_forget_mm(const struct mm *mm);
 
 /*
  * Kernel memory a process caused and that its address space does not

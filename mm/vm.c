@@ -17,6 +17,7 @@
 #include "mm/i_mmap.h"
 #include "kernel/objcount.h"
 #include "mm/kmalloc.h"
+#include "mm/oom_kill.h"
 #include "mm/page_alloc.h"
 #include "mm/paging.h"
 #include "fs/fs.h"
@@ -346,6 +347,7 @@ mm_put(struct mm *mm)
 	unmap_range(mm, 0, USER_TOP);
 	free_user_page_tables(mm->pgd);
 	free_page_virt(mm->pgd);
+	oom_forget_mm(mm);
 	kfree(mm);
 	objcount_freed(OBJ_MM);
 }

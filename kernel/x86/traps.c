@@ -414,7 +414,13 @@ user_exception(struct trap_frame *f, u64 cr2)
 			return;
 		enum fault_result r =
 			supervisor ? FAULT_SEGV_ACCERR : handle_mm_fault(cr2, f->error);
-		if (r == FAULT_OK)
+		/*
+		 * Out of memory with a fatal signal pending: this process was
+		 * the OOM victim. Its SIGKILL is delivered on the way out, as
+		 * Linux's pagefault_out_of_memory leaves it; a SIGSEGV on top
+		 * would make its wait status lie about what killed it.
+		 */
+		if (r == FAULT_OK || (r == FAULT_OOM && fatal_signal_pending()))
 			return;
 		report = page_fault_report(r, f, cr2);
 	} else {
