@@ -128,7 +128,7 @@ fault_in(struct mm *mm, struct vma *v, u64 va, bool write, struct task *charged)
 	}
 	spin_unlock(&mm->pt_lock);
 	/* A read of a file area: the cached neighbours too (fault_around.c). */
-	if (!write && v->file && fault_around(mm, v, va)) {
+	if (v->file && !write && fault_around(mm, v, va)) {
 		if (charged)
 			charged->minor_faults++;
 		return FAULT_OK;
