@@ -30,6 +30,27 @@ numbered_file(const char *name)
 	return create_file(name, data, sizeof(data), 0644);
 }
 
+/* numbered_file(name), open in *fd, mapped whole with prot and flags. */
+static char *
+map_numbered(const char *name, int prot, int flags, int *fd)
+{
+	*fd = numbered_file(name);
+	char *p = mmap(NULL, FILE_PAGES * PAGE, prot, flags, *fd, 0);
+
+	CHECK(p != MAP_FAILED);
+	return p;
+}
+
+/* The first byte of page `page` of the file, as read() sees it. */
+static char
+file_byte(int fd, int page)
+{
+	char c;
+
+	CHECK_EQ(pread(fd, &c, 1, (off_t)page * PAGE), 1);
+	return c;
+}
+
 static long
 minor_faults(void)
 {
@@ -95,15 +116,12 @@ TEST(fault_around_maps_cached_neighbours)
  */
 TEST(fault_around_private_write_still_copies)
 {
-	int fd = numbered_file("fa_private");
-	char *p = mmap(NULL, FILE_PAGES * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
-	char c;
+	int fd;
+	char *p = map_numbered("fa_private", PROT_READ | PROT_WRITE, MAP_PRIVATE, &fd);
 
-	CHECK(p != MAP_FAILED);
 	CHECK_EQ(p[0], 'a'); /* maps the window around page 0 */
 	p[3 * PAGE] = 'X';
-	CHECK_EQ(pread(fd, &c, 1, 3 * PAGE), 1);
-	CHECK_EQ(c, 'd');
+	CHECK_EQ(file_byte(fd, 3), 'd');
 	CHECK_EQ(pwrite(fd, "Y", 1, 3 * PAGE), 1);
 	CHECK_EQ(pwrite(fd, "Z", 1, 4 * PAGE), 1);
 	CHECK_EQ(p[3 * PAGE], 'X'); /* the copy */
@@ -115,15 +133,12 @@ TEST(fault_around_private_write_still_copies)
 /* A shared mapping's neighbours are the file: a write after the read reaches it. */
 TEST(fault_around_shared_write_reaches_file)
 {
-	int fd = numbered_file("fa_shared");
-	char *p = mmap(NULL, FILE_PAGES * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	char c;
+	int fd;
+	char *p = map_numbered("fa_shared", PROT_READ | PROT_WRITE, MAP_SHARED, &fd);
 
-	CHECK(p != MAP_FAILED);
 	CHECK_EQ(p[0], 'a');
 	p[5 * PAGE] = 'W';
-	CHECK_EQ(pread(fd, &c, 1, 5 * PAGE), 1);
-	CHECK_EQ(c, 'W');
+	CHECK_EQ(file_byte(fd, 5), 'W');
 	CHECK_EQ(pwrite(fd, "V", 1, 6 * PAGE), 1);
 	CHECK_EQ(p[6 * PAGE], 'V');
 	CHECK_OK(munmap(p, FILE_PAGES * PAGE));
@@ -145,10 +160,9 @@ touch_bus_page(void)
  */
 TEST(fault_around_stops_at_end_of_file)
 {
-	int fd = numbered_file("fa_truncated");
-	char *p = mmap(NULL, FILE_PAGES * PAGE, PROT_READ, MAP_SHARED, fd, 0);
+	int fd;
+	char *p = map_numbered("fa_truncated", PROT_READ, MAP_SHARED, &fd);
 
-	CHECK(p != MAP_FAILED);
 	CHECK_OK(ftruncate(fd, 4 * PAGE + 100));
 	CHECK_EQ(p[0], 'a');
 	CHECK_EQ(p[4 * PAGE + 99], 'e');
@@ -164,10 +178,9 @@ TEST(fault_around_stops_at_end_of_file)
 /* An unmapped and a PROT_NONE part inside the window stay out of reach after reads beside them. */
 TEST(fault_around_stays_inside_the_area)
 {
-	int fd = numbered_file("fa_holes");
-	char *p = mmap(NULL, FILE_PAGES * PAGE, PROT_READ, MAP_SHARED, fd, 0);
+	int fd;
+	char *p = map_numbered("fa_holes", PROT_READ, MAP_SHARED, &fd);
 
-	CHECK(p != MAP_FAILED);
 	CHECK_OK(munmap(p + 4 * PAGE, 2 * PAGE));
 	CHECK_OK(mprotect(p + 8 * PAGE, 2 * PAGE, PROT_NONE));
 	for (int i = 0; i < FILE_PAGES; i++) {
@@ -225,10 +238,9 @@ resident_pages(const char *p)
  */
 TEST(fault_around_counts_resident_pages)
 {
-	int fd = numbered_file("fa_rss");
-	char *p = mmap(NULL, FILE_PAGES * PAGE, PROT_READ, MAP_SHARED, fd, 0);
+	int fd;
+	char *p = map_numbered("fa_rss", PROT_READ, MAP_SHARED, &fd);
 
-	CHECK(p != MAP_FAILED);
 	resident_pages(p); /* its stdio buffers resident before the first figure */
 	long before = resident_pages(p);
 	CHECK_EQ(p[FILE_PAGES / 2 * PAGE], 'a' + FILE_PAGES / 2 % 26);
