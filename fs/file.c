@@ -364,6 +364,12 @@ file_get_page(struct file *f, u64 index)
 	return f->ops->get_page ? f->ops->get_page(f, index) : NULL;
 }
 
+unsigned
+file_get_cached_pages(struct file *f, u64 first, unsigned n, struct page **pages)
+{
+	return f->ops->get_cached_pages ? f->ops->get_cached_pages(f, first, n, pages) : 0;
+}
+
 enum file_mmap
 file_mmap_kind(struct file *f)
 {

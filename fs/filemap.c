@@ -115,6 +115,30 @@ filemap_get_page(struct inode *inode, u64 index, unsigned how)
 	return page;
 }
 
+/*
+ * One lock for the whole run: pages past i_size are not given, so a
+ * truncation either took them out first or will unmap what the caller maps
+ * (mm/i_mmap.c). A cached page is always up to date here (no backing store
+ * to read from), which is what Linux's filemap_map_pages also asks.
+ */
+unsigned
+filemap_get_cached_pages(struct inode *inode, u64 first, unsigned n, struct page **pages)
+{
+	unsigned found = 0;
+
+	spin_lock(&inode->pages_lock);
+	u64 below = pages_for(i_size_read(inode));
+	for (unsigned i = 0; i < n; i++) {
+		pages[i] = first + i < below ? page_index_lookup(&inode->pages, first + i) : NULL;
+		if (pages[i]) {
+			get_page(pages[i]);
+			found++;
+		}
+	}
+	spin_unlock(&inode->pages_lock);
+	return found;
+}
+
 /* Why a new cache page could not be had: the file system is full, or memory is. */
 static long
 no_page_error(struct inode *inode)

@@ -55,6 +55,13 @@ void file_path(struct file *f, char *buf, size_t size);
  * memory ran out.
  */
 struct page *file_get_page(struct file *f, u64 index);
+/*
+ * The pages first .. first+n-1 of the file that its cache already holds
+ * below its end, referenced, into pages[] (NULL for the others): what a
+ * read fault may map around the faulting page without reading or creating
+ * anything. How many were found; 0 for a file without a page cache.
+ */
+unsigned file_get_cached_pages(struct file *f, u64 first, unsigned n, struct page **pages);
 /* What mmap of the file means: its pages, anonymous memory (/dev/zero), or nothing (-ENODEV). */
 enum file_mmap { FILE_MMAP_PAGES, FILE_MMAP_ANONYMOUS, FILE_MMAP_UNSUPPORTED };
 enum file_mmap file_mmap_kind(struct file *f);

@@ -390,6 +390,12 @@ ramfs_get_page(struct file *f, u64 index)
 	return filemap_get_page(f->inode, index, FGP_CREATE | FGP_WITHIN_SIZE);
 }
 
+static unsigned
+ramfs_get_cached_pages(struct file *f, u64 first, unsigned n, struct page **pages)
+{
+	return filemap_get_cached_pages(f->inode, first, n, pages);
+}
+
 static int
 ramfs_setsize(struct inode *inode, u64 size)
 {
@@ -407,6 +413,7 @@ const struct file_operations ramfs_file_fops = {
 	.write = ramfs_write,
 	.llseek = generic_file_llseek,
 	.get_page = ramfs_get_page,
+	.get_cached_pages = ramfs_get_cached_pages,
 };
 
 /* ---- symbolic links ---------------------------------------------------------- */

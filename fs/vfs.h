@@ -475,6 +475,8 @@ struct file_operations {
 	void (*release)(struct file *f);
 	/* mmap: page index of the file with a reference, as file_get_page (fs.h). */
 	struct page *(*get_page)(struct file *f, u64 index);
+	/* Or NULL: the pages already cached, as file_get_cached_pages (fs.h). */
+	unsigned (*get_cached_pages)(struct file *f, u64 first, unsigned n, struct page **pages);
 	/* A nameless file's kind, "[eventpoll]": /proc/<pid>/fd shows "anon_inode:[eventpoll]". */
 	const char *name;
 };
@@ -611,6 +613,12 @@ int filemap_fill(struct inode *inode, const void *data, u64 size);
 #define FGP_CREATE	1u
 #define FGP_WITHIN_SIZE 2u
 struct page *filemap_get_page(struct inode *inode, u64 index, unsigned how);
+/*
+ * The pages at first .. first+n-1 the cache already holds below i_size,
+ * each with a reference, into pages[] (NULL where there is none: nothing is
+ * created). How many were found. For fault-around (mm/fault_around.c).
+ */
+unsigned filemap_get_cached_pages(struct inode *inode, u64 first, unsigned n, struct page **pages);
 /* Truncates or extends (inode->lock held). */
 void filemap_set_size(struct inode *inode, u64 size);
 /*

@@ -7,6 +7,8 @@
  *   - an access the area does not allow: the process gets SIGSEGV;
  *   - no page yet: a zeroed page (anonymous memory), or the page-cache page
  *     of the file (mapped read-only when private, so that a write copies);
+ *     a read fault there also maps the neighbouring pages the cache already
+ *     holds (fault_around.c);
  *   - a write to a present read-only page of a writable area: copy-on-write,
  *     unless this mapping is the page's only user, which just gets write
  *     permission back;
@@ -23,6 +25,7 @@
  */
 #include "mm/vm_internal.h"
 #include "mm/i_mmap.h"
+#include "mm/fault_around.h"
 #include "uapi/errno.h"
 #include "mm/oom_kill.h"
 #include "mm/page_alloc.h"
@@ -124,6 +127,12 @@ fault_in(struct mm *mm, struct vma *v, u64 va, bool write, struct task *charged)
 		return r;
 	}
 	spin_unlock(&mm->pt_lock);
+	/* A read of a file area: the cached neighbours too (fault_around.c). */
+	if (v->file && !write && fault_around(mm, v, va)) {
+		if (charged)
+			charged->minor_faults++;
+		return FAULT_OK;
+	}
 
 	struct page *page, *cached;
 	bool writable;

@@ -535,6 +535,34 @@ UNIT_TEST(what_execve_and_mmap_use)
 	file_put(f);
 }
 
+/* What a read fault may map around its page (mm/fault_around.c): cached pages below the end only. */
+UNIT_TEST(cached_pages_for_fault_around)
+{
+	struct file *f;
+	struct page *pages[6];
+
+	fs_setup();
+	memset(big, 'c', sizeof(big));
+	int fd = (int)do_sys_open("/cached", O_CREAT | O_WRONLY, 0644);
+	do_sys_write(fd, (char *)big, 2 * PAGE_SIZE + 10); /* pages 0, 1 and 2 */
+	do_sys_close(fd);
+	CHECK_EQ(file_open_at(AT_FDCWD, "/cached", O_RDONLY, 0, &f), 0);
+	CHECK_EQ(vfs_truncate(f->inode, 5 * PAGE_SIZE), 0); /* pages 3 and 4: holes */
+
+	CHECK_EQ(file_get_cached_pages(f, 0, 6, pages), 3);
+	for (int i = 0; i < 3; i++) {
+		CHECK(pages[i] && pages[i]->mapping == f->inode && pages[i]->index == (u64)i);
+		CHECK_EQ(page_refcount(pages[i]), 2); /* the cache's and the caller's */
+		put_page(pages[i]);
+	}
+	CHECK(!pages[3] && !pages[4] && !pages[5]); /* holes are not made, nor is past the end */
+	CHECK_EQ(vfs_truncate(f->inode, PAGE_SIZE + 1), 0);
+	CHECK_EQ(file_get_cached_pages(f, 1, 2, pages), 1); /* page 2 is past the end now */
+	CHECK(pages[0] && !pages[1]);
+	put_page(pages[0]);
+	file_put(f);
+}
+
 UNIT_TEST(fs_context_fork_and_teardown)
 {
 	char buf[32];
