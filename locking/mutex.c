@@ -104,19 +104,25 @@ mutex_unlock_slowpath(struct mutex *m)
 	spin_unlock(&m->wait_lock);
 }
 
-/* The mutex is ours unless killable and a fatal signal came first: 0 or -EINTR. */
-static int
+/*
+ * The mutex is ours unless killable and a fatal signal came first: 0 or
+ * -EINTR. Inlined into both callers, so mutex_lock's uncontended path is
+ * the instructions it was before the killable variant came (the path
+ * budgets in tests/path-budgets.txt hold it).
+ */
+static inline __attribute__((always_inline)) int
 lock_common(struct mutex *m, bool killable)
 {
 	u64 waited = 0;
-	bool gave_up = false;
 
 	might_sleep(m->name);
 	BUG_ON(READ_ONCE(m->owner) == current());
-	if (unlikely(__atomic_sub_fetch(&m->count, 1, __ATOMIC_ACQUIRE) < 0))
+	if (unlikely(__atomic_sub_fetch(&m->count, 1, __ATOMIC_ACQUIRE) < 0)) {
+		bool gave_up = false;
 		waited = mutex_lock_slowpath(m, killable, &gave_up);
-	if (gave_up)
-		return -EINTR;
+		if (gave_up)
+			return -EINTR;
+	}
 	WRITE_ONCE(m->owner, current());
 	lock_acquired(&m->stat, m->name, LOCK_EXCLUSIVE, waited);
 	return 0;

@@ -374,9 +374,12 @@ tables_on_path(pgd_t *pgd, u64 va)
 pte_t *
 pte_alloc(pgd_t *pgd, u64 va, u64 *tables)
 {
-	int before = tables_on_path(pgd, va);
-	pte_t *pte = pte_walk(pgd, va, true);
+	pte_t *pte = pte_walk(pgd, va, false);
 
+	if (pte) /* the common case: every table is there, nothing to count */
+		return pte;
+	int before = tables_on_path(pgd, va);
+	pte = pte_walk(pgd, va, true);
 	*tables += (u64)(tables_on_path(pgd, va) - before);
 	return pte;
 }
