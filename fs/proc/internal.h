@@ -115,6 +115,14 @@ void proc_pid_owner(union proc_arg arg, u32 mode, u32 *uid, u32 *gid);
 bool proc_pid_may_inspect(int pid);
 /* The argument of the entry a proc inode shows (for an entry's own fops). */
 union proc_arg proc_inode_arg(const struct inode *inode);
+/* The process whose group leader has this pid, or NULL; tasks_lock held. */
+struct task *proc_find_leader(int pid);
+/* fs/proc/pid_oom.c: /proc/<pid>/oom_score, oom_score_adj, oom_adj. */
+int proc_show_oom_score(struct procbuf *b, union proc_arg arg);
+int proc_show_oom_score_adj(struct procbuf *b, union proc_arg arg);
+int proc_write_oom_score_adj(const char *value, union proc_arg arg);
+int proc_show_oom_adj(struct procbuf *b, union proc_arg arg);
+int proc_write_oom_adj(const char *value, union proc_arg arg);
 /* fs/proc/pid_mem.c: /proc/<pid>/mem. */
 extern const struct file_operations proc_mem_fops;
 

@@ -1,7 +1,7 @@
 /*
  * pid.c - /proc/<pid> for every process (its group leader's task),
- * with status, stat, statm, maps, cmdline, comm, environ, oom_score,
- * oom_score_adj and oom_adj, the links
+ * with status, stat, statm, maps, cmdline, comm, environ, the OOM
+ * killer's files (pid_oom.c), the links
  * exe, cwd and root, fd/ (a link per open file), fdinfo/ and task/; and the links
  * /proc/self and /proc/thread-self.
  *
@@ -34,13 +34,10 @@
 #include "mm/vm.h"
 #include "mm/vm_usage.h"
 #include "mm/kmalloc.h"
-#include "mm/oom_kill.h"
-#include "mm/page_alloc.h"
 #include "fs/fs.h"
 
-/* The process whose group leader has this pid, or NULL; tasks_lock held. */
-static struct task *
-find_leader(int pid)
+struct task *
+proc_find_leader(int pid)
 {
 	struct task *t = task_find(pid);
 
@@ -83,7 +80,7 @@ void
 proc_pid_owner(union proc_arg arg, u32 mode, u32 *uid, u32 *gid)
 {
 	u64 flags = spin_lock_irqsave(&tasks_lock);
-	const struct task *t = find_leader(arg.pid);
+	const struct task *t = proc_find_leader(arg.pid);
 	bool owned = t && (mode == (S_IFDIR | 0555) || (READ_ONCE(t->mm) && !t->not_dumpable));
 
 	*uid = owned ? t->uids.effective : 0;
@@ -95,7 +92,7 @@ bool
 proc_pid_may_inspect(int pid)
 {
 	u64 flags = spin_lock_irqsave(&tasks_lock);
-	const struct task *t = find_leader(pid);
+	const struct task *t = proc_find_leader(pid);
 	bool allowed = !t || task_may_inspect(t);
 
 	spin_unlock_irqrestore(&tasks_lock, flags);
@@ -159,7 +156,7 @@ snapshot(int pid, struct procfs_task *out, struct mm **mm)
 {
 	struct mm *m = NULL;
 	u64 flags = spin_lock_irqsave(&tasks_lock);
-	struct task *t = find_leader(pid);
+	struct task *t = proc_find_leader(pid);
 
 	if (t)
 		copy_task(t, out, &m);
@@ -180,7 +177,7 @@ static bool
 leader_exists(int pid)
 {
 	u64 flags = spin_lock_irqsave(&tasks_lock);
-	bool found = find_leader(pid) != NULL;
+	bool found = proc_find_leader(pid) != NULL;
 
 	spin_unlock_irqrestore(&tasks_lock, flags);
 	return found;
@@ -224,7 +221,7 @@ static int
 write_comm(const char *value, union proc_arg arg)
 {
 	u64 flags = spin_lock_irqsave(&tasks_lock);
-	struct task *t = find_leader(arg.pid);
+	struct task *t = proc_find_leader(arg.pid);
 	int err = !t ? -ESRCH : t->tgid != current()->tgid ? -EINVAL : 0;
 
 	if (!err)
@@ -269,109 +266,6 @@ static int
 show_statm(struct procbuf *b, union proc_arg arg)
 {
 	return show_task(b, arg.pid, procfs_format_statm);
-}
-
-/* How likely the OOM killer is to choose the process (mm/oom_kill.c). */
-static int
-show_oom_score(struct procbuf *b, union proc_arg arg)
-{
-	struct page_alloc_stats st;
-
-	page_alloc_get_stats(&st);
-	u64 flags = spin_lock_irqsave(&tasks_lock);
-	const struct task *t = find_leader(arg.pid);
-	unsigned long score = t ? oom_score(t, st.total_pages) : 0;
-	spin_unlock_irqrestore(&tasks_lock, flags);
-	if (!t)
-		return -ESRCH;
-	procbuf_printf(b, "%lu\n", score);
-	return 0;
-}
-
-/* The process's oom_score_adj, or -ESRCH. */
-static int
-read_oom_score_adj(union proc_arg arg, int *adj)
-{
-	u64 flags = spin_lock_irqsave(&tasks_lock);
-	const struct task *t = find_leader(arg.pid);
-
-	if (t)
-		*adj = t->oom_score_adj;
-	spin_unlock_irqrestore(&tasks_lock, flags);
-	return t ? 0 : -ESRCH;
-}
-
-static int
-show_oom_score_adj(struct procbuf *b, union proc_arg arg)
-{
-	int adj;
-	int err = read_oom_score_adj(arg, &adj);
-
-	if (!err)
-		procbuf_printf(b, "%d\n", adj);
-	return err;
-}
-
-/*
- * Sets the process's oom_score_adj, as Linux's __set_oom_adj: going below
- * the least it may have needs CAP_SYS_RESOURCE (EACCES) - for oom_adj, the
- * legacy file, below the current value; for oom_score_adj below the
- * floor that root's last write set (0 until then, inherited on fork), so
- * that a user may raise its own value and lower it back.
- */
-static int
-set_oom_score_adj(union proc_arg arg, int adj, bool legacy)
-{
-	bool root = privileged();
-	u64 flags = spin_lock_irqsave(&tasks_lock);
-	struct task *t = find_leader(arg.pid);
-	int err = !t ? -ESRCH : 0;
-
-	if (!err && !root && adj < (legacy ? t->oom_score_adj : t->oom_score_adj_min))
-		err = -EACCES;
-	if (!err) {
-		t->oom_score_adj = (short)adj;
-		if (!legacy && root)
-			t->oom_score_adj_min = (short)adj;
-	}
-	spin_unlock_irqrestore(&tasks_lock, flags);
-	return err;
-}
-
-static int
-write_oom_score_adj(const char *value, union proc_arg arg)
-{
-	int adj;
-
-	if (procfs_parse_int(value, &adj) || adj < OOM_SCORE_ADJ_MIN || adj > OOM_SCORE_ADJ_MAX)
-		return -EINVAL;
-	return set_oom_score_adj(arg, adj, false);
-}
-
-/* oom_adj is oom_score_adj on Linux's older scale, -17 (never chosen) to 15. */
-static int
-show_oom_adj(struct procbuf *b, union proc_arg arg)
-{
-	int adj;
-	int err = read_oom_score_adj(arg, &adj);
-
-	if (!err)
-		procbuf_printf(b, "%d\n",
-			       adj == OOM_SCORE_ADJ_MAX
-				       ? OOM_ADJUST_MAX
-				       : adj * -OOM_ADJUST_MIN / OOM_SCORE_ADJ_MAX);
-	return err;
-}
-
-static int
-write_oom_adj(const char *value, union proc_arg arg)
-{
-	int adj;
-
-	if (procfs_parse_int(value, &adj) || adj < OOM_ADJUST_MIN || adj > OOM_ADJUST_MAX)
-		return -EINVAL;
-	adj = adj == OOM_ADJUST_MAX ? OOM_SCORE_ADJ_MAX : adj * OOM_SCORE_ADJ_MAX / -OOM_ADJUST_MIN;
-	return set_oom_score_adj(arg, adj, true);
 }
 
 /* Kernel threads and zombies have no mappings: an empty file, as on Linux. */
@@ -494,7 +388,7 @@ static void *
 get_resource(int pid, enum proc_res what)
 {
 	u64 flags = spin_lock_irqsave(&tasks_lock);
-	struct task *t = find_leader(pid);
+	struct task *t = proc_find_leader(pid);
 	void *r = NULL;
 
 	if (t && what == RES_FILES && t->files)
@@ -773,12 +667,15 @@ static const struct proc_entry pid_entries[] = {
 	  .jump = jump_root,
 	  .inspects = true },
 	{ .name = "mounts", .mode = S_IFREG | 0444, .show = proc_show_mounts },
-	{ .name = "oom_adj", .mode = S_IFREG | 0644, .show = show_oom_adj, .write = write_oom_adj },
-	{ .name = "oom_score", .mode = S_IFREG | 0444, .show = show_oom_score },
+	{ .name = "oom_adj",
+	  .mode = S_IFREG | 0644,
+	  .show = proc_show_oom_adj,
+	  .write = proc_write_oom_adj },
+	{ .name = "oom_score", .mode = S_IFREG | 0444, .show = proc_show_oom_score },
 	{ .name = "oom_score_adj",
 	  .mode = S_IFREG | 0644,
-	  .show = show_oom_score_adj,
-	  .write = write_oom_score_adj },
+	  .show = proc_show_oom_score_adj,
+	  .write = proc_write_oom_score_adj },
 	{ .name = "stat", .mode = S_IFREG | 0444, .show = show_stat },
 	{ .name = "statm", .mode = S_IFREG | 0444, .show = show_statm },
 	{ .name = "status", .mode = S_IFREG | 0444, .show = show_status },
