@@ -115,6 +115,8 @@ void proc_pid_owner(union proc_arg arg, u32 mode, u32 *uid, u32 *gid);
 bool proc_pid_may_inspect(int pid);
 /* The argument of the entry a proc inode shows (for an entry's own fops). */
 union proc_arg proc_inode_arg(const struct inode *inode);
+/* The entry a proc inode shows. */
+const struct proc_entry *proc_inode_entry(const struct inode *inode);
 /* The process whose group leader has this pid, or NULL; tasks_lock held. */
 struct task *proc_find_leader(int pid);
 /* fs/proc/pid_oom.c: /proc/<pid>/oom_score, oom_score_adj, oom_adj. */

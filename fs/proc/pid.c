@@ -22,6 +22,7 @@
  */
 #include "fs/proc/internal.h"
 #include "kernel/process/cred.h"
+#include "kernel/process/pidfd.h"
 #include "drivers/tty.h"
 #include "kernel/time/cputime.h"
 #include "uapi/errno.h"
@@ -551,6 +552,8 @@ show_fdinfo(struct procbuf *b, union proc_arg arg)
 	procbuf_printf(b, "pos:\t%lu\nflags:\t0%o\nmnt_id:\t%u\nino:\t%lu\n", READ_ONCE(f->pos),
 		       f->flags | (cloexec ? O_CLOEXEC : 0), READ_ONCE(f->inode->sb->mnt_id),
 		       f->inode->ino);
+	if (pidfd_pid(f))
+		procbuf_printf(b, "Pid:\t%d\n", pidfd_pid(f));
 	file_put(f);
 	return 0;
 }
@@ -745,6 +748,14 @@ tid_find(union proc_arg dir_arg, const char *name, size_t len, struct proc_dyn *
 }
 
 static const struct proc_entry pid_dir_entry = { .mode = S_IFDIR | 0555, .dir = &proc_pid_dir };
+
+int
+proc_pid_dir_pid(struct file *f)
+{
+	if (f->inode->sb->type != &procfs_type || proc_inode_entry(f->inode) != &pid_dir_entry)
+		return 0;
+	return proc_inode_arg(f->inode).pid;
+}
 
 /* /proc/self and /proc/thread-self: read at every walk, so each caller sees its own. */
 int

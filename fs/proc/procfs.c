@@ -203,6 +203,14 @@ proc_inode_arg(const struct inode *inode)
 	return node->arg;
 }
 
+const struct proc_entry *
+proc_inode_entry(const struct inode *inode)
+{
+	const struct proc_node *node = inode->private;
+
+	return node->entry;
+}
+
 /* Generates the whole text, growing the buffer until it fits. */
 static int
 generate(const struct proc_node *node, struct proc_text **out)

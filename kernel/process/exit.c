@@ -23,6 +23,7 @@
 #include "kernel/time/cputime.h"
 #include "kernel/process/session.h"
 #include "kernel/process/vfork.h"
+#include "kernel/process/pidfd.h"
 #include "kernel/sched/futex.h"
 #include "kernel/time/itimer.h"
 #include "kernel/time/posix_timer.h"
@@ -183,6 +184,7 @@ leave_thread_group(struct task *t, int wait_status)
 		wake_up_task(leader->exec_task); /* execve waits to be alone (exec_single_thread) */
 	if (leader->live_threads > 0)
 		return;
+	pidfd_notify_exit();
 	if (leader->group_exiting)
 		leader->exit_status = leader->group_exit_status;
 	if (leader->parent) {

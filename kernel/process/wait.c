@@ -16,7 +16,9 @@
  * child and tracee is waited for alike, and always by the whole process.
  */
 #include "kernel/process/process.h"
+#include "kernel/process/pidfd.h"
 #include "kernel/process/session.h"
+#include "fs/fs.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
 #include "kernel/syscall/syscall.h"
@@ -251,6 +253,18 @@ put_child_info(struct kernel_siginfo __user *uinfo, long found, const struct wai
 	return copy_to_user(uinfo, &info, sizeof(info)) ? -EFAULT : 0;
 }
 
+/* The process pidfd fd names, for waitid(P_PIDFD): a pid, or -EBADF if fd is no pidfd. */
+static int
+pidfd_target(int fd)
+{
+	struct file *f = fd_get(fd);
+	int pid = f ? pidfd_pid(f) : 0;
+
+	if (f)
+		file_put(f);
+	return pid ? pid : -EBADF;
+}
+
 SYSCALL5(waitid, int, idtype, int, id, struct kernel_siginfo __user *, uinfo, int, options,
 	 struct kernel_rusage __user *, uru)
 {
@@ -275,7 +289,11 @@ SYSCALL5(waitid, int, idtype, int, id, struct kernel_siginfo __user *, uinfo, in
 			w.id = session_current().pgid;
 		break;
 	case P_PIDFD:
-		return -EBADF; /* there are no pidfds, so no fd is one */
+		w.idtype = P_PID;
+		w.id = pidfd_target(id);
+		if (w.id < 0)
+			return w.id;
+		break;
 	default:
 		return -EINVAL;
 	}

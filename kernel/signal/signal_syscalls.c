@@ -14,7 +14,9 @@
 #include "kernel/signal/signal_internal.h"
 #include "kernel/time/posix_timer.h"
 #include "kernel/process/cred.h"
+#include "kernel/process/pidfd.h"
 #include "kernel/process/session.h"
+#include "fs/fs.h"
 #include "uapi/errno.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscall/syscall.h"
@@ -369,5 +371,40 @@ SYSCALL3(rt_sigqueueinfo, int, tgid, int, sig, const struct kernel_siginfo __use
 	u64 flags = spin_lock_irqsave(&tasks_lock);
 	long ret = tgid > 0 ? send_to_process(task_find(tgid), &info) : -ESRCH;
 	spin_unlock_irqrestore(&tasks_lock, flags);
+	return ret;
+}
+
+/*
+ * pidfd_send_signal: kill(2) to the process a pidfd (or an open /proc/<pid>
+ * directory) names, ESRCH once it was reaped; with info, rt_sigqueueinfo's
+ * rules for a user's siginfo.
+ */
+SYSCALL4(pidfd_send_signal, int, pidfd, int, sig, const struct kernel_siginfo __user *, uinfo,
+	 unsigned, flags)
+{
+	struct kernel_siginfo info = kill_siginfo(sig, SI_USER);
+
+	if (flags || (sig && !valid_signal(sig)))
+		return -EINVAL;
+	if (uinfo) {
+		if (copy_from_user(&info, uinfo, sizeof(info)))
+			return -EFAULT;
+		if (info.signo != sig)
+			return -EINVAL;
+	}
+	struct file *f = fd_get(pidfd);
+	if (!f)
+		return -EBADF;
+	struct task *leader;
+	u64 irq = spin_lock_irqsave(&tasks_lock);
+	long ret = pidfd_signal_target_locked(f, &leader);
+	if (ret >= 0) {
+		if (uinfo && ret != current()->tgid && (info.code >= 0 || info.code == SI_TKILL))
+			ret = -EPERM;
+		else
+			ret = send_to_process(leader, &info);
+	}
+	spin_unlock_irqrestore(&tasks_lock, irq);
+	file_put(f);
 	return ret;
 }

@@ -28,11 +28,12 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #define PAGE	     4096
 #define SCRATCH_SIZE (16 * PAGE)
-#define NFDS	     13
+#define NFDS	     14
 #define NPATHS	     24
 
 static int fds[NFDS];
@@ -145,7 +146,8 @@ setup_paths(const char *sandbox)
  * do not hang), devices, an epoll instance, an eventfd, an inotify instance
  * watching the worker's directory (so every call there makes events) and
  * both ends of an AF_UNIX stream socket pair (non-blocking too), for the
- * socket calls.
+ * socket calls, and a pidfd of the worker itself (pidfd_send_signal may
+ * reach nothing else).
  */
 static void
 setup_fds(void)
@@ -172,6 +174,7 @@ setup_fds(void)
 		fds[n++] = sv[0];
 		fds[n++] = sv[1];
 	}
+	fds[n++] = syscall(SYS_pidfd_open, getpid(), O_NONBLOCK);
 	while (n < NFDS)
 		fds[n++] = -1;
 	write(fds[0], "sysfuzz", 7);
