@@ -253,15 +253,20 @@ put_child_info(struct kernel_siginfo __user *uinfo, long found, const struct wai
 	return copy_to_user(uinfo, &info, sizeof(info)) ? -EFAULT : 0;
 }
 
-/* The process pidfd fd names, for waitid(P_PIDFD): a pid, or -EBADF if fd is no pidfd. */
+/*
+ * The process pidfd fd names, for waitid(P_PIDFD): a pid, or -EBADF if fd
+ * is no pidfd; *nonblock if it is O_NONBLOCK (PIDFD_NONBLOCK).
+ */
 static int
-pidfd_target(int fd)
+pidfd_target(int fd, bool *nonblock)
 {
 	struct file *f = fd_get(fd);
 	int pid = f ? pidfd_pid(f) : 0;
 
-	if (f)
+	if (f) {
+		*nonblock = f->flags & O_NONBLOCK;
 		file_put(f);
+	}
 	return pid ? pid : -EBADF;
 }
 
@@ -270,6 +275,7 @@ SYSCALL5(waitid, int, idtype, int, id, struct kernel_siginfo __user *, uinfo, in
 {
 	struct wait_request w = { .idtype = idtype, .id = id, .options = options };
 	struct wait_found found = { 0 };
+	bool nonblock = false;
 
 	if (options & ~WAITID_OPTIONS)
 		return -EINVAL;
@@ -289,15 +295,21 @@ SYSCALL5(waitid, int, idtype, int, id, struct kernel_siginfo __user *, uinfo, in
 			w.id = session_current().pgid;
 		break;
 	case P_PIDFD:
+		if (id < 0)
+			return -EINVAL;
 		w.idtype = P_PID;
-		w.id = pidfd_target(id);
+		w.id = pidfd_target(id, &nonblock);
 		if (w.id < 0)
 			return w.id;
+		if (nonblock)
+			w.options |= WNOHANG;
 		break;
 	default:
 		return -EINVAL;
 	}
 	long ret = do_wait(&w, &found);
+	if (!ret && nonblock && !(options & WNOHANG))
+		return -EAGAIN; /* a non-blocking pidfd's child has not ended yet, as Linux */
 	if (ret < 0)
 		return ret;
 	if (put_child_info(uinfo, ret, &found))

@@ -100,6 +100,23 @@ TEST(pidfd_polls_readable_once_exited)
 	close(fd);
 }
 
+/* waitid through a PIDFD_NONBLOCK pidfd does not wait: EAGAIN while the child runs. */
+TEST(pidfd_nonblocking_waitid)
+{
+	int release;
+	pid_t pid = child_until_closed(&release);
+	int fd = CHECK_OK(pidfd_open(pid, PIDFD_NONBLOCK));
+	siginfo_t info = { 0 };
+
+	CHECK_ERR(EAGAIN, waitid(P_PIDFD, fd, &info, WEXITED));
+	CHECK_ERR(EINVAL, waitid(P_PIDFD, -1, &info, WEXITED));
+	close(release);
+	CHECK(poll_now(fd, -1) & POLLIN);
+	CHECK_OK(waitid(P_PIDFD, fd, &info, WEXITED));
+	CHECK_EQ(info.si_pid, pid);
+	close(fd);
+}
+
 TEST(pidfd_send_signal_kills)
 {
 	int release, p[2];
