@@ -1,8 +1,9 @@
 /*
  * memory.c - usertests: brk, anonymous and file mappings, munmap and
  * mprotect splitting a mapping, shared anonymous memory across fork,
- * madvise, msync, malloc, a deep stack, and pages the kernel faults in for
- * a system call.
+ * madvise, msync, malloc, a deep stack, pages the kernel faults in for a
+ * system call, and mincore (anonymous pages once touched, file pages in
+ * the page cache).
  */
 #define _GNU_SOURCE
 #include "usertests.h"
@@ -653,4 +654,67 @@ TEST(mlock_limit)
 	if (pid == 0)
 		mlock_unprivileged();
 	expect_exited(wait_status(pid), 0, "RLIMIT_MEMLOCK for an unprivileged process");
+}
+
+/* mincore's bit 0 for each of the n pages at p, as a string of '0' and '1'. */
+static void
+expect_resident(void *p, size_t n, const char *want)
+{
+	unsigned char vec[16];
+	char got[17];
+
+	CHECK_OK(mincore(p, n * PAGE, vec));
+	for (size_t i = 0; i < n; i++)
+		got[i] = '0' + (vec[i] & 1);
+	got[n] = '\0';
+	if (strcmp(got, want) != 0)
+		fail("mincore says %s, want %s", got, want);
+}
+
+TEST(mincore_errors)
+{
+	char *p = mmap(NULL, 3 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	unsigned char vec[3];
+
+	CHECK(p != MAP_FAILED);
+	CHECK_ERR(EINVAL, mincore(p + 1, PAGE, vec));
+	CHECK_ERR(EFAULT, mincore(p, PAGE, (unsigned char *)8));
+	CHECK_ERR(ENOMEM, mincore(p, (size_t)1 << 62, vec)); /* past user space */
+	CHECK_OK(munmap(p + PAGE, PAGE));
+	CHECK_ERR(ENOMEM, mincore(p, 3 * PAGE, vec)); /* a hole */
+	CHECK_OK(mincore(p, 0, vec));
+	CHECK_OK(munmap(p, 3 * PAGE));
+}
+
+TEST(mincore_anonymous_pages_once_touched)
+{
+	char *p = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	CHECK(p != MAP_FAILED);
+	expect_resident(p, 4, "0000");
+	p[0] = 1;
+	p[2 * PAGE + 7] = 1;
+	expect_resident(p, 4, "1010");
+	CHECK_OK(mprotect(p, 4 * PAGE, PROT_NONE)); /* kept, only not accessible */
+	expect_resident(p, 4, "1010");
+	CHECK_OK(munmap(p, 4 * PAGE));
+}
+
+/* A file mapping's pages are resident when the page cache has them, touched or not. */
+TEST(mincore_file_pages_in_the_page_cache)
+{
+	const char *path = "mincore_file";
+	char page[PAGE];
+	int fd = CHECK_OK(open(path, O_RDWR | O_CREAT | O_TRUNC, 0600));
+
+	memset(page, 'x', sizeof(page));
+	CHECK_EQ(pwrite(fd, page, PAGE, 0), PAGE);
+	CHECK_EQ(pwrite(fd, page, PAGE, 2 * PAGE), PAGE);
+	CHECK_OK(ftruncate(fd, 4 * PAGE));
+	char *p = mmap(NULL, 4 * PAGE, PROT_READ, MAP_SHARED, fd, 0);
+	CHECK(p != MAP_FAILED);
+	expect_resident(p, 4, "1010");
+	CHECK_OK(munmap(p, 4 * PAGE));
+	close(fd);
+	CHECK_OK(unlink(path));
 }
