@@ -763,8 +763,12 @@ void sb_put(struct super_block *sb);
 /* The root file system and the pipes' (made by vfs_init). */
 extern struct super_block *root_sb, *pipefs_sb;
 extern struct fs_type pipefs_type, procfs_type;
-/* The process a /proc/<pid> directory f shows (not a task/<tid> one), else 0 (fs/proc/pid.c). */
-int proc_pid_dir_pid(struct file *f);
+/*
+ * The pid of the process a /proc/<pid> directory f shows (not a
+ * task/<tid> one), and in *process_start its start TSC (which process of
+ * that pid); else 0 (fs/proc/pid.c).
+ */
+int proc_pid_dir_pid(struct file *f, u64 *process_start);
 /*
  * A pin: something that keeps sb busy for umount (an open file, a cwd).
  * The last unpin of a lazily unmounted instance drops its tree.

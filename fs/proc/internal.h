@@ -117,6 +117,10 @@ bool proc_pid_may_inspect(int pid);
 union proc_arg proc_inode_arg(const struct inode *inode);
 /* The entry a proc inode shows. */
 const struct proc_entry *proc_inode_entry(const struct inode *inode);
+/* Which process a process directory's inode shows: its start TSC (0 for other inodes). */
+u64 proc_inode_process_start(const struct inode *inode);
+/* The start TSC of process pid (kernel/process/task.h), or 0 if there is none. */
+u64 proc_process_start(int pid);
 /* The process whose group leader has this pid, or NULL; tasks_lock held. */
 struct task *proc_find_leader(int pid);
 /* fs/proc/pid_oom.c: /proc/<pid>/oom_score, oom_score_adj, oom_adj. */

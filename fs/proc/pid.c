@@ -750,11 +750,23 @@ tid_find(union proc_arg dir_arg, const char *name, size_t len, struct proc_dyn *
 static const struct proc_entry pid_dir_entry = { .mode = S_IFDIR | 0555, .dir = &proc_pid_dir };
 
 int
-proc_pid_dir_pid(struct file *f)
+proc_pid_dir_pid(struct file *f, u64 *process_start)
 {
 	if (f->inode->sb->type != &procfs_type || proc_inode_entry(f->inode) != &pid_dir_entry)
 		return 0;
+	*process_start = proc_inode_process_start(f->inode);
 	return proc_inode_arg(f->inode).pid;
+}
+
+u64
+proc_process_start(int pid)
+{
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	struct task *t = proc_find_leader(pid);
+	u64 start = t ? t->start_tsc : 0;
+
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return start;
 }
 
 /* /proc/self and /proc/thread-self: read at every walk, so each caller sees its own. */

@@ -27,6 +27,7 @@
 struct proc_node {
 	const struct proc_entry *entry;
 	union proc_arg arg;
+	u64 process_start; /* a process directory's: which process of that pid it is */
 };
 
 /* file->private of an open regular file: the text generated at open. */
@@ -47,6 +48,19 @@ proc_ino(u64 parent, const char *name, size_t len)
 	for (size_t i = 0; i < len; i++)
 		h = (h ^ (u8)name[i]) * 16777619u;
 	return h > PROC_ROOT_INO ? h : h + PROC_ROOT_INO + 1;
+}
+
+/*
+ * What a dynamic name's inode number is seeded with besides its name: for
+ * a process directory, the process's start too, so that a later process
+ * with the same pid gets another inode, as in Linux (whose proc inodes pin
+ * their struct pid). getdents and lookup must agree.
+ */
+static u64
+dyn_seed(u64 dir_ino, const struct proc_dyn *dyn, u64 *process_start)
+{
+	*process_start = dyn->entry->dir == &proc_pid_dir ? proc_process_start(dyn->arg.pid) : 0;
+	return dir_ino ^ *process_start;
 }
 
 static struct inode *
@@ -108,17 +122,20 @@ proc_lookup(struct dentry *dir, const char *name, size_t len, struct dentry **ou
 	const struct proc_entry *e = fixed_entry(pd, name, len);
 	struct proc_dyn dyn;
 	struct inode *inode;
+	u64 seed = dir->inode->ino, start = 0;
 
 	if (e) {
 		dyn.entry = e;
 		dyn.arg = e->resolve ? e->resolve(parent->arg) : parent->arg;
 	} else if (!pd->find || !pd->find(parent->arg, name, len, &dyn)) {
 		return -ENOENT;
+	} else {
+		seed = dyn_seed(seed, &dyn, &start);
 	}
-	inode = proc_inode_new(dir->inode->sb, dyn.entry, dyn.arg,
-			       proc_ino(dir->inode->ino, name, len));
+	inode = proc_inode_new(dir->inode->sb, dyn.entry, dyn.arg, proc_ino(seed, name, len));
 	if (!inode)
 		return -ENOMEM;
+	((struct proc_node *)inode->private)->process_start = start;
 	/* A process's directory is its owner's, as is what is in it. */
 	const struct proc_dir *owned =
 		dyn.entry->dir && dyn.entry->dir->owner ? dyn.entry->dir : pd;
@@ -176,9 +193,11 @@ emit_dynamic(struct file *f, struct dir_context *ctx, const struct proc_node *no
 	u64 first = 2 + pd->nentries;
 	u64 cookie = pos - first;
 	struct proc_dyn dyn;
+	u64 start;
 
 	while (pd->next && pd->next(node->arg, &cookie, &dyn) &&
-	       emit_entry(ctx, f->inode->ino, dyn.name, dyn.entry->mode, first + cookie))
+	       emit_entry(ctx, dyn_seed(f->inode->ino, &dyn, &start), dyn.name, dyn.entry->mode,
+			  first + cookie))
 		cookie++;
 }
 
@@ -209,6 +228,14 @@ proc_inode_entry(const struct inode *inode)
 	const struct proc_node *node = inode->private;
 
 	return node->entry;
+}
+
+u64
+proc_inode_process_start(const struct inode *inode)
+{
+	const struct proc_node *node = inode->private;
+
+	return node->process_start;
 }
 
 /* Generates the whole text, growing the buffer until it fits. */

@@ -45,11 +45,12 @@ pidfd_signal_target_locked(struct file *f, struct task **leader)
 		*leader = pidfd_leader_locked(f->private);
 		return pidfd_pid(f);
 	}
-	int tgid = proc_pid_dir_pid(f);
+	u64 start;
+	int tgid = proc_pid_dir_pid(f, &start);
 	if (!tgid)
 		return -EBADF;
 	struct task *t = task_find(tgid);
-	*leader = t && t->group_leader == t ? t : NULL;
+	*leader = t && t->group_leader == t && t->start_tsc == start ? t : NULL;
 	return tgid;
 }
 

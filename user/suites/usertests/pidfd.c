@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -157,6 +158,39 @@ TEST(pidfd_send_signal_through_proc_dir)
 	close(release);
 	close(task);
 	close(dir);
+}
+
+/*
+ * A /proc/<pid> directory stays its process's: once a new process has the
+ * same pid (ns_last_pid arranges that), the old fd reaches nothing (ESRCH)
+ * and a new lookup finds another inode, as Linux's.
+ */
+TEST(pidfd_proc_dir_survives_pid_reuse)
+{
+	char path[64];
+	struct stat old_st, new_st;
+	int release, again;
+
+	if (geteuid() != 0)
+		skip("needs root, to write ns_last_pid");
+	pid_t pid = child_until_closed(&release);
+	snprintf(path, sizeof(path), "/proc/%d", pid);
+	int dir = CHECK_OK(open(path, O_RDONLY | O_DIRECTORY));
+	CHECK_OK(fstat(dir, &old_st));
+	close(release);
+	expect_exited(wait_status(pid), 7, "the child");
+	write_number("/proc/sys/kernel/ns_last_pid", pid - 1);
+	pid_t reused = child_until_closed(&again);
+	if (reused == pid) {
+		CHECK_ERR(ESRCH, pidfd_send_signal(dir, SIGKILL, NULL, 0));
+		CHECK_OK(stat(path, &new_st));
+		CHECK(new_st.st_ino != old_st.st_ino);
+	}
+	close(again);
+	expect_exited(wait_status(reused), 7, "the second child");
+	close(dir);
+	if (reused != pid)
+		skip("another process took pid %d first", pid);
 }
 
 /* A caller's siginfo: any code to itself, only a negative one but SI_TKILL to another. */
