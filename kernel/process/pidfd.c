@@ -1,8 +1,8 @@
 /*
  * pidfd.c - process file descriptors (pidfd_open): an fd that names one
  * process for as long as it is open, immune to pid reuse, and that polls
- * readable once that process has exited (Linux's kernel/pid.c and
- * pidfd_poll in kernel/fork.c).
+ * readable once that process has exited (Linux's pidfd_open and
+ * pidfd_poll).
  *
  * Linux pins a struct pid; here a pidfd remembers the process's tgid and
  * the TSC of its start, a pair no later process repeats, and finds the
