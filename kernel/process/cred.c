@@ -183,29 +183,6 @@ SYSCALL0(getegid)
 	return READ_ONCE(group_ids()->effective);
 }
 
-#define NGROUPS_MAX 65536 /* Linux's limit on supplementary groups */
-
-/*
- * Supplementary groups: every process is root with none, as the first
- * process of a Linux initramfs is. getgroups answers that empty list;
- * setgroups may set it empty again. A non-empty list would need per-process
- * credentials, which rewind does not have: refused with EPERM rather than
- * accepted and forgotten.
- */
-SYSCALL2(getgroups, int, size, u32 __user *, list)
-{
-	return size < 0 ? -EINVAL : 0;
-}
-
-SYSCALL2(setgroups, long, size, const u32 __user *, list)
-{
-	if (!privileged())
-		return -EPERM; /* CAP_SETGID, even for the empty list, as Linux asks first */
-	if (size < 0 || size > NGROUPS_MAX)
-		return -EINVAL;
-	return size == 0 ? 0 : -EPERM;
-}
-
 /*
  * capget: the capability sets as Linux's root has them (every capability
  * permitted and effective, none inheritable) for a process whose

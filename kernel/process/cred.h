@@ -13,8 +13,9 @@
  * writing past the permission bits (CAP_DAC_OVERRIDE: fs/permission.c),
  * signalling another user's process (CAP_KILL: kernel/signal) and writing
  * kernel controls in /proc take. A new file belongs to its creator's
- * effective ids. Not modelled: supplementary groups (the list is always
- * empty) and separate file-system ids (they are the effective ones).
+ * effective ids. A process is also in its supplementary groups (groups.c),
+ * which the permission checks ask through in_group_p. Not modelled:
+ * separate file-system ids (they are the effective ones).
  */
 #ifndef REWIND_CRED_H
 #define REWIND_CRED_H
@@ -82,6 +83,20 @@ current_gids(void)
  * begin_new_exec with suid_dumpable 0).
  */
 void cred_exec(struct task *leader);
+
+/* The supplementary groups (groups.c): a list shared by reference, NULL when empty. */
+struct group_list *group_list_get(struct group_list *groups);
+void group_list_put(struct group_list *groups);
+
+/* Whether gid is one of the current process's supplementary groups. */
+bool in_supplementary_groups(u32 gid);
+
+/*
+ * Linux's in_group_p: whether the current process counts as a member of
+ * gid when a file is checked or made: its file-system group id, or one
+ * of its supplementary groups.
+ */
+bool in_group_p(u32 gid);
 
 /* Whether all three of ids are id (prlimit's and the NPROC count's "same user"). */
 static inline bool
