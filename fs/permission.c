@@ -9,7 +9,7 @@
  *
  * The owner's bits apply to the owner, the group's to its group (the
  * asker's group id or one of its supplementary groups), the others' to
- * everyone else. Root (kernel/process/cred.h) may read and
+ * everyone else. Root (a file-system uid of 0, kernel/process/cred.h) may read and
  * write anything and search any directory, as CAP_DAC_OVERRIDE allows,
  * but executes only a file with an x bit somewhere: a data file is not a
  * program for root either. Every component of a path walk takes search
@@ -49,8 +49,9 @@ permission_for(const struct inode *inode, u32 want, struct asker who)
 int
 generic_permission(const struct inode *inode, u32 want)
 {
-	return permission_for(inode, want,
-			      (struct asker){ current_fsuid(), current_fsgid(), privileged() });
+	return permission_for(
+		inode, want,
+		(struct asker){ current_fsuid(), current_fsgid(), current_fsuid() == 0 });
 }
 
 /* A file system may widen the rule for some inodes (procfs: a process's own fd directory). */

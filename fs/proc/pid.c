@@ -66,11 +66,12 @@ state_letter(const struct task *t)
 
 /* A process's ids, in the order status shows them. */
 static void
-copy_ids(u32 out[3], const struct id_set *ids)
+copy_ids(u32 out[4], const struct id_set *ids)
 {
 	out[0] = ids->real;
 	out[1] = ids->effective;
 	out[2] = ids->saved;
+	out[3] = ids->fs;
 }
 
 /*

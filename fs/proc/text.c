@@ -393,11 +393,11 @@ format_vm_lines(struct procbuf *b, const struct vm_usage *u)
 	vm_line(b, "VmSwap", 0); /* there is no swap */
 }
 
-/* Real, effective, saved and file-system id; the last is the effective one (no setfsuid). */
+/* Real, effective, saved and file-system id. */
 static void
-id_line(struct procbuf *b, const char *name, const u32 ids[3])
+id_line(struct procbuf *b, const char *name, const u32 ids[4])
 {
-	procbuf_printf(b, "%s:\t%u\t%u\t%u\t%u\n", name, ids[0], ids[1], ids[2], ids[1]);
+	procbuf_printf(b, "%s:\t%u\t%u\t%u\t%u\n", name, ids[0], ids[1], ids[2], ids[3]);
 }
 
 void

@@ -48,6 +48,7 @@ set_ids_locked(struct id_set *ids, u32 real, u32 effective, u32 saved)
 	}
 	if (saved != NO_CHANGE)
 		ids->saved = saved;
+	ids->fs = ids->effective; /* every set*id call resets it, as Linux's */
 }
 
 /* Root sets any of the three; anyone else only to ids it already holds (Linux's __sys_setresuid). */
@@ -151,6 +152,34 @@ SYSCALL2(setreuid, u32, uid, u32, euid)
 SYSCALL2(setregid, u32, gid, u32, egid)
 {
 	return set_re_ids(group_ids(), gid, egid);
+}
+
+/*
+ * setfsuid and setfsgid: the file-system id becomes id if the caller is
+ * root or already holds id as one of its four; -1 (or any refused id)
+ * changes nothing. The old id is the answer either way, so that
+ * setfsuid(-1) asks it (Linux's __sys_setfsuid).
+ */
+static long
+set_fs_id(struct id_set *ids, u32 id)
+{
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	u32 old = ids->fs;
+
+	if (id != NO_CHANGE && (privileged() || holds_id(ids, id) || id == old))
+		ids->fs = id;
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return old;
+}
+
+SYSCALL1(setfsuid, u32, uid)
+{
+	return set_fs_id(user_ids(), uid);
+}
+
+SYSCALL1(setfsgid, u32, gid)
+{
+	return set_fs_id(group_ids(), gid);
 }
 
 SYSCALL3(getresuid, u32 __user *, uid, u32 __user *, euid, u32 __user *, suid)

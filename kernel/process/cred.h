@@ -14,8 +14,12 @@
  * signalling another user's process (CAP_KILL: kernel/signal) and writing
  * kernel controls in /proc take. A new file belongs to its creator's
  * effective ids. A process is also in its supplementary groups (groups.c),
- * which the permission checks ask through in_group_p. Not modelled:
- * separate file-system ids (they are the effective ones).
+ * which the permission checks ask through in_group_p. The file-system
+ * ids follow the effective ones but for setfsuid and setfsgid; a root
+ * process that sets another fsuid loses root's override of the permission
+ * bits (fs/permission.c), as Linux drops CAP_DAC_OVERRIDE then, but keeps
+ * its other file capabilities (chown, chmod of others' files), which
+ * Linux would drop too.
  */
 #ifndef REWIND_CRED_H
 #define REWIND_CRED_H
@@ -33,14 +37,15 @@ privileged(void)
 
 /*
  * The ids files are made and checked with (Linux's fsuid and fsgid, which
- * follow the effective ids); root's for a kernel thread.
+ * follow the effective ids unless setfsuid or setfsgid set them since);
+ * root's for a kernel thread.
  */
 static inline u32
 current_fsuid(void)
 {
 	struct task *leader = current()->group_leader;
 
-	return leader ? READ_ONCE(leader->uids.effective) : 0;
+	return leader ? READ_ONCE(leader->uids.fs) : 0;
 }
 
 static inline u32
@@ -48,7 +53,7 @@ current_fsgid(void)
 {
 	struct task *leader = current()->group_leader;
 
-	return leader ? READ_ONCE(leader->gids.effective) : 0;
+	return leader ? READ_ONCE(leader->gids.fs) : 0;
 }
 
 /* The current process's user or group ids, as one read of each (root's for a kernel thread). */
@@ -59,10 +64,10 @@ current_ids(bool groups)
 	const struct id_set *ids;
 
 	if (!leader)
-		return (struct id_set){ 0, 0, 0 };
+		return (struct id_set){ 0, 0, 0, 0 };
 	ids = groups ? &leader->gids : &leader->uids;
 	return (struct id_set){ READ_ONCE(ids->real), READ_ONCE(ids->effective),
-				READ_ONCE(ids->saved) };
+				READ_ONCE(ids->saved), READ_ONCE(ids->fs) };
 }
 
 static inline struct id_set

@@ -31,9 +31,12 @@ struct trap_frame;
 struct sighand;
 struct group_list;
 
-/* A process's real, effective and saved ids: of users, or of groups (cred.c). */
+/*
+ * A process's real, effective and saved ids, and the one files are made
+ * and checked with (Linux's fsuid, fsgid): of users, or of groups (cred.c).
+ */
 struct id_set {
-	u32 real, effective, saved;
+	u32 real, effective, saved, fs;
 };
 
 enum task_state {

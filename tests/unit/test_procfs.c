@@ -321,8 +321,8 @@ UNIT_TEST(status_of_a_process_has_the_vm_lines_in_kb)
 {
 	struct procfs_task t = fake_task();
 
-	t.uids[0] = 1000, t.uids[1] = 0, t.uids[2] = 1001;
-	t.gids[0] = 65534, t.gids[1] = 100, t.gids[2] = 65534;
+	t.uids[0] = 1000, t.uids[1] = 0, t.uids[2] = 1001, t.uids[3] = 0;
+	t.gids[0] = 65534, t.gids[1] = 100, t.gids[2] = 65534, t.gids[3] = 100;
 	CHECK_STR(FORMAT(procfs_format_status(&b, &t)),
 		  "Name:\tmy prog\nState:\tS (sleeping)\nTgid:\t42\nPid:\t42\nPPid:\t1\n"
 		  "TracerPid:\t0\nUid:\t1000\t0\t1001\t0\nGid:\t65534\t100\t65534\t100\n"
