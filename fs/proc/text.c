@@ -407,6 +407,10 @@ procfs_format_status(struct procbuf *b, const struct procfs_task *t)
 		       t->comm, state_name(t->state), t->tgid, t->pid, t->ppid, t->tracer_pid);
 	id_line(b, "Uid", t->uids);
 	id_line(b, "Gid", t->gids);
+	procbuf_printf(b, "Groups:\t");
+	for (int i = 0; i < t->ngroups; i++)
+		procbuf_printf(b, i ? " %u" : "%u", t->groups[i]);
+	procbuf_printf(b, " \n"); /* the trailing space is Linux's */
 	if (t->has_mm)
 		format_vm_lines(b, &t->vm);
 	procbuf_printf(b,

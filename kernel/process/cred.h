@@ -92,6 +92,8 @@ void cred_exec(struct task *leader);
 /* The supplementary groups (groups.c): a list shared by reference, NULL when empty. */
 struct group_list *group_list_get(struct group_list *groups);
 void group_list_put(struct group_list *groups);
+/* The ids of groups (NULL: none), sorted, and how many in *count. */
+const u32 *group_list_ids(const struct group_list *groups, int *count);
 
 /* Whether gid is one of the current process's supplementary groups. */
 bool in_supplementary_groups(u32 gid);

@@ -36,6 +36,13 @@ group_list_put(struct group_list *groups)
 		kfree(groups);
 }
 
+const u32 *
+group_list_ids(const struct group_list *groups, int *count)
+{
+	*count = groups ? groups->count : 0;
+	return groups ? groups->gids : NULL;
+}
+
 /* Shell sort: a setgroups of 65536 ids stays well short of quadratic without a library sort. */
 static void
 sort_gids(u32 *gids, int count)

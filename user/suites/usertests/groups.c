@@ -45,6 +45,20 @@ as_nobody_in(const gid_t *list, int count, void (*check)(void))
 	expect_exited(wait_status(pid), 0, "the checks as nobody");
 }
 
+/* Whether /proc/self/status has the line want. */
+static bool
+status_has(const char *want)
+{
+	char text[4096];
+	int fd = CHECK_OK(open("/proc/self/status", O_RDONLY));
+	ssize_t n = read(fd, text, sizeof(text) - 1);
+
+	close(fd);
+	CHECK(n > 0);
+	text[n] = '\0';
+	return strstr(text, want) != NULL;
+}
+
 static void
 list_checks(void)
 {
@@ -54,6 +68,7 @@ list_checks(void)
 	CHECK_ERR(EINVAL, getgroups(2, list));
 	CHECK_EQ(getgroups(4, list), 3);
 	CHECK(list[0] == 3 && list[1] == 5 && list[2] == 7); /* kept sorted, as Linux does */
+	CHECK(status_has("\nGroups:\t3 5 7 \n"));	     /* with Linux's trailing space */
 	CHECK_ERR(EPERM, setgroups(0, NULL));		     /* CAP_SETGID */
 }
 
@@ -65,6 +80,8 @@ TEST(supplementary_groups_set_and_inherited)
 	need_root();
 	pid_t pid = xfork();
 	if (pid == 0) {
+		CHECK_OK(setgroups(0, NULL));
+		CHECK(status_has("\nGroups:\t \n"));
 		CHECK_OK(setgroups(3, unsorted));
 		CHECK_ERR(EFAULT, syscall(SYS_setgroups, 2L, (void *)8));
 		CHECK_EQ(getgroups(0, NULL), 3); /* a failed call changes nothing */
