@@ -5,8 +5,8 @@
  *
  * Who may (Linux's setattr_prepare): root changes anything. Otherwise
  * only the file's owner changes its mode (losing set-group-ID unless the
- * file's group is its own) or sets explicit times; the owner may give the
- * file its own group but never another owner; setting the times to "now"
+ * file's group is one it is in) or sets explicit times; the owner may give the
+ * file a group it is in but never another owner; setting the times to "now"
  * also takes only write permission by the mode bits. Others get EPERM
  * (EACCES for "now"). What each call then does as Linux's notify_change: chmod keeps the type bits and sets the 07777 ones; chown
  * of anything but a directory clears set-user-ID, and set-group-ID when
@@ -50,7 +50,7 @@ inode_chmod(struct inode *inode, u32 mode)
 		return -EPERM;
 	mutex_lock(&inode->lock);
 	/* Set-group-ID only for a group the caller is in (or for root: CAP_FSETID). */
-	if (!privileged() && inode->gid != current_fsgid())
+	if (!privileged() && !in_group_p(inode->gid))
 		mode &= ~S_ISGID;
 	WRITE_ONCE(inode->mode, (inode->mode & S_IFMT) | (mode & S_IALLUGO));
 	inode->ctime = fs_now();
@@ -146,7 +146,7 @@ struct owner {
 	u32 uid, gid; /* (u32)-1: leave it */
 };
 
-/* Linux's chown_ok and chgrp_ok: only root gives a file away; its owner may pick its own group. */
+/* Linux's chown_ok and chgrp_ok: only root gives a file away; its owner may pick a group it is in. */
 static bool
 may_chown(const struct inode *inode, const struct owner *o)
 {
@@ -155,8 +155,7 @@ may_chown(const struct inode *inode, const struct owner *o)
 	if (privileged())
 		return true;
 	return (o->uid == (u32)-1 || (owner && o->uid == inode->uid)) &&
-	       (o->gid == (u32)-1 ||
-		(owner && (o->gid == inode->gid || o->gid == current_fsgid())));
+	       (o->gid == (u32)-1 || (owner && (o->gid == inode->gid || in_group_p(o->gid))));
 }
 
 static int

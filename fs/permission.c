@@ -7,8 +7,9 @@
  * access_permission for access(2), which asks with the real ids, and
  * inode_owner_or_root for what only a file's owner may do.
  *
- * The owner's bits apply to the owner, the group's to its group, the
- * others' to everyone else. Root (kernel/process/cred.h) may read and
+ * The owner's bits apply to the owner, the group's to its group (the
+ * asker's group id or one of its supplementary groups), the others' to
+ * everyone else. Root (a file-system uid of 0, kernel/process/cred.h) may read and
  * write anything and search any directory, as CAP_DAC_OVERRIDE allows,
  * but executes only a file with an x bit somewhere: a data file is not a
  * program for root either. Every component of a path walk takes search
@@ -38,7 +39,7 @@ permission_for(const struct inode *inode, u32 want, struct asker who)
 	}
 	if (READ_ONCE(inode->uid) == who.uid)
 		bits = mode >> 6;
-	else if (READ_ONCE(inode->gid) == who.gid)
+	else if (READ_ONCE(inode->gid) == who.gid || in_supplementary_groups(READ_ONCE(inode->gid)))
 		bits = mode >> 3;
 	else
 		bits = mode;
@@ -48,8 +49,9 @@ permission_for(const struct inode *inode, u32 want, struct asker who)
 int
 generic_permission(const struct inode *inode, u32 want)
 {
-	return permission_for(inode, want,
-			      (struct asker){ current_fsuid(), current_fsgid(), privileged() });
+	return permission_for(
+		inode, want,
+		(struct asker){ current_fsuid(), current_fsgid(), current_fsuid() == 0 });
 }
 
 /* A file system may widen the rule for some inodes (procfs: a process's own fd directory). */
@@ -130,6 +132,30 @@ int
 may_create(const struct inode *dir)
 {
 	return inode_permission(dir, MAY_WRITE | MAY_EXEC);
+}
+
+/*
+ * A new inode in dir belongs to its creator (ramfs set that), except in
+ * a set-group-ID directory (Linux's inode_init_owner): there it takes the
+ * directory's group, a new directory keeps the set-group-ID bit so that
+ * its own children do the same, and a new group-executable file loses
+ * that bit unless its creator is in the group or is root (CAP_FSETID),
+ * as Linux's mode_strip_sgid.
+ */
+void
+inode_init_owner(struct inode *inode, const struct inode *dir)
+{
+	u32 mode = inode->mode;
+
+	if (!(READ_ONCE(dir->mode) & S_ISGID))
+		return;
+	inode->gid = READ_ONCE(dir->gid);
+	if (S_ISDIR(mode))
+		mode |= S_ISGID;
+	else if ((mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP) && !in_group_p(inode->gid) &&
+		 !privileged())
+		mode &= ~S_ISGID;
+	inode->mode = mode;
 }
 
 /*

@@ -97,6 +97,7 @@ ramfs_create(struct dentry *dir, const char *name, size_t len, u32 mode, struct 
 
 	if (!inode)
 		return no_inode_error(dir->inode->sb);
+	inode_init_owner(inode, dir->inode);
 	struct dentry *d = dentry_alloc_child(dir, name, len, inode);
 	if (!d)
 		return -ENOMEM;
@@ -121,6 +122,7 @@ ramfs_symlink(struct dentry *dir, const char *name, size_t len, const char *targ
 		kfree(text);
 		return text ? no_inode_error(dir->inode->sb) : -ENOMEM;
 	}
+	inode_init_owner(inode, dir->inode);
 	memcpy(text, target, n + 1);
 	inode->private = text;
 	inode->size = n;

@@ -851,6 +851,8 @@ bool inode_owner_or_root(const struct inode *inode);
 int may_exec(const struct inode *inode);
 /* Whether the caller may add a name to dir: 0 or -EACCES. */
 int may_create(const struct inode *dir);
+/* A new inode's group and set-group-ID bit from a set-group-ID dir (permission.c). */
+void inode_init_owner(struct inode *inode, const struct inode *dir);
 /* Whether the caller may remove or replace victim's name in dir: 0, -EACCES or -EPERM (sticky). */
 int may_delete(const struct inode *dir, const struct inode *victim);
 

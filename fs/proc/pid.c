@@ -64,11 +64,12 @@ state_letter(const struct task *t)
 
 /* A process's ids, in the order status shows them. */
 static void
-copy_ids(u32 out[3], const struct id_set *ids)
+copy_ids(u32 out[4], const struct id_set *ids)
 {
 	out[0] = ids->real;
 	out[1] = ids->effective;
 	out[2] = ids->saved;
+	out[3] = ids->fs;
 }
 
 /*
@@ -195,10 +196,31 @@ show_task(struct procbuf *b, int pid, void (*format)(struct procbuf *, const str
 	return err;
 }
 
+/* Process pid's supplementary groups, referenced (NULL: none, or it is gone). */
+static struct group_list *
+groups_of(int pid)
+{
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	struct task *t = find_leader(pid);
+	struct group_list *groups = t ? group_list_get(t->groups) : NULL;
+
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return groups;
+}
+
 static int
 show_status(struct procbuf *b, union proc_arg arg)
 {
-	return show_task(b, arg.pid, procfs_format_status);
+	struct procfs_task t;
+	int err = snapshot(arg.pid, &t, NULL);
+
+	if (err)
+		return err;
+	struct group_list *groups = groups_of(arg.pid);
+	t.groups = group_list_ids(groups, &t.ngroups);
+	procfs_format_status(b, &t);
+	group_list_put(groups);
+	return 0;
 }
 
 static void

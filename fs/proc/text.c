@@ -393,11 +393,11 @@ format_vm_lines(struct procbuf *b, const struct vm_usage *u)
 	vm_line(b, "VmSwap", 0); /* there is no swap */
 }
 
-/* Real, effective, saved and file-system id; the last is the effective one (no setfsuid). */
+/* Real, effective, saved and file-system id. */
 static void
-id_line(struct procbuf *b, const char *name, const u32 ids[3])
+id_line(struct procbuf *b, const char *name, const u32 ids[4])
 {
-	procbuf_printf(b, "%s:\t%u\t%u\t%u\t%u\n", name, ids[0], ids[1], ids[2], ids[1]);
+	procbuf_printf(b, "%s:\t%u\t%u\t%u\t%u\n", name, ids[0], ids[1], ids[2], ids[3]);
 }
 
 void
@@ -407,6 +407,10 @@ procfs_format_status(struct procbuf *b, const struct procfs_task *t)
 		       t->comm, state_name(t->state), t->tgid, t->pid, t->ppid, t->tracer_pid);
 	id_line(b, "Uid", t->uids);
 	id_line(b, "Gid", t->gids);
+	procbuf_printf(b, "Groups:\t");
+	for (int i = 0; i < t->ngroups; i++)
+		procbuf_printf(b, i ? " %u" : "%u", t->groups[i]);
+	procbuf_printf(b, " \n"); /* the trailing space is Linux's */
 	if (t->has_mm)
 		format_vm_lines(b, &t->vm);
 	procbuf_printf(b,

@@ -152,11 +152,12 @@ struct procfs_task {
 	u64 start_ns;		  /* since boot */
 	u64 minflt, cminflt;
 	unsigned cpu;
-	int exit_signal; /* what the parent gets when it ends */
-	int exit_code;	 /* wait status; zombies only */
-	int threads;	 /* live members of its thread group */
-	u32 uids[3],
-		gids[3]; /* real, effective, saved (the file-system ids are the effective ones) */
+	int exit_signal;      /* what the parent gets when it ends */
+	int exit_code;	      /* wait status; zombies only */
+	int threads;	      /* live members of its thread group */
+	u32 uids[4], gids[4]; /* real, effective, saved, file-system */
+	const u32 *groups; /* supplementary groups, sorted (status only; the caller holds them) */
+	int ngroups;
 	u64 sig_pending, sig_shared, sig_blocked, sig_ignored, sig_caught; /* the leader's */
 	bool has_mm; /* a user process, not a kernel thread or zombie: vm is valid */
 	struct vm_usage vm;

@@ -48,6 +48,7 @@ set_ids_locked(struct id_set *ids, u32 real, u32 effective, u32 saved)
 	}
 	if (saved != NO_CHANGE)
 		ids->saved = saved;
+	ids->fs = ids->effective; /* every set*id call resets it, as Linux's */
 }
 
 /* Root sets any of the three; anyone else only to ids it already holds (Linux's __sys_setresuid). */
@@ -153,6 +154,34 @@ SYSCALL2(setregid, u32, gid, u32, egid)
 	return set_re_ids(group_ids(), gid, egid);
 }
 
+/*
+ * setfsuid and setfsgid: the file-system id becomes id if the caller is
+ * root or already holds id as one of its four; -1 (or any refused id)
+ * changes nothing. The old id is the answer either way, so that
+ * setfsuid(-1) asks it (Linux's __sys_setfsuid).
+ */
+static long
+set_fs_id(struct id_set *ids, u32 id)
+{
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	u32 old = ids->fs;
+
+	if (id != NO_CHANGE && (privileged() || holds_id(ids, id) || id == old))
+		ids->fs = id;
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return old;
+}
+
+SYSCALL1(setfsuid, u32, uid)
+{
+	return set_fs_id(user_ids(), uid);
+}
+
+SYSCALL1(setfsgid, u32, gid)
+{
+	return set_fs_id(group_ids(), gid);
+}
+
 SYSCALL3(getresuid, u32 __user *, uid, u32 __user *, euid, u32 __user *, suid)
 {
 	return get_res_ids(user_ids(), uid, euid, suid);
@@ -181,29 +210,6 @@ SYSCALL0(getgid)
 SYSCALL0(getegid)
 {
 	return READ_ONCE(group_ids()->effective);
-}
-
-#define NGROUPS_MAX 65536 /* Linux's limit on supplementary groups */
-
-/*
- * Supplementary groups: every process is root with none, as the first
- * process of a Linux initramfs is. getgroups answers that empty list;
- * setgroups may set it empty again. A non-empty list would need per-process
- * credentials, which rewind does not have: refused with EPERM rather than
- * accepted and forgotten.
- */
-SYSCALL2(getgroups, int, size, u32 __user *, list)
-{
-	return size < 0 ? -EINVAL : 0;
-}
-
-SYSCALL2(setgroups, long, size, const u32 __user *, list)
-{
-	if (!privileged())
-		return -EPERM; /* CAP_SETGID, even for the empty list, as Linux asks first */
-	if (size < 0 || size > NGROUPS_MAX)
-		return -EINVAL;
-	return size == 0 ? 0 : -EPERM;
 }
 
 /*

@@ -13,8 +13,13 @@
  * writing past the permission bits (CAP_DAC_OVERRIDE: fs/permission.c),
  * signalling another user's process (CAP_KILL: kernel/signal) and writing
  * kernel controls in /proc take. A new file belongs to its creator's
- * effective ids. Not modelled: supplementary groups (the list is always
- * empty) and separate file-system ids (they are the effective ones).
+ * effective ids. A process is also in its supplementary groups (groups.c),
+ * which the permission checks ask through in_group_p. The file-system
+ * ids follow the effective ones but for setfsuid and setfsgid; a root
+ * process that sets another fsuid loses root's override of the permission
+ * bits (fs/permission.c), as Linux drops CAP_DAC_OVERRIDE then, but keeps
+ * its other file capabilities (chown, chmod of others' files), which
+ * Linux would drop too.
  */
 #ifndef REWIND_CRED_H
 #define REWIND_CRED_H
@@ -32,14 +37,15 @@ privileged(void)
 
 /*
  * The ids files are made and checked with (Linux's fsuid and fsgid, which
- * follow the effective ids); root's for a kernel thread.
+ * follow the effective ids unless setfsuid or setfsgid set them since);
+ * root's for a kernel thread.
  */
 static inline u32
 current_fsuid(void)
 {
 	struct task *leader = current()->group_leader;
 
-	return leader ? READ_ONCE(leader->uids.effective) : 0;
+	return leader ? READ_ONCE(leader->uids.fs) : 0;
 }
 
 static inline u32
@@ -47,7 +53,7 @@ current_fsgid(void)
 {
 	struct task *leader = current()->group_leader;
 
-	return leader ? READ_ONCE(leader->gids.effective) : 0;
+	return leader ? READ_ONCE(leader->gids.fs) : 0;
 }
 
 /* The current process's user or group ids, as one read of each (root's for a kernel thread). */
@@ -58,10 +64,10 @@ current_ids(bool groups)
 	const struct id_set *ids;
 
 	if (!leader)
-		return (struct id_set){ 0, 0, 0 };
+		return (struct id_set){ 0, 0, 0, 0 };
 	ids = groups ? &leader->gids : &leader->uids;
 	return (struct id_set){ READ_ONCE(ids->real), READ_ONCE(ids->effective),
-				READ_ONCE(ids->saved) };
+				READ_ONCE(ids->saved), READ_ONCE(ids->fs) };
 }
 
 static inline struct id_set
@@ -82,6 +88,22 @@ current_gids(void)
  * begin_new_exec with suid_dumpable 0).
  */
 void cred_exec(struct task *leader);
+
+/* The supplementary groups (groups.c): a list shared by reference, NULL when empty. */
+struct group_list *group_list_get(struct group_list *groups);
+void group_list_put(struct group_list *groups);
+/* The ids of groups (NULL: none), sorted, and how many in *count. */
+const u32 *group_list_ids(const struct group_list *groups, int *count);
+
+/* Whether gid is one of the current process's supplementary groups. */
+bool in_supplementary_groups(u32 gid);
+
+/*
+ * Linux's in_group_p: whether the current process counts as a member of
+ * gid when a file is checked or made: its file-system group id, or one
+ * of its supplementary groups.
+ */
+bool in_group_p(u32 gid);
 
 /* Whether all three of ids are id (prlimit's and the NPROC count's "same user"). */
 static inline bool

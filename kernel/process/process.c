@@ -22,6 +22,7 @@
 #include "kernel/time/posix_timer.h"
 #include "kernel/knobs.h"
 #include "kernel/panic.h"
+#include "kernel/process/cred.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
 #include "kernel/lib/string.h"
@@ -104,7 +105,7 @@ alloc_pid(void)
 }
 
 /*
- * A process's limits, user ids, dumpable flag and OOM adjustment, which
+ * A process's limits, user and group ids, supplementary groups, dumpable flag and OOM adjustment, which
  * are its leader's: inherited at fork, handed on by execve.
  */
 void
@@ -113,6 +114,7 @@ copy_limits_and_ids(struct task *to, const struct task *from)
 	memcpy(to->rlim, from->rlim, sizeof(to->rlim));
 	to->uids = from->uids;
 	to->gids = from->gids;
+	to->groups = group_list_get(from->groups);
 	to->not_dumpable = from->not_dumpable;
 	to->oom_score_adj = from->oom_score_adj;
 	to->oom_score_adj_min = from->oom_score_adj_min;

@@ -29,10 +29,14 @@ struct files;
 struct fs_context;
 struct trap_frame;
 struct sighand;
+struct group_list;
 
-/* A process's real, effective and saved ids: of users, or of groups (cred.c). */
+/*
+ * A process's real, effective and saved ids, and the one files are made
+ * and checked with (Linux's fsuid, fsgid): of users, or of groups (cred.c).
+ */
 struct id_set {
-	u32 real, effective, saved;
+	u32 real, effective, saved, fs;
 };
 
 enum task_state {
@@ -167,6 +171,7 @@ struct task {
 	/* resource limits, user and group ids: leader only; tasks_lock for writing (rlimit.c, cred.c) */
 	struct kernel_rlimit rlim[RLIM_NLIMITS];
 	struct id_set uids, gids;
+	struct group_list *groups; /* supplementary groups (groups.c); NULL: none */
 	/*
 	 * Linux's dumpable 0: the ids changed since the last execve, or
 	 * PR_SET_DUMPABLE said so; /proc/<pid> is then root's (cred.h).

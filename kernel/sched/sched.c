@@ -22,6 +22,7 @@
  * whose affinity excludes its CPU moves after it has been switched out
  * (migrate_to), when its stack is free.
  */
+#include "kernel/process/cred.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/loadavg.h"
 #include "kernel/sched/switch.h"
@@ -518,6 +519,7 @@ task_free(struct task *t)
 		mem_charge_put(t->stack_charge);
 	}
 	mem_charge_release(t);
+	group_list_put(t->groups);
 	kstack_free(t->kstack_top);
 	kfree(t);
 	objcount_freed(OBJ_TASK);

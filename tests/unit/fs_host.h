@@ -166,6 +166,20 @@ mem_charge_put(struct mem_charge *c)
 	c->refs--;
 }
 
+/* ---- supplementary groups: the hosted process is in none (kernel/process/groups.c) ---- */
+
+bool
+in_supplementary_groups(u32 gid)
+{
+	return false;
+}
+
+bool
+in_group_p(u32 gid)
+{
+	return gid == current_fsgid();
+}
+
 /* ---- user memory ------------------------------------------------------------ */
 
 static uintptr_t poison_lo, poison_hi; /* a test's extra bad range */

@@ -321,18 +321,19 @@ UNIT_TEST(status_of_a_process_has_the_vm_lines_in_kb)
 {
 	struct procfs_task t = fake_task();
 
-	t.uids[0] = 1000, t.uids[1] = 0, t.uids[2] = 1001;
-	t.gids[0] = 65534, t.gids[1] = 100, t.gids[2] = 65534;
-	CHECK_STR(FORMAT(procfs_format_status(&b, &t)),
-		  "Name:\tmy prog\nState:\tS (sleeping)\nTgid:\t42\nPid:\t42\nPPid:\t1\n"
-		  "TracerPid:\t0\nUid:\t1000\t0\t1001\t0\nGid:\t65534\t100\t65534\t100\n"
-		  "VmSize:\t    4000 kB\nVmRSS:\t    1200 kB\nRssAnon:\t     400 kB\n"
-		  "RssFile:\t     720 kB\nRssShmem:\t      80 kB\nVmData:\t     200 kB\n"
-		  "VmStk:\t     132 kB\nVmExe:\t      36 kB\nVmLib:\t      12 kB\n"
-		  "VmPTE:\t      12 kB\nVmSwap:\t       0 kB\nThreads:\t3\n"
-		  "SigPnd:\t0000000000000200\nShdPnd:\t0000000000000000\n"
-		  "SigBlk:\t0000010000000002\nSigIgn:\t0000000000000000\n"
-		  "SigCgt:\t0000000000000000\n");
+	t.uids[0] = 1000, t.uids[1] = 0, t.uids[2] = 1001, t.uids[3] = 0;
+	t.gids[0] = 65534, t.gids[1] = 100, t.gids[2] = 65534, t.gids[3] = 100;
+	CHECK_STR(
+		FORMAT(procfs_format_status(&b, &t)),
+		"Name:\tmy prog\nState:\tS (sleeping)\nTgid:\t42\nPid:\t42\nPPid:\t1\n"
+		"TracerPid:\t0\nUid:\t1000\t0\t1001\t0\nGid:\t65534\t100\t65534\t100\nGroups:\t \n"
+		"VmSize:\t    4000 kB\nVmRSS:\t    1200 kB\nRssAnon:\t     400 kB\n"
+		"RssFile:\t     720 kB\nRssShmem:\t      80 kB\nVmData:\t     200 kB\n"
+		"VmStk:\t     132 kB\nVmExe:\t      36 kB\nVmLib:\t      12 kB\n"
+		"VmPTE:\t      12 kB\nVmSwap:\t       0 kB\nThreads:\t3\n"
+		"SigPnd:\t0000000000000200\nShdPnd:\t0000000000000000\n"
+		"SigBlk:\t0000010000000002\nSigIgn:\t0000000000000000\n"
+		"SigCgt:\t0000000000000000\n");
 }
 
 UNIT_TEST(status_of_a_zombie_leaves_the_vm_lines_out)
@@ -344,7 +345,7 @@ UNIT_TEST(status_of_a_zombie_leaves_the_vm_lines_out)
 	const char *status = FORMAT(procfs_format_status(&b, &t));
 	CHECK(strstr(status, "State:\tZ (zombie)\n"));
 	CHECK(!strstr(status, "Vm"));
-	CHECK(strstr(status, "Gid:\t0\t0\t0\t0\nThreads:\t3\n"));
+	CHECK(strstr(status, "Gid:\t0\t0\t0\t0\nGroups:\t \nThreads:\t3\n"));
 	t.state = 'R';
 	CHECK(strstr(FORMAT(procfs_format_status(&b, &t)), "State:\tR (running)\n"));
 }

@@ -10,6 +10,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -68,6 +69,22 @@ TEST(exec_keeps_rlimits)
 	CHECK_OK(setrlimit(RLIMIT_NOFILE, &nofile));
 	CHECK_OK(setrlimit(RLIMIT_FSIZE, &fsize));
 	expect_helper_exit(argv, 0, "helper checking its limits");
+}
+
+/* Supplementary groups are the process's, kept by execve like its ids (Linux's cred). */
+TEST(exec_keeps_supplementary_groups)
+{
+	static const gid_t list[2] = { 4242, 4243 };
+	char *argv[] = { "usertests", "--helper", "ngroups", "2", NULL };
+
+	if (geteuid() != 0)
+		skip("needs root");
+	pid_t pid = xfork();
+	if (pid == 0) {
+		CHECK_OK(setgroups(2, list));
+		exec_helper(argv);
+	}
+	expect_exit(pid, 0, "helper counting its groups");
 }
 
 /* personality(2): 0xffffffff only asks; a fork child and an execve keep what was set. */
@@ -829,6 +846,8 @@ run_helper(int argc, char **argv)
 		return helper_fds(atoi(argv[1]), atoi(argv[2]));
 	if (argc >= 3 && !strcmp(argv[0], "auxv"))
 		return helper_auxv(argv[1], argv[2]);
+	if (argc >= 2 && !strcmp(argv[0], "ngroups"))
+		return getgroups(0, NULL) == atoi(argv[1]) ? 0 : 1;
 	if (argc >= 1 && !strcmp(argv[0], "personality"))
 		return personality(0xffffffff) & ADDR_NO_RANDOMIZE ? 0 : 1;
 	if (argc >= 2 && !strcmp(argv[0], "alone"))

@@ -1,6 +1,7 @@
 /*
  * time_and_identity.c - usertests: clocks and sleeps, getrandom, uname,
- * the auxiliary vector the kernel gives a new program, and the group ids.
+ * the auxiliary vector the kernel gives a new program, the group ids and
+ * the file-system ids.
  */
 #define _GNU_SOURCE
 #include "usertests.h"
@@ -16,6 +17,7 @@
 #include <grp.h>
 #include <sys/timex.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -248,4 +250,58 @@ TEST(group_ids)
 	CHECK_OK(setregid(10, 30)); /* real set: saved follows the effective */
 	check_gids(10, 30, 30);
 	CHECK_ERR(EINVAL, setgid(-1));
+}
+
+/* The Uid line of /proc/self/status ends with the file-system uid fs. */
+static void
+check_status_fsuid(uid_t fs)
+{
+	char text[4096], want[40];
+	int fd = CHECK_OK(open("/proc/self/status", O_RDONLY));
+	ssize_t n = read(fd, text, sizeof(text) - 1);
+
+	CHECK(n > 0);
+	close(fd);
+	text[n] = '\0';
+	char *uid_line = strstr(text, "\nUid:");
+	CHECK(uid_line != NULL);
+	snprintf(want, sizeof(want), "\t%u\n", fs);
+	CHECK(strncmp(strchr(uid_line + 1, '\n') - strlen(want) + 1, want, strlen(want)) == 0);
+}
+
+static void
+fs_id_checks(void)
+{
+	int fd = CHECK_OK(open("roots_secret", O_CREAT | O_WRONLY, 0600));
+
+	close(fd);
+	CHECK_EQ(syscall(SYS_setfsuid, -1), 0); /* -1 only asks */
+	CHECK_EQ(syscall(SYS_setfsuid, 65534), 0);
+	CHECK_EQ(syscall(SYS_setfsuid, -1), 65534);
+	check_status_fsuid(65534);
+	CHECK_ERR(EACCES, open("roots_secret", O_RDONLY)); /* checked as nobody: no root override */
+	CHECK_EQ(syscall(SYS_setfsgid, 4242), 0);
+	CHECK_EQ(syscall(SYS_setfsgid, -1), 4242);
+	CHECK_OK(setresuid(0, 0, 0)); /* every set*id call makes the fs id the effective one */
+	CHECK_EQ(syscall(SYS_setfsuid, -1), 0);
+	close(CHECK_OK(open("roots_secret", O_RDONLY)));
+	CHECK_OK(setresgid(65534, 65534, 65534));
+	CHECK_OK(setresuid(65534, 65534, 65534));
+	CHECK_EQ(syscall(SYS_setfsuid, 0), 65534); /* not one it holds: refused, old id answered */
+	CHECK_EQ(syscall(SYS_setfsuid, -1), 65534);
+	CHECK_EQ(syscall(SYS_setfsgid, 0), 65534);
+	CHECK_EQ(syscall(SYS_setfsgid, -1), 65534);
+}
+
+/* setfsuid and setfsgid: the ids files are checked with, which follow the effective ones. */
+TEST(fs_ids)
+{
+	if (geteuid() != 0)
+		skip("needs root");
+	pid_t pid = xfork();
+	if (pid == 0) {
+		fs_id_checks();
+		_exit(0);
+	}
+	expect_exited(wait_status(pid), 0, "the setfsuid child");
 }
