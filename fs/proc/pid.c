@@ -201,7 +201,7 @@ static struct group_list *
 groups_of(int pid)
 {
 	u64 flags = spin_lock_irqsave(&tasks_lock);
-	struct task *t = find_leader(pid);
+	struct task *t = proc_find_leader(pid);
 	struct group_list *groups = t ? group_list_get(t->groups) : NULL;
 
 	spin_unlock_irqrestore(&tasks_lock, flags);
