@@ -172,6 +172,7 @@ leave_thread_group(struct task *t, int wait_status)
 
 	t->exit_status = wait_status;
 	list_del(&t->thread_link);
+	list_init(&t->thread_link); /* empty: t has left, its leader may go (itimer_cpu_tick) */
 	/* The process keeps its time (all but the last few instructions to the final switch). */
 	if (t != leader)
 		cputime_add(&leader->exited_threads_time, t->time);

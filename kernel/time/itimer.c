@@ -113,10 +113,22 @@ itimer_cpu_tick(struct task *t, bool user, u64 ns)
 
 	if (!leader || !t->sighand)
 		return; /* a kernel thread */
-	if (!READ_ONCE(leader->cpu_itimers[0].left_ns) &&
-	    !READ_ONCE(leader->cpu_itimers[1].left_ns))
+	/*
+	 * A thread that has left its group (task_exit, leave_thread_group)
+	 * still ticks until its last switch, but its leader may have been
+	 * reaped and freed meanwhile: only a member, checked under
+	 * tasks_lock, which the reaping takes, may touch the leader. The
+	 * unlocked look first keeps the lock off the tick of a process with
+	 * no CPU timer.
+	 */
+	if (list_empty(&t->thread_link) || (!READ_ONCE(leader->cpu_itimers[0].left_ns) &&
+					    !READ_ONCE(leader->cpu_itimers[1].left_ns)))
 		return;
 	u64 flags = spin_lock_irqsave(&tasks_lock); /* threads on other CPUs count down too */
+	if (list_empty(&t->thread_link)) {
+		spin_unlock_irqrestore(&tasks_lock, flags);
+		return;
+	}
 	for (int i = user ? ITIMER_VIRTUAL - 1 : ITIMER_PROF - 1; i < 2; i++) {
 		struct cpu_itimer *it = &leader->cpu_itimers[i];
 		if (!it->left_ns)
