@@ -144,7 +144,9 @@ set_cwd(struct dentry *d)
 	return set_fs_dir(d, false);
 }
 
-SYSCALL1(chdir, const char __user *, upath)
+/* chdir and chroot: the directory named at upath becomes the cwd, or the root. */
+static int
+set_fs_dir_named(const char __user *upath, bool root)
 {
 	struct dentry *d;
 	char *path;
@@ -154,7 +156,12 @@ SYSCALL1(chdir, const char __user *, upath)
 		return err;
 	err = path_lookup(AT_FDCWD, path, &d);
 	putname(path);
-	return err ? err : set_cwd(d);
+	return err ? err : set_fs_dir(d, root);
+}
+
+SYSCALL1(chdir, const char __user *, upath)
+{
+	return set_fs_dir_named(upath, false);
 }
 
 /*
@@ -165,15 +172,7 @@ SYSCALL1(chdir, const char __user *, upath)
  */
 SYSCALL1(chroot, const char __user *, upath)
 {
-	struct dentry *d;
-	char *path;
-	int err = getname(upath, &path);
-
-	if (err)
-		return err;
-	err = path_lookup(AT_FDCWD, path, &d);
-	putname(path);
-	return err ? err : set_fs_dir(d, true);
+	return set_fs_dir_named(upath, true);
 }
 
 SYSCALL1(fchdir, int, fd)
