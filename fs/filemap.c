@@ -40,14 +40,6 @@ pages_for(u64 size)
 	return (size >> PAGE_SHIFT) + ((size & (PAGE_SIZE - 1)) != 0);
 }
 
-/* Tested first, as Linux's __set_page_dirty_no_writeback: a rewrite costs no atomic. */
-static inline void
-set_page_dirty(struct page *page)
-{
-	if (!(__atomic_load_n(&page->flags, __ATOMIC_RELAXED) & PG_DIRTY))
-		__atomic_or_fetch(&page->flags, PG_DIRTY, __ATOMIC_RELAXED);
-}
-
 /*
  * never:  cached copies, as every Linux since f1800536 (2.6.29)
  * large:  non-temporal only for copies of at least a page (3255aa2, seed 004's patch)

@@ -56,6 +56,12 @@ void file_path(struct file *f, char *buf, size_t size);
  */
 struct page *file_get_page(struct file *f, u64 index);
 /*
+ * Stamps f's mtime and ctime for a change of its data made through a shared
+ * mapping (fs/inode.c), unless they show the current time already or the
+ * instance is read-only.
+ */
+void file_update_time(struct file *f);
+/*
  * The pages first .. first+n-1 of the file that its cache already holds
  * below its end, referenced, into pages[] (NULL for the others): what a
  * read fault may map around the faulting page without reading or creating

@@ -97,6 +97,30 @@ inode_touch(struct inode *inode)
 	inode->mtime = inode->ctime = fs_now();
 }
 
+static bool
+fs_time_equal(struct fs_time a, struct fs_time b)
+{
+	return a.sec == b.sec && a.nsec == b.nsec;
+}
+
+/*
+ * As Linux's file_update_time: a stream of stores through a mapping costs
+ * one clock read and a compare per fault within a tick, and nothing is
+ * stamped on a read-only instance (mnt_want_write refuses).
+ */
+void
+file_update_time(struct file *f)
+{
+	struct inode *inode = f->inode;
+	struct fs_time now = fs_now();
+
+	if (fs_time_equal(inode->mtime, now) && fs_time_equal(inode->ctime, now))
+		return;
+	if (sb_may_write(inode))
+		return;
+	inode->mtime = inode->ctime = now;
+}
+
 void
 inode_fill_stat(struct inode *inode, struct kernel_stat *st)
 {

@@ -12,6 +12,8 @@
  *   - a write to a present read-only page of a writable area: copy-on-write,
  *     unless this mapping is the page's only user, which just gets write
  *     permission back;
+ *   - a write that makes a shared file page writable dirties the page and
+ *     stamps the file's mtime and ctime (dirty_shared_page);
  *   - a special mapping (the vDSO, mm/vm.h): its fixed page goes back in
  *     (after madvise(MADV_DONTNEED) dropped it), never a new one.
  * No page to be had: the out-of-memory policy kills the biggest process
@@ -46,15 +48,40 @@ access_allowed(const struct vma *v, u64 error)
 	return v->flags & (VM_READ | VM_WRITE | VM_EXEC); /* x86 cannot map write- or exec-only */
 }
 
-/* A write to a present read-only page; pt_lock held. */
+/*
+ * A write through a shared file mapping made page writable: as Linux's
+ * fault_dirty_shared_page (2.6.28's __do_fault for a file without
+ * page_mkwrite), the page is dirty now and the file's mtime and ctime are
+ * stamped - POSIX wants them marked for update between such a write and the
+ * next msync, and a page dirtied this way is what writeback would write.
+ * Later stores through the writable entry set only its dirty bit, which the
+ * unmap hands to the page (mm/vm.c, zap_pte). Called without pt_lock: the
+ * stamp reads the clock and may take the instance's flags.
+ */
+static void
+dirty_shared_page(struct vma *v, struct page *page)
+{
+	set_page_dirty(page);
+	file_update_time(v->file);
+}
+
+/*
+ * A write to a present read-only page; pt_lock held. A shared file page
+ * made writable is returned referenced in *dirtied, for dirty_shared_page
+ * once the lock is dropped.
+ */
 static enum fault_result
-write_protect_fault(struct vma *v, pte_t *pte, u64 va)
+write_protect_fault(struct vma *v, pte_t *pte, u64 va, struct page **dirtied)
 {
 	u64 val = pte_val(*pte);
 	struct page *old = pte_page(val);
 
 	if ((v->flags & VM_SHARED) || (!old->mapping && page_refcount(old) == 1)) {
 		set_pte(pte, make_pte(val | PTE_WRITE));
+		if ((v->flags & VM_SHARED) && v->file && old->mapping) {
+			get_page(old);
+			*dirtied = old;
+		}
 	} else {
 		struct page *copy = alloc_shared_page();
 		if (!copy)
@@ -120,10 +147,15 @@ fault_in(struct mm *mm, struct vma *v, u64 va, bool write, struct task *charged)
 	}
 	if (pte_val(*pte) & PTE_PRESENT) {
 		enum fault_result r = FAULT_OK;
+		struct page *dirtied = NULL;
 		if (write && !(pte_val(*pte) & PTE_WRITE))
-			r = write_protect_fault(v, pte, va);
+			r = write_protect_fault(v, pte, va, &dirtied);
 		/* else another thread mapped it meanwhile */
 		spin_unlock(&mm->pt_lock);
+		if (dirtied) {
+			dirty_shared_page(v, dirtied);
+			put_page(dirtied);
+		}
 		return r;
 	}
 	spin_unlock(&mm->pt_lock);
@@ -156,8 +188,11 @@ fault_in(struct mm *mm, struct vma *v, u64 va, bool write, struct task *charged)
 	spin_unlock(&mm->pt_lock);
 	if (!install)
 		put_page(page);
-	if (cached)
-		put_page(cached);
+	if (cached) {
+		if (install && write && cached == page) /* a shared file page, now writable */
+			dirty_shared_page(v, page);
+		put_page(cached); /* after: its reference keeps the page against a truncation */
+	}
 	if (!pte)
 		return FAULT_OOM;
 	if (install && charged)

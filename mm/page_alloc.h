@@ -93,6 +93,17 @@ page_refcount(struct page *p)
 {
 	return __atomic_load_n(&p->refcount, __ATOMIC_ACQUIRE);
 }
+/*
+ * A page-cache page's data changed (a write, or a write through a shared
+ * mapping seen at fault or unmap). Tested first, as Linux's
+ * __set_page_dirty_no_writeback: a rewrite costs no atomic.
+ */
+static inline void
+set_page_dirty(struct page *page)
+{
+	if (!(__atomic_load_n(&page->flags, __ATOMIC_RELAXED) & PG_DIRTY))
+		__atomic_or_fetch(&page->flags, PG_DIRTY, __ATOMIC_RELAXED);
+}
 
 /* Convenience: one zeroed page, as a direct-map pointer; NULL when out of memory. */
 void *alloc_zeroed_page(void);

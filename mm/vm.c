@@ -5,7 +5,9 @@
  * identical properties are merged, so brk growth extends one [heap] area.
  * Pages are never populated here: every page arrives by a fault
  * (mm/fault.c) - except in special mappings (the vDSO), whose fixed pages
- * are mapped at once. Removing an area drops the pages mapped in it ("zap").
+ * are mapped at once. Removing an area drops the pages mapped in it ("zap"):
+ * a file page stored to through its entry is marked dirty, and the pages
+ * are let go only after the TLB flush (struct zap).
  *
  * TLB: after changing live entries, every CPU that has the address space
  * loaded forgets them (tlb_flush_mm_range: a shootdown IPI to mm->cpumask);
@@ -206,36 +208,67 @@ vma_split(struct vma *v, u64 addr)
 
 /* ---- page-table side ------------------------------------------------------ */
 
+/* Pages a zap holds back until the TLB flush: a stack array of 512 bytes. */
+#define ZAP_BATCH 64
+
+/*
+ * A zap is Linux's mmu_gather: the entries are cleared first, and the pages
+ * they held are released only after every CPU's TLB forgot them - until
+ * then another thread of the process may still store through a cached
+ * entry, into a page that must not be anyone else's yet.
+ */
 struct zap {
 	struct mm *mm;
 	bool special; /* fixed kernel pages: only the entries go */
+	u64 flushed;  /* the range's start not yet flushed */
 	u64 zapped;   /* present entries cleared: without any, no CPU can cache one */
+	unsigned npages;
+	struct page *pages[ZAP_BATCH];
 };
+
+/* Flushes [z->flushed, end) everywhere, then releases the pages held back. */
+static void
+zap_flush(struct zap *z, u64 end)
+{
+	if (z->zapped)
+		tlb_flush_mm_range(z->mm, z->flushed, end);
+	for (unsigned i = 0; i < z->npages; i++)
+		put_page(z->pages[i]);
+	z->npages = 0;
+	z->zapped = 0;
+	z->flushed = end;
+}
 
 static void
 zap_pte(pte_t *pte, u64 va, void *arg)
 {
 	struct zap *z = arg;
+	u64 val = pte_val(*pte);
 
-	if (!z->special) {
-		put_page(pte_page(pte_val(*pte)));
-		z->mm->rss--;
-	}
 	set_pte(pte, make_pte(0));
 	z->zapped++;
+	if (z->special)
+		return;
+	struct page *page = pte_page(val);
+	/* Stored to through the entry: the file's data changed (Linux's zap_pte_range). */
+	if ((val & PTE_DIRTY) && page->mapping)
+		set_page_dirty(page);
+	z->mm->rss--;
+	z->pages[z->npages++] = page;
+	if (z->npages == ZAP_BATCH)
+		zap_flush(z, va + PAGE_SIZE);
 }
 
 /* Drops every page mapped in [start, end), a part of v. */
 void
 zap_range(struct mm *mm, const struct vma *v, u64 start, u64 end)
 {
-	struct zap z = { mm, v->special != NULL, 0 };
+	struct zap z = { .mm = mm, .special = v->special != NULL, .flushed = start };
 
 	spin_lock(&mm->pt_lock);
 	walk_present_ptes(mm->pgd, start, end, zap_pte, &z);
 	spin_unlock(&mm->pt_lock);
-	if (z.zapped)
-		tlb_flush_mm_range(mm, start, end);
+	zap_flush(&z, end); /* the held-back pages keep even truncated file pages alive till then */
 }
 
 /* Removes every area (and its pages) inside [start, end), splitting areas that straddle it. */

@@ -2,8 +2,9 @@
  * path_ops.c - makes the operations whose kernel paths tools/path-trace
  * --check-budgets counts against tests/path-budgets.txt: the null system
  * call (getppid), a fault on a fresh anonymous page, a 256-byte write to
- * /dev/null, a pipe round trip (a one-byte write, then its read) and a
- * context switch (sched_yield to another runnable thread).
+ * /dev/null, a pipe round trip (a one-byte write, then its read), a
+ * context switch (sched_yield to another runnable thread) and a write
+ * fault on a cached page of a file mapped shared (lat_mmap's fault).
  *
  * Each operation is first made untraced, so that what a first call sets up
  * once (a pipe's buffer, a region's page table, the other thread's first
@@ -23,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define NR_GETPPID  110
@@ -136,6 +138,42 @@ context_switch(void)
 	return pthread_join(other, 0);
 }
 
+/* A file of pages pages, written so that each is in the page cache; open, or -1. */
+static int
+cached_file(const char *path, int pages)
+{
+	static char block[PAGE_SIZE];
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+
+	if (fd < 0 && mkdir("/tmp", 01777) == 0)
+		fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	for (int i = 0; fd >= 0 && i < pages; i++)
+		if (write(fd, block, sizeof(block)) != (ssize_t)sizeof(block))
+			return -1;
+	return fd;
+}
+
+/* As anonymous_fault, in a shared mapping of a file whose pages are all cached. */
+static int
+shared_file_fault(void)
+{
+	const char *path = "/tmp/path_ops.data";
+	size_t size = (size_t)(1 + repeats) * PAGE_SIZE;
+	int fd = cached_file(path, 1 + repeats);
+
+	if (fd < 0)
+		return die("path_ops: /tmp/path_ops.data");
+	char *region = mmap(0, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (region == MAP_FAILED)
+		return die("path_ops: mmap of the file");
+	touch(region);
+	for (int i = 1; i <= repeats; i++) {
+		marker();
+		touch(region + i * PAGE_SIZE);
+	}
+	return munmap(region, size) | close(fd) | unlink(path);
+}
+
 static void
 null_call(void)
 {
@@ -150,8 +188,9 @@ static const struct bench_help help = {
 	.name = "path_ops",
 	.about =
 		"Makes each operation tools/path-trace --check-budgets counts - the null call, an\n"
-		"anonymous fault, a 256-byte write, a pipe round trip and a context switch - once,\n"
-		"then REPEATS times (default 1) after a marker (getppid with \"pathtrac\" in rdi).\n"
+		"anonymous fault, a 256-byte write, a pipe round trip, a context switch and a write\n"
+		"fault in a shared file mapping - once, then REPEATS times (default 1) after a marker\n"
+		"(getppid with \"pathtrac\" in rdi).\n"
 		"Times nothing.",
 	.synopsis = "[REPEATS]",
 	.options = "  REPEATS  how many times each operation follows a marker (1 to 100)\n",
@@ -171,10 +210,11 @@ main(int argc, char **argv)
 		return 2;
 	}
 	null_call();
-	if (anonymous_fault() || write_256() || pipe_round_trip() || context_switch())
+	if (anonymous_fault() || write_256() || pipe_round_trip() || context_switch() ||
+	    shared_file_fault())
 		return 1;
-	printf("path_ops: null call, anonymous fault, 256-byte write, pipe round trip, context switch "
-	       "made, %d times each after a marker\n",
+	printf("path_ops: null call, anonymous fault, 256-byte write, pipe round trip, context switch, "
+	       "shared file fault made, %d times each after a marker\n",
 	       repeats);
 	return 0;
 }
