@@ -33,7 +33,7 @@ unix_current_cred(void)
 }
 
 struct unix_sock *
-unix_sock_alloc(int type)
+unix_sock_alloc(int family, int type)
 {
 	struct unix_sock *u = kzalloc(sizeof(*u));
 
@@ -45,6 +45,7 @@ unix_sock_alloc(int type)
 		return NULL;
 	}
 	u->refcount = 1;
+	u->family = family;
 	u->type = type;
 	u->sndbuf = SOCK_BUF_DEFAULT;
 	u->rcvbuf = SOCK_BUF_DEFAULT;
@@ -75,6 +76,7 @@ unix_sock_put(struct unix_sock *u)
 	if (u->peer)
 		unix_sock_put(u->peer);
 	mem_charge_put(u->charge);
+	kfree(u->inet.dest);
 	kfree(u->addr);
 	kfree(u);
 }
@@ -156,12 +158,8 @@ listener_has_room(void *arg)
 	return l->dead || l->state != UNIX_LISTENING || l->qlen <= l->backlog;
 }
 
-/*
- * A stream or seqpacket connect to the listener l (referenced): the new
- * socket on l's side is queued for accept, connected to u. unix_lock held.
- */
-static int
-connect_stream(struct unix_sock *u, struct unix_sock *l, bool nonblock)
+int
+unix_connect_stream(struct unix_sock *u, struct unix_sock *l, bool nonblock)
 {
 	if (u->state == UNIX_CONNECTED)
 		return -EISCONN;
@@ -174,9 +172,10 @@ connect_stream(struct unix_sock *u, struct unix_sock *l, bool nonblock)
 		return -ECONNREFUSED;
 	if (u->state != UNIX_UNCONNECTED) /* another thread connected it while we slept */
 		return u->state == UNIX_CONNECTED ? -EISCONN : -EINVAL;
-	struct unix_sock *n = unix_sock_alloc(u->type);
+	struct unix_sock *n = unix_sock_alloc(l->family, u->type);
 	if (!n)
 		return -ENOMEM;
+	n->inet = l->inet; /* an accepted TCP socket inherits the listener's options */
 	if (l->addr) {
 		n->addr = kmalloc(sizeof(*n->addr));
 		if (!n->addr) {
@@ -236,7 +235,7 @@ unix_connect(struct unix_sock *u, const struct unix_address *to, bool nonblock)
 	if (err)
 		;
 	else if (u->type != SOCK_DGRAM)
-		err = connect_stream(u, target, nonblock);
+		err = unix_connect_stream(u, target, nonblock);
 	else if (target->dead)
 		err = -ECONNREFUSED;
 	else if (target->peer && target->peer != u && target != u)
