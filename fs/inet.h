@@ -43,6 +43,19 @@ bool inet_address_is_any(const struct unix_address *a);
 void inet_address_any(const struct unix_sock *u, struct unix_address *a);
 
 /* ---- inet_sock.c ---- */
+/* One open internet socket as /proc/net/{tcp,udp}{,6} show it (fs/proc/net.c). */
+struct inet_sock_info {
+	struct unix_address local, remote; /* the any address and port 0 for none */
+	int state;			   /* Linux's TCP_ESTABLISHED, TCP_LISTEN ... */
+	u64 tx_queue, rx_queue;		   /* bytes sent not yet read, bytes to read */
+	u32 uid;
+	u64 ino;
+};
+/* u, given a file, is listed in /proc/net until closed: unix_lock held. */
+void inet_sock_listed(struct unix_sock *u);
+/* Calls show for every open socket of family and type, in order of creation. */
+void inet_sockets_each(int family, int type, void (*show)(void *arg, const struct inet_sock_info *),
+		       void *arg);
 int inet_connect(struct unix_sock *u, const struct unix_address *to, bool nonblock);
 int inet_listen(struct unix_sock *u, int backlog);
 int inet_shutdown(struct unix_sock *u, int how);

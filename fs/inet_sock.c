@@ -237,3 +237,71 @@ inet_setsockopt(struct unix_sock *u, int level, int name, int val)
 		return -ENOPROTOOPT;
 	return 0;
 }
+
+/* ---- the list /proc/net shows ------------------------------------------------------ */
+
+/* Linux's TCP states as /proc/net/tcp numbers them (a UDP socket is ESTABLISHED or CLOSE). */
+enum { TCP_ESTABLISHED = 1, TCP_CLOSE = 7, TCP_CLOSE_WAIT = 8, TCP_LISTEN = 10 };
+
+static struct list_head inet_sockets = LIST_HEAD_INIT(inet_sockets); /* under unix_lock */
+
+void
+inet_sock_listed(struct unix_sock *u)
+{
+	list_add_tail(&u->inet_link, &inet_sockets);
+}
+
+static int
+proc_state(const struct unix_sock *u)
+{
+	if (u->state == UNIX_LISTENING)
+		return TCP_LISTEN;
+	if (u->state != UNIX_CONNECTED)
+		return TCP_CLOSE;
+	return u->type == SOCK_STREAM && (u->shutdown & RCV_SHUTDOWN) ? TCP_CLOSE_WAIT
+								      : TCP_ESTABLISHED;
+}
+
+/* What /proc/net shows of u: unix_lock held. */
+static void
+sock_info(struct unix_sock *u, struct inet_sock_info *info)
+{
+	const struct unix_address *remote = sock_is_udp(u) ? u->inet.dest
+					    : u->peer	   ? u->peer->addr
+							   : NULL;
+
+	memset(info, 0, sizeof(*info));
+	inet_address_any(u, &info->local);
+	inet_address_any(u, &info->remote);
+	if (u->addr)
+		info->local = *u->addr;
+	if (remote && u->state == UNIX_CONNECTED) {
+		info->remote = *remote;
+		inet_address_as(u->family, &info->remote);
+	}
+	info->state = proc_state(u);
+	info->tx_queue = u->type == SOCK_STREAM && u->peer ? unix_inq_len(u->peer) : 0;
+	info->rx_queue = u->type == SOCK_STREAM ? (u64)MAX(unix_inq_len(u), 0) : u->rmem;
+	if (u->state == UNIX_LISTENING) /* Linux shows a listener's queue of connections */
+		info->rx_queue = u->qlen, info->tx_queue = u->backlog;
+	info->uid = u->file ? u->file->inode->uid : 0;
+	info->ino = u->file ? u->file->inode->ino : 0;
+}
+
+void
+inet_sockets_each(int family, int type, void (*show)(void *arg, const struct inet_sock_info *),
+		  void *arg)
+{
+	struct inet_sock_info info;
+	struct list_head *e;
+
+	mutex_lock(&unix_lock);
+	list_for_each(e, &inet_sockets) {
+		struct unix_sock *u = list_entry(e, struct unix_sock, inet_link);
+		if (u->family != family || u->type != type)
+			continue;
+		sock_info(u, &info);
+		show(arg, &info);
+	}
+	mutex_unlock(&unix_lock);
+}

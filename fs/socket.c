@@ -160,6 +160,8 @@ socket_file(struct unix_sock *u, int flags)
 	f->private = u;
 	mutex_lock(&unix_lock);
 	u->file = f;
+	if (sock_is_inet(u))
+		inet_sock_listed(u);
 	mutex_unlock(&unix_lock);
 	return f;
 }

@@ -96,8 +96,9 @@ struct unix_sock {
 	struct kernel_ucred cred; /* its creator's, for the peer's SO_PEERCRED */
 	struct kernel_ucred peercred;
 	bool has_peercred;
-	struct unix_address *addr; /* bound name, or NULL */
-	struct inode *node;	   /* a file-system name's socket inode, referenced */
+	struct unix_address *addr;  /* bound name, or NULL */
+	struct list_head inet_link; /* an internet socket with a file: in /proc/net's list */
+	struct inode *node;	    /* a file-system name's socket inode, referenced */
 	struct list_head bound_link;
 	struct wait_queue wq;	 /* readers, writers, connectors, accepters, poll */
 	struct list_head fasync; /* its file if in O_ASYNC mode (fs/fasync.c) */

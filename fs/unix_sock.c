@@ -55,6 +55,7 @@ unix_sock_alloc(int family, int type)
 	list_init(&u->queue);
 	list_init(&u->pending_link);
 	list_init(&u->bound_link);
+	list_init(&u->inet_link);
 	list_init(&u->gc_link);
 	wait_queue_init(&u->wq);
 	list_init(&u->fasync);
@@ -355,6 +356,8 @@ unix_close(struct unix_sock *u, struct list_head *msgs, struct inode **node)
 {
 	u->dead = true;
 	u->shutdown = SHUTDOWN_MASK;
+	list_del(&u->inet_link); /* out of /proc/net (a socket never listed links to itself) */
+	list_init(&u->inet_link);
 	unix_unbind(u, node);
 	struct unix_sock *p = u->peer;
 	if (p && u->type != SOCK_DGRAM) {
