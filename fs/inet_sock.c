@@ -199,18 +199,29 @@ tcp_maxseg(const struct unix_sock *u)
 	return u->state == UNIX_CONNECTED ? 65483 : 536;
 }
 
+/* Whether level is one u's protocols answer at: IP, TCP or UDP, IPv6 for an AF_INET6 socket. */
+static bool
+known_level(const struct unix_sock *u, int level)
+{
+	return level == IPPROTO_IP ||
+	       level == (u->type == SOCK_STREAM ? IPPROTO_TCP : IPPROTO_UDP) ||
+	       (level == IPPROTO_IPV6 && u->family == AF_INET6);
+}
+
 long
 inet_getsockopt(struct unix_sock *u, int level, int name, void *val)
 {
 	int v;
 
-	if (level == IPPROTO_TCP && u->type == SOCK_STREAM && name == TCP_NODELAY)
+	if (!known_level(u, level))
+		return -EOPNOTSUPP; /* Linux's ip_getsockopt for a level it does not know */
+	if (level == IPPROTO_TCP && name == TCP_NODELAY)
 		v = u->inet.nodelay;
-	else if (level == IPPROTO_TCP && u->type == SOCK_STREAM && name == TCP_MAXSEG)
+	else if (level == IPPROTO_TCP && name == TCP_MAXSEG)
 		v = tcp_maxseg(u);
-	else if (level == IPPROTO_TCP && u->type == SOCK_STREAM && name == TCP_CORK)
+	else if (level == IPPROTO_TCP && name == TCP_CORK)
 		v = u->inet.cork;
-	else if (level == IPPROTO_IPV6 && u->family == AF_INET6 && name == IPV6_V6ONLY)
+	else if (level == IPPROTO_IPV6 && name == IPV6_V6ONLY)
 		v = u->inet.v6only;
 	else
 		return -ENOPROTOOPT;
@@ -218,18 +229,21 @@ inet_getsockopt(struct unix_sock *u, int level, int name, void *val)
 	return sizeof(v);
 }
 
+/* Setting an option at a level the socket does not know is ENOPROTOOPT (ip_setsockopt). */
 long
 inet_setsockopt(struct unix_sock *u, int level, int name, int val)
 {
-	if (level == IPPROTO_TCP && u->type == SOCK_STREAM && name == TCP_NODELAY)
+	if (!known_level(u, level))
+		return -ENOPROTOOPT;
+	if (level == IPPROTO_TCP && name == TCP_NODELAY)
 		u->inet.nodelay = val != 0;
-	else if (level == IPPROTO_TCP && u->type == SOCK_STREAM && name == TCP_MAXSEG) {
+	else if (level == IPPROTO_TCP && name == TCP_MAXSEG) {
 		if (val && (val < 88 || val > 32767)) /* Linux's TCP_MIN_MSS and MAX_TCP_WINDOW */
 			return -EINVAL;
 		u->inet.maxseg = val;
-	} else if (level == IPPROTO_TCP && u->type == SOCK_STREAM && name == TCP_CORK)
+	} else if (level == IPPROTO_TCP && name == TCP_CORK)
 		u->inet.cork = val != 0;
-	else if (level == IPPROTO_IPV6 && u->family == AF_INET6 && name == IPV6_V6ONLY) {
+	else if (level == IPPROTO_IPV6 && name == IPV6_V6ONLY) {
 		if (u->addr)
 			return -EINVAL; /* a bound socket's reach is settled */
 		u->inet.v6only = val != 0;

@@ -299,6 +299,27 @@ send_locked(struct send_state *s, struct unix_msg_args *m, struct unix_scm *scm)
 	return (long)done;
 }
 
+/*
+ * A send that goes out to nobody (a UDP datagram no socket hears, TCP's
+ * last to a closed peer) still reads the caller's bytes, as Linux builds
+ * the packet first: EFAULT for a bad buffer. A stream's takes at most
+ * SO_SNDBUF of them.
+ */
+static long
+send_lost(struct unix_sock *u, struct unix_msg_args *m)
+{
+	size_t n = u->type == SOCK_STREAM ? MIN(m->total, (size_t)u->sndbuf) : m->total;
+	char *chunk = kmalloc(PAGE_SIZE);
+
+	if (!chunk)
+		return -ENOMEM;
+	int err = 0;
+	for (size_t off = 0; off < n && !err; off += PAGE_SIZE)
+		err = iov_copy(m, off, chunk, MIN(n - off, PAGE_SIZE), false);
+	kfree(chunk);
+	return err ? err : (long)n;
+}
+
 long
 unix_send(struct unix_sock *u, struct unix_msg_args *m)
 {
@@ -319,9 +340,9 @@ unix_send(struct unix_sock *u, struct unix_msg_args *m)
 			signal_send_self(SIGPIPE);
 		return err;
 	}
-	if (!s.to) { /* a UDP datagram nobody hears, or TCP's last to a closed peer */
+	if (!s.to) {
 		unix_scm_drop(&scm);
-		return (long)m->total;
+		return send_lost(u, m);
 	}
 	if (mutex_lock_killable(&unix_lock)) {
 		unix_sock_put(s.to);
@@ -443,6 +464,8 @@ cred_equal(const struct kernel_ucred *a, const struct kernel_ucred *b)
 static void
 note_sender(struct unix_sock *u, struct unix_msg_args *m, const struct unix_msg *msg)
 {
+	if (sock_is_inet(u) && u->type == SOCK_STREAM)
+		return; /* TCP names no sender: the peer is known */
 	if (m->name && msg->sender->addr) {
 		*m->name = *msg->sender->addr;
 		m->has_name = true;
@@ -682,6 +705,8 @@ unix_recv(struct unix_sock *u, struct unix_msg_args *m)
 
 	if ((m->flags & MSG_OOB) && u->type != SOCK_STREAM)
 		return -EOPNOTSUPP;
+	if ((m->flags & MSG_ERRQUEUE) && sock_is_inet(u))
+		return -EAGAIN; /* its error queue is always empty: nothing sets IP_RECVERR's errors */
 	list_init(&done);
 	m->has_name = false;
 	m->out_flags = m->flags & MSG_CMSG_CLOEXEC; /* Linux gives it back in msg_flags */

@@ -185,9 +185,9 @@ unix_connect_stream(struct unix_sock *u, struct unix_sock *l, bool nonblock)
 		}
 		*n->addr = *l->addr; /* getsockname on the accepted socket: the listener's name */
 	}
-	n->cred = l->cred; /* the accepted end stands for the listener */
-	unix_link_peer(u, n, n->cred);
-	unix_link_peer(n, u, u->cred);
+	n->cred = l->cred;	       /* the accepted end stands for the listener */
+	unix_link_peer(u, n, u->cred); /* the accepted end sees the connector's credentials */
+	unix_link_peer(n, u, n->cred); /* and the connector the listener's */
 	list_add_tail(&n->pending_link, &l->queue); /* the queue's reference: n's own */
 	l->qlen++;
 	wake_up_all(&l->wq);

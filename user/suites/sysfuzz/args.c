@@ -146,7 +146,8 @@ setup_paths(const char *sandbox)
 static int
 add_inet_sockets(int n)
 {
-	struct sockaddr_in lo = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct sockaddr_in lo = { .sin_family = AF_INET,
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	struct sockaddr_in6 any6 = { .sin6_family = AF_INET6 };
 	socklen_t len = sizeof(lo);
 	int l = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
