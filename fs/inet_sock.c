@@ -135,6 +135,11 @@ inet_shutdown(struct unix_sock *u, int how)
 	if (how < SHUT_RD || how > SHUT_RDWR)
 		return -EINVAL;
 	int err = unix_shutdown(u, how);
+	if (!err && how != SHUT_RD) {
+		mutex_lock(&unix_lock);
+		u->inet.epipe = true; /* no last send goes out to a peer that closed meanwhile */
+		mutex_unlock(&unix_lock);
+	}
 	/* Linux's inet_shutdown: nothing to shut is ENOTCONN, the bits set all the same */
 	return !err && READ_ONCE(u->state) == UNIX_UNCONNECTED ? -ENOTCONN : err;
 }

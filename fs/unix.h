@@ -64,7 +64,7 @@ struct inet_opts {
 	bool v6only;		   /* IPV6_V6ONLY: an AF_INET6 socket takes no IPv4 */
 	bool nodelay, cork;	   /* TCP_NODELAY, TCP_CORK: kept, there is no wire to wait for */
 	int maxseg;		   /* TCP_MAXSEG asked, or 0 */
-	bool reset;		   /* TCP: the peer's reset came, sends are EPIPE */
+	bool epipe; /* TCP: sends fail with EPIPE now (the peer's reset came, or this side shut) */
 	bool connecting;	   /* TCP: a non-blocking connect said EINPROGRESS */
 	struct unix_address *dest; /* a connected datagram socket's peer, or NULL */
 };

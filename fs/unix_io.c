@@ -202,11 +202,11 @@ tcp_send_check(struct unix_sock *u)
 	if (u->error) {
 		err = -u->error;
 		u->error = 0;
-		u->inet.reset = true;
+		u->inet.epipe = true;
 	} else if (u->state != UNIX_CONNECTED)
 		err = -EPIPE;
-	else if (u->peer && u->peer->dead && !u->inet.reset) {
-		u->inet.reset = true;
+	else if (u->peer && u->peer->dead && !u->inet.epipe) {
+		u->inet.epipe = true;
 		err = 1;
 	}
 	mutex_unlock(&unix_lock);
