@@ -4,8 +4,8 @@
  * SO_REUSEPORT let share a port, IPV6_V6ONLY's part in it, ephemeral
  * ports from ip_local_port_range, EACCES below port 1024, EADDRNOTAVAIL
  * for an address that is not local, the sockaddr length and family
- * checks, an unbound socket's name, and the socket types the internet
- * families refuse.
+ * checks, an unbound socket's name, the socket types the internet
+ * families refuse, and "localhost" resolving through /etc/hosts.
  */
 #define _GNU_SOURCE
 #include "usertests.h"
@@ -13,6 +13,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <netdb.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -197,4 +198,21 @@ TEST(inet_socket_types)
 	int u = CHECK_OK(socket(AF_INET, SOCK_DGRAM, 0));
 	CHECK_ERR(EOPNOTSUPP, listen(u, 1));
 	close(u);
+}
+
+/* "localhost" resolves through /etc/hosts (rewind's initrd has one) to the loopback. */
+TEST(inet_localhost_resolves)
+{
+	struct addrinfo hints = { .ai_family = AF_INET, .ai_socktype = SOCK_STREAM }, *res;
+	int l = tcp_listener(AF_INET);
+	char port[16];
+
+	snprintf(port, sizeof(port), "%d", port_of(l));
+	CHECK_EQ(getaddrinfo("localhost", port, &hints, &res), 0);
+	CHECK_EQ(((struct sockaddr_in *)res->ai_addr)->sin_addr.s_addr, htonl(INADDR_LOOPBACK));
+	int c = CHECK_OK(socket(AF_INET, SOCK_STREAM, 0));
+	CHECK_OK(connect(c, res->ai_addr, res->ai_addrlen));
+	freeaddrinfo(res);
+	close(c);
+	close(l);
 }
