@@ -1,17 +1,17 @@
 /*
  * socket.c - the socket system calls and socket files.
  *
- * AF_UNIX is the one family (fs/unix_*.c): rewind has no network stack,
- * so AF_INET, AF_INET6 and every other family are EAFNOSUPPORT, as Linux
- * answers for a family whose module is absent (programs fall back; see
- * docs/userspace.md, "Sockets"). Malformed type flags are EINVAL first, in
- * Linux's order. A socket is a file on an inode of its own (S_IFSOCK, on
+ * AF_UNIX sockets (fs/unix_*.c), and AF_INET and AF_INET6 ones on the
+ * loopback (fs/inet_*.c, built on the same machinery); every other family
+ * is EAFNOSUPPORT, as Linux answers for a family whose module is absent
+ * (see docs/userspace.md, "Sockets"). Malformed type flags are EINVAL
+ * first, in Linux's order. A socket is a file on an inode of its own (S_IFSOCK, on
  * an instance never mounted, as Linux's sockfs): read and write are recv
  * and send, poll reports what a send or receive would find, fstat shows
  * the type and /proc/<pid>/fd shows "socket:[inode]". A socket call on
  * any other file is ENOTSOCK.
  */
-#include "fs/unix.h"
+#include "fs/inet.h"
 #include "kernel/process/cred.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/time/clock.h"
@@ -160,6 +160,8 @@ socket_file(struct unix_sock *u, int flags)
 	f->private = u;
 	mutex_lock(&unix_lock);
 	u->file = f;
+	if (sock_is_inet(u))
+		inet_sock_listed(u);
 	mutex_unlock(&unix_lock);
 	return f;
 }
@@ -209,9 +211,24 @@ file_nonblock(struct file *f)
 
 /* ---- socket, socketpair ------------------------------------------------------------ */
 
-/* The AF_UNIX type a socket call asks for, or -errno, checked in Linux's order. */
+/* The TCP or UDP socket an AF_INET or AF_INET6 socket call asks for, as Linux's inet_create. */
 static int
-unix_type(int family, int type, int protocol)
+inet_type(int base, int protocol)
+{
+	if (base == SOCK_STREAM && (!protocol || protocol == IPPROTO_TCP))
+		return SOCK_STREAM;
+	if (base == SOCK_DGRAM && (!protocol || protocol == IPPROTO_UDP))
+		return SOCK_DGRAM;
+	if (base == SOCK_STREAM || base == SOCK_DGRAM)
+		return -EPROTONOSUPPORT;
+	if (base == 3) /* SOCK_RAW: root's alone, and rewind has no raw IP */
+		return privileged() ? -EPROTONOSUPPORT : -EPERM;
+	return -ESOCKTNOSUPPORT;
+}
+
+/* The type a socket call asks for, or -errno, checked in Linux's order. */
+static int
+socket_type(int family, int type, int protocol)
 {
 	int base = type & SOCK_TYPE_MASK;
 
@@ -221,8 +238,10 @@ unix_type(int family, int type, int protocol)
 		return -EAFNOSUPPORT;
 	if (base > SOCK_PACKET)
 		return -EINVAL;
+	if (family == AF_INET || family == AF_INET6)
+		return inet_type(base, protocol);
 	if (family != AF_UNIX)
-		return -EAFNOSUPPORT; /* no network stack: docs/userspace.md, "Sockets" */
+		return -EAFNOSUPPORT; /* docs/userspace.md, "Sockets" */
 	if (protocol && protocol != AF_UNIX)
 		return -EPROTONOSUPPORT;
 	if (base == 3) /* SOCK_RAW: a datagram socket, as Linux's unix_create */
@@ -234,11 +253,11 @@ unix_type(int family, int type, int protocol)
 
 SYSCALL3(socket, int, family, int, type, int, protocol)
 {
-	int kind = unix_type(family, type, protocol);
+	int kind = socket_type(family, type, protocol);
 
 	if (kind < 0)
 		return kind;
-	struct unix_sock *u = unix_sock_alloc(kind);
+	struct unix_sock *u = unix_sock_alloc(family, kind);
 	return u ? socket_fd(u, type) : -ENOMEM;
 }
 
@@ -246,7 +265,8 @@ SYSCALL3(socket, int, family, int, type, int, protocol)
 static int
 pair_files(int kind, int type, struct file **fa, struct file **fb)
 {
-	struct unix_sock *a = unix_sock_alloc(kind), *b = a ? unix_sock_alloc(kind) : NULL;
+	struct unix_sock *a = unix_sock_alloc(AF_UNIX, kind);
+	struct unix_sock *b = a ? unix_sock_alloc(AF_UNIX, kind) : NULL;
 
 	if (!b) {
 		if (a)
@@ -270,11 +290,13 @@ pair_files(int kind, int type, struct file **fa, struct file **fb)
 
 SYSCALL4(socketpair, int, family, int, type, int, protocol, int __user *, sv)
 {
-	int kind = unix_type(family, type, protocol);
+	int kind = socket_type(family, type, protocol);
 	struct file *fa, *fb;
 
 	if (kind < 0)
 		return kind;
+	if (family != AF_UNIX)
+		return -EOPNOTSUPP; /* TCP and UDP sockets come in no pairs */
 	int err = pair_files(kind, type, &fa, &fb);
 	if (err)
 		return err;
@@ -300,6 +322,14 @@ SYSCALL4(socketpair, int, family, int, type, int, protocol, int __user *, sv)
 
 /* ---- names and connections ----------------------------------------------------------- */
 
+/* A sockaddr for the socket u from user memory: 0 or -errno. */
+int
+sock_address_get(struct unix_sock *u, const void __user *uaddr, int len, struct unix_address *a)
+{
+	return sock_is_inet(u) ? inet_address_get(u, uaddr, len, a)
+			       : unix_address_get(uaddr, len, a);
+}
+
 SYSCALL3(bind, int, fd, const void __user *, uaddr, int, namelen)
 {
 	struct unix_address a;
@@ -308,9 +338,10 @@ SYSCALL3(bind, int, fd, const void __user *, uaddr, int, namelen)
 
 	if (err)
 		return err;
-	err = unix_address_get(uaddr, namelen, &a);
+	struct unix_sock *u = f->private;
+	err = sock_address_get(u, uaddr, namelen, &a);
 	if (!err)
-		err = unix_bind(f->private, &a);
+		err = sock_is_inet(u) ? inet_bind(u, &a) : unix_bind(u, &a);
 	file_put(f);
 	return err;
 }
@@ -323,9 +354,11 @@ SYSCALL3(connect, int, fd, const void __user *, uaddr, int, namelen)
 
 	if (err)
 		return err;
-	err = unix_address_get(uaddr, namelen, &a);
+	struct unix_sock *u = f->private;
+	err = sock_address_get(u, uaddr, namelen, &a);
 	if (!err)
-		err = unix_connect(f->private, &a, file_nonblock(f));
+		err = sock_is_inet(u) ? inet_connect(u, &a, file_nonblock(f))
+				      : unix_connect(u, &a, file_nonblock(f));
 	file_put(f);
 	return err;
 }
@@ -337,21 +370,31 @@ SYSCALL2(listen, int, fd, int, backlog)
 
 	if (err)
 		return err;
-	err = unix_listen(f->private, backlog);
+	struct unix_sock *u = f->private;
+	err = sock_is_inet(u) ? inet_listen(u, backlog) : unix_listen(u, backlog);
 	file_put(f);
 	return err;
 }
 
-/* The peer's name for accept and getpeername, copied under the lock; NULL if unnamed. */
+/*
+ * The peer's name for accept and getpeername, copied under the lock; NULL
+ * if unnamed. An internet socket's as its family sees it; a UDP socket's
+ * is the default peer connect named.
+ */
 static struct unix_address *
 peer_name(struct unix_sock *u, struct unix_address *buf)
 {
 	struct unix_address *a = NULL;
 
 	mutex_lock(&unix_lock);
-	if (u->peer && u->peer->addr) {
-		*buf = *u->peer->addr;
+	const struct unix_address *name = sock_is_udp(u) ? u->inet.dest
+					  : u->peer	 ? u->peer->addr
+							 : NULL;
+	if (name) {
+		*buf = *name;
 		a = buf;
+		if (sock_is_inet(u))
+			inet_address_as(u->family, a);
 	}
 	mutex_unlock(&unix_lock);
 	return a;
@@ -411,6 +454,9 @@ SYSCALL3(getsockname, int, fd, void __user *, uaddr, int __user *, uaddr_len)
 	if (u->addr) {
 		buf = *u->addr;
 		a = &buf;
+	} else if (sock_is_inet(u)) {
+		inet_address_any(u, &buf); /* unbound: the any address, port 0 */
+		a = &buf;
 	}
 	mutex_unlock(&unix_lock);
 	err = unix_address_put(a, uaddr, uaddr_len);
@@ -442,7 +488,8 @@ SYSCALL2(shutdown, int, fd, int, how)
 
 	if (err)
 		return err;
-	err = unix_shutdown(f->private, how);
+	struct unix_sock *u = f->private;
+	err = sock_is_inet(u) ? inet_shutdown(u, how) : unix_shutdown(u, how);
 	file_put(f);
 	return err;
 }

@@ -33,17 +33,31 @@ msghdr_get(const struct kernel_msghdr *h, struct unix_msg_args *m, struct kernel
 	return 0;
 }
 
-/* A send's destination from user memory, if one is given: 0 or -errno. */
+/*
+ * A send's destination from user memory, if one is given, as the socket
+ * at fd reads it: 0 or -errno. TCP ignores it, as Linux's tcp_sendmsg.
+ */
 static int
-name_get(const void __user *uaddr, int len, struct unix_msg_args *m, struct unix_address *a)
+name_get(int fd, const void __user *uaddr, int len, struct unix_msg_args *m, struct unix_address *a)
 {
+	struct file *f;
+
 	if (!uaddr || !len)
 		return 0;
 	if (len < 0)
 		return -EINVAL;
-	int err = unix_address_get(uaddr, len, a);
-	if (!err && a->sun.sun_family != AF_UNIX)
+	int err = sock_get(fd, &f);
+	if (err)
+		return err;
+	struct unix_sock *u = f->private;
+	if (sock_is_inet(u) && u->type == SOCK_STREAM) {
+		file_put(f);
+		return 0;
+	}
+	err = sock_address_get(u, uaddr, len, a);
+	if (!err && !sock_is_inet(u) && a->sun.sun_family != AF_UNIX)
 		err = -EINVAL;
+	file_put(f);
 	m->name = a;
 	m->has_name = !err;
 	return err;
@@ -89,7 +103,7 @@ SYSCALL6(sendto, int, fd, const void __user *, buf, size_t, len, unsigned, flags
 	if (err)
 		return err;
 	file_put(f);
-	err = name_get(uaddr, namelen, &m, &a);
+	err = name_get(fd, uaddr, namelen, &m, &a);
 	return err ? err : sock_send(fd, &m);
 }
 
@@ -132,7 +146,7 @@ do_sendmsg(int fd, const struct kernel_msghdr __user *uh, unsigned flags)
 		return -EFAULT;
 	long err = msghdr_get(&h, &m, &iov, NULL);
 	if (!err)
-		err = name_get(h.msg_name, h.msg_namelen, &m, &a);
+		err = name_get(fd, h.msg_name, h.msg_namelen, &m, &a);
 	if (!err)
 		err = sock_send(fd, &m);
 	kfree(iov);

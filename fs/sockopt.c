@@ -6,9 +6,11 @@
  * peer's credentials as at connect (or socketpair, or listen); timeouts
  * are a struct timeval; SO_PEEK_OFF is where the next MSG_PEEK starts
  * (unix_io.c moves it). An option rewind does not know is ENOPROTOOPT,
- * another level EOPNOTSUPP (AF_UNIX has no options of its own).
+ * another level EOPNOTSUPP (AF_UNIX has no options of its own). TCP and
+ * UDP sockets add SO_REUSEADDR and SO_REUSEPORT here, and the TCP and
+ * IPv6 levels in fs/inet_sock.c.
  */
-#include "fs/unix.h"
+#include "fs/inet.h"
 #include "kernel/process/cred.h"
 #include "kernel/lib/string.h"
 #include "uapi/time.h"
@@ -24,8 +26,10 @@ timeout_get(u64 ns, struct kernel_timeval *tv)
 
 /* The option's value into val (at most 16 bytes): its length, or -ENOPROTOOPT. */
 static int
-option_value(struct unix_sock *u, int name, char *val)
+option_value(struct unix_sock *u, int level, int name, char *val)
 {
+	if (level != SOL_SOCKET)
+		return (int)inet_getsockopt(u, level, name, val);
 	int v;
 
 	switch (name) {
@@ -33,10 +37,16 @@ option_value(struct unix_sock *u, int name, char *val)
 		v = u->type;
 		break;
 	case SO_DOMAIN:
-		v = AF_UNIX;
+		v = u->family;
 		break;
 	case SO_PROTOCOL:
-		v = 0;
+		v = !sock_is_inet(u) ? 0 : u->type == SOCK_STREAM ? IPPROTO_TCP : IPPROTO_UDP;
+		break;
+	case SO_REUSEADDR:
+		v = u->inet.reuseaddr;
+		break;
+	case SO_REUSEPORT:
+		v = u->inet.reuseport;
 		break;
 	case SO_ERROR:
 		v = u->error;
@@ -86,7 +96,7 @@ unix_getsockopt(struct unix_sock *u, int level, int name, void __user *uval, int
 	char val[16] __aligned(8);
 	int len;
 
-	if (level != SOL_SOCKET)
+	if (level != SOL_SOCKET && !sock_is_inet(u))
 		return -EOPNOTSUPP;
 	if (copy_from_user(&len, ulen, sizeof(len)))
 		return -EFAULT;
@@ -94,7 +104,7 @@ unix_getsockopt(struct unix_sock *u, int level, int name, void __user *uval, int
 		return -EINVAL;
 	if (mutex_lock_killable(&unix_lock))
 		return -EINTR;
-	int size = option_value(u, name, val);
+	int size = option_value(u, level, name, val);
 	mutex_unlock(&unix_lock);
 	if (size < 0)
 		return size;
@@ -140,23 +150,34 @@ unix_setsockopt(struct unix_sock *u, int level, int name, const void __user *uva
 {
 	int v = 0;
 
-	if (level != SOL_SOCKET)
+	if (level != SOL_SOCKET && !sock_is_inet(u))
 		return -EOPNOTSUPP;
-	if (name == SO_RCVTIMEO_OLD || name == SO_RCVTIMEO_NEW)
+	if (level == SOL_SOCKET && (name == SO_RCVTIMEO_OLD || name == SO_RCVTIMEO_NEW))
 		return timeout_set(uval, len, &u->rcvtimeo);
-	if (name == SO_SNDTIMEO_OLD || name == SO_SNDTIMEO_NEW)
+	if (level == SOL_SOCKET && (name == SO_SNDTIMEO_OLD || name == SO_SNDTIMEO_NEW))
 		return timeout_set(uval, len, &u->sndtimeo);
 	if (len < (int)sizeof(int))
 		return -EINVAL;
 	if (copy_from_user(&v, uval, sizeof(v)))
 		return -EFAULT;
-	bool force = name == SO_SNDBUFFORCE || name == SO_RCVBUFFORCE;
+	bool force = level == SOL_SOCKET && (name == SO_SNDBUFFORCE || name == SO_RCVBUFFORCE);
 	if (force && !privileged())
 		return -EPERM;
 	long err = 0;
 	if (mutex_lock_killable(&unix_lock))
 		return -EINTR;
+	if (level != SOL_SOCKET) {
+		err = inet_setsockopt(u, level, name, v);
+		mutex_unlock(&unix_lock);
+		return err;
+	}
 	switch (name) {
+	case SO_REUSEADDR:
+		u->inet.reuseaddr = v != 0;
+		break;
+	case SO_REUSEPORT:
+		u->inet.reuseport = v != 0;
+		break;
 	case SO_SNDBUF:
 	case SO_SNDBUFFORCE:
 		u->sndbuf = buffer_size(v, SOCK_MIN_SNDBUF, force);

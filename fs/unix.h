@@ -24,6 +24,7 @@
 
 #include "fs/pipe_accounting.h"
 #include "fs/vfs.h"
+#include "uapi/inet.h"
 #include "uapi/socket.h"
 
 extern struct mutex unix_lock;
@@ -44,15 +45,35 @@ extern struct mutex unix_lock;
 
 enum unix_state { UNIX_UNCONNECTED, UNIX_LISTENING, UNIX_CONNECTED };
 
-/* A bound name: sun_family and the path bytes, len in all (what getsockname returns). */
+/*
+ * A bound name: sun_family and the path bytes, len in all (what getsockname
+ * returns); an internet socket's sockaddr_in or sockaddr_in6 (fs/inet_names.c).
+ */
 struct unix_address {
 	u32 len;
-	struct kernel_sockaddr_un sun;
+	union {
+		struct kernel_sockaddr_un sun;
+		struct kernel_sockaddr_in sin;
+		struct kernel_sockaddr_in6 sin6;
+	};
+};
+
+/* What an AF_INET or AF_INET6 socket has besides the local machinery (fs/inet_*.c). */
+struct inet_opts {
+	bool reuseaddr, reuseport; /* SO_REUSEADDR, SO_REUSEPORT: who may share its port */
+	bool v6only;		   /* IPV6_V6ONLY: an AF_INET6 socket takes no IPv4 */
+	bool nodelay, cork;	   /* TCP_NODELAY, TCP_CORK: kept, there is no wire to wait for */
+	int maxseg;		   /* TCP_MAXSEG asked, or 0 */
+	bool epipe; /* TCP: sends fail with EPIPE now (the peer's reset came, or this side shut) */
+	bool connecting;	   /* TCP: a non-blocking connect said EINPROGRESS */
+	struct unix_address *dest; /* a connected datagram socket's peer, or NULL */
 };
 
 struct unix_sock {
 	u32 refcount; /* the file, a peer pointing at it, its queued messages, a listener's queue */
 	int type;     /* SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET */
+	int family;   /* AF_UNIX, or AF_INET/AF_INET6 on the loopback (fs/inet_*.c) */
+	struct inet_opts inet;
 	enum unix_state state;
 	bool dead; /* its file is closed */
 	/* its file, not referenced: valid while !dead (its owner hears SIGURG; unix_gc.c) */
@@ -66,16 +87,18 @@ struct unix_sock {
 	u32 qlen;		       /* messages or connections in queue */
 	u32 backlog;		       /* a listener's: connections it holds at most */
 	u32 sndbuf, rcvbuf;
-	u64 wmem;		  /* bytes of this socket's messages queued anywhere */
-	u64 rcvtimeo, sndtimeo;	  /* ns; 0: forever */
-	int peek_off;		  /* SO_PEEK_OFF: where a MSG_PEEK starts; -1: at the head */
-	bool oobinline;		  /* SO_OOBINLINE: the urgent byte is read in the stream */
+	u64 wmem;		/* bytes of this socket's messages queued anywhere */
+	u64 rmem;		/* bytes of messages queued here (a UDP socket drops past rcvbuf) */
+	u64 rcvtimeo, sndtimeo; /* ns; 0: forever */
+	int peek_off;		/* SO_PEEK_OFF: where a MSG_PEEK starts; -1: at the head */
+	bool oobinline;		/* SO_OOBINLINE: the urgent byte is read in the stream */
 	struct unix_msg *oob_msg; /* a stream's urgent byte (MSG_OOB) in queue, unread, or NULL */
 	struct kernel_ucred cred; /* its creator's, for the peer's SO_PEERCRED */
 	struct kernel_ucred peercred;
 	bool has_peercred;
-	struct unix_address *addr; /* bound name, or NULL */
-	struct inode *node;	   /* a file-system name's socket inode, referenced */
+	struct unix_address *addr;  /* bound name, or NULL */
+	struct list_head inet_link; /* an internet socket with a file: in /proc/net's list */
+	struct inode *node;	    /* a file-system name's socket inode, referenced */
 	struct list_head bound_link;
 	struct wait_queue wq;	 /* readers, writers, connectors, accepters, poll */
 	struct list_head fasync; /* its file if in O_ASYNC mode (fs/fasync.c) */
@@ -105,16 +128,37 @@ struct unix_msg {
 int sock_get(int fd, struct file **fp);
 /* Whether calls on f must not wait (O_NONBLOCK now). */
 bool file_nonblock(struct file *f);
+/* A sockaddr for the socket u from user memory, as its family reads it: 0 or -errno. */
+int sock_address_get(struct unix_sock *u, const void __user *uaddr, int len,
+		     struct unix_address *a);
 /* The socket f is, or NULL if it is no socket. */
 struct unix_sock *unix_sock_of_file(struct file *f);
 
+/* Whether u is an internet socket: a loopback TCP or UDP socket (fs/inet_*.c). */
+static inline bool
+sock_is_inet(const struct unix_sock *u)
+{
+	return u->family != AF_UNIX;
+}
+
+static inline bool
+sock_is_udp(const struct unix_sock *u)
+{
+	return sock_is_inet(u) && u->type == SOCK_DGRAM;
+}
+
 /* ---- unix_sock.c ---- */
-struct unix_sock *unix_sock_alloc(int type);
+struct unix_sock *unix_sock_alloc(int family, int type);
 void unix_sock_get(struct unix_sock *u);
 void unix_sock_put(struct unix_sock *u);
 /* Makes the sockets a and b each other's peer (socketpair): unix_lock held. */
 void unix_pair(struct unix_sock *a, struct unix_sock *b);
 int unix_connect(struct unix_sock *u, const struct unix_address *to, bool nonblock);
+/*
+ * A stream connect to the listener l: a socket on l's side, connected to
+ * u, is queued for accept. unix_lock held; 0 or -errno.
+ */
+int unix_connect_stream(struct unix_sock *u, struct unix_sock *l, bool nonblock);
 int unix_listen(struct unix_sock *u, int backlog);
 /* The next connection to accept, referenced for the caller's new file: 0 or -errno. */
 int unix_accept(struct unix_sock *u, bool nonblock, struct unix_sock **out);

@@ -18,8 +18,12 @@
  * recv(MSG_OOB) takes the byte out of band; a read that reaches it first
  * drops it, unless SO_OOBINLINE keeps it in the stream (then MSG_OOB is
  * EINVAL).
+ *
+ * TCP and UDP sockets (fs/inet_sock.c) move their data here too: TCP as a
+ * stream, UDP as datagrams that never make their sender wait - one that
+ * finds no receiver, or its receiver's SO_RCVBUF full, is dropped.
  */
-#include "fs/unix.h"
+#include "fs/inet.h"
 #include "kernel/lib/string.h"
 #include "kernel/process/cred.h"
 #include "kernel/signal/signal.h"
@@ -83,6 +87,7 @@ unix_msg_dequeue(struct unix_sock *u, struct unix_msg *msg)
 	if (u->oob_msg == msg)
 		u->oob_msg = NULL;
 	u->qlen--;
+	u->rmem -= msg_cost(msg);
 	unix_wmem_add(s, -(s64)msg_cost(msg));
 	wake_up_all(&s->wq);
 	wake_up_all(&u->wq); /* a datagram sender waiting for the queue to shorten */
@@ -130,6 +135,8 @@ can_send(void *arg)
 
 	if ((s->u->shutdown & SEND_SHUTDOWN) || receiver_gone(s->u, s->to))
 		return true; /* the caller finds out */
+	if (sock_is_udp(s->u))
+		return true; /* lo frees a datagram's cost to its sender at once */
 	/* One message always goes into an empty budget, as Linux's sock_alloc_send_pskb. */
 	return (s->u->wmem == 0 || s->u->wmem + s->need <= sndbuf_limit(s->u)) &&
 	       !receiver_full(s->u, s->to);
@@ -148,6 +155,8 @@ send_one(struct send_state *s, struct unix_msg_args *m, size_t off, u32 n, struc
 			    u->sndtimeo);
 	if (err)
 		return err;
+	if (sock_is_udp(u) && (to->dead || to->rmem > to->rcvbuf))
+		return 0; /* dropped, as Linux's __udp_enqueue_schedule_skb */
 	if ((u->shutdown & SEND_SHUTDOWN) || receiver_gone(u, to))
 		return u->type == SOCK_DGRAM && !(u->shutdown & SEND_SHUTDOWN) ? -ECONNREFUSED
 									       : -EPIPE;
@@ -171,15 +180,54 @@ send_one(struct send_state *s, struct unix_msg_args *m, size_t off, u32 n, struc
 	list_add_tail(&msg->link, &to->queue);
 	s->sent = msg;
 	to->qlen++;
+	to->rmem += msg_cost(msg);
 	wake_up_all(&to->wq);
 	kill_fasync(&to->fasync, POLL_IN);
 	return 0;
 }
 
-/* The receiver of a send (referenced): the peer, or the datagram destination named. */
+/*
+ * A TCP send's first checks, as Linux's tcp_sendmsg: an error the
+ * connection had (ECONNRESET), then EPIPE if it is not connected. The
+ * first send after the peer closed goes out and is lost (1): the peer's
+ * reset answers it, and only the sends after it fail with EPIPE.
+ */
+static int
+tcp_send_check(struct unix_sock *u)
+{
+	int err = 0;
+
+	if (mutex_lock_killable(&unix_lock))
+		return -EINTR;
+	if (u->error) {
+		err = -u->error;
+		u->error = 0;
+		u->inet.epipe = true;
+	} else if (u->state != UNIX_CONNECTED)
+		err = -EPIPE;
+	else if (u->peer && u->peer->dead && !u->inet.epipe) {
+		u->inet.epipe = true;
+		err = 1;
+	}
+	mutex_unlock(&unix_lock);
+	return err;
+}
+
+/*
+ * The receiver of a send (referenced): the peer, or the datagram
+ * destination named; NULL with 0 for a UDP datagram that is lost.
+ */
 static int
 send_target(struct unix_sock *u, struct unix_msg_args *m, struct unix_sock **to)
 {
+	if (sock_is_udp(u))
+		return inet_dgram_target(u, m, to);
+	if (sock_is_inet(u)) {
+		*to = NULL;
+		int err = tcp_send_check(u);
+		if (err)
+			return err > 0 ? 0 : err;
+	}
 	if (u->type != SOCK_DGRAM) {
 		if (m->has_name && u->type == SOCK_STREAM)
 			return u->state == UNIX_CONNECTED ? -EISCONN : -EOPNOTSUPP;
@@ -216,7 +264,7 @@ send_locked(struct send_state *s, struct unix_msg_args *m, struct unix_scm *scm)
 	struct unix_sock *u = s->u;
 
 	if (u->type != SOCK_STREAM) {
-		if (m->total > u->sndbuf - 32)
+		if (!sock_is_udp(u) && m->total > u->sndbuf - 32)
 			return -EMSGSIZE;
 		int err = send_one(s, m, 0, (u32)m->total, scm);
 		if (err == -ECONNREFUSED)
@@ -251,6 +299,27 @@ send_locked(struct send_state *s, struct unix_msg_args *m, struct unix_scm *scm)
 	return (long)done;
 }
 
+/*
+ * A send that goes out to nobody (a UDP datagram no socket hears, TCP's
+ * last to a closed peer) still reads the caller's bytes, as Linux builds
+ * the packet first: EFAULT for a bad buffer. A stream's takes at most
+ * SO_SNDBUF of them.
+ */
+static long
+send_lost(struct unix_sock *u, struct unix_msg_args *m)
+{
+	size_t n = u->type == SOCK_STREAM ? MIN(m->total, (size_t)u->sndbuf) : m->total;
+	char *chunk = kmalloc(PAGE_SIZE);
+
+	if (!chunk)
+		return -ENOMEM;
+	int err = 0;
+	for (size_t off = 0; off < n && !err; off += PAGE_SIZE)
+		err = iov_copy(m, off, chunk, MIN(n - off, PAGE_SIZE), false);
+	kfree(chunk);
+	return err ? err : (long)n;
+}
+
 long
 unix_send(struct unix_sock *u, struct unix_msg_args *m)
 {
@@ -259,6 +328,8 @@ unix_send(struct unix_sock *u, struct unix_msg_args *m)
 
 	if ((m->flags & MSG_OOB) && (u->type != SOCK_STREAM || !m->total))
 		return -EOPNOTSUPP; /* only a stream has urgent data, and it needs a byte */
+	if (sock_is_udp(u) && m->total > inet_dgram_max(u))
+		return -EMSGSIZE;
 	int err = unix_scm_get(m->control, m->controllen, &scm);
 	if (err)
 		return err;
@@ -269,13 +340,18 @@ unix_send(struct unix_sock *u, struct unix_msg_args *m)
 			signal_send_self(SIGPIPE);
 		return err;
 	}
+	if (!s.to) {
+		unix_scm_drop(&scm);
+		return send_lost(u, m);
+	}
 	if (mutex_lock_killable(&unix_lock)) {
 		unix_sock_put(s.to);
 		unix_scm_drop(&scm);
 		return -EINTR;
 	}
 	long ret = 0;
-	if (u->type == SOCK_DGRAM && !u->addr && (u->passcred || s.to->passcred))
+	if (u->type == SOCK_DGRAM && !sock_is_inet(u) && !u->addr &&
+	    (u->passcred || s.to->passcred))
 		ret = unix_autobind(u); /* the receiver learns who sent, as Linux */
 	if (!ret)
 		ret = send_locked(&s, m, &scm);
@@ -294,6 +370,8 @@ unix_writable(struct unix_sock *u)
 
 	if (u->state == UNIX_LISTENING)
 		return false;
+	if (sock_is_udp(u))
+		return true; /* its datagrams cost it nothing once sent */
 	if (p && receiver_full(u, p))
 		return false;
 	return u->wmem * 4 <= u->sndbuf; /* Linux's unix_writable */
@@ -382,13 +460,17 @@ cred_equal(const struct kernel_ucred *a, const struct kernel_ucred *b)
 	return a->pid == b->pid && a->uid == b->uid && a->gid == b->gid;
 }
 
-/* Sets m->name to the sender's address (a copy), if it has one. */
+/* Sets m->name to the sender's address (a copy, as u's family sees it), if it has one. */
 static void
-note_sender(struct unix_msg_args *m, const struct unix_msg *msg)
+note_sender(struct unix_sock *u, struct unix_msg_args *m, const struct unix_msg *msg)
 {
+	if (sock_is_inet(u) && u->type == SOCK_STREAM)
+		return; /* TCP names no sender: the peer is known */
 	if (m->name && msg->sender->addr) {
 		*m->name = *msg->sender->addr;
 		m->has_name = true;
+		if (sock_is_inet(u))
+			inet_address_as(u->family, m->name);
 	}
 }
 
@@ -481,7 +563,7 @@ recv_record(struct unix_sock *u, struct unix_msg_args *m, struct unix_scm *got,
 		return -EFAULT;
 	if (take_control(msg, peek, got))
 		return -ENOMEM;
-	note_sender(m, msg);
+	note_sender(u, m, msg);
 	if (n < left)
 		m->out_flags |= MSG_TRUNC;
 	long ret = (m->flags & MSG_TRUNC) ? (long)left : (long)n;
@@ -528,6 +610,8 @@ stream_copy(struct unix_sock *u, struct unix_msg_args *m, struct unix_scm *got,
 	bool peek = m->flags & MSG_PEEK;
 	size_t start = peek_start(u, m);
 
+	if (u->state != UNIX_CONNECTED && sock_is_inet(u)) /* TCP: 0 once shut, as Linux */
+		return (u->shutdown & RCV_SHUTDOWN) ? 0 : -ENOTCONN;
 	if (u->state != UNIX_CONNECTED)
 		return -EINVAL;
 	while (copied < m->total) {
@@ -561,7 +645,7 @@ stream_copy(struct unix_sock *u, struct unix_msg_args *m, struct unix_scm *got,
 			return copied ? (long)copied : -EFAULT;
 		bool carried_files = msg->nfiles;
 		if (!copied) {
-			note_sender(m, msg);
+			note_sender(u, m, msg);
 			if (take_control(msg, peek, got))
 				return -ENOMEM;
 		}
@@ -621,6 +705,8 @@ unix_recv(struct unix_sock *u, struct unix_msg_args *m)
 
 	if ((m->flags & MSG_OOB) && u->type != SOCK_STREAM)
 		return -EOPNOTSUPP;
+	if ((m->flags & MSG_ERRQUEUE) && sock_is_inet(u))
+		return -EAGAIN; /* its error queue is always empty: nothing sets IP_RECVERR's errors */
 	list_init(&done);
 	m->has_name = false;
 	m->out_flags = m->flags & MSG_CMSG_CLOEXEC; /* Linux gives it back in msg_flags */

@@ -48,9 +48,9 @@ unix_address_put(const struct unix_address *a, void __user *uaddr, int __user *u
 		return -EFAULT;
 	if (len < 0)
 		return -EINVAL;
-	if (copy_to_user(uaddr, &a->sun, MIN((u32)len, a->len)) ||
-	    copy_to_user(ulen, &a->len, sizeof(int)))
-		return -EFAULT;
+	u32 n = MIN((u32)len, a->len);
+	if ((n && copy_to_user(uaddr, &a->sun, n)) || copy_to_user(ulen, &a->len, sizeof(int)))
+		return -EFAULT; /* no name to give: the buffer is not touched, as Linux's */
 	return 0;
 }
 

@@ -33,7 +33,7 @@ unix_current_cred(void)
 }
 
 struct unix_sock *
-unix_sock_alloc(int type)
+unix_sock_alloc(int family, int type)
 {
 	struct unix_sock *u = kzalloc(sizeof(*u));
 
@@ -45,6 +45,7 @@ unix_sock_alloc(int type)
 		return NULL;
 	}
 	u->refcount = 1;
+	u->family = family;
 	u->type = type;
 	u->sndbuf = SOCK_BUF_DEFAULT;
 	u->rcvbuf = SOCK_BUF_DEFAULT;
@@ -54,6 +55,7 @@ unix_sock_alloc(int type)
 	list_init(&u->queue);
 	list_init(&u->pending_link);
 	list_init(&u->bound_link);
+	list_init(&u->inet_link);
 	list_init(&u->gc_link);
 	wait_queue_init(&u->wq);
 	list_init(&u->fasync);
@@ -75,6 +77,7 @@ unix_sock_put(struct unix_sock *u)
 	if (u->peer)
 		unix_sock_put(u->peer);
 	mem_charge_put(u->charge);
+	kfree(u->inet.dest);
 	kfree(u->addr);
 	kfree(u);
 }
@@ -156,12 +159,8 @@ listener_has_room(void *arg)
 	return l->dead || l->state != UNIX_LISTENING || l->qlen <= l->backlog;
 }
 
-/*
- * A stream or seqpacket connect to the listener l (referenced): the new
- * socket on l's side is queued for accept, connected to u. unix_lock held.
- */
-static int
-connect_stream(struct unix_sock *u, struct unix_sock *l, bool nonblock)
+int
+unix_connect_stream(struct unix_sock *u, struct unix_sock *l, bool nonblock)
 {
 	if (u->state == UNIX_CONNECTED)
 		return -EISCONN;
@@ -174,9 +173,10 @@ connect_stream(struct unix_sock *u, struct unix_sock *l, bool nonblock)
 		return -ECONNREFUSED;
 	if (u->state != UNIX_UNCONNECTED) /* another thread connected it while we slept */
 		return u->state == UNIX_CONNECTED ? -EISCONN : -EINVAL;
-	struct unix_sock *n = unix_sock_alloc(u->type);
+	struct unix_sock *n = unix_sock_alloc(l->family, u->type);
 	if (!n)
 		return -ENOMEM;
+	n->inet = l->inet; /* an accepted TCP socket inherits the listener's options */
 	if (l->addr) {
 		n->addr = kmalloc(sizeof(*n->addr));
 		if (!n->addr) {
@@ -185,9 +185,9 @@ connect_stream(struct unix_sock *u, struct unix_sock *l, bool nonblock)
 		}
 		*n->addr = *l->addr; /* getsockname on the accepted socket: the listener's name */
 	}
-	n->cred = l->cred; /* the accepted end stands for the listener */
-	unix_link_peer(u, n, n->cred);
-	unix_link_peer(n, u, u->cred);
+	n->cred = l->cred;	       /* the accepted end stands for the listener */
+	unix_link_peer(u, n, u->cred); /* the accepted end sees the connector's credentials */
+	unix_link_peer(n, u, n->cred); /* and the connector the listener's */
 	list_add_tail(&n->pending_link, &l->queue); /* the queue's reference: n's own */
 	l->qlen++;
 	wake_up_all(&l->wq);
@@ -236,7 +236,7 @@ unix_connect(struct unix_sock *u, const struct unix_address *to, bool nonblock)
 	if (err)
 		;
 	else if (u->type != SOCK_DGRAM)
-		err = connect_stream(u, target, nonblock);
+		err = unix_connect_stream(u, target, nonblock);
 	else if (target->dead)
 		err = -ECONNREFUSED;
 	else if (target->peer && target->peer != u && target != u)
@@ -356,6 +356,8 @@ unix_close(struct unix_sock *u, struct list_head *msgs, struct inode **node)
 {
 	u->dead = true;
 	u->shutdown = SHUTDOWN_MASK;
+	list_del(&u->inet_link); /* out of /proc/net (a socket never listed links to itself) */
+	list_init(&u->inet_link);
 	unix_unbind(u, node);
 	struct unix_sock *p = u->peer;
 	if (p && u->type != SOCK_DGRAM) {

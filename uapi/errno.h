@@ -47,6 +47,7 @@
 #define EOVERFLOW	75
 #define ELIBBAD		80 /* a program's interpreter is not an executable for this machine */
 #define ENOTSOCK	88
+#define EDESTADDRREQ	89
 #define EMSGSIZE	90
 #define EPROTOTYPE	91
 #define ENOPROTOOPT	92
@@ -55,6 +56,8 @@
 #define EOPNOTSUPP	95
 #define EAFNOSUPPORT	97
 #define EADDRINUSE	98
+#define EADDRNOTAVAIL	99
+#define ENETUNREACH	101
 #define ECONNRESET	104
 #define ENOBUFS		105
 #define EISCONN		106
@@ -62,6 +65,7 @@
 #define ETOOMANYREFS	109 /* SCM_RIGHTS: more files in flight than RLIMIT_NOFILE */
 #define ETIMEDOUT	110
 #define ECONNREFUSED	111
+#define EINPROGRESS	115
 #define ECANCELED	125
 
 #endif

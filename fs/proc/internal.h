@@ -134,5 +134,6 @@ extern const struct file_operations proc_mem_fops;
 
 /* fs/proc/sysctl.c: /proc/sys. */
 extern const struct proc_dir proc_sys_dir;
+extern const struct proc_dir proc_net_dir; /* fs/proc/net.c */
 
 #endif

@@ -440,6 +440,7 @@ static const struct proc_entry root_entries[] = {
 	  .control = true },
 	{ .name = "meminfo", .mode = S_IFREG | 0444, .show = proc_show_meminfo },
 	{ .name = "mounts", .mode = S_IFREG | 0444, .show = proc_show_mounts },
+	{ .name = "net", .mode = S_IFDIR | 0555, .dir = &proc_net_dir },
 	{ .name = "objects", .mode = S_IFREG | 0444, .show = proc_show_objects },
 	{ .name = "profile",
 	  .mode = S_IFREG | 0644,

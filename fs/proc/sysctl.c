@@ -10,7 +10,8 @@
  * threads-max (root's to set, kernel/process/rlimit.h); and
  * /proc/sys/fs/mount-max, /proc/sys/fs/pipe-{max-size,user-pages-soft,user-pages-hard} and
  * /proc/sys/fs/inotify/max_{queued_events,user_instances,user_watches},
- * root's to set, as Linux's.
+ * root's to set, as Linux's; and /proc/sys/net/ipv4/ip_local_port_range
+ * (read-only: the ephemeral ports fs/inet_names.c hands out).
  *
  * Reading gives the current value alone on the first line, then
  * "# valid: ..." and "# default: ..." (procfs_format_knob). Writing a
@@ -20,6 +21,7 @@
  * writing gives -EPERM). A change is one store, so it is atomic for the
  * code that reads the knob.
  */
+#include "fs/inet.h"
 #include "fs/proc/internal.h"
 #include "fs/notify.h"
 #include "fs/pipe_accounting.h"
@@ -329,9 +331,37 @@ static const struct proc_dir fs_dir = {
 	.nentries = ARRAY_SIZE(fs_entries),
 };
 
+/* ---- /proc/sys/net/ipv4: where ephemeral ports come from (fs/inet.h), read-only here ---- */
+
+static int
+show_port_range(struct procbuf *b, union proc_arg arg)
+{
+	procbuf_printf(b, "%d\t%d\n", INET_PORT_FIRST, INET_PORT_LAST);
+	return 0;
+}
+
+static const struct proc_entry ipv4_entries[] = {
+	{ .name = "ip_local_port_range", .mode = S_IFREG | 0444, .show = show_port_range },
+};
+
+static const struct proc_dir ipv4_dir = {
+	.entries = ipv4_entries,
+	.nentries = ARRAY_SIZE(ipv4_entries),
+};
+
+static const struct proc_entry net_entries[] = {
+	{ .name = "ipv4", .mode = S_IFDIR | 0555, .dir = &ipv4_dir },
+};
+
+static const struct proc_dir net_dir = {
+	.entries = net_entries,
+	.nentries = ARRAY_SIZE(net_entries),
+};
+
 static const struct proc_entry sys_entries[] = {
 	{ .name = "fs", .mode = S_IFDIR | 0555, .dir = &fs_dir },
 	{ .name = "kernel", .mode = S_IFDIR | 0555, .dir = &kernel_dir },
+	{ .name = "net", .mode = S_IFDIR | 0555, .dir = &net_dir },
 	{ .name = "rewind", .mode = S_IFDIR | 0555, .dir = &knob_dir },
 };
 

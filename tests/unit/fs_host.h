@@ -77,6 +77,8 @@
 #include "fs/unix_io.c"
 #include "fs/unix_scm.c"
 #include "fs/unix_gc.c"
+#include "fs/inet_names.c"
+#include "fs/inet_sock.c"
 #include "fs/eventpoll.c"
 #include "fs/locks.c"
 #include "fs/leases.c"

@@ -24,6 +24,7 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/inotify.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -33,7 +34,7 @@
 
 #define PAGE	     4096
 #define SCRATCH_SIZE (16 * PAGE)
-#define NFDS	     14
+#define NFDS	     17
 #define NPATHS	     24
 
 static int fds[NFDS];
@@ -141,13 +142,35 @@ setup_paths(const char *sandbox)
 		paths[n] = storage[0];
 }
 
+/* Adds a loopback TCP listener, a socket connected to it and a UDP socket to the pool at n. */
+static int
+add_inet_sockets(int n)
+{
+	struct sockaddr_in lo = { .sin_family = AF_INET,
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct sockaddr_in6 any6 = { .sin6_family = AF_INET6 };
+	socklen_t len = sizeof(lo);
+	int l = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+
+	fds[n++] = l;
+	if (bind(l, (struct sockaddr *)&lo, len) == 0 && listen(l, 4) == 0 &&
+	    getsockname(l, (struct sockaddr *)&lo, &len) == 0) {
+		fds[n] = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+		connect(fds[n++], (struct sockaddr *)&lo, len); /* EINPROGRESS: done meanwhile */
+	}
+	fds[n] = socket(AF_INET6, SOCK_DGRAM | SOCK_NONBLOCK, 0);
+	bind(fds[n++], (struct sockaddr *)&any6, sizeof(any6));
+	return n;
+}
+
 /*
  * The pool: files, a directory, both ends of a pipe (non-blocking, so reads
  * do not hang), devices, an epoll instance, an eventfd, an inotify instance
  * watching the worker's directory (so every call there makes events) and
  * both ends of an AF_UNIX stream socket pair (non-blocking too), for the
- * socket calls, and a pidfd of the worker itself (pidfd_send_signal may
- * reach nothing else).
+ * socket calls, loopback TCP and UDP sockets (a listener, one connected to
+ * it, an IPv6 datagram socket), and a pidfd of the worker itself
+ * (pidfd_send_signal may reach nothing else).
  */
 static void
 setup_fds(void)
@@ -174,6 +197,7 @@ setup_fds(void)
 		fds[n++] = sv[0];
 		fds[n++] = sv[1];
 	}
+	n = add_inet_sockets(n);
 	fds[n++] = syscall(SYS_pidfd_open, getpid(), O_NONBLOCK);
 	while (n < NFDS)
 		fds[n++] = -1;
@@ -280,6 +304,15 @@ make_fcntl_cmd(struct rng *r)
 		    F_SETPIPE_SZ, F_ADD_SEALS);
 }
 
+/* Half the time a family rewind builds, so that socket reaches each family's code. */
+static uint64_t
+make_family(struct rng *r)
+{
+	if (rng_below(r, 2))
+		return make_int(r);
+	return PICK(r, AF_UNIX, AF_INET, AF_INET6);
+}
+
 static uint64_t
 make_flags(struct rng *r)
 {
@@ -376,6 +409,8 @@ make_arg(enum arg_kind k, struct rng *r)
 		return make_argv(r);
 	case ARG_FCNTL:
 		return make_fcntl_cmd(r);
+	case ARG_FAMILY:
+		return make_family(r);
 	case ARG_INT:
 		break;
 	}

@@ -68,6 +68,8 @@ kind_of(const char *call, const char *type, const char *name)
 		return ARG_SIGNAL;
 	if (strcmp(call, "fcntl") == 0 && strcmp(name, "cmd") == 0)
 		return ARG_FCNTL;
+	if (strcmp(name, "family") == 0) /* socket, socketpair */
+		return ARG_FAMILY;
 	if (has(name, "flags") || strcmp(name, "prot") == 0 || strcmp(name, "mode") == 0 ||
 	    strcmp(name, "op") == 0 || strcmp(name, "operation") == 0 || /* flock's LOCK_* */
 	    strcmp(name, "options") == 0 || strcmp(name, "how") == 0)

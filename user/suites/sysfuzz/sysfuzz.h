@@ -30,6 +30,7 @@ enum arg_kind {
 	ARG_ADDRESS, /* an address to map, unmap or protect */
 	ARG_ARGV,    /* an argv-like array */
 	ARG_FCNTL,   /* fcntl's cmd: a real command (F_NOTIFY, F_SETSIG ...) or any integer */
+	ARG_FAMILY, /* a socket family: one rewind has (AF_UNIX, AF_INET, AF_INET6) or any integer */
 };
 
 struct fuzz_call {
