@@ -118,6 +118,25 @@ fork_exec_wait(void *arg)
 		die("lat_core: fork/exec");
 }
 
+/* The path of this program to execute: argv[0] itself, or found on PATH as the shell found it. */
+static void
+find_self(const char *argv0, char *path, size_t size)
+{
+	const char *dirs = getenv("PATH");
+
+	snprintf(path, size, "%s", argv0);
+	if (strchr(argv0, '/') || !dirs)
+		return;
+	for (const char *dir = dirs; *dir;) {
+		size_t len = strcspn(dir, ":");
+		snprintf(path, size, "%.*s/%s", (int)len, dir, argv0);
+		if (access(path, X_OK) == 0)
+			return;
+		dir += len + (dir[len] == ':');
+	}
+	die("lat_core: cannot find itself on PATH");
+}
+
 /* A partner process answering every byte on peer_in with one on peer_out, until end of file. */
 struct partner {
 	int in, out;	       /* this side's ends (one socket may be both) */
@@ -321,7 +340,7 @@ static const struct bench_help help = {
 int
 main(int argc, char **argv)
 {
-	char file[64];
+	char file[64], self[256];
 
 	/* The program fork_exec_wait executes: this one, ending at once. */
 	if (argc == 2 && strcmp(argv[1], "-x") == 0)
@@ -346,7 +365,8 @@ main(int argc, char **argv)
 	if (!caught)
 		die("lat_core: no signal caught");
 
-	bench_report("fork_exec_wait", bench_measure(fork_exec_wait, argv[0]), "us");
+	find_self(argv[0], self, sizeof(self));
+	bench_report("fork_exec_wait", bench_measure(fork_exec_wait, self), "us");
 	measure_unix_rtt();
 	measure_pipe_rtt_one_cpu();
 	measure_readiness();
