@@ -29,6 +29,21 @@ linux_defaults=(console=ttyS0 quiet panic=-1 tsc=reliable vsyscall=emulate noran
 # pass as name=value, "flag" ones become a bare name when true.
 declare -A linux_knobs=([vsyscall]=value [loglevel]=value [nox2apic]=flag)
 
+# QEMU 7.2's round-robin TCG under icount hands each vCPU in turn the
+# whole time left to the next timer; a vCPU that never halts spends it all,
+# and the next vCPU gets none. Linux's boot CPU busy-waits (schedule() in a
+# loop) for the second to answer the SIPI, so the second never runs and the
+# boot never ends (docs/grounds.md, "Linux on the icount ground"). There
+# Linux keeps one CPU online (maxcpus=1); the @meta line's cpus says so.
+linux_icount_params() {	# linux_icount_params: the parameters the icount ground needs, if any
+	local accel
+	accel=$("$linux_guest_tools/qemu-run" --print-accel) || exit 2
+	if [ "$accel" = icount ] && [ "${CPUS:-2}" -gt 1 ]; then
+		echo "${0##*/}: Linux: under ACCEL=icount its second vCPU never runs (QEMU 7.2, docs/grounds.md); booting with maxcpus=1" >&2
+		echo maxcpus=1
+	fi
+}
+
 linux_guest_die() {
 	echo "${0##*/}: $*" >&2
 	exit 2
@@ -106,7 +121,7 @@ linux_boot() {	# linux_boot LOG ROOT TIMEOUT [KNOB=VALUE ...]: QEMU's status
 	cat "$skeleton" "$work/root.cpio" > "$work/initramfs.cpio"
 	CPUS=${CPUS:-2} MEM=${MEM:-512M} \
 		"$linux_guest_tools/qemu-run" --kernel "$kernel" --initrd "$work/initramfs.cpio" \
-		--append "$(linux_cmdline "$@")" --headless --log "$log" --timeout "$tmo" || status=$?
+		--append "$(linux_cmdline "$@") $(linux_icount_params)" --headless --log "$log" --timeout "$tmo" || status=$?
 	rm -rf "$work"
 	return $status
 }

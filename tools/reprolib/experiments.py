@@ -99,6 +99,15 @@ class Control:
 
 
 @dataclass(frozen=True)
+class Anchor:
+    """A figure of rewind's over the same figure of Linux in the same VM
+    (anchors.py): Linux is the anchor, at_most the goal for the ratio."""
+    name: str
+    metric: MetricRef
+    at_most: float	# math.inf: no goal
+
+
+@dataclass(frozen=True)
 class Plot:
     name: str
     title: str
@@ -137,6 +146,7 @@ class Experiment:
     controls: tuple = ()	# of Control
     stage: str = ""	# a host program putting what the runs need into each guest's root
     memory: str = ""	# the guest memory every boot gets at least ("2G"); "": --mem
+    anchors: tuple = ()	# of Anchor: rewind / Linux per figure
 
     def repeats(self, quick):
         return self.quick_repeat if quick else self.repeat
@@ -272,6 +282,19 @@ def _control(table, where, ratio_names):
                    _need(table, "why", str, where), guards)
 
 
+def _anchor(table, where):
+    try:
+        metric = MetricRef.parse(_need(table, "metric", str, where))
+    except ValueError as e:
+        raise ExperimentError(f"{where}: {e}") from None
+    if metric.variant:
+        raise ExperimentError(f"{where}: an anchor's metric names no variant (Linux has none)")
+    at_most = _need(table, "at_most", float, where, math.inf)
+    if not at_most > 0:
+        raise ExperimentError(f"{where}: at_most must be a positive ratio")
+    return Anchor(_need(table, "name", str, where), metric, at_most)
+
+
 def _plot(table, where):
     name = _need(table, "name", str, where)
     if not NAME_RE.match(name):
@@ -366,6 +389,7 @@ def load(path):
         controls=tuple(_control(c, f"{where}, control {i + 1}", ratio_names)
                        for i, c in enumerate(_tables(data, "control", where))),
         plots=tuple(_plot(p, f"{where}, plot {i + 1}") for i, p in enumerate(_tables(data, "plot", where))),
+        anchors=tuple(_anchor(a, f"{where}, anchor {i + 1}") for i, a in enumerate(_tables(data, "anchor", where))),
         builds=tuple(_build(b, f"{where}, build {i + 1}") for i, b in enumerate(_tables(data, "build", where))))
 
 

@@ -75,7 +75,8 @@ class RatioRow:
         return self.pair.estimate.interval.high if self.pair.estimate.interval else None
 
 
-def _matches(group, ref, kernel):
+def matches(group, ref, kernel):
+    """Whether a group of figures is the one ref names, on that kernel."""
     return (group.kernel == kernel and group.metric == ref.metric
             and (ref.bench is None or group.bench == ref.bench)
             and (kernel != "rewind" or ref.variant is None or group.variant == ref.variant))
@@ -118,10 +119,10 @@ def estimate(nums, dens):
 
 def pairs(groups, numerator, denominator):
     """One Pair per variant (and sweep value) of rewind's figures that has both sides."""
-    dens = {_pair_key(g, denominator): g for g in groups if _matches(g, denominator, "rewind")}
+    dens = {_pair_key(g, denominator): g for g in groups if matches(g, denominator, "rewind")}
     explicit = numerator.variant and denominator.variant
     out = []
-    for num in (g for g in groups if _matches(g, numerator, "rewind")):
+    for num in (g for g in groups if matches(g, numerator, "rewind")):
         key = _pair_key(num, numerator)
         den = dens.get(key)
         if den is None:
@@ -133,8 +134,8 @@ def pairs(groups, numerator, denominator):
 
 def pooled(groups, numerator, denominator, kernel):
     """The ratio of one ground other than rewind's guest, its figures pooled by repeat."""
-    return estimate([g for g in groups if _matches(g, numerator, kernel)],
-                    [g for g in groups if _matches(g, denominator, kernel)])
+    return estimate([g for g in groups if matches(g, numerator, kernel)],
+                    [g for g in groups if matches(g, denominator, kernel)])
 
 
 def verdict(ratio, interval):

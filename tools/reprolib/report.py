@@ -5,7 +5,7 @@ marked, never dropped).
 
 Not for: computing anything (summary.py, ratios.py) or drawing (plots.py).
 """
-from . import controls, load, ratios
+from . import anchors, controls, load, ratios
 
 TCG_NOTE = ("TCG executes every instruction faithfully but models no caches, write combining "
             "or branch prediction, and its costs are not hardware costs: these figures show "
@@ -135,6 +135,21 @@ def _ratio_section(experiment, ratio_rows):
                "metric is `_batchmin`."])
 
 
+def _anchor_section(experiment, groups):
+    if not experiment.anchors:
+        return []
+    rows = [(r.anchor.name, f"{_fmt(r.rewind)} {r.unit}", f"{_fmt(r.linux)} {r.unit}", _estimate(r.estimate),
+             "-" if r.anchor.at_most == float("inf") else f"at most {r.anchor.at_most:g}", r.state)
+            for r in anchors.rows(experiment, groups)]
+    return ["", "### Against Linux 6.1 (the anchor)", "",
+            "Each figure on rewind over the same figure on Linux 6.1 in the same VM, taken per repeat "
+            "(the two boots paired by repeat number): below 1, rewind is faster. The goal is met when "
+            "the whole interval lies at or below it, missed when all of it lies above. Linux's figures "
+            "come with `--with-linux`.", ""] + \
+        _table(["row", "rewind (median)", "Linux 6.1 (median)", "rewind / Linux (interval)", "goal", "goal met?"],
+               rows)
+
+
 def _controls_section(experiment, control_rows):
     if not control_rows:
         return []
@@ -151,6 +166,7 @@ def _controls_section(experiment, control_rows):
 def _figures_section(experiment, groups):
     wanted = {ref.metric for r in experiment.ratios for ref in (r.numerator, r.denominator)}
     wanted |= {ref.metric for p in experiment.plots for ref in p.metrics}
+    wanted |= {a.metric.metric for a in experiment.anchors}
     rows = [(g.kernel, g.bench, g.metric, " ".join(filter(None, [g.variant, g.params_text()])),
              f"{_fmt(g.median)} {g.unit}", f"{_fmt(min(g.values))} - {_fmt(max(g.values))}",
              f"{g.spread_pct:.0f} %", _repeats(g), "yes" if g.complete else "**no**")
@@ -242,6 +258,7 @@ def render(run, experiments, records, groups, drawn, reasons, profiled=None):
         out += _boots_section([b for b in boots if b["experiment"] == e.name])
         out += _bad_steps([r for r in records if r["type"] == "step" and r["experiment"] == e.name])
         out += _controls_section(e, control_rows)
+        out += _anchor_section(e, mine)
         out += ["", "### Against the seed", ""] + _ratio_section(e, ratio_rows)
         out += ["", "### Figures", ""] + _figures_section(e, mine)
         out += ["", "### Plots", ""] + _plots_section(drawn.get(e.name, []))
