@@ -130,6 +130,9 @@ copy_task(struct task *t, struct procfs_task *out, struct mm **mm)
 		.minflt = t->minor_faults,
 		.cminflt = t->children_minor_faults,
 		.cpu = t->cpu,
+		.nice = t->nice,
+		.rt_priority = t->rt_priority,
+		.policy = t->policy,
 		.exit_signal = t->exit_signal,
 		.exit_code = zombie ? t->exit_status : 0,
 		/* Single reads: a snapshot that is a moment old either way is all a reader gets. */

@@ -152,10 +152,11 @@ struct procfs_task {
 	u64 start_ns;		  /* since boot */
 	u64 minflt, cminflt;
 	unsigned cpu;
-	int exit_signal;      /* what the parent gets when it ends */
-	int exit_code;	      /* wait status; zombies only */
-	int threads;	      /* live members of its thread group */
-	u32 uids[4], gids[4]; /* real, effective, saved, file-system */
+	int nice, rt_priority, policy; /* scheduling (kernel/sched/policy.c) */
+	int exit_signal;	       /* what the parent gets when it ends */
+	int exit_code;		       /* wait status; zombies only */
+	int threads;		       /* live members of its thread group */
+	u32 uids[4], gids[4];	       /* real, effective, saved, file-system */
 	const u32 *groups; /* supplementary groups, sorted (status only; the caller holds them) */
 	int ngroups;
 	u64 sig_pending, sig_shared, sig_blocked, sig_ignored, sig_caught; /* the leader's */
