@@ -473,6 +473,22 @@ procfs_format_stat(struct procbuf *b, const struct procfs_task *t)
 	procbuf_printf(b, "%d\n", t->exit_code);
 }
 
+#define SCHED_LINE "%-45s:%21ld\n" /* Linux's SEQ_printf layout of an integer */
+
+void
+procfs_format_sched(struct procbuf *b, const struct procfs_task *t)
+{
+	s64 ns = t->vruntime, ms = ns / 1000000, rem = ns % 1000000;
+
+	procbuf_printf(b, "%s (%d, #threads: %d)\n", t->comm, t->pid, t->threads);
+	procbuf_printf(b, "-------------------------------------------------------------------\n");
+	procbuf_printf(b, "%-45s:%14ld.%06ld\n", "se.vruntime", ms, rem < 0 ? -rem : rem);
+	procbuf_printf(b, SCHED_LINE, "se.load.weight", (long)t->weight << 10);
+	procbuf_printf(b, SCHED_LINE, "policy", (long)t->policy);
+	procbuf_printf(b, SCHED_LINE, "prio",
+		       (long)(t->rt_priority ? 99 - t->rt_priority : 120 + t->nice));
+}
+
 /* Linux's task_statm: shared is the file and shmem pages, data the data and stack areas. */
 void
 procfs_format_statm(struct procbuf *b, const struct procfs_task *t)

@@ -17,6 +17,7 @@
 #include "kernel/process/cred.h"
 #include "kernel/process/rlimit.h"
 #include "kernel/syscall/syscall.h"
+#include "drivers/lapic.h"
 #include "uapi/errno.h"
 #include "uapi/resource.h"
 
@@ -34,12 +35,26 @@ static const u32 nice_weight[40] = {
 #define NICE_0_WEIGHT	  1024
 #define SCHED_IDLE_WEIGHT 3
 
+u32
+sched_weight(const struct task *t)
+{
+	return t->policy == SCHED_IDLE ? SCHED_IDLE_WEIGHT : nice_weight[t->nice - MIN_NICE];
+}
+
 u64
 sched_vtick(const struct task *t)
 {
-	u32 weight = t->policy == SCHED_IDLE ? SCHED_IDLE_WEIGHT : nice_weight[t->nice - MIN_NICE];
+	return (u64)NICE_0_VTICK * NICE_0_WEIGHT / sched_weight(t);
+}
 
-	return (u64)NICE_0_VTICK * NICE_0_WEIGHT / weight;
+s64
+sched_vruntime_ns(const struct task *t)
+{
+	s64 tick_ns = 1000000000l / READ_ONCE(hz);
+	s64 v = READ_ONCE(t->vruntime);
+
+	/* Whole ticks first: vruntime times a tick's nanoseconds would overflow in hours. */
+	return v / NICE_0_VTICK * tick_ns + v % NICE_0_VTICK * tick_ns / NICE_0_VTICK;
 }
 
 bool

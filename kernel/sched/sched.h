@@ -28,6 +28,10 @@ extern u64 sched_rt_period_us;
 int sched_rr_ticks(void);
 /* vruntime a normal task gains in a tick: NICE_0_VTICK scaled by nice-0's weight / its own (priority.c). */
 u64 sched_vtick(const struct task *t);
+/* t's weight: of its nice, or SCHED_IDLE's (1024 at nice 0, Linux's CFS table). */
+u32 sched_weight(const struct task *t);
+/* t's vruntime as the nanoseconds a nice-0 task would have run (/proc/<pid>/sched). */
+s64 sched_vruntime_ns(const struct task *t);
 /*
  * Gives t a policy, RT priority (0 for the normal policies) and nice,
  * moving it in its run queue and having its CPU pick again (policy.c and

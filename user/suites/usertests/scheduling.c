@@ -155,6 +155,34 @@ TEST(nice_values)
 	CHECK_ERR(ESRCH, setpriority(PRIO_PROCESS, 4194304, 0));
 }
 
+/* The number on /proc/self/sched's line for key ("policy   :   0"), or fails. */
+static long
+sched_file_value(const char *key)
+{
+	char line[256];
+	FILE *f = fopen("/proc/self/sched", "r");
+	long value = -1;
+
+	if (!f && !on_rewind())
+		skip("no /proc/<pid>/sched: this host's Linux is built without CONFIG_SCHED_DEBUG");
+	CHECK(f != NULL);
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, key, strlen(key)) == 0 && line[strlen(key)] == ' ')
+			value = strtol(strchr(line, ':') + 1, NULL, 10);
+	fclose(f);
+	if (value < 0)
+		fail("no \"%s\" line in /proc/self/sched", key);
+	return value;
+}
+
+TEST(proc_sched_file)
+{
+	CHECK_OK(setpriority(PRIO_PROCESS, 0, 5));
+	CHECK_EQ(sched_file_value("prio"), 125); /* Linux's 120 + nice */
+	CHECK_EQ(sched_file_value("policy"), SCHED_OTHER);
+	CHECK_EQ(sched_file_value("se.load.weight"), 335 << 10); /* nice 5's weight, scaled */
+}
+
 TEST(nice_of_groups_and_users)
 {
 	int p[2];
