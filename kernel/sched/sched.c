@@ -8,18 +8,20 @@
  *
  *   rt_queue: SCHED_FIFO and SCHED_RR tasks, highest rt_priority first,
  *   in arrival order within a priority. Its head runs before any normal
- *   task; FIFO runs until it blocks or yields, RR for SCHED_RR_TICKS, then
- *   goes behind its peers.
+ *   task; FIFO runs until it blocks or yields, RR for SCHED_RR_MS
+ *   (sched_rr_ticks()), then goes behind its peers.
  *
  *   queue: SCHED_NORMAL, SCHED_BATCH and SCHED_IDLE tasks in order of
- *   vruntime (but for a task that yields: it goes to the tail once), the CPU time each has had scaled by NICE_0 weight / its own
+ *   vruntime, the CPU time each has had scaled by NICE_0 weight / its own
  *   weight (Linux's CFS table: each nice step is ~1.25x the CPU share). The
  *   invariant: the head has had the least weighted time, so it runs next,
  *   for SCHED_SLICE_TICKS; over time each task's share of one CPU is its
- *   weight / the sum of the weights. vruntime grows at the tick (sampled,
- *   not exact: cheap, and the pick stays a list head). A task that slept
- *   or arrives from another CPU is put no further back than min_vruntime
- *   less one slice, so that sleeping earns no hoard of CPU time.
+ *   weight / the sum of the weights. The one exception: a task that yields
+ *   goes to the tail once, whatever its vruntime (enqueue_fair). vruntime
+ *   grows at the tick (sampled, not exact: cheap, and the pick stays a
+ *   list head). A task that slept or arrives from another CPU is put no
+ *   further back than min_vruntime less one slice, so that sleeping earns
+ *   no hoard of CPU time.
  *
  * RT throttling (Linux's sched_rt_runtime_us of sched_rt_period_us): once
  * RT tasks have had rt_runtime_us of a CPU's period, its normal tasks
@@ -473,8 +475,8 @@ sched_set_attrs(struct task *t, int policy, int rt_priority, int nice)
 			t->nice = (s8)nice;
 			if (queued)
 				enqueue(rq, t);
-			WRITE_ONCE(cpus[cpu]->need_resched,
-				   true); /* it picks again with the new order */
+			/* Its CPU picks again, with the new order. */
+			WRITE_ONCE(cpus[cpu]->need_resched, true);
 			spin_unlock_irqrestore(&rq->lock, flags);
 			smp_send_reschedule(cpu);
 			return;
