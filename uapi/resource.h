@@ -29,6 +29,11 @@
 #define RLIM_NLIMITS	  16
 #define RLIM_INFINITY	  (~0ul)
 
+/* getpriority and setpriority's "which" */
+#define PRIO_PROCESS 0
+#define PRIO_PGRP    1
+#define PRIO_USER    2
+
 #define RUSAGE_SELF	0
 #define RUSAGE_CHILDREN (-1)
 #define RUSAGE_THREAD	1

@@ -1,6 +1,7 @@
 /*
- * sched.h - clone(2)'s flags, Linux's values (linux/sched.h). libc's
- * <sched.h> defines them (with _GNU_SOURCE): user code includes that.
+ * sched.h - clone(2)'s flags and the scheduling policies, Linux's values
+ * (linux/sched.h). libc's <sched.h> defines them (with _GNU_SOURCE): user
+ * code includes that.
  */
 #ifndef REWIND_UAPI_SCHED_H
 #define REWIND_UAPI_SCHED_H
@@ -22,5 +23,15 @@
 
 /* The low byte: the signal the parent gets when the child ends. */
 #define CSIGNAL 0x000000ff
+
+/* sched_setscheduler's policies; SCHED_DEADLINE is refused (kernel/sched/policy.c). */
+#define SCHED_NORMAL   0
+#define SCHED_FIFO     1
+#define SCHED_RR       2
+#define SCHED_BATCH    3
+#define SCHED_IDLE     5
+#define SCHED_DEADLINE 6
+/* Or'd into the policy: a child starts as SCHED_NORMAL at nice >= 0. */
+#define SCHED_RESET_ON_FORK 0x40000000
 
 #endif

@@ -1,6 +1,6 @@
 /*
  * pid.c - /proc/<pid> for every process (its group leader's task),
- * with status, stat, statm, maps, cmdline, comm, environ, the OOM
+ * with status, stat, statm, sched, maps, cmdline, comm, environ, the OOM
  * killer's files (pid_oom.c), the links
  * exe, cwd and root, fd/ (a link per open file), fdinfo/ and task/; and the links
  * /proc/self and /proc/thread-self.
@@ -22,6 +22,7 @@
  */
 #include "fs/proc/internal.h"
 #include "kernel/process/cred.h"
+#include "kernel/sched/sched.h"
 #include "kernel/process/pidfd.h"
 #include "drivers/tty.h"
 #include "kernel/time/cputime.h"
@@ -130,6 +131,11 @@ copy_task(struct task *t, struct procfs_task *out, struct mm **mm)
 		.minflt = t->minor_faults,
 		.cminflt = t->children_minor_faults,
 		.cpu = t->cpu,
+		.nice = t->nice,
+		.rt_priority = t->rt_priority,
+		.policy = t->policy,
+		.vruntime = sched_vruntime_ns(t),
+		.weight = sched_weight(t),
 		.exit_signal = t->exit_signal,
 		.exit_code = zombie ? t->exit_status : 0,
 		/* Single reads: a snapshot that is a moment old either way is all a reader gets. */
@@ -283,6 +289,12 @@ show_stat(struct procbuf *b, union proc_arg arg)
 		hide_layout(&t);
 	procfs_format_stat(b, &t);
 	return 0;
+}
+
+static int
+show_sched(struct procbuf *b, union proc_arg arg)
+{
+	return show_task(b, arg.pid, procfs_format_sched);
 }
 
 static int
@@ -701,6 +713,7 @@ static const struct proc_entry pid_entries[] = {
 	  .mode = S_IFREG | 0644,
 	  .show = proc_show_oom_score_adj,
 	  .write = proc_write_oom_score_adj },
+	{ .name = "sched", .mode = S_IFREG | 0444, .show = show_sched },
 	{ .name = "stat", .mode = S_IFREG | 0444, .show = show_stat },
 	{ .name = "statm", .mode = S_IFREG | 0444, .show = show_statm },
 	{ .name = "status", .mode = S_IFREG | 0444, .show = show_status },

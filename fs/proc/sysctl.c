@@ -7,7 +7,8 @@
  * uname fields as Linux shows them there (read-only here), pid_max
  * (where pids wrap), ns_last_pid (where the next pid search starts; root's
  * to set), tainted (always 0: nothing taints rewind) and
- * threads-max (root's to set, kernel/process/rlimit.h); and
+ * threads-max (root's to set, kernel/process/rlimit.h), sched_rt_period_us
+ * and sched_rt_runtime_us (RT throttling, kernel/sched/sched.c); and
  * /proc/sys/fs/mount-max, /proc/sys/fs/pipe-{max-size,user-pages-soft,user-pages-hard} and
  * /proc/sys/fs/inotify/max_{queued_events,user_instances,user_watches},
  * root's to set, as Linux's; and /proc/sys/net/ipv4/ip_local_port_range
@@ -29,6 +30,7 @@
 #include "kernel/process/cred.h"
 #include "kernel/process/process.h"
 #include "kernel/process/rlimit.h"
+#include "kernel/sched/sched.h"
 #include "kernel/sys_info.h"
 #include "kernel/lib/string.h"
 #include "kernel/lib/vsprintf.h"
@@ -179,6 +181,50 @@ show_tainted(struct procbuf *b, union proc_arg arg)
 	return 0;
 }
 
+static int
+show_rt_period(struct procbuf *b, union proc_arg arg)
+{
+	procbuf_printf(b, "%lu\n", READ_ONCE(sched_rt_period_us));
+	return 0;
+}
+
+static int
+show_rt_runtime(struct procbuf *b, union proc_arg arg)
+{
+	procbuf_printf(b, "%ld\n", READ_ONCE(sched_rt_runtime_us));
+	return 0;
+}
+
+/* Linux's sched_rt_handler: a period of 1 us to INT_MAX, never below the runtime; else EINVAL. */
+static int
+write_rt_period(const char *value, union proc_arg arg)
+{
+	unsigned long n;
+	int err = procfs_parse_decimal(value, &n);
+	s64 runtime = READ_ONCE(sched_rt_runtime_us);
+
+	if (!err && (n < 1 || n > 0x7fffffff || (runtime >= 0 && (u64)runtime > n)))
+		err = -EINVAL;
+	if (!err)
+		WRITE_ONCE(sched_rt_period_us, n);
+	return err;
+}
+
+/* -1 (RT tasks never throttled) or up to the period; else EINVAL. */
+static int
+write_rt_runtime(const char *value, union proc_arg arg)
+{
+	unsigned long n;
+	bool unlimited = value[0] == '-';
+	int err = procfs_parse_decimal(unlimited ? value + 1 : value, &n);
+
+	if (!err && (unlimited ? n != 1 : n > READ_ONCE(sched_rt_period_us)))
+		err = -EINVAL;
+	if (!err)
+		WRITE_ONCE(sched_rt_runtime_us, unlimited ? -1 : (s64)n);
+	return err;
+}
+
 static const struct proc_entry kernel_entries[] = {
 	{ .name = "domainname", .mode = S_IFREG | 0444, .show = show_domainname },
 	{ .name = "hostname", .mode = S_IFREG | 0444, .show = show_hostname },
@@ -190,6 +236,16 @@ static const struct proc_entry kernel_entries[] = {
 	{ .name = "osrelease", .mode = S_IFREG | 0444, .show = show_osrelease },
 	{ .name = "ostype", .mode = S_IFREG | 0444, .show = show_ostype },
 	{ .name = "pid_max", .mode = S_IFREG | 0444, .show = show_pid_max },
+	{ .name = "sched_rt_period_us",
+	  .mode = S_IFREG | 0644,
+	  .show = show_rt_period,
+	  .write = write_rt_period,
+	  .control = true },
+	{ .name = "sched_rt_runtime_us",
+	  .mode = S_IFREG | 0644,
+	  .show = show_rt_runtime,
+	  .write = write_rt_runtime,
+	  .control = true },
 	{ .name = "tainted", .mode = S_IFREG | 0444, .show = show_tainted },
 	{ .name = "threads-max",
 	  .mode = S_IFREG | 0644,

@@ -432,10 +432,11 @@ old_sigset(u64 set)
 /*
  * All 52 fields of Linux 6.1's line (fs/proc/array.c, do_task_stat), in
  * its order. What rewind does not have is 0 as on Linux when the figure
- * is absent: flags, major faults, the real-time and I/O-delay fields, the
+ * is absent: flags, major faults, the I/O-delay fields, the
  * itimer, swap and guest times; the kernel stack and instruction pointers
  * (29, 30), which Linux shows only for a task that is dumping core.
- * Priority 20 and nice 0 are what every task has. The address fields are
+ * Priority is Linux's prio - 100: 20 + nice for a normal task, -1 - its
+ * RT priority for a FIFO or RR one. The address fields are
  * 0 for a kernel thread or a zombie.
  */
 void
@@ -448,9 +449,10 @@ procfs_format_stat(struct procbuf *b, const struct procfs_task *t)
 	procbuf_printf(b, "%d (%s) %c %d %d %d %d %d 0 %lu %lu 0 0 ", t->pid, t->comm, t->state,
 		       t->ppid, t->pgrp, t->session, t->tty_nr, t->tpgid, t->minflt, t->cminflt);
 	/* 14-25: utime stime cutime cstime priority nice threads itrealvalue starttime vsize rss rsslim */
-	procbuf_printf(b, "%lu %lu %lu %lu 20 0 %d 0 %lu %lu %lu " RLIM_INFINITY_TEXT " ",
+	procbuf_printf(b, "%lu %lu %lu %lu %d %d %d 0 %lu %lu %lu " RLIM_INFINITY_TEXT " ",
 		       clock_ticks(t->utime_ns), clock_ticks(t->stime_ns),
-		       clock_ticks(t->cutime_ns), clock_ticks(t->cstime_ns), t->threads,
+		       clock_ticks(t->cutime_ns), clock_ticks(t->cstime_ns),
+		       t->rt_priority ? -1 - t->rt_priority : 20 + t->nice, t->nice, t->threads,
 		       clock_ticks(t->start_ns), mm ? u->total_pages * PAGE_SIZE : 0,
 		       mm ? resident_pages(u) : 0);
 	/* 26-30: startcode endcode startstack kstkesp kstkeip */
@@ -461,7 +463,7 @@ procfs_format_stat(struct procbuf *b, const struct procfs_task *t)
 		       old_sigset(t->sig_blocked), old_sigset(t->sig_ignored),
 		       old_sigset(t->sig_caught), t->state == 'S', t->exit_signal, t->cpu);
 	/* 40-44: rt_priority policy delayacct_blkio_ticks guest_time cguest_time */
-	procbuf_printf(b, "0 0 0 0 0 ");
+	procbuf_printf(b, "%d %d 0 0 0 ", t->rt_priority, t->policy);
 	/* 45-52: start_data end_data start_brk arg_start arg_end env_start env_end exit_code */
 	if (mm)
 		procbuf_printf(b, "%lu %lu %lu %lu %lu %lu %lu ", u->start_data, u->end_data,
@@ -469,6 +471,22 @@ procfs_format_stat(struct procbuf *b, const struct procfs_task *t)
 	else
 		procbuf_printf(b, "0 0 0 0 0 0 0 ");
 	procbuf_printf(b, "%d\n", t->exit_code);
+}
+
+#define SCHED_LINE "%-45s:%21ld\n" /* Linux's SEQ_printf layout of an integer */
+
+void
+procfs_format_sched(struct procbuf *b, const struct procfs_task *t)
+{
+	s64 ns = t->vruntime, ms = ns / 1000000, rem = ns % 1000000;
+
+	procbuf_printf(b, "%s (%d, #threads: %d)\n", t->comm, t->pid, t->threads);
+	procbuf_printf(b, "-------------------------------------------------------------------\n");
+	procbuf_printf(b, "%-45s:%14ld.%06ld\n", "se.vruntime", ms, rem < 0 ? -rem : rem);
+	procbuf_printf(b, SCHED_LINE, "se.load.weight", (long)t->weight << 10);
+	procbuf_printf(b, SCHED_LINE, "policy", (long)t->policy);
+	procbuf_printf(b, SCHED_LINE, "prio",
+		       (long)(t->rt_priority ? 99 - t->rt_priority : 120 + t->nice));
 }
 
 /* Linux's task_statm: shared is the file and shmem pages, data the data and stack areas. */

@@ -138,7 +138,7 @@ void procfs_format_lockstat(struct procbuf *b, const struct lockstat_row *rows, 
  */
 void procfs_format_lockstat_rwsem(struct procbuf *b, const struct lockstat_rwsem *rows);
 
-/* ---- /proc/<pid>/status and stat ----------------------------------------- */
+/* ---- /proc/<pid>/status, stat and sched ------------------------------------ */
 
 /* What the files of one process show, copied while its task could not go away. */
 struct procfs_task {
@@ -152,10 +152,13 @@ struct procfs_task {
 	u64 start_ns;		  /* since boot */
 	u64 minflt, cminflt;
 	unsigned cpu;
-	int exit_signal;      /* what the parent gets when it ends */
-	int exit_code;	      /* wait status; zombies only */
-	int threads;	      /* live members of its thread group */
-	u32 uids[4], gids[4]; /* real, effective, saved, file-system */
+	int nice, rt_priority, policy; /* scheduling (kernel/sched/policy.c) */
+	s64 vruntime;		       /* the normal class's weighted time (kernel/sched/sched.c) */
+	u32 weight;		       /* of its nice or SCHED_IDLE (kernel/sched/priority.c) */
+	int exit_signal;	       /* what the parent gets when it ends */
+	int exit_code;		       /* wait status; zombies only */
+	int threads;		       /* live members of its thread group */
+	u32 uids[4], gids[4];	       /* real, effective, saved, file-system */
 	const u32 *groups; /* supplementary groups, sorted (status only; the caller holds them) */
 	int ngroups;
 	u64 sig_pending, sig_shared, sig_blocked, sig_ignored, sig_caught; /* the leader's */
@@ -172,6 +175,12 @@ struct procfs_task {
 void procfs_format_status(struct procbuf *b, const struct procfs_task *t);
 /* The stat line: all 52 fields. */
 void procfs_format_stat(struct procbuf *b, const struct procfs_task *t);
+/*
+ * /proc/<pid>/sched: Linux's scheduler debug lines rewind has - the
+ * header, se.vruntime, se.load.weight (scaled by 1024 as Linux's 64-bit
+ * load), policy and prio (Linux's 0..139: 120 + nice, or 99 - the RT priority).
+ */
+void procfs_format_sched(struct procbuf *b, const struct procfs_task *t);
 /* statm: size resident shared text lib data dt, in pages. */
 void procfs_format_statm(struct procbuf *b, const struct procfs_task *t);
 

@@ -77,6 +77,13 @@ struct task {
 	u64 cpus_allowed;	   /* affinity: a bit per CPU */
 	int migrate_to;		   /* -1, or the CPU to move to once switched out */
 	int slice;		   /* ticks left before preemption */
+	s64 vruntime;		   /* CPU ticks scaled by NICE_0 weight / own weight (sched.c) */
+	s8 nice;		   /* -20..19: the weight of a SCHED_NORMAL/BATCH task */
+	u8 policy;		   /* SCHED_NORMAL... (uapi/sched.h) */
+	u8 rt_priority;		   /* 1..99 for SCHED_FIFO and SCHED_RR, else 0 */
+	bool reset_on_fork;	   /* SCHED_RESET_ON_FORK: children start normal */
+	bool yielded;		   /* sched_yield: queue behind the peers */
+	u16 ioprio;		   /* ioprio_set's class and level: kept, not applied */
 	u64 saved_rsp;		   /* while switched out */
 	u64 kstack_top;
 	u64 wake_deadline;	     /* TSC deadline of a timed sleep, or 0 */

@@ -4,8 +4,29 @@
  *
  * Each CPU has a run queue of runnable tasks that are not running, a list of
  * timed sleepers, and an idle task (the thread that booted it) that runs
- * when the queue is empty. Picking is round-robin: the head runs for
- * SCHED_SLICE_TICKS ticks, then goes to the tail if still runnable.
+ * when the queue is empty. The queue is two lists, Linux's two classes:
+ *
+ *   rt_queue: SCHED_FIFO and SCHED_RR tasks, highest rt_priority first,
+ *   in arrival order within a priority. Its head runs before any normal
+ *   task; FIFO runs until it blocks or yields, RR for SCHED_RR_MS
+ *   (sched_rr_ticks()), then goes behind its peers.
+ *
+ *   queue: SCHED_NORMAL, SCHED_BATCH and SCHED_IDLE tasks in order of
+ *   vruntime, the CPU time each has had scaled by NICE_0 weight / its own
+ *   weight (Linux's CFS table: each nice step is ~1.25x the CPU share). The
+ *   invariant: the head has had the least weighted time, so it runs next,
+ *   for SCHED_SLICE_TICKS; over time each task's share of one CPU is its
+ *   weight / the sum of the weights. The one exception: a task that yields
+ *   goes to the tail once, whatever its vruntime (enqueue_fair). vruntime
+ *   grows at the tick (sampled, not exact: cheap, and the pick stays a
+ *   list head). A task that slept or arrives from another CPU is put no
+ *   further back than min_vruntime less one slice, so that sleeping earns
+ *   no hoard of CPU time.
+ *
+ * RT throttling (Linux's sched_rt_runtime_us of sched_rt_period_us): once
+ * RT tasks have had rt_runtime_us of a CPU's period, its normal tasks
+ * run first until the period ends, so that a spinning FIFO task cannot
+ * take the machine.
  *
  * The rq lock is held across the switch itself and released by the task
  * switched to (finish_switch), so that a task is never seen half-switched:
@@ -43,6 +64,7 @@
 #include "kernel/time/timer.h"
 #include "kernel/x86/entry.h"
 #include "kernel/x86/traps.h"
+#include "drivers/lapic.h"
 #include "kernel/time/tsc.h"
 #include "kernel/lib/vsprintf.h"
 #include "kernel/x86/x86.h"
@@ -55,8 +77,13 @@
 
 struct runqueue {
 	struct spinlock lock;
-	struct list_head queue;	   /* runnable, not running */
-	struct list_head sleepers; /* timed sleeps, via timer_link */
+	struct list_head queue;		/* runnable normal tasks, not running, by vruntime */
+	struct list_head rt_queue;	/* runnable FIFO/RR tasks, not running, by priority */
+	unsigned nr_rt;			/* on rt_queue */
+	s64 min_vruntime;		/* never decreases: where a waking task is placed */
+	u64 rt_used_us, period_used_us; /* RT time in the current throttling period, and its age */
+	bool rt_throttled;		/* RT tasks have had their runtime this period */
+	struct list_head sleepers;	/* timed sleeps, via timer_link */
 	u64 next_wake; /* no sleeper's deadline is earlier (~0: none); may be stale early */
 	unsigned nr_queued;
 	u64 nr_switches; /* since boot, under lock */
@@ -75,26 +102,98 @@ rq_init(struct runqueue *rq)
 {
 	spin_lock_init(&rq->lock, "runqueue");
 	list_init(&rq->queue);
+	list_init(&rq->rt_queue);
 	list_init(&rq->sleepers);
 	rq->next_wake = ~0ul;
 	rq->nr_queued = 0;
 }
 
-static void
+/* Behind every task of the same or a higher priority. */
+static __attribute__((noinline)) void
+enqueue_rt(struct runqueue *rq, struct task *t)
+{
+	struct list_head *pos = rq->rt_queue.prev;
+
+	while (pos != &rq->rt_queue &&
+	       list_entry(pos, struct task, run_link)->rt_priority < t->rt_priority)
+		pos = pos->prev;
+	list_add(&t->run_link, pos);
+	rq->nr_rt++;
+}
+
+/*
+ * Behind every task with as little vruntime. A yielding task goes to the
+ * tail whatever its vruntime: behind its peers this once, as Linux's yield
+ * skips a task once; it is back in order when it is next queued. (Raising
+ * its vruntime to the tail's would cost the context switch's budget more.)
+ */
+static inline void
+enqueue_fair(struct runqueue *rq, struct task *t)
+{
+	struct list_head *pos = rq->queue.prev;
+
+	if (unlikely(t->yielded)) {
+		t->yielded = false;
+		list_add_tail(&t->run_link, &rq->queue);
+		return;
+	}
+	while (pos != &rq->queue && list_entry(pos, struct task, run_link)->vruntime > t->vruntime)
+		pos = pos->prev;
+	list_add(&t->run_link, pos);
+}
+
+static inline __attribute__((always_inline)) void
 enqueue(struct runqueue *rq, struct task *t)
 {
-	list_add_tail(&t->run_link, &rq->queue);
+	if (unlikely(t->rt_priority))
+		enqueue_rt(rq, t);
+	else
+		enqueue_fair(rq, t);
 	rq->nr_queued++;
 }
 
-static struct task *
-dequeue(struct runqueue *rq)
+static void
+dequeue_task(struct runqueue *rq, struct task *t)
 {
-	struct task *t = list_first_entry(&rq->queue, struct task, run_link);
+	list_del(&t->run_link);
+	rq->nr_queued--;
+	if (t->rt_priority)
+		rq->nr_rt--;
+}
 
+/*
+ * The next to run: the RT queue's head unless RT time is throttled, the
+ * normal queue's head, or a throttled RT task rather than nothing.
+ */
+static struct task *
+dequeue_next(struct runqueue *rq)
+{
+	struct list_head *from = &rq->queue;
+
+	if (unlikely(rq->nr_rt) && (!rq->rt_throttled || list_empty(&rq->queue))) {
+		from = &rq->rt_queue;
+		rq->nr_rt--;
+	}
+	struct task *t = list_first_entry(from, struct task, run_link);
 	list_del(&t->run_link);
 	rq->nr_queued--;
 	return t;
+}
+
+/* A task woken or arriving is placed no further back than a slice behind the queue's least. */
+static void
+place_vruntime(struct runqueue *rq, struct task *t)
+{
+	s64 floor = rq->min_vruntime - (s64)SCHED_SLICE_TICKS * NICE_0_VTICK;
+
+	t->vruntime = MAX(t->vruntime, floor);
+}
+
+/* t moves from one queue to another: its vruntime keeps its distance from the least. */
+static void
+move_vruntime(struct task *t, struct runqueue *from, struct runqueue *to)
+{
+	t->vruntime += READ_ONCE(to->min_vruntime) - READ_ONCE(from->min_vruntime);
 }
 
 /*
@@ -115,6 +214,22 @@ kick_needed(unsigned cpu)
 	return cpu != this_cpu()->id;
 }
 
+/*
+ * t, an RT task just queued on its CPU's rq (locked), takes that CPU from
+ * a normal task or a lower RT priority unless RT time is throttled; returns
+ * whether the CPU needs the IPI.
+ */
+static bool
+preempts_current(struct runqueue *rq, struct task *t)
+{
+	struct cpu *c = cpus[t->cpu];
+
+	if (rq->rt_throttled || READ_ONCE(c->current)->rt_priority >= t->rt_priority)
+		return false;
+	WRITE_ONCE(c->need_resched, true);
+	return t->cpu != this_cpu()->id;
+}
+
 /* rq is t's run queue and is locked; returns whether t's CPU needs the IPI (kick_needed). */
 static bool
 wake_locked(struct runqueue *rq, struct task *t)
@@ -122,9 +237,11 @@ wake_locked(struct runqueue *rq, struct task *t)
 	if (t->state != TASK_SLEEPING)
 		return false;
 	WRITE_ONCE(t->state, TASK_RUNNABLE);
-	if (!t->on_cpu)
+	if (!t->on_cpu) {
+		place_vruntime(rq, t);
 		enqueue(rq, t);
-	return kick_needed(t->cpu);
+	}
+	return kick_needed(t->cpu) || (unlikely(t->rt_priority) && preempts_current(rq, t));
 }
 
 void
@@ -194,18 +311,27 @@ lock_two(struct runqueue *a, struct runqueue *b)
 	}
 }
 
-/* A queued task of src that may move to cpu (not running anywhere); src locked. */
+/* A task of src's list that may move to cpu (not running anywhere); src locked. */
 static struct task *
-stealable(struct runqueue *src, unsigned cpu)
+stealable_from(struct list_head *list, unsigned cpu)
 {
 	struct list_head *pos;
 
-	for (pos = src->queue.prev; pos != &src->queue; pos = pos->prev) {
+	for (pos = list->prev; pos != list; pos = pos->prev) {
 		struct task *t = list_entry(pos, struct task, run_link);
 		if (!t->on_cpu && (t->cpus_allowed & (1ul << cpu)))
 			return t;
 	}
 	return NULL;
+}
+
+/* A queued task of src that may move to cpu, RT tasks first; src locked. */
+static struct task *
+stealable(struct runqueue *src, unsigned cpu)
+{
+	struct task *t = src->nr_rt ? stealable_from(&src->rt_queue, cpu) : NULL;
+
+	return t ? t : stealable_from(&src->queue, cpu);
 }
 
 /* An idle CPU takes one waiting task from the busiest other queue; interrupts off. */
@@ -229,8 +355,8 @@ pull_task(struct cpu *c)
 	lock_two(here, busiest);
 	struct task *t = stealable(busiest, c->id);
 	if (t) {
-		list_del(&t->run_link);
-		busiest->nr_queued--;
+		dequeue_task(busiest, t);
+		move_vruntime(t, busiest, here);
 		t->cpu = c->id;
 		enqueue(here, t);
 	}
@@ -268,6 +394,7 @@ migrate(struct task *t, unsigned cpu)
 	struct runqueue *rq = rq_of(cpu);
 
 	spin_lock(&rq->lock);
+	move_vruntime(t, rq_of(t->cpu), rq);
 	t->cpu = cpu;
 	t->migrate_to = -1;
 	enqueue(rq, t);
@@ -300,19 +427,21 @@ schedule(void)
 	if (unlikely(READ_ONCE(lock_knobs.debug)))
 		lockdebug_schedule(&rq->lock, flags, (u64)__builtin_return_address(0));
 	WRITE_ONCE(c->need_resched, false);
+	struct task *next = NULL;
 	if (prev != c->idle && prev->state == TASK_RUNNABLE) {
-		if (prev->cpus_allowed & (1ul << c->id))
+		if (prev->cpus_allowed & (1ul << c->id)) {
 			enqueue(rq, prev);
-		else
+			next = dequeue_next(rq); /* the queue holds prev at least */
+		} else {
 			prev->migrate_to = first_allowed_cpu(prev);
+		}
 	}
-	struct task *next = rq->nr_queued ? dequeue(rq) : c->idle;
+	if (!next)
+		next = rq->nr_queued ? dequeue_next(rq) : c->idle;
 	if (next == prev) {
 		spin_unlock_irqrestore(&rq->lock, flags);
 		return;
 	}
-	if (next->slice <= 0)
-		next->slice = SCHED_SLICE_TICKS;
 	next->on_cpu = true;
 	next->cpu = c->id;
 	rq->nr_switches++;
@@ -320,6 +449,41 @@ schedule(void)
 	struct task *last = (struct task *)switch_stacks(&prev->saved_rsp, next->saved_rsp, prev);
 	finish_switch(last);
 	local_irq_restore(flags);
+}
+
+void
+sched_set_attrs(struct task *t, int policy, int rt_priority, int nice)
+{
+	for (;;) {
+		unsigned cpu = READ_ONCE(t->cpu);
+		struct runqueue *rq = rq_of(cpu);
+		u64 flags = spin_lock_irqsave(&rq->lock);
+		/*
+		 * Between its switch-out and migrate() a task belongs to no queue
+		 * and is about to join another: wait for it to land. migrate()
+		 * stores cpu before migrate_to, so read them in the other order.
+		 */
+		if (READ_ONCE(t->migrate_to) < 0 && READ_ONCE(t->cpu) == cpu) {
+			bool queued = !list_empty(&t->run_link);
+			if (queued)
+				dequeue_task(rq, t);
+			if (policy != t->policy)
+				t->slice =
+					policy == SCHED_RR ? sched_rr_ticks() : SCHED_SLICE_TICKS;
+			t->policy = (u8)policy;
+			t->rt_priority = (u8)rt_priority;
+			t->nice = (s8)nice;
+			if (queued)
+				enqueue(rq, t);
+			/* Its CPU picks again, with the new order. */
+			WRITE_ONCE(cpus[cpu]->need_resched, true);
+			spin_unlock_irqrestore(&rq->lock, flags);
+			smp_send_reschedule(cpu);
+			return;
+		}
+		spin_unlock_irqrestore(&rq->lock, flags);
+		cpu_relax();
+	}
 }
 
 /* The first thing a new task runs, reached from task_entry in switch.asm. */
@@ -378,6 +542,66 @@ sched_next_event(void)
 	return MIN(READ_ONCE(rq_of(this_cpu()->id)->next_wake), timers_next_deadline());
 }
 
+/* Microseconds per tick, at the hz knob's rate. */
+static u64
+tick_us(void)
+{
+	return 1000000ul / (u64)READ_ONCE(hz);
+}
+
+/* The least vruntime on rq, the running normal task's included; rq locked. */
+static void
+update_min_vruntime(struct runqueue *rq, const struct task *running)
+{
+	s64 least = running->vruntime;
+
+	if (!list_empty(&rq->queue))
+		least = MIN(least, list_first_entry(&rq->queue, struct task, run_link)->vruntime);
+	rq->min_vruntime = MAX(rq->min_vruntime, least);
+}
+
+/* The running task t had this tick: its vruntime or its RT time grows, its slice shrinks. */
+static void
+charge_tick(struct cpu *c, struct runqueue *rq, struct task *t)
+{
+	if (t->rt_priority) {
+		rq->rt_used_us += tick_us();
+		if (t->policy == SCHED_RR && --t->slice <= 0) {
+			t->slice = sched_rr_ticks();
+			WRITE_ONCE(c->need_resched, true);
+		}
+		return;
+	}
+	t->vruntime += (s64)sched_vtick(t);
+	update_min_vruntime(rq, t);
+	if (--t->slice <= 0) {
+		t->slice = SCHED_SLICE_TICKS; /* refilled here, not on the switch's path */
+		WRITE_ONCE(c->need_resched, true);
+	}
+}
+
+/*
+ * RT throttling: after rt_runtime_us of a period spent in RT tasks, the
+ * normal tasks go first until the period ends. rq locked.
+ */
+static void
+rt_period_tick(struct cpu *c, struct runqueue *rq, struct task *t)
+{
+	s64 runtime = READ_ONCE(sched_rt_runtime_us);
+
+	rq->period_used_us += tick_us();
+	if (rq->period_used_us >= READ_ONCE(sched_rt_period_us)) {
+		rq->period_used_us = rq->rt_used_us = 0;
+		if (rq->rt_throttled && rq->nr_rt)
+			WRITE_ONCE(c->need_resched, true);
+		rq->rt_throttled = false;
+	} else if (!rq->rt_throttled && runtime >= 0 && rq->rt_used_us >= (u64)runtime) {
+		rq->rt_throttled = true;
+		if (t->rt_priority && !list_empty(&rq->queue))
+			WRITE_ONCE(c->need_resched, true);
+	}
+}
+
 void
 sched_tick(void)
 {
@@ -392,8 +616,9 @@ sched_tick(void)
 	}
 	spin_lock(&rq->lock);
 	wake_due_sleepers(rq, rdtsc());
-	if (t != c->idle && --t->slice <= 0)
-		WRITE_ONCE(c->need_resched, true);
+	if (t != c->idle)
+		charge_tick(c, rq, t);
+	rt_period_tick(c, rq, t);
 	if (t == c->idle && rq->nr_queued)
 		WRITE_ONCE(c->need_resched, true);
 	spin_unlock(&rq->lock);
@@ -485,6 +710,7 @@ task_alloc(const char *name)
 	ksnprintf(t->comm, sizeof(t->comm), "%s", name);
 	spin_lock_init(&t->alloc_lock, "task_lock");
 	t->state = TASK_RUNNABLE;
+	t->slice = SCHED_SLICE_TICKS;
 	t->cpus_allowed = ~0ul;
 	t->migrate_to = -1;
 	list_init(&t->run_link);
@@ -554,9 +780,10 @@ sched_start_task(struct task *t)
 	struct runqueue *rq = rq_of(t->cpu);
 	u64 flags = spin_lock_irqsave(&rq->lock);
 	t->state = TASK_RUNNABLE;
+	t->vruntime = MAX(t->vruntime, rq->min_vruntime);
 	enqueue(rq, t);
 	unsigned cpu = t->cpu;
-	bool kick = kick_needed(cpu);
+	bool kick = kick_needed(cpu) || (t->rt_priority && preempts_current(rq, t));
 	spin_unlock_irqrestore(&rq->lock, flags);
 	if (kick)
 		smp_send_reschedule(cpu);

@@ -1,6 +1,7 @@
 /*
- * sched.h - the scheduler: per-CPU run queues, round-robin time slices,
- * sleeping with deadlines, kernel threads.
+ * sched.h - the scheduler: per-CPU run queues, Linux's scheduling classes
+ * (SCHED_FIFO/RR before the weighted-fair normal tasks), sleeping with
+ * deadlines, kernel threads.
  *
  * Preemption happens on the way back to user mode (and in the idle loop):
  * the timer tick only marks the CPU as needing to reschedule, as a Linux
@@ -11,8 +12,37 @@
 #define REWIND_SCHED_H
 
 #include "kernel/process/task.h"
+#include "uapi/sched.h"
 
-#define SCHED_SLICE_TICKS 10 /* 10 ms at hz=1000 */
+#define SCHED_SLICE_TICKS 10	     /* 10 ms at hz=1000 */
+#define SCHED_RR_MS	  100	     /* SCHED_RR's time slice, as Linux's sched_rr_timeslice_ms */
+#define NICE_0_VTICK	  (1l << 20) /* vruntime a nice-0 task gains in a tick */
+#define MIN_NICE	  (-20)
+#define MAX_NICE	  19
+
+/* RT throttling (/proc/sys/kernel/sched_rt_*): RT tasks get runtime of every period; -1: all. */
+extern s64 sched_rt_runtime_us;
+extern u64 sched_rt_period_us;
+
+/* Ticks of a SCHED_RR slice at the hz knob's rate (policy.c). */
+int sched_rr_ticks(void);
+/* vruntime a normal task gains in a tick: NICE_0_VTICK scaled by nice-0's weight / its own (priority.c). */
+u64 sched_vtick(const struct task *t);
+/* t's weight: of its nice, or SCHED_IDLE's (1024 at nice 0, Linux's CFS table). */
+u32 sched_weight(const struct task *t);
+/* t's vruntime as the nanoseconds a nice-0 task would have run (/proc/<pid>/sched). */
+s64 sched_vruntime_ns(const struct task *t);
+/*
+ * Gives t a policy, RT priority (0 for the normal policies) and nice,
+ * moving it in its run queue and having its CPU pick again (policy.c and
+ * priority.c check what the caller may set).
+ */
+void sched_set_attrs(struct task *t, int policy, int rt_priority, int nice);
+/*
+ * A child's scheduling: the parent's policy, priority, nice, I/O priority
+ * and vruntime; with SCHED_RESET_ON_FORK a normal policy at nice >= 0 (policy.c).
+ */
+void sched_fork(struct task *child, const struct task *parent);
 
 /* Makes the thread that booted this CPU (on the given stack) its idle task. */
 void sched_init_cpu(u64 boot_stack_top);

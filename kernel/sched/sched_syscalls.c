@@ -1,6 +1,7 @@
 /*
  * sched_syscalls.c - the scheduler's system calls about CPUs: affinity
- * (sched_setaffinity, sched_getaffinity), getcpu and sched_yield.
+ * (sched_setaffinity, sched_getaffinity), getcpu and sched_yield. The
+ * policy calls are in policy.c, nice in priority.c.
  *
  * Another user's process is changed only by root (Linux's check_same_owner).
  * A cpu_set_t is a bit array in longs; rewind has at most 64 CPUs, so the
@@ -73,8 +74,10 @@ SYSCALL3(getcpu, unsigned __user *, ucpu, unsigned __user *, unode, void __user 
 	return 0;
 }
 
+/* The caller goes behind the peers of its class (sched.c's enqueue) and the CPU picks again. */
 SYSCALL0(sched_yield)
 {
+	current()->yielded = true;
 	WRITE_ONCE(this_cpu()->need_resched, true);
 	return 0;
 }

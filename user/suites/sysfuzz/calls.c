@@ -64,6 +64,8 @@ kind_of(const char *call, const char *type, const char *name)
 		return ARG_FD;
 	if (strcmp(name, "pid") == 0 || strcmp(name, "tid") == 0 || strcmp(name, "tgid") == 0)
 		return ARG_PID;
+	if (strcmp(name, "who") == 0) /* getpriority's, ioprio_set's: a pid with PRIO_PROCESS */
+		return ARG_PID;
 	if (strcmp(name, "sig") == 0)
 		return ARG_SIGNAL;
 	if (strcmp(call, "fcntl") == 0 && strcmp(name, "cmd") == 0)
