@@ -38,6 +38,7 @@
 #include "fs/page_index.c"
 #include "fs/cpio.c"
 #include "fs/inode.c"
+#include "fs/xattr_store.c"
 #include "fs/super.c"
 #include "fs/tmpfs.c"
 #include "fs/dentry.c"
