@@ -144,7 +144,11 @@ SYSCALL2(capget, struct kernel_cap_header __user *, uhdr, struct kernel_cap_data
 		return -EINVAL;
 	u64 flags = spin_lock_irqsave(&tasks_lock);
 	struct task *t = hdr.pid ? task_find(hdr.pid) : current();
-	struct cap_sets caps = t ? t->group_leader->caps : (struct cap_sets){ 0 };
+	struct cap_sets caps = { 0 };
+	if (t && t->group_leader)
+		caps = t->group_leader->caps;
+	else if (t)
+		caps_set_root(&caps); /* a kernel thread: all of them, as Linux's */
 	spin_unlock_irqrestore(&tasks_lock, flags);
 	if (!t)
 		return -ESRCH;
