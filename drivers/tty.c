@@ -388,7 +388,7 @@ set_controlling(unsigned long arg)
 		goto out; /* already its own */
 	if (!me.session_leader)
 		err = -EPERM;
-	else if (tty.session && (arg != 1 || !privileged()))
+	else if (tty.session && (arg != 1 || !capable(CAP_SYS_ADMIN)))
 		err = -EPERM;
 	else {
 		tty.session = me.sid;
@@ -437,7 +437,7 @@ simulate_input(const void __user *arg)
 	char c;
 
 	owner(&session, &pgrp);
-	if (!privileged() && !is_controlling(&me, session))
+	if (!capable(CAP_SYS_ADMIN) && !is_controlling(&me, session))
 		return -EPERM;
 	if (copy_from_user(&c, arg, 1))
 		return -EFAULT;

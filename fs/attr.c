@@ -50,7 +50,7 @@ inode_chmod(struct inode *inode, u32 mode)
 		return -EPERM;
 	mutex_lock(&inode->lock);
 	/* Set-group-ID only for a group the caller is in (or for root: CAP_FSETID). */
-	if (!privileged() && !in_group_p(inode->gid))
+	if (!capable(CAP_FSETID) && !in_group_p(inode->gid))
 		mode &= ~S_ISGID;
 	WRITE_ONCE(inode->mode, (inode->mode & S_IFMT) | (mode & S_IALLUGO));
 	inode->ctime = fs_now();
@@ -152,7 +152,7 @@ may_chown(const struct inode *inode, const struct owner *o)
 {
 	bool owner = inode->uid == current_fsuid();
 
-	if (privileged())
+	if (capable(CAP_CHOWN))
 		return true;
 	return (o->uid == (u32)-1 || (owner && o->uid == inode->uid)) &&
 	       (o->gid == (u32)-1 || (owner && (o->gid == inode->gid || in_group_p(o->gid))));

@@ -148,7 +148,10 @@ f_getown_ex(struct file *f, unsigned long arg)
 	return copy_to_user((void __user *)arg, &ex, sizeof(ex)) ? -EFAULT : 0;
 }
 
-/* Linux's sigio_perm: the setter was root, or one of its uids is p's real or saved uid. */
+/*
+ * Linux's sigio_perm: the setter's effective uid was 0 (a uid, not a
+ * capability, in Linux too), or one of its uids is p's real or saved uid.
+ */
 static bool
 owner_may_signal(const struct fown *o, const struct task *p)
 {

@@ -122,7 +122,7 @@ set_fs_dir(struct dentry *d, bool root)
 	struct fs_context *fs = current_fs();
 	int err = S_ISDIR(d->inode->mode) ? inode_permission(d->inode, MAY_EXEC) : -ENOTDIR;
 
-	if (!err && root && !privileged())
+	if (!err && root && !capable(CAP_SYS_CHROOT))
 		err = -EPERM; /* CAP_SYS_CHROOT, asked after the path as Linux's chroot does */
 	if (err) {
 		dput(d);

@@ -313,7 +313,7 @@ inet_bind(struct unix_sock *u, const struct unix_address *to)
 	if ((err = inet_bindable(u, key)))
 		return err;
 	u16 port = inet_port(&a);
-	if (port && port < INET_PROT_SOCK && !privileged())
+	if (port && port < INET_PROT_SOCK && !capable(CAP_NET_BIND_SERVICE))
 		return -EACCES;
 	if (mutex_lock_killable(&unix_lock))
 		return -EINTR;

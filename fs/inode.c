@@ -84,6 +84,7 @@ inode_put(struct inode *inode)
 		return;
 	if (inode->iops && inode->iops->evict)
 		inode->iops->evict(inode);
+	xattr_store_free(inode);
 	struct super_block *sb = inode->sb;
 	__atomic_fetch_sub(&sb->nr_inodes, 1, __ATOMIC_RELAXED);
 	kfree(inode);

@@ -195,7 +195,7 @@ lease_add(int fd, struct file *f, short type)
 static bool
 may_lease(struct inode *inode)
 {
-	return current_fsuid() == inode->uid || privileged();
+	return current_fsuid() == inode->uid || capable(CAP_LEASE);
 }
 
 long

@@ -179,7 +179,7 @@ do_linkat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, 
 	struct nameparent np;
 	struct dentry *old;
 
-	if ((flags & AT_EMPTY_PATH) && !*oldpath && !privileged())
+	if ((flags & AT_EMPTY_PATH) && !*oldpath && !capable(CAP_DAC_READ_SEARCH))
 		return -ENOENT;
 	int err = lookup_dentry_at(olddirfd, oldpath, flags, flags & AT_SYMLINK_FOLLOW, &old);
 	if (err)

@@ -117,7 +117,7 @@ lock_charge(struct file_lock *l)
 	unsigned long limit = (unsigned long)READ_ONCE(locks_user_max);
 
 	l->user = USER_CHARGE(current_uids().real);
-	if (privileged() || !limit)
+	if (capable(CAP_SYS_RESOURCE) || !limit)
 		limit = ~0ul;
 	if (!user_count_add_one_within(&l->user, USER_FILE_LOCKS, limit))
 		return false;

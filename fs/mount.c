@@ -381,7 +381,7 @@ may_mount(void)
 {
 	struct task *t = current();
 
-	return !t || privileged();
+	return !t || capable(CAP_SYS_ADMIN);
 }
 
 /* mount(2) on a kernel path, strings in kernel memory (options is changed). */

@@ -9,11 +9,13 @@
  *
  * The owner's bits apply to the owner, the group's to its group (the
  * asker's group id or one of its supplementary groups), the others' to
- * everyone else. Root (a file-system uid of 0, kernel/process/cred.h) may read and
- * write anything and search any directory, as CAP_DAC_OVERRIDE allows,
- * but executes only a file with an x bit somewhere: a data file is not a
- * program for root either. Every component of a path walk takes search
- * permission on the directory it is looked up in (fs/namei.c).
+ * everyone else. When the bits refuse, the capabilities may override
+ * them (kernel/process/cred.h): CAP_DAC_OVERRIDE reads and writes anything
+ * and searches any directory, but executes only a file with an x bit
+ * somewhere (a data file is not a program for root either);
+ * CAP_DAC_READ_SEARCH reads any file and reads and searches any
+ * directory. Every component of a path walk takes search permission on
+ * the directory it is looked up in (fs/namei.c).
  */
 #include "fs/vfs.h"
 #include "kernel/process/cred.h"
@@ -21,37 +23,60 @@
 #include "uapi/fcntl.h"
 #include "uapi/mount.h"
 
-/* Who asks: the ids the bits are matched against, and whether root's override applies. */
+/* Who asks: the ids the bits are matched against, and the effective capabilities that override them. */
 struct asker {
 	u32 uid, gid;
-	bool root;
+	u64 caps;
 };
+
+static bool
+has_cap(struct asker who, int cap)
+{
+	return who.caps >> cap & 1;
+}
+
+/* Linux's generic_permission after the bits said no: whether a capability says yes. */
+static bool
+dac_override(u32 mode, u32 want, struct asker who)
+{
+	if (S_ISDIR(mode))
+		return has_cap(who, CAP_DAC_OVERRIDE) ||
+		       (!(want & MAY_WRITE) && has_cap(who, CAP_DAC_READ_SEARCH));
+	if ((want & 7) == MAY_READ && has_cap(who, CAP_DAC_READ_SEARCH))
+		return true;
+	return (!(want & MAY_EXEC) || (mode & S_IXUGO)) && has_cap(who, CAP_DAC_OVERRIDE);
+}
 
 static int
 permission_for(const struct inode *inode, u32 want, struct asker who)
 {
 	u32 mode = READ_ONCE(inode->mode), bits;
 
-	if (who.root) {
-		if (!(want & MAY_EXEC) || S_ISDIR(mode) || (mode & S_IXUGO))
-			return 0;
-		return -EACCES;
-	}
 	if (READ_ONCE(inode->uid) == who.uid)
 		bits = mode >> 6;
 	else if (READ_ONCE(inode->gid) == who.gid || in_supplementary_groups(READ_ONCE(inode->gid)))
 		bits = mode >> 3;
 	else
 		bits = mode;
-	return (bits & want & 7) == (want & 7) ? 0 : -EACCES;
+	if ((bits & want & 7) == (want & 7) || dac_override(mode, want, who))
+		return 0;
+	return -EACCES;
+}
+
+/* The current process's effective capabilities; all for a kernel thread. */
+static u64
+current_caps(void)
+{
+	struct task *leader = current()->group_leader;
+
+	return leader ? READ_ONCE(leader->caps.effective) : CAP_FULL_SET;
 }
 
 int
 generic_permission(const struct inode *inode, u32 want)
 {
-	return permission_for(
-		inode, want,
-		(struct asker){ current_fsuid(), current_fsgid(), current_fsuid() == 0 });
+	return permission_for(inode, want,
+			      (struct asker){ current_fsuid(), current_fsgid(), current_caps() });
 }
 
 /* A file system may widen the rule for some inodes (procfs: a process's own fd directory). */
@@ -65,8 +90,9 @@ inode_permission(const struct inode *inode, u32 want)
 
 /*
  * access(2) asks as the real ids (AT_EACCESS: the effective ones), so that
- * a set-user-ID program can ask what its invoker may do; root's override
- * follows the real uid then, as Linux's access override credentials. A
+ * a set-user-ID program can ask what its invoker may do; the capabilities
+ * follow the real uid then, as Linux's access override credentials: all
+ * that are permitted for a real uid of 0, none for another. A
  * write to a read-only mount is EROFS for the kinds of file that live on
  * it; devices, FIFOs and sockets are written elsewhere.
  */
@@ -81,14 +107,19 @@ access_permission(const struct inode *inode, u32 want, bool effective)
 	if ((want & MAY_WRITE) && (S_ISREG(mode) || S_ISDIR(mode) || S_ISLNK(mode)) &&
 	    sb_may_write(inode))
 		return -EROFS;
-	return permission_for(inode, want, (struct asker){ uid, gid, uid == 0 });
+	u64 caps = current_caps();
+	if (!effective) {
+		struct task *leader = current()->group_leader;
+		caps = uid != 0 ? 0 : leader ? READ_ONCE(leader->caps.permitted) : CAP_FULL_SET;
+	}
+	return permission_for(inode, want, (struct asker){ uid, gid, caps });
 }
 
-/* Linux's inode_owner_or_capable: the file's owner, or root (CAP_FOWNER). */
+/* Linux's inode_owner_or_capable: the file's owner, or a process with CAP_FOWNER. */
 bool
 inode_owner_or_root(const struct inode *inode)
 {
-	return privileged() || READ_ONCE(inode->uid) == current_fsuid();
+	return capable(CAP_FOWNER) || READ_ONCE(inode->uid) == current_fsuid();
 }
 
 /*
@@ -139,7 +170,7 @@ may_create(const struct inode *dir)
  * a set-group-ID directory (Linux's inode_init_owner): there it takes the
  * directory's group, a new directory keeps the set-group-ID bit so that
  * its own children do the same, and a new group-executable file loses
- * that bit unless its creator is in the group or is root (CAP_FSETID),
+ * that bit unless its creator is in the group or has CAP_FSETID,
  * as Linux's mode_strip_sgid.
  */
 void
@@ -153,14 +184,14 @@ inode_init_owner(struct inode *inode, const struct inode *dir)
 	if (S_ISDIR(mode))
 		mode |= S_ISGID;
 	else if ((mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP) && !in_group_p(inode->gid) &&
-		 !privileged())
+		 !capable(CAP_FSETID))
 		mode &= ~S_ISGID;
 	inode->mode = mode;
 }
 
 /*
  * In a sticky directory (/tmp's 01777) only the victim's owner, the
- * directory's owner or root removes or replaces a name (Linux's
+ * directory's owner or CAP_FOWNER removes or replaces a name (Linux's
  * check_sticky): -EPERM for others.
  */
 int
@@ -171,8 +202,8 @@ may_delete(const struct inode *dir, const struct inode *victim)
 
 	if (err)
 		return err;
-	if ((READ_ONCE(dir->mode) & S_ISVTX) && !privileged() && READ_ONCE(victim->uid) != me &&
-	    READ_ONCE(dir->uid) != me)
+	if ((READ_ONCE(dir->mode) & S_ISVTX) && !capable(CAP_FOWNER) &&
+	    READ_ONCE(victim->uid) != me && READ_ONCE(dir->uid) != me)
 		return -EPERM;
 	return 0;
 }

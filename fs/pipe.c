@@ -316,13 +316,13 @@ pipe_of(struct file *f)
 /*
  * How many pages a new pipe gets, charged to its user's count (Linux's
  * alloc_pipe_info): 16, fewer if pipe-max-size is smaller, 2 for a user
- * above the soft limit; 0 (nothing charged) above the hard limit. Root is
- * not limited.
+ * above the soft limit; 0 (nothing charged) above the hard limit. A user
+ * with CAP_SYS_RESOURCE or CAP_SYS_ADMIN is not limited.
  */
 static unsigned long
 charge_new_pipe(struct pipe_account *a)
 {
-	bool limited = !privileged();
+	bool limited = pipe_user_unprivileged();
 	unsigned long pages = PIPE_DEF_PAGES;
 
 	if (limited && pages * PAGE_SIZE > READ_ONCE(pipe_max_size))
@@ -381,11 +381,11 @@ pipe_set_size(struct pipe *p, unsigned long bytes)
 {
 	unsigned long size = pipe_round_size(bytes), pages = size / PAGE_SIZE;
 	unsigned long old = p->account.pages;
-	bool limited = !privileged();
+	bool limited = pipe_user_unprivileged();
 
 	if (!pages)
 		return -EINVAL;
-	if (size > p->size && size > READ_ONCE(pipe_max_size) && limited)
+	if (size > p->size && size > READ_ONCE(pipe_max_size) && !capable(CAP_SYS_RESOURCE))
 		return -EPERM;
 	unsigned long total = pipe_account_add(&p->account, (long)pages - (long)old);
 	long err = 0;

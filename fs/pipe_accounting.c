@@ -5,6 +5,7 @@
  * per-user counts; a pipe also keeps its own, to give it all back.
  */
 #include "fs/pipe_accounting.h"
+#include "kernel/process/cred.h"
 #include "mm/layout.h"
 
 unsigned long pipe_max_size = 1048576;
@@ -16,6 +17,12 @@ pipe_account_add(struct pipe_account *a, long delta)
 {
 	a->pages += (unsigned long)delta;
 	return user_count_add(&a->user, USER_PIPE_PAGES, delta);
+}
+
+bool
+pipe_user_unprivileged(void)
+{
+	return !capable(CAP_SYS_RESOURCE) && !capable(CAP_SYS_ADMIN);
 }
 
 bool

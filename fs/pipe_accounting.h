@@ -27,6 +27,8 @@ struct pipe_account {
 
 /* Adds delta pages (negative: gives back) to a's user: the user's total after. */
 unsigned long pipe_account_add(struct pipe_account *a, long delta);
+/* Whether the limits bind the caller: neither CAP_SYS_RESOURCE nor CAP_SYS_ADMIN (Linux's pipe_is_unprivileged_user). */
+bool pipe_user_unprivileged(void);
 /* A total above the soft or hard limit (0 is no limit), as Linux's too_many_pipe_buffers_*. */
 bool pipe_user_over_soft(unsigned long total);
 bool pipe_user_over_hard(unsigned long total);

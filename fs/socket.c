@@ -221,8 +221,8 @@ inet_type(int base, int protocol)
 		return SOCK_DGRAM;
 	if (base == SOCK_STREAM || base == SOCK_DGRAM)
 		return -EPROTONOSUPPORT;
-	if (base == 3) /* SOCK_RAW: root's alone, and rewind has no raw IP */
-		return privileged() ? -EPROTONOSUPPORT : -EPERM;
+	if (base == 3) /* SOCK_RAW: CAP_NET_RAW's alone, and rewind has no raw IP */
+		return capable(CAP_NET_RAW) ? -EPROTONOSUPPORT : -EPERM;
 	return -ESOCKTNOSUPPORT;
 }
 

@@ -161,7 +161,7 @@ unix_setsockopt(struct unix_sock *u, int level, int name, const void __user *uva
 	if (copy_from_user(&v, uval, sizeof(v)))
 		return -EFAULT;
 	bool force = level == SOL_SOCKET && (name == SO_SNDBUFFORCE || name == SO_RCVBUFFORCE);
-	if (force && !privileged())
+	if (force && !capable(CAP_NET_ADMIN))
 		return -EPERM;
 	long err = 0;
 	if (mutex_lock_killable(&unix_lock))

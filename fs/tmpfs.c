@@ -251,6 +251,7 @@ struct fs_type tmpfs_type = {
 	.show_options = tmpfs_show_options,
 	.usage = tmpfs_usage,
 	.kill_tree = ramfs_kill_tree,
+	.xattrs = true,
 };
 
 struct fs_type ramfs_type = {
@@ -261,6 +262,7 @@ struct fs_type ramfs_type = {
 	.parse_option = ramfs_parse_option,
 	.show_options = ramfs_show_options,
 	.kill_tree = ramfs_kill_tree,
+	.xattrs = true,
 };
 
 /* Made once at boot by vfs_init, never mounted by name: mount -t rootfs is ENODEV. */
@@ -269,4 +271,5 @@ struct fs_type rootfs_type = {
 	.magic = TMPFS_MAGIC,
 	.show_options = rootfs_show_options,
 	.usage = tmpfs_usage,
+	.xattrs = true,
 };

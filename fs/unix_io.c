@@ -110,7 +110,7 @@ struct send_state {
 static u64
 sndbuf_limit(struct unix_sock *u)
 {
-	if (!privileged() && pipe_user_over_soft(pipe_account_add(&u->account, 0)))
+	if (pipe_user_unprivileged() && pipe_user_over_soft(pipe_account_add(&u->account, 0)))
 		return MIN(u->sndbuf, PIPE_MIN_DEF_PAGES * PAGE_SIZE);
 	return u->sndbuf;
 }

@@ -55,15 +55,16 @@ id_is_own(u32 id, struct id_set ids)
 	return id == ids.real || id == ids.effective || id == ids.saved;
 }
 
-/* Credentials a sender may claim: its own pid and ids, anything for root (Linux's scm_check_creds). */
+/* Credentials a sender may claim: its own pid and ids, others with CAP_SYS_ADMIN, CAP_SETUID, CAP_SETGID (Linux's scm_check_creds). */
 static int
 get_creds(const char *data, struct unix_scm *scm)
 {
 	struct kernel_ucred c;
 
 	memcpy(&c, data, sizeof(c));
-	if (!privileged() && (c.pid != current()->tgid || !id_is_own(c.uid, current_uids()) ||
-			      !id_is_own(c.gid, current_gids())))
+	if ((c.pid != current()->tgid && !capable(CAP_SYS_ADMIN)) ||
+	    (!id_is_own(c.uid, current_uids()) && !capable(CAP_SETUID)) ||
+	    (!id_is_own(c.gid, current_gids()) && !capable(CAP_SETGID)))
 		return -EPERM;
 	scm->cred = c;
 	return 0;
@@ -112,7 +113,8 @@ user_inflight_add(u32 uid, long n)
 static bool
 too_many_in_flight(void)
 {
-	return user_inflight_add(current_uids().real, 0) > fd_limit() && !privileged();
+	return user_inflight_add(current_uids().real, 0) > fd_limit() &&
+	       !capable(CAP_SYS_RESOURCE) && !capable(CAP_SYS_ADMIN);
 }
 
 /* scm's files go in flight: 0, or -ETOOMANYREFS (Linux's unix_attach_fds). */

@@ -598,6 +598,20 @@ extern const struct inode_operations ramfs_dir_iops, ramfs_file_iops, ramfs_link
 extern const struct file_operations ramfs_dir_fops, ramfs_file_fops;
 /* A new ramfs inode of sb of mode's type: directory, regular file, symlink, or (with fops) device. */
 struct inode *ramfs_new_inode(struct super_block *sb, u32 mode);
+/*
+ * The extended attributes of an inode of a type with xattrs (fs/xattr_store.c),
+ * under inode->lock; names are whole ("user.x"). get: the value's size,
+ * copied into buf unless size is 0 (-ERANGE: too small; -ENODATA: none).
+ * set: create refuses an existing name (-EEXIST), replace a missing one
+ * (-ENODATA). list: the names shown passes, each NUL-terminated, as get.
+ */
+long xattr_store_get(struct inode *inode, const char *name, void *buf, size_t size);
+int xattr_store_set(struct inode *inode, const char *name, const void *value, size_t size,
+		    bool create, bool replace);
+int xattr_store_remove(struct inode *inode, const char *name);
+long xattr_store_list(struct inode *inode, char *buf, size_t size, bool (*shown)(const char *name));
+/* The inode is going: its attributes go too. */
+void xattr_store_free(struct inode *inode);
 /* The RAM file system's types (fs/tmpfs.c): registered by vfs_init. */
 extern struct fs_type rootfs_type, tmpfs_type, ramfs_type;
 /* Unlinks every name under root (an unmounted instance's): fs_type.kill_tree. */
@@ -725,6 +739,7 @@ struct fs_type {
 	void (*usage)(struct super_block *sb, u64 *blocks, u64 *bfree, u64 *files, u64 *ffree);
 	/* The last mount of the instance is gone: drop its tree (ramfs: every name). */
 	void (*kill_tree)(struct dentry *root);
+	bool xattrs; /* keeps extended attributes in memory (fs/xattr_store.c) */
 	struct fs_type *next;
 };
 

@@ -70,7 +70,7 @@ restart_machine(void)
 /* Only root (CAP_SYS_BOOT) reboots, even with wrong magic numbers: Linux asks that first. */
 SYSCALL4(reboot, unsigned, magic1, unsigned, magic2, unsigned, cmd, void __user *, arg)
 {
-	if (!privileged())
+	if (!capable(CAP_SYS_BOOT))
 		return -EPERM;
 	if (magic1 != LINUX_REBOOT_MAGIC1 ||
 	    (magic2 != LINUX_REBOOT_MAGIC2 && magic2 != LINUX_REBOOT_MAGIC2A &&

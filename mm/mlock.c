@@ -55,14 +55,14 @@ locked_in_range(struct mm *mm, u64 start, u64 end)
 bool
 vm_may_lock(struct mm *mm, u64 len)
 {
-	return privileged() || locked_bytes(mm) + len <= rlimit(RLIMIT_MEMLOCK);
+	return capable(CAP_IPC_LOCK) || locked_bytes(mm) + len <= rlimit(RLIMIT_MEMLOCK);
 }
 
 /* Linux's can_do_mlock: a limit of 0 forbids locking to the unprivileged altogether. */
 static bool
 may_lock_at_all(void)
 {
-	return rlimit(RLIMIT_MEMLOCK) != 0 || privileged();
+	return rlimit(RLIMIT_MEMLOCK) != 0 || capable(CAP_IPC_LOCK);
 }
 
 /* Whether every page of [start, end) is in some area. */
@@ -194,7 +194,7 @@ SYSCALL1(mlockall, int, flags)
 			total += v->end - v->start;
 		}
 		/* Linux compares the whole address space with the limit. */
-		err = privileged() || total <= rlimit(RLIMIT_MEMLOCK)
+		err = capable(CAP_IPC_LOCK) || total <= rlimit(RLIMIT_MEMLOCK)
 			      ? set_lock(mm, 0, USER_TOP, lock)
 			      : -ENOMEM;
 	}

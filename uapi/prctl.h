@@ -12,11 +12,22 @@
 #define ARCH_GET_FS 0x1003
 #define ARCH_GET_GS 0x1004
 
-#define PR_SET_PDEATHSIG 1  /* the signal to get when the parent thread exits (0: none) */
-#define PR_GET_PDEATHSIG 2  /* ...into an int */
-#define PR_GET_DUMPABLE	 3  /* the return value: 1 dumpable, 0 not */
-#define PR_SET_DUMPABLE	 4  /* 0 or 1 (Linux's SUID_DUMP_DISABLE, SUID_DUMP_USER) */
-#define PR_SET_NAME	 15 /* the calling thread's name (comm), from a string */
-#define PR_GET_NAME	 16 /* ...into a buffer of 16 bytes */
+#define PR_SET_PDEATHSIG	 1  /* the signal to get when the parent thread exits (0: none) */
+#define PR_GET_PDEATHSIG	 2  /* ...into an int */
+#define PR_GET_DUMPABLE		 3  /* the return value: 1 dumpable, 0 not */
+#define PR_SET_DUMPABLE		 4  /* 0 or 1 (Linux's SUID_DUMP_DISABLE, SUID_DUMP_USER) */
+#define PR_GET_KEEPCAPS		 7  /* whether leaving uid 0 keeps the permitted capabilities */
+#define PR_SET_KEEPCAPS		 8  /* ...0 or 1 (SECBIT_KEEP_CAPS) */
+#define PR_SET_NAME		 15 /* the calling thread's name (comm), from a string */
+#define PR_GET_NAME		 16 /* ...into a buffer of 16 bytes */
+#define PR_CAPBSET_READ		 23 /* whether a capability is in the bounding set */
+#define PR_CAPBSET_DROP		 24 /* ...takes it out (CAP_SETPCAP) */
+#define PR_GET_SECUREBITS	 27
+#define PR_SET_SECUREBITS	 28 /* CAP_SETPCAP; locked bits stay */
+#define PR_CAP_AMBIENT		 47 /* the ambient set, by the sub-operation in arg2: */
+#define PR_CAP_AMBIENT_IS_SET	 1
+#define PR_CAP_AMBIENT_RAISE	 2 /* the capability must be permitted and inheritable */
+#define PR_CAP_AMBIENT_LOWER	 3
+#define PR_CAP_AMBIENT_CLEAR_ALL 4
 
 #endif

@@ -147,6 +147,7 @@ copy_task(struct task *t, struct procfs_task *out, struct mm **mm)
 		t->group_leader ? t->group_leader : t; /* ids are the leader's */
 	copy_ids(out->uids, &leader->uids);
 	copy_ids(out->gids, &leader->gids);
+	out->caps = leader->caps;
 	signal_dispositions(t, &out->sig_ignored, &out->sig_caught);
 	/* exec may be rewriting comm on another CPU: copy it whole, end it for sure. */
 	memcpy(out->comm, t->comm, sizeof(out->comm));

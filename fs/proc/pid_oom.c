@@ -61,7 +61,7 @@ proc_show_oom_score_adj(struct procbuf *b, union proc_arg arg)
 static int
 set_oom_score_adj(union proc_arg arg, int adj, bool legacy)
 {
-	bool root = privileged();
+	bool root = capable(CAP_SYS_RESOURCE);
 	u64 flags = spin_lock_irqsave(&tasks_lock);
 	struct task *t = proc_find_leader(arg.pid);
 	int err = !t ? -ESRCH : 0;

@@ -4,7 +4,8 @@
  * policies at run time, A, B, A, B ... in one boot (docs/design.md, "Knobs,
  * not forks"); and
  * /proc/sys/kernel/{ostype,osrelease,version,hostname,domainname}, the
- * uname fields as Linux shows them there (read-only here), pid_max
+ * uname fields as Linux shows them there (read-only here), cap_last_cap
+ * (the highest capability number the kernel knows), pid_max
  * (where pids wrap), ns_last_pid (where the next pid search starts; root's
  * to set), tainted (always 0: nothing taints rewind) and
  * threads-max (root's to set, kernel/process/rlimit.h), sched_rt_period_us
@@ -116,6 +117,13 @@ UTS_FILE(show_hostname, nodename)
 UTS_FILE(show_domainname, domainname)
 
 static int
+show_cap_last_cap(struct procbuf *b, union proc_arg arg)
+{
+	procbuf_printf(b, "%d\n", CAP_LAST_CAP);
+	return 0;
+}
+
+static int
 show_pid_max(struct procbuf *b, union proc_arg arg)
 {
 	procbuf_printf(b, "%d\n", PID_MAX);
@@ -165,7 +173,7 @@ write_ns_last_pid(const char *value, union proc_arg arg)
 	unsigned long n;
 	int err = procfs_parse_decimal(value, &n);
 
-	if (!err && !privileged())
+	if (!err && !capable(CAP_SYS_ADMIN) && !capable(CAP_CHECKPOINT_RESTORE))
 		err = -EPERM;
 	if (!err && n > PID_MAX)
 		err = -EINVAL;
@@ -226,6 +234,7 @@ write_rt_runtime(const char *value, union proc_arg arg)
 }
 
 static const struct proc_entry kernel_entries[] = {
+	{ .name = "cap_last_cap", .mode = S_IFREG | 0444, .show = show_cap_last_cap },
 	{ .name = "domainname", .mode = S_IFREG | 0444, .show = show_domainname },
 	{ .name = "hostname", .mode = S_IFREG | 0444, .show = show_hostname },
 	{ .name = "ns_last_pid",

@@ -418,6 +418,11 @@ procfs_format_status(struct procbuf *b, const struct procfs_task *t)
 		       "SigIgn:\t%016lx\nSigCgt:\t%016lx\n",
 		       t->threads, t->sig_pending, t->sig_shared, t->sig_blocked, t->sig_ignored,
 		       t->sig_caught);
+	procbuf_printf(b,
+		       "CapInh:\t%016lx\nCapPrm:\t%016lx\nCapEff:\t%016lx\nCapBnd:\t%016lx\n"
+		       "CapAmb:\t%016lx\n",
+		       t->caps.inheritable, t->caps.permitted, t->caps.effective, t->caps.bounding,
+		       t->caps.ambient);
 }
 
 /* Linux shows the old 31-signal masks in stat (fields 31-34). */

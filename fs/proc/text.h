@@ -159,6 +159,7 @@ struct procfs_task {
 	int exit_code;		       /* wait status; zombies only */
 	int threads;		       /* live members of its thread group */
 	u32 uids[4], gids[4];	       /* real, effective, saved, file-system */
+	struct cap_sets caps;
 	const u32 *groups; /* supplementary groups, sorted (status only; the caller holds them) */
 	int ngroups;
 	u64 sig_pending, sig_shared, sig_blocked, sig_ignored, sig_caught; /* the leader's */
@@ -169,8 +170,9 @@ struct procfs_task {
 /*
  * Linux 6.1's status lines from Name to the signal masks; the Vm lines
  * only for a process with an address space (not for kernel threads and
- * zombies, as on Linux). Lines for what rewind does not keep (peaks,
- * locked pages, page-table sizes, capabilities) are left out.
+ * zombies, as on Linux), the signal masks and the capability sets
+ * (CapInh to CapAmb). Lines for what rewind does not keep (peaks, locked
+ * pages, page-table sizes) are left out.
  */
 void procfs_format_status(struct procbuf *b, const struct procfs_task *t);
 /* The stat line: all 52 fields. */

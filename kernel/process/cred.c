@@ -2,29 +2,43 @@
  * cred.c - the user-id and group-id calls; see cred.h. The ids are the
  * process's (its leader's), as musl and glibc make them by applying a
  * change to every thread. The rules are the same for both kinds of id
- * (Linux's kernel/sys.c), so each call is one function over an id_set:
- * the process's uids or its gids. Privilege is root's in both cases.
+ * (Linux's kernel/sys.c), so each call is one function over an id_kind:
+ * the process's uids, which CAP_SETUID overrides and whose changes move
+ * the capabilities (capability.c), or its gids, which CAP_SETGID does.
  * Changes happen under tasks_lock, which prlimit64 and fork hold to read
  * another process's ids. The checks other calls make against another
  * process's ids (same owner, may inspect) are here too.
  */
 #include "kernel/process/cred.h"
 #include "kernel/syscall/syscall.h"
-#include "uapi/capability.h"
 #include "uapi/errno.h"
 
 #define NO_CHANGE ((u32)-1) /* setre*id/setres*id's "leave this one" */
 
-static struct id_set *
+/* The ids a call changes, and the capability that lets it change them to any value. */
+struct id_kind {
+	struct id_set *ids;
+	int cap;
+};
+
+static struct id_kind
 user_ids(void)
 {
-	return &current()->group_leader->uids;
+	return (struct id_kind){ &current()->group_leader->uids, CAP_SETUID };
 }
 
-static struct id_set *
+static struct id_kind
 group_ids(void)
 {
-	return &current()->group_leader->gids;
+	return (struct id_kind){ &current()->group_leader->gids, CAP_SETGID };
+}
+
+/* The user ids changed from old (tasks_lock held): the capabilities follow. */
+static void
+ids_changed(const struct id_kind *kind, const struct id_set *old)
+{
+	if (kind->cap == CAP_SETUID)
+		caps_uids_changed(&current()->group_leader->caps, old, kind->ids);
 }
 
 /* Whether an unprivileged process may take id: it must already hold it as one of its three. */
@@ -36,8 +50,10 @@ holds_id(const struct id_set *ids, u32 id)
 
 /* Applies (real, effective, saved), each NO_CHANGE to keep it; tasks_lock held. */
 static void
-set_ids_locked(struct id_set *ids, u32 real, u32 effective, u32 saved)
+set_ids_locked(const struct id_kind *kind, u32 real, u32 effective, u32 saved)
 {
+	struct id_set *ids = kind->ids, old = *ids;
+
 	if (real != NO_CHANGE)
 		ids->real = real;
 	if (effective != NO_CHANGE && effective != ids->effective) {
@@ -49,19 +65,21 @@ set_ids_locked(struct id_set *ids, u32 real, u32 effective, u32 saved)
 	if (saved != NO_CHANGE)
 		ids->saved = saved;
 	ids->fs = ids->effective; /* every set*id call resets it, as Linux's */
+	ids_changed(kind, &old);
 }
 
 /* Root sets any of the three; anyone else only to ids it already holds (Linux's __sys_setresuid). */
 static long
-set_res_ids(struct id_set *ids, u32 real, u32 effective, u32 saved)
+set_res_ids(struct id_kind kind, u32 real, u32 effective, u32 saved)
 {
 	u64 flags = spin_lock_irqsave(&tasks_lock);
-	bool allowed = privileged() || ((real == NO_CHANGE || holds_id(ids, real)) &&
-					(effective == NO_CHANGE || holds_id(ids, effective)) &&
-					(saved == NO_CHANGE || holds_id(ids, saved)));
+	const struct id_set *ids = kind.ids;
+	bool allowed = capable(kind.cap) || ((real == NO_CHANGE || holds_id(ids, real)) &&
+					     (effective == NO_CHANGE || holds_id(ids, effective)) &&
+					     (saved == NO_CHANGE || holds_id(ids, saved)));
 
 	if (allowed)
-		set_ids_locked(ids, real, effective, saved);
+		set_ids_locked(&kind, real, effective, saved);
 	spin_unlock_irqrestore(&tasks_lock, flags);
 	return allowed ? 0 : -EPERM;
 }
@@ -71,17 +89,17 @@ set_res_ids(struct id_set *ids, u32 real, u32 effective, u32 saved)
  * saved one (Linux's __sys_setuid and __sys_setgid).
  */
 static long
-set_one_id(struct id_set *ids, u32 id)
+set_one_id(struct id_kind kind, u32 id)
 {
 	long ret = 0;
 
 	if (id == NO_CHANGE)
 		return -EINVAL;
 	u64 flags = spin_lock_irqsave(&tasks_lock);
-	if (privileged())
-		set_ids_locked(ids, id, id, id);
-	else if (id == ids->real || id == ids->saved)
-		set_ids_locked(ids, NO_CHANGE, id, NO_CHANGE);
+	if (capable(kind.cap))
+		set_ids_locked(&kind, id, id, id);
+	else if (id == kind.ids->real || id == kind.ids->saved)
+		set_ids_locked(&kind, NO_CHANGE, id, NO_CHANGE);
 	else
 		ret = -EPERM;
 	spin_unlock_irqrestore(&tasks_lock, flags);
@@ -95,17 +113,21 @@ set_one_id(struct id_set *ids, u32 id)
  * __sys_setreuid and __sys_setregid).
  */
 static long
-set_re_ids(struct id_set *ids, u32 real, u32 effective)
+set_re_ids(struct id_kind kind, u32 real, u32 effective)
 {
 	long ret = -EPERM;
 	u64 flags = spin_lock_irqsave(&tasks_lock);
+	struct id_set *ids = kind.ids;
 	u32 old_real = ids->real;
 
-	if (privileged() || ((real == NO_CHANGE || real == ids->real || real == ids->effective) &&
-			     (effective == NO_CHANGE || holds_id(ids, effective)))) {
-		set_ids_locked(ids, real, effective, NO_CHANGE);
-		if (real != NO_CHANGE || (effective != NO_CHANGE && effective != old_real))
-			ids->saved = ids->effective;
+	if (capable(kind.cap) ||
+	    ((real == NO_CHANGE || real == ids->real || real == ids->effective) &&
+	     (effective == NO_CHANGE || holds_id(ids, effective)))) {
+		u32 new_saved =
+			real != NO_CHANGE || (effective != NO_CHANGE && effective != old_real)
+				? (effective != NO_CHANGE ? effective : ids->effective)
+				: NO_CHANGE;
+		set_ids_locked(&kind, real, effective, new_saved);
 		ret = 0;
 	}
 	spin_unlock_irqrestore(&tasks_lock, flags);
@@ -113,8 +135,9 @@ set_re_ids(struct id_set *ids, u32 real, u32 effective)
 }
 
 static long
-get_res_ids(const struct id_set *ids, u32 __user *real, u32 __user *effective, u32 __user *saved)
+get_res_ids(struct id_kind kind, u32 __user *real, u32 __user *effective, u32 __user *saved)
 {
+	const struct id_set *ids = kind.ids;
 	u32 copy[3] = { READ_ONCE(ids->real), READ_ONCE(ids->effective), READ_ONCE(ids->saved) };
 
 	if (copy_to_user(real, &copy[0], sizeof(u32)) ||
@@ -155,19 +178,23 @@ SYSCALL2(setregid, u32, gid, u32, egid)
 }
 
 /*
- * setfsuid and setfsgid: the file-system id becomes id if the caller is
- * root or already holds id as one of its four; -1 (or any refused id)
- * changes nothing. The old id is the answer either way, so that
- * setfsuid(-1) asks it (Linux's __sys_setfsuid).
+ * setfsuid and setfsgid: the file-system id becomes id if the caller has
+ * CAP_SETUID (CAP_SETGID) or already holds id as one of its four; -1 (or
+ * any refused id) changes nothing. The old id is the answer either way,
+ * so that setfsuid(-1) asks it (Linux's __sys_setfsuid). An fsuid that
+ * leaves or becomes 0 takes the file-system capabilities with it.
  */
 static long
-set_fs_id(struct id_set *ids, u32 id)
+set_fs_id(struct id_kind kind, u32 id)
 {
 	u64 flags = spin_lock_irqsave(&tasks_lock);
+	struct id_set *ids = kind.ids, old_ids = *ids;
 	u32 old = ids->fs;
 
-	if (id != NO_CHANGE && (privileged() || holds_id(ids, id) || id == old))
+	if (id != NO_CHANGE && (capable(kind.cap) || holds_id(ids, id) || id == old)) {
 		ids->fs = id;
+		ids_changed(&kind, &old_ids);
+	}
 	spin_unlock_irqrestore(&tasks_lock, flags);
 	return old;
 }
@@ -194,58 +221,22 @@ SYSCALL3(getresgid, u32 __user *, gid, u32 __user *, egid, u32 __user *, sgid)
 
 SYSCALL0(getuid)
 {
-	return READ_ONCE(user_ids()->real);
+	return READ_ONCE(user_ids().ids->real);
 }
 
 SYSCALL0(geteuid)
 {
-	return READ_ONCE(user_ids()->effective);
+	return READ_ONCE(user_ids().ids->effective);
 }
 
 SYSCALL0(getgid)
 {
-	return READ_ONCE(group_ids()->real);
+	return READ_ONCE(group_ids().ids->real);
 }
 
 SYSCALL0(getegid)
 {
-	return READ_ONCE(group_ids()->effective);
-}
-
-/*
- * capget: the capability sets as Linux's root has them (every capability
- * permitted and effective, none inheritable) for a process whose
- * effective uid is 0, and none otherwise - the model this file keeps
- * (privileged()). An unknown version gets the preferred one written back
- * and EINVAL; a NULL data pointer then only asks for it. capset is not
- * implemented: rewind cannot drop single capabilities.
- */
-SYSCALL2(capget, struct kernel_cap_header __user *, uhdr, struct kernel_cap_data __user *, udata)
-{
-	struct kernel_cap_header hdr;
-	unsigned version = _LINUX_CAPABILITY_VERSION_3;
-
-	if (copy_from_user(&hdr, uhdr, sizeof(hdr)))
-		return -EFAULT;
-	if (hdr.version != _LINUX_CAPABILITY_VERSION_1 &&
-	    hdr.version != _LINUX_CAPABILITY_VERSION_2 &&
-	    hdr.version != _LINUX_CAPABILITY_VERSION_3)
-		return copy_to_user(&uhdr->version, &version, sizeof(version)) ? -EFAULT : -EINVAL;
-	if (!udata)
-		return 0;
-	if (hdr.pid < 0)
-		return -EINVAL;
-	u64 flags = spin_lock_irqsave(&tasks_lock);
-	struct task *t = hdr.pid ? task_find(hdr.pid) : current();
-	bool root = t && READ_ONCE(t->group_leader->uids.effective) == 0;
-	spin_unlock_irqrestore(&tasks_lock, flags);
-	if (!t)
-		return -ESRCH;
-	u64 caps = root ? (1ul << (CAP_LAST_CAP + 1)) - 1 : 0;
-	struct kernel_cap_data data[2] = { { (u32)caps, (u32)caps, 0 },
-					   { (u32)(caps >> 32), (u32)(caps >> 32), 0 } };
-	size_t n = hdr.version == _LINUX_CAPABILITY_VERSION_1 ? 1 : 2;
-	return copy_to_user(udata, data, n * sizeof(data[0])) ? -EFAULT : 0;
+	return READ_ONCE(group_ids().ids->effective);
 }
 
 void
@@ -255,6 +246,7 @@ cred_exec(struct task *leader)
 
 	leader->not_dumpable = leader->uids.effective != leader->uids.real ||
 			       leader->gids.effective != leader->gids.real;
+	caps_exec(leader);
 	spin_unlock_irqrestore(&tasks_lock, flags);
 }
 
@@ -264,7 +256,7 @@ task_same_owner(const struct task *t)
 	const struct task *leader = t->group_leader ? t->group_leader : t;
 	u32 me = current_uids().effective;
 
-	return privileged() || me == leader->uids.effective || me == leader->uids.real;
+	return capable(CAP_SYS_NICE) || me == leader->uids.effective || me == leader->uids.real;
 }
 
 bool
@@ -272,7 +264,7 @@ task_may_inspect(const struct task *t)
 {
 	const struct task *leader = t->group_leader ? t->group_leader : t;
 
-	if (privileged() || t->tgid == current()->tgid)
+	if (capable(CAP_SYS_PTRACE) || t->tgid == current()->tgid)
 		return true;
 	return all_ids_are(&leader->uids, current_fsuid()) &&
 	       all_ids_are(&leader->gids, current_fsgid()) &&

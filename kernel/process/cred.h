@@ -1,38 +1,46 @@
 /*
- * cred.h - who a process is: its real, effective and saved user ids and
- * group ids (the set*id and get*id calls, cred.c), and the capabilities
- * that follow from them (capget).
+ * cred.h - who a process is and what it may do: its real, effective and
+ * saved user ids and group ids (the set*id and get*id calls, cred.c) and
+ * its capabilities (capabilities(7): capget, capset, the prctl options
+ * and execve's rules, capability.c).
  *
- * rewind's first process is root, as the first process of a Linux
- * initramfs is, and so is everything it starts unless a program gives
- * that up with setuid. Privilege is an effective uid of 0: it stands for
- * every capability Linux's root has, and is what changing to ids it does
- * not hold (CAP_SETUID, CAP_SETGID), raising a hard resource limit
- * (rlimit.h), forking past RLIMIT_NPROC, changing another user's file's
- * mode, owner or times (CAP_FOWNER, CAP_CHOWN: fs/attr.c), reading and
- * writing past the permission bits (CAP_DAC_OVERRIDE: fs/permission.c),
- * signalling another user's process (CAP_KILL: kernel/signal) and writing
- * kernel controls in /proc take. A new file belongs to its creator's
- * effective ids. A process is also in its supplementary groups (groups.c),
- * which the permission checks ask through in_group_p. The file-system
- * ids follow the effective ones but for setfsuid and setfsgid; a root
- * process that sets another fsuid loses root's override of the permission
- * bits (fs/permission.c), as Linux drops CAP_DAC_OVERRIDE then, but keeps
- * its other file capabilities (chown, chmod of others' files), which
- * Linux would drop too.
+ * rewind's first process is root with every capability, as the first
+ * process of a Linux initramfs is, and so is everything it starts unless
+ * a program gives that up. Privilege is a capability in the effective
+ * set, asked with capable(CAP_...) where Linux asks the same one: changing
+ * to ids one does not hold (CAP_SETUID, CAP_SETGID), reading and writing
+ * past the permission bits (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH:
+ * fs/permission.c), changing another user's file (CAP_FOWNER, CAP_CHOWN,
+ * CAP_FSETID: fs/attr.c), signalling another user's process (CAP_KILL),
+ * raising a hard limit (CAP_SYS_RESOURCE), mounting (CAP_SYS_ADMIN) and
+ * so on. The uid changes move the capabilities as Linux's do (leaving
+ * uid 0 drops them, an fsuid other than 0 drops the file-system ones),
+ * so a root process that sets another fsuid loses its override of the
+ * permission bits and of file ownership alike. A new file belongs to its
+ * creator's file-system ids. A process is also in its supplementary
+ * groups (groups.c), which the permission checks ask through in_group_p.
+ * Linux keeps credentials per thread; rewind keeps them per process (the
+ * leader's), as musl and glibc apply every change to all threads anyway.
  */
 #ifndef REWIND_CRED_H
 #define REWIND_CRED_H
 
 #include "kernel/process/task.h"
+#include "uapi/capability.h"
 
-/* Whether the current process holds root's capabilities (an effective uid of 0); the kernel's own work does. */
+/* Every capability Linux 6.1 knows: the bounding set a process starts with. */
+#define CAP_FULL_SET ((1ul << (CAP_LAST_CAP + 1)) - 1)
+
+/*
+ * Whether the current process has capability cap (CAP_*, uapi/capability.h)
+ * in its effective set (Linux's capable); the kernel's own work has all.
+ */
 static inline bool
-privileged(void)
+capable(int cap)
 {
 	struct task *leader = current()->group_leader;
 
-	return !leader || READ_ONCE(leader->uids.effective) == 0;
+	return !leader || (READ_ONCE(leader->caps.effective) >> cap & 1);
 }
 
 /*
@@ -81,6 +89,26 @@ current_gids(void)
 {
 	return current_ids(true);
 }
+
+/* The first process's capabilities: root's, every one permitted, effective and bounding. */
+void caps_set_root(struct cap_sets *caps);
+
+/*
+ * The capabilities after the user ids changed from old to new (tasks_lock
+ * held), as capabilities(7) says under "Effect of user ID changes".
+ */
+void caps_uids_changed(struct cap_sets *caps, const struct id_set *old, const struct id_set *new);
+
+/*
+ * execve's capabilities (file capabilities aside): root's program gets
+ * the bounding and inheritable sets permitted and, when its effective uid
+ * is 0, effective; another user's gets its ambient set. tasks_lock held.
+ */
+void caps_exec(struct task *leader);
+
+/* prctl's capability options (PR_CAPBSET_*, PR_CAP_AMBIENT, PR_*_KEEPCAPS, PR_*_SECUREBITS). */
+long caps_prctl(int option, unsigned long arg2, unsigned long arg3, unsigned long arg4,
+		unsigned long arg5);
 
 /*
  * execve: the new program may be dumped, and its /proc/<pid> is its

@@ -52,7 +52,7 @@ over_task_limit(void)
 
 	if (task_count() >= READ_ONCE(threads_max))
 		return true;
-	if (limit == RLIM_INFINITY || privileged())
+	if (limit == RLIM_INFINITY || capable(CAP_SYS_RESOURCE) || capable(CAP_SYS_ADMIN))
 		return false;
 	flags = spin_lock_irqsave(&tasks_lock);
 	list_for_each(pos, &all_tasks) {

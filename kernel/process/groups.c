@@ -152,7 +152,7 @@ SYSCALL2(setgroups, long, size, const u32 __user *, list)
 	struct group_list *groups, *old;
 	long err;
 
-	if (!privileged())
+	if (!capable(CAP_SETGID))
 		return -EPERM; /* CAP_SETGID, asked before the size, as Linux does */
 	if (size < 0 || size > NGROUPS_MAX)
 		return -EINVAL;

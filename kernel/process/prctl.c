@@ -13,10 +13,14 @@
  * not pass it on and execve keeps it. And whether the process is
  * dumpable, PR_SET_DUMPABLE and PR_GET_DUMPABLE: no core dumps here, but
  * the flag decides who owns /proc/<pid> (fs/proc/pid.c), and a change of
- * ids clears it (cred.c) as on Linux. Any other option answers EINVAL, as Linux answers an
+ * ids clears it (cred.c) as on Linux. And the capability options: the
+ * bounding set (PR_CAPBSET_READ, PR_CAPBSET_DROP), the ambient set
+ * (PR_CAP_AMBIENT), PR_SET_KEEPCAPS and the securebits
+ * (kernel/process/capability.c). Any other option answers EINVAL, as Linux answers an
  * option it does not know, with a console notice naming the option (a
  * program that needs one shows up there, as with unimplemented calls).
  */
+#include "kernel/process/cred.h"
 #include "kernel/process/task.h"
 #include "kernel/printk.h"
 #include "kernel/lib/string.h"
@@ -86,6 +90,14 @@ SYSCALL5(prctl, int, option, unsigned long, arg2, unsigned long, arg3, unsigned 
 		return 0;
 	case PR_GET_DUMPABLE:
 		return !READ_ONCE(current()->group_leader->not_dumpable);
+	case PR_GET_KEEPCAPS:
+	case PR_SET_KEEPCAPS:
+	case PR_CAPBSET_READ:
+	case PR_CAPBSET_DROP:
+	case PR_GET_SECUREBITS:
+	case PR_SET_SECUREBITS:
+	case PR_CAP_AMBIENT:
+		return caps_prctl(option, arg2, arg3, arg4, arg5);
 	default:
 		pr_warn_ratelimited(
 			"prctl: %s (pid %d): option %d is not implemented; "

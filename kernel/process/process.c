@@ -105,8 +105,9 @@ alloc_pid(void)
 }
 
 /*
- * A process's limits, user and group ids, supplementary groups, dumpable flag and OOM adjustment, which
- * are its leader's: inherited at fork, handed on by execve.
+ * A process's limits, user and group ids, capabilities, supplementary
+ * groups, dumpable flag and OOM adjustment, which are its leader's:
+ * inherited at fork, handed on by execve.
  */
 void
 copy_limits_and_ids(struct task *to, const struct task *from)
@@ -114,6 +115,7 @@ copy_limits_and_ids(struct task *to, const struct task *from)
 	memcpy(to->rlim, from->rlim, sizeof(to->rlim));
 	to->uids = from->uids;
 	to->gids = from->gids;
+	to->caps = from->caps;
 	to->groups = group_list_get(from->groups);
 	to->not_dumpable = from->not_dumpable;
 	to->oom_score_adj = from->oom_score_adj;
@@ -126,8 +128,10 @@ register_with_pid(struct task *t, struct task *parent, int pid)
 	u64 flags = spin_lock_irqsave(&tasks_lock);
 	if (parent)
 		copy_limits_and_ids(t, parent);
-	else
+	else {
 		rlimits_set_defaults(t->rlim); /* the first process: root */
+		caps_set_root(&t->caps);
+	}
 	t->pid = t->tgid = pid ? pid : alloc_pid();
 	t->parent = parent;
 	t->group_leader = t;

@@ -61,8 +61,8 @@ may_touch_limits(const struct task *leader)
 {
 	const struct task *me = current()->group_leader;
 
-	return privileged() || (all_ids_are(&leader->uids, me->uids.real) &&
-				all_ids_are(&leader->gids, me->gids.real));
+	return capable(CAP_SYS_RESOURCE) || (all_ids_are(&leader->uids, me->uids.real) &&
+					     all_ids_are(&leader->gids, me->gids.real));
 }
 
 /* Sets resource of leader's process to *lim (if not NULL), the old value to *old; tasks_lock held. */
@@ -75,7 +75,7 @@ prlimit_locked(struct task *leader, unsigned resource, const struct kernel_rlimi
 	*old = *cur;
 	if (!lim)
 		return 0;
-	if (lim->rlim_max > cur->rlim_max && !privileged())
+	if (lim->rlim_max > cur->rlim_max && !capable(CAP_SYS_RESOURCE))
 		return -EPERM;
 	WRITE_ONCE(cur->rlim_cur, lim->rlim_cur);
 	WRITE_ONCE(cur->rlim_max, lim->rlim_max);

@@ -39,6 +39,16 @@ struct id_set {
 	u32 real, effective, saved, fs;
 };
 
+/*
+ * capabilities(7)'s five sets of a process, bit n for capability n, and
+ * the securebits that steer how uid changes and execve move them
+ * (capability.c).
+ */
+struct cap_sets {
+	u64 effective, permitted, inheritable, bounding, ambient;
+	u32 securebits;
+};
+
 enum task_state {
 	TASK_RUNNABLE, /* on a run queue or running */
 	TASK_SLEEPING, /* waiting on a wait queue or a timer */
@@ -175,9 +185,10 @@ struct task {
 	short oom_score_adj, oom_score_adj_min;
 	int next_posix_timer_id;
 
-	/* resource limits, user and group ids: leader only; tasks_lock for writing (rlimit.c, cred.c) */
+	/* resource limits, user and group ids, capabilities: leader only; tasks_lock for writing (rlimit.c, cred.c) */
 	struct kernel_rlimit rlim[RLIM_NLIMITS];
 	struct id_set uids, gids;
+	struct cap_sets caps;
 	struct group_list *groups; /* supplementary groups (groups.c); NULL: none */
 	/*
 	 * Linux's dumpable 0: the ids changed since the last execve, or

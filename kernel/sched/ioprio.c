@@ -13,7 +13,7 @@
 #include "uapi/ioprio.h"
 #include "uapi/resource.h"
 
-/* Linux's ioprio_check_cap: a known class, a level in range, RT for root only. */
+/* Linux's ioprio_check_cap: a known class, a level in range, RT for CAP_SYS_NICE or CAP_SYS_ADMIN. */
 static long
 check_ioprio(int ioprio)
 {
@@ -21,7 +21,7 @@ check_ioprio(int ioprio)
 
 	switch (IOPRIO_PRIO_CLASS(ioprio)) {
 	case IOPRIO_CLASS_RT:
-		if (!privileged())
+		if (!capable(CAP_SYS_NICE) && !capable(CAP_SYS_ADMIN))
 			return -EPERM;
 		/* fall through */
 	case IOPRIO_CLASS_BE:
@@ -56,7 +56,7 @@ set_one(struct task *t, void *arg)
 	struct id_set me = current_uids();
 	u32 owner = leader->uids.real;
 
-	if (!privileged() && owner != me.effective && owner != me.real) {
+	if (!capable(CAP_SYS_NICE) && owner != me.effective && owner != me.real) {
 		s->error = -EPERM;
 		return false; /* Linux stops at the first failure */
 	}

@@ -82,11 +82,11 @@ struct sched_request {
 	bool reset_on_fork;
 };
 
-/* The permission checks a caller without root passes (Linux: else CAP_SYS_NICE); EPERM. */
+/* The permission checks a caller without CAP_SYS_NICE passes; EPERM. */
 static bool
 may_set(const struct task *t, const struct sched_request *r)
 {
-	if (privileged())
+	if (capable(CAP_SYS_NICE))
 		return true;
 	if (fair_policy(r->policy) && r->nice < t->nice && !can_nice(t, r->nice))
 		return false;
@@ -116,7 +116,7 @@ set_scheduler(struct task *t, struct sched_request *r)
 	}
 	if (r->priority > MAX_RT_PRIO || rt_policy(r->policy) != (r->priority != 0))
 		return -EINVAL;
-	if (!t->group_leader && !privileged())
+	if (!t->group_leader && !capable(CAP_SYS_NICE))
 		return -EPERM; /* a kernel thread is root's */
 	if (!may_set(t, r))
 		return -EPERM;

@@ -62,7 +62,7 @@ can_nice(const struct task *t, int nice)
 {
 	u64 limit = t->group_leader ? task_rlimit(t, RLIMIT_NICE) : 0;
 
-	return privileged() || (u64)(20 - nice) <= limit;
+	return capable(CAP_SYS_NICE) || (u64)(20 - nice) <= limit;
 }
 
 static bool

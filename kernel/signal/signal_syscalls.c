@@ -246,7 +246,7 @@ signal_permitted(const struct task *p, const struct kernel_siginfo *info)
 	const struct task *target = p->group_leader ? p->group_leader : p;
 	struct id_set me = current_uids();
 
-	if (info->code > 0 || privileged())
+	if (info->code > 0 || capable(CAP_KILL))
 		return true;
 	u32 real = READ_ONCE(target->uids.real), saved = READ_ONCE(target->uids.saved);
 	if (me.effective == real || me.effective == saved || me.real == real || me.real == saved)

@@ -37,10 +37,10 @@ validate(const struct kernel_timex *tx)
 	if (tx->modes & ADJ_ADJTIME) {
 		if (!(tx->modes & ADJ_OFFSET_SINGLESHOT))
 			return -EINVAL;
-		if (!(tx->modes & ADJ_OFFSET_RDONLY) && !privileged())
+		if (!(tx->modes & ADJ_OFFSET_RDONLY) && !capable(CAP_SYS_TIME))
 			return -EPERM;
 	} else {
-		if (tx->modes && !privileged())
+		if (tx->modes && !capable(CAP_SYS_TIME))
 			return -EPERM;
 		/* A tick more than 10% off would mean a broken crystal. */
 		if ((tx->modes & ADJ_TICK) &&
@@ -48,7 +48,7 @@ validate(const struct kernel_timex *tx)
 			return -EINVAL;
 	}
 	if (tx->modes & ADJ_SETOFFSET) {
-		if (!privileged())
+		if (!capable(CAP_SYS_TIME))
 			return -EPERM;
 		long long limit = tx->modes & ADJ_NANO ? NSEC_PER_SEC : USEC_PER_SEC;
 		if (tx->time.tv_usec < 0 || tx->time.tv_usec >= limit)

@@ -148,7 +148,7 @@ SYSCALL2(clock_settime, int, clock, const struct kernel_timespec __user *, uts)
 		return -EFAULT;
 	if (timespec_to_ns(&ts, &ns) || (u64)ts.tv_sec > SETTOD_SEC_MAX)
 		return -EINVAL;
-	if (!privileged())
+	if (!capable(CAP_SYS_TIME))
 		return -EPERM; /* CAP_SYS_TIME, asked after the value's check as Linux does */
 	timekeeping_set_realtime(ns);
 	return 0;
@@ -182,7 +182,7 @@ SYSCALL2(settimeofday, const struct kernel_timeval __user *, utv,
 	if (utv && (tv.tv_sec < 0 || (u64)tv.tv_sec > SETTOD_SEC_MAX || tv.tv_usec < 0 ||
 		    tv.tv_usec >= 1000000))
 		return -EINVAL;
-	if (!privileged())
+	if (!capable(CAP_SYS_TIME))
 		return -EPERM; /* CAP_SYS_TIME for the time zone too, before its check (Linux's order) */
 	if (utz && (tz.tz_minuteswest < -MAX_TZ_MINUTES || tz.tz_minuteswest > MAX_TZ_MINUTES))
 		return -EINVAL;

@@ -38,6 +38,7 @@
 #include "fs/page_index.c"
 #include "fs/cpio.c"
 #include "fs/inode.c"
+#include "fs/xattr_store.c"
 #include "fs/super.c"
 #include "fs/tmpfs.c"
 #include "fs/dentry.c"
@@ -589,6 +590,10 @@ fs_setup(void)
 	memset(&test_task, 0, sizeof(test_task));
 	test_task.state = TASK_RUNNABLE;
 	test_task.group_leader = &test_task; /* a process of one task: its limits are its own */
+	test_task.caps =
+		(struct cap_sets){ .effective = CAP_FULL_SET, /* root's, as the first process */
+				   .permitted = CAP_FULL_SET,
+				   .bounding = CAP_FULL_SET };
 	for (unsigned r = 0; r < RLIM_NLIMITS; r++)
 		test_task.rlim[r] = (struct kernel_rlimit){ RLIM_INFINITY, RLIM_INFINITY };
 	test_task.rlim[RLIMIT_NOFILE] = (struct kernel_rlimit){ NR_OPEN, NR_OPEN };

@@ -323,6 +323,10 @@ UNIT_TEST(status_of_a_process_has_the_vm_lines_in_kb)
 
 	t.uids[0] = 1000, t.uids[1] = 0, t.uids[2] = 1001, t.uids[3] = 0;
 	t.gids[0] = 65534, t.gids[1] = 100, t.gids[2] = 65534, t.gids[3] = 100;
+	t.caps = (struct cap_sets){ .effective = 0x1ffffffffff,
+				    .permitted = 0x1ffffffffff,
+				    .bounding = 0x1ffffffffff,
+				    .ambient = 0x20 };
 	CHECK_STR(
 		FORMAT(procfs_format_status(&b, &t)),
 		"Name:\tmy prog\nState:\tS (sleeping)\nTgid:\t42\nPid:\t42\nPPid:\t1\n"
@@ -333,7 +337,9 @@ UNIT_TEST(status_of_a_process_has_the_vm_lines_in_kb)
 		"VmPTE:\t      12 kB\nVmSwap:\t       0 kB\nThreads:\t3\n"
 		"SigPnd:\t0000000000000200\nShdPnd:\t0000000000000000\n"
 		"SigBlk:\t0000010000000002\nSigIgn:\t0000000000000000\n"
-		"SigCgt:\t0000000000000000\n");
+		"SigCgt:\t0000000000000000\nCapInh:\t0000000000000000\n"
+		"CapPrm:\t000001ffffffffff\nCapEff:\t000001ffffffffff\n"
+		"CapBnd:\t000001ffffffffff\nCapAmb:\t0000000000000020\n");
 }
 
 UNIT_TEST(status_of_a_zombie_leaves_the_vm_lines_out)

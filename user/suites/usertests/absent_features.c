@@ -1,7 +1,7 @@
 /*
- * absent_features.c - usertests: the calls glibc's programs make for what
- * rewind does not have - extended attributes, sockets, read-ahead advice -
- * checked where every Linux agrees: bad descriptors, paths, names and
+ * absent_features.c - usertests: the calls glibc's programs make to ask
+ * whether something is there - an extended attribute, a socket family,
+ * read-ahead advice - checked where every Linux agrees: bad descriptors, paths, names and
  * flags get their errno first; then an attribute is absent (EOPNOTSUPP
  * where the file system has none, ENODATA where it has some but not this
  * one), the attribute list is empty or a list, an unknown address family

@@ -27,7 +27,7 @@
 #define HELPER_FD_ENV "USERTESTS_REPORT_FD"
 
 /* Execs this program as a helper; the helper reports failures through our report pipe. */
-static void __attribute__((noreturn)) exec_helper(char *argv[])
+void __attribute__((noreturn)) exec_helper(char *argv[])
 {
 	char env_fd[64];
 	char *envp[] = { env_fd, "USERTESTS_MARK=exec", NULL };
@@ -848,6 +848,8 @@ run_helper(int argc, char **argv)
 		return helper_auxv(argv[1], argv[2]);
 	if (argc >= 2 && !strcmp(argv[0], "ngroups"))
 		return getgroups(0, NULL) == atoi(argv[1]) ? 0 : 1;
+	if (argc >= 2 && !strcmp(argv[0], "caps"))
+		return helper_caps(argv[1]);
 	if (argc >= 1 && !strcmp(argv[0], "personality"))
 		return personality(0xffffffff) & ADDR_NO_RANDOMIZE ? 0 : 1;
 	if (argc >= 2 && !strcmp(argv[0], "alone"))

@@ -11,6 +11,7 @@
 #define _GNU_SOURCE
 #include "usertests.h"
 #include "lib/procfile.h"
+#include "uapi/capability.h" /* CAP_SYS_RESOURCE: musl has no <linux/capability.h> */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -44,8 +45,6 @@ set_soft(int resource, rlim_t cur)
 	r.rlim_cur = cur;
 	CHECK_OK(setrlimit(resource, &r));
 }
-
-#define CAP_SYS_RESOURCE 24
 
 /*
  * Whether this process may raise a hard limit: CAP_SYS_RESOURCE among its

@@ -23,7 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "uapi/prctl.h" /* ARCH_SET_FS: musl has no <asm/prctl.h> */
+#include "uapi/capability.h" /* musl has no <linux/capability.h> */
+#include "uapi/prctl.h"	     /* ARCH_SET_FS: musl has no <asm/prctl.h> */
 
 static long long
 cpu_ns(clockid_t clock)
@@ -592,23 +593,14 @@ TEST(prctl_pdeathsig)
 	expect_exited(wait_status(pid), 0, "a child whose parent thread exited");
 }
 
-/* capget's structures (musl has no <linux/capability.h>). */
-struct cap_header {
-	unsigned version;
-	int pid;
-};
-struct cap_data {
-	unsigned effective, permitted, inheritable;
-};
-#define CAPS_V3 0x20080522
-
 TEST(capget)
 {
-	struct cap_header hdr = { 0, 0 };
-	struct cap_data data[2];
+	struct kernel_cap_header hdr = { 0, 0 };
+	struct kernel_cap_data data[2];
 
 	CHECK_ERR(EINVAL, syscall(SYS_capget, &hdr, data));
-	CHECK_EQ(hdr.version, CAPS_V3); /* the version the kernel prefers, written back */
+	CHECK_EQ(hdr.version,
+		 _LINUX_CAPABILITY_VERSION_3); /* the version the kernel prefers, written back */
 	CHECK_OK(syscall(SYS_capget, &hdr, NULL));
 	CHECK_OK(syscall(SYS_capget, &hdr, data));
 	CHECK(!(data[0].effective & ~data[0].permitted) &&

@@ -84,6 +84,11 @@ void wait_for_proc_locks_line(const char *want);
 /* Runs check(arg) in a child that has become user and group nobody; it must exit 0. */
 void as_nobody(void (*check)(const char *), const char *arg);
 
+/* The capabilities' side of `usertests --helper caps HEX` (capabilities.c): 0 when both sets are HEX. */
+int helper_caps(const char *want);
+/* Execs this program as `usertests --helper ...` (argv[0] is replaced); failures reach the test (exec.c). */
+void __attribute__((noreturn)) exec_helper(char *argv[]);
+
 /* Adds sig to the blocked set, so that it waits to be taken (sigwaitinfo) or stays pending. */
 void block_signal(int sig);
 
