@@ -72,6 +72,37 @@ may_attach_locked(struct task *t)
 	return 0;
 }
 
+/*
+ * Whether the caller's new tracee pid, woken from its group stop, has yet
+ * to trap for its tracer; tasks_lock held.
+ */
+static bool
+retrap_pending_locked(int pid)
+{
+	struct task *t = task_find(pid);
+
+	return t && t->ptrace.tracer == current() && READ_ONCE(t->stopped) && !t->ptrace.stopped &&
+	       !READ_ONCE(t->killed);
+}
+
+/*
+ * A tracee attached while group-stopped is in its ptrace stop when ATTACH
+ * returns, as Linux waits for JOBCTL_TRAPPING to clear: the tracer's next
+ * request (LTP's ptrace08 pokes at once, without a wait) finds it stopped.
+ */
+static void
+wait_for_retrap(int pid)
+{
+	for (;;) {
+		u64 flags = spin_lock_irqsave(&tasks_lock);
+		bool pending = retrap_pending_locked(pid);
+		spin_unlock_irqrestore(&tasks_lock, flags);
+		if (!pending || fatal_signal_pending())
+			return;
+		schedule(); /* runnable: only lets the tracee run to its trap */
+	}
+}
+
 static long
 ptrace_attach(int pid, bool seize, u64 addr, u64 options)
 {
@@ -89,11 +120,14 @@ ptrace_attach(int pid, bool seize, u64 addr, u64 options)
 		signal_send_thread(t,
 				   &(struct kernel_siginfo){ .signo = SIGSTOP, .code = SI_USER });
 	/* Already group-stopped: it wakes to trap for its tracer (stop.c's signal_stop_join). */
-	if (!err && READ_ONCE(t->stopped))
+	bool retraps = !err && READ_ONCE(t->stopped);
+	if (retraps)
 		wake_up_task(t);
 	spin_unlock_irqrestore(&tasks_lock, flags);
 	if (err)
 		kfree(exit);
+	else if (retraps)
+		wait_for_retrap(pid);
 	return err;
 }
 

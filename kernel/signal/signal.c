@@ -370,8 +370,9 @@ send_signal(struct task *t, const struct kernel_siginfo *info, bool whole_proces
 	if (!t->sighand || leader->group_exiting || !leader->live_threads)
 		return 0; /* a kernel thread, or a process on its way out: nothing to do */
 	u64 flags = sighand_lock(t);
-	if (leader->pid == 1 && sig_action(t, sig)->handler == SIG_DFL)
-		goto out; /* init only gets the signals it has a handler for */
+	/* init only gets the signals it has a handler for, unless traced (its tracer sees all) */
+	if (leader->pid == 1 && sig_action(t, sig)->handler == SIG_DFL && !t->ptrace.tracer)
+		goto out;
 	if (sig == SIGKILL) {
 		group_kill_locked(leader, SIGKILL);
 		goto out;
