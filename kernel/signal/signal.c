@@ -489,6 +489,43 @@ set_current_blocked(u64 mask)
 	spin_unlock_irqrestore(&tasks_lock, flags);
 }
 
+int
+signal_peek_queue(struct task *t, bool shared, u64 off, struct kernel_siginfo *out, int n)
+{
+	struct sigpending *p = shared ? &t->group_leader->sig_shared : &t->sig_pending;
+	struct list_head *pos;
+	int copied = 0;
+	u64 flags = sighand_lock(t);
+
+	list_for_each(pos, &p->queue) {
+		if (copied == n)
+			break;
+		if (off) {
+			off--;
+			continue;
+		}
+		out[copied++] = list_entry(pos, struct sigqueue, link)->info;
+	}
+	sighand_unlock(t, flags);
+	return copied;
+}
+
+u64
+signal_tracee_mask(struct task *t)
+{
+	return t->sig_restore_mask ? t->sig_saved_mask : t->sig_blocked;
+}
+
+void
+signal_set_tracee_mask(struct task *t, u64 mask)
+{
+	u64 flags = sighand_lock(t);
+
+	t->sig_blocked = mask & ~UNBLOCKABLE;
+	t->sig_restore_mask = false;
+	sighand_unlock(t, flags);
+}
+
 void
 signal_exit_retarget(struct task *t)
 {
