@@ -293,10 +293,14 @@ ptrace_resume_locked(struct task *t, int sig, bool trace_syscalls, bool step)
 	struct ptrace_link *p = &t->ptrace;
 	struct trap_frame *f = task_user_frame(t);
 
-	if (step)
+	/* A program that set TF itself keeps it, stepped or not (Linux's TIF_FORCED_TF). */
+	if (step && !(f->rflags & RFLAGS_TF)) {
 		f->rflags |= RFLAGS_TF;
-	else if (p->stepping) /* TF was the tracer's: the program's own is not kept */
+		p->forced_tf = true;
+	} else if (!step && p->forced_tf) {
 		f->rflags &= ~RFLAGS_TF;
+		p->forced_tf = false;
+	}
 	WRITE_ONCE(p->stepping, step);
 	p->resume_signal = sig;
 	WRITE_ONCE(p->trace_syscalls, trace_syscalls);
@@ -364,9 +368,8 @@ ptrace_fork(struct task *child, u64 clone_flags)
 	struct task *t = current();
 	int event = clone_event(clone_flags);
 
-	if (READ_ONCE(
-		    t->ptrace
-			    .stepping)) /* the step is the parent's: the child does not inherit TF */
+	/* The step is the parent's: the child does not inherit the tracer's TF. */
+	if (READ_ONCE(t->ptrace.forced_tf))
 		task_user_frame(child)->rflags &= ~RFLAGS_TF;
 	if (!READ_ONCE(t->ptrace.tracer) || !(READ_ONCE(t->ptrace.options) & (1u << event)))
 		return 0;
