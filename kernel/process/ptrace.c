@@ -412,7 +412,10 @@ ptrace_exec(int old_pid)
 
 /*
  * The tracer learns of t's end by its wait, unless it is t's parent and t
- * its process's last: the zombie tells it then, as to any parent.
+ * its process's last: the zombie tells it then, as to any parent. A
+ * leader traced by another keeps its parent from hearing of its
+ * process's end until the tracer has waited for it, as on Linux (whose
+ * tracer reaps the zombie first, then notifies the real parent).
  */
 static void
 report_exit_locked(struct task *t, int wait_status)
@@ -420,7 +423,8 @@ report_exit_locked(struct task *t, int wait_status)
 	struct ptrace_link *p = &t->ptrace;
 	struct task *tracer = p->tracer;
 	struct ptrace_exit *exit = p->exit;
-	bool parent_hears = t->group_leader == t && t->parent == tracer->group_leader;
+	bool leader = t->group_leader == t;
+	bool parent_hears = leader && t->parent == tracer->group_leader;
 
 	p->exit = NULL;
 	ptrace_unlink_locked(t, 0);
@@ -431,8 +435,27 @@ report_exit_locked(struct task *t, int wait_status)
 	exit->pid = t->pid;
 	exit->pgid = t->group_leader->pgid;
 	exit->status = wait_status;
+	if (leader && t->parent) {
+		exit->held_leader = t;
+		p->end_held = true;
+	}
 	list_add_tail(&exit->link, &tracer->ptrace.exits);
 	wake_up_all(&tracer->group_leader->child_exited);
+}
+
+/* The tracer has waited for an end (or is gone): the parent it held back hears of it now. */
+static void
+exit_note_free_locked(struct ptrace_exit *e)
+{
+	struct task *leader = e->held_leader;
+
+	list_del(&e->link);
+	kfree(e);
+	if (!leader)
+		return;
+	leader->ptrace.end_held = false;
+	if (!leader->live_threads)
+		process_end_notify_parent_locked(leader);
 }
 
 void
@@ -450,11 +473,8 @@ ptrace_exit_locked(struct task *t, int wait_status)
 									     .code = SI_USER });
 		ptrace_unlink_locked(tracee, 0);
 	}
-	while (!list_empty(&p->exits)) {
-		struct ptrace_exit *e = list_first_entry(&p->exits, struct ptrace_exit, link);
-		list_del(&e->link);
-		kfree(e);
-	}
+	while (!list_empty(&p->exits))
+		exit_note_free_locked(list_first_entry(&p->exits, struct ptrace_exit, link));
 }
 
 /* ---- the tracer's wait ------------------------------------------------------------------ */
@@ -488,10 +508,8 @@ wait_one_tracer(struct task *tracer, struct ptrace_wait *w)
 			continue;
 		w->pid = e->pid;
 		w->status = e->status;
-		if (w->consume) {
-			list_del(&e->link);
-			kfree(e);
-		}
+		if (w->consume)
+			exit_note_free_locked(e);
 		return 1;
 	}
 	list_for_each(pos, &tracer->ptrace.tracees) {

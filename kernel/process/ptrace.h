@@ -35,6 +35,7 @@ struct ptrace_link {
 	bool detached;	   /* PTRACE_DETACH ended the stop: resume_signal stays its choice */
 	u64 message;	   /* PTRACE_GETEVENTMSG */
 	bool has_siginfo;  /* a signal's stop, an event's, a seized group stop */
+	bool end_held;	   /* a leader whose end its parent hears of after its tracer's wait */
 	struct kernel_siginfo siginfo;
 
 	/* as a tracer */
