@@ -814,6 +814,26 @@ TEST(ptrace_dr0_execute_breakpoint_stops_once_at_the_function)
 	expect_exited(wait_traced(pid), 0, "the tracee past its hardware breakpoint");
 }
 
+/*
+ * A slot armed by its global-enable bit alone (G0, DR7 bit 1) is the
+ * tracee's own breakpoint all the same, as Linux's decode_dr7 takes L or
+ * G: reads back as written, stops the tracee, and no other task.
+ */
+TEST(ptrace_dr7_global_enable_arms_the_slot_for_the_tracee_only)
+{
+	pid_t pid = traced_child(call_hw_breakpoint_target_once);
+	unsigned long target = (unsigned long)hw_breakpoint_target, dr7 = 2;
+
+	CHECK_OK(trace(PTRACE_POKEUSER, pid, DEBUGREG(0), target));
+	CHECK_OK(trace(PTRACE_POKEUSER, pid, DEBUGREG(7), dr7));
+	CHECK(peek_debugreg(pid, 7) == dr7);
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
+	expect_hw_breakpoint_stop(pid);
+	CHECK_EQ(hw_breakpoint_target(4), 13); /* the tracer's own call: no trap here */
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
+	expect_exited(wait_traced(pid), 0, "the tracee past its global-enable breakpoint");
+}
+
 static volatile int watched_word;
 
 /* Writes the watched word, then has the kernel write it (read from a pipe), which is no stop. */
