@@ -415,7 +415,10 @@ ptrace_exec(int old_pid)
  * its process's last: the zombie tells it then, as to any parent. A
  * leader traced by another keeps its parent from hearing of its
  * process's end until the tracer has waited for it, as on Linux (whose
- * tracer reaps the zombie first, then notifies the real parent).
+ * tracer reaps the zombie first, then notifies the real parent). A thread
+ * that another's execve ends reports an exit with 0, and the leader
+ * nothing: the execing thread takes its pid (Linux's de_thread releases
+ * the old leader silently).
  */
 static void
 report_exit_locked(struct task *t, int wait_status)
@@ -425,13 +428,18 @@ report_exit_locked(struct task *t, int wait_status)
 	struct ptrace_exit *exit = p->exit;
 	bool leader = t->group_leader == t;
 	bool parent_hears = leader && t->parent == tracer->group_leader;
+	struct task *execer = t->group_leader->exec_task;
+	/* Another thread's execve ends it: the leader's pid goes on in the execing thread. */
+	bool superseded = execer && execer != t;
 
 	p->exit = NULL;
 	ptrace_unlink_locked(t, 0);
-	if (parent_hears) {
+	if (parent_hears || (superseded && leader)) {
 		kfree(exit);
 		return;
 	}
+	if (superseded)
+		wait_status = 0; /* as if by _exit(0), as Linux's de_thread leaves it */
 	exit->pid = t->pid;
 	exit->pgid = t->group_leader->pgid;
 	exit->status = wait_status;

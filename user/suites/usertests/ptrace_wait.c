@@ -2,15 +2,18 @@
  * ptrace_wait.c - usertests: who hears of a traced process's end, and
  * when: a tracer that is not the real parent waits for it first, and only
  * then may the parent reap it (Linux's order, which debuggers attached to
- * another's child rely on); WNOWAIT leaves the end to be waited for again.
+ * another's child rely on); WNOWAIT leaves the end to be waited for again;
+ * an execve by a non-leader thread, whose leader's end is not reported.
  */
 #define _GNU_SOURCE
 #include "usertests.h"
 #include "tracer.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -109,4 +112,57 @@ TEST(ptrace_real_parent_reaps_a_traced_child_once_its_tracer_is_gone)
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	CHECK_EQ(CHECK_OK(waitpid(child, &status, 0)), child);
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == CHILD_STATUS);
+}
+
+static void *
+exec_from_a_thread(void *unused)
+{
+	char *argv[] = { "usertests", "no_such_test_runs_here", NULL };
+
+	(void)unused;
+	execv("/proc/self/exe", argv);
+	_exit(97);
+}
+
+/* The traced child's body: a second thread execs, the leader waits to be ended by it. */
+static void
+start_an_execing_thread(void)
+{
+	pthread_t thread;
+
+	if (pthread_create(&thread, NULL, exec_from_a_thread, NULL) != 0)
+		_exit(98);
+	sleep_forever();
+}
+
+/*
+ * The execing thread reports PTRACE_EVENT_EXEC under the leader's pid
+ * with its own old tid as the event's message, and the leader, whose pid
+ * it took, reports no end of its own (ptrace(2), "execve(2) under ptrace").
+ */
+TEST(ptrace_exec_by_a_thread_reports_under_the_leaders_pid_without_its_death)
+{
+	pid_t pid = traced_child(start_an_execing_thread), thread = 0;
+	unsigned long msg = 0;
+
+	CHECK_OK(trace(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC));
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
+	for (;;) {
+		int status;
+		pid_t who = CHECK_OK(waitpid(-1, &status, __WALL));
+		if (!WIFSTOPPED(status))
+			fail("pid %d: wait status %#x before the exec event", who, status);
+		if (status == STOPPED_WITH(SIGTRAP | (PTRACE_EVENT_EXEC << 8))) {
+			CHECK_EQ(who, pid);
+			break;
+		}
+		if (status == STOPPED_WITH(SIGTRAP | (PTRACE_EVENT_CLONE << 8))) {
+			CHECK_OK(trace(PTRACE_GETEVENTMSG, who, 0, (unsigned long)&msg));
+			thread = (pid_t)msg;
+		}
+		CHECK_OK(trace(PTRACE_CONT, who, 0, 0));
+	}
+	CHECK_OK(trace(PTRACE_GETEVENTMSG, pid, 0, (unsigned long)&msg));
+	CHECK(thread != 0 && (pid_t)msg == thread);
+	kill_and_reap(pid);
 }
