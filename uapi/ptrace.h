@@ -33,6 +33,9 @@
 #define PTRACE_SEIZE		0x4206
 #define PTRACE_INTERRUPT	0x4207
 #define PTRACE_LISTEN		0x4208
+#define PTRACE_PEEKSIGINFO	0x4209
+#define PTRACE_GETSIGMASK	0x420a
+#define PTRACE_SETSIGMASK	0x420b
 #define PTRACE_GET_SYSCALL_INFO 0x420e
 
 /* PTRACE_SETOPTIONS: PTRACE_O_TRACE<event> is 1 << PTRACE_EVENT_<event>. */
@@ -98,6 +101,15 @@ struct kernel_ptrace_syscall_info {
 		} exit;
 	};
 };
+
+/* PTRACE_PEEKSIGINFO's argument (linux/ptrace.h): nr siginfos from the off-th pending one. */
+struct kernel_ptrace_peeksiginfo_args {
+	unsigned long off;
+	unsigned int flags;
+	int nr;
+};
+
+#define PTRACE_PEEKSIGINFO_SHARED 1 /* the process's queue, not the thread's */
 
 #define AUDIT_ARCH_X86_64 0xc000003e
 

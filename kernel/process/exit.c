@@ -160,6 +160,21 @@ release_resources(struct task *t)
 	}
 }
 
+void
+process_end_notify_parent_locked(struct task *leader)
+{
+	struct task *parent = leader->parent;
+
+	if (!parent)
+		return;
+	if (signal_notify_parent(leader)) { /* no zombie wanted: freed like a thread */
+		list_del(&leader->sibling);
+		task_unlink(leader);
+		list_add_tail(&leader->sibling, &dead_threads);
+	}
+	wake_up_all(&parent->child_exited);
+}
+
 /*
  * The group's bookkeeping when member t exits; tasks_lock held. A thread
  * other than the leader is freed by the kernel; the leader stays a zombie,
@@ -188,15 +203,9 @@ leave_thread_group(struct task *t, int wait_status)
 	pidfd_notify_exit();
 	if (leader->group_exiting)
 		leader->exit_status = leader->group_exit_status;
-	if (leader->parent) {
-		struct task *parent = leader->parent;
-		if (signal_notify_parent(leader)) { /* no zombie wanted: freed like a thread */
-			list_del(&leader->sibling);
-			task_unlink(leader);
-			list_add_tail(&leader->sibling, &dead_threads);
-		}
-		wake_up_all(&parent->child_exited);
-	}
+	/* A leader traced by another than its parent: the parent hears once the tracer has waited. */
+	if (!leader->ptrace.end_held)
+		process_end_notify_parent_locked(leader);
 }
 
 __noreturn void

@@ -29,6 +29,12 @@ struct task_census {
 void task_census(struct task_census *c);
 /* The next fork takes the first free pid after pid (/proc/sys/kernel/ns_last_pid's write). */
 void pid_set_last(int pid);
+/*
+ * The parent of leader's ended process hears of it (its exit signal,
+ * and its wait wakes); a parent that wants no zombies gets the process
+ * freed instead. tasks_lock held.
+ */
+void process_end_notify_parent_locked(struct task *leader);
 /* Ends the current task with a wait status (exit code << 8, or a signal number). */
 __noreturn void task_exit(int wait_status);
 /* execve: t now runs f (a new reference is taken; the old one is dropped). */

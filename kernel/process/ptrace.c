@@ -293,10 +293,14 @@ ptrace_resume_locked(struct task *t, int sig, bool trace_syscalls, bool step)
 	struct ptrace_link *p = &t->ptrace;
 	struct trap_frame *f = task_user_frame(t);
 
-	if (step)
+	/* A program that set TF itself keeps it, stepped or not (Linux's TIF_FORCED_TF). */
+	if (step && !(f->rflags & RFLAGS_TF)) {
 		f->rflags |= RFLAGS_TF;
-	else if (p->stepping) /* TF was the tracer's: the program's own is not kept */
+		p->forced_tf = true;
+	} else if (!step && p->forced_tf) {
 		f->rflags &= ~RFLAGS_TF;
+		p->forced_tf = false;
+	}
 	WRITE_ONCE(p->stepping, step);
 	p->resume_signal = sig;
 	WRITE_ONCE(p->trace_syscalls, trace_syscalls);
@@ -364,9 +368,8 @@ ptrace_fork(struct task *child, u64 clone_flags)
 	struct task *t = current();
 	int event = clone_event(clone_flags);
 
-	if (READ_ONCE(
-		    t->ptrace
-			    .stepping)) /* the step is the parent's: the child does not inherit TF */
+	/* The step is the parent's: the child does not inherit the tracer's TF. */
+	if (READ_ONCE(t->ptrace.forced_tf))
 		task_user_frame(child)->rflags &= ~RFLAGS_TF;
 	if (!READ_ONCE(t->ptrace.tracer) || !(READ_ONCE(t->ptrace.options) & (1u << event)))
 		return 0;
@@ -409,7 +412,13 @@ ptrace_exec(int old_pid)
 
 /*
  * The tracer learns of t's end by its wait, unless it is t's parent and t
- * its process's last: the zombie tells it then, as to any parent.
+ * its process's last: the zombie tells it then, as to any parent. A
+ * leader traced by another keeps its parent from hearing of its
+ * process's end until the tracer has waited for it, as on Linux (whose
+ * tracer reaps the zombie first, then notifies the real parent). A thread
+ * that another's execve ends reports an exit with 0, and the leader
+ * nothing: the execing thread takes its pid (Linux's de_thread releases
+ * the old leader silently).
  */
 static void
 report_exit_locked(struct task *t, int wait_status)
@@ -417,19 +426,44 @@ report_exit_locked(struct task *t, int wait_status)
 	struct ptrace_link *p = &t->ptrace;
 	struct task *tracer = p->tracer;
 	struct ptrace_exit *exit = p->exit;
-	bool parent_hears = t->group_leader == t && t->parent == tracer->group_leader;
+	bool leader = t->group_leader == t;
+	bool parent_hears = leader && t->parent == tracer->group_leader;
+	struct task *execer = t->group_leader->exec_task;
+	/* Another thread's execve ends it: the leader's pid goes on in the execing thread. */
+	bool superseded = execer && execer != t;
 
 	p->exit = NULL;
 	ptrace_unlink_locked(t, 0);
-	if (parent_hears) {
+	if (parent_hears || (superseded && leader)) {
 		kfree(exit);
 		return;
 	}
+	if (superseded)
+		wait_status = 0; /* as if by _exit(0), as Linux's de_thread leaves it */
 	exit->pid = t->pid;
 	exit->pgid = t->group_leader->pgid;
 	exit->status = wait_status;
+	if (leader && t->parent) {
+		exit->held_leader = t;
+		p->end_held = true;
+	}
 	list_add_tail(&exit->link, &tracer->ptrace.exits);
 	wake_up_all(&tracer->group_leader->child_exited);
+}
+
+/* The tracer has waited for an end (or is gone): the parent it held back hears of it now. */
+static void
+exit_note_free_locked(struct ptrace_exit *e)
+{
+	struct task *leader = e->held_leader;
+
+	list_del(&e->link);
+	kfree(e);
+	if (!leader)
+		return;
+	leader->ptrace.end_held = false;
+	if (!leader->live_threads)
+		process_end_notify_parent_locked(leader);
 }
 
 void
@@ -447,11 +481,8 @@ ptrace_exit_locked(struct task *t, int wait_status)
 									     .code = SI_USER });
 		ptrace_unlink_locked(tracee, 0);
 	}
-	while (!list_empty(&p->exits)) {
-		struct ptrace_exit *e = list_first_entry(&p->exits, struct ptrace_exit, link);
-		list_del(&e->link);
-		kfree(e);
-	}
+	while (!list_empty(&p->exits))
+		exit_note_free_locked(list_first_entry(&p->exits, struct ptrace_exit, link));
 }
 
 /* ---- the tracer's wait ------------------------------------------------------------------ */
@@ -485,10 +516,8 @@ wait_one_tracer(struct task *tracer, struct ptrace_wait *w)
 			continue;
 		w->pid = e->pid;
 		w->status = e->status;
-		if (w->consume) {
-			list_del(&e->link);
-			kfree(e);
-		}
+		if (w->consume)
+			exit_note_free_locked(e);
 		return 1;
 	}
 	list_for_each(pos, &tracer->ptrace.tracees) {

@@ -28,12 +28,14 @@ struct ptrace_link {
 	bool listening;		      /* PTRACE_LISTEN: still stopped, but not reported */
 	bool trace_syscalls;	      /* resumed by PTRACE_SYSCALL: stop at entry and exit */
 	bool stepping;		      /* resumed by PTRACE_SINGLESTEP: TF set in its frame */
+	bool forced_tf;		      /* that TF is the tracer's, not the program's own */
 	u8 syscall_stop;	      /* PTRACE_SYSCALL_INFO_* of the stop it is in */
 	int report;		      /* wait status of a stop not yet waited for; 0: none */
 	int resume_signal; /* a signal-delivery-stop's signal, as the tracer resumed it */
 	bool detached;	   /* PTRACE_DETACH ended the stop: resume_signal stays its choice */
 	u64 message;	   /* PTRACE_GETEVENTMSG */
 	bool has_siginfo;  /* a signal's stop, an event's, a seized group stop */
+	bool end_held;	   /* a leader whose end its parent hears of after its tracer's wait */
 	struct kernel_siginfo siginfo;
 
 	/* as a tracer */

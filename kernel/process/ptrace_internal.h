@@ -17,6 +17,7 @@ struct ptrace_exit {
 	struct list_head link;
 	int pid, pgid;
 	int status;
+	struct task *held_leader; /* its zombie, whose parent hears of it once this is waited for */
 };
 
 /*

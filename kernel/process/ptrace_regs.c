@@ -47,11 +47,27 @@ ptrace_get_regs(struct task *t, struct kernel_user_regs *r)
 		.orig_rax = f->error,
 		.rip = f->rip,
 		.cs = f->cs,
-		.eflags = f->rflags,
+		.eflags = f->rflags &
+			  ~(t->ptrace.forced_tf ? RFLAGS_TF : 0), /* the tracer's TF hidden */
 		.rsp = f->rsp,
 		.ss = f->ss,
 		.fs_base = t->fs_base,
 	};
+}
+
+/*
+ * The flags a tracer writes, as Linux's set_flags: TF written is the
+ * program's own from now on; TF left out while the tracer's own step is
+ * set stays, as the step still needs it.
+ */
+static u64
+tracee_flags(struct task *t, u64 eflags)
+{
+	if (eflags & RFLAGS_TF)
+		t->ptrace.forced_tf = false;
+	else if (t->ptrace.forced_tf)
+		eflags |= RFLAGS_TF;
+	return eflags;
 }
 
 int
@@ -79,7 +95,8 @@ ptrace_set_regs(struct task *t, const struct kernel_user_regs *r)
 	f->rdi = r->rdi;
 	f->error = r->orig_rax;
 	f->rip = r->rip;
-	f->rflags = (f->rflags & ~RFLAGS_USER_CHANGEABLE) | (r->eflags & RFLAGS_USER_CHANGEABLE);
+	f->rflags = (f->rflags & ~RFLAGS_USER_CHANGEABLE) |
+		    (tracee_flags(t, r->eflags) & RFLAGS_USER_CHANGEABLE);
 	f->rsp = r->rsp;
 	t->fs_base = r->fs_base;
 	return 0;

@@ -72,6 +72,37 @@ may_attach_locked(struct task *t)
 	return 0;
 }
 
+/*
+ * Whether the caller's new tracee pid, woken from its group stop, has yet
+ * to trap for its tracer; tasks_lock held.
+ */
+static bool
+retrap_pending_locked(int pid)
+{
+	struct task *t = task_find(pid);
+
+	return t && t->ptrace.tracer == current() && READ_ONCE(t->stopped) && !t->ptrace.stopped &&
+	       !READ_ONCE(t->killed);
+}
+
+/*
+ * A tracee attached while group-stopped is in its ptrace stop when ATTACH
+ * returns, as Linux waits for JOBCTL_TRAPPING to clear: the tracer's next
+ * request (LTP's ptrace08 pokes at once, without a wait) finds it stopped.
+ */
+static void
+wait_for_retrap(int pid)
+{
+	for (;;) {
+		u64 flags = spin_lock_irqsave(&tasks_lock);
+		bool pending = retrap_pending_locked(pid);
+		spin_unlock_irqrestore(&tasks_lock, flags);
+		if (!pending || fatal_signal_pending())
+			return;
+		schedule(); /* runnable: only lets the tracee run to its trap */
+	}
+}
+
 static long
 ptrace_attach(int pid, bool seize, u64 addr, u64 options)
 {
@@ -89,11 +120,14 @@ ptrace_attach(int pid, bool seize, u64 addr, u64 options)
 		signal_send_thread(t,
 				   &(struct kernel_siginfo){ .signo = SIGSTOP, .code = SI_USER });
 	/* Already group-stopped: it wakes to trap for its tracer (stop.c's signal_stop_join). */
-	if (!err && READ_ONCE(t->stopped))
+	bool retraps = !err && READ_ONCE(t->stopped);
+	if (retraps)
 		wake_up_task(t);
 	spin_unlock_irqrestore(&tasks_lock, flags);
 	if (err)
 		kfree(exit);
+	else if (retraps)
+		wait_for_retrap(pid);
 	return err;
 }
 
@@ -321,6 +355,67 @@ siginfo_request(int pid, struct kernel_siginfo __user *uinfo, bool set)
 	return copy_to_user(uinfo, &info, sizeof(info)) ? -EFAULT : 0;
 }
 
+/* How many siginfos PTRACE_PEEKSIGINFO copies under the lock at a time. */
+#define PEEK_BATCH 4
+
+/*
+ * PTRACE_PEEKSIGINFO: the pending siginfos, without taking them; how many
+ * were copied (fewer than asked: the queue's end), -EFAULT if not even the
+ * first could be, as Linux's ptrace_peek_siginfo.
+ */
+static long
+peeksiginfo_request(int pid, const struct kernel_ptrace_peeksiginfo_args __user *uargs,
+		    struct kernel_siginfo __user *out)
+{
+	struct kernel_ptrace_peeksiginfo_args args;
+	struct kernel_siginfo batch[PEEK_BATCH];
+	long err = 0, done = 0;
+	u64 flags;
+
+	if (copy_from_user(&args, uargs, sizeof(args)))
+		return -EFAULT;
+	if ((args.flags & ~PTRACE_PEEKSIGINFO_SHARED) || args.nr < 0)
+		return -EINVAL;
+	while (done < args.nr) {
+		struct task *t = tracee_lock(pid, true, &flags, &err);
+		if (!t)
+			return done ? done : err;
+		int n = signal_peek_queue(t, args.flags & PTRACE_PEEKSIGINFO_SHARED,
+					  args.off + done, batch, MIN(args.nr - done, PEEK_BATCH));
+		tracee_unlock(flags);
+		if (copy_to_user(out + done, batch, n * sizeof(batch[0])))
+			return done ? done : -EFAULT;
+		done += n;
+		if (n < PEEK_BATCH)
+			break;
+	}
+	return done;
+}
+
+/* GETSIGMASK/SETSIGMASK: the size named must be a sigset_t's, as Linux asks. */
+static long
+sigmask_request(int pid, u64 size, u64 __user *umask, bool set)
+{
+	long err = 0;
+	u64 flags, mask = 0;
+
+	if (size != sizeof(mask))
+		return -EINVAL;
+	if (set && copy_from_user(&mask, umask, sizeof(mask)))
+		return -EFAULT;
+	struct task *t = tracee_lock(pid, true, &flags, &err);
+	if (!t)
+		return err;
+	if (set)
+		signal_set_tracee_mask(t, mask);
+	else
+		mask = signal_tracee_mask(t);
+	tracee_unlock(flags);
+	if (set)
+		return 0;
+	return copy_to_user(umask, &mask, sizeof(mask)) ? -EFAULT : 0;
+}
+
 /* PTRACE_GET_SYSCALL_INFO: the bytes that matter for the stop (Linux's sizes) are returned. */
 static long
 syscall_info_request(int pid, size_t len, void __user *buf)
@@ -455,6 +550,14 @@ SYSCALL4(ptrace, long, request, long, pid, unsigned long, addr, unsigned long, d
 	case PTRACE_SETSIGINFO:
 		return siginfo_request((int)pid, (struct kernel_siginfo __user *)data,
 				       request == PTRACE_SETSIGINFO);
+	case PTRACE_PEEKSIGINFO:
+		return peeksiginfo_request(
+			(int)pid, (const struct kernel_ptrace_peeksiginfo_args __user *)addr,
+			(struct kernel_siginfo __user *)data);
+	case PTRACE_GETSIGMASK:
+	case PTRACE_SETSIGMASK:
+		return sigmask_request((int)pid, addr, (u64 __user *)data,
+				       request == PTRACE_SETSIGMASK);
 	case PTRACE_GET_SYSCALL_INFO:
 		return syscall_info_request((int)pid, addr, (void __user *)data);
 	case PTRACE_CONT:

@@ -82,7 +82,7 @@ child_report(struct task *c, const struct wait_request *w, struct wait_found *ou
 {
 	*out = (struct wait_found){ .pid = c->tgid };
 	if (READ_ONCE(c->state) == TASK_ZOMBIE && c->live_threads == 0) {
-		if (!(w->options & WEXITED))
+		if (!(w->options & WEXITED) || c->ptrace.end_held) /* its tracer first */
 			return false;
 		out->status = c->exit_status;
 		out->why = (c->exit_status & 0x7f) ? CLD_KILLED : CLD_EXITED;

@@ -370,8 +370,9 @@ send_signal(struct task *t, const struct kernel_siginfo *info, bool whole_proces
 	if (!t->sighand || leader->group_exiting || !leader->live_threads)
 		return 0; /* a kernel thread, or a process on its way out: nothing to do */
 	u64 flags = sighand_lock(t);
-	if (leader->pid == 1 && sig_action(t, sig)->handler == SIG_DFL)
-		goto out; /* init only gets the signals it has a handler for */
+	/* init only gets the signals it has a handler for, unless traced (its tracer sees all) */
+	if (leader->pid == 1 && sig_action(t, sig)->handler == SIG_DFL && !t->ptrace.tracer)
+		goto out;
 	if (sig == SIGKILL) {
 		group_kill_locked(leader, SIGKILL);
 		goto out;
@@ -486,6 +487,43 @@ set_current_blocked(u64 mask)
 	}
 	spin_unlock(&t->sighand->lock);
 	spin_unlock_irqrestore(&tasks_lock, flags);
+}
+
+int
+signal_peek_queue(struct task *t, bool shared, u64 off, struct kernel_siginfo *out, int n)
+{
+	struct sigpending *p = shared ? &t->group_leader->sig_shared : &t->sig_pending;
+	struct list_head *pos;
+	int copied = 0;
+	u64 flags = sighand_lock(t);
+
+	list_for_each(pos, &p->queue) {
+		if (copied == n)
+			break;
+		if (off) {
+			off--;
+			continue;
+		}
+		out[copied++] = list_entry(pos, struct sigqueue, link)->info;
+	}
+	sighand_unlock(t, flags);
+	return copied;
+}
+
+u64
+signal_tracee_mask(struct task *t)
+{
+	return t->sig_restore_mask ? t->sig_saved_mask : t->sig_blocked;
+}
+
+void
+signal_set_tracee_mask(struct task *t, u64 mask)
+{
+	u64 flags = sighand_lock(t);
+
+	t->sig_blocked = mask & ~UNBLOCKABLE;
+	t->sig_restore_mask = false;
+	sighand_unlock(t, flags);
 }
 
 void

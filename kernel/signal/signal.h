@@ -102,6 +102,20 @@ void force_sigsegv(const char *why);
  */
 int signal_send_process(struct task *p, const struct kernel_siginfo *info);
 int signal_send_thread(struct task *t, const struct kernel_siginfo *info);
+/*
+ * A stopped tracee's queued siginfos (PTRACE_PEEKSIGINFO): up to n of its
+ * own queue's, or its process's (shared), from the off-th on, oldest
+ * first; how many were copied into out. tasks_lock held.
+ */
+int signal_peek_queue(struct task *t, bool shared, u64 off, struct kernel_siginfo *out, int n);
+/* A stopped tracee's mask as PTRACE_GETSIGMASK shows it: a sigsuspend's saved one if it waits in one. */
+u64 signal_tracee_mask(struct task *t);
+/*
+ * PTRACE_SETSIGMASK: t's mask (SIGKILL and SIGSTOP stay unblocked), and a
+ * sigsuspend's saved one is no longer restored, as Linux's
+ * clear_tsk_restore_sigmask. t is stopped; tasks_lock held.
+ */
+void signal_set_tracee_mask(struct task *t, u64 mask);
 /* Whether the caller may send info to p's process (signal_syscalls.c); tasks_lock held. */
 bool signal_permitted(const struct task *p, const struct kernel_siginfo *info);
 /*

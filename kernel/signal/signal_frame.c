@@ -328,6 +328,9 @@ signal_deliver(struct trap_frame *f)
 	take_action(t, sig, &act);
 	if (sig_handler_ignores(&act, sig))
 		return true;
+	/* A traced init's tracer passed on a default signal: dropped, as Linux's SIGNAL_UNKILLABLE. */
+	if (act.handler == SIG_DFL && t->group_leader->pid == 1 && sig != SIGSTOP)
+		return true;
 	if (act.handler == SIG_DFL && sig_is_stop(sig)) {
 		signal_stop(sig);
 		return true;

@@ -519,6 +519,50 @@ TEST(ptrace_singlestep_stops_after_one_instruction)
 	expect_exited(wait_traced(pid), 0, "the stepped tracee");
 }
 
+#define EFLAGS_TF 0x100
+
+static unsigned long long
+eflags_of(pid_t pid)
+{
+	struct user_regs_struct regs;
+
+	CHECK_OK(trace(PTRACE_GETREGS, pid, 0, (unsigned long)&regs));
+	return regs.eflags;
+}
+
+static void
+set_eflags(pid_t pid, unsigned long long eflags)
+{
+	struct user_regs_struct regs;
+
+	CHECK_OK(trace(PTRACE_GETREGS, pid, 0, (unsigned long)&regs));
+	regs.eflags = eflags;
+	CHECK_OK(trace(PTRACE_SETREGS, pid, 0, (unsigned long)&regs));
+}
+
+/*
+ * The TF a step sets is the tracer's and does not show in the registers;
+ * a TF the program has (here written by the tracer, which Linux takes as
+ * the program's) survives a step and a CONT: the next instruction traps.
+ */
+TEST(ptrace_singlestep_keeps_the_programs_own_trap_flag)
+{
+	pid_t pid = traced_child(call_getppid_and_exit);
+
+	CHECK_OK(trace(PTRACE_SINGLESTEP, pid, 0, 0));
+	expect_stop(pid, SIGTRAP);
+	CHECK(!(eflags_of(pid) & EFLAGS_TF));
+	set_eflags(pid, eflags_of(pid) | EFLAGS_TF);
+	CHECK_OK(trace(PTRACE_SINGLESTEP, pid, 0, 0));
+	expect_stop(pid, SIGTRAP);
+	CHECK(eflags_of(pid) & EFLAGS_TF);
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
+	expect_stop(pid, SIGTRAP); /* the program's own TF, still set */
+	set_eflags(pid, eflags_of(pid) & ~EFLAGS_TF);
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
+	expect_exited(wait_traced(pid), 0, "the tracee whose TF was cleared");
+}
+
 static void
 fork_a_child_exiting_0(void)
 {
@@ -768,6 +812,26 @@ TEST(ptrace_dr0_execute_breakpoint_stops_once_at_the_function)
 	/* Still armed: the instruction runs on (RF) and the one call is the one stop. */
 	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
 	expect_exited(wait_traced(pid), 0, "the tracee past its hardware breakpoint");
+}
+
+/*
+ * A slot armed by its global-enable bit alone (G0, DR7 bit 1) is the
+ * tracee's own breakpoint all the same, as Linux's decode_dr7 takes L or
+ * G: reads back as written, stops the tracee, and no other task.
+ */
+TEST(ptrace_dr7_global_enable_arms_the_slot_for_the_tracee_only)
+{
+	pid_t pid = traced_child(call_hw_breakpoint_target_once);
+	unsigned long target = (unsigned long)hw_breakpoint_target, dr7 = 2;
+
+	CHECK_OK(trace(PTRACE_POKEUSER, pid, DEBUGREG(0), target));
+	CHECK_OK(trace(PTRACE_POKEUSER, pid, DEBUGREG(7), dr7));
+	CHECK(peek_debugreg(pid, 7) == dr7);
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
+	expect_hw_breakpoint_stop(pid);
+	CHECK_EQ(hw_breakpoint_target(4), 13); /* the tracer's own call: no trap here */
+	CHECK_OK(trace(PTRACE_CONT, pid, 0, 0));
+	expect_exited(wait_traced(pid), 0, "the tracee past its global-enable breakpoint");
 }
 
 static volatile int watched_word;

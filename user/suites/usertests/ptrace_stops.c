@@ -10,9 +10,11 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/user.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -175,6 +177,19 @@ TEST(ptrace_attach_to_a_stopped_process_retraps_its_group_stop)
 	expect_group_stop_without_siginfo(pid);
 	/* SIGCONT drops the attach's own SIGSTOP, still pending, as any stop signal. */
 	expect_sigcont_after_the_group_stop(pid);
+}
+
+/* As Linux waits for the trap in ptrace_attach, a request right after ATTACH finds it stopped. */
+TEST(ptrace_attach_to_a_stopped_process_returns_with_it_in_its_trap)
+{
+	pid_t pid = stopped_child();
+	unsigned long rip;
+
+	CHECK_OK(trace(PTRACE_ATTACH, pid, 0, 0));
+	CHECK_OK(trace(PTRACE_PEEKUSER, pid, offsetof(struct user_regs_struct, rip),
+		       (unsigned long)&rip));
+	expect_stop(pid, SIGSTOP);
+	kill_and_reap(pid);
 }
 
 /* The state letter of /proc/<pid>/status ("T (stopped)": 'T'). */
