@@ -7,7 +7,8 @@
  * uname fields as Linux shows them there (read-only here), pid_max
  * (where pids wrap), ns_last_pid (where the next pid search starts; root's
  * to set), tainted (always 0: nothing taints rewind) and
- * threads-max (root's to set, kernel/process/rlimit.h); and
+ * threads-max (root's to set, kernel/process/rlimit.h), System V IPC's
+ * limits (fs/proc/sysvipc.c); and
  * /proc/sys/fs/mount-max, /proc/sys/fs/pipe-{max-size,user-pages-soft,user-pages-hard} and
  * /proc/sys/fs/inotify/max_{queued_events,user_instances,user_watches},
  * root's to set, as Linux's.
@@ -180,6 +181,21 @@ show_tainted(struct procbuf *b, union proc_arg arg)
 static const struct proc_entry kernel_entries[] = {
 	{ .name = "domainname", .mode = S_IFREG | 0444, .show = show_domainname },
 	{ .name = "hostname", .mode = S_IFREG | 0444, .show = show_hostname },
+	{ .name = "msgmax",
+	  .mode = S_IFREG | 0644,
+	  .show = proc_show_msgmax,
+	  .write = proc_write_msgmax,
+	  .control = true },
+	{ .name = "msgmnb",
+	  .mode = S_IFREG | 0644,
+	  .show = proc_show_msgmnb,
+	  .write = proc_write_msgmnb,
+	  .control = true },
+	{ .name = "msgmni",
+	  .mode = S_IFREG | 0644,
+	  .show = proc_show_msgmni,
+	  .write = proc_write_msgmni,
+	  .control = true },
 	{ .name = "ns_last_pid",
 	  .mode = S_IFREG | 0666,
 	  .show = show_ns_last_pid,
@@ -188,6 +204,26 @@ static const struct proc_entry kernel_entries[] = {
 	{ .name = "osrelease", .mode = S_IFREG | 0444, .show = show_osrelease },
 	{ .name = "ostype", .mode = S_IFREG | 0444, .show = show_ostype },
 	{ .name = "pid_max", .mode = S_IFREG | 0444, .show = show_pid_max },
+	{ .name = "sem",
+	  .mode = S_IFREG | 0644,
+	  .show = proc_show_sem,
+	  .write = proc_write_sem,
+	  .control = true },
+	{ .name = "shmall",
+	  .mode = S_IFREG | 0644,
+	  .show = proc_show_shmall,
+	  .write = proc_write_shmall,
+	  .control = true },
+	{ .name = "shmmax",
+	  .mode = S_IFREG | 0644,
+	  .show = proc_show_shmmax,
+	  .write = proc_write_shmmax,
+	  .control = true },
+	{ .name = "shmmni",
+	  .mode = S_IFREG | 0644,
+	  .show = proc_show_shmmni,
+	  .write = proc_write_shmmni,
+	  .control = true },
 	{ .name = "tainted", .mode = S_IFREG | 0444, .show = show_tainted },
 	{ .name = "threads-max",
 	  .mode = S_IFREG | 0644,
