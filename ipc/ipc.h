@@ -21,4 +21,12 @@ void shm_proc_show(struct procbuf *b);
 void msg_proc_show(struct procbuf *b);
 void sem_proc_show(struct procbuf *b);
 
+/*
+ * A new task's semaphore undo list (ipc/sem_undo.c): the parent's, shared,
+ * for CLONE_SYSVSEM, else none. 0 or -ENOMEM.
+ */
+int sem_undo_fork(struct task *child, struct task *parent, bool share);
+/* A task ends: the last holder of its undo list applies and frees it. */
+void sem_undo_exit(struct task *t);
+
 #endif

@@ -48,8 +48,14 @@ static void msg_free(struct ipc_object *obj);
 unsigned long msg_ctlmax = 8192, msg_ctlmnb = 16384, msg_ctlmni = 32000;
 static unsigned long msg_hdrs, msg_bytes; /* every queue's messages, MSG_INFO's; under the lock */
 
+static unsigned long
+msg_mni(void)
+{
+	return READ_ONCE(msg_ctlmni);
+}
+
 static const struct ipc_kind msg_kind = { .name = "msg", .create = msg_create, .free = msg_free };
-static struct ipc_ids msg_ids = IPC_IDS_INIT(msg_ids, &msg_kind, "msg_ids", &msg_ctlmni);
+static struct ipc_ids msg_ids = IPC_IDS_INIT(msg_ids, &msg_kind, "msg_ids", msg_mni);
 
 static struct msg_queue *
 to_queue(struct ipc_object *obj)

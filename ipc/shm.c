@@ -52,10 +52,16 @@ static void shm_free(struct ipc_object *obj);
 unsigned long shm_ctlmax = ~0ul - (1ul << 24), shm_ctlall = ~0ul - (1ul << 24), shm_ctlmni = 4096;
 static u64 shm_tot; /* pages of every segment, against shmall; under shm_ids.lock */
 
+static unsigned long
+shm_mni(void)
+{
+	return READ_ONCE(shm_ctlmni);
+}
+
 static const struct ipc_kind shm_kind = {
 	.name = "shm", .create = shm_create, .fits = shm_fits, .free = shm_free
 };
-struct ipc_ids shm_ids = IPC_IDS_INIT(shm_ids, &shm_kind, "shm_ids", &shm_ctlmni);
+static struct ipc_ids shm_ids = IPC_IDS_INIT(shm_ids, &shm_kind, "shm_ids", shm_mni);
 
 static struct shm_segment *
 to_seg(struct ipc_object *obj)

@@ -43,7 +43,7 @@ free_slot(struct ipc_ids *ids)
 static int
 ipc_add(struct ipc_ids *ids, struct ipc_object *obj, int key, int flags)
 {
-	if ((unsigned long)ids->in_use >= READ_ONCE(*ids->mni))
+	if ((unsigned long)ids->in_use >= ids->mni())
 		return -ENOSPC;
 	int idx = free_slot(ids);
 	if (idx < 0)

@@ -55,8 +55,8 @@ struct ipc_ids {
 	int in_use;
 	int max_idx; /* the highest slot in use, -1 when none */
 	int last_idx;
-	int seq;		  /* the sequence number new objects get, up to IPC_SEQ_MAX */
-	const unsigned long *mni; /* the kind's limit on objects (/proc/sys/kernel/shmmni ...) */
+	int seq;		    /* the sequence number new objects get, up to IPC_SEQ_MAX */
+	unsigned long (*mni)(void); /* the kind's limit on objects (/proc/sys/kernel/shmmni ...) */
 };
 
 #define IPC_IDS_INIT(ids, k, n, limit)                                                         \
