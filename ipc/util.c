@@ -113,13 +113,14 @@ ipc_get(struct ipc_ids *ids, int key, int flags, unsigned long arg)
 struct ipc_object *
 ipc_find_slot(struct ipc_ids *ids, int idx)
 {
-	return idx >= 0 && idx <= ids->max_idx ? ids->slots[idx] : NULL;
+	idx &= IPCMNI - 1; /* an id names its slot too, as Linux's ipcid_to_idx reads it */
+	return idx <= ids->max_idx ? ids->slots[idx] : NULL;
 }
 
 struct ipc_object *
 ipc_find(struct ipc_ids *ids, int id)
 {
-	struct ipc_object *obj = id < 0 ? NULL : ipc_find_slot(ids, id & (IPCMNI - 1));
+	struct ipc_object *obj = id < 0 ? NULL : ipc_find_slot(ids, id);
 
 	return obj && obj->id == id ? obj : NULL;
 }

@@ -74,7 +74,7 @@ struct ipc_ids {
 long ipc_get(struct ipc_ids *ids, int key, int flags, unsigned long arg);
 /* The object id names, or NULL (EINVAL): never one removed, whose slot came back. ids->lock held. */
 struct ipc_object *ipc_find(struct ipc_ids *ids, int id);
-/* The object in slot idx (the *_STAT commands), or NULL. ids->lock held. */
+/* The object in slot idx, or in the slot an id names (the *_STAT commands), or NULL. ids->lock held. */
 struct ipc_object *ipc_find_slot(struct ipc_ids *ids, int idx);
 /* Linux's ipcperms: whether the caller may access obj as flag's 0777 bits ask (root may). */
 bool ipc_may(const struct ipc_object *obj, int flag);

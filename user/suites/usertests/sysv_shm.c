@@ -109,13 +109,11 @@ TEST(sysv_shm_exec_detaches)
 	if (child == 0) {
 		if (sysv_shmat(id, NULL, 0) == -1)
 			_exit(2);
-		char path[PATH_MAX];
-		sibling("true", path, sizeof(path));
-		char *argv[] = { path, NULL };
-		execv(path, argv);
+		char *argv[] = { self_path, "--helper", "exit", "0", NULL };
+		execv(self_path, argv);
 		_exit(3);
 	}
-	expect_exit(child, 0, "true, run attached");
+	expect_exit(child, 0, "a helper, run attached");
 	CHECK_EQ(nattch(id), 0ul);
 	CHECK_OK(sysv_shmctl(id, IPC_RMID, NULL));
 }
