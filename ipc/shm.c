@@ -311,46 +311,55 @@ shm_fill(struct shm_segment *seg, struct kernel_shmid64_ds *ds)
 	ds->shm_nattch = i_mmap_count(seg->dentry->inode);
 }
 
-static long
-shm_info(int cmd, void __user *buf)
-{
-	long ret = ipc_max_idx(&shm_ids);
+/*
+ * What shmctl's reading commands copy out: filled under shm_ids.lock and
+ * copied after it, since a fault on the buffer takes the mmap lock, which
+ * is taken before shm_ids.lock when a detach releases its file.
+ */
+union shm_answer {
+	struct kernel_shmid64_ds ds;
+	struct kernel_shminfo64 info;
+	struct kernel_shm_info used;
+};
 
+static long
+shm_info(int cmd, union shm_answer *a, size_t *size)
+{
 	if (cmd == IPC_INFO) {
-		struct kernel_shminfo64 info = {
+		a->info = (struct kernel_shminfo64){
 			.shmmax = READ_ONCE(shm_ctlmax),
 			.shmmin = SHMMIN,
 			.shmmni = READ_ONCE(shm_ctlmni),
 			.shmseg = READ_ONCE(shm_ctlmni),
 			.shmall = READ_ONCE(shm_ctlall),
 		};
-		return copy_to_user(buf, &info, sizeof(info)) ? -EFAULT : ret;
+		*size = sizeof(a->info);
+		return ipc_max_idx(&shm_ids);
 	}
-	struct kernel_shm_info info = { .used_ids = shm_ids.in_use };
+	a->used = (struct kernel_shm_info){ .used_ids = shm_ids.in_use };
 	for (int i = 0; i <= shm_ids.max_idx; i++) {
 		struct ipc_object *obj = shm_ids.slots[i];
 		if (obj) {
-			info.shm_tot += seg_pages(to_seg(obj));
-			info.shm_rss += READ_ONCE(to_seg(obj)->dentry->inode->pages.nrpages);
+			a->used.shm_tot += seg_pages(to_seg(obj));
+			a->used.shm_rss += READ_ONCE(to_seg(obj)->dentry->inode->pages.nrpages);
 		}
 	}
-	return copy_to_user(buf, &info, sizeof(info)) ? -EFAULT : ret;
+	*size = sizeof(a->used);
+	return ipc_max_idx(&shm_ids);
 }
 
 static long
-shm_stat(int cmd, int id, void __user *buf)
+shm_stat(int cmd, int id, union shm_answer *a, size_t *size)
 {
 	struct ipc_object *obj =
 		cmd == IPC_STAT ? ipc_find(&shm_ids, id) : ipc_find_slot(&shm_ids, id);
-	struct kernel_shmid64_ds ds;
 
 	if (!obj)
 		return -EINVAL;
 	if (cmd != SHM_STAT_ANY && !ipc_may(obj, 0444))
 		return -EACCES;
-	shm_fill(to_seg(obj), &ds);
-	if (copy_to_user(buf, &ds, sizeof(ds)))
-		return -EFAULT;
+	shm_fill(to_seg(obj), &a->ds);
+	*size = sizeof(a->ds);
 	return cmd == IPC_STAT ? 0 : obj->id;
 }
 
@@ -394,6 +403,8 @@ static long
 do_shmctl(int id, int cmd, void __user *buf)
 {
 	struct kernel_shmid64_ds ds;
+	union shm_answer answer;
+	size_t size = 0;
 	long err;
 
 	cmd &= ~IPC_64;
@@ -405,12 +416,12 @@ do_shmctl(int id, int cmd, void __user *buf)
 	switch (cmd) {
 	case IPC_INFO:
 	case SHM_INFO:
-		err = shm_info(cmd, buf);
+		err = shm_info(cmd, &answer, &size);
 		break;
 	case IPC_STAT:
 	case SHM_STAT:
 	case SHM_STAT_ANY:
-		err = shm_stat(cmd, id, buf);
+		err = shm_stat(cmd, id, &answer, &size);
 		break;
 	case IPC_RMID:
 	case IPC_SET:
@@ -426,6 +437,8 @@ do_shmctl(int id, int cmd, void __user *buf)
 		err = -EINVAL;
 	}
 	mutex_unlock(&shm_ids.lock);
+	if (err >= 0 && size && copy_to_user(buf, &answer, size))
+		return -EFAULT;
 	return err;
 }
 

@@ -21,7 +21,7 @@
 static int
 free_slot(struct ipc_ids *ids)
 {
-	for (int i = 0; i < ids->nslots; i++)
+	for (int i = ids->free_hint; i < ids->nslots; i++)
 		if (!ids->slots[i])
 			return i;
 	if (ids->nslots >= IPCMNI)
@@ -37,6 +37,12 @@ free_slot(struct ipc_ids *ids)
 	int first = ids->nslots;
 	ids->nslots = n;
 	return first;
+}
+
+static struct hlist_head *
+key_bucket(struct ipc_ids *ids, int key)
+{
+	return &ids->keys[(unsigned)key % IPC_KEY_HASH];
 }
 
 /* Puts obj in the table with its owner and mode: its id, or -errno. */
@@ -60,6 +66,9 @@ ipc_add(struct ipc_ids *ids, struct ipc_object *obj, int key, int flags)
 	obj->id = (ids->seq << IPCMNI_SHIFT) + idx;
 	obj->users = 1;
 	ids->slots[idx] = obj;
+	ids->free_hint = idx + 1;
+	if (key != IPC_PRIVATE)
+		hlist_add_head(&obj->key_link, key_bucket(ids, key));
 	ids->in_use++;
 	ids->max_idx = MAX(ids->max_idx, idx);
 	return obj->id;
@@ -68,9 +77,14 @@ ipc_add(struct ipc_ids *ids, struct ipc_object *obj, int key, int flags)
 static struct ipc_object *
 find_key(struct ipc_ids *ids, int key)
 {
-	for (int i = 0; i <= ids->max_idx; i++)
-		if (ids->slots[i] && ids->slots[i]->key == key)
-			return ids->slots[i];
+	struct hlist_node *pos;
+
+	hlist_for_each(pos, key_bucket(ids, key))
+	{
+		struct ipc_object *obj = container_of(pos, struct ipc_object, key_link);
+		if (obj->key == key)
+			return obj;
+	}
 	return NULL;
 }
 
@@ -157,13 +171,18 @@ recompute_max(struct ipc_ids *ids)
 void
 ipc_remove(struct ipc_ids *ids, struct ipc_object *obj)
 {
-	ids->slots[obj->id & (IPCMNI - 1)] = NULL;
+	int idx = obj->id & (IPCMNI - 1);
+
+	ipc_make_private(obj);
+	ids->slots[idx] = NULL;
+	ids->free_hint = MIN(ids->free_hint, idx);
 	ids->in_use--;
 	recompute_max(ids);
 	if (!ids->in_use) { /* no table kept when there is nothing in it */
 		kfree(ids->slots);
 		ids->slots = NULL;
 		ids->nslots = 0;
+		ids->free_hint = 0;
 	}
 	obj->removed = true;
 	ipc_drop(ids, obj);
@@ -172,6 +191,8 @@ ipc_remove(struct ipc_ids *ids, struct ipc_object *obj)
 void
 ipc_make_private(struct ipc_object *obj)
 {
+	if (obj->key != IPC_PRIVATE)
+		hlist_del(&obj->key_link);
 	obj->key = IPC_PRIVATE;
 }
 

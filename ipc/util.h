@@ -15,17 +15,20 @@
 #define REWIND_IPC_UTIL_H
 
 #include "ipc/ipc.h"
+#include "kernel/lib/list.h"
 #include "locking/mutex.h"
 #include "uapi/ipc.h"
 
 #define IPCMNI_SHIFT 15
 #define IPCMNI	     (1 << IPCMNI_SHIFT) /* slots per kind, as Linux without ipcmni_extend */
 #define IPC_SEQ_MAX  (0x7fffffff >> IPCMNI_SHIFT)
+#define IPC_KEY_HASH 1024 /* key buckets per kind: short chains even at 32000 objects */
 
 /* Linux's struct kern_ipc_perm: who may use the object, and its place in the table. */
 struct ipc_object {
-	int id;	 /* (seq << IPCMNI_SHIFT) + slot */
-	int key; /* IPC_PRIVATE once removed (a shm segment that lives on) */
+	int id;			    /* (seq << IPCMNI_SHIFT) + slot */
+	int key;		    /* IPC_PRIVATE once removed (a shm segment that lives on) */
+	struct hlist_node key_link; /* in ids->keys, unless private */
 	u32 uid, gid, cuid, cgid;
 	u32 mode; /* the 0777 bits, and the kind's own (SHM_DEST, SHM_LOCKED) */
 	u16 seq;
@@ -50,10 +53,12 @@ struct ipc_kind {
 struct ipc_ids {
 	const struct ipc_kind *kind;
 	struct mutex lock;
-	struct ipc_object **slots; /* grown as needed, up to IPCMNI */
+	struct hlist_head keys[IPC_KEY_HASH]; /* the objects with a key, by key */
+	struct ipc_object **slots;	      /* grown as needed, up to IPCMNI */
 	int nslots;
 	int in_use;
-	int max_idx; /* the highest slot in use, -1 when none */
+	int max_idx;   /* the highest slot in use, -1 when none */
+	int free_hint; /* no slot below it is free */
 	int last_idx;
 	int seq;		    /* the sequence number new objects get, up to IPC_SEQ_MAX */
 	unsigned long (*mni)(void); /* the kind's limit on objects (/proc/sys/kernel/shmmni ...) */
