@@ -381,14 +381,13 @@ msg_info(int cmd, void __user *buf)
 static long
 msg_stat(int cmd, int id, void __user *buf)
 {
+	long err;
 	struct ipc_object *obj =
-		cmd == IPC_STAT ? ipc_find(&msg_ids, id) : ipc_find_slot(&msg_ids, id);
+		ipc_find_stat(&msg_ids, id, cmd != IPC_STAT, cmd == MSG_STAT_ANY, &err);
 	struct kernel_msqid64_ds ds;
 
 	if (!obj)
-		return -EINVAL;
-	if (cmd != MSG_STAT_ANY && !ipc_may(obj, 0444))
-		return -EACCES;
+		return err;
 	msg_fill(to_queue(obj), &ds);
 	if (copy_to_user(buf, &ds, sizeof(ds)))
 		return -EFAULT;

@@ -65,14 +65,13 @@ sem_info(int cmd, void __user *buf)
 static long
 sem_stat(int cmd, int id, void __user *buf)
 {
+	long err;
 	struct ipc_object *obj =
-		cmd == IPC_STAT ? ipc_find(&sem_ids, id) : ipc_find_slot(&sem_ids, id);
+		ipc_find_stat(&sem_ids, id, cmd != IPC_STAT, cmd == SEM_STAT_ANY, &err);
 	struct kernel_semid64_ds ds;
 
 	if (!obj)
-		return -EINVAL;
-	if (cmd != SEM_STAT_ANY && !ipc_may(obj, 0444))
-		return -EACCES;
+		return err;
 	struct sem_set *set = to_set(obj);
 	memset(&ds, 0, sizeof(ds));
 	ipc_fill_perm(obj, &ds.sem_perm);

@@ -351,13 +351,12 @@ shm_info(int cmd, union shm_answer *a, size_t *size)
 static long
 shm_stat(int cmd, int id, union shm_answer *a, size_t *size)
 {
+	long err;
 	struct ipc_object *obj =
-		cmd == IPC_STAT ? ipc_find(&shm_ids, id) : ipc_find_slot(&shm_ids, id);
+		ipc_find_stat(&shm_ids, id, cmd != IPC_STAT, cmd == SHM_STAT_ANY, &err);
 
 	if (!obj)
-		return -EINVAL;
-	if (cmd != SHM_STAT_ANY && !ipc_may(obj, 0444))
-		return -EACCES;
+		return err;
 	shm_fill(to_seg(obj), &a->ds);
 	*size = sizeof(a->ds);
 	return cmd == IPC_STAT ? 0 : obj->id;

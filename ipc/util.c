@@ -139,6 +139,15 @@ ipc_find(struct ipc_ids *ids, int id)
 	return obj && obj->id == id ? obj : NULL;
 }
 
+struct ipc_object *
+ipc_find_stat(struct ipc_ids *ids, int id, bool by_slot, bool any, long *err)
+{
+	struct ipc_object *obj = by_slot ? ipc_find_slot(ids, id) : ipc_find(ids, id);
+
+	*err = !obj ? -EINVAL : !any && !ipc_may(obj, 0444) ? -EACCES : 0;
+	return *err ? NULL : obj;
+}
+
 bool
 ipc_may(const struct ipc_object *obj, int flag)
 {

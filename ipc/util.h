@@ -81,6 +81,11 @@ long ipc_get(struct ipc_ids *ids, int key, int flags, unsigned long arg);
 struct ipc_object *ipc_find(struct ipc_ids *ids, int id);
 /* The object in slot idx, or in the slot an id names (the *_STAT commands), or NULL. ids->lock held. */
 struct ipc_object *ipc_find_slot(struct ipc_ids *ids, int idx);
+/*
+ * What IPC_STAT (by id) or *_STAT and *_STAT_ANY (by slot) show: the object,
+ * checked for reading but by *_STAT_ANY; or NULL with *err (EINVAL, EACCES).
+ */
+struct ipc_object *ipc_find_stat(struct ipc_ids *ids, int id, bool by_slot, bool any, long *err);
 /* Linux's ipcperms: whether the caller may access obj as flag's 0777 bits ask (root may). */
 bool ipc_may(const struct ipc_object *obj, int flag);
 /* IPC_SET and IPC_RMID's check: the owner, the creator or root; else false (EPERM). */
