@@ -1,6 +1,6 @@
 /*
  * sysvipc.c - System V IPC in /proc (ipc/): /proc/sysvipc/{shm,msg,sem},
- * the tables busybox's ipcs reads, and /proc/sys/kernel's limits
+ * the tables ipcs(1) reads, and /proc/sys/kernel's limits
  * shmmax, shmall, shmmni, msgmax, msgmnb, msgmni and sem, root's to set
  * (with Linux's ranges: EINVAL past them).
  */
