@@ -33,7 +33,7 @@ GRUB_TIMEOUT ?= 5
 V ?= 0
 Q := $(if $(filter 1,$(V)),,@)
 
-KERNEL_DIRS := kernel $(patsubst %/,%,$(wildcard kernel/*/)) mm locking fs $(patsubst %/,%,$(wildcard fs/*/)) drivers tests/kernel
+KERNEL_DIRS := kernel $(patsubst %/,%,$(wildcard kernel/*/)) mm locking ipc fs $(patsubst %/,%,$(wildcard fs/*/)) drivers tests/kernel
 # asm-offsets.c is compiled to assembly only, never linked (the rule below).
 KERNEL_C    := $(filter-out kernel/x86/asm-offsets.c,$(sort $(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c))))
 KERNEL_ASM  := $(sort $(wildcard boot/*.asm) $(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.asm)))

@@ -65,6 +65,18 @@ i_mmap_writable(struct inode *inode)
 	return false;
 }
 
+unsigned
+i_mmap_count(struct inode *inode)
+{
+	struct hlist_node *pos;
+	unsigned n = 0;
+
+	spin_lock(&inode->pages_lock);
+	hlist_for_each(pos, &inode->i_mmap) n++;
+	spin_unlock(&inode->pages_lock);
+	return n;
+}
+
 void
 i_mmap_unlink(struct vma *v)
 {

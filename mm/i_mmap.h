@@ -24,6 +24,8 @@ void i_mmap_unlink(struct vma *v);
  * F_SEAL_WRITE cannot go on while one does (Linux's mapping_writably_mapped).
  */
 bool i_mmap_writable(struct inode *inode);
+/* How many areas map inode now (SysV shm's shm_nattch: every attachment, split or forked). */
+unsigned i_mmap_count(struct inode *inode);
 /*
  * Held by anything that copies or moves the page entries of a file area
  * (fork, mremap), so that a truncation sees them either before or after,

@@ -682,6 +682,30 @@ vm_munmap(struct mm *mm, u64 start, u64 len)
 	return err;
 }
 
+int
+vm_unmap_file(struct mm *mm, u64 start, u64 end, const struct file *file)
+{
+	int removed = 0, err = 0;
+	struct list_head *pos;
+
+	down_write(&mm->mmap_lock);
+again:
+	list_for_each(pos, &mm->vmas) {
+		struct vma *v = list_entry(pos, struct vma, link);
+		if (v->start >= end)
+			break;
+		if (v->end > start && v->file == file) {
+			err = unmap_range(mm, MAX(v->start, start), MIN(v->end, end));
+			if (err)
+				break;
+			removed++;
+			goto again; /* the list changed under pos */
+		}
+	}
+	up_write(&mm->mmap_lock);
+	return err ? err : removed;
+}
+
 u64
 vm_pte_flags(u32 vmflags, bool writable)
 {

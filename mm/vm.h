@@ -160,6 +160,12 @@ int vm_map_fixed(struct mm *mm, u64 start, u64 len, u32 flags, struct file *file
 int vm_map_special(struct mm *mm, u64 start, const struct special_mapping *sm, u32 flags);
 long vm_mmap(struct mm *mm, u64 addr, u64 len, int prot, int flags, struct file *file, u64 pgoff);
 int vm_munmap(struct mm *mm, u64 start, u64 len);
+/*
+ * Unmaps the parts of [start, end) that map file, leaving other areas there
+ * alone (shmdt: what one shmat mapped, though munmap or mmap have since
+ * replaced some of it). The number of areas it took, or -errno.
+ */
+int vm_unmap_file(struct mm *mm, u64 start, u64 end, const struct file *file);
 int vm_mprotect(struct mm *mm, u64 start, u64 len, int prot);
 /*
  * Whether len more bytes may be locked in mm (mmap_lock held): within

@@ -44,6 +44,8 @@
 #define ENOSYS		38
 #define ENOTEMPTY	39
 #define ELOOP		40
+#define ENOMSG		42
+#define EIDRM		43
 #define ENODATA		61 /* no such extended attribute */
 #define EOVERFLOW	75
 #define ELIBBAD		80 /* a program's interpreter is not an executable for this machine */

@@ -132,6 +132,23 @@ int proc_write_oom_adj(const char *value, union proc_arg arg);
 /* fs/proc/pid_mem.c: /proc/<pid>/mem. */
 extern const struct file_operations proc_mem_fops;
 
+/* fs/proc/sysvipc.c: /proc/sysvipc and System V IPC's limits in /proc/sys/kernel. */
+extern const struct proc_dir proc_sysvipc_dir;
+int proc_show_shmmax(struct procbuf *b, union proc_arg arg);
+int proc_write_shmmax(const char *value, union proc_arg arg);
+int proc_show_shmall(struct procbuf *b, union proc_arg arg);
+int proc_write_shmall(const char *value, union proc_arg arg);
+int proc_show_shmmni(struct procbuf *b, union proc_arg arg);
+int proc_write_shmmni(const char *value, union proc_arg arg);
+int proc_show_msgmax(struct procbuf *b, union proc_arg arg);
+int proc_write_msgmax(const char *value, union proc_arg arg);
+int proc_show_msgmnb(struct procbuf *b, union proc_arg arg);
+int proc_write_msgmnb(const char *value, union proc_arg arg);
+int proc_show_msgmni(struct procbuf *b, union proc_arg arg);
+int proc_write_msgmni(const char *value, union proc_arg arg);
+int proc_show_sem(struct procbuf *b, union proc_arg arg);
+int proc_write_sem(const char *value, union proc_arg arg);
+
 /* fs/proc/sysctl.c: /proc/sys. */
 extern const struct proc_dir proc_sys_dir;
 extern const struct proc_dir proc_net_dir; /* fs/proc/net.c */

@@ -452,6 +452,7 @@ static const struct proc_entry root_entries[] = {
 	{ .name = "stat", .mode = S_IFREG | 0444, .show = proc_show_stat },
 	{ .name = "sys", .mode = S_IFDIR | 0555, .dir = &proc_sys_dir },
 	{ .name = "syscalls", .mode = S_IFREG | 0444, .show = proc_show_syscalls },
+	{ .name = "sysvipc", .mode = S_IFDIR | 0555, .dir = &proc_sysvipc_dir },
 	{ .name = "thread-self", .mode = S_IFLNK | 0777, .link = proc_thread_self_link },
 	{ .name = "uptime", .mode = S_IFREG | 0444, .show = proc_show_uptime },
 };

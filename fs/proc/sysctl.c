@@ -9,7 +9,8 @@
  * (where pids wrap), ns_last_pid (where the next pid search starts; root's
  * to set), tainted (always 0: nothing taints rewind) and
  * threads-max (root's to set, kernel/process/rlimit.h), sched_rt_period_us
- * and sched_rt_runtime_us (RT throttling, kernel/sched/sched.c); and
+ * and sched_rt_runtime_us (RT throttling, kernel/sched/sched.c), System V IPC's
+ * limits (fs/proc/sysvipc.c); and
  * /proc/sys/fs/mount-max, /proc/sys/fs/pipe-{max-size,user-pages-soft,user-pages-hard} and
  * /proc/sys/fs/inotify/max_{queued_events,user_instances,user_watches},
  * root's to set, as Linux's; and /proc/sys/net/ipv4/ip_local_port_range
@@ -237,6 +238,21 @@ static const struct proc_entry kernel_entries[] = {
 	{ .name = "cap_last_cap", .mode = S_IFREG | 0444, .show = show_cap_last_cap },
 	{ .name = "domainname", .mode = S_IFREG | 0444, .show = show_domainname },
 	{ .name = "hostname", .mode = S_IFREG | 0444, .show = show_hostname },
+	{ .name = "msgmax",
+	  .mode = S_IFREG | 0644,
+	  .show = proc_show_msgmax,
+	  .write = proc_write_msgmax,
+	  .control = true },
+	{ .name = "msgmnb",
+	  .mode = S_IFREG | 0644,
+	  .show = proc_show_msgmnb,
+	  .write = proc_write_msgmnb,
+	  .control = true },
+	{ .name = "msgmni",
+	  .mode = S_IFREG | 0644,
+	  .show = proc_show_msgmni,
+	  .write = proc_write_msgmni,
+	  .control = true },
 	{ .name = "ns_last_pid",
 	  .mode = S_IFREG | 0666,
 	  .show = show_ns_last_pid,
@@ -254,6 +270,26 @@ static const struct proc_entry kernel_entries[] = {
 	  .mode = S_IFREG | 0644,
 	  .show = show_rt_runtime,
 	  .write = write_rt_runtime,
+	  .control = true },
+	{ .name = "sem",
+	  .mode = S_IFREG | 0644,
+	  .show = proc_show_sem,
+	  .write = proc_write_sem,
+	  .control = true },
+	{ .name = "shmall",
+	  .mode = S_IFREG | 0644,
+	  .show = proc_show_shmall,
+	  .write = proc_write_shmall,
+	  .control = true },
+	{ .name = "shmmax",
+	  .mode = S_IFREG | 0644,
+	  .show = proc_show_shmmax,
+	  .write = proc_write_shmmax,
+	  .control = true },
+	{ .name = "shmmni",
+	  .mode = S_IFREG | 0644,
+	  .show = proc_show_shmmni,
+	  .write = proc_write_shmmni,
 	  .control = true },
 	{ .name = "tainted", .mode = S_IFREG | 0444, .show = show_tainted },
 	{ .name = "threads-max",

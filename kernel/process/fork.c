@@ -15,6 +15,7 @@
 #include "kernel/process/cred.h"
 #include "kernel/process/rlimit.h"
 #include "kernel/process/vfork.h"
+#include "ipc/ipc.h"
 #include "kernel/x86/fpu.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
@@ -94,7 +95,9 @@ clone_resources(struct task *child, struct task *parent, u64 flags)
 	child->files = flags & CLONE_FILES ? files_share(parent->files) : files_dup(parent->files);
 	child->fs = flags & CLONE_FS ? fs_context_share(parent->fs) : fs_context_dup(parent->fs);
 	child->exe_file = parent->exe_file ? file_get(parent->exe_file) : NULL;
-	return child->mm && child->files && child->fs && signal_fork(child, parent, flags) == 0;
+	return child->mm && child->files && child->fs &&
+	       sem_undo_fork(child, parent, flags & CLONE_SYSVSEM) == 0 &&
+	       signal_fork(child, parent, flags) == 0;
 }
 
 static long
@@ -124,6 +127,7 @@ do_clone(struct trap_frame *f, const struct clone_args_k *a)
 			fs_context_put(child->fs);
 		if (child->exe_file)
 			file_put(child->exe_file);
+		sem_undo_exit(child);
 		task_free(child);
 		return -ENOMEM;
 	}

@@ -26,6 +26,7 @@
 struct mm;
 struct vfork_done;
 struct files;
+struct sem_undo_list;
 struct fs_context;
 struct trap_frame;
 struct sighand;
@@ -125,9 +126,10 @@ struct task {
 	 */
 	struct files *files;
 	struct fs_context *fs;
-	struct file *exe_file;	   /* what execve ran, referenced (/proc/<pid>/exe); NULL: none */
-	struct task *parent;	   /* leader only (threads: NULL); tasks_lock */
-	struct list_head children; /* of struct task, via sibling */
+	struct file *exe_file; /* what execve ran, referenced (/proc/<pid>/exe); NULL: none */
+	struct sem_undo_list *sysvsem; /* SEM_UNDO's adjustments (ipc/sem_undo.c), or NULL */
+	struct task *parent;	       /* leader only (threads: NULL); tasks_lock */
+	struct list_head children;     /* of struct task, via sibling */
 	struct list_head sibling;
 	struct wait_queue child_exited; /* wait4 sleeps here */
 	int exit_status;		/* wait status as wait4 reports it */

@@ -58,6 +58,8 @@ errname(int e)
 		[ENOSYS] = "ENOSYS",
 		[ENOTEMPTY] = "ENOTEMPTY",
 		[ELOOP] = "ELOOP",
+		[ENOMSG] = "ENOMSG",
+		[EIDRM] = "EIDRM",
 		[EOVERFLOW] = "EOVERFLOW",
 		[ETIMEDOUT] = "ETIMEDOUT",
 	};

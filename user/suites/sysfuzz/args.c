@@ -313,6 +313,24 @@ make_family(struct rng *r)
 	return PICK(r, AF_UNIX, AF_INET, AF_INET6);
 }
 
+/* Ids are the slot plus the sequence number << 15: the low slots of the first sequences are likely live. */
+static uint64_t
+make_ipc_id(struct rng *r)
+{
+	if (rng_below(r, 4) == 0)
+		return make_int(r);
+	return (rng_below(r, 4) << 15) + rng_below(r, 8);
+}
+
+/* Half the time a command the *ctl calls have (IPC_RMID is 0, the kinds' own reach 20). */
+static uint64_t
+make_ipc_cmd(struct rng *r)
+{
+	if (rng_below(r, 2))
+		return make_int(r);
+	return rng_below(r, 21);
+}
+
 static uint64_t
 make_flags(struct rng *r)
 {
@@ -411,6 +429,10 @@ make_arg(enum arg_kind k, struct rng *r)
 		return make_fcntl_cmd(r);
 	case ARG_FAMILY:
 		return make_family(r);
+	case ARG_IPC_ID:
+		return make_ipc_id(r);
+	case ARG_IPC_CMD:
+		return make_ipc_cmd(r);
 	case ARG_INT:
 		break;
 	}

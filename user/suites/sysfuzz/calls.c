@@ -56,6 +56,14 @@ ends_with(const char *s, const char *tail)
 	return n >= t && strcmp(s + n - t, tail) == 0;
 }
 
+/* shmget, msgsnd, semctl ...: the System V IPC calls, whose ids and commands have kinds of their own. */
+static bool
+is_sysv(const char *call)
+{
+	return strncmp(call, "shm", 3) == 0 || strncmp(call, "msg", 3) == 0 ||
+	       strncmp(call, "sem", 3) == 0;
+}
+
 /* From the argument's name first (it says what the value means), then its type. */
 static enum arg_kind
 kind_of(const char *call, const char *type, const char *name)
@@ -72,6 +80,12 @@ kind_of(const char *call, const char *type, const char *name)
 		return ARG_FCNTL;
 	if (strcmp(name, "family") == 0) /* socket, socketpair */
 		return ARG_FAMILY;
+	if (is_sysv(call) && strcmp(name, "id") == 0)
+		return ARG_IPC_ID;
+	if (is_sysv(call) && strcmp(name, "cmd") == 0)
+		return ARG_IPC_CMD;
+	if (strcmp(call, "semctl") == 0 && strcmp(name, "arg") == 0)
+		return ARG_POINTER; /* union semun: mostly a buffer, sometimes SETVAL's number */
 	if (has(name, "flags") || strcmp(name, "prot") == 0 || strcmp(name, "mode") == 0 ||
 	    strcmp(name, "op") == 0 || strcmp(name, "operation") == 0 || /* flock's LOCK_* */
 	    strcmp(name, "options") == 0 || strcmp(name, "how") == 0)

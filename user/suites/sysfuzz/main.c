@@ -399,6 +399,7 @@ main(int argc, char **argv)
 
 	storm();
 	remove_tree(sandbox);
+	remove_sysv_objects();
 	const char *broken = kernel_still_works();
 	printf("sysfuzz: %lu calls; %lu workers died of their own calls, %lu hung and were killed, "
 	       "%lu restarted\n",

@@ -31,6 +31,8 @@ enum arg_kind {
 	ARG_ARGV,    /* an argv-like array */
 	ARG_FCNTL,   /* fcntl's cmd: a real command (F_NOTIFY, F_SETSIG ...) or any integer */
 	ARG_FAMILY, /* a socket family: one rewind has (AF_UNIX, AF_INET, AF_INET6) or any integer */
+	ARG_IPC_ID,  /* a System V id: one of the first few any storm makes, or any integer */
+	ARG_IPC_CMD, /* a *ctl command of System V IPC, or any integer */
 };
 
 struct fuzz_call {
@@ -56,5 +58,8 @@ uint64_t rng_below(struct rng *r, uint64_t n);
 void worker_setup(const char *sandbox, struct rng *r);
 /* One argument of kind k. */
 uint64_t make_arg(enum arg_kind k, struct rng *r);
+
+/* Removes every System V object the workers left (they outlive processes): the count. */
+int remove_sysv_objects(void);
 
 #endif
