@@ -410,8 +410,8 @@ msg_control(int cmd, int id, const struct kernel_msqid64_ds *ds)
 		ipc_remove(&msg_ids, obj);
 		return 0;
 	}
-	if (ds->msg_qbytes > READ_ONCE(msg_ctlmnb) && !privileged())
-		return -EPERM; /* Linux's CAP_SYS_RESOURCE */
+	if (ds->msg_qbytes > READ_ONCE(msg_ctlmnb) && !capable(CAP_SYS_RESOURCE))
+		return -EPERM;
 	ipc_set_perm(obj, &ds->msg_perm);
 	q->qbytes = ds->msg_qbytes;
 	q->ctime = ipc_now();

@@ -384,12 +384,13 @@ shm_control(int cmd, struct shm_segment *seg, const struct kernel_shmid64_ds *ds
 	}
 }
 
-/* Linux's checks: the owner or root changes and removes; locking asks a memlock limit too. */
+/* Linux's checks: the owner or CAP_SYS_ADMIN changes and removes; locking, without
+ * CAP_IPC_LOCK, asks a memlock limit too. */
 static long
 shm_may_control(int cmd, struct ipc_object *obj)
 {
 	if (cmd == SHM_LOCK || cmd == SHM_UNLOCK) {
-		if (privileged())
+		if (capable(CAP_IPC_LOCK))
 			return 0;
 		if (!ipc_may_control(obj) || (cmd == SHM_LOCK && !rlimit(RLIMIT_MEMLOCK)))
 			return -EPERM;

@@ -159,7 +159,7 @@ ipc_may(const struct ipc_object *obj, int flag)
 		granted >>= 6;
 	else if (in_group_p(obj->cgid) || in_group_p(obj->gid))
 		granted >>= 3;
-	return !(want & ~granted & 07) || privileged();
+	return !(want & ~granted & 07) || capable(CAP_IPC_OWNER);
 }
 
 bool
@@ -167,7 +167,7 @@ ipc_may_control(const struct ipc_object *obj)
 {
 	u32 euid = current_uids().effective;
 
-	return euid == obj->cuid || euid == obj->uid || privileged();
+	return euid == obj->cuid || euid == obj->uid || capable(CAP_SYS_ADMIN);
 }
 
 static void
