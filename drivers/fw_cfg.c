@@ -15,9 +15,12 @@
  * 0x518 (low half, which starts the transfer); QEMU copies up to length
  * bytes of the item to address and clears control, or leaves its error bit.
  * The selector rides in control's high 16 bits with the SELECT bit, and
- * each transfer goes on where the last one stopped, so a buffer made of
- * scattered pages (vmalloc) is filled run of contiguous pages by run.
- * The fw_cfg_dma knob turns this off, to keep the port path tested.
+ * each transfer goes on where the last one stopped (as port reads do), so
+ * a file is read in order in pieces (fw_cfg_read_next: --add's archive
+ * streams through a small buffer), and a buffer made of scattered pages
+ * (vmalloc) is filled run of contiguous pages by run. Nothing else may
+ * use the device while a file is being read that way: at boot, nothing does.
+ * The fw_cfg_dma knob turns DMA off, to keep the port path tested.
  */
 #include "drivers/fw_cfg.h"
 #include "kernel/knobs.h"
@@ -107,14 +110,12 @@ find_file(const char *name, u16 *select, u32 *len)
 	return false;
 }
 
-/* Whether files may be read by DMA: the device offers it and the knob allows it. */
+/* Whether the device offers DMA. */
 static bool
 dma_usable(void)
 {
 	u8 id[4];
 
-	if (!READ_ONCE(fw_cfg_dma))
-		return false;
 	outw(FW_CFG_SELECTOR, FW_CFG_ID);
 	read_bytes(id, 4);
 	return le32(id) & FW_CFG_ID_DMA;
@@ -155,70 +156,62 @@ contiguous_run(const u8 *buf, size_t n)
 	return MIN(run, (size_t)DMA_MAX_TRANSFER);
 }
 
-/* Reads n bytes of item select into buf (any mapped kernel memory) by DMA. */
+/* Reads the item's next n bytes into buf (any mapped kernel memory) by DMA. */
 static bool
-read_dma(u16 select, void *buf, size_t n)
+read_dma(struct fw_cfg_file *f, void *buf, size_t n)
 {
 	u8 *p = buf;
-	u32 control = ((u32)select << 16) | DMA_CTL_SELECT | DMA_CTL_READ;
 
-	do {
+	while (n) {
+		u32 control = DMA_CTL_READ;
+		if (!f->selected) /* the first transfer selects; the rest go on where it stopped */
+			control |= ((u32)f->select << 16) | DMA_CTL_SELECT;
 		size_t run = contiguous_run(p, n);
 		if (!dma_transfer(control, kernel_virt_to_phys(p), (u32)run))
 			return false;
-		control = DMA_CTL_READ; /* on from where that one stopped */
+		f->selected = true;
 		p += run;
 		n -= run;
-	} while (n);
+	}
 	return true;
 }
 
-long
-fw_cfg_file_size(const char *name)
+bool
+fw_cfg_open(const char *name, struct fw_cfg_file *f)
 {
-	u16 select;
-	u32 len;
-
-	return find_file(name, &select, &len) ? (long)len : -1;
+	if (!find_file(name, &f->select, &f->size))
+		return false;
+	f->by_dma = READ_ONCE(fw_cfg_dma) && dma_usable();
+	f->selected = false;
+	pr_info("fw_cfg: %s: %lu bytes by %s\n", name, (unsigned long)f->size,
+		f->by_dma ? "DMA" : "ports");
+	return true;
 }
 
-/* Copies up to size bytes of the named file, by DMA if by_dma and QEMU can. */
-static long
-read_named(const char *name, void *buf, size_t size, bool by_dma)
+bool
+fw_cfg_read_next(struct fw_cfg_file *f, void *buf, size_t n)
 {
-	u16 select;
-	u32 len;
-
-	if (!find_file(name, &select, &len))
-		return -1;
-	size_t n = MIN((size_t)len, size);
-	const char *how = "ports";
-	if (n && by_dma && dma_usable() && read_dma(select, buf, n)) {
-		how = "DMA";
-	} else {
-		outw(FW_CFG_SELECTOR, select); /* no DMA, or it failed: the same bytes by ports */
-		read_bytes(buf, n);
-	}
-	if (by_dma) /* which way a large file came (the early command line is not worth a line) */
-		pr_info("fw_cfg: %s: %lu bytes by %s\n", name, (unsigned long)n, how);
-	return (long)n;
-}
-
-long
-fw_cfg_read_blob(const char *name, void *buf, size_t size)
-{
-	return read_named(name, buf, size, true);
+	if (f->by_dma)
+		return read_dma(f, buf, n);
+	if (!f->selected)
+		outw(FW_CFG_SELECTOR, f->select);
+	f->selected = true;
+	read_bytes(buf, n); /* the port goes on where the last read stopped */
+	return true;
 }
 
 int
 fw_cfg_read_file(const char *name, char *buf, size_t size)
 {
-	if (!size)
+	u16 select;
+	u32 len;
+
+	if (!size || !find_file(name, &select, &len))
 		return -1;
 	/* by ports: the command line is read before paging (and the knob) is set up */
-	long n = read_named(name, buf, size - 1, false);
-	if (n < 0)
-		return -1;
+	size_t n = MIN((size_t)len, size - 1);
+	outw(FW_CFG_SELECTOR, select);
+	read_bytes(buf, n);
 	buf[n] = '\0';
 	return (int)n;
 }

@@ -6,7 +6,8 @@
  * opt/rewind/cmdline (CMDLINE=) and opt/rewind/initrd (a cpio archive
  * unpacked over the root, how tools/rewind-run brings a host binary in).
  * Only probed when CPUID says a hypervisor is present. Large files are read
- * by the device's DMA interface where it has one (fw_cfg_dma knob).
+ * in order, in pieces, by the device's DMA interface where it has one
+ * (fw_cfg_dma knob), so that they need not fit in memory whole.
  */
 #ifndef REWIND_FW_CFG_H
 #define REWIND_FW_CFG_H
@@ -18,12 +19,20 @@
  * absent. By ports: usable before paging_init.
  */
 int fw_cfg_read_file(const char *name, char *buf, size_t size);
-/* The named file's length, or -1 if absent. */
-long fw_cfg_file_size(const char *name);
+/* A file read in order, piece by piece (fw_cfg_open, then fw_cfg_read_next). */
+struct fw_cfg_file {
+	u16 select;
+	u32 size;
+	bool by_dma;   /* QEMU offers it and the fw_cfg_dma knob allows it */
+	bool selected; /* a read has begun: the next goes on where it stopped */
+};
+
+/* Finds the named file and says (at info level) how it will be read; false if absent. */
+bool fw_cfg_open(const char *name, struct fw_cfg_file *f);
 /*
- * Copies up to size bytes of the named file into any mapped kernel memory
- * (by DMA when QEMU offers it): the count, or -1 if absent. After paging_init.
+ * Copies the next n bytes of f into buf (any mapped kernel memory), by DMA
+ * when it can: false if the device reports an error. After paging_init.
  */
-long fw_cfg_read_blob(const char *name, void *buf, size_t size);
+bool fw_cfg_read_next(struct fw_cfg_file *f, void *buf, size_t n);
 
 #endif

@@ -2,7 +2,10 @@
  * initrd.c - unpacking the initrd (cpio newc archives loaded by GRUB as
  * multiboot2 modules) into the root ramfs at boot.
  *
- * Each archive is read with fs/cpio.c, which vouches for its structure.
+ * Each archive is read with fs/cpio.c, which vouches for its structure,
+ * in one pass from its source: each file's data goes straight into its
+ * page-cache pages, so an archive read from a device (fw_cfg) is never
+ * held whole in memory besides the files it makes.
  * This file decides what entries become: directories and regular files
  * with their permission bits and modification times, missing parent
  * directories made on the way (as `cpio -d` does). Entry names are taken
@@ -17,6 +20,7 @@
  * never). Device nodes and FIFOs are skipped with a warning.
  */
 #include "fs/cpio.h"
+#include "fs/fs.h"
 #include "fs/vfs.h"
 #include "kernel/boot.h"
 #include "uapi/errno.h"
@@ -24,6 +28,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/lib/vsprintf.h"
 #include "mm/kmalloc.h"
+#include "mm/page_alloc.h"
 
 struct unpack_stats {
 	unsigned dirs, files, links;
@@ -93,8 +98,35 @@ unpack_dir(const char *path, const struct cpio_entry *e)
 	return err;
 }
 
+/* Why no page came, as a write says it: the file system is full, or memory is. */
 static int
-unpack_file(const char *path, const struct cpio_entry *e)
+no_page_errno(struct super_block *sb)
+{
+	bool full = __atomic_load_n(&sb->nr_pages, __ATOMIC_RELAXED) >= sb_max_pages(sb);
+
+	return full ? -ENOSPC : -ENOMEM;
+}
+
+/* Reads the entry's data into the file's page-cache pages, a page at a time. */
+static int
+fill_pages(struct inode *inode, struct cpio_reader *r, u64 size)
+{
+	for (u64 off = 0; off < size; off += PAGE_SIZE) {
+		struct page *page = filemap_get_page(inode, off >> PAGE_SHIFT, FGP_CREATE);
+		if (!page)
+			return no_page_errno(inode->sb);
+		size_t chunk = (size_t)MIN((u64)PAGE_SIZE, size - off);
+		enum cpio_status s = cpio_read_data(r, page_address(page), chunk);
+		put_page(page);
+		if (s == CPIO_ERROR)
+			return -EIO; /* r->error says why */
+		i_size_write(inode, off + chunk);
+	}
+	return 0;
+}
+
+static int
+unpack_file(const char *path, const struct cpio_entry *e, struct cpio_reader *r)
 {
 	struct file *f;
 	int err =
@@ -104,25 +136,30 @@ unpack_file(const char *path, const struct cpio_entry *e)
 		return err;
 	struct inode *inode = f->inode;
 	mutex_lock(&inode->lock);
-	err = filemap_fill(inode, e->data, e->size);
+	err = fill_pages(inode, r, e->size);
 	inode->mode = S_IFREG | (e->mode & S_IALLUGO); /* also when it existed before */
 	inode->mtime.sec = e->mtime;
 	inode->mtime.nsec = 0;
 	mutex_unlock(&inode->lock);
 	file_put(f);
+	if (r->error[0])
+		vfs_unlinkat(AT_FDCWD, path); /* its data is not what the archive meant */
 	return err;
 }
 
 /* A link's data is its target, without a NUL; an entry of that name already there goes. */
 static int
-unpack_symlink(const char *path, const struct cpio_entry *e)
+unpack_symlink(const char *path, const struct cpio_entry *e, struct cpio_reader *r)
 {
 	if (e->size == 0 || e->size >= PATH_MAX)
 		return -EINVAL;
 	char *target = kmalloc(e->size + 1);
 	if (!target)
 		return -ENOMEM;
-	memcpy(target, e->data, e->size);
+	if (cpio_read_data(r, target, e->size) == CPIO_ERROR) {
+		kfree(target);
+		return -EIO; /* r->error says why */
+	}
 	target[e->size] = '\0';
 	int err = vfs_symlinkat(target, AT_FDCWD, path);
 	if (err == -EEXIST && vfs_unlinkat(AT_FDCWD, path) == 0)
@@ -133,7 +170,7 @@ unpack_symlink(const char *path, const struct cpio_entry *e)
 
 /* Makes one entry: 0, -errno if it could not be made, or 1 when skipped. */
 static int
-unpack_entry(const struct cpio_entry *e, char *path, struct unpack_stats *st)
+unpack_entry(const struct cpio_entry *e, struct cpio_reader *r, char *path, struct unpack_stats *st)
 {
 	const char *rel = strip_leading(e->name);
 	int err;
@@ -149,12 +186,12 @@ unpack_entry(const struct cpio_entry *e, char *path, struct unpack_stats *st)
 		st->dirs += !err;
 		return err;
 	case S_IFREG:
-		err = unpack_file(path, e);
+		err = unpack_file(path, e, r);
 		st->files += !err;
 		st->bytes += err ? 0 : e->size;
 		return err;
 	case S_IFLNK:
-		err = unpack_symlink(path, e);
+		err = unpack_symlink(path, e, r);
 		st->links += !err;
 		return err;
 	default:
@@ -175,22 +212,30 @@ entry_problem(const struct cpio_entry *e)
 
 /* Unpacks one archive; stops at the first malformed entry. */
 static void
-unpack_archive(const char *what, const void *buf, size_t size, char *path)
+unpack_archive(const char *what, struct cpio_source *src, char *path)
 {
 	struct unpack_stats st = { 0 };
-	struct cpio_reader r;
+	struct cpio_reader *r = kmalloc(sizeof(*r));
 	struct cpio_entry e;
 	enum cpio_status s;
 
-	cpio_init(&r, buf, size);
-	while ((s = cpio_next(&r, &e)) == CPIO_ENTRY) {
+	if (!r) {
+		pr_err("initrd: no memory to unpack %s\n", what);
+		return;
+	}
+	cpio_init(r, src);
+	while ((s = cpio_next(r, &e)) == CPIO_ENTRY) {
 		const char *problem = entry_problem(&e);
 		if (problem) {
 			pr_err("initrd: %s: entry %u '%.64s': %s; unpacking stops here\n", what,
-			       r.entries, e.name, problem);
+			       r->entries, e.name, problem);
 			break;
 		}
-		int err = unpack_entry(&e, path, &st);
+		int err = unpack_entry(&e, r, path, &st);
+		if (r->error[0]) { /* the archive broke while the entry's data was read */
+			s = CPIO_ERROR;
+			break;
+		}
 		if (err > 0)
 			pr_warn("initrd: %s: '%.64s' skipped: type %#o is not supported\n", what,
 				e.name, e.mode & S_IFMT);
@@ -198,12 +243,13 @@ unpack_archive(const char *what, const void *buf, size_t size, char *path)
 			pr_err("initrd: %s: cannot create '%.64s': error %d\n", what, e.name, -err);
 	}
 	if (s == CPIO_ERROR)
-		pr_err("initrd: %s: %s; unpacking stops here\n", what, r.error);
+		pr_err("initrd: %s: %s; unpacking stops here\n", what, r->error);
 	char links[32] = "";
 	if (st.links)
 		ksnprintf(links, sizeof(links), ", %u symlinks", st.links);
 	pr_info("initrd: %s: %u directories, %u files (%lu bytes)%s%s\n", what, st.dirs, st.files,
 		(unsigned long)st.bytes, links, s == CPIO_END ? "" : ", incomplete");
+	kfree(r);
 }
 
 /* An extra archive QEMU may pass through fw_cfg (tools/rewind-run's binaries): over the rest. */
@@ -211,26 +257,30 @@ void
 initrd_load(const struct boot_info *bi)
 {
 	char *path = kmalloc(CPIO_NAME_MAX + 1);
+	struct cpio_memory m;
 
 	if (!path) {
 		pr_err("initrd: no memory to unpack\n");
 		return;
 	}
 	for (int i = 0; i < bi->nmodules; i++) {
-		const struct boot_module *m = &bi->modules[i];
-		const char *what = m->string[0] ? m->string : "module";
-		if (m->end < m->start) {
+		const struct boot_module *mod = &bi->modules[i];
+		const char *what = mod->string[0] ? mod->string : "module";
+		if (mod->end < mod->start) {
 			pr_err("initrd: %s: ends (%#lx) before it starts (%#lx)\n", what,
-			       (unsigned long)m->end, (unsigned long)m->start);
+			       (unsigned long)mod->end, (unsigned long)mod->start);
 			continue;
 		}
-		unpack_archive(what, phys_to_virt(m->start), m->end - m->start, path);
+		unpack_archive(
+			what,
+			cpio_memory_source(&m, phys_to_virt(mod->start), mod->end - mod->start),
+			path);
 	}
 	kfree(path);
 }
 
 void
-initrd_unpack(const char *what, const void *buf, size_t size)
+initrd_unpack_source(const char *what, struct cpio_source *src)
 {
 	char *path = kmalloc(CPIO_NAME_MAX + 1);
 
@@ -238,6 +288,14 @@ initrd_unpack(const char *what, const void *buf, size_t size)
 		pr_err("initrd: no memory to unpack %s\n", what);
 		return;
 	}
-	unpack_archive(what, buf, size, path);
+	unpack_archive(what, src, path);
 	kfree(path);
+}
+
+void
+initrd_unpack(const char *what, const void *buf, size_t size)
+{
+	struct cpio_memory m;
+
+	initrd_unpack_source(what, cpio_memory_source(&m, buf, size));
 }

@@ -4,10 +4,15 @@
  * A small builder writes archives the way `cpio -H newc` does (header,
  * name, padding, data, padding, TRAILER!!!); every archive is handed to the
  * reader as a malloc'd copy of exactly its size, so ASan catches any read
- * past the end. Besides well-formed archives, every truncation point of one
- * archive, each kind of garbled header, and random byte flips are tried:
- * the reader must stop with a message naming the entry and the problem,
- * after returning only entries that were intact.
+ * past the end, and twice: through the memory source, and through a source
+ * that gives its bytes in odd small pieces (as a device read through a
+ * buffer may), with the data asked for in odd pieces too; both readings
+ * must agree. Besides well-formed archives, every truncation point of one
+ * archive, each kind of garbled header, random byte flips and a source
+ * that fails part-way are tried: the reader must stop with a message
+ * naming the entry and the problem, after returning only entries whose
+ * header, name and data size were intact (a 070702 entry's checksum is
+ * only known once its data has streamed by: that error comes after it).
  */
 #include <ctype.h>
 #include "kernel/lib/types.h"
@@ -70,21 +75,70 @@ trailer(void)
 
 static struct cpio_reader r;
 
-/* Reads the first len bytes of the archive; returns the entries read before the end or error. */
+/* A source giving the archive 1, 2, 3, ... 7 bytes at a time, and failing at fail_at. */
+struct piece_source {
+	struct cpio_source src;
+	const u8 *buf;
+	size_t off, fail_at;
+	unsigned calls;
+};
+
+static size_t
+piece_read(struct cpio_source *src, void *buf, size_t n)
+{
+	struct piece_source *p = (struct piece_source *)src;
+	size_t piece = 1 + p->calls++ % 7;
+	size_t give = MIN(n, piece);
+
+	if (p->off + give > p->fail_at)
+		return 0;
+	memcpy(buf, p->buf + p->off, give);
+	p->off += give;
+	return give;
+}
+
+/* Reads every entry, its data in odd-sized requests; the entries read before the end or error. */
+static unsigned
+read_from(struct cpio_source *src, enum cpio_status *last)
+{
+	struct cpio_entry e;
+	enum cpio_status st;
+	u8 data[64];
+
+	cpio_init(&r, src);
+	while ((st = cpio_next(&r, &e)) == CPIO_ENTRY) {
+		for (size_t ask = 3; r.data_left; ask = ask % 11 + 2)
+			if (cpio_read_data(&r, data, ask) == CPIO_ERROR)
+				break;
+	}
+	*last = st;
+	return r.entries;
+}
+
+/* Reads the first len bytes of the archive both ways, which must agree. */
 static unsigned
 read_all(size_t len, enum cpio_status *last)
 {
-	struct cpio_entry e;
+	static char first_error[sizeof(r.error)];
+	struct cpio_memory m;
+	struct piece_source p;
 	enum cpio_status st;
 
 	free(copy);
 	copy = malloc(len ? len : 1);
 	memcpy(copy, arc, len);
-	cpio_init(&r, copy, len);
-	while ((st = cpio_next(&r, &e)) == CPIO_ENTRY)
-		;
-	*last = st;
-	return r.entries;
+	p = (struct piece_source){ .src = { .read = piece_read, .size = len },
+				   .buf = copy,
+				   .fail_at = SIZE_MAX };
+	unsigned pieces = read_from(&p.src, &st);
+	memcpy(first_error, r.error, sizeof(first_error));
+	unsigned whole = read_from(cpio_memory_source(&m, copy, len), last);
+	if (pieces != whole || st != *last || strcmp(first_error, r.error) != 0)
+		printf("    in pieces: %u entries, '%s'\n    whole:     %u entries, '%s'\n", pieces,
+		       first_error, whole, r.error);
+	CHECK_EQ(pieces, whole);
+	CHECK_EQ(st, *last);
+	return whole;
 }
 
 static bool
@@ -108,7 +162,9 @@ UNIT_TEST(well_formed_archive_reads_back)
 	add("empty", 0100600, "");
 	trailer();
 
-	cpio_init(&r, arc, arc_len);
+	struct cpio_memory m;
+	char data[32];
+	cpio_init(&r, cpio_memory_source(&m, arc, arc_len));
 	CHECK_EQ(cpio_next(&r, &e), CPIO_ENTRY);
 	CHECK_STR(e.name, ".");
 	CHECK_EQ(e.mode, 040755);
@@ -119,13 +175,16 @@ UNIT_TEST(well_formed_archive_reads_back)
 	CHECK_STR(e.name, "bin/sh");
 	CHECK_EQ(e.mode, 0100755);
 	CHECK_EQ(e.size, 21);
-	CHECK(memcmp(e.data, "#!not really a shell\n", 21) == 0);
+	CHECK_EQ(cpio_read_data(&r, data, 5), CPIO_ENTRY);
+	CHECK_EQ(cpio_read_data(&r, data + 5, sizeof(data)), CPIO_ENTRY); /* no further than 21 */
+	CHECK(memcmp(data, "#!not really a shell\n", 21) == 0);
+	CHECK_EQ(r.data_left, 0);
 	CHECK_EQ(e.mtime, 1700000000u);
 	CHECK_EQ(e.ino, 7);
 	CHECK_EQ(e.nlink, 1);
 	CHECK_EQ(cpio_next(&r, &e), CPIO_ENTRY);
 	CHECK_STR(e.name, "etc/motd");
-	CHECK_EQ(e.size, 6);
+	CHECK_EQ(e.size, 6); /* its data left unread: the next entry reads past it */
 	CHECK_EQ(cpio_next(&r, &e), CPIO_ENTRY);
 	CHECK_STR(e.name, "empty");
 	CHECK_EQ(e.size, 0);
@@ -165,10 +224,57 @@ UNIT_TEST(crc_archives_are_checked)
 	trailer();
 	CHECK_EQ(read_all(arc_len, &st), 1);
 	CHECK_EQ(st, CPIO_END);
-	arc[CPIO_HEADER_SIZE + 4 + 2] ^= 1; /* a data byte */
-	CHECK_EQ(read_all(arc_len, &st), 0);
+	arc[CPIO_HEADER_SIZE + 4 + 2] ^= 1;  /* a data byte */
+	CHECK_EQ(read_all(arc_len, &st), 1); /* known bad once its data went by */
 	CHECK_EQ(st, CPIO_ERROR);
 	CHECK(says("entry 1 'a' at offset 0: checksum"));
+
+	/* Read by the caller, the last piece of data says so; left unread, the next entry does. */
+	struct cpio_memory m;
+	struct cpio_entry e;
+	char data[7];
+	cpio_init(&r, cpio_memory_source(&m, arc, arc_len));
+	CHECK_EQ(cpio_next(&r, &e), CPIO_ENTRY);
+	CHECK_EQ(cpio_read_data(&r, data, 6), CPIO_ENTRY);
+	CHECK_EQ(cpio_read_data(&r, data + 6, 1), CPIO_ERROR);
+	CHECK(says("entry 1 'a' at offset 0: checksum"));
+	CHECK_EQ(cpio_next(&r, &e), CPIO_ERROR); /* and it stays stopped */
+
+	/* The trailer's data is summed too. */
+	begin();
+	add_magic("070702", "a", 0100644, "payload", 7);
+	add_magic("070702", "TRAILER!!!", 0, "x", 1);
+	arc[arc_len - 4] = 'y';
+	CHECK_EQ(read_all(arc_len, &st), 1);
+	CHECK(says("entry 2 'TRAILER!!!' at offset 120: checksum"));
+}
+
+UNIT_TEST(a_source_that_fails_stops_the_reader)
+{
+	struct piece_source p;
+	enum cpio_status st;
+
+	begin();
+	add("dir", 040755, "");
+	add("dir/file", 0100644, "some contents here");
+	trailer();
+	for (size_t at = 0; at < arc_len; at++) {
+		p = (struct piece_source){ .src = { .read = piece_read, .size = arc_len },
+					   .buf = arc,
+					   .fail_at = at };
+		read_from(&p.src, &st);
+		CHECK_EQ(st, CPIO_ERROR);
+		CHECK(strstr(r.error, "the archive could not be read at offset") != NULL);
+		if (unit_failures_in_test) {
+			printf("    failing at %zu: '%s'\n", at, r.error);
+			break;
+		}
+	}
+	p = (struct piece_source){ .src = { .read = piece_read, .size = arc_len },
+				   .buf = arc,
+				   .fail_at = 116 + CPIO_HEADER_SIZE + 12 + 4 };
+	read_from(&p.src, &st);
+	CHECK(says("entry 2 'dir/file' at offset 116: the archive could not be read at offset"));
 }
 
 UNIT_TEST(every_truncation_stops_with_an_error)

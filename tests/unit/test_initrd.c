@@ -188,3 +188,48 @@ UNIT_TEST(several_modules_and_a_replaced_file)
 	initrd_load(&bi);
 	CHECK(strstr(unit_last_log, "ends (0x1000) before it starts (0x2000)"));
 }
+
+/* Turns the entry at start into a 070702 one whose checksum is off by wrong. */
+static void
+arc_set_checksum(size_t start, const char *data, u32 wrong)
+{
+	u32 sum = wrong;
+	char check[9];
+
+	for (const char *p = data; *p; p++)
+		sum += (u8)*p;
+	arc[cur][start + 5] = '2';
+	snprintf(check, sizeof(check), "%08X", sum);
+	memcpy(arc[cur] + start + 6 + 8 * 12, check, 8);
+}
+
+UNIT_TEST(data_streams_into_pages_and_a_bad_checksum_removes_the_file)
+{
+	static char big[6000]; /* across a page boundary */
+	static char buf[sizeof(big)];
+
+	fs_setup();
+	for (size_t i = 0; i < sizeof(big) - 1; i++)
+		big[i] = (char)('a' + i % 23);
+	arc_begin(0);
+	arc_add("big", 0100644, big);
+	size_t good = arc_len[cur];
+	arc_add("good", 0100644, "summed right");
+	arc_set_checksum(good, "summed right", 0);
+	size_t bad = arc_len[cur];
+	arc_add("bad", 0100644, "summed wrong");
+	arc_set_checksum(bad, "summed wrong", 1);
+	arc_add("after", 0100644, "never reached");
+	arc_end();
+	load(1);
+
+	int fd = (int)do_sys_open("/big", O_RDONLY, 0);
+	CHECK(fd >= 0);
+	CHECK_EQ(do_sys_read(fd, buf, sizeof(buf)), (long)sizeof(big) - 1);
+	CHECK(memcmp(buf, big, sizeof(big) - 1) == 0);
+	do_sys_close(fd);
+	CHECK(has_contents("/good", "summed right"));
+	CHECK_EQ(stat_of("/bad").st_mode, 0);
+	CHECK_EQ(stat_of("/after").st_mode, 0);
+	CHECK(strstr(unit_last_log, "2 files (6011 bytes), incomplete"));
+}
