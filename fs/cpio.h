@@ -79,7 +79,4 @@ enum cpio_status cpio_next(struct cpio_reader *r, struct cpio_entry *e);
  */
 enum cpio_status cpio_read_data(struct cpio_reader *r, void *buf, size_t n);
 
-/* Unpacks the archive src over the root (fs/initrd.c); what names it in messages. */
-void initrd_unpack_source(const char *what, struct cpio_source *src);
-
 #endif

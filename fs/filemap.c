@@ -132,8 +132,8 @@ filemap_get_cached_pages(struct inode *inode, u64 first, unsigned n, struct page
 }
 
 /* Why a new cache page could not be had: the file system is full, or memory is. */
-static long
-no_page_error(struct inode *inode)
+long
+filemap_no_page_error(struct inode *inode)
 {
 	struct super_block *sb = inode->sb;
 
@@ -212,7 +212,7 @@ generic_perform_write(struct inode *inode, const char __user *buf, size_t n, u64
 		size_t bytes = MIN(PAGE_SIZE - offset, n - done);
 		struct page *page = filemap_get_page(inode, pos >> PAGE_SHIFT, FGP_CREATE);
 		if (!page) {
-			err = no_page_error(inode);
+			err = filemap_no_page_error(inode);
 			break;
 		}
 		char *kaddr = page_address(page);
@@ -241,27 +241,12 @@ generic_perform_write(struct inode *inode, const char __user *buf, size_t n, u64
 }
 
 int
-filemap_fill(struct inode *inode, const void *data, u64 size)
-{
-	for (u64 off = 0; off < size; off += PAGE_SIZE) {
-		struct page *page = filemap_get_page(inode, off >> PAGE_SHIFT, FGP_CREATE);
-		if (!page)
-			return (int)no_page_error(inode);
-		u64 chunk = MIN(PAGE_SIZE, size - off);
-		memcpy(page_address(page), (const char *)data + off, chunk);
-		put_page(page);
-		i_size_write(inode, off + chunk);
-	}
-	return 0;
-}
-
-int
 filemap_allocate(struct inode *inode, u64 start, u64 end)
 {
 	for (u64 index = start >> PAGE_SHIFT; index < pages_for(end); index++) {
 		struct page *page = filemap_get_page(inode, index, FGP_CREATE);
 		if (!page)
-			return (int)no_page_error(inode);
+			return (int)filemap_no_page_error(inode);
 		put_page(page);
 		if (fatal_signal_pending())
 			return -EINTR;

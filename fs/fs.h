@@ -16,12 +16,13 @@ struct files;
 struct fs_context;
 struct page;
 struct boot_info;
+struct cpio_source;
 
 /* Boot: mounts the root ramfs with /dev, /proc, /tmp, then unpacks the initrd modules. */
 void vfs_init(void);
 void initrd_load(const struct boot_info *bi);
-/* Unpacks one more cpio archive over the root (fs/initrd.c). */
-void initrd_unpack(const char *what, const void *buf, size_t size);
+/* Unpacks one more cpio archive, read from src, over the root (fs/initrd.c); what names it. */
+void initrd_unpack_source(const char *what, struct cpio_source *src);
 /* The archive QEMU may pass through fw_cfg (tools/rewind-run's binaries), if any. */
 void initrd_load_fw_cfg(void);
 

@@ -98,15 +98,6 @@ unpack_dir(const char *path, const struct cpio_entry *e)
 	return err;
 }
 
-/* Why no page came, as a write says it: the file system is full, or memory is. */
-static int
-no_page_errno(struct super_block *sb)
-{
-	bool full = __atomic_load_n(&sb->nr_pages, __ATOMIC_RELAXED) >= sb_max_pages(sb);
-
-	return full ? -ENOSPC : -ENOMEM;
-}
-
 /* Reads the entry's data into the file's page-cache pages, a page at a time. */
 static int
 fill_pages(struct inode *inode, struct cpio_reader *r, u64 size)
@@ -114,7 +105,7 @@ fill_pages(struct inode *inode, struct cpio_reader *r, u64 size)
 	for (u64 off = 0; off < size; off += PAGE_SIZE) {
 		struct page *page = filemap_get_page(inode, off >> PAGE_SHIFT, FGP_CREATE);
 		if (!page)
-			return no_page_errno(inode->sb);
+			return (int)filemap_no_page_error(inode);
 		size_t chunk = (size_t)MIN((u64)PAGE_SIZE, size - off);
 		enum cpio_status s = cpio_read_data(r, page_address(page), chunk);
 		put_page(page);
@@ -290,12 +281,4 @@ initrd_unpack_source(const char *what, struct cpio_source *src)
 	}
 	unpack_archive(what, src, path);
 	kfree(path);
-}
-
-void
-initrd_unpack(const char *what, const void *buf, size_t size)
-{
-	struct cpio_memory m;
-
-	initrd_unpack_source(what, cpio_memory_source(&m, buf, size));
 }

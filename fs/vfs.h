@@ -563,8 +563,8 @@ enum copy_nocache { COPY_NOCACHE_NEVER, COPY_NOCACHE_LARGE, COPY_NOCACHE_ALWAYS 
 extern int copy_policy;
 /* The write loop, as Linux's generic_perform_write (inode->lock held): bytes or -errno. */
 long generic_perform_write(struct inode *inode, const char __user *buf, size_t n, u64 pos);
-/* Fills a new, empty file from kernel memory (the initrd): 0 or -ENOMEM. */
-int filemap_fill(struct inode *inode, const void *data, u64 size);
+/* Why a new page-cache page could not be had: -ENOSPC (the file system is full) or -ENOMEM. */
+long filemap_no_page_error(struct inode *inode);
 /*
  * The page at index with a reference (put_page it), or NULL: with
  * FGP_CREATE a hole gets a new zero-filled page, with FGP_WITHIN_SIZE only
