@@ -185,6 +185,19 @@ args_copy_user_vector(struct exec_args *a, const char *const __user *vec)
 	return n;
 }
 
+/*
+ * An empty argv becomes { "" }, as Linux 5.18 does: programs read argv[1] on
+ * without looking at argc (pkexec's CVE-2021-4034 took envp[0] for it).
+ */
+static int
+args_give_empty_argv0(struct exec_args *a)
+{
+	if (a->argc)
+		return 0;
+	a->argc = 1;
+	return args_append(a, "", 0);
+}
+
 static int
 args_copy_kernel_vector(struct exec_args *a, const char *const *vec)
 {
@@ -761,6 +774,9 @@ SYSCALL3(execve, const char __user *, upath, const char *const __user *, uargv,
 	if (err < 0)
 		goto out;
 	a->argc = (int)err;
+	err = args_give_empty_argv0(a);
+	if (err < 0)
+		goto out;
 	err = args_copy_user_vector(a, uenvp);
 	if (err < 0)
 		goto out;
