@@ -1,6 +1,6 @@
 /*
  * sys_info.c - small system calls about the system itself: uname, reboot,
- * sysinfo, and arch_prctl (the TLS base); resource limits are
+ * sysinfo, and arch_prctl (the TLS base, the CPUID mode); resource limits are
  * kernel/process/rlimit.c's.
  */
 #include "uapi/errno.h"
@@ -124,6 +124,10 @@ SYSCALL2(arch_prctl, int, code, u64, addr)
 	case ARCH_SET_GS:
 	case ARCH_GET_GS:
 		return -EINVAL; /* the kernel owns GS (per-CPU data); user GS bases are not supported */
+	case ARCH_GET_CPUID:
+		return 1; /* CPUID always works: rewind never turns on CPUID faulting */
+	case ARCH_SET_CPUID:
+		return -ENODEV; /* as Linux on a CPU without the cpuid_fault feature */
 	default:
 		return -EINVAL;
 	}

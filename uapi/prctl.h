@@ -7,10 +7,12 @@
 #ifndef REWIND_UAPI_PRCTL_H
 #define REWIND_UAPI_PRCTL_H
 
-#define ARCH_SET_GS 0x1001
-#define ARCH_SET_FS 0x1002
-#define ARCH_GET_FS 0x1003
-#define ARCH_GET_GS 0x1004
+#define ARCH_SET_GS    0x1001
+#define ARCH_SET_FS    0x1002
+#define ARCH_GET_FS    0x1003
+#define ARCH_GET_GS    0x1004
+#define ARCH_GET_CPUID 0x1011
+#define ARCH_SET_CPUID 0x1012
 
 #define PR_SET_PDEATHSIG 1  /* the signal to get when the parent thread exits (0: none) */
 #define PR_GET_PDEATHSIG 2  /* ...into an int */
