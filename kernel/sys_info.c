@@ -13,6 +13,7 @@
 #include "kernel/process/cred.h"
 #include "kernel/process/process.h"
 #include "kernel/process/task.h"
+#include "kernel/sched/loadavg.h"
 #include "kernel/time/tsc.h"
 #include "kernel/x86/x86.h"
 #include "drivers/acpi.h"
@@ -101,6 +102,11 @@ SYSCALL1(sysinfo, struct kernel_sysinfo __user *, uinfo)
 	memset(&si, 0, sizeof(si));
 	page_alloc_get_stats(&st);
 	si.uptime = (s64)(ns_since_boot() / 1000000000);
+	u64 avg[3];
+	loadavg_get(avg);
+	for (int i = 0; i < 3; i++)
+		si.loads[i] = avg[i]
+			      << (SI_LOAD_SHIFT - FSHIFT); /* /proc/loadavg's, finer grained */
 	si.totalram = st.total_pages * PAGE_SIZE;
 	si.freeram = st.free_pages * PAGE_SIZE;
 	si.mem_unit = 1;

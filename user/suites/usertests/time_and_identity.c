@@ -2,7 +2,7 @@
  * time_and_identity.c - usertests: clocks and sleeps, getrandom, uname,
  * the auxiliary vector the kernel gives a new program, the group ids and
  * the file-system ids; alarm's far seconds, STICKY_TIMEOUTS and
- * arch_prctl's CPUID mode.
+ * arch_prctl's CPUID mode; sysinfo's load average.
  */
 #define _GNU_SOURCE
 #include "usertests.h"
@@ -15,6 +15,7 @@
 #include <sys/auxv.h>
 #include <sys/personality.h>
 #include <sys/random.h>
+#include <sys/sysinfo.h>
 #include <sys/syscall.h>
 #include <grp.h>
 #include <limits.h>
@@ -205,6 +206,36 @@ TEST(uname)
 	CHECK(sscanf(u.release, "%u.%u.%u%n", &major, &minor, &patch, &used) == 3 && used > 0);
 	CHECK(u.release[used] == '\0' || u.release[used] == '-' || u.release[used] == '+');
 	CHECK(major >= 3); /* older than any kernel a current libc would run on */
+}
+
+/* /proc/loadavg's three figures (two decimals), or false. */
+static bool
+read_loadavg(double load[3])
+{
+	FILE *f = fopen("/proc/loadavg", "r");
+	bool ok = f && fscanf(f, "%lf %lf %lf", &load[0], &load[1], &load[2]) == 3;
+
+	if (f)
+		fclose(f);
+	return ok;
+}
+
+/* sysinfo's loads are /proc/loadavg's averages, in 16-bit fixed point. */
+TEST(sysinfo_loads_are_the_load_average)
+{
+	double before[3], after[3];
+	struct sysinfo si;
+
+	CHECK(read_loadavg(before));
+	CHECK_OK(sysinfo(&si));
+	CHECK(read_loadavg(after));
+	for (int i = 0; i < 3; i++) {
+		double load = (double)si.loads[i] / (1 << SI_LOAD_SHIFT);
+		double low = before[i] < after[i] ? before[i] : after[i];
+		double high = before[i] < after[i] ? after[i] : before[i];
+		/* A sample may fall between the reads; /proc rounds to hundredths. */
+		CHECK(load >= low - 0.01 && load <= high + 0.01);
+	}
 }
 
 /* The auxiliary vector the kernel put on our initial stack. */
