@@ -93,13 +93,32 @@ pid_set_last(int pid)
 	spin_unlock_irqrestore(&tasks_lock, flags);
 }
 
+static int pid_max = PID_MAX_LIMIT;
+
+int
+pid_max_get(void)
+{
+	return READ_ONCE(pid_max);
+}
+
+int
+pid_max_set(unsigned long n)
+{
+	if (n < PID_MAX_MIN || n > PID_MAX_LIMIT)
+		return -EINVAL;
+	WRITE_ONCE(pid_max, (int)n);
+	return 0;
+}
+
 /* The next unused pid, never 1 (init's, whenever init starts); tasks_lock held. */
 static int
 alloc_pid(void)
 {
+	int limit = READ_ONCE(pid_max);
+
 	nr_forks++;
 	do {
-		last_pid = last_pid >= PID_MAX - 1 || last_pid < 1 ? 2 : last_pid + 1;
+		last_pid = last_pid >= limit - 1 || last_pid < 1 ? 2 : last_pid + 1;
 	} while (task_find(last_pid));
 	return last_pid;
 }

@@ -9,8 +9,12 @@
 #include "kernel/process/task.h"
 #include "uapi/sched.h" /* the clone flags */
 
-/* Pids go up to PID_MAX - 1, then wrap (/proc/sys/kernel/pid_max): Linux's limit on 64-bit. */
-#define PID_MAX 4194304
+/*
+ * Pids go up to pid_max - 1, then wrap; /proc/sys/kernel/pid_max sets it
+ * between PID_MAX_MIN and PID_MAX_LIMIT (Linux's on 64-bit, and the boot value).
+ */
+#define PID_MAX_LIMIT 4194304
+#define PID_MAX_MIN   301 /* Linux's RESERVED_PIDS + 1 */
 
 /* Frees exited threads, and processes whose parent wants no zombie, once their CPU has left their stack. */
 void reap_dead_threads(void);
@@ -29,6 +33,9 @@ struct task_census {
 void task_census(struct task_census *c);
 /* The next fork takes the first free pid after pid (/proc/sys/kernel/ns_last_pid's write). */
 void pid_set_last(int pid);
+/* The pid limit now; setting it outside [PID_MAX_MIN, PID_MAX_LIMIT] is -EINVAL. */
+int pid_max_get(void);
+int pid_max_set(unsigned long n);
 /* Ends the current task with a wait status (exit code << 8, or a signal number). */
 __noreturn void task_exit(int wait_status);
 /* execve: t now runs f (a new reference is taken; the old one is dropped). */
