@@ -25,7 +25,7 @@
 #define CLONE_SUPPORTED                                                                   \
 	(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_VFORK | CLONE_THREAD | \
 	 CLONE_SYSVSEM | CLONE_SETTLS | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID |      \
-	 CLONE_DETACHED | CLONE_CHILD_SETTID | CSIGNAL)
+	 CLONE_DETACHED | CLONE_CHILD_SETTID | CLONE_PARENT | CSIGNAL)
 
 struct clone_args_k {
 	u64 flags;
@@ -72,6 +72,9 @@ check_clone_flags(u64 flags)
 	if ((flags & CLONE_THREAD) && !(flags & CLONE_SIGHAND))
 		return -EINVAL;
 	if ((flags & CLONE_SIGHAND) && !(flags & CLONE_VM))
+		return -EINVAL;
+	/* init has no parent to share, and would leave orphans none could reap (Linux's rule). */
+	if ((flags & CLONE_PARENT) && current()->group_leader->pid == 1)
 		return -EINVAL;
 	return 0;
 }
@@ -143,6 +146,8 @@ do_clone(struct trap_frame *f, const struct clone_args_k *a)
 	task_prepare_user_return(child);
 	if (a->flags & CLONE_THREAD)
 		thread_register(child, parent->group_leader);
+	else if (a->flags & CLONE_PARENT)
+		task_register_sibling(child, parent->group_leader);
 	else
 		task_register(child,
 			      parent->group_leader); /* the process is the parent, not the thread */

@@ -139,12 +139,18 @@ copy_limits_and_ids(struct task *to, const struct task *from)
 	to->oom_score_adj_min = from->oom_score_adj_min;
 }
 
+/*
+ * The new process's ids, limits and session are its creator's (NULL: the
+ * first process). Its parent is the creator, or with sibling (CLONE_PARENT)
+ * the creator's parent, read here under tasks_lock as it may change.
+ */
 static void
-register_with_pid(struct task *t, struct task *parent, int pid)
+register_with_pid(struct task *t, struct task *creator, int pid, bool sibling)
 {
 	u64 flags = spin_lock_irqsave(&tasks_lock);
-	if (parent)
-		copy_limits_and_ids(t, parent);
+	struct task *parent = creator && sibling ? creator->parent : creator;
+	if (creator)
+		copy_limits_and_ids(t, creator);
 	else
 		rlimits_set_defaults(t->rlim); /* the first process: root */
 	t->pid = t->tgid = pid ? pid : alloc_pid();
@@ -155,9 +161,10 @@ register_with_pid(struct task *t, struct task *parent, int pid)
 	t->live_threads = 1;
 	itimer_init(t);
 	posix_timers_init(t);
-	t->parent_tid = parent ? current()->pid : 0;
-	if (parent) {
-		session_fork(t, parent);
+	/* The parent thread, whose exit PR_SET_PDEATHSIG watches: the creator's own, for a sibling. */
+	t->parent_tid = !creator ? 0 : sibling ? creator->parent_tid : current()->pid;
+	if (creator) {
+		session_fork(t, creator);
 		list_add_tail(&t->sibling, &parent->children);
 	}
 	task_link(t);
@@ -167,7 +174,13 @@ register_with_pid(struct task *t, struct task *parent, int pid)
 void
 task_register(struct task *t, struct task *parent)
 {
-	register_with_pid(t, parent, 0);
+	register_with_pid(t, parent, 0, false);
+}
+
+void
+task_register_sibling(struct task *t, struct task *creator)
+{
+	register_with_pid(t, creator, 0, true);
 }
 
 /* Makes t a new member of leader's thread group. */
@@ -281,7 +294,7 @@ start_init_process(void)
 
 	if (!t)
 		panic("init: no memory to start process 1");
-	register_with_pid(t, NULL, 1);
+	register_with_pid(t, NULL, 1, false);
 	init_task = t;
 	sched_start_task(t);
 }

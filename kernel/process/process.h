@@ -20,6 +20,8 @@
 void reap_dead_threads(void);
 /* Gives t a pid (its own tgid), links it under parent (NULL: none) and into all_tasks. */
 void task_register(struct task *t, struct task *parent);
+/* The same for clone's CLONE_PARENT: t's parent is creator's parent, its ids creator's. */
+void task_register_sibling(struct task *t, struct task *creator);
 /* Takes t out of all_tasks: it no longer counts toward threads-max; tasks_lock held. */
 void task_unlink(struct task *t);
 /* How many tasks there are, zombies included (Linux's nr_threads), without walking them. */

@@ -1,8 +1,8 @@
 /*
  * processes.c - usertests: process identity, fork and wait, exit codes,
- * CPU time, copy-on-write after fork, orphans, and the odd system calls a
- * process makes about itself (sched_yield, arch_prctl, unknown numbers,
- * rewind's int 0x80 entry).
+ * CPU time, copy-on-write after fork, orphans, CLONE_PARENT's siblings,
+ * and the odd system calls a process makes about itself (sched_yield,
+ * arch_prctl, unknown numbers, rewind's int 0x80 entry).
  */
 #define _GNU_SOURCE
 #include "usertests.h"
@@ -375,6 +375,35 @@ TEST(arch_prctl)
 	CHECK_ERR(EINVAL, syscall(SYS_arch_prctl, 0x9999, 0));
 	CHECK_ERR(EPERM, syscall(SYS_arch_prctl, ARCH_SET_FS, 0xffff800000000000UL));
 	CHECK_ERR(EFAULT, syscall(SYS_arch_prctl, ARCH_GET_FS, bad_addrs[2]));
+}
+
+/*
+ * clone(CLONE_PARENT) makes a sibling: the new process is its creator's
+ * parent's child, to be waited for there (the creator gets ECHILD), and it
+ * sees that parent with getppid.
+ */
+TEST(clone_parent_makes_a_sibling)
+{
+	int report[2];
+	pid_t me = getpid(), sibling = 0;
+
+	CHECK_OK(pipe(report));
+	pid_t creator = xfork();
+	if (creator == 0) {
+		long r = syscall(SYS_clone, CLONE_PARENT | SIGCHLD, 0, NULL, NULL, 0);
+		if (r == 0)
+			syscall(SYS_exit_group, getppid() == me ? 7 : 8); /* nothing of libc here */
+		if (r < 0)
+			_exit(1);
+		pid_t pid = (pid_t)r;
+		bool not_mine = waitpid(pid, NULL, 0) < 0 && errno == ECHILD;
+		_exit(write(report[1], &pid, sizeof(pid)) == sizeof(pid) && not_mine ? 0 : 2);
+	}
+	expect_exit(creator, 0, "the creator, which may not wait for its sibling");
+	CHECK_EQ(read(report[0], &sibling, sizeof(sibling)), (long)sizeof(sibling));
+	expect_exit(sibling, 7, "the sibling, its parent seen by getppid");
+	close(report[0]);
+	close(report[1]);
 }
 
 /*
