@@ -14,11 +14,13 @@
 #define ARCH_GET_CPUID 0x1011
 #define ARCH_SET_CPUID 0x1012
 
-#define PR_SET_PDEATHSIG 1  /* the signal to get when the parent thread exits (0: none) */
-#define PR_GET_PDEATHSIG 2  /* ...into an int */
-#define PR_GET_DUMPABLE	 3  /* the return value: 1 dumpable, 0 not */
-#define PR_SET_DUMPABLE	 4  /* 0 or 1 (Linux's SUID_DUMP_DISABLE, SUID_DUMP_USER) */
-#define PR_SET_NAME	 15 /* the calling thread's name (comm), from a string */
-#define PR_GET_NAME	 16 /* ...into a buffer of 16 bytes */
+#define PR_SET_PDEATHSIG       1  /* the signal to get when the parent thread exits (0: none) */
+#define PR_GET_PDEATHSIG       2  /* ...into an int */
+#define PR_GET_DUMPABLE	       3  /* the return value: 1 dumpable, 0 not */
+#define PR_SET_DUMPABLE	       4  /* 0 or 1 (Linux's SUID_DUMP_DISABLE, SUID_DUMP_USER) */
+#define PR_SET_NAME	       15 /* the calling thread's name (comm), from a string */
+#define PR_GET_NAME	       16 /* ...into a buffer of 16 bytes */
+#define PR_SET_CHILD_SUBREAPER 36 /* orphans below this process come to it, not to init */
+#define PR_GET_CHILD_SUBREAPER 37 /* ...into an int */
 
 #endif

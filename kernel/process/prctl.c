@@ -13,7 +13,10 @@
  * not pass it on and execve keeps it. And whether the process is
  * dumpable, PR_SET_DUMPABLE and PR_GET_DUMPABLE: no core dumps here, but
  * the flag decides who owns /proc/<pid> (fs/proc/pid.c), and a change of
- * ids clears it (cred.c) as on Linux. Any other option answers EINVAL, as Linux answers an
+ * ids clears it (cred.c) as on Linux. And PR_SET_CHILD_SUBREAPER and
+ * PR_GET_CHILD_SUBREAPER: the process takes its descendants' orphans
+ * (exit.c, new_reaper); fork does not pass it on, execve keeps it.
+ * Any other option answers EINVAL, as Linux answers an
  * option it does not know, with a console notice naming the option (a
  * program that needs one shows up there, as with unimplemented calls).
  */
@@ -86,6 +89,13 @@ SYSCALL5(prctl, int, option, unsigned long, arg2, unsigned long, arg3, unsigned 
 		return 0;
 	case PR_GET_DUMPABLE:
 		return !READ_ONCE(current()->group_leader->not_dumpable);
+	case PR_SET_CHILD_SUBREAPER:
+		WRITE_ONCE(current()->group_leader->child_subreaper, arg2 != 0);
+		return 0;
+	case PR_GET_CHILD_SUBREAPER: {
+		int on = READ_ONCE(current()->group_leader->child_subreaper);
+		return copy_to_user((int __user *)arg2, &on, sizeof(on)) ? -EFAULT : 0;
+	}
 	default:
 		pr_warn_ratelimited(
 			"prctl: %s (pid %d): option %d is not implemented; "

@@ -126,6 +126,7 @@ struct task {
 	struct list_head threads;     /* leader only */
 	int live_threads;	      /* leader only: group members not yet exited */
 	bool group_exiting;	      /* leader only: exit_group in progress */
+	bool child_subreaper;	      /* leader only: PR_SET_CHILD_SUBREAPER (exit.c) */
 	struct task *exec_task;	      /* leader only: an execve waiting for the others to leave */
 	int group_exit_status;	      /* leader only */
 	bool killed; /* asked to exit (exit_group, a fatal signal): leave at the next chance */

@@ -1,8 +1,9 @@
 /*
  * processes.c - usertests: process identity, fork and wait, exit codes,
- * CPU time, copy-on-write after fork, orphans, CLONE_PARENT's siblings,
- * and the odd system calls a process makes about itself (sched_yield,
- * arch_prctl, unknown numbers, rewind's int 0x80 entry).
+ * CPU time, copy-on-write after fork, orphans and subreapers,
+ * CLONE_PARENT's siblings, and the odd system calls a process makes about
+ * itself (sched_yield, arch_prctl, unknown numbers, rewind's int 0x80
+ * entry).
  */
 #define _GNU_SOURCE
 #include "usertests.h"
@@ -353,6 +354,43 @@ TEST(orphan)
 		fail("the orphan still has its dead parent %d as parent", middle);
 	if (on_rewind() && orphan_ppid != 1)
 		fail("the orphan's new parent is %d, want init (1)", orphan_ppid);
+}
+
+/*
+ * PR_SET_CHILD_SUBREAPER: orphans below this process come to it rather
+ * than to init, to be waited for here; a fork child does not inherit it.
+ */
+TEST(child_subreaper_takes_orphans)
+{
+	int go[2], report[2], on = -1;
+	pid_t me = getpid(), orphan = 0;
+
+	CHECK_OK(prctl(PR_GET_CHILD_SUBREAPER, &on));
+	CHECK_EQ(on, 0);
+	CHECK_OK(prctl(PR_SET_CHILD_SUBREAPER, 1));
+	CHECK_OK(prctl(PR_GET_CHILD_SUBREAPER, &on));
+	CHECK_EQ(on, 1);
+	CHECK_OK(pipe(go));
+	CHECK_OK(pipe(report));
+	pid_t middle = xfork();
+	if (middle == 0) {
+		int inherited = -1;
+		pid_t pid = fork();
+		if (pid == 0) {
+			char c;
+			_exit(read(go[0], &c, 1) == 1 && getppid() == me ? 5 : 6);
+		}
+		prctl(PR_GET_CHILD_SUBREAPER, &inherited);
+		_exit(write(report[1], &pid, sizeof(pid)) == sizeof(pid) && inherited == 0 ? 0 : 1);
+	}
+	expect_exit(middle, 0, "the middle process, not a subreaper itself");
+	CHECK_EQ(read(report[0], &orphan, sizeof(orphan)), (long)sizeof(orphan));
+	CHECK_EQ(write(go[1], "x", 1), 1);
+	expect_exit(orphan, 5, "the orphan, whose parent is now this process");
+	close(go[0]);
+	close(go[1]);
+	close(report[0]);
+	close(report[1]);
 }
 
 TEST(sched_yield)
