@@ -20,6 +20,8 @@
 #define PR_SET_DUMPABLE	       4  /* 0 or 1 (Linux's SUID_DUMP_DISABLE, SUID_DUMP_USER) */
 #define PR_SET_NAME	       15 /* the calling thread's name (comm), from a string */
 #define PR_GET_NAME	       16 /* ...into a buffer of 16 bytes */
+#define PR_SET_TIMERSLACK      29 /* the thread's timer slack in ns (0: back to its default) */
+#define PR_GET_TIMERSLACK      30 /* ...as the return value */
 #define PR_SET_CHILD_SUBREAPER 36 /* orphans below this process come to it, not to init */
 #define PR_GET_CHILD_SUBREAPER 37 /* ...into an int */
 

@@ -15,11 +15,14 @@
  * the flag decides who owns /proc/<pid> (fs/proc/pid.c), and a change of
  * ids clears it (cred.c) as on Linux. And PR_SET_CHILD_SUBREAPER and
  * PR_GET_CHILD_SUBREAPER: the process takes its descendants' orphans
- * (exit.c, new_reaper); fork does not pass it on, execve keeps it.
+ * (exit.c, new_reaper); fork does not pass it on, execve keeps it. And
+ * the thread's timer slack, PR_SET_TIMERSLACK and PR_GET_TIMERSLACK (kept
+ * and reported: rewind's timers have none; process.h).
  * Any other option answers EINVAL, as Linux answers an
  * option it does not know, with a console notice naming the option (a
  * program that needs one shows up there, as with unimplemented calls).
  */
+#include "kernel/process/process.h"
 #include "kernel/process/task.h"
 #include "kernel/printk.h"
 #include "kernel/lib/string.h"
@@ -65,6 +68,22 @@ get_name(char __user *uname)
 	return copy_to_user(uname, name, sizeof(name)) ? -EFAULT : 0;
 }
 
+u64
+task_timer_slack(const struct task *t)
+{
+	u64 slack = READ_ONCE(t->timer_slack_ns);
+
+	if (slack)
+		return slack;
+	return t->default_timer_slack_ns ? t->default_timer_slack_ns : TIMER_SLACK_NS;
+}
+
+void
+task_set_timer_slack(struct task *t, u64 ns)
+{
+	WRITE_ONCE(t->timer_slack_ns, ns);
+}
+
 SYSCALL5(prctl, int, option, unsigned long, arg2, unsigned long, arg3, unsigned long, arg4,
 	 unsigned long, arg5)
 {
@@ -89,6 +108,11 @@ SYSCALL5(prctl, int, option, unsigned long, arg2, unsigned long, arg3, unsigned 
 		return 0;
 	case PR_GET_DUMPABLE:
 		return !READ_ONCE(current()->group_leader->not_dumpable);
+	case PR_SET_TIMERSLACK:
+		task_set_timer_slack(current(), arg2);
+		return 0;
+	case PR_GET_TIMERSLACK:
+		return (long)task_timer_slack(current());
 	case PR_SET_CHILD_SUBREAPER:
 		WRITE_ONCE(current()->group_leader->child_subreaper, arg2 != 0);
 		return 0;

@@ -20,6 +20,16 @@
 void reap_dead_threads(void);
 /* Gives t a pid (its own tgid), links it under parent (NULL: none) and into all_tasks. */
 void task_register(struct task *t, struct task *parent);
+/*
+ * A thread's timer slack (PR_SET_TIMERSLACK, /proc/<pid>/timerslack_ns):
+ * how late Linux may fire its timers to batch wake-ups. rewind fires them
+ * on time, which any slack allows; the value is kept, inherited as the
+ * child's default and reported, as Linux's.
+ */
+#define TIMER_SLACK_NS 50000 /* Linux's default, 50 us */
+u64 task_timer_slack(const struct task *t);
+/* Sets it; 0 goes back to the thread's default. */
+void task_set_timer_slack(struct task *t, u64 ns);
 /* The same for clone's CLONE_PARENT: t's parent is creator's parent, its ids creator's. */
 void task_register_sibling(struct task *t, struct task *creator);
 /* Takes t out of all_tasks: it no longer counts toward threads-max; tasks_lock held. */

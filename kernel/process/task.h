@@ -93,7 +93,9 @@ struct task {
 	int pid;  /* this task (thread) */
 	int tgid; /* its process */
 	char comm[TASK_COMM_LEN];
-	unsigned int personality; /* personality(2)'s flags (personality.c) */
+	unsigned int personality;   /* personality(2)'s flags (personality.c) */
+	u64 timer_slack_ns;	    /* PR_SET_TIMERSLACK's; 0: default_timer_slack_ns (prctl.c) */
+	u64 default_timer_slack_ns; /* the creator's slack at fork; 0: TIMER_SLACK_NS */
 
 	/* the process it belongs to */
 	/*

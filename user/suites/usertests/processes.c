@@ -1,12 +1,13 @@
 /*
  * processes.c - usertests: process identity, fork and wait, exit codes,
- * CPU time, copy-on-write after fork, orphans and subreapers,
+ * CPU time, copy-on-write after fork, orphans and subreapers, timer slack,
  * CLONE_PARENT's siblings, and the odd system calls a process makes about
  * itself (sched_yield, arch_prctl, unknown numbers, rewind's int 0x80
  * entry).
  */
 #define _GNU_SOURCE
 #include "usertests.h"
+#include "lib/procfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -391,6 +392,43 @@ TEST(child_subreaper_takes_orphans)
 	close(go[1]);
 	close(report[0]);
 	close(report[1]);
+}
+
+/* /proc/self/timerslack_ns as a number, or -1. */
+static long
+proc_timer_slack(void)
+{
+	char text[32];
+
+	if (read_text_file("/proc/self/timerslack_ns", text, sizeof(text)) <= 0)
+		return -1;
+	return atol(text);
+}
+
+/*
+ * The timer slack: set and read back by prctl and /proc/self/timerslack_ns
+ * alike, 0 going back to the default, which a fork child takes from its
+ * creator's slack then.
+ */
+TEST(timer_slack_is_kept_and_inherited)
+{
+	long start = CHECK_OK(prctl(PR_GET_TIMERSLACK));
+
+	CHECK(start > 0);
+	CHECK_EQ(proc_timer_slack(), start);
+	CHECK_OK(prctl(PR_SET_TIMERSLACK, 70000));
+	CHECK_EQ(prctl(PR_GET_TIMERSLACK), 70000);
+	CHECK_EQ(proc_timer_slack(), 70000);
+	pid_t pid = xfork();
+	if (pid == 0) {
+		bool same = prctl(PR_GET_TIMERSLACK) == 70000;
+		prctl(PR_SET_TIMERSLACK, 1);
+		prctl(PR_SET_TIMERSLACK, 0); /* back to the default: the parent's slack at fork */
+		_exit(same && prctl(PR_GET_TIMERSLACK) == 70000 ? 0 : 1);
+	}
+	expect_exit(pid, 0, "a child with its creator's slack as its default");
+	CHECK_OK(prctl(PR_SET_TIMERSLACK, 0));
+	CHECK_EQ(prctl(PR_GET_TIMERSLACK), start);
 }
 
 TEST(sched_yield)
