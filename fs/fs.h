@@ -74,8 +74,12 @@ enum file_mmap { FILE_MMAP_PAGES, FILE_MMAP_ANONYMOUS, FILE_MMAP_UNSUPPORTED };
 enum file_mmap file_mmap_kind(struct file *f);
 /* Whether f is sealed against writes (F_SEAL_WRITE, F_SEAL_FUTURE_WRITE: fs/memfd.c). */
 bool file_write_sealed(struct file *f);
-/* A nameless RAM-fs file of size bytes, open read-write: what a shared anonymous mapping maps (fs/shmem.c). */
-int shmem_zero_file(u64 size, struct file **out);
+/*
+ * A nameless RAM-fs file of size bytes, open with access (O_RDWR, or
+ * O_RDONLY for a read-only /dev/zero): what a shared anonymous mapping maps
+ * (fs/shmem.c).
+ */
+int shmem_zero_file(u64 size, int access, struct file **out);
 
 /* Per-process open files (fd table). */
 struct files *files_alloc(void);

@@ -29,6 +29,7 @@
 #include "kernel/signal/signal.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/time/tsc.h"
+#include "uapi/personality.h"
 #include "uapi/time.h"
 #include "mm/kmalloc.h"
 #include "kernel/time/time64.h"
@@ -246,6 +247,13 @@ SYSCALL3(poll, struct kernel_pollfd __user *, fds, unsigned, nfds, int, timeout_
 	return poll_user(fds, nfds, &timeout_ns);
 }
 
+/* STICKY_TIMEOUTS (SVr4's select): the caller's timeout is never written back. */
+static bool
+timeout_sticky(void)
+{
+	return current()->personality & STICKY_TIMEOUTS;
+}
+
 SYSCALL5(ppoll, struct kernel_pollfd __user *, fds, unsigned, nfds, struct kernel_timespec __user *,
 	 tsp, const void __user *, sigmask, size_t, sigsetsize)
 {
@@ -272,7 +280,7 @@ SYSCALL5(ppoll, struct kernel_pollfd __user *, fds, unsigned, nfds, struct kerne
 	long ret = poll_user(fds, nfds, &timeout_ns);
 	if (sigmask)
 		signal_restore_temporary_mask(ret == -EINTR);
-	if (tsp && timeout_ns >= 0) {
+	if (tsp && timeout_ns >= 0 && !timeout_sticky()) {
 		/* The time left, as Linux reports it; a read-only timespec is not an error. */
 		ts = (struct kernel_timespec){ timeout_ns / NSEC_PER_SEC,
 					       timeout_ns % NSEC_PER_SEC };
@@ -419,6 +427,8 @@ SYSCALL5(select, int, n, u64 __user *, inp, u64 __user *, outp, u64 __user *, ex
 	long ret = select_user(n, uset, &timeout_ns);
 	if (!tvp || zero)
 		return ret;
+	if (timeout_sticky())
+		return select_finish(ret, false);
 	tv = (struct kernel_timeval){ timeout_ns / NSEC_PER_SEC,
 				      timeout_ns % NSEC_PER_SEC / NSEC_PER_USEC };
 	return select_finish(ret, copy_to_user(tvp, &tv, sizeof(tv)) == 0);
@@ -460,6 +470,8 @@ SYSCALL6(pselect6, int, n, u64 __user *, inp, u64 __user *, outp, u64 __user *, 
 		signal_restore_temporary_mask(ret == -ERESTARTNOHAND);
 	if (!tsp || zero)
 		return ret;
+	if (timeout_sticky())
+		return select_finish(ret, false);
 	ts = (struct kernel_timespec){ timeout_ns / NSEC_PER_SEC, timeout_ns % NSEC_PER_SEC };
 	return select_finish(ret, copy_to_user(tsp, &ts, sizeof(ts)) == 0);
 }

@@ -18,7 +18,7 @@
 #include "uapi/stat.h"
 
 int
-shmem_zero_file(u64 size, struct file **out)
+shmem_zero_file(u64 size, int access, struct file **out)
 {
 	struct dentry *d;
 	struct inode *inode;
@@ -32,7 +32,7 @@ shmem_zero_file(u64 size, struct file **out)
 	err = inode->iops->setsize(inode, size);
 	mutex_unlock(&inode->lock);
 	if (!err)
-		err = file_open_dentry(d, O_RDWR, true, out);
+		err = file_open_dentry(d, access, true, out);
 	dput(d);
 	return err;
 }

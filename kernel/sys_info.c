@@ -1,6 +1,6 @@
 /*
  * sys_info.c - small system calls about the system itself: uname, reboot,
- * sysinfo, and arch_prctl (the TLS base); resource limits are
+ * sysinfo, and arch_prctl (the TLS base, the CPUID mode); resource limits are
  * kernel/process/rlimit.c's.
  */
 #include "uapi/errno.h"
@@ -13,6 +13,7 @@
 #include "kernel/process/cred.h"
 #include "kernel/process/process.h"
 #include "kernel/process/task.h"
+#include "kernel/sched/loadavg.h"
 #include "kernel/time/tsc.h"
 #include "kernel/x86/x86.h"
 #include "drivers/acpi.h"
@@ -101,6 +102,11 @@ SYSCALL1(sysinfo, struct kernel_sysinfo __user *, uinfo)
 	memset(&si, 0, sizeof(si));
 	page_alloc_get_stats(&st);
 	si.uptime = (s64)(ns_since_boot() / 1000000000);
+	u64 avg[3];
+	loadavg_get(avg);
+	for (int i = 0; i < 3; i++)
+		si.loads[i] = avg[i]
+			      << (SI_LOAD_SHIFT - FSHIFT); /* /proc/loadavg's, finer grained */
 	si.totalram = st.total_pages * PAGE_SIZE;
 	si.freeram = st.free_pages * PAGE_SIZE;
 	si.mem_unit = 1;
@@ -124,6 +130,10 @@ SYSCALL2(arch_prctl, int, code, u64, addr)
 	case ARCH_SET_GS:
 	case ARCH_GET_GS:
 		return -EINVAL; /* the kernel owns GS (per-CPU data); user GS bases are not supported */
+	case ARCH_GET_CPUID:
+		return 1; /* CPUID always works: rewind never turns on CPUID faulting */
+	case ARCH_SET_CPUID:
+		return -ENODEV; /* as Linux on a CPU without the cpuid_fault feature */
 	default:
 		return -EINVAL;
 	}

@@ -11,9 +11,8 @@
  * errnos for bad arguments. Locks are not inherited by fork and go with
  * the address space at execve, as Linux's.
  *
- * Not done: mmap's MAP_LOCKED flag, and bringing in the pages of new
- * mappings under MCL_FUTURE (they are counted and marked, and arrive by
- * faults).
+ * mmap's MAP_LOCKED and a new mapping under MCL_FUTURE are locked by
+ * vm_mmap, which brings their pages in as Linux's mm_populate does.
  */
 #include "kernel/process/cred.h"
 #include "kernel/process/rlimit.h"
@@ -58,9 +57,8 @@ vm_may_lock(struct mm *mm, u64 len)
 	return capable(CAP_IPC_LOCK) || locked_bytes(mm) + len <= rlimit(RLIMIT_MEMLOCK);
 }
 
-/* Linux's can_do_mlock: a limit of 0 forbids locking to the unprivileged altogether. */
-static bool
-may_lock_at_all(void)
+bool
+vm_may_lock_at_all(void)
 {
 	return rlimit(RLIMIT_MEMLOCK) != 0 || capable(CAP_IPC_LOCK);
 }
@@ -130,7 +128,7 @@ do_mlock(u64 addr, u64 len, u32 lock)
 	struct mm *mm = current()->mm;
 	u64 start, end;
 
-	if (!may_lock_at_all())
+	if (!vm_may_lock_at_all())
 		return -EPERM;
 	if (page_range(addr, len, &start, &end))
 		return -EINVAL;
@@ -180,7 +178,7 @@ SYSCALL1(mlockall, int, flags)
 
 	if (!flags || (flags & ~(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT)) || flags == MCL_ONFAULT)
 		return -EINVAL;
-	if (!may_lock_at_all())
+	if (!vm_may_lock_at_all())
 		return -EPERM;
 	u32 lock = VM_LOCKED | (flags & MCL_ONFAULT ? VM_LOCKONFAULT : 0);
 	long err = 0;

@@ -40,16 +40,21 @@ check_file_access(struct file *f, int prot, int type)
 	return 0;
 }
 
-SYSCALL6(mmap, u64, addr, u64, len, int, prot, int, flags, int, fd, u64, off)
+/* mmap after its descriptor is looked up: file is NULL for anonymous memory. */
+static long
+do_mmap(u64 addr, u64 len, int prot, int flags, struct file *file, u64 off)
 {
 	int type = flags & MAP_TYPE;
-	struct file *file = NULL;
+	struct file *anon = NULL;
+	int access = O_RDWR; /* of shared anonymous memory: /dev/zero's, else read and write */
 	long ret;
 
-	if (!len || !page_aligned(off) || (prot & ~PROT_ALL))
+	if (!len || (prot & ~PROT_ALL))
 		return -EINVAL;
 	if (type != MAP_SHARED && type != MAP_PRIVATE && type != MAP_SHARED_VALIDATE)
 		return -EINVAL;
+	if (file && type == MAP_SHARED_VALIDATE && (flags & ~MAP_LEGACY_MASK))
+		return -EOPNOTSUPP; /* a flag this file cannot honour, which MAP_SHARED would ignore */
 	len = user_length(len);
 	if (!len)
 		return -ENOMEM;
@@ -59,32 +64,47 @@ SYSCALL6(mmap, u64, addr, u64, len, int, prot, int, flags, int, fd, u64, off)
 		if (addr < USER_MMAP_MIN || addr > USER_TOP - len)
 			return -ENOMEM;
 	}
-	if (!(flags & MAP_ANONYMOUS)) {
-		file = fd_get(fd);
-		if (!file)
-			return -EBADF;
+	if ((flags & MAP_LOCKED) && !vm_may_lock_at_all())
+		return -EPERM;
+	if (file) {
 		ret = check_file_access(file, prot, type);
 		if (!ret && file_mmap_kind(file) == FILE_MMAP_UNSUPPORTED)
 			ret = -ENODEV;
-		if (ret) {
-			file_put(file);
+		if (ret)
 			return ret;
-		}
 		if (file_mmap_kind(file) == FILE_MMAP_ANONYMOUS) {
-			file_put(file); /* mapping /dev/zero is anonymous memory */
+			/* Mapping /dev/zero is anonymous memory; opened read-only, never writable. */
+			access = file_flags(file) & O_ACCMODE;
 			file = NULL;
 		}
 	}
 	/* Shared anonymous memory is a file, so that a fork shares pages not yet touched. */
 	if (type != MAP_PRIVATE && !file) {
-		ret = shmem_zero_file(len, &file);
+		ret = shmem_zero_file(len, access, &anon);
 		if (ret)
 			return ret;
+		file = anon;
 		off = 0;
 	}
 	int vm_flags = (type == MAP_PRIVATE ? MAP_PRIVATE : MAP_SHARED) |
-		       (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE));
+		       (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE | MAP_LOCKED | MAP_POPULATE |
+				 MAP_NONBLOCK));
 	ret = vm_mmap(current()->mm, addr, len, prot, vm_flags, file, off >> PAGE_SHIFT);
+	if (anon)
+		file_put(anon);
+	return ret;
+}
+
+/* Linux's order of complaints: an unaligned offset, then a bad descriptor, then the rest. */
+SYSCALL6(mmap, u64, addr, u64, len, int, prot, int, flags, int, fd, u64, off)
+{
+	struct file *file = NULL;
+
+	if (!page_aligned(off))
+		return -EINVAL;
+	if (!(flags & MAP_ANONYMOUS) && !(file = fd_get(fd)))
+		return -EBADF;
+	long ret = do_mmap(addr, len, prot, flags, file, off);
 	if (file)
 		file_put(file);
 	return ret;
@@ -117,10 +137,10 @@ SYSCALL1(brk, u64, addr)
  * msync: Linux's checks and its walk over the areas (mm/msync.c). Every
  * file here lives in the page cache of a RAM file system, which is the
  * only copy of its data, so MS_SYNC and MS_ASYNC have nothing to write and
- * MS_INVALIDATE nothing to drop (no page is ever locked in memory, so no
- * -EBUSY). What is left is the answer: -ENOMEM when part of the range is
- * not mapped (MS_ASYNC stops at the first hole, the others look past it),
- * after -EINVAL for an unaligned start or bad flags.
+ * MS_INVALIDATE nothing to drop. What is left is the answer: -ENOMEM when
+ * part of the range is not mapped (MS_ASYNC stops at the first hole, the
+ * others look past it), -EBUSY for MS_INVALIDATE over a locked area
+ * (mlock, MAP_LOCKED), after -EINVAL for an unaligned start or bad flags.
  */
 SYSCALL3(msync, u64, start, u64, len, int, flags)
 {
@@ -147,6 +167,10 @@ SYSCALL3(msync, u64, start, u64, len, int, flags)
 			if (flags == MS_ASYNC || v->start >= end)
 				break;
 			unmapped = -ENOMEM;
+		}
+		if ((flags & MS_INVALIDATE) && (v->flags & VM_LOCKED)) {
+			err = -EBUSY; /* locked pages are not dropped */
+			break;
 		}
 		start = v->end;
 		if (start >= end) {

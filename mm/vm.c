@@ -631,6 +631,15 @@ vm_free_area(struct mm *mm, u64 len)
 	return start;
 }
 
+/* Linux's mm_populate after mmap: a locked area (not on-fault), or MAP_POPULATE without MAP_NONBLOCK. */
+static bool
+mmap_populates(int flags, u32 vmflags)
+{
+	if ((vmflags & (VM_LOCKED | VM_LOCKONFAULT)) == VM_LOCKED)
+		return true;
+	return (flags & MAP_POPULATE) && !(flags & MAP_NONBLOCK);
+}
+
 long
 vm_mmap(struct mm *mm, u64 addr, u64 len, int prot, int flags, struct file *file, u64 pgoff)
 {
@@ -638,7 +647,8 @@ vm_mmap(struct mm *mm, u64 addr, u64 len, int prot, int flags, struct file *file
 	/* Writes to a shared file mapping reach the file: only if the file was opened for them. */
 	bool may_write = !shared || !file || (file_flags(file) & O_ACCMODE) == O_RDWR;
 	u32 vmflags = (prot & VM_PROT_MASK) | (shared ? VM_SHARED : 0) |
-		      (may_write ? VM_MAYWRITE : 0) | mm->def_flags;
+		      (may_write ? VM_MAYWRITE : 0) | mm->def_flags |
+		      (flags & MAP_LOCKED ? VM_LOCKED : 0);
 	long ret;
 
 	len = ALIGN_UP(len, PAGE_SIZE);
@@ -670,6 +680,12 @@ vm_mmap(struct mm *mm, u64 addr, u64 len, int prot, int flags, struct file *file
 			ret = err;
 	}
 	up_write(&mm->mmap_lock);
+	if (ret > 0 && mmap_populates(flags, vmflags)) {
+		down_read(&mm->mmap_lock);
+		(void)vm_populate(mm, (u64)ret, (u64)ret + len,
+				  false); /* faults bring in the rest */
+		up_read(&mm->mmap_lock);
+	}
 	return ret;
 }
 

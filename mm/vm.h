@@ -172,6 +172,8 @@ int vm_mprotect(struct mm *mm, u64 start, u64 len, int prot);
  * RLIMIT_MEMLOCK, or privileged (mm/mlock.c).
  */
 bool vm_may_lock(struct mm *mm, u64 len);
+/* Linux's can_do_mlock: a RLIMIT_MEMLOCK of 0 forbids locking to the unprivileged altogether. */
+bool vm_may_lock_at_all(void);
 /* Sets up the heap after exec: an empty [heap] at start. */
 void vm_brk_init(struct mm *mm, u64 start);
 /* brk(2): moves the end of the heap; returns the (possibly unchanged) end. */

@@ -46,6 +46,8 @@ count_area(struct mm *mm, const struct vma *v, struct vm_usage *u)
 	u64 pages = (v->end - v->start) >> PAGE_SHIFT;
 
 	u->total_pages += pages;
+	if (v->flags & VM_LOCKED)
+		u->locked_pages += pages;
 	if (is_stack(v))
 		u->stack_pages += pages;
 	else if ((v->flags & (VM_WRITE | VM_SHARED)) == VM_WRITE)

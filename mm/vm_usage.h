@@ -11,7 +11,8 @@
 struct mm;
 
 struct vm_usage {
-	u64 total_pages; /* every area (VmSize) */
+	u64 total_pages;  /* every area (VmSize) */
+	u64 locked_pages; /* VM_LOCKED areas: mlock, MAP_LOCKED, mlockall (VmLck) */
 	u64 rss_anon, rss_file,
 		rss_shmem;	  /* resident pages: private, page cache, shared anonymous */
 	u64 data_pages;		  /* private writable areas but the stack (VmData) */

@@ -16,7 +16,23 @@
 #define MAP_TYPE	    0x0f /* the bits that hold the mapping type */
 #define MAP_FIXED	    0x10
 #define MAP_ANONYMOUS	    0x20
+#define MAP_32BIT	    0x40
+#define MAP_GROWSDOWN	    0x100
+#define MAP_DENYWRITE	    0x800
+#define MAP_EXECUTABLE	    0x1000
+#define MAP_LOCKED	    0x2000
+#define MAP_NORESERVE	    0x4000
+#define MAP_POPULATE	    0x8000
+#define MAP_NONBLOCK	    0x10000
+#define MAP_STACK	    0x20000
+#define MAP_HUGETLB	    0x40000
 #define MAP_FIXED_NOREPLACE 0x100000
+#define MAP_HUGE_MASK	    (0x3f << 26) /* a huge page size's log2, MAP_UNINITIALIZED's bit among them */
+/* The flags every file mapping understands: MAP_SHARED_VALIDATE refuses others (Linux's LEGACY_MAP_MASK). */
+#define MAP_LEGACY_MASK                                                                          \
+	(MAP_SHARED | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS | MAP_DENYWRITE | MAP_EXECUTABLE | \
+	 MAP_GROWSDOWN | MAP_LOCKED | MAP_NORESERVE | MAP_POPULATE | MAP_NONBLOCK | MAP_STACK |  \
+	 MAP_HUGETLB | MAP_32BIT | MAP_HUGE_MASK)
 
 #define MREMAP_MAYMOVE	 1
 #define MREMAP_FIXED	 2

@@ -6,6 +6,7 @@
 #define REWIND_UAPI_PERSONALITY_H
 
 #define ADDR_NO_RANDOMIZE 0x0040000   /* no random placement (gdb's disable-randomization) */
+#define STICKY_TIMEOUTS	  0x4000000   /* select and ppoll leave the caller's timeout as it was */
 #define PERSONALITY_QUERY 0xffffffffu /* the argument that only asks */
 
 #endif

@@ -7,10 +7,12 @@
 #ifndef REWIND_UAPI_PRCTL_H
 #define REWIND_UAPI_PRCTL_H
 
-#define ARCH_SET_GS 0x1001
-#define ARCH_SET_FS 0x1002
-#define ARCH_GET_FS 0x1003
-#define ARCH_GET_GS 0x1004
+#define ARCH_SET_GS    0x1001
+#define ARCH_SET_FS    0x1002
+#define ARCH_GET_FS    0x1003
+#define ARCH_GET_GS    0x1004
+#define ARCH_GET_CPUID 0x1011
+#define ARCH_SET_CPUID 0x1012
 
 #define PR_SET_PDEATHSIG	 1  /* the signal to get when the parent thread exits (0: none) */
 #define PR_GET_PDEATHSIG	 2  /* ...into an int */
@@ -24,6 +26,10 @@
 #define PR_CAPBSET_DROP		 24 /* ...takes it out (CAP_SETPCAP) */
 #define PR_GET_SECUREBITS	 27
 #define PR_SET_SECUREBITS	 28 /* CAP_SETPCAP; locked bits stay */
+#define PR_SET_TIMERSLACK	 29 /* the thread's timer slack in ns (0: back to its default) */
+#define PR_GET_TIMERSLACK	 30 /* ...as the return value */
+#define PR_SET_CHILD_SUBREAPER	 36 /* orphans below this process come to it, not to init */
+#define PR_GET_CHILD_SUBREAPER	 37 /* ...into an int */
 #define PR_CAP_AMBIENT		 47 /* the ambient set, by the sub-operation in arg2: */
 #define PR_CAP_AMBIENT_IS_SET	 1
 #define PR_CAP_AMBIENT_RAISE	 2 /* the capability must be permitted and inheritable */

@@ -6,9 +6,11 @@
 #ifndef REWIND_UAPI_SYSINFO_H
 #define REWIND_UAPI_SYSINFO_H
 
+#define SI_LOAD_SHIFT 16 /* bits of fraction in loads[] */
+
 struct kernel_sysinfo {
 	long uptime;		/* seconds since boot */
-	unsigned long loads[3]; /* 1, 5 and 15 minute load averages */
+	unsigned long loads[3]; /* 1, 5 and 15 minute load averages, SI_LOAD_SHIFT fixed point */
 	unsigned long totalram, freeram, sharedram, bufferram, totalswap, freeswap;
 	unsigned short procs, pad;
 	unsigned long totalhigh, freehigh;

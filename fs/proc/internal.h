@@ -129,6 +129,9 @@ int proc_show_oom_score_adj(struct procbuf *b, union proc_arg arg);
 int proc_write_oom_score_adj(const char *value, union proc_arg arg);
 int proc_show_oom_adj(struct procbuf *b, union proc_arg arg);
 int proc_write_oom_adj(const char *value, union proc_arg arg);
+/* fs/proc/pid_timerslack.c: /proc/<pid>/timerslack_ns. */
+int proc_show_timerslack(struct procbuf *b, union proc_arg arg);
+int proc_write_timerslack(const char *value, union proc_arg arg);
 /* fs/proc/pid_mem.c: /proc/<pid>/mem. */
 extern const struct file_operations proc_mem_fops;
 

@@ -719,6 +719,10 @@ static const struct proc_entry pid_entries[] = {
 	{ .name = "statm", .mode = S_IFREG | 0444, .show = show_statm },
 	{ .name = "status", .mode = S_IFREG | 0444, .show = show_status },
 	{ .name = "task", .mode = S_IFDIR | 0555, .dir = &proc_task_dir },
+	{ .name = "timerslack_ns",
+	  .mode = S_IFREG | 0666,
+	  .show = proc_show_timerslack,
+	  .write = proc_write_timerslack },
 };
 
 const struct proc_dir proc_pid_dir = {

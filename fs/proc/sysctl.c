@@ -5,8 +5,8 @@
  * not forks"); and
  * /proc/sys/kernel/{ostype,osrelease,version,hostname,domainname}, the
  * uname fields as Linux shows them there (read-only here), cap_last_cap
- * (the highest capability number the kernel knows), pid_max
- * (where pids wrap), ns_last_pid (where the next pid search starts; root's
+ * (the highest capability number the kernel knows), pid_max (where pids
+ * wrap; root's to set), ns_last_pid (where the next pid search starts; root's
  * to set), tainted (always 0: nothing taints rewind) and
  * threads-max (root's to set, kernel/process/rlimit.h), sched_rt_period_us
  * and sched_rt_runtime_us (RT throttling, kernel/sched/sched.c), System V IPC's
@@ -127,8 +127,18 @@ show_cap_last_cap(struct procbuf *b, union proc_arg arg)
 static int
 show_pid_max(struct procbuf *b, union proc_arg arg)
 {
-	procbuf_printf(b, "%d\n", PID_MAX);
+	procbuf_printf(b, "%d\n", pid_max_get());
 	return 0;
+}
+
+/* Root only (the file's 0644), as Linux's proc_dointvec_minmax over [301, 4194304]. */
+static int
+write_pid_max(const char *value, union proc_arg arg)
+{
+	unsigned long n;
+	int err = procfs_parse_decimal(value, &n);
+
+	return err ? err : pid_max_set(n);
 }
 
 /* The pid handed out last, as Linux's ns_last_pid. */
@@ -176,7 +186,7 @@ write_ns_last_pid(const char *value, union proc_arg arg)
 
 	if (!err && !capable(CAP_SYS_ADMIN) && !capable(CAP_CHECKPOINT_RESTORE))
 		err = -EPERM;
-	if (!err && n > PID_MAX)
+	if (!err && n > (unsigned long)pid_max_get())
 		err = -EINVAL;
 	if (!err)
 		pid_set_last((int)n);
@@ -260,7 +270,11 @@ static const struct proc_entry kernel_entries[] = {
 	  .control = true },
 	{ .name = "osrelease", .mode = S_IFREG | 0444, .show = show_osrelease },
 	{ .name = "ostype", .mode = S_IFREG | 0444, .show = show_ostype },
-	{ .name = "pid_max", .mode = S_IFREG | 0444, .show = show_pid_max },
+	{ .name = "pid_max",
+	  .mode = S_IFREG | 0644,
+	  .show = show_pid_max,
+	  .write = write_pid_max,
+	  .control = true },
 	{ .name = "sched_rt_period_us",
 	  .mode = S_IFREG | 0644,
 	  .show = show_rt_period,

@@ -381,6 +381,7 @@ format_vm_lines(struct procbuf *b, const struct vm_usage *u)
 	u64 text = MIN(text_pages(u), u->exec_pages);
 
 	vm_line(b, "VmSize", u->total_pages);
+	vm_line(b, "VmLck", u->locked_pages);
 	vm_line(b, "VmRSS", resident_pages(u));
 	vm_line(b, "RssAnon", u->rss_anon);
 	vm_line(b, "RssFile", u->rss_file);

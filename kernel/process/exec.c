@@ -26,6 +26,7 @@
  *   NULL, argv[], argc  <- rsp
  */
 #include "kernel/process/exec.h"
+#include "kernel/process/exec_script.h"
 #include "kernel/process/vfork.h"
 #include "kernel/sched/futex.h"
 #include "kernel/process/cred.h"
@@ -183,6 +184,41 @@ args_copy_user_vector(struct exec_args *a, const char *const __user *vec)
 			return -E2BIG;
 	}
 	return n;
+}
+
+/*
+ * An empty argv becomes { "" }, as Linux 5.18 does: programs read argv[1] on
+ * without looking at argc (pkexec's CVE-2021-4034 took envp[0] for it).
+ */
+static int
+args_give_empty_argv0(struct exec_args *a)
+{
+	if (a->argc)
+		return 0;
+	a->argc = 1;
+	return args_append(a, "", 0);
+}
+
+/* argv[0] gives way to the n strings of front (a script's interpreter, its argument, its path). */
+static int
+args_replace_argv0(struct exec_args *a, const char *const *front, int n)
+{
+	size_t old0 = a->argc ? strlen(a->strings) + 1 : 0, add = 0;
+
+	for (int i = 0; i < n; i++)
+		add += strlen(front[i]) + 1;
+	int err = add > old0 ? args_reserve(a, add - old0) : 0;
+	if (err)
+		return err;
+	memmove(a->strings + add, a->strings + old0, a->bytes - old0);
+	for (size_t off = 0, i = 0; i < (size_t)n; i++) {
+		size_t len = strlen(front[i]) + 1;
+		memcpy(a->strings + off, front[i], len);
+		off += len;
+	}
+	a->bytes = a->bytes - old0 + add;
+	a->argc += n - (a->argc ? 1 : 0);
+	return 0;
 }
 
 static int
@@ -686,15 +722,57 @@ open_program(const char *path, struct loaded_elf *prog, struct loaded_elf *inter
 	return err;
 }
 
+#define MAX_SCRIPT_DEPTH 5 /* scripts run by scripts: Linux's limit, past it ELOOP */
+
+/*
+ * A "#!" script runs its interpreter instead (Linux's binfmt_script), with
+ * argv[0] replaced by the interpreter's name, the line's argument if any,
+ * and the script's path; an interpreter may be a script in turn. Leaves
+ * *prog naming the program to load: path, or the interpreter in
+ * prog_buf (SCRIPT_LINE_MAX + 1 bytes).
+ */
+static long
+resolve_scripts(const char *path, struct exec_args *a, char *prog_buf, const char **prog)
+{
+	char *line = kmalloc(SCRIPT_LINE_MAX + 1), *name, *arg;
+	long err = line ? 0 : -ENOMEM;
+
+	*prog = path;
+	for (int depth = 0; !err; depth++) {
+		err = script_read(*prog, line, &name, &arg);
+		if (err)
+			break;
+		if (depth == MAX_SCRIPT_DEPTH) {
+			err = -ELOOP;
+			break;
+		}
+		const char *front[3] = { name };
+		int n = 1;
+		if (arg)
+			front[n++] = arg;
+		front[n++] = *prog;
+		err = args_replace_argv0(a, front, n);
+		memcpy(prog_buf, name, strlen(name) + 1);
+		*prog = prog_buf;
+	}
+	kfree(line);
+	return err == 1 ? 0 : err;
+}
+
 static long
 do_execve(const char *path, struct exec_args *a)
 {
 	struct task *t = current();
 	struct loaded_elf prog = { 0 }, interp = { 0 };
+	char *prog_buf = kmalloc(SCRIPT_LINE_MAX + 1);
+	const char *prog_path;
+	long err = prog_buf ? resolve_scripts(path, a, prog_buf, &prog_path) : -ENOMEM;
 
-	if (arguments_too_big(a, path))
-		return -E2BIG;
-	long err = open_program(path, &prog, &interp);
+	if (!err && arguments_too_big(a, path))
+		err = -E2BIG;
+	if (!err)
+		err = open_program(prog_path, &prog, &interp);
+	kfree(prog_buf);
 	if (err)
 		return err;
 	/* Not a file open for writing; and none may open it so until its areas hold the denial. */
@@ -761,6 +839,9 @@ SYSCALL3(execve, const char __user *, upath, const char *const __user *, uargv,
 	if (err < 0)
 		goto out;
 	a->argc = (int)err;
+	err = args_give_empty_argv0(a);
+	if (err < 0)
+		goto out;
 	err = args_copy_user_vector(a, uenvp);
 	if (err < 0)
 		goto out;

@@ -4,7 +4,8 @@
  * end of a process's other threads when one of them calls execve.
  *
  * A task that exits becomes a zombie holding only its wait status and CPU
- * times; its children pass to init (pid 1), which reaps them. The parent
+ * times; its children pass to the nearest ancestor that asked for them
+ * (PR_SET_CHILD_SUBREAPER) or else to init (pid 1), which reaps them. The parent
  * frees the zombie in wait4 (wait.c), once the zombie's CPU has switched
  * away from its kernel stack (on_cpu).
  *
@@ -80,11 +81,25 @@ move_children(struct task *from, struct task *to)
 }
 
 /*
+ * Who takes the orphans of process leader: its nearest ancestor that asked
+ * (PR_SET_CHILD_SUBREAPER) and is not ending, else init, as Linux's
+ * find_new_reaper. tasks_lock held.
+ */
+static struct task *
+new_reaper(struct task *leader)
+{
+	for (struct task *p = leader->parent; p && p != init_task; p = p->parent)
+		if (p->child_subreaper && p->live_threads && !p->group_exiting)
+			return p;
+	return init_task;
+}
+
+/*
  * The processes thread dying forked learn that their parent is gone, as
  * Linux's forget_original_parent: each of their threads that asked with
  * PR_SET_PDEATHSIG gets its signal (to its process, from the dying
- * process), and they count another thread of the group, or init once the
- * group is gone, as the one that forked them. Called once dying has left
+ * process), and they count another thread of the group, or their new
+ * reaper once the group is gone, as the one that forked them. Called once dying has left
  * its group; tasks_lock held.
  */
 static void
@@ -92,7 +107,7 @@ notify_parent_death(struct task *dying)
 {
 	struct task *leader = dying->group_leader;
 	int heir = list_empty(&leader->threads)
-			   ? 1
+			   ? new_reaper(leader)->pid
 			   : list_first_entry(&leader->threads, struct task, thread_link)->pid;
 	struct kernel_siginfo info = { .code = SI_USER,
 				       .kill = { .pid = dying->tgid, .uid = leader->uids.real } };
@@ -112,14 +127,15 @@ notify_parent_death(struct task *dying)
 	}
 }
 
-/* Gives the children to init; tasks_lock held. */
+/* Gives the children to their new reaper; tasks_lock held. */
 static void
 reparent_children(struct task *t)
 {
 	if (list_empty(&t->children))
 		return;
-	move_children(t, init_task);
-	wake_up_all(&init_task->child_exited);
+	struct task *reaper = new_reaper(t);
+	move_children(t, reaper);
+	wake_up_all(&reaper->child_exited);
 }
 
 /* CLONE_CHILD_CLEARTID: zero the tid word and wake a joiner waiting on it (pthread_join). */
@@ -233,7 +249,7 @@ task_exit(int wait_status)
 	WRITE_ONCE(t->state, TASK_ZOMBIE);
 	leave_thread_group(t, wait_status);
 	notify_parent_death(t);
-	if (!t->group_leader->live_threads) { /* the process is gone: its children go to init */
+	if (!t->group_leader->live_threads) { /* the process is gone: its children go to a reaper */
 		session_process_exit(t->group_leader);
 		reparent_children(t->group_leader);
 	}
@@ -353,6 +369,7 @@ take_over_leader(struct task *t, struct task *leader)
 	t->group_leader = t;
 	t->live_threads = 1;
 	t->exit_signal = leader->exit_signal;
+	t->child_subreaper = leader->child_subreaper;
 	copy_limits_and_ids(t, leader);
 	t->start_tsc = leader->start_tsc;
 	cputime_add(&t->exited_threads_time, leader->exited_threads_time);

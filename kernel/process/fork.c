@@ -26,7 +26,7 @@
 #define CLONE_SUPPORTED                                                                   \
 	(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_VFORK | CLONE_THREAD | \
 	 CLONE_SYSVSEM | CLONE_SETTLS | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID |      \
-	 CLONE_DETACHED | CLONE_CHILD_SETTID | CSIGNAL)
+	 CLONE_DETACHED | CLONE_CHILD_SETTID | CLONE_PARENT | CSIGNAL)
 
 struct clone_args_k {
 	u64 flags;
@@ -73,6 +73,9 @@ check_clone_flags(u64 flags)
 	if ((flags & CLONE_THREAD) && !(flags & CLONE_SIGHAND))
 		return -EINVAL;
 	if ((flags & CLONE_SIGHAND) && !(flags & CLONE_VM))
+		return -EINVAL;
+	/* init has no parent to share, and would leave orphans none could reap (Linux's rule). */
+	if ((flags & CLONE_PARENT) && current()->group_leader->pid == 1)
 		return -EINVAL;
 	return 0;
 }
@@ -136,6 +139,7 @@ do_clone(struct trap_frame *f, const struct clone_args_k *a)
 	child->cpus_allowed = parent->cpus_allowed;
 	child->personality = parent->personality;
 	sched_fork(child, parent);
+	child->default_timer_slack_ns = task_timer_slack(parent);
 	struct trap_frame *cf = task_user_frame(child);
 	*cf = *f;
 	cf->rax = 0; /* clone and fork return 0 in the child */
@@ -148,6 +152,8 @@ do_clone(struct trap_frame *f, const struct clone_args_k *a)
 	task_prepare_user_return(child);
 	if (a->flags & CLONE_THREAD)
 		thread_register(child, parent->group_leader);
+	else if (a->flags & CLONE_PARENT)
+		task_register_sibling(child, parent->group_leader);
 	else
 		task_register(child,
 			      parent->group_leader); /* the process is the parent, not the thread */

@@ -13,14 +13,19 @@
  * not pass it on and execve keeps it. And whether the process is
  * dumpable, PR_SET_DUMPABLE and PR_GET_DUMPABLE: no core dumps here, but
  * the flag decides who owns /proc/<pid> (fs/proc/pid.c), and a change of
- * ids clears it (cred.c) as on Linux. And the capability options: the
- * bounding set (PR_CAPBSET_READ, PR_CAPBSET_DROP), the ambient set
- * (PR_CAP_AMBIENT), PR_SET_KEEPCAPS and the securebits
- * (kernel/process/capability.c). Any other option answers EINVAL, as Linux answers an
- * option it does not know, with a console notice naming the option (a
- * program that needs one shows up there, as with unimplemented calls).
+ * ids clears it (cred.c) as on Linux. And PR_SET_CHILD_SUBREAPER and
+ * PR_GET_CHILD_SUBREAPER: the process takes its descendants' orphans
+ * (exit.c, new_reaper); fork does not pass it on, execve keeps it. And
+ * the thread's timer slack, PR_SET_TIMERSLACK and PR_GET_TIMERSLACK (kept
+ * and reported: rewind's timers have none; process.h). And the capability
+ * options: the bounding set (PR_CAPBSET_READ, PR_CAPBSET_DROP), the ambient
+ * set (PR_CAP_AMBIENT), PR_SET_KEEPCAPS and the securebits
+ * (kernel/process/capability.c). Any other option answers EINVAL, as Linux
+ * answers an option it does not know, with a console notice naming the
+ * option (a program that needs one shows up there, as with unimplemented calls).
  */
 #include "kernel/process/cred.h"
+#include "kernel/process/process.h"
 #include "kernel/process/task.h"
 #include "kernel/printk.h"
 #include "kernel/lib/string.h"
@@ -66,6 +71,22 @@ get_name(char __user *uname)
 	return copy_to_user(uname, name, sizeof(name)) ? -EFAULT : 0;
 }
 
+u64
+task_timer_slack(const struct task *t)
+{
+	u64 slack = READ_ONCE(t->timer_slack_ns);
+
+	if (slack)
+		return slack;
+	return t->default_timer_slack_ns ? t->default_timer_slack_ns : TIMER_SLACK_NS;
+}
+
+void
+task_set_timer_slack(struct task *t, u64 ns)
+{
+	WRITE_ONCE(t->timer_slack_ns, ns);
+}
+
 SYSCALL5(prctl, int, option, unsigned long, arg2, unsigned long, arg3, unsigned long, arg4,
 	 unsigned long, arg5)
 {
@@ -98,6 +119,18 @@ SYSCALL5(prctl, int, option, unsigned long, arg2, unsigned long, arg3, unsigned 
 	case PR_SET_SECUREBITS:
 	case PR_CAP_AMBIENT:
 		return caps_prctl(option, arg2, arg3, arg4, arg5);
+	case PR_SET_TIMERSLACK:
+		task_set_timer_slack(current(), arg2);
+		return 0;
+	case PR_GET_TIMERSLACK:
+		return (long)task_timer_slack(current());
+	case PR_SET_CHILD_SUBREAPER:
+		WRITE_ONCE(current()->group_leader->child_subreaper, arg2 != 0);
+		return 0;
+	case PR_GET_CHILD_SUBREAPER: {
+		int on = READ_ONCE(current()->group_leader->child_subreaper);
+		return copy_to_user((int __user *)arg2, &on, sizeof(on)) ? -EFAULT : 0;
+	}
 	default:
 		pr_warn_ratelimited(
 			"prctl: %s (pid %d): option %d is not implemented; "

@@ -93,13 +93,32 @@ pid_set_last(int pid)
 	spin_unlock_irqrestore(&tasks_lock, flags);
 }
 
+static int pid_max = PID_MAX_LIMIT;
+
+int
+pid_max_get(void)
+{
+	return READ_ONCE(pid_max);
+}
+
+int
+pid_max_set(unsigned long n)
+{
+	if (n < PID_MAX_MIN || n > PID_MAX_LIMIT)
+		return -EINVAL;
+	WRITE_ONCE(pid_max, (int)n);
+	return 0;
+}
+
 /* The next unused pid, never 1 (init's, whenever init starts); tasks_lock held. */
 static int
 alloc_pid(void)
 {
+	int limit = READ_ONCE(pid_max);
+
 	nr_forks++;
 	do {
-		last_pid = last_pid >= PID_MAX - 1 || last_pid < 1 ? 2 : last_pid + 1;
+		last_pid = last_pid >= limit - 1 || last_pid < 1 ? 2 : last_pid + 1;
 	} while (task_find(last_pid));
 	return last_pid;
 }
@@ -122,12 +141,18 @@ copy_limits_and_ids(struct task *to, const struct task *from)
 	to->oom_score_adj_min = from->oom_score_adj_min;
 }
 
+/*
+ * The new process's ids, limits and session are its creator's (NULL: the
+ * first process). Its parent is the creator, or with sibling (CLONE_PARENT)
+ * the creator's parent, read here under tasks_lock as it may change.
+ */
 static void
-register_with_pid(struct task *t, struct task *parent, int pid)
+register_with_pid(struct task *t, struct task *creator, int pid, bool sibling)
 {
 	u64 flags = spin_lock_irqsave(&tasks_lock);
-	if (parent)
-		copy_limits_and_ids(t, parent);
+	struct task *parent = creator && sibling ? creator->parent : creator;
+	if (creator)
+		copy_limits_and_ids(t, creator);
 	else {
 		rlimits_set_defaults(t->rlim); /* the first process: root */
 		caps_set_root(&t->caps);
@@ -140,9 +165,10 @@ register_with_pid(struct task *t, struct task *parent, int pid)
 	t->live_threads = 1;
 	itimer_init(t);
 	posix_timers_init(t);
-	t->parent_tid = parent ? current()->pid : 0;
-	if (parent) {
-		session_fork(t, parent);
+	/* The parent thread, whose exit PR_SET_PDEATHSIG watches: the creator's own, for a sibling. */
+	t->parent_tid = !creator ? 0 : sibling ? creator->parent_tid : current()->pid;
+	if (creator) {
+		session_fork(t, creator);
 		list_add_tail(&t->sibling, &parent->children);
 	}
 	task_link(t);
@@ -152,7 +178,13 @@ register_with_pid(struct task *t, struct task *parent, int pid)
 void
 task_register(struct task *t, struct task *parent)
 {
-	register_with_pid(t, parent, 0);
+	register_with_pid(t, parent, 0, false);
+}
+
+void
+task_register_sibling(struct task *t, struct task *creator)
+{
+	register_with_pid(t, creator, 0, true);
 }
 
 /* Makes t a new member of leader's thread group. */
@@ -266,7 +298,7 @@ start_init_process(void)
 
 	if (!t)
 		panic("init: no memory to start process 1");
-	register_with_pid(t, NULL, 1);
+	register_with_pid(t, NULL, 1, false);
 	init_task = t;
 	sched_start_task(t);
 }

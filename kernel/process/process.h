@@ -9,13 +9,29 @@
 #include "kernel/process/task.h"
 #include "uapi/sched.h" /* the clone flags */
 
-/* Pids go up to PID_MAX - 1, then wrap (/proc/sys/kernel/pid_max): Linux's limit on 64-bit. */
-#define PID_MAX 4194304
+/*
+ * Pids go up to pid_max - 1, then wrap; /proc/sys/kernel/pid_max sets it
+ * between PID_MAX_MIN and PID_MAX_LIMIT (Linux's on 64-bit, and the boot value).
+ */
+#define PID_MAX_LIMIT 4194304
+#define PID_MAX_MIN   301 /* Linux's RESERVED_PIDS + 1 */
 
 /* Frees exited threads, and processes whose parent wants no zombie, once their CPU has left their stack. */
 void reap_dead_threads(void);
 /* Gives t a pid (its own tgid), links it under parent (NULL: none) and into all_tasks. */
 void task_register(struct task *t, struct task *parent);
+/*
+ * A thread's timer slack (PR_SET_TIMERSLACK, /proc/<pid>/timerslack_ns):
+ * how late Linux may fire its timers to batch wake-ups. rewind fires them
+ * on time, which any slack allows; the value is kept, inherited as the
+ * child's default and reported, as Linux's.
+ */
+#define TIMER_SLACK_NS 50000 /* Linux's default, 50 us */
+u64 task_timer_slack(const struct task *t);
+/* Sets it; 0 goes back to the thread's default. */
+void task_set_timer_slack(struct task *t, u64 ns);
+/* The same for clone's CLONE_PARENT: t's parent is creator's parent, its ids creator's. */
+void task_register_sibling(struct task *t, struct task *creator);
 /* Takes t out of all_tasks: it no longer counts toward threads-max; tasks_lock held. */
 void task_unlink(struct task *t);
 /* How many tasks there are, zombies included (Linux's nr_threads), without walking them. */
@@ -35,6 +51,9 @@ void pid_set_last(int pid);
  * freed instead. tasks_lock held.
  */
 void process_end_notify_parent_locked(struct task *leader);
+/* The pid limit now; setting it outside [PID_MAX_MIN, PID_MAX_LIMIT] is -EINVAL. */
+int pid_max_get(void);
+int pid_max_set(unsigned long n);
 /* Ends the current task with a wait status (exit code << 8, or a signal number). */
 __noreturn void task_exit(int wait_status);
 /* execve: t now runs f (a new reference is taken; the old one is dropped). */

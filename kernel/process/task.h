@@ -111,7 +111,9 @@ struct task {
 	int pid;  /* this task (thread) */
 	int tgid; /* its process */
 	char comm[TASK_COMM_LEN];
-	unsigned int personality; /* personality(2)'s flags (personality.c) */
+	unsigned int personality;   /* personality(2)'s flags (personality.c) */
+	u64 timer_slack_ns;	    /* PR_SET_TIMERSLACK's; 0: default_timer_slack_ns (prctl.c) */
+	u64 default_timer_slack_ns; /* the creator's slack at fork; 0: TIMER_SLACK_NS */
 
 	/* the process it belongs to */
 	/*
@@ -145,6 +147,7 @@ struct task {
 	struct list_head threads;     /* leader only */
 	int live_threads;	      /* leader only: group members not yet exited */
 	bool group_exiting;	      /* leader only: exit_group in progress */
+	bool child_subreaper;	      /* leader only: PR_SET_CHILD_SUBREAPER (exit.c) */
 	struct task *exec_task;	      /* leader only: an execve waiting for the others to leave */
 	int group_exit_status;	      /* leader only */
 	bool killed; /* asked to exit (exit_group, a fatal signal): leave at the next chance */

@@ -140,7 +140,7 @@ fault_in_word(u64 uaddr)
 
 /*
  * The shared key of the word at uaddr (see the top of the file), with the
- * mmap lock held: -EFAULT outside any mapping, -EAGAIN while the page that
+ * mmap lock held: -EFAULT outside any readable mapping, -EAGAIN while the page that
  * names it is not mapped yet.
  */
 static int
@@ -148,8 +148,8 @@ key_from_mapping(struct mm *mm, u64 uaddr, struct futex_key *key)
 {
 	struct vma *v = vma_find(mm, uaddr);
 
-	if (!v)
-		return -EFAULT;
+	if (!v || !(v->flags & VM_READ))
+		return -EFAULT; /* Linux pins the page to name it, which PROT_NONE refuses */
 	*key = private_key(mm, uaddr);
 	if (!(v->flags & VM_SHARED) && !v->file)
 		return 0;

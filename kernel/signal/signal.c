@@ -688,6 +688,9 @@ signal_fork(struct task *child, struct task *parent, u64 clone_flags)
 	int exit_signal = (int)(clone_flags & CSIGNAL);
 	/* Like Linux, an exit signal that is no signal (clone's low byte is anything) sends nothing. */
 	child->exit_signal = clone_flags & CLONE_THREAD || exit_signal > _NSIG ? 0 : exit_signal;
+	/* A CLONE_PARENT child tells its parent as its creator does: its parent expects that. */
+	if ((clone_flags & (CLONE_PARENT | CLONE_THREAD)) == CLONE_PARENT)
+		child->exit_signal = parent->group_leader->exit_signal;
 	/* A new thread on the same memory needs a stack of its own; a vfork child borrows. */
 	if (!(clone_flags & CLONE_VM) || (clone_flags & CLONE_VFORK))
 		child->altstack = parent->altstack;

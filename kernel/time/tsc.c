@@ -16,8 +16,14 @@
 u64 tsc_hz;
 u64 tsc_at_boot;
 const char *tsc_source = "uncalibrated";
-static u64 ns_mult;	/* ns = cycles * ns_mult >> 32 */
-static u64 cycles_mult; /* cycles = ns * cycles_mult >> 24 */
+/*
+ * Fixed-point rates with 48 fraction bits: a timer armed for INT_MAX seconds
+ * (alarm) goes ns -> cycles -> ns and must come back to the same second;
+ * 24 bits lost 41 of them. The products fit the 128-bit multiply.
+ */
+#define RATE_SHIFT 48
+static u64 ns_mult;	/* ns = cycles * ns_mult >> RATE_SHIFT */
+static u64 cycles_mult; /* cycles = ns * cycles_mult >> RATE_SHIFT */
 
 static u64
 tsc_hz_from_cpuid(void)
@@ -66,11 +72,25 @@ tsc_hz_from_pit(void)
 	return best * 100;
 }
 
+/*
+ * num * 2^RATE_SHIFT / den, rounded down, in two long-division steps of
+ * half the shift each (no 128-bit division in the kernel); num and den are
+ * rates below 2^40 Hz.
+ */
+static u64
+scaled_ratio(u64 num, u64 den)
+{
+	const unsigned half = RATE_SHIFT / 2;
+	u64 high = (num << half) / den, rest = (num << half) % den;
+
+	return (high << half) + (rest << half) / den;
+}
+
 static void
 set_rate(u64 hz)
 {
-	ns_mult = (u64)(((unsigned __int128)1000000000 << 32) / hz);
-	cycles_mult = (hz << 24) / 1000000000;
+	ns_mult = scaled_ratio(1000000000, hz);
+	cycles_mult = scaled_ratio(hz, 1000000000);
 	WRITE_ONCE(tsc_hz, hz);
 }
 
@@ -85,13 +105,13 @@ tsc_calibrate(void)
 u64
 tsc_cycles_to_ns(u64 cycles)
 {
-	return (u64)(((unsigned __int128)cycles * ns_mult) >> 32);
+	return (u64)(((unsigned __int128)cycles * ns_mult) >> RATE_SHIFT);
 }
 
 u64
 tsc_ns_to_cycles(u64 ns)
 {
-	return (u64)(((unsigned __int128)ns * cycles_mult) >> 24);
+	return (u64)(((unsigned __int128)ns * cycles_mult) >> RATE_SHIFT);
 }
 
 /* Behind pv_ops.time.sched_clock in a PARAVIRT=y kernel (kernel/x86/paravirt.h). */

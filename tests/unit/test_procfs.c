@@ -331,7 +331,7 @@ UNIT_TEST(status_of_a_process_has_the_vm_lines_in_kb)
 		FORMAT(procfs_format_status(&b, &t)),
 		"Name:\tmy prog\nState:\tS (sleeping)\nTgid:\t42\nPid:\t42\nPPid:\t1\n"
 		"TracerPid:\t0\nUid:\t1000\t0\t1001\t0\nGid:\t65534\t100\t65534\t100\nGroups:\t \n"
-		"VmSize:\t    4000 kB\nVmRSS:\t    1200 kB\nRssAnon:\t     400 kB\n"
+		"VmSize:\t    4000 kB\nVmLck:\t       0 kB\nVmRSS:\t    1200 kB\nRssAnon:\t     400 kB\n"
 		"RssFile:\t     720 kB\nRssShmem:\t      80 kB\nVmData:\t     200 kB\n"
 		"VmStk:\t     132 kB\nVmExe:\t      36 kB\nVmLib:\t      12 kB\n"
 		"VmPTE:\t      12 kB\nVmSwap:\t       0 kB\nThreads:\t3\n"

@@ -99,6 +99,22 @@ TEST(exec_keeps_the_personality)
 	CHECK_EQ(CHECK_OK(personality(old)), old | ADDR_NO_RANDOMIZE);
 }
 
+/*
+ * An execve with an empty argv gives the program argv = { "" } (Linux 5.18
+ * on): main() here answers 0 for exactly that, else 3.
+ */
+TEST(exec_empty_argv_gets_an_empty_argv0)
+{
+	char *argv[] = { NULL }, *envp[] = { NULL };
+	pid_t pid = xfork();
+
+	if (pid == 0) {
+		execve(self_path, argv, envp);
+		_exit(127);
+	}
+	expect_exit(pid, 0, "program run with an empty argv");
+}
+
 TEST(exec_chain)
 {
 	char *argv[] = { "usertests", "--helper", "chain", "6", NULL };

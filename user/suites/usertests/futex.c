@@ -293,6 +293,12 @@ TEST(futex_errors)
 	CHECK_ERR(EFAULT, futex(gone, FUTEX_WAKE, 1, NULL, 0));
 	CHECK_EQ(futex(gone, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1, NULL, 0), 0);
 	CHECK_ERR(EFAULT, futex_requeue(words, FUTEX_CMP_REQUEUE, 1, 1, gone, 0));
+	/* A shared key needs the page, which PROT_NONE does not give (LTP futex_wake05). */
+	uint32_t *none = map_anon(PAGE, PROT_NONE);
+	CHECK_ERR(EFAULT, futex(none, FUTEX_WAKE, 1, NULL, 0));
+	CHECK_ERR(EFAULT, futex_requeue(words, FUTEX_CMP_REQUEUE, 1, 1, none, 0));
+	CHECK_EQ(futex(none, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1, NULL, 0), 0);
+	CHECK_OK(munmap(none, PAGE));
 	for (unsigned i = 1; i < NBAD; i++) { /* bad_addrs[0] is odd */
 		uint32_t *bad = (uint32_t *)bad_addrs[i];
 

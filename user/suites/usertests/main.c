@@ -143,6 +143,9 @@ main(int argc, char **argv)
 	const char *tmp = getenv("TMPDIR");
 	int status;
 
+	/* exec_empty_argv_gets_an_empty_argv0 runs us with no arguments: only "" arrives. */
+	if (argc == 0 || !argv[0][0])
+		return argc == 1 ? 0 : 3;
 	find_self(argv[0]);
 	if (argc > 1 && !strcmp(argv[1], "--helper"))
 		return run_helper(argc - 2, argv + 2);

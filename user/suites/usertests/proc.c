@@ -452,6 +452,56 @@ TEST(proc_sys_kernel_pid_max_tainted)
 		CHECK_EQ(tainted, 0);
 }
 
+/* Writes text to the sysctl at path: what write(2) answered, or -1 (errno) if it did not open. */
+static long
+write_sysctl(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0)
+		return -1;
+	long n = write(fd, text, strlen(text));
+	int saved = errno;
+	close(fd);
+	errno = saved;
+	return n;
+}
+
+/*
+ * pid_max is root's to set within [301, 4194304]; a fork past it wraps to
+ * the low pids. The wrap is tried on rewind alone: the host's pids are
+ * everyone's, and there only the value it had is written back.
+ */
+TEST(proc_sys_kernel_pid_max_is_roots_to_set)
+{
+	const char *path = "/proc/sys/kernel/pid_max";
+	char old[32];
+
+	if (geteuid() != 0)
+		skip("needs root");
+	CHECK(read_text_file(path, old, sizeof(old)) > 0);
+	CHECK_ERR(EINVAL, write_sysctl(path, "300"));
+	CHECK_ERR(EINVAL, write_sysctl(path, "4194305"));
+	CHECK_EQ(write_sysctl(path, old), (long)strlen(old));
+	if (!on_rewind())
+		return;
+	/* A fresh boot's pids are below pid_max's lowest: the child's must be above it. */
+	CHECK(write_sysctl("/proc/sys/kernel/ns_last_pid", "1000") > 0);
+	pid_t last = xfork();
+	if (last == 0)
+		_exit(0);
+	expect_exit(last, 0, "a child that took the last pid");
+	char limit[32];
+	snprintf(limit, sizeof(limit), "%d\n", last + 1);
+	CHECK_EQ(write_sysctl(path, limit), (long)strlen(limit));
+	pid_t wrapped = xfork();
+	if (wrapped == 0)
+		_exit(0);
+	CHECK_EQ(write_sysctl(path, old), (long)strlen(old));
+	expect_exit(wrapped, 0, "a child past pid_max");
+	CHECK(wrapped < last);
+}
+
 /*
  * Kernel controls are root's: a process that gave up root may not open a
  * sysctl (or one of rewind's knobs, lockstat, profile) for writing - a

@@ -1,11 +1,13 @@
 /*
  * processes.c - usertests: process identity, fork and wait, exit codes,
- * CPU time, copy-on-write after fork, orphans, and the odd system calls a
- * process makes about itself (sched_yield, arch_prctl, unknown numbers,
- * rewind's int 0x80 entry).
+ * CPU time, copy-on-write after fork, orphans and subreapers, timer slack,
+ * CLONE_PARENT's siblings, and the odd system calls a process makes about
+ * itself (sched_yield, arch_prctl, unknown numbers, rewind's int 0x80
+ * entry).
  */
 #define _GNU_SOURCE
 #include "usertests.h"
+#include "lib/procfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -356,6 +358,80 @@ TEST(orphan)
 		fail("the orphan's new parent is %d, want init (1)", orphan_ppid);
 }
 
+/*
+ * PR_SET_CHILD_SUBREAPER: orphans below this process come to it rather
+ * than to init, to be waited for here; a fork child does not inherit it.
+ */
+TEST(child_subreaper_takes_orphans)
+{
+	int go[2], report[2], on = -1;
+	pid_t me = getpid(), orphan = 0;
+
+	CHECK_OK(prctl(PR_GET_CHILD_SUBREAPER, &on));
+	CHECK_EQ(on, 0);
+	CHECK_OK(prctl(PR_SET_CHILD_SUBREAPER, 1));
+	CHECK_OK(prctl(PR_GET_CHILD_SUBREAPER, &on));
+	CHECK_EQ(on, 1);
+	CHECK_OK(pipe(go));
+	CHECK_OK(pipe(report));
+	pid_t middle = xfork();
+	if (middle == 0) {
+		int inherited = -1;
+		pid_t pid = fork();
+		if (pid == 0) {
+			char c;
+			_exit(read(go[0], &c, 1) == 1 && getppid() == me ? 5 : 6);
+		}
+		prctl(PR_GET_CHILD_SUBREAPER, &inherited);
+		_exit(write(report[1], &pid, sizeof(pid)) == sizeof(pid) && inherited == 0 ? 0 : 1);
+	}
+	expect_exit(middle, 0, "the middle process, not a subreaper itself");
+	CHECK_EQ(read(report[0], &orphan, sizeof(orphan)), (long)sizeof(orphan));
+	CHECK_EQ(write(go[1], "x", 1), 1);
+	expect_exit(orphan, 5, "the orphan, whose parent is now this process");
+	close(go[0]);
+	close(go[1]);
+	close(report[0]);
+	close(report[1]);
+}
+
+/* /proc/self/timerslack_ns as a number, or -1. */
+static long
+proc_timer_slack(void)
+{
+	char text[32];
+
+	if (read_text_file("/proc/self/timerslack_ns", text, sizeof(text)) <= 0)
+		return -1;
+	return atol(text);
+}
+
+/*
+ * The timer slack: set and read back by prctl and /proc/self/timerslack_ns
+ * alike, 0 going back to the default, which a fork child takes from its
+ * creator's slack then.
+ */
+TEST(timer_slack_is_kept_and_inherited)
+{
+	long start = CHECK_OK(prctl(PR_GET_TIMERSLACK));
+
+	CHECK(start > 0);
+	CHECK_EQ(proc_timer_slack(), start);
+	CHECK_OK(prctl(PR_SET_TIMERSLACK, 70000));
+	CHECK_EQ(prctl(PR_GET_TIMERSLACK), 70000);
+	CHECK_EQ(proc_timer_slack(), 70000);
+	pid_t pid = xfork();
+	if (pid == 0) {
+		bool same = prctl(PR_GET_TIMERSLACK) == 70000;
+		prctl(PR_SET_TIMERSLACK, 1);
+		prctl(PR_SET_TIMERSLACK, 0); /* back to the default: the parent's slack at fork */
+		_exit(same && prctl(PR_GET_TIMERSLACK) == 70000 ? 0 : 1);
+	}
+	expect_exit(pid, 0, "a child with its creator's slack as its default");
+	CHECK_OK(prctl(PR_SET_TIMERSLACK, 0));
+	CHECK_EQ(prctl(PR_GET_TIMERSLACK), start);
+}
+
 TEST(sched_yield)
 {
 	for (int i = 0; i < 100; i++)
@@ -376,6 +452,35 @@ TEST(arch_prctl)
 	CHECK_ERR(EINVAL, syscall(SYS_arch_prctl, 0x9999, 0));
 	CHECK_ERR(EPERM, syscall(SYS_arch_prctl, ARCH_SET_FS, 0xffff800000000000UL));
 	CHECK_ERR(EFAULT, syscall(SYS_arch_prctl, ARCH_GET_FS, bad_addrs[2]));
+}
+
+/*
+ * clone(CLONE_PARENT) makes a sibling: the new process is its creator's
+ * parent's child, to be waited for there (the creator gets ECHILD), and it
+ * sees that parent with getppid.
+ */
+TEST(clone_parent_makes_a_sibling)
+{
+	int report[2];
+	pid_t me = getpid(), sibling = 0;
+
+	CHECK_OK(pipe(report));
+	pid_t creator = xfork();
+	if (creator == 0) {
+		long r = syscall(SYS_clone, CLONE_PARENT | SIGCHLD, 0, NULL, NULL, 0);
+		if (r == 0)
+			syscall(SYS_exit_group, getppid() == me ? 7 : 8); /* nothing of libc here */
+		if (r < 0)
+			_exit(1);
+		pid_t pid = (pid_t)r;
+		bool not_mine = waitpid(pid, NULL, 0) < 0 && errno == ECHILD;
+		_exit(write(report[1], &pid, sizeof(pid)) == sizeof(pid) && not_mine ? 0 : 2);
+	}
+	expect_exit(creator, 0, "the creator, which may not wait for its sibling");
+	CHECK_EQ(read(report[0], &sibling, sizeof(sibling)), (long)sizeof(sibling));
+	expect_exit(sibling, 7, "the sibling, its parent seen by getppid");
+	close(report[0]);
+	close(report[1]);
 }
 
 /*

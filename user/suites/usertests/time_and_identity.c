@@ -1,7 +1,8 @@
 /*
  * time_and_identity.c - usertests: clocks and sleeps, getrandom, uname,
  * the auxiliary vector the kernel gives a new program, the group ids and
- * the file-system ids.
+ * the file-system ids; alarm's far seconds, STICKY_TIMEOUTS and
+ * arch_prctl's CPUID mode; sysinfo's load average.
  */
 #define _GNU_SOURCE
 #include "usertests.h"
@@ -12,14 +13,19 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/personality.h>
 #include <sys/random.h>
+#include <sys/sysinfo.h>
 #include <sys/syscall.h>
 #include <grp.h>
+#include <limits.h>
 #include <sys/timex.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "uapi/prctl.h" /* ARCH_GET_CPUID, ARCH_SET_CPUID: musl names neither */
 
 TEST(clocks)
 {
@@ -132,6 +138,53 @@ TEST(nanosleep)
 				      &(struct timespec){ 0, 1000 }, NULL));
 }
 
+/*
+ * alarm answers the whole seconds that were left, rounded to the nearest:
+ * a far alarm read back at once is the same number, however far.
+ */
+TEST(alarm_reads_back_far_seconds)
+{
+	static const unsigned far[] = { INT_MAX, UINT_MAX / 2, UINT_MAX / 4, 1000000 };
+
+	for (size_t i = 0; i < sizeof(far) / sizeof(far[0]); i++) {
+		CHECK_EQ(alarm(far[i]), 0);
+		CHECK_EQ(alarm(0), far[i]);
+	}
+}
+
+/*
+ * With STICKY_TIMEOUTS select and pselect6 leave the caller's timeout as it
+ * was (the raw calls: musl's select passes the kernel a copy).
+ */
+TEST(sticky_timeouts_keep_the_timeout)
+{
+	struct timeval tv = { 0, 10 };
+	struct timespec ts = { 0, 10000 };
+
+	CHECK_OK(personality(PER_LINUX | STICKY_TIMEOUTS));
+	CHECK_EQ(syscall(SYS_select, 0, NULL, NULL, NULL, &tv), 0);
+	CHECK(tv.tv_sec == 0 && tv.tv_usec == 10);
+	CHECK_EQ(syscall(SYS_pselect6, 0, NULL, NULL, NULL, &ts, NULL), 0);
+	CHECK(ts.tv_sec == 0 && ts.tv_nsec == 10000);
+	CHECK_OK(personality(PER_LINUX));
+	CHECK_EQ(syscall(SYS_select, 0, NULL, NULL, NULL, &tv), 0);
+	CHECK(tv.tv_sec == 0 && tv.tv_usec == 0);
+}
+
+/*
+ * arch_prctl's CPUID mode: CPUID works (1) until ARCH_SET_CPUID turns on
+ * faulting, which a CPU without the cpuid_fault feature refuses, ENODEV
+ * (rewind never offers it; Linux under KVM may).
+ */
+TEST(arch_prctl_cpuid_mode)
+{
+	CHECK_EQ(syscall(SYS_arch_prctl, ARCH_GET_CPUID, 0), 1);
+	if (syscall(SYS_arch_prctl, ARCH_SET_CPUID, 1) == 0)
+		skip("this CPU has cpuid_fault");
+	CHECK_ERR(ENODEV, syscall(SYS_arch_prctl, ARCH_SET_CPUID, 0));
+	CHECK_EQ(syscall(SYS_arch_prctl, ARCH_GET_CPUID, 0), 1);
+}
+
 TEST(getrandom)
 {
 	unsigned char a[256], b[256];
@@ -159,6 +212,36 @@ TEST(uname)
 	CHECK(sscanf(u.release, "%u.%u.%u%n", &major, &minor, &patch, &used) == 3 && used > 0);
 	CHECK(u.release[used] == '\0' || u.release[used] == '-' || u.release[used] == '+');
 	CHECK(major >= 3); /* older than any kernel a current libc would run on */
+}
+
+/* /proc/loadavg's three figures (two decimals), or false. */
+static bool
+read_loadavg(double load[3])
+{
+	FILE *f = fopen("/proc/loadavg", "r");
+	bool ok = f && fscanf(f, "%lf %lf %lf", &load[0], &load[1], &load[2]) == 3;
+
+	if (f)
+		fclose(f);
+	return ok;
+}
+
+/* sysinfo's loads are /proc/loadavg's averages, in 16-bit fixed point. */
+TEST(sysinfo_loads_are_the_load_average)
+{
+	double before[3], after[3];
+	struct sysinfo si;
+
+	CHECK(read_loadavg(before));
+	CHECK_OK(sysinfo(&si));
+	CHECK(read_loadavg(after));
+	for (int i = 0; i < 3; i++) {
+		double load = (double)si.loads[i] / (1 << SI_LOAD_SHIFT);
+		double low = before[i] < after[i] ? before[i] : after[i];
+		double high = before[i] < after[i] ? after[i] : before[i];
+		/* A sample may fall between the reads; /proc rounds to hundredths. */
+		CHECK(load >= low - 0.01 && load <= high + 0.01);
+	}
 }
 
 /* The auxiliary vector the kernel put on our initial stack. */
