@@ -16,7 +16,7 @@ slack_owner(union proc_arg arg, struct task **t)
 	*t = proc_find_leader(arg.pid);
 	if (!*t)
 		return -ESRCH;
-	return *t == current()->group_leader || privileged() ? 0 : -EPERM;
+	return *t == current()->group_leader || capable(CAP_SYS_NICE) ? 0 : -EPERM;
 }
 
 int
