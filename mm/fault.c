@@ -5,13 +5,15 @@
  *   - no area: the stack grows down to it if it lies just below
  *     (vm_grow_stack, under the lock taken for writing), else SIGSEGV;
  *   - an access the area does not allow: the process gets SIGSEGV;
- *   - no page yet: a zeroed page (anonymous memory), or the page-cache page
- *     of the file (mapped read-only when private, so that a write copies);
+ *   - no page yet: a zeroed page (anonymous memory; for a read of private
+ *     anonymous memory, the shared zero page read-only, mm/zero_page.h), or
+ *     the page-cache page of the file (mapped read-only when private, so
+ *     that a write copies);
  *     a read fault there also maps the neighbouring pages the cache already
  *     holds (fault_around.c);
  *   - a write to a present read-only page of a writable area: copy-on-write,
  *     unless this mapping is the page's only user, which just gets write
- *     permission back;
+ *     permission back (the zero page is replaced by a zeroed page: no copy);
  *   - a special mapping (the vDSO, mm/vm.h): its fixed page goes back in
  *     (after madvise(MADV_DONTNEED) dropped it), never a new one.
  * No page to be had: the out-of-memory policy kills the biggest process
@@ -30,6 +32,7 @@
 #include "mm/oom_kill.h"
 #include "mm/page_alloc.h"
 #include "mm/paging.h"
+#include "mm/zero_page.h"
 #include "fs/fs.h"
 #include "kernel/lib/string.h"
 #include "kernel/x86/smp.h"
@@ -46,22 +49,43 @@ access_allowed(const struct vma *v, u64 error)
 	return v->flags & (VM_READ | VM_WRITE | VM_EXEC); /* x86 cannot map write- or exec-only */
 }
 
+/*
+ * A page of its own for mm in place of old, which it maps (and no longer
+ * will): a copy, old's reference dropped; for the zero page a zeroed page,
+ * now counted in rss as the zero page was not. NULL when out of memory.
+ * pt_lock held.
+ */
+static struct page *
+private_copy(struct mm *mm, struct page *old)
+{
+	struct page *copy = alloc_shared_page(); /* zeroed */
+
+	if (!copy)
+		return NULL;
+	if (is_zero_page(old)) {
+		mm_rss_inc(mm);
+	} else {
+		memcpy(page_address(copy), page_address(old), PAGE_SIZE);
+		put_page(old);
+	}
+	return copy;
+}
+
 /* A write to a present read-only page; pt_lock held. */
 static enum fault_result
 write_protect_fault(struct vma *v, pte_t *pte, u64 va)
 {
 	u64 val = pte_val(*pte);
 	struct page *old = pte_page(val);
-
-	if ((v->flags & VM_SHARED) || (!old->mapping && page_refcount(old) == 1)) {
+	/* The zero page is held by no mapping: its reference count says nothing. */
+	if (!is_zero_page(old) &&
+	    ((v->flags & VM_SHARED) || (!old->mapping && page_refcount(old) == 1))) {
 		set_pte(pte, make_pte(val | PTE_WRITE));
 	} else {
-		struct page *copy = alloc_shared_page();
+		struct page *copy = private_copy(v->mm, old);
 		if (!copy)
 			return FAULT_OOM;
-		memcpy(page_address(copy), page_address(old), PAGE_SIZE);
 		set_pte(pte, make_pte(page_to_phys(copy) | vm_pte_flags(v->flags, true)));
-		put_page(old);
 		/* Other threads may still read the old page through a stale entry. */
 		tlb_flush_mm_range(current()->mm, va, va + PAGE_SIZE);
 		return FAULT_OK;
@@ -71,9 +95,10 @@ write_protect_fault(struct vma *v, pte_t *pte, u64 va)
 }
 
 /*
- * The page to map at va, with a reference, and whether it may be writable;
- * for a file area also the file's page it came from (*cached, referenced
- * too), which must still be the file's when the entry goes in.
+ * The page to map at va, with a reference (but the zero page, which no
+ * mapping holds), and whether it may be writable; for a file area also the
+ * file's page it came from (*cached, referenced too), which must still be
+ * the file's when the entry goes in.
  */
 static enum fault_result
 get_fault_page(struct vma *v, u64 va, bool write, struct page **out, bool *writable,
@@ -82,6 +107,12 @@ get_fault_page(struct vma *v, u64 va, bool write, struct page **out, bool *writa
 	*writable = true;
 	*cached = NULL;
 	if (!v->file) {
+		/* Read, private: nothing to allocate until it is written (Linux's my_zero_pfn). */
+		if (!write && !(v->flags & VM_SHARED)) {
+			*writable = false;
+			*out = zero_page;
+			return FAULT_OK;
+		}
 		*out = alloc_shared_page();
 		return *out ? FAULT_OK : FAULT_OOM;
 	}
@@ -149,12 +180,14 @@ fault_in(struct mm *mm, struct vma *v, u64 va, bool write, struct task *charged)
 	 */
 	bool install = pte && !(pte_val(*pte) & PTE_PRESENT) &&
 		       (!cached || i_mmap_page_current(v, cached));
+	bool zero = is_zero_page(page);
 	if (install) {
 		set_pte(pte, make_pte(page_to_phys(page) | vm_pte_flags(v->flags, writable)));
-		mm_rss_inc(mm);
+		if (!zero)
+			mm_rss_inc(mm);
 	}
 	spin_unlock(&mm->pt_lock);
-	if (!install)
+	if (!install && !zero)
 		put_page(page);
 	if (cached)
 		put_page(cached);
@@ -259,15 +292,24 @@ access_remote_vm(struct mm *mm, u64 addr, void *buf, size_t len)
 	return done;
 }
 
+/* Whether populating v faults its pages in as writes. */
+static bool
+populates_writing(const struct vma *v, enum populate_access access)
+{
+	if (access == POPULATE_LOCKED)
+		return (v->flags & (VM_WRITE | VM_SHARED)) == VM_WRITE;
+	return access == POPULATE_WRITE;
+}
+
 int
-vm_populate(struct mm *mm, u64 start, u64 end, bool write)
+vm_populate(struct mm *mm, u64 start, u64 end, enum populate_access access)
 {
 	for (u64 va = start; va < end;) {
 		struct vma *v = vma_above(mm, va);
 		if (!v || v->start > va)
 			return -ENOMEM;
 		u64 stop = MIN(end, v->end);
-		bool accessible = v->flags & VM_PROT_MASK;
+		bool accessible = v->flags & VM_PROT_MASK, write = populates_writing(v, access);
 		for (; accessible && !v->special && va < stop; va += PAGE_SIZE) {
 			if (fatal_signal_pending())
 				return -EINTR;
@@ -301,13 +343,11 @@ get_page_for_remote_write(struct mm *mm, u64 va, bool force)
 	spin_lock(&mm->pt_lock);
 	pte_t *pte = pte_walk(mm->pgd, va, false);
 	p = pte && (pte_val(*pte) & PTE_PRESENT) ? pte_page(pte_val(*pte)) : NULL;
-	if (p && (p->mapping || page_refcount(p) > 1)) {
-		struct page *copy = alloc_shared_page();
+	if (p && (is_zero_page(p) || p->mapping || page_refcount(p) > 1)) {
+		struct page *copy = private_copy(mm, p);
 		if (copy) {
-			memcpy(page_address(copy), page_address(p), PAGE_SIZE);
 			set_pte(pte,
 				make_pte(page_to_phys(copy) | (pte_val(*pte) & ~PTE_ADDR_MASK)));
-			put_page(p);
 			tlb_flush_mm_range(mm, va, va + PAGE_SIZE);
 		}
 		p = copy;

@@ -20,6 +20,7 @@
 #include "mm/oom_kill.h"
 #include "mm/page_alloc.h"
 #include "mm/paging.h"
+#include "mm/zero_page.h"
 #include "fs/fs.h"
 #include "uapi/errno.h"
 #include "uapi/fcntl.h" /* a shared mapping's file: O_ACCMODE */
@@ -217,8 +218,10 @@ zap_pte(pte_t *pte, u64 va, void *arg)
 {
 	struct zap *z = arg;
 
-	if (!z->special) {
-		put_page(pte_page(pte_val(*pte)));
+	struct page *p = pte_page(pte_val(*pte));
+
+	if (!z->special && !is_zero_page(p)) {
+		put_page(p);
 		z->mm->rss--;
 	}
 	set_pte(pte, make_pte(0));
@@ -391,7 +394,10 @@ struct fork_copy {
 	bool failed;
 };
 
-/* Shares one page with the child; private writable pages become read-only in both (COW). */
+/*
+ * Shares one page with the child; private writable pages become read-only
+ * in both (COW). The zero page, never writable, just goes in uncounted.
+ */
 static void
 copy_pte(pte_t *pte, u64 va, void *arg)
 {
@@ -403,7 +409,8 @@ copy_pte(pte_t *pte, u64 va, void *arg)
 		c->failed = true;
 		return;
 	}
-	if (c->vma->special) { /* the same fixed page, never written: share it as is */
+	/* The same fixed page, never written: share it as is. */
+	if (c->vma->special || is_zero_page(pte_page(val))) {
 		set_pte(dst, make_pte(val));
 		return;
 	}
