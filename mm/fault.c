@@ -95,10 +95,9 @@ write_protect_fault(struct vma *v, pte_t *pte, u64 va)
 }
 
 /*
- * The page to map at va, with a reference (but the zero page, which no
- * mapping holds), and whether it may be writable; for a file area also the
- * file's page it came from (*cached, referenced too), which must still be
- * the file's when the entry goes in.
+ * The page to map at va, with a reference, and whether it may be writable;
+ * for a file area also the file's page it came from (*cached, referenced
+ * too), which must still be the file's when the entry goes in.
  */
 static enum fault_result
 get_fault_page(struct vma *v, u64 va, bool write, struct page **out, bool *writable,
@@ -107,12 +106,6 @@ get_fault_page(struct vma *v, u64 va, bool write, struct page **out, bool *writa
 	*writable = true;
 	*cached = NULL;
 	if (!v->file) {
-		/* Read, private: nothing to allocate until it is written (Linux's my_zero_pfn). */
-		if (!write && !(v->flags & VM_SHARED)) {
-			*writable = false;
-			*out = zero_page;
-			return FAULT_OK;
-		}
 		*out = alloc_shared_page();
 		return *out ? FAULT_OK : FAULT_OOM;
 	}
@@ -136,6 +129,27 @@ get_fault_page(struct vma *v, u64 va, bool write, struct page **out, bool *writa
 	}
 	get_page(p);
 	*out = p;
+	return FAULT_OK;
+}
+
+/*
+ * A read fault of private anonymous memory: the zero page, read-only, unless
+ * another thread mapped a page meanwhile (Linux's do_anonymous_page without
+ * FAULT_FLAG_WRITE). Neither referenced nor counted in rss (zero_page.h).
+ */
+static enum fault_result
+map_zero_page(struct mm *mm, struct vma *v, u64 va, struct task *charged)
+{
+	spin_lock(&mm->pt_lock);
+	pte_t *pte = pte_alloc(mm->pgd, va, &mm->pgtables);
+	bool install = pte && !(pte_val(*pte) & PTE_PRESENT);
+	if (install)
+		set_pte(pte, make_pte(page_to_phys(zero_page) | vm_pte_flags(v->flags, false)));
+	spin_unlock(&mm->pt_lock);
+	if (!pte)
+		return FAULT_OOM;
+	if (install && charged)
+		charged->minor_faults++;
 	return FAULT_OK;
 }
 
@@ -164,6 +178,9 @@ fault_in(struct mm *mm, struct vma *v, u64 va, bool write, struct task *charged)
 			charged->minor_faults++;
 		return FAULT_OK;
 	}
+	/* Nothing is allocated for private anonymous memory until it is written. */
+	if (!v->file && !write && !(v->flags & VM_SHARED))
+		return map_zero_page(mm, v, va, charged);
 
 	struct page *page, *cached;
 	bool writable;
@@ -180,14 +197,12 @@ fault_in(struct mm *mm, struct vma *v, u64 va, bool write, struct task *charged)
 	 */
 	bool install = pte && !(pte_val(*pte) & PTE_PRESENT) &&
 		       (!cached || i_mmap_page_current(v, cached));
-	bool zero = is_zero_page(page);
 	if (install) {
 		set_pte(pte, make_pte(page_to_phys(page) | vm_pte_flags(v->flags, writable)));
-		if (!zero)
-			mm_rss_inc(mm);
+		mm_rss_inc(mm);
 	}
 	spin_unlock(&mm->pt_lock);
-	if (!install && !zero)
+	if (!install)
 		put_page(page);
 	if (cached)
 		put_page(cached);
