@@ -5,13 +5,15 @@
  *   - no area: the stack grows down to it if it lies just below
  *     (vm_grow_stack, under the lock taken for writing), else SIGSEGV;
  *   - an access the area does not allow: the process gets SIGSEGV;
- *   - no page yet: a zeroed page (anonymous memory), or the page-cache page
- *     of the file (mapped read-only when private, so that a write copies);
+ *   - no page yet: a zeroed page (anonymous memory; for a read of private
+ *     anonymous memory, the shared zero page read-only, mm/zero_page.h), or
+ *     the page-cache page of the file (mapped read-only when private, so
+ *     that a write copies);
  *     a read fault there also maps the neighbouring pages the cache already
  *     holds (fault_around.c);
  *   - a write to a present read-only page of a writable area: copy-on-write,
  *     unless this mapping is the page's only user, which just gets write
- *     permission back;
+ *     permission back (the zero page is replaced by a zeroed page: no copy);
  *   - a write that makes a shared file page writable dirties the page and
  *     stamps the file's mtime and ctime (dirty_shared_page);
  *   - a special mapping (the vDSO, mm/vm.h): its fixed page goes back in
@@ -32,6 +34,7 @@
 #include "mm/oom_kill.h"
 #include "mm/page_alloc.h"
 #include "mm/paging.h"
+#include "mm/zero_page.h"
 #include "fs/fs.h"
 #include "kernel/lib/string.h"
 #include "kernel/x86/smp.h"
@@ -66,6 +69,25 @@ dirty_shared_page(struct vma *v, struct page *page)
 }
 
 /*
+ * A page of its own for mm in place of old, which it maps (and no longer
+ * will): a copy; for the zero page a zeroed page, now counted in rss as the
+ * zero page was not. NULL when out of memory. pt_lock held.
+ */
+static struct page *
+private_copy(struct mm *mm, struct page *old)
+{
+	struct page *copy = alloc_shared_page(); /* zeroed */
+
+	if (!copy)
+		return NULL;
+	if (is_zero_page(old))
+		mm_rss_inc(mm);
+	else
+		memcpy(page_address(copy), page_address(old), PAGE_SIZE);
+	return copy;
+}
+
+/*
  * A write to a present read-only page; pt_lock held. A shared file page
  * made writable is returned referenced in *dirtied, for dirty_shared_page
  * once the lock is dropped.
@@ -75,22 +97,23 @@ write_protect_fault(struct vma *v, pte_t *pte, u64 va, struct page **dirtied)
 {
 	u64 val = pte_val(*pte);
 	struct page *old = pte_page(val);
-
-	if ((v->flags & VM_SHARED) || (!old->mapping && page_refcount(old) == 1)) {
+	/* The zero page is held by no mapping: its reference count says nothing. */
+	if (!is_zero_page(old) &&
+	    ((v->flags & VM_SHARED) || (!old->mapping && page_refcount(old) == 1))) {
 		set_pte(pte, make_pte(val | PTE_WRITE));
 		if ((v->flags & VM_SHARED) && v->file && old->mapping) {
 			get_page(old);
 			*dirtied = old;
 		}
 	} else {
-		struct page *copy = alloc_shared_page();
+		struct page *copy = private_copy(v->mm, old);
 		if (!copy)
 			return FAULT_OOM;
-		memcpy(page_address(copy), page_address(old), PAGE_SIZE);
 		set_pte(pte, make_pte(page_to_phys(copy) | vm_pte_flags(v->flags, true)));
-		put_page(old);
-		/* Other threads may still read the old page through a stale entry. */
+		/* Other threads may still read the old page through a stale entry: free it after. */
 		tlb_flush_mm_range(current()->mm, va, va + PAGE_SIZE);
+		if (!is_zero_page(old))
+			put_page(old);
 		return FAULT_OK;
 	}
 	flush_tlb_single(va); /* only more permission: elsewhere a stale entry just faults again */
@@ -135,6 +158,27 @@ get_fault_page(struct vma *v, u64 va, bool write, struct page **out, bool *writa
 	return FAULT_OK;
 }
 
+/*
+ * A read fault of private anonymous memory: the zero page, read-only, unless
+ * another thread mapped a page meanwhile (Linux's do_anonymous_page without
+ * FAULT_FLAG_WRITE). Neither referenced nor counted in rss (zero_page.h).
+ */
+static enum fault_result
+map_zero_page(struct mm *mm, struct vma *v, u64 va, struct task *charged)
+{
+	spin_lock(&mm->pt_lock);
+	pte_t *pte = pte_alloc(mm->pgd, va, &mm->pgtables);
+	bool install = pte && !(pte_val(*pte) & PTE_PRESENT);
+	if (install)
+		set_pte(pte, make_pte(page_to_phys(zero_page) | vm_pte_flags(v->flags, false)));
+	spin_unlock(&mm->pt_lock);
+	if (!pte)
+		return FAULT_OOM;
+	if (install && charged)
+		charged->minor_faults++;
+	return FAULT_OK;
+}
+
 /* Installs the page for a fault at va; the faulting task (NULL: a remote read) is charged it. */
 static enum fault_result
 fault_in(struct mm *mm, struct vma *v, u64 va, bool write, struct task *charged)
@@ -165,6 +209,9 @@ fault_in(struct mm *mm, struct vma *v, u64 va, bool write, struct task *charged)
 			charged->minor_faults++;
 		return FAULT_OK;
 	}
+	/* Nothing is allocated for private anonymous memory until it is written. */
+	if (!v->file && !write && !(v->flags & VM_SHARED))
+		return map_zero_page(mm, v, va, charged);
 
 	struct page *page, *cached;
 	bool writable;
@@ -294,15 +341,24 @@ access_remote_vm(struct mm *mm, u64 addr, void *buf, size_t len)
 	return done;
 }
 
+/* Whether populating v faults its pages in as writes. */
+static bool
+populates_writing(const struct vma *v, enum populate_access access)
+{
+	if (access == POPULATE_LOCKED)
+		return (v->flags & (VM_WRITE | VM_SHARED)) == VM_WRITE;
+	return access == POPULATE_WRITE;
+}
+
 int
-vm_populate(struct mm *mm, u64 start, u64 end, bool write)
+vm_populate(struct mm *mm, u64 start, u64 end, enum populate_access access)
 {
 	for (u64 va = start; va < end;) {
 		struct vma *v = vma_above(mm, va);
 		if (!v || v->start > va)
 			return -ENOMEM;
 		u64 stop = MIN(end, v->end);
-		bool accessible = v->flags & VM_PROT_MASK;
+		bool accessible = v->flags & VM_PROT_MASK, write = populates_writing(v, access);
 		for (; accessible && !v->special && va < stop; va += PAGE_SIZE) {
 			if (fatal_signal_pending())
 				return -EINTR;
@@ -336,13 +392,11 @@ get_page_for_remote_write(struct mm *mm, u64 va, bool force)
 	spin_lock(&mm->pt_lock);
 	pte_t *pte = pte_walk(mm->pgd, va, false);
 	p = pte && (pte_val(*pte) & PTE_PRESENT) ? pte_page(pte_val(*pte)) : NULL;
-	if (p && (p->mapping || page_refcount(p) > 1)) {
-		struct page *copy = alloc_shared_page();
+	if (p && (is_zero_page(p) || p->mapping || page_refcount(p) > 1)) {
+		struct page *copy = private_copy(mm, p);
 		if (copy) {
-			memcpy(page_address(copy), page_address(p), PAGE_SIZE);
 			set_pte(pte,
 				make_pte(page_to_phys(copy) | (pte_val(*pte) & ~PTE_ADDR_MASK)));
-			put_page(p);
 			tlb_flush_mm_range(mm, va, va + PAGE_SIZE);
 		}
 		p = copy;

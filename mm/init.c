@@ -10,6 +10,7 @@
 #include "mm/memblock.h"
 #include "mm/page_alloc.h"
 #include "mm/paging.h"
+#include "mm/zero_page.h"
 #include "kernel/boot.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
@@ -71,6 +72,7 @@ mm_init(void)
 	u64 tables = free_before_tables - memblock_free_bytes(&memblock);
 	page_alloc_from_memblock();
 	kmalloc_init();
+	zero_page_init();
 
 	struct page_alloc_stats st;
 	page_alloc_get_stats(&st);

@@ -177,7 +177,8 @@ apply(struct mm *mm, u64 start, u64 end, const struct advice *a)
 		}
 		return 0;
 	case POPULATE: {
-		int err = vm_populate(mm, start, end, a->check == writable);
+		int err = vm_populate(mm, start, end,
+				      a->check == writable ? POPULATE_WRITE : POPULATE_READ);
 		return err == -ENOMEM ? 0 : err; /* holes: reported after the walk */
 	}
 	default:

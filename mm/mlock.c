@@ -105,7 +105,7 @@ static long
 populate(struct mm *mm, u64 start, u64 end)
 {
 	down_read(&mm->mmap_lock);
-	int err = vm_populate(mm, start, end, false);
+	int err = vm_populate(mm, start, end, POPULATE_LOCKED);
 	up_read(&mm->mmap_lock);
 	return err == -EINTR ? 0 : err; /* a killed caller is on its way out */
 }
@@ -204,7 +204,7 @@ SYSCALL1(mlockall, int, flags)
 	struct list_head *pos;
 	list_for_each(pos, &mm->vmas) {
 		struct vma *v = list_entry(pos, struct vma, link);
-		if (vm_populate(mm, v->start, v->end, false) == -EINTR)
+		if (vm_populate(mm, v->start, v->end, POPULATE_LOCKED) == -EINTR)
 			break;
 	}
 	up_read(&mm->mmap_lock);

@@ -22,6 +22,7 @@
 #include "mm/oom_kill.h"
 #include "mm/page_alloc.h"
 #include "mm/paging.h"
+#include "mm/zero_page.h"
 #include "fs/fs.h"
 #include "uapi/errno.h"
 #include "uapi/fcntl.h" /* a shared mapping's file: O_ACCMODE */
@@ -250,6 +251,8 @@ zap_pte(pte_t *pte, u64 va, void *arg)
 	if (z->special)
 		return;
 	struct page *page = pte_page(val);
+	if (is_zero_page(page))
+		return; /* never counted in rss, never freed */
 	/* Stored to through the entry: the file's data changed (Linux's zap_pte_range). */
 	if ((val & PTE_DIRTY) && page->mapping)
 		set_page_dirty(page);
@@ -424,7 +427,10 @@ struct fork_copy {
 	bool failed;
 };
 
-/* Shares one page with the child; private writable pages become read-only in both (COW). */
+/*
+ * Shares one page with the child; private writable pages become read-only
+ * in both (COW). The zero page, never writable, just goes in uncounted.
+ */
 static void
 copy_pte(pte_t *pte, u64 va, void *arg)
 {
@@ -436,7 +442,8 @@ copy_pte(pte_t *pte, u64 va, void *arg)
 		c->failed = true;
 		return;
 	}
-	if (c->vma->special) { /* the same fixed page, never written: share it as is */
+	/* The same fixed page, never written: share it as is. */
+	if (c->vma->special || is_zero_page(pte_page(val))) {
 		set_pte(dst, make_pte(val));
 		return;
 	}

@@ -33,12 +33,19 @@ int vm_apply_flags(struct mm *mm, u64 start, u64 end, u32 set, u32 clear);
 /* Drops the pages mapped in [start, end), a part of v (mmap_lock for reading is enough). */
 void zap_range(struct mm *mm, const struct vma *v, u64 start, u64 end);
 /*
- * Faults in every page of [start, end) as an access would, with a write
- * fault where write (breaking copy-on-write); areas without access and
- * special mappings are skipped. mmap_lock held for reading. 0, -ENOMEM for
- * a hole, -EAGAIN when memory ran out.
+ * How vm_populate faults pages in: as reads (MADV_POPULATE_READ: untouched
+ * anonymous memory gets the zero page), as writes (MADV_POPULATE_WRITE:
+ * copy-on-write broken), or as mlock does (Linux's populate_vma_page_range:
+ * a write where the area is private and writable, so that locked memory
+ * has its own pages before it is written, else a read).
  */
-int vm_populate(struct mm *mm, u64 start, u64 end, bool write);
+enum populate_access { POPULATE_READ, POPULATE_WRITE, POPULATE_LOCKED };
+/*
+ * Faults in every page of [start, end) as `access` says; areas without
+ * access and special mappings are skipped. mmap_lock held for reading. 0,
+ * -ENOMEM for a hole, -EAGAIN when memory ran out.
+ */
+int vm_populate(struct mm *mm, u64 start, u64 end, enum populate_access access);
 /* Removes every area and page in [start, end), splitting areas that straddle it. */
 int unmap_range(struct mm *mm, u64 start, u64 end);
 /* Whether no area overlaps [start, end). */

@@ -7,12 +7,13 @@
  * is_data_mapping, is_stack_mapping, is_exec_mapping); resident pages by
  * what the page is: a page-cache page (RssFile), a page of a shared
  * anonymous area (RssShmem), anything else (RssAnon: private copies,
- * zero-filled pages).
+ * zero-filled pages) but the shared zero page, which Linux does not count.
  */
 #include "mm/vm_usage.h"
 #include "mm/page_alloc.h"
 #include "mm/paging.h"
 #include "mm/vm.h"
+#include "mm/zero_page.h"
 #include "kernel/lib/string.h"
 
 static bool
@@ -32,6 +33,8 @@ count_resident(pte_t *pte, u64 va, void *arg)
 	struct resident_count *c = arg;
 	struct page *p = pte_page(pte_val(*pte));
 
+	if (is_zero_page(p))
+		return;
 	if (p->mapping)
 		c->u->rss_file++;
 	else if (c->shared_anon)

@@ -198,39 +198,6 @@ TEST(fault_around_stays_inside_the_area)
 }
 
 /*
- * Resident pages, as close to the mapping at p as can be seen. Linux: the
- * Rss smaps counts for the area at p by walking the page table, exact (0
- * when none is there; statm's counters are per-CPU there and lag behind).
- * rewind has no smaps; its statm is exact, for the whole process.
- */
-static long
-resident_pages(const char *p)
-{
-	char line[256], want[32];
-	long kb = 0;
-	FILE *f = fopen("/proc/self/smaps", "r");
-
-	if (!f) {
-		unsigned long size, resident;
-		f = fopen("/proc/self/statm", "r");
-		CHECK(f != NULL);
-		CHECK_EQ(fscanf(f, "%lu %lu", &size, &resident), 2);
-		fclose(f);
-		return (long)resident;
-	}
-	snprintf(want, sizeof(want), "%lx-", (unsigned long)p);
-	bool in_area = false;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, want, strlen(want)) == 0)
-			in_area = true;
-		else if (in_area && sscanf(line, "Rss: %ld kB", &kb) == 1)
-			break;
-	}
-	fclose(f);
-	return kb * 1024 / PAGE;
-}
-
-/*
  * Every page fault-around maps counts as resident, as if each had been
  * touched, and munmap gives exactly those back. (Other pages of the
  * process may become resident meanwhile on rewind, whose figure is the

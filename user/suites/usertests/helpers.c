@@ -287,3 +287,37 @@ wait_for_proc_locks_line(const char *want)
 	}
 	fail("no line '%s' in /proc/locks", want);
 }
+
+/*
+ * Resident pages, as close to the mapping at p as can be seen. Linux: the
+ * Rss smaps counts for the area holding p by walking the page table, exact (0
+ * when none is there; statm's counters are per-CPU there and lag behind).
+ * rewind has no smaps; its statm is exact, for the whole process.
+ */
+long
+resident_pages(const void *p)
+{
+	char line[256];
+	unsigned long start, end, at = (unsigned long)p;
+	long kb = 0;
+	FILE *f = fopen("/proc/self/smaps", "r");
+
+	if (!f) {
+		unsigned long size, resident;
+		f = fopen("/proc/self/statm", "r");
+		CHECK(f != NULL);
+		CHECK_EQ(fscanf(f, "%lu %lu", &size, &resident), 2);
+		fclose(f);
+		return (long)resident;
+	}
+	/* The area holding p: Linux may have merged p's mapping with a neighbour. */
+	bool in_area = false;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx ", &start, &end) == 2)
+			in_area = start <= at && at < end;
+		else if (in_area && sscanf(line, "Rss: %ld kB", &kb) == 1)
+			break;
+	}
+	fclose(f);
+	return kb * 1024 / PAGE;
+}

@@ -52,6 +52,12 @@ pid_t write_later(int fd);
 unsigned long read_number(const char *path);
 void write_number(const char *path, unsigned long n);
 
+/*
+ * Resident pages of the area at p (Linux: its smaps Rss, exact), or of the
+ * whole process where there is no smaps (rewind: statm, exact too).
+ */
+long resident_pages(const void *p);
+
 /* Touches anonymous memory 16 MiB at a time until the OOM killer ends it (exit 3: mmap failed). */
 void __attribute__((noreturn)) hog_memory(void);
 
