@@ -95,6 +95,20 @@ new_reaper(struct task *leader)
 }
 
 /*
+ * Whom the children of a dying thread of leader's process count as the one
+ * that forked them: another thread of the group, else the new reaper; pid 1
+ * before init exists (a kernel self-test's threads at boot). tasks_lock held.
+ */
+static int
+heir_pid(struct task *leader)
+{
+	if (!list_empty(&leader->threads))
+		return list_first_entry(&leader->threads, struct task, thread_link)->pid;
+	struct task *reaper = new_reaper(leader);
+	return reaper ? reaper->pid : 1;
+}
+
+/*
  * The processes thread dying forked learn that their parent is gone, as
  * Linux's forget_original_parent: each of their threads that asked with
  * PR_SET_PDEATHSIG gets its signal (to its process, from the dying
@@ -106,9 +120,7 @@ static void
 notify_parent_death(struct task *dying)
 {
 	struct task *leader = dying->group_leader;
-	int heir = list_empty(&leader->threads)
-			   ? new_reaper(leader)->pid
-			   : list_first_entry(&leader->threads, struct task, thread_link)->pid;
+	int heir = heir_pid(leader);
 	struct kernel_siginfo info = { .code = SI_USER,
 				       .kill = { .pid = dying->tgid, .uid = leader->uids.real } };
 	struct list_head *pos, *tpos;
