@@ -71,7 +71,8 @@ dirty_shared_page(struct vma *v, struct page *page)
 /*
  * A page of its own for mm in place of old, which it maps (and no longer
  * will): a copy; for the zero page a zeroed page, now counted in rss as the
- * zero page was not. NULL when out of memory. pt_lock held.
+ * zero page was not. NULL when out of memory. pt_lock held. The caller drops
+ * old's reference once the TLB no longer holds the old entry.
  */
 static struct page *
 private_copy(struct mm *mm, struct page *old)
@@ -398,6 +399,8 @@ get_page_for_remote_write(struct mm *mm, u64 va, bool force)
 			set_pte(pte,
 				make_pte(page_to_phys(copy) | (pte_val(*pte) & ~PTE_ADDR_MASK)));
 			tlb_flush_mm_range(mm, va, va + PAGE_SIZE);
+			if (!is_zero_page(p))
+				put_page(p); /* the old page, after no CPU can reach it here */
 		}
 		p = copy;
 	}
