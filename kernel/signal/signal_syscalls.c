@@ -1,8 +1,9 @@
 /*
  * signal_syscalls.c - the system calls that manage signals: rt_sigaction,
  * rt_sigprocmask, rt_sigpending, rt_sigsuspend, pause, rt_sigtimedwait,
- * kill, tkill, tgkill and rt_sigqueueinfo (Linux x86-64 ABI: sigset_t is
- * 8 bytes, struct sigaction is handler, flags, restorer, mask).
+ * kill, tkill, tgkill, rt_sigqueueinfo and rt_tgsigqueueinfo (Linux x86-64
+ * ABI: sigset_t is 8 bytes, struct sigaction is handler, flags, restorer,
+ * mask).
  *
  * kill(0, sig) reaches the caller's process group, kill(-pgid, sig) group
  * pgid (kernel/process/session.c), kill(-1, sig) every process but init
@@ -323,37 +324,39 @@ SYSCALL2(kill, int, pid, int, sig)
 	return ret;
 }
 
-/* tkill and tgkill: to one thread; tgid -1 means any process. */
+/* tkill, tgkill and rt_tgsigqueueinfo: to one thread; tgid -1 means any process. */
 static long
-send_to_thread(int tgid, int tid, int sig)
+send_to_thread(int tgid, int tid, struct kernel_siginfo *info)
 {
-	struct kernel_siginfo info = kill_siginfo(sig, SI_TKILL);
-
-	if (tid <= 0 || (sig && !valid_signal(sig)))
+	if (tid <= 0 || (info->signo && !valid_signal(info->signo)))
 		return -EINVAL;
 	u64 flags = spin_lock_irqsave(&tasks_lock);
 	struct task *t = task_find(tid);
 	long ret = 0;
 	if (!t || READ_ONCE(t->state) == TASK_ZOMBIE || (tgid != -1 && t->tgid != tgid))
 		ret = -ESRCH;
-	else if (!signal_permitted(t, &info))
+	else if (!signal_permitted(t, info))
 		ret = -EPERM;
-	else if (sig)
-		ret = signal_send_thread(t, &info);
+	else if (info->signo)
+		ret = signal_send_thread(t, info);
 	spin_unlock_irqrestore(&tasks_lock, flags);
 	return ret;
 }
 
 SYSCALL2(tkill, int, tid, int, sig)
 {
-	return send_to_thread(-1, tid, sig);
+	struct kernel_siginfo info = kill_siginfo(sig, SI_TKILL);
+
+	return send_to_thread(-1, tid, &info);
 }
 
 SYSCALL3(tgkill, int, tgid, int, tid, int, sig)
 {
+	struct kernel_siginfo info = kill_siginfo(sig, SI_TKILL);
+
 	if (tgid <= 0)
 		return -EINVAL;
-	return send_to_thread(tgid, tid, sig);
+	return send_to_thread(tgid, tid, &info);
 }
 
 /* sigqueue: the caller's siginfo; only to itself may it claim to be the kernel or kill(). */
@@ -372,6 +375,26 @@ SYSCALL3(rt_sigqueueinfo, int, tgid, int, sig, const struct kernel_siginfo __use
 	long ret = tgid > 0 ? send_to_process(task_find(tgid), &info) : -ESRCH;
 	spin_unlock_irqrestore(&tasks_lock, flags);
 	return ret;
+}
+
+/*
+ * rt_tgsigqueueinfo: sigqueue to one thread; the claim to be the kernel or
+ * tgkill is the sending thread's own, as Linux compares the target with the
+ * caller's thread id.
+ */
+SYSCALL4(rt_tgsigqueueinfo, int, tgid, int, tid, int, sig, const struct kernel_siginfo __user *,
+	 uinfo)
+{
+	struct kernel_siginfo info;
+
+	if (copy_from_user(&info, uinfo, sizeof(info)))
+		return -EFAULT;
+	if (tgid <= 0 || tid <= 0)
+		return -EINVAL;
+	if ((info.code >= 0 || info.code == SI_TKILL) && tid != current()->pid)
+		return -EPERM;
+	info.signo = sig;
+	return send_to_thread(tgid, tid, &info);
 }
 
 /*

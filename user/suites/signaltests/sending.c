@@ -1,7 +1,8 @@
 /*
  * sending.c - signaltests: sending signals to processes, threads and
  * children: kill and its wait status, SIGKILL through any mask, tgkill to
- * one thread, a process signal to a thread that takes it, SIGCHLD (and
+ * one thread, rt_tgsigqueueinfo's siginfo to one thread and who may claim
+ * which sender, a process signal to a thread that takes it, SIGCHLD (and
  * no zombies for a parent that ignores it),
  * signals ignored by default, and SIGPIPE.
  */
@@ -73,13 +74,16 @@ TEST(kill_errors)
 }
 
 static volatile pid_t thread_tid, handler_tid;
+static volatile int handler_code, handler_value;
 static volatile bool thread_may_exit;
 
 static void
 record_tid(int sig, siginfo_t *info, void *uc)
 {
-	(void)sig, (void)info, (void)uc;
+	(void)sig, (void)uc;
 	handler_tid = gettid();
+	handler_code = info->si_code;
+	handler_value = info->si_value.sival_int;
 	handled++;
 }
 
@@ -116,6 +120,47 @@ TEST(tgkill_reaches_that_thread)
 	CHECK_OK(pthread_kill(pthread_self(), SIGUSR1));
 	CHECK_EQ(handled, 2);
 	CHECK_EQ(handler_tid, gettid());
+	thread_may_exit = true;
+	pthread_join(t, NULL);
+}
+
+static long
+tgsigqueueinfo(pid_t tgid, pid_t tid, int sig, int code, int value)
+{
+	siginfo_t info = { .si_signo = sig, .si_code = code };
+
+	info.si_value.sival_int = value;
+	info.si_pid = getpid();
+	info.si_uid = getuid();
+	return syscall(SYS_rt_tgsigqueueinfo, tgid, tid, sig, &info);
+}
+
+/*
+ * rt_tgsigqueueinfo: the caller's siginfo to one thread. Only to itself may
+ * a thread claim a kernel or kill() sender (si_code >= 0, or SI_TKILL).
+ */
+TEST(tgsigqueueinfo_reaches_that_thread)
+{
+	pthread_t t;
+
+	start_idle_thread(&t);
+	CHECK_OK(tgsigqueueinfo(getpid(), thread_tid, SIGUSR1, SI_QUEUE, 42));
+	wait_handled(1, "rt_tgsigqueueinfo");
+	CHECK_EQ(handler_tid, thread_tid);
+	CHECK_EQ(handler_code, SI_QUEUE);
+	CHECK_EQ(handler_value, 42);
+	CHECK_ERR(EPERM, tgsigqueueinfo(getpid(), thread_tid, SIGUSR1, SI_USER, 0));
+	CHECK_ERR(EPERM, tgsigqueueinfo(getpid(), thread_tid, SIGUSR1, SI_TKILL, 0));
+	CHECK_OK(tgsigqueueinfo(getpid(), gettid(), SIGUSR1, SI_USER, 7)); /* to itself: any code */
+	CHECK_EQ(handled, 2);
+	CHECK_EQ(handler_tid, gettid());
+	CHECK_EQ(handler_code, SI_USER);
+	CHECK_OK(tgsigqueueinfo(getpid(), thread_tid, 0, SI_QUEUE, 0)); /* 0: the check alone */
+	CHECK_ERR(EINVAL, tgsigqueueinfo(0, thread_tid, SIGUSR1, SI_QUEUE, 0));
+	CHECK_ERR(EINVAL, tgsigqueueinfo(getpid(), 0, SIGUSR1, SI_QUEUE, 0));
+	CHECK_ERR(EINVAL, tgsigqueueinfo(getpid(), thread_tid, 65, SI_QUEUE, 0));
+	CHECK_ERR(ESRCH, tgsigqueueinfo(getpid() + 100000, thread_tid, SIGUSR1, SI_QUEUE, 0));
+	CHECK_ERR(EFAULT, syscall(SYS_rt_tgsigqueueinfo, getpid(), thread_tid, SIGUSR1, (void *)8));
 	thread_may_exit = true;
 	pthread_join(t, NULL);
 }

@@ -5,7 +5,9 @@
  * flags get their errno first; then an attribute is absent (EOPNOTSUPP
  * where the file system has none, ENODATA where it has some but not this
  * one), the attribute list is empty or a list, an unknown address family
- * is EAFNOSUPPORT, and fadvise's hints succeed on a file, not on a pipe.
+ * is EAFNOSUPPORT, and fadvise's hints succeed on a file, not on a pipe;
+ * readahead asks a regular file open for reading, sync_file_range a
+ * valid range of something with pages.
  */
 #define _GNU_SOURCE
 #include "usertests.h"
@@ -88,4 +90,49 @@ TEST(fadvise_hints)
 	close(p[0]);
 	close(p[1]);
 	close(fd);
+}
+
+TEST(readahead_of_a_readable_regular_file)
+{
+	int p[2];
+
+	make_file("f", "data", 4);
+	int fd = CHECK_OK(open("f", O_RDONLY));
+	CHECK_OK(readahead(fd, 0, 4096));
+	CHECK_OK(readahead(fd, 1 << 20, 4096)); /* past the end: nothing to read, no error */
+	close(fd);
+	fd = CHECK_OK(open("f", O_WRONLY));
+	CHECK_ERR(EBADF, readahead(fd, 0, 4096));
+	close(fd);
+	CHECK_ERR(EBADF, readahead(-1, 0, 4096));
+	CHECK_OK(pipe(p));
+	CHECK_ERR(EINVAL, readahead(p[0], 0, 4096));
+	close(p[0]);
+	close(p[1]);
+	fd = CHECK_OK(open(".", O_RDONLY | O_DIRECTORY));
+	CHECK_ERR(EINVAL, readahead(fd, 0, 4096));
+	close(fd);
+}
+
+TEST(sync_file_range_checks_range_and_kind)
+{
+	int p[2];
+
+	make_file("f", "data", 4);
+	int fd = CHECK_OK(open("f", O_RDWR));
+	CHECK_OK(sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE));
+	CHECK_OK(sync_file_range(fd, 0, 4,
+				 SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
+					 SYNC_FILE_RANGE_WAIT_AFTER));
+	CHECK_ERR(EINVAL, sync_file_range(fd, -1, 4, 0));
+	CHECK_ERR(EINVAL, sync_file_range(fd, 0, -1, 0));
+	CHECK_ERR(EINVAL, sync_file_range(fd, 0, 4, 8));
+	CHECK_ERR(EINVAL, sync_file_range(fd, 0x7fffffffffffffffLL, 1, 0)); /* the end overflows */
+	close(fd);
+	CHECK_ERR(EBADF, sync_file_range(-1, 0, 0, 0));
+	CHECK_OK(pipe(p));
+	CHECK_ERR(ESPIPE, sync_file_range(p[0], 0, 0, 0));
+	CHECK_ERR(EINVAL, sync_file_range(p[0], 0, 0, 8)); /* the flags before the kind */
+	close(p[0]);
+	close(p[1]);
 }
