@@ -550,7 +550,8 @@ class CpuListsAndProfiles(unittest.TestCase):
     def test_rwsem_declares_cpus_and_a_profiled_run(self):
         e = rwsem()
         self.assertEqual(e.cpus, (2, 4))
-        self.assertEqual([r.profile for r in e.runs], [0, 0, 0, 997])
+        self.assertEqual([(r.bench, r.profile) for r in e.runs if r.profile],
+                         [("xfs_repair_bench", 997), ("repair_storm", 997)])
         self.assertIn("osq_lock", e.profile_frames)
 
     def test_bad_cpus_and_profile_are_named(self):
@@ -572,8 +573,8 @@ class CpuListsAndProfiles(unittest.TestCase):
     def test_per_cpu_estimates_grow_with_the_boots_cpus(self):
         e = rwsem()
         # xfs_repair's work does not grow with the CPUs; the storm's threads do
-        self.assertEqual([r.per_cpu for r in e.runs], [False, True, True, True])
-        repair, storm = e.runs[0], e.runs[1]
+        self.assertEqual([r.per_cpu for r in e.runs], [False, False, True, True, True])
+        repair, storm = e.runs[0], e.runs[2]
         for cpus in e.cpus:
             boot = next(b for b in runner.boots(e, with_linux=False) if b.cpus == cpus)
             opts = runner.Options(top=TOP, build="", out="", cpus=2, memory="512M", quick=False,
@@ -604,10 +605,10 @@ class CpuListsAndProfiles(unittest.TestCase):
         steps = plan.steps(e, quick=True, repeats=2)
         profiled = [s for s in steps if s.profile]
         self.assertEqual({s.repeat for s in profiled}, {1})
-        self.assertEqual(len(profiled), 6)
+        self.assertEqual(len(profiled), 8)	# xfs_repair off and osq, the storm's six policies
         self.assertFalse(any(s.profile for s in plan.steps(e, quick=True, repeats=1, linux=True)))
         script = plan.guest_script(e, steps).splitlines()
-        n = profiled[1].number
+        n = next(s.number for s in profiled if s.bench == "repair_storm" and s.variant == "osq")
         at = script.index(f"echo '@repro-step {n}'")
         self.assertEqual(script[at + 1], "echo reset > /proc/profile")
         self.assertEqual(script[at + 2], f'knob rwsem_spin osq && knob profile 997 && /bin/repair_storm -P -n 48; '
@@ -634,7 +635,7 @@ class CpuListsAndProfiles(unittest.TestCase):
             self.assertIn("| 10 | 75.0 % | 75.0 % | - | `sys_mprotect` 100.0 % | [flame graph](plots/flame-rwsem-rewind-cpus2-step",
                           report)
             svgs = sorted(Path(d, "plots").glob("flame-*.svg"))
-            self.assertEqual(len(svgs), 6)
+            self.assertEqual(len(svgs), 8)
             self.assertIn("osq_lock", svgs[0].read_text())
 
     def test_extract_and_kernel_share(self):
