@@ -231,7 +231,9 @@ request_key_locked(const char *typename, const char *desc, const char *callout, 
 			return err;
 	}
 	const struct key_type *type = key_type_find(typename);
-	struct key_search ctx = { .type = type, .description = desc, .check_state = true };
+	struct key_search ctx = {
+		.type = type, .description = desc, .check_state = true, .skip_expired = true
+	};
 	struct key *key = type ? search_process_keyrings(&ctx) : NULL;
 	long ret;
 	if (!type)

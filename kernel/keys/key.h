@@ -153,6 +153,7 @@ struct key_search {
 	const char *description;
 	const struct key *target; /* instead: is this very key reachable (possession) */
 	bool check_state;	  /* revoked, expired and negative keys answer their error */
+	bool skip_expired;	  /* request_key: an expired key is passed over silently */
 	bool possessed;		  /* set by the search: reached through possessed keyrings */
 	int error;		  /* the best error met: -EAGAIN when nothing came close */
 };

@@ -389,7 +389,7 @@ keyctl_upcall(int cmd, unsigned long arg2, unsigned long arg3, unsigned long arg
 	switch (cmd) {
 	case KEYCTL_INSTANTIATE:
 	case KEYCTL_INSTANTIATE_IOV:
-		return cmd == KEYCTL_INSTANTIATE && arg3 > KEY_INSTANTIATE_MAX ? -EINVAL : -EPERM;
+		return cmd == KEYCTL_INSTANTIATE && arg4 > KEY_INSTANTIATE_MAX ? -EINVAL : -EPERM;
 	case KEYCTL_REJECT:
 		if (arg4 == 0 || arg4 > ERRNO_MAX)
 			return -EINVAL;

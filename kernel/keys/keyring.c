@@ -201,7 +201,7 @@ search_accepts(const struct key *key, bool possessed, struct key_search *ctx)
 		err = -EACCES;
 	if (!err && ctx->check_state && (key->flags & KEY_FLAG_NEGATIVE))
 		err = key->reject_error;
-	if (err)
+	if (err && !(err == -EKEYEXPIRED && ctx->skip_expired))
 		ctx->error = err;
 	return !err;
 }
@@ -242,6 +242,11 @@ keyring_search(struct key *keyring, bool possessed, struct key_search *ctx)
 	if (key_permission(keyring, possessed, KEY_NEED_SEARCH)) {
 		ctx->error = -EACCES;
 		return NULL;
+	}
+	/* The keyring itself may be the answer (Linux's search_nested_keyrings): a process possesses its own keyrings. */
+	if (search_matches(keyring, ctx) && search_accepts(keyring, possessed, ctx)) {
+		ctx->possessed = possessed;
+		return keyring;
 	}
 	return search_nested(keyring, possessed, ctx, 0);
 }
