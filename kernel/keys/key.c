@@ -187,6 +187,16 @@ key_get(struct key *key)
 	return key;
 }
 
+/* A user keyring that dies or changes hands is no longer its user's: the next use makes another. */
+static void
+forget_user_keyring(const struct key *key)
+{
+	if (key->user->uid_keyring == key)
+		key->user->uid_keyring = NULL;
+	if (key->user->session_keyring == key)
+		key->user->session_keyring = NULL;
+}
+
 static void
 key_destroy(struct key *key)
 {
@@ -194,6 +204,7 @@ key_destroy(struct key *key)
 
 	list_del(&key->link);
 	key->flags |= KEY_FLAG_DEAD;
+	forget_user_keyring(key);
 	if (key->type->destroy)
 		key->type->destroy(key);
 	if (key->flags & KEY_FLAG_IN_QUOTA) {
@@ -300,6 +311,7 @@ key_change_owner(struct key *key, u32 uid)
 		return -EDQUOT;
 	}
 	struct key_user *old = key->user;
+	forget_user_keyring(key);
 	if (key->flags & KEY_FLAG_IN_QUOTA) {
 		old->qnkeys--;
 		old->qnbytes -= key->quotalen;

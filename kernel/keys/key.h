@@ -74,7 +74,12 @@ struct key_user {
 	int nikeys;  /* of them instantiated */
 	int qnkeys;  /* keys charged to the quota */
 	u32 qnbytes; /* bytes charged: descriptions and payloads */
-	struct key *uid_keyring, *session_keyring; /* "_uid.N", "_uid_ses.N", made on first use */
+	/*
+	 * "_uid.N" and "_uid_ses.N", made on first use; not referenced from
+	 * here: they live while a thread's session slot or a keyring holds
+	 * them (the user session keyring links the user keyring).
+	 */
+	struct key *uid_keyring, *session_keyring;
 	struct list_head link;
 };
 
@@ -179,6 +184,13 @@ void key_payload_free(void *p, size_t len);
 struct key *lookup_user_key(s32 id, unsigned flags, unsigned need, bool *possessed, int *err);
 /* Searches the caller's thread, process and session keyrings (ctx->error if nothing). */
 struct key *search_process_keyrings(struct key_search *ctx);
+/*
+ * The caller's session keyring: with none, its user's session keyring
+ * becomes its own (Linux's lookup_user_key does this the first time the
+ * session keyring is named). The thread's reference is what keeps the
+ * user keyrings alive: NULL with *err.
+ */
+struct key *current_session_keyring(int *err);
 /* Whether the caller possesses key: reaches it through its own keyrings, searchable. */
 bool key_possessed(const struct key *key);
 int join_session_keyring(const char *name);

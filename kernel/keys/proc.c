@@ -70,8 +70,10 @@ keys_proc_show_keys(struct procbuf *b)
 	struct list_head *pos;
 	s64 now = key_now();
 	char timeout[8];
+	int err;
 
 	mutex_lock(&keys_lock);
+	current_session_keyring(&err); /* possession may make it: before the walk, not during */
 	list_for_each(pos, &key_list) {
 		struct key *key = list_entry(pos, struct key, link);
 		bool possessed = (key->perm & KEY_POS_VIEW) && key_possessed(key);

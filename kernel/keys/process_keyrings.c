@@ -21,41 +21,62 @@
 #include "kernel/process/cred.h"
 #include "uapi/errno.h"
 
-/* The user keyrings of the caller's real uid, made on first use: 0 or -errno. */
+/* One of a user's keyrings: the one that exists, else a new one called fmt; referenced. */
+static struct key *
+user_keyring(struct key **slot, const char *fmt, u32 uid, int *err)
+{
+	char name[32];
+
+	if (*slot)
+		return key_get(*slot);
+	ksnprintf(name, sizeof(name), fmt, uid);
+	struct key *keyring = keyring_alloc(name, uid, (u32)-1, KEY_POS_ALL | KEY_USR_ALL,
+					    KEY_QUOTA_OVERRUN, err);
+	if (keyring) {
+		keyring->flags |= KEY_FLAG_UID_KEYRING;
+		*slot = keyring; /* the user's while it lives (key_destroy forgets it) */
+	}
+	return keyring;
+}
+
+/* The user and user-session keyrings of the caller's real uid, referenced (NULL: not wanted). */
 static int
-user_keyrings(struct key **uid_keyring, struct key **session_keyring)
+user_keyrings(struct key **uid_out, struct key **session_out)
 {
 	u32 uid = current_uids().real;
 	struct key_user *user = key_user_get(uid);
-	char name[32];
-	int err = 0;
+	int err = -ENOMEM;
 
 	if (!user)
-		return -ENOMEM;
-	if (!user->uid_keyring) {
-		ksnprintf(name, sizeof(name), "_uid.%u", uid);
-		user->uid_keyring = keyring_alloc(name, uid, (u32)-1, KEY_POS_ALL | KEY_USR_ALL,
-						  KEY_QUOTA_OVERRUN, &err);
-		if (user->uid_keyring)
-			user->uid_keyring->flags |= KEY_FLAG_UID_KEYRING;
-	}
-	if (user->uid_keyring && !user->session_keyring) {
-		ksnprintf(name, sizeof(name), "_uid_ses.%u", uid);
-		user->session_keyring = keyring_alloc(name, uid, (u32)-1, KEY_POS_ALL | KEY_USR_ALL,
-						      KEY_QUOTA_OVERRUN, &err);
-		if (user->session_keyring) {
-			user->session_keyring->flags |= KEY_FLAG_UID_KEYRING;
-			err = keyring_link(user->session_keyring, user->uid_keyring);
-		}
-	}
-	if (uid_keyring)
-		*uid_keyring = user->uid_keyring;
-	if (session_keyring)
-		*session_keyring = user->session_keyring;
-	if (!user->session_keyring && !err)
-		err = -ENOMEM;
-	key_user_put(user); /* its keyrings, if made, hold it */
-	return err;
+		return err;
+	struct key *uid_keyring = user_keyring(&user->uid_keyring, "_uid.%u", uid, &err);
+	struct key *session =
+		uid_keyring ? user_keyring(&user->session_keyring, "_uid_ses.%u", uid, &err) : NULL;
+	if (session)
+		err = keyring_link(session, uid_keyring); /* the same link again is no change */
+	key_user_put(user);				  /* its keyrings, if made, hold it */
+	if (err || !uid_out)
+		key_put(uid_keyring);
+	if (err || !session_out)
+		key_put(session);
+	if (err)
+		return err;
+	if (uid_out)
+		*uid_out = uid_keyring;
+	if (session_out)
+		*session_out = session;
+	return 0;
+}
+
+struct key *
+current_session_keyring(int *err)
+{
+	struct task *t = current();
+
+	*err = 0;
+	if (!t->session_keyring)
+		*err = user_keyrings(NULL, &t->session_keyring);
+	return t->session_keyring;
 }
 
 /* A new private keyring for a thread's slot ("_tid", "_pid", "_ses"): 0 or -errno. */
@@ -93,19 +114,6 @@ install_process_keyring(void)
 	return install_keyring(&t->process_keyring, "_pid", KEY_POS_ALL | KEY_USR_VIEW);
 }
 
-/* The caller's session keyring, its user's session keyring if it has none: 0 or -errno. */
-static int
-session_keyring(struct key **out)
-{
-	struct task *t = current();
-
-	if (t->session_keyring) {
-		*out = t->session_keyring;
-		return 0;
-	}
-	return user_keyrings(NULL, out);
-}
-
 /*
  * KEYCTL_JOIN_SESSION_KEYRING: name NULL, a new anonymous session
  * keyring; else the keyring called name that the caller may search, or
@@ -134,7 +142,7 @@ join_session_keyring(const char *name)
 	return keyring->serial;
 }
 
-/* The keyring a special id names (KEY_SPEC_*), made if absent where Linux makes it. */
+/* The keyring a special id names (KEY_SPEC_*), referenced, made if absent where Linux makes it. */
 static struct key *
 special_keyring(s32 id, unsigned flags, int *err)
 {
@@ -148,30 +156,27 @@ special_keyring(s32 id, unsigned flags, int *err)
 			*err = -ENOKEY;
 		else
 			*err = install_thread_keyring();
-		return *err ? NULL : t->thread_keyring;
+		return *err ? NULL : key_get(t->thread_keyring);
 	case KEY_SPEC_PROCESS_KEYRING:
 		if (!t->process_keyring && !(flags & KEY_LOOKUP_CREATE))
 			*err = -ENOKEY;
 		else
 			*err = install_process_keyring();
-		return *err ? NULL : t->process_keyring;
+		return *err ? NULL : key_get(t->process_keyring);
 	case KEY_SPEC_SESSION_KEYRING:
-		if (!t->session_keyring) {
-			if (flags & KEY_LOOKUP_CREATE)
-				*err = join_session_keyring(NULL);
-			else if ((*err = user_keyrings(NULL, &keyring)) == 0)
-				t->session_keyring = key_get(keyring);
+		if (!t->session_keyring && (flags & KEY_LOOKUP_CREATE)) {
+			*err = join_session_keyring(NULL);
 			if (*err < 0)
 				return NULL;
-			*err = 0;
 		}
-		return t->session_keyring;
+		return key_get(current_session_keyring(err));
 	case KEY_SPEC_USER_KEYRING:
-		*err = user_keyrings(&keyring, NULL);
-		return *err ? NULL : keyring;
 	case KEY_SPEC_USER_SESSION_KEYRING:
-		*err = user_keyrings(NULL, &keyring);
-		return *err ? NULL : keyring;
+		if (!current_session_keyring(err)) /* which holds them */
+			return NULL;
+		*err = id == KEY_SPEC_USER_KEYRING ? user_keyrings(&keyring, NULL)
+						   : user_keyrings(NULL, &keyring);
+		return keyring;
 	case KEY_SPEC_REQKEY_AUTH_KEY:
 	case KEY_SPEC_REQUESTOR_KEYRING:
 		*err = -ENOKEY; /* no request_key upcall is ever in progress */
@@ -196,12 +201,10 @@ struct key *
 search_process_keyrings(struct key_search *ctx)
 {
 	struct task *t = current();
-	struct key *session = NULL;
-	struct key *rings[3] = { t->thread_keyring, t->process_keyring, NULL };
-	int miss = 0, other = -EAGAIN;
+	int miss = 0, other = -EAGAIN, err;
+	struct key *rings[3] = { t->thread_keyring, t->process_keyring,
+				 current_session_keyring(&err) };
 
-	if (session_keyring(&session) == 0)
-		rings[2] = session;
 	for (int i = 0; i < 3; i++) {
 		if (!rings[i])
 			continue;
@@ -250,7 +253,7 @@ lookup_user_key(s32 id, unsigned flags, unsigned need, bool *possessed, int *err
 	struct key *key;
 
 	if (id > 0) {
-		key = key_find_serial(id);
+		key = key_get(key_find_serial(id));
 		*err = -ENOKEY;
 		if (!key)
 			return NULL;
@@ -264,7 +267,9 @@ lookup_user_key(s32 id, unsigned flags, unsigned need, bool *possessed, int *err
 	*err = lookup_state(key, flags, need);
 	if (!*err && need)
 		*err = key_permission(key, *possessed, need);
-	return *err ? NULL : key_get(key);
+	if (*err)
+		key_put(key);
+	return *err ? NULL : key;
 }
 
 long
@@ -314,15 +319,15 @@ reqkey_default_keyring(int *err)
 	case KEY_REQKEY_DEFL_DEFAULT:
 	case KEY_REQKEY_DEFL_REQUESTOR_KEYRING:
 	case KEY_REQKEY_DEFL_THREAD_KEYRING:
-		if ((keyring = t->thread_keyring))
+		if ((keyring = key_get(t->thread_keyring)))
 			break;
 		/* fall through */
 	case KEY_REQKEY_DEFL_PROCESS_KEYRING:
-		if ((keyring = t->process_keyring))
+		if ((keyring = key_get(t->process_keyring)))
 			break;
 		/* fall through */
 	case KEY_REQKEY_DEFL_SESSION_KEYRING:
-		if ((keyring = t->session_keyring))
+		if ((keyring = key_get(t->session_keyring)))
 			break;
 		/* fall through */
 	case KEY_REQKEY_DEFL_USER_SESSION_KEYRING:
@@ -332,9 +337,9 @@ reqkey_default_keyring(int *err)
 		*err = user_keyrings(&keyring, NULL);
 		break;
 	}
-	if (!*err)
-		*err = key_permission(keyring, true, KEY_NEED_WRITE);
-	return *err ? NULL : key_get(keyring);
+	if (!*err && (*err = key_permission(keyring, true, KEY_NEED_WRITE)))
+		key_put(keyring);
+	return *err ? NULL : keyring;
 }
 
 /* ---- fork, execve, exit ------------------------------------------------ */
