@@ -53,6 +53,15 @@ key_string_from_user(const char __user *u, size_t max, int *err)
 	return s;
 }
 
+void
+key_payload_free(void *p, size_t len)
+{
+	if (p && len > KMALLOC_MAX_SMALL * 2)
+		vfree(p, len);
+	else
+		kfree(p);
+}
+
 void *
 key_payload_from_user(const void __user *u, size_t len, int *err)
 {
@@ -64,16 +73,11 @@ key_payload_from_user(const void __user *u, size_t len, int *err)
 	if (!p)
 		return NULL;
 	*err = copy_from_user(p, u, len) ? -EFAULT : 0;
+	if (*err) {
+		key_payload_free(p, len);
+		return NULL;
+	}
 	return p;
-}
-
-void
-key_payload_free(void *p, size_t len)
-{
-	if (p && len > KMALLOC_MAX_SMALL * 2)
-		vfree(p, len);
-	else
-		kfree(p);
 }
 
 /* The key of type and description linked in keyring that add_key may update, or NULL. */

@@ -256,6 +256,8 @@ TEST(keys_bad_arguments)
 		CHECK_ERR(EFAULT, keyctl(KEYCTL_DESCRIBE, KEY_SPEC_SESSION_KEYRING,
 					 (unsigned long)bad, 100, 0));
 		CHECK_ERR(EFAULT, keyctl(KEYCTL_JOIN_SESSION_KEYRING, (unsigned long)bad, 0, 0, 0));
+		CHECK_ERR(EFAULT, keyctl(KEYCTL_UPDATE, KEY_SPEC_SESSION_KEYRING,
+					 (unsigned long)bad, 4, 0));
 	}
 	CHECK_ERR(EPERM, add_key(".user", "d", "p", 1, KEY_SPEC_SESSION_KEYRING));
 	CHECK_ERR(EPERM, add_key("keyring", ".dot", NULL, 0, KEY_SPEC_SESSION_KEYRING));
