@@ -347,8 +347,15 @@ reqkey_default_keyring(int *err)
 void
 keys_fork(struct task *child, struct task *parent, bool thread)
 {
+	int err;
+
 	mutex_lock(&keys_lock);
 	child->thread_keyring = NULL;
+	if (thread &&
+	    parent->thread_keyring) /* a thread of one that has a thread keyring gets its own */
+		child->thread_keyring =
+			keyring_alloc("_tid", current_fsuid(), current_fsgid(),
+				      KEY_POS_ALL | KEY_USR_VIEW, KEY_QUOTA_OVERRUN, &err);
 	child->process_keyring = thread ? key_get(parent->process_keyring) : NULL;
 	child->session_keyring = key_get(parent->session_keyring);
 	child->reqkey_default = parent->reqkey_default;

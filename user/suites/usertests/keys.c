@@ -11,6 +11,7 @@
 #include "usertests.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,6 +215,34 @@ TEST(keys_fork_keeps_session_not_thread_or_process)
 		 (long)KEY_REQKEY_DEFL_THREAD_KEYRING);
 	CHECK_EQ(keyctl(KEYCTL_GET_KEYRING_ID, KEY_SPEC_THREAD_KEYRING, 0, 0, 0), (long)thread);
 	CHECK_ERR(EINVAL, keyctl(KEYCTL_SET_REQKEY_KEYRING, 99, 0, 0, 0));
+}
+
+/* What a second thread sees: the process keyring it shares, and a thread keyring of its own. */
+static void *
+thread_keyrings(void *unused)
+{
+	static long seen[2];
+
+	(void)unused;
+	seen[0] = keyctl(KEYCTL_GET_KEYRING_ID, KEY_SPEC_PROCESS_KEYRING, 0, 0, 0);
+	seen[1] = keyctl(KEYCTL_GET_KEYRING_ID, KEY_SPEC_THREAD_KEYRING, 0, 0, 0);
+	return seen;
+}
+
+TEST(keys_threads_share_process_keyring)
+{
+	pthread_t thread;
+	long *seen;
+
+	new_session();
+	int process =
+		(int)CHECK_OK(keyctl(KEYCTL_GET_KEYRING_ID, KEY_SPEC_PROCESS_KEYRING, 1, 0, 0));
+	int mine = (int)CHECK_OK(keyctl(KEYCTL_GET_KEYRING_ID, KEY_SPEC_THREAD_KEYRING, 1, 0, 0));
+	CHECK_EQ(pthread_create(&thread, NULL, thread_keyrings, NULL), 0);
+	CHECK_EQ(pthread_join(thread, (void **)&seen), 0);
+	CHECK_EQ(seen[0], (long)process);
+	/* a new one, because its creator had one (Linux's copy_creds) */
+	CHECK(seen[1] > 0 && seen[1] != mine);
 }
 
 /*
