@@ -22,9 +22,6 @@ proc_show_key_users(struct procbuf *b, union proc_arg arg)
 	return 0;
 }
 
-/* Linux keeps persistent keyrings this long (KEYCTL_GET_PERSISTENT is not here: the value only). */
-static unsigned long persistent_keyring_expiry = 3 * 24 * 3600;
-
 static int
 show_value(struct procbuf *b, const unsigned long *v)
 {

@@ -27,6 +27,7 @@ struct list_head key_user_list = LIST_HEAD_INIT(key_user_list);
 unsigned long key_quota_maxkeys = 200, key_quota_maxbytes = 20000;
 unsigned long key_quota_root_maxkeys = 1000000, key_quota_root_maxbytes = 25000000;
 unsigned long key_gc_delay = 300;
+unsigned long persistent_keyring_expiry = 3 * 24 * 3600;
 
 static const struct key_type *const key_types[] = { &key_type_keyring, &key_type_user,
 						    &key_type_logon };
@@ -195,6 +196,8 @@ forget_user_keyring(const struct key *key)
 		key->user->uid_keyring = NULL;
 	if (key->user->session_keyring == key)
 		key->user->session_keyring = NULL;
+	if (key->user->persistent_keyring == key)
+		key->user->persistent_keyring = NULL;
 }
 
 static void

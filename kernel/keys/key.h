@@ -80,6 +80,7 @@ struct key_user {
 	 * them (the user session keyring links the user keyring).
 	 */
 	struct key *uid_keyring, *session_keyring;
+	struct key *persistent_keyring; /* "_persistent.N" (KEYCTL_GET_PERSISTENT), the same way */
 	struct list_head link;
 };
 
@@ -117,6 +118,13 @@ extern unsigned long key_quota_maxkeys, key_quota_maxbytes;
 extern unsigned long key_quota_root_maxkeys, key_quota_root_maxbytes;
 extern unsigned long key_gc_delay;
 extern struct list_head key_list, key_user_list;
+
+/* An id as the calls show it: no id (-1, the user keyrings' group) is the overflow id, as Linux's from_kgid_munged. */
+static inline int
+key_shown_id(u32 id)
+{
+	return id == (u32)-1 ? 65534 : (int)id;
+}
 
 /* key.c: keys and quotas (keys_lock held throughout). */
 const struct key_type *key_type_find(const char *name);
@@ -195,6 +203,9 @@ struct key *current_session_keyring(int *err);
 bool key_possessed(const struct key *key);
 int join_session_keyring(const char *name);
 long keys_set_reqkey_keyring(int which);
+/* KEYCTL_GET_PERSISTENT: uid's persistent keyring (uid -1: the caller's) linked into dest. */
+long keys_get_persistent(u32 uid, s32 destid);
+extern unsigned long persistent_keyring_expiry;
 /* The keyring request_key links a new key into when none is named: the key or NULL with *err. */
 struct key *reqkey_default_keyring(int *err);
 

@@ -160,13 +160,13 @@ describe_key(s32 id, struct key_reply *reply)
 	if (!key)
 		return err;
 	const char *fmt = "%s;%d;%d;%08x;%s";
-	int len = ksnprintf(NULL, 0, fmt, key->type->name, (int)key->uid, (int)key->gid, key->perm,
-			    key->description) +
+	int len = ksnprintf(NULL, 0, fmt, key->type->name, key_shown_id(key->uid),
+			    key_shown_id(key->gid), key->perm, key->description) +
 		  1;
 	reply->buf = kmalloc((size_t)len);
 	if (reply->buf) {
-		ksnprintf(reply->buf, (size_t)len, fmt, key->type->name, (int)key->uid,
-			  (int)key->gid, key->perm, key->description);
+		ksnprintf(reply->buf, (size_t)len, fmt, key->type->name, key_shown_id(key->uid),
+			  key_shown_id(key->gid), key->perm, key->description);
 		reply->len = (size_t)len;
 	}
 	key_put(key);
@@ -437,6 +437,8 @@ keyctl_locked(int cmd, unsigned long arg2, unsigned long arg3, unsigned long arg
 		return link_key(id, (s32)arg3, true);
 	case KEYCTL_SET_REQKEY_KEYRING:
 		return keys_set_reqkey_keyring((int)arg2);
+	case KEYCTL_GET_PERSISTENT:
+		return keys_get_persistent((u32)arg2, (s32)arg3);
 	default:
 		return -EOPNOTSUPP;
 	}

@@ -80,14 +80,14 @@ keys_proc_show_keys(struct procbuf *b)
 		if (key_permission(key, possessed, KEY_NEED_VIEW))
 			continue;
 		format_timeout(timeout, key, now);
-		procbuf_printf(b, "%08x %c%c%c%c%c%c%c %5d %4s %08x %5d %5d %-9.9s ",
-			       (u32)key->serial, flag_char(key, KEY_FLAG_INSTANTIATED, 'I'),
-			       flag_char(key, KEY_FLAG_REVOKED, 'R'),
-			       flag_char(key, KEY_FLAG_DEAD, 'D'),
-			       flag_char(key, KEY_FLAG_IN_QUOTA, 'Q'), '-',
-			       flag_char(key, KEY_FLAG_NEGATIVE, 'N'),
-			       flag_char(key, KEY_FLAG_INVALIDATED, 'i'), key->usage, timeout,
-			       key->perm, (int)key->uid, (int)key->gid, key->type->name);
+		procbuf_printf(
+			b, "%08x %c%c%c%c%c%c%c %5d %4s %08x %5d %5d %-9.9s ", (u32)key->serial,
+			flag_char(key, KEY_FLAG_INSTANTIATED, 'I'),
+			flag_char(key, KEY_FLAG_REVOKED, 'R'), flag_char(key, KEY_FLAG_DEAD, 'D'),
+			flag_char(key, KEY_FLAG_IN_QUOTA, 'Q'), '-',
+			flag_char(key, KEY_FLAG_NEGATIVE, 'N'),
+			flag_char(key, KEY_FLAG_INVALIDATED, 'i'), key->usage, timeout, key->perm,
+			key_shown_id(key->uid), key_shown_id(key->gid), key->type->name);
 		describe(b, key);
 		procbuf_printf(b, "\n");
 	}

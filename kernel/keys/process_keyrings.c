@@ -30,8 +30,9 @@ user_keyring(struct key **slot, const char *fmt, u32 uid, int *err)
 	if (*slot)
 		return key_get(*slot);
 	ksnprintf(name, sizeof(name), fmt, uid);
-	struct key *keyring = keyring_alloc(name, uid, (u32)-1, KEY_POS_ALL | KEY_USR_ALL,
-					    KEY_QUOTA_OVERRUN, err);
+	struct key *keyring =
+		keyring_alloc(name, uid, (u32)-1, (KEY_POS_ALL & ~KEY_POS_SETATTR) | KEY_USR_ALL,
+			      KEY_QUOTA_OVERRUN, err);
 	if (keyring) {
 		keyring->flags |= KEY_FLAG_UID_KEYRING;
 		*slot = keyring; /* the user's while it lives (key_destroy forgets it) */
@@ -340,6 +341,62 @@ reqkey_default_keyring(int *err)
 	if (!*err && (*err = key_permission(keyring, true, KEY_NEED_WRITE)))
 		key_put(keyring);
 	return *err ? NULL : keyring;
+}
+
+/*
+ * A user's persistent keyring ("_persistent.N"), referenced: the one
+ * that exists or a new one, outside the quota, its expiry pushed back to
+ * persistent_keyring_expiry from now at each use, as Linux's.
+ */
+static struct key *
+persistent_keyring(u32 uid, int *err)
+{
+	struct key_user *user = key_user_get(uid);
+
+	*err = -ENOMEM;
+	if (!user)
+		return NULL;
+	struct key *keyring = key_get(user->persistent_keyring);
+	if (!keyring) {
+		char name[32];
+		ksnprintf(name, sizeof(name), "_persistent.%u", uid);
+		keyring = keyring_alloc(name, uid, (u32)-1,
+					(KEY_POS_ALL & ~KEY_POS_SETATTR) | KEY_USR_VIEW |
+						KEY_USR_READ,
+					KEY_QUOTA_NONE, err);
+		user->persistent_keyring = keyring;
+	}
+	if (keyring)
+		keyring->expiry = key_now() + (s64)persistent_keyring_expiry;
+	key_user_put(user);
+	return keyring;
+}
+
+long
+keys_get_persistent(u32 uid, s32 destid)
+{
+	struct id_set uids = current_uids();
+	bool possessed;
+	int err;
+
+	if (uid == (u32)-1)
+		uid = uids.real;
+	else if (uid != uids.real && uid != uids.effective && !capable(CAP_SETUID))
+		return -EPERM; /* another user's cache is for the privileged */
+	struct key *dest =
+		lookup_user_key(destid, KEY_LOOKUP_CREATE, KEY_NEED_WRITE, &possessed, &err);
+	if (!dest)
+		return err;
+	struct key *keyring =
+		dest->type == &key_type_keyring ? persistent_keyring(uid, &err) : NULL;
+	if (dest->type != &key_type_keyring)
+		err = -ENOTDIR;
+	if (keyring)
+		err = keyring_link(dest, keyring);
+	long ret = err ? err : keyring->serial;
+	key_put(keyring);
+	key_put(dest);
+	return ret;
 }
 
 /* ---- fork, execve, exit ------------------------------------------------ */

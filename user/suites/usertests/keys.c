@@ -169,6 +169,37 @@ TEST(keys_invalidate_unlinks)
 	CHECK_EQ(keyring_ids(KEY_SPEC_SESSION_KEYRING, ids, 2), 0);
 }
 
+/* A user's persistent keyring: the same one at each call, linked where asked; another user's is EPERM. */
+static void
+check_other_persistent(const char *unused)
+{
+	(void)unused;
+	new_session();
+	CHECK_ERR(EPERM, keyctl(KEYCTL_GET_PERSISTENT, 0, KEY_SPEC_SESSION_KEYRING, 0, 0));
+}
+
+TEST(keys_persistent_keyring)
+{
+	char buf[128], want[128];
+	int ids[2];
+
+	new_session();
+	int ring = (int)CHECK_OK(
+		keyctl(KEYCTL_GET_PERSISTENT, (unsigned long)-1, KEY_SPEC_SESSION_KEYRING, 0, 0));
+	CHECK_EQ(keyctl(KEYCTL_GET_PERSISTENT, (unsigned long)-1, KEY_SPEC_SESSION_KEYRING, 0, 0),
+		 (long)ring);
+	CHECK_EQ(keyring_ids(KEY_SPEC_SESSION_KEYRING, ids, 2), 1);
+	CHECK_EQ(ids[0], ring);
+	snprintf(want, sizeof(want), "keyring;%d;65534;1f030000;_persistent.%d", (int)getuid(),
+		 (int)getuid());
+	CHECK_OK(keyctl(KEYCTL_DESCRIBE, ring, (unsigned long)buf, sizeof(buf), 0));
+	CHECK(strcmp(buf, want) == 0);
+	int key = add_user_key("a", "b", KEY_SPEC_SESSION_KEYRING);
+	CHECK_ERR(ENOTDIR, keyctl(KEYCTL_GET_PERSISTENT, (unsigned long)-1, key, 0, 0));
+	if (geteuid() == 0)
+		as_nobody(check_other_persistent, NULL);
+}
+
 /* Reading a key whose user byte is empty: EACCES unless the caller possesses it. */
 TEST(keys_possession_grants_possessor_bits)
 {
