@@ -69,6 +69,11 @@
 #define ETIMEDOUT	110
 #define ECONNREFUSED	111
 #define EINPROGRESS	115
+#define EDQUOT		122 /* a user's key quota (kernel/keys/) */
 #define ECANCELED	125
+#define ENOKEY		126
+#define EKEYEXPIRED	127
+#define EKEYREVOKED	128
+#define EKEYREJECTED	129
 
 #endif

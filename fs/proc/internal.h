@@ -152,6 +152,11 @@ int proc_write_msgmni(const char *value, union proc_arg arg);
 int proc_show_sem(struct procbuf *b, union proc_arg arg);
 int proc_write_sem(const char *value, union proc_arg arg);
 
+/* fs/proc/keys.c: /proc/keys, /proc/key-users and /proc/sys/kernel/keys (kernel/keys/). */
+int proc_show_keys(struct procbuf *b, union proc_arg arg);
+int proc_show_key_users(struct procbuf *b, union proc_arg arg);
+extern const struct proc_dir proc_sys_keys_dir;
+
 /* fs/proc/sysctl.c: /proc/sys. */
 extern const struct proc_dir proc_sys_dir;
 extern const struct proc_dir proc_net_dir; /* fs/proc/net.c */

@@ -431,6 +431,8 @@ static const struct file_operations proc_dir_fops = {
 static const struct proc_entry root_entries[] = {
 	{ .name = "cmdline", .mode = S_IFREG | 0444, .show = proc_show_cmdline },
 	{ .name = "cpuinfo", .mode = S_IFREG | 0444, .show = proc_show_cpuinfo },
+	{ .name = "key-users", .mode = S_IFREG | 0444, .show = proc_show_key_users },
+	{ .name = "keys", .mode = S_IFREG | 0444, .show = proc_show_keys },
 	{ .name = "loadavg", .mode = S_IFREG | 0444, .show = proc_show_loadavg },
 	{ .name = "locks", .mode = S_IFREG | 0444, .show = proc_show_locks },
 	{ .name = "lockstat",

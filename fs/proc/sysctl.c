@@ -248,6 +248,7 @@ static const struct proc_entry kernel_entries[] = {
 	{ .name = "cap_last_cap", .mode = S_IFREG | 0444, .show = show_cap_last_cap },
 	{ .name = "domainname", .mode = S_IFREG | 0444, .show = show_domainname },
 	{ .name = "hostname", .mode = S_IFREG | 0444, .show = show_hostname },
+	{ .name = "keys", .mode = S_IFDIR | 0555, .dir = &proc_sys_keys_dir },
 	{ .name = "msgmax",
 	  .mode = S_IFREG | 0644,
 	  .show = proc_show_msgmax,

@@ -25,6 +25,7 @@
  *   padding to 16, the auxiliary vector (AT_NULL last), NULL, envp[],
  *   NULL, argv[], argc  <- rsp
  */
+#include "kernel/keys/keys.h"
 #include "kernel/process/exec.h"
 #include "kernel/process/exec_script.h"
 #include "kernel/process/vfork.h"
@@ -794,6 +795,7 @@ do_execve(const char *path, struct exec_args *a)
 	task_set_exe_file(t, prog.file); /* past the point of no return: /proc/<pid>/exe */
 	session_exec(t);
 	cred_exec(t->group_leader);
+	keys_exec(t);
 	start_program(t, mm, &prog, &interp, a, path);
 	ptrace_exec(old_pid);
 out:

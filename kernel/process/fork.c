@@ -16,6 +16,7 @@
 #include "kernel/process/rlimit.h"
 #include "kernel/process/vfork.h"
 #include "ipc/ipc.h"
+#include "kernel/keys/keys.h"
 #include "kernel/x86/fpu.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
@@ -98,6 +99,7 @@ clone_resources(struct task *child, struct task *parent, u64 flags)
 	child->files = flags & CLONE_FILES ? files_share(parent->files) : files_dup(parent->files);
 	child->fs = flags & CLONE_FS ? fs_context_share(parent->fs) : fs_context_dup(parent->fs);
 	child->exe_file = parent->exe_file ? file_get(parent->exe_file) : NULL;
+	keys_fork(child, parent, flags & CLONE_THREAD);
 	return child->mm && child->files && child->fs &&
 	       sem_undo_fork(child, parent, flags & CLONE_SYSVSEM) == 0 &&
 	       signal_fork(child, parent, flags) == 0;
@@ -131,6 +133,7 @@ do_clone(struct trap_frame *f, const struct clone_args_k *a)
 		if (child->exe_file)
 			file_put(child->exe_file);
 		sem_undo_exit(child);
+		keys_exit(child);
 		task_free(child);
 		return -ENOMEM;
 	}

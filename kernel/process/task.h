@@ -31,6 +31,7 @@ struct fs_context;
 struct trap_frame;
 struct sighand;
 struct group_list;
+struct key;
 
 /*
  * A process's real, effective and saved ids, and the one files are made
@@ -200,6 +201,13 @@ struct task {
 	 * PR_SET_DUMPABLE said so; /proc/<pid> is then root's (cred.h).
 	 */
 	bool not_dumpable;
+	/*
+	 * The key retention service's keyrings, this thread's as Linux's
+	 * credentials hold them (kernel/keys/process_keyrings.c, keys_lock):
+	 * referenced, NULL until first used.
+	 */
+	struct key *thread_keyring, *process_keyring, *session_keyring;
+	int reqkey_default; /* KEYCTL_SET_REQKEY_KEYRING's KEY_REQKEY_DEFL_* */
 
 	struct ptrace_link ptrace; /* tracer and tracees (kernel/process/ptrace.c) */
 

@@ -331,6 +331,34 @@ make_ipc_cmd(struct rng *r)
 	return rng_below(r, 21);
 }
 
+/* Half the time a type the kernel has (or refuses by its dot), else any string or pointer. */
+static uint64_t
+make_key_type(struct rng *r)
+{
+	static const char *const types[] = { "user", "keyring", "logon", ".dead", "big_key" };
+
+	if (rng_below(r, 2))
+		return make_arg(ARG_PATH, r);
+	return (uint64_t)(uintptr_t)types[rng_below(r, sizeof(types) / sizeof(types[0]))];
+}
+
+/* The special ids are -1 to -8; real serials are random, so any integer stands for them. */
+static uint64_t
+make_key_id(struct rng *r)
+{
+	if (rng_below(r, 4) == 0)
+		return make_int(r);
+	return (uint64_t)(int64_t) - (int64_t)(1 + rng_below(r, 8));
+}
+
+static uint64_t
+make_keyctl_cmd(struct rng *r)
+{
+	if (rng_below(r, 4) == 0)
+		return make_int(r);
+	return rng_below(r, 32);
+}
+
 static uint64_t
 make_flags(struct rng *r)
 {
@@ -433,6 +461,12 @@ make_arg(enum arg_kind k, struct rng *r)
 		return make_ipc_id(r);
 	case ARG_IPC_CMD:
 		return make_ipc_cmd(r);
+	case ARG_KEY_TYPE:
+		return make_key_type(r);
+	case ARG_KEY_ID:
+		return make_key_id(r);
+	case ARG_KEYCTL_CMD:
+		return make_keyctl_cmd(r);
 	case ARG_INT:
 		break;
 	}

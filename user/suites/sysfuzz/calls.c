@@ -64,6 +64,27 @@ is_sysv(const char *call)
 	       strncmp(call, "sem", 3) == 0;
 }
 
+/* add_key, request_key, keyctl: the key retention service, whose ids and commands have kinds of their own. */
+static bool
+is_key_call(const char *call)
+{
+	return strcmp(call, "add_key") == 0 || strcmp(call, "request_key") == 0 ||
+	       strcmp(call, "keyctl") == 0;
+}
+
+static enum arg_kind
+key_kind_of(const char *call, const char *name)
+{
+	if (strcmp(name, "utype") == 0)
+		return ARG_KEY_TYPE;
+	if (strcmp(name, "ringid") == 0 || strcmp(name, "destid") == 0 ||
+	    (strcmp(call, "keyctl") == 0 && strcmp(name, "arg2") == 0))
+		return ARG_KEY_ID;
+	if (strcmp(call, "keyctl") == 0 && strcmp(name, "cmd") == 0)
+		return ARG_KEYCTL_CMD;
+	return ARG_INT; /* not the key calls' own: the usual rules */
+}
+
 /* From the argument's name first (it says what the value means), then its type. */
 static enum arg_kind
 kind_of(const char *call, const char *type, const char *name)
@@ -84,6 +105,8 @@ kind_of(const char *call, const char *type, const char *name)
 		return ARG_IPC_ID;
 	if (is_sysv(call) && strcmp(name, "cmd") == 0)
 		return ARG_IPC_CMD;
+	if (is_key_call(call) && key_kind_of(call, name) != ARG_INT)
+		return key_kind_of(call, name);
 	if (strcmp(call, "semctl") == 0 && strcmp(name, "arg") == 0)
 		return ARG_POINTER; /* union semun: mostly a buffer, sometimes SETVAL's number */
 	if (has(name, "flags") || strcmp(name, "prot") == 0 || strcmp(name, "mode") == 0 ||
