@@ -178,9 +178,7 @@ mqueue_evict(struct inode *inode)
 	}
 	if (q->charged)
 		user_count_add(&q->charge, USER_MQ_BYTES, -(long)q->charged);
-	mutex_lock(&q->ns->lock);
-	q->ns->queues_count--;
-	mutex_unlock(&q->ns->lock);
+	__atomic_fetch_sub(&q->ns->queues_count, 1, __ATOMIC_RELAXED); /* ns->lock may be held */
 	kfree(q);
 }
 
@@ -197,7 +195,7 @@ create_queue(struct mq_namespace *ns, const char *name, u32 mode, const struct k
 
 	if (err)
 		return err;
-	if (ns->queues_count >= READ_ONCE(ns->queues_max) && !capable(CAP_SYS_RESOURCE))
+	if (READ_ONCE(ns->queues_count) >= READ_ONCE(ns->queues_max) && !capable(CAP_SYS_RESOURCE))
 		return -ENOSPC;
 	struct super_block *sb = ns_sb(ns);
 	struct mqueue *q = sb ? kzalloc(sizeof(*q)) : NULL;
@@ -220,7 +218,7 @@ create_queue(struct mq_namespace *ns, const char *name, u32 mode, const struct k
 	inode->private = q;
 	inode->uid = current_fsuid();
 	inode->gid = current_fsgid();
-	ns->queues_count++;
+	__atomic_fetch_add(&ns->queues_count, 1, __ATOMIC_RELAXED);
 	err = charge_queue(q);
 	if (err) {
 		inode_put(inode);

@@ -13,9 +13,9 @@
 struct super_block;
 
 struct mq_namespace {
-	struct mutex lock;	    /* the names: queues and queues_count */
+	struct mutex lock;	    /* the names */
 	struct list_head queues;    /* of struct mqueue, by name, while linked */
-	unsigned long queues_count; /* queues made and not yet freed (queues_max's count) */
+	unsigned long queues_count; /* atomic: queues made and not yet freed (queues_max's) */
 	/* /proc/sys/fs/mqueue/: Linux's names, defaults and bounds */
 	unsigned long queues_max, msg_max, msgsize_max, msg_default, msgsize_default;
 	struct super_block *sb; /* the queues' inodes are on it */

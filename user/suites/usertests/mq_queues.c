@@ -69,8 +69,8 @@ TEST(mq_priority_order)
 	expect_text(q, "low first", 1);
 	expect_text(q, "low second", 1);
 	expect_text(q, "zero", 0);
-	CHECK_OK(mq_unlink(name));
 	CHECK_OK(mq_close(q));
+	CHECK_OK(mq_unlink(name)); /* the name held the last reference */
 }
 
 TEST(mq_open_errors)
