@@ -74,16 +74,17 @@ share_child(void *arg __attribute__((unused)))
 	return read(pipe_fds[0], &c, 1) == 1 ? 0 : 1;
 }
 
-/* A clone with CLONE_FS and CLONE_FILES shares both, but not the address space. */
+/* A clone with CLONE_FS, CLONE_FILES and CLONE_IO shares them, but not the address space. */
 TEST(kcmp_clone_shares)
 {
 	static char stack[64 * 1024] __attribute__((aligned(16)));
 
 	CHECK_OK(pipe(pipe_fds));
-	pid_t child = CHECK_OK(
-		clone(share_child, stack + sizeof(stack), CLONE_FS | CLONE_FILES | SIGCHLD, NULL));
+	pid_t child = CHECK_OK(clone(share_child, stack + sizeof(stack),
+				     CLONE_FS | CLONE_FILES | CLONE_IO | SIGCHLD, NULL));
 	CHECK_EQ(kcmp(getpid(), child, KCMP_FS, 0, 0), 0l);
 	CHECK_EQ(kcmp(getpid(), child, KCMP_FILES, 0, 0), 0l);
+	CHECK_EQ(kcmp(getpid(), child, KCMP_IO, 0, 0), 0l);
 	CHECK(kcmp(getpid(), child, KCMP_VM, 0, 0) != 0);
 	CHECK_OK(write(pipe_fds[1], "x", 1));
 	expect_exit(child, 0, "the clone");
