@@ -121,8 +121,35 @@ find_queue(struct mq_namespace *ns, const char *name)
 	return NULL;
 }
 
-/* The kind of instance the queues' inodes are on (statfs's f_type). */
-static struct fs_type mqueue_fs_type = { .name = "mqueue", .magic = MQUEUE_MAGIC };
+struct inode *
+mq_name_inode(struct mq_namespace *ns, const char *name)
+{
+	mutex_lock(&ns->lock);
+	struct mqueue *q = find_queue(ns, name);
+	struct inode *inode = q ? inode_get(q->inode) : NULL;
+	mutex_unlock(&ns->lock);
+	return inode;
+}
+
+bool
+mq_nth_name(struct mq_namespace *ns, u64 n, char name[NAME_MAX + 1], u64 *ino)
+{
+	struct list_head *pos;
+	bool found = false;
+
+	mutex_lock(&ns->lock);
+	list_for_each(pos, &ns->queues) {
+		struct mqueue *q = list_entry(pos, struct mqueue, link);
+		if (n-- == 0) {
+			memcpy(name, q->name, strlen(q->name) + 1);
+			*ino = q->inode->ino;
+			found = true;
+			break;
+		}
+	}
+	mutex_unlock(&ns->lock);
+	return found;
+}
 
 /* The instance the queues' inodes live on, made at the first queue (ns->lock held). */
 static struct super_block *
@@ -330,8 +357,7 @@ may_unlink_queue(struct mqueue *q)
 	return q->inode->uid == current_fsuid() || capable(CAP_FOWNER) ? 0 : -EACCES;
 }
 
-/* Removes the name (ns->lock taken): 0, -ENOENT, -EACCES. */
-static int
+int
 mq_unlink_name(struct mq_namespace *ns, const char *name)
 {
 	mutex_lock(&ns->lock);

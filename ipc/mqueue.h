@@ -8,8 +8,11 @@
 #define REWIND_IPC_MQUEUE_H
 
 #include "kernel/lib/list.h"
+#include "kernel/lib/types.h"
 #include "locking/mutex.h"
+#include "uapi/limits.h"
 
+struct inode;
 struct super_block;
 
 struct mq_namespace {
@@ -22,6 +25,18 @@ struct mq_namespace {
 };
 
 extern struct mq_namespace mq_init_ns;
+
+/* The file-system type of the queues' inodes and of /dev/mqueue (ipc/mqueue_fs.c). */
+extern struct fs_type mqueue_fs_type;
+/* Registers it, so that mount(2) can show the queues (boot). */
+void mqueue_init(void);
+
+/* The named queue's inode, referenced; NULL if none (ipc/mqueue.c). */
+struct inode *mq_name_inode(struct mq_namespace *ns, const char *name);
+/* The n-th named queue's name and inode number: false past the last. */
+bool mq_nth_name(struct mq_namespace *ns, u64 n, char name[NAME_MAX + 1], u64 *ino);
+/* Removes a name, as mq_unlink: 0, -ENOENT, or -EACCES for another user's queue. */
+int mq_unlink_name(struct mq_namespace *ns, const char *name);
 
 /* Linux's hard bounds of the limits (ipc_namespace.h's HARD_*, MIN_*). */
 #define MQ_HARD_QUEUESMAX  1024

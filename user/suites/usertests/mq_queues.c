@@ -2,7 +2,8 @@
  * mq_queues.c - usertests: POSIX message queues (mq_open, mq_unlink,
  * mq_timedsend, mq_timedreceive, mq_notify, mq_getsetattr): priority
  * order, the limits and errnos, O_NONBLOCK and deadlines, the one-shot
- * notification, and queue descriptors as files (poll, fork).
+ * notification, queue descriptors as files (poll, fork), and the mqueue
+ * file system's view of the queues.
  */
 #define _GNU_SOURCE
 #include "usertests.h"
@@ -12,9 +13,13 @@
 #include <limits.h>
 #include <mqueue.h>
 #include <poll.h>
+#include <dirent.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -222,5 +227,46 @@ TEST(mq_permissions)
 		skip("needs root to become nobody");
 	as_nobody(unlink_as_nobody, name);
 	CHECK_OK(mq_unlink(name));
+	CHECK_OK(mq_close(q));
+}
+
+/* A mount of the mqueue file system shows the queues: a name per queue, its line, unlink. */
+TEST(mq_file_system)
+{
+	char name[64], dir[64], path[160], line[128];
+	mqd_t q = new_queue(name, sizeof(name), 2, 16, 0);
+	struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGUSR2 };
+	unsigned long qsize;
+	int notify, signo, pid;
+
+	if (geteuid() != 0)
+		skip("needs root to mount");
+	snprintf(dir, sizeof(dir), "/tmp/usertests-mqfs-%d", getpid());
+	CHECK_OK(mkdir(dir, 0700));
+	CHECK_OK(mount("mqueue", dir, "mqueue", 0, NULL));
+	send_text(q, "hello", 1);
+	CHECK_OK(mq_notify(q, &ev)); /* after the message: it stays registered */
+	snprintf(path, sizeof(path), "%s%s", dir, name);
+	int fd = CHECK_OK(open(path, O_RDONLY));
+	ssize_t n = CHECK_OK(read(fd, line, sizeof(line) - 1));
+	line[n] = '\0';
+	CHECK_EQ(sscanf(line, "QSIZE:%lu NOTIFY:%d SIGNO:%d NOTIFY_PID:%d", &qsize, &notify, &signo,
+			&pid),
+		 4);
+	CHECK(qsize >= 5); /* Linux counts its own bookkeeping too */
+	CHECK_EQ(notify, SIGEV_SIGNAL);
+	CHECK_EQ(signo, SIGUSR2);
+	CHECK_EQ(pid, getpid());
+	CHECK_OK(close(fd));
+	DIR *d = opendir(dir);
+	bool listed = false;
+	for (struct dirent *e; (e = readdir(d));)
+		listed |= strcmp(e->d_name, name + 1) == 0;
+	closedir(d);
+	CHECK(listed);
+	CHECK_OK(unlink(path));
+	CHECK_ERR(ENOENT, mq_open(name, O_RDWR));
+	CHECK_OK(umount(dir));
+	CHECK_OK(rmdir(dir));
 	CHECK_OK(mq_close(q));
 }
