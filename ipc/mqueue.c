@@ -41,6 +41,7 @@
 #include "kernel/vdso/vvar.h"
 #include "kernel/lib/string.h"
 #include "kernel/lib/vsprintf.h"
+#include "kernel/time/clock.h"
 #include "kernel/time/time64.h"
 #include "mm/kmalloc.h"
 #include "uapi/magic.h"
@@ -394,14 +395,10 @@ read_deadline(const struct kernel_timespec __user *uts, u64 *deadline)
 
 	if (copy_from_user(&ts, uts, sizeof(ts)))
 		return -EFAULT;
-	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= (s64)NSEC_PER_SEC)
-		return -EINVAL;
-	if (__builtin_mul_overflow((u64)ts.tv_sec, NSEC_PER_SEC, &ns) ||
-	    __builtin_add_overflow(ns, (u64)ts.tv_nsec, &ns)) {
-		*deadline = UINT64_MAX;
-		return 0;
-	}
-	s64 offset = timekeeping_realtime_offset_ns();
+	int err = timespec_to_ns(&ts, &ns);
+	if (err)
+		return err;
+	s64 offset = timekeeping_realtime_offset_ns(); /* a wall-clock instant before boot: past */
 	*deadline = offset > 0 && ns < (u64)offset ? 0 : ns - (u64)offset;
 	return 0;
 }

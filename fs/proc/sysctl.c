@@ -369,27 +369,6 @@ write_mount_max(const char *value, union proc_arg arg)
 	return err;
 }
 
-/* A file showing var and setting it to any decimal number. */
-#define ULONG_FILE(show, write, var)                            \
-	static int show(struct procbuf *b, union proc_arg arg)  \
-	{                                                       \
-		return show_ulong(b, &var);                     \
-	}                                                       \
-	static int write(const char *value, union proc_arg arg) \
-	{                                                       \
-		unsigned long n;                                \
-		int err = procfs_parse_decimal(value, &n);      \
-		if (!err)                                       \
-			WRITE_ONCE(var, n);                     \
-		return err;                                     \
-	}
-ULONG_FILE(show_pipe_pages_soft, write_pipe_pages_soft, pipe_user_pages_soft)
-ULONG_FILE(show_pipe_pages_hard, write_pipe_pages_hard, pipe_user_pages_hard)
-ULONG_FILE(show_lease_break_time, write_lease_break_time, lease_break_time)
-ULONG_FILE(show_inotify_events, write_inotify_events, inotify_max_queued_events)
-ULONG_FILE(show_inotify_instances, write_inotify_instances, inotify_max_user_instances)
-ULONG_FILE(show_inotify_watches, write_inotify_watches, inotify_max_user_watches)
-
 /* Whether n is within [min, max] (a function: a macro's min of 0 would be a warning). */
 static bool
 within(unsigned long n, unsigned long min, unsigned long max)
@@ -413,6 +392,15 @@ within(unsigned long n, unsigned long min, unsigned long max)
 			WRITE_ONCE(var, n);                     \
 		return err;                                     \
 	}
+
+/* A file showing var and setting it to any decimal number. */
+#define ULONG_FILE(show, write, var) BOUNDED_FILE(show, write, var, 0, ~0ul)
+ULONG_FILE(show_pipe_pages_soft, write_pipe_pages_soft, pipe_user_pages_soft)
+ULONG_FILE(show_pipe_pages_hard, write_pipe_pages_hard, pipe_user_pages_hard)
+ULONG_FILE(show_lease_break_time, write_lease_break_time, lease_break_time)
+ULONG_FILE(show_inotify_events, write_inotify_events, inotify_max_queued_events)
+ULONG_FILE(show_inotify_instances, write_inotify_instances, inotify_max_user_instances)
+ULONG_FILE(show_inotify_watches, write_inotify_watches, inotify_max_user_watches)
 
 /* /proc/sys/fs/mqueue: the POSIX message queues' limits (ipc/mqueue.h), Linux's bounds. */
 BOUNDED_FILE(show_mq_queues_max, write_mq_queues_max, mq_init_ns.queues_max, 0, MQ_HARD_QUEUESMAX)
