@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -269,4 +270,28 @@ TEST(mq_file_system)
 	CHECK_OK(umount(dir));
 	CHECK_OK(rmdir(dir));
 	CHECK_OK(mq_close(q));
+}
+
+/* RLIMIT_MSGQUEUE bounds a user's queues at their fullest; /proc/sys/fs/mqueue keeps Linux's bounds. */
+TEST(mq_limits)
+{
+	struct rlimit small = { 4096, 4096 };
+	struct mq_attr big = { .mq_maxmsg = 8, .mq_msgsize = 1024 };
+	char name[64];
+
+	mqd_t q = new_queue(name, sizeof(name), 1, 128, 0);
+	CHECK_OK(mq_unlink(name));
+	CHECK_OK(mq_close(q));
+	CHECK_OK(setrlimit(RLIMIT_MSGQUEUE, &small));
+	CHECK_ERR(EMFILE,
+		  mq_open(name, O_CREAT | O_EXCL | O_RDWR, 0600, &big)); /* 8 KiB and more */
+	q = new_queue(name, sizeof(name), 1, 128, 0);			 /* a small one fits */
+	CHECK_OK(mq_unlink(name));
+	CHECK_OK(mq_close(q));
+	if (geteuid() != 0)
+		skip("needs root to write /proc/sys/fs/mqueue");
+	int fd = CHECK_OK(open("/proc/sys/fs/mqueue/msg_max", O_WRONLY));
+	CHECK_ERR(EINVAL, write(fd, "0\n", 2)); /* at least 1 */
+	CHECK_OK(close(fd));
+	CHECK(read_number("/proc/sys/fs/mqueue/msgsize_max") >= 128);
 }
