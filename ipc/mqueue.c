@@ -152,15 +152,6 @@ mq_nth_name(struct mq_namespace *ns, u64 n, char name[NAME_MAX + 1], u64 *ino)
 	return found;
 }
 
-/* The instance the queues' inodes live on, made at the first queue (ns->lock held). */
-static struct super_block *
-ns_sb(struct mq_namespace *ns)
-{
-	if (!ns->sb)
-		ns->sb = sb_alloc(&mqueue_fs_type);
-	return ns->sb;
-}
-
 /* ---- making and freeing a queue --------------------------------------------- */
 
 /* Linux's mq_attr_ok: 0, -EINVAL (out of the limits; root's are the hard ones) or -EOVERFLOW. */
@@ -225,7 +216,7 @@ create_queue(struct mq_namespace *ns, const char *name, u32 mode, const struct k
 		return err;
 	if (READ_ONCE(ns->queues_count) >= READ_ONCE(ns->queues_max) && !capable(CAP_SYS_RESOURCE))
 		return -ENOSPC;
-	struct super_block *sb = ns_sb(ns);
+	struct super_block *sb = ns->sb;
 	struct mqueue *q = sb ? kzalloc(sizeof(*q)) : NULL;
 	struct inode *inode =
 		q ? inode_alloc(sb, S_IFREG | (mode & 0777), &mqueue_iops, &mqueue_fops) : NULL;

@@ -28,7 +28,7 @@ extern struct mq_namespace mq_init_ns;
 
 /* The file-system type of the queues' inodes and of /dev/mqueue (ipc/mqueue_fs.c). */
 extern struct fs_type mqueue_fs_type;
-/* Registers it, so that mount(2) can show the queues (boot). */
+/* Registers it, so that mount(2) can show the queues, and makes mq_init_ns.sb (boot). */
 void mqueue_init(void);
 
 /* The named queue's inode, referenced; NULL if none (ipc/mqueue.c). */

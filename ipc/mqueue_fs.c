@@ -11,6 +11,7 @@
 #include "ipc/mqueue.h"
 #include "fs/vfs.h"
 #include "kernel/lib/string.h"
+#include "kernel/panic.h"
 #include "uapi/magic.h"
 
 static int
@@ -79,8 +80,12 @@ struct fs_type mqueue_fs_type = {
 	.new_root = mqfs_new_root,
 };
 
+/* The type, and the instance the queues' inodes are on, made at boot (not at the first queue). */
 void
 mqueue_init(void)
 {
 	register_filesystem(&mqueue_fs_type);
+	mq_init_ns.sb = sb_alloc(&mqueue_fs_type);
+	if (!mq_init_ns.sb)
+		panic("mqueue: no memory for the queues' instance");
 }
