@@ -662,3 +662,21 @@ mounts_show(void (*emit)(void *ctx, const char *line), void *ctx)
 	kfree(buf);
 	kfree(path);
 }
+
+struct inode *
+mount_root_inode_of_dev(u32 dev)
+{
+	struct inode *inode = NULL;
+	struct list_head *pos;
+
+	spin_lock(&mount_lock);
+	list_for_each(pos, &mounts) {
+		struct mount *m = list_entry(pos, struct mount, link);
+		if (m->sb->dev == dev) {
+			inode = inode_get(m->root->inode);
+			break;
+		}
+	}
+	spin_unlock(&mount_lock);
+	return inode;
+}

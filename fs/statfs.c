@@ -19,6 +19,7 @@
 #include "uapi/mount.h"
 #include "uapi/statfs.h"
 #include "kernel/syscall/syscall.h"
+#include "kernel/lib/string.h"
 
 /* The MS_* flags an instance keeps, as statfs's ST_* (equal values but relatime's). */
 static long
@@ -84,4 +85,33 @@ SYSCALL2(fstatfs, int, fd, struct kernel_statfs __user *, buf)
 	long ret = statfs_to_user(f->inode, buf);
 	file_put(f);
 	return ret;
+}
+
+/* ustat(2)'s answer: an int and a long, then two names Linux leaves empty (32 bytes). */
+struct kernel_ustat {
+	int f_tfree;
+	unsigned long f_tinode;
+	char f_fname[6];
+	char f_fpack[6];
+};
+
+/*
+ * The free blocks and inodes of the mounted instance whose device number
+ * is dev (Linux searches every instance; the mounted ones are those a
+ * stat can name): -EINVAL for no such instance.
+ */
+SYSCALL2(ustat, unsigned, dev, struct kernel_ustat __user *, ubuf)
+{
+	struct inode *root = mount_root_inode_of_dev(dev);
+	struct kernel_statfs st;
+	struct kernel_ustat u;
+
+	if (!root)
+		return -EINVAL;
+	fill_statfs(root, &st);
+	inode_put(root);
+	memset(&u, 0, sizeof(u));
+	u.f_tfree = (int)st.f_bfree;
+	u.f_tinode = st.f_ffree;
+	return copy_to_user(ubuf, &u, sizeof(u)) ? -EFAULT : 0;
 }

@@ -1,6 +1,6 @@
 /*
- * super.c - file-system instances (struct super_block, vfs.h): their
- * device numbers, the limits and counters a tmpfs instance keeps for its
+ * super.c - file-system types (which sysfs(2) lists) and instances
+ * (struct super_block, vfs.h): their device numbers, the limits and counters a tmpfs instance keeps for its
  * own size= and nr_inodes=, the mount flags its inodes obey (read-only,
  * noexec), and the pins umount counts to say EBUSY.
  *
@@ -23,6 +23,7 @@
 #include "uapi/errno.h"
 #include "uapi/mount.h"
 #include "kernel/lib/string.h"
+#include "kernel/syscall/syscall.h"
 #include "mm/kmalloc.h"
 #include "mm/page_alloc.h"
 
@@ -58,6 +59,69 @@ find_filesystem(const char *name)
 		;
 	spin_unlock(&fs_types_lock);
 	return t;
+}
+
+/*
+ * sysfs(2), Linux's obsolete way to list the types: option 1 gives a
+ * name's index, 2 copies index's name to buf, 3 the number of types. The
+ * index is the place in the list, which is newest first here (Linux's is
+ * oldest first): only the three answers' agreement is promised.
+ */
+static long
+fs_type_index(const char __user *uname)
+{
+	char *name;
+	int err = getname(uname, &name);
+
+	if (err)
+		return err;
+	long index = 0;
+	spin_lock(&fs_types_lock);
+	struct fs_type *t;
+	for (t = fs_types; t && strcmp(t->name, name) != 0; t = t->next)
+		index++;
+	spin_unlock(&fs_types_lock);
+	putname(name);
+	return t ? index : -EINVAL;
+}
+
+static long
+fs_type_name(unsigned long index, char __user *buf)
+{
+	spin_lock(&fs_types_lock);
+	struct fs_type *t = fs_types;
+	for (; t && index; t = t->next)
+		index--;
+	spin_unlock(&fs_types_lock);
+	if (!t) /* types are never unregistered: t stays valid */
+		return -EINVAL;
+	return copy_to_user(buf, t->name, strlen(t->name) + 1) ? -EFAULT : 0;
+}
+
+static long
+fs_type_count(void)
+{
+	long n = 0;
+
+	spin_lock(&fs_types_lock);
+	for (struct fs_type *t = fs_types; t; t = t->next)
+		n++;
+	spin_unlock(&fs_types_lock);
+	return n;
+}
+
+SYSCALL3(sysfs, int, option, unsigned long, arg1, unsigned long, arg2)
+{
+	switch (option) {
+	case 1:
+		return fs_type_index((const char __user *)arg1);
+	case 2:
+		return fs_type_name(arg1, (char __user *)arg2);
+	case 3:
+		return fs_type_count();
+	default:
+		return -EINVAL;
+	}
 }
 
 /* ---- device numbers ------------------------------------------------------ */

@@ -819,6 +819,8 @@ int vfs_mount(const char *path, const char *type, const char *source, u32 flags,
  * mount there, referenced in its place: what the walk steps onto.
  */
 struct dentry *mount_follow(struct dentry *d);
+/* The root inode of a mounted instance whose st_dev is dev, referenced; NULL if none (ustat). */
+struct inode *mount_root_inode_of_dev(u32 dev);
 /* Each mount's line of /proc/mounts (Linux's format, the newline included), in mount order. */
 void mounts_show(void (*emit)(void *ctx, const char *line), void *ctx);
 

@@ -26,6 +26,18 @@
 /* The bitset that matches every waiter (what plain FUTEX_WAIT and FUTEX_WAKE use). */
 #define FUTEX_BITSET_MATCH_ANY 0xffffffffu
 
+/* futex_waitv(2): up to FUTEX_WAITV_MAX words, each a 32-bit one (FUTEX_32), maybe private. */
+#define FUTEX_32	2
+#define FUTEX_WAITV_MAX 128
+
+/* One word futex_waitv waits on while it holds val (linux/futex.h's struct futex_waitv). */
+struct kernel_futex_waitv {
+	unsigned long long val;
+	unsigned long long uaddr;
+	unsigned int flags; /* FUTEX_32, and FUTEX_PRIVATE_FLAG */
+	unsigned int reserved;
+};
+
 /* A robust mutex's word: the owner's tid and two flags (Linux's futex.h). */
 #define FUTEX_WAITERS	 0x80000000u
 #define FUTEX_OWNER_DIED 0x40000000u

@@ -6,6 +6,7 @@
 #ifndef REWIND_UAPI_MAGIC_H
 #define REWIND_UAPI_MAGIC_H
 
+#define MQUEUE_MAGIC	    0x19800202 /* the POSIX message queues' file system */
 #define TMPFS_MAGIC	    0x01021994 /* tmpfs, and Linux's rootfs and devtmpfs */
 #define PROC_SUPER_MAGIC    0x9fa0
 #define PIPEFS_MAGIC	    0x50495045

@@ -20,6 +20,7 @@
 #define CLONE_CHILD_CLEARTID 0x00200000
 #define CLONE_DETACHED	     0x00400000
 #define CLONE_CHILD_SETTID   0x01000000
+#define CLONE_IO	     0x80000000 /* share the I/O context: rewind keeps none */
 
 /* The low byte: the signal the parent gets when the child ends. */
 #define CSIGNAL 0x000000ff

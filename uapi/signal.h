@@ -76,6 +76,7 @@
 #define SI_KERNEL     0x80
 #define SI_QUEUE      (-1)
 #define SI_TIMER      (-2)
+#define SI_MESGQ      (-3) /* a message reached an empty POSIX queue (mq_notify) */
 #define SI_TKILL      (-6)
 #define ILL_ILLOPN    2
 #define FPE_INTDIV    1

@@ -28,6 +28,7 @@
 #include "fs/proc/internal.h"
 #include "fs/notify.h"
 #include "fs/pipe_accounting.h"
+#include "ipc/mqueue.h"
 #include "kernel/knobs.h"
 #include "kernel/process/cred.h"
 #include "kernel/process/process.h"
@@ -369,8 +370,15 @@ write_mount_max(const char *value, union proc_arg arg)
 	return err;
 }
 
-/* A file showing var and setting it to any decimal number. */
-#define ULONG_FILE(show, write, var)                            \
+/* Whether n is within [min, max] (a function: a macro's min of 0 would be a warning). */
+static bool
+within(unsigned long n, unsigned long min, unsigned long max)
+{
+	return n >= min && n <= max;
+}
+
+/* A file showing var and setting it within [min, max], as proc_dointvec_minmax: else EINVAL. */
+#define BOUNDED_FILE(show, write, var, min, max)                \
 	static int show(struct procbuf *b, union proc_arg arg)  \
 	{                                                       \
 		return show_ulong(b, &var);                     \
@@ -379,16 +387,50 @@ write_mount_max(const char *value, union proc_arg arg)
 	{                                                       \
 		unsigned long n;                                \
 		int err = procfs_parse_decimal(value, &n);      \
+		if (!err && !within(n, min, max))               \
+			err = -EINVAL;                          \
 		if (!err)                                       \
 			WRITE_ONCE(var, n);                     \
 		return err;                                     \
 	}
+
+/* A file showing var and setting it to any decimal number. */
+#define ULONG_FILE(show, write, var) BOUNDED_FILE(show, write, var, 0, ~0ul)
 ULONG_FILE(show_pipe_pages_soft, write_pipe_pages_soft, pipe_user_pages_soft)
 ULONG_FILE(show_pipe_pages_hard, write_pipe_pages_hard, pipe_user_pages_hard)
 ULONG_FILE(show_lease_break_time, write_lease_break_time, lease_break_time)
 ULONG_FILE(show_inotify_events, write_inotify_events, inotify_max_queued_events)
 ULONG_FILE(show_inotify_instances, write_inotify_instances, inotify_max_user_instances)
 ULONG_FILE(show_inotify_watches, write_inotify_watches, inotify_max_user_watches)
+
+/* /proc/sys/fs/mqueue: the POSIX message queues' limits (ipc/mqueue.h), Linux's bounds. */
+BOUNDED_FILE(show_mq_queues_max, write_mq_queues_max, mq_init_ns.queues_max, 0, MQ_HARD_QUEUESMAX)
+BOUNDED_FILE(show_mq_msg_max, write_mq_msg_max, mq_init_ns.msg_max, MQ_MIN_MSGMAX, MQ_HARD_MSGMAX)
+BOUNDED_FILE(show_mq_msgsize_max, write_mq_msgsize_max, mq_init_ns.msgsize_max, MQ_MIN_MSGSIZEMAX,
+	     MQ_HARD_MSGSIZEMAX)
+BOUNDED_FILE(show_mq_msg_default, write_mq_msg_default, mq_init_ns.msg_default, MQ_MIN_MSGMAX,
+	     MQ_HARD_MSGMAX)
+BOUNDED_FILE(show_mq_msgsize_default, write_mq_msgsize_default, mq_init_ns.msgsize_default,
+	     MQ_MIN_MSGSIZEMAX, MQ_HARD_MSGSIZEMAX)
+
+#define MQ_ENTRY(name_, show_, write_)                                                 \
+	{                                                                              \
+		.name = name_, .mode = S_IFREG | 0644, .show = show_, .write = write_, \
+		.control = true                                                        \
+	}
+
+static const struct proc_entry mqueue_entries[] = {
+	MQ_ENTRY("msg_default", show_mq_msg_default, write_mq_msg_default),
+	MQ_ENTRY("msg_max", show_mq_msg_max, write_mq_msg_max),
+	MQ_ENTRY("msgsize_default", show_mq_msgsize_default, write_mq_msgsize_default),
+	MQ_ENTRY("msgsize_max", show_mq_msgsize_max, write_mq_msgsize_max),
+	MQ_ENTRY("queues_max", show_mq_queues_max, write_mq_queues_max),
+};
+
+static const struct proc_dir mqueue_dir = {
+	.entries = mqueue_entries,
+	.nentries = ARRAY_SIZE(mqueue_entries),
+};
 
 static const struct proc_entry inotify_entries[] = {
 	{ .name = "max_queued_events",
@@ -425,6 +467,7 @@ static const struct proc_entry fs_entries[] = {
 	  .show = show_mount_max,
 	  .write = write_mount_max,
 	  .control = true },
+	{ .name = "mqueue", .mode = S_IFDIR | 0555, .dir = &mqueue_dir },
 	{ .name = "pipe-max-size",
 	  .mode = S_IFREG | 0644,
 	  .show = show_pipe_max_size,

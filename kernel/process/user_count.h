@@ -20,6 +20,7 @@ enum user_resource {
 	USER_SIGPENDING,    /* queued siginfos (Linux's UCOUNT_RLIMIT_SIGPENDING) */
 	USER_FILE_LOCKS,    /* POSIX, OFD and flock locks held */
 	USER_UNIX_INFLIGHT, /* files in flight in SCM_RIGHTS messages (fs/unix_scm.c) */
+	USER_MQ_BYTES,	    /* POSIX message queues' bytes (ipc/mqueue.c, RLIMIT_MSGQUEUE) */
 	USER_RESOURCES
 };
 

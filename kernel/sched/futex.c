@@ -3,7 +3,8 @@
  * sleepers; the kernel keeps nothing for a futex that nobody waits on.
  * Operations: WAIT, WAKE, REQUEUE, CMP_REQUEUE, WAIT_BITSET, WAKE_BITSET,
  * with FUTEX_PRIVATE_FLAG and FUTEX_CLOCK_REALTIME; the PI operations
- * return -ENOSYS.
+ * return -ENOSYS. futex_waitv(2) waits on several words at once, with one
+ * waiter per word for the same task (at the end of this file).
  *
  * Keys. A waiter and its waker meet on a key that names the word. A
  * private futex is named by (mm, address): only the threads of one address
@@ -57,6 +58,7 @@
 #include "uapi/futex.h"
 #include "uapi/time.h"
 #include "kernel/time/time64.h"
+#include "mm/kmalloc.h"
 
 /*
  * (mm, user address) for a private futex, (struct page, offset in it) for
@@ -517,4 +519,128 @@ SYSCALL6(futex, u64, uaddr, int, op, u32, val, const struct kernel_timespec __us
 	default:
 		return -ENOSYS;
 	}
+}
+
+/* ---- futex_waitv: any of several words ------------------------------------------ */
+
+/*
+ * Whether a waiter of ws[0..n) was already woken (taken off its queue):
+ * the task marked itself sleeping at the last queueing, so a waker that
+ * comes after this look makes it runnable again (see "No lost wake-ups").
+ */
+static bool
+any_woken(const struct futex_waiter *ws, unsigned n)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST); /* the sleeping mark before the looks */
+	for (unsigned i = 0; i < n; i++) {
+		if (list_empty(&ws[i].link))
+			return true;
+	}
+	return false;
+}
+
+/* Takes every waiter of ws[0..n) off its queue: the lowest index a waker took, or -1. */
+static int
+unqueue_all(struct futex_waiter *ws, unsigned n)
+{
+	int woken = -1;
+
+	for (unsigned i = 0; i < n; i++) {
+		if (!unqueue(&ws[i]) && woken < 0)
+			woken = (int)i;
+	}
+	return woken;
+}
+
+/*
+ * Queues a waiter on every word that still holds its value: 0 with all n
+ * queued and the task marked sleeping; else none stays queued and the
+ * result is the index of one woken meanwhile, or -EAGAIN (a word changed)
+ * or the key's error. Between two queueings the task runs again, so a
+ * fault on the next word may sleep; the last queueing marks it sleeping.
+ */
+static long
+queue_all(struct futex_waiter *ws, const struct kernel_futex_waitv *vs, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		WRITE_ONCE(current()->state, TASK_RUNNABLE);
+		int err = vs[i].val > UINT32_MAX
+				  ? check_address(vs[i].uaddr) ?: -EAGAIN
+				  : queue_if_equal(&ws[i], vs[i].uaddr,
+						   !(vs[i].flags & FUTEX_PRIVATE_FLAG),
+						   (u32)vs[i].val);
+		if (err) {
+			WRITE_ONCE(current()->state, TASK_RUNNABLE);
+			int woken = unqueue_all(ws, i);
+			return woken >= 0 ? woken : err;
+		}
+	}
+	return 0;
+}
+
+/* Linux's futex_wait_multiple: the index of the word woken, -EAGAIN, -ETIMEDOUT, -ERESTARTSYS. */
+static long
+futex_wait_multiple(struct futex_waiter *ws, const struct kernel_futex_waitv *vs, unsigned n,
+		    const u64 *deadline)
+{
+	for (;;) {
+		long ret = queue_all(ws, vs, n);
+		if (ret)
+			return ret;
+		if (any_woken(ws, n - 1))
+			WRITE_ONCE(current()->state, TASK_RUNNABLE);
+		else
+			futex_sleep(deadline);
+		int woken = unqueue_all(ws, n);
+		if (woken >= 0)
+			return woken;
+		if (deadline && futex_clock_now() >= *deadline)
+			return -ETIMEDOUT;
+		if (task_interrupted())
+			return -ERESTARTSYS;
+	}
+}
+
+/* The waiters from user memory, checked as Linux's futex_parse_waitv: 0, -EFAULT, -EINVAL. */
+static int
+read_waiters(const struct kernel_futex_waitv __user *uws, unsigned n, struct kernel_futex_waitv *vs,
+	     struct futex_waiter *ws)
+{
+	if (copy_from_user(vs, uws, n * sizeof(*vs)))
+		return -EFAULT;
+	for (unsigned i = 0; i < n; i++) {
+		if ((vs[i].flags & ~(u32)(FUTEX_32 | FUTEX_PRIVATE_FLAG)) || vs[i].reserved ||
+		    !(vs[i].flags & FUTEX_32))
+			return -EINVAL;
+		ws[i] = (struct futex_waiter){
+			.link = LIST_HEAD_INIT(ws[i].link),
+			.bitset = FUTEX_BITSET_MATCH_ANY,
+			.task = current(),
+		};
+	}
+	return 0;
+}
+
+SYSCALL5(futex_waitv, const struct kernel_futex_waitv __user *, waiters, unsigned, nr_futexes,
+	 unsigned, flags, const struct kernel_timespec __user *, timeout, int, clockid)
+{
+	u64 deadline;
+
+	if (flags || !nr_futexes || nr_futexes > FUTEX_WAITV_MAX || !waiters)
+		return -EINVAL;
+	if (timeout) {
+		if (clockid != CLOCK_REALTIME && clockid != CLOCK_MONOTONIC)
+			return -EINVAL;
+		int err = read_deadline(timeout, false, clockid == CLOCK_REALTIME, &deadline);
+		if (err)
+			return err;
+	}
+	struct kernel_futex_waitv *vs = kmalloc(nr_futexes * sizeof(*vs));
+	struct futex_waiter *ws = kmalloc(nr_futexes * sizeof(*ws));
+	long ret = vs && ws ? read_waiters(waiters, nr_futexes, vs, ws) : -ENOMEM;
+	if (!ret)
+		ret = futex_wait_multiple(ws, vs, nr_futexes, timeout ? &deadline : NULL);
+	kfree(vs);
+	kfree(ws);
+	return ret;
 }

@@ -89,9 +89,10 @@ key_kind_of(const char *call, const char *name)
 static enum arg_kind
 kind_of(const char *call, const char *type, const char *name)
 {
-	if (ends_with(name, "fd")) /* fd, olddirfd, epfd, in_fd ... */
+	if (ends_with(name, "fd") || strcmp(name, "mqdes") == 0) /* fd, epfd, a queue's ... */
 		return ARG_FD;
-	if (strcmp(name, "pid") == 0 || strcmp(name, "tid") == 0 || strcmp(name, "tgid") == 0)
+	if (strcmp(name, "pid") == 0 || strcmp(name, "tid") == 0 || strcmp(name, "tgid") == 0 ||
+	    strcmp(name, "pid1") == 0 || strcmp(name, "pid2") == 0) /* kcmp's */
 		return ARG_PID;
 	if (strcmp(name, "who") == 0) /* getpriority's, ioprio_set's: a pid with PRIO_PROCESS */
 		return ARG_PID;
@@ -109,8 +110,9 @@ kind_of(const char *call, const char *type, const char *name)
 		return key_kind_of(call, name);
 	if (strcmp(call, "semctl") == 0 && strcmp(name, "arg") == 0)
 		return ARG_POINTER; /* union semun: mostly a buffer, sometimes SETVAL's number */
-	if (has(name, "flags") || strcmp(name, "prot") == 0 || strcmp(name, "mode") == 0 ||
-	    strcmp(name, "op") == 0 || strcmp(name, "operation") == 0 || /* flock's LOCK_* */
+	if (has(name, "flags") || strcmp(name, "oflag") == 0 || strcmp(name, "prot") == 0 ||
+	    strcmp(name, "mode") == 0 || strcmp(name, "op") == 0 ||
+	    strcmp(name, "operation") == 0 || /* flock's LOCK_* */
 	    strcmp(name, "options") == 0 || strcmp(name, "how") == 0)
 		return ARG_FLAGS;
 	if (has(type, "*const") && has(type, "*"))
@@ -122,7 +124,7 @@ kind_of(const char *call, const char *type, const char *name)
 	if (has(name, "addr") || strcmp(call, "brk") == 0)
 		return ARG_ADDRESS;
 	if (has(name, "len") || has(name, "size") || has(name, "count") || strcmp(name, "n") == 0 ||
-	    has(name, "maxevents") || has(type, "size_t"))
+	    strcmp(name, "nr_futexes") == 0 || has(name, "maxevents") || has(type, "size_t"))
 		return ARG_SIZE;
 	return ARG_INT;
 }
