@@ -80,6 +80,7 @@ static long pages = 16;	    /* -p: pages per region */
 static long chunk = 4;	    /* -c: pages per mprotect + I/O */
 static long io_us = 100;    /* -d: simulated direct I/O time */
 static long max_threads;    /* -T: largest T (default 4 x CPUs) */
+static long offset_us;	    /* -o: CPU burnt before each run's threads start */
 static double rw_seconds = 0.5;
 static int profiling;	  /* -P: the policy in force, T = max only (a profiled step) */
 static int with_lockstat; /* -L: lockstat=1 for the figures from /proc/lockstat */
@@ -236,6 +237,22 @@ result(const char *what, long threads, const char *policy, double value, const c
 	}
 }
 
+/*
+ * -o: burns offset_us of CPU before the threads start, so that the run meets
+ * the timer tick at another phase. On the icount ground whether a spinning
+ * writer ever finds a reader stopped mid-fault on the other vCPU hinges on
+ * where timer deadlines fall against the threads' work (docs/grounds.md):
+ * a sweep of offsets samples that phase instead of trusting one.
+ */
+static void
+start_late(void)
+{
+	double until = bench_now_ns() + offset_us * 1e3;
+
+	while (bench_now_ns() < until)
+		;
+}
+
 static void
 storm(long threads, const char *policy, const char *lockstat_row)
 {
@@ -245,6 +262,7 @@ storm(long threads, const char *policy, const char *lockstat_row)
 	unsigned long long spin0 = 0, sleeps0 = 0, spin1 = 0, sleeps1 = 0;
 	int have_lockstat = lockstat_row && rwsem_row(lockstat_row, &spin0, &sleeps0) == 0;
 
+	start_late();
 	getrusage(RUSAGE_SELF, &r0);
 	double t0 = bench_now_ns();
 	for (long i = 0; i < threads; i++)
@@ -363,6 +381,9 @@ option(int c, const char *arg)
 	case 'L':
 		with_lockstat = 1;
 		return 0;
+	case 'o':
+		offset_us = v;
+		return v >= 0 ? 0 : -1;
 	case 'T':
 		max_threads = v;
 		return v > 0 && v <= MAX_THREADS ? 0 : -1;
@@ -376,12 +397,15 @@ static const struct bench_help help = {
 		"xfs_repair's phase 3 behind the mmap lock (seed 002), T threads under every\n"
 		"rwsem_spin= policy: wall and CPU ms, regions/s, I/Os/s; and a readers-versus-writer\n"
 		"contention run on the same lock.",
-	.synopsis = "[-n REGIONS] [-p PAGES] [-c CHUNK] [-d IO_US] [-T MAX_THREADS] [-L] [-P]",
+	.synopsis =
+		"[-n REGIONS] [-p PAGES] [-c CHUNK] [-d IO_US] [-o OFFSET_US] [-T MAX_THREADS] "
+		"[-L] [-P]",
 	.options =
 		"  -n REGIONS      buffer regions in all, split over the threads (default 2000; -q: 48)\n"
 		"  -p PAGES        pages per region, 1 to 4096 (default 16)\n"
 		"  -c CHUNK        pages per mprotect and simulated I/O (default 4)\n"
 		"  -d IO_US        simulated direct I/O time in us (default 100)\n"
+		"  -o OFFSET_US    CPU time burnt before each run's threads start (default 0)\n"
 		"  -T MAX_THREADS  largest thread count, T = 1, 2, 4 ... up to it (default 4 x CPUs)\n"
 		"  -L              lockstat=1, for spin and sleep figures from /proc/lockstat\n"
 		"  -P              one run at the largest T under the policy in force (to profile)\n",
@@ -393,7 +417,7 @@ main(int argc, char **argv)
 	char at_start[64] = "", lockstat_at_start[16] = "";
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
-	bench_init_opts(argc, argv, &help, "n:p:c:d:T:LP", option);
+	bench_init_opts(argc, argv, &help, "n:p:c:d:o:T:LP", option);
 	if (cpus < 1)
 		cpus = 1;
 	if (!max_threads)
