@@ -405,8 +405,8 @@ fd_get(int fd)
  * count, and so would a /proc/<pid>/fd reader (files_share), which only
  * reads. Only this task changes the slots then, and it is here.
  */
-struct fd
-fdget_raw(int fd)
+static inline struct fd
+fdget_any(int fd)
 {
 	struct files *files = current_files();
 
@@ -420,9 +420,16 @@ fdget_raw(int fd)
 }
 
 struct fd
+fdget_raw(int fd)
+{
+	return fdget_any(fd);
+}
+
+/* fdget_any inline here: every read and write looks its fd up through this. */
+struct fd
 fdget(int fd)
 {
-	struct fd f = fdget_raw(fd);
+	struct fd f = fdget_any(fd);
 
 	if (f.file && (f.file->fmode & FMODE_PATH)) {
 		fdput(f);
