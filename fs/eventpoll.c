@@ -177,12 +177,10 @@ ep_requeue_locked(struct eventpoll *ep, struct list_head *from)
 	}
 }
 
-/* Takes the whole ready list into txlist (empty, on the caller's stack). */
+/* Takes the whole ready list into txlist (on the caller's stack); ep->lock held. */
 static void
-ep_take_ready(struct eventpoll *ep, struct list_head *txlist)
+ep_take_ready_locked(struct eventpoll *ep, struct list_head *txlist)
 {
-	u64 flags = spin_lock_irqsave(&ep->lock);
-
 	list_init(txlist);
 	if (!list_empty(&ep->rdllist)) {
 		txlist->next = ep->rdllist.next;
@@ -191,6 +189,14 @@ ep_take_ready(struct eventpoll *ep, struct list_head *txlist)
 		txlist->prev->next = txlist;
 		list_init(&ep->rdllist);
 	}
+}
+
+static void
+ep_take_ready(struct eventpoll *ep, struct list_head *txlist)
+{
+	u64 flags = spin_lock_irqsave(&ep->lock);
+
+	ep_take_ready_locked(ep, txlist);
 	spin_unlock_irqrestore(&ep->lock, flags);
 }
 
@@ -211,39 +217,41 @@ ep_next_ready(struct eventpoll *ep, struct list_head *txlist)
 
 /*
  * Copies up to maxevents ready events to user memory (ep->mtx held): how
- * many, or -EFAULT when not even the first could be written.
+ * many, or -EFAULT when not even the first could be written. ep->lock is
+ * dropped only around each item's poll and copy (which may fault and
+ * sleep): one hold both puts the last item back and takes the next, so a
+ * call takes the lock once per item, as it must, and not three times.
  */
 static long
 ep_send_events(struct eventpoll *ep, struct kernel_epoll_event __user *uevents, int maxevents)
 {
 	struct list_head txlist;
-	struct epitem *epi;
 	long res = 0;
+	u64 flags = spin_lock_irqsave(&ep->lock);
 
-	ep_take_ready(ep, &txlist);
-	while (res < maxevents && (epi = ep_next_ready(ep, &txlist))) {
+	ep_take_ready_locked(ep, &txlist);
+	while (res < maxevents && !list_empty(&txlist)) {
+		struct epitem *epi = list_first_entry(&txlist, struct epitem, rdlink);
+		list_del(&epi->rdlink);
+		spin_unlock_irqrestore(&ep->lock, flags);
 		unsigned revents = ep_item_poll(epi, NULL);
+		struct kernel_epoll_event ev = { revents, epi->event.data };
+		bool copied = revents && !copy_to_user(&uevents[res], &ev, sizeof(ev));
+		flags = spin_lock_irqsave(&ep->lock);
 		if (!revents)
 			continue;
-		struct kernel_epoll_event ev = { revents, epi->event.data };
-		u64 flags;
-		if (copy_to_user(&uevents[res], &ev, sizeof(ev))) {
-			flags = spin_lock_irqsave(&ep->lock);
+		if (!copied) {
 			list_add(&epi->rdlink, &txlist);
-			spin_unlock_irqrestore(&ep->lock, flags);
 			if (!res)
 				res = -EFAULT;
 			break;
 		}
 		res++;
-		flags = spin_lock_irqsave(&ep->lock);
 		if (epi->event.events & EPOLLONESHOT)
 			epi->event.events &= EP_PRIVATE_BITS;
 		else if (!(epi->event.events & EPOLLET))
 			ep_queue_locked(epi); /* level-triggered: asked again next time */
-		spin_unlock_irqrestore(&ep->lock, flags);
 	}
-	u64 flags = spin_lock_irqsave(&ep->lock);
 	ep_requeue_locked(ep, &txlist);
 	spin_unlock_irqrestore(&ep->lock, flags);
 	return res;
@@ -621,11 +629,12 @@ do_epoll_wait(int epfd, struct kernel_epoll_event __user *events, int maxevents,
 		return -EINVAL;
 	if (!access_ok(events, (size_t)maxevents * sizeof(*events)))
 		return -EFAULT;
-	struct file *f = fd_get(epfd);
-	if (!f)
+	struct fd f = fdget(epfd);
+	if (!f.file)
 		return -EBADF;
-	long ret = is_file_epoll(f) ? ep_poll(f->private, events, maxevents, timeout_ns) : -EINVAL;
-	file_put(f);
+	long ret = is_file_epoll(f.file) ? ep_poll(f.file->private, events, maxevents, timeout_ns)
+					 : -EINVAL;
+	fdput(f);
 	return ret;
 }
 

@@ -405,19 +405,37 @@ fd_get(int fd)
  * count, and so would a /proc/<pid>/fd reader (files_share), which only
  * reads. Only this task changes the slots then, and it is here.
  */
-struct fd
-fdget(int fd)
+static inline struct fd
+fdget_any(int fd)
 {
 	struct files *files = current_files();
 
 	if (!files || fd < 0)
 		return (struct fd){ NULL, false };
 	if (__atomic_load_n(&files->refcount, __ATOMIC_ACQUIRE) != 1) {
-		struct file *f = fd_get(fd);
+		struct file *f = fd_get_raw(fd);
 		return (struct fd){ f, f != NULL };
 	}
-	struct file *f = (unsigned)fd < files->max ? files->fd[fd] : NULL;
-	return (struct fd){ f && !(f->fmode & FMODE_PATH) ? f : NULL, false };
+	return (struct fd){ (unsigned)fd < files->max ? files->fd[fd] : NULL, false };
+}
+
+struct fd
+fdget_raw(int fd)
+{
+	return fdget_any(fd);
+}
+
+/* fdget_any inline here: every read and write looks its fd up through this. */
+struct fd
+fdget(int fd)
+{
+	struct fd f = fdget_any(fd);
+
+	if (f.file && (f.file->fmode & FMODE_PATH)) {
+		fdput(f);
+		return (struct fd){ NULL, false };
+	}
+	return f;
 }
 
 /* FD_CLOEXEC or 0 for an open fd, -EBADF otherwise; with set, also changes it. */

@@ -101,6 +101,8 @@ struct fd {
 	bool put;
 };
 struct fd fdget(int fd);
+/* The same taking O_PATH files too, as fd_get_raw (select: such a file is never ready). */
+struct fd fdget_raw(int fd);
 static inline void
 fdput(struct fd f)
 {

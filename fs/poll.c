@@ -37,6 +37,12 @@
 #define DEFAULT_POLLMASK (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM)
 #define POLL_INLINE	 8
 #define POLL_CHUNK	 32
+/*
+ * poll's pollfds and select's six bitmaps live on the stack when they fit
+ * in this many bytes (Linux's POLL_STACK_ALLOC and SELECT_STACK_ALLOC are
+ * 256 too): the common small call allocates nothing.
+ */
+#define STACK_TABLE_BYTES 256
 
 struct poll_entry {
 	struct wait_entry we;
@@ -150,11 +156,11 @@ poll_one(struct kernel_pollfd *pfd, struct poll_table *pt)
 {
 	if (pfd->fd < 0)
 		return 0;
-	struct file *f = fd_get(pfd->fd);
-	if (!f)
+	struct fd f = fdget(pfd->fd);
+	if (!f.file)
 		return POLLNVAL;
-	unsigned mask = file_poll(f, pt);
-	file_put(f);
+	unsigned mask = file_poll(f.file, pt);
+	fdput(f);
 	return (short)(mask & ((u16)pfd->events | POLLERR | POLLHUP));
 }
 
@@ -223,12 +229,13 @@ poll_loop(long (*pass)(void *arg, struct poll_table *pt), void *arg, s64 *timeou
 static long
 poll_user(struct kernel_pollfd __user *ufds, unsigned nfds, s64 *timeout_ns)
 {
-	struct kernel_pollfd *fds = NULL;
+	struct kernel_pollfd on_stack[STACK_TABLE_BYTES / sizeof(struct kernel_pollfd)];
+	struct kernel_pollfd *fds = on_stack;
 	size_t size = (size_t)nfds * sizeof(*fds);
 
 	if (nfds > fd_limit()) /* Linux: RLIMIT_NOFILE */
 		return -EINVAL;
-	if (nfds && !(fds = kmalloc(size)))
+	if (nfds > ARRAY_SIZE(on_stack) && !(fds = kmalloc(size)))
 		return -ENOMEM;
 	long ret = copy_from_user(fds, ufds, size);
 	struct poll_args a = { fds, nfds };
@@ -236,7 +243,8 @@ poll_user(struct kernel_pollfd __user *ufds, unsigned nfds, s64 *timeout_ns)
 		ret = poll_loop(poll_pass, &a, timeout_ns);
 	if (ret >= 0 && copy_to_user(ufds, fds, size))
 		ret = -EFAULT;
-	kfree(fds);
+	if (fds != on_stack)
+		kfree(fds);
 	return ret;
 }
 
@@ -324,13 +332,13 @@ select_pass(void *arg, struct poll_table *pt)
 			u64 m = 1ull << bit;
 			int fd = (int)(w * 64 + bit);
 			all &= ~m;
-			struct file *f = fd_get_raw(fd);
-			if (!f)
+			struct fd f = fdget_raw(fd);
+			if (!f.file)
 				return -EBADF;
 			unsigned mask = 0; /* an O_PATH file is never ready, as in Linux */
-			if (!(f->fmode & FMODE_PATH))
-				mask = file_poll(f, pt);
-			file_put(f);
+			if (!(f.file->fmode & FMODE_PATH))
+				mask = file_poll(f.file, pt);
+			fdput(f);
 			for (int s = 0; s < 3; s++) {
 				if ((a->want[s][w] & m) && (mask & select_mask[s])) {
 					a->got[s][w] |= m;
@@ -360,8 +368,9 @@ select_user(int n, u64 __user *uset[3], s64 *timeout_ns)
 	a.n = (unsigned)n;
 	a.words = (a.n + 63) / 64;
 	size_t bytes = a.words * sizeof(u64);
-	u64 *buf = kmalloc(6 * bytes + 1);
-	if (!buf)
+	u64 on_stack[STACK_TABLE_BYTES / sizeof(u64)];
+	u64 *buf = on_stack;
+	if (6 * bytes > sizeof(on_stack) && !(buf = kmalloc(6 * bytes)))
 		return -ENOMEM;
 	long ret = 0;
 	for (int s = 0; s < 3; s++) {
@@ -380,7 +389,8 @@ select_user(int n, u64 __user *uset[3], s64 *timeout_ns)
 	for (int s = 0; s < 3 && ret >= 0; s++)
 		if (uset[s] && copy_to_user(uset[s], a.got[s], bytes))
 			ret = -EFAULT;
-	kfree(buf);
+	if (buf != on_stack)
+		kfree(buf);
 	return ret;
 }
 

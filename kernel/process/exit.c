@@ -76,7 +76,7 @@ move_children(struct task *from, struct task *to)
 	while (!list_empty(&from->children)) {
 		struct task *c = list_first_entry(&from->children, struct task, sibling);
 		list_del(&c->sibling);
-		c->parent = to;
+		task_set_parent(c, to);
 		list_add_tail(&c->sibling, &to->children);
 	}
 }
@@ -369,8 +369,8 @@ take_over_leader(struct task *t, struct task *leader)
 
 	t->pid = leader->pid;
 	leader->pid = pid;
-	t->parent = leader->parent;
-	leader->parent = NULL; /* so that freeing it releases no timer: t has it */
+	task_set_parent(t, leader->parent);
+	task_set_parent(leader, NULL); /* so that freeing it releases no timer: t has it */
 	if (t->parent) {
 		struct list_head *prev = leader->sibling.prev;
 		list_del(&leader->sibling);

@@ -158,7 +158,7 @@ register_with_pid(struct task *t, struct task *creator, int pid, bool sibling)
 		caps_set_root(&t->caps);
 	}
 	t->pid = t->tgid = pid ? pid : alloc_pid();
-	t->parent = parent;
+	task_set_parent(t, parent);
 	t->group_leader = t;
 	list_init(&t->threads);
 	list_add_tail(&t->thread_link, &t->threads);
@@ -194,7 +194,8 @@ thread_register(struct task *t, struct task *leader)
 	u64 flags = spin_lock_irqsave(&tasks_lock);
 	t->pid = alloc_pid();
 	t->tgid = leader->tgid;
-	t->parent = NULL; /* the process's parent is its leader's: it may change (reparenting) */
+	/* The process's parent is its leader's: it may change (reparenting). */
+	task_set_parent(t, NULL);
 	/* Too late to join a process that is ending, or whose execve is getting rid of threads. */
 	t->killed = leader->group_exiting || leader->exec_task;
 	t->group_leader = leader;
@@ -247,17 +248,13 @@ SYSCALL0(gettid)
 
 /*
  * The parent is the process's, its leader's, and it changes when the parent
- * ends (reparenting to init, which then may reap and free the old one):
- * read it under tasks_lock, as Linux reads real_parent under RCU.
+ * ends (reparenting to init, which then may reap and free the old one): its
+ * tgid is copied beside the pointer whenever that changes (task_set_parent),
+ * so the call needs no lock, as Linux's reads real_parent under RCU.
  */
 SYSCALL0(getppid)
 {
-	u64 flags = spin_lock_irqsave(&tasks_lock);
-	struct task *p = current()->group_leader->parent;
-	int ppid = p ? p->tgid : 0;
-
-	spin_unlock_irqrestore(&tasks_lock, flags);
-	return ppid;
+	return READ_ONCE(current()->group_leader->parent_tgid);
 }
 
 /* ---- the first process --------------------------------------------------------- */

@@ -132,7 +132,8 @@ struct task {
 	struct file *exe_file; /* what execve ran, referenced (/proc/<pid>/exe); NULL: none */
 	struct sem_undo_list *sysvsem; /* SEM_UNDO's adjustments (ipc/sem_undo.c), or NULL */
 	struct task *parent;	       /* leader only (threads: NULL); tasks_lock */
-	struct list_head children;     /* of struct task, via sibling */
+	int parent_tgid; /* parent's tgid, 0 without one: getppid reads it without tasks_lock */
+	struct list_head children; /* of struct task, via sibling */
 	struct list_head sibling;
 	struct wait_queue child_exited; /* wait4 sleeps here */
 	int exit_status;		/* wait status as wait4 reports it */
@@ -254,6 +255,20 @@ static inline bool
 fatal_signal_pending(void)
 {
 	return __atomic_load_n(&current()->killed, __ATOMIC_RELAXED);
+}
+
+/*
+ * Makes parent (or none) the parent of process leader t; tasks_lock held.
+ * The parent's tgid is kept beside the pointer so that getppid, the
+ * lmbench null call, can read it without the lock: the parent itself may
+ * be reaped and freed as soon as the lock is dropped (Linux reads
+ * real_parent under RCU, which rewind does not have).
+ */
+static inline void
+task_set_parent(struct task *t, struct task *parent)
+{
+	t->parent = parent;
+	WRITE_ONCE(t->parent_tgid, parent ? parent->tgid : 0);
 }
 
 /*

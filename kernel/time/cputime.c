@@ -32,32 +32,10 @@ KNOB_ENUM(cputime_method, "cputime", CPUTIME_TSC, true,
 	  "or whole ticks sampled at the timer interrupt (Linux 3.0)",
 	  "tsc", "tick");
 
-static u64
-charge(struct task *t)
-{
-	u64 now = rdtsc();
-	u64 stretch = now - t->time_stamp;
-
-	t->time_stamp = now;
-	return stretch;
-}
-
-__entry_text void
-cputime_enter_kernel(struct task *t)
-{
-	t->time.user += charge(t);
-}
-
-__entry_text void
-cputime_exit_kernel(struct task *t)
-{
-	t->time.sys += charge(t);
-}
-
 void
 cputime_switch(struct task *prev, struct task *next)
 {
-	prev->time.sys += charge(prev);
+	prev->time.sys += cputime_charge(prev);
 	next->time_stamp = prev->time_stamp;
 }
 

@@ -471,3 +471,44 @@ TEST(fifo_open_eintr)
 	/* The failed open left no reader behind. */
 	CHECK_ERR(ENXIO, open("fifo_i", O_WRONLY | O_NONBLOCK));
 }
+
+/* poll refuses an O_PATH fd as Linux's fdget does: POLLNVAL, the fd looked up without a reference. */
+TEST(poll_o_path)
+{
+	int fd = open("/", O_PATH);
+	struct pollfd pfd = { .fd = fd, .events = POLLIN | POLLOUT };
+
+	CHECK(fd >= 0);
+	CHECK_EQ(poll(&pfd, 1, 0), 1);
+	CHECK_EQ(pfd.revents, POLLNVAL);
+	close(fd);
+}
+
+/*
+ * Small calls keep their pollfds and fd_sets on the kernel stack (fs/poll.c),
+ * bigger ones allocate: both sizes give the same answers.
+ */
+TEST(poll_select_large_sets)
+{
+	enum { MANY = 100, HIGH_FD = 700 };
+	struct pollfd pfd[MANY];
+	static fd_set w;
+	struct timeval tv = { 0, 0 };
+	int p[2];
+
+	CHECK_OK(pipe(p));
+	for (int i = 0; i < MANY; i++)
+		pfd[i] = (struct pollfd){ .fd = p[1], .events = POLLOUT };
+	CHECK_EQ(poll(pfd, MANY, 0), MANY);
+	for (int i = 0; i < MANY; i++)
+		CHECK_EQ(pfd[i].revents, POLLOUT);
+	CHECK_EQ(dup2(p[1], HIGH_FD), HIGH_FD);
+	FD_ZERO(&w);
+	FD_SET(p[1], &w);
+	FD_SET(HIGH_FD, &w);
+	CHECK_EQ(raw_select(HIGH_FD + 1, NULL, &w, NULL, &tv), 2);
+	CHECK(FD_ISSET(p[1], &w) && FD_ISSET(HIGH_FD, &w));
+	close(HIGH_FD);
+	close(p[0]);
+	close(p[1]);
+}
