@@ -194,6 +194,9 @@ struct inode_operations {
 	/* Moves old (a child of olddir) to newdir under name, replacing target if any. */
 	int (*rename)(struct dentry *olddir, struct dentry *old, struct dentry *newdir,
 		      const char *name, size_t len, struct dentry *target);
+	/* Swaps a (a child of adir) and b (a child of bdir): RENAME_EXCHANGE. */
+	int (*exchange)(struct dentry *adir, struct dentry *a, struct dentry *bdir,
+			struct dentry *b);
 	/* A new symbolic link name -> target (NUL-terminated, not empty). */
 	int (*symlink)(struct dentry *dir, const char *name, size_t len, const char *target,
 		       struct dentry **out);
@@ -341,6 +344,8 @@ void dentry_link(struct dentry *d);
 void dentry_unlink(struct dentry *d);
 /* Moves d under newparent with a new name (rename_lock and both parents' locks held). */
 int dentry_move(struct dentry *d, struct dentry *newparent, const char *name, size_t len);
+/* a and b swap their places in the tree (rename_lock and both parents' locks held). */
+void dentry_exchange(struct dentry *a, struct dentry *b);
 /* Whether anc is d or one of d's ancestors. */
 bool dentry_is_ancestor(struct dentry *anc, struct dentry *d);
 /*
