@@ -372,11 +372,20 @@ struct nameparent {
 /* How many symbolic links one walk may follow before it fails with ELOOP (Linux's). */
 #define MAXSYMLINKS 40
 
-/* What one walk has followed so far. */
+/* What one walk has followed so far, and what openat2's resolve flags allow it. */
 struct walk {
-	int links;  /* in all */
-	int nested; /* links being followed inside a link's target */
+	int links;		/* in all */
+	int nested;		/* links being followed inside a link's target */
+	unsigned resolve;	/* RESOLVE_* (uapi/openat2.h), 0 for every other call */
+	struct dentry *root;	/* a scoped walk's start, referenced: walk_done drops it */
+	struct super_block *sb; /* the file system RESOLVE_NO_XDEV keeps to */
 };
+
+/* Drops what a walk holds once it is over (a scoped walk's start). */
+void walk_done(struct walk *w);
+/* path_parent and path_lookup_at for a walk set up by the caller (its resolve flags). */
+int path_parent_walk(int dirfd, const char *path, struct nameparent *np, struct walk *w);
+int path_lookup_walk(int dirfd, const char *path, bool follow, struct walk *w, struct dentry **out);
 
 /* Resolves path from dirfd (or AT_FDCWD), following a last symbolic link: a referenced dentry. */
 int path_lookup(int dirfd, const char *path, struct dentry **out);
@@ -471,6 +480,9 @@ struct file *file_alloc(struct inode *inode, struct dentry *dentry, u32 flags);
 int file_open_dentry(struct dentry *d, u32 flags, bool permitted, struct file **out);
 /* open(2) on a kernel path: creates with exactly mode (no umask) for O_CREAT. */
 int file_open_at(int dirfd, const char *path, u32 flags, u32 mode, struct file **out);
+/* The same with openat2's RESOLVE_* flags narrowing the walk. */
+int file_open_resolved(int dirfd, const char *path, u32 flags, u32 mode, unsigned resolve,
+		       struct file **out);
 
 /*
  * Copies and checks an iovec array from user memory (fs/read_write.c):
