@@ -841,6 +841,8 @@ void mounts_show(void (*emit)(void *ctx, const char *line), void *ctx);
 
 /* Creates /dev/<name>: a character device with its own operations. */
 int devfs_register(const char *name, u32 rdev, const struct file_operations *ops, void *priv);
+/* A device node mknod made (its rdev set): the operations of the driver of its number, or ENXIO's. */
+void devfs_bind_node(struct inode *inode);
 /* /dev/null and /dev/zero (fs/mem_devices.c). */
 void mem_devices_init(void);
 /*
