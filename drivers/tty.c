@@ -23,6 +23,7 @@
  * group is in the foreground (TIOCSPGRP): ^C, ^\ and ^Z signal it, and a
  * background group that reads gets SIGTTIN, one that writes under TOSTOP
  * or changes the settings gets SIGTTOU (Linux's __tty_check_change).
+ * vhangup(2) takes the terminal from its session as a dropped line would.
  */
 #include "drivers/tty.h"
 #include "kernel/process/cred.h"
@@ -37,6 +38,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
 #include "kernel/process/session.h"
+#include "kernel/syscall/syscall.h"
 
 #define WRITE_CHUNK   256 /* bytes copied from user memory per console write */
 #define TTY_MAJOR     5	  /* Linux's: /dev/tty is 5:0, /dev/console 5:1 */
@@ -421,6 +423,30 @@ give_up_controlling(void)
 		session_signal_group(fg, SIGHUP);
 		session_signal_group(fg, SIGCONT);
 	}
+	return 0;
+}
+
+/*
+ * vhangup(2): the caller's controlling terminal hangs up as if its line
+ * dropped (Linux's tty_vhangup_self): the session loses it, and the
+ * session leader gets SIGHUP and SIGCONT (its foreground group gets its
+ * own when the leader exits). Without a controlling terminal nothing
+ * happens. Left out: Linux also makes the terminal's open descriptors
+ * read end-of-file and fail writes with EIO; here they keep working.
+ */
+SYSCALL0(vhangup)
+{
+	struct session_ids me = session_current();
+	int session, pgrp;
+
+	if (!capable(CAP_SYS_TTY_CONFIG))
+		return -EPERM;
+	owner(&session, &pgrp);
+	if (!is_controlling(&me, session))
+		return 0;
+	tty_session_ended(session);
+	session_signal_leader(session, SIGHUP);
+	session_signal_leader(session, SIGCONT);
 	return 0;
 }
 

@@ -332,16 +332,53 @@ SYSCALL2(utime, const char __user *, path, const struct kernel_utimbuf __user *,
 /* ---- mknod ----------------------------------------------------------------------- */
 
 /*
+ * The name made, with the umask applied; a device node gets its number and
+ * only CAP_MKNOD may make one (checked once the name is known free, as
+ * Linux's vfs_mknod), whose opens then reach the driver of that number
+ * (fs/devfs.c).
+ */
+static int
+mknod_in(struct nameparent *np, u32 mode, u32 dev)
+{
+	struct dentry *d;
+	bool device = S_ISCHR(mode) || S_ISBLK(mode);
+
+	if (np->type != LAST_NORM)
+		return -EEXIST; /* ".", ".." and "/" all exist */
+	if (np->trailing_slash)
+		return -ENOENT; /* "name/" must be a directory, which this is not */
+	mutex_lock(&np->dir->inode->lock);
+	int err = lookup_child(np->dir, np->last, np->len, &d);
+	mutex_unlock(&np->dir->inode->lock);
+	if (!err) {
+		dput(d);
+		return -EEXIST;
+	}
+	err = may_create(np->dir->inode); /* EACCES before EPERM, as Linux */
+	if (!err && device && !capable(CAP_MKNOD))
+		err = -EPERM;
+	if (err)
+		return err;
+	err = vfs_create(np->dir, np->last, np->len,
+			 (mode & S_IFMT) | (mode & S_IALLUGO & ~current_umask()), true, &d, NULL);
+	if (err)
+		return err;
+	if (device) {
+		d->inode->rdev = dev;
+		devfs_bind_node(d->inode);
+	}
+	dput(d);
+	return 0;
+}
+
+/*
  * Linux's may_mknod first (a directory is EPERM, an unknown type EINVAL),
- * then the name, made with the umask applied. Regular files, FIFOs and
- * socket names (which no socket is bound to: connect finds none) are
- * made; device nodes, which root may make on Linux, are EPERM here: rewind
- * has no devices by number (devfs makes /dev's nodes).
+ * then the name. Regular files, FIFOs, socket names (which no socket is
+ * bound to: connect finds none) and device nodes are made.
  */
 static long
 do_mknodat(int dirfd, const char __user *upath, u32 mode, u32 dev)
 {
-	(void)dev;
 	switch (mode & S_IFMT) {
 	case 0:
 		mode |= S_IFREG;
@@ -349,9 +386,9 @@ do_mknodat(int dirfd, const char __user *upath, u32 mode, u32 dev)
 	case S_IFREG:
 	case S_IFIFO:
 	case S_IFSOCK:
-		break;
 	case S_IFCHR:
 	case S_IFBLK:
+		break;
 	case S_IFDIR:
 		return -EPERM;
 	default:
@@ -364,17 +401,7 @@ do_mknodat(int dirfd, const char __user *upath, u32 mode, u32 dev)
 	struct nameparent np;
 	err = path_parent(dirfd, path, &np);
 	if (!err) {
-		struct dentry *d;
-		if (np.type != LAST_NORM)
-			err = -EEXIST; /* ".", ".." and "/" all exist */
-		else if (np.trailing_slash)
-			err = -ENOENT; /* "name/" must be a directory, which this is not */
-		else
-			err = vfs_create(np.dir, np.last, np.len,
-					 (mode & S_IFMT) | (mode & S_IALLUGO & ~current_umask()),
-					 true, &d, NULL);
-		if (!err)
-			dput(d);
+		err = mknod_in(&np, mode, dev);
 		dput(np.dir);
 	}
 	putname(path);

@@ -277,6 +277,37 @@ dentry_move(struct dentry *d, struct dentry *newparent, const char *name, size_t
 	return 0;
 }
 
+/*
+ * Each takes the other's place: parent, name and position. Each parent
+ * keeps one child's reference on it, so no reference moves.
+ */
+void
+dentry_exchange(struct dentry *a, struct dentry *b)
+{
+	spin_lock(&dentry_tree_lock);
+	hash_del(a);
+	hash_del(b);
+	list_del(&a->sibling);
+	list_del(&b->sibling);
+	struct dentry *parent = a->parent;
+	char *name = a->name;
+	size_t len = a->len;
+	u64 pos = a->pos;
+	a->parent = b->parent;
+	a->name = b->name;
+	a->len = b->len;
+	a->pos = b->pos;
+	b->parent = parent;
+	b->name = name;
+	b->len = len;
+	b->pos = pos;
+	list_add_tail(&a->sibling, &a->parent->children);
+	list_add_tail(&b->sibling, &b->parent->children);
+	hash_add(a);
+	hash_add(b);
+	spin_unlock(&dentry_tree_lock);
+}
+
 bool
 dentry_is_ancestor(struct dentry *anc, struct dentry *d)
 {

@@ -13,6 +13,39 @@
 #include "kernel/printk.h"
 #include "kernel/lib/string.h"
 
+/* The registered devices by number; filled at boot only, so read without a lock. */
+#define MAX_DEVICES 16
+
+static struct device_number {
+	u32 rdev;
+	const struct file_operations *ops;
+	void *priv;
+} devices[MAX_DEVICES];
+static unsigned ndevices;
+
+static int
+no_device_open(struct inode *inode, struct file *f)
+{
+	(void)inode;
+	(void)f;
+	return -ENXIO;
+}
+
+static const struct file_operations no_device_fops = { .open = no_device_open };
+
+void
+devfs_bind_node(struct inode *inode)
+{
+	for (unsigned i = 0; S_ISCHR(inode->mode) && i < ndevices; i++) {
+		if (devices[i].rdev == inode->rdev) {
+			inode->private = devices[i].priv;
+			inode->fops = devices[i].ops;
+			return;
+		}
+	}
+	inode->fops = &no_device_fops;
+}
+
 int
 devfs_register(const char *name, u32 rdev, const struct file_operations *ops, void *priv)
 {
@@ -27,6 +60,10 @@ devfs_register(const char *name, u32 rdev, const struct file_operations *ops, vo
 		pr_err("devfs: cannot create /dev/%s: error %d\n", name, -err);
 		return err;
 	}
+	if (ndevices < MAX_DEVICES)
+		devices[ndevices++] = (struct device_number){ rdev, ops, priv };
+	else
+		pr_err("devfs: /dev/%s cannot be found by number: raise MAX_DEVICES\n", name);
 	d->inode->rdev = rdev;
 	d->inode->private = priv;
 	d->inode->fops = ops;

@@ -188,14 +188,14 @@ file_open_dentry(struct dentry *d, u32 flags, bool permitted, struct file **out)
  * from the start (as if unlinked at once), for scratch files.
  */
 static int
-open_tmpfile(int dirfd, const char *path, u32 flags, u32 mode, struct file **out)
+open_tmpfile(int dirfd, const char *path, u32 flags, u32 mode, struct walk *w, struct file **out)
 {
 	struct dentry *dir, *d;
 	int err;
 
 	if (!(fmode_of(flags) & FMODE_WRITE))
 		return -EINVAL;
-	err = path_lookup(dirfd, path, &dir);
+	err = path_lookup_walk(dirfd, path, true, w, &dir);
 	if (err)
 		return err;
 	if (!S_ISDIR(dir->inode->mode))
@@ -220,12 +220,12 @@ open_tmpfile(int dirfd, const char *path, u32 flags, u32 mode, struct file **out
  * one creates its target, as Linux.
  */
 static int
-open_create(int dirfd, const char *path, u32 flags, u32 mode, struct dentry **out, bool *created)
+open_create(int dirfd, const char *path, u32 flags, u32 mode, struct walk *w, struct dentry **out,
+	    bool *created)
 {
 	struct nameparent np;
-	struct walk w = { 0 };
 	char *target = NULL;
-	int err = path_parent(dirfd, path, &np);
+	int err = path_parent_walk(dirfd, path, &np, w);
 
 	if (err)
 		return err;
@@ -239,7 +239,7 @@ open_create(int dirfd, const char *path, u32 flags, u32 mode, struct dentry **ou
 		if (err || !S_ISLNK((*out)->inode->mode))
 			break;
 		link = *out;
-		err = flags & O_NOFOLLOW ? -ELOOP : follow_link(np.dir, link, &w, out);
+		err = flags & O_NOFOLLOW ? -ELOOP : follow_link(np.dir, link, w, out);
 		if (err != -ENOENT || link->inode->iops->jump) {
 			dput(link);
 			break;
@@ -255,7 +255,7 @@ open_create(int dirfd, const char *path, u32 flags, u32 mode, struct dentry **ou
 		}
 		target[n] = '\0';
 		struct dentry *dir = np.dir;
-		err = path_parent_of_link(dir, target, &w, &np);
+		err = path_parent_of_link(dir, target, w, &np);
 		dput(dir);
 		if (err)
 			goto out; /* np.dir is not held */
@@ -270,9 +270,30 @@ out:
 	return err;
 }
 
-int
-file_open_at(int dirfd, const char *path, u32 flags, u32 mode, struct file **out)
+/* The dentry an open names, looked up or created as its flags say. */
+static int
+open_dentry(int dirfd, const char *path, u32 flags, u32 mode, struct walk *w, struct dentry **out,
+	    bool *created)
 {
+	if ((flags & (O_CREAT | O_DIRECTORY)) == (O_CREAT | O_DIRECTORY))
+		return -EINVAL;
+	int err = flags & O_CREAT ? open_create(dirfd, path, flags, mode, w, out, created)
+				  : path_lookup_walk(dirfd, path, !(flags & O_NOFOLLOW), w, out);
+	if (err)
+		return err;
+	/* O_NOFOLLOW met a link: only O_PATH may hold the link itself. */
+	if (S_ISLNK((*out)->inode->mode) && !(flags & O_PATH)) {
+		dput(*out);
+		return -ELOOP;
+	}
+	return 0;
+}
+
+int
+file_open_resolved(int dirfd, const char *path, u32 flags, u32 mode, unsigned resolve,
+		   struct file **out)
+{
+	struct walk w = { .resolve = resolve };
 	struct dentry *d;
 	bool created = false;
 	int err;
@@ -283,22 +304,23 @@ file_open_at(int dirfd, const char *path, u32 flags, u32 mode, struct file **out
 	if (flags & __O_TMPFILE) {
 		if ((flags & (__O_TMPFILE | O_DIRECTORY | O_CREAT)) != (__O_TMPFILE | O_DIRECTORY))
 			return -EINVAL;
-		return open_tmpfile(dirfd, path, flags, mode, out);
+		err = open_tmpfile(dirfd, path, flags, mode, &w, out);
+		walk_done(&w);
+		return err;
 	}
-	if ((flags & (O_CREAT | O_DIRECTORY)) == (O_CREAT | O_DIRECTORY))
-		return -EINVAL;
-	err = flags & O_CREAT ? open_create(dirfd, path, flags, mode, &d, &created)
-			      : path_lookup_at(dirfd, path, !(flags & O_NOFOLLOW), &d);
+	err = open_dentry(dirfd, path, flags, mode, &w, &d, &created);
+	walk_done(&w);
 	if (err)
 		return err;
-	/* O_NOFOLLOW met a link: only O_PATH may hold the link itself. */
-	if (S_ISLNK(d->inode->mode) && !(flags & O_PATH)) {
-		dput(d);
-		return -ELOOP;
-	}
 	err = file_open_dentry(d, flags, created, out);
 	dput(d);
 	return err;
+}
+
+int
+file_open_at(int dirfd, const char *path, u32 flags, u32 mode, struct file **out)
+{
+	return file_open_resolved(dirfd, path, flags, mode, 0, out);
 }
 
 /* ---- fs/fs.h: what the rest of the kernel asks of an open file ---------- */

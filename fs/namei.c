@@ -21,6 +21,12 @@
  * the parent of the directory it covers, since the root's dentry has that
  * parent.
  *
+ * openat2's RESOLVE_* flags narrow a walk (struct walk): no mount
+ * crossing (EXDEV), no symbolic or /proc magic links (ELOOP), and scoped
+ * walks that may not leave the directory they start in - RESOLVE_BENEATH
+ * refuses "/", absolute link targets, magic links and ".." above it
+ * (EXDEV), RESOLVE_IN_ROOT takes it for "/" and stays there on "..".
+ *
  * Each step locks only the directory it looks in, and holds a reference on
  * the dentry it stands on, so walks run in parallel with each other and
  * with changes elsewhere in the tree. Not here: what to do with the result
@@ -28,6 +34,7 @@
  */
 #include "fs/vfs.h"
 #include "uapi/errno.h"
+#include "uapi/openat2.h"
 #include "mm/kmalloc.h"
 
 int
@@ -78,14 +85,30 @@ classify(const char *name, size_t len)
 	return LAST_NORM;
 }
 
-/* Where a path starts: a referenced directory dentry, or -errno. */
-static int
-walk_start(int dirfd, const char *path, struct dentry **out)
+/* The walks kept inside their starting directory. */
+#define RESOLVE_SCOPED (RESOLVE_BENEATH | RESOLVE_IN_ROOT)
+
+/* The directory "/" means to this walk: RESOLVE_IN_ROOT's start, else the process's root. */
+static struct dentry *
+walk_root(const struct walk *w)
 {
-	if (path[0] == '/') {
-		*out = current_root();
-		return 0;
-	}
+	return (w->resolve & RESOLVE_IN_ROOT) ? dget(w->root) : current_root();
+}
+
+/* A jump to "/" (an absolute path or link target): a scoped RESOLVE_BENEATH walk may not. */
+static int
+jump_root(const struct walk *w, struct dentry **out)
+{
+	if (w->resolve & RESOLVE_BENEATH)
+		return -EXDEV;
+	*out = walk_root(w);
+	return 0;
+}
+
+/* The directory open on dirfd, or the cwd for AT_FDCWD: referenced. */
+static int
+dirfd_dentry(int dirfd, struct dentry **out)
+{
 	if (dirfd == AT_FDCWD) {
 		*out = current_cwd();
 		return 0;
@@ -100,15 +123,59 @@ walk_start(int dirfd, const char *path, struct dentry **out)
 	return err;
 }
 
-/* d's parent, except at the process's root, which is its own parent. */
-static struct dentry *
-dotdot(struct dentry *d)
+/*
+ * Where a path starts: a referenced directory dentry, or -errno. A scoped
+ * walk keeps its start in w->root (walk_done drops it), and a walk kept
+ * to one file system notes which.
+ */
+static int
+walk_start(int dirfd, const char *path, struct walk *w, struct dentry **out)
 {
-	struct dentry *root = current_root();
-	struct dentry *up = d == root ? dget(d) : dget_parent(d);
+	int err = 0;
 
+	if (path[0] == '/' && !(w->resolve & RESOLVE_SCOPED)) {
+		*out = current_root();
+	} else {
+		err = dirfd_dentry(dirfd, out);
+		if (!err && (w->resolve & RESOLVE_SCOPED)) {
+			w->root = dget(*out);
+			if (path[0] == '/') {
+				dput(*out);
+				err = jump_root(w, out);
+			}
+		}
+	}
+	if (!err)
+		w->sb = (*out)->inode->sb;
+	return err;
+}
+
+void
+walk_done(struct walk *w)
+{
+	if (w->root)
+		dput(w->root);
+	w->root = NULL;
+}
+
+/*
+ * d's parent, except at the process's root, which is its own parent, and
+ * at a scoped walk's start: there RESOLVE_IN_ROOT stays, RESOLVE_BENEATH
+ * may not go (EXDEV).
+ */
+static int
+dotdot(struct dentry *d, const struct walk *w, struct dentry **out)
+{
+	if (d == w->root) {
+		if (w->resolve & RESOLVE_BENEATH)
+			return -EXDEV;
+		*out = dget(d);
+		return 0;
+	}
+	struct dentry *root = current_root();
+	*out = d == root ? dget(d) : dget_parent(d);
 	dput(root);
-	return up;
+	return 0;
 }
 
 static int walk_parent(struct dentry *start, const char *path, struct nameparent *np,
@@ -120,7 +187,7 @@ static int walk_parent(struct dentry *start, const char *path, struct nameparent
  * and ".." too, as Linux's may_lookup.
  */
 static int
-step(struct dentry *d, const char *name, size_t len, struct dentry **next)
+step(struct dentry *d, const char *name, size_t len, const struct walk *w, struct dentry **next)
 {
 	enum last_type type = classify(name, len);
 	int err = 0;
@@ -137,7 +204,9 @@ step(struct dentry *d, const char *name, size_t len, struct dentry **next)
 		*next = dget(d);
 		break;
 	case LAST_DOTDOT:
-		*next = mount_follow(dotdot(d));
+		err = dotdot(d, w, next);
+		if (!err)
+			*next = mount_follow(*next);
 		break;
 	case LAST_NORM:
 		mutex_lock(&d->inode->lock);
@@ -158,6 +227,15 @@ step(struct dentry *d, const char *name, size_t len, struct dentry **next)
  */
 #define MAX_NESTED_LINKS 8
 
+/* A /proc magic link jumps anywhere: RESOLVE_NO_MAGICLINKS refuses it, a scoped walk too. */
+static int
+magic_link_allowed(const struct walk *w)
+{
+	if (w->resolve & RESOLVE_NO_MAGICLINKS)
+		return -ELOOP;
+	return (w->resolve & RESOLVE_SCOPED) ? -EXDEV : 0;
+}
+
 int
 follow_link(struct dentry *dir, struct dentry *link, struct walk *w, struct dentry **out)
 {
@@ -174,12 +252,14 @@ follow_link(struct dentry *dir, struct dentry *link, struct walk *w, struct dent
 	while (!err) {
 		const struct inode_operations *iops = link->inode->iops;
 		struct dentry *next;
-		if (++w->links > MAXSYMLINKS) {
+		if (++w->links > MAXSYMLINKS || (w->resolve & RESOLVE_NO_SYMLINKS)) {
 			err = -ELOOP;
 			break;
 		}
 		if (iops->jump) {
-			err = iops->jump(link, out);
+			err = magic_link_allowed(w);
+			if (!err)
+				err = iops->jump(link, out);
 			break;
 		}
 		long n = iops->readlink(link, target, PATH_MAX);
@@ -188,10 +268,10 @@ follow_link(struct dentry *dir, struct dentry *link, struct walk *w, struct dent
 			break;
 		target[n] = '\0';
 		/* Relative targets start in the link's directory; ".." then goes up from there. */
-		err = walk_parent(target[0] == '/' ? current_root() : dget(dir), target, &np, w);
+		err = path_parent_of_link(dir, target, w, &np);
 		if (err)
 			break;
-		err = step(np.dir, np.last, np.len, &next);
+		err = step(np.dir, np.last, np.len, w, &next);
 		if (!err && S_ISLNK(next->inode->mode)) {
 			dput(dir);
 			dput(link);
@@ -223,7 +303,7 @@ static int
 walk_component(struct dentry **cur, const char *name, size_t len, bool follow, struct walk *w)
 {
 	struct dentry *d = *cur, *next;
-	int err = step(d, name, len, &next);
+	int err = step(d, name, len, w, &next);
 
 	if (err)
 		return err;
@@ -234,6 +314,11 @@ walk_component(struct dentry **cur, const char *name, size_t len, bool follow, s
 		if (err)
 			return err;
 		next = to;
+	}
+	/* a mount crossed, by a step, "..", or a link */
+	if ((w->resolve & RESOLVE_NO_XDEV) && next->inode->sb != w->sb) {
+		dput(next);
+		return -EXDEV;
 	}
 	dput(d);
 	*cur = next;
@@ -310,33 +395,56 @@ walk_from(struct dentry *start, const char *path, bool follow, struct walk *w, s
 }
 
 int
-path_parent(int dirfd, const char *path, struct nameparent *np)
+path_parent_walk(int dirfd, const char *path, struct nameparent *np, struct walk *w)
 {
 	struct dentry *start;
-	struct walk w = { 0 };
 
 	if (!*path)
 		return -ENOENT;
-	int err = walk_start(dirfd, path, &start);
-	return err ? err : walk_parent(start, path, np, &w);
+	int err = walk_start(dirfd, path, w, &start);
+	return err ? err : walk_parent(start, path, np, w);
+}
+
+int
+path_parent(int dirfd, const char *path, struct nameparent *np)
+{
+	struct walk w = { 0 };
+
+	return path_parent_walk(dirfd, path, np, &w); /* no resolve flags: no root kept */
 }
 
 int
 path_parent_of_link(struct dentry *dir, const char *target, struct walk *w, struct nameparent *np)
 {
-	return walk_parent(target[0] == '/' ? current_root() : dget(dir), target, np, w);
+	struct dentry *start = dir;
+
+	if (target[0] == '/') {
+		int err = jump_root(w, &start);
+		if (err)
+			return err;
+	} else {
+		dget(start);
+	}
+	return walk_parent(start, target, np, w);
+}
+
+int
+path_lookup_walk(int dirfd, const char *path, bool follow, struct walk *w, struct dentry **out)
+{
+	struct dentry *start;
+
+	if (!*path)
+		return -ENOENT;
+	int err = walk_start(dirfd, path, w, &start);
+	return err ? err : walk_from(start, path, follow, w, out);
 }
 
 int
 path_lookup_at(int dirfd, const char *path, bool follow, struct dentry **out)
 {
-	struct dentry *start;
 	struct walk w = { 0 };
 
-	if (!*path)
-		return -ENOENT;
-	int err = walk_start(dirfd, path, &start);
-	return err ? err : walk_from(start, path, follow, &w, out);
+	return path_lookup_walk(dirfd, path, follow, &w, out);
 }
 
 int

@@ -236,6 +236,25 @@ ramfs_rename(struct dentry *olddir, struct dentry *old, struct dentry *newdir, c
 	return 0;
 }
 
+/* RENAME_EXCHANGE: nothing is removed, so nothing can fail. */
+static int
+ramfs_exchange(struct dentry *adir, struct dentry *a, struct dentry *bdir, struct dentry *b)
+{
+	dentry_exchange(a, b);
+	if (adir != bdir && S_ISDIR(a->inode->mode) != S_ISDIR(b->inode->mode)) {
+		/* one ".." moved from bdir's count to adir's or back */
+		struct dentry *gains = S_ISDIR(a->inode->mode) ? bdir : adir;
+		struct dentry *loses = gains == adir ? bdir : adir;
+		gains->inode->nlink++;
+		loses->inode->nlink--;
+	}
+	a->inode->ctime = fs_now();
+	b->inode->ctime = a->inode->ctime;
+	inode_touch(adir->inode);
+	inode_touch(bdir->inode);
+	return 0;
+}
+
 /*
  * Unlinks every name under root, deepest first, when its instance is
  * unmounted: each inode then goes with its last reference (at once, unless
@@ -313,6 +332,7 @@ const struct inode_operations ramfs_dir_iops = {
 	.link = ramfs_link,
 	.unlink = ramfs_unlink,
 	.rename = ramfs_rename,
+	.exchange = ramfs_exchange,
 };
 
 const struct file_operations ramfs_dir_fops = {

@@ -1,7 +1,8 @@
 /*
  * treeops.c - the calls that change the tree of names: creating entries
  * (for open's O_CREAT and O_TMPFILE, mkdir, device nodes), mkdir(at),
- * rmdir, unlink(at) and rename(at), with Linux's checks and errors.
+ * rmdir, unlink(at) and rename(at) and renameat2's exchange, with Linux's
+ * checks and errors.
  *
  * Each change takes write and search permission on the directories it
  * changes (may_create, may_delete: fs/permission.c) and locks them. A rename also takes
@@ -14,7 +15,9 @@
 #include "fs/notify.h"
 #include "fs/vfs.h"
 #include "uapi/errno.h"
+#include "uapi/rename.h"
 #include "kernel/syscall/syscall.h"
+#include "kernel/process/cred.h"
 #include "kernel/lib/vsprintf.h"
 
 static struct mutex rename_lock = MUTEX_INIT(rename_lock, "rename");
@@ -200,11 +203,12 @@ unlock_two(struct dentry *a, struct dentry *b)
 
 /*
  * The old name goes and the new one comes or is replaced; a directory
- * moving to another parent also needs writing itself (its "..").
+ * moving to another parent also needs writing itself (its ".."). An
+ * exchange moves the target the other way, with the same checks.
  */
 static int
 rename_permission(const struct nameparent *op, const struct nameparent *np, struct dentry *old,
-		  struct dentry *target)
+		  struct dentry *target, bool exchange)
 {
 	int err = may_delete(op->dir->inode, old->inode);
 
@@ -213,39 +217,86 @@ rename_permission(const struct nameparent *op, const struct nameparent *np, stru
 			     : may_create(np->dir->inode);
 	if (!err && S_ISDIR(old->inode->mode) && op->dir != np->dir)
 		err = inode_permission(old->inode, MAY_WRITE);
+	if (!err && exchange && S_ISDIR(target->inode->mode) && op->dir != np->dir)
+		err = inode_permission(target->inode, MAY_WRITE);
 	return err;
 }
 
-/* Linux's checks of rename(2), in its order; target may be NULL. */
+/* What renameat2's flags ask of the target: Linux's errors, in its order. */
+static int
+rename_flags_check(const struct nameparent *np, struct dentry *target, unsigned flags)
+{
+	if ((flags & RENAME_NOREPLACE) && target)
+		return -EEXIST;
+	if (!(flags & RENAME_EXCHANGE))
+		return 0;
+	if (!target)
+		return -ENOENT;
+	if (np->trailing_slash && !S_ISDIR(target->inode->mode))
+		return -ENOTDIR;
+	return 0;
+}
+
+/* Linux's checks of rename(2) and renameat2(2), in its order; target may be NULL. */
 static int
 rename_check(const struct nameparent *op, const struct nameparent *np, struct dentry *old,
-	     struct dentry *target)
+	     struct dentry *target, unsigned flags)
 {
-	bool isdir = S_ISDIR(old->inode->mode);
+	bool isdir = S_ISDIR(old->inode->mode), exchange = flags & RENAME_EXCHANGE;
+	int err = rename_flags_check(np, target, flags);
 
-	if (!isdir && (op->trailing_slash || np->trailing_slash))
+	if (err)
+		return err;
+	if (!isdir && (op->trailing_slash || (!exchange && np->trailing_slash)))
 		return -ENOTDIR;
 	if (isdir && dentry_is_ancestor(old, np->dir))
 		return -EINVAL; /* into itself */
 	if (target && dentry_is_ancestor(target, op->dir))
-		return -ENOTEMPTY; /* over its own ancestor */
-	int err = rename_permission(op, np, old, target);
+		return exchange ? -EINVAL : -ENOTEMPTY; /* over (or into) its own ancestor */
+	err = rename_permission(op, np, old, target, exchange);
 	if (err)
 		return err;
-	if (target && isdir && !S_ISDIR(target->inode->mode))
+	if (!exchange && target && isdir && !S_ISDIR(target->inode->mode))
 		return -ENOTDIR;
-	if (target && !isdir && S_ISDIR(target->inode->mode))
+	if (!exchange && target && !isdir && S_ISDIR(target->inode->mode))
 		return -EISDIR;
 	if (old->mounted || (target && target->mounted))
 		return -EBUSY;
 	if (!op->dir->inode->iops->rename)
 		return -EPERM;
+	/* Whiteouts are overlayfs's marks: no file system here makes them. */
+	if ((flags & RENAME_WHITEOUT) || (exchange && !op->dir->inode->iops->exchange))
+		return -EINVAL;
 	return 0;
+}
+
+/* Performs a checked rename or exchange, and tells the watchers. */
+static int
+rename_apply(const struct nameparent *op, const struct nameparent *np, struct dentry *old,
+	     struct dentry *target, unsigned flags)
+{
+	struct dentry *olddir = op->dir, *newdir = np->dir;
+	struct notify_name oldname = { op->last, op->len }, newname = { np->last, np->len };
+	int err;
+
+	if (flags & RENAME_EXCHANGE) {
+		err = olddir->inode->iops->exchange(olddir, old, newdir, target);
+		if (!err) {
+			notify_move(olddir, oldname, newdir, newname, old->inode, NULL);
+			notify_move(newdir, newname, olddir, oldname, target->inode, NULL);
+		}
+		return err;
+	}
+	err = olddir->inode->iops->rename(olddir, old, newdir, np->last, np->len, target);
+	if (!err)
+		notify_move(olddir, oldname, newdir, newname, old->inode,
+			    target ? target->inode : NULL);
+	return err;
 }
 
 /* With rename_lock held: both directories are locked here. */
 static int
-rename_locked(const struct nameparent *op, const struct nameparent *np)
+rename_locked(const struct nameparent *op, const struct nameparent *np, unsigned flags)
 {
 	struct dentry *olddir = op->dir, *newdir = np->dir, *old, *target = NULL;
 
@@ -256,16 +307,10 @@ rename_locked(const struct nameparent *op, const struct nameparent *np)
 		if (err == -ENOENT && !newdir->inode->dead)
 			err = 0;
 		if (!err)
-			err = rename_check(op, np, old, target);
+			err = rename_check(op, np, old, target, flags);
 		/* The same file (or two hard links of it): nothing to do, as Linux. */
-		if (!err && (!target || old->inode != target->inode)) {
-			err = olddir->inode->iops->rename(olddir, old, newdir, np->last, np->len,
-							  target);
-			if (!err)
-				notify_move(olddir, (struct notify_name){ op->last, op->len },
-					    newdir, (struct notify_name){ np->last, np->len },
-					    old->inode, target ? target->inode : NULL);
-		}
+		if (!err && (!target || old->inode != target->inode))
+			err = rename_apply(op, np, old, target, flags);
 		if (target)
 			dput(target);
 		dput(old);
@@ -275,7 +320,7 @@ rename_locked(const struct nameparent *op, const struct nameparent *np)
 }
 
 static int
-do_renameat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath)
+do_renameat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, unsigned flags)
 {
 	struct nameparent op, np;
 	int err = path_parent(olddirfd, oldpath, &op);
@@ -289,14 +334,16 @@ do_renameat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath
 	}
 	if (op.dir->inode->sb != np.dir->inode->sb) {
 		err = -EXDEV; /* another file system, or another instance of one */
-	} else if (op.type != LAST_NORM || np.type != LAST_NORM) {
+	} else if (op.type != LAST_NORM) {
 		err = -EBUSY;
+	} else if (np.type != LAST_NORM) {
+		err = flags & RENAME_NOREPLACE ? -EEXIST : -EBUSY; /* "." and ".." exist */
 	} else {
 		err = sb_may_write(op.dir->inode);
 	}
 	if (!err) {
 		mutex_lock(&rename_lock);
-		err = rename_locked(&op, &np);
+		err = rename_locked(&op, &np, flags);
 		mutex_unlock(&rename_lock);
 	}
 	dput(np.dir);
@@ -360,7 +407,8 @@ SYSCALL3(unlinkat, int, dirfd, const char __user *, path, int, flags)
 }
 
 static long
-renameat_user(int olddirfd, const char __user *uold, int newdirfd, const char __user *unew)
+renameat_user(int olddirfd, const char __user *uold, int newdirfd, const char __user *unew,
+	      unsigned flags)
 {
 	char *oldpath, *newpath;
 	int err = getname(uold, &oldpath);
@@ -369,7 +417,7 @@ renameat_user(int olddirfd, const char __user *uold, int newdirfd, const char __
 		return err;
 	err = getname(unew, &newpath);
 	if (!err) {
-		err = do_renameat(olddirfd, oldpath, newdirfd, newpath);
+		err = do_renameat(olddirfd, oldpath, newdirfd, newpath, flags);
 		putname(newpath);
 	}
 	putname(oldpath);
@@ -378,11 +426,24 @@ renameat_user(int olddirfd, const char __user *uold, int newdirfd, const char __
 
 SYSCALL2(rename, const char __user *, oldpath, const char __user *, newpath)
 {
-	return renameat_user(AT_FDCWD, oldpath, AT_FDCWD, newpath);
+	return renameat_user(AT_FDCWD, oldpath, AT_FDCWD, newpath, 0);
 }
 
 SYSCALL4(renameat, int, olddirfd, const char __user *, oldpath, int, newdirfd, const char __user *,
 	 newpath)
 {
-	return renameat_user(olddirfd, oldpath, newdirfd, newpath);
+	return renameat_user(olddirfd, oldpath, newdirfd, newpath, 0);
+}
+
+/* rename with flags: RENAME_NOREPLACE, RENAME_EXCHANGE (RENAME_WHITEOUT: EINVAL, none made here). */
+SYSCALL5(renameat2, int, olddirfd, const char __user *, oldpath, int, newdirfd, const char __user *,
+	 newpath, unsigned, flags)
+{
+	if (flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE | RENAME_WHITEOUT))
+		return -EINVAL;
+	if ((flags & (RENAME_NOREPLACE | RENAME_WHITEOUT)) && (flags & RENAME_EXCHANGE))
+		return -EINVAL;
+	if ((flags & RENAME_WHITEOUT) && !capable(CAP_MKNOD))
+		return -EPERM;
+	return renameat_user(olddirfd, oldpath, newdirfd, newpath, flags);
 }

@@ -194,6 +194,9 @@ struct inode_operations {
 	/* Moves old (a child of olddir) to newdir under name, replacing target if any. */
 	int (*rename)(struct dentry *olddir, struct dentry *old, struct dentry *newdir,
 		      const char *name, size_t len, struct dentry *target);
+	/* Swaps a (a child of adir) and b (a child of bdir): RENAME_EXCHANGE. */
+	int (*exchange)(struct dentry *adir, struct dentry *a, struct dentry *bdir,
+			struct dentry *b);
 	/* A new symbolic link name -> target (NUL-terminated, not empty). */
 	int (*symlink)(struct dentry *dir, const char *name, size_t len, const char *target,
 		       struct dentry **out);
@@ -341,6 +344,8 @@ void dentry_link(struct dentry *d);
 void dentry_unlink(struct dentry *d);
 /* Moves d under newparent with a new name (rename_lock and both parents' locks held). */
 int dentry_move(struct dentry *d, struct dentry *newparent, const char *name, size_t len);
+/* a and b swap their places in the tree (rename_lock and both parents' locks held). */
+void dentry_exchange(struct dentry *a, struct dentry *b);
 /* Whether anc is d or one of d's ancestors. */
 bool dentry_is_ancestor(struct dentry *anc, struct dentry *d);
 /*
@@ -353,58 +358,7 @@ long dentry_path_from(struct dentry *d, struct dentry *root, char *buf, size_t s
 
 /* ---- path walk (fs/namei.c) ---------------------------------------------- */
 
-enum last_type { LAST_NORM, LAST_DOT, LAST_DOTDOT, LAST_ROOT };
-
-/* The directory a path's last component is in, and that component. */
-struct nameparent {
-	struct dentry *dir; /* referenced */
-	const char *last;   /* points into the path; not NUL-terminated */
-	size_t len;
-	enum last_type type;
-	bool trailing_slash; /* "name/": must be a directory */
-};
-
-/* How many symbolic links one walk may follow before it fails with ELOOP (Linux's). */
-#define MAXSYMLINKS 40
-
-/* What one walk has followed so far. */
-struct walk {
-	int links;  /* in all */
-	int nested; /* links being followed inside a link's target */
-};
-
-/* Resolves path from dirfd (or AT_FDCWD), following a last symbolic link: a referenced dentry. */
-int path_lookup(int dirfd, const char *path, struct dentry **out);
-/* The same, following a last symbolic link only if follow (intermediate ones always). */
-int path_lookup_at(int dirfd, const char *path, bool follow, struct dentry **out);
-/*
- * Walks a link's target text as the walk would have (from dir, or from the
- * root if absolute) up to its last component, for O_CREAT through a link:
- * w counts links followed so far. 0 and np->dir referenced, or -errno.
- */
-int path_parent_of_link(struct dentry *dir, const char *target, struct walk *w,
-			struct nameparent *np);
-/* Follows the symbolic link dentry link found in dir: the dentry it leads to, referenced. */
-int follow_link(struct dentry *dir, struct dentry *link, struct walk *w, struct dentry **out);
-/* Resolves all but the last component: 0 and np->dir referenced, or -errno. */
-int path_parent(int dirfd, const char *path, struct nameparent *np);
-/* Looks name up in dir (its inode->lock held): a referenced dentry, or -ENOENT ... */
-int lookup_child(struct dentry *dir, const char *name, size_t len, struct dentry **out);
-/*
- * The inode path names, referenced: with AT_EMPTY_PATH in at_flags and an
- * empty path, dirfd's own (any open file, or the cwd for AT_FDCWD).
- */
-int lookup_inode_at(int dirfd, const char *path, int at_flags, struct inode **out);
-/*
- * The dentry path names (a last symbolic link followed if follow): with
- * AT_EMPTY_PATH and an empty path, dirfd's own (-ENOENT for a pipe).
- */
-int lookup_dentry_at(int dirfd, const char *path, int at_flags, bool follow, struct dentry **out);
-/* The same for a path in user memory (getname first). */
-int lookup_user_inode_at(int dirfd, const char __user *upath, int at_flags, struct inode **out);
-/* Copies a path from user memory into a new PATH_MAX buffer: 0 or -errno. */
-int getname(const char __user *upath, char **out);
-void putname(char *name);
+#include "fs/namei.h" /* struct nameparent, struct walk, the path_* and lookup_* calls */
 
 /* ---- open files (fs/file.c) ---------------------------------------------- */
 
@@ -466,6 +420,9 @@ struct file *file_alloc(struct inode *inode, struct dentry *dentry, u32 flags);
 int file_open_dentry(struct dentry *d, u32 flags, bool permitted, struct file **out);
 /* open(2) on a kernel path: creates with exactly mode (no umask) for O_CREAT. */
 int file_open_at(int dirfd, const char *path, u32 flags, u32 mode, struct file **out);
+/* The same with openat2's RESOLVE_* flags narrowing the walk. */
+int file_open_resolved(int dirfd, const char *path, u32 flags, u32 mode, unsigned resolve,
+		       struct file **out);
 
 /*
  * Copies and checks an iovec array from user memory (fs/read_write.c):
@@ -826,6 +783,8 @@ void mounts_show(void (*emit)(void *ctx, const char *line), void *ctx);
 
 /* Creates /dev/<name>: a character device with its own operations. */
 int devfs_register(const char *name, u32 rdev, const struct file_operations *ops, void *priv);
+/* A device node mknod made (its rdev set): the operations of the driver of its number, or ENXIO's. */
+void devfs_bind_node(struct inode *inode);
 /* /dev/null and /dev/zero (fs/mem_devices.c). */
 void mem_devices_init(void);
 /*

@@ -103,6 +103,7 @@ int proc_show_syscalls(struct procbuf *b, union proc_arg arg);
 int proc_show_profile(struct procbuf *b, union proc_arg arg);
 int proc_write_profile(const char *value, union proc_arg arg);
 int proc_show_uptime(struct procbuf *b, union proc_arg arg);
+int proc_show_version(struct procbuf *b, union proc_arg arg);
 
 /* fs/proc/pid.c: /proc/<pid>, /proc/self and /proc/thread-self. */
 extern const struct proc_dir proc_pid_dir;

@@ -1,6 +1,7 @@
 /*
  * machine.c - the machine-wide files: /proc/cmdline, cpuinfo, locks, lockstat,
- * loadavg, meminfo, mounts, objects, profile, stat, syscalls and uptime.
+ * loadavg, meminfo, mounts, objects, profile, stat, syscalls, uptime and
+ * version.
  * Each gathers its figures here and leaves the layout to text.c.
  */
 #include "fs/proc/internal.h"
@@ -10,6 +11,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/time/timekeeping.h"
 #include "kernel/objcount.h"
+#include "kernel/sys_info.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/time/cputime.h"
 #include "uapi/errno.h"
@@ -201,6 +203,17 @@ proc_show_uptime(struct procbuf *b, union proc_arg arg)
 			idle_ns += cputime_ns(cputime_read(c->idle).sys);
 	}
 	procfs_format_uptime(b, ns_since_boot(), idle_ns);
+	return 0;
+}
+
+/* Linux's one line naming the kernel: uname's system, release and build. */
+int
+proc_show_version(struct procbuf *b, union proc_arg arg)
+{
+	struct kernel_utsname u;
+
+	uname_fill(&u);
+	procbuf_printf(b, "%s version %s (rewind) %s\n", u.sysname, u.release, u.version);
 	return 0;
 }
 

@@ -457,6 +457,7 @@ static const struct proc_entry root_entries[] = {
 	{ .name = "sysvipc", .mode = S_IFDIR | 0555, .dir = &proc_sysvipc_dir },
 	{ .name = "thread-self", .mode = S_IFLNK | 0777, .link = proc_thread_self_link },
 	{ .name = "uptime", .mode = S_IFREG | 0444, .show = proc_show_uptime },
+	{ .name = "version", .mode = S_IFREG | 0444, .show = proc_show_version },
 };
 
 static const struct proc_dir root_dir = {

@@ -103,6 +103,18 @@ process_of(int pid)
 	return t ? t->group_leader : NULL;
 }
 
+void
+session_signal_leader(int sid, int sig)
+{
+	struct kernel_siginfo info = { .signo = sig, .code = SI_KERNEL };
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	struct task *leader = process_of(sid);
+
+	if (leader && leader->pid == sid && leader->sid == sid)
+		signal_send_process(leader, &info);
+	spin_unlock_irqrestore(&tasks_lock, flags);
+}
+
 /* The first process of group pgid, zombies included; tasks_lock held. */
 static struct task *
 group_member(int pgid)

@@ -24,6 +24,8 @@ void session_exec(struct task *t);
 int session_send_to_group(int pgid, const struct kernel_siginfo *info);
 /* The kernel's signal (SI_KERNEL) to group pgid; takes tasks_lock (the terminal's ISIG, SIGTTIN). */
 void session_signal_group(int pgid, int sig);
+/* The kernel's signal to the leader of session sid alone, if it lives; takes tasks_lock (hangup). */
+void session_signal_leader(int sid, int sig);
 /* Whether group pgid exists and belongs to session sid; tasks_lock held. */
 bool session_group_in_session(int pgid, int sid);
 /* Whether group pgid is orphaned (POSIX); tasks_lock held. */

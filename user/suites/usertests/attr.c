@@ -1,7 +1,7 @@
 /*
  * attr.c - usertests: what a file system says of itself (statfs, fstatfs)
  * and changing a file's metadata: the chmod, chown and utimes families,
- * and mknod for FIFOs and plain files.
+ * and mknod for FIFOs, plain files and device nodes.
  */
 #define _GNU_SOURCE
 #include "usertests.h"
@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/vfs.h>
 #include <sys/time.h>
@@ -273,6 +274,49 @@ TEST(mknod_fifo_and_file)
 	CHECK_ERR(EFAULT, syscall(SYS_mknod, bad_addrs[0], S_IFIFO | 0644, 0));
 	CHECK_OK(unlink("mknod_fifo"));
 	CHECK_ERR(ENOENT, stat("mknod_fifo", &st));
+}
+
+static void
+device_node_refused(const char *dir)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "%s/node", dir);
+	CHECK_ERR(EPERM, mknod(path, S_IFCHR | 0600, makedev(1, 3))); /* CAP_MKNOD */
+	CHECK_OK(mknod(path, S_IFIFO | 0600, 0));
+}
+
+/* Device nodes root makes open the driver of their number; a number no driver has is ENXIO. */
+TEST(mknod_devices)
+{
+	char buf[8] = "xxxxxxx";
+	struct stat st;
+
+	umask(022);
+	CHECK_OK(mknod("null2", S_IFCHR | 0666, makedev(1, 3)));
+	CHECK_OK(stat("null2", &st));
+	CHECK(S_ISCHR(st.st_mode) && (st.st_mode & 07777) == 0644);
+	CHECK_EQ(st.st_rdev, makedev(1, 3));
+	int fd = CHECK_OK(open("null2", O_RDWR));
+	CHECK_EQ(write(fd, "abc", 3), 3);
+	CHECK_EQ(read(fd, buf, sizeof(buf)), 0);
+	close(fd);
+	CHECK_OK(mknodat(AT_FDCWD, "zero2", S_IFCHR | 0600, makedev(1, 5)));
+	fd = CHECK_OK(open("zero2", O_RDONLY));
+	CHECK_EQ(read(fd, buf, sizeof(buf)), (ssize_t)sizeof(buf));
+	CHECK(all_bytes(buf, sizeof(buf), 0));
+	close(fd);
+	CHECK_ERR(EEXIST, mknod("null2", S_IFCHR | 0600, makedev(1, 3)));
+	/* no driver has these numbers, and no block driver at all */
+	CHECK_OK(mknod("nodriver", S_IFCHR | 0600, makedev(4095, 1)));
+	CHECK_ERR(ENXIO, open("nodriver", O_RDONLY));
+	CHECK_OK(mknod("block", S_IFBLK | 0600, makedev(4095, 2)));
+	CHECK_OK(stat("block", &st));
+	CHECK(S_ISBLK(st.st_mode) && st.st_rdev == makedev(4095, 2));
+	CHECK_ERR(ENXIO, open("block", O_RDONLY));
+	CHECK_OK(mkdir("open", 0777));
+	CHECK_OK(chmod("open", 0777));
+	as_nobody(device_node_refused, "open");
 }
 
 static const struct timespec explicit_times[2] = { { 1000, 0 }, { 2000, 0 } };

@@ -127,6 +127,19 @@ TEST(proc_misc)
 	CHECK_ERR(ENOENT, open("/proc/no-such-file", O_RDONLY));
 }
 
+/* /proc/version: Linux's line, "<sysname> version <release> ...", as uname(2) says. */
+TEST(proc_version)
+{
+	char text[512], want[300];
+	struct utsname u;
+
+	CHECK_OK(uname(&u));
+	snprintf(want, sizeof(want), "%s version %s ", u.sysname, u.release);
+	CHECK(read_text_file("/proc/version", text, sizeof(text)) > 0);
+	CHECK(strncmp(text, want, strlen(want)) == 0);
+	CHECK(strchr(text, '\n') != NULL);
+}
+
 /* Every knob reads; nonsense written to one is refused and changes nothing. */
 static void
 check_knob(const char *name)

@@ -6,7 +6,8 @@
  * background group that reads gets SIGTTIN (EIO if it ignores SIGTTIN or
  * is orphaned), one that writes under TOSTOP or changes the settings gets
  * SIGTTOU (unless it blocks or ignores it); ^C, ^\ and ^Z signal the
- * foreground group, by c_cc and only under ISIG, discarding the input.
+ * foreground group, by c_cc and only under ISIG, discarding the input;
+ * vhangup (root only) takes the terminal from the caller's session.
  *
  * The terminal is a pseudo-terminal on Linux, whose master side types;
  * rewind has no pseudo-terminals, so there the console is the terminal
@@ -24,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
@@ -534,4 +536,44 @@ terminal_input_signals(void)
 TEST(terminal_o_async)
 {
 	in_new_session(terminal_input_signals, "session leader");
+}
+
+/* vhangup: the session loses its terminal, and its leader gets SIGHUP. */
+static void
+hangup_own_terminal(void)
+{
+	struct terminal t;
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGHUP);
+	CHECK_OK(sigprocmask(SIG_BLOCK, &set, NULL));
+	take_terminal(&t);
+	close(CHECK_OK(open("/dev/tty", O_RDWR)));
+	CHECK_OK(syscall(SYS_vhangup));
+	CHECK_EQ(sigwaitinfo(&set, NULL), SIGHUP);
+	CHECK_ERR(ENXIO, open("/dev/tty", O_RDWR));
+	restore_terminal(&t);
+}
+
+/* Without a controlling terminal there is nothing to hang up: 0. */
+static void
+hangup_without_terminal(void)
+{
+	CHECK_OK(setsid());
+	CHECK_OK(syscall(SYS_vhangup));
+}
+
+static void
+vhangup_refused(const char *unused)
+{
+	(void)unused;
+	CHECK_ERR(EPERM, syscall(SYS_vhangup)); /* CAP_SYS_TTY_CONFIG */
+}
+
+TEST(vhangup)
+{
+	in_new_session(hangup_without_terminal, "no terminal");
+	in_new_session(hangup_own_terminal, "session leader");
+	as_nobody(vhangup_refused, NULL);
 }
