@@ -4,7 +4,7 @@
  * AF_UNIX sockets (fs/unix_*.c), and AF_INET and AF_INET6 ones on the
  * loopback (fs/inet_*.c, built on the same machinery); every other family
  * is EAFNOSUPPORT, as Linux answers for a family whose module is absent
- * (see docs/userspace.md, "Sockets"). Malformed type flags are EINVAL
+ * (see docs/sockets.md). Malformed type flags are EINVAL
  * first, in Linux's order. A socket is a file on an inode of its own (S_IFSOCK, on
  * an instance never mounted, as Linux's sockfs): read and write are recv
  * and send, poll reports what a send or receive would find, fstat shows
@@ -241,7 +241,7 @@ socket_type(int family, int type, int protocol)
 	if (family == AF_INET || family == AF_INET6)
 		return inet_type(base, protocol);
 	if (family != AF_UNIX)
-		return -EAFNOSUPPORT; /* docs/userspace.md, "Sockets" */
+		return -EAFNOSUPPORT; /* docs/sockets.md */
 	if (protocol && protocol != AF_UNIX)
 		return -EPROTONOSUPPORT;
 	if (base == 3) /* SOCK_RAW: a datagram socket, as Linux's unix_create */
