@@ -24,6 +24,7 @@
 #include "kernel/time/cputime.h"
 #include "kernel/process/session.h"
 #include "kernel/process/vfork.h"
+#include "kernel/process/nsproxy.h"
 #include "ipc/ipc.h"
 #include "kernel/process/pidfd.h"
 #include "kernel/sched/futex.h"
@@ -167,6 +168,7 @@ release_resources(struct task *t)
 {
 	futex_robust_release(t);
 	sem_undo_exit(t); /* before the mm goes: SEM_UNDO is the process's last act */
+	nsproxy_exit(t);
 	clear_child_tid(t);
 	vfork_release(t);
 	/* Out of procfs's sight first (it takes references under tasks_lock), then dropped. */
