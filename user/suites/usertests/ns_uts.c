@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -194,4 +195,55 @@ TEST(ns_unshare_files_gives_an_own_table)
 	expect_exited(wait_status(pid), 0, "the child unsharing its file table");
 	CHECK_OK(fcntl(fd, F_GETFD));
 	close(fd);
+}
+
+/* A thread that unshares its UTS namespace takes only itself there. */
+static void *
+unshare_in_thread(void *unused)
+{
+	(void)unused;
+	if (unshare(CLONE_NEWUTS) || sethostname("thread-own", 10))
+		return (void *)1;
+	return NULL;
+}
+
+TEST(ns_unshare_in_a_thread_leaves_the_others)
+{
+	pthread_t thread;
+	struct utsname u;
+	void *result;
+
+	own_uts_namespace();
+	CHECK_OK(sethostname("process-wide", 12));
+	CHECK_EQ(pthread_create(&thread, NULL, unshare_in_thread, NULL), 0);
+	CHECK_EQ(pthread_join(thread, &result), 0);
+	CHECK(result == NULL);
+	CHECK_OK(uname(&u));
+	CHECK(strcmp(u.nodename, "process-wide") == 0);
+}
+
+static void *
+wait_on_pipe(void *fdp)
+{
+	char c;
+
+	(void)!read(*(int *)fdp, &c, 1);
+	return NULL;
+}
+
+/* CLONE_THREAD, CLONE_SIGHAND and CLONE_VM: nothing to give up alone, EINVAL beside a thread. */
+TEST(ns_unshare_thread_flags_need_a_lone_task)
+{
+	pthread_t thread;
+	int p[2];
+
+	CHECK_OK(unshare(CLONE_THREAD | CLONE_SIGHAND | CLONE_VM));
+	CHECK_OK(pipe(p));
+	CHECK_EQ(pthread_create(&thread, NULL, wait_on_pipe, &p[0]), 0);
+	CHECK_ERR(EINVAL, unshare(CLONE_THREAD));
+	CHECK_ERR(EINVAL, unshare(CLONE_VM));
+	CHECK_EQ(write(p[1], "x", 1), 1);
+	CHECK_EQ(pthread_join(thread, NULL), 0);
+	close(p[0]);
+	close(p[1]);
 }
