@@ -7,7 +7,8 @@
  * is what setns(2) joins.
  *
  * Each open makes an inode of its own on the one nsfs instance (made at
- * the first), with the namespace's number: Linux keeps one inode a
+ * boot, so that no program's first open seems to leak it), with the
+ * namespace's number: Linux keeps one inode a
  * namespace, which no caller can tell from this.
  */
 #include "fs/vfs.h"
@@ -15,22 +16,19 @@
 #include "kernel/process/nsproxy.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/lib/vsprintf.h"
-#include "locking/mutex.h"
+#include "kernel/panic.h"
 #include "uapi/magic.h"
 #include "uapi/nsfs.h"
 
 static struct fs_type nsfs_type = { .name = "nsfs", .magic = NSFS_MAGIC };
 static struct super_block *nsfs_sb;
-static struct mutex nsfs_sb_mutex = MUTEX_INIT(nsfs_sb_mutex, "nsfs_sb");
 
-static struct super_block *
-nsfs_instance(void)
+void
+nsfs_init(void)
 {
-	mutex_lock(&nsfs_sb_mutex);
+	nsfs_sb = sb_alloc(&nsfs_type);
 	if (!nsfs_sb)
-		nsfs_sb = sb_alloc(&nsfs_type);
-	mutex_unlock(&nsfs_sb_mutex);
-	return nsfs_sb;
+		panic("nsfs: no memory for its instance");
 }
 
 static void
@@ -81,8 +79,7 @@ ns_of_file(struct file *f)
 int
 nsfs_dentry(struct ns_common *ns, struct dentry **out)
 {
-	struct super_block *sb = nsfs_instance();
-	struct inode *inode = sb ? inode_alloc(sb, S_IFREG | 0444, &ns_iops, &ns_fops) : NULL;
+	struct inode *inode = inode_alloc(nsfs_sb, S_IFREG | 0444, &ns_iops, &ns_fops);
 	char name[32];
 
 	if (!inode) {

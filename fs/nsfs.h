@@ -9,6 +9,8 @@
 struct dentry;
 struct ns_common;
 
+/* The nsfs instance, at boot after vfs_init. */
+void nsfs_init(void);
 /* A dentry for ns's file; takes over the caller's reference on ns. 0 or -ENOMEM. */
 int nsfs_dentry(struct ns_common *ns, struct dentry **out);
 /* "uts:[4026531838]", what the link reads: its length. */
