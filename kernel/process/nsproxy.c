@@ -1,8 +1,9 @@
 /*
  * nsproxy.c - the record of a task's namespaces (nsproxy.h): shared on
  * clone, copied with new namespaces on clone and unshare with CLONE_NEW*,
- * changed one namespace at a time by setns (fs/nsfs.c); and unshare(2), which also gives the caller its own
- * file table, fs context or SEM_UNDO list, as Linux's.
+ * changed one namespace at a time by setns (fs/nsfs.c); and unshare(2),
+ * which also gives the caller its own file table, fs context or SEM_UNDO
+ * list, as Linux's.
  *
  * Who may: a new namespace or joining one needs CAP_SYS_ADMIN, as Linux
  * asks it of the owning user namespace, here always the one and only.
