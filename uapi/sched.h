@@ -27,7 +27,6 @@
 #define CLONE_NEWUSER	     0x10000000
 #define CLONE_NEWPID	     0x20000000
 #define CLONE_NEWNET	     0x40000000
-#define CLONE_IO	     0x80000000
 #define CLONE_NEWTIME	     0x00000080 /* unshare and setns only: clone's signal byte here */
 
 /* The low byte: the signal the parent gets when the child ends. */
