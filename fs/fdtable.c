@@ -277,7 +277,7 @@ fd_close(int fd)
  * (unshare(CLONE_FILES)): 0 or -ENOMEM. Swapped under tasks_lock, as exit
  * does, for procfs's sake.
  */
-static int
+int
 files_unshare(void)
 {
 	struct task *t = current();

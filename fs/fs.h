@@ -88,6 +88,8 @@ struct files *
 files_share(struct files *files);    /* clone(CLONE_FILES): one more user of the same table */
 void files_put(struct files *files); /* last user closes everything */
 void files_close_on_exec(struct files *files);
+/* unshare(CLONE_FILES): the calling thread's own copy of a shared table; 0 or -ENOMEM. */
+int files_unshare(void);
 /* The open file behind fd in the current process, with a reference (file_put); NULL if none. */
 struct file *fd_get(int fd);
 /*
@@ -120,6 +122,8 @@ struct fs_context *fs_context_root(void); /* cwd = root = / */
 struct fs_context *fs_context_dup(struct fs_context *old);
 struct fs_context *fs_context_share(struct fs_context *fs); /* clone(CLONE_FS) */
 void fs_context_put(struct fs_context *fs);
+/* unshare(CLONE_FS): the calling thread's own copy of a shared context; 0 or -ENOMEM. */
+int fs_context_unshare(void);
 
 /* The wall clock was set: timerfds armed with TFD_TIMER_CANCEL_ON_SET are cancelled (fs/timerfd.c). */
 void timerfd_clock_was_set(void);

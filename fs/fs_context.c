@@ -100,6 +100,25 @@ fs_context_dup(struct fs_context *old)
 	return fs;
 }
 
+/* Swapped under tasks_lock, as exit does, for procfs's sake (its cwd and root links). */
+int
+fs_context_unshare(void)
+{
+	struct task *t = current();
+	struct fs_context *old = t->fs;
+
+	if (__atomic_load_n(&old->refcount, __ATOMIC_ACQUIRE) == 1)
+		return 0;
+	struct fs_context *copy = fs_context_dup(old);
+	if (!copy)
+		return -ENOMEM;
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+	t->fs = copy;
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	fs_context_put(old);
+	return 0;
+}
+
 void
 fs_context_put(struct fs_context *fs)
 {

@@ -52,6 +52,7 @@
 #include "mm/mm.h"
 #include "mm/uaccess.h"
 #include "fs/fs.h"
+#include "fs/nsfs.h"
 #include "fs/proc/procfs.h"
 #include "ipc/mqueue.h"
 #include "version.h" /* generated: build/generated/version.h */
@@ -186,6 +187,7 @@ kernel_main(u32 magic, u64 info_phys, u64 entry_tsc)
 	vfs_init();
 	procfs_init();
 	mqueue_init();
+	nsfs_init();
 	initrd_load(&boot_info);
 	initrd_load_fw_cfg();
 

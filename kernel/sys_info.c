@@ -13,6 +13,7 @@
 #include "kernel/process/cred.h"
 #include "kernel/process/process.h"
 #include "kernel/process/task.h"
+#include "kernel/process/uts_namespace.h"
 #include "kernel/sched/loadavg.h"
 #include "kernel/time/tsc.h"
 #include "kernel/x86/x86.h"
@@ -39,11 +40,10 @@ uname_fill(struct kernel_utsname *u)
 {
 	memset(u, 0, sizeof(*u));
 	copy_field(u->sysname, "rewind", __NEW_UTS_LEN + 1);
-	copy_field(u->nodename, "rewind", __NEW_UTS_LEN + 1);
 	copy_field(u->release, LINUX_ABI_RELEASE, __NEW_UTS_LEN + 1);
 	copy_field(u->version, "#1 SMP " REWIND_VERSION " " KERNEL_BUILD_NAME, __NEW_UTS_LEN + 1);
 	copy_field(u->machine, "x86_64", __NEW_UTS_LEN + 1);
-	copy_field(u->domainname, "(none)", __NEW_UTS_LEN + 1);
+	uts_read_names(u); /* the caller's UTS namespace's */
 }
 
 SYSCALL1(uname, struct kernel_utsname __user *, ubuf)

@@ -14,6 +14,7 @@
 #define CLONE_VFORK	     0x00004000
 #define CLONE_PARENT	     0x00008000
 #define CLONE_THREAD	     0x00010000
+#define CLONE_NEWNS	     0x00020000
 #define CLONE_SYSVSEM	     0x00040000
 #define CLONE_SETTLS	     0x00080000
 #define CLONE_PARENT_SETTID  0x00100000
@@ -21,6 +22,13 @@
 #define CLONE_DETACHED	     0x00400000
 #define CLONE_CHILD_SETTID   0x01000000
 #define CLONE_IO	     0x80000000 /* share the I/O context: rewind keeps none */
+#define CLONE_NEWCGROUP	     0x02000000
+#define CLONE_NEWUTS	     0x04000000
+#define CLONE_NEWIPC	     0x08000000
+#define CLONE_NEWUSER	     0x10000000
+#define CLONE_NEWPID	     0x20000000
+#define CLONE_NEWNET	     0x40000000
+#define CLONE_NEWTIME	     0x00000080 /* unshare and setns only: clone's signal byte here */
 
 /* The low byte: the signal the parent gets when the child ends. */
 #define CSIGNAL 0x000000ff

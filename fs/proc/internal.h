@@ -133,6 +133,8 @@ int proc_write_oom_adj(const char *value, union proc_arg arg);
 /* fs/proc/pid_timerslack.c: /proc/<pid>/timerslack_ns. */
 int proc_show_timerslack(struct procbuf *b, union proc_arg arg);
 int proc_write_timerslack(const char *value, union proc_arg arg);
+/* fs/proc/pid_ns.c: /proc/<pid>/ns. */
+extern const struct proc_dir proc_ns_dir;
 /* fs/proc/pid_mem.c: /proc/<pid>/mem. */
 extern const struct file_operations proc_mem_fops;
 

@@ -2,7 +2,7 @@
  * pid.c - /proc/<pid> for every process (its group leader's task),
  * with status, stat, statm, sched, maps, cmdline, comm, environ, the OOM
  * killer's files (pid_oom.c), the links
- * exe, cwd and root, fd/ (a link per open file), fdinfo/ and task/; and the links
+ * exe, cwd and root, fd/ (a link per open file), fdinfo/, ns/ (pid_ns.c) and task/; and the links
  * /proc/self and /proc/thread-self.
  *
  * Lifetime: a task is freed only after wait4 unlinked it from all_tasks
@@ -705,6 +705,7 @@ static const struct proc_entry pid_entries[] = {
 	  .jump = jump_root,
 	  .inspects = true },
 	{ .name = "mounts", .mode = S_IFREG | 0444, .show = proc_show_mounts },
+	{ .name = "ns", .mode = S_IFDIR | 0511, .dir = &proc_ns_dir },
 	{ .name = "oom_adj",
 	  .mode = S_IFREG | 0644,
 	  .show = proc_show_oom_adj,

@@ -4,7 +4,8 @@
  * policies at run time, A, B, A, B ... in one boot (docs/design.md, "Knobs,
  * not forks"); and
  * /proc/sys/kernel/{ostype,osrelease,version,hostname,domainname}, the
- * uname fields as Linux shows them there (read-only here), cap_last_cap
+ * uname fields as Linux shows them there (hostname and domainname root's to
+ * set, in the writer's UTS namespace; the others read-only), cap_last_cap
  * (the highest capability number the kernel knows), pid_max (where pids
  * wrap; root's to set), ns_last_pid (where the next pid search starts; root's
  * to set), tainted (always 0: nothing taints rewind) and
@@ -35,6 +36,7 @@
 #include "kernel/process/rlimit.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sys_info.h"
+#include "kernel/process/uts_namespace.h"
 #include "kernel/lib/string.h"
 #include "kernel/lib/vsprintf.h"
 
@@ -117,6 +119,26 @@ UTS_FILE(show_osrelease, release)
 UTS_FILE(show_version, version)
 UTS_FILE(show_hostname, nodename)
 UTS_FILE(show_domainname, domainname)
+
+/* Root's to set (the file's 0644) in the writer's UTS namespace; longer names are cut, as Linux's. */
+static int
+write_uts_name(const char *value, enum uts_name which)
+{
+	uts_set_name(which, value, strnlen(value, __NEW_UTS_LEN));
+	return 0;
+}
+
+static int
+write_hostname(const char *value, union proc_arg arg)
+{
+	return write_uts_name(value, UTS_HOSTNAME);
+}
+
+static int
+write_domainname(const char *value, union proc_arg arg)
+{
+	return write_uts_name(value, UTS_DOMAINNAME);
+}
 
 static int
 show_cap_last_cap(struct procbuf *b, union proc_arg arg)
@@ -247,8 +269,16 @@ write_rt_runtime(const char *value, union proc_arg arg)
 
 static const struct proc_entry kernel_entries[] = {
 	{ .name = "cap_last_cap", .mode = S_IFREG | 0444, .show = show_cap_last_cap },
-	{ .name = "domainname", .mode = S_IFREG | 0444, .show = show_domainname },
-	{ .name = "hostname", .mode = S_IFREG | 0444, .show = show_hostname },
+	{ .name = "domainname",
+	  .mode = S_IFREG | 0644,
+	  .show = show_domainname,
+	  .write = write_domainname,
+	  .control = true },
+	{ .name = "hostname",
+	  .mode = S_IFREG | 0644,
+	  .show = show_hostname,
+	  .write = write_hostname,
+	  .control = true },
 	{ .name = "keys", .mode = S_IFDIR | 0555, .dir = &proc_sys_keys_dir },
 	{ .name = "msgmax",
 	  .mode = S_IFREG | 0644,

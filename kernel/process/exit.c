@@ -24,6 +24,7 @@
 #include "kernel/time/cputime.h"
 #include "kernel/process/session.h"
 #include "kernel/process/vfork.h"
+#include "kernel/process/nsproxy.h"
 #include "ipc/ipc.h"
 #include "kernel/keys/keys.h"
 #include "kernel/process/pidfd.h"
@@ -169,6 +170,7 @@ release_resources(struct task *t)
 	futex_robust_release(t);
 	sem_undo_exit(t); /* before the mm goes: SEM_UNDO is the process's last act */
 	keys_exit(t);
+	nsproxy_exit(t);
 	clear_child_tid(t);
 	vfork_release(t);
 	/* Out of procfs's sight first (it takes references under tasks_lock), then dropped. */

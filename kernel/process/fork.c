@@ -15,6 +15,7 @@
 #include "kernel/process/cred.h"
 #include "kernel/process/rlimit.h"
 #include "kernel/process/vfork.h"
+#include "kernel/process/nsproxy.h"
 #include "ipc/ipc.h"
 #include "kernel/keys/keys.h"
 #include "kernel/x86/fpu.h"
@@ -24,10 +25,12 @@
 #include "fs/fs.h"
 #include "mm/vm.h"
 
-#define CLONE_SUPPORTED                                                                   \
-	(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_VFORK | CLONE_THREAD | \
-	 CLONE_SYSVSEM | CLONE_SETTLS | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID |      \
-	 CLONE_DETACHED | CLONE_CHILD_SETTID | CLONE_PARENT | CLONE_IO | CSIGNAL)
+#define CLONE_SUPPORTED                                                                          \
+	(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_VFORK | CLONE_THREAD |        \
+	 CLONE_SYSVSEM | CLONE_SETTLS | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID |             \
+	 CLONE_DETACHED | CLONE_CHILD_SETTID | CLONE_PARENT | CLONE_IO | CSIGNAL | CLONE_NEWNS | \
+	 CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET |             \
+	 CLONE_NEWCGROUP)
 
 struct clone_args_k {
 	u64 flags;
@@ -78,6 +81,16 @@ check_clone_flags(u64 flags)
 	/* init has no parent to share, and would leave orphans none could reap (Linux's rule). */
 	if ((flags & CLONE_PARENT) && current()->group_leader->pid == 1)
 		return -EINVAL;
+	/* A new mount namespace gets its own root and cwd, which a shared fs context cannot be. */
+	if ((flags & (CLONE_NEWNS | CLONE_FS)) == (CLONE_NEWNS | CLONE_FS))
+		return -EINVAL;
+	/* The old IPC namespace's semaphores are out of the new one's reach: no shared undo list. */
+	if ((flags & (CLONE_NEWIPC | CLONE_SYSVSEM)) == (CLONE_NEWIPC | CLONE_SYSVSEM))
+		return -EINVAL;
+	if ((flags & CLONE_THREAD) && (flags & (CLONE_NEWUSER | CLONE_NEWPID)))
+		return -EINVAL;
+	if (flags & CLONE_NEWUSER)
+		return -EINVAL; /* no user namespaces: Linux without CONFIG_USER_NS */
 	return 0;
 }
 
@@ -117,10 +130,17 @@ do_clone(struct trap_frame *f, const struct clone_args_k *a)
 		return -EPERM;
 	if (over_task_limit())
 		return -EAGAIN;
+	struct nsproxy *nsp;
+	err = nsproxy_for_clone(parent, a->flags, &nsp);
+	if (err)
+		return err;
 	reap_dead_threads();
 	struct task *child = task_alloc(parent->comm);
-	if (!child)
+	if (!child) {
+		nsproxy_put(nsp);
 		return -ENOMEM;
+	}
+	child->nsproxy = nsp;
 	struct vfork_done *vfork = NULL;
 	if (!clone_resources(child, parent, a->flags) ||
 	    ((a->flags & CLONE_VFORK) && !(vfork = vfork_prepare(child)))) {
@@ -134,6 +154,7 @@ do_clone(struct trap_frame *f, const struct clone_args_k *a)
 			file_put(child->exe_file);
 		sem_undo_exit(child);
 		keys_exit(child);
+		nsproxy_put(child->nsproxy);
 		task_free(child);
 		return -ENOMEM;
 	}

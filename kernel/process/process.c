@@ -18,6 +18,7 @@
 #include "kernel/process/exec.h"
 #include "kernel/process/rlimit.h"
 #include "kernel/process/session.h"
+#include "kernel/process/nsproxy.h"
 #include "kernel/time/itimer.h"
 #include "kernel/time/posix_timer.h"
 #include "kernel/knobs.h"
@@ -274,6 +275,7 @@ init_thread(void *unused)
 
 	t->files = files_alloc();
 	t->fs = fs_context_root();
+	t->nsproxy = nsproxy_get(&init_nsproxy);
 	if (!t->files || !t->fs || signal_init_process(t))
 		panic("init: no memory for its file table and signal state");
 	if (console_open_stdio())

@@ -27,6 +27,7 @@ struct mm;
 struct vfork_done;
 struct files;
 struct sem_undo_list;
+struct nsproxy;
 struct fs_context;
 struct trap_frame;
 struct sighand;
@@ -131,6 +132,7 @@ struct task {
 	struct fs_context *fs;
 	struct file *exe_file; /* what execve ran, referenced (/proc/<pid>/exe); NULL: none */
 	struct sem_undo_list *sysvsem; /* SEM_UNDO's adjustments (ipc/sem_undo.c), or NULL */
+	struct nsproxy *nsproxy;       /* its namespaces (nsproxy.h); tasks_lock to change */
 	struct task *parent;	       /* leader only (threads: NULL); tasks_lock */
 	int parent_tgid; /* parent's tgid, 0 without one: getppid reads it without tasks_lock */
 	struct list_head children; /* of struct task, via sibling */

@@ -708,6 +708,12 @@ signal_fork(struct task *child, struct task *parent, u64 clone_flags)
 	return 0;
 }
 
+bool
+signal_handlers_shared(struct task *t)
+{
+	return __atomic_load_n(&t->sighand->refs, __ATOMIC_ACQUIRE) > 1;
+}
+
 int
 signal_unshare(struct task *t)
 {

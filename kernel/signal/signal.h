@@ -244,6 +244,8 @@ int signal_fork(struct task *child, struct task *parent, u64 clone_flags);
 void signal_exec(struct task *t);
 /* execve: a signal table of t's own if another task still shares it. 0 or -ENOMEM. */
 int signal_unshare(struct task *t);
+/* Whether another process shares t's handlers (clone with CLONE_SIGHAND and not CLONE_THREAD). */
+bool signal_handlers_shared(struct task *t);
 /* execve by a thread that becomes its group's leader: the process's pending signals move to it. */
 void signal_take_shared(struct task *to, struct task *from);
 /* The task is being freed: its queued signals and its share of the dispositions go. */

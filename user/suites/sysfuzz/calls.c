@@ -113,7 +113,8 @@ kind_of(const char *call, const char *type, const char *name)
 	if (has(name, "flags") || strcmp(name, "oflag") == 0 || strcmp(name, "prot") == 0 ||
 	    strcmp(name, "mode") == 0 || strcmp(name, "op") == 0 ||
 	    strcmp(name, "operation") == 0 || /* flock's LOCK_* */
-	    strcmp(name, "options") == 0 || strcmp(name, "how") == 0)
+	    strcmp(name, "options") == 0 || strcmp(name, "how") == 0 ||
+	    strcmp(name, "nstype") == 0) /* setns's: a CLONE_NEW* bit or 0 */
 		return ARG_FLAGS;
 	if (has(type, "*const") && has(type, "*"))
 		return ARG_ARGV;
