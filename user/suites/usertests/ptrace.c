@@ -21,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -394,27 +393,6 @@ TEST(ptrace_xstate_regset_is_the_xsave_layout_gdb_reads)
 	expect_xstate_refused(pid, image, size, XSAVE_MXCSR, 0xffffffffu, EINVAL);
 	CHECK_OK(trace(PTRACE_GETFPREGS, pid, 0, (unsigned long)&fp));
 	CHECK(memcmp(fp.xmm_space, pattern, sizeof(pattern)) == 0); /* refusals change nothing */
-	kill_and_reap(pid);
-}
-
-/*
- * The vDSO's ELF image is readable through PEEKDATA, as Linux's
- * get_user_pages reads it: gdb loads its symbols from the tracee's memory
- * (AT_SYSINFO_EHDR), and warned "Failed to read a valid object file image
- * from memory" when it could not. A fork child has the vDSO where its
- * parent has it.
- */
-TEST(ptrace_peekdata_reads_the_vdso_image)
-{
-	unsigned long vdso = getauxval(AT_SYSINFO_EHDR);
-
-	if (!vdso)
-		skip("no vDSO");
-	pid_t pid = traced_child(sleep_forever);
-	errno = 0;
-	long word = ptrace(PTRACE_PEEKDATA, pid, (void *)vdso, 0);
-	CHECK_EQ(errno, 0);
-	CHECK_EQ(word, *(const long *)vdso); /* the ELF magic and class */
 	kill_and_reap(pid);
 }
 
