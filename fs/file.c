@@ -340,6 +340,12 @@ open_exec(const char *path, struct file **out)
 	return err;
 }
 
+bool
+file_caller_may_read(struct file *f)
+{
+	return inode_permission(f->inode, MAY_READ) == 0;
+}
+
 long
 kernel_read(struct file *f, void *buf, size_t n, u64 off)
 {

@@ -33,6 +33,8 @@ void initrd_load_fw_cfg(void);
  * -errno. Reading is not asked of the caller.
  */
 int open_exec(const char *path, struct file **out);
+/* Whether the caller may read f's file, as opened (execve: a program it may only run is not dumpable). */
+bool file_caller_may_read(struct file *f);
 /* Reads up to n bytes at offset off: the count read, or -errno. */
 long kernel_read(struct file *f, void *buf, size_t n, u64 off);
 struct file *file_get(struct file *f);

@@ -322,6 +322,23 @@ get_readable_page(struct mm *mm, u64 va)
 	return p;
 }
 
+/*
+ * The [vdso] page at va, or NULL: the same kernel page in every process,
+ * read without a reference since it is never freed, as Linux's
+ * get_user_pages reads the vDSO (gdb loads its symbols from there). The
+ * [vvar] data is not code and stays unreadable so, as Linux's VM_PFNMAP.
+ */
+static const void *
+vdso_page_at(struct mm *mm, u64 va)
+{
+	struct vma *v = vma_find(mm, va);
+
+	if (!v || !v->special || !(v->flags & VM_EXEC) || !(v->flags & VM_READ))
+		return NULL;
+	u64 page = v->special->page((unsigned)(v->pgoff + ((va - v->start) >> PAGE_SHIFT)));
+	return page ? phys_to_virt(page & PTE_ADDR_MASK) : NULL;
+}
+
 size_t
 access_remote_vm(struct mm *mm, u64 addr, void *buf, size_t len)
 {
@@ -330,12 +347,14 @@ access_remote_vm(struct mm *mm, u64 addr, void *buf, size_t len)
 	down_read(&mm->mmap_lock);
 	while (done < len && addr + done >= addr && addr + done < USER_TOP) {
 		u64 va = addr + done;
-		struct page *p = get_readable_page(mm, va & PAGE_MASK);
-		if (!p)
+		const void *vdso = vdso_page_at(mm, va & PAGE_MASK);
+		struct page *p = vdso ? NULL : get_readable_page(mm, va & PAGE_MASK);
+		if (!vdso && !p)
 			break;
 		size_t off = va & (PAGE_SIZE - 1), n = MIN(len - done, PAGE_SIZE - off);
-		memcpy((char *)buf + done, (const char *)page_address(p) + off, n);
-		put_page(p);
+		memcpy((char *)buf + done, (const char *)(vdso ? vdso : page_address(p)) + off, n);
+		if (p)
+			put_page(p);
 		done += n;
 	}
 	up_read(&mm->mmap_lock);

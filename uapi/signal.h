@@ -163,13 +163,30 @@ struct kernel_sigcontext {
 	unsigned long rdi, rsi, rbp, rbx, rdx, rax, rcx, rsp, rip, eflags;
 	unsigned short cs, gs, fs, ss;
 	unsigned long err, trapno, oldmask, cr2;
-	unsigned long fpstate; /* the FXSAVE image's address, or 0 */
+	unsigned long fpstate; /* the FXSAVE or XSAVE image's address, or 0 */
 	unsigned long reserved1[8];
 };
 
 /* uc_flags */
+#define UC_FP_XSTATE	     0x1 /* fpstate is an XSAVE image (asm/ucontext.h) */
 #define UC_SIGCONTEXT_SS     0x2
 #define UC_STRICT_RESTORE_SS 0x4
+
+/*
+ * An XSAVE image in a signal frame says so in its FXSAVE region's
+ * software-reserved bytes (464..511), and is followed by FP_XSTATE_MAGIC2
+ * (asm/sigcontext.h's struct _fpx_sw_bytes).
+ */
+#define FP_XSTATE_MAGIC1      0x46505853u
+#define FP_XSTATE_MAGIC2      0x46505845u
+#define FP_XSTATE_MAGIC2_SIZE 4
+struct kernel_fpx_sw_bytes {
+	unsigned int magic1;
+	unsigned int extended_size; /* the image and FP_XSTATE_MAGIC2 */
+	unsigned long long xfeatures;
+	unsigned int xstate_size;
+	unsigned int padding[7];
+};
 
 /* The ucontext a handler's third argument points at (asm/ucontext.h). */
 struct kernel_ucontext {

@@ -240,11 +240,11 @@ SYSCALL0(getegid)
 }
 
 void
-cred_exec(struct task *leader)
+cred_exec(struct task *leader, bool unreadable)
 {
 	u64 flags = spin_lock_irqsave(&tasks_lock);
 
-	leader->not_dumpable = leader->uids.effective != leader->uids.real ||
+	leader->not_dumpable = unreadable || leader->uids.effective != leader->uids.real ||
 			       leader->gids.effective != leader->gids.real;
 	caps_exec(leader);
 	spin_unlock_irqrestore(&tasks_lock, flags);

@@ -112,10 +112,11 @@ long caps_prctl(int option, unsigned long arg2, unsigned long arg3, unsigned lon
 
 /*
  * execve: the new program may be dumped, and its /proc/<pid> is its
- * user's, unless its effective ids differ from its real ones (Linux's
- * begin_new_exec with suid_dumpable 0).
+ * user's, unless its effective ids differ from its real ones or the
+ * caller could not read its file or its interpreter (`unreadable`: Linux's
+ * would_dump, then begin_new_exec with suid_dumpable 0).
  */
-void cred_exec(struct task *leader);
+void cred_exec(struct task *leader, bool unreadable);
 
 /* The supplementary groups (groups.c): a list shared by reference, NULL when empty. */
 struct group_list *group_list_get(struct group_list *groups);

@@ -67,6 +67,7 @@ struct loaded_elf {
 	struct file *file; /* NULL: none (a static program has no interpreter) */
 	struct elf_image img;
 	u64 bias;
+	bool unreadable; /* the caller may execute it but not read it */
 };
 
 /* The strings of argv and envp, packed, plus their counts. */
@@ -599,6 +600,8 @@ open_executable(const char *path, struct loaded_elf *e, bool interp)
 
 	if (err)
 		goto out;
+	/* Linux's would_dump: a program its runner cannot read must not be read through ptrace. */
+	e->unreadable = !file_caller_may_read(e->file);
 	long n = kernel_read(e->file, hdr, ELF_HEADER_READ, 0);
 	if (n >= 0 && interp && n < ELF_EHDR_SIZE)
 		n = -EIO;
@@ -794,7 +797,7 @@ do_execve(const char *path, struct exec_args *a)
 	}
 	task_set_exe_file(t, prog.file); /* past the point of no return: /proc/<pid>/exe */
 	session_exec(t);
-	cred_exec(t->group_leader);
+	cred_exec(t->group_leader, prog.unreadable || interp.unreadable);
 	keys_exec(t);
 	start_program(t, mm, &prog, &interp, a, path);
 	ptrace_exec(old_pid);

@@ -10,8 +10,6 @@
 #include "kernel/process/task.h"
 #include "uapi/ptrace.h"
 
-struct xstate_image;
-
 /* What a tracee ends with, kept for the tracer's wait once the task itself is gone. */
 struct ptrace_exit {
 	struct list_head link;
@@ -49,11 +47,11 @@ int ptrace_set_regs(struct task *t, const struct kernel_user_regs *r);
 /* PEEKUSER/POKEUSER at offset off of struct user (-EIO: not a word there). */
 int ptrace_peek_user(struct task *t, u64 off, u64 *value);
 int ptrace_poke_user(struct task *t, u64 off, u64 value);
-/* FXSAVE images; the tracee is off its CPU. */
+/* The FXSAVE region of fx (FXSAVE_SIZE bytes); the tracee is off its CPU. */
 void ptrace_get_fpregs(struct task *t, struct fpu_state *fx);
 void ptrace_set_fpregs(struct task *t, const struct fpu_state *fx);
-/* The same state as an XSAVE image (NT_X86_XSTATE); -EINVAL: refused, nothing changed. */
-void ptrace_get_xstate(struct task *t, struct xstate_image *x);
-int ptrace_set_xstate(struct task *t, const struct xstate_image *x);
+/* The whole state as an XSAVE image (NT_X86_XSTATE); -EINVAL: refused, nothing changed. */
+void ptrace_get_xstate(struct task *t, struct fpu_state *x);
+int ptrace_set_xstate(struct task *t, const struct fpu_state *x);
 
 #endif

@@ -135,27 +135,31 @@ ptrace_poke_user(struct task *t, u64 off, u64 value)
 	return ptrace_set_regs(t, &r);
 }
 
+/* The region as the registers hold it: XSAVE may leave a component in its initial state unwritten. */
 void
 ptrace_get_fpregs(struct task *t, struct fpu_state *fx)
 {
-	*fx = t->fpu;
+	xstate_materialize(&t->fpu);
+	memcpy(fx->bytes, t->fpu.bytes, FXSAVE_SIZE);
 }
 
+/* Materialized first, so that the header keeps x87 and SSE marked in use: XRSTOR loads them. */
 void
 ptrace_set_fpregs(struct task *t, const struct fpu_state *fx)
 {
-	t->fpu = *fx;
+	xstate_materialize(&t->fpu);
+	memcpy(t->fpu.bytes, fx->bytes, XSTATE_SW_BYTES);
 	fpu_sanitize(&t->fpu);
 }
 
 void
-ptrace_get_xstate(struct task *t, struct xstate_image *x)
+ptrace_get_xstate(struct task *t, struct fpu_state *x)
 {
-	xstate_from_fpu(&t->fpu, x);
+	xstate_export(&t->fpu, x);
 }
 
 int
-ptrace_set_xstate(struct task *t, const struct xstate_image *x)
+ptrace_set_xstate(struct task *t, const struct fpu_state *x)
 {
-	return xstate_to_fpu(x, &t->fpu);
+	return xstate_import(x, &t->fpu);
 }

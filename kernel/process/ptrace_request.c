@@ -218,8 +218,7 @@ poke(int pid, u64 addr, u64 word)
 /* A register set as bytes: struct user_regs_struct, the FXSAVE image or the XSAVE one. */
 union regset {
 	struct kernel_user_regs regs;
-	struct fpu_state fpu;
-	struct xstate_image xstate;
+	struct fpu_state fpu; /* the FXSAVE region (GETFPREGS) or the XSAVE image */
 };
 
 /* Every x86-64 regset is counted in 8-byte words (Linux's user_regset.size). */
@@ -232,7 +231,7 @@ regset_size(u64 note)
 	case NT_PRSTATUS:
 		return sizeof(struct kernel_user_regs);
 	case NT_PRFPREG:
-		return sizeof(struct fpu_state);
+		return FXSAVE_SIZE;
 	case NT_X86_XSTATE:
 		return xstate_size() ? (long)xstate_size() : -ENODEV; /* no XSAVE: as Linux */
 	default:
@@ -253,8 +252,8 @@ regset_access_locked(struct task *t, u64 note, union regset *r, bool set)
 	}
 	if (note == NT_X86_XSTATE) {
 		if (set)
-			return ptrace_set_xstate(t, &r->xstate);
-		ptrace_get_xstate(t, &r->xstate);
+			return ptrace_set_xstate(t, &r->fpu);
+		ptrace_get_xstate(t, &r->fpu);
 		return 0;
 	}
 	if (set)
@@ -540,8 +539,8 @@ SYSCALL4(ptrace, long, request, long, pid, unsigned long, addr, unsigned long, d
 				      sizeof(struct kernel_user_regs), request == PTRACE_SETREGS);
 	case PTRACE_GETFPREGS:
 	case PTRACE_SETFPREGS:
-		return regset_request((int)pid, NT_PRFPREG, (void __user *)data,
-				      sizeof(struct fpu_state), request == PTRACE_SETFPREGS);
+		return regset_request((int)pid, NT_PRFPREG, (void __user *)data, FXSAVE_SIZE,
+				      request == PTRACE_SETFPREGS);
 	case PTRACE_GETREGSET:
 	case PTRACE_SETREGSET:
 		return regset_iovec_request((int)pid, addr, (struct kernel_iovec __user *)data,

@@ -60,10 +60,17 @@ enum task_state {
 
 #define TASK_COMM_LEN 16
 
-/* FXSAVE image: x87, MMX and SSE registers (512 bytes, 16-byte aligned). */
+/*
+ * A task's user FPU state in the XSAVE standard format (kernel/x86/xstate.h):
+ * the 512-byte FXSAVE region (x87, MMX, SSE), the 64-byte XSAVE header, then
+ * AVX's upper YMM halves (256 bytes at 576). On a CPU without XSAVE only
+ * the FXSAVE region is used. XSAVE needs it 64-byte aligned.
+ */
+#define FXSAVE_SIZE    512
+#define FPU_STATE_SIZE 832
 struct fpu_state {
-	u8 bytes[512];
-} __aligned(16);
+	u8 bytes[FPU_STATE_SIZE];
+} __aligned(64);
 
 /*
  * CPU time, in TSC cycles, split as Linux reports it, by both methods

@@ -11,27 +11,28 @@
  *	struct ucontext: flags, link, uc_stack, sigcontext, uc_sigmask
  *	siginfo (128 bytes)
  *	... padding ...
- *	FXSAVE image (512 bytes, 64-byte aligned), sigcontext.fpstate points here
+ *	FPU image (signal_fpstate.c: XSAVE or FXSAVE, 64-byte aligned), sigcontext.fpstate
+ *	points here
  *	(the interrupted stack's 128-byte red zone, which is skipped)
  *
  * rsp is 16-byte aligned minus 8, as after a call instruction. The handler
  * gets rdi = signal, rsi = &siginfo, rdx = &ucontext and a fresh FPU state.
  * rt_sigreturn takes it all back: every general register, the flags a user
- * may change, rip, rsp, the FPU image (MXCSR's reserved bits cleared: they
- * would make FXRSTOR fault in the kernel), the mask and the alternate stack
+ * may change, rip, rsp, the FPU image (checked by signal_fpstate.c: what
+ * would make XRSTOR fault in the kernel is refused), the mask and the alternate stack
  * setting; it leaves through iretq since rcx and r11 hold user values.
  */
 #include "kernel/signal/signal_internal.h"
 #include "kernel/time/posix_timer.h"
 #include "uapi/errno.h"
 #include "kernel/x86/fpu.h"
+#include "kernel/x86/xstate.h"
 #include "kernel/process/process.h"
 #include "kernel/lib/string.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/vdso/vsyscall.h"
 
-#define RED_ZONE	   128
-#define FXSAVE_SW_RESERVED 464 /* bytes 464..511: software's, never the CPU's */
+#define RED_ZONE 128
 
 /* Cleared for the handler, as Linux does: single-step, direction, resume. */
 #define RFLAGS_HANDLER_CLEAR (0x100ul | 0x400ul | 0x10000ul)
@@ -141,19 +142,11 @@ save_registers(struct kernel_sigcontext *sc, const struct trap_frame *f)
 	};
 }
 
-/* The live FPU registers (the kernel never uses them) with the software bytes zeroed. */
-static void
-save_fpu(struct fpu_state *fx)
-{
-	fpu_save(fx);
-	memset(fx->bytes + FXSAVE_SW_RESERVED, 0, sizeof(fx->bytes) - FXSAVE_SW_RESERVED);
-}
-
-/* The fxsave image, 64-aligned, under the frame, 16-aligned minus 8: setup_frame's layout. */
+/* The FPU image, 64-aligned, under the frame, 16-aligned minus 8: setup_frame's layout. */
 u64
 signal_frame_max_size(void)
 {
-	u64 worst = sizeof(struct fpu_state) + 63 + sizeof(struct rt_sigframe) + 15 + 8;
+	u64 worst = signal_fpstate_size() + 63 + sizeof(struct rt_sigframe) + 15 + 8;
 
 	return ALIGN_UP(worst, 16);
 }
@@ -171,17 +164,16 @@ setup_frame(struct trap_frame *f, const struct kernel_siginfo *info,
 	bool nested = on_altstack(t, f->rsp);
 	bool entering = (act->flags & SA_ONSTACK) && altstack_mode(t, f->rsp) == 0;
 	u64 top = entering ? t->altstack.sp + t->altstack.size : f->rsp - RED_ZONE;
-	u64 fx = ALIGN_DOWN(top - sizeof(struct fpu_state), 64);
+	u64 fx = ALIGN_DOWN(top - signal_fpstate_size(), 64);
 	u64 addr = ALIGN_DOWN(fx - sizeof(struct rt_sigframe), 16) - 8;
 	struct rt_sigframe frame = {
 		.pretcode = act->restorer,
-		.uc.uc_flags = UC_SIGCONTEXT_SS | UC_STRICT_RESTORE_SS,
+		.uc.uc_flags = (xstate_size() ? UC_FP_XSTATE : 0) | UC_SIGCONTEXT_SS |
+			       UC_STRICT_RESTORE_SS,
 		.uc.uc_stack = { t->altstack.sp, (s32)t->altstack.flags, 0, t->altstack.size },
 		.uc.uc_sigmask = old_mask,
 		.info = *info,
 	};
-	/* Zeroed: fxsave leaves the image's reserved bytes alone, and they must not carry kernel stack. */
-	struct fpu_state fpu = { 0 };
 
 	if (!(act->flags & SA_RESTORER) || act->handler >= NONCANONICAL_LOW)
 		return false;
@@ -195,9 +187,7 @@ setup_frame(struct trap_frame *f, const struct kernel_siginfo *info,
 	frame.uc.uc_mcontext.cr2 = t->fault.cr2;
 	frame.uc.uc_mcontext.oldmask = old_mask;
 	frame.uc.uc_mcontext.fpstate = fx;
-	save_fpu(&fpu);
-	if (copy_to_user((void __user *)fx, &fpu, sizeof(fpu)) ||
-	    copy_to_user((void __user *)addr, &frame, sizeof(frame)))
+	if (!signal_fpstate_save(fx) || copy_to_user((void __user *)addr, &frame, sizeof(frame)))
 		return false;
 	if (t->altstack.flags & SS_AUTODISARM)
 		t->altstack = (struct altstack){ .flags = SS_DISABLE };
@@ -343,23 +333,6 @@ signal_deliver(struct trap_frame *f)
 
 /* ---- rt_sigreturn ----------------------------------------------------------------------- */
 
-/* Loads the FPU image at ufx (0: a fresh state) into the registers; false if unreadable. */
-static bool
-restore_fpu(u64 ufx)
-{
-	struct fpu_state fx;
-
-	if (!ufx) {
-		fpu_reset_state(&fx);
-	} else {
-		if (copy_from_user(&fx, (const void __user *)ufx, sizeof(fx)))
-			return false;
-		fpu_sanitize(&fx);
-	}
-	fpu_restore(&fx);
-	return true;
-}
-
 static void
 restore_registers(struct trap_frame *f, const struct kernel_sigcontext *sc)
 {
@@ -395,7 +368,8 @@ SYSCALL_FRAME(rt_sigreturn, 0)
 	struct kernel_ucontext uc;
 
 	if (copy_from_user(&uc, (const void __user *)f->rsp, sizeof(uc)) ||
-	    !is_canonical_address(uc.uc_mcontext.rip) || !restore_fpu(uc.uc_mcontext.fpstate)) {
+	    !is_canonical_address(uc.uc_mcontext.rip) ||
+	    !signal_fpstate_restore(uc.uc_mcontext.fpstate)) {
 		force_sigsegv("bad rt_sigreturn frame");
 		return 0;
 	}

@@ -88,4 +88,11 @@ void flush_pending(struct task *t, u64 mask);
 /* Sets the current thread's blocked mask (less SIGKILL and SIGSTOP). */
 void set_current_blocked(u64 mask);
 
+/* signal_fpstate.c: the FPU image in a frame, Linux's layout (its size, 64-aligned). */
+size_t signal_fpstate_size(void);
+/* Writes the live FPU state at ufx; false if the stack cannot take it. */
+bool signal_fpstate_save(u64 ufx);
+/* Loads the image at ufx (0: a fresh state) into the registers; false: unreadable or refused. */
+bool signal_fpstate_restore(u64 ufx);
+
 #endif

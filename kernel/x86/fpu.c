@@ -25,8 +25,9 @@ fpu_init_cpu(void)
 	write_cr4(read_cr4() | CR4_OSFXSR | CR4_OSXMMEXCPT);
 	u32 mxcsr = MXCSR_DEFAULT;
 	__asm__ __volatile__("fninit; ldmxcsr %0" : : "m"(mxcsr));
-	fpu_save(&initial_state);
 	xstate_init_cpu();
+	/* In XSAVE's format once it is on; the YMM upper halves are 0 after reset. */
+	fpu_save(&initial_state);
 }
 
 void

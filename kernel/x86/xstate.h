@@ -1,40 +1,58 @@
 /*
- * xstate.h - the XSAVE feature set rewind turns on, and a task's FPU
- * state in the XSAVE standard format, as ptrace's NT_X86_XSTATE regset
- * shows it to debuggers (Linux's struct xregs_state in its uabi form).
+ * xstate.h - the XSAVE feature set rewind turns on, and the checks and
+ * conversions of a task's XSAVE image that ptrace's NT_X86_XSTATE regset
+ * and the signal frame need (Linux's struct xregs_state in its uabi form).
  *
- * rewind enables XSAVE (CR4.OSXSAVE) with XCR0 = x87 | SSE: exactly what
- * FXSAVE switches, so that a task's state stays its FXSAVE image and the
- * XSAVE view is made from it on demand. AVX and later stay off.
+ * rewind enables XSAVE (CR4.OSXSAVE) with XCR0 = x87 | SSE | AVX, those of
+ * them the CPU has: the components whose state fits struct fpu_state.
+ * AVX-512, MPX, PKRU and the supervisor components stay off (no program
+ * could use them: rewind keeps no protection keys, and their images would
+ * make every task's state several kilobytes).
  */
 #ifndef REWIND_XSTATE_H
 #define REWIND_XSTATE_H
 
 #include "kernel/process/task.h"
 
-#define XFEATURE_MASK_FP     (1ull << 0)
-#define XFEATURE_MASK_SSE    (1ull << 1)
-#define XSTATE_USER_FEATURES (XFEATURE_MASK_FP | XFEATURE_MASK_SSE) /* XCR0 */
+#define XFEATURE_MASK_FP    (1ull << 0)
+#define XFEATURE_MASK_SSE   (1ull << 1)
+#define XFEATURE_MASK_YMM   (1ull << 2)
+#define XFEATURE_MASK_KNOWN (XFEATURE_MASK_FP | XFEATURE_MASK_SSE | XFEATURE_MASK_YMM)
 
-/* The legacy FXSAVE region (512 bytes) and the XSAVE header (64): x87 and SSE only. */
-struct xstate_image {
-	u8 bytes[576];
-};
+/* Offsets in the image. */
+#define XSTATE_MXCSR	      24  /* MXCSR and MXCSR_MASK, inside the FXSAVE region */
+#define XSTATE_SW_BYTES	      464 /* 464..511: software's, never the CPU's */
+#define XSTATE_HEADER	      512 /* xfeatures (XSTATE_BV), xcomp_bv, reserved */
+#define XSTATE_HEADER_XCOMP   520
+#define XSTATE_HEADER_RESERVE 528
+#define XSTATE_YMM	      576 /* the upper halves of YMM0-15 */
 
-/* Turns XSAVE on with XCR0 = XSTATE_USER_FEATURES, if the CPU has it (fpu_init_cpu). */
+/* Turns XSAVE on with the XCR0 above, if the CPU has it (fpu_init_cpu). */
 void xstate_init_cpu(void);
-/* The image's size, CPUID 0xD's for the enabled features; 0 when the CPU has no XSAVE. */
+/* XCR0: the components a task's image holds; 0 when the CPU has no XSAVE. */
+u64 xstate_features(void);
+/* The image's size, CPUID 0xD's for XCR0; 0 when the CPU has no XSAVE. */
 size_t xstate_size(void);
+
+/* Whether XRSTOR takes x's header: features within XCR0, the standard format, reserved 0. */
+bool xstate_header_valid(const struct fpu_state *x);
 /*
- * The XSAVE image of fx: header xfeatures and bytes 464..471 (the
- * software-reserved words, Linux's xstate_fx_sw_bytes) both XCR0.
+ * Writes each component of XCR0 whose header bit is clear with the values
+ * XRSTOR would give it (x87 reset, XMM and YMM registers 0) and sets its
+ * bit, so that the bytes alone say what the registers hold.
  */
-void xstate_from_fpu(const struct fpu_state *fx, struct xstate_image *x);
+void xstate_materialize(struct fpu_state *x);
+
 /*
- * Writes x into fx as XRSTOR would (a component not in the header's
- * xfeatures is reset to its initial state); -EINVAL for a header or MXCSR
- * Linux refuses (validate_user_xstate_header), fx then unchanged.
+ * A saved state s as NT_X86_XSTATE shows it in x (xstate_size() bytes):
+ * s materialized first, bytes 464..471 XCR0 (Linux's xstate_fx_sw_bytes).
  */
-int xstate_to_fpu(const struct xstate_image *x, struct fpu_state *fx);
+void xstate_export(struct fpu_state *s, struct fpu_state *x);
+/*
+ * Sets s from the image x as XRSTOR would (a component whose xfeatures bit
+ * is clear reset to its initial state); -EINVAL for a header or MXCSR Linux
+ * refuses (validate_user_xstate_header), s then unchanged.
+ */
+int xstate_import(const struct fpu_state *x, struct fpu_state *s);
 
 #endif

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/personality.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -215,8 +216,7 @@ expect_exec_fails(const char *path, int want, int also_ok)
 	fail("execve(%s) failed with %s, want %s", path, errname(e), errname(want));
 }
 
-/* Our own executable, read whole: the model for the malformed ones. */
-static unsigned char *
+unsigned char *
 read_self(size_t *len)
 {
 	struct stat st;
@@ -866,6 +866,8 @@ run_helper(int argc, char **argv)
 		return getgroups(0, NULL) == atoi(argv[1]) ? 0 : 1;
 	if (argc >= 2 && !strcmp(argv[0], "caps"))
 		return helper_caps(argv[1]);
+	if (argc >= 2 && !strcmp(argv[0], "dumpable"))
+		return prctl(PR_GET_DUMPABLE) == atoi(argv[1]) ? 0 : 1;
 	if (argc >= 1 && !strcmp(argv[0], "personality"))
 		return personality(0xffffffff) & ADDR_NO_RANDOMIZE ? 0 : 1;
 	if (argc >= 2 && !strcmp(argv[0], "alone"))

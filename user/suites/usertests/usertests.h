@@ -90,6 +90,9 @@ void wait_for_proc_locks_line(const char *want);
 /* Runs check(arg) in a child that has become user and group nobody; it must exit 0. */
 void as_nobody(void (*check)(const char *), const char *arg);
 
+/* This program's executable, read whole (exec.c): a model to copy with other modes or bytes. */
+unsigned char *read_self(size_t *len);
+
 /* The capabilities' side of `usertests --helper caps HEX` (capabilities.c): 0 when both sets are HEX. */
 int helper_caps(const char *want);
 /* Execs this program as `usertests --helper ...` (argv[0] is replaced); failures reach the test (exec.c). */
