@@ -404,11 +404,18 @@ migrate(struct task *t, unsigned cpu)
 		smp_send_reschedule(cpu);
 }
 
-/* Runs in the task switched to, with the rq lock held by the one switched from. */
+/*
+ * Runs in the task switched to, with the rq lock held by the one switched
+ * from. Once on_cpu is false a dead prev may be reaped and freed by another
+ * CPU (wait.c, exit.c wait for it), so everything read from prev is read
+ * before: READ_ONCE keeps the compiler from sinking the load below the
+ * store (a plain load was emitted after it, and a 4-CPU thread churn read
+ * a freed task's poison as the CPU to migrate to).
+ */
 static void
 finish_switch(struct task *prev)
 {
-	int dest = prev->migrate_to;
+	int dest = READ_ONCE(prev->migrate_to);
 
 	WRITE_ONCE(prev->on_cpu, false);
 	spin_unlock(&rq_of(this_cpu()->id)->lock);
