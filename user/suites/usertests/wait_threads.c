@@ -4,7 +4,8 @@
  * thread that traces it; any thread of the process waits for them, but
  * __WNOTHREAD only for its own; once the forking thread has exited, its
  * children belong to a live thread of the group (Linux's
- * forget_original_parent).
+ * forget_original_parent), and after an execve by a thread, to that
+ * thread, the process's only one.
  */
 #define _GNU_SOURCE
 #include "usertests.h"
@@ -13,6 +14,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sched.h>
+#include <stdio.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -72,8 +74,7 @@ fork_and_hold(void *arg)
 	f->child = xfork();
 	if (f->child == 0)
 		forked_child(f->traceme);
-	CHECK_OK(waitid(P_PID, f->child, &info,
-			WEXITED | WSTOPPED | WNOWAIT | (int)__WNOTHREAD));
+	CHECK_OK(waitid(P_PID, f->child, &info, WEXITED | WSTOPPED | WNOWAIT | __WNOTHREAD));
 	CHECK_EQ(info.si_pid, f->child);
 	CHECK_EQ(info.si_code, f->traceme ? CLD_TRAPPED : CLD_EXITED);
 	step_send(f->to_main[1]);
@@ -149,4 +150,44 @@ TEST(wnothread_waits_only_for_the_callers_own_tracees)
 	join_and_wait_gone(b, f.tid);
 	CHECK_EQ(waitpid(f.child, &status, __WNOTHREAD), f.child);
 	expect_exited(status, CHILD_CODE, "the released tracee");
+}
+
+int
+helper_own_child(pid_t child, int code)
+{
+	int status;
+
+	if (waitpid(child, &status, __WNOTHREAD) != child)
+		return 1;
+	return WIFEXITED(status) && WEXITSTATUS(status) == code ? 0 : 2;
+}
+
+/* Thread B forks, then execs a helper that waits for that child as its own. */
+static void *
+fork_then_exec(void *unused)
+{
+	char pid_text[16], code_text[16];
+	char *argv[] = { "usertests", "--helper", "own_child", pid_text, code_text, NULL };
+	pid_t child = xfork();
+
+	(void)unused;
+	if (child == 0)
+		_exit(CHILD_CODE);
+	snprintf(pid_text, sizeof(pid_text), "%d", child);
+	snprintf(code_text, sizeof(code_text), "%d", CHILD_CODE);
+	exec_helper(argv);
+}
+
+TEST(wnothread_after_a_threads_execve_waits_for_its_children)
+{
+	pid_t pid = xfork();
+
+	if (pid == 0) { /* the process whose thread B execs: its main thread ends then */
+		pthread_t b;
+		if (pthread_create(&b, NULL, fork_then_exec, NULL))
+			_exit(90);
+		for (;;)
+			pause();
+	}
+	expect_exit(pid, 0, "the execed thread's __WNOTHREAD wait for its child");
 }
