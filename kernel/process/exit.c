@@ -98,16 +98,21 @@ new_reaper(struct task *leader)
 
 /*
  * Whom the children of a dying thread of leader's process count as the one
- * that forked them: another thread of the group, else the new reaper; pid 1
- * before init exists (a kernel self-test's threads at boot). tasks_lock held.
+ * that forked them: another live thread of the group, else a live thread
+ * of the new reaper, as Linux's find_new_reaper and find_alive_thread (so
+ * that its __WNOTHREAD wait finds them); pid 1 before init exists (a
+ * kernel self-test's threads at boot). tasks_lock held.
  */
 static int
 heir_pid(struct task *leader)
 {
-	if (!list_empty(&leader->threads))
-		return list_first_entry(&leader->threads, struct task, thread_link)->pid;
-	struct task *reaper = new_reaper(leader);
-	return reaper ? reaper->pid : 1;
+	struct task *heirs = list_empty(&leader->threads) ? new_reaper(leader) : leader;
+
+	if (!heirs)
+		return 1;
+	if (list_empty(&heirs->threads))
+		return heirs->pid;
+	return list_first_entry(&heirs->threads, struct task, thread_link)->pid;
 }
 
 /*
@@ -357,6 +362,20 @@ kill_current(int sig, const char *why, u64 addr, u64 rip)
 /* ---- execve in a thread group ---------------------------------------------------- */
 
 /*
+ * The process's children count the exec'ing thread t, now its only one,
+ * as the one that forked them: their forking threads are gone, and the pid
+ * the last of them was handed to is the old leader's now. tasks_lock held.
+ */
+static void
+claim_children(struct task *t)
+{
+	struct list_head *pos;
+
+	list_for_each(pos, &t->children)
+		list_entry(pos, struct task, sibling)->parent_tid = t->pid;
+}
+
+/*
  * The exec'ing thread t takes over from the dead leader (Linux's
  * de_thread): its pid (the process's, which the parent and every kill
  * know), its place among the parent's children, its children, the
@@ -379,6 +398,7 @@ take_over_leader(struct task *t, struct task *leader)
 		list_add(&t->sibling, prev);
 	}
 	move_children(leader, t);
+	claim_children(t);
 	list_del(&t->thread_link);
 	list_init(&t->threads);
 	list_add_tail(&t->thread_link, &t->threads);

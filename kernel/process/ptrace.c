@@ -542,6 +542,8 @@ ptrace_wait_locked(struct task *waiter, struct ptrace_wait *w)
 	struct list_head *pos;
 	int found = -1;
 
+	if (w->only_tracer)
+		return wait_one_tracer(w->only_tracer, w);
 	/* Any thread of the tracer's process may wait, as without __WNOTHREAD on Linux. */
 	list_for_each(pos, &waiter->group_leader->threads) {
 		struct task *tracer = list_entry(pos, struct task, thread_link);

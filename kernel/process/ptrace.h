@@ -89,9 +89,10 @@ void ptrace_exit_locked(struct task *t, int wait_status);
 
 /* The tracer's wait (wait.c): what a tracee of `waiter`'s process has to report. */
 struct ptrace_wait {
-	int idtype, id; /* P_ALL, P_PID or P_PGID */
-	bool consume;	/* not WNOWAIT */
-	bool exits;	/* WEXITED: ends are wanted too */
+	int idtype, id;		  /* P_ALL, P_PID or P_PGID */
+	bool consume;		  /* not WNOWAIT */
+	bool exits;		  /* WEXITED: ends are wanted too */
+	struct task *only_tracer; /* __WNOTHREAD: this thread's tracees only; NULL: the process's */
 	int pid, status;
 };
 /* 1: found (filled in), 0: tracees match but have nothing, -1: none match. tasks_lock held. */

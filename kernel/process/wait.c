@@ -12,8 +12,12 @@
  * A tracer also waits for its tracees (kernel/process/ptrace.c): their
  * ptrace stops, reported whatever the options, and their ends.
  *
- * __WALL, __WCLONE and __WNOTHREAD are accepted and change nothing: every
- * child and tracee is waited for alike, and always by the whole process.
+ * A child belongs to the thread that forked it (parent_tid) and a tracee
+ * to the thread that traces it, but any thread of the process may wait for
+ * them, as on Linux; __WNOTHREAD narrows the wait to the caller's own
+ * children and tracees. A thread that exits hands its children to another
+ * of its group (exit.c). __WALL and __WCLONE are accepted and change
+ * nothing: every child is waited for alike.
  */
 #include "kernel/process/process.h"
 #include "kernel/process/pidfd.h"
@@ -38,7 +42,8 @@
 struct wait_request {
 	int idtype; /* P_ALL, P_PID or P_PGID */
 	int id;
-	int options; /* WEXITED, WSTOPPED, WCONTINUED, WNOHANG, WNOWAIT */
+	int options;	     /* WEXITED, WSTOPPED, WCONTINUED, WNOHANG, WNOWAIT, __WNOTHREAD */
+	struct task *waiter; /* __WNOTHREAD: only this thread's children and tracees; else NULL */
 };
 
 /* What the wait found. */
@@ -55,6 +60,8 @@ struct wait_found {
 static bool
 child_matches(const struct task *c, const struct wait_request *w)
 {
+	if (w->waiter && c->parent_tid != w->waiter->pid)
+		return false;
 	switch (w->idtype) {
 	case P_PID:
 		return c->tgid == w->id;
@@ -109,7 +116,8 @@ tracee_report(struct task *parent, const struct wait_request *w, struct wait_fou
 	struct ptrace_wait pw = { .idtype = w->idtype,
 				  .id = w->id,
 				  .consume = !(w->options & WNOWAIT),
-				  .exits = w->options & WEXITED };
+				  .exits = w->options & WEXITED,
+				  .only_tracer = w->waiter };
 	int found = ptrace_wait_locked(parent, &pw);
 
 	if (found == 1) {
@@ -169,11 +177,12 @@ reap(struct task *parent, struct wait_found *found)
 
 /* 1 (found), 0 (WNOHANG, nothing yet), or -ECHILD, -ERESTARTSYS. */
 static long
-do_wait(const struct wait_request *w, struct wait_found *found)
+do_wait(struct wait_request *w, struct wait_found *found)
 {
 	struct task *t = current()->group_leader; /* the process's children, from any thread */
 	int ret;
 
+	w->waiter = (w->options & __WNOTHREAD) ? current() : NULL;
 	for (;;) {
 		WAIT_ENTRY(e);
 		prepare_to_wait(&t->child_exited, &e);

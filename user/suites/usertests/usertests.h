@@ -95,6 +95,8 @@ unsigned char *read_self(size_t *len);
 
 /* The capabilities' side of `usertests --helper caps HEX` (capabilities.c): 0 when both sets are HEX. */
 int helper_caps(const char *want);
+/* `usertests --helper own_child PID CODE` (wait_threads.c): 0 when __WNOTHREAD reaps PID's exit CODE. */
+int helper_own_child(pid_t child, int code);
 /* Execs this program as `usertests --helper ...` (argv[0] is replaced); failures reach the test (exec.c). */
 void __attribute__((noreturn)) exec_helper(char *argv[]);
 
