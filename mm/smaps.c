@@ -1,13 +1,13 @@
 /*
  * smaps.c - /proc/<pid>/smaps and smaps_rollup: how much of each area is
  * resident and how it is shared, counted from the page tables when read,
- * in Linux 6.1's fields, order and format (fs/proc/task_mmu.c there).
+ * in Linux 6.1's fields, order and format (Linux's fs/proc/task_mmu.c).
  *
  * A page is shared when more than one mapping holds it (page_map_count,
- * mm/vm_internal.h). A shared page adds its size divided by that count to Pss, so that
- * the Pss of all processes sums to the memory they use. The shared zero
- * page is not resident, as on Linux, where it is no "normal" page. rewind
- * never swaps and has no huge pages: those fields are 0.
+ * mm/vm_internal.h). A shared page adds its size divided by that count to
+ * Pss, so that the Pss of all processes sums to the memory they use. The
+ * shared zero page is not resident, as on Linux, where it is no "normal"
+ * page. rewind never swaps and has no huge pages: those fields are 0.
  */
 #include "kernel/lib/vsprintf.h"
 #include "kernel/vdso/vsyscall.h"
@@ -159,16 +159,6 @@ put_vsyscall(char *buf, size_t size, size_t *n)
 	put_area(buf, size, n, PAGE_SIZE, VM_EXEC | (perms[0] == 'r' ? VM_READ : 0), &none);
 }
 
-static void
-add_counts(struct smaps_counts *sum, const struct smaps_counts *c)
-{
-	const u64 *from = (const u64 *)c;
-	u64 *to = (u64 *)sum;
-
-	for (size_t i = 0; i < offsetof(struct smaps_counts, locked) / sizeof(u64); i++)
-		to[i] += from[i];
-}
-
 static size_t
 show_smaps(struct mm *mm, char *buf, size_t size, bool rollup)
 {
@@ -181,13 +171,13 @@ show_smaps(struct mm *mm, char *buf, size_t size, bool rollup)
 	list_for_each(pos, &mm->vmas) {
 		struct vma *v = list_entry(pos, struct vma, link);
 		struct smaps_counts c = { 0 };
-		count_area(mm, v, &c);
-		if (rollup) {
-			add_counts(&sum, &c);
+		if (rollup) { /* the counts add up */
+			count_area(mm, v, &sum);
 			first = first ? first : v->start;
 			last = v->end;
 			continue;
 		}
+		count_area(mm, v, &c);
 		n += vm_show_area_line(v, buf + MIN(n, size), size - MIN(n, size));
 		put_area(buf, size, &n, v->end - v->start, v->flags, &c);
 	}
