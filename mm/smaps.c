@@ -38,7 +38,13 @@ count_page(pte_t *pte, u64 va, void *arg)
 		return;
 	u32 maps = page_map_count(p);
 	u64 pss = ((u64)PAGE_SIZE << PSS_SHIFT) / maps;
-	bool dirty = val & PTE_DIRTY;
+	/*
+	 * Dirty as Linux: written through this entry, or newer than any backing
+	 * store. An anonymous page has none, and on Linux always comes in
+	 * dirty; here exec fills some through the direct map, leaving no mark.
+	 */
+	bool dirty = (val & PTE_DIRTY) || !p->mapping ||
+		     (__atomic_load_n(&p->flags, __ATOMIC_RELAXED) & PG_DIRTY);
 
 	c->rss += PAGE_SIZE;
 	c->pss += pss;
