@@ -280,3 +280,22 @@ TEST(proc_pagemap_read_bounds)
 	CHECK_EQ(lseek(fd, 0, SEEK_CUR), 16);
 	close(fd);
 }
+
+static void
+check_denied(const char *path)
+{
+	CHECK_ERR(EACCES, open(path, O_RDONLY));
+}
+
+/* Another user's process: smaps and pagemap ask what maps asks, to inspect it (EACCES). */
+TEST(proc_pagemap_other_user_denied)
+{
+	char path[64];
+
+	if (geteuid() != 0)
+		skip("not root: cannot become nobody");
+	snprintf(path, sizeof(path), "/proc/%d/pagemap", getpid());
+	as_nobody(check_denied, path);
+	snprintf(path, sizeof(path), "/proc/%d/smaps", getpid());
+	as_nobody(check_denied, path);
+}
