@@ -702,10 +702,9 @@ vm_grow_stack(struct mm *mm, u64 addr)
 /* Linux pads the fields before a name to this column (64-bit: 25 + 6 * sizeof(void *) - 1). */
 #define MAPS_NAME_COLUMN 73
 
-/* One line of /proc/<pid>/maps; returns its length, as ksnprintf does. */
-static size_t
-show_map_line(char *buf, size_t size, u64 start, u64 end, const char *perms, u64 offset,
-	      const char *name)
+size_t
+vm_show_map_line(char *buf, size_t size, u64 start, u64 end, const char *perms, u64 offset,
+		 const char *name)
 {
 	char fields[96];
 	int len = ksnprintf(fields, sizeof(fields), "%08lx-%08lx %s %08lx 00:00 0", start, end,
@@ -716,30 +715,33 @@ show_map_line(char *buf, size_t size, u64 start, u64 end, const char *perms, u64
 }
 
 size_t
+vm_show_area_line(const struct vma *v, char *buf, size_t size)
+{
+	char path[128] = "",
+	     perms[5] = { v->flags & VM_READ ? 'r' : '-', v->flags & VM_WRITE ? 'w' : '-',
+			  v->flags & VM_EXEC ? 'x' : '-', v->flags & VM_SHARED ? 's' : 'p', '\0' };
+	if (v->file)
+		file_path(v->file, path, sizeof(path));
+	else if (v->name)
+		ksnprintf(path, sizeof(path), "%s", v->name);
+	return vm_show_map_line(buf, size, v->start, v->end, perms, v->pgoff << PAGE_SHIFT, path);
+}
+
+size_t
 vm_show_maps(struct mm *mm, char *buf, size_t size)
 {
 	size_t n = 0;
 	struct list_head *pos;
 
 	down_read(&mm->mmap_lock);
-	list_for_each(pos, &mm->vmas) {
-		struct vma *v = list_entry(pos, struct vma, link);
-		char path[128] = "",
-		     perms[5] = { v->flags & VM_READ ? 'r' : '-', v->flags & VM_WRITE ? 'w' : '-',
-				  v->flags & VM_EXEC ? 'x' : '-', v->flags & VM_SHARED ? 's' : 'p',
-				  '\0' };
-		if (v->file)
-			file_path(v->file, path, sizeof(path));
-		else if (v->name)
-			ksnprintf(path, sizeof(path), "%s", v->name);
-		n += show_map_line(buf + MIN(n, size), size - MIN(n, size), v->start, v->end, perms,
-				   v->pgoff << PAGE_SHIFT, path);
-	}
+	list_for_each(pos, &mm->vmas)
+		n += vm_show_area_line(list_entry(pos, struct vma, link), buf + MIN(n, size),
+				       size - MIN(n, size));
 	up_read(&mm->mmap_lock);
 	/* The vsyscall page is in every address space, as the last line (Linux's gate area). */
 	const char *perms = vsyscall_maps_perms();
 	if (perms)
-		n += show_map_line(buf + MIN(n, size), size - MIN(n, size), VSYSCALL_ADDR,
-				   VSYSCALL_ADDR + PAGE_SIZE, perms, 0, "[vsyscall]");
+		n += vm_show_map_line(buf + MIN(n, size), size - MIN(n, size), VSYSCALL_ADDR,
+				      VSYSCALL_ADDR + PAGE_SIZE, perms, 0, "[vsyscall]");
 	return MIN(n, size);
 }

@@ -198,5 +198,17 @@ enum fault_result handle_mm_fault(u64 addr, u64 error);
 enum fault_result vm_special_fault(struct mm *mm, struct vma *v, u64 va);
 /* /proc/<pid>/maps text: the number of bytes written. */
 size_t vm_show_maps(struct mm *mm, char *buf, size_t size);
+/* One line of maps, and v's (mmap_lock held); their length, as ksnprintf's. */
+size_t vm_show_map_line(char *buf, size_t size, u64 start, u64 end, const char *perms, u64 offset,
+			const char *name);
+size_t vm_show_area_line(const struct vma *v, char *buf, size_t size);
+/* /proc/<pid>/smaps and smaps_rollup text, as vm_show_maps (mm/smaps.c). */
+size_t vm_show_smaps(struct mm *mm, char *buf, size_t size);
+size_t vm_show_smaps_rollup(struct mm *mm, char *buf, size_t size);
+/*
+ * /proc/<pid>/pagemap: n entries for the pages from va, below USER_TOP
+ * (mm/pagemap.c); the page frame numbers only if show_pfn. Takes mmap_lock.
+ */
+void vm_pagemap(struct mm *mm, u64 va, size_t n, u64 *out, bool show_pfn);
 
 #endif

@@ -6,6 +6,7 @@
 #ifndef REWIND_VM_INTERNAL_H
 #define REWIND_VM_INTERNAL_H
 
+#include "mm/page_alloc.h"
 #include "mm/vm.h"
 
 /*
@@ -48,6 +49,18 @@ enum populate_access { POPULATE_READ, POPULATE_WRITE, POPULATE_LOCKED };
 int vm_populate(struct mm *mm, u64 start, u64 end, enum populate_access access);
 /* Removes every area and page in [start, end), splitting areas that straddle it. */
 int unmap_range(struct mm *mm, u64 start, u64 end);
+/*
+ * How many mappings hold the user page p, for /proc's smaps and pagemap:
+ * rewind keeps no map count, so its holders, but for the page cache's own
+ * reference to a file page (a reader's passing reference may add one).
+ */
+static inline u32
+page_map_count(struct page *p)
+{
+	u32 holders = page_refcount(p) - (p->mapping ? 1 : 0);
+
+	return holders ? holders : 1;
+}
 /* Whether no area overlaps [start, end). */
 bool range_is_free(struct mm *mm, u64 start, u64 end);
 /* A free range of len bytes: the hint if it is one, else the highest gap; 0 when none. */

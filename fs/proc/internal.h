@@ -19,6 +19,8 @@
 #include "fs/proc/text.h"
 #include "fs/vfs.h"
 
+struct mm;
+
 /* What an entry is about: a process (group leader's pid), one of its fds, or a knob. */
 union proc_arg {
 	int pid;
@@ -137,6 +139,15 @@ int proc_write_timerslack(const char *value, union proc_arg arg);
 extern const struct proc_dir proc_ns_dir;
 /* fs/proc/pid_mem.c: /proc/<pid>/mem. */
 extern const struct file_operations proc_mem_fops;
+/*
+ * The text show makes of process pid's address space (maps, smaps); kernel
+ * threads and zombies have none: an empty file, as on Linux.
+ */
+int proc_show_areas(struct procbuf *b, int pid, size_t (*show)(struct mm *, char *, size_t));
+/* fs/proc/pid_pages.c: /proc/<pid>/smaps, smaps_rollup and pagemap. */
+int proc_show_smaps(struct procbuf *b, union proc_arg arg);
+int proc_show_rollup(struct procbuf *b, union proc_arg arg);
+extern const struct file_operations proc_pagemap_fops;
 
 /* fs/proc/sysvipc.c: /proc/sysvipc and System V IPC's limits in /proc/sys/kernel. */
 extern const struct proc_dir proc_sysvipc_dir;

@@ -1,6 +1,6 @@
 /*
  * pid.c - /proc/<pid> for every process (its group leader's task),
- * with status, stat, statm, sched, maps, cmdline, comm, environ, the OOM
+ * with status, stat, statm, sched, maps, smaps, cmdline, comm, environ, the OOM
  * killer's files (pid_oom.c), the links
  * exe, cwd and root, fd/ (a link per open file), fdinfo/, ns/ (pid_ns.c) and task/; and the links
  * /proc/self and /proc/thread-self.
@@ -304,21 +304,26 @@ show_statm(struct procbuf *b, union proc_arg arg)
 	return show_task(b, arg.pid, procfs_format_statm);
 }
 
-/* Kernel threads and zombies have no mappings: an empty file, as on Linux. */
-static int
-show_maps(struct procbuf *b, union proc_arg arg)
+int
+proc_show_areas(struct procbuf *b, int pid, size_t (*show)(struct mm *mm, char *buf, size_t size))
 {
 	struct procfs_task t;
 	struct mm *mm;
-	int err = snapshot(arg.pid, &t, &mm);
+	int err = snapshot(pid, &t, &mm);
 
 	if (err || !mm)
 		return err;
-	size_t n = vm_show_maps(mm, procbuf_end(b), procbuf_room(b));
-	/* vm_show_maps gives the whole room when the text did not fit: b then overflows. */
+	size_t n = show(mm, procbuf_end(b), procbuf_room(b));
+	/* show gives the whole room when the text did not fit: b then overflows. */
 	b->len += n;
 	mm_put(mm);
 	return 0;
+}
+
+static int
+show_maps(struct procbuf *b, union proc_arg arg)
+{
+	return proc_show_areas(b, arg.pid, vm_show_maps);
 }
 
 /*
@@ -715,7 +720,13 @@ static const struct proc_entry pid_entries[] = {
 	  .mode = S_IFREG | 0644,
 	  .show = proc_show_oom_score_adj,
 	  .write = proc_write_oom_score_adj },
+	{ .name = "pagemap", .mode = S_IFREG | 0400, .fops = &proc_pagemap_fops, .inspects = true },
 	{ .name = "sched", .mode = S_IFREG | 0444, .show = show_sched },
+	{ .name = "smaps", .mode = S_IFREG | 0444, .show = proc_show_smaps, .inspects = true },
+	{ .name = "smaps_rollup",
+	  .mode = S_IFREG | 0444,
+	  .show = proc_show_rollup,
+	  .inspects = true },
 	{ .name = "stat", .mode = S_IFREG | 0444, .show = show_stat },
 	{ .name = "statm", .mode = S_IFREG | 0444, .show = show_statm },
 	{ .name = "status", .mode = S_IFREG | 0444, .show = show_status },
