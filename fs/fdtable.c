@@ -23,6 +23,8 @@
 #define FD_INITIAL    64
 #define BITS_PER_WORD 64
 
+unsigned long nr_open = NR_OPEN_DEFAULT;
+
 static struct files *
 current_files(void)
 {
@@ -91,15 +93,34 @@ files_share(struct files *files)
 	return files;
 }
 
+/* Whether fd is open in files or above it (files->lock held). */
+static bool
+open_at_or_above(const struct files *files, unsigned long fd)
+{
+	for (unsigned i = files->max; i-- > 0 && i >= fd;) {
+		if (files->fd[i])
+			return true;
+	}
+	return false;
+}
+
 struct files *
-files_dup(struct files *old)
+files_dup(struct files *old, int *err)
 {
 	for (;;) {
 		unsigned max = READ_ONCE(old->max);
 		struct files *files = files_new(max);
+		*err = -ENOMEM;
 		if (!files)
 			return NULL;
 		spin_lock(&old->lock);
+		if (open_at_or_above(old, READ_ONCE(nr_open))) {
+			/* Linux's dup_fd: the copy could not hold it (fs.nr_open was lowered since). */
+			spin_unlock(&old->lock);
+			files_put(files);
+			*err = -EMFILE;
+			return NULL;
+		}
 		if (old->max == max) {
 			for (unsigned fd = 0; fd < max; fd++) {
 				if (old->fd[fd])
@@ -170,7 +191,7 @@ files_close_on_exec(struct files *files)
 unsigned
 fd_limit(void)
 {
-	return (unsigned)MIN(rlimit(RLIMIT_NOFILE), (u64)NR_OPEN_MAX);
+	return (unsigned)MIN(rlimit(RLIMIT_NOFILE), (u64)READ_ONCE(nr_open));
 }
 
 /* Makes room for slot fd (fd < fd_limit()): 0 or -ENOMEM. */
@@ -274,7 +295,8 @@ fd_close(int fd)
 
 /*
  * Gives the calling thread a table of its own when it shares one
- * (unshare(CLONE_FILES)): 0 or -ENOMEM. Swapped under tasks_lock, as exit
+ * (unshare(CLONE_FILES)): 0, -ENOMEM, or -EMFILE when it holds an fd at
+ * or above fs.nr_open. Swapped under tasks_lock, as exit
  * does, for procfs's sake.
  */
 int
@@ -285,9 +307,10 @@ files_unshare(void)
 
 	if (__atomic_load_n(&old->refcount, __ATOMIC_ACQUIRE) == 1)
 		return 0;
-	struct files *copy = files_dup(old);
+	int err;
+	struct files *copy = files_dup(old, &err);
 	if (!copy)
-		return -ENOMEM;
+		return err;
 	u64 flags = spin_lock_irqsave(&tasks_lock);
 	t->files = copy;
 	spin_unlock_irqrestore(&tasks_lock, flags);

@@ -85,7 +85,8 @@ int shmem_zero_file(u64 size, int access, struct file **out);
 
 /* Per-process open files (fd table). */
 struct files *files_alloc(void);
-struct files *files_dup(struct files *old); /* fork: a copy sharing the open files */
+struct files *files_dup(struct files *old,
+			int *err); /* fork: a copy sharing the open files; NULL and *err */
 struct files *
 files_share(struct files *files);    /* clone(CLONE_FILES): one more user of the same table */
 void files_put(struct files *files); /* last user closes everything */

@@ -26,6 +26,7 @@
  * that make them, and the hooks never take it while nobody watches.
  */
 #include "fs/notify.h"
+#include "fs/proc/text.h"
 #include "kernel/lib/string.h"
 #include "kernel/process/cred.h"
 #include "kernel/sched/sched.h"
@@ -428,7 +429,29 @@ inotify_fasync(int fd, struct file *f, bool on)
 	return fasync_helper(fd, f, on, &in->fasync);
 }
 
+/*
+ * One /proc/<pid>/fdinfo line per watch, as Linux's inotify_show_fdinfo:
+ * its wd, the inode and its device (st_dev's number), the mask kept. Linux
+ * ends each with the inode's file handle; rewind has no file handles
+ * (name_to_handle_at), so the line stops at ignored_mask.
+ */
+static void
+inotify_show_fdinfo(struct file *f, struct procbuf *b)
+{
+	struct inotify *in = f->private;
+	struct list_head *pos;
+
+	spin_lock(&inotify_lock);
+	list_for_each(pos, &in->watches) {
+		struct watch *w = list_entry(pos, struct watch, link);
+		procbuf_printf(b, "inotify wd:%x ino:%lx sdev:%x mask:%x ignored_mask:0\n", w->wd,
+			       (unsigned long)w->inode->ino, (unsigned)w->inode->sb->dev, w->mask);
+	}
+	spin_unlock(&inotify_lock);
+}
+
 static const struct file_operations inotify_fops = {
+	.show_fdinfo = inotify_show_fdinfo,
 	.read = inotify_read,
 	.poll = inotify_poll,
 	.ioctl = inotify_ioctl,

@@ -371,6 +371,8 @@ long dentry_path_from(struct dentry *d, struct dentry *root, char *buf, size_t s
 
 #include "fs/fown.h" /* struct fown, F_SETOWN, O_ASYNC and F_NOTIFY */
 
+struct procbuf; /* fs/proc/text.h */
+
 struct file_operations {
 	/* Called once per open; may set f->private. */
 	int (*open)(struct inode *inode, struct file *f);
@@ -391,6 +393,8 @@ struct file_operations {
 	struct page *(*get_page)(struct file *f, u64 index);
 	/* Or NULL: the pages already cached, as file_get_cached_pages (fs.h). */
 	unsigned (*get_cached_pages)(struct file *f, u64 first, unsigned n, struct page **pages);
+	/* Or NULL: the kind's own lines after /proc/<pid>/fdinfo/N's common ones (inotify's watches). */
+	void (*show_fdinfo)(struct file *f, struct procbuf *b);
 	/* A nameless file's kind, "[eventpoll]": /proc/<pid>/fd shows "anon_inode:[eventpoll]". */
 	const char *name;
 };

@@ -594,6 +594,8 @@ show_fdinfo(struct procbuf *b, union proc_arg arg)
 		       f->inode->ino);
 	if (pidfd_pid(f))
 		procbuf_printf(b, "Pid:\t%d\n", pidfd_pid(f));
+	if (f->ops->show_fdinfo)
+		f->ops->show_fdinfo(f, b);
 	file_put(f);
 	return 0;
 }

@@ -12,7 +12,7 @@
  * threads-max (root's to set, kernel/process/rlimit.h), sched_rt_period_us
  * and sched_rt_runtime_us (RT throttling, kernel/sched/sched.c), System V IPC's
  * limits (fs/proc/sysvipc.c); and
- * /proc/sys/fs/mount-max, /proc/sys/fs/pipe-{max-size,user-pages-soft,user-pages-hard} and
+ * /proc/sys/fs/mount-max, /proc/sys/fs/nr_open, /proc/sys/fs/pipe-{max-size,user-pages-soft,user-pages-hard} and
  * /proc/sys/fs/inotify/max_{queued_events,user_instances,user_watches},
  * root's to set, as Linux's; and /proc/sys/net/ipv4/ip_local_port_range
  * (read-only: the ephemeral ports fs/inet_names.c hands out).
@@ -428,6 +428,7 @@ within(unsigned long n, unsigned long min, unsigned long max)
 #define ULONG_FILE(show, write, var) BOUNDED_FILE(show, write, var, 0, ~0ul)
 ULONG_FILE(show_pipe_pages_soft, write_pipe_pages_soft, pipe_user_pages_soft)
 ULONG_FILE(show_pipe_pages_hard, write_pipe_pages_hard, pipe_user_pages_hard)
+BOUNDED_FILE(show_nr_open, write_nr_open, nr_open, NR_OPEN_MIN, NR_OPEN_LIMIT)
 ULONG_FILE(show_lease_break_time, write_lease_break_time, lease_break_time)
 ULONG_FILE(show_inotify_events, write_inotify_events, inotify_max_queued_events)
 ULONG_FILE(show_inotify_instances, write_inotify_instances, inotify_max_user_instances)
@@ -498,6 +499,11 @@ static const struct proc_entry fs_entries[] = {
 	  .write = write_mount_max,
 	  .control = true },
 	{ .name = "mqueue", .mode = S_IFDIR | 0555, .dir = &mqueue_dir },
+	{ .name = "nr_open",
+	  .mode = S_IFREG | 0644,
+	  .show = show_nr_open,
+	  .write = write_nr_open,
+	  .control = true },
 	{ .name = "pipe-max-size",
 	  .mode = S_IFREG | 0644,
 	  .show = show_pipe_max_size,

@@ -109,7 +109,9 @@ clone_resources(struct task *child, struct task *parent, u64 flags)
 	} else {
 		child->mm = mm_fork(parent->mm);
 	}
-	child->files = flags & CLONE_FILES ? files_share(parent->files) : files_dup(parent->files);
+	int files_err; /* unused: clone gives ENOMEM for every failure here (Linux: EMFILE over fs.nr_open) */
+	child->files = flags & CLONE_FILES ? files_share(parent->files)
+					   : files_dup(parent->files, &files_err);
 	child->fs = flags & CLONE_FS ? fs_context_share(parent->fs) : fs_context_dup(parent->fs);
 	child->exe_file = parent->exe_file ? file_get(parent->exe_file) : NULL;
 	keys_fork(child, parent, flags & CLONE_THREAD);

@@ -74,18 +74,11 @@ task_object(const struct task *t, enum kcmp_type type)
 	}
 }
 
-/* t's open file at fd, referenced (tasks_lock held, t's fd table not yet gone); NULL if none. */
-static struct file *
-task_file(struct task *t, unsigned long fd)
-{
-	return t->files && fd <= INT32_MAX ? files_lookup(t->files, (int)fd) : NULL;
-}
-
 static long
 compare_files(struct task *t1, struct task *t2, unsigned long fd1, unsigned long fd2,
 	      u64 lock_flags)
 {
-	struct file *f1 = task_file(t1, fd1), *f2 = task_file(t2, fd2);
+	struct file *f1 = task_file_get(t1, fd1), *f2 = task_file_get(t2, fd2);
 
 	spin_unlock_irqrestore(&tasks_lock, lock_flags);
 	long ret = f1 && f2 ? order(f1, f2, KCMP_FILE) : -EBADF;

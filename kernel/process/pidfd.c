@@ -2,7 +2,8 @@
  * pidfd.c - process file descriptors (pidfd_open): an fd that names one
  * process for as long as it is open, immune to pid reuse, and that polls
  * readable once that process has exited (Linux's pidfd_open and
- * pidfd_poll).
+ * pidfd_poll), and through which a permitted caller may take a copy of
+ * one of that process's open files (pidfd_getfd).
  *
  * Linux pins a struct pid; here a pidfd remembers the process's tgid and
  * the TSC of its start, a pair no later process repeats, and finds the
@@ -10,6 +11,7 @@
  * shared queue (pidfd_notify_exit); pollers recheck their own process.
  */
 #include "kernel/process/pidfd.h"
+#include "kernel/process/cred.h"
 #include "kernel/process/task.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscall/syscall.h"
@@ -116,5 +118,41 @@ SYSCALL2(pidfd_open, int, pid, unsigned, flags)
 	int fd = anon_inode_getfd(&pidfd_fops, p, O_RDWR | O_CLOEXEC | (flags & PIDFD_NONBLOCK));
 	if (fd < 0)
 		kfree(p);
+	return fd;
+}
+
+/*
+ * A duplicate of another process's open file, as a debugger or a
+ * supervisor takes it (Linux's pidfd_getfd): the caller must be allowed
+ * to attach to that process as ptrace asks it, and the new fd is
+ * close-on-exec. No flags are defined yet.
+ */
+SYSCALL3(pidfd_getfd, int, pidfd, int, targetfd, unsigned, flags)
+{
+	if (flags)
+		return -EINVAL;
+	struct file *pf = fd_get(pidfd);
+	if (!pf || pf->ops != &pidfd_fops) {
+		if (pf)
+			file_put(pf);
+		return -EBADF;
+	}
+	struct file *f = NULL;
+	long err = 0;
+	u64 irq = spin_lock_irqsave(&tasks_lock);
+	struct task *t = pidfd_leader_locked(pf->private);
+	if (!t)
+		err = -ESRCH;
+	else if (!task_may_inspect(t))
+		err = -EPERM;
+	else if (targetfd < 0 || !(f = task_file_get(t, (unsigned long)targetfd)))
+		err = -EBADF;
+	spin_unlock_irqrestore(&tasks_lock, irq);
+	file_put(pf);
+	if (err)
+		return err;
+	int fd = fd_alloc(f, 0, true);
+	if (fd < 0)
+		file_put(f);
 	return fd;
 }

@@ -12,6 +12,7 @@
  * (as Linux). Threads (clone with CLONE_THREAD) join their leader's group:
  * they share its tgid and are not children of anyone.
  */
+#include "fs/vfs.h"
 #include "kernel/process/process.h"
 #include "kernel/process/process_internal.h"
 #include "kernel/x86/entry.h"
@@ -51,6 +52,12 @@ task_find(int pid)
 			return t;
 	}
 	return NULL;
+}
+
+struct file *
+task_file_get(struct task *t, unsigned long fd)
+{
+	return t->files && fd <= INT32_MAX ? files_lookup(t->files, (int)fd) : NULL;
 }
 
 void

@@ -90,7 +90,7 @@ do_prlimit(int pid, unsigned resource, const struct kernel_rlimit *lim, struct k
 		return -EINVAL;
 	if (lim && lim->rlim_cur > lim->rlim_max)
 		return -EINVAL;
-	if (lim && resource == RLIMIT_NOFILE && lim->rlim_max > NR_OPEN_MAX)
+	if (lim && resource == RLIMIT_NOFILE && lim->rlim_max > READ_ONCE(nr_open))
 		return -EPERM;
 	u64 flags = spin_lock_irqsave(&tasks_lock);
 	struct task *t = pid ? task_find(pid) : current();

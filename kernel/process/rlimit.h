@@ -37,8 +37,15 @@ extern unsigned long threads_max;
 #define THREADS_MAX_MIN 20	   /* Linux's MIN_THREADS */
 #define THREADS_MAX_MAX 0x3fffffff /* Linux's MAX_THREADS, FUTEX_TID_MASK */
 
-/* fs.nr_open, Linux's default: no RLIMIT_NOFILE may go above it, root's neither. */
-#define NR_OPEN_MAX (1u << 20)
+/*
+ * fs.nr_open (fs/fdtable.c, root's to set in /proc/sys/fs/nr_open): no
+ * RLIMIT_NOFILE may go above it, root's neither, and no fd table holding
+ * an fd at or above it is copied. Linux's default and bounds.
+ */
+extern unsigned long nr_open;
+#define NR_OPEN_DEFAULT (1ul << 20)
+#define NR_OPEN_MIN	64		       /* Linux's sysctl_nr_open_min: one word of bits */
+#define NR_OPEN_LIMIT	(0x7ffffffful & ~63ul) /* sysctl_nr_open_max: INT_MAX, whole words */
 
 /* t's process's soft limit on resource; RLIM_INFINITY: none. */
 static inline u64

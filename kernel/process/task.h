@@ -309,6 +309,11 @@ extern struct spinlock tasks_lock; /* all_tasks, parent/children links, pids */
 
 /* A task by id, or NULL; the caller holds tasks_lock. */
 struct task *task_find(int pid);
+/*
+ * t's open file at fd, referenced, or NULL if none (kcmp, pidfd_getfd);
+ * tasks_lock held, which keeps t's fd table until exit lets it go.
+ */
+struct file *task_file_get(struct task *t, unsigned long fd);
 /* The register frame of a user task's last entry to the kernel (top of its stack). */
 struct trap_frame *task_user_frame(struct task *t);
 

@@ -392,7 +392,8 @@ UNIT_TEST(the_table_grows_to_nr_open)
 	CHECK_EQ(do_sys_dup2(fd, NR_OPEN - 1), NR_OPEN - 1);
 
 	/* fork's copy shares the open files; putting both tables frees everything. */
-	struct files *copy = files_dup(test_task.files);
+	int err;
+	struct files *copy = files_dup(test_task.files, &err);
 	CHECK(copy != NULL);
 	CHECK_EQ(copy->max, NR_OPEN);
 	CHECK(copy->fd[700] == test_task.files->fd[700]);

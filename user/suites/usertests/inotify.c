@@ -5,10 +5,11 @@
  * IN_IGNORED; the flags IN_ONESHOT, IN_MASK_ADD, IN_MASK_CREATE,
  * IN_EXCL_UNLINK, IN_ONLYDIR, IN_DONT_FOLLOW; reading whole events,
  * coalescing, FIONREAD, blocking and poll/epoll readiness, and the
- * overflow event at max_queued_events.
+ * overflow event at max_queued_events; a watch's line in /proc fdinfo.
  */
 #define _GNU_SOURCE
 #include "usertests.h"
+#include "lib/procfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -445,4 +446,28 @@ TEST(inotify_limits_in_proc)
 	CHECK(read_number("/proc/sys/fs/inotify/max_queued_events") == 16384);
 	CHECK(read_number("/proc/sys/fs/inotify/max_user_instances") > 0);
 	CHECK(read_number("/proc/sys/fs/inotify/max_user_watches") > 0);
+}
+
+/* /proc/self/fdinfo/N shows each watch: its wd, inode and the mask kept, flags included. */
+TEST(inotify_fdinfo_shows_watches)
+{
+	int fd = watcher();
+	unsigned mask = IN_MODIFY | IN_ONESHOT | IN_EXCL_UNLINK;
+	char path[64], text[1024];
+	struct stat st;
+
+	make_file("f", "", 0);
+	CHECK_OK(stat("f", &st));
+	int wd = CHECK_OK(inotify_add_watch(fd, "f", mask));
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	CHECK_OK(read_text_file(path, text, sizeof(text)));
+	const char *line = strstr(text, "inotify wd:");
+	unsigned got_wd, got_dev, got_mask;
+	unsigned long got_ino;
+	if (!line || sscanf(line, "inotify wd:%x ino:%lx sdev:%x mask:%x", &got_wd, &got_ino,
+			    &got_dev, &got_mask) != 4)
+		fail("no watch line in fdinfo: '%s'", text);
+	CHECK_EQ(got_wd, (unsigned)wd);
+	CHECK_EQ(got_ino, (unsigned long)st.st_ino);
+	CHECK_EQ(got_mask, mask);
 }

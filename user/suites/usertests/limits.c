@@ -3,7 +3,8 @@
  * and the user ids that decide who may raise them. Each limit is checked
  * where Linux enforces it: fds (RLIMIT_NOFILE), file size (RLIMIT_FSIZE:
  * SIGXFSZ and EFBIG), address space and data (RLIMIT_AS, RLIMIT_DATA:
- * mmap and brk), stack growth (RLIMIT_STACK), tasks (RLIMIT_NPROC).
+ * mmap and brk), stack growth (RLIMIT_STACK), tasks (RLIMIT_NPROC), and
+ * fs.nr_open, which bounds RLIMIT_NOFILE and the fd tables unshare copies.
  * Limits are changed in a child (each test runs in its own anyway); the
  * tests that need an unprivileged process give up root first when they
  * run as root, as on rewind, and expect root's exemptions only as root.
@@ -20,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -354,4 +356,63 @@ TEST(threads_max_eagain)
 	int status = wait_status(pid);
 	write_number(THREADS_MAX, old);
 	expect_exited(status, 0, "forks at threads-max 20: EAGAIN");
+}
+
+/* Writes text to /proc/sys/fs/nr_open: 0, or -1 with errno. */
+static int
+set_nr_open(const char *text)
+{
+	int fd = open("/proc/sys/fs/nr_open", O_WRONLY);
+	if (fd < 0)
+		return -1;
+	ssize_t n = write(fd, text, strlen(text));
+	int saved = errno;
+	close(fd);
+	errno = saved;
+	return n < 0 ? -1 : 0;
+}
+
+/*
+ * fs.nr_open is the whole machine's: lowered only to 16384, above the fds
+ * of the other programs running (on a shared host too), and only while a
+ * child sharing our fd table, which holds fd 17000, tries to copy it.
+ */
+static int
+unshare_over_nr_open(void)
+{
+	pid_t pid = CHECK_OK(syscall(SYS_clone, CLONE_FILES | SIGCHLD, 0, 0, 0, 0));
+	if (pid == 0) {
+		if (set_nr_open("16384") < 0)
+			_exit(2);
+		int err = unshare(CLONE_FILES) < 0 ? errno : 0;
+		struct rlimit above = { 16385, 16385 }; /* a lowering, but over fs.nr_open */
+		int rlimit_err = setrlimit(RLIMIT_NOFILE, &above) < 0 ? errno : 0;
+		_exit(err == EMFILE && rlimit_err == EPERM ? 0 : 1);
+	}
+	int status;
+	CHECK_EQ(waitpid(pid, &status, 0), pid);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Linux's bounds [64, INT_MAX rounded down to whole words], EINVAL outside, and what it limits. */
+TEST(nr_open_sysctl)
+{
+	char saved[32];
+
+	if (geteuid() != 0)
+		skip("needs root, to set fs.nr_open");
+	CHECK_OK(read_text_file("/proc/sys/fs/nr_open", saved, sizeof(saved)));
+	CHECK(strtoul(saved, NULL, 10) >= 17001);
+	CHECK_ERR(EINVAL, set_nr_open("63"));
+	CHECK_ERR(EINVAL, set_nr_open("2147483647"));
+	struct rlimit hard = get_limit(RLIMIT_NOFILE);
+	struct rlimit room = { 17001, hard.rlim_max > 17001 ? hard.rlim_max : 17001 };
+	if (setrlimit(RLIMIT_NOFILE, &room) < 0)
+		skip("cannot raise RLIMIT_NOFILE to 17001 (no CAP_SYS_RESOURCE here)");
+	CHECK_EQ(dup2(2, 17000), 17000);
+	int status = unshare_over_nr_open();
+	int restored = set_nr_open(saved);
+	close(17000);
+	CHECK_OK(restored);
+	CHECK_EQ(status, 0);
 }

@@ -3,7 +3,8 @@
  * flags, a pidfd that polls readable once its process exited (zombie or
  * reaped), waitid(P_PIDFD), pidfd_send_signal's rules (kill's
  * permission, rt_sigqueueinfo's for a caller's siginfo, ESRCH after the
- * reap) and the "Pid:" line of its /proc fdinfo.
+ * reap), the "Pid:" line of its /proc fdinfo, and pidfd_getfd (a
+ * close-on-exec copy of another process's open file, ptrace's permission).
  */
 #define _GNU_SOURCE
 #include "usertests.h"
@@ -36,6 +37,12 @@ pidfd_send_signal(int pidfd, int sig, siginfo_t *info, unsigned flags)
 }
 
 /* A child that waits until *release is closed by the parent, then exits 7. */
+static int
+pidfd_getfd(int pidfd, int targetfd, unsigned flags)
+{
+	return syscall(SYS_pidfd_getfd, pidfd, targetfd, flags);
+}
+
 static pid_t
 child_until_closed(int *release)
 {
@@ -260,4 +267,75 @@ TEST(pidfd_fdinfo_shows_pid)
 		fail("fdinfo of a pidfd: '%s', want a line '%s'", text, want + 1);
 	close(info);
 	close(fd);
+}
+
+/* The child's pipe, taken by the parent, is the same open file: what the parent writes the child reads. */
+TEST(pidfd_getfd_copies_child_file)
+{
+	int report[2], inbox[2], theirs;
+
+	CHECK_OK(pipe(report));
+	pid_t pid = xfork();
+	if (pid == 0) {
+		char c = 0;
+		if (pipe(inbox) < 0 || write(report[1], &inbox[1], sizeof(int)) != sizeof(int))
+			_exit(1);
+		read(inbox[0], &c, 1); /* written only through the parent's copy */
+		_exit(c);
+	}
+	close(report[1]);
+	CHECK_EQ(read(report[0], &theirs, sizeof(theirs)), (ssize_t)sizeof(theirs));
+	int pidfd = CHECK_OK(pidfd_open(pid, 0));
+	int mine = pidfd_getfd(pidfd, theirs, 0);
+	if (mine < 0)
+		kill(pid, SIGKILL); /* it would wait for our write forever */
+	CHECK_OK(mine);
+	CHECK_EQ(fcntl(mine, F_GETFD), FD_CLOEXEC);
+	CHECK_EQ(write(mine, "\x2a", 1), 1);
+	close(mine);
+	int status;
+	CHECK_EQ(waitpid(pid, &status, 0), pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 42);
+	close(pidfd);
+	close(report[0]);
+}
+
+TEST(pidfd_getfd_checks)
+{
+	int self = CHECK_OK(pidfd_open(getpid(), 0)), p[2];
+
+	CHECK_OK(pipe(p));
+	CHECK_ERR(EINVAL, pidfd_getfd(self, p[0], 1));
+	CHECK_ERR(EBADF, pidfd_getfd(-1, p[0], 0));
+	CHECK_ERR(EBADF, pidfd_getfd(p[1], p[0], 0)); /* no pidfd */
+	CHECK_ERR(EBADF, pidfd_getfd(self, -1, 0));
+	CHECK_ERR(EBADF, pidfd_getfd(self, 1000000, 0));
+	int release;
+	pid_t pid = child_until_closed(&release);
+	int gone = CHECK_OK(pidfd_open(pid, 0));
+	close(release);
+	CHECK_EQ(waitpid(pid, NULL, 0), pid);
+	CHECK_ERR(ESRCH, pidfd_getfd(gone, 0, 0));
+	close(gone);
+	close(p[0]);
+	close(p[1]);
+	close(self);
+}
+
+/* Permission is ptrace attach's: nobody may not take init's files. */
+static void
+getfd_init_as_nobody(const char *unused)
+{
+	int fd = CHECK_OK(pidfd_open(1, 0));
+
+	(void)unused;
+	CHECK_ERR(EPERM, pidfd_getfd(fd, 0, 0));
+	close(fd);
+}
+
+TEST(pidfd_getfd_permission)
+{
+	if (geteuid() != 0)
+		skip("needs root, to become nobody");
+	as_nobody(getfd_init_as_nobody, NULL);
 }
