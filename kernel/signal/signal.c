@@ -580,7 +580,7 @@ force_sig_fault(const struct fault_report *r)
 
 	t->fault = (struct fault_context){ .trapno = r->trapno, .error = r->error, .cr2 = r->addr };
 	if (!force_signal(&info))
-		kill_current(r->sig, r->why, r->addr, task_user_frame(t)->rip);
+		kill_current(&info, r->why, r->addr, task_user_frame(t)->rip);
 }
 
 void
@@ -589,7 +589,7 @@ force_sigsegv(const char *why)
 	struct kernel_siginfo info = { .signo = SIGSEGV, .code = SI_KERNEL };
 
 	if (!force_signal(&info))
-		kill_current(SIGSEGV, why, 0, task_user_frame(current())->rip);
+		kill_current(&info, why, 0, task_user_frame(current())->rip);
 }
 
 bool
@@ -643,7 +643,7 @@ signal_notify_parent(struct task *leader)
 	struct cputime c = leader->exited_threads_time;
 	struct kernel_siginfo info = {
 		.signo = leader->exit_signal,
-		.code = exited ? CLD_EXITED : CLD_KILLED,
+		.code = wait_status_code(status),
 		.child.pid = leader->tgid,
 		.child.status = exited ? (status >> 8) & 0xff : status & 0x7f,
 	};

@@ -1,0 +1,33 @@
+/*
+ * coredump.h - core files: what a process killed by SIGSEGV, SIGABRT and the
+ * other core signals leaves behind for a debugger (core(5)), and the
+ * /proc/sys/kernel settings that name it (coredump.c).
+ */
+#ifndef REWIND_COREDUMP_H
+#define REWIND_COREDUMP_H
+
+#include "kernel/lib/types.h"
+
+struct kernel_siginfo;
+
+/* The wait status's WCOREDUMP bit: the signal's default action wrote a core. */
+#define WAIT_CORE_DUMPED 0x80
+/* core_pattern's room, as Linux's CORENAME_MAX_SIZE. */
+#define CORE_PATTERN_MAX 128
+
+/* Whether sig's default action is to dump core (signal(7)'s "Core"). */
+bool sig_dumps_core(int sig);
+/*
+ * Writes the current process's core for the fatal signal info (its other
+ * threads gone): 0 when a core file was written, -errno when none was (the
+ * limit RLIMIT_CORE is 0, the process is not dumpable, the file could not
+ * be made).
+ */
+int coredump_write(const struct kernel_siginfo *info);
+
+/* /proc/sys/kernel/core_pattern and core_uses_pid (fs/proc/sysctl.c). */
+void core_pattern_get(char out[CORE_PATTERN_MAX]);
+int core_pattern_set(const char *value);
+extern int core_uses_pid;
+
+#endif
