@@ -24,6 +24,7 @@
 #include "kernel/time/cputime.h"
 #include "uapi/errno.h"
 #include "kernel/process/cred.h"
+#include "kernel/process/coredump.h"
 #include "kernel/process/process.h"
 #include "kernel/process/rlimit.h"
 #include "kernel/sched/sched.h"
@@ -398,7 +399,9 @@ send_signal(struct task *t, const struct kernel_siginfo *info, bool whole_proces
 	struct task *target = whole_process ? pick_thread(leader, sig) : t;
 	if (!target || !wants_signal(target, sig))
 		goto out; /* pending until a thread unblocks it */
-	if (sig_fatal(t, sig) && !(target->sig_waiting & sigmask(sig)) && !target->ptrace.tracer)
+	/* A core signal is left to the target's delivery, where the dump is (Linux's complete_signal). */
+	if (sig_fatal(t, sig) && !sig_dumps_core(sig) && !(target->sig_waiting & sigmask(sig)) &&
+	    !target->ptrace.tracer)
 		group_kill_locked(leader, sig);
 	else
 		signal_wake(target);
