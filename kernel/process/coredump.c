@@ -19,8 +19,9 @@
  * memory area. The notes are the dumping thread's NT_PRSTATUS (registers,
  * signal, ids), NT_PRPSINFO (state, name, arguments), NT_SIGINFO,
  * NT_AUXV and NT_PRFPREG (the FXSAVE image). An area's contents follow page
- * by page from its own memory; a page that cannot be read (PROT_NONE) is
- * left as a hole of zeros; areas marked MADV_DONTDUMP (VM_DONTDUMP) and
+ * by page from its own memory, as much of it as /proc/<pid>/coredump_filter
+ * asks for its kind (area_dump_size); a page that cannot be read (PROT_NONE)
+ * is left as a hole of zeros; areas marked MADV_DONTDUMP (VM_DONTDUMP) and
  * [vvar], whose pages are the kernel's, get a header with no contents.
  */
 #include "fs/fs.h"
@@ -407,11 +408,12 @@ struct core_prpsinfo {
 	char psargs[80];
 };
 
-/* One memory area as the dump lays it out. */
+/* One memory area as the dump lays it out: its first dump_size bytes go in the file. */
 struct core_area {
 	u64 start, end;
 	u32 flags;
-	bool contents;
+	u64 dump_size;
+	bool elf_header_only; /* a private file area's first page, if it is an ELF header */
 };
 
 /* The notes, built in the kernel before anything is written. */
@@ -525,11 +527,55 @@ notes_build(struct core_notes *n, struct task *t, const struct kernel_siginfo *i
 	return err;
 }
 
-/* Whether an area's pages go into the core: not MADV_DONTDUMP's, not the kernel's [vvar]. */
-static bool
-area_has_contents(const struct vma *v)
+/*
+ * How much of an area the core holds, as Linux's vma_dump_size: nothing of
+ * MADV_DONTDUMP's or the kernel's [vvar]; otherwise as the process's
+ * coredump_filter says of its kind. A shared file that has no name left
+ * (MAP_SHARED | MAP_ANONYMOUS memory) counts as anonymous; a writable
+ * private file area as anonymous too, as its written pages are the
+ * process's own (Linux asks whether any page was written: rewind does not
+ * know, so the writable ones are taken whole).
+ */
+static void
+area_dump_size(const struct vma *v, u32 filter, struct core_area *a)
 {
-	return !(v->flags & VM_DONTDUMP) && !(v->special && !strcmp(v->special->name, "[vvar]"));
+	u64 size = v->end - v->start;
+	u32 kind;
+
+	a->dump_size = 0;
+	a->elf_header_only = false;
+	if (v->flags & VM_DONTDUMP)
+		return;
+	if (v->special) {
+		a->dump_size = strcmp(v->special->name, "[vvar]") ? size : 0;
+		return;
+	}
+	if (v->flags & VM_SHARED)
+		kind = v->file && v->file->inode->nlink ? COREDUMP_FILE_SHARED
+							: COREDUMP_ANON_SHARED;
+	else if (!v->file || (v->flags & VM_WRITE))
+		kind = COREDUMP_ANON_PRIVATE;
+	else
+		kind = COREDUMP_FILE_PRIVATE;
+	if (filter & kind)
+		a->dump_size = size;
+	else if (kind == COREDUMP_FILE_PRIVATE && (filter & COREDUMP_ELF_HEADERS) && !v->pgoff &&
+		 (v->flags & VM_READ))
+		a->elf_header_only = true;
+}
+
+/* A candidate's first page goes in if it starts with the ELF magic (read with no lock held). */
+static void
+area_check_elf_header(struct core_area *a)
+{
+	u8 magic[4];
+
+	if (a->elf_header_only && !copy_from_user(magic, (const void __user *)a->start, 4) &&
+	    !memcmp(magic,
+		    "\x7f"
+		    "ELF",
+		    4))
+		a->dump_size = PAGE_SIZE;
 }
 
 /* The areas as they are now (no other thread is left to change them): NULL when out of memory. */
@@ -553,12 +599,13 @@ areas_snapshot(struct mm *mm, unsigned *count)
 		struct vma *v = list_entry(pos, struct vma, link);
 		if (*count == n)
 			break;
-		areas[(*count)++] = (struct core_area){ .start = v->start,
-							.end = v->end,
-							.flags = v->flags,
-							.contents = area_has_contents(v) };
+		struct core_area *a = &areas[(*count)++];
+		*a = (struct core_area){ .start = v->start, .end = v->end, .flags = v->flags };
+		area_dump_size(v, READ_ONCE(current()->group_leader->coredump_filter), a);
 	}
 	up_read(&mm->mmap_lock);
+	for (unsigned i = 0; i < *count; i++)
+		area_check_elf_header(&areas[i]);
 	return areas;
 }
 
@@ -597,7 +644,7 @@ write_headers(struct core_out *o, const struct core_notes *notes, const struct c
 					   .flags = phdr_flags(areas[i].flags),
 					   .offset = data_off,
 					   .vaddr = areas[i].start,
-					   .filesz = areas[i].contents ? size : 0,
+					   .filesz = areas[i].dump_size,
 					   .memsz = size,
 					   .align = PAGE_SIZE };
 		out_emit(o, &load, sizeof(load));
@@ -621,8 +668,7 @@ write_core(struct file *f, struct task *t, const struct kernel_siginfo *info, u6
 	if (!err) {
 		write_headers(&o, &notes, areas, count);
 		for (unsigned i = 0; i < count && !o.err; i++)
-			if (areas[i].contents)
-				out_memory(&o, areas[i].start, areas[i].end);
+			out_memory(&o, areas[i].start, areas[i].start + areas[i].dump_size);
 		out_finish(&o);
 		transfer_buffer_put(o.scratch);
 		err = o.err;

@@ -12,6 +12,17 @@ struct kernel_siginfo;
 
 /* The wait status's WCOREDUMP bit: the signal's default action wrote a core. */
 #define WAIT_CORE_DUMPED 0x80
+/*
+ * /proc/<pid>/coredump_filter's bits, as Linux's: which areas' contents a
+ * core holds. Inherited at fork, kept across execve.
+ */
+#define COREDUMP_ANON_PRIVATE	0x01
+#define COREDUMP_ANON_SHARED	0x02
+#define COREDUMP_FILE_PRIVATE	0x04
+#define COREDUMP_FILE_SHARED	0x08
+#define COREDUMP_ELF_HEADERS	0x10 /* of a private file area: the first page, if an ELF header */
+#define COREDUMP_FILTER_DEFAULT 0x33 /* the anonymous areas and ELF headers (0x20: huge pages) */
+#define COREDUMP_FILTER_MASK	0x1ff
 /* core_pattern's room, as Linux's CORENAME_MAX_SIZE. */
 #define CORE_PATTERN_MAX 128
 

@@ -212,6 +212,7 @@ struct task {
 	 * PR_SET_DUMPABLE said so; /proc/<pid> is then root's (cred.h).
 	 */
 	bool not_dumpable;
+	u32 coredump_filter; /* which areas a core holds (COREDUMP_*, kernel/process/coredump.h) */
 	/*
 	 * The key retention service's keyrings, this thread's as Linux's
 	 * credentials hold them (kernel/keys/process_keyrings.c, keys_lock):

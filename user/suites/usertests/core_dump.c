@@ -78,9 +78,10 @@ struct victim {
 	unsigned char *kept, *dropped;
 };
 
-/* The child: in dir, with the core limit, marks two pages, then dies of sig. */
+/* The child: in dir, with the core limit and filter (NULL: as it is), marks two pages, dies of sig. */
 static pid_t
-victim_start(const char *dir, rlim_t limit, bool dumpable, int sig, struct victim *v)
+victim_start_filtered(const char *dir, rlim_t limit, bool dumpable, int sig, struct victim *v,
+		      const char *filter)
 {
 	v->kept = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	CHECK(v->kept != MAP_FAILED);
@@ -91,12 +92,21 @@ victim_start(const char *dir, rlim_t limit, bool dumpable, int sig, struct victi
 		if (madvise(v->dropped, PAGE, MADV_DONTDUMP) < 0 || chdir(dir) < 0 ||
 		    prctl(PR_SET_DUMPABLE, dumpable) < 0)
 			_exit(101);
+		int fd = filter ? open("/proc/self/coredump_filter", O_WRONLY) : -1;
+		if (filter && (fd < 0 || write(fd, filter, strlen(filter)) < 0))
+			_exit(103);
 		set_core_limit(limit);
 		signal(sig, SIG_DFL);
 		raise(sig);
 		_exit(102);
 	}
 	return pid;
+}
+
+static pid_t
+victim_start(const char *dir, rlim_t limit, bool dumpable, int sig, struct victim *v)
+{
+	return victim_start_filtered(dir, limit, dumpable, sig, v, NULL);
 }
 
 static void
@@ -251,5 +261,37 @@ TEST(core_dump_waitid)
 	CHECK_EQ(info.si_code, CLD_DUMPED);
 	CHECK_EQ(info.si_status, SIGQUIT);
 	snprintf(name, sizeof(name), "core.%d", pid);
+	remove_dir(dir, name);
+}
+
+/*
+ * /proc/self/coredump_filter: 0x33 at first (anonymous memory and ELF
+ * headers), read as eight hex digits; with its anonymous-private bit
+ * cleared, the child's marked page is in the core without contents.
+ */
+TEST(core_dump_filter)
+{
+	char dir[64], name[32], buf[16] = "";
+	struct victim v;
+	size_t len;
+
+	int fd = CHECK_OK(open("/proc/self/coredump_filter", O_RDONLY));
+	CHECK_EQ(read(fd, buf, sizeof(buf) - 1), 9l);
+	close(fd);
+	CHECK_EQ(strtoul(buf, NULL, 16) & 0x33, 0x33ul);
+	core_dir(dir, sizeof(dir));
+	pattern_set("core.%p");
+	pid_t pid = victim_start_filtered(dir, RLIM_INFINITY, true, SIGSEGV, &v, "0x32");
+	int status = wait_status(pid);
+	pattern_restore();
+	expect_signaled(status, SIGSEGV, "the dumping child");
+	CHECK(WCOREDUMP(status));
+	snprintf(name, sizeof(name), "core.%d", pid);
+	unsigned char *core = read_core(dir, name, &len);
+	const Elf64_Ehdr *eh = (const void *)core;
+	const Elf64_Phdr *kept = find_load(eh, core, v.kept);
+	CHECK(kept != NULL);
+	CHECK_EQ(kept->p_filesz, 0ul);
+	free(core);
 	remove_dir(dir, name);
 }
