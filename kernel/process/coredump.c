@@ -12,8 +12,9 @@
  * pattern starting with '|' asks for a helper program, which rewind does
  * not start: no core, and a kernel log line says why. An old file of that
  * name is unlinked and the core made anew (O_EXCL, not through a symlink),
- * mode 0600 less the umask, owned by the fsuid; it stops at RLIMIT_CORE bytes, and a core
- * cut short does not count as written (no WCOREDUMP), as Linux's.
+ * mode 0600 less the umask, owned by the fsuid. It stops at RLIMIT_CORE
+ * bytes, and a core cut there still counts as written (WCOREDUMP), as on
+ * Linux (LTP waitpid01 allows one page).
  *
  * The file: the ELF header (ET_CORE), a PT_NOTE, then one PT_LOAD per
  * memory area. The notes are the dumping thread's NT_PRSTATUS (registers,
@@ -247,15 +248,11 @@ out_fail(struct core_out *o, int err)
 		o->err = err;
 }
 
-/* n more bytes at o->pos from user memory: the part past the limit is cut (-EFBIG). */
+/* How many of n more bytes at o->pos fit under the limit: the rest is cut. */
 static size_t
 out_room(struct core_out *o, size_t n)
 {
-	if (o->pos >= o->limit || o->limit - o->pos < n) {
-		out_fail(o, -EFBIG);
-		return o->pos >= o->limit ? 0 : o->limit - o->pos;
-	}
-	return n;
+	return o->pos >= o->limit ? 0 : MIN(n, o->limit - o->pos);
 }
 
 static void
@@ -295,10 +292,7 @@ out_emit(struct core_out *o, const void *buf, size_t n)
 static void
 out_skip_to(struct core_out *o, u64 pos)
 {
-	if (pos > o->limit) {
-		out_fail(o, -EFBIG);
-		pos = o->limit;
-	}
+	pos = MIN(pos, o->limit);
 	if (pos > o->pos)
 		o->pos = pos;
 }
@@ -313,7 +307,9 @@ out_memory(struct core_out *o, u64 start, u64 end)
 			return;
 		}
 		size_t n = out_room(o, PAGE_SIZE);
-		long w = n ? vfs_write(o->f, (const char __user *)va, n, &o->pos) : 0;
+		if (!n)
+			return; /* the limit */
+		long w = vfs_write(o->f, (const char __user *)va, n, &o->pos);
 		if (w == -EFAULT)
 			o->pos += n;
 		else if (w != (long)n && !o->err)

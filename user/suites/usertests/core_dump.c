@@ -245,6 +245,26 @@ TEST(core_dump_limits)
 	expect_no_core(RLIM_INFINITY, false);
 }
 
+/* A core longer than RLIMIT_CORE is cut there, and counts as dumped, as Linux's. */
+TEST(core_dump_cut)
+{
+	char dir[64], name[32];
+	struct victim v;
+	struct stat st;
+
+	core_dir(dir, sizeof(dir));
+	pattern_set("core.%p");
+	pid_t pid = victim_start(dir, 2 * PAGE, true, SIGBUS, &v);
+	int status = wait_status(pid);
+	pattern_restore();
+	expect_signaled(status, SIGBUS, "the dumping child");
+	CHECK(WCOREDUMP(status));
+	snprintf(name, sizeof(name), "core.%d", pid);
+	CHECK_OK(stat(path_under(dir, name), &st));
+	CHECK(st.st_size > 0 && st.st_size <= 2 * PAGE);
+	remove_dir(dir, name);
+}
+
 /* waitid says CLD_DUMPED for a child that left a core, the signal in si_status. */
 TEST(core_dump_waitid)
 {
