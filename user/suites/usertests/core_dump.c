@@ -265,6 +265,31 @@ TEST(core_dump_cut)
 	remove_dir(dir, name);
 }
 
+/* A core signal sent by another process to one asleep in pause() dumps core when it wakes. */
+TEST(core_dump_sent_signal)
+{
+	char dir[64], name[32];
+
+	core_dir(dir, sizeof(dir));
+	pattern_set("core.%p");
+	pid_t pid = xfork();
+	if (pid == 0) {
+		if (chdir(dir) < 0)
+			_exit(101);
+		set_core_limit(512 * 1024);
+		pause();
+		_exit(102);
+	}
+	wait_until_asleep(pid);
+	CHECK_OK(kill(pid, SIGQUIT));
+	int status = wait_status(pid);
+	pattern_restore();
+	expect_signaled(status, SIGQUIT, "the dumping child");
+	CHECK(WCOREDUMP(status));
+	snprintf(name, sizeof(name), "core.%d", pid);
+	remove_dir(dir, name);
+}
+
 /* waitid says CLD_DUMPED for a child that left a core, the signal in si_status. */
 TEST(core_dump_waitid)
 {
