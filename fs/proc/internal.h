@@ -132,6 +132,9 @@ int proc_show_oom_score_adj(struct procbuf *b, union proc_arg arg);
 int proc_write_oom_score_adj(const char *value, union proc_arg arg);
 int proc_show_oom_adj(struct procbuf *b, union proc_arg arg);
 int proc_write_oom_adj(const char *value, union proc_arg arg);
+/* fs/proc/pid_coredump_filter.c: /proc/<pid>/coredump_filter. */
+int proc_show_coredump_filter(struct procbuf *b, union proc_arg arg);
+int proc_write_coredump_filter(const char *value, union proc_arg arg);
 /* fs/proc/pid_timerslack.c: /proc/<pid>/timerslack_ns. */
 int proc_show_timerslack(struct procbuf *b, union proc_arg arg);
 int proc_write_timerslack(const char *value, union proc_arg arg);

@@ -9,7 +9,9 @@
  * (the highest capability number the kernel knows), pid_max (where pids
  * wrap; root's to set), ns_last_pid (where the next pid search starts; root's
  * to set), tainted (always 0: nothing taints rewind) and
- * threads-max (root's to set, kernel/process/rlimit.h), sched_rt_period_us
+ * threads-max (root's to set, kernel/process/rlimit.h), core_pattern and
+ * core_uses_pid (root's to set: the core file's name, kernel/process/coredump.c),
+ * sched_rt_period_us
  * and sched_rt_runtime_us (RT throttling, kernel/sched/sched.c), System V IPC's
  * limits (fs/proc/sysvipc.c); and
  * /proc/sys/fs/mount-max, /proc/sys/fs/nr_open, /proc/sys/fs/pipe-{max-size,user-pages-soft,user-pages-hard} and
@@ -31,6 +33,7 @@
 #include "fs/pipe_accounting.h"
 #include "ipc/mqueue.h"
 #include "kernel/knobs.h"
+#include "kernel/process/coredump.h"
 #include "kernel/process/cred.h"
 #include "kernel/process/process.h"
 #include "kernel/process/rlimit.h"
@@ -267,8 +270,54 @@ write_rt_runtime(const char *value, union proc_arg arg)
 	return err;
 }
 
+/* The core file's name (kernel/process/coredump.c); root's to set (the file's 0644). */
+static int
+show_core_pattern(struct procbuf *b, union proc_arg arg)
+{
+	char pattern[CORE_PATTERN_MAX];
+
+	core_pattern_get(pattern);
+	procbuf_printf(b, "%s\n", pattern);
+	return 0;
+}
+
+static int
+write_core_pattern(const char *value, union proc_arg arg)
+{
+	return core_pattern_set(value);
+}
+
+static int
+show_core_uses_pid(struct procbuf *b, union proc_arg arg)
+{
+	procbuf_printf(b, "%d\n", READ_ONCE(core_uses_pid));
+	return 0;
+}
+
+/* Any number, as Linux's proc_dointvec: not 0 adds ".<pid>" to a name without %p. */
+static int
+write_core_uses_pid(const char *value, union proc_arg arg)
+{
+	unsigned long n;
+	int err = procfs_parse_decimal(value, &n);
+
+	if (!err)
+		WRITE_ONCE(core_uses_pid, n != 0);
+	return err;
+}
+
 static const struct proc_entry kernel_entries[] = {
 	{ .name = "cap_last_cap", .mode = S_IFREG | 0444, .show = show_cap_last_cap },
+	{ .name = "core_pattern",
+	  .mode = S_IFREG | 0644,
+	  .show = show_core_pattern,
+	  .write = write_core_pattern,
+	  .control = true },
+	{ .name = "core_uses_pid",
+	  .mode = S_IFREG | 0644,
+	  .show = show_core_uses_pid,
+	  .write = write_core_uses_pid,
+	  .control = true },
 	{ .name = "domainname",
 	  .mode = S_IFREG | 0644,
 	  .show = show_domainname,

@@ -28,6 +28,7 @@
 #include "ipc/ipc.h"
 #include "kernel/keys/keys.h"
 #include "kernel/process/pidfd.h"
+#include "kernel/process/coredump.h"
 #include "kernel/sched/futex.h"
 #include "kernel/time/itimer.h"
 #include "kernel/time/posix_timer.h"
@@ -237,6 +238,8 @@ leave_thread_group(struct task *t, int wait_status)
 	leader->live_threads--;
 	if (leader->exec_task && leader->live_threads == 1)
 		wake_up_task(leader->exec_task); /* execve waits to be alone (exec_single_thread) */
+	if (leader->core_dumper && leader->live_threads == 1)
+		wake_up_task(leader->core_dumper); /* so does a core dump (group_exit_dumping) */
 	if (leader->live_threads > 0)
 		return;
 	pidfd_notify_exit();
@@ -350,13 +353,13 @@ signal_name(int sig)
 }
 
 __noreturn void
-kill_current(int sig, const char *why, u64 addr, u64 rip)
+kill_current(const struct kernel_siginfo *info, const char *why, u64 addr, u64 rip)
 {
 	struct task *t = current();
 
 	pr_notice_ratelimited("pid %d (%s): killed by %s: %s at address %#lx, rip %#lx\n", t->pid,
-			      t->comm, signal_name(sig), why, addr, rip);
-	group_exit(sig);
+			      t->comm, signal_name(info->signo), why, addr, rip);
+	group_exit_by_signal(info);
 }
 
 /* ---- execve in a thread group ---------------------------------------------------- */
@@ -426,6 +429,79 @@ take_over_leader(struct task *t, struct task *leader)
 }
 
 /*
+ * Kills t's other threads and sleeps (tasks_lock dropped meanwhile) until
+ * they are gone or t itself is killed: t is its leader's exec_task or
+ * core_dumper, whom the last of them wakes (leave_thread_group).
+ */
+static void
+kill_others_and_wait_locked(struct task *t, u64 *flags)
+{
+	struct task *leader = t->group_leader;
+	struct list_head *pos;
+
+	list_for_each(pos, &leader->threads) {
+		struct task *m = list_entry(pos, struct task, thread_link);
+		if (m == t)
+			continue;
+		WRITE_ONCE(m->killed, true);
+		wake_up_task(m);
+		smp_send_reschedule(m->cpu);
+	}
+	/* Sleeping is announced before the test, so the last one's wake-up is never lost. */
+	for (;;) {
+		set_current_sleeping();
+		if (leader->live_threads == 1 || READ_ONCE(t->killed))
+			break;
+		spin_unlock_irqrestore(&tasks_lock, *flags);
+		schedule();
+		*flags = spin_lock_irqsave(&tasks_lock);
+	}
+	WRITE_ONCE(t->state, TASK_RUNNABLE);
+}
+
+/*
+ * A fatal signal whose default action dumps core: the process ends as
+ * group_exit would, but its other threads go first, so that the core
+ * (kernel/process/coredump.c) shows the memory no thread changes any
+ * more; the wait status gets WCOREDUMP when a core was written. When the
+ * process is ending anyway (exit_group, SIGKILL, another thread's dump or
+ * execve), no core: the caller leaves as that end says.
+ */
+static __noreturn void
+group_exit_dumping(const struct kernel_siginfo *info)
+{
+	int sig = info->signo;
+	struct task *t = current();
+	struct task *leader = t->group_leader;
+	u64 flags = spin_lock_irqsave(&tasks_lock);
+
+	if (leader->group_exiting || leader->exec_task || READ_ONCE(t->killed)) {
+		spin_unlock_irqrestore(&tasks_lock, flags);
+		group_exit(sig);
+	}
+	leader->group_exiting = true; /* no execve starts, no other dump, no new signal */
+	leader->group_exit_status = sig;
+	leader->core_dumper = t;
+	kill_others_and_wait_locked(t, &flags);
+	leader->core_dumper = NULL;
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	if (!READ_ONCE(t->killed) && coredump_write(info) == 0) {
+		flags = spin_lock_irqsave(&tasks_lock);
+		leader->group_exit_status |= WAIT_CORE_DUMPED;
+		spin_unlock_irqrestore(&tasks_lock, flags);
+	}
+	group_exit(sig);
+}
+
+__noreturn void
+group_exit_by_signal(const struct kernel_siginfo *info)
+{
+	if (sig_dumps_core(info->signo))
+		group_exit_dumping(info);
+	group_exit(info->signo);
+}
+
+/*
  * execve's first step past the point where the new program is ready: the
  * other threads of the process are killed and waited for (they run the
  * old program, whose memory is about to go), so the new program starts
@@ -445,25 +521,7 @@ exec_single_thread(struct task *t)
 			return -EAGAIN;
 		}
 		leader->exec_task = t;
-		struct list_head *pos;
-		list_for_each(pos, &leader->threads) {
-			struct task *m = list_entry(pos, struct task, thread_link);
-			if (m == t)
-				continue;
-			WRITE_ONCE(m->killed, true);
-			wake_up_task(m);
-			smp_send_reschedule(m->cpu);
-		}
-		/* Sleeping is announced before the test, so the last one's wake-up is never lost. */
-		for (;;) {
-			set_current_sleeping();
-			if (leader->live_threads == 1 || READ_ONCE(t->killed))
-				break;
-			spin_unlock_irqrestore(&tasks_lock, flags);
-			schedule();
-			flags = spin_lock_irqsave(&tasks_lock);
-		}
-		WRITE_ONCE(t->state, TASK_RUNNABLE);
+		kill_others_and_wait_locked(t, &flags);
 		leader->exec_task = NULL;
 		if (READ_ONCE(t->killed)) {
 			spin_unlock_irqrestore(&tasks_lock, flags);

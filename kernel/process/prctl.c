@@ -11,8 +11,8 @@
  * the parent thread sends (kernel/process/exit.c, notify_parent_death);
  * like Linux, a change of effective user id clears it (cred.c), fork does
  * not pass it on and execve keeps it. And whether the process is
- * dumpable, PR_SET_DUMPABLE and PR_GET_DUMPABLE: no core dumps here, but
- * the flag decides who owns /proc/<pid> (fs/proc/pid.c), and a change of
+ * dumpable, PR_SET_DUMPABLE and PR_GET_DUMPABLE: whether a core is written
+ * (coredump.c) and who owns /proc/<pid> (fs/proc/pid.c); a change of
  * ids clears it (cred.c) as on Linux. And PR_SET_CHILD_SUBREAPER and
  * PR_GET_CHILD_SUBREAPER: the process takes its descendants' orphans
  * (exit.c, new_reaper); fork does not pass it on, execve keeps it. And

@@ -13,6 +13,7 @@
  * they share its tgid and are not children of anyone.
  */
 #include "fs/vfs.h"
+#include "kernel/process/coredump.h"
 #include "kernel/process/process.h"
 #include "kernel/process/process_internal.h"
 #include "kernel/x86/entry.h"
@@ -133,7 +134,7 @@ alloc_pid(void)
 
 /*
  * A process's limits, user and group ids, capabilities, supplementary
- * groups, dumpable flag and OOM adjustment, which are its leader's:
+ * groups, dumpable flag, core dump filter and OOM adjustment, which are its leader's:
  * inherited at fork, handed on by execve.
  */
 void
@@ -145,6 +146,7 @@ copy_limits_and_ids(struct task *to, const struct task *from)
 	to->caps = from->caps;
 	to->groups = group_list_get(from->groups);
 	to->not_dumpable = from->not_dumpable;
+	to->coredump_filter = from->coredump_filter;
 	to->oom_score_adj = from->oom_score_adj;
 	to->oom_score_adj_min = from->oom_score_adj_min;
 }
@@ -163,6 +165,7 @@ register_with_pid(struct task *t, struct task *creator, int pid, bool sibling)
 		copy_limits_and_ids(t, creator);
 	else {
 		rlimits_set_defaults(t->rlim); /* the first process: root */
+		t->coredump_filter = COREDUMP_FILTER_DEFAULT;
 		caps_set_root(&t->caps);
 	}
 	t->pid = t->tgid = pid ? pid : alloc_pid();

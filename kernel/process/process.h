@@ -7,7 +7,10 @@
 #define REWIND_PROCESS_H
 
 #include "kernel/process/task.h"
-#include "uapi/sched.h" /* the clone flags */
+#include "uapi/sched.h"	 /* the clone flags */
+#include "uapi/signal.h" /* CLD_* */
+
+struct kernel_siginfo;
 
 /*
  * Pids go up to pid_max - 1, then wrap; /proc/sys/kernel/pid_max sets it
@@ -54,6 +57,14 @@ void process_end_notify_parent_locked(struct task *leader);
 /* The pid limit now; setting it outside [PID_MAX_MIN, PID_MAX_LIMIT] is -EINVAL. */
 int pid_max_get(void);
 int pid_max_set(unsigned long n);
+/* How a wait status ended, as SIGCHLD and waitid say it: CLD_EXITED, CLD_KILLED or CLD_DUMPED. */
+static inline int
+wait_status_code(int status)
+{
+	if (!(status & 0x7f))
+		return CLD_EXITED;
+	return status & 0x80 ? CLD_DUMPED : CLD_KILLED;
+}
 /* Ends the current task with a wait status (exit code << 8, or a signal number). */
 __noreturn void task_exit(int wait_status);
 /* execve: t now runs f (a new reference is taken; the old one is dropped). */
@@ -75,8 +86,13 @@ void exit_if_killed(void);
 void group_kill_locked(struct task *leader, int wait_status);
 /* Ends the current process (exit_group, death by signal). */
 __noreturn void group_exit(int wait_status);
+/*
+ * Ends the current process by the default action of info's fatal signal:
+ * with a core file first when that action is to dump core (coredump.h).
+ */
+__noreturn void group_exit_by_signal(const struct kernel_siginfo *info);
 /* Ends the current process after a fatal fault, with a one-line report. */
-__noreturn void kill_current(int sig, const char *why, u64 addr, u64 rip);
+__noreturn void kill_current(const struct kernel_siginfo *info, const char *why, u64 addr, u64 rip);
 /*
  * execve, once the new program is ready: kills the process's other threads
  * and waits until they are gone; a thread that is not the leader takes the

@@ -160,6 +160,7 @@ struct task {
 	bool group_exiting;	      /* leader only: exit_group in progress */
 	bool child_subreaper;	      /* leader only: PR_SET_CHILD_SUBREAPER (exit.c) */
 	struct task *exec_task;	      /* leader only: an execve waiting for the others to leave */
+	struct task *core_dumper;     /* leader only: a core dump waiting for the others to leave */
 	int group_exit_status;	      /* leader only */
 	bool killed; /* asked to exit (exit_group, a fatal signal): leave at the next chance */
 
@@ -211,6 +212,7 @@ struct task {
 	 * PR_SET_DUMPABLE said so; /proc/<pid> is then root's (cred.h).
 	 */
 	bool not_dumpable;
+	u32 coredump_filter; /* which areas a core holds (COREDUMP_*, kernel/process/coredump.h) */
 	/*
 	 * The key retention service's keyrings, this thread's as Linux's
 	 * credentials hold them (kernel/keys/process_keyrings.c, keys_lock):

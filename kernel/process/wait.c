@@ -51,7 +51,7 @@ struct wait_found {
 	struct task *zombie; /* to free (unlinked), or NULL */
 	int pid;
 	int status; /* as wait4 reports it */
-	int why;    /* CLD_EXITED, CLD_KILLED, CLD_STOPPED, CLD_CONTINUED */
+	int why;    /* CLD_EXITED, CLD_KILLED, CLD_DUMPED, CLD_STOPPED, CLD_CONTINUED */
 	struct cputime time;
 	u64 faults;
 	u64 maxrss_kb;
@@ -92,7 +92,7 @@ child_report(struct task *c, const struct wait_request *w, struct wait_found *ou
 		if (!(w->options & WEXITED) || c->ptrace.end_held) /* its tracer first */
 			return false;
 		out->status = c->exit_status;
-		out->why = (c->exit_status & 0x7f) ? CLD_KILLED : CLD_EXITED;
+		out->why = wait_status_code(c->exit_status);
 		if (!(w->options & WNOWAIT)) {
 			list_del(&c->sibling);
 			task_unlink(c);
@@ -122,9 +122,7 @@ tracee_report(struct task *parent, const struct wait_request *w, struct wait_fou
 
 	if (found == 1) {
 		*out = (struct wait_found){ .pid = pw.pid, .status = pw.status };
-		out->why = (pw.status & 0xff) == 0x7f ? CLD_TRAPPED
-			   : (pw.status & 0x7f)	      ? CLD_KILLED
-						      : CLD_EXITED;
+		out->why = (pw.status & 0xff) == 0x7f ? CLD_TRAPPED : wait_status_code(pw.status);
 	}
 	return found;
 }
@@ -253,11 +251,11 @@ put_child_info(struct kernel_siginfo __user *uinfo, long found, const struct wai
 		info.signo = SIGCHLD;
 		info.code = f->why;
 		info.child.pid = f->pid;
-		info.child.status = f->why == CLD_EXITED   ? (f->status >> 8) & 0xff
-				    : f->why == CLD_KILLED ? f->status & 0x7f
-				    : f->why == CLD_STOPPED || f->why == CLD_TRAPPED
-					    ? (f->status >> 8) & 0xff
-					    : SIGCONT;
+		info.child.status =
+			f->why == CLD_EXITED				 ? (f->status >> 8) & 0xff
+			: f->why == CLD_KILLED || f->why == CLD_DUMPED	 ? f->status & 0x7f
+			: f->why == CLD_STOPPED || f->why == CLD_TRAPPED ? (f->status >> 8) & 0xff
+									 : SIGCONT;
 	}
 	return copy_to_user(uinfo, &info, sizeof(info)) ? -EFAULT : 0;
 }

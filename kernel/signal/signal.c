@@ -24,6 +24,7 @@
 #include "kernel/time/cputime.h"
 #include "uapi/errno.h"
 #include "kernel/process/cred.h"
+#include "kernel/process/coredump.h"
 #include "kernel/process/process.h"
 #include "kernel/process/rlimit.h"
 #include "kernel/sched/sched.h"
@@ -398,7 +399,9 @@ send_signal(struct task *t, const struct kernel_siginfo *info, bool whole_proces
 	struct task *target = whole_process ? pick_thread(leader, sig) : t;
 	if (!target || !wants_signal(target, sig))
 		goto out; /* pending until a thread unblocks it */
-	if (sig_fatal(t, sig) && !(target->sig_waiting & sigmask(sig)) && !target->ptrace.tracer)
+	/* A core signal is left to the target's delivery, where the dump is (Linux's complete_signal). */
+	if (sig_fatal(t, sig) && !sig_dumps_core(sig) && !(target->sig_waiting & sigmask(sig)) &&
+	    !target->ptrace.tracer)
 		group_kill_locked(leader, sig);
 	else
 		signal_wake(target);
@@ -580,7 +583,7 @@ force_sig_fault(const struct fault_report *r)
 
 	t->fault = (struct fault_context){ .trapno = r->trapno, .error = r->error, .cr2 = r->addr };
 	if (!force_signal(&info))
-		kill_current(r->sig, r->why, r->addr, task_user_frame(t)->rip);
+		kill_current(&info, r->why, r->addr, task_user_frame(t)->rip);
 }
 
 void
@@ -589,7 +592,7 @@ force_sigsegv(const char *why)
 	struct kernel_siginfo info = { .signo = SIGSEGV, .code = SI_KERNEL };
 
 	if (!force_signal(&info))
-		kill_current(SIGSEGV, why, 0, task_user_frame(current())->rip);
+		kill_current(&info, why, 0, task_user_frame(current())->rip);
 }
 
 bool
@@ -643,7 +646,7 @@ signal_notify_parent(struct task *leader)
 	struct cputime c = leader->exited_threads_time;
 	struct kernel_siginfo info = {
 		.signo = leader->exit_signal,
-		.code = exited ? CLD_EXITED : CLD_KILLED,
+		.code = wait_status_code(status),
 		.child.pid = leader->tgid,
 		.child.status = exited ? (status >> 8) & 0xff : status & 0x7f,
 	};

@@ -325,8 +325,10 @@ signal_deliver(struct trap_frame *f)
 		signal_stop(sig);
 		return true;
 	}
-	if (act.handler == SIG_DFL)
-		group_exit(sig); /* terminate; no core files, so no core bit either */
+	if (act.handler == SIG_DFL) {
+		info.signo = sig;	     /* the tracer's signal, if it changed it */
+		group_exit_by_signal(&info); /* terminate, dumping core for the core signals */
+	}
 	run_handler(f, &info, &act);
 	return true;
 }
