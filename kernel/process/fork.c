@@ -97,27 +97,34 @@ check_clone_flags(u64 flags)
 /*
  * The child's share of the parent's process state: shared or copied as the
  * flags say; its kernel stack is charged to the process it joins or starts.
+ * 0, or the errno: EMFILE for a file table with an fd at or above
+ * fs.nr_open (Linux's dup_fd), ENOMEM for everything else.
  */
-static bool
+static long
 clone_resources(struct task *child, struct task *parent, u64 flags)
 {
 	if (!task_charge_stack(child, flags & CLONE_THREAD ? parent->group_leader : child))
-		return false;
+		return -ENOMEM;
 	if (flags & CLONE_VM) {
 		mm_get(parent->mm);
 		child->mm = parent->mm;
 	} else {
 		child->mm = mm_fork(parent->mm);
 	}
-	int files_err; /* unused: clone gives ENOMEM for every failure here (Linux: EMFILE over fs.nr_open) */
+	int files_err = -ENOMEM;
 	child->files = flags & CLONE_FILES ? files_share(parent->files)
 					   : files_dup(parent->files, &files_err);
 	child->fs = flags & CLONE_FS ? fs_context_share(parent->fs) : fs_context_dup(parent->fs);
 	child->exe_file = parent->exe_file ? file_get(parent->exe_file) : NULL;
 	keys_fork(child, parent, flags & CLONE_THREAD);
-	return child->mm && child->files && child->fs &&
-	       sem_undo_fork(child, parent, flags & CLONE_SYSVSEM) == 0 &&
-	       signal_fork(child, parent, flags) == 0;
+	if (!child->mm)
+		return -ENOMEM;
+	if (!child->files)
+		return files_err;
+	if (!child->fs || sem_undo_fork(child, parent, flags & CLONE_SYSVSEM) != 0 ||
+	    signal_fork(child, parent, flags) != 0)
+		return -ENOMEM;
+	return 0;
 }
 
 static long
@@ -144,8 +151,10 @@ do_clone(struct trap_frame *f, const struct clone_args_k *a)
 	}
 	child->nsproxy = nsp;
 	struct vfork_done *vfork = NULL;
-	if (!clone_resources(child, parent, a->flags) ||
-	    ((a->flags & CLONE_VFORK) && !(vfork = vfork_prepare(child)))) {
+	err = clone_resources(child, parent, a->flags);
+	if (!err && (a->flags & CLONE_VFORK) && !(vfork = vfork_prepare(child)))
+		err = -ENOMEM;
+	if (err) {
 		if (child->mm)
 			mm_put(child->mm);
 		if (child->files)
@@ -158,7 +167,7 @@ do_clone(struct trap_frame *f, const struct clone_args_k *a)
 		keys_exit(child);
 		nsproxy_put(child->nsproxy);
 		task_free(child);
-		return -ENOMEM;
+		return err;
 	}
 	fpu_save(&child->fpu); /* the parent's live registers */
 	child->fs_base = a->flags & CLONE_SETTLS ? a->tls : parent->fs_base;

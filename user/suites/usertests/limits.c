@@ -375,7 +375,8 @@ set_nr_open(const char *text)
 /*
  * fs.nr_open is the whole machine's: lowered only to 16384, above the fds
  * of the other programs running (on a shared host too), and only while a
- * child sharing our fd table, which holds fd 17000, tries to copy it.
+ * child sharing our fd table, which holds fd 17000, tries to copy it: by
+ * fork and by unshare(CLONE_FILES), both EMFILE as Linux's dup_fd.
  */
 static int
 unshare_over_nr_open(void)
@@ -384,10 +385,16 @@ unshare_over_nr_open(void)
 	if (pid == 0) {
 		if (set_nr_open("16384") < 0)
 			_exit(2);
+		pid_t copy = fork();
+		if (copy == 0)
+			_exit(0);
+		int fork_err = copy < 0 ? errno : 0;
+		if (copy > 0)
+			waitpid(copy, NULL, 0);
 		int err = unshare(CLONE_FILES) < 0 ? errno : 0;
 		struct rlimit above = { 16385, 16385 }; /* a lowering, but over fs.nr_open */
 		int rlimit_err = setrlimit(RLIMIT_NOFILE, &above) < 0 ? errno : 0;
-		_exit(err == EMFILE && rlimit_err == EPERM ? 0 : 1);
+		_exit(fork_err == EMFILE && err == EMFILE && rlimit_err == EPERM ? 0 : 1);
 	}
 	int status;
 	CHECK_EQ(waitpid(pid, &status, 0), pid);
