@@ -62,17 +62,7 @@ copy_open_how(struct kernel_open_how *how, const struct kernel_open_how __user *
 		return -EINVAL;
 	if (size > PAGE_SIZE)
 		return -E2BIG;
-	*how = (struct kernel_open_how){ 0 };
-	if (copy_from_user(how, uhow, MIN(size, sizeof(*how))))
-		return -EFAULT;
-	for (size_t off = sizeof(*how); off < size; off++) {
-		u8 byte;
-		if (copy_from_user(&byte, (const u8 __user *)uhow + off, 1))
-			return -EFAULT;
-		if (byte)
-			return -E2BIG;
-	}
-	return 0;
+	return copy_struct_from_user(how, sizeof(*how), uhow, size);
 }
 
 /* Linux's build_open_flags for openat2: nothing unknown, a mode only for a new file. */

@@ -17,6 +17,7 @@
 
 #include "kernel/lib/types.h"
 #include "mm/layout.h"
+#include "uapi/errno.h"
 
 #define __user
 
@@ -30,6 +31,29 @@ access_ok(const void __user *addr, size_t n)
 /* 0, or -EFAULT if any byte could not be copied. */
 int copy_from_user(void *dst, const void __user *src, size_t n);
 int copy_to_user(void __user *dst, const void *src, size_t n);
+/*
+ * Linux's copy_struct_from_user, for a structure that grows by versions
+ * (openat2's open_how, sched_setattr's sched_attr): the caller's usize bytes
+ * fill the kernel's ksize ones, a shorter structure leaves the rest zero,
+ * and a longer one must be zero past ksize: -E2BIG otherwise, -EFAULT for a
+ * bad address.
+ */
+static inline int
+copy_struct_from_user(void *dst, size_t ksize, const void __user *src, size_t usize)
+{
+	__builtin_memset(dst, 0, ksize);
+	if (copy_from_user(dst, src, MIN(usize, ksize)))
+		return -EFAULT;
+	for (size_t off = ksize; off < usize; off++) {
+		u8 byte;
+		if (copy_from_user(&byte, (const u8 __user *)src + off, 1))
+			return -EFAULT;
+		if (byte)
+			return -E2BIG;
+	}
+	return 0;
+}
+
 /*
  * Copies up to n bytes and returns how many were NOT copied (0: all), as
  * Linux's __copy_from_user_inatomic: a fault stops the copy at the exact

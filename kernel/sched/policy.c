@@ -240,16 +240,11 @@ copy_attr_from_user(struct kernel_sched_attr *a, struct kernel_sched_attr __user
 		size = SCHED_ATTR_SIZE_VER0;
 	if (size < SCHED_ATTR_SIZE_VER0 || size > ATTR_MAX_SIZE)
 		goto too_big;
-	*a = (struct kernel_sched_attr){ 0 };
-	if (copy_from_user(a, ua, MIN(size, sizeof(*a))))
-		return -EFAULT;
-	for (u32 off = sizeof(*a); off < size; off++) {
-		u8 byte;
-		if (copy_from_user(&byte, (const u8 __user *)ua + off, 1))
-			return -EFAULT;
-		if (byte)
-			goto too_big;
-	}
+	int err = copy_struct_from_user(a, sizeof(*a), ua, size);
+	if (err == -E2BIG)
+		goto too_big;
+	if (err)
+		return err;
 	if ((a->sched_flags & (SCHED_FLAG_UTIL_CLAMP_MIN | SCHED_FLAG_UTIL_CLAMP_MAX)) &&
 	    size < SCHED_ATTR_SIZE_VER1)
 		return -EINVAL;
