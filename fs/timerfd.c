@@ -8,7 +8,8 @@
  * each new setting forgets the expiries not read; gettime gives the time
  * to the next expiry and the interval. Clocks: REALTIME, MONOTONIC,
  * BOOTTIME and their ALARM twins (rewind does not suspend, so an alarm
- * clock is its base clock).
+ * clock is its base clock); an ALARM clock is CAP_WAKE_ALARM's, as Linux's
+ * (EPERM), since on a machine that suspends it would wake the machine.
  *
  * The expiries come from a kernel timer (kernel/time/timer.h) on a TSC
  * deadline: an absolute REALTIME time is turned into one when armed, so a
@@ -18,6 +19,7 @@
  * (timerfd_clock_was_set, called when the wall clock is set).
  */
 #include "fs/vfs.h"
+#include "kernel/process/cred.h"
 #include "kernel/lib/string.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscall/syscall.h"
@@ -178,6 +180,8 @@ SYSCALL2(timerfd_create, int, clockid, int, flags)
 
 	if (clock < 0 || (flags & ~(TFD_CLOEXEC | TFD_NONBLOCK)))
 		return -EINVAL;
+	if (clock != clockid && !capable(CAP_WAKE_ALARM))
+		return -EPERM;
 	struct timerfd *ctx = kzalloc(sizeof(*ctx));
 	if (!ctx)
 		return -ENOMEM;

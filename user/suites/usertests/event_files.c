@@ -331,6 +331,22 @@ TEST(timerfd_every_clock)
 	}
 }
 
+static void
+alarm_timerfds_refused(const char *arg __attribute__((unused)))
+{
+	CHECK_ERR(EPERM, timerfd_create(CLOCK_REALTIME_ALARM, 0));
+	CHECK_ERR(EPERM, timerfd_create(CLOCK_BOOTTIME_ALARM, TFD_CLOEXEC));
+	close(CHECK_OK(timerfd_create(CLOCK_BOOTTIME, 0)));
+}
+
+/* A timer that could wake a suspended machine is CAP_WAKE_ALARM's (Linux's timerfd_create). */
+TEST(timerfd_alarm_clocks_need_cap_wake_alarm)
+{
+	if (geteuid() != 0)
+		skip("needs root to become nobody");
+	as_nobody(alarm_timerfds_refused, NULL);
+}
+
 TEST(timerfd_wakes_epoll)
 {
 	struct epoll_event ev;

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <netinet/in.h>
 #include <sys/epoll.h>
 #include <sys/mman.h>
 #include <sys/param.h>
@@ -364,6 +365,62 @@ TEST(unix_peercred_and_passcred)
 	close(lone);
 	close(sv[0]);
 	close(sv[1]);
+}
+
+/* sendmsg on fd with an SCM_CREDENTIALS message claiming c; its result. */
+static ssize_t
+send_with_credentials(int fd, struct ucred c)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(struct ucred))];
+		struct cmsghdr align;
+	} u = { 0 };
+	struct iovec iov = { "c", 1 };
+	struct msghdr m = { .msg_iov = &iov,
+			    .msg_iovlen = 1,
+			    .msg_control = u.buf,
+			    .msg_controllen = sizeof(u.buf) };
+	struct cmsghdr *h = CMSG_FIRSTHDR(&m);
+
+	h->cmsg_level = SOL_SOCKET;
+	h->cmsg_type = SCM_CREDENTIALS;
+	h->cmsg_len = CMSG_LEN(sizeof(c));
+	memcpy(CMSG_DATA(h), &c, sizeof(c));
+	return sendmsg(fd, &m, 0);
+}
+
+static void
+socket_privileges_refused(const char *arg __attribute__((unused)))
+{
+	int sv[2], size = 1 << 20;
+	struct ucred own = { getpid(), getuid(), getgid() };
+
+	pair(SOCK_DGRAM, sv);
+	CHECK_ERR(EPERM, setsockopt(sv[0], SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)));
+	CHECK_ERR(EPERM, setsockopt(sv[0], SOL_SOCKET, SO_SNDBUFFORCE, &size, sizeof(size)));
+	CHECK_ERR(EPERM, send_with_credentials(sv[0], (struct ucred){ 1, own.uid, own.gid }));
+	CHECK_ERR(EPERM, send_with_credentials(sv[0], (struct ucred){ own.pid, 0, own.gid }));
+	CHECK_ERR(EPERM, send_with_credentials(sv[0], (struct ucred){ own.pid, own.uid, 0 }));
+	CHECK_EQ(send_with_credentials(sv[0], own), 1);
+	struct sockaddr_un a;
+	socklen_t len = addr_of("/usertests_nobody_sock", &a); /* in root's 0755 / */
+	CHECK_ERR(EACCES, bind(sv[0], (struct sockaddr *)&a, len));
+	CHECK_ERR(EPERM, socket(AF_INET, SOCK_RAW, IPPROTO_ICMP));
+	close(sv[0]);
+	close(sv[1]);
+}
+
+/*
+ * Buffer sizes past the sysctl limits are CAP_NET_ADMIN's; credentials other
+ * than one's own need CAP_SYS_ADMIN (pid), CAP_SETUID, CAP_SETGID (Linux's
+ * scm_check_creds); a name is made only where one may create a file; raw
+ * sockets are CAP_NET_RAW's.
+ */
+TEST(unix_socket_privileges_as_nobody)
+{
+	if (geteuid() != 0)
+		skip("needs root to become nobody");
+	as_nobody(socket_privileges_refused, NULL);
 }
 
 TEST(unix_socket_options)
