@@ -194,24 +194,30 @@ record_lock_query(int fd, int cmd, short type, off_t start, off_t len)
 }
 
 ssize_t
-send_fd(int s, int fd)
+send_control(int s, int type, const void *data, size_t len)
 {
 	union {
-		char buf[CMSG_SPACE(sizeof(int))];
+		char buf[CMSG_SPACE(64)];
 		struct cmsghdr align;
-	} u;
+	} u = { 0 };
 	struct iovec iov = { "F", 1 };
 	struct msghdr m = { .msg_iov = &iov,
 			    .msg_iovlen = 1,
 			    .msg_control = u.buf,
-			    .msg_controllen = sizeof(u.buf) };
+			    .msg_controllen = CMSG_SPACE(len) };
 	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
 
 	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	c->cmsg_type = type;
+	c->cmsg_len = CMSG_LEN(len);
+	memcpy(CMSG_DATA(c), data, len);
 	return sendmsg(s, &m, MSG_NOSIGNAL);
+}
+
+ssize_t
+send_fd(int s, int fd)
+{
+	return send_control(s, SCM_RIGHTS, &fd, sizeof(fd));
 }
 
 int

@@ -371,22 +371,7 @@ TEST(unix_peercred_and_passcred)
 static ssize_t
 send_with_credentials(int fd, struct ucred c)
 {
-	union {
-		char buf[CMSG_SPACE(sizeof(struct ucred))];
-		struct cmsghdr align;
-	} u = { 0 };
-	struct iovec iov = { "c", 1 };
-	struct msghdr m = { .msg_iov = &iov,
-			    .msg_iovlen = 1,
-			    .msg_control = u.buf,
-			    .msg_controllen = sizeof(u.buf) };
-	struct cmsghdr *h = CMSG_FIRSTHDR(&m);
-
-	h->cmsg_level = SOL_SOCKET;
-	h->cmsg_type = SCM_CREDENTIALS;
-	h->cmsg_len = CMSG_LEN(sizeof(c));
-	memcpy(CMSG_DATA(h), &c, sizeof(c));
-	return sendmsg(fd, &m, 0);
+	return send_control(fd, SCM_CREDENTIALS, &c, sizeof(c));
 }
 
 static void

@@ -66,7 +66,9 @@ int record_lock(int fd, int cmd, short type, off_t start, off_t len);
 /* What a GETLK (F_GETLK or F_OFD_GETLK, cmd) says of a lock of type on that range. */
 struct flock record_lock_query(int fd, int cmd, short type, off_t start, off_t len);
 
-/* Sends fd over s with SCM_RIGHTS and one byte of data (MSG_NOSIGNAL): sendmsg's result. */
+/* One byte of data over s with one SOL_SOCKET control message (MSG_NOSIGNAL): sendmsg's result. */
+ssize_t send_control(int s, int type, const void *data, size_t len);
+/* Sends fd over s with SCM_RIGHTS (send_control). */
 ssize_t send_fd(int s, int fd);
 /*
  * Receives one byte on s (CHECKed) and the fd that came with it (-1 if
