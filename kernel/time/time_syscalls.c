@@ -306,5 +306,7 @@ SYSCALL4(clock_nanosleep, int, clock, int, flags, const struct kernel_timespec _
 		return -EINVAL;
 	if (flags & TIMER_ABSTIME)
 		return sleep_until(clock, ns, NULL); /* Linux writes no remainder for these */
-	return sleep_until(clock, (u64)clock_read_ns(clock) + ns, urem);
+	/* A relative sleep is a length of time: setting the wall clock must not stretch it. */
+	int timed = clock == CLOCK_REALTIME || clock == CLOCK_TAI ? CLOCK_MONOTONIC : clock;
+	return sleep_until(timed, (u64)clock_read_ns(timed) + ns, urem);
 }
