@@ -108,8 +108,8 @@ clock_read_ns(int clock)
 		struct cputime c = cputime_read(current());
 		return (s64)cputime_ns(c.user + c.sys);
 	}
-	u64 ns = timekeeping_read_ns(clock == CLOCK_TAI ? CLOCK_REALTIME : clock);
-	return ns == ~0ull ? -EINVAL : (s64)ns; /* TAI: rewind's TAI offset is always 0 */
+	u64 ns = timekeeping_read_ns(clock);
+	return ns == ~0ull ? -EINVAL : (s64)ns;
 }
 
 /*
