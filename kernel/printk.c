@@ -13,7 +13,7 @@
 #include "kernel/time/tsc.h"
 #include "locking/spinlock.h"
 
-#define LOG_BUF_SIZE (64 * 1024) /* a power of two */
+#define LOG_BUF_SIZE PRINTK_LOG_SIZE /* a power of two */
 #define LINE_MAX     1024
 
 static char log_buf[LOG_BUF_SIZE];
@@ -24,6 +24,11 @@ static bool panic_mode;
 
 KNOB_INT(loglevel, "loglevel", LOG_INFO, LOG_EMERG, LOG_DEBUG, true,
 	 "console verbosity: lines with a level at or below it are shown (0 emerg .. 7 debug)");
+
+/* Linux's other three printk levels (/proc/sys/kernel/printk), kept for what reads them back. */
+static int default_message_loglevel = LOG_WARNING;
+static int minimum_console_loglevel = LOG_ALERT;
+static int default_console_loglevel = LOG_INFO + 1;
 
 static void
 log_store(const char *s, size_t n)
@@ -125,6 +130,63 @@ register_console(struct console *c)
 	c->next = consoles;
 	consoles = c;
 	log_lock_release(held, flags);
+}
+
+u64
+printk_log_copy(u64 *pos, char *dst, size_t n)
+{
+	u64 flags;
+	bool held = log_lock_acquire(&flags);
+	u64 oldest = log_head > LOG_BUF_SIZE ? log_head - LOG_BUF_SIZE : 0;
+
+	if (*pos < oldest)
+		*pos = oldest;
+	n = MIN(n, (size_t)(log_head - MIN(*pos, log_head)));
+	for (size_t i = 0; i < n; i++)
+		dst[i] = log_buf[(*pos + i) & (LOG_BUF_SIZE - 1)];
+	u64 head = log_head;
+	log_lock_release(held, flags);
+	return head;
+}
+
+u64
+printk_log_head(void)
+{
+	return READ_ONCE(log_head);
+}
+
+/* Linux's console_loglevel counts one more: a line shows if its level is below it. */
+int
+printk_console_level(void)
+{
+	return READ_ONCE(loglevel) + 1;
+}
+
+void
+printk_set_console_level(int level)
+{
+	WRITE_ONCE(loglevel, MAX(LOG_EMERG, MIN(level - 1, LOG_DEBUG)));
+}
+
+void
+printk_levels(int levels[4])
+{
+	levels[0] = printk_console_level();
+	levels[1] = READ_ONCE(default_message_loglevel);
+	levels[2] = READ_ONCE(minimum_console_loglevel);
+	levels[3] = READ_ONCE(default_console_loglevel);
+}
+
+void
+printk_set_levels(const int *levels, int n)
+{
+	int *const others[] = { &default_message_loglevel, &minimum_console_loglevel,
+				&default_console_loglevel };
+
+	if (n > 0)
+		printk_set_console_level(levels[0]);
+	for (int i = 1; i < n && i < 4; i++)
+		WRITE_ONCE(*others[i - 1], levels[i]);
 }
 
 void

@@ -63,6 +63,25 @@ ratelimit_allow_at(struct ratelimit *rl, u64 now, u64 interval, unsigned *droppe
  * terminal's output and echo (drivers/tty.c) go this way.
  */
 void console_write_all(const char *s, size_t n);
+/*
+ * The ring for syslog(2) (kernel/syslog.c), in positions counted in bytes
+ * since boot: copies up to n bytes from *pos on into dst, first moving
+ * *pos up to the oldest byte still held; returns the head (the end).
+ */
+u64 printk_log_copy(u64 *pos, char *dst, size_t n);
+u64 printk_log_head(void);
+#define PRINTK_LOG_SIZE (64 * 1024)
+/*
+ * The console level as Linux counts it (lines below it reach the
+ * console: the `loglevel` knob plus one), set within 1..8; and with it
+ * the three other numbers of /proc/sys/kernel/printk.
+ */
+int printk_console_level(void);
+void printk_set_console_level(int level);
+void printk_levels(int levels[4]);
+void printk_set_levels(const int *levels, int n);
+/* kernel.dmesg_restrict: 1 if even reading the log needs CAP_SYSLOG (kernel/syslog.c). */
+extern int dmesg_restrict;
 /* From now on printk must not wait for a lock another (stopped) CPU holds. */
 void printk_enter_panic(void);
 

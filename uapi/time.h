@@ -68,10 +68,31 @@ struct kernel_itimerval {
 #define ADJ_TICK	      0x4000
 #define ADJ_OFFSET_SINGLESHOT 0x8001 /* adjtime(3)'s old-style offset */
 #define ADJ_OFFSET_SS_READ    0xa001 /* adjtime(3) reading what is left of one */
+#define STA_PLL		      0x0001 /* phase-locked loop: ADJ_OFFSET steers the clock */
+#define STA_PPSFREQ	      0x0002
+#define STA_PPSTIME	      0x0004
+#define STA_FLL		      0x0008 /* frequency-locked loop instead */
+#define STA_INS		      0x0010 /* insert a leap second at the coming midnight UTC */
+#define STA_DEL		      0x0020 /* delete one */
 #define STA_UNSYNC	      0x0040 /* the clock is not synchronized (no NTP daemon ever said so) */
+#define STA_FREQHOLD	      0x0080
+#define STA_PPSSIGNAL	      0x0100 /* read-only from here on */
+#define STA_PPSJITTER	      0x0200
+#define STA_PPSWANDER	      0x0400
+#define STA_PPSERROR	      0x0800
+#define STA_CLOCKERR	      0x1000
 #define STA_NANO	      0x2000 /* time.tv_usec and offset are in ns */
-#define TIME_OK		      0	     /* adjtimex's result: the clock's state */
-#define TIME_ERROR	      5	     /* ... not synchronized */
+#define STA_MODE	      0x4000 /* the last offset was taken in FLL mode */
+#define STA_CLK		      0x8000
+#define STA_RONLY                                                                                 \
+	(STA_PPSSIGNAL | STA_PPSJITTER | STA_PPSWANDER | STA_PPSERROR | STA_CLOCKERR | STA_NANO | \
+	 STA_MODE | STA_CLK)
+#define TIME_OK	   0 /* adjtimex's result: the clock's state */
+#define TIME_INS   1 /* a leap second will be inserted at midnight */
+#define TIME_DEL   2 /* ... deleted */
+#define TIME_OOP   3 /* the inserted second is running */
+#define TIME_WAIT  4 /* a leap second has been, and STA_INS/STA_DEL are still set */
+#define TIME_ERROR 5 /* ... not synchronized */
 
 /* timer_settime(2), timer_gettime(2): the period, and the time to (or of) the next expiry. */
 struct kernel_itimerspec {

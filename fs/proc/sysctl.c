@@ -11,6 +11,8 @@
  * to set), tainted (always 0: nothing taints rewind) and
  * threads-max (root's to set, kernel/process/rlimit.h), core_pattern and
  * core_uses_pid (root's to set: the core file's name, kernel/process/coredump.c),
+ * printk (the four console levels, kernel/printk.h) and dmesg_restrict
+ * (kernel/syslog.c), root's to set,
  * sched_rt_period_us
  * and sched_rt_runtime_us (RT throttling, kernel/sched/sched.c), System V IPC's
  * limits (fs/proc/sysvipc.c); and
@@ -33,6 +35,7 @@
 #include "fs/pipe_accounting.h"
 #include "ipc/mqueue.h"
 #include "kernel/knobs.h"
+#include "kernel/printk.h"
 #include "kernel/process/coredump.h"
 #include "kernel/process/cred.h"
 #include "kernel/process/process.h"
@@ -306,6 +309,64 @@ write_core_uses_pid(const char *value, union proc_arg arg)
 	return err;
 }
 
+static int
+show_printk(struct procbuf *b, union proc_arg arg)
+{
+	int l[4];
+
+	printk_levels(l);
+	procbuf_printf(b, "%d\t%d\t%d\t%d\n", l[0], l[1], l[2], l[3]);
+	return 0;
+}
+
+/* Up to four numbers, as Linux's proc_dointvec: the ones given are set, in order. */
+static int
+write_printk(const char *value, union proc_arg arg)
+{
+	int levels[4], n = 0;
+	const char *p = value;
+
+	while (n < 4) {
+		while (*p == ' ' || *p == '\t' || *p == '\n')
+			p++;
+		if (!*p)
+			break;
+		bool negative = *p == '-';
+		p += negative;
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		long v = 0;
+		while (*p >= '0' && *p <= '9' && v < 0x7fffffff)
+			v = v * 10 + (*p++ - '0');
+		levels[n++] = (int)(negative ? -v : v);
+	}
+	printk_set_levels(levels, n);
+	return 0;
+}
+
+static int
+show_dmesg_restrict(struct procbuf *b, union proc_arg arg)
+{
+	procbuf_printf(b, "%d\n", READ_ONCE(dmesg_restrict));
+	return 0;
+}
+
+/* 0 or 1, set only with CAP_SYS_ADMIN, as Linux's proc_dointvec_minmax_sysadmin. */
+static int
+write_dmesg_restrict(const char *value, union proc_arg arg)
+{
+	unsigned long n;
+	int err = procfs_parse_decimal(value, &n);
+
+	if (!err && !capable(CAP_SYS_ADMIN))
+		err = -EPERM;
+	if (!err && n > 1)
+		err = -EINVAL;
+	if (!err)
+		WRITE_ONCE(dmesg_restrict, (int)n);
+	return err;
+}
+
 static const struct proc_entry kernel_entries[] = {
 	{ .name = "cap_last_cap", .mode = S_IFREG | 0444, .show = show_cap_last_cap },
 	{ .name = "core_pattern",
@@ -317,6 +378,11 @@ static const struct proc_entry kernel_entries[] = {
 	  .mode = S_IFREG | 0644,
 	  .show = show_core_uses_pid,
 	  .write = write_core_uses_pid,
+	  .control = true },
+	{ .name = "dmesg_restrict",
+	  .mode = S_IFREG | 0644,
+	  .show = show_dmesg_restrict,
+	  .write = write_dmesg_restrict,
 	  .control = true },
 	{ .name = "domainname",
 	  .mode = S_IFREG | 0644,
@@ -355,6 +421,11 @@ static const struct proc_entry kernel_entries[] = {
 	  .mode = S_IFREG | 0644,
 	  .show = show_pid_max,
 	  .write = write_pid_max,
+	  .control = true },
+	{ .name = "printk",
+	  .mode = S_IFREG | 0644,
+	  .show = show_printk,
+	  .write = write_printk,
 	  .control = true },
 	{ .name = "sched_rt_period_us",
 	  .mode = S_IFREG | 0644,

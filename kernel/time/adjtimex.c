@@ -1,43 +1,31 @@
 /*
  * adjtimex.c - adjtimex and clock_adjtime: the NTP interface to the system
- * clock, as far as rewind has it.
- *
- * rewind never steers its clocks: no NTP daemon runs, the kernel keeps no
- * phase-locked loop, leap seconds or PPS discipline. So the answer is the
- * one Linux gives on a machine where nothing ever synchronized the clock:
- * status STA_UNSYNC, result TIME_ERROR, zero offset and frequency, the
- * maximum and estimated errors at Linux's ceiling (NTP_PHASE_LIMIT, which
- * an unsynchronized clock reaches after 16 s), time constant 2, tolerance
- * 500 ppm, tick 10000 us, and the time itself. Read-only queries (modes 0,
- * and adjtime(3)'s ADJ_OFFSET_SS_READ) are answered that way. Requests to
- * change something get Linux's checks (EPERM without privilege, EINVAL for
- * a bad tick, time or frequency) and then EOPNOTSUPP: rewind does not
- * pretend to have applied an adjustment it has no means to apply.
+ * clock. The checks and privileges are here; the state, the slewing and
+ * the leap second are kernel/time/ntp.c, applied under the clocks' lock by
+ * kernel/time/timekeeping.c. Only CLOCK_REALTIME is adjustable, as on
+ * Linux without PTP devices.
  */
 #include "kernel/process/cred.h"
 #include "kernel/syscall/syscall.h"
+#include "kernel/time/clock.h"
+#include "kernel/time/ntp.h"
 #include "kernel/time/timekeeping.h"
 #include "uapi/errno.h"
 #include "uapi/param.h"
 #include "uapi/time.h"
 #include "kernel/time/time64.h"
 
-#define NTP_PHASE_LIMIT	  16000000ll	/* us: the error an unsynchronized clock reports */
-#define NTP_TOLERANCE	  (500ll << 16) /* 500 ppm, in ppm << 16 */
-#define NTP_TIME_CONSTANT 2
-#define PPM_SCALE	  (1000ll << 16) /* a freq of 1 ppm, as the kernel scales it */
-#define ADJ_ADJTIME	  0x8000	 /* the bits adjtime(3)'s modes are told apart by */
-#define ADJ_OFFSET_RDONLY 0x2000
-#define TICK_USEC	  (USEC_PER_SEC / USER_HZ)
+#define PPM_SCALE (1000ll << 16) /* a freq of 1 ppm, as the kernel scales it */
 
 /* Linux's timekeeping_validate_timex: the errnos a request gets before anything changes. */
 static long
 validate(const struct kernel_timex *tx)
 {
 	if (tx->modes & ADJ_ADJTIME) {
-		if (!(tx->modes & ADJ_OFFSET_SINGLESHOT))
+		/* Within the kernel, adjtime(3)'s single-shot offset is the low bit. */
+		if (!(tx->modes & ADJ_OFFSET))
 			return -EINVAL;
-		if (!(tx->modes & ADJ_OFFSET_RDONLY) && !capable(CAP_SYS_TIME))
+		if (!(tx->modes & ADJ_OFFSET_READONLY) && !capable(CAP_SYS_TIME))
 			return -EPERM;
 	} else {
 		if (tx->modes && !capable(CAP_SYS_TIME))
@@ -60,33 +48,6 @@ validate(const struct kernel_timex *tx)
 	return 0;
 }
 
-/* Whether the request only reads: modes 0, or adjtime(3)'s query. */
-static bool
-read_only(const struct kernel_timex *tx)
-{
-	return tx->modes == 0 || tx->modes == ADJ_OFFSET_SS_READ;
-}
-
-/* The state of a clock nothing ever synchronized; the result adjtimex returns. */
-static long
-report(struct kernel_timex *tx)
-{
-	u64 now = timekeeping_read_ns(CLOCK_REALTIME);
-	unsigned modes = tx->modes;
-
-	*tx = (struct kernel_timex){ .modes = modes,
-				     .maxerror = NTP_PHASE_LIMIT,
-				     .esterror = NTP_PHASE_LIMIT,
-				     .status = STA_UNSYNC,
-				     .constant = NTP_TIME_CONSTANT,
-				     .precision = 1,
-				     .tolerance = NTP_TOLERANCE,
-				     .time = { (long long)(now / NSEC_PER_SEC),
-					       (long long)(now % NSEC_PER_SEC / 1000) },
-				     .tick = TICK_USEC };
-	return TIME_ERROR;
-}
-
 /*
  * The clock ids Linux knows (0..11 but 10, and the CPU-time ones) have no
  * adjustment but REALTIME's: EOPNOTSUPP; any other id is EINVAL, as are
@@ -101,6 +62,17 @@ adjustable(int clock)
 	return known ? -EOPNOTSUPP : -EINVAL;
 }
 
+/* ADJ_SETOFFSET: steps the clock by tx->time, as clock_settime would. */
+static long
+set_offset(const struct kernel_timex *tx)
+{
+	s64 frac = tx->modes & ADJ_NANO ? tx->time.tv_usec : tx->time.tv_usec * NSEC_PER_USEC;
+
+	if (tx->time.tv_sec > (s64)KTIME_SEC_MAX || tx->time.tv_sec < -(s64)KTIME_SEC_MAX)
+		return -EINVAL;
+	return timekeeping_inject_offset(tx->time.tv_sec * NSEC_PER_SEC + frac);
+}
+
 static long
 adjtimex_user(int clock, struct kernel_timex __user *utx)
 {
@@ -109,14 +81,13 @@ adjtimex_user(int clock, struct kernel_timex __user *utx)
 	if (copy_from_user(&tx, utx, sizeof(tx)))
 		return -EFAULT;
 	long ret = adjustable(clock);
+	if (!ret)
+		ret = validate(&tx);
+	if (!ret && (tx.modes & ADJ_SETOFFSET))
+		ret = set_offset(&tx);
 	if (ret)
 		return ret;
-	ret = validate(&tx);
-	if (ret)
-		return ret;
-	if (!read_only(&tx))
-		return -EOPNOTSUPP;
-	ret = report(&tx);
+	ret = timekeeping_adjtimex(&tx);
 	return copy_to_user(utx, &tx, sizeof(tx)) ? -EFAULT : ret;
 }
 

@@ -108,8 +108,8 @@ clock_read_ns(int clock)
 		struct cputime c = cputime_read(current());
 		return (s64)cputime_ns(c.user + c.sys);
 	}
-	u64 ns = timekeeping_read_ns(clock == CLOCK_TAI ? CLOCK_REALTIME : clock);
-	return ns == ~0ull ? -EINVAL : (s64)ns; /* TAI: rewind's TAI offset is always 0 */
+	u64 ns = timekeeping_read_ns(clock);
+	return ns == ~0ull ? -EINVAL : (s64)ns;
 }
 
 /*
@@ -306,5 +306,7 @@ SYSCALL4(clock_nanosleep, int, clock, int, flags, const struct kernel_timespec _
 		return -EINVAL;
 	if (flags & TIMER_ABSTIME)
 		return sleep_until(clock, ns, NULL); /* Linux writes no remainder for these */
-	return sleep_until(clock, (u64)clock_read_ns(clock) + ns, urem);
+	/* A relative sleep is a length of time: setting the wall clock must not stretch it. */
+	int timed = clock == CLOCK_REALTIME || clock == CLOCK_TAI ? CLOCK_MONOTONIC : clock;
+	return sleep_until(timed, (u64)clock_read_ns(timed) + ns, urem);
 }

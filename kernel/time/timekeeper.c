@@ -36,16 +36,40 @@ base_reshift(struct tk_base *b, u32 from, u32 to)
 	b->snsec = (b->snsec >> from) << to;
 }
 
+/*
+ * Takes the counter's mult and shift, giving up a bit of precision when
+ * mult is past 2^31, so that a slewed mult (up to +10% with ADJ_TICK)
+ * still fits 32 bits.
+ */
+static void
+set_counter_rate(struct timekeeper *tk, u32 mult, u32 shift)
+{
+	while (mult > 0x7fffffff && shift > 0) {
+		mult = (mult + 1) >> 1;
+		shift--;
+	}
+	tk->counter_mult = mult;
+	tk->shift = shift;
+	timekeeper_set_rate(tk, tk->rate_excess);
+}
+
+void
+timekeeper_set_rate(struct timekeeper *tk, s64 excess)
+{
+	tk->rate_excess = excess;
+	tk->mult = (u32)((s64)tk->counter_mult + (((s64)tk->counter_mult * excess) >> 32));
+}
+
 void
 timekeeper_start(struct timekeeper *tk, u64 now, u64 mask, u32 mult, u32 shift, u64 mono_ns,
 		 u64 real_ns)
 {
 	tk->cycle_last = now;
 	tk->mask = mask;
-	tk->mult = mult;
-	tk->shift = shift;
-	tk->mono = base_from_ns(mono_ns, shift);
-	tk->real = base_from_ns(real_ns, shift);
+	tk->rate_excess = 0;
+	set_counter_rate(tk, mult, shift);
+	tk->mono = base_from_ns(mono_ns, tk->shift);
+	tk->real = base_from_ns(real_ns, tk->shift);
 }
 
 void
@@ -63,12 +87,13 @@ timekeeper_advance(struct timekeeper *tk, u64 now)
 void
 timekeeper_change_counter(struct timekeeper *tk, u64 now, u64 mask, u32 mult, u32 shift)
 {
-	base_reshift(&tk->mono, tk->shift, shift);
-	base_reshift(&tk->real, tk->shift, shift);
+	u32 old_shift = tk->shift;
+
+	set_counter_rate(tk, mult, shift);
+	base_reshift(&tk->mono, old_shift, tk->shift);
+	base_reshift(&tk->real, old_shift, tk->shift);
 	tk->cycle_last = now;
 	tk->mask = mask;
-	tk->mult = mult;
-	tk->shift = shift;
 }
 
 u64

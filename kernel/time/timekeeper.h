@@ -23,7 +23,9 @@ struct tk_base {
 struct timekeeper {
 	u64 cycle_last; /* counter value the bases hold the time of */
 	u64 mask;
-	u32 mult, shift;
+	u32 mult, shift;     /* the rate the clocks run at: the counter's, corrected by NTP */
+	u32 counter_mult;    /* the counter's own rate */
+	s64 rate_excess;     /* NTP's correction: (length of a second - 1 s) / 1 s, << 32 */
 	struct tk_base mono; /* CLOCK_MONOTONIC (and MONOTONIC_RAW, BOOTTIME) */
 	struct tk_base real; /* CLOCK_REALTIME */
 };
@@ -37,6 +39,12 @@ void timekeeper_advance(struct timekeeper *tk, u64 now);
 void timekeeper_change_counter(struct timekeeper *tk, u64 now, u64 mask, u32 mult, u32 shift);
 /* The clock whose base is b, in ns, at counter value now (cycle_last or later). */
 u64 timekeeper_read(const struct timekeeper *tk, const struct tk_base *b, u64 now);
+/*
+ * Runs the clocks from cycle_last on at the counter's rate times
+ * 1 + excess / 2^32 (NTP's slew: kernel/time/ntp.h); the caller advanced
+ * tk to now first, so the time so far keeps the old rate.
+ */
+void timekeeper_set_rate(struct timekeeper *tk, s64 excess);
 /* Sets CLOCK_REALTIME, as of cycle_last. */
 void timekeeper_set_real(struct timekeeper *tk, u64 real_ns);
 /* A base's value in plain ns. */

@@ -3,7 +3,7 @@
  * clocksource switch and the vvar page; see timekeeping.h. The arithmetic
  * is kernel/time/timekeeper.c.
  *
- * Writers (the tick, settimeofday and its timezone) take tk_lock
+ * Writers (the tick, settimeofday and its timezone, adjtimex) take tk_lock
  * with interrupts off and make tk_seq odd while they change the state;
  * readers take no lock: they read the state between two even, equal
  * values of tk_seq, as the vDSO does with the vvar page's own counter.
@@ -17,6 +17,8 @@
 #include "kernel/x86/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/lib/string.h"
+#include "kernel/time/clock.h"
+#include "kernel/time/ntp.h"
 #include "kernel/time/timekeeper.h"
 #include "kernel/time/tsc.h"
 #include "kernel/vdso/vvar.h"
@@ -24,6 +26,8 @@
 #include "drivers/rtc.h"
 #include "fs/fs.h" /* timerfd_clock_was_set */
 #include "locking/spinlock.h"
+#include "uapi/errno.h"
+#include "uapi/time.h"
 
 KNOB_ENUM(clocksource_choice, "clocksource", 0, true,
 	  "the counter the clocks run on (default: the best-rated one present)", "tsc", "hpet",
@@ -34,6 +38,7 @@ static u32 tk_seq;
 static struct timekeeper tk;
 static struct clocksource *tk_cs;
 static u64 coarse_mono_ns, coarse_real_ns; /* as of the last tick */
+static s64 ntp_second; /* the REALTIME second NTP's once-a-second work last ran for */
 static int tz_minuteswest, tz_dsttime;
 static int getcpu_mode; /* how user mode finds its CPU: asked of CPUID once, at boot */
 
@@ -117,13 +122,37 @@ vvar_publish(void)
 
 /* ---- writers ------------------------------------------------------------------------------ */
 
+/*
+ * tk_seq odd, after timekeeper_advance: NTP's work for each second
+ * REALTIME entered since (kernel/time/ntp.c): the leap second, and the
+ * rate of the second to come. Returns whether a leap second stepped it.
+ */
+static bool
+second_overflows(void)
+{
+	bool leapt = false;
+
+	while ((s64)tk.real.sec > ntp_second) {
+		int leap = ntp_second_overflow(++ntp_second);
+		if (leap) {
+			tk.real.sec += leap; /* MONOTONIC goes on: only the wall clock steps */
+			ntp_second += leap;
+			leapt = true;
+		}
+		timekeeper_set_rate(&tk, ntp_rate_excess());
+	}
+	return leapt;
+}
+
 /* tk_seq odd: counts the time up to now, and restarts the coarse clocks there. */
-static void
+static bool
 advance(void)
 {
 	timekeeper_advance(&tk, tk_cs->read());
+	bool leapt = second_overflows();
 	coarse_mono_ns = tk_base_ns(&tk.mono, tk.shift);
 	coarse_real_ns = tk_base_ns(&tk.real, tk.shift);
+	return leapt;
 }
 
 /* tk_seq odd, the time counted up to now with the old source. */
@@ -181,15 +210,26 @@ timekeeping_tick(void)
 	u64 flags = spin_lock_irqsave(&tk_lock);
 
 	seq_write_begin(&tk_seq);
-	advance();
+	bool leapt = advance();
 	if (next != old)
 		change_clocksource(next);
 	vvar_publish();
 	seq_write_end(&tk_seq);
 	spin_unlock_irqrestore(&tk_lock, flags);
+	if (leapt)
+		timerfd_clock_was_set();
 	if (next != old)
 		pr_info_ratelimited("timekeeping: clocksource switched from %s to %s\n", old->name,
 				    next->name);
+}
+
+/* tk_lock held, tk_seq odd, advanced: steps REALTIME to ns (NTP's seconds go on from there). */
+static void
+step_realtime(u64 ns)
+{
+	timekeeper_set_real(&tk, ns);
+	coarse_real_ns = ns;
+	ntp_second = (s64)tk.real.sec;
 }
 
 void
@@ -199,12 +239,50 @@ timekeeping_set_realtime(u64 ns)
 
 	seq_write_begin(&tk_seq);
 	advance();
-	timekeeper_set_real(&tk, ns);
-	coarse_real_ns = ns;
+	step_realtime(ns);
 	vvar_publish();
 	seq_write_end(&tk_seq);
 	spin_unlock_irqrestore(&tk_lock, flags);
 	timerfd_clock_was_set();
+}
+
+long
+timekeeping_inject_offset(s64 delta_ns)
+{
+	u64 flags = spin_lock_irqsave(&tk_lock);
+	long err = 0;
+
+	seq_write_begin(&tk_seq);
+	advance();
+	s64 real = (s64)tk_base_ns(&tk.real, tk.shift);
+	s64 mono = (s64)tk_base_ns(&tk.mono, tk.shift);
+	/* As Linux: REALTIME may not go below MONOTONIC (before the boot). */
+	if (real + delta_ns < mono || delta_ns > (s64)KTIME_SEC_MAX * NSEC_PER_SEC - real)
+		err = -EINVAL;
+	else
+		step_realtime((u64)(real + delta_ns));
+	vvar_publish();
+	seq_write_end(&tk_seq);
+	spin_unlock_irqrestore(&tk_lock, flags);
+	if (!err)
+		timerfd_clock_was_set();
+	return err;
+}
+
+int
+timekeeping_adjtimex(struct kernel_timex *tx)
+{
+	u64 flags = spin_lock_irqsave(&tk_lock);
+
+	seq_write_begin(&tk_seq);
+	advance();
+	u64 real = tk_base_ns(&tk.real, tk.shift);
+	int state = ntp_adjtimex(tx, (s64)(real / NSEC_PER_SEC), (long)(real % NSEC_PER_SEC));
+	timekeeper_set_rate(&tk, ntp_rate_excess());
+	vvar_publish();
+	seq_write_end(&tk_seq);
+	spin_unlock_irqrestore(&tk_lock, flags);
+	return state;
 }
 
 void
@@ -233,6 +311,10 @@ timekeeping_read_ns(int clock)
 		switch (clock) {
 		case VVAR_CLOCK_REALTIME:
 			ns = timekeeper_read(&tk, &tk.real, tk_cs->read());
+			break;
+		case CLOCK_TAI:
+			ns = timekeeper_read(&tk, &tk.real, tk_cs->read()) +
+			     (u64)ntp_tai_offset() * NSEC_PER_SEC;
 			break;
 		case VVAR_CLOCK_MONOTONIC:
 		case VVAR_CLOCK_MONOTONIC_RAW:
@@ -351,6 +433,7 @@ timekeeping_init(void)
 	seq_write_begin(&tk_seq);
 	tk_cs = cs;
 	timekeeper_start(&tk, cs->read(), cs->mask, cs->mult, cs->shift, ns_since_boot(), real_ns);
+	ntp_second = (s64)tk.real.sec;
 	advance();
 	vvar_publish();
 	seq_write_end(&tk_seq);

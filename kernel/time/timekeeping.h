@@ -4,10 +4,13 @@
  * timer tick from the chosen clocksource and published to user mode in
  * the vvar page (kernel/vdso/vvar.h).
  *
- * MONOTONIC starts at ns_since_boot() when timekeeping starts, and with
- * the TSC as clocksource advances with it; MONOTONIC_RAW and BOOTTIME equal
- * MONOTONIC (rewind never steers the rate, and never suspends).
- * REALTIME starts at the CMOS RTC's time and moves with settimeofday.
+ * MONOTONIC starts at ns_since_boot() when timekeeping starts, and
+ * advances with the clocksource at the rate NTP's state asks
+ * (kernel/time/ntp.h, set by adjtimex); MONOTONIC_RAW and BOOTTIME equal
+ * MONOTONIC (rewind keeps no unslewed clock, and never suspends).
+ * REALTIME starts at the CMOS RTC's time, runs at the same rate, and
+ * steps with settimeofday, ADJ_SETOFFSET and leap seconds; CLOCK_TAI is
+ * REALTIME plus adjtimex's TAI offset.
  *
  * The clocksource knob (`clocksource=tsc|hpet|acpi_pm|kvm-clock`, run
  * time) is looked at on every tick: a change switches source at that tick,
@@ -26,6 +29,11 @@ void timekeeping_tick(void);
 u64 timekeeping_read_ns(int clock);
 /* Sets CLOCK_REALTIME. */
 void timekeeping_set_realtime(u64 ns);
+/* Steps CLOCK_REALTIME by delta_ns (adjtimex's ADJ_SETOFFSET); -EINVAL if it would go before boot. */
+long timekeeping_inject_offset(s64 delta_ns);
+struct kernel_timex;
+/* adjtimex's modes applied to the NTP state (kernel/time/ntp.h) under the clocks' lock. */
+int timekeeping_adjtimex(struct kernel_timex *tx);
 /* REALTIME minus MONOTONIC, ns: turns a wall-clock deadline into a monotonic one. */
 s64 timekeeping_realtime_offset_ns(void);
 /* The coarse clocks' resolution: one tick. */

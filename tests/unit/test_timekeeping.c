@@ -4,7 +4,8 @@
  * accumulation across counter wraps, many ticks and a change of counter
  * (kernel/time/timekeeper.c), and the RTC's decoding and calendar
  * (drivers/rtc.c), checked against exact 128-bit arithmetic and the host
- * C library's timegm().
+ * C library's timegm(); and NTP's slewed rate and leap second
+ * (kernel/time/ntp.c).
  */
 #define _GNU_SOURCE
 #include <time.h>
@@ -12,6 +13,7 @@
 #include "kernel/time/clocksource.c"
 #include "kernel/time/timekeeper.c"
 #include "drivers/rtc.c"
+#include "kernel/time/ntp.c"
 
 struct acpi_info acpi; /* rtc.c reads the century register's index from it */
 
@@ -182,6 +184,45 @@ UNIT_TEST(setting_realtime_leaves_monotonic_alone)
 }
 
 /* ---- the calendar and the RTC ---------------------------------------------------- */
+
+/* A rate of 1 + 500 ppm makes a second of every counter 500 us longer, within a ppm (mult's grain). */
+UNIT_TEST(a_slewed_rate_stretches_the_second)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(rates); i++) {
+		struct timekeeper tk = counter_timekeeper(rates[i], ~0ull, 0);
+		u64 mono0 = tk_base_ns(&tk.mono, tk.shift);
+		timekeeper_set_rate(&tk, (s64)((500ll << 32) / 1000000));
+		run_counter(&tk, 0, 100, rates[i] / 100);
+		u64 elapsed = tk_base_ns(&tk.mono, tk.shift) - mono0;
+		u64 want = exact_ns(100 * (rates[i] / 100), rates[i]);
+		CHECK(ppm_off(elapsed, want + want / 2000) < 1000);
+	}
+}
+
+/* STA_INS: the next midnight repeats its last second, then TIME_OOP, TIME_WAIT, TIME_OK. */
+UNIT_TEST(ntp_inserts_a_leap_second_at_midnight)
+{
+	struct kernel_timex tx = { .modes = ADJ_STATUS | ADJ_MAXERROR,
+				   .status = STA_PLL | STA_INS };
+	s64 midnight = 86400 * 20000;
+
+	CHECK_EQ(ntp_adjtimex(&tx, midnight - 3, 0), TIME_OK);
+	CHECK_EQ(ntp_second_overflow(midnight - 2), 0);
+	tx.modes = 0;
+	CHECK_EQ(ntp_adjtimex(&tx, midnight - 2, 0), TIME_INS);
+	CHECK_EQ(ntp_second_overflow(midnight - 1), 0);
+	CHECK_EQ(ntp_adjtimex(&tx, midnight, 5), TIME_OOP); /* before the tick takes it */
+	CHECK_EQ(tx.time.tv_sec, midnight - 1);
+	CHECK_EQ(ntp_second_overflow(midnight), -1);
+	CHECK_EQ(ntp_adjtimex(&tx, midnight - 1, 0), TIME_OOP);
+	CHECK_EQ(ntp_tai_offset(), 1);
+	CHECK_EQ(ntp_second_overflow(midnight), 0);
+	CHECK_EQ(ntp_adjtimex(&tx, midnight, 0), TIME_WAIT);
+	tx = (struct kernel_timex){ .modes = ADJ_STATUS, .status = STA_PLL };
+	ntp_adjtimex(&tx, midnight, 0);
+	CHECK_EQ(ntp_second_overflow(midnight + 1), 0);
+	CHECK_EQ(ntp_adjtimex(&tx, midnight + 1, 0), TIME_OK);
+}
 
 UNIT_TEST(days_from_civil_known_dates)
 {

@@ -352,7 +352,7 @@ make_key_id(struct rng *r)
 }
 
 static uint64_t
-make_keyctl_cmd(struct rng *r)
+make_small_cmd(struct rng *r)
 {
 	if (rng_below(r, 4) == 0)
 		return make_int(r);
@@ -465,8 +465,8 @@ make_arg(enum arg_kind k, struct rng *r)
 		return make_key_type(r);
 	case ARG_KEY_ID:
 		return make_key_id(r);
-	case ARG_KEYCTL_CMD:
-		return make_keyctl_cmd(r);
+	case ARG_SMALL_CMD:
+		return make_small_cmd(r);
 	case ARG_INT:
 		break;
 	}

@@ -81,7 +81,7 @@ key_kind_of(const char *call, const char *name)
 	    (strcmp(call, "keyctl") == 0 && strcmp(name, "arg2") == 0))
 		return ARG_KEY_ID;
 	if (strcmp(call, "keyctl") == 0 && strcmp(name, "cmd") == 0)
-		return ARG_KEYCTL_CMD;
+		return ARG_SMALL_CMD;
 	return ARG_INT; /* not the key calls' own: the usual rules */
 }
 
@@ -108,6 +108,8 @@ kind_of(const char *call, const char *type, const char *name)
 		return ARG_IPC_CMD;
 	if (is_key_call(call) && key_kind_of(call, name) != ARG_INT)
 		return key_kind_of(call, name);
+	if (strcmp(call, "syslog") == 0 && strcmp(name, "action") == 0)
+		return ARG_SMALL_CMD; /* SYSLOG_ACTION_*, 0 to 10 */
 	if (strcmp(call, "semctl") == 0 && strcmp(name, "arg") == 0)
 		return ARG_POINTER; /* union semun: mostly a buffer, sometimes SETVAL's number */
 	if (has(name, "flags") || strcmp(name, "oflag") == 0 || strcmp(name, "prot") == 0 ||
