@@ -548,10 +548,22 @@ void filemap_set_size(struct inode *inode, u64 size);
  * task is killed meanwhile. Pages made before a failure stay, zero-filled.
  */
 int filemap_allocate(struct inode *inode, u64 start, u64 end);
-/* Zeroes the bytes of [start, end) below i_size, in place (a punched hole; inode->lock held). */
-void filemap_zero_range(struct inode *inode, u64 start, u64 end);
+/*
+ * Punches a hole in [start, end) below i_size (inode->lock held): the whole
+ * pages in it leave the cache, a real hole (SEEK_HOLE finds it), unless
+ * mapped or in use; those and the partial pages at its ends are zeroed in
+ * place.
+ */
+void filemap_punch_hole(struct inode *inode, u64 start, u64 end);
 /* Drops every page (the inode is going away). */
 void filemap_evict(struct inode *inode);
+/*
+ * lseek's SEEK_DATA and SEEK_HOLE over the cache, as Linux's
+ * mapping_seek_hole_data: a page the cache lacks is a hole, one it holds
+ * data, and i_size ends the last hole. The offset, or -ENXIO for off at
+ * or past i_size (and for SEEK_DATA with no data after off).
+ */
+s64 filemap_seek_hole_data(struct inode *inode, s64 off, int whence);
 
 /* ---- ramfs (fs/ramfs.c) -------------------------------------------------- */
 
