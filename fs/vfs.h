@@ -235,6 +235,8 @@ struct inode {
 	bool dead : 1; /* a removed directory: nothing may be created in it */
 	/* memfd_create's files: seals apply (fs/memfd.c); others refuse seals */
 	bool sealable : 1;
+	/* an O_TMPFILE file opened without O_EXCL: linkat may give it a first name (Linux's I_LINKABLE) */
+	bool linkable : 1;
 	u8 seals;    /* F_SEAL_*: added under lock and pages_lock, so either lock reads them */
 	u16 watches; /* inotify watches and dnotify requests on it (fs/inotify.c, fs/dnotify.c) */
 	u64 ino;
