@@ -487,6 +487,8 @@ int files_next_fd(struct files *files, int from);
 unsigned fd_table_size(void);
 /* Installs f (taking over the caller's reference) at the lowest free fd >= min. */
 int fd_alloc(struct file *f, int min, bool cloexec);
+/* A new file's fd: installs f at the lowest free fd, or drops it (-EMFILE ...). */
+int fd_install_new(struct file *f, bool cloexec);
 /* How many fd numbers the current process may use (its RLIMIT_NOFILE). */
 unsigned fd_limit(void);
 /* Installs f at exactly fd, closing what was there (dup2): fd or -errno. */
