@@ -340,6 +340,8 @@ struct dentry *dget_parent_name(struct dentry *d, char name[NAME_MAX + 1], size_
 void dentry_make_root(struct dentry *d);
 /* The linked child of parent called name, referenced, or NULL (the parent's inode->lock held). */
 struct dentry *dentry_find_child(struct dentry *parent, const char *name, size_t len);
+/* A linked name of sb's inode number ino, referenced, or NULL (a scan of every name: slow). */
+struct dentry *dentry_find_inode(struct super_block *sb, u64 ino);
 /* Links d into its parent's children (the parent's inode->lock held). */
 void dentry_link(struct dentry *d);
 /* Unlinks d (the parent's inode->lock held); drops the self reference. */
@@ -716,7 +718,8 @@ struct fs_type {
 	void (*usage)(struct super_block *sb, u64 *blocks, u64 *bfree, u64 *files, u64 *ffree);
 	/* The last mount of the instance is gone: drop its tree (ramfs: every name). */
 	void (*kill_tree)(struct dentry *root);
-	bool xattrs; /* keeps extended attributes in memory (fs/xattr_store.c) */
+	bool xattrs;  /* keeps extended attributes in memory (fs/xattr_store.c) */
+	bool exports; /* its files have handles (fs/fhandle.c); Linux's s_export_op */
 	struct fs_type *next;
 };
 
