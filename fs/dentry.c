@@ -64,6 +64,32 @@ hash_del(struct dentry *d)
 	spin_unlock(&dentry_hash_lock);
 }
 
+/*
+ * Scans every chain: names are hashed by parent, not by inode, and only
+ * open_by_handle_at asks, rarely, so no second index is kept for it.
+ */
+struct dentry *
+dentry_find_inode(struct super_block *sb, u64 ino)
+{
+	struct dentry *found = NULL;
+
+	spin_lock(&dentry_hash_lock);
+	for (size_t i = 0; i < ARRAY_SIZE(name_hash) && !found; i++) {
+		struct list_head *pos;
+		if (!name_hash[i].next)
+			continue; /* never used */
+		list_for_each(pos, &name_hash[i]) {
+			struct dentry *d = list_entry(pos, struct dentry, hash_link);
+			if (d->inode->sb == sb && d->inode->ino == ino) {
+				found = dget(d);
+				break;
+			}
+		}
+	}
+	spin_unlock(&dentry_hash_lock);
+	return found;
+}
+
 struct dentry *
 dentry_find_child(struct dentry *parent, const char *name, size_t len)
 {

@@ -7,9 +7,10 @@
  *    that later writes there cannot fail for want of it, and grows the file
  *    to offset + len; with FALLOC_FL_KEEP_SIZE the size stays.
  *  - FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE makes the range read as
- *    zeros. Linux frees the whole pages of the range; rewind zeroes them in
- *    place, which reads and mappings see the same way (their memory stays
- *    counted until truncation).
+ *    zeros. As Linux, the whole pages of the range are freed (a hole that
+ *    SEEK_HOLE finds, its memory uncounted); one that is mapped or being
+ *    read stays, zeroed in place, which reads and mappings see the same
+ *    way (Linux unmaps it first; rewind keeps the mapping).
  *
  * Other modes (zero, collapse, insert, unshare range) are EOPNOTSUPP, as on
  * tmpfs. Seals (fs/memfd.c): F_SEAL_WRITE forbids punching, F_SEAL_GROW
@@ -78,7 +79,7 @@ punch_hole(struct file *f, u64 start, u64 end)
 {
 	if (file_write_sealed(f))
 		return -EPERM;
-	filemap_zero_range(f->inode, start, end);
+	filemap_punch_hole(f->inode, start, end);
 	return 0;
 }
 

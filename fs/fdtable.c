@@ -256,6 +256,16 @@ fd_alloc(struct file *f, int min, bool cloexec)
 }
 
 int
+fd_install_new(struct file *f, bool cloexec)
+{
+	int fd = fd_alloc(f, 0, cloexec);
+
+	if (fd < 0)
+		file_put(f);
+	return fd;
+}
+
+int
 fd_replace(int fd, struct file *f, bool cloexec)
 {
 	struct files *files = current_files();

@@ -185,7 +185,9 @@ file_open_dentry(struct dentry *d, u32 flags, bool permitted, struct file **out)
 
 /*
  * O_TMPFILE: a regular file in the directory at path that has no name
- * from the start (as if unlinked at once), for scratch files.
+ * from the start (as if unlinked at once), for scratch files. linkat may
+ * name it later, through its fd or /proc/self/fd/N, unless O_EXCL said
+ * never (Linux's vfs_tmpfile and I_LINKABLE).
  */
 static int
 open_tmpfile(int dirfd, const char *path, u32 flags, u32 mode, struct walk *w, struct file **out)
@@ -205,6 +207,7 @@ open_tmpfile(int dirfd, const char *path, u32 flags, u32 mode, struct walk *w, s
 	if (!err)
 		err = vfs_create_unnamed(dir, S_IFREG | (mode & S_IALLUGO), &d);
 	if (!err) {
+		d->inode->linkable = !(flags & O_EXCL);
 		err = file_open_dentry(d, flags & ~(__O_TMPFILE | O_DIRECTORY | O_CREAT), true,
 				       out);
 		dput(d);

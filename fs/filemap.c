@@ -254,13 +254,40 @@ filemap_allocate(struct inode *inode, u64 start, u64 end)
 	return 0;
 }
 
+/*
+ * Takes page index out of the cache if only the cache holds it (under
+ * pages_lock nobody can take a new reference): true if none is left there.
+ * A page mapped or being read stays.
+ */
+static bool
+drop_unused_page(struct inode *inode, u64 index)
+{
+	spin_lock(&inode->pages_lock);
+	struct page *page = page_index_lookup(&inode->pages, index);
+	bool drop = page && page_refcount(page) == 1;
+	if (drop) {
+		page_index_remove(&inode->pages, index);
+		sb_uncharge_page(inode->sb);
+	}
+	spin_unlock(&inode->pages_lock);
+	if (drop) {
+		page->mapping = NULL;
+		put_page(page);
+	}
+	return !page || drop;
+}
+
 void
-filemap_zero_range(struct inode *inode, u64 start, u64 end)
+filemap_punch_hole(struct inode *inode, u64 start, u64 end)
 {
 	end = MIN(end, i_size_read(inode)); /* past i_size every cached byte is zero already */
 	for (u64 at = start; at < end;) {
 		size_t offset = at & (PAGE_SIZE - 1);
 		size_t chunk = (size_t)MIN(PAGE_SIZE - offset, end - at);
+		if (chunk == PAGE_SIZE && drop_unused_page(inode, at >> PAGE_SHIFT)) {
+			at += chunk;
+			continue;
+		}
 		struct page *page = filemap_get_page(inode, at >> PAGE_SHIFT, 0);
 		if (page) { /* a hole reads as zeros already */
 			memset((char *)page_address(page) + offset, 0, chunk);
@@ -269,6 +296,36 @@ filemap_zero_range(struct inode *inode, u64 start, u64 end)
 		}
 		at += chunk;
 	}
+}
+
+/* The index of the first page at or after index the cache lacks (pages_lock held). */
+static u64
+first_absent_page(struct inode *inode, u64 index)
+{
+	for (u64 next = index; page_index_next(&inode->pages, &next) && next == index;)
+		next = ++index;
+	return index;
+}
+
+s64
+filemap_seek_hole_data(struct inode *inode, s64 off, int whence)
+{
+	u64 size = i_size_read(inode), index = (u64)off >> PAGE_SHIFT, found = index;
+	bool any = true;
+
+	if (off < 0 || (u64)off >= size)
+		return -ENXIO;
+	spin_lock(&inode->pages_lock);
+	if (whence == SEEK_DATA)
+		any = page_index_next(&inode->pages, &found) != NULL;
+	else
+		found = first_absent_page(inode, index);
+	spin_unlock(&inode->pages_lock);
+	u64 at = found == index ? (u64)off
+				: found << PAGE_SHIFT; /* off's own page, or a later one */
+	if (whence == SEEK_DATA)
+		return any && at < size ? (s64)at : -ENXIO;
+	return (s64)MIN(at, size); /* the end of the file is a hole */
 }
 
 /* Drops every page at index >= first from the cache. */

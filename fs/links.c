@@ -157,10 +157,12 @@ link_locked(struct dentry *old, const struct nameparent *np)
 		return -EPERM;
 	if (!di->iops->link)
 		return -EPERM;
-	if (READ_ONCE(old->inode->nlink) == 0)
-		return -ENOENT; /* unlinked meanwhile: no name to add to */
+	/* Unlinked meanwhile: no name to add to, unless an O_TMPFILE file awaits its first. */
+	if (READ_ONCE(old->inode->nlink) == 0 && !old->inode->linkable)
+		return -ENOENT;
 	err = di->iops->link(np->dir, np->last, np->len, old);
 	if (!err) {
+		old->inode->linkable = false;	     /* named once: unlinked again, it stays so */
 		notify_inode(old->inode, IN_ATTRIB); /* its link count */
 		notify_create(np->dir, (struct notify_name){ np->last, np->len }, old->inode);
 	}

@@ -64,10 +64,7 @@ SYSCALL2(memfd_create, const char __user *, uname, unsigned, flags)
 	int err = memfd_open(name, MEMFD_PREFIX_LEN + (size_t)len, flags & MFD_ALLOW_SEALING, &f);
 	if (err)
 		return err;
-	int fd = fd_alloc(f, 0, flags & MFD_CLOEXEC);
-	if (fd < 0)
-		file_put(f);
-	return fd;
+	return fd_install_new(f, flags & MFD_CLOEXEC);
 }
 
 /* Linux's memfd_add_seals: seals are never taken away, and F_SEAL_SEAL ends the adding. */

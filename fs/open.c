@@ -25,10 +25,7 @@ openat_user(int dirfd, const char __user *upath, int flags, u32 mode, unsigned r
 	putname(path);
 	if (err)
 		return err;
-	int fd = fd_alloc(f, 0, flags & O_CLOEXEC);
-	if (fd < 0)
-		file_put(f);
-	return fd;
+	return fd_install_new(f, flags & O_CLOEXEC);
 }
 
 SYSCALL3(open, const char __user *, path, int, flags, u32, mode)

@@ -28,8 +28,14 @@
  *
  * The mutex serializes readers and writers (they copy from and to user
  * memory, which may fault and sleep); sleepers wait on two queues without
- * it, testing the counters with single reads. O_DIRECT (packet mode) is
- * not supported: pipe2 refuses it.
+ * it, testing the counters with single reads.
+ *
+ * O_DIRECT on a writing end is Linux's packet mode (since 3.4): each write
+ * of up to PIPE_BUF bytes becomes one packet (a longer write is cut in
+ * PIPE_BUF packets), and a read that reaches a packet ends with it, what
+ * did not fit in its buffer dropped. The ring stays a ring of bytes; the
+ * packets' bounds are kept beside it (struct pipe_packets in fs/pipe.h).
+ * pipe2 takes O_DIRECT and F_SETFL sets or clears it on either end.
  */
 #include "fs/pipe.h"
 #include "uapi/errno.h"
@@ -66,10 +72,67 @@ pipe_peek_to_user(struct pipe *p, char __user *buf, u32 n)
 	return 0;
 }
 
+/* The oldest packet in p, or NULL. */
+static struct pipe_packet *
+first_packet(struct pipe *p)
+{
+	struct pipe_packets *pk = &p->packets;
+
+	return pk->count ? &pk->ring[pk->first] : NULL;
+}
+
 void
 pipe_consume(struct pipe *p, u32 n)
 {
+	struct pipe_packets *pk = &p->packets;
+	struct pipe_packet *first;
+
 	WRITE_ONCE(p->tail, p->tail + n);
+	while ((first = first_packet(p)) && (s32)(first->end - p->tail) <= 0) {
+		pk->first = (pk->first + 1) % pk->slots;
+		pk->count--;
+	}
+}
+
+/* Room for one more packet: the ring is made at the first (false if memory is short). */
+static bool
+packet_slot_free(struct pipe *p)
+{
+	struct pipe_packets *pk = &p->packets;
+
+	if (!pk->ring) {
+		pk->slots = p->size / PAGE_SIZE;
+		pk->ring = kmalloc(pk->slots * sizeof(*pk->ring));
+	}
+	return pk->ring && pk->count < pk->slots;
+}
+
+/* The n bytes just appended to p are a packet (a slot is free). */
+static void
+packet_add(struct pipe *p, u32 n)
+{
+	struct pipe_packets *pk = &p->packets;
+
+	pk->ring[(pk->first + pk->count) % pk->slots] =
+		(struct pipe_packet){ .start = p->head - n, .end = p->head };
+	pk->count++;
+}
+
+/*
+ * A read that would take *take bytes of p and reaches its first packet
+ * ends with it: the whole packet leaves the pipe (*drop), the part past
+ * *take dropped. One that stops short of it leaves it.
+ */
+static void
+packet_bound(struct pipe *p, u32 *take, u32 *drop)
+{
+	struct pipe_packet *first = first_packet(p);
+	s32 before = (s32)(first->start - p->tail); /* stream bytes ahead of it */
+
+	if ((s32)*take > before) {
+		*drop = first->end - p->tail;
+		*take = MIN(*take, *drop);
+	}
 }
 
 int
@@ -113,21 +176,26 @@ pipe_wait_readable(struct pipe *p, bool nonblock)
 }
 
 int
-pipe_wait_writable(struct pipe *p, u32 need, bool nonblock)
+pipe_wait_writable(struct pipe *p, u32 need, bool packet, bool nonblock)
 {
 	for (;;) {
 		if (!p->readers) {
 			signal_send_self(SIGPIPE); /* even after a partial write, as Linux */
 			return -EPIPE;
 		}
-		if (p->size - (p->head - p->tail) >= need)
+		if (p->size - (p->head - p->tail) >= need && (!packet || packet_slot_free(p)))
 			return 0;
+		if (packet && !p->packets.ring)
+			return -ENOMEM;
 		if (nonblock)
 			return -EAGAIN;
 		mutex_unlock(&p->lock);
 		wake_up_all(&p->rd_wait); /* let them drain what is in */
-		int err = wait_event_interruptible(&p->wr_wait,
-						   pipe_room(p) >= need || !READ_ONCE(p->readers));
+		int err = wait_event_interruptible(
+			&p->wr_wait,
+			(pipe_room(p) >= need &&
+			 (!packet || READ_ONCE(p->packets.count) < p->packets.slots)) ||
+				!READ_ONCE(p->readers));
 		mutex_lock(&p->lock);
 		if (err)
 			return err;
@@ -143,11 +211,13 @@ pipe_read(struct file *f, char __user *buf, size_t n, u64 *pos)
 		return 0;
 	mutex_lock(&p->lock);
 	long ret = pipe_wait_readable(p, READ_ONCE(f->flags) & O_NONBLOCK);
-	u32 take = (u32)MIN(n, p->head - p->tail);
+	u32 take = (u32)MIN(n, (size_t)(p->head - p->tail)), drop = take;
+	if (p->packets.count)
+		packet_bound(p, &take, &drop);
 	if (!ret && take) {
 		ret = pipe_peek_to_user(p, buf, take);
 		if (!ret) {
-			pipe_consume(p, take);
+			pipe_consume(p, drop);
 			ret = take;
 		}
 	}
@@ -157,17 +227,44 @@ pipe_read(struct file *f, char __user *buf, size_t n, u64 *pos)
 	return ret;
 }
 
+/* An O_DIRECT write: packets of up to PIPE_BUF bytes, each waiting for room and a slot whole. */
 static long
-pipe_write(struct file *f, const char __user *buf, size_t n, u64 *pos)
+packet_write(struct pipe *p, const char __user *buf, size_t n, bool nonblock)
 {
-	struct pipe *p = f->inode->private;
-	u32 need = n <= PIPE_BUF ? (u32)n : 1; /* room that must be free to go on */
 	size_t done = 0;
 	long err = 0;
 
 	mutex_lock(&p->lock);
 	while (done < n) {
-		err = pipe_wait_writable(p, need, READ_ONCE(f->flags) & O_NONBLOCK);
+		u32 put = (u32)MIN(n - done, PIPE_BUF);
+		err = pipe_wait_writable(p, put, true, nonblock);
+		if (!err)
+			err = pipe_append_from_user(p, buf + done, put);
+		if (err)
+			break;
+		packet_add(p, put);
+		done += put;
+	}
+	mutex_unlock(&p->lock);
+	if (done)
+		pipe_wake_readers(p);
+	return done ? (long)done : err;
+}
+
+static long
+pipe_write(struct file *f, const char __user *buf, size_t n, u64 *pos)
+{
+	struct pipe *p = f->inode->private;
+	u32 flags = READ_ONCE(f->flags);
+	u32 need = n <= PIPE_BUF ? (u32)n : 1; /* room that must be free to go on */
+	size_t done = 0;
+	long err = 0;
+
+	if (flags & O_DIRECT)
+		return packet_write(p, buf, n, flags & O_NONBLOCK);
+	mutex_lock(&p->lock);
+	while (done < n) {
+		err = pipe_wait_writable(p, need, false, flags & O_NONBLOCK);
 		if (err)
 			break;
 		u32 put = (u32)MIN(p->size - (p->head - p->tail), n - done);
@@ -242,7 +339,7 @@ pipe_release(struct file *f)
 	if (f->fmode & FMODE_WRITE)
 		p->writers--;
 	if (!p->readers && !p->writers)
-		p->tail = p->head; /* a FIFO reopened later starts empty */
+		pipe_consume(p, p->head - p->tail); /* a FIFO reopened later starts empty */
 	mutex_unlock(&p->lock);
 	pipe_wake_readers(p);
 	pipe_wake_writers(p);
@@ -279,6 +376,7 @@ pipe_free(struct pipe *p)
 	pipe_charge(p, -(long)p->account.pages);
 	if (p->charge)
 		mem_charge_put(p->charge);
+	kfree(p->packets.ring);
 	kfree(p->buf);
 	kfree(p);
 }
@@ -371,10 +469,32 @@ pipe_alloc(struct pipe **out)
 }
 
 /*
+ * Moves pk's packets, counted from base on, to a new ring of slots (no
+ * fewer than they are), oldest first: 0 or -ENOMEM.
+ */
+static int
+packets_resize(struct pipe_packets *pk, u32 slots, u32 base)
+{
+	if (!pk->ring)
+		return 0; /* made at the first packet, with the size then */
+	struct pipe_packet *ring = kmalloc(slots * sizeof(*ring));
+	if (!ring)
+		return -ENOMEM;
+	for (u32 i = 0; i < pk->count; i++) {
+		struct pipe_packet *from = &pk->ring[(pk->first + i) % pk->slots];
+		ring[i] = (struct pipe_packet){ from->start - base, from->end - base };
+	}
+	kfree(pk->ring);
+	*pk = (struct pipe_packets){ .ring = ring, .slots = slots, .first = 0, .count = pk->count };
+	return 0;
+}
+
+/*
  * F_SETPIPE_SZ (Linux's pipe_set_size): the buffer becomes bytes rounded up
  * to a power of two of pages, with what it holds; its new size, -EINVAL
  * for over 2 GiB, -EPERM to grow past pipe-max-size or a user limit
- * without privilege, -EBUSY below what it holds. The lock is held.
+ * without privilege, -EBUSY below what it holds (bytes, or packets: one
+ * a page). The lock is held.
  */
 static long
 pipe_set_size(struct pipe *p, unsigned long bytes)
@@ -391,11 +511,13 @@ pipe_set_size(struct pipe *p, unsigned long bytes)
 	long err = 0;
 	if (pages > old && limited && (pipe_user_over_hard(total) || pipe_user_over_soft(total)))
 		err = -EPERM;
-	else if (p->head - p->tail > size)
+	else if (p->head - p->tail > size || p->packets.count > pages)
 		err = -EBUSY;
 	char *buf = err ? NULL : kmalloc(size);
-	if (!err && !buf)
+	if (!err && (!buf || packets_resize(&p->packets, (u32)pages, p->tail))) {
+		kfree(buf);
 		err = -ENOMEM;
+	}
 	pipe_account_add(&p->account, (long)old - (long)pages); /* pipe_charge does both counts */
 	if (err)
 		return err;
@@ -570,8 +692,9 @@ pipe_create(u32 flags, struct file **rd, struct file **wr)
 	if (err)
 		return err;
 	struct pipe *p = inode->private;
+	/* Packet mode is a writer's (Linux's create_pipe_files gives O_DIRECT only to it). */
 	*rd = file_alloc(inode, NULL, O_RDONLY | (flags & O_NONBLOCK));
-	*wr = file_alloc(inode, NULL, O_WRONLY | (flags & O_NONBLOCK));
+	*wr = file_alloc(inode, NULL, O_WRONLY | (flags & (O_NONBLOCK | O_DIRECT)));
 	p->readers = *rd ? 1 : 0;
 	p->writers = *wr ? 1 : 0;
 	inode_put(inode); /* the files hold it now */
@@ -590,7 +713,7 @@ do_pipe2(int __user *ufds, int flags)
 	struct file *rd, *wr;
 	int fds[2];
 
-	if (flags & ~(O_CLOEXEC | O_NONBLOCK))
+	if (flags & ~(O_CLOEXEC | O_NONBLOCK | O_DIRECT))
 		return -EINVAL;
 	int err = pipe_create((u32)flags, &rd, &wr);
 	if (err)

@@ -9,6 +9,23 @@
 #include "fs/pipe_accounting.h"
 #include "fs/vfs.h"
 
+/*
+ * The packets in a pipe (Linux's PIPE_BUF_FLAG_PACKET buffers): each
+ * O_DIRECT write of up to PIPE_BUF bytes is one, and a read takes at most
+ * one of them. A ring of [start, end) byte counters, oldest first, with a
+ * slot per page of the pipe, as Linux has a buffer per page (a packet
+ * write waits for a free one); allocated at the first packet.
+ */
+struct pipe_packet {
+	u32 start, end; /* in the pipe's head and tail counters */
+};
+
+struct pipe_packets {
+	struct pipe_packet *ring; /* NULL until a packet is written */
+	u32 slots;		  /* the ring's size: the pipe's pages */
+	u32 first, count;	  /* the oldest packet's slot, and how many */
+};
+
 struct pipe {
 	struct mutex lock;
 	char *buf;		     /* size bytes, a ring */
@@ -21,6 +38,7 @@ struct pipe {
 	struct wait_queue rd_wait;   /* readers wait for data or no writers */
 	struct wait_queue wr_wait;   /* writers wait for room or no readers */
 	struct list_head fasync_readers, fasync_writers; /* the ends in O_ASYNC mode (fasync.c) */
+	struct pipe_packets packets; /* O_DIRECT writes: where each packet lies in the ring */
 };
 
 /* The pipe behind f (a pipe's end or an open FIFO), or NULL (Linux's get_pipe_info). */
@@ -36,10 +54,11 @@ u32 pipe_room(struct pipe *p);
  */
 int pipe_wait_readable(struct pipe *p, bool nonblock);
 /*
- * Waits until p has room for need bytes: 0, -EPIPE (with SIGPIPE) when no
- * reader is left, -EAGAIN if nonblock, or a signal's error.
+ * Waits until p has room for need bytes (and, for a packet, a free packet
+ * slot): 0, -EPIPE (with SIGPIPE) when no reader is left, -EAGAIN if
+ * nonblock, or a signal's error.
  */
-int pipe_wait_writable(struct pipe *p, u32 need, bool nonblock);
+int pipe_wait_writable(struct pipe *p, u32 need, bool packet, bool nonblock);
 
 /*
  * Data came (or the last writer left): wakes p's readers and signals its
@@ -51,7 +70,7 @@ void pipe_wake_writers(struct pipe *p);
 
 /* Copies n (<= used) bytes from p's head of data to buf, leaving them there: 0 or -EFAULT. */
 int pipe_peek_to_user(struct pipe *p, char __user *buf, u32 n);
-/* Drops n (<= used) bytes from p's head of data (the caller wakes p's writers). */
+/* Drops n (<= used) bytes, and the packets they end, from p's head of data (the caller wakes p's writers). */
 void pipe_consume(struct pipe *p, u32 n);
 /* Appends n (<= room) bytes from buf to p: 0 or -EFAULT (the caller wakes p's readers). */
 int pipe_append_from_user(struct pipe *p, const char __user *buf, u32 n);

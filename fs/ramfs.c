@@ -357,7 +357,7 @@ generic_file_llseek(struct file *f, s64 off, int whence)
 	case SEEK_END:
 		base = size;
 		break;
-	case SEEK_DATA: /* ramfs has no holes it admits to: all data up to i_size */
+	case SEEK_DATA: /* a file without holes: all data up to i_size */
 	case SEEK_HOLE:
 		if (off < 0 || off >= size)
 			return -ENXIO;
@@ -370,6 +370,18 @@ generic_file_llseek(struct file *f, s64 off, int whence)
 	if (__builtin_add_overflow(base, off, &pos) || pos < 0)
 		return -EINVAL;
 	f->pos = (u64)pos;
+	return pos;
+}
+
+/* A cached file has holes: the pages it never wrote (fs/filemap.c). */
+static s64
+ramfs_file_llseek(struct file *f, s64 off, int whence)
+{
+	if (whence != SEEK_DATA && whence != SEEK_HOLE)
+		return generic_file_llseek(f, off, whence);
+	s64 pos = filemap_seek_hole_data(f->inode, off, whence);
+	if (pos >= 0)
+		f->pos = (u64)pos;
 	return pos;
 }
 
@@ -433,7 +445,7 @@ const struct inode_operations ramfs_file_iops = {
 const struct file_operations ramfs_file_fops = {
 	.read = ramfs_read,
 	.write = ramfs_write,
-	.llseek = generic_file_llseek,
+	.llseek = ramfs_file_llseek,
 	.get_page = ramfs_get_page,
 	.get_cached_pages = ramfs_get_cached_pages,
 };

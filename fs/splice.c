@@ -97,7 +97,7 @@ splice_to_pipe(struct file *in, u64 *pos, struct pipe *p, size_t len, bool nonbl
 	if (!buf)
 		return -ENOMEM;
 	mutex_lock(&p->lock);
-	long err = pipe_wait_writable(p, 1, nonblock);
+	long err = pipe_wait_writable(p, 1, false, nonblock);
 	if (!err && splice_unsupported(in))
 		err = -EINVAL;
 	if (!err)
@@ -152,7 +152,7 @@ pipes_wait(struct pipe *in, struct pipe *out, bool nonblock)
 	if (err)
 		return err;
 	mutex_lock(&out->lock);
-	err = pipe_wait_writable(out, 1, nonblock);
+	err = pipe_wait_writable(out, 1, false, nonblock);
 	mutex_unlock(&out->lock);
 	return err;
 }
@@ -307,7 +307,7 @@ vmsplice_to_pipe(struct pipe *p, const struct kernel_iovec *iov, int cnt, bool n
 	size_t done = 0;
 
 	mutex_lock(&p->lock);
-	long err = pipe_wait_writable(p, 1, nonblock);
+	long err = pipe_wait_writable(p, 1, false, nonblock);
 	for (int i = 0; !err && i < cnt; i++) {
 		u32 n = (u32)MIN(iov[i].iov_len, p->size - (p->head - p->tail));
 		err = pipe_append_from_user(p, iov[i].iov_base, n);

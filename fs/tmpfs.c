@@ -252,6 +252,7 @@ struct fs_type tmpfs_type = {
 	.usage = tmpfs_usage,
 	.kill_tree = ramfs_kill_tree,
 	.xattrs = true,
+	.exports = true, /* Linux's tmpfs has export operations, its ramfs none */
 };
 
 struct fs_type ramfs_type = {
@@ -272,4 +273,5 @@ struct fs_type rootfs_type = {
 	.show_options = rootfs_show_options,
 	.usage = tmpfs_usage,
 	.xattrs = true,
+	.exports = true,
 };

@@ -235,6 +235,8 @@ struct inode {
 	bool dead : 1; /* a removed directory: nothing may be created in it */
 	/* memfd_create's files: seals apply (fs/memfd.c); others refuse seals */
 	bool sealable : 1;
+	/* an O_TMPFILE file opened without O_EXCL: linkat may give it a first name (Linux's I_LINKABLE) */
+	bool linkable : 1;
 	u8 seals;    /* F_SEAL_*: added under lock and pages_lock, so either lock reads them */
 	u16 watches; /* inotify watches and dnotify requests on it (fs/inotify.c, fs/dnotify.c) */
 	u64 ino;
@@ -338,6 +340,8 @@ struct dentry *dget_parent_name(struct dentry *d, char name[NAME_MAX + 1], size_
 void dentry_make_root(struct dentry *d);
 /* The linked child of parent called name, referenced, or NULL (the parent's inode->lock held). */
 struct dentry *dentry_find_child(struct dentry *parent, const char *name, size_t len);
+/* A linked name of sb's inode number ino, referenced, or NULL (a scan of every name: slow). */
+struct dentry *dentry_find_inode(struct super_block *sb, u64 ino);
 /* Links d into its parent's children (the parent's inode->lock held). */
 void dentry_link(struct dentry *d);
 /* Unlinks d (the parent's inode->lock held); drops the self reference. */
@@ -485,6 +489,8 @@ int files_next_fd(struct files *files, int from);
 unsigned fd_table_size(void);
 /* Installs f (taking over the caller's reference) at the lowest free fd >= min. */
 int fd_alloc(struct file *f, int min, bool cloexec);
+/* A new file's fd: installs f at the lowest free fd, or drops it (-EMFILE ...). */
+int fd_install_new(struct file *f, bool cloexec);
 /* How many fd numbers the current process may use (its RLIMIT_NOFILE). */
 unsigned fd_limit(void);
 /* Installs f at exactly fd, closing what was there (dup2): fd or -errno. */
@@ -548,10 +554,22 @@ void filemap_set_size(struct inode *inode, u64 size);
  * task is killed meanwhile. Pages made before a failure stay, zero-filled.
  */
 int filemap_allocate(struct inode *inode, u64 start, u64 end);
-/* Zeroes the bytes of [start, end) below i_size, in place (a punched hole; inode->lock held). */
-void filemap_zero_range(struct inode *inode, u64 start, u64 end);
+/*
+ * Punches a hole in [start, end) below i_size (inode->lock held): the whole
+ * pages in it leave the cache, a real hole (SEEK_HOLE finds it), unless
+ * mapped or in use; those and the partial pages at its ends are zeroed in
+ * place.
+ */
+void filemap_punch_hole(struct inode *inode, u64 start, u64 end);
 /* Drops every page (the inode is going away). */
 void filemap_evict(struct inode *inode);
+/*
+ * lseek's SEEK_DATA and SEEK_HOLE over the cache, as Linux's
+ * mapping_seek_hole_data: a page the cache lacks is a hole, one it holds
+ * data, and i_size ends the last hole. The offset, or -ENXIO for off at
+ * or past i_size (and for SEEK_DATA with no data after off).
+ */
+s64 filemap_seek_hole_data(struct inode *inode, s64 off, int whence);
 
 /* ---- ramfs (fs/ramfs.c) -------------------------------------------------- */
 
@@ -700,7 +718,8 @@ struct fs_type {
 	void (*usage)(struct super_block *sb, u64 *blocks, u64 *bfree, u64 *files, u64 *ffree);
 	/* The last mount of the instance is gone: drop its tree (ramfs: every name). */
 	void (*kill_tree)(struct dentry *root);
-	bool xattrs; /* keeps extended attributes in memory (fs/xattr_store.c) */
+	bool xattrs;  /* keeps extended attributes in memory (fs/xattr_store.c) */
+	bool exports; /* its files have handles (fs/fhandle.c); Linux's s_export_op */
 	struct fs_type *next;
 };
 

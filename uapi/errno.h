@@ -69,6 +69,7 @@
 #define ETIMEDOUT	110
 #define ECONNREFUSED	111
 #define EINPROGRESS	115
+#define ESTALE		116 /* a file handle whose file is gone (fs/fhandle.c) */
 #define EDQUOT		122 /* a user's key quota (kernel/keys/) */
 #define ECANCELED	125
 #define ENOKEY		126

@@ -73,7 +73,7 @@ UNIT_TEST(pipe_basics)
 	CHECK(strncmp(name, "pipe:[", 6) == 0);
 	file_put(f);
 
-	CHECK_EQ(do_sys_pipe2(fds, O_DIRECT), -EINVAL);
+	CHECK_EQ(do_sys_pipe2(fds, O_APPEND), -EINVAL);
 	CHECK_EQ(do_sys_pipe2(fds, 1), -EINVAL);
 	CHECK_EQ(do_sys_pipe2(fds, O_CLOEXEC | O_NONBLOCK), 0);
 	CHECK_EQ(do_sys_fcntl(fds[0], F_GETFD, 0), FD_CLOEXEC);

@@ -2,7 +2,8 @@
  * fallocate.c - usertests: fallocate(2) on a memfd (tmpfs on Linux, so
  * both kernels offer the same modes): allocation that grows the file or
  * keeps its size, punched holes that read (and map) as zeros, the modes
- * tmpfs refuses, seals, RLIMIT_FSIZE and Linux 6.1's errnos.
+ * tmpfs refuses, seals, RLIMIT_FSIZE and Linux 6.1's errnos; and lseek's
+ * SEEK_DATA and SEEK_HOLE over the pages a file never wrote or punched.
  */
 #define _GNU_SOURCE
 #include "usertests.h"
@@ -160,5 +161,38 @@ TEST(fallocate_memfd_seals)
 	CHECK_ERR(EPERM, fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0, 10));
 	CHECK_OK(fallocate(fd, 0, 0, 10)); /* allocating writes nothing */
 	CHECK_EQ(size_of(fd), PAGE);
+	close(fd);
+}
+
+/* Pages never written (or punched) are holes: SEEK_DATA skips them, SEEK_HOLE stops at them and at the end. */
+TEST(seek_data_hole)
+{
+	int fd = (int)CHECK_OK(syscall(SYS_memfd_create, "holes", 0));
+
+	CHECK_OK(ftruncate(fd, 8 * PAGE + 100));
+	CHECK_EQ(pwrite(fd, "a", 1, 2 * PAGE + 10), 1);
+	CHECK_EQ(pwrite(fd, "b", 1, 3 * PAGE), 1);
+	CHECK_EQ(pwrite(fd, "c", 1, 6 * PAGE + 5), 1);
+	CHECK_EQ(lseek(fd, 0, SEEK_HOLE), 0);
+	CHECK_EQ(lseek(fd, 0, SEEK_DATA), 2 * PAGE);
+	CHECK_EQ(lseek(fd, 0, SEEK_CUR), 2 * PAGE);
+	CHECK_EQ(lseek(fd, 2 * PAGE + 7, SEEK_DATA), 2 * PAGE + 7);
+	CHECK_EQ(lseek(fd, 2 * PAGE + 7, SEEK_HOLE), 4 * PAGE);
+	CHECK_EQ(lseek(fd, 4 * PAGE + 1, SEEK_HOLE), 4 * PAGE + 1);
+	CHECK_EQ(lseek(fd, 4 * PAGE + 1, SEEK_DATA), 6 * PAGE);
+	CHECK_EQ(lseek(fd, 6 * PAGE, SEEK_HOLE), 7 * PAGE);
+	CHECK_ERR(ENXIO, lseek(fd, 7 * PAGE, SEEK_DATA));
+	CHECK_EQ(lseek(fd, 8 * PAGE + 50, SEEK_HOLE), 8 * PAGE + 50);
+	CHECK_ERR(ENXIO, lseek(fd, 8 * PAGE + 100, SEEK_HOLE));
+	CHECK_ERR(ENXIO, lseek(fd, 9 * PAGE, SEEK_DATA));
+	CHECK_ERR(ENXIO, lseek(fd, -1, SEEK_DATA));
+	CHECK_EQ(pwrite(fd, "d", 1, 8 * PAGE + 99), 1);
+	CHECK_EQ(lseek(fd, 7 * PAGE, SEEK_DATA), 8 * PAGE);
+	CHECK_EQ(lseek(fd, 8 * PAGE, SEEK_HOLE), 8 * PAGE + 100);
+	/* A punched page is a hole again; a part of one is not. */
+	CHECK_OK(fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 3 * PAGE, PAGE));
+	CHECK_OK(fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 6 * PAGE, 100));
+	CHECK_EQ(lseek(fd, 2 * PAGE, SEEK_HOLE), 3 * PAGE);
+	CHECK_EQ(lseek(fd, 3 * PAGE, SEEK_DATA), 6 * PAGE);
 	close(fd);
 }

@@ -1,7 +1,8 @@
 /*
  * links.c - usertests: symbolic links (readlink, lstat, following in every
  * walk, "..", O_CREAT through a link, the 40-link limit, O_NOFOLLOW,
- * removal, getdents' DT_LNK) and hard links (link, linkat, their errors).
+ * removal, getdents' DT_LNK) and hard links (link, linkat, their errors,
+ * and the first name of an O_TMPFILE file, through /proc/self/fd).
  */
 #define _GNU_SOURCE
 #include "usertests.h"
@@ -327,4 +328,43 @@ TEST(linkat_flags)
 	int dir = CHECK_OK(open(".", O_RDONLY | O_DIRECTORY));
 	CHECK_OK(linkat(dir, "f", dir, "f5", 0));
 	close(dir);
+}
+
+/*
+ * An O_TMPFILE file gets a name by linkat through /proc/self/fd/N (a magic
+ * link followed to the file itself) or its fd with AT_EMPTY_PATH; opened
+ * with O_EXCL it never does, and once named and unlinked again neither.
+ */
+TEST(linkat_tmpfile)
+{
+	char proc[64];
+	struct stat st;
+
+	int fd = CHECK_OK(open(".", O_TMPFILE | O_RDWR, 0600));
+	CHECK_EQ(write(fd, "tmp", 3), 3);
+	CHECK_OK(fstat(fd, &st));
+	CHECK_EQ(st.st_nlink, 0);
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	CHECK_ERR(EXDEV,
+		  linkat(AT_FDCWD, proc, AT_FDCWD, "nofollow", 0)); /* the link itself, on /proc */
+	CHECK_OK(linkat(AT_FDCWD, proc, AT_FDCWD, "named", AT_SYMLINK_FOLLOW));
+	CHECK_OK(fstat(fd, &st));
+	CHECK_EQ(st.st_nlink, 1);
+	CHECK_OK(stat("named", &st));
+	CHECK_EQ(st.st_size, 3);
+	CHECK_OK(unlink("named"));
+	CHECK_ERR(ENOENT, linkat(AT_FDCWD, proc, AT_FDCWD, "again", AT_SYMLINK_FOLLOW));
+	close(fd);
+
+	fd = CHECK_OK(open(".", O_TMPFILE | O_RDWR, 0600));
+	CHECK_OK(linkat(fd, "", AT_FDCWD, "empty_path",
+			AT_EMPTY_PATH)); /* root: CAP_DAC_READ_SEARCH */
+	CHECK_OK(stat("empty_path", &st));
+	close(fd);
+
+	fd = CHECK_OK(open(".", O_TMPFILE | O_RDWR | O_EXCL, 0600));
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	CHECK_ERR(ENOENT, linkat(AT_FDCWD, proc, AT_FDCWD, "excl", AT_SYMLINK_FOLLOW));
+	CHECK_ERR(ENOENT, linkat(fd, "", AT_FDCWD, "excl", AT_EMPTY_PATH));
+	close(fd);
 }

@@ -512,3 +512,59 @@ TEST(poll_select_large_sets)
 	close(p[0]);
 	close(p[1]);
 }
+
+/*
+ * O_DIRECT: packet mode. A write is a packet a read never runs past (the
+ * rest of a longer packet is dropped), a write over PIPE_BUF is cut in
+ * PIPE_BUF packets, plain writes after a packet read as a stream, and
+ * F_SETFL turns the mode on and off on the writing end.
+ */
+TEST(pipe_packets)
+{
+	static char big[PIPE_BUF + 100], got[2 * PIPE_BUF];
+	int p[2];
+	char buf[16];
+
+	CHECK_OK(pipe2(p, O_DIRECT | O_NONBLOCK));
+	CHECK((fcntl(p[1], F_GETFL) & O_DIRECT) != 0);
+	CHECK((fcntl(p[0], F_GETFL) & O_DIRECT) == 0);
+	CHECK_EQ(write(p[1], "abc", 3), 3);
+	CHECK_EQ(write(p[1], "defgh", 5), 5);
+	CHECK(read(p[0], buf, sizeof(buf)) == 3 && memcmp(buf, "abc", 3) == 0);
+	CHECK(read(p[0], buf, 2) == 2 && memcmp(buf, "de", 2) == 0); /* "fgh" is dropped */
+	CHECK_ERR(EAGAIN, read(p[0], buf, sizeof(buf)));
+
+	memset(big, 'x', sizeof(big));
+	CHECK_EQ(write(p[1], big, sizeof(big)), (long)sizeof(big));
+	CHECK_EQ(read(p[0], got, sizeof(got)), PIPE_BUF);
+	CHECK_EQ(read(p[0], got, sizeof(got)), 100);
+
+	CHECK_EQ(write(p[1], "pqrs", 4), 4);
+	CHECK_OK(fcntl(p[1], F_SETFL, O_NONBLOCK)); /* a stream again */
+	CHECK((fcntl(p[1], F_GETFL) & O_DIRECT) == 0);
+	CHECK_EQ(write(p[1], "12", 2), 2);
+	CHECK_EQ(write(p[1], "34", 2), 2);
+	CHECK(read(p[0], buf, 6) == 4 && memcmp(buf, "pqrs", 4) == 0); /* a packet ends a read */
+	CHECK(read(p[0], buf, 6) == 4 && memcmp(buf, "1234", 4) == 0); /* a stream does not */
+	CHECK_OK(fcntl(p[1], F_SETFL, O_NONBLOCK | O_DIRECT));
+	CHECK((fcntl(p[1], F_GETFL) & O_DIRECT) != 0);
+	CHECK_ERR(EAGAIN, read(p[0], buf, sizeof(buf)));
+	close(p[0]);
+	close(p[1]);
+}
+
+/* Packets take a slot of the pipe's each, as Linux's buffers: a one-page pipe holds one. */
+TEST(pipe_packet_slots)
+{
+	int p[2];
+	char buf[8];
+
+	CHECK_OK(pipe2(p, O_DIRECT | O_NONBLOCK));
+	CHECK_EQ(fcntl(p[1], F_SETPIPE_SZ, 4096), 4096);
+	CHECK_EQ(write(p[1], "a", 1), 1);
+	CHECK_ERR(EAGAIN, write(p[1], "b", 1));
+	CHECK_EQ(read(p[0], buf, sizeof(buf)), 1);
+	CHECK_EQ(write(p[1], "b", 1), 1);
+	close(p[0]);
+	close(p[1]);
+}
