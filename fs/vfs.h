@@ -794,6 +794,10 @@ int devfs_register_mode(const char *name, u32 rdev, u32 mode, const struct file_
 void devfs_bind_node(struct inode *inode);
 /* /dev/null and /dev/zero (fs/mem_devices.c). */
 void mem_devices_init(void);
+/* /dev/userfaultfd (fs/userfaultfd.c). */
+void userfaultfd_dev_init(void);
+/* vm.unprivileged_userfaultfd (fs/userfaultfd.c): 1 lets anyone make kernel-fault userfaultfds. */
+extern unsigned long unprivileged_userfaultfd;
 /*
  * The console device (drivers/tty.c): console_dev_init registers
  * /dev/console at boot (vfs_init calls it), console_open opens it for
