@@ -10,12 +10,15 @@
  */
 #define _GNU_SOURCE
 #include "usertests.h"
+#include "lib/procfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include "uapi/userfaultfd.h" /* musl has no <linux/userfaultfd.h> */
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -192,6 +195,39 @@ TEST(userfaultfd_api_and_range_errors)
 	close(fd);
 }
 
+/* The VmFlags line of the area at addr in /proc/self/smaps. */
+static void
+vm_flags_of(const void *addr, char *line, size_t size)
+{
+	static char text[1 << 18];
+	char head[32];
+
+	CHECK_OK(read_text_file("/proc/self/smaps", text, sizeof(text)));
+	snprintf(head, sizeof(head), "\n%lx-", (unsigned long)addr);
+	const char *entry = strstr(text, head);
+	CHECK(entry != NULL);
+	const char *flags = strstr(entry, "VmFlags:");
+	CHECK(flags != NULL);
+	snprintf(line, size, "%.*s", (int)strcspn(flags, "\n"), flags);
+}
+
+/* A registered area is one of its own, "um" in its smaps VmFlags; unregistered, no more. */
+TEST(userfaultfd_smaps_flag)
+{
+	char *area = map_anon(3 * PAGE, PROT_READ | PROT_WRITE);
+	int fd = uffd_on(area + PAGE, UFFDIO_REGISTER_MODE_MISSING, 0, 0);
+	char line[256];
+
+	vm_flags_of(area + PAGE, line, sizeof(line));
+	if (!strstr(line, " um"))
+		fail("registered area: %s", line);
+	vm_flags_of(area, line, sizeof(line));
+	CHECK(strstr(line, " um") == NULL);
+	close(fd); /* unregisters */
+	vm_flags_of(area, line, sizeof(line));
+	CHECK(strstr(line, " um") == NULL);
+}
+
 /* Closes the userfaultfd once a fault waits on it. */
 static void *
 close_when_faulted(void *arg)
@@ -279,6 +315,45 @@ TEST(userfaultfd_kernel_access)
 	CHECK_EQ(read_pipe_into(page), -1L);
 	CHECK_EQ(errno, EFAULT);
 	close(fd);
+}
+
+static char *volatile unanswered_page;
+
+/* Touches a registered page nobody answers. */
+static void
+touch_unanswered(void)
+{
+	unanswered_page[0] = 1;
+}
+
+/* Registers a page with UFFD_FEATURE_SIGBUS and touches it: a SIGBUS, no message. */
+static void
+fault_with_sigbus_feature(void)
+{
+	unanswered_page = map_anon(PAGE, PROT_READ | PROT_WRITE);
+	uffd_on(unanswered_page, UFFDIO_REGISTER_MODE_MISSING, UFFD_FEATURE_SIGBUS, 0);
+	touch_unanswered();
+}
+
+TEST(userfaultfd_sigbus_feature)
+{
+	expect_killed(fault_with_sigbus_feature, SIGBUS, "a fault with UFFD_FEATURE_SIGBUS");
+}
+
+/* A fault nobody answers waits; SIGKILL ends the wait (and the process). */
+TEST(userfaultfd_kill_ends_wait)
+{
+	pid_t pid = xfork();
+
+	if (pid == 0) {
+		int fd;
+		unanswered_page = registered_anon(&fd, 0);
+		touch_unanswered();
+		_exit(3);
+	}
+	wait_until_asleep(pid);
+	CHECK_OK(kill(pid, SIGKILL));
+	expect_signaled(wait_status(pid), SIGKILL, "the child waiting in a fault");
 }
 
 /* Answers one minor fault: the cached page changed, then mapped with UFFDIO_CONTINUE. */
