@@ -92,7 +92,7 @@ install_page(struct mm *mm, struct vma *v, u64 va, struct page *page, bool writa
 	pte_t *pte = pte_alloc(mm->pgd, va, &mm->pgtables);
 	if (!pte)
 		err = -ENOMEM;
-	else if (pte_val(*pte) & PTE_PRESENT)
+	else if (pte_holds_page(pte_val(*pte))) /* PROT_NONE keeps a page absent too */
 		err = -EEXIST;
 	else if (page && v->file && !i_mmap_page_current(v, page))
 		err = -EFAULT; /* truncated meanwhile: the cache lacks it now */
