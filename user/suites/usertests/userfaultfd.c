@@ -228,6 +228,32 @@ TEST(userfaultfd_smaps_flag)
 	CHECK(strstr(line, " um") == NULL);
 }
 
+/*
+ * mremap(MREMAP_DONTUNMAP) of a registered page (LTP's mremap07): the pages
+ * move, the old place stays registered and empty, so touching it faults to
+ * the reader; the new place is not registered.
+ */
+TEST(userfaultfd_mremap_dontunmap)
+{
+	int fd;
+	char *page = registered_anon(&fd, 0);
+	pthread_t t;
+	struct handler h;
+
+	start_handler(&t, &h, fd, UFFDIO_ZEROPAGE);
+	page[0] = 'A'; /* served with the zero page, then written */
+	CHECK_EQ(pthread_join(t, NULL), 0);
+	char *moved = mremap(page, PAGE, PAGE, MREMAP_MAYMOVE | MREMAP_DONTUNMAP, NULL);
+	CHECK(moved != MAP_FAILED);
+	CHECK_EQ(moved[0], 'A');
+	start_handler(&t, &h, fd, UFFDIO_COPY);
+	CHECK_EQ(page[0], 'X');
+	CHECK_EQ(pthread_join(t, NULL), 0);
+	struct uffdio_zeropage z = { .range = { (unsigned long)moved, PAGE } };
+	CHECK_ERR(ENOENT, ioctl(fd, UFFDIO_ZEROPAGE, &z));
+	close(fd);
+}
+
 /* Closes the userfaultfd once a fault waits on it. */
 static void *
 close_when_faulted(void *arg)
