@@ -49,11 +49,18 @@ devfs_bind_node(struct inode *inode)
 int
 devfs_register(const char *name, u32 rdev, const struct file_operations *ops, void *priv)
 {
+	return devfs_register_mode(name, rdev, 0666, ops, priv);
+}
+
+int
+devfs_register_mode(const char *name, u32 rdev, u32 mode, const struct file_operations *ops,
+		    void *priv)
+{
 	struct dentry *dir, *d;
 	int err = path_lookup(AT_FDCWD, "/dev", &dir);
 
 	if (!err) {
-		err = vfs_create(dir, name, strlen(name), S_IFCHR | 0666, true, &d, NULL);
+		err = vfs_create(dir, name, strlen(name), S_IFCHR | mode, true, &d, NULL);
 		dput(dir);
 	}
 	if (err) {

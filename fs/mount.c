@@ -186,6 +186,7 @@ vfs_init(void)
 	make_dir("/proc", 0555);
 	make_dir("/tmp", 01777);
 	mem_devices_init();
+	userfaultfd_dev_init();
 	console_dev_init();
 	pr_info("vfs: ramfs root with /dev, /proc, /tmp\n");
 }

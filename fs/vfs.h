@@ -804,12 +804,19 @@ struct inode *mount_root_inode_of_dev(u32 dev);
 /* Each mount's line of /proc/mounts (Linux's format, the newline included), in mount order. */
 void mounts_show(void (*emit)(void *ctx, const char *line), void *ctx);
 
-/* Creates /dev/<name>: a character device with its own operations. */
+/* Creates /dev/<name>: a character device with its own operations, mode 0666. */
 int devfs_register(const char *name, u32 rdev, const struct file_operations *ops, void *priv);
+/* The same with another mode (its permission bits). */
+int devfs_register_mode(const char *name, u32 rdev, u32 mode, const struct file_operations *ops,
+			void *priv);
 /* A device node mknod made (its rdev set): the operations of the driver of its number, or ENXIO's. */
 void devfs_bind_node(struct inode *inode);
 /* /dev/null and /dev/zero (fs/mem_devices.c). */
 void mem_devices_init(void);
+/* /dev/userfaultfd (fs/userfaultfd.c). */
+void userfaultfd_dev_init(void);
+/* vm.unprivileged_userfaultfd (fs/userfaultfd.c): 1 lets anyone make kernel-fault userfaultfds. */
+extern unsigned long unprivileged_userfaultfd;
 /*
  * The console device (drivers/tty.c): console_dev_init registers
  * /dev/console at boot (vfs_init calls it), console_open opens it for

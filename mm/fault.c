@@ -17,7 +17,10 @@
  *   - a write that makes a shared file page writable dirties the page and
  *     stamps the file's mtime and ctime (dirty_shared_page);
  *   - a special mapping (the vDSO, mm/vm.h): its fixed page goes back in
- *     (after madvise(MADV_DONTNEED) dropped it), never a new one.
+ *     (after madvise(MADV_DONTNEED) dropped it), never a new one;
+ *   - an area registered with a userfaultfd: a missing (or minor) page is
+ *     its reader's to provide; the fault waits for it without the mmap
+ *     lock and is tried again (mm/userfaultfd.h).
  * No page to be had: the out-of-memory policy kills the biggest process
  * and the fault is tried again (oom_kill.c).
  * Page-table changes happen under mm->pt_lock; getting a page may sleep
@@ -30,6 +33,7 @@
 #include "mm/vm_internal.h"
 #include "mm/i_mmap.h"
 #include "mm/fault_around.h"
+#include "mm/userfaultfd.h"
 #include "uapi/errno.h"
 #include "mm/oom_kill.h"
 #include "mm/page_alloc.h"
@@ -204,8 +208,16 @@ fault_in(struct mm *mm, struct vma *v, u64 va, bool write, struct task *charged)
 		return r;
 	}
 	spin_unlock(&mm->pt_lock);
-	/* A read of a file area: the cached neighbours too (fault_around.c). */
-	if (v->file && !write && fault_around(mm, v, va)) {
+	/*
+	 * A registered area's reader may want the fault (mm/userfaultfd.h);
+	 * its minor faults are the pages the cache holds, so nothing is mapped
+	 * around. Else a read of a file area maps the cached neighbours too
+	 * (fault_around.c).
+	 */
+	if (v->flags & VM_UFFD_MASK) {
+		if (userfaultfd_wants(v, va))
+			return FAULT_USERFAULT;
+	} else if (v->file && !write && fault_around(mm, v, va)) {
 		if (charged)
 			charged->minor_faults++;
 		return FAULT_OK;
@@ -269,6 +281,8 @@ fault_once(struct mm *mm, u64 addr, u64 error)
 		r = vm_special_fault(mm, v, addr);
 	else
 		r = fault_in(mm, v, addr & PAGE_MASK, error & PF_WRITE, current());
+	if (r == FAULT_USERFAULT)
+		return handle_userfault(mm, v, addr, error); /* it drops the lock */
 	up_read(&mm->mmap_lock);
 	return r;
 }
@@ -281,9 +295,12 @@ handle_mm_fault(u64 addr, u64 error)
 
 	if (!mm || addr >= USER_TOP)
 		return FAULT_SEGV_MAPERR;
-	/* No page: the biggest process goes (oom_kill.c) and the fault is tried again. */
-	while ((r = fault_once(mm, addr, error)) == FAULT_OOM && !fatal_signal_pending() &&
-	       out_of_memory())
+	/*
+	 * No page: the biggest process goes (oom_kill.c) and the fault is tried
+	 * again; so it is after a userfaultfd's reader resolved it.
+	 */
+	while ((r = fault_once(mm, addr, error)) == FAULT_RETRY ||
+	       (r == FAULT_OOM && !fatal_signal_pending() && out_of_memory()))
 		;
 	return r;
 }

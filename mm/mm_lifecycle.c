@@ -159,10 +159,13 @@ mm_fork(struct mm *old)
 		struct vma *v = list_entry(pos, struct vma, link);
 		if (v->flags & VM_DONTCOPY)
 			continue;
-		/* Locks are not inherited (nor is mlockall's MCL_FUTURE: def_flags stays 0). */
-		struct vma *nv =
-			vma_new(mm, v->start, v->end, v->flags & ~(VM_LOCKED | VM_LOCKONFAULT),
-				v->file, v->pgoff, v->name);
+		/*
+		 * Locks are not inherited (nor is mlockall's MCL_FUTURE:
+		 * def_flags stays 0), nor userfaultfd registrations (Linux's
+		 * without UFFD_FEATURE_EVENT_FORK, which rewind does not offer).
+		 */
+		u32 flags = v->flags & ~(VM_LOCKED | VM_LOCKONFAULT | VM_UFFD_MASK);
+		struct vma *nv = vma_new(mm, v->start, v->end, flags, v->file, v->pgoff, v->name);
 		if (!nv) {
 			c.failed = true;
 			break;

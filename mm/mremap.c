@@ -112,8 +112,14 @@ move_area(struct mm *mm, struct vma *v, u64 addr, u64 old_len, u64 new_addr, u64
 	}
 	if (old_len && addr + old_len < v->end && vma_split(v, addr + old_len))
 		return -ENOMEM;
-	/* The [heap] and [stack] names belong to their places, not to the pages. */
-	struct vma *nv = vma_new(mm, new_addr, new_addr + new_len, v->flags, v->file, pgoff, NULL);
+	/*
+	 * The [heap] and [stack] names belong to their places, not to the
+	 * pages; a userfaultfd registration is not moved either (Linux's, when
+	 * the reader did not ask for UFFD_FEATURE_EVENT_REMAP, which rewind
+	 * does not offer).
+	 */
+	struct vma *nv = vma_new(mm, new_addr, new_addr + new_len, v->flags & ~VM_UFFD_MASK,
+				 v->file, pgoff, NULL);
 	if (!nv)
 		return -ENOMEM;
 	i_mmap_lock(v); /* a truncation zaps the entries before or after the move */

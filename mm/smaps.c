@@ -127,10 +127,11 @@ put_vm_flags(char *buf, size_t size, size_t *n, u32 flags)
 		u32 flag;
 		char name[3];
 	} names[] = {
-		{ VM_READ, "rd" },     { VM_WRITE, "wr" },	{ VM_EXEC, "ex" },
-		{ VM_SHARED, "sh" },   { VM_GROWSDOWN, "gd" },	{ VM_LOCKED, "lo" },
-		{ VM_DONTCOPY, "dc" }, { VM_DONTDUMP, "dd" },	{ VM_WIPEONFORK, "wf" },
-		{ VM_HUGEPAGE, "hg" }, { VM_NOHUGEPAGE, "nh" }, { VM_MERGEABLE, "mg" },
+		{ VM_READ, "rd" },	 { VM_WRITE, "wr" },	  { VM_EXEC, "ex" },
+		{ VM_SHARED, "sh" },	 { VM_GROWSDOWN, "gd" },  { VM_UFFD_MISSING, "um" },
+		{ VM_LOCKED, "lo" },	 { VM_DONTCOPY, "dc" },	  { VM_DONTDUMP, "dd" },
+		{ VM_WIPEONFORK, "wf" }, { VM_HUGEPAGE, "hg" },	  { VM_NOHUGEPAGE, "nh" },
+		{ VM_MERGEABLE, "mg" },	 { VM_UFFD_MINOR, "ui" },
 	};
 
 	PUT(buf, size, n, "VmFlags: ");

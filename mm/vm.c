@@ -16,6 +16,7 @@
  */
 #include "mm/vm.h"
 #include "mm/vm_internal.h"
+#include "mm/userfaultfd.h"
 #include "mm/i_mmap.h"
 #include "kernel/objcount.h"
 #include "mm/kmalloc.h"
@@ -129,7 +130,7 @@ static bool
 vma_mergeable(const struct vma *a, const struct vma *b)
 {
 	return a->end == b->start && a->flags == b->flags && a->file == b->file &&
-	       a->name == b->name && a->special == b->special &&
+	       a->name == b->name && a->special == b->special && a->uffd == b->uffd &&
 	       ((!a->file && !a->special) ||
 		a->pgoff + ((a->end - a->start) >> PAGE_SHIFT) == b->pgoff);
 }
@@ -169,8 +170,13 @@ vma_insert(struct mm *mm, struct vma *v)
 	vma_merge_neighbours(mm, v);
 }
 
-int
-vm_apply_flags(struct mm *mm, u64 start, u64 end, u32 set, u32 clear)
+/*
+ * Sets the bits set and clears those in clear on the areas in [start, end),
+ * and, with set_uffd, makes uffd their userfaultfd; splits and merges.
+ */
+static int
+apply_to_areas(struct mm *mm, u64 start, u64 end, u32 set, u32 clear, bool set_uffd,
+	       struct userfaultfd_ctx *uffd)
 {
 	for (u64 a = start; a < end;) {
 		struct vma *v = vma_above(mm, a);
@@ -178,7 +184,7 @@ vm_apply_flags(struct mm *mm, u64 start, u64 end, u32 set, u32 clear)
 			break;
 		a = MAX(a, v->start);
 		u32 flags = (v->flags & ~clear) | set;
-		if (flags != v->flags) {
+		if (flags != v->flags || (set_uffd && v->uffd != uffd)) {
 			int err = 0;
 			if (v->start < a && (err = vma_split(v, a)))
 				return err;
@@ -186,11 +192,25 @@ vm_apply_flags(struct mm *mm, u64 start, u64 end, u32 set, u32 clear)
 			if (v->end > end && (err = vma_split(v, end)))
 				return err;
 			v->flags = flags;
+			if (set_uffd)
+				v->uffd = uffd;
 			v = vma_merge_neighbours(mm, v);
 		}
 		a = v->end;
 	}
 	return 0;
+}
+
+int
+vm_apply_flags(struct mm *mm, u64 start, u64 end, u32 set, u32 clear)
+{
+	return apply_to_areas(mm, start, end, set, clear, false, NULL);
+}
+
+int
+vm_apply_userfaultfd(struct mm *mm, u64 start, u64 end, u32 modes, struct userfaultfd_ctx *ctx)
+{
+	return apply_to_areas(mm, start, end, modes, VM_UFFD_MASK, true, ctx);
 }
 
 /* Splits v at addr (strictly inside it): v keeps the low part. */
@@ -202,6 +222,7 @@ vma_split(struct vma *v, u64 addr)
 	if (!hi)
 		return -ENOMEM;
 	hi->special = v->special;
+	hi->uffd = v->uffd;
 	v->end = addr;
 	list_add(&hi->link, &v->link);
 	return 0;

@@ -21,6 +21,7 @@
 
 struct file;
 struct task;
+struct userfaultfd_ctx;
 
 /*
  * VMA flags: the protections, whether writes reach the file/are shared,
@@ -52,6 +53,14 @@ struct task;
 #define VM_HUGEPAGE    0x2000
 #define VM_NOHUGEPAGE  0x4000
 #define VM_MERGEABLE   0x8000
+/*
+ * Registered with a userfaultfd (vma->uffd, fs/userfaultfd.c): a fault on
+ * a missing page (anonymous memory), or on a page the file's cache holds
+ * but the page table does not (a minor fault), goes to its reader.
+ */
+#define VM_UFFD_MISSING 0x10000
+#define VM_UFFD_MINOR	0x20000
+#define VM_UFFD_MASK	(VM_UFFD_MISSING | VM_UFFD_MINOR)
 
 #define USER_STACK_TOP	0x00007ffffffff000ul
 #define USER_STACK_SIZE (8ul << 20)   /* kept free for the stack: Linux's default RLIMIT_STACK */
@@ -82,6 +91,7 @@ struct vma {
 	u64 pgoff;		  /* file page at start (special mappings: their page index) */
 	const char *name;	  /* "[heap]", "[stack]", or NULL */
 	const struct special_mapping *special; /* or NULL */
+	struct userfaultfd_ctx *uffd;	       /* with VM_UFFD_*: the registration's */
 };
 
 struct mm {
@@ -190,8 +200,20 @@ struct vma *vma_find(struct mm *mm, u64 addr);
 /* Entry bits of a user page: absent (PTE_PROTNONE) while the area allows no access. */
 u64 vm_pte_flags(u32 vmflags, bool writable);
 
-/* Page-fault result: handled, or why not. */
-enum fault_result { FAULT_OK, FAULT_SEGV_MAPERR, FAULT_SEGV_ACCERR, FAULT_BUS, FAULT_OOM };
+/*
+ * Page-fault result: handled, or why not. Inside the fault path only: the
+ * area's userfaultfd must resolve it (FAULT_USERFAULT), or it waited for
+ * that with the mmap lock dropped and the fault is tried again (FAULT_RETRY).
+ */
+enum fault_result {
+	FAULT_OK,
+	FAULT_SEGV_MAPERR,
+	FAULT_SEGV_ACCERR,
+	FAULT_BUS,
+	FAULT_OOM,
+	FAULT_USERFAULT,
+	FAULT_RETRY
+};
 /* Resolves a fault at addr with the CPU's error code in the current mm. */
 enum fault_result handle_mm_fault(u64 addr, u64 error);
 /* A fault in a special mapping whose access v allows: its fixed page goes back in. mmap_lock held. */

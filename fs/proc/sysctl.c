@@ -19,7 +19,8 @@
  * /proc/sys/fs/mount-max, /proc/sys/fs/nr_open, /proc/sys/fs/pipe-{max-size,user-pages-soft,user-pages-hard} and
  * /proc/sys/fs/inotify/max_{queued_events,user_instances,user_watches},
  * root's to set, as Linux's; and /proc/sys/net/ipv4/ip_local_port_range
- * (read-only: the ephemeral ports fs/inet_names.c hands out).
+ * (read-only: the ephemeral ports fs/inet_names.c hands out); and
+ * /proc/sys/vm/unprivileged_userfaultfd (root's to set, 0 or 1: fs/userfaultfd.c).
  *
  * Reading gives the current value alone on the first line, then
  * "# valid: ..." and "# default: ..." (procfs_format_knob). Writing a
@@ -673,11 +674,29 @@ static const struct proc_dir net_dir = {
 	.nentries = ARRAY_SIZE(net_entries),
 };
 
+/* ---- /proc/sys/vm ---------------------------------------------------------------- */
+
+BOUNDED_FILE(show_unprivileged_uffd, write_unprivileged_uffd, unprivileged_userfaultfd, 0, 1)
+
+static const struct proc_entry vm_entries[] = {
+	{ .name = "unprivileged_userfaultfd",
+	  .mode = S_IFREG | 0644,
+	  .show = show_unprivileged_uffd,
+	  .write = write_unprivileged_uffd,
+	  .control = true },
+};
+
+static const struct proc_dir vm_dir = {
+	.entries = vm_entries,
+	.nentries = ARRAY_SIZE(vm_entries),
+};
+
 static const struct proc_entry sys_entries[] = {
 	{ .name = "fs", .mode = S_IFDIR | 0555, .dir = &fs_dir },
 	{ .name = "kernel", .mode = S_IFDIR | 0555, .dir = &kernel_dir },
 	{ .name = "net", .mode = S_IFDIR | 0555, .dir = &net_dir },
 	{ .name = "rewind", .mode = S_IFDIR | 0555, .dir = &knob_dir },
+	{ .name = "vm", .mode = S_IFDIR | 0555, .dir = &vm_dir },
 };
 
 const struct proc_dir proc_sys_dir = {

@@ -487,6 +487,12 @@ timekeeping_read_ns(int clock)
 	return 1780000000ull * 1000000000ull + fake_ns;
 }
 
+/* /dev/userfaultfd (fs/userfaultfd.c) needs an address space: none here. */
+void
+userfaultfd_dev_init(void)
+{
+}
+
 /*
  * The console device as drivers/tty.c provides it (console_dev_init and
  * console_open, fs/vfs.h), reduced to what the tests need: writes are

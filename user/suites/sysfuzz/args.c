@@ -15,6 +15,7 @@
  */
 #define _GNU_SOURCE
 #include "sysfuzz.h"
+#include "uapi/userfaultfd.h" /* musl has no <linux/userfaultfd.h> */
 
 #include <fcntl.h>
 #include <limits.h>
@@ -34,7 +35,7 @@
 
 #define PAGE	     4096
 #define SCRATCH_SIZE (16 * PAGE)
-#define NFDS	     17
+#define NFDS	     18
 #define NPATHS	     24
 
 static int fds[NFDS];
@@ -169,8 +170,13 @@ add_inet_sockets(int n)
  * watching the worker's directory (so every call there makes events) and
  * both ends of an AF_UNIX stream socket pair (non-blocking too), for the
  * socket calls, loopback TCP and UDP sockets (a listener, one connected to
- * it, an IPv6 datagram socket), and a pidfd of the worker itself
- * (pidfd_send_signal may reach nothing else).
+ * it, an IPv6 datagram socket), a pidfd of the worker itself
+ * (pidfd_send_signal may reach nothing else), and a userfaultfd
+ * (non-blocking; user mode only, all nobody may have). A fuzzed ioctl
+ * almost never registers the worker's own memory with it (UFFDIO_API, then
+ * UFFDIO_REGISTER with a valid range); if one did, the worker's next fault
+ * there would sleep like a hung call, and a signal ends that sleep: the
+ * parent's SIGKILL replaces it as any hung worker.
  */
 static void
 setup_fds(void)
@@ -199,6 +205,7 @@ setup_fds(void)
 	}
 	n = add_inet_sockets(n);
 	fds[n++] = syscall(SYS_pidfd_open, getpid(), O_NONBLOCK);
+	fds[n++] = syscall(SYS_userfaultfd, O_NONBLOCK | UFFD_USER_MODE_ONLY);
 	while (n < NFDS)
 		fds[n++] = -1;
 	write(fds[0], "sysfuzz", 7);
