@@ -1,0 +1,227 @@
+/*
+ * ns_mnt.c - mount namespaces: unshare(CLONE_NEWNS) gives the caller a
+ * copy of its mounts, after which a mount or umount on either side is not
+ * seen on the other; the namespace ends with its last process, taking its
+ * mounts with it; setns joins one through /proc/<pid>/ns/mnt, and
+ * /proc/<pid>/mounts lists the process's own. Each new namespace first
+ * makes its copies private (mount --make-rprivate /), as a host whose root
+ * systemd made shared needs. Needs root; every mount is in a scratch
+ * directory under /tmp and comes down again.
+ */
+#define _GNU_SOURCE
+#include "usertests.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lib/procfile.h"
+
+static void
+scratch(char *dir, size_t size)
+{
+	if (geteuid() != 0)
+		skip("mount namespaces need root");
+	snprintf(dir, size, "/tmp/mntns.XXXXXX");
+	CHECK(mkdtemp(dir) != NULL);
+}
+
+/* The caller gets a mount namespace of its own whose mounts are private. */
+static void
+own_private_namespace(void)
+{
+	CHECK_OK(unshare(CLONE_NEWNS));
+	CHECK_OK(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
+}
+
+static void
+signal_fd(int fd)
+{
+	CHECK_EQ(write(fd, "x", 1), 1);
+}
+
+static void
+await_fd(int fd)
+{
+	char c;
+
+	CHECK_EQ(read(fd, &c, 1), 1);
+}
+
+/* Whether name under dir exists. */
+static bool
+exists(const char *dir, const char *name)
+{
+	struct stat st;
+
+	return stat(path_under(dir, name), &st) == 0;
+}
+
+/*
+ * A child in a namespace of its own with a tmpfs on dir holding "mark",
+ * which writes a byte to ready once the mount is there and waits until go
+ * has one (or is closed); its pid. The parent keeps ready's read end and
+ * go's write end.
+ */
+static pid_t
+child_with_private_mount(const char *dir, int ready[2], int go[2])
+{
+	pid_t pid = xfork();
+
+	if (pid == 0) {
+		char c;
+		close(ready[0]);
+		close(go[1]);
+		own_private_namespace();
+		CHECK_OK(mount("none", dir, "tmpfs", 0, NULL));
+		make_file(path_under(dir, "mark"), "m", 1);
+		signal_fd(ready[1]);
+		(void)!read(go[0], &c, 1);
+		_exit(0);
+	}
+	close(ready[1]);
+	close(go[0]);
+	return pid;
+}
+
+TEST(ns_mnt_child_mount_not_seen_by_parent)
+{
+	char dir[64];
+	int ready[2], go[2];
+
+	scratch(dir, sizeof(dir));
+	CHECK_OK(pipe(ready));
+	CHECK_OK(pipe(go));
+	pid_t pid = child_with_private_mount(dir, ready, go);
+	await_fd(ready[0]);
+	CHECK(!exists(dir, "mark"));
+	char line[80];
+	snprintf(line, sizeof(line), " %s ", dir);
+	static char text[32768];
+	CHECK_OK(read_text_file("/proc/self/mounts", text, sizeof(text)));
+	CHECK(strstr(text, line) == NULL);
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/mounts", pid);
+	CHECK_OK(read_text_file(path, text, sizeof(text)));
+	CHECK(strstr(text, line) != NULL);
+	signal_fd(go[1]);
+	expect_exit(pid, 0, "child");
+	/* The namespace died with its process, and its mount with it. */
+	CHECK_OK(rmdir(dir));
+}
+
+TEST(ns_mnt_parent_mount_and_umount_not_seen_in_child)
+{
+	char dir[64];
+	int ready[2], go[2];
+
+	scratch(dir, sizeof(dir));
+	CHECK_OK(pipe(ready));
+	CHECK_OK(pipe(go));
+	CHECK_OK(mount("none", dir, "tmpfs", 0, NULL));
+	make_file(path_under(dir, "old"), "o", 1);
+	pid_t pid = xfork();
+	if (pid == 0) {
+		close(ready[0]);
+		close(go[1]);
+		own_private_namespace();
+		signal_fd(ready[1]);
+		await_fd(go[0]);
+		CHECK(exists(dir, "old")); /* the copy of the parent's mount is still here */
+		CHECK(!exists(dir, "new"));
+		CHECK_OK(umount(dir));
+		CHECK(!exists(dir, "old"));
+		_exit(0);
+	}
+	close(ready[1]);
+	close(go[0]);
+	await_fd(ready[0]);
+	CHECK_OK(mount("none", dir, "tmpfs", 0, NULL)); /* stacked on the first, here only */
+	make_file(path_under(dir, "new"), "n", 1);
+	signal_fd(go[1]);
+	expect_exit(pid, 0, "child");
+	CHECK(exists(dir, "new")); /* the child's umount took its copy of the first mount only */
+	CHECK_OK(umount(dir));
+	CHECK(exists(dir, "old"));
+	CHECK_OK(umount(dir));
+	CHECK_OK(rmdir(dir));
+}
+
+/* The inode number of /proc/<pid>/ns/mnt (pid 0: self). */
+static ino_t
+mnt_ns_ino(pid_t pid)
+{
+	char path[64];
+	struct stat st;
+
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/ns/mnt", pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/ns/mnt");
+	CHECK_OK(stat(path, &st));
+	return st.st_ino;
+}
+
+TEST(ns_mnt_setns_joins_a_process_namespace)
+{
+	char dir[64], path[64], link[64], want[64];
+	int ready[2], go[2];
+
+	scratch(dir, sizeof(dir));
+	CHECK_OK(pipe(ready));
+	CHECK_OK(pipe(go));
+	pid_t pid = child_with_private_mount(dir, ready, go);
+	await_fd(ready[0]);
+	CHECK(mnt_ns_ino(pid) != mnt_ns_ino(0));
+	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", pid);
+	ssize_t n = readlink(path, link, sizeof(link) - 1);
+	CHECK(n > 0);
+	link[n] = '\0';
+	snprintf(want, sizeof(want), "mnt:[%lu]", (unsigned long)mnt_ns_ino(pid));
+	CHECK(strcmp(link, want) == 0);
+	pid_t joiner = xfork();
+	if (joiner == 0) {
+		char cwd[64];
+		int fd = CHECK_OK(open(path, O_RDONLY));
+		CHECK_ERR(EINVAL, setns(fd, CLONE_NEWUTS));
+		CHECK_OK(chdir(dir));
+		CHECK_OK(setns(fd, CLONE_NEWNS));
+		CHECK(getcwd(cwd, sizeof(cwd)) && strcmp(cwd, "/") == 0); /* moved to its root */
+		CHECK(exists(dir, "mark"));
+		CHECK_EQ(mnt_ns_ino(0), mnt_ns_ino(pid));
+		_exit(0);
+	}
+	expect_exit(joiner, 0, "joiner");
+	CHECK(!exists(dir, "mark"));
+	signal_fd(go[1]);
+	expect_exit(pid, 0, "child");
+	CHECK_OK(rmdir(dir));
+}
+
+TEST(ns_mnt_clone_newns_gives_the_child_a_copy)
+{
+	char dir[64];
+
+	scratch(dir, sizeof(dir));
+	ino_t mine = mnt_ns_ino(0);
+	pid_t pid = (pid_t)syscall(SYS_clone, CLONE_NEWNS | SIGCHLD, NULL, NULL, NULL, 0);
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		CHECK(mnt_ns_ino(0) != mine);
+		CHECK_OK(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
+		CHECK_OK(mount("none", dir, "tmpfs", 0, NULL));
+		make_file(path_under(dir, "mark"), "m", 1);
+		_exit(0);
+	}
+	expect_exit(pid, 0, "child");
+	CHECK(!exists(dir, "mark"));
+	CHECK_OK(rmdir(dir));
+}
