@@ -145,6 +145,22 @@ fs_context_enter_root(struct dentry *root)
 }
 
 void
+fs_context_move_refs(struct dentry *old, struct dentry *new)
+{
+	u64 irq = spin_lock_irqsave(&tasks_lock);
+	struct list_head *pos;
+
+	list_for_each(pos, &all_tasks) {
+		struct fs_context *fs = list_entry(pos, struct task, all_link)->fs;
+		if (fs && fs->root == old)
+			replace_fs_dir(fs, &fs->root, dget(new));
+		if (fs && fs->cwd == old)
+			replace_fs_dir(fs, &fs->cwd, dget(new));
+	}
+	spin_unlock_irqrestore(&tasks_lock, irq);
+}
+
+void
 fs_context_put(struct fs_context *fs)
 {
 	if (!fs || __atomic_sub_fetch(&fs->refcount, 1, __ATOMIC_ACQ_REL) != 0)

@@ -79,7 +79,8 @@ mnt_ns_copy(struct mnt_namespace *old)
 			ns = NULL;
 			break;
 		}
-		c->parent = m->parent ? m->parent->copy : NULL; /* a parent comes before its children */
+		c->parent =
+			m->parent ? m->parent->copy : NULL; /* a parent comes before its children */
 		m->copy = c;
 		if (m == old->root)
 			ns->root = c;

@@ -125,8 +125,7 @@ mount_on(struct mnt_namespace *ns, struct dentry *d)
 	return NULL;
 }
 
-/* The mount of ns whose root is d (mount_lock held), or NULL. */
-static struct mount *
+struct mount *
 mount_of_root(struct mnt_namespace *ns, struct dentry *d)
 {
 	struct list_head *pos;
@@ -307,6 +306,43 @@ mount_charge(struct mount *m, int sign)
 		mem_charge_add_bytes(m->charge, sign * (s64)(sizeof(*m) + strlen(m->source) + 1));
 }
 
+/* m is found at its mountpoint (mount_lock held). */
+static void
+hash_in(struct mount *m)
+{
+	struct mount **chain = mount_hash_chain(m->ns, m->mountpoint);
+
+	m->hash_next = *chain;
+	*chain = m;
+	m->mountpoint->mounted++;
+}
+
+static void
+hash_out(struct mount *m)
+{
+	struct mount **p = mount_hash_chain(m->ns, m->mountpoint);
+
+	while (*p != m)
+		p = &(*p)->hash_next;
+	*p = m->hash_next;
+	m->mountpoint->mounted--;
+}
+
+void
+mount_move(struct mount *m, struct dentry *mountpoint, struct mount *parent)
+{
+	struct dentry *old = m->mountpoint;
+
+	spin_lock(&mount_lock);
+	hash_out(m);
+	m->mountpoint = dget(mountpoint);
+	m->parent = parent;
+	hash_in(m);
+	assert_attached(m);
+	spin_unlock(&mount_lock);
+	dput(old);
+}
+
 void
 mount_attach(struct mount *m)
 {
@@ -315,12 +351,8 @@ mount_attach(struct mount *m)
 	mount_charge(m, 1);
 	ns->count++;
 	spin_lock(&mount_lock);
-	if (m->mountpoint) {
-		struct mount **chain = mount_hash_chain(ns, m->mountpoint);
-		m->hash_next = *chain;
-		*chain = m;
-		m->mountpoint->mounted++;
-	}
+	if (m->mountpoint)
+		hash_in(m);
 	m->sb->nr_mounts++;
 	list_add_tail(&m->link, &ns->mounts);
 	assert_attached(m);
@@ -369,8 +401,7 @@ mount_clone(struct mount *m, struct mnt_namespace *ns)
 	return mount_alloc(m->sb, m->root, m->mountpoint, ns, m->source);
 }
 
-/* The mount of ns that mountpoint belongs to (mount_lock held): the last on its instance. */
-static struct mount *
+struct mount *
 mount_of_dentry(struct mnt_namespace *ns, struct dentry *mountpoint)
 {
 	struct mount *parent = NULL;
@@ -530,13 +561,8 @@ void
 mount_detach(struct mount *m, struct list_head *gone)
 {
 	assert_attached(m);
-	if (m->mountpoint) {
-		struct mount **p = mount_hash_chain(m->ns, m->mountpoint);
-		while (*p != m)
-			p = &(*p)->hash_next;
-		*p = m->hash_next;
-		m->mountpoint->mounted--;
-	}
+	if (m->mountpoint)
+		hash_out(m);
 	m->last = --m->sb->nr_mounts == 0;
 	m->ns->count--;
 	list_del(&m->link);

@@ -16,13 +16,13 @@ struct mount {
 	struct super_block *sb;	   /* referenced */
 	struct dentry *root;	   /* the instance's root as shown here, referenced */
 	struct dentry *mountpoint; /* the dentry covered, referenced; NULL for a namespace's root */
-	struct mount *parent;	   /* the mount mountpoint belongs to; NULL for a namespace's root */
-	struct mnt_namespace *ns;  /* the namespace whose tree it is in */
-	char *source;		   /* the first field of /proc/mounts */
-	struct list_head link;	   /* in ns->mounts, or on a list of detached ones */
-	struct mount *hash_next;   /* in its (namespace, mountpoint) chain of the mount hash */
-	struct mount *copy;	   /* its copy while copy_tree runs (namespace_mutex) */
-	bool last;		   /* detached as the instance's last mount */
+	struct mount *parent;	  /* the mount mountpoint belongs to; NULL for a namespace's root */
+	struct mnt_namespace *ns; /* the namespace whose tree it is in */
+	char *source;		  /* the first field of /proc/mounts */
+	struct list_head link;	  /* in ns->mounts, or on a list of detached ones */
+	struct mount *hash_next;  /* in its (namespace, mountpoint) chain of the mount hash */
+	struct mount *copy;	  /* its copy while copy_tree runs (namespace_mutex) */
+	bool last;		  /* detached as the instance's last mount */
 	struct mem_charge *charge; /* its maker's process; NULL: the kernel's */
 };
 
@@ -44,6 +44,16 @@ struct mount *mount_clone(struct mount *m, struct mnt_namespace *ns);
 void mount_attach(struct mount *m);
 /* Takes m out of its namespace's tree onto gone (mount_lock held). */
 void mount_detach(struct mount *m, struct list_head *gone);
+/* The mount of ns whose root is d (mount_lock held), or NULL. */
+struct mount *mount_of_root(struct mnt_namespace *ns, struct dentry *d);
+/* The mount of ns that d is on (mount_lock held): the last on its instance, or NULL. */
+struct mount *mount_of_dentry(struct mnt_namespace *ns, struct dentry *d);
+/*
+ * pivot_root's step: m (attached, not a namespace's root) now covers
+ * mountpoint under parent (namespace_mutex held); its root's name and
+ * parent are the caller's (dentry_cover).
+ */
+void mount_move(struct mount *m, struct dentry *mountpoint, struct mount *parent);
 /* Frees detached mounts (namespace_mutex held, mount_lock not). */
 void mount_release(struct list_head *gone);
 

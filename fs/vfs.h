@@ -325,6 +325,8 @@ extern unsigned long mount_max;
 struct dentry *dentry_alloc_root(struct inode *inode);
 /* A mount's root covering mountpoint (fs/mount.c), taking over the reference on inode. */
 struct dentry *dentry_alloc_mount_root(struct inode *inode, struct dentry *mountpoint);
+/* A mount's root, moved (pivot_root), now covers mountpoint: its parent and name. 0 or -ENOMEM. */
+int dentry_cover(struct dentry *root, struct dentry *mountpoint);
 /* A dentry named name under parent, taking over the caller's reference on inode. */
 struct dentry *dentry_alloc_child(struct dentry *parent, const char *name, size_t len,
 				  struct inode *inode);

@@ -225,3 +225,72 @@ TEST(ns_mnt_clone_newns_gives_the_child_a_copy)
 	CHECK(!exists(dir, "mark"));
 	CHECK_OK(rmdir(dir));
 }
+
+/*
+ * A child in a private namespace, chrooted into a tmpfs on dir with a
+ * tmpfs on /new holding "marker" and an empty /new/old: what pivot_root
+ * needs (Linux's initial root may be a rootfs, which cannot be pivoted).
+ */
+static void
+enter_pivot_scene(const char *dir)
+{
+	CHECK_OK(unshare(CLONE_NEWNS | CLONE_FS));
+	CHECK_OK(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
+	CHECK_OK(mount("none", dir, "tmpfs", 0, NULL));
+	CHECK_OK(chroot(dir));
+	CHECK_OK(chdir("/"));
+	CHECK_OK(mkdir("/new", 0755));
+	CHECK_OK(mount("none", "/new", "tmpfs", 0, NULL));
+	CHECK_OK(mkdir("/new/old", 0755));
+	make_file("/new/marker", "m", 1);
+}
+
+TEST(ns_mnt_pivot_root_swaps_the_root)
+{
+	char dir[64], cwd[64];
+	struct stat st;
+
+	scratch(dir, sizeof(dir));
+	pid_t pid = xfork();
+	if (pid == 0) {
+		enter_pivot_scene(dir);
+		CHECK_OK(syscall(SYS_pivot_root, "/new", "/new/old"));
+		CHECK_OK(stat("/marker", &st)); /* the new root */
+		CHECK_OK(stat("marker", &st));	/* the cwd moved with it */
+		CHECK(getcwd(cwd, sizeof(cwd)) && strcmp(cwd, "/") == 0);
+		CHECK_OK(stat("/old/new", &st)); /* the old root, its mount point left empty */
+		CHECK_ERR(ENOENT, stat("/old/new/marker", &st));
+		CHECK_OK(umount2("/old", MNT_DETACH));
+		CHECK_ERR(ENOENT, stat("/old/new", &st));
+		_exit(0);
+	}
+	expect_exit(pid, 0, "child");
+	CHECK_OK(rmdir(dir)); /* the namespace and its mounts went with the child */
+}
+
+TEST(ns_mnt_pivot_root_errors)
+{
+	char dir[64];
+
+	scratch(dir, sizeof(dir));
+	pid_t pid = xfork();
+	if (pid == 0) {
+		enter_pivot_scene(dir);
+		CHECK_OK(mkdir("/plain", 0755));
+		CHECK_OK(mkdir("/plain/old", 0755));
+		/* new_root on the root's own mount. */
+		CHECK_ERR(EBUSY, syscall(SYS_pivot_root, "/plain", "/plain/old"));
+		/* put_old not under new_root, on a mount of its own. */
+		CHECK_OK(mkdir("/other", 0755));
+		CHECK_OK(mount("none", "/other", "tmpfs", 0, NULL));
+		CHECK_OK(mkdir("/other/old", 0755));
+		CHECK_ERR(EINVAL, syscall(SYS_pivot_root, "/new", "/other/old"));
+		CHECK_ERR(ENOTDIR, syscall(SYS_pivot_root, "/new", "/new/marker"));
+		CHECK_ERR(ENOENT, syscall(SYS_pivot_root, "/new", "/new/none"));
+		CHECK_OK(setuid(65534));
+		CHECK_ERR(EPERM, syscall(SYS_pivot_root, "/new", "/new/old"));
+		_exit(0);
+	}
+	expect_exit(pid, 0, "child");
+	CHECK_OK(rmdir(dir));
+}
