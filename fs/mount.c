@@ -13,26 +13,32 @@
  * directory that is already a mount point stacks: the new mount covers the
  * root of the one that was on top, and umount takes the top one off.
  *
- * The table is bounded as Linux's mount namespace is: at most mount_max
- * mounts (/proc/sys/fs/mount-max, 100000), the root's included; past it
- * mount(2) fails with ENOSPC. Each mount's memory is charged to the
- * process that made it (mm/oom_kill.h), as Linux's mnt_cache is
- * SLAB_ACCOUNT: it stays charged after the process is gone, while the
- * mount lives.
+ * Each mount namespace (fs/mnt_namespace.c) has a tree of its own; a
+ * mount(2) or umount2(2) changes the caller's. The tree is bounded as
+ * Linux's is: at most mount_max mounts (/proc/sys/fs/mount-max, 100000),
+ * the root's included; past it mount(2) fails with ENOSPC. Each mount's
+ * memory is charged to the process that made it (mm/oom_kill.h), as
+ * Linux's mnt_cache is SLAB_ACCOUNT: it stays charged after the process is
+ * gone, while the mount lives.
  *
  * What rewind leaves out: bind mounts and MS_MOVE (EINVAL; an instance has
- * exactly one mount, so the mount flags live in the instance), mount
- * namespaces and propagation (MS_SHARED and friends are accepted on a
- * mount point and change nothing: every mount is private), MNT_EXPIRE
- * (EINVAL), and mounting on the root directory itself (EBUSY: a process's
- * root would not see it, as on Linux, and it could never be unmounted).
+ * one mount in a namespace, so the mount flags live in the instance),
+ * propagation (MS_SHARED and friends are accepted on a mount point and
+ * change nothing: every mount is private), MNT_EXPIRE (EINVAL), and
+ * mounting on the root directory itself (EBUSY: a process's root would not
+ * see it, as on Linux, and it could never be unmounted).
  *
  * Invariants, all under mount_lock (a spinlock):
- *   - mounts holds every attached mount in mount order, the root first;
- *   - dentry->mounted counts the attached mounts whose mountpoint it is
- *     (0 or 1: a second mount there covers the first's root instead), and
- *     a mount holds a reference on its mountpoint and its root dentry;
- *   - a mount's parent is the mount its mountpoint belongs to.
+ *   - a namespace's mounts holds its attached mounts in mount order, its
+ *     root first, and the mount hash each that has a mountpoint, under
+ *     (namespace, mountpoint);
+ *   - dentry->mounted counts the attached mounts whose mountpoint it is,
+ *     in every namespace (in one, at most one: a second mount there covers
+ *     the first's root instead), and a mount holds a reference on its
+ *     mountpoint and its root dentry;
+ *   - sb->nr_mounts counts the attached mounts of the instance; the last
+ *     one's going unmounts it;
+ *   - a mount's parent is the mount of its namespace its mountpoint is on.
  * The walk reads dentry->mounted without the lock, and only when it is
  * non-zero takes the lock to find the mount; a umount racing with it
  * leaves it either on the covered dentry or holding the unmounted root.
@@ -87,7 +93,7 @@ mount_hash_chain(const struct mnt_namespace *ns, const struct dentry *mountpoint
 /* The flags an instance keeps from mount(2) (the rest are requests, not state). */
 #define MS_KEPT                                                                                    \
 	(MS_RDONLY | MS_SYNCHRONOUS | MS_DIRSYNC | MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_NOATIME | \
-	 MS_NODIRATIME | MS_RELATIME)
+	 MS_NODIRATIME | MS_RELATIME | MS_NOSYMFOLLOW)
 #define MS_ATIME (MS_NOATIME | MS_RELATIME | MS_STRICTATIME)
 
 /*
@@ -740,6 +746,7 @@ show_flags(u32 flags, char *buf, size_t size)
 		{ MS_NOSUID, ",nosuid" },	  { MS_NODEV, ",nodev" },
 		{ MS_NOEXEC, ",noexec" },	  { MS_NOATIME, ",noatime" },
 		{ MS_NODIRATIME, ",nodiratime" }, { MS_RELATIME, ",relatime" },
+		{ MS_NOSYMFOLLOW, ",nosymfollow" },
 	};
 	size_t n = (size_t)kscnprintf(buf, size, flags & MS_RDONLY ? "ro" : "rw");
 
