@@ -742,10 +742,10 @@ show_flags(u32 flags, char *buf, size_t size)
 		u32 flag;
 		const char *name;
 	} names[] = {
-		{ MS_SYNCHRONOUS, ",sync" },	  { MS_DIRSYNC, ",dirsync" },
-		{ MS_NOSUID, ",nosuid" },	  { MS_NODEV, ",nodev" },
-		{ MS_NOEXEC, ",noexec" },	  { MS_NOATIME, ",noatime" },
-		{ MS_NODIRATIME, ",nodiratime" }, { MS_RELATIME, ",relatime" },
+		{ MS_SYNCHRONOUS, ",sync" },	    { MS_DIRSYNC, ",dirsync" },
+		{ MS_NOSUID, ",nosuid" },	    { MS_NODEV, ",nodev" },
+		{ MS_NOEXEC, ",noexec" },	    { MS_NOATIME, ",noatime" },
+		{ MS_NODIRATIME, ",nodiratime" },   { MS_RELATIME, ",relatime" },
 		{ MS_NOSYMFOLLOW, ",nosymfollow" },
 	};
 	size_t n = (size_t)kscnprintf(buf, size, flags & MS_RDONLY ? "ro" : "rw");

@@ -445,6 +445,8 @@ signal_send_self(int sig)
 
 /* A lease break's signal to its holder (fs/leases.c): one process here, which it counts. */
 struct spinlock tasks_lock = SPINLOCK_INIT("tasks");
+/* No task list: pivot_root (fs_context_move_refs) finds no other task to move. */
+struct list_head all_tasks = LIST_HEAD_INIT(all_tasks);
 static int signals_sent;
 
 struct task *

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "lib/procfile.h"
+#include "uapi/mount_attr.h" /* glibc 2.36 and musl have no struct mount_attr */
 
 static void
 scratch(char *dir, size_t size)
@@ -301,24 +302,11 @@ TEST(ns_mnt_pivot_root_errors)
 #define SYS_mount_setattr 442
 #endif
 
-/* Linux's struct mount_attr and the MOUNT_ATTR_* values (linux/mount.h), which glibc may lack. */
-struct setattr_args {
-	unsigned long long attr_set, attr_clr, propagation, userns_fd;
-};
-#define ATTR_RDONLY	 0x1ULL
-#define ATTR_NOEXEC	 0x8ULL
-#define ATTR__ATIME	 0x70ULL
-#define ATTR_NOATIME	 0x10ULL
-#define ATTR_NOSYMFOLLOW 0x200000ULL
-#ifndef AT_RECURSIVE
-#define AT_RECURSIVE 0x8000
-#endif
-
 static long
 setattr(const char *path, unsigned flags, unsigned long long set, unsigned long long clr,
 	unsigned long long propagation)
 {
-	struct setattr_args a = { set, clr, propagation, 0 };
+	struct mount_attr a = { set, clr, propagation, 0 };
 
 	return syscall(SYS_mount_setattr, AT_FDCWD, path, flags, &a, sizeof(a));
 }
@@ -345,30 +333,30 @@ TEST(ns_mnt_mount_setattr_flags)
 	snprintf(sub, sizeof(sub), "%s/sub", dir);
 	CHECK_OK(mkdir(sub, 0755));
 	CHECK_OK(mount("none", sub, "tmpfs", 0, NULL));
-	CHECK_OK(setattr(dir, 0, ATTR_RDONLY, 0, 0));
+	CHECK_OK(setattr(dir, 0, MOUNT_ATTR_RDONLY, 0, 0));
 	CHECK_EQ(create_errno(dir), EROFS);
 	CHECK_EQ(create_errno(sub), 0); /* not recursive */
-	CHECK_OK(setattr(dir, AT_RECURSIVE, ATTR_RDONLY, 0, 0));
+	CHECK_OK(setattr(dir, AT_RECURSIVE, MOUNT_ATTR_RDONLY, 0, 0));
 	CHECK_EQ(create_errno(sub), EROFS);
-	CHECK_OK(setattr(dir, AT_RECURSIVE, 0, ATTR_RDONLY, 0));
+	CHECK_OK(setattr(dir, AT_RECURSIVE, 0, MOUNT_ATTR_RDONLY, 0));
 	CHECK_EQ(create_errno(dir), 0);
 	CHECK_EQ(create_errno(sub), 0);
 	/* Read-only over a file open for writing: EBUSY, and nothing changed. */
 	int fd = CHECK_OK(open(path_under(sub, "w"), O_CREAT | O_WRONLY, 0644));
-	CHECK_ERR(EBUSY, setattr(dir, AT_RECURSIVE, ATTR_RDONLY, 0, 0));
+	CHECK_ERR(EBUSY, setattr(dir, AT_RECURSIVE, MOUNT_ATTR_RDONLY, 0, 0));
 	CHECK_EQ(create_errno(dir), 0);
 	close(fd);
 	/* nosymfollow: a link on the mount is not followed, and lstat still sees it. */
 	snprintf(link, sizeof(link), "%s/l", sub);
 	CHECK_OK(symlink("/", link));
-	CHECK_OK(setattr(sub, 0, ATTR_NOSYMFOLLOW, 0, 0));
+	CHECK_OK(setattr(sub, 0, MOUNT_ATTR_NOSYMFOLLOW, 0, 0));
 	struct stat st;
 	CHECK_ERR(ELOOP, stat(link, &st));
 	CHECK_OK(lstat(link, &st));
-	CHECK_OK(setattr(sub, 0, 0, ATTR_NOSYMFOLLOW, 0));
+	CHECK_OK(setattr(sub, 0, 0, MOUNT_ATTR_NOSYMFOLLOW, 0));
 	CHECK_OK(stat(link, &st));
 	/* The atime setting, a value: noatime shows in the mount's options. */
-	CHECK_OK(setattr(sub, 0, ATTR_NOATIME, ATTR__ATIME, 0));
+	CHECK_OK(setattr(sub, 0, MOUNT_ATTR_NOATIME, MOUNT_ATTR__ATIME, 0));
 	static char text[32768];
 	char want[128];
 	CHECK_OK(read_text_file("/proc/self/mounts", text, sizeof(text)));
@@ -382,28 +370,28 @@ TEST(ns_mnt_mount_setattr_flags)
 TEST(ns_mnt_mount_setattr_errors)
 {
 	char dir[64], sub[80];
-	struct setattr_args a = { ATTR_RDONLY, 0, 0, 0 };
+	struct mount_attr a = { MOUNT_ATTR_RDONLY, 0, 0, 0 };
 
 	scratch(dir, sizeof(dir));
 	CHECK_OK(mount("none", dir, "tmpfs", 0, NULL));
 	snprintf(sub, sizeof(sub), "%s/sub", dir);
 	CHECK_OK(mkdir(sub, 0755));
-	CHECK_ERR(EINVAL, setattr(sub, 0, ATTR_RDONLY, 0, 0)); /* not a mount's root */
-	CHECK_ERR(EINVAL, setattr(dir, 0x1, ATTR_RDONLY, 0, 0));
+	CHECK_ERR(EINVAL, setattr(sub, 0, MOUNT_ATTR_RDONLY, 0, 0)); /* not a mount's root */
+	CHECK_ERR(EINVAL, setattr(dir, 0x1, MOUNT_ATTR_RDONLY, 0, 0));
 	CHECK_ERR(EINVAL, setattr(dir, 0, 1ULL << 40, 0, 0));
-	CHECK_ERR(EINVAL, setattr(dir, 0, ATTR_NOATIME, 0, 0)); /* no MOUNT_ATTR__ATIME */
+	CHECK_ERR(EINVAL, setattr(dir, 0, MOUNT_ATTR_NOATIME, 0, 0)); /* no MOUNT_ATTR__ATIME */
 	CHECK_ERR(EINVAL, setattr(dir, 0, 0, 0, MS_SHARED | MS_PRIVATE));
 	CHECK_ERR(EINVAL, setattr(dir, 0, 0, 0, 1));
 	CHECK_ERR(EINVAL, syscall(SYS_mount_setattr, AT_FDCWD, dir, 0, &a, 16));
 	CHECK_ERR(E2BIG, syscall(SYS_mount_setattr, AT_FDCWD, dir, 0, &a, 8192));
-	CHECK_ERR(ENOENT, setattr(path_under(dir, "none"), 0, ATTR_RDONLY, 0, 0));
+	CHECK_ERR(ENOENT, setattr(path_under(dir, "none"), 0, MOUNT_ATTR_RDONLY, 0, 0));
 	CHECK_OK(setattr(path_under(dir, "none"), 0, 0, 0, 0)); /* nothing asked: no lookup */
 	CHECK_OK(setattr(dir, 0, 0, 0, MS_PRIVATE));
 	CHECK_EQ(create_errno(dir), 0);
 	pid_t pid = xfork();
 	if (pid == 0) {
 		CHECK_OK(setuid(65534));
-		CHECK_ERR(EPERM, setattr(dir, 0, ATTR_RDONLY, 0, 0));
+		CHECK_ERR(EPERM, setattr(dir, 0, MOUNT_ATTR_RDONLY, 0, 0));
 		_exit(0);
 	}
 	expect_exit(pid, 0, "unprivileged child");
