@@ -407,6 +407,15 @@ mount_clone(struct mount *m, struct mnt_namespace *ns)
 	return mount_alloc(m->sb, m->root, m->mountpoint, ns, m->source);
 }
 
+bool
+mount_is_below(const struct mount *m, const struct mount *top)
+{
+	for (; m; m = m->parent)
+		if (m == top)
+			return true;
+	return false;
+}
+
 struct mount *
 mount_of_dentry(struct mnt_namespace *ns, struct dentry *mountpoint)
 {
@@ -434,9 +443,9 @@ graft(struct dentry *mountpoint, struct fs_type *type, const char *source, u32 f
 		return err;
 	struct dentry *root = dentry_alloc_mount_root(root_inode, mountpoint);
 	struct mount *m = root ? mount_alloc(sb, root, mountpoint, ns, source) : NULL;
-	sb_put(sb); /* the mount's reference is the instance's */
 	if (root)
-		dput(root);
+		dput(root); /* m holds its own, and its own on sb: */
+	sb_put(sb);
 	mutex_lock(&mountpoint->inode->lock);
 	err = !m ? -ENOMEM : mountpoint_check(mountpoint);
 	if (!err && ns->count >= READ_ONCE(mount_max))

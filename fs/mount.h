@@ -48,6 +48,8 @@ void mount_detach(struct mount *m, struct list_head *gone);
 struct mount *mount_of_root(struct mnt_namespace *ns, struct dentry *d);
 /* The mount of ns that d is on (mount_lock held): the last on its instance, or NULL. */
 struct mount *mount_of_dentry(struct mnt_namespace *ns, struct dentry *d);
+/* Whether m is top or hangs below it (namespace_mutex or mount_lock held). */
+bool mount_is_below(const struct mount *m, const struct mount *top);
 /*
  * pivot_root's step: m (attached, not a namespace's root) now covers
  * mountpoint under parent (namespace_mutex held); its root's name and

@@ -107,16 +107,6 @@ flag_change_of(const struct mount_attr *a, struct flag_change *c)
 	return 0;
 }
 
-/* Whether m is top or hangs below it. */
-static bool
-is_below(const struct mount *m, const struct mount *top)
-{
-	for (; m; m = m->parent)
-		if (m == top)
-			return true;
-	return false;
-}
-
 /*
  * The new flags on top's instance and, if recursive, on those of every
  * mount below it (namespace_mutex held): all, or -EBUSY and none.
@@ -128,14 +118,14 @@ change_flags(struct mount *top, bool recursive, const struct flag_change *c)
 	size_t n = 0, i = 0;
 
 	list_for_each(pos, mounts)
-		n += recursive ? is_below(list_entry(pos, struct mount, link), top) : 0;
+		n += recursive ? mount_is_below(list_entry(pos, struct mount, link), top) : 0;
 	u32 *old = kmalloc(sizeof(u32) * (n ? n : 1));
 	if (!old)
 		return -ENOMEM;
 	int err = 0;
 	list_for_each(pos, mounts) {
 		struct mount *m = list_entry(pos, struct mount, link);
-		if (m != top && !(recursive && is_below(m, top)))
+		if (m != top && !(recursive && mount_is_below(m, top)))
 			continue;
 		struct super_block *sb = m->sb;
 		old[i] = READ_ONCE(sb->flags);
@@ -156,7 +146,7 @@ change_flags(struct mount *top, bool recursive, const struct flag_change *c)
 			struct mount *m = list_entry(pos, struct mount, link);
 			if (i == done)
 				break;
-			if (m == top || (recursive && is_below(m, top)))
+			if (m == top || (recursive && mount_is_below(m, top)))
 				__atomic_store_n(&m->sb->flags, old[i++], __ATOMIC_SEQ_CST);
 		}
 	}

@@ -70,6 +70,34 @@ pivot_check(struct mnt_namespace *ns, struct dentry *root, struct dentry *new,
 	return 0;
 }
 
+/*
+ * The namespace's list keeps a parent before its children (copy_tree
+ * counts on it) after the pivot (mount_lock held): the new root goes just
+ * before the old root, whose old place its new parent may not be before,
+ * and the old root with everything below it goes to the end, in order.
+ */
+static void
+keep_parents_first(struct mount *new_mnt, struct mount *root_mnt)
+{
+	struct list_head *mounts = &root_mnt->ns->mounts, moved = LIST_HEAD_INIT(moved);
+
+	list_del(&new_mnt->link);
+	list_add_tail(&new_mnt->link, &root_mnt->link);
+	for (struct list_head *pos = mounts->next; pos != mounts;) {
+		struct mount *m = list_entry(pos, struct mount, link);
+		pos = pos->next;
+		if (mount_is_below(m, root_mnt)) {
+			list_del(&m->link);
+			list_add_tail(&m->link, &moved);
+		}
+	}
+	while (!list_empty(&moved)) {
+		struct list_head *first = moved.next;
+		list_del(first);
+		list_add_tail(first, mounts);
+	}
+}
+
 /* The mounts move (namespace_mutex held): 0, or -ENOMEM with nothing moved. */
 static int
 pivot(struct mount *root_mnt, struct mount *new_mnt, struct mount *old_mnt, struct dentry *put_old)
@@ -89,8 +117,7 @@ pivot(struct mount *root_mnt, struct mount *new_mnt, struct mount *old_mnt, stru
 	mount_move(new_mnt, root_mp, root_parent);
 	dput(root_mp);
 	spin_lock(&mount_lock);
-	list_del(&new_mnt->link); /* a parent before its children: before the old root */
-	list_add_tail(&new_mnt->link, &root_mnt->link);
+	keep_parents_first(new_mnt, root_mnt);
 	spin_unlock(&mount_lock);
 	fs_context_move_refs(root_mnt->root, new_mnt->root);
 	return 0;

@@ -269,6 +269,31 @@ TEST(ns_mnt_pivot_root_swaps_the_root)
 	CHECK_OK(rmdir(dir)); /* the namespace and its mounts went with the child */
 }
 
+/* put_old on a mount below new_root; then a copy of the pivoted tree (copy_tree's order). */
+TEST(ns_mnt_pivot_root_into_a_submount_then_copy)
+{
+	char dir[64];
+	struct stat st;
+
+	scratch(dir, sizeof(dir));
+	pid_t pid = xfork();
+	if (pid == 0) {
+		enter_pivot_scene(dir);
+		CHECK_OK(mkdir("/new/sub", 0755));
+		CHECK_OK(mount("none", "/new/sub", "tmpfs", 0, NULL));
+		CHECK_OK(mkdir("/new/sub/old", 0755));
+		CHECK_OK(syscall(SYS_pivot_root, "/new", "/new/sub/old"));
+		CHECK_OK(unshare(CLONE_NEWNS));
+		CHECK_OK(stat("/marker", &st));
+		CHECK_OK(stat("/sub/old/new", &st));
+		CHECK_OK(umount2("/sub/old", MNT_DETACH));
+		CHECK_OK(umount("/sub"));
+		_exit(0);
+	}
+	expect_exit(pid, 0, "child");
+	CHECK_OK(rmdir(dir));
+}
+
 TEST(ns_mnt_pivot_root_errors)
 {
 	char dir[64];
