@@ -183,6 +183,30 @@ dentry_alloc_mount_root(struct inode *inode, struct dentry *mountpoint)
 	return d;
 }
 
+int
+dentry_cover(struct dentry *root, struct dentry *mountpoint)
+{
+	char name[NAME_MAX + 1];
+	size_t len;
+	struct dentry *parent = dget_parent_name(mountpoint, name, &len);
+	char *newname = copy_name(name, len);
+	if (!newname) {
+		dput(parent);
+		return -ENOMEM;
+	}
+	spin_lock(&dentry_tree_lock);
+	struct dentry *oldparent = root->parent;
+	char *oldname = root->name;
+	root->parent = parent;
+	root->name = newname;
+	root->len = len;
+	spin_unlock(&dentry_tree_lock);
+	kfree(oldname);
+	if (oldparent != root)
+		dput(oldparent);
+	return 0;
+}
+
 struct dentry *
 dentry_alloc_child(struct dentry *parent, const char *name, size_t len, struct inode *inode)
 {

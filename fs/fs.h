@@ -14,6 +14,7 @@
 struct file;
 struct files;
 struct fs_context;
+struct dentry;
 struct page;
 struct boot_info;
 struct cpio_source;
@@ -127,6 +128,10 @@ struct fs_context *fs_context_share(struct fs_context *fs); /* clone(CLONE_FS) *
 void fs_context_put(struct fs_context *fs);
 /* unshare(CLONE_FS): the calling thread's own copy of a shared context; 0 or -ENOMEM. */
 int fs_context_unshare(void);
+/* setns to a mount namespace: root and cwd become root; -EINVAL if the context is shared. */
+int fs_context_enter_root(struct dentry *root);
+/* pivot_root (Linux's chroot_fs_refs): every task's root or cwd that is old becomes new. */
+void fs_context_move_refs(struct dentry *old, struct dentry *new);
 
 /* The wall clock was set: timerfds armed with TFD_TIMER_CANCEL_ON_SET are cancelled (fs/timerfd.c). */
 void timerfd_clock_was_set(void);

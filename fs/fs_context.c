@@ -119,6 +119,47 @@ fs_context_unshare(void)
 	return 0;
 }
 
+/* Swaps d (a referenced dentry, handed over) in for *which, fs's root or cwd. */
+static void
+replace_fs_dir(struct fs_context *fs, struct dentry **which, struct dentry *d)
+{
+	sb_pin(d->inode->sb);
+	spin_lock(&fs->lock);
+	struct dentry *old = *which;
+	*which = d;
+	spin_unlock(&fs->lock);
+	sb_unpin(old->inode->sb);
+	dput(old);
+}
+
+int
+fs_context_enter_root(struct dentry *root)
+{
+	struct fs_context *fs = current_fs();
+
+	if (__atomic_load_n(&fs->refcount, __ATOMIC_ACQUIRE) != 1)
+		return -EINVAL; /* shared with another task (CLONE_FS), as Linux's mntns_install */
+	replace_fs_dir(fs, &fs->root, dget(root));
+	replace_fs_dir(fs, &fs->cwd, dget(root));
+	return 0;
+}
+
+void
+fs_context_move_refs(struct dentry *old, struct dentry *new)
+{
+	u64 irq = spin_lock_irqsave(&tasks_lock);
+	struct list_head *pos;
+
+	list_for_each(pos, &all_tasks) {
+		struct fs_context *fs = list_entry(pos, struct task, all_link)->fs;
+		if (fs && fs->root == old)
+			replace_fs_dir(fs, &fs->root, dget(new));
+		if (fs && fs->cwd == old)
+			replace_fs_dir(fs, &fs->cwd, dget(new));
+	}
+	spin_unlock_irqrestore(&tasks_lock, irq);
+}
+
 void
 fs_context_put(struct fs_context *fs)
 {
@@ -147,13 +188,7 @@ set_fs_dir(struct dentry *d, bool root)
 		dput(d);
 		return err;
 	}
-	sb_pin(d->inode->sb);
-	spin_lock(&fs->lock);
-	struct dentry **which = root ? &fs->root : &fs->cwd, *old = *which;
-	*which = d;
-	spin_unlock(&fs->lock);
-	sb_unpin(old->inode->sb);
-	dput(old);
+	replace_fs_dir(fs, root ? &fs->root : &fs->cwd, d);
 	return 0;
 }
 

@@ -13,26 +13,32 @@
  * directory that is already a mount point stacks: the new mount covers the
  * root of the one that was on top, and umount takes the top one off.
  *
- * The table is bounded as Linux's mount namespace is: at most mount_max
- * mounts (/proc/sys/fs/mount-max, 100000), the root's included; past it
- * mount(2) fails with ENOSPC. Each mount's memory is charged to the
- * process that made it (mm/oom_kill.h), as Linux's mnt_cache is
- * SLAB_ACCOUNT: it stays charged after the process is gone, while the
- * mount lives.
+ * Each mount namespace (fs/mnt_namespace.c) has a tree of its own; a
+ * mount(2) or umount2(2) changes the caller's. The tree is bounded as
+ * Linux's is: at most mount_max mounts (/proc/sys/fs/mount-max, 100000),
+ * the root's included; past it mount(2) fails with ENOSPC. Each mount's
+ * memory is charged to the process that made it (mm/oom_kill.h), as
+ * Linux's mnt_cache is SLAB_ACCOUNT: it stays charged after the process is
+ * gone, while the mount lives.
  *
  * What rewind leaves out: bind mounts and MS_MOVE (EINVAL; an instance has
- * exactly one mount, so the mount flags live in the instance), mount
- * namespaces and propagation (MS_SHARED and friends are accepted on a
- * mount point and change nothing: every mount is private), MNT_EXPIRE
- * (EINVAL), and mounting on the root directory itself (EBUSY: a process's
- * root would not see it, as on Linux, and it could never be unmounted).
+ * one mount in a namespace, so the mount flags live in the instance),
+ * propagation (MS_SHARED and friends are accepted on a mount point and
+ * change nothing: every mount is private), MNT_EXPIRE (EINVAL), and
+ * mounting on the root directory itself (EBUSY: a process's root would not
+ * see it, as on Linux, and it could never be unmounted).
  *
  * Invariants, all under mount_lock (a spinlock):
- *   - mounts holds every attached mount in mount order, the root first;
- *   - dentry->mounted counts the attached mounts whose mountpoint it is
- *     (0 or 1: a second mount there covers the first's root instead), and
- *     a mount holds a reference on its mountpoint and its root dentry;
- *   - a mount's parent is the mount its mountpoint belongs to.
+ *   - a namespace's mounts holds its attached mounts in mount order, its
+ *     root first, and the mount hash each that has a mountpoint, under
+ *     (namespace, mountpoint);
+ *   - dentry->mounted counts the attached mounts whose mountpoint it is,
+ *     in every namespace (in one, at most one: a second mount there covers
+ *     the first's root instead), and a mount holds a reference on its
+ *     mountpoint and its root dentry;
+ *   - sb->nr_mounts counts the attached mounts of the instance; the last
+ *     one's going unmounts it;
+ *   - a mount's parent is the mount of its namespace its mountpoint is on.
  * The walk reads dentry->mounted without the lock, and only when it is
  * non-zero takes the lock to find the mount; a umount racing with it
  * leaves it either on the covered dentry or holding the unmounted root.
@@ -41,6 +47,7 @@
  * /proc/mounts; it is taken before mount_lock, never under it.
  */
 #include "fs/vfs.h"
+#include "fs/mount.h"
 #include "kernel/process/cred.h"
 #include "uapi/errno.h"
 #include "uapi/mount.h"
@@ -54,70 +61,82 @@
 #include "mm/kmalloc.h"
 #include "mm/oom_kill.h"
 
-struct mount {
-	struct super_block *sb;	   /* referenced */
-	struct dentry *root;	   /* the instance's root as shown here, referenced */
-	struct dentry *mountpoint; /* the dentry covered, referenced; NULL for the root mount */
-	struct mount *parent;	   /* the mount mountpoint belongs to; NULL for the root mount */
-	char *source;		   /* the first field of /proc/mounts */
-	struct list_head link;	   /* in mounts */
-	struct mem_charge *charge; /* its maker's process; NULL: the kernel's */
-};
-
 unsigned long mount_max = 100000;
 
 struct dentry *vfs_root;
 
-static struct list_head mounts = LIST_HEAD_INIT(mounts);
-static struct spinlock mount_lock = SPINLOCK_INIT("mount");
-static struct mutex namespace_mutex = MUTEX_INIT(namespace_mutex, "namespace");
+static struct mount root_mount = { .source = "rootfs", .ns = &init_mnt_ns };
+struct mnt_namespace init_mnt_ns = {
+	.ns = { .refcount = 1, .ops = &mnt_ns_ops },
+	.mounts = LIST_HEAD_INIT(init_mnt_ns.mounts),
+	.root = &root_mount,
+};
+struct spinlock mount_lock = SPINLOCK_INIT("mount");
+struct mutex namespace_mutex = MUTEX_INIT(namespace_mutex, "namespace");
 static u32 next_mnt_id = 1;
-static unsigned long mount_count; /* attached mounts, the root's too; namespace_mutex */
+
+/*
+ * The mount hash: the attached mounts by (namespace, mountpoint), as Linux
+ * finds a mount by (parent mount, mountpoint); mount_lock.
+ */
+#define MOUNT_HASH_SIZE 256
+static struct mount *mount_hash[MOUNT_HASH_SIZE];
+
+static struct mount **
+mount_hash_chain(const struct mnt_namespace *ns, const struct dentry *mountpoint)
+{
+	uintptr_t key = (uintptr_t)ns ^ ((uintptr_t)mountpoint >> 4);
+
+	return &mount_hash[(key ^ (key >> 8) ^ (key >> 16)) % MOUNT_HASH_SIZE];
+}
 
 /* The flags an instance keeps from mount(2) (the rest are requests, not state). */
 #define MS_KEPT                                                                                    \
 	(MS_RDONLY | MS_SYNCHRONOUS | MS_DIRSYNC | MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_NOATIME | \
-	 MS_NODIRATIME | MS_RELATIME)
+	 MS_NODIRATIME | MS_RELATIME | MS_NOSYMFOLLOW)
 #define MS_ATIME (MS_NOATIME | MS_RELATIME | MS_STRICTATIME)
 
 /*
- * The invariants above for m, attached, as graft leaves it and detach
- * finds it (mount_lock held): its mountpoint counts it alone, and its
- * parent is an attached mount of the instance the mountpoint is on.
+ * The invariants above for m, attached, as mount_attach leaves it and
+ * mount_detach finds it (mount_lock held): its parent is a mount of its
+ * namespace on the instance its mountpoint is on.
  */
 static void
 assert_attached(const struct mount *m)
 {
 	LOCKDEBUG_ASSERT(!spin_not_mine(&mount_lock), "mount");
-	LOCKDEBUG_ASSERT(m->mountpoint && m->mountpoint->mounted == 1, "mount");
-	LOCKDEBUG_ASSERT(m->parent && m->parent->sb == m->mountpoint->inode->sb &&
-				 READ_ONCE(m->parent->sb->mnt_id) != 0,
+	LOCKDEBUG_ASSERT(!m->mountpoint || m->mountpoint->mounted > 0, "mount");
+	LOCKDEBUG_ASSERT(!m->mountpoint || (m->parent && m->parent->ns == m->ns &&
+					    m->parent->sb == m->mountpoint->inode->sb),
 			 "mount");
 }
 
 /* ---- the walk's side ------------------------------------------------------- */
 
-/* The attached mount on d (mount_lock held), or NULL. */
-static struct mount *
-mount_on(struct dentry *d)
+struct mnt_namespace *
+current_mnt_ns(void)
 {
-	struct list_head *pos;
+	struct task *t = current();
 
-	list_for_each(pos, &mounts) {
-		struct mount *m = list_entry(pos, struct mount, link);
-		if (m->mountpoint == d)
+	return t ? task_nsproxy(t)->mnt : &init_mnt_ns;
+}
+
+/* The mount of ns on d (mount_lock held), or NULL. */
+static struct mount *
+mount_on(struct mnt_namespace *ns, struct dentry *d)
+{
+	for (struct mount *m = *mount_hash_chain(ns, d); m; m = m->hash_next)
+		if (m->mountpoint == d && m->ns == ns)
 			return m;
-	}
 	return NULL;
 }
 
-/* The attached mount whose root is d (mount_lock held), or NULL. */
-static struct mount *
-mount_of_root(struct dentry *d)
+struct mount *
+mount_of_root(struct mnt_namespace *ns, struct dentry *d)
 {
 	struct list_head *pos;
 
-	list_for_each(pos, &mounts) {
+	list_for_each(pos, &ns->mounts) {
 		struct mount *m = list_entry(pos, struct mount, link);
 		if (m->root == d)
 			return m;
@@ -125,12 +144,17 @@ mount_of_root(struct dentry *d)
 	return NULL;
 }
 
+/* d->mounted counts mounts in every namespace: only then is the caller's looked up. */
 struct dentry *
 mount_follow(struct dentry *d)
 {
+	struct mnt_namespace *ns = NULL;
+
 	while (READ_ONCE(d->mounted)) {
+		if (!ns)
+			ns = current_mnt_ns();
 		spin_lock(&mount_lock);
-		struct mount *m = mount_on(d);
+		struct mount *m = mount_on(ns, d);
 		struct dentry *root = m ? dget(m->root) : NULL;
 		spin_unlock(&mount_lock);
 		if (!root)
@@ -151,8 +175,6 @@ make_dir(const char *path, u32 mode)
 	if (err)
 		panic("vfs: cannot create %s: error %d", path, -err);
 }
-
-static struct mount root_mount = { .source = "rootfs" };
 
 /*
  * The root of the tree and what hangs off it at boot: a RAM file system
@@ -177,9 +199,13 @@ vfs_init(void)
 	root_mount.sb = sb_get(root_sb);
 	root_mount.root = dget(vfs_root);
 	root_sb->mnt_id = next_mnt_id++;
-	list_init(&mounts); /* the root mount is the first (host tests boot the VFS again) */
-	list_add_tail(&root_mount.link, &mounts);
-	mount_count = 1;
+	root_sb->nr_mounts = 1;
+	init_mnt_ns.ns.inum = ns_alloc_inum(); /* Linux 6.1's first: mnt:[4026531840] */
+	/* The root mount is the first (host tests boot the VFS again). */
+	list_init(&init_mnt_ns.mounts);
+	list_add_tail(&root_mount.link, &init_mnt_ns.mounts);
+	init_mnt_ns.count = 1;
+	memset(mount_hash, 0, sizeof(mount_hash));
 	register_filesystem(&tmpfs_type);
 	register_filesystem(&ramfs_type);
 	make_dir("/dev", 0755);
@@ -274,7 +300,7 @@ mountpoint_check(struct dentry *d)
 	if (!READ_ONCE(d->inode->sb->mnt_id))
 		return -EINVAL; /* in a tree unmounted lazily: it is going away */
 	spin_lock(&mount_lock);
-	bool mount_root = mount_of_root(d) != NULL;
+	bool mount_root = mount_of_root(current_mnt_ns(), d) != NULL;
 	spin_unlock(&mount_lock);
 	return d->linked || mount_root ? 0 : -EINVAL;
 }
@@ -287,62 +313,163 @@ mount_charge(struct mount *m, int sign)
 		mem_charge_add_bytes(m->charge, sign * (s64)(sizeof(*m) + strlen(m->source) + 1));
 }
 
+/* m is found at its mountpoint (mount_lock held). */
+static void
+hash_in(struct mount *m)
+{
+	struct mount **chain = mount_hash_chain(m->ns, m->mountpoint);
+
+	m->hash_next = *chain;
+	*chain = m;
+	m->mountpoint->mounted++;
+}
+
+static void
+hash_out(struct mount *m)
+{
+	struct mount **p = mount_hash_chain(m->ns, m->mountpoint);
+
+	while (*p != m)
+		p = &(*p)->hash_next;
+	*p = m->hash_next;
+	m->mountpoint->mounted--;
+}
+
+void
+mount_move(struct mount *m, struct dentry *mountpoint, struct mount *parent)
+{
+	struct dentry *old = m->mountpoint;
+
+	spin_lock(&mount_lock);
+	hash_out(m);
+	m->mountpoint = dget(mountpoint);
+	m->parent = parent;
+	hash_in(m);
+	assert_attached(m);
+	spin_unlock(&mount_lock);
+	dput(old);
+}
+
+void
+mount_attach(struct mount *m)
+{
+	struct mnt_namespace *ns = m->ns;
+
+	mount_charge(m, 1);
+	ns->count++;
+	spin_lock(&mount_lock);
+	if (m->mountpoint)
+		hash_in(m);
+	m->sb->nr_mounts++;
+	list_add_tail(&m->link, &ns->mounts);
+	assert_attached(m);
+	spin_unlock(&mount_lock);
+}
+
+/* A mount of sb's root dentry root at mountpoint in ns, source copied; NULL: no memory. */
+static struct mount *
+mount_alloc(struct super_block *sb, struct dentry *root, struct dentry *mountpoint,
+	    struct mnt_namespace *ns, const char *source)
+{
+	struct mount *m = kzalloc(sizeof(*m));
+	char *src = kmalloc(strlen(source) + 1);
+
+	if (!m || !src) {
+		kfree(m);
+		kfree(src);
+		return NULL;
+	}
+	memcpy(src, source, strlen(source) + 1);
+	*m = (struct mount){ .sb = sb_get(sb),
+			     .root = dget(root),
+			     .mountpoint = mountpoint ? dget(mountpoint) : NULL,
+			     .ns = ns,
+			     .source = src,
+			     .charge = mem_charge_current() };
+	return m;
+}
+
+/* Frees m, detached or never attached. */
+static void
+mount_free(struct mount *m)
+{
+	dput(m->mountpoint);
+	dput(m->root);
+	sb_put(m->sb);
+	if (m->charge)
+		mem_charge_put(m->charge);
+	kfree(m->source);
+	kfree(m);
+}
+
+struct mount *
+mount_clone(struct mount *m, struct mnt_namespace *ns)
+{
+	return mount_alloc(m->sb, m->root, m->mountpoint, ns, m->source);
+}
+
+bool
+mount_is_below(const struct mount *m, const struct mount *top)
+{
+	for (; m; m = m->parent)
+		if (m == top)
+			return true;
+	return false;
+}
+
+struct mount *
+mount_of_dentry(struct mnt_namespace *ns, struct dentry *mountpoint)
+{
+	struct mount *parent = NULL;
+	struct list_head *pos;
+
+	list_for_each(pos, &ns->mounts) {
+		struct mount *p = list_entry(pos, struct mount, link);
+		if (p->sb == mountpoint->inode->sb)
+			parent = p;
+	}
+	return parent;
+}
+
 /* Shows a new instance of type at mountpoint (namespace_mutex held): 0 or -errno. */
 static int
 graft(struct dentry *mountpoint, struct fs_type *type, const char *source, u32 flags, char *options)
 {
+	struct mnt_namespace *ns = current_mnt_ns();
 	struct super_block *sb;
 	struct inode *root_inode;
 	int err = new_instance(type, options, flags, &sb, &root_inode);
 
 	if (err)
 		return err;
-	struct mount *m = kzalloc(sizeof(*m));
-	char *src = kmalloc(strlen(source) + 1);
 	struct dentry *root = dentry_alloc_mount_root(root_inode, mountpoint);
+	struct mount *m = root ? mount_alloc(sb, root, mountpoint, ns, source) : NULL;
+	if (root)
+		dput(root); /* m holds its own, and its own on sb: */
+	sb_put(sb);
 	mutex_lock(&mountpoint->inode->lock);
-	err = !m || !src || !root ? -ENOMEM : mountpoint_check(mountpoint);
-	if (!err && mount_count >= READ_ONCE(mount_max))
+	err = !m ? -ENOMEM : mountpoint_check(mountpoint);
+	if (!err && ns->count >= READ_ONCE(mount_max))
 		err = -ENOSPC; /* Linux's count_mounts */
-	if (err) {
-		mutex_unlock(&mountpoint->inode->lock);
-		kfree(m);
-		kfree(src);
-		if (root)
-			dput(root);
-		sb_put(sb);
-		return err;
+	if (!err) {
+		spin_lock(&mount_lock);
+		m->parent = mount_of_dentry(ns, mountpoint);
+		spin_unlock(&mount_lock);
+		sb->mnt_id = next_mnt_id++;
+		mount_attach(m);
 	}
-	memcpy(src, source, strlen(source) + 1);
-	*m = (struct mount){ .sb = sb,
-			     .root = root,
-			     .mountpoint = dget(mountpoint),
-			     .source = src,
-			     .charge = mem_charge_current() };
-	mount_charge(m, 1);
-	mount_count++;
-	spin_lock(&mount_lock);
-	struct list_head *pos;
-	list_for_each(pos, &mounts) {
-		struct mount *p = list_entry(pos, struct mount, link);
-		if (p->sb == mountpoint->inode->sb)
-			m->parent = p;
-	}
-	sb->mnt_id = next_mnt_id++;
-	list_add_tail(&m->link, &mounts);
-	mountpoint->mounted++;
-	assert_attached(m);
-	spin_unlock(&mount_lock);
 	mutex_unlock(&mountpoint->inode->lock);
-	return 0;
+	if (err && m)
+		mount_free(m);
+	return err;
 }
 
-/* The attached mount whose root d is (namespace_mutex held), or NULL. */
+/* The caller's namespace's mount whose root d is (namespace_mutex held), or NULL. */
 static struct mount *
 mount_at(struct dentry *d)
 {
 	spin_lock(&mount_lock);
-	struct mount *m = mount_of_root(d);
+	struct mount *m = mount_of_root(current_mnt_ns(), d);
 	spin_unlock(&mount_lock);
 	return m;
 }
@@ -434,25 +561,26 @@ vfs_mount(const char *path, const char *type, const char *source, u32 flags, con
 
 /* ---- umount ----------------------------------------------------------------- */
 
-/* Whether another attached mount hangs off m (mount_lock held). */
+/* Whether another mount hangs off m (mount_lock held). */
 static bool
 has_children(struct mount *m)
 {
 	struct list_head *pos;
 
-	list_for_each(pos, &mounts)
+	list_for_each(pos, &m->ns->mounts)
 		if (list_entry(pos, struct mount, link)->parent == m)
 			return true;
 	return false;
 }
 
-/* Takes m out of the table onto gone (mount_lock held). */
-static void
-detach(struct mount *m, struct list_head *gone)
+void
+mount_detach(struct mount *m, struct list_head *gone)
 {
 	assert_attached(m);
-	m->mountpoint->mounted--;
-	mount_count--;
+	if (m->mountpoint)
+		hash_out(m);
+	m->last = --m->sb->nr_mounts == 0;
+	m->ns->count--;
 	list_del(&m->link);
 	list_add_tail(&m->link, gone);
 }
@@ -461,62 +589,71 @@ detach(struct mount *m, struct list_head *gone)
 static void
 detach_tree(struct mount *m, struct list_head *gone)
 {
-	detach(m, gone);
+	struct list_head *mounts = &m->ns->mounts;
+
+	mount_detach(m, gone);
 	for (struct list_head *g = gone->next; g != gone; g = g->next) {
 		struct mount *parent = list_entry(g, struct mount, link);
-		struct list_head *pos = mounts.next;
-		while (pos != &mounts) {
+		struct list_head *pos = mounts->next;
+		while (pos != mounts) {
 			struct mount *c = list_entry(pos, struct mount, link);
 			pos = pos->next;
 			if (c->parent == parent)
-				detach(c, gone);
+				mount_detach(c, gone);
 		}
 	}
 }
 
-/* Frees detached mounts; each instance's tree goes now, or with its last pin (super.c). */
-static void
-release_mounts(struct list_head *gone)
+/*
+ * Frees detached mounts. The last mount of an instance unmounts it: its
+ * tree goes now, or with its last pin (super.c).
+ */
+void
+mount_release(struct list_head *gone)
 {
 	while (!list_empty(gone)) {
 		struct mount *m = list_entry(gone->next, struct mount, link);
 		list_del(&m->link);
-		dput(m->mountpoint);
-		m->sb->mnt_id = 0;
-		sb_detach(m->sb, m->root);
-		sb_put(m->sb);
 		mount_charge(m, -1);
-		if (m->charge)
-			mem_charge_put(m->charge);
-		kfree(m->source);
-		kfree(m);
+		if (m->last) {
+			m->sb->mnt_id = 0;
+			sb_detach(m->sb, m->root);
+			m->root = NULL; /* sb_detach took the reference over */
+		}
+		mount_free(m);
 	}
 }
 
-/* umount2 of the mount whose root is d (namespace_mutex held). */
+/*
+ * umount2 of the caller's namespace's mount whose root is d
+ * (namespace_mutex held). Open files, cwds and roots pin the instance, not
+ * a mount: they make it EBUSY only where it is the instance's last mount.
+ */
 static int
 do_umount(struct dentry *d, int flags)
 {
 	struct list_head gone = LIST_HEAD_INIT(gone);
+	struct mnt_namespace *ns = current_mnt_ns();
 	int err = 0;
 
 	spin_lock(&mount_lock);
-	struct mount *m = mount_of_root(d);
+	struct mount *m = mount_of_root(ns, d);
 	if (!m)
 		err = -EINVAL;
-	else if (m == &root_mount)
+	else if (m == ns->root)
 		err = -EBUSY;
 	else if (flags & MNT_DETACH)
 		detach_tree(m, &gone);
-	else if (has_children(m) || __atomic_load_n(&m->sb->pins, __ATOMIC_SEQ_CST))
+	else if (has_children(m) ||
+		 (m->sb->nr_mounts == 1 && __atomic_load_n(&m->sb->pins, __ATOMIC_SEQ_CST)))
 		err = -EBUSY;
 	else
-		detach(m, &gone);
+		mount_detach(m, &gone);
 	spin_unlock(&mount_lock);
 	/* Whoever is still inside the detached tree stays in it ("..", dentry_make_root). */
-	if (!err)
+	if (!err && m->last)
 		dentry_make_root(m->root);
-	release_mounts(&gone);
+	mount_release(&gone);
 	return err;
 }
 
@@ -615,10 +752,11 @@ show_flags(u32 flags, char *buf, size_t size)
 		u32 flag;
 		const char *name;
 	} names[] = {
-		{ MS_SYNCHRONOUS, ",sync" },	  { MS_DIRSYNC, ",dirsync" },
-		{ MS_NOSUID, ",nosuid" },	  { MS_NODEV, ",nodev" },
-		{ MS_NOEXEC, ",noexec" },	  { MS_NOATIME, ",noatime" },
-		{ MS_NODIRATIME, ",nodiratime" }, { MS_RELATIME, ",relatime" },
+		{ MS_SYNCHRONOUS, ",sync" },	    { MS_DIRSYNC, ",dirsync" },
+		{ MS_NOSUID, ",nosuid" },	    { MS_NODEV, ",nodev" },
+		{ MS_NOEXEC, ",noexec" },	    { MS_NOATIME, ",noatime" },
+		{ MS_NODIRATIME, ",nodiratime" },   { MS_RELATIME, ",relatime" },
+		{ MS_NOSYMFOLLOW, ",nosymfollow" },
 	};
 	size_t n = (size_t)kscnprintf(buf, size, flags & MS_RDONLY ? "ro" : "rw");
 
@@ -646,7 +784,7 @@ format_mount(struct mount *m, char *buf, size_t size, char *path)
 }
 
 void
-mounts_show(void (*emit)(void *ctx, const char *line), void *ctx)
+mounts_show(struct mnt_namespace *ns, void (*emit)(void *ctx, const char *line), void *ctx)
 {
 	size_t size = 8 * PATH_MAX + 512; /* the source and the path mangled: fourfold each */
 	char *buf = kmalloc(size), *path = kmalloc(PATH_MAX);
@@ -654,7 +792,7 @@ mounts_show(void (*emit)(void *ctx, const char *line), void *ctx)
 	if (buf && path) {
 		mutex_lock(&namespace_mutex);
 		struct list_head *pos;
-		list_for_each(pos, &mounts) {
+		list_for_each(pos, &ns->mounts) {
 			format_mount(list_entry(pos, struct mount, link), buf, size, path);
 			emit(ctx, buf);
 		}
@@ -671,7 +809,7 @@ mount_root_inode_of_dev(u32 dev)
 	struct list_head *pos;
 
 	spin_lock(&mount_lock);
-	list_for_each(pos, &mounts) {
+	list_for_each(pos, &current_mnt_ns()->mounts) {
 		struct mount *m = list_entry(pos, struct mount, link);
 		if (m->sb->dev == dev) {
 			inode = inode_get(m->root->inode);

@@ -34,6 +34,7 @@
  */
 #include "fs/vfs.h"
 #include "uapi/errno.h"
+#include "uapi/mount.h"
 #include "uapi/openat2.h"
 #include "mm/kmalloc.h"
 
@@ -252,7 +253,8 @@ follow_link(struct dentry *dir, struct dentry *link, struct walk *w, struct dent
 	while (!err) {
 		const struct inode_operations *iops = link->inode->iops;
 		struct dentry *next;
-		if (++w->links > MAXSYMLINKS || (w->resolve & RESOLVE_NO_SYMLINKS)) {
+		if (++w->links > MAXSYMLINKS || (w->resolve & RESOLVE_NO_SYMLINKS) ||
+		    (READ_ONCE(link->inode->sb->flags) & MS_NOSYMFOLLOW)) {
 			err = -ELOOP;
 			break;
 		}

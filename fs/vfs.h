@@ -327,6 +327,8 @@ extern unsigned long mount_max;
 struct dentry *dentry_alloc_root(struct inode *inode);
 /* A mount's root covering mountpoint (fs/mount.c), taking over the reference on inode. */
 struct dentry *dentry_alloc_mount_root(struct inode *inode, struct dentry *mountpoint);
+/* A mount's root, moved (pivot_root), now covers mountpoint: its parent and name. 0 or -ENOMEM. */
+int dentry_cover(struct dentry *root, struct dentry *mountpoint);
 /* A dentry named name under parent, taking over the caller's reference on inode. */
 struct dentry *dentry_alloc_child(struct dentry *parent, const char *name, size_t len,
 				  struct inode *inode);
@@ -738,6 +740,7 @@ struct super_block {
 	struct fs_type *type;
 	u32 flags;	    /* MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_NOATIME, MS_RELATIME */
 	u32 mnt_id;	    /* its mount's id (fdinfo's mnt_id); 0 while not mounted */
+	u32 nr_mounts;	    /* mounts showing it, in every mount namespace (fs/mount.c) */
 	u64 max_pages;	    /* the page cache's limit: SB_PAGES_KNOB (the root), or 0 for none */
 	u64 max_inodes;	    /* 0 for none */
 	u64 nr_pages;	    /* atomic: cached file pages */
@@ -801,8 +804,12 @@ int vfs_mount(const char *path, const char *type, const char *source, u32 flags,
 struct dentry *mount_follow(struct dentry *d);
 /* The root inode of a mounted instance whose st_dev is dev, referenced; NULL if none (ustat). */
 struct inode *mount_root_inode_of_dev(u32 dev);
-/* Each mount's line of /proc/mounts (Linux's format, the newline included), in mount order. */
-void mounts_show(void (*emit)(void *ctx, const char *line), void *ctx);
+/*
+ * Each mount's line of /proc/mounts (Linux's format, the newline included),
+ * in mount order, of namespace ns (kernel/process/nsproxy.h).
+ */
+struct mnt_namespace;
+void mounts_show(struct mnt_namespace *ns, void (*emit)(void *ctx, const char *line), void *ctx);
 
 /* Creates /dev/<name>: a character device with its own operations, mode 0666. */
 int devfs_register(const char *name, u32 rdev, const struct file_operations *ops, void *priv);

@@ -38,6 +38,7 @@
 #define AT_SYMLINK_FOLLOW   0x400 /* linkat */
 #define AT_NO_AUTOMOUNT	    0x800
 #define AT_EMPTY_PATH	    0x1000
+#define AT_RECURSIVE	    0x8000 /* mount_setattr: the whole subtree */
 
 /* fcntl(2) */
 #define F_DUPFD		0

@@ -98,6 +98,7 @@ int proc_show_lockstat(struct procbuf *b, union proc_arg arg);
 int proc_write_lockstat(const char *value, union proc_arg arg);
 int proc_show_meminfo(struct procbuf *b, union proc_arg arg);
 int proc_show_mounts(struct procbuf *b, union proc_arg arg);
+int proc_show_pid_mounts(struct procbuf *b, union proc_arg arg);
 int proc_show_locks(struct procbuf *b, union proc_arg arg);
 int proc_show_objects(struct procbuf *b, union proc_arg arg);
 int proc_show_stat(struct procbuf *b, union proc_arg arg);

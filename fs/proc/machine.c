@@ -5,6 +5,7 @@
  * Each gathers its figures here and leaves the layout to text.c.
  */
 #include "fs/proc/internal.h"
+#include "fs/mnt_namespace.h"
 #include "kernel/boot.h"
 #include "kernel/process/process.h"
 #include "kernel/sched/loadavg.h"
@@ -166,15 +167,27 @@ emit_line(void *b, const char *line)
 }
 
 /*
- * The mounts file (also in each process directory: one mount table for all), in
- * Linux's format, "device mount-point type options 0 0" (fs/mount.c). The
+ * The mounts file of the reader's mount namespace (/proc/<pid>/mounts: the
+ * process's, proc_show_pid_mounts), in Linux's format, "device mount-point type options 0 0" (fs/mount.c). The
  * names and options are what Linux 6.1 shows for the same file systems on
  * an initramfs: the root is "rootfs", a tmpfs of half of RAM.
  */
 int
 proc_show_mounts(struct procbuf *b, union proc_arg arg)
 {
-	mounts_show(emit_line, b);
+	mounts_show(current_mnt_ns(), emit_line, b);
+	return 0;
+}
+
+int
+proc_show_pid_mounts(struct procbuf *b, union proc_arg arg)
+{
+	struct mnt_namespace *ns = mnt_ns_of_process(arg.pid);
+
+	if (!ns)
+		return -ENOENT;
+	mounts_show(ns, emit_line, b);
+	mnt_ns_put(ns);
 	return 0;
 }
 

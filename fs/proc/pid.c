@@ -715,7 +715,7 @@ static const struct proc_entry pid_entries[] = {
 	  .link = show_root,
 	  .jump = jump_root,
 	  .inspects = true },
-	{ .name = "mounts", .mode = S_IFREG | 0444, .show = proc_show_mounts },
+	{ .name = "mounts", .mode = S_IFREG | 0444, .show = proc_show_pid_mounts },
 	{ .name = "ns", .mode = S_IFDIR | 0511, .dir = &proc_ns_dir },
 	{ .name = "oom_adj",
 	  .mode = S_IFREG | 0644,

@@ -10,6 +10,7 @@
 #include "fs/nsfs.h"
 #include "kernel/process/nsproxy.h"
 #include "kernel/process/uts_namespace.h"
+#include "fs/mnt_namespace.h"
 #include "uapi/errno.h"
 
 static int
@@ -46,7 +47,24 @@ jump_uts(union proc_arg arg, struct dentry **out)
 	return jump_ns_link(arg.pid, &uts_ns_ops, out);
 }
 
+static int
+show_mnt(struct procbuf *b, union proc_arg arg)
+{
+	return show_ns_link(b, arg.pid, &mnt_ns_ops);
+}
+
+static int
+jump_mnt(union proc_arg arg, struct dentry **out)
+{
+	return jump_ns_link(arg.pid, &mnt_ns_ops, out);
+}
+
 static const struct proc_entry ns_entries[] = {
+	{ .name = "mnt",
+	  .mode = S_IFLNK | 0777,
+	  .link = show_mnt,
+	  .jump = jump_mnt,
+	  .inspects = true },
 	{ .name = "uts",
 	  .mode = S_IFLNK | 0777,
 	  .link = show_uts,

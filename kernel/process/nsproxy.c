@@ -9,8 +9,7 @@
  * asks it of the owning user namespace, here always the one and only.
  * The kinds rewind does not have are refused as Linux built without them
  * refuses them: EINVAL once the capability check has passed (a user
- * namespace needs none: EINVAL at once). Mount namespaces are among them:
- * fs/mount.c keeps one mount table (docs/namespaces.md).
+ * namespace needs none: EINVAL at once).
  */
 #include "kernel/process/nsproxy.h"
 #include "kernel/process/uts_namespace.h"
@@ -19,19 +18,19 @@
 #include "kernel/signal/signal.h"
 #include "kernel/syscall/syscall.h"
 #include "fs/fs.h"
+#include "fs/mnt_namespace.h"
 #include "ipc/ipc.h"
 #include "mm/kmalloc.h"
 #include "mm/vm.h"
 #include "uapi/errno.h"
 #include "uapi/sched.h"
 
-struct nsproxy init_nsproxy = { .refcount = 1, .uts = &init_uts_ns };
+struct nsproxy init_nsproxy = { .refcount = 1, .uts = &init_uts_ns, .mnt = &init_mnt_ns };
 
 /* The kinds a task may have a new one of. */
-#define NS_HAVE (CLONE_NEWUTS)
+#define NS_HAVE (CLONE_NEWUTS | CLONE_NEWNS)
 /* Linux's other kinds: not built here. */
-#define NS_REFUSED \
-	(CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWCGROUP | CLONE_NEWTIME)
+#define NS_REFUSED (CLONE_NEWIPC | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWCGROUP | CLONE_NEWTIME)
 
 static u32 next_inum = 0xF0000000u; /* Linux's first dynamic proc inode number */
 
@@ -58,6 +57,7 @@ static void
 nsproxy_free(struct nsproxy *nsp)
 {
 	uts_ns_put(nsp->uts);
+	mnt_ns_put(nsp->mnt);
 	kfree(nsp);
 }
 
@@ -78,7 +78,8 @@ nsproxy_copy(struct nsproxy *old, u64 flags)
 		return NULL;
 	nsp->refcount = 1;
 	nsp->uts = flags & CLONE_NEWUTS ? uts_ns_copy(old->uts) : uts_ns_get(old->uts);
-	if (!nsp->uts) {
+	nsp->mnt = flags & CLONE_NEWNS ? mnt_ns_copy(old->mnt) : mnt_ns_get(old->mnt);
+	if (!nsp->uts || !nsp->mnt) {
 		nsproxy_put(nsp);
 		return NULL;
 	}
@@ -152,6 +153,11 @@ nsproxy_join(struct ns_common *ns)
 	nsp = nsproxy_copy(task_nsproxy(current()), 0);
 	if (!nsp)
 		return -ENOMEM;
+	int err = ns->ops->enter ? ns->ops->enter(ns) : 0;
+	if (err) {
+		nsproxy_put(nsp);
+		return err;
+	}
 	__atomic_add_fetch(&ns->refcount, 1, __ATOMIC_RELAXED);
 	ns->ops->install(nsp, ns);
 	switch_nsproxy(current(), nsp);

@@ -1,15 +1,15 @@
 /*
  * nsproxy.h - a task's namespaces (Linux's struct nsproxy): which UTS
- * namespace it lives in, one record shared by every task that
+ * and mount namespace it lives in, one record shared by every task that
  * has the same ones (the threads of a process, and forked children until
  * one of them unshares), copied when clone or unshare asks for a new one
  * with CLONE_NEW*, and one of its namespaces replaced by setns.
  *
  * Each namespace is a struct ns_common: a reference count, the inode
  * number nsfs shows for it (stable for its life, "uts:[4026531838]"), and
- * the operations of its kind. The kind rewind has is UTS
- * (kernel/process/uts_namespace.c); the others (IPC, mount, pid, net, user,
- * cgroup, time) are refused as nsproxy.c says.
+ * the operations of its kind. The kinds rewind has are UTS
+ * (kernel/process/uts_namespace.c) and mount (fs/mnt_namespace.c); the
+ * others (IPC, pid, net, user, cgroup, time) are refused as nsproxy.c says.
  *
  * A task's nsproxy is NULL for the kernel's own threads, which live in
  * init_nsproxy (task_nsproxy says so), and for a process that has exited.
@@ -35,6 +35,8 @@ struct ns_ops {
 	void (*put)(struct ns_common *ns);
 	/* Puts ns (a reference the caller gives) in nsp in place of the old one (dropped). */
 	void (*install)(struct nsproxy *nsp, struct ns_common *ns);
+	/* setns: what the caller must be and becomes on joining ns: 0 or -errno; NULL: nothing. */
+	int (*enter)(struct ns_common *ns);
 };
 
 struct ns_common {
@@ -44,10 +46,12 @@ struct ns_common {
 };
 
 struct uts_namespace;
+struct mnt_namespace;
 
 struct nsproxy {
 	unsigned refcount;
 	struct uts_namespace *uts;
+	struct mnt_namespace *mnt;
 };
 
 extern struct nsproxy init_nsproxy;

@@ -84,6 +84,7 @@
 #include "fs/locks.c"
 #include "fs/leases.c"
 #include "fs/mount.c"
+#include "fs/mnt_namespace.c"
 #include "fs/devfs.c"
 #include "fs/mem_devices.c"
 #include "fs/initrd.c"
@@ -97,6 +98,30 @@ procbuf_printf(struct procbuf *b, const char *fmt, ...)
 {
 	(void)b;
 	(void)fmt;
+}
+
+/* ---- namespaces (kernel/process/nsproxy.c): the host tests' one task lives in the first ---- */
+
+static struct nsproxy host_nsproxy = { .refcount = 1, .mnt = &init_mnt_ns };
+
+struct nsproxy *
+task_nsproxy(struct task *t)
+{
+	(void)t;
+	return &host_nsproxy;
+}
+
+u32
+ns_alloc_inum(void)
+{
+	return 0xF0000000u;
+}
+
+struct ns_common *
+task_ns_get(int pid, const struct ns_ops *kind)
+{
+	(void)pid;
+	return kind->get(&host_nsproxy);
 }
 
 /* ---- a file's owner (fs/fown.c): no other process to signal here --------------- */
@@ -420,6 +445,8 @@ signal_send_self(int sig)
 
 /* A lease break's signal to its holder (fs/leases.c): one process here, which it counts. */
 struct spinlock tasks_lock = SPINLOCK_INIT("tasks");
+/* No task list: pivot_root (fs_context_move_refs) finds no other task to move. */
+struct list_head all_tasks = LIST_HEAD_INIT(all_tasks);
 static int signals_sent;
 
 struct task *

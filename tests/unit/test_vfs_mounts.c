@@ -20,7 +20,7 @@ static const char *
 mounts_now(void)
 {
 	mounts_text[0] = '\0';
-	mounts_show(collect, mounts_text);
+	mounts_show(&init_mnt_ns, collect, mounts_text);
 	return mounts_text;
 }
 
