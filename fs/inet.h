@@ -66,4 +66,8 @@ size_t inet_dgram_max(const struct unix_sock *u);
 long inet_getsockopt(struct unix_sock *u, int level, int name, void *val);
 long inet_setsockopt(struct unix_sock *u, int level, int name, int val);
 
+/* ---- netdev.c ---- */
+/* The network-device ioctls (SIOCGIFCONF, SIOCGIFFLAGS ...) of any socket: -ENOTTY for others. */
+long netdev_ioctl(unsigned cmd, unsigned long arg);
+
 #endif

@@ -81,7 +81,9 @@ socket_poll(struct file *f, struct poll_table *pt)
  * Linux's unix_ioctl: what a read could take (SIOCINQ, which is FIONREAD),
  * what this socket sent that its receiver has not read (SIOCOUTQ, counted
  * with each message's overhead as Linux counts skb truesize), and whether
- * the next byte is the urgent one (SIOCATMARK).
+ * the next byte is the urgent one (SIOCATMARK; a UDP socket has no urgent
+ * data and no such ioctl, ENOTTY as Linux's udp_ioctl). What the socket's
+ * family does not know goes to the network devices, as Linux's sock_ioctl.
  */
 static long
 socket_ioctl(struct file *f, unsigned cmd, unsigned long arg)
@@ -89,6 +91,8 @@ socket_ioctl(struct file *f, unsigned cmd, unsigned long arg)
 	struct unix_sock *u = f->private;
 	long amount;
 
+	if (cmd != SIOCINQ && cmd != SIOCOUTQ && (cmd != SIOCATMARK || sock_is_udp(u)))
+		return netdev_ioctl(cmd, arg);
 	if (mutex_lock_killable(&unix_lock))
 		return -EINTR;
 	switch (cmd) {
@@ -98,11 +102,8 @@ socket_ioctl(struct file *f, unsigned cmd, unsigned long arg)
 	case SIOCOUTQ:
 		amount = (long)u->wmem;
 		break;
-	case SIOCATMARK:
+	default: /* SIOCATMARK */
 		amount = unix_at_mark(u);
-		break;
-	default:
-		amount = -ENOTTY;
 		break;
 	}
 	mutex_unlock(&unix_lock);
