@@ -11,15 +11,9 @@
 #include "kernel/lib/string.h"
 #include "kernel/process/cred.h"
 #include "uapi/ioctls.h"
+#include "uapi/netlink.h"
 
-#define IFNAMSIZ     16
-#define IFF_UP	     0x1
-#define IFF_LOOPBACK 0x8
-#define IFF_RUNNING  0x40
-
-#define LO_INDEX 1
-#define LO_FLAGS (IFF_UP | IFF_LOOPBACK | IFF_RUNNING)
-#define LO_MTU	 65536
+#define IFNAMSIZ 16
 
 /* Linux's struct ifreq: a device name, then one of the values asked about. */
 struct kernel_ifreq {

@@ -40,7 +40,10 @@ option_value(struct unix_sock *u, int level, int name, char *val)
 		v = u->family;
 		break;
 	case SO_PROTOCOL:
-		v = !sock_is_inet(u) ? 0 : u->type == SOCK_STREAM ? IPPROTO_TCP : IPPROTO_UDP;
+		v = sock_is_netlink(u)	     ? u->nl.protocol
+		    : !sock_is_inet(u)	     ? 0
+		    : u->type == SOCK_STREAM ? IPPROTO_TCP
+					     : IPPROTO_UDP;
 		break;
 	case SO_REUSEADDR:
 		v = u->inet.reuseaddr;
