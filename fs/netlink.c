@@ -264,3 +264,13 @@ netlink_sock_of_file(struct file *f, int *err)
 	unix_sock_get(u);
 	return u;
 }
+
+void
+netlink_notify(struct unix_sock *u, const void *data, u32 len)
+{
+	mutex_lock(&unix_lock);
+	if (data)
+		netlink_deliver(u, data, len);
+	unix_sock_put(u);
+	mutex_unlock(&unix_lock);
+}

@@ -288,6 +288,12 @@ void netlink_name(struct unix_sock *u, bool peer, struct unix_address *a);
 long netlink_send(struct unix_sock *u, struct unix_msg_args *m);
 /* Queues a message from the kernel on u (no limit, as Linux's netlink_sendskb). unix_lock held. */
 int netlink_deliver(struct unix_sock *u, const void *data, u32 len);
+/*
+ * Sends the kernel's message of len bytes at data to u (mq_notify's
+ * cookie; nothing if data is NULL) and drops the caller's reference to u.
+ * Takes unix_lock: the caller holds no other sleeping lock.
+ */
+void netlink_notify(struct unix_sock *u, const void *data, u32 len);
 /* The netlink socket f is, referenced: -ENOTSOCK, -EINVAL for another family (mq_notify). */
 struct unix_sock *netlink_sock_of_file(struct file *f, int *err);
 
