@@ -69,9 +69,10 @@ long inet_setsockopt(struct unix_sock *u, int level, int name, int val);
 
 /* ---- netdev.c ---- */
 /* The loopback device, the only one (its netlink view: fs/netlink_route.c). */
-#define LO_INDEX 1
-#define LO_FLAGS (IFF_UP | IFF_LOOPBACK | IFF_RUNNING)
-#define LO_MTU	 65536
+#define LO_INDEX  1
+#define LO_FLAGS  (IFF_UP | IFF_LOOPBACK | IFF_RUNNING)
+#define LO_MTU	  65536
+#define LO_TXQLEN 1000 /* packets its queue would hold: Linux's default */
 /* The network-device ioctls (SIOCGIFCONF, SIOCGIFFLAGS ...) of any socket: -ENOTTY for others. */
 long netdev_ioctl(unsigned cmd, unsigned long arg);
 

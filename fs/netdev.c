@@ -2,8 +2,8 @@
  * netdev.c - the network devices as the socket ioctls show them. rewind
  * has one, the loopback `lo` (index 1, up, MTU 65536, 127.0.0.1/8), as
  * Linux in the same VM has; the internet sockets (fs/inet_*.c) are its
- * traffic. SIOCGIFCONF lists its IPv4 address, SIOCGIFFLAGS, SIOCGIFMTU
- * and SIOCGIFINDEX read it by name (ENODEV for another), as Linux's
+ * traffic. SIOCGIFCONF lists its IPv4 address, SIOCGIFFLAGS, SIOCGIFMTU,
+ * SIOCGIFTXQLEN and SIOCGIFINDEX read it by name (ENODEV for another), as Linux's
  * dev_ioctl on any socket. SIOCSIFFLAGS needs CAP_NET_ADMIN and may
  * only keep the flags as they are: lo cannot go down here (EOPNOTSUPP).
  */
@@ -54,7 +54,7 @@ netdev_ifconf(struct kernel_ifconf __user *uifc)
 	return copy_to_user(&uifc->len, &total, sizeof(total)) ? -EFAULT : 0;
 }
 
-/* One device's value by name: SIOCGIFFLAGS, SIOCSIFFLAGS, SIOCGIFMTU, SIOCGIFINDEX. */
+/* One device's value by name: SIOCGIFFLAGS, SIOCSIFFLAGS, SIOCGIFMTU, SIOCGIFTXQLEN, SIOCGIFINDEX. */
 static long
 netdev_ifreq(unsigned cmd, struct kernel_ifreq __user *uifr)
 {
@@ -76,6 +76,9 @@ netdev_ifreq(unsigned cmd, struct kernel_ifreq __user *uifr)
 	case SIOCGIFMTU:
 		ifr.ivalue = LO_MTU;
 		break;
+	case SIOCGIFTXQLEN:
+		ifr.ivalue = LO_TXQLEN;
+		break;
 	default:
 		ifr.ivalue = LO_INDEX;
 		break;
@@ -92,6 +95,7 @@ netdev_ioctl(unsigned cmd, unsigned long arg)
 	case SIOCGIFFLAGS:
 	case SIOCSIFFLAGS:
 	case SIOCGIFMTU:
+	case SIOCGIFTXQLEN:
 	case SIOCGIFINDEX:
 		return netdev_ifreq(cmd, (struct kernel_ifreq __user *)arg);
 	default:

@@ -86,7 +86,7 @@ put_link(struct reply *r, u16 flags)
 	begin(r, RTM_NEWLINK, flags);
 	put(r, &ifi, sizeof(ifi));
 	attr(r, IFLA_IFNAME, "lo", 3);
-	attr_u32(r, IFLA_TXQLEN, 1000);
+	attr_u32(r, IFLA_TXQLEN, LO_TXQLEN);
 	attr(r, IFLA_OPERSTATE, &zero, 1); /* IF_OPER_UNKNOWN, as Linux's lo */
 	attr(r, IFLA_LINKMODE, &zero, 1);
 	attr_u32(r, IFLA_MTU, LO_MTU);

@@ -310,7 +310,7 @@ make_family(struct rng *r)
 {
 	if (rng_below(r, 2))
 		return make_int(r);
-	return PICK(r, AF_UNIX, AF_INET, AF_INET6);
+	return PICK(r, AF_UNIX, AF_INET, AF_INET6, AF_NETLINK);
 }
 
 /* Half the time QUERY or one command bit (registrations, then the barriers they allow). */

@@ -243,6 +243,8 @@ TEST(netdev_ioctls_loopback)
 	CHECK_EQ(if_nametoindex("lo"), 1);
 	CHECK_OK(ioctl(s, SIOCGIFMTU, &ifr));
 	CHECK_EQ(ifr.ifr_mtu, 65536);
+	CHECK_OK(ioctl(s, SIOCGIFTXQLEN, &ifr));
+	CHECK_EQ(ifr.ifr_qlen, 1000);
 	CHECK_ERR(EFAULT, ioctl(s, SIOCGIFFLAGS, NULL));
 	CHECK_ERR(EFAULT, ioctl(s, SIOCSIFFLAGS, NULL));
 	strcpy(ifr.ifr_name, "nosuchdev0");

@@ -90,6 +90,9 @@ TEST(netlink_socket_types_and_names)
 	CHECK_OK(getpeername(c, (struct sockaddr *)&peer, &len)); /* the kernel, port 0 */
 	CHECK_EQ(peer.nl_pid, 0);
 	CHECK_ERR(EOPNOTSUPP, listen(c, 1));
+	int one = 1;
+	CHECK_ERR(ENOPROTOOPT, setsockopt(c, SOL_NETLINK, 0x7f, &one, sizeof(one)));
+	CHECK_ERR(ENOPROTOOPT, setsockopt(c, SOL_IP, 1, &one, sizeof(one)));
 	close(a);
 	close(b);
 	close(c);
