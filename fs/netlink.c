@@ -26,9 +26,10 @@
 #include "kernel/random.h"
 #include "mm/kmalloc.h"
 
-#define ADDR_LEN ((u32)sizeof(struct kernel_sockaddr_nl))
+#define NL_ADDR_LEN ((u32)sizeof(struct kernel_sockaddr_nl))
 
-static struct list_head bound = LIST_HEAD_INIT(bound); /* bound netlink sockets, by bound_link */
+static struct list_head nl_bound =
+	LIST_HEAD_INIT(nl_bound); /* bound netlink sockets, by bound_link */
 
 int
 netlink_type(int base, int protocol)
@@ -43,21 +44,21 @@ netlink_type(int base, int protocol)
 int
 netlink_address_get(const void __user *uaddr, int len, struct unix_address *a)
 {
-	if (len < (int)ADDR_LEN)
+	if (len < (int)NL_ADDR_LEN)
 		return -EINVAL;
-	if (copy_from_user(&a->snl, uaddr, ADDR_LEN))
+	if (copy_from_user(&a->snl, uaddr, NL_ADDR_LEN))
 		return -EFAULT;
-	a->len = ADDR_LEN;
+	a->len = NL_ADDR_LEN;
 	return a->snl.nl_family == AF_NETLINK ? 0 : -EINVAL;
 }
 
 /* The socket of u's protocol bound to portid, or NULL. unix_lock held. */
 static struct unix_sock *
-lookup(const struct unix_sock *u, u32 portid)
+nl_lookup(const struct unix_sock *u, u32 portid)
 {
 	struct list_head *e;
 
-	list_for_each(e, &bound) {
+	list_for_each(e, &nl_bound) {
 		struct unix_sock *s = list_entry(e, struct unix_sock, bound_link);
 		if (s->nl.protocol == u->nl.protocol && s->nl.portid == portid)
 			return s;
@@ -67,25 +68,25 @@ lookup(const struct unix_sock *u, u32 portid)
 
 /* Binds u to portid with groups: unix_lock held. */
 static int
-insert(struct unix_sock *u, u32 portid, u32 groups)
+nl_insert(struct unix_sock *u, u32 portid, u32 groups)
 {
-	if (lookup(u, portid))
+	if (nl_lookup(u, portid))
 		return -EADDRINUSE;
 	u->addr = kzalloc(sizeof(*u->addr));
 	if (!u->addr)
 		return -ENOMEM;
-	u->addr->len = ADDR_LEN;
+	u->addr->len = NL_ADDR_LEN;
 	u->addr->snl.nl_family = AF_NETLINK;
 	u->addr->snl.nl_pid = portid;
 	u->addr->snl.nl_groups = groups;
 	u->nl.portid = portid;
-	list_add_tail(&u->bound_link, &bound);
+	list_add_tail(&u->bound_link, &nl_bound);
 	return 0;
 }
 
 /* A port id for u if it has none: the tgid, else a free negative number. unix_lock held. */
 static int
-autobind(struct unix_sock *u)
+nl_autobind(struct unix_sock *u)
 {
 	s32 portid = current()->tgid;
 	u16 start;
@@ -93,9 +94,9 @@ autobind(struct unix_sock *u)
 	if (u->addr)
 		return 0;
 	get_random_bytes(&start, sizeof(start));
-	for (s32 rover = -4097 - start; lookup(u, (u32)portid);)
+	for (s32 rover = -4097 - start; nl_lookup(u, (u32)portid);)
 		portid = rover--;
-	return insert(u, (u32)portid, 0);
+	return nl_insert(u, (u32)portid, 0);
 }
 
 int
@@ -111,8 +112,8 @@ netlink_bind(struct unix_sock *u, const struct unix_address *a)
 		else
 			u->addr->snl.nl_groups = a->snl.nl_groups;
 	} else if (a->snl.nl_pid) {
-		err = insert(u, a->snl.nl_pid, a->snl.nl_groups);
-	} else if (!(err = autobind(u))) {
+		err = nl_insert(u, a->snl.nl_pid, a->snl.nl_groups);
+	} else if (!(err = nl_autobind(u))) {
 		u->addr->snl.nl_groups = a->snl.nl_groups;
 	}
 	mutex_unlock(&unix_lock);
@@ -136,7 +137,7 @@ netlink_connect(struct unix_sock *u, const void __user *uaddr, int len)
 	if (a->snl.nl_family == AF_UNSPEC) {
 		u->nl.dst_portid = 0;
 		u->state = UNIX_UNCONNECTED;
-	} else if (!(err = autobind(u))) {
+	} else if (!(err = nl_autobind(u))) {
 		u->nl.dst_portid = a->snl.nl_pid;
 		u->state = UNIX_CONNECTED;
 	}
@@ -147,7 +148,7 @@ netlink_connect(struct unix_sock *u, const void __user *uaddr, int len)
 void
 netlink_name(struct unix_sock *u, bool peer, struct unix_address *a)
 {
-	*a = (struct unix_address){ .len = ADDR_LEN, .snl.nl_family = AF_NETLINK };
+	*a = (struct unix_address){ .len = NL_ADDR_LEN, .snl.nl_family = AF_NETLINK };
 	mutex_lock(&unix_lock);
 	if (peer)
 		a->snl.nl_pid = u->nl.dst_portid;
@@ -158,8 +159,8 @@ netlink_name(struct unix_sock *u, bool peer, struct unix_address *a)
 
 /* Queues a message of len bytes at data with cred on to, sent by from. unix_lock held. */
 static int
-enqueue(struct unix_sock *to, struct unix_sock *from, const void *data, u32 len,
-	struct kernel_ucred cred)
+nl_enqueue(struct unix_sock *to, struct unix_sock *from, const void *data, u32 len,
+	   struct kernel_ucred cred)
 {
 	struct unix_msg *msg = kzalloc(sizeof(*msg) + len);
 
@@ -186,33 +187,34 @@ netlink_deliver(struct unix_sock *u, const void *data, u32 len)
 
 	if (u->dead)
 		return 0; /* no one to hear it */
-	return enqueue(u, u, data, len, kernel);
+	return nl_enqueue(u, u, data, len, kernel);
 }
 
-struct room_wait {
+struct nl_room_wait {
 	struct unix_sock *to;
 };
 
 static bool
-has_room(void *arg)
+nl_has_room(void *arg)
 {
-	struct room_wait *w = arg;
+	struct nl_room_wait *w = arg;
 
 	return w->to->dead || w->to->rmem <= w->to->rcvbuf;
 }
 
 /* A message from u to the socket at portid: ECONNREFUSED if none, waits for its SO_RCVBUF. */
 static long
-send_to_user(struct unix_sock *u, u32 portid, const char *buf, u32 len, bool nonblock)
+nl_send_to_user(struct unix_sock *u, u32 portid, const char *buf, u32 len, bool nonblock)
 {
-	struct room_wait w = { lookup(u, portid) };
+	struct nl_room_wait w = { nl_lookup(u, portid) };
 
 	if (!w.to)
 		return -ECONNREFUSED;
 	unix_sock_get(w.to);
-	long err = unix_wait(&w.to->wq, has_room, &w, nonblock, u->sndtimeo);
+	long err = unix_wait(&w.to->wq, nl_has_room, &w, nonblock, u->sndtimeo);
 	if (!err)
-		err = w.to->dead ? -ECONNREFUSED : enqueue(w.to, u, buf, len, unix_current_cred());
+		err = w.to->dead ? -ECONNREFUSED
+				 : nl_enqueue(w.to, u, buf, len, unix_current_cred());
 	unix_sock_put(w.to);
 	return err;
 }
@@ -241,10 +243,10 @@ netlink_send(struct unix_sock *u, struct unix_msg_args *m)
 	if (!err && mutex_lock_killable(&unix_lock))
 		err = -EINTR;
 	if (!err) {
-		err = autobind(u);
+		err = nl_autobind(u);
 		if (!err && dst)
-			err = send_to_user(u, dst, buf, (u32)m->total,
-					   m->nonblock || (m->flags & MSG_DONTWAIT));
+			err = nl_send_to_user(u, dst, buf, (u32)m->total,
+					      m->nonblock || (m->flags & MSG_DONTWAIT));
 		else if (!err)
 			rtnetlink_receive(u, buf, (u32)m->total);
 		mutex_unlock(&unix_lock);

@@ -18,20 +18,20 @@
 #include "kernel/process/cred.h"
 #include "mm/kmalloc.h"
 
-#define REPLY_MAX 1024 /* the largest answer here: a dump of lo's two addresses */
-#define DUMPED	  1    /* a request answered by a dump: no acknowledgement, as Linux */
+#define RT_REPLY_MAX 1024 /* the largest answer here: a dump of lo's two addresses */
+#define RT_DUMPED    1	  /* a rt_request answered by a dump: no acknowledgement, as Linux */
 
 /* An answer being built: messages one after another in buf. */
 struct reply {
 	u32 len;
 	u32 msg; /* where the message being built starts */
 	u32 seq, portid;
-	char buf[REPLY_MAX];
+	char buf[RT_REPLY_MAX];
 };
 
 /* Appends len bytes (zeros if data is NULL), padded to 4: where they are. */
 static void *
-put(struct reply *r, const void *data, u32 len)
+reply_put(struct reply *r, const void *data, u32 len)
 {
 	char *at = r->buf + r->len;
 
@@ -44,38 +44,38 @@ put(struct reply *r, const void *data, u32 len)
 
 /* Starts a message of type with flags; its fixed part follows. */
 static void
-begin(struct reply *r, u16 type, u16 flags)
+reply_begin(struct reply *r, u16 type, u16 flags)
 {
 	struct nlmsghdr h = { 0, type, flags, r->seq, r->portid };
 
 	r->msg = r->len;
-	put(r, &h, sizeof(h));
+	reply_put(r, &h, sizeof(h));
 }
 
 static void
-attr(struct reply *r, u16 type, const void *data, u32 len)
+reply_attr(struct reply *r, u16 type, const void *data, u32 len)
 {
 	struct rtattr a = { (u16)(sizeof(a) + len), type };
 
-	put(r, &a, sizeof(a));
-	put(r, data, len);
+	reply_put(r, &a, sizeof(a));
+	reply_put(r, data, len);
 }
 
 static void
-attr_u32(struct reply *r, u16 type, u32 v)
+reply_u32(struct reply *r, u16 type, u32 v)
 {
-	attr(r, type, &v, sizeof(v));
+	reply_attr(r, type, &v, sizeof(v));
 }
 
 static void
-end(struct reply *r)
+reply_end(struct reply *r)
 {
 	((struct nlmsghdr *)(r->buf + r->msg))->nlmsg_len = r->len - r->msg;
 }
 
 /* lo as RTM_NEWLINK says it (`ip link`: loopback, up, mtu 65536, qdisc noqueue). */
 static void
-put_link(struct reply *r, u16 flags)
+rt_link(struct reply *r, u16 flags)
 {
 	struct ifinfomsg ifi = { .ifi_type = ARPHRD_LOOPBACK,
 				 .ifi_index = LO_INDEX,
@@ -83,62 +83,62 @@ put_link(struct reply *r, u16 flags)
 	static const u8 no_hwaddr[6];
 	u8 zero = 0;
 
-	begin(r, RTM_NEWLINK, flags);
-	put(r, &ifi, sizeof(ifi));
-	attr(r, IFLA_IFNAME, "lo", 3);
-	attr_u32(r, IFLA_TXQLEN, LO_TXQLEN);
-	attr(r, IFLA_OPERSTATE, &zero, 1); /* IF_OPER_UNKNOWN, as Linux's lo */
-	attr(r, IFLA_LINKMODE, &zero, 1);
-	attr_u32(r, IFLA_MTU, LO_MTU);
-	attr(r, IFLA_QDISC, "noqueue", 8);
-	attr(r, IFLA_ADDRESS, no_hwaddr, sizeof(no_hwaddr));
-	attr(r, IFLA_BROADCAST, no_hwaddr, sizeof(no_hwaddr));
-	end(r);
+	reply_begin(r, RTM_NEWLINK, flags);
+	reply_put(r, &ifi, sizeof(ifi));
+	reply_attr(r, IFLA_IFNAME, "lo", 3);
+	reply_u32(r, IFLA_TXQLEN, LO_TXQLEN);
+	reply_attr(r, IFLA_OPERSTATE, &zero, 1); /* IF_OPER_UNKNOWN, as Linux's lo */
+	reply_attr(r, IFLA_LINKMODE, &zero, 1);
+	reply_u32(r, IFLA_MTU, LO_MTU);
+	reply_attr(r, IFLA_QDISC, "noqueue", 8);
+	reply_attr(r, IFLA_ADDRESS, no_hwaddr, sizeof(no_hwaddr));
+	reply_attr(r, IFLA_BROADCAST, no_hwaddr, sizeof(no_hwaddr));
+	reply_end(r);
 }
 
 /* One of lo's addresses as RTM_NEWADDR says it. */
 static void
-put_addr(struct reply *r, u8 family, const void *addr, u32 len, u8 prefix)
+rt_addr(struct reply *r, u8 family, const void *addr, u32 len, u8 prefix)
 {
 	struct ifaddrmsg ifa = { family, prefix, IFA_F_PERMANENT, RT_SCOPE_HOST, LO_INDEX };
 
-	begin(r, RTM_NEWADDR, NLM_F_MULTI);
-	put(r, &ifa, sizeof(ifa));
-	attr(r, IFA_ADDRESS, addr, len);
+	reply_begin(r, RTM_NEWADDR, NLM_F_MULTI);
+	reply_put(r, &ifa, sizeof(ifa));
+	reply_attr(r, IFA_ADDRESS, addr, len);
 	if (family == AF_INET) {
-		attr(r, IFA_LOCAL, addr, len);
-		attr(r, IFA_LABEL, "lo", 3);
+		reply_attr(r, IFA_LOCAL, addr, len);
+		reply_attr(r, IFA_LABEL, "lo", 3);
 	}
-	attr_u32(r, IFA_FLAGS, IFA_F_PERMANENT);
-	end(r);
+	reply_u32(r, IFA_FLAGS, IFA_F_PERMANENT);
+	reply_end(r);
 }
 
 static void
-put_done(struct reply *r)
+rt_done(struct reply *r)
 {
 	int zero = 0;
 
-	begin(r, NLMSG_DONE, NLM_F_MULTI);
-	put(r, &zero, sizeof(zero));
-	end(r);
+	reply_begin(r, NLMSG_DONE, NLM_F_MULTI);
+	reply_put(r, &zero, sizeof(zero));
+	reply_end(r);
 }
 
 /* RTM_GETADDR's dump: IPv4's, then IPv6's, unless family names one. */
 static void
-dump_addrs(struct reply *r, u8 family)
+rt_dump_addrs(struct reply *r, u8 family)
 {
 	static const u8 v4[4] = { 127, 0, 0, 1 };
 	static const u8 v6[16] = { [15] = 1 };
 
 	if (family != AF_INET6)
-		put_addr(r, AF_INET, v4, sizeof(v4), 8);
+		rt_addr(r, AF_INET, v4, sizeof(v4), 8);
 	if (family != AF_INET)
-		put_addr(r, AF_INET6, v6, sizeof(v6), 128);
+		rt_addr(r, AF_INET6, v6, sizeof(v6), 128);
 }
 
 /* Whether the attributes of a RTM_GETLINK name lo (IFLA_IFNAME). */
 static bool
-names_lo(const char *p, u32 len)
+rt_names_lo(const char *p, u32 len)
 {
 	struct rtattr a;
 
@@ -156,7 +156,7 @@ names_lo(const char *p, u32 len)
 
 /* RTM_GETLINK for one device (Linux's rtnl_getlink): by index, else by name. */
 static int
-get_link(struct reply *r, const char *p, u32 len)
+rt_get_link(struct reply *r, const char *p, u32 len)
 {
 	struct ifinfomsg ifi;
 
@@ -164,15 +164,15 @@ get_link(struct reply *r, const char *p, u32 len)
 		return -EINVAL;
 	memcpy(&ifi, p, sizeof(ifi));
 	if (ifi.ifi_index > 0 ? ifi.ifi_index != LO_INDEX
-			      : !names_lo(p + sizeof(ifi), len - (u32)sizeof(ifi)))
+			      : !rt_names_lo(p + sizeof(ifi), len - (u32)sizeof(ifi)))
 		return ifi.ifi_index > 0 || len > sizeof(ifi) ? -ENODEV : -EINVAL;
-	put_link(r, 0);
+	rt_link(r, 0);
 	return 0;
 }
 
-/* One request (Linux's rtnetlink_rcv_msg): 0, DUMPED, or -errno for its NLMSG_ERROR. */
+/* One request (Linux's rtnetlink_rcv_msg): 0, RT_DUMPED, or -errno for its NLMSG_ERROR. */
 static int
-request(struct reply *r, const struct nlmsghdr *h, const char *p, u32 len)
+rt_request(struct reply *r, const struct nlmsghdr *h, const char *p, u32 len)
 {
 	if (h->nlmsg_type > RTM_MAX)
 		return -EOPNOTSUPP;
@@ -183,16 +183,16 @@ request(struct reply *r, const struct nlmsghdr *h, const char *p, u32 len)
 		return -EPERM;
 	if (get && (h->nlmsg_flags & NLM_F_DUMP)) {
 		if (h->nlmsg_type == RTM_GETLINK)
-			put_link(r, NLM_F_MULTI);
+			rt_link(r, NLM_F_MULTI);
 		else if (h->nlmsg_type == RTM_GETADDR)
-			dump_addrs(r, (u8)p[0]);
+			rt_dump_addrs(r, (u8)p[0]);
 		else
 			return -EOPNOTSUPP;
-		put_done(r);
-		return DUMPED;
+		rt_done(r);
+		return RT_DUMPED;
 	}
 	if (h->nlmsg_type == RTM_GETLINK)
-		return get_link(r, p, len);
+		return rt_get_link(r, p, len);
 	return -EOPNOTSUPP;
 }
 
@@ -202,7 +202,7 @@ request(struct reply *r, const struct nlmsghdr *h, const char *p, u32 len)
  * all, as Linux's netlink_ack without NETLINK_CAP_ACK).
  */
 static void
-ack(struct unix_sock *u, struct reply *r, const char *req, const struct nlmsghdr *h, int err)
+rt_ack(struct unix_sock *u, struct reply *r, const char *req, const struct nlmsghdr *h, int err)
 {
 	u32 body = err ? h->nlmsg_len : (u32)sizeof(*h);
 	u32 n = NLMSG_HDRLEN + sizeof(int) + NLMSG_ALIGN(body);
@@ -234,11 +234,11 @@ rtnetlink_receive(struct unix_sock *u, const char *buf, u32 len)
 		*r = (struct reply){ .seq = h.nlmsg_seq, .portid = u->nl.portid };
 		int err = 0;
 		if ((h.nlmsg_flags & NLM_F_REQUEST) && h.nlmsg_type >= NLMSG_MIN_TYPE)
-			err = request(r, &h, buf + NLMSG_HDRLEN, h.nlmsg_len - NLMSG_HDRLEN);
+			err = rt_request(r, &h, buf + NLMSG_HDRLEN, h.nlmsg_len - NLMSG_HDRLEN);
 		if (r->len)
 			netlink_deliver(u, r->buf, r->len);
-		if (err != DUMPED && (err || (h.nlmsg_flags & NLM_F_ACK)))
-			ack(u, r, buf, &h, err);
+		if (err != RT_DUMPED && (err || (h.nlmsg_flags & NLM_F_ACK)))
+			rt_ack(u, r, buf, &h, err);
 		kfree(r);
 		u32 step = MIN(NLMSG_ALIGN(h.nlmsg_len), len);
 		buf += step;
