@@ -10,6 +10,7 @@
 #define REWIND_INET_H
 
 #include "fs/unix.h"
+#include "uapi/netlink.h"
 
 /* Linux's net.ipv4.ip_local_port_range default: where ephemeral ports come from. */
 #define INET_PORT_FIRST 32768
@@ -65,5 +66,14 @@ int inet_dgram_target(struct unix_sock *u, struct unix_msg_args *m, struct unix_
 size_t inet_dgram_max(const struct unix_sock *u);
 long inet_getsockopt(struct unix_sock *u, int level, int name, void *val);
 long inet_setsockopt(struct unix_sock *u, int level, int name, int val);
+
+/* ---- netdev.c ---- */
+/* The loopback device, the only one (its netlink view: fs/netlink_route.c). */
+#define LO_INDEX  1
+#define LO_FLAGS  (IFF_UP | IFF_LOOPBACK | IFF_RUNNING)
+#define LO_MTU	  65536
+#define LO_TXQLEN 1000 /* packets its queue would hold: Linux's default */
+/* The network-device ioctls (SIOCGIFCONF, SIOCGIFFLAGS ...) of any socket: -ENOTTY for others. */
+long netdev_ioctl(unsigned cmd, unsigned long arg);
 
 #endif

@@ -1,8 +1,9 @@
 /*
  * socket.c - the socket system calls and socket files.
  *
- * AF_UNIX sockets (fs/unix_*.c), and AF_INET and AF_INET6 ones on the
- * loopback (fs/inet_*.c, built on the same machinery); every other family
+ * AF_UNIX sockets (fs/unix_*.c), AF_INET and AF_INET6 ones on the
+ * loopback (fs/inet_*.c, built on the same machinery), AF_NETLINK ones
+ * (fs/netlink*.c, datagram sockets whose peer is the kernel); every other family
  * is EAFNOSUPPORT, as Linux answers for a family whose module is absent
  * (see docs/sockets.md). Malformed type flags are EINVAL
  * first, in Linux's order. A socket is a file on an inode of its own (S_IFSOCK, on
@@ -81,7 +82,9 @@ socket_poll(struct file *f, struct poll_table *pt)
  * Linux's unix_ioctl: what a read could take (SIOCINQ, which is FIONREAD),
  * what this socket sent that its receiver has not read (SIOCOUTQ, counted
  * with each message's overhead as Linux counts skb truesize), and whether
- * the next byte is the urgent one (SIOCATMARK).
+ * the next byte is the urgent one (SIOCATMARK; a UDP socket has no urgent
+ * data and no such ioctl, ENOTTY as Linux's udp_ioctl). What the socket's
+ * family does not know goes to the network devices, as Linux's sock_ioctl.
  */
 static long
 socket_ioctl(struct file *f, unsigned cmd, unsigned long arg)
@@ -89,6 +92,8 @@ socket_ioctl(struct file *f, unsigned cmd, unsigned long arg)
 	struct unix_sock *u = f->private;
 	long amount;
 
+	if (cmd != SIOCINQ && cmd != SIOCOUTQ && (cmd != SIOCATMARK || sock_is_udp(u)))
+		return netdev_ioctl(cmd, arg);
 	if (mutex_lock_killable(&unix_lock))
 		return -EINTR;
 	switch (cmd) {
@@ -98,11 +103,8 @@ socket_ioctl(struct file *f, unsigned cmd, unsigned long arg)
 	case SIOCOUTQ:
 		amount = (long)u->wmem;
 		break;
-	case SIOCATMARK:
+	default: /* SIOCATMARK */
 		amount = unix_at_mark(u);
-		break;
-	default:
-		amount = -ENOTTY;
 		break;
 	}
 	mutex_unlock(&unix_lock);
@@ -240,6 +242,8 @@ socket_type(int family, int type, int protocol)
 		return -EINVAL;
 	if (family == AF_INET || family == AF_INET6)
 		return inet_type(base, protocol);
+	if (family == AF_NETLINK)
+		return netlink_type(base, protocol);
 	if (family != AF_UNIX)
 		return -EAFNOSUPPORT; /* docs/sockets.md */
 	if (protocol && protocol != AF_UNIX)
@@ -258,7 +262,10 @@ SYSCALL3(socket, int, family, int, type, int, protocol)
 	if (kind < 0)
 		return kind;
 	struct unix_sock *u = unix_sock_alloc(family, kind);
-	return u ? socket_fd(u, type) : -ENOMEM;
+	if (!u)
+		return -ENOMEM;
+	u->nl.protocol = protocol;
+	return socket_fd(u, type);
 }
 
 /* Both files of a new pair, or -ENOMEM with nothing left. */
@@ -296,7 +303,7 @@ SYSCALL4(socketpair, int, family, int, type, int, protocol, int __user *, sv)
 	if (kind < 0)
 		return kind;
 	if (family != AF_UNIX)
-		return -EOPNOTSUPP; /* TCP and UDP sockets come in no pairs */
+		return -EOPNOTSUPP; /* TCP, UDP and netlink sockets come in no pairs */
 	int err = pair_files(kind, type, &fa, &fb);
 	if (err)
 		return err;
@@ -326,6 +333,8 @@ SYSCALL4(socketpair, int, family, int, type, int, protocol, int __user *, sv)
 int
 sock_address_get(struct unix_sock *u, const void __user *uaddr, int len, struct unix_address *a)
 {
+	if (sock_is_netlink(u))
+		return netlink_address_get(uaddr, len, a);
 	return sock_is_inet(u) ? inet_address_get(u, uaddr, len, a)
 			       : unix_address_get(uaddr, len, a);
 }
@@ -341,7 +350,9 @@ SYSCALL3(bind, int, fd, const void __user *, uaddr, int, namelen)
 	struct unix_sock *u = f->private;
 	err = sock_address_get(u, uaddr, namelen, &a);
 	if (!err)
-		err = sock_is_inet(u) ? inet_bind(u, &a) : unix_bind(u, &a);
+		err = sock_is_netlink(u) ? netlink_bind(u, &a)
+		      : sock_is_inet(u)	 ? inet_bind(u, &a)
+					 : unix_bind(u, &a);
 	file_put(f);
 	return err;
 }
@@ -355,8 +366,9 @@ SYSCALL3(connect, int, fd, const void __user *, uaddr, int, namelen)
 	if (err)
 		return err;
 	struct unix_sock *u = f->private;
-	err = sock_address_get(u, uaddr, namelen, &a);
-	if (!err)
+	if (sock_is_netlink(u))
+		err = netlink_connect(u, uaddr, namelen);
+	else if (!(err = sock_address_get(u, uaddr, namelen, &a)))
 		err = sock_is_inet(u) ? inet_connect(u, &a, file_nonblock(f))
 				      : unix_connect(u, &a, file_nonblock(f));
 	file_put(f);
@@ -371,7 +383,9 @@ SYSCALL2(listen, int, fd, int, backlog)
 	if (err)
 		return err;
 	struct unix_sock *u = f->private;
-	err = sock_is_inet(u) ? inet_listen(u, backlog) : unix_listen(u, backlog);
+	err = sock_is_netlink(u) ? -EOPNOTSUPP
+	      : sock_is_inet(u)	 ? inet_listen(u, backlog)
+				 : unix_listen(u, backlog);
 	file_put(f);
 	return err;
 }
@@ -450,6 +464,12 @@ SYSCALL3(getsockname, int, fd, void __user *, uaddr, int __user *, uaddr_len)
 	if (err)
 		return err;
 	struct unix_sock *u = f->private;
+	if (sock_is_netlink(u)) { /* unbound: port 0 */
+		netlink_name(u, false, &buf);
+		err = unix_address_put(&buf, uaddr, uaddr_len);
+		file_put(f);
+		return err;
+	}
 	mutex_lock(&unix_lock);
 	if (u->addr) {
 		buf = *u->addr;
@@ -473,7 +493,10 @@ SYSCALL3(getpeername, int, fd, void __user *, uaddr, int __user *, uaddr_len)
 	if (err)
 		return err;
 	struct unix_sock *u = f->private;
-	if (READ_ONCE(u->state) != UNIX_CONNECTED)
+	if (sock_is_netlink(u)) { /* the destination, port 0 if none: never ENOTCONN */
+		netlink_name(u, true, &buf);
+		err = unix_address_put(&buf, uaddr, uaddr_len);
+	} else if (READ_ONCE(u->state) != UNIX_CONNECTED)
 		err = -ENOTCONN;
 	else
 		err = unix_address_put(peer_name(u, &buf), uaddr, uaddr_len);
@@ -489,7 +512,9 @@ SYSCALL2(shutdown, int, fd, int, how)
 	if (err)
 		return err;
 	struct unix_sock *u = f->private;
-	err = sock_is_inet(u) ? inet_shutdown(u, how) : unix_shutdown(u, how);
+	err = sock_is_netlink(u) ? -EOPNOTSUPP
+	      : sock_is_inet(u)	 ? inet_shutdown(u, how)
+				 : unix_shutdown(u, how);
 	file_put(f);
 	return err;
 }

@@ -55,7 +55,7 @@ name_get(int fd, const void __user *uaddr, int len, struct unix_msg_args *m, str
 		return 0;
 	}
 	err = sock_address_get(u, uaddr, len, a);
-	if (!err && !sock_is_inet(u) && a->sun.sun_family != AF_UNIX)
+	if (!err && !sock_is_inet(u) && !sock_is_netlink(u) && a->sun.sun_family != AF_UNIX)
 		err = -EINVAL;
 	file_put(f);
 	m->name = a;

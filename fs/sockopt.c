@@ -40,7 +40,10 @@ option_value(struct unix_sock *u, int level, int name, char *val)
 		v = u->family;
 		break;
 	case SO_PROTOCOL:
-		v = !sock_is_inet(u) ? 0 : u->type == SOCK_STREAM ? IPPROTO_TCP : IPPROTO_UDP;
+		v = sock_is_netlink(u)	     ? u->nl.protocol
+		    : !sock_is_inet(u)	     ? 0
+		    : u->type == SOCK_STREAM ? IPPROTO_TCP
+					     : IPPROTO_UDP;
 		break;
 	case SO_REUSEADDR:
 		v = u->inet.reuseaddr;
@@ -96,6 +99,8 @@ unix_getsockopt(struct unix_sock *u, int level, int name, void __user *uval, int
 	char val[16] __aligned(8);
 	int len;
 
+	if (level != SOL_SOCKET && sock_is_netlink(u))
+		return -ENOPROTOOPT; /* no SOL_NETLINK options here: Linux's answer to unknown ones */
 	if (level != SOL_SOCKET && !sock_is_inet(u))
 		return -EOPNOTSUPP;
 	if (copy_from_user(&len, ulen, sizeof(len)))
@@ -150,6 +155,8 @@ unix_setsockopt(struct unix_sock *u, int level, int name, const void __user *uva
 {
 	int v = 0;
 
+	if (level != SOL_SOCKET && sock_is_netlink(u))
+		return -ENOPROTOOPT; /* no SOL_NETLINK options here: Linux's answer to unknown ones */
 	if (level != SOL_SOCKET && !sock_is_inet(u))
 		return -EOPNOTSUPP;
 	if (level == SOL_SOCKET && (name == SO_RCVTIMEO_OLD || name == SO_RCVTIMEO_NEW))

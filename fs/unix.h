@@ -55,6 +55,7 @@ struct unix_address {
 		struct kernel_sockaddr_un sun;
 		struct kernel_sockaddr_in sin;
 		struct kernel_sockaddr_in6 sin6;
+		struct kernel_sockaddr_nl snl;
 	};
 };
 
@@ -69,11 +70,19 @@ struct inet_opts {
 	struct unix_address *dest; /* a connected datagram socket's peer, or NULL */
 };
 
+/* What an AF_NETLINK socket has besides the datagram machinery (fs/netlink.c). */
+struct netlink_opts {
+	int protocol;	/* NETLINK_ROUTE */
+	u32 portid;	/* its address once bound (addr says so), 0 before */
+	u32 dst_portid; /* connect's destination: 0, the kernel, by default */
+};
+
 struct unix_sock {
 	u32 refcount; /* the file, a peer pointing at it, its queued messages, a listener's queue */
 	int type;     /* SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET */
-	int family;   /* AF_UNIX, or AF_INET/AF_INET6 on the loopback (fs/inet_*.c) */
+	int family;   /* AF_UNIX, AF_INET/AF_INET6 on the loopback (fs/inet_*.c), AF_NETLINK */
 	struct inet_opts inet;
+	struct netlink_opts nl;
 	enum unix_state state;
 	bool dead; /* its file is closed */
 	/* its file, not referenced: valid while !dead (its owner hears SIGURG; unix_gc.c) */
@@ -138,7 +147,14 @@ struct unix_sock *unix_sock_of_file(struct file *f);
 static inline bool
 sock_is_inet(const struct unix_sock *u)
 {
-	return u->family != AF_UNIX;
+	return u->family == AF_INET || u->family == AF_INET6;
+}
+
+/* Whether u is a netlink socket (fs/netlink.c): a datagram socket whose peer is the kernel. */
+static inline bool
+sock_is_netlink(const struct unix_sock *u)
+{
+	return u->family == AF_NETLINK;
 }
 
 static inline bool
@@ -258,6 +274,32 @@ void unix_inflight(struct file *f);
 void unix_notinflight(struct file *f);
 /* Frees the sockets only messages in flight keep alive (Linux's unix_gc); unix_lock NOT held. */
 void unix_gc(void);
+
+/* ---- netlink.c ---- */
+/* The type an AF_NETLINK socket call asks for, or -errno (Linux's netlink_create). */
+int netlink_type(int base, int protocol);
+/* A sockaddr_nl from user memory: 0 or -errno. */
+int netlink_address_get(const void __user *uaddr, int len, struct unix_address *a);
+int netlink_bind(struct unix_sock *u, const struct unix_address *a);
+/* connect from user memory: AF_UNSPEC (of any length) forgets the destination. */
+int netlink_connect(struct unix_sock *u, const void __user *uaddr, int len);
+/* The name getsockname and getpeername give (peer: the destination connect named). */
+void netlink_name(struct unix_sock *u, bool peer, struct unix_address *a);
+long netlink_send(struct unix_sock *u, struct unix_msg_args *m);
+/* Queues a message from the kernel on u (no limit, as Linux's netlink_sendskb). unix_lock held. */
+int netlink_deliver(struct unix_sock *u, const void *data, u32 len);
+/*
+ * Sends the kernel's message of len bytes at data to u (mq_notify's
+ * cookie; nothing if data is NULL) and drops the caller's reference to u.
+ * Takes unix_lock: the caller holds no other sleeping lock.
+ */
+void netlink_notify(struct unix_sock *u, const void *data, u32 len);
+/* The netlink socket f is, referenced: -ENOTSOCK, -EINVAL for another family (mq_notify). */
+struct unix_sock *netlink_sock_of_file(struct file *f, int *err);
+
+/* ---- netlink_route.c ---- */
+/* The NETLINK_ROUTE kernel's answer to the messages in buf, queued on u. unix_lock held. */
+void rtnetlink_receive(struct unix_sock *u, const char *buf, u32 len);
 
 /* ---- sockopt.c ---- */
 long unix_getsockopt(struct unix_sock *u, int level, int name, void __user *val, int __user *ulen);

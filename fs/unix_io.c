@@ -326,6 +326,8 @@ unix_send(struct unix_sock *u, struct unix_msg_args *m)
 	struct unix_scm scm;
 	struct send_state s = { .u = u };
 
+	if (sock_is_netlink(u))
+		return netlink_send(u, m);
 	if ((m->flags & MSG_OOB) && (u->type != SOCK_STREAM || !m->total))
 		return -EOPNOTSUPP; /* only a stream has urgent data, and it needs a byte */
 	if (sock_is_udp(u) && m->total > inet_dgram_max(u))
@@ -466,7 +468,11 @@ note_sender(struct unix_sock *u, struct unix_msg_args *m, const struct unix_msg 
 {
 	if (sock_is_inet(u) && u->type == SOCK_STREAM)
 		return; /* TCP names no sender: the peer is known */
-	if (m->name && msg->sender->addr) {
+	if (m->name && sock_is_netlink(u) && !msg->cred.pid) { /* the kernel's: port 0 */
+		*m->name = (struct unix_address){ .len = sizeof(struct kernel_sockaddr_nl),
+						  .snl.nl_family = AF_NETLINK };
+		m->has_name = true;
+	} else if (m->name && msg->sender->addr) {
 		*m->name = *msg->sender->addr;
 		m->has_name = true;
 		if (sock_is_inet(u))

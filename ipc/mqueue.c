@@ -29,6 +29,7 @@
  * (maxmsg times the message size plus the kernel's header per message).
  */
 #include "ipc/mqueue.h"
+#include "fs/unix.h"
 #include "fs/vfs.h"
 #include "kernel/process/cred.h"
 #include "kernel/process/rlimit.h"
@@ -46,6 +47,7 @@
 #include "mm/kmalloc.h"
 #include "uapi/magic.h"
 #include "uapi/mqueue.h"
+#include "uapi/netlink.h"
 #include "uapi/resource.h"
 #include "uapi/time.h"
 
@@ -69,6 +71,9 @@ struct mqueue {
 	unsigned receivers;  /* sleeping in mq_timedreceive: a notification waits for none */
 	int notify_owner;    /* the registered process (tgid), 0 for none */
 	struct kernel_sigevent notify;
+	/* SIGEV_THREAD's: the netlink socket (referenced) that hears the cookie */
+	struct unix_sock *notify_sock;
+	char notify_cookie[NOTIFY_COOKIE_LEN];
 	struct user_charge charge; /* RLIMIT_MSGQUEUE's user */
 	unsigned long charged;
 };
@@ -197,6 +202,8 @@ mqueue_evict(struct inode *inode)
 	}
 	if (q->charged)
 		user_count_add(&q->charge, USER_MQ_BYTES, -(long)q->charged);
+	if (q->notify_sock)
+		netlink_notify(q->notify_sock, NULL, 0);
 	__atomic_fetch_sub(&q->ns->queues_count, 1, __ATOMIC_RELAXED); /* ns->lock may be held */
 	kfree(q);
 }
@@ -437,12 +444,36 @@ has_message(const struct mqueue *q)
 	return q->curmsgs > 0;
 }
 
-/* The registered notification, once (q->lock held): the queue just got its first message. */
-static void
-notify_owner(struct mqueue *q)
+/*
+ * Ends q's registration (q->lock held). A SIGEV_THREAD one's socket is
+ * returned, its cookie in cookie with the last byte saying why (Linux's
+ * NOTIFY_WOKENUP or NOTIFY_REMOVED), for the caller to send once q->lock
+ * is dropped (netlink_notify); NULL otherwise.
+ */
+static struct unix_sock *
+end_registration(struct mqueue *q, char why, char cookie[NOTIFY_COOKIE_LEN])
+{
+	struct unix_sock *sock = q->notify_sock;
+
+	if (sock) {
+		memcpy(cookie, q->notify_cookie, NOTIFY_COOKIE_LEN);
+		cookie[NOTIFY_COOKIE_LEN - 1] = why;
+	}
+	q->notify_owner = 0;
+	q->notify_sock = NULL;
+	return sock;
+}
+
+/*
+ * The registered notification, once (q->lock held): the queue just got
+ * its first message. A SIGEV_THREAD one's socket is returned to be sent
+ * the cookie, as end_registration.
+ */
+static struct unix_sock *
+notify_owner(struct mqueue *q, char cookie[NOTIFY_COOKIE_LEN])
 {
 	if (!q->notify_owner || q->curmsgs != 1 || q->receivers)
-		return;
+		return NULL;
 	if (q->notify.sigev_notify == SIGEV_SIGNAL) {
 		struct kernel_siginfo info = { .signo = q->notify.sigev_signo, .code = SI_MESGQ };
 		info.kill.pid = current()->tgid;
@@ -454,7 +485,7 @@ notify_owner(struct mqueue *q)
 			signal_send_process(t, &info);
 		spin_unlock_irqrestore(&tasks_lock, flags);
 	}
-	q->notify_owner = 0;
+	return end_registration(q, NOTIFY_WOKENUP, cookie);
 }
 
 /* ---- mq_timedsend and mq_timedreceive ------------------------------------------ */
@@ -498,6 +529,8 @@ do_mq_timedsend(int mqdes, const char __user *umsg, size_t len, unsigned prio, c
 		fdput(f);
 		return -EMSGSIZE;
 	}
+	struct unix_sock *sock = NULL;
+	char cookie[NOTIFY_COOKIE_LEN];
 	struct mq_msg *m = kmalloc(sizeof(*m) + len);
 	if (!m)
 		err = -ENOMEM;
@@ -511,12 +544,14 @@ do_mq_timedsend(int mqdes, const char __user *umsg, size_t len, unsigned prio, c
 		if (!err) {
 			enqueue(q, m);
 			m = NULL;
-			notify_owner(q);
+			sock = notify_owner(q, cookie);
 			inode_touch(q->inode);
 			wake_up_all(&q->wq);
 		}
 		mutex_unlock(&q->lock);
 	}
+	if (sock)
+		netlink_notify(sock, cookie, NOTIFY_COOKIE_LEN);
 	kfree(m);
 	fdput(f);
 	return err;
@@ -602,67 +637,102 @@ SYSCALL5(mq_timedreceive, int, mqdes, char __user *, msg, size_t, len, unsigned 
 
 /* ---- mq_notify and mq_getsetattr ------------------------------------------------ */
 
-/* Linux's checks of a notification: 0, -EINVAL, or for SIGEV_THREAD what its socket fd is not. */
+/* Linux's checks of a notification's kind and signal: 0 or -EINVAL. */
 static int
 check_notification(const struct kernel_sigevent *ev)
 {
 	switch (ev->sigev_notify) {
 	case SIGEV_NONE:
+	case SIGEV_THREAD:
 		return 0;
 	case SIGEV_SIGNAL:
 		return (unsigned)ev->sigev_signo <= _NSIG ? 0 : -EINVAL;
-	case SIGEV_THREAD: {
-		struct fd sock = fdget(ev->sigev_signo);
-		int err = !sock.file			      ? -EBADF
-			  : !S_ISSOCK(sock.file->inode->mode) ? -ENOTSOCK
-							      : -EINVAL; /* no netlink */
-		fdput(sock);
-		return err;
-	}
 	default:
 		return -EINVAL;
 	}
 }
 
+/*
+ * SIGEV_THREAD's cookie (NOTIFY_COOKIE_LEN bytes at sigev_value) and its
+ * netlink socket (the fd in sigev_signo), referenced, in Linux's order:
+ * EFAULT, EBADF, ENOTSOCK, EINVAL for a socket of another family.
+ */
+static int
+thread_socket(const struct kernel_sigevent *ev, char cookie[NOTIFY_COOKIE_LEN],
+	      struct unix_sock **sock)
+{
+	if (copy_from_user(cookie, (const void __user *)ev->sigev_value, NOTIFY_COOKIE_LEN))
+		return -EFAULT;
+	struct fd f = fdget(ev->sigev_signo);
+	if (!f.file)
+		return -EBADF;
+	int err;
+	*sock = netlink_sock_of_file(f.file, &err);
+	fdput(f);
+	return err;
+}
+
+/*
+ * Registers ev (sock and cookie for SIGEV_THREAD, taken over), or with
+ * ev NULL removes the caller's registration: a SIGEV_THREAD one hears
+ * NOTIFY_REMOVED.
+ */
 static long
-do_mq_notify(int mqdes, const struct kernel_sigevent *ev)
+do_mq_notify(int mqdes, const struct kernel_sigevent *ev, struct unix_sock *sock,
+	     const char cookie[NOTIFY_COOKIE_LEN])
 {
 	struct fd f = fdget(mqdes);
 	struct mqueue *q = f.file ? file_queue(f.file) : NULL;
+	struct unix_sock *removed = NULL;
+	char removed_cookie[NOTIFY_COOKIE_LEN];
 	int me = current()->tgid;
 	long err = 0;
 
 	if (!q) {
-		fdput(f);
-		return -EBADF;
+		err = -EBADF;
+		goto out;
 	}
 	mutex_lock(&q->lock);
 	if (!ev) {
 		if (q->notify_owner == me)
-			q->notify_owner = 0;
+			removed = end_registration(q, NOTIFY_REMOVED, removed_cookie);
 	} else if (q->notify_owner) {
 		err = -EBUSY;
 	} else {
 		q->notify_owner = me;
 		q->notify = *ev;
+		if (sock) {
+			q->notify_sock = sock;
+			memcpy(q->notify_cookie, cookie, NOTIFY_COOKIE_LEN);
+			sock = NULL;
+		}
 	}
 	mutex_unlock(&q->lock);
+out:
 	fdput(f);
+	if (sock)
+		netlink_notify(sock, NULL, 0); /* not registered: dropped */
+	if (removed)
+		netlink_notify(removed, removed_cookie, NOTIFY_COOKIE_LEN);
 	return err;
 }
 
 SYSCALL2(mq_notify, int, mqdes, const struct kernel_sigevent __user *, unotification)
 {
 	struct kernel_sigevent ev;
+	struct unix_sock *sock = NULL;
+	char cookie[NOTIFY_COOKIE_LEN];
 
 	if (unotification) {
 		if (copy_from_user(&ev, unotification, sizeof(ev)))
 			return -EFAULT;
 		int err = check_notification(&ev);
+		if (!err && ev.sigev_notify == SIGEV_THREAD)
+			err = thread_socket(&ev, cookie, &sock);
 		if (err)
 			return err;
 	}
-	return do_mq_notify(mqdes, unotification ? &ev : NULL);
+	return do_mq_notify(mqdes, unotification ? &ev : NULL, sock, cookie);
 }
 
 SYSCALL3(mq_getsetattr, int, mqdes, const struct kernel_mq_attr __user *, unew,
@@ -739,10 +809,15 @@ mqueue_release(struct file *f)
 {
 	struct mqueue *q = file_queue(f);
 
+	struct unix_sock *sock = NULL;
+	char cookie[NOTIFY_COOKIE_LEN];
+
 	mutex_lock(&q->lock);
 	if (q->notify_owner == current()->tgid)
-		q->notify_owner = 0;
+		sock = end_registration(q, NOTIFY_REMOVED, cookie);
 	mutex_unlock(&q->lock);
+	if (sock)
+		netlink_notify(sock, cookie, NOTIFY_COOKIE_LEN);
 }
 
 static const struct file_operations mqueue_fops = {

@@ -155,6 +155,7 @@ mm_fork(struct mm *old)
 	mm->auxv_start = old->auxv_start;
 	mm->auxv_end = old->auxv_end;
 	mm->vdso_base = old->vdso_base;
+	mm->membarrier_state = __atomic_load_n(&old->membarrier_state, __ATOMIC_RELAXED);
 	list_for_each(pos, &old->vmas) {
 		struct vma *v = list_entry(pos, struct vma, link);
 		if (v->flags & VM_DONTCOPY)

@@ -114,6 +114,7 @@ struct mm {
 	u64 pgtables;  /* user page-table pages below pgd (pte_alloc; VmPTE); pt_lock to add */
 	u32 def_flags; /* VM_LOCKED (| VM_LOCKONFAULT) for new areas: mlockall(MCL_FUTURE) */
 	u64 vdso_base; /* the vDSO's ELF header (AT_SYSINFO_EHDR), or 0 */
+	u32 membarrier_state; /* MEMBARRIER_* registrations (kernel/sched/membarrier.c); atomic */
 };
 
 /* One more page mapped (pt_lock held): rss and its high-water mark. */

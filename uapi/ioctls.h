@@ -32,6 +32,14 @@
 #define SIOCOUTQ   TIOCOUTQ
 #define SIOCATMARK 0x8905
 
+/* Network devices' (linux/sockios.h), on any socket: the list, and one device by name */
+#define SIOCGIFCONF   0x8912
+#define SIOCGIFFLAGS  0x8913
+#define SIOCSIFFLAGS  0x8914
+#define SIOCGIFMTU    0x8921
+#define SIOCGIFINDEX  0x8933
+#define SIOCGIFTXQLEN 0x8942
+
 /* TCFLSH's queue selector */
 #define TCIFLUSH  0
 #define TCOFLUSH  1

@@ -9,11 +9,12 @@
 
 #include "uapi/uio.h"
 
-#define AF_UNSPEC 0
-#define AF_UNIX	  1
-#define AF_INET	  2
-#define AF_INET6  10
-#define AF_MAX	  46 /* Linux 6.1's: families are 0..45 */
+#define AF_UNSPEC  0
+#define AF_UNIX	   1
+#define AF_INET	   2
+#define AF_INET6   10
+#define AF_NETLINK 16
+#define AF_MAX	   46 /* Linux 6.1's: families are 0..45 */
 
 #define SOCK_STREAM    1
 #define SOCK_DGRAM     2
@@ -67,6 +68,14 @@
 struct kernel_sockaddr_un {
 	unsigned short sun_family;
 	char sun_path[UNIX_PATH_MAX];
+};
+
+/* Linux's sockaddr_nl (linux/netlink.h): a netlink socket's port id and groups. */
+struct kernel_sockaddr_nl {
+	unsigned short nl_family;
+	unsigned short nl_pad;
+	unsigned nl_pid;
+	unsigned nl_groups;
 };
 
 struct kernel_msghdr {

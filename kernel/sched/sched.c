@@ -657,6 +657,12 @@ sched_nr_switches(void)
 }
 
 u64
+sched_cpu_switches(unsigned cpu)
+{
+	return READ_ONCE(rq_of(cpu)->nr_switches);
+}
+
+u64
 schedule_timeout_ns(u64 ns)
 {
 	might_sleep("schedule_timeout_ns");

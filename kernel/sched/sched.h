@@ -78,6 +78,8 @@ u64 sched_next_event(void);
 unsigned sched_nr_running(void);
 /* Context switches on all CPUs since boot (/proc/stat's ctxt). */
 u64 sched_nr_switches(void);
+/* Context switches on cpu since boot (membarrier's grace period); read without locks. */
+u64 sched_cpu_switches(unsigned cpu);
 /*
  * Sleeps (the caller has called set_current_sleeping or prepare_to_wait)
  * until woken or until ns have passed; returns the nanoseconds left (0 when

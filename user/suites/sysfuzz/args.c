@@ -317,7 +317,17 @@ make_family(struct rng *r)
 {
 	if (rng_below(r, 2))
 		return make_int(r);
-	return PICK(r, AF_UNIX, AF_INET, AF_INET6);
+	return PICK(r, AF_UNIX, AF_INET, AF_INET6, AF_NETLINK);
+}
+
+/* Half the time QUERY or one command bit (registrations, then the barriers they allow). */
+static uint64_t
+make_membarrier_cmd(struct rng *r)
+{
+	if (rng_below(r, 2))
+		return make_int(r);
+	unsigned bit = rng_below(r, 11);
+	return bit == 10 ? 0 : 1u << bit;
 }
 
 /* Ids are the slot plus the sequence number << 15: the low slots of the first sequences are likely live. */
@@ -474,6 +484,8 @@ make_arg(enum arg_kind k, struct rng *r)
 		return make_key_id(r);
 	case ARG_SMALL_CMD:
 		return make_small_cmd(r);
+	case ARG_MEMBARRIER_CMD:
+		return make_membarrier_cmd(r);
 	case ARG_INT:
 		break;
 	}

@@ -100,6 +100,8 @@ kind_of(const char *call, const char *type, const char *name)
 		return ARG_SIGNAL;
 	if (strcmp(call, "fcntl") == 0 && strcmp(name, "cmd") == 0)
 		return ARG_FCNTL;
+	if (strcmp(call, "membarrier") == 0 && strcmp(name, "cmd") == 0)
+		return ARG_MEMBARRIER_CMD;
 	if (strcmp(name, "family") == 0) /* socket, socketpair */
 		return ARG_FAMILY;
 	if (is_sysv(call) && strcmp(name, "id") == 0)

@@ -30,12 +30,13 @@ enum arg_kind {
 	ARG_ADDRESS, /* an address to map, unmap or protect */
 	ARG_ARGV,    /* an argv-like array */
 	ARG_FCNTL,   /* fcntl's cmd: a real command (F_NOTIFY, F_SETSIG ...) or any integer */
-	ARG_FAMILY, /* a socket family: one rewind has (AF_UNIX, AF_INET, AF_INET6) or any integer */
+	ARG_FAMILY, /* a socket family: one rewind has (AF_UNIX, AF_INET, AF_INET6, AF_NETLINK) or any integer */
 	ARG_IPC_ID,  /* a System V id: one of the first few any storm makes, or any integer */
 	ARG_IPC_CMD, /* a *ctl command of System V IPC, or any integer */
 	ARG_KEY_TYPE, /* add_key's and request_key's type: a name the kernel has, or a path-like string */
 	ARG_KEY_ID,    /* a key's id: a KEY_SPEC_* special keyring, or any integer */
 	ARG_SMALL_CMD, /* a command numbered from 0 (keyctl's, syslog's: 0 to 31), or any integer */
+	ARG_MEMBARRIER_CMD, /* membarrier's command: 0 or one bit of the ten, or any integer */
 };
 
 struct fuzz_call {

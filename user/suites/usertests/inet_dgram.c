@@ -4,7 +4,8 @@
  * connect naming a default peer, 0.0.0.0 and 127.x reaching the loopback,
  * EMSGSIZE past 65507 bytes, the ECONNREFUSED a connected socket hears
  * after sending to a closed port, FIONREAD, and IPv6 with v4-mapped
- * addresses and IPV6_V6ONLY.
+ * addresses and IPV6_V6ONLY; the socket ioctls a UDP socket lacks
+ * (SIOCATMARK: ENOTTY) and the loopback device's (SIOCGIFCONF ...).
  */
 #define _GNU_SOURCE
 #include "usertests.h"
@@ -12,6 +13,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <net/if.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,4 +199,55 @@ TEST(udp_v6_and_v4_mapped)
 	close(only);
 	close(s6);
 	close(s4);
+}
+
+/* UDP has no urgent data and no SIOCATMARK (Linux's udp_ioctl); a TCP or unix socket answers. */
+TEST(udp_siocatmark_enotty)
+{
+	int s = CHECK_OK(socket(AF_INET, SOCK_DGRAM, 0)), at = -1;
+	CHECK_ERR(ENOTTY, ioctl(s, SIOCATMARK, &at));
+	int t = CHECK_OK(socket(AF_INET, SOCK_STREAM, 0));
+	CHECK_OK(ioctl(t, SIOCATMARK, &at));
+	CHECK_EQ(at, 0);
+	CHECK_ERR(EFAULT, ioctl(t, SIOCATMARK, NULL));
+	close(s);
+	close(t);
+}
+
+/* The loopback device through any socket's ioctls: listed with 127.0.0.1, up, found by name. */
+TEST(netdev_ioctls_loopback)
+{
+	int s = CHECK_OK(socket(AF_INET, SOCK_DGRAM, 0));
+	struct ifreq reqs[8], ifr;
+	struct ifconf ifc = { .ifc_len = sizeof(reqs), .ifc_buf = (char *)reqs };
+	bool found = false;
+
+	CHECK_OK(ioctl(s, SIOCGIFCONF, &ifc));
+	CHECK(ifc.ifc_len > 0 && ifc.ifc_len % (int)sizeof(struct ifreq) == 0);
+	for (int i = 0; i < ifc.ifc_len / (int)sizeof(struct ifreq); i++) {
+		struct sockaddr_in *sin = (struct sockaddr_in *)&reqs[i].ifr_addr;
+		if (strcmp(reqs[i].ifr_name, "lo") == 0) {
+			found = true;
+			CHECK_EQ(sin->sin_family, AF_INET);
+			CHECK_EQ(sin->sin_addr.s_addr, htonl(INADDR_LOOPBACK));
+		}
+	}
+	CHECK(found);
+	memset(&ifr, 0, sizeof(ifr));
+	strcpy(ifr.ifr_name, "lo");
+	CHECK_OK(ioctl(s, SIOCGIFFLAGS, &ifr));
+	CHECK((ifr.ifr_flags & (IFF_UP | IFF_LOOPBACK | IFF_RUNNING)) ==
+	      (IFF_UP | IFF_LOOPBACK | IFF_RUNNING));
+	CHECK_OK(ioctl(s, SIOCGIFINDEX, &ifr));
+	CHECK_EQ(ifr.ifr_ifindex, 1);
+	CHECK_EQ(if_nametoindex("lo"), 1);
+	CHECK_OK(ioctl(s, SIOCGIFMTU, &ifr));
+	CHECK_EQ(ifr.ifr_mtu, 65536);
+	CHECK_OK(ioctl(s, SIOCGIFTXQLEN, &ifr));
+	CHECK_EQ(ifr.ifr_qlen, 1000);
+	CHECK_ERR(EFAULT, ioctl(s, SIOCGIFFLAGS, NULL));
+	CHECK_ERR(EFAULT, ioctl(s, SIOCSIFFLAGS, NULL));
+	strcpy(ifr.ifr_name, "nosuchdev0");
+	CHECK_ERR(ENODEV, ioctl(s, SIOCGIFFLAGS, &ifr));
+	close(s);
 }

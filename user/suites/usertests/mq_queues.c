@@ -1,6 +1,7 @@
 /*
  * mq_queues.c - usertests: POSIX message queues (mq_open, mq_unlink,
- * mq_timedsend, mq_timedreceive, mq_notify, mq_getsetattr): priority
+ * mq_timedsend, mq_timedreceive, mq_notify with a signal or a netlink
+ * socket's cookie as glibc's SIGEV_THREAD, mq_getsetattr): priority
  * order, the limits and errnos, O_NONBLOCK and deadlines, the one-shot
  * notification, queue descriptors as files (poll, fork), and the mqueue
  * file system's view of the queues.
@@ -20,6 +21,8 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -177,6 +180,62 @@ TEST(mq_notify_signal)
 	CHECK_ERR(EINVAL, mq_notify(q, &ev));
 	CHECK_OK(mq_unlink(name));
 	CHECK_OK(mq_close(q));
+}
+
+/* mq_notify(SIGEV_THREAD) as glibc makes it: the raw call with a netlink socket and a cookie. */
+static int
+notify_thread(mqd_t q, int sock, char *cookie)
+{
+	struct sigevent ev = { .sigev_notify = SIGEV_THREAD, .sigev_signo = sock };
+
+	ev.sigev_value.sival_ptr = cookie;
+	return syscall(SYS_mq_notify, q, &ev);
+}
+
+/* The cookie the kernel sent to sock, its last byte what happened (1: a message, 2: removed). */
+static void
+expect_cookie(int sock, const char *cookie, char why)
+{
+	char got[32 + 1];
+
+	CHECK_EQ(recv(sock, got, sizeof(got), MSG_DONTWAIT), 32);
+	CHECK(memcmp(got, cookie, 31) == 0);
+	CHECK_EQ(got[31], why);
+}
+
+TEST(mq_notify_thread_cookie)
+{
+	char name[64], cookie[32], buf[33];
+	mqd_t q = new_queue(name, sizeof(name), 4, 16, 0);
+	int sock = CHECK_OK(socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, 0));
+	int p[2], unix_sock = CHECK_OK(socket(AF_UNIX, SOCK_DGRAM, 0));
+
+	for (int i = 0; i < 32; i++)
+		cookie[i] = (char)(0x40 + i);
+	CHECK_OK(pipe(p));
+	CHECK_ERR(EBADF, notify_thread(q, 999, cookie));
+	CHECK_ERR(ENOTSOCK, notify_thread(q, p[0], cookie));
+	CHECK_ERR(EINVAL, notify_thread(q, unix_sock, cookie)); /* not netlink */
+	CHECK_ERR(EFAULT, notify_thread(q, sock, (char *)8));
+	CHECK_ERR(EBADF, notify_thread(p[0], sock, cookie)); /* not a queue */
+
+	CHECK_OK(notify_thread(q, sock, cookie));
+	CHECK_ERR(EBUSY, notify_thread(q, sock, cookie));
+	CHECK_ERR(EAGAIN, recv(sock, buf, sizeof(buf), MSG_DONTWAIT));
+	send_text(q, "first", 0); /* into the empty queue: the cookie, woken up */
+	expect_cookie(sock, cookie, 1);
+	CHECK_OK(notify_thread(q, sock, cookie)); /* used up: free again */
+	CHECK_OK(mq_notify(q, NULL));		  /* removed: the cookie says so */
+	expect_cookie(sock, cookie, 2);
+	CHECK_OK(notify_thread(q, sock, cookie));
+	CHECK_OK(mq_close(q)); /* closing the queue removes it too */
+	expect_cookie(sock, cookie, 2);
+	CHECK_ERR(EAGAIN, recv(sock, buf, sizeof(buf), MSG_DONTWAIT));
+	CHECK_OK(mq_unlink(name));
+	close(sock);
+	close(unix_sock);
+	close(p[0]);
+	close(p[1]);
 }
 
 TEST(mq_poll_readiness)
