@@ -370,6 +370,12 @@ add_wait_queue_func(struct wait_queue *q, struct wait_entry *e, wake_func_t func
 }
 
 void
+add_wait_queue_exclusive_func(struct wait_queue *q, struct wait_entry *e, wake_func_t func)
+{
+	add_wait_queue_func(q, e, func);
+}
+
+void
 remove_wait_queue(struct wait_queue *q, struct wait_entry *e)
 {
 	list_del(&e->link);
@@ -394,6 +400,12 @@ wake_up_all(struct wait_queue *q)
 		else
 			e->task->state = TASK_RUNNABLE;
 	}
+}
+
+void
+wake_up(struct wait_queue *q)
+{
+	wake_up_all(q); /* no exclusive entries in the host tests */
 }
 
 /* /dev/urandom's bytes: no generator here, only something that is not zeros. */
