@@ -82,11 +82,10 @@ wake_entry(struct wait_entry *e)
 }
 
 /*
- * Wakes every non-exclusive entry and exclusive ones until one_exclusive
- * of them took it. Exclusive entries are queued at the tail as in Linux,
- * but so are the others here, so the walk skips rather than stops.
+ * Exclusive entries are queued at the tail as in Linux, but so are the
+ * others here, so the walk skips them once one took it rather than stops.
  */
-static void
+void
 wake_up_common(struct wait_queue *q, bool one_exclusive)
 {
 	u64 flags = spin_lock_irqsave(&q->lock);
@@ -102,18 +101,6 @@ wake_up_common(struct wait_queue *q, bool one_exclusive)
 		}
 	}
 	spin_unlock_irqrestore(&q->lock, flags);
-}
-
-void
-wake_up_all(struct wait_queue *q)
-{
-	wake_up_common(q, false);
-}
-
-void
-wake_up(struct wait_queue *q)
-{
-	wake_up_common(q, true);
 }
 
 /* A signal to act on, or exit_group / a fatal signal asked this task to go. */

@@ -73,10 +73,25 @@ void add_wait_queue_func(struct wait_queue *q, struct wait_entry *e, wake_func_t
 void add_wait_queue_exclusive_func(struct wait_queue *q, struct wait_entry *e, wake_func_t func);
 /* Takes e off q: once it returns, no wake-up of q is calling e's function. */
 void remove_wait_queue(struct wait_queue *q, struct wait_entry *e);
+/*
+ * Wakes every non-exclusive entry, and of the exclusive ones all or, when
+ * one_exclusive, up to the first that takes the wake-up.
+ */
+void wake_up_common(struct wait_queue *q, bool one_exclusive);
+
 /* Wakes every task on the queue and calls every wake function. */
-void wake_up_all(struct wait_queue *q);
+static inline void
+wake_up_all(struct wait_queue *q)
+{
+	wake_up_common(q, false);
+}
+
 /* Wakes every non-exclusive entry and the first exclusive one that takes the wake-up. */
-void wake_up(struct wait_queue *q);
+static inline void
+wake_up(struct wait_queue *q)
+{
+	wake_up_common(q, true);
+}
 /* Whether the current task has a reason to stop sleeping early (a signal, or being killed). */
 bool task_interrupted(void);
 

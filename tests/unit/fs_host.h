@@ -389,7 +389,7 @@ finish_wait(struct wait_queue *q, struct wait_entry *e)
 }
 
 void
-wake_up_all(struct wait_queue *q)
+wake_up_common(struct wait_queue *q, bool one_exclusive) /* host tests queue no exclusive entries */
 {
 	struct list_head *pos;
 
@@ -402,18 +402,25 @@ wake_up_all(struct wait_queue *q)
 	}
 }
 
-void
-wake_up(struct wait_queue *q)
-{
-	wake_up_all(q); /* no exclusive entries in the host tests */
-}
-
 /* /dev/urandom's bytes: no generator here, only something that is not zeros. */
 long
 random_read_user(void *buf, size_t len)
 {
 	memset(buf, 0x5a, len);
 	return (long)len;
+}
+
+/* Writes to /dev/urandom and its ioctls: nothing to mix into here. */
+long
+random_write_user(const void *buf, size_t len)
+{
+	return (long)len;
+}
+
+long
+random_ioctl(unsigned cmd, unsigned long arg)
+{
+	return -EINVAL;
 }
 
 bool
