@@ -23,8 +23,10 @@
  * instances stacked above it is EINVAL (reverse_path_check). Linux also
  * caps the number of wake-up paths per depth; that is not counted here.
  *
- * EPOLLEXCLUSIVE is checked as Linux does, but every instance is woken
- * (a wake-up here wakes its whole queue).
+ * EPOLLEXCLUSIVE hooks the item's wake function as an exclusive entry
+ * (kernel/sched/wait.h): a wake_up() of the file's queue wakes one of the
+ * instances so watching it that has a task in epoll_wait, as Linux's
+ * ep_poll_callback (wake-ups carry no mask here, so any event counts).
  *
  * Locking, outermost first:
  *   epmutex        the graph: every instance's items, every file's
@@ -119,18 +121,23 @@ ep_wake(struct eventpoll *ep)
 	wake_up_all(&ep->poll_wq);
 }
 
-/* A watched file's queue was woken: the item may be ready. */
-static void
+/*
+ * A watched file's queue was woken: the item may be ready. An exclusive
+ * item takes the wake-up only when a task waits in this instance.
+ */
+static bool
 ep_poll_callback(struct wait_entry *e)
 {
 	struct epitem *epi = container_of(e, struct ep_wait, we)->epi;
 	struct eventpoll *ep = epi->ep;
 	u64 flags = spin_lock_irqsave(&ep->lock);
 	bool queued = ep_queue_locked(epi);
+	bool has_sleeper = !list_empty(&ep->wq.waiters);
 
 	spin_unlock_irqrestore(&ep->lock, flags);
 	if (queued)
 		ep_wake(ep);
+	return !(epi->event.events & EPOLLEXCLUSIVE) || (queued && has_sleeper);
 }
 
 struct ep_pqueue {
@@ -156,7 +163,10 @@ ep_ptable_queue(struct file *f, struct wait_queue *q, struct poll_table *pt)
 	w->next = epq->epi->waits;
 	epq->epi->waits = w;
 	list_init(&w->we.link);
-	add_wait_queue_func(q, &w->we, ep_poll_callback);
+	if (epq->epi->event.events & EPOLLEXCLUSIVE)
+		add_wait_queue_exclusive_func(q, &w->we, ep_poll_callback);
+	else
+		add_wait_queue_func(q, &w->we, ep_poll_callback);
 }
 
 /* The events of epi's file that it asks for, now. */

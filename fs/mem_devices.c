@@ -5,8 +5,9 @@
  *   /dev/zero     reads give zeros, writes vanish
  *   /dev/full     reads give zeros, writes fail with ENOSPC
  *   /dev/random, /dev/urandom  reads give getrandom's bytes (kernel/random.c);
- *                 writes are taken and change nothing (Linux mixes them in);
- *                 always ready for poll and epoll, as Linux's since 5.18
+ *                 writes are mixed into the generator, uncredited, as
+ *                 Linux's; the RND* ioctls (kernel/random.c); always ready
+ *                 for poll and epoll, as Linux's since 5.18
  * Mapping /dev/zero
  * is the memory manager's business (it is anonymous memory), so neither
  * has a get_page operation.
@@ -68,6 +69,19 @@ random_read(struct file *f, char __user *buf, size_t n, u64 *pos)
 	return random_read_user(buf, MIN(n, (size_t)MAX_RW_COUNT));
 }
 
+/* Linux mixes what is written in without crediting it. */
+static long
+random_write(struct file *f, const char __user *buf, size_t n, u64 *pos)
+{
+	return random_write_user(buf, MIN(n, (size_t)MAX_RW_COUNT));
+}
+
+static long
+random_ioctl_file(struct file *f, unsigned cmd, unsigned long arg)
+{
+	return random_ioctl(cmd, arg);
+}
+
 static unsigned
 random_poll(struct file *f, struct poll_table *pt)
 {
@@ -94,9 +108,10 @@ static const struct file_operations full_fops = {
 
 static const struct file_operations random_fops = {
 	.read = random_read,
-	.write = null_write,
+	.write = random_write,
 	.llseek = null_llseek,
 	.poll = random_poll,
+	.ioctl = random_ioctl_file,
 };
 
 void

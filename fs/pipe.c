@@ -190,7 +190,7 @@ pipe_wait_writable(struct pipe *p, u32 need, bool packet, bool nonblock)
 		if (nonblock)
 			return -EAGAIN;
 		mutex_unlock(&p->lock);
-		wake_up_all(&p->rd_wait); /* let them drain what is in */
+		wake_up(&p->rd_wait); /* let them drain what is in */
 		int err = wait_event_interruptible(
 			&p->wr_wait,
 			(pipe_room(p) >= need &&
@@ -282,14 +282,14 @@ pipe_write(struct file *f, const char __user *buf, size_t n, u64 *pos)
 void
 pipe_wake_readers(struct pipe *p)
 {
-	wake_up_all(&p->rd_wait);
+	wake_up(&p->rd_wait);
 	kill_fasync(&p->fasync_readers, POLL_IN);
 }
 
 void
 pipe_wake_writers(struct pipe *p)
 {
-	wake_up_all(&p->wr_wait);
+	wake_up(&p->wr_wait);
 	kill_fasync(&p->fasync_writers, POLL_OUT);
 }
 

@@ -2,6 +2,7 @@
  * random.c - see random.h.
  */
 #include "kernel/random.h"
+#include "kernel/process/cred.h"
 #include "uapi/errno.h"
 #include "kernel/x86/paravirt.h"
 #include "kernel/printk.h"
@@ -16,6 +17,8 @@
 
 static bool have_rdrand;
 static u64 state;
+static u64 mixed_key; /* folded from what was mixed in; XORed into RDRAND's words */
+static int entropy_bits = RANDOM_POOL_BITS;
 static struct spinlock random_lock = SPINLOCK_INIT("random");
 
 static bool
@@ -45,7 +48,7 @@ random_u64(void)
 	u64 v;
 
 	if (have_rdrand && rdrand64(&v))
-		return v;
+		return v ^ READ_ONCE(mixed_key);
 	u64 flags = spin_lock_irqsave(&random_lock);
 	state ^= rdtsc();
 	v = splitmix64();
@@ -96,6 +99,109 @@ random_read_user(void __user *ubuf, size_t len)
 		}
 	}
 	return (long)done;
+}
+
+/* Each word stirs the state as the TSC does; the key is drawn from the result. */
+static void
+mix_bytes(const u8 *buf, size_t n)
+{
+	u64 flags = spin_lock_irqsave(&random_lock);
+
+	while (n) {
+		u64 w = 0;
+		size_t k = MIN(n, sizeof(w));
+		memcpy(&w, buf, k);
+		state ^= w;
+		splitmix64();
+		buf += k;
+		n -= k;
+	}
+	WRITE_ONCE(mixed_key, splitmix64());
+	spin_unlock_irqrestore(&random_lock, flags);
+}
+
+long
+random_write_user(const void __user *ubuf, size_t len)
+{
+	u8 chunk[256];
+	size_t done = 0;
+
+	while (done < len) {
+		size_t k = MIN(len - done, sizeof(chunk));
+		if (copy_from_user(chunk, (const u8 __user *)ubuf + done, k))
+			return done ? (long)done : -EFAULT;
+		mix_bytes(chunk, k);
+		done += k;
+		if (done < len && done % PAGE_SIZE == 0)
+			cond_resched();
+	}
+	return (long)done;
+}
+
+int
+random_entropy_bits(void)
+{
+	return READ_ONCE(entropy_bits);
+}
+
+/* Linux's credit_init_bits: the count saturates at the pool's size. */
+static void
+credit_bits(int bits)
+{
+	u64 flags = spin_lock_irqsave(&random_lock);
+
+	entropy_bits = MIN(entropy_bits + bits, RANDOM_POOL_BITS);
+	spin_unlock_irqrestore(&random_lock, flags);
+}
+
+/* RNDADDENTROPY: {bits, len} then len bytes, all mixed in before the bits are credited. */
+static long
+add_entropy(int __user *p)
+{
+	int bits, len;
+
+	if (copy_from_user(&bits, p, sizeof(bits)))
+		return -EFAULT;
+	if (bits < 0)
+		return -EINVAL;
+	if (copy_from_user(&len, p + 1, sizeof(len)))
+		return -EFAULT;
+	size_t n = (unsigned)len; /* a negative one faults, as in Linux */
+	if (random_write_user(p + 2, n) != (long)n)
+		return -EFAULT;
+	credit_bits(bits);
+	return 0;
+}
+
+long
+random_ioctl(unsigned cmd, unsigned long arg)
+{
+	int __user *p = (int __user *)arg;
+	int bits = random_entropy_bits();
+
+	if (cmd == RNDGETENTCNT)
+		return copy_to_user(p, &bits, sizeof(bits)) ? -EFAULT : 0;
+	if (cmd != RNDADDTOENTCNT && cmd != RNDADDENTROPY && cmd != RNDZAPENTCNT &&
+	    cmd != RNDCLEARPOOL && cmd != RNDRESEEDCRNG)
+		return -EINVAL;
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	switch (cmd) {
+	case RNDADDTOENTCNT:
+		if (copy_from_user(&bits, p, sizeof(bits)))
+			return -EFAULT;
+		if (bits < 0)
+			return -EINVAL;
+		credit_bits(bits);
+		return 0;
+	case RNDADDENTROPY:
+		return add_entropy(p);
+	case RNDRESEEDCRNG:
+		mix_bytes((const u8 *)&(u64){ rdtsc() }, sizeof(u64));
+		return 0;
+	default: /* RNDZAPENTCNT, RNDCLEARPOOL: no effect since Linux 5.18 */
+		return 0;
+	}
 }
 
 SYSCALL3(getrandom, void __user *, ubuf, size_t, len, unsigned, flags)

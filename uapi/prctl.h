@@ -24,6 +24,10 @@
 #define PR_GET_NAME		 16 /* ...into a buffer of 16 bytes */
 #define PR_CAPBSET_READ		 23 /* whether a capability is in the bounding set */
 #define PR_CAPBSET_DROP		 24 /* ...takes it out (CAP_SETPCAP) */
+#define PR_GET_TSC		 25 /* into an int: PR_TSC_ENABLE or PR_TSC_SIGSEGV */
+#define PR_SET_TSC		 26 /* whether the thread's rdtsc works or raises SIGSEGV: */
+#define PR_TSC_ENABLE		 1
+#define PR_TSC_SIGSEGV		 2
 #define PR_GET_SECUREBITS	 27
 #define PR_SET_SECUREBITS	 28 /* CAP_SETPCAP; locked bits stay */
 #define PR_SET_TIMERSLACK	 29 /* the thread's timer slack in ns (0: back to its default) */

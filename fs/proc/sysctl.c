@@ -15,7 +15,8 @@
  * (kernel/syslog.c), root's to set,
  * sched_rt_period_us
  * and sched_rt_runtime_us (RT throttling, kernel/sched/sched.c), System V IPC's
- * limits (fs/proc/sysvipc.c); and
+ * limits (fs/proc/sysvipc.c), random/{entropy_avail,poolsize} (read-only:
+ * kernel/random.h); and
  * /proc/sys/fs/mount-max, /proc/sys/fs/nr_open, /proc/sys/fs/pipe-{max-size,user-pages-soft,user-pages-hard} and
  * /proc/sys/fs/inotify/max_{queued_events,user_instances,user_watches},
  * root's to set, as Linux's; and /proc/sys/net/ipv4/ip_local_port_range
@@ -44,6 +45,8 @@
 #include "kernel/sched/sched.h"
 #include "kernel/sys_info.h"
 #include "kernel/process/uts_namespace.h"
+#include "kernel/random.h"
+#include "uapi/random.h"
 #include "kernel/lib/string.h"
 #include "kernel/lib/vsprintf.h"
 
@@ -368,6 +371,32 @@ write_dmesg_restrict(const char *value, union proc_arg arg)
 	return err;
 }
 
+/* ---- /proc/sys/kernel/random: the entropy count and the pool's size, Linux 6.1's ---------------- */
+
+static int
+show_entropy_avail(struct procbuf *b, union proc_arg arg)
+{
+	procbuf_printf(b, "%d\n", random_entropy_bits());
+	return 0;
+}
+
+static int
+show_poolsize(struct procbuf *b, union proc_arg arg)
+{
+	procbuf_printf(b, "%d\n", RANDOM_POOL_BITS);
+	return 0;
+}
+
+static const struct proc_entry random_entries[] = {
+	{ .name = "entropy_avail", .mode = S_IFREG | 0444, .show = show_entropy_avail },
+	{ .name = "poolsize", .mode = S_IFREG | 0444, .show = show_poolsize },
+};
+
+static const struct proc_dir random_dir = {
+	.entries = random_entries,
+	.nentries = ARRAY_SIZE(random_entries),
+};
+
 static const struct proc_entry kernel_entries[] = {
 	{ .name = "cap_last_cap", .mode = S_IFREG | 0444, .show = show_cap_last_cap },
 	{ .name = "core_pattern",
@@ -428,6 +457,7 @@ static const struct proc_entry kernel_entries[] = {
 	  .show = show_printk,
 	  .write = write_printk,
 	  .control = true },
+	{ .name = "random", .mode = S_IFDIR | 0555, .dir = &random_dir },
 	{ .name = "sched_rt_period_us",
 	  .mode = S_IFREG | 0644,
 	  .show = show_rt_period,

@@ -173,6 +173,7 @@ do_clone(struct trap_frame *f, const struct clone_args_k *a)
 	child->fs_base = a->flags & CLONE_SETTLS ? a->tls : parent->fs_base;
 	child->cpus_allowed = parent->cpus_allowed;
 	child->personality = parent->personality;
+	child->tsc_sigsegv = parent->tsc_sigsegv; /* as Linux's TIF_NOTSC */
 	sched_fork(child, parent);
 	child->default_timer_slack_ns = task_timer_slack(parent);
 	struct trap_frame *cf = task_user_frame(child);

@@ -20,7 +20,8 @@
  * and reported: rewind's timers have none; process.h). And the capability
  * options: the bounding set (PR_CAPBSET_READ, PR_CAPBSET_DROP), the ambient
  * set (PR_CAP_AMBIENT), PR_SET_KEEPCAPS and the securebits
- * (kernel/process/capability.c). Any other option answers EINVAL, as Linux
+ * (kernel/process/capability.c). And PR_SET_TSC and PR_GET_TSC, whether
+ * the thread's rdtsc works or raises SIGSEGV (kernel/x86/tsc_mode.h). Any other option answers EINVAL, as Linux
  * answers an option it does not know, with a console notice naming the
  * option (a program that needs one shows up there, as with unimplemented calls).
  */
@@ -30,6 +31,7 @@
 #include "kernel/printk.h"
 #include "kernel/lib/string.h"
 #include "kernel/syscall/syscall.h"
+#include "kernel/x86/tsc_mode.h"
 #include "uapi/errno.h"
 #include "uapi/prctl.h"
 
@@ -124,6 +126,10 @@ SYSCALL5(prctl, int, option, unsigned long, arg2, unsigned long, arg3, unsigned 
 		return 0;
 	case PR_GET_TIMERSLACK:
 		return (long)task_timer_slack(current());
+	case PR_SET_TSC:
+		return tsc_mode_set(arg2);
+	case PR_GET_TSC:
+		return tsc_mode_get((int __user *)arg2);
 	case PR_SET_CHILD_SUBREAPER:
 		WRITE_ONCE(current()->group_leader->child_subreaper, arg2 != 0);
 		return 0;

@@ -115,6 +115,7 @@ struct task {
 	struct fpu_state fpu;
 	u64 fs_base;
 	struct debugregs debugregs; /* a tracer's hardware breakpoints (debugreg.c) */
+	bool tsc_sigsegv;	    /* PR_SET_TSC: user-mode rdtsc faults (kernel/x86/tsc_mode.h) */
 
 	/* identity */
 	int pid;  /* this task (thread) */

@@ -64,6 +64,7 @@
 #include "kernel/time/timer.h"
 #include "kernel/x86/entry.h"
 #include "kernel/x86/traps.h"
+#include "kernel/x86/tsc_mode.h"
 #include "drivers/lapic.h"
 #include "kernel/time/tsc.h"
 #include "kernel/lib/vsprintf.h"
@@ -367,7 +368,8 @@ pull_task(struct cpu *c)
 /*
  * Everything but the stack: address space, FPU, TLS base, kernel stack
  * for traps; debug registers only if next has breakpoints or this CPU
- * still holds another task's, so that a switch without pays one test.
+ * still holds another task's, so that a switch without pays one test;
+ * CR4.TSD only when next's PR_SET_TSC mode differs from the CPU's.
  */
 static void
 switch_cpu_state(struct cpu *c, struct task *prev, struct task *next)
@@ -380,6 +382,7 @@ switch_cpu_state(struct cpu *c, struct task *prev, struct task *next)
 	}
 	if (next->debugregs.hw_dr7 | c->hw_dr7)
 		debugreg_switch(c, next);
+	tsc_mode_switch(c, next);
 	mm_activate(next->mm);
 	c->kernel_rsp = next->kstack_top;
 	c->tss.rsp[0] = next->kstack_top;

@@ -13,6 +13,13 @@
  * place of waking a task. That is how an epoll instance hears from the
  * files it watches without a task sleeping on each (fs/eventpoll.c), as
  * Linux's wait_queue_entry.func.
+ *
+ * An entry may be exclusive (Linux's WQ_FLAG_EXCLUSIVE): wake_up() wakes
+ * every non-exclusive entry but only the first exclusive one that takes
+ * the wake-up, so one event on a file watched by many epoll instances with
+ * EPOLLEXCLUSIVE wakes one of them, not the herd. wake_up_all() wakes all.
+ * A wake function says whether it took the wake-up: an epoll instance with
+ * nobody waiting in it passes it on to the next.
  */
 #ifndef REWIND_WAIT_H
 #define REWIND_WAIT_H
@@ -31,18 +38,25 @@ struct wait_queue {
 };
 
 struct wait_entry;
-/* Called by a wake-up in place of waking e->task (under the queue's lock, interrupts off). */
-typedef void (*wake_func_t)(struct wait_entry *e);
+/*
+ * Called by a wake-up in place of waking e->task (under the queue's lock,
+ * interrupts off). Returns whether it took the wake-up (counted only for
+ * an exclusive entry).
+ */
+typedef bool (*wake_func_t)(struct wait_entry *e);
 
 struct wait_entry {
 	struct list_head link;
 	struct task *task;
 	wake_func_t func; /* NULL: wake task */
+	bool exclusive;	  /* wake_up() stops waking exclusive entries after one took it */
 };
 
 /* A wait entry must start unlinked: WAIT_ENTRY(e) declares one. */
-#define WAIT_ENTRY(e) \
-	struct wait_entry e = { .link = LIST_HEAD_INIT(e.link), .task = NULL, .func = NULL }
+#define WAIT_ENTRY(e)                                                                          \
+	struct wait_entry e = {                                                                \
+		.link = LIST_HEAD_INIT(e.link), .task = NULL, .func = NULL, .exclusive = false \
+	}
 
 /* clang-format off */
 #define WAIT_QUEUE_INIT(q) { .lock = SPINLOCK_INIT("waitq"), .waiters = LIST_HEAD_INIT((q).waiters) }
@@ -55,10 +69,29 @@ void prepare_to_wait(struct wait_queue *q, struct wait_entry *e);
 void finish_wait(struct wait_queue *q, struct wait_entry *e);
 /* Queues e with wake function func, leaving the current task's state alone. */
 void add_wait_queue_func(struct wait_queue *q, struct wait_entry *e, wake_func_t func);
+/* The same, exclusive: of the exclusive entries a wake_up() reaches, one takes it. */
+void add_wait_queue_exclusive_func(struct wait_queue *q, struct wait_entry *e, wake_func_t func);
 /* Takes e off q: once it returns, no wake-up of q is calling e's function. */
 void remove_wait_queue(struct wait_queue *q, struct wait_entry *e);
+/*
+ * Wakes every non-exclusive entry, and of the exclusive ones all or, when
+ * one_exclusive, up to the first that takes the wake-up.
+ */
+void wake_up_common(struct wait_queue *q, bool one_exclusive);
+
 /* Wakes every task on the queue and calls every wake function. */
-void wake_up_all(struct wait_queue *q);
+static inline void
+wake_up_all(struct wait_queue *q)
+{
+	wake_up_common(q, false);
+}
+
+/* Wakes every non-exclusive entry and the first exclusive one that takes the wake-up. */
+static inline void
+wake_up(struct wait_queue *q)
+{
+	wake_up_common(q, true);
+}
 /* Whether the current task has a reason to stop sleeping early (a signal, or being killed). */
 bool task_interrupted(void);
 

@@ -11,6 +11,7 @@
  * are charged nothing while the CPU idles.
  */
 #include "kernel/time/cputime.h"
+#include "kernel/time/rlimit_cpu.h"
 #include "mm/vm.h"
 #include "kernel/x86/entry.h"
 #include "uapi/errno.h"
@@ -54,6 +55,7 @@ cputime_tick(const struct trap_frame *f)
 	else
 		t->time.tick_sys += tick;
 	itimer_cpu_tick(t, trap_from_user(f), cputime_ns(tick));
+	rlimit_cpu_tick(t);
 	if (t == this_cpu()->idle)
 		WRITE_ONCE(u->idle, u->idle + tick);
 	else if (trap_from_user(f))

@@ -88,6 +88,7 @@ struct cpu {
 	struct profile_cpu *profile; /* the sampling profiler's buffer and state, or NULL */
 	bool online;
 	u64 hw_dr7;   /* DR7 as loaded for the running task; 0: no breakpoints (debugreg.c) */
+	bool tsd;     /* CR4.TSD as loaded for the running task (tsc_mode.h) */
 	int ap_start; /* kernel/x86/smp.c: whether the AP or the boot CPU's give-up came first */
 };
 

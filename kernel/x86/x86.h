@@ -139,6 +139,7 @@ read_rflags(void)
 #define MSR_APIC_BASE	   0x1b
 
 #define CR0_WP	   (1ul << 16)
+#define CR4_TSD	   (1ul << 2) /* rdtsc, rdtscp: #GP outside ring 0 (tsc_mode.h) */
 #define CR4_PGE	   (1ul << 7)
 #define CR4_OSFXSR (1ul << 9)
 #define CR4_SMEP   (1ul << 20)

@@ -398,6 +398,12 @@ add_wait_queue_func(struct wait_queue *q, struct wait_entry *e, wake_func_t func
 }
 
 void
+add_wait_queue_exclusive_func(struct wait_queue *q, struct wait_entry *e, wake_func_t func)
+{
+	add_wait_queue_func(q, e, func);
+}
+
+void
 remove_wait_queue(struct wait_queue *q, struct wait_entry *e)
 {
 	list_del(&e->link);
@@ -411,7 +417,7 @@ finish_wait(struct wait_queue *q, struct wait_entry *e)
 }
 
 void
-wake_up_all(struct wait_queue *q)
+wake_up_common(struct wait_queue *q, bool one_exclusive) /* host tests queue no exclusive entries */
 {
 	struct list_head *pos;
 
@@ -437,6 +443,19 @@ void
 get_random_bytes(void *buf, size_t n)
 {
 	memset(buf, 0x5a, n);
+}
+
+/* Writes to /dev/urandom and its ioctls: nothing to mix into here. */
+long
+random_write_user(const void *buf, size_t len)
+{
+	return (long)len;
+}
+
+long
+random_ioctl(unsigned cmd, unsigned long arg)
+{
+	return -EINVAL;
 }
 
 bool

@@ -3,7 +3,7 @@
  * Linux's order, level- and edge-triggered and one-shot reports, a writer
  * waking a sleeper, nested instances with Linux's loop and depth limits,
  * a file forgotten on its last close, the masks and timeouts of
- * epoll_pwait and epoll_pwait2.
+ * epoll_pwait and epoll_pwait2, EPOLLEXCLUSIVE waking one instance of many.
  */
 #define _GNU_SOURCE
 #include "usertests.h"
@@ -302,4 +302,50 @@ TEST(epoll_forgets_closed_file)
 	CHECK_OK(pipe(p));
 	CHECK_OK(watch(ep, p[0], EPOLLIN));
 	CHECK_ERR(ENOENT, epoll_ctl(ep, EPOLL_CTL_DEL, copy, NULL));
+}
+
+/* Waits in its own epoll instance watching fd exclusively; reports the wake-up on report. */
+static void
+exclusive_waiter(int fd, int report)
+{
+	struct epoll_event ev;
+	int ep = epoll_create1(0);
+
+	if (ep < 0 || watch(ep, fd, EPOLLIN | EPOLLET | EPOLLEXCLUSIVE) < 0)
+		_exit(2);
+	if (epoll_wait(ep, &ev, 1, -1) != 1 || write(report, "w", 1) != 1)
+		_exit(3);
+	_exit(0);
+}
+
+TEST(epoll_exclusive_wakes_one)
+{
+	enum { WAITERS = 4 };
+	int data[2], report[2];
+	pid_t pids[WAITERS];
+	char c;
+
+	CHECK_OK(pipe(data));
+	CHECK_OK(pipe2(report, O_NONBLOCK));
+	for (int i = 0; i < WAITERS; i++) {
+		pids[i] = xfork();
+		if (pids[i] == 0)
+			exclusive_waiter(data[0], report[1]);
+	}
+	for (int i = 0; i < WAITERS; i++)
+		wait_until_asleep(pids[i]);
+	for (int round = 0; round < 2; round++) {
+		CHECK_EQ(write(data[1], "x", 1), 1);
+		struct pollfd pfd = { .fd = report[0], .events = POLLIN };
+		CHECK_EQ(poll(&pfd, 1, -1), 1);
+		CHECK_EQ(read(report[0], &c, 1), 1);
+		/* The others stay asleep: a herd would have reported by now. */
+		struct timespec grace = { 0, 200 * 1000000 };
+		nanosleep(&grace, NULL);
+		CHECK_ERR(EAGAIN, read(report[0], &c, 1));
+	}
+	for (int i = 0; i < WAITERS; i++)
+		kill(pids[i], SIGKILL);
+	for (int i = 0; i < WAITERS; i++)
+		wait_status(pids[i]);
 }

@@ -2,11 +2,12 @@
  * files.c - usertests: regular files and directories: read, write and
  * seek, preadv/pwritev, the page cache's edges, open flags, stat, file times, getdents, rename,
  * truncate, the working directory, path walks, openat, unlinked open
- * files, /dev/null and /dev/zero, and the initrd's files and links.
+ * files, /dev/null and /dev/zero, /dev/random's ioctls, and the initrd's files and links.
  * Links are in links.c, statfs and metadata changes in attr.c.
  */
 #define _GNU_SOURCE
 #include "usertests.h"
+#include "uapi/random.h" /* the RND* ioctls: musl has no <linux/random.h> */
 
 #include <dirent.h>
 #include <errno.h>
@@ -15,6 +16,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/syscall.h>
@@ -603,6 +606,51 @@ TEST(dev_full_random)
 	/* Always ready: poll says so at once. */
 	struct pollfd pfd = { .fd = random, .events = POLLIN };
 	CHECK(poll(&pfd, 1, 0) == 1 && pfd.revents == POLLIN);
+}
+
+/* An unprivileged process reads the count but may not add or credit entropy. */
+static void
+random_ioctls_refused(const char *path)
+{
+	int fd = CHECK_OK(open(path, O_RDONLY)), bits = -1;
+	struct {
+		int bits, len;
+		unsigned char buf[4];
+	} add = { 0, 4, "salt" };
+
+	CHECK_OK(ioctl(fd, RNDGETENTCNT, &bits));
+	CHECK(bits >= 0 && bits <= RANDOM_POOL_BITS);
+	CHECK_ERR(EPERM, ioctl(fd, RNDADDENTROPY, &add));
+	CHECK_ERR(EPERM, ioctl(fd, RNDADDTOENTCNT, &bits));
+	CHECK_ERR(EPERM, ioctl(fd, RNDRESEEDCRNG));
+}
+
+TEST(dev_random_ioctls)
+{
+	int fd = CHECK_OK(open("/dev/urandom", O_RDONLY)), bits = -1;
+	struct {
+		int bits, len;
+		unsigned char buf[8];
+	} add = { 0, 8, "pepper!" };
+	char avail[16] = "";
+
+	/* The count is /proc's entropy_avail, within the pool's size. */
+	CHECK_OK(ioctl(fd, RNDGETENTCNT, &bits));
+	int proc = CHECK_OK(open("/proc/sys/kernel/random/entropy_avail", O_RDONLY));
+	CHECK(read(proc, avail, sizeof(avail) - 1) > 0);
+	CHECK(bits >= 0 && bits <= RANDOM_POOL_BITS && abs(atoi(avail) - bits) <= 2);
+	CHECK_ERR(EFAULT, ioctl(fd, RNDGETENTCNT, NULL));
+	/* Root mixes bytes in (crediting none here) and gets Linux's errnos. */
+	CHECK_OK(ioctl(fd, RNDADDENTROPY, &add));
+	add.bits = -1;
+	CHECK_ERR(EINVAL, ioctl(fd, RNDADDENTROPY, &add));
+	CHECK_ERR(EFAULT, ioctl(fd, RNDADDENTROPY, NULL));
+	add = (typeof(add)){ 0, 1 << 20, "" }; /* more bytes than there are */
+	CHECK_ERR(EFAULT, ioctl(fd, RNDADDENTROPY, &add));
+	bits = -1;
+	CHECK_ERR(EINVAL, ioctl(fd, RNDADDTOENTCNT, &bits));
+	CHECK_ERR(EINVAL, ioctl(fd, _IO('R', 0x42)));
+	as_nobody(random_ioctls_refused, "/dev/random");
 }
 
 /* /etc/usertests.dat is made by user/user.mk: 300 numbered lines. */

@@ -3,7 +3,8 @@
  * and the user ids that decide who may raise them. Each limit is checked
  * where Linux enforces it: fds (RLIMIT_NOFILE), file size (RLIMIT_FSIZE:
  * SIGXFSZ and EFBIG), address space and data (RLIMIT_AS, RLIMIT_DATA:
- * mmap and brk), stack growth (RLIMIT_STACK), tasks (RLIMIT_NPROC), and
+ * mmap and brk), stack growth (RLIMIT_STACK), tasks (RLIMIT_NPROC), CPU
+ * time (RLIMIT_CPU: SIGXCPU, then SIGKILL at the hard limit), and
  * fs.nr_open, which bounds RLIMIT_NOFILE and the fd tables unshare copies.
  * Limits are changed in a child (each test runs in its own anyway); the
  * tests that need an unprivileged process give up root first when they
@@ -422,4 +423,48 @@ TEST(nr_open_sysctl)
 	close(17000);
 	CHECK_OK(restored);
 	CHECK_EQ(status, 0);
+}
+
+static volatile sig_atomic_t xcpu_count;
+static int xcpu_report = -1;
+
+static void
+on_xcpu(int sig)
+{
+	(void)sig;
+	xcpu_count++;
+	if (write(xcpu_report, "x", 1) != 1)
+		_exit(4);
+}
+
+/* Burns CPU under RLIMIT_CPU 1 s soft, 2 s hard: SIGXCPU first, then SIGKILL. */
+static void
+burn_past_cpu_limit(void)
+{
+	struct rlimit lim = { 1, 2 };
+
+	signal(SIGXCPU, on_xcpu);
+	if (setrlimit(RLIMIT_CPU, &lim) < 0)
+		_exit(2);
+	for (;;) {
+		if (xcpu_count && getrlimit(RLIMIT_CPU, &lim) == 0 && lim.rlim_cur != 2)
+			_exit(3); /* the soft limit went up by a second with the signal */
+	}
+}
+
+TEST(rlimit_cpu)
+{
+	int p[2];
+	char buf[8];
+
+	CHECK_OK(pipe(p));
+	pid_t pid = xfork();
+	if (pid == 0) {
+		close(p[0]);
+		xcpu_report = p[1];
+		burn_past_cpu_limit();
+	}
+	close(p[1]);
+	expect_signaled(wait_status(pid), SIGKILL, "CPU burner at its hard limit");
+	CHECK_EQ(read(p[0], buf, sizeof(buf)), 1); /* one SIGXCPU, at 1 s, before */
 }

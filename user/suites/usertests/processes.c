@@ -1,7 +1,7 @@
 /*
  * processes.c - usertests: process identity, fork and wait, exit codes,
  * CPU time, copy-on-write after fork, orphans and subreapers, timer slack,
- * CLONE_PARENT's siblings, and the odd system calls a process makes about
+ * CLONE_PARENT's siblings, PR_SET_TSC, and the odd system calls a process makes about
  * itself (sched_yield, arch_prctl, unknown numbers, rewind's int 0x80
  * entry).
  */
@@ -725,4 +725,59 @@ TEST(capget)
 		_exit(data[0].effective || data[0].permitted || data[1].effective ? 3 : 0);
 	}
 	expect_exited(wait_status(pid), 0, "capget after setuid");
+}
+
+static unsigned long long
+read_tsc(void)
+{
+	unsigned lo, hi;
+
+	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+	return (unsigned long long)hi << 32 | lo;
+}
+
+/* PR_TSC_SIGSEGV reads back, a fork inherits it, a switch keeps it; then rdtsc faults. */
+static void
+rdtsc_under_tsc_sigsegv(void)
+{
+	int mode = 0, status;
+
+	if (prctl(PR_SET_TSC, PR_TSC_SIGSEGV) || prctl(PR_GET_TSC, &mode) || mode != PR_TSC_SIGSEGV)
+		_exit(2);
+	pid_t pid = fork();
+	if (pid == 0) {
+		mode = 0;
+		_exit(prctl(PR_GET_TSC, &mode) == 0 && mode == PR_TSC_SIGSEGV ? 0 : 3);
+	}
+	if (waitpid(pid, &status, 0) != pid || status != 0)
+		_exit(4);
+	sched_yield();
+	read_tsc();
+	_exit(5);
+}
+
+/* Back to PR_TSC_ENABLE, rdtsc works and counts up. */
+static void
+rdtsc_enabled_again(void)
+{
+	if (prctl(PR_SET_TSC, PR_TSC_SIGSEGV) || prctl(PR_SET_TSC, PR_TSC_ENABLE))
+		_exit(2);
+	unsigned long long t0 = read_tsc();
+	_exit(read_tsc() > t0 ? 0 : 3);
+}
+
+TEST(prctl_tsc)
+{
+	int mode = 0;
+
+	CHECK_OK(prctl(PR_GET_TSC, &mode));
+	CHECK_EQ(mode, PR_TSC_ENABLE);
+	CHECK_ERR(EINVAL, prctl(PR_SET_TSC, 0));
+	CHECK_ERR(EINVAL, prctl(PR_SET_TSC, 3));
+	CHECK_ERR(EFAULT, prctl(PR_GET_TSC, NULL));
+	expect_killed(rdtsc_under_tsc_sigsegv, SIGSEGV, "rdtsc under PR_TSC_SIGSEGV");
+	pid_t pid = xfork();
+	if (pid == 0)
+		rdtsc_enabled_again();
+	expect_exit(pid, 0, "rdtsc after PR_TSC_ENABLE");
 }
