@@ -162,3 +162,10 @@ TEST(fallocate_memfd_seals)
 	CHECK_EQ(size_of(fd), PAGE);
 	close(fd);
 }
+
+/* A bad descriptor is EBADF before the other arguments are looked at, as Linux's ksys_fallocate. */
+TEST(fallocate_bad_fd_first)
+{
+	CHECK_ERR(EBADF, fallocate(-1, 0, -1, 0));
+	CHECK_ERR(EBADF, fallocate(-1, 0xff, 0, 10));
+}
