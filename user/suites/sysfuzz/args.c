@@ -359,6 +359,19 @@ make_keyctl_cmd(struct rng *r)
 	return rng_below(r, 32);
 }
 
+/*
+ * Mostly an advice Linux 6.1 knows below 100; MADV_HWPOISON and
+ * MADV_SOFT_OFFLINE only by chance: each takes frames out of use for good,
+ * which a long run as root would turn into running out of memory.
+ */
+static uint64_t
+make_madvise(struct rng *r)
+{
+	if (rng_below(r, 4) == 0)
+		return make_int(r);
+	return rng_below(r, 26);
+}
+
 static uint64_t
 make_flags(struct rng *r)
 {
@@ -467,6 +480,8 @@ make_arg(enum arg_kind k, struct rng *r)
 		return make_key_id(r);
 	case ARG_KEYCTL_CMD:
 		return make_keyctl_cmd(r);
+	case ARG_MADVISE:
+		return make_madvise(r);
 	case ARG_INT:
 		break;
 	}

@@ -36,6 +36,7 @@ enum arg_kind {
 	ARG_KEY_TYPE, /* add_key's and request_key's type: a name the kernel has, or a path-like string */
 	ARG_KEY_ID,	/* a key's id: a KEY_SPEC_* special keyring, or any integer */
 	ARG_KEYCTL_CMD, /* a keyctl command (0 to 31), or any integer */
+	ARG_MADVISE, /* madvise's advice: MADV_NORMAL .. MADV_COLLAPSE (0 to 25), or any integer */
 };
 
 struct fuzz_call {
