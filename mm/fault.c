@@ -17,7 +17,8 @@
  *   - a write that makes a shared file page writable dirties the page and
  *     stamps the file's mtime and ctime (dirty_shared_page);
  *   - a special mapping (the vDSO, mm/vm.h): its fixed page goes back in
- *     (after madvise(MADV_DONTNEED) dropped it), never a new one.
+ *     (after madvise(MADV_DONTNEED) dropped it), never a new one;
+ *   - a page whose memory failed (MADV_HWPOISON, memory_failure.c): SIGBUS.
  * No page to be had: the out-of-memory policy kills the biggest process
  * and the fault is tried again (oom_kill.c).
  * Page-table changes happen under mm->pt_lock; getting a page may sleep
@@ -190,10 +191,17 @@ fault_in(struct mm *mm, struct vma *v, u64 va, bool write, struct task *charged)
 		spin_unlock(&mm->pt_lock);
 		return FAULT_OOM;
 	}
-	if (pte_val(*pte) & PTE_PRESENT) {
+	/*
+	 * An entry already: present, or (absent in an area that allows the
+	 * access) a poisoned page's, mm/memory_failure.c. One test for both
+	 * keeps the first touch of a page as cheap as it was.
+	 */
+	if (pte_val(*pte)) {
 		enum fault_result r = FAULT_OK;
 		struct page *dirtied = NULL;
-		if (write && !(pte_val(*pte) & PTE_WRITE))
+		if (!(pte_val(*pte) & PTE_PRESENT))
+			r = FAULT_HWPOISON;
+		else if (write && !(pte_val(*pte) & PTE_WRITE))
 			r = write_protect_fault(v, pte, va, &dirtied);
 		/* else another thread mapped it meanwhile */
 		spin_unlock(&mm->pt_lock);

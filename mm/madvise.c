@@ -22,7 +22,9 @@
  *       (shared anonymous memory's too), as fallocate(FALLOC_FL_PUNCH_HOLE)
  *       punches it: the range reads as zeros, in the file and every mapping
  *       of it; a file that cannot punch holes answers EOPNOTSUPP;
- * Anything else (COLLAPSE, HWPOISON, SOFT_OFFLINE, unknown numbers): EINVAL.
+ *   HWPOISON, SOFT_OFFLINE  a memory error injected for testing, for
+ *       CAP_SYS_ADMIN (mm/memory_failure.c).
+ * Anything else (COLLAPSE, unknown numbers): EINVAL.
  * As Linux, the advice applies to the mapped parts of the range and the
  * call then answers ENOMEM if there was a hole.
  */
@@ -34,7 +36,7 @@
 #include "uapi/falloc.h"
 #include "uapi/mman.h"
 
-enum advice_kind { REFUSED, HINT, DISCARD, FLAGS, POPULATE, REMOVE };
+enum advice_kind { REFUSED, HINT, DISCARD, FLAGS, POPULATE, REMOVE, INJECT };
 
 struct advice {
 	enum advice_kind kind;
@@ -129,6 +131,8 @@ advice_of(int advice)
 		[MADV_POPULATE_READ] = { POPULATE, 0, 0, readable },
 		[MADV_POPULATE_WRITE] = { POPULATE, 0, 0, writable },
 		[MADV_DONTNEED_LOCKED] = { DISCARD, 0, 0, NULL },
+		[MADV_HWPOISON] = { INJECT },
+		[MADV_SOFT_OFFLINE] = { INJECT },
 	};
 
 	if (advice < 0 || advice >= (int)ARRAY_SIZE(table) || table[advice].kind == REFUSED)
@@ -237,6 +241,8 @@ SYSCALL3(madvise, u64, start, u64, len_in, int, advice)
 	if (!len)
 		return 0;
 	u64 end = start + len;
+	if (a->kind == INJECT) /* CAP_SYS_ADMIN's, before the areas are looked at, as Linux */
+		return vm_inject_memory_failure(mm, start, end, advice == MADV_SOFT_OFFLINE);
 	bool exclusive = a->kind == FLAGS; /* the others leave the list of areas as it is */
 	int hole;
 	if (exclusive)

@@ -617,6 +617,8 @@ reprotect_pte(pte_t *pte, u64 va, void *arg)
 	struct reprotect *r = arg;
 	u64 val = pte_val(*pte);
 
+	if (val & PTE_HWPOISON)
+		return; /* stays absent whatever the protections */
 	set_pte(pte, make_pte((val & (PTE_ADDR_MASK | PTE_CACHE_UC)) |
 			      vm_pte_flags(r->flags, val & PTE_WRITE)));
 	r->changed++;

@@ -194,7 +194,14 @@ struct vma *vma_find(struct mm *mm, u64 addr);
 u64 vm_pte_flags(u32 vmflags, bool writable);
 
 /* Page-fault result: handled, or why not. */
-enum fault_result { FAULT_OK, FAULT_SEGV_MAPERR, FAULT_SEGV_ACCERR, FAULT_BUS, FAULT_OOM };
+enum fault_result {
+	FAULT_OK,
+	FAULT_SEGV_MAPERR,
+	FAULT_SEGV_ACCERR,
+	FAULT_BUS,
+	FAULT_HWPOISON, /* a poisoned page (mm/memory_failure.c): SIGBUS BUS_MCEERR_AR */
+	FAULT_OOM
+};
 /* Resolves a fault at addr with the CPU's error code in the current mm. */
 enum fault_result handle_mm_fault(u64 addr, u64 error);
 /* A fault in a special mapping whose access v allows: its fixed page goes back in. mmap_lock held. */
