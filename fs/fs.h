@@ -71,6 +71,8 @@ void file_update_time(struct file *f);
  * anything. How many were found; 0 for a file without a page cache.
  */
 unsigned file_get_cached_pages(struct file *f, u64 first, unsigned n, struct page **pages);
+/* Whether a new area may map f now (its file_operations' mmap): 0 or -errno. */
+int file_mmap_open(struct file *f);
 /* What mmap of the file means: its pages, anonymous memory (/dev/zero), or nothing (-ENODEV). */
 enum file_mmap { FILE_MMAP_PAGES, FILE_MMAP_ANONYMOUS, FILE_MMAP_UNSUPPORTED };
 enum file_mmap file_mmap_kind(struct file *f);

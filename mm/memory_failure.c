@@ -14,11 +14,13 @@
  *
  * Each page is first brought in as a read would (Linux's get_user_pages):
  * an unmapped one is EFAULT. Only a page of the process's own anonymous
- * memory can be taken: rewind keeps no reverse map, so it cannot find the
- * other mappings of a page-cache page, and the shared zero page is the
- * kernel's - those are EBUSY, as Linux answers for pages it cannot
- * isolate. A page shared copy-on-write with another process (after fork)
- * stays readable there until that process writes it.
+ * memory is taken. A page-cache page (files, shared anonymous memory) is
+ * the only copy of its data in a RAM file system and poisoning it would
+ * need every mapping and read of the file to fail: not built, so the call
+ * succeeds without effect there, Linux's answer for a page its injection
+ * filter leaves alone. The shared zero page is the kernel's: EBUSY, as
+ * Linux's for a reserved page. A page shared copy-on-write with another
+ * process (after fork) stays readable there until that process writes it.
  */
 #include "mm/vm_internal.h"
 #include "kernel/lib/string.h"
@@ -78,8 +80,10 @@ inject(struct mm *mm, u64 va, bool soft)
 		err = soft ? -EBUSY : 0; /* poisoned already */
 	else if (!page)
 		err = -EFAULT;
-	else if (is_zero_page(page) || page->mapping)
+	else if (is_zero_page(page))
 		err = -EBUSY;
+	else if (page->mapping)
+		err = 0; /* a page-cache page: left alone (see above) */
 	else if (soft)
 		err = offline(mm, pte, va, page);
 	else

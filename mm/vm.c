@@ -350,6 +350,8 @@ map_locked(struct mm *mm, u64 start, u64 len, u32 flags, struct file *file, u64 
 	   const char *name)
 {
 	int err = unmap_range(mm, start, start + len);
+	if (!err && file)
+		err = file_mmap_open(file); /* after the unmap, as Linux's mmap_region */
 	if (err)
 		return err;
 	struct vma *v = vma_new(mm, start, start + len, flags, file, pgoff, name);

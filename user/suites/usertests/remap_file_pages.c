@@ -102,3 +102,19 @@ TEST(remap_file_pages_sysv_segment_after_rmid)
 	CHECK_OK(munmap(p, 2 * PAGE)); /* not shmdt: the first area no longer starts the segment */
 	CHECK_ERR(EINVAL, sysv_shmctl(id, IPC_RMID, NULL)); /* gone now */
 }
+
+/*
+ * Over the last area of a removed segment the remap is refused, as Linux's
+ * shm_mmap refuses a segment destroyed by the unmap: the range is left
+ * unmapped and the segment is gone (shmctl05's race, made deterministic).
+ */
+TEST(remap_file_pages_sysv_last_area_of_removed_segment)
+{
+	int id = (int)CHECK_OK(sysv_shmget(IPC_PRIVATE, PAGE, 0600));
+	char *p = (char *)CHECK_OK(sysv_shmat(id, NULL, 0));
+
+	CHECK_OK(sysv_shmctl(id, IPC_RMID, NULL));
+	CHECK_ERR(EINVAL, remap_pages(p, PAGE, 0, 0, 0));
+	CHECK_ERR(ENOMEM, msync(p, PAGE, MS_ASYNC)); /* unmapped */
+	CHECK_ERR(EINVAL, sysv_shmctl(id, IPC_RMID, NULL));
+}
