@@ -31,11 +31,20 @@
 #include "mm/zero_page.h"
 #include "uapi/errno.h"
 
+static u64 failed_pages;
+
+u64
+memory_failure_pages(void)
+{
+	return __atomic_load_n(&failed_pages, __ATOMIC_RELAXED);
+}
+
 /* Poisons the page *pte at va maps (pt_lock held): later accesses fault with SIGBUS. */
 static void
 poison(struct mm *mm, pte_t *pte, u64 va, struct page *page)
 {
 	get_page(page); /* the failed frame's: never dropped */
+	__atomic_add_fetch(&failed_pages, 1, __ATOMIC_RELAXED);
 	set_pte(pte, make_pte(page_to_phys(page) | PTE_PROTNONE | PTE_HWPOISON));
 	tlb_flush_mm_range(mm, va, va + PAGE_SIZE);
 }
@@ -59,6 +68,7 @@ offline(struct mm *mm, pte_t *pte, u64 va, struct page *page)
 	tlb_flush_mm_range(mm, va, va + PAGE_SIZE);
 	memcpy(page_address(copy), page_address(page), PAGE_SIZE);
 	set_pte(pte, make_pte(page_to_phys(copy) | (val & ~PTE_ADDR_MASK)));
+	__atomic_add_fetch(&failed_pages, 1, __ATOMIC_RELAXED);
 	return 0;
 }
 
