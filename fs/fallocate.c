@@ -98,32 +98,40 @@ allocate(struct inode *inode, u64 start, u64 end, bool keep_size)
 	return err;
 }
 
-SYSCALL4(fallocate, int, fd, int, mode, s64, offset, s64, len)
+int
+vfs_fallocate(struct file *f, int mode, s64 offset, s64 len)
 {
 	if (offset < 0 || len <= 0)
 		return -EINVAL;
 	int err = mode_check(mode);
 	if (err)
 		return err;
+	u64 start = (u64)offset, end = start + (u64)len; /* both below 2^63: no wrap */
+	err = file_check(f, end);
+	if (!err && (mode & ~FALLOC_FL_PAGE_CACHE))
+		err = -EOPNOTSUPP;
+	if (err)
+		return err;
+	struct inode *inode = f->inode;
+	mutex_lock(&inode->lock);
+	err = (mode & FALLOC_FL_PUNCH_HOLE)
+		      ? punch_hole(f, start, end)
+		      : allocate(inode, start, end, mode & FALLOC_FL_KEEP_SIZE);
+	if (!err)
+		inode_touch(inode);
+	mutex_unlock(&inode->lock);
+	if (!err)
+		notify_inode(inode, IN_MODIFY);
+	return err;
+}
+
+/* A bad descriptor is EBADF whatever the other arguments (Linux's ksys_fallocate). */
+SYSCALL4(fallocate, int, fd, int, mode, s64, offset, s64, len)
+{
 	struct fd f = fdget(fd);
 	if (!f.file)
 		return -EBADF;
-	u64 start = (u64)offset, end = start + (u64)len; /* both below 2^63: no wrap */
-	err = file_check(f.file, end);
-	if (!err && (mode & ~FALLOC_FL_PAGE_CACHE))
-		err = -EOPNOTSUPP;
-	if (!err) {
-		struct inode *inode = f.file->inode;
-		mutex_lock(&inode->lock);
-		err = (mode & FALLOC_FL_PUNCH_HOLE)
-			      ? punch_hole(f.file, start, end)
-			      : allocate(inode, start, end, mode & FALLOC_FL_KEEP_SIZE);
-		if (!err)
-			inode_touch(inode);
-		mutex_unlock(&inode->lock);
-		if (!err)
-			notify_inode(inode, IN_MODIFY);
-	}
+	int err = vfs_fallocate(f.file, mode, offset, len);
 	fdput(f);
 	return err;
 }

@@ -401,6 +401,12 @@ file_get_cached_pages(struct file *f, u64 first, unsigned n, struct page **pages
 	return f->ops->get_cached_pages ? f->ops->get_cached_pages(f, first, n, pages) : 0;
 }
 
+int
+file_mmap_open(struct file *f)
+{
+	return f->ops->mmap ? f->ops->mmap(f) : 0;
+}
+
 enum file_mmap
 file_mmap_kind(struct file *f)
 {

@@ -72,9 +72,18 @@ void file_update_time(struct file *f);
  * anything. How many were found; 0 for a file without a page cache.
  */
 unsigned file_get_cached_pages(struct file *f, u64 first, unsigned n, struct page **pages);
+/* Whether a new area may map f now (its file_operations' mmap): 0 or -errno. */
+int file_mmap_open(struct file *f);
 /* What mmap of the file means: its pages, anonymous memory (/dev/zero), or nothing (-ENODEV). */
 enum file_mmap { FILE_MMAP_PAGES, FILE_MMAP_ANONYMOUS, FILE_MMAP_UNSUPPORTED };
 enum file_mmap file_mmap_kind(struct file *f);
+/*
+ * fallocate(2) on an open file (fs/fallocate.c), Linux's vfs_fallocate:
+ * mode 0 or FALLOC_FL_KEEP_SIZE allocates, FALLOC_FL_PUNCH_HOLE |
+ * FALLOC_FL_KEEP_SIZE punches a hole (madvise's MADV_REMOVE too). 0 or -errno
+ * (-EOPNOTSUPP: not a page-cache file). Takes the inode's lock.
+ */
+int vfs_fallocate(struct file *f, int mode, s64 offset, s64 len);
 /* Whether f is sealed against writes (F_SEAL_WRITE, F_SEAL_FUTURE_WRITE: fs/memfd.c). */
 bool file_write_sealed(struct file *f);
 /*

@@ -397,6 +397,11 @@ struct file_operations {
 	void (*release)(struct file *f);
 	/* mmap: page index of the file with a reference, as file_get_page (fs.h). */
 	struct page *(*get_page)(struct file *f, u64 index);
+	/*
+	 * Or NULL: whether a new area may map the file now, asked once the
+	 * range it replaces is unmapped (Linux's f_op->mmap): 0 or -errno.
+	 */
+	int (*mmap)(struct file *f);
 	/* Or NULL: the pages already cached, as file_get_cached_pages (fs.h). */
 	unsigned (*get_cached_pages)(struct file *f, u64 first, unsigned n, struct page **pages);
 	/* Or NULL: the kind's own lines after /proc/<pid>/fdinfo/N's common ones (inotify's watches). */

@@ -41,7 +41,8 @@ struct shm_segment {
 	u64 size;
 	long atime, dtime, ctime;
 	int cpid, lpid;
-	unsigned attaches; /* attach files alive (shmat's, in progress too) */
+	unsigned attaches;  /* attach files alive (shmat's, in progress too) */
+	unsigned attaching; /* shmats between their attach file and their area */
 };
 
 static struct ipc_object *shm_create(struct ipc_ids *ids, int key, int flags, unsigned long size,
@@ -168,6 +169,24 @@ shm_get_cached_pages(struct file *f, u64 first, unsigned n, struct page **pages)
 	return ramfs_file_fops.get_cached_pages(f, first, n, pages);
 }
 
+/*
+ * A new area of the segment (shmat's, or remap_file_pages over one): as
+ * Linux's shm_mmap, refused once the segment is gone there - removed
+ * (IPC_RMID) with no area mapping it and no shmat under way - though an
+ * attach file still holds it here (remap_file_pages's own reference).
+ */
+static int
+shm_mmap(struct file *f)
+{
+	struct shm_segment *seg = f->private;
+
+	mutex_lock(&shm_ids.lock);
+	bool gone =
+		(seg->perm.mode & SHM_DEST) && !seg->attaching && !i_mmap_count(seg->dentry->inode);
+	mutex_unlock(&shm_ids.lock);
+	return gone ? -EINVAL : 0;
+}
+
 /* The attachment's last area is gone (shmdt, munmap, exit, exec). */
 static void
 shm_release(struct file *f)
@@ -185,6 +204,7 @@ shm_release(struct file *f)
 
 static const struct file_operations shm_file_ops = {
 	.release = shm_release,
+	.mmap = shm_mmap,
 	.get_page = shm_get_page,
 	.get_cached_pages = shm_get_cached_pages,
 };
@@ -243,6 +263,7 @@ do_shmat(int id, u64 uaddr, int flags)
 	if (!err) {
 		seg->atime = ipc_now();
 		seg->lpid = ipc_pid();
+		seg->attaching++;
 	}
 	u64 size = seg ? seg->size : 0;
 	mutex_unlock(&shm_ids.lock);
@@ -252,6 +273,9 @@ do_shmat(int id, u64 uaddr, int flags)
 	int mflags =
 		MAP_SHARED | (addr ? (flags & SHM_REMAP ? MAP_FIXED : MAP_FIXED_NOREPLACE) : 0);
 	long ret = vm_mmap(current()->mm, (u64)addr, size, prot, mflags, f, 0);
+	mutex_lock(&shm_ids.lock);
+	seg->attaching--;
+	mutex_unlock(&shm_ids.lock);
 	file_put(f);
 	return ret == -EEXIST ? -EINVAL : ret; /* something is there and SHM_REMAP was not asked */
 }

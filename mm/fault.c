@@ -21,6 +21,7 @@
  *   - an area registered with a userfaultfd: a missing (or minor) page is
  *     its reader's to provide; the fault waits for it without the mmap
  *     lock and is tried again (mm/userfaultfd.h).
+ *   - a page whose memory failed (MADV_HWPOISON, memory_failure.c): SIGBUS.
  * No page to be had: the out-of-memory policy kills the biggest process
  * and the fault is tried again (oom_kill.c).
  * Page-table changes happen under mm->pt_lock; getting a page may sleep
@@ -194,10 +195,17 @@ fault_in(struct mm *mm, struct vma *v, u64 va, bool write, struct task *charged)
 		spin_unlock(&mm->pt_lock);
 		return FAULT_OOM;
 	}
-	if (pte_val(*pte) & PTE_PRESENT) {
+	/*
+	 * An entry already: present, or (absent in an area that allows the
+	 * access) a poisoned page's, mm/memory_failure.c. One test for both
+	 * keeps the first touch of a page as cheap as it was.
+	 */
+	if (pte_val(*pte)) {
 		enum fault_result r = FAULT_OK;
 		struct page *dirtied = NULL;
-		if (write && !(pte_val(*pte) & PTE_WRITE))
+		if (!(pte_val(*pte) & PTE_PRESENT))
+			r = FAULT_HWPOISON;
+		else if (write && !(pte_val(*pte) & PTE_WRITE))
 			r = write_protect_fault(v, pte, va, &dirtied);
 		/* else another thread mapped it meanwhile */
 		spin_unlock(&mm->pt_lock);

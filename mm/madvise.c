@@ -18,19 +18,25 @@
  *   HUGEPAGE/NOHUGEPAGE, MERGEABLE/UNMERGEABLE, DONTDUMP/DODUMP  recorded on
  *       the area and without further effect, as on a Linux with transparent
  *       huge pages and KSM switched off, and no core dumps;
- *   REMOVE  Linux punches a hole in a shared file mapping; rewind's RAM
- *       file system cannot, as Linux's ramfs cannot: EOPNOTSUPP after the checks.
- * Anything else (COLLAPSE, HWPOISON, SOFT_OFFLINE, unknown numbers): EINVAL.
+ *   REMOVE  a hole is punched in the file of a shared mapping that may write
+ *       (shared anonymous memory's too), as fallocate(FALLOC_FL_PUNCH_HOLE)
+ *       punches it: the range reads as zeros, in the file and every mapping
+ *       of it; a file that cannot punch holes answers EOPNOTSUPP;
+ *   HWPOISON, SOFT_OFFLINE  a memory error injected for testing, for
+ *       CAP_SYS_ADMIN (mm/memory_failure.c).
+ * Anything else (COLLAPSE, unknown numbers): EINVAL.
  * As Linux, the advice applies to the mapped parts of the range and the
  * call then answers ENOMEM if there was a hole.
  */
 #include "kernel/process/task.h"
 #include "kernel/syscall/syscall.h"
 #include "mm/vm_internal.h"
+#include "fs/fs.h"
 #include "uapi/errno.h"
+#include "uapi/falloc.h"
 #include "uapi/mman.h"
 
-enum advice_kind { REFUSED, HINT, DISCARD, FLAGS, POPULATE };
+enum advice_kind { REFUSED, HINT, DISCARD, FLAGS, POPULATE, REMOVE, INJECT };
 
 struct advice {
 	enum advice_kind kind;
@@ -85,9 +91,10 @@ removable(const struct vma *v)
 {
 	if ((v->flags & VM_LOCKED) || !v->file)
 		return -EINVAL;
-	if ((v->flags & (VM_SHARED | VM_WRITE)) != (VM_SHARED | VM_WRITE))
+	/* Whether writes could reach the file, now or after mprotect (Linux's VM_MAYWRITE). */
+	if ((v->flags & (VM_SHARED | VM_MAYWRITE)) != (VM_SHARED | VM_MAYWRITE))
 		return -EACCES;
-	return -EOPNOTSUPP;
+	return 0;
 }
 
 /* KSM leaves shared and special areas alone without complaint; MERGEABLE marks the rest. */
@@ -108,7 +115,7 @@ advice_of(int advice)
 		[MADV_WILLNEED] = { HINT },
 		[MADV_DONTNEED] = { DISCARD, 0, 0, not_locked },
 		[MADV_FREE] = { DISCARD, 0, 0, private_anonymous },
-		[MADV_REMOVE] = { HINT, 0, 0, removable },
+		[MADV_REMOVE] = { REMOVE, 0, 0, removable },
 		[MADV_DONTFORK] = { FLAGS, VM_DONTCOPY, 0, NULL },
 		[MADV_DOFORK] = { FLAGS, 0, VM_DONTCOPY, NULL },
 		[MADV_MERGEABLE] = { FLAGS, VM_MERGEABLE, 0, NULL, ksm_candidate },
@@ -124,6 +131,8 @@ advice_of(int advice)
 		[MADV_POPULATE_READ] = { POPULATE, 0, 0, readable },
 		[MADV_POPULATE_WRITE] = { POPULATE, 0, 0, writable },
 		[MADV_DONTNEED_LOCKED] = { DISCARD, 0, 0, NULL },
+		[MADV_HWPOISON] = { INJECT },
+		[MADV_SOFT_OFFLINE] = { INJECT },
 	};
 
 	if (advice < 0 || advice >= (int)ARRAY_SIZE(table) || table[advice].kind == REFUSED)
@@ -148,6 +157,37 @@ check_range(struct mm *mm, u64 start, u64 end, const struct advice *a, int *hole
 	}
 	if (covered < end)
 		*hole = -ENOMEM;
+	return 0;
+}
+
+/*
+ * MADV_REMOVE: punches the hole in each area's file. Punching takes the
+ * file's lock, which a write holds while it faults on its buffer, so the
+ * mmap lock (held for reading) is let go meanwhile, as Linux's
+ * madvise_remove does; the areas are looked at again after.
+ */
+static int
+punch_areas(struct mm *mm, u64 start, u64 end)
+{
+	for (u64 s = start; s < end;) {
+		struct vma *v = vma_above(mm, s);
+		if (!v || v->start >= end)
+			return 0;
+		int err = removable(v);
+		if (err)
+			return err;
+		s = MAX(s, v->start);
+		u64 stop = MIN(end, v->end), offset = (v->pgoff << PAGE_SHIFT) + (s - v->start);
+		struct file *f = file_get(v->file);
+		up_read(&mm->mmap_lock);
+		err = vfs_fallocate(f, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (s64)offset,
+				    (s64)(stop - s));
+		file_put(f);
+		down_read(&mm->mmap_lock);
+		if (err)
+			return err;
+		s = stop;
+	}
 	return 0;
 }
 
@@ -181,6 +221,8 @@ apply(struct mm *mm, u64 start, u64 end, const struct advice *a)
 				      a->check == writable ? POPULATE_WRITE : POPULATE_READ);
 		return err == -ENOMEM ? 0 : err; /* holes: reported after the walk */
 	}
+	case REMOVE:
+		return punch_areas(mm, start, end);
 	default:
 		return 0;
 	}
@@ -199,6 +241,8 @@ SYSCALL3(madvise, u64, start, u64, len_in, int, advice)
 	if (!len)
 		return 0;
 	u64 end = start + len;
+	if (a->kind == INJECT) /* CAP_SYS_ADMIN's, before the areas are looked at, as Linux */
+		return vm_inject_memory_failure(mm, start, end, advice == MADV_SOFT_OFFLINE);
 	bool exclusive = a->kind == FLAGS; /* the others leave the list of areas as it is */
 	int hole;
 	if (exclusive)

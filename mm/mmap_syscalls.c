@@ -66,6 +66,8 @@ do_mmap(u64 addr, u64 len, int prot, int flags, struct file *file, u64 off)
 	}
 	if ((flags & MAP_LOCKED) && !vm_may_lock_at_all())
 		return -EPERM;
+	if (!file && type != MAP_PRIVATE && (flags & MAP_GROWSDOWN))
+		return -EINVAL; /* shared anonymous memory cannot grow (Linux's do_mmap) */
 	if (file) {
 		ret = check_file_access(file, prot, type);
 		if (!ret && file_mmap_kind(file) == FILE_MMAP_UNSUPPORTED)
@@ -88,7 +90,7 @@ do_mmap(u64 addr, u64 len, int prot, int flags, struct file *file, u64 off)
 	}
 	int vm_flags = (type == MAP_PRIVATE ? MAP_PRIVATE : MAP_SHARED) |
 		       (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE | MAP_LOCKED | MAP_POPULATE |
-				 MAP_NONBLOCK));
+				 MAP_NONBLOCK | MAP_GROWSDOWN));
 	ret = vm_mmap(current()->mm, addr, len, prot, vm_flags, file, off >> PAGE_SHIFT);
 	if (anon)
 		file_put(anon);

@@ -105,6 +105,13 @@ set_page_dirty(struct page *page)
 		__atomic_or_fetch(&page->flags, PG_DIRTY, __ATOMIC_RELAXED);
 }
 
+/*
+ * Frames taken out of use for good by memory-error injection (madvise
+ * MADV_HWPOISON, MADV_SOFT_OFFLINE: mm/memory_failure.c), Linux's
+ * num_poisoned_pages: allocated, but kept by design.
+ */
+u64 memory_failure_pages(void);
+
 /* Convenience: one zeroed page, as a direct-map pointer; NULL when out of memory. */
 void *alloc_zeroed_page(void);
 void free_page_virt(void *va);

@@ -35,6 +35,16 @@
  */
 #define PTE_PROTNONE PTE_GLOBAL
 
+/*
+ * A user page whose memory failed (madvise MADV_HWPOISON, mm/memory_failure.c):
+ * kept absent like a PROT_NONE page, so that every walk that follows
+ * pages (fork, munmap, mremap) carries it along, but an access in an area
+ * that allows it is SIGBUS, never a fresh page, and mprotect leaves it so.
+ * A bit the CPU leaves to software in an absent entry (Linux's hwpoison
+ * swap entries).
+ */
+#define PTE_HWPOISON (1ul << 9)
+
 /* Whether a user entry holds a page: present, or kept absent by PROT_NONE. */
 static inline bool
 pte_holds_page(u64 val)

@@ -371,6 +371,8 @@ map_locked(struct mm *mm, u64 start, u64 len, u32 flags, struct file *file, u64 
 	   const char *name)
 {
 	int err = unmap_range(mm, start, start + len);
+	if (!err && file)
+		err = file_mmap_open(file); /* after the unmap, as Linux's mmap_region */
 	if (err)
 		return err;
 	struct vma *v = vma_new(mm, start, start + len, flags, file, pgoff, name);
@@ -455,6 +457,18 @@ vm_map_fixed(struct mm *mm, u64 start, u64 len, u32 flags, struct file *file, u6
 	return err;
 }
 
+/*
+ * Where v begins as far as other areas are concerned: an area that grows
+ * down keeps stack_guard_gap free below it (Linux's vm_start_gap).
+ */
+static u64
+vm_start_gap(const struct vma *v)
+{
+	if (!(v->flags & VM_GROWSDOWN) || v->start < STACK_GUARD_GAP)
+		return v->start;
+	return v->start - STACK_GUARD_GAP;
+}
+
 /* The highest free gap of len bytes below USER_MMAP_TOP (mmap grows down, as Linux's). */
 static u64
 find_free_area(struct mm *mm, u64 len)
@@ -465,8 +479,8 @@ find_free_area(struct mm *mm, u64 len)
 		struct vma *v = list_entry(pos, struct vma, link);
 		if (v->end <= hi && hi - v->end >= len)
 			return hi - len;
-		if (v->start < hi)
-			hi = v->start;
+		if (vm_start_gap(v) < hi)
+			hi = vm_start_gap(v);
 	}
 	return hi >= USER_MMAP_MIN + len ? hi - len : 0;
 }
@@ -500,16 +514,19 @@ mmap_populates(int flags, u32 vmflags)
 }
 
 long
-vm_mmap(struct mm *mm, u64 addr, u64 len, int prot, int flags, struct file *file, u64 pgoff)
+vm_mmap_locked(struct mm *mm, u64 addr, u64 len, int prot, int flags, struct file *file, u64 pgoff,
+	       bool *populate)
 {
 	bool shared = (flags & MAP_TYPE) == MAP_SHARED;
 	/* Writes to a shared file mapping reach the file: only if the file was opened for them. */
 	bool may_write = !shared || !file || (file_flags(file) & O_ACCMODE) == O_RDWR;
 	u32 vmflags = (prot & VM_PROT_MASK) | (shared ? VM_SHARED : 0) |
 		      (may_write ? VM_MAYWRITE : 0) | mm->def_flags |
-		      (flags & MAP_LOCKED ? VM_LOCKED : 0);
+		      (flags & MAP_LOCKED ? VM_LOCKED : 0) |
+		      (flags & MAP_GROWSDOWN ? VM_GROWSDOWN : 0);
 	long ret;
 
+	*populate = false;
 	len = ALIGN_UP(len, PAGE_SIZE);
 	if (len == 0 || len > USER_TOP)
 		return -ENOMEM;
@@ -519,32 +536,45 @@ vm_mmap(struct mm *mm, u64 addr, u64 len, int prot, int flags, struct file *file
 			return -EPERM;
 		vmflags &= ~VM_MAYWRITE;
 	}
-	down_write(&mm->mmap_lock);
 	if (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) {
 		ret = (long)addr;
 		if ((flags & MAP_FIXED_NOREPLACE) && !range_is_free(mm, addr, addr + len))
-			ret = -EEXIST;
+			return -EEXIST;
 	} else {
 		ret = (long)get_unmapped_area(mm, addr, len);
 		if (!ret)
-			ret = -ENOMEM;
+			return -ENOMEM;
 	}
-	if (ret > 0 && !may_expand(mm, (u64)ret, (u64)ret + len, vmflags))
-		ret = -ENOMEM;
-	if (ret > 0 && (vmflags & VM_LOCKED) && !vm_may_lock(mm, len))
-		ret = -EAGAIN; /* mlockall(MCL_FUTURE) and RLIMIT_MEMLOCK, as Linux's mlock_future_check */
-	if (ret > 0) {
-		int err = map_locked(mm, (u64)ret, len, vmflags, file, pgoff, NULL);
-		if (err)
-			ret = err;
-	}
+	if (!may_expand(mm, (u64)ret, (u64)ret + len, vmflags))
+		return -ENOMEM;
+	if ((vmflags & VM_LOCKED) && !vm_may_lock(mm, len))
+		return -EAGAIN; /* mlockall(MCL_FUTURE) and RLIMIT_MEMLOCK, as Linux's mlock_future_check */
+	int err = map_locked(mm, (u64)ret, len, vmflags, file, pgoff, NULL);
+	if (err)
+		return err;
+	*populate = mmap_populates(flags, vmflags);
+	return ret;
+}
+
+void
+vm_populate_mapped(struct mm *mm, u64 start, u64 len)
+{
+	down_read(&mm->mmap_lock);
+	(void)vm_populate(mm, start, start + ALIGN_UP(len, PAGE_SIZE),
+			  POPULATE_READ); /* faults bring in the rest */
+	up_read(&mm->mmap_lock);
+}
+
+long
+vm_mmap(struct mm *mm, u64 addr, u64 len, int prot, int flags, struct file *file, u64 pgoff)
+{
+	bool populate;
+
+	down_write(&mm->mmap_lock);
+	long ret = vm_mmap_locked(mm, addr, len, prot, flags, file, pgoff, &populate);
 	up_write(&mm->mmap_lock);
-	if (ret > 0 && mmap_populates(flags, vmflags)) {
-		down_read(&mm->mmap_lock);
-		(void)vm_populate(mm, (u64)ret, (u64)ret + len,
-				  false); /* faults bring in the rest */
-		up_read(&mm->mmap_lock);
-	}
+	if (populate)
+		vm_populate_mapped(mm, (u64)ret, len);
 	return ret;
 }
 
@@ -610,6 +640,8 @@ reprotect_pte(pte_t *pte, u64 va, void *arg)
 	struct reprotect *r = arg;
 	u64 val = pte_val(*pte);
 
+	if (val & PTE_HWPOISON)
+		return; /* stays absent whatever the protections */
 	set_pte(pte, make_pte((val & (PTE_ADDR_MASK | PTE_CACHE_UC)) |
 			      vm_pte_flags(r->flags, val & PTE_WRITE)));
 	r->changed++;
@@ -694,6 +726,24 @@ out:
 	return want;
 }
 
+/* Whether v may grow down to start past the area below it (Linux's expand_downwards). */
+static bool
+may_grow_down(struct mm *mm, struct vma *v, u64 start)
+{
+	struct vma *below =
+		v->link.prev == &mm->vmas ? NULL : list_entry(v->link.prev, struct vma, link);
+
+	if (start < USER_MMAP_MIN || v->end - start > rlimit(RLIMIT_STACK))
+		return false;
+	if (v->file && v->pgoff < (v->start - start) >> PAGE_SHIFT)
+		return false; /* the file offset would go below 0 */
+	/* An inaccessible or growing area below needs no gap (Linux's rule). */
+	if (below && !(below->flags & VM_GROWSDOWN) && (below->flags & VM_PROT_MASK) &&
+	    start - below->end < STACK_GUARD_GAP)
+		return false;
+	return may_expand(mm, start, v->end, v->flags);
+}
+
 int
 vm_grow_stack(struct mm *mm, u64 addr)
 {
@@ -704,17 +754,11 @@ vm_grow_stack(struct mm *mm, u64 addr)
 	struct vma *v = vma_above(mm, addr);
 	if (v && v->start <= addr) {
 		err = 0; /* another thread grew it meanwhile */
-	} else if (v && (v->flags & VM_GROWSDOWN) && v->end - start <= rlimit(RLIMIT_STACK) &&
-		   may_expand(mm, start, v->end, v->flags)) {
-		struct vma *below = v->link.prev == &mm->vmas
-					    ? NULL
-					    : list_entry(v->link.prev, struct vma, link);
-		/* A free page stays between the stack and the area below (Linux: stack_guard_gap). */
-		if (start >= USER_MMAP_MIN + PAGE_SIZE &&
-		    (!below || below->end + PAGE_SIZE <= start)) {
-			v->start = start;
-			err = 0;
-		}
+	} else if (v && (v->flags & VM_GROWSDOWN) && may_grow_down(mm, v, start)) {
+		if (v->file)
+			v->pgoff -= (v->start - start) >> PAGE_SHIFT;
+		v->start = start;
+		err = 0;
 	}
 	up_write(&mm->mmap_lock);
 	return err;

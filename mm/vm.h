@@ -37,7 +37,7 @@ struct userfaultfd_ctx;
 #define VM_SHARED    0x10
 #define VM_MAYWRITE  0x20
 #define VM_DENYWRITE 0x40
-#define VM_GROWSDOWN 0x80 /* the main stack: a fault just below it extends it (vm_grow_stack) */
+#define VM_GROWSDOWN 0x80 /* stack, MAP_GROWSDOWN: a fault below extends it (vm_grow_stack) */
 /*
  * What mlock and madvise record (mm/mlock.c, mm/madvise.c). rewind has no
  * swap, no huge pages for user memory, no page merging and no core dumps:
@@ -67,6 +67,8 @@ struct userfaultfd_ctx;
 #define STACK_EXPAND	(128ul << 10) /* what exec maps below the arguments (Linux's stack_expand) */
 #define USER_MMAP_TOP	(USER_STACK_TOP - USER_STACK_SIZE - (1ul << 30))
 #define USER_MMAP_MIN	0x10000ul /* nothing is mapped below (vm.mmap_min_addr) */
+/* Kept free below an area that grows down, as Linux's default stack_guard_gap (256 pages). */
+#define STACK_GUARD_GAP (256ul << PAGE_SHIFT)
 
 /*
  * A special mapping shows fixed kernel pages to user mode (the vDSO and its
@@ -190,10 +192,11 @@ void vm_brk_init(struct mm *mm, u64 start);
 /* brk(2): moves the end of the heap; returns the (possibly unchanged) end. */
 u64 vm_brk(struct mm *mm, u64 want);
 /*
- * A fault at addr, in no area, just below the stack: the stack grows down
- * to the page of addr, if RLIMIT_STACK and RLIMIT_AS allow and a page
- * stays free above the area below. 0, or -ENOMEM (the fault is then a
- * SIGSEGV). Takes mmap_lock for writing.
+ * A fault at addr, in no area, below an area that grows down (the stack,
+ * MAP_GROWSDOWN): it grows down to the page of addr, if RLIMIT_STACK and
+ * RLIMIT_AS allow and STACK_GUARD_GAP stays free above an accessible area
+ * below. 0, or -ENOMEM (the fault is then a SIGSEGV). Takes mmap_lock for
+ * writing.
  */
 int vm_grow_stack(struct mm *mm, u64 addr);
 /* The area containing addr, or NULL; mmap_lock held. */
@@ -211,6 +214,7 @@ enum fault_result {
 	FAULT_SEGV_MAPERR,
 	FAULT_SEGV_ACCERR,
 	FAULT_BUS,
+	FAULT_HWPOISON, /* a poisoned page (mm/memory_failure.c): SIGBUS BUS_MCEERR_AR */
 	FAULT_OOM,
 	FAULT_USERFAULT,
 	FAULT_RETRY

@@ -65,5 +65,19 @@ page_map_count(struct page *p)
 bool range_is_free(struct mm *mm, u64 start, u64 end);
 /* A free range of len bytes: the hint if it is one, else the highest gap; 0 when none. */
 u64 get_unmapped_area(struct mm *mm, u64 hint, u64 len);
+/*
+ * vm_mmap's work, mmap_lock held for writing: the address or -errno, and
+ * in *populate whether the new area's pages are to be brought in now
+ * (vm_populate_mapped, once the lock is dropped).
+ */
+long vm_mmap_locked(struct mm *mm, u64 addr, u64 len, int prot, int flags, struct file *file,
+		    u64 pgoff, bool *populate);
+/*
+ * madvise's MADV_HWPOISON (soft: MADV_SOFT_OFFLINE) over [start, end),
+ * page by page (mm/memory_failure.c). 0 or -errno; takes mmap_lock.
+ */
+int vm_inject_memory_failure(struct mm *mm, u64 start, u64 end, bool soft);
+/* Faults in the pages of [start, start + len) as mmap's MAP_POPULATE does; takes mmap_lock. */
+void vm_populate_mapped(struct mm *mm, u64 start, u64 len);
 
 #endif

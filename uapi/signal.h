@@ -89,6 +89,7 @@
 #define SEGV_ACCERR   2
 #define BUS_ADRALN    1
 #define BUS_ADRERR    2
+#define BUS_MCEERR_AR 4 /* a poisoned page was accessed (memory failure) */
 #define TRAP_BRKPT    1
 #define TRAP_TRACE    2
 #define TRAP_HWBKPT   4
@@ -132,6 +133,7 @@ struct kernel_siginfo {
 		} child;
 		struct { /* SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP */
 			unsigned long addr;
+			short addr_lsb; /* BUS_MCEERR_*: log2 of the size lost there */
 		} fault;
 		struct {	   /* SIGIO or F_SETSIG's signal (si_code POLL_*) */
 			long band; /* POLL* events */

@@ -308,8 +308,9 @@ proc_show_syscalls(struct procbuf *b, union proc_arg arg)
  * pages in use (less what is kept by design: the kernel's page tables,
  * objcount.h, the slab pages kmalloc keeps for its next objects, which
  * the kmalloc line counts one object at a time, kmemdebug's quarantine
- * of freed large blocks and the freed kernel stacks mm/vmap.c keeps or has
- * yet to flush), kmalloc objects in use,
+ * of freed large blocks, the freed kernel stacks mm/vmap.c keeps or has
+ * yet to flush, and frames taken out of use by memory-error injection),
+ * kmalloc objects in use,
  * the objects of objcount.h, and the reports kmemdebug made (mm/kmemdebug.c) -
  * for the leak check (user/bin/leakcheck.c), which compares two readings:
  * a report while the programs ran is a failure like a leak.
@@ -329,7 +330,7 @@ proc_show_objects(struct procbuf *b, union proc_arg arg)
 	}
 	u64 used = pages.total_pages - pages.free_pages;
 	u64 kept = slab_pages + __atomic_load_n(&kernel_page_table_pages, __ATOMIC_RELAXED) +
-		   kmemdebug_quarantined_pages() + kstack_kept_pages();
+		   kmemdebug_quarantined_pages() + kstack_kept_pages() + memory_failure_pages();
 	procbuf_printf(b, "pages %lu\nkmalloc %lu\n", used - kept, objects);
 	for (int k = 0; k < NR_OBJ_KINDS; k++)
 		procbuf_printf(b, "%s %lu\n", objcount_names[k],

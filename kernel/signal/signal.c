@@ -579,7 +579,10 @@ void
 force_sig_fault(const struct fault_report *r)
 {
 	struct task *t = current();
-	struct kernel_siginfo info = { .signo = r->sig, .code = r->code, .fault.addr = r->addr };
+	struct kernel_siginfo info = { .signo = r->sig,
+				       .code = r->code,
+				       .fault.addr = r->addr,
+				       .fault.addr_lsb = r->addr_lsb };
 
 	t->fault = (struct fault_context){ .trapno = r->trapno, .error = r->error, .cr2 = r->addr };
 	if (!force_signal(&info))

@@ -77,6 +77,7 @@ struct fault_report {
 	int sig;	   /* SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP */
 	int code;	   /* si_code: SEGV_MAPERR, SEGV_ACCERR, BUS_ADRERR ... */
 	u64 addr;	   /* si_addr, and the sigcontext's cr2 */
+	short addr_lsb;	   /* si_addr_lsb of BUS_MCEERR_AR: PAGE_SHIFT */
 	u64 trapno, error; /* the sigcontext's trapno and err */
 	const char *why;   /* for the kernel log line if the signal kills */
 };

@@ -90,6 +90,7 @@ fill_record(const struct kernel_siginfo *info, struct signalfd_siginfo *r)
 		r->ssi_stime = (u64)info->child.stime;
 	} else if (info->code > 0 && info->code != SI_KERNEL && is_fault_signal(info->signo)) {
 		r->ssi_addr = info->fault.addr;
+		r->ssi_addr_lsb = (u16)info->fault.addr_lsb;
 	} else {
 		r->ssi_pid = (u32)info->kill.pid;
 		r->ssi_uid = info->kill.uid;

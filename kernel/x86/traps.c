@@ -380,6 +380,8 @@ fault_reason(enum fault_result r, u64 error)
 		return "page fault beyond the end of a mapped file";
 	if (r == FAULT_OOM)
 		return "page fault: out of memory";
+	if (r == FAULT_HWPOISON)
+		return "page fault on a page whose memory failed";
 	return error & PF_WRITE	  ? "write to a read-only mapping"
 	       : error & PF_INSTR ? "instruction fetch from a non-executable mapping"
 				  : "read from a mapping that allows no access";
@@ -389,15 +391,20 @@ fault_reason(enum fault_result r, u64 error)
 static struct fault_report
 page_fault_report(enum fault_result result, const struct trap_frame *f, u64 addr)
 {
-	int sig = result == FAULT_BUS ? SIGBUS : SIGSEGV;
+	int sig = result == FAULT_BUS || result == FAULT_HWPOISON ? SIGBUS : SIGSEGV;
 	int code = result == FAULT_BUS		 ? BUS_ADRERR
+		   : result == FAULT_HWPOISON	 ? BUS_MCEERR_AR
 		   : result == FAULT_SEGV_MAPERR ? SEGV_MAPERR
 		   : result == FAULT_SEGV_ACCERR ? SEGV_ACCERR
 						 : SI_KERNEL;
 
-	return (struct fault_report){ sig,	code,
-				      addr,	VEC_PAGE_FAULT,
-				      f->error, fault_reason(result, f->error) };
+	return (struct fault_report){ .sig = sig,
+				      .code = code,
+				      .addr = addr,
+				      .addr_lsb = result == FAULT_HWPOISON ? PAGE_SHIFT : 0,
+				      .trapno = VEC_PAGE_FAULT,
+				      .error = f->error,
+				      .why = fault_reason(result, f->error) };
 }
 
 void

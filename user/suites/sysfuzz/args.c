@@ -376,6 +376,19 @@ make_small_cmd(struct rng *r)
 	return rng_below(r, 32);
 }
 
+/*
+ * Mostly an advice Linux 6.1 knows below 100; MADV_HWPOISON and
+ * MADV_SOFT_OFFLINE only by chance: each takes frames out of use for good,
+ * which a long run as root would turn into running out of memory.
+ */
+static uint64_t
+make_madvise(struct rng *r)
+{
+	if (rng_below(r, 4) == 0)
+		return make_int(r);
+	return rng_below(r, 26);
+}
+
 static uint64_t
 make_flags(struct rng *r)
 {
@@ -486,6 +499,8 @@ make_arg(enum arg_kind k, struct rng *r)
 		return make_small_cmd(r);
 	case ARG_MEMBARRIER_CMD:
 		return make_membarrier_cmd(r);
+	case ARG_MADVISE:
+		return make_madvise(r);
 	case ARG_INT:
 		break;
 	}

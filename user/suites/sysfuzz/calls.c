@@ -126,7 +126,10 @@ kind_of(const char *call, const char *type, const char *name)
 		return ARG_PATH;
 	if (has(type, "*"))
 		return ARG_POINTER;
-	if (has(name, "addr") || strcmp(call, "brk") == 0)
+	if (has(call, "madvise") && strcmp(name, "advice") == 0)
+		return ARG_MADVISE;
+	/* madvise's, msync's, remap_file_pages's start: an address like mmap's addr. */
+	if (has(name, "addr") || strcmp(name, "start") == 0 || strcmp(call, "brk") == 0)
 		return ARG_ADDRESS;
 	if (has(name, "len") || has(name, "size") || has(name, "count") || strcmp(name, "n") == 0 ||
 	    strcmp(name, "nr_futexes") == 0 || has(name, "maxevents") || has(type, "size_t"))

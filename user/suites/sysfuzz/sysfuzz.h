@@ -37,6 +37,7 @@ enum arg_kind {
 	ARG_KEY_ID,    /* a key's id: a KEY_SPEC_* special keyring, or any integer */
 	ARG_SMALL_CMD, /* a command numbered from 0 (keyctl's, syslog's: 0 to 31), or any integer */
 	ARG_MEMBARRIER_CMD, /* membarrier's command: 0 or one bit of the ten, or any integer */
+	ARG_MADVISE, /* madvise's advice: MADV_NORMAL .. MADV_COLLAPSE (0 to 25), or any integer */
 };
 
 struct fuzz_call {

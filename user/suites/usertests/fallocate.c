@@ -196,3 +196,10 @@ TEST(seek_data_hole)
 	CHECK_EQ(lseek(fd, 3 * PAGE, SEEK_DATA), 6 * PAGE);
 	close(fd);
 }
+
+/* A bad descriptor is EBADF before the other arguments are looked at, as Linux's ksys_fallocate. */
+TEST(fallocate_bad_fd_first)
+{
+	CHECK_ERR(EBADF, fallocate(-1, 0, -1, 0));
+	CHECK_ERR(EBADF, fallocate(-1, 0xff, 0, 10));
+}
