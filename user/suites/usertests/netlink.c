@@ -11,9 +11,12 @@
 #include "uapi/netlink.h"
 
 #include <errno.h>
+#include <net/if.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -208,4 +211,33 @@ TEST(netlink_peek_trunc_poll)
 	CHECK(mh.msg_flags & MSG_TRUNC);
 	CHECK_EQ(recv(s, buf, sizeof(buf), 0), whole);
 	close(s);
+}
+
+static void
+network_changes_refused(const char *arg __attribute__((unused)))
+{
+	int s = route_socket(), peer = route_socket();
+	struct sockaddr_nl to = { .nl_family = AF_NETLINK };
+
+	CHECK_OK(bind(peer, (struct sockaddr *)&to, sizeof(to))); /* port 0: one is chosen */
+	to.nl_pid = port_of(peer);
+	CHECK_ERR(EPERM, sendto(s, "x", 1, 0, (struct sockaddr *)&to, sizeof(to)));
+	int udp = CHECK_OK(socket(AF_INET, SOCK_DGRAM, 0));
+	struct ifreq ifr = { .ifr_name = "lo" };
+	CHECK_OK(ioctl(udp, SIOCGIFFLAGS, &ifr));
+	CHECK_ERR(EPERM, ioctl(udp, SIOCSIFFLAGS, &ifr));
+	close(udp);
+	close(peer);
+	close(s);
+}
+
+/*
+ * Without CAP_NET_ADMIN: no message to another user socket on NETLINK_ROUTE
+ * (Linux's netlink_allowed, EPERM) and no change to a network device.
+ */
+TEST(netlink_and_device_changes_need_cap_net_admin)
+{
+	if (geteuid() != 0)
+		skip("needs root to become nobody");
+	as_nobody(network_changes_refused, NULL);
 }
