@@ -1,7 +1,7 @@
 /*
  * memory_failure.c - madvise's MADV_HWPOISON and MADV_SOFT_OFFLINE, the
  * injection of memory errors Linux offers to CAP_SYS_ADMIN for testing
- * (mm/madvise.c's madvise_inject_error, mm/memory-failure.c).
+ * (Linux's madvise_inject_error in its mm/madvise.c, and its mm/memory-failure.c).
  *
  *   HWPOISON  the page's memory is taken as failed: its entry becomes a
  *       poisoned one (PTE_HWPOISON, mm/paging.h), so the next access there
