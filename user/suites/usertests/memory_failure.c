@@ -18,6 +18,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#ifndef MADV_SOFT_OFFLINE /* glibc's <sys/mman.h> leaves it to <linux/mman.h> */
+#define MADV_SOFT_OFFLINE 101
+#endif
+
 /* Root, and a kernel that injects errors: an empty range is EINVAL only without. */
 static void
 need_injection(void)

@@ -11,7 +11,6 @@
 #include "uapi/netlink.h"
 
 #include <errno.h>
-#include <net/if.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdbool.h>
@@ -223,7 +222,12 @@ network_changes_refused(const char *arg __attribute__((unused)))
 	to.nl_pid = port_of(peer);
 	CHECK_ERR(EPERM, sendto(s, "x", 1, 0, (struct sockaddr *)&to, sizeof(to)));
 	int udp = CHECK_OK(socket(AF_INET, SOCK_DGRAM, 0));
-	struct ifreq ifr = { .ifr_name = "lo" };
+	/* struct ifreq's name and flags: glibc's <net/if.h> clashes with uapi/netlink.h's IFF_* */
+	struct {
+		char name[16];
+		short flags;
+		char pad[22];
+	} ifr = { .name = "lo" };
 	CHECK_OK(ioctl(udp, SIOCGIFFLAGS, &ifr));
 	CHECK_ERR(EPERM, ioctl(udp, SIOCSIFFLAGS, &ifr));
 	close(udp);

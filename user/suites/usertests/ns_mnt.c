@@ -24,7 +24,9 @@
 #include <unistd.h>
 
 #include "lib/procfile.h"
-#include "uapi/mount_attr.h" /* glibc 2.36 and musl have no struct mount_attr */
+#ifndef MOUNT_ATTR_SIZE_VER0 /* glibc 2.36's <sys/mount.h> has struct mount_attr; musl does not */
+#include "uapi/mount_attr.h"
+#endif
 
 static void
 scratch(char *dir, size_t size)
