@@ -28,6 +28,10 @@ union proc_arg {
 		int pid; /* the same as .pid above */
 		int n;
 	} fd;
+	struct {
+		int pid; /* the same as .pid above */
+		int tid; /* a thread's directory under task/: its tid; a process's: 0 */
+	} task;
 	const struct knob *knob;
 };
 
@@ -127,6 +131,11 @@ u64 proc_inode_process_start(const struct inode *inode);
 u64 proc_process_start(int pid);
 /* The process whose group leader has this pid, or NULL; tasks_lock held. */
 struct task *proc_find_leader(int pid);
+/* The letter Linux's stat and status give t's state; tasks_lock held (pid_thread.c). */
+char proc_state_letter(const struct task *t);
+struct procfs_task;
+/* In a thread's own directory, what is the thread's rather than the process's (pid_thread.c). */
+void proc_thread_view(union proc_arg arg, struct procfs_task *out);
 /* fs/proc/pid_oom.c: /proc/<pid>/oom_score, oom_score_adj, oom_adj. */
 int proc_show_oom_score(struct procbuf *b, union proc_arg arg);
 int proc_show_oom_score_adj(struct procbuf *b, union proc_arg arg);

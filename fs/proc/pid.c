@@ -46,23 +46,6 @@ proc_find_leader(int pid)
 	return t && t->tgid == pid ? t : NULL;
 }
 
-static char
-state_letter(const struct task *t)
-{
-	if (t->ptrace.stopped)
-		return 't'; /* in a ptrace stop (kernel/process/ptrace.c) */
-	if (READ_ONCE(t->stopped))
-		return 'T'; /* asleep in a group stop (kernel/signal/stop.c) */
-	switch (READ_ONCE(t->state)) {
-	case TASK_RUNNABLE:
-		return 'R';
-	case TASK_SLEEPING:
-		return 'S';
-	default:
-		return 'Z';
-	}
-}
-
 /* A process's ids, in the order status shows them. */
 static void
 copy_ids(u32 out[4], const struct id_set *ids)
@@ -122,7 +105,7 @@ copy_task(struct task *t, struct procfs_task *out, struct mm **mm)
 		.tty_nr = tty_nr,
 		.tpgid = tpgid,
 		.threads = t->group_leader ? MAX(t->group_leader->live_threads, 1) : 1,
-		.state = state_letter(t),
+		.state = proc_state_letter(t),
 		.utime_ns = cputime_ns(c.user),
 		.stime_ns = cputime_ns(c.sys),
 		.cutime_ns = cputime_ns(children.user),
@@ -193,13 +176,16 @@ leader_exists(int pid)
 }
 
 static int
-show_task(struct procbuf *b, int pid, void (*format)(struct procbuf *, const struct procfs_task *))
+show_task(struct procbuf *b, union proc_arg arg,
+	  void (*format)(struct procbuf *, const struct procfs_task *))
 {
 	struct procfs_task t;
-	int err = snapshot(pid, &t, NULL);
+	int err = snapshot(arg.pid, &t, NULL);
 
-	if (!err)
+	if (!err) {
+		proc_thread_view(arg, &t);
 		format(b, &t);
+	}
 	return err;
 }
 
@@ -223,6 +209,7 @@ show_status(struct procbuf *b, union proc_arg arg)
 
 	if (err)
 		return err;
+	proc_thread_view(arg, &t);
 	struct group_list *groups = groups_of(arg.pid);
 	t.groups = group_list_ids(groups, &t.ngroups);
 	procfs_format_status(b, &t);
@@ -239,7 +226,7 @@ format_comm(struct procbuf *b, const struct procfs_task *t)
 static int
 show_comm(struct procbuf *b, union proc_arg arg)
 {
-	return show_task(b, arg.pid, format_comm);
+	return show_task(b, arg, format_comm);
 }
 
 /*
@@ -286,6 +273,7 @@ show_stat(struct procbuf *b, union proc_arg arg)
 
 	if (err)
 		return err;
+	proc_thread_view(arg, &t);
 	if (!proc_pid_may_inspect(arg.pid))
 		hide_layout(&t);
 	procfs_format_stat(b, &t);
@@ -295,13 +283,13 @@ show_stat(struct procbuf *b, union proc_arg arg)
 static int
 show_sched(struct procbuf *b, union proc_arg arg)
 {
-	return show_task(b, arg.pid, procfs_format_sched);
+	return show_task(b, arg, procfs_format_sched);
 }
 
 static int
 show_statm(struct procbuf *b, union proc_arg arg)
 {
-	return show_task(b, arg.pid, procfs_format_statm);
+	return show_task(b, arg, procfs_format_statm);
 }
 
 int
@@ -750,9 +738,10 @@ const struct proc_dir proc_pid_dir = {
 };
 
 /*
- * /proc/<pid>/task/<tid>: the process's own files, not the thread's (the
- * figures are per process for now: status shows the leader's), so that
- * paths through /proc/thread-self resolve.
+ * /proc/<pid>/task/<tid>: the process's files, with the thread's own pid,
+ * state, CPU and name in stat, status and comm (pid_thread.c), as Linux's
+ * per-thread view (LTP waits for threads to sleep by their stat); the other
+ * figures are the process's. Paths through /proc/thread-self resolve here.
  */
 static const struct proc_dir proc_tid_dir = {
 	.entries = pid_entries,
@@ -766,7 +755,8 @@ static void
 tid_dyn(int tgid, int tid, struct proc_dyn *out)
 {
 	out->entry = &tid_dir_entry;
-	out->arg.pid = tgid;
+	out->arg.task.pid = tgid;
+	out->arg.task.tid = tid;
 	ksnprintf(out->name, sizeof(out->name), "%d", tid);
 }
 
@@ -846,7 +836,8 @@ static void
 pid_dyn(int pid, struct proc_dyn *out)
 {
 	out->entry = &pid_dir_entry;
-	out->arg.pid = pid;
+	out->arg.task.pid = pid;
+	out->arg.task.tid = 0;
 	ksnprintf(out->name, sizeof(out->name), "%d", pid);
 }
 

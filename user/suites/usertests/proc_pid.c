@@ -7,8 +7,10 @@
 #define _GNU_SOURCE
 #include "usertests.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,11 +19,13 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "lib/procfile.h"
+#include "uapi/futex.h" /* musl has no <linux/futex.h> */
 
 /* The bytes of a /proc file (which may hold NULs); its length. */
 static size_t
@@ -473,4 +477,61 @@ TEST(prctl_name_and_proc_comm)
 	expect_signaled(wait_status(pid), SIGKILL, "the child");
 	close(ready[0]);
 	close(ready[1]);
+}
+
+static int sleeper_word;
+
+static void *
+sleep_on_futex(void *arg)
+{
+	(void)arg;
+	prctl(PR_SET_NAME, "futex-sleeper");
+	syscall(SYS_futex, &sleeper_word, FUTEX_WAIT | FUTEX_PRIVATE_FLAG, 0, NULL, NULL, 0);
+	return NULL;
+}
+
+/* Field 1 (the pid), 2 (the name) and 3 (the state) of a stat file. */
+static void
+stat_fields(const char *path, int *pid, char name[32], char *state)
+{
+	FILE *f = fopen(path, "r");
+
+	CHECK(f != NULL);
+	CHECK_EQ(fscanf(f, "%d (%31[^)]) %c", pid, name, state), 3);
+	fclose(f);
+}
+
+/*
+ * /proc/<pid>/task/<tid>/stat and status are the thread's own: its tid, its
+ * name, and 'S' while it sleeps in a futex as the main thread runs.
+ */
+TEST(proc_task_stat_is_the_threads_own)
+{
+	pthread_t t;
+	char path[96], name[32], state = '?';
+	int pid = 0, tid = 0;
+
+	CHECK_EQ(pthread_create(&t, NULL, sleep_on_futex, NULL), 0);
+	for (int tries = 0; tries < 2000 && state != 'S'; tries++) {
+		usleep(1000);
+		DIR *d = opendir("/proc/self/task");
+		struct dirent *e;
+		CHECK(d != NULL);
+		while ((e = readdir(d)))
+			if (atoi(e->d_name) > 0 && atoi(e->d_name) != getpid())
+				tid = atoi(e->d_name);
+		closedir(d);
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", getpid(), tid);
+		stat_fields(path, &pid, name, &state);
+	}
+	CHECK_EQ(state, 'S');
+	CHECK_EQ(pid, tid);
+	CHECK(strcmp(name, "futex-sleeper") == 0);
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", getpid(), getpid());
+	stat_fields(path, &pid, name, &state);
+	CHECK_EQ(pid, getpid());
+	CHECK_EQ(state, 'R');
+	sleeper_word = 1;
+	syscall(SYS_futex, &sleeper_word, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1, NULL, NULL, 0);
+	CHECK_EQ(pthread_join(t, NULL), 0);
 }
