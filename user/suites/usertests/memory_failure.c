@@ -18,8 +18,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#ifndef MADV_SOFT_OFFLINE /* glibc's <sys/mman.h> leaves it to <linux/mman.h> */
-#define MADV_SOFT_OFFLINE 101
+#ifndef MADV_SOFT_OFFLINE /* glibc's <sys/mman.h> leaves it to the kernel's header */
+#include <linux/mman.h>
 #endif
 
 /* Root, and a kernel that injects errors: an empty range is EINVAL only without. */
