@@ -2,7 +2,7 @@
  * privilege.c - usertests: what a process that gave up root may not do to
  * root's files, processes and machine (review 2's findings, and the audit
  * of docs/robustness.md): truncate a file it may not write, reboot, set
- * the clock, inspect or re-pin another user's process, keep using a
+ * the clock, inspect, read the memory of or re-pin another user's process, keep using a
  * kernel control root opened, link a file it holds only as an O_PATH
  * handle, chroot. Each check runs as nobody (as_nobody), so the tests need
  * root to start with, and pass on Linux as on rewind.
@@ -24,6 +24,7 @@
 #include <sys/timex.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -448,4 +449,26 @@ TEST(chroot_confines_paths)
 	CHECK_OK(unlink("jail/marker"));
 	CHECK_OK(rmdir("jail/sub"));
 	CHECK_OK(rmdir("jail"));
+}
+
+static void
+read_of_root_refused(const char *arg)
+{
+	pid_t root_pid = (pid_t)atol(arg);
+	char buf[8];
+	struct iovec local = { buf, sizeof(buf) }, remote = { &local, sizeof(buf) };
+
+	CHECK_ERR(EPERM, process_vm_readv(root_pid, &local, 1, &remote, 1, 0));
+	CHECK_ERR(EPERM, process_vm_writev(root_pid, &local, 1, &remote, 1, 0));
+}
+
+/* Another user's memory is a tracer's (ptrace_may_access, PTRACE_MODE_ATTACH_REALCREDS). */
+TEST(process_vm_readv_needs_attach_permission)
+{
+	char pid[16];
+
+	if (geteuid() != 0)
+		skip("needs root to become nobody");
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	as_nobody(read_of_root_refused, pid);
 }

@@ -692,28 +692,6 @@ TEST(process_vm_readv_reads_another_process)
 	kill_and_reap(pid);
 }
 
-static void
-read_of_root_refused(const char *arg)
-{
-	pid_t root_pid = (pid_t)atol(arg);
-	char buf[8];
-	struct iovec local = { buf, sizeof(buf) }, remote = { &local, sizeof(buf) };
-
-	CHECK_ERR(EPERM, process_vm_readv(root_pid, &local, 1, &remote, 1, 0));
-	CHECK_ERR(EPERM, process_vm_writev(root_pid, &local, 1, &remote, 1, 0));
-}
-
-/* Another user's memory is a tracer's (ptrace_may_access, PTRACE_MODE_ATTACH_REALCREDS). */
-TEST(process_vm_readv_needs_attach_permission)
-{
-	char pid[16];
-
-	if (geteuid() != 0)
-		skip("needs root to become nobody");
-	snprintf(pid, sizeof(pid), "%d", getpid());
-	as_nobody(read_of_root_refused, pid);
-}
-
 /* ---- a debugger letting go of a fork child (gdb's detach-on-fork) ----------------------- */
 
 static __attribute__((noinline)) int
