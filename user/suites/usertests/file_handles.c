@@ -29,10 +29,7 @@ struct handle {
 static void
 enter_scratch_mount(char *dir, size_t size, const char *type)
 {
-	if (geteuid() != 0)
-		skip("mount needs root");
-	snprintf(dir, size, "/tmp/fh.XXXXXX");
-	CHECK(mkdtemp(dir) != NULL);
+	root_scratch_dir(dir, size);
 	CHECK_OK(mount("none", dir, type, 0, NULL));
 	CHECK_OK(chdir(dir));
 }

@@ -327,3 +327,12 @@ resident_pages(const void *p)
 	fclose(f);
 	return kb * 1024 / PAGE;
 }
+
+void
+root_scratch_dir(char *dir, size_t size)
+{
+	if (geteuid() != 0)
+		skip("needs root (mount)");
+	snprintf(dir, size, "/tmp/usertests.XXXXXX"); /* mkdtemp's template: it fills in the Xs */
+	CHECK(mkdtemp(dir) != NULL);
+}

@@ -23,16 +23,6 @@
 #include "lib/procfile.h"
 #include "uapi/magic.h" /* statfs's f_type values */
 
-/* A fresh empty directory under /tmp for one test: its path in dir. */
-static void
-scratch_dir(char *dir, size_t size)
-{
-	if (geteuid() != 0)
-		skip("mount needs root");
-	snprintf(dir, size, "/tmp/mnt.XXXXXX"); /* mkdtemp's template: it fills in the Xs */
-	CHECK(mkdtemp(dir) != NULL);
-}
-
 static void
 mount_tmpfs(const char *dir, unsigned long flags, const char *opts)
 {
@@ -86,7 +76,7 @@ TEST(mount_tmpfs_instance)
 	struct stat st, up, parent;
 	struct statfs sf;
 
-	scratch_dir(dir, sizeof(dir));
+	root_scratch_dir(dir, sizeof(dir));
 	dev_t before = dev_of(dir);
 	mount_tmpfs(dir, 0, "size=1m,mode=0750");
 	CHECK_OK(stat(dir, &st));
@@ -135,7 +125,7 @@ TEST(umount_busy)
 {
 	char dir[64], path[PATH_MAX], sub[PATH_MAX];
 
-	scratch_dir(dir, sizeof(dir));
+	root_scratch_dir(dir, sizeof(dir));
 	mount_tmpfs(dir, 0, NULL);
 	snprintf(path, sizeof(path), "%s/open", dir);
 	int fd = create_file(path, "x", 1, 0644);
@@ -177,7 +167,7 @@ TEST(mount_stacks)
 	char dir[64], a[PATH_MAX], b[PATH_MAX];
 	struct stat st;
 
-	scratch_dir(dir, sizeof(dir));
+	root_scratch_dir(dir, sizeof(dir));
 	snprintf(a, sizeof(a), "%s/a", dir);
 	snprintf(b, sizeof(b), "%s/b", dir);
 	close(create_file(a, "a", 1, 0644)); /* on the covered directory itself */
@@ -203,7 +193,7 @@ TEST(umount_lazy)
 	char dir[64], path[PATH_MAX];
 	char buf[8];
 
-	scratch_dir(dir, sizeof(dir));
+	root_scratch_dir(dir, sizeof(dir));
 	dev_t before = dev_of(dir);
 	mount_tmpfs(dir, 0, NULL);
 	snprintf(path, sizeof(path), "%s/kept", dir);
@@ -222,7 +212,7 @@ TEST(mount_rdonly_remount)
 	char dir[64], path[PATH_MAX], other[PATH_MAX], line[PATH_MAX + 256];
 	struct statfs sf;
 
-	scratch_dir(dir, sizeof(dir));
+	root_scratch_dir(dir, sizeof(dir));
 	mount_tmpfs(dir, 0, "size=1m");
 	snprintf(path, sizeof(path), "%s/f", dir);
 	snprintf(other, sizeof(other), "%s/g", dir);
@@ -263,7 +253,7 @@ TEST(mount_noexec)
 	char dir[64], prog[PATH_MAX];
 	static char image[8 << 20];
 
-	scratch_dir(dir, sizeof(dir));
+	root_scratch_dir(dir, sizeof(dir));
 	mount_tmpfs(dir, MS_NOEXEC, NULL);
 	int self = CHECK_OK(open(self_path, O_RDONLY));
 	ssize_t n = read(self, image, sizeof(image));
@@ -295,7 +285,7 @@ TEST(mount_proc_and_ramfs)
 	char dir[64], path[PATH_MAX], link[64], line[PATH_MAX + 256], want[PATH_MAX + 256];
 	struct statfs sf;
 
-	scratch_dir(dir, sizeof(dir));
+	root_scratch_dir(dir, sizeof(dir));
 	CHECK_OK(mount("proc", dir, "proc", 0, NULL));
 	snprintf(path, sizeof(path), "%s/self", dir);
 	ssize_t n = readlink(path, link, sizeof(link) - 1);
@@ -321,7 +311,7 @@ TEST(mount_exdev)
 {
 	char dir[64], in[PATH_MAX], out[PATH_MAX];
 
-	scratch_dir(dir, sizeof(dir));
+	root_scratch_dir(dir, sizeof(dir));
 	snprintf(out, sizeof(out), "%s.out", dir);
 	close(create_file(out, "o", 1, 0644));
 	mount_tmpfs(dir, 0, NULL);
@@ -338,7 +328,7 @@ TEST(mount_errors)
 {
 	char dir[64], file[PATH_MAX];
 
-	scratch_dir(dir, sizeof(dir));
+	root_scratch_dir(dir, sizeof(dir));
 	snprintf(file, sizeof(file), "%s.file", dir);
 	close(create_file(file, "f", 1, 0644));
 	CHECK_ERR(ENODEV, mount("none", dir, "no-such-fs", 0, NULL));
@@ -378,7 +368,7 @@ TEST(umount_lazy_dotdot_stays_detached)
 	char dir[64], path[PATH_MAX];
 	struct stat st;
 
-	scratch_dir(dir, sizeof(dir));
+	root_scratch_dir(dir, sizeof(dir));
 	mount_tmpfs(dir, 0, NULL);
 	dev_t mounted = dev_of(dir);
 	snprintf(path, sizeof(path), "%s/marker", dir);
@@ -410,7 +400,7 @@ TEST(mount_max_enospc)
 {
 	char dir[64];
 
-	scratch_dir(dir, sizeof(dir));
+	root_scratch_dir(dir, sizeof(dir));
 	int fd = open(MOUNT_MAX, O_WRONLY);
 	if (fd < 0)
 		skip("cannot set %s here (%s)", MOUNT_MAX, errname(errno));

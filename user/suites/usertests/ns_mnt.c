@@ -28,15 +28,6 @@
 #include "uapi/mount_attr.h"
 #endif
 
-static void
-scratch(char *dir, size_t size)
-{
-	if (geteuid() != 0)
-		skip("mount namespaces need root");
-	snprintf(dir, size, "/tmp/mntns.XXXXXX");
-	CHECK(mkdtemp(dir) != NULL);
-}
-
 /* The caller gets a mount namespace of its own whose mounts are private. */
 static void
 own_private_namespace(void)
@@ -100,7 +91,7 @@ TEST(ns_mnt_child_mount_not_seen_by_parent)
 	char dir[64];
 	int ready[2], go[2];
 
-	scratch(dir, sizeof(dir));
+	root_scratch_dir(dir, sizeof(dir));
 	CHECK_OK(pipe(ready));
 	CHECK_OK(pipe(go));
 	pid_t pid = child_with_private_mount(dir, ready, go);
@@ -126,7 +117,7 @@ TEST(ns_mnt_parent_mount_and_umount_not_seen_in_child)
 	char dir[64];
 	int ready[2], go[2];
 
-	scratch(dir, sizeof(dir));
+	root_scratch_dir(dir, sizeof(dir));
 	CHECK_OK(pipe(ready));
 	CHECK_OK(pipe(go));
 	CHECK_OK(mount("none", dir, "tmpfs", 0, NULL));
@@ -178,7 +169,7 @@ TEST(ns_mnt_setns_joins_a_process_namespace)
 	char dir[64], path[64], link[64], want[64];
 	int ready[2], go[2];
 
-	scratch(dir, sizeof(dir));
+	root_scratch_dir(dir, sizeof(dir));
 	CHECK_OK(pipe(ready));
 	CHECK_OK(pipe(go));
 	pid_t pid = child_with_private_mount(dir, ready, go);
@@ -213,7 +204,7 @@ TEST(ns_mnt_clone_newns_gives_the_child_a_copy)
 {
 	char dir[64];
 
-	scratch(dir, sizeof(dir));
+	root_scratch_dir(dir, sizeof(dir));
 	ino_t mine = mnt_ns_ino(0);
 	pid_t pid = (pid_t)syscall(SYS_clone, CLONE_NEWNS | SIGCHLD, NULL, NULL, NULL, 0);
 	CHECK(pid >= 0);
@@ -253,7 +244,7 @@ TEST(ns_mnt_pivot_root_swaps_the_root)
 	char dir[64], cwd[64];
 	struct stat st;
 
-	scratch(dir, sizeof(dir));
+	root_scratch_dir(dir, sizeof(dir));
 	pid_t pid = xfork();
 	if (pid == 0) {
 		enter_pivot_scene(dir);
@@ -277,7 +268,7 @@ TEST(ns_mnt_pivot_root_into_a_submount_then_copy)
 	char dir[64];
 	struct stat st;
 
-	scratch(dir, sizeof(dir));
+	root_scratch_dir(dir, sizeof(dir));
 	pid_t pid = xfork();
 	if (pid == 0) {
 		enter_pivot_scene(dir);
@@ -300,7 +291,7 @@ TEST(ns_mnt_pivot_root_errors)
 {
 	char dir[64];
 
-	scratch(dir, sizeof(dir));
+	root_scratch_dir(dir, sizeof(dir));
 	pid_t pid = xfork();
 	if (pid == 0) {
 		enter_pivot_scene(dir);
@@ -355,7 +346,7 @@ TEST(ns_mnt_mount_setattr_flags)
 {
 	char dir[64], sub[80], link[96];
 
-	scratch(dir, sizeof(dir));
+	root_scratch_dir(dir, sizeof(dir));
 	CHECK_OK(mount("none", dir, "tmpfs", 0, NULL));
 	snprintf(sub, sizeof(sub), "%s/sub", dir);
 	CHECK_OK(mkdir(sub, 0755));
@@ -399,7 +390,7 @@ TEST(ns_mnt_mount_setattr_errors)
 	char dir[64], sub[80];
 	struct mount_attr a = { MOUNT_ATTR_RDONLY, 0, 0, 0 };
 
-	scratch(dir, sizeof(dir));
+	root_scratch_dir(dir, sizeof(dir));
 	CHECK_OK(mount("none", dir, "tmpfs", 0, NULL));
 	snprintf(sub, sizeof(sub), "%s/sub", dir);
 	CHECK_OK(mkdir(sub, 0755));

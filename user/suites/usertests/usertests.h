@@ -66,6 +66,8 @@ int record_lock(int fd, int cmd, short type, off_t start, off_t len);
 /* What a GETLK (F_GETLK or F_OFD_GETLK, cmd) says of a lock of type on that range. */
 struct flock record_lock_query(int fd, int cmd, short type, off_t start, off_t len);
 
+/* A fresh empty directory under /tmp for a test that mounts there (skips unless root). */
+void root_scratch_dir(char *dir, size_t size);
 /* One byte of data over s with one SOL_SOCKET control message (MSG_NOSIGNAL): sendmsg's result. */
 ssize_t send_control(int s, int type, const void *data, size_t len);
 /* Sends fd over s with SCM_RIGHTS (send_control). */
