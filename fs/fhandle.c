@@ -20,6 +20,7 @@
  * inode in its inode cache.
  */
 #include "fs/vfs.h"
+#include "kernel/landlock/landlock.h"
 #include "kernel/process/cred.h"
 #include "kernel/random.h"
 #include "kernel/syscall/syscall.h"
@@ -206,7 +207,8 @@ open_found(struct dentry *d, u32 flags, struct file **out)
 		return -EEXIST;
 	if ((flags & O_CREAT) && S_ISDIR(d->inode->mode))
 		return -EISDIR;
-	return file_open_dentry(d, flags, false, out);
+	int err = landlock_may_open(d, flags);
+	return err ? err : file_open_dentry(d, flags, false, out);
 }
 
 /*

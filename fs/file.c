@@ -8,6 +8,7 @@
  */
 #include "fs/notify.h"
 #include "fs/vfs.h"
+#include "kernel/landlock/landlock.h"
 #include "kernel/objcount.h"
 #include "uapi/errno.h"
 #include "uapi/mount.h"
@@ -208,8 +209,10 @@ open_tmpfile(int dirfd, const char *path, u32 flags, u32 mode, struct walk *w, s
 		err = vfs_create_unnamed(dir, S_IFREG | (mode & S_IALLUGO), &d);
 	if (!err) {
 		d->inode->linkable = !(flags & O_EXCL);
-		err = file_open_dentry(d, flags & ~(__O_TMPFILE | O_DIRECTORY | O_CREAT), true,
-				       out);
+		err = landlock_may_open(d, flags);
+		if (!err)
+			err = file_open_dentry(d, flags & ~(__O_TMPFILE | O_DIRECTORY | O_CREAT),
+					       true, out);
 		dput(d);
 	}
 	dput(dir);
@@ -315,7 +318,9 @@ file_open_resolved(int dirfd, const char *path, u32 flags, u32 mode, unsigned re
 	walk_done(&w);
 	if (err)
 		return err;
-	err = file_open_dentry(d, flags, created, out);
+	err = landlock_may_open(d, flags);
+	if (!err)
+		err = file_open_dentry(d, flags, created, out);
 	dput(d);
 	return err;
 }
@@ -337,6 +342,8 @@ open_exec(const char *path, struct file **out)
 	if (err)
 		return err;
 	err = may_exec(d->inode);
+	if (!err)
+		err = landlock_may_exec(d);
 	if (!err)
 		err = file_open_dentry(d, O_RDONLY, true, out);
 	dput(d);

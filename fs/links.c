@@ -12,6 +12,7 @@
  */
 #include "fs/notify.h"
 #include "fs/vfs.h"
+#include "kernel/landlock/landlock.h"
 #include "kernel/process/cred.h"
 #include "uapi/errno.h"
 #include "kernel/syscall/syscall.h"
@@ -57,6 +58,8 @@ vfs_symlinkat(const char *target, int dirfd, const char *path)
 	struct inode *di = np.dir->inode;
 	mutex_lock(&di->lock);
 	err = new_name_check(&np);
+	if (!err)
+		err = landlock_may_make(np.dir, S_IFLNK);
 	if (!err)
 		err = di->iops->symlink ? di->iops->symlink(np.dir, np.last, np.len, target, &d)
 					: -EPERM;
@@ -160,6 +163,9 @@ link_locked(struct dentry *old, const struct nameparent *np)
 	/* Unlinked meanwhile: no name to add to, unless an O_TMPFILE file awaits its first. */
 	if (READ_ONCE(old->inode->nlink) == 0 && !old->inode->linkable)
 		return -ENOENT;
+	err = landlock_may_link(old, np->dir);
+	if (err)
+		return err;
 	err = di->iops->link(np->dir, np->last, np->len, old);
 	if (!err) {
 		old->inode->linkable = false;	     /* named once: unlinked again, it stays so */

@@ -17,6 +17,7 @@
 #include "uapi/errno.h"
 #include "uapi/rename.h"
 #include "kernel/syscall/syscall.h"
+#include "kernel/landlock/landlock.h"
 #include "kernel/process/cred.h"
 #include "kernel/lib/vsprintf.h"
 
@@ -35,6 +36,8 @@ vfs_create(struct dentry *dir, const char *name, size_t len, u32 mode, bool excl
 		err = -EEXIST;
 	} else if (err == -ENOENT && !di->dead) {
 		err = sb_may_write(di);
+		if (!err)
+			err = landlock_may_make(dir, mode);
 		if (!err)
 			err = may_create(di);
 		if (!err && di->iops->create) {
@@ -154,7 +157,9 @@ do_remove(int dirfd, const char *path, bool rmdir)
 		mutex_lock(&di->lock);
 		err = lookup_child(np.dir, np.last, np.len, &victim);
 		if (!err) {
-			err = may_delete(di, victim->inode);
+			err = landlock_may_remove(np.dir, rmdir);
+			if (!err)
+				err = may_delete(di, victim->inode);
 			if (!err)
 				err = remove_check(&np, victim, rmdir);
 			if (!err)
@@ -219,6 +224,8 @@ rename_permission(const struct nameparent *op, const struct nameparent *np, stru
 		err = inode_permission(old->inode, MAY_WRITE);
 	if (!err && exchange && S_ISDIR(target->inode->mode) && op->dir != np->dir)
 		err = inode_permission(target->inode, MAY_WRITE);
+	if (!err)
+		err = landlock_may_rename(op->dir, old, np->dir, target, exchange);
 	return err;
 }
 

@@ -48,6 +48,7 @@
 #define EIDRM		43
 #define ENODATA		61 /* no such extended attribute */
 #define EOVERFLOW	75
+#define EBADFD		77 /* the descriptor is of the wrong kind (a Landlock ruleset expected) */
 #define ELIBBAD		80 /* a program's interpreter is not an executable for this machine */
 #define ENOTSOCK	88
 #define EDESTADDRREQ	89

@@ -34,6 +34,8 @@
 #define PR_GET_TIMERSLACK	 30 /* ...as the return value */
 #define PR_SET_CHILD_SUBREAPER	 36 /* orphans below this process come to it, not to init */
 #define PR_GET_CHILD_SUBREAPER	 37 /* ...into an int */
+#define PR_SET_NO_NEW_PRIVS	 38 /* 1: execve grants nothing new, for good (arg2 1, the rest 0) */
+#define PR_GET_NO_NEW_PRIVS	 39 /* ...as the return value */
 #define PR_CAP_AMBIENT		 47 /* the ambient set, by the sub-operation in arg2: */
 #define PR_CAP_AMBIENT_IS_SET	 1
 #define PR_CAP_AMBIENT_RAISE	 2 /* the capability must be permitted and inheritable */

@@ -21,7 +21,12 @@
  * options: the bounding set (PR_CAPBSET_READ, PR_CAPBSET_DROP), the ambient
  * set (PR_CAP_AMBIENT), PR_SET_KEEPCAPS and the securebits
  * (kernel/process/capability.c). And PR_SET_TSC and PR_GET_TSC, whether
- * the thread's rdtsc works or raises SIGSEGV (kernel/x86/tsc_mode.h). Any other option answers EINVAL, as Linux
+ * the thread's rdtsc works or raises SIGSEGV (kernel/x86/tsc_mode.h). And
+ * PR_SET_NO_NEW_PRIVS and PR_GET_NO_NEW_PRIVS: from then on no execve may
+ * grant privilege (rewind's execve honours no set-user-ID bits anyway),
+ * and the process may restrict itself with Landlock without CAP_SYS_ADMIN
+ * (kernel/landlock/); fork and execve keep it, nothing clears it. Any
+ * other option answers EINVAL, as Linux
  * answers an option it does not know, with a console notice naming the
  * option (a program that needs one shows up there, as with unimplemented calls).
  */
@@ -133,6 +138,15 @@ SYSCALL5(prctl, int, option, unsigned long, arg2, unsigned long, arg3, unsigned 
 	case PR_SET_CHILD_SUBREAPER:
 		WRITE_ONCE(current()->group_leader->child_subreaper, arg2 != 0);
 		return 0;
+	case PR_SET_NO_NEW_PRIVS:
+		if (arg2 != 1 || arg3 || arg4 || arg5)
+			return -EINVAL;
+		WRITE_ONCE(current()->group_leader->no_new_privs, true);
+		return 0;
+	case PR_GET_NO_NEW_PRIVS:
+		if (arg2 || arg3 || arg4 || arg5)
+			return -EINVAL;
+		return READ_ONCE(current()->group_leader->no_new_privs);
 	case PR_GET_CHILD_SUBREAPER: {
 		int on = READ_ONCE(current()->group_leader->child_subreaper);
 		return copy_to_user((int __user *)arg2, &on, sizeof(on)) ? -EFAULT : 0;

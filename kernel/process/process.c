@@ -13,6 +13,7 @@
  * they share its tgid and are not children of anyone.
  */
 #include "fs/vfs.h"
+#include "kernel/landlock/landlock.h"
 #include "kernel/process/coredump.h"
 #include "kernel/process/process.h"
 #include "kernel/process/process_internal.h"
@@ -134,7 +135,7 @@ alloc_pid(void)
 
 /*
  * A process's limits, user and group ids, capabilities, supplementary
- * groups, dumpable flag, core dump filter and OOM adjustment, which are its leader's:
+ * groups, Landlock domain and no_new_privs, dumpable flag, core dump filter and OOM adjustment, which are its leader's:
  * inherited at fork, handed on by execve.
  */
 void
@@ -145,6 +146,8 @@ copy_limits_and_ids(struct task *to, const struct task *from)
 	to->gids = from->gids;
 	to->caps = from->caps;
 	to->groups = group_list_get(from->groups);
+	to->landlock = landlock_domain_get(from->landlock);
+	to->no_new_privs = from->no_new_privs;
 	to->not_dumpable = from->not_dumpable;
 	to->coredump_filter = from->coredump_filter;
 	to->oom_score_adj = from->oom_score_adj;

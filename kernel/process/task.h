@@ -32,6 +32,7 @@ struct fs_context;
 struct trap_frame;
 struct sighand;
 struct group_list;
+struct landlock_domain;
 struct key;
 
 /*
@@ -214,6 +215,13 @@ struct task {
 	 */
 	bool not_dumpable;
 	u32 coredump_filter; /* which areas a core holds (COREDUMP_*, kernel/process/coredump.h) */
+	/*
+	 * PR_SET_NO_NEW_PRIVS: execve may not raise privilege, and Landlock
+	 * may restrict the process without CAP_SYS_ADMIN; never cleared.
+	 */
+	bool no_new_privs;
+	/* The Landlock layers that restrict it (kernel/landlock/), referenced; NULL: none. */
+	struct landlock_domain *landlock;
 	/*
 	 * The key retention service's keyrings, this thread's as Linux's
 	 * credentials hold them (kernel/keys/process_keyrings.c, keys_lock):

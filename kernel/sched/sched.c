@@ -43,6 +43,7 @@
  * whose affinity excludes its CPU moves after it has been switched out
  * (migrate_to), when its stack is free.
  */
+#include "kernel/landlock/landlock.h"
 #include "kernel/process/cred.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/loadavg.h"
@@ -762,6 +763,7 @@ task_free(struct task *t)
 	}
 	mem_charge_release(t);
 	group_list_put(t->groups);
+	landlock_domain_put(t->landlock);
 	kstack_free(t->kstack_top);
 	kfree(t);
 	objcount_freed(OBJ_TASK);

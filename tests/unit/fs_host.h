@@ -220,6 +220,47 @@ in_group_p(u32 gid)
 	return gid == current_fsgid();
 }
 
+/* ---- Landlock: the hosted process restricts itself with none (kernel/landlock/check.c) ---- */
+
+#include "kernel/landlock/landlock.h"
+
+int
+landlock_may_open(struct dentry *d, u32 flags)
+{
+	return 0;
+}
+
+int
+landlock_may_exec(struct dentry *d)
+{
+	return 0;
+}
+
+int
+landlock_may_make(struct dentry *dir, u32 mode)
+{
+	return 0;
+}
+
+int
+landlock_may_remove(struct dentry *dir, bool rmdir)
+{
+	return 0;
+}
+
+int
+landlock_may_link(struct dentry *old, struct dentry *newdir)
+{
+	return 0;
+}
+
+int
+landlock_may_rename(struct dentry *olddir, struct dentry *old, struct dentry *newdir,
+		    struct dentry *target, bool exchange)
+{
+	return 0;
+}
+
 /* ---- user memory ------------------------------------------------------------ */
 
 static uintptr_t poison_lo, poison_hi; /* a test's extra bad range */
