@@ -101,6 +101,8 @@ unsigned char *read_self(size_t *len);
 int helper_caps(const char *want);
 /* `usertests --helper own_child PID CODE` (wait_threads.c): 0 when __WNOTHREAD reaps PID's exit CODE. */
 int helper_own_child(pid_t child, int code);
+/* `usertests --helper landlocked PATH` (landlock.c): 0 when execve kept no_new_privs and the domain denying PATH's write. */
+int helper_landlocked(const char *denied);
 /* Execs this program as `usertests --helper ...` (argv[0] is replaced); failures reach the test (exec.c). */
 void __attribute__((noreturn)) exec_helper(char *argv[]);
 
