@@ -19,8 +19,10 @@
  * permission bits and of file ownership alike. A new file belongs to its
  * creator's file-system ids. A process is also in its supplementary
  * groups (groups.c), which the permission checks ask through in_group_p.
- * Linux keeps credentials per thread; rewind keeps them per process (the
- * leader's), as musl and glibc apply every change to all threads anyway.
+ * The process's Landlock domain and its no_new_privs bit sit beside them
+ * (kernel/landlock/, prctl.c). Linux keeps credentials per thread; rewind
+ * keeps them per process (the leader's), as musl and glibc apply every
+ * change to all threads anyway.
  */
 #ifndef REWIND_CRED_H
 #define REWIND_CRED_H
