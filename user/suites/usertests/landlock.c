@@ -512,3 +512,32 @@ TEST(landlock_refer_gains_nothing)
 	}
 	expect_exit(pid, 0, "the sandboxed child");
 }
+
+/*
+ * A directory's own rules move with it, so it may go where its parent
+ * would grant what its rule already grants; an exchange checks both
+ * files, each against where it lands.
+ */
+TEST(landlock_refer_own_rules_and_exchange)
+{
+	need_landlock();
+	make_a_b("b/g");
+	CHECK_OK(mkdir("a/d", 0755));
+	pid_t pid = xfork();
+	if (pid == 0) {
+		uint64_t moves = LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_REMOVE_FILE |
+				 LANDLOCK_ACCESS_FS_MAKE_DIR | LANDLOCK_ACCESS_FS_REMOVE_DIR |
+				 LANDLOCK_ACCESS_FS_REFER;
+		uint64_t read = LANDLOCK_ACCESS_FS_READ_FILE;
+		int fd = ruleset_with(moves | read, "a", moves);
+		allow_beneath(fd, "b", moves | read);
+		allow_beneath(fd, "a/d", read);
+		restrict_to(fd);
+		CHECK_OK(rename("a/d", "b/d")); /* gains nothing its own rule lacks */
+		CHECK_ERR(EXDEV, syscall(SYS_renameat2, AT_FDCWD, "a/f", AT_FDCWD, "b/g",
+					 RENAME_EXCHANGE)); /* a/f would become readable */
+		CHECK_OK(rename("b/d", "a/d"));
+		_exit(0);
+	}
+	expect_exit(pid, 0, "the sandboxed child");
+}
