@@ -8,12 +8,16 @@
  * completion, not by a time: before the socket locks were split, the
  * waiting copy held the one lock of every socket, the other process's
  * socketpair and close waited for it unkillably, and the test hung.
+ * Last, a storm of readers and writers on one socket pair beside a churn
+ * of sockets, for lockdebug and kmemdebug to watch.
  */
 #define _GNU_SOURCE
 #include "usertests.h"
 
 #include <errno.h>
 #include <poll.h>
+#include <sched.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
@@ -21,6 +25,7 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <unistd.h>
 #include "uapi/userfaultfd.h" /* musl has no <linux/userfaultfd.h> */
 
@@ -179,4 +184,144 @@ TEST(unix_recv_fault_stalls_no_other_socket)
 	close(uffd);
 	close(sv[0]);
 	close(sv[1]);
+}
+
+/*
+ * The storm: on one datagram socketpair, writers send numbered records
+ * while readers (one of them peeking first) take them at once, each
+ * record whole; a child of user nobody meanwhile makes, uses and closes
+ * socketpairs, connections to a listener and sockets passed over
+ * themselves (the collector's work). Every record arrives once and
+ * intact; run under lockdebug and kmemdebug it is the locks' exercise.
+ */
+#define STORM_WRITERS 3
+#define STORM_READERS 2
+#define STORM_RECORDS 400
+
+struct record {
+	int writer, seq;
+	char fill[56];
+};
+
+struct storm {
+	int sv[2];
+	int seen[STORM_WRITERS][STORM_RECORDS];
+	int bad, taken;
+	pthread_mutex_t lock;
+};
+
+struct storm_writer {
+	struct storm *st;
+	int id;
+};
+
+static void *
+storm_write(void *arg)
+{
+	struct storm_writer *w = arg;
+
+	for (int seq = 0; seq < STORM_RECORDS; seq++) {
+		struct record r = { .writer = w->id, .seq = seq };
+		memset(r.fill, 'a' + w->id, sizeof(r.fill));
+		if (send(w->st->sv[0], &r, sizeof(r), 0) != (long)sizeof(r))
+			__atomic_add_fetch(&w->st->bad, 1, __ATOMIC_RELAXED);
+	}
+	return NULL;
+}
+
+/* Notes record r; false once every record is in. */
+static bool
+storm_note(struct storm *st, const struct record *r, long n)
+{
+	pthread_mutex_lock(&st->lock);
+	bool whole = n == (long)sizeof(*r) && r->writer >= 0 && r->writer < STORM_WRITERS &&
+		     r->seq >= 0 && r->seq < STORM_RECORDS && r->fill[0] == 'a' + r->writer &&
+		     r->fill[sizeof(r->fill) - 1] == 'a' + r->writer;
+	if (whole)
+		st->seen[r->writer][r->seq]++;
+	else
+		st->bad++;
+	bool more = ++st->taken < STORM_WRITERS * STORM_RECORDS;
+	pthread_mutex_unlock(&st->lock);
+	return more;
+}
+
+static void *
+storm_read(void *arg)
+{
+	struct storm *st = arg;
+	struct record r, peeked;
+
+	for (;;) {
+		if (__atomic_load_n(&st->taken, __ATOMIC_RELAXED) >= STORM_WRITERS * STORM_RECORDS)
+			return NULL;
+		recv(st->sv[1], &peeked, sizeof(peeked), MSG_PEEK | MSG_DONTWAIT);
+		long n = recv(st->sv[1], &r, sizeof(r), MSG_DONTWAIT);
+		if (n < 0 && errno == EAGAIN) {
+			sched_yield();
+			continue;
+		}
+		if (n < 0) {
+			__atomic_add_fetch(&st->bad, 1, __ATOMIC_RELAXED);
+			return NULL;
+		}
+		if (!storm_note(st, &r, n))
+			return NULL;
+	}
+}
+
+/* Sockets made, used and dropped in every way, as user nobody. */
+static void
+socket_churn(const char *unused)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX, .sun_path = "\0unix_locking_storm" };
+	socklen_t alen = offsetof(struct sockaddr_un, sun_path) + 20;
+	int l = socket(AF_UNIX, SOCK_STREAM, 0);
+
+	(void)unused;
+	CHECK_OK(bind(l, (struct sockaddr *)&a, alen));
+	CHECK_OK(listen(l, 8));
+	for (int i = 0; i < 200; i++) {
+		round_trip(NULL);
+		int c = socket(AF_UNIX, SOCK_STREAM, 0);
+		CHECK_OK(connect(c, (struct sockaddr *)&a, alen));
+		int s = accept(l, NULL, NULL);
+		CHECK(s >= 0);
+		CHECK_EQ(send(c, "p", 1, 0), 1L);
+		send_fd(c, s); /* s in flight in its own peer's queue, then both closed */
+		close(s);
+		close(c);
+	}
+	close(l);
+}
+
+TEST(unix_shared_socket_storm)
+{
+	struct storm st = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct storm_writer w[STORM_WRITERS];
+	pthread_t writers[STORM_WRITERS], readers[STORM_READERS];
+
+	CHECK_OK(socketpair(AF_UNIX, SOCK_DGRAM, 0, st.sv));
+	pid_t churn = xfork();
+	if (churn == 0) {
+		as_nobody(socket_churn, NULL);
+		_exit(0);
+	}
+	for (int i = 0; i < STORM_READERS; i++)
+		CHECK_EQ(pthread_create(&readers[i], NULL, storm_read, &st), 0);
+	for (int i = 0; i < STORM_WRITERS; i++) {
+		w[i] = (struct storm_writer){ &st, i };
+		CHECK_EQ(pthread_create(&writers[i], NULL, storm_write, &w[i]), 0);
+	}
+	for (int i = 0; i < STORM_WRITERS; i++)
+		CHECK_EQ(pthread_join(writers[i], NULL), 0);
+	for (int i = 0; i < STORM_READERS; i++)
+		CHECK_EQ(pthread_join(readers[i], NULL), 0);
+	expect_exit(churn, 0, "the socket churn as nobody");
+	CHECK_EQ(st.bad, 0);
+	for (int i = 0; i < STORM_WRITERS; i++)
+		for (int seq = 0; seq < STORM_RECORDS; seq++)
+			CHECK_EQ(st.seen[i][seq], 1);
+	close(st.sv[0]);
+	close(st.sv[1]);
 }
