@@ -103,7 +103,6 @@ unix_msg_dequeue(struct unix_sock *u, struct unix_msg *msg)
 struct send_state {
 	struct unix_sock *u, *to; /* the sender and the receiver (referenced) */
 	u64 need;		  /* the cost of the next message */
-	struct unix_msg *sent;	  /* the message send_one queued last */
 };
 
 /* The wmem limit: SO_SNDBUF, or two pages once the user holds more than the soft limit. */
