@@ -211,7 +211,7 @@ nl_send_to_user(struct unix_sock *u, u32 portid, const char *buf, u32 len, bool 
 	if (!w.to)
 		return -ECONNREFUSED;
 	unix_sock_get(w.to);
-	long err = unix_wait(&w.to->wq, nl_has_room, &w, nonblock, u->sndtimeo);
+	long err = unix_wait(&w.to->wq, nl_has_room, &w, nonblock, u->sndtimeo, NULL);
 	if (!err)
 		err = w.to->dead ? -ECONNREFUSED
 				 : nl_enqueue(w.to, u, buf, len, unix_current_cred());

@@ -4,20 +4,36 @@
  * connections, unix_names.c addresses, unix_io.c data, unix_scm.c control
  * messages, unix_gc.c files in flight and their collector, sockopt.c options).
  *
- * One mutex, unix_lock, guards every socket's state, queues and peer
- * links and the table of bound names: a connect or a send touches two
- * sockets, and one lock makes that simple where Linux orders per-socket
- * locks. Sleepers wait on a socket's queue without it (unix_wait).
- * Nothing calls file_put while holding it: a file in flight may be a
- * socket whose release takes it again.
+ * Locking rules (the one place that says them):
  *
- * Lock order: unix_lock is taken with no other sleeping lock held, and
- * inside it only spinlocks (wait queues, the user accounts) and, on a
- * page fault while copying a message, the caller's mmap lock; a holder
- * may sleep there. So the system calls take it with mutex_lock_killable:
- * a task queued behind such a holder still dies of SIGKILL (its call
- * gives -EINTR, never seen). Release, the collector and the re-lock in
- * unix_wait take it unkillably: they must not fail.
+ *  - unix_lock, one mutex, guards every socket's state, queue, peer link
+ *    and counters, the bound-name tables (AF_UNIX, TCP/UDP, netlink), the
+ *    /proc/net list, and the collector's in-flight list and marks. A
+ *    connect or a send touches two sockets; one lock keeps that simple.
+ *    Its holders never sleep: no copy to or from user memory is made
+ *    under it (a send builds its message before, a receive drops it for
+ *    the copy), it is dropped for every wait (unix_wait), and nothing
+ *    calls file_put or inode_put under it (a file in flight may be a
+ *    socket whose release takes it again). Inside it only spinlocks
+ *    (wait queues, fasync, the user accounts) and kmalloc. A wait for it
+ *    is therefore short, whoever the holder: release, the collector and
+ *    the re-lock after a copy or a sleep take it with mutex_lock; the
+ *    system calls' first take is mutex_lock_killable all the same.
+ *
+ *  - u->iolock, one per socket, serializes its readers (Linux's
+ *    u->iolock): held across a receive, copies included, so that the
+ *    message being copied stays queued while unix_lock is dropped (only a
+ *    reader takes messages off a socket whose file is open; release and
+ *    the collector empty the queues of sockets nobody holds a file of).
+ *    A copy may fault and sleep as long as the reader's memory makes it
+ *    (a userfaultfd page nobody answers): so it is taken with
+ *    mutex_lock_killable and dropped while the reader waits for data
+ *    (another reader, a non-blocking one, must not wait behind a sleeper).
+ *    A fatal signal that ends its re-take ends the receive with -EINTR.
+ *
+ *  - Order: u->iolock, then unix_lock, then spinlocks; a copy under
+ *    u->iolock may take the reader's mmap lock. No two iolocks are ever
+ *    held at once.
  */
 #ifndef REWIND_UNIX_H
 #define REWIND_UNIX_H
@@ -110,6 +126,7 @@ struct unix_sock {
 	struct inode *node;	    /* a file-system name's socket inode, referenced */
 	struct list_head bound_link;
 	struct wait_queue wq;	 /* readers, writers, connectors, accepters, poll */
+	struct mutex iolock;	 /* its readers, one at a time (the locking rules above) */
 	struct list_head fasync; /* its file if in O_ASYNC mode (fs/fasync.c) */
 	bool async_nospace;	 /* a send found no room: POLL_OUT when room comes (unix_io.c) */
 	/* wmem's pages, charged to the creator's user and process as pipes are */
@@ -187,10 +204,13 @@ struct kernel_ucred unix_current_cred(void);
 void unix_wmem_add(struct unix_sock *u, s64 delta);
 /*
  * Sleeps on q until ready(arg), unix_lock held on entry and return and
- * dropped while asleep: 0, -EAGAIN (nonblock, or timeo ns ran out: 0 is
- * forever), -ERESTARTSYS or -EINTR (a signal; EINTR with a timeout, as Linux).
+ * dropped while asleep, and iolock too if not NULL (a reader's): 0,
+ * -EAGAIN (nonblock, or timeo ns ran out: 0 is forever), -ERESTARTSYS or
+ * -EINTR (a signal; EINTR with a timeout, as Linux). -EINTR also when a
+ * fatal signal ended the re-take of iolock: then it is not held.
  */
-int unix_wait(struct wait_queue *q, bool (*ready)(void *arg), void *arg, bool nonblock, u64 timeo);
+int unix_wait(struct wait_queue *q, bool (*ready)(void *arg), void *arg, bool nonblock, u64 timeo,
+	      struct mutex *iolock);
 
 /* ---- unix_names.c ---- */
 /* A sockaddr from user memory into *a: 0 or -errno (EINVAL for a wrong family or length). */

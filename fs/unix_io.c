@@ -103,7 +103,6 @@ unix_msg_dequeue(struct unix_sock *u, struct unix_msg *msg)
 struct send_state {
 	struct unix_sock *u, *to; /* the sender and the receiver (referenced) */
 	u64 need;		  /* the cost of the next message */
-	struct unix_msg *sent;	  /* the message send_one queued last */
 };
 
 /* The wmem limit: SO_SNDBUF, or two pages once the user holds more than the soft limit. */
@@ -142,33 +141,54 @@ can_send(void *arg)
 	       !receiver_full(s->u, s->to);
 }
 
-/* Sends one message of n bytes from offset off, with scm's files and credentials: unix_lock held. */
-static int
-send_one(struct send_state *s, struct unix_msg_args *m, size_t off, u32 n, struct unix_scm *scm)
+/*
+ * A message of n bytes from offset off of the caller's buffers, or NULL
+ * with -errno in *err. Built before unix_lock is taken: the copy may fault
+ * and sleep (behind the sender's mmap lock, or a userfaultfd handler that
+ * never answers), and no other socket may wait for that.
+ */
+static struct unix_msg *
+msg_build(const struct unix_msg_args *m, size_t off, u32 n, int *err)
 {
-	struct unix_sock *u = s->u, *to = s->to;
-
-	s->need = n + MSG_OVERHEAD;
-	if (!can_send(s))
-		u->async_nospace = true; /* its O_ASYNC owner hears when room comes */
-	int err = unix_wait(&u->wq, can_send, s, m->nonblock || (m->flags & MSG_DONTWAIT),
-			    u->sndtimeo);
-	if (err)
-		return err;
-	if (sock_is_udp(u) && (to->dead || to->rmem > to->rcvbuf))
-		return 0; /* dropped, as Linux's __udp_enqueue_schedule_skb */
-	if ((u->shutdown & SEND_SHUTDOWN) || receiver_gone(u, to))
-		return u->type == SOCK_DGRAM && !(u->shutdown & SEND_SHUTDOWN) ? -ECONNREFUSED
-									       : -EPIPE;
 	struct unix_msg *msg = kmalloc(sizeof(*msg) + n);
+
+	*err = -ENOMEM;
 	if (!msg)
-		return -ENOMEM;
+		return NULL;
+	*err = -EFAULT;
 	if (iov_copy(m, off, msg->data, n, false)) {
 		kfree(msg);
-		return -EFAULT;
+		return NULL;
 	}
 	msg->len = n;
 	msg->off = 0;
+	msg->nfiles = 0;
+	msg->files = NULL;
+	return msg;
+}
+
+/*
+ * Queues msg at the receiver once the sender has room, with scm's files
+ * and credentials: 0, 1 if a UDP datagram was dropped, or -errno (the
+ * caller frees msg unless 0). unix_lock held.
+ */
+static int
+send_one(struct send_state *s, struct unix_msg_args *m, struct unix_msg *msg, struct unix_scm *scm)
+{
+	struct unix_sock *u = s->u, *to = s->to;
+
+	s->need = msg->len + MSG_OVERHEAD;
+	if (!can_send(s))
+		u->async_nospace = true; /* its O_ASYNC owner hears when room comes */
+	int err = unix_wait(&u->wq, can_send, s, m->nonblock || (m->flags & MSG_DONTWAIT),
+			    u->sndtimeo, NULL);
+	if (err)
+		return err;
+	if (sock_is_udp(u) && (to->dead || to->rmem > to->rcvbuf))
+		return 1; /* dropped, as Linux's __udp_enqueue_schedule_skb */
+	if ((u->shutdown & SEND_SHUTDOWN) || receiver_gone(u, to))
+		return u->type == SOCK_DGRAM && !(u->shutdown & SEND_SHUTDOWN) ? -ECONNREFUSED
+									       : -EPIPE;
 	msg->cred = scm->cred;
 	msg->nfiles = scm->nfiles;
 	msg->files = scm->files;
@@ -178,12 +198,59 @@ send_one(struct send_state *s, struct unix_msg_args *m, size_t off, u32 n, struc
 	unix_sock_get(u);
 	unix_wmem_add(u, (s64)msg_cost(msg));
 	list_add_tail(&msg->link, &to->queue);
-	s->sent = msg;
 	to->qlen++;
 	to->rmem += msg_cost(msg);
 	wake_up_all(&to->wq);
 	kill_fasync(&to->fasync, POLL_IN);
 	return 0;
+}
+
+/* A datagram to a destination that is gone: a connected socket forgets it (Linux). */
+static void
+forget_dead_peer(struct unix_sock *u, struct unix_sock *to)
+{
+	if (u->peer == to && to->dead) {
+		u->peer = NULL;
+		u->state = UNIX_UNCONNECTED;
+		unix_sock_put(to);
+	}
+}
+
+/* A stream's urgent byte msg, just queued, takes the mark (an older one becomes data). */
+static void
+mark_urgent(struct unix_sock *to, struct unix_msg *msg)
+{
+	to->oob_msg = msg;
+	if (!to->dead && to->file)
+		file_signal_owner(to->file, SIGURG); /* Linux's sk_send_sigurg */
+}
+
+/*
+ * Builds and sends one message of n bytes from offset off (the stream's
+ * urgent byte if urgent): 0 or -errno. Takes unix_lock only to queue it.
+ */
+static int
+send_msg(struct send_state *s, struct unix_msg_args *m, size_t off, u32 n, struct unix_scm *scm,
+	 bool urgent)
+{
+	int err;
+	struct unix_msg *msg = msg_build(m, off, n, &err);
+
+	if (!msg)
+		return err;
+	if (mutex_lock_killable(&unix_lock)) {
+		kfree(msg);
+		return -EINTR;
+	}
+	err = send_one(s, m, msg, scm);
+	if (!err && urgent)
+		mark_urgent(s->to, msg);
+	if (err == -ECONNREFUSED)
+		forget_dead_peer(s->u, s->to);
+	mutex_unlock(&unix_lock);
+	if (err)
+		kfree(msg);
+	return err > 0 ? 0 : err;
 }
 
 /*
@@ -247,34 +314,22 @@ send_target(struct unix_sock *u, struct unix_msg_args *m, struct unix_sock **to)
 	return 0;
 }
 
-/* A datagram to a destination that is gone: a connected socket forgets it (Linux). */
-static void
-forget_dead_peer(struct unix_sock *u, struct unix_sock *to)
-{
-	if (u->peer == to && to->dead) {
-		u->peer = NULL;
-		u->state = UNIX_UNCONNECTED;
-		unix_sock_put(to);
-	}
-}
-
+/* The messages of a send, one at a time (unix_lock NOT held): bytes sent, or -errno. */
 static long
-send_locked(struct send_state *s, struct unix_msg_args *m, struct unix_scm *scm)
+send_msgs(struct send_state *s, struct unix_msg_args *m, struct unix_scm *scm)
 {
 	struct unix_sock *u = s->u;
 
 	if (u->type != SOCK_STREAM) {
 		if (!sock_is_udp(u) && m->total > u->sndbuf - 32)
 			return -EMSGSIZE;
-		int err = send_one(s, m, 0, (u32)m->total, scm);
-		if (err == -ECONNREFUSED)
-			forget_dead_peer(u, s->to);
+		int err = send_msg(s, m, 0, (u32)m->total, scm, false);
 		return err ? err : (long)m->total;
 	}
 	/*
 	 * No bytes, no message (Linux's unix_stream_sendmsg): an empty one
 	 * makes the reader's queue look non-empty with no byte in it, and a
-	 * MSG_PEEK read then spun with unix_lock held, deaf to SIGKILL.
+	 * MSG_PEEK read then spun, deaf to SIGKILL.
 	 */
 	if (!m->total)
 		return (u->shutdown & SEND_SHUTDOWN) ? -EPIPE : 0;
@@ -282,18 +337,15 @@ send_locked(struct send_state *s, struct unix_msg_args *m, struct unix_scm *scm)
 	size_t done = 0, body = m->total - oob; /* MSG_OOB: the last byte goes on its own */
 	while (done < body) {
 		u32 n = (u32)MIN(body - done, MIN(STREAM_CHUNK, u->sndbuf / 2 - 64));
-		int err = send_one(s, m, done, n, scm);
+		int err = send_msg(s, m, done, n, scm, false);
 		if (err)
 			return done ? (long)done : err;
 		done += n;
 	}
 	if (oob) {
-		int err = send_one(s, m, done, 1, scm);
+		int err = send_msg(s, m, done, 1, scm, true);
 		if (err)
 			return done ? (long)done : err;
-		s->to->oob_msg = s->sent; /* an older urgent byte becomes ordinary data */
-		if (!s->to->dead && s->to->file)
-			file_signal_owner(s->to->file, SIGURG); /* Linux's sk_send_sigurg */
 		done++;
 	}
 	return (long)done;
@@ -318,6 +370,19 @@ send_lost(struct unix_sock *u, struct unix_msg_args *m)
 		err = iov_copy(m, off, chunk, MIN(n - off, PAGE_SIZE), false);
 	kfree(chunk);
 	return err ? err : (long)n;
+}
+
+/* A datagram sender unnamed gets a name when its receiver would learn who sent, as Linux. */
+static int
+sender_autobind(struct unix_sock *u, struct unix_sock *to)
+{
+	if (u->type != SOCK_DGRAM || sock_is_inet(u) || !(u->passcred || to->passcred))
+		return 0;
+	if (mutex_lock_killable(&unix_lock))
+		return -EINTR;
+	int err = u->addr ? 0 : unix_autobind(u);
+	mutex_unlock(&unix_lock);
+	return err;
 }
 
 long
@@ -346,19 +411,10 @@ unix_send(struct unix_sock *u, struct unix_msg_args *m)
 		unix_scm_drop(&scm);
 		return send_lost(u, m);
 	}
-	if (mutex_lock_killable(&unix_lock)) {
-		unix_sock_put(s.to);
-		unix_scm_drop(&scm);
-		return -EINTR;
-	}
-	long ret = 0;
-	if (u->type == SOCK_DGRAM && !sock_is_inet(u) && !u->addr &&
-	    (u->passcred || s.to->passcred))
-		ret = unix_autobind(u); /* the receiver learns who sent, as Linux */
+	long ret = sender_autobind(u, s.to);
 	if (!ret)
-		ret = send_locked(&s, m, &scm);
+		ret = send_msgs(&s, m, &scm);
 	unix_sock_put(s.to);
-	mutex_unlock(&unix_lock);
 	unix_scm_drop(&scm);
 	if (ret == -EPIPE && !(m->flags & MSG_NOSIGNAL))
 		signal_send_self(SIGPIPE);
@@ -489,7 +545,7 @@ wait_message(struct unix_sock *u, struct unix_msg_args *m, size_t beyond)
 {
 	struct recv_wait w = { u, beyond };
 	int err = unix_wait(&u->wq, can_recv, &w, m->nonblock || (m->flags & MSG_DONTWAIT),
-			    u->rcvtimeo);
+			    u->rcvtimeo, &u->iolock);
 	if (err)
 		return err;
 	if (has_data(u, beyond))
@@ -532,6 +588,22 @@ take_control(struct unix_msg *msg, bool peek, struct unix_scm *got)
 }
 
 /*
+ * Copies n bytes at from to the reader's buffers at offset off: 0 or
+ * -EFAULT. The copy may fault and sleep, so unix_lock is dropped for it
+ * and taken again after; the message stays queued meanwhile, as the
+ * reader holds the socket's iolock and only a reader takes messages off a
+ * socket whose file is open.
+ */
+static int
+copy_to_reader(const struct unix_msg_args *m, size_t off, char *from, size_t n)
+{
+	mutex_unlock(&unix_lock);
+	int err = iov_copy(m, off, from, n, true);
+	mutex_lock(&unix_lock); /* its holders never sleep: a short wait */
+	return err;
+}
+
+/*
  * The record a read at offset off of u's queue starts in, and in *skip
  * where in it: whole records the offset passes are stepped over (Linux's
  * __skb_try_recv_from_queue). NULL if the offset is past them all.
@@ -565,7 +637,7 @@ recv_record(struct unix_sock *u, struct unix_msg_args *m, struct unix_scm *got,
 		return err > 0 ? 0 : err;
 	struct unix_msg *msg = record_at(u, start, &skip);
 	size_t left = msg->len - skip, n = MIN(m->total, left);
-	if (iov_copy(m, 0, msg->data + skip, n, true))
+	if (copy_to_reader(m, 0, msg->data + skip, n))
 		return -EFAULT;
 	if (take_control(msg, peek, got))
 		return -ENOMEM;
@@ -647,7 +719,7 @@ stream_copy(struct unix_sock *u, struct unix_msg_args *m, struct unix_scm *got,
 		if (copied && (msg->nfiles || (u->passcred && !cred_equal(&msg->cred, &got->cred))))
 			break; /* files, or another sender's bytes, start a read of their own */
 		size_t n = MIN(m->total - copied, msg->len - msg->off - skip);
-		if (iov_copy(m, copied, msg->data + msg->off + skip, n, true))
+		if (copy_to_reader(m, copied, msg->data + msg->off + skip, n))
 			return copied ? (long)copied : -EFAULT;
 		bool carried_files = msg->nfiles;
 		if (!copied) {
@@ -681,7 +753,7 @@ recv_urgent(struct unix_sock *u, struct unix_msg_args *m, struct list_head *done
 
 	if (!msg || u->oobinline)
 		return -EINVAL;
-	if (iov_copy(m, 0, msg->data, MIN(m->total, 1), true))
+	if (copy_to_reader(m, 0, msg->data, MIN(m->total, 1)))
 		return -EFAULT;
 	if (!(m->flags & MSG_PEEK)) {
 		unix_msg_dequeue(u, msg);
@@ -717,13 +789,19 @@ unix_recv(struct unix_sock *u, struct unix_msg_args *m)
 	m->has_name = false;
 	m->out_flags = m->flags & MSG_CMSG_CLOEXEC; /* Linux gives it back in msg_flags */
 	got.cred.pid = -1;			    /* no message read: no control */
-	if (mutex_lock_killable(&unix_lock))
+	if (mutex_lock_killable(&u->iolock))
 		return -EINTR;
+	if (mutex_lock_killable(&unix_lock)) {
+		mutex_unlock(&u->iolock);
+		return -EINTR;
+	}
 	long ret = (m->flags & MSG_OOB)	    ? recv_urgent(u, m, &done)
 		   : u->type == SOCK_STREAM ? recv_stream(u, m, &got, &done)
 					    : recv_record(u, m, &got, &done);
 	bool passcred = u->passcred;
 	mutex_unlock(&unix_lock);
+	if (mutex_is_held_by_me(&u->iolock)) /* a fatal signal may have ended its re-take */
+		mutex_unlock(&u->iolock);
 	if (ret >= 0 && got.cred.pid != -1)
 		unix_scm_put(&got, passcred, m);
 	else

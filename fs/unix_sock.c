@@ -59,6 +59,7 @@ unix_sock_alloc(int family, int type)
 	list_init(&u->gc_link);
 	wait_queue_init(&u->wq);
 	list_init(&u->fasync);
+	mutex_init(&u->iolock, "unix_iolock");
 	return u;
 }
 
@@ -101,7 +102,8 @@ unix_wmem_add(struct unix_sock *u, s64 delta)
 }
 
 int
-unix_wait(struct wait_queue *q, bool (*ready)(void *arg), void *arg, bool nonblock, u64 timeo)
+unix_wait(struct wait_queue *q, bool (*ready)(void *arg), void *arg, bool nonblock, u64 timeo,
+	  struct mutex *iolock)
 {
 	u64 deadline = timeo ? ns_since_boot() + timeo : 0;
 
@@ -121,12 +123,18 @@ unix_wait(struct wait_queue *q, bool (*ready)(void *arg), void *arg, bool nonblo
 			return err > 0 ? 0 : err;
 		}
 		mutex_unlock(&unix_lock);
+		if (iolock)
+			mutex_unlock(
+				iolock); /* another reader may take what is there, or not wait */
 		if (deadline)
 			schedule_timeout_ns(deadline - now);
 		else
 			schedule();
 		finish_wait(q, &we);
-		mutex_lock(&unix_lock);
+		err = iolock ? mutex_lock_killable(iolock) : 0;
+		mutex_lock(&unix_lock); /* its holders never sleep: a short wait */
+		if (err)
+			return -EINTR; /* a fatal signal: the iolock is not held */
 	}
 }
 
@@ -166,7 +174,7 @@ unix_connect_stream(struct unix_sock *u, struct unix_sock *l, bool nonblock)
 		return -EISCONN;
 	if (u->state == UNIX_LISTENING)
 		return -EINVAL;
-	int err = unix_wait(&l->wq, listener_has_room, l, nonblock, u->sndtimeo);
+	int err = unix_wait(&l->wq, listener_has_room, l, nonblock, u->sndtimeo, NULL);
 	if (err)
 		return err;
 	if (l->dead || l->state != UNIX_LISTENING || (l->shutdown & RCV_SHUTDOWN))
@@ -287,7 +295,7 @@ unix_accept(struct unix_sock *u, bool nonblock, struct unix_sock **out)
 		return -EINTR;
 	int err = u->state == UNIX_LISTENING ? 0 : -EINVAL;
 	if (!err)
-		err = unix_wait(&u->wq, has_pending, u, nonblock, u->rcvtimeo);
+		err = unix_wait(&u->wq, has_pending, u, nonblock, u->rcvtimeo, NULL);
 	if (!err && !u->qlen)
 		err = -EINVAL; /* shut down or no longer listening while we slept */
 	if (!err) {
