@@ -35,6 +35,7 @@
 #include "fs/mnt_namespace.h"
 #include "fs/mount.h"
 #include "fs/namei.h"
+#include "fs/proc/text.h"
 #include "kernel/process/cred.h"
 #include "kernel/process/task.h"
 #include "kernel/sched/sched.h"
@@ -609,7 +610,38 @@ fanotify_release(struct file *f)
 	group_free(g);
 }
 
+/*
+ * /proc/<pid>/fdinfo lines as Linux's fanotify_show_fdinfo: the group's
+ * flags, then one line per mark. Linux ends an inode mark's line with the
+ * inode's file handle; rewind's stops at ignored_mask, as inotify's does.
+ */
+static void
+fanotify_show_fdinfo(struct file *f, struct procbuf *b)
+{
+	struct fan_group *g = f->private;
+	struct list_head *pos;
+
+	procbuf_printf(b, "fanotify flags:%x event-flags:%x\n", g->flags & INIT_FLAGS,
+		       g->event_f_flags);
+	spin_lock(&fanotify_lock);
+	list_for_each(pos, &g->marks) {
+		struct fan_mark *m = list_entry(pos, struct fan_mark, link);
+		unsigned mflags = m->survives_modify ? FAN_MARK_IGNORED_SURV_MODIFY : 0;
+		if (m->type == FAN_MARK_INODE)
+			procbuf_printf(b, "fanotify ino:%lx sdev:%x ", (unsigned long)m->inode->ino,
+				       (unsigned)m->inode->sb->dev);
+		else if (m->type == FAN_MARK_MOUNT)
+			procbuf_printf(b, "fanotify mnt_id:%x ", (unsigned)m->sb->mnt_id);
+		else
+			procbuf_printf(b, "fanotify sdev:%x ", (unsigned)m->sb->dev);
+		procbuf_printf(b, "mflags:%x mask:%x ignored_mask:%x\n", mflags, m->mask,
+			       m->ignored);
+	}
+	spin_unlock(&fanotify_lock);
+}
+
 static const struct file_operations fanotify_fops = {
+	.show_fdinfo = fanotify_show_fdinfo,
 	.read = fanotify_read,
 	.write = fanotify_write,
 	.poll = fanotify_poll,
@@ -656,7 +688,8 @@ group_new(u32 flags, u32 event_f_flags)
 		return NULL;
 	g->uid = current_uids().real;
 	g->flags = flags;
-	g->event_f_flags = event_f_flags;
+	g->event_f_flags =
+		event_f_flags | O_LARGEFILE; /* Linux's force_o_largefile, shown in fdinfo */
 	list_init(&g->marks);
 	list_init(&g->queue);
 	for (int i = 0; i < MERGE_BUCKETS; i++)

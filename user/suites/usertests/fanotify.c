@@ -19,6 +19,7 @@
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -479,5 +480,37 @@ TEST(fanotify_permission_waiter_killed)
 	pid = opener(fd, "f");
 	answer(fd, pid, FAN_OPEN_PERM, FAN_ALLOW);
 	expect_exited(wait_status(pid), 0, "the next open");
+	close(fd);
+}
+
+/* ---- /proc ---------------------------------------------------------------- */
+
+/* The group's line and each mark's in /proc/self/fdinfo, as Linux's fanotify_show_fdinfo. */
+TEST(fanotify_fdinfo_shows_marks)
+{
+	int fd = group(FAN_CLASS_NOTIF);
+	char path[64], text[1024], want[128];
+	struct stat st;
+
+	make_file("f", "", 0);
+	CHECK_OK(stat("f", &st));
+	CHECK_OK(fanotify_mark(fd, FAN_MARK_ADD, FAN_OPEN | FAN_CLOSE_WRITE, AT_FDCWD, "f"));
+	CHECK_OK(fanotify_mark(fd,
+			       FAN_MARK_ADD | FAN_MARK_IGNORED_MASK | FAN_MARK_IGNORED_SURV_MODIFY,
+			       FAN_MODIFY, AT_FDCWD, "f"));
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	int f = CHECK_OK(open(path, O_RDONLY));
+	ssize_t n = CHECK_OK(read(f, text, sizeof(text) - 1));
+	text[n] = '\0';
+	close(f);
+	/* O_LARGEFILE joins event_f_flags on 64-bit, as Linux's force_o_largefile. */
+	snprintf(want, sizeof(want), "fanotify flags:%x event-flags:%x\n", FAN_NONBLOCK,
+		 O_LARGEFILE);
+	CHECK(strstr(text, want) != NULL);
+	snprintf(want, sizeof(want), "fanotify ino:%lx sdev:%x mflags:%x mask:%x ignored_mask:%x",
+		 (unsigned long)st.st_ino, (unsigned)(major(st.st_dev) << 20 | minor(st.st_dev)),
+		 FAN_MARK_IGNORED_SURV_MODIFY, FAN_OPEN | FAN_CLOSE_WRITE, FAN_MODIFY);
+	if (!strstr(text, want))
+		fail("no line \"%s\" in:\n%s", want, text);
 	close(fd);
 }
