@@ -14,7 +14,7 @@
  * the directory; a move out of it is DN_DELETE, into it DN_CREATE.
  *
  * The requests are few: one list, one spinlock. Each counts in its
- * inode's watches and in notify_dir_watches, so the hooks look.
+ * inode's watches and in notify_wide_watches, so the hooks look.
  */
 #include "fs/notify.h"
 #include "kernel/process/task.h"
@@ -56,7 +56,7 @@ count_request(struct dnotify_request *r, bool added)
 	int step = added ? 1 : -1;
 
 	__atomic_add_fetch(&r->dir->watches, step, __ATOMIC_RELAXED);
-	__atomic_add_fetch(&notify_dir_watches, step, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&notify_wide_watches, step, __ATOMIC_RELAXED);
 	WRITE_ONCE(nr_requests, nr_requests + step);
 }
 

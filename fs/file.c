@@ -119,8 +119,9 @@ file_put(struct file *f)
 	file_free(f);
 }
 
-int
-file_open_dentry(struct dentry *d, u32 flags, bool permitted, struct file **out)
+/* file_open_dentry, the new file's fmode having extra (FMODE_EXEC, FMODE_NONOTIFY) too. */
+static int
+open_with_fmode(struct dentry *d, u32 flags, bool permitted, u32 extra, struct file **out)
 {
 	struct inode *inode = d->inode;
 	u32 fmode = fmode_of(flags);
@@ -153,6 +154,7 @@ file_open_dentry(struct dentry *d, u32 flags, bool permitted, struct file **out)
 			put_writer(inode);
 		return -ENOMEM;
 	}
+	f->fmode |= extra;
 	if (writer)
 		f->fmode |= FMODE_WRITER; /* kept until the last close (file_free) */
 	if (S_ISREG(inode->mode) && fmode == FMODE_READ && !(flags & O_PATH))
@@ -172,8 +174,14 @@ file_open_dentry(struct dentry *d, u32 flags, bool permitted, struct file **out)
 	if (flags & O_PATH) {
 		f->fmode = FMODE_PATH;
 		f->ops = &empty_fops;
-	} else if (f->ops->open) {
-		int err = f->ops->open(inode, f);
+	} else {
+		/* As Linux's fsnotify_open_perm: a listener may refuse the open before the file's own. */
+		err = notify_perm(f, extra & FMODE_EXEC ? FAN_OPEN_PERM | FAN_OPEN_EXEC_PERM
+							: FAN_OPEN_PERM);
+		if (!READ_ONCE(fanotify_perm_marks))
+			f->fmode |= FMODE_NONOTIFY_PERM;
+		if (!err && f->ops->open)
+			err = f->ops->open(inode, f);
 		if (err) {
 			file_free(f);
 			return err;
@@ -182,6 +190,18 @@ file_open_dentry(struct dentry *d, u32 flags, bool permitted, struct file **out)
 	notify_file(f, IN_OPEN);
 	*out = f;
 	return 0;
+}
+
+int
+file_open_dentry(struct dentry *d, u32 flags, bool permitted, struct file **out)
+{
+	return open_with_fmode(d, flags, permitted, 0, out);
+}
+
+int
+file_open_unnotified(struct dentry *d, u32 flags, struct file **out)
+{
+	return open_with_fmode(d, flags, false, FMODE_NONOTIFY, out);
 }
 
 /*
@@ -345,7 +365,7 @@ open_exec(const char *path, struct file **out)
 	if (!err)
 		err = landlock_may_exec(d);
 	if (!err)
-		err = file_open_dentry(d, O_RDONLY, true, out);
+		err = open_with_fmode(d, O_RDONLY, true, FMODE_EXEC, out);
 	dput(d);
 	return err;
 }

@@ -178,7 +178,7 @@ watch_detach(struct watch *w, bool ignored, struct list_head *doomed)
 	list_del(&w->link);
 	in->nr_watches--;
 	if (S_ISDIR(w->inode->mode))
-		__atomic_sub_fetch(&notify_dir_watches, 1, __ATOMIC_RELAXED);
+		__atomic_sub_fetch(&notify_wide_watches, 1, __ATOMIC_RELAXED);
 	if (ignored)
 		queue_event(in, w->wd, IN_IGNORED, 0, NULL, 0);
 	list_add_tail(&w->link, doomed);
@@ -306,7 +306,7 @@ watch_update(struct inotify *in, struct inode *inode, u32 mask)
 		list_add_tail(&fresh->link, &in->watches);
 		in->nr_watches++;
 		if (S_ISDIR(inode->mode))
-			__atomic_add_fetch(&notify_dir_watches, 1, __ATOMIC_RELAXED);
+			__atomic_add_fetch(&notify_wide_watches, 1, __ATOMIC_RELAXED);
 		hlist_add_head(&fresh->inode_link, watches_of(inode));
 		__atomic_add_fetch(&inode->watches, 1, __ATOMIC_RELAXED);
 		ret = fresh->wd;

@@ -7,7 +7,8 @@
  * marks events about directories.
  *
  * The same events reach the directories' F_NOTIFY requests
- * (fs/dnotify.c), which signal where inotify queues.
+ * (fs/dnotify.c), which signal where inotify queues, and a file's open,
+ * read, write and close reach fanotify's marks (fs/fanotify.c).
  *
  * Where rewind differs: a file's last name going (unlink, rmdir, a rename
  * over it) sends IN_DELETE_SELF at once, where Linux waits for its last
@@ -18,7 +19,8 @@
  */
 #include "fs/notify.h"
 
-u32 notify_dir_watches;
+u32 notify_wide_watches;
+u32 fanotify_perm_marks;
 
 /* IN_ISDIR when the event is about a directory. */
 static u32
@@ -55,10 +57,12 @@ __notify_file(struct file *f, u32 mask)
 {
 	struct inode *inode = f->inode;
 
-	if (f->fmode & FMODE_PATH)
+	if (f->fmode & (FMODE_PATH | FMODE_NONOTIFY))
 		return; /* a handle on a name is neither opened nor closed for its data */
+	if (READ_ONCE(fanotify_marks))
+		fanotify_file_event(f, mask);
 	mask = about(inode, mask);
-	if (f->dentry && READ_ONCE(notify_dir_watches))
+	if (f->dentry && READ_ONCE(notify_wide_watches))
 		tell_parent(f->dentry, mask);
 	if (inode_watched(inode))
 		deliver(inode, mask, 0, NULL, 0, false);
@@ -67,7 +71,7 @@ __notify_file(struct file *f, u32 mask)
 void
 notify_change(struct inode *inode, struct dentry *d, u32 mask)
 {
-	if (d && READ_ONCE(notify_dir_watches))
+	if (d && READ_ONCE(notify_wide_watches))
 		tell_parent(d, about(inode, mask));
 	notify_inode(inode, mask);
 }

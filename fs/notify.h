@@ -1,8 +1,10 @@
 /*
  * notify.h - what the VFS tells about each change to a file or a
- * directory, for inotify (fs/inotify.c) to deliver: Linux's fsnotify
- * hooks, at the same points (open, read, write, close, truncate, the
- * attribute calls, and each change of the tree of names).
+ * directory, for inotify (fs/inotify.c), dnotify (fs/dnotify.c) and
+ * fanotify (fs/fanotify.c) to deliver: Linux's fsnotify hooks, at the
+ * same points (open, read, write, close, truncate, the attribute calls,
+ * and each change of the tree of names), and the permission hooks where
+ * fanotify's listeners may refuse an open or a read.
  *
  * A hook costs one test of the inode's watch count when nobody watches it,
  * and the hot ones (read, write, open, close) also one test of a global
@@ -13,10 +15,17 @@
 #define REWIND_NOTIFY_H
 
 #include "fs/vfs.h"
+#include "uapi/fanotify.h"
 #include "uapi/inotify.h"
 
-/* Watches on directories, which hear about every child's open, read, write and close. */
-extern u32 notify_dir_watches;
+/*
+ * Watches that hear about inodes besides their own: on directories (every
+ * child's open, read, write and close) and fanotify's mount and
+ * filesystem marks.
+ */
+extern u32 notify_wide_watches;
+/* fanotify marks that ask for a permission event (the open and read paths test it). */
+extern u32 fanotify_perm_marks;
 
 static inline bool
 inode_watched(const struct inode *inode)
@@ -34,8 +43,21 @@ void __notify_file(struct file *f, u32 mask);
 static inline void
 notify_file(struct file *f, u32 mask)
 {
-	if (unlikely(inode_watched(f->inode)) || unlikely(READ_ONCE(notify_dir_watches)))
+	if (unlikely(inode_watched(f->inode)) || unlikely(READ_ONCE(notify_wide_watches)))
 		__notify_file(f, mask);
+}
+
+int __fanotify_perm(struct file *f, u32 mask);
+
+/*
+ * f is being opened (FAN_OPEN_PERM, FAN_OPEN_EXEC_PERM) or read
+ * (FAN_ACCESS_PERM): 0, or -EPERM when a fanotify listener refuses it. The
+ * task waits for the listeners' answers.
+ */
+static inline int
+notify_perm(struct file *f, u32 mask)
+{
+	return unlikely(READ_ONCE(fanotify_perm_marks)) ? __fanotify_perm(f, mask) : 0;
 }
 
 /* inode changed (IN_ATTRIB, IN_MODIFY, IN_ACCESS), told by inode only: its own watches hear. */
@@ -77,6 +99,13 @@ void inotify_deliver(struct inode *inode, u32 mask, u32 cookie, const char *name
 		     bool child_unlinked);
 /* inode lost its last name: IN_DELETE_SELF, and its watches go (IN_IGNORED). */
 void inotify_inode_removed(struct inode *inode);
+
+/* ---- fs/fanotify.c ---------------------------------------------------------- */
+
+/* Marks in every fanotify group: whether __notify_file asks fanotify. */
+extern u32 fanotify_marks;
+/* f was read, written, opened or is closing (IN_* mask): to fanotify's marks. */
+void fanotify_file_event(struct file *f, u32 mask);
 
 /* ---- fs/dnotify.c: F_NOTIFY's signals ------------------------------------------ */
 

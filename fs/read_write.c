@@ -29,7 +29,10 @@ vfs_read(struct file *f, char __user *buf, size_t n, u64 *pos)
 		return S_ISDIR(f->inode->mode) ? -EISDIR : -EINVAL;
 	if (!access_ok(buf, n))
 		return -EFAULT;
-	long ret = f->ops->read(f, buf, MIN(n, MAX_RW_COUNT), pos);
+	long ret = notify_perm(f, FAN_ACCESS_PERM); /* Linux's fsnotify_file_perm */
+	if (ret)
+		return ret;
+	ret = f->ops->read(f, buf, MIN(n, MAX_RW_COUNT), pos);
 	if (ret > 0)
 		notify_file(f, IN_ACCESS);
 	return ret;

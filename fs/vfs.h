@@ -369,11 +369,15 @@ long dentry_path_from(struct dentry *d, struct dentry *root, char *buf, size_t s
 /* ---- open files (fs/file.c) ---------------------------------------------- */
 
 /* What reads and writes may do with a file (file->fmode). */
-#define FMODE_READ   1u
-#define FMODE_WRITE  2u
-#define FMODE_PATH   4u	 /* O_PATH: only a handle on a name */
-#define FMODE_WRITER 8u	 /* holds write access to its regular file (fs/write_access.c) */
-#define FMODE_READER 16u /* counted in its regular file's readcount (fs/leases.c) */
+#define FMODE_READ     1u
+#define FMODE_WRITE    2u
+#define FMODE_PATH     4u  /* O_PATH: only a handle on a name */
+#define FMODE_WRITER   8u  /* holds write access to its regular file (fs/write_access.c) */
+#define FMODE_READER   16u /* counted in its regular file's readcount (fs/leases.c) */
+#define FMODE_EXEC     32u /* opened by execve to run (fanotify's FAN_OPEN_EXEC) */
+#define FMODE_NONOTIFY 64u /* a fanotify event's file: its use makes no events */
+/* Opened while no fanotify permission mark existed: it never asks (fs/fanotify_perm.c). */
+#define FMODE_NONOTIFY_PERM 128u
 
 #include "fs/fown.h" /* struct fown, F_SETOWN, O_ASYNC and F_NOTIFY */
 
@@ -433,6 +437,8 @@ struct file *file_alloc(struct inode *inode, struct dentry *dentry, u32 flags);
  * (execve), so may_open is not asked.
  */
 int file_open_dentry(struct dentry *d, u32 flags, bool permitted, struct file **out);
+/* The same for a fanotify listener: the file's use makes no events (FMODE_NONOTIFY). */
+int file_open_unnotified(struct dentry *d, u32 flags, struct file **out);
 /* open(2) on a kernel path: creates with exactly mode (no umask) for O_CREAT. */
 int file_open_at(int dirfd, const char *path, u32 flags, u32 mode, struct file **out);
 /* The same with openat2's RESOLVE_* flags narrowing the walk. */

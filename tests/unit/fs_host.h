@@ -68,6 +68,8 @@
 #include "fs/notify.c"
 #include "fs/inotify.c"
 #include "fs/dnotify.c"
+#include "fs/fanotify.c"
+#include "fs/fanotify_perm.c"
 #include "fs/fasync.c"
 #include "kernel/time/timespec.c"
 #include "fs/socket.c"

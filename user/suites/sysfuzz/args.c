@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/fanotify.h>
 #include <sys/inotify.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -35,7 +36,7 @@
 
 #define PAGE	     4096
 #define SCRATCH_SIZE (16 * PAGE)
-#define NFDS	     18
+#define NFDS	     20
 #define NPATHS	     24
 
 static int fds[NFDS];
@@ -167,7 +168,8 @@ add_inet_sockets(int n)
 /*
  * The pool: files, a directory, both ends of a pipe (non-blocking, so reads
  * do not hang), devices, an epoll instance, an eventfd, an inotify instance
- * watching the worker's directory (so every call there makes events) and
+ * and (for root) a fanotify group watching the worker's directory (so
+ * every call there makes events) and
  * both ends of an AF_UNIX stream socket pair (non-blocking too), for the
  * socket calls, loopback TCP and UDP sockets (a listener, one connected to
  * it, an IPv6 datagram socket), a pidfd of the worker itself
@@ -198,6 +200,9 @@ setup_fds(void)
 	fds[n++] = eventfd(1, EFD_NONBLOCK);
 	fds[n] = inotify_init1(IN_NONBLOCK);
 	inotify_add_watch(fds[n++], ".", IN_ALL_EVENTS);
+	fds[n] = fanotify_init(FAN_CLASS_NOTIF | FAN_NONBLOCK, O_RDONLY); /* root's workers only */
+	fanotify_mark(fds[n++], FAN_MARK_ADD,
+		      FAN_OPEN | FAN_CLOSE | FAN_MODIFY | FAN_EVENT_ON_CHILD, AT_FDCWD, ".");
 	int sv[2];
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, sv) == 0) {
 		fds[n++] = sv[0];

@@ -112,6 +112,8 @@ kind_of(const char *call, const char *type, const char *name)
 		return key_kind_of(call, name);
 	if (strcmp(call, "syslog") == 0 && strcmp(name, "action") == 0)
 		return ARG_SMALL_CMD; /* SYSLOG_ACTION_*, 0 to 10 */
+	if (strcmp(call, "fanotify_mark") == 0 && strcmp(name, "mask") == 0)
+		return ARG_FLAGS; /* FAN_* event bits, few at a time */
 	if (strcmp(call, "semctl") == 0 && strcmp(name, "arg") == 0)
 		return ARG_POINTER; /* union semun: mostly a buffer, sometimes SETVAL's number */
 	if (has(name, "flags") || strcmp(name, "oflag") == 0 || strcmp(name, "prot") == 0 ||
