@@ -1,6 +1,6 @@
 /*
  * pit.c - 8254 channel 2 one-shot windows for calibrating the TSC and the
- * LAPIC timer; see pit.h.
+ * LAPIC timer, and channel 0's BIOS tick stopped; see pit.h.
  *
  * Channel 2's gate is bit 0 of port 0x61 and its output can be read back in
  * bit 5, so a window is timed by polling, with interrupts off.
@@ -8,6 +8,7 @@
 #include "drivers/pit.h"
 #include "kernel/x86/x86.h"
 
+#define PIT_CH0	    0x40
 #define PIT_CH2	    0x42
 #define PIT_MODE    0x43
 #define PORT_61	    0x61
@@ -35,4 +36,19 @@ pit_oneshot_wait(void)
 {
 	while (!(inb(PORT_61) & P61_OUT2))
 		cpu_relax();
+}
+
+/*
+ * The BIOS leaves channel 0 counting at 18.2 Hz. Its interrupt is masked
+ * once the LAPIC timer ticks, but a virtual machine's PIT still wakes at
+ * every edge of it; Linux shuts the channel down when another clock event
+ * device takes over, and so does this: mode 0 with a full count runs out
+ * once and then stays still.
+ */
+void
+pit_stop_channel0(void)
+{
+	outb(PIT_MODE, 0x30); /* channel 0, lobyte/hibyte, mode 0 */
+	outb(PIT_CH0, 0);
+	outb(PIT_CH0, 0);
 }

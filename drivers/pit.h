@@ -1,7 +1,7 @@
 /*
  * pit.h - the 8254 programmable interval timer, used only to time short
  * calibration windows (channel 2, gated through port 0x61, so no interrupt
- * is involved).
+ * is involved); the BIOS's tick on channel 0 is stopped.
  */
 #ifndef REWIND_PIT_H
 #define REWIND_PIT_H
@@ -14,5 +14,7 @@
 void pit_oneshot_start(u32 us);
 /* Spins until it has run out. */
 void pit_oneshot_wait(void);
+/* Stops channel 0's periodic count (the BIOS's 18.2 Hz tick), which nothing here uses. */
+void pit_stop_channel0(void);
 
 #endif

@@ -46,6 +46,7 @@
 #include "drivers/kvmclock.h"
 #include "drivers/lapic.h"
 #include "drivers/pic.h"
+#include "drivers/pit.h"
 #include "drivers/serial.h"
 #include "drivers/tty.h"
 #include "mm/kstack_static.h"
@@ -192,6 +193,7 @@ kernel_main(u32 magic, u64 info_phys, u64 entry_tsc)
 	initrd_load_fw_cfg();
 
 	pic_disable();
+	pit_stop_channel0();
 	lapic_init();
 	ioapic_init();
 	tty_init();

@@ -4,8 +4,8 @@
  * clocksource found keeps pace with the TSC, CLOCK_REALTIME started at the
  * RTC's time, MONOTONIC never runs backwards on any CPU nor across a
  * clocksource switch, the vvar page holds what the clocks say, each CPU
- * can be told apart from user mode (lsl, TSC_AUX), and tick-sampled CPU
- * time counts.
+ * can be told apart from user mode (lsl, TSC_AUX), tick-sampled CPU
+ * time counts, and the BIOS's PIT tick is stopped.
  *
  * Every check holds on a host as loaded as it may be: the vCPU can be
  * descheduled for many milliseconds between any two instructions, and
@@ -143,6 +143,19 @@ KTEST(every_clocksource_keeps_pace_with_the_tsc)
 	}
 	CHECK(found >= 1);
 	CHECK(clocksource_find(timekeeping_clocksource_name()) != NULL);
+}
+
+/*
+ * The read-back command latches channel 0's status byte (bits 3-1: its
+ * mode); the BIOS leaves it in mode 2 or 3, which reload for ever, and the
+ * boot puts it in mode 0, which counts down once.
+ */
+KTEST(pit_channel0_counts_once_not_periodically)
+{
+	outb(0x43, 0xe2); /* read-back: status only, channel 0 */
+	u8 status = inb(0x40);
+
+	CHECK_EQ((status >> 1) & 7, 0);
 }
 
 KTEST(realtime_started_at_the_rtc)
