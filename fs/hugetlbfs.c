@@ -98,7 +98,7 @@ hugetlbfs_get_page(struct inode *inode, u64 idx, struct page **out)
 	if (idx >= hugetlbfs_size_pages(inode))
 		return FAULT_BUS;
 	*out = find_or_make_page(inode, idx);
-	return *out ? FAULT_OK : FAULT_OOM;
+	return *out ? FAULT_OK : FAULT_BUS; /* the pool is out: Linux's -ENOSPC */
 }
 
 /* How many of the pages in [first, end) the file lacks. */

@@ -40,7 +40,7 @@ void hugetlbfs_mmap_abandon(u64 len, u32 vmflags);
 u64 hugetlbfs_size_pages(struct inode *inode);
 /*
  * Huge page idx of the file with a reference, made (zeroed) if the file
- * has none yet: FAULT_OK, FAULT_BUS past its end, FAULT_OOM.
+ * has none yet: FAULT_OK, or FAULT_BUS past its end or with no pool page to take.
  */
 enum fault_result hugetlbfs_get_page(struct inode *inode, u64 idx, struct page **out);
 /* Huge page idx if the file has it, referenced; else NULL. */

@@ -20,6 +20,8 @@
  * fork shares shared pages and makes private ones copy on write. All
  * faults of huge areas are serialised by one mutex (Linux hashes its
  * hugetlb_fault_mutex_table), so two threads never both fill an entry.
+ * A fault that finds no page it may take is SIGBUS, as Linux's (freeing
+ * other memory would not fill the pool: no out-of-memory kill).
  */
 #include "mm/hugetlb.h"
 #include "fs/hugetlbfs.h"
@@ -199,7 +201,7 @@ first_page(const struct vma *v, u64 haddr, struct page **out)
 		return FAULT_BUS;
 	*out = alloc_huge_page(v->flags & VM_HUGE_RESV);
 	if (!*out)
-		return FAULT_OOM;
+		return FAULT_BUS;
 	struct page *cached = hugetlbfs_find_page(inode, idx);
 	if (cached) {
 		memcpy(page_address(*out), page_address(cached), HPAGE_SIZE);
@@ -228,7 +230,7 @@ write_protect_fault(struct mm *mm, const struct vma *v, pmd_t *pmd, u64 haddr)
 	}
 	struct page *copy = alloc_huge_page(false);
 	if (!copy)
-		return FAULT_OOM;
+		return FAULT_BUS;
 	memcpy(page_address(copy), page_address(old), HPAGE_SIZE);
 	spin_lock(&mm->pt_lock);
 	set_pmd(pmd, make_pmd(huge_entry(copy, v->flags, true)));

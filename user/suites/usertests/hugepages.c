@@ -3,7 +3,8 @@
  * (vm.nr_hugepages and its /sys and /proc/meminfo views), MAP_HUGETLB
  * mappings (2 MiB alignment, zeroed first touch, the reservation mmap
  * takes, ENOMEM when the pool cannot back them), copy on write of a
- * private huge page across fork and sharing of a shared one, munmap and
+ * private huge page across fork and sharing of a shared one (SIGBUS when
+ * the pool has no page for the copy), munmap and
  * mprotect refusing to split a huge page, and memfd_create's MFD_HUGETLB
  * files. Each test sets the pool for a child that runs the checks and puts
  * the old size back after, pass or fail: the host's setting is left as
@@ -13,6 +14,7 @@
 #include "usertests.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -139,6 +141,28 @@ fork_copies_private_shares_shared(void)
 TEST(hugepages_fork_cow)
 {
 	with_pool(3, fork_copies_private_shares_shared);
+}
+
+/* The child's copy has no page to come from: SIGBUS, not an out-of-memory kill (Linux's too). */
+static void
+cow_without_a_page(void)
+{
+	unsigned char *p = map_huge(HUGE_SIZE, MAP_PRIVATE);
+
+	CHECK(p != MAP_FAILED);
+	p[0] = 1;
+	pid_t pid = xfork();
+	if (pid == 0) {
+		p[0] = 2;
+		_exit(0);
+	}
+	expect_signaled(wait_status(pid), SIGBUS, "the child writing");
+	CHECK_EQ(p[0], 1);
+}
+
+TEST(hugepages_cow_without_pool_page_is_sigbus)
+{
+	with_pool(1, cow_without_a_page);
 }
 
 static void
