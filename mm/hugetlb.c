@@ -213,31 +213,43 @@ first_page(const struct vma *v, u64 haddr, struct page **out)
 /*
  * A write to a present read-only entry: shared areas and a private page
  * nobody else holds just get write permission; a private page shared
- * since fork is copied. fault_lock held.
+ * since fork is copied. fault_lock held; MADV_DONTNEED may empty the
+ * entry meanwhile (it holds the mmap lock only for reading), so the entry
+ * is read, and the copy installed, under pt_lock.
  */
 static enum fault_result
 write_protect_fault(struct mm *mm, const struct vma *v, pmd_t *pmd, u64 haddr)
 {
+	spin_lock(&mm->pt_lock);
 	u64 val = pmd_val(*pmd);
 	struct page *old = pte_page(val);
-
-	if ((v->flags & VM_SHARED) || page_refcount(old) == 1) {
-		spin_lock(&mm->pt_lock);
+	bool gone = !(val & PTE_PRESENT) || (val & PTE_WRITE);
+	bool reuse = !gone && ((v->flags & VM_SHARED) || page_refcount(old) == 1);
+	if (reuse)
 		set_pmd(pmd, make_pmd(val | PTE_WRITE));
-		spin_unlock(&mm->pt_lock);
-		flush_tlb_single(haddr);
-		return FAULT_OK;
-	}
-	struct page *copy = alloc_huge_page(false);
-	if (!copy)
-		return FAULT_BUS;
-	memcpy(page_address(copy), page_address(old), HPAGE_SIZE);
-	spin_lock(&mm->pt_lock);
-	set_pmd(pmd, make_pmd(huge_entry(copy, v->flags, true)));
+	else if (!gone)
+		get_huge_page(old); /* kept for the copy */
 	spin_unlock(&mm->pt_lock);
-	tlb_flush_mm_range(mm, haddr, haddr + HPAGE_SIZE);
-	put_huge_page(old);
-	return FAULT_OK;
+	if (reuse)
+		flush_tlb_single(haddr); /* only more permission: a stale entry just faults again */
+	if (gone || reuse)
+		return FAULT_OK; /* gone: the access faults again and finds what is there now */
+	struct page *copy = alloc_huge_page(false);
+	if (copy)
+		memcpy(page_address(copy), page_address(old), HPAGE_SIZE);
+	spin_lock(&mm->pt_lock);
+	bool install = copy && pmd_val(*pmd) == val;
+	if (install)
+		set_pmd(pmd, make_pmd(huge_entry(copy, v->flags, true)));
+	spin_unlock(&mm->pt_lock);
+	if (install) {
+		tlb_flush_mm_range(mm, haddr, haddr + HPAGE_SIZE);
+		put_huge_page(old); /* the entry's reference */
+	} else if (copy) {
+		put_huge_page(copy);
+	}
+	put_huge_page(old); /* ours */
+	return copy ? FAULT_OK : FAULT_BUS;
 }
 
 static enum fault_result
