@@ -5,8 +5,8 @@
  * takes, ENOMEM when the pool cannot back them), copy on write of a
  * private huge page across fork and sharing of a shared one (SIGBUS when
  * the pool has no page for the copy), munmap and
- * mprotect refusing to split a huge page, and memfd_create's MFD_HUGETLB
- * files. Each test sets the pool for a child that runs the checks and puts
+ * mprotect refusing to split a huge page, memfd_create's MFD_HUGETLB
+ * files and a hugetlbfs mount's. Each test sets the pool for a child that runs the checks and puts
  * the old size back after, pass or fail: the host's setting is left as
  * it was.
  */
@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "lib/procfile.h"
@@ -262,6 +263,40 @@ TEST(hugepages_enomem_when_pool_empty)
 {
 	with_pool(0, empty_pool);
 	with_pool(1, reservations_run_out);
+}
+
+/* A file on a hugetlbfs mount: fallocate gives it pages, a mapping sees them, unlink frees them. */
+static void
+hugetlbfs_file(void)
+{
+	char dir[64], path[96];
+	unsigned char buf[2];
+
+	root_scratch_dir(dir, sizeof(dir));
+	CHECK_OK(mount("none", dir, "hugetlbfs", 0, "pagesize=2M"));
+	snprintf(path, sizeof(path), "%s/f", dir);
+	int fd = (int)CHECK_OK(open(path, O_RDWR | O_CREAT, 0600));
+	CHECK_ERR(EINVAL, ftruncate(fd, 4096));
+	CHECK_OK(fallocate(fd, 0, 0, HUGE_SIZE));
+	CHECK_EQ(lseek(fd, 0, SEEK_END), (off_t)HUGE_SIZE);
+	CHECK_EQ(meminfo("HugePages_Free:"), 1);
+	unsigned char *p = mmap(NULL, HUGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	CHECK(p != MAP_FAILED);
+	CHECK_EQ(meminfo("HugePages_Free:"), 1); /* the page fallocate made */
+	p[HUGE_SIZE - 1] = 7;
+	CHECK_EQ(pread(fd, buf, 2, HUGE_SIZE - 2), 2);
+	CHECK(buf[0] == 0 && buf[1] == 7);
+	CHECK_OK(munmap(p, HUGE_SIZE));
+	CHECK_OK(close(fd));
+	CHECK_OK(unlink(path));
+	CHECK_EQ(meminfo("HugePages_Free:"), 2);
+	CHECK_OK(umount(dir));
+	CHECK_OK(rmdir(dir));
+}
+
+TEST(hugepages_hugetlbfs_mount)
+{
+	with_pool(2, hugetlbfs_file);
 }
 
 static void
