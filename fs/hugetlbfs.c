@@ -28,8 +28,6 @@
 #include "mm/page_alloc.h"
 #include "mm/uaccess.h"
 #include "uapi/errno.h"
-#include "uapi/fcntl.h"
-#include "uapi/magic.h"
 #include "uapi/stat.h"
 
 struct hugetlbfs_inode {
