@@ -91,6 +91,8 @@ allocate(struct inode *inode, u64 start, u64 end, bool keep_size)
 
 	if (!err)
 		err = seals_allow_resize(inode, end);
+	if (!err && inode->iops->allocate)
+		return inode->iops->allocate(inode, start, end, keep_size); /* hugetlbfs */
 	if (!err)
 		err = filemap_allocate(inode, start, end);
 	if (!err && !keep_size && end > i_size_read(inode))
@@ -114,9 +116,12 @@ vfs_fallocate(struct file *f, int mode, s64 offset, s64 len)
 		return err;
 	struct inode *inode = f->inode;
 	mutex_lock(&inode->lock);
-	err = (mode & FALLOC_FL_PUNCH_HOLE)
-		      ? punch_hole(f, start, end)
-		      : allocate(inode, start, end, mode & FALLOC_FL_KEEP_SIZE);
+	if ((mode & FALLOC_FL_PUNCH_HOLE) && inode->iops->allocate)
+		err = -EOPNOTSUPP; /* hugetlbfs keeps no holes yet */
+	else
+		err = (mode & FALLOC_FL_PUNCH_HOLE)
+			      ? punch_hole(f, start, end)
+			      : allocate(inode, start, end, mode & FALLOC_FL_KEEP_SIZE);
 	if (!err)
 		inode_touch(inode);
 	mutex_unlock(&inode->lock);

@@ -9,6 +9,7 @@
 #include "fs/notify.h"
 #include "fs/vfs.h"
 #include "kernel/landlock/landlock.h"
+#include "fs/hugetlbfs.h"
 #include "kernel/objcount.h"
 #include "uapi/errno.h"
 #include "uapi/mount.h"
@@ -437,7 +438,7 @@ file_mmap_open(struct file *f)
 enum file_mmap
 file_mmap_kind(struct file *f)
 {
-	if (f->ops->get_page)
+	if (f->ops->get_page || is_hugetlbfs_inode(f->inode)) /* mm/hugetlb.c maps the latter */
 		return FILE_MMAP_PAGES;
 	if (S_ISCHR(f->inode->mode) && f->inode->rdev == MKDEV(1, 5)) /* /dev/zero */
 		return FILE_MMAP_ANONYMOUS;

@@ -6,7 +6,9 @@
  * anonymous memory's is (fs/shmem.c): its page cache, read, write and mmap
  * are ramfs's. Its dentry hangs under the root without being linked there,
  * named "memfd:NAME" and marked deleted, so /proc/<pid>/fd shows
- * "/memfd:NAME (deleted)" as Linux's pseudo dentry does.
+ * "/memfd:NAME (deleted)" as Linux's pseudo dentry does. With MFD_HUGETLB
+ * it is a file of huge pages instead (fs/hugetlbfs.c), on an instance of
+ * hugetlbfs's own.
  *
  * A seal forbids one kind of change for the rest of the file's life, to
  * every holder: whoever receives the fd can rely on the file not shrinking
@@ -18,6 +20,8 @@
  * file's areas (mm/i_mmap.c), so nothing slips in while F_SEAL_WRITE goes on.
  */
 #include "fs/vfs.h"
+#include "fs/hugetlbfs.h"
+#include "mm/hugetlb.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/lib/string.h"
 #include "mm/i_mmap.h"
@@ -31,17 +35,11 @@
 #define ALL_SEALS   (F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_FUTURE_WRITE)
 #define WRITE_SEALS (F_SEAL_WRITE | F_SEAL_FUTURE_WRITE)
 
-/* The memfd's file on the new nameless inode, open read-write: 0 or -errno. */
-static int
-memfd_open(const char *name, size_t len, bool sealing, struct file **out)
+int
+nameless_file_open(struct inode *inode, const char *name, size_t len, struct file **out)
 {
-	struct inode *inode = ramfs_new_inode(root_sb, S_IFREG | 0777);
-
-	if (!inode)
-		return -ENOMEM;
-	inode->sealable = true;
-	inode->seals = sealing ? 0 : F_SEAL_SEAL;
 	struct dentry *d = dentry_alloc_child(vfs_root, name, len, inode);
+
 	if (!d)
 		return -ENOMEM;
 	d->deleted = true; /* no other thread can see it yet */
@@ -50,18 +48,43 @@ memfd_open(const char *name, size_t len, bool sealing, struct file **out)
 	return err;
 }
 
+/*
+ * The memfd's file on a new nameless inode, open read-write: a RAM file,
+ * or with MFD_HUGETLB one of huge pages (fs/hugetlbfs.c), of the size
+ * MFD_HUGE_MASK names if any: ENODEV for a size there is no pool of, as
+ * Linux's hugetlb_file_setup. 0 or -errno.
+ */
+static int
+memfd_open(const char *name, size_t len, unsigned flags, struct file **out)
+{
+	unsigned huge_shift = (flags >> MFD_HUGE_SHIFT) & MFD_HUGE_MASK;
+
+	if ((flags & MFD_HUGETLB) && huge_shift && huge_shift != HPAGE_SHIFT)
+		return -ENODEV;
+	struct inode *inode = flags & MFD_HUGETLB ? hugetlbfs_nameless_inode(0)
+						  : ramfs_new_inode(root_sb, S_IFREG | 0777);
+	if (!inode)
+		return -ENOMEM;
+	inode->sealable = true;
+	inode->seals = flags & MFD_ALLOW_SEALING ? 0 : F_SEAL_SEAL;
+	return nameless_file_open(inode, name, len, out);
+}
+
 SYSCALL2(memfd_create, const char __user *, uname, unsigned, flags)
 {
 	char name[MEMFD_PREFIX_LEN + MEMFD_NAME_MAX + 1];
 	struct file *f;
+	/* A huge page size may be asked for with MFD_HUGETLB (Linux's MFD_HUGE_*). */
+	unsigned allowed = MFD_CLOEXEC | MFD_ALLOW_SEALING | MFD_HUGETLB |
+			   (flags & MFD_HUGETLB ? MFD_HUGE_MASK << MFD_HUGE_SHIFT : 0);
 
-	if (flags & ~(MFD_CLOEXEC | MFD_ALLOW_SEALING))
+	if (flags & ~allowed)
 		return -EINVAL;
 	memcpy(name, MEMFD_PREFIX, MEMFD_PREFIX_LEN);
 	long len = strncpy_from_user(name + MEMFD_PREFIX_LEN, uname, MEMFD_NAME_MAX + 1);
 	if (len < 0)
 		return len == -ENAMETOOLONG ? -EINVAL : len;
-	int err = memfd_open(name, MEMFD_PREFIX_LEN + (size_t)len, flags & MFD_ALLOW_SEALING, &f);
+	int err = memfd_open(name, MEMFD_PREFIX_LEN + (size_t)len, flags, &f);
 	if (err)
 		return err;
 	return fd_install_new(f, flags & MFD_CLOEXEC);

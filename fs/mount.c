@@ -47,6 +47,7 @@
  * /proc/mounts; it is taken before mount_lock, never under it.
  */
 #include "fs/vfs.h"
+#include "fs/hugetlbfs.h"
 #include "fs/mount.h"
 #include "kernel/process/cred.h"
 #include "uapi/errno.h"
@@ -208,13 +209,15 @@ vfs_init(void)
 	memset(mount_hash, 0, sizeof(mount_hash));
 	register_filesystem(&tmpfs_type);
 	register_filesystem(&ramfs_type);
+	hugetlbfs_init();
 	make_dir("/dev", 0755);
 	make_dir("/proc", 0555);
+	make_dir("/sys", 0555);
 	make_dir("/tmp", 01777);
 	mem_devices_init();
 	userfaultfd_dev_init();
 	console_dev_init();
-	pr_info("vfs: ramfs root with /dev, /proc, /tmp\n");
+	pr_info("vfs: ramfs root with /dev, /proc, /sys, /tmp\n");
 }
 
 /* ---- options ---------------------------------------------------------------- */

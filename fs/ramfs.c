@@ -28,6 +28,7 @@
 #include "kernel/lib/string.h"
 #include "mm/kmalloc.h"
 #include "mm/page_alloc.h"
+#include "fs/hugetlbfs.h"
 
 KNOB_INT(ramfs_size_kib, "ramfs_size", 0, 0, 1 << 30, true,
 	 "the RAM file system's size in KiB, as tmpfs's size= (0: half of RAM, tmpfs's default)");
@@ -51,6 +52,8 @@ ramfs_new_inode(struct super_block *sb, u32 mode)
 
 	if (S_ISDIR(mode))
 		inode = inode_alloc(sb, mode, &ramfs_dir_iops, &ramfs_dir_fops);
+	else if (S_ISREG(mode) && sb->type == &hugetlbfs_type)
+		inode = hugetlbfs_new_inode(sb, mode);
 	else if (S_ISREG(mode))
 		inode = inode_alloc(sb, mode, &ramfs_file_iops, &ramfs_file_fops);
 	else if (S_ISLNK(mode))

@@ -3,7 +3,9 @@
  * "tmpfs" (sized: size=, nr_inodes=, by default half of RAM each, as
  * Linux's tmpfs), "ramfs" (unlimited, as Linux's ramfs) and the root
  * file system ("rootfs", sized by the ramfs_size knob; not mountable).
- * Their options, what /proc/mounts shows of them and their statfs figures.
+ * Their options, what /proc/mounts shows of them and their statfs figures;
+ * and "hugetlbfs", whose files are fs/hugetlbfs.c's (pagesize=2M, mode=,
+ * uid=, gid=).
  *
  * tmpfs's options are Linux's: size=N with a k, m, g or t suffix or a
  * percentage of RAM, nr_inodes=N with k, m or g, mode= (octal), uid=,
@@ -18,6 +20,8 @@
  * (filemap.c, super.c), the mount table (mount.c).
  */
 #include "fs/vfs.h"
+#include "fs/hugetlbfs.h"
+#include "mm/hugetlb.h"
 #include "uapi/errno.h"
 #include "uapi/magic.h"
 #include "kernel/lib/string.h"
@@ -121,6 +125,19 @@ parse_size(const char *s, u64 *pages)
 	return 0;
 }
 
+/* mode=, uid= and gid= of the root directory (at mount time only): 0 or -EINVAL. */
+static int
+parse_root_option(struct super_block *sb, const char *key, const char *value)
+{
+	if (!strcmp(key, "mode"))
+		return parse_mode(value, &sb->mode);
+	if (!strcmp(key, "uid"))
+		return parse_id(value, &sb->uid);
+	if (!strcmp(key, "gid"))
+		return parse_id(value, &sb->gid);
+	return -EINVAL;
+}
+
 static int
 tmpfs_parse_option(struct super_block *sb, const char *key, const char *value, bool remount)
 {
@@ -139,15 +156,7 @@ tmpfs_parse_option(struct super_block *sb, const char *key, const char *value, b
 		*limit = v;
 		return 0;
 	}
-	if (remount)
-		return 0;
-	if (!strcmp(key, "mode"))
-		return parse_mode(value, &sb->mode);
-	if (!strcmp(key, "uid"))
-		return parse_id(value, &sb->uid);
-	if (!strcmp(key, "gid"))
-		return parse_id(value, &sb->gid);
-	return -EINVAL;
+	return remount ? 0 : parse_root_option(sb, key, value);
 }
 
 static int
@@ -156,6 +165,34 @@ ramfs_parse_option(struct super_block *sb, const char *key, const char *value, b
 	if (!remount && !strcmp(key, "mode"))
 		return parse_mode(value, &sb->mode);
 	return 0;
+}
+
+/* hugetlbfs: the one page size there is, and the root's owner and mode. */
+static int
+hugetlbfs_parse_option(struct super_block *sb, const char *key, const char *value, bool remount)
+{
+	u64 size;
+
+	if (!value)
+		return -EINVAL;
+	if (!strcmp(key, "pagesize"))
+		return parse_scaled(value, "kmg", &size) || size != HPAGE_SIZE ? -EINVAL : 0;
+	return remount ? 0 : parse_root_option(sb, key, value);
+}
+
+/* Linux's hugetlbfs_show_options: the owner and mode if not the defaults, and the page size. */
+static size_t
+hugetlbfs_show_options(struct super_block *sb, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	if (sb->mode != 0755)
+		n += (size_t)kscnprintf(buf + n, size - n, ",mode=%o", sb->mode);
+	if (sb->uid)
+		n += (size_t)kscnprintf(buf + n, size - n, ",uid=%u", sb->uid);
+	if (sb->gid)
+		n += (size_t)kscnprintf(buf + n, size - n, ",gid=%u", sb->gid);
+	return n + (size_t)kscnprintf(buf + n, size - n, ",pagesize=%luM", HPAGE_SIZE >> 20);
 }
 
 static void
@@ -264,6 +301,20 @@ struct fs_type ramfs_type = {
 	.show_options = ramfs_show_options,
 	.kill_tree = ramfs_kill_tree,
 	.xattrs = true,
+};
+
+/*
+ * Its regular files are hugetlbfs's (ramfs_new_inode asks); it has no
+ * size limit of its own: the pool is its limit.
+ */
+struct fs_type hugetlbfs_type = {
+	.name = "hugetlbfs",
+	.magic = HUGETLBFS_MAGIC,
+	.init = ramfs_init,
+	.new_root = ram_new_root,
+	.parse_option = hugetlbfs_parse_option,
+	.show_options = hugetlbfs_show_options,
+	.kill_tree = ramfs_kill_tree,
 };
 
 /* Made once at boot by vfs_init, never mounted by name: mount -t rootfs is ENODEV. */

@@ -32,6 +32,7 @@
 #include "mm/uaccess.h"
 #include "mm/userfaultfd.h"
 #include "mm/vm_internal.h"
+#include "mm/hugetlb.h"
 #include "kernel/lib/string.h"
 #include "uapi/capability.h"
 #include "uapi/errno.h"
@@ -289,7 +290,9 @@ uffdio_api(struct userfaultfd_ctx *ctx, struct uffdio_api __user *arg)
 static int
 may_register(const struct vma *v, u32 modes, const struct userfaultfd_ctx *ctx)
 {
-	if (v->special || (v->file ? modes != VM_UFFD_MINOR : (modes & VM_UFFD_MINOR)))
+	/* Huge pages would need 2 MiB copies (Linux's UFFDIO_COPY on hugetlb): not offered. */
+	if (v->special || is_vm_hugetlb(v) ||
+	    (v->file ? modes != VM_UFFD_MINOR : (modes & VM_UFFD_MINOR)))
 		return -EINVAL;
 	if (!(v->flags & VM_MAYWRITE))
 		return -EPERM;

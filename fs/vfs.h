@@ -212,6 +212,12 @@ struct inode_operations {
 	int (*jump)(struct dentry *link, struct dentry **out);
 	/* Regular files: truncate or extend to size, called with inode->lock held. */
 	int (*setsize)(struct inode *inode, u64 size);
+	/*
+	 * Or NULL (the page cache's filemap_allocate): fallocate's pages for
+	 * [start, end), and the size grown to end unless keep_size; with
+	 * inode->lock held. 0 or -errno.
+	 */
+	int (*allocate)(struct inode *inode, u64 start, u64 end, bool keep_size);
 	/* The last reference is gone: free what private data and pages remain. */
 	void (*evict)(struct inode *inode);
 	/* May the caller access the inode as want asks: 0 or -EACCES. NULL: the mode bits decide. */
@@ -650,6 +656,13 @@ void file_count_reader(struct file *f);
 
 /* fcntl's F_ADD_SEALS and F_GET_SEALS on f: the seals, 0 or -errno. */
 long memfd_fcntl(struct file *f, int cmd, unsigned long arg);
+/*
+ * A file no directory names on inode (whose reference it takes over), open
+ * read-write: its dentry is called name and marked deleted, so that
+ * /proc/<pid>/fd shows "/name (deleted)" (memfds, hugetlbfs's nameless
+ * files). 0 or -errno.
+ */
+int nameless_file_open(struct inode *inode, const char *name, size_t len, struct file **out);
 /* How many of the n bytes at pos inode's seals let a write store, or -EPERM (inode->lock held). */
 long seals_allow_write(struct inode *inode, u64 pos, size_t n);
 /* Whether inode's seals let truncate make it size bytes long: 0 or -EPERM (inode->lock held). */

@@ -21,7 +21,8 @@
  *   - an area registered with a userfaultfd: a missing (or minor) page is
  *     its reader's to provide; the fault waits for it without the mmap
  *     lock and is tried again (mm/userfaultfd.h).
- *   - a page whose memory failed (MADV_HWPOISON, memory_failure.c): SIGBUS.
+ *   - a page whose memory failed (MADV_HWPOISON, memory_failure.c): SIGBUS;
+ *   - an area of huge pages: mm/hugetlb.c's, 2 MiB at a time.
  * No page to be had: the out-of-memory policy kills the biggest process
  * and the fault is tried again (oom_kill.c).
  * Page-table changes happen under mm->pt_lock; getting a page may sleep
@@ -34,6 +35,7 @@
 #include "mm/vm_internal.h"
 #include "mm/i_mmap.h"
 #include "mm/fault_around.h"
+#include "mm/hugetlb.h"
 #include "mm/userfaultfd.h"
 #include "uapi/errno.h"
 #include "mm/oom_kill.h"
@@ -287,6 +289,8 @@ fault_once(struct mm *mm, u64 addr, u64 error)
 		r = FAULT_SEGV_ACCERR;
 	else if (v->special)
 		r = vm_special_fault(mm, v, addr);
+	else if (is_vm_hugetlb(v))
+		r = hugetlb_fault(mm, v, addr, error & PF_WRITE);
 	else
 		r = fault_in(mm, v, addr & PAGE_MASK, error & PF_WRITE, current());
 	if (r == FAULT_USERFAULT)
@@ -339,7 +343,8 @@ get_readable_page(struct mm *mm, u64 va)
 {
 	struct vma *v = vma_find(mm, va);
 
-	if (!v || !(v->flags & VM_READ) || v->special)
+	/* A huge page's 4 KiB parts have no references of their own to take. */
+	if (!v || !(v->flags & VM_READ) || v->special || is_vm_hugetlb(v))
 		return NULL;
 	struct page *p = present_page(mm, va);
 	if (!p && fault_in(mm, v, va, false, NULL) == FAULT_OK)
@@ -404,10 +409,14 @@ vm_populate(struct mm *mm, u64 start, u64 end, enum populate_access access)
 			return -ENOMEM;
 		u64 stop = MIN(end, v->end);
 		bool accessible = v->flags & VM_PROT_MASK, write = populates_writing(v, access);
-		for (; accessible && !v->special && va < stop; va += PAGE_SIZE) {
+		u64 step = is_vm_hugetlb(v) ? HPAGE_SIZE : PAGE_SIZE;
+		for (; accessible && !v->special && va < stop; va = ALIGN_DOWN(va, step) + step) {
 			if (fatal_signal_pending())
 				return -EINTR;
-			if (fault_in(mm, v, va, write, current()) == FAULT_OOM)
+			enum fault_result r = is_vm_hugetlb(v)
+						      ? hugetlb_fault(mm, v, va, write)
+						      : fault_in(mm, v, va, write, current());
+			if (r == FAULT_OOM)
 				return -EAGAIN;
 		}
 		va = stop;
@@ -428,7 +437,8 @@ get_page_for_remote_write(struct mm *mm, u64 va, bool force)
 {
 	struct vma *v = vma_find(mm, va);
 
-	if (!v || v->special || (!(v->flags & VM_WRITE) && (!force || (v->flags & VM_SHARED))))
+	if (!v || v->special || is_vm_hugetlb(v) ||
+	    (!(v->flags & VM_WRITE) && (!force || (v->flags & VM_SHARED))))
 		return NULL;
 	struct page *p = get_readable_page(mm, va);
 	if (!p || (v->flags & VM_SHARED))

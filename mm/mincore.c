@@ -17,6 +17,7 @@
 #include "kernel/syscall/syscall.h"
 #include "mm/layout.h"
 #include "mm/page_alloc.h"
+#include "mm/hugetlb.h"
 #include "mm/paging.h"
 #include "mm/vm_internal.h"
 #include "uapi/errno.h"
@@ -39,11 +40,11 @@ static unsigned char
 page_resident(struct mm *mm, struct vma *v, u64 va)
 {
 	spin_lock(&mm->pt_lock);
-	pte_t *pte = pte_walk(mm->pgd, va, false);
-	bool mapped = pte && pte_holds_page(pte_val(*pte));
+	pte_t *pte = is_vm_hugetlb(v) ? NULL : pte_walk(mm->pgd, va, false);
+	bool mapped = pte ? pte_holds_page(pte_val(*pte)) : hugetlb_entry_of(mm, va) != 0;
 	spin_unlock(&mm->pt_lock);
-	if (mapped)
-		return 1;
+	if (mapped || is_vm_hugetlb(v))
+		return mapped;
 	return v->file && file_page_cached(v, v->pgoff + (va - v->start) / PAGE_SIZE);
 }
 

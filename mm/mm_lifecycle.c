@@ -7,6 +7,7 @@
  */
 #include "mm/vm.h"
 #include "mm/vm_internal.h"
+#include "mm/hugetlb.h"
 #include "mm/i_mmap.h"
 #include "kernel/objcount.h"
 #include "mm/kmalloc.h"
@@ -163,9 +164,10 @@ mm_fork(struct mm *old)
 		/*
 		 * Locks are not inherited (nor is mlockall's MCL_FUTURE:
 		 * def_flags stays 0), nor userfaultfd registrations (Linux's
-		 * without UFFD_FEATURE_EVENT_FORK, which rewind does not offer).
+		 * without UFFD_FEATURE_EVENT_FORK, which rewind does not offer),
+		 * nor a private huge-page area's reservations (mm/hugetlb.c).
 		 */
-		u32 flags = v->flags & ~(VM_LOCKED | VM_LOCKONFAULT | VM_UFFD_MASK);
+		u32 flags = v->flags & ~(VM_LOCKED | VM_LOCKONFAULT | VM_UFFD_MASK | VM_HUGE_RESV);
 		struct vma *nv = vma_new(mm, v->start, v->end, flags, v->file, v->pgoff, v->name);
 		if (!nv) {
 			c.failed = true;
@@ -178,7 +180,10 @@ mm_fork(struct mm *old)
 		c.vma = v;
 		i_mmap_lock(v);
 		spin_lock(&old->pt_lock);
-		walk_present_ptes(old->pgd, v->start, v->end, copy_pte, &c);
+		if (is_vm_hugetlb(v))
+			c.failed |= hugetlb_copy(mm, old, v) != 0;
+		else
+			walk_present_ptes(old->pgd, v->start, v->end, copy_pte, &c);
 		spin_unlock(&old->pt_lock);
 		i_mmap_unlock(v);
 	}

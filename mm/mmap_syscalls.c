@@ -3,6 +3,8 @@
  * checking with Linux's errno choices, then mm/vm.c does the work.
  */
 #include "mm/vm.h"
+#include "mm/hugetlb.h"
+#include "fs/hugetlbfs.h"
 #include "fs/fs.h"
 #include "uapi/errno.h"
 #include "kernel/syscall/syscall.h"
@@ -40,6 +42,24 @@ check_file_access(struct file *f, int prot, int type)
 	return 0;
 }
 
+/*
+ * MAP_HUGETLB: anonymous memory of huge pages is a nameless hugetlbfs file
+ * (Linux's hugetlb_file_setup), of len rounded up to 2 MiB. The size asked
+ * for in MAP_HUGE_MASK must be the one there is. 0 or -errno.
+ */
+static int
+huge_anon_file(int flags, u64 *len, struct file **out)
+{
+	unsigned shift = ((unsigned)flags & MAP_HUGE_MASK) >> MAP_HUGE_SHIFT;
+
+	if (shift && shift != HPAGE_SHIFT)
+		return -EINVAL;
+	*len = ALIGN_UP(*len, HPAGE_SIZE);
+	if (!*len)
+		return -ENOMEM;
+	return hugetlbfs_file_setup("anon_hugepage", 13, *len, out);
+}
+
 /* mmap after its descriptor is looked up: file is NULL for anonymous memory. */
 static long
 do_mmap(u64 addr, u64 len, int prot, int flags, struct file *file, u64 off)
@@ -74,11 +94,20 @@ do_mmap(u64 addr, u64 len, int prot, int flags, struct file *file, u64 off)
 			ret = -ENODEV;
 		if (ret)
 			return ret;
+		if ((flags & MAP_HUGETLB) && !is_hugetlbfs_inode(file->inode))
+			return -EINVAL; /* as Linux's ksys_mmap_pgoff */
 		if (file_mmap_kind(file) == FILE_MMAP_ANONYMOUS) {
 			/* Mapping /dev/zero is anonymous memory; opened read-only, never writable. */
 			access = file_flags(file) & O_ACCMODE;
 			file = NULL;
 		}
+	}
+	if ((flags & MAP_HUGETLB) && !file) {
+		ret = huge_anon_file(flags, &len, &anon);
+		if (ret)
+			return ret;
+		file = anon;
+		off = 0;
 	}
 	/* Shared anonymous memory is a file, so that a fork shares pages not yet touched. */
 	if (type != MAP_PRIVATE && !file) {

@@ -16,6 +16,7 @@
  * shared memory objects, which rewind lacks: EINVAL).
  */
 #include "mm/vm_internal.h"
+#include "mm/hugetlb.h"
 #include "mm/i_mmap.h"
 #include "mm/paging.h"
 #include "kernel/syscall/syscall.h"
@@ -83,6 +84,8 @@ area_to_resize(struct mm *mm, u64 addr, u64 old_len, u64 new_len, struct vma **o
 		return -EFAULT;
 	if (!old_len && (!(v->flags & VM_SHARED) || !v->file))
 		return -EINVAL; /* see the top of this file for shared anonymous memory */
+	if (is_vm_hugetlb(v))
+		return -EINVAL; /* huge pages are not moved (Linux 6.1's vma_to_resize) */
 	if (v->special)
 		return new_len == old_len ? -EINVAL
 					  : -EFAULT; /* the vDSO: never grown, not moved */

@@ -12,6 +12,7 @@
  * "normal" (vm_normal_page).
  */
 #include "mm/layout.h"
+#include "mm/hugetlb.h"
 #include "mm/paging.h"
 #include "mm/vm_internal.h"
 #include "mm/zero_page.h"
@@ -25,14 +26,16 @@
 static u64
 page_entry(struct mm *mm, const struct vma *v, u64 va, bool show_pfn)
 {
-	pte_t *pte = pte_walk(mm->pgd, va, false);
+	pte_t *pte = is_vm_hugetlb(v) ? NULL : pte_walk(mm->pgd, va, false);
+	u64 val = pte ? pte_val(*pte) : is_vm_hugetlb(v) ? hugetlb_entry_of(mm, va) : 0;
 
-	if (!pte || !pte_holds_page(pte_val(*pte)))
+	if (!pte_holds_page(val))
 		return 0;
-	u64 val = pte_val(*pte), entry = PM_PRESENT;
+	u64 entry = PM_PRESENT;
 	if (show_pfn)
 		entry |= ((val & PTE_ADDR_MASK) >> PAGE_SHIFT) & PM_PFN_MASK;
-	struct page *p = pte_page(val);
+	/* A huge page's head stands for its parts. */
+	struct page *p = pte_page(is_vm_hugetlb(v) ? val & HPAGE_MASK : val);
 	if (v->special || is_zero_page(p))
 		return entry;
 	if (p->mapping)

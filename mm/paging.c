@@ -120,7 +120,8 @@ pte_offset(pmd_t *pmd, u64 va, bool alloc)
 			return NULL;
 		set_pmd(pmd, make_pmd(t));
 	}
-	BUG_ON(pmd_val(*pmd) & PTE_HUGE);
+	if (pmd_val(*pmd) & PTE_HUGE)
+		return NULL; /* a 2 MiB page (mm/hugetlb.c) has no 4 KiB entries */
 	return (pte_t *)table_of(pmd_val(*pmd)) + PTE_INDEX(va);
 }
 
@@ -371,6 +372,25 @@ tables_on_path(pgd_t *pgd, u64 va)
 	return pmd_val(*m) & PTE_PRESENT ? 3 : 2;
 }
 
+pmd_t *
+pmd_alloc(pgd_t *pgd, u64 va, u64 *tables)
+{
+	int before = tables_on_path(pgd, va);
+	pud_t *pud = pud_offset(pgd, va, true);
+	pmd_t *pmd = pud ? pmd_offset(pud, va, true) : NULL;
+
+	*tables += (u64)(tables_on_path(pgd, va) - before);
+	return pmd;
+}
+
+pmd_t *
+pmd_lookup(pgd_t *pgd, u64 va)
+{
+	pud_t *pud = pud_offset(pgd, va, false);
+
+	return pud ? pmd_offset(pud, va, false) : NULL;
+}
+
 pte_t *
 pte_alloc(pgd_t *pgd, u64 va, u64 *tables)
 {
@@ -400,8 +420,8 @@ walk_present_ptes(pgd_t *pgd, u64 start, u64 end, pte_visit_fn fn, void *arg)
 			for (u64 v2 = v1; v2 < LEVEL_END(v1, 30, end);
 			     v2 = LEVEL_END(v2, 21, end)) {
 				pmd_t *m = (pmd_t *)table_of(pud_val(*u)) + PMD_INDEX(v2);
-				if (!(pmd_val(*m) & PTE_PRESENT))
-					continue;
+				if (!(pmd_val(*m) & PTE_PRESENT) || (pmd_val(*m) & PTE_HUGE))
+					continue; /* no table; a huge page's is mm/hugetlb.c's */
 				for (u64 v3 = v2; v3 < LEVEL_END(v2, 21, end); v3 += PAGE_SIZE) {
 					pte_t *p = (pte_t *)table_of(pmd_val(*m)) + PTE_INDEX(v3);
 					if (pte_holds_page(pte_val(*p)))
@@ -419,7 +439,7 @@ free_table(u64 entry, int depth)
 	u64 *t = table_of(entry);
 
 	for (int i = 0; depth > 1 && i < 512; i++)
-		if (t[i] & PTE_PRESENT)
+		if ((t[i] & PTE_PRESENT) && !(t[i] & PTE_HUGE)) /* a huge page is no table */
 			free_table(t[i], depth - 1);
 	free_page_virt(t);
 }

@@ -101,7 +101,10 @@ phys_addr_t kernel_virt_to_phys(const void *va);
  */
 pte_t *kernel_user_pte(u64 va);
 
-/* The 4 KiB entry for va under pgd, creating missing tables if alloc; NULL if absent. */
+/*
+ * The 4 KiB entry for va under pgd, creating missing tables if alloc; NULL
+ * if absent, or under a 2 MiB page (mm/hugetlb.h).
+ */
 pte_t *pte_walk(pgd_t *pgd, u64 va, bool alloc);
 /*
  * pte_walk of a user address, creating missing tables, which are added to
@@ -109,10 +112,18 @@ pte_t *pte_walk(pgd_t *pgd, u64 va, bool alloc);
  * killer weighs). The caller holds the lock that orders its table changes.
  */
 pte_t *pte_alloc(pgd_t *pgd, u64 va, u64 *tables);
+/*
+ * The page-directory entry over a user address, creating the tables above
+ * it (added to *tables, as pte_alloc), or only looking: NULL if absent.
+ * For 2 MiB pages (mm/hugetlb.c); the caller holds the mm's pt_lock.
+ */
+pmd_t *pmd_alloc(pgd_t *pgd, u64 va, u64 *tables);
+pmd_t *pmd_lookup(pgd_t *pgd, u64 va);
 typedef void (*pte_visit_fn)(pte_t *pte, u64 va, void *arg);
 /*
  * Calls fn for every 4 KiB entry in [start, end) that holds a page (present,
- * or PROT_NONE: pte_holds_page), skipping absent tables quickly.
+ * or PROT_NONE: pte_holds_page), skipping absent tables quickly, and 2 MiB
+ * pages (mm/hugetlb.c walks those).
  */
 void walk_present_ptes(pgd_t *pgd, u64 start, u64 end, pte_visit_fn fn, void *arg);
 /* Frees every page-table page of the user half (the pages they map must be released first). */

@@ -7,10 +7,13 @@
  * mm/vm_internal.h). A shared page adds its size divided by that count to
  * Pss, so that the Pss of all processes sums to the memory they use. The
  * shared zero page is not resident, as on Linux, where it is no "normal"
- * page. rewind never swaps and has no huge pages: those fields are 0.
+ * page. Huge pages (mm/hugetlb.h) are not in Rss but in Shared_Hugetlb and
+ * Private_Hugetlb, as Linux's. rewind never swaps and has no transparent
+ * huge pages: those fields are 0.
  */
 #include "kernel/lib/vsprintf.h"
 #include "kernel/vdso/vsyscall.h"
+#include "mm/hugetlb.h"
 #include "mm/page_alloc.h"
 #include "mm/paging.h"
 #include "mm/vm_internal.h"
@@ -23,6 +26,7 @@ struct smaps_counts {
 	u64 rss, pss, pss_dirty, pss_anon, pss_file;
 	u64 shared_clean, shared_dirty, private_clean, private_dirty;
 	u64 referenced, anonymous, pss_locked;
+	u64 shared_hugetlb, private_hugetlb;
 	bool locked;
 };
 
@@ -73,6 +77,13 @@ count_area(struct mm *mm, const struct vma *v, struct smaps_counts *c)
 	if (v->special) /* fixed kernel pages, not counted as resident (vm.h) */
 		return;
 	c->locked = v->flags & VM_LOCKED;
+	if (is_vm_hugetlb(v)) {
+		u64 shared, private;
+		hugetlb_usage(mm, v, &shared, &private);
+		c->shared_hugetlb += shared;
+		c->private_hugetlb += private;
+		return;
+	}
 	spin_lock(&mm->pt_lock);
 	walk_present_ptes(mm->pgd, v->start, v->end, count_page, c);
 	spin_unlock(&mm->pt_lock);
@@ -111,11 +122,14 @@ put_counts(char *buf, size_t size, size_t *n, const struct smaps_counts *c, bool
 	put_kb(buf, size, n, "Private_Dirty:", c->private_dirty);
 	put_kb(buf, size, n, "Referenced:", c->referenced);
 	put_kb(buf, size, n, "Anonymous:", c->anonymous);
-	static const char *const none[] = { "LazyFree:",      "AnonHugePages:",	 "ShmemPmdMapped:",
-					    "FilePmdMapped:", "Shared_Hugetlb:", "Private_Hugetlb:",
-					    "Swap:",	      "SwapPss:" };
+	static const char *const none[] = { "LazyFree:", "AnonHugePages:", "ShmemPmdMapped:",
+					    "FilePmdMapped:" };
 	for (size_t i = 0; i < ARRAY_SIZE(none); i++)
 		put_kb(buf, size, n, none[i], 0);
+	put_kb(buf, size, n, "Shared_Hugetlb:", c->shared_hugetlb);
+	put_kb(buf, size, n, "Private_Hugetlb:", c->private_hugetlb);
+	put_kb(buf, size, n, "Swap:", 0);
+	put_kb(buf, size, n, "SwapPss:", 0);
 	put_kb(buf, size, n, "Locked:", c->pss_locked >> PSS_SHIFT);
 }
 
@@ -131,7 +145,7 @@ put_vm_flags(char *buf, size_t size, size_t *n, u32 flags)
 		{ VM_SHARED, "sh" },	 { VM_GROWSDOWN, "gd" },  { VM_UFFD_MISSING, "um" },
 		{ VM_LOCKED, "lo" },	 { VM_DONTCOPY, "dc" },	  { VM_DONTDUMP, "dd" },
 		{ VM_WIPEONFORK, "wf" }, { VM_HUGEPAGE, "hg" },	  { VM_NOHUGEPAGE, "nh" },
-		{ VM_MERGEABLE, "mg" },	 { VM_UFFD_MINOR, "ui" },
+		{ VM_MERGEABLE, "mg" },	 { VM_UFFD_MINOR, "ui" }, { VM_HUGETLB, "ht" },
 	};
 
 	PUT(buf, size, n, "VmFlags: ");
@@ -146,8 +160,10 @@ static void
 put_area(char *buf, size_t size, size_t *n, u64 bytes, u32 flags, const struct smaps_counts *c)
 {
 	put_kb(buf, size, n, "Size:", bytes);
-	put_kb(buf, size, n, "KernelPageSize:", PAGE_SIZE);
-	put_kb(buf, size, n, "MMUPageSize:", PAGE_SIZE);
+	u64 page_size = flags & VM_HUGETLB ? HPAGE_SIZE : PAGE_SIZE;
+
+	put_kb(buf, size, n, "KernelPageSize:", page_size);
+	put_kb(buf, size, n, "MMUPageSize:", page_size);
 	put_counts(buf, size, n, c, false);
 	PUT(buf, size, n, "%-16s%8u\n", "THPeligible:", 0);
 	put_vm_flags(buf, size, n, flags);

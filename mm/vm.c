@@ -16,6 +16,8 @@
  */
 #include "mm/vm.h"
 #include "mm/vm_internal.h"
+#include "mm/hugetlb.h"
+#include "fs/hugetlbfs.h"
 #include "mm/userfaultfd.h"
 #include "mm/i_mmap.h"
 #include "kernel/objcount.h"
@@ -217,6 +219,8 @@ vm_apply_userfaultfd(struct mm *mm, u64 start, u64 end, u32 modes, struct userfa
 int
 vma_split(struct vma *v, u64 addr)
 {
+	if (is_vm_hugetlb(v) && (addr & ~HPAGE_MASK))
+		return -EINVAL; /* a huge page is never split (Linux's hugetlb_vm_op_split) */
 	struct vma *hi = vma_new(v->mm, addr, v->end, v->flags, v->file,
 				 v->pgoff + ((addr - v->start) >> PAGE_SHIFT), v->name);
 	if (!hi)
@@ -289,6 +293,10 @@ zap_range(struct mm *mm, const struct vma *v, u64 start, u64 end)
 {
 	struct zap z = { .mm = mm, .special = v->special != NULL, .flushed = start };
 
+	if (is_vm_hugetlb(v)) { /* whole huge pages only (Linux's madvise_dontneed_free) */
+		hugetlb_zap(mm, v, ALIGN_UP(start, HPAGE_SIZE), ALIGN_DOWN(end, HPAGE_SIZE), false);
+		return;
+	}
 	spin_lock(&mm->pt_lock);
 	walk_present_ptes(mm->pgd, start, end, zap_pte, &z);
 	spin_unlock(&mm->pt_lock);
@@ -310,16 +318,22 @@ unmap_range(struct mm *mm, u64 start, u64 end)
 			continue;
 		}
 		if (v->start < start) {
-			if (vma_split(v, start))
-				return -ENOMEM;
+			int err = vma_split(v, start);
+			if (err)
+				return err;
 			pos = pos->next; /* the part at and above start */
 			continue;
 		}
-		if (v->end > end && vma_split(v, end))
-			return -ENOMEM;
+		int err = v->end > end ? vma_split(v, end) : 0;
+		if (err)
+			return err;
 		pos = pos->next;
 		list_del(&v->link);
-		zap_range(mm, v, v->start, v->end);
+		if (is_vm_hugetlb(v))
+			hugetlb_zap(mm, v, v->start, v->end,
+				    true); /* and its unused reservations */
+		else
+			zap_range(mm, v, v->start, v->end);
 		vma_free(v);
 	}
 	return 0;
@@ -495,6 +509,16 @@ get_unmapped_area(struct mm *mm, u64 hint, u64 len)
 	return find_free_area(mm, len);
 }
 
+/* The same for huge pages: 2 MiB-aligned (Linux's hugetlb_get_unmapped_area). */
+static u64
+get_unmapped_huge_area(struct mm *mm, u64 hint, u64 len)
+{
+	if (IS_ALIGNED(hint, HPAGE_SIZE) && get_unmapped_area(mm, hint, len) == hint)
+		return hint;
+	u64 start = find_free_area(mm, len + HPAGE_SIZE - PAGE_SIZE);
+	return start ? ALIGN_UP(start, HPAGE_SIZE) : 0;
+}
+
 u64
 vm_free_area(struct mm *mm, u64 len)
 {
@@ -526,10 +550,14 @@ vm_mmap_locked(struct mm *mm, u64 addr, u64 len, int prot, int flags, struct fil
 		      (flags & MAP_GROWSDOWN ? VM_GROWSDOWN : 0);
 	long ret;
 
+	bool huge = file && is_hugetlbfs_inode(file->inode);
+
 	*populate = false;
-	len = ALIGN_UP(len, PAGE_SIZE);
+	len = ALIGN_UP(len, huge ? HPAGE_SIZE : PAGE_SIZE);
 	if (len == 0 || len > USER_TOP)
 		return -ENOMEM;
+	if (huge && (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) && !IS_ALIGNED(addr, HPAGE_SIZE))
+		return -EINVAL;
 	/* A file sealed against writes (fs/memfd.c): no shared mapping writes it, now or later. */
 	if (shared && file && file_write_sealed(file)) {
 		if (prot & PROT_WRITE)
@@ -541,7 +569,8 @@ vm_mmap_locked(struct mm *mm, u64 addr, u64 len, int prot, int flags, struct fil
 		if ((flags & MAP_FIXED_NOREPLACE) && !range_is_free(mm, addr, addr + len))
 			return -EEXIST;
 	} else {
-		ret = (long)get_unmapped_area(mm, addr, len);
+		ret = (long)(huge ? get_unmapped_huge_area(mm, addr, len)
+				  : get_unmapped_area(mm, addr, len));
 		if (!ret)
 			return -ENOMEM;
 	}
@@ -549,9 +578,18 @@ vm_mmap_locked(struct mm *mm, u64 addr, u64 len, int prot, int flags, struct fil
 		return -ENOMEM;
 	if ((vmflags & VM_LOCKED) && !vm_may_lock(mm, len))
 		return -EAGAIN; /* mlockall(MCL_FUTURE) and RLIMIT_MEMLOCK, as Linux's mlock_future_check */
+	if (huge) {
+		int err = hugetlbfs_mmap_prepare(file, pgoff, len, vmflags);
+		if (err)
+			return err;
+		vmflags |= VM_HUGETLB | (shared ? 0 : VM_HUGE_RESV);
+	}
 	int err = map_locked(mm, (u64)ret, len, vmflags, file, pgoff, NULL);
-	if (err)
+	if (err) {
+		if (huge)
+			hugetlbfs_mmap_abandon(len, vmflags);
 		return err;
+	}
 	*populate = mmap_populates(flags, vmflags);
 	return ret;
 }
@@ -682,7 +720,10 @@ vm_mprotect(struct mm *mm, u64 start, u64 len, int prot)
 		struct reprotect r = { (v->flags & ~VM_PROT_MASK) | (prot & VM_PROT_MASK), 0 };
 		v->flags = r.flags;
 		spin_lock(&mm->pt_lock);
-		walk_present_ptes(mm->pgd, v->start, v->end, reprotect_pte, &r);
+		if (is_vm_hugetlb(v))
+			r.changed = hugetlb_reprotect(mm, v);
+		else
+			walk_present_ptes(mm->pgd, v->start, v->end, reprotect_pte, &r);
 		spin_unlock(&mm->pt_lock);
 		/* Not-present entries are never cached: a fresh reservation needs no shootdown. */
 		if (r.changed)

@@ -40,7 +40,7 @@ struct userfaultfd_ctx;
 #define VM_GROWSDOWN 0x80 /* stack, MAP_GROWSDOWN: a fault below extends it (vm_grow_stack) */
 /*
  * What mlock and madvise record (mm/mlock.c, mm/madvise.c). rewind has no
- * swap, no huge pages for user memory, no page merging and no core dumps:
+ * swap, no transparent huge pages, no page merging and no core dumps:
  * VM_LOCKED is counted against RLIMIT_MEMLOCK and its pages are brought in;
  * fork honours VM_DONTCOPY and VM_WIPEONFORK; the rest are only kept, as
  * on a Linux whose transparent huge pages and KSM are switched off.
@@ -61,6 +61,14 @@ struct userfaultfd_ctx;
 #define VM_UFFD_MISSING 0x10000
 #define VM_UFFD_MINOR	0x20000
 #define VM_UFFD_MASK	(VM_UFFD_MISSING | VM_UFFD_MINOR)
+/*
+ * Huge pages (mm/hugetlb.h): the area maps a hugetlbfs file with 2 MiB
+ * entries, and is split only at 2 MiB boundaries. A private one made by
+ * mmap (not inherited by fork) holds a pool reservation for each of its
+ * huge pages not yet faulted in: Linux's HPAGE_RESV_OWNER.
+ */
+#define VM_HUGETLB   0x40000
+#define VM_HUGE_RESV 0x80000
 
 #define USER_STACK_TOP	0x00007ffffffff000ul
 #define USER_STACK_SIZE (8ul << 20)   /* kept free for the stack: Linux's default RLIMIT_STACK */

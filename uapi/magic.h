@@ -9,6 +9,8 @@
 #define MQUEUE_MAGIC	    0x19800202 /* the POSIX message queues' file system */
 #define TMPFS_MAGIC	    0x01021994 /* tmpfs, and Linux's rootfs and devtmpfs */
 #define PROC_SUPER_MAGIC    0x9fa0
+#define SYSFS_MAGIC	    0x62656572
+#define HUGETLBFS_MAGIC	    0x958458f6 /* hugetlbfs (fs/hugetlbfs.c) */
 #define PIPEFS_MAGIC	    0x50495045
 #define SOCKFS_MAGIC	    0x534f434b
 #define NSFS_MAGIC	    0x6e736673

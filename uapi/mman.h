@@ -27,6 +27,7 @@
 #define MAP_STACK	    0x20000
 #define MAP_HUGETLB	    0x40000
 #define MAP_FIXED_NOREPLACE 0x100000
+#define MAP_HUGE_SHIFT	    26
 #define MAP_HUGE_MASK	    (0x3f << 26) /* a huge page size's log2, MAP_UNINITIALIZED's bit among them */
 /* The flags every file mapping understands: MAP_SHARED_VALIDATE refuses others (Linux's LEGACY_MAP_MASK). */
 #define MAP_LEGACY_MASK                                                                          \

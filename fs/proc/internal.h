@@ -184,6 +184,11 @@ int proc_show_keys(struct procbuf *b, union proc_arg arg);
 int proc_show_key_users(struct procbuf *b, union proc_arg arg);
 extern const struct proc_dir proc_sys_keys_dir;
 
+/* fs/proc/sysfs.c: /sys's tree, and the huge page pool's size (also /proc/sys/vm/nr_hugepages). */
+extern const struct proc_entry sysfs_root_entry;
+int proc_show_nr_hugepages(struct procbuf *b, union proc_arg arg);
+int proc_write_nr_hugepages(const char *value, union proc_arg arg);
+
 /* fs/proc/sysctl.c: /proc/sys. */
 extern const struct proc_dir proc_sys_dir;
 extern const struct proc_dir proc_net_dir; /* fs/proc/net.c */

@@ -5,6 +5,7 @@
  * Each gathers its figures here and leaves the layout to text.c.
  */
 #include "fs/proc/internal.h"
+#include "mm/hugetlb.h"
 #include "fs/mnt_namespace.h"
 #include "kernel/boot.h"
 #include "kernel/process/process.h"
@@ -156,6 +157,7 @@ proc_show_meminfo(struct procbuf *b, union proc_arg arg)
 					 .cached_kb = 0,
 					 .slab_kb = slab_pages * kb,
 				 });
+	hugetlb_format_meminfo(b);
 	return 0;
 }
 

@@ -9,6 +9,8 @@
  * only while used, and each open generates the text anew. Inode numbers
  * are derived from the path (a hash of the name, seeded with the parent's
  * number), so that stat() and getdents agree without a table.
+ *
+ * The same machinery shows /sys ("sysfs", fs/proc/sysfs.c's tree).
  */
 #include "fs/proc/procfs.h"
 #include "fs/proc/internal.h"
@@ -484,12 +486,29 @@ struct fs_type procfs_type = {
 	.new_root = proc_new_root,
 };
 
+/* /sys: the same machinery over sysfs.c's few files. */
+static struct inode *
+sysfs_new_root(struct super_block *sb)
+{
+	return proc_inode_new(sb, &sysfs_root_entry, (union proc_arg){ 0 }, PROC_ROOT_INO);
+}
+
+static struct fs_type sysfs_type = {
+	.name = "sysfs",
+	.magic = SYSFS_MAGIC,
+	.new_root = sysfs_new_root,
+};
+
 void
 procfs_init(void)
 {
 	register_filesystem(&procfs_type);
+	register_filesystem(&sysfs_type);
 	int err = vfs_mount("/proc", "proc", "proc", 0, NULL);
 
 	if (err)
 		pr_err("procfs: cannot mount /proc (error %d); booting on without it\n", err);
+	err = vfs_mount("/sys", "sysfs", "sysfs", 0, NULL);
+	if (err)
+		pr_err("procfs: cannot mount /sys (error %d); booting on without it\n", err);
 }

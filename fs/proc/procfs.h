@@ -7,7 +7,7 @@
 #ifndef REWIND_PROCFS_H
 #define REWIND_PROCFS_H
 
-/* Mounts procfs on /proc; called once at boot, after vfs_init(). */
+/* Mounts procfs on /proc and sysfs on /sys; called once at boot, after vfs_init(). */
 void procfs_init(void);
 
 #endif

@@ -21,7 +21,9 @@
  * /proc/sys/fs/inotify/max_{queued_events,user_instances,user_watches},
  * root's to set, as Linux's; and /proc/sys/net/ipv4/ip_local_port_range
  * (read-only: the ephemeral ports fs/inet_names.c hands out); and
- * /proc/sys/vm/unprivileged_userfaultfd (root's to set, 0 or 1: fs/userfaultfd.c).
+ * /proc/sys/vm/unprivileged_userfaultfd (root's to set, 0 or 1: fs/userfaultfd.c)
+ * and nr_hugepages (root's to set: the huge page pool, fs/proc/sysfs.c), and
+ * drop_caches (root's to write; nothing here can be dropped).
  *
  * Reading gives the current value alone on the first line, then
  * "# valid: ..." and "# default: ..." (procfs_format_knob). Writing a
@@ -707,8 +709,24 @@ static const struct proc_dir net_dir = {
 /* ---- /proc/sys/vm ---------------------------------------------------------------- */
 
 BOUNDED_FILE(show_unprivileged_uffd, write_unprivileged_uffd, unprivileged_userfaultfd, 0, 1)
+/*
+ * drop_caches: Linux's bounds, 1 to 4, and nothing to drop - every cached
+ * page here is a RAM file's only copy, which Linux's tmpfs keeps too.
+ */
+static unsigned long drop_caches;
+BOUNDED_FILE(show_drop_caches, write_drop_caches, drop_caches, 1, 4)
 
 static const struct proc_entry vm_entries[] = {
+	{ .name = "drop_caches",
+	  .mode = S_IFREG | 0200,
+	  .show = show_drop_caches,
+	  .write = write_drop_caches,
+	  .control = true },
+	{ .name = "nr_hugepages",
+	  .mode = S_IFREG | 0644,
+	  .show = proc_show_nr_hugepages,
+	  .write = proc_write_nr_hugepages,
+	  .control = true },
 	{ .name = "unprivileged_userfaultfd",
 	  .mode = S_IFREG | 0644,
 	  .show = show_unprivileged_uffd,

@@ -546,7 +546,9 @@ area_dump_size(const struct vma *v, u32 filter, struct core_area *a)
 		a->dump_size = strcmp(v->special->name, "[vvar]") ? size : 0;
 		return;
 	}
-	if (v->flags & VM_SHARED)
+	if (v->flags & VM_HUGETLB) /* huge pages are a kind of their own, as Linux's */
+		kind = v->flags & VM_SHARED ? COREDUMP_HUGE_SHARED : COREDUMP_HUGE_PRIVATE;
+	else if (v->flags & VM_SHARED)
 		kind = v->file && v->file->inode->nlink ? COREDUMP_FILE_SHARED
 							: COREDUMP_ANON_SHARED;
 	else if (!v->file || (v->flags & VM_WRITE))

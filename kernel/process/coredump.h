@@ -21,6 +21,8 @@ struct kernel_siginfo;
 #define COREDUMP_FILE_PRIVATE	0x04
 #define COREDUMP_FILE_SHARED	0x08
 #define COREDUMP_ELF_HEADERS	0x10 /* of a private file area: the first page, if an ELF header */
+#define COREDUMP_HUGE_PRIVATE	0x20 /* huge-page areas (mm/hugetlb.h), private */
+#define COREDUMP_HUGE_SHARED	0x40 /* and shared */
 #define COREDUMP_FILTER_DEFAULT 0x33 /* the anonymous areas and ELF headers (0x20: huge pages) */
 #define COREDUMP_FILTER_MASK	0x1ff
 /* core_pattern's room, as Linux's CORENAME_MAX_SIZE. */

@@ -52,6 +52,7 @@
 #include "kernel/vdso/vvar.h"
 #include "locking/spinlock.h"
 #include "mm/page_alloc.h"
+#include "mm/hugetlb.h"
 #include "mm/paging.h"
 #include "mm/uaccess.h"
 #include "mm/vm.h"
@@ -157,8 +158,9 @@ key_from_mapping(struct mm *mm, u64 uaddr, struct futex_key *key)
 		return 0;
 	/* pt_lock: a concurrent copy-on-write may replace and free the page. */
 	spin_lock(&mm->pt_lock);
-	pte_t *pte = pte_walk(mm->pgd, uaddr, false);
-	u64 entry = pte ? pte_val(*pte) : 0;
+	/* A huge page's 4 KiB parts name the futex as well as whole pages do. */
+	pte_t *pte = is_vm_hugetlb(v) ? NULL : pte_walk(mm->pgd, uaddr, false);
+	u64 entry = pte ? pte_val(*pte) : is_vm_hugetlb(v) ? hugetlb_entry_of(mm, uaddr) : 0;
 	struct page *page = (entry & PTE_PRESENT) ? pte_page(entry) : NULL;
 	if (page && ((v->flags & VM_SHARED) || page->mapping))
 		*key = (struct futex_key){ page, uaddr & (PAGE_SIZE - 1) };

@@ -105,6 +105,32 @@ procbuf_printf(struct procbuf *b, const char *fmt, ...)
 	(void)fmt;
 }
 
+/* ---- hugetlbfs (fs/hugetlbfs.c): no huge page pool here, so no file of huge pages ---- */
+
+void
+hugetlbfs_init(void)
+{
+	register_filesystem(&hugetlbfs_type);
+}
+
+struct inode *
+hugetlbfs_new_inode(struct super_block *sb, u32 mode)
+{
+	return NULL;
+}
+
+struct inode *
+hugetlbfs_nameless_inode(u64 size)
+{
+	return NULL;
+}
+
+bool
+is_hugetlbfs_inode(const struct inode *inode)
+{
+	return false;
+}
+
 /* ---- namespaces (kernel/process/nsproxy.c): the host tests' one task lives in the first ---- */
 
 static struct nsproxy host_nsproxy = { .refcount = 1, .mnt = &init_mnt_ns };

@@ -11,12 +11,13 @@ UNIT_TEST(the_boot_tree_exists)
 	CHECK_EQ(stat_of("/").st_mode, S_IFDIR | 0755);
 	CHECK_EQ(stat_of("/dev").st_mode, S_IFDIR | 0755);
 	CHECK_EQ(stat_of("/proc").st_mode, S_IFDIR | 0555);
+	CHECK_EQ(stat_of("/sys").st_mode, S_IFDIR | 0555);
 	CHECK_EQ(stat_of("/tmp").st_mode, S_IFDIR | 01777);
 	CHECK_EQ(stat_of("/dev/null").st_mode, S_IFCHR | 0666);
 	CHECK_EQ(stat_of("/dev/null").st_rdev, MKDEV(1, 3));
 	CHECK_EQ(stat_of("/dev/zero").st_rdev, MKDEV(1, 5));
 	CHECK_EQ(stat_of("/dev/console").st_rdev, MKDEV(5, 1));
-	CHECK_EQ(stat_of("/").st_nlink, 5); /* ".", and ".." of dev, proc, tmp */
+	CHECK_EQ(stat_of("/").st_nlink, 6); /* ".", and ".." of dev, proc, sys, tmp */
 }
 
 UNIT_TEST(walk_handles_dots_and_slashes)
