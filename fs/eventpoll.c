@@ -58,7 +58,8 @@
 #define EP_PRIVATE_BITS (EPOLLWAKEUP | EPOLLONESHOT | EPOLLET | EPOLLEXCLUSIVE)
 #define EPOLLEXCLUSIVE_OK_BITS \
 	(POLLIN | POLLOUT | POLLERR | POLLHUP | EPOLLWAKEUP | EPOLLET | EPOLLEXCLUSIVE)
-#define EP_MAX_EVENTS (0x7fffffff / sizeof(struct kernel_epoll_event))
+#define EP_MAX_EVENTS	(0x7fffffff / sizeof(struct kernel_epoll_event))
+#define EP_UNACTIVE_PTR ((struct epitem *)-1L)
 
 struct eventpoll {
 	struct mutex mtx;
@@ -66,6 +67,7 @@ struct eventpoll {
 	struct wait_queue wq;	   /* tasks in epoll_wait */
 	struct wait_queue poll_wq; /* poll of this file: tasks in poll, outer instances */
 	struct list_head rdllist;  /* items a wake-up says may be ready */
+	struct epitem *ovflist;	   /* woken during epoll_wait's scan; EP_UNACTIVE_PTR: no scan */
 	struct list_head items;	   /* every item; epmutex */
 	struct file *file;	   /* its own file (not referenced: it owns us) */
 	u64 visited;		   /* the graph walk that saw it last (epmutex) */
@@ -82,6 +84,7 @@ struct ep_wait {
 struct epitem {
 	struct list_head ep_link;   /* in ep->items */
 	struct list_head rdlink;    /* in ep->rdllist, or a scan's list; empty when neither */
+	struct epitem *ovf_next;    /* in ep->ovflist; EP_UNACTIVE_PTR when not */
 	struct list_head file_link; /* in file->epitems */
 	struct eventpoll *ep;
 	struct file *file;
@@ -103,14 +106,26 @@ is_file_epoll(struct file *f)
 
 /* ---- readiness: wake functions and the ready list -------------------------------------------- */
 
-/* Queues epi (ep->lock held): whether it is enabled (a disabled one-shot item stays off). */
+/*
+ * Queues epi (ep->lock held): whether it is enabled (a disabled one-shot
+ * item stays off). While epoll_wait scans without the lock, the ready list
+ * is the scan's: epi goes on ovflist, which the scan's end moves over.
+ */
 static bool
 ep_queue_locked(struct epitem *epi)
 {
+	struct eventpoll *ep = epi->ep;
+
 	if (!(epi->event.events & ~EP_PRIVATE_BITS))
 		return false;
-	if (list_empty(&epi->rdlink))
-		list_add_tail(&epi->rdlink, &epi->ep->rdllist);
+	if (ep->ovflist != EP_UNACTIVE_PTR) {
+		if (epi->ovf_next == EP_UNACTIVE_PTR) {
+			epi->ovf_next = ep->ovflist;
+			ep->ovflist = epi;
+		}
+	} else if (list_empty(&epi->rdlink)) {
+		list_add_tail(&epi->rdlink, &ep->rdllist);
+	}
 	return true;
 }
 
@@ -187,6 +202,25 @@ ep_requeue_locked(struct eventpoll *ep, struct list_head *from)
 	}
 }
 
+/*
+ * The end of epoll_wait's scan (ep->lock held): the items woken meanwhile
+ * join the ready list, and so do those of txlist not reported, in front.
+ */
+static void
+ep_end_scan_locked(struct eventpoll *ep, struct list_head *txlist)
+{
+	struct epitem *epi, *next;
+
+	for (epi = ep->ovflist; epi; epi = next) {
+		next = epi->ovf_next;
+		epi->ovf_next = EP_UNACTIVE_PTR;
+		if (list_empty(&epi->rdlink))
+			list_add(&epi->rdlink, &ep->rdllist); /* ovflist is newest first */
+	}
+	ep->ovflist = EP_UNACTIVE_PTR;
+	ep_requeue_locked(ep, txlist);
+}
+
 /* Takes the whole ready list into txlist (on the caller's stack); ep->lock held. */
 static void
 ep_take_ready_locked(struct eventpoll *ep, struct list_head *txlist)
@@ -225,12 +259,28 @@ ep_next_ready(struct eventpoll *ep, struct list_head *txlist)
 	return epi;
 }
 
+/* Stores one event's two fields in one user-access window, as Linux's epoll_put_uevent. */
+static inline bool
+ep_put_event(struct kernel_epoll_event __user *uev, unsigned revents, u64 data)
+{
+	int err = 0;
+
+	if (!user_access_begin(uev, sizeof(*uev)))
+		return false;
+	unsafe_put_user(revents, &uev->events, err);
+	unsafe_put_user(data, &uev->data, err);
+	user_access_end();
+	return !err;
+}
+
 /*
  * Copies up to maxevents ready events to user memory (ep->mtx held): how
- * many, or -EFAULT when not even the first could be written. ep->lock is
- * dropped only around each item's poll and copy (which may fault and
- * sleep): one hold both puts the last item back and takes the next, so a
- * call takes the lock once per item, as it must, and not three times.
+ * many, or -EFAULT when not even the first could be written. As Linux's
+ * ep_send_events, the ready list is taken under ep->lock and then walked
+ * without it - each item's poll and copy may fault and sleep - while
+ * wake-ups go on ovflist (ep_queue_locked); ep->mtx keeps every other
+ * writer of the ready list out meanwhile. The end puts the items not
+ * reported and those woken meanwhile back on the ready list.
  */
 static long
 ep_send_events(struct eventpoll *ep, struct kernel_epoll_event __user *uevents, int maxevents)
@@ -240,17 +290,15 @@ ep_send_events(struct eventpoll *ep, struct kernel_epoll_event __user *uevents, 
 	u64 flags = spin_lock_irqsave(&ep->lock);
 
 	ep_take_ready_locked(ep, &txlist);
+	ep->ovflist = NULL;
+	spin_unlock_irqrestore(&ep->lock, flags);
 	while (res < maxevents && !list_empty(&txlist)) {
 		struct epitem *epi = list_first_entry(&txlist, struct epitem, rdlink);
 		list_del(&epi->rdlink);
-		spin_unlock_irqrestore(&ep->lock, flags);
 		unsigned revents = ep_item_poll(epi, NULL);
-		struct kernel_epoll_event ev = { revents, epi->event.data };
-		bool copied = revents && !copy_to_user(&uevents[res], &ev, sizeof(ev));
-		flags = spin_lock_irqsave(&ep->lock);
 		if (!revents)
 			continue;
-		if (!copied) {
+		if (!ep_put_event(&uevents[res], revents, epi->event.data)) {
 			list_add(&epi->rdlink, &txlist);
 			if (!res)
 				res = -EFAULT;
@@ -260,9 +308,11 @@ ep_send_events(struct eventpoll *ep, struct kernel_epoll_event __user *uevents, 
 		if (epi->event.events & EPOLLONESHOT)
 			epi->event.events &= EP_PRIVATE_BITS;
 		else if (!(epi->event.events & EPOLLET))
-			ep_queue_locked(epi); /* level-triggered: asked again next time */
+			list_add_tail(&epi->rdlink,
+				      &ep->rdllist); /* level-triggered: asked again */
 	}
-	ep_requeue_locked(ep, &txlist);
+	flags = spin_lock_irqsave(&ep->lock);
+	ep_end_scan_locked(ep, &txlist);
 	spin_unlock_irqrestore(&ep->lock, flags);
 	return res;
 }
@@ -399,6 +449,7 @@ ep_insert(struct eventpoll *ep, const struct kernel_epoll_event *event, struct f
 	if (!epi)
 		return -ENOMEM;
 	list_init(&epi->rdlink);
+	epi->ovf_next = EP_UNACTIVE_PTR;
 	epi->ep = ep;
 	epi->file = tf;
 	epi->fd = fd;
@@ -492,6 +543,7 @@ do_epoll_create(int flags)
 	wait_queue_init(&ep->wq);
 	wait_queue_init(&ep->poll_wq);
 	list_init(&ep->rdllist);
+	ep->ovflist = EP_UNACTIVE_PTR;
 	list_init(&ep->items);
 	ep->file = anon_inode_getfile(&eventpoll_fops, ep, O_RDWR);
 	if (!ep->file) {

@@ -34,20 +34,6 @@
 
 bool uaccess_smap;
 
-static inline void
-user_open(void)
-{
-	if (uaccess_smap)
-		__asm__ __volatile__("stac" ::: "memory");
-}
-
-static inline void
-user_close(void)
-{
-	if (uaccess_smap)
-		__asm__ __volatile__("clac" ::: "memory");
-}
-
 /*
  * Copies n bytes where either side may be user memory; returns the bytes
  * not copied. Quadwords first, then the tail (see kernel/lib/string.c for why
@@ -60,7 +46,7 @@ copy_user_raw(void *dst, const void *src, size_t n)
 {
 	size_t quads = n / 8, tail = n % 8;
 
-	user_open();
+	user_access_open();
 	__asm__ __volatile__(
 		"1:	rep movsq\n"
 		"	movq %[tail], %[quads]\n"
@@ -70,7 +56,7 @@ copy_user_raw(void *dst, const void *src, size_t n)
 		: "+D"(dst), "+S"(src), [quads] "+c"(quads)
 		: [tail] "r"(tail)
 		: "memory");
-	user_close();
+	user_access_close();
 	return quads;
 }
 
@@ -105,7 +91,7 @@ copy_user_nocache_raw(void *dst, const void *src, size_t n)
 {
 	u64 t0, t1, t2, t3, t4, t5, t6, t7;
 
-	user_open();
+	user_access_open();
 	__asm__ __volatile__(
 		"	cmpq $8, %%rcx\n"
 		"	jb 7f\n"
@@ -163,7 +149,7 @@ copy_user_nocache_raw(void *dst, const void *src, size_t n)
 		  [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5), [t6] "=&r"(t6), [t7] "=&r"(t7)
 		:
 		: "memory", "cc");
-	user_close();
+	user_access_close();
 	return n;
 }
 
@@ -200,14 +186,14 @@ clear_user(void __user *dst, size_t n)
 {
 	if (!access_ok(dst, n))
 		return -EFAULT;
-	user_open();
+	user_access_open();
 	__asm__ __volatile__(
 		"1:	rep stosb\n"
 		"2:\n\t" EXTABLE_ENTRY(1b, 2b)
 		: "+D"(dst), "+c"(n)
 		: "a"(0)
 		: "memory");
-	user_close();
+	user_access_close();
 	return n ? -EFAULT : 0;
 }
 
@@ -241,14 +227,14 @@ get_user_u32_nofault(u32 *out, const u32 __user *p)
 	if (!access_ok(p, sizeof(*p)))
 		return -EFAULT;
 	this_cpu()->pagefault_disabled++;
-	user_open();
+	user_access_open();
 	__asm__ __volatile__(
 		"1:	movl (%[p]), %[v]\n"
 		"2:\n\t" EXTABLE_FIXUP(3, "movl %[efault], %[err]", 2b) EXTABLE_ENTRY(1b, 3b)
 		: [v] "+r"(v), [err] "+r"(err)
 		: [p] "r"(p), [efault] "i"(-EFAULT)
 		: "memory");
-	user_close();
+	user_access_close();
 	this_cpu()->pagefault_disabled--;
 	*out = v;
 	return err;
@@ -262,14 +248,14 @@ cmpxchg_user_u32(u32 __user *p, u32 *expected, u32 new)
 
 	if (!access_ok(p, sizeof(*p)) || !IS_ALIGNED((u64)(uintptr_t)p, sizeof(*p)))
 		return -EFAULT;
-	user_open();
+	user_access_open();
 	__asm__ __volatile__(
 		"1:	lock cmpxchgl %[new], (%[p])\n"
 		"2:\n\t" EXTABLE_FIXUP(3, "movl %[efault], %[err]", 2b) EXTABLE_ENTRY(1b, 3b)
 		: "+a"(seen), [err] "+r"(err)
 		: [new] "r"(new), [p] "r"(p), [efault] "i"(-EFAULT)
 		: "memory");
-	user_close();
+	user_access_close();
 	*expected = seen;
 	return err;
 }

@@ -18,6 +18,7 @@
 #include "kernel/lib/types.h"
 #include "mm/layout.h"
 #include "uapi/errno.h"
+#include "mm/extable.h"
 
 #define __user
 
@@ -100,6 +101,52 @@ int cmpxchg_user_u32(u32 __user *p, u32 *expected, u32 new);
 
 /* Turned on at boot when the CPU has SMAP (CR4.SMAP set). */
 extern bool uaccess_smap;
+
+/* Opens user memory to the kernel's accesses (SMAP's stac), and closes it (clac). */
+static inline void
+user_access_open(void)
+{
+	if (uaccess_smap)
+		__asm__ __volatile__("stac" ::: "memory");
+}
+
+static inline void
+user_access_close(void)
+{
+	if (uaccess_smap)
+		__asm__ __volatile__("clac" ::: "memory");
+}
+
+/*
+ * A window for a few small stores to user memory, as Linux's
+ * user_access_begin / unsafe_put_user / user_access_end: the range is
+ * checked and SMAP opened once, and each store is one instruction in the
+ * exception table instead of a copy_to_user call. Between begin and end
+ * nothing but the stores runs (no calls: SMAP stays open meanwhile).
+ * begin is false, and opens nothing, for a range outside user space.
+ */
+static inline bool
+user_access_begin(const void __user *p, size_t n)
+{
+	if (!access_ok(p, n))
+		return false;
+	user_access_open();
+	return true;
+}
+
+#define user_access_end() user_access_close()
+
+/*
+ * Stores x at the user address ptr (within an open window), converted to
+ * *ptr's type; a fault that cannot be resolved sets err to -EFAULT, so the
+ * caller tests err once after all its stores.
+ */
+#define unsafe_put_user(x, ptr, err)                                                        \
+	__asm__ __volatile__(                                                               \
+		"1:	mov %[v], %[m]\n"                                                       \
+		"2:\n\t" EXTABLE_FIXUP(3, "movl %[efault], %[e]", 2b) EXTABLE_ENTRY(1b, 3b) \
+		: [m] "=m"(*(ptr)), [e] "+r"(err)                                           \
+		: [v] "r"((__typeof__(*(ptr)))(x)), [efault] "i"(-EFAULT))
 /* SMEP and SMAP on this CPU, where it has them. */
 void uaccess_init_cpu(void);
 

@@ -58,12 +58,6 @@ sig_default_ignored(int sig)
 	}
 }
 
-bool
-sig_handler_ignores(const struct kernel_sigaction *a, int sig)
-{
-	return a->handler == SIG_IGN || (a->handler == SIG_DFL && sig_default_ignored(sig));
-}
-
 /* Whether the default action applies and is death; sighand lock held. */
 static bool
 sig_fatal(struct task *t, int sig)
@@ -280,15 +274,6 @@ wants_signal(struct task *t, int sig)
 }
 
 bool
-sig_deliverable(struct task *t)
-{
-	u64 pending = READ_ONCE(t->sig_pending.set) | READ_ONCE(t->group_leader->sig_shared.set);
-
-	return (pending & (~READ_ONCE(t->sig_blocked) | READ_ONCE(t->sig_waiting))) ||
-	       READ_ONCE(t->stop_pending);
-}
-
-bool
 signal_pending(void)
 {
 	struct task *t = current();
@@ -297,16 +282,6 @@ signal_pending(void)
 	if (READ_ONCE(t->killed))
 		return true;
 	return t->sighand && sig_deliverable(t);
-}
-
-__entry_text bool
-signal_work_on_return(const struct trap_frame *f)
-{
-	struct task *t = current();
-	long ret = (long)f->rax;
-
-	return READ_ONCE(t->killed) || t->sig_restore_mask || (t->sighand && sig_deliverable(t)) ||
-	       ((ret == -ERESTARTSYS || ret == -ERESTARTNOHAND) && syscall_restartable(f));
 }
 
 /* ---- sending ------------------------------------------------------------------- */

@@ -154,13 +154,7 @@ void signal_send_self(int sig);
 
 /* Whether an unblocked signal is pending for the current task (or it is being killed). */
 bool signal_pending(void);
-/*
- * Whether the way back to user mode through f has signal work: a signal to
- * deliver, a kill, a mask to put back after sigsuspend, an interrupted call
- * to settle. Asked with interrupts off on every return, so no fence: a
- * signal sent after it interrupts this CPU the moment user mode runs.
- */
-bool signal_work_on_return(const struct trap_frame *f);
+/* signal_work_on_return, the test on every return to user mode: return_work.h. */
 
 /*
  * ppoll and pselect6: the caller's mask is replaced by mask while the call

@@ -7,6 +7,7 @@
 #define REWIND_SIGNAL_INTERNAL_H
 
 #include "kernel/signal/signal.h"
+#include "kernel/signal/return_work.h"
 #include "kernel/process/task.h"
 #include "kernel/sched/wait.h"
 #include "locking/spinlock.h"
@@ -72,9 +73,11 @@ bool sig_default_ignored(int sig);
 bool stop_prepare_send(struct task *leader, int sig);
 void stop_notify_continued(struct task *leader);
 /* Whether a disposition throws the signal away (SIG_IGN, or SIG_DFL with an ignoring default). */
-bool sig_handler_ignores(const struct kernel_sigaction *a, int sig);
-/* Whether t has a signal to act on now (no barrier: for the return to user mode). */
-bool sig_deliverable(struct task *t);
+static inline bool
+sig_handler_ignores(const struct kernel_sigaction *a, int sig)
+{
+	return a->handler == SIG_IGN || (a->handler == SIG_DFL && sig_default_ignored(sig));
+}
 /*
  * Takes the first pending signal in mask for t (its own before its
  * process's, faults before the rest, then the lowest number) into info;

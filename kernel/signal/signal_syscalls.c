@@ -33,6 +33,21 @@ valid_signal(int sig)
 
 /* ---- dispositions and the mask ---------------------------------------------------- */
 
+/* Puts the action of sig into *old and installs *act, each if given; sh's lock held. */
+static inline void
+swap_action_locked(struct sighand *sh, int sig, struct kernel_sigaction *act,
+		   struct kernel_sigaction *old)
+{
+	struct kernel_sigaction *k = &sh->action[sig - 1];
+
+	if (old)
+		*old = *k;
+	if (act) {
+		act->mask &= ~UNBLOCKABLE;
+		*k = *act;
+	}
+}
+
 SYSCALL4(rt_sigaction, int, sig, const struct kernel_sigaction __user *, uact,
 	 struct kernel_sigaction __user *, uold, size_t, sigsetsize)
 {
@@ -45,18 +60,28 @@ SYSCALL4(rt_sigaction, int, sig, const struct kernel_sigaction __user *, uact,
 		return -EFAULT;
 	if (uact && (sig == SIGKILL || sig == SIGSTOP))
 		return -EINVAL;
-	u64 flags = spin_lock_irqsave(&tasks_lock); /* flush_pending walks the threads */
-	spin_lock(&t->sighand->lock);
-	old = *sig_action(t, sig);
-	if (uact) {
-		act.mask &= ~UNBLOCKABLE;
-		*sig_action(t, sig) = act;
+	/*
+	 * The sighand lock alone, as Linux takes only the siglock here, unless
+	 * other tasks need tasks_lock (taken first) too: discarding the pending
+	 * signal walks the threads, and an exiting child reads its parent's
+	 * SIGCHLD action under it (parent_wants_no_zombies, two fields at once).
+	 * Only t itself replaces t->sighand (execve), so it holds still here.
+	 */
+	struct sighand *sh = t->sighand;
+	if (uact && (sig == SIGCHLD || sig_handler_ignores(&act, sig))) {
+		u64 flags = spin_lock_irqsave(&tasks_lock);
+		spin_lock(&sh->lock);
+		swap_action_locked(sh, sig, &act, uold ? &old : NULL);
 		/* POSIX: setting an ignoring disposition discards the pending signal. */
 		if (sig_handler_ignores(&act, sig))
 			flush_pending(t, sigmask(sig));
+		spin_unlock(&sh->lock);
+		spin_unlock_irqrestore(&tasks_lock, flags);
+	} else {
+		u64 flags = spin_lock_irqsave(&sh->lock);
+		swap_action_locked(sh, sig, uact ? &act : NULL, uold ? &old : NULL);
+		spin_unlock_irqrestore(&sh->lock, flags);
 	}
-	spin_unlock(&t->sighand->lock);
-	spin_unlock_irqrestore(&tasks_lock, flags);
 	if (uold && copy_to_user(uold, &old, sizeof(old)))
 		return -EFAULT;
 	return 0;

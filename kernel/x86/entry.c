@@ -25,6 +25,7 @@
 #include "kernel/process/process.h"
 #include "kernel/process/task.h"
 #include "kernel/sched/sched.h"
+#include "kernel/signal/return_work.h"
 #include "kernel/signal/signal.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/time/cputime.h"
@@ -125,7 +126,7 @@ static inline bool
 work_before_user(const struct trap_frame *f)
 {
 	return READ_ONCE(this_cpu()->exit_work) || !is_canonical_address(f->rip) ||
-	       signal_work_on_return(f);
+	       signal_work_on_return(current(), f);
 }
 
 /* The slow part of the return, apart so that the fast one keeps a small frame. */

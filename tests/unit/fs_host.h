@@ -343,6 +343,9 @@ copy_from_user_nocache(void *dst, const void *src, size_t n)
 	return copy_from_user_partial(dst, src, n);
 }
 
+/* No SMAP here: the user-access window (epoll's stores) is plain stores to host memory. */
+bool uaccess_smap;
+
 int
 copy_to_user(void *dst, const void *src, size_t n)
 {

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -113,6 +114,35 @@ TEST(epoll_wait_errors)
 	CHECK(ready(ep, ev) == 1 && ev[0].data.fd == p[1]); /* the event was kept */
 	unsigned long long mask = 0;
 	CHECK_ERR(EINVAL, syscall(SYS_epoll_pwait, ep, ev, 1, 0, &mask, 4)); /* sigsetsize */
+}
+
+/*
+ * Events are stored one by one: a fault part-way through the buffer - here
+ * in the second event's data, its events field still on the good page -
+ * ends the call with the events stored before it, and the event that could
+ * not be stored stays ready for the next call.
+ */
+TEST(epoll_wait_stops_at_bad_event)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *map =
+		mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int p[2], q[2], ep = CHECK_OK(epoll_create1(0));
+	struct epoll_event ev[4];
+
+	CHECK(map != MAP_FAILED);
+	CHECK_OK(mprotect(map + page, page, PROT_NONE));
+	CHECK_OK(pipe(p));
+	CHECK_OK(pipe(q));
+	CHECK_OK(watch(ep, p[1], EPOLLOUT));
+	CHECK_OK(watch(ep, q[1], EPOLLOUT));
+	struct epoll_event *edge = (struct epoll_event *)(map + page - sizeof(*edge) - 4);
+	CHECK_EQ(epoll_wait(ep, edge, 2, 0), 1);
+	CHECK(edge[0].events == EPOLLOUT && (edge[0].data.fd == p[1] || edge[0].data.fd == q[1]));
+	/* Both again: the one reported (level-triggered) and the one kept. */
+	CHECK_EQ(epoll_wait(ep, ev, 4, 0), 2);
+	CHECK(ev[0].data.fd + ev[1].data.fd == p[1] + q[1]);
+	CHECK_OK(munmap(map, 2 * page));
 }
 
 TEST(epoll_level_triggered)
