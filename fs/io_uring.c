@@ -211,7 +211,8 @@ sq_take(struct io_ring_ctx *ctx, struct io_uring_sqe *out)
 static int
 sqe_check(const struct io_uring_sqe *sqe)
 {
-	if (sqe->flags & ~(IOSQE_FIXED_FILE | IOSQE_IO_DRAIN | IOSQE_ASYNC))
+	if (sqe->flags & ~(IOSQE_FIXED_FILE | IOSQE_IO_DRAIN | IOSQE_IO_LINK | IOSQE_IO_HARDLINK |
+			   IOSQE_ASYNC | IOSQE_CQE_SKIP_SUCCESS))
 		return -EINVAL;
 	if (sqe->opcode >= IORING_OP_LAST || !io_op_supported(sqe->opcode))
 		return -EINVAL;
@@ -220,37 +221,58 @@ sqe_check(const struct io_uring_sqe *sqe)
 
 /*
  * Consumes up to n entries (ctx->lock held): how many, as Linux counts them
- * - an entry that cannot start completes with its error and ends the batch
- * unless IORING_SETUP_SUBMIT_ALL, an index past the array ends it uncounted.
+ * - an entry that cannot start completes with its error (and the chain it
+ * was to join with ECANCELED) and ends the batch unless
+ * IORING_SETUP_SUBMIT_ALL; an index past the array ends it uncounted. A
+ * chain of linked entries starts once its last entry is in, or at the end
+ * of the batch with what it has, as Linux's.
  */
 static long
 io_submit_sqes(struct io_ring_ctx *ctx, unsigned n)
 {
 	u32 tail = __atomic_load_n(ring_word(ctx, RING_SQ_TAIL), __ATOMIC_ACQUIRE);
 	unsigned avail = MIN(tail - ctx->cached_sq_head, ctx->sq_entries);
+	struct io_req *head = NULL; /* the chain being gathered */
 	long done = 0;
+	bool no_memory = false;
 
 	for (n = MIN(n, avail); n; n--) {
 		struct io_req *req = kzalloc(sizeof(*req));
-		if (!req)
-			return done ? done : -EAGAIN;
+		if (!req) {
+			no_memory = true;
+			break;
+		}
 		if (!sq_take(ctx, &req->sqe)) {
 			kfree(req);
 			break;
 		}
 		done++;
 		req->ctx = ctx;
+		list_init(&req->link);
+		list_init(&req->chain);
 		int err = sqe_check(&req->sqe);
 		if (err) {
 			io_post_cqe(ctx, req->sqe.user_data, err, 0);
 			kfree(req);
+			if (head)
+				io_cancel_chain(head);
+			head = NULL;
 			if (!(ctx->flags & IORING_SETUP_SUBMIT_ALL))
 				break;
 			continue;
 		}
-		io_issue(req);
+		if (head)
+			list_add_tail(&req->link, &head->chain);
+		else
+			head = req;
+		if (!(req->sqe.flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK))) {
+			io_issue(head);
+			head = NULL;
+		}
 	}
-	return done;
+	if (head)
+		io_issue(head);
+	return done || !no_memory ? done : -EAGAIN;
 }
 
 /* ---- waiting -------------------------------------------------------------------- */

@@ -55,9 +55,12 @@ struct io_poll_entry {
 /* An operation taken from the submission ring. */
 struct io_req {
 	struct io_ring_ctx *ctx;
-	struct io_uring_sqe sqe;     /* the program's entry, copied */
-	struct file *file;	     /* referenced, or NULL for an operation without one */
-	struct list_head link;	     /* ctx->pending while armed */
+	struct io_uring_sqe sqe; /* the program's entry, copied */
+	struct file *file;	 /* referenced, or NULL for an operation without one */
+	struct list_head
+		link; /* ctx->pending while armed; its leader's chain while it waits there */
+	struct list_head
+		chain; /* the requests linked behind it (IOSQE_IO_LINK), to start after it */
 	struct list_head woken_link; /* ctx->woken, under cq_lock */
 	bool woken;		     /* on ctx->woken */
 	struct mm *mm;		     /* referenced while armed: whose memory the retry uses */
@@ -77,10 +80,14 @@ bool file_is_io_uring(const struct file *f);
 /* ---- fs/io_uring_ops.c ---- */
 
 /*
- * Runs one request (ctx->lock held): completes it, or arms it on its file's
- * wait queues to run again once the file is ready. Consumes req.
+ * Runs one request and the chain linked behind it (ctx->lock held): each
+ * completes, or the first whose file is not ready is armed on its file's
+ * wait queues to run again once the file is ready, keeping the rest of the
+ * chain. Consumes req and its chain.
  */
 void io_issue(struct io_req *req);
+/* Completes a chain that never started (an entry of it could not) with ECANCELED. */
+void io_cancel_chain(struct io_req *head);
 /* Runs again the armed requests a wake-up reached, in the submitter's memory. */
 void io_run_woken(struct io_ring_ctx *ctx);
 /* Cancels and frees every armed request (the ring's release). */

@@ -122,13 +122,6 @@ req_free(struct io_req *req)
 	kfree(req);
 }
 
-static void
-req_complete(struct io_req *req, long res)
-{
-	io_post_cqe(req->ctx, req->sqe.user_data, (s32)res, 0);
-	req_free(req);
-}
-
 /* ---- the operations ------------------------------------------------------------ */
 
 /* READ_FIXED, WRITE_FIXED: the range must lie inside registered buffer buf_index. */
@@ -311,6 +304,140 @@ poll_rearms(struct io_req *req)
 	return req->sqe.opcode == IORING_OP_POLL_ADD && (req->sqe.len & IORING_POLL_ADD_MULTI);
 }
 
+/* Whether req's result cancels the requests linked behind it (a short read or write does). */
+static bool
+link_broken(const struct io_req *req, long res)
+{
+	if (req->sqe.flags & IOSQE_IO_HARDLINK)
+		return false;
+	if (res < 0)
+		return true;
+	switch (req->sqe.opcode) {
+	case IORING_OP_READ:
+	case IORING_OP_WRITE:
+	case IORING_OP_READ_FIXED:
+	case IORING_OP_WRITE_FIXED:
+		return res != req->sqe.len;
+	}
+	return false;
+}
+
+/* Posts the completion of each request on the list with res, and frees them. */
+static void
+complete_all(struct io_ring_ctx *ctx, struct list_head *list, long res)
+{
+	while (!list_empty(list)) {
+		struct io_req *req = list_first_entry(list, struct io_req, link);
+		list_del(&req->link);
+		io_post_cqe(ctx, req->sqe.user_data, (s32)res, 0);
+		req_free(req);
+	}
+}
+
+/*
+ * Posts req's completion (none for a success with IOSQE_CQE_SKIP_SUCCESS)
+ * and frees it: the next request of its chain to start, which takes the
+ * rest of the chain, or NULL - the chain's end, or a broken link, whose
+ * followers complete with ECANCELED.
+ */
+static struct io_req *
+io_finish(struct io_req *req, long res)
+{
+	struct io_ring_ctx *ctx = req->ctx;
+	struct list_head rest = LIST_HEAD_INIT(rest);
+	bool broken = link_broken(req, res);
+
+	list_add(&rest, &req->chain); /* rest takes the chain's place as its head */
+	list_del(&req->chain);
+	if (res < 0 || !(req->sqe.flags & IOSQE_CQE_SKIP_SUCCESS))
+		io_post_cqe(ctx, req->sqe.user_data, (s32)res, 0);
+	req_free(req);
+	if (list_empty(&rest))
+		return NULL;
+	if (broken) {
+		complete_all(ctx, &rest, -ECANCELED);
+		return NULL;
+	}
+	struct io_req *next = list_first_entry(&rest, struct io_req, link);
+	list_del(&next->link);
+	list_add(&next->chain, &rest);
+	list_del(&rest);
+	return next;
+}
+
+void
+io_cancel_chain(struct io_req *head)
+{
+	struct list_head all = LIST_HEAD_INIT(all);
+
+	list_add(&all, &head->chain);
+	list_del(&head->chain);
+	list_add(&head->link, &all);
+	complete_all(head->ctx, &all, -ECANCELED);
+}
+
+/* Arms req on its file's queues: true, or false with *res if the file is ready after all. */
+static bool
+io_arm(struct io_req *req, long *res)
+{
+	struct io_ring_ctx *ctx = req->ctx;
+
+	if (file_is_io_uring(req->file) && req->file->private == ctx) {
+		*res = -EINVAL; /* its own wake-up would be ours: Linux refuses it too */
+		return false;
+	}
+	req->mm = current()->mm;
+	mm_get(req->mm);
+	list_init(&req->woken_link);
+	list_add_tail(&req->link, &ctx->pending);
+	req->pt.queue = io_poll_queue;
+	unsigned mask = file_poll(req->file, &req->pt) & req->events;
+	if (!mask)
+		return true;
+	if (poll_rearms(req)) {
+		io_post_cqe(ctx, req->sqe.user_data, (s32)mask, IORING_CQE_F_MORE);
+		return true;
+	}
+	io_disarm(req);
+	*res = io_execute(req);
+	return false;
+}
+
+/* Starts req: true when it waits, armed, for its file; else false with its result in *res. */
+static bool
+io_start(struct io_req *req, long *res)
+{
+	if (op_needs_file(req->sqe.opcode)) {
+		int err = req_get_file(req);
+		u32 need = op_fmode(req->sqe.opcode);
+		if (err || (req->file->fmode & need) != need) {
+			*res = err ? err : -EBADF;
+			return false;
+		}
+		req->events = op_events(&req->sqe);
+	}
+	if (req->sqe.opcode == IORING_OP_POLL_ADD && (req->sqe.len & ~IORING_POLL_ADD_MULTI)) {
+		*res = -EINVAL;
+		return false;
+	}
+	bool waits = req->events &&
+		     (req->sqe.opcode == IORING_OP_POLL_ADD || !(req->file->flags & O_NONBLOCK));
+	if ((waits && !(file_poll(req->file, NULL) & req->events)) || poll_rearms(req))
+		return io_arm(req,
+			      res); /* a ready multishot gets its first event from the arming */
+	*res = io_execute(req);
+	return false;
+}
+
+void
+io_issue(struct io_req *req)
+{
+	long res;
+
+	while (req && !io_start(req, &res))
+		req = io_finish(req, res);
+}
+
 /* An armed request whose file is ready (ctx->lock held): runs it, or posts a multishot's event. */
 static void
 io_run_ready(struct io_req *req, unsigned mask)
@@ -320,59 +447,7 @@ io_run_ready(struct io_req *req, unsigned mask)
 		return;
 	}
 	io_disarm(req);
-	req_complete(req, io_execute(req));
-}
-
-/* Arms req on its file's queues; runs it at once if the file became ready meanwhile. */
-static void
-io_arm(struct io_req *req)
-{
-	struct io_ring_ctx *ctx = req->ctx;
-
-	if (file_is_io_uring(req->file) && req->file->private == ctx) {
-		req_complete(req,
-			     -EINVAL); /* its own wake-up would be ours: Linux refuses it too */
-		return;
-	}
-	req->mm = current()->mm;
-	mm_get(req->mm);
-	list_init(&req->woken_link);
-	list_add_tail(&req->link, &ctx->pending);
-	req->pt.queue = io_poll_queue;
-	unsigned mask = file_poll(req->file, &req->pt) & req->events;
-	if (mask)
-		io_run_ready(req, mask);
-}
-
-void
-io_issue(struct io_req *req)
-{
-	if (op_needs_file(req->sqe.opcode)) {
-		int err = req_get_file(req);
-		if (err) {
-			req_complete(req, err);
-			return;
-		}
-		u32 need = op_fmode(req->sqe.opcode);
-		if ((req->file->fmode & need) != need) {
-			req_complete(req, -EBADF);
-			return;
-		}
-		req->events = op_events(&req->sqe);
-	}
-	if (req->sqe.opcode == IORING_OP_POLL_ADD && (req->sqe.len & ~IORING_POLL_ADD_MULTI)) {
-		req_complete(req, -EINVAL);
-		return;
-	}
-	bool waits = req->events &&
-		     (req->sqe.opcode == IORING_OP_POLL_ADD || !(req->file->flags & O_NONBLOCK));
-	unsigned mask = waits ? file_poll(req->file, NULL) & req->events : 0;
-	if (waits && !mask)
-		io_arm(req);
-	else if (poll_rearms(req))
-		io_arm(req); /* ready now: the first event comes from the arming's own check */
-	else
-		req_complete(req, io_execute(req));
+	io_issue(io_finish(req, io_execute(req)));
 }
 
 /* The woken requests this task may run (its memory is theirs), moved to out. */
@@ -424,7 +499,7 @@ op_poll_remove(struct io_req *req)
 		if (armed->sqe.opcode == IORING_OP_POLL_ADD &&
 		    armed->sqe.user_data == req->sqe.addr) {
 			io_disarm(armed);
-			req_complete(armed, -ECANCELED);
+			io_finish(armed, -ECANCELED); /* and its followers, if linked */
 			return 0;
 		}
 	}
@@ -437,6 +512,11 @@ io_cancel_pending(struct io_ring_ctx *ctx)
 	while (!list_empty(&ctx->pending)) {
 		struct io_req *req = list_first_entry(&ctx->pending, struct io_req, link);
 		io_disarm(req);
+		while (!list_empty(&req->chain)) { /* its followers never started */
+			struct io_req *next = list_first_entry(&req->chain, struct io_req, link);
+			list_del(&next->link);
+			req_free(next);
+		}
 		req_free(req);
 	}
 }

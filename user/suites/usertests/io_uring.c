@@ -4,8 +4,8 @@
  * shared through mmap, NOP, vectored and plain reads and writes of a
  * file, registered buffers and files, the probe, an eventfd told of each
  * completion, the overflow list of a full completion ring, a poll on a
- * pipe and a read of an empty pipe that complete once data comes, and a
- * ring closed with requests still waiting.
+ * pipe and a read of an empty pipe that complete once data comes, linked
+ * requests, and a ring closed with requests still waiting.
  */
 #define _GNU_SOURCE
 #include "usertests.h"
@@ -485,6 +485,75 @@ TEST(io_uring_read_completes_later)
 	expect_exit(child, 0, "the writer");
 	ring_close(&r);
 	close_pipe(p);
+}
+
+/* Takes want completions, each res[] by its user_data (1 to n). */
+static void
+take_results(struct ring *r, int *res, unsigned want)
+{
+	CHECK_EQ(cq_ready(r), want);
+	for (unsigned i = 0; i < want; i++) {
+		struct io_uring_cqe c = cqe_take(r);
+		CHECK(c.user_data >= 1 && c.user_data <= want);
+		res[c.user_data - 1] = c.res;
+	}
+}
+
+TEST(io_uring_linked_requests)
+{
+	struct ring r;
+	int res[3], p[2];
+	char got[16] = { 0 };
+	int fd = create_file("f", "12345", 5, 0644);
+
+	ring_open(&r, 8, 0, 0);
+	/* A chain runs in order: the read sees the write before it. */
+	sqe_prep(&r, IORING_OP_WRITE, fd, "ab", 2, 0, 1)->flags = IOSQE_IO_LINK;
+	sqe_prep(&r, IORING_OP_READ, fd, got, 5, 0, 2)->flags = IOSQE_IO_LINK;
+	sqe_prep(&r, IORING_OP_NOP, -1, NULL, 0, 0, 3);
+	CHECK_EQ(uring_enter(r.fd, 3, 3, IORING_ENTER_GETEVENTS, NULL), 3);
+	take_results(&r, res, 3);
+	CHECK(res[0] == 2 && res[1] == 5 && res[2] == 0);
+	CHECK(memcmp(got, "ab345", 5) == 0);
+	/* A failure cancels the rest of the chain; a short read is one. */
+	sqe_prep(&r, IORING_OP_READ, 1000, got, 5, 0, 1)->flags = IOSQE_IO_LINK;
+	sqe_prep(&r, IORING_OP_NOP, -1, NULL, 0, 0, 2)->flags = IOSQE_IO_LINK;
+	sqe_prep(&r, IORING_OP_NOP, -1, NULL, 0, 0, 3);
+	CHECK_EQ(uring_enter(r.fd, 3, 3, IORING_ENTER_GETEVENTS, NULL), 3);
+	take_results(&r, res, 3);
+	CHECK(res[0] == -EBADF && res[1] == -ECANCELED && res[2] == -ECANCELED);
+	sqe_prep(&r, IORING_OP_READ, fd, got, 16, 0, 1)->flags = IOSQE_IO_LINK;
+	sqe_prep(&r, IORING_OP_NOP, -1, NULL, 0, 0, 2);
+	CHECK_EQ(uring_enter(r.fd, 2, 2, IORING_ENTER_GETEVENTS, NULL), 2);
+	take_results(&r, res, 2);
+	CHECK(res[0] == 5 && res[1] == -ECANCELED);
+	/* A hard link goes on after a failure. */
+	sqe_prep(&r, IORING_OP_READ, 1000, got, 5, 0, 1)->flags = IOSQE_IO_HARDLINK;
+	sqe_prep(&r, IORING_OP_NOP, -1, NULL, 0, 0, 2);
+	CHECK_EQ(uring_enter(r.fd, 2, 2, IORING_ENTER_GETEVENTS, NULL), 2);
+	take_results(&r, res, 2);
+	CHECK(res[0] == -EBADF && res[1] == 0);
+	/* A chain behind a read that waits for its pipe waits with it. */
+	CHECK_OK(pipe(p));
+	sqe_prep(&r, IORING_OP_READ, p[0], got, 1, 0, 1)->flags = IOSQE_IO_LINK;
+	sqe_prep(&r, IORING_OP_WRITE, fd, got, 1, 4, 2);
+	CHECK_EQ(uring_enter(r.fd, 2, 0, 0, NULL), 2);
+	CHECK_EQ(cq_ready(&r), 0u);
+	CHECK_EQ(write(p[1], "Z", 1), 1);
+	CHECK_EQ(uring_enter(r.fd, 0, 2, IORING_ENTER_GETEVENTS, NULL), 0);
+	take_results(&r, res, 2);
+	CHECK(res[0] == 1 && res[1] == 1);
+	CHECK_EQ(pread(fd, got, 5, 0), 5);
+	CHECK(memcmp(got, "ab34Z", 5) == 0);
+	/* IOSQE_CQE_SKIP_SUCCESS: no completion for a success. */
+	sqe_prep(&r, IORING_OP_NOP, -1, NULL, 0, 0, 1)->flags = IOSQE_CQE_SKIP_SUCCESS;
+	sqe_prep(&r, IORING_OP_NOP, -1, NULL, 0, 0, 2);
+	CHECK_EQ(uring_enter(r.fd, 2, 1, IORING_ENTER_GETEVENTS, NULL), 2);
+	CHECK_EQ(cqe_take(&r).user_data, 2u);
+	CHECK_EQ(cq_ready(&r), 0u);
+	ring_close(&r);
+	close_pipe(p);
+	close(fd);
 }
 
 static void
