@@ -28,6 +28,8 @@
 #include "mm/oom_kill.h"
 #include "mm/page_alloc.h"
 #include "mm/uaccess.h"
+#include "kernel/time/time64.h"
+#include "kernel/time/tsc.h"
 #include "uapi/errno.h"
 
 #define IORING_MAX_ENTRIES    32768
@@ -55,7 +57,7 @@ enum {
 	 IORING_SETUP_COOP_TASKRUN)
 #define FEATURES_BUILT                                                              \
 	(IORING_FEAT_SINGLE_MMAP | IORING_FEAT_NODROP | IORING_FEAT_SUBMIT_STABLE | \
-	 IORING_FEAT_RW_CUR_POS)
+	 IORING_FEAT_RW_CUR_POS | IORING_FEAT_EXT_ARG)
 
 /* A completion the ring had no room for. */
 struct io_overflow_cqe {
@@ -293,9 +295,19 @@ woken_waiting(struct io_ring_ctx *ctx)
 	return !list_empty(&ctx->woken);
 }
 
-/* Sleeps until min completions are in the ring: 0 or -EINTR (0 anyway if some are). */
+/* What io_uring_enter waits with: a signal mask and, with IORING_ENTER_EXT_ARG, a timeout. */
+struct io_wait_args {
+	const u64 __user *sigmask;
+	size_t sigsetsize;
+	const struct kernel_timespec __user *ts;
+};
+
+/*
+ * Sleeps until min completions are in the ring or, with a deadline
+ * (ns_since_boot), until it passes: 0, -EINTR or -ETIME (0 anyway if some are).
+ */
 static long
-io_cqring_wait(struct io_ring_ctx *ctx, unsigned min)
+io_cqring_wait(struct io_ring_ctx *ctx, unsigned min, u64 deadline)
 {
 	long ret = 0;
 
@@ -306,8 +318,13 @@ io_cqring_wait(struct io_ring_ctx *ctx, unsigned min)
 		prepare_to_wait(&ctx->cq_wait, &we);
 		bool ready = cq_ready(ctx) >= min;
 		bool retry = !ready && woken_waiting(ctx);
+		u64 now = deadline ? ns_since_boot() : 0;
 		if (!ready && !retry && task_interrupted())
 			ret = -EINTR;
+		else if (!ready && !retry && deadline && now >= deadline)
+			ret = -ETIME;
+		else if (!ready && !retry && deadline)
+			schedule_timeout_ns(deadline - now);
 		else if (!ready && !retry)
 			schedule();
 		finish_wait(&ctx->cq_wait, &we);
@@ -317,23 +334,49 @@ io_cqring_wait(struct io_ring_ctx *ctx, unsigned min)
 	return cq_ready(ctx) ? 0 : ret;
 }
 
-/* The wait with the caller's signal mask (io_uring_enter's sigset, if given) in force. */
+/* The wait with the caller's signal mask (if given) in force and its timeout (if given). */
 static long
-io_cqring_wait_masked(struct io_ring_ctx *ctx, unsigned min, const u64 __user *sigmask,
-		      size_t sigsetsize)
+io_cqring_wait_masked(struct io_ring_ctx *ctx, unsigned min, const struct io_wait_args *a)
 {
+	struct kernel_timespec ts;
+	u64 deadline = 0;
+
 	io_catch_up(ctx);
 	if (cq_ready(ctx) >= MIN(min, ctx->cq_entries))
 		return 0; /* before the mask is looked at, as Linux */
-	if (sigmask) {
-		long err = signal_set_temporary_mask_user(sigmask, sigsetsize);
+	if (a->ts) {
+		if (copy_from_user(&ts, a->ts, sizeof(ts)))
+			return -EFAULT;
+		deadline = ns_since_boot() + (u64)ts.tv_sec * NSEC_PER_SEC + (u64)ts.tv_nsec;
+	}
+	if (a->sigmask) {
+		long err = signal_set_temporary_mask_user(a->sigmask, a->sigsetsize);
 		if (err)
 			return err;
 	}
-	long ret = io_cqring_wait(ctx, min);
-	if (sigmask)
+	long ret = io_cqring_wait(ctx, min, deadline);
+	if (a->sigmask)
 		signal_restore_temporary_mask(ret == -EINTR);
 	return ret;
+}
+
+/* io_uring_enter's last two arguments: the sigset, or with EXT_ARG the getevents record. */
+static long
+io_wait_args_get(unsigned flags, const void __user *argp, size_t argsz, struct io_wait_args *a)
+{
+	struct io_uring_getevents_arg arg;
+
+	*a = (struct io_wait_args){ .sigmask = argp, .sigsetsize = argsz };
+	if (!(flags & IORING_ENTER_EXT_ARG))
+		return 0;
+	if (argsz != sizeof(arg))
+		return -EINVAL;
+	if (copy_from_user(&arg, argp, sizeof(arg)))
+		return -EFAULT; /* pad is not looked at, as 6.1 */
+	*a = (struct io_wait_args){ .sigmask = (const u64 __user *)arg.sigmask,
+				    .sigsetsize = arg.sigmask_sz,
+				    .ts = (const struct kernel_timespec __user *)arg.ts };
+	return 0;
 }
 
 /* ---- the file ------------------------------------------------------------------- */
@@ -579,12 +622,13 @@ io_ring_get(int fd, struct file **out)
 }
 
 SYSCALL6(io_uring_enter, unsigned, fd, unsigned, to_submit, unsigned, min_complete, unsigned, flags,
-	 const u64 __user *, sigmask, size_t, sigsetsize)
+	 const void __user *, argp, size_t, argsz)
 {
 	struct file *f;
 	long submitted = 0, ret = 0;
 
-	if (flags & ~(IORING_ENTER_GETEVENTS | IORING_ENTER_SQ_WAKEUP | IORING_ENTER_SQ_WAIT))
+	if (flags & ~(IORING_ENTER_GETEVENTS | IORING_ENTER_SQ_WAKEUP | IORING_ENTER_SQ_WAIT |
+		      IORING_ENTER_EXT_ARG))
 		return -EINVAL;
 	long err = io_ring_get((int)fd, &f);
 	if (err)
@@ -597,8 +641,13 @@ SYSCALL6(io_uring_enter, unsigned, fd, unsigned, to_submit, unsigned, min_comple
 		submitted = io_submit_sqes(ctx, to_submit);
 		mutex_unlock(&ctx->lock);
 	}
-	if ((flags & IORING_ENTER_GETEVENTS) && submitted >= 0)
-		ret = io_cqring_wait_masked(ctx, min_complete, sigmask, sigsetsize);
+	/* Linux waits only when the whole batch went in. */
+	if ((flags & IORING_ENTER_GETEVENTS) && submitted == to_submit) {
+		struct io_wait_args a;
+		ret = io_wait_args_get(flags, argp, argsz, &a);
+		if (!ret)
+			ret = io_cqring_wait_masked(ctx, min_complete, &a);
+	}
 	file_put(f);
 	return submitted ? submitted : ret;
 }

@@ -147,6 +147,15 @@ struct io_uring_params {
 #define IORING_FEAT_NODROP	  (1u << 1) /* a full completion ring keeps the rest */
 #define IORING_FEAT_SUBMIT_STABLE (1u << 2) /* entries are copied at submission */
 #define IORING_FEAT_RW_CUR_POS	  (1u << 3) /* offset -1 reads at the file's position */
+#define IORING_FEAT_EXT_ARG	  (1u << 8) /* io_uring_enter takes struct io_uring_getevents_arg */
+
+/* IORING_ENTER_EXT_ARG: what argp points to (argsz its size), a signal mask and a timeout. */
+struct io_uring_getevents_arg {
+	unsigned long long sigmask;
+	unsigned sigmask_sz;
+	unsigned pad;
+	unsigned long long ts; /* a struct timespec: how long to wait (-ETIME when it passes) */
+};
 
 /* io_uring_enter's flags */
 #define IORING_ENTER_GETEVENTS	     (1u << 0)

@@ -20,6 +20,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "uapi/io_uring.h"
@@ -572,6 +573,33 @@ TEST(io_uring_wait_interrupted)
 	ualarm(50000, 0);
 	CHECK_ERR(EINTR, uring_enter(r.fd, 0, 1, IORING_ENTER_GETEVENTS, NULL));
 	ring_close(&r);
+}
+
+TEST(io_uring_wait_timeout)
+{
+	struct ring r;
+	struct timespec ts = { 0, 50 * 1000 * 1000 };
+	struct io_uring_getevents_arg arg = { .ts = (uintptr_t)&ts };
+	const unsigned flags = IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG;
+	int p[2];
+	char got[1];
+
+	ring_open(&r, 4, 0, 0);
+	CHECK(r.p.features & IORING_FEAT_EXT_ARG);
+	long long t0 = mono_ns();
+	CHECK_ERR(ETIME, syscall(SYS_io_uring_enter, r.fd, 0, 1, flags, &arg, sizeof(arg)));
+	CHECK(mono_ns() - t0 >= 40 * 1000 * 1000);
+	CHECK_ERR(EINVAL, syscall(SYS_io_uring_enter, r.fd, 0, 1, flags, &arg, sizeof(arg) - 1));
+	sqe_prep(&r, IORING_OP_NOP, -1, NULL, 0, 0, 1);
+	CHECK_EQ(syscall(SYS_io_uring_enter, r.fd, 1, 1, flags, &arg, sizeof(arg)), 1);
+	CHECK_EQ(cqe_take(&r).user_data, 1u);
+	/* Fewer entries than to_submit: no wait, as Linux (the read stays armed). */
+	CHECK_OK(pipe(p));
+	sqe_prep(&r, IORING_OP_READ, p[0], got, 1, 0, 2);
+	CHECK_EQ(uring_enter(r.fd, 4, 1, IORING_ENTER_GETEVENTS, NULL), 1);
+	CHECK_EQ(cq_ready(&r), 0u);
+	ring_close(&r);
+	close_pipe(p);
 }
 
 TEST(io_uring_close_with_pending)
