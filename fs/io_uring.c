@@ -347,7 +347,11 @@ io_cqring_wait_masked(struct io_ring_ctx *ctx, unsigned min, const struct io_wai
 	if (a->ts) {
 		if (copy_from_user(&ts, a->ts, sizeof(ts)))
 			return -EFAULT;
-		deadline = ns_since_boot() + (u64)ts.tv_sec * NSEC_PER_SEC + (u64)ts.tv_nsec;
+		s64 ns;
+		if (__builtin_mul_overflow(ts.tv_sec, NSEC_PER_SEC, &ns) ||
+		    __builtin_add_overflow(ns, ts.tv_nsec, &ns))
+			ns = INT64_MAX; /* centuries: as good as forever */
+		deadline = ns_since_boot() + (u64)MAX(ns, 0);
 	}
 	if (a->sigmask) {
 		long err = signal_set_temporary_mask_user(a->sigmask, a->sigsetsize);
