@@ -41,6 +41,7 @@ io_op_supported(unsigned op)
 	case IORING_OP_RECVMSG:
 	case IORING_OP_OPENAT:
 	case IORING_OP_CLOSE:
+	case IORING_OP_STATX:
 	case IORING_OP_READ:
 	case IORING_OP_WRITE:
 		return true;
@@ -53,7 +54,7 @@ static bool
 op_needs_file(unsigned op)
 {
 	return op != IORING_OP_NOP && op != IORING_OP_POLL_REMOVE && op != IORING_OP_OPENAT &&
-	       op != IORING_OP_CLOSE;
+	       op != IORING_OP_CLOSE && op != IORING_OP_STATX;
 }
 
 /* The mask a request waits for before it runs; 0 for one that never waits. */
@@ -196,6 +197,18 @@ op_openat(struct io_req *req)
 			   (int)req->sqe.open_flags, req->sqe.len, 0);
 }
 
+/* STATX: sqe->fd is the directory, addr the path, len the mask, addr2 the buffer. */
+static long
+op_statx(struct io_req *req)
+{
+	const struct io_uring_sqe *sqe = &req->sqe;
+
+	if (sqe->flags & IOSQE_FIXED_FILE)
+		return -EBADF;
+	return statx_user(sqe->fd, (const char __user *)sqe->addr, (int)sqe->statx_flags, sqe->len,
+			  (struct kernel_statx __user *)sqe->addr2);
+}
+
 /* SENDMSG, RECVMSG: through the socket calls, which find the socket by its fd. */
 static long
 op_msg(struct io_req *req, bool send)
@@ -242,6 +255,8 @@ io_execute(struct io_req *req)
 		return op_openat(req);
 	case IORING_OP_CLOSE:
 		return op_close(req);
+	case IORING_OP_STATX:
+		return op_statx(req);
 	}
 	return -EINVAL;
 }

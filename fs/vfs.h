@@ -134,6 +134,10 @@ long vfs_rw_iov_at(struct file *f, bool write, const struct kernel_iovec *iov, i
 		   s64 off);
 /* fsync's work on an open file (fs/sync.c): 0, or -EINVAL for a file that cannot be synced. */
 long vfs_fsync(struct file *f);
+/* statx(2) (fs/stat.c): 0 or -errno. */
+struct kernel_statx;
+long statx_user(int dirfd, const char __user *path, int flags, unsigned mask,
+		struct kernel_statx __user *usx);
 /* openat(2) on a user path (fs/open.c): the new fd or -errno. */
 long openat_user(int dirfd, const char __user *upath, int flags, u32 mode, unsigned resolve);
 /* sendmsg(2) and recvmsg(2) on fd (fs/socket_msg.c): bytes or -errno. */

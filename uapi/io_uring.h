@@ -71,7 +71,7 @@ enum {
 	IORING_OP_OPENAT,
 	IORING_OP_CLOSE,
 	IORING_OP_FILES_UPDATE,
-	IORING_OP_STATX,
+	IORING_OP_STATX, /* fd the directory, addr the path, len the mask, addr2 the buffer */
 	IORING_OP_READ,
 	IORING_OP_WRITE,
 	IORING_OP_LAST = 49, /* 6.1's count: SEND_ZC, SENDMSG_ZC are the last two */

@@ -5,7 +5,8 @@
  * file, registered buffers and files, the probe, an eventfd told of each
  * completion, the overflow list of a full completion ring, a poll on a
  * pipe and a read of an empty pipe that complete once data comes, linked
- * requests, and a ring closed with requests still waiting.
+ * requests, OPENAT, STATX and CLOSE, a wait with a timeout, and a ring
+ * closed with requests still waiting.
  */
 #define _GNU_SOURCE
 #include "usertests.h"
@@ -18,12 +19,14 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "uapi/io_uring.h"
+#include "uapi/statx.h"
 
 /* A ring as a program sees it: the fd, the parameters, the three mappings. */
 struct ring {
@@ -555,6 +558,35 @@ TEST(io_uring_linked_requests)
 	ring_close(&r);
 	close_pipe(p);
 	close(fd);
+}
+
+TEST(io_uring_openat_statx_close)
+{
+	struct ring r;
+	struct kernel_statx sx;
+	make_file("f", "12345", 5);
+
+	ring_open(&r, 4, 0, 0);
+	struct io_uring_sqe *sqe = sqe_prep(&r, IORING_OP_OPENAT, AT_FDCWD, "f", 0, 0, 1);
+	sqe->open_flags = O_RDONLY;
+	int fd = submit_wait_one(&r, 1);
+	CHECK(fd >= 0);
+	char got[5];
+	CHECK_EQ(read(fd, got, 5), 5);
+	sqe = sqe_prep(&r, IORING_OP_STATX, AT_FDCWD, "f", STATX_SIZE, 0, 2);
+	sqe->addr2 = (uintptr_t)&sx;
+	CHECK_EQ(submit_wait_one(&r, 2), 0);
+	CHECK_EQ(sx.stx_size, 5u);
+	sqe_prep(&r, IORING_OP_OPENAT, AT_FDCWD, "missing", 0, 0, 3);
+	CHECK_EQ(submit_wait_one(&r, 3), -ENOENT);
+	sqe_prep(&r, IORING_OP_CLOSE, fd, NULL, 0, 0, 4);
+	CHECK_EQ(submit_wait_one(&r, 4), 0);
+	CHECK_ERR(EBADF, fcntl(fd, F_GETFD));
+	sqe_prep(&r, IORING_OP_CLOSE, fd, NULL, 0, 0, 5);
+	CHECK_EQ(submit_wait_one(&r, 5), -EBADF);
+	sqe_prep(&r, IORING_OP_CLOSE, r.fd, NULL, 0, 0, 6);
+	CHECK_EQ(submit_wait_one(&r, 6), -EBADF); /* not a ring */
+	ring_close(&r);
 }
 
 static void
