@@ -5,8 +5,8 @@
  *
  * The rings live in one region laid out as Linux's struct io_rings (the
  * heads and tails, the masks, sizes, flags and counters, the completion
- * entries from byte 64, the SQ index array on the cache line after them); the 64-byte submission entries are a second region.
- * IORING_OFF_SQ_RING and IORING_OFF_CQ_RING both map the first
+ * entries from byte 64, the SQ index array on the cache line after them);
+ * the 64-byte submission entries are a second region. IORING_OFF_SQ_RING and IORING_OFF_CQ_RING both map the first
  * (IORING_FEAT_SINGLE_MMAP), IORING_OFF_SQES the second. The pages are
  * the ring's own (page->mapping is the file's inode, so the fault path
  * takes them as the file's); they go when the fd's last reference does,
@@ -15,7 +15,8 @@
  * io_uring_enter consumes up to to_submit entries in ring order, each
  * copied before it runs (IORING_FEAT_SUBMIT_STABLE), then with
  * IORING_ENTER_GETEVENTS sleeps interruptibly, under the given signal
- * mask, until min_complete completions are in the ring. A completion that
+ * mask (and, with IORING_ENTER_EXT_ARG, a timeout), until min_complete
+ * completions are in the ring. A completion that
  * finds the ring full waits on an overflow list (IORING_FEAT_NODROP) with
  * IORING_SQ_CQ_OVERFLOW set in the SQ flags, and moves in at the next
  * io_uring_enter that finds room; only when even that list's memory

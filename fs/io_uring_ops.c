@@ -14,7 +14,9 @@
  * retry that finds the file ready does the I/O and posts the completion,
  * else it stays armed. POLL_ADD is the same wait with the mask as its
  * result. A file opened O_NONBLOCK is not waited on: its -EAGAIN is the
- * completion, as in Linux.
+ * completion, as in Linux. Requests linked with IOSQE_IO_LINK start one
+ * after another; one that waits keeps the rest of its chain until it
+ * completes.
  */
 #include "fs/io_uring.h"
 #include "kernel/process/task.h"
