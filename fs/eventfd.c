@@ -131,6 +131,29 @@ static const struct file_operations eventfd_fops = {
 	.name = "[eventfd]",
 };
 
+bool
+file_is_eventfd(const struct file *f)
+{
+	return f->ops == &eventfd_fops;
+}
+
+/* Adds n without waiting, stopping at EFD_MAX as Linux's eventfd_signal. */
+static bool
+add_saturating(struct eventfd *ctx, u64 *n)
+{
+	ctx->count += MIN(*n, EFD_MAX - ctx->count);
+	return true;
+}
+
+void
+eventfd_signal(struct file *f, u64 n)
+{
+	struct eventfd *ctx = f->private;
+
+	try_step(ctx, add_saturating, &n);
+	wake_up_all(&ctx->wq);
+}
+
 static long
 do_eventfd(unsigned initval, int flags)
 {

@@ -717,14 +717,10 @@ static long
 epoll_wait_masked(int epfd, struct kernel_epoll_event __user *events, int maxevents, s64 timeout_ns,
 		  const u64 __user *sigmask, size_t sigsetsize)
 {
-	u64 mask;
-
 	if (sigmask) {
-		if (sigsetsize != sizeof(u64))
-			return -EINVAL;
-		if (copy_from_user(&mask, sigmask, sizeof(mask)))
-			return -EFAULT;
-		signal_set_temporary_mask(mask);
+		long err = signal_set_temporary_mask_user(sigmask, sigsetsize);
+		if (err)
+			return err;
 	}
 	long ret = do_epoll_wait(epfd, events, maxevents, timeout_ns);
 	if (sigmask)

@@ -11,7 +11,7 @@
 #include "kernel/syscall/syscall.h"
 #include "uapi/openat2.h"
 
-static long
+long
 openat_user(int dirfd, const char __user *upath, int flags, u32 mode, unsigned resolve)
 {
 	struct file *f;

@@ -457,7 +457,6 @@ SYSCALL6(pselect6, int, n, u64 __user *, inp, u64 __user *, outp, u64 __user *, 
 	struct kernel_timespec ts;
 	struct pselect_sigmask sm = { NULL, 0 };
 	s64 timeout_ns = -1;
-	u64 mask;
 
 	if (sig && copy_from_user(&sm, sig, sizeof(sm)))
 		return -EFAULT;
@@ -468,11 +467,9 @@ SYSCALL6(pselect6, int, n, u64 __user *, inp, u64 __user *, outp, u64 __user *, 
 			return -EINVAL;
 	}
 	if (sm.set) {
-		if (sm.size != sizeof(u64))
-			return -EINVAL;
-		if (copy_from_user(&mask, sm.set, sizeof(mask)))
-			return -EFAULT;
-		signal_set_temporary_mask(mask);
+		long err = signal_set_temporary_mask_user(sm.set, sm.size);
+		if (err)
+			return err;
 	}
 	bool zero = timeout_ns == 0;
 	long ret = select_user(n, uset, &timeout_ns);

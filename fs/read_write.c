@@ -192,6 +192,27 @@ rwv(struct file *f, bool write, const struct kernel_iovec *iov, int cnt, long to
 	return done;
 }
 
+long
+vfs_rw_iov_at(struct file *f, bool write, const struct kernel_iovec *iov, int cnt, long total,
+	      s64 off)
+{
+	if (!(f->fmode & (write ? FMODE_WRITE : FMODE_READ)))
+		return -EBADF;
+	if (off != -1 && f->ops->llseek) {
+		if (off < 0)
+			return -EINVAL;
+		u64 at = (u64)off;
+		return rwv(f, write, iov, cnt, total, &at);
+	}
+	bool locked = file_has_pos_lock(f);
+	if (locked)
+		mutex_lock(&f->pos_lock);
+	long ret = rwv(f, write, iov, cnt, total, &f->pos);
+	if (locked)
+		mutex_unlock(&f->pos_lock);
+	return ret;
+}
+
 static long
 rwv_fd(int fd, bool write, const struct kernel_iovec __user *uiov, int cnt)
 {

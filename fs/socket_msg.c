@@ -134,7 +134,7 @@ SYSCALL6(recvfrom, int, fd, void __user *, buf, size_t, len, unsigned, flags, vo
 	return ret;
 }
 
-static long
+long
 do_sendmsg(int fd, const struct kernel_msghdr __user *uh, unsigned flags)
 {
 	struct kernel_msghdr h;
@@ -177,7 +177,7 @@ msghdr_put(struct kernel_msghdr *h, struct kernel_msghdr __user *uh, struct unix
 	return 0;
 }
 
-static long
+long
 do_recvmsg(int fd, struct kernel_msghdr __user *uh, unsigned flags)
 {
 	struct kernel_msghdr h;

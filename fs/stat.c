@@ -102,8 +102,9 @@ fill_statx(struct inode *inode, struct kernel_statx *sx)
 	};
 }
 
-SYSCALL5(statx, int, dirfd, const char __user *, path, int, flags, unsigned int, mask,
-	 struct kernel_statx __user *, usx)
+long
+statx_user(int dirfd, const char __user *path, int flags, unsigned mask,
+	   struct kernel_statx __user *usx)
 {
 	struct kernel_statx sx;
 	struct inode *inode;
@@ -118,4 +119,10 @@ SYSCALL5(statx, int, dirfd, const char __user *, path, int, flags, unsigned int,
 	fill_statx(inode, &sx);
 	inode_put(inode);
 	return copy_to_user(usx, &sx, sizeof(sx));
+}
+
+SYSCALL5(statx, int, dirfd, const char __user *, path, int, flags, unsigned int, mask,
+	 struct kernel_statx __user *, usx)
+{
+	return statx_user(dirfd, path, flags, mask, usx);
 }

@@ -10,6 +10,12 @@
 #include "uapi/errno.h"
 #include "kernel/syscall/syscall.h"
 
+long
+vfs_fsync(struct file *f)
+{
+	return S_ISREG(f->inode->mode) || S_ISDIR(f->inode->mode) ? 0 : -EINVAL;
+}
+
 static long
 fsync_fd(int fd)
 {
@@ -17,7 +23,7 @@ fsync_fd(int fd)
 
 	if (!f)
 		return -EBADF;
-	long ret = S_ISREG(f->inode->mode) || S_ISDIR(f->inode->mode) ? 0 : -EINVAL;
+	long ret = vfs_fsync(f);
 	file_put(f);
 	return ret;
 }

@@ -126,6 +126,25 @@ long iovec_import(const struct kernel_iovec __user *uiov, int cnt, struct kernel
 long vfs_read(struct file *f, char __user *buf, size_t n, u64 *pos);
 long vfs_write(struct file *f, const char __user *buf, size_t n, u64 *pos);
 /*
+ * The segments (total bytes, as iovec_import gave) read or written at off,
+ * or at the file's offset for -1 and for a file without one (io_uring's
+ * reads and writes): bytes moved or -errno.
+ */
+long vfs_rw_iov_at(struct file *f, bool write, const struct kernel_iovec *iov, int cnt, long total,
+		   s64 off);
+/* fsync's work on an open file (fs/sync.c): 0, or -EINVAL for a file that cannot be synced. */
+long vfs_fsync(struct file *f);
+/* statx(2) (fs/stat.c): 0 or -errno. */
+struct kernel_statx;
+long statx_user(int dirfd, const char __user *path, int flags, unsigned mask,
+		struct kernel_statx __user *usx);
+/* openat(2) on a user path (fs/open.c): the new fd or -errno. */
+long openat_user(int dirfd, const char __user *upath, int flags, u32 mode, unsigned resolve);
+/* sendmsg(2) and recvmsg(2) on fd (fs/socket_msg.c): bytes or -errno. */
+struct kernel_msghdr;
+long do_sendmsg(int fd, const struct kernel_msghdr __user *uh, unsigned flags);
+long do_recvmsg(int fd, struct kernel_msghdr __user *uh, unsigned flags);
+/*
  * A scratch buffer of TRANSFER_CHUNK bytes in the caller's own address
  * space, through which sendfile, copy_file_range and splice move data
  * between two files' user-copying operations (fs/sendfile.c): NULL when
@@ -480,6 +499,10 @@ struct file *anon_inode_getfile(const struct file_operations *fops, void *priv, 
  * The fd, or -errno and priv is still the caller's to free.
  */
 int anon_inode_getfd(const struct file_operations *fops, void *priv, u32 flags);
+
+/* eventfd (fs/eventfd.c): whether f is one, and adding n to its count from the kernel. */
+bool file_is_eventfd(const struct file *f);
+void eventfd_signal(struct file *f, u64 n);
 
 /* ---- epoll (fs/eventpoll.c) ---------------------------------------------- */
 

@@ -47,6 +47,7 @@
 #define ENOMSG		42
 #define EIDRM		43
 #define ENODATA		61 /* no such extended attribute */
+#define ETIME		62 /* a timer ran out (io_uring_enter's EXT_ARG timeout) */
 #define EOVERFLOW	75
 #define EBADFD		77 /* the descriptor is of the wrong kind (a Landlock ruleset expected) */
 #define ELIBBAD		80 /* a program's interpreter is not an executable for this machine */

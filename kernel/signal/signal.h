@@ -12,6 +12,7 @@
 #include "kernel/lib/list.h"
 #include "kernel/process/user_count.h"
 #include "kernel/lib/types.h"
+#include "mm/uaccess.h"
 #include "uapi/signal.h"
 
 struct task;
@@ -166,6 +167,8 @@ bool signal_pending(void);
  */
 void signal_set_temporary_mask(u64 mask);
 void signal_restore_temporary_mask(bool interrupted);
+/* The same with the mask in user memory, as Linux's set_user_sigmask: 0, -EINVAL (size), -EFAULT. */
+long signal_set_temporary_mask_user(const u64 __user *mask, size_t size);
 
 /* ---- job control's stop and continue (stop.c) ---- */
 

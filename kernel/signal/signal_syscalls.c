@@ -186,6 +186,19 @@ signal_set_temporary_mask(u64 mask)
 	set_current_blocked(mask);
 }
 
+long
+signal_set_temporary_mask_user(const u64 __user *umask, size_t size)
+{
+	u64 mask;
+
+	if (size != sizeof(mask))
+		return -EINVAL;
+	if (copy_from_user(&mask, umask, sizeof(mask)))
+		return -EFAULT;
+	signal_set_temporary_mask(mask);
+	return 0;
+}
+
 void
 signal_restore_temporary_mask(bool interrupted)
 {

@@ -574,6 +574,12 @@ signal_restore_temporary_mask(bool interrupted)
 {
 }
 
+long
+signal_set_temporary_mask_user(const u64 __user *mask, size_t size)
+{
+	return size == sizeof(*mask) ? 0 : -EINVAL;
+}
+
 void
 schedule(void)
 {

@@ -114,6 +114,8 @@ kind_of(const char *call, const char *type, const char *name)
 		return ARG_SMALL_CMD; /* SYSLOG_ACTION_*, 0 to 10 */
 	if (strcmp(call, "fanotify_mark") == 0 && strcmp(name, "mask") == 0)
 		return ARG_FLAGS; /* FAN_* event bits, few at a time */
+	if (strcmp(call, "io_uring_register") == 0 && strcmp(name, "opcode") == 0)
+		return ARG_SMALL_CMD; /* IORING_REGISTER_*, 0 to 27 */
 	if (strcmp(call, "semctl") == 0 && strcmp(name, "arg") == 0)
 		return ARG_POINTER; /* union semun: mostly a buffer, sometimes SETVAL's number */
 	if (has(name, "flags") || strcmp(name, "oflag") == 0 || strcmp(name, "prot") == 0 ||
@@ -134,7 +136,9 @@ kind_of(const char *call, const char *type, const char *name)
 	if (has(name, "addr") || strcmp(name, "start") == 0 || strcmp(call, "brk") == 0)
 		return ARG_ADDRESS;
 	if (has(name, "len") || has(name, "size") || has(name, "count") || strcmp(name, "n") == 0 ||
-	    strcmp(name, "nr_futexes") == 0 || has(name, "maxevents") || has(type, "size_t"))
+	    strcmp(name, "nr_futexes") == 0 || has(name, "maxevents") || has(type, "size_t") ||
+	    has(name, "entries") || strcmp(name, "to_submit") == 0 || /* io_uring's ring sizes */
+	    strcmp(name, "min_complete") == 0 || strcmp(name, "nr_args") == 0)
 		return ARG_SIZE;
 	return ARG_INT;
 }
