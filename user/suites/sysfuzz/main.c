@@ -14,8 +14,9 @@
  * killed (the path a hang tests) rather than waited on, since at 1 s the
  * sleepers kept a worker's slot empty for ~40% of a storm. Time in which
  * the parent itself could not look (the host did not run the machine)
- * counts towards neither a hang nor the 30 s below. Each worker counts its calls in memory
- * shared with the parent and records the call it is in, which names a hang.
+ * counts towards neither a hang nor the 30 s below. Each worker counts its
+ * calls in memory shared with the parent and records the call it is in,
+ * which names a hang.
  *
  * Started as root, the workers become user and group nobody (65534), each
  * in a sandbox directory made afresh for it and owned by it: the storm is
