@@ -212,13 +212,17 @@ knobs-doc: $(ISO)
 	$(Q)tools/knobs-doc --iso $(ISO)
 
 # --- the system-call fuzzer: long storms on rewind (make test runs a short one) ---
-# make fuzz [CALLS=10000000] [SEED=random|N] [WORKERS=4]
-CALLS   ?= 10000000
-SEED    ?= random
-WORKERS ?= 4
+# make fuzz [CALLS=10000000] [SEED=random|N] [WORKERS=4] [FUZZ_ROUNDS=20] [FIRST_ROUND=0]: in
+# FUZZ_ROUNDS boots with a leak verdict each; FIRST_ROUND with the printed SEED resumes a stopped run.
+CALLS       ?= 10000000
+SEED        ?= random
+WORKERS     ?= 4
+FUZZ_ROUNDS ?= 20
+FIRST_ROUND ?= 0
 .PHONY: fuzz
 fuzz: $(ISO)
-	$(Q)tools/fuzz-check --calls $(CALLS) --seed $(SEED) --workers $(WORKERS) --timeout 86400
+	$(Q)tools/fuzz-check --calls $(CALLS) --seed $(SEED) --workers $(WORKERS) \
+		--rounds $(FUZZ_ROUNDS) --first-round $(FIRST_ROUND) --timeout 7200
 
 # --- Debian's trinity, the Linux system-call fuzzer, on rewind (not in make test) ---
 # make trinity [TRINITY_CALLS=1000000] [SEED=random|N] [CPUS=2]: as user nobody, under
