@@ -147,6 +147,24 @@ user_access_begin(const void __user *p, size_t n)
 		"2:\n\t" EXTABLE_FIXUP(3, "movl %[efault], %[e]", 2b) EXTABLE_ENTRY(1b, 3b) \
 		: [m] "=m"(*(ptr)), [e] "+r"(err)                                           \
 		: [v] "r"((__typeof__(*(ptr)))(x)), [efault] "i"(-EFAULT))
+/*
+ * Loads *ptr (a user address within an open window; ptr not to const) into x; a fault that
+ * cannot be resolved sets err to -EFAULT and x to 0, as unsafe_put_user.
+ */
+#define unsafe_get_user(x, ptr, err)                                      \
+	do {                                                              \
+		__typeof__(*(ptr)) __v;                                   \
+		__asm__ __volatile__(                                     \
+			"1:	mov %[m], %[v]\n"                             \
+			"2:\n\t" EXTABLE_FIXUP(3,                         \
+					       "movl %[efault], %[e]\n\t" \
+					       "xor %[v], %[v]",          \
+					       2b) EXTABLE_ENTRY(1b, 3b)  \
+			: [v] "=r"(__v), [e] "+r"(err)                    \
+			: [m] "m"(*(ptr)), [efault] "i"(-EFAULT));        \
+		(x) = __v;                                                \
+	} while (0)
+
 /* SMEP and SMAP on this CPU, where it has them. */
 void uaccess_init_cpu(void);
 

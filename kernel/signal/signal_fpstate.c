@@ -6,17 +6,27 @@
  * the sizes, XCR0), followed by FP_XSTATE_MAGIC2; without XSAVE, the bare
  * FXSAVE image with those bytes zeroed.
  *
+ * As Linux's copy_fpstate_to_sigframe and __fpu_restore_sig, the registers
+ * go straight between the CPU and the frame: XSAVE writes the image into
+ * user memory (its header cleared first, since XSAVE sets only the bits of
+ * the components it saves), and rt_sigreturn XRSTORs from it, with no
+ * kernel copy in between. The kernel never uses these registers, so they
+ * hold the interrupted state until then (fpu.h).
+ *
  * rt_sigreturn takes back a frame with both magics and matching sizes as an
- * XSAVE image (a component left out of its xfeatures, or of its header,
- * is reset, as Linux restores it), and anything else as an FXSAVE image
- * whose other components start fresh (Linux's fx_only). A header XRSTOR
- * would refuse fails the sigreturn (SIGSEGV), as Linux's faulting XRSTOR.
+ * XSAVE image of the components its software bytes name (the others reset,
+ * as a component left out of the header is), and anything else as an
+ * FXSAVE image whose other components start fresh (Linux's fx_only). An
+ * image XRSTOR or FXRSTOR refuses (header, reserved MXCSR bits, alignment)
+ * fails the sigreturn (SIGSEGV) with the FPU reset, as on Linux.
  */
 #include "kernel/signal/signal_internal.h"
-#include "kernel/lib/string.h"
 #include "kernel/x86/fpu.h"
 #include "kernel/x86/xstate.h"
 #include "mm/uaccess.h"
+
+#define XSTATE_HEADER_WORDS 8 /* the 64-byte header, all of which XRSTOR wants 0 but xfeatures */
+#define SW_BYTES_WORDS	    (sizeof(struct kernel_fpx_sw_bytes) / sizeof(u64))
 
 /* The image and the magic after it: what a frame keeps 64-aligned under the siginfo. */
 size_t
@@ -25,93 +35,111 @@ signal_fpstate_size(void)
 	return xstate_size() ? xstate_size() + FP_XSTATE_MAGIC2_SIZE : FXSAVE_SIZE;
 }
 
-/* The software bytes that mark an XSAVE image (Linux's fx_sw_reserved). */
-static struct kernel_fpx_sw_bytes
-xsave_sw_bytes(void)
+/* The software bytes that mark an XSAVE image of size bytes holding features (Linux's fx_sw_reserved). */
+static inline struct kernel_fpx_sw_bytes
+xsave_sw_bytes(size_t size, u64 features)
 {
 	return (struct kernel_fpx_sw_bytes){
 		.magic1 = FP_XSTATE_MAGIC1,
-		.extended_size = (u32)signal_fpstate_size(),
-		.xfeatures = xstate_features(),
-		.xstate_size = (u32)xstate_size(),
+		.extended_size = (u32)(size + FP_XSTATE_MAGIC2_SIZE),
+		.xfeatures = features,
+		.xstate_size = (u32)size,
 	};
 }
 
 bool
 signal_fpstate_save(u64 ufx)
 {
-	/* Zeroed: XSAVE leaves reserved bytes alone, and they must not carry kernel stack. */
-	struct fpu_state fpu = { 0 };
-	struct kernel_fpx_sw_bytes sw = { 0 };
-	u32 magic2 = FP_XSTATE_MAGIC2;
+	size_t size = xstate_size(); /* 0 without XSAVE: the software bytes zeroed */
+	u64 features = xstate_features();
+	union {
+		struct kernel_fpx_sw_bytes sw;
+		u64 words[SW_BYTES_WORDS];
+	} sw = { .sw = size ? xsave_sw_bytes(size, features) : (struct kernel_fpx_sw_bytes){ 0 } };
+	u64 __user *sw_words = (u64 __user *)(ufx + XSTATE_SW_BYTES);
+	u64 __user *header = (u64 __user *)(ufx + XSTATE_HEADER);
+	int err = 0;
 
-	fpu_save(&fpu);
-	if (xstate_size())
-		sw = xsave_sw_bytes();
-	memcpy(fpu.bytes + XSTATE_SW_BYTES, &sw, sizeof(sw));
-	size_t size = xstate_size() ? xstate_size() : FXSAVE_SIZE;
-	if (copy_to_user((void __user *)ufx, &fpu, size))
+	if (!user_access_begin((void __user *)ufx,
+			       size ? size + FP_XSTATE_MAGIC2_SIZE : FXSAVE_SIZE))
 		return false;
-	return !xstate_size() ||
-	       !copy_to_user((void __user *)(ufx + size), &magic2, sizeof(magic2));
+	/* Nothing but the stores and XSAVE until user_access_end (uaccess.h). */
+	if (size) {
+#pragma GCC unroll 8
+		for (size_t i = 0; i < XSTATE_HEADER_WORDS; i++)
+			unsafe_put_user(0, header + i, err);
+		unsafe_put_user(FP_XSTATE_MAGIC2, (u32 __user *)(ufx + size), err);
+	}
+	if (!err)
+		err = fpu_save_to_user(ufx, features);
+#pragma GCC unroll 8
+	for (size_t i = 0; i < SW_BYTES_WORDS; i++)
+		unsafe_put_user(sw.words[i], sw_words + i, err);
+	user_access_end();
+	return !err;
 }
 
-/* Whether the image at ufx, its FXSAVE region in fpu, says it is a whole XSAVE one. */
+/* Whether the image at ufx says it is a whole XSAVE one; the components it holds in *xfeatures. */
 static bool
-is_xsave_frame(u64 ufx, const struct fpu_state *fpu, u64 *xfeatures)
+is_xsave_frame(u64 ufx, u64 *xfeatures)
 {
-	struct kernel_fpx_sw_bytes sw, want = xsave_sw_bytes();
+	struct kernel_fpx_sw_bytes __user *usw = (void __user *)(ufx + XSTATE_SW_BYTES);
+	size_t size = xstate_size();
+	struct kernel_fpx_sw_bytes sw, want = xsave_sw_bytes(size, xstate_features());
 	u32 magic2;
+	int err = 0;
 
-	if (!xstate_size())
+	if (!size || !user_access_begin((const void __user *)ufx, want.extended_size))
 		return false;
-	memcpy(&sw, fpu->bytes + XSTATE_SW_BYTES, sizeof(sw));
-	if (sw.magic1 != FP_XSTATE_MAGIC1 || sw.xstate_size != want.xstate_size ||
-	    sw.extended_size != want.extended_size)
+	unsafe_get_user(sw.magic1, &usw->magic1, err);
+	unsafe_get_user(sw.extended_size, &usw->extended_size, err);
+	unsafe_get_user(sw.xfeatures, &usw->xfeatures, err);
+	unsafe_get_user(sw.xstate_size, &usw->xstate_size, err);
+	unsafe_get_user(magic2, (u32 __user *)(ufx + size), err);
+	user_access_end();
+	if (err || sw.magic1 != FP_XSTATE_MAGIC1 || sw.xstate_size != want.xstate_size ||
+	    sw.extended_size != want.extended_size || magic2 != FP_XSTATE_MAGIC2)
 		return false;
-	if (copy_from_user(&magic2, (const void __user *)(ufx + xstate_size()), sizeof(magic2)) ||
-	    magic2 != FP_XSTATE_MAGIC2)
-		return false;
-	*xfeatures = sw.xfeatures;
+	*xfeatures = sw.xfeatures & want.xfeatures;
 	return true;
 }
 
-/* Reads the image at ufx into fpu, ready for XRSTOR; false if unreadable or refused. */
+/* Loads the image at ufx into the registers; false (the registers then unknown) if refused. */
 static bool
-read_frame_fpstate(u64 ufx, struct fpu_state *fpu)
+load_frame_fpstate(u64 ufx)
 {
 	u64 xfeatures = XFEATURE_MASK_FP | XFEATURE_MASK_SSE; /* an FXSAVE image's */
-	u64 header;
+	bool xsave = is_xsave_frame(ufx, &xfeatures);
+	bool loads_mxcsr = xfeatures & (XFEATURE_MASK_SSE | XFEATURE_MASK_YMM);
+	u32 mxcsr, allowed = fpu_mxcsr_mask();
+	int err = 0;
 
-	if (copy_from_user(fpu, (const void __user *)ufx, FXSAVE_SIZE))
+	if (!user_access_begin((const void __user *)ufx, xsave ? xstate_size() : FXSAVE_SIZE))
 		return false;
-	bool xsave = is_xsave_frame(ufx, fpu, &xfeatures);
-	memset(fpu->bytes + XSTATE_SW_BYTES, 0, FXSAVE_SIZE - XSTATE_SW_BYTES);
-	if (xsave) {
-		if (copy_from_user(fpu->bytes + FXSAVE_SIZE,
-				   (const void __user *)(ufx + FXSAVE_SIZE),
-				   xstate_size() - FXSAVE_SIZE) ||
-		    !xstate_header_valid(fpu))
-			return false;
-		memcpy(&header, fpu->bytes + XSTATE_HEADER, sizeof(header));
-	} else {
-		header = xstate_features(); /* the rest of fpu is 0: their initial state */
-	}
-	header &= xfeatures;
-	memcpy(fpu->bytes + XSTATE_HEADER, &header, sizeof(header));
-	fpu_sanitize(fpu);
+	/*
+	 * Reserved MXCSR bits make the CPU's XRSTOR fault, but not every
+	 * emulator's: refused here too, so that the answer is Linux's on each.
+	 */
+	unsafe_get_user(mxcsr, (u32 __user *)(ufx + XSTATE_MXCSR), err);
+	if (!err && !(loads_mxcsr && (mxcsr & ~allowed)))
+		err = xsave ? fpu_xrstor_from_user(ufx, xfeatures) : fpu_fxrstor_from_user(ufx);
+	else
+		err = -EFAULT;
+	user_access_end();
+	if (err)
+		return false;
+	/* Left out of the frame: XRSTOR left them alone, and they start fresh. */
+	if (xstate_features() & ~xfeatures)
+		fpu_restore_initial(xstate_features() & ~xfeatures);
 	return true;
 }
 
 bool
 signal_fpstate_restore(u64 ufx)
 {
-	struct fpu_state fpu = { 0 };
-
-	if (!ufx)
-		fpu_reset_state(&fpu);
-	else if (!read_frame_fpstate(ufx, &fpu))
-		return false;
-	fpu_restore(&fpu);
-	return true;
+	if (ufx && load_frame_fpstate(ufx))
+		return true;
+	/* No image: a fresh state. A refused one: reset too, as Linux's fpu__clear_user_states. */
+	fpu_restore_initial(xstate_features());
+	return !ufx;
 }

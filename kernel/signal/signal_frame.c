@@ -191,8 +191,7 @@ setup_frame(struct trap_frame *f, const struct kernel_siginfo *info,
 		return false;
 	if (t->altstack.flags & SS_AUTODISARM)
 		t->altstack = (struct altstack){ .flags = SS_DISABLE };
-	fpu_reset_state(&t->fpu);
-	fpu_restore(&t->fpu);
+	fpu_restore_initial(xstate_features());
 	f->rdi = (u64)info->signo;
 	f->rsi = addr + offsetof(struct rt_sigframe, info);
 	f->rdx = addr + offsetof(struct rt_sigframe, uc);

@@ -36,6 +36,17 @@ fpu_reset_state(struct fpu_state *s)
 	memcpy(s, &initial_state, sizeof(*s));
 }
 
+void
+fpu_restore_initial(u64 mask)
+{
+	if (fpu_uses_xsave)
+		__asm__ __volatile__("xrstor64 %0"
+				     :
+				     : "m"(initial_state), "a"((u32)mask), "d"((u32)(mask >> 32)));
+	else
+		__asm__ __volatile__("fxrstor64 %0" : : "m"(initial_state));
+}
+
 u32
 fpu_mxcsr_mask(void)
 {

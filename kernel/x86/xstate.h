@@ -1,7 +1,8 @@
 /*
  * xstate.h - the XSAVE feature set rewind turns on, and the checks and
  * conversions of a task's XSAVE image that ptrace's NT_X86_XSTATE regset
- * and the signal frame need (Linux's struct xregs_state in its uabi form).
+ * needs, and the image's offsets the signal frame writes by (Linux's struct
+ * xregs_state in its uabi form).
  *
  * rewind enables XSAVE (CR4.OSXSAVE) with XCR0 = x87 | SSE | AVX, those of
  * them the CPU has: the components whose state fits struct fpu_state.
