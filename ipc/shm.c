@@ -224,30 +224,33 @@ shm_attach_file(struct shm_segment *seg, bool rdonly, struct file **out)
 	return 0;
 }
 
-/* Where shmat maps: addr checked and rounded as Linux's do_shmat, or -EINVAL. */
-static long
-shmat_address(u64 addr, int flags)
+/*
+ * Where shmat maps: *addr checked and rounded as Linux's do_shmat, 0 or
+ * -EINVAL. Any other address goes on to the mapping, which refuses one
+ * outside user space with ENOMEM, as Linux's does.
+ */
+static int
+shmat_address(u64 *addr, int flags)
 {
-	if (!addr)
+	if (!*addr)
 		return flags & SHM_REMAP ? -EINVAL : 0;
-	if (addr & (SHMLBA - 1)) {
+	if (*addr & (SHMLBA - 1)) {
 		if (!(flags & SHM_RND))
 			return -EINVAL;
-		addr &= ~(u64)(SHMLBA - 1);
-		if (!addr && (flags & SHM_REMAP))
+		*addr &= ~(u64)(SHMLBA - 1);
+		if (!*addr && (flags & SHM_REMAP))
 			return -EINVAL;
 	}
-	return (long)addr;
+	return 0;
 }
 
 static long
-do_shmat(int id, u64 uaddr, int flags)
+do_shmat(int id, u64 addr, int flags)
 {
-	long addr = shmat_address(uaddr, flags);
 	int prot = flags & SHM_RDONLY ? PROT_READ : PROT_READ | PROT_WRITE;
 	int acc = flags & SHM_RDONLY ? 0444 : 0666;
 
-	if (addr < 0 || id < 0)
+	if (shmat_address(&addr, flags) || id < 0)
 		return -EINVAL;
 	if (flags & SHM_EXEC) {
 		prot |= PROT_EXEC;
@@ -272,7 +275,9 @@ do_shmat(int id, u64 uaddr, int flags)
 	/* Not under shm_ids.lock: unmapping takes it after the mmap lock (shm_release). */
 	int mflags =
 		MAP_SHARED | (addr ? (flags & SHM_REMAP ? MAP_FIXED : MAP_FIXED_NOREPLACE) : 0);
-	long ret = vm_mmap(current()->mm, (u64)addr, size, prot, mflags, f, 0);
+	/* Linux's do_shmat refuses a range that wraps itself, before the mapping's ENOMEM. */
+	bool wraps = addr && !(flags & SHM_REMAP) && addr + size < addr;
+	long ret = wraps ? -EINVAL : vm_mmap(current()->mm, addr, size, prot, mflags, f, 0);
 	mutex_lock(&shm_ids.lock);
 	seg->attaching--;
 	mutex_unlock(&shm_ids.lock);

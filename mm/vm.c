@@ -565,6 +565,13 @@ vm_mmap_locked(struct mm *mm, u64 addr, u64 len, int prot, int flags, struct fil
 		vmflags &= ~VM_MAYWRITE;
 	}
 	if (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) {
+		/*
+		 * Every caller's fixed range must lie in user space (Linux's
+		 * get_unmapped_area), not only mmap's: an area at USER_TOP and
+		 * above would have fork and unmap walk the kernel's page tables.
+		 */
+		if (addr > USER_TOP - len)
+			return -ENOMEM;
 		ret = (long)addr;
 		if ((flags & MAP_FIXED_NOREPLACE) && !range_is_free(mm, addr, addr + len))
 			return -EEXIST;

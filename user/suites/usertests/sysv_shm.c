@@ -174,6 +174,31 @@ TEST(sysv_shm_attach_flags)
 	CHECK_ERR(EINVAL, sysv_shmat(id, NULL, 0));
 }
 
+/*
+ * An attach at the top of user space is ENOMEM, as mmap there is, with or
+ * without SHM_REMAP. rewind once made the area (only mmap itself checked
+ * the range), and a fork or the shmdt then walked the kernel's page tables
+ * as the area's: a panic (issue 24).
+ */
+TEST(sysv_shm_attach_beyond_user_space)
+{
+	int id = (int)CHECK_OK(sysv_shmget(IPC_PRIVATE, PAGE, 0600));
+	void *top = (void *)(1ul << 47); /* past the 47-bit user half */
+
+	CHECK_ERR(ENOMEM, sysv_shmat(id, top, 0));
+	CHECK_ERR(ENOMEM, sysv_shmat(id, top, SHM_REMAP));
+	/* The kernel's half too; one that wraps is EINVAL, unless SHM_REMAP. */
+	CHECK_ERR(ENOMEM, sysv_shmat(id, (void *)0xffff800000000000ul, 0));
+	CHECK_ERR(EINVAL, sysv_shmat(id, (void *)-(unsigned long)PAGE, 0));
+	CHECK_ERR(ENOMEM, sysv_shmat(id, (void *)-(unsigned long)PAGE, SHM_REMAP));
+	CHECK_ERR(EINVAL, sysv_shmdt(top));
+	pid_t pid = (pid_t)CHECK_OK(fork());
+	if (pid == 0)
+		_exit(0);
+	expect_exit(pid, 0, "a child forked after the refused attach");
+	CHECK_OK(sysv_shmctl(id, IPC_RMID, NULL));
+}
+
 TEST(sysv_shm_ctl)
 {
 	int id = (int)CHECK_OK(sysv_shmget(IPC_PRIVATE, PAGE, 0640));
