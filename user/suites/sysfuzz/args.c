@@ -12,6 +12,8 @@
  * must defend itself): a worker can neither wreck the files the next one
  * needs nor leave files where the leak check after the storm would count
  * them (no "/" or "..", so that even a directory fd it opens is inside).
+ * A pointer into scratch memory can still name a path outside, when the
+ * kernel wrote one there (getcwd's): main.c removes such strays.
  */
 #define _GNU_SOURCE
 #include "sysfuzz.h"

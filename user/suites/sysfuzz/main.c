@@ -161,6 +161,28 @@ remove_tree(const char *path)
 	nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
 }
 
+static int
+remove_if_nobodys(const char *path, const struct stat *st, int type, struct FTW *f)
+{
+	return st->st_uid == NOBODY_ID ? remove_entry(path, st, type, f) : 0;
+}
+
+/*
+ * What the workers made outside their sandboxes. A path argument may point
+ * into scratch memory, where the kernel wrote a path of its own (getcwd's,
+ * readlink's) and a later call a few bytes over it: "/tmp/\x15" is then a
+ * name in /tmp, which nobody may write, and the file stays there after the
+ * storm as on any kernel - to a leak check, an inode and a dentry too many.
+ * Only when the workers were nobody: a user's own files are not sysfuzz's
+ * to remove.
+ */
+static void
+remove_strays(void)
+{
+	if (worker_uid() == NOBODY_ID && getuid() == 0)
+		nftw("/", remove_if_nobodys, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+}
+
 /*
  * Into dir, made afresh (the last worker of this slot may have left it
  * unusable, its mode 0, to a worker that is not root), as worker_uid()
@@ -440,6 +462,7 @@ main(int argc, char **argv)
 
 	storm();
 	remove_tree(sandbox);
+	remove_strays();
 	remove_sysv_objects();
 	const char *broken = kernel_still_works();
 	printf("sysfuzz: %lu calls; %lu workers died of their own calls, %lu hung and were killed, "
