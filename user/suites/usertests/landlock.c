@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include "usertests.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -102,6 +103,21 @@ sandbox_a_b(uint64_t handled, uint64_t in_a, uint64_t in_b)
 
 	allow_beneath(fd, "b", in_b);
 	restrict_to(fd);
+}
+
+/* The program interpreter (PT_INTERP) an ELF image names, or NULL for a static one. */
+static const char *
+interpreter_of(const unsigned char *image, size_t len)
+{
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)image;
+
+	for (int i = 0; i < eh->e_phnum; i++) {
+		const Elf64_Phdr *ph =
+			(const Elf64_Phdr *)(image + eh->e_phoff + (size_t)i * eh->e_phentsize);
+		if (ph->p_type == PT_INTERP && ph->p_offset + ph->p_filesz <= len)
+			return (const char *)image + ph->p_offset;
+	}
+	return NULL;
 }
 
 /* The test's directories: "in" gets the rules, "out" none; each holds a file "f". */
@@ -354,9 +370,14 @@ TEST(landlock_execute_right)
 	make_tree();
 	close(create_file("in/prog", image, len, 0755));
 	close(create_file("out/prog", image, len, 0755));
+	const char *interp = interpreter_of(image, len);
 	pid_t pid = xfork();
 	if (pid == 0) {
-		sandbox(LANDLOCK_ACCESS_FS_EXECUTE, "in", LANDLOCK_ACCESS_FS_EXECUTE);
+		int ruleset =
+			ruleset_with(LANDLOCK_ACCESS_FS_EXECUTE, "in", LANDLOCK_ACCESS_FS_EXECUTE);
+		if (interp) /* ld.so is opened for execution too, and needs the right as on Linux */
+			allow_beneath(ruleset, interp, LANDLOCK_ACCESS_FS_EXECUTE);
+		restrict_to(ruleset);
 		char *argv[] = { "usertests", "--helper", "exit", "7", NULL };
 		execve("out/prog", argv, (char *[]){ NULL });
 		CHECK_EQ(errno, EACCES);
