@@ -59,6 +59,13 @@ vfs_rw(struct file *f, bool write, char __user *buf, size_t n, u64 *pos)
 	return write ? vfs_write(f, buf, n, pos) : vfs_read(f, buf, n, pos);
 }
 
+/* Whether f was opened for writing (write) or for reading. */
+static bool
+file_open_for(const struct file *f, bool write)
+{
+	return f->fmode & (write ? FMODE_WRITE : FMODE_READ);
+}
+
 /* Whether f has an offset that concurrent readers and writers must not tear. */
 static bool
 file_has_pos_lock(const struct file *f)
@@ -196,7 +203,7 @@ long
 vfs_rw_iov_at(struct file *f, bool write, const struct kernel_iovec *iov, int cnt, long total,
 	      s64 off)
 {
-	if (!(f->fmode & (write ? FMODE_WRITE : FMODE_READ)))
+	if (!file_open_for(f, write))
 		return -EBADF;
 	if (off != -1 && f->ops->llseek) {
 		if (off < 0)
@@ -213,20 +220,29 @@ vfs_rw_iov_at(struct file *f, bool write, const struct kernel_iovec *iov, int cn
 	return ret;
 }
 
+/* The user's segments imported and done at *pos, once the file is known open for the direction. */
+static long
+rwv_user(struct file *f, bool write, const struct kernel_iovec __user *uiov, int cnt, u64 *pos)
+{
+	struct kernel_iovec *iov = NULL;
+
+	if (!file_open_for(f, write))
+		return -EBADF;
+	long ret = iovec_import(uiov, cnt, &iov);
+	if (ret > 0)
+		ret = rwv(f, write, iov, cnt, ret, pos);
+	kfree(iov);
+	return ret;
+}
+
 static long
 rwv_fd(int fd, bool write, const struct kernel_iovec __user *uiov, int cnt)
 {
-	struct kernel_iovec *iov = NULL;
 	struct fd_pos p = fdget_pos(fd);
-	struct file *f = p.fd.file;
 
-	if (!f)
+	if (!p.fd.file)
 		return -EBADF;
-	long ret = (f->fmode & (write ? FMODE_WRITE : FMODE_READ)) ? iovec_import(uiov, cnt, &iov)
-								   : -EBADF;
-	if (ret > 0)
-		ret = rwv(f, write, iov, cnt, ret, &f->pos);
-	kfree(iov);
+	long ret = rwv_user(p.fd.file, write, uiov, cnt, &p.fd.file->pos);
 	fdput_pos(p);
 	return ret;
 }
@@ -245,23 +261,14 @@ SYSCALL3(writev, int, fd, const struct kernel_iovec __user *, iov, int, cnt)
 static long
 prwv_fd(int fd, bool write, const struct kernel_iovec __user *uiov, int cnt, s64 pos)
 {
-	struct kernel_iovec *iov = NULL;
-
 	if (pos < 0)
 		return -EINVAL;
 	struct fd fdp = fdget(fd);
-	struct file *f = fdp.file;
-	if (!f)
+	if (!fdp.file)
 		return -EBADF;
 	u64 at = (u64)pos;
 	/* Seekability first, then the access mode, as Linux's do_preadv and vfs_readv ask. */
-	long ret = !f->ops->llseek ? -ESPIPE
-		   : !(f->fmode & (write ? FMODE_WRITE : FMODE_READ))
-			   ? -EBADF
-			   : iovec_import(uiov, cnt, &iov);
-	if (ret > 0)
-		ret = rwv(f, write, iov, cnt, ret, &at);
-	kfree(iov);
+	long ret = fdp.file->ops->llseek ? rwv_user(fdp.file, write, uiov, cnt, &at) : -ESPIPE;
 	fdput(fdp);
 	return ret;
 }
