@@ -3,6 +3,7 @@ the library on sys.path, the recorded console logs, a machine description,
 the committed experiments, small experiment files and records made by hand.
 """
 import sys
+import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -41,6 +42,14 @@ def write_experiment(directory, text, name="bad"):
 
 
 MINIMAL = 'name = "bad"\n[[run]]\nbench = "b"\nseconds = 1\n'
+HAND_RUN = 'name = "hand"\n[[run]]\nbench = "bench"\nseconds = 1\n'	# the run of by_hand's records
+
+
+def check_file_error(test, text, message):
+    """test asserts that MINIMAL + text is refused with message."""
+    with tempfile.TemporaryDirectory() as d:
+        with test.assertRaisesRegex(experiments.ExperimentError, message):
+            experiments.load(write_experiment(d, MINIMAL + text))
 
 
 def by_hand(figures, steps=(), machine=None, load_avg=None):

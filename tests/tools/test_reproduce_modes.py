@@ -9,14 +9,10 @@ collapses).
 import tempfile
 import unittest
 
-from repro_fixtures import MINIMAL, TOP, by_hand, write_experiment
+from repro_fixtures import HAND_RUN, TOP, by_hand, check_file_error, write_experiment
 from reprolib import controls, experiments, modes, report, summary
 
-HAND = """name = "hand"
-[[run]]
-bench = "bench"
-seconds = 1
-[[ratio]]
+HAND = HAND_RUN + """[[ratio]]
 name = "wall 4 / -1, osq"
 numerator = "wall4@osq"
 denominator = "wall1@osq"
@@ -130,9 +126,7 @@ class Report(unittest.TestCase):
 
 class Files(unittest.TestCase):
     def check_error(self, text, message):
-        with tempfile.TemporaryDirectory() as d:
-            with self.assertRaisesRegex(experiments.ExperimentError, message):
-                experiments.load(write_experiment(d, MINIMAL + text))
+        check_file_error(self, text, message)
 
     def test_splits_must_name_ratios(self):
         self.check_error('[[modes]]\nname = "x"\nnumerator = "a"\ndenominator = "b"\nabove = 2\nwhy = "w"\n'

@@ -10,15 +10,11 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from repro_fixtures import TOP, by_hand, vsyscall, write_experiment
+from repro_fixtures import HAND_RUN, TOP, by_hand, vsyscall, write_experiment
 from reprolib import compare, controls, experiments, intervals, load, outputs, records, runner, summary
 import wellformed
 
-HAND = """name = "hand"
-[[run]]
-bench = "bench"
-seconds = 1
-[[ratio]]
+HAND = HAND_RUN + """[[ratio]]
 name = "slow / fast"
 numerator = "t_slow"
 denominator = "t_fast"
