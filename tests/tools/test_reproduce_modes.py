@@ -140,7 +140,7 @@ class Files(unittest.TestCase):
         e = experiments.load(TOP / "experiments" / "rwsem.toml")
         (m,) = e.modes
         self.assertEqual((m.numerator.metric, m.denominator.metric), ("sys_ms_stride4", "sys_ms_stride_m1"))
-        self.assertEqual((m.numerator.variant, m.denominator.variant, m.above), ("osq", "osq", 2.0))
+        self.assertEqual((m.numerator.variant, m.denominator.variant, m.above), ("osq", "osq", 2.5))
         self.assertTrue(m.splits and all("xfs_repair" in s and "osq" in s for s in m.splits))
 
 
