@@ -42,7 +42,7 @@ def _ref_text(ref):
     return ref.metric + (f"@{ref.variant}" if ref.variant else "")
 
 
-def test_text(modes):
+def threshold_text(modes):
     """The test as the report states it."""
     return f"{_ref_text(modes.numerator)} / {_ref_text(modes.denominator)} above {modes.above:g}"
 
@@ -62,7 +62,7 @@ def rows(experiment, groups):
             values = test.estimate.by_repeat
             inside = frozenset(r for r, v in values.items() if v > modes.above)
             outside = frozenset(values) - inside
-            splits = [_split(test_text(modes), values, inside, outside)]
+            splits = [_split(threshold_text(modes), values, inside, outside)]
             for name in modes.splits:
                 ratio = by_name[name]
                 for pair in ratios.pairs(groups, ratio.numerator, ratio.denominator):

@@ -156,7 +156,7 @@ def _modes_section(mode_rows):
            "beside its median over all. The median of all alone would show one mode and hide the other."]
     for m in mode_rows:
         where = f" ({m.label})" if m.label else ""
-        out += ["", f"**{m.modes.name}{where}: {m.count()} repeats**, sorted by {modes.test_text(m.modes)}: "
+        out += ["", f"**{m.modes.name}{where}: {m.count()} repeats**, sorted by {modes.threshold_text(m.modes)}: "
                 f"{m.modes.why}", ""]
         rows = [(s.name, _values(s.inside), _values(s.outside), _values(s.inside + s.outside)
                  + (f"; {s.unsorted} not sorted (no test figure)" if s.unsorted else ""))
