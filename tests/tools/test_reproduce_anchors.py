@@ -7,7 +7,7 @@ report's table of them (coreops, issue 30's core-operation table).
 """
 import unittest
 
-from repro_fixtures import MINIMAL, TOP, span, write_experiment
+from repro_fixtures import MINIMAL, TOP, check_file_error, span, write_experiment
 from reprolib import anchors, experiments, report, summary
 import tempfile
 
@@ -65,9 +65,7 @@ class Anchors(unittest.TestCase):
 
 class AnchorFiles(unittest.TestCase):
     def check_error(self, text, message):
-        with tempfile.TemporaryDirectory() as d:
-            with self.assertRaisesRegex(experiments.ExperimentError, message):
-                experiments.load(write_experiment(d, MINIMAL + text))
+        check_file_error(self, text, message)
 
     def test_an_anchor_names_no_variant(self):
         self.check_error('[[anchor]]\nname = "x"\nmetric = "m@v"\n', "names no variant")

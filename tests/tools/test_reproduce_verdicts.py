@@ -10,38 +10,11 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from repro_fixtures import MACHINE, TOP, vsyscall, write_experiment
+from repro_fixtures import HAND_RUN, TOP, by_hand, vsyscall, write_experiment
 from reprolib import compare, controls, experiments, intervals, load, outputs, records, runner, summary
 import wellformed
 
-def by_hand(figures, steps=(), machine=None, load_avg=None):
-    """Records built by hand: figures (variant, repeat, metric, value) of
-    experiment rwsem-like "hand" on rewind, one step per (variant, repeat),
-    its status "ok" unless listed in steps as {(variant, repeat): status}."""
-    machine = dict(MACHINE, **(machine or {}))
-    host_load = None if load_avg is None else {"load_start": load_avg, "load_end": load_avg,
-                                              "host_steal_pct": 0.0}
-    out = [{"type": "boot", "boot": "hand-rewind", "experiment": "hand", "kernel": "rewind", "status": "ok",
-            "steps": 0, "steps_ok": 0, "seconds": 1.0, "garbled_lines": 0, "console_log": "logs/x.log",
-            "machine": machine, "host_load": host_load}]
-    statuses = dict(steps)
-    for variant, repeat in sorted({(f[0], f[1]) for f in figures} | set(statuses)):
-        out.append({"type": "step", "experiment": "hand", "kernel": "rewind", "boot": "hand-rewind",
-                    "step": len(out), "program": "bench", "variant": variant, "repeat": repeat, "params": {},
-                    "status": statuses.get((variant, repeat), "ok"), "host_load": host_load})
-    for variant, repeat, metric, value in figures:
-        out.append({"type": "figure", "experiment": "hand", "kernel": "rewind", "boot": "hand-rewind",
-                    "step": 0, "knobs": {}, "program": "bench", "bench": "bench", "variant": variant, "repeat": repeat, "params": {},
-                    "metric": metric, "unit": "ms", "value": value,
-                    "complete": statuses.get((variant, repeat), "ok") == "ok", "machine": machine})
-    return out
-
-
-HAND = """name = "hand"
-[[run]]
-bench = "bench"
-seconds = 1
-[[ratio]]
+HAND = HAND_RUN + """[[ratio]]
 name = "slow / fast"
 numerator = "t_slow"
 denominator = "t_fast"

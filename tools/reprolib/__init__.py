@@ -12,6 +12,7 @@
     intervals    the interval of a ratio over repeats (min-max or bootstrap)
     ratios       our ratios beside the seeds', and the verdicts
     controls     the ratios that must hold for verdicts to mean anything
+    modes        repeats sorted into two modes by a test ratio, "k of N" and a median per mode
     load         the host's load over boots and steps
     compare      two results directories figure by figure (--compare)
     numbers      figures for people: never in scientific notation

@@ -50,9 +50,10 @@ def rows(groups, control):
                     ratios.NOT_MEASURED, hosted, hosted_state)]
 
 
-def _covers(control_key, ratio_key):
-    """Whether a control row speaks for a ratio row: its sweep values and CPU
-    count are among the ratio's, and its variant, if taken per variant, the same."""
+def covers(control_key, ratio_key):
+    """Whether a control row (or a modes row, modes.py) speaks for a ratio row: its
+    sweep values and CPU count are among the ratio's, and its variant, if taken per
+    variant, the same."""
     (c_variant, c_params), (r_variant, r_params) = control_key, ratio_key
     return set(c_params) <= set(r_params) and (c_variant is None or r_variant is None or c_variant == r_variant)
 
@@ -83,7 +84,7 @@ def apply(ratio_rows, control_rows):
     for row in ratio_rows:
         mine = [c for c in control_rows if row.ratio.name in c.control.guards]
         row.verdict = _guarded(row.verdict, [(c.control, c.state, c.pair.estimate) for c in mine
-                                             if _covers(c.pair.key, row.pair.key)])
+                                             if covers(c.pair.key, row.pair.key)])
         row.hosted_verdict = _guarded(row.hosted_verdict, [(c.control, c.hosted_state, c.hosted) for c in mine])
 
 

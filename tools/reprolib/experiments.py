@@ -99,6 +99,19 @@ class Control:
 
 
 @dataclass(frozen=True)
+class Modes:
+    """A ratio that sorts the repeats into two modes (modes.py): a repeat whose
+    ratio lies above the threshold is in the named mode, the others are not;
+    the ratios it splits get a median per mode beside the count of each."""
+    name: str		# the mode above the threshold ("collapsed")
+    numerator: MetricRef
+    denominator: MetricRef
+    above: float
+    why: str		# why the threshold sorts the repeats, shown in the report
+    splits: tuple	# names of the experiment's ratios given per mode
+
+
+@dataclass(frozen=True)
 class Anchor:
     """A figure of rewind's over the same figure of Linux in the same VM
     (anchors.py): Linux is the anchor, at_most the goal for the ratio."""
@@ -147,6 +160,7 @@ class Experiment:
     stage: str = ""	# a host program putting what the runs need into each guest's root
     memory: str = ""	# the guest memory every boot gets at least ("2G"); "": --mem
     anchors: tuple = ()	# of Anchor: rewind / Linux per figure
+    modes: tuple = ()	# of Modes: repeats sorted into two modes
 
     def repeats(self, quick):
         return self.quick_repeat if quick else self.repeat
@@ -282,6 +296,19 @@ def _control(table, where, ratio_names):
                    _need(table, "why", str, where), guards)
 
 
+def _modes(table, where, ratio_names):
+    refs = _refs(table, where)
+    above = _need(table, "above", float, where)
+    if not above > 0:
+        raise ExperimentError(f"{where}: above must be a positive ratio")
+    splits = _names(table, "splits", where) or tuple(ratio_names)
+    unknown = [s for s in splits if s not in ratio_names]
+    if unknown:
+        raise ExperimentError(f"{where}: splits name no ratio of the experiment: {', '.join(unknown)}")
+    return Modes(_need(table, "name", str, where), refs[0], refs[1], above, _need(table, "why", str, where),
+                 splits)
+
+
 def _anchor(table, where):
     try:
         metric = MetricRef.parse(_need(table, "metric", str, where))
@@ -390,6 +417,8 @@ def load(path):
                        for i, c in enumerate(_tables(data, "control", where))),
         plots=tuple(_plot(p, f"{where}, plot {i + 1}") for i, p in enumerate(_tables(data, "plot", where))),
         anchors=tuple(_anchor(a, f"{where}, anchor {i + 1}") for i, a in enumerate(_tables(data, "anchor", where))),
+        modes=tuple(_modes(m, f"{where}, modes {i + 1}", ratio_names)
+                    for i, m in enumerate(_tables(data, "modes", where))),
         builds=tuple(_build(b, f"{where}, build {i + 1}") for i, b in enumerate(_tables(data, "build", where))))
 
 

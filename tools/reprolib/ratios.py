@@ -30,10 +30,11 @@ DROP_REASONS = ("failed", "missing", "zero")	# why a repeat gave no ratio
 
 @dataclass
 class Estimate:
-    """A ratio over the repeats: its interval (None when no repeat gave one)
-    and the repeats dropped, by reason."""
+    """A ratio over the repeats: its interval (None when no repeat gave one),
+    the repeats dropped, by reason, and the ratio of each repeat that gave one."""
     interval: intervals.Interval | None
     dropped: dict = field(default_factory=dict)	# reason -> repeats
+    by_repeat: dict = field(default_factory=dict)	# repeat -> ratio
 
     @property
     def value(self):
@@ -102,7 +103,7 @@ def estimate(nums, dens):
     """The per-repeat ratios of numerator groups over denominator groups."""
     num, num_planned, num_failed = _side(nums)
     den, den_planned, den_failed = _side(dens)
-    dropped, values = {}, []
+    dropped, values = {}, {}
     for repeat in sorted(num_planned | den_planned):
         if repeat in num_failed | den_failed:
             reason = "failed"
@@ -111,10 +112,10 @@ def estimate(nums, dens):
         elif num[repeat] <= 0 or den[repeat] <= 0:
             reason = "zero"
         else:
-            values.append(num[repeat] / den[repeat])
+            values[repeat] = num[repeat] / den[repeat]
             continue
         dropped[reason] = dropped.get(reason, 0) + 1
-    return Estimate(intervals.of_values(values), dropped)
+    return Estimate(intervals.of_values(list(values.values())), dropped, values)
 
 
 def pairs(groups, numerator, denominator):

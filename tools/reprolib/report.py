@@ -5,7 +5,9 @@ marked, never dropped).
 
 Not for: computing anything (summary.py, ratios.py) or drawing (plots.py).
 """
-from . import anchors, controls, load, ratios
+import statistics
+
+from . import anchors, controls, load, modes, ratios
 
 TCG_NOTE = ("TCG executes every instruction faithfully but models no caches, write combining "
             "or branch prediction, and its costs are not hardware costs: these figures show "
@@ -113,10 +115,12 @@ def _seed(ratio):
     return f"{ratio.seed:g}" + (f": {ratio.seed_text}" if ratio.seed_text else "")
 
 
-def _ratio_section(experiment, ratio_rows):
+def _ratio_section(experiment, ratio_rows, mode_rows=()):
     rows = []
     for r in ratio_rows:
         ours = _estimate(r.pair.estimate) + ("" if r.pair.complete or r.ours is None else " *partial*")
+        in_modes = modes.note(mode_rows, r)
+        ours += f"; {in_modes} (see Modes)" if in_modes else ""
         row = (r.ratio.name, r.pair.label, _seed(r.ratio), ours, _estimate(r.linux))
         hosted = _estimate(r.hosted) + (f" ({r.hosted_verdict})" if r.hosted.interval else "")
         rows.append(row + ((hosted,) if experiment.hosted else ()) + (r.verdict,))
@@ -133,6 +137,32 @@ def _ratio_section(experiment, ratio_rows):
                "side. A failed control voids the verdicts it guards. Repeats that failed, are missing "
                "or gave a zero are dropped and counted. Ratios of the fastest-batch medians where the "
                "metric is `_batchmin`."])
+
+
+def _values(values):
+    """"median (min - max) of n" of one mode's per-repeat values, or "-"."""
+    if not values:
+        return "-"
+    spread = f" ({_fmt(min(values))} - {_fmt(max(values))})" if len(values) > 1 else ""
+    return f"{_fmt(statistics.median(values))}{spread} of {len(values)}"
+
+
+def _modes_section(mode_rows):
+    if not mode_rows:
+        return []
+    out = ["", "### Modes", "",
+           "Repeats that fall into two modes rather than spread around one value: a test ratio sorts "
+           "each repeat, and each ratio is given per mode, median (min - max) of the repeats in it, "
+           "beside its median over all. The median of all alone would show one mode and hide the other."]
+    for m in mode_rows:
+        where = f" ({m.label})" if m.label else ""
+        out += ["", f"**{m.modes.name}{where}: {m.count()} repeats**, sorted by {modes.threshold_text(m.modes)}: "
+                f"{m.modes.why}", ""]
+        rows = [(s.name, _values(s.inside), _values(s.outside), _values(s.inside + s.outside)
+                 + (f"; {s.unsorted} not sorted (no test figure)" if s.unsorted else ""))
+                for s in m.splits]
+        out += _table(["ratio", m.modes.name, f"not {m.modes.name}", "all"], rows)
+    return out
 
 
 def _anchor_section(experiment, groups):
@@ -259,7 +289,9 @@ def render(run, experiments, records, groups, drawn, reasons, profiled=None):
         out += _bad_steps([r for r in records if r["type"] == "step" and r["experiment"] == e.name])
         out += _controls_section(e, control_rows)
         out += _anchor_section(e, mine)
-        out += ["", "### Against the seed", ""] + _ratio_section(e, ratio_rows)
+        mode_rows = modes.rows(e, mine)
+        out += ["", "### Against the seed", ""] + _ratio_section(e, ratio_rows, mode_rows)
+        out += _modes_section(mode_rows)
         out += ["", "### Figures", ""] + _figures_section(e, mine)
         out += ["", "### Plots", ""] + _plots_section(drawn.get(e.name, []))
         out += _profiles_section(e, (profiled or {}).get(e.name, []))
