@@ -176,9 +176,12 @@ getppid1(struct task *t)
 }
 
 static const struct shape shapes[] = {
-	{ "page_fault1", false, page_fault1 }, { "page_fault2", true, page_fault2 },
-	{ "page_fault3", true, page_fault3 },  { "mmap1", false, mmap1 },
-	{ "mmap2", true, mmap2 },	       { "brk1", false, brk1 },
+	{ "page_fault1", false, page_fault1 },
+	{ "page_fault2", true, page_fault2 },
+	{ "page_fault3", true, page_fault3 },
+	{ "mmap1", false, mmap1 },
+	{ "mmap2", true, mmap2 },
+	{ "brk1", false, brk1 },
 	{ "getppid1", false, getppid1 },
 };
 
@@ -419,19 +422,21 @@ option(int c, const char *arg)
 
 static const struct bench_help help = {
 	.name = "scale",
-	.about = "will-it-scale's shapes (page_fault1/2/3, mmap1/2, brk1, getppid1), threads of one\n"
-		 "process and separate processes, 1 .. N tasks pinned one per CPU: operations per\n"
-		 "second of all tasks (<shape>_<mode>_t<tasks>, ops/s) and the scaling ratio, at N\n"
-		 "over at 1 (<shape>_<mode>_scaling, x). With -c: ns per operation from start to the\n"
-		 "last task's end (<shape>_<mode>_t<tasks>_ns; instructions on the icount ground)\n"
-		 "and its growth from 1 task to N (<shape>_<mode>_ns_growth, x).",
+	.about =
+		"will-it-scale's shapes (page_fault1/2/3, mmap1/2, brk1, getppid1), threads of one\n"
+		"process and separate processes, 1 .. N tasks pinned one per CPU: operations per\n"
+		"second of all tasks (<shape>_<mode>_t<tasks>, ops/s) and the scaling ratio, at N\n"
+		"over at 1 (<shape>_<mode>_scaling, x). With -c: ns per operation from start to the\n"
+		"last task's end (<shape>_<mode>_t<tasks>_ns; instructions on the icount ground)\n"
+		"and its growth from 1 task to N (<shape>_<mode>_ns_growth, x).",
 	.synopsis = "[-n TASKS] [-m MIB] [-c COUNT] [-s SHAPE,...]",
-	.options = "  -n TASKS    the most tasks (default: the CPUs online, at most 64)\n"
-		   "  -m MIB      region per task (default: at most 128 and an eighth of memory\n"
-		   "              over TASKS; 1 with -q)\n"
-		   "  -c COUNT    every task does COUNT operations (pages for the page_fault\n"
-		   "              shapes); the figure is ns per operation (default: timed, -t)\n"
-		   "  -s SHAPES   only these shapes, comma-separated\n",
+	.options =
+		"  -n TASKS    the most tasks (default: the CPUs online, at most 64)\n"
+		"  -m MIB      region per task (default: at most 128 and an eighth of memory\n"
+		"              over TASKS; 1 with -q)\n"
+		"  -c COUNT    every task does COUNT operations (pages for the page_fault\n"
+		"              shapes); the figure is ns per operation (default: timed, -t)\n"
+		"  -s SHAPES   only these shapes, comma-separated\n",
 };
 
 int
