@@ -261,60 +261,10 @@ sleep_seconds(double s)
 		;
 }
 
-/*
- * The figure of one point, once the tasks are waiting: operations per
- * second over the interval after warm-up (longer if no task ran in it); with -c, ns per operation
- * from go to the end of the last task (end_tasks waits for them).
- */
-static double
-measure(int tasks, void (*end_tasks)(int tasks))
-{
-	while (__atomic_load_n(&board->ready, __ATOMIC_SEQ_CST) < tasks)
-		sched_yield();
-	double t0 = bench_now_ns();
-	board->go = 1;
-	if (count_per_task) {
-		end_tasks(tasks);
-		return (bench_now_ns() - t0) / (double)total_ops(tasks);
-	}
-	sleep_seconds(bench_seconds() / 4);
-	uint64_t ops0 = total_ops(tasks);
-	double from = bench_now_ns();
-	uint64_t ops1;
-	do /* a loaded host may not run a task for a whole interval: a rate needs operations */
-		sleep_seconds(bench_seconds());
-	while ((ops1 = total_ops(tasks)) == ops0);
-	double to = bench_now_ns();
-	board->stop = 1;
-	end_tasks(tasks);
-	return (ops1 - ops0) / ((to - from) / 1e9);
-}
-
-static struct task_start starts[MAX_TASKS];
-static pthread_t threads[MAX_TASKS];
-
 static void
-join_threads(int tasks)
+wait_children(int children)
 {
-	for (int i = 0; i < tasks; i++)
-		pthread_join(threads[i], NULL);
-}
-
-static double
-run_threads(const struct shape *shape, int tasks)
-{
-	for (int i = 0; i < tasks; i++) {
-		starts[i] = (struct task_start){ shape, i };
-		if ((errno = pthread_create(&threads[i], NULL, task_main, &starts[i])))
-			die("pthread_create");
-	}
-	return measure(tasks, join_threads);
-}
-
-static void
-wait_processes(int tasks)
-{
-	for (int i = 0; i < tasks; i++) {
+	for (int i = 0; i < children; i++) {
 		int status;
 
 		if (wait(&status) < 0)
@@ -326,22 +276,82 @@ wait_processes(int tasks)
 	}
 }
 
+/*
+ * The figure of one point, once the tasks are waiting: operations per
+ * second over the interval after warm-up (longer if no task ran in it);
+ * with -c, ns per operation from go to the end of the last task. The
+ * children hold the tasks: a process each, or one holding every thread.
+ */
+static double
+measure(int tasks, int children)
+{
+	while (__atomic_load_n(&board->ready, __ATOMIC_SEQ_CST) < tasks)
+		sched_yield();
+	double t0 = bench_now_ns();
+	board->go = 1;
+	if (count_per_task) {
+		wait_children(children);
+		return (bench_now_ns() - t0) / (double)total_ops(tasks);
+	}
+	sleep_seconds(bench_seconds() / 4);
+	uint64_t ops0 = total_ops(tasks);
+	double from = bench_now_ns();
+	uint64_t ops1;
+	do /* a loaded host may not run a task for a whole interval: a rate needs operations */
+		sleep_seconds(bench_seconds());
+	while ((ops1 = total_ops(tasks)) == ops0);
+	double to = bench_now_ns();
+	board->stop = 1;
+	wait_children(children);
+	return (ops1 - ops0) / ((to - from) / 1e9);
+}
+
+static pid_t
+fork_child(void)
+{
+	fflush(stdout); /* no buffered line printed twice */
+	pid_t pid = fork();
+	if (pid < 0)
+		die("fork");
+	return pid;
+}
+
+/*
+ * The threads of a point live in a process forked for them, as each of
+ * will-it-scale's runs is a program of its own: what an earlier point left
+ * in an address space (rewind keeps an unmapped range's empty page tables
+ * until the mm goes, and munmap walks them) does not weigh on the next.
+ */
+static double
+run_threads(const struct shape *shape, int tasks)
+{
+	if (fork_child() == 0) {
+		struct task_start starts[MAX_TASKS];
+		pthread_t threads[MAX_TASKS];
+
+		for (int i = 0; i < tasks; i++) {
+			starts[i] = (struct task_start){ shape, i };
+			if ((errno = pthread_create(&threads[i], NULL, task_main, &starts[i])))
+				die("pthread_create");
+		}
+		for (int i = 0; i < tasks; i++)
+			pthread_join(threads[i], NULL);
+		_exit(0);
+	}
+	return measure(tasks, 1);
+}
+
 static double
 run_processes(const struct shape *shape, int tasks)
 {
-	fflush(stdout); /* no buffered line printed twice */
 	for (int i = 0; i < tasks; i++) {
-		pid_t pid = fork();
-
-		if (pid < 0)
-			die("fork");
-		if (pid == 0) {
+		if (fork_child() == 0) {
 			struct task_start start = { shape, i };
 			task_main(&start);
 			_exit(0);
 		}
 	}
-	return measure(tasks, wait_processes);
+	return measure(tasks, tasks);
 }
 
 static const struct {
