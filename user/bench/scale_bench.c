@@ -47,6 +47,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "uapi/futex.h" /* musl has no <linux/futex.h> */
+
 #define PAGE	   4096ul
 #define MIB	   (1ul << 20)
 #define MAX_REGION (128 * MIB) /* will-it-scale's MEMSIZE */
@@ -73,8 +75,8 @@ struct counter {
 
 /* Shared by the parent and the tasks: MAP_SHARED, so that forked tasks see it. */
 struct board {
-	volatile int go, stop;
-	int ready; /* tasks set up and waiting for go (atomic) */
+	volatile int go, stop; /* go: a futex word the tasks sleep on */
+	int ready;	       /* tasks set up and waiting for go (atomic) */
 	struct counter done[MAX_TASKS];
 };
 
@@ -234,7 +236,7 @@ task_main(void *arg)
 	t.brk_base = (char *)syscall(SYS_brk, 0);
 	__atomic_add_fetch(&board->ready, 1, __ATOMIC_SEQ_CST);
 	while (!board->go)
-		sched_yield();
+		syscall(SYS_futex, &board->go, FUTEX_WAIT, 0, NULL, NULL, 0);
 	while (keep_going(&t))
 		start->shape->step(&t);
 	if (t.fd >= 0)
@@ -277,6 +279,11 @@ wait_children(int children)
 }
 
 /*
+ * Every wait here sleeps rather than spins: on the icount ground a vCPU
+ * runs only while the others are halted (docs/grounds.md), so a task
+ * spinning for the parent's go on one vCPU would keep the parent on
+ * another from ever setting it.
+ *
  * The figure of one point, once the tasks are waiting: operations per
  * second over the interval after warm-up (longer if no task ran in it);
  * with -c, ns per operation from go to the end of the last task. The
@@ -286,9 +293,10 @@ static double
 measure(int tasks, int children)
 {
 	while (__atomic_load_n(&board->ready, __ATOMIC_SEQ_CST) < tasks)
-		sched_yield();
+		sleep_seconds(0.001);
 	double t0 = bench_now_ns();
 	board->go = 1;
+	syscall(SYS_futex, &board->go, FUTEX_WAKE, MAX_TASKS, NULL, NULL, 0);
 	if (count_per_task) {
 		wait_children(children);
 		return (bench_now_ns() - t0) / (double)total_ops(tasks);
