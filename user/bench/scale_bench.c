@@ -27,8 +27,10 @@
  * task does COUNT operations instead, and the figure is the time from the
  * start to the last task's end over all operations: on the icount ground,
  * where vCPUs take turns and a ns is an instruction, that is the
- * instructions per operation summed over CPUs, and its growth from one
- * task to N is what contention adds (1: nothing).
+ * instructions per operation summed over CPUs. Its growth from one task
+ * to N would be what contention adds, but QEMU 7.2's icount runs a vCPU
+ * only while the others are halted, so tasks that never sleep hardly meet
+ * (docs/scaling.md).
  */
 #define _GNU_SOURCE
 #include "lib/bench.h"
