@@ -359,6 +359,12 @@ bench_quick(void)
 	return quick;
 }
 
+double
+bench_seconds(void)
+{
+	return seconds_per_metric;
+}
+
 int
 bench_repeats(int fallback)
 {

@@ -60,6 +60,8 @@ void bench_init_opts(int argc, char **argv, const struct bench_help *help, const
 void bench_answer_help(int argc, char **argv, const struct bench_help *help, bool common);
 /* Whether -q was given. */
 int bench_quick(void);
+/* Seconds per metric: -t's value, 0.05 with -q, else 0.5. */
+double bench_seconds(void);
 /* The -r value, or fallback when none was given. */
 int bench_repeats(int fallback);
 /* Runs op(arg) repeatedly for the configured time; returns the per-operation figures. */
