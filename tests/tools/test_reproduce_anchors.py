@@ -12,8 +12,9 @@ from reprolib import anchors, experiments, report, summary
 import tempfile
 
 
-def group(kernel, values, metric="stat_batchmin", bench="lat_core"):
-    g = summary.Group("coreops", kernel, bench, "default" if kernel == "rewind" else "linux", (), metric, "ns")
+def group(kernel, values, metric="stat_batchmin", bench="lat_core", params=()):
+    g = summary.Group("coreops", kernel, bench, "default" if kernel == "rewind" else "linux", params, metric,
+                      "ns")
     g.samples = [(("b", repeat), v) for repeat, v in enumerate(values, 1)]
     g.planned = set(range(1, len(values) + 1))
     return g
@@ -54,12 +55,34 @@ class Anchors(unittest.TestCase):
         self.assertEqual(row.state, "not measured")
         self.assertEqual(row.estimate.dropped, {"missing": 2})
 
+    def test_a_row_per_cpu_count_never_pooled(self):
+        with tempfile.TemporaryDirectory() as d:
+            e = experiments.load(write_experiment(d, MINIMAL + '[[anchor]]\nname = "stat"\nmetric = "stat_batchmin"\n'))
+        two, four = (("cpus", 2),), (("cpus", 4),)
+        groups = [group("rewind", [100], params=two), group("linux", [200], params=two),
+                  group("rewind", [900], params=four), group("linux", [300], params=four)]
+        rows = anchors.rows(e, groups)
+        self.assertEqual([r.label for r in rows], ["stat (cpus=2)", "stat (cpus=4)"])
+        self.assertAlmostEqual(rows[0].estimate.value, 0.5)
+        self.assertAlmostEqual(rows[1].estimate.value, 3.0)
+
+    def test_one_parameter_set_keeps_the_plain_name(self):
+        e = experiments.load(TOP / "experiments" / "coreops.toml")
+        one = (("cpus", 1),)
+        rows = anchors.rows(e, [group("rewind", [1], params=one), group("linux", [2], params=one)])
+        self.assertEqual(rows[0].label, e.anchors[0].name)
+
+    def test_scaling_rows_are_better_higher_without_a_goal(self):
+        e = experiments.load(TOP / "experiments" / "scaling.toml")
+        self.assertEqual(e.cpus, (2, 4))
+        self.assertTrue(e.anchors and all(a.better == "higher" and a.at_most == float("inf") for a in e.anchors))
+
     def test_report_has_the_anchor_table(self):
         e = experiments.load(TOP / "experiments" / "coreops.toml")
         lines = report._anchor_section(e, [group("rewind", [100, 100]), group("linux", [400, 400])])
         stat = next(line for line in lines if line.startswith("| stat |"))
         self.assertIn("| 0.25 (", stat)
-        self.assertTrue(stat.endswith("| at most 0.8 | met |"))
+        self.assertTrue(stat.endswith("| lower | at most 0.8 | met |"))
         self.assertIn("### Against Linux 6.1 (the anchor)", lines)
 
 
@@ -72,6 +95,12 @@ class AnchorFiles(unittest.TestCase):
 
     def test_a_goal_is_positive(self):
         self.check_error('[[anchor]]\nname = "x"\nmetric = "m"\nat_most = 0\n', "positive")
+
+    def test_better_is_lower_or_higher(self):
+        self.check_error('[[anchor]]\nname = "x"\nmetric = "m"\nbetter = "up"\n', "lower")
+
+    def test_a_goal_is_for_times_only(self):
+        self.check_error('[[anchor]]\nname = "x"\nmetric = "m"\nbetter = "higher"\nat_most = 2\n', "has none")
 
     def test_without_a_goal_anything_is_met(self):
         with tempfile.TemporaryDirectory() as d:

@@ -2,8 +2,11 @@
 experiment's [[anchor]] rows (coreops: lmbench's core latencies) name one
 metric each, and the ratio is rewind's figure over Linux's, taken per repeat
 (rewind's boot and Linux's paired by repeat number, as ratios.py pairs two
-builds) with its interval. Linux is the anchor: a ratio below 1 means rewind
-is faster. A row's goal (at_most, issue 30's 0.8) is met when the whole
+builds) with its interval. Linux is the anchor: a ratio below 1 means rewind's
+figure is the smaller, ahead for a time, behind for a rate or a scaling ratio
+(the anchor's `better`). An experiment booted at several CPU counts gives a
+row per count (a figure's "cpus" parameter), never one pooled over them.
+A row's goal (at_most, issue 30's 0.8) is met when the whole
 interval lies at or below it, missed when the whole interval lies above it,
 and unsettled otherwise.
 
@@ -19,6 +22,7 @@ MET, MISSED, UNSETTLED = "met", "missed", "unsettled"
 @dataclass
 class AnchorRow:
     anchor: object		# experiments.Anchor
+    label: str		# the anchor's name, and its parameters when it has rows per value
     rewind: float | None	# median of rewind's figures
     linux: float | None	# median of Linux's figures
     unit: str
@@ -45,15 +49,25 @@ def state(anchor, interval):
     return UNSETTLED
 
 
-def row(groups, anchor):
-    """One anchor's row: its figures on both kernels and their ratio."""
-    mine = [g for g in groups if ratios.matches(g, anchor.metric, "rewind")]
-    linux = [g for g in groups if ratios.matches(g, anchor.metric, "linux")]
+def row(groups, anchor, params=None):
+    """One anchor's row: its figures on both kernels and their ratio; params:
+    only the groups of these parameters (one CPU count), None: all."""
+    def chosen(kernel):
+        return [g for g in groups if ratios.matches(g, anchor.metric, kernel)
+                and (params is None or g.params == params)]
+    mine, linux = chosen("rewind"), chosen("linux")
     estimate = ratios.estimate(mine, linux)
     unit = next((g.unit for g in mine + linux), "")
-    return AnchorRow(anchor, _median(mine), _median(linux), unit, estimate,
+    label = anchor.name + (f" ({' '.join(f'{k}={v}' for k, v in params)})" if params else "")
+    return AnchorRow(anchor, label, _median(mine), _median(linux), unit, estimate,
                      state(anchor, estimate.interval))
 
 
 def rows(experiment, groups):
-    return [row(groups, a) for a in experiment.anchors]
+    """Each anchor's rows: one per parameter set its figures were measured at."""
+    out = []
+    for a in experiment.anchors:
+        measured = [g.params for g in groups if ratios.matches(g, a.metric, g.kernel)]
+        each = list(dict.fromkeys(measured))
+        out += [row(groups, a, p) for p in each] if len(each) > 1 else [row(groups, a)]
+    return out

@@ -114,10 +114,13 @@ class Modes:
 @dataclass(frozen=True)
 class Anchor:
     """A figure of rewind's over the same figure of Linux in the same VM
-    (anchors.py): Linux is the anchor, at_most the goal for the ratio."""
+    (anchors.py): Linux is the anchor, at_most the goal for the ratio. better:
+    which way rewind is ahead, "lower" for a time, "higher" for a rate or a
+    scaling ratio (no goal then: at_most reads a time's goal)."""
     name: str
     metric: MetricRef
     at_most: float	# math.inf: no goal
+    better: str = "lower"
 
 
 @dataclass(frozen=True)
@@ -319,7 +322,12 @@ def _anchor(table, where):
     at_most = _need(table, "at_most", float, where, math.inf)
     if not at_most > 0:
         raise ExperimentError(f"{where}: at_most must be a positive ratio")
-    return Anchor(_need(table, "name", str, where), metric, at_most)
+    better = _need(table, "better", str, where, "lower")
+    if better not in ("lower", "higher"):
+        raise ExperimentError(f"{where}: better is \"lower\" or \"higher\", not \"{better}\"")
+    if better == "higher" and at_most != math.inf:
+        raise ExperimentError(f"{where}: at_most is a time's goal; a figure where higher is better has none")
+    return Anchor(_need(table, "name", str, where), metric, at_most, better)
 
 
 def _plot(table, where):

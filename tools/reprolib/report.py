@@ -168,16 +168,18 @@ def _modes_section(mode_rows):
 def _anchor_section(experiment, groups):
     if not experiment.anchors:
         return []
-    rows = [(r.anchor.name, f"{_fmt(r.rewind)} {r.unit}", f"{_fmt(r.linux)} {r.unit}", _estimate(r.estimate),
-             "-" if r.anchor.at_most == float("inf") else f"at most {r.anchor.at_most:g}", r.state)
+    rows = [(r.label, f"{_fmt(r.rewind)} {r.unit}", f"{_fmt(r.linux)} {r.unit}", _estimate(r.estimate),
+             r.anchor.better, "-" if r.anchor.at_most == float("inf") else f"at most {r.anchor.at_most:g}",
+             r.state)
             for r in anchors.rows(experiment, groups)]
     return ["", "### Against Linux 6.1 (the anchor)", "",
             "Each figure on rewind over the same figure on Linux 6.1 in the same VM, taken per repeat "
-            "(the two boots paired by repeat number): below 1, rewind is faster. The goal is met when "
+            "(the two boots paired by repeat number). Where lower is better (a time), below 1 puts rewind "
+            "ahead; where higher is better (a rate, a scaling ratio), above 1 does. The goal is met when "
             "the whole interval lies at or below it, missed when all of it lies above. Linux's figures "
-            "come with `--with-linux`.", ""] + \
-        _table(["row", "rewind (median)", "Linux 6.1 (median)", "rewind / Linux (interval)", "goal", "goal met?"],
-               rows)
+            "come with `--with-linux`; a row per CPU count when the experiment boots several.", ""] + \
+        _table(["row", "rewind (median)", "Linux 6.1 (median)", "rewind / Linux (interval)", "better", "goal",
+                "goal met?"], rows)
 
 
 def _controls_section(experiment, control_rows):
