@@ -3,37 +3,43 @@
  * mmap lock, under every rwsem_spin= policy, and a small readers-versus-
  * one-writer contention benchmark on the same lock.
  *
- * The storm: a fixed amount of work - N buffer regions - split over T
- * threads, as xfs_repair splits a filesystem's allocation groups (T = 1 is
- * the seed's ag_stride=-1). Each region is one buffer of the user-space
- * cache, made the way glibc's malloc grows a thread's arena:
+ * The storm: a fixed amount of work - N buffer regions - done by T
+ * threads, in one of two shapes, as xfs_repair walks a filesystem's
+ * allocation groups with several workers (ag_stride=N) or with one worker
+ * and its prefetch threads (ag_stride=-1). Each thread takes its buffers
+ * from an arena of its own, grown the way glibc grows a thread's arena:
  *
- *	mmap P pages PROT_NONE (a reservation)        mmap lock for writing
- *	every 8th region: brk up by 64 KiB, touch it,
- *	  brk back down (the main heap growing)       writing
- *	per chunk of C pages:
- *	  mprotect the chunk read-write              writing  (the seed's
- *	                                                      sys_mprotect)
- *	  fault each page in                         reading  (page faults)
- *	  wait for its direct I/O: D us              no lock, no CPU
- *	munmap                                       writing
+ *	at start: a 64 MiB reservation, PROT_NONE        mmap lock for writing
+ *	per buffer of C pages past the arena's mark:
+ *	  mprotect it read-write (grow_heap)           writing  (the seed's
+ *	                                                        sys_mprotect)
+ *	  its direct I/O: fault each page in           reading  (page faults)
+ *	  and wait D us                                no lock, no CPU
+ *	per region, once its I/O is in: read each page  no lock
+ *	every 32nd region: free the newest 128 KiB,
+ *	  madvise(MADV_DONTNEED) (shrink_heap)          reading
+ *
+ * Threaded: every thread makes whole regions. One worker: thread 0 makes
+ * every region and hands each buffer to the T - 1 others, which do its
+ * I/O (the prefetch threads); the same work and threads, one writer.
  *
  * The I/O is served by a timer: the thread blocks in clock_nanosleep, so
  * its CPU is free for the other threads, as a thread waiting on a disk
- * leaves it. Per run (T, policy): wall time, user and system CPU (getrusage),
- * regions per second and I/Os dispatched per second, the mean time an I/O
- * wait of D us really took (a sleep ends on a timer interrupt, which a
- * loaded host delivers late: at T = 1 this is most of the wall time), and
- * from /proc/lockstat's rwsem table the policy's spin time and sleeps
- * during the run.
+ * leaves it. Per run (T, shape, policy): wall time, user and system CPU
+ * (getrusage), regions per second and I/Os dispatched per second, the
+ * mean time an I/O wait of D us really took (a sleep ends on a timer
+ * interrupt, which a loaded host delivers late), and from
+ * /proc/lockstat's rwsem table the policy's spin time and sleeps during
+ * the run.
  *
- * T runs over 1, 2, 4 ... 4 x CPUs (quick: 1 and 4 x CPUs); the policies
- * are switched with bench_set_knob, interleaved within each repeat. Each
- * run is a child process forked after the switch: a lock's count layout
- * is fixed when it is made (locking/rwsem.c), so only an address space
- * made under `handoff` has 5.3's lock - one made before would run
- * reader-owned's code in its place - and a fresh address space also
- * starts every run from the same empty map. On Linux there is no knob:
+ * T runs over 1, 2, 4 ... 4 x CPUs (quick: 1 and 4 x CPUs), each T > 1 in
+ * both shapes; the policies are switched with bench_set_knob, interleaved
+ * within each repeat. Each run is a child process forked after the
+ * switch: a lock's count layout is fixed when it is made
+ * (locking/rwsem.c), so only an address space made under `handoff` has
+ * 5.3's lock - one made before would run reader-owned's code in its place
+ * - and a fresh address space also starts every run from the same empty
+ * map. On Linux there is no knob:
  * every figure is suffixed _linux instead.
  *
  * The contention benchmark: R reader threads fault pages in and drop them
@@ -43,11 +49,14 @@
  * reader and writer operations per second per policy.
  *
  * -P runs only T = max under the policy in force (the one an experiment's
- * variant set), for a profiled step. -L switches lockstat=1 on for the run (it costs every lock operation a
+ * variant set), threaded or (-b) one worker, for a profiled step. -L
+ * switches lockstat=1 on for the run (it costs every lock operation a
  * little, so the timed figures are best taken without it).
  *
- * Metric names: wall_ms_t<T>_<policy> ... and wall_ms_tmax_<policy> for the
- * largest T, so that an experiment's ratio does not depend on the CPU count.
+ * Metric names: wall_ms_t<T>_<policy> (threaded), wall_ms_one_t<T>_<policy>
+ * (one worker) ... and wall_ms_tmax_<policy>, wall_ms_one_tmax_<policy> for
+ * the largest T, so that an experiment's ratio does not depend on the CPU
+ * count.
  */
 #define _GNU_SOURCE
 #include "lib/bench.h"
@@ -61,14 +70,12 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #define PAGE	    4096UL
 #define MAX_THREADS 256
-#define HEAP_STEP   (64 * 1024UL)
 
 static const char *const policies[] = {
 	"off", "osq", "owner-null-fix", "deceive-fix", "reader-owned", "handoff",
@@ -77,13 +84,14 @@ static const char *const policies[] = {
 
 static long regions = 2000; /* -n: regions in all, split over the threads */
 static long pages = 16;	    /* -p: pages per region */
-static long chunk = 4;	    /* -c: pages per mprotect + I/O */
+static long chunk = 4;	    /* -c: pages per buffer (an arena growth + I/O) */
 static long io_us = 100;    /* -d: simulated direct I/O time */
 static long max_threads;    /* -T: largest T (default 4 x CPUs) */
 static long offset_us;	    /* -o: CPU burnt before each run's threads start */
 static double rw_seconds = 0.5;
-static int profiling;	  /* -P: the policy in force, T = max only (a profiled step) */
-static int with_lockstat; /* -L: lockstat=1 for the figures from /proc/lockstat */
+static int profiling;	       /* -P: the policy in force, T = max only (a profiled step) */
+static int with_lockstat;      /* -L: lockstat=1 for the figures from /proc/lockstat */
+static int profile_one_worker; /* -b: -P runs the one-worker shape */
 
 static void
 die(const char *what)
@@ -101,71 +109,232 @@ sleep_us(long us)
 		;
 }
 
-/* --- the heap: brk up and back down, one thread at a time ----------------- */
-
-static pthread_mutex_t heap_lock = PTHREAD_MUTEX_INITIALIZER;
+/* --- a thread's arena, grown as glibc grows one ---------------------------- */
 
 /*
- * Moves the break directly (musl's sbrk refuses increments). It goes back
- * down only if it is still where we put it, so that nothing another user
- * of brk took is ever given back.
+ * glibc gives each thread an arena of its own: a heap reserved PROT_NONE
+ * (HEAP_MAX_SIZE, 64 MiB on 64-bit) and made usable from its start by
+ * mprotect as malloc needs more (grow_heap), only past the highest point
+ * made usable before (its mprotect_size). Freeing trims the heap's top
+ * once the free top reaches M_TRIM_THRESHOLD (128 KiB), with
+ * madvise(MADV_DONTNEED) (shrink_heap): the pages go but stay read-write,
+ * so growing back into them takes no mprotect. A full heap is followed by
+ * a new reservation. So the write lock is taken by mprotect, and by mmap
+ * once per 64 MiB a thread grows.
  */
+#define HEAP_MAX       (64UL << 20)
+#define TRIM_THRESHOLD (128UL << 10)
+/*
+ * Regions between trims. Phase 3's cache grows (to 6 GB in the seed), so a
+ * thread's frees seldom bring its top down by the threshold: one trim per
+ * 2 MiB made keeps glibc's shrink path in the run without its shootdowns
+ * (madvise flushes every CPU running the process) filling the profile.
+ */
+#define TRIM_EVERY 32
+
+struct arena {
+	char *heap;
+	size_t top;    /* bytes handed out from the heap's start */
+	size_t usable; /* bytes made read-write: glibc's mprotect_size */
+	long regions;  /* regions finished, for the trims */
+};
+
 static void
-grow_heap(void)
+arena_reserve(struct arena *a)
 {
-	pthread_mutex_lock(&heap_lock);
-	char *base = (char *)syscall(SYS_brk, 0);
-	char *top = (char *)syscall(SYS_brk, base + HEAP_STEP);
-	if (top == base + HEAP_STEP) {
-		for (unsigned long off = 0; off < HEAP_STEP; off += PAGE)
-			base[off] = 1;
-		if ((char *)syscall(SYS_brk, 0) == top)
-			syscall(SYS_brk, base);
+	a->heap =
+		mmap(NULL, HEAP_MAX, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (a->heap == MAP_FAILED)
+		die("mmap");
+	a->top = a->usable = 0;
+}
+
+/* A buffer of len bytes at the heap's top, made read-write if it lies past the mark. */
+static char *
+arena_alloc(struct arena *a, size_t len)
+{
+	if (a->top + len > HEAP_MAX)
+		arena_reserve(a);
+	char *buf = a->heap + a->top;
+	a->top += len;
+	if (a->top > a->usable) {
+		if (mprotect(a->heap + a->usable, a->top - a->usable, PROT_READ | PROT_WRITE) != 0)
+			die("mprotect");
+		a->usable = a->top;
 	}
-	pthread_mutex_unlock(&heap_lock);
+	return buf;
+}
+
+/* After a region: every TRIM_EVERY-th, the newest buffers are freed and the heap shrinks. */
+static void
+arena_region_done(struct arena *a)
+{
+	if (++a->regions % TRIM_EVERY != 0 || a->top < TRIM_THRESHOLD)
+		return;
+	a->top -= TRIM_THRESHOLD;
+	if (madvise(a->heap + a->top, TRIM_THRESHOLD, MADV_DONTNEED) != 0)
+		die("madvise");
 }
 
 /* --- the storm ----------------------------------------------------------- */
 
+/* A region is nchunks() buffers; buffer b has chunk_pages(b) pages. */
+static long
+nchunks(void)
+{
+	return (pages + chunk - 1) / chunk;
+}
+
+static long
+chunk_pages(long b)
+{
+	return pages - b * chunk < chunk ? pages - b * chunk : chunk;
+}
+
 struct storm {
-	atomic_long next; /* the next region to make */
+	atomic_long next; /* the next region to make (threaded shape) */
 	atomic_long ios;
 	atomic_long io_wait_ns; /* how long the I/O waits took, summed: asked D, got this */
+	atomic_long sum;	/* what the walks read, so that they are not optimised away */
+	/*
+	 * The one-worker shape: the buffers of the regions made ahead, a ring of
+	 * `ahead` regions of nchunks() buffers (region r's buffer b at slot
+	 * (r % ahead) * nchunks() + b), and how many buffers of each region
+	 * have their I/O in.
+	 */
+	pthread_mutex_t lock;
+	pthread_cond_t more, finished;
+	long ahead;
+	char **buf_at;
+	long *done;
+	long issued, taken; /* buffers handed to the prefetchers, and taken by them */
+	int stop;
 };
 
+/* One buffer's direct I/O: its pages pinned (a fault each: the lock for reading), then the wait. */
 static void
-one_region(struct storm *s, long n)
+read_chunk(struct storm *s, char *buf, long npages)
 {
-	size_t len = pages * PAGE;
-	char *r = mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	for (long q = 0; q < npages; q++)
+		((volatile char *)buf)[q * PAGE] = (char)q;
+	double t0 = bench_now_ns();
+	sleep_us(io_us);
+	atomic_fetch_add(&s->io_wait_ns, (long)(bench_now_ns() - t0));
+	atomic_fetch_add(&s->ios, 1);
+}
 
-	if (r == MAP_FAILED)
-		die("mmap");
-	if (n % 8 == 0)
-		grow_heap();
-	for (long p = 0; p < pages; p += chunk) {
-		long c = pages - p < chunk ? pages - p : chunk;
-		if (mprotect(r + p * PAGE, c * PAGE, PROT_READ | PROT_WRITE) != 0)
-			die("mprotect");
-		for (long q = p; q < p + c; q++)
-			((volatile char *)r)[q * PAGE] = (char)q;
-		double t0 = bench_now_ns();
-		sleep_us(io_us);
-		atomic_fetch_add(&s->io_wait_ns, (long)(bench_now_ns() - t0));
-		atomic_fetch_add(&s->ios, 1);
+/* Processing a region once its I/O is in: a read of every page, no fault. */
+static void
+walk_region(struct storm *s, char *const *bufs, long nbufs)
+{
+	long sum = 0;
+
+	for (long b = 0; b < nbufs; b++)
+		for (long q = 0; q < chunk_pages(b); q++)
+			sum += ((volatile char *)bufs[b])[q * PAGE];
+	atomic_fetch_add(&s->sum, sum);
+}
+/* --- the two shapes ------------------------------------------------------ */
+
+/*
+ * The threaded shape (ag_stride=N): every thread makes whole regions, in its
+ * own arena, each buffer read before the next is made; the threads' regions
+ * run at once, and so do their mprotects and faults.
+ */
+static void *
+region_worker(void *arg)
+{
+	struct storm *s = arg;
+	struct arena a = { 0 };
+	char *bufs[nchunks()];
+
+	arena_reserve(&a);
+	while (atomic_fetch_add(&s->next, 1) < regions) {
+		for (long b = 0; b < nchunks(); b++) {
+			bufs[b] = arena_alloc(&a, chunk_pages(b) * PAGE);
+			read_chunk(s, bufs[b], chunk_pages(b));
+		}
+		walk_region(s, bufs, nchunks());
+		arena_region_done(&a);
 	}
-	if (munmap(r, len) != 0)
-		die("munmap");
+	return NULL;
+}
+
+/*
+ * The one-worker shape (ag_stride=-1): one thread makes every region in
+ * its arena and hands each buffer over as soon as it is usable; the other
+ * threads are xfs_repair's prefetch threads, faulting a buffer's pages in
+ * and waiting for its I/O, several at once. The worker runs up to `ahead`
+ * regions ahead of the one it walks, as prefetching reads ahead, but
+ * stops at each trim until the walks catch up: glibc trims only a free
+ * top. The same regions, buffers, mprotects, faults and I/Os as the
+ * threaded shape, and the same threads, but only one making regions: the
+ * lock meets one writer, and the prefetchers' faults.
+ */
+static void
+hand_over(struct storm *s, struct arena *a, long region)
+{
+	for (long b = 0; b < nchunks(); b++) {
+		char *buf = arena_alloc(a, chunk_pages(b) * PAGE);
+		pthread_mutex_lock(&s->lock);
+		s->buf_at[(region % s->ahead) * nchunks() + b] = buf;
+		s->issued++;
+		pthread_cond_signal(&s->more);
+		pthread_mutex_unlock(&s->lock);
+	}
 }
 
 static void *
-storm_thread(void *arg)
+one_worker(void *arg)
 {
 	struct storm *s = arg;
-	long n;
+	struct arena a = { 0 };
+	long made = 0, walked = 0;
 
-	while ((n = atomic_fetch_add(&s->next, 1)) < regions)
-		one_region(s, n);
+	arena_reserve(&a);
+	while (walked < regions) {
+		if (made < regions && made - walked < s->ahead &&
+		    made / TRIM_EVERY == walked / TRIM_EVERY) {
+			hand_over(s, &a, made++);
+			continue;
+		}
+		long slot = walked % s->ahead;
+		pthread_mutex_lock(&s->lock);
+		while (s->done[slot] < nchunks())
+			pthread_cond_wait(&s->finished, &s->lock);
+		s->done[slot] = 0;
+		pthread_mutex_unlock(&s->lock);
+		walk_region(s, &s->buf_at[slot * nchunks()], nchunks());
+		walked++;
+		arena_region_done(&a);
+	}
+	pthread_mutex_lock(&s->lock);
+	s->stop = 1;
+	pthread_cond_broadcast(&s->more);
+	pthread_mutex_unlock(&s->lock);
+	return NULL;
+}
+
+static void *
+prefetcher(void *arg)
+{
+	struct storm *s = arg;
+
+	pthread_mutex_lock(&s->lock);
+	for (;;) {
+		while (s->taken == s->issued && !s->stop)
+			pthread_cond_wait(&s->more, &s->lock);
+		if (s->taken == s->issued)
+			break;
+		long n = s->taken++, b = n % nchunks(), slot = n / nchunks() % s->ahead;
+		char *buf = s->buf_at[slot * nchunks() + b];
+		pthread_mutex_unlock(&s->lock);
+		read_chunk(s, buf, chunk_pages(b));
+		pthread_mutex_lock(&s->lock);
+		if (++s->done[slot] == nchunks())
+			pthread_cond_signal(&s->finished);
+	}
+	pthread_mutex_unlock(&s->lock);
 	return NULL;
 }
 
@@ -195,14 +364,21 @@ cpu_ms(struct timeval tv)
 	return tv.tv_sec * 1e3 + tv.tv_usec / 1e3;
 }
 
+/* One run: T threads in a shape under a policy; lockstat_row, if any, is the policy's row. */
+struct run {
+	long threads;
+	int one_worker; /* the one-worker shape (ag_stride=-1) rather than the threaded one */
+	const char *policy;
+	const char *lockstat_row;
+};
+
 /*
- * Runs fn(threads, policy, row) in a child forked now, with a mmap lock
- * made under the policy in force; the parent has no other thread, so the
- * child is a plain copy of it.
+ * Runs fn(run) in a child forked now, with a mmap lock made under the
+ * policy in force; the parent has no other thread, so the child is a plain
+ * copy of it.
  */
 static void
-in_fresh_process(void (*fn)(long, const char *, const char *), long threads, const char *policy,
-		 const char *lockstat_row)
+in_fresh_process(void (*fn)(const struct run *), const struct run *run)
 {
 	int status;
 
@@ -211,28 +387,31 @@ in_fresh_process(void (*fn)(long, const char *, const char *), long threads, con
 	if (pid < 0)
 		die("fork");
 	if (pid == 0) {
-		fn(threads, policy, lockstat_row);
+		fn(run);
 		fflush(stdout);
 		_exit(0);
 	}
 	if (waitpid(pid, &status, 0) != pid)
 		die("waitpid");
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		fprintf(stderr, "repair_storm: the run T=%ld %s failed (status %#x)\n", threads,
-			policy, status);
+		fprintf(stderr, "repair_storm: the run T=%ld%s %s failed (status %#x)\n",
+			run->threads, run->one_worker ? " one worker" : "", run->policy, status);
 		exit(1);
 	}
 }
 
+/* what_t<T>_<policy>, or what_one_t<T>_<policy> for the one-worker shape, and _tmax at the largest T. */
 static void
-result(const char *what, long threads, const char *policy, double value, const char *unit)
+result(const char *what, const struct run *run, double value, const char *unit)
 {
 	char metric[96];
+	const char *shape = run->one_worker ? "_one" : "";
 
-	bench_metric_name(metric, sizeof(metric), "%s_t%ld_%s", what, threads, policy);
+	bench_metric_name(metric, sizeof(metric), "%s%s_t%ld_%s", what, shape, run->threads,
+			  run->policy);
 	bench_result(metric, value, unit);
-	if (threads == max_threads) {
-		bench_metric_name(metric, sizeof(metric), "%s_tmax_%s", what, policy);
+	if (run->threads == max_threads) {
+		bench_metric_name(metric, sizeof(metric), "%s%s_tmax_%s", what, shape, run->policy);
 		bench_result(metric, value, unit);
 	}
 }
@@ -254,38 +433,49 @@ start_late(void)
 }
 
 static void
-storm(long threads, const char *policy, const char *lockstat_row)
+storm(const struct run *run)
 {
-	struct storm s = { 0 };
+	struct storm s = { .lock = PTHREAD_MUTEX_INITIALIZER,
+			   .more = PTHREAD_COND_INITIALIZER,
+			   .finished = PTHREAD_COND_INITIALIZER };
 	pthread_t tid[MAX_THREADS];
 	struct rusage r0, r1;
 	unsigned long long spin0 = 0, sleeps0 = 0, spin1 = 0, sleeps1 = 0;
-	int have_lockstat = lockstat_row && rwsem_row(lockstat_row, &spin0, &sleeps0) == 0;
+	const char *row = run->lockstat_row;
+	int have_lockstat = row && rwsem_row(row, &spin0, &sleeps0) == 0;
 
+	s.ahead = run->threads > 1 ? run->threads - 1 : 1; /* a buffer in flight per prefetcher */
+	s.buf_at = calloc(s.ahead * nchunks(), sizeof(*s.buf_at));
+	s.done = calloc(s.ahead, sizeof(*s.done));
+	if (!s.buf_at || !s.done)
+		die("calloc");
 	start_late();
 	getrusage(RUSAGE_SELF, &r0);
 	double t0 = bench_now_ns();
-	for (long i = 0; i < threads; i++)
-		if ((errno = pthread_create(&tid[i], NULL, storm_thread, &s)))
+	for (long i = 0; i < run->threads; i++) {
+		void *(*body)(void *) = !run->one_worker ? region_worker
+					: i == 0	 ? one_worker
+							 : prefetcher;
+		if ((errno = pthread_create(&tid[i], NULL, body, &s)))
 			die("pthread_create");
-	for (long i = 0; i < threads; i++)
+	}
+	for (long i = 0; i < run->threads; i++)
 		pthread_join(tid[i], NULL);
 	double wall_s = (bench_now_ns() - t0) / 1e9;
 	getrusage(RUSAGE_SELF, &r1);
-	have_lockstat = have_lockstat && rwsem_row(lockstat_row, &spin1, &sleeps1) == 0;
+	have_lockstat = have_lockstat && rwsem_row(row, &spin1, &sleeps1) == 0;
 
 	if (have_lockstat) { /* a run with lockstat on is not a timed one */
-		result("spin_ms", threads, policy, (spin1 - spin0) / 1e6, "ms");
-		result("sleeps", threads, policy, (double)(sleeps1 - sleeps0), "count");
+		result("spin_ms", run, (spin1 - spin0) / 1e6, "ms");
+		result("sleeps", run, (double)(sleeps1 - sleeps0), "count");
 		return;
 	}
-	result("wall_ms", threads, policy, wall_s * 1e3, "ms");
-	result("user_ms", threads, policy, cpu_ms(r1.ru_utime) - cpu_ms(r0.ru_utime), "ms");
-	result("sys_ms", threads, policy, cpu_ms(r1.ru_stime) - cpu_ms(r0.ru_stime), "ms");
-	result("regions_per_s", threads, policy, regions / wall_s, "ops/s");
-	result("ios_per_s", threads, policy, atomic_load(&s.ios) / wall_s, "ops/s");
-	result("io_wait_us", threads, policy,
-	       atomic_load(&s.io_wait_ns) / 1e3 / atomic_load(&s.ios), "us");
+	result("wall_ms", run, wall_s * 1e3, "ms");
+	result("user_ms", run, cpu_ms(r1.ru_utime) - cpu_ms(r0.ru_utime), "ms");
+	result("sys_ms", run, cpu_ms(r1.ru_stime) - cpu_ms(r0.ru_stime), "ms");
+	result("regions_per_s", run, regions / wall_s, "ops/s");
+	result("ios_per_s", run, atomic_load(&s.ios) / wall_s, "ops/s");
+	result("io_wait_us", run, atomic_load(&s.io_wait_ns) / 1e3 / atomic_load(&s.ios), "us");
 }
 
 /* --- readers against one writer ----------------------------------------- */
@@ -331,14 +521,14 @@ writer(void *arg)
 	return NULL;
 }
 
+/* Reports throughput only: run->threads readers and one writer. */
 static void
-contention(long readers, const char *policy, const char *lockstat_row)
+contention(const struct run *run)
 {
 	struct rw rw = { 0 };
 	pthread_t tid[MAX_THREADS];
 	char metric[96];
-
-	(void)lockstat_row; /* this run reports throughput only */
+	long readers = run->threads;
 
 	double t0 = bench_now_ns();
 	for (long i = 0; i <= readers; i++)
@@ -349,9 +539,9 @@ contention(long readers, const char *policy, const char *lockstat_row)
 	for (long i = 0; i <= readers; i++)
 		pthread_join(tid[i], NULL);
 	double s = (bench_now_ns() - t0) / 1e9;
-	bench_metric_name(metric, sizeof(metric), "rw_reads_per_s_%s", policy);
+	bench_metric_name(metric, sizeof(metric), "rw_reads_per_s_%s", run->policy);
 	bench_result(metric, atomic_load(&rw.reads) / s, "ops/s");
-	bench_metric_name(metric, sizeof(metric), "rw_writes_per_s_%s", policy);
+	bench_metric_name(metric, sizeof(metric), "rw_writes_per_s_%s", run->policy);
 	bench_result(metric, atomic_load(&rw.writes) / s, "ops/s");
 }
 
@@ -381,6 +571,9 @@ option(int c, const char *arg)
 	case 'L':
 		with_lockstat = 1;
 		return 0;
+	case 'b':
+		profile_one_worker = 1;
+		return 0;
 	case 'o':
 		offset_us = v;
 		return v >= 0 ? 0 : -1;
@@ -394,21 +587,23 @@ option(int c, const char *arg)
 static const struct bench_help help = {
 	.name = "repair_storm",
 	.about =
-		"xfs_repair's phase 3 behind the mmap lock (seed 002), T threads under every\n"
-		"rwsem_spin= policy: wall and CPU ms, regions/s, I/Os/s; and a readers-versus-writer\n"
-		"contention run on the same lock.",
+		"xfs_repair's phase 3 behind the mmap lock (seed 002): T threads growing glibc-style\n"
+		"arenas by mprotect, all making regions (ag_stride=N) or one making them and T - 1\n"
+		"prefetching (ag_stride=-1), under every rwsem_spin= policy: wall and CPU ms,\n"
+		"regions/s, I/Os/s; and a readers-versus-writer contention run on the same lock.",
 	.synopsis =
 		"[-n REGIONS] [-p PAGES] [-c CHUNK] [-d IO_US] [-o OFFSET_US] [-T MAX_THREADS] "
-		"[-L] [-P]",
+		"[-L] [-P [-b]]",
 	.options =
 		"  -n REGIONS      buffer regions in all, split over the threads (default 2000; -q: 48)\n"
 		"  -p PAGES        pages per region, 1 to 4096 (default 16)\n"
-		"  -c CHUNK        pages per mprotect and simulated I/O (default 4)\n"
+		"  -c CHUNK        pages per buffer: an arena growth and a simulated I/O (default 4)\n"
 		"  -d IO_US        simulated direct I/O time in us (default 100)\n"
 		"  -o OFFSET_US    CPU time burnt before each run's threads start (default 0)\n"
 		"  -T MAX_THREADS  largest thread count, T = 1, 2, 4 ... up to it (default 4 x CPUs)\n"
 		"  -L              lockstat=1, for spin and sleep figures from /proc/lockstat\n"
-		"  -P              one run at the largest T under the policy in force (to profile)\n",
+		"  -P              one run at the largest T under the policy in force (to profile)\n"
+		"  -b              with -P: the one-worker shape rather than the threaded one\n",
 };
 
 int
@@ -417,7 +612,7 @@ main(int argc, char **argv)
 	char at_start[64] = "", lockstat_at_start[16] = "";
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
-	bench_init_opts(argc, argv, &help, "n:p:c:d:o:T:LP", option);
+	bench_init_opts(argc, argv, &help, "n:p:c:d:o:T:LPb", option);
 	if (cpus < 1)
 		cpus = 1;
 	if (!max_threads)
@@ -440,8 +635,9 @@ main(int argc, char **argv)
 	       "T up to %ld on %ld CPUs\n",
 	       regions, pages, chunk, io_us, max_threads, cpus);
 	if (profiling) {
-		in_fresh_process(storm, max_threads, rewind ? at_start : "linux",
-				 with_lockstat ? at_start : NULL);
+		struct run run = { max_threads, profile_one_worker && max_threads > 1,
+				   rewind ? at_start : "linux", with_lockstat ? at_start : NULL };
+		in_fresh_process(storm, &run);
 		return 0;
 	}
 	for (int rep = 0; rep < repeats; rep++) {
@@ -454,8 +650,12 @@ main(int argc, char **argv)
 					printf("# rwsem_spin=%s refused: skipped\n", policies[p]);
 					continue;
 				}
-				in_fresh_process(storm, t, rewind ? policies[p] : "linux",
-						 with_lockstat ? policies[p] : NULL);
+				/* At T = 1 the shapes are one: a lone worker reads its own buffers. */
+				for (int one = 0; one <= (t > 1); one++) {
+					struct run run = { t, one, rewind ? policies[p] : "linux",
+							   with_lockstat ? policies[p] : NULL };
+					in_fresh_process(storm, &run);
+				}
 			}
 			if (t == max_threads)
 				break;
@@ -463,8 +663,9 @@ main(int argc, char **argv)
 		for (size_t p = 0; p < (rewind ? NPOLICIES : 1); p++) {
 			if (rewind && bench_set_knob("rwsem_spin", policies[p]) != 0)
 				continue;
-			in_fresh_process(contention, cpus > 1 ? 2 * cpus - 1 : 1,
-					 rewind ? policies[p] : "linux", NULL);
+			struct run run = { cpus > 1 ? 2 * cpus - 1 : 1, 0,
+					   rewind ? policies[p] : "linux", NULL };
+			in_fresh_process(contention, &run);
 		}
 	}
 	if (at_start[0] && bench_set_knob("rwsem_spin", at_start) != 0)
