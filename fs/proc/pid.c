@@ -674,15 +674,17 @@ static const struct proc_dir proc_task_dir = { .owner = proc_pid_owner,
 					       .next = tid_next,
 					       .find = tid_find };
 
-/* "task" is last, so that a thread's directory can show all the entries but it. */
+/*
+ * The last PROCESS_ONLY_ENTRIES are the process's alone: a thread's directory
+ * shows all the others (Linux's tid_base_stuff has none of the three). A
+ * "task" in a thread's directory would nest without end, and a walk of /proc
+ * (trinity's) would grow until the OOM killer ended it.
+ */
+#define PROCESS_ONLY_ENTRIES 3
 static const struct proc_entry pid_entries[] = {
 	{ .name = "auxv", .mode = S_IFREG | 0400, .show = show_auxv, .inspects = true },
 	{ .name = "cmdline", .mode = S_IFREG | 0444, .show = show_cmdline },
 	{ .name = "comm", .mode = S_IFREG | 0644, .show = show_comm, .write = write_comm },
-	{ .name = "coredump_filter",
-	  .mode = S_IFREG | 0644,
-	  .show = proc_show_coredump_filter,
-	  .write = proc_write_coredump_filter },
 	{ .name = "cwd",
 	  .mode = S_IFLNK | 0777,
 	  .link = show_cwd,
@@ -724,6 +726,10 @@ static const struct proc_entry pid_entries[] = {
 	{ .name = "stat", .mode = S_IFREG | 0444, .show = show_stat },
 	{ .name = "statm", .mode = S_IFREG | 0444, .show = show_statm },
 	{ .name = "status", .mode = S_IFREG | 0444, .show = show_status },
+	{ .name = "coredump_filter",
+	  .mode = S_IFREG | 0644,
+	  .show = proc_show_coredump_filter,
+	  .write = proc_write_coredump_filter },
 	{ .name = "task", .mode = S_IFDIR | 0555, .dir = &proc_task_dir },
 	{ .name = "timerslack_ns",
 	  .mode = S_IFREG | 0666,
@@ -745,7 +751,7 @@ const struct proc_dir proc_pid_dir = {
  */
 static const struct proc_dir proc_tid_dir = {
 	.entries = pid_entries,
-	.nentries = ARRAY_SIZE(pid_entries) - 1,
+	.nentries = ARRAY_SIZE(pid_entries) - PROCESS_ONLY_ENTRIES,
 	.owner = proc_pid_owner,
 };
 

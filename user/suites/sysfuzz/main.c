@@ -53,6 +53,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/sysv_cleanup.h"
+
 #define MAX_WORKERS  16
 #define UNKILLABLE_S 30
 #define NOBODY_ID    65534

@@ -64,7 +64,4 @@ void worker_setup(const char *sandbox, struct rng *r);
 /* One argument of kind k. */
 uint64_t make_arg(enum arg_kind k, struct rng *r);
 
-/* Removes every System V object the workers left (they outlive processes): the count. */
-int remove_sysv_objects(void);
-
 #endif

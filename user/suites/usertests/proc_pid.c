@@ -2,7 +2,8 @@
  * proc_pid.c - usertests: what /proc shows of another process, read from
  * its address space (cmdline, environ, auxv, stat, statm, status, maps), of its
  * open files (fdinfo), its name (comm, which prctl sets), and the
- * machine-wide counters ps and top read (/proc/stat, /proc/loadavg).
+ * machine-wide counters ps and top read (/proc/stat, /proc/loadavg), and
+ * which of its entries a thread's directory (task/<tid>) shows.
  */
 #define _GNU_SOURCE
 #include "usertests.h"
@@ -534,4 +535,41 @@ TEST(proc_task_stat_is_the_threads_own)
 	sleeper_word = 1;
 	syscall(SYS_futex, &sleeper_word, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1, NULL, NULL, 0);
 	CHECK_EQ(pthread_join(t, NULL), 0);
+}
+
+/* Whether the directory PATH lists NAME. */
+static bool
+dir_lists(const char *path, const char *name)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	bool found = false;
+
+	CHECK(d != NULL);
+	while ((e = readdir(d)))
+		found = found || strcmp(e->d_name, name) == 0;
+	closedir(d);
+	return found;
+}
+
+/*
+ * A thread's directory holds the per-thread entries, not the process-wide
+ * task, timerslack_ns and coredump_filter: with a "task" of its own, /proc
+ * had no bottom (/proc/1/task/1/task/1/...), and trinity's walk of it grew
+ * until the OOM killer ended trinity.
+ */
+TEST(proc_task_tid_has_no_process_only_entries)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d", getpid(), getpid());
+	CHECK(dir_lists(path, "stat"));
+	CHECK(!dir_lists(path, "task"));
+	CHECK(!dir_lists(path, "timerslack_ns"));
+	CHECK(!dir_lists(path, "coredump_filter"));
+	CHECK(dir_lists("/proc/self", "task"));
+	CHECK(dir_lists("/proc/self", "timerslack_ns"));
+	CHECK(dir_lists("/proc/self", "coredump_filter"));
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/task", getpid(), getpid());
+	CHECK_ERR(ENOENT, access(path, F_OK));
 }

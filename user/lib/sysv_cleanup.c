@@ -1,10 +1,13 @@
 /*
- * sysv_cleanup.c - sysfuzz: System V objects outlive the workers that made
- * them (a segment, a queue, a set stays until IPC_RMID), so after the storm
- * the parent, root, removes every one; a leak check around the run then
- * sees only what the kernel itself kept.
+ * sysv_cleanup.c - removes every System V object. They outlive the processes
+ * that made them (a segment, a queue, a set stays until IPC_RMID), so after a
+ * fuzzing run (sysfuzz's storm, trinity through /bin/ipcrm -a) root removes
+ * them all; a leak check around the run then sees only what the kernel itself
+ * kept.
  */
-#include "sysfuzz.h"
+#include "lib/sysv_cleanup.h"
+
+#include <stdbool.h>
 
 #include <sys/syscall.h>
 #include <unistd.h>
