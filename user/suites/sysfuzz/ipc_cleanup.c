@@ -1,11 +1,17 @@
 /*
- * sysv_cleanup.c - sysfuzz: System V objects outlive the workers that made
- * them (a segment, a queue, a set stays until IPC_RMID), so after the storm
+ * ipc_cleanup.c - sysfuzz: IPC objects outlive the workers that made them
+ * - a System V segment, queue or set stays until IPC_RMID, a POSIX
+ * message queue until mq_unlink (its name holds it) - so after the storm
  * the parent, root, removes every one; a leak check around the run then
  * sees only what the kernel itself kept.
  */
+#define _GNU_SOURCE
 #include "sysfuzz.h"
 
+#include <dirent.h>
+#include <stdlib.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -31,10 +37,48 @@ remove_kind(long ctl_nr, int stat_any, bool sem)
 	return removed;
 }
 
+/*
+ * One pass over the queues an mqueue file system at dir shows, each
+ * unlinked by mq_unlink: the count. Unlinking moves the names after it
+ * up, so a pass may miss some; the caller passes again.
+ */
+static int
+unlink_queues_listed(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int removed = 0;
+
+	while (d && (e = readdir(d)))
+		if (e->d_type == DT_REG)
+			removed += syscall(SYS_mq_unlink, e->d_name) == 0;
+	if (d)
+		closedir(d);
+	return removed;
+}
+
 int
 remove_sysv_objects(void)
 {
 	return remove_kind(SYS_shmctl, SHM_STAT_ANY, false) +
 	       remove_kind(SYS_msgctl, MSG_STAT_ANY, false) +
 	       remove_kind(SYS_semctl, SEM_STAT_ANY, true);
+}
+
+/* Named in an mqueue file system mounted for it: every mount shows all the queues. */
+int
+remove_message_queues(void)
+{
+	char dir[] = "/tmp/sysfuzz-mqueue.XXXXXX";
+	int removed = 0, pass;
+
+	if (!mkdtemp(dir))
+		return 0;
+	if (mount("mqueue", dir, "mqueue", 0, NULL) == 0) {
+		while ((pass = unlink_queues_listed(dir)) > 0)
+			removed += pass;
+		umount(dir);
+	}
+	rmdir(dir);
+	return removed;
 }

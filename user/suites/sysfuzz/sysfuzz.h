@@ -66,5 +66,7 @@ uint64_t make_arg(enum arg_kind k, struct rng *r);
 
 /* Removes every System V object the workers left (they outlive processes): the count. */
 int remove_sysv_objects(void);
+/* Removes every POSIX message queue (each lives until mq_unlink): the count. */
+int remove_message_queues(void);
 
 #endif
