@@ -41,4 +41,18 @@ u64 kmemdebug_quarantined_pages(void);
 void kmemdebug_drain_quarantine(void);
 extern int kmemdebug; /* the knob */
 
+/* A site that allocated live kmemdebug objects, and how many of them live. */
+struct kmemdebug_site {
+	u64 site; /* 0: an unused slot */
+	u64 live;
+};
+/*
+ * Counts the live objects made while kmemdebug was on, by the site that
+ * allocated them, into table (nslots, a power of two, zeroed by the
+ * caller); returns the objects whose site found no free slot. A leak
+ * check reads it before and after: the sites whose counts grew made
+ * what was left over.
+ */
+u64 kmemdebug_count_live(struct kmemdebug_site *table, size_t nslots);
+
 #endif

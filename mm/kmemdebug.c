@@ -30,6 +30,11 @@
  *    when it leaves for the buddy allocator. kmalloc drains the quarantine
  *    before it fails for want of pages.
  *
+ * Every live object's trailer names the site that made it, so the live
+ * objects can be counted by site (kmemdebug_count_live, a walk over every
+ * frame): /proc/kmemdebug_sites, which leakcheck reads before and after
+ * a run to name the code that made what was left over.
+ *
  * A double free is seen while the memory is still kmalloc's: a slab object
  * until its emptied slab goes back (the slab's poison is checked then), a
  * large block while in the quarantine. Later, the memory may be anyone's,
@@ -287,4 +292,59 @@ debug_large_free(struct page *page, void *p, u64 caller)
 		kmemdebug_report(&f);
 	if (freed)
 		quarantine_shrink(QUARANTINE_PAGES, caller);
+}
+
+/* ---- live objects by site ------------------------------------------------------ */
+
+/* Adds one object of site to table (open addressing); false when the table is full. */
+static bool
+site_count(struct kmemdebug_site *table, size_t nslots, u64 site)
+{
+	size_t i = (size_t)(site * 0x9e3779b97f4a7c15ul >> 32) & (nslots - 1);
+
+	for (size_t probes = 0; probes < nslots; probes++, i = (i + 1) & (nslots - 1)) {
+		if (table[i].site == site || !table[i].site) {
+			table[i].site = site;
+			table[i].live++;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The live objects of one frame: a debug slab's, or a debug large block's head; under the owner's lock. */
+static u64
+count_frame(struct page *page, struct kmemdebug_site *table, size_t nslots)
+{
+	struct kmem_cache *c = READ_ONCE(page->slab);
+	u64 lost = 0;
+
+	if (!c || !c->debug)
+		return 0;
+	u64 flags = spin_lock_irqsave(&c->lock);
+	if (page->slab == c && c != &debug_large && (page->flags & PG_SLAB)) {
+		for (size_t off = 0; off + c->size <= PAGE_SIZE; off += c->size) {
+			struct debug_trailer *t =
+				trailer_of((char *)page_address(page) + off, c->size);
+			if (t->state == DEBUG_LIVE)
+				lost += !site_count(table, nslots, t->alloc_site);
+		}
+	} else if (page->slab == c && (page->flags & PG_LARGE)) {
+		struct debug_trailer *t = trailer_of(page_address(page), block_span(page));
+		if (t->state == DEBUG_LIVE) /* not one in the quarantine */
+			lost += !site_count(table, nslots, t->alloc_site);
+	}
+	spin_unlock_irqrestore(&c->lock, flags);
+	return lost;
+}
+
+u64
+kmemdebug_count_live(struct kmemdebug_site *table, size_t nslots)
+{
+	u64 first, end, lost = 0;
+
+	page_alloc_pfn_range(&first, &end);
+	for (u64 pfn = first; pfn < end; pfn++)
+		lost += count_frame(pfn_to_page(pfn), table, nslots);
+	return lost;
 }

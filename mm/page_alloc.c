@@ -50,6 +50,13 @@ pfn_to_page(u64 pfn)
 }
 
 void
+page_alloc_pfn_range(u64 *first, u64 *end)
+{
+	*first = first_pfn;
+	*end = first_pfn + nr_pages;
+}
+
+void
 page_alloc_init(struct page *map, u64 first, u64 npages)
 {
 	mem_map = map;

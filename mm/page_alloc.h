@@ -59,6 +59,8 @@ void free_pages(struct page *page, unsigned order);
 
 u64 page_to_pfn(const struct page *page);
 struct page *pfn_to_page(u64 pfn); /* NULL outside mem_map */
+/* The PFNs mem_map covers, [*first, *end): for a walk over every frame. */
+void page_alloc_pfn_range(u64 *first, u64 *end);
 static inline phys_addr_t
 page_to_phys(const struct page *p)
 {

@@ -1,7 +1,7 @@
 /*
  * machine.c - the machine-wide files: /proc/cmdline, cpuinfo, locks, lockstat,
- * loadavg, meminfo, mounts, objects, profile, stat, syscalls, uptime and
- * version.
+ * kmemdebug_sites, loadavg, meminfo, mounts, objects, profile, stat, syscalls,
+ * uptime and version.
  * Each gathers its figures here and leaves the layout to text.c.
  */
 #include "fs/proc/internal.h"
@@ -24,6 +24,7 @@
 #include "kernel/x86/x86.h"
 #include "locking/lockstat.h"
 #include "kernel/profile.h"
+#include "kernel/ksyms.h"
 #include "mm/kmalloc.h"
 #include "mm/page_alloc.h"
 #include "mm/vmap.h"
@@ -338,5 +339,35 @@ proc_show_objects(struct procbuf *b, union proc_arg arg)
 		procbuf_printf(b, "%s %lu\n", objcount_names[k],
 			       __atomic_load_n(&objcount[k], __ATOMIC_RELAXED));
 	procbuf_printf(b, "kmemdebug %lu\n", kmemdebug_report_count());
+	return 0;
+}
+
+#define KMEMDEBUG_SITE_SLOTS 4096
+
+/*
+ * rewind's own, root's alone (it names kernel addresses): the live kmalloc
+ * objects made while kmemdebug was on, one "site count" a line by the
+ * function (and offset) that allocated them, in no order; "unrecorded N"
+ * last when more sites than the table holds. leakcheck reads it before and
+ * after its programs, and on a kmalloc leak names the sites that grew.
+ */
+int
+proc_show_kmemdebug_sites(struct procbuf *b, union proc_arg arg)
+{
+	struct kmemdebug_site *table = kzalloc(KMEMDEBUG_SITE_SLOTS * sizeof(*table));
+	char name[96];
+
+	if (!table)
+		return -ENOMEM;
+	u64 unrecorded = kmemdebug_count_live(table, KMEMDEBUG_SITE_SLOTS);
+	for (size_t i = 0; i < KMEMDEBUG_SITE_SLOTS; i++) {
+		if (!table[i].site)
+			continue;
+		ksym_format(table[i].site, name, sizeof(name));
+		procbuf_printf(b, "%s %lu\n", name, table[i].live);
+	}
+	if (unrecorded)
+		procbuf_printf(b, "unrecorded %lu\n", unrecorded);
+	kfree(table);
 	return 0;
 }

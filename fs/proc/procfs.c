@@ -435,6 +435,7 @@ static const struct proc_entry root_entries[] = {
 	{ .name = "cpuinfo", .mode = S_IFREG | 0444, .show = proc_show_cpuinfo },
 	{ .name = "key-users", .mode = S_IFREG | 0444, .show = proc_show_key_users },
 	{ .name = "keys", .mode = S_IFREG | 0444, .show = proc_show_keys },
+	{ .name = "kmemdebug_sites", .mode = S_IFREG | 0400, .show = proc_show_kmemdebug_sites },
 	{ .name = "loadavg", .mode = S_IFREG | 0444, .show = proc_show_loadavg },
 	{ .name = "locks", .mode = S_IFREG | 0444, .show = proc_show_locks },
 	{ .name = "lockstat",

@@ -390,6 +390,54 @@ UNIT_TEST(kmemdebug_reports_a_red_zone_overrun)
 	CHECK_EQ(class_stats(kmalloc_size_class(40 + DEBUG_OVERHEAD)).objects_in_use, 0);
 }
 
+/* The live objects table counts at sites inside fn (host sites are addresses in the caller). */
+static u64
+live_in(const struct kmemdebug_site *table, size_t n, void (*fn)(void), u64 *sites)
+{
+	u64 live = 0;
+
+	*sites = 0;
+	for (size_t i = 0; i < n; i++)
+		if (table[i].site > (u64)fn && table[i].site < (u64)fn + 4096) {
+			live += table[i].live;
+			(*sites)++;
+		}
+	return live;
+}
+
+UNIT_TEST(kmemdebug_counts_live_objects_by_site)
+{
+	struct kmemdebug_site table[64], one_slot[1];
+	char *small[3], *plain;
+	u64 sites;
+
+	setup(64);
+	plain = kmalloc(100); /* made with kmemdebug off: no trailer, not counted */
+	kmemdebug = 1;
+	/* Two sites: the loop's kmalloc, and the large block's. */
+	for (int i = 0; i < 3; i++)
+		small[i] = kmalloc(100);
+	char *large = kmalloc(3 * PAGE_SIZE);
+	kfree(small[1]);
+	memset(table, 0, sizeof(table));
+	CHECK_EQ(kmemdebug_count_live(table, ARRAY_SIZE(table)), 0);
+	CHECK_EQ(live_in(table, ARRAY_SIZE(table), kmemdebug_counts_live_objects_by_site, &sites),
+		 3);
+	CHECK_EQ(sites, 2);
+	memset(one_slot, 0, sizeof(one_slot));
+	u64 unrecorded = kmemdebug_count_live(one_slot, 1);
+	CHECK(unrecorded > 0); /* the site the walk met second found no slot */
+	CHECK_EQ(one_slot[0].live + unrecorded, 3);
+	kfree(large); /* into the quarantine: free, not counted */
+	kfree(small[0]);
+	kfree(small[2]);
+	memset(table, 0, sizeof(table));
+	kmemdebug_count_live(table, ARRAY_SIZE(table));
+	CHECK_EQ(live_in(table, ARRAY_SIZE(table), kmemdebug_counts_live_objects_by_site, &sites),
+		 0);
+	kfree(plain);
+}
+
 UNIT_TEST(kmemdebug_refuses_a_double_free)
 {
 	setup(64);

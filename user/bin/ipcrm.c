@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lib/sysv_cleanup.h"
+#include "lib/ipc_cleanup.h"
 
 int
 main(int argc, char **argv)

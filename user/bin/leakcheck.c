@@ -25,6 +25,13 @@
  * the counts that moved, "ok" or "FAIL" per kind, and the verdict line
  * "leakcheck: N passed, N failed". Exit status: the last program's, or 1
  * on a leak.
+ *
+ * Under kmemdebug, a kmalloc leak is also named by where the objects were
+ * made: /proc/kmemdebug_sites, read before the programs and after them,
+ * counts the live objects by the kernel function that allocated them, and
+ * each site that grew gets a line "leakcheck: kmalloc site SITE: N before,
+ * N after" (the leaked inode shows as inode_alloc, and beside it whatever
+ * else was made with it, or holds it).
  */
 #include <fcntl.h>
 #include <stdbool.h>
@@ -46,6 +53,8 @@ struct reading {
 };
 
 static char objects_path[256] = "/proc/objects";
+static char sites_path[256] = "/proc/kmemdebug_sites";
+static char sites_before[64 * 1024], sites_after[64 * 1024];
 
 /* With read(2) into static memory: a stdio stream would allocate, and grow this process between readings. */
 static int
@@ -68,6 +77,52 @@ read_objects(struct reading *r)
 		p += used;
 	}
 	return r->n > 0 ? 0 : -1;
+}
+
+/* All of a /proc file into buf, NUL-terminated (empty when it cannot be read). */
+static void
+read_text(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY);
+	size_t len = 0;
+	ssize_t n;
+
+	while (fd >= 0 && len < size - 1 && (n = read(fd, buf + len, size - 1 - len)) > 0)
+		len += (size_t)n;
+	if (fd >= 0)
+		close(fd);
+	buf[len] = '\0';
+}
+
+/* The count of site in a kmemdebug_sites text, 0 when it is not there. */
+static unsigned long
+site_live(const char *text, const char *site)
+{
+	size_t n = strlen(site);
+
+	for (const char *line = text; *line;
+	     line = strchr(line, '\n') ? strchr(line, '\n') + 1 : "")
+		if (strncmp(line, site, n) == 0 && line[n] == ' ')
+			return strtoul(line + n + 1, NULL, 10);
+	return 0;
+}
+
+/* The sites whose live kmemdebug objects grew, one line each. */
+static void
+name_kmalloc_sites(void)
+{
+	char site[128];
+	unsigned long live;
+	int used;
+
+	read_text(sites_path, sites_after, sizeof(sites_after));
+	for (const char *p = sites_after; sscanf(p, "%127s %lu\n%n", site, &live, &used) == 2;
+	     p += used) {
+		unsigned long before = site_live(sites_before, site);
+		if (live > before)
+			printf("leakcheck: kmalloc site %s: %lu before, %lu after\n", site, before,
+			       live);
+	}
 }
 
 /* Runs "PROGRAM ARG ..." (words split at spaces) from /bin; returns its status. */
@@ -162,7 +217,10 @@ main(int argc, char **argv)
 			return 2;
 		}
 		snprintf(objects_path, sizeof(objects_path), "%s/objects", own_proc);
+		snprintf(sites_path, sizeof(sites_path), "%s/kmemdebug_sites", own_proc);
 	}
+	read_text(sites_path, sites_after, sizeof(sites_after)); /* its pages faulted in now */
+	read_text(sites_path, sites_before, sizeof(sites_before));
 	fault_in_own_memory();
 	if (read_objects(&before) != 0) {
 		printf("leakcheck: no /proc/objects (it needs rewind)\nleakcheck: 0 passed, 1 failed\n");
@@ -177,6 +235,8 @@ main(int argc, char **argv)
 		printf("%s leak_%s: %lu before, %lu after\n", leaked ? "FAIL" : "ok",
 		       before.names[i], before.counts[i], after.counts[i]);
 		leaked ? failed++ : passed++;
+		if (leaked && !strcmp(before.names[i], "kmalloc") && sites_before[0])
+			name_kmalloc_sites();
 	}
 	printf("leakcheck: %d passed, %d failed\n", passed, failed);
 	if (own_proc)

@@ -53,7 +53,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lib/sysv_cleanup.h"
+#include "lib/ipc_cleanup.h"
 
 #define MAX_WORKERS  16
 #define UNKILLABLE_S 30
@@ -465,11 +465,13 @@ main(int argc, char **argv)
 	storm();
 	remove_tree(sandbox);
 	remove_strays();
-	remove_sysv_objects();
+	int sysv_left = remove_sysv_objects(), queues_left = remove_message_queues();
 	const char *broken = kernel_still_works();
 	printf("sysfuzz: %lu calls; %lu workers died of their own calls, %lu hung and were killed, "
 	       "%lu restarted\n",
 	       totals.calls, totals.died, totals.hung, totals.restarted);
+	printf("sysfuzz: the workers left %d System V objects and %d message queues, removed\n",
+	       sysv_left, queues_left);
 	if (totals.unkillable)
 		printf("sysfuzz: FAIL a worker stayed alive %d s after SIGKILL, in %s (seed %#lx)\n",
 		       UNKILLABLE_S, call_name(totals.unkillable_call), seed);

@@ -115,6 +115,25 @@ as_nobody(void (*check)(const char *), const char *arg)
 	expect_exited(wait_status(pid), 0, "the checks as nobody");
 }
 
+long
+kernel_objects(const char *kind)
+{
+	static char text[1024], name[32];
+	unsigned long n;
+	int used, fd = open("/proc/objects", O_RDONLY);
+	ssize_t len = fd < 0 ? -1 : read(fd, text, sizeof(text) - 1);
+
+	if (fd >= 0)
+		close(fd);
+	if (len <= 0)
+		return -1;
+	text[len] = '\0';
+	for (const char *p = text; sscanf(p, "%31s %lu\n%n", name, &n, &used) == 2; p += used)
+		if (strcmp(name, kind) == 0)
+			return (long)n;
+	return -1;
+}
+
 pid_t
 run_later(void (*action)(long arg), long arg)
 {

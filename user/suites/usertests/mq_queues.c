@@ -3,8 +3,9 @@
  * mq_timedsend, mq_timedreceive, mq_notify with a signal or a netlink
  * socket's cookie as glibc's SIGEV_THREAD, mq_getsetattr): priority
  * order, the limits and errnos, O_NONBLOCK and deadlines, the one-shot
- * notification, queue descriptors as files (poll, fork), and the mqueue
- * file system's view of the queues.
+ * notification, queue descriptors as files (poll, fork), the mqueue
+ * file system's view of the queues, and a queue's life, which its name
+ * holds beyond its maker's.
  */
 #define _GNU_SOURCE
 #include "usertests.h"
@@ -353,4 +354,53 @@ TEST(mq_limits)
 	CHECK_ERR(EINVAL, write(fd, "0\n", 2)); /* at least 1 */
 	CHECK_OK(close(fd));
 	CHECK(read_number("/proc/sys/fs/mqueue/msgsize_max") >= 128);
+}
+
+static void
+make_queue_and_leave(const char *name)
+{
+	CHECK_OK(mq_close(CHECK_OK(mq_open(name, O_CREAT | O_EXCL | O_RDWR, 0600, NULL))));
+}
+
+/* The kernel's inodes and kmalloc objects back at their counts before (rewind), within 30 s. */
+static void
+expect_counts_back(long inodes, long objects)
+{
+	for (int tries = 0; tries < 300; tries++) {
+		if (kernel_objects("inodes") <= inodes && kernel_objects("kmalloc") <= objects)
+			return;
+		nanosleep(&(struct timespec){ .tv_nsec = 100 * 1000 * 1000 }, NULL);
+	}
+	fail("inodes %ld -> %ld, kmalloc %ld -> %ld", inodes, kernel_objects("inodes"), objects,
+	     kernel_objects("kmalloc"));
+}
+
+/*
+ * A queue lives until mq_unlink, not with the process that made it: its
+ * name holds it (Linux's pinned mqueue dentry; rewind's name table, one
+ * inode and one struct mqueue). One nobody made and left is there for the
+ * next mq_open after its maker is gone - what a storm of system calls as
+ * nobody leaves behind (docs/robustness.md, issue 24's round 2) - and on
+ * rewind /proc/objects counts it until mq_unlink gives both objects back.
+ */
+TEST(mq_outlives_its_maker_until_unlinked)
+{
+	char name[64];
+
+	if (geteuid() != 0)
+		skip("needs root");
+	snprintf(name, sizeof(name), "/usertests-mq-left-%d", getpid());
+	mq_unlink(name);
+	/* A first round faults in what this process touches for one. */
+	as_nobody(make_queue_and_leave, "/usertests-mq-warm");
+	CHECK_OK(mq_unlink("/usertests-mq-warm"));
+	long inodes = kernel_objects("inodes"), objects = kernel_objects("kmalloc");
+	as_nobody(make_queue_and_leave, name);
+	if (inodes >= 0)
+		CHECK(kernel_objects("inodes") > inodes);
+	CHECK_OK(mq_close(CHECK_OK(mq_open(name, O_RDWR))));
+	CHECK_OK(mq_unlink(name));
+	CHECK_ERR(ENOENT, mq_open(name, O_RDWR));
+	if (inodes >= 0)
+		expect_counts_back(inodes, objects);
 }

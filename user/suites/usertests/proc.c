@@ -540,3 +540,21 @@ TEST(proc_controls_are_roots_to_write)
 	/* Its own comm is root's too while the change of ids leaves it undumpable (permissions.c). */
 	CHECK_ERR(EACCES, open("/proc/self/comm", O_WRONLY));
 }
+
+/*
+ * The kernel's allocation sites name kernel addresses: rewind's
+ * /proc/kmemdebug_sites is root's alone (0400), as Linux's /proc/slabinfo.
+ */
+TEST(kernel_allocation_listing_is_roots_to_read)
+{
+	const char *path = on_rewind() ? "/proc/kmemdebug_sites" : "/proc/slabinfo";
+	char text[64];
+
+	if (geteuid() != 0)
+		skip("needs root");
+	if (access(path, F_OK) != 0)
+		skip("no %s here", path);
+	CHECK(read_text_file(path, text, sizeof(text)) >= 0);
+	CHECK_OK(setuid(65534));
+	CHECK_ERR(EACCES, open(path, O_RDONLY));
+}

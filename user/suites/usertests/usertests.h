@@ -94,6 +94,14 @@ void wait_for_proc_locks_line(const char *want);
 /* Runs check(arg) in a child that has become user and group nobody; it must exit 0. */
 void as_nobody(void (*check)(const char *), const char *arg);
 
+/*
+ * rewind's count of one kind of kernel object in /proc/objects ("inodes",
+ * "kmalloc" ...; kernel/objcount.h), -1 where there is none (Linux). With
+ * read(2) into static memory, as leakcheck: a stdio stream's buffer would
+ * grow this process between two readings.
+ */
+long kernel_objects(const char *kind);
+
 /* This program's executable, read whole (exec.c): a model to copy with other modes or bytes. */
 unsigned char *read_self(size_t *len);
 
