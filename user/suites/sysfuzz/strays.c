@@ -102,8 +102,8 @@ note_if_users(long pid, const char *status, void *arg)
 	field_ull(status, "PPid", &ppid);
 	field_str(status, "State", state, sizeof(state));
 	field_str(status, "Name", name, sizeof(name));
-	snprintf(s->found, sizeof(s->found), "pid %ld ppid %llu state %.12s name %.16s", pid, ppid,
-		 state, name);
+	snprintf(s->found, sizeof(s->found), "pid %ld ppid %llu state %c name %.16s", pid, ppid,
+		 state[0], name);
 }
 
 bool
