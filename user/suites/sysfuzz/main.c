@@ -26,8 +26,9 @@
  * check.
  *
  * What fails the run: a worker that SIGKILL does not end within 30 s (the
- * kernel left it unkillable), and checks after the storm that the kernel
- * still forks, writes and reads files and reports memory. A kernel panic or
+ * kernel left it unkillable), a process the workers left that outlives the
+ * clean-up after the storm (strays.c), and checks after the storm that the
+ * kernel still forks, writes and reads files and reports memory. A kernel panic or
  * a lockdebug report shows on the console and ends the boot instead. The
  * last line is "sysfuzz: N passed, N failed", for the harness.
  *
