@@ -146,6 +146,8 @@ int proc_write_oom_adj(const char *value, union proc_arg arg);
 /* fs/proc/pid_coredump_filter.c: /proc/<pid>/coredump_filter. */
 int proc_show_coredump_filter(struct procbuf *b, union proc_arg arg);
 int proc_write_coredump_filter(const char *value, union proc_arg arg);
+/* fs/proc/pid_syscall.c: /proc/<pid>/syscall. */
+int proc_show_syscall(struct procbuf *b, union proc_arg arg);
 /* fs/proc/pid_timerslack.c: /proc/<pid>/timerslack_ns. */
 int proc_show_timerslack(struct procbuf *b, union proc_arg arg);
 int proc_write_timerslack(const char *value, union proc_arg arg);

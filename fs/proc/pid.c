@@ -726,6 +726,7 @@ static const struct proc_entry pid_entries[] = {
 	{ .name = "stat", .mode = S_IFREG | 0444, .show = show_stat },
 	{ .name = "statm", .mode = S_IFREG | 0444, .show = show_statm },
 	{ .name = "status", .mode = S_IFREG | 0444, .show = show_status },
+	{ .name = "syscall", .mode = S_IFREG | 0400, .show = proc_show_syscall, .inspects = true },
 	{ .name = "coredump_filter",
 	  .mode = S_IFREG | 0644,
 	  .show = proc_show_coredump_filter,

@@ -32,7 +32,15 @@
  * each site that grew gets a line "leakcheck: kmalloc site SITE: N before,
  * N after" (the leaked inode shows as inode_alloc, and beside it whatever
  * else was made with it, or holds it).
+ *
+ * On a leak, every process still alive but leakcheck and init is listed
+ * before the verdict ("leakcheck: alive: pid ..."): its parent, process
+ * group, session, state, tracer, uid, name and the system call it is in
+ * (/proc/PID/syscall's first field; -1: not in one), so that a process
+ * the programs left behind names itself rather than showing only as its
+ * objects in the counts.
  */
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <sys/mount.h>
@@ -44,6 +52,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/procfile.h"
+
 #define MAX_KINDS 16
 
 struct reading {
@@ -52,6 +62,7 @@ struct reading {
 	unsigned long counts[MAX_KINDS];
 };
 
+static char proc_dir[256] = "/proc";
 static char objects_path[256] = "/proc/objects";
 static char sites_path[256] = "/proc/kmemdebug_sites";
 static char sites_before[64 * 1024], sites_after[64 * 1024];
@@ -191,6 +202,56 @@ fault_in_own_memory(void)
 	read_objects(&scratch);
 }
 
+/* One line for process pid from its stat, status and syscall files; nothing if it is gone. */
+static void
+show_process(long pid)
+{
+	char path[320], stat[1024], status[4096], syscall_text[256] = "?", name[64] = "?";
+	char tracer[16] = "?", uid[64] = "?", state;
+	long ppid, pgid, sid;
+	const char *after_name;
+
+	snprintf(path, sizeof(path), "%s/%ld/stat", proc_dir, pid);
+	if (read_text_file(path, stat, sizeof(stat)) < 0)
+		return;
+	/* "PID (NAME) STATE PPID PGID SID ...": the name may hold spaces and parentheses. */
+	after_name = strrchr(stat, ')');
+	if (!after_name ||
+	    sscanf(after_name + 1, " %c %ld %ld %ld", &state, &ppid, &pgid, &sid) != 4)
+		return;
+	snprintf(path, sizeof(path), "%s/%ld/status", proc_dir, pid);
+	if (read_text_file(path, status, sizeof(status)) >= 0) {
+		field_str(status, "Name", name, sizeof(name));
+		field_str(status, "TracerPid", tracer, sizeof(tracer));
+		field_str(status, "Uid", uid, sizeof(uid));
+		uid[strcspn(uid, "\t ")] = '\0'; /* the real one of the four */
+	}
+	snprintf(path, sizeof(path), "%s/%ld/syscall", proc_dir, pid);
+	if (read_text_file(path, syscall_text, sizeof(syscall_text)) >= 0)
+		syscall_text[strcspn(syscall_text, " \n")] = '\0';
+	printf("leakcheck: alive: pid %ld ppid %ld pgid %ld sid %ld state %c tracer %s uid %s "
+	       "syscall %s name %s\n",
+	       pid, ppid, pgid, sid, state, tracer, uid, syscall_text, name);
+}
+
+/* Every process but init and leakcheck: what is left of the programs' is among them. */
+static void
+show_processes(void)
+{
+	DIR *d = opendir(proc_dir);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		char *end;
+		long pid = strtol(e->d_name, &end, 10);
+		if (*end == '\0' && pid > 1 && pid != getpid())
+			show_process(pid);
+	}
+	closedir(d);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -216,6 +277,7 @@ main(int argc, char **argv)
 			perror("leakcheck: mount proc");
 			return 2;
 		}
+		snprintf(proc_dir, sizeof(proc_dir), "%s", own_proc);
 		snprintf(objects_path, sizeof(objects_path), "%s/objects", own_proc);
 		snprintf(sites_path, sizeof(sites_path), "%s/kmemdebug_sites", own_proc);
 	}
@@ -238,6 +300,8 @@ main(int argc, char **argv)
 		if (leaked && !strcmp(before.names[i], "kmalloc") && sites_before[0])
 			name_kmalloc_sites();
 	}
+	if (failed)
+		show_processes();
 	printf("leakcheck: %d passed, %d failed\n", passed, failed);
 	if (own_proc)
 		umount2(own_proc, MNT_DETACH);

@@ -26,8 +26,9 @@
  * check.
  *
  * What fails the run: a worker that SIGKILL does not end within 30 s (the
- * kernel left it unkillable), and checks after the storm that the kernel
- * still forks, writes and reads files and reports memory. A kernel panic or
+ * kernel left it unkillable), a process the workers left that outlives the
+ * clean-up after the storm (strays.c), and checks after the storm that the
+ * kernel still forks, writes and reads files and reports memory. A kernel panic or
  * a lockdebug report shows on the console and ends the boot instead. The
  * last line is "sysfuzz: N passed, N failed", for the harness.
  *
@@ -257,6 +258,19 @@ watch(struct slot *s, int slot)
 	double t = now_s();
 
 	if (waitpid(s->pid, &status, WNOHANG) == s->pid) {
+		if (WIFSTOPPED(status)) {
+			/*
+			 * It made the parent its tracer (PTRACE_TRACEME, request 0) and
+			 * stopped for it: alive, not ended. Taken for an end, its slot
+			 * went to a new worker and it was never killed.
+			 */
+			if (!s->killed_at) {
+				totals.died++;
+				kill(s->pid, SIGKILL);
+				s->killed_at = t;
+			}
+			return false;
+		}
 		if (progress[slot].setup_failed) {
 			totals.setup_failed = true;
 			return true;
@@ -462,7 +476,16 @@ main(int argc, char **argv)
 	       seed, total_calls, nworkers, (int)worker_uid(), ncalls);
 	fflush(stdout);
 
+	if (!adopt_strays()) {
+		printf("sysfuzz: cannot become a child subreaper: %s\nsysfuzz: 0 passed, 1 failed\n",
+		       strerror(errno));
+		return 1;
+	}
 	storm();
+	int strays = end_strays(UNKILLABLE_S);
+	char survivor[160] = "";
+	bool escaped = worker_uid() != getuid() &&
+		       find_users_process(worker_uid(), survivor, sizeof(survivor));
 	remove_tree(sandbox);
 	remove_strays();
 	int sysv_left = remove_sysv_objects(), queues_left = remove_message_queues();
@@ -475,12 +498,21 @@ main(int argc, char **argv)
 	if (totals.unkillable)
 		printf("sysfuzz: FAIL a worker stayed alive %d s after SIGKILL, in %s (seed %#lx)\n",
 		       UNKILLABLE_S, call_name(totals.unkillable_call), seed);
+	printf("sysfuzz: %d processes the workers left (strays, or their ends) reaped after the storm\n",
+	       strays < 0 ? 0 : strays);
+	if (strays < 0)
+		printf("sysfuzz: FAIL a stray process stayed alive %d s after SIGKILL (seed %#lx)\n",
+		       UNKILLABLE_S, seed);
+	if (escaped)
+		printf("sysfuzz: FAIL a process of uid %d outlived the storm and its clean-up: %s "
+		       "(seed %#lx)\n",
+		       (int)worker_uid(), survivor, seed);
 	if (broken)
 		printf("sysfuzz: FAIL after the storm %s (seed %#lx)\n", broken, seed);
 	if (totals.setup_failed)
 		printf("sysfuzz: FAIL a worker could not enter its sandbox as uid %d\n",
 		       (int)worker_uid());
-	bool ok = !totals.unkillable && !broken && !totals.setup_failed;
+	bool ok = !totals.unkillable && !broken && !totals.setup_failed && strays >= 0 && !escaped;
 	printf("sysfuzz: %d passed, %d failed\n", ok, !ok);
 	return ok ? 0 : 1;
 }

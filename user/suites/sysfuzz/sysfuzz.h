@@ -12,6 +12,7 @@
 #define SYSFUZZ_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define MAX_CALLS 512
@@ -63,5 +64,12 @@ uint64_t rng_below(struct rng *r, uint64_t n);
 void worker_setup(const char *sandbox, struct rng *r);
 /* One argument of kind k. */
 uint64_t make_arg(enum arg_kind k, struct rng *r);
+
+/* Makes the fuzzer the reaper of every orphan below it (strays.c); false if it cannot be. */
+bool adopt_strays(void);
+/* Kills and reaps every child left after the storm: how many were reaped, -1 if some lived give_up_s. */
+int end_strays(int give_up_s);
+/* Whether a process of uid is alive; found gets the first one, described. */
+bool find_users_process(unsigned uid, char *found, size_t size);
 
 #endif

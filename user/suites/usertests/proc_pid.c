@@ -1,9 +1,10 @@
 /*
  * proc_pid.c - usertests: what /proc shows of another process, read from
  * its address space (cmdline, environ, auxv, stat, statm, status, maps), of its
- * open files (fdinfo), its name (comm, which prctl sets), and the
- * machine-wide counters ps and top read (/proc/stat, /proc/loadavg), and
- * which of its entries a thread's directory (task/<tid>) shows.
+ * open files (fdinfo), its name (comm, which prctl sets), the system call
+ * it is in (syscall), the machine-wide counters ps and top read
+ * (/proc/stat, /proc/loadavg), and which of its entries a thread's
+ * directory (task/<tid>) shows.
  */
 #define _GNU_SOURCE
 #include "usertests.h"
@@ -296,6 +297,46 @@ TEST(proc_pid_of_a_zombie)
 	expect_signaled(wait_status(r.pid), SIGKILL, "the zombie");
 	close(r.ready);
 	CHECK(access(path, F_OK) == -1 && errno == ENOENT);
+}
+
+/*
+ * /proc/<pid>/syscall names the call a process sleeps in, with its six
+ * arguments, then its stack and instruction pointers: nine fields, the
+ * number in decimal, the rest in hex (Linux's format). leakcheck names what
+ * a leftover process sleeps in by it. (A reader's own is not asked: Linux
+ * makes the text at the read, rewind's /proc at the open.)
+ */
+TEST(proc_pid_syscall_names_the_call_a_sleeper_is_in)
+{
+	char path[64], text[256], byte;
+	unsigned long fd_arg = 0, rest[7];
+	long nr = -2;
+	int p[2];
+	pid_t pid;
+
+	CHECK_OK(pipe(p));
+	pid = CHECK_OK(fork());
+	if (pid == 0) {
+		_exit(read(p[0], &byte, 1) == 1 ? 0 : 1); /* sleeps until the parent writes */
+	}
+	pid_path(path, sizeof(path), pid, "syscall");
+	/* Until the child is in its read: before, it runs ("running") or is in another call. */
+	for (int i = 0; i < 100000; i++) {
+		if (read_text_file(path, text, sizeof(text)) > 0 &&
+		    sscanf(text, "%ld 0x%lx", &nr, &fd_arg) == 2 && nr == SYS_read &&
+		    fd_arg == (unsigned long)p[0])
+			break;
+		usleep(1000);
+	}
+	CHECK_EQ(nr, SYS_read);
+	CHECK_EQ(fd_arg, (unsigned long)p[0]);
+	CHECK(sscanf(text, "%*d %*x %lx %lx %lx %lx %lx %lx %lx", &rest[0], &rest[1], &rest[2],
+		     &rest[3], &rest[4], &rest[5], &rest[6]) == 7);
+	CHECK_EQ(rest[1], 1UL); /* the count */
+	CHECK_OK(write(p[1], "x", 1));
+	expect_exited(wait_status(pid), 0, "the reader");
+	close(p[0]);
+	close(p[1]);
 }
 
 /* statm follows memory as it is touched and unmapped. */
