@@ -380,7 +380,7 @@ expect_counts_back(long inodes, long objects)
  * name holds it (Linux's pinned mqueue dentry; rewind's name table, one
  * inode and one struct mqueue). One nobody made and left is there for the
  * next mq_open after its maker is gone - what a storm of system calls as
- * nobody leaves behind (docs/robustness.md, issue 24's round 2) - and on
+ * nobody leaves behind (docs/long-runs.md, issue 24's round 2) - and on
  * rewind /proc/objects counts it until mq_unlink gives both objects back.
  */
 TEST(mq_outlives_its_maker_until_unlinked)

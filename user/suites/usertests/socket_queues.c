@@ -181,7 +181,7 @@ TEST(so_peek_off_datagram)
  * A stream send of no bytes queues nothing (Linux's unix_stream_sendmsg),
  * so a peek finds nothing to wait past: it once found an empty message,
  * spun with the one AF_UNIX lock held and was deaf to SIGKILL, and every
- * socket call of every process then hung (docs/robustness.md, issue 24).
+ * socket call of every process then hung (docs/long-runs.md, issue 24).
  * A peek that blocks on the empty stream still dies of SIGKILL, and the
  * stream works after.
  */
