@@ -70,8 +70,8 @@ struct userfaultfd_ctx;
 #define VM_HUGETLB   0x40000
 #define VM_HUGE_RESV 0x80000
 
-#define USER_STACK_TOP	0x00007ffffffff000ul
-#define USER_STACK_SIZE (8ul << 20)   /* kept free for the stack: Linux's default RLIMIT_STACK */
+#define USER_STACK_TOP	USER_TOP    /* the stack ends where user space does, as Linux's STACK_TOP */
+#define USER_STACK_SIZE (8ul << 20) /* kept free for the stack: Linux's default RLIMIT_STACK */
 #define STACK_EXPAND	(128ul << 10) /* what exec maps below the arguments (Linux's stack_expand) */
 #define USER_MMAP_TOP	(USER_STACK_TOP - USER_STACK_SIZE - (1ul << 30))
 #define USER_MMAP_MIN	0x10000ul /* nothing is mapped below (vm.mmap_min_addr) */
