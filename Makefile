@@ -191,6 +191,9 @@ $(BUILD)/unit/test_judge: HOSTCFLAGS += -Iuser
 $(BUILD)/unit/test_judge: user/bin/experiment.c user/lib/judge.c user/lib/judge.h \
 	user/lib/experiment_judge.c user/lib/experiment_judge.h
 
+# test_sysfuzz_report includes the fuzzer's report seal (a user program's source).
+$(BUILD)/unit/test_sysfuzz_report: user/suites/sysfuzz/report.c user/suites/sysfuzz/sysfuzz.h
+
 unit-test: $(UNIT_BINS)
 	$(Q)tools/run-unit-tests $(UNIT_BINS)
 

@@ -258,8 +258,8 @@ userfaultfd_release(struct file *f)
 static int
 validate_range(u64 start, u64 len)
 {
-	if ((start | len) & (PAGE_SIZE - 1) || !len || start < USER_MMAP_MIN || start >= USER_TOP ||
-	    len > USER_TOP - start)
+	if ((start | len) & (PAGE_SIZE - 1) || !len || start < READ_ONCE(mmap_min_addr) ||
+	    start >= USER_TOP || len > USER_TOP - start)
 		return -EINVAL;
 	return 0;
 }

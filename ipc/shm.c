@@ -227,7 +227,9 @@ shm_attach_file(struct shm_segment *seg, bool rdonly, struct file **out)
 /*
  * Where shmat maps: *addr checked and rounded as Linux's do_shmat, 0 or
  * -EINVAL. Any other address goes on to the mapping, which refuses one
- * outside user space with ENOMEM, as Linux's does.
+ * outside user space with ENOMEM and one below vm.mmap_min_addr with EPERM,
+ * as Linux's does. An address SHM_RND rounds down to 0 stays fixed there
+ * (Linux's do_shmat asks MAP_FIXED for any address given).
  */
 static int
 shmat_address(u64 *addr, int flags)
@@ -249,6 +251,7 @@ do_shmat(int id, u64 addr, int flags)
 {
 	int prot = flags & SHM_RDONLY ? PROT_READ : PROT_READ | PROT_WRITE;
 	int acc = flags & SHM_RDONLY ? 0444 : 0666;
+	bool fixed = addr != 0;
 
 	if (shmat_address(&addr, flags) || id < 0)
 		return -EINVAL;
@@ -274,9 +277,9 @@ do_shmat(int id, u64 addr, int flags)
 		return err;
 	/* Not under shm_ids.lock: unmapping takes it after the mmap lock (shm_release). */
 	int mflags =
-		MAP_SHARED | (addr ? (flags & SHM_REMAP ? MAP_FIXED : MAP_FIXED_NOREPLACE) : 0);
+		MAP_SHARED | (fixed ? (flags & SHM_REMAP ? MAP_FIXED : MAP_FIXED_NOREPLACE) : 0);
 	/* Linux's do_shmat refuses a range that wraps itself, before the mapping's ENOMEM. */
-	bool wraps = addr && !(flags & SHM_REMAP) && addr + size < addr;
+	bool wraps = fixed && !(flags & SHM_REMAP) && addr + size < addr;
 	long ret = wraps ? -EINVAL : vm_mmap(current()->mm, addr, size, prot, mflags, f, 0);
 	mutex_lock(&shm_ids.lock);
 	seg->attaching--;

@@ -2,10 +2,16 @@
  * layout.h - the kernel's virtual address map and physical/virtual
  * conversions.
  *
- *   0x0000000000000000 - 0x00007fffffffffff   user space (per process)
+ *   0x0000000000000000 - 0x00007fffffffefff   user space (per process)
  *   0xffff800000000000 - 0xffffbfffffffffff   direct map of all RAM (64 TiB)
  *   0xffffc00000000000 - 0xffffc0ffffffffff   vmap: kernel stacks with guard pages, MMIO
  *   0xffffffff80000000 - ...                  kernel image (phys + KERNEL_VMA)
+ *
+ * User space ends one page below the canonical hole, where Linux's
+ * TASK_SIZE_MAX ends it: a syscall instruction at the very end of the last
+ * canonical page would return to the first non-canonical address, and an
+ * Intel CPU takes sysret's #GP for that rip in ring 0, on the user's stack.
+ * With no user page there, no system call can return to such a rip.
  *
  * Until mm/paging.c switches to the kernel's own page tables, the boot
  * tables identity-map the low 4 GiB, so the direct-map base starts at 0 and
@@ -26,7 +32,7 @@
 #define VMAP_BASE	0xffffc00000000000ul
 #define VMAP_SIZE	(1ul << 40)
 #define KERNEL_VMA	0xffffffff80000000ul
-#define USER_TOP	0x0000800000000000ul
+#define USER_TOP	0x00007ffffffff000ul
 
 extern u64 direct_map_base;
 

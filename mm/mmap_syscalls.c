@@ -1,6 +1,7 @@
 /*
  * mmap_syscalls.c - mmap, munmap, mprotect, brk and madvise: argument
- * checking with Linux's errno choices, then mm/vm.c does the work.
+ * checking with Linux's errno choices, then mm/vm.c does the work; and
+ * vm.mmap_min_addr, the lowest address a user mapping may be placed at.
  */
 #include "mm/vm.h"
 #include "mm/hugetlb.h"
@@ -8,10 +9,29 @@
 #include "fs/fs.h"
 #include "uapi/errno.h"
 #include "kernel/syscall/syscall.h"
+#include "kernel/process/cred.h"
 #include "kernel/process/task.h"
 #include "uapi/fcntl.h" /* the file's O_ACCMODE */
 
 #define PROT_ALL (PROT_READ | PROT_WRITE | PROT_EXEC)
+
+unsigned long mmap_min_addr = MMAP_MIN_ADDR_DEFAULT;
+
+int
+mmap_addr_permitted(u64 addr)
+{
+	return addr < READ_ONCE(mmap_min_addr) && !capable(CAP_SYS_RAWIO) ? -EPERM : 0;
+}
+
+/* Linux's round_hint_to_min: a hint below vm.mmap_min_addr asks for the lowest page allowed. */
+static u64
+hint_above_min(u64 hint)
+{
+	u64 min = READ_ONCE(mmap_min_addr);
+
+	hint &= PAGE_MASK;
+	return hint && hint < min ? ALIGN_UP(min, PAGE_SIZE) : hint;
+}
 
 static bool
 page_aligned(u64 a)
@@ -78,11 +98,22 @@ do_mmap(u64 addr, u64 len, int prot, int flags, struct file *file, u64 off)
 	len = user_length(len);
 	if (!len)
 		return -ENOMEM;
+	/*
+	 * Linux's get_unmapped_area judges a fixed address before the file
+	 * and the flags are looked at: beyond user space, unaligned, then
+	 * below vm.mmap_min_addr (vm_mmap_locked asks the last again, for
+	 * every other caller).
+	 */
 	if (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) {
+		if (addr > USER_TOP - len)
+			return -ENOMEM;
 		if (!page_aligned(addr))
 			return -EINVAL;
-		if (addr < USER_MMAP_MIN || addr > USER_TOP - len)
-			return -ENOMEM;
+		ret = mmap_addr_permitted(addr);
+		if (ret)
+			return ret;
+	} else {
+		addr = hint_above_min(addr);
 	}
 	if ((flags & MAP_LOCKED) && !vm_may_lock_at_all())
 		return -EPERM;

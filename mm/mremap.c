@@ -148,6 +148,21 @@ user_range(u64 addr, u64 len)
 }
 
 /*
+ * Where an area moves: new_addr itself for MREMAP_FIXED, else a free range
+ * (at the hint if it is one). Either is judged last, as Linux's
+ * get_unmapped_area does after the unmapping and the area's checks: below
+ * vm.mmap_min_addr only with CAP_SYS_RAWIO. The address or -errno.
+ */
+static long
+move_target(struct mm *mm, u64 new_addr, u64 len, bool fixed)
+{
+	if (!fixed && !(new_addr = get_unmapped_area(mm, new_addr, len)))
+		return -ENOMEM;
+	int err = mmap_addr_permitted(new_addr);
+	return err ? err : (long)new_addr;
+}
+
+/*
  * MREMAP_FIXED or MREMAP_DONTUNMAP: the move to a place the caller named
  * (or hinted). An old range that wraps (old_len -4096) is EINVAL before
  * anything is unmapped: its end would pass the overlap check and its tail
@@ -167,8 +182,6 @@ remap_to(struct mm *mm, u64 addr, u64 old_len, u64 new_addr, u64 new_len, u64 fl
 	if (addr + old_len > new_addr && new_addr + new_len > addr)
 		return -EINVAL; /* the ranges overlap */
 	if (flags & MREMAP_FIXED) {
-		if (new_addr < USER_MMAP_MIN)
-			return -EPERM; /* below vm.mmap_min_addr, as Linux's security check */
 		err = unmap_range(mm, new_addr, new_addr + new_len);
 		if (err)
 			return err;
@@ -182,12 +195,8 @@ remap_to(struct mm *mm, u64 addr, u64 old_len, u64 new_addr, u64 new_len, u64 fl
 	err = area_to_resize(mm, addr, old_len, new_len, &v);
 	if (err)
 		return err;
-	if (!(flags & MREMAP_FIXED)) {
-		new_addr = get_unmapped_area(mm, new_addr, new_len);
-		if (!new_addr)
-			return -ENOMEM;
-	}
-	return move_area(mm, v, addr, old_len, new_addr, new_len, flags);
+	long to = move_target(mm, new_addr, new_len, flags & MREMAP_FIXED);
+	return to < 0 ? to : move_area(mm, v, addr, old_len, (u64)to, new_len, flags);
 }
 
 /* Growing [addr, addr + old_len), the end of v, where it is: the space after it must be free. */
@@ -227,10 +236,8 @@ do_mremap(struct mm *mm, u64 addr, u64 old_len, u64 new_len, u64 flags, u64 new_
 		return (long)addr;
 	if (!(flags & MREMAP_MAYMOVE))
 		return -ENOMEM;
-	new_addr = get_unmapped_area(mm, 0, new_len);
-	if (!new_addr)
-		return -ENOMEM;
-	return move_area(mm, v, addr, old_len, new_addr, new_len, flags);
+	long to = move_target(mm, 0, new_len, false);
+	return to < 0 ? to : move_area(mm, v, addr, old_len, (u64)to, new_len, flags);
 }
 
 SYSCALL5(mremap, u64, addr, u64, old_len, u64, new_len, u64, flags, u64, new_addr)

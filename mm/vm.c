@@ -483,7 +483,11 @@ vm_start_gap(const struct vma *v)
 	return v->start - STACK_GUARD_GAP;
 }
 
-/* The highest free gap of len bytes below USER_MMAP_TOP (mmap grows down, as Linux's). */
+/*
+ * The highest free gap of len bytes below USER_MMAP_TOP (mmap grows down,
+ * as Linux's), above page 0; vm.mmap_min_addr is the caller's to ask, as
+ * Linux's x86 search leaves it to security_mmap_addr.
+ */
 static u64
 find_free_area(struct mm *mm, u64 len)
 {
@@ -496,14 +500,14 @@ find_free_area(struct mm *mm, u64 len)
 		if (vm_start_gap(v) < hi)
 			hi = vm_start_gap(v);
 	}
-	return hi >= USER_MMAP_MIN + len ? hi - len : 0;
+	return hi >= PAGE_SIZE + len ? hi - len : 0;
 }
 
 u64
 get_unmapped_area(struct mm *mm, u64 hint, u64 len)
 {
 	/* (hint + len <= USER_TOP would wrap for a huge hint and take a kernel address.) */
-	if (hint >= USER_MMAP_MIN && hint <= USER_TOP - len && IS_ALIGNED(hint, PAGE_SIZE) &&
+	if (hint && hint <= USER_TOP - len && IS_ALIGNED(hint, PAGE_SIZE) &&
 	    range_is_free(mm, hint, hint + len))
 		return hint; /* the hint is free: take it */
 	return find_free_area(mm, len);
@@ -572,6 +576,9 @@ vm_mmap_locked(struct mm *mm, u64 addr, u64 len, int prot, int flags, struct fil
 		 */
 		if (addr > USER_TOP - len)
 			return -ENOMEM;
+		ret = mmap_addr_permitted(addr);
+		if (ret)
+			return ret;
 		ret = (long)addr;
 		if ((flags & MAP_FIXED_NOREPLACE) && !range_is_free(mm, addr, addr + len))
 			return -EEXIST;
@@ -580,6 +587,8 @@ vm_mmap_locked(struct mm *mm, u64 addr, u64 len, int prot, int flags, struct fil
 				  : get_unmapped_area(mm, addr, len));
 		if (!ret)
 			return -ENOMEM;
+		if (mmap_addr_permitted((u64)ret))
+			return -EPERM; /* a hint, or a search that ran down to page 0 */
 	}
 	if (!may_expand(mm, (u64)ret, (u64)ret + len, vmflags))
 		return -ENOMEM;
@@ -781,7 +790,8 @@ may_grow_down(struct mm *mm, struct vma *v, u64 start)
 	struct vma *below =
 		v->link.prev == &mm->vmas ? NULL : list_entry(v->link.prev, struct vma, link);
 
-	if (start < USER_MMAP_MIN || v->end - start > rlimit(RLIMIT_STACK))
+	/* Not below vm.mmap_min_addr even with CAP_SYS_RAWIO, as Linux's expand_downwards. */
+	if (start < READ_ONCE(mmap_min_addr) || v->end - start > rlimit(RLIMIT_STACK))
 		return false;
 	if (v->file && v->pgoff < (v->start - start) >> PAGE_SHIFT)
 		return false; /* the file offset would go below 0 */

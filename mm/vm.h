@@ -70,11 +70,10 @@ struct userfaultfd_ctx;
 #define VM_HUGETLB   0x40000
 #define VM_HUGE_RESV 0x80000
 
-#define USER_STACK_TOP	0x00007ffffffff000ul
-#define USER_STACK_SIZE (8ul << 20)   /* kept free for the stack: Linux's default RLIMIT_STACK */
+#define USER_STACK_TOP	USER_TOP    /* the stack ends where user space does, as Linux's STACK_TOP */
+#define USER_STACK_SIZE (8ul << 20) /* kept free for the stack: Linux's default RLIMIT_STACK */
 #define STACK_EXPAND	(128ul << 10) /* what exec maps below the arguments (Linux's stack_expand) */
 #define USER_MMAP_TOP	(USER_STACK_TOP - USER_STACK_SIZE - (1ul << 30))
-#define USER_MMAP_MIN	0x10000ul /* nothing is mapped below (vm.mmap_min_addr) */
 /* Kept free below an area that grows down, as Linux's default stack_guard_gap (256 pages). */
 #define STACK_GUARD_GAP (256ul << PAGE_SHIFT)
 
@@ -162,6 +161,19 @@ size_t access_remote_vm(struct mm *mm, u64 addr, void *buf, size_t len);
 size_t access_remote_vm_write(struct mm *mm, u64 addr, const void *buf, size_t len, bool force);
 /* Loads mm's page tables on this CPU (the kernel's alone for NULL). */
 void mm_activate(struct mm *mm);
+
+/*
+ * vm.mmap_min_addr (/proc/sys/vm, root's to set; Debian's 65536): a user
+ * mapping placed below it takes CAP_SYS_RAWIO, so that a kernel bug that
+ * follows a NULL pointer cannot be handed a page at 0 the user filled.
+ */
+#define MMAP_MIN_ADDR_DEFAULT 0x10000ul
+extern unsigned long mmap_min_addr;
+/*
+ * Linux's security_mmap_addr (cap_mmap_addr), asked wherever a mapping is
+ * placed: 0, or -EPERM for addr below mmap_min_addr without CAP_SYS_RAWIO.
+ */
+int mmap_addr_permitted(u64 addr);
 
 /* Where mmap without a hint would put len bytes (the highest free gap), or 0: none. */
 u64 vm_free_area(struct mm *mm, u64 len);

@@ -21,7 +21,8 @@
  * /proc/sys/fs/inotify/max_{queued_events,user_instances,user_watches},
  * root's to set, as Linux's; and /proc/sys/net/ipv4/ip_local_port_range
  * (read-only: the ephemeral ports fs/inet_names.c hands out); and
- * /proc/sys/vm/unprivileged_userfaultfd (root's to set, 0 or 1: fs/userfaultfd.c)
+ * /proc/sys/vm/unprivileged_userfaultfd (root's to set, 0 or 1: fs/userfaultfd.c),
+ * mmap_min_addr (root's with CAP_SYS_RAWIO to set: mm/vm.h)
  * and nr_hugepages (root's to set: the huge page pool, fs/proc/sysfs.c), and
  * drop_caches (root's to write; nothing here can be dropped).
  *
@@ -48,6 +49,7 @@
 #include "kernel/sys_info.h"
 #include "kernel/process/uts_namespace.h"
 #include "kernel/random.h"
+#include "mm/vm.h"
 #include "uapi/random.h"
 #include "kernel/lib/string.h"
 #include "kernel/lib/vsprintf.h"
@@ -716,11 +718,36 @@ BOUNDED_FILE(show_unprivileged_uffd, write_unprivileged_uffd, unprivileged_userf
 static unsigned long drop_caches;
 BOUNDED_FILE(show_drop_caches, write_drop_caches, drop_caches, 1, 4)
 
+/* mmap_min_addr: any number, but only with CAP_SYS_RAWIO (Linux's mmap_min_addr_handler). */
+static int
+show_mmap_min_addr(struct procbuf *b, union proc_arg arg)
+{
+	return show_ulong(b, &mmap_min_addr);
+}
+
+static int
+write_mmap_min_addr(const char *value, union proc_arg arg)
+{
+	unsigned long n;
+
+	if (!capable(CAP_SYS_RAWIO))
+		return -EPERM;
+	int err = procfs_parse_decimal(value, &n);
+	if (!err)
+		WRITE_ONCE(mmap_min_addr, n);
+	return err;
+}
+
 static const struct proc_entry vm_entries[] = {
 	{ .name = "drop_caches",
 	  .mode = S_IFREG | 0200,
 	  .show = show_drop_caches,
 	  .write = write_drop_caches,
+	  .control = true },
+	{ .name = "mmap_min_addr",
+	  .mode = S_IFREG | 0644,
+	  .show = show_mmap_min_addr,
+	  .write = write_mmap_min_addr,
 	  .control = true },
 	{ .name = "nr_hugepages",
 	  .mode = S_IFREG | 0644,

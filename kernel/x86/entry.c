@@ -37,9 +37,6 @@
 #include "locking/lockdebug.h"
 #include "mm/layout.h"
 
-/* The highest rip sysret may return to: canonical, and not the last page below the hole. */
-#define SYSRET_RIP_MAX 0x00007ffffffff000ul
-
 /* Interrupt gates and the syscall instruction enter with interrupts off. */
 static inline void
 enter(bool interrupts_on)
@@ -101,8 +98,8 @@ leave_only_at_canonical_rip(struct trap_frame *f)
  * register, so it is only a faithful return when the frame says rcx == rip
  * and r11 == rflags (true after a system call unless the call rewrote the
  * frame: execve, sigreturn, a signal handler to enter). rip must be
- * canonical: an Intel CPU would take the #GP for a non-canonical rip in
- * ring 0 on the user stack. The one user page above the hole, the vsyscall
+ * below USER_TOP (user space's end, mm/layout.h): an Intel CPU takes the
+ * #GP for a non-canonical rip in ring 0, on the user stack. The one user page above the hole, the vsyscall
  * page, is canonical too: Linux 3.1's native vsyscall stubs returned there
  * by sysret, and so does vsyscall=native. TF and RF would be restored too
  * early or lost, so those frames also take iretq.
@@ -110,7 +107,7 @@ leave_only_at_canonical_rip(struct trap_frame *f)
 static inline bool
 sysret_allowed(const struct trap_frame *f)
 {
-	bool rip_sysret_safe = f->rip < SYSRET_RIP_MAX || (f->rip & PAGE_MASK) == VSYSCALL_ADDR;
+	bool rip_sysret_safe = f->rip < USER_TOP || (f->rip & PAGE_MASK) == VSYSCALL_ADDR;
 
 	return f->rcx == f->rip && f->r11 == f->rflags && rip_sysret_safe && f->cs == USER_CS &&
 	       f->ss == USER_DS && !(f->rflags & (RFLAGS_TF | RFLAGS_RF));

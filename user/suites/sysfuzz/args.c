@@ -53,7 +53,7 @@ static uint64_t argv_arrays[2];
 static const uint64_t bad_pointers[] = {
 	0,		       /* NULL */
 	PAGE,		       /* below every mapping */
-	0x00007ffffffff000ull, /* the last user page, unmapped */
+	0x00007ffffffff000ull, /* the last canonical page, past user space (TASK_SIZE_MAX) */
 	0x0000800000000000ull, /* the first non-canonical address */
 	0x8000000000000000ull, /* non-canonical, high */
 	0xffff800000000000ull, /* the kernel's direct map */

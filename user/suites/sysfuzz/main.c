@@ -15,8 +15,11 @@
  * sleepers kept a worker's slot empty for ~40% of a storm. Time in which
  * the parent itself could not look (the host did not run the machine)
  * counts towards neither a hang nor the 30 s below. Each worker counts its
- * calls in memory shared with the parent and records the call it is in,
- * which names a hang.
+ * calls in memory shared with the parent, sealed with a key the parent
+ * chose for it (sysfuzz.h, report.c), and records the call it is in, which
+ * names a hang. That memory is the worker's to wreck like any other: a
+ * count whose seal does not open is taken for the worker's death by its own
+ * calls, and the slot goes on from the last count that did.
  *
  * Started as root, the workers become user and group nobody (65534), each
  * in a sandbox directory made afresh for it and owned by it: the storm is
@@ -61,17 +64,19 @@
 #define NOBODY_ID    65534
 
 struct progress {
-	volatile uint64_t calls;    /* made so far by the worker in this slot */
-	volatile unsigned current;  /* the number of the call it is in */
-	volatile bool setup_failed; /* its sandbox, or becoming nobody: no storm can be had */
+	volatile uint64_t report;  /* calls made so far in this slot, sealed (seal_report) */
+	volatile unsigned current; /* the number of the call it is in: only named, never trusted */
+	volatile uint64_t setup_failed; /* ~key: its sandbox, or becoming nobody, failed */
 };
 
 struct slot {
 	pid_t pid;
 	unsigned generation;
-	uint64_t seen_calls; /* at the last look */
-	double seen_at;	     /* when that changed */
-	double killed_at;    /* SIGKILL sent; 0: not sent */
+	uint64_t key;	      /* the worker's seal key */
+	uint32_t calls;	      /* made in this slot, as the last report that opened said */
+	uint64_t seen_report; /* at the last look */
+	double seen_at;	      /* when that changed */
+	double killed_at;     /* SIGKILL sent; 0: not sent */
 };
 
 static struct fuzz_call calls[MAX_CALLS];
@@ -86,8 +91,10 @@ static char sandbox[128];
 static struct progress *progress; /* MAX_WORKERS of them, shared */
 static sigset_t worker_mask;	  /* the signal mask the workers start with: the parent's own */
 
+static struct rng keys; /* the workers' seal keys: a run's follow from its seed too */
+
 static struct {
-	uint64_t calls, died, hung, restarted;
+	uint64_t calls, died, hung, restarted, overwritten;
 	bool unkillable, setup_failed;
 	unsigned unkillable_call;
 } totals;
@@ -126,7 +133,7 @@ quiet_stdio(void)
 
 /* One call with fresh arguments; a fork's child leaves at once, so workers do not multiply. */
 static void
-one_call(const struct fuzz_call *c, struct rng *r, pid_t self, struct progress *p)
+one_call(const struct fuzz_call *c, struct rng *r, pid_t self, volatile struct progress *p)
 {
 	uint64_t a[MAX_ARGS] = { 0 };
 
@@ -141,7 +148,6 @@ one_call(const struct fuzz_call *c, struct rng *r, pid_t self, struct progress *
 	long ret = syscall(c->nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 	if (ret == 0 && c->nr == SYS_fork && getpid() != self)
 		_exit(0);
-	p->calls++;
 }
 
 /* The uid the workers run as: nobody's when started as root. */
@@ -205,7 +211,7 @@ enter_sandbox(const char *dir)
 }
 
 static __attribute__((noreturn)) void
-worker(int slot, uint64_t worker_seed, uint64_t budget)
+worker(int slot, uint64_t worker_seed, uint64_t key, uint32_t done, uint32_t budget)
 {
 	struct rng r = { worker_seed | 1 };
 	struct progress *p = &progress[slot];
@@ -215,22 +221,24 @@ worker(int slot, uint64_t worker_seed, uint64_t budget)
 	sigprocmask(SIG_SETMASK, &worker_mask, NULL);
 	snprintf(dir, sizeof(dir), "%s/w%d", sandbox, slot);
 	if (!enter_sandbox(dir)) {
-		p->setup_failed = true;
+		p->setup_failed = ~key;
 		_exit(3);
 	}
 	quiet_stdio();
 	worker_setup(dir, &r);
-	while (p->calls < budget) {
+	while (done < budget) {
 		const struct fuzz_call *c = &calls[rng_below(&r, ncalls)];
-		if (!c->rare || rng_below(&r, 8) == 0)
+		if (!c->rare || rng_below(&r, 8) == 0) {
 			one_call(c, &r, self, p);
+			p->report = seal_report(++done, key);
+		}
 	}
 	while (waitpid(-1, NULL, WNOHANG) > 0) /* what fork left behind */
 		;
 	_exit(0);
 }
 
-static uint64_t
+static uint32_t
 share_of(int slot)
 {
 	return total_calls / nworkers + (slot < total_calls % nworkers);
@@ -241,13 +249,32 @@ start(struct slot *s, int slot)
 {
 	uint64_t worker_seed = seed ^ ((uint64_t)slot << 48) ^ ((uint64_t)s->generation << 32);
 
+	s->key = rng_next(&keys);
+	progress[slot].report = seal_report(s->calls, s->key);
+	progress[slot].setup_failed = 0;
 	s->pid = fork();
 	if (s->pid == 0)
-		worker(slot, worker_seed, share_of(slot));
-	s->seen_calls = progress[slot].calls;
+		worker(slot, worker_seed, s->key, s->calls, share_of(slot));
+	s->seen_report = progress[slot].report;
 	s->seen_at = now_s();
 	s->killed_at = 0;
 	s->generation++;
+}
+
+/*
+ * Takes the count of the worker's report if its seal opens and it is one
+ * the worker can have reached (no fewer than before, no more than its
+ * share); false when it is not.
+ */
+static bool
+read_report(struct slot *s, int slot)
+{
+	int64_t n = open_report(progress[slot].report, s->key);
+
+	if (n < s->calls || n > share_of(slot))
+		return false;
+	s->calls = (uint32_t)n;
+	return true;
 }
 
 /* Looks at one worker: reaped, hung, or still going; returns whether its slot is done. */
@@ -271,20 +298,24 @@ watch(struct slot *s, int slot)
 			}
 			return false;
 		}
-		if (progress[slot].setup_failed) {
+		if (progress[slot].setup_failed == ~s->key) {
 			totals.setup_failed = true;
 			return true;
 		}
-		if (progress[slot].calls >= share_of(slot))
+		bool overwritten = !read_report(s, slot);
+		if (!overwritten && s->calls >= share_of(slot))
 			return true;
-		if (WIFSIGNALED(status) && !s->killed_at)
+		if (overwritten)
+			totals.overwritten++;
+		if ((WIFSIGNALED(status) || overwritten) && !s->killed_at)
 			totals.died++;
 		totals.restarted++;
 		start(s, slot);
 		return false;
 	}
-	if (progress[slot].calls != s->seen_calls) {
-		s->seen_calls = progress[slot].calls;
+	if (progress[slot].report != s->seen_report) {
+		s->seen_report = progress[slot].report;
+		(void)read_report(s, slot); /* a bad one is judged when the worker ends */
 		s->seen_at = t;
 	} else if (!s->killed_at && (t - s->seen_at) * 1000 > hang_ms) {
 		totals.hung++;
@@ -354,14 +385,14 @@ storm(void)
 		if (now_s() - last_report > 10) {
 			uint64_t sum = 0;
 			for (int i = 0; i < nworkers; i++)
-				sum += progress[i].calls;
+				sum += slots[i].calls;
 			printf("sysfuzz: %lu of %ld calls\n", sum, total_calls);
 			fflush(stdout);
 			last_report = now_s();
 		}
 	}
 	for (int i = 0; i < nworkers; i++)
-		totals.calls += progress[i].calls;
+		totals.calls += slots[i].calls;
 	sigprocmask(SIG_SETMASK, &worker_mask, NULL);
 }
 
@@ -449,7 +480,9 @@ parse_options(int argc, char **argv)
 			usage();
 		}
 	}
-	if (total_calls < 1 || nworkers < 1 || nworkers > MAX_WORKERS || hang_ms < 1)
+	/* A worker's report holds a 32-bit count. */
+	if (total_calls < 1 || nworkers < 1 || nworkers > MAX_WORKERS || hang_ms < 1 ||
+	    total_calls / nworkers >= UINT32_MAX)
 		usage();
 }
 
@@ -469,6 +502,7 @@ main(int argc, char **argv)
 			MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (progress == MAP_FAILED)
 		return 1;
+	keys.state = seed ^ 0x6b6579736b657973ull; /* "keyskeys": not the workers' own streams */
 	snprintf(sandbox, sizeof(sandbox), "/tmp/sysfuzz.%d", getpid());
 	mkdir(sandbox, 0755);
 	printf("sysfuzz: seed %#lx, %ld calls over %d workers as uid %d, %d system calls to "
@@ -495,6 +529,9 @@ main(int argc, char **argv)
 	       totals.calls, totals.died, totals.hung, totals.restarted);
 	printf("sysfuzz: the workers left %d System V objects and %d message queues, removed\n",
 	       sysv_left, queues_left);
+	if (totals.overwritten)
+		printf("sysfuzz: %lu workers overwrote their own report (counted as died)\n",
+		       totals.overwritten);
 	if (totals.unkillable)
 		printf("sysfuzz: FAIL a worker stayed alive %d s after SIGKILL, in %s (seed %#lx)\n",
 		       UNKILLABLE_S, call_name(totals.unkillable_call), seed);

@@ -72,4 +72,18 @@ int end_strays(int give_up_s);
 /* Whether a process of uid is alive; found gets the first one, described. */
 bool find_users_process(unsigned uid, char *found, size_t size);
 
+/*
+ * A worker's report to the parent, one word in memory they share: its call
+ * count (below 2^32) and a seal over it made with a key the parent chose
+ * for that worker (report.c). The word is within the reach of the worker's
+ * own fuzzed calls - an mprotect of a length past its scratch memory opens
+ * the guard page there, after which an oversized read into scratch runs on
+ * into the mappings above, the shared one among them; an mremap or a
+ * MAP_FIXED mmap may land on it - so the parent believes no word whose
+ * seal is wrong, and what a call writes over it does not carry a right one.
+ */
+uint64_t seal_report(uint32_t calls, uint64_t key);
+/* The count report carries, or -1 when its seal is not key's. */
+int64_t open_report(uint64_t report, uint64_t key);
+
 #endif
