@@ -40,7 +40,6 @@
  * the programs left behind names itself rather than showing only as its
  * objects in the counts.
  */
-#include <dirent.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <sys/mount.h>
@@ -204,7 +203,7 @@ fault_in_own_memory(void)
 
 /* One line for process pid from its stat, status and syscall files; nothing if it is gone. */
 static void
-show_process(long pid)
+show_process(long pid, void *arg __attribute__((unused)))
 {
 	char path[320], stat[1024], status[4096], syscall_text[256] = "?", name[64] = "?";
 	char tracer[16] = "?", uid[64] = "?", state;
@@ -238,18 +237,7 @@ show_process(long pid)
 static void
 show_processes(void)
 {
-	DIR *d = opendir(proc_dir);
-	struct dirent *e;
-
-	if (!d)
-		return;
-	while ((e = readdir(d)) != NULL) {
-		char *end;
-		long pid = strtol(e->d_name, &end, 10);
-		if (*end == '\0' && pid > 1 && pid != getpid())
-			show_process(pid);
-	}
-	closedir(d);
+	for_each_pid(proc_dir, show_process, NULL);
 }
 
 int

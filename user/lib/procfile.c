@@ -3,6 +3,7 @@
  */
 #include "lib/procfile.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -149,4 +150,21 @@ proc_lockstat_acquisitions(const char *cls, unsigned long long *out)
 			return sscanf(line + len, "%llu", out) == 1 ? 0 : -1;
 	}
 	return 0;
+}
+
+void
+for_each_pid(const char *proc_dir, void (*fn)(long pid, void *arg), void *arg)
+{
+	DIR *d = opendir(proc_dir);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		char *end;
+		long pid = strtol(e->d_name, &end, 10);
+		if (*end == '\0' && pid > 1 && pid != getpid())
+			fn(pid, arg);
+	}
+	closedir(d);
 }

@@ -16,7 +16,6 @@
 #define _GNU_SOURCE
 #include "sysfuzz.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -35,27 +34,30 @@ adopt_strays(void)
 	return prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
 }
 
-/* Calls fn(pid, its status text) for every process in /proc but this one. */
+struct status_visit {
+	void (*fn)(long pid, const char *status, void *arg);
+	void *arg;
+};
+
 static void
-for_each_process(void (*fn)(long pid, const char *status, void *arg), void *arg)
+visit_with_status(long pid, void *arg)
 {
 	static char status[4096];
 	char path[64];
-	DIR *d = opendir("/proc");
-	struct dirent *e;
+	struct status_visit *v = arg;
 
-	if (!d)
-		return;
-	while ((e = readdir(d)) != NULL) {
-		char *end;
-		long pid = strtol(e->d_name, &end, 10);
-		if (*end != '\0' || pid <= 1 || pid == getpid())
-			continue;
-		snprintf(path, sizeof(path), "/proc/%ld/status", pid);
-		if (read_text_file(path, status, sizeof(status)) >= 0)
-			fn(pid, status, arg);
-	}
-	closedir(d);
+	snprintf(path, sizeof(path), "/proc/%ld/status", pid);
+	if (read_text_file(path, status, sizeof(status)) >= 0)
+		v->fn(pid, status, v->arg);
+}
+
+/* Calls fn(pid, its status text) for every process in /proc but init and this one. */
+static void
+for_each_process(void (*fn)(long pid, const char *status, void *arg), void *arg)
+{
+	struct status_visit v = { fn, arg };
+
+	for_each_pid("/proc", visit_with_status, &v);
 }
 
 static void

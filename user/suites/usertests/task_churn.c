@@ -26,31 +26,15 @@ struct kernel_counts {
 	unsigned long pages, tasks;
 };
 
-/*
- * rewind's /proc/objects pages and tasks (kernel/objcount.h); false where
- * there is none (Linux). With read(2) into static memory, as leakcheck: a
- * stdio stream's buffer would grow this process between the readings.
- */
+/* rewind's /proc/objects pages and tasks (kernel/objcount.h); false where there is none (Linux). */
 static bool
 read_kernel_counts(struct kernel_counts *c)
 {
-	static char text[1024], name[32];
-	unsigned long n;
-	int used, fd = open("/proc/objects", O_RDONLY);
-	ssize_t len = fd < 0 ? -1 : read(fd, text, sizeof(text) - 1);
+	long pages = kernel_objects("pages"), tasks = kernel_objects("tasks");
 
-	if (fd >= 0)
-		close(fd);
-	if (len <= 0)
+	if (pages < 0 || tasks < 0)
 		return false;
-	text[len] = '\0';
-	*c = (struct kernel_counts){ 0 };
-	for (const char *p = text; sscanf(p, "%31s %lu\n%n", name, &n, &used) == 2; p += used) {
-		if (strcmp(name, "pages") == 0)
-			c->pages = n;
-		else if (strcmp(name, "tasks") == 0)
-			c->tasks = n;
-	}
+	*c = (struct kernel_counts){ (unsigned long)pages, (unsigned long)tasks };
 	return true;
 }
 
