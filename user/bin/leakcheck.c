@@ -34,7 +34,8 @@
  * else was made with it, or holds it). A leak of pages is named the same
  * way, with or without kmemdebug, from /proc/page_sites (the pages outside
  * kmalloc by the function that asked for them): "leakcheck: pages site
- * SITE: N before, N after".
+ * SITE: N before, N after". The sites that shrank are listed after those
+ * that grew: a copy on write moves a page from one site to another.
  *
  * On a leak, every process still alive but leakcheck and init is listed
  * before the verdict ("leakcheck: alive: pid ..."): its parent, process
@@ -132,22 +133,38 @@ site_live(const char *text, const char *site)
 	return 0;
 }
 
-/* The sites whose live count grew, one line each. */
+/*
+ * The sites of text whose count in other is lower (after: text is the
+ * second reading), one line each with both counts.
+ */
+static void
+name_lower_in(const char *kind, const char *text, const char *other, bool after)
+{
+	char site[128];
+	unsigned long count;
+	int used;
+
+	for (const char *p = text; sscanf(p, "%127s %lu\n%n", site, &count, &used) == 2;
+	     p += used) {
+		unsigned long other_count = site_live(other, site);
+		if (other_count < count)
+			printf("leakcheck: %s site %s: %lu before, %lu after\n", kind, site,
+			       after ? other_count : count, after ? count : other_count);
+	}
+}
+
+/*
+ * The sites whose live count grew, then those that shrank: a page of the
+ * programs' replaced by one of another site (a copy on write) shows as
+ * one of each, so the site of what was left is the one the others do not
+ * balance.
+ */
 static void
 name_sites(struct sites *s)
 {
-	char site[128];
-	unsigned long live;
-	int used;
-
 	read_text(s->path, s->after, sizeof(s->after));
-	for (const char *p = s->after; sscanf(p, "%127s %lu\n%n", site, &live, &used) == 2;
-	     p += used) {
-		unsigned long before = site_live(s->before, site);
-		if (live > before)
-			printf("leakcheck: %s site %s: %lu before, %lu after\n", s->kind, site,
-			       before, live);
-	}
+	name_lower_in(s->kind, s->after, s->before, true);
+	name_lower_in(s->kind, s->before, s->after, false);
 }
 
 /* Runs "PROGRAM ARG ..." (words split at spaces) from /bin; returns its status. */
