@@ -54,5 +54,11 @@ struct kmemdebug_site {
  * what was left over.
  */
 u64 kmemdebug_count_live(struct kmemdebug_site *table, size_t nslots);
+/*
+ * The same for the page allocator's blocks that are not kmalloc's, by the
+ * site that asked for each (live is in pages); returns the pages not
+ * recorded for want of slots.
+ */
+u64 kmemdebug_count_pages(struct kmemdebug_site *table, size_t nslots);
 
 #endif

@@ -33,7 +33,10 @@
  * Every live object's trailer names the site that made it, so the live
  * objects can be counted by site (kmemdebug_count_live, a walk over every
  * frame): /proc/kmemdebug_sites, which leakcheck reads before and after
- * a run to name the code that made what was left over.
+ * a run to name the code that made what was left over. The pages outside
+ * kmalloc are counted by site the same way (kmemdebug_count_pages, from
+ * the site each block's head records, with or without the knob):
+ * /proc/page_sites, for a leak of pages.
  *
  * A double free is seen while the memory is still kmalloc's: a slab object
  * until its emptied slab goes back (the slab's poison is checked then), a
@@ -296,16 +299,16 @@ debug_large_free(struct page *page, void *p, u64 caller)
 
 /* ---- live objects by site ------------------------------------------------------ */
 
-/* Adds one object of site to table (open addressing); false when the table is full. */
+/* Adds n of site to table (open addressing); false when the table is full. */
 static bool
-site_count(struct kmemdebug_site *table, size_t nslots, u64 site)
+site_count(struct kmemdebug_site *table, size_t nslots, u64 site, u64 n)
 {
 	size_t i = (size_t)(site * 0x9e3779b97f4a7c15ul >> 32) & (nslots - 1);
 
 	for (size_t probes = 0; probes < nslots; probes++, i = (i + 1) & (nslots - 1)) {
 		if (table[i].site == site || !table[i].site) {
 			table[i].site = site;
-			table[i].live++;
+			table[i].live += n;
 			return true;
 		}
 	}
@@ -327,12 +330,12 @@ count_frame(struct page *page, struct kmemdebug_site *table, size_t nslots)
 			struct debug_trailer *t =
 				trailer_of((char *)page_address(page) + off, c->size);
 			if (t->state == DEBUG_LIVE)
-				lost += !site_count(table, nslots, t->alloc_site);
+				lost += !site_count(table, nslots, t->alloc_site, 1);
 		}
 	} else if (page->slab == c && (page->flags & PG_LARGE)) {
 		struct debug_trailer *t = trailer_of(page_address(page), block_span(page));
 		if (t->state == DEBUG_LIVE) /* not one in the quarantine */
-			lost += !site_count(table, nslots, t->alloc_site);
+			lost += !site_count(table, nslots, t->alloc_site, 1);
 	}
 	spin_unlock_irqrestore(&c->lock, flags);
 	return lost;
@@ -346,5 +349,29 @@ kmemdebug_count_live(struct kmemdebug_site *table, size_t nslots)
 	page_alloc_pfn_range(&first, &end);
 	for (u64 pfn = first; pfn < end; pfn++)
 		lost += count_frame(pfn_to_page(pfn), table, nslots);
+	return lost;
+}
+
+/*
+ * Not kmalloc's, but counted the same way: every block the page allocator
+ * handed out and kmalloc does not own (its slabs and large blocks are the
+ * objects above), by the site its head records (page_alloc.h), in pages.
+ * Unlocked: a block handed out or freed meanwhile is counted or not, which
+ * is all a before-and-after comparison needs.
+ */
+u64
+kmemdebug_count_pages(struct kmemdebug_site *table, size_t nslots)
+{
+	u64 first, end, lost = 0;
+
+	page_alloc_pfn_range(&first, &end);
+	for (u64 pfn = first; pfn < end; pfn++) {
+		struct page *page = pfn_to_page(pfn);
+		u32 flags = READ_ONCE(page->flags);
+		u64 pages = 1ul << READ_ONCE(page->order);
+		if ((flags & PG_ALLOCATED) && !(flags & (PG_SLAB | PG_LARGE)) &&
+		    !site_count(table, nslots, page_site(page), pages))
+			lost += pages;
+	}
 	return lost;
 }

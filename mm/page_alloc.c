@@ -153,9 +153,12 @@ kernel_reserve_pages(void)
 	return MAX(stats.total_pages / 256, 32ul);
 }
 
-/* A block of 2^order frames; with keep_reserve, only if the kernel's reserve stays free. */
+/*
+ * A block of 2^order frames for site; with keep_reserve, only if the
+ * kernel's reserve stays free.
+ */
 static struct page *
-alloc_block(unsigned order, bool keep_reserve)
+alloc_block(unsigned order, bool keep_reserve, void *site)
 {
 	struct page *page = NULL;
 	unsigned o;
@@ -177,6 +180,7 @@ alloc_block(unsigned order, bool keep_reserve)
 		}
 		page->flags = PG_ALLOCATED;
 		page->order = order;
+		page->alloc_site = (u32)(uintptr_t)site;
 		stats.free_pages -= 1ul << order;
 		stats.allocs++;
 	}
@@ -187,7 +191,7 @@ alloc_block(unsigned order, bool keep_reserve)
 struct page *
 alloc_pages(unsigned order)
 {
-	return alloc_block(order, false);
+	return alloc_block(order, false, __builtin_return_address(0));
 }
 
 /* Why freeing page as a block of this order is a bug, or NULL if it is not. */
@@ -224,7 +228,7 @@ free_pages(struct page *page, unsigned order)
 void *
 alloc_zeroed_page(void)
 {
-	struct page *page = alloc_pages(0);
+	struct page *page = alloc_block(0, false, __builtin_return_address(0));
 
 	if (!page)
 		return NULL;
@@ -253,7 +257,7 @@ page_alloc_get_stats(struct page_alloc_stats *out)
 struct page *
 alloc_shared_page(void)
 {
-	struct page *p = alloc_block(0, true);
+	struct page *p = alloc_block(0, true, __builtin_return_address(0));
 
 	if (!p)
 		return NULL;

@@ -35,6 +35,7 @@ struct page {
 	void *freelist;		 /* slab: first free object */
 	struct kmem_cache *slab; /* slab: the cache it belongs to */
 	u32 refcount;		 /* shared pages (user mappings, page cache): holders */
+	u32 alloc_site;		 /* block head: low half of its allocator's return address */
 	struct inode *mapping;	 /* page cache: the file it caches, else NULL */
 	u64 index;		 /* page cache: its page number in that file */
 };
@@ -53,11 +54,22 @@ void page_alloc_init(struct page *mem_map, u64 first_pfn, u64 npages);
 /* Hands the frames [start_pfn, end_pfn) to the allocator. */
 void page_alloc_release_range(u64 start_pfn, u64 end_pfn);
 
-/* NULL when no block of that order is free. */
+/*
+ * NULL when no block of that order is free. Each handed-out block's head
+ * records who asked for it (the caller of alloc_pages, alloc_zeroed_page
+ * or alloc_shared_page), in 32 bits since the kernel's text lies in the
+ * top 2 GiB: page_site() gives the address back, for the count of live
+ * pages by site that names the maker of a leaked page (/proc/page_sites).
+ */
 struct page *alloc_pages(unsigned order);
 void free_pages(struct page *page, unsigned order);
 
 u64 page_to_pfn(const struct page *page);
+static inline u64
+page_site(const struct page *head)
+{
+	return head->alloc_site ? 0xffffffff00000000ul | head->alloc_site : 0;
+}
 struct page *pfn_to_page(u64 pfn); /* NULL outside mem_map */
 /* The PFNs mem_map covers, [*first, *end): for a walk over every frame. */
 void page_alloc_pfn_range(u64 *first, u64 *end);

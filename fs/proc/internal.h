@@ -106,6 +106,7 @@ int proc_show_pid_mounts(struct procbuf *b, union proc_arg arg);
 int proc_show_locks(struct procbuf *b, union proc_arg arg);
 int proc_show_objects(struct procbuf *b, union proc_arg arg);
 int proc_show_kmemdebug_sites(struct procbuf *b, union proc_arg arg);
+int proc_show_page_sites(struct procbuf *b, union proc_arg arg);
 int proc_show_stat(struct procbuf *b, union proc_arg arg);
 int proc_show_syscalls(struct procbuf *b, union proc_arg arg);
 int proc_show_profile(struct procbuf *b, union proc_arg arg);

@@ -1,7 +1,7 @@
 /*
  * machine.c - the machine-wide files: /proc/cmdline, cpuinfo, locks, lockstat,
- * kmemdebug_sites, loadavg, meminfo, mounts, objects, profile, stat, syscalls,
- * uptime and version.
+ * kmemdebug_sites, loadavg, meminfo, mounts, objects, page_sites, profile,
+ * stat, syscalls, uptime and version.
  * Each gathers its figures here and leaves the layout to text.c.
  */
 #include "fs/proc/internal.h"
@@ -344,22 +344,16 @@ proc_show_objects(struct procbuf *b, union proc_arg arg)
 
 #define KMEMDEBUG_SITE_SLOTS 4096
 
-/*
- * rewind's own, root's alone (it names kernel addresses): the live kmalloc
- * objects made while kmemdebug was on, one "site count" a line by the
- * function (and offset) that allocated them, in no order; "unrecorded N"
- * last when more sites than the table holds. leakcheck reads it before and
- * after its programs, and on a kmalloc leak names the sites that grew.
- */
-int
-proc_show_kmemdebug_sites(struct procbuf *b, union proc_arg arg)
+/* One "site count" line per site that counter found, in no order; "unrecorded N" last if the table overflowed. */
+static int
+show_sites(struct procbuf *b, u64 (*counter)(struct kmemdebug_site *, size_t))
 {
 	struct kmemdebug_site *table = kzalloc(KMEMDEBUG_SITE_SLOTS * sizeof(*table));
 	char name[96];
 
 	if (!table)
 		return -ENOMEM;
-	u64 unrecorded = kmemdebug_count_live(table, KMEMDEBUG_SITE_SLOTS);
+	u64 unrecorded = counter(table, KMEMDEBUG_SITE_SLOTS);
 	for (size_t i = 0; i < KMEMDEBUG_SITE_SLOTS; i++) {
 		if (!table[i].site)
 			continue;
@@ -370,4 +364,29 @@ proc_show_kmemdebug_sites(struct procbuf *b, union proc_arg arg)
 		procbuf_printf(b, "unrecorded %lu\n", unrecorded);
 	kfree(table);
 	return 0;
+}
+
+/*
+ * rewind's own, root's alone (it names kernel addresses): the live kmalloc
+ * objects made while kmemdebug was on, by the function (and offset) that
+ * allocated them. leakcheck reads it before and after its programs, and
+ * on a kmalloc leak names the sites that grew.
+ */
+int
+proc_show_kmemdebug_sites(struct procbuf *b, union proc_arg arg)
+{
+	return show_sites(b, kmemdebug_count_live);
+}
+
+/*
+ * The same for pages: the page allocator's blocks in use that are not
+ * kmalloc's, in pages, by the function that asked for them (recorded
+ * whether kmemdebug is on or not), for leakcheck to name a page leak's
+ * maker. It also counts what /proc/objects' page line leaves out as kept
+ * by design (stacks kept for reuse, the kernel half's page tables).
+ */
+int
+proc_show_page_sites(struct procbuf *b, union proc_arg arg)
+{
+	return show_sites(b, kmemdebug_count_pages);
 }

@@ -447,6 +447,7 @@ static const struct proc_entry root_entries[] = {
 	{ .name = "mounts", .mode = S_IFREG | 0444, .show = proc_show_mounts },
 	{ .name = "net", .mode = S_IFDIR | 0555, .dir = &proc_net_dir },
 	{ .name = "objects", .mode = S_IFREG | 0444, .show = proc_show_objects },
+	{ .name = "page_sites", .mode = S_IFREG | 0400, .show = proc_show_page_sites },
 	{ .name = "profile",
 	  .mode = S_IFREG | 0644,
 	  .show = proc_show_profile,

@@ -438,6 +438,42 @@ UNIT_TEST(kmemdebug_counts_live_objects_by_site)
 	kfree(plain);
 }
 
+/* The pages counted at sites inside fn (a page records its site's low 32 bits: compared so). */
+static u64
+pages_in(const struct kmemdebug_site *table, size_t n, void (*fn)(void))
+{
+	u64 pages = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if ((u32)table[i].site > (u32)(uintptr_t)fn &&
+		    (u32)table[i].site < (u32)(uintptr_t)fn + 4096)
+			pages += table[i].live;
+	return pages;
+}
+
+UNIT_TEST(page_blocks_are_counted_by_the_site_that_asked)
+{
+	struct kmemdebug_site table[64];
+
+	setup(64);
+	struct page *block = alloc_pages(2);
+	void *zeroed = alloc_zeroed_page();
+	struct page *shared = alloc_shared_page();
+	char *large = kmalloc(3 * PAGE_SIZE); /* kmalloc's: its site is in kmemdebug_sites */
+	memset(table, 0, sizeof(table));
+	CHECK_EQ(kmemdebug_count_pages(table, ARRAY_SIZE(table)), 0);
+	CHECK_EQ(pages_in(table, ARRAY_SIZE(table), page_blocks_are_counted_by_the_site_that_asked),
+		 4 + 1 + 1);
+	put_page(shared);
+	free_page_virt(zeroed);
+	free_pages(block, 2);
+	memset(table, 0, sizeof(table));
+	kmemdebug_count_pages(table, ARRAY_SIZE(table));
+	CHECK_EQ(pages_in(table, ARRAY_SIZE(table), page_blocks_are_counted_by_the_site_that_asked),
+		 0);
+	kfree(large);
+}
+
 UNIT_TEST(kmemdebug_refuses_a_double_free)
 {
 	setup(64);

@@ -31,7 +31,11 @@
  * counts the live objects by the kernel function that allocated them, and
  * each site that grew gets a line "leakcheck: kmalloc site SITE: N before,
  * N after" (the leaked inode shows as inode_alloc, and beside it whatever
- * else was made with it, or holds it).
+ * else was made with it, or holds it). A leak of pages is named the same
+ * way, with or without kmemdebug, from /proc/page_sites (the pages outside
+ * kmalloc by the function that asked for them): "leakcheck: pages site
+ * SITE: N before, N after". The sites that shrank are listed after those
+ * that grew: a copy on write moves a page from one site to another.
  *
  * On a leak, every process still alive but leakcheck and init is listed
  * before the verdict ("leakcheck: alive: pid ..."): its parent, process
@@ -63,8 +67,19 @@ struct reading {
 
 static char proc_dir[256] = "/proc";
 static char objects_path[256] = "/proc/objects";
-static char sites_path[256] = "/proc/kmemdebug_sites";
-static char sites_before[64 * 1024], sites_after[64 * 1024];
+
+/* A /proc file of live counts by allocation site, read before the programs and after them. */
+struct sites {
+	const char *kind; /* the /proc/objects line whose leak it names */
+	const char *file;
+	char path[320]; /* proc_dir and the name */
+	char before[64 * 1024], after[64 * 1024];
+};
+
+static struct sites site_files[] = {
+	{ .kind = "kmalloc", .file = "kmemdebug_sites" },
+	{ .kind = "pages", .file = "page_sites" },
+};
 
 /* With read(2) into static memory: a stdio stream would allocate, and grow this process between readings. */
 static int
@@ -104,7 +119,7 @@ read_text(const char *path, char *buf, size_t size)
 	buf[len] = '\0';
 }
 
-/* The count of site in a kmemdebug_sites text, 0 when it is not there. */
+/* The count of site in a sites text, 0 when it is not there. */
 static unsigned long
 site_live(const char *text, const char *site)
 {
@@ -117,22 +132,38 @@ site_live(const char *text, const char *site)
 	return 0;
 }
 
-/* The sites whose live kmemdebug objects grew, one line each. */
+/*
+ * The sites of text whose count in other is lower (after: text is the
+ * second reading), one line each with both counts.
+ */
 static void
-name_kmalloc_sites(void)
+name_lower_in(const char *kind, const char *text, const char *other, bool after)
 {
 	char site[128];
-	unsigned long live;
+	unsigned long count;
 	int used;
 
-	read_text(sites_path, sites_after, sizeof(sites_after));
-	for (const char *p = sites_after; sscanf(p, "%127s %lu\n%n", site, &live, &used) == 2;
+	for (const char *p = text; sscanf(p, "%127s %lu\n%n", site, &count, &used) == 2;
 	     p += used) {
-		unsigned long before = site_live(sites_before, site);
-		if (live > before)
-			printf("leakcheck: kmalloc site %s: %lu before, %lu after\n", site, before,
-			       live);
+		unsigned long other_count = site_live(other, site);
+		if (other_count < count)
+			printf("leakcheck: %s site %s: %lu before, %lu after\n", kind, site,
+			       after ? other_count : count, after ? count : other_count);
 	}
+}
+
+/*
+ * The sites whose live count grew, then those that shrank: a page of the
+ * programs' replaced by one of another site (a copy on write) shows as
+ * one of each, so the site of what was left is the one the others do not
+ * balance.
+ */
+static void
+name_sites(struct sites *s)
+{
+	read_text(s->path, s->after, sizeof(s->after));
+	name_lower_in(s->kind, s->after, s->before, true);
+	name_lower_in(s->kind, s->before, s->after, false);
 }
 
 /* Runs "PROGRAM ARG ..." (words split at spaces) from /bin; returns its status. */
@@ -267,11 +298,21 @@ main(int argc, char **argv)
 		}
 		snprintf(proc_dir, sizeof(proc_dir), "%s", own_proc);
 		snprintf(objects_path, sizeof(objects_path), "%s/objects", own_proc);
-		snprintf(sites_path, sizeof(sites_path), "%s/kmemdebug_sites", own_proc);
 	}
-	read_text(sites_path, sites_after, sizeof(sites_after)); /* its pages faulted in now */
-	read_text(sites_path, sites_before, sizeof(sites_before));
+	/*
+	 * Each buffer read once to fault its pages in, and the sites read just
+	 * before the counts: a page of leakcheck's own faulted in between would
+	 * show as a site grown.
+	 */
+	for (size_t k = 0; k < sizeof(site_files) / sizeof(site_files[0]); k++) {
+		struct sites *s = &site_files[k];
+		snprintf(s->path, sizeof(s->path), "%s/%s", proc_dir, s->file);
+		read_text(s->path, s->after, sizeof(s->after));
+		read_text(s->path, s->before, sizeof(s->before));
+	}
 	fault_in_own_memory();
+	for (size_t k = 0; k < sizeof(site_files) / sizeof(site_files[0]); k++)
+		read_text(site_files[k].path, site_files[k].before, sizeof(site_files[k].before));
 	if (read_objects(&before) != 0) {
 		printf("leakcheck: no /proc/objects (it needs rewind)\nleakcheck: 0 passed, 1 failed\n");
 		return 1;
@@ -285,8 +326,9 @@ main(int argc, char **argv)
 		printf("%s leak_%s: %lu before, %lu after\n", leaked ? "FAIL" : "ok",
 		       before.names[i], before.counts[i], after.counts[i]);
 		leaked ? failed++ : passed++;
-		if (leaked && !strcmp(before.names[i], "kmalloc") && sites_before[0])
-			name_kmalloc_sites();
+		for (size_t k = 0; leaked && k < sizeof(site_files) / sizeof(site_files[0]); k++)
+			if (!strcmp(before.names[i], site_files[k].kind) && site_files[k].before[0])
+				name_sites(&site_files[k]);
 	}
 	if (failed)
 		show_processes();
