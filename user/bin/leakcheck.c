@@ -119,19 +119,6 @@ read_text(const char *path, char *buf, size_t size)
 	buf[len] = '\0';
 }
 
-/* The count of site in a sites text, 0 when it is not there. */
-static unsigned long
-site_live(const char *text, const char *site)
-{
-	size_t n = strlen(site);
-
-	for (const char *line = text; *line;
-	     line = strchr(line, '\n') ? strchr(line, '\n') + 1 : "")
-		if (strncmp(line, site, n) == 0 && line[n] == ' ')
-			return strtoul(line + n + 1, NULL, 10);
-	return 0;
-}
-
 /*
  * The sites of text whose count in other is lower (after: text is the
  * second reading), one line each with both counts.
@@ -145,7 +132,7 @@ name_lower_in(const char *kind, const char *text, const char *other, bool after)
 
 	for (const char *p = text; sscanf(p, "%127s %lu\n%n", site, &count, &used) == 2;
 	     p += used) {
-		unsigned long other_count = site_live(other, site);
+		unsigned long other_count = site_count(other, site);
 		if (other_count < count)
 			printf("leakcheck: %s site %s: %lu before, %lu after\n", kind, site,
 			       after ? other_count : count, after ? count : other_count);

@@ -168,3 +168,15 @@ for_each_pid(const char *proc_dir, void (*fn)(long pid, void *arg), void *arg)
 	}
 	closedir(d);
 }
+
+unsigned long
+site_count(const char *text, const char *site)
+{
+	size_t n = strlen(site);
+
+	for (const char *line = text; *line;
+	     line = strchr(line, '\n') ? strchr(line, '\n') + 1 : "")
+		if (strncmp(line, site, n) == 0 && line[n] == ' ')
+			return strtoul(line + n + 1, NULL, 10);
+	return 0;
+}

@@ -34,6 +34,9 @@ int proc_lockstat_reset(void);
 /* The acquisitions of lock class cls since the reset (none without a row); 0, or -1 (not rewind). */
 int proc_lockstat_acquisitions(const char *cls, unsigned long long *out);
 
+/* A "site count" line's count in /proc/kmemdebug_sites or /proc/page_sites text; 0 when site is absent. */
+unsigned long site_count(const char *text, const char *site);
+
 /* Calls fn(pid, arg) for every process the proc mount at proc_dir lists, but init and the caller. */
 void for_each_pid(const char *proc_dir, void (*fn)(long pid, void *arg), void *arg);
 

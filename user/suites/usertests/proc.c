@@ -565,19 +565,6 @@ TEST(kernel_allocation_listing_is_roots_to_read)
 		CHECK_ERR(EACCES, open(p[i], O_RDONLY));
 }
 
-/* The count of site in a /proc/page_sites text ("site count" lines), 0 when absent. */
-static unsigned long
-site_pages(const char *text, const char *site)
-{
-	size_t n = strlen(site);
-
-	for (const char *line = text; *line;
-	     line = strchr(line, '\n') ? strchr(line, '\n') + 1 : "")
-		if (strncmp(line, site, n) == 0 && line[n] == ' ')
-			return strtoul(line + n + 1, NULL, 10);
-	return 0;
-}
-
 /* The site of after_text that grew most since before_text, and by how much. */
 static unsigned long
 site_grown_most(const char *before_text, const char *after_text, char *site, size_t size)
@@ -588,7 +575,7 @@ site_grown_most(const char *before_text, const char *after_text, char *site, siz
 
 	for (const char *p = after_text; sscanf(p, "%127s %lu\n%n", name, &count, &used) == 2;
 	     p += used) {
-		unsigned long before = site_pages(before_text, name);
+		unsigned long before = site_count(before_text, name);
 		if (count > before && count - before > most) {
 			most = count - before;
 			snprintf(site, size, "%s", name);
@@ -626,5 +613,5 @@ TEST(page_sites_count_pages_by_the_function_that_made_them)
 	CHECK(site_grown_most(before, after, site, sizeof(site)) >= pages);
 	CHECK_OK(munmap(p, pages * 4096));
 	CHECK(read_text_file("/proc/page_sites", freed, sizeof(freed)) > 0);
-	CHECK(site_pages(freed, site) + pages <= site_pages(after, site));
+	CHECK(site_count(freed, site) + pages <= site_count(after, site));
 }
