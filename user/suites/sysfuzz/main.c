@@ -101,7 +101,7 @@ static sigset_t worker_mask;	  /* the signal mask the workers start with: the pa
 static struct rng keys; /* the workers' seal keys: a run's follow from its seed too */
 
 static struct {
-	uint64_t calls, died, hung, restarted, overwritten;
+	uint64_t calls, died, hung, restarted, overwritten, fork_failed;
 	bool unkillable, setup_failed;
 	unsigned unkillable_call;
 	unsigned setup_step; /* of the first worker whose setup failed */
@@ -280,6 +280,8 @@ start(struct slot *s, int slot)
 	s->pid = fork();
 	if (s->pid == 0)
 		worker(slot, worker_seed, s->key, s->calls, share_of(slot));
+	if (s->pid < 0)
+		totals.fork_failed++;
 	s->seen_report = progress[slot].report;
 	s->seen_at = now_s();
 	s->killed_at = 0;
@@ -309,6 +311,15 @@ watch(struct slot *s, int slot)
 	int status;
 	double t = now_s();
 
+	/*
+	 * No worker: fork failed (the tasks were all taken; the strays hold
+	 * theirs until the storm ends). Tried again at each look: waited on or
+	 * killed, pid -1 would be every child, or every process.
+	 */
+	if (s->pid < 0) {
+		start(s, slot);
+		return false;
+	}
 	if (waitpid(s->pid, &status, WNOHANG) == s->pid) {
 		if (WIFSTOPPED(status)) {
 			/*
@@ -561,6 +572,8 @@ main(int argc, char **argv)
 	if (totals.overwritten)
 		printf("sysfuzz: %lu workers overwrote their own report (counted as died)\n",
 		       totals.overwritten);
+	if (totals.fork_failed)
+		printf("sysfuzz: %lu forks of a worker failed (tried again)\n", totals.fork_failed);
 	if (totals.unkillable)
 		printf("sysfuzz: FAIL a worker stayed alive %d s after SIGKILL, in %s (seed %#lx)\n",
 		       UNKILLABLE_S, call_name(totals.unkillable_call), seed);
