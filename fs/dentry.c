@@ -328,17 +328,27 @@ dentry_move(struct dentry *d, struct dentry *newparent, const char *name, size_t
 }
 
 /*
- * Each takes the other's place: parent, name and position. Each parent
- * keeps one child's reference on it, so no reference moves.
+ * Each takes the other's place: parent, name, position and its place in
+ * the parent's list of children. That list must stay in position order,
+ * since a getdents that meets a lower position after a higher one skips
+ * it (ramfs_getdents); appending both at the tails hid a file from
+ * readdir until it was renamed again. Each parent keeps one child's
+ * reference on it, so no reference moves.
  */
 void
 dentry_exchange(struct dentry *a, struct dentry *b)
 {
+	struct list_head mark; /* holds a's place while a moves to b's */
+
 	spin_lock(&dentry_tree_lock);
 	hash_del(a);
 	hash_del(b);
+	list_insert_between(&mark, a->sibling.prev, &a->sibling);
 	list_del(&a->sibling);
+	list_insert_between(&a->sibling, b->sibling.prev, &b->sibling);
 	list_del(&b->sibling);
+	list_insert_between(&b->sibling, &mark, mark.next);
+	list_del(&mark);
 	struct dentry *parent = a->parent;
 	char *name = a->name;
 	size_t len = a->len;
@@ -351,8 +361,6 @@ dentry_exchange(struct dentry *a, struct dentry *b)
 	b->name = name;
 	b->len = len;
 	b->pos = pos;
-	list_add_tail(&a->sibling, &a->parent->children);
-	list_add_tail(&b->sibling, &b->parent->children);
 	hash_add(a);
 	hash_add(b);
 	spin_unlock(&dentry_tree_lock);

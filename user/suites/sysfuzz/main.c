@@ -67,7 +67,14 @@ struct progress {
 	volatile uint64_t report;  /* calls made so far in this slot, sealed (seal_report) */
 	volatile unsigned current; /* the number of the call it is in: only named, never trusted */
 	volatile uint64_t setup_failed; /* ~key: its sandbox, or becoming nobody, failed */
+	volatile unsigned setup_step;	/* which step failed (sandbox_steps), only named */
+	volatile int setup_errno;	/* and its errno */
 };
+
+/* The steps of entering a sandbox, in order: what a failed one is called. */
+enum sandbox_step { STEP_MKDIR, STEP_CHOWN, STEP_SETGROUPS, STEP_SETGID, STEP_SETUID, STEP_CHDIR };
+static const char *const sandbox_steps[] = { "mkdir",	  "chown",     "setgroups",
+					     "setresgid", "setresuid", "chdir" };
 
 struct slot {
 	pid_t pid;
@@ -94,9 +101,11 @@ static sigset_t worker_mask;	  /* the signal mask the workers start with: the pa
 static struct rng keys; /* the workers' seal keys: a run's follow from its seed too */
 
 static struct {
-	uint64_t calls, died, hung, restarted, overwritten;
+	uint64_t calls, died, hung, restarted, overwritten, fork_failed;
 	bool unkillable, setup_failed;
 	unsigned unkillable_call;
+	unsigned setup_step; /* of the first worker whose setup failed */
+	int setup_errno;
 } totals;
 
 static double
@@ -195,18 +204,31 @@ remove_strays(void)
 /*
  * Into dir, made afresh (the last worker of this slot may have left it
  * unusable, its mode 0, to a worker that is not root), as worker_uid()
- * and owned by it; false if that cannot be.
+ * and owned by it. Returns true, or false with the step that failed in
+ * *failed and its errno in errno.
  */
 static bool
-enter_sandbox(const char *dir)
+enter_sandbox(const char *dir, enum sandbox_step *failed)
 {
 	remove_tree(dir);
+	*failed = STEP_MKDIR;
 	if (mkdir(dir, 0755) != 0)
 		return false;
-	if (getuid() == 0 && (chown(dir, NOBODY_ID, NOBODY_ID) != 0 || setgroups(0, NULL) != 0 ||
-			      setresgid(NOBODY_ID, NOBODY_ID, NOBODY_ID) != 0 ||
-			      setresuid(NOBODY_ID, NOBODY_ID, NOBODY_ID) != 0))
-		return false;
+	if (getuid() == 0) {
+		*failed = STEP_CHOWN;
+		if (chown(dir, NOBODY_ID, NOBODY_ID) != 0)
+			return false;
+		*failed = STEP_SETGROUPS;
+		if (setgroups(0, NULL) != 0)
+			return false;
+		*failed = STEP_SETGID;
+		if (setresgid(NOBODY_ID, NOBODY_ID, NOBODY_ID) != 0)
+			return false;
+		*failed = STEP_SETUID;
+		if (setresuid(NOBODY_ID, NOBODY_ID, NOBODY_ID) != 0)
+			return false;
+	}
+	*failed = STEP_CHDIR;
 	return chdir(dir) == 0;
 }
 
@@ -220,7 +242,10 @@ worker(int slot, uint64_t worker_seed, uint64_t key, uint32_t done, uint32_t bud
 
 	sigprocmask(SIG_SETMASK, &worker_mask, NULL);
 	snprintf(dir, sizeof(dir), "%s/w%d", sandbox, slot);
-	if (!enter_sandbox(dir)) {
+	enum sandbox_step failed;
+	if (!enter_sandbox(dir, &failed)) {
+		p->setup_step = failed;
+		p->setup_errno = errno;
 		p->setup_failed = ~key;
 		_exit(3);
 	}
@@ -255,6 +280,8 @@ start(struct slot *s, int slot)
 	s->pid = fork();
 	if (s->pid == 0)
 		worker(slot, worker_seed, s->key, s->calls, share_of(slot));
+	if (s->pid < 0)
+		totals.fork_failed++;
 	s->seen_report = progress[slot].report;
 	s->seen_at = now_s();
 	s->killed_at = 0;
@@ -284,6 +311,15 @@ watch(struct slot *s, int slot)
 	int status;
 	double t = now_s();
 
+	/*
+	 * No worker: fork failed (the tasks were all taken; the strays hold
+	 * theirs until the storm ends). Tried again at each look: waited on or
+	 * killed, pid -1 would be every child, or every process.
+	 */
+	if (s->pid < 0) {
+		start(s, slot);
+		return false;
+	}
 	if (waitpid(s->pid, &status, WNOHANG) == s->pid) {
 		if (WIFSTOPPED(status)) {
 			/*
@@ -299,6 +335,10 @@ watch(struct slot *s, int slot)
 			return false;
 		}
 		if (progress[slot].setup_failed == ~s->key) {
+			if (!totals.setup_failed) {
+				totals.setup_step = progress[slot].setup_step;
+				totals.setup_errno = progress[slot].setup_errno;
+			}
 			totals.setup_failed = true;
 			return true;
 		}
@@ -532,6 +572,8 @@ main(int argc, char **argv)
 	if (totals.overwritten)
 		printf("sysfuzz: %lu workers overwrote their own report (counted as died)\n",
 		       totals.overwritten);
+	if (totals.fork_failed)
+		printf("sysfuzz: %lu forks of a worker failed (tried again)\n", totals.fork_failed);
 	if (totals.unkillable)
 		printf("sysfuzz: FAIL a worker stayed alive %d s after SIGKILL, in %s (seed %#lx)\n",
 		       UNKILLABLE_S, call_name(totals.unkillable_call), seed);
@@ -547,8 +589,12 @@ main(int argc, char **argv)
 	if (broken)
 		printf("sysfuzz: FAIL after the storm %s (seed %#lx)\n", broken, seed);
 	if (totals.setup_failed)
-		printf("sysfuzz: FAIL a worker could not enter its sandbox as uid %d\n",
-		       (int)worker_uid());
+		printf("sysfuzz: FAIL a worker could not enter its sandbox as uid %d: %s: %s\n",
+		       (int)worker_uid(),
+		       totals.setup_step < sizeof(sandbox_steps) / sizeof(sandbox_steps[0])
+			       ? sandbox_steps[totals.setup_step]
+			       : "?",
+		       strerror(totals.setup_errno));
 	bool ok = !totals.unkillable && !broken && !totals.setup_failed && strays >= 0 && !escaped;
 	printf("sysfuzz: %d passed, %d failed\n", ok, !ok);
 	return ok ? 0 : 1;

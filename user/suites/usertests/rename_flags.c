@@ -1,13 +1,15 @@
 /*
  * rename_flags.c - usertests: renameat2's flags. RENAME_NOREPLACE refuses
  * an existing target, RENAME_EXCHANGE swaps two names (files, directories,
- * across directories, with the link counts of ".." following), and the
- * invalid combinations fail before anything is looked up.
+ * across directories, with the link counts of ".." following, and
+ * readdir still listing every name once), and the invalid combinations
+ * fail before anything is looked up.
  */
 #define _GNU_SOURCE
 #include "usertests.h"
 
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -78,6 +80,47 @@ TEST(renameat2_exchange_files)
 	CHECK_OK(renameat2_call(d1, "a", d1, "a2", RENAME_EXCHANGE));
 	close(d1);
 	close(d2);
+}
+
+/* How many times readdir lists name in dir. */
+static int
+times_listed(const char *dir, const char *name)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d)))
+		n += strcmp(e->d_name, name) == 0;
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/*
+ * After an exchange readdir lists every name once: rewind's lists an entry
+ * that moved to an earlier place in the directory after a later one, and
+ * skipped it (a fuzzer's sandbox then could not be removed).
+ */
+TEST(renameat2_exchange_readdir)
+{
+	static const char *const names[] = { "a", "b", "c", "d" };
+
+	CHECK_OK(mkdir("e1", 0700));
+	CHECK_OK(mkdir("e2", 0700));
+	make_file("e1/a", "", 0);
+	make_file("e1/b", "", 0);
+	make_file("e1/c", "", 0);
+	make_file("e2/d", "", 0);
+	CHECK_OK(renameat2_call(AT_FDCWD, "e1/a", AT_FDCWD, "e1/c", RENAME_EXCHANGE));
+	CHECK_OK(renameat2_call(AT_FDCWD, "e1/b", AT_FDCWD, "e2/d", RENAME_EXCHANGE));
+	for (int i = 0; i < 3; i++)
+		CHECK_EQ(times_listed("e1", names[i]), 1);
+	CHECK_EQ(times_listed("e2", "d"), 1);
+	CHECK_OK(unlink("e1/a"));
+	CHECK_OK(unlink("e1/b"));
+	CHECK_OK(unlink("e1/c"));
+	CHECK_OK(rmdir("e1"));
 }
 
 /* A directory exchanged with a file in another directory: the parents' link counts follow "..". */
