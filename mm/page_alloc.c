@@ -53,7 +53,7 @@
 #include "kernel/x86/percpu.h"
 #include "locking/spinlock.h"
 
-#define PCP_BATCH 31		 /* Linux's zone_batchsize for a zone of 512 MiB */
+#define PCP_BATCH 31		  /* Linux's zone_batchsize for a zone of 512 MiB */
 #define PCP_HIGH  (6 * PCP_BATCH) /* Linux's per-CPU high mark before 5.14 */
 
 struct pcp_list {

@@ -49,11 +49,11 @@ struct page {
 struct inode;
 
 struct page_alloc_stats {
-	u64 total_pages; /* managed: ever freed into the allocator */
-	u64 free_pages;		   /* on the buddy lists and the per-CPU lists */
-	u64 pcp_pages;		   /* of those, on the per-CPU lists */
+	u64 total_pages;	    /* managed: ever freed into the allocator */
+	u64 free_pages;		    /* on the buddy lists and the per-CPU lists */
+	u64 pcp_pages;		    /* of those, on the per-CPU lists */
 	u64 free_blocks[MAX_ORDER]; /* on the buddy lists */
-	u64 allocs, frees;	   /* successful calls, since boot */
+	u64 allocs, frees;	    /* successful calls, since boot */
 };
 
 /* mem_map covers PFNs [first_pfn, first_pfn + npages), all reserved at first. */
