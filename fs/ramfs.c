@@ -37,12 +37,10 @@ u64
 ramfs_size_pages(void)
 {
 	u64 kib = (u64)READ_ONCE(ramfs_size_kib);
-	struct page_alloc_stats st;
 
 	if (kib)
 		return kib / (PAGE_SIZE / 1024);
-	page_alloc_get_stats(&st);
-	return st.total_pages / 2;
+	return page_alloc_total_pages() / 2;
 }
 
 struct inode *

@@ -31,10 +31,7 @@
 static u64
 half_of_ram_pages(void)
 {
-	struct page_alloc_stats st;
-
-	page_alloc_get_stats(&st);
-	return st.total_pages / 2;
+	return page_alloc_total_pages() / 2;
 }
 
 /* An unsigned number in base (8 or 10), then what follows it in *end: 0 or -EINVAL. */

@@ -6,6 +6,11 @@
  * naturally aligned frames; allocation and freeing take O(MAX_ORDER) steps.
  * The bookkeeping lives entirely in struct page, never in the free memory
  * itself, so the host unit tests run it over a mem_map with no memory behind.
+ *
+ * Single pages come and go through per-CPU lists in front of the buddy
+ * lists (Linux's per_cpu_pages): a page on one is free for every count
+ * (page_alloc_get_stats), but not on the buddy lists until its CPU's list
+ * grows too long or an allocation that found nothing drains every list.
  */
 #ifndef REWIND_PAGE_ALLOC_H
 #define REWIND_PAGE_ALLOC_H
@@ -22,6 +27,7 @@ enum {
 	PG_SLAB = 1 << 2,      /* owned by kmalloc; slab is valid */
 	PG_ALLOCATED = 1 << 3, /* head of a block alloc_pages handed out; order is valid */
 	PG_LARGE = 1 << 4,     /* head of a kmalloc allocation too big for a slab */
+	PG_PCP = 1 << 5,       /* a free single page on a CPU's list (page_alloc.c) */
 	PG_DIRTY = 1 << 8,     /* page cache: newer than any backing store (ramfs has none) */
 };
 
@@ -43,10 +49,11 @@ struct page {
 struct inode;
 
 struct page_alloc_stats {
-	u64 total_pages; /* managed: ever freed into the allocator */
-	u64 free_pages;
-	u64 free_blocks[MAX_ORDER];
-	u64 allocs, frees; /* successful calls, since boot */
+	u64 total_pages;	    /* managed: ever freed into the allocator */
+	u64 free_pages;		    /* on the buddy lists and the per-CPU lists */
+	u64 pcp_pages;		    /* of those, on the per-CPU lists */
+	u64 free_blocks[MAX_ORDER]; /* on the buddy lists */
+	u64 allocs, frees;	    /* successful calls, since boot */
 };
 
 /* mem_map covers PFNs [first_pfn, first_pfn + npages), all reserved at first. */
@@ -63,6 +70,8 @@ void page_alloc_release_range(u64 start_pfn, u64 end_pfn);
  */
 struct page *alloc_pages(unsigned order);
 void free_pages(struct page *page, unsigned order);
+/* Gives every CPU's list of free single pages back to the buddy lists. */
+void page_alloc_drain_all(void);
 
 u64 page_to_pfn(const struct page *page);
 static inline u64
@@ -102,6 +111,12 @@ get_page(struct page *p)
 	__atomic_add_fetch(&p->refcount, 1, __ATOMIC_RELAXED);
 }
 void put_page(struct page *p);
+/*
+ * put_page of n pages (Linux's release_pages): those whose last reference
+ * goes are freed in one hold of this CPU's list, as munmap and exit give
+ * back what a zap gathered.
+ */
+void put_pages(struct page **pages, unsigned n);
 static inline u32
 page_refcount(struct page *p)
 {
@@ -131,5 +146,7 @@ void *alloc_zeroed_page(void);
 void free_page_virt(void *va);
 
 void page_alloc_get_stats(struct page_alloc_stats *out);
+/* stats' total_pages alone, without the lock or the walk over the CPUs' lists. */
+u64 page_alloc_total_pages(void);
 
 #endif

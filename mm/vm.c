@@ -258,8 +258,7 @@ zap_flush(struct zap *z, u64 end)
 {
 	if (z->zapped)
 		tlb_flush_mm_range(z->mm, z->flushed, end);
-	for (unsigned i = 0; i < z->npages; i++)
-		put_page(z->pages[i]);
+	put_pages(z->pages, z->npages);
 	z->npages = 0;
 	z->zapped = 0;
 	z->flushed = end;

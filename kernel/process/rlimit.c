@@ -25,10 +25,7 @@ unsigned long threads_max = KSTACK_SLOTS; /* until the first process sets it fro
 static u64
 default_threads_max(void)
 {
-	struct page_alloc_stats st;
-
-	page_alloc_get_stats(&st);
-	u64 n = st.total_pages / (8 * (KSTACK_SIZE / PAGE_SIZE));
+	u64 n = page_alloc_total_pages() / (8 * (KSTACK_SIZE / PAGE_SIZE));
 	return MIN(MAX(n, (u64)THREADS_MAX_MIN), (u64)KSTACK_SLOTS);
 }
 

@@ -1,11 +1,13 @@
 /*
- * test_page_alloc.c - host tests for the buddy allocator (mm/page_alloc.c).
+ * test_page_alloc.c - host tests for the buddy allocator and the per-CPU
+ * lists of free single pages in front of it (mm/page_alloc.c).
  *
  * mem_map is a plain host array and there is no memory behind its frames,
  * which also proves the allocator never writes into free memory (ASan would
  * catch it). The tests are white-box: invariants_hold() walks the static
  * free lists of page_alloc.c and checks the buddy invariants it documents.
  * panic() longjmps back to the test, so bad frees can be asserted on.
+ * A test moves between CPUs with unit_run_on_cpu (unit.h).
  */
 #include "kernel/lib/types.h"
 #include "tests/unit/unit.h"
@@ -45,8 +47,9 @@ get_stats(void)
 /*
  * Every free block is a correctly flagged, aligned head inside mem_map,
  * fully merged with its buddy, overlapping no other free block and no frame
- * the test holds (live, indexed like mem_map; may be NULL), and the stats
- * agree with the lists.
+ * the test holds (live, indexed like mem_map; may be NULL); every page on a
+ * CPU's list is PG_PCP and overlaps nothing either; and the stats agree
+ * with the lists.
  */
 static bool
 invariants_hold(const u8 *live)
@@ -84,6 +87,26 @@ invariants_hold(const u8 *live)
 		pfn = 0;
 		REQUIRE(blocks == st.free_blocks[order]);
 		free_frames += blocks << order;
+	}
+	order = 0;
+	for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++) {
+		struct list_head *pos;
+		u64 pages = 0;
+
+		list_for_each(pos, &pcp_lists[cpu].pages) {
+			struct page *page = list_entry(pos, struct page, list);
+			u64 idx = (u64)(page - mem_map);
+
+			pfn = page_to_pfn(page);
+			REQUIRE(page->flags == PG_PCP);
+			REQUIRE(!seen[idx] && !(live && live[idx]));
+			seen[idx] = 1;
+			pages++;
+		}
+		pfn = 0;
+		REQUIRE(pages == pcp_lists[cpu].count);
+		REQUIRE(pages <= PCP_HIGH);
+		free_frames += pages;
 	}
 	REQUIRE(free_frames == st.free_pages);
 out:
@@ -194,20 +217,28 @@ UNIT_TEST(alloc_splits_and_free_merges)
 {
 	setup(0, 8);
 	page_alloc_release_range(0, 8);
+	/* The first single page refills this CPU's list: all eight, split in address order. */
 	struct page *a = alloc_pages(0);
 	CHECK(a == &map[0]);
 	CHECK_EQ(a->flags, PG_ALLOCATED);
-	check_free_blocks((u64[MAX_ORDER]){ 1, 1, 1 });
+	check_free_blocks((u64[MAX_ORDER]){ 0 });
+	CHECK_EQ(get_stats().pcp_pages, 7);
+	/* No pair on the buddy lists: the list drains, 1 | 2-3 | 4-7 merge, 2-3 goes. */
 	struct page *b = alloc_pages(1);
-	struct page *c = alloc_pages(0);
 	CHECK(b == &map[2]);
-	CHECK(c == &map[1]);
 	CHECK_EQ(b->order, 1);
+	check_free_blocks((u64[MAX_ORDER]){ 1, 0, 1 });
+	/* Refilled from 1 and 4-7 split. */
+	struct page *c = alloc_pages(0);
+	CHECK(c == &map[1]);
 	CHECK_EQ(get_stats().free_pages, 4);
+	CHECK_EQ(get_stats().pcp_pages, 4);
 	CHECK(invariants_hold(NULL));
 	free_pages(a, 0);
 	free_pages(b, 1);
 	free_pages(c, 0);
+	check_free_blocks((u64[MAX_ORDER]){ [1] = 1 });
+	page_alloc_drain_all();
 	check_free_blocks((u64[MAX_ORDER]){ [3] = 1 });
 	struct page_alloc_stats st = get_stats();
 	CHECK_EQ(st.allocs, 3);
@@ -219,8 +250,8 @@ UNIT_TEST(alloc_splits_and_free_merges)
 UNIT_TEST(alloc_takes_the_smallest_fitting_block)
 {
 	setup(0, 16);
-	page_alloc_release_range(7, 16); /* 7 | 8-15 */
-	CHECK(alloc_pages(0) == &map[7]);
+	page_alloc_release_range(6, 16); /* 6-7 | 8-15 (pairs: no CPU's list in the way) */
+	CHECK(alloc_pages(1) == &map[6]);
 	check_free_blocks((u64[MAX_ORDER]){ [3] = 1 });
 	CHECK(alloc_pages(2) == &map[8]);
 	CHECK(invariants_hold(NULL));
@@ -243,6 +274,8 @@ UNIT_TEST(exhaustion_returns_null)
 	CHECK_EQ(get_stats().free_pages, 0);
 	for (int i = 15; i >= 0; i--)
 		free_pages(pages[i], 0);
+	CHECK_EQ(get_stats().pcp_pages, 16);
+	page_alloc_drain_all();
 	check_free_blocks((u64[MAX_ORDER]){ [4] = 1 });
 	CHECK(alloc_pages(5) == NULL);
 	CHECK(alloc_pages(MAX_ORDER) == NULL);
@@ -329,6 +362,8 @@ UNIT_TEST(alloc_everything_then_free_restores_blocks)
 	CHECK(invariants_hold(h.live));
 	while (h.n > 0)
 		release_held(&h, (int)(rng() % (u64)h.n));
+	CHECK(invariants_hold(NULL));
+	page_alloc_drain_all();
 	struct page_alloc_stats after = get_stats();
 	CHECK_EQ(after.free_pages, before.total_pages);
 	for (unsigned order = 0; order < MAX_ORDER; order++)
@@ -375,6 +410,7 @@ UNIT_TEST(random_alloc_free_never_overlaps)
 	CHECK(failures > 0); /* the big orders ran out now and then */
 	while (h.n > 0)
 		release_held(&h, h.n - 1);
+	page_alloc_drain_all();
 	for (unsigned order = 0; order < MAX_ORDER; order++)
 		CHECK_EQ(get_stats().free_blocks[order], before.free_blocks[order]);
 	CHECK(invariants_hold(NULL));
@@ -398,10 +434,200 @@ UNIT_TEST(free_page_virt_and_alloc_zeroed_page)
 	CHECK(virt_to_page(p) == pfn_to_page((uintptr_t)p >> PAGE_SHIFT));
 	CHECK(page_address(virt_to_page(p)) == p);
 	free_page_virt(p);
+	CHECK_EQ(get_stats().free_pages, 4);
+	page_alloc_drain_all();
 	check_free_blocks((u64[MAX_ORDER]){ [2] = 1 });
 	for (int i = 0; i < 4; i++)
 		CHECK(alloc_zeroed_page() != NULL);
 	CHECK(alloc_zeroed_page() == NULL);
+	free(ram);
+}
+
+/* ---- the per-CPU lists --------------------------------------------------- */
+
+/* The pages on the buddy lists (page_alloc.c's own count, without the CPUs' lists). */
+static u64
+buddy_free_pages(void)
+{
+	return stats.free_pages;
+}
+
+UNIT_TEST(pcp_refill_takes_a_batch_under_one_lock_hold)
+{
+	static struct page *pages[2 * PCP_BATCH];
+
+	setup(0, 4096);
+	page_alloc_release_range(0, 4096);
+	pages[0] = alloc_pages(0);
+	CHECK_EQ(buddy_free_pages(), 4096 - PCP_BATCH);
+	CHECK_EQ(pcp_lists[0].count, PCP_BATCH - 1);
+	/* The rest of the batch comes from the list: the buddy lists are not touched. */
+	for (int i = 1; i < PCP_BATCH; i++)
+		pages[i] = alloc_pages(0);
+	CHECK_EQ(buddy_free_pages(), 4096 - PCP_BATCH);
+	CHECK_EQ(pcp_lists[0].count, 0);
+	pages[PCP_BATCH] = alloc_pages(0);
+	CHECK_EQ(buddy_free_pages(), 4096 - 2 * PCP_BATCH);
+	struct page_alloc_stats st = get_stats();
+	CHECK_EQ(st.free_pages, 4096 - PCP_BATCH - 1);
+	CHECK_EQ(st.pcp_pages, PCP_BATCH - 1);
+	CHECK_EQ(st.allocs, PCP_BATCH + 1);
+	for (int i = 0; i <= PCP_BATCH; i++)
+		CHECK(pages[i]->flags == PG_ALLOCATED && pages[i]->alloc_site != 0);
+	CHECK(invariants_hold(NULL));
+}
+
+UNIT_TEST(pcp_free_above_high_gives_the_coldest_batch_back)
+{
+	static struct page *pages[PCP_HIGH + 1];
+
+	setup(0, 4096);
+	page_alloc_release_range(0, 4096);
+	for (int i = 0; i <= PCP_HIGH; i++)
+		pages[i] = alloc_pages(0);
+	page_alloc_drain_all();
+	CHECK_EQ(get_stats().pcp_pages, 0);
+	u64 buddy = buddy_free_pages();
+	for (int i = 0; i < PCP_HIGH; i++)
+		free_pages(pages[i], 0);
+	CHECK_EQ(pcp_lists[0].count, PCP_HIGH);
+	CHECK_EQ(buddy_free_pages(), buddy);
+	CHECK_EQ(pages[0]->flags, PG_PCP);
+	free_pages(pages[PCP_HIGH], 0);
+	CHECK_EQ(pcp_lists[0].count, PCP_HIGH + 1 - PCP_BATCH);
+	CHECK_EQ(buddy_free_pages(), buddy + PCP_BATCH);
+	/* The first freed went back; the last freed, cache-hot, stays to be handed out first. */
+	for (int i = 0; i < PCP_BATCH; i++)
+		CHECK(pages[i]->flags != PG_PCP);
+	CHECK_EQ(pages[PCP_BATCH]->flags, PG_PCP);
+	CHECK(alloc_pages(0) == pages[PCP_HIGH]);
+	CHECK_EQ(get_stats().free_pages, 4095);
+	CHECK(invariants_hold(NULL));
+}
+
+UNIT_TEST(pages_on_the_lists_count_as_free_not_as_allocated)
+{
+	static struct page *pages[8];
+
+	setup(0, 512);
+	page_alloc_release_range(0, 512);
+	for (u32 cpu = 0; cpu < 3; cpu++) {
+		unit_run_on_cpu(cpu);
+		for (int i = 0; i < 8; i++)
+			pages[i] = alloc_pages(0);
+		for (int i = 0; i < 8; i++)
+			free_pages(pages[i], 0);
+	}
+	unit_run_on_cpu(0);
+	struct page_alloc_stats st = get_stats();
+	CHECK_EQ(st.free_pages, 512);
+	CHECK_EQ(st.pcp_pages, 3 * PCP_BATCH);
+	CHECK_EQ(st.allocs, 24);
+	CHECK_EQ(st.frees, 24);
+	/* What /proc/page_sites counts (kmemdebug_count_pages): none of them is a live block. */
+	for (u64 i = 0; i < 512; i++)
+		CHECK(!(map[i].flags & PG_ALLOCATED));
+	CHECK(invariants_hold(NULL));
+}
+
+/* Each of CPUs 1 and 2 takes a page and frees it: a batch of pages waits on its list. */
+static void
+park_a_batch_on_cpus_1_and_2(void)
+{
+	for (u32 cpu = 1; cpu <= 2; cpu++) {
+		unit_run_on_cpu(cpu);
+		free_pages(alloc_pages(0), 0);
+		CHECK_EQ(pcp_lists[cpu].count, PCP_BATCH);
+	}
+	unit_run_on_cpu(0);
+}
+
+UNIT_TEST(failed_alloc_drains_every_cpu_before_it_fails)
+{
+	static struct page *pages[64];
+
+	setup(0, 64);
+	page_alloc_release_range(0, 64);
+	park_a_batch_on_cpus_1_and_2();
+	CHECK_EQ(buddy_free_pages(), 64 - 2 * PCP_BATCH);
+	/* 32 contiguous pages exist only once the other CPUs' pages are back and merged. */
+	struct page *big = alloc_pages(5);
+	CHECK(big != NULL);
+	CHECK_EQ(get_stats().pcp_pages, 0);
+	free_pages(big, 5);
+	park_a_batch_on_cpus_1_and_2();
+	/* Single pages too: every one of the 64 is handed out before memory is exhausted. */
+	for (int i = 0; i < 64; i++) {
+		pages[i] = alloc_pages(0);
+		CHECK(pages[i] != NULL);
+	}
+	CHECK(alloc_pages(0) == NULL);
+	CHECK_EQ(get_stats().free_pages, 0);
+	for (int i = 0; i < 64; i++)
+		free_pages(pages[i], 0);
+	CHECK(invariants_hold(NULL));
+}
+
+UNIT_TEST(a_list_a_drain_holds_is_passed_by_for_the_buddy_lists)
+{
+	setup(0, 64);
+	page_alloc_release_range(0, 64);
+	free_pages(alloc_pages(0), 0);
+	CHECK_EQ(pcp_lists[0].count, PCP_BATCH);
+	spin_lock(&pcp_lists[0].lock); /* as page_alloc_drain_all from another CPU */
+	struct page *page = alloc_pages(0);
+	CHECK(page != NULL);
+	CHECK_EQ(pcp_lists[0].count, PCP_BATCH);
+	CHECK_EQ(buddy_free_pages(), 64 - PCP_BATCH - 1);
+	free_pages(page, 0);
+	CHECK_EQ(buddy_free_pages(), 64 - PCP_BATCH);
+	spin_unlock(&pcp_lists[0].lock);
+	CHECK(invariants_hold(NULL));
+}
+
+UNIT_TEST(put_pages_frees_only_the_pages_it_drops_last)
+{
+	static struct page *pages[2 * PCP_HIGH];
+
+	setup(0, 1024);
+	page_alloc_release_range(0, 1024);
+	for (int i = 0; i < 2 * PCP_HIGH; i++) {
+		pages[i] = alloc_pages(0);
+		pages[i]->refcount = i % 4 == 0 ? 2 : 1; /* every fourth still shared */
+	}
+	page_alloc_drain_all();
+	put_pages(pages, 2 * PCP_HIGH);
+	int kept = 0;
+	for (int i = 0; i < 2 * PCP_HIGH; i++) {
+		bool shared = i % 4 == 0;
+		CHECK_EQ(pages[i]->refcount, shared ? 1 : 0);
+		CHECK(shared ? pages[i]->flags == PG_ALLOCATED : !(pages[i]->flags & PG_ALLOCATED));
+		kept += shared;
+	}
+	/* More than PCP_HIGH freed: batches went back on the way, in the same call. */
+	CHECK(pcp_lists[0].count <= PCP_HIGH && pcp_lists[0].count > PCP_HIGH - PCP_BATCH);
+	CHECK_EQ(get_stats().free_pages, 1024 - kept);
+	for (int i = 0; i < 2 * PCP_HIGH; i += 4)
+		put_page(pages[i]);
+	CHECK_EQ(get_stats().free_pages, 1024);
+	CHECK(invariants_hold(NULL));
+}
+
+UNIT_TEST(shared_pages_leave_the_reserve_counting_every_cpus_list)
+{
+	enum { PAGES = 64, RESERVE = 32 }; /* kernel_reserve_pages(): at least 32 */
+	u8 *ram = aligned_alloc(PAGES * PAGE_SIZE, PAGES * PAGE_SIZE);
+	u64 first = (uintptr_t)ram >> PAGE_SHIFT;
+	int shared = 0;
+
+	setup(first, PAGES);
+	page_alloc_release_range(first, first + PAGES);
+	park_a_batch_on_cpus_1_and_2();
+	while (alloc_shared_page())
+		shared++;
+	CHECK_EQ(shared, PAGES - RESERVE);
+	CHECK_EQ(get_stats().free_pages, RESERVE);
+	CHECK(alloc_zeroed_page() != NULL); /* the kernel's own allocations may take the reserve */
 	free(ram);
 }
 
@@ -424,7 +650,8 @@ double_free_after_merge(void)
 	page_alloc_release_range(0, 8);
 	struct page *a = alloc_pages(0), *b = alloc_pages(0);
 	free_pages(a, 0);
-	free_pages(b, 0); /* merges into a's block; b is no head any more */
+	free_pages(b, 0);
+	page_alloc_drain_all(); /* b merges into a's block: b is no head any more */
 	free_pages(b, 0);
 }
 

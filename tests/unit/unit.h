@@ -13,16 +13,23 @@
  * UNIT_VERBOSE=1.
  * panic() longjmps back into unit_panics(), so tests can assert that bad
  * input is caught; a panic outside unit_panics() aborts the program.
+ * Every test starts on the harness's CPU 0: the GS base points at a struct
+ * cpu (percpu.h), for the kernel code that keeps per-CPU state (the page
+ * allocator's lists); a test may point it at CPUs of its own.
  */
 #ifndef REWIND_UNIT_H
 #define REWIND_UNIT_H
 
+#include <asm/prctl.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdarg.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include "kernel/lib/types.h"
+#include "kernel/x86/percpu.h"
 
 struct unit_test {
 	const char *name;
@@ -194,6 +201,19 @@ unit_panics(void (*fn)(void))
 	return false;
 }
 
+/* ---- this CPU, hosted ------------------------------------------------------ */
+
+static struct cpu unit_cpus[4] __attribute__((unused));
+
+/* Runs the calling thread on the harness's CPU id from here on (this_cpu()). */
+static void __attribute__((unused)) unit_run_on_cpu(u32 id)
+{
+	unit_cpus[id].self = &unit_cpus[id];
+	unit_cpus[id].id = id;
+	if (syscall(SYS_arch_prctl, ARCH_SET_GS, &unit_cpus[id]) != 0)
+		abort();
+}
+
 /* A hosted benchmark that borrows a test world (fs_host.h) brings its own main. */
 #ifndef UNIT_NO_MAIN
 int
@@ -204,6 +224,7 @@ main(int argc, char **argv)
 
 	for (const struct unit_test *t = __start_unit_tests; t < __stop_unit_tests; t++) {
 		unit_failures_in_test = 0;
+		unit_run_on_cpu(0);
 		t->fn();
 		if (unit_failures_in_test) {
 			printf("FAIL %s.%s\n", prog, t->name);

@@ -16,6 +16,7 @@
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
+#include "lib/procfile.h"
 
 const unsigned long bad_addrs[NBAD] = {
 	1,
@@ -132,6 +133,19 @@ kernel_objects(const char *kind)
 		if (strcmp(name, kind) == 0)
 			return (long)n;
 	return -1;
+}
+
+long
+meminfo(const char *key)
+{
+	char text[8192];
+	long n = -1;
+
+	CHECK_OK(read_text_file("/proc/meminfo", text, sizeof(text)));
+	const char *line = strstr(text, key);
+	if (line)
+		sscanf(line + strlen(key), " %ld", &n);
+	return n;
 }
 
 pid_t

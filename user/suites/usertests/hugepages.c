@@ -22,25 +22,10 @@
 #include <sys/mount.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include "lib/procfile.h"
 
 #define HUGE_SIZE     (2ul << 20)
 #define NR_HUGEPAGES  "/proc/sys/vm/nr_hugepages"
 #define SYS_HUGEPAGES "/sys/kernel/mm/hugepages/hugepages-2048kB/"
-
-/* A /proc/meminfo line's number (kB for sizes), or -1 if there is no such line. */
-static long
-meminfo(const char *key)
-{
-	char text[8192];
-	long n = -1;
-
-	CHECK_OK(read_text_file("/proc/meminfo", text, sizeof(text)));
-	const char *line = strstr(text, key);
-	if (line)
-		sscanf(line + strlen(key), " %ld", &n);
-	return n;
-}
 
 /* Runs body in a child with a pool of pages huge pages, then restores the pool as it was. */
 static void

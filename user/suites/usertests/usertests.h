@@ -101,6 +101,8 @@ void as_nobody(void (*check)(const char *), const char *arg);
  * grow this process between two readings.
  */
 long kernel_objects(const char *kind);
+/* A /proc/meminfo line's number (kB for sizes), or -1 if there is no such line. */
+long meminfo(const char *key);
 
 /* This program's executable, read whole (exec.c): a model to copy with other modes or bytes. */
 unsigned char *read_self(size_t *len);
