@@ -69,7 +69,7 @@ struct task {
 
 struct shape {
 	const char *name;
-	bool needs_file; /* a file of the task's own */
+	bool needs_file;	      /* a file of the task's own */
 	void (*step)(struct task *t); /* one pass, counting each operation it does */
 };
 
