@@ -122,8 +122,10 @@ spin_lock_holder(const struct spinlock *l, u32 *cpu, u64 *pc)
 }
 
 /*
- * Whether a possibly stale entry's lock is still held under its ticket. A
- * shared record is never stale: only lockdebug, which stays on, makes one.
+ * Whether a possibly stale entry's lock is still held under its ticket; a
+ * shared entry's rwlock, by some reader. lockdebug is a boot-time knob, but
+ * the self-tests switch it on for a while, so a read hold recorded then
+ * may end untracked: its record goes once the rwlock has no reader.
  */
 static bool
 still_held(const struct held_spinlock *e)
@@ -131,8 +133,11 @@ still_held(const struct held_spinlock *e)
 	u64 words;
 
 	BUILD_BUG_ON(offsetof(struct spinlock, next) != 0 || offsetof(struct spinlock, owner) != 4);
-	return e->shared ||
-	       (probe_read_u64(e->lock, &words) == 0 && (u32)(words >> 32) == e->ticket);
+	if (e->shared)
+		return probe_read_u64(&container_of(e->lock, struct rwlock, wait_lock)->cnts,
+				      &words) == 0 &&
+		       (u32)words >= RW_READER;
+	return probe_read_u64(e->lock, &words) == 0 && (u32)(words >> 32) == e->ticket;
 }
 
 /*
@@ -178,7 +183,7 @@ find_shared(const struct spinlock *l)
 	struct held_spinlocks *h = &held[cpu_id()];
 
 	for (u32 i = h->depth; i-- > 0;)
-		if (h->e[i].lock == l && h->e[i].shared)
+		if (h->e[i].lock == l && h->e[i].shared && still_held(&h->e[i]))
 			return &h->e[i];
 	return NULL;
 }
@@ -409,9 +414,11 @@ default_spin_lock_flags(struct spinlock *l, u64 flags)
 /*
  * A reader is counted as a shared acquisition (not timed, as no reader hold
  * is) and, under lockdebug, recorded by a shared entry keyed by the
- * rwlock's wait_lock, which the context checks then see. lockdebug is a
- * boot-time knob, so a read hold recorded is always released through here
- * and its record never goes stale. lockdebug also catches the deadlocks
+ * rwlock's wait_lock, which the context checks then see (a record whose
+ * hold ended untracked lapses once the rwlock has no reader: still_held).
+ * A release without a record may be of a hold taken before lockdebug went
+ * on; only one while no reader holds the rwlock is a bug, as spinlock's
+ * check_release. lockdebug also catches the deadlocks
  * particular to the rwlock: a reader taking it again (a writer may be
  * waiting for it between the two) here, and a reader taking it to write
  * in write_wait_for_readers (rwlock.c).
@@ -447,8 +454,8 @@ read_unlock_tracked(struct rwlock *l)
 		if (e)
 			drop(e);
 		local_irq_restore(flags);
-		if (!e)
-			spin_bug(&l->wait_lock, "read-unlocked by a CPU that does not read it",
+		if (!e && READ_ONCE(l->cnts) < RW_READER)
+			spin_bug(&l->wait_lock, "read-unlocked while no reader holds it",
 				 (u64)__builtin_return_address(0));
 	}
 	__atomic_sub_fetch(&l->cnts, RW_READER, __ATOMIC_RELEASE);
