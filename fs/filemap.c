@@ -23,6 +23,24 @@
  * root's is the ramfs_size knob, a tmpfs mount's its size=): a new page
  * beyond it is refused, and a write fails with ENOSPC.
  *
+ * The index and pages_lock. pages_lock (a reader-writer spinlock,
+ * locking/rwlock.h) is taken to read by what only looks pages up (reads,
+ * faults, fault-around, SEEK_DATA/SEEK_HOLE) and to write by what changes
+ * the index (inserting, removing, truncating) or i_mmap (mm/i_mmap.c):
+ * the threads of one program pread'ing one file no longer wait for each
+ * other (docs/regressions/rwsem.md: xfs_repair at 4 CPUs spent most of
+ * its kernel time spinning here). Why a reader may use what it finds:
+ *   - the index's nodes and slots change only under the write lock, so a
+ *     reader walks a tree nobody changes and frees beneath it;
+ *   - a reader takes its page reference before it unlocks, and a page
+ *     leaves the index only under the write lock and loses the index's
+ *     reference only after that: a page found has a reference besides the
+ *     reader's until the reader has its own, so it cannot be freed and
+ *     reused meanwhile;
+ *   - drop_unused_page reads the count under the write lock, when no
+ *     reader is between finding a page and referencing it: a count of one
+ *     there is the index's alone, and stays so.
+ *
  * Not here: O_APPEND, file offsets and size limits (ramfs.c), locking of
  * writers against each other (the caller holds inode->lock).
  */
@@ -62,31 +80,54 @@ write_copy(void *dst, const char __user *src, size_t n)
 }
 
 /*
- * Looks index up and, if absent and fresh is given, puts fresh there; with
- * within_size, only below i_size (checked under the lock, so a truncation
- * either sees the new page or the page fault sees the new size).
+ * Whether index may be looked up or given a page: with within_size, only
+ * below i_size (checked under pages_lock, so a truncation either sees the
+ * new page or the page fault sees the new size).
  */
+static bool
+index_allowed(struct inode *inode, u64 index, bool within_size)
+{
+	return !within_size || index < pages_for(i_size_read(inode));
+}
+
+/* The page at index, referenced, or NULL: a reader of pages_lock. */
 static struct page *
-index_get(struct inode *inode, u64 index, struct page *fresh, bool within_size)
+index_find(struct inode *inode, u64 index, bool within_size)
 {
 	struct page *page = NULL;
 
-	spin_lock(&inode->pages_lock);
-	if (!within_size || index < pages_for(i_size_read(inode))) {
+	read_lock(&inode->pages_lock);
+	if (index_allowed(inode, index, within_size)) {
 		page = page_index_lookup(&inode->pages, index);
-		if (!page && fresh && page_index_insert(&inode->pages, index, fresh) == 0)
+		if (page)
+			get_page(page);
+	}
+	read_unlock(&inode->pages_lock);
+	return page;
+}
+
+/* The page at index, referenced: the one there, or else fresh, put there. NULL if neither. */
+static struct page *
+index_add(struct inode *inode, u64 index, struct page *fresh, bool within_size)
+{
+	struct page *page = NULL;
+
+	write_lock(&inode->pages_lock);
+	if (index_allowed(inode, index, within_size)) {
+		page = page_index_lookup(&inode->pages, index);
+		if (!page && page_index_insert(&inode->pages, index, fresh) == 0)
 			page = fresh;
 		if (page)
 			get_page(page);
 	}
-	spin_unlock(&inode->pages_lock);
+	write_unlock(&inode->pages_lock);
 	return page;
 }
 
 struct page *
 filemap_get_page(struct inode *inode, u64 index, unsigned how)
 {
-	struct page *page = index_get(inode, index, NULL, how & FGP_WITHIN_SIZE);
+	struct page *page = index_find(inode, index, how & FGP_WITHIN_SIZE);
 
 	if (page || !(how & FGP_CREATE) || !sb_charge_page(inode->sb))
 		return page;
@@ -98,7 +139,7 @@ filemap_get_page(struct inode *inode, u64 index, unsigned how)
 	}
 	fresh->mapping = inode;
 	fresh->index = index;
-	page = index_get(inode, index, fresh, how & FGP_WITHIN_SIZE);
+	page = index_add(inode, index, fresh, how & FGP_WITHIN_SIZE);
 	if (page != fresh) {
 		fresh->mapping = NULL;
 		put_page(fresh);
@@ -118,7 +159,7 @@ filemap_get_cached_pages(struct inode *inode, u64 first, unsigned n, struct page
 {
 	unsigned found = 0;
 
-	spin_lock(&inode->pages_lock);
+	read_lock(&inode->pages_lock);
 	u64 below = pages_for(i_size_read(inode));
 	for (unsigned i = 0; i < n; i++) {
 		pages[i] = first + i < below ? page_index_lookup(&inode->pages, first + i) : NULL;
@@ -127,7 +168,7 @@ filemap_get_cached_pages(struct inode *inode, u64 first, unsigned n, struct page
 			found++;
 		}
 	}
-	spin_unlock(&inode->pages_lock);
+	read_unlock(&inode->pages_lock);
 	return found;
 }
 
@@ -256,20 +297,20 @@ filemap_allocate(struct inode *inode, u64 start, u64 end)
 
 /*
  * Takes page index out of the cache if only the cache holds it (under
- * pages_lock nobody can take a new reference): true if none is left there.
+ * pages_lock's write side nobody can take a new reference): true if none is left there.
  * A page mapped or being read stays.
  */
 static bool
 drop_unused_page(struct inode *inode, u64 index)
 {
-	spin_lock(&inode->pages_lock);
+	write_lock(&inode->pages_lock);
 	struct page *page = page_index_lookup(&inode->pages, index);
 	bool drop = page && page_refcount(page) == 1;
 	if (drop) {
 		page_index_remove(&inode->pages, index);
 		sb_uncharge_page(inode->sb);
 	}
-	spin_unlock(&inode->pages_lock);
+	write_unlock(&inode->pages_lock);
 	if (drop) {
 		page->mapping = NULL;
 		put_page(page);
@@ -298,7 +339,7 @@ filemap_punch_hole(struct inode *inode, u64 start, u64 end)
 	}
 }
 
-/* The index of the first page at or after index the cache lacks (pages_lock held). */
+/* The index of the first page at or after index the cache lacks (pages_lock held, either way). */
 static u64
 first_absent_page(struct inode *inode, u64 index)
 {
@@ -315,12 +356,12 @@ filemap_seek_hole_data(struct inode *inode, s64 off, int whence)
 
 	if (off < 0 || (u64)off >= size)
 		return -ENXIO;
-	spin_lock(&inode->pages_lock);
+	read_lock(&inode->pages_lock);
 	if (whence == SEEK_DATA)
 		any = page_index_next(&inode->pages, &found) != NULL;
 	else
 		found = first_absent_page(inode, index);
-	spin_unlock(&inode->pages_lock);
+	read_unlock(&inode->pages_lock);
 	u64 at = found == index ? (u64)off
 				: found << PAGE_SHIFT; /* off's own page, or a later one */
 	if (whence == SEEK_DATA)
@@ -334,13 +375,13 @@ drop_pages_from(struct inode *inode, u64 first)
 {
 	for (;;) {
 		u64 index = first;
-		spin_lock(&inode->pages_lock);
+		write_lock(&inode->pages_lock);
 		struct page *page = page_index_next(&inode->pages, &index);
 		if (page) {
 			page_index_remove(&inode->pages, index);
 			sb_uncharge_page(inode->sb);
 		}
-		spin_unlock(&inode->pages_lock);
+		write_unlock(&inode->pages_lock);
 		if (!page)
 			return;
 		page->mapping = NULL; /* still mapped somewhere: no longer the file's */

@@ -52,11 +52,11 @@ hugetlbfs_size_pages(struct inode *inode)
 struct page *
 hugetlbfs_find_page(struct inode *inode, u64 idx)
 {
-	spin_lock(&inode->pages_lock);
+	read_lock(&inode->pages_lock);
 	struct page *p = page_index_lookup(&info(inode)->pages, idx);
 	if (p)
 		get_huge_page(p);
-	spin_unlock(&inode->pages_lock);
+	read_unlock(&inode->pages_lock);
 	return p;
 }
 
@@ -75,13 +75,13 @@ find_or_make_page(struct inode *inode, u64 idx)
 		return NULL;
 	fresh->mapping = inode;
 	fresh->index = idx;
-	spin_lock(&inode->pages_lock);
+	write_lock(&inode->pages_lock);
 	p = page_index_lookup(&hi->pages, idx);
 	if (!p && page_index_insert(&hi->pages, idx, fresh) == 0)
 		p = fresh; /* the index's reference */
 	if (p)
 		get_huge_page(p);
-	spin_unlock(&inode->pages_lock);
+	write_unlock(&inode->pages_lock);
 	if (p != fresh) { /* another got there first, or no memory for the index */
 		put_huge_page(fresh);
 		if (reserved)
@@ -105,10 +105,10 @@ pages_missing(struct inode *inode, u64 first, u64 end)
 {
 	u64 missing = 0;
 
-	spin_lock(&inode->pages_lock);
+	read_lock(&inode->pages_lock);
 	for (u64 i = first; i < end; i++)
 		missing += page_index_lookup(&info(inode)->pages, i) == NULL;
-	spin_unlock(&inode->pages_lock);
+	read_unlock(&inode->pages_lock);
 	return missing;
 }
 
@@ -165,11 +165,11 @@ drop_pages_from(struct inode *inode, u64 first)
 	}
 	for (;;) {
 		u64 idx = first;
-		spin_lock(&inode->pages_lock);
+		write_lock(&inode->pages_lock);
 		struct page *p = page_index_next(&hi->pages, &idx);
 		if (p)
 			page_index_remove(&hi->pages, idx);
-		spin_unlock(&inode->pages_lock);
+		write_unlock(&inode->pages_lock);
 		if (!p)
 			break;
 		p->mapping = NULL;

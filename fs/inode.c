@@ -47,6 +47,8 @@ inode_alloc(struct super_block *sb, u32 mode, const struct inode_operations *iop
 {
 	if (!charge_inode(sb))
 		return NULL;
+	/* kmalloc's 256-byte class: one byte more would double every inode. */
+	BUILD_BUG_ON(sizeof(struct inode) > 256);
 	struct inode *inode = kzalloc(sizeof(*inode));
 
 	if (!inode) {
@@ -60,7 +62,7 @@ inode_alloc(struct super_block *sb, u32 mode, const struct inode_operations *iop
 	inode->ino = __atomic_fetch_add(&next_ino, 1, __ATOMIC_RELAXED);
 	inode->atime = inode->mtime = inode->ctime = fs_now();
 	mutex_init(&inode->lock, "inode");
-	spin_lock_init(&inode->pages_lock, "inode_pages");
+	rwlock_init(&inode->pages_lock, "inode_pages");
 	page_index_init(&inode->pages);
 	inode->iops = iops;
 	inode->fops = fops;

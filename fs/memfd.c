@@ -102,14 +102,14 @@ add_seals(struct file *f, unsigned seals)
 	if (seals & ~ALL_SEALS)
 		return -EINVAL;
 	mutex_lock(&inode->lock);
-	spin_lock(&inode->pages_lock);
+	write_lock(&inode->pages_lock);
 	if (inode->seals & F_SEAL_SEAL)
 		err = -EPERM;
 	else if ((seals & F_SEAL_WRITE) && i_mmap_writable(inode))
 		err = -EBUSY; /* a shared mapping could still write: the seal would be a lie */
 	else
 		WRITE_ONCE(inode->seals, inode->seals | seals);
-	spin_unlock(&inode->pages_lock);
+	write_unlock(&inode->pages_lock);
 	mutex_unlock(&inode->lock);
 	return err;
 }

@@ -9,8 +9,10 @@
  *
  * What it is not: it takes no locks and no page references, and knows
  * nothing about files. The caller (fs/filemap.c) owns both: it holds the
- * inode's pages_lock around every call, and the index holds the one
- * reference that filemap.c took for it. Hardware-free: the host unit tests
+ * inode's pages_lock around every call (to read around lookup and next,
+ * which only read nodes, so that readers may share the tree; to write
+ * around insert and remove), and the index holds the one reference that
+ * filemap.c took for it. Hardware-free: the host unit tests
  * (tests/unit/test_page_index.c) run it unchanged.
  */
 #ifndef REWIND_PAGE_INDEX_H
@@ -32,7 +34,11 @@ struct page_index_node {
 struct page_index {
 	struct page_index_node *root; /* NULL when empty */
 	unsigned height;	      /* levels of nodes; indexes < 64^height fit */
-	u64 nrpages;
+	/*
+	 * Pages held: memory bounds it far below 2^32 (16 TiB of cache), and
+	 * 32 bits keep struct inode, which embeds an index, in 256 bytes.
+	 */
+	u32 nrpages;
 };
 
 /* clang-format off */

@@ -40,12 +40,14 @@
  *                         (rename) are locked in address order.
  *   mm->mmap_lock (rwsem, mm/)  taken by the page fault a write(2) may take
  *                         on its source buffer while it holds inode->lock
- *   inode->pages_lock (spinlock)  the page-cache index and the list of
+ *   inode->pages_lock (rwlock)  the page-cache index and the list of
  *                         areas mapping the file (i_mmap), so that the
  *                         page-fault path (mmap lock held) can reach file
  *                         pages without an inode mutex: a write(2) copying
  *                         from an mmap of the same file cannot deadlock.
- *                         A truncation holds it while it takes the pages
+ *                         Lookups take it to read and share it; changes
+ *                         to the index or i_mmap take it to write. A
+ *                         truncation holds it (write) while it takes the pages
  *                         out of every mapping; page-table locks nest in it
  *   dentry_tree_lock (spinlock, fs/dentry.c)  every dentry's parent and name
  *                         pointers, for walks upwards (.., getcwd); the
@@ -97,7 +99,7 @@
 #include "kernel/lib/types.h"
 #include "kernel/sched/wait.h"
 #include "locking/mutex.h"
-#include "locking/spinlock.h"
+#include "locking/rwlock.h"
 #include "mm/uaccess.h"
 
 /* ---- what user space sees: uapi/ ------------------------------------------ */
@@ -262,7 +264,7 @@ struct inode {
 	bool sealable : 1;
 	/* an O_TMPFILE file opened without O_EXCL: linkat may give it a first name (Linux's I_LINKABLE) */
 	bool linkable : 1;
-	u8 seals;    /* F_SEAL_*: added under lock and pages_lock, so either lock reads them */
+	u8 seals;    /* F_SEAL_*: added under lock and pages_lock (write), so either reads them */
 	u16 watches; /* inotify watches and dnotify requests on it (fs/inotify.c, fs/dnotify.c) */
 	u64 ino;
 	u64 size; /* i_size_read; i_size_write under lock */
@@ -273,7 +275,7 @@ struct inode {
 	void *private;			    /* a device's or a pipe's data */
 
 	/* regular files: the page cache (fs/filemap.c) */
-	struct spinlock pages_lock;
+	struct rwlock pages_lock; /* read: lookups; write: changes (fs/filemap.c) */
 	struct page_index pages;
 
 	/* POSIX record locks (fs/locks.c), under its mutex: NULL until the first */
@@ -284,7 +286,7 @@ struct inode {
 		u64 next_pos;
 		/*
 		 * page-cache files: the areas mapping them (mm/i_mmap.c, Linux's
-		 * i_mmap), under pages_lock
+		 * i_mmap), changed under pages_lock's write side
 		 */
 		struct hlist_head i_mmap;
 	};

@@ -1,6 +1,7 @@
 /*
  * spinlock.c - the instrumented paths of the spinlock (spinlock.h): lock
- * statistics (lockstat.h) and the `lockdebug` checks.
+ * statistics (lockstat.h) and the `lockdebug` checks; and those of the
+ * rwlock's readers (rwlock.h), which keep their records on the same stacks.
  *
  * While either knob is on, spin_lock, spin_trylock and spin_unlock come
  * here. What an acquisition records is kept by the CPU that holds the
@@ -35,6 +36,7 @@
  * lock, or on the way back to user mode.
  */
 #include "locking/spinlock.h"
+#include "locking/rwlock.h"
 #include "kernel/backtrace.h"
 #include "kernel/knobs.h"
 #include "kernel/ksyms.h"
@@ -57,10 +59,11 @@ KNOB_BOOL_AT(lockdebug, lock_knobs.debug, "lockdebug", 0, false,
 
 struct held_spinlock {
 	struct spinlock *lock;
-	u32 ticket; /* the holding's; stale once lock->owner moved on */
-	u32 class;  /* lockstat's class of the lock, when since is set */
-	u64 pc;	    /* where it was taken, if lockdebug was on; else 0 */
-	u64 since;  /* TSC when lockstat began timing the hold; 0: not timed */
+	bool shared; /* a read hold of the rwlock whose wait_lock is lock (rwlock.h) */
+	u32 ticket;  /* the holding's; stale once lock->owner moved on */
+	u32 class;   /* lockstat's class of the lock, when since is set */
+	u64 pc;	     /* where it was taken, if lockdebug was on; else 0 */
+	u64 since;   /* TSC when lockstat began timing the hold; 0: not timed */
 };
 
 struct held_spinlocks {
@@ -81,11 +84,12 @@ cpu_id(void)
 
 /* ---- the held-lock stacks ------------------------------------------------------------ */
 
-/* Whether e records the current holding of l. */
+/* Whether e records the current (exclusive) holding of l. */
 static bool
 records(const struct held_spinlock *e, const struct spinlock *l)
 {
-	return READ_ONCE(e->lock) == l && READ_ONCE(e->ticket) == READ_ONCE(l->owner);
+	return READ_ONCE(e->lock) == l && !READ_ONCE(e->shared) &&
+	       READ_ONCE(e->ticket) == READ_ONCE(l->owner);
 }
 
 /* This CPU's record of l, or NULL; interrupts off. */
@@ -117,13 +121,22 @@ spin_lock_holder(const struct spinlock *l, u32 *cpu, u64 *pc)
 	return false;
 }
 
-/* Whether a possibly stale entry's lock is still held under its ticket. */
+/*
+ * Whether a possibly stale entry's lock is still held under its ticket; a
+ * shared entry's rwlock, by some reader. lockdebug is a boot-time knob, but
+ * the self-tests switch it on for a while, so a read hold recorded then
+ * may end untracked: its record goes once the rwlock has no reader.
+ */
 static bool
 still_held(const struct held_spinlock *e)
 {
 	u64 words;
 
 	BUILD_BUG_ON(offsetof(struct spinlock, next) != 0 || offsetof(struct spinlock, owner) != 4);
+	if (e->shared)
+		return probe_read_u64(&container_of(e->lock, struct rwlock, wait_lock)->cnts,
+				      &words) == 0 &&
+		       (u32)words >= RW_READER;
 	return probe_read_u64(e->lock, &words) == 0 && (u32)(words >> 32) == e->ticket;
 }
 
@@ -161,6 +174,28 @@ drop(struct held_spinlock *e)
 	for (u32 i = (u32)(e - h->e); i < h->depth; i++)
 		h->e[i] = h->e[i + 1];
 	note_depth(h);
+}
+
+/* This CPU's shared record of l, or NULL; interrupts off. */
+static struct held_spinlock *
+find_shared(const struct spinlock *l)
+{
+	struct held_spinlocks *h = &held[cpu_id()];
+
+	for (u32 i = h->depth; i-- > 0;)
+		if (h->e[i].lock == l && h->e[i].shared && still_held(&h->e[i]))
+			return &h->e[i];
+	return NULL;
+}
+
+bool
+spin_holds_shared(const struct spinlock *l)
+{
+	u64 flags = local_irq_save();
+	bool held_here = find_shared(l) != NULL;
+
+	local_irq_restore(flags);
+	return held_here;
 }
 
 u32
@@ -372,4 +407,56 @@ default_spin_lock_flags(struct spinlock *l, u64 flags)
 {
 	(void)flags;
 	spin_lock(l);
+}
+
+/* ---- the rwlock's readers (rwlock.h) --------------------------------------------------------- */
+
+/*
+ * A reader is counted as a shared acquisition (not timed, as no reader hold
+ * is) and, under lockdebug, recorded by a shared entry keyed by the
+ * rwlock's wait_lock, which the context checks then see (a record whose
+ * hold ended untracked lapses once the rwlock has no reader: still_held).
+ * A release without a record may be of a hold taken before lockdebug went
+ * on; only one while no reader holds the rwlock is a bug, as spinlock's
+ * check_release. lockdebug also catches the deadlocks
+ * particular to the rwlock: a reader taking it again (a writer may be
+ * waiting for it between the two) here, and a reader taking it to write
+ * in write_wait_for_readers (rwlock.c).
+ */
+void
+read_lock_tracked(struct rwlock *l)
+{
+	u64 pc = (u64)__builtin_return_address(0);
+	u64 waited_since = 0;
+
+	if (READ_ONCE(lock_knobs.debug) && spin_holds_shared(&l->wait_lock))
+		spin_bug(&l->wait_lock, "read-locked again by a CPU that reads it", pc);
+	if (__atomic_add_fetch(&l->cnts, RW_READER, __ATOMIC_ACQUIRE) & RW_WRITER) {
+		waited_since = lockstat_wait_start();
+		read_lock_queued(l);
+	}
+	if (lockstat_on())
+		lockstat_acquire(lockstat_class(l->wait_lock.name), LOCK_SHARED, waited_since);
+	if (READ_ONCE(lock_knobs.debug)) {
+		struct held_spinlock e = { .lock = &l->wait_lock, .shared = true, .pc = pc };
+		u64 flags = local_irq_save();
+		push(&e);
+		local_irq_restore(flags);
+	}
+}
+
+void
+read_unlock_tracked(struct rwlock *l)
+{
+	if (READ_ONCE(lock_knobs.debug)) {
+		u64 flags = local_irq_save();
+		struct held_spinlock *e = find_shared(&l->wait_lock);
+		if (e)
+			drop(e);
+		local_irq_restore(flags);
+		if (!e && READ_ONCE(l->cnts) < RW_READER)
+			spin_bug(&l->wait_lock, "read-unlocked while no reader holds it",
+				 (u64)__builtin_return_address(0));
+	}
+	__atomic_sub_fetch(&l->cnts, RW_READER, __ATOMIC_RELEASE);
 }

@@ -110,6 +110,12 @@ u32 spin_held_here(const struct spinlock *except, const struct spinlock **innerm
 /* Drops this CPU's records of locks released while the knobs were off. Interrupts off. */
 void spin_held_forget_stale(void);
 
+/*
+ * Whether this CPU has a lockdebug record of a read hold of the rwlock
+ * whose wait_lock is l (rwlock.h; spinlock.c keeps them beside its own).
+ */
+bool spin_holds_shared(const struct spinlock *l);
+
 #ifdef HOSTED
 static inline bool
 spin_instrumented(void)

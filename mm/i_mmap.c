@@ -2,7 +2,8 @@
  * i_mmap.c - the areas mapping each file (Linux's address_space i_mmap).
  *
  * A page-cache file keeps the list of every area, in every address space,
- * that maps it (inode->i_mmap, under inode->pages_lock). Truncation walks
+ * that maps it (inode->i_mmap, changed under inode->pages_lock's write
+ * side, walked under either). Truncation walks
  * it to take the pages past the new end out of each mapping: without it a
  * shared mapping would keep the dropped pages, reading the old data and
  * writing where the file no longer looks (docs/robustness.md, review 2 row 7).
@@ -14,7 +15,9 @@
  *     or the zap, which takes the same lock after clearing it, removes the
  *     entry the fault installed;
  *   - fork and mremap copy or move existing entries: they hold pages_lock
- *     meanwhile (i_mmap_lock), so the truncation's walk is before or after.
+ *     to read meanwhile (i_mmap_lock; they change neither the list nor the
+ *     index, and need only keep the truncation's walk, a writer, before or
+ *     after), so forks of one file's mappers do not wait for each other.
  * An area's range may change under the walk (split, merge, growth), but
  * always so that every page stays covered by some listed area: a split
  * lists the new upper part before the lower one shrinks, a merge grows one
@@ -43,12 +46,12 @@ i_mmap_link(struct vma *v)
 	struct inode *inode = area_inode(v);
 	int err = 0;
 
-	spin_lock(&inode->pages_lock);
+	write_lock(&inode->pages_lock);
 	if (shared_may_write(v) && (inode->seals & F_SEAL_WRITE))
 		err = -EPERM;
 	else
 		hlist_add_head(&v->shared, &inode->i_mmap);
-	spin_unlock(&inode->pages_lock);
+	write_unlock(&inode->pages_lock);
 	return err;
 }
 
@@ -71,9 +74,9 @@ i_mmap_count(struct inode *inode)
 	struct hlist_node *pos;
 	unsigned n = 0;
 
-	spin_lock(&inode->pages_lock);
+	read_lock(&inode->pages_lock);
 	hlist_for_each(pos, &inode->i_mmap) n++;
-	spin_unlock(&inode->pages_lock);
+	read_unlock(&inode->pages_lock);
 	return n;
 }
 
@@ -82,23 +85,23 @@ i_mmap_unlink(struct vma *v)
 {
 	struct inode *inode = area_inode(v);
 
-	spin_lock(&inode->pages_lock);
+	write_lock(&inode->pages_lock);
 	hlist_del(&v->shared);
-	spin_unlock(&inode->pages_lock);
+	write_unlock(&inode->pages_lock);
 }
 
 void
 i_mmap_lock(const struct vma *v)
 {
 	if (v->file)
-		spin_lock(&area_inode(v)->pages_lock);
+		read_lock(&area_inode(v)->pages_lock);
 }
 
 void
 i_mmap_unlock(const struct vma *v)
 {
 	if (v->file)
-		spin_unlock(&area_inode(v)->pages_lock);
+		read_unlock(&area_inode(v)->pages_lock);
 }
 
 bool
@@ -123,8 +126,8 @@ unmap_mapping_pages(struct inode *inode, u64 first)
 {
 	struct hlist_node *pos;
 
-	spin_lock(&inode->pages_lock);
+	write_lock(&inode->pages_lock);
 	hlist_for_each(pos, &inode->i_mmap)
 		zap_pages_from(container_of(pos, struct vma, shared), first);
-	spin_unlock(&inode->pages_lock);
+	write_unlock(&inode->pages_lock);
 }

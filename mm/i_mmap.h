@@ -20,7 +20,7 @@ int i_mmap_link(struct vma *v);
 /* Takes v off its file's list; vma_free calls it. */
 void i_mmap_unlink(struct vma *v);
 /*
- * Whether a shared area that may write maps inode (pages_lock held):
+ * Whether a shared area that may write maps inode (pages_lock held, either way):
  * F_SEAL_WRITE cannot go on while one does (Linux's mapping_writably_mapped).
  */
 bool i_mmap_writable(struct inode *inode);

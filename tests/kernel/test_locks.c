@@ -2,7 +2,8 @@
  * test_locks.c - self-tests of the lock instrumentation: lockstat counts a
  * spinlock's acquisitions and holds, and the contentions of a mutex and of
  * an rwsem (a reader behind a writer, a writer behind a reader) between two
- * kernel threads; lockdebug records a spinlock's holder CPU and place. A
+ * kernel threads; lockdebug records a spinlock's holder CPU and place, and
+ * an rwlock's readers and writer as held where a task may not sleep. A
  * last test prints what a spinlock round trip costs with each knob.
  *
  * Spinlock contention needs two CPUs spinning at once: the SMP tests
@@ -18,6 +19,7 @@
 #include "kernel/time/tsc.h"
 #include "locking/lockdebug.h"
 #include "locking/mutex.h"
+#include "locking/rwlock.h"
 #include "locking/rwsem.h"
 #include "locking/spinlock.h"
 #include "mm/kmalloc.h"
@@ -272,6 +274,43 @@ KTEST(lockdebug_forbids_sleep_under_a_spinlock)
 	CHECK(strstr(besides, "spinlock ktest_other") != NULL);
 	CHECK(!except_only);
 	CHECK(!after);
+}
+
+static struct rwlock debug_rwlock;
+
+static __attribute__((noinline)) void
+take_debug_read_lock(void)
+{
+	read_lock(&debug_rwlock);
+}
+
+/* A read hold is a shared record on the CPU's stack; a write hold is wait_lock's own. */
+KTEST(lockdebug_forbids_sleep_under_an_rwlock)
+{
+	int was = READ_ONCE(lock_knobs.debug);
+	char reading[LOCKDEBUG_WHY] = "", writing[LOCKDEBUG_WHY] = "", after[LOCKDEBUG_WHY] = "";
+
+	rwlock_init(&debug_rwlock, "ktest_rwlock");
+	WRITE_ONCE(lock_knobs.debug, 1);
+	take_debug_read_lock();
+	bool under_read = lockdebug_sleep_forbidden(NULL, reading, sizeof(reading));
+	bool shared = spin_holds_shared(&debug_rwlock.wait_lock);
+	read_unlock(&debug_rwlock);
+	bool shared_after = spin_holds_shared(&debug_rwlock.wait_lock);
+	write_lock(&debug_rwlock);
+	bool under_write = lockdebug_sleep_forbidden(NULL, writing, sizeof(writing));
+	write_unlock(&debug_rwlock);
+	bool free_after = lockdebug_sleep_forbidden(NULL, after, sizeof(after));
+	WRITE_ONCE(lock_knobs.debug, was);
+
+	CHECK(under_read);
+	CHECK(reason_names(reading, "spinlock ktest_rwlock", "take_debug_read_lock+"));
+	CHECK(shared);
+	CHECK(!shared_after);
+	CHECK(under_write);
+	CHECK(strstr(writing, "spinlock ktest_rwlock") != NULL);
+	CHECK(!free_after);
+	CHECK_EQ(debug_rwlock.cnts, 0);
 }
 
 KTEST(lockdebug_forbids_sleep_with_interrupts_off)

@@ -36,6 +36,7 @@
 #include "mm/kmalloc.c"
 #include "mm/kmemdebug.c"
 #include "fs/page_index.c"
+#include "locking/rwlock.c"
 #include "fs/cpio.c"
 #include "fs/inode.c"
 #include "fs/xattr_store.c"

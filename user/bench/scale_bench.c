@@ -16,6 +16,10 @@
  *	mmap2		mmap and munmap a shared mapping of the file
  *	brk1		move the break up a page and back down
  *	getppid1	getppid
+ *	pread2		pread one 4 KiB page of a file every task shares, all
+ *			tasks the same page (will-it-scale's pread2)
+ *	pread3		the same, each task a page of its own (pread3): the
+ *			tasks share the file's page-cache index, not its pages
  *
  * will-it-scale maps 128 MiB per task; here a region is at most that and
  * at most an eighth of memory over the most tasks run (-m sets it; 1 MiB
@@ -65,7 +69,7 @@ struct task {
 
 struct shape {
 	const char *name;
-	bool needs_file;
+	bool needs_file;	      /* a file of the task's own */
 	void (*step)(struct task *t); /* one pass, counting each operation it does */
 };
 
@@ -87,6 +91,7 @@ static size_t region;
 static uint64_t count_per_task; /* -c: 0 means timed */
 static int max_tasks;
 static const char *only_shapes;
+static int shared_fd = -1; /* the pread shapes' file, one page per task, cached */
 
 static void
 die(const char *what)
@@ -179,6 +184,28 @@ getppid1(struct task *t)
 	count(t);
 }
 
+static void
+pread_page(struct task *t, off_t page)
+{
+	char buf[PAGE];
+
+	if (pread(shared_fd, buf, PAGE, page * (off_t)PAGE) != (ssize_t)PAGE)
+		die("pread");
+	count(t);
+}
+
+static void
+pread2(struct task *t)
+{
+	pread_page(t, 0);
+}
+
+static void
+pread3(struct task *t)
+{
+	pread_page(t, t->index);
+}
+
 static const struct shape shapes[] = {
 	{ "page_fault1", false, page_fault1 },
 	{ "page_fault2", true, page_fault2 },
@@ -187,11 +214,13 @@ static const struct shape shapes[] = {
 	{ "mmap2", true, mmap2 },
 	{ "brk1", false, brk1 },
 	{ "getppid1", false, getppid1 },
+	{ "pread2", false, pread2 },
+	{ "pread3", false, pread3 },
 };
 
-/* A file of one region, unlinked at once: a hole the faults fill page by page. */
+/* A file of size bytes, unlinked at once: a hole the faults fill page by page. */
 static int
-region_file(void)
+unlinked_file(size_t size)
 {
 	const char *dirs[] = { "/tmp", "." };
 	char path[64];
@@ -204,9 +233,22 @@ region_file(void)
 	if (fd < 0)
 		die("mkstemp");
 	unlink(path);
-	if (ftruncate(fd, region) != 0)
+	if (ftruncate(fd, (off_t)size) != 0)
 		die("ftruncate");
 	return fd;
+}
+
+/* The pread shapes' file: written, so that every page is in the page cache, not a hole. */
+static void
+make_shared_file(void)
+{
+	static char page[PAGE];
+
+	shared_fd = unlinked_file(0);
+	memset(page, 'r', sizeof(page));
+	for (int i = 0; i < MAX_TASKS; i++)
+		if (write(shared_fd, page, PAGE) != (ssize_t)PAGE)
+			die("write");
 }
 
 /* Pinned as will-it-scale pins: task i on CPU i, so no two share one. */
@@ -234,7 +276,7 @@ task_main(void *arg)
 	pin(t.index);
 	t.ops = &board->done[t.index].ops;
 	if (start->shape->needs_file)
-		t.fd = region_file();
+		t.fd = unlinked_file(region);
 	t.brk_base = (char *)syscall(SYS_brk, 0);
 	__atomic_add_fetch(&board->ready, 1, __ATOMIC_SEQ_CST);
 	while (!board->go)
@@ -443,9 +485,9 @@ option(int c, const char *arg)
 static const struct bench_help help = {
 	.name = "scale",
 	.about =
-		"will-it-scale's shapes (page_fault1/2/3, mmap1/2, brk1, getppid1), threads of one\n"
-		"process and separate processes, 1 .. N tasks pinned one per CPU: operations per\n"
-		"second of all tasks (<shape>_<mode>_t<tasks>, ops/s) and the scaling ratio, at N\n"
+		"will-it-scale's shapes (page_fault1/2/3, mmap1/2, brk1, getppid1, pread2/3),\n"
+		"threads of one process and separate processes, 1 .. N tasks pinned one per CPU:\n"
+		"operations per second of all tasks (<shape>_<mode>_t<tasks>, ops/s) and the scaling ratio, at N\n"
 		"over at 1 (<shape>_<mode>_scaling, x). With -c: ns per operation from start to the\n"
 		"last task's end (<shape>_<mode>_t<tasks>_ns; instructions on the icount ground)\n"
 		"and its growth from 1 task to N (<shape>_<mode>_ns_growth, x).",
@@ -472,6 +514,7 @@ main(int argc, char **argv)
 	board = mmap(0, sizeof(*board), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (board == MAP_FAILED)
 		die("mmap");
+	make_shared_file();
 	printf("# scale: 1 .. %d tasks, %zu MiB region per task, %s\n", max_tasks, region / MIB,
 	       count_per_task ? "a fixed count per task" : "timed");
 	for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++)
