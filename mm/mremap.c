@@ -199,13 +199,20 @@ remap_to(struct mm *mm, u64 addr, u64 old_len, u64 new_addr, u64 new_len, u64 fl
 	return to < 0 ? to : move_area(mm, v, addr, old_len, (u64)to, new_len, flags);
 }
 
-/* Growing [addr, addr + old_len), the end of v, where it is: the space after it must be free. */
+/*
+ * Growing [addr, addr + old_len), the end of v, to new_len where it is: the
+ * space after it must be free, and the new end in user space. As Linux's
+ * vma_expandable, a length whose end wraps past 2^64 is no growth: taken
+ * as the end it moved v's end down, below pages still mapped, which then
+ * lay in no area and were lost with the address space (docs/long-runs.md).
+ */
 static bool
-grow_in_place(struct mm *mm, struct vma *v, u64 new_end)
+grow_in_place(struct mm *mm, struct vma *v, u64 addr, u64 new_len)
 {
 	struct vma *next = vma_next(mm, v);
+	u64 new_end = addr + new_len;
 
-	if (new_end > USER_TOP || (next && next->start < new_end))
+	if (!user_range(addr, new_len) || (next && next->start < new_end))
 		return false;
 	list_del(&v->link);
 	v->end = new_end;
@@ -232,7 +239,7 @@ do_mremap(struct mm *mm, u64 addr, u64 old_len, u64 new_len, u64 flags, u64 new_
 	err = area_to_resize(mm, addr, old_len, new_len, &v);
 	if (err)
 		return err;
-	if (addr + old_len == v->end && grow_in_place(mm, v, addr + new_len))
+	if (addr + old_len == v->end && grow_in_place(mm, v, addr, new_len))
 		return (long)addr;
 	if (!(flags & MREMAP_MAYMOVE))
 		return -ENOMEM;

@@ -505,6 +505,13 @@ find_free_area(struct mm *mm, u64 len)
 u64
 get_unmapped_area(struct mm *mm, u64 hint, u64 len)
 {
+	/*
+	 * Nothing longer than user space fits (Linux's -ENOMEM): below, the
+	 * sums would wrap and hand out a range that wraps too (mremap's
+	 * growth by 2^64 - 4096 got one).
+	 */
+	if (len > USER_TOP)
+		return 0;
 	/* (hint + len <= USER_TOP would wrap for a huge hint and take a kernel address.) */
 	if (hint && hint <= USER_TOP - len && IS_ALIGNED(hint, PAGE_SIZE) &&
 	    range_is_free(mm, hint, hint + len))
