@@ -46,7 +46,10 @@ void sched_fork(struct task *child, const struct task *parent);
 
 /* Makes the thread that booted this CPU (on the given stack) its idle task. */
 void sched_init_cpu(u64 boot_stack_top);
-/* The boot thread's last act: become the idle loop. */
+/*
+ * The boot thread's last act: become the idle loop, which halts with its
+ * tick stopped (kernel/time/tick.c) until there is a task to run.
+ */
 __noreturn void sched_idle_loop(void);
 
 /* A new task (state RUNNABLE) joins a run queue. */
