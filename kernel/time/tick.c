@@ -48,10 +48,11 @@
 #include "locking/spinlock.h"
 
 enum { NOHZ_ON, NOHZ_OFF };
-KNOB_ENUM(nohz, "nohz", NOHZ_ON, true,
-	  "an idle CPU stops its tick until its next sleeper's or timer's deadline "
-	  "(Linux's NO_HZ_IDLE); off: every CPU ticks at hz, idle or not",
-	  "on", "off");
+/* Switched off, a CPU already tickless would idle on without a tick: it is woken to restart it. */
+KNOB_ENUM_NOTIFY(nohz, "nohz", NOHZ_ON, true, tick_nohz_wake_all,
+		 "an idle CPU stops its tick until its next sleeper's or timer's deadline "
+		 "(Linux's NO_HZ_IDLE); off: every CPU ticks at hz, idle or not",
+		 "on", "off");
 
 u64 jiffies;
 static struct spinlock duty_lock = SPINLOCK_INIT("tick_duty");
