@@ -39,10 +39,11 @@
  * sent a reschedule IPI if it is idle; an idle CPU pulls a waiting task
  * from the busiest queue before it halts, and again whenever it wakes: at
  * its tick, or, with its tick stopped, when a busy CPU's tick finds tasks
- * waiting and kicks it (kernel/time/tick.c). A task never runs on two CPUs: it moves only while queued and not
- * on_cpu, under both queues' locks (taken in CPU order). A running task
- * whose affinity excludes its CPU moves after it has been switched out
- * (migrate_to), when its stack is free.
+ * waiting and kicks it (kernel/time/tick.c). A task never runs on two
+ * CPUs: it moves only while queued and not on_cpu, under both queues'
+ * locks (taken in CPU order). A running task whose affinity excludes its
+ * CPU moves after it has been switched out (migrate_to), when its stack is
+ * free.
  */
 #include "kernel/landlock/landlock.h"
 #include "kernel/process/cred.h"
