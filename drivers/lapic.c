@@ -12,23 +12,24 @@
  * (due every 1/hz s of TSC time), its earliest timed sleeper and the
  * earliest kernel timer, and an interrupt that comes before the tick is
  * due only wakes what is due (sched_timer_event), so ticks still come hz
- * times a second and are all that time accounting and the scheduler see.
+ * times a second and are all that time accounting and the scheduler see
+ * (kernel/time/tick.c). An idle CPU may stop its tick (tick.c's NO_HZ_IDLE):
+ * next_tick_tsc is then its keep-alive deadline, not a tick, and every
+ * interrupt only runs what is due.
  * A sleep or timer nearer than what is programmed reprograms it at once
  * (timer_interrupt_at); from the handler itself the next event is at least
  * MIN_EVENT_GAP_NS away, so that no timer can keep a CPU in it. With highres=0 the timer reloads periodically at
  * rate / hz, and sleeps and timers end at the tick after their deadline.
  */
 #include "drivers/lapic.h"
-#include "kernel/time/cputime.h"
 #include "kernel/x86/irq.h"
 #include "kernel/knobs.h"
 #include "kernel/panic.h"
-#include "kernel/profile.h"
 #include "kernel/x86/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
-#include "kernel/time/clocksource.h"
-#include "kernel/time/timekeeping.h"
+#include "kernel/time/tick.h"
+#include "kernel/time/time64.h"
 #include "kernel/x86/traps.h"
 #include "kernel/x86/paravirt.h"
 #include "kernel/time/tsc.h"
@@ -82,7 +83,6 @@ KNOB_BOOL(nox2apic, "nox2apic", 0, false, "use the xAPIC (MMIO) even where the C
 KNOB_BOOL(highres, "highres", 1, false,
 	  "timer interrupts at each sleep's and timer's deadline too (0: at ticks only)");
 
-u64 jiffies;
 static volatile u32 *mmio;
 static bool x2apic;
 static u64 timer_hz;
@@ -195,11 +195,15 @@ static void
 program_event(struct cpu *c, u64 deadline, u64 now)
 {
 	u64 delta = deadline > now ? deadline - now : 0;
-	/* Rounded up: an interrupt before the deadline would find nothing due. */
+	/*
+	 * Rounded up: an interrupt before the deadline would find nothing due.
+	 * Beyond the 32-bit count (a minute or so, only a tickless idle CPU
+	 * asks for that) it comes early, finds nothing due, and counts again.
+	 */
 	u64 count = (delta * timer_hz + tsc_hz - 1) / tsc_hz;
 
 	c->next_event_tsc = deadline;
-	lapic_write(REG_TIMER_INIT, (u32)MAX(count, 1ul));
+	lapic_write(REG_TIMER_INIT, (u32)MIN(MAX(count, 1ul), 0xfffffffful));
 }
 
 void
@@ -215,17 +219,19 @@ timer_interrupt_at(u64 deadline)
 	local_irq_restore(flags);
 }
 
-static void
-tick(struct cpu *c, struct trap_frame *f)
+bool
+lapic_timer_one_shot(void)
 {
-	c->ticks++;
-	if (c->id == 0) {
-		WRITE_ONCE(jiffies, jiffies + 1);
-		timekeeping_tick(); /* one CPU keeps the clocks */
-	}
-	cputime_tick(f);
-	profile_tick();
-	sched_tick();
+	return highres && !READ_ONCE(this_cpu()->timer_nmi_rate);
+}
+
+void
+lapic_timer_next_tick(u64 next_tick)
+{
+	struct cpu *c = this_cpu();
+
+	c->next_tick_tsc = next_tick;
+	program_event(c, MIN(next_tick, sched_next_event()), rdtsc());
 }
 
 static void
@@ -236,15 +242,18 @@ lapic_tick(struct trap_frame *f)
 
 	/* Periodic mode, or the profiler's NMIs passing ticks on: every interrupt is a tick. */
 	if (!highres || READ_ONCE(c->timer_nmi_rate)) {
-		tick(c, f);
+		tick_handle(c, f, now);
 		return;
 	}
-	if (now >= c->next_tick_tsc) {
+	if (c->tick_stopped) {
+		tick_nohz_event(c, now);
+		sched_timer_event();
+	} else if (now >= c->next_tick_tsc) {
 		/* On time, the next is one period on; after a long stall, one period from now. */
 		c->next_tick_tsc += tsc_hz / (u64)hz;
 		if (c->next_tick_tsc <= now)
 			c->next_tick_tsc = now + tsc_hz / (u64)hz;
-		tick(c, f);
+		tick_handle(c, f, now);
 	} else {
 		sched_timer_event();
 	}

@@ -3,15 +3,15 @@
  *
  * x2APIC (MSR access) is used when the CPU has it, unless `nox2apic`;
  * otherwise xAPIC (MMIO). The timer is calibrated against the TSC and
- * ticks periodically at `hz`.
+ * ticks at `hz` (kernel/time/tick.c), except on an idle CPU that stopped
+ * its tick.
  */
 #ifndef REWIND_LAPIC_H
 #define REWIND_LAPIC_H
 
 #include "kernel/lib/types.h"
 
-extern int hz;	    /* the timer-tick knob */
-extern u64 jiffies; /* ticks since the timer started (boot CPU) */
+extern int hz; /* the timer-tick knob */
 
 void lapic_init(void);	      /* this CPU: enable, mask LVTs, error/spurious vectors */
 void lapic_timer_start(void); /* calibrate (once) and start the periodic tick on this CPU */
@@ -34,6 +34,14 @@ void lapic_send_self_ipi(u8 vector);
  */
 void lapic_timer_nmi_mode(u32 rate);
 void lapic_timer_nmi_tick(void);
+/* Whether the timer runs one-shot (highres, not the profiler's): a tick it may stop. */
+bool lapic_timer_one_shot(void);
+/*
+ * This CPU's next tick, or a tickless CPU's keep-alive (kernel/time/tick.c),
+ * at next_tick (TSC): the timer counts to it or to the next sleeper's or
+ * kernel timer's deadline, whichever is first. One-shot mode, interrupts off.
+ */
+void lapic_timer_next_tick(u64 next_tick);
 /* NMI to every other CPU (panic); does nothing before lapic_init. */
 void lapic_stop_other_cpus(void);
 

@@ -26,6 +26,7 @@
  * docs/profiler.md for the format and the host tools.
  */
 #include "kernel/profile.h"
+#include "kernel/time/tick.h"
 #include "drivers/lapic.h"
 #include "fs/proc/text.h"
 #include "kernel/backtrace.h"
@@ -122,6 +123,7 @@ profile_changed(void)
 			PROFILE_BUF_BYTES / 1024);
 		WRITE_ONCE(profile_hz, 0);
 	}
+	tick_nohz_wake_all(); /* a CPU whose tick stopped takes the new rate at its next tick */
 }
 
 void
@@ -140,6 +142,14 @@ profile_reset(void)
 }
 
 /* ---- this CPU's timer (its tick, interrupts off) ----------------------------- */
+
+bool
+profile_tick_wanted(void)
+{
+	struct profile_cpu *p = READ_ONCE(this_cpu()->profile);
+
+	return p && READ_ONCE(p->rate) != (u32)READ_ONCE(profile_hz);
+}
 
 void
 profile_tick(void)

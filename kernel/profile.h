@@ -37,6 +37,8 @@ extern int profile_hz; /* the knob: 0 (off) or samples per second per CPU */
 void profile_init(void);
 /* Every CPU's tick: makes this CPU's timer follow the knob (on, off, another rate). */
 void profile_tick(void);
+/* Whether this CPU's tick has yet to take up a new rate: then it must not stop (tick.c). */
+bool profile_tick_wanted(void);
 /* From the NMI handler: takes a sample and passes the tick on; false if the NMI was not ours. */
 bool profile_nmi(struct trap_frame *f);
 /* Forgets every sample and lost count; CPUs drop their old samples lazily. */

@@ -97,6 +97,7 @@ struct proc_dir {
 /* fs/proc/machine.c: the machine-wide files. */
 int proc_show_cmdline(struct procbuf *b, union proc_arg arg);
 int proc_show_cpuinfo(struct procbuf *b, union proc_arg arg);
+int proc_show_interrupts(struct procbuf *b, union proc_arg arg);
 int proc_show_loadavg(struct procbuf *b, union proc_arg arg);
 int proc_show_lockstat(struct procbuf *b, union proc_arg arg);
 int proc_write_lockstat(const char *value, union proc_arg arg);

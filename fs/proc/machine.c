@@ -1,6 +1,6 @@
 /*
  * machine.c - the machine-wide files: /proc/cmdline, cpuinfo, locks, lockstat,
- * kmemdebug_sites, loadavg, meminfo, mounts, objects, page_sites, profile,
+ * interrupts, kmemdebug_sites, loadavg, meminfo, mounts, objects, page_sites, profile,
  * stat, syscalls, uptime and version.
  * Each gathers its figures here and leaves the layout to text.c.
  */
@@ -17,7 +17,9 @@
 #include "kernel/syscall/syscall.h"
 #include "kernel/time/cputime.h"
 #include "uapi/errno.h"
+#include "kernel/x86/irq.h"
 #include "kernel/x86/percpu.h"
+#include "kernel/x86/traps.h" /* VEC_NMI */
 #include "kernel/lib/string.h"
 #include "kernel/lib/vsprintf.h"
 #include "kernel/time/tsc.h"
@@ -219,6 +221,45 @@ proc_show_uptime(struct procbuf *b, union proc_arg arg)
 			idle_ns += cputime_ns(cputime_read(c->idle).sys);
 	}
 	procfs_format_uptime(b, ns_since_boot(), idle_ns);
+	return 0;
+}
+
+/*
+ * The per-CPU interrupt counts of the vectors rewind has, as Linux's x86
+ * rows name them (LOC, the local timer, shows a stopped tick: an idle CPU's
+ * count stands still, kernel/time/tick.c), then the APIC error total and
+ * the mis-routed count Linux keeps for its IO-APIC, which rewind never sees
+ * (0). Linux's numbered rows of device interrupts and its rows for events
+ * rewind does not take (PMI, thermal, machine-check polls) are left out.
+ */
+int
+proc_show_interrupts(struct procbuf *b, union proc_arg arg)
+{
+	static const struct {
+		const char *name;
+		unsigned vector;
+		const char *what;
+	} rows[] = {
+		{ "NMI", VEC_NMI, "Non-maskable interrupts" },
+		{ "LOC", VEC_LAPIC_TIMER, "Local timer interrupts" },
+		{ "SPU", VEC_SPURIOUS, "Spurious interrupts" },
+		{ "RES", VEC_IPI_RESCHEDULE, "Rescheduling interrupts" },
+		{ "CAL", VEC_IPI_CALL, "Function call interrupts" },
+	};
+	unsigned ids[MAX_CPUS], n = 0;
+	u32 counts[MAX_CPUS];
+
+	for (unsigned i = 0; i < READ_ONCE(ncpus); i++)
+		if (cpus[i] && READ_ONCE(cpus[i]->online))
+			ids[n++] = i;
+	procfs_format_irq_header(b, ids, n);
+	for (unsigned r = 0; r < ARRAY_SIZE(rows); r++) {
+		for (unsigned k = 0; k < n; k++)
+			counts[k] = irq_count_on(ids[k], rows[r].vector);
+		procfs_format_irq_row(b, rows[r].name, counts, n, rows[r].what);
+	}
+	procfs_format_irq_total(b, "ERR", (u32)irq_count(VEC_LAPIC_ERROR));
+	procfs_format_irq_total(b, "MIS", 0);
 	return 0;
 }
 

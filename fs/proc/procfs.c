@@ -433,6 +433,7 @@ static const struct file_operations proc_dir_fops = {
 static const struct proc_entry root_entries[] = {
 	{ .name = "cmdline", .mode = S_IFREG | 0444, .show = proc_show_cmdline },
 	{ .name = "cpuinfo", .mode = S_IFREG | 0444, .show = proc_show_cpuinfo },
+	{ .name = "interrupts", .mode = S_IFREG | 0444, .show = proc_show_interrupts },
 	{ .name = "key-users", .mode = S_IFREG | 0444, .show = proc_show_key_users },
 	{ .name = "keys", .mode = S_IFREG | 0444, .show = proc_show_keys },
 	{ .name = "kmemdebug_sites", .mode = S_IFREG | 0400, .show = proc_show_kmemdebug_sites },

@@ -253,6 +253,36 @@ procfs_format_uptime(struct procbuf *b, u64 uptime_ns, u64 idle_ns)
 		       idle_ns % 1000000000 / cs);
 }
 
+/* ---- /proc/interrupts ------------------------------------------------------ */
+
+/* The name column: three wide, as Linux's while there are fewer than 1000 numbered interrupts. */
+#define IRQ_NAME_WIDTH 3
+
+void
+procfs_format_irq_header(struct procbuf *b, const unsigned *cpu_ids, unsigned n)
+{
+	procbuf_printf(b, "%*s", IRQ_NAME_WIDTH + 8, "");
+	for (unsigned i = 0; i < n; i++)
+		procbuf_printf(b, "CPU%-8u", cpu_ids[i]);
+	procbuf_printf(b, "\n");
+}
+
+void
+procfs_format_irq_row(struct procbuf *b, const char *name, const u32 *counts, unsigned n,
+		      const char *what)
+{
+	procbuf_printf(b, "%*s: ", IRQ_NAME_WIDTH, name);
+	for (unsigned i = 0; i < n; i++)
+		procbuf_printf(b, "%10u ", counts[i]);
+	procbuf_printf(b, "  %s\n", what);
+}
+
+void
+procfs_format_irq_total(struct procbuf *b, const char *name, u32 count)
+{
+	procbuf_printf(b, "%*s: %10u\n", IRQ_NAME_WIDTH, name, count);
+}
+
 /* ---- /proc/stat and /proc/loadavg --------------------------------------- */
 
 static u64

@@ -121,6 +121,14 @@ void procfs_format_stat_counts(struct procbuf *b, const struct procfs_stat_count
 void procfs_format_loadavg(struct procbuf *b, const u64 avg[3], unsigned running, unsigned tasks,
 			   int last_pid);
 
+/* ---- /proc/interrupts ------------------------------------------------------ */
+
+/* Linux's x86 layout: a header naming the CPUs, one row of per-CPU counts each, one total. */
+void procfs_format_irq_header(struct procbuf *b, const unsigned *cpu_ids, unsigned n);
+void procfs_format_irq_row(struct procbuf *b, const char *name, const u32 *counts, unsigned n,
+			   const char *what);
+void procfs_format_irq_total(struct procbuf *b, const char *name, u32 count);
+
 /* ---- /proc/lockstat ------------------------------------------------------- */
 
 /*

@@ -29,10 +29,16 @@ loadavg_tick(void)
 
 	if (now < next_sample_ns)
 		return;
+	u64 missed = next_sample_ns ? (now - next_sample_ns) / LOAD_FREQ_NS : 0;
 	next_sample_ns = now + LOAD_FREQ_NS;
 	u64 active = (u64)sched_nr_running() * FIXED_1;
-	for (int i = 0; i < 3; i++)
-		WRITE_ONCE(avenrun[i], calc_load(READ_ONCE(avenrun[i]), exps[i], active));
+	for (int i = 0; i < 3; i++) {
+		u64 avg = READ_ONCE(avenrun[i]);
+		/* Each idle sample lowers a nonzero average: after a few thousand it is 0. */
+		for (u64 n = 0; n < missed && avg; n++)
+			avg = calc_load(avg, exps[i], 0);
+		WRITE_ONCE(avenrun[i], calc_load(avg, exps[i], active));
+	}
 }
 
 void

@@ -35,7 +35,11 @@ calc_load(u64 load, u64 exp, u64 active)
 	return next / FIXED_1;
 }
 
-/* The timer tick of the boot CPU: takes a sample when LOAD_FREQ has passed. */
+/*
+ * The tick's machine-wide duty (kernel/time/tick.c): takes a sample when
+ * LOAD_FREQ has passed, after decaying the averages once for each sample
+ * missed while every CPU idled without a tick (nothing ran then).
+ */
 void loadavg_tick(void);
 /* The three averages now, fixed point. */
 void loadavg_get(u64 avg[3]);

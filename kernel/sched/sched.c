@@ -37,20 +37,20 @@
  * Balancing across CPUs: a new task goes to an idle CPU it may run on
  * (else the least loaded); a woken task goes back to its own CPU, which is
  * sent a reschedule IPI if it is idle; an idle CPU pulls a waiting task
- * from the busiest queue before it halts (and again at each tick while
- * idle). A task never runs on two CPUs: it moves only while queued and not
- * on_cpu, under both queues' locks (taken in CPU order). A running task
- * whose affinity excludes its CPU moves after it has been switched out
- * (migrate_to), when its stack is free.
+ * from the busiest queue before it halts, and again whenever it wakes: at
+ * its tick, or, with its tick stopped, when a busy CPU's tick finds tasks
+ * waiting and kicks it (kernel/time/tick.c). A task never runs on two
+ * CPUs: it moves only while queued and not on_cpu, under both queues'
+ * locks (taken in CPU order). A running task whose affinity excludes its
+ * CPU moves after it has been switched out (migrate_to), when its stack is
+ * free.
  */
 #include "kernel/landlock/landlock.h"
 #include "kernel/process/cred.h"
 #include "kernel/sched/sched.h"
-#include "kernel/sched/loadavg.h"
 #include "kernel/sched/switch.h"
 #include "kernel/objcount.h"
 #include "kernel/time/cputime.h"
-#include "kernel/time/posix_timer.h"
 #include "uapi/errno.h"
 #include "kernel/x86/debugreg.h"
 #include "kernel/x86/fpu.h"
@@ -62,6 +62,7 @@
 #include "kernel/printk.h"
 #include "kernel/signal/signal.h"
 #include "kernel/lib/string.h"
+#include "kernel/time/tick.h"
 #include "kernel/time/timer.h"
 #include "kernel/x86/entry.h"
 #include "kernel/x86/traps.h"
@@ -596,11 +597,11 @@ charge_tick(struct cpu *c, struct runqueue *rq, struct task *t)
  * normal tasks go first until the period ends. rq locked.
  */
 static void
-rt_period_tick(struct cpu *c, struct runqueue *rq, struct task *t)
+rt_period_tick(struct cpu *c, struct runqueue *rq, struct task *t, u64 us)
 {
 	s64 runtime = READ_ONCE(sched_rt_runtime_us);
 
-	rq->period_used_us += tick_us();
+	rq->period_used_us += us;
 	if (rq->period_used_us >= READ_ONCE(sched_rt_period_us)) {
 		rq->period_used_us = rq->rt_used_us = 0;
 		if (rq->rt_throttled && rq->nr_rt)
@@ -614,25 +615,24 @@ rt_period_tick(struct cpu *c, struct runqueue *rq, struct task *t)
 }
 
 void
-sched_tick(void)
+sched_tick(u64 us)
 {
 	struct cpu *c = this_cpu();
 	struct runqueue *rq = rq_of(c->id);
 	struct task *t = c->current;
 
 	timers_run();
-	if (c->id == 0) {
-		posix_cpu_timers_tick();
-		loadavg_tick();
-	}
 	spin_lock(&rq->lock);
 	wake_due_sleepers(rq, rdtsc());
 	if (t != c->idle)
 		charge_tick(c, rq, t);
-	rt_period_tick(c, rq, t);
+	rt_period_tick(c, rq, t, us);
 	if (t == c->idle && rq->nr_queued)
 		WRITE_ONCE(c->need_resched, true);
+	bool waiting = t != c->idle && rq->nr_queued;
 	spin_unlock(&rq->lock);
+	if (waiting)
+		tick_nohz_kick_idle();
 }
 
 unsigned
@@ -881,9 +881,11 @@ sched_idle_loop(void)
 		if (!READ_ONCE(rq_of(c->id)->nr_queued))
 			pull_task(c);
 		if (READ_ONCE(c->need_resched) || rq_of(c->id)->nr_queued) {
+			tick_nohz_idle_exit();
 			local_irq_enable();
 			schedule();
 		} else {
+			tick_nohz_idle_enter();
 			safe_halt(); /* sti; hlt: no wake-up is lost between the test and the halt */
 		}
 	}

@@ -46,7 +46,10 @@ void sched_fork(struct task *child, const struct task *parent);
 
 /* Makes the thread that booted this CPU (on the given stack) its idle task. */
 void sched_init_cpu(u64 boot_stack_top);
-/* The boot thread's last act: become the idle loop. */
+/*
+ * The boot thread's last act: become the idle loop, which halts with its
+ * tick stopped (kernel/time/tick.c) until there is a task to run.
+ */
 __noreturn void sched_idle_loop(void);
 
 /* A new task (state RUNNABLE) joins a run queue. */
@@ -68,8 +71,12 @@ cond_resched(void)
 	if (READ_ONCE(this_cpu()->need_resched))
 		schedule();
 }
-/* Timer interrupt work: kernel timers, the time slice, and sleepers whose deadline passed. */
-void sched_tick(void);
+/*
+ * Timer interrupt work: kernel timers, the time slice, and sleepers whose
+ * deadline passed. us: the time the tick stands for, one period, or the
+ * tickless stretch of an idle CPU whose tick restarts (kernel/time/tick.c).
+ */
+void sched_tick(u64 us);
 /* A timer interrupt between ticks (drivers/lapic.c's high-resolution events): due timers and sleepers only. */
 void sched_timer_event(void);
 /* The earliest TSC deadline of this CPU's timed sleepers and of the kernel timers (~0: none). */

@@ -8,7 +8,11 @@
  * Tick: a tick's worth of TSC cycles goes to whatever the tick
  * interrupted. A CPU's idle task takes its idle ticks (as Linux's idle
  * counter does), so /proc/uptime's idle time works either way; processes
- * are charged nothing while the CPU idles.
+ * are charged nothing while the CPU idles. An idle CPU that stopped its
+ * tick (kernel/time/tick.c) is charged the whole tickless stretch as idle
+ * when the tick restarts, and a reader of its usage meanwhile adds the
+ * stretch so far: the pair is read under the CPU's sequence counter, so
+ * that its idle time never seems to go back.
  */
 #include "kernel/time/cputime.h"
 #include "kernel/time/rlimit_cpu.h"
@@ -18,6 +22,7 @@
 #include "kernel/syscall/syscall.h"
 #include "kernel/x86/paravirt.h"
 #include "kernel/x86/percpu.h"
+#include "kernel/lib/seqcount.h"
 #include "kernel/lib/string.h"
 #include "kernel/knobs.h"
 #include "kernel/x86/traps.h"
@@ -40,14 +45,23 @@ cputime_switch(struct task *prev, struct task *next)
 	next->time_stamp = prev->time_stamp;
 }
 
-/* Each CPU's time by what it ran, sampled at the tick (Linux's kernel_cpustat); TSC cycles. */
-static struct cpu_usage cpu_usage[MAX_CPUS];
+/*
+ * Each CPU's time by what it ran, sampled at the tick (Linux's
+ * kernel_cpustat), TSC cycles; tickless_since: the start of the idle
+ * stretch its stopped tick has not charged, or 0. Written by its own CPU.
+ */
+struct cpu_account {
+	struct cpu_usage ticked;
+	u64 tickless_since;
+	u32 seq;
+};
+static struct cpu_account cpu_accounts[MAX_CPUS];
 
 void
 cputime_tick(const struct trap_frame *f)
 {
 	struct task *t = current();
-	struct cpu_usage *u = &cpu_usage[this_cpu()->id];
+	struct cpu_usage *u = &cpu_accounts[this_cpu()->id].ticked;
 	u64 tick = tsc_ns_to_cycles(1000000000 / (u64)READ_ONCE(hz));
 
 	if (trap_from_user(f))
@@ -64,14 +78,46 @@ cputime_tick(const struct trap_frame *f)
 		WRITE_ONCE(u->system, u->system + tick);
 }
 
+void
+cputime_tickless_begin(u64 from)
+{
+	WRITE_ONCE(cpu_accounts[this_cpu()->id].tickless_since, from);
+}
+
+u64
+cputime_tickless_end(u64 now)
+{
+	struct task *idle = this_cpu()->idle;
+	struct cpu_account *u = &cpu_accounts[this_cpu()->id];
+	u64 stretch = now > u->tickless_since ? now - u->tickless_since : 0;
+
+	seq_write_begin(&u->seq);
+	WRITE_ONCE(u->ticked.idle, u->ticked.idle + stretch);
+	WRITE_ONCE(u->tickless_since, 0);
+	seq_write_end(&u->seq);
+	idle->time.tick_sys += stretch;
+	return stretch;
+}
+
 struct cpu_usage
 cputime_cpu_usage(unsigned cpu)
 {
-	const struct cpu_usage *u = &cpu_usage[cpu];
+	struct cpu_account *u = &cpu_accounts[cpu];
+	struct cpu_usage c;
+	u32 s;
 
-	return (struct cpu_usage){ .user = cputime_ns(READ_ONCE(u->user)),
-				   .system = cputime_ns(READ_ONCE(u->system)),
-				   .idle = cputime_ns(READ_ONCE(u->idle)) };
+	do {
+		s = seq_read_begin(&u->seq);
+		c = (struct cpu_usage){ .user = READ_ONCE(u->ticked.user),
+					.system = READ_ONCE(u->ticked.system),
+					.idle = READ_ONCE(u->ticked.idle) };
+		u64 since = READ_ONCE(u->tickless_since), now = rdtsc();
+		if (since && now > since)
+			c.idle += now - since;
+	} while (seq_read_retry(&u->seq, s));
+	return (struct cpu_usage){ .user = cputime_ns(c.user),
+				   .system = cputime_ns(c.system),
+				   .idle = cputime_ns(c.idle) };
 }
 
 struct cputime

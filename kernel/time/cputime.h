@@ -59,8 +59,15 @@ void cputime_tick(const struct trap_frame *f);
 struct cpu_usage {
 	u64 user, system, idle;
 };
-/* cpu's, in nanoseconds. */
+/* cpu's, in nanoseconds, a tickless stretch in progress counted as idle. */
 struct cpu_usage cputime_cpu_usage(unsigned cpu);
+/*
+ * This idle CPU's tick stops (kernel/time/tick.c): its time from `from`
+ * (TSC, the last tick) is idle until cputime_tickless_end(now), which
+ * charges it to the CPU's and its idle task's idle time and returns it.
+ */
+void cputime_tickless_begin(u64 from);
+u64 cputime_tickless_end(u64 now);
 /*
  * The times as the knob reports them: user and sys are the chosen method's
  * (the tick_* fields stay, so applying this twice changes nothing).

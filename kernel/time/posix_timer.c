@@ -10,8 +10,8 @@
  *    kernel timer (timer.c, timer_arm_at) at the expiry;
  *  - the CPU-time clocks (CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID
  *    and clock_getcpuclockid's ids): on the armed_cpu list, compared with
- *    the measured task's CPU time (cputime.c, exact) at every tick of the
- *    boot CPU.
+ *    the measured task's CPU time (cputime.c, exact) at every jiffy, by
+ *    the tick's machine-wide duty (tick.c).
  * expiry_ns, on the timer's clock, is always the next expiry not yet
  * signalled. A SIGEV_NONE timer never goes on an engine: timer_gettime
  * computes what is left from expiry_ns (Linux's common_timer_get).

@@ -25,7 +25,10 @@ void posix_timers_handoff(struct task *from, struct task *to);
  */
 struct kernel_siginfo;
 void posix_timer_delivered(struct kernel_siginfo *info);
-/* The boot CPU's tick: the CPU-time timers whose clock has passed their deadline fire. */
+/*
+ * The tick's machine-wide duty (tick.c): the CPU-time timers whose clock
+ * has passed their deadline fire.
+ */
 void posix_cpu_timers_tick(void);
 
 #endif

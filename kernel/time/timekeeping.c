@@ -3,8 +3,9 @@
  * clocksource switch and the vvar page; see timekeeping.h. The arithmetic
  * is kernel/time/timekeeper.c.
  *
- * Writers (the tick, settimeofday and its timezone, adjtimex) take tk_lock
- * with interrupts off and make tk_seq odd while they change the state;
+ * Writers (the tick's machine-wide duty, kernel/time/tick.c; settimeofday
+ * and its timezone; adjtimex) take tk_lock with interrupts off and make
+ * tk_seq odd while they change the state;
  * readers take no lock: they read the state between two even, equal
  * values of tk_seq, as the vDSO does with the vvar page's own counter.
  */
@@ -12,6 +13,7 @@
 #include "kernel/boot.h"
 #include "kernel/time/clocksource.h"
 #include "kernel/lib/cmdline.h"
+#include "kernel/lib/seqcount.h"
 #include "kernel/knobs.h"
 #include "kernel/panic.h"
 #include "kernel/x86/percpu.h"
@@ -41,38 +43,6 @@ static u64 coarse_mono_ns, coarse_real_ns; /* as of the last tick */
 static s64 ntp_second; /* the REALTIME second NTP's once-a-second work last ran for */
 static int tz_minuteswest, tz_dsttime;
 static int getcpu_mode; /* how user mode finds its CPU: asked of CPUID once, at boot */
-
-/* ---- the sequence counter ------------------------------------------------------------ */
-
-static void
-seq_write_begin(u32 *seq)
-{
-	WRITE_ONCE(*seq, *seq + 1);
-	__atomic_thread_fence(__ATOMIC_RELEASE); /* odd before the data */
-}
-
-static void
-seq_write_end(u32 *seq)
-{
-	__atomic_store_n(seq, *seq + 1, __ATOMIC_RELEASE); /* the data before even */
-}
-
-static u32
-seq_read_begin(const u32 *seq)
-{
-	u32 s;
-
-	while ((s = __atomic_load_n(seq, __ATOMIC_ACQUIRE)) & 1)
-		cpu_relax();
-	return s;
-}
-
-static bool
-seq_read_retry(const u32 *seq, u32 s)
-{
-	__atomic_thread_fence(__ATOMIC_ACQUIRE); /* the data before the second look */
-	return __atomic_load_n(seq, __ATOMIC_RELAXED) != s;
-}
 
 /* ---- publishing to user mode ---------------------------------------------------------- */
 
@@ -173,8 +143,8 @@ choice_of(const struct clocksource *cs)
 }
 
 /*
- * What the knob asks for, on the boot CPU (the only one that changes
- * tk_cs). An unusable choice is refused once, with a warning, by setting
+ * What the knob asks for, from the tick's duty (kernel/time/tick.c: one
+ * CPU at a time, the only code that changes tk_cs). An unusable choice is refused once, with a warning, by setting
  * the knob back; an unstable current source gives way to the best one.
  */
 static struct clocksource *
@@ -351,6 +321,21 @@ u64
 timekeeping_tick_ns(void)
 {
 	return NSEC_PER_SEC / (u64)READ_ONCE(hz);
+}
+
+/*
+ * Half the counter's wrap (clocksource_delta reads a longer stretch as
+ * none) and at most the conversion's cap, less an eighth for the time an
+ * interrupt takes to come: 2 s on the 24-bit PM timer, 18 s on a 32-bit
+ * HPET, 525 s on the TSC.
+ */
+u64
+timekeeping_max_idle_ns(void)
+{
+	struct clocksource *cs = READ_ONCE(tk_cs);
+	u64 cycles = clocksource_max_cycles(cs->hz, cs->mask >> 1);
+
+	return clocksource_cyc2ns(cycles, cs->mult, cs->shift) / 8 * 7;
 }
 
 void

@@ -1,7 +1,7 @@
 /*
  * timekeeping.h - the system's clocks: CLOCK_REALTIME, MONOTONIC,
- * MONOTONIC_RAW, BOOTTIME and the coarse variants, kept by the boot CPU's
- * timer tick from the chosen clocksource and published to user mode in
+ * MONOTONIC_RAW, BOOTTIME and the coarse variants, kept by the tick's
+ * machine-wide duty (kernel/time/tick.c) from the chosen clocksource and published to user mode in
  * the vvar page (kernel/vdso/vvar.h).
  *
  * MONOTONIC starts at ns_since_boot() when timekeeping starts, and
@@ -23,7 +23,7 @@
 
 /* Boot CPU, once the clocksources are registered: picks one, reads the RTC. */
 void timekeeping_init(void);
-/* The boot CPU's timer tick (interrupts off). */
+/* The tick's machine-wide duty (kernel/time/tick.c), one CPU at a time, interrupts off. */
 void timekeeping_tick(void);
 /* A clock in ns; clock is a VVAR_CLOCK_* id (Linux's numbering); -1ull for other ids. */
 u64 timekeeping_read_ns(int clock);
@@ -38,6 +38,11 @@ int timekeeping_adjtimex(struct kernel_timex *tx);
 s64 timekeeping_realtime_offset_ns(void);
 /* The coarse clocks' resolution: one tick. */
 u64 timekeeping_tick_ns(void);
+/*
+ * The longest the clocks may go without timekeeping_tick and still count
+ * every cycle of their counter: how long every CPU may idle without a tick.
+ */
+u64 timekeeping_max_idle_ns(void);
 /* settimeofday's timezone, which gettimeofday reports back. */
 void timekeeping_get_tz(int *minuteswest, int *dsttime);
 void timekeeping_set_tz(int minuteswest, int dsttime);

@@ -10,7 +10,11 @@
  * with next_deadline, without the lock. Arming asks this CPU's timer for
  * an interrupt at the deadline (timer_interrupt_at), and every CPU's timer
  * interrupt asks for the next one it sees, so that a timer fires on time,
- * not at the next tick.
+ * not at the next tick. An idle CPU whose tick stopped (tick.c, NO_HZ_IDLE)
+ * still counts to the heap's first deadline: a timer armed on a CPU that
+ * then idles fires on time with every CPU tickless. Each idle CPU wakes
+ * for it and the first to take the lock runs it: one heap for the machine
+ * costs the others a wake-up, where Linux's per-CPU timer wheels wake one.
  *
  * Invariants (timers_lock): t->armed iff t is in the heap; next_deadline is
  * the heap's minimum deadline, ~0 when it is empty. A due timer is taken

@@ -2,8 +2,8 @@
  * timer.h - kernel timers: a function called at a TSC deadline, once or
  * periodically, from the timer interrupt of the first CPU that sees the
  * deadline passed. With high-resolution events (the `highres` knob,
- * drivers/lapic.c) that interrupt comes at the deadline; without, at the
- * next tick. For ITIMER_REAL and alarm (kernel/time/itimer.c) and the
+ * drivers/lapic.c) that interrupt comes at the deadline, on an idle CPU
+ * whose tick stopped too (tick.c); without, at the next tick. For ITIMER_REAL and alarm (kernel/time/itimer.c) and the
  * POSIX timers (posix_timer.c); timed sleeps have their own per-CPU lists
  * in sched.c because they only need a wake-up.
  */

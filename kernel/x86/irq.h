@@ -29,6 +29,10 @@ typedef void (*irq_handler_t)(struct trap_frame *f);
 /* Installs the handler for a vector; the dispatcher sends the LAPIC EOI afterwards. */
 void irq_register(unsigned vector, irq_handler_t handler, const char *name);
 void irq_dispatch(struct trap_frame *f);
+/* Interrupts taken on vector, by every CPU; by one CPU (/proc/interrupts). */
 u64 irq_count(unsigned vector);
+u32 irq_count_on(unsigned cpu, unsigned vector);
+/* The NMI handler counts its NMI on this CPU, as vector VEC_NMI's (traps.h). */
+void irq_count_nmi(void);
 
 #endif

@@ -83,7 +83,8 @@ struct cpu {
 	u64 irqs;	    /* interrupts taken, all vectors */
 	u32 timer_nmi_rate; /* LAPIC timer NMIs per second; 0: the timer is the tick (lapic.h) */
 	u32 tick_credit;    /* NMI mode: hz per NMI, one tick each time it reaches the rate */
-	u64 next_tick_tsc;  /* highres: when the next tick is due (TSC) */
+	u64 next_tick_tsc;  /* highres: when the next tick is due (TSC); tickless: the keep-alive */
+	bool tick_stopped;  /* idle with its tick stopped (kernel/time/tick.c) */
 	u64 next_event_tsc; /* highres: the deadline the one-shot timer counts to; 0: not counting */
 	struct profile_cpu *profile; /* the sampling profiler's buffer and state, or NULL */
 	bool online;

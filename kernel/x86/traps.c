@@ -288,6 +288,7 @@ nmi(struct trap_frame *f)
 
 	c->in_nmi = true;
 	c->pagefault_disabled++;
+	irq_count_nmi();
 	nmi_handle(f);
 	c->pagefault_disabled--;
 	c->in_nmi = false;

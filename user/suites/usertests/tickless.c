@@ -1,0 +1,191 @@
+/*
+ * tickless.c - usertests: an idle CPU stops its tick (rewind's `nohz`
+ * knob, Linux's NO_HZ_IDLE, kernel/time/tick.c), seen through
+ * /proc/interrupts's LOC row (Linux's layout, checked on both kernels),
+ * and idle time still counts over the tickless stretch (/proc/stat,
+ * /proc/uptime).
+ *
+ * The assertion that holds under any host load: a process pinned to CPU 1
+ * sleeps 200 ms while CPU 1 has nothing else to run. With its tick stopped
+ * CPU 1 takes a timer interrupt only for what it must handle (the sleep's
+ * end, a kernel timer's deadline), so its LOC count grows by a handful
+ * whatever the load; a 1000 Hz tick would add 200. A loaded host can only
+ * delay interrupts, never add them, so the bound (a fifth of the ticks)
+ * cannot be reached by load. The idle columns must grow by at least half
+ * the sleep: the guest's clock, not the host's, measures the stretch, so
+ * load does not shrink it. Both only on rewind with its tick able to stop
+ * (nohz on, highres, profiler off): a Linux host's CPU 1 runs the host's
+ * other work.
+ */
+#define _GNU_SOURCE
+#include "usertests.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define NOHZ_KNOB "/proc/sys/rewind/nohz"
+#define SLEEP_MS  200
+
+/* The LOC row's count for cpu, the column its "CPUn" heads; -1 when no column is cpu's. */
+static long long
+local_timer_count(int cpu)
+{
+	static char line[16384];
+	FILE *f = fopen("/proc/interrupts", "r");
+	int column = -1, n = 0;
+	long long count = -1;
+
+	CHECK(f != NULL);
+	CHECK(fgets(line, sizeof(line), f) != NULL);
+	for (char *word = strtok(line, " \n"); word; word = strtok(NULL, " \n"), n++) {
+		CHECK(strncmp(word, "CPU", 3) == 0);
+		if (atoi(word + 3) == cpu)
+			column = n;
+	}
+	CHECK(n > 0);
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line + strspn(line, " ");
+		if (strncmp(p, "LOC:", 4) != 0)
+			continue;
+		p += 4;
+		for (int i = 0; i < n; i++) {
+			char *end;
+			long long v = strtoll(p, &end, 10);
+			CHECK(end != p);
+			if (i == column)
+				count = v;
+			p = end;
+		}
+		CHECK(strstr(p, "Local timer interrupts") != NULL);
+		fclose(f);
+		return count;
+	}
+	fclose(f);
+	fail("/proc/interrupts has no LOC row");
+}
+
+/* The idle column of /proc/stat's cpuN line, in USER_HZ ticks. */
+static long long
+stat_idle_ticks(int cpu)
+{
+	char line[512], name[16];
+	FILE *f = fopen("/proc/stat", "r");
+
+	CHECK(f != NULL);
+	snprintf(name, sizeof(name), "cpu%d ", cpu);
+	while (fgets(line, sizeof(line), f)) {
+		long long user, nice, sys, idle;
+		if (strncmp(line, name, strlen(name)) != 0)
+			continue;
+		CHECK_EQ(sscanf(line + strlen(name), "%lld %lld %lld %lld", &user, &nice, &sys,
+				&idle),
+			 4);
+		fclose(f);
+		return idle;
+	}
+	fclose(f);
+	fail("/proc/stat has no %sline", name);
+}
+
+/* /proc/uptime's second figure, the CPUs' idle time summed, in ms. */
+static long long
+uptime_idle_ms(void)
+{
+	FILE *f = fopen("/proc/uptime", "r");
+	double up, idle;
+
+	CHECK(f != NULL);
+	CHECK_EQ(fscanf(f, "%lf %lf", &up, &idle), 2);
+	fclose(f);
+	return (long long)(idle * 1000);
+}
+
+/* Whether rewind's knob at path reads value (its first line); false off rewind. */
+static bool
+knob_is(const char *path, const char *value)
+{
+	char line[64] = "";
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return false;
+	ssize_t n = read(fd, line, sizeof(line) - 1);
+	close(fd);
+	return n > 0 && strncmp(line, value, strlen(value)) == 0 && line[strlen(value)] == '\n';
+}
+
+static bool
+rewind_nohz_on(void)
+{
+	return knob_is(NOHZ_KNOB, "on");
+}
+
+/* Linux's x86 layout: a header of CPUn columns, one per online CPU, and a LOC row with a count each. */
+TEST(proc_interrupts_has_a_local_timer_row_per_cpu)
+{
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+
+	for (int cpu = 0; cpu < online; cpu++)
+		CHECK(local_timer_count(cpu) >= 0);
+}
+
+TEST(idle_cpu_stops_its_tick)
+{
+	cpu_set_t one;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		skip("one CPU: no idle CPU beside this one");
+	CPU_ZERO(&one);
+	CPU_SET(1, &one);
+	CHECK_OK(sched_setaffinity(0, sizeof(one), &one));
+	long long loc0 = local_timer_count(1), idle0 = stat_idle_ticks(1),
+		  uptime_idle0 = uptime_idle_ms(), t0 = mono_ns();
+	struct timespec nap = { 0, SLEEP_MS * 1000000L };
+	CHECK_OK(nanosleep(&nap, NULL));
+	long long loc1 = local_timer_count(1), idle1 = stat_idle_ticks(1),
+		  uptime_idle1 = uptime_idle_ms();
+
+	CHECK(mono_ns() - t0 >= SLEEP_MS * 1000000LL); /* the timer on the tickless CPU fired */
+	CHECK(loc1 >= loc0);
+	/* A periodic timer (highres=0) or the profiler's NMIs keep the tick (kernel/time/tick.c). */
+	if (!rewind_nohz_on() || !knob_is("/proc/sys/rewind/highres", "1") ||
+	    !knob_is("/proc/sys/rewind/profile", "off"))
+		skip("not rewind with nohz=on, highres=1 and profile=off: CPU 1's tick and idle "
+		     "time are not this test's");
+	if (loc1 - loc0 >= SLEEP_MS / 5)
+		fail("CPU 1 took %lld timer interrupts over a %d ms idle sleep: its tick did not stop",
+		     loc1 - loc0, SLEEP_MS);
+	long long user_hz = sysconf(_SC_CLK_TCK), want_ms = SLEEP_MS / 2;
+	if ((idle1 - idle0) * 1000 / user_hz < want_ms)
+		fail("/proc/stat's cpu1 idle grew by %lld ticks over a %d ms idle sleep",
+		     idle1 - idle0, SLEEP_MS);
+	if (uptime_idle1 - uptime_idle0 < want_ms)
+		fail("/proc/uptime's idle grew by %lld ms over a %d ms idle sleep",
+		     uptime_idle1 - uptime_idle0, SLEEP_MS);
+}
+
+/* The knob takes on and off; anything else is refused with EINVAL and leaves it as it was. */
+TEST(nohz_knob_takes_on_and_off)
+{
+	if (!on_rewind())
+		skip("no /proc/sys/rewind (not running on rewind)");
+	if (geteuid() != 0)
+		skip("writing a knob needs root");
+	bool was_on = rewind_nohz_on();
+	int fd = CHECK_OK(open(NOHZ_KNOB, O_WRONLY));
+	CHECK_ERR(EINVAL, write(fd, "sometimes", 9));
+	CHECK_EQ(rewind_nohz_on(), was_on);
+	CHECK_EQ(write(fd, "off", 3), 3);
+	CHECK(!rewind_nohz_on());
+	CHECK_EQ(write(fd, "on", 2), 2);
+	CHECK(rewind_nohz_on());
+	if (!was_on)
+		CHECK_EQ(write(fd, "off", 3), 3);
+	close(fd);
+}
