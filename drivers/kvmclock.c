@@ -51,11 +51,11 @@ static struct pvclock_vcpu_time_info *areas; /* one page, MAX_CPUS areas */
 static bool host_says_stable;
 static u64 last_value; /* the clamp, when not stable */
 
-static bool
-kvm_has_clock(void)
+u32
+kvm_cpuid_features(void)
 {
 	if (!(cpuid(1, 0).ecx & CPUID_HYPERVISOR))
-		return false;
+		return 0;
 	struct cpuid_regs sig = cpuid(KVM_CPUID_SIGNATURE, 0);
 	char name[13];
 	memcpy(name, &sig.ebx, 4);
@@ -63,8 +63,15 @@ kvm_has_clock(void)
 	memcpy(name + 8, &sig.edx, 4);
 	name[12] = '\0';
 	if (strcmp(name, "KVMKVMKVM") != 0 || sig.eax < KVM_CPUID_FEATURES)
-		return false;
-	u32 features = cpuid(KVM_CPUID_FEATURES, 0).eax;
+		return 0;
+	return cpuid(KVM_CPUID_FEATURES, 0).eax;
+}
+
+static bool
+kvm_has_clock(void)
+{
+	u32 features = kvm_cpuid_features();
+
 	host_says_stable = features & KVM_FEATURE_CLOCKSOURCE_STABLE;
 	return features & KVM_FEATURE_CLOCKSOURCE2;
 }

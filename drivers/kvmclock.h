@@ -9,6 +9,8 @@
 
 #include "kernel/lib/types.h"
 
+/* KVM's feature bits (CPUID 0x40000001 EAX); 0 when the hypervisor is not KVM. */
+u32 kvm_cpuid_features(void);
 /* On the boot CPU: registers kvm-clock if KVM offers it; false if not. */
 bool kvmclock_init(void);
 /* On each application processor, before it reads any clock: its own time area. */

@@ -44,6 +44,7 @@
 #include "drivers/hpet.h"
 #include "drivers/ioapic.h"
 #include "drivers/kvmclock.h"
+#include "drivers/kvm_steal.h"
 #include "drivers/lapic.h"
 #include "drivers/pic.h"
 #include "drivers/pit.h"
@@ -200,6 +201,7 @@ kernel_main(u32 magic, u64 info_phys, u64 entry_tsc)
 	hpet_init();
 	acpi_pm_init();
 	kvmclock_init();
+	kvm_steal_init();
 	tsc_clocksource_init(); /* after the others: its rate is checked against them */
 	timekeeping_init();
 	lapic_timer_start();

@@ -292,8 +292,9 @@ proc_show_stat(struct procbuf *b, union proc_arg arg)
 		sum.user += u.user;
 		sum.system += u.system;
 		sum.idle += u.idle;
+		sum.steal += u.steal;
 	}
-	procfs_format_stat_cpu(b, "cpu", sum.user, sum.system, sum.idle);
+	procfs_format_stat_cpu(b, "cpu", sum.user, sum.system, sum.idle, sum.steal);
 	for (unsigned i = 0; i < READ_ONCE(ncpus); i++) {
 		struct cpu *c = cpus[i];
 		if (!c || !READ_ONCE(c->online))
@@ -301,7 +302,7 @@ proc_show_stat(struct procbuf *b, union proc_arg arg)
 		char name[16];
 		struct cpu_usage u = cputime_cpu_usage(i);
 		ksnprintf(name, sizeof(name), "cpu%u", c->id);
-		procfs_format_stat_cpu(b, name, u.user, u.system, u.idle);
+		procfs_format_stat_cpu(b, name, u.user, u.system, u.idle, u.steal);
 		counts.interrupts += READ_ONCE(c->irqs);
 	}
 	task_census(&census);

@@ -292,10 +292,11 @@ clock_ticks(u64 ns)
 }
 
 void
-procfs_format_stat_cpu(struct procbuf *b, const char *name, u64 user_ns, u64 system_ns, u64 idle_ns)
+procfs_format_stat_cpu(struct procbuf *b, const char *name, u64 user_ns, u64 system_ns, u64 idle_ns,
+		       u64 steal_ns)
 {
-	procbuf_printf(b, "%-4s %lu 0 %lu %lu 0 0 0 0 0 0\n", name, clock_ticks(user_ns),
-		       clock_ticks(system_ns), clock_ticks(idle_ns));
+	procbuf_printf(b, "%-4s %lu 0 %lu %lu 0 0 0 %lu 0 0\n", name, clock_ticks(user_ns),
+		       clock_ticks(system_ns), clock_ticks(idle_ns), clock_ticks(steal_ns));
 }
 
 /*

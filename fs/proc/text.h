@@ -106,11 +106,11 @@ void procfs_format_uptime(struct procbuf *b, u64 uptime_ns, u64 idle_ns);
 /*
  * One cpu line of /proc/stat: "cpu" (the sum, padded with a space as
  * Linux's) or "cpuN", then Linux's ten columns in USER_HZ ticks; the ones
- * rewind has no such time for (nice, iowait, irq, softirq, steal, guest)
- * are 0.
+ * rewind has no such time for (nice, iowait, irq, softirq, guest) are 0,
+ * steal (the 8th) is the hypervisor's steal clock's (drivers/kvm_steal.h).
  */
 void procfs_format_stat_cpu(struct procbuf *b, const char *name, u64 user_ns, u64 system_ns,
-			    u64 idle_ns);
+			    u64 idle_ns, u64 steal_ns);
 /* The counters after the cpu lines. */
 struct procfs_stat_counts {
 	u64 interrupts, switches, boot_time_s, forks;

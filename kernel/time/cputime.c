@@ -13,6 +13,13 @@
  * when the tick restarts, and a reader of its usage meanwhile adds the
  * stretch so far: the pair is read under the CPU's sequence counter, so
  * that its idle time never seems to go back.
+ * Steal: where the hypervisor keeps a steal clock (drivers/kvm_steal.h),
+ * each tick takes the steal grown since the last one, up to a tick, out of
+ * both methods' charge for the mode it interrupted and puts it in the CPU's
+ * steal column. Exact accounting is corrected at the tick too, not at every
+ * entry and exit as Linux's vtime does, so that the system call path reads
+ * no steal area: a stretch's steal lands in whatever the next tick
+ * interrupts.
  */
 #include "kernel/time/cputime.h"
 #include "kernel/time/rlimit_cpu.h"
@@ -28,6 +35,7 @@
 #include "kernel/x86/traps.h"
 #include "kernel/time/tsc.h"
 #include "kernel/time/itimer.h"
+#include "drivers/kvm_steal.h"
 #include "drivers/lapic.h"
 #include "uapi/param.h"
 
@@ -56,23 +64,52 @@ struct cpu_account {
 	u32 seq;
 };
 static struct cpu_account cpu_accounts[MAX_CPUS];
+/* Each CPU's steal charged so far, ns of its steal clock. */
+static u64 steal_accounted[MAX_CPUS];
+
+/*
+ * Takes the stolen cycles out of the exact time of the mode the tick
+ * interrupted: from user mode the entry has just charged the stretch to
+ * user time; in the kernel the stretch is still open, and shortening it
+ * comes first.
+ */
+static void
+uncharge_exact(struct task *t, bool from_user, u64 stolen)
+{
+	if (from_user) {
+		t->time.user -= MIN(t->time.user, stolen);
+		return;
+	}
+	u64 open = MIN(rdtsc() - t->time_stamp, stolen);
+
+	t->time_stamp += open;
+	t->time.sys -= MIN(t->time.sys, stolen - open);
+}
 
 void
 cputime_tick(const struct trap_frame *f)
 {
 	struct task *t = current();
-	struct cpu_usage *u = &cpu_accounts[this_cpu()->id].ticked;
-	u64 tick = tsc_ns_to_cycles(1000000000 / (u64)READ_ONCE(hz));
+	unsigned cpu = this_cpu()->id;
+	struct cpu_usage *u = &cpu_accounts[cpu].ticked;
+	u64 tick_ns = 1000000000 / (u64)READ_ONCE(hz);
+	u64 stolen_ns = kvm_steal_take(&steal_accounted[cpu], kvm_steal_clock(), tick_ns);
+	u64 stolen = tsc_ns_to_cycles(stolen_ns), tick = tsc_ns_to_cycles(tick_ns - stolen_ns);
+	bool from_user = trap_from_user(f);
 
-	if (trap_from_user(f))
+	if (stolen) {
+		uncharge_exact(t, from_user, stolen);
+		WRITE_ONCE(u->steal, u->steal + stolen);
+	}
+	if (from_user)
 		t->time.tick_user += tick;
 	else
 		t->time.tick_sys += tick;
-	itimer_cpu_tick(t, trap_from_user(f), cputime_ns(tick));
+	itimer_cpu_tick(t, from_user, cputime_ns(tick));
 	rlimit_cpu_tick(t);
 	if (t == this_cpu()->idle)
 		WRITE_ONCE(u->idle, u->idle + tick);
-	else if (trap_from_user(f))
+	else if (from_user)
 		WRITE_ONCE(u->user, u->user + tick);
 	else
 		WRITE_ONCE(u->system, u->system + tick);
@@ -110,14 +147,16 @@ cputime_cpu_usage(unsigned cpu)
 		s = seq_read_begin(&u->seq);
 		c = (struct cpu_usage){ .user = READ_ONCE(u->ticked.user),
 					.system = READ_ONCE(u->ticked.system),
-					.idle = READ_ONCE(u->ticked.idle) };
+					.idle = READ_ONCE(u->ticked.idle),
+					.steal = READ_ONCE(u->ticked.steal) };
 		u64 since = READ_ONCE(u->tickless_since), now = rdtsc();
 		if (since && now > since)
 			c.idle += now - since;
 	} while (seq_read_retry(&u->seq, s));
 	return (struct cpu_usage){ .user = cputime_ns(c.user),
 				   .system = cputime_ns(c.system),
-				   .idle = cputime_ns(c.idle) };
+				   .idle = cputime_ns(c.idle),
+				   .steal = cputime_ns(c.steal) };
 }
 
 struct cputime

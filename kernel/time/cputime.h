@@ -54,10 +54,11 @@ void cputime_switch(struct task *prev, struct task *next);
 void cputime_tick(const struct trap_frame *f);
 /*
  * How a CPU spent its time since boot, by the tick whatever the knob says
- * (as Linux's /proc/stat): in user mode, in the kernel, idle.
+ * (as Linux's /proc/stat): in user mode, in the kernel, idle, and stolen by
+ * the hypervisor (0 without a steal clock: drivers/kvm_steal.h).
  */
 struct cpu_usage {
-	u64 user, system, idle;
+	u64 user, system, idle, steal;
 };
 /* cpu's, in nanoseconds, a tickless stretch in progress counted as idle. */
 struct cpu_usage cputime_cpu_usage(unsigned cpu);

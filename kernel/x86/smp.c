@@ -36,6 +36,7 @@
 #include "kernel/x86/x86.h"
 #include "drivers/acpi.h"
 #include "drivers/kvmclock.h"
+#include "drivers/kvm_steal.h"
 #include "drivers/lapic.h"
 #include "mm/paging.h"
 #include "mm/uaccess.h"
@@ -185,6 +186,7 @@ ap_main(struct cpu *c)
 	sched_init_cpu(c->kernel_rsp);
 	lapic_timer_start();
 	kvmclock_init_cpu();
+	kvm_steal_init_cpu();
 	__atomic_or_fetch(&online_mask, 1ul << c->id, __ATOMIC_RELEASE);
 	WRITE_ONCE(c->online, true);
 	tsc_sync_target(); /* with the boot CPU, which waited for `online` */

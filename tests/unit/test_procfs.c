@@ -441,11 +441,14 @@ UNIT_TEST(stat_line_of_a_zombie_has_its_exit_code_and_no_rss)
 
 UNIT_TEST(stat_cpu_lines_are_in_clock_ticks)
 {
-	CHECK_STR(
-		FORMAT(procfs_format_stat_cpu(&b, "cpu", 1500000000ul, 209999999ul, 3000000000ul)),
-		"cpu  150 0 20 300 0 0 0 0 0 0\n");
-	CHECK_STR(FORMAT(procfs_format_stat_cpu(&b, "cpu1", 0, 10000000ul, 0)),
+	CHECK_STR(FORMAT(procfs_format_stat_cpu(&b, "cpu", 1500000000ul, 209999999ul, 3000000000ul,
+						0)),
+		  "cpu  150 0 20 300 0 0 0 0 0 0\n");
+	CHECK_STR(FORMAT(procfs_format_stat_cpu(&b, "cpu1", 0, 10000000ul, 0, 0)),
 		  "cpu1 0 0 1 0 0 0 0 0 0 0\n");
+	/* steal is the 8th column */
+	CHECK_STR(FORMAT(procfs_format_stat_cpu(&b, "cpu0", 10000000ul, 0, 0, 70000000ul)),
+		  "cpu0 1 0 0 0 0 0 0 7 0 0\n");
 }
 
 UNIT_TEST(stat_counters_follow_the_cpu_lines)

@@ -4,6 +4,7 @@ before any guest boots. The format is described in experiments/README.md.
 
 Not for: running anything, or statistics (runner.py, summary.py).
 """
+import dataclasses
 import math
 import re
 import tomllib
@@ -11,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 EXPECTATIONS = ("higher", "lower", "same")
+GROUNDS = ("tcg", "icount", "kvm")	# tools/reproduce --ground
 NAME_RE = re.compile(r"^[a-z0-9_-]+$")
 
 
@@ -164,9 +166,18 @@ class Experiment:
     memory: str = ""	# the guest memory every boot gets at least ("2G"); "": --mem
     anchors: tuple = ()	# of Anchor: rewind / Linux per figure
     modes: tuple = ()	# of Modes: repeats sorted into two modes
+    ground_cpus: dict = field(default_factory=dict)	# ground -> its own CPU list ([ground.NAME] cpus)
 
     def repeats(self, quick):
         return self.quick_repeat if quick else self.repeat
+
+    def on_ground(self, ground):
+        """The experiment as it runs on a ground: that ground's CPU list, if
+        it has one, in place of cpus (icount's turns make steal of a second
+        vCPU: docs/grounds.md)."""
+        if ground not in self.ground_cpus:
+            return self
+        return dataclasses.replace(self, cpus=self.ground_cpus[ground])
 
 
 def _need(table, key, kind, where, default=None):
@@ -377,6 +388,30 @@ def _memory(data, where):
     return memory
 
 
+def _cpus(table, where):
+    cpus = tuple(_need(table, "cpus", list, where, []))
+    if not all(isinstance(c, int) and not isinstance(c, bool) and 1 <= c <= 64 for c in cpus) or \
+            len(set(cpus)) != len(cpus):
+        raise ExperimentError(f"{where}: cpus must be a list of distinct CPU counts (1 - 64)")
+    return cpus
+
+
+def _ground_cpus(data, where):
+    """[ground.NAME] tables: a ground's own CPU list, in place of cpus there."""
+    grounds = _need(data, "ground", dict, where, {})
+    out = {}
+    for name, table in grounds.items():
+        here = f"{where}, [ground.{name}]"
+        if name not in GROUNDS:
+            raise ExperimentError(f"{here}: the grounds are {', '.join(GROUNDS)}")
+        if not isinstance(table, dict) or set(table) != {"cpus"}:
+            raise ExperimentError(f"{here}: a ground's table holds cpus = [...] and nothing else")
+        out[name] = _cpus(table, here)
+        if not out[name]:
+            raise ExperimentError(f"{here}: cpus must list at least one CPU count")
+    return out
+
+
 def load(path):
     """One experiment file, checked."""
     path = Path(path)
@@ -401,17 +436,14 @@ def load(path):
     if not all(isinstance(b, str) and re.fullmatch(r"([a-z0-9_]+(=[A-Za-z0-9_.,-]+)?( |$))*", b)
                for b in linux_boots):
         raise ExperimentError(f"{where}: linux_boots must be strings of Linux parameters (name=value ...)")
-    cpus = tuple(_need(data, "cpus", list, where, []))
-    if not all(isinstance(c, int) and not isinstance(c, bool) and 1 <= c <= 64 for c in cpus) or \
-            len(set(cpus)) != len(cpus):
-        raise ExperimentError(f"{where}: cpus must be a list of distinct CPU counts (1 - 64)")
+    cpus = _cpus(data, where)
     ratios = tuple(_ratio(r, f"{where}, ratio {i + 1}") for i, r in enumerate(_tables(data, "ratio", where)))
     ratio_names = [r.name for r in ratios]
     return Experiment(
         name=name, title=_need(data, "title", str, where, name), doc=_need(data, "doc", str, where, ""),
         seeds=tuple(_need(data, "seeds", list, where, [])), repeat=repeat, quick_repeat=quick_repeat,
         knob_defaults=knob_defaults,
-        linux_boots=linux_boots, cpus=cpus,
+        linux_boots=linux_boots, cpus=cpus, ground_cpus=_ground_cpus(data, where),
         profile_frames=_names(data, "profile_frames", where),
         profile_seed=_need(data, "profile_seed", str, where, ""),
         profile_self=_need(data, "profile_self", bool, where, False),

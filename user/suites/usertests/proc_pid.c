@@ -410,16 +410,25 @@ TEST(proc_fdinfo)
 	CHECK_ERR(ENOENT, open(path, O_RDONLY));
 }
 
-/* The counter lines of /proc/stat, by name; -1 when missing. */
-static long long
-stat_counter(const char *text, const char *name)
+/* The line of /proc/stat that name begins, past the name and its space; NULL when missing. */
+static const char *
+stat_line(const char *text, const char *name)
 {
 	size_t len = strlen(name);
 
 	for (const char *l = text; l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
 		if (strncmp(l, name, len) == 0 && l[len] == ' ')
-			return atoll(l + len + 1);
-	return -1;
+			return l + len + 1;
+	return NULL;
+}
+
+/* The counter lines of /proc/stat, by name; -1 when missing. */
+static long long
+stat_counter(const char *text, const char *name)
+{
+	const char *l = stat_line(text, name);
+
+	return l ? atoll(l) : -1;
 }
 
 TEST(proc_stat)
@@ -446,6 +455,36 @@ TEST(proc_stat)
 	CHECK(stat_counter(again, "processes") > stat_counter(text, "processes"));
 	CHECK(stat_counter(again, "ctxt") > stat_counter(text, "ctxt"));
 	CHECK_EQ(stat_counter(again, "btime"), btime);
+}
+
+/*
+ * The 8th column of the cpu line named name (steal: the hypervisor's, 0
+ * without a steal clock), after checking that the line has Linux's ten.
+ */
+static long long
+stat_steal(const char *text, const char *name)
+{
+	unsigned long long c[10];
+	const char *l = stat_line(text, name);
+
+	if (!l || sscanf(l, "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &c[0], &c[1],
+			 &c[2], &c[3], &c[4], &c[5], &c[6], &c[7], &c[8], &c[9]) != 10)
+		return -1;
+	return (long long)c[7];
+}
+
+TEST(proc_stat_steal)
+{
+	char text[16384], again[16384];
+
+	CHECK_OK(read_text_file("/proc/stat", text, sizeof(text)));
+	long long total = stat_steal(text, "cpu"), cpu0 = stat_steal(text, "cpu0");
+	CHECK(total >= 0 && cpu0 >= 0);
+	CHECK(total >= cpu0); /* the first line sums the CPUs' */
+	usleep(20000);
+	CHECK_OK(read_text_file("/proc/stat", again, sizeof(again)));
+	CHECK(stat_steal(again, "cpu") >= total); /* a clock: it never goes back */
+	CHECK(stat_steal(again, "cpu0") >= cpu0);
 }
 
 TEST(proc_loadavg)
