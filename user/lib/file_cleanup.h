@@ -12,12 +12,11 @@
 int remove_tree(const char *path);
 
 /*
- * Removes every file, symlink and directory of uid's on the root file
- * system (a directory of uid's with all it holds): how many names. Calls
- * note (when not NULL) with each before it goes, and whether uid could
- * have written the directory that holds it.
+ * Removes every file, symlink and directory on the root file system whose
+ * stat match accepts (a directory with all it holds): how many names.
+ * Calls note (when not NULL) with each before it goes.
  */
-int remove_users_files(uid_t uid,
-		       void (*note)(const char *path, const struct stat *st, int parent_writable));
+int remove_matching(int (*match)(const struct stat *st),
+		    void (*note)(const char *path, const struct stat *st));
 
 #endif

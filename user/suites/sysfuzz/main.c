@@ -175,11 +175,17 @@ worker_uid(void)
  * Only when the workers were nobody: a user's own files are not sysfuzz's
  * to remove.
  */
+static int
+nobodys(const struct stat *st)
+{
+	return st->st_uid == NOBODY_ID;
+}
+
 static void
 remove_strays(void)
 {
 	if (worker_uid() == NOBODY_ID && getuid() == 0)
-		remove_users_files(NOBODY_ID, NULL);
+		remove_matching(nobodys, NULL);
 }
 
 /*
