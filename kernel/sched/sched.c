@@ -19,9 +19,9 @@
  *   weight / the sum of the weights. The one exception: a task that yields
  *   goes to the tail once, whatever its vruntime (enqueue_fair). vruntime
  *   grows at the tick (sampled, not exact: cheap, and the pick stays a
- *   list head). A task that slept or arrives from another CPU is put no
- *   further back than min_vruntime less one slice, so that sleeping earns
- *   no hoard of CPU time.
+ *   list head). A task that slept, arrives from another CPU or comes back
+ *   from the RT class is put no further back than min_vruntime less one
+ *   slice, so that sleeping (or RT time) earns no hoard of CPU time.
  *
  * RT throttling (Linux's sched_rt_runtime_us of sched_rt_period_us): once
  * RT tasks have had rt_runtime_us of a CPU's period, its normal tasks
@@ -482,6 +482,13 @@ sched_set_attrs(struct task *t, int policy, int rt_priority, int nice)
 			if (policy != t->policy)
 				t->slice =
 					policy == SCHED_RR ? sched_rr_ticks() : SCHED_SLICE_TICKS;
+			/*
+			 * An RT task's vruntime stood still while the least moved
+			 * on: unplaced, it would keep the CPU from the normal tasks
+			 * as long as they had run meanwhile (switched_to_fair's job).
+			 */
+			if (t->rt_priority && !rt_priority)
+				place_vruntime(rq, t);
 			t->policy = (u8)policy;
 			t->rt_priority = (u8)rt_priority;
 			t->nice = (s8)nice;

@@ -44,7 +44,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <grp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -57,6 +56,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/file_cleanup.h"
 #include "lib/ipc_cleanup.h"
 
 #define MAX_WORKERS  16
@@ -166,25 +166,6 @@ worker_uid(void)
 	return getuid() == 0 ? NOBODY_ID : getuid();
 }
 
-static int
-remove_entry(const char *path, const struct stat *st __attribute__((unused)),
-	     int type __attribute__((unused)), struct FTW *f __attribute__((unused)))
-{
-	return remove(path) != 0 && errno != ENOENT;
-}
-
-static void
-remove_tree(const char *path)
-{
-	nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
-}
-
-static int
-remove_if_nobodys(const char *path, const struct stat *st, int type, struct FTW *f)
-{
-	return st->st_uid == NOBODY_ID ? remove_entry(path, st, type, f) : 0;
-}
-
 /*
  * What the workers made outside their sandboxes. A path argument may point
  * into scratch memory, where the kernel wrote a path of its own (getcwd's,
@@ -194,11 +175,17 @@ remove_if_nobodys(const char *path, const struct stat *st, int type, struct FTW 
  * Only when the workers were nobody: a user's own files are not sysfuzz's
  * to remove.
  */
+static int
+nobodys(const struct stat *st)
+{
+	return st->st_uid == NOBODY_ID;
+}
+
 static void
 remove_strays(void)
 {
 	if (worker_uid() == NOBODY_ID && getuid() == 0)
-		nftw("/", remove_if_nobodys, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+		remove_matching(nobodys, NULL);
 }
 
 /*

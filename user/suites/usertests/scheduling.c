@@ -508,6 +508,46 @@ TEST(rt_throttling_lets_normal_run)
 	expect_exited(wait_status(fifo), 0, "the FIFO spinner");
 }
 
+#define BESIDE_FIFO 60000000L /* the normal spinner's count while the other is FIFO */
+#define SHARED_WORK 30000000L /* the other's count once normal again */
+
+/*
+ * A task that was FIFO while a normal one ran beside it on their CPU (in
+ * the share RT throttling leaves), and is normal again, shares the CPU
+ * from then on: it is placed among the normal tasks as a waking one is,
+ * not left with the virtual time it had when it went RT. Left with it, it
+ * would keep the CPU from the spinner for as long as the spinner had run
+ * meanwhile (a trinity child starved its CPU for hours that way): long
+ * enough to count SHARED_WORK, half the spinner's BESIDE_FIFO, alone.
+ * While it counts that, the spinner must count at least an eighth of it
+ * (a fair share is as much; Linux 6.18 gives the returning task a head
+ * start of about 10 ms, rewind one slice).
+ */
+TEST(rt_task_back_to_normal_shares_its_cpu)
+{
+	need_root();
+	pin_to_one_cpu();
+	struct progress *p = shared_progress();
+	pid_t normal = spinner(&p->normal, &p->stop);
+	pid_t returner = xfork();
+	if (returner == 0) {
+		CHECK_OK(set_policy(0, SCHED_FIFO, 1));
+		long start = p->normal;
+		/* Spins: RT throttling lets the spinner count. */
+		while (p->normal - start < BESIDE_FIFO)
+			;
+		CHECK_OK(set_policy(0, SCHED_OTHER, 0));
+		long before = p->normal;
+		for (long i = 0; i < SHARED_WORK; i++)
+			p->other++;
+		_exit(p->normal - before >= SHARED_WORK / 8 ? 0 : 1);
+	}
+	int status = wait_status(returner);
+	p->stop = 1;
+	expect_exited(wait_status(normal), 0, "the normal spinner");
+	expect_exited(status, 0, "the task back from FIFO that the normal spinner kept pace with");
+}
+
 /*
  * Nice 0 against nice 10 on one CPU: weights 1024 and 110, a share of
  * ~9:1. Checked as at least 3:1 once the nice-0 spinner has counted far.
