@@ -19,9 +19,12 @@
  *   weight / the sum of the weights. The one exception: a task that yields
  *   goes to the tail once, whatever its vruntime (enqueue_fair). vruntime
  *   grows at the tick (sampled, not exact: cheap, and the pick stays a
- *   list head). A task that slept, arrives from another CPU or comes back
- *   from the RT class is put no further back than min_vruntime less one
- *   slice, so that sleeping (or RT time) earns no hoard of CPU time.
+ *   list head). The second invariant: no queued task's vruntime is more
+ *   than one slice below the queue's min_vruntime, whichever path queued
+ *   it (a wake-up, a move from another CPU, a switch out after a yield,
+ *   a return from the RT class); enqueue_fair raises it to that floor, so
+ *   that sleeping, yielding or RT time earns no hoard of CPU time with
+ *   which a task could starve its queue.
  *
  * RT throttling (Linux's sched_rt_runtime_us of sched_rt_period_us): once
  * RT tasks have had rt_runtime_us of a CPU's period, its normal tasks
@@ -125,16 +128,24 @@ enqueue_rt(struct runqueue *rq, struct task *t)
 }
 
 /*
- * Behind every task with as little vruntime. A yielding task goes to the
- * tail whatever its vruntime: behind its peers this once, as Linux's yield
- * skips a task once; it is back in order when it is next queued. (Raising
- * its vruntime to the tail's would cost the context switch's budget more.)
+ * Behind every task with as little vruntime, and no further back than a
+ * slice behind the queue's least: whatever the path that queues it (a
+ * wake-up, a move from another CPU, a switch out, a policy change), a
+ * task that fell behind has no hoard of CPU time to spend. A yielding
+ * task goes to the tail whatever its vruntime: behind its peers this
+ * once, as Linux's yield skips a task once; it is back in order when it
+ * is next queued. (Raising its vruntime to the tail's would cost the
+ * context switch's budget more.) While it waits there the least, read
+ * from the head, passes it; the floor keeps a task that yields again and
+ * again from falling behind by a slice of every other task each time.
  */
 static inline void
 enqueue_fair(struct runqueue *rq, struct task *t)
 {
 	struct list_head *pos = rq->queue.prev;
+	s64 floor = rq->min_vruntime - (s64)SCHED_SLICE_TICKS * NICE_0_VTICK;
 
+	t->vruntime = MAX(t->vruntime, floor);
 	if (unlikely(t->yielded)) {
 		t->yielded = false;
 		list_add_tail(&t->run_link, &rq->queue);
@@ -183,16 +194,7 @@ dequeue_next(struct runqueue *rq)
 	return t;
 }
 
-/* A task woken or arriving is placed no further back than a slice behind the queue's least. */
-static void
-place_vruntime(struct runqueue *rq, struct task *t)
-{
-	s64 floor = rq->min_vruntime - (s64)SCHED_SLICE_TICKS * NICE_0_VTICK;
-
-	t->vruntime = MAX(t->vruntime, floor);
-}
-
-/* t moves from one queue to another: its vruntime keeps its distance from the least. */
+/* t moves to another queue: its vruntime keeps its distance from the least (enqueue_fair floors it). */
 static void
 move_vruntime(struct task *t, struct runqueue *from, struct runqueue *to)
 {
@@ -240,10 +242,8 @@ wake_locked(struct runqueue *rq, struct task *t)
 	if (t->state != TASK_SLEEPING)
 		return false;
 	WRITE_ONCE(t->state, TASK_RUNNABLE);
-	if (!t->on_cpu) {
-		place_vruntime(rq, t);
+	if (!t->on_cpu)
 		enqueue(rq, t);
-	}
 	return kick_needed(t->cpu) || (unlikely(t->rt_priority) && preempts_current(rq, t));
 }
 
@@ -482,13 +482,7 @@ sched_set_attrs(struct task *t, int policy, int rt_priority, int nice)
 			if (policy != t->policy)
 				t->slice =
 					policy == SCHED_RR ? sched_rr_ticks() : SCHED_SLICE_TICKS;
-			/*
-			 * An RT task's vruntime stood still while the least moved
-			 * on: unplaced, it would keep the CPU from the normal tasks
-			 * as long as they had run meanwhile (switched_to_fair's job).
-			 */
-			if (t->rt_priority && !rt_priority)
-				place_vruntime(rq, t);
+			/* Back from RT, a stale vruntime meets enqueue_fair's floor. */
 			t->policy = (u8)policy;
 			t->rt_priority = (u8)rt_priority;
 			t->nice = (s8)nice;
