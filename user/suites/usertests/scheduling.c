@@ -3,8 +3,8 @@
  * and their permission rules), the scheduling policies (sched_setscheduler
  * and its kin, sched_setattr's sizes), I/O priorities, and that the
  * scheduler honours them: a FIFO task runs before a normal one on its
- * CPU, RT throttling still lets the normal one run, and nice weights
- * share a CPU. The shares are checked by progress counters and wide
+ * CPU, RT throttling still lets the normal one run, nice weights share
+ * a CPU, and a task back from RT or from yielding does not starve it. The shares are checked by progress counters and wide
  * ratios, never by time windows: the machine is loaded. The FIFO and
  * privilege tests need root (on the host: run as root). musl answers
  * ENOSYS for sched_setscheduler and its kin without asking the kernel
@@ -425,7 +425,7 @@ TEST(io_priority_permissions)
 
 /* Counters the spinning children share with the test. */
 struct progress {
-	volatile long normal, other;
+	volatile long normal, other, bystander;
 	volatile int stop;
 };
 
@@ -508,20 +508,51 @@ TEST(rt_throttling_lets_normal_run)
 	expect_exited(wait_status(fifo), 0, "the FIFO spinner");
 }
 
-#define BESIDE_FIFO 60000000L /* the normal spinner's count while the other is FIFO */
-#define SHARED_WORK 30000000L /* the other's count once normal again */
+#define FALL_BEHIND 60000000L /* the normal spinner's count while the other falls behind */
+#define SHARED_WORK 30000000L /* the other's count once it competes again */
 
 /*
- * A task that was FIFO while a normal one ran beside it on their CPU (in
- * the share RT throttling leaves), and is normal again, shares the CPU
- * from then on: it is placed among the normal tasks as a waking one is,
- * not left with the virtual time it had when it went RT. Left with it, it
- * would keep the CPU from the spinner for as long as the spinner had run
- * meanwhile (a trinity child starved its CPU for hours that way): long
- * enough to count SHARED_WORK, half the spinner's BESIDE_FIFO, alone.
- * While it counts that, the spinner must count at least an eighth of it
- * (a fair share is as much; Linux 6.18 gives the returning task a head
- * start of about 10 ms, rewind one slice).
+ * Forks a task that falls behind the normal spinner of its CPU (while the
+ * spinner counts FALL_BEHIND; fall_behind returns then), then counts
+ * SHARED_WORK. Left with the virtual time it had, it would keep the CPU
+ * from the spinner for as long as the spinner had run meanwhile: long
+ * enough to count SHARED_WORK, half of FALL_BEHIND, alone. Returns its
+ * status: 0 when the spinner counted at least an eighth of SHARED_WORK
+ * meanwhile (a fair share is as much or half as much, with a third task;
+ * Linux 6.18 gives the returning task a head start of about 10 ms, rewind
+ * one slice).
+ */
+static int
+shares_after_falling_behind(struct progress *p, void (*fall_behind)(struct progress *))
+{
+	pid_t returner = xfork();
+
+	if (returner == 0) {
+		fall_behind(p);
+		long before = p->normal;
+		for (long i = 0; i < SHARED_WORK; i++)
+			p->other++;
+		_exit(p->normal - before >= SHARED_WORK / 8 ? 0 : 1);
+	}
+	return wait_status(returner);
+}
+
+/* FIFO while the spinner counts (in what RT throttling leaves it), then normal again. */
+static void
+behind_as_fifo(struct progress *p)
+{
+	CHECK_OK(set_policy(0, SCHED_FIFO, 1));
+	long start = p->normal;
+	while (p->normal - start < FALL_BEHIND)
+		;
+	CHECK_OK(set_policy(0, SCHED_OTHER, 0));
+}
+
+/*
+ * A task that was FIFO while a normal one ran beside it on their CPU, and
+ * is normal again, shares the CPU from then on: it is placed among the
+ * normal tasks as a waking one is, not left with the virtual time it had
+ * when it went RT (a trinity child starved its CPU for hours that way).
  */
 TEST(rt_task_back_to_normal_shares_its_cpu)
 {
@@ -529,23 +560,43 @@ TEST(rt_task_back_to_normal_shares_its_cpu)
 	pin_to_one_cpu();
 	struct progress *p = shared_progress();
 	pid_t normal = spinner(&p->normal, &p->stop);
-	pid_t returner = xfork();
-	if (returner == 0) {
-		CHECK_OK(set_policy(0, SCHED_FIFO, 1));
-		long start = p->normal;
-		/* Spins: RT throttling lets the spinner count. */
-		while (p->normal - start < BESIDE_FIFO)
-			;
-		CHECK_OK(set_policy(0, SCHED_OTHER, 0));
-		long before = p->normal;
-		for (long i = 0; i < SHARED_WORK; i++)
-			p->other++;
-		_exit(p->normal - before >= SHARED_WORK / 8 ? 0 : 1);
-	}
-	int status = wait_status(returner);
+	int status = shares_after_falling_behind(p, behind_as_fifo);
 	p->stop = 1;
 	expect_exited(wait_status(normal), 0, "the normal spinner");
 	expect_exited(status, 0, "the task back from FIFO that the normal spinner kept pace with");
+}
+
+/* Yields while the spinners count: each time, the others run a slice and it runs next to none. */
+static void
+behind_by_yielding(struct progress *p)
+{
+	long start = p->normal;
+
+	while (p->normal - start < FALL_BEHIND)
+		sched_yield();
+}
+
+/*
+ * A task that yielded again and again while two spinners ran on its CPU,
+ * then spins, shares the CPU with them. rewind put a yielding task at the
+ * tail of its queue, where the queue's least virtual time (read from the
+ * head) passed it, and never raised it: every round of yields left it a
+ * slice of each spinner further behind, and once it spun it kept the CPU
+ * that long (one way a trinity child that held its CPU for minutes could
+ * have fallen 340 s behind). Two spinners, not one: with one, the yielder is
+ * the head while the other runs, and the least cannot pass it.
+ */
+TEST(yielding_task_shares_its_cpu)
+{
+	pin_to_one_cpu();
+	struct progress *p = shared_progress();
+	pid_t normal = spinner(&p->normal, &p->stop);
+	pid_t bystander = spinner(&p->bystander, &p->stop);
+	int status = shares_after_falling_behind(p, behind_by_yielding);
+	p->stop = 1;
+	expect_exited(wait_status(normal), 0, "the normal spinner");
+	expect_exited(wait_status(bystander), 0, "the second spinner");
+	expect_exited(status, 0, "the yielder that the normal spinner kept pace with");
 }
 
 /*
