@@ -483,7 +483,7 @@ stray_symlink(const char *path)
  * A name nobody makes in a directory everyone may write (/tmp, sticky)
  * stays after its maker exits, inode, dentry and target text, until
  * someone removes it: the objects issue 24's leak check counted after a
- * fuzzer storm were such a symlink (docs/long-runs.md), not a leak.
+ * fuzzer storm were such a symlink (docs/trinity.md), not a leak.
  */
 TEST(nobodys_symlink_in_tmp_outlives_it)
 {
