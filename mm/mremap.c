@@ -73,7 +73,9 @@ move_page_tables(struct mm *mm, u64 old, u64 new, u64 len)
  * The area that [addr, addr + old_len) lies in, checked for a resize to
  * new_len as Linux's vma_to_resize: the old range must be inside one area
  * (-EFAULT), a private area cannot be duplicated by an old_len of 0
- * (-EINVAL), nor the file offset wrap (-EINVAL).
+ * (-EINVAL), nor the file offset wrap (-EINVAL); growth is asked of the
+ * limits mmap asks, RLIMIT_MEMLOCK for a locked area (-EAGAIN), then
+ * RLIMIT_AS and RLIMIT_DATA (-ENOMEM).
  */
 static long
 area_to_resize(struct mm *mm, u64 addr, u64 old_len, u64 new_len, struct vma **out)
@@ -92,6 +94,11 @@ area_to_resize(struct mm *mm, u64 addr, u64 old_len, u64 new_len, struct vma **o
 	u64 pgoff = v->pgoff + ((addr - v->start) >> PAGE_SHIFT);
 	if (pgoff + (new_len >> PAGE_SHIFT) < pgoff)
 		return -EINVAL;
+	if (new_len > old_len) {
+		int err = vm_may_grow(mm, v->flags, new_len - old_len, 0, 0);
+		if (err)
+			return err;
+	}
 	*out = v;
 	return 0;
 }

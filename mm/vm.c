@@ -349,13 +349,14 @@ is_data(u32 flags)
 
 /*
  * Whether the current process's RLIMIT_AS and RLIMIT_DATA leave room for
- * [start, end) mapped with flags, in place of whatever is mapped there
- * now (Linux's may_expand_vm, with mmap_region's allowance for MAP_FIXED).
+ * grow more bytes mapped with flags, in place of whatever is mapped in
+ * [start, end) now (Linux's may_expand_vm, with mmap_region's allowance
+ * for MAP_FIXED).
  */
 static bool
-may_expand(struct mm *mm, u64 start, u64 end, u32 flags)
+may_expand(struct mm *mm, u32 flags, u64 grow, u64 start, u64 end)
 {
-	u64 total = end - start, data = is_data(flags) ? total : 0;
+	u64 total = grow, data = is_data(flags) ? grow : 0;
 	u64 as_limit = rlimit(RLIMIT_AS),
 	    data_limit = is_data(flags) ? rlimit(RLIMIT_DATA) : RLIM_INFINITY;
 	struct list_head *pos;
@@ -375,6 +376,14 @@ may_expand(struct mm *mm, u64 start, u64 end, u32 flags)
 			data += outside;
 	}
 	return total <= as_limit && data <= data_limit;
+}
+
+int
+vm_may_grow(struct mm *mm, u32 flags, u64 grow, u64 start, u64 end)
+{
+	if ((flags & VM_LOCKED) && !vm_may_lock(mm, grow))
+		return -EAGAIN; /* mlockall(MCL_FUTURE) and RLIMIT_MEMLOCK: Linux's mlock_future_check */
+	return may_expand(mm, flags, grow, start, end) ? 0 : -ENOMEM;
 }
 
 /* ---- mapping operations (mmap_lock held for writing by the callers below) --- */
@@ -596,17 +605,16 @@ vm_mmap_locked(struct mm *mm, u64 addr, u64 len, int prot, int flags, struct fil
 		if (mmap_addr_permitted((u64)ret))
 			return -EPERM; /* a hint, or a search that ran down to page 0 */
 	}
-	if (!may_expand(mm, (u64)ret, (u64)ret + len, vmflags))
-		return -ENOMEM;
-	if ((vmflags & VM_LOCKED) && !vm_may_lock(mm, len))
-		return -EAGAIN; /* mlockall(MCL_FUTURE) and RLIMIT_MEMLOCK, as Linux's mlock_future_check */
+	int err = vm_may_grow(mm, vmflags, len, (u64)ret, (u64)ret + len);
+	if (err)
+		return err;
 	if (huge) {
-		int err = hugetlbfs_mmap_prepare(file, pgoff, len, vmflags);
+		err = hugetlbfs_mmap_prepare(file, pgoff, len, vmflags);
 		if (err)
 			return err;
 		vmflags |= VM_HUGETLB | (shared ? 0 : VM_HUGE_RESV);
 	}
-	int err = map_locked(mm, (u64)ret, len, vmflags, file, pgoff, NULL);
+	err = map_locked(mm, (u64)ret, len, vmflags, file, pgoff, NULL);
 	if (err) {
 		if (huge)
 			hugetlbfs_mmap_abandon(len, vmflags);
@@ -775,7 +783,7 @@ vm_brk(struct mm *mm, u64 want)
 		goto out;
 	if (new_end > old_end) {
 		if (!range_is_free(mm, old_end, new_end) ||
-		    !may_expand(mm, old_end, new_end, VM_READ | VM_WRITE) ||
+		    vm_may_grow(mm, VM_READ | VM_WRITE, new_end - old_end, old_end, new_end) ||
 		    map_locked(mm, old_end, new_end - old_end, VM_READ | VM_WRITE | VM_MAYWRITE,
 			       NULL, 0, "[heap]"))
 			goto out;
@@ -805,7 +813,7 @@ may_grow_down(struct mm *mm, struct vma *v, u64 start)
 	if (below && !(below->flags & VM_GROWSDOWN) && (below->flags & VM_PROT_MASK) &&
 	    start - below->end < STACK_GUARD_GAP)
 		return false;
-	return may_expand(mm, start, v->end, v->flags);
+	return may_expand(mm, v->flags, v->end - start, start, v->end);
 }
 
 int

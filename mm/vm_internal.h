@@ -61,6 +61,14 @@ page_map_count(struct page *p)
 
 	return holders ? holders : 1;
 }
+/*
+ * Whether the current process's limits let mm map grow more bytes of an
+ * area with flags, where [start, end) (empty for none) is given up for
+ * them: RLIMIT_MEMLOCK for a locked area (-EAGAIN), then RLIMIT_AS and,
+ * for private writable memory, RLIMIT_DATA (-ENOMEM), in Linux's order
+ * (mlock_future_check, may_expand_vm). 0 when they do.
+ */
+int vm_may_grow(struct mm *mm, u32 flags, u64 grow, u64 start, u64 end);
 /* Whether no area overlaps [start, end). */
 bool range_is_free(struct mm *mm, u64 start, u64 end);
 /* A free range of len bytes: the hint if it is one, else the highest gap; 0 when none. */

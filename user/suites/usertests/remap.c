@@ -1,11 +1,12 @@
 /*
  * remap.c - usertests: mremap. Shrinking, growing in place, moving
  * (MREMAP_MAYMOVE, MREMAP_FIXED, MREMAP_DONTUNMAP) with the pages moved,
- * not copied, and Linux's errnos. The call is made raw: libc's wrapper
- * checks lengths itself.
+ * not copied, Linux's errnos and the limits growth asks. The call is made
+ * raw: libc's wrapper checks lengths itself.
  */
 #define _GNU_SOURCE
 #include "usertests.h"
+#include "lib/procfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -276,4 +277,77 @@ TEST(mremap_wrapped_growth_leaves_no_page_behind)
 	long after = kernel_objects("pages");
 	if (after >= before + pages / 2)
 		fail("%ld pages in use before the process, %ld after it ended", before, after);
+}
+
+/* The process's own figure `key` of /proc/self/status, in bytes. */
+static unsigned long long
+status_bytes(const char *key)
+{
+	char status[4096];
+	unsigned long long kib = 0;
+
+	CHECK(read_text_file("/proc/self/status", status, sizeof(status)) > 0);
+	CHECK_EQ(field_ull(status, key, &kib), 0);
+	return kib * 1024;
+}
+
+/*
+ * Growth asks the limits mmap asks (Linux's vma_to_resize): set 8 MiB
+ * above what the process maps, RLIMIT_AS refuses 16 MiB more, in place
+ * (where there is room) or moved, and RLIMIT_DATA refuses 16 MiB more of private writable memory
+ * but not of read-only memory; 1 MiB fits each time.
+ */
+TEST(mremap_growth_within_rlimit_as_and_data)
+{
+	enum { MIB = 1 << 20 };
+	unsigned char *p = map_fenced(1), *ro = map_anon(16 * MIB, PROT_READ);
+	struct rlimit as, data;
+
+	CHECK_OK(munmap(ro + PAGE, 16 * MIB - PAGE)); /* room for ro to grow in place */
+
+	CHECK_OK(getrlimit(RLIMIT_AS, &as));
+	CHECK_OK(getrlimit(RLIMIT_DATA, &data));
+	as.rlim_cur = status_bytes("VmSize") + 8 * MIB;
+	CHECK_OK(setrlimit(RLIMIT_AS, &as));
+	CHECK_ERR(ENOMEM, remap(p, PAGE, 16 * MIB, MREMAP_MAYMOVE, NULL));
+	CHECK_ERR(ENOMEM, remap(ro, PAGE, 16 * MIB, 0, NULL));
+	CHECK_ERR(ENOMEM, remap(ro, PAGE, 16 * MIB, MREMAP_MAYMOVE, NULL));
+	p = (unsigned char *)CHECK_OK(remap(p, PAGE, MIB, MREMAP_MAYMOVE, NULL));
+	as.rlim_cur = RLIM_INFINITY;
+	CHECK_OK(setrlimit(RLIMIT_AS, &as));
+
+	data.rlim_cur = status_bytes("VmData") + 8 * MIB;
+	CHECK_OK(setrlimit(RLIMIT_DATA, &data));
+	CHECK_ERR(ENOMEM, remap(p, MIB, 17 * MIB, MREMAP_MAYMOVE, NULL));
+	ro = (unsigned char *)CHECK_OK(remap(ro, PAGE, 16 * MIB, MREMAP_MAYMOVE, NULL));
+	p = (unsigned char *)CHECK_OK(remap(p, MIB, 2 * MIB, MREMAP_MAYMOVE, NULL));
+	CHECK_OK(munmap(p, 2 * MIB));
+	CHECK_OK(munmap(ro, 16 * MIB));
+}
+
+static void
+grow_locked_memory(const char *unused)
+{
+	struct rlimit lock = { 64 * 1024, 64 * 1024 };
+	unsigned char *p;
+
+	(void)unused;
+	CHECK_OK(setrlimit(RLIMIT_MEMLOCK, &lock));
+	p = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_LOCKED,
+		 -1, 0);
+	CHECK(p != MAP_FAILED);
+	CHECK_ERR(EAGAIN, remap(p, 4 * PAGE, 32 * PAGE, MREMAP_MAYMOVE, NULL));
+	CHECK_OK(remap(p, 4 * PAGE, 8 * PAGE, MREMAP_MAYMOVE, NULL));
+}
+
+/*
+ * A locked area grows only within RLIMIT_MEMLOCK (Linux's
+ * mlock_future_check: EAGAIN), for a process without CAP_IPC_LOCK: 16 KiB
+ * locked under a limit of 64 KiB may become 32 KiB, not 128 KiB.
+ */
+TEST(mremap_growth_of_locked_memory_within_rlimit_memlock)
+{
+	if (geteuid() != 0)
+		skip("needs root to become another user");
+	as_nobody(grow_locked_memory, NULL);
 }
