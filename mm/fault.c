@@ -96,9 +96,10 @@ private_copy(struct mm *mm, struct page *old)
 }
 
 /*
- * A write to a present read-only page; pt_lock held. A shared file page
- * made writable is returned referenced in *dirtied, for dirty_shared_page
- * once the lock is dropped.
+ * A write to a present read-only page of v's address space, which need
+ * not be the running process's; pt_lock held. A shared file page made
+ * writable is returned referenced in *dirtied, for dirty_shared_page once
+ * the lock is dropped.
  */
 static enum fault_result
 write_protect_fault(struct vma *v, pte_t *pte, u64 va, struct page **dirtied)
@@ -118,8 +119,13 @@ write_protect_fault(struct vma *v, pte_t *pte, u64 va, struct page **dirtied)
 		if (!copy)
 			return FAULT_OOM;
 		set_pte(pte, make_pte(page_to_phys(copy) | vm_pte_flags(v->flags, true)));
-		/* Other threads may still read the old page through a stale entry: free it after. */
-		tlb_flush_mm_range(current()->mm, va, va + PAGE_SIZE);
+		/*
+		 * Other threads of v's address space may still read the old page
+		 * through a stale entry: their CPUs flush it before it is freed.
+		 * The running process's would miss them when the fault is taken
+		 * for another address space.
+		 */
+		tlb_flush_mm_range(v->mm, va, va + PAGE_SIZE);
 		if (!is_zero_page(old))
 			put_page(old);
 		return FAULT_OK;
