@@ -9,24 +9,48 @@
  *
  * The clean-up removes names and nothing else: a file still held open
  * somewhere keeps its inode when its name is gone, and the leak check
- * still counts it.
+ * still counts it. A directory the cleaner owns but cannot read or
+ * change (a worker's chmod) gets its owner's permissions back first.
  */
 #define _GNU_SOURCE
 #include "lib/file_cleanup.h"
 
 #include <ftw.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <unistd.h>
 
 /* nftw passes no argument to its callback: the walk's state. */
 static int removed;
 static int (*matches)(const struct stat *st);
 static void (*note_removal)(const char *path, const struct stat *st);
 
-static int
-remove_entry(const char *path, const struct stat *st __attribute__((unused)),
-	     int type __attribute__((unused)), struct FTW *f __attribute__((unused)))
+static int remove_below(const char *path);
+
+/*
+ * A directory of ours the walk could not empty: a worker took its own
+ * permissions on it away (chmod 0: not listed, FTW_DNR; 0500: its names
+ * stay), which rm -rf would leave as it is. Its owner may give them back:
+ * 0700, and the directory is walked again, what it holds first. Whether
+ * that was tried.
+ */
+static bool
+reclaim_directory(const char *path, const struct stat *st)
 {
-	removed += remove(path) == 0;
+	if (st->st_uid != geteuid() || (st->st_mode & S_IRWXU) == S_IRWXU || chmod(path, S_IRWXU))
+		return false;
+	remove_below(path);
+	return true;
+}
+
+static int
+remove_entry(const char *path, const struct stat *st, int type,
+	     struct FTW *f __attribute__((unused)))
+{
+	if (remove(path) == 0)
+		removed++;
+	else if (type == FTW_DNR || type == FTW_DP)
+		reclaim_directory(path, st);
 	return 0; /* on past a name that stays: the rest may still go */
 }
 
