@@ -202,6 +202,13 @@ remap_to(struct mm *mm, u64 addr, u64 old_len, u64 new_addr, u64 new_len, u64 fl
 	err = area_to_resize(mm, addr, old_len, new_len, &v);
 	if (err)
 		return err;
+	/*
+	 * The old range stays mapped: the address space grows by all of it.
+	 * Linux's mremap_to asks RLIMIT_AS and RLIMIT_DATA here, not RLIMIT_MEMLOCK.
+	 */
+	if ((flags & MREMAP_DONTUNMAP) &&
+	    (err = vm_may_grow(mm, v->flags & ~VM_LOCKED, old_len, 0, 0)))
+		return err;
 	long to = move_target(mm, new_addr, new_len, flags & MREMAP_FIXED);
 	return to < 0 ? to : move_area(mm, v, addr, old_len, (u64)to, new_len, flags);
 }

@@ -294,13 +294,15 @@ status_bytes(const char *key)
 /*
  * Growth asks the limits mmap asks (Linux's vma_to_resize): set 8 MiB
  * above what the process maps, RLIMIT_AS refuses 16 MiB more, in place
- * (where there is room) or moved, and RLIMIT_DATA refuses 16 MiB more of private writable memory
- * but not of read-only memory; 1 MiB fits each time.
+ * (where there is room), moved, or as a 16 MiB MREMAP_DONTUNMAP leaving
+ * its old range mapped, and RLIMIT_DATA refuses 16 MiB more of private
+ * writable memory but not of read-only memory; 1 MiB fits each time.
  */
 TEST(mremap_growth_within_rlimit_as_and_data)
 {
 	enum { MIB = 1 << 20 };
 	unsigned char *p = map_fenced(1), *ro = map_anon(16 * MIB, PROT_READ);
+	unsigned char *kept = map_anon(16 * MIB, PROT_READ | PROT_WRITE);
 	struct rlimit as, data;
 
 	CHECK_OK(munmap(ro + PAGE, 16 * MIB - PAGE)); /* room for ro to grow in place */
@@ -312,6 +314,8 @@ TEST(mremap_growth_within_rlimit_as_and_data)
 	CHECK_ERR(ENOMEM, remap(p, PAGE, 16 * MIB, MREMAP_MAYMOVE, NULL));
 	CHECK_ERR(ENOMEM, remap(ro, PAGE, 16 * MIB, 0, NULL));
 	CHECK_ERR(ENOMEM, remap(ro, PAGE, 16 * MIB, MREMAP_MAYMOVE, NULL));
+	/* MREMAP_DONTUNMAP leaves the old range mapped: all of it is growth. */
+	CHECK_ERR(ENOMEM, remap(kept, 16 * MIB, 16 * MIB, MREMAP_MAYMOVE | MREMAP_DONTUNMAP, NULL));
 	p = (unsigned char *)CHECK_OK(remap(p, PAGE, MIB, MREMAP_MAYMOVE, NULL));
 	as.rlim_cur = RLIM_INFINITY;
 	CHECK_OK(setrlimit(RLIMIT_AS, &as));
@@ -323,6 +327,7 @@ TEST(mremap_growth_within_rlimit_as_and_data)
 	p = (unsigned char *)CHECK_OK(remap(p, MIB, 2 * MIB, MREMAP_MAYMOVE, NULL));
 	CHECK_OK(munmap(p, 2 * MIB));
 	CHECK_OK(munmap(ro, 16 * MIB));
+	CHECK_OK(munmap(kept, 16 * MIB));
 }
 
 static void
