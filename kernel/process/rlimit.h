@@ -8,8 +8,12 @@
  * limits are the process's, kept in its leader; fork copies them and
  * execve keeps them. Enforced as Linux enforces them:
  *
- *   RLIMIT_AS      address space: mmap, brk, stack growth fail (ENOMEM)
- *   RLIMIT_DATA    private writable memory: mmap ENOMEM, brk stays put
+ *   RLIMIT_AS      address space: mmap, mremap, brk, stack growth fail
+ *                  (ENOMEM)
+ *   RLIMIT_DATA    private writable memory: mmap, mremap ENOMEM, brk
+ *                  stays put
+ *   RLIMIT_MEMLOCK locked memory: mlock ENOMEM, mmap and mremap of a
+ *                  locked area EAGAIN (mm/mlock.c, mm/vm.c)
  *   RLIMIT_STACK   how far the main stack grows; a fault beyond: SIGSEGV
  *   RLIMIT_NOFILE  fd numbers: open, pipe, dup... EMFILE; dup2 EBADF
  *   RLIMIT_NPROC   tasks of a real user: fork/clone EAGAIN (root exempt);
