@@ -31,6 +31,14 @@
 
 #define OUTLIER_US 30.0 /* far above a call's cost under TCG, far below a host time slice */
 
+static void
+die(const char *what)
+{
+	fprintf(stderr, "lock_handover: ");
+	perror(what);
+	exit(1);
+}
+
 struct counts {
 	long switches;
 	long ipis;
@@ -82,14 +90,14 @@ static void
 waiton(int fd)
 {
 	if (fcntl(fd, F_SETLKW, &lock_byte))
-		perror("lock_handover: F_SETLKW"), exit(1);
+		die("F_SETLKW");
 }
 
 static void
 release(int fd)
 {
 	if (fcntl(fd, F_SETLK, &unlock_byte))
-		perror("lock_handover: F_SETLK"), exit(1);
+		die("F_SETLK");
 }
 
 struct shape {
@@ -126,7 +134,7 @@ pipe_write(int fd)
 	char c = 0;
 
 	if (write(fd, &c, 1) != 1)
-		perror("lock_handover: write"), exit(1);
+		die("write");
 }
 
 static void
@@ -135,7 +143,7 @@ pipe_read(int fd)
 	char c;
 
 	if (read(fd, &c, 1) != 1)
-		perror("lock_handover: read"), exit(1);
+		die("read");
 }
 
 static void
@@ -205,7 +213,7 @@ open_lock_file(const char *path)
 	int fd = open(path, O_CREAT | O_RDWR | O_TRUNC, 0600);
 
 	if (fd < 0 || write(fd, page, sizeof(page)) != sizeof(page))
-		perror(path), exit(1);
+		die(path);
 	unlink(path);
 	return fd;
 }
@@ -229,7 +237,7 @@ measure_fcntl(void)
 	measure("fcntl_alone", &s);
 	pid_t partner = fork();
 	if (partner < 0)
-		perror("lock_handover: fork"), exit(1);
+		die("fork");
 	if (partner == 0)
 		fcntl_partner(&s);
 	measure("fcntl_pingpong", &s);
@@ -245,10 +253,10 @@ measure_pipe(void)
 	struct shape s = { .round = pipe_round };
 
 	if (pipe(there) || pipe(back))
-		perror("lock_handover: pipe"), exit(1);
+		die("pipe");
 	pid_t partner = fork();
 	if (partner < 0)
-		perror("lock_handover: fork"), exit(1);
+		die("fork");
 	if (partner == 0)
 		pipe_partner(there[0], back[1]);
 	s.to_partner = there[1];
