@@ -25,7 +25,7 @@
  * Headless boots (tools/qemu-run --headless: the tests, tools/reproduce,
  * tools/rewind-run) set it: under TCG drawing each glyph's pixels costs
  * guest CPU that nobody sees, and a profile would count it as kernel time
- * (docs/regressions/rwsem.md, "What is left").
+ * (docs/regressions/rwsem.md, "The headless boot").
  */
 #include "drivers/fbcon.h"
 #include "drivers/fbdraw.h"
