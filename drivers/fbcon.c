@@ -20,6 +20,12 @@
  * lock like every other change of the grid.
  *
  * No cursor is shown: nothing reads from this console yet.
+ *
+ * fbcon=0 leaves the screen alone and the serial port the only console.
+ * Headless boots (tools/qemu-run --headless: the tests, tools/reproduce,
+ * tools/rewind-run) set it: under TCG drawing each glyph's pixels costs
+ * guest CPU that nobody sees, and a profile would count it as kernel time
+ * (docs/regressions/rwsem.md, "The headless boot").
  */
 #include "drivers/fbcon.h"
 #include "drivers/fbdraw.h"
@@ -61,6 +67,9 @@ static struct vgatext vga;
 static textgrid_draw_fn draw_cell;
 static void *draw_ctx;
 static unsigned pending_scale; /* 0, or the scale the next write lays the screen out at */
+
+KNOB_BOOL(fbcon_enabled, "fbcon", 1, false,
+	  "0: no screen console, the serial port only (headless boots: tools/qemu-run --headless)");
 
 static void fbcon_rows_changed(void);
 KNOB_INT_NOTIFY(fbcon_rows, "fbcon_rows", FBDRAW_MIN_ROWS, 1, MAX_ROWS, true, fbcon_rows_changed,
@@ -197,6 +206,10 @@ fbcon_init(const struct boot_info *bi)
 {
 	const struct boot_framebuffer *fb = &bi->fb;
 
+	if (!READ_ONCE(fbcon_enabled)) {
+		pr_info("fbcon: off (fbcon=0): the serial port is the only console\n");
+		return;
+	}
 	if (bi->has_framebuffer && fb->type == FB_TYPE_RGB)
 		init_pixels(fb);
 	else if (bi->has_framebuffer && fb->type == FB_TYPE_EGA_TEXT && !bi->efi)

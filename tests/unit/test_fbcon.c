@@ -645,6 +645,21 @@ UNIT_TEST(fbcon_scales_the_font_on_a_4k_screen)
 	CHECK_EQ(grid.col, 2);
 }
 
+UNIT_TEST(fbcon_off_leaves_a_usable_screen_alone)
+{
+	memset(&boot, 0, sizeof(boot));
+	boot.has_framebuffer = true;
+	boot.fb = rgb_fb(643, 481, 32, 16, 8, 8, 8, 0, 8);
+	registered = NULL;
+	mapped_size = 0;
+	fbcon_enabled = 0;
+	fbcon_init(&boot);
+	fbcon_enabled = 1;
+	CHECK(registered == NULL);
+	CHECK_EQ(mapped_size, 0); /* the screen not even mapped */
+	CHECK_STR(unit_last_log, "fbcon: off (fbcon=0): the serial port is the only console\n");
+}
+
 UNIT_TEST(fbcon_leaves_unusable_screens_alone)
 {
 	int logs = unit_log_count;
