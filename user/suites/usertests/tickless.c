@@ -16,6 +16,15 @@
  * load does not shrink it. Both only on rewind with its tick able to stop
  * (nohz on, highres, profiler off): a Linux host's CPU 1 runs the host's
  * other work.
+ *
+ * Kernel timers wake the CPU that armed them (kernel/time/timer.c keeps a
+ * queue per CPU, as Linux's timer bases): a process pinned to CPU 0 that
+ * sleeps on ITIMER_REAL 200 times adds one interrupt per sleep to CPU 0's
+ * LOC row (on both kernels: every expiry interrupts the CPU whose queue
+ * holds it), and on rewind with nohz on, a handful to idle CPU 1's. With
+ * one queue for the machine, tickless CPU 1 woke for each of those
+ * deadlines. `usertests --helper itimer_sleeps N USEC` is the same loop
+ * for tools/idle-cost (docs/performance.md).
  */
 #define _GNU_SOURCE
 #include "usertests.h"
@@ -23,14 +32,17 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
-#define NOHZ_KNOB "/proc/sys/rewind/nohz"
-#define SLEEP_MS  200
+#define NOHZ_KNOB    "/proc/sys/rewind/nohz"
+#define SLEEP_MS     200
+#define TIMER_SLEEPS 200
 
 /* The LOC row's count for cpu, the column its "CPUn" heads; -1 when no column is cpu's. */
 static long long
@@ -126,6 +138,60 @@ rewind_nohz_on(void)
 	return knob_is(NOHZ_KNOB, "on");
 }
 
+/*
+ * Whether this is rewind with an idle CPU able to stop its tick: a periodic
+ * timer (highres=0) or the profiler's NMIs keep it (kernel/time/tick.c).
+ */
+static bool
+rewind_tick_can_stop(void)
+{
+	return rewind_nohz_on() && knob_is("/proc/sys/rewind/highres", "1") &&
+	       knob_is("/proc/sys/rewind/profile", "off");
+}
+
+static volatile sig_atomic_t alarms;
+
+static void
+count_alarm(int sig)
+{
+	(void)sig;
+	alarms++;
+}
+
+/*
+ * Sleeps n times for usec each on ITIMER_REAL, a kernel timer armed from
+ * this CPU, waiting in sigsuspend with SIGALRM blocked between the sleeps
+ * so that no expiry comes before its wait; how many SIGALRMs came.
+ */
+static int
+itimer_sleeps(int n, long usec)
+{
+	struct sigaction on_alarm = { .sa_handler = count_alarm }, was;
+	sigset_t alarm_only, before, waiting;
+
+	sigemptyset(&alarm_only);
+	sigaddset(&alarm_only, SIGALRM);
+	CHECK_OK(sigaction(SIGALRM, &on_alarm, &was));
+	CHECK_OK(sigprocmask(SIG_BLOCK, &alarm_only, &before));
+	waiting = before;
+	sigdelset(&waiting, SIGALRM);
+	alarms = 0;
+	for (int i = 0; i < n; i++) {
+		struct itimerval once = { .it_value = { 0, usec } };
+		CHECK_OK(setitimer(ITIMER_REAL, &once, NULL));
+		CHECK_ERR(EINTR, sigsuspend(&waiting));
+	}
+	CHECK_OK(sigprocmask(SIG_SETMASK, &before, NULL));
+	CHECK_OK(sigaction(SIGALRM, &was, NULL));
+	return alarms;
+}
+
+int
+helper_itimer_sleeps(int n, long usec)
+{
+	return itimer_sleeps(n, usec) == n ? 0 : 1;
+}
+
 /* Linux's x86 layout: a header of CPUn columns, one per online CPU, and a LOC row with a count each. */
 TEST(proc_interrupts_has_a_local_timer_row_per_cpu)
 {
@@ -153,9 +219,7 @@ TEST(idle_cpu_stops_its_tick)
 
 	CHECK(mono_ns() - t0 >= SLEEP_MS * 1000000LL); /* the timer on the tickless CPU fired */
 	CHECK(loc1 >= loc0);
-	/* A periodic timer (highres=0) or the profiler's NMIs keep the tick (kernel/time/tick.c). */
-	if (!rewind_nohz_on() || !knob_is("/proc/sys/rewind/highres", "1") ||
-	    !knob_is("/proc/sys/rewind/profile", "off"))
+	if (!rewind_tick_can_stop())
 		skip("not rewind with nohz=on, highres=1 and profile=off: CPU 1's tick and idle "
 		     "time are not this test's");
 	if (loc1 - loc0 >= SLEEP_MS / 5)
@@ -168,6 +232,32 @@ TEST(idle_cpu_stops_its_tick)
 	if (uptime_idle1 - uptime_idle0 < want_ms)
 		fail("/proc/uptime's idle grew by %lld ms over a %d ms idle sleep",
 		     uptime_idle1 - uptime_idle0, SLEEP_MS);
+}
+
+TEST(kernel_timers_wake_the_cpu_that_armed_them)
+{
+	cpu_set_t one;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		skip("one CPU: no idle CPU beside this one");
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	CHECK_OK(sched_setaffinity(0, sizeof(one), &one));
+	long long cpu0_before = local_timer_count(0), cpu1_before = local_timer_count(1);
+	CHECK_EQ(itimer_sleeps(TIMER_SLEEPS, 1000), TIMER_SLEEPS);
+	long long cpu0 = local_timer_count(0) - cpu0_before,
+		  cpu1 = local_timer_count(1) - cpu1_before;
+
+	/* Each sleep ends in an interrupt on CPU 0; two may share one when an expiry meets a tick. */
+	if (cpu0 < TIMER_SLEEPS / 2)
+		fail("CPU 0 took %lld timer interrupts for %d ITIMER_REAL sleeps armed on it", cpu0,
+		     TIMER_SLEEPS);
+	if (!rewind_tick_can_stop())
+		skip("not rewind with nohz=on, highres=1 and profile=off: CPU 1 ticks");
+	if (cpu1 >= TIMER_SLEEPS / 5)
+		fail("idle CPU 1 took %lld timer interrupts while CPU 0 slept on %d timers of its "
+		     "own",
+		     cpu1, TIMER_SLEEPS);
 }
 
 /* The knob takes on and off; anything else is refused with EINVAL and leaves it as it was. */
