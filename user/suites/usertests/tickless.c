@@ -23,8 +23,8 @@
  * LOC row (on both kernels: every expiry interrupts the CPU whose queue
  * holds it), and on rewind with nohz on, a handful to idle CPU 1's. With
  * one queue for the machine, tickless CPU 1 woke for each of those
- * deadlines. `usertests --helper itimer_sleeps N USEC` is the same loop
- * for tools/idle-cost (docs/performance.md).
+ * deadlines. `usertests --helper itimer_sleeps N USEC [CPU]` is the same
+ * loop for tools/idle-cost and docs/performance.md's figures.
  */
 #define _GNU_SOURCE
 #include "usertests.h"
@@ -149,6 +149,17 @@ rewind_tick_can_stop(void)
 	       knob_is("/proc/sys/rewind/profile", "off");
 }
 
+/* Pins this process to cpu. */
+static void
+pin_to(int cpu)
+{
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	CHECK_OK(sched_setaffinity(0, sizeof(one), &one));
+}
+
 static volatile sig_atomic_t alarms;
 
 static void
@@ -187,8 +198,10 @@ itimer_sleeps(int n, long usec)
 }
 
 int
-helper_itimer_sleeps(int n, long usec)
+helper_itimer_sleeps(int n, long usec, int cpu)
 {
+	if (cpu >= 0)
+		pin_to(cpu);
 	return itimer_sleeps(n, usec) == n ? 0 : 1;
 }
 
@@ -203,13 +216,9 @@ TEST(proc_interrupts_has_a_local_timer_row_per_cpu)
 
 TEST(idle_cpu_stops_its_tick)
 {
-	cpu_set_t one;
-
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		skip("one CPU: no idle CPU beside this one");
-	CPU_ZERO(&one);
-	CPU_SET(1, &one);
-	CHECK_OK(sched_setaffinity(0, sizeof(one), &one));
+	pin_to(1);
 	long long loc0 = local_timer_count(1), idle0 = stat_idle_ticks(1),
 		  uptime_idle0 = uptime_idle_ms(), t0 = mono_ns();
 	struct timespec nap = { 0, SLEEP_MS * 1000000L };
@@ -236,13 +245,9 @@ TEST(idle_cpu_stops_its_tick)
 
 TEST(kernel_timers_wake_the_cpu_that_armed_them)
 {
-	cpu_set_t one;
-
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		skip("one CPU: no idle CPU beside this one");
-	CPU_ZERO(&one);
-	CPU_SET(0, &one);
-	CHECK_OK(sched_setaffinity(0, sizeof(one), &one));
+	pin_to(0);
 	long long cpu0_before = local_timer_count(0), cpu1_before = local_timer_count(1);
 	CHECK_EQ(itimer_sleeps(TIMER_SLEEPS, 1000), TIMER_SLEEPS);
 	long long cpu0 = local_timer_count(0) - cpu0_before,
