@@ -19,12 +19,14 @@
  *
  * Kernel timers wake the CPU that armed them (kernel/time/timer.c keeps a
  * queue per CPU, as Linux's timer bases): a process pinned to CPU 0 that
- * sleeps on ITIMER_REAL 200 times adds one interrupt per sleep to CPU 0's
- * LOC row (on both kernels: every expiry interrupts the CPU whose queue
- * holds it), and on rewind with nohz on, a handful to idle CPU 1's. With
- * one queue for the machine, tickless CPU 1 woke for each of those
- * deadlines. `usertests --helper itimer_sleeps N USEC [CPU]` is the same
- * loop for tools/idle-cost and docs/performance.md's figures.
+ * reads a periodic timerfd of 1 ms until 200 expiries came adds an
+ * interrupt per read to CPU 0's LOC row (on both kernels: only the timer's
+ * CPU brings its expiries), and on rewind with nohz on, a handful to idle
+ * CPU 1's. With one queue for the machine, CPU 1, once it had gone idle
+ * with the timer armed, counted to every one of its deadlines: the test
+ * sends a child to CPU 1 after arming, so that it does. `usertests
+ * --helper timerfd_sleeps N USEC [CPU]` is the same loop for
+ * tools/idle-cost and docs/performance.md's figures.
  */
 #define _GNU_SOURCE
 #include "usertests.h"
@@ -32,17 +34,17 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
-#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/time.h>
+#include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 
-#define NOHZ_KNOB    "/proc/sys/rewind/nohz"
-#define SLEEP_MS     200
-#define TIMER_SLEEPS 200
+#define NOHZ_KNOB      "/proc/sys/rewind/nohz"
+#define SLEEP_MS       200
+#define TIMER_EXPIRIES 200
 
 /* The LOC row's count for cpu, the column its "CPUn" heads; -1 when no column is cpu's. */
 static long long
@@ -160,49 +162,54 @@ pin_to(int cpu)
 	CHECK_OK(sched_setaffinity(0, sizeof(one), &one));
 }
 
-static volatile sig_atomic_t alarms;
-
-static void
-count_alarm(int sig)
+/* A periodic timerfd of usec on CLOCK_MONOTONIC: a kernel timer that stays armed, period after period. */
+static int
+periodic_timerfd(long usec)
 {
-	(void)sig;
-	alarms++;
+	int fd = CHECK_OK(timerfd_create(CLOCK_MONOTONIC, 0));
+	struct itimerspec every = { .it_interval = { 0, usec * 1000 },
+				    .it_value = { 0, usec * 1000 } };
+
+	CHECK_OK(timerfd_settime(fd, 0, &every, NULL));
+	return fd;
 }
 
-/*
- * Sleeps n times for usec each on ITIMER_REAL, a kernel timer armed from
- * this CPU, waiting in sigsuspend with SIGALRM blocked between the sleeps
- * so that no expiry comes before its wait; how many SIGALRMs came.
- */
+/* Sleeps in read(fd) until n expiries came; how many reads that took. */
 static int
-itimer_sleeps(int n, long usec)
+read_expiries(int fd, int n)
 {
-	struct sigaction on_alarm = { .sa_handler = count_alarm }, was;
-	sigset_t alarm_only, before, waiting;
+	int reads = 0;
 
-	sigemptyset(&alarm_only);
-	sigaddset(&alarm_only, SIGALRM);
-	CHECK_OK(sigaction(SIGALRM, &on_alarm, &was));
-	CHECK_OK(sigprocmask(SIG_BLOCK, &alarm_only, &before));
-	waiting = before;
-	sigdelset(&waiting, SIGALRM);
-	alarms = 0;
-	for (int i = 0; i < n; i++) {
-		struct itimerval once = { .it_value = { 0, usec } };
-		CHECK_OK(setitimer(ITIMER_REAL, &once, NULL));
-		CHECK_ERR(EINTR, sigsuspend(&waiting));
+	for (uint64_t got = 0; got < (uint64_t)n; reads++) {
+		uint64_t expiries;
+		CHECK_EQ(read(fd, &expiries, sizeof(expiries)), (ssize_t)sizeof(expiries));
+		got += expiries;
 	}
-	CHECK_OK(sigprocmask(SIG_SETMASK, &before, NULL));
-	CHECK_OK(sigaction(SIGALRM, &was, NULL));
-	return alarms;
+	return reads;
 }
 
 int
-helper_itimer_sleeps(int n, long usec, int cpu)
+helper_timerfd_sleeps(int n, long usec, int cpu)
 {
 	if (cpu >= 0)
 		pin_to(cpu);
-	return itimer_sleeps(n, usec) == n ? 0 : 1;
+	int fd = periodic_timerfd(usec);
+	read_expiries(fd, n);
+	close(fd);
+	return 0;
+}
+
+/* A child runs on cpu and exits: cpu leaves idle, and entering it again programs its timer anew. */
+static void
+visit(int cpu)
+{
+	pid_t child = CHECK_OK(fork());
+
+	if (child == 0) {
+		pin_to(cpu);
+		_exit(0);
+	}
+	expect_exited(wait_status(child), 0, "a child visiting the other CPU");
 }
 
 /* Linux's x86 layout: a header of CPUn columns, one per online CPU, and a LOC row with a count each. */
@@ -248,21 +255,28 @@ TEST(kernel_timers_wake_the_cpu_that_armed_them)
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		skip("one CPU: no idle CPU beside this one");
 	pin_to(0);
+	int fd = periodic_timerfd(1000);
+	/* CPU 1 enters idle with the timer armed: it must not count to the timer's deadlines. */
+	visit(1);
 	long long cpu0_before = local_timer_count(0), cpu1_before = local_timer_count(1);
-	CHECK_EQ(itimer_sleeps(TIMER_SLEEPS, 1000), TIMER_SLEEPS);
+	int reads = read_expiries(fd, TIMER_EXPIRIES);
 	long long cpu0 = local_timer_count(0) - cpu0_before,
 		  cpu1 = local_timer_count(1) - cpu1_before;
+	close(fd);
 
-	/* Each sleep ends in an interrupt on CPU 0; two may share one when an expiry meets a tick. */
-	if (cpu0 < TIMER_SLEEPS / 2)
-		fail("CPU 0 took %lld timer interrupts for %d ITIMER_REAL sleeps armed on it", cpu0,
-		     TIMER_SLEEPS);
+	/*
+	 * Each read waits for an expiry after the one before, and only an
+	 * interrupt on the timer's CPU brings one; two may share an interrupt
+	 * with the tick on Linux.
+	 */
+	if (cpu0 < reads / 2)
+		fail("CPU 0 took %lld timer interrupts for %d reads of a timerfd armed on it", cpu0,
+		     reads);
 	if (!rewind_tick_can_stop())
 		skip("not rewind with nohz=on, highres=1 and profile=off: CPU 1 ticks");
-	if (cpu1 >= TIMER_SLEEPS / 5)
-		fail("idle CPU 1 took %lld timer interrupts while CPU 0 slept on %d timers of its "
-		     "own",
-		     cpu1, TIMER_SLEEPS);
+	if (cpu1 >= TIMER_EXPIRIES / 5)
+		fail("idle CPU 1 took %lld timer interrupts over %d expiries of CPU 0's timer",
+		     cpu1, TIMER_EXPIRIES);
 }
 
 /* The knob takes on and off; anything else is refused with EINVAL and leaves it as it was. */

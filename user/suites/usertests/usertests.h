@@ -114,10 +114,10 @@ int helper_own_child(pid_t child, int code);
 /* `usertests --helper landlocked PATH` (landlock.c): 0 when execve kept no_new_privs and the domain denying PATH's write. */
 int helper_landlocked(const char *denied);
 /*
- * `usertests --helper itimer_sleeps N USEC [CPU]` (tickless.c): N ITIMER_REAL
- * sleeps of USEC, pinned to CPU if given; 0 when all N ended by SIGALRM.
+ * `usertests --helper timerfd_sleeps N USEC [CPU]` (tickless.c): reads of a
+ * periodic timerfd of USEC until N expiries came, pinned to CPU if given.
  */
-int helper_itimer_sleeps(int n, long usec, int cpu);
+int helper_timerfd_sleeps(int n, long usec, int cpu);
 /* Execs this program as `usertests --helper ...` (argv[0] is replaced); failures reach the test (exec.c). */
 void __attribute__((noreturn)) exec_helper(char *argv[]);
 
