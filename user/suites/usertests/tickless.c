@@ -25,8 +25,8 @@
  * CPU 1's. With one queue for the machine, CPU 1, once it had gone idle
  * with the timer armed, counted to every one of its deadlines: the test
  * sends a child to CPU 1 after arming, so that it does. `usertests
- * --helper timerfd_sleeps N USEC [CPU]` is the same loop for
- * tools/idle-cost and docs/performance.md's figures.
+ * --helper timerfd_sleeps N USEC [CPU]` is the same loop, a child sent to
+ * every CPU, for tools/idle-cost and docs/performance.md's figures.
  */
 #define _GNU_SOURCE
 #include "usertests.h"
@@ -188,17 +188,6 @@ read_expiries(int fd, int n)
 	return reads;
 }
 
-int
-helper_timerfd_sleeps(int n, long usec, int cpu)
-{
-	if (cpu >= 0)
-		pin_to(cpu);
-	int fd = periodic_timerfd(usec);
-	read_expiries(fd, n);
-	close(fd);
-	return 0;
-}
-
 /* A child runs on cpu and exits: cpu leaves idle, and entering it again programs its timer anew. */
 static void
 visit(int cpu)
@@ -209,7 +198,21 @@ visit(int cpu)
 		pin_to(cpu);
 		_exit(0);
 	}
-	expect_exited(wait_status(child), 0, "a child visiting the other CPU");
+	expect_exited(wait_status(child), 0, "a child visiting a CPU");
+}
+
+int
+helper_timerfd_sleeps(int n, long usec, int cpu)
+{
+	if (cpu >= 0)
+		pin_to(cpu);
+	int fd = periodic_timerfd(usec);
+	/* Every CPU goes idle again with the timer armed, as after any work of its own. */
+	for (int other = 0; other < sysconf(_SC_NPROCESSORS_ONLN); other++)
+		visit(other);
+	read_expiries(fd, n);
+	close(fd);
+	return 0;
 }
 
 /* Linux's x86 layout: a header of CPUn columns, one per online CPU, and a LOC row with a count each. */
