@@ -34,10 +34,10 @@
  *   lock), then its function runs with the lock dropped, counted in
  *   t->running under that base's lock. A timer whose function is running
  *   is never moved: re-armed from another CPU it stays on the base that
- *   runs it (whose CPU is in that interrupt and programs its next event
- *   after it), so that timer_cancel, under t->base's lock, sees the count
- *   and waits for the call before the timer's memory goes (Linux's rule
- *   for a running timer in __mod_timer);
+ *   runs it (whose CPU programs its next timer event after the call,
+ *   from its own next_deadline), so that timer_cancel, under t->base's
+ *   lock, sees the count and waits for the call before the timer's memory
+ *   goes (Linux's rule for a running timer in __mod_timer);
  * - only a base's own CPU runs its timers, with interrupts off, so calls
  *   of one timer's function never overlap.
  */
