@@ -10,8 +10,9 @@
  * Linux's hrtimers with a one-shot clock event device), it runs one-shot:
  * each interrupt programs the next for the nearest of this CPU's next tick
  * (due every 1/hz s of TSC time), its earliest timed sleeper and the
- * earliest kernel timer, and an interrupt that comes before the tick is
- * due only wakes what is due (sched_timer_event), so ticks still come hz
+ * earliest kernel timer of its own queue (kernel/time/timer.c), and an
+ * interrupt that comes before the tick is due only wakes what is due
+ * (sched_timer_event), so ticks still come hz
  * times a second and are all that time accounting and the scheduler see
  * (kernel/time/tick.c). An idle CPU may stop its tick (tick.c's NO_HZ_IDLE):
  * next_tick_tsc is then its keep-alive deadline, not a tick, and every

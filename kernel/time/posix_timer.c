@@ -36,7 +36,7 @@
  * is taken.
  *
  * Locking: posix_timers_lock guards every process's list and every timer's
- * setting (a machine-wide lock, as timer.c's: processes have few timers).
+ * setting (a machine-wide lock: processes have few timers).
  * Order: tasks_lock, posix_timers_lock, then the sighand lock a signal takes.
  * A kernel timer's expiry takes both (timer_cancel waits for it before a
  * timer is freed).

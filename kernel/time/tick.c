@@ -17,8 +17,8 @@
  * 1000 a second per vCPU: what an idle guest costs its host. So when the
  * idle loop finds nothing to run, the tick stops: the timer is programmed
  * for the next thing this CPU must handle, the earliest of its timed
- * sleepers and the kernel timers (sched_next_event), and at the latest for
- * the keep-alive, the longest the clocks may go unread
+ * sleepers and the kernel timers armed on it (sched_next_event), and at
+ * the latest for the keep-alive, the longest the clocks may go unread
  * (timekeeping_max_idle_ns: the duty must read a 24-bit PM timer every
  * 2 s). A timer interrupt while stopped runs what is due and the duty, not
  * a tick. The tick restarts when the idle loop leaves for a task (a

@@ -874,6 +874,9 @@ run_helper(int argc, char **argv)
 		return helper_alone(argv[1]);
 	if (argc >= 2 && !strcmp(argv[0], "landlocked"))
 		return helper_landlocked(argv[1]);
+	if (argc >= 3 && !strcmp(argv[0], "timerfd_sleeps"))
+		return helper_timerfd_sleeps(atoi(argv[1]), atol(argv[2]),
+					     argc >= 4 ? atoi(argv[3]) : -1);
 	if (argc >= 3 && !strcmp(argv[0], "own_child"))
 		return helper_own_child(atoi(argv[1]), atoi(argv[2]));
 	/* Tells the test it runs, then waits: to be killed, or for EOF on the fd in argv[2]. */

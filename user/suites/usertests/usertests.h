@@ -113,6 +113,12 @@ int helper_caps(const char *want);
 int helper_own_child(pid_t child, int code);
 /* `usertests --helper landlocked PATH` (landlock.c): 0 when execve kept no_new_privs and the domain denying PATH's write. */
 int helper_landlocked(const char *denied);
+/*
+ * `usertests --helper timerfd_sleeps N USEC [CPU]` (tickless.c): reads of a
+ * periodic timerfd of USEC until N expiries came, pinned to CPU if given,
+ * after a child ran on every CPU with the timer armed.
+ */
+int helper_timerfd_sleeps(int n, long usec, int cpu);
 /* Execs this program as `usertests --helper ...` (argv[0] is replaced); failures reach the test (exec.c). */
 void __attribute__((noreturn)) exec_helper(char *argv[]);
 
