@@ -119,6 +119,10 @@ int helper_landlocked(const char *denied);
  * after a child ran on every CPU with the timer armed.
  */
 int helper_timerfd_sleeps(int n, long usec, int cpu);
+/* `usertests --helper alone PID` (exec_threads.c): 0 when this process is PID with one thread and default handlers. */
+int helper_alone(const char *pid);
+/* `usertests --helper [threaded_]chain N` (exec_threads.c): execs itself N times, then exits 42. */
+int helper_chain(int n, bool threaded);
 /* Execs this program as `usertests --helper ...` (argv[0] is replaced); failures reach the test (exec.c). */
 void __attribute__((noreturn)) exec_helper(char *argv[]);
 
