@@ -226,8 +226,10 @@ leave_thread_group(struct task *t, int wait_status)
 	struct task *leader = t->group_leader;
 
 	t->exit_status = wait_status;
+	signal_lock_thread_list(t);
 	list_del(&t->thread_link);
 	list_init(&t->thread_link); /* empty: t has left, its leader may go (itimer_cpu_tick) */
+	signal_unlock_thread_list(t);
 	/* The process keeps its time (all but the last few instructions to the final switch). */
 	if (t != leader)
 		cputime_add(&leader->exited_threads_time, t->time);
@@ -402,10 +404,12 @@ take_over_leader(struct task *t, struct task *leader)
 	}
 	move_children(leader, t);
 	claim_children(t);
+	signal_lock_thread_list(t); /* the old leader's, still: signal_unshare comes after */
 	list_del(&t->thread_link);
 	list_init(&t->threads);
 	list_add_tail(&t->thread_link, &t->threads);
 	t->group_leader = t;
+	signal_unlock_thread_list(t);
 	t->live_threads = 1;
 	t->exit_signal = leader->exit_signal;
 	t->child_subreaper = leader->child_subreaper;
