@@ -176,18 +176,23 @@ release_resources(struct task *t)
 	futex_robust_release(t);
 	sem_undo_exit(t); /* before the mm goes: SEM_UNDO is the process's last act */
 	keys_exit(t);
-	nsproxy_exit(t);
 	clear_child_tid(t);
 	vfork_release(t);
-	/* Out of procfs's sight first (it takes references under tasks_lock), then dropped. */
+	/*
+	 * Out of procfs's and setns's sight first (they take references under
+	 * tasks_lock), all in one hold of that global lock, then dropped.
+	 */
 	u64 flags = spin_lock_irqsave(&tasks_lock);
+	struct nsproxy *nsproxy = t->nsproxy;
 	struct files *files = t->files;
 	struct fs_context *fs = t->fs;
 	struct file *exe = t->exe_file;
+	t->nsproxy = NULL;
 	t->files = NULL;
 	t->fs = NULL;
 	t->exe_file = NULL;
 	spin_unlock_irqrestore(&tasks_lock, flags);
+	nsproxy_put(nsproxy);
 	if (files)
 		files_put(files);
 	if (fs)
