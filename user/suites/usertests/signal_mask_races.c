@@ -15,16 +15,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#define SIGNALS	     4000
-#define IN_FLIGHT    32 /* queued and not yet taken, well under RLIMIT_SIGPENDING */
+#define ROUNDS	     300
 #define TOGGLERS     3
 #define SLEEPERS     2
 #define HANG_WAIT_MS 60000 /* a hang guard only: the mechanism is what is checked */
 
-static unsigned char taken[SIGNALS]; /* how often each queued value was delivered */
+static unsigned char taken[ROUNDS]; /* how often each round's queued value was delivered */
 static int taken_total;
-static int stop_toggling;
 static int sleepers_wake[2]; /* a pipe the sleepers read, written once at the end */
+static pthread_barrier_t round_start, round_end;
 
 static void
 count_signal(int sig, siginfo_t *info, void *uc)
@@ -33,7 +32,7 @@ count_signal(int sig, siginfo_t *info, void *uc)
 	(void)uc;
 	int value = info->si_value.sival_int;
 
-	if (value >= 0 && value < SIGNALS)
+	if (value >= 0 && value < ROUNDS)
 		__atomic_add_fetch(&taken[value], 1, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&taken_total, 1, __ATOMIC_RELEASE);
 }
@@ -48,14 +47,16 @@ set_blocked(int how, int sig)
 	CHECK_EQ(pthread_sigmask(how, &set, NULL), 0);
 }
 
-/* Unblocks and blocks the signal without pause; ends with it blocked. */
+/* Once a round: unblocks the signal and at once blocks it again, then waits blocked. */
 static void *
-toggle_mask(void *arg)
+toggle_each_round(void *arg)
 {
 	(void)arg;
-	while (!__atomic_load_n(&stop_toggling, __ATOMIC_ACQUIRE)) {
+	for (int r = 0; r < ROUNDS; r++) {
+		pthread_barrier_wait(&round_start);
 		set_blocked(SIG_UNBLOCK, SIGRTMIN);
 		set_blocked(SIG_BLOCK, SIGRTMIN);
+		pthread_barrier_wait(&round_end);
 	}
 	return NULL;
 }
@@ -87,12 +88,13 @@ wait_taken(int count)
 }
 
 /*
- * The main thread keeps SIGRTMIN blocked and queues values 0 .. SIGNALS-1
- * to its own process with sigqueue; three threads toggle their masks, two
- * sleep with it unblocked. After the togglers have stopped, every signal
- * must arrive: one chosen for a toggler that then blocked it was passed on
- * to a sleeper (otherwise it would wait, pending, for ever). Then each
- * value must have been taken once, and nothing be left pending.
+ * The main thread keeps SIGRTMIN blocked; two threads sleep with it
+ * unblocked. Each round three threads unblock it and block it again while
+ * the main thread queues one value to its own process with sigqueue: the
+ * kernel may choose a thread that is about to block it, which must then
+ * hand the signal on to a sleeper, for once the round is over every thread
+ * but the sleepers blocks it, and a signal left with the chosen thread
+ * would wait for ever. Each value must be taken once, nothing be left.
  */
 TEST(process_signals_reach_one_thread_while_masks_change)
 {
@@ -104,33 +106,46 @@ TEST(process_signals_reach_one_thread_while_masks_change)
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	CHECK_OK(sigaction(SIGRTMIN, &sa, NULL));
 	CHECK_OK(pipe(sleepers_wake));
+	CHECK_EQ(pthread_barrier_init(&round_start, NULL, TOGGLERS + 1), 0);
+	CHECK_EQ(pthread_barrier_init(&round_end, NULL, TOGGLERS + 1), 0);
 	set_blocked(SIG_BLOCK, SIGRTMIN); /* new threads start blocked: they inherit the mask */
 	for (int i = 0; i < TOGGLERS; i++)
-		CHECK_EQ(pthread_create(&togglers[i], NULL, toggle_mask, NULL), 0);
+		CHECK_EQ(pthread_create(&togglers[i], NULL, toggle_each_round, NULL), 0);
 	for (int i = 0; i < SLEEPERS; i++)
 		CHECK_EQ(pthread_create(&sleepers[i], NULL, sleep_unblocked, NULL), 0);
-	for (int i = 0; i < SIGNALS; i++) {
-		if (i >= IN_FLIGHT && !wait_taken(i - IN_FLIGHT + 1))
-			fail("only %d of %d signals taken while masks changed", taken_total,
-			     i - IN_FLIGHT + 1);
-		CHECK_OK(sigqueue(getpid(), SIGRTMIN, (union sigval){ .sival_int = i }));
+	for (int r = 0; r < ROUNDS; r++) {
+		pthread_barrier_wait(&round_start);
+		CHECK_OK(sigqueue(getpid(), SIGRTMIN, (union sigval){ .sival_int = r }));
+		pthread_barrier_wait(&round_end);
+		if (!wait_taken(r + 1))
+			fail("round %d: %d signals taken of %d, the rest pending with a thread that "
+			     "blocks it while two sleep unblocked",
+			     r, taken_total, r + 1);
 	}
-	__atomic_store_n(&stop_toggling, 1, __ATOMIC_RELEASE);
 	for (int i = 0; i < TOGGLERS; i++)
 		CHECK_EQ(pthread_join(togglers[i], NULL), 0);
-	if (!wait_taken(SIGNALS))
-		fail("%d of %d signals taken: the rest wait with the sleepers awake to take them",
-		     taken_total, SIGNALS);
 	CHECK_EQ(write(sleepers_wake[1], "ss", SLEEPERS), SLEEPERS);
 	for (int i = 0; i < SLEEPERS; i++)
 		CHECK_EQ(pthread_join(sleepers[i], NULL), 0);
 	sigset_t pending;
 	CHECK_OK(sigpending(&pending));
 	CHECK(!sigismember(&pending, SIGRTMIN));
-	CHECK_EQ(taken_total, SIGNALS);
-	for (int i = 0; i < SIGNALS; i++)
-		if (taken[i] != 1)
-			fail("value %d was taken %d times", i, taken[i]);
+	CHECK_EQ(taken_total, ROUNDS);
+	for (int r = 0; r < ROUNDS; r++)
+		if (taken[r] != 1)
+			fail("value %d was taken %d times", r, taken[r]);
+}
+
+/* Unblocks and blocks the signal until the process is killed. */
+static void *
+toggle_mask(void *arg)
+{
+	for (;;) {
+		set_blocked(SIG_UNBLOCK, SIGRTMIN);
+		sched_yield();
+		set_blocked(SIG_BLOCK, SIGRTMIN);
+	}
+	return arg;
 }
 
 static void
@@ -142,7 +157,6 @@ toggle_until_killed(void)
 	for (int i = 0; i < TOGGLERS; i++)
 		CHECK_EQ(pthread_create(&togglers[i], NULL, toggle_mask, NULL), 0);
 	toggle_mask(NULL);
-	_exit(1);
 }
 
 /* SIGKILL to a process whose threads all change their masks ends it, every thread. */
