@@ -176,18 +176,23 @@ release_resources(struct task *t)
 	futex_robust_release(t);
 	sem_undo_exit(t); /* before the mm goes: SEM_UNDO is the process's last act */
 	keys_exit(t);
-	nsproxy_exit(t);
 	clear_child_tid(t);
 	vfork_release(t);
-	/* Out of procfs's sight first (it takes references under tasks_lock), then dropped. */
+	/*
+	 * Out of procfs's and setns's sight first (they take references under
+	 * tasks_lock), all in one hold of that global lock, then dropped.
+	 */
 	u64 flags = spin_lock_irqsave(&tasks_lock);
+	struct nsproxy *nsproxy = t->nsproxy;
 	struct files *files = t->files;
 	struct fs_context *fs = t->fs;
 	struct file *exe = t->exe_file;
+	t->nsproxy = NULL;
 	t->files = NULL;
 	t->fs = NULL;
 	t->exe_file = NULL;
 	spin_unlock_irqrestore(&tasks_lock, flags);
+	nsproxy_put(nsproxy);
 	if (files)
 		files_put(files);
 	if (fs)
@@ -226,8 +231,10 @@ leave_thread_group(struct task *t, int wait_status)
 	struct task *leader = t->group_leader;
 
 	t->exit_status = wait_status;
+	signal_lock_thread_list(t);
 	list_del(&t->thread_link);
 	list_init(&t->thread_link); /* empty: t has left, its leader may go (itimer_cpu_tick) */
+	signal_unlock_thread_list(t);
 	/* The process keeps its time (all but the last few instructions to the final switch). */
 	if (t != leader)
 		cputime_add(&leader->exited_threads_time, t->time);
@@ -402,10 +409,12 @@ take_over_leader(struct task *t, struct task *leader)
 	}
 	move_children(leader, t);
 	claim_children(t);
+	signal_lock_thread_list(t); /* the old leader's, still: signal_unshare comes after */
 	list_del(&t->thread_link);
 	list_init(&t->threads);
 	list_add_tail(&t->thread_link, &t->threads);
 	t->group_leader = t;
+	signal_unlock_thread_list(t);
 	t->live_threads = 1;
 	t->exit_signal = leader->exit_signal;
 	t->child_subreaper = leader->child_subreaper;

@@ -124,12 +124,6 @@ switch_nsproxy(struct task *t, struct nsproxy *nsp)
 	nsproxy_put(old);
 }
 
-void
-nsproxy_exit(struct task *t)
-{
-	switch_nsproxy(t, NULL);
-}
-
 struct ns_common *
 task_ns_get(int pid, const struct ns_ops *kind)
 {

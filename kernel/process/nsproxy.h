@@ -75,8 +75,6 @@ void nsproxy_put(struct nsproxy *nsp);
  * copy with new ones where CLONE_NEW* asks; 0, or -EPERM, -EINVAL, -ENOMEM.
  */
 int nsproxy_for_clone(struct task *parent, u64 flags, struct nsproxy **out);
-/* Gives up t's namespaces (exit). */
-void nsproxy_exit(struct task *t);
 /* setns: the caller joins ns, of its kind; 0 or -EPERM, -ENOMEM. */
 int nsproxy_join(struct ns_common *ns);
 

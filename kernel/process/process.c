@@ -213,9 +213,11 @@ thread_register(struct task *t, struct task *leader)
 	/* Too late to join a process that is ending, or whose execve is getting rid of threads. */
 	t->killed = leader->group_exiting || leader->exec_task;
 	t->group_leader = leader;
+	signal_lock_thread_list(t);
 	list_add_tail(&t->thread_link, &leader->threads);
-	leader->live_threads++;
 	signal_stop_new_thread(t, leader);
+	signal_unlock_thread_list(t);
+	leader->live_threads++;
 	task_link(t);
 	spin_unlock_irqrestore(&tasks_lock, flags);
 }

@@ -257,6 +257,14 @@ void
 ptrace_event(int event, u64 message)
 {
 	struct task *t = current();
+
+	/*
+	 * Untraced (every exit and clone of an ordinary program): no global
+	 * lock. A tracer attaching meanwhile sees the event as having come
+	 * before it, as Linux's unlocked ptrace_event_enabled.
+	 */
+	if (!READ_ONCE(t->ptrace.tracer))
+		return;
 	u64 flags = spin_lock_irqsave(&tasks_lock);
 	bool wanted = t->ptrace.tracer && (t->ptrace.options & (1u << event));
 

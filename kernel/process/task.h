@@ -316,7 +316,12 @@ task_unlock(struct task *t)
 void task_set_comm(struct task *t, const char *name);
 
 extern struct list_head all_tasks;
-extern struct spinlock tasks_lock; /* all_tasks, parent/children links, pids */
+/*
+ * all_tasks, parent/children links, pids; thread lists change under it and
+ * their process's sighand lock together, so that either lock alone lets a
+ * walk trust one (kernel/signal/signal.c's locking rule).
+ */
+extern struct spinlock tasks_lock;
 
 /* A task by id, or NULL; the caller holds tasks_lock. */
 struct task *task_find(int pid);

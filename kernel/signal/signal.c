@@ -13,8 +13,16 @@
  *
  * Locking: a sender holds tasks_lock (the target cannot be freed, thread
  * lists are stable), then the target's sighand lock; wake-ups (run-queue
- * locks) nest inside both. A thread reads its own blocked mask without the
- * lock, since only it changes that mask. A sleeper's "is a signal pending"
+ * locks) nest inside both. A thread list changes under tasks_lock and its
+ * process's sighand lock together (signal_lock_thread_list), so either one
+ * is enough to walk it, and a task found on it under the sighand lock
+ * cannot be freed before the unlock: changing a thread's own mask
+ * (set_current_blocked, Linux's siglock-only sigprocmask) takes only the
+ * sighand lock, and every reader of another thread's blocked mask
+ * (pick_thread, wants_signal, the sender's ignore test) holds that lock
+ * too. A thread reads its own blocked mask without the lock, since nobody
+ * else changes it while it runs (a tracer's PTRACE_SETSIGMASK acts on a
+ * stopped tracee). A sleeper's "is a signal pending"
  * test (task_interrupted) has a full barrier between marking itself
  * sleeping and reading the pending sets; the sender sets the bit, then
  * wakes under the run-queue lock: one of the two always sees the other.
@@ -295,7 +303,11 @@ signal_wake(struct task *t)
 		smp_send_reschedule(READ_ONCE(t->cpu));
 }
 
-/* The thread of leader's process to take sig, as Linux picks it; NULL if all block it. tasks_lock held. */
+/*
+ * The thread of leader's process to take sig, as Linux picks it; NULL if
+ * all block it. The sighand lock held (tasks_lock is not needed: see the
+ * locking rule at the top).
+ */
 static struct task *
 pick_thread(struct task *leader, int sig)
 {
@@ -447,12 +459,24 @@ signal_send_self(int sig)
 }
 
 void
+signal_lock_thread_list(struct task *t)
+{
+	if (t->sighand)
+		spin_lock(&t->sighand->lock);
+}
+
+void
+signal_unlock_thread_list(struct task *t)
+{
+	if (t->sighand)
+		spin_unlock(&t->sighand->lock);
+}
+
+void
 set_current_blocked(u64 mask)
 {
 	struct task *t = current();
-	u64 flags = spin_lock_irqsave(&tasks_lock); /* pick_thread walks the threads */
-
-	spin_lock(&t->sighand->lock);
+	u64 flags = spin_lock_irqsave(&t->sighand->lock); /* only t replaces t->sighand */
 	u64 newly_blocked = mask & ~t->sig_blocked & t->group_leader->sig_shared.set;
 	t->sig_blocked = mask & ~UNBLOCKABLE;
 	/* A process signal this thread now blocks may be for another thread to take. */
@@ -463,8 +487,7 @@ set_current_blocked(u64 mask)
 		if (other)
 			signal_wake(other);
 	}
-	spin_unlock(&t->sighand->lock);
-	spin_unlock_irqrestore(&tasks_lock, flags);
+	spin_unlock_irqrestore(&t->sighand->lock, flags);
 }
 
 int

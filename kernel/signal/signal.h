@@ -150,6 +150,14 @@ void signal_disown(struct task *t, struct sigqueue *q);
  * would wait while every other thread sleeps (Linux's retarget_shared_pending).
  */
 void signal_exit_retarget(struct task *t);
+/*
+ * Taken around a change of t's process's thread list (t joining or
+ * leaving), inside tasks_lock with interrupts off: the list then changes
+ * under both locks, and a walk under the sighand lock alone can trust it
+ * (signal.c's locking rule). Nothing for a kernel thread (no signal table).
+ */
+void signal_lock_thread_list(struct task *t);
+void signal_unlock_thread_list(struct task *t);
 /* A signal from the kernel to the current thread (SIGPIPE): SI_USER from itself, as Linux. */
 void signal_send_self(int sig);
 
