@@ -307,6 +307,7 @@ int
 unmap_range(struct mm *mm, u64 start, u64 end)
 {
 	struct list_head *pos = mm->vmas.next;
+	bool removed = false;
 
 	while (pos != &mm->vmas) {
 		struct vma *v = list_entry(pos, struct vma, link);
@@ -334,7 +335,10 @@ unmap_range(struct mm *mm, u64 start, u64 end)
 		else
 			zap_range(mm, v, v->start, v->end);
 		vma_free(v);
+		removed = true;
 	}
+	if (removed) /* else the range was a gap already, with no table of its own */
+		free_unused_tables(mm, start, end);
 	return 0;
 }
 

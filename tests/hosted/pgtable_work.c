@@ -62,6 +62,12 @@ pfn_to_page(u64 pfn)
 }
 
 u64
+page_to_pfn(const struct page *page)
+{
+	abort(); /* the work never frees a table (mm/paging.c's free_unlinked_tables) */
+}
+
+u64
 memblock_alloc(struct memblock *mb, u64 size, u64 align, u64 limit)
 {
 	return 0; /* the page allocator is always up here */
