@@ -372,11 +372,13 @@ tables_on_path(pgd_t *pgd, u64 va)
 	return pmd_val(*m) & PTE_PRESENT ? 3 : 2;
 }
 
-/* n user tables made (or, negative, unlinked): the mm's count. */
+/* n user tables made (or, negative, unlinked): the mm's count and the machine's (PageTables). */
 static void
 count_tables(u64 *tables, long n)
 {
 	*tables += (u64)n;
+	if (n)
+		__atomic_fetch_add(&user_page_table_pages, (u64)n, __ATOMIC_RELAXED);
 }
 
 pmd_t *
