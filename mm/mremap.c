@@ -130,6 +130,7 @@ move_area(struct mm *mm, struct vma *v, u64 addr, u64 old_len, u64 new_addr, u64
 	i_mmap_unlock(v);
 	if (err) {
 		vma_free(nv);
+		free_unused_tables(mm, new_addr, new_addr + new_len); /* those made for the move */
 		return -ENOMEM;
 	}
 	bool unmap_old = old_len && !(flags & MREMAP_DONTUNMAP);

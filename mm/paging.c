@@ -441,20 +441,6 @@ walk_present_ptes(pgd_t *pgd, u64 start, u64 end, pte_visit_fn fn, void *arg)
 	}
 }
 
-/* Puts the table an entry points to on *unlinked, and every table below it (depth levels in all). */
-static long
-unlink_subtree(u64 entry, int depth, struct list_head *unlinked)
-{
-	u64 *t = table_of(entry);
-	long n = 1;
-
-	for (int i = 0; depth > 1 && i < 512; i++)
-		if ((t[i] & PTE_PRESENT) && !(t[i] & PTE_HUGE)) /* a huge page is no table */
-			n += unlink_subtree(t[i], depth - 1, unlinked);
-	list_add(&virt_to_page(t)->list, unlinked);
-	return n;
-}
-
 /* An entry pointing to a table, level 3 (the pgd) to 1 (a pmd), cleared through paravirt.h. */
 static void
 clear_table_entry(u64 *entry, int level)
@@ -469,9 +455,12 @@ clear_table_entry(u64 *entry, int level)
 
 /*
  * In table (level 3: the pgd, whose entries each span 512 GiB, down to 1: a
- * pmd table, 2 MiB each), the entries [start, end) reaches: a table whose
- * whole span lies in [floor, ceiling) goes, with everything below it;
- * another is looked into.
+ * pmd table, 2 MiB each), the tables that the entries [start, end) reaches
+ * point to: the tables below each are looked into first, then it goes
+ * itself if its whole span lies in [floor, ceiling). Only [start, end) is
+ * looked at, as Linux's free_pgd_range: a table wholly in a gap is never
+ * left behind (pgtable_free.c), so a table that goes has no table below it
+ * outside the range just given up.
  */
 static long
 unlink_in_table(u64 *table, int level, u64 start, u64 end, u64 floor, u64 ceiling,
@@ -486,12 +475,13 @@ unlink_in_table(u64 *table, int level, u64 start, u64 end, u64 floor, u64 ceilin
 		u64 entry = *e;
 		if (!(entry & PTE_PRESENT) || (entry & PTE_HUGE))
 			continue;
-		if (base >= floor && base + span <= ceiling) {
-			clear_table_entry(e, level);
-			n += unlink_subtree(entry, level, unlinked);
-		} else if (level > 1) {
+		if (level > 1)
 			n += unlink_in_table(table_of(entry), level - 1, MAX(start, base),
 					     MIN(end, base + span), floor, ceiling, unlinked);
+		if (base >= floor && base + span <= ceiling) {
+			clear_table_entry(e, level);
+			list_add(&virt_to_page(table_of(entry))->list, unlinked);
+			n++;
 		}
 	}
 	return n;

@@ -9,9 +9,11 @@
  * Which tables go: those whose whole span lies in the gap between the
  * areas left on either side of the range (floor and ceiling), so that a
  * table still shared with a neighbour stays. A table that lies wholly in
- * a gap is never made (tables are made for addresses inside areas only),
- * so every time an area's range is given up this restores the rule that
- * no such table exists, and an unmap that removed no area has none to free.
+ * a gap is never made (tables are made for addresses inside areas only,
+ * and a failed mremap gives back those it made for its new area), so
+ * every time an area's range is given up this restores the rule that no
+ * such table exists: an unmap that removed no area has none to free, and
+ * only the range given up needs looking at (mm/paging.c's walk).
  *
  * When: after the range's pages are gone and the areas are off the list
  * (and off their files' i_mmap, so that a truncation walking the tables
