@@ -20,6 +20,11 @@ enum obj_kind { OBJ_TASK, OBJ_MM, OBJ_VMA, OBJ_FILE, OBJ_INODE, OBJ_DENTRY, NR_O
  * them out of its page count.
  */
 extern u64 kernel_page_table_pages;
+/*
+ * Page-table pages of every user address space below its top level (the
+ * sum of their VmPTE, mm->pgtables): /proc/meminfo's PageTables.
+ */
+extern u64 user_page_table_pages;
 
 extern u64 objcount[NR_OBJ_KINDS];
 extern const char *const objcount_names[NR_OBJ_KINDS];

@@ -63,7 +63,7 @@ map_cached_batch(struct mm *mm, struct vma *v, u64 start, u64 end, u64 va)
 	if (!file_get_cached_pages(v->file, first, n, pages))
 		return false;
 	spin_lock(&mm->pt_lock);
-	pte_t *pte = pte_walk(mm->pgd, start, true);
+	pte_t *pte = pte_alloc(mm->pgd, start, &mm->pgtables);
 	for (unsigned i = 0; pte && i < n; i++) {
 		if (!pages[i] || pte_val(pte[i]) || !i_mmap_page_current(v, pages[i]))
 			continue;

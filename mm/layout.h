@@ -33,6 +33,8 @@
 #define VMAP_SIZE	(1ul << 40)
 #define KERNEL_VMA	0xffffffff80000000ul
 #define USER_TOP	0x00007ffffffff000ul
+/* The first non-canonical address: where the user half's page tables end. */
+#define USER_HALF_END 0x0000800000000000ul
 
 extern u64 direct_map_base;
 

@@ -56,8 +56,7 @@ mm_put(struct mm *mm)
 	if (__atomic_sub_fetch(&mm->users, 1, __ATOMIC_ACQ_REL))
 		return;
 	BUG_ON(read_cr3() == virt_to_phys(mm->pgd));
-	unmap_range(mm, 0, USER_TOP);
-	free_user_page_tables(mm->pgd);
+	unmap_range(mm, 0, USER_TOP); /* every page and, with the last area, every table */
 	free_page_virt(mm->pgd);
 	oom_forget_mm(mm);
 	kfree(mm);

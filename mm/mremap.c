@@ -137,13 +137,18 @@ move_area(struct mm *mm, struct vma *v, u64 addr, u64 old_len, u64 new_addr, u64
 	i_mmap_unlock(v);
 	if (err) {
 		vma_free(nv);
+		free_unused_tables(mm, new_addr, new_addr + new_len); /* those made for the move */
 		return -ENOMEM;
 	}
-	if (old_len && !(flags & MREMAP_DONTUNMAP)) {
+	bool unmap_old = old_len && !(flags & MREMAP_DONTUNMAP);
+	u64 old_start = v->start, old_end = v->end;
+	if (unmap_old) {
 		list_del(&v->link); /* its entries have moved: nothing is left to drop */
 		vma_free(v);
 	}
 	vma_insert(mm, nv);
+	if (unmap_old) /* with nv in place, so that the tables it shares with the old range stay */
+		free_unused_tables(mm, old_start, old_end);
 	return (long)new_addr;
 }
 

@@ -372,6 +372,15 @@ tables_on_path(pgd_t *pgd, u64 va)
 	return pmd_val(*m) & PTE_PRESENT ? 3 : 2;
 }
 
+/* n user tables made (or, negative, unlinked): the mm's count and the machine's (PageTables). */
+static void
+count_tables(u64 *tables, long n)
+{
+	*tables += (u64)n;
+	if (n)
+		__atomic_fetch_add(&user_page_table_pages, (u64)n, __ATOMIC_RELAXED);
+}
+
 pmd_t *
 pmd_alloc(pgd_t *pgd, u64 va, u64 *tables)
 {
@@ -379,7 +388,7 @@ pmd_alloc(pgd_t *pgd, u64 va, u64 *tables)
 	pud_t *pud = pud_offset(pgd, va, true);
 	pmd_t *pmd = pud ? pmd_offset(pud, va, true) : NULL;
 
-	*tables += (u64)(tables_on_path(pgd, va) - before);
+	count_tables(tables, tables_on_path(pgd, va) - before);
 	return pmd;
 }
 
@@ -400,7 +409,7 @@ pte_alloc(pgd_t *pgd, u64 va, u64 *tables)
 		return pte;
 	int before = tables_on_path(pgd, va);
 	pte = pte_walk(pgd, va, true);
-	*tables += (u64)(tables_on_path(pgd, va) - before);
+	count_tables(tables, tables_on_path(pgd, va) - before);
 	return pte;
 }
 
@@ -432,25 +441,66 @@ walk_present_ptes(pgd_t *pgd, u64 start, u64 end, pte_visit_fn fn, void *arg)
 	}
 }
 
-/* Frees a table page and, below it, every table page it points to (depth levels down). */
+/* An entry pointing to a table, level 3 (the pgd) to 1 (a pmd), cleared through paravirt.h. */
 static void
-free_table(u64 entry, int depth)
+clear_table_entry(u64 *entry, int level)
 {
-	u64 *t = table_of(entry);
+	if (level == 3)
+		set_pgd((pgd_t *)entry, make_pgd(0));
+	else if (level == 2)
+		set_pud((pud_t *)entry, make_pud(0));
+	else
+		set_pmd((pmd_t *)entry, make_pmd(0));
+}
 
-	for (int i = 0; depth > 1 && i < 512; i++)
-		if ((t[i] & PTE_PRESENT) && !(t[i] & PTE_HUGE)) /* a huge page is no table */
-			free_table(t[i], depth - 1);
-	free_page_virt(t);
+/*
+ * In table (level 3: the pgd, whose entries each span 512 GiB, down to 1: a
+ * pmd table, 2 MiB each), the tables that the entries [start, end) reaches
+ * point to: the tables below each are looked into first, then it goes
+ * itself if its whole span lies in [floor, ceiling). Only [start, end) is
+ * looked at, as Linux's free_pgd_range: a table wholly in a gap is never
+ * left behind (pgtable_free.c), so a table that goes has no table below it
+ * outside the range just given up.
+ */
+static long
+unlink_in_table(u64 *table, int level, u64 start, u64 end, u64 floor, u64 ceiling,
+		struct list_head *unlinked)
+{
+	int shift = PAGE_SHIFT + 9 * level;
+	u64 span = 1ul << shift;
+	long n = 0;
+
+	for (u64 base = ALIGN_DOWN(start, span); base < end; base += span) {
+		u64 *e = &table[(base >> shift) & 511];
+		u64 entry = *e;
+		if (!(entry & PTE_PRESENT) || (entry & PTE_HUGE))
+			continue;
+		if (level > 1)
+			n += unlink_in_table(table_of(entry), level - 1, MAX(start, base),
+					     MIN(end, base + span), floor, ceiling, unlinked);
+		if (base >= floor && base + span <= ceiling) {
+			clear_table_entry(e, level);
+			list_add(&virt_to_page(table_of(entry))->list, unlinked);
+			n++;
+		}
+	}
+	return n;
 }
 
 void
-free_user_page_tables(pgd_t *pgd)
+unlink_user_tables(pgd_t *pgd, u64 start, u64 end, u64 floor, u64 ceiling, u64 *tables,
+		   struct list_head *unlinked)
 {
-	for (int i = 0; i < 256; i++) {
-		if (pgd_val(pgd[i]) & PTE_PRESENT)
-			free_table(pgd_val(pgd[i]), 3);
-		set_pgd(&pgd[i], make_pgd(0));
+	count_tables(tables, -unlink_in_table((u64 *)pgd, 3, start, end, floor, ceiling, unlinked));
+}
+
+void
+free_unlinked_tables(struct list_head *unlinked)
+{
+	while (!list_empty(unlinked)) {
+		struct page *t = list_entry(unlinked->next, struct page, list);
+		list_del(&t->list);
+		free_page_virt(page_address(t));
 	}
 }
 

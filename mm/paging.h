@@ -10,6 +10,7 @@
 #ifndef REWIND_PAGING_H
 #define REWIND_PAGING_H
 
+#include "kernel/lib/list.h"
 #include "kernel/lib/types.h"
 #include "kernel/x86/paravirt.h"
 #include "mm/layout.h"
@@ -126,7 +127,18 @@ typedef void (*pte_visit_fn)(pte_t *pte, u64 va, void *arg);
  * pages (mm/hugetlb.c walks those).
  */
 void walk_present_ptes(pgd_t *pgd, u64 start, u64 end, pte_visit_fn fn, void *arg);
-/* Frees every page-table page of the user half (the pages they map must be released first). */
-void free_user_page_tables(pgd_t *pgd);
+/*
+ * Unlinks the page-table pages below pgd that [start, end) reaches and
+ * whose whole span lies in [floor, ceiling) - the gap no area reaches,
+ * bounded by the neighbouring areas (Linux's free_pgd_range) - onto
+ * *unlinked (their pages' list), less them from *tables (as pte_alloc adds).
+ * The pages they mapped must be gone, and the caller holds the lock that
+ * orders its table changes. A CPU that walked them may still hold them in
+ * its paging-structure caches: free_unlinked_tables only after every CPU
+ * that has the address space loaded flushed its TLB.
+ */
+void unlink_user_tables(pgd_t *pgd, u64 start, u64 end, u64 floor, u64 ceiling, u64 *tables,
+			struct list_head *unlinked);
+void free_unlinked_tables(struct list_head *unlinked);
 
 #endif

@@ -307,6 +307,8 @@ int
 unmap_range(struct mm *mm, u64 start, u64 end)
 {
 	struct list_head *pos = mm->vmas.next;
+	bool removed = false;
+	int err = 0;
 
 	while (pos != &mm->vmas) {
 		struct vma *v = list_entry(pos, struct vma, link);
@@ -317,15 +319,15 @@ unmap_range(struct mm *mm, u64 start, u64 end)
 			continue;
 		}
 		if (v->start < start) {
-			int err = vma_split(v, start);
+			err = vma_split(v, start);
 			if (err)
-				return err;
+				break;
 			pos = pos->next; /* the part at and above start */
 			continue;
 		}
-		int err = v->end > end ? vma_split(v, end) : 0;
+		err = v->end > end ? vma_split(v, end) : 0;
 		if (err)
-			return err;
+			break; /* the areas below v are gone: their tables go too */
 		pos = pos->next;
 		list_del(&v->link);
 		if (is_vm_hugetlb(v))
@@ -334,8 +336,11 @@ unmap_range(struct mm *mm, u64 start, u64 end)
 		else
 			zap_range(mm, v, v->start, v->end);
 		vma_free(v);
+		removed = true;
 	}
-	return 0;
+	if (removed) /* else the range was a gap already, with no table of its own */
+		free_unused_tables(mm, start, end);
+	return err;
 }
 
 /* ---- resource limits (kernel/process/rlimit.h) -------------------------------- */

@@ -47,8 +47,16 @@ enum populate_access { POPULATE_READ, POPULATE_WRITE, POPULATE_LOCKED };
  * -ENOMEM for a hole, -EAGAIN when memory ran out.
  */
 int vm_populate(struct mm *mm, u64 start, u64 end, enum populate_access access);
-/* Removes every area and page in [start, end), splitting areas that straddle it. */
+/*
+ * Removes every area and page in [start, end), splitting areas that
+ * straddle it, and the page tables no area reaches any more.
+ */
 int unmap_range(struct mm *mm, u64 start, u64 end);
+/*
+ * Frees the page-table pages of [start, end), a range just given up, that
+ * no remaining area reaches (mm/pgtable_free.c). mmap_lock held for writing.
+ */
+void free_unused_tables(struct mm *mm, u64 start, u64 end);
 /*
  * How many mappings hold the user page p, for /proc's smaps and pagemap:
  * rewind keeps no map count, so its holders, but for the page cache's own

@@ -148,6 +148,7 @@ proc_show_meminfo(struct procbuf *b, union proc_arg arg)
 	struct page_alloc_stats pages;
 	struct kmalloc_class_stats classes[KMALLOC_NCLASSES];
 	u64 kb = PAGE_SIZE / 1024, slab_pages = 0;
+	u64 page_tables = __atomic_load_n(&user_page_table_pages, __ATOMIC_RELAXED);
 
 	page_alloc_get_stats(&pages);
 	kmalloc_get_stats(classes);
@@ -159,6 +160,7 @@ proc_show_meminfo(struct procbuf *b, union proc_arg arg)
 					 .available_kb = pages.free_pages * kb,
 					 .cached_kb = 0,
 					 .slab_kb = slab_pages * kb,
+					 .page_tables_kb = page_tables * kb,
 				 });
 	hugetlb_format_meminfo(b);
 	return 0;

@@ -224,7 +224,7 @@ meminfo_line(struct procbuf *b, const char *name, u64 kb)
 
 /*
  * Linux's order, leaving out what rewind does not track (active/inactive
- * lists, dirty pages, page tables ...). There is no swap: its lines say so.
+ * lists, dirty pages, kernel stacks ...). There is no swap: its lines say so.
  */
 void
 procfs_format_meminfo(struct procbuf *b, const struct procfs_meminfo *m)
@@ -240,6 +240,7 @@ procfs_format_meminfo(struct procbuf *b, const struct procfs_meminfo *m)
 	meminfo_line(b, "Slab:", m->slab_kb);
 	meminfo_line(b, "SReclaimable:", 0);
 	meminfo_line(b, "SUnreclaim:", m->slab_kb);
+	meminfo_line(b, "PageTables:", m->page_tables_kb);
 }
 
 /* Seconds with two decimals, truncated as Linux does. */

@@ -96,6 +96,7 @@ void procfs_format_cpu_flags(struct procbuf *b, const u32 words[CPU_NWORDS]);
 
 struct procfs_meminfo {
 	u64 total_kb, free_kb, available_kb, cached_kb, slab_kb;
+	u64 page_tables_kb; /* user page-table pages, VmPTE summed over the address spaces */
 };
 
 void procfs_format_meminfo(struct procbuf *b, const struct procfs_meminfo *m);

@@ -32,6 +32,7 @@
 struct boot_info boot_info;
 struct memblock memblock;
 u64 kernel_page_table_pages;
+u64 user_page_table_pages;
 struct static_stack __start_static_stacks[1], __stop_static_stacks[1];
 const char _text[1], _etext[1], _rodata[1], _erodata[1], _data[1], _edata[1], _kernel_end[1];
 
@@ -59,6 +60,12 @@ struct page *
 pfn_to_page(u64 pfn)
 {
 	return NULL; /* no mem_map: the work never asks which page an entry maps */
+}
+
+u64
+page_to_pfn(const struct page *page)
+{
+	abort(); /* the work never frees a table (mm/paging.c's free_unlinked_tables) */
 }
 
 u64

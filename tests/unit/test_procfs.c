@@ -244,7 +244,8 @@ UNIT_TEST(meminfo_lines_are_padded_as_linux)
 				    .free_kb = 123456,
 				    .available_kb = 123456,
 				    .cached_kb = 0,
-				    .slab_kb = 12345678 };
+				    .slab_kb = 12345678,
+				    .page_tables_kb = 44 };
 
 	CHECK_STR(FORMAT(procfs_format_meminfo(&b, &m)),
 		  "MemTotal:         500000 kB\n"
@@ -257,7 +258,8 @@ UNIT_TEST(meminfo_lines_are_padded_as_linux)
 		  "SwapFree:              0 kB\n"
 		  "Slab:           12345678 kB\n"
 		  "SReclaimable:          0 kB\n"
-		  "SUnreclaim:     12345678 kB\n");
+		  "SUnreclaim:     12345678 kB\n"
+		  "PageTables:           44 kB\n");
 }
 
 UNIT_TEST(uptime_has_two_truncated_decimals)
