@@ -201,6 +201,12 @@ move_vruntime(struct task *t, struct runqueue *from, struct runqueue *to)
 	t->vruntime += READ_ONCE(to->min_vruntime) - READ_ONCE(from->min_vruntime);
 }
 
+s64
+sched_vruntime_lead(const struct task *t)
+{
+	return t->vruntime - READ_ONCE(rq_of(t->cpu)->min_vruntime);
+}
+
 /*
  * Tells cpu (locked rq) that it has work; returns whether it must also be
  * interrupted: it is idle, perhaps halted until an interrupt. The caller
@@ -799,7 +805,7 @@ sched_start_task(struct task *t)
 	struct runqueue *rq = rq_of(t->cpu);
 	u64 flags = spin_lock_irqsave(&rq->lock);
 	t->state = TASK_RUNNABLE;
-	t->vruntime = MAX(t->vruntime, rq->min_vruntime);
+	t->vruntime += rq->min_vruntime; /* it was a lead (sched_fork), 0 for a kernel thread */
 	enqueue(rq, t);
 	unsigned cpu = t->cpu;
 	bool kick = kick_needed(cpu) || (t->rt_priority && preempts_current(rq, t));
