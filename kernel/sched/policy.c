@@ -48,7 +48,7 @@ sched_fork(struct task *child, const struct task *parent)
 	child->rt_priority = parent->rt_priority;
 	child->nice = parent->nice;
 	child->ioprio = parent->ioprio;
-	child->vruntime = parent->vruntime;
+	child->vruntime = sched_vruntime_lead(parent); /* sched_start_task adds its queue's least */
 	child->slice = parent->policy == SCHED_RR ? sched_rr_ticks() : SCHED_SLICE_TICKS;
 	if (!parent->reset_on_fork)
 		return;

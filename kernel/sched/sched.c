@@ -1,6 +1,6 @@
 /*
- * sched.c - run queues, the context switch, sleeping, kernel threads; see
- * sched.h.
+ * sched.c - run queues, the context switch, sleeping, starting a task on
+ * a CPU; see sched.h (a task's allocation and kernel threads: task.c).
  *
  * Each CPU has a run queue of runnable tasks that are not running, a list of
  * timed sleepers, and an idle task (the thread that booted it) that runs
@@ -48,18 +48,14 @@
  * CPU moves after it has been switched out (migrate_to), when its stack is
  * free.
  */
-#include "kernel/landlock/landlock.h"
-#include "kernel/process/cred.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/switch.h"
-#include "kernel/objcount.h"
 #include "kernel/time/cputime.h"
 #include "uapi/errno.h"
 #include "kernel/x86/debugreg.h"
 #include "kernel/x86/fpu.h"
 #include "kernel/panic.h"
 #include "kernel/process/process.h"
-#include "kernel/process/ptrace.h"
 #include "kernel/x86/smp.h"
 #include "kernel/x86/paravirt.h"
 #include "kernel/printk.h"
@@ -77,9 +73,7 @@
 #include "locking/lockdebug.h"
 #include "mm/kmalloc.h"
 #include "mm/uaccess.h"
-#include "mm/oom_kill.h"
 #include "mm/vm.h"
-#include "mm/vmap.h"
 
 struct runqueue {
 	struct spinlock lock;
@@ -199,6 +193,12 @@ static void
 move_vruntime(struct task *t, struct runqueue *from, struct runqueue *to)
 {
 	t->vruntime += READ_ONCE(to->min_vruntime) - READ_ONCE(from->min_vruntime);
+}
+
+s64
+sched_vruntime_lead(const struct task *t)
+{
+	return t->vruntime - READ_ONCE(rq_of(t->cpu)->min_vruntime);
 }
 
 /*
@@ -713,85 +713,6 @@ sleep_ns(u64 ns)
 	return 0;
 }
 
-struct task *
-task_alloc(const char *name)
-{
-	struct task *t = kzalloc(sizeof(*t));
-
-	if (!t)
-		return NULL;
-	t->kstack_top = kstack_alloc();
-	if (!t->kstack_top) {
-		kfree(t);
-		return NULL;
-	}
-	ksnprintf(t->comm, sizeof(t->comm), "%s", name);
-	spin_lock_init(&t->alloc_lock, "task_lock");
-	t->state = TASK_RUNNABLE;
-	t->slice = SCHED_SLICE_TICKS;
-	t->cpus_allowed = ~0ul;
-	t->migrate_to = -1;
-	list_init(&t->run_link);
-	list_init(&t->timer_link);
-	list_init(&t->children);
-	list_init(&t->sibling);
-	list_init(&t->all_link);
-	wait_queue_init(&t->child_exited);
-	ptrace_task_init(t);
-	t->start_tsc = rdtsc();
-	objcount_created(OBJ_TASK);
-	return t;
-}
-
-#define TASK_KERNEL_BYTES ((s64)(KSTACK_SIZE + sizeof(struct task)))
-
-bool
-task_charge_stack(struct task *t, struct task *leader)
-{
-	t->stack_charge = mem_charge_of(leader);
-	if (t->stack_charge)
-		mem_charge_add_bytes(t->stack_charge, TASK_KERNEL_BYTES);
-	return t->stack_charge != NULL;
-}
-
-void
-task_free(struct task *t)
-{
-	signal_free(t);
-	if (t->stack_charge) {
-		mem_charge_add_bytes(t->stack_charge, -TASK_KERNEL_BYTES);
-		mem_charge_put(t->stack_charge);
-	}
-	mem_charge_release(t);
-	group_list_put(t->groups);
-	landlock_domain_put(t->landlock);
-	kstack_free(t->kstack_top);
-	kfree(t);
-	objcount_freed(OBJ_TASK);
-}
-
-struct trap_frame *
-task_user_frame(struct task *t)
-{
-	return (struct trap_frame *)(t->kstack_top - sizeof(struct trap_frame));
-}
-
-/* Lays out a stack that switch_stacks() "returns" from into task_entry. */
-static void
-prepare_first_switch(struct task *t, u64 stack_top)
-{
-	struct switch_frame *f = (struct switch_frame *)stack_top - 1;
-
-	*f = (struct switch_frame){ .ret = (u64)task_entry };
-	t->saved_rsp = (u64)f;
-}
-
-void
-task_prepare_user_return(struct task *t)
-{
-	prepare_first_switch(t, (u64)task_user_frame(t)); /* the frame stays intact above */
-}
-
 void
 sched_start_task(struct task *t)
 {
@@ -799,46 +720,13 @@ sched_start_task(struct task *t)
 	struct runqueue *rq = rq_of(t->cpu);
 	u64 flags = spin_lock_irqsave(&rq->lock);
 	t->state = TASK_RUNNABLE;
-	t->vruntime = MAX(t->vruntime, rq->min_vruntime);
+	t->vruntime += rq->min_vruntime; /* it was a lead (sched_fork), 0 for a kernel thread */
 	enqueue(rq, t);
 	unsigned cpu = t->cpu;
 	bool kick = kick_needed(cpu) || (t->rt_priority && preempts_current(rq, t));
 	spin_unlock_irqrestore(&rq->lock, flags);
 	if (kick)
 		smp_send_reschedule(cpu);
-}
-
-struct task *
-kthread_start(const char *name, void (*fn)(void *), void *arg)
-{
-	return kthread_start_on(name, fn, arg, ~0ul);
-}
-
-struct task *
-kthread_create(const char *name, void (*fn)(void *), void *arg, u64 cpus)
-{
-	struct task *t = task_alloc(name);
-
-	if (!t)
-		return NULL;
-	t->cpus_allowed = cpus;
-	t->kthread_fn = fn;
-	t->kthread_arg = arg;
-	/* Below the user frame's slot: a kernel thread may turn into a user process (init). */
-	prepare_first_switch(t, (u64)task_user_frame(t));
-	return t;
-}
-
-struct task *
-kthread_start_on(const char *name, void (*fn)(void *), void *arg, u64 cpus)
-{
-	struct task *t = kthread_create(name, fn, arg, cpus);
-
-	if (t) {
-		task_register(t, NULL);
-		sched_start_task(t);
-	}
-	return t;
 }
 
 void

@@ -43,6 +43,12 @@ void sched_set_attrs(struct task *t, int policy, int rt_priority, int nice);
  * and vruntime; with SCHED_RESET_ON_FORK a normal policy at nice >= 0 (policy.c).
  */
 void sched_fork(struct task *child, const struct task *parent);
+/*
+ * How far t's vruntime is ahead of its queue's least: what a new task
+ * carries to whichever queue it starts on, since queues' vruntimes are
+ * not comparable (Linux's task_fork_fair makes the child's relative).
+ */
+s64 sched_vruntime_lead(const struct task *t);
 
 /* Makes the thread that booted this CPU (on the given stack) its idle task. */
 void sched_init_cpu(u64 boot_stack_top);

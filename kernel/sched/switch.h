@@ -1,7 +1,7 @@
 /*
  * switch.h - the contract between the scheduler and kernel/sched/switch.asm:
  * what switch_stacks leaves on the stack of a task it switched away from.
- * A new task's stack is built as such a frame (sched.c), so that its first
+ * A new task's stack is built as such a frame (task.c), so that its first
  * switch "returns" into task_entry. asm-offsets.c hands the layout to the
  * assembly, which checks each pop against it while assembling.
  */

@@ -4,9 +4,11 @@
  * and its kin, sched_setattr's sizes), I/O priorities, and that the
  * scheduler honours them: a FIFO task runs before a normal one on its
  * CPU, RT throttling still lets the normal one run, nice weights share
- * a CPU, and a task back from RT or from yielding does not starve it. The shares are checked by progress counters and wide
- * ratios, never by time windows: the machine is loaded. The FIFO and
- * privilege tests need root (on the host: run as root). musl answers
+ * a CPU, a task back from RT or from yielding does not starve it, and a
+ * child started on another CPU than its parent's shares it. The shares
+ * are checked by progress counters and wide ratios, never by time
+ * windows: the machine is loaded. The FIFO and privilege tests need root
+ * (on the host: run as root). musl answers
  * ENOSYS for sched_setscheduler and its kin without asking the kernel
  * (POSIX means the process, Linux the thread), so these make the calls.
  */
@@ -95,19 +97,42 @@ raise_limit(int resource, rlim_t soft, rlim_t hard)
 	CHECK_OK(setrlimit(resource, &rl));
 }
 
-/* The calling process and its future children run on one CPU only (the first it may use). */
+/* The calling process and its future children run on the CPUs in set. */
 static void
-pin_to_one_cpu(void)
+run_on(const cpu_set_t *set)
+{
+	CHECK_OK(sched_setaffinity(0, sizeof(*set), set));
+}
+
+/* The calling process and its future children run on cpu only. */
+static void
+run_on_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	run_on(&set);
+}
+
+/* The n-th (from 0) CPU the calling process may use, or -1 when it may use fewer. */
+static int
+allowed_cpu(int n)
 {
 	cpu_set_t set;
 
 	CHECK_OK(sched_getaffinity(0, sizeof(set), &set));
-	int cpu = 0;
-	while (!CPU_ISSET(cpu, &set))
-		cpu++;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	CHECK_OK(sched_setaffinity(0, sizeof(set), &set));
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &set) && n-- == 0)
+			return cpu;
+	return -1;
+}
+
+/* The calling process and its future children run on one CPU only (the first it may use). */
+static void
+pin_to_one_cpu(void)
+{
+	run_on_cpu(allowed_cpu(0));
 }
 
 /* Field n (1-based, Linux's numbering) of /proc/self/stat. */
@@ -439,16 +464,21 @@ shared_progress(void)
 	return p;
 }
 
+static __attribute__((noreturn)) void
+spin(volatile long *counter, volatile int *stop)
+{
+	while (!*stop)
+		(*counter)++;
+	_exit(0);
+}
+
 static pid_t
 spinner(volatile long *counter, volatile int *stop)
 {
 	pid_t pid = xfork();
 
-	if (pid == 0) {
-		while (!*stop)
-			(*counter)++;
-		_exit(0);
-	}
+	if (pid == 0)
+		spin(counter, stop);
 	return pid;
 }
 
@@ -496,9 +526,7 @@ TEST(rt_throttling_lets_normal_run)
 	pid_t fifo = xfork();
 	if (fifo == 0) {
 		CHECK_OK(set_policy(0, SCHED_FIFO, 1));
-		while (!p->stop)
-			p->other++;
-		_exit(0);
+		spin(&p->other, &p->stop);
 	}
 	while (p->other == 0)
 		usleep(1000);
@@ -599,6 +627,72 @@ TEST(yielding_task_shares_its_cpu)
 	expect_exited(status, 0, "the yielder that the normal spinner kept pace with");
 }
 
+#define FALL_AHEAD 30000000L /* the nice-19 spinner's count while its queue runs ahead */
+
+/* A child that runs on cpu only, at nice, and spins. */
+static pid_t
+spinner_on(int cpu, int nice, volatile long *counter, volatile int *stop)
+{
+	pid_t pid = xfork();
+
+	if (pid == 0) {
+		run_on_cpu(cpu);
+		CHECK_OK(setpriority(PRIO_PROCESS, 0, nice));
+		spin(counter, stop);
+	}
+	return pid;
+}
+
+/*
+ * A process forked on one CPU whose child starts on another shares that
+ * CPU with the spinner there. A nice-19 spinner alone on the first CPU
+ * (weight 15 against nice 0's 1024) makes that queue's virtual time run
+ * about 68 times as fast as the second's, where a nice-0 spinner runs.
+ * The parent waits on the second CPU (a task that wakes up on the first
+ * is placed near its least and holds it back while queued), moves to the
+ * first and may use both when it forks, so rewind starts the child on
+ * the second, the shorter queue; the child then pins itself there
+ * (Linux places it as it likes) and counts SHARED_WORK. The spinner there
+ * must count less than 8 times that since the fork (a fair share is
+ * about as much). rewind gave the child its parent's virtual time as it
+ * was, about 67 times the first CPU's run time ahead of the second's
+ * least, so the child waited behind the spinner that long (trinity's
+ * main process waited minutes for such children); the child now carries
+ * its lead over its parent's queue's least to its own queue.
+ */
+TEST(child_started_on_another_cpu_shares_it)
+{
+	int ahead = allowed_cpu(0), behind = allowed_cpu(1);
+
+	if (behind < 0)
+		skip("needs two CPUs");
+	struct progress *p = shared_progress();
+	pid_t there = spinner_on(behind, 0, &p->normal, &p->stop);
+	pid_t fast = spinner_on(ahead, 19, &p->bystander, &p->stop);
+	run_on_cpu(behind); /* waking up on the first CPU would hold its least back */
+	while (p->bystander < FALL_AHEAD || p->normal == 0)
+		usleep(1000);
+	run_on_cpu(ahead);
+	cpu_set_t both;
+	CPU_ZERO(&both);
+	CPU_SET(ahead, &both);
+	CPU_SET(behind, &both);
+	run_on(&both);
+	long before = p->normal;
+	pid_t child = xfork();
+	if (child == 0) {
+		run_on_cpu(behind);
+		for (long i = 0; i < SHARED_WORK; i++)
+			p->other++;
+		_exit(p->normal - before < 8 * SHARED_WORK ? 0 : 1);
+	}
+	int status = wait_status(child);
+	p->stop = 1;
+	expect_exited(wait_status(there), 0, "the spinner on the second CPU");
+	expect_exited(wait_status(fast), 0, "the nice-19 spinner");
+	expect_exited(status, 0, "the child that the spinner on its CPU did not outrun");
+}
+
 /*
  * Nice 0 against nice 10 on one CPU: weights 1024 and 110, a share of
  * ~9:1. Checked as at least 3:1 once the nice-0 spinner has counted far.
@@ -610,9 +704,7 @@ TEST(nice_weights_share_a_cpu)
 	pid_t low = xfork();
 	if (low == 0) {
 		CHECK_OK(setpriority(PRIO_PROCESS, 0, 10));
-		while (!p->stop)
-			p->other++;
-		_exit(0);
+		spin(&p->other, &p->stop);
 	}
 	pid_t normal = spinner(&p->normal, &p->stop);
 	while (p->normal < 100000000L)
