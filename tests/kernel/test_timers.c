@@ -81,6 +81,12 @@ run_on_cpu0(void *arg)
 	smp_call_mask(1ul << 1, arm_soon, &p);
 	CHECK(wait_calls(&p, 1));
 	CHECK_EQ(p.fired_on, 1);
+	/*
+	 * The call counts itself before it returns, and a timer whose function
+	 * runs stays on its CPU when re-armed (checked below): wait for CPU 1's
+	 * call to end, or a descheduled vCPU 1 keeps the timer there.
+	 */
+	timer_cancel(&p.timer);
 	arm_soon(&p);
 	CHECK(wait_calls(&p, 2));
 	CHECK_EQ(p.fired_on, 0);
