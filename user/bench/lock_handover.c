@@ -20,6 +20,7 @@
  */
 #define _GNU_SOURCE
 #include "lib/bench.h"
+#include "lib/procfile.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -44,40 +45,32 @@ struct counts {
 	long ipis;
 };
 
-/* The row's per-CPU columns summed: "RES:   12   34   Rescheduling interrupts". */
+/* The counts of /proc/interrupts' row name summed over the CPUs; 0 without the row. */
 static long
-sum_columns(const char *row)
+interrupts_summed(const char *name)
 {
+	enum { MAX_CPUS_SEEN = 256 };
+	long long per_cpu[MAX_CPUS_SEEN];
 	long sum = 0;
-	char *end;
 
-	for (;;) {
-		long v = strtol(row, &end, 10);
-		if (end == row)
-			return sum;
-		sum += v;
-		row = end;
-	}
+	if (interrupt_row(name, per_cpu, MAX_CPUS_SEEN, NULL, 0) < 0)
+		return 0;
+	for (int cpu = 0; cpu < MAX_CPUS_SEEN; cpu++)
+		if (per_cpu[cpu] > 0)
+			sum += per_cpu[cpu];
+	return sum;
 }
 
 static struct counts
 read_counts(void)
 {
-	struct counts c = { 0, 0 };
+	struct counts c = { 0, interrupts_summed("RES") + interrupts_summed("CAL") };
 	char line[1024];
 	FILE *f = fopen("/proc/stat", "r");
 
 	while (f && fgets(line, sizeof(line), f))
 		if (!strncmp(line, "ctxt ", 5))
 			c.switches = atol(line + 5);
-	if (f)
-		fclose(f);
-	f = fopen("/proc/interrupts", "r");
-	while (f && fgets(line, sizeof(line), f)) {
-		const char *p = line + strspn(line, " ");
-		if (!strncmp(p, "RES:", 4) || !strncmp(p, "CAL:", 4))
-			c.ipis += sum_columns(p + 4);
-	}
 	if (f)
 		fclose(f);
 	return c;

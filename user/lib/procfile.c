@@ -180,3 +180,57 @@ site_count(const char *text, const char *site)
 			return strtoul(line + n + 1, NULL, 10);
 	return 0;
 }
+
+/* The CPU numbers of the header's CPUn columns, in order; their count, or -1. */
+static int
+interrupt_columns(const char *header, int *cpu_of, int max_columns)
+{
+	int n = 0;
+
+	for (const char *p = header + strspn(header, " "); *p && *p != '\n';
+	     p += strcspn(p, " \n"), p += strspn(p, " ")) {
+		if (strncmp(p, "CPU", 3) != 0 || n == max_columns)
+			return -1;
+		cpu_of[n++] = atoi(p + 3);
+	}
+	return n;
+}
+
+int
+interrupt_row(const char *name, long long *per_cpu, int max_cpus, char *label, size_t label_size)
+{
+	enum { TEXT_SIZE = 1 << 20, MAX_COLUMNS = 4096 };
+	static char text[TEXT_SIZE];
+	static int cpu_of[MAX_COLUMNS];
+	size_t len = strlen(name);
+
+	if (read_text_file("/proc/interrupts", text, sizeof(text)) < 0)
+		return -1;
+	int columns = interrupt_columns(text, cpu_of, MAX_COLUMNS);
+	if (columns <= 0)
+		return -1;
+	for (int cpu = 0; cpu < max_cpus; cpu++)
+		per_cpu[cpu] = -1;
+	for (const char *line = strchr(text, '\n'); line; line = strchr(line, '\n')) {
+		const char *p = ++line;
+		p += strspn(p, " ");
+		if (strncmp(p, name, len) != 0 || p[len] != ':')
+			continue;
+		p += len + 1;
+		for (int i = 0; i < columns; i++) {
+			char *end;
+			long long v = strtoll(p, &end, 10);
+			if (end == p)
+				return -1;
+			if (cpu_of[i] >= 0 && cpu_of[i] < max_cpus)
+				per_cpu[cpu_of[i]] = v;
+			p = end;
+		}
+		if (label) {
+			p += strspn(p, " ");
+			snprintf(label, label_size, "%.*s", (int)strcspn(p, "\n"), p);
+		}
+		return columns;
+	}
+	return -1;
+}

@@ -40,6 +40,17 @@ unsigned long site_count(const char *text, const char *site);
 /* Calls fn(pid, arg) for every process the proc mount at proc_dir lists, but init and the caller. */
 void for_each_pid(const char *proc_dir, void (*fn)(long pid, void *arg), void *arg);
 
+/*
+ * The row of /proc/interrupts named name ("LOC", "RES"), in Linux's x86
+ * layout (a header of CPUn columns, then "NAME:  count count ...  label"):
+ * per_cpu[n] gets the count of the column headed CPUn for n < max_cpus (-1
+ * where no column is CPUn's), label (if not NULL) the text after the
+ * counts. The number of CPU columns, or -1 (no file, no such row, a row
+ * with fewer counts than columns).
+ */
+int interrupt_row(const char *name, long long *per_cpu, int max_cpus, char *label,
+		  size_t label_size);
+
 /* Drops trailing newlines and blanks in place. */
 void chomp(char *s);
 

@@ -30,6 +30,7 @@
  */
 #define _GNU_SOURCE
 #include "usertests.h"
+#include "lib/procfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -45,43 +46,20 @@
 #define NOHZ_KNOB      "/proc/sys/rewind/nohz"
 #define SLEEP_MS       200
 #define TIMER_EXPIRIES 200
+#define MAX_CPUS_SEEN  256 /* the CPUs local_timer_count can ask of */
 
 /* The LOC row's count for cpu, the column its "CPUn" heads; -1 when no column is cpu's. */
 static long long
 local_timer_count(int cpu)
 {
-	static char line[16384];
-	FILE *f = fopen("/proc/interrupts", "r");
-	int column = -1, n = 0;
-	long long count = -1;
+	long long counts[MAX_CPUS_SEEN];
+	char label[64];
 
-	CHECK(f != NULL);
-	CHECK(fgets(line, sizeof(line), f) != NULL);
-	for (char *word = strtok(line, " \n"); word; word = strtok(NULL, " \n"), n++) {
-		CHECK(strncmp(word, "CPU", 3) == 0);
-		if (atoi(word + 3) == cpu)
-			column = n;
-	}
-	CHECK(n > 0);
-	while (fgets(line, sizeof(line), f)) {
-		char *p = line + strspn(line, " ");
-		if (strncmp(p, "LOC:", 4) != 0)
-			continue;
-		p += 4;
-		for (int i = 0; i < n; i++) {
-			char *end;
-			long long v = strtoll(p, &end, 10);
-			CHECK(end != p);
-			if (i == column)
-				count = v;
-			p = end;
-		}
-		CHECK(strstr(p, "Local timer interrupts") != NULL);
-		fclose(f);
-		return count;
-	}
-	fclose(f);
-	fail("/proc/interrupts has no LOC row");
+	CHECK(cpu < MAX_CPUS_SEEN);
+	if (interrupt_row("LOC", counts, MAX_CPUS_SEEN, label, sizeof(label)) <= 0)
+		fail("/proc/interrupts has no LOC row (or not Linux's layout)");
+	CHECK(strstr(label, "Local timer interrupts") != NULL);
+	return counts[cpu];
 }
 
 /* The idle column of /proc/stat's cpuN line, in USER_HZ ticks. */
